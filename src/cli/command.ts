@@ -1,0 +1,35 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { UsageError } from '../core/errors.js';
+import type { CliIo } from './io.js';
+
+export interface Command {
+  readonly name: string;
+  /** One line for the command list. */
+  readonly summary: string;
+  /** Full help text: usage, options with defaults, an example. */
+  readonly help: string;
+  /** Returns the exit code: 0 ok, 1 invalid input or failed run, 2 usage error. */
+  run(argv: readonly string[], io: CliIo): Promise<number>;
+}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** node:util parseArgs, with its errors turned into UsageError. */
+export function parseCommandArgs<O extends Options>(argv: readonly string[], options: O, allowPositionals = false) {
+  try {
+    return parseArgs({ args: [...argv], options, allowPositionals, strict: true });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    throw new UsageError(message.replace(/^TypeError \[[A-Z_]+\]: /, ''));
+  }
+}
+
+/** Parses a number option; throws UsageError naming the option. */
+export function numberOption(name: string, value: string | undefined, check?: (n: number) => boolean, hint?: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || (check && !check(n))) {
+    throw new UsageError(`--${name} ${JSON.stringify(value)} is not valid${hint ? ` (${hint})` : ''}`);
+  }
+  return n;
+}

@@ -1,0 +1,21 @@
+/** What a command may touch of the outside world; tests pass fakes. */
+export interface CliIo {
+  readonly stdout: TextSink;
+  readonly stderr: TextSink;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  /** Aborted on the first SIGINT/SIGTERM; commands stop cleanly and keep what they finished. */
+  readonly signal: AbortSignal;
+}
+
+export interface TextSink {
+  write(text: string): void;
+  readonly isTTY: boolean;
+  /** Terminal width in columns, when known. */
+  readonly columns?: number;
+}
+
+/** Colour only on a TTY and never under NO_COLOR (any value) or TERM=dumb. */
+export function colourEnabled(sink: TextSink, env: CliIo['env']): boolean {
+  return sink.isTTY && env['NO_COLOR'] === undefined && env['TERM'] !== 'dumb';
+}

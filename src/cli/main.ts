@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+/** The process entry: wires real streams, env and signals into runCli. */
+import type { CliIo } from './io.js';
+import { runCli } from './run-cli.js';
+
+function sink(stream: NodeJS.WriteStream) {
+  return {
+    write: (text: string) => void stream.write(text),
+    get isTTY() {
+      return stream.isTTY === true;
+    },
+    get columns() {
+      return stream.columns;
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const controller = new AbortController();
+  let signals = 0;
+  const onSignal = (sig: NodeJS.Signals) => {
+    signals++;
+    if (signals > 1) process.exit(sig === 'SIGINT' ? 130 : 143);
+    controller.abort(new Error(`received ${sig}`));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+  });
+  const io: CliIo = { stdout: sink(process.stdout), stderr: sink(process.stderr), env: process.env, cwd: process.cwd(), signal: controller.signal };
+  const code = await runCli(process.argv.slice(2), io);
+  process.exitCode = controller.signal.aborted && code === 0 ? 130 : code;
+}
+
+await main();

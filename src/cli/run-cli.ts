@@ -1,0 +1,69 @@
+import { DecidekitError, InvalidInputError, UsageError, formatProblem } from '../core/errors.js';
+import { COMMANDS } from './commands/index.js';
+import type { CliIo } from './io.js';
+
+const VERSION = '0.1.0';
+
+function renderTopHelp(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
+  const lines = [
+    'decidekit: evaluate decision models (accuracy, calibration, KL, cost per correct decision)',
+    '',
+    'Usage: decidekit <command> [options]     decidekit <command> --help',
+    '',
+    'Commands:',
+    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Exit codes: 0 ok, 1 invalid input or failed run, 2 usage error.',
+  ];
+  return lines.join('\n') + '\n';
+}
+
+/** Runs the CLI; the only place that maps errors to exit codes. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout.write(renderTopHelp());
+    return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const entry = COMMANDS[name];
+  if (!entry) {
+    io.stderr.write(`decidekit: unknown command '${name}'\n\n${renderTopHelp()}`);
+    return 2;
+  }
+  const command = await entry.load();
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout.write(command.help.endsWith('\n') ? command.help : `${command.help}\n`);
+    return 0;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (err) {
+    return reportError(err, name, io);
+  }
+}
+
+function reportError(err: unknown, name: string, io: CliIo): number {
+  if (err instanceof UsageError) {
+    io.stderr.write(`decidekit ${name}: ${err.message}\nRun 'decidekit ${name} --help' for usage.\n`);
+    return 2;
+  }
+  if (err instanceof InvalidInputError) {
+    for (const p of err.problems) io.stderr.write(`${formatProblem(p)}\n`);
+    if (err.omitted > 0) io.stderr.write(`... and ${err.omitted} more problems\n`);
+    io.stderr.write(`decidekit ${name}: invalid input (${err.problems.length + err.omitted} problem${err.problems.length + err.omitted === 1 ? '' : 's'})\n`);
+    return 1;
+  }
+  if (err instanceof DecidekitError) {
+    io.stderr.write(`decidekit ${name}: ${err.message}\n`);
+    return 1;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  io.stderr.write(`decidekit ${name}: internal error: ${message}\n`);
+  if (io.env['DECIDEKIT_DEBUG'] && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
+  return 1;
+}

@@ -1,0 +1,61 @@
+/**
+ * The base of decidekit's error hierarchy. Messages read "what failed: where (hint)".
+ * A failed case is data (see `Failure`), not an exception; errors are for whole operations.
+ */
+export class DecidekitError extends Error {
+  override readonly name: string = 'DecidekitError';
+  /** Stable machine-readable code, e.g. `invalid_input`, `unsupported_endpoint`. */
+  readonly code: string;
+  /** Secret-free context fields (file, line, case, url without credentials, ...). */
+  readonly context: Readonly<Record<string, unknown>>;
+
+  constructor(code: string, message: string, options: { context?: Record<string, unknown>; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.context = options.context ?? {};
+  }
+}
+
+/** One problem found in an input file. */
+export interface InputProblem {
+  readonly file: string;
+  /** 1-based line (or row) number; null for whole-file problems. */
+  readonly line: number | null;
+  readonly caseId?: string;
+  readonly field?: string;
+  readonly message: string;
+}
+
+/** "results.jsonl:7 case ch-1: probabilities sum to 1.30, expected 1" */
+export function formatProblem(p: InputProblem): string {
+  const where = p.line === null ? p.file : `${p.file}:${p.line}`;
+  const who = p.caseId === undefined ? '' : ` case ${p.caseId}`;
+  return `${where}${who}: ${p.message}`;
+}
+
+/** Invalid input files (exit 1): carries every problem found, up to a cap. */
+export class InvalidInputError extends DecidekitError {
+  override readonly name = 'InvalidInputError';
+  readonly problems: readonly InputProblem[];
+  /** Problems beyond the cap that were counted but not kept. */
+  readonly omitted: number;
+
+  constructor(problems: readonly InputProblem[], omitted = 0) {
+    const first = problems[0];
+    const head = first ? formatProblem(first) : 'invalid input';
+    const more = problems.length + omitted - 1;
+    super('invalid_input', more > 0 ? `${head} (and ${more} more problem${more === 1 ? '' : 's'})` : head, {
+      context: { problems: problems.length + omitted },
+    });
+    this.problems = problems;
+    this.omitted = omitted;
+  }
+}
+
+/** Wrong command-line use (exit 2). */
+export class UsageError extends DecidekitError {
+  override readonly name = 'UsageError';
+  constructor(message: string) {
+    super('usage', message);
+  }
+}

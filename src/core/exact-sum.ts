@@ -1,0 +1,88 @@
+/**
+ * Exactly rounded summation (Shewchuk's algorithm, as in Python's `math.fsum`).
+ *
+ * Every mean the core reports goes through this, so a summary does not depend on the
+ * order in which results arrive: the sum of the same values is the same double, always.
+ */
+export class ExactSum {
+  private partials: number[] = [];
+  private count = 0;
+
+  add(x: number): void {
+    this.count++;
+    const partials = this.partials;
+    let i = 0;
+    for (let j = 0; j < partials.length; j++) {
+      let y = partials[j] as number;
+      if (Math.abs(x) < Math.abs(y)) {
+        const t = x;
+        x = y;
+        y = t;
+      }
+      const hi = x + y;
+      const lo = y - (hi - x);
+      if (lo !== 0) partials[i++] = lo;
+      x = hi;
+    }
+    partials.length = i;
+    partials.push(x);
+  }
+
+  /** Number of values added. */
+  get n(): number {
+    return this.count;
+  }
+
+  /** The sum, correctly rounded to the nearest double. */
+  value(): number {
+    const p = this.partials;
+    let n = p.length;
+    if (n === 0) return 0;
+    let hi = p[--n] as number;
+    let lo = 0;
+    while (n > 0) {
+      const x = hi;
+      const y = p[--n] as number;
+      hi = x + y;
+      const yr = hi - x;
+      lo = y - yr;
+      if (lo !== 0) break;
+    }
+    // Round half-even correction, as fsum does, when the remaining partials push past a tie.
+    if (n > 0 && ((lo < 0 && (p[n - 1] as number) < 0) || (lo > 0 && (p[n - 1] as number) > 0))) {
+      const y = lo * 2;
+      const x = hi + y;
+      const yr = x - hi;
+      if (y === yr) hi = x;
+    }
+    return hi;
+  }
+
+  /** The mean, or null when nothing was added. */
+  mean(): number | null {
+    return this.count === 0 ? null : this.value() / this.count;
+  }
+
+  /** Merge another sum into this one. */
+  merge(other: ExactSum): void {
+    for (const x of other.partials) {
+      this.add(x);
+      this.count--;
+    }
+    this.count += other.count;
+  }
+}
+
+/** Exactly rounded sum of a list. */
+export function exactSum(values: Iterable<number>): number {
+  const s = new ExactSum();
+  for (const v of values) s.add(v);
+  return s.value();
+}
+
+/** Exactly rounded mean of a list, or null for an empty list. */
+export function exactMean(values: Iterable<number>): number | null {
+  const s = new ExactSum();
+  for (const v of values) s.add(v);
+  return s.mean();
+}

@@ -1,0 +1,65 @@
+/**
+ * Offline scoring domain (see spec/offline-scoring.md): cases with a known correct answer,
+ * and one model's saved decisions about them. Loaders check files into these values.
+ */
+export type OfflineKind = 'yes_no' | 'choice' | 'score';
+
+interface CaseBase {
+  readonly id: string;
+  readonly prompt?: string;
+  /** Set when the case is one field of a grouped item (used by `actions`). */
+  readonly group?: string;
+  readonly field?: string;
+}
+
+export interface YesNoCase extends CaseBase {
+  readonly kind: 'yes_no';
+  readonly correct: boolean;
+}
+
+export interface ChoiceCase extends CaseBase {
+  readonly kind: 'choice';
+  readonly options: readonly string[];
+  readonly correct: string;
+  /** Index of `correct` in `options`. */
+  readonly correctIndex: number;
+}
+
+export interface ScoreCase extends CaseBase {
+  readonly kind: 'score';
+  readonly scoreMin: number;
+  readonly scoreMax: number;
+  readonly correct: number;
+}
+
+export type OfflineCase = YesNoCase | ChoiceCase | ScoreCase;
+
+export interface YesNoDecision {
+  readonly kind: 'yes_no';
+  /** P(yes). */
+  readonly probability: number;
+}
+
+export interface ChoiceDecision {
+  readonly kind: 'choice';
+  /** Aligned with the case's options. */
+  readonly probabilities: readonly number[];
+  /** Index of `picked` when the result gave one. */
+  readonly pickedIndex?: number;
+}
+
+export interface ScoreDecision {
+  readonly kind: 'score';
+  readonly value: number;
+  readonly confidence?: number;
+}
+
+export type OfflineDecision = YesNoDecision | ChoiceDecision | ScoreDecision;
+
+export interface OfflineResult {
+  readonly caseId: string;
+  readonly model: string;
+  readonly decision: OfflineDecision;
+  readonly costUsd?: number;
+  readonly latencyMs?: number;
+}
