@@ -1,0 +1,36 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ExactSum, exactMean, exactSum } from './exact-sum.js';
+
+describe('ExactSum', () => {
+  it('sums without cancellation error', () => {
+    expect(exactSum([1e100, 1, -1e100])).toBe(1);
+    expect(exactSum([0.1, 0.2, 0.3])).toBe(0.6);
+    expect(exactSum(Array.from({ length: 10 }, () => 0.1))).toBe(1);
+  });
+
+  it('gives the same double in any order', () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: -1e6, max: 1e6, noNaN: true }), { maxLength: 80 }), (xs) => {
+        const shuffled = [...xs].sort();
+        return Object.is(exactSum(xs), exactSum(shuffled)) || (exactSum(xs) === 0 && exactSum(shuffled) === 0);
+      }),
+      { seed: 42, numRuns: 500 },
+    );
+  });
+
+  it('merges like adding every value', () => {
+    const a = new ExactSum();
+    const b = new ExactSum();
+    [0.1, 0.7, 1e-20].forEach((x) => a.add(x));
+    [3, -0.7].forEach((x) => b.add(x));
+    a.merge(b);
+    expect(a.n).toBe(5);
+    expect(a.value()).toBe(exactSum([0.1, 0.7, 1e-20, 3, -0.7]));
+  });
+
+  it('has no mean when empty', () => {
+    expect(exactMean([])).toBeNull();
+    expect(exactMean([1, 2])).toBe(1.5);
+  });
+});
