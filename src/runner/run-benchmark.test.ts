@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import type { BenchCase, Failure } from '../core/benchmark-case.js';
+import { DecidekitError } from '../core/errors.js';
+import type { Question } from '../core/question.js';
+import { runBenchmark, type DecisionClient, type RunnerEvent } from './run-benchmark.js';
+
+const q: Question = { type: 'noul', instructions: 'Yes?' };
+const cases: BenchCase[] = Array.from({ length: 20 }, (_, i) => ({
+  id: `wf_${String(i).padStart(6, '0')}`,
+  workflow: 'wf',
+  state: { i },
+  questions: [
+    ['a', q],
+    ['b', q],
+  ],
+  gold: [
+    { labelIndex: 0, probabilities: [0.9, 0.1] },
+    { labelIndex: 1, probabilities: [0.2, 0.8] },
+  ],
+}));
+
+class Unsupported extends DecidekitError {
+  constructor() {
+    super('unsupported_endpoint', 'server does not serve decision models');
+  }
+}
+
+const failureOf = (e: unknown): Failure => ({ kind: 'http', message: e instanceof Error ? e.message : String(e) });
+const isRunStopping = (e: unknown) => e instanceof Unsupported;
+let clock = 0;
+const now = () => clock++;
+const tick = () => new Promise<void>((r) => setTimeout(r, 1));
+
+function client(behaviour: (i: number, signal?: AbortSignal) => Promise<void>, counter: { calls: number; inFlight: number; maxInFlight: number }): DecisionClient {
+  return {
+    async decide(state, _questions, signal) {
+      counter.calls++;
+      counter.inFlight++;
+      counter.maxInFlight = Math.max(counter.maxInFlight, counter.inFlight);
+      try {
+        await behaviour((state as { i: number }).i, signal);
+        return { predicted: [[0.7, 0.3], [0.6, 0.4]], inputTokens: 12, latencyMs: 3 };
+      } finally {
+        counter.inFlight--;
+      }
+    },
+  };
+}
+
+describe('runBenchmark', () => {
+  it('sends one request per case, never more than `parallel` at once, and keeps case order', async () => {
+    const counter = { calls: 0, inFlight: 0, maxInFlight: 0 };
+    const out = await runBenchmark({ cases, client: client(tick, counter), parallel: 4, failureOf, isRunStopping, now });
+    expect(counter.calls).toBe(20);
+    expect(counter.maxInFlight).toBe(4);
+    expect(out.stopped).toBeNull();
+    expect(out.results.map((r) => r.caseId)).toEqual(cases.map((c) => c.id));
+    expect(out.results[0]!.decisions.map((d) => d.outcome.status === 'answered' && d.outcome.correct)).toEqual([true, false]);
+  });
+
+  it('turns a failed request into error rows for every decision of its case', async () => {
+    const counter = { calls: 0, inFlight: 0, maxInFlight: 0 };
+    const out = await runBenchmark({
+      cases,
+      client: client(async (i) => {
+        if (i === 3) throw new Error('HTTP 500: boom');
+      }, counter),
+      parallel: 2,
+      failureOf,
+      isRunStopping,
+      now,
+    });
+    const failed = out.results.find((r) => r.caseId === cases[3]!.id)!;
+    expect(failed.request.status).toBe('failed');
+    expect(failed.decisions.map((d) => d.outcome)).toEqual([
+      { status: 'failed', failure: { kind: 'http', message: 'HTTP 500: boom' } },
+      { status: 'failed', failure: { kind: 'http', message: 'HTTP 500: boom' } },
+    ]);
+    expect(out.results).toHaveLength(20);
+  });
+
+  it('stops at once on an unsupported endpoint, after at most `parallel` requests', async () => {
+    const counter = { calls: 0, inFlight: 0, maxInFlight: 0 };
+    const events: RunnerEvent[] = [];
+    const out = await runBenchmark({
+      cases,
+      client: client(async () => {
+        await tick();
+        throw new Unsupported();
+      }, counter),
+      parallel: 3,
+      failureOf,
+      isRunStopping,
+      now,
+      onEvent: (e) => events.push(e),
+    });
+    expect(counter.calls).toBeLessThanOrEqual(3);
+    expect(out.stopped?.reason).toBe('unsupported');
+    expect(out.results).toEqual([]);
+    expect(events.filter((e) => e.type === 'stopping')).toHaveLength(1);
+  });
+
+  it('stops on abort, keeps finished cases and drops the ones in flight', async () => {
+    const counter = { calls: 0, inFlight: 0, maxInFlight: 0 };
+    const controller = new AbortController();
+    const saved: string[] = [];
+    const out = await runBenchmark({
+      cases,
+      client: client(async (i, signal) => {
+        if (i === 5) controller.abort(new Error('SIGINT'));
+        await new Promise<void>((resolve, reject) => {
+          if (signal?.aborted) return reject(signal.reason);
+          const t = setTimeout(resolve, 1);
+          signal?.addEventListener('abort', () => {
+            clearTimeout(t);
+            reject(signal.reason);
+          });
+        });
+      }, counter),
+      parallel: 2,
+      failureOf,
+      isRunStopping,
+      now,
+      signal: controller.signal,
+      onCase: (r) => saved.push(r.caseId),
+    });
+    expect(out.stopped?.reason).toBe('aborted');
+    expect(out.results.length).toBeGreaterThanOrEqual(4);
+    expect(out.results.length).toBeLessThan(20);
+    expect(out.results.map((r) => r.caseId)).toEqual(saved.slice().sort());
+    expect(out.results.every((r) => r.request.status === 'answered')).toBe(true);
+  });
+
+  it('checkpoints each case before counting it, and stops when the checkpoint fails', async () => {
+    const counter = { calls: 0, inFlight: 0, maxInFlight: 0 };
+    const counted: number[] = [];
+    await expect(
+      runBenchmark({
+        cases,
+        client: client(tick, counter),
+        parallel: 1,
+        failureOf,
+        isRunStopping,
+        now,
+        onCase: (r) => {
+          if (r.caseId === cases[2]!.id) throw new Error('disk full');
+        },
+        onEvent: (e) => {
+          if (e.type === 'case') counted.push(e.progress.casesDone);
+        },
+      }),
+    ).rejects.toThrow('disk full');
+    expect(counted).toEqual([1, 2]);
+    expect(counter.calls).toBe(3);
+  });
+
+  it('rejects a parallelism below 1', async () => {
+    const counter = { calls: 0, inFlight: 0, maxInFlight: 0 };
+    await expect(runBenchmark({ cases, client: client(tick, counter), parallel: 0, failureOf, isRunStopping, now })).rejects.toThrow('parallel');
+  });
+});

@@ -1,0 +1,137 @@
+import type { BenchCase, CaseResult, Failure, PredictedAnswers } from '../core/benchmark-case.js';
+import { scoreCase } from '../core/benchmark-case.js';
+import type { QuestionSet } from '../core/question.js';
+
+/** What the runner needs of a System One client. */
+export interface DecisionClient {
+  decide(
+    state: string | object,
+    questions: QuestionSet,
+    signal?: AbortSignal,
+  ): Promise<{ readonly predicted: PredictedAnswers; readonly inputTokens: number | null; readonly latencyMs: number }>;
+}
+
+export type RunnerEvent =
+  | { readonly type: 'started'; readonly cases: number; readonly decisions: number }
+  | { readonly type: 'case'; readonly result: CaseResult; readonly progress: RunProgress }
+  | { readonly type: 'stopping'; readonly reason: StopReason; readonly message: string };
+
+export interface RunProgress {
+  readonly casesDone: number;
+  readonly casesTotal: number;
+  readonly decisionsDone: number;
+  readonly decisionsTotal: number;
+  /** Failed cases so far. */
+  readonly errors: number;
+  readonly elapsedMs: number;
+}
+
+export type StopReason = 'unsupported' | 'aborted';
+
+export interface RunBenchmarkOptions {
+  readonly cases: readonly BenchCase[];
+  readonly client: DecisionClient;
+  /** Requests in flight (>= 1). */
+  readonly parallel: number;
+  /** Maps a thrown client error to the failure of its case. */
+  readonly failureOf: (error: unknown) => Failure;
+  /** True for errors that end the whole run (the server does not serve decision models). */
+  readonly isRunStopping: (error: unknown) => boolean;
+  /** Aborting it (Ctrl+C) stops the run: nothing new is sent, requests in flight are cancelled. */
+  readonly signal?: AbortSignal;
+  /**
+   * Called with every finished case before it is counted, e.g. to checkpoint it durably.
+   * If it throws, the run stops and the error propagates.
+   */
+  readonly onCase?: (result: CaseResult) => void;
+  readonly onEvent?: (event: RunnerEvent) => void;
+  /** Monotonic clock in ms. */
+  readonly now: () => number;
+}
+
+export interface RunOutcome {
+  /** Finished cases in the order of `cases`. */
+  readonly results: readonly CaseResult[];
+  /** Why the run stopped early, or null when every case was sent. */
+  readonly stopped: { readonly reason: StopReason; readonly error: unknown } | null;
+  readonly durationMs: number;
+}
+
+/**
+ * Sends one request per case, `parallel` at a time, and scores each answer. It never
+ * prints or saves: progress goes out as events, finished cases through `onCase`.
+ */
+export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunOutcome> {
+  const { cases, client, now } = options;
+  if (!Number.isInteger(options.parallel) || options.parallel < 1) throw new RangeError(`parallel must be an integer >= 1, got ${options.parallel}`);
+  const started = now();
+  const decisionsTotal = cases.reduce((n, c) => n + c.questions.length, 0);
+  const finished: (CaseResult | undefined)[] = new Array(cases.length);
+  const inFlight = new AbortController();
+  let stopped: RunOutcome['stopped'] = null;
+  let callbackError: { error: unknown } | null = null;
+  let next = 0;
+  let casesDone = 0;
+  let decisionsDone = 0;
+  let errors = 0;
+
+  const stop = (reason: StopReason, error: unknown) => {
+    if (stopped || callbackError) return;
+    stopped = { reason, error };
+    options.onEvent?.({ type: 'stopping', reason, message: error instanceof Error ? error.message : String(error) });
+    inFlight.abort(error);
+  };
+  const onAbort = () => stop('aborted', options.signal?.reason ?? new Error('aborted'));
+  if (options.signal?.aborted) onAbort();
+  else options.signal?.addEventListener('abort', onAbort, { once: true });
+
+  options.onEvent?.({ type: 'started', cases: cases.length, decisions: decisionsTotal });
+
+  const finish = (index: number, result: CaseResult) => {
+    try {
+      options.onCase?.(result);
+    } catch (error) {
+      callbackError ??= { error };
+      inFlight.abort(error);
+      return;
+    }
+    finished[index] = result;
+    casesDone++;
+    decisionsDone += result.decisions.length;
+    if (result.request.status === 'failed') errors++;
+    options.onEvent?.({
+      type: 'case',
+      result,
+      progress: { casesDone, casesTotal: cases.length, decisionsDone, decisionsTotal, errors, elapsedMs: now() - started },
+    });
+  };
+
+  const worker = async () => {
+    while (!stopped && !callbackError && next < cases.length) {
+      const index = next++;
+      const benchCase = cases[index]!;
+      const t0 = now();
+      try {
+        const answer = await client.decide(benchCase.state, benchCase.questions, inFlight.signal);
+        if (stopped || callbackError) return;
+        finish(index, scoreCase(benchCase, { status: 'answered', latencyMs: answer.latencyMs, inputTokens: answer.inputTokens, predicted: answer.predicted }));
+      } catch (error) {
+        // A request cancelled because the run is stopping is not a failed case: it was never finished.
+        if (stopped || callbackError) return;
+        if (options.isRunStopping(error)) {
+          stop('unsupported', error);
+          return;
+        }
+        finish(index, scoreCase(benchCase, { status: 'failed', failure: options.failureOf(error), latencyMs: now() - t0 }));
+      }
+    }
+  };
+
+  try {
+    await Promise.all(Array.from({ length: Math.min(options.parallel, Math.max(cases.length, 1)) }, worker));
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+  if (callbackError) throw (callbackError as { error: unknown }).error;
+  return { results: finished.filter((r): r is CaseResult => r !== undefined), stopped, durationMs: now() - started };
+}
