@@ -1,0 +1,233 @@
+/**
+ * Shared text formatting for every report: numbers, percentages, bars, durations, aligned
+ * text tables and Markdown escaping. Formatting only: every value shown comes from a core
+ * summary; absent values (null) are shown as `n/a`, never 0.
+ */
+
+/** What every report shows for an absent value. */
+export const NOT_AVAILABLE = 'n/a';
+
+/** `x` with `digits` decimals; `n/a` for null or a non-finite number; never `-0.000`. */
+export function formatNumber(value: number | null | undefined, digits = 3): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return NOT_AVAILABLE;
+  const text = value.toFixed(digits);
+  return /^-0\.?0*$/.test(text) ? text.slice(1) : text;
+}
+
+/** A fraction as a percentage: 0.735 -> `73.5%`; `n/a` for null. */
+export function formatPercent(fraction: number | null | undefined, digits = 1): string {
+  if (fraction === null || fraction === undefined || !Number.isFinite(fraction)) return NOT_AVAILABLE;
+  return `${formatNumber(fraction * 100, digits)}%`;
+}
+
+/** A signed number with an explicit `+` (zero shows as `+0.000`); `n/a` for null. */
+export function formatSigned(value: number | null | undefined, digits = 3): string {
+  const text = formatNumber(value, digits);
+  if (text === NOT_AVAILABLE || text.startsWith('-')) return text;
+  return `+${text}`;
+}
+
+/** An integer with thousands separators: 12345 -> `12,345`; `n/a` for null. */
+export function formatCount(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return NOT_AVAILABLE;
+  const sign = value < 0 ? '-' : '';
+  const digits = String(Math.round(Math.abs(value)));
+  return sign + digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** `part/whole` with thousands separators: `1,234/2,000`. */
+export function formatRatio(part: number, whole: number): string {
+  return `${formatCount(part)}/${formatCount(whole)}`;
+}
+
+/** US dollars: 4 significant decimals below $1 so small costs stay visible; `n/a` for null. */
+export function formatUsd(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return NOT_AVAILABLE;
+  if (value !== 0 && Math.abs(value) < 1) return `$${value.toPrecision(4).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '')}`;
+  return `$${formatNumber(value, 2)}`;
+}
+
+/** A request latency: `8.4 ms`, `312 ms`, `1.25 s`; `n/a` for null. */
+export function formatLatencyMs(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return NOT_AVAILABLE;
+  if (ms < 100) return `${formatNumber(ms, 1)} ms`;
+  if (ms < 1000) return `${formatNumber(ms, 0)} ms`;
+  return `${formatNumber(ms / 1000, 2)} s`;
+}
+
+/** A wall-clock duration: `850 ms`, `12.3 s`, `4 min 05 s`, `1 h 02 min`; `n/a` for null. */
+export function formatDuration(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0) return NOT_AVAILABLE;
+  if (ms < 1000) return `${formatNumber(ms, 0)} ms`;
+  if (ms < 60_000) return `${formatNumber(ms / 1000, 1)} s`;
+  const totalSeconds = Math.round(ms / 1000);
+  if (totalSeconds < 3600) {
+    const minutes = Math.floor(totalSeconds / 60);
+    return `${minutes} min ${String(totalSeconds % 60).padStart(2, '0')} s`;
+  }
+  const totalMinutes = Math.round(ms / 60_000);
+  return `${Math.floor(totalMinutes / 60)} h ${String(totalMinutes % 60).padStart(2, '0')} min`;
+}
+
+/** Cells of a bar: filled, empty, and the pattern shown for an absent value. */
+const BAR_FULL = '█';
+const BAR_EMPTY = '░';
+const BAR_ABSENT = '·';
+
+/**
+ * A bar of `cells` cells (default ten) filled in proportion to `fraction` in [0, 1],
+ * rounded to the nearest cell; dots for null.
+ */
+export function renderBar(fraction: number | null | undefined, cells = 10): string {
+  if (fraction === null || fraction === undefined || !Number.isFinite(fraction)) return BAR_ABSENT.repeat(cells);
+  const filled = Math.min(cells, Math.max(0, Math.round(fraction * cells)));
+  return BAR_FULL.repeat(filled) + BAR_EMPTY.repeat(cells - filled);
+}
+
+/** Stars out of three: 2 -> `★★☆`; 0 -> `☆☆☆`. */
+export function renderStars(stars: number): string {
+  const n = Math.min(3, Math.max(0, Math.round(stars)));
+  return '★'.repeat(n) + '☆'.repeat(3 - n);
+}
+
+// eslint-disable-next-line no-control-regex
+const ANSI_PATTERN = /\u001b\[[0-9;]*m/g;
+
+/** Removes SGR colour codes. */
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI_PATTERN, '');
+}
+
+/** Columns a string takes in a terminal: code points without colour codes. */
+export function visibleWidth(text: string): number {
+  return [...stripAnsi(text)].length;
+}
+
+/** Cuts `text` to `width` columns with a trailing `…` (plain text only). */
+export function truncate(text: string, width: number): string {
+  const chars = [...text];
+  if (chars.length <= width) return text;
+  if (width <= 1) return chars.slice(0, Math.max(0, width)).join('');
+  return `${chars.slice(0, width - 1).join('')}…`;
+}
+
+export type Align = 'left' | 'right';
+
+function pad(text: string, width: number, align: Align): string {
+  const space = ' '.repeat(Math.max(0, width - visibleWidth(text)));
+  return align === 'right' ? space + text : text + space;
+}
+
+export interface TextTableOptions {
+  /** Alignment per column; default left for the first column, right for the others. */
+  readonly align?: readonly Align[];
+  /** Text between columns; default two spaces. */
+  readonly gap?: string;
+  /** Prefix of every line; default none. */
+  readonly indent?: string;
+  /** Styles a header cell after padding (e.g. bold); default none. */
+  readonly styleHeader?: (text: string) => string;
+}
+
+/**
+ * An aligned plain-text table (header, then rows), one string per line, trailing spaces
+ * trimmed. Cells may carry colour codes: widths ignore them.
+ */
+export function renderTextTable(header: readonly string[], rows: readonly (readonly string[])[], options: TextTableOptions = {}): string[] {
+  const columns = header.length;
+  const widths = header.map((h, c) => Math.max(visibleWidth(h), ...rows.map((r) => visibleWidth(r[c] ?? ''))));
+  const alignOf = (c: number): Align => options.align?.[c] ?? (c === 0 ? 'left' : 'right');
+  const gap = options.gap ?? '  ';
+  const indent = options.indent ?? '';
+  const style = options.styleHeader ?? ((s: string) => s);
+  const line = (cells: readonly string[], styleCell: (s: string) => string): string => {
+    const parts: string[] = [];
+    for (let c = 0; c < columns; c++) parts.push(styleCell(pad(cells[c] ?? '', widths[c]!, alignOf(c))));
+    return (indent + parts.join(gap)).replace(/\s+$/, '');
+  };
+  return [line(header, style), ...rows.map((r) => line(r, (s) => s))];
+}
+
+/**
+ * Text for a Markdown table cell: escapes backslash, `|` and HTML-significant characters,
+ * and turns line breaks into `<br>` so one value never breaks the row.
+ */
+export function escapeMarkdownCell(text: string): string {
+  return escapeMarkdownText(text).replace(/\|/g, '\\|');
+}
+
+/**
+ * Text for inline Markdown (outside tables): escapes characters that would start markup
+ * or HTML, and turns line breaks into `<br>`.
+ */
+export function escapeMarkdownText(text: string): string {
+  return text
+    .replace(/[\\`*[\]~]/g, (c) => `\\${c}`)
+    .replace(/(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, '\\_')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\r\n|\r|\n/g, '<br>');
+}
+
+/**
+ * An inline code span holding `text` verbatim: the backtick fence is longer than any run of
+ * backticks inside, line breaks become spaces. Not for table cells holding `|`.
+ */
+export function markdownCode(text: string): string {
+  const flat = text.replace(/\r\n|\r|\n/g, ' ');
+  const longest = Math.max(0, ...[...flat.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const padded = flat.startsWith('`') || flat.endsWith('`') ? ` ${flat} ` : flat;
+  return `${fence}${padded}${fence}`;
+}
+
+/** A fence for a Markdown code block that `content` cannot close: at least three backticks. */
+export function markdownFence(content: string): string {
+  const longest = Math.max(0, ...[...content.matchAll(/`+/g)].map((m) => m[0].length));
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
+/**
+ * A Markdown table. Cells are escaped here (pass raw text); pass `raw: true` per column for
+ * cells already in Markdown. Right-aligned columns get `---:`.
+ */
+export function renderMarkdownTable(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  options: { readonly align?: readonly Align[]; readonly raw?: readonly boolean[] } = {},
+): string[] {
+  const alignOf = (c: number): Align => options.align?.[c] ?? (c === 0 ? 'left' : 'right');
+  // Raw cells still need `|` escaped: GFM splits cells before it parses code spans.
+  const cell = (text: string, c: number): string =>
+    options.raw?.[c] ? text.replace(/\r\n|\r|\n/g, ' ').replace(/\|/g, '\\|') : escapeMarkdownCell(text);
+  const line = (cells: readonly string[]): string => `| ${header.map((_, c) => cell(cells[c] ?? '', c)).join(' | ')} |`;
+  const rule = `|${header.map((_, c) => (alignOf(c) === 'right' ? '---:' : '---')).join('|')}|`;
+  return [line(header), rule, ...rows.map(line)];
+}
+
+/** One line of text: control characters (newlines, tabs, escapes) shown as JSON escapes. */
+export function singleLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => JSON.stringify(c).slice(1, -1));
+}
+
+export type Paint = (text: string) => string;
+
+export interface Palette {
+  readonly bold: Paint;
+  readonly dim: Paint;
+  readonly red: Paint;
+  readonly green: Paint;
+  readonly yellow: Paint;
+  readonly cyan: Paint;
+}
+
+const identity: Paint = (text) => text;
+const sgr = (open: number, close: number): Paint => (text) => (text === '' ? text : `\u001b[${open}m${text}\u001b[${close}m`);
+
+/** ANSI colours when `colour` is true, otherwise functions that return their input. */
+export function createPalette(colour: boolean): Palette {
+  if (!colour) return { bold: identity, dim: identity, red: identity, green: identity, yellow: identity, cyan: identity };
+  return { bold: sgr(1, 22), dim: sgr(2, 22), red: sgr(31, 39), green: sgr(32, 39), yellow: sgr(33, 39), cyan: sgr(36, 39) };
+}
