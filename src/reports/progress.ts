@@ -1,0 +1,103 @@
+import { createPalette, formatCount, formatDuration, formatNumber, formatPercent, visibleWidth } from './format.js';
+
+/** Where a benchmark run stands; `done`/`total` count cases (requests). */
+export interface ProgressState {
+  readonly done: number;
+  readonly total: number;
+  /** Failed decisions so far. */
+  readonly errors: number;
+  readonly elapsedMs: number;
+  readonly decisionsDone: number;
+  readonly decisionsTotal: number;
+}
+
+interface Rates {
+  /** null before the first decision or with no elapsed time. */
+  readonly decisionsPerMinute: number | null;
+  /** null while the rate is unknown; 0 when every decision is done. */
+  readonly etaMs: number | null;
+  /** decisionsDone / decisionsTotal, or null with nothing to do. */
+  readonly fraction: number | null;
+}
+
+/** Rates from the given numbers only (no clock): decisions per minute, ETA and fraction done. */
+function ratesOf(state: ProgressState): Rates {
+  const fraction = state.decisionsTotal > 0 ? Math.min(1, state.decisionsDone / state.decisionsTotal) : null;
+  const remaining = Math.max(0, state.decisionsTotal - state.decisionsDone);
+  const perMs = state.elapsedMs > 0 && state.decisionsDone > 0 ? state.decisionsDone / state.elapsedMs : null;
+  return {
+    fraction,
+    decisionsPerMinute: perMs === null ? null : perMs * 60_000,
+    etaMs: remaining === 0 ? 0 : perMs === null ? null : remaining / perMs,
+  };
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
+function describeRate(rates: Rates): string {
+  return rates.decisionsPerMinute === null ? 'n/a decisions/min' : `${formatNumber(rates.decisionsPerMinute, 0)} decisions/min`;
+}
+
+function describeEta(rates: Rates): string {
+  return `ETA ${rates.etaMs === null ? 'n/a' : formatDuration(rates.etaMs)}`;
+}
+
+const BAR_FULL = '█';
+const BAR_EMPTY = '░';
+const MIN_BAR_CELLS = 10;
+
+/**
+ * One line for a terminal, at most `width` columns when `width` allows a ten-cell bar:
+ * `[█████░░░░░] 1,000/2,000 decisions 50.0% · 200/400 cases · 250 decisions/min · 3 errors · ETA 4 min 00 s`.
+ * The bar takes whatever width the text leaves; low-priority parts are dropped first when narrow.
+ */
+export function renderProgressBar(state: ProgressState, width: number, colour: boolean): string {
+  const paint = createPalette(colour);
+  const rates = ratesOf(state);
+  const decisions = `${formatCount(state.decisionsDone)}/${formatCount(state.decisionsTotal)} decisions ${formatPercent(rates.fraction)}`;
+  const errors = plural(state.errors, 'error', 'errors');
+  const cases = `${formatCount(state.done)}/${formatCount(state.total)} cases`;
+  // Display order; when the line is too narrow, cases go first, then the rate, then the ETA.
+  const optional = [cases, describeRate(rates), describeEta(rates)];
+  const lineWidth = (parts: readonly string[]): number => 3 + MIN_BAR_CELLS + visibleWidth([decisions, ...parts, errors].join(' · '));
+  while (optional.length > 0 && lineWidth(optional) > width) optional.shift();
+  const text = [decisions, ...optional, state.errors > 0 ? paint.red(errors) : errors].join(' · ');
+  const cells = Math.max(MIN_BAR_CELLS, width - 3 - visibleWidth(text));
+  const filled = rates.fraction === null ? 0 : Math.min(cells, Math.floor(rates.fraction * cells));
+  const bar = paint.green(BAR_FULL.repeat(filled)) + paint.dim(BAR_EMPTY.repeat(cells - filled));
+  return `[${bar}] ${text}`;
+}
+
+/** A plain periodic line for a log (no colour, no carriage return), without a trailing newline. */
+export function renderProgressLine(state: ProgressState): string {
+  const rates = ratesOf(state);
+  return [
+    `progress: ${formatCount(state.decisionsDone)}/${formatCount(state.decisionsTotal)} decisions (${formatPercent(rates.fraction)})`,
+    `${formatCount(state.done)}/${formatCount(state.total)} cases`,
+    describeRate(rates),
+    plural(state.errors, 'error', 'errors'),
+    `elapsed ${formatDuration(state.elapsedMs)}`,
+    describeEta(rates),
+  ].join(', ');
+}
+
+/**
+ * One JSON line (without the newline) for `--json` mode on stderr. Keys are stable; rates
+ * are unrounded and null while unknown.
+ */
+export function renderProgressEvent(state: ProgressState): string {
+  const rates = ratesOf(state);
+  return JSON.stringify({
+    event: 'progress',
+    casesDone: state.done,
+    casesTotal: state.total,
+    decisionsDone: state.decisionsDone,
+    decisionsTotal: state.decisionsTotal,
+    errors: state.errors,
+    elapsedMs: state.elapsedMs,
+    decisionsPerMinute: rates.decisionsPerMinute,
+    etaMs: rates.etaMs,
+  });
+}
