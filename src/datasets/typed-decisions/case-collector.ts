@@ -1,0 +1,77 @@
+import type { BenchCase } from '../../core/benchmark-case.js';
+import type { InputProblem } from '../../core/errors.js';
+import { InvalidInputError } from '../../core/errors.js';
+import { canonicalQuestionText } from '../../core/wire-question.js';
+import { parseDecodedRow } from './decoded-row.js';
+
+/** Problems kept in full; the rest are counted. */
+const MAX_PROBLEMS = 50;
+
+/**
+ * Collects the cases of one file row by row and checks what spans rows: unique case ids,
+ * and one schema per `workflow/question` (a question that changes between cases would
+ * make per-question results meaningless).
+ */
+export class CaseCollector {
+  readonly #file: string;
+  readonly #cases: BenchCase[] = [];
+  readonly #problems: InputProblem[] = [];
+  #omitted = 0;
+  readonly #firstLineOfId = new Map<string, number>();
+  readonly #schemas = new Map<string, { text: string; line: number; caseId: string }>();
+
+  constructor(file: string) {
+    this.#file = file;
+  }
+
+  /** Checks one decoded row; `line` is its 1-based line (JSONL) or row (parquet) number. */
+  add(value: unknown, line: number): void {
+    const parsed = parseDecodedRow(value);
+    if (!parsed.ok) {
+      for (const p of parsed.problems) this.problem(line, p.message, parsed.caseId, p.field);
+      return;
+    }
+    const c = parsed.benchCase;
+    const first = this.#firstLineOfId.get(c.id);
+    if (first !== undefined) {
+      this.problem(line, `duplicate case id ${c.id} (first on line ${first})`, c.id, 'id');
+      return;
+    }
+    this.#firstLineOfId.set(c.id, line);
+    for (const [qid, question] of c.questions) {
+      const key = `${c.workflow}/${qid}`;
+      const text = canonicalQuestionText(question);
+      const seen = this.#schemas.get(key);
+      if (seen === undefined) this.#schemas.set(key, { text, line, caseId: c.id });
+      else if (seen.text !== text) {
+        this.problem(line, `question ${qid}: its schema differs from ${key} in case ${seen.caseId} (line ${seen.line}); one question id must mean one question within a workflow`, c.id, `questions.${qid}`);
+      }
+    }
+    this.#cases.push(c);
+  }
+
+  /** Records a problem with a row (e.g. JSON that does not parse). */
+  problem(line: number | null, message: string, caseId?: string, field?: string): void {
+    if (this.#problems.length >= MAX_PROBLEMS) {
+      this.#omitted++;
+      return;
+    }
+    this.#problems.push({
+      file: this.#file,
+      line,
+      ...(caseId === undefined ? {} : { caseId }),
+      ...(field === undefined ? {} : { field }),
+      message,
+    });
+  }
+
+  get caseCount(): number {
+    return this.#cases.length;
+  }
+
+  /** The cases in file order; throws InvalidInputError listing every problem found. */
+  finish(): BenchCase[] {
+    if (this.#problems.length > 0) throw new InvalidInputError(this.#problems, this.#omitted);
+    return this.#cases;
+  }
+}

@@ -1,0 +1,23 @@
+import { DecidekitError } from '../../core/errors.js';
+
+/**
+ * A stored dataset copy does not match its manifest (missing, truncated, edited, wrong row
+ * count) or has no usable manifest. The message says how to restore it.
+ */
+export class DatasetIntegrityError extends DecidekitError {
+  override readonly name = 'DatasetIntegrityError';
+  constructor(message: string, context: { file: string; restore: string }, cause?: unknown) {
+    super('dataset_integrity', `dataset integrity check failed: ${message} (restore it: ${context.restore})`, {
+      context,
+      ...(cause === undefined ? {} : { cause }),
+    });
+  }
+}
+
+/** Downloading the dataset failed; nothing was left in the cache. */
+export class DatasetFetchError extends DecidekitError {
+  override readonly name = 'DatasetFetchError';
+  constructor(message: string, context: Record<string, unknown>, cause?: unknown) {
+    super('dataset_fetch', message, { context, ...(cause === undefined ? {} : { cause }) });
+  }
+}

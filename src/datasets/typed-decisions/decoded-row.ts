@@ -1,0 +1,157 @@
+/**
+ * Checks one decoded Typed Decisions row:
+ * `{"id", "workflow", "state", "questions": {qid: wire question}, "gold": {qid: {"label", "probabilities": {answer: p}}}}`.
+ */
+import type { BenchCase } from '../../core/benchmark-case.js';
+import type { GoldAnswer } from '../../core/decision-score.js';
+import { isRecord, preview } from '../../core/json-value.js';
+import type { Question } from '../../core/question.js';
+import { answersOf } from '../../core/question.js';
+import { isWireQuestionProblem, parseWireQuestion } from '../../core/wire-question.js';
+
+/** Gold probabilities may sum to 1 within this (the data is rounded). */
+export const GOLD_SUM_TOLERANCE = 0.01;
+/** A label ties with the most likely answer within this. */
+const TIE_TOLERANCE = 1e-9;
+
+export interface RowProblem {
+  readonly field: string;
+  readonly message: string;
+}
+
+export type ParsedRow = { readonly ok: true; readonly benchCase: BenchCase } | { readonly ok: false; readonly caseId: string | undefined; readonly problems: readonly RowProblem[] };
+
+/**
+ * Parses a decoded row into a BenchCase, or lists every problem found. A `state` string
+ * holding a JSON object or array (the parquet form) is decoded, because the model must
+ * receive the object; any other string is kept as a text state.
+ */
+export function parseDecodedRow(value: unknown): ParsedRow {
+  if (!isRecord(value)) return { ok: false, caseId: undefined, problems: [{ field: '', message: `a row must be a JSON object, got ${preview(value)}` }] };
+  const problems: RowProblem[] = [];
+  const { id, workflow } = value;
+  const caseId = typeof id === 'string' && id.length > 0 ? id : undefined;
+  if (caseId === undefined) problems.push({ field: 'id', message: `id must be a non-empty string, got ${preview(id)}` });
+  if (typeof workflow !== 'string' || workflow.length === 0) problems.push({ field: 'workflow', message: `workflow must be a non-empty string, got ${preview(workflow)}` });
+
+  const state = parseState(value['state'], problems);
+  const questions = parseQuestions(value['questions'], problems);
+  const gold = questions === null ? null : parseGold(value['gold'], questions, problems);
+
+  if (problems.length > 0 || caseId === undefined || typeof workflow !== 'string' || state === null || questions === null || gold === null) {
+    return { ok: false, caseId, problems };
+  }
+  return { ok: true, benchCase: { id: caseId, workflow, state, questions, gold } };
+}
+
+function parseState(state: unknown, problems: RowProblem[]): string | object | null {
+  if (typeof state === 'string') {
+    const trimmed = state.trimStart();
+    if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+      try {
+        const decoded: unknown = JSON.parse(state);
+        if (typeof decoded === 'object' && decoded !== null) return decoded;
+      } catch {
+        // Not JSON after all: a text state that happens to start with a bracket.
+      }
+    }
+    if (state.length === 0) {
+      problems.push({ field: 'state', message: 'state must not be an empty string' });
+      return null;
+    }
+    return state;
+  }
+  if (typeof state === 'object' && state !== null) return state;
+  problems.push({ field: 'state', message: `state must be an object or a string, got ${preview(state)}` });
+  return null;
+}
+
+function parseQuestions(questions: unknown, problems: RowProblem[]): [string, Question][] | null {
+  if (!isRecord(questions)) {
+    problems.push({ field: 'questions', message: `questions must be an object question id -> question, got ${preview(questions)}` });
+    return null;
+  }
+  const out: [string, Question][] = [];
+  let bad = false;
+  for (const [qid, wire] of Object.entries(questions)) {
+    const q = parseWireQuestion(wire);
+    if (isWireQuestionProblem(q)) {
+      bad = true;
+      const field = q.field === '' ? `questions.${qid}` : `questions.${qid}.${q.field}`;
+      problems.push({ field, message: `question ${qid}: ${q.field === '' ? '' : `${q.field}: `}${q.message}` });
+    } else {
+      out.push([qid, q]);
+    }
+  }
+  if (out.length === 0 && !bad) {
+    problems.push({ field: 'questions', message: 'questions must hold at least one question' });
+    return null;
+  }
+  return bad ? null : out;
+}
+
+function parseGold(gold: unknown, questions: readonly (readonly [string, Question])[], problems: RowProblem[]): GoldAnswer[] | null {
+  if (!isRecord(gold)) {
+    problems.push({ field: 'gold', message: `gold must be an object question id -> {label, probabilities}, got ${preview(gold)}` });
+    return null;
+  }
+  const asked = new Set(questions.map(([qid]) => qid));
+  for (const qid of Object.keys(gold)) {
+    if (!asked.has(qid)) problems.push({ field: `gold.${qid}`, message: `question ${qid}: gold for a question that was not asked` });
+  }
+  const out: GoldAnswer[] = [];
+  let bad = false;
+  for (const [qid, question] of questions) {
+    const entry = gold[qid];
+    const answer = entry === undefined ? null : parseGoldAnswer(qid, question, entry, problems);
+    if (entry === undefined) problems.push({ field: `gold.${qid}`, message: `question ${qid}: no gold for an asked question` });
+    if (answer === null) bad = true;
+    else out.push(answer);
+  }
+  return bad ? null : out;
+}
+
+function parseGoldAnswer(qid: string, question: Question, entry: unknown, problems: RowProblem[]): GoldAnswer | null {
+  const field = `gold.${qid}`;
+  const fail = (sub: string, message: string): null => {
+    problems.push({ field: sub === '' ? field : `${field}.${sub}`, message: `question ${qid}: ${message}` });
+    return null;
+  };
+  if (!isRecord(entry)) return fail('', `gold must be an object {label, probabilities}, got ${preview(entry)}`);
+  const answers = answersOf(question);
+  const { label, probabilities } = entry;
+  if (!isRecord(probabilities)) return fail('probabilities', `gold probabilities must be an object answer -> probability, got ${preview(probabilities)}`);
+
+  const known = new Set(answers);
+  const unknown = Object.keys(probabilities).filter((k) => !known.has(k));
+  if (unknown.length > 0) {
+    return fail('probabilities', `gold has unknown answer${unknown.length === 1 ? '' : 's'} ${unknown.map((k) => JSON.stringify(k)).join(', ')} (answers: ${answers.join(', ')})`);
+  }
+  const aligned: number[] = [];
+  for (const answer of answers) {
+    const p = probabilities[answer];
+    if (p === undefined) return fail('probabilities', `gold has no probability for answer ${JSON.stringify(answer)} (answers: ${answers.join(', ')})`);
+    if (typeof p !== 'number' || !Number.isFinite(p) || p < 0 || p > 1) {
+      return fail(`probabilities.${answer}`, `gold probability of ${JSON.stringify(answer)} must be a finite number in [0, 1], got ${preview(p)}`);
+    }
+    aligned.push(p);
+  }
+  let sum = 0;
+  for (const p of aligned) sum += p;
+  if (Math.abs(sum - 1) > GOLD_SUM_TOLERANCE + 1e-12) {
+    return fail('probabilities', `gold probabilities sum to ${formatSum(sum)}, expected 1 (within ${GOLD_SUM_TOLERANCE})`);
+  }
+  if (typeof label !== 'string') return fail('label', `gold label must be a string, got ${preview(label)}`);
+  const labelIndex = answers.indexOf(label);
+  if (labelIndex === -1) return fail('label', `gold label ${JSON.stringify(label)} is not an answer (answers: ${answers.join(', ')})`);
+  const max = Math.max(...aligned);
+  if ((aligned[labelIndex] as number) < max - TIE_TOLERANCE) {
+    const top = answers.filter((_, i) => (aligned[i] as number) >= max - TIE_TOLERANCE);
+    return fail('label', `gold label ${JSON.stringify(label)} (p=${aligned[labelIndex]}) is not one of the most likely answers (${top.join(', ')} at p=${max})`);
+  }
+  return { labelIndex, probabilities: aligned };
+}
+
+function formatSum(sum: number): string {
+  return String(Math.round(sum * 1e6) / 1e6);
+}

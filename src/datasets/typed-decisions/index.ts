@@ -1,0 +1,16 @@
+/** Typed Decisions datasets: loading, provenance, manifests and the fetcher. */
+export { defaultCacheDir, fetchCommand, loadBenchDataset, questionSetOf, sampleDir, typedDecisionsCacheDir, DEFAULT_SPLIT } from './load-bench-dataset.js';
+export type { DatasetSource, LoadedBenchDataset, LoadOptions } from './load-bench-dataset.js';
+export { toWireQuestions } from '../../core/wire-question.js';
+export { DatasetFetchError, DatasetIntegrityError } from './dataset-errors.js';
+export type { DatasetManifest, ManifestFile } from './manifest.js';
+export {
+  PINNED_PARQUET_SHA256,
+  PINNED_REVISION,
+  SAMPLE_ATTRIBUTION,
+  SAMPLE_ID,
+  TYPED_DECISIONS_ID,
+  TYPED_DECISIONS_LICENSE,
+  TYPED_DECISIONS_URL,
+  typedDecisionsInfo,
+} from './provenance.js';

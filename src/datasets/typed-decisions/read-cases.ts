@@ -1,0 +1,161 @@
+/** Reads Typed Decisions cases from JSONL, JSONL.gz or the dataset's parquet file. */
+import { readFile } from 'node:fs/promises';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { parquetMetadata, parquetReadObjects } from 'hyparquet';
+import type { BenchCase } from '../../core/benchmark-case.js';
+import { DecidekitError, InvalidInputError } from '../../core/errors.js';
+import { isRecord } from '../../core/json-value.js';
+import { readLines } from '../read-lines.js';
+import { CaseCollector } from './case-collector.js';
+
+export interface ReadCasesResult {
+  /** Cases of the requested split, in file order. */
+  readonly cases: BenchCase[];
+  /** Data rows in the file, of every split (blank lines not counted). */
+  readonly rows: number;
+  /** Split names seen in the file's `split` column or field. */
+  readonly splits: ReadonlySet<string>;
+}
+
+export interface ReadCasesOptions {
+  /** Keep only rows of this split; rows without a split field are kept. Default: every row. */
+  readonly split?: string;
+  /** How errors name the file (default: the path). */
+  readonly displayName?: string;
+}
+
+export type CaseFileFormat = 'jsonl' | 'jsonl.gz' | 'parquet';
+
+/** The format of a path by its name, or null. */
+export function caseFileFormat(path: string): CaseFileFormat | null {
+  if (path.endsWith('.parquet')) return 'parquet';
+  if (path.endsWith('.jsonl.gz') || path.endsWith('.json.gz') || path.endsWith('.ndjson.gz')) return 'jsonl.gz';
+  if (path.endsWith('.jsonl') || path.endsWith('.ndjson')) return 'jsonl';
+  return null;
+}
+
+export async function readCases(path: string, options: ReadCasesOptions = {}): Promise<ReadCasesResult> {
+  const format = caseFileFormat(path);
+  if (format === 'parquet') return readParquetCases(path, options);
+  return readJsonlCases(path, { ...options, gunzip: format === 'jsonl.gz' });
+}
+
+/** Decoded rows (`{id, workflow, state, questions, gold}` JSON) of JSONL or JSONL.gz, validated. */
+export async function readJsonlCases(path: string, options: ReadCasesOptions & { readonly gunzip?: boolean } = {}): Promise<ReadCasesResult> {
+  const file = options.displayName ?? path;
+  const collector = new CaseCollector(file);
+  const splits = new Set<string>();
+  let rows = 0;
+  await readLines(
+    path,
+    (line, lineNumber) => {
+      if (line.trim() === '') return;
+      rows++;
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch (err) {
+        collector.problem(lineNumber, `not valid JSON (${err instanceof Error ? err.message : String(err)})`);
+        return;
+      }
+      if (isRecord(value) && typeof value['split'] === 'string') {
+        splits.add(value['split']);
+        if (options.split !== undefined && value['split'] !== options.split) return;
+      }
+      collector.add(value, lineNumber);
+    },
+    { gunzip: options.gunzip ?? path.endsWith('.gz') },
+  );
+  return { cases: collector.finish(), rows, splits };
+}
+
+/** Columns decoded from the parquet file. `factors` and `label_agreement` are never read. */
+const REQUIRED_COLUMNS = ['id', 'workflow', 'state', 'questions', 'gold'] as const;
+const JSON_COLUMNS = ['state', 'questions', 'gold'] as const;
+
+/** One parquet row decoded to the JSONL form, or why it could not be. */
+export type DecodedParquetRow =
+  | { readonly row: number; readonly split: string | null; readonly value: Record<string, unknown> }
+  | { readonly row: number; readonly split: string | null; readonly caseId: string | undefined; readonly problem: string; readonly field: string };
+
+/**
+ * Decodes the dataset's parquet file (columns id, split, workflow, state, questions, gold,
+ * factors, label_agreement, n_questions; the JSON columns are strings) into decoded rows.
+ * Rows of other splits are left out when `split` is given. Hidden columns are not read.
+ */
+export async function decodeParquetRows(path: string, options: ReadCasesOptions = {}): Promise<{ rows: DecodedParquetRow[]; total: number; splits: Set<string> }> {
+  const file = options.displayName ?? path;
+  let buffer: ArrayBuffer;
+  try {
+    const bytes = await readFile(path);
+    buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new DecidekitError('file_unreadable', `cannot read file: ${file} (${code === 'ENOENT' ? 'no such file' : err instanceof Error ? err.message : String(err)})`, { context: { file }, cause: err });
+  }
+  let columnNames: string[];
+  try {
+    const metadata = parquetMetadata(buffer);
+    columnNames = metadata.schema.slice(1).map((e) => e.name);
+  } catch (err) {
+    throw fileProblem(file, `not a readable parquet file (${err instanceof Error ? err.message : String(err)})`);
+  }
+  const missing = REQUIRED_COLUMNS.filter((c) => !columnNames.includes(c));
+  if (missing.length > 0) throw fileProblem(file, `missing column${missing.length === 1 ? '' : 's'} ${missing.join(', ')} (columns: ${columnNames.join(', ')})`);
+  const columns: string[] = [...REQUIRED_COLUMNS, ...(columnNames.includes('split') ? ['split'] : [])];
+
+  let objects: Record<string, unknown>[];
+  try {
+    objects = await parquetReadObjects({ file: buffer, columns, compressors: ZLIB_DECOMPRESSORS });
+  } catch (err) {
+    throw fileProblem(file, `cannot decode parquet data (${err instanceof Error ? err.message : String(err)})`);
+  }
+
+  const rows: DecodedParquetRow[] = [];
+  const splits = new Set<string>();
+  objects.forEach((object, index) => {
+    const row = index + 1;
+    const split = typeof object['split'] === 'string' ? object['split'] : null;
+    if (split !== null) splits.add(split);
+    if (options.split !== undefined && split !== null && split !== options.split) return;
+    const id = object['id'];
+    const caseId = typeof id === 'string' ? id : undefined;
+    const value: Record<string, unknown> = { id, workflow: object['workflow'] };
+    for (const column of JSON_COLUMNS) {
+      const raw = object[column];
+      if (typeof raw !== 'string') {
+        value[column] = raw;
+        continue;
+      }
+      try {
+        value[column] = JSON.parse(raw);
+      } catch (err) {
+        rows.push({ row, split, caseId, field: column, problem: `column ${column} is not valid JSON (${err instanceof Error ? err.message : String(err)})` });
+        return;
+      }
+    }
+    rows.push({ row, split, value });
+  });
+  return { rows, total: objects.length, splits };
+}
+
+export async function readParquetCases(path: string, options: ReadCasesOptions = {}): Promise<ReadCasesResult> {
+  const file = options.displayName ?? path;
+  const decoded = await decodeParquetRows(path, options);
+  const collector = new CaseCollector(file);
+  for (const r of decoded.rows) {
+    if ('problem' in r) collector.problem(r.row, r.problem, r.caseId, r.field);
+    else collector.add(r.value, r.row);
+  }
+  return { cases: collector.finish(), rows: decoded.total, splits: decoded.splits };
+}
+
+function fileProblem(file: string, message: string): InvalidInputError {
+  return new InvalidInputError([{ file, line: null, message }]);
+}
+
+/** hyparquet reads SNAPPY itself; GZIP and BROTLI come from node:zlib. (ZSTD needs Node 22.15+.) */
+const ZLIB_DECOMPRESSORS = {
+  GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)),
+  BROTLI: (input: Uint8Array) => new Uint8Array(brotliDecompressSync(input)),
+};
