@@ -1,0 +1,84 @@
+import type { BenchRun, DatasetInfo, EndpointIdentity, RunConfig } from '../core/benchmark-run.js';
+import type { CaseResult } from '../core/benchmark-case.js';
+import type { BenchSummary, RunStatus } from '../core/benchmark-summary.js';
+
+/** A stored run's lifecycle: `running` until `finishRun` (or `markInterrupted` after a crash). */
+export type StoredRunStatus = 'running' | RunStatus;
+
+/** Headline metrics copied from the run's summary; null while the run has none yet. */
+export interface RunHeadline {
+  readonly accuracy: number | null;
+  readonly kl: number | null;
+  readonly brier: number | null;
+  readonly ece: number | null;
+  readonly meanConfidence: number | null;
+  readonly total: number;
+  readonly correct: number;
+  readonly errors: number;
+  readonly latencyP50Ms: number | null;
+}
+
+/** One line of `runs list`: what a run is, without its cases. */
+export interface StoredRunHead {
+  readonly id: string;
+  /** ISO 8601, as given to `createRun`. */
+  readonly createdAt: string;
+  readonly status: StoredRunStatus;
+  readonly label: string | null;
+  readonly fingerprint: string;
+  readonly toolVersion: string;
+  readonly model: string | null;
+  readonly endpoint: EndpointIdentity;
+  readonly embeddedServer: { readonly model: string } | null;
+  readonly dataset: Pick<DatasetInfo, 'id' | 'revision' | 'split' | 'synthetic'>;
+  /** Cases the run meant to send. */
+  readonly caseCount: number;
+  /** Cases with a saved result (answered or failed). */
+  readonly savedCases: number;
+  /** `--limit` or `--workflow` was used: never comparable with a full run. */
+  readonly filtered: boolean;
+  readonly durationMs: number | null;
+  readonly headline: RunHeadline | null;
+}
+
+export interface FinishRunInput {
+  readonly status: RunStatus;
+  readonly durationMs: number | null;
+  /** Stored verbatim; its `status` must equal `status`. */
+  readonly summary: BenchSummary;
+}
+
+/**
+ * Where benchmark runs are kept. Every write is committed durably before the call returns,
+ * so a run killed outright loses only cases whose `saveCase` had not returned.
+ */
+export interface RunStore {
+  /** Path of the database file (for messages). */
+  readonly path: string;
+  /** Starts a run in status `running`. `createdAt` is ISO 8601 and also dates the id. */
+  createRun(input: { readonly config: RunConfig; readonly label: string | null; readonly createdAt: string }): StoredRunHead;
+  /** Saves a finished case, replacing an earlier result of the same case (retries). */
+  saveCase(runId: string, result: CaseResult): void;
+  finishRun(runId: string, input: FinishRunInput): void;
+  /**
+   * Marks a run left `running` (its process died) as interrupted, with a summary of the
+   * cases it saved. A run in any other status is left as it is.
+   */
+  markInterrupted(runId: string): void;
+  /** Puts a stored run back in status `running` before `--resume` sends its missing cases. */
+  reopenRun(runId: string): void;
+  getHead(id: string): StoredRunHead | null;
+  /**
+   * The run with its saved cases in `config.caseIds` order. The summary is the one stored
+   * by `finishRun`/`markInterrupted`; a run still `running` gets one computed from its
+   * saved cases.
+   */
+  getRun(id: string): BenchRun | null;
+  /** Ids of cases with a saved answer; with `includeFailed`, also those whose request failed. */
+  savedCaseIds(runId: string, options?: { readonly includeFailed?: boolean }): Set<string>;
+  /** Newest first. */
+  listRuns(options?: { readonly limit?: number }): StoredRunHead[];
+  /** The full id of the one run whose id starts with `prefix`; throws `unknown_run` / `ambiguous_run`. */
+  resolveId(prefix: string): string;
+  close(): void;
+}

@@ -1,0 +1,17 @@
+import type { CaseResult } from '../core/benchmark-case.js';
+import type { RunConfig } from '../core/benchmark-run.js';
+import { summarizeBenchmark, type BenchSummary, type SummarizeOptions } from '../core/benchmark-summary.js';
+
+/**
+ * The summary of a run's saved cases with the options its configuration implies (cases
+ * expected, price). Use it for `finishRun` so a stored summary and one recomputed from the
+ * stored cases always agree.
+ */
+export function summarizeRun(config: RunConfig, cases: readonly CaseResult[], options: { readonly interrupted?: boolean } = {}): BenchSummary {
+  const summarizeOptions: SummarizeOptions = {
+    expectedCases: config.caseIds.length,
+    ...(options.interrupted === true ? { interrupted: true } : {}),
+    ...(config.pricePerMtokUsd === null ? {} : { pricePerMtokUsd: config.pricePerMtokUsd }),
+  };
+  return summarizeBenchmark(cases, summarizeOptions);
+}

@@ -1,0 +1,372 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { scoreCase, type CaseResult } from '../core/benchmark-case.js';
+import type { RunConfig } from '../core/benchmark-run.js';
+import { DecidekitError } from '../core/errors.js';
+import type { RunStore } from './run-store.js';
+import { summarizeRun } from './run-summary.js';
+import { openRunStore, type OpenRunStoreOptions } from './sqlite-run-store.js';
+import { SCHEMA_VERSION } from './store-schema.js';
+import { answeredCase, benchCase, CASE_IDS, failedCase, rightAnswers, runConfig, wrongAnswers } from './test-support/run-fixtures.js';
+
+let dir: string;
+const open: RunStore[] = [];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'decidekit-store-'));
+});
+afterEach(() => {
+  for (const s of open.splice(0)) s.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function storeAt(name = 'runs.sqlite', options: OpenRunStoreOptions = {}): RunStore {
+  const s = openRunStore(join(dir, name), options);
+  open.push(s);
+  return s;
+}
+
+function closeAll(): void {
+  for (const s of open.splice(0)) s.close();
+}
+
+function errorOf(fn: () => unknown): DecidekitError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof DecidekitError) return err;
+    throw err;
+  }
+  throw new Error('expected a DecidekitError');
+}
+
+/** Stores a finished run: answered, failed and token-less cases, saved out of order. */
+function seedFinished(store: RunStore, config: RunConfig = runConfig(), createdAt = '2026-11-30T04:15:12.000Z') {
+  const [a, b, c, d] = config.caseIds as [string, string, string, string];
+  const cases: CaseResult[] = [
+    answeredCase(a, rightAnswers(), 87.5, 321),
+    failedCase(b, 10_000.25),
+    answeredCase(c, wrongAnswers(), 0.1 + 0.2, null),
+    failedCase(d, null),
+  ];
+  const head = store.createRun({ config, label: 'baseline', createdAt });
+  for (const i of [2, 0, 3, 1]) store.saveCase(head.id, cases[i]!);
+  const summary = summarizeRun(config, cases);
+  store.finishRun(head.id, { status: summary.status, durationMs: 1234.5, summary });
+  return { head, cases, summary };
+}
+
+describe('openRunStore', () => {
+  it('creates the schema in an empty file, in WAL mode with full sync', () => {
+    storeAt();
+    closeAll();
+    const db = new Database(join(dir, 'runs.sqlite'), { readonly: true });
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+    expect(tables).toEqual(['cases', 'decision_rows', 'decisions', 'runs']);
+    db.close();
+  });
+
+  it('creates missing parent directories', () => {
+    const s = storeAt(join('a', 'b', 'runs.sqlite'));
+    expect(s.listRuns()).toEqual([]);
+  });
+
+  it('keeps runs across reopening', () => {
+    const { head } = seedFinished(storeAt());
+    closeAll();
+    expect(storeAt().getHead(head.id)?.status).toBe('incomplete');
+  });
+
+  it('refuses a database from a newer version and leaves its bytes unchanged', () => {
+    const path = join(dir, 'future.sqlite');
+    const db = new Database(path);
+    db.exec('CREATE TABLE runs (id TEXT)');
+    db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    db.close();
+    const before = readFileSync(path);
+    const err = errorOf(() => openRunStore(path));
+    expect(err.code).toBe('store_too_new');
+    expect(err.message).toContain(`schema version ${SCHEMA_VERSION + 1}`);
+    expect(err.message).toContain(path);
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  it('refuses a SQLite file that is not a run store and leaves it unchanged', () => {
+    const path = join(dir, 'other.sqlite');
+    const db = new Database(path);
+    db.exec('CREATE TABLE notes (body TEXT)');
+    db.close();
+    const before = readFileSync(path);
+    expect(errorOf(() => openRunStore(path)).code).toBe('store_foreign');
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  it('names the file when it is not a database at all', () => {
+    const path = join(dir, 'notes.txt');
+    writeFileSync(path, 'this is not sqlite, just some text that is long enough to look like a header'.repeat(20));
+    const err = errorOf(() => openRunStore(path));
+    expect(err.code).toBe('store_unreadable');
+    expect(err.message).toContain(path);
+  });
+
+  it('does not create a file when it must exist', () => {
+    const path = join(dir, 'missing.sqlite');
+    expect(errorOf(() => openRunStore(path, { mustExist: true })).code).toBe('store_missing');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('round trip', () => {
+  it('returns the saved cases, config and summary unchanged, in case-set order', () => {
+    const store = storeAt();
+    const config = runConfig();
+    const { head, cases, summary } = seedFinished(store, config);
+    const run = store.getRun(head.id)!;
+    expect(run.cases).toEqual(cases);
+    expect(run.config).toEqual(config);
+    expect(run.summary).toEqual(summary);
+    expect(summarizeRun(run.config, run.cases)).toEqual(run.summary);
+    expect(run).toMatchObject({ id: head.id, createdAt: '2026-11-30T04:15:12.000Z', durationMs: 1234.5, label: 'baseline', fingerprint: head.fingerprint });
+  });
+
+  it('reads back every double exactly (property)', () => {
+    const store = storeAt();
+    const unit = fc.double({ min: 0, max: 1, noNaN: true });
+    const dist = (n: number) => fc.array(unit, { minLength: n, maxLength: n });
+    let k = 0;
+    fc.assert(
+      fc.property(dist(2), dist(3), dist(3), fc.double({ min: 0, max: 1e7, noNaN: true }), (p1, p2, p3, latencyMs) => {
+        const id = `customer_service_${String(++k).padStart(6, '0')}`;
+        const config = runConfig({ caseIds: [id] });
+        const head = store.createRun({ config, label: null, createdAt: '2026-01-01T00:00:00Z' });
+        const result = scoreCase(benchCase(id), { status: 'answered', latencyMs, inputTokens: 7, predicted: [p1, p2, p3] });
+        store.saveCase(head.id, result);
+        expect(store.getRun(head.id)!.cases).toEqual([result]);
+      }),
+      { seed: 42, numRuns: 60 },
+    );
+  });
+
+  it('computes a summary for a run that is still running', () => {
+    const store = storeAt();
+    const config = runConfig();
+    const head = store.createRun({ config, label: null, createdAt: '2026-11-30T04:15:12Z' });
+    const one = answeredCase(config.caseIds[0]!, rightAnswers());
+    store.saveCase(head.id, one);
+    const run = store.getRun(head.id)!;
+    expect(run.summary).toEqual(summarizeRun(config, [one]));
+    expect(run.summary.status).toBe('incomplete');
+    expect(store.getHead(head.id)).toMatchObject({ status: 'running', savedCases: 1, caseCount: 4, headline: null });
+  });
+
+  it('returns null for an unknown run', () => {
+    expect(storeAt().getRun('20260101-000000-0000')).toBeNull();
+  });
+});
+
+describe('saveCase', () => {
+  it('replaces an earlier result of the same case', () => {
+    const store = storeAt();
+    const config = runConfig();
+    const id = config.caseIds[0]!;
+    const head = store.createRun({ config, label: null, createdAt: '2026-11-30T04:15:12Z' });
+    store.saveCase(head.id, failedCase(id));
+    const retried = answeredCase(id, rightAnswers());
+    store.saveCase(head.id, retried);
+    expect(store.getRun(head.id)!.cases).toEqual([retried]);
+  });
+
+  it('lists answered cases, and failed ones only when asked', () => {
+    const store = storeAt();
+    const config = runConfig();
+    const [a, b] = config.caseIds as [string, string];
+    const head = store.createRun({ config, label: null, createdAt: '2026-11-30T04:15:12Z' });
+    store.saveCase(head.id, answeredCase(a, rightAnswers()));
+    store.saveCase(head.id, failedCase(b));
+    expect(store.savedCaseIds(head.id)).toEqual(new Set([a]));
+    expect(store.savedCaseIds(head.id, { includeFailed: true })).toEqual(new Set([a, b]));
+  });
+
+  it('rejects a case outside the run, an unknown run and a finished run', () => {
+    const store = storeAt();
+    const { head } = seedFinished(store);
+    const other = store.createRun({ config: runConfig(), label: null, createdAt: '2026-11-30T05:00:00Z' });
+    expect(errorOf(() => store.saveCase(other.id, answeredCase('invoice_processing_000009', rightAnswers()))).message).toContain('not in the case set');
+    expect(errorOf(() => store.saveCase('nope', answeredCase(CASE_IDS[0]!, rightAnswers()))).code).toBe('unknown_run');
+    expect(errorOf(() => store.saveCase(head.id, answeredCase(CASE_IDS[0]!, rightAnswers()))).message).toContain('is incomplete, not running');
+  });
+});
+
+describe('run lifecycle', () => {
+  it('rejects a summary whose status contradicts the finishing status', () => {
+    const store = storeAt();
+    const config = runConfig();
+    const head = store.createRun({ config, label: null, createdAt: '2026-11-30T04:15:12Z' });
+    const summary = summarizeRun(config, []);
+    expect(errorOf(() => store.finishRun(head.id, { status: 'complete', durationMs: 1, summary })).code).toBe('invalid_run');
+  });
+
+  it('marks a running run interrupted with a summary of its saved cases, and leaves finished runs alone', () => {
+    const store = storeAt();
+    const config = runConfig();
+    const head = store.createRun({ config, label: null, createdAt: '2026-11-30T04:15:12Z' });
+    const one = answeredCase(config.caseIds[1]!, wrongAnswers());
+    store.saveCase(head.id, one);
+    store.markInterrupted(head.id);
+    expect(store.getHead(head.id)?.status).toBe('interrupted');
+    expect(store.getRun(head.id)!.summary).toEqual(summarizeRun(config, [one], { interrupted: true }));
+
+    const finished = seedFinished(store);
+    store.markInterrupted(finished.head.id);
+    expect(store.getHead(finished.head.id)?.status).toBe('incomplete');
+  });
+
+  it('reopens a stored run for resuming and accepts its missing cases', () => {
+    const store = storeAt();
+    const config = runConfig();
+    const head = store.createRun({ config, label: null, createdAt: '2026-11-30T04:15:12Z' });
+    store.saveCase(head.id, answeredCase(config.caseIds[0]!, rightAnswers()));
+    store.finishRun(head.id, { status: 'interrupted', durationMs: 50, summary: summarizeRun(config, store.getRun(head.id)!.cases, { interrupted: true }) });
+    store.reopenRun(head.id);
+    expect(store.getHead(head.id)).toMatchObject({ status: 'running', durationMs: 50, headline: null });
+    store.saveCase(head.id, answeredCase(config.caseIds[1]!, rightAnswers()));
+    expect(store.savedCaseIds(head.id).size).toBe(2);
+  });
+});
+
+describe('ids, listing and prefixes', () => {
+  it('makes sortable ids from the creation time and injected randomness', () => {
+    const store = storeAt('ids.sqlite', { randomBytes: () => Uint8Array.of(0xab, 0x12) });
+    const head = store.createRun({ config: runConfig(), label: null, createdAt: '2026-11-30T04:15:12.345Z' });
+    expect(head.id).toBe('20261130-041512-ab12');
+  });
+
+  it('draws again when two runs in the same second get the same id', () => {
+    const draws = [Uint8Array.of(1, 2), Uint8Array.of(1, 2), Uint8Array.of(3, 4)];
+    const store = storeAt('ids.sqlite', { randomBytes: () => draws.shift()! });
+    const a = store.createRun({ config: runConfig(), label: null, createdAt: '2026-11-30T04:15:12Z' });
+    const b = store.createRun({ config: runConfig(), label: null, createdAt: '2026-11-30T04:15:12Z' });
+    expect([a.id, b.id]).toEqual(['20261130-041512-0102', '20261130-041512-0304']);
+  });
+
+  it('rejects a creation time that is not a date', () => {
+    expect(errorOf(() => storeAt().createRun({ config: runConfig(), label: null, createdAt: 'yesterday' })).message).toContain('"yesterday"');
+  });
+
+  it('lists newest first with headline metrics from the summary, and honours the limit', () => {
+    const store = storeAt();
+    const older = seedFinished(store, runConfig(), '2026-11-29T23:59:59Z');
+    const newer = seedFinished(store, runConfig({ model: 'other' }), '2026-11-30T08:00:00+02:00');
+    const running = store.createRun({ config: runConfig(), label: null, createdAt: '2026-11-30T07:00:00Z' });
+    const list = store.listRuns();
+    expect(list.map((h) => h.id)).toEqual([running.id, newer.head.id, older.head.id]);
+    const s = newer.summary;
+    expect(list[1]!.headline).toEqual({
+      accuracy: s.accuracy,
+      kl: s.kl,
+      brier: s.brier,
+      ece: s.ece,
+      meanConfidence: s.meanConfidence,
+      total: s.total,
+      correct: s.correct,
+      errors: s.errors,
+      latencyP50Ms: s.latencyMs.p50,
+    });
+    expect(list[1]).toMatchObject({ model: 'other', savedCases: 4, caseCount: 4, filtered: false, label: 'baseline', durationMs: 1234.5 });
+    expect(list[0]!.headline).toBeNull();
+    expect(store.listRuns({ limit: 1 }).map((h) => h.id)).toEqual([running.id]);
+  });
+
+  it('marks filtered runs', () => {
+    const store = storeAt();
+    const head = store.createRun({ config: runConfig({ caseIds: CASE_IDS.slice(0, 2), filters: { limit: 2, workflow: null } }), label: null, createdAt: '2026-11-30T04:15:12Z' });
+    expect(head.filtered).toBe(true);
+  });
+
+  it('resolves a full id, a unique prefix, and refuses ambiguous or unknown prefixes', () => {
+    const bytes = [Uint8Array.of(0xab, 0x12), Uint8Array.of(0xab, 0x34), Uint8Array.of(0xcd, 0x00)];
+    const store = storeAt('p.sqlite', { randomBytes: () => bytes.shift()! });
+    const a = store.createRun({ config: runConfig(), label: null, createdAt: '2026-11-30T04:15:12Z' }).id;
+    const b = store.createRun({ config: runConfig(), label: null, createdAt: '2026-11-30T04:15:12Z' }).id;
+    store.createRun({ config: runConfig(), label: null, createdAt: '2026-12-01T00:00:00Z' });
+    expect(store.resolveId(a)).toBe(a);
+    expect(store.resolveId('20261130-041512-ab3')).toBe(b);
+    expect(store.resolveId('202612')).toBe('20261201-000000-cd00');
+    const ambiguous = errorOf(() => store.resolveId('20261130-041512-ab'));
+    expect(ambiguous.code).toBe('ambiguous_run');
+    expect(ambiguous.message).toContain(a);
+    expect(ambiguous.message).toContain(b);
+    expect(errorOf(() => store.resolveId('1999')).code).toBe('unknown_run');
+    expect(errorOf(() => store.resolveId('')).code).toBe('unknown_run');
+    // substr() matching, not LIKE: wildcards are ordinary characters.
+    expect(errorOf(() => store.resolveId('%')).code).toBe('unknown_run');
+  });
+});
+
+describe('secrets', () => {
+  const SECRET = 'sekret-4f9a';
+
+  function bytesOfStoreFiles(): string {
+    return readdirSync(dir)
+      .map((f) => readFileSync(join(dir, f)).toString('latin1'))
+      .join('\n');
+  }
+
+  it('keeps credentials, query and fragment of the base URL out of every file', () => {
+    const url = new URL(`http://user:${SECRET}@models.example:8443/v1/systemone?key=${SECRET}#${SECRET}`);
+    const endpoint = { scheme: url.protocol.replace(/:$/, ''), host: url.hostname, port: Number(url.port), path: url.pathname };
+    const store = storeAt();
+    seedFinished(store, runConfig({ endpoint }));
+    expect(bytesOfStoreFiles()).not.toContain(SECRET);
+    closeAll();
+    expect(bytesOfStoreFiles()).not.toContain(SECRET);
+    expect(bytesOfStoreFiles()).toContain('models.example');
+  });
+
+  it('refuses an endpoint identity that carries a secret, without repeating it', () => {
+    const store = storeAt();
+    for (const endpoint of [
+      { scheme: 'http', host: `user:${SECRET}@host`, port: 80, path: '/v1' },
+      { scheme: 'http', host: 'host', port: 80, path: `/v1/systemone?key=${SECRET}` },
+      { scheme: 'http', host: 'host', port: 80, path: `/v1/systemone#${SECRET}` },
+    ]) {
+      const err = errorOf(() => store.createRun({ config: runConfig({ endpoint }), label: null, createdAt: '2026-11-30T04:15:12Z' }));
+      expect(err.code).toBe('invalid_run');
+      expect(err.message).not.toContain(SECRET);
+    }
+    expect(store.listRuns()).toEqual([]);
+    expect(bytesOfStoreFiles()).not.toContain(SECRET);
+  });
+});
+
+describe('durability', () => {
+  it('keeps every case saved before the process was killed with SIGKILL', () => {
+    const path = join(dir, 'killed.sqlite');
+    const child = spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'test-support', 'save-then-kill.ts'), path, '7'], {
+      cwd: join(import.meta.dirname, '..', '..'),
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(child.stderr).toBe('');
+    expect(child.signal).toBe('SIGKILL');
+    const runId = child.stdout.trim();
+    expect(runId).toMatch(/^20261130-041512-[0-9a-f]{4}$/);
+
+    const store = storeAt('killed.sqlite', { mustExist: true });
+    expect(store.getHead(runId)).toMatchObject({ status: 'running', savedCases: 7, caseCount: 10 });
+    expect(store.savedCaseIds(runId, { includeFailed: true }).size).toBe(7);
+    expect(store.savedCaseIds(runId).size).toBe(5);
+    const run = store.getRun(runId)!;
+    expect(run.cases.map((c) => c.caseId)).toEqual(run.config.caseIds.slice(0, 7));
+    store.markInterrupted(runId);
+    expect(store.getHead(runId)?.status).toBe('interrupted');
+    expect(store.getRun(runId)!.summary.status).toBe('interrupted');
+  });
+});

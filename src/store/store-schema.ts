@@ -1,0 +1,97 @@
+/**
+ * The run store's schema, one migration per version. `PRAGMA user_version` holds the
+ * version a database is at; `application_id` marks the file as a decidekit run store so
+ * an unrelated SQLite file is refused instead of altered.
+ */
+
+/** "dkrs" (decidekit run store) as a 32-bit integer. */
+export const APPLICATION_ID = 0x646b7273;
+
+/** Migrations in order: MIGRATIONS[i] takes a database from version i to i + 1. */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE runs (
+    id TEXT PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    created_ms INTEGER NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('running', 'complete', 'incomplete', 'interrupted')),
+    label TEXT,
+    fingerprint TEXT NOT NULL,
+    tool_version TEXT NOT NULL,
+    model TEXT,
+    endpoint_scheme TEXT NOT NULL,
+    endpoint_host TEXT NOT NULL,
+    endpoint_port INTEGER NOT NULL,
+    endpoint_path TEXT NOT NULL,
+    embedded_model TEXT,
+    dataset_id TEXT NOT NULL,
+    dataset_revision TEXT,
+    dataset_split TEXT NOT NULL,
+    dataset_synthetic INTEGER NOT NULL,
+    case_count INTEGER NOT NULL,
+    filtered INTEGER NOT NULL,
+    config_json TEXT NOT NULL,
+    summary_json TEXT,
+    accuracy REAL,
+    kl REAL,
+    brier REAL,
+    ece REAL,
+    mean_confidence REAL,
+    decisions_total INTEGER,
+    decisions_correct INTEGER,
+    errors INTEGER,
+    latency_p50_ms REAL,
+    duration_ms REAL
+  );
+  CREATE INDEX runs_by_created ON runs (created_ms DESC, id DESC);
+  CREATE INDEX runs_by_fingerprint ON runs (fingerprint);
+
+  -- One row per finished case: the request's outcome.
+  CREATE TABLE cases (
+    run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    case_id TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    workflow TEXT NOT NULL,
+    request_status TEXT NOT NULL CHECK (request_status IN ('answered', 'failed')),
+    latency_ms REAL,
+    input_tokens INTEGER,
+    error_kind TEXT,
+    error_message TEXT,
+    PRIMARY KEY (run_id, case_id)
+  );
+
+  -- One row per decision (question of a case). Distributions are JSON arrays aligned with
+  -- answers_json; JSON.stringify writes every double so that it reads back exactly.
+  CREATE TABLE decisions (
+    run_id TEXT NOT NULL,
+    case_id TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    question_id TEXT NOT NULL,
+    type TEXT NOT NULL CHECK (type IN ('noul', 'choice', 'score')),
+    answers_json TEXT NOT NULL,
+    gold_label TEXT NOT NULL,
+    gold_probabilities_json TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('answered', 'failed')),
+    predicted TEXT,
+    correct INTEGER,
+    confidence REAL,
+    kl REAL,
+    brier REAL,
+    probabilities_json TEXT,
+    error_kind TEXT,
+    error_message TEXT,
+    PRIMARY KEY (run_id, case_id, position),
+    FOREIGN KEY (run_id, case_id) REFERENCES cases (run_id, case_id) ON DELETE CASCADE
+  );
+
+  -- Flat per-decision rows for SQL users: \`SELECT * FROM decision_rows WHERE run_id = ?\`.
+  CREATE VIEW decision_rows AS
+    SELECT d.run_id, d.case_id, c.workflow, d.question_id, c.workflow || '/' || d.question_id AS question_key,
+           d.type, d.status, d.gold_label, d.predicted, d.correct, d.confidence, d.kl, d.brier,
+           d.answers_json, d.gold_probabilities_json, d.probabilities_json,
+           c.latency_ms, c.input_tokens, d.error_kind, d.error_message
+    FROM decisions d JOIN cases c ON c.run_id = d.run_id AND c.case_id = d.case_id;
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
