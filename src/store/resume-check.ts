@@ -45,7 +45,7 @@ export function checkResumable(stored: RunConfig, now: RunConfig): ResumeCheck {
 
   const keys = [...new Set([...Object.keys(stored.questionSet), ...Object.keys(now.questionSet)])].sort();
   const changed = keys.filter((k) => stored.questionSet[k] !== now.questionSet[k]);
-  if (changed.length > 0) reasons.push(`question set: ${changed.length} question${changed.length === 1 ? '' : 's'} differ (${named(changed)})`);
+  if (changed.length > 0) reasons.push(`question set: ${changed.length} question${changed.length === 1 ? ' differs' : 's differ'} (${named(changed)})`);
 
   if (stored.model !== now.model) reasons.push(`model: stored ${show(stored.model)}, now ${show(now.model)}`);
   const storedEndpoint = showEndpoint(stored);
