@@ -1,0 +1,29 @@
+import { InvalidInputError, type InputProblem } from './errors.js';
+
+/** Problems kept per validation; the rest are counted. */
+export const DEFAULT_PROBLEM_CAP = 50;
+
+/**
+ * Collects every problem of an input file, keeping the first `cap` and counting the rest,
+ * so a file with a million bad lines neither floods the terminal nor the heap.
+ */
+export class ProblemList {
+  readonly kept: InputProblem[] = [];
+  omitted = 0;
+
+  constructor(readonly cap: number = DEFAULT_PROBLEM_CAP) {}
+
+  add(problem: InputProblem): void {
+    if (this.kept.length < this.cap) this.kept.push(problem);
+    else this.omitted++;
+  }
+
+  get count(): number {
+    return this.kept.length + this.omitted;
+  }
+
+  /** Throws an InvalidInputError carrying the problems when there are any. */
+  throwIfAny(): void {
+    if (this.count > 0) throw new InvalidInputError(this.kept, this.omitted);
+  }
+}
