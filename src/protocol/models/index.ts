@@ -1,0 +1,21 @@
+import type { DecisionModel } from './decision-model.js';
+import { heuristicModel } from './heuristic.js';
+import { createPriorModel, type PriorTable } from './prior.js';
+import { uniformModel, zeroModel } from './uniform.js';
+
+export type { DecisionModel } from './decision-model.js';
+
+/** Names of the built-in models, default first. */
+export const BUILT_IN_MODEL_NAMES = ['heuristic', 'prior', 'uniform', 'zero'] as const;
+export type BuiltInModelName = (typeof BUILT_IN_MODEL_NAMES)[number];
+export const DEFAULT_MODEL: BuiltInModelName = 'heuristic';
+
+/** Every built-in model by name; `prior` answers from `priorTable` (uniform without one). */
+export function createBuiltInModels(priorTable: PriorTable | null): ReadonlyMap<string, DecisionModel> {
+  return new Map<string, DecisionModel>([
+    ['heuristic', heuristicModel],
+    ['prior', createPriorModel(priorTable)],
+    ['uniform', uniformModel],
+    ['zero', zeroModel],
+  ]);
+}
