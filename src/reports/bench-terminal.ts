@@ -119,7 +119,7 @@ export function renderBenchTerminal(run: BenchRun, options: BenchTerminalOptions
   ]);
   const failed = failedCasesOf(run.cases);
   for (const f of failed.slice(0, TERMINAL_FAILED_CASES)) {
-    rows.push(['', p.dim(truncate(`${singleLine(f.caseResult.caseId)} ${f.kind}: ${singleLine(f.message)}`, Math.max(30, width - 25)))]);
+    rows.push(['', p.dim(truncate(`${singleLine(f.caseResult.caseId)} ${f.kind}: ${singleLine(f.message)}`, Math.max(20, width - 25)))]);
   }
   if (failed.length > TERMINAL_FAILED_CASES) rows.push(['', p.dim(`and ${formatCount(failed.length - TERMINAL_FAILED_CASES)} more failed cases`)]);
   rows.push([
