@@ -57,7 +57,11 @@ export interface RunStore {
   readonly path: string;
   /** Starts a run in status `running`. `createdAt` is ISO 8601 and also dates the id. */
   createRun(input: { readonly config: RunConfig; readonly label: string | null; readonly createdAt: string }): StoredRunHead;
-  /** Saves a finished case, replacing an earlier result of the same case (retries). */
+  /**
+   * Saves a finished case, replacing an earlier result of the same case (retries). Saving
+   * to a finished run puts it back in status `running` (its stored summary is dropped
+   * until `finishRun`).
+   */
   saveCase(runId: string, result: CaseResult): void;
   finishRun(runId: string, input: FinishRunInput): void;
   /**
@@ -65,7 +69,7 @@ export interface RunStore {
    * cases it saved. A run in any other status is left as it is.
    */
   markInterrupted(runId: string): void;
-  /** Puts a stored run back in status `running` before `--resume` sends its missing cases. */
+  /** Puts a stored run back in status `running` (what `saveCase` does implicitly). */
   reopenRun(runId: string): void;
   getHead(id: string): StoredRunHead | null;
   /**

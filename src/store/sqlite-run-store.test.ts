@@ -194,13 +194,24 @@ describe('saveCase', () => {
     expect(store.savedCaseIds(head.id, { includeFailed: true })).toEqual(new Set([a, b]));
   });
 
-  it('rejects a case outside the run, an unknown run and a finished run', () => {
+  it('rejects a case outside the run and an unknown run', () => {
     const store = storeAt();
-    const { head } = seedFinished(store);
     const other = store.createRun({ config: runConfig(), label: null, createdAt: '2026-11-30T05:00:00Z' });
     expect(errorOf(() => store.saveCase(other.id, answeredCase('invoice_processing_000009', rightAnswers()))).message).toContain('not in the case set');
     expect(errorOf(() => store.saveCase('nope', answeredCase(CASE_IDS[0]!, rightAnswers()))).code).toBe('unknown_run');
-    expect(errorOf(() => store.saveCase(head.id, answeredCase(CASE_IDS[0]!, rightAnswers()))).message).toContain('is incomplete, not running');
+    expect(store.getRun(other.id)!.cases).toEqual([]);
+  });
+
+  it('puts a finished run back to running when a case is saved to it (retrying a failed case)', () => {
+    const store = storeAt();
+    const config = runConfig();
+    const { head, cases } = seedFinished(store, config);
+    const retried = answeredCase(config.caseIds[1]!, rightAnswers());
+    store.saveCase(head.id, retried);
+    expect(store.getHead(head.id)).toMatchObject({ status: 'running', headline: null, durationMs: 1234.5 });
+    const all = [cases[0]!, retried, cases[2]!, cases[3]!];
+    expect(store.getRun(head.id)!.cases).toEqual(all);
+    expect(store.getRun(head.id)!.summary).toEqual(summarizeRun(config, all));
   });
 });
 

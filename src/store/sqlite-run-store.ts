@@ -359,10 +359,8 @@ class SqliteRunStore implements RunStore {
       throw new DecidekitError('invalid_run', `cannot save case ${JSON.stringify(result.caseId)}: it is not in the case set of run ${runId}`);
     }
     const write = this.db.transaction(() => {
-      const status = this.statusOf(runId);
-      if (status !== 'running') {
-        throw new DecidekitError('invalid_run', `cannot save case ${JSON.stringify(result.caseId)}: run ${runId} is ${status}, not running (reopen it to resume)`);
-      }
+      // A stored run that gets new cases (resume, retry) is running again: its old summary goes.
+      if (this.statusOf(runId) !== 'running') this.writeSummary(runId, 'running', this.getHead(runId)!.durationMs, null);
       const s = this.statements;
       s.deleteDecisions.run(runId, result.caseId);
       s.deleteCase.run(runId, result.caseId);

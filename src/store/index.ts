@@ -1,0 +1,9 @@
+/** The run store's public surface: the interface, the SQLite implementation and helpers. */
+export type { FinishRunInput, RunHeadline, RunStore, StoredRunHead, StoredRunStatus } from './run-store.js';
+export { openRunStore, UnknownRunError, type OpenRunStoreOptions } from './sqlite-run-store.js';
+export { defaultStorePath } from './default-store-path.js';
+export { fingerprintOf, fingerprintInput, FINGERPRINT_HEX_LENGTH } from './fingerprint.js';
+export { checkResumable, type ResumeCheck } from './resume-check.js';
+export { summarizeRun } from './run-summary.js';
+export { canonicalJson } from './canonical-json.js';
+export { SCHEMA_VERSION } from './store-schema.js';
