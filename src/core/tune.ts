@@ -138,6 +138,13 @@ export interface TuneReport {
   readonly crossValidationSkipped: string | null;
 }
 
+/** A yes_no case and its result as a tune point; null for other kinds. */
+export function tunePointOf(c: OfflineCase, r: OfflineResult): TunePoint | null {
+  if (c.kind !== 'yes_no' || r.decision.kind !== 'yes_no') return null;
+  const p = { id: c.id, probability: r.decision.probability, positive: c.correct };
+  return r.costUsd === undefined ? p : { ...p, costUsd: r.costUsd };
+}
+
 /** The yes_no cases that have a result, as tune points; also counts those without one. */
 export function collectTunePoints(cases: Iterable<OfflineCase>, results: Iterable<OfflineResult>): { points: TunePoint[]; missing: number } {
   const byCase = new Map<string, OfflineResult>();
@@ -147,11 +154,9 @@ export function collectTunePoints(cases: Iterable<OfflineCase>, results: Iterabl
   for (const c of cases) {
     if (c.kind !== 'yes_no') continue;
     const r = byCase.get(c.id);
-    if (r === undefined || r.decision.kind !== 'yes_no') {
-      missing++;
-      continue;
-    }
-    points.push(r.costUsd === undefined ? { id: c.id, probability: r.decision.probability, positive: c.correct } : { id: c.id, probability: r.decision.probability, positive: c.correct, costUsd: r.costUsd });
+    const point = r === undefined ? null : tunePointOf(c, r);
+    if (point === null) missing++;
+    else points.push(point);
   }
   return { points, missing };
 }

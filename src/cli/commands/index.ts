@@ -5,4 +5,7 @@ export const COMMANDS: Readonly<Record<string, { summary: string; load: () => Pr
   score: { summary: 'score one model\'s saved answers against a dataset', load: async () => (await import('./score.js')).command },
   compare: { summary: 'compare several models\' saved answers in one table', load: async () => (await import('./compare.js')).command },
   validate: { summary: 'check a dataset and results files against the formats', load: async () => (await import('./validate.js')).command },
+  tune: { summary: 'find the yes/no threshold saved scores support (cross-validated)', load: async () => (await import('./tune.js')).command },
+  actions: { summary: 'compose field decisions into actions and price the errors', load: async () => (await import('./actions.js')).command },
+  serve: { summary: 'run the built-in System One reference server', load: async () => (await import('./serve.js')).command },
 };
