@@ -8,6 +8,7 @@ import {
   securityCase,
   TYPED_DECISIONS,
 } from './test-support/bench-run-fixture.js';
+import { renderExampleReport } from './test-support/render-example-report.js';
 
 const STATE = { agent: { autonomy: 'unsupervised', model: 'internal-agent-v1' }, constraints: ['never refund twice'], task: 'refund order 1182' };
 
@@ -205,5 +206,11 @@ describe('renderBenchMarkdown', () => {
   it('escapes a label in the title', () => {
     const labelled = renderBenchMarkdown(createMixedRun({ label: 'nightly <b>*bold*</b>' }));
     expect(labelled).toContain('# Decision benchmark: nightly &lt;b&gt;\\*bold\\*&lt;/b&gt;\n');
+  });
+
+  it('keeps the example report in docs/notes up to date', async () => {
+    const example = renderExampleReport();
+    expect(example).toContain('and 6 more.');
+    await expect(example).toMatchFileSnapshot('../../docs/notes/example-report.md');
   });
 });

@@ -1,0 +1,66 @@
+/**
+ * An example Markdown benchmark report built from a deterministic fixture run (16 cases,
+ * two workflows, a timeout and an HTTP error). Regenerate docs/notes/example-report.md with:
+ *   npx tsx -e "import('./src/reports/test-support/render-example-report.ts').then((m) => process.stdout.write(m.renderExampleReport()))" > docs/notes/example-report.md
+ */
+import type { BenchCase } from '../../core/benchmark-case.js';
+import { renderBenchMarkdown } from '../bench-markdown.js';
+import { createRun, securityCase, supportCase, type FixtureCase } from './bench-run-fixture.js';
+
+/** A small seeded generator (mulberry32) so the example is the same every time. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A distribution over `k` answers leaning toward `favourite` by `weight`. */
+function lean(random: () => number, k: number, favourite: number, weight: number): number[] {
+  const raw = Array.from({ length: k }, (_, i) => (i === favourite ? weight : 0) + random());
+  const sum = raw.reduce((a, b) => a + b, 0);
+  return raw.map((x) => Math.round((x / sum) * 1000) / 1000);
+}
+
+function goldFor(random: () => number, sizes: readonly number[]): BenchCase['gold'] {
+  return sizes.map((k) => {
+    const probabilities = lean(random, k, Math.floor(random() * k), 2.5);
+    return { labelIndex: probabilities.indexOf(Math.max(...probabilities)), probabilities };
+  });
+}
+
+export function renderExampleReport(): string {
+  const random = seeded(7);
+  const items: FixtureCase[] = [];
+  for (let n = 1; n <= 8; n++) {
+    for (const make of [securityCase, supportCase]) {
+      const sizes = make === securityCase ? [2, 3, 4] : [2, 2, 3];
+      const gold = goldFor(random, sizes);
+      const benchCase = make(n, gold);
+      if (n === 3 && make === securityCase) {
+        items.push({ benchCase, outcome: { status: 'failed', failure: { kind: 'timeout', message: 'no answer within 30 s' }, latencyMs: 30_000 } });
+        continue;
+      }
+      if (n === 6 && make === supportCase) {
+        items.push({ benchCase, outcome: { status: 'failed', failure: { kind: 'http', message: 'HTTP 503: server busy | retry later' }, latencyMs: 41 } });
+        continue;
+      }
+      const predicted = gold.map((g, i) => {
+        const k = sizes[i]!;
+        const favourite = random() < 0.68 ? g.labelIndex : (g.labelIndex + 1) % k;
+        return lean(random, k, favourite, 1 + random() * 12);
+      });
+      items.push({
+        benchCase,
+        outcome: { status: 'answered', latencyMs: Math.round(120 + random() * 400), inputTokens: 600 + Math.round(random() * 700), predicted },
+      });
+    }
+  }
+  const run = createRun(items, { config: { pricePerMtokUsd: 0.2 }, durationMs: 4_870, label: 'laya-mini on the synthetic sample' });
+  const states = new Map(items.map((i) => [i.benchCase.id, i.benchCase.state]));
+  return renderBenchMarkdown(run, { states });
+}
