@@ -15,10 +15,13 @@ export function describeCreatedAt(createdAt: string): string {
   return createdAt.slice(0, 16).replace('T', ' ');
 }
 
-/** `id@revision split`, the revision cut to 7 characters (a git hash reads like a commit). */
+/**
+ * `id@revision`, the revision cut to 7 characters (a git hash reads like a commit), and the
+ * split when it is not `test`.
+ */
 export function describeDataset(dataset: StoredRunHead['dataset']): string {
   const revision = dataset.revision === null ? '' : `@${dataset.revision.slice(0, 7)}`;
-  return `${dataset.id}${revision} ${dataset.split}`;
+  return `${dataset.id}${revision}${dataset.split === 'test' ? '' : ` ${dataset.split}`}`;
 }
 
 /** The model column: the built-in model of the embedded server, else the model sent. */
@@ -27,9 +30,9 @@ export function describeHeadModel(head: StoredRunHead): string {
   return head.model ?? 'server default';
 }
 
-/** Status, with saved/planned cases while a run is not complete. */
+/** Status, with saved/planned cases when some cases have no saved result. */
 export function describeHeadStatus(head: StoredRunHead): string {
-  if (head.status === 'complete') return head.status;
+  if (head.savedCases >= head.caseCount) return head.status;
   return `${head.status} ${head.savedCases}/${head.caseCount}`;
 }
 
@@ -41,7 +44,7 @@ export function renderRunsList(heads: readonly StoredRunHead[], options: RunsLis
     h.id,
     describeCreatedAt(h.createdAt),
     truncate(singleLine(describeHeadModel(h)), 28),
-    truncate(singleLine(describeDataset(h.dataset)), 40) + (h.filtered ? ' (filtered)' : ''),
+    truncate(singleLine(describeDataset(h.dataset)), 56) + (h.filtered ? ' (filtered)' : ''),
     describeHeadStatus(h),
     formatPercent(h.headline?.accuracy),
     formatNumber(h.headline?.kl),
