@@ -33,6 +33,8 @@ export function parseRetryAfterMs(header: string | undefined | null, nowEpochMs:
   const text = header.trim();
   if (text === '') return null;
   if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000;
+  // Date.parse accepts bare numbers such as "-3" as years: an HTTP date names a month.
+  if (!/[a-z]{3}/i.test(text)) return null;
   const at = Date.parse(text);
   if (Number.isNaN(at)) return null;
   return Math.max(0, at - nowEpochMs);

@@ -246,10 +246,17 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     const chunk = Buffer.alloc(64 * 1024, 0x20);
     res.write('{"answers":{},"padding":"');
     for (let sent = 0; sent < bytes && !res.destroyed; sent += chunk.length) {
-      if (!res.write(chunk)) await new Promise<void>((resolve) => {
-        res.once('drain', resolve);
-        res.once('close', resolve);
-      });
+      if (!res.write(chunk)) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            res.off('drain', done);
+            res.off('close', done);
+            resolve();
+          };
+          res.on('drain', done);
+          res.on('close', done);
+        });
+      }
     }
     if (!res.destroyed) res.end('"}');
   };

@@ -35,3 +35,9 @@ export function levelDistribution(levels: number, mean: number, spread = 0.75): 
   const m = clamp(mean, 0, levels - 1);
   return softmax(Array.from({ length: levels }, (_, i) => -((i - m) ** 2) / (2 * spread * spread)));
 }
+
+/** Mixes a small uniform share into a distribution so no answer is ever exactly 0. */
+export function withFloor(d: readonly number[], share = 0.02): number[] {
+  const u = share / d.length;
+  return d.map((p) => (1 - share) * p + u);
+}

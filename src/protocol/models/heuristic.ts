@@ -1,7 +1,7 @@
 import type { Question, QuestionSet } from '../../core/question.js';
 import { assertNever } from '../../core/question.js';
 import type { DecisionModel } from './decision-model.js';
-import { levelDistribution, softmax, softNoul } from './distribution.js';
+import { levelDistribution, softmax, softNoul, withFloor } from './distribution.js';
 import { createStateText, readGeneric, type StateText } from './generic-reader.js';
 import { agentTraceSignals } from './heuristic-agent-trace.js';
 import { customerServiceSignals } from './heuristic-customer-service.js';
@@ -54,12 +54,12 @@ function readKnown(question: Question, signals: Signals, workflow: Workflow, nam
       if (logits === undefined) return null;
       const names = Object.keys(logits);
       if (names.length !== question.options.length || !question.options.every((o) => Object.prototype.hasOwnProperty.call(logits, o))) return null;
-      return softmax(question.options.map((o) => logits[o]!));
+      return withFloor(softmax(question.options.map((o) => logits[o]!)));
     }
     case 'score': {
       const mean = signals.score[name];
       if (mean === undefined || question.levels.length !== (SCORE_LEVELS[`${workflow}/${name}`] ?? 4)) return null;
-      return levelDistribution(question.levels.length, mean, 0.7);
+      return withFloor(levelDistribution(question.levels.length, mean, 0.7));
     }
     case 'noul': {
       const z = signals.noul[name];
@@ -97,7 +97,7 @@ export const heuristicModel: DecisionModel = {
         if (d !== null) return d;
       }
       text ??= createStateText(typeof state === 'string' ? state.toLowerCase() : textOf(state));
-      return readGeneric(question, text);
+      return withFloor(readGeneric(question, text));
     });
   },
 };
