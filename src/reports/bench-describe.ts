@@ -26,6 +26,17 @@ export function describeModel(config: RunConfig): string {
   return config.model ?? 'server default model';
 }
 
+/**
+ * Which model answered and where: `model laya at http://host:8084/v1/systemone`, or
+ * `model heuristic on the built-in reference server` (its loopback port changes every run).
+ * `code` wraps the model name and the URL (e.g. Markdown code spans).
+ */
+export function describeServer(config: RunConfig, redactHost: boolean, code: (text: string) => string = (t) => t): string {
+  if (config.embeddedServer) return `model ${code(config.embeddedServer.model)} on the built-in reference server`;
+  const model = config.model === null ? 'the server default model' : `model ${code(config.model)}`;
+  return `${model} at ${code(describeEndpoint(config.endpoint, redactHost))}`;
+}
+
 /** A run's name in a title: its label, else the model. */
 export function describeRunName(run: BenchRun): string {
   return run.label ?? describeModel(run.config);

@@ -113,7 +113,7 @@ describe('renderBenchMarkdown', () => {
   });
 
   it('shows the endpoint as scheme://host:port/path and redacts the host when asked', () => {
-    expect(markdown).toContain('`http://decider.internal:8084/v1/systemone`');
+    expect(markdown).toContain('Answered by model `laya-mini` at `http://decider.internal:8084/v1/systemone` · parallel 4');
     const redacted = renderBenchMarkdown(run, { redactHost: true });
     expect(redacted).toContain('`http://<redacted>:8084/v1/systemone`');
     expect(redacted).not.toContain('decider.internal');

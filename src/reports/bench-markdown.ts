@@ -3,10 +3,9 @@ import type { MetricGroup } from '../core/benchmark-summary.js';
 import { CONFIDENT_THRESHOLD } from '../core/benchmark-summary.js';
 import { QUESTION_TYPES } from '../core/question.js';
 import {
-  describeEndpoint,
   describeErrorKinds,
   describeFilters,
-  describeModel,
+  describeServer,
   describeRunName,
   describeSettings,
   describeStatus,
@@ -209,7 +208,7 @@ function renderProvenance(run: BenchRun, redactHost: boolean): string {
   ].join(', ');
   const lines = [
     `Run ${markdownCode(run.id)} · ${escapeMarkdownText(run.createdAt)} · decidekit ${escapeMarkdownText(c.toolVersion)} · fingerprint ${markdownCode(run.fingerprint)}`,
-    `Model ${markdownCode(describeModel(c))} at ${markdownCode(describeEndpoint(c.endpoint, redactHost))} · ${describeSettings(c)}`,
+    `Answered by ${describeServer(c, redactHost, markdownCode)} · ${describeSettings(c)}`,
     `${dataset}. Attribution: ${escapeMarkdownText(d.attribution)}`,
   ];
   // Two trailing spaces make a line break inside one paragraph.

@@ -56,7 +56,9 @@ describe('renderBenchTerminal', () => {
     expect(plain).toContain('synthetic sample — not Typed Decisions scores');
     const real = renderBenchTerminal(createMixedRun({ dataset: TYPED_DECISIONS }), { colour: false });
     expect(real).not.toContain('ynthetic');
-    expect(real).toContain('Data: Typed Decisions (LocalLLaMA/typed-decisions, revision e039ebf, Apache-2.0)');
+    expect(real).toContain('Data: LocalLLaMA/typed-decisions (test split, revision e039ebffcc280174dd354227424fb2b249f191de, license Apache-2.0)\n');
+    expect(real).toContain('\nTyped Decisions (LocalLLaMA/typed-decisions, revision e039ebf, Apache-2.0)\n');
+    expect(plain).toContain('Data: decidekit/typed-decisions-synthetic-sample (test split, revision sample-v1, license Apache-2.0) — synthetic sample — not Typed Decisions scores');
   });
 
   it('says a filtered run is filtered', () => {
@@ -91,6 +93,15 @@ describe('renderBenchTerminal', () => {
     const tableLines = narrow.split('\n').filter((l) => l.startsWith('  ') && !l.includes('gap ='));
     expect(tableLines.length).toBeGreaterThan(10);
     for (const line of tableLines) expect(visibleWidth(line)).toBeLessThanOrEqual(50);
+  });
+
+  it('names the built-in reference server instead of its throwaway endpoint', () => {
+    const embedded = createMixedRun({
+      config: { embeddedServer: { model: 'heuristic' }, model: null, endpoint: { scheme: 'embedded', host: 'reference-server', port: 0, path: '/v1/systemone' } },
+    });
+    const text = renderBenchTerminal(embedded, { colour: false });
+    expect(text).toContain('Answered by model heuristic on the built-in reference server · parallel 4, timeout 30 s, retries 1');
+    expect(text).not.toContain('embedded://');
   });
 
   it('redacts the host when asked', () => {

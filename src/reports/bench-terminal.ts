@@ -4,10 +4,9 @@ import { CONFIDENT_THRESHOLD } from '../core/benchmark-summary.js';
 import { QUESTION_TYPES } from '../core/question.js';
 import { rate } from '../core/rating.js';
 import {
-  describeEndpoint,
   describeErrorKinds,
   describeFilters,
-  describeModel,
+  describeServer,
   describeReferencePoints,
   describeRunName,
   describeSettings,
@@ -62,7 +61,7 @@ export function renderBenchTerminal(run: BenchRun, options: BenchTerminalOptions
   const out: string[] = [];
 
   out.push(p.bold(`Decision benchmark: ${singleLine(describeRunName(run))}`));
-  out.push(`${singleLine(describeModel(run.config))} at ${describeEndpoint(run.config.endpoint, options.redactHost === true)} · ${describeSettings(run.config)}`);
+  out.push(`Answered by ${singleLine(describeServer(run.config, options.redactHost === true))} · ${describeSettings(run.config)}`);
   if (run.config.dataset.synthetic) out.push(p.yellow(SYNTHETIC_NOTE));
   const filters = describeFilters(run.config);
   if (filters !== null) out.push(p.yellow(`filtered run (${singleLine(filters)}): ${FILTERED_NOTE}`));
@@ -142,8 +141,9 @@ export function renderBenchTerminal(run: BenchRun, options: BenchTerminalOptions
 
   const d = run.config.dataset;
   out.push(p.dim(`Accuracy measures agreement with the dataset's teacher, not correctness (${describeReferencePoints()}).`));
-  const attribution = `Data: ${singleLine(d.attribution)}${d.synthetic ? ` (${SYNTHETIC_NOTE})` : ''}`;
-  out.push(p.dim(attribution));
+  const dataset = `Data: ${singleLine(d.id)} (${singleLine(d.split)} split, revision ${singleLine(d.revision ?? NOT_AVAILABLE)}, license ${singleLine(d.license)})`;
+  out.push(d.synthetic ? `${dataset} — ${p.yellow(SYNTHETIC_NOTE)}` : dataset);
+  out.push(p.dim(singleLine(d.attribution)));
   return `${out.join('\n')}\n`;
 }
 

@@ -1,4 +1,4 @@
-import { createPalette, formatCount, formatDuration, formatNumber, formatPercent, visibleWidth } from './format.js';
+import { createPalette, formatCount, formatDuration, formatPercent, visibleWidth } from './format.js';
 
 /** Where a benchmark run stands; `done`/`total` count cases (requests). */
 export interface ProgressState {
@@ -37,7 +37,7 @@ function plural(n: number, one: string, many: string): string {
 }
 
 function describeRate(rates: Rates): string {
-  return rates.decisionsPerMinute === null ? 'n/a decisions/min' : `${formatNumber(rates.decisionsPerMinute, 0)} decisions/min`;
+  return rates.decisionsPerMinute === null ? 'n/a decisions/min' : `${formatCount(rates.decisionsPerMinute)} decisions/min`;
 }
 
 function describeEta(rates: Rates): string {
