@@ -1,0 +1,217 @@
+/**
+ * End-to-end: the real CLI (`node dist/cli/main.js`, built by `npm run build`) against run
+ * stores seeded here through the library.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CaseResult } from '../../core/benchmark-case.js';
+import type { BenchSummary } from '../../core/benchmark-summary.js';
+import type { RunConfig } from '../../core/benchmark-run.js';
+import { openRunStore, summarizeRun, SCHEMA_VERSION } from '../../store/index.js';
+import { answeredCase, CASE_IDS, failedCase, rightAnswers, runConfig, wrongAnswers } from '../../store/test-support/run-fixtures.js';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+const execFileAsync = promisify(execFile);
+
+interface CliRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+async function cli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  try {
+    const { stdout, stderr } = await execFileAsync(process.execPath, [CLI, ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1', ...env } });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+  }
+}
+
+let dir: string;
+let storePath: string;
+const seeded: { id: string; summary: BenchSummary; decisions: number }[] = [];
+const [c1, c2, c3, c4] = CASE_IDS as [string, string, string, string];
+
+function seed(path: string, config: RunConfig, cases: CaseResult[], createdAt: string, label: string | null, random: number) {
+  const store = openRunStore(path, { randomBytes: () => Uint8Array.of(random, random) });
+  try {
+    const head = store.createRun({ config, label, createdAt });
+    for (const c of cases) store.saveCase(head.id, c);
+    const summary = summarizeRun(config, cases);
+    store.finishRun(head.id, { status: summary.status, durationMs: 5000, summary });
+    return { id: head.id, summary, decisions: cases.length * 3 };
+  } finally {
+    store.close();
+  }
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'decidekit-runs-cli-'));
+  storePath = join(dir, 'runs.sqlite');
+  // [0] baseline: 6/12; [1] same cases, better: 9/12; [2] filtered run of one case.
+  seeded.push(seed(storePath, runConfig(), [answeredCase(c1, rightAnswers()), failedCase(c2), answeredCase(c3, wrongAnswers()), answeredCase(c4, rightAnswers())], '2026-11-30T04:15:12Z', 'baseline', 0x11));
+  seeded.push(seed(storePath, runConfig(), [answeredCase(c1, wrongAnswers()), answeredCase(c2, rightAnswers()), answeredCase(c3, rightAnswers()), answeredCase(c4, rightAnswers())], '2026-12-01T09:30:00Z', null, 0x22));
+  seeded.push(seed(storePath, runConfig({ caseIds: [c1], filters: { limit: 1, workflow: null } }), [answeredCase(c1, rightAnswers())], '2026-12-01T09:31:00Z', 'quick', 0x33));
+});
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const baseline = () => seeded[0]!;
+const better = () => seeded[1]!;
+const filtered = () => seeded[2]!;
+
+describe.concurrent('decidekit runs list', () => {
+  it('lists runs newest first', async () => {
+    const r = await cli(['runs', 'list', '--store', storePath]);
+    expect(r.code).toBe(0);
+    const ids = r.stdout.split('\n').flatMap((l) => l.match(/^\d{8}-\d{6}-[0-9a-f]{4}/) ?? []);
+    expect(ids).toEqual([filtered().id, better().id, baseline().id]);
+    expect(r.stdout).toContain('(filtered)');
+  });
+
+  it('prints unrounded headline metrics as JSON and honours --limit', async () => {
+    const r = await cli(['runs', 'list', '--store', storePath, '--json', '--limit', '2']);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.runs.map((h: { id: string }) => h.id)).toEqual([filtered().id, better().id]);
+    expect(doc.runs[1].headline.accuracy).toBe(better().summary.accuracy);
+    expect(doc.runs[1].headline.brier).toBe(better().summary.brier);
+  });
+
+  it('finds the store under XDG_DATA_HOME by default', async () => {
+    const xdg = join(dir, 'xdg');
+    const only = seed(join(xdg, 'decidekit', 'runs.sqlite'), runConfig(), [answeredCase(c1, rightAnswers())], '2026-10-01T00:00:00Z', null, 0x44);
+    const r = await cli(['runs', 'list', '--json'], { XDG_DATA_HOME: xdg });
+    expect(JSON.parse(r.stdout).runs.map((h: { id: string }) => h.id)).toEqual([only.id]);
+  });
+
+  it('reports an empty list for a store that does not exist yet, without creating it', async () => {
+    const missing = join(dir, 'none', 'runs.sqlite');
+    const r = await cli(['runs', 'list', '--store', missing, '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).runs).toEqual([]);
+    expect(() => readFileSync(missing)).toThrow();
+  });
+
+  it('rejects a bad --limit as a usage error', async () => {
+    const r = await cli(['runs', 'list', '--store', storePath, '--limit', '0']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--limit');
+  });
+});
+
+describe.concurrent('decidekit runs show', () => {
+  it('shows a run found by a unique prefix', async () => {
+    const r = await cli(['runs', 'show', baseline().id.slice(0, 10), '--store', storePath]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`Run ${baseline().id}  baseline`);
+    expect(r.stdout).toMatch(/accuracy\s+50\.0%/);
+  });
+
+  it('prints the stored summary unchanged as JSON', async () => {
+    const r = await cli(['runs', 'show', better().id, '--store', storePath, '--json']);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.summary).toEqual(better().summary);
+    expect(doc.config.caseIds).toEqual(CASE_IDS);
+  });
+
+  it('exits 1 with a clear message for an unknown or ambiguous id', async () => {
+    const unknown = await cli(['runs', 'show', '1999', '--store', storePath]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('unknown run: no stored run id starts with "1999"');
+    expect(unknown.stderr).not.toMatch(/\n\s+at /);
+    const ambiguous = await cli(['runs', 'show', '20261201', '--store', storePath]);
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.stderr).toContain('ambiguous run id');
+  });
+
+  it('exits 1 naming the file for a store from a newer decidekit, and leaves it unchanged', async () => {
+    const path = join(dir, 'future.sqlite');
+    const db = new Database(path);
+    db.pragma(`user_version = ${SCHEMA_VERSION + 5}`);
+    db.close();
+    const before = readFileSync(path);
+    const r = await cli(['runs', 'list', '--store', path]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(path);
+    expect(r.stderr).toContain('upgrade decidekit');
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+});
+
+describe.concurrent('decidekit runs compare', () => {
+  it('compares runs with the same fingerprint', async () => {
+    const r = await cli(['runs', 'compare', baseline().id, better().id, '--store', storePath, '--json']);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.sameFingerprint).toBe(true);
+    expect(doc.headline.accuracy).toEqual({ a: 0.5, b: 0.75, delta: 0.25 });
+    // c1 right -> wrong (3), c2 failed -> right (3), c3 wrong -> right (3).
+    expect([doc.changed.length, doc.fixed, doc.broken]).toEqual([9, 6, 3]);
+  });
+
+  it('refuses runs with different fingerprints unless forced, and warns when forced', async () => {
+    const refused = await cli(['runs', 'compare', baseline().id, filtered().id, '--store', storePath]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('fingerprints differ');
+    const forced = await cli(['runs', 'compare', baseline().id, filtered().id, '--store', storePath, '--force']);
+    expect(forced.code).toBe(0);
+    expect(forced.stderr).toContain('warning: fingerprints differ');
+    expect(forced.stdout).toContain('Run comparison');
+  });
+
+  it('needs two runs', async () => {
+    expect((await cli(['runs', 'compare', baseline().id, '--store', storePath])).code).toBe(2);
+  });
+});
+
+describe.concurrent('decidekit runs export', () => {
+  it('writes one JSON line per decision to stdout', async () => {
+    const r = await cli(['runs', 'export', baseline().id, '--format', 'jsonl', '--store', storePath]);
+    expect(r.code).toBe(0);
+    const rows = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(rows).toHaveLength(baseline().decisions);
+    expect(rows.filter((row) => row.correct).length).toBe(baseline().summary.correct);
+    expect(rows.filter((row) => row.status === 'failed').every((row) => row.error_kind === 'timeout')).toBe(true);
+  });
+
+  it('writes to --out and says so on stderr', async () => {
+    const out = join(dir, 'export.jsonl');
+    const r = await cli(['runs', 'export', better().id, '--format', 'jsonl', '--out', out, '--store', storePath]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(out);
+    expect(readFileSync(out, 'utf8').trimEnd().split('\n')).toHaveLength(better().decisions);
+  });
+
+  it('requires --format jsonl', async () => {
+    expect((await cli(['runs', 'export', better().id, '--store', storePath])).code).toBe(2);
+    expect((await cli(['runs', 'export', better().id, '--format', 'csv', '--store', storePath])).code).toBe(2);
+  });
+});
+
+describe.concurrent('decidekit runs', () => {
+  it('needs a known subcommand', async () => {
+    expect((await cli(['runs'])).code).toBe(2);
+    const r = await cli(['runs', 'delete']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unknown subcommand "delete"');
+  });
+
+  it('prints help with an example', async () => {
+    const r = await cli(['runs', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Examples:');
+  });
+});
