@@ -73,9 +73,18 @@ function wordPattern(cue: string): RegExp {
   return re;
 }
 
-/** Lower-case word tokens of at least three letters, minus very common words. */
+/** Lower-case word stems of at least three letters, minus very common words. */
 export function wordsOf(text: string): string[] {
-  return (text.toLowerCase().match(/[a-z][a-z0-9_]{2,}/g) ?? []).filter((w) => !STOP_WORDS.has(w));
+  return (text.toLowerCase().match(/[a-z][a-z0-9]{2,}/g) ?? []).filter((w) => !STOP_WORDS.has(w)).map(stem);
+}
+
+/** A crude suffix stripper so "parcels", "charged" and "refunding" meet "parcel", "charge", "refund". */
+function stem(w: string): string {
+  if (w.length < 5) return w;
+  for (const suffix of ['ing', 'ed', 'es', 's', 'e']) {
+    if (w.endsWith(suffix) && w.length - suffix.length >= 4) return w.slice(0, -suffix.length);
+  }
+  return w;
 }
 
 const STOP_WORDS = new Set([
