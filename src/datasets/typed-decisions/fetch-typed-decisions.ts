@@ -1,0 +1,228 @@
+/**
+ * Downloads Typed Decisions' test parquet from Hugging Face, verifies its sha256, converts it
+ * to validated JSONL.gz with a manifest, and moves the result into the cache in one rename.
+ * A failed download, a wrong hash or invalid data leaves nothing in the cache.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, open, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { DecidekitError, InvalidInputError } from '../../core/errors.js';
+import { CaseCollector } from './case-collector.js';
+import { DatasetFetchError } from './dataset-errors.js';
+import { sha256Hex } from './file-hash.js';
+import { fetchCommand, typedDecisionsCacheDir } from './load-bench-dataset.js';
+import { MANIFEST_FILE, MANIFEST_FORMAT, renderManifest, type DatasetManifest } from './manifest.js';
+import {
+  DEFAULT_HF_BASE_URL,
+  PARQUET_PATH,
+  parquetDownloadUrl,
+  pinnedParquetSha256,
+  PINNED_REVISION,
+  TYPED_DECISIONS_ID,
+  TYPED_DECISIONS_LICENSE,
+  TYPED_DECISIONS_URL,
+  typedDecisionsAttribution,
+} from './provenance.js';
+import { decodeParquetRows } from './read-cases.js';
+
+export interface FetchProgress {
+  readonly receivedBytes: number;
+  /** From Content-Length; null when the server did not say. */
+  readonly totalBytes: number | null;
+}
+
+export interface FetchTypedDecisionsOptions {
+  /** The cache root; the copy goes to `<cacheDir>/typed-decisions/<revision>/`. */
+  readonly cacheDir: string;
+  readonly fetch: typeof globalThis.fetch;
+  /** Dataset revision (a commit hash, or a branch or tag). Default: the pinned revision. */
+  readonly revision?: string;
+  /**
+   * Expected sha256 of the parquet file. Default: the pinned hash for the pinned revision.
+   * For another revision without it, the observed hash is recorded and a warning returned.
+   */
+  readonly sha256?: string;
+  /** Default `https://huggingface.co` (tests point it at a loopback server). */
+  readonly baseUrl?: string;
+  readonly onProgress?: (progress: FetchProgress) => void;
+  readonly signal?: AbortSignal;
+}
+
+export interface FetchTypedDecisionsResult {
+  /** The folder holding `manifest.json` and `test.jsonl.gz`. */
+  readonly dir: string;
+  readonly manifest: DatasetManifest;
+  /** Test-split cases written. */
+  readonly cases: number;
+  readonly downloadedBytes: number;
+  /** Things the user should know (an unpinned hash). */
+  readonly warnings: readonly string[];
+}
+
+const DATA_FILE = 'test.jsonl.gz';
+const SPLIT = 'test';
+/** Revisions are commit hashes, branches or tags; nothing that could escape a URL path segment or a folder. */
+const REVISION = /^[A-Za-z0-9][A-Za-z0-9._\-/]{0,199}$/;
+
+export async function fetchTypedDecisions(options: FetchTypedDecisionsOptions): Promise<FetchTypedDecisionsResult> {
+  const revision = options.revision ?? PINNED_REVISION;
+  if (!REVISION.test(revision) || revision.includes('..')) {
+    throw new DecidekitError('invalid_revision', `invalid revision ${JSON.stringify(revision)} (expected a commit hash, branch or tag)`);
+  }
+  const given = options.sha256?.toLowerCase();
+  if (given !== undefined && !/^[0-9a-f]{64}$/.test(given)) {
+    throw new DecidekitError('invalid_sha256', `invalid sha256 ${JSON.stringify(options.sha256)} (expected 64 hex digits)`);
+  }
+  const pinned = pinnedParquetSha256(revision);
+  const expected = given ?? pinned;
+  const url = parquetDownloadUrl(revision, options.baseUrl ?? DEFAULT_HF_BASE_URL);
+  const finalDir = typedDecisionsCacheDir(options.cacheDir, revision);
+  const parent = dirname(finalDir);
+  await mkdir(parent, { recursive: true });
+  const tmp = await mkdtemp(join(parent, '.fetch-'));
+  try {
+    const parquetPath = join(tmp, 'download.parquet');
+    const download = await downloadTo(url, parquetPath, options);
+    const warnings: string[] = [];
+    if (expected !== null) {
+      if (download.sha256 !== expected) {
+        throw new DatasetFetchError(
+          `downloaded file has the wrong sha256: ${download.sha256}, expected ${expected} (${url}; ${given === undefined ? 'the pinned hash of this revision' : 'the hash given with --sha256'}); nothing was saved`,
+          { url, sha256: download.sha256, expected },
+        );
+      }
+    } else {
+      warnings.push(`no pinned sha256 for revision ${revision}: recorded the observed sha256 ${download.sha256} without checking it (pass --sha256 to check it)`);
+    }
+
+    const decoded = await decodeParquetRows(parquetPath, { split: SPLIT, displayName: `${PARQUET_PATH}@${revision}` });
+    const collector = new CaseCollector(`${PARQUET_PATH}@${revision}`);
+    const lines: string[] = [];
+    for (const r of decoded.rows) {
+      if ('problem' in r) {
+        collector.problem(r.row, r.problem, r.caseId, r.field);
+        continue;
+      }
+      const before = collector.caseCount;
+      collector.add(r.value, r.row);
+      if (collector.caseCount > before) lines.push(JSON.stringify(r.value));
+    }
+    collector.finish();
+    if (lines.length === 0) {
+      throw new InvalidInputError([{ file: `${PARQUET_PATH}@${revision}`, line: null, message: `no rows of split ${SPLIT} (splits in the file: ${[...decoded.splits].sort().join(', ') || 'none'})` }]);
+    }
+    await rm(parquetPath);
+
+    const data = gzipSync(Buffer.from(`${lines.join('\n')}\n`, 'utf8'));
+    await writeFile(join(tmp, DATA_FILE), data);
+    const manifest: DatasetManifest = {
+      format: MANIFEST_FORMAT,
+      id: TYPED_DECISIONS_ID,
+      url: TYPED_DECISIONS_URL,
+      revision,
+      license: TYPED_DECISIONS_LICENSE,
+      synthetic: false,
+      attribution: typedDecisionsAttribution(revision),
+      source: { url, path: PARQUET_PATH, sha256: download.sha256, sha256Pinned: expected !== null },
+      generator: null,
+      files: [{ split: SPLIT, path: DATA_FILE, sha256: sha256Hex(data), bytes: data.length, rows: lines.length }],
+      restore: fetchCommand(revision),
+    };
+    await writeFile(join(tmp, MANIFEST_FILE), renderManifest(manifest));
+    await replaceDir(tmp, finalDir);
+    return { dir: finalDir, manifest, cases: lines.length, downloadedBytes: download.bytes, warnings };
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+/** Streams the response body to `path` while hashing it. */
+async function downloadTo(url: string, path: string, options: FetchTypedDecisionsOptions): Promise<{ sha256: string; bytes: number }> {
+  let response: Response;
+  try {
+    response = await options.fetch(url, { redirect: 'follow', ...(options.signal === undefined ? {} : { signal: options.signal }) });
+  } catch (err) {
+    throw networkError(url, err, options.signal);
+  }
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => undefined);
+    const hint =
+      response.status === 404
+        ? 'no such revision or file; check --revision'
+        : response.status === 401 || response.status === 403
+          ? 'access denied; Typed Decisions is public, so a proxy may be in the way'
+          : 'try again later, or supply the file with --dataset <path>';
+    throw new DatasetFetchError(`download failed: HTTP ${response.status} from ${url} (${hint})`, { url, status: response.status });
+  }
+  const lengthHeader = response.headers.get('content-length');
+  const encoded = response.headers.get('content-encoding');
+  const totalBytes = lengthHeader !== null && /^\d+$/.test(lengthHeader) && (encoded === null || encoded === 'identity') ? Number(lengthHeader) : null;
+  const hash = createHash('sha256');
+  let received = 0;
+  const file = await open(path, 'w');
+  try {
+    if (response.body === null) throw new DatasetFetchError(`download failed: empty response from ${url}`, { url });
+    try {
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        hash.update(chunk);
+        received += chunk.length;
+        await file.write(chunk);
+        options.onProgress?.({ receivedBytes: received, totalBytes });
+      }
+    } catch (err) {
+      if (options.signal?.aborted) throw networkError(url, err, options.signal);
+      throw new DatasetFetchError(
+        `download truncated: the connection closed after ${received}${totalBytes === null ? '' : ` of ${totalBytes}`} bytes (${url}); nothing was saved, try again`,
+        { url, receivedBytes: received, totalBytes },
+        err,
+      );
+    }
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  if (totalBytes !== null && received !== totalBytes) {
+    throw new DatasetFetchError(`download truncated: received ${received} of ${totalBytes} bytes (${url}); nothing was saved, try again`, { url, receivedBytes: received, totalBytes });
+  }
+  return { sha256: hash.digest('hex'), bytes: received };
+}
+
+const OFFLINE_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET']);
+
+/** Turns a fetch rejection into a message that says how to go on without the network. */
+export function networkError(url: string, err: unknown, signal?: AbortSignal): DatasetFetchError {
+  if (signal?.aborted) return new DatasetFetchError(`download cancelled (${url}); nothing was saved`, { url }, err);
+  const code = errorCode(err);
+  const reason = code ?? (err instanceof Error ? err.message : String(err));
+  const offline = code === undefined || OFFLINE_CODES.has(code);
+  const how = `download ${PARQUET_PATH} from ${TYPED_DECISIONS_URL} on a machine that is online and pass it with --dataset <path to the .parquet file> (its sha256 is checked)`;
+  return new DatasetFetchError(`cannot reach ${new URL(url).host} (${reason})${offline ? '; are you offline? ' : '; '}To use Typed Decisions without the network, ${how}`, { url, code: code ?? null }, err);
+}
+
+function errorCode(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e instanceof Object && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
+
+/** Moves `from` to `to`, replacing an older copy only once the new one is in place. */
+async function replaceDir(from: string, to: string): Promise<void> {
+  let old: string | null = null;
+  try {
+    await stat(to);
+    old = `${to}.old-${randomBytes(4).toString('hex')}`;
+    await rename(to, old);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  try {
+    await rename(from, to);
+  } catch (err) {
+    if (old !== null) await rename(old, to);
+    throw err;
+  }
+  if (old !== null) await rm(old, { recursive: true, force: true });
+}
