@@ -14,8 +14,11 @@ export interface Command {
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
+/** What parseArgs returns for these options (spelled out so declarations can name it). */
+export type ParsedCommandArgs<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: boolean; strict: true }>>;
+
 /** node:util parseArgs, with its errors turned into UsageError. */
-export function parseCommandArgs<O extends Options>(argv: readonly string[], options: O, allowPositionals = false) {
+export function parseCommandArgs<O extends Options>(argv: readonly string[], options: O, allowPositionals = false): ParsedCommandArgs<O> {
   try {
     return parseArgs({ args: [...argv], options, allowPositionals, strict: true });
   } catch (err) {

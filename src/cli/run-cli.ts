@@ -2,7 +2,7 @@ import { DecidekitError, InvalidInputError, UsageError, formatProblem } from '..
 import { COMMANDS } from './commands/index.js';
 import type { CliIo } from './io.js';
 
-const VERSION = '0.1.0';
+import { TOOL_VERSION as VERSION } from './version.js';
 
 function renderTopHelp(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));

@@ -1,0 +1,231 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { CaseResult } from '../../core/benchmark-case.js';
+import type { BenchRun, EndpointIdentity, RunConfig } from '../../core/benchmark-run.js';
+import { summarizeBenchmark } from '../../core/benchmark-summary.js';
+import { DecidekitError, UsageError } from '../../core/errors.js';
+import { createSystemOneClient, failureOf, isRunStopping } from '../../protocol/client.js';
+import { startReferenceServer } from '../../protocol/server.js';
+import { loadBenchDataset, type DatasetSource } from '../../datasets/typed-decisions/index.js';
+import { runBenchmark } from '../../runner/run-benchmark.js';
+import { checkResumable, defaultStorePath, fingerprintOf, openRunStore, type RunStore } from '../../store/index.js';
+import { renderBenchJson } from '../../reports/bench-json.js';
+import { renderBenchMarkdown } from '../../reports/bench-markdown.js';
+import { renderBenchTerminal } from '../../reports/bench-terminal.js';
+import { numberOption, parseCommandArgs, type Command } from '../command.js';
+import { colourEnabled } from '../io.js';
+import { createProgressWriter } from '../progress-writer.js';
+import { TOOL_VERSION } from '../version.js';
+
+const HELP = `decidekit bench: run a Typed Decisions benchmark against a System One server
+
+Usage: decidekit bench [options]
+
+Without --base-url, starts the built-in reference server on a free loopback port and
+benchmarks its default model on the bundled synthetic sample.
+
+Options:
+  --base-url URL         server base URL (endpoint: <URL>/v1/systemone); default: embedded reference server
+  --model NAME           sent as "model"; with the embedded server, picks the built-in model
+                         (uniform, prior, heuristic; default heuristic)
+  --api-key KEY          Bearer key (or env DECIDEKIT_API_KEY); never stored or printed
+  --dataset D            sample | typed-decisions | PATH (.parquet, .jsonl, .jsonl.gz); default sample
+  --parallel N           requests in flight (default 1)
+  --timeout SEC          per-request timeout in seconds (default 60)
+  --retries N            retries of 429/502/503/504 (default 2)
+  --limit N              only the first N cases (a filtered run, never compared with a full one)
+  --workflow W           only cases of workflow W (filtered run)
+  --price-per-mtok USD   price per million input tokens: total cost and cost per correct decision
+  --out DIR              write <run>.json and <run>.md into DIR
+  --store PATH           run store (default $XDG_DATA_HOME/decidekit/runs.sqlite)
+  --no-store             do not keep the run
+  --label TEXT           a label shown in 'decidekit runs list'
+  --resume RUN           continue a stored run: send only the cases without a saved answer
+  --retry-failed         with --resume, also re-send cases that failed
+  --redact               show the server host as <redacted> in reports
+  --json                 print the run as one JSON document; progress as JSON lines on stderr
+
+Exit codes: 0 complete, 1 incomplete run or invalid input, 2 usage error, 130 interrupted.
+
+Examples:
+  decidekit bench
+  decidekit bench --base-url http://127.0.0.1:8080 --model laya --parallel 8 --out reports/
+  decidekit bench --resume 20261130-041512-ab12
+`;
+
+const EMBEDDED_IDENTITY: EndpointIdentity = { scheme: 'embedded', host: 'reference-server', port: 0, path: '/v1/systemone' };
+
+function datasetSource(value: string | undefined): DatasetSource {
+  if (value === undefined || value === 'sample') return { kind: 'sample' };
+  if (value === 'typed-decisions') return { kind: 'typed-decisions' };
+  return { kind: 'path', path: resolve(value) };
+}
+
+export const command: Command = {
+  name: 'bench',
+  summary: 'benchmark a decision model server on Typed Decisions (default: the built-in server)',
+  help: HELP,
+  async run(argv, io) {
+    const { values: v } = parseCommandArgs(argv, {
+      'base-url': { type: 'string' },
+      model: { type: 'string' },
+      'api-key': { type: 'string' },
+      dataset: { type: 'string' },
+      parallel: { type: 'string' },
+      timeout: { type: 'string' },
+      retries: { type: 'string' },
+      limit: { type: 'string' },
+      workflow: { type: 'string' },
+      'price-per-mtok': { type: 'string' },
+      out: { type: 'string' },
+      store: { type: 'string' },
+      'no-store': { type: 'boolean' },
+      label: { type: 'string' },
+      resume: { type: 'string' },
+      'retry-failed': { type: 'boolean' },
+      redact: { type: 'boolean' },
+      json: { type: 'boolean' },
+    });
+    const parallel = numberOption('parallel', v.parallel, (n) => Number.isInteger(n) && n >= 1, 'an integer >= 1') ?? 1;
+    const timeoutSec = numberOption('timeout', v.timeout, (n) => n > 0, 'seconds > 0') ?? 60;
+    const retries = numberOption('retries', v.retries, (n) => Number.isInteger(n) && n >= 0 && n <= 10, 'an integer 0..10') ?? 2;
+    const limit = numberOption('limit', v.limit, (n) => Number.isInteger(n) && n >= 1, 'an integer >= 1');
+    const price = numberOption('price-per-mtok', v['price-per-mtok'], (n) => n >= 0, 'USD >= 0');
+    if (v['retry-failed'] && !v.resume) throw new UsageError('--retry-failed goes with --resume RUN');
+    if (v['no-store'] && v.resume) throw new UsageError('--resume needs the run store; drop --no-store');
+    const apiKey = v['api-key'] ?? io.env['DECIDEKIT_API_KEY'];
+    const json = v.json === true;
+    const say = (line: string) => (json ? undefined : io.stderr.write(`${line}\n`));
+
+    const dataset = await loadBenchDataset(datasetSource(v.dataset));
+    let cases = dataset.cases;
+    if (v.workflow !== undefined) {
+      const known = [...new Set(cases.map((c) => c.workflow))];
+      if (!known.includes(v.workflow)) throw new UsageError(`--workflow ${v.workflow} is not in the dataset (workflows: ${known.join(', ')})`);
+      cases = cases.filter((c) => c.workflow === v.workflow);
+    }
+    if (limit !== undefined) cases = cases.slice(0, limit);
+
+    const embedded = v['base-url'] === undefined;
+    const embeddedModel = v.model ?? 'heuristic';
+    const server = embedded ? await startReferenceServer({ host: '127.0.0.1', port: 0, model: embeddedModel }) : null;
+    const store: RunStore | null = v['no-store'] ? null : openRunStore(v.store ?? defaultStorePath(io.env));
+    try {
+      const baseUrl = server ? server.url : v['base-url']!;
+      const client = createSystemOneClient({
+        baseUrl,
+        ...(apiKey !== undefined && !embedded ? { apiKey } : {}),
+        ...(embedded ? { model: embeddedModel } : v.model !== undefined ? { model: v.model } : {}),
+        timeoutMs: timeoutSec * 1000,
+        retries,
+        connections: parallel,
+      });
+      const config: RunConfig = {
+        toolVersion: TOOL_VERSION,
+        dataset: dataset.info,
+        caseIds: cases.map((c) => c.id),
+        questionSet: dataset.questionSet,
+        model: embedded ? embeddedModel : (v.model ?? null),
+        endpoint: embedded ? EMBEDDED_IDENTITY : client.identity,
+        embeddedServer: embedded ? { model: embeddedModel } : null,
+        parallel,
+        timeoutMs: timeoutSec * 1000,
+        retries,
+        filters: { limit: limit ?? null, workflow: v.workflow ?? null },
+        pricePerMtokUsd: price ?? null,
+      };
+
+      // A resumed run keeps its id, creation time and the cases it already has.
+      let runId: string | null = null;
+      let createdAt = new Date().toISOString();
+      let label = v.label ?? null;
+      let kept = new Map<string, CaseResult>();
+      let priorDurationMs = 0;
+      if (v.resume !== undefined) {
+        const id = store!.resolveId(v.resume);
+        const stored = store!.getRun(id)!;
+        const check = checkResumable(stored.config, config);
+        if (!check.ok) throw new DecidekitError('not_resumable', `cannot resume run ${id}: ${check.reasons.join('; ')}`);
+        runId = id;
+        createdAt = stored.createdAt;
+        label = v.label ?? stored.label;
+        priorDurationMs = stored.durationMs ?? 0;
+        for (const r of stored.cases) if (r.request.status === 'answered' || !v['retry-failed']) kept.set(r.caseId, r);
+      }
+      const toSend = cases.filter((c) => !kept.has(c.id));
+
+      const where = embedded ? `the built-in reference server (model ${embeddedModel}, ${server!.url})` : client.endpoint;
+      say(
+        `decidekit bench: ${toSend.length} of ${cases.length} cases (${dataset.info.synthetic ? 'synthetic sample' : dataset.info.id}) against ${where}` +
+          (runId ? `, resuming run ${runId}` : '') +
+          (config.filters.limit !== null || config.filters.workflow !== null ? ' [filtered run]' : ''),
+      );
+
+      const progress = createProgressWriter(io.stderr, json ? 'json' : io.stderr.isTTY ? 'bar' : 'lines', {
+        colour: colourEnabled(io.stderr, io.env),
+        now: () => performance.now(),
+      });
+      const ensureRun = (): string => {
+        if (runId === null) runId = store ? store.createRun({ config, label, createdAt }).id : `unsaved-${createdAt.replace(/[-:.TZ]/g, '').slice(0, 14)}`;
+        return runId;
+      };
+      const outcome = await runBenchmark({
+        cases: toSend,
+        client,
+        parallel,
+        failureOf,
+        isRunStopping,
+        signal: io.signal,
+        now: () => performance.now(),
+        onCase: (result) => {
+          const id = ensureRun();
+          store?.saveCase(id, result);
+        },
+        onEvent: (e) => {
+          if (e.type === 'case') progress.update(e.progress);
+        },
+      });
+      progress.finish();
+      await client.close();
+
+      if (outcome.stopped?.reason === 'unsupported') {
+        const message = outcome.stopped.error instanceof Error ? outcome.stopped.error.message : String(outcome.stopped.error);
+        if (runId !== null) store?.finishRun(runId, { status: 'incomplete', durationMs: outcome.durationMs, summary: summarizeBenchmark([...kept.values(), ...outcome.results], { expectedCases: cases.length }) });
+        io.stderr.write(`decidekit bench: stopped: ${message}\n`);
+        return 1;
+      }
+      const fresh = new Map(outcome.results.map((r) => [r.caseId, r]));
+      const all = cases.flatMap((c) => {
+        const r = fresh.get(c.id) ?? kept.get(c.id);
+        return r ? [r] : [];
+      });
+      const interrupted = outcome.stopped?.reason === 'aborted';
+      const summary = summarizeBenchmark(all, { interrupted, expectedCases: cases.length, ...(price !== undefined ? { pricePerMtokUsd: price } : {}) });
+      const id = ensureRun();
+      const durationMs = priorDurationMs + outcome.durationMs;
+      store?.finishRun(id, { status: summary.status, durationMs, summary });
+      const run: BenchRun = { id, createdAt, durationMs, label, fingerprint: fingerprintOf(config), config, summary, cases: all };
+
+      if (v.out !== undefined) {
+        const dir = resolve(v.out);
+        await mkdir(dir, { recursive: true });
+        const states = new Map(cases.map((c) => [c.id, c.state] as const));
+        await writeFile(join(dir, `${id}.json`), renderBenchJson(run));
+        await writeFile(join(dir, `${id}.md`), renderBenchMarkdown(run, { states, redactHost: v.redact === true }));
+        say(`wrote ${join(dir, `${id}.json`)} and ${join(dir, `${id}.md`)}`);
+      }
+      if (json) io.stdout.write(renderBenchJson(run));
+      else io.stdout.write(renderBenchTerminal(run, { colour: colourEnabled(io.stdout, io.env), ...(io.stdout.columns ? { width: io.stdout.columns } : {}) }));
+      if (interrupted) {
+        io.stderr.write(`decidekit bench: interrupted; ${all.length} of ${cases.length} cases kept.${store ? ` Resume with: decidekit bench --resume ${id}` : ''}\n`);
+        return 130;
+      }
+      if (store && !json) say(`run ${id} saved; see 'decidekit runs show ${id}'`);
+      return summary.status === 'complete' ? 0 : 1;
+    } finally {
+      store?.close();
+      await server?.close();
+    }
+  },
+};

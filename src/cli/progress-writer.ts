@@ -1,0 +1,50 @@
+import type { RunProgress } from '../runner/run-benchmark.js';
+import { renderProgressBar, renderProgressEvent, renderProgressLine } from '../reports/progress.js';
+import type { TextSink } from './io.js';
+
+export type ProgressMode = 'bar' | 'lines' | 'json' | 'off';
+
+/** The one writer of benchmark progress: a redrawn bar on a TTY, periodic lines otherwise. */
+export interface ProgressWriter {
+  update(progress: RunProgress): void;
+  /** Clears the bar (if any) so the report starts on a clean line. */
+  finish(): void;
+}
+
+export function createProgressWriter(sink: TextSink, mode: ProgressMode, options: { colour: boolean; now: () => number; intervalMs?: number }): ProgressWriter {
+  let last = -Infinity;
+  let drawn = false;
+  const interval = options.intervalMs ?? (mode === 'bar' ? 80 : 2000);
+  const toState = (p: RunProgress) => ({
+    done: p.casesDone,
+    total: p.casesTotal,
+    errors: p.errors,
+    elapsedMs: p.elapsedMs,
+    decisionsDone: p.decisionsDone,
+    decisionsTotal: p.decisionsTotal,
+  });
+  return {
+    update(progress) {
+      if (mode === 'off') return;
+      const t = options.now();
+      const final = progress.casesDone === progress.casesTotal;
+      if (mode === 'json') {
+        sink.write(`${renderProgressEvent(toState(progress))}\n`);
+        return;
+      }
+      if (!final && t - last < interval) return;
+      last = t;
+      if (mode === 'bar') {
+        const width = Math.max(40, Math.min(sink.columns ?? 80, 120) - 1);
+        sink.write(`\r${renderProgressBar(toState(progress), width, options.colour)}\x1b[K`);
+        drawn = true;
+      } else {
+        sink.write(`${renderProgressLine(toState(progress))}\n`);
+      }
+    },
+    finish() {
+      if (drawn) sink.write('\r\x1b[K');
+      drawn = false;
+    },
+  };
+}
