@@ -5,7 +5,8 @@
 import type { ChoiceCase, OfflineCase, ScoreCase, YesNoCase } from '../core/offline-case.js';
 import { isFiniteNumber, isNonEmptyString, isRecord, preview, type JsonRecord } from '../core/json-value.js';
 import { ProblemList } from '../core/offline-problems.js';
-import { readLines } from './read-lines.js';
+import { ByteCursor, encodeKeys } from './offline-fast-json.js';
+import { readLineBytes } from './read-lines.js';
 
 export interface OfflineDataset {
   readonly path: string;
@@ -26,10 +27,16 @@ export async function loadOfflineDataset(path: string): Promise<OfflineDataset> 
   const byId = new Map<string, OfflineCase>();
   /** Line of each case in `cases`, for "first on line N" of a duplicate id. */
   const lineNumbers: number[] = [];
-  const interned = new Map<string, readonly string[]>();
+  const interned = new SharedValues();
+  const fast = new FastCaseReader(interned);
 
-  await readLines(path, (line, lineNumber) => {
-    if (isBlank(line)) return;
+  const add = (c: OfflineCase, lineNumber: number): void => {
+    byId.set(c.id, c);
+    cases.push(c);
+    lineNumbers.push(lineNumber);
+  };
+
+  const slow = (line: string, lineNumber: number): void => {
     let value: unknown;
     try {
       value = JSON.parse(line);
@@ -49,13 +56,214 @@ export async function loadOfflineDataset(path: string): Promise<OfflineDataset> 
       report('id', `duplicate id ${JSON.stringify(c.id)}${where}`);
       return;
     }
-    byId.set(c.id, c);
-    cases.push(c);
-    lineNumbers.push(lineNumber);
+    add(c, lineNumber);
+  };
+
+  await readLineBytes(path, (bytes, start, end, lineNumber) => {
+    const c = fast.read(bytes, start, end);
+    // Blank lines, invalid lines and duplicates take the slow path (which skips or words them).
+    if (c !== null && !byId.has(c.id)) add(c, lineNumber);
+    else {
+      const line = bytes.toString('utf8', start, end);
+      if (!isBlank(line)) slow(line, lineNumber);
+    }
   });
   if (cases.length === 0 && problems.count === 0) problems.add({ file: path, line: null, message: 'no cases (the dataset is empty)' });
   problems.throwIfAny();
   return { path, cases, byId };
+}
+
+/**
+ * Shares identical option lists and prompts between cases (memory on large datasets,
+ * where a prompt is often a question asked of many items), up to a number of distinct
+ * values, beyond which values are simply not shared.
+ */
+export class SharedValues {
+  private readonly byKey = new Map<string, readonly string[]>();
+  private readonly prompts = new Map<string, string>();
+  constructor(private readonly max = 10_000) {}
+
+  sharePrompt(prompt: string): string {
+    const hit = this.prompts.get(prompt);
+    if (hit !== undefined) return hit;
+    if (this.prompts.size < this.max) this.prompts.set(prompt, prompt);
+    return prompt;
+  }
+
+  share(options: readonly string[]): readonly string[] {
+    const key = options.join('\u0000');
+    const hit = this.byKey.get(key);
+    if (hit !== undefined) return hit;
+    if (this.byKey.size < this.max) this.byKey.set(key, options);
+    return options;
+  }
+}
+
+const CASE_KEYS = encodeKeys(['id', 'kind', 'prompt', 'correct', 'options', 'score_min', 'score_max', 'group', 'field']);
+const C_ID = 0;
+const C_KIND = 1;
+const C_PROMPT = 2;
+const C_CORRECT = 3;
+const C_OPTIONS = 4;
+const C_MIN = 5;
+const C_MAX = 6;
+const C_GROUP = 7;
+const C_FIELD = 8;
+const KIND_NAMES = encodeKeys(['yes_no', 'choice', 'score']);
+const COMMON_KEYS = (1 << C_ID) | (1 << C_KIND) | (1 << C_PROMPT) | (1 << C_CORRECT) | (1 << C_GROUP) | (1 << C_FIELD);
+const ALLOWED_KEYS = [COMMON_KEYS, COMMON_KEYS | (1 << C_OPTIONS), COMMON_KEYS | (1 << C_MIN) | (1 << C_MAX)] as const;
+const REQUIRED_KEYS = [(1 << C_ID) | (1 << C_KIND) | (1 << C_CORRECT), (1 << C_ID) | (1 << C_KIND) | (1 << C_CORRECT) | (1 << C_OPTIONS), (1 << C_ID) | (1 << C_KIND) | (1 << C_CORRECT) | (1 << C_MIN) | (1 << C_MAX)] as const;
+
+/**
+ * Reads a valid dataset line of the usual shape straight from its bytes; null (bail out)
+ * for anything it does not fully check itself, which the caller then parses with
+ * JSON.parse and the full validation. See offline-fast-json.ts.
+ */
+export class FastCaseReader {
+  private readonly cur = new ByteCursor();
+  private readonly sub = new ByteCursor();
+  /** Option lists by the raw bytes of their JSON array, with each option's bytes. */
+  private readonly lists = new Map<string, { readonly options: readonly string[]; readonly bytes: Uint8Array[] }>();
+
+  constructor(private readonly shared: SharedValues, private readonly maxLists = 10_000) {}
+
+  read(bytes: Buffer, start: number, end: number): OfflineCase | null {
+    const cur = this.cur;
+    cur.reset(bytes, start, end);
+    if (!cur.eat(0x7b)) return null;
+    let seen = 0;
+    let id = '';
+    let kind = -1;
+    let prompt: string | undefined;
+    let group: string | undefined;
+    let field: string | undefined;
+    let correctBool = -1;
+    let correctNum = NaN;
+    let correctStart = -1;
+    let correctEnd = -1;
+    let min = NaN;
+    let max = NaN;
+    let list: { readonly options: readonly string[]; readonly bytes: Uint8Array[] } | null = null;
+    for (;;) {
+      const k = cur.key(CASE_KEYS);
+      if (k === -1 || (seen & (1 << k)) !== 0) return null;
+      seen |= 1 << k;
+      switch (k) {
+        case C_ID:
+          if (!cur.string() || cur.strEnd === cur.strStart) return null;
+          id = cur.stringValue();
+          break;
+        case C_KIND:
+          if (!cur.string()) return null;
+          kind = cur.stringIndex(KIND_NAMES);
+          if (kind === -1) return null;
+          break;
+        case C_PROMPT:
+          if (!cur.string()) return null;
+          prompt = this.shared.sharePrompt(cur.stringValue());
+          break;
+        case C_GROUP:
+        case C_FIELD: {
+          if (!cur.string() || cur.strEnd === cur.strStart) return null;
+          if (k === C_GROUP) group = cur.stringValue();
+          else field = cur.stringValue();
+          break;
+        }
+        case C_CORRECT: {
+          const c = cur.peek();
+          if (c === 0x22) {
+            if (!cur.string()) return null;
+            correctStart = cur.strStart;
+            correctEnd = cur.strEnd;
+          } else if (c === 0x74 || c === 0x66) {
+            correctBool = cur.boolean();
+            if (correctBool === -1) return null;
+          } else {
+            correctNum = cur.number();
+            if (!Number.isFinite(correctNum)) return null;
+          }
+          break;
+        }
+        case C_OPTIONS:
+          list = this.readOptions();
+          if (list === null) return null;
+          break;
+        default: {
+          const v = cur.number();
+          if (!Number.isFinite(v)) return null;
+          if (k === C_MIN) min = v;
+          else max = v;
+        }
+      }
+      if (cur.eat(0x2c)) continue;
+      if (!cur.eat(0x7d)) return null;
+      break;
+    }
+    if (!cur.atEnd() || kind === -1 || (seen & ~ALLOWED_KEYS[kind]!) !== 0 || (seen & REQUIRED_KEYS[kind]!) !== REQUIRED_KEYS[kind]) return null;
+    if (group !== undefined && field === undefined) {
+      field = id.slice(id.lastIndexOf(':') + 1);
+      if (field.length === 0) return null;
+    }
+    const base: { prompt?: string; group?: string; field?: string } = {};
+    if (prompt !== undefined) base.prompt = prompt;
+    if (group !== undefined) base.group = group;
+    if (field !== undefined) base.field = field;
+    if (kind === 0) {
+      if (correctBool === -1) return null;
+      const c: YesNoCase = { id, kind: 'yes_no', correct: correctBool === 1, ...base };
+      return c;
+    }
+    if (kind === 1) {
+      if (correctStart === -1 || list === null) return null;
+      const sub = this.sub;
+      sub.reset(cur.buf, correctStart - 1, correctEnd + 1);
+      if (!sub.string()) return null;
+      const correctIndex = sub.stringIndex(list.bytes);
+      if (correctIndex === -1) return null;
+      const c: ChoiceCase = { id, kind: 'choice', options: list.options, correct: list.options[correctIndex]!, correctIndex, ...base };
+      return c;
+    }
+    if (!Number.isFinite(correctNum) || !(min < max) || correctNum < min || correctNum > max) return null;
+    const c: ScoreCase = { id, kind: 'score', scoreMin: min, scoreMax: max, correct: correctNum, ...base };
+    return c;
+  }
+
+  /** A list of 2+ distinct non-empty strings, shared with earlier identical lists. */
+  private readOptions(): { readonly options: readonly string[]; readonly bytes: Uint8Array[] } | null {
+    const cur = this.cur;
+    if (cur.peek() !== 0x5b) return null;
+    const segStart = cur.pos;
+    cur.pos++;
+    let n = 0;
+    if (cur.peek() !== 0x5d) {
+      for (;;) {
+        if (!cur.string() || cur.strEnd === cur.strStart) return null;
+        n++;
+        if (cur.eat(0x2c)) continue;
+        break;
+      }
+    }
+    if (!cur.eat(0x5d) || n < 2) return null;
+    const key = cur.buf.toString('latin1', segStart, cur.pos);
+    const hit = this.lists.get(key);
+    if (hit !== undefined) return hit;
+    // First time this list is seen: decode and check its options.
+    const sub = this.sub;
+    sub.reset(cur.buf, segStart + 1, cur.pos - 1);
+    const options: string[] = [];
+    const bytes: Uint8Array[] = [];
+    for (let i = 0; i < n; i++) {
+      if (i > 0) sub.eat(0x2c);
+      sub.string();
+      const name = sub.stringValue();
+      if (options.includes(name)) return null;
+      options.push(name);
+      bytes.push(cur.buf.subarray(sub.strStart, sub.strEnd).slice());
+    }
+    const entry = { options: this.shared.share(options), bytes };
+    if (this.lists.size < this.maxLists) this.lists.set(key, entry);
+    return entry;
+  }
 }
 
 function caseLine(cases: readonly OfflineCase[], c: OfflineCase, lines: readonly number[]): number {
@@ -66,9 +274,9 @@ const KINDS = new Set(['yes_no', 'choice', 'score']);
 
 /**
  * Checks one parsed dataset line into a case, reporting every problem; null when invalid.
- * `interned` shares identical option lists between cases (memory for large datasets).
+ * `interned` shares identical option lists between cases (memory on large datasets).
  */
-export function parseOfflineCase(value: unknown, report: ReportProblem, interned?: Map<string, readonly string[]>): OfflineCase | null {
+export function parseOfflineCase(value: unknown, report: ReportProblem, interned?: SharedValues): OfflineCase | null {
   if (!isRecord(value)) {
     report(undefined, `expected a JSON object, got ${preview(value)}`);
     return null;
@@ -84,7 +292,7 @@ export function parseOfflineCase(value: unknown, report: ReportProblem, interned
   if (typeof kind !== 'string' || !KINDS.has(kind)) {
     fail('kind', kind === undefined ? 'kind is missing (yes_no, choice or score)' : `kind must be yes_no, choice or score, got ${preview(kind)}`);
   }
-  const base = parseBase(value, typeof id === 'string' ? id : '', fail);
+  const base = parseBase(value, typeof id === 'string' ? id : '', fail, interned);
   if (!ok || !isNonEmptyString(id)) return null;
 
   if (kind === 'yes_no') {
@@ -110,14 +318,8 @@ export function parseOfflineCase(value: unknown, report: ReportProblem, interned
       fail('correct', `correct ${JSON.stringify(correct)} is not one of the options ${preview(options)}`);
       return null;
     }
-    let shared: readonly string[] = options;
-    if (interned) {
-      const key = options.join('\u0000');
-      const hit = interned.get(key);
-      if (hit) shared = hit;
-      else interned.set(key, options);
-    }
-    const c: ChoiceCase = { id, kind: 'choice', options: shared, correct, correctIndex, ...base };
+    const shared = interned === undefined ? options : interned.share(options);
+    const c: ChoiceCase = { id, kind: 'choice', options: shared, correct: shared[correctIndex]!, correctIndex, ...base };
     return c;
   }
 
@@ -147,11 +349,11 @@ interface Base {
   field?: string;
 }
 
-function parseBase(value: JsonRecord, id: string, fail: ReportProblem): Base {
+function parseBase(value: JsonRecord, id: string, fail: ReportProblem, interned: SharedValues | undefined): Base {
   const base: Base = {};
   const prompt = value['prompt'];
   if (prompt !== undefined && prompt !== null) {
-    if (typeof prompt === 'string') base.prompt = prompt;
+    if (typeof prompt === 'string') base.prompt = interned === undefined ? prompt : interned.sharePrompt(prompt);
     else fail('prompt', `prompt must be a string, got ${preview(prompt)}`);
   }
   const group = value['group'];

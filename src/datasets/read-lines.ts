@@ -28,6 +28,19 @@ const CHUNK_BYTES = 1 << 20;
  * `onLine` stops the read and rejects with that error.
  */
 export async function readLines(path: string, onLine: (line: string, lineNumber: number) => void, options: ReadLinesOptions = {}): Promise<number> {
+  return readLineBytes(path, (bytes, start, end, lineNumber) => onLine(bytes.toString('utf8', start, end), lineNumber), options);
+}
+
+/**
+ * The bytes under {@link readLines}: `onLine(bytes, start, end, lineNumber)` gets the line
+ * as `bytes[start, end)` (no line end, no byte order mark), valid only during the call.
+ * For parsers that read bytes directly instead of decoding every line to a string.
+ */
+export async function readLineBytes(
+  path: string,
+  onLine: (bytes: Buffer, start: number, end: number, lineNumber: number) => void,
+  options: ReadLinesOptions = {},
+): Promise<number> {
   const gunzip = options.gunzip ?? path.endsWith('.gz');
   const chunkBytes = options.chunkBytes ?? CHUNK_BYTES;
   const file = createReadStream(path, { highWaterMark: chunkBytes });
@@ -53,7 +66,7 @@ export async function readLines(path: string, onLine: (line: string, lineNumber:
     if (end > start && buf[end - 1] === CR) end--;
     lineNumber++;
     try {
-      onLine(buf.toString('utf8', start, end), lineNumber);
+      onLine(buf, start, end, lineNumber);
     } catch (err) {
       callbackFailed = true;
       throw err;

@@ -1,0 +1,158 @@
+/**
+ * What durable checkpoints cost: saving a 400-case run (5 decisions a case, one committed
+ * transaction per case) with `synchronous = FULL` (the default: every commit fsyncs the
+ * write-ahead log, so a saved case survives power loss) against `synchronous = NORMAL`
+ * (survives a killed process only) as the baseline, in the same run. Also reading the run
+ * back (`getRun`) and listing 200 runs.
+ *
+ *   npx tsx bench/store.bench.ts [--runs N] [--cases N]
+ *
+ * Files go to os.tmpdir(); their disk decides the fsync cost.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { scoreCase, type BenchCase, type CaseResult } from '../src/core/benchmark-case.js';
+import type { RunConfig } from '../src/core/benchmark-run.js';
+import type { Question } from '../src/core/question.js';
+import { openRunStore, summarizeRun } from '../src/store/index.js';
+
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, cases: { type: 'string', default: '400' } } });
+const RUNS = Number(values.runs);
+const CASES = Number(values.cases);
+
+const noul: Question = { type: 'noul', instructions: 'Escalate?' };
+const choice: Question = { type: 'choice', instructions: 'Route', options: ['billing', 'shipping', 'technical', 'other'], descriptions: [null, null, null, null] };
+const score: Question = { type: 'score', instructions: 'Urgency', levels: ['low', 'normal', 'high', 'critical'] };
+
+function makeCases(): CaseResult[] {
+  const out: CaseResult[] = [];
+  for (let i = 0; i < CASES; i++) {
+    const c: BenchCase = {
+      id: `customer_service_${String(i).padStart(6, '0')}`,
+      workflow: 'customer_service',
+      state: {},
+      questions: [
+        ['escalate', noul],
+        ['route', choice],
+        ['urgency', score],
+        ['refund', noul],
+        ['severity', score],
+      ],
+      gold: [
+        { labelIndex: 0, probabilities: [2 / 3, 1 / 3] },
+        { labelIndex: 1, probabilities: [0.1, 0.6, 0.2, 0.1] },
+        { labelIndex: 2, probabilities: [0, 1 / 3, 2 / 3, 0] },
+        { labelIndex: 1, probabilities: [0, 1] },
+        { labelIndex: 0, probabilities: [1, 0, 0, 0] },
+      ],
+    };
+    const p = (i % 97) / 97;
+    out.push(
+      scoreCase(c, {
+        status: 'answered',
+        latencyMs: 100 + (i % 13),
+        inputTokens: 900 + i,
+        predicted: [
+          [p, 1 - p],
+          [0.1, 0.5 + p / 4, 0.3 - p / 4, 0.1],
+          [0.05, 0.25, 0.6, 0.1],
+          [1 - p, p],
+          [0.7, 0.2, 0.1, 0],
+        ],
+      }),
+    );
+  }
+  return out;
+}
+
+const cases = makeCases();
+const config: RunConfig = {
+  toolVersion: 'bench',
+  dataset: { id: 'bench', revision: null, split: 'test', license: 'n/a', synthetic: true, attribution: 'bench', url: null },
+  caseIds: cases.map((c) => c.caseId),
+  questionSet: {},
+  model: 'bench',
+  endpoint: { scheme: 'http', host: '127.0.0.1', port: 8080, path: '/v1/systemone' },
+  embeddedServer: null,
+  parallel: 1,
+  timeoutMs: 1000,
+  retries: 0,
+  filters: { limit: null, workflow: null },
+  pricePerMtokUsd: null,
+};
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+function timeSave(synchronous: 'full' | 'normal'): { saveMs: number; readMs: number } {
+  const dir = mkdtempSync(join(tmpdir(), 'decidekit-bench-store-'));
+  try {
+    const store = openRunStore(join(dir, 'runs.sqlite'), { synchronous });
+    const head = store.createRun({ config, label: null, createdAt: new Date().toISOString() });
+    const t0 = performance.now();
+    for (const c of cases) store.saveCase(head.id, c);
+    const saveMs = performance.now() - t0;
+    store.finishRun(head.id, { status: 'complete', durationMs: 1, summary: summarizeRun(config, cases) });
+    const t1 = performance.now();
+    const run = store.getRun(head.id)!;
+    const readMs = performance.now() - t1;
+    if (run.cases.length !== CASES) throw new Error('lost cases');
+    store.close();
+    return { saveMs, readMs };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function timeList(): number {
+  const dir = mkdtempSync(join(tmpdir(), 'decidekit-bench-store-'));
+  try {
+    const store = openRunStore(join(dir, 'runs.sqlite'), { synchronous: 'normal' });
+    const summary = summarizeRun(config, cases);
+    for (let i = 0; i < 200; i++) {
+      const head = store.createRun({ config, label: `run ${i}`, createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString() });
+      store.finishRun(head.id, { status: 'complete', durationMs: 1, summary });
+    }
+    const t0 = performance.now();
+    const n = store.listRuns().length;
+    const ms = performance.now() - t0;
+    if (n !== 200) throw new Error('lost runs');
+    store.close();
+    return ms;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const full: { saveMs: number; readMs: number }[] = [];
+const normal: { saveMs: number; readMs: number }[] = [];
+const list: number[] = [];
+timeSave('normal'); // warm-up
+for (let r = 0; r < RUNS; r++) {
+  // Interleaved so that disk and load changes hit both settings alike.
+  full.push(timeSave('full'));
+  normal.push(timeSave('normal'));
+  list.push(timeList());
+}
+
+const fullSave = median(full.map((x) => x.saveMs));
+const normalSave = median(normal.map((x) => x.saveMs));
+const read = median([...full, ...normal].map((x) => x.readMs));
+const cpu = /model name\s*:\s*(.+)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpus()[0]?.model ?? 'unknown';
+const f = (x: number, d = 1) => x.toFixed(d);
+
+process.stdout.write(`Command: \`npx tsx bench/store.bench.ts --runs ${RUNS} --cases ${CASES}\`
+Machine: ${cpus().length} CPUs (nproc), ${cpu}, Node ${process.version}; files in ${tmpdir()}. Medians of ${RUNS} runs.
+
+| what | median | per case | ratio |
+|---|---:|---:|---:|
+| save ${CASES} cases, synchronous=NORMAL (baseline) | ${f(normalSave)} ms | ${f((normalSave / CASES) * 1000, 0)} µs | 1.00 |
+| save ${CASES} cases, synchronous=FULL (default) | ${f(fullSave)} ms | ${f((fullSave / CASES) * 1000, 0)} µs | ${f(fullSave / normalSave, 2)} |
+| getRun of ${CASES} cases (${CASES * 5} decisions) | ${f(read)} ms | | |
+| listRuns of 200 runs | ${f(median(list), 2)} ms | | |
+`);
