@@ -14,3 +14,5 @@ export {
   TYPED_DECISIONS_URL,
   typedDecisionsInfo,
 } from './provenance.js';
+export { fetchTypedDecisions } from './fetch-typed-decisions.js';
+export type { FetchProgress, FetchTypedDecisionsOptions, FetchTypedDecisionsResult } from './fetch-typed-decisions.js';

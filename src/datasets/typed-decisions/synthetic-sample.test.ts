@@ -62,7 +62,7 @@ describe('the synthetic sample', () => {
 
   it('lets a model that reads only the state beat the train prior', async () => {
     // Four yes/no questions answered by plain rules over the state, against the prior's top answer.
-    // eslint-style escape hatch: the rules read JSON states.
+    // The rules read the JSON states as they come.
     type State = any;
     const rules: Record<string, (s: State) => boolean> = {
       'invoice_processing/duplicate': (s) => s.vendor_history.prior_invoice_ids.includes(s.invoice.id),

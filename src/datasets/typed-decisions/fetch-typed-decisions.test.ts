@@ -1,0 +1,195 @@
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DatasetFetchError } from './dataset-errors.js';
+import { fetchTypedDecisions, networkError } from './fetch-typed-decisions.js';
+import { loadBenchDataset, typedDecisionsCacheDir } from './load-bench-dataset.js';
+import { PINNED_PARQUET_SHA256, PINNED_REVISION } from './provenance.js';
+import { sampleRows, typedDecisionsParquet } from './test-support/typed-decisions-parquet.js';
+
+const OTHER_REVISION = '0123456789abcdef0123456789abcdef01234567';
+let parquet: Buffer;
+let parquetSha256: string;
+const testRows = sampleRows('test').slice(0, 8);
+
+beforeAll(() => {
+  const train = sampleRows('train').slice(0, 4);
+  parquet = Buffer.from(typedDecisionsParquet([...testRows.map((r) => ({ ...r, split: 'test' })), ...train.map((r) => ({ ...r, split: 'train' }))]));
+  parquetSha256 = createHash('sha256').update(parquet).digest('hex');
+});
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function serve(handler: Handler): Promise<{ baseUrl: string; requests: string[] }> {
+  const requests: string[] = [];
+  const server: Server = createServer((req, res) => {
+    requests.push(req.url ?? '');
+    handler(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  cleanups.push(() => void server.closeAllConnections());
+  return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
+}
+
+function serveFile(body: Buffer): Handler {
+  return (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(body.length) });
+    res.end(body);
+  };
+}
+
+function cacheDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'decidekit-cache-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Nothing but (maybe) an empty typed-decisions folder: no copy, no temp files. */
+function expectEmptyCache(dir: string): void {
+  const root = join(dir, 'typed-decisions');
+  expect(existsSync(root) ? readdirSync(root) : []).toEqual([]);
+}
+
+async function fetchError(promise: Promise<unknown>): Promise<DatasetFetchError> {
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(DatasetFetchError);
+  return err as DatasetFetchError;
+}
+
+describe('fetchTypedDecisions', () => {
+  it('downloads the parquet path of the revision, verifies it, and stores the test split as JSONL.gz with a manifest', async () => {
+    const { baseUrl, requests } = await serve(serveFile(parquet));
+    const dir = cacheDir();
+    const progress: number[] = [];
+    const result = await fetchTypedDecisions({ cacheDir: dir, fetch: globalThis.fetch, baseUrl, revision: OTHER_REVISION, sha256: parquetSha256, onProgress: (p) => progress.push(p.receivedBytes) });
+    expect(requests).toEqual([`/datasets/LocalLLaMA/typed-decisions/resolve/${OTHER_REVISION}/all/test-00000-of-00001.parquet`]);
+    expect(progress.at(-1)).toBe(parquet.length);
+    expect(result.warnings).toEqual([]);
+    expect(result.cases).toBe(testRows.length);
+    expect(result.dir).toBe(typedDecisionsCacheDir(dir, OTHER_REVISION));
+    expect(readdirSync(result.dir).sort()).toEqual(['manifest.json', 'test.jsonl.gz']);
+    const manifest = JSON.parse(readFileSync(join(result.dir, 'manifest.json'), 'utf8'));
+    expect(manifest).toMatchObject({
+      id: 'LocalLLaMA/typed-decisions',
+      revision: OTHER_REVISION,
+      license: 'Apache-2.0',
+      synthetic: false,
+      source: { path: 'all/test-00000-of-00001.parquet', sha256: parquetSha256, sha256_pinned: true },
+      files: [{ split: 'test', path: 'test.jsonl.gz', rows: testRows.length }],
+      restore: `decidekit dataset fetch typed-decisions --revision ${OTHER_REVISION}`,
+    });
+
+    const loaded = await loadBenchDataset({ kind: 'path', path: result.dir });
+    expect(loaded.cases.map((c) => c.id)).toEqual(testRows.map((r) => r.id));
+    expect(loaded.info).toMatchObject({ id: 'LocalLLaMA/typed-decisions', revision: OTHER_REVISION, split: 'test', synthetic: false, url: 'https://huggingface.co/datasets/LocalLLaMA/typed-decisions' });
+    expect(loaded.info.attribution).toBe('Typed Decisions (LocalLLaMA/typed-decisions, revision 0123456789ab), Apache-2.0, https://huggingface.co/datasets/LocalLLaMA/typed-decisions');
+    expect(JSON.stringify(loaded.cases)).not.toContain('hidden-');
+  });
+
+  it('stores the pinned revision where loadBenchDataset({kind: typed-decisions}) finds it, following redirects', async () => {
+    const { baseUrl, requests } = await serve((req, res) => {
+      if (req.url?.startsWith('/datasets/')) {
+        res.writeHead(302, { location: '/cdn/blob' });
+        res.end();
+      } else serveFile(parquet)(req, res);
+    });
+    const dir = cacheDir();
+    // --sha256 stands in for the pinned hash, which only the real file has.
+    await fetchTypedDecisions({ cacheDir: dir, fetch: globalThis.fetch, baseUrl, sha256: parquetSha256 });
+    expect(requests).toEqual([`/datasets/LocalLLaMA/typed-decisions/resolve/${PINNED_REVISION}/all/test-00000-of-00001.parquet`, '/cdn/blob']);
+    const loaded = await loadBenchDataset({ kind: 'typed-decisions', cacheDir: dir });
+    expect(loaded.info.revision).toBe(PINNED_REVISION);
+    expect(loaded.cases).toHaveLength(testRows.length);
+  });
+
+  it('rejects a file whose sha256 is not the pinned one and keeps nothing', async () => {
+    const { baseUrl } = await serve(serveFile(parquet));
+    const dir = cacheDir();
+    const err = await fetchError(fetchTypedDecisions({ cacheDir: dir, fetch: globalThis.fetch, baseUrl }));
+    expect(err.message).toBe(
+      `downloaded file has the wrong sha256: ${parquetSha256}, expected ${PINNED_PARQUET_SHA256} (${baseUrl}/datasets/LocalLLaMA/typed-decisions/resolve/${PINNED_REVISION}/all/test-00000-of-00001.parquet; the pinned hash of this revision); nothing was saved`,
+    );
+    expectEmptyCache(dir);
+  });
+
+  it('records the observed hash of an unpinned revision with a warning', async () => {
+    const { baseUrl } = await serve(serveFile(parquet));
+    const result = await fetchTypedDecisions({ cacheDir: cacheDir(), fetch: globalThis.fetch, baseUrl, revision: 'main' });
+    expect(result.warnings).toEqual([`no pinned sha256 for revision main: recorded the observed sha256 ${parquetSha256} without checking it (pass --sha256 to check it)`]);
+    expect(result.manifest.source).toMatchObject({ sha256: parquetSha256, sha256Pinned: false });
+  });
+
+  it('reports a connection closed mid-body as a truncated download and keeps nothing', async () => {
+    const { baseUrl } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-length': String(parquet.length) });
+      res.write(parquet.subarray(0, 1000), () => res.socket?.destroy());
+    });
+    const dir = cacheDir();
+    const err = await fetchError(fetchTypedDecisions({ cacheDir: dir, fetch: globalThis.fetch, baseUrl, sha256: parquetSha256 }));
+    expect(err.message).toMatch(new RegExp(`^download truncated: the connection closed after \\d+ of ${parquet.length} bytes \\(.*\\); nothing was saved, try again$`));
+    expectEmptyCache(dir);
+  });
+
+  it('reports a body shorter than its Content-Length as truncated', async () => {
+    const { baseUrl } = await serve((req) => {
+      // A raw response that claims more than it sends, then closes the connection cleanly.
+      const head = Buffer.from(`HTTP/1.1 200 OK\r\ncontent-length: ${parquet.length + 500}\r\nconnection: close\r\n\r\n`);
+      req.socket.end(Buffer.concat([head, parquet]));
+    });
+    const dir = cacheDir();
+    const err = await fetchError(fetchTypedDecisions({ cacheDir: dir, fetch: globalThis.fetch, baseUrl, sha256: parquetSha256 }));
+    expect(err.message).toMatch(/^download truncated: /);
+    expect(err.message).toContain(`of ${parquet.length + 500} bytes`);
+    expectEmptyCache(dir);
+  });
+
+  it('says a missing revision is not found', async () => {
+    const { baseUrl } = await serve((_req, res) => {
+      res.writeHead(404);
+      res.end('Revision Not Found');
+    });
+    const err = await fetchError(fetchTypedDecisions({ cacheDir: cacheDir(), fetch: globalThis.fetch, baseUrl, revision: OTHER_REVISION }));
+    expect(err.message).toMatch(/^download failed: HTTP 404 from http:\/\/127\.0\.0\.1:\d+\/datasets\/.* \(no such revision or file; check --revision\)$/);
+  });
+
+  it('tells an offline user how to supply the file by path', async () => {
+    const { baseUrl } = await serve(serveFile(parquet));
+    // Close the server so the port refuses connections.
+    for (const c of cleanups.splice(0).reverse()) await c();
+    const dir = cacheDir();
+    const err = await fetchError(fetchTypedDecisions({ cacheDir: dir, fetch: globalThis.fetch, baseUrl }));
+    expect(err.message).toMatch(/^cannot reach 127\.0\.0\.1:\d+ \(ECONNREFUSED\); are you offline\? To use Typed Decisions without the network, download all\/test-00000-of-00001\.parquet from https:\/\/huggingface\.co\/datasets\/LocalLLaMA\/typed-decisions on a machine that is online and pass it with --dataset <path to the \.parquet file>/);
+    expectEmptyCache(dir);
+  });
+
+  it('names a DNS failure', () => {
+    const dns = new TypeError('fetch failed', { cause: Object.assign(new Error('getaddrinfo ENOTFOUND huggingface.co'), { code: 'ENOTFOUND' }) });
+    expect(networkError('https://huggingface.co/x', dns).message).toMatch(/^cannot reach huggingface\.co \(ENOTFOUND\); are you offline\? .*--dataset <path/);
+  });
+
+  it('replaces an earlier copy of the same revision', async () => {
+    const { baseUrl } = await serve(serveFile(parquet));
+    const dir = cacheDir();
+    const first = await fetchTypedDecisions({ cacheDir: dir, fetch: globalThis.fetch, baseUrl, revision: OTHER_REVISION, sha256: parquetSha256 });
+    const second = await fetchTypedDecisions({ cacheDir: dir, fetch: globalThis.fetch, baseUrl, revision: OTHER_REVISION, sha256: parquetSha256 });
+    expect(second.dir).toBe(first.dir);
+    expect(readdirSync(join(dir, 'typed-decisions'))).toEqual([encodeURIComponent(OTHER_REVISION)]);
+  });
+
+  it('rejects a revision that could escape the cache folder or the URL path', async () => {
+    await expect(fetchTypedDecisions({ cacheDir: cacheDir(), fetch: globalThis.fetch, revision: '../../etc' })).rejects.toThrow('invalid revision "../../etc" (expected a commit hash, branch or tag)');
+    await expect(fetchTypedDecisions({ cacheDir: cacheDir(), fetch: globalThis.fetch, sha256: 'abc' })).rejects.toThrow('invalid sha256 "abc" (expected 64 hex digits)');
+  });
+});
