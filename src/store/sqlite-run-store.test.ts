@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { scoreCase, type CaseResult } from '../core/benchmark-case.js';
 import type { RunConfig } from '../core/benchmark-run.js';
 import { DecidekitError } from '../core/errors.js';
+import { endpointIdentity } from '../protocol/endpoint.js';
 import type { RunStore } from './run-store.js';
 import { summarizeRun } from './run-summary.js';
 import { openRunStore, type OpenRunStoreOptions } from './sqlite-run-store.js';
@@ -331,8 +332,8 @@ describe('secrets', () => {
   }
 
   it('keeps credentials, query and fragment of the base URL out of every file', () => {
-    const url = new URL(`http://user:${SECRET}@models.example:8443/v1/systemone?key=${SECRET}#${SECRET}`);
-    const endpoint = { scheme: url.protocol.replace(/:$/, ''), host: url.hostname, port: Number(url.port), path: url.pathname };
+    // Built the way bench builds it: the protocol layer's identity of the base URL.
+    const endpoint = endpointIdentity(`http://user:${SECRET}@models.example:8443/v1/systemone?key=${SECRET}#${SECRET}`);
     const store = storeAt();
     seedFinished(store, runConfig({ endpoint }));
     expect(bytesOfStoreFiles()).not.toContain(SECRET);
