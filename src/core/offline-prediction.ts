@@ -57,9 +57,9 @@ export function choiceBrier(probabilities: readonly number[], correctIndex: numb
   return sum.value();
 }
 
-/** -ln(max(p_true, 1e-15)). */
+/** -ln(max(p_true, 1e-15)); a certain right answer is +0 (never -0). */
 export function logLoss(pTrue: number): number {
-  return -Math.log(Math.max(pTrue, LOG_LOSS_FLOOR));
+  return 0 - Math.log(Math.max(pTrue, LOG_LOSS_FLOOR));
 }
 
 /** One saved decision scored against its case. */
