@@ -186,14 +186,13 @@ export function tunePoints(points: readonly TunePoint[], options: TuneOptions = 
     );
   }
   const sorted = sortByProbabilityDesc(points);
-  const all = sorted.map(() => true);
   const spend = new ExactSum();
   for (const p of points) if (p.costUsd !== undefined) spend.add(p.costUsd);
   const totalCostUsd = spend.n === 0 ? null : spend.value();
   const per100 = spend.n === 0 ? null : (100 * spend.value()) / spend.n;
   const row = (m: ThresholdMetrics): TuneRow => ({ ...m, costPer100Usd: per100, costPerCorrectUsd: perCorrect(totalCostUsd, m.confusion.tp + m.confusion.tn) });
 
-  const selection = selectThreshold(sorted, all, settings);
+  const selection = selectThreshold(sorted, settings);
   const wantedFolds = options.folds ?? DEFAULT_FOLDS;
   const seed = options.seed ?? DEFAULT_SEED;
   const k = Math.min(wantedFolds, positives, negatives);
@@ -217,7 +216,7 @@ export function tunePoints(points: readonly TunePoint[], options: TuneOptions = 
     missing,
     withCost: spend.n,
     totalCostUsd,
-    default: row(evaluateThreshold(sorted, all, DEFAULT_YES_NO_THRESHOLD, settings)),
+    default: row(evaluateThreshold(sorted, DEFAULT_YES_NO_THRESHOLD, settings)),
     tuned: row(selection.metrics),
     floorsMet: selection.floorsMet,
     candidates: selection.candidates,
@@ -231,7 +230,8 @@ function perCorrect(total: number | null, correct: number): number | null {
 }
 
 function sortByProbabilityDesc(points: readonly TunePoint[]): TunePoint[] {
-  return [...points].sort((a, b) => b.probability - a.probability || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  // Ties need no order: the sweep evaluates a probability only after all its points.
+  return [...points].sort((a, b) => b.probability - a.probability);
 }
 
 function metricsOf(threshold: number, c: Confusion, s: Settings): ThresholdMetrics {
@@ -257,15 +257,14 @@ function totalErrorCost(c: Confusion, costs: ErrorCosts): number {
   return costs.falsePositive * c.fp + costs.falseNegative * c.fn;
 }
 
-/** Metrics of a fixed threshold over the points where `include[i]` holds. */
-function evaluateThreshold(sorted: readonly TunePoint[], include: readonly boolean[], threshold: number, s: Settings): ThresholdMetrics {
+/** Metrics of a fixed threshold over the points. */
+function evaluateThreshold(points: readonly TunePoint[], threshold: number, s: Settings): ThresholdMetrics {
   let tp = 0, fp = 0, fn = 0, tn = 0;
-  sorted.forEach((p, i) => {
-    if (!include[i]) return;
+  for (const p of points) {
     const yes = predictYesNo(p.probability, threshold).yes;
     if (p.positive) yes ? tp++ : fn++;
     else yes ? fp++ : tn++;
-  });
+  }
   return metricsOf(threshold, { tp, fp, fn, tn }, s);
 }
 
@@ -295,27 +294,23 @@ interface Selection {
 }
 
 /**
- * Sweeps the distinct probabilities of the included points, highest first, keeping running
- * counts: O(n) after the sort. Returns the best candidate meeting the floors, or the best
- * overall (flagged) when none does.
+ * Sweeps the distinct probabilities of points sorted highest first, keeping running counts:
+ * O(n). Returns the best candidate meeting the floors, or the best overall (flagged) when
+ * none does.
  */
-function selectThreshold(sorted: readonly TunePoint[], include: readonly boolean[], s: Settings): Selection {
-  let positives = 0, negatives = 0;
-  sorted.forEach((p, i) => {
-    if (include[i]) p.positive ? positives++ : negatives++;
-  });
+function selectThreshold(sorted: readonly TunePoint[], s: Settings): Selection {
+  let positives = 0;
+  for (const p of sorted) if (p.positive) positives++;
+  const negatives = sorted.length - positives;
   let tp = 0, fp = 0;
   let bestFloor: ThresholdMetrics | null = null;
   let bestAny: ThresholdMetrics | null = null;
   let candidates = 0;
   for (let i = 0; i < sorted.length; i++) {
     const p = sorted[i]!;
-    if (!include[i]) continue;
     p.positive ? tp++ : fp++;
     // Evaluate once every point with this probability is counted.
-    let j = i + 1;
-    while (j < sorted.length && !include[j]) j++;
-    if (j < sorted.length && sorted[j]!.probability === p.probability) continue;
+    if (i + 1 < sorted.length && sorted[i + 1]!.probability === p.probability) continue;
     candidates++;
     const m = metricsOf(p.probability, { tp, fp, fn: positives - tp, tn: negatives - fp }, s);
     if (bestAny === null || isBetterThreshold(m, bestAny, s.costs)) bestAny = m;
@@ -326,45 +321,50 @@ function selectThreshold(sorted: readonly TunePoint[], include: readonly boolean
 }
 
 /**
- * Mulberry32: a small seeded generator, so a given seed always gives the same folds.
- * Returns floats in [0, 1).
+ * A seeded 32-bit hash of a string: FNV-1a over UTF-16 code units, started from the seed,
+ * then the murmur3 finaliser so that nearby ids and seeds spread over the whole range.
  */
-export function createSeededGenerator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+export function seededHash32(text: string, seed: number): number {
+  let h = (0x811c9dc5 ^ seed) >>> 0;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
 }
 
 /**
- * Stratified fold assignment: positives and negatives are each ordered by id (so the input
- * order does not matter), shuffled with the seeded generator and dealt round-robin, the
- * negatives continuing where the positives stopped so fold sizes differ by at most one.
- * Returns a map id -> fold index in 0..k-1. With k <= min(positives, negatives) every fold
- * holds both classes.
+ * Stratified fold assignment: positives and negatives are each put in a pseudo-random
+ * order (by a seeded hash of the case id, ties by id, so neither the input order nor
+ * anything but the ids and the seed matters) and dealt round-robin, the negatives
+ * continuing where the positives stopped so fold sizes differ by at most one.
+ * Returns each point's fold index (0..k-1), aligned with `points`. With
+ * k <= min(positives, negatives) every fold holds both classes.
  */
-export function assignFolds(points: readonly TunePoint[], k: number, seed: number): Map<string, number> {
+export function assignFolds(points: readonly TunePoint[], k: number, seed: number): number[] {
   if (!Number.isInteger(k) || k < 1) throw new DecidekitError('invalid_folds', `fold count must be a positive integer, got ${k}`);
-  const next = createSeededGenerator(seed);
-  const byId = (a: TunePoint, b: TunePoint) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-  const shuffle = (xs: TunePoint[]): TunePoint[] => {
-    for (let i = xs.length - 1; i > 0; i--) {
-      const j = Math.floor(next() * (i + 1));
-      const t = xs[i]!;
-      xs[i] = xs[j]!;
-      xs[j] = t;
-    }
-    return xs;
+  const key = new Uint32Array(points.length);
+  points.forEach((p, i) => (key[i] = seededHash32(p.id, seed)));
+  const order = (a: number, b: number) => {
+    const d = key[a]! - key[b]!;
+    if (d !== 0) return d;
+    const x = points[a]!.id;
+    const y = points[b]!.id;
+    return x < y ? -1 : x > y ? 1 : 0;
   };
-  const pos = shuffle(points.filter((p) => p.positive).sort(byId));
-  const neg = shuffle(points.filter((p) => !p.positive).sort(byId));
-  const folds = new Map<string, number>();
-  pos.forEach((p, i) => folds.set(p.id, i % k));
-  neg.forEach((p, i) => folds.set(p.id, (pos.length + i) % k));
+  const pos: number[] = [];
+  const neg: number[] = [];
+  points.forEach((p, i) => (p.positive ? pos : neg).push(i));
+  pos.sort(order);
+  neg.sort(order);
+  const folds = new Array<number>(points.length);
+  pos.forEach((i, n) => (folds[i] = n % k));
+  neg.forEach((i, n) => (folds[i] = (pos.length + n) % k));
   return folds;
 }
 
@@ -387,10 +387,9 @@ function crossValidate(sorted: readonly TunePoint[], k: number, seed: number, s:
   const folds: CvFold[] = [];
   let correct = 0;
   for (let f = 0; f < k; f++) {
-    const train = sorted.map((p) => foldOf.get(p.id) !== f);
-    const test = train.map((t) => !t);
-    const selected = selectThreshold(sorted, train, s);
-    const heldOut = evaluateThreshold(sorted, test, selected.metrics.threshold, s);
+    // Filtering keeps the order, so each part stays sorted for the sweep.
+    const selected = selectThreshold(sorted.filter((_, i) => foldOf[i] !== f), s);
+    const heldOut = evaluateThreshold(sorted.filter((_, i) => foldOf[i] === f), selected.metrics.threshold, s);
     correct += heldOut.confusion.tp + heldOut.confusion.tn;
     folds.push({ index: f, threshold: selected.metrics.threshold, floorsMetOnTraining: selected.floorsMet, heldOut });
   }
