@@ -358,6 +358,20 @@ describe('secrets', () => {
   });
 });
 
+describe('concurrent access', () => {
+  it('lets a second connection read a run while the first one is still saving cases', () => {
+    const writer = storeAt('shared.sqlite');
+    const reader = storeAt('shared.sqlite');
+    const config = runConfig();
+    const head = writer.createRun({ config, label: null, createdAt: '2026-11-30T04:15:12Z' });
+    writer.saveCase(head.id, answeredCase(config.caseIds[0]!, rightAnswers()));
+    expect(reader.getHead(head.id)).toMatchObject({ status: 'running', savedCases: 1 });
+    writer.saveCase(head.id, answeredCase(config.caseIds[1]!, rightAnswers()));
+    expect(reader.savedCaseIds(head.id).size).toBe(2);
+    expect(reader.listRuns().map((h) => h.id)).toEqual([head.id]);
+  });
+});
+
 describe('durability', () => {
   it('keeps every case saved before the process was killed with SIGKILL', () => {
     const path = join(dir, 'killed.sqlite');

@@ -176,6 +176,33 @@ describe.concurrent('decidekit runs compare', () => {
   });
 });
 
+describe.concurrent('decidekit runs report', () => {
+  it('re-renders the stored run as the bench JSON document, unchanged', async () => {
+    const r = await cli(['runs', 'report', better().id, '--format', 'json', '--store', storePath]);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.id).toBe(better().id);
+    expect(doc.summary.accuracy).toBe(better().summary.accuracy);
+    expect(doc.decisions).toHaveLength(better().decisions);
+  });
+
+  it('writes the Markdown report to --out with the host redacted', async () => {
+    const out = join(dir, 'report.md');
+    const r = await cli(['runs', 'report', baseline().id, '--format', 'markdown', '--redact', '--out', out, '--store', storePath]);
+    expect(r.code).toBe(0);
+    const text = readFileSync(out, 'utf8');
+    expect(text).toContain(baseline().id);
+    expect(text).not.toContain('127.0.0.1');
+  });
+
+  it('prints the terminal summary by default and rejects unknown formats', async () => {
+    const r = await cli(['runs', 'report', baseline().id, '--store', storePath]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Accuracy\s+50\.0%/);
+    expect((await cli(['runs', 'report', baseline().id, '--format', 'html', '--store', storePath])).code).toBe(2);
+  });
+});
+
 describe.concurrent('decidekit runs export', () => {
   it('writes one JSON line per decision to stdout', async () => {
     const r = await cli(['runs', 'export', baseline().id, '--format', 'jsonl', '--store', storePath]);

@@ -2,10 +2,14 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DecidekitError, UsageError } from '../../core/errors.js';
 import { compareRuns } from '../../core/run-comparison.js';
+import { renderBenchJson } from '../../reports/bench-json.js';
+import { renderBenchMarkdown } from '../../reports/bench-markdown.js';
+import { renderBenchTerminal } from '../../reports/bench-terminal.js';
 import { renderRunComparison, renderRunComparisonJson } from '../../reports/runs-compare.js';
 import { renderRunExportJsonl } from '../../reports/runs-export.js';
 import { renderRunsList, renderRunsListJson } from '../../reports/runs-list.js';
 import { renderRunShow, renderRunShowJson } from '../../reports/runs-show.js';
+import { REDACTED_HOST } from '../../reports/bench-describe.js';
 import { defaultStorePath, openRunStore, type RunStore } from '../../store/index.js';
 import { numberOption, parseCommandArgs, type Command } from '../command.js';
 import { colourEnabled, type CliIo } from '../io.js';
@@ -15,12 +19,14 @@ const COMMON = {
   json: { type: 'boolean', default: false },
 } as const;
 
-const SUBCOMMANDS = ['list', 'show', 'compare', 'export'] as const;
+const SUBCOMMANDS = ['list', 'show', 'compare', 'report', 'export'] as const;
+const REPORT_FORMATS = ['terminal', 'markdown', 'json'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
 
 const HELP = `Usage: decidekit runs list    [--limit N] [--redact] [--json] [--store PATH]
        decidekit runs show    RUN [--redact] [--json] [--store PATH]
        decidekit runs compare RUN_A RUN_B [--force] [--json] [--store PATH]
+       decidekit runs report  RUN [--format terminal|markdown|json] [--out FILE] [--redact] [--store PATH]
        decidekit runs export  RUN --format jsonl [--out FILE] [--store PATH]
 
 Every 'decidekit bench' run is kept in one SQLite file (WAL mode): its configuration,
@@ -33,6 +39,8 @@ Subcommands:
   compare   run B against run A: headline and per-question deltas (B - A) and every
             decision whose correctness changed. Runs must have the same fingerprint
             (same dataset revision, cases, questions, model and endpoint)
+  report    re-render a stored run's full report as bench printed or wrote it:
+            terminal summary (default), Markdown report with trace, or JSON document
   export    one JSON line per decision with flat keys (spreadsheets, DuckDB, pandas)
 
 Options:
@@ -40,16 +48,18 @@ Options:
                   ~/.local/share/decidekit/runs.sqlite)
   --json          one JSON document, numbers unrounded (list, show, compare)
   --limit N       list only the N newest runs (default: all)
-  --redact        show server hosts as <redacted> (list, show)
+  --redact        show server hosts as <redacted> (list, show, report)
   --force         compare runs whose fingerprints differ (prints a warning)
-  --format jsonl  export format (required; jsonl is the only one)
-  --out FILE      write the export to FILE instead of standard output
+  --format F      report: terminal (default), markdown or json;
+                  export: jsonl (required; the only export format)
+  --out FILE      write the report or export to FILE instead of standard output
 
 Exit codes: 0 ok, 1 unknown run, unreadable store or runs not comparable, 2 usage error.
 
 Examples:
   decidekit runs list --limit 10
   decidekit runs compare 20261130-0415 20261201-0930
+  decidekit runs report 20261130-0415 --format markdown --out report.md
   decidekit runs export 20261130-0415 --format jsonl --out decisions.jsonl
 `;
 
@@ -122,6 +132,43 @@ function runCompare(argv: readonly string[], io: CliIo): number {
   return 0;
 }
 
+function writeOut(path: string, text: string, what: string): void {
+  try {
+    writeFileSync(path, text);
+  } catch (err) {
+    const reason = err instanceof Error && 'code' in err ? String(err.code) : 'write failed';
+    throw new DecidekitError('write_failed', `cannot write ${what}: ${path} (${reason})`, { cause: err });
+  }
+}
+
+function runReport(argv: readonly string[], io: CliIo): number {
+  const { values, positionals: rest } = parseCommandArgs(
+    argv,
+    { store: COMMON.store, format: { type: 'string', default: 'terminal' }, out: { type: 'string' }, redact: { type: 'boolean', default: false } },
+    true,
+  );
+  const [prefix] = positionals(rest, ['RUN'], 'report');
+  const format = REPORT_FORMATS.find((f) => f === values.format);
+  if (format === undefined) throw new UsageError(`--format ${JSON.stringify(values.format)} is not supported (use ${REPORT_FORMATS.join(', ')})`);
+  const { run } = withStore(storePathOf(values.store, io), (s) => requireRun(s, prefix!));
+  const redactHost = values.redact;
+  const toFile = values.out !== undefined;
+  const text =
+    format === 'json'
+      ? renderBenchJson(redactHost ? { ...run, config: { ...run.config, endpoint: { ...run.config.endpoint, host: REDACTED_HOST } } } : run)
+      : format === 'markdown'
+        ? renderBenchMarkdown(run, { redactHost })
+        : renderBenchTerminal(run, { colour: !toFile && colourEnabled(io.stdout, io.env), redactHost, ...(io.stdout.columns === undefined ? {} : { width: io.stdout.columns }) });
+  if (!toFile) {
+    io.stdout.write(text);
+    return 0;
+  }
+  const out = resolve(io.cwd, values.out!);
+  writeOut(out, text, 'report');
+  io.stderr.write(`decidekit runs report: ${format} report of run ${run.id} written to ${out}\n`);
+  return 0;
+}
+
 function runExport(argv: readonly string[], io: CliIo): number {
   const { values, positionals: rest } = parseCommandArgs(argv, { store: COMMON.store, format: { type: 'string' }, out: { type: 'string' } }, true);
   const [prefix] = positionals(rest, ['RUN'], 'export');
@@ -134,12 +181,7 @@ function runExport(argv: readonly string[], io: CliIo): number {
     return 0;
   }
   const out = resolve(io.cwd, values.out);
-  try {
-    writeFileSync(out, text);
-  } catch (err) {
-    const reason = err instanceof Error && 'code' in err ? String(err.code) : 'write failed';
-    throw new DecidekitError('write_failed', `cannot write export: ${out} (${reason})`, { cause: err });
-  }
+  writeOut(out, text, 'export');
   io.stderr.write(`decidekit runs export: ${run.cases.reduce((n, c) => n + c.decisions.length, 0)} decisions of run ${run.id} written to ${out}\n`);
   return 0;
 }
@@ -158,6 +200,8 @@ export const command: Command = {
         return runShow(rest, io);
       case 'compare':
         return runCompare(rest, io);
+      case 'report':
+        return runReport(rest, io);
       case 'export':
         return runExport(rest, io);
       default:
