@@ -443,7 +443,8 @@ function parseChoiceDecision(raw: JsonRecord, options: readonly string[], report
 /** Two decimals, unless rounding would land within the tolerance the sum failed. */
 function formatSum(sum: number): string {
   const short = sum.toFixed(2);
-  return Math.abs(Number(short) - 1) <= PROBABILITY_SUM_TOLERANCE ? String(Number(sum.toPrecision(6))) : short;
+  // 1e-9: "1.01" reads as within the tolerance even where the double 1.01 is a hair outside.
+  return Math.abs(Number(short) - 1) <= PROBABILITY_SUM_TOLERANCE + 1e-9 ? String(Number(sum.toPrecision(6))) : short;
 }
 
 /** One results file scored against a dataset, streamed. */
