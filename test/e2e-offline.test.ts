@@ -1,0 +1,213 @@
+/**
+ * End to end: the real CLI (`node dist/cli/main.js`, built by `npm run build`) on the bundled
+ * moderation sample and on broken files. Expected numbers come from the library, not from
+ * earlier output.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { writeModerationSample } from '../scripts/make-moderation-sample.js';
+import { loadOfflineDataset } from '../src/datasets/offline-dataset.js';
+import { loadResults, scoreResults } from '../src/datasets/offline-results.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+const DATA = join(ROOT, 'data', 'moderation');
+const DATASET = join(DATA, 'dataset.jsonl');
+const results = (model: string) => join(DATA, `results-${model}.jsonl`);
+const tmp = mkdtempSync(join(tmpdir(), 'decidekit-e2e-offline-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function cli(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, cwd: ROOT });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function expectNoStackTrace(text: string): void {
+  expect(text).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+}
+
+interface JsonRow {
+  model: string;
+  accuracy: number;
+  brier: number;
+  log_loss: number;
+  ece: number;
+  cost_per_correct_usd: number;
+  counts: { n_missing: number };
+}
+
+describe('decidekit score', () => {
+  it('prints headline metrics, counts and the reliability table', () => {
+    const r = cli('score', '--dataset', DATASET, '--results', results('careful-1'));
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    for (const label of ['decidekit score: careful-1', 'Accuracy', 'Brier', 'Log loss', 'ECE', 'Score MAE', '$ / correct', 'Latency (ms)', 'Cases  36', 'Reliability']) {
+      expect(r.stdout).toContain(label);
+    }
+    expect(r.stdout).not.toContain('\u001b[');
+  });
+
+  it('prints the library summary, unrounded, with --json', async () => {
+    const r = cli('score', '--dataset', DATASET, '--results', results('loud-1'), '--json');
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout) as JsonRow & { reliability: unknown[] };
+    const expected = (await scoreResults(results('loud-1'), await loadOfflineDataset(DATASET))).summary;
+    expect(doc.model).toBe('loud-1');
+    expect(doc.accuracy).toBe(expected.accuracy);
+    expect(doc.brier).toBe(expected.brier);
+    expect(doc.log_loss).toBe(expected.logLoss);
+    expect(doc.ece).toBe(expected.ece);
+    expect(doc.cost_per_correct_usd).toBe(expected.costPerCorrectUsd);
+    expect(doc.reliability).toHaveLength(expected.reliability.length);
+  });
+
+  it('applies --threshold to yes/no predictions', () => {
+    const at = (t: string) => (JSON.parse(cli('score', '--dataset', DATASET, '--results', results('budget-1'), '--json', '--threshold', t).stdout) as JsonRow).accuracy;
+    expect(at('0.42')).toBeGreaterThan(at('0.5'));
+  });
+
+  it('exits 2 on usage errors', () => {
+    const missing = cli('score', '--results', results('careful-1'));
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--dataset is required');
+    const two = cli('score', '--dataset', DATASET, '--results', results('careful-1'), results('loud-1'));
+    expect(two.code).toBe(2);
+    expect(two.stderr).toContain("use 'decidekit compare' for several");
+    expect(cli('score', '--dataset', DATASET, '--results', results('careful-1'), '--threshold', '2').code).toBe(2);
+  });
+
+  it('exits 1 on an invalid results file, listing each problem with its line', () => {
+    const bad = join(tmp, 'bad.jsonl');
+    writeFileSync(
+      bad,
+      [
+        '{"case_id": "yn-1", "model": "x", "decision": {"probability": 0.9}}',
+        '{"case_id": "ch-1", "model": "x", "decision": {"probabilities": {"allow": 0.3, "flag": 0.15, "remove": 0.85}}}',
+        '{"case_id": "zz-1", "model": "x", "decision": {"probability": 0.9}}',
+      ].join('\n'),
+    );
+    const r = cli('score', '--dataset', DATASET, '--results', bad);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`${bad}:2 case ch-1: probabilities sum to 1.30, expected 1`);
+    expect(r.stderr).toContain(`${bad}:3 case zz-1: case_id "zz-1" is not in the dataset`);
+    expect(r.stderr).toContain('invalid input (2 problems)');
+    expectNoStackTrace(r.stderr);
+  });
+
+  it('exits 1 naming a file that does not exist', () => {
+    const r = cli('score', '--dataset', join(tmp, 'nope.jsonl'), '--results', results('careful-1'));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('nope.jsonl (no such file)');
+    expectNoStackTrace(r.stderr);
+  });
+});
+
+describe('decidekit compare', () => {
+  it('prints one Markdown table, rows in the order given, and the demo story holds', async () => {
+    const r = cli('compare', '--dataset', DATASET, '--results', results('careful-1'), results('loud-1'), results('budget-1'));
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines[0]!.split('|').map((c) => c.trim()).filter(Boolean)).toEqual(['Model', 'Accuracy', 'Brier', 'Log loss', 'ECE', 'Score MAE', '$ / correct', 'Latency (ms)']);
+    expect(lines[1]).toMatch(/^\|[ \-:|]+\|$/);
+    expect(lines.slice(2, 5).map((l) => l.split('|')[1]!.trim())).toEqual(['careful-1', 'loud-1', 'budget-1']);
+
+    const json = JSON.parse(cli('compare', '--dataset', DATASET, '--results', results('careful-1'), '--results', results('loud-1'), '--results', results('budget-1'), '--json').stdout) as {
+      models: JsonRow[];
+    };
+    const [careful, loud, budget] = json.models as [JsonRow, JsonRow, JsonRow];
+    // careful-1: most accurate and best calibrated; loud-1: confident when wrong; budget-1: cheapest per correct decision.
+    expect(careful.accuracy).toBeGreaterThan(loud.accuracy);
+    expect(loud.accuracy).toBeGreaterThan(budget.accuracy);
+    expect(loud.brier).toBeGreaterThan(careful.brier);
+    expect(loud.log_loss).toBeGreaterThan(careful.log_loss);
+    expect(loud.ece).toBeGreaterThan(careful.ece);
+    expect(budget.cost_per_correct_usd).toBeLessThan(loud.cost_per_correct_usd);
+    expect(loud.cost_per_correct_usd).toBeLessThan(careful.cost_per_correct_usd);
+    for (const m of json.models) expect(m.counts.n_missing).toBe(0);
+  });
+
+  it('reorders rows with --sort and rejects an unknown metric', () => {
+    const r = cli('compare', '--dataset', DATASET, '--results', results('careful-1'), results('loud-1'), results('budget-1'), '--sort', 'cost_per_correct', '--json');
+    expect((JSON.parse(r.stdout) as { models: JsonRow[] }).models.map((m) => m.model)).toEqual(['budget-1', 'loud-1', 'careful-1']);
+    const bad = cli('compare', '--dataset', DATASET, '--results', results('careful-1'), '--sort', 'vibes');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--sort "vibes" is not a metric');
+  });
+
+  it('gathers the problems of every invalid file before failing', () => {
+    const a = join(tmp, 'a.jsonl');
+    const b = join(tmp, 'b.jsonl');
+    writeFileSync(a, '{"case_id": "yn-1", "model": "a", "decision": {"probability": 2}}\n');
+    writeFileSync(b, '{"case_id": "sc-1", "model": "b", "decision": {"value": 99}}\n');
+    const r = cli('compare', '--dataset', DATASET, '--results', a, b);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${a}:1 case yn-1: probability must be a number in [0, 1], got 2`);
+    expect(r.stderr).toContain(`${b}:1 case sc-1: value 99 is outside [0, 10]`);
+    expectNoStackTrace(r.stderr);
+  });
+});
+
+describe('decidekit validate', () => {
+  it('passes the bundled files', () => {
+    const r = cli('validate', '--dataset', DATASET, '--results', results('careful-1'), results('loud-1'), results('budget-1'));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('36 cases (18 yes/no, 12 choice, 6 score)');
+    expect(r.stdout).toContain('all files valid');
+  });
+
+  it('lists every problem with its line and exits 1', () => {
+    const dataset = join(tmp, 'dataset.jsonl');
+    writeFileSync(dataset, ['{"id": "a", "kind": "yes_no", "correct": "yes"}', '{"id": "b", "kind": "choice", "options": ["x"], "correct": "x"}', '{"id": "c", "kind": "yes_no", "correct": true}'].join('\n'));
+    const r = cli('validate', '--dataset', dataset, '--json');
+    expect(r.code).toBe(1);
+    const doc = JSON.parse(r.stdout) as { ok: boolean; files: { ok: boolean; problems: { line: number; case_id: string; field: string; message: string }[] }[] };
+    expect(doc.ok).toBe(false);
+    expect(doc.files[0]!.problems.map((p) => [p.line, p.case_id, p.field])).toEqual([
+      [1, 'a', 'correct'],
+      [2, 'b', 'options'],
+    ]);
+    const text = cli('validate', '--dataset', dataset, '--results', results('careful-1'));
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain(`${dataset}:1 case a: correct must be true or false, got "yes"`);
+    expect(text.stdout).toContain('not checked: the dataset is invalid');
+    expectNoStackTrace(text.stdout + text.stderr);
+  });
+
+  it('reports an unreadable results file as a problem, not a crash', () => {
+    const r = cli('validate', '--dataset', DATASET, '--results', join(tmp, 'gone.jsonl'));
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('gone.jsonl (no such file)');
+  });
+});
+
+describe('moderation sample', () => {
+  it('regenerates byte-identical files', () => {
+    const out = join(tmp, 'sample');
+    const written = writeModerationSample(out);
+    expect(written.length).toBe(4);
+    for (const path of written) {
+      const name = path.slice(out.length + 1);
+      expect(readFileSync(path, 'utf8'), name).toBe(readFileSync(join(DATA, name), 'utf8'));
+    }
+  });
+
+  it('has at least 30 cases of every kind, and budget-1 scores real violations just under 0.5', async () => {
+    const dataset = await loadOfflineDataset(DATASET);
+    expect(dataset.cases.length).toBeGreaterThanOrEqual(30);
+    expect(new Set(dataset.cases.map((c) => c.kind))).toEqual(new Set(['yes_no', 'choice', 'score']));
+    const { results: budget } = await loadResults(results('budget-1'), dataset);
+    const positives = budget.filter((r) => {
+      const c = dataset.byId.get(r.caseId)!;
+      return c.kind === 'yes_no' && c.correct;
+    });
+    expect(positives.length).toBeGreaterThan(3);
+    for (const r of positives) {
+      const p = r.decision.kind === 'yes_no' ? r.decision.probability : NaN;
+      expect(p >= 0.42 && p < 0.5).toBe(true);
+    }
+  });
+});
