@@ -9,5 +9,6 @@ export const COMMANDS: Readonly<Record<string, { summary: string; load: () => Pr
   tune: { summary: 'find the yes/no threshold saved scores support (cross-validated)', load: async () => (await import('./tune.js')).command },
   actions: { summary: 'compose field decisions into actions and price the errors', load: async () => (await import('./actions.js')).command },
   serve: { summary: 'run the built-in System One reference server', load: async () => (await import('./serve.js')).command },
+  dataset: { summary: 'fetch Typed Decisions, show provenance, verify stored copies', load: async () => (await import('./dataset.js')).command },
   runs: { summary: 'list, show, compare and export stored benchmark runs', load: async () => (await import('./runs.js')).command },
 };

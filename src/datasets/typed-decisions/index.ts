@@ -1,6 +1,6 @@
 /** Typed Decisions datasets: loading, provenance, manifests and the fetcher. */
-export { defaultCacheDir, fetchCommand, loadBenchDataset, questionSetOf, sampleDir, typedDecisionsCacheDir, DEFAULT_SPLIT } from './load-bench-dataset.js';
-export type { DatasetSource, LoadedBenchDataset, LoadOptions } from './load-bench-dataset.js';
+export { defaultCacheDir, fetchCommand, loadBenchDataset, questionSetOf, sampleDir, typedDecisionsCacheDir, verifyBenchDataset, DEFAULT_SPLIT } from './load-bench-dataset.js';
+export type { DatasetSource, LoadedBenchDataset, LoadOptions, VerifiedDataset } from './load-bench-dataset.js';
 export { toWireQuestions } from '../../core/wire-question.js';
 export { DatasetFetchError, DatasetIntegrityError } from './dataset-errors.js';
 export type { DatasetManifest, ManifestFile } from './manifest.js';
@@ -16,3 +16,5 @@ export {
 } from './provenance.js';
 export { fetchTypedDecisions } from './fetch-typed-decisions.js';
 export type { FetchProgress, FetchTypedDecisionsOptions, FetchTypedDecisionsResult } from './fetch-typed-decisions.js';
+export { summarizeCases } from './case-summary.js';
+export type { CaseSummary } from './case-summary.js';

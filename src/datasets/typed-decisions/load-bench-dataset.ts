@@ -59,9 +59,68 @@ export function fetchCommand(revision: string): string {
 }
 
 export async function loadBenchDataset(source: DatasetSource, options: LoadOptions = {}): Promise<LoadedBenchDataset> {
+  const where = await locate(source);
+  switch (where.kind) {
+    case 'stored':
+      return loadManifestFile(where.dir, where.manifest, options.split ?? DEFAULT_SPLIT);
+    case 'listed-file':
+      if (options.split !== undefined && options.split !== where.split) {
+        throw new DecidekitError('split_mismatch', `${where.path} holds split ${where.split} (per ${join(where.dir, MANIFEST_FILE)}), not ${options.split}`, { context: { file: where.path } });
+      }
+      return loadManifestFile(where.dir, where.manifest, where.split);
+    case 'file': {
+      const split = options.split ?? DEFAULT_SPLIT;
+      const read = await readCases(where.path, { split });
+      return finish(await fileInfo(where.path, split), read.cases, where.path, null, split, read.splits);
+    }
+  }
+}
+
+export interface VerifiedDataset {
+  /** Provenance of the dataset (for a user file without a manifest: its name, unknown provenance). */
+  readonly info: DatasetInfo;
+  readonly location: string;
+  readonly manifest: DatasetManifest | null;
+  /** Every split checked; `split` is null for a file without a manifest (all its rows). */
+  readonly splits: readonly { readonly split: string | null; readonly rows: number; readonly cases: number }[];
+}
+
+/**
+ * Checks a dataset completely: every split a manifest lists (presence, size, sha256, row
+ * count, every row), or every row of a file without one. Throws on the first failure.
+ */
+export async function verifyBenchDataset(source: DatasetSource): Promise<VerifiedDataset> {
+  const where = await locate(source);
+  switch (where.kind) {
+    case 'stored':
+    case 'listed-file': {
+      const files = where.kind === 'stored' ? where.manifest.files : where.manifest.files.filter((f) => f.split === where.split);
+      const splits: { split: string; rows: number; cases: number }[] = [];
+      let info: DatasetInfo | null = null;
+      for (const f of files) {
+        const loaded = await loadManifestFile(where.dir, where.manifest, f.split);
+        info ??= loaded.info;
+        splits.push({ split: f.split, rows: f.rows, cases: loaded.cases.length });
+      }
+      return { info: info ?? manifestInfo(where.manifest, DEFAULT_SPLIT), location: where.kind === 'stored' ? where.dir : where.path, manifest: where.manifest, splits };
+    }
+    case 'file': {
+      const read = await readCases(where.path);
+      return { info: await fileInfo(where.path, DEFAULT_SPLIT), location: where.path, manifest: null, splits: [{ split: null, rows: read.rows, cases: read.cases.length }] };
+    }
+  }
+}
+
+type Located =
+  | { readonly kind: 'stored'; readonly dir: string; readonly manifest: DatasetManifest }
+  | { readonly kind: 'listed-file'; readonly dir: string; readonly path: string; readonly manifest: DatasetManifest; readonly split: string }
+  | { readonly kind: 'file'; readonly path: string };
+
+/** Finds the data and the manifest that vouches for it (checked later, per file). */
+async function locate(source: DatasetSource): Promise<Located> {
   switch (source.kind) {
     case 'sample':
-      return loadStoredCopy(sampleDir(), options.split ?? DEFAULT_SPLIT, SAMPLE_RESTORE);
+      return storedCopy(sampleDir(), SAMPLE_RESTORE);
     case 'typed-decisions': {
       const cacheDir = source.cacheDir ?? defaultCacheDir({});
       const dir = typedDecisionsCacheDir(cacheDir);
@@ -72,20 +131,40 @@ export async function loadBenchDataset(source: DatasetSource, options: LoadOptio
           { context: { dir } },
         );
       }
-      return loadStoredCopy(dir, options.split ?? DEFAULT_SPLIT, fetchCommand(PINNED_REVISION));
+      return storedCopy(dir, fetchCommand(PINNED_REVISION));
     }
     case 'path':
-      return loadPath(source.path, options.split);
+      return locatePath(source.path);
   }
 }
 
-/** A folder with `manifest.json` and one decoded file per split, checked against the manifest. */
-async function loadStoredCopy(dir: string, split: string, restore: string): Promise<LoadedBenchDataset> {
+async function storedCopy(dir: string, restore: string): Promise<Located> {
   const manifest = await readManifest(dir, restore);
-  if (manifest === null) {
-    throw new DatasetIntegrityError(`${join(dir, MANIFEST_FILE)} is missing`, { file: join(dir, MANIFEST_FILE), restore });
+  if (manifest === null) throw new DatasetIntegrityError(`${join(dir, MANIFEST_FILE)} is missing`, { file: join(dir, MANIFEST_FILE), restore });
+  return { kind: 'stored', dir, manifest };
+}
+
+async function locatePath(path: string): Promise<Located> {
+  let isDirectory: boolean;
+  try {
+    isDirectory = (await stat(path)).isDirectory();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new DecidekitError('file_unreadable', `cannot read dataset: ${path} (${code === 'ENOENT' ? 'no such file or folder' : err instanceof Error ? err.message : String(err)})`, {
+      context: { file: path },
+      cause: err,
+    });
   }
-  return loadManifestFile(dir, manifest, split);
+  if (isDirectory) return storedCopy(path, `restore the folder ${path} (for Typed Decisions: \`decidekit dataset fetch typed-decisions\`)`);
+  if (caseFileFormat(path) === null) {
+    throw new InvalidInputError([{ file: path, line: null, message: 'unknown dataset format (expected .parquet, .jsonl or .jsonl.gz, or a folder with manifest.json)' }]);
+  }
+  // A manifest beside the file vouches for it (and is checked) when it lists the file.
+  const dir = dirname(path);
+  const manifest = await readManifest(dir, `restore ${path}`);
+  const entry = manifest?.files.find((f) => f.path === basename(path));
+  if (manifest !== null && entry !== undefined) return { kind: 'listed-file', dir, path, manifest, split: entry.split };
+  return { kind: 'file', path };
 }
 
 async function loadManifestFile(dir: string, manifest: DatasetManifest, split: string): Promise<LoadedBenchDataset> {
@@ -97,43 +176,13 @@ async function loadManifestFile(dir: string, manifest: DatasetManifest, split: s
   return finish(manifestInfo(manifest, split), read.cases, path, manifest, split, read.splits);
 }
 
-async function loadPath(path: string, requestedSplit: string | undefined): Promise<LoadedBenchDataset> {
-  let isDirectory: boolean;
-  try {
-    isDirectory = (await stat(path)).isDirectory();
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new DecidekitError('file_unreadable', `cannot read dataset: ${path} (${code === 'ENOENT' ? 'no such file or folder' : err instanceof Error ? err.message : String(err)})`, {
-      context: { file: path },
-      cause: err,
-    });
-  }
-  if (isDirectory) return loadStoredCopy(path, requestedSplit ?? DEFAULT_SPLIT, `restore the folder ${path} (for Typed Decisions: \`decidekit dataset fetch typed-decisions\`)`);
-
-  const format = caseFileFormat(path);
-  if (format === null) {
-    throw new InvalidInputError([{ file: path, line: null, message: 'unknown dataset format (expected .parquet, .jsonl or .jsonl.gz, or a folder with manifest.json)' }]);
-  }
-  // A manifest beside the file vouches for it (and is checked) when it lists the file.
-  const dir = dirname(path);
-  const manifest = await readManifest(dir, `restore ${path}`);
-  const entry = manifest?.files.find((f) => f.path === basename(path));
-  if (manifest !== null && manifest !== undefined && entry !== undefined) {
-    if (requestedSplit !== undefined && requestedSplit !== entry.split) {
-      throw new DecidekitError('split_mismatch', `${path} holds split ${entry.split} (per ${join(dir, MANIFEST_FILE)}), not ${requestedSplit}`, { context: { file: path } });
-    }
-    return loadManifestFile(dir, manifest, entry.split);
-  }
-
-  const split = requestedSplit ?? DEFAULT_SPLIT;
-  const read = await readCases(path, { split });
-  let info: DatasetInfo = userFileInfo(path, split);
-  if (format === 'parquet') {
-    // The real file under any name: give it its provenance, so its runs compare with others on it.
+/** A user file: the real parquet under any name gets its provenance, so its runs compare with others on it. */
+async function fileInfo(path: string, split: string): Promise<DatasetInfo> {
+  if (caseFileFormat(path) === 'parquet') {
     const { sha256 } = await sha256File(path);
-    if (sha256 === PINNED_PARQUET_SHA256) info = typedDecisionsInfo(PINNED_REVISION, split);
+    if (sha256 === PINNED_PARQUET_SHA256) return typedDecisionsInfo(PINNED_REVISION, split);
   }
-  return finish(info, read.cases, path, null, split, read.splits);
+  return userFileInfo(path, split);
 }
 
 function userFileInfo(path: string, split: string): DatasetInfo {
