@@ -369,3 +369,24 @@ describe('createSystemOneClient against a plain echo server', () => {
     await client.close();
   });
 });
+
+describe('the node:http transport (dependency-free alternative)', () => {
+  it('answers, caps bodies, times out and reports drops like the default transport', async () => {
+    const { createNodeHttpTransport } = await import('./http-transport.js');
+    const ok = await serve();
+    const a = clientFor(ok.url, { transport: createNodeHttpTransport({ connections: 2 }) });
+    expect((await a.client.decide({}, QUESTIONS)).predicted[1]).toEqual([0.5, 0.5]);
+    await a.client.close();
+    const capped = clientFor(ok.url, { transport: createNodeHttpTransport(), maxBodyBytes: 100 });
+    expect(await failing(capped.client.decide({}, QUESTIONS))).toBeInstanceOf(ResponseTooLargeError);
+    await capped.client.close();
+    const slow = await serve({ latencyMs: 300 });
+    const b = clientFor(slow.url, { transport: createNodeHttpTransport(), timeoutMs: 50 });
+    expect(await failing(b.client.decide({}, QUESTIONS))).toBeInstanceOf(TimeoutError);
+    await b.client.close();
+    const dropping = await serve({ dropRate: 1 });
+    const c = clientFor(dropping.url, { transport: createNodeHttpTransport() });
+    expect(await failing(c.client.decide({}, QUESTIONS))).toBeInstanceOf(TransportError);
+    await c.client.close();
+  });
+});

@@ -19,7 +19,8 @@ import {
   UnsupportedEndpointError,
 } from './errors.js';
 import type { HttpTransport, TransportResponse } from './http-transport.js';
-import { BodyOverCapError, createNodeHttpTransport } from './http-transport.js';
+import { BodyOverCapError } from './http-transport.js';
+import { createUndiciTransport } from './undici-transport.js';
 import { DEFAULT_RETRY_POLICY, RETRYABLE_STATUSES, backoffDelayMs, parseRetryAfterMs } from './retry-policy.js';
 import type { RetryPolicy } from './retry-policy.js';
 
@@ -54,7 +55,7 @@ export interface SystemOneClientOptions {
   readonly now?: (() => number) | undefined;
   /** Wall clock in epoch ms, for `Retry-After` dates (default Date.now). */
   readonly wallClock?: (() => number) | undefined;
-  /** How requests are sent (default: node:http keep-alive pool of `connections`). */
+  /** How requests are sent (default: an undici keep-alive Pool of `connections`; `createNodeHttpTransport` needs no dependency). */
   readonly transport?: HttpTransport | undefined;
 }
 
@@ -163,7 +164,7 @@ export function createSystemOneClient(options: SystemOneClientOptions): SystemOn
   const sleep = options.sleep ?? defaultSleep;
   const now = options.now ?? (() => performance.now());
   const wallClock = options.wallClock ?? Date.now;
-  const transport = options.transport ?? createNodeHttpTransport({ connections: options.connections ?? DEFAULT_CONNECTIONS });
+  const transport = options.transport ?? createUndiciTransport({ connections: options.connections ?? DEFAULT_CONNECTIONS });
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (apiKey !== undefined) headers['authorization'] = `Bearer ${apiKey}`;
 

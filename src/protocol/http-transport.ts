@@ -39,8 +39,8 @@ export interface NodeHttpTransportOptions {
 }
 
 /**
- * node:http(s) with a keep-alive Agent per scheme. Chosen over undici because it needs no
- * runtime dependency and measured within the target of an undici Pool on loopback (see
+ * node:http(s) with a keep-alive Agent per scheme: the dependency-free alternative to the
+ * default undici transport (it measured about 1.5x the CPU per request on loopback, see
  * docs/notes/protocol.md). The body is read chunk by chunk and the socket destroyed as
  * soon as the cap is passed, so an oversized body is never buffered whole.
  */
