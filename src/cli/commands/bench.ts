@@ -3,13 +3,12 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { CaseResult } from '../../core/benchmark-case.js';
 import type { BenchRun, EndpointIdentity, RunConfig } from '../../core/benchmark-run.js';
-import { summarizeBenchmark } from '../../core/benchmark-summary.js';
 import { DecidekitError, UsageError } from '../../core/errors.js';
 import { createSystemOneClient, failureOf, isRunStopping } from '../../protocol/client.js';
 import { startReferenceServer } from '../../protocol/server.js';
 import { loadBenchDataset, type DatasetSource } from '../../datasets/typed-decisions/index.js';
 import { runBenchmark } from '../../runner/run-benchmark.js';
-import { checkResumable, defaultStorePath, fingerprintOf, openRunStore, type RunStore } from '../../store/index.js';
+import { checkResumable, defaultStorePath, fingerprintOf, openRunStore, summarizeRun, type RunStore } from '../../store/index.js';
 import { renderBenchJson } from '../../reports/bench-json.js';
 import { renderBenchMarkdown } from '../../reports/bench-markdown.js';
 import { renderBenchTerminal } from '../../reports/bench-terminal.js';
@@ -191,7 +190,7 @@ export const command: Command = {
 
       if (outcome.stopped?.reason === 'unsupported') {
         const message = outcome.stopped.error instanceof Error ? outcome.stopped.error.message : String(outcome.stopped.error);
-        if (runId !== null) store?.finishRun(runId, { status: 'incomplete', durationMs: outcome.durationMs, summary: summarizeBenchmark([...kept.values(), ...outcome.results], { expectedCases: cases.length }) });
+        if (runId !== null) store?.finishRun(runId, { status: 'incomplete', durationMs: outcome.durationMs, summary: summarizeRun(config, [...kept.values(), ...outcome.results]) });
         io.stderr.write(`decidekit bench: stopped: ${message}\n`);
         return 1;
       }
@@ -201,7 +200,7 @@ export const command: Command = {
         return r ? [r] : [];
       });
       const interrupted = outcome.stopped?.reason === 'aborted';
-      const summary = summarizeBenchmark(all, { interrupted, expectedCases: cases.length, ...(price !== undefined ? { pricePerMtokUsd: price } : {}) });
+      const summary = summarizeRun(config, all, { interrupted });
       const id = ensureRun();
       const durationMs = priorDurationMs + outcome.durationMs;
       store?.finishRun(id, { status: summary.status, durationMs, summary });
