@@ -56,7 +56,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('decidekit dataset info', () => {
+describe.concurrent('decidekit dataset info', () => {
   it('describes the sample as synthetic with its contents, and says Typed Decisions is not fetched', async () => {
     const r = await cli(['dataset', 'info']);
     expect(r.code).toBe(0);
@@ -82,7 +82,7 @@ describe('decidekit dataset info', () => {
   });
 });
 
-describe('decidekit dataset verify', () => {
+describe.concurrent('decidekit dataset verify', () => {
   it('passes the bundled sample and skips an unfetched copy', async () => {
     const r = await cli(['dataset', 'verify']);
     expect(r.code).toBe(0);
@@ -113,7 +113,7 @@ describe('decidekit dataset verify', () => {
   });
 });
 
-describe('decidekit dataset fetch', () => {
+describe.concurrent('decidekit dataset fetch', () => {
   it('refuses a download whose sha256 is not the pinned one, leaving nothing', async () => {
     const r = await cli(['dataset', 'fetch', 'typed-decisions', '--cache-dir', 'c1']);
     expect(r.code).toBe(1);
