@@ -6,14 +6,14 @@ import type { BenchRun, EndpointIdentity, RunConfig } from '../../core/benchmark
 import { DecidekitError, UsageError } from '../../core/errors.js';
 import { createSystemOneClient, failureOf, isRunStopping } from '../../protocol/client.js';
 import { startReferenceServer } from '../../protocol/server.js';
-import { loadBenchDataset, type DatasetSource } from '../../datasets/typed-decisions/index.js';
+import { defaultCacheDir, loadBenchDataset, type DatasetSource } from '../../datasets/typed-decisions/index.js';
 import { runBenchmark } from '../../runner/run-benchmark.js';
 import { checkResumable, defaultStorePath, fingerprintOf, openRunStore, summarizeRun, type RunStore } from '../../store/index.js';
 import { renderBenchJson } from '../../reports/bench-json.js';
 import { renderBenchMarkdown } from '../../reports/bench-markdown.js';
 import { renderBenchTerminal } from '../../reports/bench-terminal.js';
 import { numberOption, parseCommandArgs, type Command } from '../command.js';
-import { colourEnabled } from '../io.js';
+import { colourEnabled, type CliIo } from '../io.js';
 import { createProgressWriter } from '../progress-writer.js';
 import { TOOL_VERSION } from '../version.js';
 
@@ -55,10 +55,10 @@ Examples:
 
 const EMBEDDED_IDENTITY: EndpointIdentity = { scheme: 'embedded', host: 'reference-server', port: 0, path: '/v1/systemone' };
 
-function datasetSource(value: string | undefined): DatasetSource {
+function datasetSource(value: string | undefined, io: CliIo): DatasetSource {
   if (value === undefined || value === 'sample') return { kind: 'sample' };
-  if (value === 'typed-decisions') return { kind: 'typed-decisions' };
-  return { kind: 'path', path: resolve(value) };
+  if (value === 'typed-decisions') return { kind: 'typed-decisions', cacheDir: defaultCacheDir(io.env) };
+  return { kind: 'path', path: resolve(io.cwd, value) };
 }
 
 export const command: Command = {
@@ -97,7 +97,7 @@ export const command: Command = {
     const json = v.json === true;
     const say = (line: string) => (json ? undefined : io.stderr.write(`${line}\n`));
 
-    const dataset = await loadBenchDataset(datasetSource(v.dataset));
+    const dataset = await loadBenchDataset(datasetSource(v.dataset, io));
     let cases = dataset.cases;
     if (v.workflow !== undefined) {
       const known = [...new Set(cases.map((c) => c.workflow))];
@@ -109,7 +109,7 @@ export const command: Command = {
     const embedded = v['base-url'] === undefined;
     const embeddedModel = v.model ?? 'heuristic';
     const server = embedded ? await startReferenceServer({ host: '127.0.0.1', port: 0, model: embeddedModel }) : null;
-    const store: RunStore | null = v['no-store'] ? null : openRunStore(v.store ?? defaultStorePath(io.env));
+    const store: RunStore | null = v['no-store'] ? null : openRunStore(v.store === undefined ? defaultStorePath(io.env) : resolve(io.cwd, v.store));
     try {
       const baseUrl = server ? server.url : v['base-url']!;
       const client = createSystemOneClient({
@@ -207,7 +207,7 @@ export const command: Command = {
       const run: BenchRun = { id, createdAt, durationMs, label, fingerprint: fingerprintOf(config), config, summary, cases: all };
 
       if (v.out !== undefined) {
-        const dir = resolve(v.out);
+        const dir = resolve(io.cwd, v.out);
         await mkdir(dir, { recursive: true });
         const states = new Map(cases.map((c) => [c.id, c.state] as const));
         await writeFile(join(dir, `${id}.json`), renderBenchJson(run));
