@@ -215,7 +215,7 @@ export const command: Command = {
         say(`wrote ${join(dir, `${id}.json`)} and ${join(dir, `${id}.md`)}`);
       }
       if (json) io.stdout.write(renderBenchJson(run));
-      else io.stdout.write(renderBenchTerminal(run, { colour: colourEnabled(io.stdout, io.env), ...(io.stdout.columns ? { width: io.stdout.columns } : {}) }));
+      else io.stdout.write(renderBenchTerminal(run, { colour: colourEnabled(io.stdout, io.env), redactHost: v.redact === true, ...(io.stdout.columns ? { width: io.stdout.columns } : {}) }));
       if (interrupted) {
         io.stderr.write(`decidekit bench: interrupted; ${all.length} of ${cases.length} cases kept.${store ? ` Resume with: decidekit bench --resume ${id}` : ''}\n`);
         return 130;

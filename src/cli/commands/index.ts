@@ -10,5 +10,6 @@ export const COMMANDS: Readonly<Record<string, { summary: string; load: () => Pr
   actions: { summary: 'compose field decisions into actions and price the errors', load: async () => (await import('./actions.js')).command },
   serve: { summary: 'run the built-in System One reference server', load: async () => (await import('./serve.js')).command },
   dataset: { summary: 'fetch Typed Decisions, show provenance, verify stored copies', load: async () => (await import('./dataset.js')).command },
+  report: { summary: "re-render a stored run's report (same as 'runs report')", load: async () => (await import('./report.js')).command },
   runs: { summary: 'list, show, compare and export stored benchmark runs', load: async () => (await import('./runs.js')).command },
 };

@@ -10,6 +10,7 @@ import { renderRunExportJsonl } from '../../reports/runs-export.js';
 import { renderRunsList, renderRunsListJson } from '../../reports/runs-list.js';
 import { renderRunShow, renderRunShowJson } from '../../reports/runs-show.js';
 import { REDACTED_HOST } from '../../reports/bench-describe.js';
+import { statesOfRun } from '../run-states.js';
 import { defaultStorePath, openRunStore, type RunStore } from '../../store/index.js';
 import { numberOption, parseCommandArgs, type Command } from '../command.js';
 import { colourEnabled, type CliIo } from '../io.js';
@@ -141,7 +142,7 @@ function writeOut(path: string, text: string, what: string): void {
   }
 }
 
-function runReport(argv: readonly string[], io: CliIo): number {
+async function runReport(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals: rest } = parseCommandArgs(
     argv,
     { store: COMMON.store, format: { type: 'string', default: 'terminal' }, out: { type: 'string' }, redact: { type: 'boolean', default: false } },
@@ -152,12 +153,13 @@ function runReport(argv: readonly string[], io: CliIo): number {
   if (format === undefined) throw new UsageError(`--format ${JSON.stringify(values.format)} is not supported (use ${REPORT_FORMATS.join(', ')})`);
   const { run } = withStore(storePathOf(values.store, io), (s) => requireRun(s, prefix!));
   const redactHost = values.redact;
+  const states = format === 'markdown' ? await statesOfRun(run, io) : undefined;
   const toFile = values.out !== undefined;
   const text =
     format === 'json'
       ? renderBenchJson(redactHost ? { ...run, config: { ...run.config, endpoint: { ...run.config.endpoint, host: REDACTED_HOST } } } : run)
       : format === 'markdown'
-        ? renderBenchMarkdown(run, { redactHost })
+        ? renderBenchMarkdown(run, { redactHost, ...(states ? { states } : {}) })
         : renderBenchTerminal(run, { colour: !toFile && colourEnabled(io.stdout, io.env), redactHost, ...(io.stdout.columns === undefined ? {} : { width: io.stdout.columns }) });
   if (!toFile) {
     io.stdout.write(text);
