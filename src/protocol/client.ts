@@ -19,7 +19,7 @@ import {
   UnsupportedEndpointError,
 } from './errors.js';
 import type { HttpTransport, TransportResponse } from './http-transport.js';
-import { BodyOverCapError } from './http-transport.js';
+import { BodyOverCapError, TransportTimeoutError } from './http-transport.js';
 import { createUndiciTransport } from './undici-transport.js';
 import { DEFAULT_RETRY_POLICY, RETRYABLE_STATUSES, backoffDelayMs, parseRetryAfterMs } from './retry-policy.js';
 import type { RetryPolicy } from './retry-policy.js';
@@ -169,27 +169,16 @@ export function createSystemOneClient(options: SystemOneClientOptions): SystemOn
   if (apiKey !== undefined) headers['authorization'] = `Bearer ${apiKey}`;
 
   async function attempt(body: Buffer, external: AbortSignal | undefined, attempts: number): Promise<{ res: TransportResponse; elapsedMs: number }> {
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
-    const onAbort = () => controller.abort();
-    external?.addEventListener('abort', onAbort, { once: true });
     const t0 = now();
     try {
-      const res = await transport.request({ method: 'POST', url, headers, body, signal: controller.signal, maxBodyBytes });
+      const res = await transport.request({ method: 'POST', url, headers, body, signal: external, timeoutMs, maxBodyBytes });
       return { res, elapsedMs: now() - t0 };
     } catch (error) {
       const elapsedMs = now() - t0;
       if (external?.aborted) throw new RequestAbortedError({ endpoint, attempts, elapsedMs }, error);
-      if (timedOut) throw new TimeoutError({ endpoint, attempts, elapsedMs, timeoutMs });
+      if (error instanceof TransportTimeoutError) throw new TimeoutError({ endpoint, attempts, elapsedMs, timeoutMs });
       if (error instanceof BodyOverCapError) throw new ResponseTooLargeError({ endpoint, attempts, elapsedMs, maxBodyBytes });
       throw new TransportError({ endpoint, attempts, elapsedMs, reason: transportReason(error) }, error);
-    } finally {
-      clearTimeout(timer);
-      external?.removeEventListener('abort', onAbort);
     }
   }
 

@@ -6,8 +6,10 @@ export interface TransportRequest {
   readonly url: URL;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: Uint8Array | null;
-  /** Aborts the request and the body read. */
-  readonly signal: AbortSignal;
+  /** The caller's signal (Ctrl+C): aborts the request and the body read. */
+  readonly signal: AbortSignal | undefined;
+  /** The whole exchange (headers and body) must finish within this; else `TransportTimeoutError`. */
+  readonly timeoutMs: number;
   /** The body read stops (and the connection is dropped) once this many bytes arrived. */
   readonly maxBodyBytes: number;
 }
@@ -25,6 +27,16 @@ export class BodyOverCapError extends Error {
   constructor(readonly bytesRead: number) {
     super(`response body over cap after ${bytesRead} bytes`);
   }
+}
+
+/** Thrown by a transport when `timeoutMs` passes before the body ended. */
+export class TransportTimeoutError extends Error {
+  override readonly name = 'TransportTimeoutError';
+}
+
+/** Thrown by a transport when the caller's signal aborts the request. */
+export class TransportAbortedError extends Error {
+  override readonly name = 'AbortError';
 }
 
 /** How the client sends HTTP; tests or embedders may pass their own. */
@@ -53,10 +65,26 @@ export function createNodeHttpTransport(options: NodeHttpTransportOptions = {}):
   return {
     request(r: TransportRequest): Promise<TransportResponse> {
       return new Promise<TransportResponse>((resolve, reject) => {
+        if (r.signal?.aborted) {
+          reject(new TransportAbortedError('request aborted'));
+          return;
+        }
         const secure = r.url.protocol === 'https:';
         const headers: Record<string, string | number> = { ...r.headers };
         if (r.body !== null) headers['content-length'] = r.body.byteLength;
         const auth = r.url.username === '' ? undefined : `${decodeURIComponent(r.url.username)}:${decodeURIComponent(r.url.password)}`;
+        let settled = false;
+        const fail = (err: Error) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          r.signal?.removeEventListener('abort', onAbort);
+          req.destroy();
+          reject(err);
+        };
+        const onAbort = () => fail(new TransportAbortedError('request aborted'));
+        const timer = setTimeout(() => fail(new TransportTimeoutError(`no complete response within ${r.timeoutMs} ms`)), r.timeoutMs);
+        r.signal?.addEventListener('abort', onAbort, { once: true });
         const req = (secure ? https : http).request(
           {
             protocol: r.url.protocol,
@@ -66,14 +94,12 @@ export function createNodeHttpTransport(options: NodeHttpTransportOptions = {}):
             method: r.method,
             headers,
             agent: secure ? httpsAgent : httpAgent,
-            signal: r.signal,
             ...(auth === undefined ? {} : { auth }),
           },
           (res) => {
             const declared = Number(res.headers['content-length']);
             if (Number.isFinite(declared) && declared > r.maxBodyBytes) {
-              req.destroy();
-              reject(new BodyOverCapError(0));
+              fail(new BodyOverCapError(0));
               return;
             }
             const chunks: Buffer[] = [];
@@ -81,14 +107,16 @@ export function createNodeHttpTransport(options: NodeHttpTransportOptions = {}):
             res.on('data', (chunk: Buffer) => {
               size += chunk.length;
               if (size > r.maxBodyBytes) {
-                req.destroy();
-                reject(new BodyOverCapError(size));
+                fail(new BodyOverCapError(size));
                 return;
               }
               chunks.push(chunk);
             });
             res.on('end', () => {
-              const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+              if (settled) return;
+              settled = true;
+              clearTimeout(timer);
+              r.signal?.removeEventListener('abort', onAbort);
               const h = res.headers;
               resolve({
                 status: res.statusCode ?? 0,
@@ -96,16 +124,16 @@ export function createNodeHttpTransport(options: NodeHttpTransportOptions = {}):
                   const v = h[name];
                   return Array.isArray(v) ? v[0] : v;
                 },
-                body,
+                body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size),
               });
             });
-            res.on('error', reject);
+            res.on('error', fail);
             res.on('close', () => {
-              if (!res.complete) reject(Object.assign(new Error('connection closed before the response ended'), { code: 'ECONNRESET' }));
+              if (!res.complete) fail(Object.assign(new Error('connection closed before the response ended'), { code: 'ECONNRESET' }));
             });
           },
         );
-        req.on('error', reject);
+        req.on('error', fail);
         req.end(r.body ?? undefined);
       });
     },

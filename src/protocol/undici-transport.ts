@@ -1,6 +1,6 @@
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import type { HttpTransport, TransportRequest, TransportResponse } from './http-transport.js';
-import { BodyOverCapError } from './http-transport.js';
+import { BodyOverCapError, TransportAbortedError, TransportTimeoutError } from './http-transport.js';
 
 export interface UndiciTransportOptions {
   /** Keep-alive connections per origin (default 8): size it to the request concurrency. */
@@ -8,11 +8,11 @@ export interface UndiciTransportOptions {
 }
 
 /**
- * The default transport: an undici Pool per origin (keep-alive, no pipelining). Measured
- * at about two thirds of the CPU per request of node:http on loopback (see
- * docs/notes/protocol.md), which is what lets the client keep up with a fast server.
- * undici's own header/body timeouts are off: the client's per-attempt timer covers both.
- * The body is consumed chunk by chunk and destroyed once past the cap.
+ * The default transport: an undici Pool per origin (keep-alive, no pipelining), driven
+ * through `dispatch` with a handler, so the body arrives as plain chunk callbacks (no
+ * stream machinery) and the cap is enforced as they arrive. Chosen by measurement over
+ * node:http (see docs/notes/protocol.md). undici's own header/body timeouts are off: the
+ * client's per-attempt timer covers both phases.
  */
 export function createUndiciTransport(options: UndiciTransportOptions = {}): HttpTransport {
   const connections = Math.max(1, Math.floor(options.connections ?? 8));
@@ -27,49 +27,79 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Htt
   };
 
   return {
-    async request(r: TransportRequest): Promise<TransportResponse> {
+    request(r: TransportRequest): Promise<TransportResponse> {
       let headers: Record<string, string> = r.headers as Record<string, string>;
       if (r.url.username !== '' && headers['authorization'] === undefined) {
         const basic = Buffer.from(`${decodeURIComponent(r.url.username)}:${decodeURIComponent(r.url.password)}`).toString('base64');
         headers = { ...headers, authorization: `Basic ${basic}` };
       }
-      const res = await poolFor(r.url).request({
-        path: `${r.url.pathname}${r.url.search}`,
-        method: r.method,
-        headers,
-        body: r.body === null ? null : (r.body as Buffer),
-        signal: r.signal,
-      });
-      const declared = Number(res.headers['content-length']);
-      if (Number.isFinite(declared) && declared > r.maxBodyBytes) {
-        res.body.on('error', () => undefined); // destroy() emits an AbortError; it is expected here
-        res.body.destroy();
-        throw new BodyOverCapError(0);
-      }
-      const body = await new Promise<Buffer>((resolve, reject) => {
+      return new Promise<TransportResponse>((resolve, reject) => {
+        let controller: Dispatcher.DispatchController | null = null;
+        let status = 0;
+        let responseHeaders: Record<string, string | string[] | undefined> = {};
         const chunks: Buffer[] = [];
         let size = 0;
-        res.body.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > r.maxBodyBytes) {
-            res.body.destroy();
-            reject(new BodyOverCapError(size));
-            return;
-          }
-          chunks.push(chunk);
-        });
-        res.body.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
-        res.body.on('error', reject);
+        let settled = false;
+        const fail = (err: Error) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          r.signal?.removeEventListener('abort', onAbort);
+          if (controller !== null && !controller.aborted) controller.abort(err);
+          reject(err);
+        };
+        const onAbort = () => fail(new TransportAbortedError('request aborted'));
+        if (r.signal?.aborted) {
+          reject(new TransportAbortedError('request aborted'));
+          return;
+        }
+        r.signal?.addEventListener('abort', onAbort, { once: true });
+        const timer = setTimeout(() => fail(new TransportTimeoutError(`no complete response within ${r.timeoutMs} ms`)), r.timeoutMs);
+        const handler: Dispatcher.DispatchHandler = {
+          onRequestStart(c) {
+            controller = c;
+            if (settled) c.abort(new TransportAbortedError('request aborted'));
+          },
+          onResponseStart(c, statusCode, h) {
+            controller = c;
+            status = statusCode;
+            responseHeaders = h as Record<string, string | string[] | undefined>;
+            const declared = Number(h['content-length']);
+            if (Number.isFinite(declared) && declared > r.maxBodyBytes) fail(new BodyOverCapError(0));
+          },
+          onResponseData(_c, chunk) {
+            if (settled) return;
+            size += chunk.length;
+            if (size > r.maxBodyBytes) {
+              fail(new BodyOverCapError(size));
+              return;
+            }
+            chunks.push(chunk);
+          },
+          onResponseEnd() {
+            if (settled) return;
+            settled = true;
+            clearTimeout(timer);
+            r.signal?.removeEventListener('abort', onAbort);
+            const h = responseHeaders;
+            resolve({
+              status,
+              header: (name) => {
+                const v = h[name];
+                return Array.isArray(v) ? v[0] : v;
+              },
+              body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size),
+            });
+          },
+          onResponseError(_c, err) {
+            fail(err);
+          },
+        };
+        poolFor(r.url).dispatch(
+          { origin: r.url.origin, path: `${r.url.pathname}${r.url.search}`, method: r.method, headers, body: r.body === null ? null : (r.body as Buffer) },
+          handler,
+        );
       });
-      const h = res.headers;
-      return {
-        status: res.statusCode,
-        header: (name) => {
-          const v = h[name];
-          return Array.isArray(v) ? v[0] : v;
-        },
-        body,
-      };
     },
     async close() {
       await Promise.all([...pools.values()].map((p) => p.destroy()));

@@ -93,3 +93,12 @@ describe('renderWireQuestions', () => {
     expect(reparsed.ok && reparsed.questions[0]![1].type === 'choice' && answersOf(reparsed.questions[0]![1])).toEqual(['1', '2', 'b']);
   });
 });
+
+describe('renderWireQuestions edge names', () => {
+  it('keeps "__proto__" as an id and as an option name', () => {
+    const questions: QuestionSet = [['__proto__', { type: 'choice', instructions: 'Pick', options: ['__proto__', 'constructor'], descriptions: ['a', null] }]];
+    const text = renderWireQuestions(questions);
+    expect(text).toBe('{"__proto__":{"type":"choice","instructions":"Pick","criteria":{"__proto__":"a","constructor":null}}}');
+    expect(parseWireQuestions(JSON.parse(text), 'questions')).toEqual({ ok: true, questions });
+  });
+});

@@ -182,6 +182,13 @@ function parseScoreCriteria(id: string, criteria: unknown, field: string, proble
  * option (never via an object, so integer-like option names keep their place).
  */
 export function renderWireQuestions(questions: QuestionSet): string {
+  // Fast path: one native JSON.stringify of plain objects, when no key would be moved.
+  if (!questions.some(([id, q]) => isIndexKey(id) || (q.type === 'choice' && q.options.some(isIndexKey)))) {
+    // Null-prototype objects, so an id or option named "__proto__" stays an own key.
+    const wire: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+    for (const [id, q] of questions) wire[id] = wireObject(q);
+    return JSON.stringify(wire);
+  }
   let out = '{';
   for (let i = 0; i < questions.length; i++) {
     const [id, q] = questions[i]!;
@@ -189,6 +196,29 @@ export function renderWireQuestions(questions: QuestionSet): string {
     out += `${JSON.stringify(id)}:${renderWireQuestion(q)}`;
   }
   return `${out}}`;
+}
+
+/** A key JS objects order first: a canonical array index ("0", "17"; not "01" or "-1"). */
+function isIndexKey(key: string): boolean {
+  const c = key.charCodeAt(0);
+  if (c < 48 || c > 57) return false;
+  return String(Number(key) >>> 0) === key && key !== '4294967295';
+}
+
+function wireObject(q: Question): object {
+  switch (q.type) {
+    case 'noul':
+      return q.criteria === undefined ? { type: 'noul', instructions: q.instructions } : { type: 'noul', instructions: q.instructions, criteria: q.criteria };
+    case 'choice': {
+      const criteria = Object.create(null) as Record<string, string | null>;
+      for (let i = 0; i < q.options.length; i++) criteria[q.options[i]!] = q.descriptions[i] ?? null;
+      return { type: 'choice', instructions: q.instructions, criteria };
+    }
+    case 'score':
+      return { type: 'score', instructions: q.instructions, criteria: q.levels };
+    default:
+      return assertNever(q);
+  }
 }
 
 export function renderWireQuestion(q: Question): string {
