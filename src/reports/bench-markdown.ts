@@ -75,7 +75,11 @@ export function renderBenchMarkdown(run: BenchRun, options: BenchMarkdownOptions
     `**Accuracy: ${formatPercent(s.accuracy)}** (${formatRatio(s.correct, s.total)} decisions${s.errors > 0 ? `; ${formatCount(s.errors)} errors count as misses` : ''})`,
   );
   para(`**KL from gold:** ${formatNumber(s.kl)} · **Brier:** ${formatNumber(s.brier)} · **ECE:** ${formatNumber(s.ece)}`);
-  para(nothingAnswered ? `**Rating:** ${s.rating.label}` : `**Rating:** ${renderStars(s.rating.stars)} ${s.rating.label}`);
+  para(
+    nothingAnswered
+      ? `**Rating:** ${s.rating.label}`
+      : `**Rating:** ${renderStars(s.rating.stars)} ${s.rating.label}${run.config.dataset.synthetic ? " (the card's reference points; only indicative on the synthetic sample)" : ''}`,
+  );
 
   // Requests and errors.
   const kinds = describeErrorKinds(s.errorKinds);

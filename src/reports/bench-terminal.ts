@@ -37,7 +37,7 @@ import {
 export interface BenchTerminalOptions {
   /** ANSI colour; pass `colourEnabled(sink, env)`. */
   readonly colour: boolean;
-  /** Terminal columns; default 80. Narrow terminals lose the bars and get shorter names. */
+  /** Terminal columns; default 100 (files and pipes). Narrow terminals lose the bars and get shorter names. */
   readonly width?: number;
   /** Show the server host as `<redacted>`. Default false. */
   readonly redactHost?: boolean;
@@ -54,7 +54,8 @@ export const TERMINAL_FAILED_CASES = 3;
  * dataset attribution. Every number comes from `run.summary` or the run's own cases.
  */
 export function renderBenchTerminal(run: BenchRun, options: BenchTerminalOptions): string {
-  const width = options.width ?? 80;
+  // Output to a file or pipe has no width: 100 columns keep the workflow names whole.
+  const width = options.width ?? 100;
   const p = createPalette(options.colour);
   const s = run.summary;
   const nothingAnswered = s.rating.stars === 0;
@@ -109,7 +110,7 @@ export function renderBenchTerminal(run: BenchRun, options: BenchTerminalOptions
     'Rating',
     nothingAnswered
       ? p.red(s.rating.label)
-      : `${p.yellow(renderStars(s.rating.stars))} ${s.rating.label}`,
+      : `${p.yellow(renderStars(s.rating.stars))} ${s.rating.label}${run.config.dataset.synthetic ? p.dim(' (the card\'s reference points; only indicative on the synthetic sample)') : ''}`,
   ]);
   const kinds = describeErrorKinds(s.errorKinds);
   rows.push([
@@ -142,7 +143,7 @@ export function renderBenchTerminal(run: BenchRun, options: BenchTerminalOptions
   const d = run.config.dataset;
   out.push(p.dim(`Accuracy measures agreement with the dataset's teacher, not correctness (${describeReferencePoints()}).`));
   const dataset = `Data: ${singleLine(d.id)} (${singleLine(d.split)} split, revision ${singleLine(d.revision ?? NOT_AVAILABLE)}, license ${singleLine(d.license)})`;
-  out.push(d.synthetic ? `${dataset} — ${p.yellow(SYNTHETIC_NOTE)}` : dataset);
+  out.push(dataset);
   out.push(p.dim(singleLine(d.attribution)));
   return `${out.join('\n')}\n`;
 }
