@@ -52,7 +52,7 @@ export interface NodeHttpTransportOptions {
 
 /**
  * node:http(s) with a keep-alive Agent per scheme: the dependency-free alternative to the
- * default undici transport (it measured about 1.5x the CPU per request on loopback, see
+ * default undici transport (it measured 1.4-1.6x the client CPU per request on loopback, see
  * docs/notes/protocol.md). The body is read chunk by chunk and the socket destroyed as
  * soon as the cap is passed, so an oversized body is never buffered whole.
  */
