@@ -10,6 +10,11 @@ export interface Command {
   readonly help: string;
   /** Returns the exit code: 0 ok, 1 invalid input or failed run, 2 usage error. */
   run(argv: readonly string[], io: CliIo): Promise<number>;
+  /**
+   * True when the command watches `io.signal` and stops cleanly itself (bench keeps finished
+   * cases, serve drains connections). Other commands end at once on Ctrl+C with exit 130.
+   */
+  readonly handlesSignals?: boolean;
 }
 
 type Options = NonNullable<ParseArgsConfig['options']>;

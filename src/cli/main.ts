@@ -30,7 +30,9 @@ async function main(): Promise<void> {
   });
   const io: CliIo = { stdout: sink(process.stdout), stderr: sink(process.stderr), env: process.env, cwd: process.cwd(), signal: controller.signal };
   const code = await runCli(process.argv.slice(2), io);
-  process.exitCode = controller.signal.aborted && code === 0 ? 130 : code;
+  process.exitCode = code;
+  // An interrupted command may leave work pending (a file half read): end now.
+  if (controller.signal.aborted) process.exit(code);
 }
 
 await main();

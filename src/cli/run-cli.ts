@@ -41,7 +41,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return 0;
   }
   try {
-    return await command.run(rest, io);
+    if (command.handlesSignals) return await command.run(rest, io);
+    const interrupted = new Promise<number>((resolve) => {
+      if (io.signal.aborted) resolve(130);
+      else io.signal.addEventListener('abort', () => resolve(130), { once: true });
+    });
+    return await Promise.race([command.run(rest, io), interrupted]);
   } catch (err) {
     return reportError(err, name, io);
   }

@@ -63,6 +63,7 @@ function datasetSource(value: string | undefined, io: CliIo): DatasetSource {
 
 export const command: Command = {
   name: 'bench',
+  handlesSignals: true,
   summary: 'benchmark a decision model server on Typed Decisions (default: the built-in server)',
   help: HELP,
   async run(argv, io) {

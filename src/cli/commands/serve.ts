@@ -49,6 +49,7 @@ const nonNegative = (n: number) => n >= 0;
 
 export const command: Command = {
   name: 'serve',
+  handlesSignals: true,
   summary: 'run the built-in System One reference server (built-in models, fault injection)',
   help: HELP,
   async run(argv, io) {
