@@ -16,6 +16,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { createSeededRandom } from '../src/core/seeded-random.js';
 
 const FIELDS = ['is_noise', 'needs_reply', 'urgent'] as const;
 type Field = (typeof FIELDS)[number];
@@ -86,17 +87,6 @@ export const INBOX_SPEC = {
   default_error: 1,
 };
 
-/** mulberry32: a small seeded PRNG, enough for demo data. */
-function createRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const round = (x: number, digits: number) => Number(x.toFixed(digits));
 const between = (rnd: () => number, [lo, hi]: readonly [number, number]) => lo + (hi - lo) * rnd();
@@ -108,7 +98,7 @@ function inboxCases(): { id: string; kind: 'yes_no'; group: string; prompt: stri
 }
 
 function resultLines(spec: ModelSpec): string {
-  const rnd = createRandom(spec.seed);
+  const rnd = createSeededRandom(spec.seed);
   const lines = inboxCases().map((c) => {
     const miss = spec.misses[c.id];
     const confidence = between(rnd, spec.confidence);

@@ -14,6 +14,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { createSeededRandom } from '../src/core/seeded-random.js';
 
 type Case =
   | { id: string; kind: 'yes_no'; prompt: string; correct: boolean }
@@ -76,17 +77,6 @@ export function moderationCases(): Case[] {
   ];
 }
 
-/** mulberry32: a small seeded PRNG, enough for demo data. */
-function createRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const round = (x: number, digits: number) => Number(x.toFixed(digits));
 
@@ -174,7 +164,7 @@ function distribution(options: readonly string[], top: string, p: number, rnd: (
 }
 
 function resultLines(spec: ModelSpec, cases: readonly Case[]): string {
-  const rnd = createRandom(spec.seed);
+  const rnd = createSeededRandom(spec.seed);
   let yn = 0;
   let ch = 0;
   const lines = cases.map((c) => {

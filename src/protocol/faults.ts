@@ -1,5 +1,5 @@
 import type { QuestionSet } from '../core/question.js';
-import { createSeededRandom, hashString } from './seeded-random.js';
+import { createSeededRandom, hashString } from '../core/seeded-random.js';
 
 /** What the server does instead of (or before) answering one request. */
 export type FaultAction =

@@ -9,7 +9,7 @@ import { createBuiltInModels, BUILT_IN_MODEL_NAMES, DEFAULT_MODEL, type Decision
 import type { PriorTable } from './models/prior.js';
 import { loadPriorTable } from './models/prior-file.js';
 import { parseDecideRequest, type AcceptedDecideRequest } from './parse-decide-request.js';
-import { hashString } from './seeded-random.js';
+import { hashString } from '../core/seeded-random.js';
 import { createServerMetrics, renderPrometheusText, type ServerMetricsSnapshot } from './server-metrics.js';
 
 export interface ReferenceServerOptions {

@@ -6,18 +6,8 @@
 import type { BenchCase } from '../../core/benchmark-case.js';
 import { renderBenchMarkdown } from '../bench-markdown.js';
 import { createRun, securityCase, supportCase, type FixtureCase } from './bench-run-fixture.js';
+import { createSeededRandom } from '../../core/seeded-random.js';
 
-/** A small seeded generator (mulberry32) so the example is the same every time. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A distribution over `k` answers leaning toward `favourite` by `weight`. */
 function lean(random: () => number, k: number, favourite: number, weight: number): number[] {
@@ -34,7 +24,7 @@ function goldFor(random: () => number, sizes: readonly number[]): BenchCase['gol
 }
 
 export function renderExampleReport(): string {
-  const random = seeded(7);
+  const random = createSeededRandom(7);
   const items: FixtureCase[] = [];
   for (let n = 1; n <= 8; n++) {
     for (const make of [securityCase, supportCase]) {
