@@ -34,8 +34,13 @@ export interface ChoicePrediction {
 
 /** The `picked` option when given, else the most likely one (a tie goes to the option listed first). */
 export function predictChoice(decision: ChoiceDecision): ChoicePrediction {
-  const index = decision.pickedIndex ?? argmaxFirst(decision.probabilities);
+  const index = predictedChoiceIndex(decision.probabilities, decision.pickedIndex ?? -1);
   return { index, confidence: decision.probabilities[index] as number };
+}
+
+/** {@link predictChoice} on bare values: `pickedIndex` is -1 when the result gave none. */
+export function predictedChoiceIndex(probabilities: readonly number[], pickedIndex: number): number {
+  return pickedIndex >= 0 ? pickedIndex : argmaxFirst(probabilities);
 }
 
 /** Brier of a yes/no: the two answers {yes: p, no: 1 - p}, so 2(p - y)^2. Range 0..2. */

@@ -6,8 +6,8 @@
  */
 import { CalibrationAccumulator, type ReliabilityBin } from './calibration.js';
 import { ExactSum } from './exact-sum.js';
-import type { OfflineCase, OfflineResult } from './offline-case.js';
-import { DEFAULT_YES_NO_THRESHOLD, scoreOffline } from './offline-prediction.js';
+import type { ChoiceDecision, OfflineCase, OfflineResult, ScoreDecision, YesNoDecision } from './offline-case.js';
+import { choiceBrier, DEFAULT_YES_NO_THRESHOLD, logLoss as logLossOf, predictedChoiceIndex, predictYesNo, yesNoBrier } from './offline-prediction.js';
 
 export interface OfflineCounts {
   /** Cases in the dataset. */
@@ -61,6 +61,14 @@ export interface OfflineAccumulatorOptions {
 export interface OfflineAccumulator {
   /** Adds one result for its case (the decision must be of the case's kind). */
   add(c: OfflineCase, r: OfflineResult): void;
+  /**
+   * The same as `add`, on bare values (for loaders that stream millions of results without
+   * making objects). `costUsd` / `latencyMs` are NaN when the result has none.
+   */
+  addYesNo(correct: boolean, probability: number, costUsd: number, latencyMs: number): void;
+  /** `probabilities` aligned with the options; `pickedIndex` -1 when none was given. */
+  addChoice(correctIndex: number, probabilities: readonly number[], pickedIndex: number, costUsd: number, latencyMs: number): void;
+  addScore(correct: number, value: number, costUsd: number, latencyMs: number): void;
   /** The summary so far; `nCases` is the size of the dataset (for the missing count). */
   summarize(nCases: number): OfflineSummary;
 }
@@ -78,22 +86,46 @@ export function createOfflineAccumulator(options: OfflineAccumulatorOptions = {}
   let score = 0;
   let correct = 0;
 
-  return {
+  const extras = (costUsd: number, latencyMs: number): void => {
+    if (costUsd === costUsd) cost.add(costUsd);
+    if (latencyMs === latencyMs) latency.add(latencyMs);
+  };
+  const addDecided = (hit: boolean, confidence: number, brierTerm: number, logLossTerm: number): void => {
+    if (hit) correct++;
+    brier.add(brierTerm);
+    logLoss.add(logLossTerm);
+    calibration.add(confidence, hit);
+  };
+
+  const acc: OfflineAccumulator = {
     add(c, r) {
-      const s = scoreOffline(c, r.decision, threshold);
-      if (s.kind === 'score') {
-        score++;
-        absError.add(s.absError);
-      } else {
-        if (s.kind === 'yes_no') yesNo++;
-        else choice++;
-        if (s.correct) correct++;
-        brier.add(s.brier);
-        logLoss.add(s.logLoss);
-        calibration.add(s.confidence, s.correct);
-      }
-      if (r.costUsd !== undefined) cost.add(r.costUsd);
-      if (r.latencyMs !== undefined) latency.add(r.latencyMs);
+      const d = r.decision;
+      if (d.kind !== c.kind) throw new TypeError(`a ${d.kind} decision cannot answer ${c.kind} case ${c.id}`);
+      const costUsd = r.costUsd ?? NaN;
+      const latencyMs = r.latencyMs ?? NaN;
+      if (c.kind === 'yes_no') acc.addYesNo(c.correct, (d as YesNoDecision).probability, costUsd, latencyMs);
+      else if (c.kind === 'choice') acc.addChoice(c.correctIndex, (d as ChoiceDecision).probabilities, (d as ChoiceDecision).pickedIndex ?? -1, costUsd, latencyMs);
+      else acc.addScore(c.correct, (d as ScoreDecision).value, costUsd, latencyMs);
+    },
+
+    addYesNo(isYes, p, costUsd, latencyMs) {
+      yesNo++;
+      const prediction = predictYesNo(p, threshold);
+      addDecided(prediction.yes === isYes, prediction.confidence, yesNoBrier(p, isYes), logLossOf(isYes ? p : 1 - p));
+      extras(costUsd, latencyMs);
+    },
+
+    addChoice(correctIndex, probabilities, pickedIndex, costUsd, latencyMs) {
+      choice++;
+      const index = predictedChoiceIndex(probabilities, pickedIndex);
+      addDecided(index === correctIndex, probabilities[index] as number, choiceBrier(probabilities, correctIndex), logLossOf(probabilities[correctIndex] as number));
+      extras(costUsd, latencyMs);
+    },
+
+    addScore(correctValue, value, costUsd, latencyMs) {
+      score++;
+      absError.add(Math.abs(value - correctValue));
+      extras(costUsd, latencyMs);
     },
 
     summarize(nCases) {
@@ -126,6 +158,7 @@ export function createOfflineAccumulator(options: OfflineAccumulatorOptions = {}
       };
     },
   };
+  return acc;
 }
 
 /** Summary of a list of (case, result) pairs; `nCases` defaults to the number of pairs. */

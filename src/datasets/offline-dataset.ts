@@ -1,10 +1,15 @@
 /**
  * Loads and validates an offline dataset (spec/offline-scoring.md, "Dataset file"): JSONL,
  * one case a line. Every problem is reported (file, line, case, field), up to a cap.
+ *
+ * The cases are stored column by column (offline-case-table.ts); `cases` and `byId` are
+ * made on first use, so commands that only stream results against the dataset (`score`,
+ * `compare`, `validate` of results) never build a million objects and a million-entry Map.
  */
 import type { ChoiceCase, OfflineCase, ScoreCase, YesNoCase } from '../core/offline-case.js';
 import { isFiniteNumber, isNonEmptyString, isRecord, preview, type JsonRecord } from '../core/json-value.js';
 import { ProblemList } from '../core/offline-problems.js';
+import { isCanonicalUtf8, KIND_CHOICE, KIND_SCORE, KIND_YES_NO, OfflineCaseTable } from './offline-case-table.js';
 import { ByteCursor, encodeKeys } from './offline-fast-json.js';
 import { readLineBytes } from './read-lines.js';
 
@@ -17,24 +22,65 @@ export interface OfflineDataset {
 /** Reports one problem of the line being checked: the field it concerns and what is wrong. */
 export type ReportProblem = (field: string | undefined, message: string) => void;
 
+/** A loaded dataset: the table, with `cases` and `byId` built from it on first use. */
+class TableDataset implements OfflineDataset {
+  private casesCache: OfflineCase[] | null = null;
+  private byIdCache: Map<string, OfflineCase> | null = null;
+
+  constructor(
+    readonly path: string,
+    readonly table: OfflineCaseTable,
+  ) {}
+
+  get cases(): readonly OfflineCase[] {
+    if (this.casesCache === null) {
+      const cases = new Array<OfflineCase>(this.table.size);
+      for (let i = 0; i < cases.length; i++) cases[i] = this.table.caseAt(i);
+      this.casesCache = cases;
+    }
+    return this.casesCache;
+  }
+
+  get byId(): ReadonlyMap<string, OfflineCase> {
+    if (this.byIdCache === null) {
+      const byId = new Map<string, OfflineCase>();
+      for (const c of this.cases) byId.set(c.id, c);
+      this.byIdCache = byId;
+    }
+    return this.byIdCache;
+  }
+}
+
+const tables = new WeakMap<OfflineDataset, OfflineCaseTable>();
+
+/**
+ * The column store of a dataset: the loaded one's own, or (for a dataset made by hand from
+ * a list of cases) one built from its cases, in their order, once.
+ */
+export function caseTableOf(dataset: OfflineDataset): OfflineCaseTable {
+  if (dataset instanceof TableDataset) return dataset.table;
+  let table = tables.get(dataset);
+  if (table === undefined) {
+    table = new OfflineCaseTable();
+    for (const c of dataset.cases) table.pushCase(c, 0);
+    tables.set(dataset, table);
+  }
+  return table;
+}
+
+/** Number of cases, without making the case objects. */
+export function datasetSize(dataset: OfflineDataset): number {
+  return caseTableOf(dataset).size;
+}
+
 /**
  * Loads a dataset file (`.gz` is gunzipped). Throws InvalidInputError listing every problem
  * (capped at 50, the rest counted), or a DecidekitError when the file cannot be read.
  */
 export async function loadOfflineDataset(path: string): Promise<OfflineDataset> {
   const problems = new ProblemList();
-  const cases: OfflineCase[] = [];
-  const byId = new Map<string, OfflineCase>();
-  /** Line of each case in `cases`, for "first on line N" of a duplicate id. */
-  const lineNumbers: number[] = [];
-  const interned = new SharedValues();
-  const fast = new FastCaseReader(interned);
-
-  const add = (c: OfflineCase, lineNumber: number): void => {
-    byId.set(c.id, c);
-    cases.push(c);
-    lineNumbers.push(lineNumber);
-  };
+  const table = new OfflineCaseTable();
+  const fast = new FastCaseReader(table);
 
   const slow = (line: string, lineNumber: number): void => {
     let value: unknown;
@@ -47,56 +93,28 @@ export async function loadOfflineDataset(path: string): Promise<OfflineDataset> 
     const id = isRecord(value) && isNonEmptyString(value['id']) ? value['id'] : undefined;
     const report: ReportProblem = (field, message) =>
       problems.add({ file: path, line: lineNumber, ...(id === undefined ? {} : { caseId: id }), ...(field === undefined ? {} : { field }), message });
-    const c = parseOfflineCase(value, report, interned);
+    const c = parseOfflineCase(value, report);
     if (c === null) return;
-    const first = byId.get(c.id);
-    if (first !== undefined) {
-      // Finding the first line is a scan; only pay it for problems that are kept.
-      const where = problems.count < problems.cap ? ` (first on line ${caseLine(cases, first, lineNumbers)})` : '';
-      report('id', `duplicate id ${JSON.stringify(c.id)}${where}`);
+    const first = table.findIdString(c.id);
+    if (first !== -1) {
+      report('id', `duplicate id ${JSON.stringify(c.id)} (first on line ${table.line[first]})`);
       return;
     }
-    add(c, lineNumber);
+    table.pushCase(c, lineNumber);
   };
 
   await readLineBytes(path, (bytes, start, end, lineNumber) => {
-    const c = fast.read(bytes, start, end);
     // Blank lines, invalid lines and duplicates take the slow path (which skips or words them).
-    if (c !== null && !byId.has(c.id)) add(c, lineNumber);
-    else {
+    if (fast.read(bytes, start, end) && table.findId(bytes, fast.idStart, fast.idEnd) === -1) {
+      table.push(bytes, fast.idStart, fast.idEnd, fast.kind, fast.correct, fast.list, fast.min, fast.max, fast.prompt, fast.group, fast.field, lineNumber);
+    } else {
       const line = bytes.toString('utf8', start, end);
       if (!isBlank(line)) slow(line, lineNumber);
     }
   });
-  if (cases.length === 0 && problems.count === 0) problems.add({ file: path, line: null, message: 'no cases (the dataset is empty)' });
+  if (table.size === 0 && problems.count === 0) problems.add({ file: path, line: null, message: 'no cases (the dataset is empty)' });
   problems.throwIfAny();
-  return { path, cases, byId };
-}
-
-/**
- * Shares identical option lists and prompts between cases (memory on large datasets,
- * where a prompt is often a question asked of many items), up to a number of distinct
- * values, beyond which values are simply not shared.
- */
-export class SharedValues {
-  private readonly byKey = new Map<string, readonly string[]>();
-  private readonly prompts = new Map<string, string>();
-  constructor(private readonly max = 10_000) {}
-
-  sharePrompt(prompt: string): string {
-    const hit = this.prompts.get(prompt);
-    if (hit !== undefined) return hit;
-    if (this.prompts.size < this.max) this.prompts.set(prompt, prompt);
-    return prompt;
-  }
-
-  share(options: readonly string[]): readonly string[] {
-    const key = options.join('\u0000');
-    const hit = this.byKey.get(key);
-    if (hit !== undefined) return hit;
-    if (this.byKey.size < this.max) this.byKey.set(key, options);
-    return options;
-  }
+  return new TableDataset(path, table);
 }
 
 const CASE_KEYS = encodeKeys(['id', 'kind', 'prompt', 'correct', 'options', 'score_min', 'score_max', 'group', 'field']);
@@ -115,26 +133,34 @@ const ALLOWED_KEYS = [COMMON_KEYS, COMMON_KEYS | (1 << C_OPTIONS), COMMON_KEYS |
 const REQUIRED_KEYS = [(1 << C_ID) | (1 << C_KIND) | (1 << C_CORRECT), (1 << C_ID) | (1 << C_KIND) | (1 << C_CORRECT) | (1 << C_OPTIONS), (1 << C_ID) | (1 << C_KIND) | (1 << C_CORRECT) | (1 << C_MIN) | (1 << C_MAX)] as const;
 
 /**
- * Reads a valid dataset line of the usual shape straight from its bytes; null (bail out)
- * for anything it does not fully check itself, which the caller then parses with
- * JSON.parse and the full validation. See offline-fast-json.ts.
+ * Reads a valid dataset line of the usual shape straight from its bytes into its fields
+ * (ready for OfflineCaseTable.push); false (bail out) for anything it does not fully check
+ * itself, which the caller then parses with JSON.parse and the full validation. Ids must
+ * be valid UTF-8 (so equal ids are equal bytes). See offline-fast-json.ts.
  */
 export class FastCaseReader {
   private readonly cur = new ByteCursor();
   private readonly sub = new ByteCursor();
-  /** Option lists by the raw bytes of their JSON array, with each option's bytes. */
-  private readonly lists = new Map<string, { readonly options: readonly string[]; readonly bytes: Uint8Array[] }>();
+  idStart = 0;
+  idEnd = 0;
+  kind = -1;
+  correct = 0;
+  list = -1;
+  min = 0;
+  max = 0;
+  prompt = -1;
+  group: string | undefined = undefined;
+  field: string | undefined = undefined;
 
-  constructor(private readonly shared: SharedValues, private readonly maxLists = 10_000) {}
+  constructor(private readonly table: OfflineCaseTable) {}
 
-  read(bytes: Buffer, start: number, end: number): OfflineCase | null {
+  read(bytes: Buffer, start: number, end: number): boolean {
     const cur = this.cur;
     cur.reset(bytes, start, end);
-    if (!cur.eat(0x7b)) return null;
+    if (!cur.eat(0x7b)) return false;
     let seen = 0;
-    let id = '';
     let kind = -1;
-    let prompt: string | undefined;
+    let prompt = -1;
     let group: string | undefined;
     let field: string | undefined;
     let correctBool = -1;
@@ -143,28 +169,29 @@ export class FastCaseReader {
     let correctEnd = -1;
     let min = NaN;
     let max = NaN;
-    let list: { readonly options: readonly string[]; readonly bytes: Uint8Array[] } | null = null;
+    let list = -1;
     for (;;) {
       const k = cur.key(CASE_KEYS);
-      if (k === -1 || (seen & (1 << k)) !== 0) return null;
+      if (k === -1 || (seen & (1 << k)) !== 0) return false;
       seen |= 1 << k;
       switch (k) {
         case C_ID:
-          if (!cur.string() || cur.strEnd === cur.strStart) return null;
-          id = cur.stringValue();
+          if (!cur.string() || cur.strEnd === cur.strStart || !isCanonicalUtf8(bytes, cur.strStart, cur.strEnd, cur.strAscii)) return false;
+          this.idStart = cur.strStart;
+          this.idEnd = cur.strEnd;
           break;
         case C_KIND:
-          if (!cur.string()) return null;
+          if (!cur.string()) return false;
           kind = cur.stringIndex(KIND_NAMES);
-          if (kind === -1) return null;
+          if (kind === -1) return false;
           break;
         case C_PROMPT:
-          if (!cur.string()) return null;
-          prompt = this.shared.sharePrompt(cur.stringValue());
+          if (!cur.string()) return false;
+          prompt = this.table.promptOf(bytes, cur.strStart, cur.strEnd, cur.strAscii);
           break;
         case C_GROUP:
         case C_FIELD: {
-          if (!cur.string() || cur.strEnd === cur.strStart) return null;
+          if (!cur.string() || cur.strEnd === cur.strStart) return false;
           if (k === C_GROUP) group = cur.stringValue();
           else field = cur.stringValue();
           break;
@@ -172,111 +199,108 @@ export class FastCaseReader {
         case C_CORRECT: {
           const c = cur.peek();
           if (c === 0x22) {
-            if (!cur.string()) return null;
+            if (!cur.string()) return false;
             correctStart = cur.strStart;
             correctEnd = cur.strEnd;
           } else if (c === 0x74 || c === 0x66) {
             correctBool = cur.boolean();
-            if (correctBool === -1) return null;
+            if (correctBool === -1) return false;
           } else {
             correctNum = cur.number();
-            if (!Number.isFinite(correctNum)) return null;
+            if (!Number.isFinite(correctNum)) return false;
           }
           break;
         }
         case C_OPTIONS:
           list = this.readOptions();
-          if (list === null) return null;
+          if (list === -1) return false;
           break;
         default: {
           const v = cur.number();
-          if (!Number.isFinite(v)) return null;
+          if (!Number.isFinite(v)) return false;
           if (k === C_MIN) min = v;
           else max = v;
         }
       }
       if (cur.eat(0x2c)) continue;
-      if (!cur.eat(0x7d)) return null;
+      if (!cur.eat(0x7d)) return false;
       break;
     }
-    if (!cur.atEnd() || kind === -1 || (seen & ~ALLOWED_KEYS[kind]!) !== 0 || (seen & REQUIRED_KEYS[kind]!) !== REQUIRED_KEYS[kind]) return null;
+    if (!cur.atEnd() || kind === -1 || (seen & ~ALLOWED_KEYS[kind]!) !== 0 || (seen & REQUIRED_KEYS[kind]!) !== REQUIRED_KEYS[kind]) return false;
     if (group !== undefined && field === undefined) {
+      const id = bytes.toString('utf8', this.idStart, this.idEnd);
       field = id.slice(id.lastIndexOf(':') + 1);
-      if (field.length === 0) return null;
+      if (field.length === 0) return false;
     }
-    const base: { prompt?: string; group?: string; field?: string } = {};
-    if (prompt !== undefined) base.prompt = prompt;
-    if (group !== undefined) base.group = group;
-    if (field !== undefined) base.field = field;
-    if (kind === 0) {
-      if (correctBool === -1) return null;
-      const c: YesNoCase = { id, kind: 'yes_no', correct: correctBool === 1, ...base };
-      return c;
+    this.kind = kind;
+    this.prompt = prompt;
+    this.group = group;
+    this.field = field;
+    this.list = -1;
+    this.min = 0;
+    this.max = 0;
+    if (kind === KIND_YES_NO) {
+      if (correctBool === -1) return false;
+      this.correct = correctBool;
+      return true;
     }
-    if (kind === 1) {
-      if (correctStart === -1 || list === null) return null;
+    if (kind === KIND_CHOICE) {
+      if (correctStart === -1 || list === -1) return false;
       const sub = this.sub;
-      sub.reset(cur.buf, correctStart - 1, correctEnd + 1);
-      if (!sub.string()) return null;
-      const correctIndex = sub.stringIndex(list.bytes);
-      if (correctIndex === -1) return null;
-      const c: ChoiceCase = { id, kind: 'choice', options: list.options, correct: list.options[correctIndex]!, correctIndex, ...base };
-      return c;
+      sub.reset(bytes, correctStart - 1, correctEnd + 1);
+      if (!sub.string()) return false;
+      const correctIndex = sub.stringIndex(this.table.optionBytes[list]!);
+      if (correctIndex === -1) return false;
+      this.correct = correctIndex;
+      this.list = list;
+      return true;
     }
-    if (!Number.isFinite(correctNum) || !(min < max) || correctNum < min || correctNum > max) return null;
-    const c: ScoreCase = { id, kind: 'score', scoreMin: min, scoreMax: max, correct: correctNum, ...base };
-    return c;
+    if (kind !== KIND_SCORE || !Number.isFinite(correctNum) || !(min < max) || correctNum < min || correctNum > max) return false;
+    this.correct = correctNum;
+    this.min = min;
+    this.max = max;
+    return true;
   }
 
-  /** A list of 2+ distinct non-empty strings, shared with earlier identical lists. */
-  private readOptions(): { readonly options: readonly string[]; readonly bytes: Uint8Array[] } | null {
+  /** A list of 2+ distinct non-empty strings, shared with earlier identical lists; -1 to bail out. */
+  private readOptions(): number {
     const cur = this.cur;
-    if (cur.peek() !== 0x5b) return null;
+    if (cur.peek() !== 0x5b) return -1;
     const segStart = cur.pos;
     cur.pos++;
     let n = 0;
     if (cur.peek() !== 0x5d) {
       for (;;) {
-        if (!cur.string() || cur.strEnd === cur.strStart) return null;
+        if (!cur.string() || cur.strEnd === cur.strStart) return -1;
         n++;
         if (cur.eat(0x2c)) continue;
         break;
       }
     }
-    if (!cur.eat(0x5d) || n < 2) return null;
-    const key = cur.buf.toString('latin1', segStart, cur.pos);
-    const hit = this.lists.get(key);
-    if (hit !== undefined) return hit;
+    if (!cur.eat(0x5d) || n < 2) return -1;
+    const hit = this.table.listOfSegment(cur.buf, segStart, cur.pos);
+    if (hit !== -1) return hit;
     // First time this list is seen: decode and check its options.
     const sub = this.sub;
     sub.reset(cur.buf, segStart + 1, cur.pos - 1);
     const options: string[] = [];
-    const bytes: Uint8Array[] = [];
     for (let i = 0; i < n; i++) {
       if (i > 0) sub.eat(0x2c);
       sub.string();
       const name = sub.stringValue();
-      if (options.includes(name)) return null;
+      if (options.includes(name)) return -1;
       options.push(name);
-      bytes.push(cur.buf.subarray(sub.strStart, sub.strEnd).slice());
     }
-    const entry = { options: this.shared.share(options), bytes };
-    if (this.lists.size < this.maxLists) this.lists.set(key, entry);
-    return entry;
+    return this.table.listOf(options, { b: cur.buf, start: segStart, end: cur.pos });
   }
-}
-
-function caseLine(cases: readonly OfflineCase[], c: OfflineCase, lines: readonly number[]): number {
-  return lines[cases.indexOf(c)] ?? 0;
 }
 
 const KINDS = new Set(['yes_no', 'choice', 'score']);
 
 /**
  * Checks one parsed dataset line into a case, reporting every problem; null when invalid.
- * `interned` shares identical option lists between cases (memory on large datasets).
  */
-export function parseOfflineCase(value: unknown, report: ReportProblem, interned?: SharedValues): OfflineCase | null {
+export function parseOfflineCase(value: unknown, report: ReportProblem): OfflineCase | null {
   if (!isRecord(value)) {
     report(undefined, `expected a JSON object, got ${preview(value)}`);
     return null;
@@ -292,7 +316,7 @@ export function parseOfflineCase(value: unknown, report: ReportProblem, interned
   if (typeof kind !== 'string' || !KINDS.has(kind)) {
     fail('kind', kind === undefined ? 'kind is missing (yes_no, choice or score)' : `kind must be yes_no, choice or score, got ${preview(kind)}`);
   }
-  const base = parseBase(value, typeof id === 'string' ? id : '', fail, interned);
+  const base = parseBase(value, typeof id === 'string' ? id : '', fail);
   if (!ok || !isNonEmptyString(id)) return null;
 
   if (kind === 'yes_no') {
@@ -318,8 +342,7 @@ export function parseOfflineCase(value: unknown, report: ReportProblem, interned
       fail('correct', `correct ${JSON.stringify(correct)} is not one of the options ${preview(options)}`);
       return null;
     }
-    const shared = interned === undefined ? options : interned.share(options);
-    const c: ChoiceCase = { id, kind: 'choice', options: shared, correct: shared[correctIndex]!, correctIndex, ...base };
+    const c: ChoiceCase = { id, kind: 'choice', options, correct: options[correctIndex]!, correctIndex, ...base };
     return c;
   }
 
@@ -349,11 +372,11 @@ interface Base {
   field?: string;
 }
 
-function parseBase(value: JsonRecord, id: string, fail: ReportProblem, interned: SharedValues | undefined): Base {
+function parseBase(value: JsonRecord, id: string, fail: ReportProblem): Base {
   const base: Base = {};
   const prompt = value['prompt'];
   if (prompt !== undefined && prompt !== null) {
-    if (typeof prompt === 'string') base.prompt = interned === undefined ? prompt : interned.sharePrompt(prompt);
+    if (typeof prompt === 'string') base.prompt = prompt;
     else fail('prompt', `prompt must be a string, got ${preview(prompt)}`);
   }
   const group = value['group'];

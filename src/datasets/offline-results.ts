@@ -3,11 +3,12 @@
  * strictly: every violation is a problem naming file, line, case and field; nothing is
  * repaired, clipped or renormalised. Memory stays bounded by the dataset, not the file.
  */
-import type { ChoiceDecision, OfflineCase, OfflineDecision, OfflineResult } from '../core/offline-case.js';
+import type { ChoiceDecision, OfflineDecision, OfflineResult, OfflineCase } from '../core/offline-case.js';
 import { isFiniteNumber, isNonEmptyString, isProbability, isRecord, preview, type JsonRecord } from '../core/json-value.js';
 import { ProblemList } from '../core/offline-problems.js';
 import { createOfflineAccumulator, type OfflineAccumulatorOptions, type OfflineSummary } from '../core/offline-summary.js';
-import { isBlank, jsonErrorMessage, type OfflineDataset } from './offline-dataset.js';
+import { isCanonicalUtf8, KIND_CHOICE, KIND_YES_NO, type OfflineCaseTable } from './offline-case-table.js';
+import { caseTableOf, isBlank, jsonErrorMessage, type OfflineDataset } from './offline-dataset.js';
 import { encodeKeys, ByteCursor } from './offline-fast-json.js';
 import { readLineBytes } from './read-lines.js';
 
@@ -23,6 +24,14 @@ export interface ReadResultsSummary {
   readonly missing: number;
 }
 
+/** Where valid results go: the fast path's bare values, or the slow path's objects. */
+interface ResultSink {
+  /** A valid line read from its bytes: `reader` holds its values, for case `index` of the table. */
+  fast(reader: FastResultReader): void;
+  /** A valid line read by JSON.parse and the full validation. */
+  slow(index: number, result: OfflineResult): void;
+}
+
 /**
  * Streams a results file (`.gz` is gunzipped) and calls `onResult` for every valid line,
  * in file order. At the end, throws InvalidInputError listing every problem (capped at 50,
@@ -33,10 +42,21 @@ export async function readResults(
   dataset: OfflineDataset,
   onResult: (result: OfflineResult, c: OfflineCase) => void,
 ): Promise<ReadResultsSummary> {
+  let cases: readonly OfflineCase[] | null = null;
+  const caseAt = (i: number): OfflineCase => (cases ??= dataset.cases)[i]!;
+  return streamResults(path, dataset, {
+    fast: (r) => onResult(r.result(), caseAt(r.index)),
+    slow: (i, result) => onResult(result, caseAt(i)),
+  });
+}
+
+async function streamResults(path: string, dataset: OfflineDataset, sink: ResultSink): Promise<ReadResultsSummary> {
+  const table = caseTableOf(dataset);
   const problems = new ProblemList();
-  /** Line of the first result of each case: duplicates are errors. Bounded by the dataset. */
-  const firstLine = new Map<OfflineCase, number>();
-  const fast = new FastResultReader(dataset);
+  /** Line of the first result of each case (0: none yet): duplicates are errors. */
+  const firstLine = new Int32Array(table.size);
+  let seen = 0;
+  const fast = new FastResultReader(table);
   let model: string | null = null;
   let modelLine = 0;
   let lines = 0;
@@ -59,18 +79,21 @@ export async function readResults(
       return;
     }
     const rawId = value['case_id'];
-    let c: OfflineCase | undefined;
+    let index = -1;
     if (!isNonEmptyString(rawId)) {
       report('case_id', rawId === undefined ? 'case_id is missing' : `case_id must be a non-empty string, got ${preview(rawId)}`);
     } else {
       caseId = rawId;
-      c = dataset.byId.get(rawId);
-      if (c === undefined) {
+      index = table.indexOfId(rawId, fast.index + 1);
+      // The next line's case is probably the one after this (see FastResultReader).
+      if (index !== -1) fast.index = index;
+      if (index === -1) {
         report('case_id', `case_id ${JSON.stringify(rawId)} is not in the dataset ${dataset.path}`);
+      } else if (firstLine[index] !== 0) {
+        report('case_id', `duplicate result for this case (first on line ${firstLine[index]})`);
       } else {
-        const first = firstLine.get(c);
-        if (first !== undefined) report('case_id', `duplicate result for this case (first on line ${first})`);
-        else firstLine.set(c, lineNumber);
+        firstLine[index] = lineNumber;
+        seen++;
       }
     }
 
@@ -85,11 +108,12 @@ export async function readResults(
       report('model', `model ${JSON.stringify(rawModel)} differs from ${JSON.stringify(model)} on line ${modelLine} (one results file is one model)`);
     }
 
+    const c = index === -1 ? undefined : table.caseAt(index);
     const decision = c === undefined ? null : parseOfflineDecision(value['decision'], c, report);
     const costUsd = optionalNonNegative(value, 'cost_usd', report);
     const latencyMs = optionalNonNegative(value, 'latency_ms', report);
     if (problems.count !== before || c === undefined || decision === null || model === null) return;
-    onResult(makeResult(c, model, decision, costUsd, latencyMs), c);
+    sink.slow(index, makeResult(c.id, model, decision, costUsd, latencyMs));
   };
 
   await readLineBytes(path, (bytes, start, end, lineNumber) => {
@@ -97,11 +121,12 @@ export async function readResults(
     lines++;
     // Fast path: a well-formed line of the usual shape, read from the bytes. Anything else,
     // including every invalid line and duplicates, goes the slow way for its messages.
-    if (model !== null && fast.read(bytes, start, end)) {
-      const c = fast.case!;
-      if (!firstLine.has(c)) {
-        firstLine.set(c, lineNumber);
-        onResult(makeResult(c, model, fast.decision!, fast.costUsd, fast.latencyMs), c);
+    if (fast.read(bytes, start, end)) {
+      const i = fast.index;
+      if (firstLine[i] === 0) {
+        firstLine[i] = lineNumber;
+        seen++;
+        sink.fast(fast);
         return;
       }
     }
@@ -109,11 +134,11 @@ export async function readResults(
   });
 
   problems.throwIfAny();
-  return { model, lines, missing: dataset.cases.length - firstLine.size };
+  return { model, lines, missing: table.size - seen };
 }
 
-function makeResult(c: OfflineCase, model: string, decision: OfflineDecision, costUsd: number | undefined, latencyMs: number | undefined): OfflineResult {
-  const result: { -readonly [K in keyof OfflineResult]: OfflineResult[K] } = { caseId: c.id, model, decision };
+function makeResult(caseId: string, model: string, decision: OfflineDecision, costUsd: number | undefined, latencyMs: number | undefined): OfflineResult {
+  const result: { -readonly [K in keyof OfflineResult]: OfflineResult[K] } = { caseId, model, decision };
   if (costUsd !== undefined) result.costUsd = costUsd;
   if (latencyMs !== undefined) result.latencyMs = latencyMs;
   return result;
@@ -133,52 +158,69 @@ const D_VALUE = 3;
 const D_CONFIDENCE = 4;
 
 /**
- * Reads a valid results line of the usual shape straight from its bytes. `read` returns
- * false (bail out) for anything it does not fully check itself: the caller then parses the
- * line with JSON.parse and the full validation, which words the problems.
+ * Reads a valid results line of the usual shape straight from its bytes into its fields
+ * (no object per line). `read` returns false (bail out) for anything it does not fully
+ * check itself: the caller then parses the line with JSON.parse and the full validation,
+ * which words the problems. Case ids are matched as bytes, first against the case after
+ * the previous line's (results usually follow the dataset's order), else by hash.
  */
 export class FastResultReader {
   private readonly cur = new ByteCursor();
   private modelBytes: Uint8Array | null = null;
-  private readonly optionBytes = new WeakMap<readonly string[], Uint8Array[]>();
-  case: OfflineCase | null = null;
-  decision: OfflineDecision | null = null;
-  costUsd: number | undefined = undefined;
-  latencyMs: number | undefined = undefined;
+  private model = '';
+  /** Scratch probabilities, one array per number of options, reused line after line. */
+  private readonly scratch: number[][] = [];
+  /** Case index in the table. */
+  index = -1;
+  kind = -1;
+  /** yes_no: P(yes). */
+  probability = NaN;
+  /** choice: aligned with the options (valid until the next read); picked option or -1. */
+  probabilities: number[] = [];
+  pickedIndex = -1;
+  /** score: the value and the confidence (NaN: none). */
+  value = NaN;
+  confidence = NaN;
+  /** NaN when the line has none. */
+  costUsd = NaN;
+  latencyMs = NaN;
 
-  constructor(private readonly dataset: OfflineDataset) {}
+  constructor(private readonly table: OfflineCaseTable) {}
 
   /** Lines are only read fast once the model is known (the first line sets it, slowly). */
   setModel(model: string): void {
-    this.modelBytes = new TextEncoder().encode(model);
+    const bytes = Buffer.from(model, 'utf8');
+    // A model with a lone surrogate (from an escape) is not its UTF-8: leave it to the slow path.
+    if (bytes.toString('utf8') === model) {
+      this.modelBytes = bytes;
+      this.model = model;
+    }
   }
 
   read(bytes: Buffer, start: number, end: number): boolean {
     const cur = this.cur;
     cur.reset(bytes, start, end);
-    this.case = null;
-    this.decision = null;
-    this.costUsd = undefined;
-    this.latencyMs = undefined;
-    if (!cur.eat(0x7b) || this.modelBytes === null) return false;
+    this.costUsd = NaN;
+    this.latencyMs = NaN;
+    if (this.modelBytes === null || !cur.eat(0x7b)) return false;
     let seen = 0;
+    let index = -1;
     for (;;) {
       const k = cur.key(RESULT_KEYS);
       if (k === -1 || (seen & (1 << k)) !== 0) return false;
       seen |= 1 << k;
       switch (k) {
         case K_CASE_ID: {
-          if (!cur.string() || cur.strEnd === cur.strStart) return false;
-          const c = this.dataset.byId.get(cur.stringValue());
-          if (c === undefined) return false;
-          this.case = c;
+          if (!cur.string() || cur.strEnd === cur.strStart || !isCanonicalUtf8(bytes, cur.strStart, cur.strEnd, cur.strAscii)) return false;
+          index = this.table.indexOfIdBytes(bytes, cur.strStart, cur.strEnd, this.index + 1);
+          if (index === -1) return false;
           break;
         }
         case K_MODEL:
           if (!cur.string() || !cur.stringIs(this.modelBytes)) return false;
           break;
         case K_DECISION:
-          if (this.case === null || !this.readDecision(this.case)) return false;
+          if (index === -1 || !this.readDecision(index)) return false;
           break;
         default: {
           const v = cur.number();
@@ -191,16 +233,34 @@ export class FastResultReader {
       if (!cur.eat(0x7d)) return false;
       break;
     }
-    return cur.atEnd() && (seen & 7) === 7;
+    if (!cur.atEnd() || (seen & 7) !== 7) return false;
+    this.index = index;
+    return true;
   }
 
-  private readDecision(c: OfflineCase): boolean {
+  /** The line read last, as a result object (its own copy of the probabilities). */
+  result(): OfflineResult {
+    const t = this.table;
+    let decision: OfflineDecision;
+    if (this.kind === KIND_YES_NO) decision = { kind: 'yes_no', probability: this.probability };
+    else if (this.kind === KIND_CHOICE) {
+      const probabilities = this.probabilities.slice();
+      decision = this.pickedIndex === -1 ? { kind: 'choice', probabilities } : { kind: 'choice', probabilities, pickedIndex: this.pickedIndex };
+    } else decision = this.confidence === this.confidence ? { kind: 'score', value: this.value, confidence: this.confidence } : { kind: 'score', value: this.value };
+    const costUsd = this.costUsd === this.costUsd ? this.costUsd : undefined;
+    const latencyMs = this.latencyMs === this.latencyMs ? this.latencyMs : undefined;
+    return makeResult(t.idOf(this.index), this.model, decision, costUsd, latencyMs);
+  }
+
+  private readDecision(index: number): boolean {
     const cur = this.cur;
+    const t = this.table;
+    const kind = t.kinds[index]!;
     if (!cur.eat(0x7b)) return false;
     let seen = 0;
     let probability = NaN;
     let value = NaN;
-    let confidence: number | undefined;
+    let confidence = NaN;
     let probabilities: number[] | null = null;
     let pickedIndex = -1;
     if (cur.peek() !== 0x7d) {
@@ -221,15 +281,15 @@ export class FastResultReader {
             if (!(confidence >= 0 && confidence <= 1)) return false;
             break;
           case D_PROBABILITIES:
-            if (c.kind !== 'choice') return false;
-            probabilities = this.readProbabilities(c.options);
+            if (kind !== KIND_CHOICE) return false;
+            probabilities = this.readProbabilities(t.list[index]!);
             if (probabilities === null) return false;
             break;
           default: {
-            if (c.kind !== 'choice') return false;
+            if (kind !== KIND_CHOICE) return false;
             if (cur.null()) break;
             if (!cur.string()) return false;
-            pickedIndex = cur.stringIndex(this.bytesOf(c.options));
+            pickedIndex = cur.stringIndex(t.optionBytes[t.list[index]!]!);
             if (pickedIndex === -1) return false;
           }
         }
@@ -238,31 +298,34 @@ export class FastResultReader {
       }
     }
     if (!cur.eat(0x7d)) return false;
-    switch (c.kind) {
-      case 'yes_no':
-        if (seen !== 1 << D_PROBABILITY || !(probability >= 0 && probability <= 1)) return false;
-        this.decision = { kind: 'yes_no', probability };
-        return true;
-      case 'choice': {
-        if (probabilities === null || (seen & ~((1 << D_PROBABILITIES) | (1 << D_PICKED))) !== 0) return false;
-        let sum = 0;
-        for (const p of probabilities) sum += p;
-        if (!(Math.abs(sum - 1) <= PROBABILITY_SUM_TOLERANCE)) return false;
-        this.decision = pickedIndex === -1 ? { kind: 'choice', probabilities } : { kind: 'choice', probabilities, pickedIndex };
-        return true;
-      }
-      default:
-        if ((seen & ~((1 << D_VALUE) | (1 << D_CONFIDENCE))) !== 0 || !(value >= c.scoreMin && value <= c.scoreMax)) return false;
-        this.decision = confidence === undefined ? { kind: 'score', value } : { kind: 'score', value, confidence };
-        return true;
+    this.kind = kind;
+    if (kind === KIND_YES_NO) {
+      if (seen !== 1 << D_PROBABILITY || !(probability >= 0 && probability <= 1)) return false;
+      this.probability = probability;
+      return true;
     }
+    if (kind === KIND_CHOICE) {
+      if (probabilities === null || (seen & ~((1 << D_PROBABILITIES) | (1 << D_PICKED))) !== 0) return false;
+      let sum = 0;
+      for (let k = 0; k < probabilities.length; k++) sum += probabilities[k]!;
+      if (!(Math.abs(sum - 1) <= PROBABILITY_SUM_TOLERANCE)) return false;
+      this.probabilities = probabilities;
+      this.pickedIndex = pickedIndex;
+      return true;
+    }
+    if ((seen & ~((1 << D_VALUE) | (1 << D_CONFIDENCE))) !== 0 || !(value >= t.scoreMin[index]! && value <= t.scoreMax[index]!)) return false;
+    this.value = value;
+    this.confidence = confidence;
+    return true;
   }
 
   /** A list aligned with the options, or an object with each option exactly once. */
-  private readProbabilities(options: readonly string[]): number[] | null {
+  private readProbabilities(list: number): number[] | null {
     const cur = this.cur;
-    const n = options.length;
-    const out = new Array<number>(n);
+    const names = this.table.optionBytes[list]!;
+    const n = names.length;
+    let out = this.scratch[n];
+    if (out === undefined) out = this.scratch[n] = new Array<number>(n).fill(0);
     if (cur.eat(0x5b)) {
       for (let k = 0; k < n; k++) {
         if (k > 0 && !cur.eat(0x2c)) return null;
@@ -273,7 +336,6 @@ export class FastResultReader {
       return cur.eat(0x5d) ? out : null;
     }
     if (!cur.eat(0x7b) || n > 30) return null;
-    const names = this.bytesOf(options);
     let filled = 0;
     for (let i = 0; i < n; i++) {
       if (i > 0 && !cur.eat(0x2c)) return null;
@@ -285,15 +347,6 @@ export class FastResultReader {
       out[k] = p;
     }
     return cur.eat(0x7d) ? out : null;
-  }
-
-  private bytesOf(options: readonly string[]): Uint8Array[] {
-    let bytes = this.optionBytes.get(options);
-    if (bytes === undefined) {
-      bytes = encodeKeys(options);
-      this.optionBytes.set(options, bytes);
-    }
-    return bytes;
   }
 }
 
@@ -455,11 +508,20 @@ export interface ScoredResults {
 }
 
 /**
- * Streams a results file into the offline summary (constant memory beyond the dataset).
- * Throws InvalidInputError with every problem of the file.
+ * Streams a results file into the offline summary (constant memory beyond the dataset; no
+ * object per line on the fast path). Throws InvalidInputError with every problem of the file.
  */
 export async function scoreResults(path: string, dataset: OfflineDataset, options: OfflineAccumulatorOptions = {}): Promise<ScoredResults> {
   const acc = createOfflineAccumulator(options);
-  const { model, lines } = await readResults(path, dataset, (r, c) => acc.add(c, r));
-  return { model, lines, summary: acc.summarize(dataset.cases.length) };
+  const t = caseTableOf(dataset);
+  const { model, lines } = await streamResults(path, dataset, {
+    fast(r) {
+      const i = r.index;
+      if (r.kind === KIND_YES_NO) acc.addYesNo(t.correct[i] === 1, r.probability, r.costUsd, r.latencyMs);
+      else if (r.kind === KIND_CHOICE) acc.addChoice(t.correct[i]!, r.probabilities, r.pickedIndex, r.costUsd, r.latencyMs);
+      else acc.addScore(t.correct[i]!, r.value, r.costUsd, r.latencyMs);
+    },
+    slow: (i, result) => acc.add(t.caseAt(i), result),
+  });
+  return { model, lines, summary: acc.summarize(t.size) };
 }

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { DecidekitError } from '../core/errors.js';
@@ -12,6 +13,12 @@ export interface ReadLinesOptions {
 }
 
 const LF = 0x0a;
+/**
+ * The typed array's own indexOf: a V8 builtin, cheap to call a million times. Buffer's
+ * indexOf goes through a JS wrapper into C++ and cost ~0.3 us a call (a third of the time
+ * of reading a large results file, measured).
+ */
+const indexOfByte = Uint8Array.prototype.indexOf;
 const CR = 0x0d;
 /** Large reads: fewer chunks, fewer carried-over partial lines. */
 const CHUNK_BYTES = 1 << 20;
@@ -42,19 +49,8 @@ export async function readLineBytes(
   options: ReadLinesOptions = {},
 ): Promise<number> {
   const gunzip = options.gunzip ?? path.endsWith('.gz');
-  const chunkBytes = options.chunkBytes ?? CHUNK_BYTES;
-  const file = createReadStream(path, { highWaterMark: chunkBytes });
-  let stream: Readable = file;
-  if (gunzip) {
-    const z = createGunzip({ chunkSize: Math.max(chunkBytes, 64) });
-    file.on('error', (err) => z.destroy(err));
-    stream = file.pipe(z);
-  }
-
+  const chunkBytes = Math.max(1, options.chunkBytes ?? CHUNK_BYTES);
   let lineNumber = 0;
-  /** Bytes of a line that started in an earlier chunk and has not ended yet. */
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
   let first = true;
   let callbackFailed = false;
 
@@ -73,10 +69,65 @@ export async function readLineBytes(
     }
   };
 
+  /** Emits the complete lines of buf[0, end) and returns where the incomplete last one starts. */
+  const split = (buf: Buffer, end: number): number => {
+    let start = 0;
+    let nl = indexOfByte.call(buf, LF, 0);
+    while (nl !== -1 && nl < end) {
+      emit(buf, start, nl);
+      start = nl + 1;
+      nl = indexOfByte.call(buf, LF, start);
+    }
+    return start;
+  };
+
+  try {
+    if (gunzip) await readGunzipped(path, chunkBytes, emit);
+    else {
+      // One buffer, reused: the incomplete last line moves to its front and the next read
+      // goes after it (no new buffer per read, no joining of pieces).
+      const file = await open(path, 'r');
+      try {
+        let buf = Buffer.allocUnsafeSlow(chunkBytes);
+        let carry = 0;
+        for (;;) {
+          if (carry === buf.length) {
+            const grown = Buffer.allocUnsafeSlow(buf.length * 2);
+            buf.copy(grown, 0, 0, carry);
+            buf = grown;
+          }
+          const { bytesRead } = await file.read(buf, carry, buf.length - carry, null);
+          if (bytesRead === 0) break;
+          const end = carry + bytesRead;
+          // Bytes after `end` are stale: indexOf must not see a newline there.
+          const rest = split(end === buf.length ? buf : buf.subarray(0, end), end);
+          buf.copy(buf, 0, rest, end);
+          carry = end - rest;
+        }
+        if (carry > 0) emit(buf, 0, carry);
+      } finally {
+        await file.close();
+      }
+    }
+  } catch (err) {
+    if (callbackFailed || !isIoError(err)) throw err;
+    throw unreadable(path, err, gunzip);
+  }
+  return lineNumber;
+}
+
+async function readGunzipped(path: string, chunkBytes: number, emit: (buf: Buffer, start: number, end: number) => void): Promise<void> {
+  const file = createReadStream(path, { highWaterMark: chunkBytes });
+  const z = createGunzip({ chunkSize: Math.max(chunkBytes, 64) });
+  file.on('error', (err) => z.destroy(err));
+  const stream: Readable = file.pipe(z);
+  /** Bytes of a line that started in an earlier chunk and has not ended yet. */
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       let start = 0;
-      let nl = chunk.indexOf(LF, 0);
+      let nl = indexOfByte.call(chunk, LF, 0);
       if (pendingBytes > 0) {
         if (nl === -1) {
           pending.push(chunk);
@@ -89,29 +140,26 @@ export async function readLineBytes(
         pendingBytes = 0;
         emit(joined, 0, joined.length);
         start = nl + 1;
-        nl = chunk.indexOf(LF, start);
+        nl = indexOfByte.call(chunk, LF, start);
       }
       while (nl !== -1) {
         emit(chunk, start, nl);
         start = nl + 1;
-        nl = chunk.indexOf(LF, start);
+        nl = indexOfByte.call(chunk, LF, start);
       }
       if (start < chunk.length) {
         pending.push(chunk.subarray(start));
         pendingBytes += chunk.length - start;
       }
     }
-  } catch (err) {
+  } finally {
     file.destroy();
     stream.destroy();
-    if (callbackFailed || !isIoError(err)) throw err;
-    throw unreadable(path, err, gunzip);
   }
   if (pendingBytes > 0) {
     const joined = pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes);
     emit(joined, 0, joined.length);
   }
-  return lineNumber;
 }
 
 function isIoError(err: unknown): err is NodeJS.ErrnoException {
