@@ -1,5 +1,5 @@
 /** `actions` for people: per-model table, both rankings, costliest confusions. Pure. */
-import { NA, alignRows, createPaint, formatMetric } from './offline-format.js';
+import { NOT_AVAILABLE, alignRows, createPalette, formatNumber } from './format.js';
 import type { ActionsReport } from './actions-json.js';
 
 export interface ActionsTextOptions {
@@ -9,23 +9,23 @@ export interface ActionsTextOptions {
   readonly topConfusions?: number;
 }
 
-const percent = (x: number | null) => (x === null ? NA : `${(x * 100).toFixed(1)}%`);
-const rank = (x: number | null) => (x === null ? NA : String(x));
+const percent = (x: number | null) => (x === null ? NOT_AVAILABLE : `${(x * 100).toFixed(1)}%`);
+const rank = (x: number | null) => (x === null ? NOT_AVAILABLE : String(x));
 /** Costs as the spec writes them: no trailing zeros. */
 const cost = (x: number) => String(Number(x.toPrecision(12)));
 
 function ranking(order: readonly (readonly string[])[]): string {
-  return order.length === 0 ? NA : order.map((tie) => tie.join(' = ')).join(' > ');
+  return order.length === 0 ? NOT_AVAILABLE : order.map((tie) => tie.join(' = ')).join(' > ');
 }
 
 export function renderActionsText(r: ActionsReport, options: ActionsTextOptions = {}): string {
-  const paint = createPaint(options.colour ?? false);
+  const paint = createPalette(options.colour ?? false);
   const top = options.topConfusions ?? 3;
   const fields = [...r.items.schema.keys()];
   const out: string[] = [];
   out.push(paint.bold(`decidekit actions: ${r.comparison.models.length} model${r.comparison.models.length === 1 ? '' : 's'}, ${r.items.items.length} items`));
   out.push(`  dataset     ${r.datasetPath} (fields ${fields.join(', ')})`);
-  out.push(`  spec        ${r.specPath} (actions ${r.spec.actions.join(', ')}; inaction ${r.spec.inaction ?? NA})`);
+  out.push(`  spec        ${r.specPath} (actions ${r.spec.actions.join(', ')}; inaction ${r.spec.inaction ?? NOT_AVAILABLE})`);
   const set = [...r.thresholds].map(([f, p]) => `${f} >= ${p}`);
   out.push(`  thresholds  yes iff p >= 0.5${set.length === 0 ? '' : `, except ${set.join(', ')}`}`);
   out.push('');
@@ -33,7 +33,7 @@ export function renderActionsText(r: ActionsReport, options: ActionsTextOptions 
   const header = ['model', 'field acc', 'field rank', 'action acc', 'cost/item', 'action rank', 'false-inaction', 'items', 'incomplete'];
   const rows = r.comparison.models.map((m) => {
     const e = m.evaluation;
-    return [m.model, formatMetric(e.fieldAccuracy), rank(m.fieldRank), formatMetric(e.actionAccuracy), formatMetric(e.meanCostPerItem), rank(m.actionRank), percent(e.falseInactionRate), String(e.items), String(e.incompleteItems)];
+    return [m.model, formatNumber(e.fieldAccuracy), rank(m.fieldRank), formatNumber(e.actionAccuracy), formatNumber(e.meanCostPerItem), rank(m.actionRank), percent(e.falseInactionRate), String(e.items), String(e.incompleteItems)];
   });
   const aligned = alignRows([header, ...rows], header.map((_, i) => i > 0));
   out.push(paint.bold(aligned[0]!.join('  ').trimEnd()));

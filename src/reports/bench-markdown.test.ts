@@ -193,8 +193,8 @@ describe('renderBenchMarkdown', () => {
 
   it('shows cost per correct decision with a price', () => {
     const priced = renderBenchMarkdown(createMixedRun({ config: { pricePerMtokUsd: 0.5 } }));
-    // 3,679 tokens at $0.50 per million = $0.0018395 (4 significant digits); per correct decision (8): $0.00022994.
-    expect(priced).toContain('**Cost:** $0.001839 at $0.5 per million input tokens ($0.0002299 per correct decision)');
+    // 3,679 tokens at $0.50 per million = $0.0018395 (3 significant digits); per correct decision (8): $0.00022994.
+    expect(priced).toContain('**Cost:** $0.00184 at $0.500 per million input tokens ($0.000230 per correct decision)');
   });
 
   it('says how many cases an interrupted run sent', () => {

@@ -86,7 +86,7 @@ describe('renderBenchTerminal', () => {
 
   it('shows cost with a price', () => {
     const text = renderBenchTerminal(createMixedRun({ config: { pricePerMtokUsd: 0.5 } }), { colour: false });
-    expect(text).toMatch(/^Cost +\$0\.001839 at \$0\.5\/M input tokens · \$0\.0002299 per correct decision$/m);
+    expect(text).toMatch(/^Cost +\$0\.00184 at \$0\.500\/M input tokens · \$0\.000230 per correct decision$/m);
   });
 
   it('drops the bars on a narrow terminal and keeps table lines within the width', () => {

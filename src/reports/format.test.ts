@@ -50,8 +50,10 @@ describe('number formatting', () => {
   });
 
   it('keeps small costs visible', () => {
-    expect(formatUsd(0.000123456)).toBe('$0.0001235');
-    expect(formatUsd(0.5)).toBe('$0.5');
+    expect(formatUsd(0.000123456)).toBe('$0.000123');
+    expect(formatUsd(0.2)).toBe('$0.200');
+    expect(formatUsd(0.0066)).toBe('$0.00660');
+    expect(formatUsd(0.5)).toBe('$0.500');
     expect(formatUsd(12.345)).toBe('$12.35');
     expect(formatUsd(0)).toBe('$0.00');
   });

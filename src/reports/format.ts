@@ -40,11 +40,22 @@ export function formatRatio(part: number, whole: number): string {
   return `${formatCount(part)}/${formatCount(whole)}`;
 }
 
-/** US dollars: 4 significant decimals below $1 so small costs stay visible; `n/a` for null. */
+/**
+ * Dollars: two decimals from $1, otherwise three significant digits with at least two
+ * decimals ($0.200, $0.00660, $0.000465); `n/a` for null.
+ */
 export function formatUsd(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return NOT_AVAILABLE;
-  if (value !== 0 && Math.abs(value) < 1) return `$${value.toPrecision(4).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '')}`;
-  return `$${formatNumber(value, 2)}`;
+  if (value === 0) return '$0.00';
+  if (Math.abs(value) >= 1) return `$${formatNumber(value, 2)}`;
+  const decimals = Math.min(12, Math.max(2, 2 - Math.floor(Math.log10(Math.abs(value)))));
+  return `$${value.toFixed(decimals)}`;
+}
+
+/** Milliseconds as a bare number for table columns headed "(ms)": whole from 100, else one decimal. */
+export function formatMs(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return NOT_AVAILABLE;
+  return Math.abs(ms) >= 100 ? formatNumber(ms, 0) : formatNumber(ms, 1);
 }
 
 /** A request latency: `8.4 ms`, `312 ms`, `1.25 s`; `n/a` for null. */
@@ -230,4 +241,11 @@ const sgr = (open: number, close: number): Paint => (text) => (text === '' ? tex
 export function createPalette(colour: boolean): Palette {
   if (!colour) return { bold: identity, dim: identity, red: identity, green: identity, yellow: identity, cyan: identity };
   return { bold: sgr(1, 22), dim: sgr(2, 22), red: sgr(31, 39), green: sgr(32, 39), yellow: sgr(33, 39), cyan: sgr(36, 39) };
+}
+
+/** Pads plain-text cells so columns line up; `right` marks right-aligned columns. */
+export function alignRows(rows: readonly (readonly string[])[], right: readonly boolean[]): string[][] {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, visibleWidth(cell))));
+  return rows.map((row) => row.map((cell, i) => (right[i] ? cell.padStart(widths[i]! + cell.length - visibleWidth(cell)) : cell.padEnd(widths[i]! + cell.length - visibleWidth(cell)))));
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OfflineCase, OfflineResult } from '../core/offline-case.js';
 import { createOfflineAccumulator, summarizeOffline } from '../core/offline-summary.js';
-import { formatMs, formatUsd } from './offline-format.js';
+import { formatMs, formatUsd } from './format.js';
 import { renderScoreJson, type ScoredModel } from './offline-json.js';
 import { renderCompareMarkdown, renderCompareNotes, renderScoreText, renderValidationText } from './offline-text.js';
 
@@ -52,7 +52,7 @@ describe('offline renderers', () => {
     expect(formatUsd(0.000465)).toBe('$0.000465');
     expect(formatUsd(0.0066)).toBe('$0.00660');
     expect(formatUsd(12.345)).toBe('$12.35');
-    expect(formatUsd(0)).toBe('$0');
+    expect(formatUsd(0)).toBe('$0.00');
     expect(formatMs(1019.4)).toBe('1019');
     expect(formatMs(42.25)).toBe('42.3');
     expect(formatMs(null)).toBe('n/a');

@@ -3,7 +3,7 @@ import type { InputProblem } from '../core/errors.js';
 import { formatProblem } from '../core/errors.js';
 import { describeCostPerCorrectReason, type OfflineSummary } from '../core/offline-summary.js';
 import type { ScoredModel } from './offline-json.js';
-import { NA, alignRows, createPaint, formatMetric, formatMs, formatSigned, formatUsd } from './offline-format.js';
+import { NOT_AVAILABLE, alignRows, createPalette, formatNumber, formatMs, formatSigned, formatUsd } from './format.js';
 
 export interface TextOptions {
   /** ANSI colour (only for a TTY without NO_COLOR). Default false. */
@@ -16,7 +16,7 @@ function plural(n: number, one: string, many = `${one}s`): string {
 
 /** `score` for people: headline metrics, counts and the reliability table. */
 export function renderScoreText(m: ScoredModel, options: TextOptions = {}): string {
-  const paint = createPaint(options.colour ?? false);
+  const paint = createPalette(options.colour ?? false);
   const s = m.summary;
   const c = s.counts;
   const decided = c.nScored.yesNo + c.nScored.choice;
@@ -28,11 +28,11 @@ export function renderScoreText(m: ScoredModel, options: TextOptions = {}): stri
         : describeCostPerCorrectReason(s.costPerCorrectReason) + (s.totalCostUsd === null ? '' : `; total ${formatUsd(s.totalCostUsd)}`)
       : `total ${formatUsd(s.totalCostUsd)} over ${plural(c.nWithCost, 'result')} / ${c.nCorrect} correct`;
   const metrics: string[][] = [
-    ['Accuracy', formatMetric(s.accuracy), decided === 0 ? 'no yes/no or choice results' : `${c.nCorrect} of ${decided} yes/no and choice decisions correct${thresholdNote}`],
-    ['Brier', formatMetric(s.brier), s.brier === null ? '' : '0 best, 2 worst'],
-    ['Log loss', formatMetric(s.logLoss), s.logLoss === null ? '' : '0 best'],
-    ['ECE', formatMetric(s.ece), s.ece === null ? '' : `mean confidence ${formatMetric(s.meanConfidence)}`],
-    ['Score MAE', formatMetric(s.scoreMae), c.nScored.score === 0 ? 'no score results' : `over ${plural(c.nScored.score, 'score case')}`],
+    ['Accuracy', formatNumber(s.accuracy), decided === 0 ? 'no yes/no or choice results' : `${c.nCorrect} of ${decided} yes/no and choice decisions correct${thresholdNote}`],
+    ['Brier', formatNumber(s.brier), s.brier === null ? '' : '0 best, 2 worst'],
+    ['Log loss', formatNumber(s.logLoss), s.logLoss === null ? '' : '0 best'],
+    ['ECE', formatNumber(s.ece), s.ece === null ? '' : `mean confidence ${formatNumber(s.meanConfidence)}`],
+    ['Score MAE', formatNumber(s.scoreMae), c.nScored.score === 0 ? 'no score results' : `over ${plural(c.nScored.score, 'score case')}`],
     ['$ / correct', formatUsd(s.costPerCorrectUsd), cost],
     ['Latency (ms)', formatMs(s.meanLatencyMs), s.meanLatencyMs === null ? 'no result carries latency_ms' : `mean over ${plural(c.nWithLatency, 'result')}`],
   ];
@@ -48,7 +48,7 @@ export function renderScoreText(m: ScoredModel, options: TextOptions = {}): stri
   out.push('');
   out.push(paint.bold('Reliability (yes/no and choice, ten bins on confidence)'));
   if (s.reliability.length === 0) {
-    out.push(`  ${NA}: no yes/no or choice results`);
+    out.push(`  ${NOT_AVAILABLE}: no yes/no or choice results`);
   } else {
     const rows = [
       ['confidence', 'n', 'mean conf', 'accuracy', 'gap'],
@@ -67,11 +67,11 @@ export function compareCells(m: ScoredModel): string[] {
   const s: OfflineSummary = m.summary;
   return [
     m.model ?? '(no results)',
-    formatMetric(s.accuracy),
-    formatMetric(s.brier),
-    formatMetric(s.logLoss),
-    formatMetric(s.ece),
-    formatMetric(s.scoreMae),
+    formatNumber(s.accuracy),
+    formatNumber(s.brier),
+    formatNumber(s.logLoss),
+    formatNumber(s.ece),
+    formatNumber(s.scoreMae),
     formatUsd(s.costPerCorrectUsd),
     formatMs(s.meanLatencyMs),
   ];
@@ -108,7 +108,7 @@ export type FileCheck =
 
 /** `validate` for people: one status line per file, then each problem with its line. */
 export function renderValidationText(checks: readonly FileCheck[], options: TextOptions = {}): string {
-  const paint = createPaint(options.colour ?? false);
+  const paint = createPalette(options.colour ?? false);
   const out: string[] = [];
   for (const c of checks) {
     if (c.ok === true) {

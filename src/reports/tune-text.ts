@@ -1,6 +1,6 @@
 /** `tune` for people: the default / tuned / cross-validated table and the folds. Pure. */
 import type { TuneReport } from '../core/tune.js';
-import { NA, alignRows, createPaint, formatMetric, formatUsd } from './offline-format.js';
+import { NOT_AVAILABLE, alignRows, createPalette, formatNumber, formatUsd } from './format.js';
 import type { TunedModel } from './tune-json.js';
 
 export interface TuneTextOptions {
@@ -17,7 +17,7 @@ function describeObjective(r: TuneReport): string {
 }
 
 export function renderTuneText(t: TunedModel, options: TuneTextOptions = {}): string {
-  const paint = createPaint(options.colour ?? false);
+  const paint = createPalette(options.colour ?? false);
   const r = t.report;
   const cv = r.crossValidated;
   const withFloors = floorsSet(r);
@@ -34,23 +34,23 @@ export function renderTuneText(t: TunedModel, options: TuneTextOptions = {}): st
   if (withCost) header.push('err cost/call');
   if (withFloors) header.push('floors');
   const row = (label: string, threshold: string, m: { precision: number; recall: number; f1: number; accuracy: number; errorCostPerCall: number | null }, per100: number | null, perCorrect: number | null, floors: string) => {
-    const cells = [label, threshold, formatMetric(m.precision), formatMetric(m.recall), formatMetric(m.f1), formatMetric(m.accuracy), formatUsd(per100), formatUsd(perCorrect)];
-    if (withCost) cells.push(formatMetric(m.errorCostPerCall));
+    const cells = [label, threshold, formatNumber(m.precision), formatNumber(m.recall), formatNumber(m.f1), formatNumber(m.accuracy), formatUsd(per100), formatUsd(perCorrect)];
+    if (withCost) cells.push(formatNumber(m.errorCostPerCall));
     if (withFloors) cells.push(floors);
     return cells;
   };
   const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
   const rows: string[][] = [
     header,
-    row('default', formatMetric(r.default.threshold), r.default, r.default.costPer100Usd, r.default.costPerCorrectUsd, met(r.default.meetsFloors)),
-    row(r.floorsMet ? 'tuned' : 'tuned *', formatMetric(r.tuned.threshold), r.tuned, r.tuned.costPer100Usd, r.tuned.costPerCorrectUsd, met(r.tuned.meetsFloors)),
+    row('default', formatNumber(r.default.threshold), r.default, r.default.costPer100Usd, r.default.costPerCorrectUsd, met(r.default.meetsFloors)),
+    row(r.floorsMet ? 'tuned' : 'tuned *', formatNumber(r.tuned.threshold), r.tuned, r.tuned.costPer100Usd, r.tuned.costPerCorrectUsd, met(r.tuned.meetsFloors)),
   ];
   if (cv !== null) {
     const means = { precision: cv.precision.mean, recall: cv.recall.mean, f1: cv.f1.mean, accuracy: cv.accuracy.mean, errorCostPerCall: cv.errorCostPerCall?.mean ?? null };
     rows.push(row('cross-validated', 'per fold', means, cv.costPer100Usd, cv.costPerCorrectUsd, ''));
   } else {
-    const blank = header.slice(2).map(() => NA);
-    rows.push(['cross-validated', NA, ...blank]);
+    const blank = header.slice(2).map(() => NOT_AVAILABLE);
+    rows.push(['cross-validated', NOT_AVAILABLE, ...blank]);
   }
   const aligned = alignRows(rows, header.map((_, i) => i > 0));
   out.push(paint.bold(`  ${aligned[0]!.join('  ')}`.trimEnd()));
@@ -64,7 +64,7 @@ export function renderTuneText(t: TunedModel, options: TuneTextOptions = {}): st
   out.push('');
 
   if (cv === null) {
-    out.push(`  cross-validation: ${NA} (${r.crossValidationSkipped ?? 'not run'})`);
+    out.push(`  cross-validation: ${NOT_AVAILABLE} (${r.crossValidationSkipped ?? 'not run'})`);
     return `${out.join('\n')}\n`;
   }
   out.push(paint.bold(`Cross-validation: ${cv.k} stratified folds, seed ${cv.seed}`));
@@ -74,14 +74,14 @@ export function renderTuneText(t: TunedModel, options: TuneTextOptions = {}): st
   const foldRows: string[][] = [foldHeader];
   for (const f of cv.folds) {
     const h = f.heldOut;
-    const cells = [String(f.index + 1), formatMetric(f.threshold), String(h.n), formatMetric(h.precision), formatMetric(h.recall), formatMetric(h.f1), formatMetric(h.accuracy)];
-    if (withCost) cells.push(formatMetric(h.errorCostPerCall));
+    const cells = [String(f.index + 1), formatNumber(f.threshold), String(h.n), formatNumber(h.precision), formatNumber(h.recall), formatNumber(h.f1), formatNumber(h.accuracy)];
+    if (withCost) cells.push(formatNumber(h.errorCostPerCall));
     if (withFloors) cells.push(met(f.floorsMetOnTraining));
     foldRows.push(cells);
   }
   const summary = (label: string, pick: (s: { mean: number; sd: number }) => number) => {
-    const cells = [label, '', '', formatMetric(pick(cv.precision)), formatMetric(pick(cv.recall)), formatMetric(pick(cv.f1)), formatMetric(pick(cv.accuracy))];
-    if (withCost) cells.push(cv.errorCostPerCall === null ? NA : formatMetric(pick(cv.errorCostPerCall)));
+    const cells = [label, '', '', formatNumber(pick(cv.precision)), formatNumber(pick(cv.recall)), formatNumber(pick(cv.f1)), formatNumber(pick(cv.accuracy))];
+    if (withCost) cells.push(cv.errorCostPerCall === null ? NOT_AVAILABLE : formatNumber(pick(cv.errorCostPerCall)));
     if (withFloors) cells.push('');
     return cells;
   };
