@@ -8,7 +8,7 @@
  * The files are generated once into os.tmpdir() and reused (deterministic, seeded).
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -101,6 +101,8 @@ function generate(): void {
 interface Measured {
   readonly seconds: number;
   readonly maxRssMb: number;
+  /** User + system CPU seconds: steadier than wall time on a shared machine. NaN when unknown. */
+  readonly cpuSeconds: number;
 }
 
 const HAS_TIME = existsSync('/usr/bin/time');
@@ -114,14 +116,16 @@ function measure(cmd: string, args: readonly string[]): Measured {
     const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr);
     if (!wall || !rss) throw new Error(`cannot parse /usr/bin/time output:\n${r.stderr.slice(-1000)}`);
     const seconds = Number(wall[1] ?? 0) * 3600 + Number(wall[2]) * 60 + Number(wall[3]);
-    return { seconds, maxRssMb: Number(rss[1]) / 1024 };
+    const user = /User time \(seconds\): ([\d.]+)/.exec(r.stderr);
+    const sys = /System time \(seconds\): ([\d.]+)/.exec(r.stderr);
+    return { seconds, maxRssMb: Number(rss[1]) / 1024, cpuSeconds: user && sys ? Number(user[1]) + Number(sys[1]) : NaN };
   }
   const wrapper = `const {spawnSync}=require('node:child_process');const t=process.hrtime.bigint();const r=spawnSync(process.argv[1],process.argv.slice(2),{stdio:'ignore'});if(r.status!==0)process.exit(1);const s=Number(process.hrtime.bigint()-t)/1e9;process.stdout.write(JSON.stringify({s,rss:process.resourceUsage().maxRSS}));`;
   const r = spawnSync(process.execPath, ['-e', wrapper, cmd, ...args], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`${cmd} failed`);
   // maxRSS of resourceUsage covers the wrapper and (on Linux, RUSAGE_CHILDREN not included) is a lower bound.
   const o = JSON.parse(r.stdout) as { s: number; rss: number };
-  return { seconds: o.s, maxRssMb: o.rss / 1024 };
+  return { seconds: o.s, maxRssMb: o.rss / 1024, cpuSeconds: NaN };
 }
 
 function median(xs: readonly number[]): number {
@@ -130,15 +134,17 @@ function median(xs: readonly number[]): number {
   return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
-function run(label: string, cmd: string, args: readonly string[]): { label: string; seconds: number; maxRssMb: number; all: number[] } {
+function run(label: string, cmd: string, args: readonly string[]): { label: string; seconds: number; cpuSeconds: number; maxRssMb: number; all: number[] } {
   const all: number[] = [];
+  const cpu: number[] = [];
   const rss: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const m = measure(cmd, args);
     all.push(m.seconds);
+    cpu.push(m.cpuSeconds);
     rss.push(m.maxRssMb);
   }
-  return { label, seconds: median(all), maxRssMb: Math.max(...rss), all };
+  return { label, seconds: median(all), cpuSeconds: median(cpu), maxRssMb: Math.max(...rss), all };
 }
 
 if (!existsSync(DATASET) || !existsSync(RESULTS)) {
@@ -152,6 +158,12 @@ const readlineScript =
   "const fs=require('node:fs'),rl=require('node:readline');(async()=>{let n=0;for(const f of process.argv.slice(1)){for await(const l of rl.createInterface({input:fs.createReadStream(f),crlfDelay:Infinity}))n++;}process.stdout.write(String(n)+'\\n');})()";
 const naiveScript =
   "const fs=require('node:fs'),rl=require('node:readline');(async()=>{let n=0;for(const f of process.argv.slice(1)){for await(const l of rl.createInterface({input:fs.createReadStream(f),crlfDelay:Infinity}))if(l)n+=JSON.parse(l)?1:0;}process.stdout.write(String(n)+'\\n');})()";
+
+/** The 1-minute load average: other work on the machine inflates wall times. */
+function readLoad(): string {
+  return existsSync('/proc/loadavg') ? readFileSync('/proc/loadavg', 'utf8').split(' ')[0]! : 'n/a';
+}
+const loadBefore = readLoad();
 
 // One warm-up so the page cache holds both files for every measured run.
 spawnSync('cat', [DATASET, RESULTS], { stdio: 'ignore' });
@@ -169,11 +181,14 @@ const lines = [
   `Command: \`npx tsx bench/offline-score.bench.ts --runs ${RUNS} --cases ${CASES}\` (after \`npm run build\`)`,
   `Machine: ${cpus().length} CPUs (nproc), ${cpu}, node ${process.version}`,
   `Files: dataset ${mb(DATASET).toFixed(0)} MB, results ${mb(RESULTS).toFixed(0)} MB (${CASES.toLocaleString('en-US')} cases each, 40% yes_no, 40% choice, 20% score), page cache warm`,
-  `Median of ${RUNS} runs; peak RSS is the highest of the runs (${HAS_TIME ? '/usr/bin/time -v' : 'process.resourceUsage'}).`,
+  `Median of ${RUNS} runs; peak RSS is the highest of the runs (${HAS_TIME ? '/usr/bin/time -v' : 'process.resourceUsage'}). Load average before / after: ${loadBefore} / ${readLoad()}.`,
   '',
-  '| what | median wall (s) | vs readline | peak RSS (MB) | runs (s) |',
-  '|---|---:|---:|---:|---|',
-  ...rows.map((r) => `| ${r.label} | ${r.seconds.toFixed(2)} | ${(r.seconds / readline.seconds).toFixed(2)}x | ${r.maxRssMb.toFixed(0)} | ${r.all.map((s) => s.toFixed(2)).join(', ')} |`),
+  '| what | median wall (s) | vs readline | median CPU user+sys (s) | peak RSS (MB) | runs (s) |',
+  '|---|---:|---:|---:|---:|---|',
+  ...rows.map(
+    (r) =>
+      `| ${r.label} | ${r.seconds.toFixed(2)} | ${(r.seconds / readline.seconds).toFixed(2)}x | ${Number.isNaN(r.cpuSeconds) ? 'n/a' : r.cpuSeconds.toFixed(2)} | ${r.maxRssMb.toFixed(0)} | ${r.all.map((s) => s.toFixed(2)).join(', ')} |`,
+  ),
   '',
   `Target: score < 2.5 s and < 300 MB: ${score.seconds < 2.5 ? 'met' : 'MISSED'} (${score.seconds.toFixed(2)} s), ${score.maxRssMb < 300 ? 'met' : 'MISSED'} (${score.maxRssMb.toFixed(0)} MB).`,
 ];

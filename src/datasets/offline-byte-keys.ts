@@ -17,12 +17,22 @@ export function hashBytes(b: Uint8Array, start: number, end: number): number {
 
 export class ByteKeys {
   /** All keys back to back; key i is bytes[starts[i], starts[i + 1]). */
-  private bytes: Buffer = Buffer.alloc(1 << 12);
-  private starts = new Int32Array(1 << 10);
+  private bytes: Buffer;
+  private starts: Int32Array<ArrayBuffer>;
   private count = 0;
   /** Open addressing (linear probing): key index + 1, 0 = empty. Null until first needed. */
   private slots: Int32Array | null = null;
   private mask = 0;
+
+  /**
+   * Room for `keys` keys of `bytes` bytes in all before growing. Large hints cost no memory
+   * until used (zeroed allocations are mapped lazily); growing copies everything, and on
+   * some machines touching fresh memory is the dearest part of loading a large file.
+   */
+  constructor(keys = 1 << 10, bytes = 1 << 12) {
+    this.starts = new Int32Array(Math.max(2, keys + 1));
+    this.bytes = Buffer.alloc(Math.max(16, bytes));
+  }
 
   get size(): number {
     return this.count;

@@ -24,19 +24,17 @@ export function isCanonicalUtf8(b: Buffer, start: number, end: number, ascii: bo
 export class OfflineCaseTable {
   size = 0;
   /** KIND_YES_NO, KIND_CHOICE or KIND_SCORE. */
-  kinds = new Uint8Array(1024);
+  kinds: Uint8Array<ArrayBuffer>;
   /** yes_no: 1 or 0; choice: index of the correct option; score: the correct value. */
-  correct = new Float64Array(1024);
-  /** choice: index into optionLists. */
-  list = new Int32Array(1024);
-  scoreMin = new Float64Array(1024);
-  scoreMax = new Float64Array(1024);
+  correct: Float64Array<ArrayBuffer>;
+  /** choice: index into optionLists; score: index into ranges (min at 2k, max at 2k + 1). */
+  aux: Int32Array<ArrayBuffer>;
   /** -1: no prompt; k >= 0: prompts[k]; k <= -2: unsharedPrompts[-2 - k]. */
-  prompt = new Int32Array(1024);
+  prompt: Int32Array<ArrayBuffer>;
   /** Line of the case in its file. */
-  line = new Int32Array(1024);
+  line: Int32Array<ArrayBuffer>;
   /** UTF-8 bytes of every id (empty for the rare id that UTF-8 cannot carry, see oddIds). */
-  readonly ids = new ByteKeys();
+  readonly ids: ByteKeys;
   /** Ids with lone surrogates (only from escapes), which do not survive UTF-8. */
   private oddIds: Map<string, number> | null = null;
   private groups: (string | undefined)[] | null = null;
@@ -55,6 +53,49 @@ export class OfflineCaseTable {
   /** Raw JSON of an options array -> list, so a repeated list is not decoded again. */
   private readonly segmentKeys = new ByteKeys();
   private readonly segmentList: number[] = [];
+
+  /** Score ranges, shared: [min0, max0, min1, max1, ...]. */
+  readonly ranges: number[] = [];
+  private lastRange = -1;
+  private readonly rangeByKey = new Map<string, number>();
+
+  /**
+   * Room for `cases` cases with `idBytes` bytes of ids before growing (a hint: see ByteKeys).
+   */
+  constructor(cases = 1024, idBytes = cases * 16) {
+    const n = Math.max(16, cases);
+    this.kinds = new Uint8Array(n);
+    this.correct = new Float64Array(n);
+    this.aux = new Int32Array(n);
+    this.prompt = new Int32Array(n);
+    this.line = new Int32Array(n);
+    this.ids = new ByteKeys(n, idBytes);
+  }
+
+  scoreMin(i: number): number {
+    return this.ranges[2 * this.aux[i]!]!;
+  }
+
+  scoreMax(i: number): number {
+    return this.ranges[2 * this.aux[i]! + 1]!;
+  }
+
+  /** Range index of [min, max] for `push`, shared with equal earlier ranges. */
+  rangeOf(min: number, max: number): number {
+    const r = this.ranges;
+    const last = this.lastRange;
+    if (last !== -1 && Object.is(r[2 * last], min) && Object.is(r[2 * last + 1], max)) return last;
+    // Object.is: a range of -0 is kept apart from one of 0 (the case reads back as loaded).
+    const key = `${Object.is(min, -0) ? '-0' : min} ${Object.is(max, -0) ? '-0' : max}`;
+    let k = this.rangeByKey.get(key);
+    if (k === undefined) {
+      k = r.length / 2;
+      r.push(min, max);
+      if (this.rangeByKey.size < MAX_SHARED) this.rangeByKey.set(key, k);
+    }
+    this.lastRange = k;
+    return k;
+  }
 
   /**
    * The case whose id is `b[start, end)` (UTF-8), or -1. Used while loading: ids that keep
@@ -140,9 +181,7 @@ export class OfflineCaseTable {
     idEnd: number,
     kind: number,
     correct: number,
-    list: number,
-    min: number,
-    max: number,
+    aux: number,
     prompt: number,
     group: string | undefined,
     field: string | undefined,
@@ -153,9 +192,7 @@ export class OfflineCaseTable {
     this.ids.add(b, idStart, idEnd);
     this.kinds[i] = kind;
     this.correct[i] = correct;
-    this.list[i] = list;
-    this.scoreMin[i] = min;
-    this.scoreMax[i] = max;
+    this.aux[i] = aux;
     this.prompt[i] = prompt;
     this.line[i] = line;
     if (group !== undefined || field !== undefined) {
@@ -182,12 +219,10 @@ export class OfflineCaseTable {
     }
     const kind = c.kind === 'yes_no' ? KIND_YES_NO : c.kind === 'choice' ? KIND_CHOICE : KIND_SCORE;
     const correct = c.kind === 'yes_no' ? (c.correct ? 1 : 0) : c.kind === 'choice' ? c.correctIndex : c.correct;
-    const list = c.kind === 'choice' ? this.listOf(c.options) : -1;
-    const min = c.kind === 'score' ? c.scoreMin : 0;
-    const max = c.kind === 'score' ? c.scoreMax : 0;
+    const aux = c.kind === 'choice' ? this.listOf(c.options) : c.kind === 'score' ? this.rangeOf(c.scoreMin, c.scoreMax) : 0;
     // The caller checked the id is new; findId needs to know whether ids still ascend.
     if (this.ascending && this.size > 0 && this.ids.compare(this.size - 1, id, 0, id.length) >= 0) this.ascending = false;
-    this.push(id, 0, id.length, kind, correct, list, min, max, prompt, c.group, c.field, line);
+    this.push(id, 0, id.length, kind, correct, aux, prompt, c.group, c.field, line);
   }
 
   private unsharedPrompt(text: string): number {
@@ -208,11 +243,11 @@ export class OfflineCaseTable {
     const kind = KIND_NAMES[this.kinds[i]!]!;
     if (kind === 'yes_no') return { id, kind, correct: this.correct[i] === 1, ...base };
     if (kind === 'choice') {
-      const options = this.optionLists[this.list[i]!]!;
+      const options = this.optionLists[this.aux[i]!]!;
       const correctIndex = this.correct[i]!;
       return { id, kind, options, correct: options[correctIndex]!, correctIndex, ...base };
     }
-    return { id, kind, scoreMin: this.scoreMin[i]!, scoreMax: this.scoreMax[i]!, correct: this.correct[i]!, ...base };
+    return { id, kind, scoreMin: this.scoreMin(i), scoreMax: this.scoreMax(i), correct: this.correct[i]!, ...base };
   }
 
   /** Number of cases of each kind. */
@@ -227,19 +262,13 @@ export class OfflineCaseTable {
     const kinds = new Uint8Array(n);
     kinds.set(this.kinds);
     this.kinds = kinds;
-    this.correct = growF64(this.correct, n);
-    this.scoreMin = growF64(this.scoreMin, n);
-    this.scoreMax = growF64(this.scoreMax, n);
-    this.list = growI32(this.list, n);
+    const correct = new Float64Array(n);
+    correct.set(this.correct);
+    this.correct = correct;
+    this.aux = growI32(this.aux, n);
     this.prompt = growI32(this.prompt, n);
     this.line = growI32(this.line, n);
   }
-}
-
-function growF64(a: Float64Array<ArrayBuffer>, n: number): Float64Array<ArrayBuffer> {
-  const b = new Float64Array(n);
-  b.set(a);
-  return b;
 }
 
 function growI32(a: Int32Array<ArrayBuffer>, n: number): Int32Array<ArrayBuffer> {

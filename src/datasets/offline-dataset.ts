@@ -6,6 +6,7 @@
  * made on first use, so commands that only stream results against the dataset (`score`,
  * `compare`, `validate` of results) never build a million objects and a million-entry Map.
  */
+import { stat } from 'node:fs/promises';
 import type { ChoiceCase, OfflineCase, ScoreCase, YesNoCase } from '../core/offline-case.js';
 import { isFiniteNumber, isNonEmptyString, isRecord, preview, type JsonRecord } from '../core/json-value.js';
 import { ProblemList } from '../core/offline-problems.js';
@@ -79,7 +80,7 @@ export function datasetSize(dataset: OfflineDataset): number {
  */
 export async function loadOfflineDataset(path: string): Promise<OfflineDataset> {
   const problems = new ProblemList();
-  const table = new OfflineCaseTable();
+  const table = new OfflineCaseTable(...(await capacityHint(path)));
   const fast = new FastCaseReader(table);
 
   const slow = (line: string, lineNumber: number): void => {
@@ -106,7 +107,7 @@ export async function loadOfflineDataset(path: string): Promise<OfflineDataset> 
   await readLineBytes(path, (bytes, start, end, lineNumber) => {
     // Blank lines, invalid lines and duplicates take the slow path (which skips or words them).
     if (fast.read(bytes, start, end) && table.findId(bytes, fast.idStart, fast.idEnd) === -1) {
-      table.push(bytes, fast.idStart, fast.idEnd, fast.kind, fast.correct, fast.list, fast.min, fast.max, fast.prompt, fast.group, fast.field, lineNumber);
+      table.push(bytes, fast.idStart, fast.idEnd, fast.kind, fast.correct, fast.aux, fast.prompt, fast.group, fast.field, lineNumber);
     } else {
       const line = bytes.toString('utf8', start, end);
       if (!isBlank(line)) slow(line, lineNumber);
@@ -115,6 +116,20 @@ export async function loadOfflineDataset(path: string): Promise<OfflineDataset> 
   if (table.size === 0 && problems.count === 0) problems.add({ file: path, line: null, message: 'no cases (the dataset is empty)' });
   problems.throwIfAny();
   return new TableDataset(path, table);
+}
+
+/**
+ * Room to reserve for the cases of a file, from its size: a case line has at least 42
+ * bytes. Reserving costs nothing until used, growing copies (see ByteKeys).
+ */
+async function capacityHint(path: string): Promise<[cases: number, idBytes: number]> {
+  if (path.endsWith('.gz')) return [1024, 1 << 14];
+  try {
+    const bytes = (await stat(path)).size;
+    return [Math.min(Math.ceil(bytes / 40), 1 << 24), Math.min(Math.ceil(bytes / 2), 1 << 30)];
+  } catch {
+    return [1024, 1 << 14]; // readLineBytes words the error
+  }
 }
 
 const CASE_KEYS = encodeKeys(['id', 'kind', 'prompt', 'correct', 'options', 'score_min', 'score_max', 'group', 'field']);
@@ -145,9 +160,8 @@ export class FastCaseReader {
   idEnd = 0;
   kind = -1;
   correct = 0;
-  list = -1;
-  min = 0;
-  max = 0;
+  /** See OfflineCaseTable.aux. */
+  aux = 0;
   prompt = -1;
   group: string | undefined = undefined;
   field: string | undefined = undefined;
@@ -236,9 +250,7 @@ export class FastCaseReader {
     this.prompt = prompt;
     this.group = group;
     this.field = field;
-    this.list = -1;
-    this.min = 0;
-    this.max = 0;
+    this.aux = 0;
     if (kind === KIND_YES_NO) {
       if (correctBool === -1) return false;
       this.correct = correctBool;
@@ -252,13 +264,12 @@ export class FastCaseReader {
       const correctIndex = sub.stringIndex(this.table.optionBytes[list]!);
       if (correctIndex === -1) return false;
       this.correct = correctIndex;
-      this.list = list;
+      this.aux = list;
       return true;
     }
     if (kind !== KIND_SCORE || !Number.isFinite(correctNum) || !(min < max) || correctNum < min || correctNum > max) return false;
     this.correct = correctNum;
-    this.min = min;
-    this.max = max;
+    this.aux = this.table.rangeOf(min, max);
     return true;
   }
 

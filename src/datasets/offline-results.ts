@@ -282,14 +282,14 @@ export class FastResultReader {
             break;
           case D_PROBABILITIES:
             if (kind !== KIND_CHOICE) return false;
-            probabilities = this.readProbabilities(t.list[index]!);
+            probabilities = this.readProbabilities(t.aux[index]!);
             if (probabilities === null) return false;
             break;
           default: {
             if (kind !== KIND_CHOICE) return false;
             if (cur.null()) break;
             if (!cur.string()) return false;
-            pickedIndex = cur.stringIndex(t.optionBytes[t.list[index]!]!);
+            pickedIndex = cur.stringIndex(t.optionBytes[t.aux[index]!]!);
             if (pickedIndex === -1) return false;
           }
         }
@@ -313,7 +313,7 @@ export class FastResultReader {
       this.pickedIndex = pickedIndex;
       return true;
     }
-    if ((seen & ~((1 << D_VALUE) | (1 << D_CONFIDENCE))) !== 0 || !(value >= t.scoreMin[index]! && value <= t.scoreMax[index]!)) return false;
+    if ((seen & ~((1 << D_VALUE) | (1 << D_CONFIDENCE))) !== 0 || !(value >= t.scoreMin(index) && value <= t.scoreMax(index))) return false;
     this.value = value;
     this.confidence = confidence;
     return true;
