@@ -29,11 +29,12 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
-import type { BenchCase, CaseResult } from '../src/core/benchmark-case.js';
+import { scoreCase, type BenchCase, type CaseResult } from '../src/core/benchmark-case.js';
 import type { BenchRun, RunConfig } from '../src/core/benchmark-run.js';
 import type { BenchSummary } from '../src/core/benchmark-summary.js';
 import { createSystemOneClient, failureOf, isRunStopping } from '../src/protocol/client.js';
 import { renderDecideRequest } from '../src/protocol/decide-request.js';
+import { parseDecideResponse } from '../src/protocol/decide-response.js';
 import { startReferenceServer } from '../src/protocol/server.js';
 import { loadBenchDataset, sampleDir } from '../src/datasets/typed-decisions/index.js';
 import { renderBenchJson } from '../src/reports/bench-json.js';
@@ -326,6 +327,10 @@ interface Results {
   headline: Table;
   shared: Table;
   pieces: { load: number[]; summarize: number[]; renderJson: number[] };
+  /** µs per request, warm, for the client's and runner's own steps. */
+  perRequest: { render: number[]; parse: number[]; score: number[] };
+  /** The first runner run in this process (parallel 32, no store): code not yet optimized by the JIT, as in a CLI run. */
+  coldRun: Sample;
   cli: Map<CliKind, CliSample[]>;
   cliStderr: Set<string>;
 }
@@ -335,6 +340,7 @@ const cliKinds = {
   'node -e 0': ['-e', '0'],
   'decidekit --version': [CLI, '--version'],
   'decidekit bench --help': [CLI, 'bench', '--help'],
+  'decidekit bench … --no-store --limit 1': [] as string[],
   'decidekit bench … --no-store': [] as string[],
   'decidekit bench … --store FILE': [] as string[],
 } satisfies Record<string, string[]>;
@@ -357,8 +363,9 @@ async function runAll(): Promise<Results> {
     const storeGrouped = store('runs-grouped.sqlite', 'full');
 
     // A summary to finish stored runs with (uniform answers are deterministic, so every run has it).
-    const warm = await runnerRun(child.url, 8, null, null);
-    const summary = summarizeRun(configFor(child.url, 8), warm.results);
+    const warm = await runnerRun(child.url, 32, null, null);
+    const coldRun = warm.sample;
+    const summary = summarizeRun(configFor(child.url, 32), warm.results);
     const probeRun = storeGrouped.createRun({ config: configFor(child.url, 8), label: null, createdAt: new Date().toISOString() });
     const kinds: Kind[] = ['baseline', 'runner', 'store-full', 'store-normal'];
     if (groupCommitSaver(storeGrouped, probeRun.id) !== null) kinds.push('store-grouped');
@@ -377,8 +384,45 @@ async function runAll(): Promise<Results> {
       pieces.renderJson.push((await timed(async () => void renderBenchJson(run))).wallMs);
     }
 
+    // The client's and runner's own steps per request (warm, no HTTP): render the body,
+    // parse + validate the answer, score the case.
+    const responses = await (async () => {
+      const pool = new Pool(child.url, { connections: 1 });
+      try {
+        const out: string[] = [];
+        for (const body of bodies) {
+          const res = await pool.request({ path: '/v1/systemone', method: 'POST', headers: { 'content-type': 'application/json' }, body });
+          out.push(await res.body.text());
+        }
+        return out;
+      } finally {
+        await pool.destroy();
+      }
+    })();
+    const perRequest: Results['perRequest'] = { render: [], parse: [], score: [] };
+    const perCase = (f: (c: BenchCase, i: number) => void) => {
+      const t0 = performance.now();
+      cases.forEach(f);
+      return ((performance.now() - t0) / CASES) * 1000;
+    };
+    const predicted = cases.map((c, i) => {
+      const r = parseDecideResponse(JSON.parse(responses[i]!), c.questions);
+      if (!r.ok) throw new Error(`unexpected answer for ${c.id}: ${r.reason}`);
+      return r.value.predicted;
+    });
+    for (let rep = 0; rep < REPS + 1; rep++) {
+      const render = perCase((c) => void Buffer.from(renderDecideRequest({ model: MODEL, state: c.state, questions: c.questions })));
+      const parse = perCase((c, i) => void parseDecideResponse(JSON.parse(responses[i]!), c.questions));
+      const score = perCase((c, i) => void scoreCase(c, { status: 'answered', latencyMs: 1, inputTokens: null, predicted: predicted[i]! }));
+      if (rep === 0) continue; // warm-up
+      perRequest.render.push(render);
+      perRequest.parse.push(parse);
+      perRequest.score.push(score);
+    }
+
     // The CLI against the child server.
     const benchArgs = [CLI, 'bench', '--base-url', child.url, '--model', MODEL, '--parallel', '32', '--json', '--dataset', datasetPath];
+    cliKinds['decidekit bench … --no-store --limit 1'] = [...benchArgs, '--no-store', '--limit', '1'];
     cliKinds['decidekit bench … --no-store'] = [...benchArgs, '--no-store'];
     cliKinds['decidekit bench … --store FILE'] = [...benchArgs, '--store', cliStore];
     const cli = new Map<CliKind, CliSample[]>();
@@ -393,14 +437,15 @@ async function runAll(): Promise<Results> {
         if (isBenchRun(name)) {
           const doc = JSON.parse(r.stdout) as { decisions?: unknown[]; summary?: { status?: unknown } };
           const n = Array.isArray(doc.decisions) ? doc.decisions.length : null;
-          if (n !== decisions || doc.summary?.status !== 'complete') throw new Error(`decidekit bench reported ${n} decisions (expected ${decisions}), status ${String(doc.summary?.status)}`);
+          const expected = name.endsWith('--limit 1') ? cases[0]!.questions.length : decisions;
+          if (n !== expected || doc.summary?.status !== 'complete') throw new Error(`decidekit bench reported ${n} decisions (expected ${expected}), status ${String(doc.summary?.status)}`);
           for (const line of r.otherStderr) cliStderr.add(line.replace(/\(node:\d+\)/, '(node)'));
         }
         cli.set(name, [...(cli.get(name) ?? []), r]);
       }
     }
     fsyncProbes.push({ where: 'at the end', ms: probeFsyncMs() });
-    return { headline, shared, pieces, cli, cliStderr };
+    return { headline, shared, pieces, perRequest, coldRun, cli, cliStderr };
   } finally {
     for (const s of stores) s.close();
     await inProcess.close();
@@ -414,14 +459,14 @@ try {
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }
-const { headline, shared, pieces, cli, cliStderr } = results;
+const { headline, shared, pieces, perRequest, coldRun, cli, cliStderr } = results;
 
 // ---------------------------------------------------------------- report
 
 const med = (t: Table, kind: Kind, p: number, f: (s: Sample) => number = (s) => s.wallMs) => median(t.get(`${kind}@${p}`)!.map(f));
 const has = (t: Table, kind: Kind) => t.has(`${kind}@${PARALLEL[0]}`);
 const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
-const us = (x: number) => x.toFixed(0);
+const us = (x: number) => (Math.abs(x) >= 10 ? x.toFixed(0) : x.toFixed(1));
 const rps = (wallMs: number) => ((CASES / wallMs) * 1000).toFixed(0);
 const LABELS: Record<Kind, string> = {
   baseline: 'undici Pool baseline',
@@ -481,7 +526,7 @@ process.stdout.write(
     '',
     `Harness overhead at parallel 1, paired per repetition (runner − baseline) / ${CASES}: ${paired('runner').map(us).join(', ')} µs/request (median ${us(median(paired('runner')))}); ` +
       `with the store (FULL): ${paired('store-full').map(us).join(', ')} µs (median ${us(median(paired('store-full')))}). ` +
-      `In CPU time of this process (steadier): runner − baseline = ${us(((med(headline, 'runner', 1, (s) => s.cpuMs) - med(headline, 'baseline', 1, (s) => s.cpuMs)) / CASES) * 1000)} µs/request at parallel 1, ` +
+      `The first run in this process (parallel 32, no store, JIT cold as in a CLI run) took ${ms(coldRun.wallMs)} ms wall, ${us((coldRun.cpuMs / CASES) * 1000)} µs CPU per request. In CPU time of this process (steadier): runner − baseline = ${us(((med(headline, 'runner', 1, (s) => s.cpuMs) - med(headline, 'baseline', 1, (s) => s.cpuMs)) / CASES) * 1000)} µs/request at parallel 1, ` +
       `${us(((med(headline, 'runner', 32, (s) => s.cpuMs) - med(headline, 'baseline', 32, (s) => s.cpuMs)) / CASES) * 1000)} µs at parallel 32. ${commitsLine}`,
     '',
     `**Server in the same process** (startReferenceServer; it shares the event loop and CPU with the harness, so these walls include the server's own work):`,
@@ -498,7 +543,8 @@ process.stdout.write(
     '',
     ...(cliStderr.size > 0 ? [`The CLI bench runs wrote to stderr besides --json progress: ${[...cliStderr].map((l) => `\`${l}\``).join('; ')}`, ''] : []),
     `Pieces of the CLI's work outside the requests (in this process, warm, medians): load + validate ${CASES} cases ${ms(median(pieces.load))} ms, ` +
-      `summarizeRun ${ms(median(pieces.summarize))} ms, renderBenchJson ${ms(median(pieces.renderJson))} ms.`,
+      `summarizeRun ${ms(median(pieces.summarize))} ms, renderBenchJson ${ms(median(pieces.renderJson))} ms. ` +
+      `Per request (warm, no HTTP): render the body ${us(median(perRequest.render))} µs, JSON.parse + validate the answer ${us(median(perRequest.parse))} µs, score the case ${us(median(perRequest.score))} µs.`,
     '',
     `Target "< 1 s for ${CASES} cases at --parallel 32": library runner ${verdict(med(headline, 'runner', 32))}; runner + store ${verdict(med(headline, 'store-full', 32))}; ` +
       `CLI without store ${verdict(cliMed('decidekit bench … --no-store'))}; CLI with store, process start included ${verdict(cliMed('decidekit bench … --store FILE'))}. ` +
