@@ -13,13 +13,19 @@
  *  2. runner: runBenchmark + createSystemOneClient (renders each body, validates every
  *     answer, scores every decision), no store;
  *  3. runner + store: the same, checkpointing every case into the SQLite run store (temp
- *     file; synchronous=FULL, the default, and NORMAL to split fsync from SQLite work);
+ *     file; synchronous=FULL, the default, and NORMAL to split fsync from SQLite work),
+ *     plus a PROTOTYPE of group commit (one transaction per event-loop turn) to size that
+ *     proposed fix;
  *  4. the CLI: `node dist/cli/main.js bench --base-url URL --model uniform --parallel 32
- *     --json --dataset <400 cases>` with `--no-store` and with `--store <tmp>`, wall time
- *     including process start; plus `--version` and `bench --help` as process-start floors.
+ *     --json --dataset <400 cases>` with `--no-store`, `--no-store --limit 1` and
+ *     `--store <tmp>`, wall time from spawn to exit (process start included) and the
+ *     child's own CPU time; `node -e 0`, `--version` and `bench --help` as start-up floors.
+ * Also: the first (JIT-cold) runner run, the warm per-request steps (render, parse +
+ * validate, score), dataset load / summarize / JSON render, and the disk's fsync latency
+ * (it decides the store's cost on this shared machine).
  * The headline server is `decidekit serve` in a child process (its own event loop, as in
  * real use). Items 1-2 are repeated against a server in this process (sharing the CPU and
- * the event loop with the harness) for comparison.
+ * the event loop with the harness) for comparison. Takes about 65-105 s.
  *
  * Run: npm run build && npx tsx bench/runner.bench.ts   (BENCH_REPS=N to change the 5 reps)
  */
