@@ -5,6 +5,10 @@ import { ExactSum, exactMean, exactSum } from './exact-sum.js';
 describe('ExactSum', () => {
   it('sums without cancellation error', () => {
     expect(exactSum([1e100, 1, -1e100])).toBe(1);
+    expect(exactSum([1, 1e100, 1, -1e100])).toBe(2);
+    // The same values Python's math.fsum rounds exactly (reference values from fsum).
+    expect(exactSum([...Array.from({ length: 10 }, () => 0.1), -1])).toBe(5.551115123125783e-17);
+    expect(exactSum([1e16, 1, 1e-16])).toBe(10000000000000002);
     expect(exactSum([0.1, 0.2, 0.3])).toBe(0.6);
     expect(exactSum(Array.from({ length: 10 }, () => 0.1))).toBe(1);
   });

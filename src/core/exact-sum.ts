@@ -5,15 +5,18 @@
  * order in which results arrive: the sum of the same values is the same double, always.
  */
 export class ExactSum {
-  private partials: number[] = [];
+  // Partials in a typed array with a length: no array resizing on the hot path of `add`.
+  private partials = new Float64Array(4);
+  private size = 0;
   private count = 0;
 
   add(x: number): void {
     this.count++;
-    const partials = this.partials;
+    let partials = this.partials;
+    const size = this.size;
     let i = 0;
-    for (let j = 0; j < partials.length; j++) {
-      let y = partials[j] as number;
+    for (let j = 0; j < size; j++) {
+      let y = partials[j]!;
       if (Math.abs(x) < Math.abs(y)) {
         const t = x;
         x = y;
@@ -24,8 +27,13 @@ export class ExactSum {
       if (lo !== 0) partials[i++] = lo;
       x = hi;
     }
-    partials.length = i;
-    partials.push(x);
+    if (i === partials.length) {
+      const grown = new Float64Array(partials.length * 2);
+      grown.set(partials);
+      this.partials = partials = grown;
+    }
+    partials[i] = x;
+    this.size = i + 1;
   }
 
   /** Number of values added. */
@@ -36,20 +44,20 @@ export class ExactSum {
   /** The sum, correctly rounded to the nearest double. */
   value(): number {
     const p = this.partials;
-    let n = p.length;
+    let n = this.size;
     if (n === 0) return 0;
-    let hi = p[--n] as number;
+    let hi = p[--n]!;
     let lo = 0;
     while (n > 0) {
       const x = hi;
-      const y = p[--n] as number;
+      const y = p[--n]!;
       hi = x + y;
       const yr = hi - x;
       lo = y - yr;
       if (lo !== 0) break;
     }
     // Round half-even correction, as fsum does, when the remaining partials push past a tie.
-    if (n > 0 && ((lo < 0 && (p[n - 1] as number) < 0) || (lo > 0 && (p[n - 1] as number) > 0))) {
+    if (n > 0 && ((lo < 0 && p[n - 1]! < 0) || (lo > 0 && p[n - 1]! > 0))) {
       const y = lo * 2;
       const x = hi + y;
       const yr = x - hi;
@@ -65,11 +73,9 @@ export class ExactSum {
 
   /** Merge another sum into this one. */
   merge(other: ExactSum): void {
-    for (const x of other.partials) {
-      this.add(x);
-      this.count--;
-    }
-    this.count += other.count;
+    const count = this.count;
+    for (let j = 0; j < other.size; j++) this.add(other.partials[j]!);
+    this.count = count + other.count;
   }
 }
 
