@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { answersOf, type Question } from '../src/core/question.js';
 import { argmaxFirst, brierScore, klDivergence } from '../src/core/decision-score.js';
-import { isWireQuestionProblem, parseWireQuestion } from '../src/core/wire-question.js';
+import { parseWireQuestion } from '../src/core/wire-question.js';
 import { sha256Hex } from '../src/datasets/typed-decisions/file-hash.js';
 import { MANIFEST_FORMAT, renderManifest } from '../src/datasets/typed-decisions/manifest.js';
 import { SAMPLE_ATTRIBUTION, SAMPLE_ID, TYPED_DECISIONS_URL } from '../src/datasets/typed-decisions/provenance.js';
@@ -47,9 +47,9 @@ export interface SampleCase {
 
 function questionsOf(workflow: WorkflowName): [string, Question][] {
   return Object.entries(QUESTION_SCHEMAS[workflow]).map(([qid, wire]) => {
-    const q = parseWireQuestion(wire);
-    if (isWireQuestionProblem(q)) throw new Error(`schema ${workflow}/${qid}: ${q.message}`);
-    return [qid, q];
+    const parsed = parseWireQuestion(wire);
+    if (!parsed.ok) throw new Error(`schema ${workflow}/${qid}: ${parsed.problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`);
+    return [qid, parsed.question];
   });
 }
 

@@ -1,109 +1,162 @@
 /**
  * The System One wire form of a question (`{"type", "instructions", "criteria"}`) and its
- * checked domain value. Pure: shared by the protocol layer and the dataset loaders, so the
+ * checked domain value. Pure, and the one place the question rules live: the protocol
+ * layer (request validation) and the dataset loaders both call `parseWireQuestion`, so the
  * two never disagree on what a valid question is.
  */
 import type { ChoiceQuestion, NoulQuestion, Question, QuestionSet, ScoreQuestion } from './question.js';
 import { assertNever } from './question.js';
 import { isRecord, preview } from './json-value.js';
 
+/** Limits of the wire format (llama.cpp's). */
 export const MIN_CHOICE_OPTIONS = 2;
 export const MAX_CHOICE_OPTIONS = 255;
 export const MIN_SCORE_LEVELS = 2;
 export const MAX_SCORE_LEVELS = 10;
 
-/** A problem with one wire question: the field (relative to the question) and what is wrong. */
+const QUESTION_TYPES = ['noul', 'choice', 'score'] as const;
+const QUESTION_FIELDS = ['type', 'instructions', 'criteria'] as const;
+
+/** A problem with one wire question: the field (relative to the question, '' for the whole) and what is wrong. */
 export interface WireQuestionProblem {
   readonly field: string;
   readonly message: string;
 }
 
+export type ParsedWireQuestion = { readonly ok: true; readonly question: Question } | { readonly ok: false; readonly problems: readonly WireQuestionProblem[] };
+
+export interface WireQuestionOptions {
+  /**
+   * What a field other than `type`, `instructions` and `criteria` does. `'reject'` (the
+   * default) reports it, for datasets, whose author should learn that a field is not read;
+   * `'ignore'` skips it, for a server, which like llama.cpp ignores unknown keys.
+   */
+  readonly unknownFields?: 'reject' | 'ignore';
+}
+
 /**
- * Checks one wire question. Returns the domain question, or the first problem found.
- * Rules: `type` is `noul`, `choice` or `score` (lower-case); `instructions` a non-empty
- * string; `choice` criteria an object option -> description or null with 2..255 options;
- * `score` criteria an array of 2..10 strings; `noul` criteria optional, an object with
- * only `true`/`false` string descriptions. Unknown fields are a problem: a dataset or a
- * request that carries them is not what its author thinks it is.
+ * Checks one wire question. Returns the domain question, or every problem found (a problem
+ * in `instructions` does not hide one in `criteria`). Rules: `type` is `noul`, `choice` or
+ * `score` (lower-case); `instructions` a string that is not blank; `choice` criteria an
+ * object option -> description (a string or null) with 2..255 non-empty option names;
+ * `score` criteria an array of 2..10 strings, lowest first; `noul` criteria optional (absent
+ * or null), else an object with only `true`/`false` keys whose descriptions are strings
+ * (a null description counts as absent, as parquet writes a missing struct field).
  *
  * Option order is the key order of the parsed object. JavaScript lists integer-like keys
  * ("0", "12") before the others, so a choice whose option names are integers keeps their
  * ascending order, not the wire order; JSON.parse has already lost it.
  */
-export function parseWireQuestion(value: unknown): Question | WireQuestionProblem {
-  if (!isRecord(value)) return { field: '', message: `a question must be an object, got ${preview(value)}` };
-  for (const key of Object.keys(value)) {
-    if (key !== 'type' && key !== 'instructions' && key !== 'criteria') {
-      return { field: key, message: `unknown field ${JSON.stringify(key)} (a question has type, instructions, criteria)` };
+export function parseWireQuestion(value: unknown, options: WireQuestionOptions = {}): ParsedWireQuestion {
+  if (!isRecord(value)) return failed([{ field: '', message: `a question must be an object, got ${preview(value)}` }]);
+  const problems: WireQuestionProblem[] = [];
+  if (options.unknownFields !== 'ignore') {
+    for (const key of Object.keys(value)) {
+      if (!(QUESTION_FIELDS as readonly string[]).includes(key)) {
+        problems.push({ field: key, message: `unknown field ${JSON.stringify(key)} (a question has type, instructions, criteria)` });
+      }
     }
   }
   const { type, instructions, criteria } = value;
   if (typeof instructions !== 'string' || instructions.trim().length === 0) {
-    return { field: 'instructions', message: `instructions must be a non-empty string, got ${preview(instructions)}` };
+    problems.push({ field: 'instructions', message: `instructions must be a non-empty string, got ${instructions === undefined ? 'nothing' : preview(instructions)}` });
   }
+  const text = typeof instructions === 'string' ? instructions : '';
+  let question: Question | null;
   switch (type) {
     case 'noul':
-      return parseNoul(instructions, criteria);
+      question = parseNoul(text, criteria, problems);
+      break;
     case 'choice':
-      return parseChoice(instructions, criteria);
+      question = parseChoice(text, criteria, problems);
+      break;
     case 'score':
-      return parseScore(instructions, criteria);
-    default: {
-      const hint = typeof type === 'string' && ['noul', 'choice', 'score'].includes(type.toLowerCase()) ? ` (types are lower-case: ${type.toLowerCase()})` : ' (expected noul, choice or score)';
-      return { field: 'type', message: `unknown question type ${preview(type)}${hint}` };
-    }
+      question = parseScore(text, criteria, problems);
+      break;
+    default:
+      problems.push({ field: 'type', message: unknownTypeMessage(type) });
+      question = null;
   }
+  return question !== null && problems.length === 0 ? { ok: true, question } : failed(problems);
 }
 
-/** True when `parseWireQuestion` returned a problem. */
-export function isWireQuestionProblem(v: Question | WireQuestionProblem): v is WireQuestionProblem {
-  return 'message' in v;
+function failed(problems: readonly WireQuestionProblem[]): ParsedWireQuestion {
+  return { ok: false, problems };
 }
 
-function parseNoul(instructions: string, criteria: unknown): NoulQuestion | WireQuestionProblem {
-  if (criteria === undefined) return { type: 'noul', instructions };
-  if (!isRecord(criteria)) return { field: 'criteria', message: `noul criteria must be an object with "true"/"false" descriptions, got ${preview(criteria)}` };
-  // Built in the wire's key order so re-serialising keeps it.
+function unknownTypeMessage(type: unknown): string {
+  if (type === undefined) return 'type is missing (expected noul, choice or score)';
+  const lower = typeof type === 'string' ? type.toLowerCase() : '';
+  const hint = (QUESTION_TYPES as readonly string[]).includes(lower) ? `types are lower-case: ${lower}` : 'expected noul, choice or score';
+  return `unknown question type ${preview(type)} (${hint})`;
+}
+
+function parseNoul(instructions: string, criteria: unknown, problems: WireQuestionProblem[]): NoulQuestion | null {
+  if (criteria === undefined || criteria === null) return { type: 'noul', instructions };
+  if (!isRecord(criteria)) {
+    problems.push({ field: 'criteria', message: `noul criteria must be an object with "true" and/or "false" descriptions, got ${preview(criteria)}` });
+    return null;
+  }
+  // Built in the wire's key order so rendering it again keeps that order.
   const out: { true?: string; false?: string } = {};
+  let ok = true;
   for (const [key, description] of Object.entries(criteria)) {
-    if (key !== 'true' && key !== 'false') return { field: `criteria.${key}`, message: `noul criteria keys are "true" and "false", got ${JSON.stringify(key)}` };
-    if (typeof description !== 'string') return { field: `criteria.${key}`, message: `description must be a string, got ${preview(description)}` };
-    out[key] = description;
-  }
-  return { type: 'noul', instructions, criteria: out };
-}
-
-function parseChoice(instructions: string, criteria: unknown): ChoiceQuestion | WireQuestionProblem {
-  if (!isRecord(criteria)) return { field: 'criteria', message: `choice criteria must be an object option -> description (or null), got ${preview(criteria)}` };
-  const entries = Object.entries(criteria);
-  if (entries.length < MIN_CHOICE_OPTIONS || entries.length > MAX_CHOICE_OPTIONS) {
-    return { field: 'criteria', message: `a choice question has ${MIN_CHOICE_OPTIONS} to ${MAX_CHOICE_OPTIONS} options, got ${entries.length}` };
-  }
-  const options: string[] = [];
-  const descriptions: (string | null)[] = [];
-  for (const [option, description] of entries) {
-    if (option.length === 0) return { field: 'criteria', message: 'an option name must not be empty' };
-    if (description !== null && typeof description !== 'string') {
-      return { field: `criteria.${option}`, message: `description must be a string or null, got ${preview(description)}` };
+    if (key !== 'true' && key !== 'false') {
+      problems.push({ field: `criteria.${key}`, message: `noul criteria keys are "true" and "false", got ${JSON.stringify(key)}` });
+      ok = false;
+    } else if (typeof description === 'string') {
+      out[key] = description;
+    } else if (description !== null) {
+      problems.push({ field: `criteria.${key}`, message: `a noul description must be a string, got ${preview(description)}` });
+      ok = false;
     }
-    options.push(option);
-    descriptions.push(description);
   }
-  return { type: 'choice', instructions, options, descriptions };
+  return ok ? { type: 'noul', instructions, criteria: out } : null;
 }
 
-function parseScore(instructions: string, criteria: unknown): ScoreQuestion | WireQuestionProblem {
-  if (!Array.isArray(criteria)) return { field: 'criteria', message: `score criteria must be an array of level descriptions, got ${preview(criteria)}` };
+function parseChoice(instructions: string, criteria: unknown, problems: WireQuestionProblem[]): ChoiceQuestion | null {
+  if (!isRecord(criteria)) {
+    problems.push({ field: 'criteria', message: `choice criteria must be an object of option name -> description (or null), got ${criteria === undefined ? 'nothing' : preview(criteria)}` });
+    return null;
+  }
+  const options = Object.keys(criteria);
+  if (options.length < MIN_CHOICE_OPTIONS || options.length > MAX_CHOICE_OPTIONS) {
+    problems.push({ field: 'criteria', message: `a choice question has ${MIN_CHOICE_OPTIONS} to ${MAX_CHOICE_OPTIONS} options, got ${options.length}` });
+    return null;
+  }
+  const descriptions: (string | null)[] = [];
+  let ok = true;
+  for (const option of options) {
+    const description = criteria[option];
+    if (option.length === 0) {
+      problems.push({ field: 'criteria', message: 'an option name must not be empty' });
+      ok = false;
+    } else if (typeof description === 'string' || description === null) {
+      descriptions.push(description);
+    } else {
+      problems.push({ field: `criteria.${option}`, message: `the description of option ${JSON.stringify(option)} must be a string or null, got ${preview(description)}` });
+      ok = false;
+    }
+  }
+  return ok ? { type: 'choice', instructions, options, descriptions } : null;
+}
+
+function parseScore(instructions: string, criteria: unknown, problems: WireQuestionProblem[]): ScoreQuestion | null {
+  if (!Array.isArray(criteria)) {
+    problems.push({ field: 'criteria', message: `score criteria must be an array of level descriptions, lowest first, got ${criteria === undefined ? 'nothing' : preview(criteria)}` });
+    return null;
+  }
   if (criteria.length < MIN_SCORE_LEVELS || criteria.length > MAX_SCORE_LEVELS) {
-    return { field: 'criteria', message: `a score question has ${MIN_SCORE_LEVELS} to ${MAX_SCORE_LEVELS} levels, got ${criteria.length}` };
+    problems.push({ field: 'criteria', message: `a score question has ${MIN_SCORE_LEVELS} to ${MAX_SCORE_LEVELS} levels, got ${criteria.length}` });
+    return null;
   }
   const levels: string[] = [];
   for (let i = 0; i < criteria.length; i++) {
     const level: unknown = criteria[i];
-    if (typeof level !== 'string') return { field: `criteria[${i}]`, message: `a level description must be a string, got ${preview(level)}` };
-    levels.push(level);
+    if (typeof level === 'string') levels.push(level);
+    else problems.push({ field: `criteria[${i}]`, message: `level ${i} must be a string, got ${preview(level)}` });
   }
-  return { type: 'score', instructions, levels };
+  return levels.length === criteria.length ? { type: 'score', instructions, levels } : null;
 }
 
 /** The wire form of a question: `parseWireQuestion(toWireQuestion(q))` equals `q`. */

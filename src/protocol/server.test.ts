@@ -76,7 +76,7 @@ describe('POST /v1/systemone', () => {
     ['missing questions', { state: 'x' }, /"questions" is required/],
     ['empty questions', { state: 'x', questions: {} }, /at least one question/],
     ['questions as an array', { state: 'x', questions: [] }, /must be an object of question id/],
-    ['an unknown type', q({ type: 'yes_no', instructions: 'x' }), /questions\.q\.type: .*unknown type "yes_no"/],
+    ['an unknown type', q({ type: 'yes_no', instructions: 'x' }), /questions\.q\.type: unknown question type "yes_no" \(expected noul, choice or score\)/],
     ['choice criteria as an array', q({ type: 'choice', instructions: 'x', criteria: ['a', 'b'] }), /questions\.q\.criteria: .*object of option name/],
     ['one option', q({ type: 'choice', instructions: 'x', criteria: { a: null } }), /2 to 255 options, got 1/],
     ['256 options', q({ type: 'choice', instructions: 'x', criteria: Object.fromEntries(Array.from({ length: 256 }, (_, i) => [`o${i}`, null])) }), /got 256/],
@@ -84,6 +84,8 @@ describe('POST /v1/systemone', () => {
     ['eleven levels', q({ type: 'score', instructions: 'x', criteria: Array.from({ length: 11 }, () => 'l') }), /2 to 10 levels, got 11/],
     ['score criteria as an object', q({ type: 'score', instructions: 'x', criteria: { low: 'a' } }), /array of level descriptions/],
     ['missing instructions', q({ type: 'noul' }), /questions\.q\.instructions: .*non-empty string/],
+    ['noul criteria as an array', q({ type: 'noul', instructions: 'x', criteria: ['yes'] }), /questions\.q\.criteria: noul criteria must be an object/],
+    ['several problems', { state: 'x', questions: { a: { type: 'noul' }, b: { type: 'x', instructions: 'x' }, c: { type: 'score', instructions: 'x', criteria: [] }, d: 'x' } }, /questions\.a\.instructions: .*; questions\.b\.type: .*; questions\.c\.criteria: .*; and 1 more$/],
     ['empty instructions', q({ type: 'noul', instructions: '' }), /non-empty string/],
     ['a missing state', { questions: { q: { type: 'noul', instructions: 'x' } } }, /"state" is required/],
     ['a number state', { state: 3, questions: { q: { type: 'noul', instructions: 'x' } } }, /"state" must be a string, or a JSON object or array, got 3/],
@@ -96,6 +98,12 @@ describe('POST /v1/systemone', () => {
     expect(r.json.error.code).toBe(400);
     expect(r.json.error.type).toBe('invalid_request_error');
     expect(r.json.error.message).toMatch(message);
+  });
+
+  it('answers a question with an unknown field instead of rejecting it', async () => {
+    const r = await post({ state: 'x', questions: { q: { type: 'noul', instructions: 'x', priority: 'high' } } });
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.json.answers)).toEqual(['q']);
   });
 
   it('accepts an array state', async () => {

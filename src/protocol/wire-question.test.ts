@@ -41,11 +41,15 @@ describe('parseWireQuestions', () => {
   it.each([
     ['a non-object', [], 'questions', /must be an object/],
     ['no question', {}, 'questions', /at least one question/],
-    ['an unknown type', { q: { type: 'yesno', instructions: 'x' } }, 'questions.q.type', /unknown type "yesno"/],
-    ['an upper-case type', { q: { type: 'Choice', instructions: 'x', criteria: { a: null, b: null } } }, 'questions.q.type', /unknown type/],
+    ['an unknown type', { q: { type: 'yesno', instructions: 'x' } }, 'questions.q.type', /unknown question type "yesno" \(expected noul, choice or score\)/],
+    ['an upper-case type', { q: { type: 'Choice', instructions: 'x', criteria: { a: null, b: null } } }, 'questions.q.type', /unknown question type "Choice" \(types are lower-case: choice\)/],
     ['a missing type', { q: { instructions: 'x' } }, 'questions.q.type', /type is missing/],
     ['missing instructions', { q: { type: 'noul' } }, 'questions.q.instructions', /instructions must be a non-empty string/],
     ['empty instructions', { q: { type: 'noul', instructions: '' } }, 'questions.q.instructions', /non-empty/],
+    ['blank instructions', { q: { type: 'noul', instructions: '  ' } }, 'questions.q.instructions', /non-empty/],
+    ['missing choice criteria', { q: { type: 'choice', instructions: 'x' } }, 'questions.q.criteria', /object of option name.*got nothing/],
+    ['an empty option name', { q: { type: 'choice', instructions: 'x', criteria: { '': null, b: null } } }, 'questions.q.criteria', /option name must not be empty/],
+    ['noul criteria as a string', { q: { type: 'noul', instructions: 'x', criteria: 'yes' } }, 'questions.q.criteria', /noul criteria must be an object/],
     ['choice criteria as an array', { q: { type: 'choice', instructions: 'x', criteria: ['a', 'b'] } }, 'questions.q.criteria', /object of option name/],
     ['one option', { q: { type: 'choice', instructions: 'x', criteria: { a: null } } }, 'questions.q.criteria', /2 to 255 options, got 1/],
     ['a numeric description', { q: { type: 'choice', instructions: 'x', criteria: { a: 1, b: null } } }, 'questions.q.criteria.a', /string or null/],
@@ -53,7 +57,7 @@ describe('parseWireQuestions', () => {
     ['one level', { q: { type: 'score', instructions: 'x', criteria: ['a'] } }, 'questions.q.criteria', /2 to 10 levels, got 1/],
     ['eleven levels', { q: { type: 'score', instructions: 'x', criteria: Array.from({ length: 11 }, (_, i) => `l${i}`) } }, 'questions.q.criteria', /got 11/],
     ['a non-string level', { q: { type: 'score', instructions: 'x', criteria: ['a', 2] } }, 'questions.q.criteria[1]', /level 1 must be a string/],
-    ['a noul criteria key other than true/false', { q: { type: 'noul', instructions: 'x', criteria: { yes: 'y' } } }, 'questions.q.criteria.yes', /only have "true" and "false"/],
+    ['a noul criteria key other than true/false', { q: { type: 'noul', instructions: 'x', criteria: { yes: 'y' } } }, 'questions.q.criteria.yes', /keys are "true" and "false", got "yes"/],
     ['a question that is not an object', { q: 'noul' }, 'questions.q', /must be an object/],
   ])('reports %s with the question id and field', (_name, value, field, message) => {
     const problems = problemsOf(value);
@@ -66,6 +70,27 @@ describe('parseWireQuestions', () => {
     const criteria = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`o${i}`, null]));
     expect(problemsOf({ q: { type: 'choice', instructions: 'x', criteria: criteria(256) } })[0]!.message).toMatch(/got 256/);
     expect(parseWireQuestions({ q: { type: 'choice', instructions: 'x', criteria: criteria(255) } }, 'questions').ok).toBe(true);
+  });
+
+  it('reports an empty question id', () => {
+    const problems = problemsOf({ '': { type: 'noul', instructions: 'x' } });
+    expect(problems).toEqual([{ questionId: '', field: 'questions.', message: 'a question id must not be empty' }]);
+  });
+
+  it('ignores unknown question fields, as llama.cpp ignores unknown keys', () => {
+    expect(parseWireQuestions({ q: { type: 'noul', instructions: 'x', priority: 3 } }, 'questions')).toEqual({ ok: true, questions: [['q', { type: 'noul', instructions: 'x' }]] });
+  });
+
+  it('reads null noul criteria as absent', () => {
+    expect(parseWireQuestions({ q: { type: 'noul', instructions: 'x', criteria: null } }, 'questions')).toEqual({ ok: true, questions: [['q', { type: 'noul', instructions: 'x' }]] });
+  });
+
+  it('reports several problems of one question, each with its field', () => {
+    const problems = problemsOf({ q: { type: 'score', criteria: ['a', 2] } });
+    expect(problems.map((p) => [p.questionId, p.field])).toEqual([
+      ['q', 'questions.q.instructions'],
+      ['q', 'questions.q.criteria[1]'],
+    ]);
   });
 
   it('collects the problems of every question, not only the first', () => {

@@ -7,7 +7,7 @@ import type { GoldAnswer } from '../../core/decision-score.js';
 import { isRecord, preview } from '../../core/json-value.js';
 import type { Question } from '../../core/question.js';
 import { answersOf } from '../../core/question.js';
-import { isWireQuestionProblem, parseWireQuestion } from '../../core/wire-question.js';
+import { parseWireQuestion } from '../../core/wire-question.js';
 
 /** Gold probabilities may sum to 1 within this (the data is rounded). */
 export const GOLD_SUM_TOLERANCE = 0.01;
@@ -74,13 +74,15 @@ function parseQuestions(questions: unknown, problems: RowProblem[]): [string, Qu
   const out: [string, Question][] = [];
   let bad = false;
   for (const [qid, wire] of Object.entries(questions)) {
-    const q = parseWireQuestion(wire);
-    if (isWireQuestionProblem(q)) {
-      bad = true;
-      const field = q.field === '' ? `questions.${qid}` : `questions.${qid}.${q.field}`;
-      problems.push({ field, message: `question ${qid}: ${q.field === '' ? '' : `${q.field}: `}${q.message}` });
-    } else {
-      out.push([qid, q]);
+    const parsed = parseWireQuestion(wire);
+    if (parsed.ok) {
+      out.push([qid, parsed.question]);
+      continue;
+    }
+    bad = true;
+    for (const p of parsed.problems) {
+      const field = p.field === '' ? `questions.${qid}` : `questions.${qid}.${p.field}`;
+      problems.push({ field, message: `question ${qid}: ${p.field === '' ? '' : `${p.field}: `}${p.message}` });
     }
   }
   if (out.length === 0 && !bad) {
