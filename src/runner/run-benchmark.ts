@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { BenchCase, CaseResult, Failure, PredictedAnswers } from '../core/benchmark-case.js';
 import { scoreCase } from '../core/benchmark-case.js';
 import type { QuestionSet } from '../core/question.js';
@@ -40,10 +41,11 @@ export interface RunBenchmarkOptions {
   /** Aborting it (Ctrl+C) stops the run: nothing new is sent, requests in flight are cancelled. */
   readonly signal?: AbortSignal;
   /**
-   * Called with every finished case before it is counted, e.g. to checkpoint it durably.
-   * If it throws, the run stops and the error propagates.
+   * Called with the cases that finished in the same turn of the event loop, before any of
+   * them is counted, e.g. to checkpoint them durably in one transaction. If it throws, the
+   * run stops and the error propagates.
    */
-  readonly onCase?: (result: CaseResult) => void;
+  readonly checkpoint?: (results: readonly CaseResult[]) => void;
   readonly onEvent?: (event: RunnerEvent) => void;
   /** Monotonic clock in ms. */
   readonly now: () => number;
@@ -68,6 +70,8 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunOut
   const decisionsTotal = cases.reduce((n, c) => n + c.questions.length, 0);
   const finished: (CaseResult | undefined)[] = new Array(cases.length);
   const inFlight = new AbortController();
+  // Every request in flight listens to this one signal.
+  setMaxListeners(Math.max(10, options.parallel + 8), inFlight.signal);
   let stopped: RunOutcome['stopped'] = null;
   let callbackError: { error: unknown } | null = null;
   let next = 0;
@@ -87,23 +91,42 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunOut
 
   options.onEvent?.({ type: 'started', cases: cases.length, decisions: decisionsTotal });
 
-  const finish = (index: number, result: CaseResult) => {
+  // Cases that finished in one turn of the event loop are checkpointed together (one
+  // transaction, one fsync) and only then counted.
+  let pending: Array<{ index: number; result: CaseResult }> = [];
+  let flushing: Promise<void> | null = null;
+  const flush = () => {
+    const batch = pending;
+    pending = [];
+    flushing = null;
+    if (batch.length === 0 || callbackError) return;
     try {
-      options.onCase?.(result);
+      options.checkpoint?.(batch.map((b) => b.result));
     } catch (error) {
       callbackError ??= { error };
       inFlight.abort(error);
       return;
     }
-    finished[index] = result;
-    casesDone++;
-    decisionsDone += result.decisions.length;
-    if (result.request.status === 'failed') errors++;
-    options.onEvent?.({
-      type: 'case',
-      result,
-      progress: { casesDone, casesTotal: cases.length, decisionsDone, decisionsTotal, errors, elapsedMs: now() - started },
-    });
+    for (const { index, result } of batch) {
+      finished[index] = result;
+      casesDone++;
+      decisionsDone += result.decisions.length;
+      if (result.request.status === 'failed') errors++;
+      options.onEvent?.({
+        type: 'case',
+        result,
+        progress: { casesDone, casesTotal: cases.length, decisionsDone, decisionsTotal, errors, elapsedMs: now() - started },
+      });
+    }
+  };
+  const finish = (index: number, result: CaseResult) => {
+    pending.push({ index, result });
+    flushing ??= new Promise<void>((resolve) =>
+      setImmediate(() => {
+        flush();
+        resolve();
+      }),
+    );
   };
 
   const worker = async () => {
@@ -129,6 +152,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunOut
 
   try {
     await Promise.all(Array.from({ length: Math.min(options.parallel, Math.max(cases.length, 1)) }, worker));
+    await flushing;
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
   }

@@ -63,6 +63,8 @@ export interface RunStore {
    * until `finishRun`).
    */
   saveCase(runId: string, result: CaseResult): void;
+  /** `saveCase` for several cases in one transaction (one fsync): durable when it returns. */
+  saveCases(runId: string, results: readonly CaseResult[]): void;
   finishRun(runId: string, input: FinishRunInput): void;
   /**
    * Marks a run left `running` (its process died) as interrupted, with a summary of the

@@ -74,6 +74,15 @@ describe('openRunStore', () => {
     db.close();
   });
 
+  it('saves a batch of cases in one transaction: all of it or none', () => {
+    const s = storeAt();
+    const { id } = s.createRun({ config: runConfig(), label: null, createdAt: '2026-11-30T04:00:00.000Z' });
+    s.saveCases(id, [answeredCase(CASE_IDS[0]!, rightAnswers()), failedCase(CASE_IDS[1]!)]);
+    expect([...s.savedCaseIds(id, { includeFailed: true })].sort()).toEqual([CASE_IDS[0], CASE_IDS[1]]);
+    expect(() => s.saveCases(id, [answeredCase(CASE_IDS[2]!, rightAnswers()), answeredCase('not_in_the_run', rightAnswers())])).toThrow(/not in the case set/);
+    expect(s.savedCaseIds(id, { includeFailed: true }).has(CASE_IDS[2]!)).toBe(false);
+  });
+
   it('creates missing parent directories', () => {
     const s = storeAt(join('a', 'b', 'runs.sqlite'));
     expect(s.listRuns()).toEqual([]);

@@ -353,6 +353,13 @@ class SqliteRunStore implements RunStore {
     return row.status;
   }
 
+  saveCases(runId: string, results: readonly CaseResult[]): void {
+    // Nested transactions become savepoints: one commit, one fsync for the batch.
+    this.db.transaction(() => {
+      for (const result of results) this.saveCase(runId, result);
+    })();
+  }
+
   saveCase(runId: string, result: CaseResult): void {
     const position = this.positionsOf(runId).get(result.caseId);
     if (position === undefined) {

@@ -178,9 +178,9 @@ export const command: Command = {
         isRunStopping,
         signal: io.signal,
         now: () => performance.now(),
-        onCase: (result) => {
+        checkpoint: (results) => {
           const id = ensureRun();
-          store?.saveCase(id, result);
+          store?.saveCases(id, results);
         },
         onEvent: (e) => {
           if (e.type === 'case') progress.update(e.progress);
