@@ -1,5 +1,5 @@
 import { DecidekitError, InvalidInputError } from '../../core/errors.js';
-import { loadOfflineDataset, type OfflineDataset } from '../../datasets/offline-dataset.js';
+import { caseTableOf, loadOfflineDataset, type OfflineDataset } from '../../datasets/offline-dataset.js';
 import { readResults } from '../../datasets/offline-results.js';
 import { renderValidationJson, renderValidationText, type FileCheck } from '../../reports/offline-text.js';
 import { parseCommandArgs, type Command } from '../command.js';
@@ -47,9 +47,9 @@ Example:
     let dataset: OfflineDataset | null = null;
     try {
       dataset = await loadOfflineDataset(datasetPath);
-      const byKind = { yesNo: 0, choice: 0, score: 0 };
-      for (const c of dataset.cases) byKind[c.kind === 'yes_no' ? 'yesNo' : c.kind]++;
-      checks.push({ role: 'dataset', path: datasetPath, ok: true, cases: dataset.cases.length, byKind });
+      // Counted from the column store: a large dataset never becomes a million objects here.
+      const [yesNo, choice, score] = caseTableOf(dataset).countKinds();
+      checks.push({ role: 'dataset', path: datasetPath, ok: true, cases: yesNo + choice + score, byKind: { yesNo, choice, score } });
     } catch (err) {
       checks.push(failed('dataset', datasetPath, err));
     }
