@@ -8,7 +8,11 @@ import { createSystemOneClient, failureOf, isRunStopping } from '../../protocol/
 import { startReferenceServer } from '../../protocol/server.js';
 import { defaultCacheDir, loadBenchDataset, type DatasetSource } from '../../datasets/typed-decisions/index.js';
 import { runBenchmark } from '../../runner/run-benchmark.js';
-import { checkResumable, defaultStorePath, fingerprintOf, openRunStore, summarizeRun, type RunStore } from '../../store/index.js';
+import { defaultStorePath } from '../../store/default-store-path.js';
+import { fingerprintOf } from '../../store/fingerprint.js';
+import { checkResumable } from '../../store/resume-check.js';
+import type { RunStore } from '../../store/run-store.js';
+import { summarizeRun } from '../../store/run-summary.js';
 import { renderBenchJson } from '../../reports/bench-json.js';
 import { renderBenchMarkdown } from '../../reports/bench-markdown.js';
 import { renderBenchTerminal } from '../../reports/bench-terminal.js';
@@ -110,7 +114,8 @@ export const command: Command = {
     const embedded = v['base-url'] === undefined;
     const embeddedModel = v.model ?? 'heuristic';
     const server = embedded ? await startReferenceServer({ host: '127.0.0.1', port: 0, model: embeddedModel }) : null;
-    const store: RunStore | null = v['no-store'] ? null : openRunStore(v.store === undefined ? defaultStorePath(io.env) : resolve(io.cwd, v.store));
+    // SQLite is loaded only when the run is kept.
+    const store: RunStore | null = v['no-store'] ? null : (await import('../../store/sqlite-run-store.js')).openRunStore(v.store === undefined ? defaultStorePath(io.env) : resolve(io.cwd, v.store));
     try {
       const baseUrl = server ? server.url : v['base-url']!;
       const client = createSystemOneClient({

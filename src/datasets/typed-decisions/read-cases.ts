@@ -1,7 +1,6 @@
 /** Reads Typed Decisions cases from JSONL, JSONL.gz or the dataset's parquet file. */
 import { readFile } from 'node:fs/promises';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import type { BenchCase } from '../../core/benchmark-case.js';
 import { DecidekitError, InvalidInputError } from '../../core/errors.js';
 import { isRecord } from '../../core/json-value.js';
@@ -93,6 +92,8 @@ export async function decodeParquetRows(path: string, options: ReadCasesOptions 
     const code = (err as NodeJS.ErrnoException).code;
     throw new DecidekitError('file_unreadable', `cannot read file: ${file} (${code === 'ENOENT' ? 'no such file' : err instanceof Error ? err.message : String(err)})`, { context: { file }, cause: err });
   }
+  // Loaded only for parquet files: JSONL runs never pay for the parquet reader.
+  const { parquetMetadata, parquetReadObjects } = await import('hyparquet');
   let columnNames: string[];
   try {
     const metadata = parquetMetadata(buffer);
