@@ -6,7 +6,7 @@
 // Core domain: questions, decisions, metrics and summaries (pure).
 export type { Question, QuestionSet, QuestionType, NoulQuestion, ChoiceQuestion, ScoreQuestion } from './core/question.js';
 export { answersOf } from './core/question.js';
-export { parseWireQuestion, toWireQuestion, toWireQuestions } from './core/wire-question.js';
+export { parseWireQuestion, toWireQuestion, toWireQuestions, type ParsedWireQuestion, type WireQuestionOptions, type WireQuestionProblem } from './core/wire-question.js';
 export { scoreDecision, klDivergence, brierScore, argmaxFirst, KL_FLOOR, type GoldAnswer, type ScoredDecision } from './core/decision-score.js';
 export { calibrate, CalibrationAccumulator, type Calibration, type ReliabilityBin } from './core/calibration.js';
 export { percentile, summarizeLatency, type LatencySummary } from './core/percentile.js';
@@ -27,19 +27,25 @@ export { createOfflineAccumulator, summarizeOffline, type OfflineSummary } from 
 export { predictYesNo, predictChoice, DEFAULT_YES_NO_THRESHOLD } from './core/offline-prediction.js';
 export { loadOfflineDataset, type OfflineDataset } from './datasets/offline-dataset.js';
 export { readResults, loadResults, scoreResults } from './datasets/offline-results.js';
-export { tuneThreshold, type TuneReport, type TuneOptions } from './core/tune.js';
+export { tuneThreshold, tunePoints, type TuneReport, type TuneOptions } from './core/tune.js';
+export { renderScoreText, renderCompareMarkdown } from './reports/offline-text.js';
+export { renderTuneText } from './reports/tune-text.js';
+export { renderActionsText } from './reports/actions-text.js';
 export { evaluateActions, compareActionModels, applyRules, actionCost, type ActionSpec, type ActionEvaluation, type ActionComparison } from './core/actions.js';
 export { loadActionSpec, parseActionSpec } from './datasets/action-spec.js';
 
 // The System One protocol: client and reference server.
 export { createSystemOneClient, failureOf, isRunStopping, type SystemOneClient, type SystemOneClientOptions, type DecideResult } from './protocol/client.js';
 export { endpointFor, redactUrl, endpointIdentity } from './protocol/endpoint.js';
+export { parseWireQuestions, type WireQuestionsProblem } from './protocol/wire-question.js';
+export { getHealth, listModels, readMetrics } from './protocol/server-probes.js';
+export { parsePrometheusText, llamaCppMetricsOf, type LlamaCppMetrics } from './protocol/prometheus-text.js';
 export * from './protocol/errors.js';
 export { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from './protocol/server.js';
 export type { FaultOptions, FaultAction } from './protocol/faults.js';
 
 // Typed Decisions datasets.
-export { loadBenchDataset, questionSetOf, defaultCacheDir, fetchTypedDecisions, DatasetIntegrityError, DatasetFetchError, type DatasetSource, type LoadedBenchDataset } from './datasets/typed-decisions/index.js';
+export { loadBenchDataset, verifyBenchDataset, questionSetOf, defaultCacheDir, fetchTypedDecisions, DatasetIntegrityError, DatasetFetchError, type DatasetSource, type LoadedBenchDataset } from './datasets/typed-decisions/index.js';
 
 // Running, storing and reporting benchmarks.
 export { runBenchmark, type RunBenchmarkOptions, type RunnerEvent, type RunOutcome, type DecisionClient } from './runner/run-benchmark.js';
