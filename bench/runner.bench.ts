@@ -132,41 +132,7 @@ async function pooled(n: number, parallel: number, job: (i: number) => Promise<v
   );
 }
 
-type Kind = 'baseline' | 'runner' | 'store-full' | 'store-normal' | 'store-grouped';
-
-/**
- * PROTOTYPE of a proposed fix, not decidekit behaviour: group commit. Cases finishing in the
- * same event-loop turn are saved in one transaction (one fsync) instead of one each. It
- * reaches into the store's private better-sqlite3 handle (nested transactions become
- * savepoints), so it returns null when that handle is not there.
- */
-function groupCommitSaver(store: RunStore, runId: string): { save(r: CaseResult): void; flush(): void; commits(): number } | null {
-  const db = (store as unknown as { db?: { transaction?: (fn: () => void) => { immediate(): void } } }).db;
-  const transaction = db?.transaction?.bind(db);
-  if (transaction === undefined) return null;
-  let pending: CaseResult[] = [];
-  let scheduled = false;
-  let commits = 0;
-  const flush = () => {
-    scheduled = false;
-    const batch = pending;
-    pending = [];
-    if (batch.length === 0) return;
-    transaction(() => batch.forEach((r) => store.saveCase(runId, r))).immediate();
-    commits++;
-  };
-  return {
-    save(r) {
-      pending.push(r);
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
-    },
-    flush,
-    commits: () => commits,
-  };
-}
+type Kind = 'baseline' | 'runner' | 'store-full' | 'store-normal' | 'store-per-case';
 
 /**
  * Median latency of a 52 KiB write + fsync in the temp dir: about what one saveCase commit
@@ -230,7 +196,7 @@ async function runnerRun(
   parallel: number,
   store: RunStore | null,
   summary: BenchSummary | null,
-  grouped = false,
+  perCase = false,
 ): Promise<{ sample: Sample; results: readonly CaseResult[]; commits: number | null }> {
   const client = createSystemOneClient({ baseUrl: url, model: MODEL, connections: parallel });
   let results: readonly CaseResult[] = [];
@@ -239,14 +205,21 @@ async function runnerRun(
     const sample = await timed(async () => {
       const config = configFor(url, parallel);
       const runId = store ? store.createRun({ config, label: null, createdAt: new Date().toISOString() }).id : null;
-      const saver = store && runId !== null && grouped ? groupCommitSaver(store, runId) : null;
-      if (grouped && saver === null) throw new Error('group-commit prototype unavailable');
-      const onCase = saver ? (r: CaseResult) => saver.save(r) : store && runId !== null ? (r: CaseResult) => store.saveCase(runId, r) : undefined;
-      const outcome = await runBenchmark({ cases, client, parallel, failureOf, isRunStopping, now: () => performance.now(), ...(onCase ? { onCase } : {}) });
-      saver?.flush();
+      let batches = 0;
+      // The default checkpoints each batch of cases that finished together in one transaction
+      // (group commit); `perCase` commits every case on its own, as the store did before.
+      const checkpoint =
+        store && runId !== null
+          ? (rs: readonly CaseResult[]) => {
+              if (perCase) for (const r of rs) store.saveCase(runId, r);
+              else store.saveCases(runId, rs);
+              batches += perCase ? rs.length : 1;
+            }
+          : undefined;
+      const outcome = await runBenchmark({ cases, client, parallel, failureOf, isRunStopping, now: () => performance.now(), ...(checkpoint ? { checkpoint } : {}) });
       if (store && runId !== null) store.finishRun(runId, { status: summary!.status, durationMs: outcome.durationMs, summary: summary! });
       results = outcome.results;
-      commits = saver ? saver.commits() : null;
+      commits = store ? batches : null;
     });
     const answered = results.filter((r) => r.request.status === 'answered').length;
     if (answered !== CASES) throw new Error(`runner answered ${answered} of ${CASES} cases`);
@@ -264,7 +237,7 @@ const median = (xs: readonly number[]): number => {
 
 type Table = Map<string, Sample[]>; // key: `${kind}@${parallel}`
 
-/** Commits per 400-case run of the group-commit prototype, by parallel. */
+/** Commits per 400-case run of the default (group-commit) store, by parallel. */
 const groupCommits = new Map<number, number[]>();
 
 async function measureLibrary(url: string, kinds: readonly Kind[], stores: Partial<Record<Kind, RunStore>>, summary: BenchSummary, probe: boolean): Promise<Table> {
@@ -272,8 +245,8 @@ async function measureLibrary(url: string, kinds: readonly Kind[], stores: Parti
   const once = async (kind: Kind, parallel: number): Promise<Sample> => {
     if (kind === 'baseline') return baselineRun(url, parallel);
     const store = kind === 'runner' ? null : stores[kind]!;
-    const r = await runnerRun(url, parallel, store, summary, kind === 'store-grouped');
-    if (r.commits !== null) groupCommits.set(parallel, [...(groupCommits.get(parallel) ?? []), r.commits]);
+    const r = await runnerRun(url, parallel, store, summary, kind === 'store-per-case');
+    if (kind === 'store-full' && r.commits !== null) groupCommits.set(parallel, [...(groupCommits.get(parallel) ?? []), r.commits]);
     return r.sample;
   };
   for (const parallel of PARALLEL) {
@@ -366,17 +339,15 @@ async function runAll(): Promise<Results> {
   try {
     const storeFull = store('runs-full.sqlite', 'full');
     const storeNormal = store('runs-normal.sqlite', 'normal');
-    const storeGrouped = store('runs-grouped.sqlite', 'full');
+    const storePerCase = store('runs-per-case.sqlite', 'full');
 
     // A summary to finish stored runs with (uniform answers are deterministic, so every run has it).
     const warm = await runnerRun(child.url, 32, null, null);
     const coldRun = warm.sample;
     const summary = summarizeRun(configFor(child.url, 32), warm.results);
-    const probeRun = storeGrouped.createRun({ config: configFor(child.url, 8), label: null, createdAt: new Date().toISOString() });
-    const kinds: Kind[] = ['baseline', 'runner', 'store-full', 'store-normal'];
-    if (groupCommitSaver(storeGrouped, probeRun.id) !== null) kinds.push('store-grouped');
+    const kinds: Kind[] = ['baseline', 'runner', 'store-full', 'store-per-case', 'store-normal'];
 
-    const headline = await measureLibrary(child.url, kinds, { 'store-full': storeFull, 'store-normal': storeNormal, 'store-grouped': storeGrouped }, summary, true);
+    const headline = await measureLibrary(child.url, kinds, { 'store-full': storeFull, 'store-normal': storeNormal, 'store-per-case': storePerCase }, summary, true);
     const shared = await measureLibrary(inProcess.url, ['baseline', 'runner'], {}, summary, false);
 
     // Pieces of the CLI's work outside the requests, in this process (warm).
@@ -477,9 +448,9 @@ const rps = (wallMs: number) => ((CASES / wallMs) * 1000).toFixed(0);
 const LABELS: Record<Kind, string> = {
   baseline: 'undici Pool baseline',
   runner: 'runner (no store)',
-  'store-full': 'runner + store (FULL, the default)',
-  'store-normal': 'runner + store (NORMAL)',
-  'store-grouped': 'runner + store (FULL, group-commit prototype)',
+  'store-full': 'runner + store (FULL, group commit: the default)',
+  'store-normal': 'runner + store (NORMAL, group commit)',
+  'store-per-case': 'runner + store (FULL, one commit per case)',
 };
 
 const libRows: string[] = [];
@@ -510,9 +481,7 @@ const verdict = (x: number) => (x < 1000 ? `**met** (${ms(x)} ms)` : `**not met*
 const runnerCpuUs = (med(headline, 'runner', 32, (s) => s.cpuMs) / CASES) * 1000;
 const cpuModel = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpus()[0]?.model ?? 'unknown';
 const la = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(' ');
-const commitsLine = has(headline, 'store-grouped')
-  ? `Group-commit prototype: ${PARALLEL.map((p) => `${median(groupCommits.get(p)!).toFixed(0)} commits`).join(' / ')} per ${CASES}-case run at parallel ${PARALLEL.join(' / ')} (instead of ${CASES}).`
-  : 'Group-commit prototype: not measured (the store has no reachable database handle).';
+const commitsLine = `Group commit (the default): ${PARALLEL.map((p) => `${median(groupCommits.get(p)!).toFixed(0)} commits`).join(' / ')} per ${CASES}-case run at parallel ${PARALLEL.join(' / ')} (one per case without it).`;
 
 process.stdout.write(
   [
