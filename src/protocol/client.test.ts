@@ -28,7 +28,7 @@ const QUESTIONS: QuestionSet = [
 
 const servers: Array<{ close(): Promise<void> }> = [];
 async function serve(faults?: FaultOptions, extra: { model?: string } = {}): Promise<ReferenceServer> {
-  const s = await startReferenceServer({ port: 0, priorTable: null, closeGraceMs: 50, ...(faults ? { faults } : {}), ...extra });
+  const s = await startReferenceServer({ port: 0, priorTable: null, closeGraceMs: 50, router: true, ...(faults ? { faults } : {}), ...extra });
   servers.push(s);
   return s;
 }

@@ -6,7 +6,7 @@ import { SPEC_EXAMPLE_REQUEST } from './test-support/fixtures.js';
 
 let server: ReferenceServer;
 beforeAll(async () => {
-  server = await startReferenceServer({ port: 0, metrics: true, priorTable: null, maxBodyBytes: 64 * 1024 });
+  server = await startReferenceServer({ port: 0, metrics: true, priorTable: null, maxBodyBytes: 64 * 1024, router: true });
 });
 afterAll(async () => {
   await server.close();
@@ -61,6 +61,21 @@ describe('POST /v1/systemone', () => {
     expect(uniform.json.answers.angry.noul).toBe(0.5);
     const { model: _omit, ...noModel } = VALID;
     expect((await post(noModel)).json.model).toBe('heuristic');
+  });
+
+  it('ignores the body\'s model without router mode, as a single-model server does', async () => {
+    const single = await startReferenceServer({ port: 0, priorTable: null, model: 'uniform' });
+    try {
+      const r = await fetch(`${single.url}/v1/systemone`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...VALID, model: 'laya' }) });
+      expect(r.status).toBe(200);
+      const body = (await r.json()) as { model: string; answers: { angry: { noul: number } } };
+      expect(body.model).toBe('uniform');
+      expect(body.answers.angry.noul).toBe(0.5);
+      const models = (await (await fetch(`${single.url}/v1/models`)).json()) as { data: { id: string }[] };
+      expect(models.data.map((m) => m.id)).toEqual(['uniform']);
+    } finally {
+      await single.close();
+    }
   });
 
   it('rejects an unknown model with 400 naming the known ones', async () => {

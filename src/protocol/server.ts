@@ -17,8 +17,16 @@ export interface ReferenceServerOptions {
   readonly host?: string | undefined;
   /** Port (default 0: a free port). */
   readonly port?: number | undefined;
-  /** Default model when a request names none (default `heuristic`). */
+  /**
+   * The model served (default `heuristic`). Without `router`, every request is answered by
+   * it and the body's `model` is ignored, as a single-model llama-server does.
+   */
   readonly model?: string | undefined;
+  /**
+   * Router mode (default false): the body's `model` picks among the built-in models, `model`
+   * above answers requests that name none, and an unknown name is a 400 naming the known ones.
+   */
+  readonly router?: boolean | undefined;
   /** Serve `GET /metrics` (default false: 501 like llama.cpp without `--metrics`). */
   readonly metrics?: boolean | undefined;
   /** Prior file for the `prior` model (default: the package's data/typed-decisions-sample/prior.json when present). */
@@ -40,8 +48,9 @@ export interface ReferenceServer {
   readonly url: string;
   readonly port: number;
   readonly host: string;
-  /** The default model. */
+  /** The model served (the default one in router mode). */
   readonly model: string;
+  readonly router: boolean;
   readonly models: readonly string[];
   /** Things the operator should know (e.g. "no prior file: the prior model answers uniformly"). */
   readonly notes: readonly string[];
@@ -175,7 +184,7 @@ function readBody(req: http.IncomingMessage, max: number): Promise<string | null
 
 /**
  * Starts the reference System One server (node:http): `POST /v1/systemone` answered by a
- * built-in model (router mode: the body's `model` picks one), `GET /health`,
+ * built-in model (in router mode the body's `model` picks one), `GET /health`,
  * `GET /v1/models`, `GET /metrics` when enabled, with optional seeded faults.
  */
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
@@ -197,7 +206,8 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   if (!models.has(defaultModel)) {
     throw new DecidekitError('unknown_model', `unknown model ${JSON.stringify(defaultModel)}: the reference server knows ${BUILT_IN_MODEL_NAMES.join(', ')}`);
   }
-  const modelNames = [defaultModel, ...BUILT_IN_MODEL_NAMES.filter((n) => n !== defaultModel)];
+  const router = options.router === true;
+  const modelNames = router ? [defaultModel, ...BUILT_IN_MODEL_NAMES.filter((n) => n !== defaultModel)] : [defaultModel];
   const metrics = createServerMetrics();
   const seen = new Map<number, number>();
   let busy = 0;
@@ -320,7 +330,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       sendError(res, parsed.status, parsed.message);
       return;
     }
-    const name = parsed.request.model ?? defaultModel;
+    const name = router ? (parsed.request.model ?? defaultModel) : defaultModel;
     const model: DecisionModel | undefined = models.get(name);
     if (model === undefined) {
       sendError(res, 400, `unknown model ${JSON.stringify(name)}: this server serves ${modelNames.join(', ')}`);
@@ -415,6 +425,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     port,
     host,
     model: defaultModel,
+    router,
     models: modelNames,
     notes,
     metrics: () => metrics.snapshot(),

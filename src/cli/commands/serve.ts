@@ -9,13 +9,17 @@ const HELP = `decidekit serve: run the built-in System One reference server
 
 Usage: decidekit serve [options]
 
-Serves POST /v1/systemone (router mode: the body's "model" picks a built-in model),
+Serves POST /v1/systemone with one built-in model (the body's "model" is ignored, as a
+single-model llama-server does; with --router it picks among the built-in models),
 GET /health, GET /v1/models and, with --metrics, GET /metrics (llama.cpp counters).
 
 Options:
   --host HOST            interface to listen on (default 127.0.0.1)
   --port N               port; 0 picks a free one (default 8084)
-  --model NAME           default model: ${BUILT_IN_MODEL_NAMES.join(', ')} (default ${DEFAULT_MODEL})
+  --model NAME           the model served: ${BUILT_IN_MODEL_NAMES.join(', ')} (default ${DEFAULT_MODEL});
+                         with --router, the one for requests that name none
+  --router               router mode: the body's "model" picks a built-in model; an
+                         unknown name is a 400 naming the known ones
   --metrics              serve GET /metrics (otherwise 501, like llama-server)
   --prior-file PATH      answer frequencies for the prior model
                          (default data/typed-decisions-sample/prior.json of the package)
@@ -57,6 +61,7 @@ export const command: Command = {
       host: { type: 'string' },
       port: { type: 'string' },
       model: { type: 'string' },
+      router: { type: 'boolean' },
       metrics: { type: 'boolean' },
       'prior-file': { type: 'string' },
       'max-body-bytes': { type: 'string' },
@@ -98,6 +103,7 @@ export const command: Command = {
       host: v.host ?? '127.0.0.1',
       port,
       model,
+      router: v.router === true,
       metrics: v.metrics === true,
       priorFile: v['prior-file'],
       maxBodyBytes: numberOption('max-body-bytes', v['max-body-bytes'], (n) => Number.isInteger(n) && n >= 1, 'an integer >= 1'),
@@ -106,7 +112,7 @@ export const command: Command = {
     });
     io.stdout.write(`${server.url}\n`);
     io.stderr.write(
-      `decidekit serve: listening on ${server.url} (POST /v1/systemone; models ${server.models.join(', ')}; default ${server.model}; metrics ${v.metrics ? 'on' : 'off'})\n`,
+      `decidekit serve: listening on ${server.url} (POST /v1/systemone; ${server.router ? `router mode: models ${server.models.join(', ')}, default ${server.model}` : `model ${server.model}`}; metrics ${v.metrics ? 'on' : 'off'})\n`,
     );
     for (const note of server.notes) io.stderr.write(`decidekit serve: note: ${note}\n`);
     if (hasFaults(faultOptions)) io.stderr.write(`decidekit serve: fault injection on: ${JSON.stringify(faultOptions)}\n`);
