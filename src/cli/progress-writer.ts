@@ -35,7 +35,8 @@ export function createProgressWriter(sink: TextSink, mode: ProgressMode, options
       if (!final && t - last < interval) return;
       last = t;
       if (mode === 'bar') {
-        const width = Math.max(40, Math.min(sink.columns ?? 80, 120) - 1);
+        const columns = sink.columns !== undefined && sink.columns > 0 ? sink.columns : 80;
+        const width = Math.max(40, Math.min(columns, 120) - 1);
         sink.write(`\r${renderProgressBar(toState(progress), width, options.colour)}\x1b[K`);
         drawn = true;
       } else {

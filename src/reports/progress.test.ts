@@ -8,7 +8,7 @@ const start: ProgressState = { done: 0, total: 400, errors: 0, elapsedMs: 0, dec
 describe('renderProgressBar', () => {
   it('shows decisions done, rate, errors and ETA from the given numbers', () => {
     const line = renderProgressBar(halfway, 120, false);
-    expect(line).toContain('1,000/2,000 decisions 50.0%');
+    expect(line).toContain('1,000/2,000 decisions · 50.0%');
     expect(line).toContain('200/400 cases');
     // 1,000 decisions in 2 minutes: 500 a minute, 1,000 left -> 2 minutes.
     expect(line).toContain('500 decisions/min');
@@ -26,10 +26,12 @@ describe('renderProgressBar', () => {
     }
   });
 
-  it('drops cases, then the rate, before the ETA when narrow', () => {
-    const line = renderProgressBar(halfway, 70, false);
+  it('drops cases, then the percentage, but keeps the rate, the ETA and the errors when narrow', () => {
+    const line = renderProgressBar(halfway, 80, false);
     expect(line).not.toContain('cases');
-    expect(line).toContain('ETA');
+    expect(line).toMatch(/\/min · ETA .* · 3 errors$/);
+    const narrow = renderProgressBar(halfway, 60, false);
+    expect(narrow).toMatch(/^\[[█░]+\] 1,000\/2,000 · [\d,]+\/min · ETA .* · 3 errors$/);
   });
 
   it('says n/a for the rate and ETA before anything is done', () => {

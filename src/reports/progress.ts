@@ -36,8 +36,8 @@ function plural(n: number, one: string, many: string): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
-function describeRate(rates: Rates): string {
-  return rates.decisionsPerMinute === null ? 'n/a decisions/min' : `${formatCount(rates.decisionsPerMinute)} decisions/min`;
+function describeRate(rates: Rates, unit = 'decisions/min'): string {
+  return `${rates.decisionsPerMinute === null ? 'n/a' : formatCount(rates.decisionsPerMinute)} ${unit}`;
 }
 
 function describeEta(rates: Rates): string {
@@ -56,15 +56,23 @@ const MIN_BAR_CELLS = 10;
 export function renderProgressBar(state: ProgressState, width: number, colour: boolean): string {
   const paint = createPalette(colour);
   const rates = ratesOf(state);
-  const decisions = `${formatCount(state.decisionsDone)}/${formatCount(state.decisionsTotal)} decisions ${formatPercent(rates.fraction)}`;
   const errors = plural(state.errors, 'error', 'errors');
-  const cases = `${formatCount(state.done)}/${formatCount(state.total)} cases`;
-  // Display order; when the line is too narrow, cases go first, then the rate, then the ETA.
-  const optional = [cases, describeRate(rates), describeEta(rates)];
-  const lineWidth = (parts: readonly string[]): number => 3 + MIN_BAR_CELLS + visibleWidth([decisions, ...parts, errors].join(' · '));
-  while (optional.length > 0 && lineWidth(optional) > width) optional.shift();
-  const text = [decisions, ...optional, state.errors > 0 ? paint.red(errors) : errors].join(' · ');
-  const cells = Math.max(MIN_BAR_CELLS, width - 3 - visibleWidth(text));
+  // Always shown: decisions done / total, the rate, the ETA and the errors. When the line is
+  // too narrow, the case count goes first, then the percentage, then the words of the units,
+  // then bar cells (down to a minimum).
+  const optional = [`${formatCount(state.done)}/${formatCount(state.total)} cases`, formatPercent(rates.fraction)];
+  let compact = false;
+  const parts = (): string[] => [
+    `${formatCount(state.decisionsDone)}/${formatCount(state.decisionsTotal)}${compact ? '' : ' decisions'}`,
+    ...optional.slice().reverse(),
+    compact ? `${rates.decisionsPerMinute === null ? 'n/a' : formatCount(rates.decisionsPerMinute)}/min` : describeRate(rates),
+    describeEta(rates),
+  ];
+  const lineWidth = (): number => 3 + MIN_BAR_CELLS + visibleWidth([...parts(), errors].join(' · '));
+  while (optional.length > 0 && lineWidth() > width) optional.shift();
+  if (lineWidth() > width) compact = true;
+  const text = [...parts(), state.errors > 0 ? paint.red(errors) : errors].join(' · ');
+  const cells = Math.max(compact ? 4 : MIN_BAR_CELLS, width - 3 - visibleWidth(text));
   const filled = rates.fraction === null ? 0 : Math.min(cells, Math.floor(rates.fraction * cells));
   const bar = paint.green(BAR_FULL.repeat(filled)) + paint.dim(BAR_EMPTY.repeat(cells - filled));
   return `[${bar}] ${text}`;
