@@ -8,9 +8,11 @@ import { isFiniteNumber, isNonEmptyString, isProbability, isRecord, preview, typ
 import { ProblemList } from '../core/offline-problems.js';
 import { createOfflineAccumulator, type OfflineAccumulatorOptions, type OfflineSummary } from '../core/offline-summary.js';
 import { isCanonicalUtf8, KIND_CHOICE, KIND_YES_NO, type OfflineCaseTable } from './offline-case-table.js';
-import { caseTableOf, isBlank, jsonErrorMessage, type OfflineDataset } from './offline-dataset.js';
+import { caseTableOf, jsonErrorMessage, type OfflineDataset } from './offline-dataset.js';
 import { encodeKeys, ByteCursor } from './offline-fast-json.js';
 import { readLineBytes } from './read-lines.js';
+import { startResultsSplit, type ResultsSplit, type ResultsSplitOptions } from './offline-results-split.js';
+import { isBlankBytes, LINE_FAST, LINE_SLOW, SHAPE_LIST, SHAPE_OBJECT, SHAPE_PROBABILITY, SHAPE_VALUE, type ResultBatch } from './offline-results-preparse.js';
 
 /** The sum of a choice's probabilities must be within this of 1. */
 export const PROBABILITY_SUM_TOLERANCE = 0.01;
@@ -41,16 +43,17 @@ export async function readResults(
   path: string,
   dataset: OfflineDataset,
   onResult: (result: OfflineResult, c: OfflineCase) => void,
+  split: ResultsSplitOptions = {},
 ): Promise<ReadResultsSummary> {
   let cases: readonly OfflineCase[] | null = null;
   const caseAt = (i: number): OfflineCase => (cases ??= dataset.cases)[i]!;
   return streamResults(path, dataset, {
     fast: (r) => onResult(r.result(), caseAt(r.index)),
     slow: (i, result) => onResult(result, caseAt(i)),
-  });
+  }, split);
 }
 
-async function streamResults(path: string, dataset: OfflineDataset, sink: ResultSink): Promise<ReadResultsSummary> {
+async function streamResults(path: string, dataset: OfflineDataset, sink: ResultSink, splitOptions: ResultsSplitOptions = {}): Promise<ReadResultsSummary> {
   const table = caseTableOf(dataset);
   const problems = new ProblemList();
   /** Line of the first result of each case (0: none yet): duplicates are errors. */
@@ -116,7 +119,7 @@ async function streamResults(path: string, dataset: OfflineDataset, sink: Result
     sink.slow(index, makeResult(c.id, model, decision, costUsd, latencyMs));
   };
 
-  await readLineBytes(path, (bytes, start, end, lineNumber) => {
+  const onLine = (bytes: Buffer, start: number, end: number, lineNumber: number): void => {
     if (isBlankBytes(bytes, start, end)) return;
     lines++;
     // Fast path: a well-formed line of the usual shape, read from the bytes. Anything else,
@@ -131,7 +134,97 @@ async function streamResults(path: string, dataset: OfflineDataset, sink: Result
       }
     }
     slow(bytes.toString('utf8', start, end), lineNumber);
-  });
+  };
+
+  /** Scratch probabilities in option order, one array per number of options. */
+  const scratch: number[][] = [];
+  /**
+   * A line pre-parsed by the worker: the checks that need its case, then the sink; false
+   * when the line needs the slow path (the same conditions as FastResultReader.read).
+   */
+  const fastFromBatch = (b: ResultBatch, k: number, batchModel: string | null, lineNumber: number): boolean => {
+    if (batchModel === null) return false;
+    if (model === null) {
+      model = batchModel;
+      modelLine = lineNumber;
+      fast.setModel(batchModel);
+    } else if (model !== batchModel) return false;
+    const index = table.indexOfIdBytes(b.pool, b.idStart[k]!, b.idEnd[k]!, fast.index + 1);
+    if (index === -1 || firstLine[index] !== 0) return false;
+    const kind = table.kinds[index]!;
+    const shape = b.shape[k]!;
+    if (kind === KIND_YES_NO) {
+      if (shape !== SHAPE_PROBABILITY) return false;
+      fast.probability = b.num[k]!;
+    } else if (kind === KIND_CHOICE) {
+      if (shape !== SHAPE_LIST && shape !== SHAPE_OBJECT) return false;
+      const names = table.optionBytes[table.aux[index]!]!;
+      const n = names.length;
+      if (b.probCount[k] !== n) return false;
+      let out = scratch[n];
+      if (out === undefined) out = scratch[n] = new Array<number>(n).fill(0);
+      const p0 = b.probStart[k]!;
+      if (shape === SHAPE_LIST) {
+        for (let j = 0; j < n; j++) out[j] = b.probs[p0 + j]!;
+      } else {
+        if (n > 30) return false;
+        let filled = 0;
+        for (let j = 0; j < n; j++) {
+          const o = indexOfBytes(names, b.pool, b.keyStart[p0 + j]!, b.keyEnd[p0 + j]!);
+          if (o === -1 || (filled & (1 << o)) !== 0) return false;
+          filled |= 1 << o;
+          out[o] = b.probs[p0 + j]!;
+        }
+      }
+      let sum = 0;
+      for (let j = 0; j < n; j++) sum += out[j]!;
+      if (!(Math.abs(sum - 1) <= PROBABILITY_SUM_TOLERANCE)) return false;
+      let picked = -1;
+      const ps = b.pickStart[k]!;
+      if (ps !== -1) {
+        picked = indexOfBytes(names, b.pool, ps, b.pickEnd[k]!);
+        if (picked === -1) return false;
+      }
+      fast.probabilities = out;
+      fast.pickedIndex = picked;
+    } else {
+      const v = b.num[k]!;
+      if (shape !== SHAPE_VALUE || !(v >= table.scoreMin(index) && v <= table.scoreMax(index))) return false;
+      fast.value = v;
+      fast.confidence = b.confidence[k]!;
+    }
+    fast.index = index;
+    fast.kind = kind;
+    fast.costUsd = b.cost[k]!;
+    fast.latencyMs = b.latency[k]!;
+    firstLine[index] = lineNumber;
+    seen++;
+    sink.fast(fast);
+    return true;
+  };
+
+  const split: ResultsSplit | null = await startResultsSplit(path, splitOptions);
+  if (split === null) await readLineBytes(path, onLine);
+  else {
+    try {
+      let lineNumber = await readLineBytes(path, onLine, { endByte: split.from });
+      for (;;) {
+        const { batch, last, model: batchModel } = await split.next();
+        for (let k = 0; k < batch.count; k++) {
+          lineNumber++;
+          const status = batch.status[k]!;
+          if (status === LINE_FAST || status === LINE_SLOW) {
+            lines++;
+            if (status === LINE_SLOW || !fastFromBatch(batch, k, batchModel, lineNumber)) slow(split.lineText(batch.lineStart[k]!, batch.lineLength[k]!), lineNumber);
+          }
+        }
+        split.giveBack(batch);
+        if (last) break;
+      }
+    } finally {
+      await split.close();
+    }
+  }
 
   problems.throwIfAny();
   return { model, lines, missing: table.size - seen };
@@ -350,12 +443,16 @@ export class FastResultReader {
   }
 }
 
-function isBlankBytes(b: Buffer, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) {
-    const c = b[i]!;
-    if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return c === 0xc2 || c === 0xe2 || c === 0xe3 || c === 0xef ? isBlank(b.toString('utf8', start, end)) : false;
+/** Index of the bytes `b[start, end)` among `names`, or -1. */
+function indexOfBytes(names: readonly Uint8Array[], b: Uint8Array, start: number, end: number): number {
+  const len = end - start;
+  outer: for (let o = 0; o < names.length; o++) {
+    const name = names[o]!;
+    if (name.length !== len) continue;
+    for (let i = 0; i < len; i++) if (name[i] !== b[start + i]) continue outer;
+    return o;
   }
-  return true;
+  return -1;
 }
 
 /** Reads a whole (small) results file into memory: for commands that need several passes. */
@@ -511,7 +608,7 @@ export interface ScoredResults {
  * Streams a results file into the offline summary (constant memory beyond the dataset; no
  * object per line on the fast path). Throws InvalidInputError with every problem of the file.
  */
-export async function scoreResults(path: string, dataset: OfflineDataset, options: OfflineAccumulatorOptions = {}): Promise<ScoredResults> {
+export async function scoreResults(path: string, dataset: OfflineDataset, options: OfflineAccumulatorOptions = {}, split: ResultsSplitOptions = {}): Promise<ScoredResults> {
   const acc = createOfflineAccumulator(options);
   const t = caseTableOf(dataset);
   const { model, lines } = await streamResults(path, dataset, {
@@ -522,6 +619,6 @@ export async function scoreResults(path: string, dataset: OfflineDataset, option
       else acc.addScore(t.correct[i]!, r.value, r.costUsd, r.latencyMs);
     },
     slow: (i, result) => acc.add(t.caseAt(i), result),
-  });
+  }, split);
   return { model, lines, summary: acc.summarize(t.size) };
 }

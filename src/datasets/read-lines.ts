@@ -10,6 +10,8 @@ export interface ReadLinesOptions {
   readonly gunzip?: boolean;
   /** Bytes per read. Default 1 MiB; small values exist for tests of chunk boundaries. */
   readonly chunkBytes?: number;
+  /** Stop at this byte of the file (plain files; it should be the start of a line). Default: the end. */
+  readonly endByte?: number;
 }
 
 const LF = 0x0a;
@@ -90,14 +92,17 @@ export async function readLineBytes(
       try {
         let buf = Buffer.allocUnsafeSlow(chunkBytes);
         let carry = 0;
+        let left = gunzip ? Infinity : (options.endByte ?? Infinity);
         for (;;) {
           if (carry === buf.length) {
             const grown = Buffer.allocUnsafeSlow(buf.length * 2);
             buf.copy(grown, 0, 0, carry);
             buf = grown;
           }
-          const { bytesRead } = await file.read(buf, carry, buf.length - carry, null);
+          if (left <= 0) break;
+          const { bytesRead } = await file.read(buf, carry, Math.min(buf.length - carry, left), null);
           if (bytesRead === 0) break;
+          left -= bytesRead;
           const end = carry + bytesRead;
           // Bytes after `end` are stale: indexOf must not see a newline there.
           const rest = split(end === buf.length ? buf : buf.subarray(0, end), end);
