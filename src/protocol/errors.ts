@@ -156,7 +156,7 @@ export class TransportError extends SystemOneError {
   override readonly name = 'TransportError';
   readonly failureKind = 'transport' as const;
   constructor(context: ClientErrorContext & { reason: string }, cause?: unknown) {
-    super('transport', `connection failed: ${context.endpoint} (${context.reason})`, `transport: ${context.reason}`, context, cause);
+    super('transport', `connection failed: ${context.endpoint} (${context.reason})`, describeTransportReason(context.reason), context, cause);
   }
 }
 
@@ -176,4 +176,12 @@ export class InvalidBaseUrlError extends DecidekitError {
   constructor(message: string) {
     super('invalid_base_url', message);
   }
+}
+
+/** A short, plain reason for a failed connection, for a case's error row. */
+function describeTransportReason(reason: string): string {
+  if (reason.includes('ECONNREFUSED')) return 'connection refused (is the server running?)';
+  if (reason.includes('ENOTFOUND') || reason.includes('EAI_AGAIN')) return 'host not found';
+  if (reason.includes('ECONNRESET') || reason.includes('UND_ERR_SOCKET') || reason.includes('other side closed')) return 'connection closed by the server before the answer';
+  return reason;
 }
