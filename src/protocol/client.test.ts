@@ -263,6 +263,8 @@ describe('createSystemOneClient against the reference server', () => {
     const e2 = await failing(refused.client.decide({}, QUESTIONS));
     expect(e2).toBeInstanceOf(TransportError);
     expect(e2.message).toMatch(/ECONNREFUSED/);
+    expect(failureOf(e2)).toEqual({ kind: 'transport', message: 'connection refused (is the server running?)' });
+    expect(failureOf(e).message).toBe('connection closed by the server before the answer');
     await refused.client.close();
   });
 
