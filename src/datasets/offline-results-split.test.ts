@@ -146,4 +146,24 @@ describe('results split with a worker thread (compiled files in dist/)', () => {
     expect(one).not.toBe('no error');
     expect(await problems({ mode: 'auto', minBytes: 0, mainShare: 0.3 })).toEqual(one);
   });
+
+  it('reads a prefetched file (the whole file on the worker) the same as one thread', async () => {
+    const r = (await import(pathToFileURL(distResults).href)) as typeof import('./offline-results.js');
+    const d = (await import(pathToFileURL(distDataset).href)) as typeof import('./offline-dataset.js');
+    for (const path of [bom, invalid]) {
+      const prefetched = r.prefetchResults(path, { minBytes: 0 });
+      const ds = await d.loadOfflineDataset(join(dir, 'dataset.jsonl'));
+      const outcome = async (split: Parameters<typeof r.scoreResults>[3]): Promise<unknown> =>
+        r.scoreResults(path, ds, {}, split).then(
+          (x) => x,
+          (e: { problems: readonly unknown[]; omitted: number }) => ({ problems: e.problems, omitted: e.omitted }),
+        );
+      expect(await outcome({ prefetched })).toEqual(await outcome({ mode: 'off' }));
+    }
+  });
+
+  it('stops a prefetch that is not read', async () => {
+    const r = (await import(pathToFileURL(distResults).href)) as typeof import('./offline-results.js');
+    await r.prefetchResults(invalid, { minBytes: 0 }).close();
+  });
 });

@@ -20,12 +20,16 @@ export interface ResultsSplitOptions {
   readonly mode?: 'auto' | 'inline' | 'off';
   /** Smallest file (bytes) split in `auto` mode. Default 8 MiB. */
   readonly minBytes?: number;
-  /** Share of the file the main thread reads itself, the rest goes to the worker. Default 0.35. */
+  /**
+   * Share of the file the main thread reads itself, the rest goes to the worker. Default
+   * 0.35; 0 gives the whole file to the worker (for a prefetch started before the dataset
+   * is loaded, see prefetchResults).
+   */
   readonly mainShare?: number;
 }
 
 export interface ResultsSplit {
-  /** File offset of the first line the worker reads. */
+  /** File offset of the first line the worker reads (0: the whole file, after any byte order mark). */
   readonly from: number;
   /** The next batch of lines, in file order. */
   next(): Promise<{ batch: ResultBatch; last: boolean; model: string | null }>;
@@ -51,9 +55,21 @@ export async function startResultsSplit(path: string, options: ResultsSplitOptio
     return null; // the single-thread reader words the error
   }
   if (mode === 'auto' && (size < (options.minBytes ?? DEFAULT_MIN_BYTES) || !existsSync(fileURLToPath(WORKER_URL)))) return null;
-  const from = lineStartAfter(path, Math.floor(size * (options.mainShare ?? DEFAULT_MAIN_SHARE)));
-  if (from <= 0 || from >= size) return null;
-  return mode === 'inline' ? inlineSplit(path, from) : workerSplit(path, from);
+  const share = options.mainShare ?? DEFAULT_MAIN_SHARE;
+  const from = share === 0 ? 0 : lineStartAfter(path, Math.floor(size * share));
+  if (from < 0 || from >= size) return null;
+  const skip = from === 0 && startsWithBom(path) ? 3 : 0;
+  return mode === 'inline' ? inlineSplit(path, from, skip) : workerSplit(path, from, skip);
+}
+
+function startsWithBom(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const b = Buffer.alloc(3);
+    return readSync(fd, b, 0, 3, 0) === 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Offset of the first line that starts after byte `at` (at > 0), or -1. */
@@ -94,9 +110,9 @@ function lineReader(path: string): { lineText(at: number, length: number): strin
   };
 }
 
-function inlineSplit(path: string, from: number): ResultsSplit {
+function inlineSplit(path: string, from: number, skip: number): ResultsSplit {
   const batches: { batch: ResultBatch; last: boolean; model: string | null }[] = [];
-  preparseResultLines(path, from, (batch, last, model) => batches.push({ batch, last, model }), () => new ResultBatch());
+  preparseResultLines(path, from + skip, (batch, last, model) => batches.push({ batch, last, model }), () => new ResultBatch());
   const lines = lineReader(path);
   return {
     from,
@@ -107,9 +123,9 @@ function inlineSplit(path: string, from: number): ResultsSplit {
   };
 }
 
-function workerSplit(path: string, from: number): ResultsSplit {
+function workerSplit(path: string, from: number, skip: number): ResultsSplit {
   const { port1, port2 } = new MessageChannel();
-  const data: PreparseWorkerData = { path, from, returns: port2 };
+  const data: PreparseWorkerData = { path, from: from + skip, returns: port2 };
   const worker = new Worker(WORKER_URL, { workerData: data, transferList: [port2] });
   const queue: PreparseMessage[] = [];
   let waiting: { resolve: (m: PreparseMessage) => void; reject: (err: unknown) => void } | null = null;

@@ -43,7 +43,7 @@ export async function readResults(
   path: string,
   dataset: OfflineDataset,
   onResult: (result: OfflineResult, c: OfflineCase) => void,
-  split: ResultsSplitOptions = {},
+  split: ReadResultsOptions = {},
 ): Promise<ReadResultsSummary> {
   let cases: readonly OfflineCase[] | null = null;
   const caseAt = (i: number): OfflineCase => (cases ??= dataset.cases)[i]!;
@@ -53,7 +53,39 @@ export async function readResults(
   }, split);
 }
 
-async function streamResults(path: string, dataset: OfflineDataset, sink: ResultSink, splitOptions: ResultsSplitOptions = {}): Promise<ReadResultsSummary> {
+/** How a results file is read: see ResultsSplitOptions; `prefetched` is a read started by prefetchResults. */
+export interface ReadResultsOptions extends ResultsSplitOptions {
+  readonly prefetched?: PrefetchedResults;
+}
+
+/** A results file being pre-parsed on a worker thread while the dataset loads. */
+export interface PrefetchedResults {
+  readonly path: string;
+  /** @internal */
+  readonly split: Promise<ResultsSplit | null>;
+  /** Stops the worker when the results will not be read after all (e.g. the dataset was invalid). */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts reading a large plain results file on a second thread (up to its syntax; nothing
+ * needs the dataset yet), to be passed to scoreResults/readResults as `{ prefetched }`
+ * once the dataset is loaded: the two files are then parsed at the same time. For small or
+ * gzipped files it does nothing (the later call reads the file itself). Close it when the
+ * results are not read after all.
+ */
+export function prefetchResults(path: string, options: ResultsSplitOptions = {}): PrefetchedResults {
+  const split = startResultsSplit(path, { ...options, mainShare: 0 }).catch(() => null);
+  return {
+    path,
+    split,
+    async close() {
+      await (await split)?.close();
+    },
+  };
+}
+
+async function streamResults(path: string, dataset: OfflineDataset, sink: ResultSink, splitOptions: ReadResultsOptions = {}): Promise<ReadResultsSummary> {
   const table = caseTableOf(dataset);
   const problems = new ProblemList();
   /** Line of the first result of each case (0: none yet): duplicates are errors. */
@@ -203,11 +235,12 @@ async function streamResults(path: string, dataset: OfflineDataset, sink: Result
     return true;
   };
 
-  const split: ResultsSplit | null = await startResultsSplit(path, splitOptions);
+  const prefetched = splitOptions.prefetched;
+  const split: ResultsSplit | null = prefetched !== undefined && prefetched.path === path ? await prefetched.split : await startResultsSplit(path, splitOptions);
   if (split === null) await readLineBytes(path, onLine);
   else {
     try {
-      let lineNumber = await readLineBytes(path, onLine, { endByte: split.from });
+      let lineNumber = split.from === 0 ? 0 : await readLineBytes(path, onLine, { endByte: split.from });
       for (;;) {
         const { batch, last, model: batchModel } = await split.next();
         for (let k = 0; k < batch.count; k++) {
@@ -608,7 +641,7 @@ export interface ScoredResults {
  * Streams a results file into the offline summary (constant memory beyond the dataset; no
  * object per line on the fast path). Throws InvalidInputError with every problem of the file.
  */
-export async function scoreResults(path: string, dataset: OfflineDataset, options: OfflineAccumulatorOptions = {}, split: ResultsSplitOptions = {}): Promise<ScoredResults> {
+export async function scoreResults(path: string, dataset: OfflineDataset, options: OfflineAccumulatorOptions = {}, split: ReadResultsOptions = {}): Promise<ScoredResults> {
   const acc = createOfflineAccumulator(options);
   const t = caseTableOf(dataset);
   const { model, lines } = await streamResults(path, dataset, {
