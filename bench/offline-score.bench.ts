@@ -8,7 +8,7 @@
  * The files are generated once into os.tmpdir() and reused (deterministic, seeded).
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -159,6 +159,20 @@ const readlineScript =
 const naiveScript =
   "const fs=require('node:fs'),rl=require('node:readline');(async()=>{let n=0;for(const f of process.argv.slice(1)){for await(const l of rl.createInterface({input:fs.createReadStream(f),crlfDelay:Infinity}))if(l)n+=JSON.parse(l)?1:0;}process.stdout.write(String(n)+'\\n');})()";
 
+/** What `score` does once its command starts the results read before loading the dataset. */
+const prefetchScript = [
+  `import { loadOfflineDataset } from ${JSON.stringify(join(ROOT, 'dist', 'datasets', 'offline-dataset.js'))};`,
+  `import { prefetchResults, scoreResults } from ${JSON.stringify(join(ROOT, 'dist', 'datasets', 'offline-results.js'))};`,
+  `import { renderScoreJson } from ${JSON.stringify(join(ROOT, 'dist', 'reports', 'offline-json.js'))};`,
+  'const [d, r] = process.argv.slice(2);',
+  'const prefetched = prefetchResults(r);',
+  'const ds = await loadOfflineDataset(d);',
+  'const s = await scoreResults(r, ds, {}, { prefetched });',
+  'process.stdout.write(renderScoreJson({ datasetPath: d, resultsPath: r, model: s.model, summary: s.summary }));',
+].join('\n');
+const PREFETCH_SCRIPT = join(DIR, 'score-prefetch.mjs');
+writeFileSync(PREFETCH_SCRIPT, prefetchScript);
+
 /** The 1-minute load average: other work on the machine inflates wall times. */
 function readLoad(): string {
   return existsSync('/proc/loadavg') ? readFileSync('/proc/loadavg', 'utf8').split(' ')[0]! : 'n/a';
@@ -172,8 +186,10 @@ const rows = [
   run('node readline, count lines (both files)', process.execPath, ['-e', readlineScript, DATASET, RESULTS]),
   run('node readline + JSON.parse (both files)', process.execPath, ['-e', naiveScript, DATASET, RESULTS]),
   run('decidekit score (full validation)', process.execPath, [CLI, 'score', '--dataset', DATASET, '--results', RESULTS, '--json']),
+  run('library: prefetchResults, then load dataset + scoreResults (both files parsed at once)', process.execPath, [PREFETCH_SCRIPT, DATASET, RESULTS]),
 ];
-const score = rows[rows.length - 1]!;
+const score = rows[3]!;
+const naive = rows[2]!;
 const readline = rows[1]!;
 
 const cpu = cpus()[0]?.model ?? 'unknown';
@@ -190,6 +206,7 @@ const lines = [
       `| ${r.label} | ${r.seconds.toFixed(2)} | ${(r.seconds / readline.seconds).toFixed(2)}x | ${Number.isNaN(r.cpuSeconds) ? 'n/a' : r.cpuSeconds.toFixed(2)} | ${r.maxRssMb.toFixed(0)} | ${r.all.map((s) => s.toFixed(2)).join(', ')} |`,
   ),
   '',
+  `vs readline + JSON.parse: score ${(score.seconds / naive.seconds).toFixed(2)}x, prefetch ${(rows[4]!.seconds / naive.seconds).toFixed(2)}x (wall); score ${(score.cpuSeconds / naive.cpuSeconds).toFixed(2)}x (CPU).`,
   `Target: score < 2.5 s and < 300 MB: ${score.seconds < 2.5 ? 'met' : 'MISSED'} (${score.seconds.toFixed(2)} s), ${score.maxRssMb < 300 ? 'met' : 'MISSED'} (${score.maxRssMb.toFixed(0)} MB).`,
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
