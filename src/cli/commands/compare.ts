@@ -1,10 +1,9 @@
 import { UsageError } from '../../core/errors.js';
 import { COMPARE_SORT_METRICS, isCompareSortMetric, sortByMetric } from '../../core/offline-compare.js';
-import { loadOfflineDataset } from '../../datasets/offline-dataset.js';
 import { renderCompareJson } from '../../reports/offline-json.js';
 import { renderCompareMarkdown, renderCompareNotes } from '../../reports/offline-text.js';
 import { parseCommandArgs, type Command } from '../command.js';
-import { expandRepeatedOption, requireOption, scoreFiles } from './score.js';
+import { expandRepeatedOption, loadWithPrefetch, requireOption, scoreFiles } from './score.js';
 
 const OPTIONS = {
   dataset: { type: 'string' },
@@ -46,8 +45,8 @@ Example:
     if (results.length === 0) throw new UsageError('--results is required (one or more files)');
     const sort = values.sort ?? null;
     if (sort !== null && !isCompareSortMetric(sort)) throw new UsageError(`--sort ${JSON.stringify(sort)} is not a metric (one of: ${METRICS})`);
-    const dataset = await loadOfflineDataset(datasetPath);
-    let rows = await scoreFiles(dataset, results);
+    const { dataset, prefetched } = await loadWithPrefetch(datasetPath, results[0]!);
+    let rows = await scoreFiles(dataset, results, undefined, prefetched);
     if (sort !== null && isCompareSortMetric(sort)) rows = sortByMetric(rows, (r) => r.summary, sort);
     io.stdout.write(values.json ? renderCompareJson(dataset.path, rows, sort) : renderCompareMarkdown(rows) + renderCompareNotes(rows));
     return 0;

@@ -1,7 +1,7 @@
 import { InvalidInputError, UsageError, type InputProblem } from '../../core/errors.js';
 import { DEFAULT_PROBLEM_CAP } from '../../core/offline-problems.js';
 import { loadOfflineDataset, type OfflineDataset } from '../../datasets/offline-dataset.js';
-import { scoreResults } from '../../datasets/offline-results.js';
+import { prefetchResults, scoreResults, type PrefetchedResults } from '../../datasets/offline-results.js';
 import type { ScoredModel } from '../../reports/offline-json.js';
 import { renderScoreJson } from '../../reports/offline-json.js';
 import { renderScoreText } from '../../reports/offline-text.js';
@@ -43,13 +43,13 @@ export function requireOption(name: string, value: string | undefined): string {
  * Scores results files one after another against a dataset. Problems of every file are
  * gathered before failing, so one run lists everything that is wrong.
  */
-export async function scoreFiles(dataset: OfflineDataset, paths: readonly string[], threshold?: number): Promise<ScoredModel[]> {
+export async function scoreFiles(dataset: OfflineDataset, paths: readonly string[], threshold?: number, prefetched?: PrefetchedResults): Promise<ScoredModel[]> {
   const scored: ScoredModel[] = [];
   const problems: InputProblem[] = [];
   let omitted = 0;
   for (const path of paths) {
     try {
-      const r = await scoreResults(path, dataset, threshold === undefined ? {} : { threshold });
+      const r = await scoreResults(path, dataset, threshold === undefined ? {} : { threshold }, prefetched?.path === path ? { prefetched } : {});
       scored.push({ datasetPath: dataset.path, resultsPath: path, model: r.model, summary: r.summary });
     } catch (err) {
       if (!(err instanceof InvalidInputError) || paths.length === 1) throw err;
@@ -101,9 +101,23 @@ Example:
     if (results.length === 0) throw new UsageError('--results is required');
     if (results.length > 1) throw new UsageError(`score takes one --results file, got ${results.length} (use 'decidekit compare' for several)`);
     const threshold = numberOption('threshold', values.threshold, (n) => n >= 0 && n <= 1, 'a probability in [0, 1]');
-    const dataset = await loadOfflineDataset(datasetPath);
-    const [scored] = await scoreFiles(dataset, results, threshold);
+    const { dataset, prefetched } = await loadWithPrefetch(datasetPath, results[0]!);
+    const [scored] = await scoreFiles(dataset, results, threshold, prefetched);
     io.stdout.write(values.json ? renderScoreJson(scored!) : renderScoreText(scored!, { colour: colourEnabled(io.stdout, io.env) }));
     return 0;
   },
 };
+
+/**
+ * Loads the dataset while a worker thread pre-parses the (first) results file, so the two
+ * big reads use both cores. The worker stops if the dataset turns out to be invalid.
+ */
+export async function loadWithPrefetch(datasetPath: string, resultsPath: string): Promise<{ dataset: OfflineDataset; prefetched: PrefetchedResults }> {
+  const prefetched = prefetchResults(resultsPath);
+  try {
+    return { dataset: await loadOfflineDataset(datasetPath), prefetched };
+  } catch (err) {
+    await prefetched.close();
+    throw err;
+  }
+}
