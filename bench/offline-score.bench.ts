@@ -12,6 +12,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, s
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { createSeededRandom } from '../src/core/seeded-random.js';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, cases: { type: 'string', default: '1000000' } } });
 const RUNS = Number(values.runs);
@@ -21,17 +22,6 @@ const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const DIR = join(tmpdir(), `decidekit-bench-offline-${CASES}-v1`);
 const DATASET = join(DIR, 'dataset.jsonl');
 const RESULTS = join(DIR, 'results.jsonl');
-
-function createRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const OPTION_SETS = [
   ['allow', 'flag', 'remove'],
@@ -49,7 +39,7 @@ const PROMPTS = [
 /** Writes both files in blocks through a temp name, so an interrupted run is not reused. */
 function generate(): void {
   mkdirSync(DIR, { recursive: true });
-  const rnd = createRandom(7);
+  const rnd = createSeededRandom(7);
   const d = openSync(`${DATASET}.tmp`, 'w');
   const r = openSync(`${RESULTS}.tmp`, 'w');
   let dBlock: string[] = [];
