@@ -392,3 +392,36 @@ describe('the node:http transport (dependency-free alternative)', () => {
     await c.client.close();
   });
 });
+
+describe('secrets in error bodies', () => {
+  it('scrubs the key, URL credentials and query values a server echoes back', async () => {
+    // A server that echoes what it was sent, as some proxies do in their error pages.
+    const echo = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(400, { 'content-type': 'text/plain' });
+        res.end(`bad request to ${req.url} auth=${req.headers.authorization ?? ''}`);
+      });
+    });
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    const port = (echo.address() as AddressInfo).port;
+    try {
+      for (const [url, key] of [
+        [`http://alice:PWSECRET@127.0.0.1:${port}/`, undefined],
+        [`http://127.0.0.1:${port}/?token=QSECRET`, 'SECRETKEY123'],
+      ] as const) {
+        const client = createSystemOneClient({ baseUrl: url, ...(key ? { apiKey: key } : {}), retries: 0 });
+        const e = await client.decide('x', QUESTIONS).then(
+          () => null,
+          (err: unknown) => err,
+        );
+        const text = `${(e as Error).message} ${failureOf(e).message} ${JSON.stringify((e as { context?: unknown }).context)}`;
+        for (const secret of ['PWSECRET', 'QSECRET', 'SECRETKEY123', Buffer.from('alice:PWSECRET').toString('base64')]) expect(text).not.toContain(secret);
+        expect(failureOf(e).message).toContain('[redacted]');
+        await client.close();
+      }
+    } finally {
+      await new Promise<void>((resolve) => echo.close(() => resolve()));
+    }
+  });
+});

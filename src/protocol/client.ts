@@ -122,23 +122,59 @@ export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** Collapsed, capped text of a body for messages, with the key scrubbed out. */
-export function bodyPreview(body: Uint8Array, apiKey: string | undefined, max = 200): string {
+/**
+ * Everything secret the client knows, as it could come back in a server's error body: the
+ * key, URL user and password (raw, decoded, and as the Basic credential the transport sends),
+ * the query string and each query value. Longest first, so a secret containing another is
+ * scrubbed whole.
+ */
+export function secretsOf(url: URL, apiKey: string | undefined): readonly string[] {
+  const out = new Set<string>();
+  const add = (v: string | undefined | null) => {
+    if (v && v.length >= 3) out.add(v);
+  };
+  add(apiKey);
+  for (const part of [url.username, url.password]) {
+    add(part);
+    try {
+      add(decodeURIComponent(part));
+    } catch {
+      // not percent-encoded: the raw form is enough
+    }
+  }
+  if (url.username || url.password) {
+    const user = decodeURIComponent(url.username);
+    const pass = decodeURIComponent(url.password);
+    add(Buffer.from(`${user}:${pass}`).toString('base64'));
+  }
+  add(url.search.slice(1));
+  for (const [, value] of url.searchParams) add(value);
+  return [...out].sort((a, b) => b.length - a.length);
+}
+
+/** Removes every known secret, and any credential after "Bearer" or "Basic". */
+export function scrubSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) out = out.split(secret).join('[redacted]');
+  return out.replace(/\b(Bearer|Basic)\s+(?!\[redacted\])[A-Za-z0-9._~+/=-]+/gi, '$1 [redacted]');
+}
+
+/** Collapsed, capped text of a body for messages, with every secret scrubbed out. */
+export function bodyPreview(body: Uint8Array, secrets: readonly string[], max = 200): string {
   let text = Buffer.from(body.buffer, body.byteOffset, Math.min(body.byteLength, max * 4)).toString('utf8');
-  if (apiKey) text = text.split(apiKey).join('[redacted]');
-  text = text.replace(/\s+/g, ' ').trim();
+  text = scrubSecrets(text, secrets).replace(/\s+/g, ' ').trim();
   return text.length > max ? text.slice(0, max) : text;
 }
 
-function errorDetail(body: Uint8Array, apiKey: string | undefined): string {
+function errorDetail(body: Uint8Array, secrets: readonly string[]): string {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(body).toString('utf8'));
     const err = (parsed as { error?: { message?: unknown } } | null)?.error;
-    if (err && typeof err.message === 'string') return bodyPreview(Buffer.from(err.message), apiKey, 120);
+    if (err && typeof err.message === 'string') return bodyPreview(Buffer.from(err.message), secrets, 120);
   } catch {
     /* not JSON: fall back to the raw text */
   }
-  return bodyPreview(body, apiKey, 120);
+  return bodyPreview(body, secrets, 120);
 }
 
 function transportReason(error: unknown): string {
@@ -153,6 +189,7 @@ export function createSystemOneClient(options: SystemOneClientOptions): SystemOn
   const endpoint = redactUrl(url.href);
   const identity = endpointIdentity(url.href);
   const apiKey = options.apiKey === '' ? undefined : options.apiKey;
+  const secrets = secretsOf(new URL(options.baseUrl), apiKey);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const policy: RetryPolicy = {
@@ -185,11 +222,11 @@ export function createSystemOneClient(options: SystemOneClientOptions): SystemOn
   function statusError(res: TransportResponse, attempts: number, elapsedMs: number): SystemOneError {
     const status = res.status;
     const context = { endpoint, status, attempts, elapsedMs };
-    if (status === 400 || status === 413 || status === 422) return new RequestRejectedError(context, bodyPreview(res.body, apiKey));
+    if (status === 400 || status === 413 || status === 422) return new RequestRejectedError(context, bodyPreview(res.body, secrets));
     if (status === 401 || status === 403) return new AuthError(context, apiKey !== undefined);
-    if (status === 404 || status === 405 || status === 501) return new UnsupportedEndpointError(context, errorDetail(res.body, apiKey));
+    if (status === 404 || status === 405 || status === 501) return new UnsupportedEndpointError(context, errorDetail(res.body, secrets));
     if (status === 429) return new RateLimitedError(context);
-    return new HttpError(context, bodyPreview(res.body, apiKey));
+    return new HttpError(context, bodyPreview(res.body, secrets));
   }
 
   return {
@@ -206,7 +243,7 @@ export function createSystemOneClient(options: SystemOneClientOptions): SystemOn
           try {
             decoded = JSON.parse(res.body.toString('utf8'));
           } catch {
-            throw new MalformedResponseError({ endpoint, status: res.status, attempts, elapsedMs }, `the body is not valid JSON (starts ${JSON.stringify(bodyPreview(res.body, apiKey, 40))})`);
+            throw new MalformedResponseError({ endpoint, status: res.status, attempts, elapsedMs }, `the body is not valid JSON (starts ${JSON.stringify(bodyPreview(res.body, secrets, 40))})`);
           }
           const parsed = parseDecideResponse(decoded, questions);
           if (!parsed.ok) throw new MalformedResponseError({ endpoint, status: res.status, attempts, elapsedMs }, parsed.reason);
