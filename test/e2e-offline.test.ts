@@ -211,3 +211,28 @@ describe('moderation sample', () => {
     }
   });
 });
+
+describe('large results files (pre-parsed on a worker thread)', () => {
+  it('scores the same large file listed twice, once per listing, with equal rows', () => {
+    const n = 150_000;
+    const dataset: string[] = [];
+    const answers: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const id = `c-${String(i).padStart(6, '0')}`;
+      dataset.push(JSON.stringify({ id, kind: 'yes_no', correct: i % 3 === 0 }));
+      answers.push(JSON.stringify({ case_id: id, model: 'big-1', decision: { probability: ((i * 7919) % 1000) / 1000 } }));
+    }
+    const ds = join(tmp, 'big-dataset.jsonl');
+    const rs = join(tmp, 'big-results.jsonl');
+    writeFileSync(ds, `${dataset.join('\n')}\n`);
+    writeFileSync(rs, `${answers.join('\n')}\n`);
+    expect(readFileSync(rs).byteLength).toBeGreaterThan(8 * 1024 * 1024);
+    const r = cli('compare', '--dataset', ds, '--results', rs, rs, '--json');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const rows = (JSON.parse(r.stdout) as { models: JsonRow[] }).models;
+    expect(rows).toHaveLength(2);
+    expect(rows[1]).toEqual(rows[0]);
+    expect(rows[0]!.counts.n_missing).toBe(0);
+  });
+});

@@ -31,6 +31,9 @@ async function main(): Promise<void> {
   const io: CliIo = { stdout: sink(process.stdout), stderr: sink(process.stderr), env: process.env, cwd: process.cwd(), signal: controller.signal };
   const code = await runCli(process.argv.slice(2), io);
   process.exitCode = code;
+  // The command is over: a signal now must end the process, whatever handle is still open.
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
   // An interrupted command may leave work pending (a file half read): end now.
   if (controller.signal.aborted) process.exit(code);
 }

@@ -116,7 +116,13 @@ export function openRunStore(path: string, options: OpenRunStoreOptions = {}): R
       context: { path },
     });
   }
-  if (options.mustExist !== true) mkdirSync(dirname(path), { recursive: true });
+  if (options.mustExist !== true) {
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+    } catch (err) {
+      throw wrapOpenError(path, err);
+    }
+  }
   let db: Database.Database;
   try {
     db = new Database(path, { fileMustExist: options.mustExist === true });

@@ -5,7 +5,8 @@ import type { CaseResult } from '../../core/benchmark-case.js';
 import type { BenchRun, EndpointIdentity, RunConfig } from '../../core/benchmark-run.js';
 import { DecidekitError, UsageError } from '../../core/errors.js';
 import { createSystemOneClient, failureOf, isRunStopping } from '../../protocol/client.js';
-import { startReferenceServer } from '../../protocol/server.js';
+import { InvalidBaseUrlError } from '../../protocol/errors.js';
+import { startReferenceServer, type ReferenceServer } from '../../protocol/server.js';
 import { defaultCacheDir, loadBenchDataset, type DatasetSource } from '../../datasets/typed-decisions/index.js';
 import { runBenchmark } from '../../runner/run-benchmark.js';
 import { defaultStorePath } from '../../store/default-store-path.js';
@@ -57,6 +58,9 @@ Examples:
   decidekit bench --resume 20261130-041512-ab12
 `;
 
+/** Node timers hold at most 2^31 - 1 ms (about 24.8 days). */
+const MAX_TIMEOUT_SEC = Math.floor((2 ** 31 - 1) / 1000);
+
 const EMBEDDED_IDENTITY: EndpointIdentity = { scheme: 'embedded', host: 'reference-server', port: 0, path: '/v1/systemone' };
 
 function datasetSource(value: string | undefined, io: CliIo): DatasetSource {
@@ -92,7 +96,7 @@ export const command: Command = {
       json: { type: 'boolean' },
     });
     const parallel = numberOption('parallel', v.parallel, (n) => Number.isInteger(n) && n >= 1, 'an integer >= 1') ?? 1;
-    const timeoutSec = numberOption('timeout', v.timeout, (n) => n > 0, 'seconds > 0') ?? 60;
+    const timeoutSec = numberOption('timeout', v.timeout, (n) => n > 0 && n <= MAX_TIMEOUT_SEC, `seconds, > 0 and at most ${MAX_TIMEOUT_SEC}`) ?? 60;
     const retries = numberOption('retries', v.retries, (n) => Number.isInteger(n) && n >= 0 && n <= 10, 'an integer 0..10') ?? 2;
     const limit = numberOption('limit', v.limit, (n) => Number.isInteger(n) && n >= 1, 'an integer >= 1');
     const price = numberOption('price-per-mtok', v['price-per-mtok'], (n) => n >= 0, 'USD >= 0');
@@ -113,12 +117,14 @@ export const command: Command = {
 
     const embedded = v['base-url'] === undefined;
     const embeddedModel = v.model ?? 'heuristic';
-    const server = embedded ? await startReferenceServer({ host: '127.0.0.1', port: 0, model: embeddedModel }) : null;
-    // SQLite is loaded only when the run is kept.
+    // SQLite is loaded only when the run is kept; opened before the server starts, so a bad
+    // store path never leaves a server running.
     const store: RunStore | null = v['no-store'] ? null : (await import('../../store/sqlite-run-store.js')).openRunStore(v.store === undefined ? defaultStorePath(io.env) : resolve(io.cwd, v.store));
+    let server: ReferenceServer | null = null;
     try {
+      if (embedded) server = await startReferenceServer({ host: '127.0.0.1', port: 0, model: embeddedModel });
       const baseUrl = server ? server.url : v['base-url']!;
-      const client = createSystemOneClient({
+      const client = createClientOrUsageError({
         baseUrl,
         ...(apiKey !== undefined && !embedded ? { apiKey } : {}),
         ...(embedded ? { model: embeddedModel } : v.model !== undefined ? { model: v.model } : {}),
@@ -126,7 +132,7 @@ export const command: Command = {
         retries,
         connections: parallel,
       });
-      const config: RunConfig = {
+      let config: RunConfig = {
         toolVersion: TOOL_VERSION,
         dataset: dataset.info,
         caseIds: cases.map((c) => c.id),
@@ -153,6 +159,13 @@ export const command: Command = {
         const check = checkResumable(stored.config, config);
         if (!check.ok) throw new DecidekitError('not_resumable', `cannot resume run ${id}: ${check.reasons.join('; ')}`);
         runId = id;
+        // The stored configuration stays the run's record (its price included), so the stored
+        // summary always agrees with one recomputed from the stored cases; only how this
+        // session sends (parallel, timeout, retries) is new.
+        config = { ...stored.config, parallel: config.parallel, timeoutMs: config.timeoutMs, retries: config.retries };
+        if (price !== undefined && price !== stored.config.pricePerMtokUsd) {
+          io.stderr.write(`decidekit bench: note: keeping the run's price (${stored.config.pricePerMtokUsd ?? 'none'} per Mtok); --price-per-mtok ${price} applies to new runs\n`);
+        }
         createdAt = stored.createdAt;
         label = v.label ?? stored.label;
         priorDurationMs = stored.durationMs ?? 0;
@@ -196,7 +209,7 @@ export const command: Command = {
 
       if (outcome.stopped?.reason === 'unsupported') {
         const message = outcome.stopped.error instanceof Error ? outcome.stopped.error.message : String(outcome.stopped.error);
-        if (runId !== null) store?.finishRun(runId, { status: 'incomplete', durationMs: outcome.durationMs, summary: summarizeRun(config, [...kept.values(), ...outcome.results]) });
+        if (runId !== null) store?.finishRun(runId, { status: 'incomplete', durationMs: priorDurationMs + outcome.durationMs, summary: summarizeRun(config, [...kept.values(), ...outcome.results]) });
         io.stderr.write(`decidekit bench: stopped: ${message}\n`);
         return 1;
       }
@@ -234,3 +247,13 @@ export const command: Command = {
     }
   },
 };
+
+/** A malformed --base-url is a usage error (exit 2), not a failed run. */
+function createClientOrUsageError(options: Parameters<typeof createSystemOneClient>[0]) {
+  try {
+    return createSystemOneClient(options);
+  } catch (err) {
+    if (err instanceof InvalidBaseUrlError) throw new UsageError(`--base-url: ${err.message}`);
+    throw err;
+  }
+}

@@ -47,9 +47,10 @@ export async function scoreFiles(dataset: OfflineDataset, paths: readonly string
   const scored: ScoredModel[] = [];
   const problems: InputProblem[] = [];
   let omitted = 0;
-  for (const path of paths) {
+  for (const [i, path] of paths.entries()) {
     try {
-      const r = await scoreResults(path, dataset, threshold === undefined ? {} : { threshold }, prefetched?.path === path ? { prefetched } : {});
+      // The pre-parse serves the first file only (the same path may be listed again).
+      const r = await scoreResults(path, dataset, threshold === undefined ? {} : { threshold }, i === 0 && prefetched?.path === path ? { prefetched } : {});
       scored.push({ datasetPath: dataset.path, resultsPath: path, model: r.model, summary: r.summary });
     } catch (err) {
       if (!(err instanceof InvalidInputError) || paths.length === 1) throw err;
