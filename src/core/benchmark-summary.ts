@@ -40,7 +40,7 @@ export interface BenchSummary extends MetricGroup {
   /** Failed requests by kind. */
   readonly errorKinds: Readonly<Partial<Record<FailureKind, number>>>;
   readonly requests: { readonly total: number; readonly answered: number; readonly failed: number };
-  /** Answered requests / all requests, or null with no requests. */
+  /** Answered requests / requests the run meant to send (`expectedCases`), or null when none. */
   readonly completionRate: number | null;
   /** Wrong answers at confidence >= 0.9. */
   readonly confidentDisagreements: number;
@@ -184,7 +184,7 @@ export function summarizeBenchmark(cases: readonly CaseResult[], options: Summar
     errors,
     errorKinds,
     requests: { total: requestsTotal, answered: answeredRequests, failed: failedRequests },
-    completionRate: requestsTotal === 0 ? null : answeredRequests / requestsTotal,
+    completionRate: expected === 0 ? null : answeredRequests / expected,
     confidentDisagreements,
     reliability: all.calibration.summarize().bins,
     byType: typeRecord,

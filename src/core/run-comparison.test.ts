@@ -25,9 +25,8 @@ const answered = (id: string, latencyMs: number, predicted: number[][]): CaseRes
   scoreCase(makeCase(id), { status: 'answered', latencyMs, inputTokens: null, predicted });
 const failed = (id: string): CaseResult => scoreCase(makeCase(id), { status: 'failed', failure: { kind: 'timeout', message: 'timed out' }, latencyMs: null });
 
-const config = { model: 'm' } as RunConfig;
-
-function run(id: string, fingerprint: string, cases: CaseResult[]): BenchRun {
+function run(id: string, fingerprint: string, cases: CaseResult[], caseIds: readonly string[] = cases.map((c) => c.caseId)): BenchRun {
+  const config = { model: 'm', caseIds } as RunConfig;
   return { id, createdAt: '2026-01-01T00:00:00Z', durationMs: null, label: null, fingerprint, config, summary: summarizeBenchmark(cases), cases };
 }
 
@@ -128,5 +127,16 @@ describe('compareRuns', () => {
     expect(c.sameFingerprint).toBe(false);
     expect([c.shared, c.onlyInA, c.onlyInB]).toEqual([2, 2, 0]);
     expect(c.changed.map((d) => `${d.caseId}/${d.questionId}`)).toEqual(['x1/urgent', 'x1/route']);
+  });
+
+  it('refuses a run that stopped before its last case unless forced', () => {
+    const one = answered('x1', 10, [
+      [0.8, 0.2],
+      [0.6, 0.4],
+    ]);
+    const whole = run('a', 'f', [one]);
+    const partial = run('b', 'f', [one], ['x1', 'never_sent_000001']);
+    expect(() => compareRuns(whole, partial)).toThrow(/b has 1 of 2 cases/);
+    expect(compareRuns(whole, partial, { force: true }).headline.accuracy).toBeDefined();
   });
 });

@@ -116,6 +116,16 @@ export function compareRuns(a: BenchRun, b: BenchRun, options: CompareRunsOption
       { context: { a: a.id, b: b.id } },
     );
   }
+  // A run that was stopped early answered another set of decisions: its averages are not
+  // comparable with a whole run's even under the same fingerprint.
+  const partial = [a, b].filter((r) => r.cases.length < r.config.caseIds.length);
+  if (partial.length > 0 && options.force !== true) {
+    throw new DecidekitError(
+      'not_comparable',
+      `cannot compare runs ${a.id} and ${b.id}: ${partial.map((r) => `${r.id} has ${r.cases.length} of ${r.config.caseIds.length} cases`).join('; ')} (resume it with 'decidekit bench --resume', or compare anyway with --force)`,
+      { context: { a: a.id, b: b.id } },
+    );
+  }
   const sa = a.summary;
   const sb = b.summary;
   const headline: HeadlineDeltas = {
