@@ -47,9 +47,15 @@ describe('parseDecideResponse', () => {
 
   it('sets a missing option to 0, ignores extra keys and does not renormalise', () => {
     const body = good();
-    body.answers.route.probabilities = { billing: 0.5, technical: 0.3, refunds: 0.2 };
+    body.answers.route.probabilities = { billing: 0.695, technical: 0.3, refunds: 0 };
     const r = parseDecideResponse(body, QUESTIONS);
-    expect(r.ok && r.value.predicted[0]).toEqual([0.5, 0, 0.3]);
+    expect(r.ok && r.value.predicted[0]).toEqual([0.695, 0, 0.3]);
+  });
+
+  it('rejects mass on keys that are not answers: the asked answers must sum to 1', () => {
+    const body = good();
+    body.answers.route.probabilities = { billing: 0.5, technical: 0.3, refunds: 0.2 };
+    expect(reasonOf(body)).toMatch(/question route: probabilities of its answers sum to 0.8/);
   });
 
   it('accepts rounded sums within 0.01 of 1 and ignores answers to questions not asked', () => {
@@ -127,7 +133,7 @@ describe('parseDecideResponse', () => {
   it('rejects sums more than 0.01 from 1', () => {
     const body = good();
     body.answers.urgency.probabilities = { 0: 0.5, 1: 0.3, 2: 0.2, 3: 0.3 };
-    expect(reasonOf(body)).toMatch(/question urgency: probabilities sum to 1.3/);
+    expect(reasonOf(body)).toMatch(/question urgency: probabilities of its answers sum to 1.3/);
     body.answers.urgency.probabilities = { 0: 0.5, 1: 0.3, 2: 0.18 };
     expect(reasonOf(body)).toMatch(/sum to 0.98/);
   });

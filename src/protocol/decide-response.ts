@@ -78,25 +78,27 @@ function parseProbabilities(id: string, type: string, names: readonly string[], 
   const probs = answer['probabilities'];
   if (probs === undefined) return `question ${id}: ${type} answer has no "probabilities"`;
   if (!isRecord(probs)) return `question ${id}: "probabilities" is not an object (got ${preview(probs, 40)})`;
-  let sum = 0;
   for (const key of Object.keys(probs)) {
     const p = probs[key];
     if (typeof p !== 'number' || !Number.isFinite(p)) return `question ${id}: probability of ${JSON.stringify(key)} is not a finite number (got ${describeNumber(p)})`;
     if (p < 0 || p > 1) return `question ${id}: probability of ${JSON.stringify(key)} is ${p}, outside [0, 1]`;
-    sum += p;
   }
+  // The sum covers the asked answers only: mass on keys that are not answers is ignored for
+  // scoring, so it must not make a short distribution look whole.
+  let sum = 0;
   const out = new Array<number>(names.length);
   let known = 0;
   for (let i = 0; i < names.length; i++) {
     const name = names[i]!;
     if (own(probs, name)) {
       out[i] = probs[name] as number;
+      sum += out[i]!;
       known++;
     } else {
       out[i] = 0;
     }
   }
   if (known === 0) return `question ${id}: probabilities name none of the answers (${names.slice(0, 5).join(', ')}${names.length > 5 ? ', ...' : ''})`;
-  if (Math.abs(sum - 1) > SUM_TOLERANCE) return `question ${id}: probabilities sum to ${sum}, not within ${SUM_TOLERANCE} of 1`;
+  if (Math.abs(sum - 1) > SUM_TOLERANCE) return `question ${id}: probabilities of its answers sum to ${sum}, not within ${SUM_TOLERANCE} of 1`;
   return out;
 }
