@@ -70,8 +70,3 @@ export function scoreDecision(gold: GoldAnswer, predicted: readonly number[]): S
     brier: brierScore(gold.probabilities, predicted),
   };
 }
-
-/** A `noul` answer P(true) = p as a distribution in answer order (true, false). */
-export function noulDistribution(pTrue: number): readonly number[] {
-  return [pTrue, 1 - pTrue];
-}

@@ -36,6 +36,8 @@ export interface RunBenchmarkOptions {
   readonly parallel: number;
   /** Maps a thrown client error to the failure of its case. */
   readonly failureOf: (error: unknown) => Failure;
+  /** Time the failing request itself took, when the error knows it (retry waits excluded). */
+  readonly elapsedMsOf?: (error: unknown) => number | null;
   /** True for errors that end the whole run (the server does not serve decision models). */
   readonly isRunStopping: (error: unknown) => boolean;
   /** Aborting it (Ctrl+C) stops the run: nothing new is sent, requests in flight are cancelled. */
@@ -145,7 +147,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunOut
           stop('unsupported', error);
           return;
         }
-        finish(index, scoreCase(benchCase, { status: 'failed', failure: options.failureOf(error), latencyMs: now() - t0 }));
+        finish(index, scoreCase(benchCase, { status: 'failed', failure: options.failureOf(error), latencyMs: options.elapsedMsOf?.(error) ?? now() - t0 }));
       }
     }
   };

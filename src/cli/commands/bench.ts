@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import type { CaseResult } from '../../core/benchmark-case.js';
 import type { BenchRun, EndpointIdentity, RunConfig } from '../../core/benchmark-run.js';
 import { DecidekitError, UsageError } from '../../core/errors.js';
-import { createSystemOneClient, failureOf, isRunStopping } from '../../protocol/client.js';
+import { createSystemOneClient, elapsedMsOf, failureOf, isRunStopping } from '../../protocol/client.js';
 import { InvalidBaseUrlError } from '../../protocol/errors.js';
 import { startReferenceServer, type ReferenceServer } from '../../protocol/server.js';
 import { defaultCacheDir, loadBenchDataset, type DatasetSource } from '../../datasets/typed-decisions/index.js';
@@ -194,6 +194,7 @@ export const command: Command = {
         parallel,
         failureOf,
         isRunStopping,
+        elapsedMsOf,
         signal: io.signal,
         now: () => performance.now(),
         checkpoint: (results) => {
