@@ -121,17 +121,19 @@ export class ResultBatch {
   }
 }
 
-const RESULT_KEYS = encodeKeys(['case_id', 'model', 'decision', 'cost_usd', 'latency_ms']);
-const K_CASE_ID = 0;
-const K_MODEL = 1;
-const K_DECISION = 2;
-const K_COST = 3;
-const DECISION_KEYS = encodeKeys(['probability', 'probabilities', 'picked', 'value', 'confidence']);
-const D_PROBABILITY = 0;
-const D_PROBABILITIES = 1;
-const D_PICKED = 2;
-const D_VALUE = 3;
-const D_CONFIDENCE = 4;
+/** The keys of a results line and of its decision, as the byte readers look them up (shared with offline-results.ts). */
+export const RESULT_KEYS = encodeKeys(['case_id', 'model', 'decision', 'cost_usd', 'latency_ms']);
+export const K_CASE_ID = 0;
+export const K_MODEL = 1;
+export const K_DECISION = 2;
+export const K_COST = 3;
+export const K_LATENCY = 4;
+export const DECISION_KEYS = encodeKeys(['probability', 'probabilities', 'picked', 'value', 'confidence']);
+export const D_PROBABILITY = 0;
+export const D_PROBABILITIES = 1;
+export const D_PICKED = 2;
+export const D_VALUE = 3;
+export const D_CONFIDENCE = 4;
 
 /**
  * Fills batches from lines; `model` is the model of the first line read fast, and later

@@ -9,10 +9,31 @@ import { ProblemList } from '../core/offline-problems.js';
 import { createOfflineAccumulator, type OfflineAccumulatorOptions, type OfflineSummary } from '../core/offline-summary.js';
 import { isCanonicalUtf8, KIND_CHOICE, KIND_YES_NO, type OfflineCaseTable } from './offline-case-table.js';
 import { caseTableOf, jsonErrorMessage, type OfflineDataset } from './offline-dataset.js';
-import { encodeKeys, ByteCursor } from './offline-fast-json.js';
+import { ByteCursor } from './offline-fast-json.js';
 import { readLineBytes } from './read-lines.js';
 import { startResultsSplit, type ResultsSplit, type ResultsSplitOptions } from './offline-results-split.js';
-import { isBlankBytes, LINE_FAST, LINE_SLOW, SHAPE_LIST, SHAPE_OBJECT, SHAPE_PROBABILITY, SHAPE_VALUE, type ResultBatch } from './offline-results-preparse.js';
+import {
+  D_CONFIDENCE,
+  D_PICKED,
+  D_PROBABILITIES,
+  D_PROBABILITY,
+  D_VALUE,
+  DECISION_KEYS,
+  isBlankBytes,
+  K_CASE_ID,
+  K_COST,
+  K_DECISION,
+  K_LATENCY,
+  K_MODEL,
+  LINE_FAST,
+  LINE_SLOW,
+  RESULT_KEYS,
+  SHAPE_LIST,
+  SHAPE_OBJECT,
+  SHAPE_PROBABILITY,
+  SHAPE_VALUE,
+  type ResultBatch,
+} from './offline-results-preparse.js';
 
 /** The sum of a choice's probabilities must be within this of 1. */
 export const PROBABILITY_SUM_TOLERANCE = 0.01;
@@ -270,18 +291,6 @@ function makeResult(caseId: string, model: string, decision: OfflineDecision, co
   return result;
 }
 
-const RESULT_KEYS = encodeKeys(['case_id', 'model', 'decision', 'cost_usd', 'latency_ms']);
-const K_CASE_ID = 0;
-const K_MODEL = 1;
-const K_DECISION = 2;
-const K_COST = 3;
-const K_LATENCY = 4;
-const DECISION_KEYS = encodeKeys(['probability', 'probabilities', 'picked', 'value', 'confidence']);
-const D_PROBABILITY = 0;
-const D_PROBABILITIES = 1;
-const D_PICKED = 2;
-const D_VALUE = 3;
-const D_CONFIDENCE = 4;
 
 /**
  * Reads a valid results line of the usual shape straight from its bytes into its fields
