@@ -162,7 +162,8 @@ describe('decidekit bench', () => {
       expect(saved).toBeGreaterThanOrEqual(10);
       expect(saved).toBeLessThan(40);
 
-      const resumed = await cli(['bench', '--base-url', server.url, '--limit', '40', '--store', store, '--resume', head!.id, '--json']);
+      // `--resume RUN` alone: the server, filters and dataset come from the stored run.
+      const resumed = await cli(['bench', '--store', store, '--resume', head!.id, '--json']);
       expect(resumed.code).toBe(0);
       const clean = await cli(['bench', '--base-url', server.url, '--limit', '40', '--json', '--no-store']);
       expect(clean.code).toBe(0);

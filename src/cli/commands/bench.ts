@@ -7,7 +7,7 @@ import { DecidekitError, UsageError } from '../../core/errors.js';
 import { createSystemOneClient, elapsedMsOf, failureOf, isRunStopping } from '../../protocol/client.js';
 import { InvalidBaseUrlError } from '../../protocol/errors.js';
 import { startReferenceServer, type ReferenceServer } from '../../protocol/server.js';
-import { defaultCacheDir, loadBenchDataset, type DatasetSource } from '../../datasets/typed-decisions/index.js';
+import { defaultCacheDir, loadBenchDataset, SAMPLE_ID, TYPED_DECISIONS_ID, type DatasetSource } from '../../datasets/typed-decisions/index.js';
 import { runBenchmark } from '../../runner/run-benchmark.js';
 import { defaultStorePath } from '../../store/default-store-path.js';
 import { fingerprintOf } from '../../store/fingerprint.js';
@@ -45,7 +45,8 @@ Options:
   --store PATH           run store (default $XDG_DATA_HOME/decidekit/runs.sqlite)
   --no-store             do not keep the run
   --label TEXT           a label shown in 'decidekit runs list'
-  --resume RUN           continue a stored run: send only the cases without a saved answer
+  --resume RUN           continue a stored run: send only the cases without a saved answer;
+                         dataset, filters, server and model default to the run's own
   --retry-failed         with --resume, also re-send cases that failed
   --redact               show the server host as <redacted> in reports
   --json                 print the run as one JSON document; progress as JSON lines on stderr
@@ -106,28 +107,38 @@ export const command: Command = {
     const json = v.json === true;
     const say = (line: string) => (json ? undefined : io.stderr.write(`${line}\n`));
 
-    const dataset = await loadBenchDataset(datasetSource(v.dataset, io));
-    let cases = dataset.cases;
-    if (v.workflow !== undefined) {
-      const known = [...new Set(cases.map((c) => c.workflow))];
-      if (!known.includes(v.workflow)) throw new UsageError(`--workflow ${v.workflow} is not in the dataset (workflows: ${known.join(', ')})`);
-      cases = cases.filter((c) => c.workflow === v.workflow);
-    }
-    if (limit !== undefined) cases = cases.slice(0, limit);
+    const storePath = v.store === undefined ? defaultStorePath(io.env) : resolve(io.cwd, v.store);
+    // `--resume RUN` alone continues a run as it was started: what the command line leaves
+    // out (dataset, filters, server, model) comes from the stored run.
+    const resumed = v.resume === undefined ? null : await storedConfig(storePath, v.resume);
+    const datasetArg = v.dataset ?? (resumed ? datasetArgOf(resumed) : undefined);
+    const workflow = v.workflow ?? resumed?.filters.workflow ?? undefined;
+    const caseLimit = limit ?? resumed?.filters.limit ?? undefined;
+    const baseUrlArg = v['base-url'] ?? (resumed && resumed.embeddedServer === null ? baseUrlOf(resumed.endpoint) : undefined);
+    const modelArg = v.model ?? (resumed ? (resumed.embeddedServer?.model ?? resumed.model ?? undefined) : undefined);
 
-    const embedded = v['base-url'] === undefined;
-    const embeddedModel = v.model ?? 'heuristic';
+    const dataset = await loadBenchDataset(datasetSource(datasetArg, io));
+    let cases = dataset.cases;
+    if (workflow !== undefined) {
+      const known = [...new Set(cases.map((c) => c.workflow))];
+      if (!known.includes(workflow)) throw new UsageError(`--workflow ${workflow} is not in the dataset (workflows: ${known.join(', ')})`);
+      cases = cases.filter((c) => c.workflow === workflow);
+    }
+    if (caseLimit !== undefined) cases = cases.slice(0, caseLimit);
+
+    const embedded = baseUrlArg === undefined;
+    const embeddedModel = modelArg ?? 'heuristic';
     // SQLite is loaded only when the run is kept; opened before the server starts, so a bad
     // store path never leaves a server running.
-    const store: RunStore | null = v['no-store'] ? null : (await import('../../store/sqlite-run-store.js')).openRunStore(v.store === undefined ? defaultStorePath(io.env) : resolve(io.cwd, v.store));
+    const store: RunStore | null = v['no-store'] ? null : (await import('../../store/sqlite-run-store.js')).openRunStore(storePath);
     let server: ReferenceServer | null = null;
     try {
       if (embedded) server = await startReferenceServer({ host: '127.0.0.1', port: 0, model: embeddedModel });
-      const baseUrl = server ? server.url : v['base-url']!;
+      const baseUrl = server ? server.url : baseUrlArg!;
       const client = createClientOrUsageError({
         baseUrl,
         ...(apiKey !== undefined && !embedded ? { apiKey } : {}),
-        ...(embedded ? { model: embeddedModel } : v.model !== undefined ? { model: v.model } : {}),
+        ...(embedded ? { model: embeddedModel } : modelArg !== undefined ? { model: modelArg } : {}),
         timeoutMs: timeoutSec * 1000,
         retries,
         connections: parallel,
@@ -137,13 +148,13 @@ export const command: Command = {
         dataset: dataset.info,
         caseIds: cases.map((c) => c.id),
         questionSet: dataset.questionSet,
-        model: embedded ? embeddedModel : (v.model ?? null),
+        model: embedded ? embeddedModel : (modelArg ?? null),
         endpoint: embedded ? EMBEDDED_IDENTITY : client.identity,
         embeddedServer: embedded ? { model: embeddedModel } : null,
         parallel,
         timeoutMs: timeoutSec * 1000,
         retries,
-        filters: { limit: limit ?? null, workflow: v.workflow ?? null },
+        filters: { limit: caseLimit ?? null, workflow: workflow ?? null },
         pricePerMtokUsd: price ?? null,
       };
 
@@ -257,4 +268,27 @@ function createClientOrUsageError(options: Parameters<typeof createSystemOneClie
     if (err instanceof InvalidBaseUrlError) throw new UsageError(`--base-url: ${err.message}`);
     throw err;
   }
+}
+
+/** The configuration of a stored run, read before anything starts. */
+async function storedConfig(storePath: string, prefix: string): Promise<RunConfig> {
+  const { openRunStore } = await import('../../store/sqlite-run-store.js');
+  const store = openRunStore(storePath, { mustExist: true });
+  try {
+    return store.getRun(store.resolveId(prefix))!.config;
+  } finally {
+    store.close();
+  }
+}
+
+/** The --dataset value that names a stored run's dataset, when it can be found again by name. */
+function datasetArgOf(config: RunConfig): string {
+  if (config.dataset.id === SAMPLE_ID) return 'sample';
+  if (config.dataset.id === TYPED_DECISIONS_ID) return 'typed-decisions';
+  throw new UsageError(`run's dataset ${config.dataset.id} was given by path: pass --dataset PATH again to resume it`);
+}
+
+/** A base URL back from a stored endpoint identity (never had credentials or a query). */
+function baseUrlOf(endpoint: EndpointIdentity): string {
+  return `${endpoint.scheme}://${endpoint.host}:${endpoint.port}${endpoint.path.replace(/\/v1\/systemone$/, '')}`;
 }
