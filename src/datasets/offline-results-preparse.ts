@@ -50,7 +50,7 @@ export class ResultBatch {
   readonly confidence: Float64Array;
   readonly cost: Float64Array;
   readonly latency: Float64Array;
-  /** case_id bytes in pool. */
+  /** case_id bytes in pool (or in the line, see ResultPreparser's copyIds). */
   readonly idStart: Int32Array;
   readonly idEnd: Int32Array;
   /** picked bytes in pool; -1 when absent or null. */
@@ -121,7 +121,7 @@ export class ResultBatch {
   }
 }
 
-/** The keys of a results line and of its decision, as the byte readers look them up (shared with offline-results.ts). */
+/** The keys of a results line and of its decision, as the byte reader looks them up. */
 export const RESULT_KEYS = encodeKeys(['case_id', 'model', 'decision', 'cost_usd', 'latency_ms']);
 export const K_CASE_ID = 0;
 export const K_MODEL = 1;
@@ -144,6 +144,12 @@ export class ResultPreparser {
   private modelBytes: Uint8Array | null = null;
   /** The model every fast line names (null until the first fast line). */
   model: string | null = null;
+
+  /**
+   * `copyIds` false: a line's idStart/idEnd point into the line's own bytes instead of the
+   * pool (no copy; for a reader that checks each line before its bytes are reused).
+   */
+  constructor(private readonly copyIds = true) {}
 
   /** Adds the line `bytes[start, end)` found at file offset `fileOffset` to `batch` (which has room). */
   add(batch: ResultBatch, bytes: Buffer, start: number, end: number, fileOffset: number): void {
@@ -189,9 +195,13 @@ export class ResultPreparser {
       switch (key) {
         case K_CASE_ID: {
           if (!cur.string() || cur.strEnd === cur.strStart || !isCanonicalUtf8(bytes, cur.strStart, cur.strEnd, cur.strAscii)) return false;
-          const at = this.copy(batch, bytes, cur.strStart, cur.strEnd);
-          batch.idStart[k] = at;
-          batch.idEnd[k] = batch.nPool;
+          if (this.copyIds) {
+            batch.idStart[k] = this.copy(batch, bytes, cur.strStart, cur.strEnd);
+            batch.idEnd[k] = batch.nPool;
+          } else {
+            batch.idStart[k] = cur.strStart;
+            batch.idEnd[k] = cur.strEnd;
+          }
           break;
         }
         case K_MODEL:
@@ -220,7 +230,8 @@ export class ResultPreparser {
     }
     if (!cur.atEnd() || (seen & 7) !== 7) return false;
     if (modelStart !== -1) {
-      this.modelBytes = bytes.slice(modelStart, modelEnd);
+      // A copy: `bytes` is a read buffer that is reused for the next lines.
+      this.modelBytes = Uint8Array.prototype.slice.call(bytes, modelStart, modelEnd);
       this.model = bytes.toString('utf8', modelStart, modelEnd);
     }
     return true;

@@ -8,6 +8,7 @@ import type { OfflineResult } from '../core/offline-case.js';
 import { loadOfflineDataset, type OfflineDataset } from './offline-dataset.js';
 import { readResults, scoreResults } from './offline-results.js';
 import type { ResultsSplitOptions } from './offline-results-split.js';
+import { preparseResultLines, ResultBatch } from './offline-results-preparse.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'decidekit-results-split-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -165,5 +166,20 @@ describe('results split with a worker thread (compiled files in dist/)', () => {
   it('stops a prefetch that is not read', async () => {
     const r = (await import(pathToFileURL(distResults).href)) as typeof import('./offline-results.js');
     await r.prefetchResults(invalid, { minBytes: 0 }).close();
+  });
+});
+
+describe('results pre-parser', () => {
+  it('keeps reading lines fast past its first read buffer when ids vary in length', () => {
+    // Over 1 MiB (one read) with ids of changing length, so the model sits at other offsets later.
+    const lines: string[] = [];
+    for (let i = 0; i < 12000; i++) lines.push(JSON.stringify({ case_id: `c-${'x'.repeat(i % 7)}${i}`, model: 'model-m', decision: { probability: 0.5 }, latency_ms: i }));
+    const path = join(dir, 'varied-ids.jsonl');
+    writeFileSync(path, lines.join('\n') + '\n');
+    const counts = [0, 0, 0];
+    preparseResultLines(path, 0, (b) => {
+      for (let k = 0; k < b.count; k++) counts[b.status[k]!]!++;
+    }, () => new ResultBatch());
+    expect(counts).toEqual([0, lines.length, 0]);
   });
 });

@@ -7,32 +7,20 @@ import type { ChoiceDecision, OfflineDecision, OfflineResult, OfflineCase } from
 import { isFiniteNumber, isNonEmptyString, isProbability, isRecord, preview, type JsonRecord } from '../core/json-value.js';
 import { ProblemList } from '../core/offline-problems.js';
 import { createOfflineAccumulator, type OfflineAccumulatorOptions, type OfflineSummary } from '../core/offline-summary.js';
-import { isCanonicalUtf8, KIND_CHOICE, KIND_YES_NO, type OfflineCaseTable } from './offline-case-table.js';
+import { KIND_CHOICE, KIND_YES_NO, type OfflineCaseTable } from './offline-case-table.js';
 import { caseTableOf, jsonErrorMessage, type OfflineDataset } from './offline-dataset.js';
-import { ByteCursor } from './offline-fast-json.js';
 import { readLineBytes } from './read-lines.js';
 import { startResultsSplit, type ResultsSplit, type ResultsSplitOptions } from './offline-results-split.js';
 import {
-  D_CONFIDENCE,
-  D_PICKED,
-  D_PROBABILITIES,
-  D_PROBABILITY,
-  D_VALUE,
-  DECISION_KEYS,
-  isBlankBytes,
-  K_CASE_ID,
-  K_COST,
-  K_DECISION,
-  K_LATENCY,
-  K_MODEL,
+  LINE_BLANK,
   LINE_FAST,
   LINE_SLOW,
-  RESULT_KEYS,
+  ResultBatch,
+  ResultPreparser,
   SHAPE_LIST,
   SHAPE_OBJECT,
   SHAPE_PROBABILITY,
   SHAPE_VALUE,
-  type ResultBatch,
 } from './offline-results-preparse.js';
 
 /** The sum of a choice's probabilities must be within this of 1. */
@@ -49,8 +37,8 @@ export interface ReadResultsSummary {
 
 /** Where valid results go: the fast path's bare values, or the slow path's objects. */
 interface ResultSink {
-  /** A valid line read from its bytes: `reader` holds its values, for case `index` of the table. */
-  fast(reader: FastResultReader): void;
+  /** A valid line read from its bytes: `r` holds its values, for case `r.index` of the table. */
+  fast(r: FastResult): void;
   /** A valid line read by JSON.parse and the full validation. */
   slow(index: number, result: OfflineResult): void;
 }
@@ -112,7 +100,10 @@ async function streamResults(path: string, dataset: OfflineDataset, sink: Result
   /** Line of the first result of each case (0: none yet): duplicates are errors. */
   const firstLine = new Int32Array(table.size);
   let seen = 0;
-  const fast = new FastResultReader(table);
+  const fast = new FastResult(table);
+  /** This thread's lines go through the same byte reader as the worker's, one line at a time. */
+  const preparser = new ResultPreparser(false);
+  const one = new ResultBatch();
   let model: string | null = null;
   let modelLine = 0;
   let lines = 0;
@@ -141,7 +132,7 @@ async function streamResults(path: string, dataset: OfflineDataset, sink: Result
     } else {
       caseId = rawId;
       index = table.indexOfId(rawId, fast.index + 1);
-      // The next line's case is probably the one after this (see FastResultReader).
+      // The next line's case is probably the one after this (see indexOfIdBytes below).
       if (index !== -1) fast.index = index;
       if (index === -1) {
         report('case_id', `case_id ${JSON.stringify(rawId)} is not in the dataset ${dataset.path}`);
@@ -159,7 +150,7 @@ async function streamResults(path: string, dataset: OfflineDataset, sink: Result
     } else if (model === null) {
       model = rawModel;
       modelLine = lineNumber;
-      fast.setModel(rawModel);
+      fast.model = rawModel;
     } else if (rawModel !== model) {
       report('model', `model ${JSON.stringify(rawModel)} differs from ${JSON.stringify(model)} on line ${modelLine} (one results file is one model)`);
     }
@@ -173,36 +164,34 @@ async function streamResults(path: string, dataset: OfflineDataset, sink: Result
   };
 
   const onLine = (bytes: Buffer, start: number, end: number, lineNumber: number): void => {
-    if (isBlankBytes(bytes, start, end)) return;
-    lines++;
     // Fast path: a well-formed line of the usual shape, read from the bytes. Anything else,
     // including every invalid line and duplicates, goes the slow way for its messages.
-    if (fast.read(bytes, start, end)) {
-      const i = fast.index;
-      if (firstLine[i] === 0) {
-        firstLine[i] = lineNumber;
-        seen++;
-        sink.fast(fast);
-        return;
-      }
-    }
+    one.clear();
+    preparser.add(one, bytes, start, end, 0);
+    const status = one.status[0];
+    if (status === LINE_BLANK) return;
+    lines++;
+    if (status === LINE_FAST && fastFromBatch(one, 0, preparser.model, lineNumber, bytes)) return;
     slow(bytes.toString('utf8', start, end), lineNumber);
   };
 
   /** Scratch probabilities in option order, one array per number of options. */
   const scratch: number[][] = [];
   /**
-   * A line pre-parsed by the worker: the checks that need its case, then the sink; false
-   * when the line needs the slow path (the same conditions as FastResultReader.read).
+   * A line pre-parsed by ResultPreparser (this thread's or the worker's): the checks that
+   * need its case, then the sink; false when the line needs the slow path. `idBytes` holds
+   * the case id (the batch's pool, or the line's bytes). Case ids are
+   * matched first against the case after the previous line's (results usually follow the
+   * dataset's order), else by hash.
    */
-  const fastFromBatch = (b: ResultBatch, k: number, batchModel: string | null, lineNumber: number): boolean => {
+  const fastFromBatch = (b: ResultBatch, k: number, batchModel: string | null, lineNumber: number, idBytes: Uint8Array): boolean => {
     if (batchModel === null) return false;
     if (model === null) {
       model = batchModel;
       modelLine = lineNumber;
-      fast.setModel(batchModel);
+      fast.model = batchModel;
     } else if (model !== batchModel) return false;
-    const index = table.indexOfIdBytes(b.pool, b.idStart[k]!, b.idEnd[k]!, fast.index + 1);
+    const index = table.indexOfIdBytes(idBytes, b.idStart[k]!, b.idEnd[k]!, fast.index + 1);
     if (index === -1 || firstLine[index] !== 0) return false;
     const kind = table.kinds[index]!;
     const shape = b.shape[k]!;
@@ -269,7 +258,7 @@ async function streamResults(path: string, dataset: OfflineDataset, sink: Result
           const status = batch.status[k]!;
           if (status === LINE_FAST || status === LINE_SLOW) {
             lines++;
-            if (status === LINE_SLOW || !fastFromBatch(batch, k, batchModel, lineNumber)) slow(split.lineText(batch.lineStart[k]!, batch.lineLength[k]!), lineNumber);
+            if (status === LINE_SLOW || !fastFromBatch(batch, k, batchModel, lineNumber, batch.pool)) slow(split.lineText(batch.lineStart[k]!, batch.lineLength[k]!), lineNumber);
           }
         }
         split.giveBack(batch);
@@ -292,25 +281,15 @@ function makeResult(caseId: string, model: string, decision: OfflineDecision, co
 }
 
 
-/**
- * Reads a valid results line of the usual shape straight from its bytes into its fields
- * (no object per line). `read` returns false (bail out) for anything it does not fully
- * check itself: the caller then parses the line with JSON.parse and the full validation,
- * which words the problems. Case ids are matched as bytes, first against the case after
- * the previous line's (results usually follow the dataset's order), else by hash.
- */
-export class FastResultReader {
-  private readonly cur = new ByteCursor();
-  private modelBytes: Uint8Array | null = null;
-  private model = '';
-  /** Scratch probabilities, one array per number of options, reused line after line. */
-  private readonly scratch: number[][] = [];
+/** The values of the line read fast last (no object per line), for the sink. */
+class FastResult {
+  model = '';
   /** Case index in the table. */
   index = -1;
   kind = -1;
   /** yes_no: P(yes). */
   probability = NaN;
-  /** choice: aligned with the options (valid until the next read); picked option or -1. */
+  /** choice: aligned with the options (valid until the next line); picked option or -1. */
   probabilities: number[] = [];
   pickedIndex = -1;
   /** score: the value and the confidence (NaN: none). */
@@ -322,60 +301,8 @@ export class FastResultReader {
 
   constructor(private readonly table: OfflineCaseTable) {}
 
-  /** Lines are only read fast once the model is known (the first line sets it, slowly). */
-  setModel(model: string): void {
-    const bytes = Buffer.from(model, 'utf8');
-    // A model with a lone surrogate (from an escape) is not its UTF-8: leave it to the slow path.
-    if (bytes.toString('utf8') === model) {
-      this.modelBytes = bytes;
-      this.model = model;
-    }
-  }
-
-  read(bytes: Buffer, start: number, end: number): boolean {
-    const cur = this.cur;
-    cur.reset(bytes, start, end);
-    this.costUsd = NaN;
-    this.latencyMs = NaN;
-    if (this.modelBytes === null || !cur.eat(0x7b)) return false;
-    let seen = 0;
-    let index = -1;
-    for (;;) {
-      const k = cur.key(RESULT_KEYS);
-      if (k === -1 || (seen & (1 << k)) !== 0) return false;
-      seen |= 1 << k;
-      switch (k) {
-        case K_CASE_ID: {
-          if (!cur.string() || cur.strEnd === cur.strStart || !isCanonicalUtf8(bytes, cur.strStart, cur.strEnd, cur.strAscii)) return false;
-          index = this.table.indexOfIdBytes(bytes, cur.strStart, cur.strEnd, this.index + 1);
-          if (index === -1) return false;
-          break;
-        }
-        case K_MODEL:
-          if (!cur.string() || !cur.stringIs(this.modelBytes)) return false;
-          break;
-        case K_DECISION:
-          if (index === -1 || !this.readDecision(index)) return false;
-          break;
-        default: {
-          const v = cur.number();
-          if (!(v >= 0) || v === Infinity) return false;
-          if (k === K_COST) this.costUsd = v;
-          else this.latencyMs = v;
-        }
-      }
-      if (cur.eat(0x2c)) continue;
-      if (!cur.eat(0x7d)) return false;
-      break;
-    }
-    if (!cur.atEnd() || (seen & 7) !== 7) return false;
-    this.index = index;
-    return true;
-  }
-
   /** The line read last, as a result object (its own copy of the probabilities). */
   result(): OfflineResult {
-    const t = this.table;
     let decision: OfflineDecision;
     if (this.kind === KIND_YES_NO) decision = { kind: 'yes_no', probability: this.probability };
     else if (this.kind === KIND_CHOICE) {
@@ -384,104 +311,7 @@ export class FastResultReader {
     } else decision = this.confidence === this.confidence ? { kind: 'score', value: this.value, confidence: this.confidence } : { kind: 'score', value: this.value };
     const costUsd = this.costUsd === this.costUsd ? this.costUsd : undefined;
     const latencyMs = this.latencyMs === this.latencyMs ? this.latencyMs : undefined;
-    return makeResult(t.idOf(this.index), this.model, decision, costUsd, latencyMs);
-  }
-
-  private readDecision(index: number): boolean {
-    const cur = this.cur;
-    const t = this.table;
-    const kind = t.kinds[index]!;
-    if (!cur.eat(0x7b)) return false;
-    let seen = 0;
-    let probability = NaN;
-    let value = NaN;
-    let confidence = NaN;
-    let probabilities: number[] | null = null;
-    let pickedIndex = -1;
-    if (cur.peek() !== 0x7d) {
-      for (;;) {
-        const k = cur.key(DECISION_KEYS);
-        if (k === -1 || (seen & (1 << k)) !== 0) return false;
-        seen |= 1 << k;
-        switch (k) {
-          case D_PROBABILITY:
-            probability = cur.number();
-            break;
-          case D_VALUE:
-            value = cur.number();
-            break;
-          case D_CONFIDENCE:
-            if (cur.null()) break;
-            confidence = cur.number();
-            if (!(confidence >= 0 && confidence <= 1)) return false;
-            break;
-          case D_PROBABILITIES:
-            if (kind !== KIND_CHOICE) return false;
-            probabilities = this.readProbabilities(t.aux[index]!);
-            if (probabilities === null) return false;
-            break;
-          default: {
-            if (kind !== KIND_CHOICE) return false;
-            if (cur.null()) break;
-            if (!cur.string()) return false;
-            pickedIndex = cur.stringIndex(t.optionBytes[t.aux[index]!]!);
-            if (pickedIndex === -1) return false;
-          }
-        }
-        if (cur.eat(0x2c)) continue;
-        break;
-      }
-    }
-    if (!cur.eat(0x7d)) return false;
-    this.kind = kind;
-    if (kind === KIND_YES_NO) {
-      if (seen !== 1 << D_PROBABILITY || !(probability >= 0 && probability <= 1)) return false;
-      this.probability = probability;
-      return true;
-    }
-    if (kind === KIND_CHOICE) {
-      if (probabilities === null || (seen & ~((1 << D_PROBABILITIES) | (1 << D_PICKED))) !== 0) return false;
-      let sum = 0;
-      for (let k = 0; k < probabilities.length; k++) sum += probabilities[k]!;
-      if (!(Math.abs(sum - 1) <= PROBABILITY_SUM_TOLERANCE)) return false;
-      this.probabilities = probabilities;
-      this.pickedIndex = pickedIndex;
-      return true;
-    }
-    if ((seen & ~((1 << D_VALUE) | (1 << D_CONFIDENCE))) !== 0 || !(value >= t.scoreMin(index) && value <= t.scoreMax(index))) return false;
-    this.value = value;
-    this.confidence = confidence;
-    return true;
-  }
-
-  /** A list aligned with the options, or an object with each option exactly once. */
-  private readProbabilities(list: number): number[] | null {
-    const cur = this.cur;
-    const names = this.table.optionBytes[list]!;
-    const n = names.length;
-    let out = this.scratch[n];
-    if (out === undefined) out = this.scratch[n] = new Array<number>(n).fill(0);
-    if (cur.eat(0x5b)) {
-      for (let k = 0; k < n; k++) {
-        if (k > 0 && !cur.eat(0x2c)) return null;
-        const p = cur.number();
-        if (!(p >= 0 && p <= 1)) return null;
-        out[k] = p;
-      }
-      return cur.eat(0x5d) ? out : null;
-    }
-    if (!cur.eat(0x7b) || n > 30) return null;
-    let filled = 0;
-    for (let i = 0; i < n; i++) {
-      if (i > 0 && !cur.eat(0x2c)) return null;
-      const k = cur.key(names);
-      if (k === -1 || (filled & (1 << k)) !== 0) return null;
-      filled |= 1 << k;
-      const p = cur.number();
-      if (!(p >= 0 && p <= 1)) return null;
-      out[k] = p;
-    }
-    return cur.eat(0x7d) ? out : null;
+    return makeResult(this.table.idOf(this.index), this.model, decision, costUsd, latencyMs);
   }
 }
 
