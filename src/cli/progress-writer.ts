@@ -1,4 +1,4 @@
-import type { RunProgress } from '../runner/run-benchmark.js';
+import type { RunProgress } from '../core/run-progress.js';
 import { renderProgressBar, renderProgressEvent, renderProgressLine } from '../reports/progress.js';
 import type { TextSink } from './io.js';
 
@@ -15,21 +15,13 @@ export function createProgressWriter(sink: TextSink, mode: ProgressMode, options
   let last = -Infinity;
   let drawn = false;
   const interval = options.intervalMs ?? (mode === 'bar' ? 80 : 2000);
-  const toState = (p: RunProgress) => ({
-    done: p.casesDone,
-    total: p.casesTotal,
-    errors: p.errors,
-    elapsedMs: p.elapsedMs,
-    decisionsDone: p.decisionsDone,
-    decisionsTotal: p.decisionsTotal,
-  });
   return {
     update(progress) {
       if (mode === 'off') return;
       const t = options.now();
       const final = progress.casesDone === progress.casesTotal;
       if (mode === 'json') {
-        sink.write(`${renderProgressEvent(toState(progress))}\n`);
+        sink.write(`${renderProgressEvent(progress)}\n`);
         return;
       }
       if (!final && t - last < interval) return;
@@ -37,10 +29,10 @@ export function createProgressWriter(sink: TextSink, mode: ProgressMode, options
       if (mode === 'bar') {
         const columns = sink.columns !== undefined && sink.columns > 0 ? sink.columns : 80;
         const width = Math.max(40, Math.min(columns, 120) - 1);
-        sink.write(`\r${renderProgressBar(toState(progress), width, options.colour)}\x1b[K`);
+        sink.write(`\r${renderProgressBar(progress, width, options.colour)}\x1b[K`);
         drawn = true;
       } else {
-        sink.write(`${renderProgressLine(toState(progress))}\n`);
+        sink.write(`${renderProgressLine(progress)}\n`);
       }
     },
     finish() {

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { renderProgressBar, renderProgressEvent, renderProgressLine, type ProgressState } from './progress.js';
 import { stripAnsi, visibleWidth } from './format.js';
 
-const halfway: ProgressState = { done: 200, total: 400, errors: 3, elapsedMs: 120_000, decisionsDone: 1000, decisionsTotal: 2000 };
-const start: ProgressState = { done: 0, total: 400, errors: 0, elapsedMs: 0, decisionsDone: 0, decisionsTotal: 2000 };
+const halfway: ProgressState = { casesDone: 200, casesTotal: 400, errors: 3, elapsedMs: 120_000, decisionsDone: 1000, decisionsTotal: 2000 };
+const start: ProgressState = { casesDone: 0, casesTotal: 400, errors: 0, elapsedMs: 0, decisionsDone: 0, decisionsTotal: 2000 };
 
 describe('renderProgressBar', () => {
   it('shows decisions done, rate, errors and ETA from the given numbers', () => {
@@ -57,7 +57,7 @@ describe('renderProgressLine', () => {
   });
 
   it('shows ETA 0 when everything is done', () => {
-    expect(renderProgressLine({ ...halfway, done: 400, decisionsDone: 2000 })).toContain('ETA 0 ms');
+    expect(renderProgressLine({ ...halfway, casesDone: 400, decisionsDone: 2000 })).toContain('ETA 0 ms');
   });
 });
 

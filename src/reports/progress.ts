@@ -1,46 +1,18 @@
+import { progressRates, type ProgressRates, type RunProgress } from '../core/run-progress.js';
 import { createPalette, formatCount, formatDuration, formatPercent, visibleWidth } from './format.js';
 
-/** Where a benchmark run stands; `done`/`total` count cases (requests). */
-export interface ProgressState {
-  readonly done: number;
-  readonly total: number;
-  /** Failed decisions so far. */
-  readonly errors: number;
-  readonly elapsedMs: number;
-  readonly decisionsDone: number;
-  readonly decisionsTotal: number;
-}
-
-interface Rates {
-  /** null before the first decision or with no elapsed time. */
-  readonly decisionsPerMinute: number | null;
-  /** null while the rate is unknown; 0 when every decision is done. */
-  readonly etaMs: number | null;
-  /** decisionsDone / decisionsTotal, or null with nothing to do. */
-  readonly fraction: number | null;
-}
-
-/** Rates from the given numbers only (no clock): decisions per minute, ETA and fraction done. */
-function ratesOf(state: ProgressState): Rates {
-  const fraction = state.decisionsTotal > 0 ? Math.min(1, state.decisionsDone / state.decisionsTotal) : null;
-  const remaining = Math.max(0, state.decisionsTotal - state.decisionsDone);
-  const perMs = state.elapsedMs > 0 && state.decisionsDone > 0 ? state.decisionsDone / state.elapsedMs : null;
-  return {
-    fraction,
-    decisionsPerMinute: perMs === null ? null : perMs * 60_000,
-    etaMs: remaining === 0 ? 0 : perMs === null ? null : remaining / perMs,
-  };
-}
+/** The progress the renderers draw (the runner's own count). */
+export type ProgressState = RunProgress;
 
 function plural(n: number, one: string, many: string): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
-function describeRate(rates: Rates, unit = 'decisions/min'): string {
+function describeRate(rates: ProgressRates, unit = 'decisions/min'): string {
   return `${rates.decisionsPerMinute === null ? 'n/a' : formatCount(rates.decisionsPerMinute)} ${unit}`;
 }
 
-function describeEta(rates: Rates): string {
+function describeEta(rates: ProgressRates): string {
   return `ETA ${rates.etaMs === null ? 'n/a' : formatDuration(rates.etaMs)}`;
 }
 
@@ -55,12 +27,12 @@ const MIN_BAR_CELLS = 10;
  */
 export function renderProgressBar(state: ProgressState, width: number, colour: boolean): string {
   const paint = createPalette(colour);
-  const rates = ratesOf(state);
+  const rates = progressRates(state);
   const errors = plural(state.errors, 'error', 'errors');
   // Always shown: decisions done / total, the rate, the ETA and the errors. When the line is
   // too narrow, the case count goes first, then the percentage, then the words of the units,
   // then bar cells (down to a minimum).
-  const optional = [`${formatCount(state.done)}/${formatCount(state.total)} cases`, formatPercent(rates.fraction)];
+  const optional = [`${formatCount(state.casesDone)}/${formatCount(state.casesTotal)} cases`, formatPercent(rates.fraction)];
   let compact = false;
   const parts = (): string[] => [
     `${formatCount(state.decisionsDone)}/${formatCount(state.decisionsTotal)}${compact ? '' : ' decisions'}`,
@@ -80,10 +52,10 @@ export function renderProgressBar(state: ProgressState, width: number, colour: b
 
 /** A plain periodic line for a log (no colour, no carriage return), without a trailing newline. */
 export function renderProgressLine(state: ProgressState): string {
-  const rates = ratesOf(state);
+  const rates = progressRates(state);
   return [
     `progress: ${formatCount(state.decisionsDone)}/${formatCount(state.decisionsTotal)} decisions (${formatPercent(rates.fraction)})`,
-    `${formatCount(state.done)}/${formatCount(state.total)} cases`,
+    `${formatCount(state.casesDone)}/${formatCount(state.casesTotal)} cases`,
     describeRate(rates),
     plural(state.errors, 'error', 'errors'),
     `elapsed ${formatDuration(state.elapsedMs)}`,
@@ -96,11 +68,11 @@ export function renderProgressLine(state: ProgressState): string {
  * are unrounded and null while unknown.
  */
 export function renderProgressEvent(state: ProgressState): string {
-  const rates = ratesOf(state);
+  const rates = progressRates(state);
   return JSON.stringify({
     event: 'progress',
-    casesDone: state.done,
-    casesTotal: state.total,
+    casesDone: state.casesDone,
+    casesTotal: state.casesTotal,
     decisionsDone: state.decisionsDone,
     decisionsTotal: state.decisionsTotal,
     errors: state.errors,

@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { BenchCase, CaseResult, Failure, PredictedAnswers } from '../core/benchmark-case.js';
 import { scoreCase } from '../core/benchmark-case.js';
+import type { RunProgress } from '../core/run-progress.js';
 import type { QuestionSet } from '../core/question.js';
 
 /** What the runner needs of a System One client. */
@@ -17,15 +18,7 @@ export type RunnerEvent =
   | { readonly type: 'case'; readonly result: CaseResult; readonly progress: RunProgress }
   | { readonly type: 'stopping'; readonly reason: StopReason; readonly message: string };
 
-export interface RunProgress {
-  readonly casesDone: number;
-  readonly casesTotal: number;
-  readonly decisionsDone: number;
-  readonly decisionsTotal: number;
-  /** Failed cases so far. */
-  readonly errors: number;
-  readonly elapsedMs: number;
-}
+export type { RunProgress } from '../core/run-progress.js';
 
 export type StopReason = 'unsupported' | 'aborted';
 
