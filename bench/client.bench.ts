@@ -14,7 +14,6 @@
  *
  * Run: npm run build && npx tsx bench/client.bench.ts
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +24,7 @@ import { renderDecideRequest } from '../src/protocol/decide-request.js';
 import { createNodeHttpTransport } from '../src/protocol/http-transport.js';
 import { TYPED_DECISIONS_QUESTIONS } from '../src/protocol/test-support/fixtures.js';
 import { parseWireQuestions } from '../src/protocol/wire-question.js';
+import { startChildServer } from './child-server.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const REPS = Number(process.env['BENCH_REPS'] ?? 5);
@@ -44,25 +44,6 @@ const state = {
 };
 const body = renderDecideRequest({ model: 'uniform', state, questions });
 
-async function startServer(): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli', 'main.js'), 'serve', '--port', '0', '--model', 'uniform', '--slots', '256'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('\n')) resolve(out.split('\n')[0]!.trim());
-    });
-    child.on('exit', (code) => reject(new Error(`server exited ${code}`)));
-  });
-  return {
-    url,
-    stop: () =>
-      new Promise((resolve) => {
-        child.on('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
 
 type Runner = { run(): Promise<void>; close(): Promise<void> };
 
@@ -106,7 +87,7 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
-const server = await startServer();
+const server = await startChildServer(['--model', 'uniform', '--slots', '256']);
 const kinds = ['baseline', 'client', 'client+node:http'] as const;
 const rows: string[] = [];
 let overheadLine = '';

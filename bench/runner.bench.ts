@@ -46,6 +46,7 @@ import { loadBenchDataset, sampleDir } from '../src/datasets/typed-decisions/ind
 import { renderBenchJson } from '../src/reports/bench-json.js';
 import { runBenchmark } from '../src/runner/run-benchmark.js';
 import { fingerprintOf, openRunStore, summarizeRun, type RunStore } from '../src/store/index.js';
+import { startChildServer } from './child-server.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
@@ -85,25 +86,6 @@ const decisions = cases.reduce((n, c) => n + c.questions.length, 0);
 
 // ---------------------------------------------------------------- servers
 
-async function startChildServer(): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--model', MODEL], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('\n')) resolve(out.split('\n')[0]!.trim());
-    });
-    child.on('exit', (code) => reject(new Error(`decidekit serve exited with ${code} before printing its URL`)));
-  });
-  return {
-    url,
-    stop: () =>
-      new Promise((resolve) => {
-        child.on('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
 
 // ---------------------------------------------------------------- measured runs
 
@@ -328,7 +310,7 @@ const cliNames = Object.keys(cliKinds) as CliKind[];
 const isBenchRun = (k: CliKind) => k.startsWith('decidekit bench …');
 
 async function runAll(): Promise<Results> {
-  const child = await startChildServer();
+  const child = await startChildServer(['--model', MODEL]);
   const inProcess = await startReferenceServer({ host: '127.0.0.1', port: 0, model: MODEL });
   const stores: RunStore[] = [];
   const store = (file: string, synchronous: 'full' | 'normal') => {

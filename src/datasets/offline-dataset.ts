@@ -84,13 +84,8 @@ export async function loadOfflineDataset(path: string): Promise<OfflineDataset> 
   const fast = new FastCaseReader(table);
 
   const slow = (line: string, lineNumber: number): void => {
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (err) {
-      problems.add({ file: path, line: lineNumber, message: `not valid JSON (${jsonErrorMessage(err)})` });
-      return;
-    }
+    const value = parseJsonLine(line, lineNumber, path, problems);
+    if (value === NOT_JSON) return;
     const id = isRecord(value) && isNonEmptyString(value['id']) ? value['id'] : undefined;
     const report: ReportProblem = (field, message) =>
       problems.add({ file: path, line: lineNumber, ...(id === undefined ? {} : { caseId: id }), ...(field === undefined ? {} : { field }), message });
@@ -443,4 +438,17 @@ export function isBlank(line: string): boolean {
 
 export function jsonErrorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** Sentinel for a line that is not JSON (already reported). */
+export const NOT_JSON: unique symbol = Symbol('not JSON');
+
+/** JSON.parse of one line of `path`; a syntax error becomes that line's problem. */
+export function parseJsonLine(line: string, lineNumber: number, path: string, problems: ProblemList): unknown {
+  try {
+    return JSON.parse(line);
+  } catch (err) {
+    problems.add({ file: path, line: lineNumber, message: `not valid JSON (${jsonErrorMessage(err)})` });
+    return NOT_JSON;
+  }
 }

@@ -8,7 +8,7 @@ import { isFiniteNumber, isNonEmptyString, isProbability, isRecord, preview, typ
 import { ProblemList } from '../core/offline-problems.js';
 import { createOfflineAccumulator, type OfflineAccumulatorOptions, type OfflineSummary } from '../core/offline-summary.js';
 import { KIND_CHOICE, KIND_YES_NO, type OfflineCaseTable } from './offline-case-table.js';
-import { caseTableOf, jsonErrorMessage, type OfflineDataset } from './offline-dataset.js';
+import { caseTableOf, NOT_JSON, parseJsonLine, type OfflineDataset } from './offline-dataset.js';
 import { readLineBytes } from './read-lines.js';
 import { startResultsSplit, type ResultsSplit, type ResultsSplitOptions } from './offline-results-split.js';
 import {
@@ -109,13 +109,8 @@ async function streamResults(path: string, dataset: OfflineDataset, sink: Result
   let lines = 0;
 
   const slow = (line: string, lineNumber: number): void => {
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (err) {
-      problems.add({ file: path, line: lineNumber, message: `not valid JSON (${jsonErrorMessage(err)})` });
-      return;
-    }
+    const value = parseJsonLine(line, lineNumber, path, problems);
+    if (value === NOT_JSON) return;
     const before = problems.count;
     let caseId: string | undefined;
     const report = (field: string | undefined, message: string): void =>
