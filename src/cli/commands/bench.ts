@@ -110,7 +110,8 @@ export const command: Command = {
     const storePath = v.store === undefined ? defaultStorePath(io.env) : resolve(io.cwd, v.store);
     // `--resume RUN` alone continues a run as it was started: what the command line leaves
     // out (dataset, filters, server, model) comes from the stored run.
-    const resumed = v.resume === undefined ? null : await storedConfig(storePath, v.resume);
+    const stored = v.resume === undefined ? null : await storedRun(storePath, v.resume);
+    const resumed = stored?.config ?? null;
     const datasetArg = v.dataset ?? (resumed ? datasetArgOf(resumed) : undefined);
     const workflow = v.workflow ?? resumed?.filters.workflow ?? undefined;
     const caseLimit = limit ?? resumed?.filters.limit ?? undefined;
@@ -164,9 +165,9 @@ export const command: Command = {
       let label = v.label ?? null;
       let kept = new Map<string, CaseResult>();
       let priorDurationMs = 0;
-      if (v.resume !== undefined) {
-        const id = store!.resolveId(v.resume);
-        const stored = store!.getRun(id)!;
+      if (stored !== null) {
+        // Read once, before anything started (see `storedRun`).
+        const id = stored.id;
         const check = checkResumable(stored.config, config);
         if (!check.ok) throw new DecidekitError('not_resumable', `cannot resume run ${id}: ${check.reasons.join('; ')}`);
         runId = id;
@@ -270,12 +271,12 @@ function createClientOrUsageError(options: Parameters<typeof createSystemOneClie
   }
 }
 
-/** The configuration of a stored run, read before anything starts. */
-async function storedConfig(storePath: string, prefix: string): Promise<RunConfig> {
+/** A stored run (config and saved cases), read before anything starts. */
+async function storedRun(storePath: string, prefix: string): Promise<BenchRun> {
   const { openRunStore } = await import('../../store/sqlite-run-store.js');
   const store = openRunStore(storePath, { mustExist: true });
   try {
-    return store.getRun(store.resolveId(prefix))!.config;
+    return store.getRun(store.resolveId(prefix))!;
   } finally {
     store.close();
   }
