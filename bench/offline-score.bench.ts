@@ -151,9 +151,9 @@ const naiveScript =
 
 /** What `score` does once its command starts the results read before loading the dataset. */
 const prefetchScript = [
-  `import { loadOfflineDataset } from ${JSON.stringify(join(ROOT, 'dist', 'datasets', 'offline-dataset.js'))};`,
-  `import { prefetchResults, scoreResults } from ${JSON.stringify(join(ROOT, 'dist', 'datasets', 'offline-results.js'))};`,
-  `import { renderScoreJson } from ${JSON.stringify(join(ROOT, 'dist', 'reports', 'offline-json.js'))};`,
+  `import { loadOfflineDataset } from ${JSON.stringify(join(ROOT, 'dist', 'datasets', 'offline', 'dataset.js'))};`,
+  `import { prefetchResults, scoreResults } from ${JSON.stringify(join(ROOT, 'dist', 'datasets', 'offline', 'results.js'))};`,
+  `import { renderScoreJson } from ${JSON.stringify(join(ROOT, 'dist', 'reports', 'offline', 'score-json.js'))};`,
   'const [d, r] = process.argv.slice(2);',
   'const prefetched = prefetchResults(r);',
   'const ds = await loadOfflineDataset(d);',

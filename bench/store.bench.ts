@@ -13,8 +13,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { scoreCase, type BenchCase, type CaseResult } from '../src/core/benchmark-case.js';
-import type { RunConfig } from '../src/core/benchmark-run.js';
+import { scoreCase, type BenchCase, type CaseResult } from '../src/core/bench/case-result.js';
+import type { RunConfig } from '../src/core/bench/run.js';
 import type { Question } from '../src/core/question.js';
 import { openRunStore, summarizeRun } from '../src/store/index.js';
 

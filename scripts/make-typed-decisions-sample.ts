@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { answersOf, type Question } from '../src/core/question.js';
 import { argmaxFirst, brierScore, klDivergence } from '../src/core/decision-score.js';
-import { parseWireQuestion } from '../src/core/wire-question.js';
+import { parseWireQuestion } from '../src/core/question-rules.js';
 import { sha256Hex } from '../src/datasets/typed-decisions/file-hash.js';
 import { MANIFEST_FORMAT, renderManifest } from '../src/datasets/typed-decisions/manifest.js';
 import { SAMPLE_ATTRIBUTION, SAMPLE_ID, TYPED_DECISIONS_URL } from '../src/datasets/typed-decisions/provenance.js';

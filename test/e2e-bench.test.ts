@@ -7,8 +7,8 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startReferenceServer, type ReferenceServer } from '../src/protocol/server.js';
-import type { FaultAction, FaultOptions } from '../src/protocol/faults.js';
+import { startReferenceServer, type ReferenceServer } from '../src/protocol/server/server.js';
+import type { FaultAction, FaultOptions } from '../src/protocol/server/faults.js';
 import { openRunStore } from '../src/store/index.js';
 
 const ROOT = join(import.meta.dirname, '..');

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeModerationSample } from '../scripts/make-moderation-sample.js';
-import { loadOfflineDataset } from '../src/datasets/offline-dataset.js';
-import { loadResults, scoreResults } from '../src/datasets/offline-results.js';
+import { loadOfflineDataset } from '../src/datasets/offline/dataset.js';
+import { loadResults, scoreResults } from '../src/datasets/offline/results.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');

@@ -6,10 +6,10 @@ import { execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDecideResponse } from '../src/protocol/decide-response.js';
-import { startReferenceServer, type ReferenceServer } from '../src/protocol/server.js';
+import { parseDecideResponse } from '../src/protocol/wire/decide-response.js';
+import { startReferenceServer, type ReferenceServer } from '../src/protocol/server/server.js';
 import { SPEC_EXAMPLE_REQUEST } from '../src/protocol/test-support/fixtures.js';
-import { parseWireQuestions } from '../src/protocol/wire-question.js';
+import { parseWireQuestions } from '../src/protocol/wire/questions-json.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');

@@ -1,5 +1,5 @@
-import type { RunProgress } from '../core/run-progress.js';
-import { renderProgressBar, renderProgressEvent, renderProgressLine } from '../reports/progress.js';
+import type { RunProgress } from '../core/bench/progress.js';
+import { renderProgressBar, renderProgressEvent, renderProgressLine } from '../reports/bench/progress.js';
 import type { TextSink } from './io.js';
 
 export type ProgressMode = 'bar' | 'lines' | 'json' | 'off';

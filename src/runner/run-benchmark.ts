@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
-import type { BenchCase, CaseResult, Failure, PredictedAnswers } from '../core/benchmark-case.js';
-import { scoreCase } from '../core/benchmark-case.js';
-import type { RunProgress } from '../core/run-progress.js';
+import type { BenchCase, CaseResult, Failure, PredictedAnswers } from '../core/bench/case-result.js';
+import { scoreCase } from '../core/bench/case-result.js';
+import type { RunProgress } from '../core/bench/progress.js';
 import type { QuestionSet } from '../core/question.js';
 
 /** What the runner needs of a System One client. */
@@ -18,7 +18,7 @@ export type RunnerEvent =
   | { readonly type: 'case'; readonly result: CaseResult; readonly progress: RunProgress }
   | { readonly type: 'stopping'; readonly reason: StopReason; readonly message: string };
 
-export type { RunProgress } from '../core/run-progress.js';
+export type { RunProgress } from '../core/bench/progress.js';
 
 export type StopReason = 'unsupported' | 'aborted';
 

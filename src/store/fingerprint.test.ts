@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { RunConfig } from '../core/benchmark-run.js';
+import type { RunConfig } from '../core/bench/run.js';
 import { canonicalJson } from './canonical-json.js';
 import { FINGERPRINT_HEX_LENGTH, fingerprintOf } from './fingerprint.js';
 import { CASE_IDS, runConfig } from './test-support/run-fixtures.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RunConfig } from '../core/benchmark-run.js';
+import type { RunConfig } from '../core/bench/run.js';
 import { canonicalJson } from './canonical-json.js';
 
 /** Hex characters kept of the sha256: 64 bits, plenty for telling configurations apart. */

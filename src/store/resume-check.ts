@@ -1,4 +1,4 @@
-import type { EndpointIdentity, RunConfig } from '../core/benchmark-run.js';
+import type { EndpointIdentity, RunConfig } from '../core/bench/run.js';
 
 export type ResumeCheck = { readonly ok: true } | { readonly ok: false; readonly reasons: readonly string[] };
 

@@ -1,6 +1,6 @@
-import type { BenchRun, DatasetInfo, EndpointIdentity, RunConfig } from '../core/benchmark-run.js';
-import type { CaseResult } from '../core/benchmark-case.js';
-import type { BenchSummary, RunStatus } from '../core/benchmark-summary.js';
+import type { BenchRun, DatasetInfo, EndpointIdentity, RunConfig } from '../core/bench/run.js';
+import type { CaseResult } from '../core/bench/case-result.js';
+import type { BenchSummary, RunStatus } from '../core/bench/summary.js';
 
 /** A stored run's lifecycle: `running` until `finishRun` (or `markInterrupted` after a crash). */
 export type StoredRunStatus = 'running' | RunStatus;

@@ -1,6 +1,6 @@
-import type { CaseResult } from '../core/benchmark-case.js';
-import type { RunConfig } from '../core/benchmark-run.js';
-import { summarizeBenchmark, type BenchSummary, type SummarizeOptions } from '../core/benchmark-summary.js';
+import type { CaseResult } from '../core/bench/case-result.js';
+import type { RunConfig } from '../core/bench/run.js';
+import { summarizeBenchmark, type BenchSummary, type SummarizeOptions } from '../core/bench/summary.js';
 
 /**
  * The summary of a run's saved cases with the options its configuration implies (cases

@@ -1,7 +1,7 @@
 import { UsageError } from '../../core/errors.js';
-import { COMPARE_SORT_METRICS, isCompareSortMetric, sortByMetric } from '../../core/offline-compare.js';
-import { renderCompareJson } from '../../reports/offline-json.js';
-import { renderCompareMarkdown, renderCompareNotes } from '../../reports/offline-text.js';
+import { COMPARE_SORT_METRICS, isCompareSortMetric, sortByMetric } from '../../core/offline/model-ranking.js';
+import { renderCompareJson } from '../../reports/offline/score-json.js';
+import { renderCompareMarkdown, renderCompareNotes } from '../../reports/offline/score-text.js';
 import { parseCommandArgs, type Command } from '../command.js';
 import { expandRepeatedOption, loadWithPrefetch, requireOption, scoreFiles } from './score.js';
 

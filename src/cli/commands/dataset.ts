@@ -13,7 +13,7 @@ import {
   type FetchTypedDecisionsResult,
   type VerifiedDataset,
 } from '../../datasets/typed-decisions/index.js';
-import type { DatasetInfo } from '../../core/benchmark-run.js';
+import type { DatasetInfo } from '../../core/bench/run.js';
 import { parseCommandArgs, type Command } from '../command.js';
 import type { CliIo } from '../io.js';
 

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CaseResult } from '../../core/benchmark-case.js';
-import type { BenchSummary } from '../../core/benchmark-summary.js';
-import type { RunConfig } from '../../core/benchmark-run.js';
+import type { CaseResult } from '../../core/bench/case-result.js';
+import type { BenchSummary } from '../../core/bench/summary.js';
+import type { RunConfig } from '../../core/bench/run.js';
 import { openRunStore, summarizeRun, SCHEMA_VERSION } from '../../store/index.js';
 import { answeredCase, CASE_IDS, failedCase, rightAnswers, runConfig, wrongAnswers } from '../../store/test-support/run-fixtures.js';
 

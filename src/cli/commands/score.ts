@@ -1,10 +1,10 @@
 import { InvalidInputError, UsageError, type InputProblem } from '../../core/errors.js';
-import { DEFAULT_PROBLEM_CAP } from '../../core/offline-problems.js';
-import { loadOfflineDataset, type OfflineDataset } from '../../datasets/offline-dataset.js';
-import { prefetchResults, scoreResults, type PrefetchedResults } from '../../datasets/offline-results.js';
-import type { ScoredModel } from '../../reports/offline-json.js';
-import { renderScoreJson } from '../../reports/offline-json.js';
-import { renderScoreText } from '../../reports/offline-text.js';
+import { DEFAULT_PROBLEM_CAP } from '../../core/problem-list.js';
+import { loadOfflineDataset, type OfflineDataset } from '../../datasets/offline/dataset.js';
+import { prefetchResults, scoreResults, type PrefetchedResults } from '../../datasets/offline/results.js';
+import type { ScoredModel } from '../../reports/offline/score-json.js';
+import { renderScoreJson } from '../../reports/offline/score-json.js';
+import { renderScoreText } from '../../reports/offline/score-text.js';
 import { numberOption, parseCommandArgs, type Command } from '../command.js';
 import { colourEnabled } from '../io.js';
 

@@ -1,8 +1,8 @@
 import { UsageError } from '../../core/errors.js';
-import type { FaultOptions } from '../../protocol/faults.js';
-import { hasFaults } from '../../protocol/faults.js';
-import { BUILT_IN_MODEL_NAMES, DEFAULT_MODEL } from '../../protocol/models/index.js';
-import { startReferenceServer } from '../../protocol/server.js';
+import type { FaultOptions } from '../../protocol/server/faults.js';
+import { hasFaults } from '../../protocol/server/faults.js';
+import { BUILT_IN_MODEL_NAMES, DEFAULT_MODEL } from '../../protocol/server/models/index.js';
+import { startReferenceServer } from '../../protocol/server/server.js';
 import { numberOption, parseCommandArgs, type Command } from '../command.js';
 
 const HELP = `decidekit serve: run the built-in System One reference server

@@ -1,10 +1,10 @@
 import { basename } from 'node:path';
 import { DecidekitError, InvalidInputError, UsageError } from '../../core/errors.js';
-import { DEFAULT_FOLDS, DEFAULT_SEED, tunePointOf, tunePoints, type TuneOptions, type TunePoint } from '../../core/tune.js';
-import { loadOfflineDataset } from '../../datasets/offline-dataset.js';
-import { readResults } from '../../datasets/offline-results.js';
-import { renderTuneJson } from '../../reports/tune-json.js';
-import { renderTuneText } from '../../reports/tune-text.js';
+import { DEFAULT_FOLDS, DEFAULT_SEED, tunePointOf, tunePoints, type TuneOptions, type TunePoint } from '../../core/offline/threshold-tuning.js';
+import { loadOfflineDataset } from '../../datasets/offline/dataset.js';
+import { readResults } from '../../datasets/offline/results.js';
+import { renderTuneJson } from '../../reports/offline/tuning-json.js';
+import { renderTuneText } from '../../reports/offline/tuning-text.js';
 import { numberOption, parseCommandArgs, type Command } from '../command.js';
 import { colourEnabled } from '../io.js';
 import { requireOption } from './score.js';

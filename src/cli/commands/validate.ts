@@ -1,7 +1,7 @@
 import { DecidekitError, InvalidInputError } from '../../core/errors.js';
-import { caseTableOf, loadOfflineDataset, type OfflineDataset } from '../../datasets/offline-dataset.js';
-import { readResults } from '../../datasets/offline-results.js';
-import { renderValidationJson, renderValidationText, type FileCheck } from '../../reports/offline-text.js';
+import { caseTableOf, loadOfflineDataset, type OfflineDataset } from '../../datasets/offline/dataset.js';
+import { readResults } from '../../datasets/offline/results.js';
+import { renderValidationJson, renderValidationText, type FileCheck } from '../../reports/offline/score-text.js';
 import { parseCommandArgs, type Command } from '../command.js';
 import { colourEnabled } from '../io.js';
 import { expandRepeatedOption, requireOption } from './score.js';

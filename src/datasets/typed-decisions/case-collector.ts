@@ -1,7 +1,7 @@
-import type { BenchCase } from '../../core/benchmark-case.js';
+import type { BenchCase } from '../../core/bench/case-result.js';
 import type { InputProblem } from '../../core/errors.js';
 import { InvalidInputError } from '../../core/errors.js';
-import { canonicalQuestionText } from '../../core/wire-question.js';
+import { canonicalQuestionText } from '../../core/question-rules.js';
 import { parseDecodedRow } from './decoded-row.js';
 
 /** Problems kept in full; the rest are counted. */

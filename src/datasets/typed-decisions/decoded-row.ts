@@ -2,12 +2,12 @@
  * Checks one decoded Typed Decisions row:
  * `{"id", "workflow", "state", "questions": {qid: wire question}, "gold": {qid: {"label", "probabilities": {answer: p}}}}`.
  */
-import type { BenchCase } from '../../core/benchmark-case.js';
+import type { BenchCase } from '../../core/bench/case-result.js';
 import type { GoldAnswer } from '../../core/decision-score.js';
 import { isRecord, preview } from '../../core/json-value.js';
 import type { Question } from '../../core/question.js';
 import { answersOf } from '../../core/question.js';
-import { parseWireQuestion } from '../../core/wire-question.js';
+import { parseWireQuestion } from '../../core/question-rules.js';
 
 /** Gold probabilities may sum to 1 within this (the data is rounded). */
 export const GOLD_SUM_TOLERANCE = 0.01;

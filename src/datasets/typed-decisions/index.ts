@@ -1,7 +1,7 @@
 /** Typed Decisions datasets: loading, provenance, manifests and the fetcher. */
 export { defaultCacheDir, fetchCommand, loadBenchDataset, questionSetOf, sampleDir, typedDecisionsCacheDir, verifyBenchDataset, DEFAULT_SPLIT } from './load-bench-dataset.js';
 export type { DatasetSource, LoadedBenchDataset, LoadOptions, VerifiedDataset } from './load-bench-dataset.js';
-export { toWireQuestions } from '../../core/wire-question.js';
+export { toWireQuestions } from '../../core/question-rules.js';
 export { DatasetFetchError, DatasetIntegrityError } from './dataset-errors.js';
 export type { DatasetManifest, ManifestFile } from './manifest.js';
 export {

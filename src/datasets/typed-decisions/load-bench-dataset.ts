@@ -3,10 +3,10 @@ import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BenchCase } from '../../core/benchmark-case.js';
-import type { DatasetInfo } from '../../core/benchmark-run.js';
+import type { BenchCase } from '../../core/bench/case-result.js';
+import type { DatasetInfo } from '../../core/bench/run.js';
 import { DecidekitError, InvalidInputError } from '../../core/errors.js';
-import { canonicalQuestionText } from '../../core/wire-question.js';
+import { canonicalQuestionText } from '../../core/question-rules.js';
 import { DatasetIntegrityError } from './dataset-errors.js';
 import { sha256File, sha256Hex } from './file-hash.js';
 import { checkRowCount, manifestFileOf, manifestInfo, MANIFEST_FILE, readManifest, verifyManifestFile, type DatasetManifest } from './manifest.js';
@@ -36,7 +36,7 @@ export const DEFAULT_SPLIT = 'test';
 
 /** The bundled synthetic sample: `data/typed-decisions-sample/` at the package root (from src/ or dist/). */
 export function sampleDir(): string {
-  return fileURLToPath(new URL('../../../data/typed-decisions-sample/', import.meta.url)).replace(/[\\/]$/, '');
+  return fileURLToPath(new URL('../../../data/typed-decisions-sample', import.meta.url)).replace(/[\\/]$/, '');
 }
 
 export const SAMPLE_RESTORE = 'reinstall decidekit, or in a source checkout run `npx tsx scripts/make-typed-decisions-sample.ts`';

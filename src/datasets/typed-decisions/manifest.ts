@@ -4,7 +4,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { DatasetInfo } from '../../core/benchmark-run.js';
+import type { DatasetInfo } from '../../core/bench/run.js';
 import { isRecord, preview } from '../../core/json-value.js';
 import { DatasetIntegrityError } from './dataset-errors.js';
 import { sha256File } from './file-hash.js';

@@ -1,7 +1,7 @@
 /** Reads Typed Decisions cases from JSONL, JSONL.gz or the dataset's parquet file. */
 import { readFile } from 'node:fs/promises';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import type { BenchCase } from '../../core/benchmark-case.js';
+import type { BenchCase } from '../../core/bench/case-result.js';
 import { DecidekitError, InvalidInputError } from '../../core/errors.js';
 import { isRecord } from '../../core/json-value.js';
 import { readLines } from '../read-lines.js';

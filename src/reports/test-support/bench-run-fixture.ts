@@ -2,9 +2,9 @@
  * Small hand-made benchmark runs for report tests, built with the core's own scoreCase and
  * summarizeBenchmark (so every number a report shows comes from the core).
  */
-import { scoreCase, type BenchCase, type CaseResult, type Failure, type PredictedAnswers } from '../../core/benchmark-case.js';
-import type { BenchRun, DatasetInfo, RunConfig } from '../../core/benchmark-run.js';
-import { summarizeBenchmark, type SummarizeOptions } from '../../core/benchmark-summary.js';
+import { scoreCase, type BenchCase, type CaseResult, type Failure, type PredictedAnswers } from '../../core/bench/case-result.js';
+import type { BenchRun, DatasetInfo, RunConfig } from '../../core/bench/run.js';
+import { summarizeBenchmark, type SummarizeOptions } from '../../core/bench/summary.js';
 import type { Question, QuestionSet } from '../../core/question.js';
 
 const needsReview: Question = { type: 'noul', instructions: 'Does this need human review?' };

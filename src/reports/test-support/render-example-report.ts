@@ -3,8 +3,8 @@
  * two workflows, a timeout and an HTTP error). Regenerate docs/notes/example-report.md with:
  *   npx tsx -e "import('./src/reports/test-support/render-example-report.ts').then((m) => process.stdout.write(m.renderExampleReport()))" > docs/notes/example-report.md
  */
-import type { BenchCase } from '../../core/benchmark-case.js';
-import { renderBenchMarkdown } from '../bench-markdown.js';
+import type { BenchCase } from '../../core/bench/case-result.js';
+import { renderBenchMarkdown } from '../bench/bench-markdown.js';
 import { createRun, securityCase, supportCase, type FixtureCase } from './bench-run-fixture.js';
 import { createSeededRandom } from '../../core/seeded-random.js';
 

@@ -1,6 +1,6 @@
 /** Small hand-made benchmark values for store, report and CLI tests (not built into dist). */
-import { scoreCase, type BenchCase, type CaseResult } from '../../core/benchmark-case.js';
-import type { RunConfig } from '../../core/benchmark-run.js';
+import { scoreCase, type BenchCase, type CaseResult } from '../../core/bench/case-result.js';
+import type { RunConfig } from '../../core/bench/run.js';
 import type { Question } from '../../core/question.js';
 
 const urgent: Question = { type: 'noul', instructions: 'Is it urgent?' };

@@ -1,0 +1,201 @@
+import type { Decision, FailureKind } from './case-result.js';
+import type { BenchRun } from './run.js';
+import type { MetricGroup, RunStatus } from './summary.js';
+import type { QuestionType } from '../question.js';
+import { DecidekitError } from '../errors.js';
+
+/** A metric of run A and run B; `delta` = b - a, null when either side is absent. */
+export interface MetricDelta {
+  readonly a: number | null;
+  readonly b: number | null;
+  readonly delta: number | null;
+}
+
+export interface ComparedRun {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly label: string | null;
+  readonly fingerprint: string;
+  readonly model: string | null;
+  readonly status: RunStatus;
+  readonly decisions: number;
+}
+
+export interface HeadlineDeltas {
+  readonly accuracy: MetricDelta;
+  readonly kl: MetricDelta;
+  readonly brier: MetricDelta;
+  readonly ece: MetricDelta;
+  readonly meanConfidence: MetricDelta;
+  /** Failed decisions. */
+  readonly errors: MetricDelta;
+  readonly latencyP50Ms: MetricDelta;
+}
+
+export interface QuestionDelta {
+  /** `workflow/question`. */
+  readonly key: string;
+  readonly total: MetricDelta;
+  readonly accuracy: MetricDelta;
+  readonly kl: MetricDelta;
+  readonly brier: MetricDelta;
+}
+
+/** One side of a decision: what was predicted, or the failure. */
+export interface DecisionView {
+  /** Null when the request failed. */
+  readonly predicted: string | null;
+  readonly confidence: number | null;
+  readonly correct: boolean;
+  readonly error: FailureKind | null;
+}
+
+export interface ChangedDecision {
+  readonly caseId: string;
+  readonly workflow: string;
+  readonly questionId: string;
+  readonly type: QuestionType;
+  /** Gold label of run A's copy of the case. */
+  readonly gold: string;
+  readonly before: DecisionView;
+  readonly after: DecisionView;
+}
+
+export interface RunComparison {
+  readonly a: ComparedRun;
+  readonly b: ComparedRun;
+  /** False only when the comparison was forced across fingerprints. */
+  readonly sameFingerprint: boolean;
+  readonly headline: HeadlineDeltas;
+  /** Union of both runs' questions, keys sorted. */
+  readonly byQuestion: readonly QuestionDelta[];
+  /** Decisions present in both runs whose correctness changed, in run A's order. */
+  readonly changed: readonly ChangedDecision[];
+  /** Wrong (or failed) in A, right in B. */
+  readonly fixed: number;
+  /** Right in A, wrong (or failed) in B. */
+  readonly broken: number;
+  /** Decisions in both runs whose prediction (or failure) differs, correctness changed or not. */
+  readonly predictionsChanged: number;
+  /** Decisions present in both runs. */
+  readonly shared: number;
+  readonly onlyInA: number;
+  readonly onlyInB: number;
+}
+
+export interface CompareRunsOptions {
+  /** Compare runs whose fingerprints differ (other cases, questions, model or endpoint). Default false. */
+  readonly force?: boolean;
+}
+
+function delta(a: number | null, b: number | null): MetricDelta {
+  return { a, b, delta: a === null || b === null ? null : b - a };
+}
+
+function viewOf(d: Decision): DecisionView {
+  const o = d.outcome;
+  return o.status === 'answered'
+    ? { predicted: o.predicted, confidence: o.confidence, correct: o.correct, error: null }
+    : { predicted: null, confidence: null, correct: false, error: o.failure.kind };
+}
+
+const decisionKey = (caseId: string, questionId: string) => JSON.stringify([caseId, questionId]);
+
+/**
+ * Run B against run A: headline metrics and per-question metrics side by side with deltas
+ * (b - a), and every decision whose correctness changed. Every number is taken from the
+ * runs' summaries or decisions; nothing is rescored. Runs with different fingerprints are
+ * not comparable and are refused unless `force` is set.
+ */
+export function compareRuns(a: BenchRun, b: BenchRun, options: CompareRunsOptions = {}): RunComparison {
+  const sameFingerprint = a.fingerprint === b.fingerprint;
+  if (!sameFingerprint && options.force !== true) {
+    throw new DecidekitError(
+      'not_comparable',
+      `cannot compare runs ${a.id} and ${b.id}: fingerprints differ (${a.fingerprint} vs ${b.fingerprint}: another dataset revision, case set, question set, model or endpoint) (compare anyway with --force)`,
+      { context: { a: a.id, b: b.id } },
+    );
+  }
+  // A run that was stopped early answered another set of decisions: its averages are not
+  // comparable with a whole run's even under the same fingerprint.
+  const partial = [a, b].filter((r) => r.cases.length < r.config.caseIds.length);
+  if (partial.length > 0 && options.force !== true) {
+    throw new DecidekitError(
+      'not_comparable',
+      `cannot compare runs ${a.id} and ${b.id}: ${partial.map((r) => `${r.id} has ${r.cases.length} of ${r.config.caseIds.length} cases`).join('; ')} (resume it with 'decidekit bench --resume', or compare anyway with --force)`,
+      { context: { a: a.id, b: b.id } },
+    );
+  }
+  const sa = a.summary;
+  const sb = b.summary;
+  const headline: HeadlineDeltas = {
+    accuracy: delta(sa.accuracy, sb.accuracy),
+    kl: delta(sa.kl, sb.kl),
+    brier: delta(sa.brier, sb.brier),
+    ece: delta(sa.ece, sb.ece),
+    meanConfidence: delta(sa.meanConfidence, sb.meanConfidence),
+    errors: delta(sa.errors, sb.errors),
+    latencyP50Ms: delta(sa.latencyMs.p50, sb.latencyMs.p50),
+  };
+
+  const keys = [...new Set([...Object.keys(sa.byQuestion), ...Object.keys(sb.byQuestion)])].sort();
+  const byQuestion = keys.map((key): QuestionDelta => {
+    const qa: MetricGroup | undefined = sa.byQuestion[key];
+    const qb: MetricGroup | undefined = sb.byQuestion[key];
+    return {
+      key,
+      total: delta(qa?.total ?? null, qb?.total ?? null),
+      accuracy: delta(qa?.accuracy ?? null, qb?.accuracy ?? null),
+      kl: delta(qa?.kl ?? null, qb?.kl ?? null),
+      brier: delta(qa?.brier ?? null, qb?.brier ?? null),
+    };
+  });
+
+  const inB = new Map<string, Decision>();
+  for (const c of b.cases) for (const d of c.decisions) inB.set(decisionKey(c.caseId, d.questionId), d);
+  const changed: ChangedDecision[] = [];
+  let fixed = 0;
+  let broken = 0;
+  let predictionsChanged = 0;
+  let shared = 0;
+  let decisionsA = 0;
+  for (const c of a.cases) {
+    for (const d of c.decisions) {
+      decisionsA++;
+      const other = inB.get(decisionKey(c.caseId, d.questionId));
+      if (other === undefined) continue;
+      shared++;
+      const before = viewOf(d);
+      const after = viewOf(other);
+      if (before.predicted !== after.predicted || before.error !== after.error) predictionsChanged++;
+      if (before.correct === after.correct) continue;
+      if (after.correct) fixed++;
+      else broken++;
+      changed.push({ caseId: c.caseId, workflow: c.workflow, questionId: d.questionId, type: d.type, gold: d.gold.label, before, after });
+    }
+  }
+  const decisionsB = inB.size;
+  const side = (run: BenchRun, decisions: number): ComparedRun => ({
+    id: run.id,
+    createdAt: run.createdAt,
+    label: run.label,
+    fingerprint: run.fingerprint,
+    model: run.config.model,
+    status: run.summary.status,
+    decisions,
+  });
+  return {
+    a: side(a, decisionsA),
+    b: side(b, decisionsB),
+    sameFingerprint,
+    headline,
+    byQuestion,
+    changed,
+    fixed,
+    broken,
+    predictionsChanged,
+    shared,
+    onlyInA: decisionsA - shared,
+    onlyInB: decisionsB - shared,
+  };
+}

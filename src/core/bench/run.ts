@@ -1,0 +1,58 @@
+import type { CaseResult } from './case-result.js';
+import type { BenchSummary } from './summary.js';
+
+/** Where a benchmark's cases came from; every report names it. */
+export interface DatasetInfo {
+  /** `LocalLLaMA/typed-decisions`, or `decidekit/typed-decisions-synthetic-sample`, or a user path's name. */
+  readonly id: string;
+  readonly revision: string | null;
+  readonly split: string;
+  readonly license: string;
+  /** True for the project's synthetic sample: never presented as Typed Decisions scores. */
+  readonly synthetic: boolean;
+  /** One line naming dataset, revision and license, shown in every report. */
+  readonly attribution: string;
+  readonly url: string | null;
+}
+
+/** A server's identity in stored data: never credentials, query or fragment. */
+export interface EndpointIdentity {
+  readonly scheme: string;
+  readonly host: string;
+  readonly port: number;
+  readonly path: string;
+}
+
+/** Everything that defines a benchmark run (no secrets). */
+export interface RunConfig {
+  readonly toolVersion: string;
+  readonly dataset: DatasetInfo;
+  /** Case ids in run order. */
+  readonly caseIds: readonly string[];
+  /** `workflow/question` -> short hash of the question's canonical JSON, keys sorted. */
+  readonly questionSet: Readonly<Record<string, string>>;
+  readonly model: string | null;
+  readonly endpoint: EndpointIdentity;
+  /** The reference server was started in-process (`bench` without `--base-url`). */
+  readonly embeddedServer: { readonly model: string } | null;
+  readonly parallel: number;
+  readonly timeoutMs: number;
+  readonly retries: number;
+  /** A filtered run is never compared with a full one. */
+  readonly filters: { readonly limit: number | null; readonly workflow: string | null };
+  readonly pricePerMtokUsd: number | null;
+}
+
+export interface BenchRun {
+  readonly id: string;
+  /** ISO 8601. */
+  readonly createdAt: string;
+  readonly durationMs: number | null;
+  readonly label: string | null;
+  /** Short hash of dataset id + revision + split + case ids + question set + model + endpoint. */
+  readonly fingerprint: string;
+  readonly config: RunConfig;
+  readonly summary: BenchSummary;
+  /** In run order (case order of `config.caseIds`). */
+  readonly cases: readonly CaseResult[];
+}

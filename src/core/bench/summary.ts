@@ -1,0 +1,199 @@
+import type { CaseResult, FailureKind } from './case-result.js';
+import type { QuestionType } from '../question.js';
+import { QUESTION_TYPES } from '../question.js';
+import { CalibrationAccumulator, type ReliabilityBin } from '../calibration.js';
+import { ExactSum } from '../exact-sum.js';
+import { summarizeLatency, type LatencySummary } from '../percentile.js';
+import { rate, type Rating } from './rating.js';
+
+/** Confidence at or above which a wrong answer is a "confident disagreement". */
+export const CONFIDENT_THRESHOLD = 0.9;
+
+/** Metrics of a group of decisions. Accuracy counts failed decisions as misses. */
+export interface MetricGroup {
+  readonly total: number;
+  readonly answered: number;
+  readonly correct: number;
+  /** correct / total, or null when the group is empty. */
+  readonly accuracy: number | null;
+  /** Means over answered decisions; null when none was answered. */
+  readonly kl: number | null;
+  readonly brier: number | null;
+  readonly ece: number | null;
+  readonly meanConfidence: number | null;
+}
+
+export type RunStatus = 'complete' | 'incomplete' | 'interrupted';
+
+export interface CostSummary {
+  readonly pricePerMtokUsd: number;
+  /** Input tokens priced (answered requests that reported usage). */
+  readonly inputTokens: number;
+  readonly totalUsd: number;
+  /** totalUsd / correct decisions; null when nothing is correct. */
+  readonly perCorrectUsd: number | null;
+}
+
+export interface BenchSummary extends MetricGroup {
+  /** Failed decisions (every decision of a failed request). */
+  readonly errors: number;
+  /** Failed requests by kind. */
+  readonly errorKinds: Readonly<Partial<Record<FailureKind, number>>>;
+  readonly requests: { readonly total: number; readonly answered: number; readonly failed: number };
+  /** Answered requests / requests the run meant to send (`expectedCases`), or null when none. */
+  readonly completionRate: number | null;
+  /** Wrong answers at confidence >= 0.9. */
+  readonly confidentDisagreements: number;
+  readonly reliability: readonly ReliabilityBin[];
+  readonly byType: Readonly<Partial<Record<QuestionType, MetricGroup>>>;
+  /** Keys sorted. */
+  readonly byWorkflow: Readonly<Record<string, MetricGroup>>;
+  /** `workflow/question`, keys sorted. */
+  readonly byQuestion: Readonly<Record<string, MetricGroup>>;
+  readonly latencyMs: LatencySummary;
+  /** Sum of input tokens over answered requests that reported usage; null when none did. */
+  readonly inputTokens: number | null;
+  readonly status: RunStatus;
+  readonly rating: Rating;
+  readonly cost: CostSummary | null;
+}
+
+export interface SummarizeOptions {
+  /** The run was stopped before every case was sent. */
+  readonly interrupted?: boolean;
+  /** Cases the run meant to send; cases never sent make the run incomplete. Default: cases given. */
+  readonly expectedCases?: number;
+  readonly pricePerMtokUsd?: number;
+}
+
+class GroupAccumulator {
+  total = 0;
+  answered = 0;
+  correct = 0;
+  readonly kl = new ExactSum();
+  readonly brier = new ExactSum();
+  readonly calibration = new CalibrationAccumulator();
+
+  summarize(): MetricGroup {
+    const c = this.calibration.summarize();
+    return {
+      total: this.total,
+      answered: this.answered,
+      correct: this.correct,
+      accuracy: this.total === 0 ? null : this.correct / this.total,
+      kl: this.kl.mean(),
+      brier: this.brier.mean(),
+      ece: c.ece,
+      meanConfidence: c.meanConfidence,
+    };
+  }
+}
+
+function groupFor(map: Map<string, GroupAccumulator>, key: string): GroupAccumulator {
+  let g = map.get(key);
+  if (!g) {
+    g = new GroupAccumulator();
+    map.set(key, g);
+  }
+  return g;
+}
+
+function sortedRecord(map: Map<string, GroupAccumulator>): Record<string, MetricGroup> {
+  const out: Record<string, MetricGroup> = {};
+  for (const key of [...map.keys()].sort()) out[key] = map.get(key)!.summarize();
+  return out;
+}
+
+/**
+ * Every number a benchmark report shows. The result does not depend on the order of
+ * `cases` (sums are exact, breakdown keys sorted).
+ */
+export function summarizeBenchmark(cases: readonly CaseResult[], options: SummarizeOptions = {}): BenchSummary {
+  const all = new GroupAccumulator();
+  const byType = new Map<string, GroupAccumulator>();
+  const byWorkflow = new Map<string, GroupAccumulator>();
+  const byQuestion = new Map<string, GroupAccumulator>();
+  const errorKinds: Partial<Record<FailureKind, number>> = {};
+  const latencies: number[] = [];
+  let answeredRequests = 0;
+  let failedRequests = 0;
+  let tokens = 0;
+  let tokensReported = 0;
+  let errors = 0;
+  let confidentDisagreements = 0;
+
+  for (const c of cases) {
+    if (c.request.status === 'answered') {
+      answeredRequests++;
+      latencies.push(c.request.latencyMs);
+      if (c.request.inputTokens !== null) {
+        tokens += c.request.inputTokens;
+        tokensReported++;
+      }
+    } else {
+      failedRequests++;
+      const kind = c.request.failure.kind;
+      errorKinds[kind] = (errorKinds[kind] ?? 0) + 1;
+    }
+    for (const d of c.decisions) {
+      const groups = [all, groupFor(byType, d.type), groupFor(byWorkflow, c.workflow), groupFor(byQuestion, `${c.workflow}/${d.questionId}`)];
+      const o = d.outcome;
+      if (o.status === 'failed') {
+        errors++;
+        for (const g of groups) g.total++;
+        continue;
+      }
+      if (!o.correct && o.confidence >= CONFIDENT_THRESHOLD) confidentDisagreements++;
+      for (const g of groups) {
+        g.total++;
+        g.answered++;
+        if (o.correct) g.correct++;
+        g.kl.add(o.kl);
+        g.brier.add(o.brier);
+        g.calibration.add(o.confidence, o.correct);
+      }
+    }
+  }
+
+  const head = all.summarize();
+  const typeRecord: Partial<Record<QuestionType, MetricGroup>> = {};
+  for (const t of QUESTION_TYPES) {
+    const g = byType.get(t);
+    if (g) typeRecord[t] = g.summarize();
+  }
+  const requestsTotal = cases.length;
+  const expected = options.expectedCases ?? requestsTotal;
+  const status: RunStatus = options.interrupted
+    ? 'interrupted'
+    : failedRequests === 0 && requestsTotal >= expected
+      ? 'complete'
+      : 'incomplete';
+  const inputTokens = tokensReported === 0 ? null : tokens;
+  let cost: CostSummary | null = null;
+  if (options.pricePerMtokUsd !== undefined) {
+    const totalUsd = ((inputTokens ?? 0) * options.pricePerMtokUsd) / 1e6;
+    cost = {
+      pricePerMtokUsd: options.pricePerMtokUsd,
+      inputTokens: inputTokens ?? 0,
+      totalUsd,
+      perCorrectUsd: head.correct === 0 ? null : totalUsd / head.correct,
+    };
+  }
+  return {
+    ...head,
+    errors,
+    errorKinds,
+    requests: { total: requestsTotal, answered: answeredRequests, failed: failedRequests },
+    completionRate: expected === 0 ? null : answeredRequests / expected,
+    confidentDisagreements,
+    reliability: all.calibration.summarize().bins,
+    byType: typeRecord,
+    byWorkflow: sortedRecord(byWorkflow),
+    byQuestion: sortedRecord(byQuestion),
+    latencyMs: summarizeLatency(latencies),
+    inputTokens,
+    status,
+    rating: rate(head.accuracy, head.answered),
+    cost,
+  };
+}

@@ -1,0 +1,181 @@
+/**
+ * Every number `score` and `compare` show for one model (spec/offline-scoring.md, "Metrics").
+ * Streaming: results are added one at a time and nothing per result is kept, so a results
+ * file of any length needs constant memory here. Sums are exact, so the summary does not
+ * depend on the order of the results.
+ */
+import { CalibrationAccumulator, type ReliabilityBin } from '../calibration.js';
+import { ExactSum } from '../exact-sum.js';
+import type { ChoiceDecision, OfflineCase, OfflineResult, ScoreDecision, YesNoDecision } from './case.js';
+import { choiceBrier, DEFAULT_YES_NO_THRESHOLD, logLoss as logLossOf, predictedChoiceIndex, predictYesNo, yesNoBrier } from './prediction.js';
+
+export interface OfflineCounts {
+  /** Cases in the dataset. */
+  readonly nCases: number;
+  /** Cases with a result, by kind. */
+  readonly nScored: { readonly yesNo: number; readonly choice: number; readonly score: number; readonly total: number };
+  /** Cases without a result. */
+  readonly nMissing: number;
+  /** Correct yes_no + choice decisions. */
+  readonly nCorrect: number;
+  /** Results that carry `cost_usd` / `latency_ms`. */
+  readonly nWithCost: number;
+  readonly nWithLatency: number;
+}
+
+/** Why cost per correct decision is absent. */
+export type CostPerCorrectReason = 'no_cost' | 'no_correct';
+
+export interface OfflineSummary {
+  /** Correct / scored over yes_no and choice results; null with none. */
+  readonly accuracy: number | null;
+  /** Mean Brier over yes_no and choice (0..2, 0 best); null with none. */
+  readonly brier: number | null;
+  /** Mean -ln(max(p_true, 1e-15)); null with none. */
+  readonly logLoss: number | null;
+  /** Expected calibration error over ten confidence bins; null with none. */
+  readonly ece: number | null;
+  /** Mean confidence of the predicted answers; null with none. */
+  readonly meanConfidence: number | null;
+  /** Non-empty bins, lowest first. */
+  readonly reliability: readonly ReliabilityBin[];
+  /** Mean abs(value - correct) over score results; null with none. */
+  readonly scoreMae: number | null;
+  /** Sum of `cost_usd` over all results that carry it; null when none does. */
+  readonly totalCostUsd: number | null;
+  /** totalCostUsd / correct decisions; null with `costPerCorrectReason` saying why. */
+  readonly costPerCorrectUsd: number | null;
+  readonly costPerCorrectReason: CostPerCorrectReason | null;
+  /** Mean `latency_ms` over results that carry it; null when none does. */
+  readonly meanLatencyMs: number | null;
+  /** The yes/no threshold used for predictions. */
+  readonly threshold: number;
+  readonly counts: OfflineCounts;
+}
+
+export interface OfflineAccumulatorOptions {
+  /** Predicted yes iff p >= threshold. Default 0.5. */
+  readonly threshold?: number;
+}
+
+export interface OfflineAccumulator {
+  /** Adds one result for its case (the decision must be of the case's kind). */
+  add(c: OfflineCase, r: OfflineResult): void;
+  /**
+   * The same as `add`, on bare values (for loaders that stream millions of results without
+   * making objects). `costUsd` / `latencyMs` are NaN when the result has none.
+   */
+  addYesNo(correct: boolean, probability: number, costUsd: number, latencyMs: number): void;
+  /** `probabilities` aligned with the options; `pickedIndex` -1 when none was given. */
+  addChoice(correctIndex: number, probabilities: readonly number[], pickedIndex: number, costUsd: number, latencyMs: number): void;
+  addScore(correct: number, value: number, costUsd: number, latencyMs: number): void;
+  /** The summary so far; `nCases` is the size of the dataset (for the missing count). */
+  summarize(nCases: number): OfflineSummary;
+}
+
+export function createOfflineAccumulator(options: OfflineAccumulatorOptions = {}): OfflineAccumulator {
+  const threshold = options.threshold ?? DEFAULT_YES_NO_THRESHOLD;
+  const brier = new ExactSum();
+  const logLoss = new ExactSum();
+  const absError = new ExactSum();
+  const cost = new ExactSum();
+  const latency = new ExactSum();
+  const calibration = new CalibrationAccumulator();
+  let yesNo = 0;
+  let choice = 0;
+  let score = 0;
+  let correct = 0;
+
+  const extras = (costUsd: number, latencyMs: number): void => {
+    if (costUsd === costUsd) cost.add(costUsd);
+    if (latencyMs === latencyMs) latency.add(latencyMs);
+  };
+  const addDecided = (hit: boolean, confidence: number, brierTerm: number, logLossTerm: number): void => {
+    if (hit) correct++;
+    brier.add(brierTerm);
+    logLoss.add(logLossTerm);
+    calibration.add(confidence, hit);
+  };
+
+  const acc: OfflineAccumulator = {
+    add(c, r) {
+      const d = r.decision;
+      if (d.kind !== c.kind) throw new TypeError(`a ${d.kind} decision cannot answer ${c.kind} case ${c.id}`);
+      const costUsd = r.costUsd ?? NaN;
+      const latencyMs = r.latencyMs ?? NaN;
+      if (c.kind === 'yes_no') acc.addYesNo(c.correct, (d as YesNoDecision).probability, costUsd, latencyMs);
+      else if (c.kind === 'choice') acc.addChoice(c.correctIndex, (d as ChoiceDecision).probabilities, (d as ChoiceDecision).pickedIndex ?? -1, costUsd, latencyMs);
+      else acc.addScore(c.correct, (d as ScoreDecision).value, costUsd, latencyMs);
+    },
+
+    addYesNo(isYes, p, costUsd, latencyMs) {
+      yesNo++;
+      const prediction = predictYesNo(p, threshold);
+      addDecided(prediction.yes === isYes, prediction.confidence, yesNoBrier(p, isYes), logLossOf(isYes ? p : 1 - p));
+      extras(costUsd, latencyMs);
+    },
+
+    addChoice(correctIndex, probabilities, pickedIndex, costUsd, latencyMs) {
+      choice++;
+      const index = predictedChoiceIndex(probabilities, pickedIndex);
+      addDecided(index === correctIndex, probabilities[index] as number, choiceBrier(probabilities, correctIndex), logLossOf(probabilities[correctIndex] as number));
+      extras(costUsd, latencyMs);
+    },
+
+    addScore(correctValue, value, costUsd, latencyMs) {
+      score++;
+      absError.add(Math.abs(value - correctValue));
+      extras(costUsd, latencyMs);
+    },
+
+    summarize(nCases) {
+      const decided = yesNo + choice;
+      const total = decided + score;
+      const cal = calibration.summarize();
+      const totalCostUsd = cost.n === 0 ? null : cost.value();
+      const costPerCorrectReason: CostPerCorrectReason | null = totalCostUsd === null ? 'no_cost' : correct === 0 ? 'no_correct' : null;
+      return {
+        accuracy: decided === 0 ? null : correct / decided,
+        brier: brier.mean(),
+        logLoss: logLoss.mean(),
+        ece: cal.ece,
+        meanConfidence: cal.meanConfidence,
+        reliability: cal.bins,
+        scoreMae: absError.mean(),
+        totalCostUsd,
+        costPerCorrectUsd: totalCostUsd === null || correct === 0 ? null : totalCostUsd / correct,
+        costPerCorrectReason,
+        meanLatencyMs: latency.mean(),
+        threshold,
+        counts: {
+          nCases,
+          nScored: { yesNo, choice, score, total },
+          nMissing: Math.max(0, nCases - total),
+          nCorrect: correct,
+          nWithCost: cost.n,
+          nWithLatency: latency.n,
+        },
+      };
+    },
+  };
+  return acc;
+}
+
+/** Summary of a list of (case, result) pairs; `nCases` defaults to the number of pairs. */
+export function summarizeOffline(
+  pairs: Iterable<{ readonly case: OfflineCase; readonly result: OfflineResult }>,
+  options: OfflineAccumulatorOptions & { readonly nCases?: number } = {},
+): OfflineSummary {
+  const acc = createOfflineAccumulator(options);
+  let n = 0;
+  for (const p of pairs) {
+    acc.add(p.case, p.result);
+    n++;
+  }
+  return acc.summarize(options.nCases ?? n);
+}
+
+/** Plain-language reason for an absent cost per correct decision. */
+export function describeCostPerCorrectReason(reason: CostPerCorrectReason): string {
+  return reason === 'no_cost' ? 'no result carries cost_usd' : 'no decision is correct';
+}

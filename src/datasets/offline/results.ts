@@ -1,0 +1,491 @@
+/**
+ * Reads one model's saved results (spec/offline-scoring.md, "Results file") as a stream,
+ * strictly: every violation is a problem naming file, line, case and field; nothing is
+ * repaired, clipped or renormalised. Memory stays bounded by the dataset, not the file.
+ */
+import type { ChoiceDecision, OfflineDecision, OfflineResult, OfflineCase } from '../../core/offline/case.js';
+import { isFiniteNumber, isNonEmptyString, isProbability, isRecord, preview, type JsonRecord } from '../../core/json-value.js';
+import { ProblemList } from '../../core/problem-list.js';
+import { createOfflineAccumulator, type OfflineAccumulatorOptions, type OfflineSummary } from '../../core/offline/summary.js';
+import { KIND_CHOICE, KIND_YES_NO, type OfflineCaseTable } from './fast/case-table.js';
+import { caseTableOf, NOT_JSON, parseJsonLine, type OfflineDataset } from './dataset.js';
+import { readLineBytes } from '../read-lines.js';
+import { startResultsSplit, type ResultsSplit, type ResultsSplitOptions } from './fast/results-split.js';
+import {
+  LINE_BLANK,
+  LINE_FAST,
+  LINE_SLOW,
+  ResultBatch,
+  ResultPreparser,
+  SHAPE_LIST,
+  SHAPE_OBJECT,
+  SHAPE_PROBABILITY,
+  SHAPE_VALUE,
+} from './fast/results-preparse.js';
+
+/** The sum of a choice's probabilities must be within this of 1. */
+export const PROBABILITY_SUM_TOLERANCE = 0.01;
+
+export interface ReadResultsSummary {
+  /** The model named on every line; null when the file has no results. */
+  readonly model: string | null;
+  /** Non-blank lines read. */
+  readonly lines: number;
+  /** Dataset cases without a result. */
+  readonly missing: number;
+}
+
+/** Where valid results go: the fast path's bare values, or the slow path's objects. */
+interface ResultSink {
+  /** A valid line read from its bytes: `r` holds its values, for case `r.index` of the table. */
+  fast(r: FastResult): void;
+  /** A valid line read by JSON.parse and the full validation. */
+  slow(index: number, result: OfflineResult): void;
+}
+
+/**
+ * Streams a results file (`.gz` is gunzipped) and calls `onResult` for every valid line,
+ * in file order. At the end, throws InvalidInputError listing every problem (capped at 50,
+ * the rest counted) when there was any; `onResult` is never called for an invalid line.
+ */
+export async function readResults(
+  path: string,
+  dataset: OfflineDataset,
+  onResult: (result: OfflineResult, c: OfflineCase) => void,
+  split: ReadResultsOptions = {},
+): Promise<ReadResultsSummary> {
+  let cases: readonly OfflineCase[] | null = null;
+  const caseAt = (i: number): OfflineCase => (cases ??= dataset.cases)[i]!;
+  return streamResults(path, dataset, {
+    fast: (r) => onResult(r.result(), caseAt(r.index)),
+    slow: (i, result) => onResult(result, caseAt(i)),
+  }, split);
+}
+
+/** How a results file is read: see ResultsSplitOptions; `prefetched` is a read started by prefetchResults. */
+export interface ReadResultsOptions extends ResultsSplitOptions {
+  readonly prefetched?: PrefetchedResults;
+}
+
+/** A results file being pre-parsed on a worker thread while the dataset loads. */
+export interface PrefetchedResults {
+  readonly path: string;
+  /** @internal */
+  readonly split: Promise<ResultsSplit | null>;
+  /** Stops the worker when the results will not be read after all (e.g. the dataset was invalid). */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts reading a large plain results file on a second thread (up to its syntax; nothing
+ * needs the dataset yet), to be passed to scoreResults/readResults as `{ prefetched }`
+ * once the dataset is loaded: the two files are then parsed at the same time. For small or
+ * gzipped files it does nothing (the later call reads the file itself). Close it when the
+ * results are not read after all.
+ */
+export function prefetchResults(path: string, options: ResultsSplitOptions = {}): PrefetchedResults {
+  const split = startResultsSplit(path, { ...options, mainShare: 0 }).catch(() => null);
+  return {
+    path,
+    split,
+    async close() {
+      await (await split)?.close();
+    },
+  };
+}
+
+async function streamResults(path: string, dataset: OfflineDataset, sink: ResultSink, splitOptions: ReadResultsOptions = {}): Promise<ReadResultsSummary> {
+  const table = caseTableOf(dataset);
+  const problems = new ProblemList();
+  /** Line of the first result of each case (0: none yet): duplicates are errors. */
+  const firstLine = new Int32Array(table.size);
+  let seen = 0;
+  const fast = new FastResult(table);
+  /** This thread's lines go through the same byte reader as the worker's, one line at a time. */
+  const preparser = new ResultPreparser(false);
+  const one = new ResultBatch();
+  let model: string | null = null;
+  let modelLine = 0;
+  let lines = 0;
+
+  const slow = (line: string, lineNumber: number): void => {
+    const value = parseJsonLine(line, lineNumber, path, problems);
+    if (value === NOT_JSON) return;
+    const before = problems.count;
+    let caseId: string | undefined;
+    const report = (field: string | undefined, message: string): void =>
+      problems.add({ file: path, line: lineNumber, ...(caseId === undefined ? {} : { caseId }), ...(field === undefined ? {} : { field }), message });
+
+    if (!isRecord(value)) {
+      report(undefined, `expected a JSON object, got ${preview(value)}`);
+      return;
+    }
+    const rawId = value['case_id'];
+    let index = -1;
+    if (!isNonEmptyString(rawId)) {
+      report('case_id', rawId === undefined ? 'case_id is missing' : `case_id must be a non-empty string, got ${preview(rawId)}`);
+    } else {
+      caseId = rawId;
+      index = table.indexOfId(rawId, fast.index + 1);
+      // The next line's case is probably the one after this (see indexOfIdBytes below).
+      if (index !== -1) fast.index = index;
+      if (index === -1) {
+        report('case_id', `case_id ${JSON.stringify(rawId)} is not in the dataset ${dataset.path}`);
+      } else if (firstLine[index] !== 0) {
+        report('case_id', `duplicate result for this case (first on line ${firstLine[index]})`);
+      } else {
+        firstLine[index] = lineNumber;
+        seen++;
+      }
+    }
+
+    const rawModel = value['model'];
+    if (!isNonEmptyString(rawModel)) {
+      report('model', rawModel === undefined ? 'model is missing' : `model must be a non-empty string, got ${preview(rawModel)}`);
+    } else if (model === null) {
+      model = rawModel;
+      modelLine = lineNumber;
+      fast.model = rawModel;
+    } else if (rawModel !== model) {
+      report('model', `model ${JSON.stringify(rawModel)} differs from ${JSON.stringify(model)} on line ${modelLine} (one results file is one model)`);
+    }
+
+    const c = index === -1 ? undefined : table.caseAt(index);
+    const decision = c === undefined ? null : parseOfflineDecision(value['decision'], c, report);
+    const costUsd = optionalNonNegative(value, 'cost_usd', report);
+    const latencyMs = optionalNonNegative(value, 'latency_ms', report);
+    if (problems.count !== before || c === undefined || decision === null || model === null) return;
+    sink.slow(index, makeResult(c.id, model, decision, costUsd, latencyMs));
+  };
+
+  const onLine = (bytes: Buffer, start: number, end: number, lineNumber: number): void => {
+    // Fast path: a well-formed line of the usual shape, read from the bytes. Anything else,
+    // including every invalid line and duplicates, goes the slow way for its messages.
+    one.clear();
+    preparser.add(one, bytes, start, end, 0);
+    const status = one.status[0];
+    if (status === LINE_BLANK) return;
+    lines++;
+    if (status === LINE_FAST && fastFromBatch(one, 0, preparser.model, lineNumber, bytes)) return;
+    slow(bytes.toString('utf8', start, end), lineNumber);
+  };
+
+  /** Scratch probabilities in option order, one array per number of options. */
+  const scratch: number[][] = [];
+  /**
+   * A line pre-parsed by ResultPreparser (this thread's or the worker's): the checks that
+   * need its case, then the sink; false when the line needs the slow path. `idBytes` holds
+   * the case id (the batch's pool, or the line's bytes). Case ids are
+   * matched first against the case after the previous line's (results usually follow the
+   * dataset's order), else by hash.
+   */
+  const fastFromBatch = (b: ResultBatch, k: number, batchModel: string | null, lineNumber: number, idBytes: Uint8Array): boolean => {
+    if (batchModel === null) return false;
+    if (model === null) {
+      model = batchModel;
+      modelLine = lineNumber;
+      fast.model = batchModel;
+    } else if (model !== batchModel) return false;
+    const index = table.indexOfIdBytes(idBytes, b.idStart[k]!, b.idEnd[k]!, fast.index + 1);
+    if (index === -1 || firstLine[index] !== 0) return false;
+    const kind = table.kinds[index]!;
+    const shape = b.shape[k]!;
+    if (kind === KIND_YES_NO) {
+      if (shape !== SHAPE_PROBABILITY) return false;
+      fast.probability = b.num[k]!;
+    } else if (kind === KIND_CHOICE) {
+      if (shape !== SHAPE_LIST && shape !== SHAPE_OBJECT) return false;
+      const names = table.optionBytes[table.aux[index]!]!;
+      const n = names.length;
+      if (b.probCount[k] !== n) return false;
+      let out = scratch[n];
+      if (out === undefined) out = scratch[n] = new Array<number>(n).fill(0);
+      const p0 = b.probStart[k]!;
+      if (shape === SHAPE_LIST) {
+        for (let j = 0; j < n; j++) out[j] = b.probs[p0 + j]!;
+      } else {
+        if (n > 30) return false;
+        let filled = 0;
+        for (let j = 0; j < n; j++) {
+          const o = indexOfBytes(names, b.pool, b.keyStart[p0 + j]!, b.keyEnd[p0 + j]!);
+          if (o === -1 || (filled & (1 << o)) !== 0) return false;
+          filled |= 1 << o;
+          out[o] = b.probs[p0 + j]!;
+        }
+      }
+      let sum = 0;
+      for (let j = 0; j < n; j++) sum += out[j]!;
+      if (!(Math.abs(sum - 1) <= PROBABILITY_SUM_TOLERANCE)) return false;
+      let picked = -1;
+      const ps = b.pickStart[k]!;
+      if (ps !== -1) {
+        picked = indexOfBytes(names, b.pool, ps, b.pickEnd[k]!);
+        if (picked === -1) return false;
+      }
+      fast.probabilities = out;
+      fast.pickedIndex = picked;
+    } else {
+      const v = b.num[k]!;
+      if (shape !== SHAPE_VALUE || !(v >= table.scoreMin(index) && v <= table.scoreMax(index))) return false;
+      fast.value = v;
+      fast.confidence = b.confidence[k]!;
+    }
+    fast.index = index;
+    fast.kind = kind;
+    fast.costUsd = b.cost[k]!;
+    fast.latencyMs = b.latency[k]!;
+    firstLine[index] = lineNumber;
+    seen++;
+    sink.fast(fast);
+    return true;
+  };
+
+  const prefetched = splitOptions.prefetched;
+  const split: ResultsSplit | null = prefetched !== undefined && prefetched.path === path ? await prefetched.split : await startResultsSplit(path, splitOptions);
+  if (split === null) await readLineBytes(path, onLine);
+  else {
+    try {
+      let lineNumber = split.from === 0 ? 0 : await readLineBytes(path, onLine, { endByte: split.from });
+      for (;;) {
+        const { batch, last, model: batchModel } = await split.next();
+        for (let k = 0; k < batch.count; k++) {
+          lineNumber++;
+          const status = batch.status[k]!;
+          if (status === LINE_FAST || status === LINE_SLOW) {
+            lines++;
+            if (status === LINE_SLOW || !fastFromBatch(batch, k, batchModel, lineNumber, batch.pool)) slow(split.lineText(batch.lineStart[k]!, batch.lineLength[k]!), lineNumber);
+          }
+        }
+        split.giveBack(batch);
+        if (last) break;
+      }
+    } finally {
+      await split.close();
+    }
+  }
+
+  problems.throwIfAny();
+  return { model, lines, missing: table.size - seen };
+}
+
+function makeResult(caseId: string, model: string, decision: OfflineDecision, costUsd: number | undefined, latencyMs: number | undefined): OfflineResult {
+  const result: { -readonly [K in keyof OfflineResult]: OfflineResult[K] } = { caseId, model, decision };
+  if (costUsd !== undefined) result.costUsd = costUsd;
+  if (latencyMs !== undefined) result.latencyMs = latencyMs;
+  return result;
+}
+
+
+/** The values of the line read fast last (no object per line), for the sink. */
+class FastResult {
+  model = '';
+  /** Case index in the table. */
+  index = -1;
+  kind = -1;
+  /** yes_no: P(yes). */
+  probability = NaN;
+  /** choice: aligned with the options (valid until the next line); picked option or -1. */
+  probabilities: number[] = [];
+  pickedIndex = -1;
+  /** score: the value and the confidence (NaN: none). */
+  value = NaN;
+  confidence = NaN;
+  /** NaN when the line has none. */
+  costUsd = NaN;
+  latencyMs = NaN;
+
+  constructor(private readonly table: OfflineCaseTable) {}
+
+  /** The line read last, as a result object (its own copy of the probabilities). */
+  result(): OfflineResult {
+    let decision: OfflineDecision;
+    if (this.kind === KIND_YES_NO) decision = { kind: 'yes_no', probability: this.probability };
+    else if (this.kind === KIND_CHOICE) {
+      const probabilities = this.probabilities.slice();
+      decision = this.pickedIndex === -1 ? { kind: 'choice', probabilities } : { kind: 'choice', probabilities, pickedIndex: this.pickedIndex };
+    } else decision = this.confidence === this.confidence ? { kind: 'score', value: this.value, confidence: this.confidence } : { kind: 'score', value: this.value };
+    const costUsd = this.costUsd === this.costUsd ? this.costUsd : undefined;
+    const latencyMs = this.latencyMs === this.latencyMs ? this.latencyMs : undefined;
+    return makeResult(this.table.idOf(this.index), this.model, decision, costUsd, latencyMs);
+  }
+}
+
+/** Index of the bytes `b[start, end)` among `names`, or -1. */
+function indexOfBytes(names: readonly Uint8Array[], b: Uint8Array, start: number, end: number): number {
+  const len = end - start;
+  outer: for (let o = 0; o < names.length; o++) {
+    const name = names[o]!;
+    if (name.length !== len) continue;
+    for (let i = 0; i < len; i++) if (name[i] !== b[start + i]) continue outer;
+    return o;
+  }
+  return -1;
+}
+
+/** Reads a whole (small) results file into memory: for commands that need several passes. */
+export async function loadResults(path: string, dataset: OfflineDataset): Promise<{ readonly model: string | null; readonly results: OfflineResult[] }> {
+  const results: OfflineResult[] = [];
+  const { model } = await readResults(path, dataset, (r) => results.push(r));
+  return { model, results };
+}
+
+type Report = (field: string | undefined, message: string) => void;
+
+function optionalNonNegative(value: JsonRecord, key: string, report: Report): number | undefined {
+  const v = value[key];
+  if (v === undefined || v === null) return undefined;
+  if (isFiniteNumber(v) && v >= 0) return v;
+  report(key, `${key} must be a finite number >= 0, got ${preview(v)}`);
+  return undefined;
+}
+
+/** Checks a saved decision against its case, reporting every problem; null when invalid. */
+export function parseOfflineDecision(raw: unknown, c: OfflineCase, report: Report): OfflineDecision | null {
+  if (!isRecord(raw)) {
+    report('decision', raw === undefined ? `decision is missing (${expectedShape(c)})` : `decision must be an object (${expectedShape(c)}), got ${preview(raw)}`);
+    return null;
+  }
+  switch (c.kind) {
+    case 'yes_no': {
+      const p = raw['probability'];
+      if (!isProbability(p)) {
+        report('probability', p === undefined ? 'probability is missing (P(yes) in [0, 1])' : `probability must be a number in [0, 1], got ${preview(p)}`);
+        return null;
+      }
+      return { kind: 'yes_no', probability: p };
+    }
+    case 'choice':
+      return parseChoiceDecision(raw, c.options, report);
+    case 'score': {
+      const v = raw['value'];
+      let ok = true;
+      if (!isFiniteNumber(v)) {
+        report('value', v === undefined ? `value is missing (a number in [${c.scoreMin}, ${c.scoreMax}])` : `value must be a finite number, got ${preview(v)}`);
+        ok = false;
+      } else if (v < c.scoreMin || v > c.scoreMax) {
+        report('value', `value ${v} is outside [${c.scoreMin}, ${c.scoreMax}]`);
+        ok = false;
+      }
+      const conf = raw['confidence'];
+      const hasConf = conf !== undefined && conf !== null;
+      if (hasConf && !isProbability(conf)) {
+        report('confidence', `confidence must be a number in [0, 1], got ${preview(conf)}`);
+        ok = false;
+      }
+      if (!ok) return null;
+      return hasConf ? { kind: 'score', value: v as number, confidence: conf as number } : { kind: 'score', value: v as number };
+    }
+    default: {
+      const never: never = c;
+      throw new TypeError(`unexpected case ${preview(never)}`);
+    }
+  }
+}
+
+function expectedShape(c: OfflineCase): string {
+  return c.kind === 'yes_no' ? '{"probability": p}' : c.kind === 'choice' ? '{"probabilities": ..., "picked": ...}' : '{"value": v}';
+}
+
+function parseChoiceDecision(raw: JsonRecord, options: readonly string[], report: Report): ChoiceDecision | null {
+  const rawP = raw['probabilities'];
+  let ok = true;
+  const probabilities = new Array<number>(options.length);
+  if (Array.isArray(rawP)) {
+    if (rawP.length !== options.length) {
+      report('probabilities', `probabilities lists ${rawP.length} values, expected ${options.length} (one per option: ${options.join(', ')})`);
+      ok = false;
+    } else {
+      for (let k = 0; k < rawP.length; k++) {
+        const p: unknown = rawP[k];
+        if (!isProbability(p)) {
+          report('probabilities', `probabilities[${k}] (${options[k]}) must be a number in [0, 1], got ${preview(p)}`);
+          ok = false;
+        } else {
+          probabilities[k] = p;
+        }
+      }
+    }
+  } else if (isRecord(rawP)) {
+    for (let k = 0; k < options.length; k++) {
+      const name = options[k] as string;
+      const p = Object.hasOwn(rawP, name) ? rawP[name] : undefined;
+      if (p === undefined) {
+        report('probabilities', `probabilities has no ${JSON.stringify(name)} (every option needs one)`);
+        ok = false;
+      } else if (!isProbability(p)) {
+        report('probabilities', `probabilities.${name} must be a number in [0, 1], got ${preview(p)}`);
+        ok = false;
+      } else {
+        probabilities[k] = p;
+      }
+    }
+    const keys = Object.keys(rawP);
+    if (keys.length !== options.length || !ok) {
+      for (const key of keys) {
+        if (!options.includes(key)) {
+          report('probabilities', `probabilities has ${JSON.stringify(key)}, which is not an option (${options.join(', ')})`);
+          ok = false;
+        }
+      }
+    }
+  } else {
+    report(
+      'probabilities',
+      rawP === undefined ? 'probabilities is missing (an object keyed by option or a list aligned with the options)' : `probabilities must be an object or a list, got ${preview(rawP)}`,
+    );
+    ok = false;
+  }
+  if (ok) {
+    let sum = 0;
+    for (const p of probabilities) sum += p;
+    if (!(Math.abs(sum - 1) <= PROBABILITY_SUM_TOLERANCE)) {
+      report('probabilities', `probabilities sum to ${formatSum(sum)}, expected 1`);
+      ok = false;
+    }
+  }
+
+  const picked = raw['picked'];
+  let pickedIndex = -1;
+  if (picked !== undefined && picked !== null) {
+    pickedIndex = typeof picked === 'string' ? options.indexOf(picked) : -1;
+    if (pickedIndex === -1) {
+      report('picked', `picked ${preview(picked)} is not one of the options (${options.join(', ')})`);
+      ok = false;
+    }
+  }
+  if (!ok) return null;
+  return pickedIndex === -1 ? { kind: 'choice', probabilities } : { kind: 'choice', probabilities, pickedIndex };
+}
+
+/** Two decimals, unless rounding would land within the tolerance the sum failed. */
+function formatSum(sum: number): string {
+  const short = sum.toFixed(2);
+  // 1e-9: "1.01" reads as within the tolerance even where the double 1.01 is a hair outside.
+  return Math.abs(Number(short) - 1) <= PROBABILITY_SUM_TOLERANCE + 1e-9 ? String(Number(sum.toPrecision(6))) : short;
+}
+
+/** One results file scored against a dataset, streamed. */
+export interface ScoredResults {
+  readonly model: string | null;
+  readonly lines: number;
+  readonly summary: OfflineSummary;
+}
+
+/**
+ * Streams a results file into the offline summary (constant memory beyond the dataset; no
+ * object per line on the fast path). Throws InvalidInputError with every problem of the file.
+ */
+export async function scoreResults(path: string, dataset: OfflineDataset, options: OfflineAccumulatorOptions = {}, split: ReadResultsOptions = {}): Promise<ScoredResults> {
+  const acc = createOfflineAccumulator(options);
+  const t = caseTableOf(dataset);
+  const { model, lines } = await streamResults(path, dataset, {
+    fast(r) {
+      const i = r.index;
+      if (r.kind === KIND_YES_NO) acc.addYesNo(t.correct[i] === 1, r.probability, r.costUsd, r.latencyMs);
+      else if (r.kind === KIND_CHOICE) acc.addChoice(t.correct[i]!, r.probabilities, r.pickedIndex, r.costUsd, r.latencyMs);
+      else acc.addScore(t.correct[i]!, r.value, r.costUsd, r.latencyMs);
+    },
+    slow: (i, result) => acc.add(t.caseAt(i), result),
+  }, split);
+  return { model, lines, summary: acc.summarize(t.size) };
+}

@@ -1,0 +1,266 @@
+import { performance } from 'node:perf_hooks';
+import type { Failure, PredictedAnswers } from '../../core/bench/case-result.js';
+import type { EndpointIdentity } from '../../core/bench/run.js';
+import type { QuestionSet } from '../../core/question.js';
+import { renderDecideRequest } from '../wire/decide-request.js';
+import { parseDecideResponse } from '../wire/decide-response.js';
+import { endpointFor, endpointIdentity, redactUrl } from '../wire/endpoint.js';
+import {
+  AuthError,
+  HttpError,
+  MalformedResponseError,
+  RateLimitedError,
+  RequestAbortedError,
+  RequestRejectedError,
+  ResponseTooLargeError,
+  SystemOneError,
+  TimeoutError,
+  TransportError,
+  UnsupportedEndpointError,
+} from './errors.js';
+import type { HttpTransport, TransportResponse } from './http-transport.js';
+import { BodyOverCapError, TransportTimeoutError } from './http-transport.js';
+import { createUndiciTransport } from './undici-transport.js';
+import { DEFAULT_RETRY_POLICY, RETRYABLE_STATUSES, backoffDelayMs, parseRetryAfterMs } from './retry-policy.js';
+import type { RetryPolicy } from './retry-policy.js';
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_CONNECTIONS = 8;
+
+export interface SystemOneClientOptions {
+  /** Base URL of the server; the endpoint is derived by `endpointFor`. */
+  readonly baseUrl: string;
+  /** Sent as `Authorization: Bearer <key>`; never appears in a message, context or URL. */
+  readonly apiKey?: string | undefined;
+  /** Sent as the body's `model` when given. */
+  readonly model?: string | undefined;
+  /** Per attempt, covering the body read (default 60 000). A timeout is never retried. */
+  readonly timeoutMs?: number | undefined;
+  /** Retries of 429/502/503/504 (default 2). */
+  readonly retries?: number | undefined;
+  /** First backoff step (default 500 ms); doubles each retry. */
+  readonly retryBaseDelayMs?: number | undefined;
+  /** Cap on a backoff wait, `Retry-After` included (default 10 000 ms). */
+  readonly retryMaxDelayMs?: number | undefined;
+  /** Response body cap (default 8 MiB). */
+  readonly maxBodyBytes?: number | undefined;
+  /** Keep-alive pool size (default 8): set it to the run's concurrency. */
+  readonly connections?: number | undefined;
+  /** Jitter source in [0, 1) (default Math.random). */
+  readonly random?: (() => number) | undefined;
+  /** Backoff wait; rejects when `signal` aborts (default: a timer). */
+  readonly sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
+  /** Monotonic clock in ms for latency (default performance.now). */
+  readonly now?: (() => number) | undefined;
+  /** Wall clock in epoch ms, for `Retry-After` dates (default Date.now). */
+  readonly wallClock?: (() => number) | undefined;
+  /** How requests are sent (default: an undici keep-alive Pool of `connections`; `createNodeHttpTransport` needs no dependency). */
+  readonly transport?: HttpTransport | undefined;
+}
+
+export interface DecideResult {
+  /** Aligned with the questions and each question's answers. */
+  readonly predicted: PredictedAnswers;
+  readonly inputTokens: number | null;
+  /**
+   * The answered attempt, from sending the request to the last body byte (excluding
+   * backoff waits and failed attempts, so retries do not inflate model latency).
+   */
+  readonly latencyMs: number;
+  /** The response's `model` field, when a string. */
+  readonly model: string | null;
+  /** Attempts made (1 when no retry was needed). */
+  readonly attempts: number;
+  /** First send to last byte, retries and backoff waits included. */
+  readonly totalMs: number;
+}
+
+export interface SystemOneClient {
+  /** The endpoint, redacted (no credentials, query or fragment). */
+  readonly endpoint: string;
+  readonly identity: EndpointIdentity;
+  /** One request carrying every question; throws a `SystemOneError` on any failure. */
+  decide(state: string | object, questions: QuestionSet, signal?: AbortSignal): Promise<DecideResult>;
+  close(): Promise<void>;
+}
+
+/** Maps a thrown client error to a case Failure `{kind, message}` (secret-free). */
+export function failureOf(error: unknown): Failure {
+  if (error instanceof SystemOneError) return { kind: error.failureKind, message: error.shortMessage };
+  const message = error instanceof Error ? error.message : String(error);
+  return { kind: 'transport', message: `unexpected error: ${message.slice(0, 200)}` };
+}
+
+/** True when the run must stop: the endpoint serves no decision model, the key is refused, or the caller aborted. */
+export function isRunStopping(error: unknown): boolean {
+  return error instanceof SystemOneError && error.stopsRun;
+}
+
+/** Time spent on the failing attempt, when the error carries it (for a failed case's latency). */
+export function elapsedMsOf(error: unknown): number | null {
+  if (!(error instanceof SystemOneError)) return null;
+  const v = error.context.elapsedMs;
+  return typeof v === 'number' ? v : null;
+}
+
+export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Everything secret the client knows, as it could come back in a server's error body: the
+ * key, URL user and password (raw, decoded, and as the Basic credential the transport sends),
+ * the query string and each query value. Longest first, so a secret containing another is
+ * scrubbed whole.
+ */
+export function secretsOf(url: URL, apiKey: string | undefined): readonly string[] {
+  const out = new Set<string>();
+  const add = (v: string | undefined | null) => {
+    if (v && v.length >= 3) out.add(v);
+  };
+  add(apiKey);
+  for (const part of [url.username, url.password]) {
+    add(part);
+    try {
+      add(decodeURIComponent(part));
+    } catch {
+      // not percent-encoded: the raw form is enough
+    }
+  }
+  if (url.username || url.password) {
+    const user = decodeURIComponent(url.username);
+    const pass = decodeURIComponent(url.password);
+    add(Buffer.from(`${user}:${pass}`).toString('base64'));
+  }
+  add(url.search.slice(1));
+  for (const [, value] of url.searchParams) add(value);
+  return [...out].sort((a, b) => b.length - a.length);
+}
+
+/** Removes every known secret, and any credential after "Bearer" or "Basic". */
+export function scrubSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) out = out.split(secret).join('[redacted]');
+  return out.replace(/\b(Bearer|Basic)\s+(?!\[redacted\])[A-Za-z0-9._~+/=-]+/gi, '$1 [redacted]');
+}
+
+/** Collapsed, capped text of a body for messages, with every secret scrubbed out. */
+export function bodyPreview(body: Uint8Array, secrets: readonly string[], max = 200): string {
+  let text = Buffer.from(body.buffer, body.byteOffset, Math.min(body.byteLength, max * 4)).toString('utf8');
+  text = scrubSecrets(text, secrets).replace(/\s+/g, ' ').trim();
+  return text.length > max ? text.slice(0, max) : text;
+}
+
+function errorDetail(body: Uint8Array, secrets: readonly string[]): string {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(body).toString('utf8'));
+    const err = (parsed as { error?: { message?: unknown } } | null)?.error;
+    if (err && typeof err.message === 'string') return bodyPreview(Buffer.from(err.message), secrets, 120);
+  } catch {
+    /* not JSON: fall back to the raw text */
+  }
+  return bodyPreview(body, secrets, 120);
+}
+
+function transportReason(error: unknown): string {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : null;
+  const message = typeof e?.message === 'string' ? e.message : String(error);
+  return code && !message.includes(code) ? `${code}: ${message}` : message;
+}
+
+export function createSystemOneClient(options: SystemOneClientOptions): SystemOneClient {
+  const url = new URL(endpointFor(options.baseUrl));
+  const endpoint = redactUrl(url.href);
+  const identity = endpointIdentity(url.href);
+  const apiKey = options.apiKey === '' ? undefined : options.apiKey;
+  const secrets = secretsOf(new URL(options.baseUrl), apiKey);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const policy: RetryPolicy = {
+    retries: Math.max(0, Math.floor(options.retries ?? DEFAULT_RETRY_POLICY.retries)),
+    baseDelayMs: options.retryBaseDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
+    maxDelayMs: options.retryMaxDelayMs ?? DEFAULT_RETRY_POLICY.maxDelayMs,
+  };
+  const random = options.random ?? Math.random;
+  const sleep = options.sleep ?? defaultSleep;
+  const now = options.now ?? (() => performance.now());
+  const wallClock = options.wallClock ?? Date.now;
+  const transport = options.transport ?? createUndiciTransport({ connections: options.connections ?? DEFAULT_CONNECTIONS });
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+  if (apiKey !== undefined) headers['authorization'] = `Bearer ${apiKey}`;
+
+  async function attempt(body: Buffer, external: AbortSignal | undefined, attempts: number): Promise<{ res: TransportResponse; elapsedMs: number }> {
+    const t0 = now();
+    try {
+      const res = await transport.request({ method: 'POST', url, headers, body, signal: external, timeoutMs, maxBodyBytes });
+      return { res, elapsedMs: now() - t0 };
+    } catch (error) {
+      const elapsedMs = now() - t0;
+      if (external?.aborted) throw new RequestAbortedError({ endpoint, attempts, elapsedMs }, error);
+      if (error instanceof TransportTimeoutError) throw new TimeoutError({ endpoint, attempts, elapsedMs, timeoutMs });
+      if (error instanceof BodyOverCapError) throw new ResponseTooLargeError({ endpoint, attempts, elapsedMs, maxBodyBytes });
+      throw new TransportError({ endpoint, attempts, elapsedMs, reason: transportReason(error) }, error);
+    }
+  }
+
+  function statusError(res: TransportResponse, attempts: number, elapsedMs: number): SystemOneError {
+    const status = res.status;
+    const context = { endpoint, status, attempts, elapsedMs };
+    if (status === 400 || status === 413 || status === 422) return new RequestRejectedError(context, bodyPreview(res.body, secrets));
+    if (status === 401 || status === 403) return new AuthError(context, apiKey !== undefined);
+    if (status === 404 || status === 405 || status === 501) return new UnsupportedEndpointError(context, errorDetail(res.body, secrets));
+    if (status === 429) return new RateLimitedError(context);
+    return new HttpError(context, bodyPreview(res.body, secrets));
+  }
+
+  return {
+    endpoint,
+    identity,
+    async decide(state, questions, signal) {
+      const body = Buffer.from(renderDecideRequest({ model: options.model, state, questions }), 'utf8');
+      const start = now();
+      for (let attempts = 1; ; attempts++) {
+        if (signal?.aborted) throw new RequestAbortedError({ endpoint, attempts, elapsedMs: null }, signal.reason);
+        const { res, elapsedMs } = await attempt(body, signal, attempts);
+        if (res.status >= 200 && res.status < 300) {
+          let decoded: unknown;
+          try {
+            decoded = JSON.parse(res.body.toString('utf8'));
+          } catch {
+            throw new MalformedResponseError({ endpoint, status: res.status, attempts, elapsedMs }, `the body is not valid JSON (starts ${JSON.stringify(bodyPreview(res.body, secrets, 40))})`);
+          }
+          const parsed = parseDecideResponse(decoded, questions);
+          if (!parsed.ok) throw new MalformedResponseError({ endpoint, status: res.status, attempts, elapsedMs }, parsed.reason);
+          return { ...parsed.value, latencyMs: elapsedMs, attempts, totalMs: now() - start };
+        }
+        if (RETRYABLE_STATUSES.has(res.status) && attempts <= policy.retries) {
+          const wait = backoffDelayMs(attempts - 1, policy, random, parseRetryAfterMs(res.header('retry-after'), wallClock()));
+          try {
+            await sleep(wait, signal);
+          } catch (error) {
+            throw new RequestAbortedError({ endpoint, attempts, elapsedMs }, error);
+          }
+          continue;
+        }
+        throw statusError(res, attempts, elapsedMs);
+      }
+    },
+    close: () => transport.close(),
+  };
+}

@@ -1,0 +1,71 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSystemOneClient } from './client.js';
+import { HttpError, TransportError } from './errors.js';
+import { getHealth, listModels, readMetrics } from './server-probes.js';
+import { startReferenceServer, type ReferenceServer } from '../server/server.js';
+
+let withMetrics: ReferenceServer;
+let without: ReferenceServer;
+beforeAll(async () => {
+  withMetrics = await startReferenceServer({ port: 0, metrics: true, priorTable: null, model: 'uniform', router: true });
+  without = await startReferenceServer({ port: 0, priorTable: null });
+});
+afterAll(async () => {
+  await withMetrics.close();
+  await without.close();
+});
+
+describe('server probes', () => {
+  it('reports health ok, also through a /v1 base URL', async () => {
+    expect(await getHealth(withMetrics.url)).toEqual({ status: 'ok', httpStatus: 200 });
+    expect(await getHealth(`${withMetrics.url}/v1/`)).toEqual({ status: 'ok', httpStatus: 200 });
+  });
+
+  it('reports loading on 503 and error on other statuses', async () => {
+    let status = 503;
+    const loading = http.createServer((_req, res) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end('{"error":{"code":503,"message":"Loading model","type":"unavailable_error"}}');
+    });
+    await new Promise<void>((resolve) => loading.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(loading.address() as AddressInfo).port}`;
+    expect(await getHealth(url)).toEqual({ status: 'loading', httpStatus: 503 });
+    status = 500;
+    expect(await getHealth(url)).toEqual({ status: 'error', httpStatus: 500 });
+    loading.closeAllConnections();
+    await new Promise((resolve) => loading.close(resolve));
+  });
+
+  it('lists the models with their decisions modality', async () => {
+    const models = await listModels(withMetrics.url);
+    expect(models.map((m) => m.id)).toEqual(['uniform', 'heuristic', 'prior', 'zero']);
+    expect(models.every((m) => m.decisions)).toBe(true);
+  });
+
+  it('reads the llama.cpp counters and sees them move', async () => {
+    const before = await readMetrics(withMetrics.url);
+    const client = createSystemOneClient({ baseUrl: withMetrics.url });
+    const r = await client.decide('hello', [['q', { type: 'noul', instructions: 'Greeting?' }]]);
+    await client.close();
+    const after = await readMetrics(withMetrics.url);
+    expect(after!.llamaCppLike).toBe(true);
+    expect(after!.decodeTotal! - before!.decodeTotal!).toBe(1);
+    expect(after!.promptTokensTotal! - before!.promptTokensTotal!).toBe(r.inputTokens);
+  });
+
+  it('returns null when the server has no metrics endpoint (501)', async () => {
+    expect(await readMetrics(without.url)).toBeNull();
+  });
+
+  it('raises typed errors for a refused connection and a non-200 model list', async () => {
+    const gone = await startReferenceServer({ port: 0, priorTable: null });
+    const url = gone.url;
+    await gone.close();
+    await expect(getHealth(url)).rejects.toBeInstanceOf(TransportError);
+    const s = await startReferenceServer({ port: 0, priorTable: null });
+    await expect(listModels(`${s.url}/elsewhere`)).rejects.toBeInstanceOf(HttpError);
+    await s.close();
+  });
+});

@@ -1,0 +1,83 @@
+import { isRecord } from '../../core/json-value.js';
+import { healthUrlFor, metricsUrlFor, modelsUrlFor, redactUrl } from '../wire/endpoint.js';
+import { HttpError, MalformedResponseError, TimeoutError, TransportError } from './errors.js';
+import { llamaCppMetricsOf, parsePrometheusText, type LlamaCppMetrics } from '../wire/prometheus-text.js';
+
+export interface ProbeOptions {
+  /** Bearer key for servers that want one on GET routes too (llama.cpp does not for /health). */
+  readonly apiKey?: string | undefined;
+  /** Default 5000 ms. */
+  readonly timeoutMs?: number | undefined;
+  readonly signal?: AbortSignal | undefined;
+  /** Default globalThis.fetch (rarely-called GET helpers; the hot path uses the client's pool). */
+  readonly fetch?: typeof fetch | undefined;
+}
+
+export interface HealthStatus {
+  /** `ok` on 200, `loading` on 503, `error` otherwise. */
+  readonly status: 'ok' | 'loading' | 'error';
+  readonly httpStatus: number;
+}
+
+export interface ServedModel {
+  readonly id: string;
+  readonly outputModalities: readonly string[];
+  /** The model lists `decisions` among its output modalities. */
+  readonly decisions: boolean;
+}
+
+async function get(url: string, options: ProbeOptions): Promise<{ status: number; text: string }> {
+  const endpoint = redactUrl(url);
+  const timeoutMs = options.timeoutMs ?? 5000;
+  const signals = [AbortSignal.timeout(timeoutMs), ...(options.signal ? [options.signal] : [])];
+  const headers: Record<string, string> = {};
+  if (options.apiKey) headers['authorization'] = `Bearer ${options.apiKey}`;
+  try {
+    const res = await (options.fetch ?? fetch)(url, { headers, signal: AbortSignal.any(signals) });
+    return { status: res.status, text: await res.text() };
+  } catch (err) {
+    if ((err as { name?: string }).name === 'TimeoutError') throw new TimeoutError({ endpoint, timeoutMs, elapsedMs: timeoutMs });
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    throw new TransportError({ endpoint, reason: cause?.code ?? cause?.message ?? (err as Error).message }, err);
+  }
+}
+
+/** `GET /health`: 200 -> ok, 503 -> loading (model still loading), anything else -> error. */
+export async function getHealth(baseUrl: string, options: ProbeOptions = {}): Promise<HealthStatus> {
+  const { status } = await get(healthUrlFor(baseUrl), options);
+  return { status: status === 200 ? 'ok' : status === 503 ? 'loading' : 'error', httpStatus: status };
+}
+
+/** `GET /v1/models`: each model with its output modalities; a decision model lists `decisions`. */
+export async function listModels(baseUrl: string, options: ProbeOptions = {}): Promise<ServedModel[]> {
+  const url = modelsUrlFor(baseUrl);
+  const { status, text } = await get(url, options);
+  const endpoint = redactUrl(url);
+  if (status !== 200) throw new HttpError({ endpoint, status }, text.slice(0, 200).replace(/\s+/g, ' '));
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new MalformedResponseError({ endpoint, status }, 'the /v1/models body is not valid JSON');
+  }
+  const data = isRecord(body) ? body['data'] : undefined;
+  if (!Array.isArray(data)) throw new MalformedResponseError({ endpoint, status }, '/v1/models has no "data" array');
+  return data.filter(isRecord).map((m) => {
+    const arch = m['architecture'];
+    const raw = isRecord(arch) ? arch['output_modalities'] : undefined;
+    const outputModalities = Array.isArray(raw) ? raw.filter((x): x is string => typeof x === 'string') : [];
+    return { id: typeof m['id'] === 'string' ? m['id'] : '', outputModalities, decisions: outputModalities.includes('decisions') };
+  });
+}
+
+/**
+ * `GET /metrics` parsed for the five llama.cpp series; null when the server has no metrics
+ * endpoint (404, or 501 when started without `--metrics`).
+ */
+export async function readMetrics(baseUrl: string, options: ProbeOptions = {}): Promise<LlamaCppMetrics | null> {
+  const url = metricsUrlFor(baseUrl);
+  const { status, text } = await get(url, options);
+  if (status === 404 || status === 501) return null;
+  if (status !== 200) throw new HttpError({ endpoint: redactUrl(url), status }, text.slice(0, 200).replace(/\s+/g, ' '));
+  return llamaCppMetricsOf(parsePrometheusText(text));
+}

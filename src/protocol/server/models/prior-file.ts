@@ -1,0 +1,38 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { InvalidInputError } from '../../../core/errors.js';
+import { parsePriorTable, type PriorTable } from './prior.js';
+
+/** `data/typed-decisions-sample/prior.json` of the installed package (same depth from src/ and dist/). */
+export function defaultPriorPath(): string {
+  return fileURLToPath(new URL('../../../../data/typed-decisions-sample/prior.json', import.meta.url));
+}
+
+/** Reads and checks a prior file; a missing or broken file is an InvalidInputError naming it. */
+export function readPriorFile(path: string): PriorTable {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? 'unreadable';
+    throw new InvalidInputError([{ file: path, line: null, message: `cannot read the prior file (${code})` }]);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new InvalidInputError([{ file: path, line: null, message: `not valid JSON (${(err as Error).message})` }]);
+  }
+  return parsePriorTable(value, path);
+}
+
+/**
+ * The prior table for the server: the given file (which must exist), else the package's
+ * default file when present, else null with a note (the prior model then answers uniformly).
+ */
+export function loadPriorTable(priorFile: string | undefined): { table: PriorTable | null; note: string | null } {
+  if (priorFile !== undefined) return { table: readPriorFile(priorFile), note: null };
+  const path = defaultPriorPath();
+  if (!existsSync(path)) return { table: null, note: `no prior file at ${path}: the prior model answers uniformly` };
+  return { table: readPriorFile(path), note: null };
+}

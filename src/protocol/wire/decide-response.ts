@@ -1,0 +1,104 @@
+import type { PredictedAnswers } from '../../core/bench/case-result.js';
+import type { Question, QuestionSet } from '../../core/question.js';
+import { answersOf, assertNever } from '../../core/question.js';
+import { isRecord, preview } from '../../core/json-value.js';
+
+/** How far a choice/score probability sum may be from 1 (hosted servers round to 4 decimals). */
+export const SUM_TOLERANCE = 0.01;
+
+export interface ParsedDecideResponse {
+  /** Aligned with the asked questions and each question's `answersOf` order. */
+  readonly predicted: PredictedAnswers;
+  /** `usage.input_tokens` when present as a non-negative number, else null. */
+  readonly inputTokens: number | null;
+  /** The response's `model` when it is a string, else null. */
+  readonly model: string | null;
+}
+
+export type DecideResponseParse = { readonly ok: true; readonly value: ParsedDecideResponse } | { readonly ok: false; readonly reason: string };
+
+const fail = (reason: string): DecideResponseParse => ({ ok: false, reason });
+const own = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
+/**
+ * Strictly checks a decoded `/v1/systemone` response against the asked questions and builds
+ * the predicted distributions. Rejected: not an object; `answers` missing or not an object;
+ * an asked question unanswered; an answer of another type; choice/score without
+ * `probabilities`, noul without `noul`; a probability that is not a finite number in [0,1];
+ * a choice/score sum (over every key given) more than 0.01 from 1, or naming no known
+ * answer. Answers to questions not asked are ignored. Distributions: missing answers -> 0,
+ * extra keys ignored, no renormalisation; noul -> [p, 1 - p]. The server's `choice`,
+ * `score` and `confidence` are never read.
+ */
+export function parseDecideResponse(body: unknown, questions: QuestionSet): DecideResponseParse {
+  if (!isRecord(body)) return fail(`the body is not a JSON object (got ${preview(body, 40)})`);
+  const answers = body['answers'];
+  if (answers === undefined) return fail('the body has no "answers" object');
+  if (!isRecord(answers)) return fail(`"answers" is not an object (got ${preview(answers, 40)})`);
+  const predicted: (readonly number[])[] = [];
+  for (const [id, question] of questions) {
+    if (!own(answers, id)) return fail(`question ${id}: not answered`);
+    const r = parseAnswer(id, question, answers[id]);
+    if (typeof r === 'string') return fail(r);
+    predicted.push(r);
+  }
+  const usage = body['usage'];
+  const tokens = isRecord(usage) ? usage['input_tokens'] : undefined;
+  const inputTokens = typeof tokens === 'number' && Number.isFinite(tokens) && tokens >= 0 ? tokens : null;
+  const model = typeof body['model'] === 'string' ? body['model'] : null;
+  return { ok: true, value: { predicted, inputTokens, model } };
+}
+
+function describeNumber(v: unknown): string {
+  return typeof v === 'number' ? String(v) : preview(v, 30);
+}
+
+/** Returns the aligned distribution, or the reason the answer is rejected. */
+function parseAnswer(id: string, question: Question, answer: unknown): readonly number[] | string {
+  if (!isRecord(answer)) return `question ${id}: answer is not an object (got ${preview(answer, 40)})`;
+  const type = answer['type'];
+  if (type !== undefined && type !== question.type) return `question ${id}: answered as type ${preview(type, 20)}, asked as ${question.type}`;
+  switch (question.type) {
+    case 'noul': {
+      if (!own(answer, 'noul')) return `question ${id}: noul answer has no "noul" probability`;
+      const p = answer['noul'];
+      if (typeof p !== 'number' || !Number.isFinite(p)) return `question ${id}: "noul" is not a finite number (got ${describeNumber(p)})`;
+      if (p < 0 || p > 1) return `question ${id}: "noul" ${p} is outside [0, 1]`;
+      return [p, 1 - p];
+    }
+    case 'choice':
+    case 'score':
+      return parseProbabilities(id, question.type, answersOf(question), answer);
+    default:
+      return assertNever(question);
+  }
+}
+
+function parseProbabilities(id: string, type: string, names: readonly string[], answer: Record<string, unknown>): readonly number[] | string {
+  const probs = answer['probabilities'];
+  if (probs === undefined) return `question ${id}: ${type} answer has no "probabilities"`;
+  if (!isRecord(probs)) return `question ${id}: "probabilities" is not an object (got ${preview(probs, 40)})`;
+  for (const key of Object.keys(probs)) {
+    const p = probs[key];
+    if (typeof p !== 'number' || !Number.isFinite(p)) return `question ${id}: probability of ${JSON.stringify(key)} is not a finite number (got ${describeNumber(p)})`;
+    if (p < 0 || p > 1) return `question ${id}: probability of ${JSON.stringify(key)} is ${p}, outside [0, 1]`;
+  }
+  // The sum covers the asked answers only: mass on keys that are not answers is ignored for
+  // scoring, so it must not make a short distribution look whole.
+  let sum = 0;
+  const out = new Array<number>(names.length);
+  let known = 0;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    if (own(probs, name)) {
+      out[i] = probs[name] as number;
+      sum += out[i]!;
+      known++;
+    } else {
+      out[i] = 0;
+    }
+  }
+  if (known === 0) return `question ${id}: probabilities name none of the answers (${names.slice(0, 5).join(', ')}${names.length > 5 ? ', ...' : ''})`;
+  if (Math.abs(sum - 1) > SUM_TOLERANCE) return `question ${id}: probabilities of its answers sum to ${sum}, not within ${SUM_TOLERANCE} of 1`;
+  return out;
+}

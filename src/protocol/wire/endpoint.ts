@@ -1,0 +1,87 @@
+import type { EndpointIdentity } from '../../core/bench/run.js';
+import { InvalidBaseUrlError } from '../client/errors.js';
+
+function parseBase(baseUrl: string): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl.trim());
+  } catch {
+    throw new InvalidBaseUrlError(`invalid base URL: ${JSON.stringify(redactUrl(baseUrl))} is not a URL (expected e.g. http://127.0.0.1:8080)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new InvalidBaseUrlError(`invalid base URL: ${redactUrl(baseUrl)} uses ${url.protocol.replace(/:$/, '')} (only http and https are supported)`);
+  }
+  url.hash = '';
+  return url;
+}
+
+/** The server's root path: the base path without trailing `/` and without a final `/v1`. */
+function rootPath(url: URL): string {
+  let path = url.pathname.replace(/\/+$/, '');
+  if (path.endsWith('/v1/systemone')) path = path.slice(0, -'/v1/systemone'.length);
+  else if (path.endsWith('/v1')) path = path.slice(0, -'/v1'.length);
+  return path;
+}
+
+function withPath(url: URL, path: string): string {
+  const out = new URL(url.href);
+  out.pathname = path;
+  return out.href;
+}
+
+/**
+ * The System One endpoint for a base URL: strip trailing `/`; append `/v1` unless the path
+ * already ends in `/v1`; append `/systemone`. A base that already ends in `/v1/systemone`
+ * is kept as it is (users paste the full endpoint). Credentials and query are kept for the
+ * request itself; print only `redactUrl(...)` of the result.
+ */
+export function endpointFor(baseUrl: string): string {
+  const url = parseBase(baseUrl);
+  return withPath(url, `${rootPath(url)}/v1/systemone`);
+}
+
+/** `GET /health` of the server behind a base URL. */
+export function healthUrlFor(baseUrl: string): string {
+  const url = parseBase(baseUrl);
+  return withPath(url, `${rootPath(url)}/health`);
+}
+
+/** `GET /v1/models` of the server behind a base URL. */
+export function modelsUrlFor(baseUrl: string): string {
+  const url = parseBase(baseUrl);
+  return withPath(url, `${rootPath(url)}/v1/models`);
+}
+
+/** `GET /metrics` of the server behind a base URL. */
+export function metricsUrlFor(baseUrl: string): string {
+  const url = parseBase(baseUrl);
+  return withPath(url, `${rootPath(url)}/metrics`);
+}
+
+/**
+ * A URL safe to print or store: scheme, host, port and path only (no credentials, query
+ * or fragment). An unparsable string becomes `<invalid url>` so nothing secret leaks.
+ */
+export function redactUrl(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url.trim());
+  } catch {
+    return '<invalid url>';
+  }
+  const port = u.port === '' ? '' : `:${u.port}`;
+  return `${u.protocol}//${u.hostname}${port}${u.pathname}`;
+}
+
+/** The endpoint's identity for stored runs: scheme, host, port (default filled in), path. */
+export function endpointIdentity(endpoint: string): EndpointIdentity {
+  const u = parseBase(endpoint);
+  const scheme = u.protocol.replace(/:$/, '');
+  const port = u.port === '' ? (scheme === 'https' ? 443 : 80) : Number(u.port);
+  return { scheme, host: u.hostname.toLowerCase(), port, path: u.pathname };
+}
+
+/** The identity with the host hidden, for `--redact` reports. */
+export function redactedIdentity(identity: EndpointIdentity): EndpointIdentity {
+  return { ...identity, host: '<redacted>' };
+}

@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { renderBenchJson } from './bench-json.js';
+import { createFailedRun, createMixedRun } from '../test-support/bench-run-fixture.js';
+
+type Json = Record<string, unknown>;
+
+describe('renderBenchJson', () => {
+  const run = createMixedRun({ config: { pricePerMtokUsd: 0.5 } });
+  const text = renderBenchJson(run);
+  const doc = JSON.parse(text) as Json;
+
+  it('is one JSON document ending in a newline, with the documented top-level keys in order', () => {
+    expect(text.endsWith('}\n')).toBe(true);
+    expect(Object.keys(doc)).toEqual(['format', 'version', 'id', 'createdAt', 'durationMs', 'fingerprint', 'label', 'config', 'dataset', 'summary', 'decisions']);
+    expect(doc['id']).toBe(run.id);
+    expect(doc['fingerprint']).toBe(run.fingerprint);
+    expect(doc['label']).toBeNull();
+  });
+
+  it('has every documented summary key', () => {
+    const summary = doc['summary'] as Json;
+    for (const key of [
+      'accuracy',
+      'kl',
+      'brier',
+      'ece',
+      'meanConfidence',
+      'total',
+      'answered',
+      'errors',
+      'errorKinds',
+      'status',
+      'byType',
+      'byWorkflow',
+      'byQuestion',
+      'reliability',
+      'latencyMs',
+      'inputTokens',
+      'rating',
+      'cost',
+    ]) {
+      expect(summary, key).toHaveProperty(key);
+    }
+    expect(Object.keys(summary['byType'] as Json)).toEqual(['noul', 'choice', 'score']);
+    expect(summary['errorKinds']).toEqual({ timeout: 1 });
+  });
+
+  it('keeps numbers unrounded', () => {
+    const summary = doc['summary'] as Json;
+    expect(summary['accuracy']).toBe(run.summary.accuracy);
+    expect(summary['kl']).toBe(run.summary.kl);
+    expect(summary['ece']).toBe(run.summary.ece);
+    expect((summary['latencyMs'] as Json)['p95']).toBe(run.summary.latencyMs.p95);
+    expect((summary['cost'] as Json)['perCorrectUsd']).toBe(run.summary.cost!.perCorrectUsd);
+  });
+
+  it('has one flat row per decision, failed ones with their error and null metrics', () => {
+    const rows = doc['decisions'] as Json[];
+    expect(rows).toHaveLength(run.summary.total);
+    expect(Object.keys(rows[0]!)).toEqual([
+      'caseId',
+      'workflow',
+      'questionId',
+      'type',
+      'answers',
+      'goldLabel',
+      'goldProbabilities',
+      'status',
+      'predicted',
+      'correct',
+      'confidence',
+      'kl',
+      'brier',
+      'probabilities',
+      'latencyMs',
+      'inputTokens',
+      'error',
+    ]);
+    expect(rows[0]).toMatchObject({
+      caseId: 'security_incidents_000001',
+      questionId: 'needs_review',
+      type: 'noul',
+      answers: ['true', 'false'],
+      goldLabel: 'false',
+      goldProbabilities: [0.25, 0.75],
+      status: 'answered',
+      predicted: 'true',
+      correct: false,
+      confidence: 0.611,
+      probabilities: [0.611, 0.389],
+      latencyMs: 212.4,
+      inputTokens: 1180,
+      error: null,
+    });
+    const failed = rows.filter((r) => r['status'] === 'failed');
+    expect(failed).toHaveLength(run.summary.errors);
+    expect(failed[0]).toMatchObject({
+      caseId: 'security_incidents_000003',
+      predicted: null,
+      correct: false,
+      confidence: null,
+      kl: null,
+      brier: null,
+      probabilities: null,
+      latencyMs: 30_000,
+      inputTokens: null,
+      error: { kind: 'timeout', message: 'no answer within 30 s' },
+    });
+    // The rows alone reproduce the summary's accuracy: failed decisions are misses.
+    expect(rows.filter((r) => r['correct'] === true).length / rows.length).toBe(run.summary.accuracy);
+  });
+
+  it('round-trips: parsing and rendering again gives the same text', () => {
+    expect(JSON.stringify(JSON.parse(text), null, 2) + '\n').toBe(text);
+    // Rendering is deterministic.
+    expect(renderBenchJson(run)).toBe(text);
+  });
+
+  it('writes null, not 0, for metrics of a run with nothing answered', () => {
+    const failed = JSON.parse(renderBenchJson(createFailedRun())) as Json;
+    const summary = failed['summary'] as Json;
+    expect(summary['kl']).toBeNull();
+    expect(summary['brier']).toBeNull();
+    expect(summary['ece']).toBeNull();
+    expect(summary['meanConfidence']).toBeNull();
+    expect(summary['inputTokens']).toBeNull();
+    expect(summary['latencyMs']).toEqual({ n: 0, p50: null, p95: null, mean: null });
+    expect(summary['rating']).toEqual({ stars: 0, label: 'Incomplete: no successful cases' });
+    expect(summary['cost']).toBeNull();
+  });
+
+  it('keeps the dataset out of config and in its own key', () => {
+    expect(doc['config']).not.toHaveProperty('dataset');
+    expect(doc['dataset']).toMatchObject({ id: run.config.dataset.id, revision: 'sample-v1', license: 'Apache-2.0', synthetic: true });
+  });
+});

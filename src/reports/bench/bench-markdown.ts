@@ -1,0 +1,237 @@
+import type { BenchRun } from '../../core/bench/run.js';
+import type { MetricGroup } from '../../core/bench/summary.js';
+import { CONFIDENT_THRESHOLD } from '../../core/bench/summary.js';
+import { QUESTION_TYPES } from '../../core/question.js';
+import {
+  describeErrorKinds,
+  describeFilters,
+  describeServer,
+  describeRunName,
+  describeSettings,
+  describeStatus,
+  disagreementsOf,
+  failedCasesOf,
+  FILTERED_NOTE,
+  PRIOR_NOTE,
+  TEACHER_NOTE,
+} from './bench-describe.js';
+import { renderTrace } from './bench-trace.js';
+import {
+  escapeMarkdownText,
+  formatCount,
+  formatDuration,
+  formatLatencyMs,
+  formatNumber,
+  formatPercent,
+  formatRatio,
+  formatSigned,
+  formatUsd,
+  markdownCode,
+  markdownFence,
+  renderBar,
+  renderMarkdownTable,
+  renderStars,
+} from '../format.js';
+
+export interface BenchMarkdownOptions {
+  /** Show the server host as `<redacted>` (scheme, port and path stay). Default false. */
+  readonly redactHost?: boolean;
+  /** Case id -> state, for the state preview in the trace; without it the preview is left out. */
+  readonly states?: ReadonlyMap<string, string | object>;
+}
+
+/** Rows of the "Disagreements with gold" table before the count of the rest. */
+export const DISAGREEMENT_ROWS = 10;
+/** Failed cases listed under "requests and errors" before the count of the rest. */
+export const FAILED_CASE_ROWS = 10;
+
+/**
+ * The Markdown report of a benchmark run, sections in the order of spec/benchmark.md.
+ * Every number comes from `run.summary` or the run's own cases; absent values read `n/a`.
+ */
+export function renderBenchMarkdown(run: BenchRun, options: BenchMarkdownOptions = {}): string {
+  const s = run.summary;
+  const nothingAnswered = s.rating.stars === 0;
+  const out: string[] = [];
+  const para = (...lines: string[]): void => {
+    out.push(...lines, '');
+  };
+
+  // Title and provenance.
+  para(`# Decision benchmark: ${escapeMarkdownText(describeRunName(run))}`);
+  para(renderProvenance(run, options.redactHost === true));
+  const notes: string[] = [];
+  if (run.config.dataset.synthetic) {
+    notes.push(
+      `> **Synthetic sample — not Typed Decisions scores.** These cases were generated for demos and tests in the shape of ${markdownCode('LocalLLaMA/typed-decisions')}; do not compare these numbers with the dataset card.`,
+    );
+  }
+  const filters = describeFilters(run.config);
+  if (filters !== null) notes.push(`> **Filtered run** (${escapeMarkdownText(filters)}): ${FILTERED_NOTE}.`);
+  if (notes.length > 0) para(notes.join('\n>\n'));
+
+  // Headline: accuracy; KL, Brier, ECE; rating.
+  para(
+    `**Accuracy: ${formatPercent(s.accuracy)}** (${formatRatio(s.correct, s.total)} decisions${s.errors > 0 ? `; ${formatCount(s.errors)} errors count as misses` : ''})`,
+  );
+  para(`**KL from gold:** ${formatNumber(s.kl)} · **Brier:** ${formatNumber(s.brier)} · **ECE:** ${formatNumber(s.ece)}`);
+  para(
+    nothingAnswered
+      ? `**Rating:** ${s.rating.label}`
+      : `**Rating:** ${renderStars(s.rating.stars)} ${s.rating.label}${run.config.dataset.synthetic ? " (the card's reference points; only indicative on the synthetic sample)" : ''}`,
+  );
+
+  // Requests and errors.
+  const kinds = describeErrorKinds(s.errorKinds);
+  para(
+    `**Requests:** ${formatCount(s.requests.total)} sent, ${formatCount(s.requests.answered)} answered, ${formatCount(s.requests.failed)} failed` +
+      `${kinds === null ? '' : ` (${kinds})`} · completion ${formatPercent(s.completionRate)} · status ${describeStatus(run)}`,
+  );
+  const failed = failedCasesOf(run.cases);
+  if (failed.length > 0) {
+    const rows = failed
+      .slice(0, FAILED_CASE_ROWS)
+      .map((f) => `- ${markdownCode(f.caseResult.caseId)} ${f.kind}: ${escapeMarkdownText(f.message)}`);
+    if (failed.length > FAILED_CASE_ROWS) rows.push(`- and ${formatCount(failed.length - FAILED_CASE_ROWS)} more failed cases (see the trace)`);
+    para(`Failed requests (every decision of a failed case is an error and counts as a miss):`, '', ...rows);
+  }
+
+  // Duration and tokens.
+  const tokenParts = [`**Duration:** ${formatDuration(run.durationMs)}`, `**Input tokens:** ${formatCount(s.inputTokens)}`];
+  if (s.cost !== null) {
+    tokenParts.push(
+      `**Cost:** ${formatUsd(s.cost.totalUsd)} at ${formatUsd(s.cost.pricePerMtokUsd)} per million input tokens (${formatUsd(s.cost.perCorrectUsd)} per correct decision)`,
+    );
+  }
+  para(tokenParts.join(' · '));
+
+  // How to read this.
+  para('## How to read this');
+  const reading = [
+    '- Gold is the mean of three samples from a teacher model, so accuracy measures **agreement with that teacher, not correctness**. A model better than the teacher can score lower wherever the teacher is wrong.',
+    `- Reference points from the dataset card: a prior that ignores the input scores **${PRIOR_NOTE}**; a fresh teacher sample agrees with the others' gold **${TEACHER_NOTE}** of the time. Scores well above ${TEACHER_NOTE} mean the model learned the teacher's habits. Stars: ★ at or below ${PRIOR_NOTE}, ★★ above it, ★★★ at or above ${TEACHER_NOTE}.`,
+    '- Accuracy counts every decision of a failed request as a miss; KL, Brier, ECE and mean confidence cover answered decisions only. Lower KL and Brier are better (Brier runs from 0 to 2).',
+    "- ECE is the standard top-label definition over ten equal-width confidence bins. The dataset card publishes no ECE formula, so **this ECE is not comparable with the card's ECE column**.",
+    '- Per-question accuracy ceilings differ widely; read the per-question table as well as the average.',
+  ];
+  if (run.config.dataset.synthetic) reading.push('- This run used the bundled **synthetic sample**: these are **not Typed Decisions scores**.');
+  if (filters !== null) reading.push(`- This is a filtered run (${escapeMarkdownText(filters)}); it is ${FILTERED_NOTE}.`);
+  para(...reading);
+
+  // Breakdowns.
+  const showAnswered = s.errors > 0;
+  para('## By question type');
+  para(...metricTable('type', QUESTION_TYPES.flatMap((t) => (s.byType[t] ? [[t, s.byType[t]] as const] : [])), showAnswered));
+  para('## By workflow');
+  para(...metricTable('workflow', Object.entries(s.byWorkflow), showAnswered));
+  para('## By question');
+  para(...metricTable('workflow/question', Object.entries(s.byQuestion), showAnswered));
+
+  // Calibration and latency only mean something with answered decisions.
+  if (!nothingAnswered) {
+    para('## Calibration');
+    para(
+      `**ECE:** ${formatNumber(s.ece)} · **mean confidence:** ${formatPercent(s.meanConfidence)} · **confident disagreements** (wrong at ≥ ${formatPercent(CONFIDENT_THRESHOLD, 0)} confidence): ${formatCount(s.confidentDisagreements)}`,
+    );
+    para(
+      ...renderMarkdownTable(
+        ['confidence', 'n', 'mean confidence', 'accuracy', 'gap'],
+        s.reliability.map((b) => [
+          `${formatNumber(b.lower, 1)}–${formatNumber(b.upper, 1)}`,
+          formatCount(b.n),
+          formatNumber(b.meanConfidence),
+          formatNumber(b.accuracy),
+          formatSigned(b.gap),
+        ]),
+      ),
+    );
+    para('Gap = accuracy − mean confidence in the bin: negative means over-confident. Each bin covers [lower, upper), the last one includes 1; empty bins are left out.');
+
+    para('## Latency');
+    para(
+      `Per answered request (n = ${formatCount(s.latencyMs.n)}): **p50** ${formatLatencyMs(s.latencyMs.p50)} · **p95** ${formatLatencyMs(s.latencyMs.p95)} · **mean** ${formatLatencyMs(s.latencyMs.mean)}`,
+    );
+  }
+
+  // Disagreements with gold.
+  para('## Disagreements with gold');
+  const wrong = disagreementsOf(run.cases);
+  if (wrong.length === 0) {
+    para(nothingAnswered ? 'No answered decisions.' : 'None: every answered decision agrees with gold.');
+  } else {
+    para('Answered decisions whose most likely answer differs from the gold label, most confident first.');
+    para(
+      ...renderMarkdownTable(
+        ['case', 'question', 'type', 'predicted', 'confidence', 'gold', 'gold p(predicted)', 'KL', 'Brier'],
+        wrong.slice(0, DISAGREEMENT_ROWS).map(({ caseResult, decision, outcome }) => [
+          caseResult.caseId,
+          decision.questionId,
+          decision.type,
+          outcome.predicted,
+          formatNumber(outcome.confidence),
+          decision.gold.label,
+          formatNumber(decision.gold.probabilities[decision.answers.indexOf(outcome.predicted)] ?? null),
+          formatNumber(outcome.kl),
+          formatNumber(outcome.brier),
+        ]),
+        { align: ['left', 'left', 'left', 'left', 'right', 'left', 'right', 'right', 'right'] },
+      ),
+    );
+    if (wrong.length > DISAGREEMENT_ROWS) para(`and ${formatCount(wrong.length - DISAGREEMENT_ROWS)} more.`);
+  }
+
+  // Full trace.
+  para('## Trace');
+  if (run.cases.length === 0) {
+    para('No cases were sent.');
+  } else {
+    const trace = renderTrace(run.cases, options.states).join('\n');
+    const fence = markdownFence(trace);
+    para(
+      '<details>',
+      `<summary>Every decision with both distributions (${formatCount(s.total)} decisions in ${formatCount(run.cases.length)} cases)</summary>`,
+      '',
+      `${fence}text`,
+      trace,
+      fence,
+      '',
+      '</details>',
+    );
+  }
+  return `${out.join('\n').replace(/\n+$/, '')}\n`;
+}
+
+function renderProvenance(run: BenchRun, redactHost: boolean): string {
+  const c = run.config;
+  const d = c.dataset;
+  const dataset = [
+    `Dataset ${d.url === null ? markdownCode(d.id) : `[${escapeMarkdownText(d.id)}](${d.url.replace(/[()\s]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)})`}`,
+    `split ${markdownCode(d.split)}`,
+    `revision ${d.revision === null ? 'n/a' : markdownCode(d.revision)}`,
+    `license ${escapeMarkdownText(d.license)}`,
+  ].join(', ');
+  const lines = [
+    `Run ${markdownCode(run.id)} · ${escapeMarkdownText(run.createdAt)} · decidekit ${escapeMarkdownText(c.toolVersion)} · fingerprint ${markdownCode(run.fingerprint)}`,
+    `Answered by ${describeServer(c, redactHost, markdownCode)} · ${describeSettings(c)}`,
+    `${dataset}. Attribution: ${escapeMarkdownText(d.attribution)}`,
+  ];
+  // Two trailing spaces make a line break inside one paragraph.
+  return lines.join('  \n');
+}
+
+function metricTable(name: string, groups: ReadonlyArray<readonly [string, MetricGroup]>, showAnswered: boolean): string[] {
+  if (groups.length === 0) return ['No decisions.'];
+  const header = [name, 'correct/total', ...(showAnswered ? ['answered'] : []), 'accuracy', '', 'KL', 'Brier', 'ECE'];
+  const rows = groups.map(([key, g]) => [
+    key,
+    formatRatio(g.correct, g.total),
+    ...(showAnswered ? [formatCount(g.answered)] : []),
+    formatPercent(g.accuracy),
+    renderBar(g.accuracy),
+    formatNumber(g.kl),
+    formatNumber(g.brier),
+    formatNumber(g.ece),
+  ]);
+  const align = header.map((_, i) => (i === 0 || i === header.length - 4 ? 'left' : 'right') as 'left' | 'right');
+  return renderMarkdownTable(header, rows, { align });
+}

@@ -1,0 +1,174 @@
+import type { BenchRun } from '../../core/bench/run.js';
+import type { MetricGroup } from '../../core/bench/summary.js';
+import { CONFIDENT_THRESHOLD } from '../../core/bench/summary.js';
+import { QUESTION_TYPES } from '../../core/question.js';
+import { rate } from '../../core/bench/rating.js';
+import {
+  describeErrorKinds,
+  describeFilters,
+  describeServer,
+  describeReferencePoints,
+  describeRunName,
+  describeSettings,
+  describeStatus,
+  failedCasesOf,
+  FILTERED_NOTE,
+  SYNTHETIC_NOTE,
+} from './bench-describe.js';
+import {
+  createPalette,
+  formatCount,
+  formatDuration,
+  formatLatencyMs,
+  formatNumber,
+  formatPercent,
+  formatRatio,
+  formatSigned,
+  formatUsd,
+  NOT_AVAILABLE,
+  type Palette,
+  renderBar,
+  renderStars,
+  renderTextTable,
+  singleLine,
+  truncate,
+} from '../format.js';
+
+export interface BenchTerminalOptions {
+  /** ANSI colour; pass `colourEnabled(sink, env)`. */
+  readonly colour: boolean;
+  /** Terminal columns; default 100 (files and pipes). Narrow terminals lose the bars and get shorter names. */
+  readonly width?: number;
+  /** Show the server host as `<redacted>`. Default false. */
+  readonly redactHost?: boolean;
+}
+
+/** Below this width the ten-cell bars are left out of the tables. */
+const BAR_MIN_WIDTH = 64;
+/** Failed cases named in the summary before the count of the rest. */
+export const TERMINAL_FAILED_CASES = 3;
+
+/**
+ * The summary `bench` prints when a run ends: breakdowns by type and workflow, the
+ * reliability table, headline lines, rating, requests, latency, tokens, duration and the
+ * dataset attribution. Every number comes from `run.summary` or the run's own cases.
+ */
+export function renderBenchTerminal(run: BenchRun, options: BenchTerminalOptions): string {
+  // Output to a file or pipe has no width: 100 columns keep the workflow names whole.
+  const width = options.width ?? 100;
+  const p = createPalette(options.colour);
+  const s = run.summary;
+  const nothingAnswered = s.rating.stars === 0;
+  const out: string[] = [];
+
+  out.push(p.bold(`Decision benchmark: ${singleLine(describeRunName(run))}`));
+  out.push(`Answered by ${singleLine(describeServer(run.config, options.redactHost === true))} · ${describeSettings(run.config)}`);
+  if (run.config.dataset.synthetic) out.push(p.yellow(SYNTHETIC_NOTE));
+  const filters = describeFilters(run.config);
+  if (filters !== null) out.push(p.yellow(`filtered run (${singleLine(filters)}): ${FILTERED_NOTE}`));
+  out.push('');
+
+  const bars = width >= BAR_MIN_WIDTH;
+  out.push(p.bold('By question type'));
+  out.push(...metricTable(QUESTION_TYPES.flatMap((t) => (s.byType[t] ? [[t, s.byType[t]] as const] : [])), 'type', bars, width, p));
+  out.push('');
+  out.push(p.bold('By workflow'));
+  out.push(...metricTable(Object.entries(s.byWorkflow), 'workflow', bars, width, p));
+  out.push('');
+
+  if (!nothingAnswered) {
+    out.push(p.bold('Reliability'));
+    out.push(
+      ...renderTextTable(
+        ['confidence', 'n', 'mean conf', 'accuracy', 'gap'],
+        s.reliability.map((b) => [
+          `${formatNumber(b.lower, 1)}–${formatNumber(b.upper, 1)}`,
+          formatCount(b.n),
+          formatNumber(b.meanConfidence),
+          formatNumber(b.accuracy),
+          b.gap < 0 ? p.red(formatSigned(b.gap)) : formatSigned(b.gap),
+        ]),
+        { indent: '  ', styleHeader: p.dim },
+      ),
+    );
+    out.push(p.dim('  gap = accuracy - mean confidence; negative means over-confident'));
+    out.push('');
+  }
+
+  const rows: Array<readonly [string, string]> = [];
+  const errorsNote = s.errors > 0 ? `; ${formatCount(s.errors)} errors count as misses` : '';
+  rows.push(['Accuracy', `${p.bold(paintByRating(formatPercent(s.accuracy), s.rating.stars, p))}  (${formatRatio(s.correct, s.total)} decisions${errorsNote})`]);
+  rows.push(['KL from gold', formatNumber(s.kl)]);
+  rows.push(['Brier', formatNumber(s.brier)]);
+  rows.push(['ECE', `${formatNumber(s.ece)}${s.ece === null ? '' : p.dim("  (not comparable with the card's ECE column)")}`]);
+  rows.push(['Mean confidence', formatPercent(s.meanConfidence)]);
+  rows.push([
+    'Confident disagreements',
+    `${s.confidentDisagreements > 0 ? p.red(formatCount(s.confidentDisagreements)) : formatCount(s.confidentDisagreements)}  (wrong at ≥ ${formatPercent(CONFIDENT_THRESHOLD, 0)} confidence)`,
+  ]);
+  rows.push([
+    'Rating',
+    nothingAnswered
+      ? p.red(s.rating.label)
+      : `${p.yellow(renderStars(s.rating.stars))} ${s.rating.label}${run.config.dataset.synthetic ? p.dim(' (the card\'s reference points; only indicative on the synthetic sample)') : ''}`,
+  ]);
+  const kinds = describeErrorKinds(s.errorKinds);
+  rows.push([
+    'Requests',
+    `${formatCount(s.requests.total)} sent, ${formatCount(s.requests.answered)} answered, ${s.requests.failed > 0 ? p.red(`${formatCount(s.requests.failed)} failed`) : '0 failed'}${kinds === null ? '' : ` (${kinds})`} · status ${describeStatus(run)}`,
+  ]);
+  const failed = failedCasesOf(run.cases);
+  for (const f of failed.slice(0, TERMINAL_FAILED_CASES)) {
+    rows.push(['', p.dim(truncate(`${singleLine(f.caseResult.caseId)} ${f.kind}: ${singleLine(f.message)}`, Math.max(20, width - 25)))]);
+  }
+  if (failed.length > TERMINAL_FAILED_CASES) rows.push(['', p.dim(`and ${formatCount(failed.length - TERMINAL_FAILED_CASES)} more failed cases`)]);
+  rows.push([
+    'Latency',
+    s.latencyMs.n === 0
+      ? NOT_AVAILABLE
+      : `p50 ${formatLatencyMs(s.latencyMs.p50)} · p95 ${formatLatencyMs(s.latencyMs.p95)} · mean ${formatLatencyMs(s.latencyMs.mean)}  (${formatCount(s.latencyMs.n)} answered requests)`,
+  ]);
+  if (s.inputTokens !== null) rows.push(['Input tokens', formatCount(s.inputTokens)]);
+  if (s.cost !== null) {
+    rows.push([
+      'Cost',
+      `${formatUsd(s.cost.totalUsd)} at ${formatUsd(s.cost.pricePerMtokUsd)}/M input tokens · ${formatUsd(s.cost.perCorrectUsd)} per correct decision`,
+    ]);
+  }
+  rows.push(['Duration', formatDuration(run.durationMs)]);
+  const labelWidth = Math.max(...rows.map(([label]) => label.length));
+  for (const [label, value] of rows) out.push(`${label.padEnd(labelWidth)}  ${value}`.replace(/\s+$/, ''));
+  out.push('');
+
+  const d = run.config.dataset;
+  out.push(p.dim(`Accuracy measures agreement with the dataset's teacher, not correctness (${describeReferencePoints()}).`));
+  const dataset = `Data: ${singleLine(d.id)} (${singleLine(d.split)} split, revision ${singleLine(d.revision ?? NOT_AVAILABLE)}, license ${singleLine(d.license)})`;
+  out.push(dataset);
+  out.push(p.dim(singleLine(d.attribution)));
+  return `${out.join('\n')}\n`;
+}
+
+function paintByRating(text: string, stars: number, p: Palette): string {
+  if (stars === 3) return p.green(text);
+  if (stars === 2) return p.yellow(text);
+  return p.red(text);
+}
+
+function metricTable(groups: ReadonlyArray<readonly [string, MetricGroup]>, name: string, bars: boolean, width: number, p: Palette): string[] {
+  if (groups.length === 0) return [p.dim('  no decisions')];
+  const nameWidth = Math.max(8, width - (bars ? 58 : 46));
+  const header = [name, 'correct/total', 'accuracy', ...(bars ? [''] : []), 'KL', 'Brier'];
+  const rows = groups.map(([key, g]) => {
+    const stars = rate(g.accuracy, g.answered).stars;
+    return [
+      truncate(singleLine(key), nameWidth),
+      formatRatio(g.correct, g.total),
+      paintByRating(formatPercent(g.accuracy), stars, p),
+      ...(bars ? [paintByRating(renderBar(g.accuracy), stars, p)] : []),
+      formatNumber(g.kl),
+      formatNumber(g.brier),
+    ];
+  });
+  const align = header.map((_, i) => (i === 0 || (bars && i === 3) ? 'left' : 'right') as 'left' | 'right');
+  return renderTextTable(header, rows, { indent: '  ', align, styleHeader: p.dim });
+}

@@ -1,0 +1,123 @@
+import type { ComparedRun, DecisionView, MetricDelta, RunComparison } from '../../core/bench/run-diff.js';
+import { createPalette, formatCount, formatLatencyMs, formatNumber, formatPercent, formatSigned, NOT_AVAILABLE, type Palette, renderTextTable, singleLine, truncate } from '../format.js';
+import { describeCreatedAt } from './runs-list.js';
+
+export interface RunComparisonOptions {
+  readonly colour: boolean;
+  /** Changed decisions listed before the count of the rest. Default 20. */
+  readonly maxChanged?: number;
+}
+
+/** Whether a larger value of the metric is better; null for neutral metrics. */
+type Direction = 'higher' | 'lower' | null;
+
+function paintDelta(d: MetricDelta, text: string, direction: Direction, p: Palette): string {
+  if (d.delta === null || d.delta === 0 || direction === null) return text;
+  const better = direction === 'higher' ? d.delta > 0 : d.delta < 0;
+  return better ? p.green(text) : p.red(text);
+}
+
+const pp = (d: number | null) => (d === null ? NOT_AVAILABLE : `${formatSigned(d * 100, 1)} pp`);
+
+function describeSide(side: ComparedRun): string {
+  const label = side.label === null ? '' : `  ${truncate(singleLine(side.label), 30)}`;
+  return `${side.id}${label}  ${singleLine(side.model ?? 'server default model')}  ${describeCreatedAt(side.createdAt)}  ${side.status}  ${formatCount(side.decisions)} decisions`;
+}
+
+function describeView(v: DecisionView, p: Palette): string {
+  if (v.error !== null) return p.red(`error (${v.error})`);
+  const text = `${singleLine(v.predicted ?? '')} (${formatNumber(v.confidence, 2)})`;
+  return v.correct ? p.green(`${text} ✓`) : p.red(`${text} ✗`);
+}
+
+/** `runs compare A B`: run B against run A, headline and per-question deltas, changed decisions. */
+export function renderRunComparison(c: RunComparison, options: RunComparisonOptions): string {
+  const p = createPalette(options.colour);
+  const maxChanged = options.maxChanged ?? 20;
+  const out: string[] = [];
+  out.push(p.bold(`Run comparison: B against A (deltas are B - A)`));
+  out.push(`  A  ${describeSide(c.a)}`);
+  out.push(`  B  ${describeSide(c.b)}`);
+  if (c.sameFingerprint) out.push(p.dim(`  same fingerprint ${c.a.fingerprint}: same dataset revision, cases, questions, model and endpoint`));
+  else {
+    out.push(
+      p.yellow(`  warning: fingerprints differ (${c.a.fingerprint} vs ${c.b.fingerprint}); the runs differ in dataset revision, cases, questions, model or endpoint, so the deltas are not like for like`),
+    );
+  }
+  out.push('');
+
+  const h = c.headline;
+  const metric = (name: string, d: MetricDelta, show: (v: number | null) => string, showDelta: (v: number | null) => string, direction: Direction) => [
+    name,
+    show(d.a),
+    show(d.b),
+    paintDelta(d, showDelta(d.delta), direction, p),
+  ];
+  const num = (v: number | null) => formatNumber(v);
+  const signed = (v: number | null) => formatSigned(v);
+  const latencyDelta = (v: number | null) => (v === null ? NOT_AVAILABLE : `${v > 0 ? '+' : v < 0 ? '-' : '±'}${formatLatencyMs(Math.abs(v))}`);
+  out.push(p.bold('Headline'));
+  out.push(
+    ...renderTextTable(
+      ['', 'A', 'B', 'B - A'],
+      [
+        metric('accuracy', h.accuracy, formatPercent, pp, 'higher'),
+        metric('KL from gold', h.kl, num, signed, 'lower'),
+        metric('Brier', h.brier, num, signed, 'lower'),
+        metric('ECE', h.ece, num, signed, 'lower'),
+        metric('mean confidence', h.meanConfidence, formatPercent, pp, null),
+        metric('errors', h.errors, formatCount, (v) => (v === null ? NOT_AVAILABLE : `${v > 0 ? '+' : ''}${formatCount(v)}`), 'lower'),
+        metric('latency p50', h.latencyP50Ms, formatLatencyMs, latencyDelta, 'lower'),
+      ],
+      { indent: '  ', styleHeader: p.dim },
+    ),
+  );
+  out.push('');
+
+  out.push(p.bold('By question'));
+  out.push(
+    ...renderTextTable(
+      ['question', 'n A', 'n B', 'acc A', 'acc B', 'Δ acc', 'KL A', 'KL B', 'Δ KL', 'Brier A', 'Brier B', 'Δ Brier'],
+      c.byQuestion.map((q) => [
+        singleLine(q.key),
+        formatCount(q.total.a),
+        formatCount(q.total.b),
+        formatPercent(q.accuracy.a),
+        formatPercent(q.accuracy.b),
+        paintDelta(q.accuracy, pp(q.accuracy.delta), 'higher', p),
+        formatNumber(q.kl.a),
+        formatNumber(q.kl.b),
+        paintDelta(q.kl, formatSigned(q.kl.delta), 'lower', p),
+        formatNumber(q.brier.a),
+        formatNumber(q.brier.b),
+        paintDelta(q.brier, formatSigned(q.brier.delta), 'lower', p),
+      ]),
+      { indent: '  ', styleHeader: p.dim },
+    ),
+  );
+  out.push('');
+
+  const only = c.onlyInA + c.onlyInB > 0 ? `; ${formatCount(c.onlyInA)} only in A, ${formatCount(c.onlyInB)} only in B` : '';
+  out.push(
+    p.bold(`Decisions whose correctness changed: ${formatCount(c.changed.length)}`) +
+      `  (${formatCount(c.fixed)} fixed, ${formatCount(c.broken)} broken; ${formatCount(c.predictionsChanged)} of ${formatCount(c.shared)} shared decisions changed prediction${only})`,
+  );
+  if (c.changed.length > 0) {
+    const shown = c.changed.slice(0, Math.max(0, maxChanged));
+    out.push(
+      ...renderTextTable(
+        ['case', 'question', 'type', 'gold', 'A', 'B'],
+        shown.map((d) => [singleLine(d.caseId), singleLine(d.questionId), d.type, singleLine(d.gold), describeView(d.before, p), describeView(d.after, p)]),
+        { indent: '  ', styleHeader: p.dim, align: ['left', 'left', 'left', 'left', 'left', 'left'] },
+      ),
+    );
+    const rest = c.changed.length - shown.length;
+    if (rest > 0) out.push(p.dim(`  ... and ${formatCount(rest)} more ('--json' lists them all)`));
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** `runs compare --json`: the whole comparison, numbers unrounded, absent values null. */
+export function renderRunComparisonJson(c: RunComparison): string {
+  return `${JSON.stringify(c, null, 2)}\n`;
+}

@@ -1,0 +1,91 @@
+import type { StoredRunHead } from '../../store/run-store.js';
+import { describeEndpoint, REDACTED_HOST } from '../bench/bench-describe.js';
+import { createPalette, formatNumber, formatPercent, renderTextTable, singleLine, truncate } from '../format.js';
+
+export interface RunsListOptions {
+  readonly colour: boolean;
+  /** Path of the store, named in the header and in the empty message. */
+  readonly storePath: string;
+  /** Show hosts as `<redacted>`. Default false. */
+  readonly redactHost?: boolean;
+}
+
+/** `2026-11-30 04:15` from an ISO 8601 time, as it was recorded. */
+export function describeCreatedAt(createdAt: string): string {
+  return createdAt.slice(0, 16).replace('T', ' ');
+}
+
+/**
+ * `id@revision`, the revision cut to 7 characters (a git hash reads like a commit), and the
+ * split when it is not `test`.
+ */
+export function describeDataset(dataset: StoredRunHead['dataset']): string {
+  const revision = dataset.revision === null ? '' : `@${dataset.revision.slice(0, 7)}`;
+  return `${dataset.id}${revision}${dataset.split === 'test' ? '' : ` ${dataset.split}`}`;
+}
+
+/** The model column: the built-in model of the embedded server, else the model sent. */
+export function describeHeadModel(head: StoredRunHead): string {
+  if (head.embeddedServer !== null) return `${head.embeddedServer.model} (built-in)`;
+  return head.model ?? 'server default';
+}
+
+/** Status, with saved/planned cases when some cases have no saved result. */
+export function describeHeadStatus(head: StoredRunHead): string {
+  if (head.savedCases >= head.caseCount) return head.status;
+  return `${head.status} ${head.savedCases}/${head.caseCount}`;
+}
+
+/** `runs list`: one row per stored run, newest first (in the order given). */
+export function renderRunsList(heads: readonly StoredRunHead[], options: RunsListOptions): string {
+  const p = createPalette(options.colour);
+  if (heads.length === 0) return `No runs stored in ${options.storePath} yet. 'decidekit bench' saves every run there.\n`;
+  const rows = heads.map((h) => [
+    h.id,
+    describeCreatedAt(h.createdAt),
+    truncate(singleLine(describeHeadModel(h)), 28),
+    truncate(singleLine(describeDataset(h.dataset)), 56) + (h.filtered ? ' (filtered)' : ''),
+    describeHeadStatus(h),
+    formatPercent(h.headline?.accuracy),
+    formatNumber(h.headline?.kl),
+    formatNumber(h.headline?.brier),
+    formatNumber(h.headline?.ece),
+    h.fingerprint,
+    h.label === null ? '' : truncate(singleLine(h.label), 30),
+  ]);
+  const lines = renderTextTable(['id', 'created', 'model', 'dataset', 'status', 'accuracy', 'KL', 'Brier', 'ECE', 'fingerprint', 'label'], rows, {
+    align: ['left', 'left', 'left', 'left', 'left', 'right', 'right', 'right', 'right', 'left', 'left'],
+    styleHeader: p.bold,
+  });
+  const endpoints = new Set(heads.filter((h) => h.embeddedServer === null).map((h) => describeEndpoint(h.endpoint, options.redactHost === true)));
+  const footer = [
+    p.dim(`${heads.length} run${heads.length === 1 ? '' : 's'} in ${options.storePath}; runs with the same fingerprint are comparable ('decidekit runs compare A B').`),
+  ];
+  if (endpoints.size > 0) footer.push(p.dim(`endpoints: ${[...endpoints].sort().join(', ')}`));
+  return `${[...lines, '', ...footer].join('\n')}\n`;
+}
+
+/** `runs list --json`: the store path and every run head, keys in a fixed order, numbers unrounded. */
+export function renderRunsListJson(heads: readonly StoredRunHead[], storePath: string, redactHost = false): string {
+  return `${JSON.stringify({ store: storePath, runs: heads.map((h) => headJson(h, redactHost)) }, null, 2)}\n`;
+}
+
+export function headJson(h: StoredRunHead, redactHost = false) {
+  return {
+    id: h.id,
+    createdAt: h.createdAt,
+    status: h.status,
+    label: h.label,
+    fingerprint: h.fingerprint,
+    model: h.model,
+    embeddedServer: h.embeddedServer,
+    endpoint: redactHost ? { ...h.endpoint, host: REDACTED_HOST } : h.endpoint,
+    dataset: h.dataset,
+    caseCount: h.caseCount,
+    savedCases: h.savedCases,
+    filtered: h.filtered,
+    durationMs: h.durationMs,
+    toolVersion: h.toolVersion,
+    headline: h.headline,
+  };
+}

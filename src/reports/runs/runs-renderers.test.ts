@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+import type { BenchRun, RunConfig } from '../../core/bench/run.js';
+import type { CaseResult } from '../../core/bench/case-result.js';
+import { compareRuns } from '../../core/bench/run-diff.js';
+import { fingerprintOf } from '../../store/fingerprint.js';
+import type { StoredRunHead } from '../../store/run-store.js';
+import { summarizeRun } from '../../store/run-summary.js';
+import { answeredCase, CASE_IDS, failedCase, rightAnswers, runConfig, wrongAnswers } from '../../store/test-support/run-fixtures.js';
+import { stripAnsi } from '../format.js';
+import { renderRunComparison, renderRunComparisonJson } from './runs-diff.js';
+import { renderRunExportJsonl, runExportRows } from './runs-export.js';
+import { renderRunsList, renderRunsListJson } from './runs-list.js';
+import { renderRunShow, renderRunShowJson } from './runs-show.js';
+
+const [c1, c2, c3, c4] = CASE_IDS as [string, string, string, string];
+
+function makeRun(id: string, cases: CaseResult[], config: RunConfig = runConfig(), label: string | null = null): BenchRun {
+  return { id, createdAt: '2026-11-30T04:15:12.000Z', durationMs: 65_000, label, fingerprint: fingerprintOf(config), config, summary: summarizeRun(config, cases), cases };
+}
+
+function headOf(run: BenchRun, status: StoredRunHead['status'] = run.summary.status, saved = run.cases.length): StoredRunHead {
+  const s = run.summary;
+  return {
+    id: run.id,
+    createdAt: run.createdAt,
+    status,
+    label: run.label,
+    fingerprint: run.fingerprint,
+    toolVersion: run.config.toolVersion,
+    model: run.config.model,
+    endpoint: run.config.endpoint,
+    embeddedServer: run.config.embeddedServer,
+    dataset: { id: run.config.dataset.id, revision: run.config.dataset.revision, split: run.config.dataset.split, synthetic: run.config.dataset.synthetic },
+    caseCount: run.config.caseIds.length,
+    savedCases: saved,
+    filtered: run.config.filters.limit !== null,
+    durationMs: run.durationMs,
+    headline:
+      status === 'running'
+        ? null
+        : { accuracy: s.accuracy, kl: s.kl, brier: s.brier, ece: s.ece, meanConfidence: s.meanConfidence, total: s.total, correct: s.correct, errors: s.errors, latencyP50Ms: s.latencyMs.p50 },
+  };
+}
+
+// A: 2 right cases, 1 wrong, 1 failed -> 6/12; B: 3 right, 1 wrong -> 9/12.
+const runA = makeRun('20261130-041512-aaaa', [answeredCase(c1, rightAnswers()), failedCase(c2), answeredCase(c3, wrongAnswers()), answeredCase(c4, rightAnswers())], runConfig(), 'baseline');
+const runB = makeRun('20261201-093000-bbbb', [answeredCase(c1, wrongAnswers()), answeredCase(c2, rightAnswers()), answeredCase(c3, rightAnswers()), answeredCase(c4, rightAnswers())]);
+const running = makeRun('20261202-000000-cccc', [answeredCase(c1, rightAnswers())]);
+
+describe('renderRunsList', () => {
+  it('says where runs are kept when there are none', () => {
+    expect(renderRunsList([], { colour: false, storePath: '/data/runs.sqlite' })).toContain('No runs stored in /data/runs.sqlite');
+  });
+
+  it('shows one row per run in the order given, with n/a for a run without a summary', () => {
+    const text = renderRunsList([headOf(running, 'running', 1), headOf(runB), headOf(runA)], { colour: false, storePath: 's.sqlite' });
+    const lines = text.split('\n');
+    expect(lines[0]).toMatch(/^id\s+created\s+model\s+dataset\s+status\s+accuracy\s+KL\s+Brier\s+ECE\s+fingerprint\s+label$/);
+    expect(lines[1]).toContain('20261202-000000-cccc');
+    expect(lines[1]).toContain('running 1/4');
+    expect(lines[1]).toMatch(/n\/a\s+n\/a\s+n\/a\s+n\/a/);
+    expect(lines[2]).toContain('75.0%');
+    expect(lines[3]).toContain('50.0%');
+    expect(lines[3]).toContain('baseline');
+    expect(text).toContain('3 runs in s.sqlite');
+    expect(text).not.toContain('\u001b[');
+  });
+
+  it('hides hosts when redacting', () => {
+    const text = renderRunsList([headOf(runA)], { colour: false, storePath: 's', redactHost: true });
+    expect(text).not.toContain('127.0.0.1');
+    expect(renderRunsListJson([headOf(runA)], 's', true)).not.toContain('127.0.0.1');
+  });
+
+  it('writes unrounded numbers and nulls in JSON', () => {
+    const doc = JSON.parse(renderRunsListJson([headOf(running, 'running', 1), headOf(runA)], 's.sqlite'));
+    expect(doc.store).toBe('s.sqlite');
+    expect(doc.runs[0].headline).toBeNull();
+    expect(doc.runs[1].headline.kl).toBe(runA.summary.kl);
+    expect(doc.runs[1].fingerprint).toBe(runA.fingerprint);
+  });
+});
+
+describe('renderRunShow', () => {
+  it('shows configuration, provenance and headline results', () => {
+    const text = renderRunShow(headOf(runA), runA, { colour: false });
+    expect(text).toContain('Run 20261130-041512-aaaa  baseline');
+    expect(text).toContain(runA.fingerprint);
+    expect(text).toContain('http://127.0.0.1:8080/v1/systemone');
+    expect(text).toMatch(/accuracy\s+50\.0%\s+\(6\/12 decisions; 3 errors count as misses\)/);
+    expect(text).toContain('timeout 1');
+    expect(text).toContain('synthetic sample');
+  });
+
+  it('shows n/a for metrics of a run where nothing was answered', () => {
+    const none = makeRun('20261203-000000-dddd', [failedCase(c1)]);
+    const text = renderRunShow(headOf(none), none, { colour: false });
+    expect(text).toMatch(/KL from gold\s+n\/a/);
+    expect(text).toMatch(/latency\s+p50 n\/a/);
+  });
+
+  it('puts config and summary in JSON, with the host redacted on request', () => {
+    const doc = JSON.parse(renderRunShowJson(headOf(runA), runA));
+    expect(doc.config).toEqual(runA.config);
+    expect(doc.summary).toEqual(runA.summary);
+    expect(renderRunShowJson(headOf(runA), runA, true)).not.toContain('127.0.0.1');
+  });
+});
+
+describe('renderRunComparison', () => {
+  it('shows deltas in points and the changed decisions', () => {
+    const text = renderRunComparison(compareRuns(runA, runB), { colour: false });
+    expect(text).toMatch(/accuracy\s+50\.0%\s+75\.0%\s+\+25\.0 pp/);
+    expect(text).toMatch(/errors\s+3\s+0\s+-3/);
+    expect(text).toContain('Decisions whose correctness changed: 9');
+    expect(text).toMatch(/customer_service_000002\s+urgent\s+noul\s+true\s+error \(timeout\)\s+true \(0\.70\) ✓/);
+    expect(text).not.toContain('warning');
+  });
+
+  it('colours improvements green and regressions red on a terminal', () => {
+    const text = renderRunComparison(compareRuns(runA, runB), { colour: true });
+    expect(text).toContain('\u001b[32m+25.0 pp');
+    const trimLines = (t: string) => t.replace(/[ ]+$/gm, '');
+    expect(trimLines(stripAnsi(text))).toBe(trimLines(renderRunComparison(compareRuns(runA, runB), { colour: false })));
+  });
+
+  it('lists a limited number of changed decisions and counts the rest', () => {
+    const text = renderRunComparison(compareRuns(runA, runB), { colour: false, maxChanged: 4 });
+    expect(text).toContain('... and 5 more');
+  });
+
+  it('warns in a forced comparison across fingerprints', () => {
+    const other = makeRun('20261204-000000-eeee', [answeredCase(c1, rightAnswers())], runConfig({ caseIds: [c1], filters: { limit: 1, workflow: null } }));
+    const text = renderRunComparison(compareRuns(runA, other, { force: true }), { colour: false });
+    expect(text).toContain('warning: fingerprints differ');
+    expect(text).toContain('9 only in A, 0 only in B');
+  });
+
+  it('writes the whole comparison as JSON', () => {
+    const c = compareRuns(runA, runB);
+    expect(JSON.parse(renderRunComparisonJson(c))).toEqual(c);
+  });
+});
+
+describe('runs export', () => {
+  it('writes one flat row per decision in run order', () => {
+    const rows = runExportRows(runA);
+    expect(rows).toHaveLength(12);
+    expect(rows.map((r) => `${r.case_id}/${r.question_id}`).slice(0, 4)).toEqual([`${c1}/urgent`, `${c1}/route`, `${c1}/severity`, `${c2}/urgent`]);
+    const kinds = new Set(rows.flatMap((row) => Object.values(row).map((v) => (v === null ? 'null' : typeof v))));
+    expect([...kinds].sort()).toEqual(['boolean', 'null', 'number', 'string']);
+  });
+
+  it('keeps distributions exact and aligned with the answers', () => {
+    const row = runExportRows(runA)[1]!;
+    const decision = runA.cases[0]!.decisions[1]!;
+    expect(JSON.parse(row.answers)).toEqual(decision.answers);
+    expect(JSON.parse(row.gold_distribution)).toEqual(decision.gold.probabilities);
+    expect(decision.outcome.status === 'answered' && JSON.parse(row.predicted_distribution!)).toEqual(decision.outcome.status === 'answered' && decision.outcome.probabilities);
+    expect(row.question_key).toBe('customer_service/route');
+  });
+
+  it('marks failed decisions as misses with the error and no prediction', () => {
+    const row = runExportRows(runA)[3]!;
+    expect(row).toMatchObject({ status: 'failed', correct: false, predicted: null, confidence: null, predicted_distribution: null, error_kind: 'timeout', input_tokens: null });
+  });
+
+  it('renders JSON lines that parse back to the rows', () => {
+    const text = renderRunExportJsonl(runA);
+    const lines = text.trimEnd().split('\n');
+    expect(lines).toHaveLength(12);
+    expect(lines.map((l) => JSON.parse(l))).toEqual(runExportRows(runA));
+  });
+});

@@ -1,0 +1,92 @@
+import type { BenchRun } from '../../core/bench/run.js';
+import { CONFIDENT_THRESHOLD } from '../../core/bench/summary.js';
+import type { StoredRunHead } from '../../store/run-store.js';
+import {
+  describeEndpoint,
+  describeErrorKinds,
+  describeFilters,
+  describeModel,
+  describeSettings,
+  FILTERED_NOTE,
+  REDACTED_HOST,
+  SYNTHETIC_NOTE,
+} from '../bench/bench-describe.js';
+import {
+  createPalette,
+  formatCount,
+  formatDuration,
+  formatLatencyMs,
+  formatNumber,
+  formatPercent,
+  formatRatio,
+  formatUsd,
+  renderStars,
+  renderTextTable,
+  singleLine,
+} from '../format.js';
+import { describeCreatedAt, headJson } from './runs-list.js';
+
+export interface RunShowOptions {
+  readonly colour: boolean;
+  /** Show the host as `<redacted>`. Default false. */
+  readonly redactHost?: boolean;
+}
+
+/** `runs show`: what the run was (configuration, provenance) and its headline results. */
+export function renderRunShow(head: StoredRunHead, run: BenchRun, options: RunShowOptions): string {
+  const p = createPalette(options.colour);
+  const c = run.config;
+  const s = run.summary;
+  const out: string[] = [];
+  out.push(p.bold(`Run ${run.id}${run.label === null ? '' : `  ${singleLine(run.label)}`}`));
+  const status =
+    head.status === 'running'
+      ? `running (${formatCount(head.savedCases)} of ${formatCount(head.caseCount)} cases saved; a run left running by a killed process can be resumed)`
+      : head.savedCases < head.caseCount
+        ? `${head.status} (${formatCount(head.savedCases)} of ${formatCount(head.caseCount)} cases saved)`
+        : head.status;
+  const filters = describeFilters(c);
+  const about: [string, string][] = [
+    ['created', `${describeCreatedAt(run.createdAt)} · duration ${formatDuration(run.durationMs)}`],
+    ['status', status],
+    ['fingerprint', run.fingerprint],
+    ['model', singleLine(describeModel(c))],
+    ['endpoint', c.embeddedServer === null ? describeEndpoint(c.endpoint, options.redactHost === true) : 'in-process reference server'],
+    ['dataset', `${singleLine(c.dataset.id)}${c.dataset.revision === null ? '' : ` @ ${singleLine(c.dataset.revision)}`}, split ${singleLine(c.dataset.split)}, ${singleLine(c.dataset.license)}`],
+    ['cases', `${formatCount(c.caseIds.length)}${filters === null ? '' : ` (filtered: ${singleLine(filters)}; ${FILTERED_NOTE})`}`],
+    ['questions', formatCount(Object.keys(c.questionSet).length)],
+    ['settings', describeSettings(c)],
+    ['price', c.pricePerMtokUsd === null ? 'not set' : `${formatUsd(c.pricePerMtokUsd)} per million input tokens`],
+    ['tool', `decidekit ${singleLine(c.toolVersion)}`],
+  ];
+  out.push(...renderTextTable(['', ''], about, { align: ['left', 'left'], indent: '  ' }).slice(1));
+  if (c.dataset.synthetic) out.push(p.yellow(`  ${SYNTHETIC_NOTE}`));
+  out.push(p.dim(`  ${singleLine(c.dataset.attribution)}`));
+  out.push('');
+
+  out.push(p.bold('Headline'));
+  const errorsNote = s.errors > 0 ? `; ${formatCount(s.errors)} errors count as misses` : '';
+  const kinds = describeErrorKinds(s.errorKinds);
+  const cost = s.cost;
+  const rows: [string, string][] = [
+    ['accuracy', `${formatPercent(s.accuracy)}  (${formatRatio(s.correct, s.total)} decisions${errorsNote})`],
+    ['KL from gold', formatNumber(s.kl)],
+    ['Brier', formatNumber(s.brier)],
+    ['ECE', formatNumber(s.ece)],
+    ['mean confidence', formatPercent(s.meanConfidence)],
+    ['confident disagreements', `${formatCount(s.confidentDisagreements)}  (wrong at >= ${formatPercent(CONFIDENT_THRESHOLD, 0)})`],
+    ['rating', `${renderStars(s.rating.stars)}  ${s.rating.label}`],
+    ['requests', `${formatRatio(s.requests.answered, s.requests.total)} answered${kinds === null ? '' : `; failed: ${kinds}`}`],
+    ['latency', `p50 ${formatLatencyMs(s.latencyMs.p50)} · p95 ${formatLatencyMs(s.latencyMs.p95)} · mean ${formatLatencyMs(s.latencyMs.mean)}`],
+    ['input tokens', formatCount(s.inputTokens)],
+  ];
+  if (cost !== null) rows.push(['cost', `${formatUsd(cost.totalUsd)} total · ${formatUsd(cost.perCorrectUsd)} per correct decision`]);
+  out.push(...renderTextTable(['', ''], rows, { align: ['left', 'left'], indent: '  ' }).slice(1));
+  return `${out.join('\n')}\n`;
+}
+
+/** `runs show --json`: the run's head, full configuration and summary (decisions: `runs export`). */
+export function renderRunShowJson(head: StoredRunHead, run: BenchRun, redactHost = false): string {
+  const config = redactHost ? { ...run.config, endpoint: { ...run.config.endpoint, host: REDACTED_HOST } } : run.config;
+  return `${JSON.stringify({ ...headJson(head, redactHost), config, summary: run.summary }, null, 2)}\n`;
+}
