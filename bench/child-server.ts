@@ -14,7 +14,9 @@ export interface ChildServer {
 }
 
 export async function startChildServer(args: readonly string[]): Promise<ChildServer> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (c: Buffer) => {

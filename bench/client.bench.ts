@@ -44,7 +44,6 @@ const state = {
 };
 const body = renderDecideRequest({ model: 'uniform', state, questions });
 
-
 type Runner = { run(): Promise<void>; close(): Promise<void> };
 
 function baseline(url: string, c: number): Runner {
@@ -62,19 +61,36 @@ function baseline(url: string, c: number): Runner {
 }
 
 function client(url: string, c: number, nodeHttp: boolean): Runner {
-  const k = createSystemOneClient({ baseUrl: url, model: 'uniform', connections: c, ...(nodeHttp ? { transport: createNodeHttpTransport({ connections: c }) } : {}) });
+  const k = createSystemOneClient({
+    baseUrl: url,
+    model: 'uniform',
+    connections: c,
+    ...(nodeHttp ? { transport: createNodeHttpTransport({ connections: c }) } : {}),
+  });
   return { run: async () => void (await k.decide(state, questions)), close: () => k.close() };
 }
 
-async function measure(make: () => Runner, c: number, n: number): Promise<{ rps: number; msPerRequest: number; cpuUsPerRequest: number }> {
+async function measure(
+  make: () => Runner,
+  c: number,
+  n: number,
+): Promise<{ rps: number; msPerRequest: number; cpuUsPerRequest: number }> {
   const runner = make();
   const warm = 1000;
   let left = warm;
-  await Promise.all(Array.from({ length: c }, async () => { while (left-- > 0) await runner.run(); }));
+  await Promise.all(
+    Array.from({ length: c }, async () => {
+      while (left-- > 0) await runner.run();
+    }),
+  );
   left = n;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: c }, async () => { while (left-- > 0) await runner.run(); }));
+  await Promise.all(
+    Array.from({ length: c }, async () => {
+      while (left-- > 0) await runner.run();
+    }),
+  );
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   await runner.close();
@@ -92,11 +108,14 @@ const kinds = ['baseline', 'client', 'client+node:http'] as const;
 const rows: string[] = [];
 let overheadLine = '';
 for (const c of CONCURRENCY) {
-  const results: Record<string, { rps: number[]; ms: number[]; cpu: number[] }> = Object.fromEntries(kinds.map((k) => [k, { rps: [], ms: [], cpu: [] }]));
+  const results: Record<string, { rps: number[]; ms: number[]; cpu: number[] }> = Object.fromEntries(
+    kinds.map((k) => [k, { rps: [], ms: [], cpu: [] }]),
+  );
   for (let rep = 0; rep < REPS; rep++) {
     for (let i = 0; i < kinds.length; i++) {
       const kind = kinds[(i + rep) % kinds.length]!;
-      const make = kind === 'baseline' ? () => baseline(server.url, c) : () => client(server.url, c, kind === 'client+node:http');
+      const make =
+        kind === 'baseline' ? () => baseline(server.url, c) : () => client(server.url, c, kind === 'client+node:http');
       const r = await measure(make, c, REQUESTS[c]!);
       results[kind]!.rps.push(r.rps);
       results[kind]!.ms.push(r.msPerRequest);
@@ -117,12 +136,17 @@ for (const c of CONCURRENCY) {
 }
 await server.stop();
 
-const cpuModel = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpus()[0]?.model ?? 'unknown';
+const cpuModel =
+  /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpus()[0]?.model ?? 'unknown';
 process.stdout.write(
   [
     '### System One client throughput (loopback, reference server `uniform`, zero latency)',
     '',
-    `Command: \`npm run build && npx tsx bench/client.bench.ts\` — machine: ${cpus().length} CPUs (nproc), ${cpuModel}, Node ${process.version}, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} at the end; ${REPS} repetitions in rotating order, medians; request: one customer_service case, 5 questions (${Buffer.byteLength(body)} bytes).`,
+    `Command: \`npm run build && npx tsx bench/client.bench.ts\` — machine: ${cpus().length} CPUs (nproc), ${cpuModel}, Node ${process.version}, load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(
+        ' ',
+      )} at the end; ${REPS} repetitions in rotating order, medians; request: one customer_service case, 5 questions (${Buffer.byteLength(body)} bytes).`,
     '',
     '| concurrency | undici Pool baseline req/s | client req/s | client / baseline | client + node:http transport req/s | ratio | client-process CPU µs/request (baseline / client / node:http) |',
     '|---:|---:|---:|---:|---:|---:|---:|',

@@ -8,13 +8,25 @@
  * The files are generated once into os.tmpdir() and reused (deterministic, seeded).
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createSeededRandom } from '../src/core/seeded-random.js';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, cases: { type: 'string', default: '1000000' } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '5' }, cases: { type: 'string', default: '1000000' } },
+});
 const RUNS = Number(values.runs);
 const CASES = Number(values.cases);
 const ROOT = join(import.meta.dirname, '..');
@@ -63,14 +75,29 @@ function generate(): void {
       const probs = weights.map((w) => r3(w / total));
       probs[0] = r3(1 - probs.slice(1).reduce((a, b) => a + b, 0));
       // Half the lines give an object keyed by option with a picked option, half a list.
-      if (i % 2 === 0) decision = { picked: options[probs.indexOf(Math.max(...probs))], probabilities: Object.fromEntries(options.map((o, k) => [o, probs[k]])) };
+      if (i % 2 === 0)
+        decision = {
+          picked: options[probs.indexOf(Math.max(...probs))],
+          probabilities: Object.fromEntries(options.map((o, k) => [o, probs[k]])),
+        };
       else decision = { probabilities: probs };
     } else {
       const correct = Math.round(rnd() * 10);
       dBlock.push(JSON.stringify({ id, kind: 'score', prompt, score_min: 0, score_max: 10, correct }));
-      decision = { value: Math.min(10, Math.max(0, Math.round((correct + (rnd() - 0.5) * 4) * 10) / 10)), confidence: r3(0.5 + rnd() / 2) };
+      decision = {
+        value: Math.min(10, Math.max(0, Math.round((correct + (rnd() - 0.5) * 4) * 10) / 10)),
+        confidence: r3(0.5 + rnd() / 2),
+      };
     }
-    rBlock.push(JSON.stringify({ case_id: id, model: 'bench-model-large-2026-01', decision, cost_usd: Math.round(rnd() * 5e6) / 1e9, latency_ms: 200 + Math.round(rnd() * 1800) }));
+    rBlock.push(
+      JSON.stringify({
+        case_id: id,
+        model: 'bench-model-large-2026-01',
+        decision,
+        cost_usd: Math.round(rnd() * 5e6) / 1e9,
+        latency_ms: 200 + Math.round(rnd() * 1800),
+      }),
+    );
     if (dBlock.length === 10_000) {
       writeSync(d, `${dBlock.join('\n')}\n`);
       writeSync(r, `${rBlock.join('\n')}\n`);
@@ -108,7 +135,11 @@ function measure(cmd: string, args: readonly string[]): Measured {
     const seconds = Number(wall[1] ?? 0) * 3600 + Number(wall[2]) * 60 + Number(wall[3]);
     const user = /User time \(seconds\): ([\d.]+)/.exec(r.stderr);
     const sys = /System time \(seconds\): ([\d.]+)/.exec(r.stderr);
-    return { seconds, maxRssMb: Number(rss[1]) / 1024, cpuSeconds: user && sys ? Number(user[1]) + Number(sys[1]) : NaN };
+    return {
+      seconds,
+      maxRssMb: Number(rss[1]) / 1024,
+      cpuSeconds: user && sys ? Number(user[1]) + Number(sys[1]) : NaN,
+    };
   }
   const wrapper = `const {spawnSync}=require('node:child_process');const t=process.hrtime.bigint();const r=spawnSync(process.argv[1],process.argv.slice(2),{stdio:'ignore'});if(r.status!==0)process.exit(1);const s=Number(process.hrtime.bigint()-t)/1e9;process.stdout.write(JSON.stringify({s,rss:process.resourceUsage().maxRSS}));`;
   const r = spawnSync(process.execPath, ['-e', wrapper, cmd, ...args], { encoding: 'utf8' });
@@ -124,7 +155,11 @@ function median(xs: readonly number[]): number {
   return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
-function run(label: string, cmd: string, args: readonly string[]): { label: string; seconds: number; cpuSeconds: number; maxRssMb: number; all: number[] } {
+function run(
+  label: string,
+  cmd: string,
+  args: readonly string[],
+): { label: string; seconds: number; cpuSeconds: number; maxRssMb: number; all: number[] } {
   const all: number[] = [];
   const cpu: number[] = [];
   const rss: number[] = [];
@@ -175,8 +210,20 @@ const rows = [
   run('wc -l (both files)', 'wc', ['-l', DATASET, RESULTS]),
   run('node readline, count lines (both files)', process.execPath, ['-e', readlineScript, DATASET, RESULTS]),
   run('node readline + JSON.parse (both files)', process.execPath, ['-e', naiveScript, DATASET, RESULTS]),
-  run('decidekit score (full validation)', process.execPath, [CLI, 'score', '--dataset', DATASET, '--results', RESULTS, '--json']),
-  run('library: prefetchResults, then load dataset + scoreResults (both files parsed at once)', process.execPath, [PREFETCH_SCRIPT, DATASET, RESULTS]),
+  run('decidekit score (full validation)', process.execPath, [
+    CLI,
+    'score',
+    '--dataset',
+    DATASET,
+    '--results',
+    RESULTS,
+    '--json',
+  ]),
+  run('library: prefetchResults, then load dataset + scoreResults (both files parsed at once)', process.execPath, [
+    PREFETCH_SCRIPT,
+    DATASET,
+    RESULTS,
+  ]),
 ];
 const score = rows[3]!;
 const naive = rows[2]!;
@@ -200,4 +247,3 @@ const lines = [
   `Target: score < 2.5 s and < 300 MB: ${score.seconds < 2.5 ? 'met' : 'MISSED'} (${score.seconds.toFixed(2)} s), ${score.maxRssMb < 300 ? 'met' : 'MISSED'} (${score.maxRssMb.toFixed(0)} MB).`,
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
-

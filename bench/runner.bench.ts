@@ -80,12 +80,13 @@ let sampleRows = 0;
 const dataset = await loadBenchDataset({ kind: 'path', path: datasetPath });
 const cases: readonly BenchCase[] = dataset.cases;
 if (cases.length !== CASES) throw new Error(`expected ${CASES} cases, loaded ${cases.length}`);
-const bodies = cases.map((c) => Buffer.from(renderDecideRequest({ model: MODEL, state: c.state, questions: c.questions })));
+const bodies = cases.map((c) =>
+  Buffer.from(renderDecideRequest({ model: MODEL, state: c.state, questions: c.questions })),
+);
 const meanBodyBytes = bodies.reduce((n, b) => n + b.length, 0) / bodies.length;
 const decisions = cases.reduce((n, c) => n + c.questions.length, 0);
 
 // ---------------------------------------------------------------- servers
-
 
 // ---------------------------------------------------------------- measured runs
 
@@ -198,8 +199,17 @@ async function runnerRun(
               batches += perCase ? rs.length : 1;
             }
           : undefined;
-      const outcome = await runBenchmark({ cases, client, parallel, failureOf, isRunStopping, now: () => performance.now(), ...(checkpoint ? { checkpoint } : {}) });
-      if (store && runId !== null) store.finishRun(runId, { status: summary!.status, durationMs: outcome.durationMs, summary: summary! });
+      const outcome = await runBenchmark({
+        cases,
+        client,
+        parallel,
+        failureOf,
+        isRunStopping,
+        now: () => performance.now(),
+        ...(checkpoint ? { checkpoint } : {}),
+      });
+      if (store && runId !== null)
+        store.finishRun(runId, { status: summary!.status, durationMs: outcome.durationMs, summary: summary! });
       results = outcome.results;
       commits = store ? batches : null;
     });
@@ -222,13 +232,20 @@ type Table = Map<string, Sample[]>; // key: `${kind}@${parallel}`
 /** Commits per 400-case run of the default (group-commit) store, by parallel. */
 const groupCommits = new Map<number, number[]>();
 
-async function measureLibrary(url: string, kinds: readonly Kind[], stores: Partial<Record<Kind, RunStore>>, summary: BenchSummary, probe: boolean): Promise<Table> {
+async function measureLibrary(
+  url: string,
+  kinds: readonly Kind[],
+  stores: Partial<Record<Kind, RunStore>>,
+  summary: BenchSummary,
+  probe: boolean,
+): Promise<Table> {
   const table: Table = new Map();
   const once = async (kind: Kind, parallel: number): Promise<Sample> => {
     if (kind === 'baseline') return baselineRun(url, parallel);
     const store = kind === 'runner' ? null : stores[kind]!;
     const r = await runnerRun(url, parallel, store, summary, kind === 'store-per-case');
-    if (kind === 'store-full' && r.commits !== null) groupCommits.set(parallel, [...(groupCommits.get(parallel) ?? []), r.commits]);
+    if (kind === 'store-full' && r.commits !== null)
+      groupCommits.set(parallel, [...(groupCommits.get(parallel) ?? []), r.commits]);
     return r.sample;
   };
   for (const parallel of PARALLEL) {
@@ -260,13 +277,19 @@ interface CliSample {
 
 /** Preloaded into every timed child: reports the child's own CPU time on stderr at exit. */
 const cpuProbe = join(tmp, 'cpu-probe.cjs');
-writeFileSync(cpuProbe, "process.on('exit', () => { const u = process.cpuUsage(); require('node:fs').writeSync(2, '\\n#cpu-us ' + (u.user + u.system) + '\\n'); });\n");
+writeFileSync(
+  cpuProbe,
+  "process.on('exit', () => { const u = process.cpuUsage(); require('node:fs').writeSync(2, '\\n#cpu-us ' + (u.user + u.system) + '\\n'); });\n",
+);
 
 /** Runs `node <args>` to completion. */
 function runCliOnce(args: readonly string[]): Promise<CliSample> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, ['--require', cpuProbe, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, ['--require', cpuProbe, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => out.push(c));
@@ -277,7 +300,13 @@ function runCliOnce(args: readonly string[]): Promise<CliSample> {
       const lines = Buffer.concat(err).toString('utf8').split('\n');
       const cpuLine = lines.find((l) => l.startsWith('#cpu-us '));
       const otherStderr = lines.filter((l) => l.trim() !== '' && !l.startsWith('{') && !l.startsWith('#cpu-us '));
-      resolve({ wallMs, cpuMs: cpuLine === undefined ? null : Number(cpuLine.slice(8)) / 1000, code, stdout: Buffer.concat(out).toString('utf8'), otherStderr });
+      resolve({
+        wallMs,
+        cpuMs: cpuLine === undefined ? null : Number(cpuLine.slice(8)) / 1000,
+        code,
+        stdout: Buffer.concat(out).toString('utf8'),
+        otherStderr,
+      });
     });
   });
 }
@@ -329,17 +358,34 @@ async function runAll(): Promise<Results> {
     const summary = summarizeRun(configFor(child.url, 32), warm.results);
     const kinds: Kind[] = ['baseline', 'runner', 'store-full', 'store-per-case', 'store-normal'];
 
-    const headline = await measureLibrary(child.url, kinds, { 'store-full': storeFull, 'store-normal': storeNormal, 'store-per-case': storePerCase }, summary, true);
+    const headline = await measureLibrary(
+      child.url,
+      kinds,
+      { 'store-full': storeFull, 'store-normal': storeNormal, 'store-per-case': storePerCase },
+      summary,
+      true,
+    );
     const shared = await measureLibrary(inProcess.url, ['baseline', 'runner'], {}, summary, false);
 
     // Pieces of the CLI's work outside the requests, in this process (warm).
     const pieces: Results['pieces'] = { load: [], summarize: [], renderJson: [] };
     for (let rep = 0; rep < REPS; rep++) {
-      pieces.load.push((await timed(async () => void (await loadBenchDataset({ kind: 'path', path: datasetPath })))).wallMs);
+      pieces.load.push(
+        (await timed(async () => void (await loadBenchDataset({ kind: 'path', path: datasetPath })))).wallMs,
+      );
       const config = configFor(child.url, 32);
       let s: BenchSummary | null = null;
       pieces.summarize.push((await timed(async () => void (s = summarizeRun(config, warm.results)))).wallMs);
-      const run: BenchRun = { id: 'bench', createdAt: new Date().toISOString(), durationMs: 1, label: null, fingerprint: fingerprintOf(config), config, summary: s!, cases: warm.results };
+      const run: BenchRun = {
+        id: 'bench',
+        createdAt: new Date().toISOString(),
+        durationMs: 1,
+        label: null,
+        fingerprint: fingerprintOf(config),
+        config,
+        summary: s!,
+        cases: warm.results,
+      };
       pieces.renderJson.push((await timed(async () => void renderBenchJson(run))).wallMs);
     }
 
@@ -350,7 +396,12 @@ async function runAll(): Promise<Results> {
       try {
         const out: string[] = [];
         for (const body of bodies) {
-          const res = await pool.request({ path: '/v1/systemone', method: 'POST', headers: { 'content-type': 'application/json' }, body });
+          const res = await pool.request({
+            path: '/v1/systemone',
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body,
+          });
           out.push(await res.body.text());
         }
         return out;
@@ -370,9 +421,13 @@ async function runAll(): Promise<Results> {
       return r.value.predicted;
     });
     for (let rep = 0; rep < REPS + 1; rep++) {
-      const render = perCase((c) => void Buffer.from(renderDecideRequest({ model: MODEL, state: c.state, questions: c.questions })));
+      const render = perCase(
+        (c) => void Buffer.from(renderDecideRequest({ model: MODEL, state: c.state, questions: c.questions })),
+      );
       const parse = perCase((c, i) => void parseDecideResponse(JSON.parse(responses[i]!), c.questions));
-      const score = perCase((c, i) => void scoreCase(c, { status: 'answered', latencyMs: 1, inputTokens: null, predicted: predicted[i]! }));
+      const score = perCase(
+        (c, i) => void scoreCase(c, { status: 'answered', latencyMs: 1, inputTokens: null, predicted: predicted[i]! }),
+      );
       if (rep === 0) continue; // warm-up
       perRequest.render.push(render);
       perRequest.parse.push(parse);
@@ -380,7 +435,19 @@ async function runAll(): Promise<Results> {
     }
 
     // The CLI against the child server.
-    const benchArgs = [CLI, 'bench', '--base-url', child.url, '--model', MODEL, '--parallel', '32', '--json', '--dataset', datasetPath];
+    const benchArgs = [
+      CLI,
+      'bench',
+      '--base-url',
+      child.url,
+      '--model',
+      MODEL,
+      '--parallel',
+      '32',
+      '--json',
+      '--dataset',
+      datasetPath,
+    ];
     cliKinds['decidekit bench … --no-store --limit 1'] = [...benchArgs, '--no-store', '--limit', '1'];
     cliKinds['decidekit bench … --no-store'] = [...benchArgs, '--no-store'];
     cliKinds['decidekit bench … --store FILE'] = [...benchArgs, '--store', cliStore];
@@ -397,7 +464,10 @@ async function runAll(): Promise<Results> {
           const doc = JSON.parse(r.stdout) as { decisions?: unknown[]; summary?: { status?: unknown } };
           const n = Array.isArray(doc.decisions) ? doc.decisions.length : null;
           const expected = name.endsWith('--limit 1') ? cases[0]!.questions.length : decisions;
-          if (n !== expected || doc.summary?.status !== 'complete') throw new Error(`decidekit bench reported ${n} decisions (expected ${expected}), status ${String(doc.summary?.status)}`);
+          if (n !== expected || doc.summary?.status !== 'complete')
+            throw new Error(
+              `decidekit bench reported ${n} decisions (expected ${expected}), status ${String(doc.summary?.status)}`,
+            );
           for (const line of r.otherStderr) cliStderr.add(line.replace(/\(node:\d+\)/, '(node)'));
         }
         cli.set(name, [...(cli.get(name) ?? []), r]);
@@ -422,7 +492,8 @@ const { headline, shared, pieces, perRequest, coldRun, cli, cliStderr } = result
 
 // ---------------------------------------------------------------- report
 
-const med = (t: Table, kind: Kind, p: number, f: (s: Sample) => number = (s) => s.wallMs) => median(t.get(`${kind}@${p}`)!.map(f));
+const med = (t: Table, kind: Kind, p: number, f: (s: Sample) => number = (s) => s.wallMs) =>
+  median(t.get(`${kind}@${p}`)!.map(f));
 const has = (t: Table, kind: Kind) => t.has(`${kind}@${PARALLEL[0]}`);
 const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
 const us = (x: number) => (Math.abs(x) >= 10 ? x.toFixed(0) : x.toFixed(1));
@@ -442,7 +513,9 @@ for (const p of PARALLEL) {
     const w = med(headline, kind, p);
     const overhead = kind === 'baseline' ? '—' : us(((w - b) / CASES) * 1000);
     const cpu = us((med(headline, kind, p, (s) => s.cpuMs) / CASES) * 1000);
-    libRows.push(`| ${p} | ${LABELS[kind]} | ${ms(w)} | ${rps(w)} | ${overhead} | ${kind === 'baseline' ? '1.00' : (w / b).toFixed(2)} | ${cpu} |`);
+    libRows.push(
+      `| ${p} | ${LABELS[kind]} | ${ms(w)} | ${rps(w)} | ${overhead} | ${kind === 'baseline' ? '1.00' : (w / b).toFixed(2)} | ${cpu} |`,
+    );
   }
 }
 const sharedRows = PARALLEL.map((p) => {
@@ -458,10 +531,12 @@ const cliCpu = (k: CliKind) => {
 const cliRows = cliNames.map((k) => `| \`${k}\` | ${ms(cliMed(k))} | ${cliCpu(k)} |`);
 
 // Per-rep paired differences at parallel 1: the harness overhead with its spread.
-const paired = (kind: Kind) => headline.get(`${kind}@1`)!.map((s, i) => ((s.wallMs - headline.get('baseline@1')![i]!.wallMs) / CASES) * 1000);
+const paired = (kind: Kind) =>
+  headline.get(`${kind}@1`)!.map((s, i) => ((s.wallMs - headline.get('baseline@1')![i]!.wallMs) / CASES) * 1000);
 const verdict = (x: number) => (x < 1000 ? `**met** (${ms(x)} ms)` : `**not met** (${ms(x)} ms)`);
 const runnerCpuUs = (med(headline, 'runner', 32, (s) => s.cpuMs) / CASES) * 1000;
-const cpuModel = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpus()[0]?.model ?? 'unknown';
+const cpuModel =
+  /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpus()[0]?.model ?? 'unknown';
 const la = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(' ');
 const commitsLine = `Group commit (the default): ${PARALLEL.map((p) => `${median(groupCommits.get(p)!).toFixed(0)} commits`).join(' / ')} per ${CASES}-case run at parallel ${PARALLEL.join(' / ')} (one per case without it).`;
 
@@ -498,7 +573,12 @@ process.stdout.write(
     '|---|---:|---:|',
     ...cliRows,
     '',
-    ...(cliStderr.size > 0 ? [`The CLI bench runs wrote to stderr besides --json progress: ${[...cliStderr].map((l) => `\`${l}\``).join('; ')}`, ''] : []),
+    ...(cliStderr.size > 0
+      ? [
+          `The CLI bench runs wrote to stderr besides --json progress: ${[...cliStderr].map((l) => `\`${l}\``).join('; ')}`,
+          '',
+        ]
+      : []),
     `Pieces of the CLI's work outside the requests (in this process, warm, medians): load + validate ${CASES} cases ${ms(median(pieces.load))} ms, ` +
       `summarizeRun ${ms(median(pieces.summarize))} ms, renderBenchJson ${ms(median(pieces.renderJson))} ms. ` +
       `Per request (warm, no HTTP): render the body ${us(median(perRequest.render))} µs, JSON.parse + validate the answer ${us(median(perRequest.parse))} µs, score the case ${us(median(perRequest.score))} µs.`,

@@ -18,12 +18,19 @@ import type { RunConfig } from '../src/core/bench/run.js';
 import type { Question } from '../src/core/question.js';
 import { openRunStore, summarizeRun } from '../src/store/index.js';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, cases: { type: 'string', default: '400' } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '5' }, cases: { type: 'string', default: '400' } },
+});
 const RUNS = Number(values.runs);
 const CASES = Number(values.cases);
 
 const noul: Question = { type: 'noul', instructions: 'Escalate?' };
-const choice: Question = { type: 'choice', instructions: 'Route', options: ['billing', 'shipping', 'technical', 'other'], descriptions: [null, null, null, null] };
+const choice: Question = {
+  type: 'choice',
+  instructions: 'Route',
+  options: ['billing', 'shipping', 'technical', 'other'],
+  descriptions: [null, null, null, null],
+};
 const score: Question = { type: 'score', instructions: 'Urgency', levels: ['low', 'normal', 'high', 'critical'] };
 
 function makeCases(): CaseResult[] {
@@ -70,7 +77,15 @@ function makeCases(): CaseResult[] {
 const cases = makeCases();
 const config: RunConfig = {
   toolVersion: 'bench',
-  dataset: { id: 'bench', revision: null, split: 'test', license: 'n/a', synthetic: true, attribution: 'bench', url: null },
+  dataset: {
+    id: 'bench',
+    revision: null,
+    split: 'test',
+    license: 'n/a',
+    synthetic: true,
+    attribution: 'bench',
+    url: null,
+  },
   caseIds: cases.map((c) => c.caseId),
   questionSet: {},
   model: 'bench',
@@ -115,7 +130,11 @@ function timeList(): number {
     const store = openRunStore(join(dir, 'runs.sqlite'), { synchronous: 'normal' });
     const summary = summarizeRun(config, cases);
     for (let i = 0; i < 200; i++) {
-      const head = store.createRun({ config, label: `run ${i}`, createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString() });
+      const head = store.createRun({
+        config,
+        label: `run ${i}`,
+        createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+      });
       store.finishRun(head.id, { status: 'complete', durationMs: 1, summary });
     }
     const t0 = performance.now();

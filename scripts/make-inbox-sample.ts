@@ -40,7 +40,7 @@ const EMAILS: readonly (readonly [string, readonly [boolean, boolean, boolean]])
   ['Auditor needs the Q3 numbers before tomorrow 9am', [false, true, true]], // task
   ['Congratulations, you have been selected for a free cruise', [true, false, false]], // ignore
   ['Question about section 2 of the onboarding doc', [false, true, false]], // draft
-  ['Minutes of yesterday\'s team meeting', [false, false, false]], // ignore
+  ["Minutes of yesterday's team meeting", [false, false, false]], // ignore
 ];
 
 interface ModelSpec {
@@ -68,7 +68,7 @@ const MODELS: readonly ModelSpec[] = [
     seed: 22,
     misses: { 'mail-3:urgent': 0.56, 'mail-4:urgent': 0.64, 'mail-8:needs_reply': 0.58, 'mail-12:is_noise': 0.57 },
     confidence: [0.7, 0.93],
-    costUsd: [0.0007, 0.0010],
+    costUsd: [0.0007, 0.001],
     latencyMs: [300, 520],
   },
 ];
@@ -87,13 +87,18 @@ export const INBOX_SPEC = {
   default_error: 1,
 };
 
-
 const round = (x: number, digits: number) => Number(x.toFixed(digits));
 const between = (rnd: () => number, [lo, hi]: readonly [number, number]) => lo + (hi - lo) * rnd();
 
 function inboxCases(): { id: string; kind: 'yes_no'; group: string; prompt: string; correct: boolean }[] {
   return EMAILS.flatMap(([subject, gold], i) =>
-    FIELDS.map((f, k) => ({ id: `mail-${i + 1}:${f}`, kind: 'yes_no' as const, group: `mail-${i + 1}`, prompt: `Subject: "${subject}". ${QUESTIONS[f]}`, correct: gold[k]! })),
+    FIELDS.map((f, k) => ({
+      id: `mail-${i + 1}:${f}`,
+      kind: 'yes_no' as const,
+      group: `mail-${i + 1}`,
+      prompt: `Subject: "${subject}". ${QUESTIONS[f]}`,
+      correct: gold[k]!,
+    })),
   );
 }
 
@@ -117,7 +122,9 @@ function resultLines(spec: ModelSpec): string {
 /** The spec as people write it: one key a line, one rule a line. */
 function renderSpec(): string {
   const entries = Object.entries(INBOX_SPEC).map(([key, value]) =>
-    key === 'rules' ? `  "rules": [\n${INBOX_SPEC.rules.map((r) => `    ${JSON.stringify(r)}`).join(',\n')}\n  ]` : `  ${JSON.stringify(key)}: ${JSON.stringify(value)}`,
+    key === 'rules'
+      ? `  "rules": [\n${INBOX_SPEC.rules.map((r) => `    ${JSON.stringify(r)}`).join(',\n')}\n  ]`
+      : `  ${JSON.stringify(key)}: ${JSON.stringify(value)}`,
   );
   return `{\n${entries.join(',\n')}\n}\n`;
 }
@@ -125,7 +132,12 @@ function renderSpec(): string {
 /** Every file of the sample, by name. */
 export function makeInboxSample(): Map<string, string> {
   const files = new Map<string, string>();
-  files.set('dataset.jsonl', `${inboxCases().map((c) => JSON.stringify(c)).join('\n')}\n`);
+  files.set(
+    'dataset.jsonl',
+    `${inboxCases()
+      .map((c) => JSON.stringify(c))
+      .join('\n')}\n`,
+  );
   files.set('spec.json', renderSpec());
   for (const spec of MODELS) files.set(`results-${spec.name}.jsonl`, resultLines(spec));
   return files;

@@ -42,13 +42,21 @@ export interface SampleCase {
   readonly workflow: WorkflowName;
   readonly state: Record<string, unknown>;
   readonly factors: Record<string, unknown>;
-  readonly questions: readonly { readonly id: string; readonly question: Question; readonly logits: readonly number[]; readonly gold: Gold }[];
+  readonly questions: readonly {
+    readonly id: string;
+    readonly question: Question;
+    readonly logits: readonly number[];
+    readonly gold: Gold;
+  }[];
 }
 
 function questionsOf(workflow: WorkflowName): [string, Question][] {
   return Object.entries(QUESTION_SCHEMAS[workflow]).map(([qid, wire]) => {
     const parsed = parseWireQuestion(wire);
-    if (!parsed.ok) throw new Error(`schema ${workflow}/${qid}: ${parsed.problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`);
+    if (!parsed.ok)
+      throw new Error(
+        `schema ${workflow}/${qid}: ${parsed.problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`,
+      );
     return [qid, parsed.question];
   });
 }
@@ -68,7 +76,8 @@ export function generateSplit(split: 'test' | 'train', perWorkflow: number, seed
         factors: generated.factors,
         questions: questions.map(([qid, question]) => {
           const logits = generated.logits[qid];
-          if (logits === undefined || logits.length !== answersOf(question).length) throw new Error(`${workflow}/${qid}: logits do not match the answers`);
+          if (logits === undefined || logits.length !== answersOf(question).length)
+            throw new Error(`${workflow}/${qid}: logits do not match the answers`);
           return { id: qid, question, logits, gold: teacherGold(teacher, logits) };
         }),
       });
@@ -116,7 +125,13 @@ export function fitPrior(train: readonly SampleCase[]): PriorEntry[] {
   }
   return [...counts.entries()].map(([id, { question, counts: n }]) => {
     const total = n.reduce((a, b) => a + b, 0) + n.length;
-    return { id, type: question.type, instructions: question.instructions, answers: [...answersOf(question)], probabilities: n.map((k) => (k + 1) / total) };
+    return {
+      id,
+      type: question.type,
+      instructions: question.instructions,
+      answers: [...answersOf(question)],
+      probabilities: n.map((k) => (k + 1) / total),
+    };
   });
 }
 
@@ -167,8 +182,20 @@ export function renderSampleFiles(seed: number = SAMPLE_SEED): Map<string, strin
     source: null,
     generator: { script: GENERATOR_SCRIPT, seed },
     files: [
-      { split: 'test', path: 'test.jsonl', sha256: sha256Hex(testText), bytes: Buffer.byteLength(testText), rows: test.length },
-      { split: 'train', path: 'train.jsonl', sha256: sha256Hex(trainText), bytes: Buffer.byteLength(trainText), rows: train.length },
+      {
+        split: 'test',
+        path: 'test.jsonl',
+        sha256: sha256Hex(testText),
+        bytes: Buffer.byteLength(testText),
+        rows: test.length,
+      },
+      {
+        split: 'train',
+        path: 'train.jsonl',
+        sha256: sha256Hex(trainText),
+        bytes: Buffer.byteLength(trainText),
+        rows: train.length,
+      },
     ],
     restore: 'reinstall decidekit, or in a source checkout run `npx tsx scripts/make-typed-decisions-sample.ts`',
   });
@@ -194,7 +221,9 @@ export async function writeSampleFiles(outDir: string, seed: number = SAMPLE_SEE
  */
 export function analyseSample(seed: number = SAMPLE_SEED) {
   const test = generateSplit('test', TEST_CASES_PER_WORKFLOW, seed);
-  const prior = new Map(fitPrior(generateSplit('train', TRAIN_CASES_PER_WORKFLOW, seed)).map((e) => [e.id, e.probabilities]));
+  const prior = new Map(
+    fitPrior(generateSplit('train', TRAIN_CASES_PER_WORKFLOW, seed)).map((e) => [e.id, e.probabilities]),
+  );
   let n = 0;
   let ties = 0;
   const acc = { uniform: 0, prior: 0, oracle: 0 };

@@ -4,10 +4,32 @@
  */
 
 // Core domain: questions, decisions, metrics and summaries (pure).
-export type { Question, QuestionSet, QuestionType, NoulQuestion, ChoiceQuestion, ScoreQuestion } from './core/question.js';
+export type {
+  Question,
+  QuestionSet,
+  QuestionType,
+  NoulQuestion,
+  ChoiceQuestion,
+  ScoreQuestion,
+} from './core/question.js';
 export { answersOf } from './core/question.js';
-export { parseWireQuestion, toWireQuestion, toWireQuestions, type ParsedWireQuestion, type WireQuestionOptions, type WireQuestionProblem } from './core/question-rules.js';
-export { scoreDecision, klDivergence, brierScore, argmaxFirst, KL_FLOOR, type GoldAnswer, type ScoredDecision } from './core/decision-score.js';
+export {
+  parseWireQuestion,
+  toWireQuestion,
+  toWireQuestions,
+  type ParsedWireQuestion,
+  type WireQuestionOptions,
+  type WireQuestionProblem,
+} from './core/question-rules.js';
+export {
+  scoreDecision,
+  klDivergence,
+  brierScore,
+  argmaxFirst,
+  KL_FLOOR,
+  type GoldAnswer,
+  type ScoredDecision,
+} from './core/decision-score.js';
 export { calibrate, CalibrationAccumulator, type Calibration, type ReliabilityBin } from './core/calibration.js';
 export { percentile, summarizeLatency, type LatencySummary } from './core/percentile.js';
 export { rate, type Rating } from './core/bench/rating.js';
@@ -15,9 +37,25 @@ export { ExactSum, exactSum, exactMean } from './core/exact-sum.js';
 export { DecidekitError, InvalidInputError, UsageError, formatProblem, type InputProblem } from './core/errors.js';
 
 // Benchmark runs.
-export type { BenchCase, CaseResult, Decision, DecisionOutcome, Failure, FailureKind, PredictedAnswers, RequestOutcome } from './core/bench/case-result.js';
+export type {
+  BenchCase,
+  CaseResult,
+  Decision,
+  DecisionOutcome,
+  Failure,
+  FailureKind,
+  PredictedAnswers,
+  RequestOutcome,
+} from './core/bench/case-result.js';
 export { scoreCase } from './core/bench/case-result.js';
-export { summarizeBenchmark, type BenchSummary, type MetricGroup, type RunStatus, type SummarizeOptions, type CostSummary } from './core/bench/summary.js';
+export {
+  summarizeBenchmark,
+  type BenchSummary,
+  type MetricGroup,
+  type RunStatus,
+  type SummarizeOptions,
+  type CostSummary,
+} from './core/bench/summary.js';
 export type { BenchRun, RunConfig, DatasetInfo, EndpointIdentity } from './core/bench/run.js';
 export { compareRuns, type RunComparison } from './core/bench/run-diff.js';
 
@@ -31,11 +69,26 @@ export { tuneThreshold, tunePoints, type TuneReport, type TuneOptions } from './
 export { renderScoreText, renderCompareMarkdown } from './reports/offline/score-text.js';
 export { renderTuneText } from './reports/offline/tuning-text.js';
 export { renderActionsText } from './reports/offline/actions-text.js';
-export { evaluateActions, compareActionModels, applyRules, actionCost, type ActionSpec, type ActionEvaluation, type ActionComparison } from './core/offline/composed-actions.js';
+export {
+  evaluateActions,
+  compareActionModels,
+  applyRules,
+  actionCost,
+  type ActionSpec,
+  type ActionEvaluation,
+  type ActionComparison,
+} from './core/offline/composed-actions.js';
 export { loadActionSpec, parseActionSpec } from './datasets/offline/action-spec.js';
 
 // The System One protocol: client and reference server.
-export { createSystemOneClient, failureOf, isRunStopping, type SystemOneClient, type SystemOneClientOptions, type DecideResult } from './protocol/client/client.js';
+export {
+  createSystemOneClient,
+  failureOf,
+  isRunStopping,
+  type SystemOneClient,
+  type SystemOneClientOptions,
+  type DecideResult,
+} from './protocol/client/client.js';
 export { endpointFor, redactUrl, endpointIdentity } from './protocol/wire/endpoint.js';
 export { parseWireQuestions, type WireQuestionsProblem } from './protocol/wire/questions-json.js';
 export { getHealth, listModels, readMetrics } from './protocol/client/server-probes.js';
@@ -45,11 +98,34 @@ export { startReferenceServer, type ReferenceServer, type ReferenceServerOptions
 export type { FaultOptions, FaultAction } from './protocol/server/faults.js';
 
 // Typed Decisions datasets.
-export { loadBenchDataset, verifyBenchDataset, questionSetOf, defaultCacheDir, fetchTypedDecisions, DatasetIntegrityError, DatasetFetchError, type DatasetSource, type LoadedBenchDataset } from './datasets/typed-decisions/index.js';
+export {
+  loadBenchDataset,
+  verifyBenchDataset,
+  questionSetOf,
+  defaultCacheDir,
+  fetchTypedDecisions,
+  DatasetIntegrityError,
+  DatasetFetchError,
+  type DatasetSource,
+  type LoadedBenchDataset,
+} from './datasets/typed-decisions/index.js';
 
 // Running, storing and reporting benchmarks.
-export { runBenchmark, type RunBenchmarkOptions, type RunnerEvent, type RunOutcome, type DecisionClient } from './runner/run-benchmark.js';
-export { openRunStore, defaultStorePath, fingerprintOf, checkResumable, summarizeRun, type RunStore } from './store/index.js';
+export {
+  runBenchmark,
+  type RunBenchmarkOptions,
+  type RunnerEvent,
+  type RunOutcome,
+  type DecisionClient,
+} from './runner/run-benchmark.js';
+export {
+  openRunStore,
+  defaultStorePath,
+  fingerprintOf,
+  checkResumable,
+  summarizeRun,
+  type RunStore,
+} from './store/index.js';
 export { renderBenchTerminal, type BenchTerminalOptions } from './reports/bench/bench-terminal.js';
 export { renderBenchMarkdown, type BenchMarkdownOptions } from './reports/bench/bench-markdown.js';
 export { renderBenchJson } from './reports/bench/bench-json.js';

@@ -5,7 +5,16 @@ import { describe, expect, it } from 'vitest';
 const SRC = join(import.meta.dirname, '..', 'src');
 
 /** Layers, lowest first; a module may import only from its own layer or lower ones. */
-const LAYER: Record<string, number> = { core: 0, protocol: 1, datasets: 1, runner: 2, store: 2, reports: 3, app: 4, cli: 5 };
+const LAYER: Record<string, number> = {
+  core: 0,
+  protocol: 1,
+  datasets: 1,
+  runner: 2,
+  store: 2,
+  reports: 3,
+  app: 4,
+  cli: 5,
+};
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -17,7 +26,9 @@ function sourceFiles(dir: string): string[] {
 
 function importsOf(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm)) {
+  for (const m of text.matchAll(
+    /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm,
+  )) {
     out.push((m[1] ?? m[2] ?? m[3])!);
   }
   return out;
@@ -59,8 +70,11 @@ describe('architecture', () => {
       if (!(from in LAYER)) continue;
       for (const spec of importsOf(readFileSync(file, 'utf8'))) {
         if (!spec.startsWith('.')) continue;
-        const target = relative(SRC, join(file, '..', spec)).split('/')[0]!.replace(/\.js$/, '');
-        if (target in LAYER && target !== from && LAYER[target]! >= LAYER[from]!) offenders.push(`${relative(SRC, file)} (${from}) imports ${spec} (${target})`);
+        const target = relative(SRC, join(file, '..', spec))
+          .split('/')[0]!
+          .replace(/\.js$/, '');
+        if (target in LAYER && target !== from && LAYER[target]! >= LAYER[from]!)
+          offenders.push(`${relative(SRC, file)} (${from}) imports ${spec} (${target})`);
       }
     }
     expect(offenders).toEqual([]);

@@ -25,7 +25,13 @@ interface CliRun {
 }
 
 /** Runs the CLI asynchronously (the server lives in this process). */
-function cli(args: string[], options: { env?: Record<string, string>; onStderr?: (text: string, kill: (sig: NodeJS.Signals) => void) => void } = {}): Promise<CliRun> {
+function cli(
+  args: string[],
+  options: {
+    env?: Record<string, string>;
+    onStderr?: (text: string, kill: (sig: NodeJS.Signals) => void) => void;
+  } = {},
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: ROOT,
@@ -44,7 +50,10 @@ function cli(args: string[], options: { env?: Record<string, string>; onStderr?:
   });
 }
 
-async function withServer<T>(options: { model?: string; faults?: FaultOptions }, fn: (server: ReferenceServer) => Promise<T>): Promise<T> {
+async function withServer<T>(
+  options: { model?: string; faults?: FaultOptions },
+  fn: (server: ReferenceServer) => Promise<T>,
+): Promise<T> {
   const server = await startReferenceServer({ host: '127.0.0.1', port: 0, ...options });
   try {
     return await fn(server);
@@ -88,9 +97,14 @@ describe('decidekit bench', () => {
         n++;
       }
     }
-    const out = await withServer({ model: 'uniform' }, (server) => cli(['bench', '--base-url', server.url, '--model', 'uniform', '--parallel', '4', '--json', '--no-store']));
+    const out = await withServer({ model: 'uniform' }, (server) =>
+      cli(['bench', '--base-url', server.url, '--model', 'uniform', '--parallel', '4', '--json', '--no-store']),
+    );
     expect(out.code).toBe(0);
-    const doc = JSON.parse(out.stdout) as { summary: { kl: number; brier: number; total: number; status: string; errors: number; accuracy: number }; dataset: { synthetic: boolean } };
+    const doc = JSON.parse(out.stdout) as {
+      summary: { kl: number; brier: number; total: number; status: string; errors: number; accuracy: number };
+      dataset: { synthetic: boolean };
+    };
     expect(doc.summary.total).toBe(n);
     expect(doc.summary.status).toBe('complete');
     expect(doc.summary.errors).toBe(0);
@@ -115,7 +129,19 @@ describe('decidekit bench', () => {
     ]);
     const faults: FaultOptions = { rule: (request) => actions.get(JSON.stringify(request.state)) };
     const out = await withServer({ model: 'heuristic', faults }, (server) =>
-      cli(['bench', '--base-url', server.url, '--parallel', '4', '--timeout', '1', '--retries', '0', '--json', '--no-store']),
+      cli([
+        'bench',
+        '--base-url',
+        server.url,
+        '--parallel',
+        '4',
+        '--timeout',
+        '1',
+        '--retries',
+        '0',
+        '--json',
+        '--no-store',
+      ]),
     );
     expect(out.code).toBe(1);
     const doc = JSON.parse(out.stdout) as {
@@ -181,15 +207,18 @@ describe('decidekit bench', () => {
     await withServer({ model: 'heuristic', faults: { latencyMs: 20 } }, async (server) => {
       let events = 0;
       let sent = false;
-      const killed = await cli(['bench', '--base-url', server.url, '--limit', '40', '--store', store, '--parallel', '2', '--json'], {
-        onStderr: (text, kill) => {
-          events = text.split('\n').filter((l) => l.startsWith('{')).length;
-          if (!sent && events >= 12) {
-            sent = true;
-            kill('SIGKILL');
-          }
+      const killed = await cli(
+        ['bench', '--base-url', server.url, '--limit', '40', '--store', store, '--parallel', '2', '--json'],
+        {
+          onStderr: (text, kill) => {
+            events = text.split('\n').filter((l) => l.startsWith('{')).length;
+            if (!sent && events >= 12) {
+              sent = true;
+              kill('SIGKILL');
+            }
+          },
         },
-      });
+      );
       expect(killed.signal).toBe('SIGKILL');
       const s = openRunStore(store);
       const [head] = s.listRuns();
@@ -197,7 +226,18 @@ describe('decidekit bench', () => {
       s.close();
       // Every case counted in a progress event was checkpointed first.
       expect(saved).toBeGreaterThanOrEqual(12);
-      const resumed = await cli(['bench', '--base-url', server.url, '--limit', '40', '--store', store, '--resume', head!.id.slice(0, 15), '--json']);
+      const resumed = await cli([
+        'bench',
+        '--base-url',
+        server.url,
+        '--limit',
+        '40',
+        '--store',
+        store,
+        '--resume',
+        head!.id.slice(0, 15),
+        '--json',
+      ]);
       expect(resumed.code).toBe(0);
       const clean = await cli(['bench', '--base-url', server.url, '--limit', '40', '--json', '--no-store']);
       const pick = (text: string) => {
@@ -212,10 +252,33 @@ describe('decidekit bench', () => {
   it('refuses to resume against another model, naming the difference', async () => {
     const store = join(tmp, 'refuse.sqlite');
     await withServer({ model: 'uniform' }, async (server) => {
-      const first = await cli(['bench', '--base-url', server.url, '--model', 'uniform', '--limit', '5', '--store', store, '--json']);
+      const first = await cli([
+        'bench',
+        '--base-url',
+        server.url,
+        '--model',
+        'uniform',
+        '--limit',
+        '5',
+        '--store',
+        store,
+        '--json',
+      ]);
       expect(first.code).toBe(0);
       const id = (JSON.parse(first.stdout) as { id: string }).id;
-      const again = await cli(['bench', '--base-url', server.url, '--model', 'prior', '--limit', '5', '--store', store, '--resume', id]);
+      const again = await cli([
+        'bench',
+        '--base-url',
+        server.url,
+        '--model',
+        'prior',
+        '--limit',
+        '5',
+        '--store',
+        store,
+        '--resume',
+        id,
+      ]);
       expect(again.code).toBe(1);
       expect(again.stderr).toMatch(/cannot resume/);
       expect(again.stderr).toMatch(/model/);
@@ -229,7 +292,10 @@ describe('decidekit bench', () => {
     const outDir = join(tmp, 'secret-out');
     await withServer({ model: 'uniform' }, async (server) => {
       const url = server.url.replace('http://', `http://user:${key}@`) + `/?token=${key}#${key}`;
-      const out = await cli(['bench', '--base-url', url, '--model', 'uniform', '--limit', '3', '--store', store, '--out', outDir], { env: { DECIDEKIT_API_KEY: key } });
+      const out = await cli(
+        ['bench', '--base-url', url, '--model', 'uniform', '--limit', '3', '--store', store, '--out', outDir],
+        { env: { DECIDEKIT_API_KEY: key } },
+      );
       expect(out.code).toBe(0);
       expect(out.stdout + out.stderr).not.toContain(key);
       const files = [store, `${store}-wal`, ...readdirSync(outDir).map((f) => join(outDir, f))];

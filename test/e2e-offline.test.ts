@@ -21,7 +21,11 @@ const tmp = mkdtempSync(join(tmpdir(), 'decidekit-e2e-offline-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 function cli(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, cwd: ROOT });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+    cwd: ROOT,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -44,7 +48,18 @@ describe('decidekit score', () => {
     const r = cli('score', '--dataset', DATASET, '--results', results('careful-1'));
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    for (const label of ['decidekit score: careful-1', 'Accuracy', 'Brier', 'Log loss', 'ECE', 'Score MAE', '$ / correct', 'Latency (ms)', 'Cases  36', 'Reliability']) {
+    for (const label of [
+      'decidekit score: careful-1',
+      'Accuracy',
+      'Brier',
+      'Log loss',
+      'ECE',
+      'Score MAE',
+      '$ / correct',
+      'Latency (ms)',
+      'Cases  36',
+      'Reliability',
+    ]) {
       expect(r.stdout).toContain(label);
     }
     expect(r.stdout).not.toContain('\u001b[');
@@ -65,7 +80,12 @@ describe('decidekit score', () => {
   });
 
   it('applies --threshold to yes/no predictions', () => {
-    const at = (t: string) => (JSON.parse(cli('score', '--dataset', DATASET, '--results', results('budget-1'), '--json', '--threshold', t).stdout) as JsonRow).accuracy;
+    const at = (t: string) =>
+      (
+        JSON.parse(
+          cli('score', '--dataset', DATASET, '--results', results('budget-1'), '--json', '--threshold', t).stdout,
+        ) as JsonRow
+      ).accuracy;
     expect(at('0.42')).toBeGreaterThan(at('0.5'));
   });
 
@@ -108,14 +128,40 @@ describe('decidekit score', () => {
 
 describe('decidekit compare', () => {
   it('prints one Markdown table, rows in the order given, and the demo story holds', async () => {
-    const r = cli('compare', '--dataset', DATASET, '--results', results('careful-1'), results('loud-1'), results('budget-1'));
+    const r = cli(
+      'compare',
+      '--dataset',
+      DATASET,
+      '--results',
+      results('careful-1'),
+      results('loud-1'),
+      results('budget-1'),
+    );
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n');
-    expect(lines[0]!.split('|').map((c) => c.trim()).filter(Boolean)).toEqual(['Model', 'Accuracy', 'Brier', 'Log loss', 'ECE', 'Score MAE', '$ / correct', 'Latency (ms)']);
+    expect(
+      lines[0]!
+        .split('|')
+        .map((c) => c.trim())
+        .filter(Boolean),
+    ).toEqual(['Model', 'Accuracy', 'Brier', 'Log loss', 'ECE', 'Score MAE', '$ / correct', 'Latency (ms)']);
     expect(lines[1]).toMatch(/^\|[ \-:|]+\|$/);
     expect(lines.slice(2, 5).map((l) => l.split('|')[1]!.trim())).toEqual(['careful-1', 'loud-1', 'budget-1']);
 
-    const json = JSON.parse(cli('compare', '--dataset', DATASET, '--results', results('careful-1'), '--results', results('loud-1'), '--results', results('budget-1'), '--json').stdout) as {
+    const json = JSON.parse(
+      cli(
+        'compare',
+        '--dataset',
+        DATASET,
+        '--results',
+        results('careful-1'),
+        '--results',
+        results('loud-1'),
+        '--results',
+        results('budget-1'),
+        '--json',
+      ).stdout,
+    ) as {
       models: JsonRow[];
     };
     const [careful, loud, budget] = json.models as [JsonRow, JsonRow, JsonRow];
@@ -131,8 +177,23 @@ describe('decidekit compare', () => {
   });
 
   it('reorders rows with --sort and rejects an unknown metric', () => {
-    const r = cli('compare', '--dataset', DATASET, '--results', results('careful-1'), results('loud-1'), results('budget-1'), '--sort', 'cost_per_correct', '--json');
-    expect((JSON.parse(r.stdout) as { models: JsonRow[] }).models.map((m) => m.model)).toEqual(['budget-1', 'loud-1', 'careful-1']);
+    const r = cli(
+      'compare',
+      '--dataset',
+      DATASET,
+      '--results',
+      results('careful-1'),
+      results('loud-1'),
+      results('budget-1'),
+      '--sort',
+      'cost_per_correct',
+      '--json',
+    );
+    expect((JSON.parse(r.stdout) as { models: JsonRow[] }).models.map((m) => m.model)).toEqual([
+      'budget-1',
+      'loud-1',
+      'careful-1',
+    ]);
     const bad = cli('compare', '--dataset', DATASET, '--results', results('careful-1'), '--sort', 'vibes');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--sort "vibes" is not a metric');
@@ -153,7 +214,15 @@ describe('decidekit compare', () => {
 
 describe('decidekit validate', () => {
   it('passes the bundled files', () => {
-    const r = cli('validate', '--dataset', DATASET, '--results', results('careful-1'), results('loud-1'), results('budget-1'));
+    const r = cli(
+      'validate',
+      '--dataset',
+      DATASET,
+      '--results',
+      results('careful-1'),
+      results('loud-1'),
+      results('budget-1'),
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('36 cases (18 yes/no, 12 choice, 6 score)');
     expect(r.stdout).toContain('all files valid');
@@ -161,10 +230,20 @@ describe('decidekit validate', () => {
 
   it('lists every problem with its line and exits 1', () => {
     const dataset = join(tmp, 'dataset.jsonl');
-    writeFileSync(dataset, ['{"id": "a", "kind": "yes_no", "correct": "yes"}', '{"id": "b", "kind": "choice", "options": ["x"], "correct": "x"}', '{"id": "c", "kind": "yes_no", "correct": true}'].join('\n'));
+    writeFileSync(
+      dataset,
+      [
+        '{"id": "a", "kind": "yes_no", "correct": "yes"}',
+        '{"id": "b", "kind": "choice", "options": ["x"], "correct": "x"}',
+        '{"id": "c", "kind": "yes_no", "correct": true}',
+      ].join('\n'),
+    );
     const r = cli('validate', '--dataset', dataset, '--json');
     expect(r.code).toBe(1);
-    const doc = JSON.parse(r.stdout) as { ok: boolean; files: { ok: boolean; problems: { line: number; case_id: string; field: string; message: string }[] }[] };
+    const doc = JSON.parse(r.stdout) as {
+      ok: boolean;
+      files: { ok: boolean; problems: { line: number; case_id: string; field: string; message: string }[] }[];
+    };
     expect(doc.ok).toBe(false);
     expect(doc.files[0]!.problems.map((p) => [p.line, p.case_id, p.field])).toEqual([
       [1, 'a', 'correct'],
@@ -220,7 +299,9 @@ describe('large results files (pre-parsed on a worker thread)', () => {
     for (let i = 0; i < n; i++) {
       const id = `c-${String(i).padStart(6, '0')}`;
       dataset.push(JSON.stringify({ id, kind: 'yes_no', correct: i % 3 === 0 }));
-      answers.push(JSON.stringify({ case_id: id, model: 'big-1', decision: { probability: ((i * 7919) % 1000) / 1000 } }));
+      answers.push(
+        JSON.stringify({ case_id: id, model: 'big-1', decision: { probability: ((i * 7919) % 1000) / 1000 } }),
+      );
     }
     const ds = join(tmp, 'big-dataset.jsonl');
     const rs = join(tmp, 'big-results.jsonl');

@@ -23,7 +23,15 @@ async function curl(...args: string[]): Promise<{ status: number; body: string }
 }
 
 function postArgs(url: string, body: unknown): string[] {
-  return ['-X', 'POST', `${url}/v1/systemone`, '-H', 'Content-Type: application/json', '--data-binary', JSON.stringify(body)];
+  return [
+    '-X',
+    'POST',
+    `${url}/v1/systemone`,
+    '-H',
+    'Content-Type: application/json',
+    '--data-binary',
+    JSON.stringify(body),
+  ];
 }
 
 const questions = (() => {
@@ -60,7 +68,10 @@ describe('curl against the reference server', () => {
 
 describe('decidekit serve', () => {
   it('prints its URL, answers the spec example request exactly as written, and shuts down on SIGTERM', async () => {
-    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--metrics'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--metrics'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -96,8 +107,12 @@ describe('decidekit serve', () => {
   });
 
   it('refuses an unknown model with a usage error (exit 2)', async () => {
-    const r = await run(process.execPath, [CLI, 'serve', '--model', 'laya']).catch((e: { code: number; stderr: string }) => e);
+    const r = await run(process.execPath, [CLI, 'serve', '--model', 'laya']).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
     expect((r as { code: number }).code).toBe(2);
-    expect((r as { stderr: string }).stderr).toMatch(/--model "laya" is not a built-in model \(known: heuristic, prior, uniform, zero\)/);
+    expect((r as { stderr: string }).stderr).toMatch(
+      /--model "laya" is not a built-in model \(known: heuristic, prior, uniform, zero\)/,
+    );
   });
 });

@@ -13,7 +13,9 @@ describe('the package', () => {
       const c = calibrate([{ confidence: 0.95, hit: true }, { confidence: 0.95, hit: false }]);
       console.log(JSON.stringify({ ece: c.ece, fns: [summarizeBenchmark, loadOfflineDataset, startReferenceServer, createSystemOneClient, runBenchmark].map((f) => typeof f) }));
     `;
-    const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' })) as { ece: number; fns: string[] };
+    const out = JSON.parse(
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' }),
+    ) as { ece: number; fns: string[] };
     expect(out.ece).toBeCloseTo(0.45, 12);
     expect(out.fns.every((t) => t === 'function')).toBe(true);
     expect(readFileSync(join(ROOT, 'dist', 'index.d.ts'), 'utf8')).toContain('summarizeBenchmark');

@@ -4,7 +4,15 @@ import { cents, clamp, noulLogits, scoreLogits, type GeneratedCase } from './tea
 
 type Discrepancy = 'none' | 'rounding' | 'qty_short' | 'price_increase' | 'unordered_line';
 
-const VENDORS = ['Northwind Supplies', 'Acme Industrial', 'Bluebird Packaging', 'Harbor Office Co.', 'Keystone Electrical', 'Pinecrest Foods', 'Vertex Components'];
+const VENDORS = [
+  'Northwind Supplies',
+  'Acme Industrial',
+  'Bluebird Packaging',
+  'Harbor Office Co.',
+  'Keystone Electrical',
+  'Pinecrest Foods',
+  'Vertex Components',
+];
 const SKUS = ['BX-100', 'BX-220', 'CL-014', 'EL-310', 'FS-002', 'GL-450', 'HD-075', 'PK-900', 'TR-118', 'WR-260'];
 const FREIGHT = ['FOB destination', 'FOB shipping point', 'DAP', 'prepaid and added'];
 
@@ -34,7 +42,13 @@ function transposed(n: number): number {
 
 export function generateInvoice(rng: Prng): GeneratedCase {
   const duplicate = rng.chance(0.13);
-  const kind = rng.weighted<Discrepancy>({ none: 0.5, rounding: 0.12, qty_short: 0.13, price_increase: 0.13, unordered_line: 0.12 });
+  const kind = rng.weighted<Discrepancy>({
+    none: 0.5,
+    rounding: 0.12,
+    qty_short: 0.13,
+    price_increase: 0.13,
+    unordered_line: 0.12,
+  });
   const magnitude = kind === 'none' || kind === 'rounding' ? 0 : rng.uniform(0.02, 0.4);
   const damaged = rng.chance(0.07);
   const vendorDisputes = rng.poisson(0.6);
@@ -71,7 +85,9 @@ export function generateInvoice(rng: Prng): GeneratedCase {
   const relativeDiff = Math.abs(invoiceTotal - poTotal) / poTotal + (kind === 'qty_short' ? magnitude : 0);
 
   const number = rng.int(1, 9999);
-  const prior = Array.from({ length: rng.int(0, 4) }, () => invoiceId(rng.int(1, 9999))).filter((id) => id !== invoiceId(number));
+  const prior = Array.from({ length: rng.int(0, 4) }, () => invoiceId(rng.int(1, 9999))).filter(
+    (id) => id !== invoiceId(number),
+  );
   // A duplicate shows up as the same invoice number in the vendor's history, or re-keyed with swapped digits.
   const exactDuplicate = duplicate && rng.chance(0.7);
   if (duplicate) prior.splice(rng.int(0, prior.length), 0, invoiceId(exactDuplicate ? number : transposed(number)));
@@ -87,7 +103,10 @@ export function generateInvoice(rng: Prng): GeneratedCase {
   const mismatch = kind === 'qty_short' || kind === 'price_increase' || kind === 'unordered_line' ? 1 : 0;
   const severity = clamp(disc('rounding') * 1 + mismatch * (1.4 + 6 * relativeDiff) + (damaged ? 1.2 : 0), 0, 3);
   const dup = duplicate ? (exactDuplicate ? 1 : 0.6) : 0;
-  const pressure = (daysUntilDue <= 3 ? 1.1 : daysUntilDue <= 10 ? 0.5 : 0) + (daysUntilDue < 0 ? 0.6 : 0) + (discountDays !== null && discountDays <= 3 ? 0.9 : 0);
+  const pressure =
+    (daysUntilDue <= 3 ? 1.1 : daysUntilDue <= 10 ? 0.5 : 0) +
+    (daysUntilDue < 0 ? 0.6 : 0) +
+    (discountDays !== null && discountDays <= 3 ? 0.9 : 0);
 
   const logits: Record<string, number[]> = {
     discrepancy_severity: scoreLogits(severity, 4, 1.1),
@@ -105,11 +124,36 @@ export function generateInvoice(rng: Prng): GeneratedCase {
 
   return {
     state: {
-      invoice: { id: invoiceId(number), vendor: rng.pick(VENDORS), currency: 'USD', lines: invoiceLines, total_usd: invoiceTotal },
-      purchase_order: { id: `PO-${rng.int(10000, 99999)}`, lines: poLines, total_usd: poTotal, freight_terms: rng.pick(FREIGHT) },
-      delivery: { date: `2026-0${rng.int(1, 6)}-${String(rng.int(1, 28)).padStart(2, '0')}`, received_qty: receivedQty, condition: damaged ? 'damaged' : kind === 'qty_short' ? 'partial' : 'good' },
-      payment: { terms, days_until_due: daysUntilDue, early_payment_discount_pct: hasDiscount ? 2 : 0, discount_expires_in_days: discountDays, status },
-      vendor_history: { invoices_12m: rng.int(prior.length + 1, 40), disputes_12m: vendorDisputes, prior_invoice_ids: prior },
+      invoice: {
+        id: invoiceId(number),
+        vendor: rng.pick(VENDORS),
+        currency: 'USD',
+        lines: invoiceLines,
+        total_usd: invoiceTotal,
+      },
+      purchase_order: {
+        id: `PO-${rng.int(10000, 99999)}`,
+        lines: poLines,
+        total_usd: poTotal,
+        freight_terms: rng.pick(FREIGHT),
+      },
+      delivery: {
+        date: `2026-0${rng.int(1, 6)}-${String(rng.int(1, 28)).padStart(2, '0')}`,
+        received_qty: receivedQty,
+        condition: damaged ? 'damaged' : kind === 'qty_short' ? 'partial' : 'good',
+      },
+      payment: {
+        terms,
+        days_until_due: daysUntilDue,
+        early_payment_discount_pct: hasDiscount ? 2 : 0,
+        discount_expires_in_days: discountDays,
+        status,
+      },
+      vendor_history: {
+        invoices_12m: rng.int(prior.length + 1, 40),
+        disputes_12m: vendorDisputes,
+        prior_invoice_ids: prior,
+      },
     },
     factors: { duplicate, exactDuplicate, kind, magnitude, damaged, severity },
     logits,

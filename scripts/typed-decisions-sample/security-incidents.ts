@@ -24,49 +24,88 @@ const SCENARIOS: Record<Scenario, ScenarioSpec> = {
     malicious: false,
     credential: false,
     rules: ['impossible_travel', 'new_country_login'],
-    evidence: ['source IP belongs to the corporate VPN egress range', 'device fingerprint matches the user\'s managed laptop', 'calendar shows the user travelling this week', 'MFA approved on the registered phone'],
+    evidence: [
+      'source IP belongs to the corporate VPN egress range',
+      "device fingerprint matches the user's managed laptop",
+      'calendar shows the user travelling this week',
+      'MFA approved on the registered phone',
+    ],
   },
   admin_change: {
     malicious: false,
     credential: false,
     rules: ['new_admin_grant', 'firewall_rule_change'],
-    evidence: ['change ticket CHG-4471 approved yesterday', 'performed from the bastion host', 'change matches the documented runbook step', 'grant expires automatically in 4 hours'],
+    evidence: [
+      'change ticket CHG-4471 approved yesterday',
+      'performed from the bastion host',
+      'change matches the documented runbook step',
+      'grant expires automatically in 4 hours',
+    ],
   },
   allowlisted_scanner: {
     malicious: false,
     credential: false,
     rules: ['port_scan_internal', 'many_failed_logins'],
-    evidence: ['source is the vulnerability scanner appliance', 'scan window matches the weekly schedule', 'no successful authentication followed'],
+    evidence: [
+      'source is the vulnerability scanner appliance',
+      'scan window matches the weekly schedule',
+      'no successful authentication followed',
+    ],
   },
   misconfiguration: {
     malicious: false,
     credential: false,
     rules: ['many_failed_logins', 'api_key_used_from_new_asn', 'public_bucket_detected'],
-    evidence: ['failures come from a job using an expired password', 'the same pattern started right after a deploy', 'requests come from a new cloud region of our own CI', 'bucket policy changed by an automation account'],
+    evidence: [
+      'failures come from a job using an expired password',
+      'the same pattern started right after a deploy',
+      'requests come from a new cloud region of our own CI',
+      'bucket policy changed by an automation account',
+    ],
   },
   stuffing_success: {
     malicious: true,
     credential: true,
     rules: ['many_failed_logins', 'new_country_login'],
-    evidence: ['2,300 failed logins from 180 IPs, then one success', 'success from a residential proxy network', 'MFA not challenged: legacy protocol used', 'mailbox rule created forwarding to an external domain'],
+    evidence: [
+      '2,300 failed logins from 180 IPs, then one success',
+      'success from a residential proxy network',
+      'MFA not challenged: legacy protocol used',
+      'mailbox rule created forwarding to an external domain',
+    ],
   },
   token_theft: {
     malicious: true,
     credential: true,
     rules: ['impossible_travel', 'api_key_used_from_new_asn', 'session_token_reuse'],
-    evidence: ['session token reused from two countries 6 minutes apart', 'user agent does not match any managed device', '14 MFA push prompts in 3 minutes before approval', 'access key used from a hosting provider never seen before'],
+    evidence: [
+      'session token reused from two countries 6 minutes apart',
+      'user agent does not match any managed device',
+      '14 MFA push prompts in 3 minutes before approval',
+      'access key used from a hosting provider never seen before',
+    ],
   },
   insider_exfiltration: {
     malicious: true,
     credential: false,
     rules: ['mass_download', 'usb_mass_storage'],
-    evidence: ['4.2 GB downloaded from the CRM export in 20 minutes', 'user resigned last week', 'files copied to a personal cloud drive', 'downloads happened outside working hours'],
+    evidence: [
+      '4.2 GB downloaded from the CRM export in 20 minutes',
+      'user resigned last week',
+      'files copied to a personal cloud drive',
+      'downloads happened outside working hours',
+    ],
   },
   malware_beacon: {
     malicious: true,
     credential: false,
     rules: ['suspicious_powershell', 'beaconing_traffic'],
-    evidence: ['encoded PowerShell launched by a document macro', 'outbound connections every 60 seconds to a newly registered domain', 'process injected into explorer.exe', 'EDR quarantine failed'],
+    evidence: [
+      'encoded PowerShell launched by a document macro',
+      'outbound connections every 60 seconds to a newly registered domain',
+      'process injected into explorer.exe',
+      'EDR quarantine failed',
+    ],
   },
 };
 
@@ -89,9 +128,18 @@ const DESCRIPTIONS: Record<string, string> = {
 const PEOPLE = ['a.okafor', 'b.lindqvist', 'c.moreau', 'd.tanaka', 'e.silva', 'f.nowak', 'g.haddad', 'h.kim'];
 const SERVICES = ['svc-backup', 'svc-ci-deploy', 'svc-reporting', 'svc-billing-sync'];
 const PRIVILEGES = {
-  standard: [['read:wiki', 'read:tickets'], ['read:crm', 'write:tickets']],
-  elevated: [['read:crm', 'write:crm', 'export:reports'], ['deploy:staging', 'read:logs']],
-  admin: [['admin:iam', 'admin:billing'], ['deploy:production', 'read:secrets', 'admin:network']],
+  standard: [
+    ['read:wiki', 'read:tickets'],
+    ['read:crm', 'write:tickets'],
+  ],
+  elevated: [
+    ['read:crm', 'write:crm', 'export:reports'],
+    ['deploy:staging', 'read:logs'],
+  ],
+  admin: [
+    ['admin:iam', 'admin:billing'],
+    ['deploy:production', 'read:secrets', 'admin:network'],
+  ],
 } as const;
 const CRITICALITY = ['low', 'medium', 'high', 'crown_jewel'] as const;
 
@@ -122,16 +170,26 @@ export function generateSecurityIncident(rng: Prng): GeneratedCase {
   }
   const mfa = service ? false : spec.credential ? rng.chance(0.55) : rng.chance(0.85);
   const changeWindow = scenario === 'admin_change' ? rng.chance(0.9) : rng.chance(0.1);
-  const allowlisted = scenario === 'allowlisted_scanner' ? rng.chance(0.9) : scenario === 'travel_vpn' ? rng.chance(0.5) : rng.chance(0.05);
+  const allowlisted =
+    scenario === 'allowlisted_scanner'
+      ? rng.chance(0.9)
+      : scenario === 'travel_vpn'
+        ? rng.chance(0.5)
+        : rng.chance(0.05);
 
   const malicious = spec.malicious ? 1 : 0;
   const credential = spec.credential ? 1 : 0;
   const benignExplained = (changeWindow && !spec.malicious ? 1 : 0) + (allowlisted && !spec.malicious ? 1 : 0);
   const impact = clamp(0.6 * criticalityLevel + 0.55 * privilegeLevel + 1.2 * malicious + 0.5 * credential - 0.2, 0, 4);
-  const containNow = malicious * (credential || scenario === 'insider_exfiltration' ? 1 : 0.6) * (criticalityLevel >= 2 || privilegeLevel === 2 ? 1 : 0.5);
+  const containNow =
+    malicious *
+    (credential || scenario === 'insider_exfiltration' ? 1 : 0.6) *
+    (criticalityLevel >= 2 || privilegeLevel === 2 ? 1 : 0.5);
 
   const logits: Record<string, number[]> = {
-    credential_compromise: noulLogits(-2.2 + 4.2 * credential + 0.4 * malicious * (1 - credential) - 0.4 * (mfa ? 1 : 0) * credential),
+    credential_compromise: noulLogits(
+      -2.2 + 4.2 * credential + 0.4 * malicious * (1 - credential) - 0.4 * (mfa ? 1 : 0) * credential,
+    ),
     // close_benign, contain, investigate, monitor
     disposition: [
       1.6 * (1 - malicious) + 1.2 * benignExplained - 0.3,
@@ -141,12 +199,19 @@ export function generateSecurityIncident(rng: Prng): GeneratedCase {
     ],
     severity: scoreLogits(impact, 5, 0.8),
     true_positive: noulLogits(-1.7 + 3.8 * malicious - 0.9 * benignExplained),
-    urgency: scoreLogits(0.4 + 1.5 * malicious + 0.5 * credential + 0.25 * criticalityLevel - 0.5 * benignExplained, 4, 0.7),
+    urgency: scoreLogits(
+      0.4 + 1.5 * malicious + 0.5 * credential + 0.25 * criticalityLevel - 0.5 * benignExplained,
+      4,
+      0.7,
+    ),
   };
 
   const history = {
     logins_30d: service ? rng.int(500, 5000) : rng.int(15, 140),
-    distinct_countries_30d: scenario === 'travel_vpn' || scenario === 'token_theft' || scenario === 'stuffing_success' ? rng.int(2, 4) : rng.int(1, 2),
+    distinct_countries_30d:
+      scenario === 'travel_vpn' || scenario === 'token_theft' || scenario === 'stuffing_success'
+        ? rng.int(2, 4)
+        : rng.int(1, 2),
     prior_alerts_90d: rng.poisson(spec.malicious ? 0.8 : 1.6),
     credential_rotation_days_ago: rng.int(1, service ? 700 : 180),
   };

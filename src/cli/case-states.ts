@@ -1,5 +1,11 @@
 import type { BenchRun } from '../core/bench/run.js';
-import { defaultCacheDir, loadBenchDataset, SAMPLE_ID, TYPED_DECISIONS_ID, type DatasetSource } from '../datasets/typed-decisions/index.js';
+import {
+  defaultCacheDir,
+  loadBenchDataset,
+  SAMPLE_ID,
+  TYPED_DECISIONS_ID,
+  type DatasetSource,
+} from '../datasets/typed-decisions/index.js';
 import type { CliIo } from './io.js';
 
 /**
@@ -10,7 +16,11 @@ import type { CliIo } from './io.js';
 export async function statesOfRun(run: BenchRun, io: CliIo): Promise<ReadonlyMap<string, string | object> | undefined> {
   const { dataset } = run.config;
   const source: DatasetSource | null =
-    dataset.id === SAMPLE_ID ? { kind: 'sample' } : dataset.id === TYPED_DECISIONS_ID ? { kind: 'typed-decisions', cacheDir: defaultCacheDir(io.env) } : null;
+    dataset.id === SAMPLE_ID
+      ? { kind: 'sample' }
+      : dataset.id === TYPED_DECISIONS_ID
+        ? { kind: 'typed-decisions', cacheDir: defaultCacheDir(io.env) }
+        : null;
   if (source === null) return undefined;
   try {
     const loaded = await loadBenchDataset(source, { split: dataset.split });

@@ -20,10 +20,16 @@ export interface Command {
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 /** What parseArgs returns for these options (spelled out so declarations can name it). */
-export type ParsedCommandArgs<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: boolean; strict: true }>>;
+export type ParsedCommandArgs<O extends Options> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: O; allowPositionals: boolean; strict: true }>
+>;
 
 /** node:util parseArgs, with its errors turned into UsageError. */
-export function parseCommandArgs<O extends Options>(argv: readonly string[], options: O, allowPositionals = false): ParsedCommandArgs<O> {
+export function parseCommandArgs<O extends Options>(
+  argv: readonly string[],
+  options: O,
+  allowPositionals = false,
+): ParsedCommandArgs<O> {
   try {
     return parseArgs({ args: [...argv], options, allowPositionals, strict: true });
   } catch (err) {
@@ -33,7 +39,12 @@ export function parseCommandArgs<O extends Options>(argv: readonly string[], opt
 }
 
 /** Parses a number option; throws UsageError naming the option. */
-export function numberOption(name: string, value: string | undefined, check?: (n: number) => boolean, hint?: string): number | undefined {
+export function numberOption(
+  name: string,
+  value: string | undefined,
+  check?: (n: number) => boolean,
+  hint?: string,
+): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || (check && !check(n))) {

@@ -28,7 +28,13 @@ async function main(): Promise<void> {
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(0);
   });
-  const io: CliIo = { stdout: sink(process.stdout), stderr: sink(process.stderr), env: process.env, cwd: process.cwd(), signal: controller.signal };
+  const io: CliIo = {
+    stdout: sink(process.stdout),
+    stderr: sink(process.stderr),
+    env: process.env,
+    cwd: process.cwd(),
+    signal: controller.signal,
+  };
   const code = await runCli(process.argv.slice(2), io);
   process.exitCode = code;
   // The command is over: a signal now must end the process, whatever handle is still open.

@@ -11,7 +11,11 @@ export interface ProgressWriter {
   finish(): void;
 }
 
-export function createProgressWriter(sink: TextSink, mode: ProgressMode, options: { colour: boolean; now: () => number; intervalMs?: number }): ProgressWriter {
+export function createProgressWriter(
+  sink: TextSink,
+  mode: ProgressMode,
+  options: { colour: boolean; now: () => number; intervalMs?: number },
+): ProgressWriter {
   let last = -Infinity;
   let drawn = false;
   const interval = options.intervalMs ?? (mode === 'bar' ? 80 : 2000);

@@ -60,7 +60,9 @@ function reportError(err: unknown, name: string, io: CliIo): number {
   if (err instanceof InvalidInputError) {
     for (const p of err.problems) io.stderr.write(`${formatProblem(p)}\n`);
     if (err.omitted > 0) io.stderr.write(`... and ${err.omitted} more problems\n`);
-    io.stderr.write(`decidekit ${name}: invalid input (${err.problems.length + err.omitted} problem${err.problems.length + err.omitted === 1 ? '' : 's'})\n`);
+    io.stderr.write(
+      `decidekit ${name}: invalid input (${err.problems.length + err.omitted} problem${err.problems.length + err.omitted === 1 ? '' : 's'})\n`,
+    );
     return 1;
   }
   if (err instanceof DecidekitError) {

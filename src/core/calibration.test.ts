@@ -36,7 +36,10 @@ describe('calibrate', () => {
   });
 
   it('keeps ECE in [0, 1] and independent of order', () => {
-    const pairs = fc.array(fc.record({ confidence: fc.double({ min: 0, max: 1, noNaN: true }), hit: fc.boolean() }), { minLength: 1, maxLength: 60 });
+    const pairs = fc.array(fc.record({ confidence: fc.double({ min: 0, max: 1, noNaN: true }), hit: fc.boolean() }), {
+      minLength: 1,
+      maxLength: 60,
+    });
     fc.assert(
       fc.property(pairs, (ps) => {
         const a = calibrate(ps);

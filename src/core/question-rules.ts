@@ -23,7 +23,9 @@ export interface WireQuestionProblem {
   readonly message: string;
 }
 
-export type ParsedWireQuestion = { readonly ok: true; readonly question: Question } | { readonly ok: false; readonly problems: readonly WireQuestionProblem[] };
+export type ParsedWireQuestion =
+  | { readonly ok: true; readonly question: Question }
+  | { readonly ok: false; readonly problems: readonly WireQuestionProblem[] };
 
 export interface WireQuestionOptions {
   /**
@@ -53,13 +55,19 @@ export function parseWireQuestion(value: unknown, options: WireQuestionOptions =
   if (options.unknownFields !== 'ignore') {
     for (const key of Object.keys(value)) {
       if (!(QUESTION_FIELDS as readonly string[]).includes(key)) {
-        problems.push({ field: key, message: `unknown field ${JSON.stringify(key)} (a question has type, instructions, criteria)` });
+        problems.push({
+          field: key,
+          message: `unknown field ${JSON.stringify(key)} (a question has type, instructions, criteria)`,
+        });
       }
     }
   }
   const { type, instructions, criteria } = value;
   if (typeof instructions !== 'string' || instructions.trim().length === 0) {
-    problems.push({ field: 'instructions', message: `instructions must be a non-empty string, got ${instructions === undefined ? 'nothing' : preview(instructions)}` });
+    problems.push({
+      field: 'instructions',
+      message: `instructions must be a non-empty string, got ${instructions === undefined ? 'nothing' : preview(instructions)}`,
+    });
   }
   const text = typeof instructions === 'string' ? instructions : '';
   let question: Question | null;
@@ -87,14 +95,19 @@ function failed(problems: readonly WireQuestionProblem[]): ParsedWireQuestion {
 function unknownTypeMessage(type: unknown): string {
   if (type === undefined) return 'type is missing (expected noul, choice or score)';
   const lower = typeof type === 'string' ? type.toLowerCase() : '';
-  const hint = (QUESTION_TYPES as readonly string[]).includes(lower) ? `types are lower-case: ${lower}` : 'expected noul, choice or score';
+  const hint = (QUESTION_TYPES as readonly string[]).includes(lower)
+    ? `types are lower-case: ${lower}`
+    : 'expected noul, choice or score';
   return `unknown question type ${preview(type)} (${hint})`;
 }
 
 function parseNoul(instructions: string, criteria: unknown, problems: WireQuestionProblem[]): NoulQuestion | null {
   if (criteria === undefined || criteria === null) return { type: 'noul', instructions };
   if (!isRecord(criteria)) {
-    problems.push({ field: 'criteria', message: `noul criteria must be an object with "true" and/or "false" descriptions, got ${preview(criteria)}` });
+    problems.push({
+      field: 'criteria',
+      message: `noul criteria must be an object with "true" and/or "false" descriptions, got ${preview(criteria)}`,
+    });
     return null;
   }
   // Built in the wire's key order so rendering it again keeps that order.
@@ -102,12 +115,18 @@ function parseNoul(instructions: string, criteria: unknown, problems: WireQuesti
   let ok = true;
   for (const [key, description] of Object.entries(criteria)) {
     if (key !== 'true' && key !== 'false') {
-      problems.push({ field: `criteria.${key}`, message: `noul criteria keys are "true" and "false", got ${JSON.stringify(key)}` });
+      problems.push({
+        field: `criteria.${key}`,
+        message: `noul criteria keys are "true" and "false", got ${JSON.stringify(key)}`,
+      });
       ok = false;
     } else if (typeof description === 'string') {
       out[key] = description;
     } else if (description !== null) {
-      problems.push({ field: `criteria.${key}`, message: `a noul description must be a string, got ${preview(description)}` });
+      problems.push({
+        field: `criteria.${key}`,
+        message: `a noul description must be a string, got ${preview(description)}`,
+      });
       ok = false;
     }
   }
@@ -116,12 +135,18 @@ function parseNoul(instructions: string, criteria: unknown, problems: WireQuesti
 
 function parseChoice(instructions: string, criteria: unknown, problems: WireQuestionProblem[]): ChoiceQuestion | null {
   if (!isRecord(criteria)) {
-    problems.push({ field: 'criteria', message: `choice criteria must be an object of option name -> description (or null), got ${criteria === undefined ? 'nothing' : preview(criteria)}` });
+    problems.push({
+      field: 'criteria',
+      message: `choice criteria must be an object of option name -> description (or null), got ${criteria === undefined ? 'nothing' : preview(criteria)}`,
+    });
     return null;
   }
   const options = Object.keys(criteria);
   if (options.length < MIN_CHOICE_OPTIONS || options.length > MAX_CHOICE_OPTIONS) {
-    problems.push({ field: 'criteria', message: `a choice question has ${MIN_CHOICE_OPTIONS} to ${MAX_CHOICE_OPTIONS} options, got ${options.length}` });
+    problems.push({
+      field: 'criteria',
+      message: `a choice question has ${MIN_CHOICE_OPTIONS} to ${MAX_CHOICE_OPTIONS} options, got ${options.length}`,
+    });
     return null;
   }
   const descriptions: (string | null)[] = [];
@@ -134,7 +159,10 @@ function parseChoice(instructions: string, criteria: unknown, problems: WireQues
     } else if (typeof description === 'string' || description === null) {
       descriptions.push(description);
     } else {
-      problems.push({ field: `criteria.${option}`, message: `the description of option ${JSON.stringify(option)} must be a string or null, got ${preview(description)}` });
+      problems.push({
+        field: `criteria.${option}`,
+        message: `the description of option ${JSON.stringify(option)} must be a string or null, got ${preview(description)}`,
+      });
       ok = false;
     }
   }
@@ -143,11 +171,17 @@ function parseChoice(instructions: string, criteria: unknown, problems: WireQues
 
 function parseScore(instructions: string, criteria: unknown, problems: WireQuestionProblem[]): ScoreQuestion | null {
   if (!Array.isArray(criteria)) {
-    problems.push({ field: 'criteria', message: `score criteria must be an array of level descriptions, lowest first, got ${criteria === undefined ? 'nothing' : preview(criteria)}` });
+    problems.push({
+      field: 'criteria',
+      message: `score criteria must be an array of level descriptions, lowest first, got ${criteria === undefined ? 'nothing' : preview(criteria)}`,
+    });
     return null;
   }
   if (criteria.length < MIN_SCORE_LEVELS || criteria.length > MAX_SCORE_LEVELS) {
-    problems.push({ field: 'criteria', message: `a score question has ${MIN_SCORE_LEVELS} to ${MAX_SCORE_LEVELS} levels, got ${criteria.length}` });
+    problems.push({
+      field: 'criteria',
+      message: `a score question has ${MIN_SCORE_LEVELS} to ${MAX_SCORE_LEVELS} levels, got ${criteria.length}`,
+    });
     return null;
   }
   const levels: string[] = [];
@@ -197,7 +231,10 @@ export function canonicalQuestionText(question: Question): string {
   switch (question.type) {
     case 'noul': {
       const c = question.criteria;
-      const criteria = c === undefined || (c.true === undefined && c.false === undefined) ? null : { false: c.false ?? null, true: c.true ?? null };
+      const criteria =
+        c === undefined || (c.true === undefined && c.false === undefined)
+          ? null
+          : { false: c.false ?? null, true: c.true ?? null };
       return JSON.stringify({ criteria, instructions: question.instructions, type: 'noul' });
     }
     case 'choice':

@@ -17,13 +17,20 @@ function write(content: string | Buffer, name = `f${fileNo++}.txt`): string {
   return path;
 }
 
-async function collect(path: string, options?: ReadLinesOptions): Promise<{ lines: string[]; numbers: number[]; count: number }> {
+async function collect(
+  path: string,
+  options?: ReadLinesOptions,
+): Promise<{ lines: string[]; numbers: number[]; count: number }> {
   const lines: string[] = [];
   const numbers: number[] = [];
-  const count = await readLines(path, (line, n) => {
-    lines.push(line);
-    numbers.push(n);
-  }, options);
+  const count = await readLines(
+    path,
+    (line, n) => {
+      lines.push(line);
+      numbers.push(n);
+    },
+    options,
+  );
   return { lines, numbers, count };
 }
 
@@ -69,14 +76,20 @@ describe('readLines', () => {
   it('never splits a multi-byte character at a chunk boundary', async () => {
     const text = 'é€😀 ünïcödé\n日本語のテキスト\n🙂';
     for (let chunk = 1; chunk <= 9; chunk++) {
-      expect((await collect(write(text), { chunkBytes: chunk })).lines).toEqual(['é€😀 ünïcödé', '日本語のテキスト', '🙂']);
+      expect((await collect(write(text), { chunkBytes: chunk })).lines).toEqual([
+        'é€😀 ünïcödé',
+        '日本語のテキスト',
+        '🙂',
+      ]);
     }
   });
 
   it('matches String.split for any text and chunk size', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.oneof(fc.string({ unit: 'grapheme', maxLength: 8 }), fc.constantFrom('\n', '\r\n', '')), { maxLength: 12 }),
+        fc.array(fc.oneof(fc.string({ unit: 'grapheme', maxLength: 8 }), fc.constantFrom('\n', '\r\n', '')), {
+          maxLength: 12,
+        }),
         fc.integer({ min: 1, max: 16 }),
         async (parts, chunkBytes) => {
           const text = parts.join('');

@@ -36,8 +36,16 @@ const CHUNK_BYTES = 1 << 20;
  * the path when the file is missing, unreadable or not valid gzip; an error thrown by
  * `onLine` stops the read and rejects with that error.
  */
-export async function readLines(path: string, onLine: (line: string, lineNumber: number) => void, options: ReadLinesOptions = {}): Promise<number> {
-  return readLineBytes(path, (bytes, start, end, lineNumber) => onLine(bytes.toString('utf8', start, end), lineNumber), options);
+export async function readLines(
+  path: string,
+  onLine: (line: string, lineNumber: number) => void,
+  options: ReadLinesOptions = {},
+): Promise<number> {
+  return readLineBytes(
+    path,
+    (bytes, start, end, lineNumber) => onLine(bytes.toString('utf8', start, end), lineNumber),
+    options,
+  );
 }
 
 /**
@@ -121,7 +129,11 @@ export async function readLineBytes(
   return lineNumber;
 }
 
-async function readGunzipped(path: string, chunkBytes: number, emit: (buf: Buffer, start: number, end: number) => void): Promise<void> {
+async function readGunzipped(
+  path: string,
+  chunkBytes: number,
+  emit: (buf: Buffer, start: number, end: number) => void,
+): Promise<void> {
   const file = createReadStream(path, { highWaterMark: chunkBytes });
   const z = createGunzip({ chunkSize: Math.max(chunkBytes, 64) });
   file.on('error', (err) => z.destroy(err));
@@ -182,5 +194,8 @@ function unreadable(path: string, err: NodeJS.ErrnoException, gunzip: boolean): 
           : gunzip && err.code?.startsWith('Z_')
             ? `not valid gzip: ${err.message}`
             : err.message;
-  return new DecidekitError('file_unreadable', `cannot read file: ${path} (${hint})`, { context: { file: path }, cause: err });
+  return new DecidekitError('file_unreadable', `cannot read file: ${path} (${hint})`, {
+    context: { file: path },
+    cause: err,
+  });
 }

@@ -23,7 +23,15 @@ import {
 
 describe('number formatting', () => {
   it('shows n/a for null, undefined and non-finite values, never 0 or NaN', () => {
-    for (const f of [formatNumber, formatPercent, formatSigned, formatCount, formatUsd, formatLatencyMs, formatDuration]) {
+    for (const f of [
+      formatNumber,
+      formatPercent,
+      formatSigned,
+      formatCount,
+      formatUsd,
+      formatLatencyMs,
+      formatDuration,
+    ]) {
       expect(f(null)).toBe('n/a');
       expect(f(undefined)).toBe('n/a');
       expect(f(Number.NaN)).toBe('n/a');
@@ -79,7 +87,11 @@ describe('renderBar', () => {
 
   it('always has exactly the requested number of cells', () => {
     fc.assert(
-      fc.property(fc.double({ min: -1, max: 2, noNaN: true }), fc.integer({ min: 1, max: 40 }), (x, cells) => [...renderBar(x, cells)].length === cells),
+      fc.property(
+        fc.double({ min: -1, max: 2, noNaN: true }),
+        fc.integer({ min: 1, max: 40 }),
+        (x, cells) => [...renderBar(x, cells)].length === cells,
+      ),
       { seed: 42, numRuns: 200 },
     );
   });
@@ -93,10 +105,13 @@ describe('renderBar', () => {
 describe('text tables', () => {
   it('aligns columns, ignoring colour codes when measuring', () => {
     const p = createPalette(true);
-    const lines = renderTextTable(['name', 'n'], [
-      ['a', p.red('1')],
-      ['longer', '100'],
-    ]);
+    const lines = renderTextTable(
+      ['name', 'n'],
+      [
+        ['a', p.red('1')],
+        ['longer', '100'],
+      ],
+    );
     expect(lines.map(stripAnsi)).toEqual(['name      n', 'a         1', 'longer  100']);
     expect(lines[1]).toContain('\u001b[31m');
   });

@@ -144,7 +144,11 @@ export interface TextTableOptions {
  * An aligned plain-text table (header, then rows), one string per line, trailing spaces
  * trimmed. Cells may carry colour codes: widths ignore them.
  */
-export function renderTextTable(header: readonly string[], rows: readonly (readonly string[])[], options: TextTableOptions = {}): string[] {
+export function renderTextTable(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  options: TextTableOptions = {},
+): string[] {
   const columns = header.length;
   const widths = header.map((h, c) => Math.max(visibleWidth(h), ...rows.map((r) => visibleWidth(r[c] ?? ''))));
   const alignOf = (c: number): Align => options.align?.[c] ?? (c === 0 ? 'left' : 'right');
@@ -235,17 +239,34 @@ export interface Palette {
 }
 
 const identity: Paint = (text) => text;
-const sgr = (open: number, close: number): Paint => (text) => (text === '' ? text : `\u001b[${open}m${text}\u001b[${close}m`);
+const sgr =
+  (open: number, close: number): Paint =>
+  (text) =>
+    text === '' ? text : `\u001b[${open}m${text}\u001b[${close}m`;
 
 /** ANSI colours when `colour` is true, otherwise functions that return their input. */
 export function createPalette(colour: boolean): Palette {
-  if (!colour) return { bold: identity, dim: identity, red: identity, green: identity, yellow: identity, cyan: identity };
-  return { bold: sgr(1, 22), dim: sgr(2, 22), red: sgr(31, 39), green: sgr(32, 39), yellow: sgr(33, 39), cyan: sgr(36, 39) };
+  if (!colour)
+    return { bold: identity, dim: identity, red: identity, green: identity, yellow: identity, cyan: identity };
+  return {
+    bold: sgr(1, 22),
+    dim: sgr(2, 22),
+    red: sgr(31, 39),
+    green: sgr(32, 39),
+    yellow: sgr(33, 39),
+    cyan: sgr(36, 39),
+  };
 }
 
 /** Pads plain-text cells so columns line up; `right` marks right-aligned columns. */
 export function alignRows(rows: readonly (readonly string[])[], right: readonly boolean[]): string[][] {
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, visibleWidth(cell))));
-  return rows.map((row) => row.map((cell, i) => (right[i] ? cell.padStart(widths[i]! + cell.length - visibleWidth(cell)) : cell.padEnd(widths[i]! + cell.length - visibleWidth(cell)))));
+  return rows.map((row) =>
+    row.map((cell, i) =>
+      right[i]
+        ? cell.padStart(widths[i]! + cell.length - visibleWidth(cell))
+        : cell.padEnd(widths[i]! + cell.length - visibleWidth(cell)),
+    ),
+  );
 }

@@ -31,7 +31,10 @@ let clock = 0;
 const now = () => clock++;
 const tick = () => new Promise<void>((r) => setTimeout(r, 1));
 
-function client(behaviour: (i: number, signal?: AbortSignal) => Promise<void>, counter: { calls: number; inFlight: number; maxInFlight: number }): DecisionClient {
+function client(
+  behaviour: (i: number, signal?: AbortSignal) => Promise<void>,
+  counter: { calls: number; inFlight: number; maxInFlight: number },
+): DecisionClient {
   return {
     async decide(state, _questions, signal) {
       counter.calls++;
@@ -39,7 +42,14 @@ function client(behaviour: (i: number, signal?: AbortSignal) => Promise<void>, c
       counter.maxInFlight = Math.max(counter.maxInFlight, counter.inFlight);
       try {
         await behaviour((state as { i: number }).i, signal);
-        return { predicted: [[0.7, 0.3], [0.6, 0.4]], inputTokens: 12, latencyMs: 3 };
+        return {
+          predicted: [
+            [0.7, 0.3],
+            [0.6, 0.4],
+          ],
+          inputTokens: 12,
+          latencyMs: 3,
+        };
       } finally {
         counter.inFlight--;
       }
@@ -50,12 +60,22 @@ function client(behaviour: (i: number, signal?: AbortSignal) => Promise<void>, c
 describe('runBenchmark', () => {
   it('sends one request per case, never more than `parallel` at once, and keeps case order', async () => {
     const counter = { calls: 0, inFlight: 0, maxInFlight: 0 };
-    const out = await runBenchmark({ cases, client: client(tick, counter), parallel: 4, failureOf, isRunStopping, now });
+    const out = await runBenchmark({
+      cases,
+      client: client(tick, counter),
+      parallel: 4,
+      failureOf,
+      isRunStopping,
+      now,
+    });
     expect(counter.calls).toBe(20);
     expect(counter.maxInFlight).toBe(4);
     expect(out.stopped).toBeNull();
     expect(out.results.map((r) => r.caseId)).toEqual(cases.map((c) => c.id));
-    expect(out.results[0]!.decisions.map((d) => d.outcome.status === 'answered' && d.outcome.correct)).toEqual([true, false]);
+    expect(out.results[0]!.decisions.map((d) => d.outcome.status === 'answered' && d.outcome.correct)).toEqual([
+      true,
+      false,
+    ]);
   });
 
   it('turns a failed request into error rows for every decision of its case', async () => {
@@ -174,6 +194,8 @@ describe('runBenchmark', () => {
 
   it('rejects a parallelism below 1', async () => {
     const counter = { calls: 0, inFlight: 0, maxInFlight: 0 };
-    await expect(runBenchmark({ cases, client: client(tick, counter), parallel: 0, failureOf, isRunStopping, now })).rejects.toThrow('parallel');
+    await expect(
+      runBenchmark({ cases, client: client(tick, counter), parallel: 0, failureOf, isRunStopping, now }),
+    ).rejects.toThrow('parallel');
   });
 });

@@ -60,7 +60,8 @@ export interface RunOutcome {
  */
 export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunOutcome> {
   const { cases, client, now } = options;
-  if (!Number.isInteger(options.parallel) || options.parallel < 1) throw new RangeError(`parallel must be an integer >= 1, got ${options.parallel}`);
+  if (!Number.isInteger(options.parallel) || options.parallel < 1)
+    throw new RangeError(`parallel must be an integer >= 1, got ${options.parallel}`);
   const started = now();
   const decisionsTotal = cases.reduce((n, c) => n + c.questions.length, 0);
   const finished: (CaseResult | undefined)[] = new Array(cases.length);
@@ -110,7 +111,14 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunOut
       options.onEvent?.({
         type: 'case',
         result,
-        progress: { casesDone, casesTotal: cases.length, decisionsDone, decisionsTotal, errors, elapsedMs: now() - started },
+        progress: {
+          casesDone,
+          casesTotal: cases.length,
+          decisionsDone,
+          decisionsTotal,
+          errors,
+          elapsedMs: now() - started,
+        },
       });
     }
   };
@@ -132,7 +140,15 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunOut
       try {
         const answer = await client.decide(benchCase.state, benchCase.questions, inFlight.signal);
         if (stopped || callbackError) return;
-        finish(index, scoreCase(benchCase, { status: 'answered', latencyMs: answer.latencyMs, inputTokens: answer.inputTokens, predicted: answer.predicted }));
+        finish(
+          index,
+          scoreCase(benchCase, {
+            status: 'answered',
+            latencyMs: answer.latencyMs,
+            inputTokens: answer.inputTokens,
+            predicted: answer.predicted,
+          }),
+        );
       } catch (error) {
         // A request cancelled because the run is stopping is not a failed case: it was never finished.
         if (stopped || callbackError) return;
@@ -140,7 +156,14 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunOut
           stop('unsupported', error);
           return;
         }
-        finish(index, scoreCase(benchCase, { status: 'failed', failure: options.failureOf(error), latencyMs: options.elapsedMsOf?.(error) ?? now() - t0 }));
+        finish(
+          index,
+          scoreCase(benchCase, {
+            status: 'failed',
+            failure: options.failureOf(error),
+            latencyMs: options.elapsedMsOf?.(error) ?? now() - t0,
+          }),
+        );
       }
     }
   };

@@ -18,7 +18,9 @@ function reverseKeys<T>(value: T): T {
 
 describe('canonicalJson', () => {
   it('sorts keys at every depth and keeps array order', () => {
-    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}',
+    );
   });
 });
 
@@ -50,7 +52,9 @@ describe('fingerprintOf', () => {
   it('ignores settings that do not change answers', () => {
     const same = runConfig({ parallel: 8, timeoutMs: 1, retries: 3, pricePerMtokUsd: null, toolVersion: '9.9.9' });
     expect(fingerprintOf(same)).toBe(fingerprintOf(base));
-    expect(fingerprintOf(runConfig({ dataset: { ...base.dataset, license: 'x', attribution: 'y', url: 'https://a' } }))).toBe(fingerprintOf(base));
+    expect(
+      fingerprintOf(runConfig({ dataset: { ...base.dataset, license: 'x', attribution: 'y', url: 'https://a' } })),
+    ).toBe(fingerprintOf(base));
   });
 
   const changes: [string, RunConfig][] = [

@@ -23,12 +23,20 @@ export function fingerprintInput(config: RunConfig): unknown {
     model: config.model,
     endpoint:
       config.embeddedServer === null
-        ? { scheme: config.endpoint.scheme, host: config.endpoint.host, port: config.endpoint.port, path: config.endpoint.path }
+        ? {
+            scheme: config.endpoint.scheme,
+            host: config.endpoint.host,
+            port: config.endpoint.port,
+            path: config.endpoint.path,
+          }
         : { embedded: config.embeddedServer.model },
   };
 }
 
 /** Short sha256 of the canonical JSON of `fingerprintInput(config)`. */
 export function fingerprintOf(config: RunConfig): string {
-  return createHash('sha256').update(canonicalJson(fingerprintInput(config))).digest('hex').slice(0, FINGERPRINT_HEX_LENGTH);
+  return createHash('sha256')
+    .update(canonicalJson(fingerprintInput(config)))
+    .digest('hex')
+    .slice(0, FINGERPRINT_HEX_LENGTH);
 }

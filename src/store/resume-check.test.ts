@@ -6,7 +6,9 @@ describe('checkResumable', () => {
   const stored = runConfig();
 
   it('accepts the same run with other parallelism, timeout, retries and price', () => {
-    expect(checkResumable(stored, runConfig({ parallel: 16, timeoutMs: 5, retries: 2, pricePerMtokUsd: null }))).toEqual({ ok: true });
+    expect(
+      checkResumable(stored, runConfig({ parallel: 16, timeoutMs: 5, retries: 2, pricePerMtokUsd: null })),
+    ).toEqual({ ok: true });
   });
 
   it('names each difference', () => {
@@ -32,21 +34,35 @@ describe('checkResumable', () => {
   it('refuses another dataset, split, a filtered case set and a missing model', () => {
     const check = checkResumable(
       stored,
-      runConfig({ dataset: { ...stored.dataset, id: 'other', split: 'train' }, caseIds: CASE_IDS.slice(0, 1), filters: { limit: 1, workflow: null }, model: null }),
+      runConfig({
+        dataset: { ...stored.dataset, id: 'other', split: 'train' },
+        caseIds: CASE_IDS.slice(0, 1),
+        filters: { limit: 1, workflow: null },
+        model: null,
+      }),
     );
-    expect(check.ok ? [] : check.reasons.map((r) => r.split(':')[0])).toEqual(['dataset', 'dataset split', 'case set', 'model']);
+    expect(check.ok ? [] : check.reasons.map((r) => r.split(':')[0])).toEqual([
+      'dataset',
+      'dataset split',
+      'case set',
+      'model',
+    ]);
   });
 
   it('shortens long lists of differing cases', () => {
     const many = Array.from({ length: 12 }, (_, i) => `x_${i}`);
     const check = checkResumable(runConfig({ caseIds: many }), runConfig({ caseIds: [] }));
-    expect(check.ok ? '' : check.reasons[0]).toBe('case set: stored 12 cases, now 0; not in this run: x_0, x_1, x_2, x_3, x_4 and 7 more');
+    expect(check.ok ? '' : check.reasons[0]).toBe(
+      'case set: stored 12 cases, now 0; not in this run: x_0, x_1, x_2, x_3, x_4 and 7 more',
+    );
   });
 
   it('compares the embedded server by model and ignores its port', () => {
     const a = runConfig({ embeddedServer: { model: 'uniform' }, endpoint: { ...stored.endpoint, port: 1111 } });
     expect(checkResumable(a, { ...a, endpoint: { ...a.endpoint, port: 2222 } })).toEqual({ ok: true });
     const check = checkResumable(a, { ...a, embeddedServer: { model: 'prior' } });
-    expect(check.ok ? [] : check.reasons).toEqual(['endpoint: stored embedded reference server (uniform), now embedded reference server (prior)']);
+    expect(check.ok ? [] : check.reasons).toEqual([
+      'endpoint: stored embedded reference server (uniform), now embedded reference server (prior)',
+    ]);
   });
 });

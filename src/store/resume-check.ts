@@ -26,11 +26,13 @@ const show = (v: string | null): string => (v === null ? 'none' : JSON.stringify
  */
 export function checkResumable(stored: RunConfig, now: RunConfig): ResumeCheck {
   const reasons: string[] = [];
-  if (stored.dataset.id !== now.dataset.id) reasons.push(`dataset: stored ${show(stored.dataset.id)}, now ${show(now.dataset.id)}`);
+  if (stored.dataset.id !== now.dataset.id)
+    reasons.push(`dataset: stored ${show(stored.dataset.id)}, now ${show(now.dataset.id)}`);
   if (stored.dataset.revision !== now.dataset.revision) {
     reasons.push(`dataset revision: stored ${show(stored.dataset.revision)}, now ${show(now.dataset.revision)}`);
   }
-  if (stored.dataset.split !== now.dataset.split) reasons.push(`dataset split: stored ${show(stored.dataset.split)}, now ${show(now.dataset.split)}`);
+  if (stored.dataset.split !== now.dataset.split)
+    reasons.push(`dataset split: stored ${show(stored.dataset.split)}, now ${show(now.dataset.split)}`);
 
   const storedCases = new Set(stored.caseIds);
   const nowCases = new Set(now.caseIds);
@@ -45,7 +47,10 @@ export function checkResumable(stored: RunConfig, now: RunConfig): ResumeCheck {
 
   const keys = [...new Set([...Object.keys(stored.questionSet), ...Object.keys(now.questionSet)])].sort();
   const changed = keys.filter((k) => stored.questionSet[k] !== now.questionSet[k]);
-  if (changed.length > 0) reasons.push(`question set: ${changed.length} question${changed.length === 1 ? ' differs' : 's differ'} (${named(changed)})`);
+  if (changed.length > 0)
+    reasons.push(
+      `question set: ${changed.length} question${changed.length === 1 ? ' differs' : 's differ'} (${named(changed)})`,
+    );
 
   if (stored.model !== now.model) reasons.push(`model: stored ${show(stored.model)}, now ${show(now.model)}`);
   const storedEndpoint = showEndpoint(stored);

@@ -8,7 +8,11 @@ const two = (n: number) => String(n).padStart(2, '0');
  */
 export function createRunId(createdAt: string, random: Uint8Array): string {
   const ms = Date.parse(createdAt);
-  if (!Number.isFinite(ms)) throw new DecidekitError('invalid_run', `cannot create run: createdAt ${JSON.stringify(createdAt)} is not an ISO 8601 time`);
+  if (!Number.isFinite(ms))
+    throw new DecidekitError(
+      'invalid_run',
+      `cannot create run: createdAt ${JSON.stringify(createdAt)} is not an ISO 8601 time`,
+    );
   const d = new Date(ms);
   const date = `${d.getUTCFullYear()}${two(d.getUTCMonth() + 1)}${two(d.getUTCDate())}`;
   const time = `${two(d.getUTCHours())}${two(d.getUTCMinutes())}${two(d.getUTCSeconds())}`;

@@ -56,7 +56,11 @@ export interface RunStore {
   /** Path of the database file (for messages). */
   readonly path: string;
   /** Starts a run in status `running`. `createdAt` is ISO 8601 and also dates the id. */
-  createRun(input: { readonly config: RunConfig; readonly label: string | null; readonly createdAt: string }): StoredRunHead;
+  createRun(input: {
+    readonly config: RunConfig;
+    readonly label: string | null;
+    readonly createdAt: string;
+  }): StoredRunHead;
   /**
    * Saves a finished case, replacing an earlier result of the same case (retries). Saving
    * to a finished run puts it back in status `running` (its stored summary is dropped

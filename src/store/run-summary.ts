@@ -7,7 +7,11 @@ import { summarizeBenchmark, type BenchSummary, type SummarizeOptions } from '..
  * expected, price). Use it for `finishRun` so a stored summary and one recomputed from the
  * stored cases always agree.
  */
-export function summarizeRun(config: RunConfig, cases: readonly CaseResult[], options: { readonly interrupted?: boolean } = {}): BenchSummary {
+export function summarizeRun(
+  config: RunConfig,
+  cases: readonly CaseResult[],
+  options: { readonly interrupted?: boolean } = {},
+): BenchSummary {
   const summarizeOptions: SummarizeOptions = {
     expectedCases: config.caseIds.length,
     ...(options.interrupted === true ? { interrupted: true } : {}),

@@ -13,7 +13,15 @@ import type { RunStore } from './run-store.js';
 import { summarizeRun } from './run-summary.js';
 import { openRunStore, type OpenRunStoreOptions } from './sqlite-run-store.js';
 import { SCHEMA_VERSION } from './store-schema.js';
-import { answeredCase, benchCase, CASE_IDS, failedCase, rightAnswers, runConfig, wrongAnswers } from './test-support/run-fixtures.js';
+import {
+  answeredCase,
+  benchCase,
+  CASE_IDS,
+  failedCase,
+  rightAnswers,
+  runConfig,
+  wrongAnswers,
+} from './test-support/run-fixtures.js';
 
 let dir: string;
 const open: RunStore[] = [];
@@ -69,7 +77,11 @@ describe('openRunStore', () => {
     const db = new Database(join(dir, 'runs.sqlite'), { readonly: true });
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+    const tables = (
+      db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY name").all() as {
+        name: string;
+      }[]
+    ).map((r) => r.name);
     expect(tables).toEqual(['cases', 'decision_rows', 'decisions', 'runs']);
     db.close();
   });
@@ -79,7 +91,9 @@ describe('openRunStore', () => {
     const { id } = s.createRun({ config: runConfig(), label: null, createdAt: '2026-11-30T04:00:00.000Z' });
     s.saveCases(id, [answeredCase(CASE_IDS[0]!, rightAnswers()), failedCase(CASE_IDS[1]!)]);
     expect([...s.savedCaseIds(id, { includeFailed: true })].sort()).toEqual([CASE_IDS[0], CASE_IDS[1]]);
-    expect(() => s.saveCases(id, [answeredCase(CASE_IDS[2]!, rightAnswers()), answeredCase('not_in_the_run', rightAnswers())])).toThrow(/not in the case set/);
+    expect(() =>
+      s.saveCases(id, [answeredCase(CASE_IDS[2]!, rightAnswers()), answeredCase('not_in_the_run', rightAnswers())]),
+    ).toThrow(/not in the case set/);
     expect(s.savedCaseIds(id, { includeFailed: true }).has(CASE_IDS[2]!)).toBe(false);
   });
 
@@ -143,7 +157,13 @@ describe('round trip', () => {
     expect(run.config).toEqual(config);
     expect(run.summary).toEqual(summary);
     expect(summarizeRun(run.config, run.cases)).toEqual(run.summary);
-    expect(run).toMatchObject({ id: head.id, createdAt: '2026-11-30T04:15:12.000Z', durationMs: 1234.5, label: 'baseline', fingerprint: head.fingerprint });
+    expect(run).toMatchObject({
+      id: head.id,
+      createdAt: '2026-11-30T04:15:12.000Z',
+      durationMs: 1234.5,
+      label: 'baseline',
+      fingerprint: head.fingerprint,
+    });
   });
 
   it('reads back every double exactly (property)', () => {
@@ -156,7 +176,12 @@ describe('round trip', () => {
         const id = `customer_service_${String(++k).padStart(6, '0')}`;
         const config = runConfig({ caseIds: [id] });
         const head = store.createRun({ config, label: null, createdAt: '2026-01-01T00:00:00Z' });
-        const result = scoreCase(benchCase(id), { status: 'answered', latencyMs, inputTokens: 7, predicted: [p1, p2, p3] });
+        const result = scoreCase(benchCase(id), {
+          status: 'answered',
+          latencyMs,
+          inputTokens: 7,
+          predicted: [p1, p2, p3],
+        });
         store.saveCase(head.id, result);
         expect(store.getRun(head.id)!.cases).toEqual([result]);
       }),
@@ -207,7 +232,9 @@ describe('saveCase', () => {
   it('rejects a case outside the run and an unknown run', () => {
     const store = storeAt();
     const other = store.createRun({ config: runConfig(), label: null, createdAt: '2026-11-30T05:00:00Z' });
-    expect(errorOf(() => store.saveCase(other.id, answeredCase('invoice_processing_000009', rightAnswers()))).message).toContain('not in the case set');
+    expect(
+      errorOf(() => store.saveCase(other.id, answeredCase('invoice_processing_000009', rightAnswers()))).message,
+    ).toContain('not in the case set');
     expect(errorOf(() => store.saveCase('nope', answeredCase(CASE_IDS[0]!, rightAnswers()))).code).toBe('unknown_run');
     expect(store.getRun(other.id)!.cases).toEqual([]);
   });
@@ -231,7 +258,9 @@ describe('run lifecycle', () => {
     const config = runConfig();
     const head = store.createRun({ config, label: null, createdAt: '2026-11-30T04:15:12Z' });
     const summary = summarizeRun(config, []);
-    expect(errorOf(() => store.finishRun(head.id, { status: 'complete', durationMs: 1, summary })).code).toBe('invalid_run');
+    expect(errorOf(() => store.finishRun(head.id, { status: 'complete', durationMs: 1, summary })).code).toBe(
+      'invalid_run',
+    );
   });
 
   it('marks a running run interrupted with a summary of its saved cases, and leaves finished runs alone', () => {
@@ -254,7 +283,11 @@ describe('run lifecycle', () => {
     const config = runConfig();
     const head = store.createRun({ config, label: null, createdAt: '2026-11-30T04:15:12Z' });
     store.saveCase(head.id, answeredCase(config.caseIds[0]!, rightAnswers()));
-    store.finishRun(head.id, { status: 'interrupted', durationMs: 50, summary: summarizeRun(config, store.getRun(head.id)!.cases, { interrupted: true }) });
+    store.finishRun(head.id, {
+      status: 'interrupted',
+      durationMs: 50,
+      summary: summarizeRun(config, store.getRun(head.id)!.cases, { interrupted: true }),
+    });
     store.reopenRun(head.id);
     expect(store.getHead(head.id)).toMatchObject({ status: 'running', durationMs: 50, headline: null });
     store.saveCase(head.id, answeredCase(config.caseIds[1]!, rightAnswers()));
@@ -278,7 +311,9 @@ describe('ids, listing and prefixes', () => {
   });
 
   it('rejects a creation time that is not a date', () => {
-    expect(errorOf(() => storeAt().createRun({ config: runConfig(), label: null, createdAt: 'yesterday' })).message).toContain('"yesterday"');
+    expect(
+      errorOf(() => storeAt().createRun({ config: runConfig(), label: null, createdAt: 'yesterday' })).message,
+    ).toContain('"yesterday"');
   });
 
   it('lists newest first with headline metrics from the summary, and honours the limit', () => {
@@ -300,14 +335,25 @@ describe('ids, listing and prefixes', () => {
       errors: s.errors,
       latencyP50Ms: s.latencyMs.p50,
     });
-    expect(list[1]).toMatchObject({ model: 'other', savedCases: 4, caseCount: 4, filtered: false, label: 'baseline', durationMs: 1234.5 });
+    expect(list[1]).toMatchObject({
+      model: 'other',
+      savedCases: 4,
+      caseCount: 4,
+      filtered: false,
+      label: 'baseline',
+      durationMs: 1234.5,
+    });
     expect(list[0]!.headline).toBeNull();
     expect(store.listRuns({ limit: 1 }).map((h) => h.id)).toEqual([running.id]);
   });
 
   it('marks filtered runs', () => {
     const store = storeAt();
-    const head = store.createRun({ config: runConfig({ caseIds: CASE_IDS.slice(0, 2), filters: { limit: 2, workflow: null } }), label: null, createdAt: '2026-11-30T04:15:12Z' });
+    const head = store.createRun({
+      config: runConfig({ caseIds: CASE_IDS.slice(0, 2), filters: { limit: 2, workflow: null } }),
+      label: null,
+      createdAt: '2026-11-30T04:15:12Z',
+    });
     expect(head.filtered).toBe(true);
   });
 
@@ -358,7 +404,9 @@ describe('secrets', () => {
       { scheme: 'http', host: 'host', port: 80, path: `/v1/systemone?key=${SECRET}` },
       { scheme: 'http', host: 'host', port: 80, path: `/v1/systemone#${SECRET}` },
     ]) {
-      const err = errorOf(() => store.createRun({ config: runConfig({ endpoint }), label: null, createdAt: '2026-11-30T04:15:12Z' }));
+      const err = errorOf(() =>
+        store.createRun({ config: runConfig({ endpoint }), label: null, createdAt: '2026-11-30T04:15:12Z' }),
+      );
       expect(err.code).toBe('invalid_run');
       expect(err.message).not.toContain(SECRET);
     }
@@ -384,11 +432,15 @@ describe('concurrent access', () => {
 describe('durability', () => {
   it('keeps every case saved before the process was killed with SIGKILL', () => {
     const path = join(dir, 'killed.sqlite');
-    const child = spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'test-support', 'save-then-kill.ts'), path, '7'], {
-      cwd: join(import.meta.dirname, '..', '..'),
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
+    const child = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', join(import.meta.dirname, 'test-support', 'save-then-kill.ts'), path, '7'],
+      {
+        cwd: join(import.meta.dirname, '..', '..'),
+        encoding: 'utf8',
+        timeout: 20_000,
+      },
+    );
     expect(child.stderr).toBe('');
     expect(child.signal).toBe('SIGKILL');
     const runId = child.stdout.trim();

@@ -102,7 +102,10 @@ const HEAD_COLUMNS = `runs.*, (SELECT count(*) FROM cases WHERE cases.run_id = r
 
 function wrapOpenError(path: string, err: unknown): DecidekitError {
   const message = err instanceof Error ? err.message : String(err);
-  return new DecidekitError('store_unreadable', `cannot open run store: ${path} (${message})`, { context: { path }, cause: err });
+  return new DecidekitError('store_unreadable', `cannot open run store: ${path} (${message})`, {
+    context: { path },
+    cause: err,
+  });
 }
 
 /**
@@ -112,9 +115,13 @@ function wrapOpenError(path: string, err: unknown): DecidekitError {
  */
 export function openRunStore(path: string, options: OpenRunStoreOptions = {}): RunStore {
   if (options.mustExist === true && !existsSync(path)) {
-    throw new DecidekitError('store_missing', `no run store at ${path} (runs are saved there by 'decidekit bench'; pass --store PATH for another file)`, {
-      context: { path },
-    });
+    throw new DecidekitError(
+      'store_missing',
+      `no run store at ${path} (runs are saved there by 'decidekit bench'; pass --store PATH for another file)`,
+      {
+        context: { path },
+      },
+    );
   }
   if (options.mustExist !== true) {
     try {
@@ -156,9 +163,13 @@ function checkCompatible(db: Database.Database, path: string): void {
   }
   const objects = (db.prepare('SELECT count(*) AS n FROM sqlite_master').get() as { n: number }).n;
   if (appId !== APPLICATION_ID && (appId !== 0 || objects > 0)) {
-    throw new DecidekitError('store_foreign', `cannot open run store: ${path} is a SQLite database but not a decidekit run store (the file was not changed; pass --store with another path)`, {
-      context: { path },
-    });
+    throw new DecidekitError(
+      'store_foreign',
+      `cannot open run store: ${path} is a SQLite database but not a decidekit run store (the file was not changed; pass --store with another path)`,
+      {
+        context: { path },
+      },
+    );
   }
 }
 
@@ -166,7 +177,11 @@ function migrate(db: Database.Database, path: string): void {
   const run = db.transaction(() => {
     // Re-read inside the write lock: another process may have migrated meanwhile.
     const from = db.pragma('user_version', { simple: true }) as number;
-    if (from > SCHEMA_VERSION) throw new DecidekitError('store_too_new', `cannot open run store: ${path} was upgraded by a newer decidekit while opening`);
+    if (from > SCHEMA_VERSION)
+      throw new DecidekitError(
+        'store_too_new',
+        `cannot open run store: ${path} was upgraded by a newer decidekit while opening`,
+      );
     for (let v = from; v < SCHEMA_VERSION; v++) {
       db.exec(MIGRATIONS[v]!);
       db.pragma(`user_version = ${v + 1}`);
@@ -185,7 +200,10 @@ function checkEndpointIdentity(config: RunConfig): void {
   if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push('port is not a port number');
   if (!path.startsWith('/') || /[?#\s]/.test(path)) problems.push('path carries a query, fragment or whitespace');
   if (problems.length > 0) {
-    throw new DecidekitError('invalid_run', `cannot store run: endpoint identity ${problems.join('; ')} (store only scheme, host, port and path)`);
+    throw new DecidekitError(
+      'invalid_run',
+      `cannot store run: endpoint identity ${problems.join('; ')} (store only scheme, host, port and path)`,
+    );
   }
 }
 
@@ -213,9 +231,19 @@ function headOf(row: RunRow): StoredRunHead {
     fingerprint: row.fingerprint,
     toolVersion: row.tool_version,
     model: row.model,
-    endpoint: { scheme: row.endpoint_scheme, host: row.endpoint_host, port: row.endpoint_port, path: row.endpoint_path },
+    endpoint: {
+      scheme: row.endpoint_scheme,
+      host: row.endpoint_host,
+      port: row.endpoint_port,
+      path: row.endpoint_path,
+    },
     embeddedServer: row.embedded_model === null ? null : { model: row.embedded_model },
-    dataset: { id: row.dataset_id, revision: row.dataset_revision, split: row.dataset_split, synthetic: row.dataset_synthetic === 1 },
+    dataset: {
+      id: row.dataset_id,
+      revision: row.dataset_revision,
+      split: row.dataset_split,
+      synthetic: row.dataset_synthetic === 1,
+    },
     caseCount: row.case_count,
     savedCases: row.saved_cases,
     filtered: row.filtered === 1,
@@ -243,10 +271,14 @@ function parseStoredJson<T>(text: string, what: string, runId: string, path: str
   try {
     return JSON.parse(text) as T;
   } catch (err) {
-    throw new DecidekitError('store_corrupt', `cannot read run ${runId}: its ${what} in ${path} is not valid JSON (the file was edited or damaged)`, {
-      context: { path, runId },
-      cause: err,
-    });
+    throw new DecidekitError(
+      'store_corrupt',
+      `cannot read run ${runId}: its ${what} in ${path} is not valid JSON (the file was edited or damaged)`,
+      {
+        context: { path, runId },
+        cause: err,
+      },
+    );
   }
 }
 
@@ -254,7 +286,8 @@ function prepareStatements(db: Database.Database) {
   return {
     head: db.prepare(`SELECT ${HEAD_COLUMNS} FROM runs WHERE id = ?`),
     status: db.prepare('SELECT status, config_json FROM runs WHERE id = ?'),
-    insertRun: db.prepare(`INSERT INTO runs (id, created_at, created_ms, status, label, fingerprint, tool_version, model,
+    insertRun:
+      db.prepare(`INSERT INTO runs (id, created_at, created_ms, status, label, fingerprint, tool_version, model,
         endpoint_scheme, endpoint_host, endpoint_port, endpoint_path, embedded_model, dataset_id, dataset_revision,
         dataset_split, dataset_synthetic, case_count, filtered, config_json)
       VALUES (@id, @created_at, @created_ms, 'running', @label, @fingerprint, @tool_version, @model,
@@ -262,9 +295,11 @@ function prepareStatements(db: Database.Database) {
         @dataset_split, @dataset_synthetic, @case_count, @filtered, @config_json)`),
     deleteDecisions: db.prepare('DELETE FROM decisions WHERE run_id = ? AND case_id = ?'),
     deleteCase: db.prepare('DELETE FROM cases WHERE run_id = ? AND case_id = ?'),
-    insertCase: db.prepare(`INSERT INTO cases (run_id, case_id, position, workflow, request_status, latency_ms, input_tokens, error_kind, error_message)
+    insertCase:
+      db.prepare(`INSERT INTO cases (run_id, case_id, position, workflow, request_status, latency_ms, input_tokens, error_kind, error_message)
       VALUES (@run_id, @case_id, @position, @workflow, @request_status, @latency_ms, @input_tokens, @error_kind, @error_message)`),
-    insertDecision: db.prepare(`INSERT INTO decisions (run_id, case_id, position, question_id, type, answers_json, gold_label,
+    insertDecision:
+      db.prepare(`INSERT INTO decisions (run_id, case_id, position, question_id, type, answers_json, gold_label,
         gold_probabilities_json, status, predicted, correct, confidence, kl, brier, probabilities_json, error_kind, error_message)
       VALUES (@run_id, @case_id, @position, @question_id, @type, @answers_json, @gold_label,
         @gold_probabilities_json, @status, @predicted, @correct, @confidence, @kl, @brier, @probabilities_json, @error_kind, @error_message)`),
@@ -273,8 +308,11 @@ function prepareStatements(db: Database.Database) {
         decisions_total = @decisions_total, decisions_correct = @decisions_correct, errors = @errors,
         latency_p50_ms = @latency_p50_ms
       WHERE id = @id`),
-    cases: db.prepare('SELECT case_id, workflow, request_status, latency_ms, input_tokens, error_kind, error_message FROM cases WHERE run_id = ? ORDER BY position'),
-    decisions: db.prepare(`SELECT d.case_id, d.question_id, d.type, d.answers_json, d.gold_label, d.gold_probabilities_json, d.status,
+    cases: db.prepare(
+      'SELECT case_id, workflow, request_status, latency_ms, input_tokens, error_kind, error_message FROM cases WHERE run_id = ? ORDER BY position',
+    ),
+    decisions:
+      db.prepare(`SELECT d.case_id, d.question_id, d.type, d.answers_json, d.gold_label, d.gold_probabilities_json, d.status,
         d.predicted, d.correct, d.confidence, d.kl, d.brier, d.probabilities_json, d.error_kind, d.error_message
       FROM decisions d JOIN cases c ON c.run_id = d.run_id AND c.case_id = d.case_id
       WHERE d.run_id = ? ORDER BY c.position, d.position`),
@@ -300,12 +338,20 @@ class SqliteRunStore implements RunStore {
     this.statements = prepareStatements(db);
   }
 
-  createRun(input: { readonly config: RunConfig; readonly label: string | null; readonly createdAt: string }): StoredRunHead {
+  createRun(input: {
+    readonly config: RunConfig;
+    readonly label: string | null;
+    readonly createdAt: string;
+  }): StoredRunHead {
     const { config } = input;
     checkEndpointIdentity(config);
     const seen = new Set<string>();
     for (const id of config.caseIds) {
-      if (seen.has(id)) throw new DecidekitError('invalid_run', `cannot store run: case ${JSON.stringify(id)} appears twice in the case set`);
+      if (seen.has(id))
+        throw new DecidekitError(
+          'invalid_run',
+          `cannot store run: case ${JSON.stringify(id)} appears twice in the case set`,
+        );
       seen.add(id);
     }
     const createdMs = Date.parse(input.createdAt);
@@ -369,11 +415,15 @@ class SqliteRunStore implements RunStore {
   saveCase(runId: string, result: CaseResult): void {
     const position = this.positionsOf(runId).get(result.caseId);
     if (position === undefined) {
-      throw new DecidekitError('invalid_run', `cannot save case ${JSON.stringify(result.caseId)}: it is not in the case set of run ${runId}`);
+      throw new DecidekitError(
+        'invalid_run',
+        `cannot save case ${JSON.stringify(result.caseId)}: it is not in the case set of run ${runId}`,
+      );
     }
     const write = this.db.transaction(() => {
       // A stored run that gets new cases (resume, retry) is running again: its old summary goes.
-      if (this.statusOf(runId) !== 'running') this.writeSummary(runId, 'running', this.getHead(runId)!.durationMs, null);
+      if (this.statusOf(runId) !== 'running')
+        this.writeSummary(runId, 'running', this.getHead(runId)!.durationMs, null);
       const s = this.statements;
       s.deleteDecisions.run(runId, result.caseId);
       s.deleteCase.run(runId, result.caseId);
@@ -418,12 +468,20 @@ class SqliteRunStore implements RunStore {
 
   finishRun(runId: string, input: FinishRunInput): void {
     if (input.summary.status !== input.status) {
-      throw new DecidekitError('invalid_run', `cannot finish run ${runId}: status ${input.status} but its summary says ${input.summary.status}`);
+      throw new DecidekitError(
+        'invalid_run',
+        `cannot finish run ${runId}: status ${input.status} but its summary says ${input.summary.status}`,
+      );
     }
     this.writeSummary(runId, input.status, input.durationMs, input.summary);
   }
 
-  private writeSummary(runId: string, status: StoredRunStatus, durationMs: number | null, summary: BenchSummary | null): void {
+  private writeSummary(
+    runId: string,
+    status: StoredRunStatus,
+    durationMs: number | null,
+    summary: BenchSummary | null,
+  ): void {
     const info = this.statements.finish.run({ id: runId, status, duration_ms: durationMs, ...summaryColumns(summary) });
     if (info.changes === 0) throw this.unknown(runId);
   }
@@ -434,7 +492,12 @@ class SqliteRunStore implements RunStore {
       if (!head) throw this.unknown(runId);
       if (head.status !== 'running') return;
       const run = this.getRun(runId)!;
-      this.writeSummary(runId, 'interrupted', head.durationMs, summarizeRun(run.config, run.cases, { interrupted: true }));
+      this.writeSummary(
+        runId,
+        'interrupted',
+        head.durationMs,
+        summarizeRun(run.config, run.cases, { interrupted: true }),
+      );
     });
     update.immediate();
   }
@@ -457,8 +520,19 @@ class SqliteRunStore implements RunStore {
       const config = parseStoredJson<RunConfig>(row.config_json, 'configuration', id, this.path);
       const cases = this.readCases(id);
       const summary =
-        row.summary_json === null ? summarizeRun(config, cases) : parseStoredJson<BenchSummary>(row.summary_json, 'summary', id, this.path);
-      return { id: row.id, createdAt: row.created_at, durationMs: row.duration_ms, label: row.label, fingerprint: row.fingerprint, config, summary, cases };
+        row.summary_json === null
+          ? summarizeRun(config, cases)
+          : parseStoredJson<BenchSummary>(row.summary_json, 'summary', id, this.path);
+      return {
+        id: row.id,
+        createdAt: row.created_at,
+        durationMs: row.duration_ms,
+        label: row.label,
+        fingerprint: row.fingerprint,
+        config,
+        summary,
+        cases,
+      };
     });
     // One read transaction: cases and summary come from the same snapshot.
     return read.deferred();
@@ -477,13 +551,18 @@ class SqliteRunStore implements RunStore {
       const request: RequestOutcome =
         c.request_status === 'answered'
           ? { status: 'answered', latencyMs: c.latency_ms!, inputTokens: c.input_tokens }
-          : { status: 'failed', failure: { kind: c.error_kind as FailureKind, message: c.error_message ?? '' }, latencyMs: c.latency_ms };
+          : {
+              status: 'failed',
+              failure: { kind: c.error_kind as FailureKind, message: c.error_message ?? '' },
+              latencyMs: c.latency_ms,
+            };
       return { caseId: c.case_id, workflow: c.workflow, request, decisions: byCase.get(c.case_id) ?? [] };
     });
   }
 
   private decisionOf(runId: string, d: DecisionRow): Decision {
-    const json = <T>(text: string, what: string) => parseStoredJson<T>(text, `${what} of case ${d.case_id}`, runId, this.path);
+    const json = <T>(text: string, what: string) =>
+      parseStoredJson<T>(text, `${what} of case ${d.case_id}`, runId, this.path);
     const outcome: DecisionOutcome =
       d.status === 'answered'
         ? {
@@ -508,7 +587,9 @@ class SqliteRunStore implements RunStore {
   savedCaseIds(runId: string, options: { readonly includeFailed?: boolean } = {}): Set<string> {
     if (this.statements.exactId.get(runId) === undefined) throw this.unknown(runId);
     const rows = this.statements.savedIds.all(runId) as { case_id: string; request_status: string }[];
-    return new Set(rows.filter((r) => options.includeFailed === true || r.request_status === 'answered').map((r) => r.case_id));
+    return new Set(
+      rows.filter((r) => options.includeFailed === true || r.request_status === 'answered').map((r) => r.case_id),
+    );
   }
 
   listRuns(options: { readonly limit?: number } = {}): StoredRunHead[] {
@@ -518,17 +599,28 @@ class SqliteRunStore implements RunStore {
 
   resolveId(prefix: string): string {
     const p = prefix.trim();
-    if (p === '') throw new UnknownRunError(`unknown run: an empty run id was given (see 'decidekit runs list --store ${this.path}')`, { path: this.path });
+    if (p === '')
+      throw new UnknownRunError(
+        `unknown run: an empty run id was given (see 'decidekit runs list --store ${this.path}')`,
+        { path: this.path },
+      );
     if (this.statements.exactId.get(p) !== undefined) return p;
     const ids = (this.statements.prefixIds.all({ p }) as { id: string }[]).map((r) => r.id);
     if (ids.length === 1) return ids[0]!;
     if (ids.length === 0) {
-      throw new UnknownRunError(`unknown run: no stored run id starts with ${JSON.stringify(p)} in ${this.path} (see 'decidekit runs list')`, { path: this.path, id: p });
+      throw new UnknownRunError(
+        `unknown run: no stored run id starts with ${JSON.stringify(p)} in ${this.path} (see 'decidekit runs list')`,
+        { path: this.path, id: p },
+      );
     }
     const shown = ids.slice(0, 5).join(', ');
-    throw new DecidekitError('ambiguous_run', `ambiguous run id: ${JSON.stringify(p)} matches ${ids.length > 5 ? 'more than 5 runs' : `${ids.length} runs`} (${shown}${ids.length > 5 ? ', ...' : ''}); give more characters`, {
-      context: { path: this.path, id: p },
-    });
+    throw new DecidekitError(
+      'ambiguous_run',
+      `ambiguous run id: ${JSON.stringify(p)} matches ${ids.length > 5 ? 'more than 5 runs' : `${ids.length} runs`} (${shown}${ids.length > 5 ? ', ...' : ''}); give more characters`,
+      {
+        context: { path: this.path, id: p },
+      },
+    );
   }
 
   close(): void {
@@ -536,6 +628,9 @@ class SqliteRunStore implements RunStore {
   }
 
   private unknown(runId: string): UnknownRunError {
-    return new UnknownRunError(`unknown run: ${JSON.stringify(runId)} is not in ${this.path}`, { path: this.path, id: runId });
+    return new UnknownRunError(`unknown run: ${JSON.stringify(runId)} is not in ${this.path}`, {
+      path: this.path,
+      id: runId,
+    });
   }
 }

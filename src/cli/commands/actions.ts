@@ -1,5 +1,10 @@
 import { basename } from 'node:path';
-import { compareActionModels, evaluateActions, type ActionEvaluation, type ItemSchema } from '../../core/offline/composed-actions.js';
+import {
+  compareActionModels,
+  evaluateActions,
+  type ActionEvaluation,
+  type ItemSchema,
+} from '../../core/offline/composed-actions.js';
 import { InvalidInputError, UsageError, type InputProblem } from '../../core/errors.js';
 import { DEFAULT_PROBLEM_CAP } from '../../core/problem-list.js';
 import { actionItemsOf, checkActionSpecFits, loadActionSpec } from '../../datasets/offline/action-spec.js';
@@ -32,7 +37,9 @@ export function parseFieldThresholds(values: readonly string[], schema: ItemSche
       throw new UsageError(`--threshold ${JSON.stringify(v)} is not valid (FIELD=P with P a probability in [0, 1])`);
     }
     if (!yesNo.includes(field)) {
-      throw new UsageError(`--threshold ${v}: '${field}' is not a yes_no field of the dataset (yes_no fields: ${yesNo.join(', ') || 'none'})`);
+      throw new UsageError(
+        `--threshold ${v}: '${field}' is not a yes_no field of the dataset (yes_no fields: ${yesNo.join(', ') || 'none'})`,
+      );
     }
     if (out.has(field)) throw new UsageError(`--threshold ${field} given twice`);
     out.set(field, p);
@@ -89,7 +96,10 @@ Example:
     for (const path of resultsPaths) {
       try {
         const { model, results } = await loadResults(path, dataset);
-        models.push({ model: model ?? basename(path), evaluation: evaluateActions(spec, items, results, { thresholds }) });
+        models.push({
+          model: model ?? basename(path),
+          evaluation: evaluateActions(spec, items, results, { thresholds }),
+        });
       } catch (err) {
         if (!(err instanceof InvalidInputError) || resultsPaths.length === 1) throw err;
         for (const p of err.problems) {
@@ -106,8 +116,18 @@ Example:
       if (names.indexOf(m.model) !== names.lastIndexOf(m.model)) m.model = `${m.model} (${resultsPaths[i]})`;
     });
 
-    const report = { datasetPath, specPath, spec, items, thresholds, resultsPaths, comparison: compareActionModels(models) };
-    io.stdout.write(values.json ? renderActionsJson(report) : renderActionsText(report, { colour: colourEnabled(io.stdout, io.env) }));
+    const report = {
+      datasetPath,
+      specPath,
+      spec,
+      items,
+      thresholds,
+      resultsPaths,
+      comparison: compareActionModels(models),
+    };
+    io.stdout.write(
+      values.json ? renderActionsJson(report) : renderActionsText(report, { colour: colourEnabled(io.stdout, io.env) }),
+    );
     return 0;
   },
 };

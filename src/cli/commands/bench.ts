@@ -7,7 +7,13 @@ import { DecidekitError, UsageError } from '../../core/errors.js';
 import { createSystemOneClient, elapsedMsOf, failureOf, isRunStopping } from '../../protocol/client/client.js';
 import { InvalidBaseUrlError } from '../../protocol/client/errors.js';
 import { startReferenceServer, type ReferenceServer } from '../../protocol/server/server.js';
-import { defaultCacheDir, loadBenchDataset, SAMPLE_ID, TYPED_DECISIONS_ID, type DatasetSource } from '../../datasets/typed-decisions/index.js';
+import {
+  defaultCacheDir,
+  loadBenchDataset,
+  SAMPLE_ID,
+  TYPED_DECISIONS_ID,
+  type DatasetSource,
+} from '../../datasets/typed-decisions/index.js';
 import { runBenchmark } from '../../runner/run-benchmark.js';
 import { defaultStorePath } from '../../store/default-store-path.js';
 import { fingerprintOf } from '../../store/fingerprint.js';
@@ -62,7 +68,12 @@ Examples:
 /** Node timers hold at most 2^31 - 1 ms (about 24.8 days). */
 const MAX_TIMEOUT_SEC = Math.floor((2 ** 31 - 1) / 1000);
 
-const EMBEDDED_IDENTITY: EndpointIdentity = { scheme: 'embedded', host: 'reference-server', port: 0, path: '/v1/systemone' };
+const EMBEDDED_IDENTITY: EndpointIdentity = {
+  scheme: 'embedded',
+  host: 'reference-server',
+  port: 0,
+  path: '/v1/systemone',
+};
 
 function datasetSource(value: string | undefined, io: CliIo): DatasetSource {
   if (value === undefined || value === 'sample') return { kind: 'sample' };
@@ -97,8 +108,15 @@ export const command: Command = {
       json: { type: 'boolean' },
     });
     const parallel = numberOption('parallel', v.parallel, (n) => Number.isInteger(n) && n >= 1, 'an integer >= 1') ?? 1;
-    const timeoutSec = numberOption('timeout', v.timeout, (n) => n > 0 && n <= MAX_TIMEOUT_SEC, `seconds, > 0 and at most ${MAX_TIMEOUT_SEC}`) ?? 60;
-    const retries = numberOption('retries', v.retries, (n) => Number.isInteger(n) && n >= 0 && n <= 10, 'an integer 0..10') ?? 2;
+    const timeoutSec =
+      numberOption(
+        'timeout',
+        v.timeout,
+        (n) => n > 0 && n <= MAX_TIMEOUT_SEC,
+        `seconds, > 0 and at most ${MAX_TIMEOUT_SEC}`,
+      ) ?? 60;
+    const retries =
+      numberOption('retries', v.retries, (n) => Number.isInteger(n) && n >= 0 && n <= 10, 'an integer 0..10') ?? 2;
     const limit = numberOption('limit', v.limit, (n) => Number.isInteger(n) && n >= 1, 'an integer >= 1');
     const price = numberOption('price-per-mtok', v['price-per-mtok'], (n) => n >= 0, 'USD >= 0');
     if (v['retry-failed'] && !v.resume) throw new UsageError('--retry-failed goes with --resume RUN');
@@ -115,14 +133,16 @@ export const command: Command = {
     const datasetArg = v.dataset ?? (resumed ? datasetArgOf(resumed) : undefined);
     const workflow = v.workflow ?? resumed?.filters.workflow ?? undefined;
     const caseLimit = limit ?? resumed?.filters.limit ?? undefined;
-    const baseUrlArg = v['base-url'] ?? (resumed && resumed.embeddedServer === null ? baseUrlOf(resumed.endpoint) : undefined);
+    const baseUrlArg =
+      v['base-url'] ?? (resumed && resumed.embeddedServer === null ? baseUrlOf(resumed.endpoint) : undefined);
     const modelArg = v.model ?? (resumed ? (resumed.embeddedServer?.model ?? resumed.model ?? undefined) : undefined);
 
     const dataset = await loadBenchDataset(datasetSource(datasetArg, io));
     let cases = dataset.cases;
     if (workflow !== undefined) {
       const known = [...new Set(cases.map((c) => c.workflow))];
-      if (!known.includes(workflow)) throw new UsageError(`--workflow ${workflow} is not in the dataset (workflows: ${known.join(', ')})`);
+      if (!known.includes(workflow))
+        throw new UsageError(`--workflow ${workflow} is not in the dataset (workflows: ${known.join(', ')})`);
       cases = cases.filter((c) => c.workflow === workflow);
     }
     if (caseLimit !== undefined) cases = cases.slice(0, caseLimit);
@@ -131,7 +151,9 @@ export const command: Command = {
     const embeddedModel = modelArg ?? 'heuristic';
     // SQLite is loaded only when the run is kept; opened before the server starts, so a bad
     // store path never leaves a server running.
-    const store: RunStore | null = v['no-store'] ? null : (await import('../../store/sqlite-run-store.js')).openRunStore(storePath);
+    const store: RunStore | null = v['no-store']
+      ? null
+      : (await import('../../store/sqlite-run-store.js')).openRunStore(storePath);
     let server: ReferenceServer | null = null;
     try {
       if (embedded) server = await startReferenceServer({ host: '127.0.0.1', port: 0, model: embeddedModel });
@@ -169,14 +191,17 @@ export const command: Command = {
         // Read once, before anything started (see `storedRun`).
         const id = stored.id;
         const check = checkResumable(stored.config, config);
-        if (!check.ok) throw new DecidekitError('not_resumable', `cannot resume run ${id}: ${check.reasons.join('; ')}`);
+        if (!check.ok)
+          throw new DecidekitError('not_resumable', `cannot resume run ${id}: ${check.reasons.join('; ')}`);
         runId = id;
         // The stored configuration stays the run's record (its price included), so the stored
         // summary always agrees with one recomputed from the stored cases; only how this
         // session sends (parallel, timeout, retries) is new.
         config = { ...stored.config, parallel: config.parallel, timeoutMs: config.timeoutMs, retries: config.retries };
         if (price !== undefined && price !== stored.config.pricePerMtokUsd) {
-          io.stderr.write(`decidekit bench: note: keeping the run's price (${stored.config.pricePerMtokUsd ?? 'none'} per Mtok); --price-per-mtok ${price} applies to new runs\n`);
+          io.stderr.write(
+            `decidekit bench: note: keeping the run's price (${stored.config.pricePerMtokUsd ?? 'none'} per Mtok); --price-per-mtok ${price} applies to new runs\n`,
+          );
         }
         createdAt = stored.createdAt;
         label = v.label ?? stored.label;
@@ -185,7 +210,9 @@ export const command: Command = {
       }
       const toSend = cases.filter((c) => !kept.has(c.id));
 
-      const where = embedded ? `the built-in reference server (model ${embeddedModel}, ${server!.url})` : client.endpoint;
+      const where = embedded
+        ? `the built-in reference server (model ${embeddedModel}, ${server!.url})`
+        : client.endpoint;
       say(
         `decidekit bench: ${toSend.length} of ${cases.length} cases (${dataset.info.synthetic ? 'synthetic sample' : dataset.info.id}) against ${where}` +
           (runId ? `, resuming run ${runId}` : '') +
@@ -197,7 +224,10 @@ export const command: Command = {
         now: () => performance.now(),
       });
       const ensureRun = (): string => {
-        if (runId === null) runId = store ? store.createRun({ config, label, createdAt }).id : `unsaved-${createdAt.replace(/[-:.TZ]/g, '').slice(0, 14)}`;
+        if (runId === null)
+          runId = store
+            ? store.createRun({ config, label, createdAt }).id
+            : `unsaved-${createdAt.replace(/[-:.TZ]/g, '').slice(0, 14)}`;
         return runId;
       };
       const outcome = await runBenchmark({
@@ -221,8 +251,14 @@ export const command: Command = {
       await client.close();
 
       if (outcome.stopped?.reason === 'unsupported') {
-        const message = outcome.stopped.error instanceof Error ? outcome.stopped.error.message : String(outcome.stopped.error);
-        if (runId !== null) store?.finishRun(runId, { status: 'incomplete', durationMs: priorDurationMs + outcome.durationMs, summary: summarizeRun(config, [...kept.values(), ...outcome.results]) });
+        const message =
+          outcome.stopped.error instanceof Error ? outcome.stopped.error.message : String(outcome.stopped.error);
+        if (runId !== null)
+          store?.finishRun(runId, {
+            status: 'incomplete',
+            durationMs: priorDurationMs + outcome.durationMs,
+            summary: summarizeRun(config, [...kept.values(), ...outcome.results]),
+          });
         io.stderr.write(`decidekit bench: stopped: ${message}\n`);
         return 1;
       }
@@ -236,7 +272,16 @@ export const command: Command = {
       const id = ensureRun();
       const durationMs = priorDurationMs + outcome.durationMs;
       store?.finishRun(id, { status: summary.status, durationMs, summary });
-      const run: BenchRun = { id, createdAt, durationMs, label, fingerprint: fingerprintOf(config), config, summary, cases: all };
+      const run: BenchRun = {
+        id,
+        createdAt,
+        durationMs,
+        label,
+        fingerprint: fingerprintOf(config),
+        config,
+        summary,
+        cases: all,
+      };
 
       if (v.out !== undefined) {
         const dir = resolve(io.cwd, v.out);
@@ -247,9 +292,18 @@ export const command: Command = {
         say(`wrote ${join(dir, `${id}.json`)} and ${join(dir, `${id}.md`)}`);
       }
       if (json) io.stdout.write(renderBenchJson(run));
-      else io.stdout.write(renderBenchTerminal(run, { colour: colourEnabled(io.stdout, io.env), redactHost: v.redact === true, ...(io.stdout.columns ? { width: io.stdout.columns } : {}) }));
+      else
+        io.stdout.write(
+          renderBenchTerminal(run, {
+            colour: colourEnabled(io.stdout, io.env),
+            redactHost: v.redact === true,
+            ...(io.stdout.columns ? { width: io.stdout.columns } : {}),
+          }),
+        );
       if (interrupted) {
-        io.stderr.write(`decidekit bench: interrupted; ${all.length} of ${cases.length} cases kept.${store ? ` Resume with: decidekit bench --resume ${id}` : ''}\n`);
+        io.stderr.write(
+          `decidekit bench: interrupted; ${all.length} of ${cases.length} cases kept.${store ? ` Resume with: decidekit bench --resume ${id}` : ''}\n`,
+        );
         return 130;
       }
       if (store && !json) say(`run ${id} saved; see 'decidekit runs show ${id}'`);

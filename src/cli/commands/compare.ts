@@ -44,11 +44,16 @@ Example:
     const results = values.results ?? [];
     if (results.length === 0) throw new UsageError('--results is required (one or more files)');
     const sort = values.sort ?? null;
-    if (sort !== null && !isCompareSortMetric(sort)) throw new UsageError(`--sort ${JSON.stringify(sort)} is not a metric (one of: ${METRICS})`);
+    if (sort !== null && !isCompareSortMetric(sort))
+      throw new UsageError(`--sort ${JSON.stringify(sort)} is not a metric (one of: ${METRICS})`);
     const { dataset, prefetched } = await loadWithPrefetch(datasetPath, results[0]!);
     let rows = await scoreFiles(dataset, results, undefined, prefetched);
     if (sort !== null && isCompareSortMetric(sort)) rows = sortByMetric(rows, (r) => r.summary, sort);
-    io.stdout.write(values.json ? renderCompareJson(dataset.path, rows, sort) : renderCompareMarkdown(rows) + renderCompareNotes(rows));
+    io.stdout.write(
+      values.json
+        ? renderCompareJson(dataset.path, rows, sort)
+        : renderCompareMarkdown(rows) + renderCompareNotes(rows),
+    );
     return 0;
   },
 };

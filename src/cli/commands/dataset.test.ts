@@ -13,7 +13,10 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleDir } from '../../datasets/typed-decisions/load-bench-dataset.js';
 import { PINNED_PARQUET_SHA256, PINNED_REVISION } from '../../datasets/typed-decisions/provenance.js';
-import { sampleRows, typedDecisionsParquet } from '../../datasets/typed-decisions/test-support/typed-decisions-parquet.js';
+import {
+  sampleRows,
+  typedDecisionsParquet,
+} from '../../datasets/typed-decisions/test-support/typed-decisions-parquet.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
@@ -25,7 +28,10 @@ let hfEndpoint: string;
 let parquet: Buffer;
 let parquetSha256: string;
 
-async function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+async function cli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await execFileAsync(process.execPath, [CLI, ...args], {
       cwd: dir,
@@ -40,7 +46,13 @@ async function cli(args: string[], env: Record<string, string> = {}): Promise<{ 
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'decidekit-dataset-e2e-'));
-  parquet = Buffer.from(typedDecisionsParquet(sampleRows('test').slice(0, 12).map((r) => ({ ...r, split: 'test' }))));
+  parquet = Buffer.from(
+    typedDecisionsParquet(
+      sampleRows('test')
+        .slice(0, 12)
+        .map((r) => ({ ...r, split: 'test' })),
+    ),
+  );
   parquetSha256 = createHash('sha256').update(parquet).digest('hex');
   server = createServer((_req, res) => {
     res.writeHead(200, { 'content-length': String(parquet.length) });
@@ -60,8 +72,12 @@ describe.concurrent('decidekit dataset info', () => {
   it('describes the sample as synthetic with its contents, and says Typed Decisions is not fetched', async () => {
     const r = await cli(['dataset', 'info']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('decidekit/typed-decisions-synthetic-sample  (SYNTHETIC: not Typed Decisions data or scores)');
-    expect(r.stdout).toContain('workflows    agent_trace_observability 25, customer_service 25, invoice_processing 25, security_incidents 25');
+    expect(r.stdout).toContain(
+      'decidekit/typed-decisions-synthetic-sample  (SYNTHETIC: not Typed Decisions data or scores)',
+    );
+    expect(r.stdout).toContain(
+      'workflows    agent_trace_observability 25, customer_service 25, invoice_processing 25, security_incidents 25',
+    );
     expect(r.stdout).toContain('questions    noul 150, choice 150, score 200');
     expect(r.stdout).toContain('typed-decisions: not fetched. Typed Decisions is not in the cache');
   });
@@ -71,7 +87,12 @@ describe.concurrent('decidekit dataset info', () => {
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc.datasets).toHaveLength(1);
-    expect(doc.datasets[0]).toMatchObject({ target: 'sample', cases: 200, decisions: 1000, dataset: { synthetic: true, split: 'train' } });
+    expect(doc.datasets[0]).toMatchObject({
+      target: 'sample',
+      cases: 200,
+      decisions: 1000,
+      dataset: { synthetic: true, split: 'train' },
+    });
   });
 
   it('fails with the fetch hint when typed-decisions is asked for and not cached', async () => {
@@ -86,7 +107,9 @@ describe.concurrent('decidekit dataset verify', () => {
   it('passes the bundled sample and skips an unfetched copy', async () => {
     const r = await cli(['dataset', 'verify']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^ok {6}sample: decidekit\/typed-decisions-synthetic-sample @ synthetic-\d+-[0-9a-f]{12}: test 100 cases, train 200 cases; matches its manifest/m);
+    expect(r.stdout).toMatch(
+      /^ok {6}sample: decidekit\/typed-decisions-synthetic-sample @ synthetic-\d+-[0-9a-f]{12}: test 100 cases, train 200 cases; matches its manifest/m,
+    );
     expect(r.stdout).toContain('skipped typed-decisions: not fetched');
   });
 
@@ -99,7 +122,9 @@ describe.concurrent('decidekit dataset verify', () => {
     const doc = JSON.parse(r.stdout);
     expect(doc.ok).toBe(false);
     expect(doc.results[0].status).toBe('failed');
-    expect(doc.results[0].error).toContain(`dataset integrity check failed: ${join(copy, 'train.jsonl')} is truncated: 1000 of`);
+    expect(doc.results[0].error).toContain(
+      `dataset integrity check failed: ${join(copy, 'train.jsonl')} is truncated: 1000 of`,
+    );
     expect(doc.results[0].error).toContain('(restore it: reinstall decidekit');
   });
 
@@ -109,7 +134,9 @@ describe.concurrent('decidekit dataset verify', () => {
     writeFileSync(join(dir, 'mine.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n'));
     const r = await cli(['dataset', 'verify', 'mine.jsonl']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`FAILED  mine.jsonl: ${join(dir, 'mine.jsonl')}:3 case ${rows[2].id}: question risk: gold has unknown answer "9" (answers: 0, 1, 2, 3)`);
+    expect(r.stdout).toContain(
+      `FAILED  mine.jsonl: ${join(dir, 'mine.jsonl')}:3 case ${rows[2].id}: question risk: gold has unknown answer "9" (answers: 0, 1, 2, 3)`,
+    );
   });
 });
 
@@ -117,7 +144,9 @@ describe.concurrent('decidekit dataset fetch', () => {
   it('refuses a download whose sha256 is not the pinned one, leaving nothing', async () => {
     const r = await cli(['dataset', 'fetch', 'typed-decisions', '--cache-dir', 'c1']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`decidekit dataset: downloaded file has the wrong sha256: ${parquetSha256}, expected ${PINNED_PARQUET_SHA256}`);
+    expect(r.stderr).toContain(
+      `decidekit dataset: downloaded file has the wrong sha256: ${parquetSha256}, expected ${PINNED_PARQUET_SHA256}`,
+    );
     const verify = await cli(['dataset', 'verify', 'typed-decisions', '--cache-dir', 'c1']);
     expect(verify.code).toBe(1);
     expect(verify.stdout).toContain('FAILED  typed-decisions: Typed Decisions is not in the cache');
@@ -136,13 +165,16 @@ describe.concurrent('decidekit dataset fetch', () => {
       split: 'test',
       license: 'Apache-2.0',
       synthetic: false,
-      attribution: 'Typed Decisions (LocalLLaMA/typed-decisions, revision e039ebffcc28), Apache-2.0, https://huggingface.co/datasets/LocalLLaMA/typed-decisions',
+      attribution:
+        'Typed Decisions (LocalLLaMA/typed-decisions, revision e039ebffcc28), Apache-2.0, https://huggingface.co/datasets/LocalLLaMA/typed-decisions',
       url: 'https://huggingface.co/datasets/LocalLLaMA/typed-decisions',
     });
     expect(doc.datasets[0].source).toMatchObject({ path: 'all/test-00000-of-00001.parquet', sha256: parquetSha256 });
     const verify = await cli(['dataset', 'verify', 'typed-decisions', '--cache-dir', 'c2']);
     expect(verify.code).toBe(0);
-    expect(verify.stdout).toContain('ok      typed-decisions: LocalLLaMA/typed-decisions @ e039ebffcc280174dd354227424fb2b249f191de: test 12 cases');
+    expect(verify.stdout).toContain(
+      'ok      typed-decisions: LocalLLaMA/typed-decisions @ e039ebffcc280174dd354227424fb2b249f191de: test 12 cases',
+    );
     const stored = join(dir, 'c2', 'typed-decisions', PINNED_REVISION, 'test.jsonl.gz');
     writeFileSync(stored, readFileSync(stored).subarray(0, 100));
     const broken = await cli(['dataset', 'verify', 'typed-decisions', '--cache-dir', 'c2']);

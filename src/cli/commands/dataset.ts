@@ -85,7 +85,11 @@ export const command: Command = {
       case 'verify':
         return runVerify(rest, io);
       default:
-        throw new UsageError(sub === undefined ? `dataset needs a subcommand (${SUBCOMMANDS.join(', ')})` : `unknown subcommand ${JSON.stringify(sub)} (${SUBCOMMANDS.join(', ')})`);
+        throw new UsageError(
+          sub === undefined
+            ? `dataset needs a subcommand (${SUBCOMMANDS.join(', ')})`
+            : `unknown subcommand ${JSON.stringify(sub)} (${SUBCOMMANDS.join(', ')})`,
+        );
     }
   },
 };
@@ -93,13 +97,21 @@ export const command: Command = {
 async function runFetch(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     argv,
-    { revision: { type: 'string' }, sha256: { type: 'string' }, 'cache-dir': { type: 'string' }, json: { type: 'boolean', default: false } },
+    {
+      revision: { type: 'string' },
+      sha256: { type: 'string' },
+      'cache-dir': { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
     true,
   );
   if (positionals.length !== 1 || positionals[0] !== 'typed-decisions') {
-    throw new UsageError(`dataset fetch takes one dataset name: typed-decisions${positionals.length > 0 ? `, got ${positionals.map((p) => JSON.stringify(p)).join(' ')}` : ''}`);
+    throw new UsageError(
+      `dataset fetch takes one dataset name: typed-decisions${positionals.length > 0 ? `, got ${positionals.map((p) => JSON.stringify(p)).join(' ')}` : ''}`,
+    );
   }
-  if (values.sha256 !== undefined && !/^[0-9a-fA-F]{64}$/.test(values.sha256)) throw new UsageError(`--sha256 ${JSON.stringify(values.sha256)} is not 64 hex digits`);
+  if (values.sha256 !== undefined && !/^[0-9a-fA-F]{64}$/.test(values.sha256))
+    throw new UsageError(`--sha256 ${JSON.stringify(values.sha256)} is not 64 hex digits`);
   const cacheDir = cacheDirOf(values['cache-dir'], io);
   const showProgress = io.stderr.isTTY && !values.json;
   let lastShown = -1;
@@ -133,7 +145,15 @@ function fetchJson(r: FetchTypedDecisionsResult) {
     revision: r.manifest.revision,
     cases: r.cases,
     downloadedBytes: r.downloadedBytes,
-    source: r.manifest.source === null ? null : { url: r.manifest.source.url, path: r.manifest.source.path, sha256: r.manifest.source.sha256, sha256Pinned: r.manifest.source.sha256Pinned },
+    source:
+      r.manifest.source === null
+        ? null
+        : {
+            url: r.manifest.source.url,
+            path: r.manifest.source.path,
+            sha256: r.manifest.source.sha256,
+            sha256Pinned: r.manifest.source.sha256Pinned,
+          },
     warnings: r.warnings,
   };
 }
@@ -143,7 +163,9 @@ function renderFetched(r: FetchTypedDecisionsResult): string {
   return [
     `fetched ${r.manifest.id} revision ${r.manifest.revision}: ${r.cases} test cases`,
     `  stored in  ${r.dir}`,
-    source === null ? null : `  sha256     ${source.sha256} (${source.sha256Pinned ? 'verified' : 'recorded, not verified'})`,
+    source === null
+      ? null
+      : `  sha256     ${source.sha256} (${source.sha256Pinned ? 'verified' : 'recorded, not verified'})`,
     `  ${r.manifest.attribution}`,
     '',
   ]
@@ -160,7 +182,11 @@ interface InfoEntry {
 }
 
 async function runInfo(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, { split: { type: 'string' }, 'cache-dir': { type: 'string' }, json: { type: 'boolean', default: false } }, true);
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    { split: { type: 'string' }, 'cache-dir': { type: 'string' }, json: { type: 'boolean', default: false } },
+    true,
+  );
   if (positionals.length > 1) throw new UsageError(`dataset info takes at most one dataset, got ${positionals.length}`);
   const cacheDir = cacheDirOf(values['cache-dir'], io);
   const split = values.split === undefined ? {} : { split: values.split };
@@ -170,17 +196,26 @@ async function runInfo(argv: readonly string[], io: CliIo): Promise<number> {
   for (const target of targets) {
     try {
       const d = await loadBenchDataset(sourceOf(target, io, cacheDir), split);
-      entries.push({ target, info: d.info, location: d.location, manifest: d.manifest, summary: summarizeCases(d.cases) });
+      entries.push({
+        target,
+        info: d.info,
+        location: d.location,
+        manifest: d.manifest,
+        summary: summarizeCases(d.cases),
+      });
     } catch (err) {
       // Without an argument, a Typed Decisions copy that was never fetched is information, not a failure.
-      if (positionals.length === 0 && err instanceof DecidekitError && err.code === 'dataset_missing') missing.push({ target, message: err.message });
+      if (positionals.length === 0 && err instanceof DecidekitError && err.code === 'dataset_missing')
+        missing.push({ target, message: err.message });
       else throw err;
     }
   }
   if (values.json) {
     io.stdout.write(`${JSON.stringify({ datasets: entries.map(infoJson), notFetched: missing })}\n`);
   } else {
-    io.stdout.write([...entries.map(renderInfo), ...missing.map((m) => `${m.target}: not fetched. ${m.message}\n`)].join('\n'));
+    io.stdout.write(
+      [...entries.map(renderInfo), ...missing.map((m) => `${m.target}: not fetched. ${m.message}\n`)].join('\n'),
+    );
   }
   return 0;
 }
@@ -211,25 +246,47 @@ function renderInfo(e: InfoEntry): string {
     ['location', e.location],
   ];
   const source = manifest?.source ?? null;
-  if (source !== null) rows.push(['source', `${source.path} sha256 ${source.sha256} (${source.sha256Pinned ? 'verified at download' : 'recorded at download, not verified'})`]);
+  if (source !== null)
+    rows.push([
+      'source',
+      `${source.path} sha256 ${source.sha256} (${source.sha256Pinned ? 'verified at download' : 'recorded at download, not verified'})`,
+    ]);
   if (manifest?.generator) rows.push(['generator', `${manifest.generator.script} (seed ${manifest.generator.seed})`]);
   if (manifest === null) rows.push(['manifest', 'none (a user file: provenance unknown, no integrity check)']);
   else {
-    for (const f of manifest.files) rows.push([`file ${f.split}`, `${f.path}: ${f.rows} rows, ${f.bytes} bytes, sha256 ${f.sha256}`]);
+    for (const f of manifest.files)
+      rows.push([`file ${f.split}`, `${f.path}: ${f.rows} rows, ${f.bytes} bytes, sha256 ${f.sha256}`]);
   }
-  rows.push(['workflows', Object.entries(summary.casesByWorkflow).map(([w, n]) => `${w} ${n}`).join(', ')]);
-  rows.push(['questions', Object.entries(summary.decisionsByType).map(([t, n]) => `${t} ${n}`).join(', ')]);
+  rows.push([
+    'workflows',
+    Object.entries(summary.casesByWorkflow)
+      .map(([w, n]) => `${w} ${n}`)
+      .join(', '),
+  ]);
+  rows.push([
+    'questions',
+    Object.entries(summary.decisionsByType)
+      .map(([t, n]) => `${t} ${n}`)
+      .join(', '),
+  ]);
   rows.push(['attribution', info.attribution]);
   const width = Math.max(...rows.map(([k]) => k.length));
   return `${e.target}\n${rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n')}\n`;
 }
 
 async function runVerify(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, { 'cache-dir': { type: 'string' }, json: { type: 'boolean', default: false } }, true);
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    { 'cache-dir': { type: 'string' }, json: { type: 'boolean', default: false } },
+    true,
+  );
   const cacheDir = cacheDirOf(values['cache-dir'], io);
   const explicit = positionals.length > 0;
   const targets = explicit ? positionals : ['sample', 'typed-decisions'];
-  const results: ({ target: string; ok: true; verified: VerifiedDataset } | { target: string; ok: false; skipped: boolean; error: string; problems: string[] })[] = [];
+  const results: (
+    | { target: string; ok: true; verified: VerifiedDataset }
+    | { target: string; ok: false; skipped: boolean; error: string; problems: string[] }
+  )[] = [];
   for (const target of targets) {
     try {
       results.push({ target, ok: true, verified: await verifyBenchDataset(sourceOf(target, io, cacheDir)) });
@@ -247,7 +304,15 @@ async function runVerify(argv: readonly string[], io: CliIo): Promise<number> {
         ok: !failed,
         results: results.map((r) =>
           r.ok
-            ? { target: r.target, status: 'ok', dataset: r.verified.info.id, revision: r.verified.info.revision, location: r.verified.location, manifest: r.verified.manifest !== null, splits: r.verified.splits }
+            ? {
+                target: r.target,
+                status: 'ok',
+                dataset: r.verified.info.id,
+                revision: r.verified.info.revision,
+                location: r.verified.location,
+                manifest: r.verified.manifest !== null,
+                splits: r.verified.splits,
+              }
             : { target: r.target, status: r.skipped ? 'not_fetched' : 'failed', error: r.error, problems: r.problems },
         ),
       })}\n`,
@@ -257,8 +322,13 @@ async function runVerify(argv: readonly string[], io: CliIo): Promise<number> {
       if (r.ok) {
         const v = r.verified;
         const splits = v.splits.map((s) => `${s.split ?? 'all rows'} ${s.cases} cases`).join(', ');
-        const integrity = v.manifest === null ? 'rows valid; no manifest, so no integrity check' : 'matches its manifest (size, sha256, rows); rows valid';
-        io.stdout.write(`ok      ${r.target}: ${v.info.id}${v.info.revision === null ? '' : ` @ ${v.info.revision}`}: ${splits}; ${integrity}\n`);
+        const integrity =
+          v.manifest === null
+            ? 'rows valid; no manifest, so no integrity check'
+            : 'matches its manifest (size, sha256, rows); rows valid';
+        io.stdout.write(
+          `ok      ${r.target}: ${v.info.id}${v.info.revision === null ? '' : ` @ ${v.info.revision}`}: ${splits}; ${integrity}\n`,
+        );
       } else if (r.skipped) {
         io.stdout.write(`skipped ${r.target}: not fetched (decidekit dataset fetch typed-decisions)\n`);
       } else {

@@ -13,7 +13,14 @@ import type { CaseResult } from '../../core/bench/case-result.js';
 import type { BenchSummary } from '../../core/bench/summary.js';
 import type { RunConfig } from '../../core/bench/run.js';
 import { openRunStore, summarizeRun, SCHEMA_VERSION } from '../../store/index.js';
-import { answeredCase, CASE_IDS, failedCase, rightAnswers, runConfig, wrongAnswers } from '../../store/test-support/run-fixtures.js';
+import {
+  answeredCase,
+  CASE_IDS,
+  failedCase,
+  rightAnswers,
+  runConfig,
+  wrongAnswers,
+} from '../../store/test-support/run-fixtures.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
@@ -27,7 +34,10 @@ interface CliRun {
 
 async function cli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, [CLI, ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1', ...env } });
+    const { stdout, stderr } = await execFileAsync(process.execPath, [CLI, ...args], {
+      cwd: dir,
+      env: { ...process.env, NO_COLOR: '1', ...env },
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };
@@ -40,7 +50,14 @@ let storePath: string;
 const seeded: { id: string; summary: BenchSummary; decisions: number }[] = [];
 const [c1, c2, c3, c4] = CASE_IDS as [string, string, string, string];
 
-function seed(path: string, config: RunConfig, cases: CaseResult[], createdAt: string, label: string | null, random: number) {
+function seed(
+  path: string,
+  config: RunConfig,
+  cases: CaseResult[],
+  createdAt: string,
+  label: string | null,
+  random: number,
+) {
   const store = openRunStore(path, { randomBytes: () => Uint8Array.of(random, random) });
   try {
     const head = store.createRun({ config, label, createdAt });
@@ -57,9 +74,46 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'decidekit-runs-cli-'));
   storePath = join(dir, 'runs.sqlite');
   // [0] baseline: 6/12; [1] same cases, better: 9/12; [2] filtered run of one case.
-  seeded.push(seed(storePath, runConfig(), [answeredCase(c1, rightAnswers()), failedCase(c2), answeredCase(c3, wrongAnswers()), answeredCase(c4, rightAnswers())], '2026-11-30T04:15:12Z', 'baseline', 0x11));
-  seeded.push(seed(storePath, runConfig(), [answeredCase(c1, wrongAnswers()), answeredCase(c2, rightAnswers()), answeredCase(c3, rightAnswers()), answeredCase(c4, rightAnswers())], '2026-12-01T09:30:00Z', null, 0x22));
-  seeded.push(seed(storePath, runConfig({ caseIds: [c1], filters: { limit: 1, workflow: null } }), [answeredCase(c1, rightAnswers())], '2026-12-01T09:31:00Z', 'quick', 0x33));
+  seeded.push(
+    seed(
+      storePath,
+      runConfig(),
+      [
+        answeredCase(c1, rightAnswers()),
+        failedCase(c2),
+        answeredCase(c3, wrongAnswers()),
+        answeredCase(c4, rightAnswers()),
+      ],
+      '2026-11-30T04:15:12Z',
+      'baseline',
+      0x11,
+    ),
+  );
+  seeded.push(
+    seed(
+      storePath,
+      runConfig(),
+      [
+        answeredCase(c1, wrongAnswers()),
+        answeredCase(c2, rightAnswers()),
+        answeredCase(c3, rightAnswers()),
+        answeredCase(c4, rightAnswers()),
+      ],
+      '2026-12-01T09:30:00Z',
+      null,
+      0x22,
+    ),
+  );
+  seeded.push(
+    seed(
+      storePath,
+      runConfig({ caseIds: [c1], filters: { limit: 1, workflow: null } }),
+      [answeredCase(c1, rightAnswers())],
+      '2026-12-01T09:31:00Z',
+      'quick',
+      0x33,
+    ),
+  );
 });
 
 afterAll(() => {
@@ -90,7 +144,14 @@ describe.concurrent('decidekit runs list', () => {
 
   it('finds the store under XDG_DATA_HOME by default', async () => {
     const xdg = join(dir, 'xdg');
-    const only = seed(join(xdg, 'decidekit', 'runs.sqlite'), runConfig(), [answeredCase(c1, rightAnswers())], '2026-10-01T00:00:00Z', null, 0x44);
+    const only = seed(
+      join(xdg, 'decidekit', 'runs.sqlite'),
+      runConfig(),
+      [answeredCase(c1, rightAnswers())],
+      '2026-10-01T00:00:00Z',
+      null,
+      0x44,
+    );
     const r = await cli(['runs', 'list', '--json'], { XDG_DATA_HOME: xdg });
     expect(JSON.parse(r.stdout).runs.map((h: { id: string }) => h.id)).toEqual([only.id]);
   });
@@ -188,7 +249,18 @@ describe.concurrent('decidekit runs report', () => {
 
   it('writes the Markdown report to --out with the host redacted', async () => {
     const out = join(dir, 'report.md');
-    const r = await cli(['runs', 'report', baseline().id, '--format', 'markdown', '--redact', '--out', out, '--store', storePath]);
+    const r = await cli([
+      'runs',
+      'report',
+      baseline().id,
+      '--format',
+      'markdown',
+      '--redact',
+      '--out',
+      out,
+      '--store',
+      storePath,
+    ]);
     expect(r.code).toBe(0);
     const text = readFileSync(out, 'utf8');
     expect(text).toContain(baseline().id);
@@ -207,7 +279,10 @@ describe.concurrent('decidekit runs export', () => {
   it('writes one JSON line per decision to stdout', async () => {
     const r = await cli(['runs', 'export', baseline().id, '--format', 'jsonl', '--store', storePath]);
     expect(r.code).toBe(0);
-    const rows = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const rows = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rows).toHaveLength(baseline().decisions);
     expect(rows.filter((row) => row.correct).length).toBe(baseline().summary.correct);
     expect(rows.filter((row) => row.status === 'failed').every((row) => row.error_kind === 'timeout')).toBe(true);

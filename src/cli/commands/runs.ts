@@ -80,7 +80,9 @@ function withStore<T>(path: string, use: (store: RunStore) => T): T {
 
 function positionals(args: readonly string[], names: readonly string[], sub: Subcommand): string[] {
   if (args.length !== names.length) {
-    throw new UsageError(`runs ${sub} takes ${names.join(' ')}${args.length > names.length ? `, got an extra argument ${JSON.stringify(args[names.length])}` : ''}`);
+    throw new UsageError(
+      `runs ${sub} takes ${names.join(' ')}${args.length > names.length ? `, got an extra argument ${JSON.stringify(args[names.length])}` : ''}`,
+    );
   }
   return [...args];
 }
@@ -89,12 +91,17 @@ function requireRun(store: RunStore, prefix: string) {
   const id = store.resolveId(prefix);
   const head = store.getHead(id);
   const run = store.getRun(id);
-  if (head === null || run === null) throw new DecidekitError('unknown_run', `unknown run: ${id} disappeared from ${store.path} while reading`);
+  if (head === null || run === null)
+    throw new DecidekitError('unknown_run', `unknown run: ${id} disappeared from ${store.path} while reading`);
   return { head, run };
 }
 
 function runList(argv: readonly string[], io: CliIo): number {
-  const { values, positionals: rest } = parseCommandArgs(argv, { ...COMMON, limit: { type: 'string' }, redact: { type: 'boolean', default: false } }, true);
+  const { values, positionals: rest } = parseCommandArgs(
+    argv,
+    { ...COMMON, limit: { type: 'string' }, redact: { type: 'boolean', default: false } },
+    true,
+  );
   positionals(rest, [], 'list');
   const limit = numberOption('limit', values.limit, (n) => Number.isInteger(n) && n >= 1, 'a whole number >= 1');
   const path = storePathOf(values.store, io);
@@ -114,22 +121,43 @@ function runList(argv: readonly string[], io: CliIo): number {
 }
 
 function runShow(argv: readonly string[], io: CliIo): number {
-  const { values, positionals: rest } = parseCommandArgs(argv, { ...COMMON, redact: { type: 'boolean', default: false } }, true);
+  const { values, positionals: rest } = parseCommandArgs(
+    argv,
+    { ...COMMON, redact: { type: 'boolean', default: false } },
+    true,
+  );
   const [prefix] = positionals(rest, ['RUN'], 'show');
   const { head, run } = withStore(storePathOf(values.store, io), (s) => requireRun(s, prefix!));
-  io.stdout.write(values.json ? renderRunShowJson(head, run, values.redact) : renderRunShow(head, run, { colour: colourEnabled(io.stdout, io.env), redactHost: values.redact }));
+  io.stdout.write(
+    values.json
+      ? renderRunShowJson(head, run, values.redact)
+      : renderRunShow(head, run, { colour: colourEnabled(io.stdout, io.env), redactHost: values.redact }),
+  );
   return 0;
 }
 
 function runCompare(argv: readonly string[], io: CliIo): number {
-  const { values, positionals: rest } = parseCommandArgs(argv, { ...COMMON, force: { type: 'boolean', default: false } }, true);
+  const { values, positionals: rest } = parseCommandArgs(
+    argv,
+    { ...COMMON, force: { type: 'boolean', default: false } },
+    true,
+  );
   const [first, second] = positionals(rest, ['RUN_A', 'RUN_B'], 'compare');
-  const [a, b] = withStore(storePathOf(values.store, io), (s) => [requireRun(s, first!).run, requireRun(s, second!).run] as const);
+  const [a, b] = withStore(
+    storePathOf(values.store, io),
+    (s) => [requireRun(s, first!).run, requireRun(s, second!).run] as const,
+  );
   const comparison = compareRuns(a, b, { force: values.force });
   if (!comparison.sameFingerprint) {
-    io.stderr.write(`decidekit runs compare: warning: fingerprints differ (${a.fingerprint} vs ${b.fingerprint}); comparing anyway because of --force\n`);
+    io.stderr.write(
+      `decidekit runs compare: warning: fingerprints differ (${a.fingerprint} vs ${b.fingerprint}); comparing anyway because of --force\n`,
+    );
   }
-  io.stdout.write(values.json ? renderRunComparisonJson(comparison) : renderRunComparison(comparison, { colour: colourEnabled(io.stdout, io.env) }));
+  io.stdout.write(
+    values.json
+      ? renderRunComparisonJson(comparison)
+      : renderRunComparison(comparison, { colour: colourEnabled(io.stdout, io.env) }),
+  );
   return 0;
 }
 
@@ -145,22 +173,38 @@ function writeOut(path: string, text: string, what: string): void {
 async function runReport(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals: rest } = parseCommandArgs(
     argv,
-    { store: COMMON.store, format: { type: 'string', default: 'terminal' }, out: { type: 'string' }, redact: { type: 'boolean', default: false } },
+    {
+      store: COMMON.store,
+      format: { type: 'string', default: 'terminal' },
+      out: { type: 'string' },
+      redact: { type: 'boolean', default: false },
+    },
     true,
   );
   const [prefix] = positionals(rest, ['RUN'], 'report');
   const format = REPORT_FORMATS.find((f) => f === values.format);
-  if (format === undefined) throw new UsageError(`--format ${JSON.stringify(values.format)} is not supported (use ${REPORT_FORMATS.join(', ')})`);
+  if (format === undefined)
+    throw new UsageError(
+      `--format ${JSON.stringify(values.format)} is not supported (use ${REPORT_FORMATS.join(', ')})`,
+    );
   const { run } = withStore(storePathOf(values.store, io), (s) => requireRun(s, prefix!));
   const redactHost = values.redact;
   const states = format === 'markdown' ? await statesOfRun(run, io) : undefined;
   const toFile = values.out !== undefined;
   const text =
     format === 'json'
-      ? renderBenchJson(redactHost ? { ...run, config: { ...run.config, endpoint: { ...run.config.endpoint, host: REDACTED_HOST } } } : run)
+      ? renderBenchJson(
+          redactHost
+            ? { ...run, config: { ...run.config, endpoint: { ...run.config.endpoint, host: REDACTED_HOST } } }
+            : run,
+        )
       : format === 'markdown'
         ? renderBenchMarkdown(run, { redactHost, ...(states ? { states } : {}) })
-        : renderBenchTerminal(run, { colour: !toFile && colourEnabled(io.stdout, io.env), redactHost, ...(io.stdout.columns === undefined ? {} : { width: io.stdout.columns }) });
+        : renderBenchTerminal(run, {
+            colour: !toFile && colourEnabled(io.stdout, io.env),
+            redactHost,
+            ...(io.stdout.columns === undefined ? {} : { width: io.stdout.columns }),
+          });
   if (!toFile) {
     io.stdout.write(text);
     return 0;
@@ -172,10 +216,15 @@ async function runReport(argv: readonly string[], io: CliIo): Promise<number> {
 }
 
 function runExport(argv: readonly string[], io: CliIo): number {
-  const { values, positionals: rest } = parseCommandArgs(argv, { store: COMMON.store, format: { type: 'string' }, out: { type: 'string' } }, true);
+  const { values, positionals: rest } = parseCommandArgs(
+    argv,
+    { store: COMMON.store, format: { type: 'string' }, out: { type: 'string' } },
+    true,
+  );
   const [prefix] = positionals(rest, ['RUN'], 'export');
   if (values.format === undefined) throw new UsageError('runs export needs --format jsonl');
-  if (values.format !== 'jsonl') throw new UsageError(`--format ${JSON.stringify(values.format)} is not supported (use jsonl)`);
+  if (values.format !== 'jsonl')
+    throw new UsageError(`--format ${JSON.stringify(values.format)} is not supported (use jsonl)`);
   const { run } = withStore(storePathOf(values.store, io), (s) => requireRun(s, prefix!));
   const text = renderRunExportJsonl(run);
   if (values.out === undefined) {
@@ -184,7 +233,9 @@ function runExport(argv: readonly string[], io: CliIo): number {
   }
   const out = resolve(io.cwd, values.out);
   writeOut(out, text, 'export');
-  io.stderr.write(`decidekit runs export: ${run.cases.reduce((n, c) => n + c.decisions.length, 0)} decisions of run ${run.id} written to ${out}\n`);
+  io.stderr.write(
+    `decidekit runs export: ${run.cases.reduce((n, c) => n + c.decisions.length, 0)} decisions of run ${run.id} written to ${out}\n`,
+  );
   return 0;
 }
 

@@ -43,14 +43,24 @@ export function requireOption(name: string, value: string | undefined): string {
  * Scores results files one after another against a dataset. Problems of every file are
  * gathered before failing, so one run lists everything that is wrong.
  */
-export async function scoreFiles(dataset: OfflineDataset, paths: readonly string[], threshold?: number, prefetched?: PrefetchedResults): Promise<ScoredModel[]> {
+export async function scoreFiles(
+  dataset: OfflineDataset,
+  paths: readonly string[],
+  threshold?: number,
+  prefetched?: PrefetchedResults,
+): Promise<ScoredModel[]> {
   const scored: ScoredModel[] = [];
   const problems: InputProblem[] = [];
   let omitted = 0;
   for (const [i, path] of paths.entries()) {
     try {
       // The pre-parse serves the first file only (the same path may be listed again).
-      const r = await scoreResults(path, dataset, threshold === undefined ? {} : { threshold }, i === 0 && prefetched?.path === path ? { prefetched } : {});
+      const r = await scoreResults(
+        path,
+        dataset,
+        threshold === undefined ? {} : { threshold },
+        i === 0 && prefetched?.path === path ? { prefetched } : {},
+      );
       scored.push({ datasetPath: dataset.path, resultsPath: path, model: r.model, summary: r.summary });
     } catch (err) {
       if (!(err instanceof InvalidInputError) || paths.length === 1) throw err;
@@ -100,11 +110,16 @@ Example:
     const datasetPath = requireOption('dataset', values.dataset);
     const results = values.results ?? [];
     if (results.length === 0) throw new UsageError('--results is required');
-    if (results.length > 1) throw new UsageError(`score takes one --results file, got ${results.length} (use 'decidekit compare' for several)`);
+    if (results.length > 1)
+      throw new UsageError(
+        `score takes one --results file, got ${results.length} (use 'decidekit compare' for several)`,
+      );
     const threshold = numberOption('threshold', values.threshold, (n) => n >= 0 && n <= 1, 'a probability in [0, 1]');
     const { dataset, prefetched } = await loadWithPrefetch(datasetPath, results[0]!);
     const [scored] = await scoreFiles(dataset, results, threshold, prefetched);
-    io.stdout.write(values.json ? renderScoreJson(scored!) : renderScoreText(scored!, { colour: colourEnabled(io.stdout, io.env) }));
+    io.stdout.write(
+      values.json ? renderScoreJson(scored!) : renderScoreText(scored!, { colour: colourEnabled(io.stdout, io.env) }),
+    );
     return 0;
   },
 };
@@ -113,7 +128,10 @@ Example:
  * Loads the dataset while a worker thread pre-parses the (first) results file, so the two
  * big reads use both cores. The worker stops if the dataset turns out to be invalid.
  */
-export async function loadWithPrefetch(datasetPath: string, resultsPath: string): Promise<{ dataset: OfflineDataset; prefetched: PrefetchedResults }> {
+export async function loadWithPrefetch(
+  datasetPath: string,
+  resultsPath: string,
+): Promise<{ dataset: OfflineDataset; prefetched: PrefetchedResults }> {
   const prefetched = prefetchResults(resultsPath);
   try {
     return { dataset: await loadOfflineDataset(datasetPath), prefetched };

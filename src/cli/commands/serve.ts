@@ -80,9 +80,12 @@ export const command: Command = {
     });
     const model = v.model ?? DEFAULT_MODEL;
     if (!(BUILT_IN_MODEL_NAMES as readonly string[]).includes(model)) {
-      throw new UsageError(`--model ${JSON.stringify(model)} is not a built-in model (known: ${BUILT_IN_MODEL_NAMES.join(', ')})`);
+      throw new UsageError(
+        `--model ${JSON.stringify(model)} is not a built-in model (known: ${BUILT_IN_MODEL_NAMES.join(', ')})`,
+      );
     }
-    const port = numberOption('port', v.port, (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'an integer 0..65535') ?? 8084;
+    const port =
+      numberOption('port', v.port, (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'an integer 0..65535') ?? 8084;
     const faults: Record<string, unknown> = {
       seed: numberOption('seed', v.seed, Number.isInteger, 'an integer'),
       latencyMs: numberOption('latency-ms', v['latency-ms'], nonNegative, 'ms >= 0'),
@@ -106,7 +109,12 @@ export const command: Command = {
       router: v.router === true,
       metrics: v.metrics === true,
       priorFile: v['prior-file'],
-      maxBodyBytes: numberOption('max-body-bytes', v['max-body-bytes'], (n) => Number.isInteger(n) && n >= 1, 'an integer >= 1'),
+      maxBodyBytes: numberOption(
+        'max-body-bytes',
+        v['max-body-bytes'],
+        (n) => Number.isInteger(n) && n >= 1,
+        'an integer >= 1',
+      ),
       slots: numberOption('slots', v.slots, (n) => Number.isInteger(n) && n >= 1, 'an integer >= 1'),
       faults: hasFaults(faultOptions) ? faultOptions : undefined,
     });
@@ -115,7 +123,8 @@ export const command: Command = {
       `decidekit serve: listening on ${server.url} (POST /v1/systemone; ${server.router ? `router mode: models ${server.models.join(', ')}, default ${server.model}` : `model ${server.model}`}; metrics ${v.metrics ? 'on' : 'off'})\n`,
     );
     for (const note of server.notes) io.stderr.write(`decidekit serve: note: ${note}\n`);
-    if (hasFaults(faultOptions)) io.stderr.write(`decidekit serve: fault injection on: ${JSON.stringify(faultOptions)}\n`);
+    if (hasFaults(faultOptions))
+      io.stderr.write(`decidekit serve: fault injection on: ${JSON.stringify(faultOptions)}\n`);
 
     await new Promise<void>((resolve) => {
       if (io.signal.aborted) resolve();

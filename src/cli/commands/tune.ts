@@ -1,6 +1,13 @@
 import { basename } from 'node:path';
 import { DecidekitError, InvalidInputError, UsageError } from '../../core/errors.js';
-import { DEFAULT_FOLDS, DEFAULT_SEED, tunePointOf, tunePoints, type TuneOptions, type TunePoint } from '../../core/offline/threshold-tuning.js';
+import {
+  DEFAULT_FOLDS,
+  DEFAULT_SEED,
+  tunePointOf,
+  tunePoints,
+  type TuneOptions,
+  type TunePoint,
+} from '../../core/offline/threshold-tuning.js';
 import { loadOfflineDataset } from '../../datasets/offline/dataset.js';
 import { readResults } from '../../datasets/offline/results.js';
 import { renderTuneJson } from '../../reports/offline/tuning-json.js';
@@ -63,16 +70,24 @@ Example:
     const minPrecision = numberOption('min-precision', values['min-precision'], isFraction, 'a fraction in [0, 1]');
     const minRecall = numberOption('min-recall', values['min-recall'], isFraction, 'a fraction in [0, 1]');
     const folds = numberOption('folds', values.folds, (n) => Number.isInteger(n) && n >= 2, 'an integer >= 2');
-    const seed = numberOption('seed', values.seed, (n) => Number.isInteger(n) && n >= 0 && n < 2 ** 32, 'an integer in [0, 2^32)');
+    const seed = numberOption(
+      'seed',
+      values.seed,
+      (n) => Number.isInteger(n) && n >= 0 && n < 2 ** 32,
+      'an integer in [0, 2^32)',
+    );
     const costFp = numberOption('cost-fp', values['cost-fp'], (n) => n >= 0, 'a cost >= 0');
     const costFn = numberOption('cost-fn', values['cost-fn'], (n) => n >= 0, 'a cost >= 0');
-    if ((costFp === undefined) !== (costFn === undefined)) throw new UsageError('--cost-fp and --cost-fn go together (give both or neither)');
+    if ((costFp === undefined) !== (costFn === undefined))
+      throw new UsageError('--cost-fp and --cost-fn go together (give both or neither)');
     const options: TuneOptions = {
       ...(minPrecision === undefined ? {} : { minPrecision }),
       ...(minRecall === undefined ? {} : { minRecall }),
       ...(folds === undefined ? {} : { folds }),
       ...(seed === undefined ? {} : { seed }),
-      ...(costFp === undefined || costFn === undefined ? {} : { costs: { falsePositive: costFp, falseNegative: costFn } }),
+      ...(costFp === undefined || costFn === undefined
+        ? {}
+        : { costs: { falsePositive: costFp, falseNegative: costFn } }),
     };
 
     const dataset = await loadOfflineDataset(datasetPath);
@@ -87,12 +102,16 @@ Example:
       report = tunePoints(points, options, yesNoCases - points.length);
     } catch (err) {
       if (err instanceof DecidekitError && err.code === 'one_class') {
-        throw new InvalidInputError([{ file: resultsPath, line: null, message: `${err.message} (dataset ${datasetPath})` }]);
+        throw new InvalidInputError([
+          { file: resultsPath, line: null, message: `${err.message} (dataset ${datasetPath})` },
+        ]);
       }
       throw err;
     }
     const tuned = { model: model ?? basename(resultsPath), datasetPath, resultsPath, report };
-    io.stdout.write(values.json ? renderTuneJson(tuned) : renderTuneText(tuned, { colour: colourEnabled(io.stdout, io.env) }));
+    io.stdout.write(
+      values.json ? renderTuneJson(tuned) : renderTuneText(tuned, { colour: colourEnabled(io.stdout, io.env) }),
+    );
     return 0;
   },
 };

@@ -15,7 +15,8 @@ const OPTIONS = {
 /** A file that cannot be read at all is one whole-file problem, not a crash. */
 function failed(role: 'dataset' | 'results', path: string, err: unknown): FileCheck {
   if (err instanceof InvalidInputError) return { role, path, ok: false, problems: err.problems, omitted: err.omitted };
-  if (err instanceof DecidekitError) return { role, path, ok: false, problems: [{ file: path, line: null, message: err.message }], omitted: 0 };
+  if (err instanceof DecidekitError)
+    return { role, path, ok: false, problems: [{ file: path, line: null, message: err.message }], omitted: 0 };
   throw err;
 }
 
@@ -49,7 +50,13 @@ Example:
       dataset = await loadOfflineDataset(datasetPath);
       // Counted from the column store: a large dataset never becomes a million objects here.
       const [yesNo, choice, score] = caseTableOf(dataset).countKinds();
-      checks.push({ role: 'dataset', path: datasetPath, ok: true, cases: yesNo + choice + score, byKind: { yesNo, choice, score } });
+      checks.push({
+        role: 'dataset',
+        path: datasetPath,
+        ok: true,
+        cases: yesNo + choice + score,
+        byKind: { yesNo, choice, score },
+      });
     } catch (err) {
       checks.push(failed('dataset', datasetPath, err));
     }
@@ -65,7 +72,11 @@ Example:
         checks.push(failed('results', path, err));
       }
     }
-    io.stdout.write(values.json ? renderValidationJson(checks) : renderValidationText(checks, { colour: colourEnabled(io.stdout, io.env) }));
+    io.stdout.write(
+      values.json
+        ? renderValidationJson(checks)
+        : renderValidationText(checks, { colour: colourEnabled(io.stdout, io.env) }),
+    );
     return checks.every((c) => c.ok !== false) ? 0 : 1;
   },
 };

@@ -16,14 +16,7 @@ export interface BenchCase {
 
 /** Why a request produced no answers. A failed case is data, not an exception. */
 export type FailureKind =
-  | 'timeout'
-  | 'transport'
-  | 'http'
-  | 'rate_limited'
-  | 'request_rejected'
-  | 'auth'
-  | 'malformed'
-  | 'too_large';
+  'timeout' | 'transport' | 'http' | 'rate_limited' | 'request_rejected' | 'auth' | 'malformed' | 'too_large';
 
 export const FAILURE_KINDS: readonly FailureKind[] = [
   'timeout',
@@ -85,7 +78,12 @@ export type PredictedAnswers = readonly (readonly number[])[];
 export function scoreCase(
   benchCase: BenchCase,
   outcome:
-    | { readonly status: 'answered'; readonly latencyMs: number; readonly inputTokens: number | null; readonly predicted: PredictedAnswers }
+    | {
+        readonly status: 'answered';
+        readonly latencyMs: number;
+        readonly inputTokens: number | null;
+        readonly predicted: PredictedAnswers;
+      }
     | { readonly status: 'failed'; readonly failure: Failure; readonly latencyMs: number | null },
 ): CaseResult {
   const decisions: Decision[] = [];
@@ -95,7 +93,13 @@ export function scoreCase(
     const answers = answersOf(question);
     const goldView = { label: answers[gold.labelIndex]!, probabilities: gold.probabilities };
     if (outcome.status === 'failed') {
-      decisions.push({ questionId, type: question.type, answers, gold: goldView, outcome: { status: 'failed', failure: outcome.failure } });
+      decisions.push({
+        questionId,
+        type: question.type,
+        answers,
+        gold: goldView,
+        outcome: { status: 'failed', failure: outcome.failure },
+      });
       continue;
     }
     const probabilities = outcome.predicted[i]!;

@@ -12,7 +12,10 @@ function makeCase(id: string): BenchCase {
     state: {},
     questions: [
       ['urgent', { type: 'noul', instructions: 'Urgent?' }],
-      ['route', { type: 'choice', instructions: 'Route', options: ['billing', 'shipping'], descriptions: [null, null] }],
+      [
+        'route',
+        { type: 'choice', instructions: 'Route', options: ['billing', 'shipping'], descriptions: [null, null] },
+      ],
     ],
     gold: [
       { labelIndex: 0, probabilities: [0.8, 0.2] },
@@ -23,11 +26,26 @@ function makeCase(id: string): BenchCase {
 
 const answered = (id: string, latencyMs: number, predicted: number[][]): CaseResult =>
   scoreCase(makeCase(id), { status: 'answered', latencyMs, inputTokens: null, predicted });
-const failed = (id: string): CaseResult => scoreCase(makeCase(id), { status: 'failed', failure: { kind: 'timeout', message: 'timed out' }, latencyMs: null });
+const failed = (id: string): CaseResult =>
+  scoreCase(makeCase(id), { status: 'failed', failure: { kind: 'timeout', message: 'timed out' }, latencyMs: null });
 
-function run(id: string, fingerprint: string, cases: CaseResult[], caseIds: readonly string[] = cases.map((c) => c.caseId)): BenchRun {
+function run(
+  id: string,
+  fingerprint: string,
+  cases: CaseResult[],
+  caseIds: readonly string[] = cases.map((c) => c.caseId),
+): BenchRun {
   const config = { model: 'm', caseIds } as RunConfig;
-  return { id, createdAt: '2026-01-01T00:00:00Z', durationMs: null, label: null, fingerprint, config, summary: summarizeBenchmark(cases), cases };
+  return {
+    id,
+    createdAt: '2026-01-01T00:00:00Z',
+    durationMs: null,
+    label: null,
+    fingerprint,
+    config,
+    summary: summarizeBenchmark(cases),
+    cases,
+  };
 }
 
 // A: x1 urgent right, route wrong; x2 failed.      -> 1 of 4 right
@@ -57,7 +75,11 @@ describe('compareRuns', () => {
     expect(c.headline.accuracy).toEqual({ a: 0.25, b: 0.5, delta: 0.25 });
     expect(c.headline.errors).toEqual({ a: 2, b: 0, delta: -2 });
     expect(c.headline.latencyP50Ms).toEqual({ a: 10, b: 30, delta: 20 });
-    expect(c.headline.kl).toEqual({ a: runA.summary.kl, b: runB.summary.kl, delta: runB.summary.kl! - runA.summary.kl! });
+    expect(c.headline.kl).toEqual({
+      a: runA.summary.kl,
+      b: runB.summary.kl,
+      delta: runB.summary.kl! - runA.summary.kl!,
+    });
     expect(c.a).toMatchObject({ id: 'A', decisions: 4, status: 'incomplete' });
     expect(c.b).toMatchObject({ id: 'B', decisions: 4, status: 'complete' });
   });

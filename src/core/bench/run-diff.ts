@@ -171,7 +171,15 @@ export function compareRuns(a: BenchRun, b: BenchRun, options: CompareRunsOption
       if (before.correct === after.correct) continue;
       if (after.correct) fixed++;
       else broken++;
-      changed.push({ caseId: c.caseId, workflow: c.workflow, questionId: d.questionId, type: d.type, gold: d.gold.label, before, after });
+      changed.push({
+        caseId: c.caseId,
+        workflow: c.workflow,
+        questionId: d.questionId,
+        type: d.type,
+        gold: d.gold.label,
+        before,
+        after,
+      });
     }
   }
   const decisionsB = inB.size;

@@ -5,7 +5,12 @@ import { summarizeBenchmark } from './summary.js';
 import type { Question } from '../question.js';
 
 const yesNo: Question = { type: 'noul', instructions: 'Is it urgent?' };
-const route: Question = { type: 'choice', instructions: 'Route', options: ['billing', 'shipping'], descriptions: [null, null] };
+const route: Question = {
+  type: 'choice',
+  instructions: 'Route',
+  options: ['billing', 'shipping'],
+  descriptions: [null, null],
+};
 const level: Question = { type: 'score', instructions: 'How bad?', levels: ['low', 'mid', 'high'] };
 
 function makeCase(id: string, workflow: string): BenchCase {
@@ -37,7 +42,11 @@ describe('summarizeBenchmark', () => {
     [0.9, 0.1],
     [0.1, 0.1, 0.8],
   ]);
-  const failed = scoreCase(b, { status: 'failed', failure: { kind: 'timeout', message: 'timed out after 10 s' }, latencyMs: null });
+  const failed = scoreCase(b, {
+    status: 'failed',
+    failure: { kind: 'timeout', message: 'timed out after 10 s' },
+    latencyMs: null,
+  });
 
   it('counts failed decisions as misses but keeps them out of KL, Brier and ECE', () => {
     const s = summarizeBenchmark([ok, failed]);
@@ -60,7 +69,14 @@ describe('summarizeBenchmark', () => {
     expect(Object.keys(s.byType)).toEqual(['noul', 'choice', 'score']);
     expect(s.byWorkflow['wf_b']!.accuracy).toBe(0);
     expect(s.byWorkflow['wf_b']!.kl).toBeNull();
-    expect(Object.keys(s.byQuestion)).toEqual(['wf_a/route', 'wf_a/severity', 'wf_a/urgent', 'wf_b/route', 'wf_b/severity', 'wf_b/urgent']);
+    expect(Object.keys(s.byQuestion)).toEqual([
+      'wf_a/route',
+      'wf_a/severity',
+      'wf_a/urgent',
+      'wf_b/route',
+      'wf_b/severity',
+      'wf_b/urgent',
+    ]);
     expect(s.byQuestion['wf_a/route']!.correct).toBe(0);
   });
 
@@ -95,7 +111,12 @@ describe('summarizeBenchmark', () => {
       fc.property(fc.array(caseArb, { minLength: 1, maxLength: 12 }), (specs) => {
         const results = specs.map(([p, q, r, s, latency, fail], i) => {
           const c = makeCase(`wf_${i % 3}_${String(i).padStart(6, '0')}`, `wf_${i % 3}`);
-          if (fail) return scoreCase(c, { status: 'failed', failure: { kind: 'http', message: 'HTTP 500' }, latencyMs: latency });
+          if (fail)
+            return scoreCase(c, {
+              status: 'failed',
+              failure: { kind: 'http', message: 'HTTP 500' },
+              latencyMs: latency,
+            });
           const t = r + s || 1;
           return answered(c, latency, [
             [p, 1 - p],

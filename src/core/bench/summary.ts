@@ -136,7 +136,12 @@ export function summarizeBenchmark(cases: readonly CaseResult[], options: Summar
       errorKinds[kind] = (errorKinds[kind] ?? 0) + 1;
     }
     for (const d of c.decisions) {
-      const groups = [all, groupFor(byType, d.type), groupFor(byWorkflow, c.workflow), groupFor(byQuestion, `${c.workflow}/${d.questionId}`)];
+      const groups = [
+        all,
+        groupFor(byType, d.type),
+        groupFor(byWorkflow, c.workflow),
+        groupFor(byQuestion, `${c.workflow}/${d.questionId}`),
+      ];
       const o = d.outcome;
       if (o.status === 'failed') {
         errors++;

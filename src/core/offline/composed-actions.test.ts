@@ -43,7 +43,11 @@ function mail(n: number, values: readonly [boolean, boolean, boolean]): OfflineC
 
 /** Results giving P(yes) per field of email n. */
 function answer(n: number, probs: readonly (number | undefined)[], model = 'm'): OfflineResult[] {
-  return FIELDS.flatMap((f, i) => (probs[i] === undefined ? [] : [{ caseId: `mail-${n}:${f}`, model, decision: { kind: 'yes_no' as const, probability: probs[i]! } }]));
+  return FIELDS.flatMap((f, i) =>
+    probs[i] === undefined
+      ? []
+      : [{ caseId: `mail-${n}:${f}`, model, decision: { kind: 'yes_no' as const, probability: probs[i]! } }],
+  );
 }
 
 function items(cases: OfflineCase[]): ActionItems {
@@ -68,7 +72,13 @@ describe('rules', () => {
       inaction: 'pass',
       rules: [
         { when: [{ field: 'severity', condition: { kind: 'score', gte: 8 } }], action: 'escalate' },
-        { when: [{ field: 'topic', condition: { kind: 'choice', options: ['legal', 'safety'] } }, { field: 'severity', condition: { kind: 'score', gte: 3, lte: 7 } }], action: 'review' },
+        {
+          when: [
+            { field: 'topic', condition: { kind: 'choice', options: ['legal', 'safety'] } },
+            { field: 'severity', condition: { kind: 'score', gte: 3, lte: 7 } },
+          ],
+          action: 'review',
+        },
         { when: [], action: 'pass' },
       ],
       costs: {},
@@ -117,15 +127,30 @@ describe('groupActionItems', () => {
   });
 
   it('fails naming a group that lacks a field the others have', () => {
-    const cases = [...mail(1, [false, true, true]), ...mail(2, [false, true, false]).filter((c) => !c.id.endsWith('urgent'))];
+    const cases = [
+      ...mail(1, [false, true, true]),
+      ...mail(2, [false, true, false]).filter((c) => !c.id.endsWith('urgent')),
+    ];
     const g = groupActionItems(cases);
-    expect('problems' in g && g.problems).toEqual([expect.objectContaining({ group: 'mail-2', field: 'urgent', message: expect.stringMatching(/group mail-2 is missing field 'urgent'/) })]);
+    expect('problems' in g && g.problems).toEqual([
+      expect.objectContaining({
+        group: 'mail-2',
+        field: 'urgent',
+        message: expect.stringMatching(/group mail-2 is missing field 'urgent'/),
+      }),
+    ]);
   });
 
   it('fails when a field changes kind between groups', () => {
-    const cases: OfflineCase[] = [...mail(1, [false, true, true]), { id: 'mail-2:is_noise', kind: 'choice', group: 'mail-2', options: ['y', 'n'], correct: 'y', correctIndex: 0 }, ...mail(2, [false, true, true]).slice(1)];
+    const cases: OfflineCase[] = [
+      ...mail(1, [false, true, true]),
+      { id: 'mail-2:is_noise', kind: 'choice', group: 'mail-2', options: ['y', 'n'], correct: 'y', correctIndex: 0 },
+      ...mail(2, [false, true, true]).slice(1),
+    ];
     const g = groupActionItems(cases);
-    expect('problems' in g && g.problems[0]?.message).toMatch(/field 'is_noise' is choice \[y, n\] in group mail-2 but yes_no in group mail-1/);
+    expect('problems' in g && g.problems[0]?.message).toMatch(
+      /field 'is_noise' is choice \[y, n\] in group mail-2 but yes_no in group mail-1/,
+    );
   });
 
   it('fails when the dataset has no grouped cases', () => {
@@ -145,7 +170,14 @@ describe('checkActionSpec', () => {
     const spec: ActionSpec = {
       ...INBOX,
       rules: [
-        { when: [{ field: 'is_noise', condition: { kind: 'yes_no', value: false } }, { field: 'topic', condition: { kind: 'choice', options: ['bug'] } }, { field: 'severity', condition: { kind: 'score', gte: 5 } }], action: 'task' },
+        {
+          when: [
+            { field: 'is_noise', condition: { kind: 'yes_no', value: false } },
+            { field: 'topic', condition: { kind: 'choice', options: ['bug'] } },
+            { field: 'severity', condition: { kind: 'score', gte: 5 } },
+          ],
+          action: 'task',
+        },
         { when: [], action: 'ignore' },
       ],
     };
@@ -153,29 +185,73 @@ describe('checkActionSpec', () => {
   });
 
   it('names the rule and field of a condition on an unknown field', () => {
-    const spec: ActionSpec = { ...INBOX, rules: [{ when: [{ field: 'urgnt', condition: { kind: 'yes_no', value: true } }], action: 'task' }, { when: [], action: 'ignore' }] };
-    expect(checkActionSpec(spec, schema)).toEqual([{ rule: 1, field: 'urgnt', message: expect.stringMatching(/^rule 1 \(task\): condition on unknown field 'urgnt' \(fields: is_noise, topic, severity\)/) }]);
+    const spec: ActionSpec = {
+      ...INBOX,
+      rules: [
+        { when: [{ field: 'urgnt', condition: { kind: 'yes_no', value: true } }], action: 'task' },
+        { when: [], action: 'ignore' },
+      ],
+    };
+    expect(checkActionSpec(spec, schema)).toEqual([
+      {
+        rule: 1,
+        field: 'urgnt',
+        message: expect.stringMatching(
+          /^rule 1 \(task\): condition on unknown field 'urgnt' \(fields: is_noise, topic, severity\)/,
+        ),
+      },
+    ]);
   });
 
   it('names a condition on an unknown option', () => {
     const spec: ActionSpec = { ...INBOX, rules: [{ when: [], action: 'ignore' }] };
-    const bad: ActionSpec = { ...spec, rules: [{ when: [{ field: 'topic', condition: { kind: 'choice', options: ['bug', 'sales'] } }], action: 'task' }, ...spec.rules] };
-    expect(checkActionSpec(bad, schema)).toEqual([{ rule: 1, field: 'topic', message: expect.stringMatching(/field 'topic' has no option 'sales' \(options: billing, bug\)/) }]);
+    const bad: ActionSpec = {
+      ...spec,
+      rules: [
+        { when: [{ field: 'topic', condition: { kind: 'choice', options: ['bug', 'sales'] } }], action: 'task' },
+        ...spec.rules,
+      ],
+    };
+    expect(checkActionSpec(bad, schema)).toEqual([
+      {
+        rule: 1,
+        field: 'topic',
+        message: expect.stringMatching(/field 'topic' has no option 'sales' \(options: billing, bug\)/),
+      },
+    ]);
   });
 
   it('names a condition of the wrong type', () => {
-    const bad: ActionSpec = { ...INBOX, rules: [{ when: [{ field: 'severity', condition: { kind: 'yes_no', value: true } }], action: 'task' }, { when: [], action: 'ignore' }] };
-    expect(checkActionSpec(bad, schema)[0]?.message).toMatch(/rule 1 \(task\): field 'severity' is score 0\.\.10, but the condition is for a yes_no field/);
+    const bad: ActionSpec = {
+      ...INBOX,
+      rules: [
+        { when: [{ field: 'severity', condition: { kind: 'yes_no', value: true } }], action: 'task' },
+        { when: [], action: 'ignore' },
+      ],
+    };
+    expect(checkActionSpec(bad, schema)[0]?.message).toMatch(
+      /rule 1 \(task\): field 'severity' is score 0\.\.10, but the condition is for a yes_no field/,
+    );
   });
 });
 
 describe('evaluateActions', () => {
-  const cases = [...mail(1, [false, true, true]), ...mail(2, [false, true, false]), ...mail(3, [true, false, false]), ...mail(4, [false, false, false])];
+  const cases = [
+    ...mail(1, [false, true, true]),
+    ...mail(2, [false, true, false]),
+    ...mail(3, [true, false, false]),
+    ...mail(4, [false, false, false]),
+  ];
   const it4 = items(cases);
 
   it('prices a task turned into an ignore at the task->ignore cost', () => {
     // mail-1 is a task; the model calls it noise.
-    const results = [...answer(1, [0.7, 0.9, 0.9]), ...answer(2, [0.1, 0.9, 0.1]), ...answer(3, [0.9, 0.1, 0.1]), ...answer(4, [0.1, 0.1, 0.1])];
+    const results = [
+      ...answer(1, [0.7, 0.9, 0.9]),
+      ...answer(2, [0.1, 0.9, 0.1]),
+      ...answer(3, [0.9, 0.1, 0.1]),
+      ...answer(4, [0.1, 0.1, 0.1]),
+    ];
     const e = evaluateActions(INBOX, it4, results);
     expect(e.items).toBe(4);
     expect(e.actionAccuracy).toBe(0.75);
@@ -188,7 +264,12 @@ describe('evaluateActions', () => {
   });
 
   it('prices the reverse error, an ignore turned into a task, at ignore->task', () => {
-    const results = [...answer(1, [0.1, 0.9, 0.9]), ...answer(2, [0.1, 0.9, 0.1]), ...answer(3, [0.1, 0.9, 0.9]), ...answer(4, [0.1, 0.1, 0.1])];
+    const results = [
+      ...answer(1, [0.1, 0.9, 0.9]),
+      ...answer(2, [0.1, 0.9, 0.1]),
+      ...answer(3, [0.1, 0.9, 0.9]),
+      ...answer(4, [0.1, 0.1, 0.1]),
+    ];
     const e = evaluateActions(INBOX, it4, results);
     expect(e.confusions).toEqual([{ gold: 'ignore', pred: 'task', count: 1, unitCost: 1, totalCost: 1 }]);
     expect(e.falseInactionRate).toBe(0);
@@ -204,13 +285,31 @@ describe('evaluateActions', () => {
   });
 
   it('applies a per-field threshold', () => {
-    const results = [...answer(1, [0.1, 0.9, 0.4]), ...answer(2, [0.1, 0.9, 0.1]), ...answer(3, [0.9, 0.1, 0.1]), ...answer(4, [0.1, 0.1, 0.1])];
-    expect(evaluateActions(INBOX, it4, results).confusions[0]).toMatchObject({ gold: 'task', pred: 'draft', unitCost: 3 });
+    const results = [
+      ...answer(1, [0.1, 0.9, 0.4]),
+      ...answer(2, [0.1, 0.9, 0.1]),
+      ...answer(3, [0.9, 0.1, 0.1]),
+      ...answer(4, [0.1, 0.1, 0.1]),
+    ];
+    expect(evaluateActions(INBOX, it4, results).confusions[0]).toMatchObject({
+      gold: 'task',
+      pred: 'draft',
+      unitCost: 3,
+    });
     expect(evaluateActions(INBOX, it4, results, { thresholds: new Map([['urgent', 0.3]]) }).actionAccuracy).toBe(1);
   });
 
   it('predicts a choice field from `picked`, else the most likely option', () => {
-    const spec: ActionSpec = { actions: ['fix', 'none'], inaction: 'none', rules: [{ when: [{ field: 'kind', condition: { kind: 'choice', options: ['bug'] } }], action: 'fix' }, { when: [], action: 'none' }], costs: {}, defaultError: 1 };
+    const spec: ActionSpec = {
+      actions: ['fix', 'none'],
+      inaction: 'none',
+      rules: [
+        { when: [{ field: 'kind', condition: { kind: 'choice', options: ['bug'] } }], action: 'fix' },
+        { when: [], action: 'none' },
+      ],
+      costs: {},
+      defaultError: 1,
+    };
     const c: OfflineCase[] = [
       { id: 't1:kind', kind: 'choice', group: 't1', options: ['bug', 'question'], correct: 'bug', correctIndex: 0 },
       { id: 't2:kind', kind: 'choice', group: 't2', options: ['bug', 'question'], correct: 'bug', correctIndex: 0 },
@@ -229,18 +328,38 @@ describe('evaluateActions', () => {
 
   it('leaves every rate absent when no group is complete', () => {
     const e = evaluateActions(INBOX, it4, []);
-    expect(e).toMatchObject({ items: 0, fieldAccuracy: null, actionAccuracy: null, meanCostPerItem: null, falseInactionRate: null });
+    expect(e).toMatchObject({
+      items: 0,
+      fieldAccuracy: null,
+      actionAccuracy: null,
+      meanCostPerItem: null,
+      falseInactionRate: null,
+    });
   });
 
   it('gives a model that copies gold accuracy 1, cost 0 and no false inaction', () => {
     const triple = fc.tuple(fc.boolean(), fc.boolean(), fc.boolean());
     fc.assert(
-      fc.property(fc.array(triple, { minLength: 1, maxLength: 30 }), fc.double({ min: 0.501, max: 1, noNaN: true }), (emails, confidence) => {
-        const cs = emails.flatMap((v, n) => mail(n, v));
-        const rs = emails.flatMap((v, n) => answer(n, v.map((yes) => (yes ? confidence : 1 - confidence))));
-        const e = evaluateActions(INBOX, items(cs), rs);
-        return e.actionAccuracy === 1 && e.fieldAccuracy === 1 && e.meanCostPerItem === 0 && (e.falseInactionRate === null || e.falseInactionRate === 0);
-      }),
+      fc.property(
+        fc.array(triple, { minLength: 1, maxLength: 30 }),
+        fc.double({ min: 0.501, max: 1, noNaN: true }),
+        (emails, confidence) => {
+          const cs = emails.flatMap((v, n) => mail(n, v));
+          const rs = emails.flatMap((v, n) =>
+            answer(
+              n,
+              v.map((yes) => (yes ? confidence : 1 - confidence)),
+            ),
+          );
+          const e = evaluateActions(INBOX, items(cs), rs);
+          return (
+            e.actionAccuracy === 1 &&
+            e.fieldAccuracy === 1 &&
+            e.meanCostPerItem === 0 &&
+            (e.falseInactionRate === null || e.falseInactionRate === 0)
+          );
+        },
+      ),
       { seed: 42, numRuns: 100 },
     );
   });
@@ -248,7 +367,17 @@ describe('evaluateActions', () => {
 
 describe('compareActionModels', () => {
   const ev = (fieldAccuracy: number | null, meanCostPerItem: number | null) => ({
-    items: 1, incompleteItems: 0, unansweredItems: 0, fieldAccuracy, fieldDecisions: 1, actionAccuracy: 1, meanCostPerItem, totalCost: 0, falseInactionRate: null, actionableItems: 0, confusions: [],
+    items: 1,
+    incompleteItems: 0,
+    unansweredItems: 0,
+    fieldAccuracy,
+    fieldDecisions: 1,
+    actionAccuracy: 1,
+    meanCostPerItem,
+    totalCost: 0,
+    falseInactionRate: null,
+    actionableItems: 0,
+    confusions: [],
   });
 
   it('ranks by field accuracy (highest first) and by action cost (lowest first)', () => {

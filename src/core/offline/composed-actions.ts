@@ -126,7 +126,12 @@ export function groupActionItems(cases: Iterable<OfflineCase>): { items: ActionI
     if (fields === undefined) groups.set(c.group, (fields = new Map()));
     const dup = fields.get(field);
     if (dup !== undefined) {
-      problems.push({ group: c.group, caseId: c.id, field, message: `group ${c.group} has field '${field}' twice (also case ${dup.id})` });
+      problems.push({
+        group: c.group,
+        caseId: c.id,
+        field,
+        message: `group ${c.group} has field '${field}' twice (also case ${dup.id})`,
+      });
       continue;
     }
     fields.set(field, c);
@@ -144,12 +149,21 @@ export function groupActionItems(cases: Iterable<OfflineCase>): { items: ActionI
       });
     }
   }
-  if (groups.size === 0) return { problems: [{ message: 'no grouped cases: actions needs cases with a "group" (one item per group, one case per field)' }] };
+  if (groups.size === 0)
+    return {
+      problems: [
+        { message: 'no grouped cases: actions needs cases with a "group" (one item per group, one case per field)' },
+      ],
+    };
   const allFields = [...schema.keys()];
   for (const [group, fields] of groups) {
     const lacking = allFields.filter((f) => !fields.has(f));
     for (const f of lacking) {
-      problems.push({ group, field: f, message: `group ${group} is missing field '${f}' (every group must have the same fields: ${allFields.join(', ')})` });
+      problems.push({
+        group,
+        field: f,
+        message: `group ${group} is missing field '${f}' (every group must have the same fields: ${allFields.join(', ')})`,
+      });
     }
   }
   if (problems.length > 0) return { problems };
@@ -168,16 +182,29 @@ export function checkActionSpec(spec: ActionSpec, schema: ItemSchema): ActionPro
     for (const { field, condition } of rule.when) {
       const s = schema.get(field);
       if (s === undefined) {
-        problems.push({ rule: i + 1, field, message: `${where}: condition on unknown field '${field}' (fields: ${known})` });
+        problems.push({
+          rule: i + 1,
+          field,
+          message: `${where}: condition on unknown field '${field}' (fields: ${known})`,
+        });
         continue;
       }
       if (s.kind !== condition.kind) {
-        problems.push({ rule: i + 1, field, message: `${where}: field '${field}' is ${describeSchema(s)}, but the condition is for a ${condition.kind} field (${conditionHint(s)})` });
+        problems.push({
+          rule: i + 1,
+          field,
+          message: `${where}: field '${field}' is ${describeSchema(s)}, but the condition is for a ${condition.kind} field (${conditionHint(s)})`,
+        });
         continue;
       }
       if (s.kind === 'choice' && condition.kind === 'choice') {
         for (const o of condition.options) {
-          if (!s.options.includes(o)) problems.push({ rule: i + 1, field, message: `${where}: field '${field}' has no option '${o}' (options: ${s.options.join(', ')})` });
+          if (!s.options.includes(o))
+            problems.push({
+              rule: i + 1,
+              field,
+              message: `${where}: field '${field}' has no option '${o}' (options: ${s.options.join(', ')})`,
+            });
         }
       }
     }
@@ -205,7 +232,11 @@ function holds(condition: FieldCondition, value: FieldValue | undefined): boolea
     case 'choice':
       return typeof value === 'string' && condition.options.includes(value);
     case 'score':
-      return typeof value === 'number' && (condition.gte === undefined || value >= condition.gte) && (condition.lte === undefined || value <= condition.lte);
+      return (
+        typeof value === 'number' &&
+        (condition.gte === undefined || value >= condition.gte) &&
+        (condition.lte === undefined || value <= condition.lte)
+      );
     default:
       return assertNever(condition);
   }
@@ -265,11 +296,22 @@ export interface ActionEvaluateOptions {
 }
 
 /** Scores one model's saved decisions as composed actions. */
-export function evaluateActions(spec: ActionSpec, items: ActionItems, results: Iterable<OfflineResult>, options: ActionEvaluateOptions = {}): ActionEvaluation {
+export function evaluateActions(
+  spec: ActionSpec,
+  items: ActionItems,
+  results: Iterable<OfflineResult>,
+  options: ActionEvaluateOptions = {},
+): ActionEvaluation {
   const byCase = new Map<string, OfflineResult>();
   for (const r of results) byCase.set(r.caseId, r);
-  let scored = 0, incomplete = 0, unanswered = 0;
-  let fieldDecisions = 0, fieldCorrect = 0, actionCorrect = 0, actionable = 0, falseInaction = 0;
+  let scored = 0,
+    incomplete = 0,
+    unanswered = 0;
+  let fieldDecisions = 0,
+    fieldCorrect = 0,
+    actionCorrect = 0,
+    actionable = 0,
+    falseInaction = 0;
   const cost = new ExactSum();
   const pairs = new Map<string, { gold: string; pred: string; count: number }>();
   for (const item of items.items) {
@@ -278,7 +320,8 @@ export function evaluateActions(spec: ActionSpec, items: ActionItems, results: I
     for (const [field, c] of item.cases) {
       gold.set(field, c.correct);
       const r = byCase.get(c.id);
-      if (r !== undefined) pred.set(field, predictedAnswer(c, r.decision, options.thresholds?.get(field) ?? DEFAULT_YES_NO_THRESHOLD));
+      if (r !== undefined)
+        pred.set(field, predictedAnswer(c, r.decision, options.thresholds?.get(field) ?? DEFAULT_YES_NO_THRESHOLD));
     }
     if (pred.size === 0) {
       unanswered++;
@@ -351,17 +394,28 @@ export interface ActionComparison {
 }
 
 /** Ranks models by field accuracy and by action cost; models keep the order given. */
-export function compareActionModels(models: readonly { readonly model: string; readonly evaluation: ActionEvaluation }[]): ActionComparison {
+export function compareActionModels(
+  models: readonly { readonly model: string; readonly evaluation: ActionEvaluation }[],
+): ActionComparison {
   const field = rankBy(models, (m) => m.evaluation.fieldAccuracy, 'desc');
   const action = rankBy(models, (m) => m.evaluation.meanCostPerItem, 'asc');
   return {
-    models: models.map((m, i) => ({ model: m.model, evaluation: m.evaluation, fieldRank: field.ranks[i] ?? null, actionRank: action.ranks[i] ?? null })),
+    models: models.map((m, i) => ({
+      model: m.model,
+      evaluation: m.evaluation,
+      fieldRank: field.ranks[i] ?? null,
+      actionRank: action.ranks[i] ?? null,
+    })),
     byFieldAccuracy: field.order,
     byActionCost: action.order,
   };
 }
 
-function rankBy<T extends { readonly model: string }>(xs: readonly T[], key: (x: T) => number | null, dir: 'asc' | 'desc'): { ranks: (number | null)[]; order: string[][] } {
+function rankBy<T extends { readonly model: string }>(
+  xs: readonly T[],
+  key: (x: T) => number | null,
+  dir: 'asc' | 'desc',
+): { ranks: (number | null)[]; order: string[][] } {
   const present = xs.map((x, i) => ({ i, v: key(x) })).filter((e): e is { i: number; v: number } => e.v !== null);
   present.sort((a, b) => (dir === 'asc' ? a.v - b.v : b.v - a.v) || a.i - b.i);
   const ranks: (number | null)[] = xs.map(() => null);

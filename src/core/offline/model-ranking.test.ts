@@ -5,7 +5,21 @@ import { summarizeOffline, type OfflineSummary } from './summary.js';
 
 const yn: OfflineCase = { id: 'y', kind: 'yes_no', correct: true };
 const summary = (p: number | null, costUsd?: number): OfflineSummary =>
-  summarizeOffline(p === null ? [] : [{ case: yn, result: { caseId: 'y', model: 'm', decision: { kind: 'yes_no', probability: p }, ...(costUsd === undefined ? {} : { costUsd }) } }]);
+  summarizeOffline(
+    p === null
+      ? []
+      : [
+          {
+            case: yn,
+            result: {
+              caseId: 'y',
+              model: 'm',
+              decision: { kind: 'yes_no', probability: p },
+              ...(costUsd === undefined ? {} : { costUsd }),
+            },
+          },
+        ],
+  );
 
 describe('sortByMetric', () => {
   const rows = [
@@ -21,7 +35,12 @@ describe('sortByMetric', () => {
   });
 
   it('puts absent values last and keeps ties in the given order', () => {
-    expect(sortByMetric(rows, (r) => r.s, 'cost_per_correct').map((r) => r.name)).toEqual(['high', 'high-too', 'low', 'none']);
+    expect(sortByMetric(rows, (r) => r.s, 'cost_per_correct').map((r) => r.name)).toEqual([
+      'high',
+      'high-too',
+      'low',
+      'none',
+    ]);
   });
 
   it('knows its metric names', () => {

@@ -22,7 +22,11 @@ export function isCompareSortMetric(name: string): name is CompareSortMetric {
  * Rows best first by `metric`; absent values last; ties keep the given order (stable).
  * Returns a new array.
  */
-export function sortByMetric<T>(rows: readonly T[], summaryOf: (row: T) => OfflineSummary, metric: CompareSortMetric): T[] {
+export function sortByMetric<T>(
+  rows: readonly T[],
+  summaryOf: (row: T) => OfflineSummary,
+  metric: CompareSortMetric,
+): T[] {
   const { better, get } = COMPARE_SORT_METRICS[metric];
   const sign = better === 'higher' ? -1 : 1;
   return rows

@@ -1,11 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { brierScore } from '../decision-score.js';
 import type { ChoiceCase, ScoreCase, YesNoCase } from './case.js';
-import { choiceBrier, logLoss, predictChoice, predictedAnswer, predictYesNo, scoreOffline, yesNoBrier } from './prediction.js';
+import {
+  choiceBrier,
+  logLoss,
+  predictChoice,
+  predictedAnswer,
+  predictYesNo,
+  scoreOffline,
+  yesNoBrier,
+} from './prediction.js';
 
 const yes: YesNoCase = { id: 'yn', kind: 'yes_no', correct: true };
 const no: YesNoCase = { id: 'yn0', kind: 'yes_no', correct: false };
-const choice: ChoiceCase = { id: 'ch', kind: 'choice', options: ['allow', 'flag', 'remove'], correct: 'remove', correctIndex: 2 };
+const choice: ChoiceCase = {
+  id: 'ch',
+  kind: 'choice',
+  options: ['allow', 'flag', 'remove'],
+  correct: 'remove',
+  correctIndex: 2,
+};
 const score: ScoreCase = { id: 'sc', kind: 'score', scoreMin: 0, scoreMax: 10, correct: 8 };
 
 describe('predictYesNo', () => {
@@ -35,7 +49,10 @@ describe('predictChoice', () => {
   });
 
   it('prefers picked over the most likely option, with the picked probability as confidence', () => {
-    expect(predictChoice({ kind: 'choice', probabilities: [0.2, 0.7, 0.1], pickedIndex: 2 })).toEqual({ index: 2, confidence: 0.1 });
+    expect(predictChoice({ kind: 'choice', probabilities: [0.2, 0.7, 0.1], pickedIndex: 2 })).toEqual({
+      index: 2,
+      confidence: 0.1,
+    });
   });
 });
 
@@ -64,18 +81,33 @@ describe('per-decision scores', () => {
 
   it('scores a yes/no from the probability of the true answer', () => {
     const s = scoreOffline(no, { kind: 'yes_no', probability: 0.2 });
-    expect(s).toEqual({ kind: 'yes_no', correct: true, confidence: 0.8, brier: yesNoBrier(0.2, false), logLoss: logLoss(0.8) });
+    expect(s).toEqual({
+      kind: 'yes_no',
+      correct: true,
+      confidence: 0.8,
+      brier: yesNoBrier(0.2, false),
+      logLoss: logLoss(0.8),
+    });
   });
 
   it('scores a choice by the picked option but the Brier and log loss on the whole distribution', () => {
     const s = scoreOffline(choice, { kind: 'choice', probabilities: [0.1, 0.6, 0.3], pickedIndex: 2 });
-    expect(s).toEqual({ kind: 'choice', correct: true, confidence: 0.3, brier: choiceBrier([0.1, 0.6, 0.3], 2), logLoss: logLoss(0.3) });
+    expect(s).toEqual({
+      kind: 'choice',
+      correct: true,
+      confidence: 0.3,
+      brier: choiceBrier([0.1, 0.6, 0.3], 2),
+      logLoss: logLoss(0.3),
+    });
     const unpicked = scoreOffline(choice, { kind: 'choice', probabilities: [0.1, 0.6, 0.3] });
     expect(unpicked.kind === 'choice' && unpicked.correct).toBe(false);
   });
 
   it('scores a score case by its absolute error only', () => {
-    expect(scoreOffline(score, { kind: 'score', value: 5.5, confidence: 0.9 })).toEqual({ kind: 'score', absError: 2.5 });
+    expect(scoreOffline(score, { kind: 'score', value: 5.5, confidence: 0.9 })).toEqual({
+      kind: 'score',
+      absError: 2.5,
+    });
   });
 
   it('applies the threshold to yes/no predictions', () => {

@@ -81,7 +81,11 @@ export type ScoredOffline =
   | { readonly kind: 'score'; readonly absError: number };
 
 /** Scores one decision; the decision must be of the case's kind (loaders guarantee it). */
-export function scoreOffline(c: OfflineCase, decision: OfflineDecision, threshold: number = DEFAULT_YES_NO_THRESHOLD): ScoredOffline {
+export function scoreOffline(
+  c: OfflineCase,
+  decision: OfflineDecision,
+  threshold: number = DEFAULT_YES_NO_THRESHOLD,
+): ScoredOffline {
   switch (c.kind) {
     case 'yes_no': {
       const p = expectKind(c, decision, 'yes_no').probability;
@@ -116,8 +120,16 @@ export function scoreOffline(c: OfflineCase, decision: OfflineDecision, threshol
 export function predictedAnswer(c: YesNoCase, decision: OfflineDecision, threshold?: number): boolean;
 export function predictedAnswer(c: ChoiceCase, decision: OfflineDecision): string;
 export function predictedAnswer(c: ScoreCase, decision: OfflineDecision): number;
-export function predictedAnswer(c: OfflineCase, decision: OfflineDecision, threshold?: number): boolean | string | number;
-export function predictedAnswer(c: OfflineCase, decision: OfflineDecision, threshold: number = DEFAULT_YES_NO_THRESHOLD): boolean | string | number {
+export function predictedAnswer(
+  c: OfflineCase,
+  decision: OfflineDecision,
+  threshold?: number,
+): boolean | string | number;
+export function predictedAnswer(
+  c: OfflineCase,
+  decision: OfflineDecision,
+  threshold: number = DEFAULT_YES_NO_THRESHOLD,
+): boolean | string | number {
   switch (c.kind) {
     case 'yes_no':
       return predictYesNo(expectKind(c, decision, 'yes_no').probability, threshold).yes;
@@ -130,7 +142,11 @@ export function predictedAnswer(c: OfflineCase, decision: OfflineDecision, thres
   }
 }
 
-function expectKind<K extends OfflineDecision['kind']>(c: OfflineCase, d: OfflineDecision, kind: K): Extract<OfflineDecision, { kind: K }> {
+function expectKind<K extends OfflineDecision['kind']>(
+  c: OfflineCase,
+  d: OfflineDecision,
+  kind: K,
+): Extract<OfflineDecision, { kind: K }> {
   if (d.kind !== kind) throw new TypeError(`a ${d.kind} decision cannot answer ${c.kind} case ${c.id}`);
   return d as Extract<OfflineDecision, { kind: K }>;
 }

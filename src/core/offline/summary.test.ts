@@ -4,9 +4,19 @@ import type { ChoiceCase, OfflineCase, OfflineResult, ScoreCase, YesNoCase } fro
 import { createOfflineAccumulator, summarizeOffline } from './summary.js';
 
 const yn = (id: string, correct: boolean): YesNoCase => ({ id, kind: 'yes_no', correct });
-const ch = (id: string, correctIndex: number, options = ['a', 'b', 'c']): ChoiceCase => ({ id, kind: 'choice', options, correct: options[correctIndex]!, correctIndex });
+const ch = (id: string, correctIndex: number, options = ['a', 'b', 'c']): ChoiceCase => ({
+  id,
+  kind: 'choice',
+  options,
+  correct: options[correctIndex]!,
+  correctIndex,
+});
 const sc = (id: string, correct: number): ScoreCase => ({ id, kind: 'score', scoreMin: 0, scoreMax: 10, correct });
-const r = (caseId: string, decision: OfflineResult['decision'], extra: { costUsd?: number; latencyMs?: number } = {}): OfflineResult => ({ caseId, model: 'm', decision, ...extra });
+const r = (
+  caseId: string,
+  decision: OfflineResult['decision'],
+  extra: { costUsd?: number; latencyMs?: number } = {},
+): OfflineResult => ({ caseId, model: 'm', decision, ...extra });
 
 describe('summarizeOffline', () => {
   it('reports every metric as null with no data, never 0 or NaN', () => {
@@ -24,13 +34,26 @@ describe('summarizeOffline', () => {
       meanLatencyMs: null,
       reliability: [],
     });
-    expect(s.counts).toEqual({ nCases: 3, nScored: { yesNo: 0, choice: 0, score: 0, total: 0 }, nMissing: 3, nCorrect: 0, nWithCost: 0, nWithLatency: 0 });
+    expect(s.counts).toEqual({
+      nCases: 3,
+      nScored: { yesNo: 0, choice: 0, score: 0, total: 0 },
+      nMissing: 3,
+      nCorrect: 0,
+      nWithCost: 0,
+      nWithLatency: 0,
+    });
   });
 
   it('computes each metric by its definition on a small worked example', () => {
     const pairs = [
-      { case: yn('y1', true), result: r('y1', { kind: 'yes_no', probability: 0.8 }, { costUsd: 0.01, latencyMs: 100 }) },
-      { case: yn('y2', false), result: r('y2', { kind: 'yes_no', probability: 0.6 }, { costUsd: 0.01, latencyMs: 300 }) },
+      {
+        case: yn('y1', true),
+        result: r('y1', { kind: 'yes_no', probability: 0.8 }, { costUsd: 0.01, latencyMs: 100 }),
+      },
+      {
+        case: yn('y2', false),
+        result: r('y2', { kind: 'yes_no', probability: 0.6 }, { costUsd: 0.01, latencyMs: 300 }),
+      },
       { case: ch('c1', 2), result: r('c1', { kind: 'choice', probabilities: [0.1, 0.2, 0.7] }, { costUsd: 0.02 }) },
       { case: sc('s1', 8), result: r('s1', { kind: 'score', value: 5 }, { costUsd: 0.04 }) },
       { case: sc('s2', 2), result: r('s2', { kind: 'score', value: 3, confidence: 0.9 }) },
@@ -52,7 +75,14 @@ describe('summarizeOffline', () => {
     expect(s.costPerCorrectUsd).toBeCloseTo(0.04, 15);
     expect(s.costPerCorrectReason).toBeNull();
     expect(s.meanLatencyMs).toBe(200);
-    expect(s.counts).toEqual({ nCases: 6, nScored: { yesNo: 2, choice: 1, score: 2, total: 5 }, nMissing: 1, nCorrect: 2, nWithCost: 4, nWithLatency: 2 });
+    expect(s.counts).toEqual({
+      nCases: 6,
+      nScored: { yesNo: 2, choice: 1, score: 2, total: 5 },
+      nMissing: 1,
+      nCorrect: 2,
+      nWithCost: 4,
+      nWithLatency: 2,
+    });
   });
 
   it('leaves score cases out of accuracy, Brier, log loss and ECE', () => {
@@ -62,7 +92,9 @@ describe('summarizeOffline', () => {
   });
 
   it('makes cost per correct absent with a reason when nothing is correct', () => {
-    const s = summarizeOffline([{ case: yn('y', true), result: r('y', { kind: 'yes_no', probability: 0.1 }, { costUsd: 0.5 }) }]);
+    const s = summarizeOffline([
+      { case: yn('y', true), result: r('y', { kind: 'yes_no', probability: 0.1 }, { costUsd: 0.5 }) },
+    ]);
     expect(s.totalCostUsd).toBe(0.5);
     expect(s.costPerCorrectUsd).toBeNull();
     expect(s.costPerCorrectReason).toBe('no_correct');
@@ -95,21 +127,36 @@ describe('summarizeOffline', () => {
 // Arbitrary (case, result) pairs of every kind.
 const probability = fc.double({ min: 0, max: 1, noNaN: true });
 const pair: fc.Arbitrary<{ case: OfflineCase; result: OfflineResult }> = fc.oneof(
-  fc.record({ correct: fc.boolean(), p: probability, cost: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }) }).map(({ correct, p, cost }) => ({
-    case: yn('y', correct),
-    result: r('y', { kind: 'yes_no', probability: p }, cost === undefined ? {} : { costUsd: cost }),
-  })),
   fc
-    .record({ weights: fc.array(fc.double({ min: 0.001, max: 1, noNaN: true }), { minLength: 2, maxLength: 5 }), correct: fc.nat(), picked: fc.option(fc.nat(), { nil: undefined }) })
+    .record({
+      correct: fc.boolean(),
+      p: probability,
+      cost: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }),
+    })
+    .map(({ correct, p, cost }) => ({
+      case: yn('y', correct),
+      result: r('y', { kind: 'yes_no', probability: p }, cost === undefined ? {} : { costUsd: cost }),
+    })),
+  fc
+    .record({
+      weights: fc.array(fc.double({ min: 0.001, max: 1, noNaN: true }), { minLength: 2, maxLength: 5 }),
+      correct: fc.nat(),
+      picked: fc.option(fc.nat(), { nil: undefined }),
+    })
     .map(({ weights, correct, picked }) => {
       const total = weights.reduce((a, b) => a + b, 0);
       const probabilities = weights.map((w) => w / total);
       const options = weights.map((_, i) => `o${i}`);
       const c = ch('c', correct % options.length, options);
-      const decision = picked === undefined ? { kind: 'choice' as const, probabilities } : { kind: 'choice' as const, probabilities, pickedIndex: picked % options.length };
+      const decision =
+        picked === undefined
+          ? { kind: 'choice' as const, probabilities }
+          : { kind: 'choice' as const, probabilities, pickedIndex: picked % options.length };
       return { case: c as OfflineCase, result: r('c', decision, { latencyMs: correct }) };
     }),
-  fc.record({ correct: fc.integer({ min: 0, max: 10 }), value: fc.double({ min: 0, max: 10, noNaN: true }) }).map(({ correct, value }) => ({ case: sc('s', correct) as OfflineCase, result: r('s', { kind: 'score', value }) })),
+  fc
+    .record({ correct: fc.integer({ min: 0, max: 10 }), value: fc.double({ min: 0, max: 10, noNaN: true }) })
+    .map(({ correct, value }) => ({ case: sc('s', correct) as OfflineCase, result: r('s', { kind: 'score', value }) })),
 );
 
 describe('summary properties', () => {
@@ -128,23 +175,41 @@ describe('summary properties', () => {
 
   it('gives an identical summary for results in any order', () => {
     fc.assert(
-      fc.property(fc.array(pair, { minLength: 1, maxLength: 40 }).chain((pairs) => fc.tuple(fc.constant(pairs), fc.shuffledSubarray(pairs, { minLength: pairs.length, maxLength: pairs.length }))), ([pairs, shuffled]) => {
-        expect(summarizeOffline(shuffled)).toEqual(summarizeOffline(pairs));
-      }),
+      fc.property(
+        fc
+          .array(pair, { minLength: 1, maxLength: 40 })
+          .chain((pairs) =>
+            fc.tuple(
+              fc.constant(pairs),
+              fc.shuffledSubarray(pairs, { minLength: pairs.length, maxLength: pairs.length }),
+            ),
+          ),
+        ([pairs, shuffled]) => {
+          expect(summarizeOffline(shuffled)).toEqual(summarizeOffline(pairs));
+        },
+      ),
       { seed: 42, numRuns: 200 },
     );
   });
 
   it('scores a perfect forecast 0 on Brier, log loss, ECE and MAE, with accuracy 1', () => {
     const perfect = fc.oneof(
-      fc.boolean().map((correct) => ({ case: yn('y', correct) as OfflineCase, result: r('y', { kind: 'yes_no', probability: correct ? 1 : 0 }) })),
+      fc.boolean().map((correct) => ({
+        case: yn('y', correct) as OfflineCase,
+        result: r('y', { kind: 'yes_no', probability: correct ? 1 : 0 }),
+      })),
       fc.integer({ min: 2, max: 5 }).chain((n) =>
         fc.nat({ max: n - 1 }).map((k) => {
           const options = Array.from({ length: n }, (_, i) => `o${i}`);
-          return { case: ch('c', k, options) as OfflineCase, result: r('c', { kind: 'choice', probabilities: options.map((_, i) => (i === k ? 1 : 0)) }) };
+          return {
+            case: ch('c', k, options) as OfflineCase,
+            result: r('c', { kind: 'choice', probabilities: options.map((_, i) => (i === k ? 1 : 0)) }),
+          };
         }),
       ),
-      fc.integer({ min: 0, max: 10 }).map((v) => ({ case: sc('s', v) as OfflineCase, result: r('s', { kind: 'score', value: v }) })),
+      fc
+        .integer({ min: 0, max: 10 })
+        .map((v) => ({ case: sc('s', v) as OfflineCase, result: r('s', { kind: 'score', value: v }) })),
     );
     fc.assert(
       fc.property(fc.array(perfect, { minLength: 1, maxLength: 30 }), (pairs) => {

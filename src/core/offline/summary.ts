@@ -7,7 +7,14 @@
 import { CalibrationAccumulator, type ReliabilityBin } from '../calibration.js';
 import { ExactSum } from '../exact-sum.js';
 import type { ChoiceDecision, OfflineCase, OfflineResult, ScoreDecision, YesNoDecision } from './case.js';
-import { choiceBrier, DEFAULT_YES_NO_THRESHOLD, logLoss as logLossOf, predictedChoiceIndex, predictYesNo, yesNoBrier } from './prediction.js';
+import {
+  choiceBrier,
+  DEFAULT_YES_NO_THRESHOLD,
+  logLoss as logLossOf,
+  predictedChoiceIndex,
+  predictYesNo,
+  yesNoBrier,
+} from './prediction.js';
 
 export interface OfflineCounts {
   /** Cases in the dataset. */
@@ -67,7 +74,13 @@ export interface OfflineAccumulator {
    */
   addYesNo(correct: boolean, probability: number, costUsd: number, latencyMs: number): void;
   /** `probabilities` aligned with the options; `pickedIndex` -1 when none was given. */
-  addChoice(correctIndex: number, probabilities: readonly number[], pickedIndex: number, costUsd: number, latencyMs: number): void;
+  addChoice(
+    correctIndex: number,
+    probabilities: readonly number[],
+    pickedIndex: number,
+    costUsd: number,
+    latencyMs: number,
+  ): void;
   addScore(correct: number, value: number, costUsd: number, latencyMs: number): void;
   /** The summary so far; `nCases` is the size of the dataset (for the missing count). */
   summarize(nCases: number): OfflineSummary;
@@ -104,7 +117,14 @@ export function createOfflineAccumulator(options: OfflineAccumulatorOptions = {}
       const costUsd = r.costUsd ?? NaN;
       const latencyMs = r.latencyMs ?? NaN;
       if (c.kind === 'yes_no') acc.addYesNo(c.correct, (d as YesNoDecision).probability, costUsd, latencyMs);
-      else if (c.kind === 'choice') acc.addChoice(c.correctIndex, (d as ChoiceDecision).probabilities, (d as ChoiceDecision).pickedIndex ?? -1, costUsd, latencyMs);
+      else if (c.kind === 'choice')
+        acc.addChoice(
+          c.correctIndex,
+          (d as ChoiceDecision).probabilities,
+          (d as ChoiceDecision).pickedIndex ?? -1,
+          costUsd,
+          latencyMs,
+        );
       else acc.addScore(c.correct, (d as ScoreDecision).value, costUsd, latencyMs);
     },
 
@@ -118,7 +138,12 @@ export function createOfflineAccumulator(options: OfflineAccumulatorOptions = {}
     addChoice(correctIndex, probabilities, pickedIndex, costUsd, latencyMs) {
       choice++;
       const index = predictedChoiceIndex(probabilities, pickedIndex);
-      addDecided(index === correctIndex, probabilities[index] as number, choiceBrier(probabilities, correctIndex), logLossOf(probabilities[correctIndex] as number));
+      addDecided(
+        index === correctIndex,
+        probabilities[index] as number,
+        choiceBrier(probabilities, correctIndex),
+        logLossOf(probabilities[correctIndex] as number),
+      );
       extras(costUsd, latencyMs);
     },
 
@@ -133,7 +158,8 @@ export function createOfflineAccumulator(options: OfflineAccumulatorOptions = {}
       const total = decided + score;
       const cal = calibration.summarize();
       const totalCostUsd = cost.n === 0 ? null : cost.value();
-      const costPerCorrectReason: CostPerCorrectReason | null = totalCostUsd === null ? 'no_cost' : correct === 0 ? 'no_correct' : null;
+      const costPerCorrectReason: CostPerCorrectReason | null =
+        totalCostUsd === null ? 'no_cost' : correct === 0 ? 'no_correct' : null;
       return {
         accuracy: decided === 0 ? null : correct / decided,
         brier: brier.mean(),

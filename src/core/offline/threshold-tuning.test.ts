@@ -1,20 +1,49 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { OfflineCase, OfflineResult } from './case.js';
-import { assignFolds, collectTunePoints, isBetterThreshold, tunePoints, tuneThreshold, type ThresholdMetrics, type TunePoint } from './threshold-tuning.js';
+import {
+  assignFolds,
+  collectTunePoints,
+  isBetterThreshold,
+  tunePoints,
+  tuneThreshold,
+  type ThresholdMetrics,
+  type TunePoint,
+} from './threshold-tuning.js';
 
 /** Points named p0, p1, ... from [probability, positive] pairs. */
 function pts(pairs: readonly (readonly [number, boolean])[], costUsd?: number): TunePoint[] {
-  return pairs.map(([probability, positive], i) => (costUsd === undefined ? { id: `p${i}`, probability, positive } : { id: `p${i}`, probability, positive, costUsd }));
+  return pairs.map(([probability, positive], i) =>
+    costUsd === undefined ? { id: `p${i}`, probability, positive } : { id: `p${i}`, probability, positive, costUsd },
+  );
 }
 
 function metrics(threshold: number, f1: number, accuracy: number): ThresholdMetrics {
-  return { threshold, n: 10, confusion: { tp: 1, fp: 1, fn: 1, tn: 7 }, precision: 0.5, recall: 0.5, f1, accuracy, errorCostPerCall: null, meetsFloors: true };
+  return {
+    threshold,
+    n: 10,
+    confusion: { tp: 1, fp: 1, fn: 1, tn: 7 },
+    precision: 0.5,
+    recall: 0.5,
+    f1,
+    accuracy,
+    errorCostPerCall: null,
+    meetsFloors: true,
+  };
 }
 
 describe('tunePoints', () => {
   it('moves the threshold below 0.5 when real positives score just under it', () => {
-    const r = tunePoints(pts([[0.9, true], [0.47, true], [0.45, true], [0.3, false], [0.2, false], [0.1, false]]));
+    const r = tunePoints(
+      pts([
+        [0.9, true],
+        [0.47, true],
+        [0.45, true],
+        [0.3, false],
+        [0.2, false],
+        [0.1, false],
+      ]),
+    );
     expect(r.default.threshold).toBe(0.5);
     expect(r.default.confusion).toEqual({ tp: 1, fp: 0, fn: 2, tn: 3 });
     expect(r.default.recall).toBeCloseTo(1 / 3, 12);
@@ -25,19 +54,42 @@ describe('tunePoints', () => {
   });
 
   it('counts p exactly at the threshold as yes', () => {
-    const r = tunePoints(pts([[0.5, true], [0.2, false], [0.6, true], [0.1, false]]));
+    const r = tunePoints(
+      pts([
+        [0.5, true],
+        [0.2, false],
+        [0.6, true],
+        [0.1, false],
+      ]),
+    );
     expect(r.default.confusion.tp).toBe(2);
   });
 
   it('uses the distinct observed probabilities as candidates', () => {
-    const r = tunePoints(pts([[0.7, true], [0.7, false], [0.4, true], [0.2, false], [0.2, true]]));
+    const r = tunePoints(
+      pts([
+        [0.7, true],
+        [0.7, false],
+        [0.4, true],
+        [0.2, false],
+        [0.2, true],
+      ]),
+    );
     expect(r.candidates).toBe(3);
     expect([0.7, 0.4, 0.2]).toContain(r.tuned.threshold);
   });
 
   it('breaks an F1 tie by higher accuracy before closeness to 0.5', () => {
     // At 0.9: TP 1, FP 0 -> F1 2/3, accuracy 4/5. At 0.6: TP 2, FP 2 -> F1 2/3, accuracy 3/5.
-    const r = tunePoints(pts([[0.9, true], [0.8, false], [0.7, false], [0.6, true], [0.1, false]]));
+    const r = tunePoints(
+      pts([
+        [0.9, true],
+        [0.8, false],
+        [0.7, false],
+        [0.6, true],
+        [0.1, false],
+      ]),
+    );
     expect(r.tuned.f1).toBeCloseTo(2 / 3, 12);
     expect(r.tuned.threshold).toBe(0.9);
     expect(r.tuned.accuracy).toBe(0.8);
@@ -52,7 +104,16 @@ describe('tunePoints', () => {
   });
 
   it('selects the best F1 among thresholds meeting the floors', () => {
-    const data = pts([[0.95, true], [0.9, true], [0.8, false], [0.7, true], [0.6, true], [0.4, false], [0.3, false], [0.2, false]]);
+    const data = pts([
+      [0.95, true],
+      [0.9, true],
+      [0.8, false],
+      [0.7, true],
+      [0.6, true],
+      [0.4, false],
+      [0.3, false],
+      [0.2, false],
+    ]);
     const free = tunePoints(data);
     expect(free.tuned.threshold).toBe(0.6); // TP 4 FP 1: F1 8/9
     const strict = tunePoints(data, { minPrecision: 1 });
@@ -63,7 +124,12 @@ describe('tunePoints', () => {
   });
 
   it('reports the best-F1 threshold, flagged, when no threshold meets the floors', () => {
-    const data = pts([[0.9, true], [0.8, false], [0.7, true], [0.2, false]]);
+    const data = pts([
+      [0.9, true],
+      [0.8, false],
+      [0.7, true],
+      [0.2, false],
+    ]);
     const r = tunePoints(data, { minPrecision: 1, minRecall: 1 });
     expect(r.floorsMet).toBe(false);
     expect(r.tuned.meetsFloors).toBe(false);
@@ -72,7 +138,14 @@ describe('tunePoints', () => {
   });
 
   it('minimises expected error cost with --cost-fp/--cost-fn instead of maximising F1', () => {
-    const data = pts([[0.9, true], [0.6, false], [0.55, false], [0.4, true], [0.3, false], [0.1, false]]);
+    const data = pts([
+      [0.9, true],
+      [0.6, false],
+      [0.55, false],
+      [0.4, true],
+      [0.3, false],
+      [0.1, false],
+    ]);
     expect(tunePoints(data).tuned.threshold).toBe(0.9);
     // Missing a yes costs 10, a false yes 1: taking everything down to 0.4 costs 2, not 10.
     const r = tunePoints(data, { costs: { falsePositive: 1, falseNegative: 10 } });
@@ -83,14 +156,31 @@ describe('tunePoints', () => {
   });
 
   it('leaves error cost absent without costs', () => {
-    const r = tunePoints(pts([[0.9, true], [0.1, false]]));
+    const r = tunePoints(
+      pts([
+        [0.9, true],
+        [0.1, false],
+      ]),
+    );
     expect(r.objective).toBe('f1');
     expect(r.default.errorCostPerCall).toBeNull();
     expect(r.costs).toBeNull();
   });
 
   it('shows spend per 100 calls equal at every threshold and spend per correct decision moving', () => {
-    const r = tunePoints(pts([[0.9, true], [0.47, true], [0.45, true], [0.3, false], [0.2, false], [0.1, false]], 0.0008));
+    const r = tunePoints(
+      pts(
+        [
+          [0.9, true],
+          [0.47, true],
+          [0.45, true],
+          [0.3, false],
+          [0.2, false],
+          [0.1, false],
+        ],
+        0.0008,
+      ),
+    );
     expect(r.default.costPer100Usd).toBeCloseTo(0.08, 12);
     expect(r.tuned.costPer100Usd).toBe(r.default.costPer100Usd);
     expect(r.default.costPerCorrectUsd).toBeCloseTo(0.0048 / 4, 12);
@@ -98,14 +188,26 @@ describe('tunePoints', () => {
   });
 
   it('leaves spend absent when no result carries a cost', () => {
-    const r = tunePoints(pts([[0.9, true], [0.1, false]]));
+    const r = tunePoints(
+      pts([
+        [0.9, true],
+        [0.1, false],
+      ]),
+    );
     expect(r.default.costPer100Usd).toBeNull();
     expect(r.default.costPerCorrectUsd).toBeNull();
     expect(r.totalCostUsd).toBeNull();
   });
 
   it('refuses data with only one class', () => {
-    expect(() => tunePoints(pts([[0.9, true], [0.2, true]]))).toThrow(/both classes/);
+    expect(() =>
+      tunePoints(
+        pts([
+          [0.9, true],
+          [0.2, true],
+        ]),
+      ),
+    ).toThrow(/both classes/);
     expect(() => tunePoints(pts([[0.9, false]]))).toThrow(/0 yes and 1 no/);
     expect(() => tunePoints([])).toThrow(/both classes/);
   });
@@ -117,12 +219,26 @@ describe('cross-validation', () => {
   it('uses k = min(folds, positives, negatives)', () => {
     expect(tunePoints(many).crossValidated?.k).toBe(5);
     expect(tunePoints(many, { folds: 3 }).crossValidated?.k).toBe(3);
-    const few = pts([[0.9, true], [0.8, true], [0.7, true], [0.3, false], [0.2, false], [0.6, false]]);
+    const few = pts([
+      [0.9, true],
+      [0.8, true],
+      [0.7, true],
+      [0.3, false],
+      [0.2, false],
+      [0.6, false],
+    ]);
     expect(tunePoints(few).crossValidated?.k).toBe(3);
   });
 
   it('explains why the cross-validated row is missing with fewer than 2 of a class', () => {
-    const r = tunePoints(pts([[0.9, true], [0.3, false], [0.2, false], [0.6, false]]));
+    const r = tunePoints(
+      pts([
+        [0.9, true],
+        [0.3, false],
+        [0.2, false],
+        [0.6, false],
+      ]),
+    );
     expect(r.crossValidated).toBeNull();
     expect(r.crossValidationSkipped).toMatch(/at least 2 cases of each class \(found 1 yes, 3 no\)/);
   });
@@ -208,7 +324,9 @@ describe('tune properties', () => {
       fc.property(data, fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 2, max: 6 }), (points, seed, folds) => {
         const cv = tunePoints(points, { seed, folds, minPrecision: 0.5 }).crossValidated;
         if (cv === null) return true;
-        return [cv.precision, cv.recall, cv.f1, cv.accuracy].every((s) => s.mean >= 0 && s.mean <= 1 && s.min >= 0 && s.max <= 1 && s.sd >= 0);
+        return [cv.precision, cv.recall, cv.f1, cv.accuracy].every(
+          (s) => s.mean >= 0 && s.mean <= 1 && s.min >= 0 && s.max <= 1 && s.sd >= 0,
+        );
       }),
       { seed: 42, numRuns: 200 },
     );

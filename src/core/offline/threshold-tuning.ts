@@ -146,7 +146,10 @@ export function tunePointOf(c: OfflineCase, r: OfflineResult): TunePoint | null 
 }
 
 /** The yes_no cases that have a result, as tune points; also counts those without one. */
-export function collectTunePoints(cases: Iterable<OfflineCase>, results: Iterable<OfflineResult>): { points: TunePoint[]; missing: number } {
+export function collectTunePoints(
+  cases: Iterable<OfflineCase>,
+  results: Iterable<OfflineResult>,
+): { points: TunePoint[]; missing: number } {
   const byCase = new Map<string, OfflineResult>();
   for (const r of results) byCase.set(r.caseId, r);
   const points: TunePoint[] = [];
@@ -162,7 +165,11 @@ export function collectTunePoints(cases: Iterable<OfflineCase>, results: Iterabl
 }
 
 /** Tunes the yes/no threshold of one model's saved results against a dataset. */
-export function tuneThreshold(cases: Iterable<OfflineCase>, results: Iterable<OfflineResult>, options: TuneOptions = {}): TuneReport {
+export function tuneThreshold(
+  cases: Iterable<OfflineCase>,
+  results: Iterable<OfflineResult>,
+  options: TuneOptions = {},
+): TuneReport {
   const { points, missing } = collectTunePoints(cases, results);
   return tunePoints(points, options, missing);
 }
@@ -175,7 +182,11 @@ interface Settings {
 
 /** As {@link tuneThreshold}, on points already collected. */
 export function tunePoints(points: readonly TunePoint[], options: TuneOptions = {}, missing = 0): TuneReport {
-  const settings: Settings = { minPrecision: options.minPrecision ?? 0, minRecall: options.minRecall ?? 0, costs: options.costs ?? null };
+  const settings: Settings = {
+    minPrecision: options.minPrecision ?? 0,
+    minRecall: options.minRecall ?? 0,
+    costs: options.costs ?? null,
+  };
   const positives = points.filter((p) => p.positive).length;
   const negatives = points.length - positives;
   if (positives === 0 || negatives === 0) {
@@ -190,7 +201,11 @@ export function tunePoints(points: readonly TunePoint[], options: TuneOptions = 
   for (const p of points) if (p.costUsd !== undefined) spend.add(p.costUsd);
   const totalCostUsd = spend.n === 0 ? null : spend.value();
   const per100 = spend.n === 0 ? null : (100 * spend.value()) / spend.n;
-  const row = (m: ThresholdMetrics): TuneRow => ({ ...m, costPer100Usd: per100, costPerCorrectUsd: perCorrect(totalCostUsd, m.confusion.tp + m.confusion.tn) });
+  const row = (m: ThresholdMetrics): TuneRow => ({
+    ...m,
+    costPer100Usd: per100,
+    costPerCorrectUsd: perCorrect(totalCostUsd, m.confusion.tp + m.confusion.tn),
+  });
 
   const selection = selectThreshold(sorted, settings);
   const wantedFolds = options.folds ?? DEFAULT_FOLDS;
@@ -259,7 +274,10 @@ function totalErrorCost(c: Confusion, costs: ErrorCosts): number {
 
 /** Metrics of a fixed threshold over the points. */
 function evaluateThreshold(points: readonly TunePoint[], threshold: number, s: Settings): ThresholdMetrics {
-  let tp = 0, fp = 0, fn = 0, tn = 0;
+  let tp = 0,
+    fp = 0,
+    fn = 0,
+    tn = 0;
   for (const p of points) {
     const yes = predictYesNo(p.probability, threshold).yes;
     if (p.positive) yes ? tp++ : fn++;
@@ -302,7 +320,8 @@ function selectThreshold(sorted: readonly TunePoint[], s: Settings): Selection {
   let positives = 0;
   for (const p of sorted) if (p.positive) positives++;
   const negatives = sorted.length - positives;
-  let tp = 0, fp = 0;
+  let tp = 0,
+    fp = 0;
   let bestFloor: ThresholdMetrics | null = null;
   let bestAny: ThresholdMetrics | null = null;
   let candidates = 0;
@@ -317,7 +336,9 @@ function selectThreshold(sorted: readonly TunePoint[], s: Settings): Selection {
     if (m.meetsFloors && (bestFloor === null || isBetterThreshold(m, bestFloor, s.costs))) bestFloor = m;
   }
   if (bestAny === null) throw new DecidekitError('no_candidates', 'cannot tune a threshold: no scored cases');
-  return bestFloor === null ? { metrics: bestAny, floorsMet: false, candidates } : { metrics: bestFloor, floorsMet: true, candidates };
+  return bestFloor === null
+    ? { metrics: bestAny, floorsMet: false, candidates }
+    : { metrics: bestFloor, floorsMet: true, candidates };
 }
 
 /**
@@ -347,7 +368,8 @@ export function seededHash32(text: string, seed: number): number {
  * k <= min(positives, negatives) every fold holds both classes.
  */
 export function assignFolds(points: readonly TunePoint[], k: number, seed: number): number[] {
-  if (!Number.isInteger(k) || k < 1) throw new DecidekitError('invalid_folds', `fold count must be a positive integer, got ${k}`);
+  if (!Number.isInteger(k) || k < 1)
+    throw new DecidekitError('invalid_folds', `fold count must be a positive integer, got ${k}`);
   const key = new Uint32Array(points.length);
   points.forEach((p, i) => (key[i] = seededHash32(p.id, seed)));
   const order = (a: number, b: number) => {
@@ -382,14 +404,28 @@ function spreadOf(values: readonly number[]): Spread {
   };
 }
 
-function crossValidate(sorted: readonly TunePoint[], k: number, seed: number, s: Settings, totalCostUsd: number | null, per100: number | null): CrossValidation {
+function crossValidate(
+  sorted: readonly TunePoint[],
+  k: number,
+  seed: number,
+  s: Settings,
+  totalCostUsd: number | null,
+  per100: number | null,
+): CrossValidation {
   const foldOf = assignFolds(sorted, k, seed);
   const folds: CvFold[] = [];
   let correct = 0;
   for (let f = 0; f < k; f++) {
     // Filtering keeps the order, so each part stays sorted for the sweep.
-    const selected = selectThreshold(sorted.filter((_, i) => foldOf[i] !== f), s);
-    const heldOut = evaluateThreshold(sorted.filter((_, i) => foldOf[i] === f), selected.metrics.threshold, s);
+    const selected = selectThreshold(
+      sorted.filter((_, i) => foldOf[i] !== f),
+      s,
+    );
+    const heldOut = evaluateThreshold(
+      sorted.filter((_, i) => foldOf[i] === f),
+      selected.metrics.threshold,
+      s,
+    );
     correct += heldOut.confusion.tp + heldOut.confusion.tn;
     folds.push({ index: f, threshold: selected.metrics.threshold, floorsMetOnTraining: selected.floorsMet, heldOut });
   }

@@ -32,7 +32,15 @@ function problemsOf(f: () => unknown): string[] {
 const parse = (value: unknown) => parseActionSpec(JSON.stringify(value), 'spec.json');
 
 function cases(groups: Record<string, Record<string, boolean>>): OfflineCase[] {
-  return Object.entries(groups).flatMap(([g, fields]) => Object.entries(fields).map(([f, correct]) => ({ id: `${g}:${f}`, kind: 'yes_no' as const, group: g, field: f, correct })));
+  return Object.entries(groups).flatMap(([g, fields]) =>
+    Object.entries(fields).map(([f, correct]) => ({
+      id: `${g}:${f}`,
+      kind: 'yes_no' as const,
+      group: g,
+      field: f,
+      correct,
+    })),
+  );
 }
 
 describe('parseActionSpec', () => {
@@ -53,15 +61,24 @@ describe('parseActionSpec', () => {
   });
 
   it('defaults default_error to 1 and reads choice and score conditions', () => {
-    const spec = parse({ actions: ['a', 'b'], rules: [{ when: { topic: ['x', 'y'], sev: { gte: 2, lte: 5 }, kind: 'z' }, action: 'a' }, { action: 'b' }] });
+    const spec = parse({
+      actions: ['a', 'b'],
+      rules: [{ when: { topic: ['x', 'y'], sev: { gte: 2, lte: 5 }, kind: 'z' }, action: 'a' }, { action: 'b' }],
+    });
     expect(spec.defaultError).toBe(1);
     expect(spec.inaction).toBeNull();
-    expect(spec.rules[0]!.when.map((c) => c.condition)).toEqual([{ kind: 'choice', options: ['x', 'y'] }, { kind: 'score', gte: 2, lte: 5 }, { kind: 'choice', options: ['z'] }]);
+    expect(spec.rules[0]!.when.map((c) => c.condition)).toEqual([
+      { kind: 'choice', options: ['x', 'y'] },
+      { kind: 'score', gte: 2, lte: 5 },
+      { kind: 'choice', options: ['z'] },
+    ]);
   });
 
   it('rejects a spec without a final default rule', () => {
     const msgs = problemsOf(() => parse({ ...SPEC, rules: SPEC.rules.slice(0, 3) }));
-    expect(msgs).toEqual(['spec.json: rule 3 (draft): the last rule must be a default without "when" (a spec without a default rule is invalid)']);
+    expect(msgs).toEqual([
+      'spec.json: rule 3 (draft): the last rule must be a default without "when" (a spec without a default rule is invalid)',
+    ]);
   });
 
   it('rejects a default rule before the end', () => {
@@ -70,15 +87,29 @@ describe('parseActionSpec', () => {
   });
 
   it('names the rule and field of a malformed condition', () => {
-    const msgs = problemsOf(() => parse({ ...SPEC, rules: [{ when: { urgent: 'yes please', sev: { gt: 3 } }, action: 'task' }, { action: 'ignore' }] }));
-    expect(msgs).toEqual([expect.stringMatching(/^spec\.json: rule 1 \(task\): condition on field 'sev' must be true\/false/)]);
-    const msgs2 = problemsOf(() => parse({ ...SPEC, rules: [{ when: { urgent: 3 }, action: 'task' }, { action: 'ignore' }] }));
+    const msgs = problemsOf(() =>
+      parse({
+        ...SPEC,
+        rules: [{ when: { urgent: 'yes please', sev: { gt: 3 } }, action: 'task' }, { action: 'ignore' }],
+      }),
+    );
+    expect(msgs).toEqual([
+      expect.stringMatching(/^spec\.json: rule 1 \(task\): condition on field 'sev' must be true\/false/),
+    ]);
+    const msgs2 = problemsOf(() =>
+      parse({ ...SPEC, rules: [{ when: { urgent: 3 }, action: 'task' }, { action: 'ignore' }] }),
+    );
     expect(msgs2[0]).toMatch(/rule 1 \(task\): condition on field 'urgent' must be true\/false .* got 3/);
   });
 
   it('rejects unknown actions in rules, inaction and costs, and bad costs', () => {
     const msgs = problemsOf(() =>
-      parse({ ...SPEC, inaction: 'nothing', rules: [{ when: { urgent: true }, action: 'panic' }, { action: 'ignore' }], costs: { 'task->nope': 2, 'draft->ignore': -1, 'ignore': 3, 'task->task': 1 } }),
+      parse({
+        ...SPEC,
+        inaction: 'nothing',
+        rules: [{ when: { urgent: true }, action: 'panic' }, { action: 'ignore' }],
+        costs: { 'task->nope': 2, 'draft->ignore': -1, ignore: 3, 'task->task': 1 },
+      }),
     );
     expect(msgs).toEqual([
       expect.stringMatching(/inaction must be one of the actions, got "nothing"/),
@@ -91,7 +122,11 @@ describe('parseActionSpec', () => {
   });
 
   it('accepts wildcard cost keys', () => {
-    expect(parse({ ...SPEC, costs: { '*->ignore': 4, 'task->*': 2, '*->*': 1 } }).costs).toEqual({ '*->ignore': 4, 'task->*': 2, '*->*': 1 });
+    expect(parse({ ...SPEC, costs: { '*->ignore': 4, 'task->*': 2, '*->*': 1 } }).costs).toEqual({
+      '*->ignore': 4,
+      'task->*': 2,
+      '*->*': 1,
+    });
   });
 
   it('rejects text that is not JSON, and unknown keys', () => {
@@ -110,7 +145,9 @@ describe('loadActionSpec', () => {
     const path = join(dir, 'spec.json');
     await writeFile(path, JSON.stringify(SPEC));
     expect((await loadActionSpec(path)).rules).toHaveLength(4);
-    await expect(loadActionSpec(join(dir, 'nope.json'))).rejects.toThrow(/cannot read action spec: .*nope\.json \(no such file\)/);
+    await expect(loadActionSpec(join(dir, 'nope.json'))).rejects.toThrow(
+      /cannot read action spec: .*nope\.json \(no such file\)/,
+    );
   });
 });
 
@@ -124,7 +161,16 @@ describe('checking a spec against the dataset', () => {
   });
 
   it('names the dataset and group missing a field', () => {
-    const msgs = problemsOf(() => actionItemsOf(dataset(cases({ m1: { is_noise: false, needs_reply: true, urgent: true }, m2: { is_noise: false, needs_reply: true } }))));
+    const msgs = problemsOf(() =>
+      actionItemsOf(
+        dataset(
+          cases({
+            m1: { is_noise: false, needs_reply: true, urgent: true },
+            m2: { is_noise: false, needs_reply: true },
+          }),
+        ),
+      ),
+    );
     expect(msgs).toEqual([expect.stringMatching(/^inbox\.jsonl: group m2 is missing field 'urgent'/)]);
   });
 });

@@ -30,7 +30,11 @@ export async function loadActionSpec(path: string): Promise<ActionSpec> {
     text = await readFile(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new DecidekitError('file_unreadable', `cannot read action spec: ${path} (${code === 'ENOENT' ? 'no such file' : (err as Error).message})`, { context: { file: path }, cause: err });
+    throw new DecidekitError(
+      'file_unreadable',
+      `cannot read action spec: ${path} (${code === 'ENOENT' ? 'no such file' : (err as Error).message})`,
+      { context: { file: path }, cause: err },
+    );
   }
   return parseActionSpec(text, path);
 }
@@ -41,7 +45,8 @@ export async function loadActionSpec(path: string): Promise<ActionSpec> {
  */
 export function parseActionSpec(text: string, file: string): ActionSpec {
   const problems: InputProblem[] = [];
-  const fail = (field: string | undefined, message: string) => problems.push({ file, line: null, ...(field === undefined ? {} : { field }), message });
+  const fail = (field: string | undefined, message: string) =>
+    problems.push({ file, line: null, ...(field === undefined ? {} : { field }), message });
   let raw: unknown;
   try {
     raw = JSON.parse(text.replace(/^\uFEFF/, ''));
@@ -54,7 +59,8 @@ export function parseActionSpec(text: string, file: string): ActionSpec {
     throw new InvalidInputError(problems);
   }
   for (const key of Object.keys(raw)) {
-    if (!SPEC_KEYS.has(key)) fail(key, `unknown key ${JSON.stringify(key)} (expected actions, inaction, rules, costs, default_error)`);
+    if (!SPEC_KEYS.has(key))
+      fail(key, `unknown key ${JSON.stringify(key)} (expected actions, inaction, rules, costs, default_error)`);
   }
 
   const actions = parseActions(raw['actions'], fail);
@@ -84,10 +90,19 @@ export function parseActionSpec(text: string, file: string): ActionSpec {
           continue;
         }
         for (const side of [gold, pred]) {
-          if (side !== WILDCARD && !isAction(side)) fail(`costs.${key}`, `costs key ${JSON.stringify(key)} names unknown action ${JSON.stringify(side)}${actionList}`);
+          if (side !== WILDCARD && !isAction(side))
+            fail(
+              `costs.${key}`,
+              `costs key ${JSON.stringify(key)} names unknown action ${JSON.stringify(side)}${actionList}`,
+            );
         }
-        if (gold === pred && gold !== WILDCARD) fail(`costs.${key}`, `costs key ${JSON.stringify(key)} prices a correct action (a correct action always costs 0)`);
-        if (!isFiniteNumber(value) || value < 0) fail(`costs.${key}`, `cost of ${JSON.stringify(key)} must be a finite number >= 0, got ${preview(value)}`);
+        if (gold === pred && gold !== WILDCARD)
+          fail(
+            `costs.${key}`,
+            `costs key ${JSON.stringify(key)} prices a correct action (a correct action always costs 0)`,
+          );
+        if (!isFiniteNumber(value) || value < 0)
+          fail(`costs.${key}`, `cost of ${JSON.stringify(key)} must be a finite number >= 0, got ${preview(value)}`);
         else costs[key] = value;
       }
     }
@@ -108,7 +123,12 @@ type Fail = (field: string | undefined, message: string) => void;
 
 function parseActions(raw: unknown, fail: Fail): string[] | null {
   if (!Array.isArray(raw) || raw.length === 0) {
-    fail('actions', raw === undefined ? 'actions is missing (a list of action names)' : `actions must be a non-empty list of names, got ${preview(raw)}`);
+    fail(
+      'actions',
+      raw === undefined
+        ? 'actions is missing (a list of action names)'
+        : `actions must be a non-empty list of names, got ${preview(raw)}`,
+    );
     return null;
   }
   const seen = new Set<string>();
@@ -125,9 +145,19 @@ function parseActions(raw: unknown, fail: Fail): string[] | null {
   return ok ? (raw as string[]) : null;
 }
 
-function parseRules(raw: unknown, isAction: (a: unknown) => a is string, actionList: string, fail: Fail): ActionRule[] | null {
+function parseRules(
+  raw: unknown,
+  isAction: (a: unknown) => a is string,
+  actionList: string,
+  fail: Fail,
+): ActionRule[] | null {
   if (!Array.isArray(raw) || raw.length === 0) {
-    fail('rules', raw === undefined ? 'rules is missing (a list ending in a default rule without "when")' : `rules must be a non-empty list, got ${preview(raw)}`);
+    fail(
+      'rules',
+      raw === undefined
+        ? 'rules is missing (a list ending in a default rule without "when")'
+        : `rules must be a non-empty list, got ${preview(raw)}`,
+    );
     return null;
   }
   const rules: ActionRule[] = [];
@@ -155,14 +185,20 @@ function parseRules(raw: unknown, isAction: (a: unknown) => a is string, actionL
     const when = r['when'];
     if (when === undefined) {
       if (!last) {
-        fail(`rules[${i}].when`, `${label}: only the last rule may leave out "when" (the rules after it could never match)`);
+        fail(
+          `rules[${i}].when`,
+          `${label}: only the last rule may leave out "when" (the rules after it could never match)`,
+        );
         ok = false;
       }
       if (typeof action === 'string') rules.push({ when: [], action });
       return;
     }
     if (last) {
-      fail(`rules[${i}].when`, `${label}: the last rule must be a default without "when" (a spec without a default rule is invalid)`);
+      fail(
+        `rules[${i}].when`,
+        `${label}: the last rule must be a default without "when" (a spec without a default rule is invalid)`,
+      );
       ok = false;
     }
     if (!isRecord(when) || Object.keys(when).length === 0) {
@@ -185,7 +221,8 @@ function parseRules(raw: unknown, isAction: (a: unknown) => a is string, actionL
 
 /** A condition, or what is wrong with it. */
 function parseCondition(value: unknown): FieldCondition | string {
-  const expected = 'must be true/false (yes_no), an option name or list of names (choice), or {"gte": n} / {"lte": n} (score)';
+  const expected =
+    'must be true/false (yes_no), an option name or list of names (choice), or {"gte": n} / {"lte": n} (score)';
   if (typeof value === 'boolean') return { kind: 'yes_no', value };
   if (isNonEmptyString(value)) return { kind: 'choice', options: [value] };
   if (Array.isArray(value)) {
@@ -196,15 +233,23 @@ function parseCondition(value: unknown): FieldCondition | string {
     const keys = Object.keys(value);
     const { gte, lte } = value;
     if (keys.length === 0 || keys.some((k) => k !== 'gte' && k !== 'lte')) return `${expected}, got ${preview(value)}`;
-    if ((gte !== undefined && !isFiniteNumber(gte)) || (lte !== undefined && !isFiniteNumber(lte))) return `gte/lte must be finite numbers, got ${preview(value)}`;
-    if (isFiniteNumber(gte) && isFiniteNumber(lte) && gte > lte) return `can never hold: gte ${gte} is above lte ${lte}`;
+    if ((gte !== undefined && !isFiniteNumber(gte)) || (lte !== undefined && !isFiniteNumber(lte)))
+      return `gte/lte must be finite numbers, got ${preview(value)}`;
+    if (isFiniteNumber(gte) && isFiniteNumber(lte) && gte > lte)
+      return `can never hold: gte ${gte} is above lte ${lte}`;
     return { kind: 'score', ...(isFiniteNumber(gte) ? { gte } : {}), ...(isFiniteNumber(lte) ? { lte } : {}) };
   }
   return `${expected}, got ${preview(value)}`;
 }
 
 function toInputProblem(file: string, p: ActionProblem): InputProblem {
-  return { file, line: null, ...(p.caseId === undefined ? {} : { caseId: p.caseId }), ...(p.field === undefined ? {} : { field: p.field }), message: p.message };
+  return {
+    file,
+    line: null,
+    ...(p.caseId === undefined ? {} : { caseId: p.caseId }),
+    ...(p.field === undefined ? {} : { field: p.field }),
+    message: p.message,
+  };
 }
 
 /** The dataset's groups as items; throws InvalidInputError naming the dataset and group. */

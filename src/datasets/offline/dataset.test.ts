@@ -31,12 +31,26 @@ const SC = { id: 'sc-1', kind: 'score', score_min: 0, score_max: 10, correct: 8 
 
 describe('loadOfflineDataset', () => {
   it('loads every kind into checked cases, skipping blank lines', async () => {
-    const path = file([YN, '', '   ', CH, SC, { id: 'mail-3:urgent', kind: 'yes_no', group: 'mail-3', correct: false }]);
+    const path = file([
+      YN,
+      '',
+      '   ',
+      CH,
+      SC,
+      { id: 'mail-3:urgent', kind: 'yes_no', group: 'mail-3', correct: false },
+    ]);
     const d = await loadOfflineDataset(path);
     expect(d.path).toBe(path);
     expect(d.cases).toEqual([
       { id: 'yn-1', kind: 'yes_no', prompt: 'Threat?', correct: true },
-      { id: 'ch-1', kind: 'choice', prompt: 'Action?', options: ['allow', 'flag', 'remove'], correct: 'remove', correctIndex: 2 },
+      {
+        id: 'ch-1',
+        kind: 'choice',
+        prompt: 'Action?',
+        options: ['allow', 'flag', 'remove'],
+        correct: 'remove',
+        correctIndex: 2,
+      },
       { id: 'sc-1', kind: 'score', scoreMin: 0, scoreMax: 10, correct: 8 },
       { id: 'mail-3:urgent', kind: 'yes_no', group: 'mail-3', field: 'urgent', correct: false },
     ]);
@@ -44,7 +58,9 @@ describe('loadOfflineDataset', () => {
   });
 
   it('keeps an explicit field over the one derived from the id', async () => {
-    const d = await loadOfflineDataset(file([{ id: 'm:x', kind: 'yes_no', group: 'm', field: 'noise', correct: true }]));
+    const d = await loadOfflineDataset(
+      file([{ id: 'm:x', kind: 'yes_no', group: 'm', field: 'noise', correct: true }]),
+    );
     expect(d.cases[0]).toMatchObject({ group: 'm', field: 'noise' });
   });
 
@@ -55,9 +71,21 @@ describe('loadOfflineDataset', () => {
   });
 
   it('shares identical option lists between cases', async () => {
-    const d = await loadOfflineDataset(file([CH, { ...CH, id: 'ch-2' }, `{"id": "ch-3", "kind": "choice", "options": ["allow", "flag", "remove"], "correct": "flag", "extra": 1}`]));
+    const d = await loadOfflineDataset(
+      file([
+        CH,
+        { ...CH, id: 'ch-2' },
+        `{"id": "ch-3", "kind": "choice", "options": ["allow", "flag", "remove"], "correct": "flag", "extra": 1}`,
+      ]),
+    );
     const [a, b, c] = d.cases;
-    expect(a!.kind === 'choice' && b!.kind === 'choice' && c!.kind === 'choice' && a!.options === b!.options && b!.options === c!.options).toBe(true);
+    expect(
+      a!.kind === 'choice' &&
+        b!.kind === 'choice' &&
+        c!.kind === 'choice' &&
+        a!.options === b!.options &&
+        b!.options === c!.options,
+    ).toBe(true);
   });
 
   const rules: readonly [string, readonly (string | object)[], string][] = [
@@ -66,19 +94,59 @@ describe('loadOfflineDataset', () => {
     ['a missing id', [{ kind: 'yes_no', correct: true }], ':1: id is missing'],
     ['an empty id', [{ id: '', kind: 'yes_no', correct: true }], ':1: id must be a non-empty string, got ""'],
     ['a duplicate id', [YN, { ...YN, correct: false }], ':2 case yn-1: duplicate id "yn-1" (first on line 1)'],
-    ['an unknown kind', [{ id: 'a', kind: 'maybe', correct: true }], ':1 case a: kind must be yes_no, choice or score, got "maybe"'],
-    ['a yes/no answer that is not a boolean', [{ ...YN, correct: 'yes' }], ':1 case yn-1: correct must be true or false, got "yes"'],
-    ['a choice with one option', [{ ...CH, options: ['remove'] }], ':1 case ch-1: options must list 2 or more names, got 1'],
-    ['a choice with options that are not a list', [{ ...CH, options: 'allow,remove' }], ':1 case ch-1: options must be a list of 2 or more names, got "allow,remove"'],
-    ['a choice with an empty option', [{ ...CH, options: ['allow', '', 'remove'] }], ':1 case ch-1: options[1] must be a non-empty string, got ""'],
-    ['a choice with a repeated option', [{ ...CH, options: ['allow', 'remove', 'remove'] }], ':1 case ch-1: options lists "remove" twice'],
-    ['a choice whose answer is not an option', [{ ...CH, correct: 'ban' }], ':1 case ch-1: correct "ban" is not one of the options ["allow","flag","remove"]'],
-    ['a score range that is empty', [{ ...SC, score_min: 10, score_max: 10 }], ':1 case sc-1: score_min 10 must be below score_max 10'],
-    ['a score bound that is not a number', [{ ...SC, score_max: '10' }], ':1 case sc-1: score_max must be a finite number, got "10"'],
+    [
+      'an unknown kind',
+      [{ id: 'a', kind: 'maybe', correct: true }],
+      ':1 case a: kind must be yes_no, choice or score, got "maybe"',
+    ],
+    [
+      'a yes/no answer that is not a boolean',
+      [{ ...YN, correct: 'yes' }],
+      ':1 case yn-1: correct must be true or false, got "yes"',
+    ],
+    [
+      'a choice with one option',
+      [{ ...CH, options: ['remove'] }],
+      ':1 case ch-1: options must list 2 or more names, got 1',
+    ],
+    [
+      'a choice with options that are not a list',
+      [{ ...CH, options: 'allow,remove' }],
+      ':1 case ch-1: options must be a list of 2 or more names, got "allow,remove"',
+    ],
+    [
+      'a choice with an empty option',
+      [{ ...CH, options: ['allow', '', 'remove'] }],
+      ':1 case ch-1: options[1] must be a non-empty string, got ""',
+    ],
+    [
+      'a choice with a repeated option',
+      [{ ...CH, options: ['allow', 'remove', 'remove'] }],
+      ':1 case ch-1: options lists "remove" twice',
+    ],
+    [
+      'a choice whose answer is not an option',
+      [{ ...CH, correct: 'ban' }],
+      ':1 case ch-1: correct "ban" is not one of the options ["allow","flag","remove"]',
+    ],
+    [
+      'a score range that is empty',
+      [{ ...SC, score_min: 10, score_max: 10 }],
+      ':1 case sc-1: score_min 10 must be below score_max 10',
+    ],
+    [
+      'a score bound that is not a number',
+      [{ ...SC, score_max: '10' }],
+      ':1 case sc-1: score_max must be a finite number, got "10"',
+    ],
     ['a score answer out of range', [{ ...SC, correct: 11 }], ':1 case sc-1: correct 11 is outside [0, 10]'],
     ['a prompt that is not a string', [{ ...YN, prompt: 3 }], ':1 case yn-1: prompt must be a string, got 3'],
     ['a group that is not a string', [{ ...YN, group: 1 }], ':1 case yn-1: group must be a non-empty string, got 1'],
-    ['a group without field and an id without one', [{ id: 'mail-3:', kind: 'yes_no', group: 'mail-3', correct: true }], `:1 case mail-3:: field is missing and id "mail-3:" has nothing after its last ':'`],
+    [
+      'a group without field and an id without one',
+      [{ id: 'mail-3:', kind: 'yes_no', group: 'mail-3', correct: true }],
+      `:1 case mail-3:: field is missing and id "mail-3:" has nothing after its last ':'`,
+    ],
   ];
   for (const [what, lines, message] of rules) {
     it(`rejects ${what}`, async () => {
@@ -127,14 +195,24 @@ describe('fast path', () => {
   // A line of the usual shape, sometimes broken: the fast path must load exactly what the
   // slow path loads, and leave every problem to it. `"zz": 0` is a key the fast path does
   // not know (so it bails out) and the slow path ignores: the same line, read slowly.
-  const value = fc.oneof(fc.boolean(), fc.integer({ min: -3, max: 12 }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string({ maxLength: 4 }), fc.constant(null), fc.constantFrom('allow', 'flag', 'remove', 'åländ', 'a"b', ''));
+  const value = fc.oneof(
+    fc.boolean(),
+    fc.integer({ min: -3, max: 12 }),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.string({ maxLength: 4 }),
+    fc.constant(null),
+    fc.constantFrom('allow', 'flag', 'remove', 'åländ', 'a"b', ''),
+  );
   const line = fc
     .record({
       id: fc.oneof(fc.constantFrom('c1', 'g:f', 'g:', 'ü-1'), value),
       kind: fc.oneof(fc.constantFrom('yes_no', 'choice', 'score'), value),
       prompt: fc.option(fc.oneof(fc.string({ maxLength: 6 }), value), { nil: undefined }),
       correct: value,
-      options: fc.option(fc.oneof(fc.array(fc.constantFrom('allow', 'flag', 'remove', 'åländ', '', 'a"b'), { maxLength: 4 }), value), { nil: undefined }),
+      options: fc.option(
+        fc.oneof(fc.array(fc.constantFrom('allow', 'flag', 'remove', 'åländ', '', 'a"b'), { maxLength: 4 }), value),
+        { nil: undefined },
+      ),
       score_min: fc.option(value, { nil: undefined }),
       score_max: fc.option(value, { nil: undefined }),
       group: fc.option(fc.oneof(fc.constantFrom('g'), value), { nil: undefined }),
@@ -142,28 +220,61 @@ describe('fast path', () => {
     })
     .map((o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)));
 
-  const options = fc.uniqueArray(fc.constantFrom('allow', 'flag', 'remove', 'åländ', 'x'), { minLength: 2, maxLength: 4 });
+  const options = fc.uniqueArray(fc.constantFrom('allow', 'flag', 'remove', 'åländ', 'x'), {
+    minLength: 2,
+    maxLength: 4,
+  });
   const validish = fc
     .oneof(
-      fc.record({ id: fc.constantFrom('c1', 'c2', 'g:f', 'ü'), kind: fc.constant('yes_no'), correct: fc.boolean(), prompt: fc.string({ maxLength: 5 }) }),
-      options.chain((o) => fc.record({ id: fc.constantFrom('c1', 'c3'), kind: fc.constant('choice'), options: fc.constant(o), correct: fc.constantFrom(...o, 'nope') })),
-      fc.record({ id: fc.constantFrom('s1', 'c1'), kind: fc.constant('score'), score_min: fc.constantFrom(0, -1.5, 10), score_max: fc.constantFrom(10, 1e3, 0.5), correct: fc.double({ min: -2, max: 12, noNaN: true }), group: fc.constantFrom('g') }),
+      fc.record({
+        id: fc.constantFrom('c1', 'c2', 'g:f', 'ü'),
+        kind: fc.constant('yes_no'),
+        correct: fc.boolean(),
+        prompt: fc.string({ maxLength: 5 }),
+      }),
+      options.chain((o) =>
+        fc.record({
+          id: fc.constantFrom('c1', 'c3'),
+          kind: fc.constant('choice'),
+          options: fc.constant(o),
+          correct: fc.constantFrom(...o, 'nope'),
+        }),
+      ),
+      fc.record({
+        id: fc.constantFrom('s1', 'c1'),
+        kind: fc.constant('score'),
+        score_min: fc.constantFrom(0, -1.5, 10),
+        score_max: fc.constantFrom(10, 1e3, 0.5),
+        correct: fc.double({ min: -2, max: 12, noNaN: true }),
+        group: fc.constantFrom('g'),
+      }),
     )
-    .chain((o) => fc.shuffledSubarray(Object.entries(o), { minLength: Object.keys(o).length - 1, maxLength: Object.keys(o).length }))
+    .chain((o) =>
+      fc.shuffledSubarray(Object.entries(o), {
+        minLength: Object.keys(o).length - 1,
+        maxLength: Object.keys(o).length,
+      }),
+    )
     .map((entries) => Object.fromEntries(entries));
 
   it('loads exactly what JSON.parse and the full validation load', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.oneof(line, validish, validish), { minLength: 1, maxLength: 6 }), fc.nat(), async (objects, seed) => {
-        const texts = objects.map((o, i) => spaced(JSON.stringify(o), seed + i));
-        const slow = texts.map((t) => (t === '{}' ? '{"zz":0}' : `{"zz": 0, ${t.trimStart().slice(1)}`));
-        const outcome = async (lines: string[]) =>
-          loadOfflineDataset(file(lines)).then(
-            (d) => ({ cases: d.cases }),
-            (e: unknown) => ({ problems: (e as InvalidInputError).problems.map((p) => [p.line, p.caseId, p.field, p.message]) }),
-          );
-        expect(await outcome(texts)).toEqual(await outcome(slow));
-      }),
+      fc.asyncProperty(
+        fc.array(fc.oneof(line, validish, validish), { minLength: 1, maxLength: 6 }),
+        fc.nat(),
+        async (objects, seed) => {
+          const texts = objects.map((o, i) => spaced(JSON.stringify(o), seed + i));
+          const slow = texts.map((t) => (t === '{}' ? '{"zz":0}' : `{"zz": 0, ${t.trimStart().slice(1)}`));
+          const outcome = async (lines: string[]) =>
+            loadOfflineDataset(file(lines)).then(
+              (d) => ({ cases: d.cases }),
+              (e: unknown) => ({
+                problems: (e as InvalidInputError).problems.map((p) => [p.line, p.caseId, p.field, p.message]),
+              }),
+            );
+          expect(await outcome(texts)).toEqual(await outcome(slow));
+        },
+      ),
       { seed: 42, numRuns: 150 },
     );
   });

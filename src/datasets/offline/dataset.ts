@@ -88,7 +88,13 @@ export async function loadOfflineDataset(path: string): Promise<OfflineDataset> 
     if (value === NOT_JSON) return;
     const id = isRecord(value) && isNonEmptyString(value['id']) ? value['id'] : undefined;
     const report: ReportProblem = (field, message) =>
-      problems.add({ file: path, line: lineNumber, ...(id === undefined ? {} : { caseId: id }), ...(field === undefined ? {} : { field }), message });
+      problems.add({
+        file: path,
+        line: lineNumber,
+        ...(id === undefined ? {} : { caseId: id }),
+        ...(field === undefined ? {} : { field }),
+        message,
+      });
     const c = parseOfflineCase(value, report);
     if (c === null) return;
     const first = table.findIdString(c.id);
@@ -102,13 +108,25 @@ export async function loadOfflineDataset(path: string): Promise<OfflineDataset> 
   await readLineBytes(path, (bytes, start, end, lineNumber) => {
     // Blank lines, invalid lines and duplicates take the slow path (which skips or words them).
     if (fast.read(bytes, start, end) && table.findId(bytes, fast.idStart, fast.idEnd) === -1) {
-      table.push(bytes, fast.idStart, fast.idEnd, fast.kind, fast.correct, fast.aux, fast.prompt, fast.group, fast.field, lineNumber);
+      table.push(
+        bytes,
+        fast.idStart,
+        fast.idEnd,
+        fast.kind,
+        fast.correct,
+        fast.aux,
+        fast.prompt,
+        fast.group,
+        fast.field,
+        lineNumber,
+      );
     } else {
       const line = bytes.toString('utf8', start, end);
       if (!isBlank(line)) slow(line, lineNumber);
     }
   });
-  if (table.size === 0 && problems.count === 0) problems.add({ file: path, line: null, message: 'no cases (the dataset is empty)' });
+  if (table.size === 0 && problems.count === 0)
+    problems.add({ file: path, line: null, message: 'no cases (the dataset is empty)' });
   problems.throwIfAny();
   return new TableDataset(path, table);
 }
@@ -127,7 +145,17 @@ async function capacityHint(path: string): Promise<[cases: number, idBytes: numb
   }
 }
 
-const CASE_KEYS = encodeKeys(['id', 'kind', 'prompt', 'correct', 'options', 'score_min', 'score_max', 'group', 'field']);
+const CASE_KEYS = encodeKeys([
+  'id',
+  'kind',
+  'prompt',
+  'correct',
+  'options',
+  'score_min',
+  'score_max',
+  'group',
+  'field',
+]);
 const C_ID = 0;
 const C_KIND = 1;
 const C_PROMPT = 2;
@@ -140,7 +168,11 @@ const C_FIELD = 8;
 const KIND_NAMES = encodeKeys(['yes_no', 'choice', 'score']);
 const COMMON_KEYS = (1 << C_ID) | (1 << C_KIND) | (1 << C_PROMPT) | (1 << C_CORRECT) | (1 << C_GROUP) | (1 << C_FIELD);
 const ALLOWED_KEYS = [COMMON_KEYS, COMMON_KEYS | (1 << C_OPTIONS), COMMON_KEYS | (1 << C_MIN) | (1 << C_MAX)] as const;
-const REQUIRED_KEYS = [(1 << C_ID) | (1 << C_KIND) | (1 << C_CORRECT), (1 << C_ID) | (1 << C_KIND) | (1 << C_CORRECT) | (1 << C_OPTIONS), (1 << C_ID) | (1 << C_KIND) | (1 << C_CORRECT) | (1 << C_MIN) | (1 << C_MAX)] as const;
+const REQUIRED_KEYS = [
+  (1 << C_ID) | (1 << C_KIND) | (1 << C_CORRECT),
+  (1 << C_ID) | (1 << C_KIND) | (1 << C_CORRECT) | (1 << C_OPTIONS),
+  (1 << C_ID) | (1 << C_KIND) | (1 << C_CORRECT) | (1 << C_MIN) | (1 << C_MAX),
+] as const;
 
 /**
  * Reads a valid dataset line of the usual shape straight from its bytes into its fields
@@ -185,7 +217,12 @@ export class FastCaseReader {
       seen |= 1 << k;
       switch (k) {
         case C_ID:
-          if (!cur.string() || cur.strEnd === cur.strStart || !isCanonicalUtf8(bytes, cur.strStart, cur.strEnd, cur.strAscii)) return false;
+          if (
+            !cur.string() ||
+            cur.strEnd === cur.strStart ||
+            !isCanonicalUtf8(bytes, cur.strStart, cur.strEnd, cur.strAscii)
+          )
+            return false;
           this.idStart = cur.strStart;
           this.idEnd = cur.strEnd;
           break;
@@ -235,7 +272,13 @@ export class FastCaseReader {
       if (!cur.eat(0x7d)) return false;
       break;
     }
-    if (!cur.atEnd() || kind === -1 || (seen & ~ALLOWED_KEYS[kind]!) !== 0 || (seen & REQUIRED_KEYS[kind]!) !== REQUIRED_KEYS[kind]) return false;
+    if (
+      !cur.atEnd() ||
+      kind === -1 ||
+      (seen & ~ALLOWED_KEYS[kind]!) !== 0 ||
+      (seen & REQUIRED_KEYS[kind]!) !== REQUIRED_KEYS[kind]
+    )
+      return false;
     if (group !== undefined && field === undefined) {
       const id = bytes.toString('utf8', this.idStart, this.idEnd);
       field = id.slice(id.lastIndexOf(':') + 1);
@@ -262,7 +305,8 @@ export class FastCaseReader {
       this.aux = list;
       return true;
     }
-    if (kind !== KIND_SCORE || !Number.isFinite(correctNum) || !(min < max) || correctNum < min || correctNum > max) return false;
+    if (kind !== KIND_SCORE || !Number.isFinite(correctNum) || !(min < max) || correctNum < min || correctNum > max)
+      return false;
     this.correct = correctNum;
     this.aux = this.table.rangeOf(min, max);
     return true;
@@ -317,10 +361,16 @@ export function parseOfflineCase(value: unknown, report: ReportProblem): Offline
     report(field, message);
   };
   const id = value['id'];
-  if (!isNonEmptyString(id)) fail('id', id === undefined ? 'id is missing' : `id must be a non-empty string, got ${preview(id)}`);
+  if (!isNonEmptyString(id))
+    fail('id', id === undefined ? 'id is missing' : `id must be a non-empty string, got ${preview(id)}`);
   const kind = value['kind'];
   if (typeof kind !== 'string' || !KINDS.has(kind)) {
-    fail('kind', kind === undefined ? 'kind is missing (yes_no, choice or score)' : `kind must be yes_no, choice or score, got ${preview(kind)}`);
+    fail(
+      'kind',
+      kind === undefined
+        ? 'kind is missing (yes_no, choice or score)'
+        : `kind must be yes_no, choice or score, got ${preview(kind)}`,
+    );
   }
   const base = parseBase(value, typeof id === 'string' ? id : '', fail);
   if (!ok || !isNonEmptyString(id)) return null;
@@ -328,7 +378,12 @@ export function parseOfflineCase(value: unknown, report: ReportProblem): Offline
   if (kind === 'yes_no') {
     const correct = value['correct'];
     if (typeof correct !== 'boolean') {
-      fail('correct', correct === undefined ? 'correct is missing (true or false)' : `correct must be true or false, got ${preview(correct)}`);
+      fail(
+        'correct',
+        correct === undefined
+          ? 'correct is missing (true or false)'
+          : `correct must be true or false, got ${preview(correct)}`,
+      );
       return null;
     }
     const c: YesNoCase = { id, kind: 'yes_no', correct, ...base };
@@ -339,7 +394,12 @@ export function parseOfflineCase(value: unknown, report: ReportProblem): Offline
     const options = parseOptions(value['options'], fail);
     const correct = value['correct'];
     if (typeof correct !== 'string') {
-      fail('correct', correct === undefined ? 'correct is missing (one of the options)' : `correct must be one of the options, got ${preview(correct)}`);
+      fail(
+        'correct',
+        correct === undefined
+          ? 'correct is missing (one of the options)'
+          : `correct must be one of the options, got ${preview(correct)}`,
+      );
       return null;
     }
     if (options === null) return null;
@@ -356,9 +416,23 @@ export function parseOfflineCase(value: unknown, report: ReportProblem): Offline
   const min = value['score_min'];
   const max = value['score_max'];
   const correct = value['correct'];
-  if (!isFiniteNumber(min)) fail('score_min', min === undefined ? 'score_min is missing' : `score_min must be a finite number, got ${preview(min)}`);
-  if (!isFiniteNumber(max)) fail('score_max', max === undefined ? 'score_max is missing' : `score_max must be a finite number, got ${preview(max)}`);
-  if (!isFiniteNumber(correct)) fail('correct', correct === undefined ? 'correct is missing (a number)' : `correct must be a finite number, got ${preview(correct)}`);
+  if (!isFiniteNumber(min))
+    fail(
+      'score_min',
+      min === undefined ? 'score_min is missing' : `score_min must be a finite number, got ${preview(min)}`,
+    );
+  if (!isFiniteNumber(max))
+    fail(
+      'score_max',
+      max === undefined ? 'score_max is missing' : `score_max must be a finite number, got ${preview(max)}`,
+    );
+  if (!isFiniteNumber(correct))
+    fail(
+      'correct',
+      correct === undefined
+        ? 'correct is missing (a number)'
+        : `correct must be a finite number, got ${preview(correct)}`,
+    );
   if (!isFiniteNumber(min) || !isFiniteNumber(max) || !isFiniteNumber(correct)) return null;
   if (!(min < max)) {
     fail('score_min', `score_min ${min} must be below score_max ${max}`);
@@ -405,7 +479,12 @@ function parseBase(value: JsonRecord, id: string, fail: ReportProblem): Base {
 
 function parseOptions(options: unknown, fail: ReportProblem): string[] | null {
   if (!Array.isArray(options)) {
-    fail('options', options === undefined ? 'options is missing (a list of 2 or more names)' : `options must be a list of 2 or more names, got ${preview(options)}`);
+    fail(
+      'options',
+      options === undefined
+        ? 'options is missing (a list of 2 or more names)'
+        : `options must be a list of 2 or more names, got ${preview(options)}`,
+    );
     return null;
   }
   if (options.length < 2) {

@@ -4,9 +4,20 @@
  * repaired, clipped or renormalised. Memory stays bounded by the dataset, not the file.
  */
 import type { ChoiceDecision, OfflineDecision, OfflineResult, OfflineCase } from '../../core/offline/case.js';
-import { isFiniteNumber, isNonEmptyString, isProbability, isRecord, preview, type JsonRecord } from '../../core/json-value.js';
+import {
+  isFiniteNumber,
+  isNonEmptyString,
+  isProbability,
+  isRecord,
+  preview,
+  type JsonRecord,
+} from '../../core/json-value.js';
 import { ProblemList } from '../../core/problem-list.js';
-import { createOfflineAccumulator, type OfflineAccumulatorOptions, type OfflineSummary } from '../../core/offline/summary.js';
+import {
+  createOfflineAccumulator,
+  type OfflineAccumulatorOptions,
+  type OfflineSummary,
+} from '../../core/offline/summary.js';
 import { KIND_CHOICE, KIND_YES_NO, type OfflineCaseTable } from './fast/case-table.js';
 import { caseTableOf, NOT_JSON, parseJsonLine, type OfflineDataset } from './dataset.js';
 import { readLineBytes } from '../read-lines.js';
@@ -56,10 +67,15 @@ export async function readResults(
 ): Promise<ReadResultsSummary> {
   let cases: readonly OfflineCase[] | null = null;
   const caseAt = (i: number): OfflineCase => (cases ??= dataset.cases)[i]!;
-  return streamResults(path, dataset, {
-    fast: (r) => onResult(r.result(), caseAt(r.index)),
-    slow: (i, result) => onResult(result, caseAt(i)),
-  }, split);
+  return streamResults(
+    path,
+    dataset,
+    {
+      fast: (r) => onResult(r.result(), caseAt(r.index)),
+      slow: (i, result) => onResult(result, caseAt(i)),
+    },
+    split,
+  );
 }
 
 /** How a results file is read: see ResultsSplitOptions; `prefetched` is a read started by prefetchResults. */
@@ -94,7 +110,12 @@ export function prefetchResults(path: string, options: ResultsSplitOptions = {})
   };
 }
 
-async function streamResults(path: string, dataset: OfflineDataset, sink: ResultSink, splitOptions: ReadResultsOptions = {}): Promise<ReadResultsSummary> {
+async function streamResults(
+  path: string,
+  dataset: OfflineDataset,
+  sink: ResultSink,
+  splitOptions: ReadResultsOptions = {},
+): Promise<ReadResultsSummary> {
   const table = caseTableOf(dataset);
   const problems = new ProblemList();
   /** Line of the first result of each case (0: none yet): duplicates are errors. */
@@ -114,7 +135,13 @@ async function streamResults(path: string, dataset: OfflineDataset, sink: Result
     const before = problems.count;
     let caseId: string | undefined;
     const report = (field: string | undefined, message: string): void =>
-      problems.add({ file: path, line: lineNumber, ...(caseId === undefined ? {} : { caseId }), ...(field === undefined ? {} : { field }), message });
+      problems.add({
+        file: path,
+        line: lineNumber,
+        ...(caseId === undefined ? {} : { caseId }),
+        ...(field === undefined ? {} : { field }),
+        message,
+      });
 
     if (!isRecord(value)) {
       report(undefined, `expected a JSON object, got ${preview(value)}`);
@@ -123,7 +150,10 @@ async function streamResults(path: string, dataset: OfflineDataset, sink: Result
     const rawId = value['case_id'];
     let index = -1;
     if (!isNonEmptyString(rawId)) {
-      report('case_id', rawId === undefined ? 'case_id is missing' : `case_id must be a non-empty string, got ${preview(rawId)}`);
+      report(
+        'case_id',
+        rawId === undefined ? 'case_id is missing' : `case_id must be a non-empty string, got ${preview(rawId)}`,
+      );
     } else {
       caseId = rawId;
       index = table.indexOfId(rawId, fast.index + 1);
@@ -141,13 +171,19 @@ async function streamResults(path: string, dataset: OfflineDataset, sink: Result
 
     const rawModel = value['model'];
     if (!isNonEmptyString(rawModel)) {
-      report('model', rawModel === undefined ? 'model is missing' : `model must be a non-empty string, got ${preview(rawModel)}`);
+      report(
+        'model',
+        rawModel === undefined ? 'model is missing' : `model must be a non-empty string, got ${preview(rawModel)}`,
+      );
     } else if (model === null) {
       model = rawModel;
       modelLine = lineNumber;
       fast.model = rawModel;
     } else if (rawModel !== model) {
-      report('model', `model ${JSON.stringify(rawModel)} differs from ${JSON.stringify(model)} on line ${modelLine} (one results file is one model)`);
+      report(
+        'model',
+        `model ${JSON.stringify(rawModel)} differs from ${JSON.stringify(model)} on line ${modelLine} (one results file is one model)`,
+      );
     }
 
     const c = index === -1 ? undefined : table.caseAt(index);
@@ -179,7 +215,13 @@ async function streamResults(path: string, dataset: OfflineDataset, sink: Result
    * matched first against the case after the previous line's (results usually follow the
    * dataset's order), else by hash.
    */
-  const fastFromBatch = (b: ResultBatch, k: number, batchModel: string | null, lineNumber: number, idBytes: Uint8Array): boolean => {
+  const fastFromBatch = (
+    b: ResultBatch,
+    k: number,
+    batchModel: string | null,
+    lineNumber: number,
+    idBytes: Uint8Array,
+  ): boolean => {
     if (batchModel === null) return false;
     if (model === null) {
       model = batchModel;
@@ -241,7 +283,10 @@ async function streamResults(path: string, dataset: OfflineDataset, sink: Result
   };
 
   const prefetched = splitOptions.prefetched;
-  const split: ResultsSplit | null = prefetched !== undefined && prefetched.path === path ? await prefetched.split : await startResultsSplit(path, splitOptions);
+  const split: ResultsSplit | null =
+    prefetched !== undefined && prefetched.path === path
+      ? await prefetched.split
+      : await startResultsSplit(path, splitOptions);
   if (split === null) await readLineBytes(path, onLine);
   else {
     try {
@@ -253,7 +298,8 @@ async function streamResults(path: string, dataset: OfflineDataset, sink: Result
           const status = batch.status[k]!;
           if (status === LINE_FAST || status === LINE_SLOW) {
             lines++;
-            if (status === LINE_SLOW || !fastFromBatch(batch, k, batchModel, lineNumber, batch.pool)) slow(split.lineText(batch.lineStart[k]!, batch.lineLength[k]!), lineNumber);
+            if (status === LINE_SLOW || !fastFromBatch(batch, k, batchModel, lineNumber, batch.pool))
+              slow(split.lineText(batch.lineStart[k]!, batch.lineLength[k]!), lineNumber);
           }
         }
         split.giveBack(batch);
@@ -268,13 +314,18 @@ async function streamResults(path: string, dataset: OfflineDataset, sink: Result
   return { model, lines, missing: table.size - seen };
 }
 
-function makeResult(caseId: string, model: string, decision: OfflineDecision, costUsd: number | undefined, latencyMs: number | undefined): OfflineResult {
+function makeResult(
+  caseId: string,
+  model: string,
+  decision: OfflineDecision,
+  costUsd: number | undefined,
+  latencyMs: number | undefined,
+): OfflineResult {
   const result: { -readonly [K in keyof OfflineResult]: OfflineResult[K] } = { caseId, model, decision };
   if (costUsd !== undefined) result.costUsd = costUsd;
   if (latencyMs !== undefined) result.latencyMs = latencyMs;
   return result;
 }
-
 
 /** The values of the line read fast last (no object per line), for the sink. */
 class FastResult {
@@ -302,8 +353,15 @@ class FastResult {
     if (this.kind === KIND_YES_NO) decision = { kind: 'yes_no', probability: this.probability };
     else if (this.kind === KIND_CHOICE) {
       const probabilities = this.probabilities.slice();
-      decision = this.pickedIndex === -1 ? { kind: 'choice', probabilities } : { kind: 'choice', probabilities, pickedIndex: this.pickedIndex };
-    } else decision = this.confidence === this.confidence ? { kind: 'score', value: this.value, confidence: this.confidence } : { kind: 'score', value: this.value };
+      decision =
+        this.pickedIndex === -1
+          ? { kind: 'choice', probabilities }
+          : { kind: 'choice', probabilities, pickedIndex: this.pickedIndex };
+    } else
+      decision =
+        this.confidence === this.confidence
+          ? { kind: 'score', value: this.value, confidence: this.confidence }
+          : { kind: 'score', value: this.value };
     const costUsd = this.costUsd === this.costUsd ? this.costUsd : undefined;
     const latencyMs = this.latencyMs === this.latencyMs ? this.latencyMs : undefined;
     return makeResult(this.table.idOf(this.index), this.model, decision, costUsd, latencyMs);
@@ -323,7 +381,10 @@ function indexOfBytes(names: readonly Uint8Array[], b: Uint8Array, start: number
 }
 
 /** Reads a whole (small) results file into memory: for commands that need several passes. */
-export async function loadResults(path: string, dataset: OfflineDataset): Promise<{ readonly model: string | null; readonly results: OfflineResult[] }> {
+export async function loadResults(
+  path: string,
+  dataset: OfflineDataset,
+): Promise<{ readonly model: string | null; readonly results: OfflineResult[] }> {
   const results: OfflineResult[] = [];
   const { model } = await readResults(path, dataset, (r) => results.push(r));
   return { model, results };
@@ -342,14 +403,24 @@ function optionalNonNegative(value: JsonRecord, key: string, report: Report): nu
 /** Checks a saved decision against its case, reporting every problem; null when invalid. */
 export function parseOfflineDecision(raw: unknown, c: OfflineCase, report: Report): OfflineDecision | null {
   if (!isRecord(raw)) {
-    report('decision', raw === undefined ? `decision is missing (${expectedShape(c)})` : `decision must be an object (${expectedShape(c)}), got ${preview(raw)}`);
+    report(
+      'decision',
+      raw === undefined
+        ? `decision is missing (${expectedShape(c)})`
+        : `decision must be an object (${expectedShape(c)}), got ${preview(raw)}`,
+    );
     return null;
   }
   switch (c.kind) {
     case 'yes_no': {
       const p = raw['probability'];
       if (!isProbability(p)) {
-        report('probability', p === undefined ? 'probability is missing (P(yes) in [0, 1])' : `probability must be a number in [0, 1], got ${preview(p)}`);
+        report(
+          'probability',
+          p === undefined
+            ? 'probability is missing (P(yes) in [0, 1])'
+            : `probability must be a number in [0, 1], got ${preview(p)}`,
+        );
         return null;
       }
       return { kind: 'yes_no', probability: p };
@@ -360,7 +431,12 @@ export function parseOfflineDecision(raw: unknown, c: OfflineCase, report: Repor
       const v = raw['value'];
       let ok = true;
       if (!isFiniteNumber(v)) {
-        report('value', v === undefined ? `value is missing (a number in [${c.scoreMin}, ${c.scoreMax}])` : `value must be a finite number, got ${preview(v)}`);
+        report(
+          'value',
+          v === undefined
+            ? `value is missing (a number in [${c.scoreMin}, ${c.scoreMax}])`
+            : `value must be a finite number, got ${preview(v)}`,
+        );
         ok = false;
       } else if (v < c.scoreMin || v > c.scoreMax) {
         report('value', `value ${v} is outside [${c.scoreMin}, ${c.scoreMax}]`);
@@ -373,7 +449,9 @@ export function parseOfflineDecision(raw: unknown, c: OfflineCase, report: Repor
         ok = false;
       }
       if (!ok) return null;
-      return hasConf ? { kind: 'score', value: v as number, confidence: conf as number } : { kind: 'score', value: v as number };
+      return hasConf
+        ? { kind: 'score', value: v as number, confidence: conf as number }
+        : { kind: 'score', value: v as number };
     }
     default: {
       const never: never = c;
@@ -383,7 +461,11 @@ export function parseOfflineDecision(raw: unknown, c: OfflineCase, report: Repor
 }
 
 function expectedShape(c: OfflineCase): string {
-  return c.kind === 'yes_no' ? '{"probability": p}' : c.kind === 'choice' ? '{"probabilities": ..., "picked": ...}' : '{"value": v}';
+  return c.kind === 'yes_no'
+    ? '{"probability": p}'
+    : c.kind === 'choice'
+      ? '{"probabilities": ..., "picked": ...}'
+      : '{"value": v}';
 }
 
 function parseChoiceDecision(raw: JsonRecord, options: readonly string[], report: Report): ChoiceDecision | null {
@@ -392,7 +474,10 @@ function parseChoiceDecision(raw: JsonRecord, options: readonly string[], report
   const probabilities = new Array<number>(options.length);
   if (Array.isArray(rawP)) {
     if (rawP.length !== options.length) {
-      report('probabilities', `probabilities lists ${rawP.length} values, expected ${options.length} (one per option: ${options.join(', ')})`);
+      report(
+        'probabilities',
+        `probabilities lists ${rawP.length} values, expected ${options.length} (one per option: ${options.join(', ')})`,
+      );
       ok = false;
     } else {
       for (let k = 0; k < rawP.length; k++) {
@@ -423,7 +508,10 @@ function parseChoiceDecision(raw: JsonRecord, options: readonly string[], report
     if (keys.length !== options.length || !ok) {
       for (const key of keys) {
         if (!options.includes(key)) {
-          report('probabilities', `probabilities has ${JSON.stringify(key)}, which is not an option (${options.join(', ')})`);
+          report(
+            'probabilities',
+            `probabilities has ${JSON.stringify(key)}, which is not an option (${options.join(', ')})`,
+          );
           ok = false;
         }
       }
@@ -431,7 +519,9 @@ function parseChoiceDecision(raw: JsonRecord, options: readonly string[], report
   } else {
     report(
       'probabilities',
-      rawP === undefined ? 'probabilities is missing (an object keyed by option or a list aligned with the options)' : `probabilities must be an object or a list, got ${preview(rawP)}`,
+      rawP === undefined
+        ? 'probabilities is missing (an object keyed by option or a list aligned with the options)'
+        : `probabilities must be an object or a list, got ${preview(rawP)}`,
     );
     ok = false;
   }
@@ -475,17 +565,28 @@ export interface ScoredResults {
  * Streams a results file into the offline summary (constant memory beyond the dataset; no
  * object per line on the fast path). Throws InvalidInputError with every problem of the file.
  */
-export async function scoreResults(path: string, dataset: OfflineDataset, options: OfflineAccumulatorOptions = {}, split: ReadResultsOptions = {}): Promise<ScoredResults> {
+export async function scoreResults(
+  path: string,
+  dataset: OfflineDataset,
+  options: OfflineAccumulatorOptions = {},
+  split: ReadResultsOptions = {},
+): Promise<ScoredResults> {
   const acc = createOfflineAccumulator(options);
   const t = caseTableOf(dataset);
-  const { model, lines } = await streamResults(path, dataset, {
-    fast(r) {
-      const i = r.index;
-      if (r.kind === KIND_YES_NO) acc.addYesNo(t.correct[i] === 1, r.probability, r.costUsd, r.latencyMs);
-      else if (r.kind === KIND_CHOICE) acc.addChoice(t.correct[i]!, r.probabilities, r.pickedIndex, r.costUsd, r.latencyMs);
-      else acc.addScore(t.correct[i]!, r.value, r.costUsd, r.latencyMs);
+  const { model, lines } = await streamResults(
+    path,
+    dataset,
+    {
+      fast(r) {
+        const i = r.index;
+        if (r.kind === KIND_YES_NO) acc.addYesNo(t.correct[i] === 1, r.probability, r.costUsd, r.latencyMs);
+        else if (r.kind === KIND_CHOICE)
+          acc.addChoice(t.correct[i]!, r.probabilities, r.pickedIndex, r.costUsd, r.latencyMs);
+        else acc.addScore(t.correct[i]!, r.value, r.costUsd, r.latencyMs);
+      },
+      slow: (i, result) => acc.add(t.caseAt(i), result),
     },
-    slow: (i, result) => acc.add(t.caseAt(i), result),
-  }, split);
+    split,
+  );
   return { model, lines, summary: acc.summarize(t.size) };
 }

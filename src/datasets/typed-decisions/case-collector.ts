@@ -44,7 +44,12 @@ export class CaseCollector {
       const seen = this.#schemas.get(key);
       if (seen === undefined) this.#schemas.set(key, { text, line, caseId: c.id });
       else if (seen.text !== text) {
-        this.problem(line, `question ${qid}: its schema differs from ${key} in case ${seen.caseId} (line ${seen.line}); one question id must mean one question within a workflow`, c.id, `questions.${qid}`);
+        this.problem(
+          line,
+          `question ${qid}: its schema differs from ${key} in case ${seen.caseId} (line ${seen.line}); one question id must mean one question within a workflow`,
+          c.id,
+          `questions.${qid}`,
+        );
       }
     }
     this.#cases.push(c);

@@ -19,7 +19,9 @@ export interface RowProblem {
   readonly message: string;
 }
 
-export type ParsedRow = { readonly ok: true; readonly benchCase: BenchCase } | { readonly ok: false; readonly caseId: string | undefined; readonly problems: readonly RowProblem[] };
+export type ParsedRow =
+  | { readonly ok: true; readonly benchCase: BenchCase }
+  | { readonly ok: false; readonly caseId: string | undefined; readonly problems: readonly RowProblem[] };
 
 /**
  * Parses a decoded row into a BenchCase, or lists every problem found. A `state` string
@@ -27,18 +29,32 @@ export type ParsedRow = { readonly ok: true; readonly benchCase: BenchCase } | {
  * receive the object; any other string is kept as a text state.
  */
 export function parseDecodedRow(value: unknown): ParsedRow {
-  if (!isRecord(value)) return { ok: false, caseId: undefined, problems: [{ field: '', message: `a row must be a JSON object, got ${preview(value)}` }] };
+  if (!isRecord(value))
+    return {
+      ok: false,
+      caseId: undefined,
+      problems: [{ field: '', message: `a row must be a JSON object, got ${preview(value)}` }],
+    };
   const problems: RowProblem[] = [];
   const { id, workflow } = value;
   const caseId = typeof id === 'string' && id.length > 0 ? id : undefined;
-  if (caseId === undefined) problems.push({ field: 'id', message: `id must be a non-empty string, got ${preview(id)}` });
-  if (typeof workflow !== 'string' || workflow.length === 0) problems.push({ field: 'workflow', message: `workflow must be a non-empty string, got ${preview(workflow)}` });
+  if (caseId === undefined)
+    problems.push({ field: 'id', message: `id must be a non-empty string, got ${preview(id)}` });
+  if (typeof workflow !== 'string' || workflow.length === 0)
+    problems.push({ field: 'workflow', message: `workflow must be a non-empty string, got ${preview(workflow)}` });
 
   const state = parseState(value['state'], problems);
   const questions = parseQuestions(value['questions'], problems);
   const gold = questions === null ? null : parseGold(value['gold'], questions, problems);
 
-  if (problems.length > 0 || caseId === undefined || typeof workflow !== 'string' || state === null || questions === null || gold === null) {
+  if (
+    problems.length > 0 ||
+    caseId === undefined ||
+    typeof workflow !== 'string' ||
+    state === null ||
+    questions === null ||
+    gold === null
+  ) {
     return { ok: false, caseId, problems };
   }
   return { ok: true, benchCase: { id: caseId, workflow, state, questions, gold } };
@@ -68,7 +84,10 @@ function parseState(state: unknown, problems: RowProblem[]): string | object | n
 
 function parseQuestions(questions: unknown, problems: RowProblem[]): [string, Question][] | null {
   if (!isRecord(questions)) {
-    problems.push({ field: 'questions', message: `questions must be an object question id -> question, got ${preview(questions)}` });
+    problems.push({
+      field: 'questions',
+      message: `questions must be an object question id -> question, got ${preview(questions)}`,
+    });
     return null;
   }
   const out: [string, Question][] = [];
@@ -92,21 +111,30 @@ function parseQuestions(questions: unknown, problems: RowProblem[]): [string, Qu
   return bad ? null : out;
 }
 
-function parseGold(gold: unknown, questions: readonly (readonly [string, Question])[], problems: RowProblem[]): GoldAnswer[] | null {
+function parseGold(
+  gold: unknown,
+  questions: readonly (readonly [string, Question])[],
+  problems: RowProblem[],
+): GoldAnswer[] | null {
   if (!isRecord(gold)) {
-    problems.push({ field: 'gold', message: `gold must be an object question id -> {label, probabilities}, got ${preview(gold)}` });
+    problems.push({
+      field: 'gold',
+      message: `gold must be an object question id -> {label, probabilities}, got ${preview(gold)}`,
+    });
     return null;
   }
   const asked = new Set(questions.map(([qid]) => qid));
   for (const qid of Object.keys(gold)) {
-    if (!asked.has(qid)) problems.push({ field: `gold.${qid}`, message: `question ${qid}: gold for a question that was not asked` });
+    if (!asked.has(qid))
+      problems.push({ field: `gold.${qid}`, message: `question ${qid}: gold for a question that was not asked` });
   }
   const out: GoldAnswer[] = [];
   let bad = false;
   for (const [qid, question] of questions) {
     const entry = gold[qid];
     const answer = entry === undefined ? null : parseGoldAnswer(qid, question, entry, problems);
-    if (entry === undefined) problems.push({ field: `gold.${qid}`, message: `question ${qid}: no gold for an asked question` });
+    if (entry === undefined)
+      problems.push({ field: `gold.${qid}`, message: `question ${qid}: no gold for an asked question` });
     if (answer === null) bad = true;
     else out.push(answer);
   }
@@ -122,34 +150,55 @@ function parseGoldAnswer(qid: string, question: Question, entry: unknown, proble
   if (!isRecord(entry)) return fail('', `gold must be an object {label, probabilities}, got ${preview(entry)}`);
   const answers = answersOf(question);
   const { label, probabilities } = entry;
-  if (!isRecord(probabilities)) return fail('probabilities', `gold probabilities must be an object answer -> probability, got ${preview(probabilities)}`);
+  if (!isRecord(probabilities))
+    return fail(
+      'probabilities',
+      `gold probabilities must be an object answer -> probability, got ${preview(probabilities)}`,
+    );
 
   const known = new Set(answers);
   const unknown = Object.keys(probabilities).filter((k) => !known.has(k));
   if (unknown.length > 0) {
-    return fail('probabilities', `gold has unknown answer${unknown.length === 1 ? '' : 's'} ${unknown.map((k) => JSON.stringify(k)).join(', ')} (answers: ${answers.join(', ')})`);
+    return fail(
+      'probabilities',
+      `gold has unknown answer${unknown.length === 1 ? '' : 's'} ${unknown.map((k) => JSON.stringify(k)).join(', ')} (answers: ${answers.join(', ')})`,
+    );
   }
   const aligned: number[] = [];
   for (const answer of answers) {
     const p = probabilities[answer];
-    if (p === undefined) return fail('probabilities', `gold has no probability for answer ${JSON.stringify(answer)} (answers: ${answers.join(', ')})`);
+    if (p === undefined)
+      return fail(
+        'probabilities',
+        `gold has no probability for answer ${JSON.stringify(answer)} (answers: ${answers.join(', ')})`,
+      );
     if (typeof p !== 'number' || !Number.isFinite(p) || p < 0 || p > 1) {
-      return fail(`probabilities.${answer}`, `gold probability of ${JSON.stringify(answer)} must be a finite number in [0, 1], got ${preview(p)}`);
+      return fail(
+        `probabilities.${answer}`,
+        `gold probability of ${JSON.stringify(answer)} must be a finite number in [0, 1], got ${preview(p)}`,
+      );
     }
     aligned.push(p);
   }
   let sum = 0;
   for (const p of aligned) sum += p;
   if (Math.abs(sum - 1) > GOLD_SUM_TOLERANCE + 1e-12) {
-    return fail('probabilities', `gold probabilities sum to ${formatSum(sum)}, expected 1 (within ${GOLD_SUM_TOLERANCE})`);
+    return fail(
+      'probabilities',
+      `gold probabilities sum to ${formatSum(sum)}, expected 1 (within ${GOLD_SUM_TOLERANCE})`,
+    );
   }
   if (typeof label !== 'string') return fail('label', `gold label must be a string, got ${preview(label)}`);
   const labelIndex = answers.indexOf(label);
-  if (labelIndex === -1) return fail('label', `gold label ${JSON.stringify(label)} is not an answer (answers: ${answers.join(', ')})`);
+  if (labelIndex === -1)
+    return fail('label', `gold label ${JSON.stringify(label)} is not an answer (answers: ${answers.join(', ')})`);
   const max = Math.max(...aligned);
   if ((aligned[labelIndex] as number) < max - TIE_TOLERANCE) {
     const top = answers.filter((_, i) => (aligned[i] as number) >= max - TIE_TOLERANCE);
-    return fail('label', `gold label ${JSON.stringify(label)} (p=${aligned[labelIndex]}) is not one of the most likely answers (${top.join(', ')} at p=${max})`);
+    return fail(
+      'label',
+      `gold label ${JSON.stringify(label)} (p=${aligned[labelIndex]}) is not one of the most likely answers (${top.join(', ')} at p=${max})`,
+    );
   }
   return { labelIndex, probabilities: aligned };
 }

@@ -18,7 +18,12 @@ const testRows = sampleRows('test').slice(0, 8);
 
 beforeAll(() => {
   const train = sampleRows('train').slice(0, 4);
-  parquet = Buffer.from(typedDecisionsParquet([...testRows.map((r) => ({ ...r, split: 'test' })), ...train.map((r) => ({ ...r, split: 'train' }))]));
+  parquet = Buffer.from(
+    typedDecisionsParquet([
+      ...testRows.map((r) => ({ ...r, split: 'test' })),
+      ...train.map((r) => ({ ...r, split: 'train' })),
+    ]),
+  );
   parquetSha256 = createHash('sha256').update(parquet).digest('hex');
 });
 
@@ -73,8 +78,17 @@ describe('fetchTypedDecisions', () => {
     const { baseUrl, requests } = await serve(serveFile(parquet));
     const dir = cacheDir();
     const progress: number[] = [];
-    const result = await fetchTypedDecisions({ cacheDir: dir, fetch: globalThis.fetch, baseUrl, revision: OTHER_REVISION, sha256: parquetSha256, onProgress: (p) => progress.push(p.receivedBytes) });
-    expect(requests).toEqual([`/datasets/LocalLLaMA/typed-decisions/resolve/${OTHER_REVISION}/all/test-00000-of-00001.parquet`]);
+    const result = await fetchTypedDecisions({
+      cacheDir: dir,
+      fetch: globalThis.fetch,
+      baseUrl,
+      revision: OTHER_REVISION,
+      sha256: parquetSha256,
+      onProgress: (p) => progress.push(p.receivedBytes),
+    });
+    expect(requests).toEqual([
+      `/datasets/LocalLLaMA/typed-decisions/resolve/${OTHER_REVISION}/all/test-00000-of-00001.parquet`,
+    ]);
     expect(progress.at(-1)).toBe(parquet.length);
     expect(result.warnings).toEqual([]);
     expect(result.cases).toBe(testRows.length);
@@ -93,8 +107,16 @@ describe('fetchTypedDecisions', () => {
 
     const loaded = await loadBenchDataset({ kind: 'path', path: result.dir });
     expect(loaded.cases.map((c) => c.id)).toEqual(testRows.map((r) => r.id));
-    expect(loaded.info).toMatchObject({ id: 'LocalLLaMA/typed-decisions', revision: OTHER_REVISION, split: 'test', synthetic: false, url: 'https://huggingface.co/datasets/LocalLLaMA/typed-decisions' });
-    expect(loaded.info.attribution).toBe('Typed Decisions (LocalLLaMA/typed-decisions, revision 0123456789ab), Apache-2.0, https://huggingface.co/datasets/LocalLLaMA/typed-decisions');
+    expect(loaded.info).toMatchObject({
+      id: 'LocalLLaMA/typed-decisions',
+      revision: OTHER_REVISION,
+      split: 'test',
+      synthetic: false,
+      url: 'https://huggingface.co/datasets/LocalLLaMA/typed-decisions',
+    });
+    expect(loaded.info.attribution).toBe(
+      'Typed Decisions (LocalLLaMA/typed-decisions, revision 0123456789ab), Apache-2.0, https://huggingface.co/datasets/LocalLLaMA/typed-decisions',
+    );
     expect(JSON.stringify(loaded.cases)).not.toContain('hidden-');
   });
 
@@ -108,7 +130,10 @@ describe('fetchTypedDecisions', () => {
     const dir = cacheDir();
     // --sha256 stands in for the pinned hash, which only the real file has.
     await fetchTypedDecisions({ cacheDir: dir, fetch: globalThis.fetch, baseUrl, sha256: parquetSha256 });
-    expect(requests).toEqual([`/datasets/LocalLLaMA/typed-decisions/resolve/${PINNED_REVISION}/all/test-00000-of-00001.parquet`, '/cdn/blob']);
+    expect(requests).toEqual([
+      `/datasets/LocalLLaMA/typed-decisions/resolve/${PINNED_REVISION}/all/test-00000-of-00001.parquet`,
+      '/cdn/blob',
+    ]);
     const loaded = await loadBenchDataset({ kind: 'typed-decisions', cacheDir: dir });
     expect(loaded.info.revision).toBe(PINNED_REVISION);
     expect(loaded.cases).toHaveLength(testRows.length);
@@ -126,8 +151,15 @@ describe('fetchTypedDecisions', () => {
 
   it('records the observed hash of an unpinned revision with a warning', async () => {
     const { baseUrl } = await serve(serveFile(parquet));
-    const result = await fetchTypedDecisions({ cacheDir: cacheDir(), fetch: globalThis.fetch, baseUrl, revision: 'main' });
-    expect(result.warnings).toEqual([`no pinned sha256 for revision main: recorded the observed sha256 ${parquetSha256} without checking it (pass --sha256 to check it)`]);
+    const result = await fetchTypedDecisions({
+      cacheDir: cacheDir(),
+      fetch: globalThis.fetch,
+      baseUrl,
+      revision: 'main',
+    });
+    expect(result.warnings).toEqual([
+      `no pinned sha256 for revision main: recorded the observed sha256 ${parquetSha256} without checking it (pass --sha256 to check it)`,
+    ]);
     expect(result.manifest.source).toMatchObject({ sha256: parquetSha256, sha256Pinned: false });
   });
 
@@ -137,19 +169,29 @@ describe('fetchTypedDecisions', () => {
       res.write(parquet.subarray(0, 1000), () => res.socket?.destroy());
     });
     const dir = cacheDir();
-    const err = await fetchError(fetchTypedDecisions({ cacheDir: dir, fetch: globalThis.fetch, baseUrl, sha256: parquetSha256 }));
-    expect(err.message).toMatch(new RegExp(`^download truncated: the connection closed after \\d+ of ${parquet.length} bytes \\(.*\\); nothing was saved, try again$`));
+    const err = await fetchError(
+      fetchTypedDecisions({ cacheDir: dir, fetch: globalThis.fetch, baseUrl, sha256: parquetSha256 }),
+    );
+    expect(err.message).toMatch(
+      new RegExp(
+        `^download truncated: the connection closed after \\d+ of ${parquet.length} bytes \\(.*\\); nothing was saved, try again$`,
+      ),
+    );
     expectEmptyCache(dir);
   });
 
   it('reports a body shorter than its Content-Length as truncated', async () => {
     const { baseUrl } = await serve((req) => {
       // A raw response that claims more than it sends, then closes the connection cleanly.
-      const head = Buffer.from(`HTTP/1.1 200 OK\r\ncontent-length: ${parquet.length + 500}\r\nconnection: close\r\n\r\n`);
+      const head = Buffer.from(
+        `HTTP/1.1 200 OK\r\ncontent-length: ${parquet.length + 500}\r\nconnection: close\r\n\r\n`,
+      );
       req.socket.end(Buffer.concat([head, parquet]));
     });
     const dir = cacheDir();
-    const err = await fetchError(fetchTypedDecisions({ cacheDir: dir, fetch: globalThis.fetch, baseUrl, sha256: parquetSha256 }));
+    const err = await fetchError(
+      fetchTypedDecisions({ cacheDir: dir, fetch: globalThis.fetch, baseUrl, sha256: parquetSha256 }),
+    );
     expect(err.message).toMatch(/^download truncated: /);
     expect(err.message).toContain(`of ${parquet.length + 500} bytes`);
     expectEmptyCache(dir);
@@ -160,8 +202,12 @@ describe('fetchTypedDecisions', () => {
       res.writeHead(404);
       res.end('Revision Not Found');
     });
-    const err = await fetchError(fetchTypedDecisions({ cacheDir: cacheDir(), fetch: globalThis.fetch, baseUrl, revision: OTHER_REVISION }));
-    expect(err.message).toMatch(/^download failed: HTTP 404 from http:\/\/127\.0\.0\.1:\d+\/datasets\/.* \(no such revision or file; check --revision\)$/);
+    const err = await fetchError(
+      fetchTypedDecisions({ cacheDir: cacheDir(), fetch: globalThis.fetch, baseUrl, revision: OTHER_REVISION }),
+    );
+    expect(err.message).toMatch(
+      /^download failed: HTTP 404 from http:\/\/127\.0\.0\.1:\d+\/datasets\/.* \(no such revision or file; check --revision\)$/,
+    );
   });
 
   it('tells an offline user how to supply the file by path', async () => {
@@ -170,26 +216,48 @@ describe('fetchTypedDecisions', () => {
     for (const c of cleanups.splice(0).reverse()) await c();
     const dir = cacheDir();
     const err = await fetchError(fetchTypedDecisions({ cacheDir: dir, fetch: globalThis.fetch, baseUrl }));
-    expect(err.message).toMatch(/^cannot reach 127\.0\.0\.1:\d+ \(ECONNREFUSED\); are you offline\? To use Typed Decisions without the network, download all\/test-00000-of-00001\.parquet from https:\/\/huggingface\.co\/datasets\/LocalLLaMA\/typed-decisions on a machine that is online and pass it with --dataset <path to the \.parquet file>/);
+    expect(err.message).toMatch(
+      /^cannot reach 127\.0\.0\.1:\d+ \(ECONNREFUSED\); are you offline\? To use Typed Decisions without the network, download all\/test-00000-of-00001\.parquet from https:\/\/huggingface\.co\/datasets\/LocalLLaMA\/typed-decisions on a machine that is online and pass it with --dataset <path to the \.parquet file>/,
+    );
     expectEmptyCache(dir);
   });
 
   it('names a DNS failure', () => {
-    const dns = new TypeError('fetch failed', { cause: Object.assign(new Error('getaddrinfo ENOTFOUND huggingface.co'), { code: 'ENOTFOUND' }) });
-    expect(networkError('https://huggingface.co/x', dns).message).toMatch(/^cannot reach huggingface\.co \(ENOTFOUND\); are you offline\? .*--dataset <path/);
+    const dns = new TypeError('fetch failed', {
+      cause: Object.assign(new Error('getaddrinfo ENOTFOUND huggingface.co'), { code: 'ENOTFOUND' }),
+    });
+    expect(networkError('https://huggingface.co/x', dns).message).toMatch(
+      /^cannot reach huggingface\.co \(ENOTFOUND\); are you offline\? .*--dataset <path/,
+    );
   });
 
   it('replaces an earlier copy of the same revision', async () => {
     const { baseUrl } = await serve(serveFile(parquet));
     const dir = cacheDir();
-    const first = await fetchTypedDecisions({ cacheDir: dir, fetch: globalThis.fetch, baseUrl, revision: OTHER_REVISION, sha256: parquetSha256 });
-    const second = await fetchTypedDecisions({ cacheDir: dir, fetch: globalThis.fetch, baseUrl, revision: OTHER_REVISION, sha256: parquetSha256 });
+    const first = await fetchTypedDecisions({
+      cacheDir: dir,
+      fetch: globalThis.fetch,
+      baseUrl,
+      revision: OTHER_REVISION,
+      sha256: parquetSha256,
+    });
+    const second = await fetchTypedDecisions({
+      cacheDir: dir,
+      fetch: globalThis.fetch,
+      baseUrl,
+      revision: OTHER_REVISION,
+      sha256: parquetSha256,
+    });
     expect(second.dir).toBe(first.dir);
     expect(readdirSync(join(dir, 'typed-decisions'))).toEqual([encodeURIComponent(OTHER_REVISION)]);
   });
 
   it('rejects a revision that could escape the cache folder or the URL path', async () => {
-    await expect(fetchTypedDecisions({ cacheDir: cacheDir(), fetch: globalThis.fetch, revision: '../../etc' })).rejects.toThrow('invalid revision "../../etc" (expected a commit hash, branch or tag)');
-    await expect(fetchTypedDecisions({ cacheDir: cacheDir(), fetch: globalThis.fetch, sha256: 'abc' })).rejects.toThrow('invalid sha256 "abc" (expected 64 hex digits)');
+    await expect(
+      fetchTypedDecisions({ cacheDir: cacheDir(), fetch: globalThis.fetch, revision: '../../etc' }),
+    ).rejects.toThrow('invalid revision "../../etc" (expected a commit hash, branch or tag)');
+    await expect(fetchTypedDecisions({ cacheDir: cacheDir(), fetch: globalThis.fetch, sha256: 'abc' })).rejects.toThrow(
+      'invalid sha256 "abc" (expected 64 hex digits)',
+    );
   });
 });

@@ -68,11 +68,17 @@ const REVISION = /^[A-Za-z0-9][A-Za-z0-9._\-/]{0,199}$/;
 export async function fetchTypedDecisions(options: FetchTypedDecisionsOptions): Promise<FetchTypedDecisionsResult> {
   const revision = options.revision ?? PINNED_REVISION;
   if (!REVISION.test(revision) || revision.includes('..')) {
-    throw new DecidekitError('invalid_revision', `invalid revision ${JSON.stringify(revision)} (expected a commit hash, branch or tag)`);
+    throw new DecidekitError(
+      'invalid_revision',
+      `invalid revision ${JSON.stringify(revision)} (expected a commit hash, branch or tag)`,
+    );
   }
   const given = options.sha256?.toLowerCase();
   if (given !== undefined && !/^[0-9a-f]{64}$/.test(given)) {
-    throw new DecidekitError('invalid_sha256', `invalid sha256 ${JSON.stringify(options.sha256)} (expected 64 hex digits)`);
+    throw new DecidekitError(
+      'invalid_sha256',
+      `invalid sha256 ${JSON.stringify(options.sha256)} (expected 64 hex digits)`,
+    );
   }
   const pinned = pinnedParquetSha256(revision);
   const expected = given ?? pinned;
@@ -93,7 +99,9 @@ export async function fetchTypedDecisions(options: FetchTypedDecisionsOptions): 
         );
       }
     } else {
-      warnings.push(`no pinned sha256 for revision ${revision}: recorded the observed sha256 ${download.sha256} without checking it (pass --sha256 to check it)`);
+      warnings.push(
+        `no pinned sha256 for revision ${revision}: recorded the observed sha256 ${download.sha256} without checking it (pass --sha256 to check it)`,
+      );
     }
 
     const decoded = await decodeParquetRows(parquetPath, { split: SPLIT, displayName: `${PARQUET_PATH}@${revision}` });
@@ -110,7 +118,13 @@ export async function fetchTypedDecisions(options: FetchTypedDecisionsOptions): 
     }
     collector.finish();
     if (lines.length === 0) {
-      throw new InvalidInputError([{ file: `${PARQUET_PATH}@${revision}`, line: null, message: `no rows of split ${SPLIT} (splits in the file: ${[...decoded.splits].sort().join(', ') || 'none'})` }]);
+      throw new InvalidInputError([
+        {
+          file: `${PARQUET_PATH}@${revision}`,
+          line: null,
+          message: `no rows of split ${SPLIT} (splits in the file: ${[...decoded.splits].sort().join(', ') || 'none'})`,
+        },
+      ]);
     }
     await rm(parquetPath);
 
@@ -138,10 +152,17 @@ export async function fetchTypedDecisions(options: FetchTypedDecisionsOptions): 
 }
 
 /** Streams the response body to `path` while hashing it. */
-async function downloadTo(url: string, path: string, options: FetchTypedDecisionsOptions): Promise<{ sha256: string; bytes: number }> {
+async function downloadTo(
+  url: string,
+  path: string,
+  options: FetchTypedDecisionsOptions,
+): Promise<{ sha256: string; bytes: number }> {
   let response: Response;
   try {
-    response = await options.fetch(url, { redirect: 'follow', ...(options.signal === undefined ? {} : { signal: options.signal }) });
+    response = await options.fetch(url, {
+      redirect: 'follow',
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
   } catch (err) {
     throw networkError(url, err, options.signal);
   }
@@ -153,11 +174,17 @@ async function downloadTo(url: string, path: string, options: FetchTypedDecision
         : response.status === 401 || response.status === 403
           ? 'access denied; Typed Decisions is public, so a proxy may be in the way'
           : 'try again later, or supply the file with --dataset <path>';
-    throw new DatasetFetchError(`download failed: HTTP ${response.status} from ${url} (${hint})`, { url, status: response.status });
+    throw new DatasetFetchError(`download failed: HTTP ${response.status} from ${url} (${hint})`, {
+      url,
+      status: response.status,
+    });
   }
   const lengthHeader = response.headers.get('content-length');
   const encoded = response.headers.get('content-encoding');
-  const totalBytes = lengthHeader !== null && /^\d+$/.test(lengthHeader) && (encoded === null || encoded === 'identity') ? Number(lengthHeader) : null;
+  const totalBytes =
+    lengthHeader !== null && /^\d+$/.test(lengthHeader) && (encoded === null || encoded === 'identity')
+      ? Number(lengthHeader)
+      : null;
   const hash = createHash('sha256');
   let received = 0;
   const file = await open(path, 'w');
@@ -183,12 +210,25 @@ async function downloadTo(url: string, path: string, options: FetchTypedDecision
     await file.close();
   }
   if (totalBytes !== null && received !== totalBytes) {
-    throw new DatasetFetchError(`download truncated: received ${received} of ${totalBytes} bytes (${url}); nothing was saved, try again`, { url, receivedBytes: received, totalBytes });
+    throw new DatasetFetchError(
+      `download truncated: received ${received} of ${totalBytes} bytes (${url}); nothing was saved, try again`,
+      { url, receivedBytes: received, totalBytes },
+    );
   }
   return { sha256: hash.digest('hex'), bytes: received };
 }
 
-const OFFLINE_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET']);
+const OFFLINE_CODES = new Set([
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+]);
 
 /** Turns a fetch rejection into a message that says how to go on without the network. */
 export function networkError(url: string, err: unknown, signal?: AbortSignal): DatasetFetchError {
@@ -197,11 +237,19 @@ export function networkError(url: string, err: unknown, signal?: AbortSignal): D
   const reason = code ?? (err instanceof Error ? err.message : String(err));
   const offline = code === undefined || OFFLINE_CODES.has(code);
   const how = `download ${PARQUET_PATH} from ${TYPED_DECISIONS_URL} on a machine that is online and pass it with --dataset <path to the .parquet file> (its sha256 is checked)`;
-  return new DatasetFetchError(`cannot reach ${new URL(url).host} (${reason})${offline ? '; are you offline? ' : '; '}To use Typed Decisions without the network, ${how}`, { url, code: code ?? null }, err);
+  return new DatasetFetchError(
+    `cannot reach ${new URL(url).host} (${reason})${offline ? '; are you offline? ' : '; '}To use Typed Decisions without the network, ${how}`,
+    { url, code: code ?? null },
+    err,
+  );
 }
 
 function errorCode(err: unknown): string | undefined {
-  for (let e: unknown = err, depth = 0; e instanceof Object && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e: unknown = err, depth = 0;
+    e instanceof Object && depth < 5;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string') return code;
   }

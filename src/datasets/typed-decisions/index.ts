@@ -1,5 +1,14 @@
 /** Typed Decisions datasets: loading, provenance, manifests and the fetcher. */
-export { defaultCacheDir, fetchCommand, loadBenchDataset, questionSetOf, sampleDir, typedDecisionsCacheDir, verifyBenchDataset, DEFAULT_SPLIT } from './load-bench-dataset.js';
+export {
+  defaultCacheDir,
+  fetchCommand,
+  loadBenchDataset,
+  questionSetOf,
+  sampleDir,
+  typedDecisionsCacheDir,
+  verifyBenchDataset,
+  DEFAULT_SPLIT,
+} from './load-bench-dataset.js';
 export type { DatasetSource, LoadedBenchDataset, LoadOptions, VerifiedDataset } from './load-bench-dataset.js';
 export { toWireQuestions } from '../../core/question-rules.js';
 export { DatasetFetchError, DatasetIntegrityError } from './dataset-errors.js';

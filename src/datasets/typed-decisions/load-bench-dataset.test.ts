@@ -41,13 +41,21 @@ async function inputProblems(path: string, split?: string): Promise<string[]> {
     (e: unknown) => e,
   );
   expect(err).toBeInstanceOf(InvalidInputError);
-  return (err as InvalidInputError).problems.map((p) => `${p.file}:${p.line}${p.caseId === undefined ? '' : ` ${p.caseId}`}: ${p.message}`);
+  return (err as InvalidInputError).problems.map(
+    (p) => `${p.file}:${p.line}${p.caseId === undefined ? '' : ` ${p.caseId}`}: ${p.message}`,
+  );
 }
 
 describe('loadBenchDataset: the bundled sample', () => {
   it('loads 100 test cases, 25 per workflow, labelled synthetic', async () => {
     const d = await loadBenchDataset({ kind: 'sample' });
-    expect(d.info).toMatchObject({ id: 'decidekit/typed-decisions-synthetic-sample', split: 'test', synthetic: true, license: 'Apache-2.0', url: null });
+    expect(d.info).toMatchObject({
+      id: 'decidekit/typed-decisions-synthetic-sample',
+      split: 'test',
+      synthetic: true,
+      license: 'Apache-2.0',
+      url: null,
+    });
     expect(d.info.attribution).toContain('not Typed Decisions scores');
     expect(d.info.revision).toMatch(/^synthetic-/);
     expect(d.cases).toHaveLength(100);
@@ -58,7 +66,12 @@ describe('loadBenchDataset: the bundled sample', () => {
       expect(c.questions).toHaveLength(5);
       expect(typeof c.state).toBe('object');
     }
-    expect(perWorkflow).toEqual({ agent_trace_observability: 25, customer_service: 25, invoice_processing: 25, security_incidents: 25 });
+    expect(perWorkflow).toEqual({
+      agent_trace_observability: 25,
+      customer_service: 25,
+      invoice_processing: 25,
+      security_incidents: 25,
+    });
   });
 
   it('has the real per-workflow question mix: 150 noul, 150 choice, 200 score of 500', async () => {
@@ -72,7 +85,12 @@ describe('loadBenchDataset: the bundled sample', () => {
       mix[c.workflow] = `${count('noul')}/${count('choice')}/${count('score')}`;
     }
     expect(byType).toEqual({ noul: 150, choice: 150, score: 200 });
-    expect(mix).toEqual({ agent_trace_observability: '1/2/2', customer_service: '1/2/2', invoice_processing: '2/1/2', security_incidents: '2/1/2' });
+    expect(mix).toEqual({
+      agent_trace_observability: '1/2/2',
+      customer_service: '1/2/2',
+      invoice_processing: '2/1/2',
+      security_incidents: '2/1/2',
+    });
     expect(Object.keys(d.questionSet)).toHaveLength(20);
   });
 
@@ -84,7 +102,8 @@ describe('loadBenchDataset: the bundled sample', () => {
   });
 
   it('never stores hidden factors in the rows', () => {
-    for (const r of sampleRows('test')) expect(Object.keys(r).sort()).toEqual(['gold', 'id', 'questions', 'state', 'workflow']);
+    for (const r of sampleRows('test'))
+      expect(Object.keys(r).sort()).toEqual(['gold', 'id', 'questions', 'state', 'workflow']);
   });
 });
 
@@ -111,7 +130,9 @@ describe('loadBenchDataset: integrity of a stored copy', () => {
     const text = readFileSync(path, 'utf8');
     writeFileSync(path, text.replace('"label":"false"', '"label":"fals3"'));
     expect(readFileSync(path).length).toBe(Buffer.byteLength(text));
-    expect(await integrityMessage(dir)).toMatch(/test\.jsonl was edited or corrupted: sha256 [0-9a-f]{16}…, the manifest says [0-9a-f]{16}… \(restore it: /);
+    expect(await integrityMessage(dir)).toMatch(
+      /test\.jsonl was edited or corrupted: sha256 [0-9a-f]{16}…, the manifest says [0-9a-f]{16}… \(restore it: /,
+    );
   });
 
   it('says a grown file has changed', async () => {
@@ -153,26 +174,51 @@ describe('loadBenchDataset: user files', () => {
   it('loads JSONL without a manifest under the file name, with no revision', async () => {
     const rows = sampleRows().slice(0, 3);
     const d = await loadBenchDataset({ kind: 'path', path: writeJsonl(rows, 'mine.jsonl') });
-    expect(d.info).toEqual({ id: 'mine.jsonl', revision: null, split: 'test', license: 'unknown', synthetic: false, attribution: 'user-supplied file mine.jsonl (provenance unknown)', url: null });
+    expect(d.info).toEqual({
+      id: 'mine.jsonl',
+      revision: null,
+      split: 'test',
+      license: 'unknown',
+      synthetic: false,
+      attribution: 'user-supplied file mine.jsonl (provenance unknown)',
+      url: null,
+    });
     expect(d.cases.map((c) => c.id)).toEqual(rows.map((r) => r.id));
   });
 
   it('loads JSONL.gz', async () => {
     const path = join(tempDir(), 'cases.jsonl.gz');
-    writeFileSync(path, gzipSync(sampleRows().slice(0, 4).map((r) => JSON.stringify(r)).join('\n')));
+    writeFileSync(
+      path,
+      gzipSync(
+        sampleRows()
+          .slice(0, 4)
+          .map((r) => JSON.stringify(r))
+          .join('\n'),
+      ),
+    );
     expect((await loadBenchDataset({ kind: 'path', path })).cases).toHaveLength(4);
   });
 
   it('names file, line, case and question for every bad row', async () => {
     const [a, b, c, d] = sampleRows().slice(0, 4) as [any, any, any, any];
     b.gold.outcome.probabilities.success = 0.9;
-    c.gold.needs_review.label = c.gold.needs_review.probabilities.true > c.gold.needs_review.probabilities.false ? 'false' : 'true';
+    c.gold.needs_review.label =
+      c.gold.needs_review.probabilities.true > c.gold.needs_review.probabilities.false ? 'false' : 'true';
     d.id = a.id;
     const path = writeJsonl([a, '{"id": "broken', b, c, d]);
     const problems = await inputProblems(path);
     expect(problems[0]).toMatch(new RegExp(`^${path}:2: not valid JSON`));
-    expect(problems[1]).toMatch(new RegExp(`^${path}:3 ${b.id}: question outcome: gold probabilities sum to [0-9.]+, expected 1 \\(within 0.01\\)$`));
-    expect(problems[2]).toMatch(new RegExp(`^${path}:4 ${c.id}: question needs_review: gold label "(true|false)" \\(p=[0-9.]+\\) is not one of the most likely answers`));
+    expect(problems[1]).toMatch(
+      new RegExp(
+        `^${path}:3 ${b.id}: question outcome: gold probabilities sum to [0-9.]+, expected 1 \\(within 0.01\\)$`,
+      ),
+    );
+    expect(problems[2]).toMatch(
+      new RegExp(
+        `^${path}:4 ${c.id}: question needs_review: gold label "(true|false)" \\(p=[0-9.]+\\) is not one of the most likely answers`,
+      ),
+    );
     expect(problems[3]).toBe(`${path}:5 ${a.id}: duplicate case id ${a.id} (first on line 1)`);
     expect(problems).toHaveLength(4);
   });
@@ -181,28 +227,40 @@ describe('loadBenchDataset: user files', () => {
     const [a, b] = sampleRows().slice(0, 2) as [any, any];
     b.questions.action.instructions = 'Something else?';
     expect(await inputProblems(writeJsonl([a, b]))).toEqual([
-      expect.stringMatching(/:2 agent_trace_observability_000002: question action: its schema differs from agent_trace_observability\/action in case agent_trace_observability_000001 \(line 1\)/),
+      expect.stringMatching(
+        /:2 agent_trace_observability_000002: question action: its schema differs from agent_trace_observability\/action in case agent_trace_observability_000001 \(line 1\)/,
+      ),
     ]);
   });
 
   it('keeps only the requested split when rows carry one, and says which splits exist', async () => {
-    const rows = sampleRows().slice(0, 2).map((r, i) => ({ ...r, split: i === 0 ? 'test' : 'train' }));
+    const rows = sampleRows()
+      .slice(0, 2)
+      .map((r, i) => ({ ...r, split: i === 0 ? 'test' : 'train' }));
     const path = writeJsonl(rows);
     expect((await loadBenchDataset({ kind: 'path', path })).cases.map((c) => c.id)).toEqual([rows[0]!.id]);
-    expect(await inputProblems(path, 'validation')).toEqual([`${path}:null: no cases of split validation (splits in the file: test, train)`]);
+    expect(await inputProblems(path, 'validation')).toEqual([
+      `${path}:null: no cases of split validation (splits in the file: test, train)`,
+    ]);
   });
 
   it('rejects an unknown file format', async () => {
     const path = join(tempDir(), 'cases.csv');
     writeFileSync(path, 'id\n');
-    expect(await inputProblems(path)).toEqual([`${path}:null: unknown dataset format (expected .parquet, .jsonl or .jsonl.gz, or a folder with manifest.json)`]);
+    expect(await inputProblems(path)).toEqual([
+      `${path}:null: unknown dataset format (expected .parquet, .jsonl or .jsonl.gz, or a folder with manifest.json)`,
+    ]);
   });
 });
 
 describe('loadBenchDataset: parquet', () => {
   it('reads the real column layout, decodes the JSON columns, keeps the split and never reads factors', async () => {
-    const test = sampleRows('test').slice(0, 6).map((r) => ({ ...r, split: 'test' }));
-    const train = sampleRows('train').slice(0, 3).map((r) => ({ ...r, split: 'train' }));
+    const test = sampleRows('test')
+      .slice(0, 6)
+      .map((r) => ({ ...r, split: 'test' }));
+    const train = sampleRows('train')
+      .slice(0, 3)
+      .map((r) => ({ ...r, split: 'train' }));
     const path = join(tempDir(), 'test-00000-of-00001.parquet');
     writeFileSync(path, typedDecisionsParquet([...train.slice(0, 1), ...test, ...train.slice(1)]));
     const d = await loadBenchDataset({ kind: 'path', path });
@@ -220,7 +278,9 @@ describe('loadBenchDataset: parquet', () => {
   });
 
   it('names the row and column of undecodable JSON', async () => {
-    const rows = sampleRows('test').slice(0, 2).map((r) => ({ ...r, split: 'test' }));
+    const rows = sampleRows('test')
+      .slice(0, 2)
+      .map((r) => ({ ...r, split: 'test' }));
     const path = join(tempDir(), 'bad.parquet');
     writeFileSync(path, typedDecisionsParquet([rows[0]!, { ...rows[1]!, gold: new RawJson('{"action": {"label": ') }]));
     const problems = await inputProblems(path);
@@ -230,8 +290,13 @@ describe('loadBenchDataset: parquet', () => {
   it('rejects a parquet file without the dataset columns', async () => {
     const { parquetWriteBuffer } = await import('hyparquet-writer');
     const path = join(tempDir(), 'other.parquet');
-    writeFileSync(path, new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'id', data: ['a'], type: 'STRING' }] })));
-    expect(await inputProblems(path)).toEqual([`${path}:null: missing columns workflow, state, questions, gold (columns: id)`]);
+    writeFileSync(
+      path,
+      new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'id', data: ['a'], type: 'STRING' }] })),
+    );
+    expect(await inputProblems(path)).toEqual([
+      `${path}:null: missing columns workflow, state, questions, gold (columns: id)`,
+    ]);
   });
 });
 
@@ -239,7 +304,9 @@ describe('loadBenchDataset: typed-decisions', () => {
   it('explains how to fetch or pass a file when nothing is cached', async () => {
     const cacheDir = tempDir();
     const err = await loadBenchDataset({ kind: 'typed-decisions', cacheDir }).catch((e: unknown) => e);
-    expect((err as Error).message).toMatch(/^Typed Decisions is not in the cache: .*typed-decisions\/e039ebffcc280174dd354227424fb2b249f191de \(run `decidekit dataset fetch typed-decisions` while online, or download https:\/\/huggingface\.co\/datasets\/LocalLLaMA\/typed-decisions\/resolve\/e039ebffcc280174dd354227424fb2b249f191de\/all\/test-00000-of-00001\.parquet yourself and pass `--dataset <path/);
+    expect((err as Error).message).toMatch(
+      /^Typed Decisions is not in the cache: .*typed-decisions\/e039ebffcc280174dd354227424fb2b249f191de \(run `decidekit dataset fetch typed-decisions` while online, or download https:\/\/huggingface\.co\/datasets\/LocalLLaMA\/typed-decisions\/resolve\/e039ebffcc280174dd354227424fb2b249f191de\/all\/test-00000-of-00001\.parquet yourself and pass `--dataset <path/,
+    );
   });
 });
 
@@ -259,13 +326,21 @@ describe('questionSetOf', () => {
     expect(Object.values(set).every((h) => /^[0-9a-f]{16}$/.test(h))).toBe(true);
     // urgency has the same levels everywhere but different instructions per workflow.
     expect(set['customer_service/urgency']).not.toBe(set['agent_trace_observability/urgency']);
-    expect(questionSetOf(d.cases.slice(0, 30))['agent_trace_observability/risk']).toBe(set['agent_trace_observability/risk']);
+    expect(questionSetOf(d.cases.slice(0, 30))['agent_trace_observability/risk']).toBe(
+      set['agent_trace_observability/risk'],
+    );
   });
 
   it('refuses two schemas under one key', async () => {
     const d = await loadBenchDataset({ kind: 'sample' });
     const [a] = d.cases;
-    const changed = { ...a!, id: 'x', questions: a!.questions.map(([id, q]) => [id, { ...q, instructions: `${q.instructions}!` }] as const) };
-    expect(() => questionSetOf([a!, changed])).toThrow(/question agent_trace_observability\/action has two different schemas \(case x\)/);
+    const changed = {
+      ...a!,
+      id: 'x',
+      questions: a!.questions.map(([id, q]) => [id, { ...q, instructions: `${q.instructions}!` }] as const),
+    };
+    expect(() => questionSetOf([a!, changed])).toThrow(
+      /question agent_trace_observability\/action has two different schemas \(case x\)/,
+    );
   });
 });

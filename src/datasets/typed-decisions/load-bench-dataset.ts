@@ -9,11 +9,22 @@ import { DecidekitError, InvalidInputError } from '../../core/errors.js';
 import { canonicalQuestionText } from '../../core/question-rules.js';
 import { DatasetIntegrityError } from './dataset-errors.js';
 import { sha256File, sha256Hex } from './file-hash.js';
-import { checkRowCount, manifestFileOf, manifestInfo, MANIFEST_FILE, readManifest, verifyManifestFile, type DatasetManifest } from './manifest.js';
+import {
+  checkRowCount,
+  manifestFileOf,
+  manifestInfo,
+  MANIFEST_FILE,
+  readManifest,
+  verifyManifestFile,
+  type DatasetManifest,
+} from './manifest.js';
 import { parquetDownloadUrl, PINNED_PARQUET_SHA256, PINNED_REVISION, typedDecisionsInfo } from './provenance.js';
 import { caseFileFormat, readCases } from './read-cases.js';
 
-export type DatasetSource = { readonly kind: 'sample' } | { readonly kind: 'typed-decisions'; readonly cacheDir?: string } | { readonly kind: 'path'; readonly path: string };
+export type DatasetSource =
+  | { readonly kind: 'sample' }
+  | { readonly kind: 'typed-decisions'; readonly cacheDir?: string }
+  | { readonly kind: 'path'; readonly path: string };
 
 export interface LoadedBenchDataset {
   readonly info: DatasetInfo;
@@ -39,7 +50,8 @@ export function sampleDir(): string {
   return fileURLToPath(new URL('../../../data/typed-decisions-sample', import.meta.url)).replace(/[\\/]$/, '');
 }
 
-export const SAMPLE_RESTORE = 'reinstall decidekit, or in a source checkout run `npx tsx scripts/make-typed-decisions-sample.ts`';
+export const SAMPLE_RESTORE =
+  'reinstall decidekit, or in a source checkout run `npx tsx scripts/make-typed-decisions-sample.ts`';
 
 /** `$XDG_CACHE_HOME/decidekit`, else `~/.cache/decidekit`. */
 export function defaultCacheDir(env: Readonly<Record<string, string | undefined>>): string {
@@ -55,7 +67,9 @@ export function typedDecisionsCacheDir(cacheDir: string, revision: string = PINN
 }
 
 export function fetchCommand(revision: string): string {
-  return revision === PINNED_REVISION ? 'decidekit dataset fetch typed-decisions' : `decidekit dataset fetch typed-decisions --revision ${revision}`;
+  return revision === PINNED_REVISION
+    ? 'decidekit dataset fetch typed-decisions'
+    : `decidekit dataset fetch typed-decisions --revision ${revision}`;
 }
 
 export async function loadBenchDataset(source: DatasetSource, options: LoadOptions = {}): Promise<LoadedBenchDataset> {
@@ -65,7 +79,11 @@ export async function loadBenchDataset(source: DatasetSource, options: LoadOptio
       return loadManifestFile(where.dir, where.manifest, options.split ?? DEFAULT_SPLIT);
     case 'listed-file':
       if (options.split !== undefined && options.split !== where.split) {
-        throw new DecidekitError('split_mismatch', `${where.path} holds split ${where.split} (per ${join(where.dir, MANIFEST_FILE)}), not ${options.split}`, { context: { file: where.path } });
+        throw new DecidekitError(
+          'split_mismatch',
+          `${where.path} holds split ${where.split} (per ${join(where.dir, MANIFEST_FILE)}), not ${options.split}`,
+          { context: { file: where.path } },
+        );
       }
       return loadManifestFile(where.dir, where.manifest, where.split);
     case 'file': {
@@ -94,7 +112,8 @@ export async function verifyBenchDataset(source: DatasetSource): Promise<Verifie
   switch (where.kind) {
     case 'stored':
     case 'listed-file': {
-      const files = where.kind === 'stored' ? where.manifest.files : where.manifest.files.filter((f) => f.split === where.split);
+      const files =
+        where.kind === 'stored' ? where.manifest.files : where.manifest.files.filter((f) => f.split === where.split);
       const splits: { split: string; rows: number; cases: number }[] = [];
       let info: DatasetInfo | null = null;
       for (const f of files) {
@@ -102,18 +121,34 @@ export async function verifyBenchDataset(source: DatasetSource): Promise<Verifie
         info ??= loaded.info;
         splits.push({ split: f.split, rows: f.rows, cases: loaded.cases.length });
       }
-      return { info: info ?? manifestInfo(where.manifest, DEFAULT_SPLIT), location: where.kind === 'stored' ? where.dir : where.path, manifest: where.manifest, splits };
+      return {
+        info: info ?? manifestInfo(where.manifest, DEFAULT_SPLIT),
+        location: where.kind === 'stored' ? where.dir : where.path,
+        manifest: where.manifest,
+        splits,
+      };
     }
     case 'file': {
       const read = await readCases(where.path);
-      return { info: await fileInfo(where.path, DEFAULT_SPLIT), location: where.path, manifest: null, splits: [{ split: null, rows: read.rows, cases: read.cases.length }] };
+      return {
+        info: await fileInfo(where.path, DEFAULT_SPLIT),
+        location: where.path,
+        manifest: null,
+        splits: [{ split: null, rows: read.rows, cases: read.cases.length }],
+      };
     }
   }
 }
 
 type Located =
   | { readonly kind: 'stored'; readonly dir: string; readonly manifest: DatasetManifest }
-  | { readonly kind: 'listed-file'; readonly dir: string; readonly path: string; readonly manifest: DatasetManifest; readonly split: string }
+  | {
+      readonly kind: 'listed-file';
+      readonly dir: string;
+      readonly path: string;
+      readonly manifest: DatasetManifest;
+      readonly split: string;
+    }
   | { readonly kind: 'file'; readonly path: string };
 
 /** Finds the data and the manifest that vouches for it (checked later, per file). */
@@ -140,7 +175,11 @@ async function locate(source: DatasetSource): Promise<Located> {
 
 async function storedCopy(dir: string, restore: string): Promise<Located> {
   const manifest = await readManifest(dir, restore);
-  if (manifest === null) throw new DatasetIntegrityError(`${join(dir, MANIFEST_FILE)} is missing`, { file: join(dir, MANIFEST_FILE), restore });
+  if (manifest === null)
+    throw new DatasetIntegrityError(`${join(dir, MANIFEST_FILE)} is missing`, {
+      file: join(dir, MANIFEST_FILE),
+      restore,
+    });
   return { kind: 'stored', dir, manifest };
 }
 
@@ -150,14 +189,28 @@ async function locatePath(path: string): Promise<Located> {
     isDirectory = (await stat(path)).isDirectory();
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new DecidekitError('file_unreadable', `cannot read dataset: ${path} (${code === 'ENOENT' ? 'no such file or folder' : err instanceof Error ? err.message : String(err)})`, {
-      context: { file: path },
-      cause: err,
-    });
+    throw new DecidekitError(
+      'file_unreadable',
+      `cannot read dataset: ${path} (${code === 'ENOENT' ? 'no such file or folder' : err instanceof Error ? err.message : String(err)})`,
+      {
+        context: { file: path },
+        cause: err,
+      },
+    );
   }
-  if (isDirectory) return storedCopy(path, `restore the folder ${path} (for Typed Decisions: \`decidekit dataset fetch typed-decisions\`)`);
+  if (isDirectory)
+    return storedCopy(
+      path,
+      `restore the folder ${path} (for Typed Decisions: \`decidekit dataset fetch typed-decisions\`)`,
+    );
   if (caseFileFormat(path) === null) {
-    throw new InvalidInputError([{ file: path, line: null, message: 'unknown dataset format (expected .parquet, .jsonl or .jsonl.gz, or a folder with manifest.json)' }]);
+    throw new InvalidInputError([
+      {
+        file: path,
+        line: null,
+        message: 'unknown dataset format (expected .parquet, .jsonl or .jsonl.gz, or a folder with manifest.json)',
+      },
+    ]);
   }
   // A manifest beside the file vouches for it (and is checked) when it lists the file.
   const dir = dirname(path);
@@ -187,10 +240,25 @@ async function fileInfo(path: string, split: string): Promise<DatasetInfo> {
 
 function userFileInfo(path: string, split: string): DatasetInfo {
   const name = basename(path);
-  return { id: name, revision: null, split, license: 'unknown', synthetic: false, attribution: `user-supplied file ${name} (provenance unknown)`, url: null };
+  return {
+    id: name,
+    revision: null,
+    split,
+    license: 'unknown',
+    synthetic: false,
+    attribution: `user-supplied file ${name} (provenance unknown)`,
+    url: null,
+  };
 }
 
-function finish(info: DatasetInfo, cases: readonly BenchCase[], location: string, manifest: DatasetManifest | null, split: string, splits: ReadonlySet<string>): LoadedBenchDataset {
+function finish(
+  info: DatasetInfo,
+  cases: readonly BenchCase[],
+  location: string,
+  manifest: DatasetManifest | null,
+  split: string,
+  splits: ReadonlySet<string>,
+): LoadedBenchDataset {
   if (cases.length === 0) {
     const seen = splits.size > 0 ? ` (splits in the file: ${[...splits].sort().join(', ')})` : '';
     throw new InvalidInputError([{ file: location, line: null, message: `no cases of split ${split}${seen}` }]);
@@ -207,9 +275,13 @@ export function questionSetOf(cases: readonly BenchCase[]): Record<string, strin
       const hash = sha256Hex(canonicalQuestionText(question)).slice(0, 16);
       const seen = found.get(key);
       if (seen !== undefined && seen !== hash) {
-        throw new DecidekitError('inconsistent_questions', `question ${key} has two different schemas (case ${c.id}); one question id must mean one question within a workflow`, {
-          context: { question: key, caseId: c.id },
-        });
+        throw new DecidekitError(
+          'inconsistent_questions',
+          `question ${key} has two different schemas (case ${c.id}); one question id must mean one question within a workflow`,
+          {
+            context: { question: key, caseId: c.id },
+          },
+        );
       }
       found.set(key, hash);
     }

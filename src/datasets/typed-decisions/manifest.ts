@@ -57,7 +57,10 @@ export function renderManifest(m: DatasetManifest): string {
       license: m.license,
       synthetic: m.synthetic,
       attribution: m.attribution,
-      source: m.source === null ? null : { url: m.source.url, path: m.source.path, sha256: m.source.sha256, sha256_pinned: m.source.sha256Pinned },
+      source:
+        m.source === null
+          ? null
+          : { url: m.source.url, path: m.source.path, sha256: m.source.sha256, sha256_pinned: m.source.sha256Pinned },
       generator: m.generator === null ? null : { script: m.generator.script, seed: m.generator.seed },
       files: m.files.map((f) => ({ split: f.split, path: f.path, sha256: f.sha256, bytes: f.bytes, rows: f.rows })),
       restore: m.restore,
@@ -68,7 +71,15 @@ export function renderManifest(m: DatasetManifest): string {
 }
 
 export function manifestInfo(m: DatasetManifest, split: string): DatasetInfo {
-  return { id: m.id, revision: m.revision, split, license: m.license, synthetic: m.synthetic, attribution: m.attribution, url: m.url };
+  return {
+    id: m.id,
+    revision: m.revision,
+    split,
+    license: m.license,
+    synthetic: m.synthetic,
+    attribution: m.attribution,
+    url: m.url,
+  };
 }
 
 const SHA256 = /^[0-9a-f]{64}$/;
@@ -81,16 +92,25 @@ export async function readManifest(dir: string, restore: string): Promise<Datase
     text = await readFile(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new DatasetIntegrityError(`cannot read ${path} (${err instanceof Error ? err.message : String(err)})`, { file: path, restore }, err);
+    throw new DatasetIntegrityError(
+      `cannot read ${path} (${err instanceof Error ? err.message : String(err)})`,
+      { file: path, restore },
+      err,
+    );
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new DatasetIntegrityError(`${path} is not valid JSON (${err instanceof Error ? err.message : String(err)})`, { file: path, restore }, err);
+    throw new DatasetIntegrityError(
+      `${path} is not valid JSON (${err instanceof Error ? err.message : String(err)})`,
+      { file: path, restore },
+      err,
+    );
   }
   const problem = (what: string) => new DatasetIntegrityError(`${path}: ${what}`, { file: path, restore });
-  if (!isRecord(value) || value['format'] !== MANIFEST_FORMAT) throw problem(`not a decidekit dataset manifest (format must be ${JSON.stringify(MANIFEST_FORMAT)})`);
+  if (!isRecord(value) || value['format'] !== MANIFEST_FORMAT)
+    throw problem(`not a decidekit dataset manifest (format must be ${JSON.stringify(MANIFEST_FORMAT)})`);
   const str = (key: string): string => {
     const v = value[key];
     if (typeof v !== 'string' || v.length === 0) throw problem(`${key} must be a non-empty string, got ${preview(v)}`);
@@ -105,16 +125,25 @@ export async function readManifest(dir: string, restore: string): Promise<Datase
     if (!isRecord(f)) throw problem(`files[${i}] must be an object`);
     const { split, path: file, sha256, bytes, rows } = f;
     if (typeof split !== 'string' || split.length === 0) throw problem(`files[${i}].split must be a non-empty string`);
-    if (typeof file !== 'string' || file.length === 0 || file !== basename(file)) throw problem(`files[${i}].path must be a file name in the manifest's folder, got ${preview(file)}`);
-    if (typeof sha256 !== 'string' || !SHA256.test(sha256)) throw problem(`files[${i}].sha256 must be 64 lower-case hex digits, got ${preview(sha256)}`);
-    if (!Number.isSafeInteger(bytes) || (bytes as number) < 0) throw problem(`files[${i}].bytes must be a whole number, got ${preview(bytes)}`);
-    if (!Number.isSafeInteger(rows) || (rows as number) < 0) throw problem(`files[${i}].rows must be a whole number, got ${preview(rows)}`);
+    if (typeof file !== 'string' || file.length === 0 || file !== basename(file))
+      throw problem(`files[${i}].path must be a file name in the manifest's folder, got ${preview(file)}`);
+    if (typeof sha256 !== 'string' || !SHA256.test(sha256))
+      throw problem(`files[${i}].sha256 must be 64 lower-case hex digits, got ${preview(sha256)}`);
+    if (!Number.isSafeInteger(bytes) || (bytes as number) < 0)
+      throw problem(`files[${i}].bytes must be a whole number, got ${preview(bytes)}`);
+    if (!Number.isSafeInteger(rows) || (rows as number) < 0)
+      throw problem(`files[${i}].rows must be a whole number, got ${preview(rows)}`);
     return { split, path: file, sha256, bytes: bytes as number, rows: rows as number };
   });
   const source = value['source'];
   let parsedSource: DatasetManifest['source'] = null;
   if (source !== null) {
-    if (!isRecord(source) || typeof source['path'] !== 'string' || typeof source['sha256'] !== 'string' || !SHA256.test(source['sha256'])) {
+    if (
+      !isRecord(source) ||
+      typeof source['path'] !== 'string' ||
+      typeof source['sha256'] !== 'string' ||
+      !SHA256.test(source['sha256'])
+    ) {
       throw problem('source must be null or {url, path, sha256, sha256_pinned}');
     }
     parsedSource = {
@@ -127,7 +156,8 @@ export async function readManifest(dir: string, restore: string): Promise<Datase
   const generator = value['generator'];
   let parsedGenerator: DatasetManifest['generator'] = null;
   if (generator !== null && generator !== undefined) {
-    if (!isRecord(generator) || typeof generator['script'] !== 'string' || !Number.isSafeInteger(generator['seed'])) throw problem('generator must be null or {script, seed}');
+    if (!isRecord(generator) || typeof generator['script'] !== 'string' || !Number.isSafeInteger(generator['seed']))
+      throw problem('generator must be null or {script, seed}');
     parsedGenerator = { script: generator['script'], seed: generator['seed'] as number };
   }
   return {
@@ -149,10 +179,13 @@ export async function readManifest(dir: string, restore: string): Promise<Datase
 export function manifestFileOf(m: DatasetManifest, dir: string, split: string): ManifestFile {
   const entry = m.files.find((f) => f.split === split);
   if (entry === undefined) {
-    throw new DatasetIntegrityError(`${join(dir, MANIFEST_FILE)} has no split ${JSON.stringify(split)} (splits: ${m.files.map((f) => f.split).join(', ')})`, {
-      file: join(dir, MANIFEST_FILE),
-      restore: m.restore,
-    });
+    throw new DatasetIntegrityError(
+      `${join(dir, MANIFEST_FILE)} has no split ${JSON.stringify(split)} (splits: ${m.files.map((f) => f.split).join(', ')})`,
+      {
+        file: join(dir, MANIFEST_FILE),
+        restore: m.restore,
+      },
+    );
   }
   return entry;
 }
@@ -163,7 +196,8 @@ export function manifestFileOf(m: DatasetManifest, dir: string, split: string): 
  */
 export async function verifyManifestFile(dir: string, entry: ManifestFile, restore: string): Promise<void> {
   const path = join(dir, entry.path);
-  const fail = (what: string, cause?: unknown) => new DatasetIntegrityError(`${path} ${what}`, { file: path, restore }, cause);
+  const fail = (what: string, cause?: unknown) =>
+    new DatasetIntegrityError(`${path} ${what}`, { file: path, restore }, cause);
   let size: number;
   try {
     size = (await stat(path)).size;
@@ -174,13 +208,19 @@ export async function verifyManifestFile(dir: string, entry: ManifestFile, resto
   if (size < entry.bytes) throw fail(`is truncated: ${size} of ${entry.bytes} bytes`);
   if (size > entry.bytes) throw fail(`has changed: ${size} bytes, the manifest says ${entry.bytes}`);
   const { sha256 } = await sha256File(path);
-  if (sha256 !== entry.sha256) throw fail(`was edited or corrupted: sha256 ${sha256.slice(0, 16)}…, the manifest says ${entry.sha256.slice(0, 16)}…`);
+  if (sha256 !== entry.sha256)
+    throw fail(
+      `was edited or corrupted: sha256 ${sha256.slice(0, 16)}…, the manifest says ${entry.sha256.slice(0, 16)}…`,
+    );
 }
 
 /** The row count check, after the reader counted the rows. */
 export function checkRowCount(dir: string, entry: ManifestFile, rows: number, restore: string): void {
   if (rows !== entry.rows) {
     const path = join(dir, entry.path);
-    throw new DatasetIntegrityError(`${path} has ${rows} rows, the manifest says ${entry.rows}`, { file: path, restore });
+    throw new DatasetIntegrityError(`${path} has ${rows} rows, the manifest says ${entry.rows}`, {
+      file: path,
+      restore,
+    });
   }
 }

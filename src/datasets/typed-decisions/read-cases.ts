@@ -40,7 +40,10 @@ export async function readCases(path: string, options: ReadCasesOptions = {}): P
 }
 
 /** Decoded rows (`{id, workflow, state, questions, gold}` JSON) of JSONL or JSONL.gz, validated. */
-export async function readJsonlCases(path: string, options: ReadCasesOptions & { readonly gunzip?: boolean } = {}): Promise<ReadCasesResult> {
+export async function readJsonlCases(
+  path: string,
+  options: ReadCasesOptions & { readonly gunzip?: boolean } = {},
+): Promise<ReadCasesResult> {
   const file = options.displayName ?? path;
   const collector = new CaseCollector(file);
   const splits = new Set<string>();
@@ -75,14 +78,23 @@ const JSON_COLUMNS = ['state', 'questions', 'gold'] as const;
 /** One parquet row decoded to the JSONL form, or why it could not be. */
 export type DecodedParquetRow =
   | { readonly row: number; readonly split: string | null; readonly value: Record<string, unknown> }
-  | { readonly row: number; readonly split: string | null; readonly caseId: string | undefined; readonly problem: string; readonly field: string };
+  | {
+      readonly row: number;
+      readonly split: string | null;
+      readonly caseId: string | undefined;
+      readonly problem: string;
+      readonly field: string;
+    };
 
 /**
  * Decodes the dataset's parquet file (columns id, split, workflow, state, questions, gold,
  * factors, label_agreement, n_questions; the JSON columns are strings) into decoded rows.
  * Rows of other splits are left out when `split` is given. Hidden columns are not read.
  */
-export async function decodeParquetRows(path: string, options: ReadCasesOptions = {}): Promise<{ rows: DecodedParquetRow[]; total: number; splits: Set<string> }> {
+export async function decodeParquetRows(
+  path: string,
+  options: ReadCasesOptions = {},
+): Promise<{ rows: DecodedParquetRow[]; total: number; splits: Set<string> }> {
   const file = options.displayName ?? path;
   let buffer: ArrayBuffer;
   try {
@@ -90,7 +102,11 @@ export async function decodeParquetRows(path: string, options: ReadCasesOptions 
     buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new DecidekitError('file_unreadable', `cannot read file: ${file} (${code === 'ENOENT' ? 'no such file' : err instanceof Error ? err.message : String(err)})`, { context: { file }, cause: err });
+    throw new DecidekitError(
+      'file_unreadable',
+      `cannot read file: ${file} (${code === 'ENOENT' ? 'no such file' : err instanceof Error ? err.message : String(err)})`,
+      { context: { file }, cause: err },
+    );
   }
   // Loaded only for parquet files: JSONL runs never pay for the parquet reader.
   const { parquetMetadata, parquetReadObjects } = await import('hyparquet');
@@ -102,7 +118,11 @@ export async function decodeParquetRows(path: string, options: ReadCasesOptions 
     throw fileProblem(file, `not a readable parquet file (${err instanceof Error ? err.message : String(err)})`);
   }
   const missing = REQUIRED_COLUMNS.filter((c) => !columnNames.includes(c));
-  if (missing.length > 0) throw fileProblem(file, `missing column${missing.length === 1 ? '' : 's'} ${missing.join(', ')} (columns: ${columnNames.join(', ')})`);
+  if (missing.length > 0)
+    throw fileProblem(
+      file,
+      `missing column${missing.length === 1 ? '' : 's'} ${missing.join(', ')} (columns: ${columnNames.join(', ')})`,
+    );
   const columns: string[] = [...REQUIRED_COLUMNS, ...(columnNames.includes('split') ? ['split'] : [])];
 
   let objects: Record<string, unknown>[];
@@ -131,7 +151,13 @@ export async function decodeParquetRows(path: string, options: ReadCasesOptions 
       try {
         value[column] = JSON.parse(raw);
       } catch (err) {
-        rows.push({ row, split, caseId, field: column, problem: `column ${column} is not valid JSON (${err instanceof Error ? err.message : String(err)})` });
+        rows.push({
+          row,
+          split,
+          caseId,
+          field: column,
+          problem: `column ${column} is not valid JSON (${err instanceof Error ? err.message : String(err)})`,
+        });
         return;
       }
     }

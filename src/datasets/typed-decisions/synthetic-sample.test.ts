@@ -12,10 +12,15 @@ describe('the synthetic sample', () => {
     try {
       const written = await writeSampleFiles(dir);
       expect(written.sort()).toEqual(['NOTICE', 'manifest.json', 'prior.json', 'test.jsonl', 'train.jsonl']);
-      const committed = readdirSync(sampleDir()).filter((f) => f !== '.gitattributes').sort();
+      const committed = readdirSync(sampleDir())
+        .filter((f) => f !== '.gitattributes')
+        .sort();
       expect(committed).toEqual(written.sort());
       for (const name of written) {
-        expect(readFileSync(join(dir, name)).equals(readFileSync(join(sampleDir(), name))), `${name} differs from the committed copy`).toBe(true);
+        expect(
+          readFileSync(join(dir, name)).equals(readFileSync(join(sampleDir(), name))),
+          `${name} differs from the committed copy`,
+        ).toBe(true);
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -39,12 +44,16 @@ describe('the synthetic sample', () => {
     expect(prior.description).toContain('train');
     expect(prior.entries).toHaveLength(20);
     const test = await loadBenchDataset({ kind: 'sample' });
-    const questions = new Map<string, Question>(test.cases.flatMap((c) => c.questions.map(([qid, q]) => [`${c.workflow}/${qid}`, q] as const)));
+    const questions = new Map<string, Question>(
+      test.cases.flatMap((c) => c.questions.map(([qid, q]) => [`${c.workflow}/${qid}`, q] as const)),
+    );
     for (const e of prior.entries) {
       const q = questions.get(e.id)!;
       expect(e.type).toBe(q.type);
       expect(e.instructions).toBe(q.instructions);
-      expect(e.answers).toEqual(q.type === 'noul' ? ['true', 'false'] : q.type === 'choice' ? q.options : q.levels.map((_, i) => String(i)));
+      expect(e.answers).toEqual(
+        q.type === 'noul' ? ['true', 'false'] : q.type === 'choice' ? q.options : q.levels.map((_, i) => String(i)),
+      );
       expect(Math.abs(e.probabilities.reduce((a, b) => a + b, 0) - 1)).toBeLessThan(1e-9);
       expect(e.probabilities.every((p) => p > 0)).toBe(true);
     }
@@ -66,13 +75,25 @@ describe('the synthetic sample', () => {
     type State = any;
     const rules: Record<string, (s: State) => boolean> = {
       'invoice_processing/duplicate': (s) => s.vendor_history.prior_invoice_ids.includes(s.invoice.id),
-      'invoice_processing/matches_order': (s) => Math.abs(s.invoice.total_usd - s.purchase_order.total_usd) < 0.05 && s.delivery.condition === 'good',
-      'agent_trace_observability/needs_review': (s) => s.trace_summary.constraint_violations > 0 || s.trace_summary.tool_errors >= 3,
+      'invoice_processing/matches_order': (s) =>
+        Math.abs(s.invoice.total_usd - s.purchase_order.total_usd) < 0.05 && s.delivery.condition === 'good',
+      'agent_trace_observability/needs_review': (s) =>
+        s.trace_summary.constraint_violations > 0 || s.trace_summary.tool_errors >= 3,
       'security_incidents/true_positive': (s) =>
-        !(s.context.change_window_active || s.context.source_on_allowlist || s.alert.evidence.some((e: string) => /VPN|change ticket|scanner|expired password|own CI|automation|runbook|managed laptop/.test(e))),
+        !(
+          s.context.change_window_active ||
+          s.context.source_on_allowlist ||
+          s.alert.evidence.some((e: string) =>
+            /VPN|change ticket|scanner|expired password|own CI|automation|runbook|managed laptop/.test(e),
+          )
+        ),
     };
-    const prior = JSON.parse(readFileSync(join(sampleDir(), 'prior.json'), 'utf8')) as { entries: { id: string; answers: string[]; probabilities: number[] }[] };
-    const priorTop = new Map(prior.entries.map((e) => [e.id, e.answers[e.probabilities.indexOf(Math.max(...e.probabilities))]]));
+    const prior = JSON.parse(readFileSync(join(sampleDir(), 'prior.json'), 'utf8')) as {
+      entries: { id: string; answers: string[]; probabilities: number[] }[];
+    };
+    const priorTop = new Map(
+      prior.entries.map((e) => [e.id, e.answers[e.probabilities.indexOf(Math.max(...e.probabilities))]]),
+    );
     const test = await loadBenchDataset({ kind: 'sample' });
     let n = 0;
     let byRule = 0;

@@ -21,14 +21,32 @@ import { startReferenceServer, type ReferenceServer } from '../server/server.js'
 
 const KEY = 'sk-PLANTED-a1b2c3d4e5';
 const QUESTIONS: QuestionSet = [
-  ['route', { type: 'choice', instructions: 'Which team should handle this?', options: ['billing', 'shipping', 'technical'], descriptions: ['Payments', null, 'Bugs'] }],
+  [
+    'route',
+    {
+      type: 'choice',
+      instructions: 'Which team should handle this?',
+      options: ['billing', 'shipping', 'technical'],
+      descriptions: ['Payments', null, 'Bugs'],
+    },
+  ],
   ['angry', { type: 'noul', instructions: 'Is the customer angry?' }],
-  ['urgency', { type: 'score', instructions: 'How urgent is this?', levels: ['can wait', 'this week', 'today', 'right now'] }],
+  [
+    'urgency',
+    { type: 'score', instructions: 'How urgent is this?', levels: ['can wait', 'this week', 'today', 'right now'] },
+  ],
 ];
 
 const servers: Array<{ close(): Promise<void> }> = [];
 async function serve(faults?: FaultOptions, extra: { model?: string } = {}): Promise<ReferenceServer> {
-  const s = await startReferenceServer({ port: 0, priorTable: null, closeGraceMs: 50, router: true, ...(faults ? { faults } : {}), ...extra });
+  const s = await startReferenceServer({
+    port: 0,
+    priorTable: null,
+    closeGraceMs: 50,
+    router: true,
+    ...(faults ? { faults } : {}),
+    ...extra,
+  });
   servers.push(s);
   return s;
 }
@@ -57,7 +75,8 @@ async function failing(promise: Promise<unknown>): Promise<SystemOneError> {
     expect(err).toBeInstanceOf(SystemOneError);
     const e = err as SystemOneError;
     // The planted key never leaks, whatever the error.
-    for (const text of [e.message, e.shortMessage, JSON.stringify(e.context), failureOf(e).message, String(e.stack)]) expect(text).not.toContain(KEY);
+    for (const text of [e.message, e.shortMessage, JSON.stringify(e.context), failureOf(e).message, String(e.stack)])
+      expect(text).not.toContain(KEY);
     return e;
   }
   throw new Error('expected the request to fail');
@@ -72,7 +91,11 @@ describe('createSystemOneClient against the reference server', () => {
   it('answers with distributions aligned with the questions, tokens, model and latency', async () => {
     const { client } = clientFor(server.url);
     const r = await client.decide({ ticket: 'I was charged twice' }, QUESTIONS);
-    expect(r.predicted).toEqual([[1 / 3, 1 / 3, 1 / 3], [0.5, 0.5], [0.25, 0.25, 0.25, 0.25]]);
+    expect(r.predicted).toEqual([
+      [1 / 3, 1 / 3, 1 / 3],
+      [0.5, 0.5],
+      [0.25, 0.25, 0.25, 0.25],
+    ]);
     expect(r.model).toBe('uniform');
     expect(r.inputTokens).toBeGreaterThan(10);
     expect(r.latencyMs).toBeGreaterThan(0);
@@ -156,7 +179,9 @@ describe('createSystemOneClient against the reference server', () => {
   });
 
   it('reads Retry-After as an HTTP date against the wall clock, capped', async () => {
-    const s = await serve({ byCase: { 'case-date': { kind: 'status', status: 429, retryAfter: 'Sun, 01 Mar 2026 12:00:03 GMT', times: 1 } } });
+    const s = await serve({
+      byCase: { 'case-date': { kind: 'status', status: 429, retryAfter: 'Sun, 01 Mar 2026 12:00:03 GMT', times: 1 } },
+    });
     const { client, waits } = clientFor(s.url, { wallClock: () => Date.parse('2026-03-01T12:00:00Z') });
     await client.decide({ id: 'case-date' }, QUESTIONS);
     expect(waits).toEqual([3000]);
@@ -169,7 +194,12 @@ describe('createSystemOneClient against the reference server', () => {
   });
 
   it('backs off exponentially with jitter when there is no Retry-After (502, 504)', async () => {
-    const s = await serve({ byCase: { 'case-502': { kind: 'status', status: 502, times: 1 }, 'case-504': { kind: 'status', status: 504, times: 2 } } });
+    const s = await serve({
+      byCase: {
+        'case-502': { kind: 'status', status: 502, times: 1 },
+        'case-504': { kind: 'status', status: 504, times: 2 },
+      },
+    });
     const { client, waits } = clientFor(s.url, { retryBaseDelayMs: 100, random: () => 0.5 });
     await client.decide({ id: 'case-504' }, QUESTIONS);
     expect(waits).toEqual([75, 150]);
@@ -234,20 +264,23 @@ describe('createSystemOneClient against the reference server', () => {
     await small.client.close();
   });
 
-  it.each(MALFORMED_VARIANTS)('rejects a malformed answer (%s) as MalformedResponseError naming the problem', async (variant) => {
-    const s = await serve({ byCase: { bad: { kind: 'malformed', variant } } });
-    const { client } = clientFor(s.url);
-    const e = await failing(client.decide({ id: 'bad' }, QUESTIONS));
-    expect(e).toBeInstanceOf(MalformedResponseError);
-    const reason = (e as MalformedResponseError).reason;
-    if (variant === 'not_json') expect(reason).toMatch(/not valid JSON/);
-    else if (variant === 'not_object') expect(reason).toMatch(/not a JSON object/);
-    else if (variant === 'no_answers') expect(reason).toMatch(/no "answers"/);
-    else expect(reason).toMatch(/^question route: /);
-    expect(failureOf(e)).toEqual({ kind: 'malformed', message: reason });
-    expect(isRunStopping(e)).toBe(false);
-    await client.close();
-  });
+  it.each(MALFORMED_VARIANTS)(
+    'rejects a malformed answer (%s) as MalformedResponseError naming the problem',
+    async (variant) => {
+      const s = await serve({ byCase: { bad: { kind: 'malformed', variant } } });
+      const { client } = clientFor(s.url);
+      const e = await failing(client.decide({ id: 'bad' }, QUESTIONS));
+      expect(e).toBeInstanceOf(MalformedResponseError);
+      const reason = (e as MalformedResponseError).reason;
+      if (variant === 'not_json') expect(reason).toMatch(/not valid JSON/);
+      else if (variant === 'not_object') expect(reason).toMatch(/not a JSON object/);
+      else if (variant === 'no_answers') expect(reason).toMatch(/no "answers"/);
+      else expect(reason).toMatch(/^question route: /);
+      expect(failureOf(e)).toEqual({ kind: 'malformed', message: reason });
+      expect(isRunStopping(e)).toBe(false);
+      await client.close();
+    },
+  );
 
   it('reports a dropped connection and a refused connection as TransportError', async () => {
     const s = await serve({ dropRate: 1 });
@@ -306,7 +339,8 @@ describe('createSystemOneClient against a plain echo server', () => {
   beforeAll(async () => {
     echo = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
-      const socketId = (req.socket as unknown as { id?: number }).id ?? ((req.socket as unknown as { id: number }).id = ++sockets);
+      const socketId =
+        (req.socket as unknown as { id?: number }).id ?? ((req.socket as unknown as { id: number }).id = ++sockets);
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8');
@@ -339,7 +373,11 @@ describe('createSystemOneClient against a plain echo server', () => {
     expect(r.predicted).toEqual([[0.25, 0.75]]);
     expect(r.inputTokens).toBeNull();
     expect(seen[0]!.auth).toBe(`Bearer ${KEY}`);
-    expect(JSON.parse(seen[0]!.body)).toEqual({ model: 'laya', state: { ticket: 'x' }, questions: { angry: { type: 'noul', instructions: 'Angry?' } } });
+    expect(JSON.parse(seen[0]!.body)).toEqual({
+      model: 'laya',
+      state: { ticket: 'x' },
+      questions: { angry: { type: 'noul', instructions: 'Angry?' } },
+    });
     await client.close();
   });
 
@@ -348,7 +386,10 @@ describe('createSystemOneClient against a plain echo server', () => {
     const client = createSystemOneClient({ baseUrl: url });
     await client.decide('text state', NOUL);
     expect(seen[0]!.auth).toBeUndefined();
-    expect(JSON.parse(seen[0]!.body)).toEqual({ state: 'text state', questions: { angry: { type: 'noul', instructions: 'Angry?' } } });
+    expect(JSON.parse(seen[0]!.body)).toEqual({
+      state: 'text state',
+      questions: { angry: { type: 'noul', instructions: 'Angry?' } },
+    });
     await client.close();
   });
 
@@ -416,7 +457,8 @@ describe('secrets in error bodies', () => {
           (err: unknown) => err,
         );
         const text = `${(e as Error).message} ${failureOf(e).message} ${JSON.stringify((e as { context?: unknown }).context)}`;
-        for (const secret of ['PWSECRET', 'QSECRET', 'SECRETKEY123', Buffer.from('alice:PWSECRET').toString('base64')]) expect(text).not.toContain(secret);
+        for (const secret of ['PWSECRET', 'QSECRET', 'SECRETKEY123', Buffer.from('alice:PWSECRET').toString('base64')])
+          expect(text).not.toContain(secret);
         expect(failureOf(e).message).toContain('[redacted]');
         await client.close();
       }

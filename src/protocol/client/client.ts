@@ -201,20 +201,34 @@ export function createSystemOneClient(options: SystemOneClientOptions): SystemOn
   const sleep = options.sleep ?? defaultSleep;
   const now = options.now ?? (() => performance.now());
   const wallClock = options.wallClock ?? Date.now;
-  const transport = options.transport ?? createUndiciTransport({ connections: options.connections ?? DEFAULT_CONNECTIONS });
+  const transport =
+    options.transport ?? createUndiciTransport({ connections: options.connections ?? DEFAULT_CONNECTIONS });
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (apiKey !== undefined) headers['authorization'] = `Bearer ${apiKey}`;
 
-  async function attempt(body: Buffer, external: AbortSignal | undefined, attempts: number): Promise<{ res: TransportResponse; elapsedMs: number }> {
+  async function attempt(
+    body: Buffer,
+    external: AbortSignal | undefined,
+    attempts: number,
+  ): Promise<{ res: TransportResponse; elapsedMs: number }> {
     const t0 = now();
     try {
-      const res = await transport.request({ method: 'POST', url, headers, body, signal: external, timeoutMs, maxBodyBytes });
+      const res = await transport.request({
+        method: 'POST',
+        url,
+        headers,
+        body,
+        signal: external,
+        timeoutMs,
+        maxBodyBytes,
+      });
       return { res, elapsedMs: now() - t0 };
     } catch (error) {
       const elapsedMs = now() - t0;
       if (external?.aborted) throw new RequestAbortedError({ endpoint, attempts, elapsedMs }, error);
       if (error instanceof TransportTimeoutError) throw new TimeoutError({ endpoint, attempts, elapsedMs, timeoutMs });
-      if (error instanceof BodyOverCapError) throw new ResponseTooLargeError({ endpoint, attempts, elapsedMs, maxBodyBytes });
+      if (error instanceof BodyOverCapError)
+        throw new ResponseTooLargeError({ endpoint, attempts, elapsedMs, maxBodyBytes });
       throw new TransportError({ endpoint, attempts, elapsedMs, reason: transportReason(error) }, error);
     }
   }
@@ -222,9 +236,11 @@ export function createSystemOneClient(options: SystemOneClientOptions): SystemOn
   function statusError(res: TransportResponse, attempts: number, elapsedMs: number): SystemOneError {
     const status = res.status;
     const context = { endpoint, status, attempts, elapsedMs };
-    if (status === 400 || status === 413 || status === 422) return new RequestRejectedError(context, bodyPreview(res.body, secrets));
+    if (status === 400 || status === 413 || status === 422)
+      return new RequestRejectedError(context, bodyPreview(res.body, secrets));
     if (status === 401 || status === 403) return new AuthError(context, apiKey !== undefined);
-    if (status === 404 || status === 405 || status === 501) return new UnsupportedEndpointError(context, errorDetail(res.body, secrets));
+    if (status === 404 || status === 405 || status === 501)
+      return new UnsupportedEndpointError(context, errorDetail(res.body, secrets));
     if (status === 429) return new RateLimitedError(context);
     return new HttpError(context, bodyPreview(res.body, secrets));
   }
@@ -243,14 +259,23 @@ export function createSystemOneClient(options: SystemOneClientOptions): SystemOn
           try {
             decoded = JSON.parse(res.body.toString('utf8'));
           } catch {
-            throw new MalformedResponseError({ endpoint, status: res.status, attempts, elapsedMs }, `the body is not valid JSON (starts ${JSON.stringify(bodyPreview(res.body, secrets, 40))})`);
+            throw new MalformedResponseError(
+              { endpoint, status: res.status, attempts, elapsedMs },
+              `the body is not valid JSON (starts ${JSON.stringify(bodyPreview(res.body, secrets, 40))})`,
+            );
           }
           const parsed = parseDecideResponse(decoded, questions);
-          if (!parsed.ok) throw new MalformedResponseError({ endpoint, status: res.status, attempts, elapsedMs }, parsed.reason);
+          if (!parsed.ok)
+            throw new MalformedResponseError({ endpoint, status: res.status, attempts, elapsedMs }, parsed.reason);
           return { ...parsed.value, latencyMs: elapsedMs, attempts, totalMs: now() - start };
         }
         if (RETRYABLE_STATUSES.has(res.status) && attempts <= policy.retries) {
-          const wait = backoffDelayMs(attempts - 1, policy, random, parseRetryAfterMs(res.header('retry-after'), wallClock()));
+          const wait = backoffDelayMs(
+            attempts - 1,
+            policy,
+            random,
+            parseRetryAfterMs(res.header('retry-after'), wallClock()),
+          );
           try {
             await sleep(wait, signal);
           } catch (error) {

@@ -156,7 +156,13 @@ export class TransportError extends SystemOneError {
   override readonly name = 'TransportError';
   readonly failureKind = 'transport' as const;
   constructor(context: ClientErrorContext & { reason: string }, cause?: unknown) {
-    super('transport', `connection failed: ${context.endpoint} (${context.reason})`, describeTransportReason(context.reason), context, cause);
+    super(
+      'transport',
+      `connection failed: ${context.endpoint} (${context.reason})`,
+      describeTransportReason(context.reason),
+      context,
+      cause,
+    );
   }
 }
 
@@ -166,7 +172,13 @@ export class RequestAbortedError extends SystemOneError {
   readonly failureKind = 'transport' as const;
   override readonly stopsRun = true;
   constructor(context: ClientErrorContext, cause?: unknown) {
-    super('aborted', `request aborted: ${context.endpoint} (the run was interrupted)`, 'request aborted', context, cause);
+    super(
+      'aborted',
+      `request aborted: ${context.endpoint} (the run was interrupted)`,
+      'request aborted',
+      context,
+      cause,
+    );
   }
 }
 
@@ -182,6 +194,7 @@ export class InvalidBaseUrlError extends DecidekitError {
 function describeTransportReason(reason: string): string {
   if (reason.includes('ECONNREFUSED')) return 'connection refused (is the server running?)';
   if (reason.includes('ENOTFOUND') || reason.includes('EAI_AGAIN')) return 'host not found';
-  if (reason.includes('ECONNRESET') || reason.includes('UND_ERR_SOCKET') || reason.includes('other side closed')) return 'connection closed by the server before the answer';
+  if (reason.includes('ECONNRESET') || reason.includes('UND_ERR_SOCKET') || reason.includes('other side closed'))
+    return 'connection closed by the server before the answer';
   return reason;
 }

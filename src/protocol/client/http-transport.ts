@@ -58,7 +58,12 @@ export interface NodeHttpTransportOptions {
  */
 export function createNodeHttpTransport(options: NodeHttpTransportOptions = {}): HttpTransport {
   const connections = Math.max(1, Math.floor(options.connections ?? 8));
-  const agentOptions = { keepAlive: true, maxSockets: connections, maxFreeSockets: connections, scheduling: 'lifo' as const };
+  const agentOptions = {
+    keepAlive: true,
+    maxSockets: connections,
+    maxFreeSockets: connections,
+    scheduling: 'lifo' as const,
+  };
   const httpAgent = new http.Agent(agentOptions);
   const httpsAgent = new https.Agent(agentOptions);
 
@@ -72,7 +77,10 @@ export function createNodeHttpTransport(options: NodeHttpTransportOptions = {}):
         const secure = r.url.protocol === 'https:';
         const headers: Record<string, string | number> = { ...r.headers };
         if (r.body !== null) headers['content-length'] = r.body.byteLength;
-        const auth = r.url.username === '' ? undefined : `${decodeURIComponent(r.url.username)}:${decodeURIComponent(r.url.password)}`;
+        const auth =
+          r.url.username === ''
+            ? undefined
+            : `${decodeURIComponent(r.url.username)}:${decodeURIComponent(r.url.password)}`;
         let settled = false;
         const fail = (err: Error) => {
           if (settled) return;
@@ -83,7 +91,10 @@ export function createNodeHttpTransport(options: NodeHttpTransportOptions = {}):
           reject(err);
         };
         const onAbort = () => fail(new TransportAbortedError('request aborted'));
-        const timer = setTimeout(() => fail(new TransportTimeoutError(`no complete response within ${r.timeoutMs} ms`)), r.timeoutMs);
+        const timer = setTimeout(
+          () => fail(new TransportTimeoutError(`no complete response within ${r.timeoutMs} ms`)),
+          r.timeoutMs,
+        );
         r.signal?.addEventListener('abort', onAbort, { once: true });
         const req = (secure ? https : http).request(
           {
@@ -129,7 +140,8 @@ export function createNodeHttpTransport(options: NodeHttpTransportOptions = {}):
             });
             res.on('error', fail);
             res.on('close', () => {
-              if (!res.complete) fail(Object.assign(new Error('connection closed before the response ended'), { code: 'ECONNRESET' }));
+              if (!res.complete)
+                fail(Object.assign(new Error('connection closed before the response ended'), { code: 'ECONNRESET' }));
             });
           },
         );

@@ -7,7 +7,9 @@ describe('backoffDelayMs', () => {
 
   it('doubles the step each retry with half of it jittered', () => {
     expect([0, 1, 2].map((i) => backoffDelayMs(i, policy, () => 0, null))).toEqual([50, 100, 200]);
-    expect([0, 1, 2].map((i) => backoffDelayMs(i, policy, () => 0.999999, null)).map(Math.round)).toEqual([100, 200, 400]);
+    expect([0, 1, 2].map((i) => backoffDelayMs(i, policy, () => 0.999999, null)).map(Math.round)).toEqual([
+      100, 200, 400,
+    ]);
   });
 
   it('caps the step and honours Retry-After up to the cap', () => {
@@ -20,7 +22,9 @@ describe('backoffDelayMs', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 30 }), fc.double({ min: 0, max: 1, noNaN: true }), (i, r) => {
         const d = backoffDelayMs(i, DEFAULT_RETRY_POLICY, () => r, null);
-        expect(d).toBeGreaterThanOrEqual(Math.min(DEFAULT_RETRY_POLICY.maxDelayMs, DEFAULT_RETRY_POLICY.baseDelayMs * 2 ** i) / 2);
+        expect(d).toBeGreaterThanOrEqual(
+          Math.min(DEFAULT_RETRY_POLICY.maxDelayMs, DEFAULT_RETRY_POLICY.baseDelayMs * 2 ** i) / 2,
+        );
         expect(d).toBeLessThanOrEqual(DEFAULT_RETRY_POLICY.maxDelayMs);
       }),
       { seed: 42, numRuns: 200 },

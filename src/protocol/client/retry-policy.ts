@@ -17,7 +17,12 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = { retries: 2, baseDelayMs: 500,
  * `Retry-After` wins, capped at `maxDelayMs`; otherwise capped exponential backoff with
  * "equal jitter": half the step fixed, half drawn from `random` (in [0, 1)).
  */
-export function backoffDelayMs(retryIndex: number, policy: RetryPolicy, random: () => number, retryAfterMs: number | null): number {
+export function backoffDelayMs(
+  retryIndex: number,
+  policy: RetryPolicy,
+  random: () => number,
+  retryAfterMs: number | null,
+): number {
   if (retryAfterMs !== null) return Math.min(policy.maxDelayMs, Math.max(0, retryAfterMs));
   const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retryIndex);
   const r = Math.min(Math.max(random(), 0), 1);

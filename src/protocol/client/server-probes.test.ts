@@ -9,7 +9,13 @@ import { startReferenceServer, type ReferenceServer } from '../server/server.js'
 let withMetrics: ReferenceServer;
 let without: ReferenceServer;
 beforeAll(async () => {
-  withMetrics = await startReferenceServer({ port: 0, metrics: true, priorTable: null, model: 'uniform', router: true });
+  withMetrics = await startReferenceServer({
+    port: 0,
+    metrics: true,
+    priorTable: null,
+    model: 'uniform',
+    router: true,
+  });
   without = await startReferenceServer({ port: 0, priorTable: null });
 });
 afterAll(async () => {

@@ -36,7 +36,8 @@ async function get(url: string, options: ProbeOptions): Promise<{ status: number
     const res = await (options.fetch ?? fetch)(url, { headers, signal: AbortSignal.any(signals) });
     return { status: res.status, text: await res.text() };
   } catch (err) {
-    if ((err as { name?: string }).name === 'TimeoutError') throw new TimeoutError({ endpoint, timeoutMs, elapsedMs: timeoutMs });
+    if ((err as { name?: string }).name === 'TimeoutError')
+      throw new TimeoutError({ endpoint, timeoutMs, elapsedMs: timeoutMs });
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
     throw new TransportError({ endpoint, reason: cause?.code ?? cause?.message ?? (err as Error).message }, err);
   }
@@ -66,7 +67,11 @@ export async function listModels(baseUrl: string, options: ProbeOptions = {}): P
     const arch = m['architecture'];
     const raw = isRecord(arch) ? arch['output_modalities'] : undefined;
     const outputModalities = Array.isArray(raw) ? raw.filter((x): x is string => typeof x === 'string') : [];
-    return { id: typeof m['id'] === 'string' ? m['id'] : '', outputModalities, decisions: outputModalities.includes('decisions') };
+    return {
+      id: typeof m['id'] === 'string' ? m['id'] : '',
+      outputModalities,
+      decisions: outputModalities.includes('decisions'),
+    };
   });
 }
 
@@ -78,6 +83,7 @@ export async function readMetrics(baseUrl: string, options: ProbeOptions = {}): 
   const url = metricsUrlFor(baseUrl);
   const { status, text } = await get(url, options);
   if (status === 404 || status === 501) return null;
-  if (status !== 200) throw new HttpError({ endpoint: redactUrl(url), status }, text.slice(0, 200).replace(/\s+/g, ' '));
+  if (status !== 200)
+    throw new HttpError({ endpoint: redactUrl(url), status }, text.slice(0, 200).replace(/\s+/g, ' '));
   return llamaCppMetricsOf(parsePrometheusText(text));
 }

@@ -30,7 +30,9 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Htt
     request(r: TransportRequest): Promise<TransportResponse> {
       let headers: Record<string, string> = r.headers as Record<string, string>;
       if (r.url.username !== '' && headers['authorization'] === undefined) {
-        const basic = Buffer.from(`${decodeURIComponent(r.url.username)}:${decodeURIComponent(r.url.password)}`).toString('base64');
+        const basic = Buffer.from(
+          `${decodeURIComponent(r.url.username)}:${decodeURIComponent(r.url.password)}`,
+        ).toString('base64');
         headers = { ...headers, authorization: `Basic ${basic}` };
       }
       return new Promise<TransportResponse>((resolve, reject) => {
@@ -54,7 +56,10 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Htt
           return;
         }
         r.signal?.addEventListener('abort', onAbort, { once: true });
-        const timer = setTimeout(() => fail(new TransportTimeoutError(`no complete response within ${r.timeoutMs} ms`)), r.timeoutMs);
+        const timer = setTimeout(
+          () => fail(new TransportTimeoutError(`no complete response within ${r.timeoutMs} ms`)),
+          r.timeoutMs,
+        );
         const handler: Dispatcher.DispatchHandler = {
           onRequestStart(c) {
             controller = c;
@@ -96,7 +101,13 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Htt
           },
         };
         poolFor(r.url).dispatch(
-          { origin: r.url.origin, path: `${r.url.pathname}${r.url.search}`, method: r.method, headers, body: r.body === null ? null : (r.body as Buffer) },
+          {
+            origin: r.url.origin,
+            path: `${r.url.pathname}${r.url.search}`,
+            method: r.method,
+            headers,
+            body: r.body === null ? null : (r.body as Buffer),
+          },
           handler,
         );
       });

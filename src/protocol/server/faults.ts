@@ -14,7 +14,15 @@ export type FaultAction =
   /** Answer 200 with a body of `bytes` bytes, streamed in chunks. */
   | { readonly kind: 'oversize'; readonly bytes: number; readonly times?: number };
 
-export const MALFORMED_VARIANTS = ['not_json', 'not_object', 'no_answers', 'missing_answer', 'bad_sum', 'out_of_range', 'non_number'] as const;
+export const MALFORMED_VARIANTS = [
+  'not_json',
+  'not_object',
+  'no_answers',
+  'missing_answer',
+  'bad_sum',
+  'out_of_range',
+  'non_number',
+] as const;
 export type MalformedVariant = (typeof MALFORMED_VARIANTS)[number];
 
 /** Seeded fault injection for the reference server (all rates in [0, 1]). */
@@ -44,7 +52,11 @@ export interface FaultOptions {
   /** Deterministic targeting: when the raw request body contains the key (e.g. a case id), apply the action. */
   readonly byCase?: Readonly<Record<string, FaultAction>>;
   /** Deterministic targeting by predicate over the parsed request; wins over `byCase`. */
-  readonly rule?: (request: { readonly state: string | object; readonly questions: QuestionSet; readonly model: string | undefined }) => FaultAction | undefined;
+  readonly rule?: (request: {
+    readonly state: string | object;
+    readonly questions: QuestionSet;
+    readonly model: string | undefined;
+  }) => FaultAction | undefined;
 }
 
 /** The random part of one request's fault plan. */
@@ -61,7 +73,9 @@ export interface FaultDraw {
  * arrival order, and a retry of it draws afresh.
  */
 export function drawFaults(options: FaultOptions, bodyText: string, occurrence: number): FaultDraw {
-  const random = createSeededRandom(hashString(bodyText, (options.seed ?? 1) >>> 0) ^ Math.imul(occurrence + 1, 0x9e3779b9));
+  const random = createSeededRandom(
+    hashString(bodyText, (options.seed ?? 1) >>> 0) ^ Math.imul(occurrence + 1, 0x9e3779b9),
+  );
   const rDrop = random();
   const rFail = random();
   const rMalformed = random();
@@ -70,7 +84,10 @@ export function drawFaults(options: FaultOptions, bodyText: string, occurrence: 
   return {
     drop: rDrop < (options.dropRate ?? 0),
     fail: rFail < (options.failRate ?? 0),
-    malformed: rMalformed < (options.malformedRate ?? 0) ? MALFORMED_VARIANTS[Math.floor(rVariant * MALFORMED_VARIANTS.length)]! : null,
+    malformed:
+      rMalformed < (options.malformedRate ?? 0)
+        ? MALFORMED_VARIANTS[Math.floor(rVariant * MALFORMED_VARIANTS.length)]!
+        : null,
     latencyMs: (options.latencyMs ?? 0) + rJitter * (options.jitterMs ?? 0),
   };
 }
@@ -91,6 +108,14 @@ export function targetedAction(options: FaultOptions, bodyText: string): FaultAc
 export function hasFaults(options: FaultOptions | undefined): boolean {
   if (options === undefined) return false;
   return Boolean(
-    options.latencyMs || options.jitterMs || options.failRate || options.malformedRate || options.dropRate || options.forceStatus || options.dripIntervalMs || options.byCase || options.rule,
+    options.latencyMs ||
+    options.jitterMs ||
+    options.failRate ||
+    options.malformedRate ||
+    options.dropRate ||
+    options.forceStatus ||
+    options.dripIntervalMs ||
+    options.byCase ||
+    options.rule,
   );
 }

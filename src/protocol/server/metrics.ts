@@ -68,5 +68,7 @@ export function renderPrometheusText(s: ServerMetricsSnapshot): string {
     ['llamacpp:requests_processing', 'gauge', 'Number of requests processing.', s.requestsProcessing],
     ['llamacpp:requests_deferred', 'gauge', 'Number of requests deferred.', s.requestsDeferred],
   ];
-  return series.map(([name, type, help, value]) => `# HELP ${name} ${help}\n# TYPE ${name} ${type}\n${name} ${value}\n`).join('');
+  return series
+    .map(([name, type, help, value]) => `# HELP ${name} ${help}\n# TYPE ${name} ${type}\n${name} ${value}\n`)
+    .join('');
 }

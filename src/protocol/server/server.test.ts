@@ -6,7 +6,13 @@ import { SPEC_EXAMPLE_REQUEST } from '../test-support/fixtures.js';
 
 let server: ReferenceServer;
 beforeAll(async () => {
-  server = await startReferenceServer({ port: 0, metrics: true, priorTable: null, maxBodyBytes: 64 * 1024, router: true });
+  server = await startReferenceServer({
+    port: 0,
+    metrics: true,
+    priorTable: null,
+    maxBodyBytes: 64 * 1024,
+    router: true,
+  });
 });
 afterAll(async () => {
   await server.close();
@@ -19,7 +25,17 @@ async function post(body: string | object, url = server.url) {
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, text, json: (() => { try { return JSON.parse(text) as any; } catch { return undefined; } })() };
+  return {
+    status: res.status,
+    text,
+    json: (() => {
+      try {
+        return JSON.parse(text) as any;
+      } catch {
+        return undefined;
+      }
+    })(),
+  };
 }
 
 const VALID = { ...SPEC_EXAMPLE_REQUEST, model: 'heuristic' };
@@ -63,10 +79,14 @@ describe('POST /v1/systemone', () => {
     expect((await post(noModel)).json.model).toBe('heuristic');
   });
 
-  it('ignores the body\'s model without router mode, as a single-model server does', async () => {
+  it("ignores the body's model without router mode, as a single-model server does", async () => {
     const single = await startReferenceServer({ port: 0, priorTable: null, model: 'uniform' });
     try {
-      const r = await fetch(`${single.url}/v1/systemone`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...VALID, model: 'laya' }) });
+      const r = await fetch(`${single.url}/v1/systemone`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...VALID, model: 'laya' }),
+      });
       expect(r.status).toBe(200);
       const body = (await r.json()) as { model: string; answers: { angry: { noul: number } } };
       expect(body.model).toBe('uniform');
@@ -81,7 +101,11 @@ describe('POST /v1/systemone', () => {
   it('rejects an unknown model with 400 naming the known ones', async () => {
     const r = await post({ ...VALID, model: 'laya' });
     expect(r.status).toBe(400);
-    expect(r.json.error).toEqual({ code: 400, type: 'invalid_request_error', message: 'unknown model "laya": this server serves heuristic, prior, uniform, zero' });
+    expect(r.json.error).toEqual({
+      code: 400,
+      type: 'invalid_request_error',
+      message: 'unknown model "laya": this server serves heuristic, prior, uniform, zero',
+    });
   });
 
   const q = (question: unknown) => ({ state: 'x', questions: { q: question } });
@@ -91,22 +115,70 @@ describe('POST /v1/systemone', () => {
     ['missing questions', { state: 'x' }, /"questions" is required/],
     ['empty questions', { state: 'x', questions: {} }, /at least one question/],
     ['questions as an array', { state: 'x', questions: [] }, /must be an object of question id/],
-    ['an unknown type', q({ type: 'yes_no', instructions: 'x' }), /questions\.q\.type: unknown question type "yes_no" \(expected noul, choice or score\)/],
-    ['choice criteria as an array', q({ type: 'choice', instructions: 'x', criteria: ['a', 'b'] }), /questions\.q\.criteria: .*object of option name/],
+    [
+      'an unknown type',
+      q({ type: 'yes_no', instructions: 'x' }),
+      /questions\.q\.type: unknown question type "yes_no" \(expected noul, choice or score\)/,
+    ],
+    [
+      'choice criteria as an array',
+      q({ type: 'choice', instructions: 'x', criteria: ['a', 'b'] }),
+      /questions\.q\.criteria: .*object of option name/,
+    ],
     ['one option', q({ type: 'choice', instructions: 'x', criteria: { a: null } }), /2 to 255 options, got 1/],
-    ['256 options', q({ type: 'choice', instructions: 'x', criteria: Object.fromEntries(Array.from({ length: 256 }, (_, i) => [`o${i}`, null])) }), /got 256/],
+    [
+      '256 options',
+      q({
+        type: 'choice',
+        instructions: 'x',
+        criteria: Object.fromEntries(Array.from({ length: 256 }, (_, i) => [`o${i}`, null])),
+      }),
+      /got 256/,
+    ],
     ['one level', q({ type: 'score', instructions: 'x', criteria: ['only'] }), /2 to 10 levels, got 1/],
-    ['eleven levels', q({ type: 'score', instructions: 'x', criteria: Array.from({ length: 11 }, () => 'l') }), /2 to 10 levels, got 11/],
-    ['score criteria as an object', q({ type: 'score', instructions: 'x', criteria: { low: 'a' } }), /array of level descriptions/],
+    [
+      'eleven levels',
+      q({ type: 'score', instructions: 'x', criteria: Array.from({ length: 11 }, () => 'l') }),
+      /2 to 10 levels, got 11/,
+    ],
+    [
+      'score criteria as an object',
+      q({ type: 'score', instructions: 'x', criteria: { low: 'a' } }),
+      /array of level descriptions/,
+    ],
     ['missing instructions', q({ type: 'noul' }), /questions\.q\.instructions: .*non-empty string/],
-    ['noul criteria as an array', q({ type: 'noul', instructions: 'x', criteria: ['yes'] }), /questions\.q\.criteria: noul criteria must be an object/],
-    ['several problems', { state: 'x', questions: { a: { type: 'noul' }, b: { type: 'x', instructions: 'x' }, c: { type: 'score', instructions: 'x', criteria: [] }, d: 'x' } }, /questions\.a\.instructions: .*; questions\.b\.type: .*; questions\.c\.criteria: .*; and 1 more$/],
+    [
+      'noul criteria as an array',
+      q({ type: 'noul', instructions: 'x', criteria: ['yes'] }),
+      /questions\.q\.criteria: noul criteria must be an object/,
+    ],
+    [
+      'several problems',
+      {
+        state: 'x',
+        questions: {
+          a: { type: 'noul' },
+          b: { type: 'x', instructions: 'x' },
+          c: { type: 'score', instructions: 'x', criteria: [] },
+          d: 'x',
+        },
+      },
+      /questions\.a\.instructions: .*; questions\.b\.type: .*; questions\.c\.criteria: .*; and 1 more$/,
+    ],
     ['empty instructions', q({ type: 'noul', instructions: '' }), /non-empty string/],
     ['a missing state', { questions: { q: { type: 'noul', instructions: 'x' } } }, /"state" is required/],
-    ['a number state', { state: 3, questions: { q: { type: 'noul', instructions: 'x' } } }, /"state" must be a string, or a JSON object or array, got 3/],
+    [
+      'a number state',
+      { state: 3, questions: { q: { type: 'noul', instructions: 'x' } } },
+      /"state" must be a string, or a JSON object or array, got 3/,
+    ],
     ['a boolean state', { state: true, questions: { q: { type: 'noul', instructions: 'x' } } }, /got true/],
     ['a null state', { state: null, questions: { q: { type: 'noul', instructions: 'x' } } }, /got null/],
-    ['a non-string model', { model: 7, state: 'x', questions: { q: { type: 'noul', instructions: 'x' } } }, /"model" must be a string/],
+    [
+      'a non-string model',
+      { model: 7, state: 'x', questions: { q: { type: 'noul', instructions: 'x' } } },
+      /"model" must be a string/,
+    ],
   ])('answers 400 in the llama.cpp envelope for %s', async (_name, body, message) => {
     const r = await post(body);
     expect(r.status).toBe(400);
@@ -170,7 +242,13 @@ describe('other routes', () => {
     const scrape = async () => {
       const text = await (await fetch(`${server.url}/metrics`)).text();
       const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
-      return { tokens: value('llamacpp:prompt_tokens_total'), decodes: value('llamacpp:n_decode_total'), processing: value('llamacpp:requests_processing'), deferred: value('llamacpp:requests_deferred'), busy: value('llamacpp:n_busy_slots_per_decode') };
+      return {
+        tokens: value('llamacpp:prompt_tokens_total'),
+        decodes: value('llamacpp:n_decode_total'),
+        processing: value('llamacpp:requests_processing'),
+        deferred: value('llamacpp:requests_deferred'),
+        busy: value('llamacpp:n_busy_slots_per_decode'),
+      };
     };
     const before = await scrape();
     const answered = await post(VALID);
@@ -193,19 +271,38 @@ describe('other routes', () => {
 
 describe('slots and faults', () => {
   it('defers requests beyond the slots and reports them as gauges', async () => {
-    const s = await startReferenceServer({ port: 0, priorTable: null, slots: 1, metrics: true, faults: { latencyMs: 150 } });
-    const inflight = [post(VALID, s.url), post({ ...VALID, model: 'uniform' }, s.url), post({ ...VALID, model: 'zero' }, s.url)];
+    const s = await startReferenceServer({
+      port: 0,
+      priorTable: null,
+      slots: 1,
+      metrics: true,
+      faults: { latencyMs: 150 },
+    });
+    const inflight = [
+      post(VALID, s.url),
+      post({ ...VALID, model: 'uniform' }, s.url),
+      post({ ...VALID, model: 'zero' }, s.url),
+    ];
     await new Promise((r) => setTimeout(r, 60));
     expect(s.metrics()).toMatchObject({ requestsProcessing: 1, requestsDeferred: 2 });
     await Promise.all(inflight);
-    expect(s.metrics()).toMatchObject({ requestsProcessing: 0, requestsDeferred: 0, decodeTotal: 3, busySlotsPerDecode: 1 });
+    expect(s.metrics()).toMatchObject({
+      requestsProcessing: 0,
+      requestsDeferred: 0,
+      decodeTotal: 3,
+      busySlotsPerDecode: 1,
+    });
     await s.close();
   });
 
   it('draws the same faults for the same seed, whatever the order', async () => {
     const bodies = Array.from({ length: 40 }, (_, i) => ({ ...VALID, state: { id: `case-${i}` } }));
     const statuses = async (seed: number, order: number[]) => {
-      const s = await startReferenceServer({ port: 0, priorTable: null, faults: { seed, failRate: 0.5, failStatus: 500 } });
+      const s = await startReferenceServer({
+        port: 0,
+        priorTable: null,
+        faults: { seed, failRate: 0.5, failStatus: 500 },
+      });
       const out: number[] = [];
       for (const i of order) out[i] = (await post(bodies[i]!, s.url)).status;
       await s.close();
@@ -224,7 +321,12 @@ describe('slots and faults', () => {
     const s = await startReferenceServer({
       port: 0,
       priorTable: null,
-      faults: { rule: (r) => (typeof r.state === 'object' && (r.state as { id?: string }).id === 'victim' ? { kind: 'status', status: 502 } : undefined) },
+      faults: {
+        rule: (r) =>
+          typeof r.state === 'object' && (r.state as { id?: string }).id === 'victim'
+            ? { kind: 'status', status: 502 }
+            : undefined,
+      },
     });
     expect((await post({ ...VALID, state: { id: 'victim' } }, s.url)).status).toBe(502);
     expect((await post({ ...VALID, state: { id: 'bystander' } }, s.url)).status).toBe(200);
@@ -232,6 +334,8 @@ describe('slots and faults', () => {
   });
 
   it('refuses an unknown default model', async () => {
-    await expect(startReferenceServer({ port: 0, model: 'laya', priorTable: null })).rejects.toThrow(/unknown model "laya": the reference server knows heuristic, prior, uniform, zero/);
+    await expect(startReferenceServer({ port: 0, model: 'laya', priorTable: null })).rejects.toThrow(
+      /unknown model "laya": the reference server knows heuristic, prior, uniform, zero/,
+    );
   });
 });

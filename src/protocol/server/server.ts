@@ -134,11 +134,24 @@ function breakAnswer(variant: MalformedVariant, q: Question, d: readonly number[
     return null;
   }
   const names = answersOf(q);
-  const value = (i: number) => (variant === 'bad_sum' ? '0.9' : variant === 'out_of_range' && i === 0 ? '-0.2' : variant === 'non_number' && i === 0 ? '"NaN"' : String(d[i]));
+  const value = (i: number) =>
+    variant === 'bad_sum'
+      ? '0.9'
+      : variant === 'out_of_range' && i === 0
+        ? '-0.2'
+        : variant === 'non_number' && i === 0
+          ? '"NaN"'
+          : String(d[i]);
   return `{"type":"${q.type}","probabilities":{${names.map((n, i) => `${JSON.stringify(n)}:${value(i)}`).join(',')}}}`;
 }
 
-function renderResponse(model: string, request: AcceptedDecideRequest, dists: readonly (readonly number[])[], inputTokens: number, malformed: MalformedVariant | null): string {
+function renderResponse(
+  model: string,
+  request: AcceptedDecideRequest,
+  dists: readonly (readonly number[])[],
+  inputTokens: number,
+  malformed: MalformedVariant | null,
+): string {
   const answers = request.questions.map(([id, q], i) => {
     let text = renderWireAnswer(q, dists[i]!);
     if (i === 0 && malformed !== null) text = breakAnswer(malformed, q, dists[i]!) ?? text;
@@ -204,10 +217,15 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   }
   const models = createBuiltInModels(priorTable);
   if (!models.has(defaultModel)) {
-    throw new DecidekitError('unknown_model', `unknown model ${JSON.stringify(defaultModel)}: the reference server knows ${BUILT_IN_MODEL_NAMES.join(', ')}`);
+    throw new DecidekitError(
+      'unknown_model',
+      `unknown model ${JSON.stringify(defaultModel)}: the reference server knows ${BUILT_IN_MODEL_NAMES.join(', ')}`,
+    );
   }
   const router = options.router === true;
-  const modelNames = router ? [defaultModel, ...BUILT_IN_MODEL_NAMES.filter((n) => n !== defaultModel)] : [defaultModel];
+  const modelNames = router
+    ? [defaultModel, ...BUILT_IN_MODEL_NAMES.filter((n) => n !== defaultModel)]
+    : [defaultModel];
   const metrics = createServerMetrics();
   const seen = new Map<number, number>();
   let busy = 0;
@@ -233,7 +251,11 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const send = (res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}) => {
     if (res.destroyed || res.headersSent) return;
     metrics.onResponse(status);
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), ...headers });
+    res.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(body)),
+      ...headers,
+    });
     res.end(body);
   };
   const sendError = (res: http.ServerResponse, status: number, message: string, headers: Record<string, string> = {}) =>
@@ -279,7 +301,12 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     }
     if (faults.forceStatus !== undefined) {
       const s = faults.forceStatus;
-      sendError(res, s, FORCED_MESSAGES[s] ?? `forced status ${s}`, s === 429 || s === 503 ? { 'retry-after': faults.retryAfter ?? '1' } : {});
+      sendError(
+        res,
+        s,
+        FORCED_MESSAGES[s] ?? `forced status ${s}`,
+        s === 429 || s === 503 ? { 'retry-after': faults.retryAfter ?? '1' } : {},
+      );
       return;
     }
     const parsed = parseDecideRequest(text);
@@ -307,7 +334,12 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
         case 'status': {
           const s = action.status;
           const retryAfter = action.retryAfter ?? (s === 429 || s === 503 ? (faults.retryAfter ?? '1') : undefined);
-          sendError(res, s, FORCED_MESSAGES[s] ?? `injected status ${s}`, retryAfter === undefined ? {} : { 'retry-after': retryAfter });
+          sendError(
+            res,
+            s,
+            FORCED_MESSAGES[s] ?? `injected status ${s}`,
+            retryAfter === undefined ? {} : { 'retry-after': retryAfter },
+          );
           return;
         }
         case 'drop':
@@ -344,7 +376,8 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       const inputTokens = estimateInputTokens(parsed.request.state, parsed.request.rawQuestions);
       metrics.onDecode(inputTokens);
       const body = renderResponse(name, parsed.request, dists, inputTokens, malformed);
-      if ((faults.dripIntervalMs ?? 0) > 0) await drip(res, body, Math.max(1, faults.dripBytes ?? 16), faults.dripIntervalMs!);
+      if ((faults.dripIntervalMs ?? 0) > 0)
+        await drip(res, body, Math.max(1, faults.dripBytes ?? 16), faults.dripIntervalMs!);
       else send(res, 200, body);
     } finally {
       release();
@@ -354,7 +387,10 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const route = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     metrics.onRequest();
     const path = (req.url ?? '/').split('?')[0]!;
-    const get = (handler: () => void) => (req.method === 'GET' || req.method === 'HEAD' ? handler() : sendError(res, 405, `${req.method} is not allowed on ${path} (use GET)`, { allow: 'GET' }));
+    const get = (handler: () => void) =>
+      req.method === 'GET' || req.method === 'HEAD'
+        ? handler()
+        : sendError(res, 405, `${req.method} is not allowed on ${path} (use GET)`, { allow: 'GET' });
     switch (path) {
       case '/v1/systemone':
         if (req.method !== 'POST') {
@@ -391,7 +427,10 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
           }
           const body = renderPrometheusText(metrics.snapshot());
           metrics.onResponse(200);
-          res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) });
+          res.writeHead(200, {
+            'content-type': 'text/plain; version=0.0.4; charset=utf-8',
+            'content-length': String(Buffer.byteLength(body)),
+          });
           res.end(body);
         });
       default:
@@ -403,7 +442,8 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     inflight++;
     res.on('close', () => void inflight--);
     route(req, res).catch((err: unknown) => {
-      if (!res.headersSent && !res.destroyed) sendError(res, 500, `internal error: ${(err as Error).message ?? String(err)}`);
+      if (!res.headersSent && !res.destroyed)
+        sendError(res, 500, `internal error: ${(err as Error).message ?? String(err)}`);
       else res.destroy();
     });
   });

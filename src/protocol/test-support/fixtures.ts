@@ -5,9 +5,17 @@ export const SPEC_EXAMPLE_REQUEST = {
   model: 'laya',
   state: { ticket: 'I was charged twice for order A-104.' },
   questions: {
-    route: { type: 'choice', instructions: 'Which team should handle this?', criteria: { billing: 'Payments, charges and refunds', shipping: null, technical: 'Bugs' } },
+    route: {
+      type: 'choice',
+      instructions: 'Which team should handle this?',
+      criteria: { billing: 'Payments, charges and refunds', shipping: null, technical: 'Bugs' },
+    },
     angry: { type: 'noul', instructions: 'Is the customer angry?' },
-    urgency: { type: 'score', instructions: 'How urgent is this?', criteria: ['can wait', 'this week', 'today', 'right now'] },
+    urgency: {
+      type: 'score',
+      instructions: 'How urgent is this?',
+      criteria: ['can wait', 'this week', 'today', 'right now'],
+    },
   },
 } as const;
 
@@ -17,4 +25,3 @@ export const SPEC_EXAMPLE_REQUEST = {
  */
 import { QUESTION_SCHEMAS } from '../../../scripts/typed-decisions-sample/question-schemas.js';
 export const TYPED_DECISIONS_QUESTIONS: Readonly<Record<string, Readonly<Record<string, unknown>>>> = QUESTION_SCHEMAS;
-

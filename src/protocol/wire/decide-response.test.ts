@@ -5,7 +5,15 @@ import { answersOf } from '../../core/question.js';
 import { parseDecideResponse } from './decide-response.js';
 
 const QUESTIONS: QuestionSet = [
-  ['route', { type: 'choice', instructions: 'Team?', options: ['billing', 'shipping', 'technical'], descriptions: ['Money', null, 'Bugs'] }],
+  [
+    'route',
+    {
+      type: 'choice',
+      instructions: 'Team?',
+      options: ['billing', 'shipping', 'technical'],
+      descriptions: ['Money', null, 'Bugs'],
+    },
+  ],
   ['angry', { type: 'noul', instructions: 'Angry?' }],
   ['urgency', { type: 'score', instructions: 'Urgent?', levels: ['can wait', 'this week', 'today', 'right now'] }],
 ];
@@ -14,9 +22,20 @@ function good(): Record<string, any> {
   return {
     model: 'openjev',
     answers: {
-      route: { type: 'choice', choice: 'billing', probabilities: { billing: 0.9998, shipping: 0.0001, technical: 0.0001 }, confidence: 0.9997 },
+      route: {
+        type: 'choice',
+        choice: 'billing',
+        probabilities: { billing: 0.9998, shipping: 0.0001, technical: 0.0001 },
+        confidence: 0.9997,
+      },
       angry: { type: 'noul', noul: 0.6328 },
-      urgency: { type: 'score', score: 2.0858, legend: { 0: 'can wait' }, probabilities: { 0: 0.0023, 1: 0.116, 2: 0.6753, 3: 0.2064 }, confidence: 0.673 },
+      urgency: {
+        type: 'score',
+        score: 2.0858,
+        legend: { 0: 'can wait' },
+        probabilities: { 0: 0.0023, 1: 0.116, 2: 0.6753, 3: 0.2064 },
+        confidence: 0.673,
+      },
     },
     usage: { input_tokens: 239, output_tokens: 0 },
   };
@@ -33,13 +52,26 @@ describe('parseDecideResponse', () => {
     const r = parseDecideResponse(good(), QUESTIONS);
     expect(r).toEqual({
       ok: true,
-      value: { predicted: [[0.9998, 0.0001, 0.0001], [0.6328, 1 - 0.6328], [0.0023, 0.116, 0.6753, 0.2064]], inputTokens: 239, model: 'openjev' },
+      value: {
+        predicted: [
+          [0.9998, 0.0001, 0.0001],
+          [0.6328, 1 - 0.6328],
+          [0.0023, 0.116, 0.6753, 0.2064],
+        ],
+        inputTokens: 239,
+        model: 'openjev',
+      },
     });
   });
 
   it('ignores the server choice, score and confidence', () => {
     const body = good();
-    body.answers.route = { type: 'choice', choice: 'billing', probabilities: { billing: 0.4, shipping: 0.6 }, confidence: 0.99 };
+    body.answers.route = {
+      type: 'choice',
+      choice: 'billing',
+      probabilities: { billing: 0.4, shipping: 0.6 },
+      confidence: 0.99,
+    };
     body.answers.urgency.score = 0;
     const r = parseDecideResponse(body, QUESTIONS);
     expect(r.ok && r.value.predicted[0]).toEqual([0.4, 0.6, 0]);
@@ -69,7 +101,10 @@ describe('parseDecideResponse', () => {
     const body = good();
     delete body.usage;
     expect(parseDecideResponse(body, QUESTIONS)).toMatchObject({ ok: true, value: { inputTokens: null } });
-    expect(parseDecideResponse({ ...good(), usage: { input_tokens: 'many' } }, QUESTIONS)).toMatchObject({ ok: true, value: { inputTokens: null } });
+    expect(parseDecideResponse({ ...good(), usage: { input_tokens: 'many' } }, QUESTIONS)).toMatchObject({
+      ok: true,
+      value: { inputTokens: null },
+    });
   });
 
   it('rejects a body that is not a JSON object', () => {
@@ -141,7 +176,9 @@ describe('parseDecideResponse', () => {
   it('rejects probabilities that name no known answer', () => {
     const body = good();
     body.answers.route.probabilities = { Billing: 1 };
-    expect(reasonOf(body)).toMatch(/question route: probabilities name none of the answers \(billing, shipping, technical\)/);
+    expect(reasonOf(body)).toMatch(
+      /question route: probabilities name none of the answers \(billing, shipping, technical\)/,
+    );
   });
 
   it.each([
@@ -158,13 +195,26 @@ describe('parseDecideResponse', () => {
 
 const questionArb: fc.Arbitrary<Question> = fc.oneof(
   fc.record({ type: fc.constant('noul' as const), instructions: fc.string({ minLength: 1 }) }),
-  fc.uniqueArray(fc.string({ minLength: 1, maxLength: 8 }), { minLength: 2, maxLength: 6 }).map(
-    (options): Question => ({ type: 'choice', instructions: 'pick', options, descriptions: options.map(() => null) }),
-  ),
-  fc.integer({ min: 2, max: 10 }).map((k): Question => ({ type: 'score', instructions: 'rate', levels: Array.from({ length: k }, (_, i) => `level ${i}`) })),
+  fc
+    .uniqueArray(fc.string({ minLength: 1, maxLength: 8 }), { minLength: 2, maxLength: 6 })
+    .map((options): Question => ({
+      type: 'choice',
+      instructions: 'pick',
+      options,
+      descriptions: options.map(() => null),
+    })),
+  fc.integer({ min: 2, max: 10 }).map((k): Question => ({
+    type: 'score',
+    instructions: 'rate',
+    levels: Array.from({ length: k }, (_, i) => `level ${i}`),
+  })),
 );
 const questionSetArb: fc.Arbitrary<QuestionSet> = fc
-  .uniqueArray(fc.tuple(fc.string({ minLength: 1, maxLength: 6 }), questionArb), { minLength: 1, maxLength: 5, selector: ([id]) => id })
+  .uniqueArray(fc.tuple(fc.string({ minLength: 1, maxLength: 6 }), questionArb), {
+    minLength: 1,
+    maxLength: 5,
+    selector: ([id]) => id,
+  })
   .map((xs) => xs.map(([id, q]) => [id, q] as const));
 
 /** A random valid response for the questions, with weights for each answer. */
@@ -192,12 +242,17 @@ function validBody(questions: QuestionSet, seeds: readonly number[], round: bool
 describe('parseDecideResponse properties', () => {
   it('accepts random valid responses (exact or rounded to 4 decimals) and aligns them', () => {
     fc.assert(
-      fc.property(questionSetArb, fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 20 }), fc.boolean(), (questions, seeds, round) => {
-        const { body, expected } = validBody(questions, seeds, round);
-        const r = parseDecideResponse(JSON.parse(JSON.stringify(body)), questions);
-        expect(r.ok).toBe(true);
-        if (r.ok) expect(r.value.predicted).toEqual(expected);
-      }),
+      fc.property(
+        questionSetArb,
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 20 }),
+        fc.boolean(),
+        (questions, seeds, round) => {
+          const { body, expected } = validBody(questions, seeds, round);
+          const r = parseDecideResponse(JSON.parse(JSON.stringify(body)), questions);
+          expect(r.ok).toBe(true);
+          if (r.ok) expect(r.value.predicted).toEqual(expected);
+        },
+      ),
       { seed: 42, numRuns: 300 },
     );
   });
@@ -205,11 +260,21 @@ describe('parseDecideResponse properties', () => {
   const corruptions: ReadonlyArray<(a: Record<string, any>, id: string) => void> = [
     (a, id) => void delete a[id],
     (a, id) => void (a[id] = 'yes'),
-    (a, id) => void (a[id].type === 'noul' ? (a[id].noul = 1.5) : (a[id].probabilities[Object.keys(a[id].probabilities)[0]!] = -0.5)),
-    (a, id) => void (a[id].type === 'noul' ? (a[id].noul = null) : (a[id].probabilities[Object.keys(a[id].probabilities)[0]!] = 'NaN')),
+    (a, id) =>
+      void (a[id].type === 'noul'
+        ? (a[id].noul = 1.5)
+        : (a[id].probabilities[Object.keys(a[id].probabilities)[0]!] = -0.5)),
+    (a, id) =>
+      void (a[id].type === 'noul'
+        ? (a[id].noul = null)
+        : (a[id].probabilities[Object.keys(a[id].probabilities)[0]!] = 'NaN')),
     (a, id) => void (a[id].type === 'noul' ? delete a[id].noul : delete a[id].probabilities),
-    (a, id) => void (a[id].type === 'noul' ? (a[id].noul = Infinity) : (a[id].probabilities = Object.fromEntries(Object.keys(a[id].probabilities).map((k) => [k, 0.9])))),
-    (a, id) => void (a[id].type === 'noul' ? (a[id].type = 'choice') : (a[id].probabilities = { 'not an answer \u0000': 1 })),
+    (a, id) =>
+      void (a[id].type === 'noul'
+        ? (a[id].noul = Infinity)
+        : (a[id].probabilities = Object.fromEntries(Object.keys(a[id].probabilities).map((k) => [k, 0.9])))),
+    (a, id) =>
+      void (a[id].type === 'noul' ? (a[id].type = 'choice') : (a[id].probabilities = { 'not an answer \u0000': 1 })),
   ];
 
   it('rejects random corruptions with a reason naming the question, and never throws', () => {

@@ -15,7 +15,8 @@ export interface ParsedDecideResponse {
   readonly model: string | null;
 }
 
-export type DecideResponseParse = { readonly ok: true; readonly value: ParsedDecideResponse } | { readonly ok: false; readonly reason: string };
+export type DecideResponseParse =
+  { readonly ok: true; readonly value: ParsedDecideResponse } | { readonly ok: false; readonly reason: string };
 
 const fail = (reason: string): DecideResponseParse => ({ ok: false, reason });
 const own = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
@@ -57,12 +58,14 @@ function describeNumber(v: unknown): string {
 function parseAnswer(id: string, question: Question, answer: unknown): readonly number[] | string {
   if (!isRecord(answer)) return `question ${id}: answer is not an object (got ${preview(answer, 40)})`;
   const type = answer['type'];
-  if (type !== undefined && type !== question.type) return `question ${id}: answered as type ${preview(type, 20)}, asked as ${question.type}`;
+  if (type !== undefined && type !== question.type)
+    return `question ${id}: answered as type ${preview(type, 20)}, asked as ${question.type}`;
   switch (question.type) {
     case 'noul': {
       if (!own(answer, 'noul')) return `question ${id}: noul answer has no "noul" probability`;
       const p = answer['noul'];
-      if (typeof p !== 'number' || !Number.isFinite(p)) return `question ${id}: "noul" is not a finite number (got ${describeNumber(p)})`;
+      if (typeof p !== 'number' || !Number.isFinite(p))
+        return `question ${id}: "noul" is not a finite number (got ${describeNumber(p)})`;
       if (p < 0 || p > 1) return `question ${id}: "noul" ${p} is outside [0, 1]`;
       return [p, 1 - p];
     }
@@ -74,13 +77,19 @@ function parseAnswer(id: string, question: Question, answer: unknown): readonly 
   }
 }
 
-function parseProbabilities(id: string, type: string, names: readonly string[], answer: Record<string, unknown>): readonly number[] | string {
+function parseProbabilities(
+  id: string,
+  type: string,
+  names: readonly string[],
+  answer: Record<string, unknown>,
+): readonly number[] | string {
   const probs = answer['probabilities'];
   if (probs === undefined) return `question ${id}: ${type} answer has no "probabilities"`;
   if (!isRecord(probs)) return `question ${id}: "probabilities" is not an object (got ${preview(probs, 40)})`;
   for (const key of Object.keys(probs)) {
     const p = probs[key];
-    if (typeof p !== 'number' || !Number.isFinite(p)) return `question ${id}: probability of ${JSON.stringify(key)} is not a finite number (got ${describeNumber(p)})`;
+    if (typeof p !== 'number' || !Number.isFinite(p))
+      return `question ${id}: probability of ${JSON.stringify(key)} is not a finite number (got ${describeNumber(p)})`;
     if (p < 0 || p > 1) return `question ${id}: probability of ${JSON.stringify(key)} is ${p}, outside [0, 1]`;
   }
   // The sum covers the asked answers only: mass on keys that are not answers is ignored for
@@ -98,7 +107,9 @@ function parseProbabilities(id: string, type: string, names: readonly string[], 
       out[i] = 0;
     }
   }
-  if (known === 0) return `question ${id}: probabilities name none of the answers (${names.slice(0, 5).join(', ')}${names.length > 5 ? ', ...' : ''})`;
-  if (Math.abs(sum - 1) > SUM_TOLERANCE) return `question ${id}: probabilities of its answers sum to ${sum}, not within ${SUM_TOLERANCE} of 1`;
+  if (known === 0)
+    return `question ${id}: probabilities name none of the answers (${names.slice(0, 5).join(', ')}${names.length > 5 ? ', ...' : ''})`;
+  if (Math.abs(sum - 1) > SUM_TOLERANCE)
+    return `question ${id}: probabilities of its answers sum to ${sum}, not within ${SUM_TOLERANCE} of 1`;
   return out;
 }

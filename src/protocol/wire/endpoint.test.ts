@@ -46,8 +46,18 @@ describe('redactUrl', () => {
 
 describe('endpointIdentity', () => {
   it('is scheme, host, port and path, with default ports filled in', () => {
-    expect(endpointIdentity('https://u:p@Host.Example/api/v1/systemone?k=1')).toEqual({ scheme: 'https', host: 'host.example', port: 443, path: '/api/v1/systemone' });
-    expect(endpointIdentity('http://127.0.0.1:8084/v1/systemone')).toEqual({ scheme: 'http', host: '127.0.0.1', port: 8084, path: '/v1/systemone' });
+    expect(endpointIdentity('https://u:p@Host.Example/api/v1/systemone?k=1')).toEqual({
+      scheme: 'https',
+      host: 'host.example',
+      port: 443,
+      path: '/api/v1/systemone',
+    });
+    expect(endpointIdentity('http://127.0.0.1:8084/v1/systemone')).toEqual({
+      scheme: 'http',
+      host: '127.0.0.1',
+      port: 8084,
+      path: '/v1/systemone',
+    });
     expect(endpointIdentity('http://h/v1/systemone').port).toBe(80);
   });
 });

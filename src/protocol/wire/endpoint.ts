@@ -6,10 +6,14 @@ function parseBase(baseUrl: string): URL {
   try {
     url = new URL(baseUrl.trim());
   } catch {
-    throw new InvalidBaseUrlError(`invalid base URL: ${JSON.stringify(redactUrl(baseUrl))} is not a URL (expected e.g. http://127.0.0.1:8080)`);
+    throw new InvalidBaseUrlError(
+      `invalid base URL: ${JSON.stringify(redactUrl(baseUrl))} is not a URL (expected e.g. http://127.0.0.1:8080)`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new InvalidBaseUrlError(`invalid base URL: ${redactUrl(baseUrl)} uses ${url.protocol.replace(/:$/, '')} (only http and https are supported)`);
+    throw new InvalidBaseUrlError(
+      `invalid base URL: ${redactUrl(baseUrl)} uses ${url.protocol.replace(/:$/, '')} (only http and https are supported)`,
+    );
   }
   url.hash = '';
   return url;

@@ -18,9 +18,15 @@ export interface DecideRequestRejection {
   readonly message: string;
 }
 
-export type DecideRequestParse = { readonly ok: true; readonly request: AcceptedDecideRequest } | ({ readonly ok: false } & DecideRequestRejection);
+export type DecideRequestParse =
+  { readonly ok: true; readonly request: AcceptedDecideRequest } | ({ readonly ok: false } & DecideRequestRejection);
 
-const invalid = (message: string): DecideRequestParse => ({ ok: false, status: 400, type: 'invalid_request_error', message });
+const invalid = (message: string): DecideRequestParse => ({
+  ok: false,
+  status: 400,
+  type: 'invalid_request_error',
+  message,
+});
 
 /**
  * Checks a `POST /v1/systemone` body the way llama.cpp does: invalid JSON, a non-object
@@ -34,12 +40,19 @@ export function parseDecideRequest(text: string): DecideRequestParse {
   } catch (err) {
     return invalid(`invalid JSON body: ${(err as Error).message}`);
   }
-  if (!isRecord(body)) return invalid(`the request body must be a JSON object with "state" and "questions", got ${preview(body, 40)}`);
+  if (!isRecord(body))
+    return invalid(`the request body must be a JSON object with "state" and "questions", got ${preview(body, 40)}`);
   if (body['files'] !== undefined || body['images'] !== undefined) {
-    return { ok: false, status: 501, type: 'not_supported_error', message: `${body['files'] !== undefined ? 'files' : 'images'} are not supported: the reference server's models read text only` };
+    return {
+      ok: false,
+      status: 501,
+      type: 'not_supported_error',
+      message: `${body['files'] !== undefined ? 'files' : 'images'} are not supported: the reference server's models read text only`,
+    };
   }
   const model = body['model'];
-  if (model !== undefined && model !== null && typeof model !== 'string') return invalid(`"model" must be a string, got ${preview(model, 40)}`);
+  if (model !== undefined && model !== null && typeof model !== 'string')
+    return invalid(`"model" must be a string, got ${preview(model, 40)}`);
   const state = body['state'];
   if (state === undefined) return invalid('"state" is required (a string, or a JSON object or array)');
   if (typeof state !== 'string' && (typeof state !== 'object' || state === null)) {
@@ -52,5 +65,13 @@ export function parseDecideRequest(text: string): DecideRequestParse {
     const more = parsed.problems.length - shown.length;
     return invalid(`${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}`);
   }
-  return { ok: true, request: { model: typeof model === 'string' ? model : undefined, state, rawQuestions: body['questions'], questions: parsed.questions } };
+  return {
+    ok: true,
+    request: {
+      model: typeof model === 'string' ? model : undefined,
+      state,
+      rawQuestions: body['questions'],
+      questions: parsed.questions,
+    },
+  };
 }

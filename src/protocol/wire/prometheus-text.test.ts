@@ -47,7 +47,15 @@ describe('llamaCppMetricsOf', () => {
   });
 
   it('reads back what the reference server renders', () => {
-    const snapshot = { promptTokensTotal: 12, decodeTotal: 3, requestsProcessing: 1, requestsDeferred: 4, busySlotsPerDecode: 2.5, requestsTotal: 9, responsesByStatus: {} };
+    const snapshot = {
+      promptTokensTotal: 12,
+      decodeTotal: 3,
+      requestsProcessing: 1,
+      requestsDeferred: 4,
+      busySlotsPerDecode: 2.5,
+      requestsTotal: 9,
+      responsesByStatus: {},
+    };
     expect(llamaCppMetricsOf(parsePrometheusText(renderPrometheusText(snapshot)))).toEqual({
       promptTokensTotal: 12,
       decodeTotal: 3,

@@ -3,7 +3,12 @@ import { assertNever } from '../../core/question.js';
 import { isRecord, preview } from '../../core/json-value.js';
 import { parseWireQuestion } from '../../core/question-rules.js';
 
-export { MAX_CHOICE_OPTIONS, MAX_SCORE_LEVELS, MIN_CHOICE_OPTIONS, MIN_SCORE_LEVELS } from '../../core/question-rules.js';
+export {
+  MAX_CHOICE_OPTIONS,
+  MAX_SCORE_LEVELS,
+  MIN_CHOICE_OPTIONS,
+  MIN_SCORE_LEVELS,
+} from '../../core/question-rules.js';
 
 /** One problem in a wire `questions` value: which question, which field, what is wrong. */
 export interface WireQuestionsProblem {
@@ -36,12 +41,21 @@ export function parseWireQuestions(value: unknown, where: string): ParsedWireQue
   if (!isRecord(value)) {
     return {
       ok: false,
-      problems: [{ questionId: null, field: where, message: `must be an object of question id -> question, got ${preview(value)}` }],
+      problems: [
+        {
+          questionId: null,
+          field: where,
+          message: `must be an object of question id -> question, got ${preview(value)}`,
+        },
+      ],
     };
   }
   const ids = Object.keys(value);
   if (ids.length === 0) {
-    return { ok: false, problems: [{ questionId: null, field: where, message: 'must hold at least one question, got {}' }] };
+    return {
+      ok: false,
+      problems: [{ questionId: null, field: where, message: 'must hold at least one question, got {}' }],
+    };
   }
   const problems: WireQuestionsProblem[] = [];
   const out: Array<readonly [string, Question]> = [];
@@ -56,7 +70,11 @@ export function parseWireQuestions(value: unknown, where: string): ParsedWireQue
       continue;
     }
     for (const p of parsed.problems) {
-      problems.push({ questionId: id, field: p.field === '' ? `${where}.${id}` : `${where}.${id}.${p.field}`, message: p.message });
+      problems.push({
+        questionId: id,
+        field: p.field === '' ? `${where}.${id}` : `${where}.${id}.${p.field}`,
+        message: p.message,
+      });
     }
   }
   return problems.length === 0 ? { ok: true, questions: out } : { ok: false, problems };
@@ -93,7 +111,9 @@ function isIndexKey(key: string): boolean {
 function wireObject(q: Question): object {
   switch (q.type) {
     case 'noul':
-      return q.criteria === undefined ? { type: 'noul', instructions: q.instructions } : { type: 'noul', instructions: q.instructions, criteria: q.criteria };
+      return q.criteria === undefined
+        ? { type: 'noul', instructions: q.instructions }
+        : { type: 'noul', instructions: q.instructions, criteria: q.criteria };
     case 'choice': {
       const criteria = Object.create(null) as Record<string, string | null>;
       for (let i = 0; i < q.options.length; i++) criteria[q.options[i]!] = q.descriptions[i] ?? null;
@@ -124,4 +144,3 @@ export function renderWireQuestion(q: Question): string {
       return assertNever(q);
   }
 }
-

@@ -15,7 +15,11 @@ export const REDACTED_HOST = '<redacted>';
 /** `scheme://host:port/path`; never credentials, query or fragment (the identity has none). */
 export function describeEndpoint(endpoint: EndpointIdentity, redactHost = false): string {
   const scheme = endpoint.scheme.replace(/:$/, '');
-  const host = redactHost ? REDACTED_HOST : endpoint.host.includes(':') && !endpoint.host.startsWith('[') ? `[${endpoint.host}]` : endpoint.host;
+  const host = redactHost
+    ? REDACTED_HOST
+    : endpoint.host.includes(':') && !endpoint.host.startsWith('[')
+      ? `[${endpoint.host}]`
+      : endpoint.host;
   const path = endpoint.path.startsWith('/') ? endpoint.path : `/${endpoint.path}`;
   return `${scheme}://${host}:${endpoint.port}${path}`;
 }
@@ -31,7 +35,11 @@ export function describeModel(config: RunConfig): string {
  * `model heuristic on the built-in reference server` (its loopback port changes every run).
  * `code` wraps the model name and the URL (e.g. Markdown code spans).
  */
-export function describeServer(config: RunConfig, redactHost: boolean, code: (text: string) => string = (t) => t): string {
+export function describeServer(
+  config: RunConfig,
+  redactHost: boolean,
+  code: (text: string) => string = (t) => t,
+): string {
   if (config.embeddedServer) return `model ${code(config.embeddedServer.model)} on the built-in reference server`;
   const model = config.model === null ? 'the server default model' : `model ${code(config.model)}`;
   return `${model} at ${code(describeEndpoint(config.endpoint, redactHost))}`;
@@ -109,10 +117,13 @@ export function disagreementsOf(cases: readonly CaseResult[]): AnsweredDecision[
 }
 
 /** Failed requests in run order. */
-export function failedCasesOf(cases: readonly CaseResult[]): Array<{ readonly caseResult: CaseResult; readonly kind: FailureKind; readonly message: string }> {
+export function failedCasesOf(
+  cases: readonly CaseResult[],
+): Array<{ readonly caseResult: CaseResult; readonly kind: FailureKind; readonly message: string }> {
   const out: Array<{ caseResult: CaseResult; kind: FailureKind; message: string }> = [];
   for (const caseResult of cases) {
-    if (caseResult.request.status === 'failed') out.push({ caseResult, kind: caseResult.request.failure.kind, message: caseResult.request.failure.message });
+    if (caseResult.request.status === 'failed')
+      out.push({ caseResult, kind: caseResult.request.failure.kind, message: caseResult.request.failure.message });
   }
   return out;
 }

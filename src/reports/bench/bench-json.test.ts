@@ -11,7 +11,19 @@ describe('renderBenchJson', () => {
 
   it('is one JSON document ending in a newline, with the documented top-level keys in order', () => {
     expect(text.endsWith('}\n')).toBe(true);
-    expect(Object.keys(doc)).toEqual(['format', 'version', 'id', 'createdAt', 'durationMs', 'fingerprint', 'label', 'config', 'dataset', 'summary', 'decisions']);
+    expect(Object.keys(doc)).toEqual([
+      'format',
+      'version',
+      'id',
+      'createdAt',
+      'durationMs',
+      'fingerprint',
+      'label',
+      'config',
+      'dataset',
+      'summary',
+      'decisions',
+    ]);
     expect(doc['id']).toBe(run.id);
     expect(doc['fingerprint']).toBe(run.fingerprint);
     expect(doc['label']).toBeNull();
@@ -131,6 +143,11 @@ describe('renderBenchJson', () => {
 
   it('keeps the dataset out of config and in its own key', () => {
     expect(doc['config']).not.toHaveProperty('dataset');
-    expect(doc['dataset']).toMatchObject({ id: run.config.dataset.id, revision: 'sample-v1', license: 'Apache-2.0', synthetic: true });
+    expect(doc['dataset']).toMatchObject({
+      id: run.config.dataset.id,
+      revision: 'sample-v1',
+      license: 'Apache-2.0',
+      synthetic: true,
+    });
   });
 });

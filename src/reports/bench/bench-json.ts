@@ -138,7 +138,12 @@ function summaryJson(s: BenchSummary) {
     cost:
       s.cost === null
         ? null
-        : { pricePerMtokUsd: s.cost.pricePerMtokUsd, inputTokens: s.cost.inputTokens, totalUsd: s.cost.totalUsd, perCorrectUsd: s.cost.perCorrectUsd },
+        : {
+            pricePerMtokUsd: s.cost.pricePerMtokUsd,
+            inputTokens: s.cost.inputTokens,
+            totalUsd: s.cost.totalUsd,
+            perCorrectUsd: s.cost.perCorrectUsd,
+          },
   };
 }
 

@@ -10,7 +10,11 @@ import {
 } from '../test-support/bench-run-fixture.js';
 import { renderExampleReport } from '../test-support/render-example-report.js';
 
-const STATE = { agent: { autonomy: 'unsupervised', model: 'internal-agent-v1' }, constraints: ['never refund twice'], task: 'refund order 1182' };
+const STATE = {
+  agent: { autonomy: 'unsupervised', model: 'internal-agent-v1' },
+  constraints: ['never refund twice'],
+  task: 'refund order 1182',
+};
 
 function headings(markdown: string): string[] {
   return markdown.split('\n').filter((l) => l.startsWith('#'));
@@ -113,7 +117,9 @@ describe('renderBenchMarkdown', () => {
   });
 
   it('shows the endpoint as scheme://host:port/path and redacts the host when asked', () => {
-    expect(markdown).toContain('Answered by model `laya-mini` at `http://decider.internal:8084/v1/systemone` · parallel 4');
+    expect(markdown).toContain(
+      'Answered by model `laya-mini` at `http://decider.internal:8084/v1/systemone` · parallel 4',
+    );
     const redacted = renderBenchMarkdown(run, { redactHost: true });
     expect(redacted).toContain('`http://<redacted>:8084/v1/systemone`');
     expect(redacted).not.toContain('decider.internal');
@@ -137,16 +143,22 @@ describe('renderBenchMarkdown', () => {
       {
         benchCase: securityCase(
           1,
-          [
-            { labelIndex: 0, probabilities: [0.9, 0.1] },
-          ],
+          [{ labelIndex: 0, probabilities: [0.9, 0.1] }],
           [['risk|level\nnext', { type: 'noul', instructions: 'Risky?' }]],
         ),
         outcome: { status: 'answered', latencyMs: 10, inputTokens: null, predicted: [[0.05, 0.95]] },
       },
       {
-        benchCase: securityCase(2, [{ labelIndex: 0, probabilities: [0.9, 0.1] }], [['risk|level\nnext', { type: 'noul', instructions: 'Risky?' }]]),
-        outcome: { status: 'failed', failure: { kind: 'malformed', message: 'question risk|level: bad\nvalue' }, latencyMs: 5 },
+        benchCase: securityCase(
+          2,
+          [{ labelIndex: 0, probabilities: [0.9, 0.1] }],
+          [['risk|level\nnext', { type: 'noul', instructions: 'Risky?' }]],
+        ),
+        outcome: {
+          status: 'failed',
+          failure: { kind: 'malformed', message: 'question risk|level: bad\nvalue' },
+          latencyMs: 5,
+        },
       },
     ]);
     const text = renderBenchMarkdown(odd);
@@ -162,7 +174,10 @@ describe('renderBenchMarkdown', () => {
       expect(line).not.toMatch(/\n/);
     }
     const byQuestion = text.split('\n').filter((l) => l.startsWith('| security_incidents/'));
-    const headerCells = text.split('\n').find((l) => l.startsWith('| workflow/question'))!.split(/(?<!\\)\|/).length;
+    const headerCells = text
+      .split('\n')
+      .find((l) => l.startsWith('| workflow/question'))!
+      .split(/(?<!\\)\|/).length;
     for (const row of byQuestion) expect(row.split(/(?<!\\)\|/).length).toBe(headerCells);
   });
 
@@ -186,8 +201,12 @@ describe('renderBenchMarkdown', () => {
   });
 
   it('marks a filtered run as not comparable with a full one', () => {
-    const filtered = renderBenchMarkdown(createMixedRun({ config: { filters: { limit: 5, workflow: 'security_incidents' } } }));
-    expect(filtered).toContain('> **Filtered run** (limit 5, workflow security_incidents): not comparable with a full run.');
+    const filtered = renderBenchMarkdown(
+      createMixedRun({ config: { filters: { limit: 5, workflow: 'security_incidents' } } }),
+    );
+    expect(filtered).toContain(
+      '> **Filtered run** (limit 5, workflow security_incidents): not comparable with a full run.',
+    );
     expect(renderBenchMarkdown(run)).not.toContain('Filtered run');
   });
 
@@ -199,7 +218,10 @@ describe('renderBenchMarkdown', () => {
 
   it('says how many cases an interrupted run sent', () => {
     const partial = createMixedRun({ summarize: { interrupted: true } });
-    const interrupted = { ...partial, config: { ...partial.config, caseIds: [...partial.config.caseIds, 'security_incidents_000009'] } };
+    const interrupted = {
+      ...partial,
+      config: { ...partial.config, caseIds: [...partial.config.caseIds, 'security_incidents_000009'] },
+    };
     expect(renderBenchMarkdown(interrupted)).toContain('status interrupted (5 of 6 cases sent)');
   });
 

@@ -74,7 +74,9 @@ export function renderBenchMarkdown(run: BenchRun, options: BenchMarkdownOptions
   para(
     `**Accuracy: ${formatPercent(s.accuracy)}** (${formatRatio(s.correct, s.total)} decisions${s.errors > 0 ? `; ${formatCount(s.errors)} errors count as misses` : ''})`,
   );
-  para(`**KL from gold:** ${formatNumber(s.kl)} · **Brier:** ${formatNumber(s.brier)} · **ECE:** ${formatNumber(s.ece)}`);
+  para(
+    `**KL from gold:** ${formatNumber(s.kl)} · **Brier:** ${formatNumber(s.brier)} · **ECE:** ${formatNumber(s.ece)}`,
+  );
   para(
     nothingAnswered
       ? `**Rating:** ${s.rating.label}`
@@ -92,12 +94,16 @@ export function renderBenchMarkdown(run: BenchRun, options: BenchMarkdownOptions
     const rows = failed
       .slice(0, FAILED_CASE_ROWS)
       .map((f) => `- ${markdownCode(f.caseResult.caseId)} ${f.kind}: ${escapeMarkdownText(f.message)}`);
-    if (failed.length > FAILED_CASE_ROWS) rows.push(`- and ${formatCount(failed.length - FAILED_CASE_ROWS)} more failed cases (see the trace)`);
+    if (failed.length > FAILED_CASE_ROWS)
+      rows.push(`- and ${formatCount(failed.length - FAILED_CASE_ROWS)} more failed cases (see the trace)`);
     para(`Failed requests (every decision of a failed case is an error and counts as a miss):`, '', ...rows);
   }
 
   // Duration and tokens.
-  const tokenParts = [`**Duration:** ${formatDuration(run.durationMs)}`, `**Input tokens:** ${formatCount(s.inputTokens)}`];
+  const tokenParts = [
+    `**Duration:** ${formatDuration(run.durationMs)}`,
+    `**Input tokens:** ${formatCount(s.inputTokens)}`,
+  ];
   if (s.cost !== null) {
     tokenParts.push(
       `**Cost:** ${formatUsd(s.cost.totalUsd)} at ${formatUsd(s.cost.pricePerMtokUsd)} per million input tokens (${formatUsd(s.cost.perCorrectUsd)} per correct decision)`,
@@ -114,14 +120,22 @@ export function renderBenchMarkdown(run: BenchRun, options: BenchMarkdownOptions
     "- ECE is the standard top-label definition over ten equal-width confidence bins. The dataset card publishes no ECE formula, so **this ECE is not comparable with the card's ECE column**.",
     '- Per-question accuracy ceilings differ widely; read the per-question table as well as the average.',
   ];
-  if (run.config.dataset.synthetic) reading.push('- This run used the bundled **synthetic sample**: these are **not Typed Decisions scores**.');
-  if (filters !== null) reading.push(`- This is a filtered run (${escapeMarkdownText(filters)}); it is ${FILTERED_NOTE}.`);
+  if (run.config.dataset.synthetic)
+    reading.push('- This run used the bundled **synthetic sample**: these are **not Typed Decisions scores**.');
+  if (filters !== null)
+    reading.push(`- This is a filtered run (${escapeMarkdownText(filters)}); it is ${FILTERED_NOTE}.`);
   para(...reading);
 
   // Breakdowns.
   const showAnswered = s.errors > 0;
   para('## By question type');
-  para(...metricTable('type', QUESTION_TYPES.flatMap((t) => (s.byType[t] ? [[t, s.byType[t]] as const] : [])), showAnswered));
+  para(
+    ...metricTable(
+      'type',
+      QUESTION_TYPES.flatMap((t) => (s.byType[t] ? [[t, s.byType[t]] as const] : [])),
+      showAnswered,
+    ),
+  );
   para('## By workflow');
   para(...metricTable('workflow', Object.entries(s.byWorkflow), showAnswered));
   para('## By question');
@@ -145,7 +159,9 @@ export function renderBenchMarkdown(run: BenchRun, options: BenchMarkdownOptions
         ]),
       ),
     );
-    para('Gap = accuracy − mean confidence in the bin: negative means over-confident. Each bin covers [lower, upper), the last one includes 1; empty bins are left out.');
+    para(
+      'Gap = accuracy − mean confidence in the bin: negative means over-confident. Each bin covers [lower, upper), the last one includes 1; empty bins are left out.',
+    );
 
     para('## Latency');
     para(
@@ -163,17 +179,19 @@ export function renderBenchMarkdown(run: BenchRun, options: BenchMarkdownOptions
     para(
       ...renderMarkdownTable(
         ['case', 'question', 'type', 'predicted', 'confidence', 'gold', 'gold p(predicted)', 'KL', 'Brier'],
-        wrong.slice(0, DISAGREEMENT_ROWS).map(({ caseResult, decision, outcome }) => [
-          caseResult.caseId,
-          decision.questionId,
-          decision.type,
-          outcome.predicted,
-          formatNumber(outcome.confidence),
-          decision.gold.label,
-          formatNumber(decision.gold.probabilities[decision.answers.indexOf(outcome.predicted)] ?? null),
-          formatNumber(outcome.kl),
-          formatNumber(outcome.brier),
-        ]),
+        wrong
+          .slice(0, DISAGREEMENT_ROWS)
+          .map(({ caseResult, decision, outcome }) => [
+            caseResult.caseId,
+            decision.questionId,
+            decision.type,
+            outcome.predicted,
+            formatNumber(outcome.confidence),
+            decision.gold.label,
+            formatNumber(decision.gold.probabilities[decision.answers.indexOf(outcome.predicted)] ?? null),
+            formatNumber(outcome.kl),
+            formatNumber(outcome.brier),
+          ]),
         { align: ['left', 'left', 'left', 'left', 'right', 'left', 'right', 'right', 'right'] },
       ),
     );
@@ -219,7 +237,11 @@ function renderProvenance(run: BenchRun, redactHost: boolean): string {
   return lines.join('  \n');
 }
 
-function metricTable(name: string, groups: ReadonlyArray<readonly [string, MetricGroup]>, showAnswered: boolean): string[] {
+function metricTable(
+  name: string,
+  groups: ReadonlyArray<readonly [string, MetricGroup]>,
+  showAnswered: boolean,
+): string[] {
   if (groups.length === 0) return ['No decisions.'];
   const header = [name, 'correct/total', ...(showAnswered ? ['answered'] : []), 'accuracy', '', 'KL', 'Brier', 'ECE'];
   const rows = groups.map(([key, g]) => [

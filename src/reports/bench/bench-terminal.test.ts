@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { renderBenchTerminal } from './bench-terminal.js';
 import { stripAnsi, visibleWidth } from '../format.js';
-import { createFailedRun, createManyDisagreementsRun, createMixedRun, TYPED_DECISIONS } from '../test-support/bench-run-fixture.js';
+import {
+  createFailedRun,
+  createManyDisagreementsRun,
+  createMixedRun,
+  TYPED_DECISIONS,
+} from '../test-support/bench-run-fixture.js';
 
 const ANSI = /\u001b\[/;
 
@@ -56,15 +61,21 @@ describe('renderBenchTerminal', () => {
     expect(plain).toContain('synthetic sample — not Typed Decisions scores');
     const real = renderBenchTerminal(createMixedRun({ dataset: TYPED_DECISIONS }), { colour: false });
     expect(real).not.toContain('ynthetic');
-    expect(real).toContain('Data: LocalLLaMA/typed-decisions (test split, revision e039ebffcc280174dd354227424fb2b249f191de, license Apache-2.0)\n');
+    expect(real).toContain(
+      'Data: LocalLLaMA/typed-decisions (test split, revision e039ebffcc280174dd354227424fb2b249f191de, license Apache-2.0)\n',
+    );
     expect(real).toContain('\nTyped Decisions (LocalLLaMA/typed-decisions, revision e039ebf, Apache-2.0)\n');
-    expect(plain).toContain('Data: decidekit/typed-decisions-synthetic-sample (test split, revision sample-v1, license Apache-2.0)\n');
+    expect(plain).toContain(
+      'Data: decidekit/typed-decisions-synthetic-sample (test split, revision sample-v1, license Apache-2.0)\n',
+    );
     expect(plain).toMatch(/^Rating .*only indicative on the synthetic sample/m);
     expect(real).not.toContain('only indicative');
   });
 
   it('says a filtered run is filtered', () => {
-    const filtered = renderBenchTerminal(createMixedRun({ config: { filters: { limit: 2, workflow: null } } }), { colour: false });
+    const filtered = renderBenchTerminal(createMixedRun({ config: { filters: { limit: 2, workflow: null } } }), {
+      colour: false,
+    });
     expect(filtered).toContain('filtered run (limit 2): not comparable with a full run');
     expect(plain).not.toContain('filtered run');
   });
@@ -99,10 +110,16 @@ describe('renderBenchTerminal', () => {
 
   it('names the built-in reference server instead of its throwaway endpoint', () => {
     const embedded = createMixedRun({
-      config: { embeddedServer: { model: 'heuristic' }, model: null, endpoint: { scheme: 'embedded', host: 'reference-server', port: 0, path: '/v1/systemone' } },
+      config: {
+        embeddedServer: { model: 'heuristic' },
+        model: null,
+        endpoint: { scheme: 'embedded', host: 'reference-server', port: 0, path: '/v1/systemone' },
+      },
     });
     const text = renderBenchTerminal(embedded, { colour: false });
-    expect(text).toContain('Answered by model heuristic on the built-in reference server · parallel 4, timeout 30 s, retries 1');
+    expect(text).toContain(
+      'Answered by model heuristic on the built-in reference server · parallel 4, timeout 30 s, retries 1',
+    );
     expect(text).not.toContain('embedded://');
   });
 

@@ -62,7 +62,9 @@ export function renderBenchTerminal(run: BenchRun, options: BenchTerminalOptions
   const out: string[] = [];
 
   out.push(p.bold(`Decision benchmark: ${singleLine(describeRunName(run))}`));
-  out.push(`Answered by ${singleLine(describeServer(run.config, options.redactHost === true))} · ${describeSettings(run.config)}`);
+  out.push(
+    `Answered by ${singleLine(describeServer(run.config, options.redactHost === true))} · ${describeSettings(run.config)}`,
+  );
   if (run.config.dataset.synthetic) out.push(p.yellow(SYNTHETIC_NOTE));
   const filters = describeFilters(run.config);
   if (filters !== null) out.push(p.yellow(`filtered run (${singleLine(filters)}): ${FILTERED_NOTE}`));
@@ -70,7 +72,15 @@ export function renderBenchTerminal(run: BenchRun, options: BenchTerminalOptions
 
   const bars = width >= BAR_MIN_WIDTH;
   out.push(p.bold('By question type'));
-  out.push(...metricTable(QUESTION_TYPES.flatMap((t) => (s.byType[t] ? [[t, s.byType[t]] as const] : [])), 'type', bars, width, p));
+  out.push(
+    ...metricTable(
+      QUESTION_TYPES.flatMap((t) => (s.byType[t] ? [[t, s.byType[t]] as const] : [])),
+      'type',
+      bars,
+      width,
+      p,
+    ),
+  );
   out.push('');
   out.push(p.bold('By workflow'));
   out.push(...metricTable(Object.entries(s.byWorkflow), 'workflow', bars, width, p));
@@ -97,10 +107,16 @@ export function renderBenchTerminal(run: BenchRun, options: BenchTerminalOptions
 
   const rows: Array<readonly [string, string]> = [];
   const errorsNote = s.errors > 0 ? `; ${formatCount(s.errors)} errors count as misses` : '';
-  rows.push(['Accuracy', `${p.bold(paintByRating(formatPercent(s.accuracy), s.rating.stars, p))}  (${formatRatio(s.correct, s.total)} decisions${errorsNote})`]);
+  rows.push([
+    'Accuracy',
+    `${p.bold(paintByRating(formatPercent(s.accuracy), s.rating.stars, p))}  (${formatRatio(s.correct, s.total)} decisions${errorsNote})`,
+  ]);
   rows.push(['KL from gold', formatNumber(s.kl)]);
   rows.push(['Brier', formatNumber(s.brier)]);
-  rows.push(['ECE', `${formatNumber(s.ece)}${s.ece === null ? '' : p.dim("  (not comparable with the card's ECE column)")}`]);
+  rows.push([
+    'ECE',
+    `${formatNumber(s.ece)}${s.ece === null ? '' : p.dim("  (not comparable with the card's ECE column)")}`,
+  ]);
   rows.push(['Mean confidence', formatPercent(s.meanConfidence)]);
   rows.push([
     'Confident disagreements',
@@ -110,7 +126,7 @@ export function renderBenchTerminal(run: BenchRun, options: BenchTerminalOptions
     'Rating',
     nothingAnswered
       ? p.red(s.rating.label)
-      : `${p.yellow(renderStars(s.rating.stars))} ${s.rating.label}${run.config.dataset.synthetic ? p.dim(' (the card\'s reference points; only indicative on the synthetic sample)') : ''}`,
+      : `${p.yellow(renderStars(s.rating.stars))} ${s.rating.label}${run.config.dataset.synthetic ? p.dim(" (the card's reference points; only indicative on the synthetic sample)") : ''}`,
   ]);
   const kinds = describeErrorKinds(s.errorKinds);
   rows.push([
@@ -119,9 +135,15 @@ export function renderBenchTerminal(run: BenchRun, options: BenchTerminalOptions
   ]);
   const failed = failedCasesOf(run.cases);
   for (const f of failed.slice(0, TERMINAL_FAILED_CASES)) {
-    rows.push(['', p.dim(truncate(`${singleLine(f.caseResult.caseId)} ${f.kind}: ${singleLine(f.message)}`, Math.max(20, width - 25)))]);
+    rows.push([
+      '',
+      p.dim(
+        truncate(`${singleLine(f.caseResult.caseId)} ${f.kind}: ${singleLine(f.message)}`, Math.max(20, width - 25)),
+      ),
+    ]);
   }
-  if (failed.length > TERMINAL_FAILED_CASES) rows.push(['', p.dim(`and ${formatCount(failed.length - TERMINAL_FAILED_CASES)} more failed cases`)]);
+  if (failed.length > TERMINAL_FAILED_CASES)
+    rows.push(['', p.dim(`and ${formatCount(failed.length - TERMINAL_FAILED_CASES)} more failed cases`)]);
   rows.push([
     'Latency',
     s.latencyMs.n === 0
@@ -141,7 +163,9 @@ export function renderBenchTerminal(run: BenchRun, options: BenchTerminalOptions
   out.push('');
 
   const d = run.config.dataset;
-  out.push(p.dim(`Accuracy measures agreement with the dataset's teacher, not correctness (${describeReferencePoints()}).`));
+  out.push(
+    p.dim(`Accuracy measures agreement with the dataset's teacher, not correctness (${describeReferencePoints()}).`),
+  );
   const dataset = `Data: ${singleLine(d.id)} (${singleLine(d.split)} split, revision ${singleLine(d.revision ?? NOT_AVAILABLE)}, license ${singleLine(d.license)})`;
   out.push(dataset);
   out.push(p.dim(singleLine(d.attribution)));
@@ -154,7 +178,13 @@ function paintByRating(text: string, stars: number, p: Palette): string {
   return p.red(text);
 }
 
-function metricTable(groups: ReadonlyArray<readonly [string, MetricGroup]>, name: string, bars: boolean, width: number, p: Palette): string[] {
+function metricTable(
+  groups: ReadonlyArray<readonly [string, MetricGroup]>,
+  name: string,
+  bars: boolean,
+  width: number,
+  p: Palette,
+): string[] {
   if (groups.length === 0) return [p.dim('  no decisions')];
   const nameWidth = Math.max(8, width - (bars ? 58 : 46));
   const header = [name, 'correct/total', 'accuracy', ...(bars ? [''] : []), 'KL', 'Brier'];

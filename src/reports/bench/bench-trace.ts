@@ -68,7 +68,10 @@ export function renderCaseTrace(caseResult: CaseResult, state?: string | object)
   const id = singleLine(caseResult.caseId);
   const lines = [state === undefined ? id : `${id}  ${renderStatePreview(state)}`];
   const r = caseResult.request;
-  if (r.status === 'failed') lines.push(`  error  ${r.failure.kind}: ${singleLine(r.failure.message)}${r.latencyMs === null ? '' : `  (after ${formatLatencyMs(r.latencyMs)})`}`);
+  if (r.status === 'failed')
+    lines.push(
+      `  error  ${r.failure.kind}: ${singleLine(r.failure.message)}${r.latencyMs === null ? '' : `  (after ${formatLatencyMs(r.latencyMs)})`}`,
+    );
   for (const d of caseResult.decisions) lines.push(...renderDecision(d));
   return lines;
 }

@@ -2,8 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { renderProgressBar, renderProgressEvent, renderProgressLine, type ProgressState } from './progress.js';
 import { stripAnsi, visibleWidth } from '../format.js';
 
-const halfway: ProgressState = { casesDone: 200, casesTotal: 400, errors: 3, elapsedMs: 120_000, decisionsDone: 1000, decisionsTotal: 2000 };
-const start: ProgressState = { casesDone: 0, casesTotal: 400, errors: 0, elapsedMs: 0, decisionsDone: 0, decisionsTotal: 2000 };
+const halfway: ProgressState = {
+  casesDone: 200,
+  casesTotal: 400,
+  errors: 3,
+  elapsedMs: 120_000,
+  decisionsDone: 1000,
+  decisionsTotal: 2000,
+};
+const start: ProgressState = {
+  casesDone: 0,
+  casesTotal: 400,
+  errors: 0,
+  elapsedMs: 0,
+  decisionsDone: 0,
+  decisionsTotal: 2000,
+};
 
 describe('renderProgressBar', () => {
   it('shows decisions done, rate, errors and ETA from the given numbers', () => {
@@ -52,7 +66,9 @@ describe('renderProgressBar', () => {
 describe('renderProgressLine', () => {
   it('is one plain line with elapsed time and ETA', () => {
     const line = renderProgressLine(halfway);
-    expect(line).toBe('progress: 1,000/2,000 decisions (50.0%), 200/400 cases, 500 decisions/min, 3 errors, elapsed 2 min 00 s, ETA 2 min 00 s');
+    expect(line).toBe(
+      'progress: 1,000/2,000 decisions (50.0%), 200/400 cases, 500 decisions/min, 3 errors, elapsed 2 min 00 s, ETA 2 min 00 s',
+    );
     expect(renderProgressLine({ ...halfway, errors: 1 })).toContain(', 1 error,');
   });
 
@@ -64,7 +80,17 @@ describe('renderProgressLine', () => {
 describe('renderProgressEvent', () => {
   it('is one JSON line with unrounded rates and null while unknown', () => {
     const event = JSON.parse(renderProgressEvent({ ...halfway, elapsedMs: 70_000 })) as Record<string, unknown>;
-    expect(Object.keys(event)).toEqual(['event', 'casesDone', 'casesTotal', 'decisionsDone', 'decisionsTotal', 'errors', 'elapsedMs', 'decisionsPerMinute', 'etaMs']);
+    expect(Object.keys(event)).toEqual([
+      'event',
+      'casesDone',
+      'casesTotal',
+      'decisionsDone',
+      'decisionsTotal',
+      'errors',
+      'elapsedMs',
+      'decisionsPerMinute',
+      'etaMs',
+    ]);
     expect(event['decisionsPerMinute']).toBe((1000 / 70_000) * 60_000);
     expect(event['etaMs']).toBeCloseTo(70_000, 6);
     expect(renderProgressEvent(halfway)).not.toContain('\n');

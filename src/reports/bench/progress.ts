@@ -32,12 +32,17 @@ export function renderProgressBar(state: ProgressState, width: number, colour: b
   // Always shown: decisions done / total, the rate, the ETA and the errors. When the line is
   // too narrow, the case count goes first, then the percentage, then the words of the units,
   // then bar cells (down to a minimum).
-  const optional = [`${formatCount(state.casesDone)}/${formatCount(state.casesTotal)} cases`, formatPercent(rates.fraction)];
+  const optional = [
+    `${formatCount(state.casesDone)}/${formatCount(state.casesTotal)} cases`,
+    formatPercent(rates.fraction),
+  ];
   let compact = false;
   const parts = (): string[] => [
     `${formatCount(state.decisionsDone)}/${formatCount(state.decisionsTotal)}${compact ? '' : ' decisions'}`,
     ...optional.slice().reverse(),
-    compact ? `${rates.decisionsPerMinute === null ? 'n/a' : formatCount(rates.decisionsPerMinute)}/min` : describeRate(rates),
+    compact
+      ? `${rates.decisionsPerMinute === null ? 'n/a' : formatCount(rates.decisionsPerMinute)}/min`
+      : describeRate(rates),
     describeEta(rates),
   ];
   const lineWidth = (): number => 3 + MIN_BAR_CELLS + visibleWidth([...parts(), errors].join(' · '));

@@ -43,7 +43,13 @@ export function actionsJson(r: ActionsReport) {
         incomplete_items: e.incompleteItems,
         unanswered_items: e.unansweredItems,
         field_decisions: e.fieldDecisions,
-        confusions: e.confusions.map((c) => ({ gold: c.gold, pred: c.pred, count: c.count, unit_cost: c.unitCost, total_cost: c.totalCost })),
+        confusions: e.confusions.map((c) => ({
+          gold: c.gold,
+          pred: c.pred,
+          count: c.count,
+          unit_cost: c.unitCost,
+          total_cost: c.totalCost,
+        })),
       };
     }),
     ranking: { by_field_accuracy: r.comparison.byFieldAccuracy, by_action_cost: r.comparison.byActionCost },

@@ -23,19 +23,48 @@ export function renderActionsText(r: ActionsReport, options: ActionsTextOptions 
   const top = options.topConfusions ?? 3;
   const fields = [...r.items.schema.keys()];
   const out: string[] = [];
-  out.push(paint.bold(`decidekit actions: ${r.comparison.models.length} model${r.comparison.models.length === 1 ? '' : 's'}, ${r.items.items.length} items`));
+  out.push(
+    paint.bold(
+      `decidekit actions: ${r.comparison.models.length} model${r.comparison.models.length === 1 ? '' : 's'}, ${r.items.items.length} items`,
+    ),
+  );
   out.push(`  dataset     ${r.datasetPath} (fields ${fields.join(', ')})`);
-  out.push(`  spec        ${r.specPath} (actions ${r.spec.actions.join(', ')}; inaction ${r.spec.inaction ?? NOT_AVAILABLE})`);
+  out.push(
+    `  spec        ${r.specPath} (actions ${r.spec.actions.join(', ')}; inaction ${r.spec.inaction ?? NOT_AVAILABLE})`,
+  );
   const set = [...r.thresholds].map(([f, p]) => `${f} >= ${p}`);
   out.push(`  thresholds  yes iff p >= 0.5${set.length === 0 ? '' : `, except ${set.join(', ')}`}`);
   out.push('');
 
-  const header = ['model', 'field acc', 'field rank', 'action acc', 'cost/item', 'action rank', 'false-inaction', 'items', 'incomplete'];
+  const header = [
+    'model',
+    'field acc',
+    'field rank',
+    'action acc',
+    'cost/item',
+    'action rank',
+    'false-inaction',
+    'items',
+    'incomplete',
+  ];
   const rows = r.comparison.models.map((m) => {
     const e = m.evaluation;
-    return [m.model, formatNumber(e.fieldAccuracy), rank(m.fieldRank), formatNumber(e.actionAccuracy), formatNumber(e.meanCostPerItem), rank(m.actionRank), percent(e.falseInactionRate), String(e.items), String(e.incompleteItems)];
+    return [
+      m.model,
+      formatNumber(e.fieldAccuracy),
+      rank(m.fieldRank),
+      formatNumber(e.actionAccuracy),
+      formatNumber(e.meanCostPerItem),
+      rank(m.actionRank),
+      percent(e.falseInactionRate),
+      String(e.items),
+      String(e.incompleteItems),
+    ];
   });
-  const aligned = alignRows([header, ...rows], header.map((_, i) => i > 0));
+  const aligned = alignRows(
+    [header, ...rows],
+    header.map((_, i) => i > 0),
+  );
   out.push(paint.bold(aligned[0]!.join('  ').trimEnd()));
   for (const cells of aligned.slice(1)) out.push(cells.join('  ').trimEnd());
   out.push('');
@@ -47,19 +76,35 @@ export function renderActionsText(r: ActionsReport, options: ActionsTextOptions 
   const width = Math.max(...r.comparison.models.map((m) => m.model.length));
   for (const m of r.comparison.models) {
     const cs = m.evaluation.confusions;
-    const shown = cs.slice(0, top).map((c) => `${c.gold} -> ${c.pred} x${c.count} (cost ${cost(c.unitCost)} each, ${cost(c.totalCost)} total)`);
+    const shown = cs
+      .slice(0, top)
+      .map((c) => `${c.gold} -> ${c.pred} x${c.count} (cost ${cost(c.unitCost)} each, ${cost(c.totalCost)} total)`);
     const more = cs.length > top ? `; ${cs.length - top} more` : '';
     out.push(`  ${m.model.padEnd(width)}  ${shown.length === 0 ? 'none' : shown.join('; ') + more}`);
   }
   const notes: string[] = [];
   for (const m of r.comparison.models) {
     const e = m.evaluation;
-    if (e.incompleteItems > 0) notes.push(`${m.model}: ${e.incompleteItems} item${e.incompleteItems === 1 ? '' : 's'} answered only partly (excluded)`);
-    if (e.unansweredItems > 0) notes.push(`${m.model}: ${e.unansweredItems} item${e.unansweredItems === 1 ? '' : 's'} not answered at all (excluded)`);
+    if (e.incompleteItems > 0)
+      notes.push(
+        `${m.model}: ${e.incompleteItems} item${e.incompleteItems === 1 ? '' : 's'} answered only partly (excluded)`,
+      );
+    if (e.unansweredItems > 0)
+      notes.push(
+        `${m.model}: ${e.unansweredItems} item${e.unansweredItems === 1 ? '' : 's'} not answered at all (excluded)`,
+      );
   }
   out.push('');
-  out.push(paint.dim('field acc: yes/no and choice fields of the complete items; cost/item: mean action error cost from the spec (0 when right)'));
-  out.push(paint.dim(`false-inaction: of items whose right action is not ${r.spec.inaction ?? 'the inaction'}, the share predicted as ${r.spec.inaction ?? 'it'}`));
+  out.push(
+    paint.dim(
+      'field acc: yes/no and choice fields of the complete items; cost/item: mean action error cost from the spec (0 when right)',
+    ),
+  );
+  out.push(
+    paint.dim(
+      `false-inaction: of items whose right action is not ${r.spec.inaction ?? 'the inaction'}, the share predicted as ${r.spec.inaction ?? 'it'}`,
+    ),
+  );
   if (notes.length > 0) {
     out.push('');
     for (const n of notes) out.push(n);

@@ -18,7 +18,12 @@ export interface OfflineSummaryJson {
   readonly threshold: number;
   readonly counts: {
     readonly n_cases: number;
-    readonly n_scored: { readonly yes_no: number; readonly choice: number; readonly score: number; readonly total: number };
+    readonly n_scored: {
+      readonly yes_no: number;
+      readonly choice: number;
+      readonly score: number;
+      readonly total: number;
+    };
     readonly n_missing: number;
     readonly n_correct: number;
     readonly n_with_cost: number;

@@ -6,8 +6,18 @@ import { renderScoreJson, type ScoredModel } from './score-json.js';
 import { renderCompareMarkdown, renderCompareNotes, renderScoreText, renderValidationText } from './score-text.js';
 
 const yn: OfflineCase = { id: 'y', kind: 'yes_no', correct: true };
-const result = (p: number, extra: Partial<OfflineResult> = {}): OfflineResult => ({ caseId: 'y', model: 'm', decision: { kind: 'yes_no', probability: p }, ...extra });
-const model = (name: string | null, summary = createOfflineAccumulator().summarize(2)): ScoredModel => ({ datasetPath: 'd.jsonl', resultsPath: `${name}.jsonl`, model: name, summary });
+const result = (p: number, extra: Partial<OfflineResult> = {}): OfflineResult => ({
+  caseId: 'y',
+  model: 'm',
+  decision: { kind: 'yes_no', probability: p },
+  ...extra,
+});
+const model = (name: string | null, summary = createOfflineAccumulator().summarize(2)): ScoredModel => ({
+  datasetPath: 'd.jsonl',
+  resultsPath: `${name}.jsonl`,
+  model: name,
+  summary,
+});
 
 describe('offline renderers', () => {
   it('shows absent metrics as n/a in text and null in JSON, with the reason for cost', () => {
@@ -32,7 +42,9 @@ describe('offline renderers', () => {
   it('aligns the compare table and keeps the rows in the order given', () => {
     const a = summarizeOffline([{ case: yn, result: result(0.9, { costUsd: 0.004, latencyMs: 812.4 }) }]);
     const b = summarizeOffline([{ case: yn, result: result(0.2) }]);
-    const lines = renderCompareMarkdown([model('zeta-model-long-name', a), model('a', b)]).trimEnd().split('\n');
+    const lines = renderCompareMarkdown([model('zeta-model-long-name', a), model('a', b)])
+      .trimEnd()
+      .split('\n');
     expect(lines).toHaveLength(4);
     expect(new Set(lines.map((l) => l.length)).size).toBe(1);
     expect(lines[2]).toMatch(/^\| zeta-model-long-name \|\s+1\.000 \|.*\|\s+\$0\.00400 \|\s+812 \|$/);
@@ -43,9 +55,17 @@ describe('offline renderers', () => {
     const s = summarizeOffline([{ case: yn, result: result(0.9) }]);
     expect(renderScoreText(model('m', s), { colour: true })).toContain('\u001b[1m');
     expect(renderScoreText(model('m', s))).not.toContain('\u001b[');
-    expect(renderValidationText([{ role: 'dataset', path: 'd', ok: false, problems: [{ file: 'd', line: 3, caseId: 'x', field: 'kind', message: 'kind is missing' }], omitted: 2 }])).toContain(
-      'd:3 case x: kind is missing [kind]\n      ... and 2 more (not listed)',
-    );
+    expect(
+      renderValidationText([
+        {
+          role: 'dataset',
+          path: 'd',
+          ok: false,
+          problems: [{ file: 'd', line: 3, caseId: 'x', field: 'kind', message: 'kind is missing' }],
+          omitted: 2,
+        },
+      ]),
+    ).toContain('d:3 case x: kind is missing [kind]\n      ... and 2 more (not listed)');
   });
 
   it('formats small dollar amounts with three significant digits and milliseconds sensibly', () => {

@@ -25,26 +25,44 @@ export function renderScoreText(m: ScoredModel, options: TextOptions = {}): stri
     s.costPerCorrectUsd === null
       ? s.costPerCorrectReason === null
         ? ''
-        : describeCostPerCorrectReason(s.costPerCorrectReason) + (s.totalCostUsd === null ? '' : `; total ${formatUsd(s.totalCostUsd)}`)
+        : describeCostPerCorrectReason(s.costPerCorrectReason) +
+          (s.totalCostUsd === null ? '' : `; total ${formatUsd(s.totalCostUsd)}`)
       : `total ${formatUsd(s.totalCostUsd)} over ${plural(c.nWithCost, 'result')} / ${c.nCorrect} correct`;
   const metrics: string[][] = [
-    ['Accuracy', formatNumber(s.accuracy), decided === 0 ? 'no yes/no or choice results' : `${c.nCorrect} of ${decided} yes/no and choice decisions correct${thresholdNote}`],
+    [
+      'Accuracy',
+      formatNumber(s.accuracy),
+      decided === 0
+        ? 'no yes/no or choice results'
+        : `${c.nCorrect} of ${decided} yes/no and choice decisions correct${thresholdNote}`,
+    ],
     ['Brier', formatNumber(s.brier), s.brier === null ? '' : '0 best, 2 worst'],
     ['Log loss', formatNumber(s.logLoss), s.logLoss === null ? '' : '0 best'],
     ['ECE', formatNumber(s.ece), s.ece === null ? '' : `mean confidence ${formatNumber(s.meanConfidence)}`],
-    ['Score MAE', formatNumber(s.scoreMae), c.nScored.score === 0 ? 'no score results' : `over ${plural(c.nScored.score, 'score case')}`],
+    [
+      'Score MAE',
+      formatNumber(s.scoreMae),
+      c.nScored.score === 0 ? 'no score results' : `over ${plural(c.nScored.score, 'score case')}`,
+    ],
     ['$ / correct', formatUsd(s.costPerCorrectUsd), cost],
-    ['Latency (ms)', formatMs(s.meanLatencyMs), s.meanLatencyMs === null ? 'no result carries latency_ms' : `mean over ${plural(c.nWithLatency, 'result')}`],
+    [
+      'Latency (ms)',
+      formatMs(s.meanLatencyMs),
+      s.meanLatencyMs === null ? 'no result carries latency_ms' : `mean over ${plural(c.nWithLatency, 'result')}`,
+    ],
   ];
   const out: string[] = [];
   out.push(paint.bold(`decidekit score: ${m.model ?? '(no results)'}`));
   out.push(`  dataset  ${m.datasetPath} (${plural(c.nCases, 'case')})`);
   out.push(`  results  ${m.resultsPath}`);
   out.push('');
-  for (const row of alignRows(metrics, [false, true, false])) out.push(`  ${row[0]}  ${row[1]}  ${paint.dim(row[2]!)}`.trimEnd());
+  for (const row of alignRows(metrics, [false, true, false]))
+    out.push(`  ${row[0]}  ${row[1]}  ${paint.dim(row[2]!)}`.trimEnd());
   out.push('');
   const missing = c.nMissing === 0 ? '0 missing' : paint.red(`${c.nMissing} missing`);
-  out.push(`  Cases  ${c.nCases}: scored ${c.nScored.yesNo} yes/no, ${c.nScored.choice} choice, ${c.nScored.score} score; ${missing}`);
+  out.push(
+    `  Cases  ${c.nCases}: scored ${c.nScored.yesNo} yes/no, ${c.nScored.choice} choice, ${c.nScored.score} score; ${missing}`,
+  );
   out.push('');
   out.push(paint.bold('Reliability (yes/no and choice, ten bins on confidence)'));
   if (s.reliability.length === 0) {
@@ -52,7 +70,13 @@ export function renderScoreText(m: ScoredModel, options: TextOptions = {}): stri
   } else {
     const rows = [
       ['confidence', 'n', 'mean conf', 'accuracy', 'gap'],
-      ...s.reliability.map((b) => [`${b.lower.toFixed(1)}-${b.upper.toFixed(1)}`, String(b.n), b.meanConfidence.toFixed(3), b.accuracy.toFixed(3), formatSigned(b.gap)]),
+      ...s.reliability.map((b) => [
+        `${b.lower.toFixed(1)}-${b.upper.toFixed(1)}`,
+        String(b.n),
+        b.meanConfidence.toFixed(3),
+        b.accuracy.toFixed(3),
+        formatSigned(b.gap),
+      ]),
     ];
     for (const row of alignRows(rows, [false, true, true, true, true])) out.push(`  ${row.join('  ')}`);
     out.push(paint.dim('  gap = accuracy - mean confidence; negative means over-confident'));
@@ -60,7 +84,16 @@ export function renderScoreText(m: ScoredModel, options: TextOptions = {}): stri
   return `${out.join('\n')}\n`;
 }
 
-export const COMPARE_COLUMNS = ['Model', 'Accuracy', 'Brier', 'Log loss', 'ECE', 'Score MAE', '$ / correct', 'Latency (ms)'] as const;
+export const COMPARE_COLUMNS = [
+  'Model',
+  'Accuracy',
+  'Brier',
+  'Log loss',
+  'ECE',
+  'Score MAE',
+  '$ / correct',
+  'Latency (ms)',
+] as const;
 
 /** The cells of one compare row, in COMPARE_COLUMNS order. */
 export function compareCells(m: ScoredModel): string[] {
@@ -82,7 +115,9 @@ export function renderCompareMarkdown(models: readonly ScoredModel[]): string {
   const right = COMPARE_COLUMNS.map((_, i) => i > 0);
   const rows = alignRows([[...COMPARE_COLUMNS], ...models.map(compareCells)], right);
   const header = rows[0]!;
-  const rule = header.map((cell, i) => (right[i] ? `${'-'.repeat(Math.max(cell.length - 1, 2))}:` : '-'.repeat(Math.max(cell.length, 3))));
+  const rule = header.map((cell, i) =>
+    right[i] ? `${'-'.repeat(Math.max(cell.length - 1, 2))}:` : '-'.repeat(Math.max(cell.length, 3)),
+  );
   const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
   return `${[line(header), line(rule), ...rows.slice(1).map(line)].join('\n')}\n`;
 }
@@ -93,17 +128,40 @@ export function renderCompareNotes(models: readonly ScoredModel[]): string {
   for (const m of models) {
     const name = m.model ?? m.resultsPath;
     const s = m.summary;
-    if (s.costPerCorrectReason !== null) notes.push(`${name}: $ / correct is n/a (${describeCostPerCorrectReason(s.costPerCorrectReason)})`);
-    if (s.counts.nMissing > 0) notes.push(`${name}: ${plural(s.counts.nMissing, 'case')} of ${s.counts.nCases} without a result (${m.resultsPath})`);
+    if (s.costPerCorrectReason !== null)
+      notes.push(`${name}: $ / correct is n/a (${describeCostPerCorrectReason(s.costPerCorrectReason)})`);
+    if (s.counts.nMissing > 0)
+      notes.push(
+        `${name}: ${plural(s.counts.nMissing, 'case')} of ${s.counts.nCases} without a result (${m.resultsPath})`,
+      );
   }
   return notes.length === 0 ? '' : `\n${notes.join('\n')}\n`;
 }
 
 /** What `validate` found in one file. */
 export type FileCheck =
-  | { readonly role: 'dataset'; readonly path: string; readonly ok: true; readonly cases: number; readonly byKind: { readonly yesNo: number; readonly choice: number; readonly score: number } }
-  | { readonly role: 'results'; readonly path: string; readonly ok: true; readonly model: string | null; readonly lines: number; readonly missing: number }
-  | { readonly role: 'dataset' | 'results'; readonly path: string; readonly ok: false; readonly problems: readonly InputProblem[]; readonly omitted: number }
+  | {
+      readonly role: 'dataset';
+      readonly path: string;
+      readonly ok: true;
+      readonly cases: number;
+      readonly byKind: { readonly yesNo: number; readonly choice: number; readonly score: number };
+    }
+  | {
+      readonly role: 'results';
+      readonly path: string;
+      readonly ok: true;
+      readonly model: string | null;
+      readonly lines: number;
+      readonly missing: number;
+    }
+  | {
+      readonly role: 'dataset' | 'results';
+      readonly path: string;
+      readonly ok: false;
+      readonly problems: readonly InputProblem[];
+      readonly omitted: number;
+    }
   | { readonly role: 'results'; readonly path: string; readonly ok: null; readonly reason: string };
 
 /** `validate` for people: one status line per file, then each problem with its line. */
@@ -122,7 +180,8 @@ export function renderValidationText(checks: readonly FileCheck[], options: Text
     } else {
       const n = c.problems.length + c.omitted;
       out.push(`${paint.red('FAIL')}  ${c.role} ${c.path}: ${plural(n, 'problem')}`);
-      for (const p of c.problems) out.push(`      ${formatProblem(p)}${p.field === undefined ? '' : paint.dim(` [${p.field}]`)}`);
+      for (const p of c.problems)
+        out.push(`      ${formatProblem(p)}${p.field === undefined ? '' : paint.dim(` [${p.field}]`)}`);
       if (c.omitted > 0) out.push(`      ... and ${c.omitted} more (not listed)`);
     }
   }
@@ -136,7 +195,13 @@ export function renderValidationJson(checks: readonly FileCheck[]): string {
   const files = checks.map((c) => {
     if (c.ok === true) {
       return c.role === 'dataset'
-        ? { role: c.role, path: c.path, ok: true, cases: c.cases, by_kind: { yes_no: c.byKind.yesNo, choice: c.byKind.choice, score: c.byKind.score } }
+        ? {
+            role: c.role,
+            path: c.path,
+            ok: true,
+            cases: c.cases,
+            by_kind: { yes_no: c.byKind.yesNo, choice: c.byKind.choice, score: c.byKind.score },
+          }
         : { role: c.role, path: c.path, ok: true, model: c.model, lines: c.lines, missing: c.missing };
     }
     if (c.ok === null) return { role: c.role, path: c.path, ok: null, reason: c.reason };
@@ -144,7 +209,13 @@ export function renderValidationJson(checks: readonly FileCheck[]): string {
       role: c.role,
       path: c.path,
       ok: false,
-      problems: c.problems.map((p) => ({ file: p.file, line: p.line, case_id: p.caseId ?? null, field: p.field ?? null, message: p.message })),
+      problems: c.problems.map((p) => ({
+        file: p.file,
+        line: p.line,
+        case_id: p.caseId ?? null,
+        field: p.field ?? null,
+        message: p.message,
+      })),
       omitted: c.omitted,
     };
   });

@@ -11,7 +11,10 @@ export interface TuneTextOptions {
 const floorsSet = (r: TuneReport) => r.floors.minPrecision > 0 || r.floors.minRecall > 0;
 
 function describeObjective(r: TuneReport): string {
-  const goal = r.costs === null ? 'best F1' : `lowest expected error cost (false yes ${r.costs.falsePositive}, false no ${r.costs.falseNegative})`;
+  const goal =
+    r.costs === null
+      ? 'best F1'
+      : `lowest expected error cost (false yes ${r.costs.falsePositive}, false no ${r.costs.falseNegative})`;
   const floors = floorsSet(r) ? ` with precision >= ${r.floors.minPrecision} and recall >= ${r.floors.minRecall}` : '';
   return `${goal}${floors}; ties: higher accuracy, then closer to 0.5`;
 }
@@ -26,15 +29,33 @@ export function renderTuneText(t: TunedModel, options: TuneTextOptions = {}): st
   out.push(paint.bold(`decidekit tune: ${t.model}`));
   out.push(`  dataset  ${t.datasetPath}`);
   out.push(`  results  ${t.resultsPath}`);
-  out.push(`  cases    ${r.n} yes/no scored (${r.positives} yes, ${r.negatives} no), ${r.missing} missing; ${r.candidates} candidate thresholds`);
+  out.push(
+    `  cases    ${r.n} yes/no scored (${r.positives} yes, ${r.negatives} no), ${r.missing} missing; ${r.candidates} candidate thresholds`,
+  );
   out.push(`  rule     ${describeObjective(r)}`);
   out.push('');
 
   const header = ['', 'threshold', 'precision', 'recall', 'F1', 'accuracy', '$/100', '$/correct'];
   if (withCost) header.push('err cost/call');
   if (withFloors) header.push('floors');
-  const row = (label: string, threshold: string, m: { precision: number; recall: number; f1: number; accuracy: number; errorCostPerCall: number | null }, per100: number | null, perCorrect: number | null, floors: string) => {
-    const cells = [label, threshold, formatNumber(m.precision), formatNumber(m.recall), formatNumber(m.f1), formatNumber(m.accuracy), formatUsd(per100), formatUsd(perCorrect)];
+  const row = (
+    label: string,
+    threshold: string,
+    m: { precision: number; recall: number; f1: number; accuracy: number; errorCostPerCall: number | null },
+    per100: number | null,
+    perCorrect: number | null,
+    floors: string,
+  ) => {
+    const cells = [
+      label,
+      threshold,
+      formatNumber(m.precision),
+      formatNumber(m.recall),
+      formatNumber(m.f1),
+      formatNumber(m.accuracy),
+      formatUsd(per100),
+      formatUsd(perCorrect),
+    ];
     if (withCost) cells.push(formatNumber(m.errorCostPerCall));
     if (withFloors) cells.push(floors);
     return cells;
@@ -42,25 +63,60 @@ export function renderTuneText(t: TunedModel, options: TuneTextOptions = {}): st
   const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
   const rows: string[][] = [
     header,
-    row('default', formatNumber(r.default.threshold), r.default, r.default.costPer100Usd, r.default.costPerCorrectUsd, met(r.default.meetsFloors)),
-    row(r.floorsMet ? 'tuned' : 'tuned *', formatNumber(r.tuned.threshold), r.tuned, r.tuned.costPer100Usd, r.tuned.costPerCorrectUsd, met(r.tuned.meetsFloors)),
+    row(
+      'default',
+      formatNumber(r.default.threshold),
+      r.default,
+      r.default.costPer100Usd,
+      r.default.costPerCorrectUsd,
+      met(r.default.meetsFloors),
+    ),
+    row(
+      r.floorsMet ? 'tuned' : 'tuned *',
+      formatNumber(r.tuned.threshold),
+      r.tuned,
+      r.tuned.costPer100Usd,
+      r.tuned.costPerCorrectUsd,
+      met(r.tuned.meetsFloors),
+    ),
   ];
   if (cv !== null) {
-    const means = { precision: cv.precision.mean, recall: cv.recall.mean, f1: cv.f1.mean, accuracy: cv.accuracy.mean, errorCostPerCall: cv.errorCostPerCall?.mean ?? null };
+    const means = {
+      precision: cv.precision.mean,
+      recall: cv.recall.mean,
+      f1: cv.f1.mean,
+      accuracy: cv.accuracy.mean,
+      errorCostPerCall: cv.errorCostPerCall?.mean ?? null,
+    };
     rows.push(row('cross-validated', 'per fold', means, cv.costPer100Usd, cv.costPerCorrectUsd, ''));
   } else {
     const blank = header.slice(2).map(() => NOT_AVAILABLE);
     rows.push(['cross-validated', NOT_AVAILABLE, ...blank]);
   }
-  const aligned = alignRows(rows, header.map((_, i) => i > 0));
+  const aligned = alignRows(
+    rows,
+    header.map((_, i) => i > 0),
+  );
   out.push(paint.bold(`  ${aligned[0]!.join('  ')}`.trimEnd()));
   for (const cells of aligned.slice(1)) out.push(`  ${cells.join('  ')}`.trimEnd());
   out.push('');
   if (!r.floorsMet) {
-    out.push(paint.red(`  * no threshold meets precision >= ${r.floors.minPrecision} and recall >= ${r.floors.minRecall}: tuned shows the ${withCost ? 'lowest-cost' : 'best-F1'} threshold anyway`));
+    out.push(
+      paint.red(
+        `  * no threshold meets precision >= ${r.floors.minPrecision} and recall >= ${r.floors.minRecall}: tuned shows the ${withCost ? 'lowest-cost' : 'best-F1'} threshold anyway`,
+      ),
+    );
   }
-  out.push(paint.dim('  tuned: chosen and scored on all the data (optimistic); cross-validated: chosen on the other folds, scored on the held-out one'));
-  out.push(paint.dim('  $/100: 100 x mean cost per call (saved scores, so equal at every threshold); $/correct: total cost / correct decisions'));
+  out.push(
+    paint.dim(
+      '  tuned: chosen and scored on all the data (optimistic); cross-validated: chosen on the other folds, scored on the held-out one',
+    ),
+  );
+  out.push(
+    paint.dim(
+      '  $/100: 100 x mean cost per call (saved scores, so equal at every threshold); $/correct: total cost / correct decisions',
+    ),
+  );
   out.push('');
 
   if (cv === null) {
@@ -74,19 +130,41 @@ export function renderTuneText(t: TunedModel, options: TuneTextOptions = {}): st
   const foldRows: string[][] = [foldHeader];
   for (const f of cv.folds) {
     const h = f.heldOut;
-    const cells = [String(f.index + 1), formatNumber(f.threshold), String(h.n), formatNumber(h.precision), formatNumber(h.recall), formatNumber(h.f1), formatNumber(h.accuracy)];
+    const cells = [
+      String(f.index + 1),
+      formatNumber(f.threshold),
+      String(h.n),
+      formatNumber(h.precision),
+      formatNumber(h.recall),
+      formatNumber(h.f1),
+      formatNumber(h.accuracy),
+    ];
     if (withCost) cells.push(formatNumber(h.errorCostPerCall));
     if (withFloors) cells.push(met(f.floorsMetOnTraining));
     foldRows.push(cells);
   }
   const summary = (label: string, pick: (s: { mean: number; sd: number }) => number) => {
-    const cells = [label, '', '', formatNumber(pick(cv.precision)), formatNumber(pick(cv.recall)), formatNumber(pick(cv.f1)), formatNumber(pick(cv.accuracy))];
+    const cells = [
+      label,
+      '',
+      '',
+      formatNumber(pick(cv.precision)),
+      formatNumber(pick(cv.recall)),
+      formatNumber(pick(cv.f1)),
+      formatNumber(pick(cv.accuracy)),
+    ];
     if (withCost) cells.push(cv.errorCostPerCall === null ? NOT_AVAILABLE : formatNumber(pick(cv.errorCostPerCall)));
     if (withFloors) cells.push('');
     return cells;
   };
-  foldRows.push(summary('mean', (s) => s.mean), summary('sd', (s) => s.sd));
-  const alignedFolds = alignRows(foldRows, foldHeader.map((_, i) => i > 0));
+  foldRows.push(
+    summary('mean', (s) => s.mean),
+    summary('sd', (s) => s.sd),
+  );
+  const alignedFolds = alignRows(
+    foldRows,
+    foldHeader.map((_, i) => i > 0),
+  );
   out.push(paint.bold(`  ${alignedFolds[0]!.join('  ')}`.trimEnd()));
   for (const cells of alignedFolds.slice(1)) out.push(`  ${cells.join('  ')}`.trimEnd());
   return `${out.join('\n')}\n`;

@@ -1,5 +1,17 @@
 import type { ComparedRun, DecisionView, MetricDelta, RunComparison } from '../../core/bench/run-diff.js';
-import { createPalette, formatCount, formatLatencyMs, formatNumber, formatPercent, formatSigned, NOT_AVAILABLE, type Palette, renderTextTable, singleLine, truncate } from '../format.js';
+import {
+  createPalette,
+  formatCount,
+  formatLatencyMs,
+  formatNumber,
+  formatPercent,
+  formatSigned,
+  NOT_AVAILABLE,
+  type Palette,
+  renderTextTable,
+  singleLine,
+  truncate,
+} from '../format.js';
 import { describeCreatedAt } from './runs-list.js';
 
 export interface RunComparisonOptions {
@@ -38,24 +50,31 @@ export function renderRunComparison(c: RunComparison, options: RunComparisonOpti
   out.push(p.bold(`Run comparison: B against A (deltas are B - A)`));
   out.push(`  A  ${describeSide(c.a)}`);
   out.push(`  B  ${describeSide(c.b)}`);
-  if (c.sameFingerprint) out.push(p.dim(`  same fingerprint ${c.a.fingerprint}: same dataset revision, cases, questions, model and endpoint`));
+  if (c.sameFingerprint)
+    out.push(
+      p.dim(`  same fingerprint ${c.a.fingerprint}: same dataset revision, cases, questions, model and endpoint`),
+    );
   else {
     out.push(
-      p.yellow(`  warning: fingerprints differ (${c.a.fingerprint} vs ${c.b.fingerprint}); the runs differ in dataset revision, cases, questions, model or endpoint, so the deltas are not like for like`),
+      p.yellow(
+        `  warning: fingerprints differ (${c.a.fingerprint} vs ${c.b.fingerprint}); the runs differ in dataset revision, cases, questions, model or endpoint, so the deltas are not like for like`,
+      ),
     );
   }
   out.push('');
 
   const h = c.headline;
-  const metric = (name: string, d: MetricDelta, show: (v: number | null) => string, showDelta: (v: number | null) => string, direction: Direction) => [
-    name,
-    show(d.a),
-    show(d.b),
-    paintDelta(d, showDelta(d.delta), direction, p),
-  ];
+  const metric = (
+    name: string,
+    d: MetricDelta,
+    show: (v: number | null) => string,
+    showDelta: (v: number | null) => string,
+    direction: Direction,
+  ) => [name, show(d.a), show(d.b), paintDelta(d, showDelta(d.delta), direction, p)];
   const num = (v: number | null) => formatNumber(v);
   const signed = (v: number | null) => formatSigned(v);
-  const latencyDelta = (v: number | null) => (v === null ? NOT_AVAILABLE : `${v > 0 ? '+' : v < 0 ? '-' : '±'}${formatLatencyMs(Math.abs(v))}`);
+  const latencyDelta = (v: number | null) =>
+    v === null ? NOT_AVAILABLE : `${v > 0 ? '+' : v < 0 ? '-' : '±'}${formatLatencyMs(Math.abs(v))}`;
   out.push(p.bold('Headline'));
   out.push(
     ...renderTextTable(
@@ -66,7 +85,13 @@ export function renderRunComparison(c: RunComparison, options: RunComparisonOpti
         metric('Brier', h.brier, num, signed, 'lower'),
         metric('ECE', h.ece, num, signed, 'lower'),
         metric('mean confidence', h.meanConfidence, formatPercent, pp, null),
-        metric('errors', h.errors, formatCount, (v) => (v === null ? NOT_AVAILABLE : `${v > 0 ? '+' : ''}${formatCount(v)}`), 'lower'),
+        metric(
+          'errors',
+          h.errors,
+          formatCount,
+          (v) => (v === null ? NOT_AVAILABLE : `${v > 0 ? '+' : ''}${formatCount(v)}`),
+          'lower',
+        ),
         metric('latency p50', h.latencyP50Ms, formatLatencyMs, latencyDelta, 'lower'),
       ],
       { indent: '  ', styleHeader: p.dim },
@@ -97,7 +122,8 @@ export function renderRunComparison(c: RunComparison, options: RunComparisonOpti
   );
   out.push('');
 
-  const only = c.onlyInA + c.onlyInB > 0 ? `; ${formatCount(c.onlyInA)} only in A, ${formatCount(c.onlyInB)} only in B` : '';
+  const only =
+    c.onlyInA + c.onlyInB > 0 ? `; ${formatCount(c.onlyInA)} only in A, ${formatCount(c.onlyInB)} only in B` : '';
   out.push(
     p.bold(`Decisions whose correctness changed: ${formatCount(c.changed.length)}`) +
       `  (${formatCount(c.fixed)} fixed, ${formatCount(c.broken)} broken; ${formatCount(c.predictionsChanged)} of ${formatCount(c.shared)} shared decisions changed prediction${only})`,
@@ -107,7 +133,14 @@ export function renderRunComparison(c: RunComparison, options: RunComparisonOpti
     out.push(
       ...renderTextTable(
         ['case', 'question', 'type', 'gold', 'A', 'B'],
-        shown.map((d) => [singleLine(d.caseId), singleLine(d.questionId), d.type, singleLine(d.gold), describeView(d.before, p), describeView(d.after, p)]),
+        shown.map((d) => [
+          singleLine(d.caseId),
+          singleLine(d.questionId),
+          d.type,
+          singleLine(d.gold),
+          describeView(d.before, p),
+          describeView(d.after, p),
+        ]),
         { indent: '  ', styleHeader: p.dim, align: ['left', 'left', 'left', 'left', 'left', 'left'] },
       ),
     );

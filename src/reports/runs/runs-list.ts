@@ -39,7 +39,8 @@ export function describeHeadStatus(head: StoredRunHead): string {
 /** `runs list`: one row per stored run, newest first (in the order given). */
 export function renderRunsList(heads: readonly StoredRunHead[], options: RunsListOptions): string {
   const p = createPalette(options.colour);
-  if (heads.length === 0) return `No runs stored in ${options.storePath} yet. 'decidekit bench' saves every run there.\n`;
+  if (heads.length === 0)
+    return `No runs stored in ${options.storePath} yet. 'decidekit bench' saves every run there.\n`;
   const rows = heads.map((h) => [
     h.id,
     describeCreatedAt(h.createdAt),
@@ -53,13 +54,23 @@ export function renderRunsList(heads: readonly StoredRunHead[], options: RunsLis
     h.fingerprint,
     h.label === null ? '' : truncate(singleLine(h.label), 30),
   ]);
-  const lines = renderTextTable(['id', 'created', 'model', 'dataset', 'status', 'accuracy', 'KL', 'Brier', 'ECE', 'fingerprint', 'label'], rows, {
-    align: ['left', 'left', 'left', 'left', 'left', 'right', 'right', 'right', 'right', 'left', 'left'],
-    styleHeader: p.bold,
-  });
-  const endpoints = new Set(heads.filter((h) => h.embeddedServer === null).map((h) => describeEndpoint(h.endpoint, options.redactHost === true)));
+  const lines = renderTextTable(
+    ['id', 'created', 'model', 'dataset', 'status', 'accuracy', 'KL', 'Brier', 'ECE', 'fingerprint', 'label'],
+    rows,
+    {
+      align: ['left', 'left', 'left', 'left', 'left', 'right', 'right', 'right', 'right', 'left', 'left'],
+      styleHeader: p.bold,
+    },
+  );
+  const endpoints = new Set(
+    heads
+      .filter((h) => h.embeddedServer === null)
+      .map((h) => describeEndpoint(h.endpoint, options.redactHost === true)),
+  );
   const footer = [
-    p.dim(`${heads.length} run${heads.length === 1 ? '' : 's'} in ${options.storePath}; runs with the same fingerprint are comparable ('decidekit runs compare A B').`),
+    p.dim(
+      `${heads.length} run${heads.length === 1 ? '' : 's'} in ${options.storePath}; runs with the same fingerprint are comparable ('decidekit runs compare A B').`,
+    ),
   ];
   if (endpoints.size > 0) footer.push(p.dim(`endpoints: ${[...endpoints].sort().join(', ')}`));
   return `${[...lines, '', ...footer].join('\n')}\n`;

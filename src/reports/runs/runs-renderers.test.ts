@@ -5,7 +5,14 @@ import { compareRuns } from '../../core/bench/run-diff.js';
 import { fingerprintOf } from '../../store/fingerprint.js';
 import type { StoredRunHead } from '../../store/run-store.js';
 import { summarizeRun } from '../../store/run-summary.js';
-import { answeredCase, CASE_IDS, failedCase, rightAnswers, runConfig, wrongAnswers } from '../../store/test-support/run-fixtures.js';
+import {
+  answeredCase,
+  CASE_IDS,
+  failedCase,
+  rightAnswers,
+  runConfig,
+  wrongAnswers,
+} from '../../store/test-support/run-fixtures.js';
 import { stripAnsi } from '../format.js';
 import { renderRunComparison, renderRunComparisonJson } from './runs-diff.js';
 import { renderRunExportJsonl, runExportRows } from './runs-export.js';
@@ -14,11 +21,29 @@ import { renderRunShow, renderRunShowJson } from './runs-show.js';
 
 const [c1, c2, c3, c4] = CASE_IDS as [string, string, string, string];
 
-function makeRun(id: string, cases: CaseResult[], config: RunConfig = runConfig(), label: string | null = null): BenchRun {
-  return { id, createdAt: '2026-11-30T04:15:12.000Z', durationMs: 65_000, label, fingerprint: fingerprintOf(config), config, summary: summarizeRun(config, cases), cases };
+function makeRun(
+  id: string,
+  cases: CaseResult[],
+  config: RunConfig = runConfig(),
+  label: string | null = null,
+): BenchRun {
+  return {
+    id,
+    createdAt: '2026-11-30T04:15:12.000Z',
+    durationMs: 65_000,
+    label,
+    fingerprint: fingerprintOf(config),
+    config,
+    summary: summarizeRun(config, cases),
+    cases,
+  };
 }
 
-function headOf(run: BenchRun, status: StoredRunHead['status'] = run.summary.status, saved = run.cases.length): StoredRunHead {
+function headOf(
+  run: BenchRun,
+  status: StoredRunHead['status'] = run.summary.status,
+  saved = run.cases.length,
+): StoredRunHead {
   const s = run.summary;
   return {
     id: run.id,
@@ -30,7 +55,12 @@ function headOf(run: BenchRun, status: StoredRunHead['status'] = run.summary.sta
     model: run.config.model,
     endpoint: run.config.endpoint,
     embeddedServer: run.config.embeddedServer,
-    dataset: { id: run.config.dataset.id, revision: run.config.dataset.revision, split: run.config.dataset.split, synthetic: run.config.dataset.synthetic },
+    dataset: {
+      id: run.config.dataset.id,
+      revision: run.config.dataset.revision,
+      split: run.config.dataset.split,
+      synthetic: run.config.dataset.synthetic,
+    },
     caseCount: run.config.caseIds.length,
     savedCases: saved,
     filtered: run.config.filters.limit !== null,
@@ -38,24 +68,56 @@ function headOf(run: BenchRun, status: StoredRunHead['status'] = run.summary.sta
     headline:
       status === 'running'
         ? null
-        : { accuracy: s.accuracy, kl: s.kl, brier: s.brier, ece: s.ece, meanConfidence: s.meanConfidence, total: s.total, correct: s.correct, errors: s.errors, latencyP50Ms: s.latencyMs.p50 },
+        : {
+            accuracy: s.accuracy,
+            kl: s.kl,
+            brier: s.brier,
+            ece: s.ece,
+            meanConfidence: s.meanConfidence,
+            total: s.total,
+            correct: s.correct,
+            errors: s.errors,
+            latencyP50Ms: s.latencyMs.p50,
+          },
   };
 }
 
 // A: 2 right cases, 1 wrong, 1 failed -> 6/12; B: 3 right, 1 wrong -> 9/12.
-const runA = makeRun('20261130-041512-aaaa', [answeredCase(c1, rightAnswers()), failedCase(c2), answeredCase(c3, wrongAnswers()), answeredCase(c4, rightAnswers())], runConfig(), 'baseline');
-const runB = makeRun('20261201-093000-bbbb', [answeredCase(c1, wrongAnswers()), answeredCase(c2, rightAnswers()), answeredCase(c3, rightAnswers()), answeredCase(c4, rightAnswers())]);
+const runA = makeRun(
+  '20261130-041512-aaaa',
+  [
+    answeredCase(c1, rightAnswers()),
+    failedCase(c2),
+    answeredCase(c3, wrongAnswers()),
+    answeredCase(c4, rightAnswers()),
+  ],
+  runConfig(),
+  'baseline',
+);
+const runB = makeRun('20261201-093000-bbbb', [
+  answeredCase(c1, wrongAnswers()),
+  answeredCase(c2, rightAnswers()),
+  answeredCase(c3, rightAnswers()),
+  answeredCase(c4, rightAnswers()),
+]);
 const running = makeRun('20261202-000000-cccc', [answeredCase(c1, rightAnswers())]);
 
 describe('renderRunsList', () => {
   it('says where runs are kept when there are none', () => {
-    expect(renderRunsList([], { colour: false, storePath: '/data/runs.sqlite' })).toContain('No runs stored in /data/runs.sqlite');
+    expect(renderRunsList([], { colour: false, storePath: '/data/runs.sqlite' })).toContain(
+      'No runs stored in /data/runs.sqlite',
+    );
   });
 
   it('shows one row per run in the order given, with n/a for a run without a summary', () => {
-    const text = renderRunsList([headOf(running, 'running', 1), headOf(runB), headOf(runA)], { colour: false, storePath: 's.sqlite' });
+    const text = renderRunsList([headOf(running, 'running', 1), headOf(runB), headOf(runA)], {
+      colour: false,
+      storePath: 's.sqlite',
+    });
     const lines = text.split('\n');
-    expect(lines[0]).toMatch(/^id\s+created\s+model\s+dataset\s+status\s+accuracy\s+KL\s+Brier\s+ECE\s+fingerprint\s+label$/);
+    expect(lines[0]).toMatch(
+      /^id\s+created\s+model\s+dataset\s+status\s+accuracy\s+KL\s+Brier\s+ECE\s+fingerprint\s+label$/,
+    );
     expect(lines[1]).toContain('20261202-000000-cccc');
     expect(lines[1]).toContain('running 1/4');
     expect(lines[1]).toMatch(/n\/a\s+n\/a\s+n\/a\s+n\/a/);
@@ -130,7 +192,11 @@ describe('renderRunComparison', () => {
   });
 
   it('warns in a forced comparison across fingerprints', () => {
-    const other = makeRun('20261204-000000-eeee', [answeredCase(c1, rightAnswers())], runConfig({ caseIds: [c1], filters: { limit: 1, workflow: null } }));
+    const other = makeRun(
+      '20261204-000000-eeee',
+      [answeredCase(c1, rightAnswers())],
+      runConfig({ caseIds: [c1], filters: { limit: 1, workflow: null } }),
+    );
     const text = renderRunComparison(compareRuns(runA, other, { force: true }), { colour: false });
     expect(text).toContain('warning: fingerprints differ');
     expect(text).toContain('9 only in A, 0 only in B');
@@ -146,7 +212,12 @@ describe('runs export', () => {
   it('writes one flat row per decision in run order', () => {
     const rows = runExportRows(runA);
     expect(rows).toHaveLength(12);
-    expect(rows.map((r) => `${r.case_id}/${r.question_id}`).slice(0, 4)).toEqual([`${c1}/urgent`, `${c1}/route`, `${c1}/severity`, `${c2}/urgent`]);
+    expect(rows.map((r) => `${r.case_id}/${r.question_id}`).slice(0, 4)).toEqual([
+      `${c1}/urgent`,
+      `${c1}/route`,
+      `${c1}/severity`,
+      `${c2}/urgent`,
+    ]);
     const kinds = new Set(rows.flatMap((row) => Object.values(row).map((v) => (v === null ? 'null' : typeof v))));
     expect([...kinds].sort()).toEqual(['boolean', 'null', 'number', 'string']);
   });
@@ -156,13 +227,23 @@ describe('runs export', () => {
     const decision = runA.cases[0]!.decisions[1]!;
     expect(JSON.parse(row.answers)).toEqual(decision.answers);
     expect(JSON.parse(row.gold_distribution)).toEqual(decision.gold.probabilities);
-    expect(decision.outcome.status === 'answered' && JSON.parse(row.predicted_distribution!)).toEqual(decision.outcome.status === 'answered' && decision.outcome.probabilities);
+    expect(decision.outcome.status === 'answered' && JSON.parse(row.predicted_distribution!)).toEqual(
+      decision.outcome.status === 'answered' && decision.outcome.probabilities,
+    );
     expect(row.question_key).toBe('customer_service/route');
   });
 
   it('marks failed decisions as misses with the error and no prediction', () => {
     const row = runExportRows(runA)[3]!;
-    expect(row).toMatchObject({ status: 'failed', correct: false, predicted: null, confidence: null, predicted_distribution: null, error_kind: 'timeout', input_tokens: null });
+    expect(row).toMatchObject({
+      status: 'failed',
+      correct: false,
+      predicted: null,
+      confidence: null,
+      predicted_distribution: null,
+      error_kind: 'timeout',
+      input_tokens: null,
+    });
   });
 
   it('renders JSON lines that parse back to the rows', () => {

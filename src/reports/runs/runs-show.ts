@@ -51,9 +51,20 @@ export function renderRunShow(head: StoredRunHead, run: BenchRun, options: RunSh
     ['status', status],
     ['fingerprint', run.fingerprint],
     ['model', singleLine(describeModel(c))],
-    ['endpoint', c.embeddedServer === null ? describeEndpoint(c.endpoint, options.redactHost === true) : 'in-process reference server'],
-    ['dataset', `${singleLine(c.dataset.id)}${c.dataset.revision === null ? '' : ` @ ${singleLine(c.dataset.revision)}`}, split ${singleLine(c.dataset.split)}, ${singleLine(c.dataset.license)}`],
-    ['cases', `${formatCount(c.caseIds.length)}${filters === null ? '' : ` (filtered: ${singleLine(filters)}; ${FILTERED_NOTE})`}`],
+    [
+      'endpoint',
+      c.embeddedServer === null
+        ? describeEndpoint(c.endpoint, options.redactHost === true)
+        : 'in-process reference server',
+    ],
+    [
+      'dataset',
+      `${singleLine(c.dataset.id)}${c.dataset.revision === null ? '' : ` @ ${singleLine(c.dataset.revision)}`}, split ${singleLine(c.dataset.split)}, ${singleLine(c.dataset.license)}`,
+    ],
+    [
+      'cases',
+      `${formatCount(c.caseIds.length)}${filters === null ? '' : ` (filtered: ${singleLine(filters)}; ${FILTERED_NOTE})`}`,
+    ],
     ['questions', formatCount(Object.keys(c.questionSet).length)],
     ['settings', describeSettings(c)],
     ['price', c.pricePerMtokUsd === null ? 'not set' : `${formatUsd(c.pricePerMtokUsd)} per million input tokens`],
@@ -74,13 +85,23 @@ export function renderRunShow(head: StoredRunHead, run: BenchRun, options: RunSh
     ['Brier', formatNumber(s.brier)],
     ['ECE', formatNumber(s.ece)],
     ['mean confidence', formatPercent(s.meanConfidence)],
-    ['confident disagreements', `${formatCount(s.confidentDisagreements)}  (wrong at >= ${formatPercent(CONFIDENT_THRESHOLD, 0)})`],
+    [
+      'confident disagreements',
+      `${formatCount(s.confidentDisagreements)}  (wrong at >= ${formatPercent(CONFIDENT_THRESHOLD, 0)})`,
+    ],
     ['rating', `${renderStars(s.rating.stars)}  ${s.rating.label}`],
-    ['requests', `${formatRatio(s.requests.answered, s.requests.total)} answered${kinds === null ? '' : `; failed: ${kinds}`}`],
-    ['latency', `p50 ${formatLatencyMs(s.latencyMs.p50)} · p95 ${formatLatencyMs(s.latencyMs.p95)} · mean ${formatLatencyMs(s.latencyMs.mean)}`],
+    [
+      'requests',
+      `${formatRatio(s.requests.answered, s.requests.total)} answered${kinds === null ? '' : `; failed: ${kinds}`}`,
+    ],
+    [
+      'latency',
+      `p50 ${formatLatencyMs(s.latencyMs.p50)} · p95 ${formatLatencyMs(s.latencyMs.p95)} · mean ${formatLatencyMs(s.latencyMs.mean)}`,
+    ],
     ['input tokens', formatCount(s.inputTokens)],
   ];
-  if (cost !== null) rows.push(['cost', `${formatUsd(cost.totalUsd)} total · ${formatUsd(cost.perCorrectUsd)} per correct decision`]);
+  if (cost !== null)
+    rows.push(['cost', `${formatUsd(cost.totalUsd)} total · ${formatUsd(cost.perCorrectUsd)} per correct decision`]);
   out.push(...renderTextTable(['', ''], rows, { align: ['left', 'left'], indent: '  ' }).slice(1));
   return `${out.join('\n')}\n`;
 }

@@ -2,7 +2,13 @@
  * Small hand-made benchmark runs for report tests, built with the core's own scoreCase and
  * summarizeBenchmark (so every number a report shows comes from the core).
  */
-import { scoreCase, type BenchCase, type CaseResult, type Failure, type PredictedAnswers } from '../../core/bench/case-result.js';
+import {
+  scoreCase,
+  type BenchCase,
+  type CaseResult,
+  type Failure,
+  type PredictedAnswers,
+} from '../../core/bench/case-result.js';
 import type { BenchRun, DatasetInfo, RunConfig } from '../../core/bench/run.js';
 import { summarizeBenchmark, type SummarizeOptions } from '../../core/bench/summary.js';
 import type { Question, QuestionSet } from '../../core/question.js';
@@ -14,10 +20,23 @@ const action: Question = {
   options: ['close', 'investigate', 'contain'],
   descriptions: ['nothing to do', 'look closer', 'stop it now'],
 };
-const urgency: Question = { type: 'score', instructions: 'How urgent is it?', levels: ['none', 'low', 'high', 'critical'] };
+const urgency: Question = {
+  type: 'score',
+  instructions: 'How urgent is it?',
+  levels: ['none', 'low', 'high', 'critical'],
+};
 const refund: Question = { type: 'noul', instructions: 'Should we refund?' };
-const route: Question = { type: 'choice', instructions: 'Which team?', options: ['billing', 'shipping'], descriptions: [null, null] };
-const tone: Question = { type: 'score', instructions: 'How upset is the customer?', levels: ['calm', 'annoyed', 'angry'] };
+const route: Question = {
+  type: 'choice',
+  instructions: 'Which team?',
+  options: ['billing', 'shipping'],
+  descriptions: [null, null],
+};
+const tone: Question = {
+  type: 'score',
+  instructions: 'How upset is the customer?',
+  levels: ['calm', 'annoyed', 'angry'],
+};
 
 const SECURITY: QuestionSet = [
   ['needs_review', needsReview],
@@ -51,7 +70,12 @@ export const TYPED_DECISIONS: DatasetInfo = {
 };
 
 export type FixtureOutcome =
-  | { readonly status: 'answered'; readonly latencyMs: number; readonly inputTokens: number | null; readonly predicted: PredictedAnswers }
+  | {
+      readonly status: 'answered';
+      readonly latencyMs: number;
+      readonly inputTokens: number | null;
+      readonly predicted: PredictedAnswers;
+    }
   | { readonly status: 'failed'; readonly failure: Failure; readonly latencyMs: number | null };
 
 export interface FixtureCase {
@@ -71,7 +95,8 @@ export function createRun(
 ): BenchRun {
   const cases: CaseResult[] = items.map((i) => scoreCase(i.benchCase, i.outcome));
   const questionSet: Record<string, string> = {};
-  for (const { benchCase } of items) for (const [qid] of benchCase.questions) questionSet[`${benchCase.workflow}/${qid}`] = 'q0000000';
+  for (const { benchCase } of items)
+    for (const [qid] of benchCase.questions) questionSet[`${benchCase.workflow}/${qid}`] = 'q0000000';
   const config: RunConfig = {
     toolVersion: '0.1.0',
     dataset: options.dataset ?? SAMPLE_DATASET,
@@ -109,7 +134,11 @@ export function securityCase(n: number, gold: BenchCase['gold'], questions: Ques
     id: `security_incidents_${String(n).padStart(6, '0')}`,
     workflow: 'security_incidents',
     state: {
-      alert: { rule: 'impossible_travel', description: 'Login from two countries within 20 minutes', evidence: ['ip 203.0.113.7', 'ip 198.51.100.4'] },
+      alert: {
+        rule: 'impossible_travel',
+        description: 'Login from two countries within 20 minutes',
+        evidence: ['ip 203.0.113.7', 'ip 198.51.100.4'],
+      },
       principal: { name: `svc-${n}`, type: 'service', privileges: 'admin', mfa_enrolled: false },
     },
     questions,
@@ -121,7 +150,10 @@ export function supportCase(n: number, gold: BenchCase['gold']): BenchCase {
   return {
     id: `customer_service_${String(n).padStart(6, '0')}`,
     workflow: 'customer_service',
-    state: { account: { tier: 'pro', tenure_months: 14 }, thread: [{ role: 'customer', text: 'My parcel never arrived | please help' }] },
+    state: {
+      account: { tier: 'pro', tenure_months: 14 },
+      thread: [{ role: 'customer', text: 'My parcel never arrived | please help' }],
+    },
     questions: SUPPORT,
     gold,
   };
@@ -184,7 +216,11 @@ export function createMixedRun(options: Parameters<typeof createRun>[1] = {}): B
       },
       {
         benchCase: securityCase(3, GOLD_SECURITY_B),
-        outcome: { status: 'failed', failure: { kind: 'timeout', message: 'no answer within 30 s' }, latencyMs: 30_000 },
+        outcome: {
+          status: 'failed',
+          failure: { kind: 'timeout', message: 'no answer within 30 s' },
+          latencyMs: 30_000,
+        },
       },
       {
         benchCase: supportCase(1, GOLD_SUPPORT_A),
@@ -219,10 +255,17 @@ export function createMixedRun(options: Parameters<typeof createRun>[1] = {}): B
 
 /** A run whose every request failed. */
 export function createFailedRun(): BenchRun {
-  const failure = (message: string): FixtureOutcome => ({ status: 'failed', failure: { kind: 'transport', message }, latencyMs: null });
+  const failure = (message: string): FixtureOutcome => ({
+    status: 'failed',
+    failure: { kind: 'transport', message },
+    latencyMs: null,
+  });
   return createRun([
     { benchCase: securityCase(1, GOLD_SECURITY_A), outcome: failure('connection refused by 127.0.0.1:8084') },
-    { benchCase: supportCase(1, GOLD_SUPPORT_A), outcome: { status: 'failed', failure: { kind: 'http', message: 'HTTP 500: internal error' }, latencyMs: 12 } },
+    {
+      benchCase: supportCase(1, GOLD_SUPPORT_A),
+      outcome: { status: 'failed', failure: { kind: 'http', message: 'HTTP 500: internal error' }, latencyMs: 12 },
+    },
   ]);
 }
 

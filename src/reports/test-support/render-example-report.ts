@@ -8,7 +8,6 @@ import { renderBenchMarkdown } from '../bench/bench-markdown.js';
 import { createRun, securityCase, supportCase, type FixtureCase } from './bench-run-fixture.js';
 import { createSeededRandom } from '../../core/seeded-random.js';
 
-
 /** A distribution over `k` answers leaning toward `favourite` by `weight`. */
 function lean(random: () => number, k: number, favourite: number, weight: number): number[] {
   const raw = Array.from({ length: k }, (_, i) => (i === favourite ? weight : 0) + random());
@@ -32,11 +31,25 @@ export function renderExampleReport(): string {
       const gold = goldFor(random, sizes);
       const benchCase = make(n, gold);
       if (n === 3 && make === securityCase) {
-        items.push({ benchCase, outcome: { status: 'failed', failure: { kind: 'timeout', message: 'no answer within 30 s' }, latencyMs: 30_000 } });
+        items.push({
+          benchCase,
+          outcome: {
+            status: 'failed',
+            failure: { kind: 'timeout', message: 'no answer within 30 s' },
+            latencyMs: 30_000,
+          },
+        });
         continue;
       }
       if (n === 6 && make === supportCase) {
-        items.push({ benchCase, outcome: { status: 'failed', failure: { kind: 'http', message: 'HTTP 503: server busy | retry later' }, latencyMs: 41 } });
+        items.push({
+          benchCase,
+          outcome: {
+            status: 'failed',
+            failure: { kind: 'http', message: 'HTTP 503: server busy | retry later' },
+            latencyMs: 41,
+          },
+        });
         continue;
       }
       const predicted = gold.map((g, i) => {
@@ -46,11 +59,20 @@ export function renderExampleReport(): string {
       });
       items.push({
         benchCase,
-        outcome: { status: 'answered', latencyMs: Math.round(120 + random() * 400), inputTokens: 600 + Math.round(random() * 700), predicted },
+        outcome: {
+          status: 'answered',
+          latencyMs: Math.round(120 + random() * 400),
+          inputTokens: 600 + Math.round(random() * 700),
+          predicted,
+        },
       });
     }
   }
-  const run = createRun(items, { config: { pricePerMtokUsd: 0.2 }, durationMs: 4_870, label: 'laya-mini on the synthetic sample' });
+  const run = createRun(items, {
+    config: { pricePerMtokUsd: 0.2 },
+    durationMs: 4_870,
+    label: 'laya-mini on the synthetic sample',
+  });
   const states = new Map(items.map((i) => [i.benchCase.id, i.benchCase.state]));
   return renderBenchMarkdown(run, { states });
 }

@@ -4,7 +4,12 @@ import type { RunConfig } from '../../core/bench/run.js';
 import type { Question } from '../../core/question.js';
 
 const urgent: Question = { type: 'noul', instructions: 'Is it urgent?' };
-const route: Question = { type: 'choice', instructions: 'Route it', options: ['billing', 'shipping', 'other'], descriptions: ['money', null, null] };
+const route: Question = {
+  type: 'choice',
+  instructions: 'Route it',
+  options: ['billing', 'shipping', 'other'],
+  descriptions: ['money', null, null],
+};
 const severity: Question = { type: 'score', instructions: 'How bad?', levels: ['low', 'mid', 'high'] };
 
 /** A case of workflow `wf` with three questions (noul, choice, score). */
@@ -45,15 +50,30 @@ export function wrongAnswers(): number[][] {
   ];
 }
 
-export function answeredCase(id: string, predicted: number[][], latencyMs = 120.25, inputTokens: number | null = 321, workflow?: string): CaseResult {
+export function answeredCase(
+  id: string,
+  predicted: number[][],
+  latencyMs = 120.25,
+  inputTokens: number | null = 321,
+  workflow?: string,
+): CaseResult {
   return scoreCase(benchCase(id, workflow), { status: 'answered', latencyMs, inputTokens, predicted });
 }
 
 export function failedCase(id: string, latencyMs: number | null = null, workflow?: string): CaseResult {
-  return scoreCase(benchCase(id, workflow), { status: 'failed', failure: { kind: 'timeout', message: 'no answer within 10 s' }, latencyMs });
+  return scoreCase(benchCase(id, workflow), {
+    status: 'failed',
+    failure: { kind: 'timeout', message: 'no answer within 10 s' },
+    latencyMs,
+  });
 }
 
-export const CASE_IDS = ['customer_service_000001', 'customer_service_000002', 'customer_service_000003', 'customer_service_000004'];
+export const CASE_IDS = [
+  'customer_service_000001',
+  'customer_service_000002',
+  'customer_service_000003',
+  'customer_service_000004',
+];
 
 export function runConfig(overrides: Partial<RunConfig> = {}): RunConfig {
   return {
@@ -68,7 +88,11 @@ export function runConfig(overrides: Partial<RunConfig> = {}): RunConfig {
       url: null,
     },
     caseIds: CASE_IDS,
-    questionSet: { 'customer_service/urgent': 'aaaa', 'customer_service/route': 'bbbb', 'customer_service/severity': 'cccc' },
+    questionSet: {
+      'customer_service/urgent': 'aaaa',
+      'customer_service/route': 'bbbb',
+      'customer_service/severity': 'cccc',
+    },
     model: 'tiny-decider',
     endpoint: { scheme: 'http', host: '127.0.0.1', port: 8080, path: '/v1/systemone' },
     embeddedServer: null,

@@ -11,7 +11,11 @@ const [dbPath, countText] = process.argv.slice(2);
 const count = Number(countText);
 const caseIds = Array.from({ length: count + 3 }, (_, i) => `customer_service_${String(i + 1).padStart(6, '0')}`);
 const store = openRunStore(dbPath!);
-const head = store.createRun({ config: runConfig({ caseIds }), label: 'killed', createdAt: '2026-11-30T04:15:12.000Z' });
+const head = store.createRun({
+  config: runConfig({ caseIds }),
+  label: 'killed',
+  createdAt: '2026-11-30T04:15:12.000Z',
+});
 writeSync(1, `${head.id}\n`);
 for (let i = 0; i < count; i++) {
   const id = caseIds[i]!;

@@ -22,18 +22,22 @@ function file(lines: readonly (string | object)[]): string {
 describe('ByteKeys', () => {
   it('finds every key it holds and no other, across index growth', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.string({ unit: 'grapheme', maxLength: 6 }), { maxLength: 80 }), fc.string({ maxLength: 6 }), (keys, other) => {
-        const k = new ByteKeys(2, 4);
-        keys.forEach((key, i) => {
-          expect(k.addString(key)).toBe(i);
-          if (i === 3) expect(k.indexOfString(keys[0]!)).toBe(0); // builds the index part way
-        });
-        keys.forEach((key, i) => {
-          expect(k.indexOfString(key)).toBe(i);
-          expect(k.toString(i)).toBe(key);
-        });
-        expect(k.indexOfString(other)).toBe(keys.indexOf(other));
-      }),
+      fc.property(
+        fc.uniqueArray(fc.string({ unit: 'grapheme', maxLength: 6 }), { maxLength: 80 }),
+        fc.string({ maxLength: 6 }),
+        (keys, other) => {
+          const k = new ByteKeys(2, 4);
+          keys.forEach((key, i) => {
+            expect(k.addString(key)).toBe(i);
+            if (i === 3) expect(k.indexOfString(keys[0]!)).toBe(0); // builds the index part way
+          });
+          keys.forEach((key, i) => {
+            expect(k.indexOfString(key)).toBe(i);
+            expect(k.toString(i)).toBe(key);
+          });
+          expect(k.indexOfString(other)).toBe(keys.indexOf(other));
+        },
+      ),
       { seed: 42, numRuns: 100 },
     );
   });
@@ -74,7 +78,10 @@ describe('datasets and results out of order', () => {
   const ids = ['m', 'c', 'x', 'a', 'q', 'b'];
 
   it('finds duplicate ids wherever they are, with the line of the first', async () => {
-    const path = file([...ids.map((id) => ({ id, kind: 'yes_no', correct: true })), { id: 'q', kind: 'yes_no', correct: false }]);
+    const path = file([
+      ...ids.map((id) => ({ id, kind: 'yes_no', correct: true })),
+      { id: 'q', kind: 'yes_no', correct: false },
+    ]);
     const err = (await loadOfflineDataset(path).catch((e: unknown) => e)) as InvalidInputError;
     expect(err).toBeInstanceOf(InvalidInputError);
     expect(err.problems.map(formatProblem)).toEqual([`${path}:7 case q: duplicate id "q" (first on line 5)`]);
@@ -84,11 +91,15 @@ describe('datasets and results out of order', () => {
     const dataset = await loadOfflineDataset(file(ids.map((id, i) => ({ id, kind: 'yes_no', correct: i % 2 === 0 }))));
     const order = ['q', 'm', 'b', 'a', 'c'];
     const seen: string[] = [];
-    const r = await readResults(file(order.map((id) => ({ case_id: id, model: 'm', decision: { probability: 0.8 } }))), dataset, (res, c) => {
-      expect(c.id).toBe(res.caseId);
-      expect(c).toBe(dataset.byId.get(res.caseId));
-      seen.push(c.id);
-    });
+    const r = await readResults(
+      file(order.map((id) => ({ case_id: id, model: 'm', decision: { probability: 0.8 } }))),
+      dataset,
+      (res, c) => {
+        expect(c.id).toBe(res.caseId);
+        expect(c).toBe(dataset.byId.get(res.caseId));
+        seen.push(c.id);
+      },
+    );
     expect(seen).toEqual(order);
     expect(r.missing).toBe(1);
     const bad = file([...order, 'zz', 'm'].map((id) => ({ case_id: id, model: 'm', decision: { probability: 0.8 } })));
@@ -101,7 +112,11 @@ describe('datasets and results out of order', () => {
 
   it('scores a dataset made by hand from its cases like the loaded one', async () => {
     const loaded = await loadOfflineDataset(file(ids.map((id, i) => ({ id, kind: 'yes_no', correct: i % 3 === 0 }))));
-    const byHand: OfflineDataset = { path: loaded.path, cases: [...loaded.cases], byId: new Map(loaded.cases.map((c) => [c.id, c])) };
+    const byHand: OfflineDataset = {
+      path: loaded.path,
+      cases: [...loaded.cases],
+      byId: new Map(loaded.cases.map((c) => [c.id, c])),
+    };
     const results = file(ids.map((id, i) => ({ case_id: id, model: 'm', decision: { probability: i / 6 } })));
     expect((await scoreResults(results, byHand)).summary).toEqual((await scoreResults(results, loaded)).summary);
   });

@@ -158,7 +158,10 @@ export class OfflineCaseTable {
   }
 
   /** List index of these options (checked by the caller), shared with an equal earlier list. */
-  listOf(options: readonly string[], segment?: { readonly b: Uint8Array; readonly start: number; readonly end: number }): number {
+  listOf(
+    options: readonly string[],
+    segment?: { readonly b: Uint8Array; readonly start: number; readonly end: number },
+  ): number {
     const key = options.join('\u0000');
     let list = this.listByCanonical.get(key);
     if (list === undefined) {
@@ -219,9 +222,11 @@ export class OfflineCaseTable {
     }
     const kind = c.kind === 'yes_no' ? KIND_YES_NO : c.kind === 'choice' ? KIND_CHOICE : KIND_SCORE;
     const correct = c.kind === 'yes_no' ? (c.correct ? 1 : 0) : c.kind === 'choice' ? c.correctIndex : c.correct;
-    const aux = c.kind === 'choice' ? this.listOf(c.options) : c.kind === 'score' ? this.rangeOf(c.scoreMin, c.scoreMax) : 0;
+    const aux =
+      c.kind === 'choice' ? this.listOf(c.options) : c.kind === 'score' ? this.rangeOf(c.scoreMin, c.scoreMax) : 0;
     // The caller checked the id is new; findId needs to know whether ids still ascend.
-    if (this.ascending && this.size > 0 && this.ids.compare(this.size - 1, id, 0, id.length) >= 0) this.ascending = false;
+    if (this.ascending && this.size > 0 && this.ids.compare(this.size - 1, id, 0, id.length) >= 0)
+      this.ascending = false;
     this.push(id, 0, id.length, kind, correct, aux, prompt, c.group, c.field, line);
   }
 

@@ -22,11 +22,19 @@ describe('ByteCursor.number', () => {
     const numberText = fc
       .record({
         minus: fc.boolean(),
-        int: fc.oneof(fc.constant('0'), fc.tuple(fc.integer({ min: 1, max: 9 }), digits(0, 19)).map(([a, b]) => `${a}${b}`)),
+        int: fc.oneof(
+          fc.constant('0'),
+          fc.tuple(fc.integer({ min: 1, max: 9 }), digits(0, 19)).map(([a, b]) => `${a}${b}`),
+        ),
         frac: fc.option(digits(1, 25), { nil: undefined }),
-        exp: fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), digits(1, 3)).map((p) => p.join('')), { nil: undefined }),
+        exp: fc.option(
+          fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), digits(1, 3)).map((p) => p.join('')),
+          { nil: undefined },
+        ),
       })
-      .map(({ minus, int, frac, exp }) => `${minus ? '-' : ''}${int}${frac === undefined ? '' : `.${frac}`}${exp ?? ''}`);
+      .map(
+        ({ minus, int, frac, exp }) => `${minus ? '-' : ''}${int}${frac === undefined ? '' : `.${frac}`}${exp ?? ''}`,
+      );
     fc.assert(
       fc.property(numberText, (text) => {
         expect(Object.is(readNumber(text), JSON.parse(text))).toBe(true);
@@ -36,7 +44,20 @@ describe('ByteCursor.number', () => {
   });
 
   it('reads short decimals of the usual kind exactly', () => {
-    for (const text of ['0.1', '0.3', '0.851', '0.000123', '-0', '-0.0', '1.0', '123456789012345', '0.1000000000000000055511151231257827', '9007199254740993', '1e-7', '5E+2']) {
+    for (const text of [
+      '0.1',
+      '0.3',
+      '0.851',
+      '0.000123',
+      '-0',
+      '-0.0',
+      '1.0',
+      '123456789012345',
+      '0.1000000000000000055511151231257827',
+      '9007199254740993',
+      '1e-7',
+      '5E+2',
+    ]) {
       expect(Object.is(readNumber(text), JSON.parse(text))).toBe(true);
     }
   });

@@ -187,7 +187,12 @@ export class ByteCursor {
     const c = this.peek();
     if (c === 0x74) return this.word(0x74, 0x72, 0x75, 0x65) ? 1 : -1;
     // c is after whitespace, so this.pos is at the 'f'.
-    if (c === 0x66 && this.end - this.pos >= 5 && this.buf[this.pos + 4] === 0x65 && this.word(0x66, 0x61, 0x6c, 0x73)) {
+    if (
+      c === 0x66 &&
+      this.end - this.pos >= 5 &&
+      this.buf[this.pos + 4] === 0x65 &&
+      this.word(0x66, 0x61, 0x6c, 0x73)
+    ) {
       this.pos++;
       return 0;
     }

@@ -111,7 +111,11 @@ export class ResultBatch {
 
   /** Room for one more line of `bytes` bytes. */
   hasRoom(bytes: number): boolean {
-    return this.count < BATCH_LINES && this.nProbs + MAX_LINE_PROBS <= BATCH_PROBS && this.nPool + Math.min(bytes, BATCH_POOL) <= BATCH_POOL;
+    return (
+      this.count < BATCH_LINES &&
+      this.nProbs + MAX_LINE_PROBS <= BATCH_PROBS &&
+      this.nPool + Math.min(bytes, BATCH_POOL) <= BATCH_POOL
+    );
   }
 
   clear(): void {
@@ -194,7 +198,12 @@ export class ResultPreparser {
       seen |= 1 << key;
       switch (key) {
         case K_CASE_ID: {
-          if (!cur.string() || cur.strEnd === cur.strStart || !isCanonicalUtf8(bytes, cur.strStart, cur.strEnd, cur.strAscii)) return false;
+          if (
+            !cur.string() ||
+            cur.strEnd === cur.strStart ||
+            !isCanonicalUtf8(bytes, cur.strStart, cur.strEnd, cur.strAscii)
+          )
+            return false;
           if (this.copyIds) {
             batch.idStart[k] = this.copy(batch, bytes, cur.strStart, cur.strEnd);
             batch.idEnd[k] = batch.nPool;
@@ -342,7 +351,8 @@ export class ResultPreparser {
 export function isBlankBytes(b: Buffer, start: number, end: number): boolean {
   for (let i = start; i < end; i++) {
     const c = b[i]!;
-    if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return c === 0xc2 || c === 0xe2 || c === 0xe3 || c === 0xef ? isBlank(b.toString('utf8', start, end)) : false;
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d)
+      return c === 0xc2 || c === 0xe2 || c === 0xe3 || c === 0xef ? isBlank(b.toString('utf8', start, end)) : false;
   }
   return true;
 }
@@ -357,7 +367,12 @@ const READ_BYTES = 1 << 20;
  * mark) to its end into batches: `emit(batch)` is called for each full batch and the last;
  * `nextBatch()` gives an empty one (a reused one when the reader has given one back).
  */
-export function preparseResultLines(path: string, from: number, emit: (batch: ResultBatch, last: boolean, model: string | null) => void, nextBatch: () => ResultBatch): void {
+export function preparseResultLines(
+  path: string,
+  from: number,
+  emit: (batch: ResultBatch, last: boolean, model: string | null) => void,
+  nextBatch: () => ResultBatch,
+): void {
   const fd = openSync(path, 'r');
   const p = new ResultPreparser();
   let batch = nextBatch();

@@ -31,14 +31,26 @@ function datasetLines(): string[] {
 function validLine(i: number, model = 'm'): string {
   const case_id = `c-${String(i).padStart(5, '0')}`;
   const extra = i % 4 === 0 ? {} : { cost_usd: (i % 7) / 1000, latency_ms: 100 + (i % 13) };
-  if (i % 3 === 0) return JSON.stringify({ case_id, model, decision: { probability: ((i * 37) % 101) / 100 }, ...extra });
+  if (i % 3 === 0)
+    return JSON.stringify({ case_id, model, decision: { probability: ((i * 37) % 101) / 100 }, ...extra });
   if (i % 3 === 1) {
     const a = ((i * 13) % 50) / 100;
     const probs = [a, 0.2, Math.round((0.8 - a) * 100) / 100];
-    if (i % 2 === 0) return JSON.stringify({ case_id, model, decision: { picked: OPTIONS[i % 3], probabilities: { remove: probs[2], allow: probs[0], flag: probs[1] } }, ...extra });
+    if (i % 2 === 0)
+      return JSON.stringify({
+        case_id,
+        model,
+        decision: { picked: OPTIONS[i % 3], probabilities: { remove: probs[2], allow: probs[0], flag: probs[1] } },
+        ...extra,
+      });
     return JSON.stringify({ case_id, model, decision: { probabilities: probs }, ...extra });
   }
-  return JSON.stringify({ model, case_id, decision: i % 2 === 0 ? { value: i % 11, confidence: i % 5 === 0 ? null : 0.5 } : { value: (i % 100) / 10 }, ...extra });
+  return JSON.stringify({
+    model,
+    case_id,
+    decision: i % 2 === 0 ? { value: i % 11, confidence: i % 5 === 0 ? null : 0.5 } : { value: (i % 100) / 10 },
+    ...extra,
+  });
 }
 
 /** Results with a problem every so often, spread through the file (both halves). */
@@ -51,18 +63,58 @@ function resultsLines(withProblems: boolean): string[] {
     if (i % 250 === 3) line += '\r';
     if (withProblems && i % 97 === 5) {
       switch ((i / 97) | 0) {
-        case 0: line = '{"case_id": "c-00005", "model": "m", "decision": {"probability": 1.5}}'; break;
-        case 1: line = '{not json'; break;
-        case 2: line = validLine(i - 1); break; // duplicate
-        case 3: line = validLine(i, 'other-model'); break;
-        case 4: line = '{"case_id": "nope", "model": "m", "decision": {"probability": 0.5}}'; break;
-        case 5: line = line.replace('"c-', '"c\\u002d'); break; // an escape: valid, slow path
-        case 6: line = JSON.stringify({ case_id: `c-${String(i).padStart(5, '0')}`, model: 'm', decision: { probabilities: [0.9, 0.9, 0.9] } }); break;
-        case 7: line = JSON.stringify({ case_id: `c-${String(i).padStart(5, '0')}`, model: 'm', decision: { value: 99 } }); break;
-        case 8: line = JSON.stringify({ case_id: `c-${String(i).padStart(5, '0')}`, model: 'm', decision: { picked: 'nah', probabilities: [0.2, 0.3, 0.5] } }); break;
-        case 9: line = JSON.stringify({ case_id: `c-${String(i).padStart(5, '0')}`, model: 'm', decision: { probability: 0.5 }, cost_usd: -1 }); break;
-        case 10: line = JSON.stringify({ case_id: `c-${String(i).padStart(5, '0')}`, model: 'm', decision: { probabilities: { allow: 0.5, flag: 0.5, remove: 0, extra: 0 } } }); break;
-        default: line = validLine(i);
+        case 0:
+          line = '{"case_id": "c-00005", "model": "m", "decision": {"probability": 1.5}}';
+          break;
+        case 1:
+          line = '{not json';
+          break;
+        case 2:
+          line = validLine(i - 1);
+          break; // duplicate
+        case 3:
+          line = validLine(i, 'other-model');
+          break;
+        case 4:
+          line = '{"case_id": "nope", "model": "m", "decision": {"probability": 0.5}}';
+          break;
+        case 5:
+          line = line.replace('"c-', '"c\\u002d');
+          break; // an escape: valid, slow path
+        case 6:
+          line = JSON.stringify({
+            case_id: `c-${String(i).padStart(5, '0')}`,
+            model: 'm',
+            decision: { probabilities: [0.9, 0.9, 0.9] },
+          });
+          break;
+        case 7:
+          line = JSON.stringify({ case_id: `c-${String(i).padStart(5, '0')}`, model: 'm', decision: { value: 99 } });
+          break;
+        case 8:
+          line = JSON.stringify({
+            case_id: `c-${String(i).padStart(5, '0')}`,
+            model: 'm',
+            decision: { picked: 'nah', probabilities: [0.2, 0.3, 0.5] },
+          });
+          break;
+        case 9:
+          line = JSON.stringify({
+            case_id: `c-${String(i).padStart(5, '0')}`,
+            model: 'm',
+            decision: { probability: 0.5 },
+            cost_usd: -1,
+          });
+          break;
+        case 10:
+          line = JSON.stringify({
+            case_id: `c-${String(i).padStart(5, '0')}`,
+            model: 'm',
+            decision: { probabilities: { allow: 0.5, flag: 0.5, remove: 0, extra: 0 } },
+          });
+          break;
+        default:
+          line = validLine(i);
       }
     }
     out.push(line);
@@ -118,7 +170,8 @@ describe('results split between two readers', () => {
 
   it('gives the same summary as one reader', async () => {
     const one = await scoreResults(valid, dataset, { threshold: 0.4 }, { mode: 'off' });
-    for (const mainShare of SHARES) expect(await scoreResults(valid, dataset, { threshold: 0.4 }, { mode: 'inline', mainShare })).toEqual(one);
+    for (const mainShare of SHARES)
+      expect(await scoreResults(valid, dataset, { threshold: 0.4 }, { mode: 'inline', mainShare })).toEqual(one);
   });
 
   it('stays on one thread for small files in auto mode and still reads them', async () => {
@@ -173,13 +226,26 @@ describe('results pre-parser', () => {
   it('keeps reading lines fast past its first read buffer when ids vary in length', () => {
     // Over 1 MiB (one read) with ids of changing length, so the model sits at other offsets later.
     const lines: string[] = [];
-    for (let i = 0; i < 12000; i++) lines.push(JSON.stringify({ case_id: `c-${'x'.repeat(i % 7)}${i}`, model: 'model-m', decision: { probability: 0.5 }, latency_ms: i }));
+    for (let i = 0; i < 12000; i++)
+      lines.push(
+        JSON.stringify({
+          case_id: `c-${'x'.repeat(i % 7)}${i}`,
+          model: 'model-m',
+          decision: { probability: 0.5 },
+          latency_ms: i,
+        }),
+      );
     const path = join(dir, 'varied-ids.jsonl');
     writeFileSync(path, lines.join('\n') + '\n');
     const counts = [0, 0, 0];
-    preparseResultLines(path, 0, (b) => {
-      for (let k = 0; k < b.count; k++) counts[b.status[k]!]!++;
-    }, () => new ResultBatch());
+    preparseResultLines(
+      path,
+      0,
+      (b) => {
+        for (let k = 0; k < b.count; k++) counts[b.status[k]!]!++;
+      },
+      () => new ResultBatch(),
+    );
     expect(counts).toEqual([0, lines.length, 0]);
   });
 });

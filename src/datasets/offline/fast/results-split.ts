@@ -54,7 +54,8 @@ export async function startResultsSplit(path: string, options: ResultsSplitOptio
   } catch {
     return null; // the single-thread reader words the error
   }
-  if (mode === 'auto' && (size < (options.minBytes ?? DEFAULT_MIN_BYTES) || !existsSync(fileURLToPath(WORKER_URL)))) return null;
+  if (mode === 'auto' && (size < (options.minBytes ?? DEFAULT_MIN_BYTES) || !existsSync(fileURLToPath(WORKER_URL))))
+    return null;
   const share = options.mainShare ?? DEFAULT_MAIN_SHARE;
   const from = share === 0 ? 0 : lineStartAfter(path, Math.floor(size * share));
   if (from < 0 || from >= size) return null;
@@ -77,7 +78,7 @@ function lineStartAfter(path: string, at: number): number {
   const fd = openSync(path, 'r');
   try {
     const buf = Buffer.allocUnsafe(1 << 16);
-    for (let pos = Math.max(at, 3); ; ) {
+    for (let pos = Math.max(at, 3); ;) {
       const n = readSync(fd, buf, 0, buf.length, pos);
       if (n === 0) return -1;
       const nl = buf.subarray(0, n).indexOf(0x0a);
@@ -112,7 +113,12 @@ function lineReader(path: string): { lineText(at: number, length: number): strin
 
 function inlineSplit(path: string, from: number, skip: number): ResultsSplit {
   const batches: { batch: ResultBatch; last: boolean; model: string | null }[] = [];
-  preparseResultLines(path, from + skip, (batch, last, model) => batches.push({ batch, last, model }), () => new ResultBatch());
+  preparseResultLines(
+    path,
+    from + skip,
+    (batch, last, model) => batches.push({ batch, last, model }),
+    () => new ResultBatch(),
+  );
   const lines = lineReader(path);
   return {
     from,

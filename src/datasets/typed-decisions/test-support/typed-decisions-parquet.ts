@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { sampleDir } from '../load-bench-dataset.js';
 
-export type RawRow = { id: string; workflow: string; state: unknown; questions: Record<string, unknown>; gold: Record<string, unknown> };
+export type RawRow = {
+  id: string;
+  workflow: string;
+  state: unknown;
+  questions: Record<string, unknown>;
+  gold: Record<string, unknown>;
+};
 
 /** A JSON column value written as this exact text (e.g. invalid JSON). */
 export class RawJson {
@@ -23,7 +29,9 @@ export function sampleRows(split: 'test' | 'train' = 'test'): RawRow[] {
  * A parquet file with columns id, split, workflow, state, questions, gold, factors,
  * label_agreement, n_questions; the JSON columns are JSON strings, as in the real file.
  */
-export function typedDecisionsParquet(rows: readonly ((RawRow | (Omit<RawRow, 'gold'> & { gold: RawJson })) & { split: string })[]): Uint8Array {
+export function typedDecisionsParquet(
+  rows: readonly ((RawRow | (Omit<RawRow, 'gold'> & { gold: RawJson })) & { split: string })[],
+): Uint8Array {
   const json = (v: unknown) => (v instanceof RawJson ? v.text : JSON.stringify(v));
   const buffer = parquetWriteBuffer({
     columnData: [

@@ -3,9 +3,46 @@ import { assertNever } from '../../../core/question.js';
 import { levelDistribution, softmax, softNoul } from './distribution.js';
 import { countCues, wordsOf } from './state-reading.js';
 
-const YES_CUES = ['error', 'fail', 'urgent', 'risk', 'violation', 'problem', 'complain', 'fraud', 'suspicious', 'broken', 'missing', 'wrong', 'angry', 'unauthori'];
-const NO_CUES = ['success', 'resolved', 'normal', 'fine', 'approved', 'expected', 'routine', 'thanks', 'no issue', 'as planned'];
-const INTENSE = ['urgent', 'critical', 'severe', 'immediately', 'asap', 'emergency', 'outage', 'breach', 'furious', 'major'];
+const YES_CUES = [
+  'error',
+  'fail',
+  'urgent',
+  'risk',
+  'violation',
+  'problem',
+  'complain',
+  'fraud',
+  'suspicious',
+  'broken',
+  'missing',
+  'wrong',
+  'angry',
+  'unauthori',
+];
+const NO_CUES = [
+  'success',
+  'resolved',
+  'normal',
+  'fine',
+  'approved',
+  'expected',
+  'routine',
+  'thanks',
+  'no issue',
+  'as planned',
+];
+const INTENSE = [
+  'urgent',
+  'critical',
+  'severe',
+  'immediately',
+  'asap',
+  'emergency',
+  'outage',
+  'breach',
+  'furious',
+  'major',
+];
 const CALM = ['minor', 'routine', 'whenever', 'no rush', 'low priority', 'cosmetic', 'fine', 'resolved'];
 
 /** The state's text and word set, computed once per request. */

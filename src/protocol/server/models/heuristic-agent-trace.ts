@@ -1,8 +1,33 @@
 import { at, countAt, countCues, textOf } from './state-reading.js';
 import type { Signals } from './heuristic-signals.js';
 
-const DESTRUCTIVE = ['delete', 'deleted', 'drop table', 'rm -rf', 'wipe', 'truncate', 'force push', 'production', 'prod ', 'payment', 'transfer', 'credential', 'secret'];
-const FAILED = ['failed', 'failure', 'aborted', 'gave up', 'could not', 'unable', 'timed out', 'timeout', 'crash', 'incomplete'];
+const DESTRUCTIVE = [
+  'delete',
+  'deleted',
+  'drop table',
+  'rm -rf',
+  'wipe',
+  'truncate',
+  'force push',
+  'production',
+  'prod ',
+  'payment',
+  'transfer',
+  'credential',
+  'secret',
+];
+const FAILED = [
+  'failed',
+  'failure',
+  'aborted',
+  'gave up',
+  'could not',
+  'unable',
+  'timed out',
+  'timeout',
+  'crash',
+  'incomplete',
+];
 const DONE = ['completed', 'complete', 'succeeded', 'success', 'done', 'finished', 'resolved'];
 
 /**
@@ -40,7 +65,13 @@ export function agentTraceSignals(state: unknown): Signals {
       },
     },
     score: {
-      risk: 0.4 + 0.85 * Math.min(ia, 2) + 1.0 * Math.min(cv, 2) + 0.2 * Math.min(te, 4) + 0.25 * destructive + autonomyRisk,
+      risk:
+        0.4 +
+        0.85 * Math.min(ia, 2) +
+        1.0 * Math.min(cv, 2) +
+        0.2 * Math.min(te, 4) +
+        0.25 * destructive +
+        autonomyRisk,
       urgency: 0.7 + 0.75 * Math.min(cv, 2) + 0.45 * Math.min(ia, 2) + 0.15 * Math.min(te, 4) + autonomyRisk,
     },
     noul: {

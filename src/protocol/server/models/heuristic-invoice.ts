@@ -24,7 +24,8 @@ function linesAt(state: unknown, key: string): Line[] {
 function receivedQty(state: unknown): number | null {
   const v = at(state, 'delivery', 'received_qty');
   if (typeof v === 'number') return v;
-  if (Array.isArray(v)) return v.reduce<number>((s, x) => s + (typeof x === 'number' ? x : (numberAt(x, 'qty') ?? 0)), 0);
+  if (Array.isArray(v))
+    return v.reduce<number>((s, x) => s + (typeof x === 'number' ? x : (numberAt(x, 'qty') ?? 0)), 0);
   if (isRecord(v)) return Object.values(v).reduce<number>((s, x) => s + (typeof x === 'number' ? x : 0), 0);
   return null;
 }
@@ -54,7 +55,8 @@ export function invoiceSignals(state: unknown): Signals {
   let level = invTotal !== null && poTotal !== null ? amountLevel(invTotal - poTotal, poTotal) : 0;
   let lineSum = 0;
   for (const l of invLines) {
-    if (l.qty !== null && l.unit !== null && l.total !== null) level = Math.max(level, amountLevel(l.qty * l.unit - l.total, l.total));
+    if (l.qty !== null && l.unit !== null && l.total !== null)
+      level = Math.max(level, amountLevel(l.qty * l.unit - l.total, l.total));
     lineSum += l.total ?? 0;
   }
   if (invTotal !== null && invLines.length > 0) level = Math.max(level, amountLevel(lineSum - invTotal, invTotal));
@@ -64,7 +66,8 @@ export function invoiceSignals(state: unknown): Signals {
     if (poLines.length > 0 && po === undefined) level = Math.max(level, 3);
     else if (po !== undefined) {
       if (l.qty !== null && po.qty !== null && l.qty !== po.qty) level = Math.max(level, 2);
-      if (l.unit !== null && po.unit !== null) level = Math.max(level, amountLevel((l.unit - po.unit) * (l.qty ?? 1), po.total ?? po.unit));
+      if (l.unit !== null && po.unit !== null)
+        level = Math.max(level, amountLevel((l.unit - po.unit) * (l.qty ?? 1), po.total ?? po.unit));
     }
   }
   const invoicedQty = invLines.reduce((s, l) => s + (l.qty ?? 0), 0);
@@ -78,7 +81,10 @@ export function invoiceSignals(state: unknown): Signals {
   const invoiceId = at(state, 'invoice', 'id');
   const priorIds = at(state, 'vendor_history', 'prior_invoice_ids');
   const norm = (s: unknown) => (typeof s === 'string' ? s.trim().toUpperCase() : '');
-  const dup = typeof invoiceId === 'string' && Array.isArray(priorIds) && priorIds.some((p) => norm(p) === norm(invoiceId)) ? 1 : 0;
+  const dup =
+    typeof invoiceId === 'string' && Array.isArray(priorIds) && priorIds.some((p) => norm(p) === norm(invoiceId))
+      ? 1
+      : 0;
   const disputes = Math.min(numberAt(state, 'vendor_history', 'disputes_12m') ?? 0, 4);
 
   const due = numberAt(state, 'payment', 'days_until_due');

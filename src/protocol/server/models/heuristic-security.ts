@@ -3,13 +3,74 @@ import { sigmoid } from './distribution.js';
 import type { Signals } from './heuristic-signals.js';
 
 const THREAT = [
-  'malware', 'ransomware', 'exfiltrat', 'mimikatz', 'credential dump', 'lsass', 'brute force', 'password spray', 'impossible travel',
-  'phishing', 'c2', 'command and control', 'beacon', 'tor exit', 'privilege escalation', 'lateral movement', 'persistence',
-  'suspicious', 'unusual', 'anomalous', 'new country', 'unknown ip', 'token theft', 'session hijack', 'encoded', 'obfuscated',
-  'disabled logging', 'mass download', 'unauthori', 'malicious',
+  'malware',
+  'ransomware',
+  'exfiltrat',
+  'mimikatz',
+  'credential dump',
+  'lsass',
+  'brute force',
+  'password spray',
+  'impossible travel',
+  'phishing',
+  'c2',
+  'command and control',
+  'beacon',
+  'tor exit',
+  'privilege escalation',
+  'lateral movement',
+  'persistence',
+  'suspicious',
+  'unusual',
+  'anomalous',
+  'new country',
+  'unknown ip',
+  'token theft',
+  'session hijack',
+  'encoded',
+  'obfuscated',
+  'disabled logging',
+  'mass download',
+  'unauthori',
+  'malicious',
 ];
-const CREDENTIAL = ['login', 'log-in', 'sign-in', 'signin', 'sign in', 'credential', 'password', 'token', 'session', 'mfa', 'impossible travel', 'brute force', 'spray', 'phishing', 'new device', 'new country', 'account takeover'];
-const BENIGN = ['scheduled', 'backup', 'maintenance', 'known', 'approved', 'expected', 'patch', 'update', 'scanner', 'vulnerability scan', 'pentest', 'false positive', 'allowlisted', 'whitelisted', 'authorized', 'change ticket'];
+const CREDENTIAL = [
+  'login',
+  'log-in',
+  'sign-in',
+  'signin',
+  'sign in',
+  'credential',
+  'password',
+  'token',
+  'session',
+  'mfa',
+  'impossible travel',
+  'brute force',
+  'spray',
+  'phishing',
+  'new device',
+  'new country',
+  'account takeover',
+];
+const BENIGN = [
+  'scheduled',
+  'backup',
+  'maintenance',
+  'known',
+  'approved',
+  'expected',
+  'patch',
+  'update',
+  'scanner',
+  'vulnerability scan',
+  'pentest',
+  'false positive',
+  'allowlisted',
+  'whitelisted',
+  'authorized',
+  'change ticket',
+];
 
 function criticality(state: unknown): number {
   const n = numberAt(state, 'context', 'asset_criticality');
@@ -50,7 +111,8 @@ export function securitySignals(state: unknown): Signals {
   const priv = privilegeLevel(state);
   const spread = Math.min(Math.max(countries - 1, 0), 3);
 
-  const tpZ = -0.4 + 0.55 * threat - 0.6 * benign - 1.4 * allow - 0.8 * change + 0.3 * spread + 0.12 * priorAlerts + 0.3 * noMfa;
+  const tpZ =
+    -0.4 + 0.55 * threat - 0.6 * benign - 1.4 * allow - 0.8 * change + 0.3 * spread + 0.12 * priorAlerts + 0.3 * noMfa;
   const pTp = sigmoid(tpZ);
   return {
     choice: {
@@ -67,7 +129,14 @@ export function securitySignals(state: unknown): Signals {
     },
     noul: {
       true_positive: tpZ,
-      credential_compromise: -1.5 + 0.6 * cred + 0.8 * noMfa + 0.5 * spread - 1.0 * allow + (rotation > 180 ? 0.3 : 0) + 0.25 * Math.min(threat, 2),
+      credential_compromise:
+        -1.5 +
+        0.6 * cred +
+        0.8 * noMfa +
+        0.5 * spread -
+        1.0 * allow +
+        (rotation > 180 ? 0.3 : 0) +
+        0.25 * Math.min(threat, 2),
     },
   };
 }

@@ -28,15 +28,27 @@ const KNOWN: ReadonlyMap<string, readonly [Workflow, string]> = new Map([
   ['How quickly does this trace need attention?', ['agent_trace_observability', 'urgency']],
   ['What should the assistant do next with this conversation?', ['customer_service', 'action']],
   ['What is this customer conversation primarily about?', ['customer_service', 'category']],
-  ['How likely is this customer to stop doing business with us because of this interaction?', ['customer_service', 'churn_risk']],
+  [
+    'How likely is this customer to stop doing business with us because of this interaction?',
+    ['customer_service', 'churn_risk'],
+  ],
   ['This conversation requires a human agent rather than automated handling.', ['customer_service', 'needs_human']],
   ['How time-sensitive is this conversation?', ['customer_service', 'urgency']],
-  ['How material is any discrepancy between the invoice, the order and the delivery?', ['invoice_processing', 'discrepancy_severity']],
+  [
+    'How material is any discrepancy between the invoice, the order and the delivery?',
+    ['invoice_processing', 'discrepancy_severity'],
+  ],
   ['How should this vendor invoice be dispositioned?', ['invoice_processing', 'disposition']],
   ['This invoice appears to duplicate an invoice already submitted.', ['invoice_processing', 'duplicate']],
-  ['The invoice reconciles with the purchase order and the recorded delivery.', ['invoice_processing', 'matches_order']],
+  [
+    'The invoice reconciles with the purchase order and the recorded delivery.',
+    ['invoice_processing', 'matches_order'],
+  ],
   ['How time-sensitive is processing this invoice?', ['invoice_processing', 'urgency']],
-  ['The evidence indicates a credential or account has been compromised.', ['security_incidents', 'credential_compromise']],
+  [
+    'The evidence indicates a credential or account has been compromised.',
+    ['security_incidents', 'credential_compromise'],
+  ],
   ['How should this security alert be dispositioned?', ['security_incidents', 'disposition']],
   ['How severe is the potential impact if this alert is real?', ['security_incidents', 'severity']],
   ['This alert reflects genuinely malicious or unauthorised activity.', ['security_incidents', 'true_positive']],
@@ -53,7 +65,11 @@ function readKnown(question: Question, signals: Signals, workflow: Workflow, nam
       const logits = signals.choice[name];
       if (logits === undefined) return null;
       const names = Object.keys(logits);
-      if (names.length !== question.options.length || !question.options.every((o) => Object.prototype.hasOwnProperty.call(logits, o))) return null;
+      if (
+        names.length !== question.options.length ||
+        !question.options.every((o) => Object.prototype.hasOwnProperty.call(logits, o))
+      )
+        return null;
       return withFloor(softmax(question.options.map((o) => logits[o]!)));
     }
     case 'score': {
@@ -80,7 +96,8 @@ function readKnown(question: Question, signals: Signals, workflow: Workflow, nam
  */
 export const heuristicModel: DecisionModel = {
   name: 'heuristic',
-  description: 'reads the Typed Decisions state shapes (totals, counts, flags, cue words) for its 20 questions; generic lexical reader otherwise',
+  description:
+    'reads the Typed Decisions state shapes (totals, counts, flags, cue words) for its 20 questions; generic lexical reader otherwise',
   answer(state, questions: QuestionSet) {
     const signals = new Map<Workflow, Signals>();
     let text: StateText | null = null;

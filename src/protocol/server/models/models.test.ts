@@ -35,17 +35,23 @@ function mean(d: readonly number[]): number {
 
 const questionArb: fc.Arbitrary<Question> = fc.oneof(
   fc.record({ type: fc.constant('noul' as const), instructions: fc.string({ minLength: 1 }) }),
-  fc.uniqueArray(fc.string({ minLength: 1, maxLength: 10 }), { minLength: 2, maxLength: 12 }).chain((options) =>
-    fc.array(fc.option(fc.string(), { nil: null }), { minLength: options.length, maxLength: options.length }).map(
-      (descriptions): Question => ({ type: 'choice', instructions: 'Pick one', options, descriptions }),
+  fc
+    .uniqueArray(fc.string({ minLength: 1, maxLength: 10 }), { minLength: 2, maxLength: 12 })
+    .chain((options) =>
+      fc
+        .array(fc.option(fc.string(), { nil: null }), { minLength: options.length, maxLength: options.length })
+        .map((descriptions): Question => ({ type: 'choice', instructions: 'Pick one', options, descriptions })),
     ),
-  ),
-  fc.array(fc.string(), { minLength: 2, maxLength: 10 }).map((levels): Question => ({ type: 'score', instructions: 'Rate', levels })),
+  fc
+    .array(fc.string(), { minLength: 2, maxLength: 10 })
+    .map((levels): Question => ({ type: 'score', instructions: 'Rate', levels })),
 );
 const knownQuestionArb = fc.constantFrom(...Object.keys(TYPED_DECISIONS_QUESTIONS)).map(questionsOf);
 const questionSetArb = fc.oneof(
   knownQuestionArb,
-  fc.array(questionArb, { minLength: 1, maxLength: 6 }).map((qs): QuestionSet => qs.map((q, i) => [`q${i}`, q] as const)),
+  fc
+    .array(questionArb, { minLength: 1, maxLength: 6 })
+    .map((qs): QuestionSet => qs.map((q, i) => [`q${i}`, q] as const)),
 );
 const stateArb = fc.oneof(fc.string(), fc.dictionary(fc.string(), fc.jsonValue()), fc.array(fc.jsonValue()));
 
@@ -88,10 +94,27 @@ describe('built-in models', () => {
 
 describe('the heuristic reads the state', () => {
   const cleanInvoice = {
-    invoice: { id: 'INV-2026-0042', vendor: 'Acme', currency: 'USD', lines: [{ sku: 'A-1', qty: 10, unit_usd: 12.5, total_usd: 125 }], total_usd: 125 },
-    purchase_order: { id: 'PO-9', lines: [{ sku: 'A-1', qty: 10, unit_usd: 12.5, total_usd: 125 }], total_usd: 125, freight_terms: 'FOB' },
+    invoice: {
+      id: 'INV-2026-0042',
+      vendor: 'Acme',
+      currency: 'USD',
+      lines: [{ sku: 'A-1', qty: 10, unit_usd: 12.5, total_usd: 125 }],
+      total_usd: 125,
+    },
+    purchase_order: {
+      id: 'PO-9',
+      lines: [{ sku: 'A-1', qty: 10, unit_usd: 12.5, total_usd: 125 }],
+      total_usd: 125,
+      freight_terms: 'FOB',
+    },
     delivery: { date: '2026-01-02', received_qty: 10, condition: 'good' },
-    payment: { terms: 'net 30', days_until_due: 25, early_payment_discount_pct: 0, discount_expires_in_days: 0, status: 'open' },
+    payment: {
+      terms: 'net 30',
+      days_until_due: 25,
+      early_payment_discount_pct: 0,
+      discount_expires_in_days: 0,
+      status: 'open',
+    },
     vendor_history: { invoices_12m: 12, disputes_12m: 0, prior_invoice_ids: ['INV-2026-0001'] },
   };
 
@@ -103,16 +126,28 @@ describe('the heuristic reads the state', () => {
       return ['approve', 'hold', 'manual_review', 'reject'][d.indexOf(Math.max(...d))];
     };
     expect(top(cleanInvoice)).toBe('approve');
-    const dup = { ...cleanInvoice, vendor_history: { ...cleanInvoice.vendor_history, prior_invoice_ids: ['INV-2026-0042'] } };
+    const dup = {
+      ...cleanInvoice,
+      vendor_history: { ...cleanInvoice.vendor_history, prior_invoice_ids: ['INV-2026-0042'] },
+    };
     expect(p('invoice_processing', 'duplicate', dup, 'true')).toBeGreaterThan(0.85);
     expect(top(dup)).toBe('reject');
   });
 
   it('invoice: a total far above the order and a short delivery are material discrepancies', () => {
-    const over = { ...cleanInvoice, invoice: { ...cleanInvoice.invoice, total_usd: 190, lines: [{ sku: 'A-1', qty: 10, unit_usd: 19, total_usd: 190 }] } };
+    const over = {
+      ...cleanInvoice,
+      invoice: {
+        ...cleanInvoice.invoice,
+        total_usd: 190,
+        lines: [{ sku: 'A-1', qty: 10, unit_usd: 19, total_usd: 190 }],
+      },
+    };
     const short = { ...cleanInvoice, delivery: { ...cleanInvoice.delivery, received_qty: 6 } };
     for (const s of [over, short]) {
-      expect(mean(answer('invoice_processing', 'discrepancy_severity', s))).toBeGreaterThan(mean(answer('invoice_processing', 'discrepancy_severity', cleanInvoice)) + 1.5);
+      expect(mean(answer('invoice_processing', 'discrepancy_severity', s))).toBeGreaterThan(
+        mean(answer('invoice_processing', 'discrepancy_severity', cleanInvoice)) + 1.5,
+      );
       expect(p('invoice_processing', 'matches_order', s, 'true')).toBeLessThan(0.3);
     }
   });
@@ -120,41 +155,79 @@ describe('the heuristic reads the state', () => {
   it('invoice: an overdue payment is more urgent than one due in two months', () => {
     const overdue = { ...cleanInvoice, payment: { ...cleanInvoice.payment, days_until_due: -3, status: 'overdue' } };
     const later = { ...cleanInvoice, payment: { ...cleanInvoice.payment, days_until_due: 60 } };
-    expect(mean(answer('invoice_processing', 'urgency', overdue))).toBeGreaterThan(mean(answer('invoice_processing', 'urgency', later)) + 1);
+    expect(mean(answer('invoice_processing', 'urgency', overdue))).toBeGreaterThan(
+      mean(answer('invoice_processing', 'urgency', later)) + 1,
+    );
   });
 
   it('agent traces: constraint violations and irreversible actions raise risk, review and harm', () => {
-    const calm = { agent: { autonomy: 'supervised', model: 'm' }, constraints: [], task: 'summarise a doc', trace_summary: { steps: 5, tool_errors: 0, irreversible_actions: 0, constraint_violations: 0, duration_s: 20 } };
-    const bad = { ...calm, agent: { autonomy: 'unsupervised', model: 'm' }, trace_summary: { steps: 30, tool_errors: 2, irreversible_actions: 2, constraint_violations: 2, duration_s: 300 } };
-    expect(mean(answer('agent_trace_observability', 'risk', bad))).toBeGreaterThan(mean(answer('agent_trace_observability', 'risk', calm)) + 1.5);
+    const calm = {
+      agent: { autonomy: 'supervised', model: 'm' },
+      constraints: [],
+      task: 'summarise a doc',
+      trace_summary: { steps: 5, tool_errors: 0, irreversible_actions: 0, constraint_violations: 0, duration_s: 20 },
+    };
+    const bad = {
+      ...calm,
+      agent: { autonomy: 'unsupervised', model: 'm' },
+      trace_summary: { steps: 30, tool_errors: 2, irreversible_actions: 2, constraint_violations: 2, duration_s: 300 },
+    };
+    expect(mean(answer('agent_trace_observability', 'risk', bad))).toBeGreaterThan(
+      mean(answer('agent_trace_observability', 'risk', calm)) + 1.5,
+    );
     expect(p('agent_trace_observability', 'needs_review', bad, 'true')).toBeGreaterThan(0.8);
     expect(p('agent_trace_observability', 'needs_review', calm, 'true')).toBeLessThan(0.3);
-    expect(p('agent_trace_observability', 'outcome', bad, 'harmful')).toBeGreaterThan(p('agent_trace_observability', 'outcome', calm, 'harmful') * 5);
+    expect(p('agent_trace_observability', 'outcome', bad, 'harmful')).toBeGreaterThan(
+      p('agent_trace_observability', 'outcome', calm, 'harmful') * 5,
+    );
     expect(p('agent_trace_observability', 'action', calm, 'continue')).toBeGreaterThan(0.4);
   });
 
   it('customer service: reads the topic, the refund request and the churn threat from the thread', () => {
-    const refund = { account: { tier: 'pro', tenure_months: 3, prior_tickets_90d: 2 }, thread: [{ role: 'customer', text: 'I want my money back. Refund the order now or I will cancel and dispute the charge!' }] };
-    const login = { account: { tier: 'free', tenure_months: 40, prior_tickets_90d: 0 }, thread: [{ role: 'customer', text: 'How do I reset my password? I cannot log in.' }] };
+    const refund = {
+      account: { tier: 'pro', tenure_months: 3, prior_tickets_90d: 2 },
+      thread: [
+        {
+          role: 'customer',
+          text: 'I want my money back. Refund the order now or I will cancel and dispute the charge!',
+        },
+      ],
+    };
+    const login = {
+      account: { tier: 'free', tenure_months: 40, prior_tickets_90d: 0 },
+      thread: [{ role: 'customer', text: 'How do I reset my password? I cannot log in.' }],
+    };
     const topOf = (s: object) => {
       const d = answer('customer_service', 'category', s);
       return ['account', 'billing', 'delivery', 'refund', 'technical'][d.indexOf(Math.max(...d))];
     };
     expect(topOf(refund)).toBe('refund');
     expect(topOf(login)).toBe('account');
-    expect(mean(answer('customer_service', 'churn_risk', refund))).toBeGreaterThan(mean(answer('customer_service', 'churn_risk', login)) + 1);
-    expect(p('customer_service', 'needs_human', refund, 'true')).toBeGreaterThan(p('customer_service', 'needs_human', login, 'true'));
+    expect(mean(answer('customer_service', 'churn_risk', refund))).toBeGreaterThan(
+      mean(answer('customer_service', 'churn_risk', login)) + 1,
+    );
+    expect(p('customer_service', 'needs_human', refund, 'true')).toBeGreaterThan(
+      p('customer_service', 'needs_human', login, 'true'),
+    );
   });
 
   it('security: an allowlisted source in a change window reads benign; impossible travel without MFA reads compromised', () => {
     const benign = {
-      alert: { rule: 'admin login', description: 'scheduled maintenance login from known host', evidence: ['approved change ticket'] },
+      alert: {
+        rule: 'admin login',
+        description: 'scheduled maintenance login from known host',
+        evidence: ['approved change ticket'],
+      },
       principal: { name: 'ops-bot', type: 'service', privileges: ['read'], mfa_enrolled: true },
       history: { logins_30d: 300, distinct_countries_30d: 1, prior_alerts_90d: 0, credential_rotation_days_ago: 10 },
       context: { asset_criticality: 'low', change_window_active: true, source_on_allowlist: true },
     };
     const hostile = {
-      alert: { rule: 'impossible travel', description: 'suspicious sign-in from new country followed by mass download', evidence: ['tor exit node'] },
+      alert: {
+        rule: 'impossible travel',
+        description: 'suspicious sign-in from new country followed by mass download',
+        evidence: ['tor exit node'],
+      },
       principal: { name: 'cfo', type: 'human', privileges: ['admin'], mfa_enrolled: false },
       history: { logins_30d: 20, distinct_countries_30d: 4, prior_alerts_90d: 2, credential_rotation_days_ago: 400 },
       context: { asset_criticality: 'critical', change_window_active: false, source_on_allowlist: false },
@@ -163,11 +236,23 @@ describe('the heuristic reads the state', () => {
     expect(p('security_incidents', 'true_positive', benign, 'true')).toBeLessThan(0.2);
     expect(p('security_incidents', 'credential_compromise', hostile, 'true')).toBeGreaterThan(0.8);
     expect(p('security_incidents', 'disposition', benign, 'close_benign')).toBeGreaterThan(0.5);
-    expect(mean(answer('security_incidents', 'severity', hostile))).toBeGreaterThan(mean(answer('security_incidents', 'severity', benign)) + 1.5);
+    expect(mean(answer('security_incidents', 'severity', hostile))).toBeGreaterThan(
+      mean(answer('security_incidents', 'severity', benign)) + 1.5,
+    );
   });
 
   it('answers an unknown choice by lexical overlap with the state', () => {
-    const questions: QuestionSet = [['team', { type: 'choice', instructions: 'Which team?', options: ['billing', 'shipping'], descriptions: ['charges and refunds', 'parcels and couriers'] }]];
+    const questions: QuestionSet = [
+      [
+        'team',
+        {
+          type: 'choice',
+          instructions: 'Which team?',
+          options: ['billing', 'shipping'],
+          descriptions: ['charges and refunds', 'parcels and couriers'],
+        },
+      ],
+    ];
     const [d] = heuristicModel.answer({ ticket: 'The courier lost my parcel' }, questions);
     expect(d![1]).toBeGreaterThan(d![0]!);
     const [e] = heuristicModel.answer('I was charged twice, refunds please', questions);
@@ -175,7 +260,17 @@ describe('the heuristic reads the state', () => {
   });
 
   it('falls back to the generic reader when a known instruction comes with other options', () => {
-    const questions: QuestionSet = [['x', { type: 'choice', instructions: 'How should this vendor invoice be dispositioned?', options: ['pay', 'wait'], descriptions: [null, null] }]];
+    const questions: QuestionSet = [
+      [
+        'x',
+        {
+          type: 'choice',
+          instructions: 'How should this vendor invoice be dispositioned?',
+          options: ['pay', 'wait'],
+          descriptions: [null, null],
+        },
+      ],
+    ];
     const [d] = heuristicModel.answer({}, questions);
     expect(d).toHaveLength(2);
     expect(d![0]).toBeCloseTo(0.5, 9);
@@ -185,7 +280,15 @@ describe('the heuristic reads the state', () => {
 describe('prior model', () => {
   const file = {
     description: 'synthetic train split',
-    entries: [{ id: 'customer_service/needs_human', type: 'noul', instructions: 'This conversation requires a human agent rather than automated handling.', answers: ['true', 'false'], probabilities: [0.3, 0.7] }],
+    entries: [
+      {
+        id: 'customer_service/needs_human',
+        type: 'noul',
+        instructions: 'This conversation requires a human agent rather than automated handling.',
+        answers: ['true', 'false'],
+        probabilities: [0.3, 0.7],
+      },
+    ],
   };
 
   it('answers a matching question from the table and others uniformly', () => {
@@ -205,7 +308,12 @@ describe('prior model', () => {
   });
 
   it('names the file and field of a bad entry', () => {
-    const bad = { entries: [{ ...file.entries[0], probabilities: [0.3, 0.3] }, { ...file.entries[0], answers: ['true'] }] };
+    const bad = {
+      entries: [
+        { ...file.entries[0], probabilities: [0.3, 0.3] },
+        { ...file.entries[0], answers: ['true'] },
+      ],
+    };
     try {
       parsePriorTable(bad, 'prior.json');
       throw new Error('expected InvalidInputError');

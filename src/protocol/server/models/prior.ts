@@ -27,7 +27,8 @@ function keyOf(q: Question): string {
  */
 export function parsePriorTable(value: unknown, file: string): PriorTable {
   const problems: InputProblem[] = [];
-  const bad = (field: string, message: string) => problems.push({ file, line: null, field, message: `${field}: ${message}` });
+  const bad = (field: string, message: string) =>
+    problems.push({ file, line: null, field, message: `${field}: ${message}` });
   if (!isRecord(value)) {
     bad('(root)', `must be an object with "description" and "entries", got ${preview(value)}`);
     throw new InvalidInputError(problems);
@@ -43,21 +44,30 @@ export function parsePriorTable(value: unknown, file: string): PriorTable {
     const f = `entries[${i}]`;
     if (!isRecord(e)) return bad(f, `must be an object, got ${preview(e)}`);
     const { type, instructions, answers, probabilities } = e;
-    if (type !== 'noul' && type !== 'choice' && type !== 'score') return bad(`${f}.type`, `must be "noul", "choice" or "score", got ${preview(type)}`);
-    if (typeof instructions !== 'string' || instructions === '') return bad(`${f}.instructions`, `must be a non-empty string, got ${preview(instructions)}`);
+    if (type !== 'noul' && type !== 'choice' && type !== 'score')
+      return bad(`${f}.type`, `must be "noul", "choice" or "score", got ${preview(type)}`);
+    if (typeof instructions !== 'string' || instructions === '')
+      return bad(`${f}.instructions`, `must be a non-empty string, got ${preview(instructions)}`);
     if (!Array.isArray(answers) || answers.length < 2 || !answers.every((a) => typeof a === 'string')) {
       return bad(`${f}.answers`, `must be an array of at least two answer names, got ${preview(answers)}`);
     }
     if (!Array.isArray(probabilities) || probabilities.length !== answers.length) {
-      return bad(`${f}.probabilities`, `must be an array aligned with answers (${answers.length} numbers), got ${preview(probabilities)}`);
+      return bad(
+        `${f}.probabilities`,
+        `must be an array aligned with answers (${answers.length} numbers), got ${preview(probabilities)}`,
+      );
     }
     let sum = 0;
     for (const p of probabilities) {
-      if (typeof p !== 'number' || !Number.isFinite(p) || p < 0 || p > 1) return bad(`${f}.probabilities`, `every probability must be a number in [0, 1], got ${preview(p)}`);
+      if (typeof p !== 'number' || !Number.isFinite(p) || p < 0 || p > 1)
+        return bad(`${f}.probabilities`, `every probability must be a number in [0, 1], got ${preview(p)}`);
       sum += p;
     }
     if (Math.abs(sum - 1) > 0.01) return bad(`${f}.probabilities`, `must sum to 1 (within 0.01), got ${sum}`);
-    entries.set(priorKey(type, instructions, answers as string[]), (probabilities as number[]).map((p) => p / sum));
+    entries.set(
+      priorKey(type, instructions, answers as string[]),
+      (probabilities as number[]).map((p) => p / sum),
+    );
     return undefined;
   });
   if (problems.length > 0) throw new InvalidInputError(problems.slice(0, 20), Math.max(0, problems.length - 20));

@@ -10,4 +10,8 @@ export const uniformModel: DecisionModel = {
 };
 
 /** `uniform` under the name benchmarks use for a zero-work server. */
-export const zeroModel: DecisionModel = { ...uniformModel, name: 'zero', description: 'same answers as uniform, for zero-work speed benchmarks' };
+export const zeroModel: DecisionModel = {
+  ...uniformModel,
+  name: 'zero',
+  description: 'same answers as uniform, for zero-work speed benchmarks',
+};
