@@ -192,6 +192,7 @@ export interface CommandSpec<O extends Record<string, Option<unknown>>> {
   /** Sections after the options (e.g. fault injection notes). */
   readonly notes?: string;
   readonly exitCodes?: string;
+  /** Each example a command line; `\n` continues one example on the next line. */
   readonly examples: readonly string[];
   readonly handlesSignals?: boolean;
   run(args: { values: Values<O>; positionals: string[] }, io: CliIo): Promise<number>;
@@ -209,7 +210,7 @@ export function defineCommand<O extends Record<string, Option<unknown>>>(spec: C
     options: spec.options,
     ...(spec.handlesSignals ? { handlesSignals: true } : {}),
     async run(argv, io) {
-      const { values, positionals } = parseCommandLine(spec.name, argv, spec.options);
+      const { values, positionals } = parseCommandLine(argv, spec.options);
       checkPositionals(spec, positionals);
       return spec.run({ values: values as Values<O>, positionals }, io);
     },
@@ -291,7 +292,7 @@ export function renderCommandHelp(spec: CommandSpec<Record<string, Option<unknow
     `Exit codes: ${spec.exitCodes ?? DEFAULT_EXIT_CODES}`,
     '',
     spec.examples.length === 1 ? 'Example:' : 'Examples:',
-    ...spec.examples.map((e) => `  ${e}`),
+    ...spec.examples.flatMap((e) => e.split('\n').map((line) => `  ${line}`)),
     '',
   ];
   return lines.join('\n');
@@ -303,7 +304,6 @@ export function renderCommandHelp(spec: CommandSpec<Record<string, Option<unknow
  * last silently); list options take several values in a row.
  */
 export function parseCommandLine(
-  command: string,
   argv: readonly string[],
   options: Readonly<Record<string, Option<unknown>>>,
 ): { values: Record<string, unknown>; positionals: string[] } {
@@ -323,7 +323,7 @@ export function parseCommandLine(
       strict: true,
     });
   } catch (err) {
-    throw usageErrorOf(command, err, Object.keys(options));
+    throw usageErrorOf(err, Object.keys(options));
   }
   const values: Record<string, unknown> = {};
   for (const [name, o] of Object.entries(options)) {
@@ -366,14 +366,14 @@ function expandLists(argv: readonly string[], lists: readonly string[]): string[
   return out;
 }
 
-function usageErrorOf(command: string, err: unknown, known: readonly string[]): UsageError {
+function usageErrorOf(err: unknown, known: readonly string[]): UsageError {
   const message = (err instanceof Error ? err.message : String(err)).replace(/^TypeError \[[A-Z_]+\]: /, '');
   const unknown = /^Unknown option '(-{1,2}[^']*)'/.exec(message);
   if (unknown) {
     const given = unknown[1]!;
     const guess = closest(given.replace(/^-+/, '').split('=')[0]!, known);
     return new UsageError(
-      `unknown option ${given}${guess ? ` (did you mean --${guess}?)` : ''}; see 'decidekit ${command} --help'`,
+      `unknown option ${given}${guess ? ` (did you mean --${guess}?)` : ''}`,
     );
   }
   const missing = /^Option '(?:-\w, )?(--[\w-]+) <value>' argument missing/.exec(message);

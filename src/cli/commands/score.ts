@@ -19,8 +19,8 @@ correct decision and mean latency. Absent numbers read n/a (null in JSON).`,
     json: flag('one JSON document, unrounded numbers'),
   },
   examples: [
-    'decidekit score --dataset data/moderation/dataset.jsonl \\',
-    '                --results data/moderation/results-careful-1.jsonl',
+    'decidekit score --dataset data/moderation/dataset.jsonl \\\n' +
+      '                --results data/moderation/results-careful-1.jsonl',
   ],
   async run({ values }, io) {
     const datasetPath = requiredValue('dataset', values.dataset);
