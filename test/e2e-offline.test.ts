@@ -1,9 +1,8 @@
 /**
- * End to end: the real CLI (`node dist/cli/main.js`, built by `npm run build`) on the bundled
+ * End to end: the real CLI (`runCli` in process, on the current source) on the bundled
  * moderation sample and on broken files. Expected numbers come from the library, not from
  * earlier output.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,22 +10,17 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { writeModerationSample } from '../scripts/make-moderation-sample.js';
 import { loadOfflineDataset } from '../src/datasets/offline/dataset.js';
 import { loadResults, scoreResults } from '../src/datasets/offline/results.js';
+import { runCliInProcess, type CliOutcome } from '../src/cli/test-support/run-cli-in-process.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const DATA = join(ROOT, 'data', 'moderation');
 const DATASET = join(DATA, 'dataset.jsonl');
 const results = (model: string) => join(DATA, `results-${model}.jsonl`);
 const tmp = mkdtempSync(join(tmpdir(), 'decidekit-e2e-offline-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function cli(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1' },
-    cwd: ROOT,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+function cli(...args: string[]): Promise<CliOutcome> {
+  return runCliInProcess(args, { cwd: ROOT });
 }
 
 function expectNoStackTrace(text: string): void {
@@ -44,8 +38,8 @@ interface JsonRow {
 }
 
 describe('decidekit score', () => {
-  it('prints headline metrics, counts and the reliability table', () => {
-    const r = cli('score', '--dataset', DATASET, '--results', results('careful-1'));
+  it('prints headline metrics, counts and the reliability table', async () => {
+    const r = await cli('score', '--dataset', DATASET, '--results', results('careful-1'));
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     for (const label of [
@@ -66,7 +60,7 @@ describe('decidekit score', () => {
   });
 
   it('prints the library summary, unrounded, with --json', async () => {
-    const r = cli('score', '--dataset', DATASET, '--results', results('loud-1'), '--json');
+    const r = await cli('score', '--dataset', DATASET, '--results', results('loud-1'), '--json');
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout) as JsonRow & { reliability: unknown[] };
     const expected = (await scoreResults(results('loud-1'), await loadOfflineDataset(DATASET))).summary;
@@ -79,27 +73,30 @@ describe('decidekit score', () => {
     expect(doc.reliability).toHaveLength(expected.reliability.length);
   });
 
-  it('applies --threshold to yes/no predictions', () => {
-    const at = (t: string) =>
+  it('applies --threshold to yes/no predictions', async () => {
+    const at = async (t: string) =>
       (
         JSON.parse(
-          cli('score', '--dataset', DATASET, '--results', results('budget-1'), '--json', '--threshold', t).stdout,
+          (await cli('score', '--dataset', DATASET, '--results', results('budget-1'), '--json', '--threshold', t))
+            .stdout,
         ) as JsonRow
       ).accuracy;
-    expect(at('0.42')).toBeGreaterThan(at('0.5'));
+    expect(await at('0.42')).toBeGreaterThan(await at('0.5'));
   });
 
-  it('exits 2 on usage errors', () => {
-    const missing = cli('score', '--results', results('careful-1'));
+  it('exits 2 on usage errors', async () => {
+    const missing = await cli('score', '--results', results('careful-1'));
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--dataset is required');
-    const two = cli('score', '--dataset', DATASET, '--results', results('careful-1'), results('loud-1'));
+    const two = await cli('score', '--dataset', DATASET, '--results', results('careful-1'), results('loud-1'));
     expect(two.code).toBe(2);
     expect(two.stderr).toContain("use 'decidekit compare' for several");
-    expect(cli('score', '--dataset', DATASET, '--results', results('careful-1'), '--threshold', '2').code).toBe(2);
+    expect((await cli('score', '--dataset', DATASET, '--results', results('careful-1'), '--threshold', '2')).code).toBe(
+      2,
+    );
   });
 
-  it('exits 1 on an invalid results file, listing each problem with its line', () => {
+  it('exits 1 on an invalid results file, listing each problem with its line', async () => {
     const bad = join(tmp, 'bad.jsonl');
     writeFileSync(
       bad,
@@ -109,7 +106,7 @@ describe('decidekit score', () => {
         '{"case_id": "zz-1", "model": "x", "decision": {"probability": 0.9}}',
       ].join('\n'),
     );
-    const r = cli('score', '--dataset', DATASET, '--results', bad);
+    const r = await cli('score', '--dataset', DATASET, '--results', bad);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(`${bad}:2 case ch-1: probabilities sum to 1.30, expected 1`);
@@ -118,8 +115,8 @@ describe('decidekit score', () => {
     expectNoStackTrace(r.stderr);
   });
 
-  it('exits 1 naming a file that does not exist', () => {
-    const r = cli('score', '--dataset', join(tmp, 'nope.jsonl'), '--results', results('careful-1'));
+  it('exits 1 naming a file that does not exist', async () => {
+    const r = await cli('score', '--dataset', join(tmp, 'nope.jsonl'), '--results', results('careful-1'));
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('nope.jsonl (no such file)');
     expectNoStackTrace(r.stderr);
@@ -128,7 +125,7 @@ describe('decidekit score', () => {
 
 describe('decidekit compare', () => {
   it('prints one Markdown table, rows in the order given, and the demo story holds', async () => {
-    const r = cli(
+    const r = await cli(
       'compare',
       '--dataset',
       DATASET,
@@ -149,17 +146,19 @@ describe('decidekit compare', () => {
     expect(lines.slice(2, 5).map((l) => l.split('|')[1]!.trim())).toEqual(['careful-1', 'loud-1', 'budget-1']);
 
     const json = JSON.parse(
-      cli(
-        'compare',
-        '--dataset',
-        DATASET,
-        '--results',
-        results('careful-1'),
-        '--results',
-        results('loud-1'),
-        '--results',
-        results('budget-1'),
-        '--json',
+      (
+        await cli(
+          'compare',
+          '--dataset',
+          DATASET,
+          '--results',
+          results('careful-1'),
+          '--results',
+          results('loud-1'),
+          '--results',
+          results('budget-1'),
+          '--json',
+        )
       ).stdout,
     ) as {
       models: JsonRow[];
@@ -176,8 +175,8 @@ describe('decidekit compare', () => {
     for (const m of json.models) expect(m.counts.n_missing).toBe(0);
   });
 
-  it('reorders rows with --sort and rejects an unknown metric', () => {
-    const r = cli(
+  it('reorders rows with --sort and rejects an unknown metric', async () => {
+    const r = await cli(
       'compare',
       '--dataset',
       DATASET,
@@ -194,17 +193,17 @@ describe('decidekit compare', () => {
       'loud-1',
       'careful-1',
     ]);
-    const bad = cli('compare', '--dataset', DATASET, '--results', results('careful-1'), '--sort', 'vibes');
+    const bad = await cli('compare', '--dataset', DATASET, '--results', results('careful-1'), '--sort', 'vibes');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--sort "vibes" is not a metric');
   });
 
-  it('gathers the problems of every invalid file before failing', () => {
+  it('gathers the problems of every invalid file before failing', async () => {
     const a = join(tmp, 'a.jsonl');
     const b = join(tmp, 'b.jsonl');
     writeFileSync(a, '{"case_id": "yn-1", "model": "a", "decision": {"probability": 2}}\n');
     writeFileSync(b, '{"case_id": "sc-1", "model": "b", "decision": {"value": 99}}\n');
-    const r = cli('compare', '--dataset', DATASET, '--results', a, b);
+    const r = await cli('compare', '--dataset', DATASET, '--results', a, b);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`${a}:1 case yn-1: probability must be a number in [0, 1], got 2`);
     expect(r.stderr).toContain(`${b}:1 case sc-1: value 99 is outside [0, 10]`);
@@ -213,8 +212,8 @@ describe('decidekit compare', () => {
 });
 
 describe('decidekit validate', () => {
-  it('passes the bundled files', () => {
-    const r = cli(
+  it('passes the bundled files', async () => {
+    const r = await cli(
       'validate',
       '--dataset',
       DATASET,
@@ -228,7 +227,7 @@ describe('decidekit validate', () => {
     expect(r.stdout).toContain('all files valid');
   });
 
-  it('lists every problem with its line and exits 1', () => {
+  it('lists every problem with its line and exits 1', async () => {
     const dataset = join(tmp, 'dataset.jsonl');
     writeFileSync(
       dataset,
@@ -238,7 +237,7 @@ describe('decidekit validate', () => {
         '{"id": "c", "kind": "yes_no", "correct": true}',
       ].join('\n'),
     );
-    const r = cli('validate', '--dataset', dataset, '--json');
+    const r = await cli('validate', '--dataset', dataset, '--json');
     expect(r.code).toBe(1);
     const doc = JSON.parse(r.stdout) as {
       ok: boolean;
@@ -249,22 +248,22 @@ describe('decidekit validate', () => {
       [1, 'a', 'correct'],
       [2, 'b', 'options'],
     ]);
-    const text = cli('validate', '--dataset', dataset, '--results', results('careful-1'));
+    const text = await cli('validate', '--dataset', dataset, '--results', results('careful-1'));
     expect(text.code).toBe(1);
     expect(text.stdout).toContain(`${dataset}:1 case a: correct must be true or false, got "yes"`);
     expect(text.stdout).toContain('not checked: the dataset is invalid');
     expectNoStackTrace(text.stdout + text.stderr);
   });
 
-  it('reports an unreadable results file as a problem, not a crash', () => {
-    const r = cli('validate', '--dataset', DATASET, '--results', join(tmp, 'gone.jsonl'));
+  it('reports an unreadable results file as a problem, not a crash', async () => {
+    const r = await cli('validate', '--dataset', DATASET, '--results', join(tmp, 'gone.jsonl'));
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('gone.jsonl (no such file)');
   });
 });
 
 describe('moderation sample', () => {
-  it('regenerates byte-identical files', () => {
+  it('regenerates byte-identical files', async () => {
     const out = join(tmp, 'sample');
     const written = writeModerationSample(out);
     expect(written.length).toBe(4);
@@ -292,7 +291,7 @@ describe('moderation sample', () => {
 });
 
 describe('large results files (pre-parsed on a worker thread)', () => {
-  it('scores the same large file listed twice, once per listing, with equal rows', () => {
+  it('scores the same large file listed twice, once per listing, with equal rows', async () => {
     const n = 150_000;
     const dataset: string[] = [];
     const answers: string[] = [];
@@ -308,7 +307,7 @@ describe('large results files (pre-parsed on a worker thread)', () => {
     writeFileSync(ds, `${dataset.join('\n')}\n`);
     writeFileSync(rs, `${answers.join('\n')}\n`);
     expect(readFileSync(rs).byteLength).toBeGreaterThan(8 * 1024 * 1024);
-    const r = cli('compare', '--dataset', ds, '--results', rs, rs, '--json');
+    const r = await cli('compare', '--dataset', ds, '--results', rs, rs, '--json');
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const rows = (JSON.parse(r.stdout) as { models: JsonRow[] }).models;

@@ -1,5 +1,5 @@
 /**
- * End-to-end: the real CLI (`node dist/cli/main.js`, built by `npm run build`) on the bundled
+ * End-to-end: the real CLI (`runCli` in process, on the current source) on the bundled
  * samples. Expected numbers are derived here from the sample files or from how the samples
  * were designed, not copied from the implementation's output.
  */
@@ -9,30 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliInProcess, type CliOutcome } from '../src/cli/test-support/run-cli-in-process.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const INBOX = join(ROOT, 'data', 'inbox');
-const MODERATION = join(ROOT, 'data', 'moderation');
 const run = promisify(execFile);
+const MODERATION = join(ROOT, 'data', 'moderation');
 
-interface CliRun {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-async function cli(...args: string[]): Promise<CliRun> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1' },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
-  }
+function cli(...args: string[]): Promise<CliOutcome> {
+  return runCliInProcess(args, { cwd: ROOT });
 }
 
 async function jsonl(path: string): Promise<Record<string, unknown>[]> {
@@ -194,7 +179,7 @@ describe('decidekit actions', () => {
   });
 
   let specs = 0;
-  async function withSpec(spec: unknown): Promise<CliRun> {
+  async function withSpec(spec: unknown): Promise<CliOutcome> {
     const path = join(tmp, `spec-${++specs}.json`);
     await writeFile(path, typeof spec === 'string' ? spec : JSON.stringify(spec));
     return cli(

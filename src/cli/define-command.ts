@@ -25,6 +25,8 @@ export interface Command {
   /** Declared options (for tests and "did you mean"); subcommand groups list their subcommands'. */
   readonly options?: Readonly<Record<string, Option<unknown>>>;
   readonly subcommands?: readonly Command[];
+  /** A group's subcommand by the word typed after the group's name. */
+  readonly subcommandOf?: (word: string | undefined) => Command | undefined;
 }
 
 /** One declared option: how it reads on the command line, how it is checked, how it is documented. */
@@ -217,7 +219,10 @@ export function defineCommand<O extends Record<string, Option<unknown>>>(spec: C
   };
 }
 
-/** A command made of subcommands (`runs list`, `dataset fetch`): each declared once itself. */
+/**
+ * A command made of subcommands (`runs list`, `dataset fetch`): each declared once itself,
+ * named in full (`runs list`) so its help and errors read as typed.
+ */
 export function defineCommandGroup(spec: {
   readonly name: string;
   readonly summary: string;
@@ -225,7 +230,9 @@ export function defineCommandGroup(spec: {
   readonly subcommands: readonly Command[];
   readonly examples: readonly string[];
 }): Command {
-  const width = Math.max(...spec.subcommands.map((c) => c.name.length));
+  const word = (c: Command) => (c.name.startsWith(`${spec.name} `) ? c.name.slice(spec.name.length + 1) : c.name);
+  const words = spec.subcommands.map(word);
+  const width = Math.max(...words.map((w) => w.length));
   const help = [
     `decidekit ${spec.name}: ${spec.summary}`,
     '',
@@ -234,37 +241,32 @@ export function defineCommandGroup(spec: {
     spec.description.trimEnd(),
     '',
     'Subcommands:',
-    ...spec.subcommands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    ...spec.subcommands.map((c) => `  ${word(c).padEnd(width)}  ${c.summary}`),
     '',
     'Examples:',
     ...spec.examples.map((e) => `  ${e}`),
     '',
   ].join('\n');
+  const subcommandOf = (sub: string | undefined) => spec.subcommands.find((c) => word(c) === sub);
   return {
     name: spec.name,
     summary: spec.summary,
     help,
     subcommands: spec.subcommands,
+    subcommandOf,
     async run(argv, io) {
       const [sub, ...rest] = argv;
-      if (sub === undefined) throw new UsageError(`${spec.name} needs a subcommand: ${names(spec.subcommands)}`);
-      const command = spec.subcommands.find((c) => c.name === sub);
+      if (sub === undefined) throw new UsageError(`${spec.name} needs a subcommand (${words.join(', ')})`);
+      const command = subcommandOf(sub);
       if (!command) {
-        const guess = closest(
-          sub,
-          spec.subcommands.map((c) => c.name),
-        );
+        const guess = closest(sub, words);
         throw new UsageError(
-          `unknown subcommand '${sub}'${guess ? ` (did you mean '${guess}'?)` : ''}; one of: ${names(spec.subcommands)}`,
+          `unknown subcommand ${JSON.stringify(sub)} (${words.join(', ')})${guess ? `; did you mean '${guess}'?` : ''}`,
         );
       }
       return command.run(rest, io);
     },
   };
-}
-
-function names(commands: readonly Command[]): string {
-  return commands.map((c) => c.name).join(', ');
 }
 
 /** Renders a command's help from its declaration. */
@@ -372,9 +374,7 @@ function usageErrorOf(err: unknown, known: readonly string[]): UsageError {
   if (unknown) {
     const given = unknown[1]!;
     const guess = closest(given.replace(/^-+/, '').split('=')[0]!, known);
-    return new UsageError(
-      `unknown option ${given}${guess ? ` (did you mean --${guess}?)` : ''}`,
-    );
+    return new UsageError(`unknown option ${given}${guess ? ` (did you mean --${guess}?)` : ''}`);
   }
   const missing = /^Option '(?:-\w, )?(--[\w-]+) <value>' argument missing/.exec(message);
   if (missing) return new UsageError(`${missing[1]} needs a value`);

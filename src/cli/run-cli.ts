@@ -1,5 +1,5 @@
 import { DecidekitError, InvalidInputError, UsageError, formatProblem } from '../core/errors.js';
-import { COMMANDS } from './commands/index.js';
+import { COMMANDS, loadCommand } from './commands/index.js';
 import type { CliIo } from './io.js';
 
 import { TOOL_VERSION as VERSION } from './version.js';
@@ -35,9 +35,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stderr.write(`decidekit: unknown command '${name}'\n\n${renderTopHelp()}`);
     return 2;
   }
-  const command = await entry.load();
+  const command = await loadCommand(entry);
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout.write(command.help.endsWith('\n') ? command.help : `${command.help}\n`);
+    const help = (command.subcommandOf?.(rest[0]) ?? command).help;
+    io.stdout.write(help.endsWith('\n') ? help : `${help}\n`);
     return 0;
   }
   try {

@@ -1,16 +1,15 @@
 /**
- * End-to-end: the real CLI (`node dist/cli/main.js`, built by `npm run build`) on the bundled
+ * End-to-end: the real CLI (`runCli` in process, on the current source) on the bundled
  * sample, damaged copies, user files, and a download from a loopback server.
  */
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliInProcess, type CliOutcome } from '../test-support/run-cli-in-process.js';
 import { sampleDir } from '../../datasets/typed-decisions/load-bench-dataset.js';
 import { PINNED_PARQUET_SHA256, PINNED_REVISION } from '../../datasets/typed-decisions/provenance.js';
 import {
@@ -18,30 +17,17 @@ import {
   typedDecisionsParquet,
 } from '../../datasets/typed-decisions/test-support/typed-decisions-parquet.js';
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
-const CLI = join(ROOT, 'dist', 'cli', 'main.js');
-const execFileAsync = promisify(execFile);
-
 let dir: string;
 let server: Server;
 let hfEndpoint: string;
 let parquet: Buffer;
 let parquetSha256: string;
 
-async function cli(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, [CLI, ...args], {
-      cwd: dir,
-      env: { ...process.env, NO_COLOR: '1', XDG_CACHE_HOME: join(dir, 'cache'), HF_ENDPOINT: hfEndpoint, ...env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
-  }
+function cli(args: string[], env: Record<string, string> = {}): Promise<CliOutcome> {
+  return runCliInProcess(args, {
+    cwd: dir,
+    env: { XDG_CACHE_HOME: join(dir, 'cache'), HF_ENDPOINT: hfEndpoint, ...env },
+  });
 }
 
 beforeAll(async () => {

@@ -1,141 +1,214 @@
 import { resolve } from 'node:path';
-import { DecidekitError, InvalidInputError, UsageError, formatProblem } from '../../core/errors.js';
-import {
-  defaultCacheDir,
-  fetchTypedDecisions,
-  loadBenchDataset,
-  PINNED_REVISION,
-  summarizeCases,
-  verifyBenchDataset,
-  type CaseSummary,
-  type DatasetManifest,
-  type DatasetSource,
-  type FetchTypedDecisionsResult,
-  type VerifiedDataset,
-} from '../../datasets/typed-decisions/index.js';
-import type { DatasetInfo } from '../../core/bench/run.js';
-import { parseCommandArgs, type Command } from '../command.js';
+import { UsageError } from '../../core/errors.js';
+import { PINNED_REVISION } from '../../datasets/typed-decisions/provenance.js';
+import type { DatasetTarget, DescribedDataset } from '../../app/datasets/describe-datasets.js';
+import type { FetchTypedDecisionsResult } from '../../datasets/typed-decisions/index.js';
+import { defineCommand, defineCommandGroup, flag, text } from '../define-command.js';
 import type { CliIo } from '../io.js';
 
-const HELP = `Usage: decidekit dataset fetch typed-decisions [--revision R] [--sha256 H] [--cache-dir DIR] [--json]
-       decidekit dataset info   [sample | typed-decisions | PATH] [--split S] [--cache-dir DIR] [--json]
-       decidekit dataset verify [sample | typed-decisions | PATH ...] [--cache-dir DIR] [--json]
+const cacheDirOption = text('DIR', 'cache root; copies live in DIR/typed-decisions/<revision>/', {
+  defaultText: '$XDG_CACHE_HOME/decidekit, else ~/.cache/decidekit',
+  example: 'cache',
+});
+const jsonOption = flag('one JSON document');
 
-Typed Decisions (LocalLLaMA/typed-decisions, Apache-2.0) is the benchmark 'decidekit bench'
-runs. decidekit ships a small SYNTHETIC sample in the same schema ('sample'); numbers on it
-are not Typed Decisions scores.
+const PATH_NOTE = `PATH is a .parquet file (the dataset's own), a .jsonl or .jsonl.gz file of decoded rows,
+or a folder holding manifest.json.`;
 
-Subcommands:
-  fetch     download all/test-00000-of-00001.parquet of the pinned revision
-            (${PINNED_REVISION.slice(0, 12)}) from Hugging Face, check its sha256, validate every
-            row and store the test split as JSONL.gz with a manifest in the cache.
-            Offline? Download the file elsewhere and pass it by path to bench/info/verify.
-  info      provenance (id, revision, license, source, hashes, attribution) and contents
-            (cases per workflow, decisions per question type). Default: the sample and
-            the cached Typed Decisions copy, if any.
-  verify    check that stored copies match their manifests (present, size, sha256, row
-            count) and that every row is valid. Default: the sample and the cached copy.
-            Exit 1 when anything fails.
+const fetchCommand = defineCommand({
+  name: 'dataset fetch',
+  summary: 'download Typed Decisions, check its sha256, store the test split',
+  usage: 'dataset fetch typed-decisions [--revision R] [--sha256 H] [--cache-dir DIR] [--json]',
+  description: `Downloads all/test-00000-of-00001.parquet of the pinned revision
+(${PINNED_REVISION.slice(0, 12)}) from Hugging Face, checks its sha256, validates every row
+and stores the test split as JSONL.gz with a manifest in the cache.
+Offline? Download the file elsewhere and pass it by path to bench/info/verify.`,
+  options: {
+    revision: text(
+      'R',
+      'dataset revision to fetch (default: the pinned one). Another revision\nhas no pinned sha256: its observed hash is recorded with a warning,\nunless --sha256 gives the expected one',
+      { example: 'main' },
+    ),
+    sha256: text('H', 'expected sha256 of the parquet file (default: the pinned hash)', {
+      example: '0'.repeat(64),
+    }),
+    'cache-dir': cacheDirOption,
+    json: jsonOption,
+  },
+  positionals: { min: 1, max: 1, names: 'one dataset name: typed-decisions' },
+  notes: `Environment:
+  HF_ENDPOINT      a Hugging Face mirror to download from (default https://huggingface.co)`,
+  exitCodes: '0 fetched and verified, 1 download or integrity failure, 2 usage error, 130 interrupted.',
+  examples: ['decidekit dataset fetch typed-decisions'],
+  async run({ values, positionals }, io) {
+    if (positionals[0] !== 'typed-decisions')
+      throw new UsageError(
+        `dataset fetch takes one dataset name: typed-decisions, got ${positionals.map((p) => JSON.stringify(p)).join(' ')}`,
+      );
+    if (values.sha256 !== undefined && !/^[0-9a-fA-F]{64}$/.test(values.sha256))
+      throw new UsageError(`--sha256 ${JSON.stringify(values.sha256)} is not 64 hex digits`);
+    const { defaultCacheDir, fetchTypedDecisions } = await import('../../datasets/typed-decisions/index.js');
+    const cacheDir = values['cache-dir'] === undefined ? defaultCacheDir(io.env) : resolve(io.cwd, values['cache-dir']);
+    const showProgress = io.stderr.isTTY && !values.json;
+    let lastShown = -1;
+    const result = await fetchTypedDecisions({
+      cacheDir,
+      fetch: globalThis.fetch,
+      // HF_ENDPOINT: the Hugging Face tools' variable for a mirror.
+      ...(io.env['HF_ENDPOINT'] === undefined || io.env['HF_ENDPOINT'] === ''
+        ? {}
+        : { baseUrl: io.env['HF_ENDPOINT'] }),
+      ...(values.revision === undefined ? {} : { revision: values.revision }),
+      ...(values.sha256 === undefined ? {} : { sha256: values.sha256 }),
+      signal: io.signal,
+      onProgress: (p) => {
+        if (!showProgress) return;
+        const mb = Math.floor(p.receivedBytes / 1e5);
+        if (mb === lastShown) return;
+        lastShown = mb;
+        const total = p.totalBytes === null ? '' : ` of ${(p.totalBytes / 1e6).toFixed(1)} MB`;
+        io.stderr.write(`\rdownloading ${(p.receivedBytes / 1e6).toFixed(1)} MB${total}`);
+      },
+    });
+    if (showProgress) io.stderr.write('\n');
+    for (const w of result.warnings) io.stderr.write(`decidekit dataset fetch: warning: ${w}\n`);
+    io.stdout.write(values.json ? `${JSON.stringify(fetchJson(result))}\n` : renderFetched(result));
+    return 0;
+  },
+});
 
-Options:
-  --revision R     dataset revision to fetch (default: the pinned one). Another revision
-                   has no pinned sha256: its observed hash is recorded with a warning,
-                   unless --sha256 gives the expected one
-  --sha256 H       expected sha256 of the parquet file (default: the pinned hash)
-  --cache-dir DIR  cache root (default $XDG_CACHE_HOME/decidekit, else ~/.cache/decidekit);
-                   copies live in DIR/typed-decisions/<revision>/
-  --split S        split to describe (default test)
-  --json           one JSON document
+const infoCommand = defineCommand({
+  name: 'dataset info',
+  summary: 'provenance and contents of a dataset',
+  usage: 'dataset info [sample | typed-decisions | PATH] [--split S] [--cache-dir DIR] [--json]',
+  description: `Shows provenance (id, revision, license, source, hashes, attribution) and contents
+(cases per workflow, decisions per question type). Default: the sample and the cached Typed
+Decisions copy, if any.
 
-Environment:
-  HF_ENDPOINT      a Hugging Face mirror to download from (default https://huggingface.co)
+${PATH_NOTE}`,
+  options: {
+    split: text('S', 'split to describe', { defaultText: 'test', example: 'test' }),
+    'cache-dir': cacheDirOption,
+    json: jsonOption,
+  },
+  positionals: { min: 0, max: 1, names: 'at most one dataset' },
+  exitCodes: '0 ok, 1 a named dataset is missing or invalid, 2 usage error.',
+  examples: ['decidekit dataset info typed-decisions'],
+  async run({ values, positionals }, io) {
+    const targets = await targetsOf(positionals, values['cache-dir'], io);
+    const { describeDatasets } = await import('../../app/datasets/describe-datasets.js');
+    const { described, notFetched } = await describeDatasets(targets, {
+      explicit: positionals.length > 0,
+      ...(values.split === undefined ? {} : { split: values.split }),
+    });
+    if (values.json) {
+      io.stdout.write(`${JSON.stringify({ datasets: described.map(infoJson), notFetched })}\n`);
+    } else {
+      io.stdout.write(
+        [...described.map(renderInfo), ...notFetched.map((m) => `${m.target}: not fetched. ${m.message}\n`)].join('\n'),
+      );
+    }
+    return 0;
+  },
+});
 
-PATH is a .parquet file (the dataset's own), a .jsonl or .jsonl.gz file of decoded rows,
-or a folder holding manifest.json.
+const verifyCommand = defineCommand({
+  name: 'dataset verify',
+  summary: 'check stored copies against their manifests and every row',
+  usage: 'dataset verify [sample | typed-decisions | PATH ...] [--cache-dir DIR] [--json]',
+  description: `Checks that stored copies match their manifests (present, size, sha256, row count) and
+that every row is valid. Default: the sample and the cached copy.
 
-Examples:
-  decidekit dataset fetch typed-decisions
-  decidekit dataset info typed-decisions
-  decidekit dataset verify ./test-00000-of-00001.parquet
-`;
+${PATH_NOTE}`,
+  options: { 'cache-dir': cacheDirOption, json: jsonOption },
+  positionals: { min: 0, max: Number.POSITIVE_INFINITY, names: 'datasets' },
+  exitCodes: '0 every copy verified, 1 anything fails, 2 usage error.',
+  examples: ['decidekit dataset verify ./test-00000-of-00001.parquet'],
+  async run({ values, positionals }, io) {
+    const targets = await targetsOf(positionals, values['cache-dir'], io);
+    const { verifyDatasets } = await import('../../app/datasets/describe-datasets.js');
+    const results = await verifyDatasets(targets, { explicit: positionals.length > 0 });
+    const failed = results.some((r) => !r.ok && !r.skipped);
+    if (values.json) {
+      io.stdout.write(
+        `${JSON.stringify({
+          ok: !failed,
+          results: results.map((r) =>
+            r.ok
+              ? {
+                  target: r.target,
+                  status: 'ok',
+                  dataset: r.verified.info.id,
+                  revision: r.verified.info.revision,
+                  location: r.verified.location,
+                  manifest: r.verified.manifest !== null,
+                  splits: r.verified.splits,
+                }
+              : {
+                  target: r.target,
+                  status: r.skipped ? 'not_fetched' : 'failed',
+                  error: r.error,
+                  problems: r.problems,
+                },
+          ),
+        })}\n`,
+      );
+    } else {
+      for (const r of results) {
+        if (r.ok) {
+          const v = r.verified;
+          const splits = v.splits.map((s) => `${s.split ?? 'all rows'} ${s.cases} cases`).join(', ');
+          const integrity =
+            v.manifest === null
+              ? 'rows valid; no manifest, so no integrity check'
+              : 'matches its manifest (size, sha256, rows); rows valid';
+          io.stdout.write(
+            `ok      ${r.target}: ${v.info.id}${v.info.revision === null ? '' : ` @ ${v.info.revision}`}: ${splits}; ${integrity}\n`,
+          );
+        } else if (r.skipped) {
+          io.stdout.write(`skipped ${r.target}: not fetched (decidekit dataset fetch typed-decisions)\n`);
+        } else {
+          io.stdout.write(`FAILED  ${r.target}: ${r.error}\n`);
+          for (const p of r.problems.slice(1)) io.stdout.write(`        ${p}\n`);
+        }
+      }
+    }
+    return failed ? 1 : 0;
+  },
+});
 
-const SUBCOMMANDS = ['fetch', 'info', 'verify'] as const;
-
-function sourceOf(target: string, io: CliIo, cacheDir: string): DatasetSource {
-  if (target === 'sample') return { kind: 'sample' };
-  if (target === 'typed-decisions') return { kind: 'typed-decisions', cacheDir };
-  return { kind: 'path', path: resolve(io.cwd, target) };
-}
-
-function cacheDirOf(value: string | undefined, io: CliIo): string {
-  return value === undefined ? defaultCacheDir(io.env) : resolve(io.cwd, value);
-}
-
-export const command: Command = {
+export const command = defineCommandGroup({
   name: 'dataset',
   summary: 'fetch Typed Decisions, show provenance, verify stored copies',
-  help: HELP,
-  async run(argv, io) {
-    const [sub, ...rest] = argv;
-    switch (sub) {
-      case 'fetch':
-        return runFetch(rest, io);
-      case 'info':
-        return runInfo(rest, io);
-      case 'verify':
-        return runVerify(rest, io);
-      default:
-        throw new UsageError(
-          sub === undefined
-            ? `dataset needs a subcommand (${SUBCOMMANDS.join(', ')})`
-            : `unknown subcommand ${JSON.stringify(sub)} (${SUBCOMMANDS.join(', ')})`,
-        );
-    }
-  },
-};
+  description: `Typed Decisions (LocalLLaMA/typed-decisions, Apache-2.0) is the benchmark 'decidekit bench'
+runs. decidekit ships a small SYNTHETIC sample in the same schema ('sample'); numbers on it
+are not Typed Decisions scores.`,
+  subcommands: [fetchCommand, infoCommand, verifyCommand],
+  examples: [
+    'decidekit dataset fetch typed-decisions',
+    'decidekit dataset info typed-decisions',
+    'decidekit dataset verify ./test-00000-of-00001.parquet',
+  ],
+});
 
-async function runFetch(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs(
-    argv,
-    {
-      revision: { type: 'string' },
-      sha256: { type: 'string' },
-      'cache-dir': { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
-    true,
-  );
-  if (positionals.length !== 1 || positionals[0] !== 'typed-decisions') {
-    throw new UsageError(
-      `dataset fetch takes one dataset name: typed-decisions${positionals.length > 0 ? `, got ${positionals.map((p) => JSON.stringify(p)).join(' ')}` : ''}`,
-    );
-  }
-  if (values.sha256 !== undefined && !/^[0-9a-fA-F]{64}$/.test(values.sha256))
-    throw new UsageError(`--sha256 ${JSON.stringify(values.sha256)} is not 64 hex digits`);
-  const cacheDir = cacheDirOf(values['cache-dir'], io);
-  const showProgress = io.stderr.isTTY && !values.json;
-  let lastShown = -1;
-  const result = await fetchTypedDecisions({
-    cacheDir,
-    fetch: globalThis.fetch,
-    // HF_ENDPOINT: the Hugging Face tools' variable for a mirror.
-    ...(io.env['HF_ENDPOINT'] === undefined || io.env['HF_ENDPOINT'] === '' ? {} : { baseUrl: io.env['HF_ENDPOINT'] }),
-    ...(values.revision === undefined ? {} : { revision: values.revision }),
-    ...(values.sha256 === undefined ? {} : { sha256: values.sha256 }),
-    signal: io.signal,
-    onProgress: (p) => {
-      if (!showProgress) return;
-      const mb = Math.floor(p.receivedBytes / 1e5);
-      if (mb === lastShown) return;
-      lastShown = mb;
-      const total = p.totalBytes === null ? '' : ` of ${(p.totalBytes / 1e6).toFixed(1)} MB`;
-      io.stderr.write(`\rdownloading ${(p.receivedBytes / 1e6).toFixed(1)} MB${total}`);
-    },
-  });
-  if (showProgress) io.stderr.write('\n');
-  for (const w of result.warnings) io.stderr.write(`decidekit dataset fetch: warning: ${w}\n`);
-  io.stdout.write(values.json ? `${JSON.stringify(fetchJson(result))}\n` : renderFetched(result));
-  return 0;
+/** No positional: the sample and the cached Typed Decisions copy. */
+async function targetsOf(
+  positionals: readonly string[],
+  cacheDirValue: string | undefined,
+  io: CliIo,
+): Promise<DatasetTarget[]> {
+  const { defaultCacheDir } = await import('../../datasets/typed-decisions/index.js');
+  const cacheDir = cacheDirValue === undefined ? defaultCacheDir(io.env) : resolve(io.cwd, cacheDirValue);
+  const names = positionals.length > 0 ? positionals : ['sample', 'typed-decisions'];
+  return names.map((target) => ({
+    target,
+    source:
+      target === 'sample'
+        ? { kind: 'sample' }
+        : target === 'typed-decisions'
+          ? { kind: 'typed-decisions', cacheDir }
+          : { kind: 'path', path: resolve(io.cwd, target) },
+  }));
 }
 
 function fetchJson(r: FetchTypedDecisionsResult) {
@@ -173,54 +246,7 @@ function renderFetched(r: FetchTypedDecisionsResult): string {
     .join('\n');
 }
 
-interface InfoEntry {
-  readonly target: string;
-  readonly info: DatasetInfo;
-  readonly location: string;
-  readonly manifest: DatasetManifest | null;
-  readonly summary: CaseSummary;
-}
-
-async function runInfo(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs(
-    argv,
-    { split: { type: 'string' }, 'cache-dir': { type: 'string' }, json: { type: 'boolean', default: false } },
-    true,
-  );
-  if (positionals.length > 1) throw new UsageError(`dataset info takes at most one dataset, got ${positionals.length}`);
-  const cacheDir = cacheDirOf(values['cache-dir'], io);
-  const split = values.split === undefined ? {} : { split: values.split };
-  const entries: InfoEntry[] = [];
-  const missing: { target: string; message: string }[] = [];
-  const targets = positionals.length === 1 ? [positionals[0]!] : ['sample', 'typed-decisions'];
-  for (const target of targets) {
-    try {
-      const d = await loadBenchDataset(sourceOf(target, io, cacheDir), split);
-      entries.push({
-        target,
-        info: d.info,
-        location: d.location,
-        manifest: d.manifest,
-        summary: summarizeCases(d.cases),
-      });
-    } catch (err) {
-      // Without an argument, a Typed Decisions copy that was never fetched is information, not a failure.
-      if (positionals.length === 0 && err instanceof DecidekitError && err.code === 'dataset_missing')
-        missing.push({ target, message: err.message });
-      else throw err;
-    }
-  }
-  if (values.json) {
-    io.stdout.write(`${JSON.stringify({ datasets: entries.map(infoJson), notFetched: missing })}\n`);
-  } else {
-    io.stdout.write(
-      [...entries.map(renderInfo), ...missing.map((m) => `${m.target}: not fetched. ${m.message}\n`)].join('\n'),
-    );
-  }
-  return 0;
-}
-
-function infoJson(e: InfoEntry) {
+function infoJson(e: DescribedDataset) {
   return {
     target: e.target,
     dataset: e.info,
@@ -235,7 +261,7 @@ function infoJson(e: InfoEntry) {
   };
 }
 
-function renderInfo(e: InfoEntry): string {
+function renderInfo(e: DescribedDataset): string {
   const { info, manifest, summary } = e;
   const rows: [string, string][] = [
     ['dataset', info.synthetic ? `${info.id}  (SYNTHETIC: not Typed Decisions data or scores)` : info.id],
@@ -272,70 +298,4 @@ function renderInfo(e: InfoEntry): string {
   rows.push(['attribution', info.attribution]);
   const width = Math.max(...rows.map(([k]) => k.length));
   return `${e.target}\n${rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n')}\n`;
-}
-
-async function runVerify(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs(
-    argv,
-    { 'cache-dir': { type: 'string' }, json: { type: 'boolean', default: false } },
-    true,
-  );
-  const cacheDir = cacheDirOf(values['cache-dir'], io);
-  const explicit = positionals.length > 0;
-  const targets = explicit ? positionals : ['sample', 'typed-decisions'];
-  const results: (
-    | { target: string; ok: true; verified: VerifiedDataset }
-    | { target: string; ok: false; skipped: boolean; error: string; problems: string[] }
-  )[] = [];
-  for (const target of targets) {
-    try {
-      results.push({ target, ok: true, verified: await verifyBenchDataset(sourceOf(target, io, cacheDir)) });
-    } catch (err) {
-      if (!(err instanceof DecidekitError)) throw err;
-      const skipped = !explicit && err.code === 'dataset_missing';
-      const problems = err instanceof InvalidInputError ? err.problems.map(formatProblem) : [];
-      results.push({ target, ok: false, skipped, error: err.message, problems });
-    }
-  }
-  const failed = results.some((r) => !r.ok && !r.skipped);
-  if (values.json) {
-    io.stdout.write(
-      `${JSON.stringify({
-        ok: !failed,
-        results: results.map((r) =>
-          r.ok
-            ? {
-                target: r.target,
-                status: 'ok',
-                dataset: r.verified.info.id,
-                revision: r.verified.info.revision,
-                location: r.verified.location,
-                manifest: r.verified.manifest !== null,
-                splits: r.verified.splits,
-              }
-            : { target: r.target, status: r.skipped ? 'not_fetched' : 'failed', error: r.error, problems: r.problems },
-        ),
-      })}\n`,
-    );
-  } else {
-    for (const r of results) {
-      if (r.ok) {
-        const v = r.verified;
-        const splits = v.splits.map((s) => `${s.split ?? 'all rows'} ${s.cases} cases`).join(', ');
-        const integrity =
-          v.manifest === null
-            ? 'rows valid; no manifest, so no integrity check'
-            : 'matches its manifest (size, sha256, rows); rows valid';
-        io.stdout.write(
-          `ok      ${r.target}: ${v.info.id}${v.info.revision === null ? '' : ` @ ${v.info.revision}`}: ${splits}; ${integrity}\n`,
-        );
-      } else if (r.skipped) {
-        io.stdout.write(`skipped ${r.target}: not fetched (decidekit dataset fetch typed-decisions)\n`);
-      } else {
-        io.stdout.write(`FAILED  ${r.target}: ${r.error}\n`);
-        for (const p of r.problems.slice(1)) io.stdout.write(`        ${p}\n`);
-      }
-    }
-  }
-  return failed ? 1 : 0;
 }

@@ -1,45 +1,40 @@
+/**
+ * Every command, declared once. Declarations are cheap to import: each command loads its
+ * heavy modules (the server, SQLite, undici, hyparquet) with `await import()` inside `run`,
+ * so `decidekit --help` or `decidekit score` never loads them. `bench` is still loaded on
+ * demand until it is declared the same way.
+ */
 import type { Command } from '../define-command.js';
+import { command as actions } from './actions.js';
+import { command as compare } from './compare.js';
+import { command as dataset } from './dataset.js';
+import { command as report } from './report.js';
+import { command as runs } from './runs.js';
+import { command as score } from './score.js';
+import { command as serve } from './serve.js';
+import { command as tune } from './tune.js';
+import { command as validate } from './validate.js';
 
-/** Every command, loaded on demand so `decidekit score` never loads the server or SQLite. */
-export const COMMANDS: Readonly<Record<string, { summary: string; load: () => Promise<Command> }>> = {
+/** A command, or (bench, for now) its summary and a loader. */
+export type CommandEntry = Command | { readonly summary: string; readonly load: () => Promise<Command> };
+
+/** In the order `decidekit --help` lists them. */
+export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   bench: {
     summary: 'benchmark a decision model server on Typed Decisions (default: the built-in server)',
     load: async () => (await import('./bench.js')).command,
   },
-  score: {
-    summary: "score one model's saved answers against a dataset",
-    load: async () => (await import('./score.js')).command,
-  },
-  compare: {
-    summary: "compare several models' saved answers in one table",
-    load: async () => (await import('./compare.js')).command,
-  },
-  validate: {
-    summary: 'check a dataset and results files against the formats',
-    load: async () => (await import('./validate.js')).command,
-  },
-  tune: {
-    summary: 'find the yes/no threshold saved scores support (cross-validated)',
-    load: async () => (await import('./tune.js')).command,
-  },
-  actions: {
-    summary: 'compose field decisions into actions and price the errors',
-    load: async () => (await import('./actions.js')).command,
-  },
-  serve: {
-    summary: 'run the built-in System One reference server',
-    load: async () => (await import('./serve.js')).command,
-  },
-  dataset: {
-    summary: 'fetch Typed Decisions, show provenance, verify stored copies',
-    load: async () => (await import('./dataset.js')).command,
-  },
-  report: {
-    summary: "re-render a stored run's report (same as 'runs report')",
-    load: async () => (await import('./report.js')).command,
-  },
-  runs: {
-    summary: 'list, show, compare and export stored benchmark runs',
-    load: async () => (await import('./runs.js')).command,
-  },
+  score,
+  compare,
+  validate,
+  tune,
+  actions,
+  serve,
+  dataset,
+  report,
+  runs,
 };
+
+export async function loadCommand(entry: CommandEntry): Promise<Command> {
+  return 'load' in entry ? entry.load() : entry;
+}

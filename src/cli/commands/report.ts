@@ -1,19 +1,11 @@
-import type { Command } from '../command.js';
-import { command as runs } from './runs.js';
+import { defineCommand } from '../define-command.js';
+import { reportSpec } from './runs/report.js';
 
 /** `decidekit report RUN` is `decidekit runs report RUN`, the name the benchmark docs use. */
-export const command: Command = {
+export const command = defineCommand({
+  ...reportSpec,
   name: 'report',
   summary: "re-render a stored run's report (same as 'runs report')",
-  help: `decidekit report: re-render a stored benchmark run's report
-
-Usage: decidekit report RUN [--format terminal|markdown|json] [--out FILE] [--redact] [--store PATH]
-
-RUN is a run id or a unique prefix of one (see 'decidekit runs list'). The Markdown report
-includes state previews in its trace when the run's dataset is still at hand.
-
-Example:
-  decidekit report 20261130-0415 --format markdown --out report.md
-`,
-  run: (argv, io) => runs.run(['report', ...argv], io),
-};
+  usage: 'report RUN [--format terminal|markdown|json] [--out FILE] [--redact] [--store PATH]',
+  examples: ['decidekit report 20261130-0415 --format markdown --out report.md'],
+});

@@ -1,14 +1,13 @@
 /**
- * End-to-end: the real CLI (`node dist/cli/main.js`, built by `npm run build`) against run
+ * End-to-end: the real CLI (`runCli` in process, on the current source) against run
  * stores seeded here through the library.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliInProcess, type CliOutcome } from '../test-support/run-cli-in-process.js';
 import type { CaseResult } from '../../core/bench/case-result.js';
 import type { BenchSummary } from '../../core/bench/summary.js';
 import type { RunConfig } from '../../core/bench/run.js';
@@ -22,27 +21,8 @@ import {
   wrongAnswers,
 } from '../../store/test-support/run-fixtures.js';
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
-const CLI = join(ROOT, 'dist', 'cli', 'main.js');
-const execFileAsync = promisify(execFile);
-
-interface CliRun {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-async function cli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-  try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, [CLI, ...args], {
-      cwd: dir,
-      env: { ...process.env, NO_COLOR: '1', ...env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
-  }
+function cli(args: string[], env: Record<string, string> = {}): Promise<CliOutcome> {
+  return runCliInProcess(args, { cwd: dir, env: env });
 }
 
 let dir: string;

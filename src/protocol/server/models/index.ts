@@ -5,10 +5,7 @@ import { uniformModel, zeroModel } from './uniform.js';
 
 export type { DecisionModel } from './decision-model.js';
 
-/** Names of the built-in models, default first. */
-export const BUILT_IN_MODEL_NAMES = ['heuristic', 'prior', 'uniform', 'zero'] as const;
-export type BuiltInModelName = (typeof BUILT_IN_MODEL_NAMES)[number];
-export const DEFAULT_MODEL: BuiltInModelName = 'heuristic';
+export { BUILT_IN_MODEL_NAMES, DEFAULT_MODEL, type BuiltInModelName } from './model-names.js';
 
 /** Every built-in model by name; `prior` answers from `priorTable` (uniform without one). */
 export function createBuiltInModels(priorTable: PriorTable | null): ReadonlyMap<string, DecisionModel> {

@@ -1,25 +1,27 @@
-import type { BenchRun } from '../core/bench/run.js';
+import type { BenchRun } from '../../core/bench/run.js';
 import {
   defaultCacheDir,
   loadBenchDataset,
   SAMPLE_ID,
   TYPED_DECISIONS_ID,
   type DatasetSource,
-} from '../datasets/typed-decisions/index.js';
-import type { CliIo } from './io.js';
+} from '../../datasets/typed-decisions/index.js';
 
 /**
  * The case states of a stored run, for the state previews of its Markdown trace, when its
  * dataset is still at hand (the bundled sample or the cached Typed Decisions copy) and its
  * question set is unchanged. Otherwise undefined: the report is rendered without previews.
  */
-export async function statesOfRun(run: BenchRun, io: CliIo): Promise<ReadonlyMap<string, string | object> | undefined> {
+export async function statesOfRun(
+  run: BenchRun,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<ReadonlyMap<string, string | object> | undefined> {
   const { dataset } = run.config;
   const source: DatasetSource | null =
     dataset.id === SAMPLE_ID
       ? { kind: 'sample' }
       : dataset.id === TYPED_DECISIONS_ID
-        ? { kind: 'typed-decisions', cacheDir: defaultCacheDir(io.env) }
+        ? { kind: 'typed-decisions', cacheDir: defaultCacheDir(env) }
         : null;
   if (source === null) return undefined;
   try {

@@ -1,0 +1,67 @@
+/**
+ * The stored-runs use cases behind `decidekit runs` and `decidekit report`: read runs from
+ * the run store (opened for each call and closed again) for listing, showing, comparing,
+ * re-rendering and exporting.
+ */
+import { compareRuns, type RunComparison } from '../../core/bench/run-diff.js';
+import { DecidekitError } from '../../core/errors.js';
+import { openRunStore, type RunStore, type StoredRunHead } from '../../store/index.js';
+import { statesOfRun } from './run-case-states.js';
+
+/** The newest runs first; a store that does not exist yet holds no runs. */
+export function listStoredRuns(storePath: string, options: { readonly limit?: number } = {}): StoredRunHead[] {
+  try {
+    return withStore(storePath, (s) => s.listRuns(options.limit === undefined ? {} : { limit: options.limit }));
+  } catch (err) {
+    if (err instanceof DecidekitError && err.code === 'store_missing') return [];
+    throw err;
+  }
+}
+
+/** One run by id or unique id prefix; an unknown run or a missing store is an error. */
+export function readStoredRun(storePath: string, prefix: string) {
+  return withStore(storePath, (s) => requireRun(s, prefix));
+}
+
+/** Run B against run A (same fingerprint unless `force`). */
+export function compareStoredRuns(
+  storePath: string,
+  prefixA: string,
+  prefixB: string,
+  options: { readonly force: boolean },
+): RunComparison {
+  const [a, b] = withStore(storePath, (s) => [requireRun(s, prefixA).run, requireRun(s, prefixB).run] as const);
+  return compareRuns(a, b, { force: options.force });
+}
+
+/**
+ * A run ready to re-render: with its case states (for the Markdown trace's previews) when
+ * asked for and its dataset is still at hand.
+ */
+export async function readRunForReport(
+  storePath: string,
+  prefix: string,
+  options: { readonly withStates: boolean; readonly env: Readonly<Record<string, string | undefined>> },
+) {
+  const { run } = readStoredRun(storePath, prefix);
+  const states = options.withStates ? await statesOfRun(run, options.env) : undefined;
+  return { run, states };
+}
+
+function withStore<T>(path: string, use: (store: RunStore) => T): T {
+  const store = openRunStore(path, { mustExist: true });
+  try {
+    return use(store);
+  } finally {
+    store.close();
+  }
+}
+
+function requireRun(store: RunStore, prefix: string) {
+  const id = store.resolveId(prefix);
+  const head = store.getHead(id);
+  const run = store.getRun(id);
+  if (head === null || run === null)
+    throw new DecidekitError('unknown_run', `unknown run: ${id} disappeared from ${store.path} while reading`);
+  return { head, run };
+}

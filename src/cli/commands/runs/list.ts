@@ -1,0 +1,35 @@
+import { defineCommand, flag, integer } from '../../define-command.js';
+import { colourEnabled } from '../../io.js';
+import { storeOption, storePathOf } from './store-option.js';
+
+export const command = defineCommand({
+  name: 'runs list',
+  summary: 'stored runs, newest first',
+  usage: 'runs list [--limit N] [--redact] [--json] [--store PATH]',
+  description: `Lists stored runs, newest first: id, date, model, dataset, status, accuracy, KL, Brier,
+ECE, fingerprint, label. A store that does not exist yet lists no runs.`,
+  options: {
+    limit: integer('N', 'list only the N newest runs', { min: 1, defaultText: 'all' }),
+    redact: flag('show server hosts as <redacted>'),
+    json: flag('one JSON document, numbers unrounded'),
+    store: storeOption,
+  },
+  exitCodes: '0 ok, 1 unreadable store, 2 usage error.',
+  examples: ['decidekit runs list --limit 10'],
+  async run({ values }, io) {
+    const path = storePathOf(values.store, io);
+    const { listStoredRuns } = await import('../../../app/runs/stored-runs.js');
+    const heads = listStoredRuns(path, values.limit === undefined ? {} : { limit: values.limit });
+    const { renderRunsList, renderRunsListJson } = await import('../../../reports/runs/runs-list.js');
+    io.stdout.write(
+      values.json
+        ? renderRunsListJson(heads, path, values.redact)
+        : renderRunsList(heads, {
+            colour: colourEnabled(io.stdout, io.env),
+            storePath: path,
+            redactHost: values.redact,
+          }),
+    );
+    return 0;
+  },
+});

@@ -1,0 +1,80 @@
+/**
+ * The declaration of `runs report`, shared with its alias `decidekit report` (the name the
+ * benchmark docs use), so the two can never drift apart.
+ */
+import { resolve } from 'node:path';
+import { defineCommand, flag, oneOf, text, type CommandSpec } from '../../define-command.js';
+import { colourEnabled } from '../../io.js';
+import { storeOption, storePathOf } from './store-option.js';
+
+const options = {
+  format: oneOf(
+    'F',
+    ['terminal', 'markdown', 'json'],
+    'terminal summary, Markdown report with trace, or JSON document',
+    {
+      default: 'terminal',
+    },
+  ),
+  out: text('FILE', 'write the report to FILE instead of standard output', { example: 'report.md' }),
+  redact: flag('show server hosts as <redacted>'),
+  store: storeOption,
+};
+
+/** Everything but the name and usage, which differ between `runs report` and `report`. */
+export const reportSpec: Omit<CommandSpec<typeof options>, 'name' | 'usage'> = {
+  summary: "re-render a stored run's report as bench printed or wrote it",
+  description: `Re-renders a stored benchmark run's full report: the terminal summary (default), the
+Markdown report with its trace, or the JSON document. RUN is a run id or a unique prefix of
+one (see 'decidekit runs list'). The Markdown report includes state previews in its trace
+when the run's dataset is still at hand.`,
+  options,
+  positionals: ['RUN'],
+  exitCodes: '0 ok, 1 unknown run, unreadable store or unwritable --out, 2 usage error.',
+  examples: ['decidekit runs report 20261130-0415 --format markdown --out report.md'],
+  async run({ values, positionals: [prefix] }, io) {
+    const { readRunForReport } = await import('../../../app/runs/stored-runs.js');
+    const format = values.format;
+    const { run, states } = await readRunForReport(storePathOf(values.store, io), prefix!, {
+      withStates: format === 'markdown',
+      env: io.env,
+    });
+    const redactHost = values.redact;
+    const toFile = values.out !== undefined;
+    let text: string;
+    if (format === 'json') {
+      const { renderBenchJson } = await import('../../../reports/bench/bench-json.js');
+      const { REDACTED_HOST } = await import('../../../reports/bench/bench-describe.js');
+      text = renderBenchJson(
+        redactHost
+          ? { ...run, config: { ...run.config, endpoint: { ...run.config.endpoint, host: REDACTED_HOST } } }
+          : run,
+      );
+    } else if (format === 'markdown') {
+      const { renderBenchMarkdown } = await import('../../../reports/bench/bench-markdown.js');
+      text = renderBenchMarkdown(run, { redactHost, ...(states ? { states } : {}) });
+    } else {
+      const { renderBenchTerminal } = await import('../../../reports/bench/bench-terminal.js');
+      text = renderBenchTerminal(run, {
+        colour: !toFile && colourEnabled(io.stdout, io.env),
+        redactHost,
+        ...(io.stdout.columns === undefined ? {} : { width: io.stdout.columns }),
+      });
+    }
+    if (!toFile) {
+      io.stdout.write(text);
+      return 0;
+    }
+    const out = resolve(io.cwd, values.out!);
+    const { writeTextFile } = await import('../../../app/write-text-file.js');
+    writeTextFile(out, text, 'report');
+    io.stderr.write(`decidekit runs report: ${format} report of run ${run.id} written to ${out}\n`);
+    return 0;
+  },
+};
+
+export const command = defineCommand({
+  ...reportSpec,
+  name: 'runs report',
+  usage: 'runs report RUN [--format terminal|markdown|json] [--out FILE] [--redact] [--store PATH]',
+});

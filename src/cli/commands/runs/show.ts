@@ -1,0 +1,29 @@
+import { defineCommand, flag } from '../../define-command.js';
+import { colourEnabled } from '../../io.js';
+import { storeOption, storePathOf } from './store-option.js';
+
+export const command = defineCommand({
+  name: 'runs show',
+  summary: 'one run: configuration, provenance and headline results',
+  usage: 'runs show RUN [--redact] [--json] [--store PATH]',
+  description: 'RUN is a run id or any unique prefix of one.',
+  options: {
+    redact: flag('show server hosts as <redacted>'),
+    json: flag('one JSON document, numbers unrounded'),
+    store: storeOption,
+  },
+  positionals: ['RUN'],
+  exitCodes: '0 ok, 1 unknown run or unreadable store, 2 usage error.',
+  examples: ['decidekit runs show 20261130-0415'],
+  async run({ values, positionals: [prefix] }, io) {
+    const { readStoredRun } = await import('../../../app/runs/stored-runs.js');
+    const { head, run } = readStoredRun(storePathOf(values.store, io), prefix!);
+    const { renderRunShow, renderRunShowJson } = await import('../../../reports/runs/runs-show.js');
+    io.stdout.write(
+      values.json
+        ? renderRunShowJson(head, run, values.redact)
+        : renderRunShow(head, run, { colour: colourEnabled(io.stdout, io.env), redactHost: values.redact }),
+    );
+    return 0;
+  },
+});
