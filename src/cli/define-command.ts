@@ -376,6 +376,9 @@ function usageErrorOf(err: unknown, known: readonly string[]): UsageError {
     const guess = closest(given.replace(/^-+/, '').split('=')[0]!, known);
     return new UsageError(`unknown option ${given}${guess ? ` (did you mean --${guess}?)` : ''}`);
   }
+  const ambiguous = /^Option '(?:-\w, )?(--[\w-]+)' argument is ambiguous/.exec(message);
+  if (ambiguous)
+    return new UsageError(`${ambiguous[1]} needs a value (for one starting with '-', write ${ambiguous[1]}=VALUE)`);
   const missing = /^Option '(?:-\w, )?(--[\w-]+) <value>' argument missing/.exec(message);
   if (missing) return new UsageError(`${missing[1]} needs a value`);
   const positional = /^Unexpected argument '([^']*)'/.exec(message);

@@ -1,0 +1,340 @@
+/**
+ * Every command is declared once: each declared option parses and appears in its help, the
+ * help lists exactly the declared options, and the declarations stay cheap to import. Plus
+ * the rules of `define-command` itself (strict numbers, repeated options, did-you-mean).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../core/errors.js';
+import { COMMANDS, loadCommand } from './commands/index.js';
+import {
+  closest,
+  decimal,
+  defineCommand,
+  defineCommandGroup,
+  flag,
+  integer,
+  list,
+  oneOf,
+  parseCommandLine,
+  text,
+  type Command,
+  type Option,
+} from './define-command.js';
+import { runCliInProcess } from './test-support/run-cli-in-process.js';
+
+interface Declared {
+  /** What is typed after `decidekit`, e.g. `['runs', 'list']`. */
+  readonly words: string[];
+  readonly command: Command;
+  readonly options: Readonly<Record<string, Option<unknown>>>;
+}
+
+async function declaredCommands(): Promise<Declared[]> {
+  const out: Declared[] = [];
+  for (const [name, entry] of Object.entries(COMMANDS)) {
+    if ('load' in entry) continue; // not declared with defineCommand yet (loaded on demand)
+    const command = await loadCommand(entry);
+    for (const c of command.subcommands ?? [command]) {
+      const words = c === command ? [name] : [name, c.name.split(' ').at(-1)!];
+      expect(c.options, `${words.join(' ')} declares its options`).toBeDefined();
+      out.push({ words, command: c, options: c.options! });
+    }
+  }
+  return out;
+}
+
+const declared = await declaredCommands();
+
+/** The option names listed under "Options:" in a help text, in order. */
+function optionsInHelp(help: string): string[] {
+  const lines = help.split('\n');
+  const start = lines.indexOf('Options:');
+  if (start < 0) return [];
+  const names: string[] = [];
+  for (const line of lines.slice(start + 1)) {
+    if (line.trim() === '') break;
+    const m = /^ {2}--([a-z0-9-]+)/.exec(line);
+    if (m) names.push(m[1]!);
+  }
+  return names;
+}
+
+function argvOf(name: string, o: Option<unknown>): string[] {
+  return o.kind === 'flag' ? [`--${name}`] : [`--${name}`, o.example];
+}
+
+describe('every declared command', () => {
+  it('covers every command and subcommand but the ones still loaded on demand', () => {
+    const names = declared.map((d) => d.words.join(' '));
+    for (const expected of [
+      'score',
+      'compare',
+      'validate',
+      'tune',
+      'actions',
+      'serve',
+      'dataset fetch',
+      'dataset info',
+      'dataset verify',
+      'report',
+      'runs list',
+      'runs show',
+      'runs compare',
+      'runs report',
+      'runs export',
+    ])
+      expect(names).toContain(expected);
+  });
+
+  for (const { words, command, options } of declared) {
+    describe(`decidekit ${words.join(' ')}`, () => {
+      it('lists exactly the declared options in --help, in order', async () => {
+        const r = await runCliInProcess([...words, '--help']);
+        expect(r.code).toBe(0);
+        expect(r.stdout).toBe(command.help.endsWith('\n') ? command.help : `${command.help}\n`);
+        expect(optionsInHelp(r.stdout)).toEqual(Object.keys(options));
+        for (const [name, o] of Object.entries(options)) {
+          const line = r.stdout.split('\n').find((l) => l.startsWith(`  --${name} `) || l === `  --${name}`);
+          expect(line, `--${name} in help`).toBeDefined();
+          if (o.kind !== 'flag') expect(line).toContain(`--${name} ${o.hint}`);
+          if (o.defaultText !== undefined) expect(r.stdout).toContain(`(default ${o.defaultText.split('\n')[0]}`);
+        }
+        expect(r.stdout).toMatch(/Exit codes: 0 /);
+        expect(r.stdout).toMatch(/Examples?:\n {2}decidekit /);
+      });
+
+      for (const [name, o] of Object.entries(options)) {
+        it(`parses ${argvOf(name, o).join(' ')}`, () => {
+          const { values } = parseCommandLine(argvOf(name, o), options);
+          if (o.kind === 'flag') expect(values[name]).toBe(true);
+          else if (o.kind === 'list') expect(values[name]).toEqual([o.example]);
+          else expect(String(values[name])).toBe(o.example);
+        });
+      }
+
+      it('parses every documented option given together', () => {
+        const argv = Object.entries(options).flatMap(([name, o]) => argvOf(name, o));
+        const { values } = parseCommandLine(argv, options);
+        expect(Object.keys(values)).toEqual(Object.keys(options));
+      });
+
+      it('refuses an unknown option as a usage error (exit 2), naming it', async () => {
+        const r = await runCliInProcess([...words, '--no-such-option']);
+        expect(r.code).toBe(2);
+        expect(r.stderr).toContain('unknown option --no-such-option');
+        expect(r.stderr).toContain(`Run 'decidekit ${words[0]} --help' for usage.`);
+      });
+    });
+  }
+
+  it('shows each command summary in the top help from the command itself', async () => {
+    const r = await runCliInProcess(['--help']);
+    expect(r.code).toBe(0);
+    for (const [name, entry] of Object.entries(COMMANDS)) {
+      expect(r.stdout).toMatch(new RegExp(`^ {2}${name} +${escapeRegExp(entry.summary)}$`, 'm'));
+    }
+  });
+
+  it("declares 'report' from the same declaration as 'runs report'", async () => {
+    const report = COMMANDS['report'] as Command;
+    const runs = (COMMANDS['runs'] as Command).subcommandOf!('report')!;
+    expect(report.options).toBe(runs.options);
+    expect(report.help.replace(/^.*\n/, '').replaceAll('runs report', 'report')).toContain(
+      'report RUN [--format terminal|markdown|json]',
+    );
+  });
+});
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+describe('command modules', () => {
+  const SRC = resolve(import.meta.dirname, '..');
+  const COMMANDS_DIR = join(SRC, 'cli', 'commands');
+
+  function staticImports(file: string): string[] {
+    const code = readFileSync(file, 'utf8');
+    const out: string[] = [];
+    for (const m of code.matchAll(/^(?:import|export)\s(?!type\s)[^'"]*?from\s+['"]([^'"]+)['"]/gm)) out.push(m[1]!);
+    return out;
+  }
+
+  function resolveTs(from: string, spec: string): string | null {
+    return spec.startsWith('.') ? resolve(dirname(from), spec).replace(/\.js$/, '.ts') : null;
+  }
+
+  it('import no other command module', () => {
+    const top = readdirSync(COMMANDS_DIR).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+    const commandFiles = new Set(top.filter((f) => f !== 'index.ts').map((f) => join(COMMANDS_DIR, f)));
+    const offenders: string[] = [];
+    for (const file of commandFiles) {
+      for (const spec of staticImports(file)) {
+        const target = resolveTs(file, spec);
+        if (target !== null && commandFiles.has(target)) offenders.push(`${relative(SRC, file)} imports ${spec}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('load no server, SQLite, HTTP client or Parquet reader when the command list is imported', () => {
+    const heavy =
+      /^(undici|better-sqlite3|hyparquet|hyparquet-writer|node:http|node:https|node:worker_threads|node:zlib)$/;
+    const seen = new Set<string>();
+    const offenders: string[] = [];
+    const walk = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const spec of staticImports(file)) {
+        if (heavy.test(spec)) offenders.push(`${relative(SRC, file)} imports ${spec}`);
+        const target = resolveTs(file, spec);
+        if (target !== null) walk(target);
+      }
+    };
+    walk(join(COMMANDS_DIR, 'index.ts'));
+    expect(seen.size).toBeGreaterThan(10);
+    expect(offenders).toEqual([]);
+  });
+});
+
+describe('defineCommand', () => {
+  const options = {
+    count: integer('N', 'how many', { min: 1, default: 3 }),
+    rate: decimal('R', 'a rate', { min: 0, max: 1 }),
+    limit: integer('N', 'a limit'),
+    name: text('NAME', 'a name'),
+    colour: oneOf('C', ['red', 'blue'], 'a colour'),
+    files: list('FILE', 'files'),
+    verbose: flag('say more'),
+  };
+  const parse = (...argv: string[]) => parseCommandLine(argv, options).values;
+  const usageError = (...argv: string[]) => {
+    try {
+      parse(...argv);
+    } catch (err) {
+      expect(err).toBeInstanceOf(UsageError);
+      return (err as Error).message;
+    }
+    throw new Error(`no usage error for ${argv.join(' ')}`);
+  };
+
+  it('fills defaults and leaves absent options undefined', () => {
+    expect(parse()).toEqual({
+      count: 3,
+      rate: undefined,
+      limit: undefined,
+      name: undefined,
+      colour: undefined,
+      files: [],
+      verbose: false,
+    });
+  });
+
+  it('reads whole numbers written in decimal digits only', () => {
+    expect(parse('--count', '12').count).toBe(12);
+    for (const bad of ['0x10', '1e9', '+3', '2.0', '-1', '1.5', 'Infinity', '', ' ']) {
+      expect(usageError(`--count=${bad}`)).toMatch(/^--count .* is not valid \(a whole number >= 1\)$/);
+    }
+    expect(usageError('--count', '0')).toContain('is not valid');
+  });
+
+  it('reads decimals, refusing hex, Infinity and values out of range', () => {
+    expect(parse('--rate', '0.25').rate).toBe(0.25);
+    expect(parse('--rate', '1e-3').rate).toBe(0.001);
+    expect(parse('--rate', '.5').rate).toBe(0.5);
+    for (const bad of ['0x1', 'Infinity', 'NaN', '1.5', '-0.1', 'abc']) {
+      expect(usageError(`--rate=${bad}`)).toBe(`--rate ${JSON.stringify(bad)} is not valid (a number >= 0 and <= 1)`);
+    }
+  });
+
+  it('refuses a value option given twice instead of keeping the last', () => {
+    expect(usageError('--name', 'a', '--name', 'b')).toBe('--name is given 2 times; give it once');
+    expect(usageError('--count', '1', '--count=2')).toContain('--count is given 2 times');
+  });
+
+  it('takes several values after a list option, or the option repeated', () => {
+    expect(parse('--files', 'a', 'b', 'c', '--verbose').files).toEqual(['a', 'b', 'c']);
+    expect(parse('--files', 'a', '--files', 'b').files).toEqual(['a', 'b']);
+    expect(parse('--files=a', 'b').files).toEqual(['a', 'b']);
+    const v = parse('--files', 'a', 'b', '--name', 'x');
+    expect(v.files).toEqual(['a', 'b']);
+    expect(v.name).toBe('x');
+  });
+
+  it('suggests the nearest option for a misspelt one', () => {
+    expect(usageError('--limt', '3')).toBe('unknown option --limt (did you mean --limit?)');
+    expect(usageError('--verbos')).toBe('unknown option --verbos (did you mean --verbose?)');
+    expect(usageError('--zzzzzz')).toBe('unknown option --zzzzzz');
+    expect(closest('colou', ['colour', 'count'])).toBe('colour');
+    expect(closest('colr', ['colour', 'count'])).toBeNull();
+  });
+
+  it('names the option whose value is missing or not among the words', () => {
+    expect(usageError('--name')).toBe('--name needs a value');
+    expect(usageError('--count', '-1')).toBe("--count needs a value (for one starting with '-', write --count=VALUE)");
+    expect(usageError('--colour', 'green')).toBe('--colour "green" is not one of: red, blue');
+    expect(parse('--colour', 'blue').colour).toBe('blue');
+  });
+
+  it('checks positionals against the declaration and renders help from it', async () => {
+    const command = defineCommand({
+      name: 'demo',
+      summary: 'a demo',
+      usage: 'demo THING [--count N]',
+      options: { count: options.count },
+      positionals: ['THING'],
+      examples: ['decidekit demo x'],
+      run: async ({ values, positionals }, io) => {
+        io.stdout.write(`${positionals[0]} ${values.count}\n`);
+        return 0;
+      },
+    });
+    expect(command.help).toContain('  --count N  how many (default 3)');
+    const io = fakeIo();
+    expect(await command.run(['thing', '--count', '4'], io)).toBe(0);
+    expect(io.out()).toBe('thing 4\n');
+    await expect(command.run([], fakeIo())).rejects.toThrow('demo needs THING');
+    await expect(command.run(['a', 'b'], fakeIo())).rejects.toThrow('got an extra argument "b"');
+  });
+
+  it('routes a group to its subcommand and suggests the nearest one', async () => {
+    const sub = defineCommand({
+      name: 'box list',
+      summary: 'list boxes',
+      usage: 'box list',
+      options: {},
+      examples: ['decidekit box list'],
+      run: async (_args, io) => {
+        io.stdout.write('listed\n');
+        return 0;
+      },
+    });
+    const group = defineCommandGroup({
+      name: 'box',
+      summary: 'boxes',
+      description: 'Boxes.',
+      subcommands: [sub],
+      examples: ['decidekit box list'],
+    });
+    expect(group.help).toMatch(/^ {2}list {2}list boxes$/m);
+    const io = fakeIo();
+    expect(await group.run(['list'], io)).toBe(0);
+    expect(io.out()).toBe('listed\n');
+    await expect(group.run(['lst'], fakeIo())).rejects.toThrow(`unknown subcommand "lst" (list); did you mean 'list'?`);
+    await expect(group.run([], fakeIo())).rejects.toThrow('box needs a subcommand (list)');
+  });
+});
+
+function fakeIo() {
+  let stdout = '';
+  return {
+    stdout: { write: (t: string) => void (stdout += t), isTTY: false },
+    stderr: { write: () => {}, isTTY: false },
+    env: {},
+    cwd: '/',
+    signal: new AbortController().signal,
+    out: () => stdout,
+  };
+}

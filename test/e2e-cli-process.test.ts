@@ -1,0 +1,80 @@
+/**
+ * The installed bin as a process: what only a real process shows (the exit status, the
+ * entry's wiring of streams and signals). Everything else runs in process through `runCli`.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..');
+const BIN = join(
+  ROOT,
+  (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: { decidekit: string } }).bin.decidekit,
+);
+const DATA = join(ROOT, 'data', 'moderation');
+const tmp = mkdtempSync(join(tmpdir(), 'decidekit-e2e-process-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function bin(...args: string[]) {
+  const r = spawnSync(BIN, args, { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, cwd: tmp });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('the decidekit bin', () => {
+  it('runs by its shebang and lists every command, exit 0', () => {
+    const r = bin('--help');
+    expect(r.code).toBe(0);
+    for (const name of [
+      'bench',
+      'score',
+      'compare',
+      'validate',
+      'tune',
+      'actions',
+      'serve',
+      'dataset',
+      'report',
+      'runs',
+    ])
+      expect(r.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
+  });
+
+  it('exits 2 on usage errors and 1 on invalid input, without a stack trace', () => {
+    expect(bin().code).toBe(2);
+    const unknown = bin('frobnicate');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("decidekit: unknown command 'frobnicate'");
+    const usage = bin('runs', 'list', '--limt', '3');
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('unknown option --limt (did you mean --limit?)');
+    const bad = join(tmp, 'bad.jsonl');
+    writeFileSync(bad, '{"case_id": 1}\n');
+    const invalid = bin('score', '--dataset', join(DATA, 'dataset.jsonl'), '--results', bad);
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toMatch(/bad\.jsonl:1/);
+    expect(invalid.stderr).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+  });
+
+  it('ends a command that does not watch for signals with 130 on SIGINT', async () => {
+    // `dataset fetch` from a server that never answers: only the signal ends it.
+    const { createServer } = await import('node:http');
+    const server = createServer(() => {});
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    try {
+      const child = spawn(BIN, ['dataset', 'fetch', 'typed-decisions', '--cache-dir', join(tmp, 'cache')], {
+        env: { ...process.env, NO_COLOR: '1', HF_ENDPOINT: `http://127.0.0.1:${port}` },
+      });
+      const code = await new Promise<number | null>((resolve) => {
+        server.once('request', () => child.kill('SIGINT'));
+        child.on('exit', (c) => resolve(c));
+      });
+      expect(code).toBe(130);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
