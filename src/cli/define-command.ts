@@ -372,9 +372,7 @@ function usageErrorOf(err: unknown, known: readonly string[]): UsageError {
   if (unknown) {
     const given = unknown[1]!;
     const guess = closest(given.replace(/^-+/, '').split('=')[0]!, known);
-    return new UsageError(
-      `unknown option ${given}${guess ? ` (did you mean --${guess}?)` : ''}`,
-    );
+    return new UsageError(`unknown option ${given}${guess ? ` (did you mean --${guess}?)` : ''}`);
   }
   const missing = /^Option '(?:-\w, )?(--[\w-]+) <value>' argument missing/.exec(message);
   if (missing) return new UsageError(`${missing[1]} needs a value`);
