@@ -140,7 +140,7 @@ describe('runConfigOf and startRun', () => {
 
   it('starts a fresh run with nothing kept', () => {
     const start = startRun(plan({ label: 'L' }), config, '2026-12-01T00:00:00.000Z', checkResumable);
-    expect(start).toMatchObject({ id: null, label: 'L', priorDurationMs: 0, note: null });
+    expect(start).toMatchObject({ id: null, label: 'L', priorDurationMs: 0, notes: [] });
     expect(start.kept.size).toBe(0);
   });
 
@@ -164,7 +164,8 @@ describe('runConfigOf and startRun', () => {
     );
     expect(start.config.pricePerMtokUsd).toBe(0.5);
     expect(start.config).toMatchObject({ parallel: 8, timeoutMs: 1000, retries: 0 });
-    expect(start.note).toMatch(/keeping the run's price \(0\.5 per Mtok\)/);
+    expect(start.notes[0]).toMatch(/keeping the run's price \(0\.5 per Mtok\)/);
+    expect(start.notes[1]).toBe('1 failed case is kept as it is; add --retry-failed to send it again');
   });
 
   it('refuses a resume whose cases would not be comparable, naming the difference', () => {

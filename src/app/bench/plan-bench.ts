@@ -100,9 +100,11 @@ export function planBench(request: BenchRequest, stored: BenchRun | null): Bench
     workflow: request.workflow ?? resumed?.filters.workflow ?? null,
     limit: request.limit ?? resumed?.filters.limit ?? null,
     server,
-    parallel: request.parallel ?? DEFAULT_PARALLEL,
-    timeoutMs: (request.timeoutSec ?? DEFAULT_TIMEOUT_SEC) * 1000,
-    retries: request.retries ?? DEFAULT_RETRIES,
+    // A resumed run sends as it did unless told otherwise.
+    parallel: request.parallel ?? resumed?.parallel ?? DEFAULT_PARALLEL,
+    timeoutMs:
+      request.timeoutSec !== undefined ? request.timeoutSec * 1000 : (resumed?.timeoutMs ?? DEFAULT_TIMEOUT_SEC * 1000),
+    retries: request.retries ?? resumed?.retries ?? DEFAULT_RETRIES,
     pricePerMtokUsd: request.pricePerMtokUsd ?? null,
     label: request.label ?? null,
     storePath: request.storePath,
@@ -160,8 +162,8 @@ export interface RunStart {
   readonly kept: ReadonlyMap<string, CaseResult>;
   /** Duration of the earlier sessions of a resumed run. */
   readonly priorDurationMs: number;
-  /** A note for the user (e.g. a price that was kept), or null. */
-  readonly note: string | null;
+  /** Notes for the user (a price that was kept, failed cases that will not be sent again). */
+  readonly notes: readonly string[];
 }
 
 /**
@@ -172,7 +174,7 @@ export interface RunStart {
  */
 export function startRun(plan: BenchPlan, config: RunConfig, createdAt: string, check: ResumeChecker): RunStart {
   if (plan.resume === null)
-    return { id: null, createdAt, label: plan.label, config, kept: new Map(), priorDurationMs: 0, note: null };
+    return { id: null, createdAt, label: plan.label, config, kept: new Map(), priorDurationMs: 0, notes: [] };
   const { run, retryFailed } = plan.resume;
   const verdict = check(run.config, config);
   if (!verdict.ok)
@@ -180,6 +182,16 @@ export function startRun(plan: BenchPlan, config: RunConfig, createdAt: string, 
   const kept = new Map<string, CaseResult>();
   for (const r of run.cases) if (r.request.status === 'answered' || !retryFailed) kept.set(r.caseId, r);
   const price = plan.pricePerMtokUsd;
+  const notes: string[] = [];
+  if (price !== null && price !== run.config.pricePerMtokUsd)
+    notes.push(
+      `keeping the run's price (${run.config.pricePerMtokUsd ?? 'none'} per Mtok); --price-per-mtok ${price} applies to new runs`,
+    );
+  const failedKept = [...kept.values()].filter((r) => r.request.status === 'failed').length;
+  if (failedKept > 0)
+    notes.push(
+      `${failedKept} failed case${failedKept === 1 ? ' is' : 's are'} kept as ${failedKept === 1 ? 'it is' : 'they are'}; add --retry-failed to send ${failedKept === 1 ? 'it' : 'them'} again`,
+    );
   return {
     id: run.id,
     createdAt: run.createdAt,
@@ -187,10 +199,7 @@ export function startRun(plan: BenchPlan, config: RunConfig, createdAt: string, 
     config: { ...run.config, parallel: config.parallel, timeoutMs: config.timeoutMs, retries: config.retries },
     kept,
     priorDurationMs: run.durationMs ?? 0,
-    note:
-      price !== null && price !== run.config.pricePerMtokUsd
-        ? `keeping the run's price (${run.config.pricePerMtokUsd ?? 'none'} per Mtok); --price-per-mtok ${price} applies to new runs`
-        : null,
+    notes,
   };
 }
 

@@ -28,9 +28,9 @@ benchmarks its default model on the bundled synthetic sample.`,
     ),
     'api-key': text('KEY', 'Bearer key (or env DECIDEKIT_API_KEY); never stored or printed'),
     dataset: text('D', 'sample | typed-decisions | PATH (.parquet, .jsonl, .jsonl.gz)', { defaultText: 'sample' }),
-    parallel: integer('N', 'requests in flight', { min: 1, max: 1024, default: 1 }),
-    timeout: decimal('SEC', 'per-request timeout in seconds', { above: 0, max: MAX_TIMEOUT_SEC, default: 60 }),
-    retries: integer('N', 'retries of 429/502/503/504', { min: 0, max: 10, default: 2 }),
+    parallel: integer('N', 'requests in flight (a resumed run keeps its own)', { min: 1, max: 1024, defaultText: '1' }),
+    timeout: decimal('SEC', 'per-request timeout in seconds', { above: 0, max: MAX_TIMEOUT_SEC, defaultText: '60' }),
+    retries: integer('N', 'retries of 429/502/503/504', { min: 0, max: 10, defaultText: '2' }),
     limit: integer('N', 'only the first N cases (a filtered run, never compared with a full one)', { min: 1 }),
     workflow: text('W', 'only cases of workflow W (filtered run)'),
     'price-per-mtok': decimal('USD', 'price per million input tokens: total cost and cost per correct decision', {
@@ -61,9 +61,9 @@ benchmarks its default model on the bundled synthetic sample.`,
       ...(v.model === undefined ? {} : { model: v.model }),
       ...(apiKey === undefined ? {} : { apiKey }),
       ...(v.dataset === undefined ? {} : { dataset: datasetChoiceOf(v.dataset, io) }),
-      parallel: v.parallel,
-      timeoutSec: v.timeout,
-      retries: v.retries,
+      ...(v.parallel === undefined ? {} : { parallel: v.parallel }),
+      ...(v.timeout === undefined ? {} : { timeoutSec: v.timeout }),
+      ...(v.retries === undefined ? {} : { retries: v.retries }),
       ...(v.limit === undefined ? {} : { limit: v.limit }),
       ...(v.workflow === undefined ? {} : { workflow: v.workflow }),
       ...(v['price-per-mtok'] === undefined ? {} : { pricePerMtokUsd: v['price-per-mtok'] }),
@@ -101,7 +101,7 @@ async function renderOutcome(
   io: CliIo,
   options: { json: boolean; redact: boolean; store: string | null },
 ): Promise<number> {
-  if (outcome.kind === 'unsupported') {
+  if (outcome.kind === 'stopped') {
     io.stderr.write(`decidekit bench: stopped: ${outcome.message}\n`);
     return 1;
   }
@@ -125,6 +125,8 @@ async function renderOutcome(
       interrupted: outcome.interrupted,
       casesKept: run.cases.length,
       casesTotal: outcome.casesTotal,
+      failedCases: run.summary.requests.failed,
+      complete: run.summary.status === 'complete',
       writeError: outcome.writeError,
     },
     { quiet: options.json },
