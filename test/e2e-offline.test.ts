@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { writeModerationSample } from '../scripts/make-moderation-sample.js';
 import { loadOfflineDataset } from '../src/datasets/offline/dataset.js';
 import { loadResults, scoreResults } from '../src/datasets/offline/results.js';
-import { runCliInProcess, type CliOutcome } from '../src/cli/test-support/run-cli-in-process.js';
+import { runCliInProcess, type CliResult } from '../src/cli/test-support/in-process-cli.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const DATA = join(ROOT, 'data', 'moderation');
@@ -19,7 +19,7 @@ const results = (model: string) => join(DATA, `results-${model}.jsonl`);
 const tmp = mkdtempSync(join(tmpdir(), 'decidekit-e2e-offline-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function cli(...args: string[]): Promise<CliOutcome> {
+function cli(...args: string[]): Promise<CliResult> {
   return runCliInProcess(args, { cwd: ROOT });
 }
 

@@ -9,14 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCliInProcess, type CliOutcome } from '../src/cli/test-support/run-cli-in-process.js';
+import { runCliInProcess, type CliResult } from '../src/cli/test-support/in-process-cli.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const INBOX = join(ROOT, 'data', 'inbox');
 const run = promisify(execFile);
 const MODERATION = join(ROOT, 'data', 'moderation');
 
-function cli(...args: string[]): Promise<CliOutcome> {
+function cli(...args: string[]): Promise<CliResult> {
   return runCliInProcess(args, { cwd: ROOT });
 }
 
@@ -179,7 +179,7 @@ describe('decidekit actions', () => {
   });
 
   let specs = 0;
-  async function withSpec(spec: unknown): Promise<CliOutcome> {
+  async function withSpec(spec: unknown): Promise<CliResult> {
     const path = join(tmp, `spec-${++specs}.json`);
     await writeFile(path, typeof spec === 'string' ? spec : JSON.stringify(spec));
     return cli(

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../core/errors.js';
-import { COMMANDS, loadCommand } from './commands/index.js';
+import { COMMANDS } from './commands/index.js';
 import {
   closest,
   decimal,
@@ -22,7 +22,7 @@ import {
   type Command,
   type Option,
 } from './define-command.js';
-import { runCliInProcess } from './test-support/run-cli-in-process.js';
+import { runCliInProcess } from './test-support/in-process-cli.js';
 
 interface Declared {
   /** What is typed after `decidekit`, e.g. `['runs', 'list']`. */
@@ -31,11 +31,9 @@ interface Declared {
   readonly options: Readonly<Record<string, Option<unknown>>>;
 }
 
-async function declaredCommands(): Promise<Declared[]> {
+function declaredCommands(): Declared[] {
   const out: Declared[] = [];
-  for (const [name, entry] of Object.entries(COMMANDS)) {
-    if ('load' in entry) continue; // not declared with defineCommand yet (loaded on demand)
-    const command = await loadCommand(entry);
+  for (const [name, command] of Object.entries(COMMANDS)) {
     for (const c of command.subcommands ?? [command]) {
       const words = c === command ? [name] : [name, c.name.split(' ').at(-1)!];
       expect(c.options, `${words.join(' ')} declares its options`).toBeDefined();
@@ -45,7 +43,7 @@ async function declaredCommands(): Promise<Declared[]> {
   return out;
 }
 
-const declared = await declaredCommands();
+const declared = declaredCommands();
 
 /** The option names listed under "Options:" in a help text, in order. */
 function optionsInHelp(help: string): string[] {
@@ -66,9 +64,10 @@ function argvOf(name: string, o: Option<unknown>): string[] {
 }
 
 describe('every declared command', () => {
-  it('covers every command and subcommand but the ones still loaded on demand', () => {
+  it('covers every command and subcommand', () => {
     const names = declared.map((d) => d.words.join(' '));
     for (const expected of [
+      'bench',
       'score',
       'compare',
       'validate',
@@ -132,14 +131,14 @@ describe('every declared command', () => {
   it('shows each command summary in the top help from the command itself', async () => {
     const r = await runCliInProcess(['--help']);
     expect(r.code).toBe(0);
-    for (const [name, entry] of Object.entries(COMMANDS)) {
-      expect(r.stdout).toMatch(new RegExp(`^ {2}${name} +${escapeRegExp(entry.summary)}$`, 'm'));
+    for (const [name, command] of Object.entries(COMMANDS)) {
+      expect(r.stdout).toMatch(new RegExp(`^ {2}${name} +${escapeRegExp(command.summary)}$`, 'm'));
     }
   });
 
   it("declares 'report' from the same declaration as 'runs report'", async () => {
-    const report = COMMANDS['report'] as Command;
-    const runs = (COMMANDS['runs'] as Command).subcommandOf!('report')!;
+    const report = COMMANDS['report']!;
+    const runs = COMMANDS['runs']!.subcommandOf!('report')!;
     expect(report.options).toBe(runs.options);
     expect(report.help.replace(/^.*\n/, '').replaceAll('runs report', 'report')).toContain(
       'report RUN [--format terminal|markdown|json]',

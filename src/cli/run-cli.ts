@@ -1,5 +1,5 @@
 import { DecidekitError, InvalidInputError, UsageError, formatProblem } from '../core/errors.js';
-import { COMMANDS, loadCommand } from './commands/index.js';
+import { COMMANDS } from './commands/index.js';
 import type { CliIo } from './io.js';
 
 import { TOOL_VERSION as VERSION } from './version.js';
@@ -30,12 +30,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  const entry = COMMANDS[name];
-  if (!entry) {
+  const command = COMMANDS[name];
+  if (!command) {
     io.stderr.write(`decidekit: unknown command '${name}'\n\n${renderTopHelp()}`);
     return 2;
   }
-  const command = await loadCommand(entry);
   if (rest.includes('--help') || rest.includes('-h')) {
     const help = (command.subcommandOf?.(rest[0]) ?? command).help;
     io.stdout.write(help.endsWith('\n') ? help : `${help}\n`);

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCliInProcess, type CliOutcome } from '../test-support/run-cli-in-process.js';
+import { runCliInProcess, type CliResult } from '../test-support/in-process-cli.js';
 import { sampleDir } from '../../datasets/typed-decisions/load-bench-dataset.js';
 import { PINNED_PARQUET_SHA256, PINNED_REVISION } from '../../datasets/typed-decisions/provenance.js';
 import {
@@ -23,7 +23,7 @@ let hfEndpoint: string;
 let parquet: Buffer;
 let parquetSha256: string;
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<CliOutcome> {
+function cli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   return runCliInProcess(args, {
     cwd: dir,
     env: { XDG_CACHE_HOME: join(dir, 'cache'), HF_ENDPOINT: hfEndpoint, ...env },

@@ -5,6 +5,7 @@ import type { DatasetTarget, DescribedDataset } from '../../app/datasets/describ
 import type { FetchTypedDecisionsResult } from '../../datasets/typed-decisions/index.js';
 import { defineCommand, defineCommandGroup, flag, text } from '../define-command.js';
 import type { CliIo } from '../io.js';
+import { cacheDirOf } from '../locations.js';
 
 const cacheDirOption = text('DIR', 'cache root; copies live in DIR/typed-decisions/<revision>/', {
   defaultText: '$XDG_CACHE_HOME/decidekit, else ~/.cache/decidekit',
@@ -47,8 +48,8 @@ Offline? Download the file elsewhere and pass it by path to bench/info/verify.`,
       );
     if (values.sha256 !== undefined && !/^[0-9a-fA-F]{64}$/.test(values.sha256))
       throw new UsageError(`--sha256 ${JSON.stringify(values.sha256)} is not 64 hex digits`);
-    const { defaultCacheDir, fetchTypedDecisions } = await import('../../datasets/typed-decisions/index.js');
-    const cacheDir = values['cache-dir'] === undefined ? defaultCacheDir(io.env) : resolve(io.cwd, values['cache-dir']);
+    const { fetchTypedDecisions } = await import('../../datasets/typed-decisions/index.js');
+    const cacheDir = cacheDirFrom(values['cache-dir'], io);
     const showProgress = io.stderr.isTTY && !values.json;
     let lastShown = -1;
     const result = await fetchTypedDecisions({
@@ -95,7 +96,7 @@ ${PATH_NOTE}`,
   exitCodes: '0 ok, 1 a named dataset is missing or invalid, 2 usage error.',
   examples: ['decidekit dataset info typed-decisions'],
   async run({ values, positionals }, io) {
-    const targets = await targetsOf(positionals, values['cache-dir'], io);
+    const targets = targetsOf(positionals, values['cache-dir'], io);
     const { describeDatasets } = await import('../../app/datasets/describe-datasets.js');
     const { described, notFetched } = await describeDatasets(targets, {
       explicit: positionals.length > 0,
@@ -125,7 +126,7 @@ ${PATH_NOTE}`,
   exitCodes: '0 every copy verified, 1 anything fails, 2 usage error.',
   examples: ['decidekit dataset verify ./test-00000-of-00001.parquet'],
   async run({ values, positionals }, io) {
-    const targets = await targetsOf(positionals, values['cache-dir'], io);
+    const targets = targetsOf(positionals, values['cache-dir'], io);
     const { verifyDatasets } = await import('../../app/datasets/describe-datasets.js');
     const results = await verifyDatasets(targets, { explicit: positionals.length > 0 });
     const failed = results.some((r) => !r.ok && !r.skipped);
@@ -191,14 +192,14 @@ are not Typed Decisions scores.`,
   ],
 });
 
+/** `--cache-dir DIR` resolved against the working folder, else the default cache. */
+function cacheDirFrom(value: string | undefined, io: CliIo): string {
+  return value === undefined ? cacheDirOf(io) : resolve(io.cwd, value);
+}
+
 /** No positional: the sample and the cached Typed Decisions copy. */
-async function targetsOf(
-  positionals: readonly string[],
-  cacheDirValue: string | undefined,
-  io: CliIo,
-): Promise<DatasetTarget[]> {
-  const { defaultCacheDir } = await import('../../datasets/typed-decisions/index.js');
-  const cacheDir = cacheDirValue === undefined ? defaultCacheDir(io.env) : resolve(io.cwd, cacheDirValue);
+function targetsOf(positionals: readonly string[], cacheDirValue: string | undefined, io: CliIo): DatasetTarget[] {
+  const cacheDir = cacheDirFrom(cacheDirValue, io);
   const names = positionals.length > 0 ? positionals : ['sample', 'typed-decisions'];
   return names.map((target) => ({
     target,

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCliInProcess, type CliOutcome } from '../test-support/run-cli-in-process.js';
+import { runCliInProcess, type CliResult } from '../test-support/in-process-cli.js';
 import type { CaseResult } from '../../core/bench/case-result.js';
 import type { BenchSummary } from '../../core/bench/summary.js';
 import type { RunConfig } from '../../core/bench/run.js';
@@ -21,7 +21,7 @@ import {
   wrongAnswers,
 } from '../../store/test-support/run-fixtures.js';
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<CliOutcome> {
+function cli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   return runCliInProcess(args, { cwd: dir, env: env });
 }
 

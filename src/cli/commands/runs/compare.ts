@@ -1,6 +1,7 @@
 import { defineCommand, flag } from '../../define-command.js';
 import { colourEnabled } from '../../io.js';
-import { storeOption, storePathOf } from './store-option.js';
+import { storePathOf } from '../../locations.js';
+import { storeOption } from './store-option.js';
 
 export const command = defineCommand({
   name: 'runs compare',

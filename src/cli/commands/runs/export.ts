@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { UsageError } from '../../../core/errors.js';
 import { defineCommand, oneOf, text } from '../../define-command.js';
-import { storeOption, storePathOf } from './store-option.js';
+import { storePathOf } from '../../locations.js';
+import { storeOption } from './store-option.js';
 
 export const command = defineCommand({
   name: 'runs export',

@@ -5,7 +5,8 @@
 import { resolve } from 'node:path';
 import { defineCommand, flag, oneOf, text, type CommandSpec } from '../../define-command.js';
 import { colourEnabled } from '../../io.js';
-import { storeOption, storePathOf } from './store-option.js';
+import { storePathOf } from '../../locations.js';
+import { storeOption } from './store-option.js';
 
 const options = {
   format: oneOf(
