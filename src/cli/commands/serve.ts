@@ -1,3 +1,4 @@
+import { UsageError } from '../../core/errors.js';
 import type { FaultOptions } from '../../protocol/server/faults.js';
 import { BUILT_IN_MODEL_NAMES, DEFAULT_MODEL } from '../../protocol/server/models/model-names.js';
 import { decimal, defineCommand, flag, integer, oneOf, text } from '../define-command.js';
@@ -7,6 +8,13 @@ const milliseconds = (help: string, defaultText?: string) =>
   decimal('N', help, { min: 0, ...(defaultText === undefined ? {} : { defaultText }) });
 const httpStatus = (help: string, defaultText?: string) =>
   integer('S', help, { min: 100, max: 599, example: '503', ...(defaultText === undefined ? {} : { defaultText }) });
+
+const modelOption = oneOf(
+  'NAME',
+  BUILT_IN_MODEL_NAMES,
+  `the model served: ${BUILT_IN_MODEL_NAMES.join(', ')};\nwith --router, the one for requests that name none`,
+  { default: DEFAULT_MODEL },
+);
 
 export const command = defineCommand({
   name: 'serve',
@@ -20,12 +28,16 @@ Prints the URL it listens on, then serves until Ctrl+C or SIGTERM.`,
   options: {
     host: text('HOST', 'interface to listen on', { default: '127.0.0.1', example: '127.0.0.1' }),
     port: integer('N', 'port; 0 picks a free one', { min: 0, max: 65535, default: 8084, example: '0' }),
-    model: oneOf(
-      'NAME',
-      BUILT_IN_MODEL_NAMES,
-      `the model served: ${BUILT_IN_MODEL_NAMES.join(', ')};\nwith --router, the one for requests that name none`,
-      { default: DEFAULT_MODEL },
-    ),
+    model: {
+      ...modelOption,
+      parse: (raw, name) => {
+        if (typeof raw === 'string' && !(BUILT_IN_MODEL_NAMES as readonly string[]).includes(raw))
+          throw new UsageError(
+            `--model ${JSON.stringify(raw)} is not a built-in model (known: ${BUILT_IN_MODEL_NAMES.join(', ')})`,
+          );
+        return modelOption.parse(raw, name);
+      },
+    },
     router: flag(
       'router mode: the body\'s "model" picks a built-in model; an\nunknown name is a 400 naming the known ones',
     ),
