@@ -22,8 +22,13 @@ export class ProblemList {
     return this.kept.length + this.omitted;
   }
 
+  /** The InvalidInputError carrying the problems kept and the count of the rest. */
+  toError(): InvalidInputError {
+    return new InvalidInputError(this.kept, this.omitted);
+  }
+
   /** Throws an InvalidInputError carrying the problems when there are any. */
   throwIfAny(): void {
-    if (this.count > 0) throw new InvalidInputError(this.kept, this.omitted);
+    if (this.count > 0) throw this.toError();
   }
 }

@@ -35,6 +35,14 @@ export function formatCount(value: number | null | undefined): string {
   return sign + digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
+/**
+ * A count with its noun: `1 case`, `3 cases`. `many` defaults to `one` + `s`; `count` writes
+ * the number (default plain digits; pass `formatCount` for thousands separators).
+ */
+export function plural(n: number, one: string, many = `${one}s`, count: (n: number) => string = String): string {
+  return `${count(n)} ${n === 1 ? one : many}`;
+}
+
 /** `part/whole` with thousands separators: `1,234/2,000`. */
 export function formatRatio(part: number, whole: number): string {
   return `${formatCount(part)}/${formatCount(whole)}`;

@@ -1,12 +1,12 @@
 /** Loads benchmark cases: the bundled sample, the fetched Typed Decisions copy, or a user file. */
 import { stat } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { basename, dirname, isAbsolute, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchCase } from '../../core/bench/case-result.js';
 import type { DatasetInfo } from '../../core/bench/run.js';
 import { DecidekitError, InvalidInputError } from '../../core/errors.js';
 import { canonicalQuestionText } from '../../core/question-rules.js';
+import { userDir } from '../user-dirs.js';
 import { DatasetIntegrityError } from './dataset-errors.js';
 import { sha256File, sha256Hex } from './file-hash.js';
 import {
@@ -53,12 +53,9 @@ export function sampleDir(): string {
 export const SAMPLE_RESTORE =
   'reinstall decidekit, or in a source checkout run `npx tsx scripts/make-typed-decisions-sample.ts`';
 
-/** `$XDG_CACHE_HOME/decidekit`, else `~/.cache/decidekit`. */
+/** `$XDG_CACHE_HOME/decidekit`, else `~/.cache/decidekit` (see `userDir`). */
 export function defaultCacheDir(env: Readonly<Record<string, string | undefined>>): string {
-  const xdg = env['XDG_CACHE_HOME'];
-  if (xdg !== undefined && isAbsolute(xdg)) return join(xdg, 'decidekit');
-  const home = env['HOME'] !== undefined && env['HOME'] !== '' ? env['HOME'] : homedir();
-  return join(home, '.cache', 'decidekit');
+  return userDir('cache', env);
 }
 
 /** Where a fetched revision of Typed Decisions lives in the cache. */

@@ -1,5 +1,5 @@
 /** `actions` for people: per-model table, both rankings, costliest confusions. Pure. */
-import { NOT_AVAILABLE, alignRows, createPalette, formatNumber } from '../format.js';
+import { NOT_AVAILABLE, alignRows, createPalette, formatNumber, plural } from '../format.js';
 import type { ActionsReport } from './actions-json.js';
 
 export interface ActionsTextOptions {
@@ -24,9 +24,7 @@ export function renderActionsText(r: ActionsReport, options: ActionsTextOptions 
   const fields = [...r.items.schema.keys()];
   const out: string[] = [];
   out.push(
-    paint.bold(
-      `decidekit actions: ${r.comparison.models.length} model${r.comparison.models.length === 1 ? '' : 's'}, ${r.items.items.length} items`,
-    ),
+    paint.bold(`decidekit actions: ${plural(r.comparison.models.length, 'model')}, ${r.items.items.length} items`),
   );
   out.push(`  dataset     ${r.datasetPath} (fields ${fields.join(', ')})`);
   out.push(
@@ -86,13 +84,9 @@ export function renderActionsText(r: ActionsReport, options: ActionsTextOptions 
   for (const m of r.comparison.models) {
     const e = m.evaluation;
     if (e.incompleteItems > 0)
-      notes.push(
-        `${m.model}: ${e.incompleteItems} item${e.incompleteItems === 1 ? '' : 's'} answered only partly (excluded)`,
-      );
+      notes.push(`${m.model}: ${plural(e.incompleteItems, 'item')} answered only partly (excluded)`);
     if (e.unansweredItems > 0)
-      notes.push(
-        `${m.model}: ${e.unansweredItems} item${e.unansweredItems === 1 ? '' : 's'} not answered at all (excluded)`,
-      );
+      notes.push(`${m.model}: ${plural(e.unansweredItems, 'item')} not answered at all (excluded)`);
   }
   out.push('');
   out.push(

@@ -3,15 +3,20 @@ import type { InputProblem } from '../../core/errors.js';
 import { formatProblem } from '../../core/errors.js';
 import { describeCostPerCorrectReason, type OfflineSummary } from '../../core/offline/summary.js';
 import type { ScoredModel } from './score-json.js';
-import { NOT_AVAILABLE, alignRows, createPalette, formatNumber, formatMs, formatSigned, formatUsd } from '../format.js';
+import {
+  NOT_AVAILABLE,
+  alignRows,
+  createPalette,
+  formatNumber,
+  formatMs,
+  formatSigned,
+  formatUsd,
+  plural,
+} from '../format.js';
 
 export interface TextOptions {
   /** ANSI colour (only for a TTY without NO_COLOR). Default false. */
   readonly colour?: boolean;
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 /** `score` for people: headline metrics, counts and the reliability table. */

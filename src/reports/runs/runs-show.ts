@@ -1,14 +1,13 @@
 import type { BenchRun } from '../../core/bench/run.js';
 import { CONFIDENT_THRESHOLD } from '../../core/bench/summary.js';
+import { formatEndpoint, redactedIdentity } from '../../protocol/wire/endpoint.js';
 import type { StoredRunHead } from '../../store/run-store.js';
 import {
-  describeEndpoint,
   describeErrorKinds,
   describeFilters,
   describeModel,
   describeSettings,
   FILTERED_NOTE,
-  REDACTED_HOST,
   SYNTHETIC_NOTE,
 } from '../bench/bench-describe.js';
 import {
@@ -54,7 +53,7 @@ export function renderRunShow(head: StoredRunHead, run: BenchRun, options: RunSh
     [
       'endpoint',
       c.embeddedServer === null
-        ? describeEndpoint(c.endpoint, options.redactHost === true)
+        ? formatEndpoint(c.endpoint, options.redactHost === true)
         : 'in-process reference server',
     ],
     [
@@ -108,6 +107,6 @@ export function renderRunShow(head: StoredRunHead, run: BenchRun, options: RunSh
 
 /** `runs show --json`: the run's head, full configuration and summary (decisions: `runs export`). */
 export function renderRunShowJson(head: StoredRunHead, run: BenchRun, redactHost = false): string {
-  const config = redactHost ? { ...run.config, endpoint: { ...run.config.endpoint, host: REDACTED_HOST } } : run.config;
+  const config = redactHost ? { ...run.config, endpoint: redactedIdentity(run.config.endpoint) } : run.config;
   return `${JSON.stringify({ ...headJson(head, redactHost), config, summary: run.summary }, null, 2)}\n`;
 }
