@@ -1,5 +1,5 @@
 /** `actions` for people: per-model table, both rankings, costliest confusions. Pure. */
-import { NOT_AVAILABLE, alignRows, createPalette, formatNumber, plural } from '../format.js';
+import { NOT_AVAILABLE, createPalette, formatNumber, plural, renderTextRows } from '../format.js';
 import type { ActionsReport } from './actions-json.js';
 
 export interface ActionsTextOptions {
@@ -59,27 +59,24 @@ export function renderActionsText(r: ActionsReport, options: ActionsTextOptions 
       String(e.incompleteItems),
     ];
   });
-  const aligned = alignRows(
-    [header, ...rows],
-    header.map((_, i) => i > 0),
-  );
-  out.push(paint.bold(aligned[0]!.join('  ').trimEnd()));
-  for (const cells of aligned.slice(1)) out.push(cells.join('  ').trimEnd());
+  const [head, ...body] = renderTextRows([header, ...rows]);
+  out.push(paint.bold(head!), ...body);
   out.push('');
   out.push(`Ranked by field accuracy: ${ranking(r.comparison.byFieldAccuracy)}`);
   out.push(`Ranked by action cost:    ${ranking(r.comparison.byActionCost)}`);
   out.push('');
 
   out.push(paint.bold('Costliest confusions (gold -> pred)'));
-  const width = Math.max(...r.comparison.models.map((m) => m.model.length));
+  const confusions: string[][] = [];
   for (const m of r.comparison.models) {
     const cs = m.evaluation.confusions;
     const shown = cs
       .slice(0, top)
       .map((c) => `${c.gold} -> ${c.pred} x${c.count} (cost ${cost(c.unitCost)} each, ${cost(c.totalCost)} total)`);
     const more = cs.length > top ? `; ${cs.length - top} more` : '';
-    out.push(`  ${m.model.padEnd(width)}  ${shown.length === 0 ? 'none' : shown.join('; ') + more}`);
+    confusions.push([m.model, shown.length === 0 ? 'none' : shown.join('; ') + more]);
   }
+  out.push(...renderTextRows(confusions, { align: ['left', 'left'], indent: '  ' }));
   const notes: string[] = [];
   for (const m of r.comparison.models) {
     const e = m.evaluation;

@@ -20,7 +20,7 @@ import {
   formatRatio,
   formatUsd,
   renderStars,
-  renderTextTable,
+  renderTextRows,
   singleLine,
 } from '../format.js';
 import { describeCreatedAt, headJson } from './runs-list.js';
@@ -69,7 +69,7 @@ export function renderRunShow(head: StoredRunHead, run: BenchRun, options: RunSh
     ['price', c.pricePerMtokUsd === null ? 'not set' : `${formatUsd(c.pricePerMtokUsd)} per million input tokens`],
     ['tool', `decidekit ${singleLine(c.toolVersion)}`],
   ];
-  out.push(...renderTextTable(['', ''], about, { align: ['left', 'left'], indent: '  ' }).slice(1));
+  out.push(...renderTextRows(about, { align: ['left', 'left'], indent: '  ' }));
   if (c.dataset.synthetic) out.push(p.yellow(`  ${SYNTHETIC_NOTE}`));
   out.push(p.dim(`  ${singleLine(c.dataset.attribution)}`));
   out.push('');
@@ -101,7 +101,7 @@ export function renderRunShow(head: StoredRunHead, run: BenchRun, options: RunSh
   ];
   if (cost !== null)
     rows.push(['cost', `${formatUsd(cost.totalUsd)} total · ${formatUsd(cost.perCorrectUsd)} per correct decision`]);
-  out.push(...renderTextTable(['', ''], rows, { align: ['left', 'left'], indent: '  ' }).slice(1));
+  out.push(...renderTextRows(rows, { align: ['left', 'left'], indent: '  ' }));
   return `${out.join('\n')}\n`;
 }
 
