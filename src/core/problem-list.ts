@@ -18,6 +18,15 @@ export class ProblemList {
     else this.omitted++;
   }
 
+  /**
+   * Takes in the problems of an InvalidInputError from another file (several files checked
+   * in one command): its kept problems count against the cap, its omitted ones are counted.
+   */
+  addError(error: InvalidInputError): void {
+    for (const problem of error.problems) this.add(problem);
+    this.omitted += error.omitted;
+  }
+
   get count(): number {
     return this.kept.length + this.omitted;
   }
