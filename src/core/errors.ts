@@ -27,6 +27,8 @@ export type ErrorCode =
   | 'malformed_response'
   | 'response_too_large'
   | 'transport'
+  | 'unreachable'
+  | 'redirect'
   | 'aborted'
   // the reference server
   | 'unknown_model'

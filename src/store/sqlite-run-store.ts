@@ -486,6 +486,11 @@ class SqliteRunStore implements RunStore {
     if (info.changes === 0) throw this.unknown(runId);
   }
 
+  deleteRun(runId: string): boolean {
+    // Cases and decisions go with it (ON DELETE CASCADE, foreign keys on).
+    return this.db.prepare('DELETE FROM runs WHERE id = ?').run(runId).changes > 0;
+  }
+
   markInterrupted(runId: string): void {
     const update = this.db.transaction(() => {
       const head = this.getHead(runId);

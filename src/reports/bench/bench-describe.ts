@@ -116,3 +116,20 @@ export function failedCasesOf(
   }
   return out;
 }
+
+/** Failed cases grouped by cause (kind and message), in order of first appearance. */
+export function failureCausesOf(cases: readonly CaseResult[]): Array<{
+  readonly kind: FailureKind;
+  readonly message: string;
+  readonly count: number;
+  readonly firstCaseId: string;
+}> {
+  const causes = new Map<string, { kind: FailureKind; message: string; count: number; firstCaseId: string }>();
+  for (const f of failedCasesOf(cases)) {
+    const key = `${f.kind}\u0000${f.message}`;
+    const cause = causes.get(key);
+    if (cause) cause.count++;
+    else causes.set(key, { kind: f.kind, message: f.message, count: 1, firstCaseId: f.caseResult.caseId });
+  }
+  return [...causes.values()];
+}
