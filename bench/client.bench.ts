@@ -21,7 +21,7 @@ import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { createSystemOneClient } from '../src/protocol/client/client.js';
 import { renderDecideRequest } from '../src/protocol/wire/decide-request.js';
-import { createNodeHttpTransport } from '../src/protocol/client/http-transport.js';
+import { createNodeHttpTransport } from '../src/protocol/client/node-http-transport.js';
 import { TYPED_DECISIONS_QUESTIONS } from '../src/protocol/test-support/fixtures.js';
 import { parseWireQuestions } from '../src/protocol/wire/questions-json.js';
 import { startChildServer } from './child-server.js';

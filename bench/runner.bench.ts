@@ -37,6 +37,8 @@ import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { scoreCase, type BenchCase, type CaseResult } from '../src/core/bench/case-result.js';
 import type { BenchRun, RunConfig } from '../src/core/bench/run.js';
+import { createRunConfig } from '../src/core/bench/test-support/run-fixtures.js';
+import { endpointFor, endpointIdentity } from '../src/protocol/wire/endpoint.js';
 import type { BenchSummary } from '../src/core/bench/summary.js';
 import { createSystemOneClient, failureOf, isRunStopping } from '../src/protocol/client/client.js';
 import { renderDecideRequest } from '../src/protocol/wire/decide-request.js';
@@ -140,21 +142,17 @@ function probeFsyncMs(times = 40): number {
 const fsyncProbes: { where: string; ms: number }[] = [];
 
 function configFor(url: string, parallel: number): RunConfig {
-  const u = new URL(url);
-  return {
+  return createRunConfig({
     toolVersion: 'bench',
     dataset: dataset.info,
     caseIds: cases.map((c) => c.id),
     questionSet: dataset.questionSet,
     model: MODEL,
-    endpoint: { scheme: 'http', host: u.hostname, port: Number(u.port), path: '/v1/systemone' },
-    embeddedServer: null,
+    endpoint: endpointIdentity(endpointFor(url)),
     parallel,
     timeoutMs: 60_000,
     retries: 2,
-    filters: { limit: null, workflow: null },
-    pricePerMtokUsd: null,
-  };
+  });
 }
 
 async function baselineRun(url: string, parallel: number): Promise<Sample> {

@@ -17,6 +17,7 @@ import { scoreCase, type BenchCase, type CaseResult } from '../src/core/bench/ca
 import type { RunConfig } from '../src/core/bench/run.js';
 import type { Question } from '../src/core/question.js';
 import { openRunStore, summarizeRun } from '../src/store/index.js';
+import { createRunConfig } from '../src/core/bench/test-support/run-fixtures.js';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '5' }, cases: { type: 'string', default: '400' } },
@@ -75,28 +76,7 @@ function makeCases(): CaseResult[] {
 }
 
 const cases = makeCases();
-const config: RunConfig = {
-  toolVersion: 'bench',
-  dataset: {
-    id: 'bench',
-    revision: null,
-    split: 'test',
-    license: 'n/a',
-    synthetic: true,
-    attribution: 'bench',
-    url: null,
-  },
-  caseIds: cases.map((c) => c.caseId),
-  questionSet: {},
-  model: 'bench',
-  endpoint: { scheme: 'http', host: '127.0.0.1', port: 8080, path: '/v1/systemone' },
-  embeddedServer: null,
-  parallel: 1,
-  timeoutMs: 1000,
-  retries: 0,
-  filters: { limit: null, workflow: null },
-  pricePerMtokUsd: null,
-};
+const config: RunConfig = createRunConfig({ toolVersion: 'bench', caseIds: cases.map((c) => c.caseId) });
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);

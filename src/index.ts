@@ -34,7 +34,14 @@ export { calibrate, CalibrationAccumulator, type Calibration, type ReliabilityBi
 export { percentile, summarizeLatency, type LatencySummary } from './core/percentile.js';
 export { rate, type Rating } from './core/bench/rating.js';
 export { ExactSum, exactSum, exactMean } from './core/exact-sum.js';
-export { DecidekitError, InvalidInputError, UsageError, formatProblem, type InputProblem } from './core/errors.js';
+export {
+  DecidekitError,
+  InvalidInputError,
+  UsageError,
+  formatProblem,
+  type ErrorCode,
+  type InputProblem,
+} from './core/errors.js';
 
 // Benchmark runs.
 export type {

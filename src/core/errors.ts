@@ -1,15 +1,65 @@
 /**
+ * Every machine-readable error code decidekit raises, so a `code ===` check anywhere is
+ * checked by the compiler. Grouped by where the error starts.
+ */
+export type ErrorCode =
+  // input files and the command line
+  | 'invalid_input'
+  | 'usage'
+  | 'file_unreadable'
+  | 'write_failed'
+  // benchmark datasets
+  | 'dataset_missing'
+  | 'dataset_integrity'
+  | 'dataset_fetch'
+  | 'invalid_revision'
+  | 'invalid_sha256'
+  | 'split_mismatch'
+  | 'inconsistent_questions'
+  // the System One client
+  | 'invalid_base_url'
+  | 'unsupported_endpoint'
+  | 'request_rejected'
+  | 'auth'
+  | 'http'
+  | 'rate_limited'
+  | 'timeout'
+  | 'malformed_response'
+  | 'response_too_large'
+  | 'transport'
+  | 'unreachable'
+  | 'redirect'
+  | 'aborted'
+  // the reference server
+  | 'unknown_model'
+  // the run store and resuming
+  | 'store_unreadable'
+  | 'store_missing'
+  | 'store_too_new'
+  | 'store_foreign'
+  | 'store_corrupt'
+  | 'unknown_run'
+  | 'ambiguous_run'
+  | 'invalid_run'
+  | 'not_resumable'
+  // comparing runs and tuning thresholds
+  | 'not_comparable'
+  | 'no_candidates'
+  | 'one_class'
+  | 'invalid_folds';
+
+/**
  * The base of decidekit's error hierarchy. Messages read "what failed: where (hint)".
  * A failed case is data (see `Failure`), not an exception; errors are for whole operations.
  */
 export class DecidekitError extends Error {
   override readonly name: string = 'DecidekitError';
   /** Stable machine-readable code, e.g. `invalid_input`, `unsupported_endpoint`. */
-  readonly code: string;
+  readonly code: ErrorCode;
   /** Secret-free context fields (file, line, case, url without credentials, ...). */
   readonly context: Readonly<Record<string, unknown>>;
 
-  constructor(code: string, message: string, options: { context?: Record<string, unknown>; cause?: unknown } = {}) {
+  constructor(code: ErrorCode, message: string, options: { context?: Record<string, unknown>; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.context = options.context ?? {};

@@ -18,13 +18,27 @@ export class ProblemList {
     else this.omitted++;
   }
 
+  /**
+   * Takes in the problems of an InvalidInputError from another file (several files checked
+   * in one command): its kept problems count against the cap, its omitted ones are counted.
+   */
+  addError(error: InvalidInputError): void {
+    for (const problem of error.problems) this.add(problem);
+    this.omitted += error.omitted;
+  }
+
   get count(): number {
     return this.kept.length + this.omitted;
   }
 
+  /** The InvalidInputError carrying the problems kept and the count of the rest. */
+  toError(): InvalidInputError {
+    return new InvalidInputError(this.kept, this.omitted);
+  }
+
   /** Throws an InvalidInputError carrying the problems when there are any. */
   throwIfAny(): void {
-    if (this.count > 0) throw new InvalidInputError(this.kept, this.omitted);
+    if (this.count > 0) throw this.toError();
   }
 }
 

@@ -193,7 +193,12 @@ function parseScore(instructions: string, criteria: unknown, problems: WireQuest
   return levels.length === criteria.length ? { type: 'score', instructions, levels } : null;
 }
 
-/** The wire form of a question: `parseWireQuestion(toWireQuestion(q))` equals `q`. */
+/**
+ * The wire form of a question, the one place a question becomes wire JSON:
+ * `parseWireQuestion(toWireQuestion(q))` equals `q`. Choice criteria are a null-prototype
+ * object, so an option named `__proto__` stays an own key. (An object moves integer-like
+ * keys to the front: the protocol's `renderWireQuestions` writes such options in order.)
+ */
 export function toWireQuestion(question: Question): Record<string, unknown> {
   switch (question.type) {
     case 'noul':
@@ -201,10 +206,9 @@ export function toWireQuestion(question: Question): Record<string, unknown> {
         ? { type: 'noul', instructions: question.instructions }
         : { type: 'noul', instructions: question.instructions, criteria: { ...question.criteria } };
     case 'choice': {
-      const criteria: Record<string, string | null> = {};
-      question.options.forEach((option, i) => {
-        criteria[option] = question.descriptions[i] ?? null;
-      });
+      const criteria = Object.create(null) as Record<string, string | null>;
+      for (let i = 0; i < question.options.length; i++)
+        criteria[question.options[i]!] = question.descriptions[i] ?? null;
       return { type: 'choice', instructions: question.instructions, criteria };
     }
     case 'score':
@@ -216,7 +220,8 @@ export function toWireQuestion(question: Question): Record<string, unknown> {
 
 /** The wire `questions` object of a request, in the set's order. */
 export function toWireQuestions(questions: QuestionSet): Record<string, Record<string, unknown>> {
-  const out: Record<string, Record<string, unknown>> = {};
+  // Null prototype, so a question id "__proto__" stays an own key.
+  const out = Object.create(null) as Record<string, Record<string, unknown>>;
   for (const [id, question] of questions) out[id] = toWireQuestion(question);
   return out;
 }

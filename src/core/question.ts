@@ -33,6 +33,13 @@ export interface ScoreQuestion {
 /** A request's questions: id -> question, in the order given. */
 export type QuestionSet = ReadonlyArray<readonly [id: string, question: Question]>;
 
+/**
+ * How far the probabilities of one question's answers may sum from 1 and still count as a
+ * distribution: saved data and hosted servers round to a few decimals. One value for gold,
+ * predictions, results files and server answers alike.
+ */
+export const PROBABILITY_SUM_TOLERANCE = 0.01;
+
 const NOUL_ANSWERS: readonly string[] = ['true', 'false'];
 const LEVEL_NAMES: readonly (readonly string[])[] = Array.from({ length: 11 }, (_, k) =>
   Array.from({ length: k }, (_, i) => String(i)),

@@ -1,10 +1,28 @@
+/** FNV-1a's 32-bit offset basis: `hashString`'s default start. */
+const FNV_OFFSET_BASIS = 0x811c9dc5;
+
 /** FNV-1a 32-bit hash of a string's UTF-16 code units: a cheap, stable seed mixer. */
-export function hashString(text: string, seed = 0x811c9dc5): number {
+export function hashString(text: string, seed = FNV_OFFSET_BASIS): number {
   let h = seed >>> 0;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193) >>> 0;
   }
+  return h >>> 0;
+}
+
+/**
+ * A seeded 32-bit hash of a string: FNV-1a over UTF-16 code units, started from the
+ * offset basis mixed with the seed, then the murmur3 finaliser so that nearby ids and seeds
+ * spread over the whole range.
+ */
+export function seededHash32(text: string, seed: number): number {
+  let h = hashString(text, FNV_OFFSET_BASIS ^ seed);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
   return h >>> 0;
 }
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  alignColumns,
   createPalette,
   escapeMarkdownCell,
   formatCount,
@@ -15,7 +16,9 @@ import {
   renderBar,
   renderMarkdownTable,
   renderStars,
+  renderTextRows,
   renderTextTable,
+  plural,
   stripAnsi,
   truncate,
   visibleWidth,
@@ -116,6 +119,44 @@ describe('text tables', () => {
     expect(lines[1]).toContain('\u001b[31m');
   });
 
+  it('lists rows without a header, trimming what the last column pads', () => {
+    const lines = renderTextRows(
+      [
+        ['Model', 'x'],
+        ['Duration', 'twelve'],
+      ],
+      { align: ['left', 'left'], indent: '  ' },
+    );
+    expect(lines).toEqual(['  Model     x', '  Duration  twelve']);
+  });
+
+  it('styles a column after padding, so widths line up under colour', () => {
+    const p = createPalette(true);
+    const lines = renderTextRows(
+      [
+        ['a', 'note'],
+        ['bb', 'longer note'],
+      ],
+      { align: ['left', 'left'], styleColumns: [undefined, p.dim] },
+    );
+    expect(lines[0]).toBe(`a   ${p.dim('note       ')}`);
+    expect(lines.map(stripAnsi).map((l) => l.trimEnd())).toEqual(['a   note', 'bb  longer note']);
+  });
+
+  it('pads every column of a table the same way in text and table form', () => {
+    const rows = [
+      ['model', 'acc'],
+      ['m1', '0.9'],
+      ['model-two', '0.85'],
+    ];
+    expect(alignColumns(rows)).toEqual([
+      ['model    ', ' acc'],
+      ['m1       ', ' 0.9'],
+      ['model-two', '0.85'],
+    ]);
+    expect(renderTextTable(rows[0]!, rows.slice(1))).toEqual(renderTextRows(rows));
+  });
+
   it('measures and truncates by code points', () => {
     expect(visibleWidth('★★☆')).toBe(3);
     expect(truncate('security_incidents', 8)).toBe('securit…');
@@ -125,6 +166,15 @@ describe('text tables', () => {
   it('returns text unchanged from a palette without colour', () => {
     const p = createPalette(false);
     expect(p.red('x') + p.bold('y') + p.dim('z')).toBe('xyz');
+  });
+});
+
+describe('plural', () => {
+  it('names one thing in the singular and any other count in the plural', () => {
+    expect(plural(1, 'case')).toBe('1 case');
+    expect(plural(0, 'case')).toBe('0 cases');
+    expect(plural(2, 'entry', 'entries')).toBe('2 entries');
+    expect(plural(12345, 'error', 'errors', formatCount)).toBe('12,345 errors');
   });
 });
 

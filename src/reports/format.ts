@@ -35,6 +35,14 @@ export function formatCount(value: number | null | undefined): string {
   return sign + digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
+/**
+ * A count with its noun: `1 case`, `3 cases`. `many` defaults to `one` + `s`; `count` writes
+ * the number (default plain digits; pass `formatCount` for thousands separators).
+ */
+export function plural(n: number, one: string, many = `${one}s`, count: (n: number) => string = String): string {
+  return `${count(n)} ${n === 1 ? one : many}`;
+}
+
 /** `part/whole` with thousands separators: `1,234/2,000`. */
 export function formatRatio(part: number, whole: number): string {
   return `${formatCount(part)}/${formatCount(whole)}`;
@@ -129,20 +137,54 @@ function pad(text: string, width: number, align: Align): string {
   return align === 'right' ? space + text : text + space;
 }
 
-export interface TextTableOptions {
+/**
+ * The table engine every aligned report uses: pads each cell to its column's width so
+ * columns line up. Widths ignore colour codes. `align` per column; default left for the
+ * first column, right for the others. Rows may differ in length.
+ */
+export function alignColumns(rows: readonly (readonly string[])[], align: readonly Align[] = []): string[][] {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, c) => (widths[c] = Math.max(widths[c] ?? 0, visibleWidth(cell))));
+  const alignOf = (c: number): Align => align[c] ?? (c === 0 ? 'left' : 'right');
+  return rows.map((row) => row.map((cell, c) => pad(cell, widths[c]!, alignOf(c))));
+}
+
+export interface TextRowsOptions {
   /** Alignment per column; default left for the first column, right for the others. */
   readonly align?: readonly Align[];
   /** Text between columns; default two spaces. */
   readonly gap?: string;
   /** Prefix of every line; default none. */
   readonly indent?: string;
+  /** Styles a cell after padding, per column (e.g. dim notes); default none. */
+  readonly styleColumns?: readonly (Paint | undefined)[];
+}
+
+export interface TextTableOptions extends TextRowsOptions {
   /** Styles a header cell after padding (e.g. bold); default none. */
-  readonly styleHeader?: (text: string) => string;
+  readonly styleHeader?: Paint;
+}
+
+function joinLine(cells: readonly string[], gap: string, indent: string, style: (cell: string, c: number) => string) {
+  return (indent + cells.map(style).join(gap)).replace(/\s+$/, '');
+}
+
+/**
+ * Aligned plain-text lines without a header (a label/value list, say): one string per row,
+ * trailing spaces trimmed. Cells may carry colour codes: widths ignore them.
+ */
+export function renderTextRows(rows: readonly (readonly string[])[], options: TextRowsOptions = {}): string[] {
+  const styles = options.styleColumns ?? [];
+  const style = (cell: string, c: number): string => styles[c]?.(cell) ?? cell;
+  return alignColumns(rows, options.align).map((cells) =>
+    joinLine(cells, options.gap ?? '  ', options.indent ?? '', style),
+  );
 }
 
 /**
  * An aligned plain-text table (header, then rows), one string per line, trailing spaces
- * trimmed. Cells may carry colour codes: widths ignore them.
+ * trimmed. Cells may carry colour codes: widths ignore them. Cells beyond the header's
+ * columns are left out.
  */
 export function renderTextTable(
   header: readonly string[],
@@ -150,17 +192,16 @@ export function renderTextTable(
   options: TextTableOptions = {},
 ): string[] {
   const columns = header.length;
-  const widths = header.map((h, c) => Math.max(visibleWidth(h), ...rows.map((r) => visibleWidth(r[c] ?? ''))));
-  const alignOf = (c: number): Align => options.align?.[c] ?? (c === 0 ? 'left' : 'right');
+  const body = rows.map((r) => Array.from({ length: columns }, (_, c) => r[c] ?? ''));
+  const [head, ...lines] = alignColumns([header, ...body], options.align);
+  const styleHeader = options.styleHeader ?? ((s: string) => s);
   const gap = options.gap ?? '  ';
   const indent = options.indent ?? '';
-  const style = options.styleHeader ?? ((s: string) => s);
-  const line = (cells: readonly string[], styleCell: (s: string) => string): string => {
-    const parts: string[] = [];
-    for (let c = 0; c < columns; c++) parts.push(styleCell(pad(cells[c] ?? '', widths[c]!, alignOf(c))));
-    return (indent + parts.join(gap)).replace(/\s+$/, '');
-  };
-  return [line(header, style), ...rows.map((r) => line(r, (s) => s))];
+  const styles = options.styleColumns ?? [];
+  return [
+    joinLine(head!, gap, indent, styleHeader),
+    ...lines.map((cells) => joinLine(cells, gap, indent, (cell, c) => styles[c]?.(cell) ?? cell)),
+  ];
 }
 
 /**
@@ -256,19 +297,6 @@ export function createPalette(colour: boolean): Palette {
     yellow: sgr(33, 39),
     cyan: sgr(36, 39),
   };
-}
-
-/** Pads plain-text cells so columns line up; `right` marks right-aligned columns. */
-export function alignRows(rows: readonly (readonly string[])[], right: readonly boolean[]): string[][] {
-  const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, visibleWidth(cell))));
-  return rows.map((row) =>
-    row.map((cell, i) =>
-      right[i]
-        ? cell.padStart(widths[i]! + cell.length - visibleWidth(cell))
-        : cell.padEnd(widths[i]! + cell.length - visibleWidth(cell)),
-    ),
-  );
 }
 
 /** Splits text into lines of at most `width` visible characters, at spaces where it can. */

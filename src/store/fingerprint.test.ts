@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunConfig } from '../core/bench/run.js';
 import { canonicalJson } from './canonical-json.js';
 import { FINGERPRINT_HEX_LENGTH, fingerprintOf } from './fingerprint.js';
-import { CASE_IDS, runConfig } from './test-support/run-fixtures.js';
+import { CASE_IDS, runConfig } from '../core/bench/test-support/run-fixtures.js';
 
 /** The same value with object keys inserted in reverse order, at every depth. */
 function reverseKeys<T>(value: T): T {

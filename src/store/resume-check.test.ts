@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkResumable } from './resume-check.js';
-import { CASE_IDS, runConfig } from './test-support/run-fixtures.js';
+import { CASE_IDS, runConfig } from '../core/bench/test-support/run-fixtures.js';
 
 describe('checkResumable', () => {
   const stored = runConfig();

@@ -1,4 +1,5 @@
-import type { EndpointIdentity, RunConfig } from '../core/bench/run.js';
+import type { RunConfig } from '../core/bench/run.js';
+import { formatEndpoint } from '../protocol/wire/endpoint.js';
 
 export type ResumeCheck = { readonly ok: true } | { readonly ok: false; readonly reasons: readonly string[] };
 
@@ -11,8 +12,7 @@ function named(items: readonly string[]): string {
 
 function showEndpoint(config: RunConfig): string {
   if (config.embeddedServer !== null) return `embedded reference server (${config.embeddedServer.model})`;
-  const e: EndpointIdentity = config.endpoint;
-  return `${e.scheme}://${e.host}:${e.port}${e.path}`;
+  return formatEndpoint(config.endpoint);
 }
 
 const show = (v: string | null): string => (v === null ? 'none' : JSON.stringify(v));

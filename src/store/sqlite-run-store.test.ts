@@ -18,10 +18,11 @@ import {
   benchCase,
   CASE_IDS,
   failedCase,
+  headlineOf,
   rightAnswers,
   runConfig,
   wrongAnswers,
-} from './test-support/run-fixtures.js';
+} from '../core/bench/test-support/run-fixtures.js';
 
 let dir: string;
 const open: RunStore[] = [];
@@ -323,18 +324,7 @@ describe('ids, listing and prefixes', () => {
     const running = store.createRun({ config: runConfig(), label: null, createdAt: '2026-11-30T07:00:00Z' });
     const list = store.listRuns();
     expect(list.map((h) => h.id)).toEqual([running.id, newer.head.id, older.head.id]);
-    const s = newer.summary;
-    expect(list[1]!.headline).toEqual({
-      accuracy: s.accuracy,
-      kl: s.kl,
-      brier: s.brier,
-      ece: s.ece,
-      meanConfidence: s.meanConfidence,
-      total: s.total,
-      correct: s.correct,
-      errors: s.errors,
-      latencyP50Ms: s.latencyMs.p50,
-    });
+    expect(list[1]!.headline).toEqual(headlineOf(newer.summary));
     expect(list[1]).toMatchObject({
       model: 'other',
       savedCases: 4,

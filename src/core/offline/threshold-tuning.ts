@@ -11,6 +11,7 @@ import { DecidekitError } from '../errors.js';
 import { ExactSum } from '../exact-sum.js';
 import type { OfflineCase, OfflineResult } from './case.js';
 import { DEFAULT_YES_NO_THRESHOLD, predictYesNo } from './prediction.js';
+import { seededHash32 } from '../seeded-random.js';
 
 /** One scored yes/no case. */
 export interface TunePoint {
@@ -339,24 +340,6 @@ function selectThreshold(sorted: readonly TunePoint[], s: Settings): Selection {
   return bestFloor === null
     ? { metrics: bestAny, floorsMet: false, candidates }
     : { metrics: bestFloor, floorsMet: true, candidates };
-}
-
-/**
- * A seeded 32-bit hash of a string: FNV-1a over UTF-16 code units, started from the seed,
- * then the murmur3 finaliser so that nearby ids and seeds spread over the whole range.
- */
-export function seededHash32(text: string, seed: number): number {
-  let h = (0x811c9dc5 ^ seed) >>> 0;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,17 +7,13 @@ import type { OfflineCase } from '../../core/offline/case.js';
 import { InvalidInputError, formatProblem } from '../../core/errors.js';
 import { actionItemsOf, checkActionSpecFits, loadActionSpec, parseActionSpec } from './action-spec.js';
 
-const SPEC = {
-  actions: ['task', 'draft', 'ignore'],
-  inaction: 'ignore',
-  rules: [
-    { when: { is_noise: true }, action: 'ignore' },
-    { when: { needs_reply: true, urgent: true }, action: 'task' },
-    { when: { needs_reply: true }, action: 'draft' },
-    { action: 'ignore' },
-  ],
-  costs: { 'task->ignore': 10, 'draft->ignore': 6, 'task->draft': 3 },
-  default_error: 1,
+/** The bundled inbox spec (written by scripts/make-inbox-sample.ts; the e2e tests check it regenerates). */
+const SPEC = JSON.parse(readFileSync(join(import.meta.dirname, '../../../data/inbox/spec.json'), 'utf8')) as {
+  readonly actions: string[];
+  readonly inaction: string;
+  readonly rules: unknown[];
+  readonly costs: Record<string, number>;
+  readonly default_error: number;
 };
 
 function problemsOf(f: () => unknown): string[] {

@@ -13,6 +13,7 @@ import {
   type JsonRecord,
 } from '../../core/json-value.js';
 import { ProblemList } from '../../core/problem-list.js';
+import { PROBABILITY_SUM_TOLERANCE } from '../../core/question.js';
 import {
   createOfflineAccumulator,
   type OfflineAccumulatorOptions,
@@ -33,9 +34,6 @@ import {
   SHAPE_PROBABILITY,
   SHAPE_VALUE,
 } from './fast/results-preparse.js';
-
-/** The sum of a choice's probabilities must be within this of 1. */
-export const PROBABILITY_SUM_TOLERANCE = 0.01;
 
 export interface ReadResultsSummary {
   /** The model named on every line; null when the file has no results. */

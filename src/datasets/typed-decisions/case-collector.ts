@@ -1,11 +1,7 @@
 import type { BenchCase } from '../../core/bench/case-result.js';
-import type { InputProblem } from '../../core/errors.js';
-import { InvalidInputError } from '../../core/errors.js';
+import { ProblemList } from '../../core/problem-list.js';
 import { canonicalQuestionText } from '../../core/question-rules.js';
 import { parseDecodedRow } from './decoded-row.js';
-
-/** Problems kept in full; the rest are counted. */
-const MAX_PROBLEMS = 50;
 
 /**
  * Collects the cases of one file row by row and checks what spans rows: unique case ids,
@@ -15,8 +11,7 @@ const MAX_PROBLEMS = 50;
 export class CaseCollector {
   readonly #file: string;
   readonly #cases: BenchCase[] = [];
-  readonly #problems: InputProblem[] = [];
-  #omitted = 0;
+  readonly #problems = new ProblemList();
   readonly #firstLineOfId = new Map<string, number>();
   readonly #schemas = new Map<string, { text: string; line: number; caseId: string }>();
 
@@ -57,11 +52,7 @@ export class CaseCollector {
 
   /** Records a problem with a row (e.g. JSON that does not parse). */
   problem(line: number | null, message: string, caseId?: string, field?: string): void {
-    if (this.#problems.length >= MAX_PROBLEMS) {
-      this.#omitted++;
-      return;
-    }
-    this.#problems.push({
+    this.#problems.add({
       file: this.#file,
       line,
       ...(caseId === undefined ? {} : { caseId }),
@@ -76,7 +67,7 @@ export class CaseCollector {
 
   /** The cases in file order; throws InvalidInputError listing every problem found. */
   finish(): BenchCase[] {
-    if (this.#problems.length > 0) throw new InvalidInputError(this.#problems, this.#omitted);
+    this.#problems.throwIfAny();
     return this.#cases;
   }
 }

@@ -6,11 +6,9 @@ import type { BenchCase } from '../../core/bench/case-result.js';
 import type { GoldAnswer } from '../../core/decision-score.js';
 import { isRecord, preview } from '../../core/json-value.js';
 import type { Question } from '../../core/question.js';
-import { answersOf } from '../../core/question.js';
+import { answersOf, PROBABILITY_SUM_TOLERANCE } from '../../core/question.js';
 import { parseWireQuestion } from '../../core/question-rules.js';
 
-/** Gold probabilities may sum to 1 within this (the data is rounded). */
-export const GOLD_SUM_TOLERANCE = 0.01;
 /** A label ties with the most likely answer within this. */
 const TIE_TOLERANCE = 1e-9;
 
@@ -182,10 +180,10 @@ function parseGoldAnswer(qid: string, question: Question, entry: unknown, proble
   }
   let sum = 0;
   for (const p of aligned) sum += p;
-  if (Math.abs(sum - 1) > GOLD_SUM_TOLERANCE + 1e-12) {
+  if (Math.abs(sum - 1) > PROBABILITY_SUM_TOLERANCE + 1e-12) {
     return fail(
       'probabilities',
-      `gold probabilities sum to ${formatSum(sum)}, expected 1 (within ${GOLD_SUM_TOLERANCE})`,
+      `gold probabilities sum to ${formatSum(sum)}, expected 1 (within ${PROBABILITY_SUM_TOLERANCE})`,
     );
   }
   if (typeof label !== 'string') return fail('label', `gold label must be a string, got ${preview(label)}`);

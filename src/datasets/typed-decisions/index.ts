@@ -9,6 +9,8 @@ export {
   verifyBenchDataset,
   DEFAULT_SPLIT,
 } from './load-bench-dataset.js';
+export { datasetValueOf, parseDatasetSource, NAMED_DATASETS } from './dataset-source.js';
+export type { NamedDataset } from './dataset-source.js';
 export type { DatasetSource, LoadedBenchDataset, LoadOptions, VerifiedDataset } from './load-bench-dataset.js';
 export { toWireQuestions } from '../../core/question-rules.js';
 export { DatasetFetchError, DatasetIntegrityError } from './dataset-errors.js';

@@ -418,7 +418,7 @@ describe('createSystemOneClient against a plain echo server', () => {
 
 describe('the node:http transport (dependency-free alternative)', () => {
   it('answers, caps bodies, times out and reports drops like the default transport', async () => {
-    const { createNodeHttpTransport } = await import('./http-transport.js');
+    const { createNodeHttpTransport } = await import('./node-http-transport.js');
     const ok = await serve();
     const a = clientFor(ok.url, { transport: createNodeHttpTransport({ connections: 2 }) });
     expect((await a.client.decide({}, QUESTIONS)).predicted[1]).toEqual([0.5, 0.5]);

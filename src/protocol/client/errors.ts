@@ -1,4 +1,4 @@
-import { DecidekitError } from '../../core/errors.js';
+import { DecidekitError, type ErrorCode } from '../../core/errors.js';
 import type { FailureKind } from '../../core/bench/case-result.js';
 
 /** Context every System One client error carries (secret-free: redacted URL, no key). */
@@ -26,7 +26,7 @@ export abstract class SystemOneError extends DecidekitError {
   readonly shortMessage: string;
   override readonly context: ClientErrorContext;
 
-  constructor(code: string, message: string, shortMessage: string, context: ClientErrorContext, cause?: unknown) {
+  constructor(code: ErrorCode, message: string, shortMessage: string, context: ClientErrorContext, cause?: unknown) {
     super(code, message, cause === undefined ? { context: { ...context } } : { context: { ...context }, cause });
     this.context = context;
     this.shortMessage = shortMessage;

@@ -1,6 +1,3 @@
-import http from 'node:http';
-import https from 'node:https';
-
 export interface TransportRequest {
   readonly method: 'GET' | 'POST';
   readonly url: URL;
@@ -45,113 +42,93 @@ export interface HttpTransport {
   close(): Promise<void>;
 }
 
-export interface NodeHttpTransportOptions {
-  /** Keep-alive sockets per origin (default 8): size it to the request concurrency. */
-  readonly connections?: number;
+/** Response headers as both transports receive them: lower-case names, repeated values as arrays. */
+export type RawHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+/**
+ * One request/response exchange, run the same way by every transport: it settles once,
+ * owns the timeout timer and the abort listener, counts body bytes against the cap (the
+ * declared length first, then as chunks arrive) and builds the response. The transport
+ * only moves bytes and says how to drop its connection.
+ */
+export interface Exchange {
+  /** True once the exchange resolved or failed; later events are ignored. */
+  readonly settled: boolean;
+  /** Fails the exchange (once): stops the timer, drops the connection, rejects with `err`. */
+  fail(err: Error): void;
+  /** Fails with `BodyOverCapError` when a declared Content-Length is over the cap; returns whether it did. */
+  failIfDeclaredOverCap(contentLength: string | string[] | undefined): boolean;
+  /** Keeps a body chunk, or fails once the body passes the cap. */
+  addChunk(chunk: Buffer): void;
+  /** Resolves with the response (once). */
+  finish(status: number, headers: RawHeaders): void;
 }
 
 /**
- * node:http(s) with a keep-alive Agent per scheme: the dependency-free alternative to the
- * default undici transport (it measured 1.4-1.6x the client CPU per request on loopback, see
- * docs/notes/protocol.md). The body is read chunk by chunk and the socket destroyed as
- * soon as the cap is passed, so an oversized body is never buffered whole.
+ * Starts an exchange for `r`, or rejects at once and returns null when the caller's signal
+ * has already aborted. `drop` frees the transport's connection when the exchange fails.
  */
-export function createNodeHttpTransport(options: NodeHttpTransportOptions = {}): HttpTransport {
-  const connections = Math.max(1, Math.floor(options.connections ?? 8));
-  const agentOptions = {
-    keepAlive: true,
-    maxSockets: connections,
-    maxFreeSockets: connections,
-    scheduling: 'lifo' as const,
+export function startExchange(
+  r: TransportRequest,
+  resolve: (response: TransportResponse) => void,
+  reject: (err: Error) => void,
+  drop: (err: Error) => void,
+): Exchange | null {
+  if (r.signal?.aborted) {
+    reject(new TransportAbortedError('request aborted'));
+    return null;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let settled = false;
+  const settle = () => {
+    settled = true;
+    clearTimeout(timer);
+    r.signal?.removeEventListener('abort', onAbort);
   };
-  const httpAgent = new http.Agent(agentOptions);
-  const httpsAgent = new https.Agent(agentOptions);
-
+  const fail = (err: Error) => {
+    if (settled) return;
+    settle();
+    drop(err);
+    reject(err);
+  };
+  const onAbort = () => fail(new TransportAbortedError('request aborted'));
+  r.signal?.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(
+    () => fail(new TransportTimeoutError(`no complete response within ${r.timeoutMs} ms`)),
+    r.timeoutMs,
+  );
   return {
-    request(r: TransportRequest): Promise<TransportResponse> {
-      return new Promise<TransportResponse>((resolve, reject) => {
-        if (r.signal?.aborted) {
-          reject(new TransportAbortedError('request aborted'));
-          return;
-        }
-        const secure = r.url.protocol === 'https:';
-        const headers: Record<string, string | number> = { ...r.headers };
-        if (r.body !== null) headers['content-length'] = r.body.byteLength;
-        const auth =
-          r.url.username === ''
-            ? undefined
-            : `${decodeURIComponent(r.url.username)}:${decodeURIComponent(r.url.password)}`;
-        let settled = false;
-        const fail = (err: Error) => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          r.signal?.removeEventListener('abort', onAbort);
-          req.destroy();
-          reject(err);
-        };
-        const onAbort = () => fail(new TransportAbortedError('request aborted'));
-        const timer = setTimeout(
-          () => fail(new TransportTimeoutError(`no complete response within ${r.timeoutMs} ms`)),
-          r.timeoutMs,
-        );
-        r.signal?.addEventListener('abort', onAbort, { once: true });
-        const req = (secure ? https : http).request(
-          {
-            protocol: r.url.protocol,
-            hostname: r.url.hostname.replace(/^\[|\]$/g, ''),
-            port: r.url.port === '' ? undefined : Number(r.url.port),
-            path: `${r.url.pathname}${r.url.search}`,
-            method: r.method,
-            headers,
-            agent: secure ? httpsAgent : httpAgent,
-            ...(auth === undefined ? {} : { auth }),
-          },
-          (res) => {
-            const declared = Number(res.headers['content-length']);
-            if (Number.isFinite(declared) && declared > r.maxBodyBytes) {
-              fail(new BodyOverCapError(0));
-              return;
-            }
-            const chunks: Buffer[] = [];
-            let size = 0;
-            res.on('data', (chunk: Buffer) => {
-              size += chunk.length;
-              if (size > r.maxBodyBytes) {
-                fail(new BodyOverCapError(size));
-                return;
-              }
-              chunks.push(chunk);
-            });
-            res.on('end', () => {
-              if (settled) return;
-              settled = true;
-              clearTimeout(timer);
-              r.signal?.removeEventListener('abort', onAbort);
-              const h = res.headers;
-              resolve({
-                status: res.statusCode ?? 0,
-                header: (name) => {
-                  const v = h[name];
-                  return Array.isArray(v) ? v[0] : v;
-                },
-                body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size),
-              });
-            });
-            res.on('error', fail);
-            res.on('close', () => {
-              if (!res.complete)
-                fail(Object.assign(new Error('connection closed before the response ended'), { code: 'ECONNRESET' }));
-            });
-          },
-        );
-        req.on('error', fail);
-        req.end(r.body ?? undefined);
-      });
+    get settled() {
+      return settled;
     },
-    async close() {
-      httpAgent.destroy();
-      httpsAgent.destroy();
+    fail,
+    failIfDeclaredOverCap(contentLength) {
+      const declared = Number(contentLength);
+      if (!(Number.isFinite(declared) && declared > r.maxBodyBytes)) return false;
+      fail(new BodyOverCapError(0));
+      return true;
+    },
+    addChunk(chunk) {
+      if (settled) return;
+      size += chunk.length;
+      if (size > r.maxBodyBytes) {
+        fail(new BodyOverCapError(size));
+        return;
+      }
+      chunks.push(chunk);
+    },
+    finish(status, headers) {
+      if (settled) return;
+      settle();
+      resolve({
+        status,
+        header: (name) => {
+          const v = headers[name];
+          return Array.isArray(v) ? v[0] : v;
+        },
+        body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size),
+      });
     },
   };
 }

@@ -1,6 +1,6 @@
 import { Pool, type Dispatcher } from 'undici';
-import type { HttpTransport, TransportRequest, TransportResponse } from './http-transport.js';
-import { BodyOverCapError, TransportAbortedError, TransportTimeoutError } from './http-transport.js';
+import type { HttpTransport, RawHeaders, TransportRequest, TransportResponse } from './http-transport.js';
+import { startExchange, TransportAbortedError } from './http-transport.js';
 
 export interface UndiciTransportOptions {
   /** Keep-alive connections per origin (default 8): size it to the request concurrency. */
@@ -38,66 +38,30 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Htt
       return new Promise<TransportResponse>((resolve, reject) => {
         let controller: Dispatcher.DispatchController | null = null;
         let status = 0;
-        let responseHeaders: Record<string, string | string[] | undefined> = {};
-        const chunks: Buffer[] = [];
-        let size = 0;
-        let settled = false;
-        const fail = (err: Error) => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          r.signal?.removeEventListener('abort', onAbort);
+        let responseHeaders: RawHeaders = {};
+        const exchange = startExchange(r, resolve, reject, (err) => {
           if (controller !== null && !controller.aborted) controller.abort(err);
-          reject(err);
-        };
-        const onAbort = () => fail(new TransportAbortedError('request aborted'));
-        if (r.signal?.aborted) {
-          reject(new TransportAbortedError('request aborted'));
-          return;
-        }
-        r.signal?.addEventListener('abort', onAbort, { once: true });
-        const timer = setTimeout(
-          () => fail(new TransportTimeoutError(`no complete response within ${r.timeoutMs} ms`)),
-          r.timeoutMs,
-        );
+        });
+        if (exchange === null) return;
         const handler: Dispatcher.DispatchHandler = {
           onRequestStart(c) {
             controller = c;
-            if (settled) c.abort(new TransportAbortedError('request aborted'));
+            if (exchange.settled) c.abort(new TransportAbortedError('request aborted'));
           },
           onResponseStart(c, statusCode, h) {
             controller = c;
             status = statusCode;
-            responseHeaders = h as Record<string, string | string[] | undefined>;
-            const declared = Number(h['content-length']);
-            if (Number.isFinite(declared) && declared > r.maxBodyBytes) fail(new BodyOverCapError(0));
+            responseHeaders = h as RawHeaders;
+            exchange.failIfDeclaredOverCap(h['content-length']);
           },
           onResponseData(_c, chunk) {
-            if (settled) return;
-            size += chunk.length;
-            if (size > r.maxBodyBytes) {
-              fail(new BodyOverCapError(size));
-              return;
-            }
-            chunks.push(chunk);
+            exchange.addChunk(chunk);
           },
           onResponseEnd() {
-            if (settled) return;
-            settled = true;
-            clearTimeout(timer);
-            r.signal?.removeEventListener('abort', onAbort);
-            const h = responseHeaders;
-            resolve({
-              status,
-              header: (name) => {
-                const v = h[name];
-                return Array.isArray(v) ? v[0] : v;
-              },
-              body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size),
-            });
+            exchange.finish(status, responseHeaders);
           },
           onResponseError(_c, err) {
-            fail(err);
+            exchange.fail(err);
           },
         };
         poolFor(r.url).dispatch(

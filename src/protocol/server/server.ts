@@ -10,6 +10,7 @@ import type { PriorTable } from './models/prior.js';
 import { loadPriorTable } from './models/prior-file.js';
 import { parseDecideRequest, type AcceptedDecideRequest } from '../wire/parse-decide-request.js';
 import { hashString } from '../../core/seeded-random.js';
+import { argmaxFirst } from '../../core/decision-score.js';
 import { createServerMetrics, renderPrometheusText, type ServerMetricsSnapshot } from './metrics.js';
 
 export interface ReferenceServerOptions {
@@ -97,19 +98,13 @@ function errorBody(status: number, message: string): string {
   return JSON.stringify({ error: { code: status, message, type: ERROR_TYPES[status] ?? 'server_error' } });
 }
 
-function topIndex(d: readonly number[]): number {
-  let best = 0;
-  for (let i = 1; i < d.length; i++) if (d[i]! > d[best]!) best = i;
-  return best;
-}
-
 /** One wire answer; written key by key so option order survives integer-like names. */
 export function renderWireAnswer(q: Question, d: readonly number[]): string {
   switch (q.type) {
     case 'noul':
       return `{"type":"noul","noul":${d[0]}}`;
     case 'choice': {
-      const top = topIndex(d);
+      const top = argmaxFirst(d);
       const probs = q.options.map((o, i) => `${JSON.stringify(o)}:${d[i]}`).join(',');
       return `{"type":"choice","choice":${JSON.stringify(q.options[top])},"probabilities":{${probs}},"confidence":${d[top]}}`;
     }
@@ -119,7 +114,7 @@ export function renderWireAnswer(q: Question, d: readonly number[]): string {
       for (let i = 0; i < d.length; i++) mean += i * d[i]!;
       const legend = q.levels.map((l, i) => `"${i}":${JSON.stringify(l)}`).join(',');
       const probs = names.map((n, i) => `"${n}":${d[i]}`).join(',');
-      return `{"type":"score","score":${mean},"legend":{${legend}},"probabilities":{${probs}},"confidence":${d[topIndex(d)]}}`;
+      return `{"type":"score","score":${mean},"legend":{${legend}},"probabilities":{${probs}},"confidence":${d[argmaxFirst(d)]}}`;
     }
     default:
       return assertNever(q);

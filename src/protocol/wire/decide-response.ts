@@ -1,10 +1,7 @@
 import type { PredictedAnswers } from '../../core/bench/case-result.js';
 import type { Question, QuestionSet } from '../../core/question.js';
-import { answersOf, assertNever } from '../../core/question.js';
+import { answersOf, assertNever, PROBABILITY_SUM_TOLERANCE } from '../../core/question.js';
 import { isRecord, preview } from '../../core/json-value.js';
-
-/** How far a choice/score probability sum may be from 1 (hosted servers round to 4 decimals). */
-export const SUM_TOLERANCE = 0.01;
 
 export interface ParsedDecideResponse {
   /** Aligned with the asked questions and each question's `answersOf` order. */
@@ -109,7 +106,7 @@ function parseProbabilities(
   }
   if (known === 0)
     return `question ${id}: probabilities name none of the answers (${names.slice(0, 5).join(', ')}${names.length > 5 ? ', ...' : ''})`;
-  if (Math.abs(sum - 1) > SUM_TOLERANCE)
-    return `question ${id}: probabilities of its answers sum to ${sum}, not within ${SUM_TOLERANCE} of 1`;
+  if (Math.abs(sum - 1) > PROBABILITY_SUM_TOLERANCE)
+    return `question ${id}: probabilities of its answers sum to ${sum}, not within ${PROBABILITY_SUM_TOLERANCE} of 1`;
   return out;
 }

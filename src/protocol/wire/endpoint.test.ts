@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { endpointFor, endpointIdentity, healthUrlFor, metricsUrlFor, modelsUrlFor, redactUrl } from './endpoint.js';
+import {
+  baseUrlOf,
+  endpointFor,
+  endpointIdentity,
+  formatEndpoint,
+  healthUrlFor,
+  metricsUrlFor,
+  modelsUrlFor,
+  redactedIdentity,
+  redactUrl,
+} from './endpoint.js';
 import { InvalidBaseUrlError } from '../client/errors.js';
 
 describe('endpointFor', () => {
@@ -60,5 +70,29 @@ describe('endpointIdentity', () => {
       path: '/v1/systemone',
     });
     expect(endpointIdentity('http://h/v1/systemone').port).toBe(80);
+  });
+});
+
+describe('formatEndpoint and baseUrlOf', () => {
+  it('writes an identity as scheme://host:port/path, the host hidden on request', () => {
+    const identity = endpointIdentity('https://user:pw@Gw.Example/proxy/v1/systemone?key=s');
+    expect(formatEndpoint(identity)).toBe('https://gw.example:443/proxy/v1/systemone');
+    expect(formatEndpoint(identity, true)).toBe('https://<redacted>:443/proxy/v1/systemone');
+    expect(formatEndpoint(redactedIdentity(identity))).toBe('https://<redacted>:443/proxy/v1/systemone');
+  });
+
+  it('brackets an IPv6 host once', () => {
+    expect(formatEndpoint(endpointIdentity('http://[::1]:9000'))).toBe('http://[::1]:9000/');
+    expect(formatEndpoint({ scheme: 'http', host: '::1', port: 80, path: '/v1/systemone' })).toBe(
+      'http://[::1]:80/v1/systemone',
+    );
+  });
+
+  it('gives back a base URL whose endpoint is the stored one', () => {
+    for (const base of ['http://127.0.0.1:8080', 'https://gw.example/proxy', 'http://[::1]:9000/v1']) {
+      const identity = endpointIdentity(endpointFor(base));
+      expect(baseUrlOf(identity)).not.toMatch(/\/v1\/systemone$/);
+      expect(endpointIdentity(endpointFor(baseUrlOf(identity)))).toEqual(identity);
+    }
   });
 });

@@ -100,7 +100,36 @@ export function endpointIdentity(endpoint: string): EndpointIdentity {
   return { scheme, host: u.hostname.toLowerCase(), port, path: u.pathname };
 }
 
+/** Replaces the host in reports run with `--redact`. */
+export const REDACTED_HOST = '<redacted>';
+
 /** The identity with the host hidden, for `--redact` reports. */
 export function redactedIdentity(identity: EndpointIdentity): EndpointIdentity {
-  return { ...identity, host: '<redacted>' };
+  return { ...identity, host: REDACTED_HOST };
+}
+
+function hostAndPort(identity: EndpointIdentity, redactHost: boolean): string {
+  const host = redactHost
+    ? REDACTED_HOST
+    : identity.host.includes(':') && !identity.host.startsWith('[')
+      ? `[${identity.host}]`
+      : identity.host;
+  return `${identity.scheme.replace(/:$/, '')}://${host}:${identity.port}`;
+}
+
+/**
+ * A stored endpoint as text, `scheme://host:port/path`, for reports and messages; never
+ * credentials, query or fragment (the identity has none). `redactHost` shows `<redacted>`.
+ */
+export function formatEndpoint(identity: EndpointIdentity, redactHost = false): string {
+  const path = identity.path.startsWith('/') ? identity.path : `/${identity.path}`;
+  return `${hostAndPort(identity, redactHost)}${path}`;
+}
+
+/**
+ * A base URL back from a stored endpoint identity: the endpoint without its final
+ * `/v1/systemone`, so `endpointFor(baseUrlOf(identity))` is the endpoint again.
+ */
+export function baseUrlOf(identity: EndpointIdentity): string {
+  return `${hostAndPort(identity, false)}${identity.path.replace(/\/v1\/systemone$/, '')}`;
 }

@@ -1,7 +1,6 @@
 import type { Question, QuestionSet } from '../../core/question.js';
-import { assertNever } from '../../core/question.js';
 import { isRecord, preview } from '../../core/json-value.js';
-import { parseWireQuestion } from '../../core/question-rules.js';
+import { parseWireQuestion, toWireQuestion, toWireQuestions } from '../../core/question-rules.js';
 
 export {
   MAX_CHOICE_OPTIONS,
@@ -87,10 +86,7 @@ export function parseWireQuestions(value: unknown, where: string): ParsedWireQue
 export function renderWireQuestions(questions: QuestionSet): string {
   // Fast path: one native JSON.stringify of plain objects, when no key would be moved.
   if (!questions.some(([id, q]) => isIndexKey(id) || (q.type === 'choice' && q.options.some(isIndexKey)))) {
-    // Null-prototype objects, so an id or option named "__proto__" stays an own key.
-    const wire: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-    for (const [id, q] of questions) wire[id] = wireObject(q);
-    return JSON.stringify(wire);
+    return JSON.stringify(toWireQuestions(questions));
   }
   let out = '{';
   for (let i = 0; i < questions.length; i++) {
@@ -108,39 +104,12 @@ function isIndexKey(key: string): boolean {
   return String(Number(key) >>> 0) === key && key !== '4294967295';
 }
 
-function wireObject(q: Question): object {
-  switch (q.type) {
-    case 'noul':
-      return q.criteria === undefined
-        ? { type: 'noul', instructions: q.instructions }
-        : { type: 'noul', instructions: q.instructions, criteria: q.criteria };
-    case 'choice': {
-      const criteria = Object.create(null) as Record<string, string | null>;
-      for (let i = 0; i < q.options.length; i++) criteria[q.options[i]!] = q.descriptions[i] ?? null;
-      return { type: 'choice', instructions: q.instructions, criteria };
-    }
-    case 'score':
-      return { type: 'score', instructions: q.instructions, criteria: q.levels };
-    default:
-      return assertNever(q);
-  }
-}
-
+/**
+ * One question's wire JSON: the core's `toWireQuestion`, except that a choice's criteria are
+ * written option by option so integer-like option names keep their place.
+ */
 export function renderWireQuestion(q: Question): string {
-  const head = `{"type":"${q.type}","instructions":${JSON.stringify(q.instructions)}`;
-  switch (q.type) {
-    case 'noul': {
-      if (q.criteria === undefined) return `${head}}`;
-      const parts = Object.keys(q.criteria)
-        .filter((k): k is 'true' | 'false' => (k === 'true' || k === 'false') && q.criteria?.[k] !== undefined)
-        .map((k) => `"${k}":${JSON.stringify(q.criteria![k])}`);
-      return `${head},"criteria":{${parts.join(',')}}}`;
-    }
-    case 'choice':
-      return `${head},"criteria":{${q.options.map((o, i) => `${JSON.stringify(o)}:${JSON.stringify(q.descriptions[i] ?? null)}`).join(',')}}}`;
-    case 'score':
-      return `${head},"criteria":${JSON.stringify(q.levels)}}`;
-    default:
-      return assertNever(q);
-  }
+  if (q.type !== 'choice') return JSON.stringify(toWireQuestion(q));
+  const criteria = q.options.map((o, i) => `${JSON.stringify(o)}:${JSON.stringify(q.descriptions[i] ?? null)}`);
+  return `{"type":"choice","instructions":${JSON.stringify(q.instructions)},"criteria":{${criteria.join(',')}}}`;
 }

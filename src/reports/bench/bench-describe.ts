@@ -2,27 +2,16 @@
  * Phrases shared by the benchmark's terminal and Markdown reports, so both say the same
  * thing about a run: model, endpoint, filters, errors, status, reference points.
  */
-import type { BenchRun, EndpointIdentity, RunConfig } from '../../core/bench/run.js';
+import type { BenchRun, RunConfig } from '../../core/bench/run.js';
+import { formatEndpoint } from '../../protocol/wire/endpoint.js';
 import type { CaseResult, Decision, FailureKind } from '../../core/bench/case-result.js';
 import { FAILURE_KINDS } from '../../core/bench/case-result.js';
 import type { BenchSummary } from '../../core/bench/summary.js';
 import { PRIOR_ACCURACY_PERCENT, TEACHER_AGREEMENT_PERCENT } from '../../core/bench/rating.js';
 import { formatCount, formatNumber } from '../format.js';
 
-/** Replaces the host in reports run with `--redact`. */
-export const REDACTED_HOST = '<redacted>';
-
-/** `scheme://host:port/path`; never credentials, query or fragment (the identity has none). */
-export function describeEndpoint(endpoint: EndpointIdentity, redactHost = false): string {
-  const scheme = endpoint.scheme.replace(/:$/, '');
-  const host = redactHost
-    ? REDACTED_HOST
-    : endpoint.host.includes(':') && !endpoint.host.startsWith('[')
-      ? `[${endpoint.host}]`
-      : endpoint.host;
-  const path = endpoint.path.startsWith('/') ? endpoint.path : `/${endpoint.path}`;
-  return `${scheme}://${host}:${endpoint.port}${path}`;
-}
+/** Kept here for callers that import it with the other phrases; defined by the wire layer. */
+export { REDACTED_HOST } from '../../protocol/wire/endpoint.js';
 
 /** The model a run measured, as a reader would name it. */
 export function describeModel(config: RunConfig): string {
@@ -42,7 +31,7 @@ export function describeServer(
 ): string {
   if (config.embeddedServer) return `model ${code(config.embeddedServer.model)} on the built-in reference server`;
   const model = config.model === null ? 'the server default model' : `model ${code(config.model)}`;
-  return `${model} at ${code(describeEndpoint(config.endpoint, redactHost))}`;
+  return `${model} at ${code(formatEndpoint(config.endpoint, redactHost))}`;
 }
 
 /** A run's name in a title: its label, else the model. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderBenchJson } from './bench-json.js';
-import { createFailedRun, createMixedRun } from '../test-support/bench-run-fixture.js';
+import { createFailedRun, createMixedRun } from '../../core/bench/test-support/bench-run-fixture.js';
 
 type Json = Record<string, unknown>;
 

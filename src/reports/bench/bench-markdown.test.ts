@@ -7,7 +7,7 @@ import {
   createRun,
   securityCase,
   TYPED_DECISIONS,
-} from '../test-support/bench-run-fixture.js';
+} from '../../core/bench/test-support/bench-run-fixture.js';
 import { renderExampleReport } from '../test-support/render-example-report.js';
 
 const STATE = {

@@ -1,4 +1,5 @@
 /** The short lines `bench` prints around its report (on stderr): what it starts, how it ends. */
+import { plural } from '../format.js';
 
 export interface BenchStartLine {
   readonly toSend: number;
@@ -49,8 +50,8 @@ export function renderBenchEnding(e: BenchEnding, options: { readonly quiet: boo
   } else if (e.saved && !e.complete) {
     const unsent = e.casesTotal - e.casesKept;
     const what = [
-      ...(e.failedCases > 0 ? [`${e.failedCases} failed case${e.failedCases === 1 ? '' : 's'}`] : []),
-      ...(unsent > 0 ? [`${unsent} case${unsent === 1 ? '' : 's'} not sent`] : []),
+      ...(e.failedCases > 0 ? [plural(e.failedCases, 'failed case')] : []),
+      ...(unsent > 0 ? [`${plural(unsent, 'case')} not sent`] : []),
     ];
     lines.push(
       `run ${e.runId} is incomplete${what.length > 0 ? ` (${what.join(', ')})` : ''}; to finish it: decidekit bench --resume ${e.runId}${e.failedCases > 0 ? ' --retry-failed' : ''}${store}`,

@@ -6,7 +6,7 @@ import {
   createManyDisagreementsRun,
   createMixedRun,
   TYPED_DECISIONS,
-} from '../test-support/bench-run-fixture.js';
+} from '../../core/bench/test-support/bench-run-fixture.js';
 
 const ANSI = /\u001b\[/;
 

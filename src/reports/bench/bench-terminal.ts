@@ -29,6 +29,7 @@ import {
   type Palette,
   renderBar,
   renderStars,
+  renderTextRows,
   renderTextTable,
   singleLine,
   truncate,
@@ -157,8 +158,7 @@ export function renderBenchTerminal(run: BenchRun, options: BenchTerminalOptions
     ]);
   }
   rows.push(['Duration', formatDuration(run.durationMs)]);
-  const labelWidth = Math.max(...rows.map(([label]) => label.length));
-  for (const [label, value] of rows) out.push(`${label.padEnd(labelWidth)}  ${value}`.replace(/\s+$/, ''));
+  out.push(...renderTextRows(rows, { align: ['left', 'left'] }));
   out.push('');
 
   const d = run.config.dataset;

@@ -1,12 +1,8 @@
 import { progressRates, type ProgressRates, type RunProgress } from '../../core/bench/progress.js';
-import { createPalette, formatCount, formatDuration, formatPercent, visibleWidth } from '../format.js';
+import { createPalette, formatCount, formatDuration, formatPercent, plural, visibleWidth } from '../format.js';
 
 /** The progress the renderers draw (the runner's own count). */
 export type ProgressState = RunProgress;
-
-function plural(n: number, one: string, many: string): string {
-  return `${formatCount(n)} ${n === 1 ? one : many}`;
-}
 
 function describeRate(rates: ProgressRates, unit = 'decisions/min'): string {
   return `${rates.decisionsPerMinute === null ? 'n/a' : formatCount(rates.decisionsPerMinute)} ${unit}`;
@@ -28,7 +24,7 @@ const MIN_BAR_CELLS = 10;
 export function renderProgressBar(state: ProgressState, width: number, colour: boolean): string {
   const paint = createPalette(colour);
   const rates = progressRates(state);
-  const errors = plural(state.errors, 'error', 'errors');
+  const errors = plural(state.errors, 'error', 'errors', formatCount);
   // Always shown: decisions done / total, the rate, the ETA and the errors. When the line is
   // too narrow, the case count goes first, then the percentage, then the words of the units,
   // then bar cells (down to a minimum).
@@ -62,7 +58,7 @@ export function renderProgressLine(state: ProgressState): string {
     `progress: ${formatCount(state.decisionsDone)}/${formatCount(state.decisionsTotal)} decisions (${formatPercent(rates.fraction)})`,
     `${formatCount(state.casesDone)}/${formatCount(state.casesTotal)} cases`,
     describeRate(rates),
-    plural(state.errors, 'error', 'errors'),
+    plural(state.errors, 'error', 'errors', formatCount),
     `elapsed ${formatDuration(state.elapsedMs)}`,
     describeEta(rates),
   ].join(', ');

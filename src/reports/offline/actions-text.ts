@@ -1,5 +1,5 @@
 /** `actions` for people: per-model table, both rankings, costliest confusions. Pure. */
-import { NOT_AVAILABLE, alignRows, createPalette, formatNumber } from '../format.js';
+import { NOT_AVAILABLE, createPalette, formatNumber, plural, renderTextRows } from '../format.js';
 import type { ActionsReport } from './actions-json.js';
 
 export interface ActionsTextOptions {
@@ -24,9 +24,7 @@ export function renderActionsText(r: ActionsReport, options: ActionsTextOptions 
   const fields = [...r.items.schema.keys()];
   const out: string[] = [];
   out.push(
-    paint.bold(
-      `decidekit actions: ${r.comparison.models.length} model${r.comparison.models.length === 1 ? '' : 's'}, ${r.items.items.length} items`,
-    ),
+    paint.bold(`decidekit actions: ${plural(r.comparison.models.length, 'model')}, ${r.items.items.length} items`),
   );
   out.push(`  dataset     ${r.datasetPath} (fields ${fields.join(', ')})`);
   out.push(
@@ -61,38 +59,31 @@ export function renderActionsText(r: ActionsReport, options: ActionsTextOptions 
       String(e.incompleteItems),
     ];
   });
-  const aligned = alignRows(
-    [header, ...rows],
-    header.map((_, i) => i > 0),
-  );
-  out.push(paint.bold(aligned[0]!.join('  ').trimEnd()));
-  for (const cells of aligned.slice(1)) out.push(cells.join('  ').trimEnd());
+  const [head, ...body] = renderTextRows([header, ...rows]);
+  out.push(paint.bold(head!), ...body);
   out.push('');
   out.push(`Ranked by field accuracy: ${ranking(r.comparison.byFieldAccuracy)}`);
   out.push(`Ranked by action cost:    ${ranking(r.comparison.byActionCost)}`);
   out.push('');
 
   out.push(paint.bold('Costliest confusions (gold -> pred)'));
-  const width = Math.max(...r.comparison.models.map((m) => m.model.length));
+  const confusions: string[][] = [];
   for (const m of r.comparison.models) {
     const cs = m.evaluation.confusions;
     const shown = cs
       .slice(0, top)
       .map((c) => `${c.gold} -> ${c.pred} x${c.count} (cost ${cost(c.unitCost)} each, ${cost(c.totalCost)} total)`);
     const more = cs.length > top ? `; ${cs.length - top} more` : '';
-    out.push(`  ${m.model.padEnd(width)}  ${shown.length === 0 ? 'none' : shown.join('; ') + more}`);
+    confusions.push([m.model, shown.length === 0 ? 'none' : shown.join('; ') + more]);
   }
+  out.push(...renderTextRows(confusions, { align: ['left', 'left'], indent: '  ' }));
   const notes: string[] = [];
   for (const m of r.comparison.models) {
     const e = m.evaluation;
     if (e.incompleteItems > 0)
-      notes.push(
-        `${m.model}: ${e.incompleteItems} item${e.incompleteItems === 1 ? '' : 's'} answered only partly (excluded)`,
-      );
+      notes.push(`${m.model}: ${plural(e.incompleteItems, 'item')} answered only partly (excluded)`);
     if (e.unansweredItems > 0)
-      notes.push(
-        `${m.model}: ${e.unansweredItems} item${e.unansweredItems === 1 ? '' : 's'} not answered at all (excluded)`,
-      );
+      notes.push(`${m.model}: ${plural(e.unansweredItems, 'item')} not answered at all (excluded)`);
   }
   out.push('');
   out.push(

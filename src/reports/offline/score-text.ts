@@ -3,15 +3,22 @@ import type { InputProblem } from '../../core/errors.js';
 import { formatProblem } from '../../core/errors.js';
 import { describeCostPerCorrectReason, type OfflineSummary } from '../../core/offline/summary.js';
 import type { ScoredModel } from './score-json.js';
-import { NOT_AVAILABLE, alignRows, createPalette, formatNumber, formatMs, formatSigned, formatUsd } from '../format.js';
+import {
+  NOT_AVAILABLE,
+  alignColumns,
+  createPalette,
+  formatNumber,
+  formatMs,
+  formatSigned,
+  formatUsd,
+  plural,
+  renderTextRows,
+  renderTextTable,
+} from '../format.js';
 
 export interface TextOptions {
   /** ANSI colour (only for a TTY without NO_COLOR). Default false. */
   readonly colour?: boolean;
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 /** `score` for people: headline metrics, counts and the reliability table. */
@@ -56,8 +63,13 @@ export function renderScoreText(m: ScoredModel, options: TextOptions = {}): stri
   out.push(`  dataset  ${m.datasetPath} (${plural(c.nCases, 'case')})`);
   out.push(`  results  ${m.resultsPath}`);
   out.push('');
-  for (const row of alignRows(metrics, [false, true, false]))
-    out.push(`  ${row[0]}  ${row[1]}  ${paint.dim(row[2]!)}`.trimEnd());
+  out.push(
+    ...renderTextRows(metrics, {
+      align: ['left', 'right', 'left'],
+      indent: '  ',
+      styleColumns: [undefined, undefined, paint.dim],
+    }),
+  );
   out.push('');
   const missing = c.nMissing === 0 ? '0 missing' : paint.red(`${c.nMissing} missing`);
   out.push(
@@ -68,17 +80,14 @@ export function renderScoreText(m: ScoredModel, options: TextOptions = {}): stri
   if (s.reliability.length === 0) {
     out.push(`  ${NOT_AVAILABLE}: no yes/no or choice results`);
   } else {
-    const rows = [
-      ['confidence', 'n', 'mean conf', 'accuracy', 'gap'],
-      ...s.reliability.map((b) => [
-        `${b.lower.toFixed(1)}-${b.upper.toFixed(1)}`,
-        String(b.n),
-        b.meanConfidence.toFixed(3),
-        b.accuracy.toFixed(3),
-        formatSigned(b.gap),
-      ]),
-    ];
-    for (const row of alignRows(rows, [false, true, true, true, true])) out.push(`  ${row.join('  ')}`);
+    const rows = s.reliability.map((b) => [
+      `${b.lower.toFixed(1)}-${b.upper.toFixed(1)}`,
+      String(b.n),
+      b.meanConfidence.toFixed(3),
+      b.accuracy.toFixed(3),
+      formatSigned(b.gap),
+    ]);
+    out.push(...renderTextTable(['confidence', 'n', 'mean conf', 'accuracy', 'gap'], rows, { indent: '  ' }));
     out.push(paint.dim('  gap = accuracy - mean confidence; negative means over-confident'));
   }
   return `${out.join('\n')}\n`;
@@ -112,11 +121,10 @@ export function compareCells(m: ScoredModel): string[] {
 
 /** `compare`: one Markdown table, one row per model in the order given, columns aligned. */
 export function renderCompareMarkdown(models: readonly ScoredModel[]): string {
-  const right = COMPARE_COLUMNS.map((_, i) => i > 0);
-  const rows = alignRows([[...COMPARE_COLUMNS], ...models.map(compareCells)], right);
+  const rows = alignColumns([[...COMPARE_COLUMNS], ...models.map(compareCells)]);
   const header = rows[0]!;
   const rule = header.map((cell, i) =>
-    right[i] ? `${'-'.repeat(Math.max(cell.length - 1, 2))}:` : '-'.repeat(Math.max(cell.length, 3)),
+    i > 0 ? `${'-'.repeat(Math.max(cell.length - 1, 2))}:` : '-'.repeat(Math.max(cell.length, 3)),
   );
   const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
   return `${[line(header), line(rule), ...rows.slice(1).map(line)].join('\n')}\n`;

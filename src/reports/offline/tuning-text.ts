@@ -1,6 +1,6 @@
 /** `tune` for people: the default / tuned / cross-validated table and the folds. Pure. */
 import type { TuneReport } from '../../core/offline/threshold-tuning.js';
-import { NOT_AVAILABLE, alignRows, createPalette, formatNumber, formatUsd } from '../format.js';
+import { NOT_AVAILABLE, createPalette, renderTextRows, formatNumber, formatUsd } from '../format.js';
 import type { TunedModel } from './tuning-json.js';
 
 export interface TuneTextOptions {
@@ -93,12 +93,8 @@ export function renderTuneText(t: TunedModel, options: TuneTextOptions = {}): st
     const blank = header.slice(2).map(() => NOT_AVAILABLE);
     rows.push(['cross-validated', NOT_AVAILABLE, ...blank]);
   }
-  const aligned = alignRows(
-    rows,
-    header.map((_, i) => i > 0),
-  );
-  out.push(paint.bold(`  ${aligned[0]!.join('  ')}`.trimEnd()));
-  for (const cells of aligned.slice(1)) out.push(`  ${cells.join('  ')}`.trimEnd());
+  const [head, ...body] = renderTextRows(rows, { indent: '  ' });
+  out.push(paint.bold(head!), ...body);
   out.push('');
   if (!r.floorsMet) {
     out.push(
@@ -161,11 +157,7 @@ export function renderTuneText(t: TunedModel, options: TuneTextOptions = {}): st
     summary('mean', (s) => s.mean),
     summary('sd', (s) => s.sd),
   );
-  const alignedFolds = alignRows(
-    foldRows,
-    foldHeader.map((_, i) => i > 0),
-  );
-  out.push(paint.bold(`  ${alignedFolds[0]!.join('  ')}`.trimEnd()));
-  for (const cells of alignedFolds.slice(1)) out.push(`  ${cells.join('  ')}`.trimEnd());
+  const [foldHead, ...foldBody] = renderTextRows(foldRows, { indent: '  ' });
+  out.push(paint.bold(foldHead!), ...foldBody);
   return `${out.join('\n')}\n`;
 }

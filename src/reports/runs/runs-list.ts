@@ -1,6 +1,14 @@
 import type { StoredRunHead } from '../../store/run-store.js';
-import { describeEndpoint, REDACTED_HOST } from '../bench/bench-describe.js';
-import { createPalette, formatNumber, formatPercent, renderTextTable, singleLine, truncate } from '../format.js';
+import { formatEndpoint, redactedIdentity } from '../../protocol/wire/endpoint.js';
+import {
+  createPalette,
+  formatNumber,
+  formatPercent,
+  plural,
+  renderTextTable,
+  singleLine,
+  truncate,
+} from '../format.js';
 
 export interface RunsListOptions {
   readonly colour: boolean;
@@ -63,13 +71,11 @@ export function renderRunsList(heads: readonly StoredRunHead[], options: RunsLis
     },
   );
   const endpoints = new Set(
-    heads
-      .filter((h) => h.embeddedServer === null)
-      .map((h) => describeEndpoint(h.endpoint, options.redactHost === true)),
+    heads.filter((h) => h.embeddedServer === null).map((h) => formatEndpoint(h.endpoint, options.redactHost === true)),
   );
   const footer = [
     p.dim(
-      `${heads.length} run${heads.length === 1 ? '' : 's'} in ${options.storePath}; runs with the same fingerprint are comparable ('decidekit runs compare A B').`,
+      `${plural(heads.length, 'run')} in ${options.storePath}; runs with the same fingerprint are comparable ('decidekit runs compare A B').`,
     ),
   ];
   if (endpoints.size > 0) footer.push(p.dim(`endpoints: ${[...endpoints].sort().join(', ')}`));
@@ -90,7 +96,7 @@ export function headJson(h: StoredRunHead, redactHost = false) {
     fingerprint: h.fingerprint,
     model: h.model,
     embeddedServer: h.embeddedServer,
-    endpoint: redactHost ? { ...h.endpoint, host: REDACTED_HOST } : h.endpoint,
+    endpoint: redactHost ? redactedIdentity(h.endpoint) : h.endpoint,
     dataset: h.dataset,
     caseCount: h.caseCount,
     savedCases: h.savedCases,

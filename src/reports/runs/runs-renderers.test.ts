@@ -9,10 +9,11 @@ import {
   answeredCase,
   CASE_IDS,
   failedCase,
+  headlineOf,
   rightAnswers,
   runConfig,
   wrongAnswers,
-} from '../../store/test-support/run-fixtures.js';
+} from '../../core/bench/test-support/run-fixtures.js';
 import { stripAnsi } from '../format.js';
 import { renderRunComparison, renderRunComparisonJson } from './runs-diff.js';
 import { renderRunExportJsonl, runExportRows } from './runs-export.js';
@@ -65,20 +66,7 @@ function headOf(
     savedCases: saved,
     filtered: run.config.filters.limit !== null,
     durationMs: run.durationMs,
-    headline:
-      status === 'running'
-        ? null
-        : {
-            accuracy: s.accuracy,
-            kl: s.kl,
-            brier: s.brier,
-            ece: s.ece,
-            meanConfidence: s.meanConfidence,
-            total: s.total,
-            correct: s.correct,
-            errors: s.errors,
-            latencyP50Ms: s.latencyMs.p50,
-          },
+    headline: status === 'running' ? null : headlineOf(s),
   };
 }
 

@@ -1,14 +1,13 @@
 import type { BenchRun } from '../../core/bench/run.js';
 import { CONFIDENT_THRESHOLD } from '../../core/bench/summary.js';
+import { formatEndpoint, redactedIdentity } from '../../protocol/wire/endpoint.js';
 import type { StoredRunHead } from '../../store/run-store.js';
 import {
-  describeEndpoint,
   describeErrorKinds,
   describeFilters,
   describeModel,
   describeSettings,
   FILTERED_NOTE,
-  REDACTED_HOST,
   SYNTHETIC_NOTE,
 } from '../bench/bench-describe.js';
 import {
@@ -21,7 +20,7 @@ import {
   formatRatio,
   formatUsd,
   renderStars,
-  renderTextTable,
+  renderTextRows,
   singleLine,
 } from '../format.js';
 import { describeCreatedAt, headJson } from './runs-list.js';
@@ -54,7 +53,7 @@ export function renderRunShow(head: StoredRunHead, run: BenchRun, options: RunSh
     [
       'endpoint',
       c.embeddedServer === null
-        ? describeEndpoint(c.endpoint, options.redactHost === true)
+        ? formatEndpoint(c.endpoint, options.redactHost === true)
         : 'in-process reference server',
     ],
     [
@@ -70,7 +69,7 @@ export function renderRunShow(head: StoredRunHead, run: BenchRun, options: RunSh
     ['price', c.pricePerMtokUsd === null ? 'not set' : `${formatUsd(c.pricePerMtokUsd)} per million input tokens`],
     ['tool', `decidekit ${singleLine(c.toolVersion)}`],
   ];
-  out.push(...renderTextTable(['', ''], about, { align: ['left', 'left'], indent: '  ' }).slice(1));
+  out.push(...renderTextRows(about, { align: ['left', 'left'], indent: '  ' }));
   if (c.dataset.synthetic) out.push(p.yellow(`  ${SYNTHETIC_NOTE}`));
   out.push(p.dim(`  ${singleLine(c.dataset.attribution)}`));
   out.push('');
@@ -102,12 +101,12 @@ export function renderRunShow(head: StoredRunHead, run: BenchRun, options: RunSh
   ];
   if (cost !== null)
     rows.push(['cost', `${formatUsd(cost.totalUsd)} total · ${formatUsd(cost.perCorrectUsd)} per correct decision`]);
-  out.push(...renderTextTable(['', ''], rows, { align: ['left', 'left'], indent: '  ' }).slice(1));
+  out.push(...renderTextRows(rows, { align: ['left', 'left'], indent: '  ' }));
   return `${out.join('\n')}\n`;
 }
 
 /** `runs show --json`: the run's head, full configuration and summary (decisions: `runs export`). */
 export function renderRunShowJson(head: StoredRunHead, run: BenchRun, redactHost = false): string {
-  const config = redactHost ? { ...run.config, endpoint: { ...run.config.endpoint, host: REDACTED_HOST } } : run.config;
+  const config = redactHost ? { ...run.config, endpoint: redactedIdentity(run.config.endpoint) } : run.config;
   return `${JSON.stringify({ ...headJson(head, redactHost), config, summary: run.summary }, null, 2)}\n`;
 }

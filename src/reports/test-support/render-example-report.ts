@@ -5,7 +5,12 @@
  */
 import type { BenchCase } from '../../core/bench/case-result.js';
 import { renderBenchMarkdown } from '../bench/bench-markdown.js';
-import { createRun, securityCase, supportCase, type FixtureCase } from './bench-run-fixture.js';
+import {
+  createRun,
+  securityCase,
+  supportCase,
+  type FixtureCase,
+} from '../../core/bench/test-support/bench-run-fixture.js';
 import { createSeededRandom } from '../../core/seeded-random.js';
 
 /** A distribution over `k` answers leaning toward `favourite` by `weight`. */

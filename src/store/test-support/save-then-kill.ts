@@ -5,7 +5,7 @@
  */
 import { writeSync } from 'node:fs';
 import { openRunStore } from '../sqlite-run-store.js';
-import { answeredCase, failedCase, rightAnswers, runConfig } from './run-fixtures.js';
+import { answeredCase, failedCase, rightAnswers, runConfig } from '../../core/bench/test-support/run-fixtures.js';
 
 const [dbPath, countText] = process.argv.slice(2);
 const count = Number(countText);

@@ -1,5 +1,5 @@
-import { InvalidInputError, type InputProblem } from '../../../core/errors.js';
-import { answersOf, type Question, type QuestionSet } from '../../../core/question.js';
+import { ProblemList } from '../../../core/problem-list.js';
+import { answersOf, PROBABILITY_SUM_TOLERANCE, type Question, type QuestionSet } from '../../../core/question.js';
 import { isRecord, preview } from '../../../core/json-value.js';
 import type { DecisionModel } from './decision-model.js';
 import { uniformDistribution } from './distribution.js';
@@ -23,21 +23,22 @@ function keyOf(q: Question): string {
 /**
  * Parses a prior file: `{"description", "entries": [{"id", "type", "instructions",
  * "answers", "probabilities"}]}`. Probabilities must be aligned with answers, finite, in
- * [0, 1] and sum within 0.01 of 1; they are renormalised to sum exactly 1.
+ * [0, 1] and sum within PROBABILITY_SUM_TOLERANCE (0.01) of 1; they are renormalised to sum exactly 1.
  */
 export function parsePriorTable(value: unknown, file: string): PriorTable {
-  const problems: InputProblem[] = [];
+  // A prior file is small and hand-written: twenty problems say enough.
+  const problems = new ProblemList(20);
   const bad = (field: string, message: string) =>
-    problems.push({ file, line: null, field, message: `${field}: ${message}` });
+    problems.add({ file, line: null, field, message: `${field}: ${message}` });
   if (!isRecord(value)) {
     bad('(root)', `must be an object with "description" and "entries", got ${preview(value)}`);
-    throw new InvalidInputError(problems);
+    throw problems.toError();
   }
   const description = typeof value['description'] === 'string' ? value['description'] : '';
   const raw = value['entries'];
   if (!Array.isArray(raw)) {
     bad('entries', `must be an array, got ${preview(raw)}`);
-    throw new InvalidInputError(problems);
+    throw problems.toError();
   }
   const entries = new Map<string, readonly number[]>();
   raw.forEach((e: unknown, i) => {
@@ -63,14 +64,15 @@ export function parsePriorTable(value: unknown, file: string): PriorTable {
         return bad(`${f}.probabilities`, `every probability must be a number in [0, 1], got ${preview(p)}`);
       sum += p;
     }
-    if (Math.abs(sum - 1) > 0.01) return bad(`${f}.probabilities`, `must sum to 1 (within 0.01), got ${sum}`);
+    if (Math.abs(sum - 1) > PROBABILITY_SUM_TOLERANCE)
+      return bad(`${f}.probabilities`, `must sum to 1 (within ${PROBABILITY_SUM_TOLERANCE}), got ${sum}`);
     entries.set(
       priorKey(type, instructions, answers as string[]),
       (probabilities as number[]).map((p) => p / sum),
     );
     return undefined;
   });
-  if (problems.length > 0) throw new InvalidInputError(problems.slice(0, 20), Math.max(0, problems.length - 20));
+  problems.throwIfAny();
   return { description, entries };
 }
 

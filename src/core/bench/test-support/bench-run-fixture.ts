@@ -2,16 +2,13 @@
  * Small hand-made benchmark runs for report tests, built with the core's own scoreCase and
  * summarizeBenchmark (so every number a report shows comes from the core).
  */
-import {
-  scoreCase,
-  type BenchCase,
-  type CaseResult,
-  type Failure,
-  type PredictedAnswers,
-} from '../../core/bench/case-result.js';
-import type { BenchRun, DatasetInfo, RunConfig } from '../../core/bench/run.js';
-import { summarizeBenchmark, type SummarizeOptions } from '../../core/bench/summary.js';
-import type { Question, QuestionSet } from '../../core/question.js';
+import { scoreCase, type BenchCase, type CaseResult, type Failure, type PredictedAnswers } from '../case-result.js';
+import type { BenchRun, DatasetInfo, RunConfig } from '../run.js';
+import { summarizeBenchmark, type SummarizeOptions } from '../summary.js';
+import type { Question, QuestionSet } from '../../question.js';
+import { createRunConfig, SAMPLE_DATASET } from './run-fixtures.js';
+
+export { SAMPLE_DATASET, TYPED_DECISIONS } from './run-fixtures.js';
 
 const needsReview: Question = { type: 'noul', instructions: 'Does this need human review?' };
 const action: Question = {
@@ -49,26 +46,6 @@ const SUPPORT: QuestionSet = [
   ['tone', tone],
 ];
 
-export const SAMPLE_DATASET: DatasetInfo = {
-  id: 'decidekit/typed-decisions-synthetic-sample',
-  revision: 'sample-v1',
-  split: 'test',
-  license: 'Apache-2.0',
-  synthetic: true,
-  attribution: 'decidekit synthetic sample (sample-v1, Apache-2.0), in the schema of LocalLLaMA/typed-decisions',
-  url: null,
-};
-
-export const TYPED_DECISIONS: DatasetInfo = {
-  id: 'LocalLLaMA/typed-decisions',
-  revision: 'e039ebffcc280174dd354227424fb2b249f191de',
-  split: 'test',
-  license: 'Apache-2.0',
-  synthetic: false,
-  attribution: 'Typed Decisions (LocalLLaMA/typed-decisions, revision e039ebf, Apache-2.0)',
-  url: 'https://huggingface.co/datasets/LocalLLaMA/typed-decisions',
-};
-
 export type FixtureOutcome =
   | {
       readonly status: 'answered';
@@ -97,21 +74,12 @@ export function createRun(
   const questionSet: Record<string, string> = {};
   for (const { benchCase } of items)
     for (const [qid] of benchCase.questions) questionSet[`${benchCase.workflow}/${qid}`] = 'q0000000';
-  const config: RunConfig = {
-    toolVersion: '0.1.0',
+  const config: RunConfig = createRunConfig({
     dataset: options.dataset ?? SAMPLE_DATASET,
     caseIds: items.map((i) => i.benchCase.id),
     questionSet,
-    model: 'laya-mini',
-    endpoint: { scheme: 'http', host: 'decider.internal', port: 8084, path: '/v1/systemone' },
-    embeddedServer: null,
-    parallel: 4,
-    timeoutMs: 30_000,
-    retries: 1,
-    filters: { limit: null, workflow: null },
-    pricePerMtokUsd: null,
     ...options.config,
-  };
+  });
   const summary = summarizeBenchmark(cases, {
     expectedCases: config.caseIds.length,
     ...(config.pricePerMtokUsd === null ? {} : { pricePerMtokUsd: config.pricePerMtokUsd }),

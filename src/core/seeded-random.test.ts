@@ -1,0 +1,37 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { hashString, seededHash32 } from './seeded-random.js';
+
+/** FNV-1a 32-bit over UTF-16 code units, written out from the published constants. */
+function fnv1a(text: string, basis: number): number {
+  let h = basis >>> 0;
+  for (const unit of Array.from({ length: text.length }, (_, i) => text.charCodeAt(i))) {
+    h = Number((BigInt(h ^ unit) * 16777619n) & 0xffffffffn);
+    h >>>= 0;
+  }
+  return h;
+}
+
+describe('hashString', () => {
+  it('is FNV-1a from the offset basis by default', () => {
+    fc.assert(
+      fc.property(fc.string(), (s) => hashString(s) === fnv1a(s, 2166136261)),
+      { seed: 9 },
+    );
+    expect(hashString('')).toBe(2166136261);
+  });
+});
+
+describe('seededHash32', () => {
+  it('depends on the seed and stays in 32 bits', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.integer(), (s, seed) => {
+        const h = seededHash32(s, seed);
+        return Number.isInteger(h) && h >= 0 && h < 2 ** 32;
+      }),
+      { seed: 9 },
+    );
+    expect(seededHash32('case-1', 1)).not.toBe(seededHash32('case-1', 2));
+    expect(seededHash32('case-1', 1)).toBe(seededHash32('case-1', 1));
+  });
+});
