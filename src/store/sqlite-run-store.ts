@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { BenchRun, RunConfig } from '../core/bench/run.js';
+import { isFiltered, type BenchRun, type RunConfig } from '../core/bench/run.js';
 import {
   FAILURE_KINDS,
   type CaseResult,
@@ -536,7 +536,7 @@ class SqliteRunStore implements RunStore {
       dataset_split: config.dataset.split,
       dataset_synthetic: config.dataset.synthetic ? 1 : 0,
       case_count: config.caseIds.length,
-      filtered: config.filters.limit !== null || config.filters.workflow !== null ? 1 : 0,
+      filtered: isFiltered(config) ? 1 : 0,
       config_json: JSON.stringify(config),
     };
     const insert = this.db.transaction((id: string) => {
