@@ -20,5 +20,4 @@ try {
     1,
     `error ${err instanceof DecidekitError ? err.code : 'crash'}: ${err instanceof Error ? err.message : String(err)}\n`,
   );
-  process.exitCode = 1;
 }

@@ -37,5 +37,4 @@ try {
 } catch (err) {
   const code = err instanceof DecidekitError ? err.code : 'crash';
   writeSync(1, `error ${code}: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exitCode = 1;
 }
