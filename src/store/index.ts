@@ -1,5 +1,15 @@
 /** The run store's public surface: the interface, the SQLite implementation and helpers. */
-export type { FinishRunInput, RunHeadline, RunStore, StoredRunHead, StoredRunStatus } from './run-store.js';
+export type {
+  FinishRunInput,
+  RunCheck,
+  RunHeadline,
+  RunStore,
+  SaveProgress,
+  StoreCheck,
+  StoredRunHead,
+  StoredRunStatus,
+} from './run-store.js';
+export { StoreDamagedError, StoreNeedsUpgradeError, StoreWriteError } from './store-errors.js';
 export { openRunStore, UnknownRunError, type OpenRunStoreOptions } from './sqlite-run-store.js';
 export { defaultStorePath } from './default-store-path.js';
 export { fingerprintOf, fingerprintInput, FINGERPRINT_HEX_LENGTH } from './fingerprint.js';

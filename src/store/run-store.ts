@@ -48,6 +48,26 @@ export interface FinishRunInput {
   readonly summary: BenchSummary;
 }
 
+export interface SaveProgress {
+  /** The run's sending time so far (earlier sessions included). */
+  readonly durationMs?: number;
+}
+
+/** What `checkRun` found for one run: no problems means it reads back as it was saved. */
+export interface RunCheck {
+  readonly id: string;
+  readonly status: StoredRunStatus | null;
+  readonly savedCases: number;
+  readonly problems: readonly string[];
+}
+
+/** What `checkStore` found: SQLite's own check (empty when it says ok) and every run's. */
+export interface StoreCheck {
+  readonly path: string;
+  readonly integrity: readonly string[];
+  readonly runs: readonly RunCheck[];
+}
+
 /**
  * Where benchmark runs are kept. Every write is committed durably before the call returns,
  * so a run killed outright loses only cases whose `saveCase` had not returned.
@@ -67,8 +87,13 @@ export interface RunStore {
    * until `finishRun`).
    */
   saveCase(runId: string, result: CaseResult): void;
-  /** `saveCase` for several cases in one transaction (one fsync): durable when it returns. */
-  saveCases(runId: string, results: readonly CaseResult[]): void;
+  /**
+   * `saveCase` for several cases in one transaction (one fsync): durable when it returns.
+   * `progress.durationMs` (the run's sending time so far, earlier sessions included) is
+   * stored in the same transaction, so a killed run keeps a duration. Throws
+   * `StoreWriteError` when the write does not reach the store (nothing of the batch is kept).
+   */
+  saveCases(runId: string, results: readonly CaseResult[], progress?: SaveProgress): void;
   finishRun(runId: string, input: FinishRunInput): void;
   /**
    * Marks a run left `running` (its process died) as interrupted, with a summary of the
@@ -90,6 +115,13 @@ export interface RunStore {
   savedCaseIds(runId: string, options?: { readonly includeFailed?: boolean }): Set<string>;
   /** Newest first. */
   listRuns(options?: { readonly limit?: number }): StoredRunHead[];
+  /**
+   * Recomputes the run's summary from its stored decisions (each decision re-scored from its
+   * stored answers, gold and predicted distribution) and compares it with the stored one.
+   */
+  checkRun(id: string): RunCheck;
+  /** `PRAGMA quick_check` and `checkRun` for every stored run. */
+  checkStore(): StoreCheck;
   /** The full id of the one run whose id starts with `prefix`; throws `unknown_run` / `ambiguous_run`. */
   resolveId(prefix: string): string;
   close(): void;

@@ -83,7 +83,7 @@ describe('openRunStore', () => {
         name: string;
       }[]
     ).map((r) => r.name);
-    expect(tables).toEqual(['cases', 'decision_rows', 'decisions', 'runs']);
+    expect(tables).toEqual(['cases', 'decision_rows', 'decisions', 'run_cases', 'runs']);
     db.close();
   });
 
@@ -137,8 +137,9 @@ describe('openRunStore', () => {
     const path = join(dir, 'notes.txt');
     writeFileSync(path, 'this is not sqlite, just some text that is long enough to look like a header'.repeat(20));
     const err = errorOf(() => openRunStore(path));
-    expect(err.code).toBe('store_unreadable');
+    expect(err.code).toBe('store_damaged');
     expect(err.message).toContain(path);
+    expect(err.message).toContain('not a SQLite database');
   });
 
   it('does not create a file when it must exist', () => {

@@ -1,21 +1,47 @@
 import { randomBytes as cryptoRandomBytes } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { isFiltered, type BenchRun, type RunConfig } from '../core/bench/run.js';
-import type { CaseResult, Decision, DecisionOutcome, FailureKind, RequestOutcome } from '../core/bench/case-result.js';
+import {
+  FAILURE_KINDS,
+  type CaseResult,
+  type Decision,
+  type DecisionOutcome,
+  type FailureKind,
+  type RequestOutcome,
+} from '../core/bench/case-result.js';
 import type { BenchSummary } from '../core/bench/summary.js';
 import { DecidekitError } from '../core/errors.js';
 import type { QuestionType } from '../core/question.js';
 import { fingerprintOf } from './fingerprint.js';
 import { createRunId } from './run-id.js';
-import type { FinishRunInput, RunHeadline, RunStore, StoredRunHead, StoredRunStatus } from './run-store.js';
+import type {
+  FinishRunInput,
+  RunCheck,
+  RunHeadline,
+  RunStore,
+  SaveProgress,
+  StoreCheck,
+  StoredRunHead,
+  StoredRunStatus,
+} from './run-store.js';
 import { summarizeRun } from './run-summary.js';
-import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './store-schema.js';
+import { checkRunRecords } from './run-records-check.js';
+import { isDamage, StoreDamagedError, StoreNeedsUpgradeError, StoreWriteError } from './store-errors.js';
+import { APPLICATION_ID, MIGRATIONS, REQUIRED_TABLES, SCHEMA_VERSION } from './store-schema.js';
 
 export interface OpenRunStoreOptions {
-  /** Refuse to create a new database when the file is missing (read-only commands). Default false. */
+  /** Refuse to create a new database when the file is missing. Default false. */
   readonly mustExist?: boolean;
+  /**
+   * Open for reading only (`runs list/show/report/export/check`): never creates, migrates or
+   * writes, so an archived or read-only store (file or folder) can be read. A store written
+   * by an older decidekit is refused with `store_needs_upgrade`. Implies `mustExist`.
+   * Default false.
+   */
+  readonly readOnly?: boolean;
   /**
    * `full` (default) fsyncs the write-ahead log at every commit, so a saved case survives
    * power loss as well as a killed process. `normal` survives a killed process only; it
@@ -26,6 +52,8 @@ export interface OpenRunStoreOptions {
   readonly busyTimeoutMs?: number;
   /** Source of the random part of run ids. Default: node:crypto. */
   readonly randomBytes?: (n: number) => Uint8Array;
+  /** Sees the SQL of every statement run (diagnostics; tests count what a save reads). */
+  readonly onStatement?: (sql: string) => void;
 }
 
 /** Thrown when no stored run matches an id or prefix. */
@@ -100,8 +128,17 @@ interface DecisionRow {
 
 const HEAD_COLUMNS = `runs.*, (SELECT count(*) FROM cases WHERE cases.run_id = runs.id) AS saved_cases`;
 
+const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
 function wrapOpenError(path: string, err: unknown): DecidekitError {
-  const message = err instanceof Error ? err.message : String(err);
+  const message = messageOf(err);
+  if ((err as { code?: unknown }).code === 'SQLITE_NOTADB')
+    return new StoreDamagedError(
+      path,
+      'it is not a SQLite database (another kind of file, or its first page was overwritten)',
+      { cause: err },
+    );
+  if (isDamage(err)) return new StoreDamagedError(path, message, { cause: err });
   return new DecidekitError('store_unreadable', `cannot open run store: ${path} (${message})`, {
     context: { path },
     cause: err,
@@ -114,7 +151,9 @@ function wrapOpenError(path: string, err: unknown): DecidekitError {
  * left unchanged.
  */
 export function openRunStore(path: string, options: OpenRunStoreOptions = {}): RunStore {
-  if (options.mustExist === true && !existsSync(path)) {
+  const readOnly = options.readOnly === true;
+  const mustExist = options.mustExist === true || readOnly;
+  if (mustExist && !existsSync(path)) {
     throw new DecidekitError(
       'store_missing',
       `no run store at ${path} (runs are saved there by 'decidekit bench'; pass --store PATH for another file)`,
@@ -123,31 +162,96 @@ export function openRunStore(path: string, options: OpenRunStoreOptions = {}): R
       },
     );
   }
-  if (options.mustExist !== true) {
+  if (!mustExist) {
     try {
       mkdirSync(dirname(path), { recursive: true });
     } catch (err) {
       throw wrapOpenError(path, err);
     }
   }
+  const onStatement = options.onStatement;
+  const connect = (file: string) =>
+    new Database(file, {
+      fileMustExist: mustExist,
+      readonly: readOnly,
+      ...(onStatement === undefined ? {} : { verbose: (sql: unknown) => onStatement(String(sql)) }),
+    });
   let db: Database.Database;
+  let snapshotDir: string | null = null;
   try {
-    db = new Database(path, { fileMustExist: options.mustExist === true });
+    db = connect(path);
+    if (readOnly && !canReadInPlace(db)) {
+      // A WAL database is read through its shared-memory file (-shm), which SQLite must be
+      // able to create next to it; in a read-only folder it cannot. Read a copy instead.
+      db.close();
+      snapshotDir = mkdtempSync(join(tmpdir(), 'decidekit-store-'));
+      db = connect(snapshotOf(path, snapshotDir));
+    }
   } catch (err) {
+    if (snapshotDir !== null) rmSync(snapshotDir, { recursive: true, force: true });
     throw wrapOpenError(path, err);
   }
+  const removeSnapshot = () => {
+    if (snapshotDir !== null) rmSync(snapshotDir, { recursive: true, force: true });
+  };
+  const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000));
   try {
+    // First: every later statement (even setting WAL) may meet another process's lock.
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     checkCompatible(db, path);
-    db.pragma('journal_mode = WAL');
-    db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+    if (readOnly) {
+      const version = db.pragma('user_version', { simple: true }) as number;
+      if (version < SCHEMA_VERSION) throw new StoreNeedsUpgradeError(path, version, SCHEMA_VERSION);
+    } else {
+      db.pragma('journal_mode = WAL');
+      db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+      migrate(db, path);
+    }
     db.pragma('foreign_keys = ON');
-    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
-    migrate(db, path);
+    checkTables(db, path);
   } catch (err) {
     db.close();
+    removeSnapshot();
     throw err instanceof DecidekitError ? err : wrapOpenError(path, err);
   }
-  return new SqliteRunStore(db, path, options.randomBytes ?? ((n) => cryptoRandomBytes(n)));
+  return new SqliteRunStore(
+    db,
+    path,
+    options.randomBytes ?? ((n) => cryptoRandomBytes(n)),
+    busyTimeoutMs,
+    removeSnapshot,
+  );
+}
+
+/** False when a read-only connection cannot read (a WAL file whose -shm cannot be created). */
+function canReadInPlace(db: Database.Database): boolean {
+  try {
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+    return true;
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (typeof code === 'string' && (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN')))
+      return false;
+    throw err;
+  }
+}
+
+/** Copies the database and its write-ahead log (committed writes not yet in the file) into `dir`. */
+function snapshotOf(path: string, dir: string): string {
+  const copy = join(dir, 'runs.sqlite');
+  copyFileSync(path, copy);
+  if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${copy}-wal`);
+  return copy;
+}
+
+/** A store at the current version with a table missing was damaged (or edited by hand). */
+function checkTables(db: Database.Database, path: string): void {
+  const present = new Set(
+    (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name),
+  );
+  const missing = REQUIRED_TABLES.filter((t) => !present.has(t));
+  if (missing.length > 0)
+    throw new StoreDamagedError(path, `table${missing.length === 1 ? '' : 's'} ${missing.join(', ')} missing`);
 }
 
 /** Reads only: a refused file must stay byte-for-byte as it was. */
@@ -267,25 +371,43 @@ function summaryColumns(summary: BenchSummary | null) {
   };
 }
 
-function parseStoredJson<T>(text: string, what: string, runId: string, path: string): T {
+function parseStoredJson<T>(
+  text: unknown,
+  what: string,
+  runId: string,
+  path: string,
+  isValid: (v: unknown) => boolean = () => true,
+): T {
+  let value: unknown;
   try {
-    return JSON.parse(text) as T;
+    value = JSON.parse(String(text));
   } catch (err) {
-    throw new DecidekitError(
-      'store_corrupt',
-      `cannot read run ${runId}: its ${what} in ${path} is not valid JSON (the file was edited or damaged)`,
-      {
-        context: { path, runId },
-        cause: err,
-      },
-    );
+    throw new StoreDamagedError(path, `run ${runId}: its ${what} is not valid JSON`, { runId, cause: err });
   }
+  if (!isValid(value)) throw new StoreDamagedError(path, `run ${runId}: its ${what} has the wrong shape`, { runId });
+  return value as T;
 }
+
+const isNumberArray = (v: unknown): boolean => Array.isArray(v) && v.every((x) => typeof x === 'number');
+const isStringArray = (v: unknown): boolean => Array.isArray(v) && v.every((x) => typeof x === 'string');
+const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isConfig = (v: unknown): boolean =>
+  isObject(v) && isStringArray((v as { caseIds?: unknown }).caseIds) && isObject((v as { dataset?: unknown }).dataset);
+const STATUSES: ReadonlySet<string> = new Set(['running', 'complete', 'incomplete', 'interrupted']);
 
 function prepareStatements(db: Database.Database) {
   return {
     head: db.prepare(`SELECT ${HEAD_COLUMNS} FROM runs WHERE id = ?`),
-    status: db.prepare('SELECT status, config_json FROM runs WHERE id = ?'),
+    status: db.prepare('SELECT status, duration_ms FROM runs WHERE id = ?'),
+    position: db.prepare('SELECT position FROM run_cases WHERE run_id = ? AND case_id = ?'),
+    insertPosition: db.prepare('INSERT INTO run_cases (run_id, case_id, position) VALUES (?, ?, ?)'),
+    duration: db.prepare('UPDATE runs SET duration_ms = ? WHERE id = ?'),
+    deleteRun: db.prepare('DELETE FROM runs WHERE id = ?'),
+    outsideCaseSet: db.prepare(
+      'SELECT case_id FROM cases WHERE run_id = @id AND case_id NOT IN (SELECT case_id FROM run_cases WHERE run_id = @id) LIMIT 6',
+    ),
+    plannedCount: db.prepare('SELECT count(*) AS n FROM run_cases WHERE run_id = ?'),
+    allIds: db.prepare('SELECT id FROM runs ORDER BY created_ms, id'),
     insertRun:
       db.prepare(`INSERT INTO runs (id, created_at, created_ms, status, label, fingerprint, tool_version, model,
         endpoint_scheme, endpoint_host, endpoint_port, endpoint_path, embedded_model, dataset_id, dataset_revision,
@@ -326,16 +448,58 @@ function prepareStatements(db: Database.Database) {
 type Statements = ReturnType<typeof prepareStatements>;
 
 class SqliteRunStore implements RunStore {
-  /** caseId -> position in config.caseIds, per run, so saveCase does not re-parse the config. */
-  private readonly positions = new Map<string, Map<string, number>>();
   private readonly statements: Statements;
 
   constructor(
     private readonly db: Database.Database,
     readonly path: string,
     private readonly randomBytes: (n: number) => Uint8Array,
+    private readonly busyTimeoutMs: number,
+    private readonly onClose: () => void = () => {},
   ) {
     this.statements = prepareStatements(db);
+  }
+
+  /** Runs a write; whatever keeps it from the store becomes a `StoreWriteError` (or damage). */
+  private writing<T>(runId: string | null, fn: () => T): T {
+    try {
+      return fn();
+    } catch (err) {
+      if (err instanceof DecidekitError) throw err;
+      if (isDamage(err))
+        throw new StoreDamagedError(this.path, messageOf(err), { ...(runId ? { runId } : {}), cause: err });
+      throw new StoreWriteError(this.path, runId, this.writeFailure(err), err);
+    }
+  }
+
+  private writeFailure(err: unknown): string {
+    const code = (err as { code?: unknown }).code;
+    if (
+      code === 'SQLITE_BUSY' ||
+      code === 'SQLITE_LOCKED' ||
+      (typeof code === 'string' && code.startsWith('SQLITE_BUSY'))
+    )
+      return `another process kept it locked for more than ${this.busyTimeoutMs / 1000} s (${messageOf(err)})`;
+    if (typeof code === 'string' && code.startsWith('SQLITE_READONLY'))
+      return 'the file or its folder is read-only (or it was opened for reading only)';
+    if (code === 'SQLITE_FULL') return 'the disk is full';
+    return messageOf(err);
+  }
+
+  /** Runs a read; a SQLite failure names the store, damage says so. */
+  private reading<T>(fn: () => T, runId?: string): T {
+    try {
+      return fn();
+    } catch (err) {
+      if (err instanceof DecidekitError) throw err;
+      if (isDamage(err))
+        throw new StoreDamagedError(this.path, messageOf(err), { ...(runId ? { runId } : {}), cause: err });
+      if (!(err instanceof Database.SqliteError)) throw err;
+      throw new DecidekitError('store_unreadable', `cannot read run store ${this.path} (${messageOf(err)})`, {
+        context: { path: this.path },
+        cause: err,
+      });
+    }
   }
 
   createRun(input: {
@@ -375,95 +539,91 @@ class SqliteRunStore implements RunStore {
       filtered: isFiltered(config) ? 1 : 0,
       config_json: JSON.stringify(config),
     };
-    for (let attempt = 0; ; attempt++) {
-      const id = createRunId(input.createdAt, this.randomBytes(2));
-      try {
-        this.statements.insertRun.run({ id, ...row });
-        return this.getHead(id)!;
-      } catch (err) {
-        // Two runs started in the same second drew the same suffix: draw again.
-        if (attempt < 8 && err instanceof Database.SqliteError && err.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') continue;
-        throw err;
+    const insert = this.db.transaction((id: string) => {
+      this.statements.insertRun.run({ id, ...row });
+      config.caseIds.forEach((caseId, position) => this.statements.insertPosition.run(id, caseId, position));
+    });
+    return this.writing(null, () => {
+      for (let attempt = 0; ; attempt++) {
+        const id = createRunId(input.createdAt, this.randomBytes(2));
+        try {
+          insert.immediate(id);
+          return this.getHead(id)!;
+        } catch (err) {
+          // Two runs started in the same second drew the same suffix: draw again.
+          if (attempt < 8 && err instanceof Database.SqliteError && err.code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
+            continue;
+          throw err;
+        }
       }
-    }
+    });
   }
 
-  private positionsOf(runId: string): Map<string, number> {
-    const cached = this.positions.get(runId);
-    if (cached) return cached;
-    const row = this.statements.status.get(runId) as { status: StoredRunStatus; config_json: string } | undefined;
-    if (!row) throw this.unknown(runId);
-    const config = parseStoredJson<RunConfig>(row.config_json, 'configuration', runId, this.path);
-    const map = new Map(config.caseIds.map((id, i) => [id, i] as const));
-    this.positions.set(runId, map);
-    return map;
-  }
-
-  private statusOf(runId: string): StoredRunStatus {
-    const row = this.statements.status.get(runId) as { status: StoredRunStatus } | undefined;
-    if (!row) throw this.unknown(runId);
-    return row.status;
-  }
-
-  saveCases(runId: string, results: readonly CaseResult[]): void {
-    // Nested transactions become savepoints: one commit, one fsync for the batch.
-    this.db.transaction(() => {
-      for (const result of results) this.saveCase(runId, result);
-    })();
+  saveCases(runId: string, results: readonly CaseResult[], progress: SaveProgress = {}): void {
+    const write = this.db.transaction(() => {
+      const row = this.statements.status.get(runId) as
+        { status: StoredRunStatus; duration_ms: number | null } | undefined;
+      if (!row) throw this.unknown(runId);
+      // A stored run that gets new cases (resume, retry) is running again: its old summary goes.
+      if (row.status !== 'running' && results.length > 0) this.writeSummary(runId, 'running', row.duration_ms, null);
+      for (const result of results) this.insertCase(runId, result);
+      if (progress.durationMs !== undefined) this.statements.duration.run(progress.durationMs, runId);
+    });
+    // IMMEDIATE takes the write lock before the first read: a deferred transaction that
+    // read first cannot be upgraded once another process has written (WAL), and fails at
+    // once with "database is locked" instead of waiting out the busy timeout.
+    this.writing(runId, () => write.immediate());
   }
 
   saveCase(runId: string, result: CaseResult): void {
-    const position = this.positionsOf(runId).get(result.caseId);
-    if (position === undefined) {
+    this.saveCases(runId, [result]);
+  }
+
+  private insertCase(runId: string, result: CaseResult): void {
+    const s = this.statements;
+    const found = s.position.get(runId, result.caseId) as { position: number } | undefined;
+    if (found === undefined) {
       throw new DecidekitError(
         'invalid_run',
         `cannot save case ${JSON.stringify(result.caseId)}: it is not in the case set of run ${runId}`,
       );
     }
-    const write = this.db.transaction(() => {
-      // A stored run that gets new cases (resume, retry) is running again: its old summary goes.
-      if (this.statusOf(runId) !== 'running')
-        this.writeSummary(runId, 'running', this.getHead(runId)!.durationMs, null);
-      const s = this.statements;
-      s.deleteDecisions.run(runId, result.caseId);
-      s.deleteCase.run(runId, result.caseId);
-      const r = result.request;
-      s.insertCase.run({
+    s.deleteDecisions.run(runId, result.caseId);
+    s.deleteCase.run(runId, result.caseId);
+    const r = result.request;
+    s.insertCase.run({
+      run_id: runId,
+      case_id: result.caseId,
+      position: found.position,
+      workflow: result.workflow,
+      request_status: r.status,
+      latency_ms: r.latencyMs,
+      input_tokens: r.status === 'answered' ? r.inputTokens : null,
+      error_kind: r.status === 'failed' ? r.failure.kind : null,
+      error_message: r.status === 'failed' ? r.failure.message : null,
+    });
+    result.decisions.forEach((d, i) => {
+      const o = d.outcome;
+      s.insertDecision.run({
         run_id: runId,
         case_id: result.caseId,
-        position,
-        workflow: result.workflow,
-        request_status: r.status,
-        latency_ms: r.latencyMs,
-        input_tokens: r.status === 'answered' ? r.inputTokens : null,
-        error_kind: r.status === 'failed' ? r.failure.kind : null,
-        error_message: r.status === 'failed' ? r.failure.message : null,
-      });
-      result.decisions.forEach((d, i) => {
-        const o = d.outcome;
-        s.insertDecision.run({
-          run_id: runId,
-          case_id: result.caseId,
-          position: i,
-          question_id: d.questionId,
-          type: d.type,
-          answers_json: JSON.stringify(d.answers),
-          gold_label: d.gold.label,
-          gold_probabilities_json: JSON.stringify(d.gold.probabilities),
-          status: o.status,
-          predicted: o.status === 'answered' ? o.predicted : null,
-          correct: o.status === 'answered' ? (o.correct ? 1 : 0) : null,
-          confidence: o.status === 'answered' ? o.confidence : null,
-          kl: o.status === 'answered' ? o.kl : null,
-          brier: o.status === 'answered' ? o.brier : null,
-          probabilities_json: o.status === 'answered' ? JSON.stringify(o.probabilities) : null,
-          error_kind: o.status === 'failed' ? o.failure.kind : null,
-          error_message: o.status === 'failed' ? o.failure.message : null,
-        });
+        position: i,
+        question_id: d.questionId,
+        type: d.type,
+        answers_json: JSON.stringify(d.answers),
+        gold_label: d.gold.label,
+        gold_probabilities_json: JSON.stringify(d.gold.probabilities),
+        status: o.status,
+        predicted: o.status === 'answered' ? o.predicted : null,
+        correct: o.status === 'answered' ? (o.correct ? 1 : 0) : null,
+        confidence: o.status === 'answered' ? o.confidence : null,
+        kl: o.status === 'answered' ? o.kl : null,
+        brier: o.status === 'answered' ? o.brier : null,
+        probabilities_json: o.status === 'answered' ? JSON.stringify(o.probabilities) : null,
+        error_kind: o.status === 'failed' ? o.failure.kind : null,
+        error_message: o.status === 'failed' ? o.failure.message : null,
       });
     });
-    // IMMEDIATE takes the write lock up front, so a concurrent reader never forces a retry mid-way.
-    write.immediate();
   }
 
   finishRun(runId: string, input: FinishRunInput): void {
@@ -473,7 +633,7 @@ class SqliteRunStore implements RunStore {
         `cannot finish run ${runId}: status ${input.status} but its summary says ${input.summary.status}`,
       );
     }
-    this.writeSummary(runId, input.status, input.durationMs, input.summary);
+    this.writing(runId, () => this.writeSummary(runId, input.status, input.durationMs, input.summary));
   }
 
   private writeSummary(
@@ -487,8 +647,8 @@ class SqliteRunStore implements RunStore {
   }
 
   deleteRun(runId: string): boolean {
-    // Cases and decisions go with it (ON DELETE CASCADE, foreign keys on).
-    return this.db.prepare('DELETE FROM runs WHERE id = ?').run(runId).changes > 0;
+    // Cases, decisions and positions go with it (ON DELETE CASCADE, foreign keys on).
+    return this.writing(runId, () => this.statements.deleteRun.run(runId).changes > 0);
   }
 
   markInterrupted(runId: string): void {
@@ -504,30 +664,43 @@ class SqliteRunStore implements RunStore {
         summarizeRun(run.config, run.cases, { interrupted: true }),
       );
     });
-    update.immediate();
+    this.writing(runId, () => update.immediate());
   }
 
   reopenRun(runId: string): void {
-    const head = this.getHead(runId);
-    if (!head) throw this.unknown(runId);
-    this.writeSummary(runId, 'running', head.durationMs, null);
+    this.writing(runId, () => {
+      const head = this.getHead(runId);
+      if (!head) throw this.unknown(runId);
+      this.writeSummary(runId, 'running', head.durationMs, null);
+    });
   }
 
   getHead(id: string): StoredRunHead | null {
-    const row = this.statements.head.get(id) as RunRow | undefined;
-    return row ? headOf(row) : null;
+    return this.reading(() => {
+      const row = this.statements.head.get(id) as RunRow | undefined;
+      return row ? this.headOf(row) : null;
+    }, id);
+  }
+
+  private headOf(row: RunRow): StoredRunHead {
+    if (!STATUSES.has(row.status))
+      throw new StoreDamagedError(this.path, `run ${row.id}: unknown status ${JSON.stringify(row.status)}`, {
+        runId: row.id,
+      });
+    return headOf(row);
   }
 
   getRun(id: string): BenchRun | null {
     const read = this.db.transaction((): BenchRun | null => {
       const row = this.statements.head.get(id) as RunRow | undefined;
       if (!row) return null;
-      const config = parseStoredJson<RunConfig>(row.config_json, 'configuration', id, this.path);
+      this.headOf(row);
+      const config = parseStoredJson<RunConfig>(row.config_json, 'configuration', id, this.path, isConfig);
       const cases = this.readCases(id);
       const summary =
         row.summary_json === null
           ? summarizeRun(config, cases)
-          : parseStoredJson<BenchSummary>(row.summary_json, 'summary', id, this.path);
+          : parseStoredJson<BenchSummary>(row.summary_json, 'summary', id, this.path, isObject);
       return {
         id: row.id,
         createdAt: row.created_at,
@@ -540,7 +713,11 @@ class SqliteRunStore implements RunStore {
       };
     });
     // One read transaction: cases and summary come from the same snapshot.
-    return read.deferred();
+    return this.reading(() => read.deferred(), id);
+  }
+
+  private damaged(runId: string, detail: string): StoreDamagedError {
+    return new StoreDamagedError(this.path, `run ${runId}: ${detail}`, { runId });
   }
 
   private readCases(runId: string): CaseResult[] {
@@ -553,53 +730,115 @@ class SqliteRunStore implements RunStore {
       list.push(this.decisionOf(runId, d));
     }
     return caseRows.map((c) => {
-      const request: RequestOutcome =
-        c.request_status === 'answered'
-          ? { status: 'answered', latencyMs: c.latency_ms!, inputTokens: c.input_tokens }
-          : {
-              status: 'failed',
-              failure: { kind: c.error_kind as FailureKind, message: c.error_message ?? '' },
-              latencyMs: c.latency_ms,
-            };
+      let request: RequestOutcome;
+      if (c.request_status === 'answered') {
+        if (typeof c.latency_ms !== 'number') throw this.damaged(runId, `case ${c.case_id} has no latency`);
+        request = { status: 'answered', latencyMs: c.latency_ms, inputTokens: c.input_tokens };
+      } else if (c.request_status === 'failed') {
+        if (!FAILURE_KINDS.includes(c.error_kind as FailureKind))
+          throw this.damaged(runId, `case ${c.case_id} has an unknown failure kind ${JSON.stringify(c.error_kind)}`);
+        request = {
+          status: 'failed',
+          failure: { kind: c.error_kind as FailureKind, message: c.error_message ?? '' },
+          latencyMs: c.latency_ms,
+        };
+      } else {
+        throw this.damaged(runId, `case ${c.case_id} has an unknown status ${JSON.stringify(c.request_status)}`);
+      }
       return { caseId: c.case_id, workflow: c.workflow, request, decisions: byCase.get(c.case_id) ?? [] };
     });
   }
 
   private decisionOf(runId: string, d: DecisionRow): Decision {
-    const json = <T>(text: string, what: string) =>
-      parseStoredJson<T>(text, `${what} of case ${d.case_id}`, runId, this.path);
-    const outcome: DecisionOutcome =
-      d.status === 'answered'
-        ? {
-            status: 'answered',
-            probabilities: json<number[]>(d.probabilities_json ?? 'null', 'predicted distribution'),
-            predicted: d.predicted!,
-            confidence: d.confidence!,
-            correct: d.correct === 1,
-            kl: d.kl!,
-            brier: d.brier!,
-          }
-        : { status: 'failed', failure: { kind: d.error_kind as FailureKind, message: d.error_message ?? '' } };
+    const json = <T>(text: unknown, what: string, isValid: (v: unknown) => boolean) =>
+      parseStoredJson<T>(text, `${what} of case ${d.case_id}`, runId, this.path, isValid);
+    let outcome: DecisionOutcome;
+    if (d.status === 'answered') {
+      const numbers = [d.confidence, d.kl, d.brier];
+      if (
+        typeof d.predicted !== 'string' ||
+        numbers.some((n) => typeof n !== 'number') ||
+        (d.correct !== 0 && d.correct !== 1)
+      )
+        throw this.damaged(runId, `case ${d.case_id} question ${d.question_id}: an answered decision lacks its scores`);
+      outcome = {
+        status: 'answered',
+        probabilities: json<number[]>(d.probabilities_json, 'predicted distribution', isNumberArray),
+        predicted: d.predicted,
+        confidence: d.confidence!,
+        correct: d.correct === 1,
+        kl: d.kl!,
+        brier: d.brier!,
+      };
+    } else if (d.status === 'failed') {
+      if (!FAILURE_KINDS.includes(d.error_kind as FailureKind))
+        throw this.damaged(runId, `case ${d.case_id} question ${d.question_id}: unknown failure kind`);
+      outcome = { status: 'failed', failure: { kind: d.error_kind as FailureKind, message: d.error_message ?? '' } };
+    } else {
+      throw this.damaged(runId, `case ${d.case_id} question ${d.question_id}: unknown status`);
+    }
     return {
       questionId: d.question_id,
       type: d.type,
-      answers: json<string[]>(d.answers_json, 'answers'),
-      gold: { label: d.gold_label, probabilities: json<number[]>(d.gold_probabilities_json, 'gold distribution') },
+      answers: json<string[]>(d.answers_json, 'answers', isStringArray),
+      gold: {
+        label: d.gold_label,
+        probabilities: json<number[]>(d.gold_probabilities_json, 'gold distribution', isNumberArray),
+      },
       outcome,
     };
   }
 
   savedCaseIds(runId: string, options: { readonly includeFailed?: boolean } = {}): Set<string> {
-    if (this.statements.exactId.get(runId) === undefined) throw this.unknown(runId);
-    const rows = this.statements.savedIds.all(runId) as { case_id: string; request_status: string }[];
-    return new Set(
-      rows.filter((r) => options.includeFailed === true || r.request_status === 'answered').map((r) => r.case_id),
-    );
+    return this.reading(() => {
+      if (this.statements.exactId.get(runId) === undefined) throw this.unknown(runId);
+      const rows = this.statements.savedIds.all(runId) as { case_id: string; request_status: string }[];
+      return new Set(
+        rows.filter((r) => options.includeFailed === true || r.request_status === 'answered').map((r) => r.case_id),
+      );
+    }, runId);
   }
 
   listRuns(options: { readonly limit?: number } = {}): StoredRunHead[] {
     const limit = options.limit === undefined ? -1 : Math.max(0, Math.floor(options.limit));
-    return (this.statements.list.all(limit) as RunRow[]).map(headOf);
+    return this.reading(() => (this.statements.list.all(limit) as RunRow[]).map((r) => this.headOf(r)));
+  }
+
+  checkRun(id: string): RunCheck {
+    return this.reading(() => {
+      const row = this.statements.head.get(id) as RunRow | undefined;
+      if (!row) throw this.unknown(id);
+      const base = { id, status: STATUSES.has(row.status) ? row.status : null, savedCases: row.saved_cases };
+      let run: BenchRun;
+      try {
+        run = this.getRun(id)!;
+      } catch (err) {
+        if (err instanceof StoreDamagedError) return { ...base, problems: [err.detail] };
+        throw err;
+      }
+      const problems = checkRunRecords(run, {
+        status: row.status,
+        summaryStored: row.summary_json !== null,
+        headline: headlineOf(row),
+        caseCount: row.case_count,
+      });
+      const outside = (this.statements.outsideCaseSet.all({ id }) as { case_id: string }[]).map((r) => r.case_id);
+      if (outside.length > 0) problems.push(`saved cases outside the run's case set: ${outside.join(', ')}`);
+      const planned = (this.statements.plannedCount.get(id) as { n: number }).n;
+      if (planned !== run.config.caseIds.length)
+        problems.push(`${planned} case positions stored for ${run.config.caseIds.length} cases in the configuration`);
+      return { ...base, problems };
+    }, id);
+  }
+
+  checkStore(): StoreCheck {
+    return this.reading(() => {
+      const integrity = (this.db.pragma('quick_check') as { quick_check: string }[])
+        .map((r) => r.quick_check)
+        .filter((line) => line !== 'ok');
+      const ids = (this.statements.allIds.all() as { id: string }[]).map((r) => r.id);
+      return { path: this.path, integrity, runs: ids.map((id) => this.checkRun(id)) };
+    });
   }
 
   resolveId(prefix: string): string {
@@ -609,8 +848,8 @@ class SqliteRunStore implements RunStore {
         `unknown run: an empty run id was given (see 'decidekit runs list --store ${this.path}')`,
         { path: this.path },
       );
-    if (this.statements.exactId.get(p) !== undefined) return p;
-    const ids = (this.statements.prefixIds.all({ p }) as { id: string }[]).map((r) => r.id);
+    if (this.reading(() => this.statements.exactId.get(p)) !== undefined) return p;
+    const ids = this.reading(() => this.statements.prefixIds.all({ p }) as { id: string }[]).map((r) => r.id);
     if (ids.length === 1) return ids[0]!;
     if (ids.length === 0) {
       throw new UnknownRunError(
@@ -630,6 +869,7 @@ class SqliteRunStore implements RunStore {
 
   close(): void {
     this.db.close();
+    this.onClose();
   }
 
   private unknown(runId: string): UnknownRunError {

@@ -92,6 +92,22 @@ export const MIGRATIONS: readonly string[] = [
            c.latency_ms, c.input_tokens, d.error_kind, d.error_message
     FROM decisions d JOIN cases c ON c.run_id = d.run_id AND c.case_id = d.case_id;
   `,
+  // Version 2: a case's position comes from its own row, so saving a case never reads the
+  // run's configuration (whose size grows with the run); earlier runs get theirs from it.
+  `
+  CREATE TABLE run_cases (
+    run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    case_id TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    PRIMARY KEY (run_id, case_id)
+  ) WITHOUT ROWID;
+  INSERT OR IGNORE INTO run_cases (run_id, case_id, position)
+    SELECT r.id, j.value, j.key FROM runs r, json_each(r.config_json, '$.caseIds') j
+    WHERE json_valid(r.config_json);
+  `,
 ];
+
+/** Tables every store at SCHEMA_VERSION has; one missing means the file was damaged. */
+export const REQUIRED_TABLES: readonly string[] = ['runs', 'cases', 'decisions', 'run_cases'];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -24,6 +24,7 @@ import { fingerprintOf } from '../../store/fingerprint.js';
 import { checkResumable } from '../../store/resume-check.js';
 import type { RunStore } from '../../store/run-store.js';
 import { summarizeRun } from '../../store/run-summary.js';
+import { StoreWriteError } from '../../store/store-errors.js';
 import { renderBenchJson } from '../../reports/bench/bench-json.js';
 import { renderBenchMarkdown } from '../../reports/bench/bench-markdown.js';
 import type { BenchStartLine } from '../../reports/bench/bench-messages.js';
@@ -151,23 +152,41 @@ async function sendAndFinish(
         : `unsaved-${createdAt.replace(/[-:.TZ]/g, '').slice(0, 14)}`;
     return runId;
   };
-  const outcome = await runBenchmark({
-    cases: toSend,
-    client,
-    parallel: plan.parallel,
-    failureOf,
-    isRunStopping,
-    elapsedMsOf,
-    signal: options.signal,
-    now: options.now,
-    checkpoint: (results) => {
-      const id = ensureRun();
-      store?.saveCases(id, results);
-    },
-    onEvent: (e) => {
-      if (e.type === 'case') options.onProgress?.(e.progress);
-    },
-  });
+  const sendStarted = options.now();
+  let outcome: Awaited<ReturnType<typeof runBenchmark>>;
+  try {
+    outcome = await runBenchmark({
+      cases: toSend,
+      client,
+      parallel: plan.parallel,
+      failureOf,
+      isRunStopping,
+      elapsedMsOf,
+      signal: options.signal,
+      now: options.now,
+      checkpoint: (results) => {
+        const id = ensureRun();
+        // The running duration goes with each batch: a killed run keeps one.
+        store?.saveCases(id, results, { durationMs: priorDurationMs + (options.now() - sendStarted) });
+      },
+      onEvent: (e) => {
+        if (e.type === 'case') options.onProgress?.(e.progress);
+      },
+    });
+  } catch (err) {
+    if (!(err instanceof StoreWriteError)) throw err;
+    // What was saved before stays saved: the run is interrupted and can be resumed.
+    try {
+      if (runId !== null) store?.markInterrupted(runId);
+    } catch {
+      // The store still refuses writes; the run stays 'running' and resumes all the same.
+    }
+    await client.close();
+    return {
+      kind: 'stopped',
+      message: `${err.message}; the run is interrupted${runId === null ? '' : `: resume with: decidekit bench --resume ${runId} --store ${err.path}`}`,
+    };
+  }
   options.onSent?.();
   await client.close();
 

@@ -1,0 +1,140 @@
+/**
+ * What `checkRun` recomputes: every answered decision re-scored from its stored answers,
+ * gold and predicted distribution, and the run's summary recomputed from its stored cases,
+ * each compared with what was stored. Pure: the store reads, this compares.
+ */
+import type { CaseResult } from '../core/bench/case-result.js';
+import type { BenchRun } from '../core/bench/run.js';
+import { scoreDecision } from '../core/decision-score.js';
+import type { RunHeadline, StoredRunStatus } from './run-store.js';
+import { summarizeRun } from './run-summary.js';
+
+/** Scores are recomputed by the same code; the tolerance only absorbs a future change of summation order. */
+const RELATIVE_TOLERANCE = 1e-9;
+const MAX_DIFFERENCES = 5;
+
+function near(a: number, b: number): boolean {
+  if (Object.is(a, b)) return true;
+  return Math.abs(a - b) <= RELATIVE_TOLERANCE * Math.max(1, Math.abs(a), Math.abs(b));
+}
+
+/** Paths (`accuracy`, `byWorkflow.0.kl`) where two JSON values differ. */
+export function jsonDifferences(a: unknown, b: unknown, path = ''): string[] {
+  if (typeof a === 'number' && typeof b === 'number') return near(a, b) ? [] : [path];
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return [`${path} (length)`];
+    return a.flatMap((x, i) => jsonDifferences(x, b[i], path === '' ? `${i}` : `${path}.${i}`));
+  }
+  if (
+    typeof a === 'object' &&
+    a !== null &&
+    typeof b === 'object' &&
+    b !== null &&
+    !Array.isArray(a) &&
+    !Array.isArray(b)
+  ) {
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+    return keys.flatMap((k) =>
+      jsonDifferences(
+        (a as Record<string, unknown>)[k],
+        (b as Record<string, unknown>)[k],
+        path === '' ? k : `${path}.${k}`,
+      ),
+    );
+  }
+  return Object.is(a, b) ? [] : [path];
+}
+
+function caseProblems(c: CaseResult): string[] {
+  const problems: string[] = [];
+  for (const d of c.decisions) {
+    const where = `case ${c.caseId} question ${d.questionId}`;
+    if (d.outcome.status !== c.request.status) {
+      problems.push(`${where}: decision ${d.outcome.status} but the request ${c.request.status}`);
+      continue;
+    }
+    const goldIndex = d.answers.indexOf(d.gold.label);
+    if (goldIndex < 0) {
+      problems.push(
+        `${where}: gold answer ${JSON.stringify(d.gold.label)} is not one of its answers ${JSON.stringify(d.answers)}`,
+      );
+      continue;
+    }
+    if (d.gold.probabilities.length !== d.answers.length) {
+      problems.push(`${where}: ${d.gold.probabilities.length} gold probabilities for ${d.answers.length} answers`);
+      continue;
+    }
+    const o = d.outcome;
+    if (o.status !== 'answered') continue;
+    if (o.probabilities.length !== d.answers.length) {
+      problems.push(`${where}: ${o.probabilities.length} predicted probabilities for ${d.answers.length} answers`);
+      continue;
+    }
+    const s = scoreDecision({ labelIndex: goldIndex, probabilities: d.gold.probabilities }, o.probabilities);
+    const predicted = d.answers[s.predictedIndex];
+    const wrong: string[] = [];
+    if (predicted !== o.predicted)
+      wrong.push(`predicted ${JSON.stringify(o.predicted)} (recomputed ${JSON.stringify(predicted)})`);
+    if (s.correct !== o.correct) wrong.push(`correct ${o.correct} (recomputed ${s.correct})`);
+    if (!near(s.confidence, o.confidence)) wrong.push(`confidence ${o.confidence} (recomputed ${s.confidence})`);
+    if (!near(s.kl, o.kl)) wrong.push(`kl ${o.kl} (recomputed ${s.kl})`);
+    if (!near(s.brier, o.brier)) wrong.push(`brier ${o.brier} (recomputed ${s.brier})`);
+    if (wrong.length > 0) problems.push(`${where}: stored ${wrong.join(', ')}`);
+  }
+  return problems;
+}
+
+/** Problems in a run as read back; empty when it agrees with itself. */
+export function checkRunRecords(
+  run: BenchRun,
+  stored: {
+    readonly status: StoredRunStatus;
+    /** False while the run is running (its summary is computed on reading). */
+    readonly summaryStored: boolean;
+    readonly headline: RunHeadline | null;
+    readonly caseCount: number;
+  },
+): string[] {
+  const problems: string[] = [];
+  if (stored.caseCount !== run.config.caseIds.length)
+    problems.push(`case count ${stored.caseCount}, but ${run.config.caseIds.length} cases in its configuration`);
+  const decisionProblems = run.cases.flatMap(caseProblems);
+  problems.push(...decisionProblems.slice(0, MAX_DIFFERENCES));
+  if (decisionProblems.length > MAX_DIFFERENCES)
+    problems.push(
+      `and ${decisionProblems.length - MAX_DIFFERENCES} more decisions that do not agree with their scores`,
+    );
+  if (run.durationMs !== null && !(run.durationMs >= 0)) problems.push(`duration ${run.durationMs} ms`);
+  if (stored.status === 'running') {
+    if (stored.summaryStored) problems.push('a running run with a stored summary');
+    return problems;
+  }
+  if (!stored.summaryStored) {
+    problems.push(`status ${stored.status} but no stored summary`);
+    return problems;
+  }
+  if (run.summary.status !== stored.status)
+    problems.push(`status ${stored.status} but its summary says ${run.summary.status}`);
+  const recomputed = summarizeRun(run.config, run.cases, { interrupted: stored.status === 'interrupted' });
+  const differ = jsonDifferences(run.summary, recomputed).filter((p) => p !== 'status');
+  if (differ.length > 0) {
+    const shown = differ.slice(0, MAX_DIFFERENCES).join(', ');
+    problems.push(
+      `stored summary differs from the one recomputed from its decisions in ${shown}${differ.length > MAX_DIFFERENCES ? ` and ${differ.length - MAX_DIFFERENCES} more` : ''}`,
+    );
+  }
+  const h = stored.headline;
+  if (h !== null) {
+    const columns: [string, number | null, number | null][] = [
+      ['accuracy', h.accuracy, recomputed.accuracy],
+      ['kl', h.kl, recomputed.kl],
+      ['brier', h.brier, recomputed.brier],
+      ['decisions', h.total, recomputed.total],
+      ['correct', h.correct, recomputed.correct],
+      ['errors', h.errors, recomputed.errors],
+    ];
+    const off = columns.filter(([, a, b]) => (a === null || b === null ? a !== b : !near(a, b))).map(([k]) => k);
+    if (off.length > 0) problems.push(`listed ${off.join(', ')} differ from the recomputed summary`);
+  }
+  return problems;
+}

@@ -1,0 +1,67 @@
+/**
+ * The run store's typed errors: each names the store file, says what happened to it and
+ * what to do, so the CLI can show the message as it is (never a SQLite message alone).
+ */
+import { DecidekitError } from '../core/errors.js';
+
+/**
+ * A write did not reach the store (locked by another process past the busy timeout, disk
+ * full, read-only file). What was saved before stays saved: a benchmark ends as interrupted
+ * and can be resumed.
+ */
+export class StoreWriteError extends DecidekitError {
+  override readonly name = 'StoreWriteError';
+  readonly path: string;
+  readonly runId: string | null;
+  constructor(path: string, runId: string | null, detail: string, cause: unknown) {
+    super(
+      'store_write_failed',
+      `cannot save to run store ${path}${runId === null ? '' : ` (run ${runId})`}: ${detail}`,
+      { context: { path, ...(runId === null ? {} : { runId }) }, cause },
+    );
+    this.path = path;
+    this.runId = runId;
+  }
+}
+
+/** The store file is damaged: not a database, a missing table, a row that breaks its rules. */
+export class StoreDamagedError extends DecidekitError {
+  override readonly name = 'StoreDamagedError';
+  readonly path: string;
+  /** What is damaged, without the store's name and the hint. */
+  readonly detail: string;
+  constructor(path: string, detail: string, options: { runId?: string; cause?: unknown } = {}) {
+    super(
+      'store_damaged',
+      `run store ${path} is damaged: ${detail} (see 'decidekit runs check --store ${path}'; a copy made before the damage, or a new --store, gets you going again)`,
+      {
+        context: { path, ...(options.runId === undefined ? {} : { runId: options.runId }) },
+        cause: options.cause,
+      },
+    );
+    this.path = path;
+    this.detail = detail;
+  }
+}
+
+/** A store opened read-only that an older decidekit wrote: reading it needs a migration (a write). */
+export class StoreNeedsUpgradeError extends DecidekitError {
+  override readonly name = 'StoreNeedsUpgradeError';
+  constructor(path: string, version: number, current: number) {
+    super(
+      'store_needs_upgrade',
+      `cannot read run store ${path} read-only: it has schema version ${version}, this decidekit reads version ${current} (make the file and its folder writable and run any 'decidekit bench --store ${path}' once to upgrade it; the file was not changed)`,
+      { context: { path, version, current } },
+    );
+  }
+}
+
+const DAMAGE_CODES = new Set(['SQLITE_CORRUPT', 'SQLITE_NOTADB', 'SQLITE_CORRUPT_INDEX', 'SQLITE_CORRUPT_VTAB']);
+
+/** True for a SQLite error that means the file is damaged rather than busy or unwritable. */
+export function isDamage(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && (DAMAGE_CODES.has(code) || code.startsWith('SQLITE_CORRUPT'))) return true;
+  return /no such (table|column|view)|malformed|not a database/i.test(err.message);
+}

@@ -1,0 +1,352 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, closeSync, fstatSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CaseResult } from '../core/bench/case-result.js';
+import { DecidekitError } from '../core/errors.js';
+import type { RunStore } from './run-store.js';
+import { summarizeRun } from './run-summary.js';
+import { openRunStore, type OpenRunStoreOptions } from './sqlite-run-store.js';
+import { StoreWriteError } from './store-errors.js';
+import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './store-schema.js';
+import { answeredCase, failedCase, rightAnswers, runConfig, wrongAnswers } from './test-support/run-fixtures.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const SUPPORT = join(import.meta.dirname, 'test-support');
+
+let dir: string;
+const open: RunStore[] = [];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'decidekit-store-robust-'));
+});
+afterEach(() => {
+  for (const s of open.splice(0)) s.close();
+  chmodSync(dir, 0o700);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function storeAt(name = 'runs.sqlite', options: OpenRunStoreOptions = {}): RunStore {
+  const s = openRunStore(join(dir, name), options);
+  open.push(s);
+  return s;
+}
+
+function closeAll(): void {
+  for (const s of open.splice(0)) s.close();
+}
+
+function errorOf(fn: () => unknown): DecidekitError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof DecidekitError) return err;
+    throw err;
+  }
+  throw new Error('expected a DecidekitError');
+}
+
+const caseIdsOf = (n: number) =>
+  Array.from({ length: n }, (_, i) => `customer_service_${String(i + 1).padStart(6, '0')}`);
+
+/** A finished run of `n` cases (every fifth failed, one wrong), saved two at a time. */
+function seedRun(store: RunStore, n = 6, label = 'seeded') {
+  const config = runConfig({ caseIds: caseIdsOf(n) });
+  const cases: CaseResult[] = config.caseIds.map((id, i) =>
+    i % 5 === 4 ? failedCase(id, 50) : answeredCase(id, i === 1 ? wrongAnswers() : rightAnswers(i), 10 + i),
+  );
+  const head = store.createRun({ config, label, createdAt: '2026-11-30T04:15:12.000Z' });
+  for (let i = 0; i < n; i += 2) store.saveCases(head.id, cases.slice(i, i + 2), { durationMs: 100 * (i + 2) });
+  const summary = summarizeRun(config, cases);
+  store.finishRun(head.id, { status: summary.status, durationMs: 999, summary });
+  return { id: head.id, config, cases, summary };
+}
+
+/** Runs a test-support script with tsx; as `nobody` when this runs as root, so permissions apply. */
+function runScript(script: string, args: string[], options: { asOtherUser?: boolean } = {}) {
+  const asNobody = options.asOtherUser === true && process.getuid?.() === 0;
+  return spawnSync(process.execPath, ['--import', 'tsx', join(SUPPORT, script), ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 30_000,
+    ...(asNobody ? { uid: 65534, gid: 65534, env: { ...process.env, HOME: tmpdir() } } : {}),
+  });
+}
+
+describe('two processes on one store', () => {
+  it('lets four processes save to one store at once, and all of them complete', async () => {
+    const path = join(dir, 'shared.sqlite');
+    openRunStore(path).close(); // schema in place: the race is about saving, not migrating
+    const start = Date.now() + 3000;
+    const children = [0, 1, 2, 3].map(
+      (i) =>
+        new Promise<{ code: number | null; out: string }>((resolve) => {
+          const child = spawn(
+            process.execPath,
+            ['--import', 'tsx', join(SUPPORT, 'save-concurrently.ts'), path, '40', String(start), `p${i}`],
+            { cwd: ROOT },
+          );
+          let out = '';
+          child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+          child.stderr.on('data', (b: Buffer) => (out += b.toString()));
+          child.on('close', (code) => resolve({ code, out }));
+        }),
+    );
+    const results = await Promise.all(children);
+    expect(results.map((r) => r.out.trim()).filter((o) => !/^\d{8}-\d{6}-[0-9a-f]{4}$/.test(o))).toEqual([]);
+    expect(results.map((r) => r.code)).toEqual([0, 0, 0, 0]);
+    const store = storeAt('shared.sqlite');
+    const heads = store.listRuns();
+    expect(heads.map((h) => [h.label, h.status, h.savedCases]).sort()).toEqual([
+      ['p0', 'incomplete', 40],
+      ['p1', 'incomplete', 40],
+      ['p2', 'incomplete', 40],
+      ['p3', 'incomplete', 40],
+    ]);
+    const check = store.checkStore();
+    expect(check.integrity).toEqual([]);
+    expect(check.runs.flatMap((r) => r.problems)).toEqual([]);
+  }, 60_000);
+
+  it('turns a write lock held past the busy timeout into a StoreWriteError naming the store and run', () => {
+    const store = storeAt('locked.sqlite', { busyTimeoutMs: 50 });
+    const config = runConfig();
+    const { id } = store.createRun({ config, label: null, createdAt: '2026-11-30T04:15:12.000Z' });
+    const other = new Database(join(dir, 'locked.sqlite'));
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      const err = errorOf(() => store.saveCases(id, [answeredCase(config.caseIds[0]!, rightAnswers())]));
+      expect(err).toBeInstanceOf(StoreWriteError);
+      expect(err.code).toBe('store_write_failed');
+      expect(err.message).toContain(join(dir, 'locked.sqlite'));
+      expect(err.message).toContain(id);
+      expect(err.message).toMatch(/locked for more than 0\.05 s/);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    expect(store.savedCaseIds(id, { includeFailed: true }).size).toBe(0);
+  });
+});
+
+describe('saving cost', () => {
+  /** The SQL a store runs while saving one batch of two cases into a run of `n` cases. */
+  function statementsOfSave(n: number): string[] {
+    const seen: string[] = [];
+    const store = storeAt(`cost-${n}.sqlite`, { onStatement: (sql) => seen.push(sql) });
+    const config = runConfig({ caseIds: caseIdsOf(n) });
+    const { id } = store.createRun({ config, label: null, createdAt: '2026-11-30T04:15:12.000Z' });
+    store.saveCases(id, [answeredCase(config.caseIds[0]!, rightAnswers())]);
+    seen.length = 0;
+    store.saveCases(id, [answeredCase(config.caseIds[n - 2]!, rightAnswers()), failedCase(config.caseIds[n - 1]!)], {
+      durationMs: 5,
+    });
+    return seen;
+  }
+
+  it('never reads the run configuration while saving, and runs as many statements for 10 cases as for 5,000', () => {
+    const small = statementsOfSave(10);
+    const large = statementsOfSave(5000);
+    expect(small.length).toBeGreaterThan(0);
+    expect(small.filter((sql) => /config_json|FROM runs\b[^;]*\bruns\.\*/i.test(sql))).toEqual([]);
+    expect(large.filter((sql) => /config_json/i.test(sql))).toEqual([]);
+    expect(large.length).toBe(small.length);
+  });
+});
+
+describe('read-only stores', () => {
+  it('reads a store opened read-only, and refuses to write to it with a StoreWriteError', () => {
+    const { id } = seedRun(storeAt());
+    closeAll();
+    const path = join(dir, 'runs.sqlite');
+    const before = readFileSync(path);
+    const store = storeAt('runs.sqlite', { readOnly: true });
+    expect(store.listRuns().map((h) => h.id)).toEqual([id]);
+    expect(store.getRun(id)!.cases).toHaveLength(6);
+    const err = errorOf(() => store.reopenRun(id));
+    expect(err.code).toBe('store_write_failed');
+    expect(err.message).toContain('read-only');
+    closeAll();
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  it('reads a store whose file and folder cannot be written (as another user)', () => {
+    const { id } = seedRun(storeAt());
+    closeAll();
+    const path = join(dir, 'runs.sqlite');
+    chmodSync(path, 0o444);
+    chmodSync(dir, 0o555);
+    const child = runScript('list-read-only.ts', [path], { asOtherUser: true });
+    expect(child.stderr).toBe('');
+    expect(child.stdout).toBe(`${id} incomplete 6\n`);
+    expect(child.status).toBe(0);
+  });
+
+  it('refuses read-only a store that needs a migration, naming it and leaving it unchanged', () => {
+    const path = join(dir, 'old.sqlite');
+    writeVersion1Store(path);
+    const before = readFileSync(path);
+    const err = errorOf(() => openRunStore(path, { readOnly: true }));
+    expect(err.code).toBe('store_needs_upgrade');
+    expect(err.message).toContain(path);
+    expect(err.message).toContain(`schema version 1, this decidekit reads version ${SCHEMA_VERSION}`);
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  it('migrates a version 1 store: its runs keep their cases, and saving into them works', () => {
+    const path = join(dir, 'old.sqlite');
+    const { id, config } = writeVersion1Store(path);
+    const store = storeAt('old.sqlite');
+    expect(store.getRun(id)!.cases.map((c) => c.caseId)).toEqual([config.caseIds[1]]);
+    store.saveCases(id, [answeredCase(config.caseIds[0]!, rightAnswers())]);
+    expect(store.getRun(id)!.cases.map((c) => c.caseId)).toEqual([config.caseIds[0], config.caseIds[1]]);
+    expect(store.checkRun(id).problems).toEqual([]);
+  });
+});
+
+/** A store as decidekit wrote it at schema version 1: one running run with one saved case. */
+function writeVersion1Store(path: string) {
+  const config = runConfig();
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.exec(MIGRATIONS[0]!);
+  db.pragma('user_version = 1');
+  db.pragma(`application_id = ${APPLICATION_ID}`);
+  const id = '20261130-041512-ab12';
+  db.prepare(
+    `INSERT INTO runs (id, created_at, created_ms, status, fingerprint, tool_version, model, endpoint_scheme, endpoint_host,
+      endpoint_port, endpoint_path, dataset_id, dataset_split, dataset_synthetic, case_count, filtered, config_json)
+     VALUES (?, '2026-11-30T04:15:12.000Z', 0, 'running', 'f', '0.1.0', 'm', 'http', 'h', 80, '/v1/systemone', 'd', 'test', 0, ?, 0, ?)`,
+  ).run(id, config.caseIds.length, JSON.stringify(config));
+  db.prepare(
+    `INSERT INTO cases (run_id, case_id, position, workflow, request_status, latency_ms, error_kind, error_message)
+     VALUES (?, ?, 1, 'customer_service', 'failed', 5, 'timeout', 'no answer')`,
+  ).run(id, config.caseIds[1]);
+  const failed = failedCase(config.caseIds[1]!);
+  failed.decisions.forEach((d, i) =>
+    db
+      .prepare(
+        `INSERT INTO decisions (run_id, case_id, position, question_id, type, answers_json, gold_label, gold_probabilities_json, status, error_kind, error_message)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'failed', 'timeout', 'no answer')`,
+      )
+      .run(
+        id,
+        config.caseIds[1],
+        i,
+        d.questionId,
+        d.type,
+        JSON.stringify(d.answers),
+        d.gold.label,
+        JSON.stringify(d.gold.probabilities),
+      ),
+  );
+  db.close();
+  return { id, config };
+}
+
+describe('a damaged store', () => {
+  it('finds nothing wrong in runs saved as they were', () => {
+    seedRun(storeAt(), 6, 'a');
+    seedRun(storeAt(), 11, 'b');
+    const check = storeAt().checkStore();
+    expect(check.integrity).toEqual([]);
+    expect(check.runs).toHaveLength(2);
+    expect(check.runs.flatMap((r) => r.problems)).toEqual([]);
+  });
+
+  it('detects a flipped byte in a stored answer', () => {
+    const store = storeAt();
+    const { id, config } = seedRun(store);
+    const raw = new Database(join(dir, 'runs.sqlite'));
+    // "shipping" -> "shipqing": the gold label and the predicted answer no longer name an answer.
+    raw
+      .prepare(
+        "UPDATE decisions SET answers_json = replace(answers_json, 'shipping', 'shipqing') WHERE run_id = ? AND case_id = ?",
+      )
+      .run(id, config.caseIds[0]);
+    raw.close();
+    const check = store.checkRun(id);
+    expect(check.problems.join('\n')).toContain(`case ${config.caseIds[0]} question route`);
+    expect(check.problems.join('\n')).toMatch(/not one of its answers|predicted/);
+  });
+
+  it('detects a decision whose stored status no longer matches the stored summary', () => {
+    const store = storeAt();
+    const { id, config } = seedRun(store);
+    const raw = new Database(join(dir, 'runs.sqlite'));
+    // A wrong decision marked correct, its predicted label made consistent: only the summary can tell.
+    raw
+      .prepare('UPDATE decisions SET correct = 1 - correct WHERE run_id = ? AND case_id = ? AND position = 0')
+      .run(id, config.caseIds[1]);
+    raw.close();
+    const problems = store.checkRun(id).problems.join('\n');
+    expect(problems).toContain(`case ${config.caseIds[1]} question urgent: stored correct`);
+    expect(problems).toMatch(/stored summary differs .* in .*accuracy/);
+  });
+
+  it('names the store and says it is damaged when an answered decision lost its scores', () => {
+    const store = storeAt();
+    const { id, config } = seedRun(store);
+    const raw = new Database(join(dir, 'runs.sqlite'));
+    raw.prepare('UPDATE decisions SET predicted = NULL WHERE run_id = ? AND case_id = ?').run(id, config.caseIds[0]);
+    raw.close();
+    const err = errorOf(() => store.getRun(id));
+    expect(err.code).toBe('store_damaged');
+    expect(err.message).toContain(`run store ${join(dir, 'runs.sqlite')} is damaged`);
+    expect(store.checkRun(id).problems.join('\n')).toContain('lacks its scores');
+  });
+
+  it('names the store and says it is damaged when a table is missing', () => {
+    seedRun(storeAt());
+    closeAll();
+    const raw = new Database(join(dir, 'runs.sqlite'));
+    raw.exec('DROP VIEW decision_rows; DROP TABLE decisions');
+    raw.close();
+    const err = errorOf(() => storeAt());
+    expect(err.code).toBe('store_damaged');
+    expect(err.message).toMatch(/is damaged: table decisions missing/);
+  });
+
+  it('names the store and says it is damaged when its pages are overwritten', () => {
+    const store = storeAt();
+    for (let i = 0; i < 4; i++) seedRun(store, 40, `r${i}`);
+    closeAll();
+    const path = join(dir, 'runs.sqlite');
+    const fd = openSync(path, 'r+');
+    const size = fstatSync(fd).size;
+    const garbage = Buffer.alloc(4096 * 3, 0x5a);
+    writeSync(fd, garbage, 0, garbage.length, Math.floor(size / 2 / 4096) * 4096);
+    closeSync(fd);
+    const errors: string[] = [];
+    let reopened: RunStore | null = null;
+    try {
+      reopened = storeAt();
+      for (const h of reopened.listRuns()) reopened.getRun(h.id);
+      const check = reopened.checkStore();
+      errors.push(...check.integrity, ...check.runs.flatMap((r) => r.problems));
+    } catch (err) {
+      expect(err).toBeInstanceOf(DecidekitError);
+      expect((err as DecidekitError).code).toBe('store_damaged');
+      expect((err as Error).message).toContain(`run store ${path} is damaged`);
+      errors.push((err as Error).message);
+    }
+    expect(errors.length).toBeGreaterThan(0);
+  });
+});
+
+describe('duration of a killed run', () => {
+  it('keeps the duration given with each saved batch, so a run killed before finishing has one', () => {
+    const store = storeAt();
+    const config = runConfig();
+    const { id } = store.createRun({ config, label: null, createdAt: '2026-11-30T04:15:12.000Z' });
+    store.saveCases(id, [answeredCase(config.caseIds[0]!, rightAnswers())], { durationMs: 1500 });
+    store.saveCases(id, [answeredCase(config.caseIds[1]!, rightAnswers())], { durationMs: 2750.5 });
+    closeAll(); // as if killed: no finishRun
+    const again = storeAt();
+    expect(again.getHead(id)?.durationMs).toBe(2750.5);
+    again.markInterrupted(id);
+    expect(again.getRun(id)?.durationMs).toBe(2750.5);
+  });
+});

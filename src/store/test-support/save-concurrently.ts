@@ -1,0 +1,40 @@
+/**
+ * Child process of the concurrency test: waits for a shared start time, then creates a run
+ * and saves N cases one small batch at a time (as `bench` does), reading the run between
+ * batches, and finishes it. Prints the run id, or the error's code and message.
+ * Usage: node --import tsx save-concurrently.ts DB_PATH N START_EPOCH_MS LABEL
+ */
+import { writeSync } from 'node:fs';
+import { DecidekitError } from '../../core/errors.js';
+import { summarizeRun } from '../run-summary.js';
+import { openRunStore } from '../sqlite-run-store.js';
+import { answeredCase, failedCase, rightAnswers, runConfig } from './run-fixtures.js';
+
+const [dbPath, countText, startText, label] = process.argv.slice(2);
+const count = Number(countText);
+const caseIds = Array.from({ length: count }, (_, i) => `customer_service_${String(i + 1).padStart(6, '0')}`);
+const config = runConfig({ caseIds });
+
+while (Date.now() < Number(startText)) {
+  // Spin until the shared start: the point is to collide with the other processes.
+}
+try {
+  const store = openRunStore(dbPath!, { busyTimeoutMs: 20_000 });
+  const head = store.createRun({ config, label: label ?? null, createdAt: new Date().toISOString() });
+  const saved = [];
+  for (let i = 0; i < count; i += 2) {
+    const batch = caseIds
+      .slice(i, i + 2)
+      .map((id, j) => ((i + j) % 5 === 4 ? failedCase(id, 50) : answeredCase(id, rightAnswers(i + j), 10 + i)));
+    store.saveCases(head.id, batch, { durationMs: i });
+    saved.push(...batch);
+    store.getHead(head.id);
+  }
+  const summary = summarizeRun(config, saved);
+  store.finishRun(head.id, { status: summary.status, durationMs: count, summary });
+  store.close();
+  writeSync(1, `${head.id}\n`);
+} catch (err) {
+  const code = err instanceof DecidekitError ? err.code : 'crash';
+  writeSync(1, `error ${code}: ${err instanceof Error ? err.message : String(err)}\n`);
+}
