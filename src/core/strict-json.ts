@@ -66,6 +66,11 @@ export function parseStrictJson(text: string, maxDepth: number = MAX_JSON_DEPTH)
   return { ok: true, value };
 }
 
+/** "not valid JSON (...)", or the strict parser's own message for depth and repeated keys. */
+export function jsonProblemMessage(r: { readonly problem: StrictJsonProblem; readonly message: string }): string {
+  return r.problem === 'syntax' ? `not valid JSON (${r.message})` : r.message;
+}
+
 /** Keys of every object in a parsed value (its depth is bounded by the scan). */
 function countKeys(value: unknown): number {
   if (typeof value !== 'object' || value === null) return 0;
