@@ -52,3 +52,27 @@ export function numberOption(
   }
   return n;
 }
+export function expandRepeatedOption(argv: readonly string[], name: string): string[] {
+  const flag = `--${name}`;
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    out.push(token);
+    if (token === '--') {
+      out.push(...argv.slice(i + 1));
+      break;
+    }
+    const inline = token.startsWith(`${flag}=`);
+    if (token !== flag && !inline) continue;
+    if (token === flag) {
+      // The first value is parseArgs' own business (it reports a missing one).
+      if (i + 1 < argv.length) out.push(argv[++i]!);
+    }
+    while (i + 1 < argv.length && !argv[i + 1]!.startsWith('-')) out.push(flag, argv[++i]!);
+  }
+  return out;
+}
+export function requireOption(name: string, value: string | undefined): string {
+  if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}

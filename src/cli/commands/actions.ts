@@ -14,7 +14,7 @@ import { renderActionsJson } from '../../reports/offline/actions-json.js';
 import { renderActionsText } from '../../reports/offline/actions-text.js';
 import { parseCommandArgs, type Command } from '../command.js';
 import { colourEnabled } from '../io.js';
-import { expandRepeatedOption, requireOption } from './score.js';
+import { expandRepeatedOption, requireOption } from '../command.js';
 
 const OPTIONS = {
   dataset: { type: 'string' },

@@ -3,7 +3,8 @@ import { COMPARE_SORT_METRICS, isCompareSortMetric, sortByMetric } from '../../c
 import { renderCompareJson } from '../../reports/offline/score-json.js';
 import { renderCompareMarkdown, renderCompareNotes } from '../../reports/offline/score-text.js';
 import { parseCommandArgs, type Command } from '../command.js';
-import { expandRepeatedOption, loadWithPrefetch, requireOption, scoreFiles } from './score.js';
+import { expandRepeatedOption, requireOption } from '../command.js';
+import { loadWithPrefetch, scoreFiles } from '../../app/offline/score-files.js';
 
 const OPTIONS = {
   dataset: { type: 'string' },

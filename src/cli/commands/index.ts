@@ -1,4 +1,4 @@
-import type { Command } from '../command.js';
+import type { Command } from '../define-command.js';
 
 /** Every command, loaded on demand so `decidekit score` never loads the server or SQLite. */
 export const COMMANDS: Readonly<Record<string, { summary: string; load: () => Promise<Command> }>> = {

@@ -14,7 +14,7 @@ import { renderTuneJson } from '../../reports/offline/tuning-json.js';
 import { renderTuneText } from '../../reports/offline/tuning-text.js';
 import { numberOption, parseCommandArgs, type Command } from '../command.js';
 import { colourEnabled } from '../io.js';
-import { requireOption } from './score.js';
+import { requireOption } from '../command.js';
 
 const OPTIONS = {
   dataset: { type: 'string' },

@@ -4,7 +4,7 @@ import { readResults } from '../../datasets/offline/results.js';
 import { renderValidationJson, renderValidationText, type FileCheck } from '../../reports/offline/score-text.js';
 import { parseCommandArgs, type Command } from '../command.js';
 import { colourEnabled } from '../io.js';
-import { expandRepeatedOption, requireOption } from './score.js';
+import { expandRepeatedOption, requireOption } from '../command.js';
 
 const OPTIONS = {
   dataset: { type: 'string' },

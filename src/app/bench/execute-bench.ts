@@ -1,0 +1,322 @@
+/**
+ * Executing a benchmark plan: loads the dataset, opens the store, starts the embedded
+ * server when there is no base URL, sends the cases through the runner (each finished case
+ * checkpointed before it is counted), finishes the run in the store and writes `--out`
+ * reports. It prints nothing: progress and notes go to the callbacks, the result is data.
+ */
+import { constants } from 'node:fs';
+import { access, lstat, mkdir, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { RunProgress } from '../../core/bench/progress.js';
+import type { CaseResult } from '../../core/bench/case-result.js';
+import { isFiltered, type BenchRun } from '../../core/bench/run.js';
+import { DecidekitError, UsageError } from '../../core/errors.js';
+import { createSystemOneClient, elapsedMsOf, failureOf, isRunStopping } from '../../protocol/client/client.js';
+import { InvalidBaseUrlError } from '../../protocol/client/errors.js';
+import { startReferenceServer, type ReferenceServer } from '../../protocol/server/server.js';
+import {
+  loadBenchDataset,
+  type DatasetSource,
+  type LoadedBenchDataset,
+} from '../../datasets/typed-decisions/load-bench-dataset.js';
+import { runBenchmark } from '../../runner/run-benchmark.js';
+import { fingerprintOf } from '../../store/fingerprint.js';
+import { checkResumable } from '../../store/resume-check.js';
+import type { RunStore } from '../../store/run-store.js';
+import { summarizeRun } from '../../store/run-summary.js';
+import { renderBenchJson } from '../../reports/bench/bench-json.js';
+import { renderBenchMarkdown } from '../../reports/bench/bench-markdown.js';
+import type { BenchStartLine } from '../../reports/bench/bench-messages.js';
+import {
+  planBench,
+  runConfigOf,
+  selectCases,
+  startRun,
+  type BenchPlan,
+  type BenchRequest,
+  type DatasetChoice,
+} from './plan-bench.js';
+
+export interface ExecuteBenchOptions {
+  readonly toolVersion: string;
+  /** Where `typed-decisions` is cached. */
+  readonly cacheDir: string;
+  /** Aborted: stop sending, keep what finished, save the run as interrupted. */
+  readonly signal: AbortSignal;
+  /** Monotonic milliseconds. */
+  readonly now: () => number;
+  /** Wall clock for the run's creation time. */
+  readonly clock?: () => Date;
+  /** Write `<run>.json` and `<run>.md` here (created when missing). */
+  readonly outDir?: string;
+  readonly redactHost?: boolean;
+  /** The first line: what is about to be sent where. */
+  readonly onStart?: (start: BenchStart) => void;
+  readonly onProgress?: (progress: RunProgress) => void;
+  /** Sending is over (finished, stopped or interrupted): a progress bar can be cleared. */
+  readonly onSent?: () => void;
+  /** Side remarks (a kept price). */
+  readonly onNote?: (note: string) => void;
+}
+
+export type BenchStart = BenchStartLine;
+
+export type BenchOutcome =
+  | {
+      readonly kind: 'finished';
+      readonly run: BenchRun;
+      readonly interrupted: boolean;
+      /** True when the run is in the store. */
+      readonly saved: boolean;
+      /** Case id -> state text (for traces). */
+      readonly states: ReadonlyMap<string, string | object>;
+      readonly casesTotal: number;
+      /** The `--out` files written. */
+      readonly written: readonly string[];
+      /** Why the `--out` files could not be written (the run itself is finished and saved). */
+      readonly writeError: string | null;
+    }
+  | {
+      /**
+       * Nothing more was sent: the server does not serve decision models (404/405/501), the
+       * key is refused, nothing listens there, it redirects, or it rejected the first cases alike.
+       */
+      readonly kind: 'stopped';
+      readonly message: string;
+    };
+
+/** Runs a planned benchmark; the caller renders the outcome. */
+export async function executeBench(plan: BenchPlan, options: ExecuteBenchOptions): Promise<BenchOutcome> {
+  if (options.outDir !== undefined) await checkOutDir(options.outDir);
+  const dataset = await loadBenchDataset(datasetSourceOf(plan.dataset, options.cacheDir));
+  const cases = selectCases(dataset.cases, plan);
+  // SQLite is loaded only when the run is kept; opened before the server starts, so a bad
+  // store path never leaves a server running.
+  const store: RunStore | null =
+    plan.storePath === null ? null : (await import('../../store/sqlite-run-store.js')).openRunStore(plan.storePath);
+  let server: ReferenceServer | null = null;
+  try {
+    if (plan.server.kind === 'embedded')
+      server = await startReferenceServer({ host: '127.0.0.1', port: 0, model: plan.server.model });
+    return await sendAndFinish(plan, options, { dataset, cases, store, server });
+  } finally {
+    store?.close();
+    await server?.close();
+  }
+}
+
+async function sendAndFinish(
+  plan: BenchPlan,
+  options: ExecuteBenchOptions,
+  parts: {
+    dataset: LoadedBenchDataset;
+    cases: ReturnType<typeof selectCases>;
+    store: RunStore | null;
+    server: ReferenceServer | null;
+  },
+): Promise<BenchOutcome> {
+  const { dataset, cases, store, server } = parts;
+  const client = createClientOrUsageError({
+    baseUrl: server ? server.url : (plan.server as { baseUrl: string }).baseUrl,
+    ...(plan.server.kind === 'remote' && plan.server.apiKey !== undefined ? { apiKey: plan.server.apiKey } : {}),
+    ...(plan.server.model !== null ? { model: plan.server.model } : {}),
+    timeoutMs: plan.timeoutMs,
+    retries: plan.retries,
+    connections: plan.parallel,
+  });
+  const fresh = runConfigOf(plan, {
+    toolVersion: options.toolVersion,
+    dataset: { dataset: dataset.info, questionSet: dataset.questionSet },
+    cases,
+    endpoint: server ? null : client.identity,
+  });
+  const start = startRun(plan, fresh, (options.clock?.() ?? new Date()).toISOString(), checkResumable);
+  for (const note of start.notes) options.onNote?.(note);
+  const { config, kept, createdAt, label, priorDurationMs } = start;
+  let runId = start.id;
+  const toSend = cases.filter((c) => !kept.has(c.id));
+  options.onStart?.({
+    toSend: toSend.length,
+    total: cases.length,
+    datasetName: dataset.info.synthetic ? 'synthetic sample' : dataset.info.id,
+    target: server ? `the built-in reference server (model ${plan.server.model}, ${server.url})` : client.endpoint,
+    resumingRunId: runId,
+    filtered: isFiltered(config),
+  });
+
+  const ensureRun = (): string => {
+    if (runId === null)
+      runId = store
+        ? store.createRun({ config, label, createdAt }).id
+        : `unsaved-${createdAt.replace(/[-:.TZ]/g, '').slice(0, 14)}`;
+    return runId;
+  };
+  const outcome = await runBenchmark({
+    cases: toSend,
+    client,
+    parallel: plan.parallel,
+    failureOf,
+    isRunStopping,
+    elapsedMsOf,
+    signal: options.signal,
+    now: options.now,
+    checkpoint: (results) => {
+      const id = ensureRun();
+      store?.saveCases(id, results);
+    },
+    onEvent: (e) => {
+      if (e.type === 'case') options.onProgress?.(e.progress);
+    },
+  });
+  options.onSent?.();
+  await client.close();
+
+  if (outcome.stopped !== null && outcome.stopped.reason !== 'aborted') {
+    const { reason, error } = outcome.stopped;
+    const answered = outcome.results.some((r) => r.request.status === 'answered');
+    if (runId !== null && start.id === null && !answered) {
+      // A new run that never reached a decision model is no run: keep nothing.
+      store?.deleteRun(runId);
+    } else if (runId !== null) {
+      store?.finishRun(runId, {
+        status: 'incomplete',
+        durationMs: priorDurationMs + outcome.durationMs,
+        summary: summarizeRun(config, [...kept.values(), ...outcome.results]),
+      });
+    }
+    const why = error instanceof Error ? error.message : String(error);
+    return {
+      kind: 'stopped',
+      message:
+        reason === 'rejected'
+          ? `the server rejected the first ${outcome.results.length} requests the same way: ${failureOf(error).message} (check --model and the server's log)`
+          : why,
+    };
+  }
+  const byId = new Map<string, CaseResult>(outcome.results.map((r) => [r.caseId, r]));
+  const all = cases.flatMap((c) => {
+    const r = byId.get(c.id) ?? kept.get(c.id);
+    return r ? [r] : [];
+  });
+  const interrupted = outcome.stopped?.reason === 'aborted';
+  const summary = summarizeRun(config, all, { interrupted });
+  const id = ensureRun();
+  const durationMs = priorDurationMs + outcome.durationMs;
+  store?.finishRun(id, { status: summary.status, durationMs, summary });
+  const run: BenchRun = {
+    id,
+    createdAt,
+    durationMs,
+    label,
+    fingerprint: fingerprintOf(config),
+    config,
+    summary,
+    cases: all,
+  };
+  const states = new Map(cases.map((c) => [c.id, c.state] as const));
+  let written: string[] = [];
+  let writeError: string | null = null;
+  try {
+    if (options.outDir !== undefined) written = await writeBenchReports(run, options.outDir, states, options);
+  } catch (err) {
+    writeError = err instanceof Error ? err.message : String(err);
+  }
+  return {
+    kind: 'finished',
+    run,
+    interrupted,
+    saved: store !== null,
+    states,
+    casesTotal: cases.length,
+    written,
+    writeError,
+  };
+}
+
+/** Writes `<run>.json` and `<run>.md` into `dir`; a failure names the file and the reason. */
+export async function writeBenchReports(
+  run: BenchRun,
+  dir: string,
+  states: ReadonlyMap<string, string | object>,
+  options: { readonly redactHost?: boolean } = {},
+): Promise<string[]> {
+  const files = [
+    { path: join(dir, `${run.id}.json`), text: () => renderBenchJson(run) },
+    {
+      path: join(dir, `${run.id}.md`),
+      text: () => renderBenchMarkdown(run, { states, redactHost: options.redactHost === true }),
+    },
+  ];
+  try {
+    await mkdir(dir, { recursive: true });
+    for (const f of files) await writeFile(f.path, f.text());
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'write failed';
+    throw new DecidekitError('write_failed', `cannot write the reports into ${dir} (${code})`, { cause: err });
+  }
+  return files.map((f) => f.path);
+}
+
+/**
+ * Checks before any request is sent that `--out` is (or can be made) a writable folder, so
+ * a long run never ends in a write error that could have been seen at the start.
+ */
+export async function checkOutDir(dir: string): Promise<void> {
+  const fail = (why: string): never => {
+    throw new UsageError(`--out ${dir}: ${why}`);
+  };
+  const found = await stat(dir).catch((err: NodeJS.ErrnoException) =>
+    err.code === 'ENOENT' || err.code === 'ENOTDIR' ? null : fail(err.code ?? 'cannot be read'),
+  );
+  if (found !== null && !found.isDirectory()) fail('is a file, not a folder (give a folder for the reports)');
+  if (found === null) {
+    const link = await lstat(dir).catch(() => null);
+    if (link?.isSymbolicLink()) fail('is a link to nothing (a dangling symbolic link)');
+    await mkdir(dir, { recursive: true }).catch((err: NodeJS.ErrnoException) =>
+      fail(`cannot be created (${err.code ?? 'mkdir failed'})`),
+    );
+  }
+  await access(dir, constants.W_OK).catch(() => fail('is not writable'));
+}
+
+/** The loader's source for a `--dataset` choice. */
+export function datasetSourceOf(choice: DatasetChoice, cacheDir: string): DatasetSource {
+  switch (choice.kind) {
+    case 'sample':
+      return { kind: 'sample' };
+    case 'typed-decisions':
+      return { kind: 'typed-decisions', cacheDir };
+    case 'path':
+      return { kind: 'path', path: choice.path };
+  }
+}
+
+/** A malformed --base-url is a usage error (exit 2), not a failed run. */
+function createClientOrUsageError(options: Parameters<typeof createSystemOneClient>[0]) {
+  try {
+    return createSystemOneClient(options);
+  } catch (err) {
+    if (err instanceof InvalidBaseUrlError) throw new UsageError(`--base-url: ${err.message}`);
+    throw err;
+  }
+}
+
+/** The plan for a request, reading the run to resume (once, before anything starts). */
+export async function planBenchFromStore(request: BenchRequest): Promise<BenchPlan> {
+  const stored =
+    request.resume === undefined || request.storePath === null
+      ? null
+      : await readStoredRun(request.storePath, request.resume);
+  return planBench(request, stored);
+}
+
+/** A stored run (config and saved cases), read before anything starts. */
+export async function readStoredRun(storePath: string, prefix: string): Promise<BenchRun> {
+  const { openRunStore } = await import('../../store/sqlite-run-store.js');
+  const store = openRunStore(storePath, { mustExist: true });
+  try {
+    return store.getRun(store.resolveId(prefix))!;
+  } finally {
+    store.close();
+  }
+}

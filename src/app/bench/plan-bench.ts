@@ -1,0 +1,250 @@
+/**
+ * Planning a benchmark, purely: what the user asked plus (on resume) the stored run become
+ * one plan — dataset, filters, server, model, sending settings — and, once the dataset is
+ * loaded, the run's configuration and what a resumed run keeps. No IO here: every rule is
+ * tested with literal configurations.
+ */
+import type { BenchCase, CaseResult } from '../../core/bench/case-result.js';
+import type { BenchRun, EndpointIdentity, RunConfig } from '../../core/bench/run.js';
+import { DecidekitError, UsageError } from '../../core/errors.js';
+import { SAMPLE_ID, TYPED_DECISIONS_ID } from '../../datasets/typed-decisions/provenance.js';
+import { stratifiedSample } from '../../core/bench/case-sample.js';
+
+/** `--dataset`: the bundled sample, the fetched Typed Decisions copy, or a file (absolute path). */
+export type DatasetChoice =
+  { readonly kind: 'sample' } | { readonly kind: 'typed-decisions' } | { readonly kind: 'path'; readonly path: string };
+
+/** What a user asks of a benchmark (the CLI's options, or a library caller's). */
+export interface BenchRequest {
+  /** Absent: start the built-in reference server in-process. */
+  readonly baseUrl?: string;
+  readonly model?: string;
+  readonly apiKey?: string;
+  readonly dataset?: DatasetChoice;
+  /** Requests in flight. Default 1. */
+  readonly parallel?: number;
+  /** Per-request timeout. Default 60. */
+  readonly timeoutSec?: number;
+  /** Retries of 429/502/503/504. Default 2. */
+  readonly retries?: number;
+  readonly limit?: number;
+  readonly workflow?: string;
+  /** A seeded sample of this many cases, stratified by workflow. */
+  readonly sample?: { readonly cases: number; readonly seed: number };
+  readonly pricePerMtokUsd?: number;
+  readonly label?: string;
+  /** A stored run's id (or prefix) to continue. */
+  readonly resume?: string;
+  /** With `resume`: re-send failed cases too. */
+  readonly retryFailed?: boolean;
+  /** The run store; null keeps nothing. */
+  readonly storePath: string | null;
+}
+
+export const DEFAULT_PARALLEL = 1;
+export const DEFAULT_TIMEOUT_SEC = 60;
+export const DEFAULT_RETRIES = 2;
+export const DEFAULT_EMBEDDED_MODEL = 'heuristic';
+
+/** The stored identity of the in-process reference server (its port changes every run). */
+export const EMBEDDED_IDENTITY: EndpointIdentity = {
+  scheme: 'embedded',
+  host: 'reference-server',
+  port: 0,
+  path: '/v1/systemone',
+};
+
+export type ServerPlan =
+  | { readonly kind: 'embedded'; readonly model: string }
+  | { readonly kind: 'remote'; readonly baseUrl: string; readonly model: string | null; readonly apiKey?: string };
+
+export interface BenchPlan {
+  readonly dataset: DatasetChoice;
+  readonly workflow: string | null;
+  readonly limit: number | null;
+  readonly sample: { readonly cases: number; readonly seed: number } | null;
+  readonly server: ServerPlan;
+  readonly parallel: number;
+  readonly timeoutMs: number;
+  readonly retries: number;
+  readonly pricePerMtokUsd: number | null;
+  readonly label: string | null;
+  readonly storePath: string | null;
+  /** The run being continued, read before anything started. */
+  readonly resume: { readonly run: BenchRun; readonly retryFailed: boolean } | null;
+}
+
+/**
+ * The plan for a request. `stored` is the run named by `request.resume` (null otherwise):
+ * `--resume RUN` alone continues a run as it was started — what the request leaves out
+ * (dataset, filters, server, model) comes from the stored run.
+ */
+export function planBench(request: BenchRequest, stored: BenchRun | null): BenchPlan {
+  if (request.retryFailed && request.resume === undefined)
+    throw new UsageError('--retry-failed goes with --resume RUN');
+  if (request.resume !== undefined && request.storePath === null)
+    throw new UsageError('--resume needs the run store; drop --no-store');
+  if (request.limit !== undefined && request.sample !== undefined)
+    throw new UsageError('--limit takes the first cases and --sample a seeded spread of them: give one of the two');
+  if (request.apiKey !== undefined) checkHeaderValue('--api-key', request.apiKey);
+  if ((request.resume === undefined) !== (stored === null))
+    throw new Error('planBench: pass the stored run exactly when resuming');
+  const resumed = stored?.config ?? null;
+  const baseUrl =
+    request.baseUrl ?? (resumed && resumed.embeddedServer === null ? baseUrlOf(resumed.endpoint) : undefined);
+  const model = request.model ?? (resumed ? (resumed.embeddedServer?.model ?? resumed.model ?? undefined) : undefined);
+  const server: ServerPlan =
+    baseUrl === undefined
+      ? { kind: 'embedded', model: model ?? DEFAULT_EMBEDDED_MODEL }
+      : {
+          kind: 'remote',
+          baseUrl,
+          model: model ?? null,
+          ...(request.apiKey === undefined ? {} : { apiKey: request.apiKey }),
+        };
+  return {
+    dataset: request.dataset ?? (resumed ? datasetChoiceOf(resumed) : { kind: 'sample' }),
+    workflow: request.workflow ?? resumed?.filters.workflow ?? null,
+    limit: request.limit ?? resumed?.filters.limit ?? null,
+    sample: request.sample ?? resumed?.filters.sample ?? null,
+    server,
+    // A resumed run sends as it did unless told otherwise.
+    parallel: request.parallel ?? resumed?.parallel ?? DEFAULT_PARALLEL,
+    timeoutMs:
+      request.timeoutSec !== undefined ? request.timeoutSec * 1000 : (resumed?.timeoutMs ?? DEFAULT_TIMEOUT_SEC * 1000),
+    retries: request.retries ?? resumed?.retries ?? DEFAULT_RETRIES,
+    pricePerMtokUsd: request.pricePerMtokUsd ?? null,
+    label: request.label ?? null,
+    storePath: request.storePath,
+    resume: stored === null ? null : { run: stored, retryFailed: request.retryFailed === true },
+  };
+}
+
+/**
+ * The cases a plan sends: the workflow filter, then the first `limit` (the head of the file)
+ * or a seeded `sample` stratified by workflow (a spread over the whole file).
+ */
+export function selectCases(
+  cases: readonly BenchCase[],
+  plan: Pick<BenchPlan, 'workflow' | 'limit'> & { readonly sample?: BenchPlan['sample'] },
+): BenchCase[] {
+  let selected = [...cases];
+  if (plan.workflow !== null) {
+    const known = [...new Set(cases.map((c) => c.workflow))];
+    if (!known.includes(plan.workflow))
+      throw new UsageError(`--workflow ${plan.workflow} is not in the dataset (workflows: ${known.join(', ')})`);
+    selected = selected.filter((c) => c.workflow === plan.workflow);
+  }
+  if (plan.sample) return stratifiedSample(selected, plan.sample.cases, plan.sample.seed, (c) => c.workflow);
+  return plan.limit === null ? selected : selected.slice(0, plan.limit);
+}
+
+/**
+ * A value sent in an HTTP header: no line breaks (they would start a new header) and only
+ * Latin-1 characters (all HTTP can carry). The value itself is never shown.
+ */
+export function checkHeaderValue(option: string, value: string): void {
+  if (/[\r\n]/.test(value)) throw new UsageError(`${option} contains a line break (an HTTP header cannot carry it)`);
+  const bad = [...value].findIndex((ch) => ch.codePointAt(0)! > 0xff || ch.codePointAt(0)! < 0x20);
+  if (bad >= 0)
+    throw new UsageError(
+      `${option} has a character an HTTP header cannot carry at position ${bad + 1} (only Latin-1 printable characters)`,
+    );
+}
+
+/** The configuration a fresh run of this plan records. */
+export function runConfigOf(
+  plan: BenchPlan,
+  input: {
+    readonly toolVersion: string;
+    readonly dataset: Pick<RunConfig, 'dataset' | 'questionSet'>;
+    readonly cases: readonly BenchCase[];
+    /** The client's endpoint identity (remote servers only). */
+    readonly endpoint: EndpointIdentity | null;
+  },
+): RunConfig {
+  const embedded = plan.server.kind === 'embedded';
+  return {
+    toolVersion: input.toolVersion,
+    dataset: input.dataset.dataset,
+    caseIds: input.cases.map((c) => c.id),
+    questionSet: input.dataset.questionSet,
+    model: plan.server.model,
+    endpoint: embedded ? EMBEDDED_IDENTITY : input.endpoint!,
+    embeddedServer: plan.server.kind === 'embedded' ? { model: plan.server.model } : null,
+    parallel: plan.parallel,
+    timeoutMs: plan.timeoutMs,
+    retries: plan.retries,
+    filters: { limit: plan.limit, workflow: plan.workflow, ...(plan.sample === null ? {} : { sample: plan.sample }) },
+    pricePerMtokUsd: plan.pricePerMtokUsd,
+  };
+}
+
+/** Where a run starts: a new run, or a stored one with the cases it keeps. */
+export interface RunStart {
+  readonly id: string | null;
+  readonly createdAt: string;
+  readonly label: string | null;
+  readonly config: RunConfig;
+  /** Saved cases that are not sent again, by case id. */
+  readonly kept: ReadonlyMap<string, CaseResult>;
+  /** Duration of the earlier sessions of a resumed run. */
+  readonly priorDurationMs: number;
+  /** Notes for the user (a price that was kept, failed cases that will not be sent again). */
+  readonly notes: readonly string[];
+}
+
+/**
+ * A fresh run, or the stored run continued: refused (naming every difference) when the
+ * cases would not be comparable. The stored configuration stays the run's record (its price
+ * included), so the stored summary always agrees with one recomputed from the stored cases;
+ * only how this session sends (parallel, timeout, retries) is new.
+ */
+export function startRun(plan: BenchPlan, config: RunConfig, createdAt: string, check: ResumeChecker): RunStart {
+  if (plan.resume === null)
+    return { id: null, createdAt, label: plan.label, config, kept: new Map(), priorDurationMs: 0, notes: [] };
+  const { run, retryFailed } = plan.resume;
+  const verdict = check(run.config, config);
+  if (!verdict.ok)
+    throw new DecidekitError('not_resumable', `cannot resume run ${run.id}: ${verdict.reasons.join('; ')}`);
+  const kept = new Map<string, CaseResult>();
+  for (const r of run.cases) if (r.request.status === 'answered' || !retryFailed) kept.set(r.caseId, r);
+  const price = plan.pricePerMtokUsd;
+  const notes: string[] = [];
+  if (price !== null && price !== run.config.pricePerMtokUsd)
+    notes.push(
+      `keeping the run's price (${run.config.pricePerMtokUsd ?? 'none'} per Mtok); --price-per-mtok ${price} applies to new runs`,
+    );
+  const failedKept = [...kept.values()].filter((r) => r.request.status === 'failed').length;
+  if (failedKept > 0)
+    notes.push(
+      `${failedKept} failed case${failedKept === 1 ? ' is' : 's are'} kept as ${failedKept === 1 ? 'it is' : 'they are'}; add --retry-failed to send ${failedKept === 1 ? 'it' : 'them'} again`,
+    );
+  return {
+    id: run.id,
+    createdAt: run.createdAt,
+    label: plan.label ?? run.label,
+    config: { ...run.config, parallel: config.parallel, timeoutMs: config.timeoutMs, retries: config.retries },
+    kept,
+    priorDurationMs: run.durationMs ?? 0,
+    notes,
+  };
+}
+
+/** The store's resume rule (passed in so planning stays free of the store). */
+export type ResumeChecker = (
+  stored: RunConfig,
+  now: RunConfig,
+) => { readonly ok: true } | { readonly ok: false; readonly reasons: readonly string[] };
+
+/** The `--dataset` choice that finds a stored run's dataset again. */
+export function datasetChoiceOf(config: RunConfig): DatasetChoice {
+  if (config.dataset.id === SAMPLE_ID) return { kind: 'sample' };
+  if (config.dataset.id === TYPED_DECISIONS_ID) return { kind: 'typed-decisions' };
+  throw new UsageError(`run's dataset ${config.dataset.id} was given by path: pass --dataset PATH again to resume it`);
+}
+
+/** A base URL back from a stored endpoint identity (never had credentials or a query). */
+export function baseUrlOf(endpoint: EndpointIdentity): string {
+  return `${endpoint.scheme}://${endpoint.host}:${endpoint.port}${endpoint.path.replace(/\/v1\/systemone$/, '')}`;
+}

@@ -1,0 +1,408 @@
+/**
+ * Commands declared once: each option's name, value hint, help, check and default live in
+ * one object, from which the `node:util parseArgs` configuration, the value checks and the
+ * `--help` text are all derived. A test walks every declared command and proves each option
+ * parses and appears in its help.
+ */
+import { parseArgs } from 'node:util';
+import { UsageError } from '../core/errors.js';
+import type { CliIo } from './io.js';
+
+/** What `runCli` needs of a command. */
+export interface Command {
+  readonly name: string;
+  /** One line for the command list. */
+  readonly summary: string;
+  /** Full help text: usage, options with defaults, exit codes, examples. */
+  readonly help: string;
+  /** Returns the exit code: 0 ok, 1 invalid input or failed run, 2 usage error, 130 interrupted. */
+  run(argv: readonly string[], io: CliIo): Promise<number>;
+  /**
+   * True when the command watches `io.signal` and stops cleanly itself (bench keeps finished
+   * cases, serve drains connections). Other commands end at once on Ctrl+C with exit 130.
+   */
+  readonly handlesSignals?: boolean;
+  /** Declared options (for tests and "did you mean"); subcommand groups list their subcommands'. */
+  readonly options?: Readonly<Record<string, Option<unknown>>>;
+  readonly subcommands?: readonly Command[];
+}
+
+/** One declared option: how it reads on the command line, how it is checked, how it is documented. */
+export interface Option<T> {
+  readonly kind: 'flag' | 'value' | 'list';
+  /** Placeholder in help, e.g. `URL`, `N`, `FILE` (values only). */
+  readonly hint: string;
+  /** Help text; `\n` starts an indented continuation line. */
+  readonly help: string;
+  /** Shown in help as "(default …)"; undefined for none. */
+  readonly defaultText?: string;
+  /** A valid value, used by the test that parses every documented option. */
+  readonly example: string;
+  /** Checks and converts the raw value (undefined when absent); throws UsageError. */
+  readonly parse: (raw: string | boolean | string[] | undefined, flag: string) => T;
+}
+
+type Values<O> = { -readonly [K in keyof O]: O[K] extends Option<infer T> ? T : never };
+
+/** A boolean switch: true when given. */
+export function flag(help: string): Option<boolean> {
+  return { kind: 'flag', hint: '', help, example: '', parse: (raw) => raw === true };
+}
+
+interface ValueSettings<T> {
+  readonly default?: T;
+  readonly defaultText?: string;
+  readonly example?: string;
+}
+
+/** A string value; absent is `undefined` unless a default is given. */
+export function text(hint: string, help: string): Option<string | undefined>;
+export function text(hint: string, help: string, settings: ValueSettings<string> & { default: string }): Option<string>;
+export function text(hint: string, help: string, settings: ValueSettings<string>): Option<string | undefined>;
+export function text(hint: string, help: string, settings: ValueSettings<string> = {}): Option<string | undefined> {
+  return {
+    kind: 'value',
+    hint,
+    help,
+    ...defaultTextOf(settings),
+    example: settings.example ?? 'x',
+    parse: (raw, name) => {
+      if (raw === undefined) return settings.default;
+      const value = raw as string;
+      if (value === '') throw new UsageError(`--${name} needs a value (${hint})`);
+      return value;
+    },
+  };
+}
+
+/** One of a fixed set of words. */
+export function oneOf<const W extends string>(hint: string, words: readonly W[], help: string): Option<W | undefined>;
+export function oneOf<const W extends string>(
+  hint: string,
+  words: readonly W[],
+  help: string,
+  settings: ValueSettings<W> & { default: W },
+): Option<W>;
+export function oneOf<const W extends string>(
+  hint: string,
+  words: readonly W[],
+  help: string,
+  settings: ValueSettings<W> = {},
+): Option<W | undefined> {
+  return {
+    kind: 'value',
+    hint,
+    help,
+    ...defaultTextOf(settings),
+    example: settings.example ?? words[0]!,
+    parse: (raw, name) => {
+      if (raw === undefined) return settings.default;
+      if (!(words as readonly string[]).includes(raw as string))
+        throw new UsageError(`--${name} ${JSON.stringify(raw)} is not one of: ${words.join(', ')}`);
+      return raw as W;
+    },
+  };
+}
+
+/** A repeatable value: `--results a b` or `--results a --results b`. */
+export function list(hint: string, help: string, settings: { example?: string } = {}): Option<string[]> {
+  return {
+    kind: 'list',
+    hint,
+    help,
+    example: settings.example ?? 'x',
+    parse: (raw) => (raw === undefined ? [] : [...(raw as string[])]),
+  };
+}
+
+interface NumberSettings extends ValueSettings<number> {
+  readonly min?: number;
+  readonly max?: number;
+  /** The lower bound itself is not allowed (e.g. a timeout > 0). */
+  readonly above?: number;
+}
+
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+const WHOLE = /^\d+$/;
+
+/** A whole number written in decimal digits (no `1e9`, `0x10`, `+3` or `2.0`). */
+export function integer(hint: string, help: string, settings: NumberSettings & { default: number }): Option<number>;
+export function integer(hint: string, help: string, settings?: NumberSettings): Option<number | undefined>;
+export function integer(hint: string, help: string, settings: NumberSettings = {}): Option<number | undefined> {
+  return numberOption(hint, help, settings, true);
+}
+
+/** A decimal number (`0.5`, `2`, `1e-3`; no hex, no `Infinity`). */
+export function decimal(hint: string, help: string, settings: NumberSettings & { default: number }): Option<number>;
+export function decimal(hint: string, help: string, settings?: NumberSettings): Option<number | undefined>;
+export function decimal(hint: string, help: string, settings: NumberSettings = {}): Option<number | undefined> {
+  return numberOption(hint, help, settings, false);
+}
+
+function numberOption(hint: string, help: string, s: NumberSettings, whole: boolean): Option<number | undefined> {
+  const range = rangeText(s, whole);
+  return {
+    kind: 'value',
+    hint,
+    help,
+    ...defaultTextOf(s),
+    example: s.example ?? String(s.default ?? s.min ?? (s.above !== undefined ? s.above + 1 : 1)),
+    parse: (raw, name) => {
+      if (raw === undefined) return s.default;
+      const value = (raw as string).trim();
+      const n = Number(value);
+      const ok =
+        (whole ? WHOLE.test(value) : DECIMAL.test(value)) &&
+        Number.isFinite(n) &&
+        (s.min === undefined || n >= s.min) &&
+        (s.max === undefined || n <= s.max) &&
+        (s.above === undefined || n > s.above);
+      if (!ok) throw new UsageError(`--${name} ${JSON.stringify(raw)} is not valid (${range})`);
+      return n;
+    },
+  };
+}
+
+function rangeText(s: NumberSettings, whole: boolean): string {
+  const what = whole ? 'a whole number' : 'a number';
+  const low = s.above !== undefined ? `> ${s.above}` : s.min !== undefined ? `>= ${s.min}` : null;
+  if (low !== null && s.max !== undefined) {
+    return s.above === undefined && whole ? `${what} from ${s.min} to ${s.max}` : `${what} ${low} and <= ${s.max}`;
+  }
+  if (low !== null) return `${what} ${low}`;
+  if (s.max !== undefined) return `${what} <= ${s.max}`;
+  return what;
+}
+
+function defaultTextOf(s: ValueSettings<unknown>): { defaultText?: string } {
+  if (s.defaultText !== undefined) return { defaultText: s.defaultText };
+  return s.default === undefined ? {} : { defaultText: String(s.default) };
+}
+
+export interface CommandSpec<O extends Record<string, Option<unknown>>> {
+  readonly name: string;
+  readonly summary: string;
+  /** Usage lines after `decidekit `, e.g. `score --dataset FILE --results FILE [--json]`. */
+  readonly usage: string | readonly string[];
+  /** Paragraphs between the usage and the options. */
+  readonly description?: string;
+  readonly options: O;
+  /** Positional arguments: their names as shown in errors, or a check of their own. */
+  readonly positionals?: readonly string[] | { readonly min: number; readonly max: number; readonly names: string };
+  /** Sections after the options (e.g. fault injection notes). */
+  readonly notes?: string;
+  readonly exitCodes?: string;
+  /** Each example a command line; `\n` continues one example on the next line. */
+  readonly examples: readonly string[];
+  readonly handlesSignals?: boolean;
+  run(args: { values: Values<O>; positionals: string[] }, io: CliIo): Promise<number>;
+}
+
+const DEFAULT_EXIT_CODES = '0 ok, 1 invalid input (every problem listed), 2 usage error, 130 interrupted.';
+
+/** Builds a `Command` from its one declaration. */
+export function defineCommand<O extends Record<string, Option<unknown>>>(spec: CommandSpec<O>): Command {
+  const help = renderCommandHelp(spec);
+  return {
+    name: spec.name,
+    summary: spec.summary,
+    help,
+    options: spec.options,
+    ...(spec.handlesSignals ? { handlesSignals: true } : {}),
+    async run(argv, io) {
+      const { values, positionals } = parseCommandLine(argv, spec.options);
+      checkPositionals(spec, positionals);
+      return spec.run({ values: values as Values<O>, positionals }, io);
+    },
+  };
+}
+
+/** A command made of subcommands (`runs list`, `dataset fetch`): each declared once itself. */
+export function defineCommandGroup(spec: {
+  readonly name: string;
+  readonly summary: string;
+  readonly description: string;
+  readonly subcommands: readonly Command[];
+  readonly examples: readonly string[];
+}): Command {
+  const width = Math.max(...spec.subcommands.map((c) => c.name.length));
+  const help = [
+    `decidekit ${spec.name}: ${spec.summary}`,
+    '',
+    `Usage: decidekit ${spec.name} <subcommand> [options]     decidekit ${spec.name} <subcommand> --help`,
+    '',
+    spec.description.trimEnd(),
+    '',
+    'Subcommands:',
+    ...spec.subcommands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Examples:',
+    ...spec.examples.map((e) => `  ${e}`),
+    '',
+  ].join('\n');
+  return {
+    name: spec.name,
+    summary: spec.summary,
+    help,
+    subcommands: spec.subcommands,
+    async run(argv, io) {
+      const [sub, ...rest] = argv;
+      if (sub === undefined) throw new UsageError(`${spec.name} needs a subcommand: ${names(spec.subcommands)}`);
+      const command = spec.subcommands.find((c) => c.name === sub);
+      if (!command) {
+        const guess = closest(
+          sub,
+          spec.subcommands.map((c) => c.name),
+        );
+        throw new UsageError(
+          `unknown subcommand '${sub}'${guess ? ` (did you mean '${guess}'?)` : ''}; one of: ${names(spec.subcommands)}`,
+        );
+      }
+      return command.run(rest, io);
+    },
+  };
+}
+
+function names(commands: readonly Command[]): string {
+  return commands.map((c) => c.name).join(', ');
+}
+
+/** Renders a command's help from its declaration. */
+export function renderCommandHelp(spec: CommandSpec<Record<string, Option<unknown>>>): string {
+  const usage = typeof spec.usage === 'string' ? [spec.usage] : spec.usage;
+  const entries = Object.entries(spec.options).map(([name, o]) => ({
+    left: `--${name}${o.kind === 'flag' ? '' : ` ${o.hint}${o.kind === 'list' ? ' ...' : ''}`}`,
+    help: o.help + (o.defaultText === undefined ? '' : ` (default ${o.defaultText})`),
+  }));
+  const width = Math.max(0, ...entries.map((e) => e.left.length)) + 2;
+  const optionLines = entries.flatMap((e) => {
+    const [first, ...more] = e.help.split('\n');
+    return [`  ${e.left.padEnd(width)}${first}`, ...more.map((m) => `  ${' '.repeat(width)}${m.trimStart()}`)];
+  });
+  const lines = [
+    `decidekit ${spec.name}: ${spec.summary}`,
+    '',
+    ...usage.map((u, i) => `${i === 0 ? 'Usage: ' : '       '}decidekit ${u}`),
+    '',
+    ...(spec.description ? [spec.description.trimEnd(), ''] : []),
+    'Options:',
+    ...optionLines,
+    '',
+    ...(spec.notes ? [spec.notes.trimEnd(), ''] : []),
+    `Exit codes: ${spec.exitCodes ?? DEFAULT_EXIT_CODES}`,
+    '',
+    spec.examples.length === 1 ? 'Example:' : 'Examples:',
+    ...spec.examples.flatMap((e) => e.split('\n').map((line) => `  ${line}`)),
+    '',
+  ];
+  return lines.join('\n');
+}
+
+/**
+ * Parses argv against the declared options with `node:util parseArgs` (strict), then runs
+ * each option's check. A value option given twice is a usage error (parseArgs would keep the
+ * last silently); list options take several values in a row.
+ */
+export function parseCommandLine(
+  argv: readonly string[],
+  options: Readonly<Record<string, Option<unknown>>>,
+): { values: Record<string, unknown>; positionals: string[] } {
+  const config = Object.fromEntries(
+    Object.entries(options).map(([name, o]) => [
+      name,
+      o.kind === 'flag' ? { type: 'boolean' as const } : { type: 'string' as const, multiple: true },
+    ]),
+  );
+  const lists = Object.keys(options).filter((n) => options[n]!.kind === 'list');
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof config; allowPositionals: true; strict: true }>>;
+  try {
+    parsed = parseArgs({
+      args: expandLists(argv, lists),
+      options: config,
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (err) {
+    throw usageErrorOf(err, Object.keys(options));
+  }
+  const values: Record<string, unknown> = {};
+  for (const [name, o] of Object.entries(options)) {
+    const raw = (parsed.values as Record<string, string[] | boolean | undefined>)[name];
+    if (o.kind === 'value' && Array.isArray(raw) && raw.length > 1)
+      throw new UsageError(`--${name} is given ${raw.length} times; give it once`);
+    const one = o.kind === 'value' && Array.isArray(raw) ? raw[0] : raw;
+    values[name] = o.parse(one, name);
+  }
+  return { values, positionals: parsed.positionals };
+}
+
+function checkPositionals(spec: CommandSpec<Record<string, Option<unknown>>>, got: readonly string[]): void {
+  const p = spec.positionals ?? [];
+  const [min, max, shown] = Array.isArray(p)
+    ? [p.length, p.length, p.join(' ')]
+    : [(p as { min: number }).min, (p as { max: number }).max, (p as { names: string }).names];
+  if (got.length >= min && got.length <= max) return;
+  if (max === 0) throw new UsageError(`unexpected argument ${JSON.stringify(got[0])}`);
+  if (got.length < min) throw new UsageError(`${spec.name} needs ${shown}`);
+  throw new UsageError(`${spec.name} takes ${shown}; got an extra argument ${JSON.stringify(got[max])}`);
+}
+
+/** `--results a b` → `--results a --results b`; values stop at the next token starting with `-`. */
+function expandLists(argv: readonly string[], lists: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    out.push(token);
+    if (token === '--') {
+      out.push(...argv.slice(i + 1));
+      break;
+    }
+    const name = lists.find((l) => token === `--${l}` || token.startsWith(`--${l}=`));
+    if (name === undefined) continue;
+    // The first value is parseArgs' own business (it reports a missing one).
+    if (token === `--${name}` && i + 1 < argv.length) out.push(argv[++i]!);
+    while (i + 1 < argv.length && !argv[i + 1]!.startsWith('-')) out.push(`--${name}`, argv[++i]!);
+  }
+  return out;
+}
+
+function usageErrorOf(err: unknown, known: readonly string[]): UsageError {
+  const message = (err instanceof Error ? err.message : String(err)).replace(/^TypeError \[[A-Z_]+\]: /, '');
+  const unknown = /^Unknown option '(-{1,2}[^']*)'/.exec(message);
+  if (unknown) {
+    const given = unknown[1]!;
+    const guess = closest(given.replace(/^-+/, '').split('=')[0]!, known);
+    return new UsageError(`unknown option ${given}${guess ? ` (did you mean --${guess}?)` : ''}`);
+  }
+  const missing = /^Option '(?:-\w, )?(--[\w-]+) <value>' argument missing/.exec(message);
+  if (missing) return new UsageError(`${missing[1]} needs a value`);
+  const positional = /^Unexpected argument '([^']*)'/.exec(message);
+  if (positional) return new UsageError(`unexpected argument ${JSON.stringify(positional[1])}`);
+  return new UsageError(message);
+}
+
+/** The known word nearest to `word` (edit distance at most a third of its length, >= 1), if any. */
+export function closest(word: string, known: readonly string[]): string | null {
+  let best: string | null = null;
+  let bestDistance = Math.max(1, Math.floor(word.length / 3)) + 1;
+  for (const k of known) {
+    const d = editDistance(word, k);
+    if (d < bestDistance || (k.startsWith(word) && word.length >= 3 && best === null)) {
+      best = k;
+      bestDistance = Math.min(d, bestDistance);
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length]!;
+}

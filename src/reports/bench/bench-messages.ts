@@ -1,0 +1,67 @@
+/** The short lines `bench` prints around its report (on stderr): what it starts, how it ends. */
+
+export interface BenchStartLine {
+  readonly toSend: number;
+  readonly total: number;
+  readonly datasetName: string;
+  /** Where the requests go, for people. */
+  readonly target: string;
+  readonly resumingRunId: string | null;
+  readonly filtered: boolean;
+}
+
+export function renderBenchStart(s: BenchStartLine): string {
+  return (
+    `decidekit bench: ${s.toSend} of ${s.total} cases (${s.datasetName}) against ${s.target}` +
+    (s.resumingRunId ? `, resuming run ${s.resumingRunId}` : '') +
+    (s.filtered ? ' [filtered run]' : '')
+  );
+}
+
+export interface BenchEnding {
+  readonly runId: string;
+  /** The run is in the store (and `storeOption` names it as the user gave it, if not the default). */
+  readonly saved: boolean;
+  readonly storeOption: string | null;
+  readonly interrupted: boolean;
+  readonly casesKept: number;
+  readonly casesTotal: number;
+  readonly failedCases: number;
+  readonly complete: boolean;
+  readonly writeError: string | null;
+}
+
+/** The closing lines after the report: a write error, the resume or show hint. */
+export function renderBenchEnding(e: BenchEnding, options: { readonly quiet: boolean }): string[] {
+  const store = e.storeOption === null ? '' : ` --store ${shellWord(e.storeOption)}`;
+  const lines: string[] = [];
+  if (e.writeError !== null) {
+    lines.push(
+      `decidekit bench: ${e.writeError}.` +
+        (e.saved ? ` The run is saved: decidekit report ${e.runId} --format markdown --out FILE${store}` : ''),
+    );
+  }
+  if (e.interrupted) {
+    lines.push(
+      `decidekit bench: interrupted; ${e.casesKept} of ${e.casesTotal} cases kept.` +
+        (e.saved ? ` Resume with: decidekit bench --resume ${e.runId}${store}` : ''),
+    );
+  } else if (e.saved && !e.complete) {
+    const unsent = e.casesTotal - e.casesKept;
+    const what = [
+      ...(e.failedCases > 0 ? [`${e.failedCases} failed case${e.failedCases === 1 ? '' : 's'}`] : []),
+      ...(unsent > 0 ? [`${unsent} case${unsent === 1 ? '' : 's'} not sent`] : []),
+    ];
+    lines.push(
+      `run ${e.runId} is incomplete${what.length > 0 ? ` (${what.join(', ')})` : ''}; to finish it: decidekit bench --resume ${e.runId}${e.failedCases > 0 ? ' --retry-failed' : ''}${store}`,
+    );
+  } else if (e.saved && !options.quiet) {
+    lines.push(`run ${e.runId} saved; see it with: decidekit runs show ${e.runId}${store}`);
+  }
+  return lines;
+}
+
+/** A word as a POSIX shell reads it back: quoted only when it must be. */
+export function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
