@@ -211,6 +211,17 @@ function errorDetail(body: Uint8Array, secrets: readonly string[]): string {
   return bodyPreview(body, secrets, 120);
 }
 
+/** A Location header made safe: a secret may hide in it percent-encoded (`?key=sk-a%2Fb`). */
+function safeLocation(location: string, secrets: readonly string[]): string {
+  let decoded = location;
+  try {
+    decoded = decodeURIComponent(location);
+  } catch {
+    // not percent-encoded
+  }
+  return safeServerText(secrets.some((x) => decoded.includes(x)) ? decoded : location, secrets);
+}
+
 /** A decoded body with every secret scrubbed from its strings and keys, so messages quoting its values (cut or not) carry none. */
 function scrubDecoded(value: unknown, secrets: readonly string[]): unknown {
   if (typeof value === 'string') return scrubSecrets(value, secrets);
@@ -295,7 +306,7 @@ export function createSystemOneClient(options: SystemOneClientOptions): SystemOn
       const location = res.header('location');
       return new RedirectError({
         ...context,
-        location: location === undefined || location === null ? null : scrubSecrets(location, secrets),
+        location: location === undefined || location === null ? null : safeLocation(location, secrets),
       });
     }
     return new HttpError(context, bodyPreview(res.body, secrets));
