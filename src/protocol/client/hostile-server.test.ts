@@ -15,10 +15,10 @@ import {
 } from './test-support/hostile-server.js';
 
 /** Longer than a preview's cut, with the characters JSON may escape. */
-export const HOSTILE_KEY = 'sk-live/9fQ2&Zr7Lm3Xw8Tb5Kc1Vd6Hy4Np0Ja';
+const HOSTILE_KEY = 'sk-live/9fQ2&Zr7Lm3Xw8Tb5Kc1Vd6Hy4Np0Ja';
 
 /** Every piece of the key 12 characters long: a cut must not leave any of them behind. */
-export function keyPieces(key: string = HOSTILE_KEY): string[] {
+function keyPieces(key: string = HOSTILE_KEY): string[] {
   const out: string[] = [];
   for (let i = 0; i + 12 <= key.length; i++) out.push(key.slice(i, i + 12));
   return out;
