@@ -38,3 +38,26 @@ describe('ExactSum', () => {
     expect(exactMean([1, 2])).toBe(1.5);
   });
 });
+
+describe('ExactSum overflow', () => {
+  it('says Infinity, not NaN, when finite values overflow the sum', () => {
+    const s = new ExactSum();
+    s.add(1e308);
+    s.add(1e308);
+    expect(s.value()).toBe(Infinity);
+    expect(s.mean()).toBe(Infinity);
+    const neg = new ExactSum();
+    for (const v of [-1e308, -1e308, 5]) neg.add(v);
+    expect(neg.value()).toBe(-Infinity);
+    const merged = new ExactSum();
+    merged.add(1);
+    merged.merge(s);
+    expect(merged.value()).toBe(Infinity);
+  });
+
+  it('still sums exactly near the top of the range', () => {
+    const s = new ExactSum();
+    for (const v of [1e308, 7e307, -1e308]) s.add(v);
+    expect(s.value()).toBe(7e307);
+  });
+});

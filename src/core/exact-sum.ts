@@ -9,9 +9,16 @@ export class ExactSum {
   private partials = new Float64Array(4);
   private size = 0;
   private count = 0;
+  /** ±Infinity after an overflow or an infinite input, NaN after a NaN input; else 0. */
+  private special = 0;
 
   add(x: number): void {
     this.count++;
+    if (this.special !== 0) {
+      // Already infinite (or NaN): the partials are spent; only another special value matters.
+      if (x - x !== 0) this.special += x;
+      return;
+    }
     let partials = this.partials;
     const size = this.size;
     let i = 0;
@@ -27,6 +34,12 @@ export class ExactSum {
       if (lo !== 0) partials[i++] = lo;
       x = hi;
     }
+    // An infinite or NaN sum (an input that is, or a sum that overflowed) leaves partials
+    // that would add up to NaN: remember it instead, so value() says Infinity, not NaN.
+    if (x - x !== 0) {
+      this.special = x;
+      return;
+    }
     if (i === partials.length) {
       const grown = new Float64Array(partials.length * 2);
       grown.set(partials);
@@ -41,8 +54,9 @@ export class ExactSum {
     return this.count;
   }
 
-  /** The sum, correctly rounded to the nearest double. */
+  /** The sum, correctly rounded to the nearest double; ±Infinity when it overflows (never NaN from finite inputs). */
   value(): number {
+    if (this.special !== 0) return this.special;
     const p = this.partials;
     let n = this.size;
     if (n === 0) return 0;
@@ -74,7 +88,8 @@ export class ExactSum {
   /** Merge another sum into this one. */
   merge(other: ExactSum): void {
     const count = this.count;
-    for (let j = 0; j < other.size; j++) this.add(other.partials[j]!);
+    if (other.special !== 0) this.add(other.special);
+    else for (let j = 0; j < other.size; j++) this.add(other.partials[j]!);
     this.count = count + other.count;
   }
 }

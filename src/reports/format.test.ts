@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   alignColumns,
   createPalette,
+  escapeMarkdownText,
   escapeMarkdownCell,
   formatCount,
   formatDuration,
@@ -19,6 +20,7 @@ import {
   renderTextRows,
   renderTextTable,
   plural,
+  singleLine,
   stripAnsi,
   truncate,
   visibleWidth,
@@ -209,5 +211,16 @@ describe('Markdown escaping', () => {
     expect(markdownCode('`x')).toBe('`` `x ``');
     expect(markdownFence('no ticks')).toBe('```');
     expect(markdownFence('has ```` four')).toBe('`````');
+  });
+});
+
+describe('control characters from a server', () => {
+  const hostile = 'ok\u001b]0;pwned\u0007\u001b[2J\u009b31m done';
+  it('singleLine shows C0 and C1 controls as escapes', () => {
+    expect(singleLine(hostile)).toBe('ok\\u001b]0;pwned\\u0007\\u001b[2J\\u009b31m done');
+  });
+  it('Markdown text and code spans drop them', () => {
+    expect(escapeMarkdownText(hostile)).toBe('ok\\]0;pwned\\[2J31m done');
+    expect(markdownCode(hostile)).toBe('`ok]0;pwned[2J31m done`');
   });
 });

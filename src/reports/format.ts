@@ -214,7 +214,8 @@ export function escapeMarkdownCell(text: string): string {
 
 /**
  * Text for inline Markdown (outside tables): escapes characters that would start markup
- * or HTML, and turns line breaks into `<br>`.
+ * or HTML, turns line breaks into `<br>` and drops other control characters (a terminal
+ * showing the file must not run a server's escape sequences).
  */
 export function escapeMarkdownText(text: string): string {
   return text
@@ -223,7 +224,8 @@ export function escapeMarkdownText(text: string): string {
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(/\r\n|\r|\n/g, '<br>');
+    .replace(/\r\n|\r|\n/g, '<br>')
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => (c === '\t' ? ' ' : ''));
 }
 
 /**
@@ -231,7 +233,7 @@ export function escapeMarkdownText(text: string): string {
  * backticks inside, line breaks become spaces. Not for table cells holding `|`.
  */
 export function markdownCode(text: string): string {
-  const flat = text.replace(/\r\n|\r|\n/g, ' ');
+  const flat = text.replace(/\r\n|\r|\n/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
   const longest = Math.max(0, ...[...flat.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = '`'.repeat(longest + 1);
   const padded = flat.startsWith('`') || flat.endsWith('`') ? ` ${flat} ` : flat;
@@ -265,7 +267,9 @@ export function renderMarkdownTable(
 /** One line of text: control characters (newlines, tabs, escapes) shown as JSON escapes. */
 export function singleLine(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => JSON.stringify(c).slice(1, -1));
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) =>
+    c < '\u0080' ? JSON.stringify(c).slice(1, -1) : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 export type Paint = (text: string) => string;

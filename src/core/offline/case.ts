@@ -56,6 +56,13 @@ export interface ScoreDecision {
 
 export type OfflineDecision = YesNoDecision | ChoiceDecision | ScoreDecision;
 
+/**
+ * Largest `cost_usd` and `latency_ms` a result may carry (and largest error cost to tune
+ * with). Far above any real decision, and small enough that sums over any file stay finite:
+ * a 1e308 on two lines would otherwise overflow to a NaN shown as "n/a".
+ */
+export const MAX_RESULT_MEASURE = 1e12;
+
 export interface OfflineResult {
   readonly caseId: string;
   readonly model: string;

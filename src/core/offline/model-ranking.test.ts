@@ -48,3 +48,23 @@ describe('sortByMetric', () => {
     expect(isCompareSortMetric('toString')).toBe(false);
   });
 });
+
+describe('sortByMetric with values that are not ordinary numbers', () => {
+  it('puts NaN with the absent values, last, and orders infinite values as numbers', () => {
+    const base = summary(0.9, 1);
+    const rows = [
+      { name: 'nan', s: { ...base, costPerCorrectUsd: NaN } },
+      { name: 'inf', s: { ...base, costPerCorrectUsd: Infinity } },
+      { name: 'none', s: { ...base, costPerCorrectUsd: null } },
+      { name: 'inf-too', s: { ...base, costPerCorrectUsd: Infinity } },
+      { name: 'cheap', s: { ...base, costPerCorrectUsd: 2 } },
+    ];
+    expect(sortByMetric(rows, (r) => r.s, 'cost_per_correct').map((r) => r.name)).toEqual([
+      'cheap',
+      'inf',
+      'inf-too',
+      'nan',
+      'none',
+    ]);
+  });
+});

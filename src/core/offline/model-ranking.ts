@@ -19,7 +19,7 @@ export function isCompareSortMetric(name: string): name is CompareSortMetric {
 }
 
 /**
- * Rows best first by `metric`; absent values last; ties keep the given order (stable).
+ * Rows best first by `metric`; absent values (null, or NaN) last; ties keep the given order (stable).
  * Returns a new array.
  */
 export function sortByMetric<T>(
@@ -29,11 +29,17 @@ export function sortByMetric<T>(
 ): T[] {
   const { better, get } = COMPARE_SORT_METRICS[metric];
   const sign = better === 'higher' ? -1 : 1;
+  // NaN is never a value here, but if one slipped through it must not sort as the best.
+  const valueOf = (row: T): number | null => {
+    const v = get(summaryOf(row));
+    return v === null || Number.isNaN(v) ? null : v;
+  };
   return rows
-    .map((row, i) => ({ row, i, v: get(summaryOf(row)) }))
+    .map((row, i) => ({ row, i, v: valueOf(row) }))
     .sort((a, b) => {
       if (a.v === null || b.v === null) return a.v === b.v ? a.i - b.i : a.v === null ? 1 : -1;
-      return a.v === b.v ? a.i - b.i : sign * (a.v - b.v);
+      // Comparisons, not a difference: Infinity - Infinity is NaN.
+      return a.v === b.v ? a.i - b.i : a.v < b.v ? -sign : sign;
     })
     .map((x) => x.row);
 }

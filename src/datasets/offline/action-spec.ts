@@ -3,6 +3,7 @@
  * ActionSpec, and checks it, and the dataset's groups, against the dataset's fields. Every
  * problem names the file and the rule or field; all problems are reported together.
  */
+import { jsonProblemMessage, parseStrictJson } from '../../core/strict-json.js';
 import { readFile } from 'node:fs/promises';
 import {
   DEFAULT_ERROR_COST,
@@ -47,13 +48,12 @@ export function parseActionSpec(text: string, file: string): ActionSpec {
   const problems: InputProblem[] = [];
   const fail = (field: string | undefined, message: string) =>
     problems.push({ file, line: null, ...(field === undefined ? {} : { field }), message });
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (err) {
-    fail(undefined, `not valid JSON (${err instanceof Error ? err.message : String(err)})`);
+  const parsed = parseStrictJson(text.replace(/^\uFEFF/, ''));
+  if (!parsed.ok) {
+    fail(undefined, jsonProblemMessage(parsed));
     throw new InvalidInputError(problems);
   }
+  const raw = parsed.value;
   if (!isRecord(raw)) {
     fail(undefined, `expected a JSON object with "actions", "rules" and "costs", got ${preview(raw)}`);
     throw new InvalidInputError(problems);

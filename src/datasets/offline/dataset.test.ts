@@ -279,3 +279,19 @@ describe('fast path', () => {
     );
   });
 });
+
+describe('hostile dataset lines', () => {
+  it('names a line nested 5,000 deep instead of overflowing the stack', async () => {
+    const deep = `{"id":"d-1","kind":"yes_no","correct":true,"metadata":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    expect(await problemsOf(file([YN, deep]))).toEqual([
+      expect.stringMatching(/:2: too deeply nested: more than 512 levels of arrays and objects$/),
+    ]);
+  });
+
+  it('rejects a repeated key, naming it, even on a line the fast path reads', async () => {
+    const path = file([YN, '{"id":"yn-2","kind":"yes_no","correct":true,"correct":false}', CH]);
+    expect(await problemsOf(path)).toEqual([expect.stringMatching(/:2: key "correct" appears twice in one object/)]);
+    const nested = file([`{"id":"ch-2","kind":"choice","options":["a","b"],"correct":"a","meta":{"x":1,"x":2}}`]);
+    expect(await problemsOf(nested)).toEqual([expect.stringMatching(/:1: key "x" appears twice/)]);
+  });
+});

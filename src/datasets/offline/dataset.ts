@@ -6,6 +6,7 @@
  * made on first use, so commands that only stream results against the dataset (`score`,
  * `compare`, `validate` of results) never build a million objects and a million-entry Map.
  */
+import { jsonProblemMessage, parseStrictJson } from '../../core/strict-json.js';
 import { stat } from 'node:fs/promises';
 import type { ChoiceCase, OfflineCase, ScoreCase, YesNoCase } from '../../core/offline/case.js';
 import { isFiniteNumber, isNonEmptyString, isRecord, preview, type JsonRecord } from '../../core/json-value.js';
@@ -522,12 +523,13 @@ export function jsonErrorMessage(err: unknown): string {
 /** Sentinel for a line that is not JSON (already reported). */
 export const NOT_JSON: unique symbol = Symbol('not JSON');
 
-/** JSON.parse of one line of `path`; a syntax error becomes that line's problem. */
+/**
+ * Strict JSON of one line of `path`: a syntax error, nesting deeper than MAX_JSON_DEPTH or a
+ * repeated key becomes that line's problem.
+ */
 export function parseJsonLine(line: string, lineNumber: number, path: string, problems: ProblemList): unknown {
-  try {
-    return JSON.parse(line);
-  } catch (err) {
-    problems.add({ file: path, line: lineNumber, message: `not valid JSON (${jsonErrorMessage(err)})` });
-    return NOT_JSON;
-  }
+  const r = parseStrictJson(line);
+  if (r.ok) return r.value;
+  problems.add({ file: path, line: lineNumber, message: jsonProblemMessage(r) });
+  return NOT_JSON;
 }

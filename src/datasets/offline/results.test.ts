@@ -320,3 +320,29 @@ describe('fast path', () => {
     );
   });
 });
+
+describe('hostile results lines', () => {
+  it('rejects a cost or latency whose sum would overflow, naming line and field', async () => {
+    const path = file([
+      { ...YN, cost_usd: 1e308 },
+      { ...YN, case_id: 'yn-2', latency_ms: 1e308 },
+      { ...SC, cost_usd: 1e12 },
+    ]);
+    expect(await problemsOf(path)).toEqual([
+      expect.stringMatching(/:1 case yn-1: cost_usd must be at most 1000000000000 \(larger values would overflow/),
+      expect.stringMatching(/:2 case yn-2: latency_ms must be at most 1000000000000/),
+    ]);
+  });
+
+  it('names a line nested 5,000 deep and a repeated key, on lines the fast path would read', async () => {
+    const deep = `{"case_id":"yn-1","model":"m","decision":{"probability":0.5},"x":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`;
+    const dupTop = '{"case_id":"yn-2","model":"m","decision":{"probability":0.5},"cost_usd":1,"cost_usd":2}';
+    const dupProbs =
+      '{"case_id":"ch-1","model":"m","decision":{"probabilities":{"allow":0.5,"allow":0.1,"remove":0.5}}}';
+    expect(await problemsOf(file([deep, dupTop, dupProbs]))).toEqual([
+      expect.stringMatching(/:1: too deeply nested/),
+      expect.stringMatching(/:2: key "cost_usd" appears twice in one object/),
+      expect.stringMatching(/:3: key "allow" appears twice in one object/),
+    ]);
+  });
+});

@@ -3,6 +3,7 @@
  * strictly: every violation is a problem naming file, line, case and field; nothing is
  * repaired, clipped or renormalised. Memory stays bounded by the dataset, not the file.
  */
+import { MAX_RESULT_MEASURE } from '../../core/offline/case.js';
 import type { ChoiceDecision, OfflineDecision, OfflineResult, OfflineCase } from '../../core/offline/case.js';
 import {
   isFiniteNumber,
@@ -393,8 +394,13 @@ type Report = (field: string | undefined, message: string) => void;
 function optionalNonNegative(value: JsonRecord, key: string, report: Report): number | undefined {
   const v = value[key];
   if (v === undefined || v === null) return undefined;
-  if (isFiniteNumber(v) && v >= 0) return v;
-  report(key, `${key} must be a finite number >= 0, got ${preview(v)}`);
+  if (isFiniteNumber(v) && v >= 0 && v <= MAX_RESULT_MEASURE) return v;
+  report(
+    key,
+    isFiniteNumber(v) && v > MAX_RESULT_MEASURE
+      ? `${key} must be at most ${MAX_RESULT_MEASURE} (larger values would overflow the sums), got ${preview(v)}`
+      : `${key} must be a finite number >= 0, got ${preview(v)}`,
+  );
   return undefined;
 }
 

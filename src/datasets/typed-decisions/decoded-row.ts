@@ -2,6 +2,7 @@
  * Checks one decoded Typed Decisions row:
  * `{"id", "workflow", "state", "questions": {qid: wire question}, "gold": {qid: {"label", "probabilities": {answer: p}}}}`.
  */
+import { parseStrictJson } from '../../core/strict-json.js';
 import type { BenchCase } from '../../core/bench/case-result.js';
 import type { GoldAnswer } from '../../core/decision-score.js';
 import { isRecord, preview } from '../../core/json-value.js';
@@ -62,12 +63,13 @@ function parseState(state: unknown, problems: RowProblem[]): string | object | n
   if (typeof state === 'string') {
     const trimmed = state.trimStart();
     if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
-      try {
-        const decoded: unknown = JSON.parse(state);
-        if (typeof decoded === 'object' && decoded !== null) return decoded;
-      } catch {
-        // Not JSON after all: a text state that happens to start with a bracket.
+      const decoded = parseStrictJson(state);
+      if (decoded.ok && typeof decoded.value === 'object' && decoded.value !== null) return decoded.value;
+      if (!decoded.ok && decoded.problem !== 'syntax') {
+        problems.push({ field: 'state', message: `state ${decoded.message}` });
+        return null;
       }
+      // Otherwise not JSON after all: a text state that happens to start with a bracket.
     }
     if (state.length === 0) {
       problems.push({ field: 'state', message: 'state must not be an empty string' });

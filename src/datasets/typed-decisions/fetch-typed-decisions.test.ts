@@ -197,6 +197,71 @@ describe('fetchTypedDecisions', () => {
     expectEmptyCache(dir);
   });
 
+  it('refuses a Content-Length over the cap before reading the body, and keeps nothing', async () => {
+    const { baseUrl } = await serve(serveFile(parquet));
+    const dir = cacheDir();
+    const err = await fetchError(
+      fetchTypedDecisions({ cacheDir: dir, fetch: globalThis.fetch, baseUrl, maxBytes: parquet.length - 1 }),
+    );
+    expect(err.message).toMatch(
+      new RegExp(`^download refused: .* sends ${parquet.length} bytes, more than the ${parquet.length - 1} expected`),
+    );
+    expectEmptyCache(dir);
+  });
+
+  it('stops a body without Content-Length once it passes the cap', async () => {
+    let sent = 0;
+    const { baseUrl } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      const chunk = Buffer.alloc(64 * 1024, 1);
+      const pump = () => {
+        while (sent < 64 * 1024 * 1024 && res.write(chunk)) sent += chunk.length;
+        if (sent < 64 * 1024 * 1024) res.once('drain', pump);
+        else res.end();
+      };
+      pump();
+    });
+    const dir = cacheDir();
+    const err = await fetchError(
+      fetchTypedDecisions({ cacheDir: dir, fetch: globalThis.fetch, baseUrl, maxBytes: 1024 * 1024 }),
+    );
+    expect(err.message).toMatch(/^download refused: .* sends more than 1048576 bytes/);
+    expect(sent).toBeLessThan(32 * 1024 * 1024);
+    expectEmptyCache(dir);
+  });
+
+  it('gives up on a body that stalls, and keeps nothing', async () => {
+    const { baseUrl } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-length': String(parquet.length) });
+      res.write(parquet.subarray(0, 1000));
+    });
+    const dir = cacheDir();
+    const err = await fetchError(
+      fetchTypedDecisions({ cacheDir: dir, fetch: globalThis.fetch, baseUrl, stallTimeoutMs: 200 }),
+    );
+    expect(err.message).toMatch(/^download stalled: no data for 0.2 s after 1000 bytes/);
+    expectEmptyCache(dir);
+  });
+
+  it('removes the partial download as soon as the signal fires, before the promise settles', async () => {
+    let started: () => void = () => {};
+    const firstBytes = new Promise<void>((resolve) => (started = resolve));
+    const { baseUrl } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-length': String(parquet.length) });
+      res.write(parquet.subarray(0, 1000), () => started());
+    });
+    const dir = cacheDir();
+    const controller = new AbortController();
+    const pending = fetchTypedDecisions({ cacheDir: dir, fetch: globalThis.fetch, baseUrl, signal: controller.signal });
+    await firstBytes;
+    await new Promise((r) => setTimeout(r, 50));
+    expect(readdirSync(join(dir, 'typed-decisions')).filter((f) => f.startsWith('.fetch-'))).toHaveLength(1);
+    controller.abort(new Error('SIGINT'));
+    // Synchronously after the abort: what a process ending right now would leave behind.
+    expectEmptyCache(dir);
+    expect((await fetchError(pending)).message).toMatch(/^download cancelled/);
+  });
+
   it('says a missing revision is not found', async () => {
     const { baseUrl } = await serve((_req, res) => {
       res.writeHead(404);

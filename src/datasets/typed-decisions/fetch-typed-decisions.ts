@@ -4,6 +4,7 @@
  * A failed download, a wrong hash or invalid data leaves nothing in the cache.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { mkdir, mkdtemp, open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -47,7 +48,18 @@ export interface FetchTypedDecisionsOptions {
   readonly baseUrl?: string;
   readonly onProgress?: (progress: FetchProgress) => void;
   readonly signal?: AbortSignal;
+  /** Most bytes the download may have; a larger Content-Length or body is refused (default DEFAULT_MAX_DOWNLOAD_BYTES). */
+  readonly maxBytes?: number;
+  /** Longest wait for the next piece of the body before giving up (default 30 000 ms). */
+  readonly stallTimeoutMs?: number;
 }
+
+/**
+ * Cap on the parquet download. The test split is a few MB; a mirror sending hundreds of MB
+ * is wrong whatever its hash, and nothing should fill the disk before the hash is checked.
+ */
+export const DEFAULT_MAX_DOWNLOAD_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_STALL_TIMEOUT_MS = 30_000;
 
 export interface FetchTypedDecisionsResult {
   /** The folder holding `manifest.json` and `test.jsonl.gz`. */
@@ -87,6 +99,10 @@ export async function fetchTypedDecisions(options: FetchTypedDecisionsOptions): 
   const parent = dirname(finalDir);
   await mkdir(parent, { recursive: true });
   const tmp = await mkdtemp(join(parent, '.fetch-'));
+  // On Ctrl+C the process may end before this function's `finally` runs: remove the partial
+  // download at once, synchronously, when the signal fires.
+  const removeTmp = () => rmSync(tmp, { recursive: true, force: true });
+  options.signal?.addEventListener('abort', removeTmp, { once: true });
   try {
     const parquetPath = join(tmp, 'download.parquet');
     const download = await downloadTo(url, parquetPath, options);
@@ -147,6 +163,7 @@ export async function fetchTypedDecisions(options: FetchTypedDecisionsOptions): 
     await replaceDir(tmp, finalDir);
     return { dir: finalDir, manifest, cases: lines.length, downloadedBytes: download.bytes, warnings };
   } finally {
+    options.signal?.removeEventListener('abort', removeTmp);
     await rm(tmp, { recursive: true, force: true });
   }
 }
@@ -157,65 +174,108 @@ async function downloadTo(
   path: string,
   options: FetchTypedDecisionsOptions,
 ): Promise<{ sha256: string; bytes: number }> {
-  let response: Response;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES;
+  const stallTimeoutMs = options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
+  // Aborted by the caller or by the stall timer, which restarts at every piece of the body.
+  const stall = new AbortController();
+  let stalled = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const armStallTimer = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      stalled = true;
+      stall.abort(new Error(`no data for ${stallTimeoutMs} ms`));
+    }, stallTimeoutMs);
+  };
+  const signal = options.signal === undefined ? stall.signal : AbortSignal.any([options.signal, stall.signal]);
+  const stalledError = (received: number, err?: unknown) =>
+    new DatasetFetchError(
+      `download stalled: no data for ${stallTimeoutMs / 1000} s after ${received} bytes (${url}); nothing was saved, try again`,
+      { url, receivedBytes: received },
+      err,
+    );
+  armStallTimer();
   try {
-    response = await options.fetch(url, {
-      redirect: 'follow',
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-    });
-  } catch (err) {
-    throw networkError(url, err, options.signal);
+    return await readBody();
+  } finally {
+    clearTimeout(timer);
   }
-  if (!response.ok) {
-    await response.body?.cancel().catch(() => undefined);
-    const hint =
-      response.status === 404
-        ? 'no such revision or file; check --revision'
-        : response.status === 401 || response.status === 403
-          ? 'access denied; Typed Decisions is public, so a proxy may be in the way'
-          : 'try again later, or supply the file with --dataset <path>';
-    throw new DatasetFetchError(`download failed: HTTP ${response.status} from ${url} (${hint})`, {
-      url,
-      status: response.status,
-    });
-  }
-  const lengthHeader = response.headers.get('content-length');
-  const encoded = response.headers.get('content-encoding');
-  const totalBytes =
-    lengthHeader !== null && /^\d+$/.test(lengthHeader) && (encoded === null || encoded === 'identity')
-      ? Number(lengthHeader)
-      : null;
-  const hash = createHash('sha256');
-  let received = 0;
-  const file = await open(path, 'w');
-  try {
-    if (response.body === null) throw new DatasetFetchError(`download failed: empty response from ${url}`, { url });
+
+  async function readBody(): Promise<{ sha256: string; bytes: number }> {
+    let response: Response;
     try {
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-        hash.update(chunk);
-        received += chunk.length;
-        await file.write(chunk);
-        options.onProgress?.({ receivedBytes: received, totalBytes });
-      }
+      response = await options.fetch(url, { redirect: 'follow', signal });
     } catch (err) {
-      if (options.signal?.aborted) throw networkError(url, err, options.signal);
+      if (stalled) throw stalledError(0, err);
+      throw networkError(url, err, options.signal);
+    }
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => undefined);
+      const hint =
+        response.status === 404
+          ? 'no such revision or file; check --revision'
+          : response.status === 401 || response.status === 403
+            ? 'access denied; Typed Decisions is public, so a proxy may be in the way'
+            : 'try again later, or supply the file with --dataset <path>';
+      throw new DatasetFetchError(`download failed: HTTP ${response.status} from ${url} (${hint})`, {
+        url,
+        status: response.status,
+      });
+    }
+    const lengthHeader = response.headers.get('content-length');
+    const encoded = response.headers.get('content-encoding');
+    const totalBytes =
+      lengthHeader !== null && /^\d+$/.test(lengthHeader) && (encoded === null || encoded === 'identity')
+        ? Number(lengthHeader)
+        : null;
+    const tooLarge = (bytes: string) =>
+      new DatasetFetchError(
+        `download refused: ${url} sends ${bytes} bytes, more than the ${maxBytes} expected (a wrong mirror?); nothing was saved`,
+        { url, maxBytes },
+      );
+    if (totalBytes !== null && totalBytes > maxBytes) {
+      await response.body?.cancel().catch(() => undefined);
+      throw tooLarge(String(totalBytes));
+    }
+    const hash = createHash('sha256');
+    let received = 0;
+    const file = await open(path, 'w');
+    try {
+      if (response.body === null) throw new DatasetFetchError(`download failed: empty response from ${url}`, { url });
+      try {
+        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+          armStallTimer();
+          received += chunk.length;
+          if (received > maxBytes) {
+            stall.abort(new Error('over the size cap'));
+            throw tooLarge(`more than ${maxBytes}`);
+          }
+          hash.update(chunk);
+          await file.write(chunk);
+          options.onProgress?.({ receivedBytes: received, totalBytes });
+        }
+      } catch (err) {
+        if (err instanceof DatasetFetchError) throw err;
+        if (options.signal?.aborted) throw networkError(url, err, options.signal);
+        if (stalled) throw stalledError(received, err);
+        throw new DatasetFetchError(
+          `download truncated: the connection closed after ${received}${totalBytes === null ? '' : ` of ${totalBytes}`} bytes (${url}); nothing was saved, try again`,
+          { url, receivedBytes: received, totalBytes },
+          err,
+        );
+      }
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    if (totalBytes !== null && received !== totalBytes) {
       throw new DatasetFetchError(
-        `download truncated: the connection closed after ${received}${totalBytes === null ? '' : ` of ${totalBytes}`} bytes (${url}); nothing was saved, try again`,
+        `download truncated: received ${received} of ${totalBytes} bytes (${url}); nothing was saved, try again`,
         { url, receivedBytes: received, totalBytes },
-        err,
       );
     }
-    await file.sync();
-  } finally {
-    await file.close();
+    return { sha256: hash.digest('hex'), bytes: received };
   }
-  if (totalBytes !== null && received !== totalBytes) {
-    throw new DatasetFetchError(
-      `download truncated: received ${received} of ${totalBytes} bytes (${url}); nothing was saved, try again`,
-      { url, receivedBytes: received, totalBytes },
-    );
-  }
-  return { sha256: hash.digest('hex'), bytes: received };
 }
 
 const OFFLINE_CODES = new Set([

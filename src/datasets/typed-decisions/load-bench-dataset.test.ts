@@ -171,6 +171,18 @@ describe('loadBenchDataset: user files', () => {
     return path;
   }
 
+  it('names a line nested 5,000 deep, a repeated key and a deep JSON state, without a stack overflow', async () => {
+    const [a, b, c] = sampleRows().slice(0, 3) as [any, any, any];
+    const deep = JSON.stringify(a).replace(/^\{/, `{"meta":${'['.repeat(5000)}${']'.repeat(5000)},`);
+    const dup = JSON.stringify(b).replace(/^\{/, `{"workflow":"x",`);
+    c.state = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    const path = writeJsonl([deep, dup, c]);
+    const problems = await inputProblems(path);
+    expect(problems[0]).toMatch(new RegExp(`^${path}:1: too deeply nested: more than 512 levels`));
+    expect(problems[1]).toMatch(new RegExp(`^${path}:2: key "workflow" appears twice in one object`));
+    expect(problems[2]).toMatch(new RegExp(`^${path}:3 ${c.id}: .*state too deeply nested`));
+  });
+
   it('loads JSONL without a manifest under the file name, with no revision', async () => {
     const rows = sampleRows().slice(0, 3);
     const d = await loadBenchDataset({ kind: 'path', path: writeJsonl(rows, 'mine.jsonl') });

@@ -2,6 +2,7 @@
  * `manifest.json` beside a stored dataset copy: where the data came from and what its files
  * must hash to. Checked on every load, so a truncated or edited copy never scores a model.
  */
+import { parseStrictJson } from '../../core/strict-json.js';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { DatasetInfo } from '../../core/bench/run.js';
@@ -98,16 +99,13 @@ export async function readManifest(dir: string, restore: string): Promise<Datase
       err,
     );
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
+  const parsed = parseStrictJson(text);
+  if (!parsed.ok)
     throw new DatasetIntegrityError(
-      `${path} is not valid JSON (${err instanceof Error ? err.message : String(err)})`,
+      parsed.problem === 'syntax' ? `${path} is not valid JSON (${parsed.message})` : `${path}: ${parsed.message}`,
       { file: path, restore },
-      err,
     );
-  }
+  const value = parsed.value;
   const problem = (what: string) => new DatasetIntegrityError(`${path}: ${what}`, { file: path, restore });
   if (!isRecord(value) || value['format'] !== MANIFEST_FORMAT)
     throw problem(`not a decidekit dataset manifest (format must be ${JSON.stringify(MANIFEST_FORMAT)})`);

@@ -1,4 +1,5 @@
 /** Reads Typed Decisions cases from JSONL, JSONL.gz or the dataset's parquet file. */
+import { jsonProblemMessage, parseStrictJson } from '../../core/strict-json.js';
 import { readFile } from 'node:fs/promises';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { BenchCase } from '../../core/bench/case-result.js';
@@ -53,13 +54,12 @@ export async function readJsonlCases(
     (line, lineNumber) => {
       if (line.trim() === '') return;
       rows++;
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch (err) {
-        collector.problem(lineNumber, `not valid JSON (${err instanceof Error ? err.message : String(err)})`);
+      const parsed = parseStrictJson(line);
+      if (!parsed.ok) {
+        collector.problem(lineNumber, jsonProblemMessage(parsed));
         return;
       }
+      const value = parsed.value;
       if (isRecord(value) && typeof value['split'] === 'string') {
         splits.add(value['split']);
         if (options.split !== undefined && value['split'] !== options.split) return;
@@ -148,15 +148,19 @@ export async function decodeParquetRows(
         value[column] = raw;
         continue;
       }
-      try {
-        value[column] = JSON.parse(raw);
-      } catch (err) {
+      const parsed = parseStrictJson(raw);
+      if (parsed.ok) {
+        value[column] = parsed.value;
+      } else {
         rows.push({
           row,
           split,
           caseId,
           field: column,
-          problem: `column ${column} is not valid JSON (${err instanceof Error ? err.message : String(err)})`,
+          problem:
+            parsed.problem === 'syntax'
+              ? `column ${column} is not valid JSON (${parsed.message})`
+              : `column ${column}: ${parsed.message}`,
         });
         return;
       }

@@ -2,6 +2,8 @@ import { performance } from 'node:perf_hooks';
 import type { Failure, PredictedAnswers } from '../../core/bench/case-result.js';
 import type { EndpointIdentity } from '../../core/bench/run.js';
 import type { QuestionSet } from '../../core/question.js';
+import { stripControlChars } from '../../core/safe-text.js';
+import { parseStrictJson } from '../../core/strict-json.js';
 import { renderDecideRequest } from '../wire/decide-request.js';
 import { parseDecideResponse } from '../wire/decide-response.js';
 import { endpointFor, endpointIdentity, redactUrl } from '../wire/endpoint.js';
@@ -162,10 +164,39 @@ export function scrubSecrets(text: string, secrets: readonly string[]): string {
   return out.replace(/\b(Bearer|Basic)\s+(?!\[redacted\])[A-Za-z0-9._~+/=-]+/gi, '$1 [redacted]');
 }
 
-/** Collapsed, capped text of a body for messages, with every secret scrubbed out. */
+const JSON_ESCAPE = /\\(["\\/bfnrt]|u[0-9a-fA-F]{4})/g;
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
+
+/** Decodes JSON string escapes (`\/`, `\u0026`, ...) wherever they are, so an escaped echo of a secret is recognised. */
+function decodeJsonEscapes(text: string): string {
+  if (!text.includes('\\')) return text;
+  return text.replace(JSON_ESCAPE, (_, e: string) =>
+    e.length === 5 ? String.fromCharCode(parseInt(e.slice(1), 16)) : SIMPLE_ESCAPES[e]!,
+  );
+}
+
+/**
+ * Text from a server made safe to show and store: JSON escapes decoded, control characters
+ * removed (no terminal escapes), then every secret scrubbed. Apply before cutting, so a cut
+ * never leaves part of a secret behind.
+ */
+export function safeServerText(text: string, secrets: readonly string[]): string {
+  return scrubSecrets(stripControlChars(decodeJsonEscapes(text)), secrets);
+}
+
+/** Collapsed, capped text of a body for messages: the whole body is made safe first, then cut. */
 export function bodyPreview(body: Uint8Array, secrets: readonly string[], max = 200): string {
-  let text = Buffer.from(body.buffer, body.byteOffset, Math.min(body.byteLength, max * 4)).toString('utf8');
-  text = scrubSecrets(text, secrets).replace(/\s+/g, ' ').trim();
+  const whole = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+  const text = safeServerText(whole, secrets).replace(/\s+/g, ' ').trim();
   return text.length > max ? text.slice(0, max) : text;
 }
 
@@ -178,6 +209,29 @@ function errorDetail(body: Uint8Array, secrets: readonly string[]): string {
     /* not JSON: fall back to the raw text */
   }
   return bodyPreview(body, secrets, 120);
+}
+
+/** A Location header made safe: a secret may hide in it percent-encoded (`?key=sk-a%2Fb`). */
+function safeLocation(location: string, secrets: readonly string[]): string {
+  let decoded = location;
+  try {
+    decoded = decodeURIComponent(location);
+  } catch {
+    // not percent-encoded
+  }
+  return safeServerText(secrets.some((x) => decoded.includes(x)) ? decoded : location, secrets);
+}
+
+/** A decoded body with every secret scrubbed from its strings and keys, so messages quoting its values (cut or not) carry none. */
+function scrubDecoded(value: unknown, secrets: readonly string[]): unknown {
+  if (typeof value === 'string') return scrubSecrets(value, secrets);
+  if (Array.isArray(value)) return value.map((v) => scrubDecoded(v, secrets));
+  if (typeof value === 'object' && value !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[scrubSecrets(k, secrets)] = scrubDecoded(v, secrets);
+    return out;
+  }
+  return value;
 }
 
 function transportReason(error: unknown): string {
@@ -252,7 +306,7 @@ export function createSystemOneClient(options: SystemOneClientOptions): SystemOn
       const location = res.header('location');
       return new RedirectError({
         ...context,
-        location: location === undefined || location === null ? null : scrubSecrets(location, secrets),
+        location: location === undefined || location === null ? null : safeLocation(location, secrets),
       });
     }
     return new HttpError(context, bodyPreview(res.body, secrets));
@@ -268,19 +322,24 @@ export function createSystemOneClient(options: SystemOneClientOptions): SystemOn
         if (signal?.aborted) throw new RequestAbortedError({ endpoint, attempts, elapsedMs: null }, signal.reason);
         const { res, elapsedMs } = await attempt(body, signal, attempts);
         if (res.status >= 200 && res.status < 300) {
-          let decoded: unknown;
-          try {
-            decoded = JSON.parse(res.body.toString('utf8'));
-          } catch {
+          const context = { endpoint, status: res.status, attempts, elapsedMs };
+          const text = res.body.toString('utf8');
+          const json = parseStrictJson(text);
+          if (!json.ok) {
             throw new MalformedResponseError(
-              { endpoint, status: res.status, attempts, elapsedMs },
-              `the body is not valid JSON (starts ${JSON.stringify(bodyPreview(res.body, secrets, 40))})`,
+              context,
+              json.problem === 'syntax'
+                ? `the body is not valid JSON (starts ${JSON.stringify(bodyPreview(res.body, secrets, 40))})`
+                : `the body is ${safeServerText(json.message, secrets)}`,
             );
           }
-          const parsed = parseDecideResponse(decoded, questions);
-          if (!parsed.ok)
-            throw new MalformedResponseError({ endpoint, status: res.status, attempts, elapsedMs }, parsed.reason);
-          return { ...parsed.value, latencyMs: elapsedMs, attempts, totalMs: now() - start };
+          // Reasons quote the server's values (cut to a preview): scrub them before they are cut.
+          const unescaped = secrets.length > 0 ? decodeJsonEscapes(text) : '';
+          const echoesSecret = secrets.some((x) => unescaped.includes(x));
+          const parsed = parseDecideResponse(echoesSecret ? scrubDecoded(json.value, secrets) : json.value, questions);
+          if (!parsed.ok) throw new MalformedResponseError(context, safeServerText(parsed.reason, secrets));
+          const model = parsed.value.model === null ? null : safeServerText(parsed.value.model, secrets);
+          return { ...parsed.value, model, latencyMs: elapsedMs, attempts, totalMs: now() - start };
         }
         if (RETRYABLE_STATUSES.has(res.status) && attempts <= policy.retries) {
           const wait = backoffDelayMs(

@@ -75,3 +75,31 @@ describe('server probes', () => {
     await s.close();
   });
 });
+
+describe('server probes against a hostile server', () => {
+  const KEY = 'sk-probe-5Qm2Zr8Tb1Kc7Vd';
+  it('scrubs an echoed key and strips terminal escapes from error bodies and model ids', async () => {
+    const server = http.createServer((req, res) => {
+      if (req.url === '/v1/models') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ data: [{ id: `\u001b]0;pwned\u0007m ${KEY}`, architecture: {} }] }));
+        return;
+      }
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(`\u001b[2J${' '.repeat(300)}${KEY}`);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const models = await listModels(url, { apiKey: KEY });
+      expect(models.map((m) => m.id)).toEqual([']0;pwnedm [redacted]']);
+      const err = await readMetrics(url, { apiKey: KEY }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(HttpError);
+      expect((err as HttpError).message).toContain('[2J [redacted]');
+      expect((err as HttpError).message).not.toContain('\u001b');
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});

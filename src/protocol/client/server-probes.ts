@@ -1,5 +1,6 @@
 import { isRecord } from '../../core/json-value.js';
 import { healthUrlFor, metricsUrlFor, modelsUrlFor, redactUrl } from '../wire/endpoint.js';
+import { bodyPreview, safeServerText, secretsOf } from './client.js';
 import { HttpError, MalformedResponseError, TimeoutError, TransportError } from './errors.js';
 import { llamaCppMetricsOf, parsePrometheusText, type LlamaCppMetrics } from '../wire/prometheus-text.js';
 
@@ -54,11 +55,13 @@ export async function listModels(baseUrl: string, options: ProbeOptions = {}): P
   const url = modelsUrlFor(baseUrl);
   const { status, text } = await get(url, options);
   const endpoint = redactUrl(url);
-  if (status !== 200) throw new HttpError({ endpoint, status }, text.slice(0, 200).replace(/\s+/g, ' '));
+  const secrets = secretsOf(new URL(url), options.apiKey);
+  if (status !== 200) throw new HttpError({ endpoint, status }, bodyPreview(Buffer.from(text), secrets));
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
+    // Deep nesting is harmless here: only `data[].id` and `output_modalities` are read.
     throw new MalformedResponseError({ endpoint, status }, 'the /v1/models body is not valid JSON');
   }
   const data = isRecord(body) ? body['data'] : undefined;
@@ -68,7 +71,7 @@ export async function listModels(baseUrl: string, options: ProbeOptions = {}): P
     const raw = isRecord(arch) ? arch['output_modalities'] : undefined;
     const outputModalities = Array.isArray(raw) ? raw.filter((x): x is string => typeof x === 'string') : [];
     return {
-      id: typeof m['id'] === 'string' ? m['id'] : '',
+      id: typeof m['id'] === 'string' ? safeServerText(m['id'], secrets) : '',
       outputModalities,
       decisions: outputModalities.includes('decisions'),
     };
@@ -84,6 +87,9 @@ export async function readMetrics(baseUrl: string, options: ProbeOptions = {}): 
   const { status, text } = await get(url, options);
   if (status === 404 || status === 501) return null;
   if (status !== 200)
-    throw new HttpError({ endpoint: redactUrl(url), status }, text.slice(0, 200).replace(/\s+/g, ' '));
+    throw new HttpError(
+      { endpoint: redactUrl(url), status },
+      bodyPreview(Buffer.from(text), secretsOf(new URL(url), options.apiKey)),
+    );
   return llamaCppMetricsOf(parsePrometheusText(text));
 }

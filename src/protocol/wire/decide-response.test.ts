@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Question, QuestionSet } from '../../core/question.js';
 import { answersOf } from '../../core/question.js';
-import { parseDecideResponse } from './decide-response.js';
+import { MAX_INPUT_TOKENS, parseDecideResponse } from './decide-response.js';
 
 const QUESTIONS: QuestionSet = [
   [
@@ -97,14 +97,26 @@ describe('parseDecideResponse', () => {
     expect(parseDecideResponse(body, QUESTIONS).ok).toBe(true);
   });
 
-  it('reads input tokens as null when usage is absent or not a number', () => {
+  it('reads input tokens as null when usage or the count is absent or null', () => {
     const body = good();
     delete body.usage;
     expect(parseDecideResponse(body, QUESTIONS)).toMatchObject({ ok: true, value: { inputTokens: null } });
-    expect(parseDecideResponse({ ...good(), usage: { input_tokens: 'many' } }, QUESTIONS)).toMatchObject({
+    expect(parseDecideResponse({ ...good(), usage: { input_tokens: null } }, QUESTIONS)).toMatchObject({
       ok: true,
       value: { inputTokens: null },
     });
+    expect(parseDecideResponse({ ...good(), usage: { input_tokens: MAX_INPUT_TOKENS } }, QUESTIONS)).toMatchObject({
+      ok: true,
+      value: { inputTokens: MAX_INPUT_TOKENS },
+    });
+  });
+
+  it('rejects a token count that is not a whole number in range (no 1e308 to overflow a sum)', () => {
+    for (const bad of [1e308, 2.5, -1, 'many', MAX_INPUT_TOKENS + 1]) {
+      const r = parseDecideResponse({ ...good(), usage: { input_tokens: bad } }, QUESTIONS);
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.reason).toMatch(/^usage\.input_tokens is not a whole number from 0 to 1000000000/);
+    }
   });
 
   it('rejects a body that is not a JSON object', () => {

@@ -6,7 +6,7 @@ import { isRecord, preview } from '../../core/json-value.js';
 export interface ParsedDecideResponse {
   /** Aligned with the asked questions and each question's `answersOf` order. */
   readonly predicted: PredictedAnswers;
-  /** `usage.input_tokens` when present as a non-negative number, else null. */
+  /** `usage.input_tokens`; null when absent or null. Anything but a whole number in [0, MAX_INPUT_TOKENS] rejects the response. */
   readonly inputTokens: number | null;
   /** The response's `model` when it is a string, else null. */
   readonly model: string | null;
@@ -14,6 +14,16 @@ export interface ParsedDecideResponse {
 
 export type DecideResponseParse =
   { readonly ok: true; readonly value: ParsedDecideResponse } | { readonly ok: false; readonly reason: string };
+
+/**
+ * Most prompt tokens one request may report. Far above any real prompt; it keeps a run's
+ * token sum exact (well inside 2^53) instead of letting a server's 1e308 overflow it.
+ */
+export const MAX_INPUT_TOKENS = 1_000_000_000;
+
+function isTokenCount(v: unknown): v is number {
+  return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= MAX_INPUT_TOKENS;
+}
 
 const fail = (reason: string): DecideResponseParse => ({ ok: false, reason });
 const own = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
@@ -42,7 +52,11 @@ export function parseDecideResponse(body: unknown, questions: QuestionSet): Deci
   }
   const usage = body['usage'];
   const tokens = isRecord(usage) ? usage['input_tokens'] : undefined;
-  const inputTokens = typeof tokens === 'number' && Number.isFinite(tokens) && tokens >= 0 ? tokens : null;
+  if (tokens !== undefined && tokens !== null && !isTokenCount(tokens))
+    return fail(
+      `usage.input_tokens is not a whole number from 0 to ${MAX_INPUT_TOKENS} (got ${describeNumber(tokens)})`,
+    );
+  const inputTokens = tokens === undefined || tokens === null ? null : (tokens as number);
   const model = typeof body['model'] === 'string' ? body['model'] : null;
   return { ok: true, value: { predicted, inputTokens, model } };
 }

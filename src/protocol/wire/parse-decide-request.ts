@@ -1,3 +1,4 @@
+import { parseStrictJson } from '../../core/strict-json.js';
 import type { QuestionSet } from '../../core/question.js';
 import { isRecord, preview } from '../../core/json-value.js';
 import { parseWireQuestions } from './questions-json.js';
@@ -34,12 +35,10 @@ const invalid = (message: string): DecideRequestParse => ({
  * `parseWireQuestions` answer 400; `files`/`images` answer 501.
  */
 export function parseDecideRequest(text: string): DecideRequestParse {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (err) {
-    return invalid(`invalid JSON body: ${(err as Error).message}`);
-  }
+  const json = parseStrictJson(text);
+  if (!json.ok)
+    return invalid(json.problem === 'syntax' ? `invalid JSON body: ${json.message}` : `the body is ${json.message}`);
+  const body = json.value;
   if (!isRecord(body))
     return invalid(`the request body must be a JSON object with "state" and "questions", got ${preview(body, 40)}`);
   if (body['files'] !== undefined || body['images'] !== undefined) {

@@ -7,6 +7,7 @@
  * message stays the same.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
+import { MAX_RESULT_MEASURE } from '../../../core/offline/case.js';
 import { isCanonicalUtf8 } from './case-table.js';
 import { isBlank } from '../dataset.js';
 import { ByteCursor, encodeKeys } from './fast-json.js';
@@ -228,7 +229,8 @@ export class ResultPreparser {
           break;
         default: {
           const v = cur.number();
-          if (!(v >= 0) || v === Infinity) return false;
+          // Out of range (or bad syntax, NaN): the slow path words the problem.
+          if (!(v >= 0 && v <= MAX_RESULT_MEASURE)) return false;
           if (key === K_COST) batch.cost[k] = v;
           else batch.latency[k] = v;
         }

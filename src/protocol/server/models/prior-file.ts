@@ -1,3 +1,4 @@
+import { jsonProblemMessage, parseStrictJson } from '../../../core/strict-json.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { InvalidInputError } from '../../../core/errors.js';
@@ -17,12 +18,9 @@ export function readPriorFile(path: string): PriorTable {
     const code = (err as { code?: string }).code ?? 'unreadable';
     throw new InvalidInputError([{ file: path, line: null, message: `cannot read the prior file (${code})` }]);
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new InvalidInputError([{ file: path, line: null, message: `not valid JSON (${(err as Error).message})` }]);
-  }
+  const parsed = parseStrictJson(text);
+  if (!parsed.ok) throw new InvalidInputError([{ file: path, line: null, message: jsonProblemMessage(parsed) }]);
+  const value = parsed.value;
   return parsePriorTable(value, path);
 }
 
