@@ -215,6 +215,170 @@ describe('bench --out writes an HTML report', () => {
   });
 });
 
+describe('stored runs: report --format html and runs compare --format html', () => {
+  const store = () => join(tmp, 'runs.sqlite');
+  const ids: string[] = [];
+  const docs: BenchDoc[] = [];
+
+  beforeAll(async () => {
+    for (const model of ['heuristic', 'prior', 'uniform']) {
+      const res = await runCliInProcess(
+        [
+          'bench',
+          '--model',
+          model,
+          '--limit',
+          '30',
+          '--parallel',
+          '4',
+          '--store',
+          store(),
+          '--price-per-mtok',
+          '0.5',
+          '--json',
+        ],
+        tmp,
+      );
+      const doc = JSON.parse(res.stdout) as BenchDoc;
+      ids.push(doc.id);
+      docs.push(doc);
+    }
+  }, 90_000);
+
+  it('report RUN --format html writes the report bench wrote', async () => {
+    const file = join(tmp, 'report.html');
+    const res = await runCliInProcess(['report', ids[0]!, '--format', 'html', '--out', file, '--store', store()], tmp);
+    expect(res.code).toBe(0);
+    const { page, errors } = await browser.open(file);
+    expect(errors).toEqual([]);
+    expect(await page.locator('svg[data-chart="reliability"] [data-mark="point"]').count()).toBe(
+      docs[0]!.summary.reliability.length,
+    );
+    expect(Number(await page.locator('.card[data-key="accuracy"]').getAttribute('data-value'))).toBe(
+      docs[0]!.summary.accuracy,
+    );
+  });
+
+  it('runs compare A B C --format html overlays the runs and draws both Pareto scatters', async () => {
+    const file = join(tmp, 'compare.html');
+    const res = await runCliInProcess(
+      ['runs', 'compare', ...ids, '--format', 'html', '--out', file, '--force', '--store', store()],
+      tmp,
+    );
+    expect(res.code, res.stderr).toBe(0);
+    const { page, errors } = await browser.open(file);
+    expect(errors).toEqual([]);
+    expect(browser.blocked).toEqual([]);
+    const bins = docs.reduce((n, d) => n + d.summary.reliability.length, 0);
+    expect(await page.locator('svg[data-chart="reliability"] [data-mark="point"]').count()).toBe(bins);
+    expect(await column(page, 'runs-table', 'accuracy')).toEqual(docs.map((d) => d.summary.accuracy));
+    expect(await column(page, 'runs-table', 'p50 (ms)')).toEqual(docs.map((d) => d.summary.latencyMs.p50));
+    for (const id of ['latency-scatter', 'cost-scatter']) {
+      expect(await page.locator(`svg[data-chart="${id}"] [data-mark="point"]`).count()).toBe(
+        docs.filter((d) => d.summary.accuracy !== null).length,
+      );
+      expect(await page.locator(`svg[data-chart="${id}"] [data-mark="front"]`).count()).toBe(1);
+    }
+    // The Pareto front of accuracy against p50, computed here.
+    const pts = docs.map((d) => ({ x: d.summary.latencyMs.p50!, y: d.summary.accuracy! }));
+    const onFront = pts.map((p) => !pts.some((q) => q.x <= p.x && q.y >= p.y && (q.x < p.x || q.y > p.y)));
+    const shown = await page.locator('#latency-scatter-table tbody tr td:last-child').allTextContents();
+    expect(shown).toEqual(onFront.map((f) => (f ? 'yes' : 'no')));
+    const keys = new Set(docs.flatMap((d) => Object.keys(d.summary.byQuestion)));
+    expect(await page.locator('svg[data-chart="by-question-chart"] [data-mark="bar"]').count()).toBe(
+      keys.size * docs.length,
+    );
+    await page.screenshot({ path: join(OUT, 'runs-compare.png'), fullPage: true });
+  });
+
+  it('refuses runs compare --format html with one run', async () => {
+    const res = await runCliInProcess(['runs', 'compare', ids[0]!, '--format', 'html', '--store', store()], tmp);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/two or more runs/);
+  });
+});
+
+describe('offline --html reports', () => {
+  const ROOT = join(import.meta.dirname, '..');
+  const mod = (f: string) => join(ROOT, 'data', 'moderation', f);
+  const inbox = (f: string) => join(ROOT, 'data', 'inbox', f);
+
+  async function check(args: string[], name: string) {
+    const file = join(tmp, `${name}.html`);
+    const json = await runCliInProcess([...args, '--json'], tmp);
+    expect(json.code, json.stderr).toBe(0);
+    const res = await runCliInProcess([...args, '--html', file], tmp);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain(`HTML report written to ${file}`);
+    const opened = await browser.open(file);
+    expect(opened.errors).toEqual([]);
+    expect(browser.blocked).toEqual([]);
+    await opened.page.screenshot({ path: join(OUT, `${name}.png`), fullPage: true });
+    return { page: opened.page, doc: JSON.parse(json.stdout) as Record<string, unknown> };
+  }
+
+  it('score --html: the reliability diagram and metrics of score --json', async () => {
+    const { page, doc } = await check(
+      ['score', '--dataset', mod('dataset.jsonl'), '--results', mod('results-careful-1.jsonl')],
+      'score',
+    );
+    const bins = doc['reliability'] as { n: number; accuracy: number }[];
+    expect(await page.locator('svg[data-chart="reliability"] [data-mark="point"]').count()).toBe(bins.length);
+    expect(await column(page, 'reliability-table', 'n')).toEqual(bins.map((b) => b.n));
+    expect(await column(page, 'metrics-table', 'accuracy')).toEqual([doc['accuracy']]);
+    expect(await column(page, 'metrics-table', 'ECE')).toEqual([doc['ece']]);
+  });
+
+  it('compare --html: one reliability line and one metrics row per model', async () => {
+    const files = ['results-careful-1.jsonl', 'results-loud-1.jsonl', 'results-budget-1.jsonl'].map(mod);
+    const { page, doc } = await check(['compare', '--dataset', mod('dataset.jsonl'), '--results', ...files], 'compare');
+    const models = (doc['models'] ?? doc['rows']) as { accuracy: number; reliability: unknown[] }[];
+    expect(await column(page, 'metrics-table', 'accuracy')).toEqual(models.map((m) => m.accuracy));
+    const bins = models.reduce((n, m) => n + m.reliability.length, 0);
+    expect(await page.locator('svg[data-chart="reliability"] [data-mark="point"]').count()).toBe(bins);
+  });
+
+  it('tune --html: P/R/F1 lines over 101 thresholds, default and tuned marked', async () => {
+    const { page, doc } = await check(
+      ['tune', '--dataset', mod('dataset.jsonl'), '--results', mod('results-budget-1.jsonl')],
+      'tune',
+    );
+    expect(await page.locator('svg[data-chart="tune"] [data-mark="line"]').count()).toBe(3);
+    expect(await page.locator('svg[data-chart="tune"] [data-mark="marker"]').count()).toBe(2);
+    expect(await page.locator('#curve-table tbody tr').count()).toBe(101);
+    const tuned = doc['tuned'] as { threshold: number; f1: number };
+    const def = doc['default'] as { threshold: number; f1: number };
+    expect(await column(page, 'tune-table', 'threshold')).toEqual(
+      expect.arrayContaining([def.threshold, tuned.threshold]),
+    );
+    expect((await column(page, 'tune-table', 'F1')).slice(0, 2)).toEqual([def.f1, tuned.f1]);
+  });
+
+  it('actions --html: a gold→predicted matrix per model whose cells add up to the items', async () => {
+    const { page, doc } = await check(
+      [
+        'actions',
+        '--dataset',
+        inbox('dataset.jsonl'),
+        '--spec',
+        inbox('spec.json'),
+        '--results',
+        inbox('results-fieldsharp-1.jsonl'),
+        inbox('results-actionwise-1.jsonl'),
+      ],
+      'actions',
+    );
+    const models = doc['models'] as { model: string; items: number }[];
+    expect(await page.locator('figure.confusion').count()).toBe(models.length);
+    for (const m of models) {
+      const cells = await page
+        .locator(`figure.confusion[data-key="${m.model}"] [data-mark="cell"]`)
+        .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-value'))));
+      expect(cells.reduce((a, b) => a + b, 0)).toBe(m.items);
+    }
+  });
+});
+
 describe('edge runs render without errors', () => {
   const answered = (predicted: number[][]) => ({
     status: 'answered' as const,

@@ -22,6 +22,7 @@ const OPTIONS = {
   results: { type: 'string', multiple: true },
   threshold: { type: 'string', multiple: true },
   json: { type: 'boolean', default: false },
+  html: { type: 'string' },
 } as const;
 
 /** `--threshold FIELD=P` values, checked against the dataset's yes_no fields. */
@@ -51,7 +52,7 @@ export const command: Command = {
   name: 'actions',
   summary: 'compose field decisions into actions and price the errors',
   help: `Usage: decidekit actions --dataset FILE --spec FILE --results FILE [FILE ...]
-                         [--threshold FIELD=P ...] [--json]
+                         [--threshold FIELD=P ...] [--json] [--html FILE]
 
 Scores saved field decisions as the actions they compose into (never calls a model).
 Cases sharing a "group" are one item; each case is one field (its "field", else the part of
@@ -69,6 +70,7 @@ Options:
   --results FILE ...     one or more results JSONL files, one model each (required)
   --threshold FIELD=P    yes iff P(yes) >= P for that yes_no field (default 0.5); repeatable
   --json                 one JSON document, unrounded numbers
+  --html FILE            also write an HTML report (gold -> predicted action matrices) to FILE
 
 Exit codes: 0 ok, 1 invalid input (every problem listed), 2 usage error.
 
@@ -125,6 +127,11 @@ Example:
       resultsPaths,
       comparison: compareActionModels(models),
     };
+    if (values.html !== undefined) {
+      const { renderActionsHtml } = await import('../../reports/html/offline-html.js');
+      const { writeHtmlReport } = await import('../write-html.js');
+      await writeHtmlReport(io, values.html, renderActionsHtml(report));
+    }
     io.stdout.write(
       values.json ? renderActionsJson(report) : renderActionsText(report, { colour: colourEnabled(io.stdout, io.env) }),
     );

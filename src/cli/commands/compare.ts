@@ -11,6 +11,7 @@ const OPTIONS = {
   results: { type: 'string', multiple: true },
   sort: { type: 'string' },
   json: { type: 'boolean', default: false },
+  html: { type: 'string' },
 } as const;
 
 const METRICS = Object.keys(COMPARE_SORT_METRICS).join(', ');
@@ -18,7 +19,7 @@ const METRICS = Object.keys(COMPARE_SORT_METRICS).join(', ');
 export const command: Command = {
   name: 'compare',
   summary: "compare several models' saved answers in one table",
-  help: `Usage: decidekit compare --dataset FILE --results FILE [FILE ...] [--sort METRIC] [--json]
+  help: `Usage: decidekit compare --dataset FILE --results FILE [FILE ...] [--sort METRIC] [--json] [--html FILE]
 
 Scores several results files (one model each) against the same dataset and prints one
 Markdown table, one row per file in the order given: Model, Accuracy, Brier, Log loss,
@@ -30,6 +31,7 @@ Options:
   --sort METRIC         order rows best first by: ${METRICS}
                         (absent values last; default: the order given)
   --json                one JSON document, unrounded numbers
+  --html FILE           also write an HTML report (metrics, reliability diagrams) to FILE
 
 Exit codes: 0 ok, 1 invalid input (every problem of every file listed), 2 usage error.
 
@@ -50,6 +52,11 @@ Example:
     const { dataset, prefetched } = await loadWithPrefetch(datasetPath, results[0]!);
     let rows = await scoreFiles(dataset, results, undefined, prefetched);
     if (sort !== null && isCompareSortMetric(sort)) rows = sortByMetric(rows, (r) => r.summary, sort);
+    if (values.html !== undefined) {
+      const { renderCompareHtml } = await import('../../reports/html/offline-html.js');
+      const { writeHtmlReport } = await import('../write-html.js');
+      await writeHtmlReport(io, values.html, renderCompareHtml(dataset.path, rows));
+    }
     io.stdout.write(
       values.json
         ? renderCompareJson(dataset.path, rows, sort)

@@ -2,6 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DecidekitError, UsageError } from '../../core/errors.js';
 import { compareRuns } from '../../core/bench/run-diff.js';
+import { renderBenchHtml } from '../../reports/html/bench-html.js';
+import { renderRunsCompareHtml } from '../../reports/html/runs-compare-html.js';
 import { renderBenchJson } from '../../reports/bench/bench-json.js';
 import { renderBenchMarkdown } from '../../reports/bench/bench-markdown.js';
 import { renderBenchTerminal } from '../../reports/bench/bench-terminal.js';
@@ -21,13 +23,14 @@ const COMMON = {
 } as const;
 
 const SUBCOMMANDS = ['list', 'show', 'compare', 'report', 'export'] as const;
-const REPORT_FORMATS = ['terminal', 'markdown', 'json'] as const;
+const REPORT_FORMATS = ['terminal', 'markdown', 'json', 'html'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
 
 const HELP = `Usage: decidekit runs list    [--limit N] [--redact] [--json] [--store PATH]
        decidekit runs show    RUN [--redact] [--json] [--store PATH]
        decidekit runs compare RUN_A RUN_B [--force] [--json] [--store PATH]
-       decidekit runs report  RUN [--format terminal|markdown|json] [--out FILE] [--redact] [--store PATH]
+       decidekit runs compare RUN_A RUN_B [RUN_C ...] --format html [--out FILE] [--force] [--redact] [--store PATH]
+       decidekit runs report  RUN [--format terminal|markdown|json|html] [--out FILE] [--redact] [--store PATH]
        decidekit runs export  RUN --format jsonl [--out FILE] [--store PATH]
 
 Every 'decidekit bench' run is kept in one SQLite file (WAL mode): its configuration,
@@ -39,9 +42,12 @@ Subcommands:
   show      one run: configuration, provenance and headline results
   compare   run B against run A: headline and per-question deltas (B - A) and every
             decision whose correctness changed. Runs must have the same fingerprint
-            (same dataset revision, cases, questions, model and endpoint)
+            (same dataset revision, cases, questions, model and endpoint).
+            --format html: one page for two or more runs (overlaid charts, accuracy
+            against latency and cost with the Pareto front)
   report    re-render a stored run's full report as bench printed or wrote it:
-            terminal summary (default), Markdown report with trace, or JSON document
+            terminal summary (default), Markdown report with trace, JSON document, or
+            a self-contained HTML report with charts
   export    one JSON line per decision with flat keys (spreadsheets, DuckDB, pandas)
 
 Options:
@@ -51,9 +57,11 @@ Options:
   --limit N       list only the N newest runs (default: all)
   --redact        show server hosts as <redacted> (list, show, report)
   --force         compare runs whose fingerprints differ (prints a warning)
-  --format F      report: terminal (default), markdown or json;
+  --format F      report: terminal (default), markdown, json or html;
+                  compare: html for the chart page of two or more runs;
                   export: jsonl (required; the only export format)
-  --out FILE      write the report or export to FILE instead of standard output
+  --out FILE      write the report, comparison page or export to FILE instead of
+                  standard output
 
 Exit codes: 0 ok, 1 unknown run, unreadable store or runs not comparable, 2 usage error.
 
@@ -139,9 +147,19 @@ function runShow(argv: readonly string[], io: CliIo): number {
 function runCompare(argv: readonly string[], io: CliIo): number {
   const { values, positionals: rest } = parseCommandArgs(
     argv,
-    { ...COMMON, force: { type: 'boolean', default: false } },
+    {
+      ...COMMON,
+      force: { type: 'boolean', default: false },
+      format: { type: 'string' },
+      out: { type: 'string' },
+      redact: { type: 'boolean', default: false },
+    },
     true,
   );
+  if (values.format !== undefined && values.format !== 'html')
+    throw new UsageError(`--format ${JSON.stringify(values.format)} is not supported by runs compare (use html)`);
+  if (values.format === 'html') return runCompareHtml(rest, values, io);
+  if (values.out !== undefined) throw new UsageError('runs compare --out goes with --format html');
   const [first, second] = positionals(rest, ['RUN_A', 'RUN_B'], 'compare');
   const [a, b] = withStore(
     storePathOf(values.store, io),
@@ -158,6 +176,29 @@ function runCompare(argv: readonly string[], io: CliIo): number {
       ? renderRunComparisonJson(comparison)
       : renderRunComparison(comparison, { colour: colourEnabled(io.stdout, io.env) }),
   );
+  return 0;
+}
+
+function runCompareHtml(
+  prefixes: readonly string[],
+  values: { store?: string | undefined; force: boolean; out?: string | undefined; redact: boolean; json: boolean },
+  io: CliIo,
+): number {
+  if (prefixes.length < 2) throw new UsageError('runs compare --format html takes two or more runs');
+  if (values.json) throw new UsageError('runs compare takes --json or --format html, not both');
+  const runs = withStore(storePathOf(values.store, io), (s) => prefixes.map((p) => requireRun(s, p).run));
+  // The pairwise check refuses runs of different fingerprints unless --force, as the text comparison does.
+  for (const other of runs.slice(1)) compareRuns(runs[0]!, other, { force: values.force });
+  if (new Set(runs.map((r) => r.fingerprint)).size > 1)
+    io.stderr.write('decidekit runs compare: warning: fingerprints differ; comparing anyway because of --force\n');
+  const html = renderRunsCompareHtml(runs, { redactHost: values.redact });
+  if (values.out === undefined) {
+    io.stdout.write(html);
+    return 0;
+  }
+  const out = resolve(io.cwd, values.out);
+  writeOut(out, html, 'comparison page');
+  io.stderr.write(`decidekit runs compare: HTML comparison of ${runs.length} runs written to ${out}\n`);
   return 0;
 }
 
@@ -198,13 +239,15 @@ async function runReport(argv: readonly string[], io: CliIo): Promise<number> {
             ? { ...run, config: { ...run.config, endpoint: { ...run.config.endpoint, host: REDACTED_HOST } } }
             : run,
         )
-      : format === 'markdown'
-        ? renderBenchMarkdown(run, { redactHost, ...(states ? { states } : {}) })
-        : renderBenchTerminal(run, {
-            colour: !toFile && colourEnabled(io.stdout, io.env),
-            redactHost,
-            ...(io.stdout.columns === undefined ? {} : { width: io.stdout.columns }),
-          });
+      : format === 'html'
+        ? renderBenchHtml(run, { redactHost })
+        : format === 'markdown'
+          ? renderBenchMarkdown(run, { redactHost, ...(states ? { states } : {}) })
+          : renderBenchTerminal(run, {
+              colour: !toFile && colourEnabled(io.stdout, io.env),
+              redactHost,
+              ...(io.stdout.columns === undefined ? {} : { width: io.stdout.columns }),
+            });
   if (!toFile) {
     io.stdout.write(text);
     return 0;

@@ -3,6 +3,7 @@ import { DecidekitError, InvalidInputError, UsageError } from '../../core/errors
 import {
   DEFAULT_FOLDS,
   DEFAULT_SEED,
+  thresholdCurve,
   tunePointOf,
   tunePoints,
   type TuneOptions,
@@ -26,6 +27,7 @@ const OPTIONS = {
   'cost-fp': { type: 'string' },
   'cost-fn': { type: 'string' },
   json: { type: 'boolean', default: false },
+  html: { type: 'string' },
 } as const;
 
 const isFraction = (n: number) => n >= 0 && n <= 1;
@@ -34,7 +36,7 @@ export const command: Command = {
   name: 'tune',
   summary: 'find the yes/no threshold your saved scores support (with cross-validation)',
   help: `Usage: decidekit tune --dataset FILE --results FILE [--min-precision P] [--min-recall R]
-                      [--folds K] [--seed S] [--cost-fp X --cost-fn Y] [--json]
+                      [--folds K] [--seed S] [--cost-fp X --cost-fn Y] [--json] [--html FILE]
 
 Tunes the yes/no threshold of one model from its saved probabilities (yes_no cases only;
 never calls a model). Candidates are the observed probabilities; a case is yes iff p >= t.
@@ -55,6 +57,7 @@ Options:
   --cost-fp X          cost of a false yes; with --cost-fn, pick the threshold with the
   --cost-fn Y          lowest expected error cost instead of the best F1 (both >= 0)
   --json               one JSON document, unrounded numbers
+  --html FILE          also write an HTML report (P/R/F1 against the threshold) to FILE
 
 Exit codes: 0 ok, 1 invalid input (every problem listed) or a single class, 2 usage error.
 
@@ -109,6 +112,11 @@ Example:
       throw err;
     }
     const tuned = { model: model ?? basename(resultsPath), datasetPath, resultsPath, report };
+    if (values.html !== undefined) {
+      const { renderTuneHtml } = await import('../../reports/html/offline-html.js');
+      const { writeHtmlReport } = await import('../write-html.js');
+      await writeHtmlReport(io, values.html, renderTuneHtml(tuned, thresholdCurve(points, options)));
+    }
     io.stdout.write(
       values.json ? renderTuneJson(tuned) : renderTuneText(tuned, { colour: colourEnabled(io.stdout, io.env) }),
     );
