@@ -184,7 +184,7 @@ function groupSection(
 }
 
 function dist(answers: readonly string[], probabilities: readonly number[]): string {
-  return answers.map((a, i) => `${a} ${formatNumber(probabilities[i] ?? null, 2)}`).join(' · ');
+  return answers.map((a, i) => `${a} ${formatNumber(probabilities[i] ?? null, 2)}`).join(', ');
 }
 
 /** The whole report as one self-contained HTML document. */
@@ -402,7 +402,7 @@ export function renderBenchHtml(run: BenchRun, options: BenchHtmlOptions = {}): 
       for (const dec of k.decisions) {
         const o = dec.outcome;
         const q = `${k.workflow}/${dec.questionId}`;
-        const gold = { text: dist(dec.answers, dec.gold.probabilities), className: 'dist' };
+        const gold = dist(dec.answers, dec.gold.probabilities);
         switch (o.status) {
           case 'answered': {
             const confidentWrong = !o.correct && o.confidence >= CONFIDENT_THRESHOLD;
@@ -411,14 +411,14 @@ export function renderBenchHtml(run: BenchRun, options: BenchHtmlOptions = {}): 
             );
             rows.push([
               k.caseId,
-              q,
+              dec.questionId,
               o.correct ? { text: '✓', className: 'ok' } : { text: '✗', className: 'bad' },
               o.predicted,
               dec.gold.label,
-              num(o.confidence),
-              num(o.kl),
-              num(o.brier),
-              { text: dist(dec.answers, o.probabilities), className: 'dist' },
+              formatNumber(o.confidence),
+              formatNumber(o.kl),
+              formatNumber(o.brier),
+              dist(dec.answers, o.probabilities),
               gold,
             ]);
             break;
@@ -427,13 +427,13 @@ export function renderBenchHtml(run: BenchRun, options: BenchHtmlOptions = {}): 
             attributes.push(` data-q="${escapeHtml(q)}" data-ok="f"`);
             rows.push([
               k.caseId,
-              q,
+              dec.questionId,
               { text: '–', className: 'bad' },
               `error: ${o.failure.kind}`,
               dec.gold.label,
-              num(null),
-              num(null),
-              num(null),
+              'n/a',
+              'n/a',
+              'n/a',
               '',
               gold,
             ]);
@@ -456,9 +456,9 @@ export function renderBenchHtml(run: BenchRun, options: BenchHtmlOptions = {}): 
           '',
           'predicted',
           'gold',
-          'confidence#',
-          'KL#',
-          'Brier#',
+          'confidence',
+          'KL',
+          'Brier',
           'predicted distribution',
           'gold distribution',
         ],

@@ -39,10 +39,11 @@ svg .bar,svg .point{fill:var(--c)}svg .line{stroke:var(--c)}svg .marker[class*="
 .legend .sw{display:inline-block;width:.9em;height:.9em;border-radius:2px;margin-right:.35em;vertical-align:-.1em;background:var(--c)}
 .scroll{overflow:auto;max-height:32rem;border:1px solid var(--line);border-radius:6px}
 table{border-collapse:collapse;font-size:.88rem;width:100%}th,td{padding:.25rem .5rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
-th{background:var(--card);position:sticky;top:0}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
+th{background:var(--card);position:sticky;top:0}#trace th:nth-child(n+6):nth-child(-n+8){text-align:right}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 table.sortable th{cursor:pointer;user-select:none}table.sortable th[aria-sort=ascending]::after{content:" ▲"}table.sortable th[aria-sort=descending]::after{content:" ▼"}
 table.heatmap{width:auto;min-width:40%}td.heat{background:color-mix(in srgb,var(--heat) calc(var(--h) * 75%),transparent);text-align:right;font-variant-numeric:tabular-nums}
 td.diag{outline:2px solid var(--good);outline-offset:-2px}
+#trace td:nth-child(n+6):nth-child(-n+8){text-align:right;font-variant-numeric:tabular-nums}#trace td:nth-child(n+9){font:.8rem ui-monospace,Menlo,monospace;white-space:nowrap}
 .ok{color:var(--good)}.bad{color:var(--bad)}.dist{font:.8rem ui-monospace,Menlo,monospace;white-space:nowrap}
 .filters{display:flex;flex-wrap:wrap;gap:.4rem 1.2rem;align-items:center;margin:.5rem 0}
 @media print{body{max-width:none;padding:0;font-size:11px}.scroll{max-height:none;overflow:visible;border:0}.filters{display:none}
@@ -51,7 +52,7 @@ th{position:static}h2{break-after:avoid}a{color:inherit}}
 
 const SCRIPT = `
 (function(){
-function val(td){var v=td.getAttribute('data-value');if(v===null)return td.textContent.trim().toLowerCase();return v===''?null:Number(v)}
+function val(td){var v=td.getAttribute('data-value');if(v!==null)return v===''?null:Number(v);var t=td.textContent.trim();if(t==='n/a')return null;return /^-?[0-9]+(\\.[0-9]+)?$/.test(t)?Number(t):t.toLowerCase()}
 document.querySelectorAll('table.sortable').forEach(function(t){
 t.querySelectorAll('th').forEach(function(th,i){th.tabIndex=0;function go(){
 var asc=th.getAttribute('aria-sort')!=='ascending';t.querySelectorAll('th').forEach(function(o){o.removeAttribute('aria-sort')});

@@ -193,7 +193,7 @@ export function renderBarChart(
   const seriesCount = options.seriesNames.length;
   const barH = seriesCount === 1 ? 16 : 11;
   const rowH = barH * seriesCount + 8;
-  const left = 210;
+  const left = 250;
   const top = 8;
   const bottom = top + Math.max(1, items.length) * rowH;
   const right = WIDTH - 56;
@@ -211,7 +211,7 @@ export function renderBarChart(
   );
   items.forEach((item, i) => {
     const y0 = top + i * rowH + 4;
-    const label = item.label.length > 32 ? `${item.label.slice(0, 31)}…` : item.label;
+    const label = item.label.length > 34 ? `${item.label.slice(0, 33)}…` : item.label;
     parts.push(
       `<text class="tick" x="${left - 6}" y="${coord(y0 + (barH * seriesCount) / 2)}" text-anchor="end" dy="0.32em">${escapeHtml(label)}${tip(item.label)}</text>`,
     );
@@ -371,9 +371,10 @@ export function renderScatterChart(
         ) +
         `</circle>`,
     );
-    const label = p.label.length > 24 ? `${p.label.slice(0, 23)}…` : p.label;
+    const label = p.label.length > 30 ? `${p.label.slice(0, 29)}…` : p.label;
+    const leftSide = x(p.x) > (MARGIN.left + right) / 2;
     parts.push(
-      `<text class="value" x="${coord(x(p.x) + 9)}" y="${coord(y(p.y))}" dy="0.32em">${escapeHtml(label)}</text>`,
+      `<text class="value" x="${coord(x(p.x) + (leftSide ? -9 : 9))}" y="${coord(y(p.y))}" dy="0.32em"${leftSide ? ' text-anchor="end"' : ''}>${escapeHtml(label)}</text>`,
     );
   });
   parts.push('</svg>');
