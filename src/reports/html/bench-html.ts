@@ -172,7 +172,7 @@ function groupSection(
     ];
   });
   return `<h2 id="${id}">${escapeHtml(title)}</h2>${renderFigure({
-    title,
+    title: `${title}, worst first`,
     ...(majority === null
       ? {}
       : {

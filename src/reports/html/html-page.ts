@@ -23,8 +23,8 @@ code{font:.9em ui-monospace,SFMono-Regular,Menlo,monospace}
 .card .k{font-size:.8rem;color:var(--muted);text-transform:uppercase;letter-spacing:.03em}.card .v{font-size:1.5rem;font-weight:600}
 .card .d{font-size:.8rem;color:var(--muted)}
 figure{margin:1rem 0;break-inside:avoid}figcaption{font-weight:600;margin-bottom:.3rem}figcaption p{font-weight:400;margin:.1rem 0;font-size:.9rem}
-.pair{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:1rem;align-items:start}
-@media (max-width:800px){.pair{grid-template-columns:1fr}}
+.pair{display:grid;grid-template-columns:minmax(0,1.25fr) minmax(0,1fr);gap:1rem;align-items:start}
+.pair>div{min-width:0;overflow-x:auto}@media (max-width:800px){.pair{grid-template-columns:1fr}}
 svg.chart{width:100%;height:auto;max-width:760px;display:block;font-size:12px}
 svg .grid{stroke:var(--line);stroke-width:.6}svg .axis{stroke:var(--muted);stroke-width:1}
 svg .tick{fill:var(--muted)}svg .label{fill:var(--fg);font-weight:600}svg .value{fill:var(--fg);font-size:11px}
