@@ -20,7 +20,7 @@ h3{font-size:1.05rem;margin:1.2rem 0 .4rem}
 code{font:.9em ui-monospace,SFMono-Regular,Menlo,monospace}
 .cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(150px,1fr));gap:.6rem;margin:1rem 0}
 .card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:.6rem .8rem}
-.card .k{font-size:.8rem;color:var(--muted);text-transform:uppercase;letter-spacing:.03em}.card .v{font-size:1.5rem;font-weight:600}
+.card .k{font-size:.8rem;color:var(--muted);text-transform:uppercase;letter-spacing:.03em}.card .v{font-size:1.4rem;font-weight:600;overflow-wrap:anywhere}
 .card .d{font-size:.8rem;color:var(--muted)}
 figure{margin:1rem 0;break-inside:avoid}figcaption{font-weight:600;margin-bottom:.3rem}figcaption p{font-weight:400;margin:.1rem 0;font-size:.9rem}
 .pair{display:grid;grid-template-columns:minmax(0,1.25fr) minmax(0,1fr);gap:1rem;align-items:start}
@@ -39,12 +39,12 @@ svg .bar,svg .point{fill:var(--c)}svg .line{stroke:var(--c)}svg .marker[class*="
 .legend .sw{display:inline-block;width:.9em;height:.9em;border-radius:2px;margin-right:.35em;vertical-align:-.1em;background:var(--c)}
 .scroll{overflow:auto;max-height:32rem;border:1px solid var(--line);border-radius:6px}
 table{border-collapse:collapse;font-size:.88rem;width:100%}th,td{padding:.25rem .5rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
-th{background:var(--card);position:sticky;top:0}#trace th:nth-child(n+6):nth-child(-n+8){text-align:right}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
+th{background:var(--card)}.scroll th{position:sticky;top:0}#trace th:nth-child(n+6):nth-child(-n+8){text-align:right}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 table.sortable th{cursor:pointer;user-select:none}table.sortable th[aria-sort=ascending]::after{content:" ▲"}table.sortable th[aria-sort=descending]::after{content:" ▼"}
 table.heatmap{width:auto;min-width:40%}td.heat{background:color-mix(in srgb,var(--heat) calc(var(--h) * 75%),transparent);text-align:right;font-variant-numeric:tabular-nums}
 td.diag{outline:2px solid var(--good);outline-offset:-2px}
 #trace td:nth-child(n+6):nth-child(-n+8){text-align:right;font-variant-numeric:tabular-nums}#trace td:nth-child(n+9){font:.8rem ui-monospace,Menlo,monospace;white-space:nowrap}
-.ok{color:var(--good)}.bad{color:var(--bad)}.dist{font:.8rem ui-monospace,Menlo,monospace;white-space:nowrap}
+td:first-child{white-space:nowrap}.ok{color:var(--good)}.bad{color:var(--bad)}.dist{font:.8rem ui-monospace,Menlo,monospace;white-space:nowrap}
 .filters{display:flex;flex-wrap:wrap;gap:.4rem 1.2rem;align-items:center;margin:.5rem 0}
 @media print{body{max-width:none;padding:0;font-size:11px}.scroll{max-height:none;overflow:visible;border:0}.filters{display:none}
 th{position:static}h2{break-after:avoid}a{color:inherit}}
