@@ -159,6 +159,27 @@ describe('bench --out writes an HTML report', () => {
     expect(sorted[0]).toBe(Math.max(...accuracy.map((a) => a ?? -1)));
   });
 
+  it('tables accuracy, KL, Brier and ECE by workflow as in the --json summary', async () => {
+    const { page } = await browser.open(html);
+    const shown = await page.locator('#by-workflow-table tbody tr td:first-child').allTextContents();
+    expect([...shown].sort()).toEqual(Object.keys(doc.summary.byWorkflow));
+    for (const metric of ['accuracy', 'KL', 'Brier', 'ECE'] as const) {
+      const key = ({ accuracy: 'accuracy', KL: 'kl', Brier: 'brier', ECE: 'ece' } as const)[metric];
+      expect(await column(page, 'by-workflow-table', metric)).toEqual(
+        shown.map((w) => doc.summary.byWorkflow[w]![key]),
+      );
+    }
+  });
+
+  it('prints without the filters and with every trace row', async () => {
+    const { page } = await browser.open(html);
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.locator('#trace-filters').isVisible()).toBe(false);
+    expect(await visibleRows(page, 'trace')).toBe(doc.decisions.length);
+    const pdf = await page.pdf({ format: 'A4' });
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
   it('draws a confusion matrix for each choice and score question, counts from the decisions', async () => {
     const { page } = await browser.open(html);
     const answered = doc.decisions.filter((d) => d.status === 'answered' && d.type !== 'noul');
@@ -212,6 +233,14 @@ describe('bench --out writes an HTML report', () => {
     expect(await page.locator('#trace-count').textContent()).toBe(
       `${doc.summary.byQuestion[key]!.total} of ${doc.decisions.length} decisions shown`,
     );
+    await page.locator('#f-question').selectOption('');
+    const workflow = Object.keys(doc.summary.byWorkflow).at(-1)!;
+    await page.locator('#f-workflow').selectOption(workflow);
+    expect(await visibleRows(page, 'trace')).toBe(doc.summary.byWorkflow[workflow]!.total);
+    await page.getByLabel('wrong only').click();
+    expect(await visibleRows(page, 'trace')).toBe(
+      doc.decisions.filter((d) => d.workflow === workflow && !d.correct).length,
+    );
   });
 });
 
@@ -245,7 +274,7 @@ describe('stored runs: report --format html and runs compare --format html', () 
     }
   }, 90_000);
 
-  it('report RUN --format html writes the report bench wrote', async () => {
+  it('report RUN --format html renders the stored run with its --json numbers', async () => {
     const file = join(tmp, 'report.html');
     const res = await runCliInProcess(['report', ids[0]!, '--format', 'html', '--out', file, '--store', store()], tmp);
     expect(res.code).toBe(0);
