@@ -171,6 +171,15 @@ describe('bench --out writes an HTML report', () => {
     }
   });
 
+  it('sorts the trace by a numeric column, absent values last', async () => {
+    const { page } = await browser.open(html);
+    await page.locator('#trace th', { hasText: /^KL$/ }).click();
+    const shown = await page.locator('#trace tbody tr td:nth-child(7)').allTextContents();
+    const numbers = shown.filter((t) => t !== 'n/a').map(Number);
+    expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+    expect(shown.slice(numbers.length).every((t) => t === 'n/a')).toBe(true);
+  });
+
   it('prints without the filters and with every trace row', async () => {
     const { page } = await browser.open(html);
     await page.emulateMedia({ media: 'print' });
