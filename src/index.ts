@@ -72,7 +72,13 @@ export { createOfflineAccumulator, summarizeOffline, type OfflineSummary } from 
 export { predictYesNo, predictChoice, DEFAULT_YES_NO_THRESHOLD } from './core/offline/prediction.js';
 export { loadOfflineDataset, type OfflineDataset } from './datasets/offline/dataset.js';
 export { readResults, loadResults, scoreResults } from './datasets/offline/results.js';
-export { tuneThreshold, tunePoints, type TuneReport, type TuneOptions } from './core/offline/threshold-tuning.js';
+export {
+  tuneThreshold,
+  tunePoints,
+  thresholdCurve,
+  type TuneReport,
+  type TuneOptions,
+} from './core/offline/threshold-tuning.js';
 export { renderScoreText, renderCompareMarkdown } from './reports/offline/score-text.js';
 export { renderTuneText } from './reports/offline/tuning-text.js';
 export { renderActionsText } from './reports/offline/actions-text.js';
@@ -136,3 +142,6 @@ export {
 export { renderBenchTerminal, type BenchTerminalOptions } from './reports/bench/bench-terminal.js';
 export { renderBenchMarkdown, type BenchMarkdownOptions } from './reports/bench/bench-markdown.js';
 export { renderBenchJson } from './reports/bench/bench-json.js';
+export { renderBenchHtml, type BenchHtmlOptions } from './reports/html/bench-html.js';
+export { renderRunsCompareHtml } from './reports/html/runs-compare-html.js';
+export { renderScoreHtml, renderCompareHtml, renderTuneHtml, renderActionsHtml } from './reports/html/offline-html.js';

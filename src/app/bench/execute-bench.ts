@@ -25,6 +25,7 @@ import { checkResumable } from '../../store/resume-check.js';
 import type { RunStore } from '../../store/run-store.js';
 import { summarizeRun } from '../../store/run-summary.js';
 import { StoreWriteError } from '../../store/store-errors.js';
+import { renderBenchHtml } from '../../reports/html/bench-html.js';
 import { renderBenchJson } from '../../reports/bench/bench-json.js';
 import { renderBenchMarkdown } from '../../reports/bench/bench-markdown.js';
 import type { BenchStartLine } from '../../reports/bench/bench-messages.js';
@@ -48,7 +49,7 @@ export interface ExecuteBenchOptions {
   readonly now: () => number;
   /** Wall clock for the run's creation time. */
   readonly clock?: () => Date;
-  /** Write `<run>.json` and `<run>.md` here (created when missing). */
+  /** Write `<run>.json`, `<run>.md` and `<run>.html` here (created when missing). */
   readonly outDir?: string;
   readonly redactHost?: boolean;
   /** The first line: what is about to be sent where. */
@@ -252,7 +253,7 @@ async function sendAndFinish(
   };
 }
 
-/** Writes `<run>.json` and `<run>.md` into `dir`; a failure names the file and the reason. */
+/** Writes `<run>.json`, `<run>.md` and `<run>.html` into `dir`; a failure names the file and the reason. */
 export async function writeBenchReports(
   run: BenchRun,
   dir: string,
@@ -264,6 +265,10 @@ export async function writeBenchReports(
     {
       path: join(dir, `${run.id}.md`),
       text: () => renderBenchMarkdown(run, { states, redactHost: options.redactHost === true }),
+    },
+    {
+      path: join(dir, `${run.id}.html`),
+      text: () => renderBenchHtml(run, { redactHost: options.redactHost === true }),
     },
   ];
   try {

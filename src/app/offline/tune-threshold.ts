@@ -28,5 +28,5 @@ export async function tuneThreshold(datasetPath: string, resultsPath: string, op
     }
     throw err;
   }
-  return { model: model ?? basename(resultsPath), datasetPath, resultsPath, report };
+  return { model: model ?? basename(resultsPath), datasetPath, resultsPath, report, points };
 }

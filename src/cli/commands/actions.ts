@@ -6,7 +6,10 @@ import { requiredValue } from '../option-checks.js';
 export const command = defineCommand({
   name: 'actions',
   summary: 'compose field decisions into actions and price the errors',
-  usage: ['actions --dataset FILE --spec FILE --results FILE [FILE ...]', '        [--threshold FIELD=P ...] [--json]'],
+  usage: [
+    'actions --dataset FILE --spec FILE --results FILE [FILE ...]',
+    '        [--threshold FIELD=P ...] [--json] [--html FILE]',
+  ],
   description: `Scores saved field decisions as the actions they compose into (never calls a model).
 Cases sharing a "group" are one item; each case is one field (its "field", else the part of
 its id after the last ':'). The spec (JSON) lists the actions, the inaction, ordered rules
@@ -24,6 +27,7 @@ partly: excluded). Both rankings are printed.`,
       example: 'urgent=0.5',
     }),
     json: flag('one JSON document, unrounded numbers'),
+    html: text('FILE', 'also write an HTML report (gold -> predicted action matrices) to FILE'),
   },
   examples: [
     'decidekit actions --dataset data/inbox/dataset.jsonl --spec data/inbox/spec.json \\\n' +
@@ -47,6 +51,11 @@ partly: excluded). Both rankings are printed.`,
     } else {
       const { renderActionsText } = await import('../../reports/offline/actions-text.js');
       io.stdout.write(renderActionsText(report, { colour: colourEnabled(io.stdout, io.env) }));
+    }
+    if (values.html !== undefined) {
+      const { renderActionsHtml } = await import('../../reports/html/offline-html.js');
+      const { writeHtmlReport } = await import('../write-html.js');
+      await writeHtmlReport(io, values.html, renderActionsHtml(report));
     }
     return 0;
   },

@@ -41,7 +41,7 @@ benchmarks its default model on the bundled synthetic sample.`,
     'price-per-mtok': decimal('USD', 'price per million input tokens: total cost and cost per correct decision', {
       min: 0,
     }),
-    out: text('DIR', 'write <run>.json and <run>.md into DIR'),
+    out: text('DIR', 'write <run>.json, <run>.md and <run>.html into DIR'),
     store: text('PATH', 'run store', { defaultText: '$XDG_DATA_HOME/decidekit/runs.sqlite' }),
     'no-store': flag('do not keep the run'),
     label: text('TEXT', "a label shown in 'decidekit runs list'"),

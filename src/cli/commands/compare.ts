@@ -19,7 +19,7 @@ const sortOption = oneOf(
 export const command = defineCommand({
   name: 'compare',
   summary: "compare several models' saved answers in one table",
-  usage: 'compare --dataset FILE --results FILE [FILE ...] [--sort METRIC] [--json]',
+  usage: 'compare --dataset FILE --results FILE [FILE ...] [--sort METRIC] [--json] [--html FILE]',
   description: `Scores several results files (one model each) against the same dataset and prints one
 Markdown table, one row per file in the order given: Model, Accuracy, Brier, Log loss,
 ECE, Score MAE, $ / correct, Latency (ms). Never calls a model.`,
@@ -35,6 +35,7 @@ ECE, Score MAE, $ / correct, Latency (ms). Never calls a model.`,
       },
     },
     json: flag('one JSON document, unrounded numbers'),
+    html: text('FILE', 'also write an HTML report (metrics, reliability diagrams) to FILE'),
   },
   exitCodes: '0 ok, 1 invalid input (every problem of every file listed), 2 usage error, 130 interrupted.',
   examples: [
@@ -56,6 +57,11 @@ ECE, Score MAE, $ / correct, Latency (ms). Never calls a model.`,
     } else {
       const { renderCompareMarkdown, renderCompareNotes } = await import('../../reports/offline/score-text.js');
       io.stdout.write(renderCompareMarkdown(rows) + renderCompareNotes(rows));
+    }
+    if (values.html !== undefined) {
+      const { renderCompareHtml } = await import('../../reports/html/offline-html.js');
+      const { writeHtmlReport } = await import('../write-html.js');
+      await writeHtmlReport(io, values.html, renderCompareHtml(dataset.path, rows));
     }
     return 0;
   },

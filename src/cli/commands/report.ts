@@ -6,6 +6,6 @@ export const command = defineCommand({
   ...reportSpec,
   name: 'report',
   summary: "re-render a stored run's report (same as 'runs report')",
-  usage: 'report RUN [--format terminal|markdown|json] [--out FILE] [--redact] [--store PATH]',
+  usage: 'report RUN [--format terminal|markdown|json|html] [--out FILE] [--redact] [--store PATH]',
   examples: ['decidekit report 20261130-0415 --format markdown --out report.md'],
 });

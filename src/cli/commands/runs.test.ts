@@ -251,7 +251,14 @@ describe.concurrent('decidekit runs report', () => {
     const r = await cli(['runs', 'report', baseline().id, '--store', storePath]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Accuracy\s+50\.0%/);
-    expect((await cli(['runs', 'report', baseline().id, '--format', 'html', '--store', storePath])).code).toBe(2);
+    expect((await cli(['runs', 'report', baseline().id, '--format', 'pdf', '--store', storePath])).code).toBe(2);
+  });
+
+  it('prints the HTML report with --format html', async () => {
+    const r = await cli(['runs', 'report', baseline().id, '--format', 'html', '--store', storePath]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^<!doctype html>/);
+    expect(r.stdout).toContain(`<code>${baseline().id}</code>`);
   });
 });
 

@@ -6,7 +6,7 @@ import { requiredValue } from '../option-checks.js';
 export const command = defineCommand({
   name: 'score',
   summary: "score one model's saved answers against a dataset",
-  usage: 'score --dataset FILE --results FILE [--threshold P] [--json]',
+  usage: 'score --dataset FILE --results FILE [--threshold P] [--json] [--html FILE]',
   description: `Scores one model's saved decisions (a results JSONL file) against a dataset with known
 answers. Never calls a model. Files may be gzipped (.gz).
 
@@ -17,6 +17,7 @@ correct decision and mean latency. Absent numbers read n/a (null in JSON).`,
     results: list('FILE', "one model's results JSONL (required)"),
     threshold: decimal('P', 'yes/no cases: predicted yes iff P(yes) >= P', { min: 0, max: 1, default: 0.5 }),
     json: flag('one JSON document, unrounded numbers'),
+    html: text('FILE', 'also write an HTML report (reliability diagram, metrics) to FILE'),
   },
   examples: [
     'decidekit score --dataset data/moderation/dataset.jsonl \\\n' +
@@ -31,6 +32,11 @@ correct decision and mean latency. Absent numbers read n/a (null in JSON).`,
       );
     const { scoreResultsFiles } = await import('../../app/offline/score-files.js');
     const { scored } = await scoreResultsFiles(datasetPath, values.results, { threshold: values.threshold });
+    if (values.html !== undefined) {
+      const { renderScoreHtml } = await import('../../reports/html/offline-html.js');
+      const { writeHtmlReport } = await import('../write-html.js');
+      await writeHtmlReport(io, values.html, renderScoreHtml(scored[0]!));
+    }
     if (values.json) {
       const { renderScoreJson } = await import('../../reports/offline/score-json.js');
       io.stdout.write(renderScoreJson(scored[0]!));

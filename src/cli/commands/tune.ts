@@ -9,7 +9,7 @@ export const command = defineCommand({
   summary: 'find the yes/no threshold your saved scores support (with cross-validation)',
   usage: [
     'tune --dataset FILE --results FILE [--min-precision P] [--min-recall R]',
-    '     [--folds K] [--seed S] [--cost-fp X --cost-fn Y] [--json]',
+    '     [--folds K] [--seed S] [--cost-fp X --cost-fn Y] [--json] [--html FILE]',
   ],
   description: `Tunes the yes/no threshold of one model from its saved probabilities (yes_no cases only;
 never calls a model). Candidates are the observed probabilities; a case is yes iff p >= t.
@@ -37,6 +37,7 @@ the held-out fold: the honest estimate). $/100 is 100 x mean cost per call.`,
     ),
     'cost-fn': decimal('Y', 'cost of a false no (>= 0); goes with --cost-fp', { min: 0 }),
     json: flag('one JSON document, unrounded numbers'),
+    html: text('FILE', 'also write an HTML report (P/R/F1 against the threshold) to FILE'),
   },
   exitCodes: '0 ok, 1 invalid input (every problem listed) or a single class, 2 usage error, 130 interrupted.',
   examples: [
@@ -68,6 +69,12 @@ the held-out fold: the honest estimate). $/100 is 100 x mean cost per call.`,
     } else {
       const { renderTuneText } = await import('../../reports/offline/tuning-text.js');
       io.stdout.write(renderTuneText(tuned, { colour: colourEnabled(io.stdout, io.env) }));
+    }
+    if (v.html !== undefined) {
+      const { renderTuneHtml } = await import('../../reports/html/offline-html.js');
+      const { thresholdCurve } = await import('../../core/offline/threshold-tuning.js');
+      const { writeHtmlReport } = await import('../write-html.js');
+      await writeHtmlReport(io, v.html, renderTuneHtml(tuned, thresholdCurve(tuned.points, options)));
     }
     return 0;
   },

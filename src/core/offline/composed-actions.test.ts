@@ -261,6 +261,10 @@ describe('evaluateActions', () => {
     expect(e.actionableItems).toBe(2);
     expect(e.falseInactionRate).toBe(0.5);
     expect(e.confusions).toEqual([{ gold: 'task', pred: 'ignore', count: 1, unitCost: 10, totalCost: 10 }]);
+    // The diagonal: 3 of 4 items agree; with the one confusion they make up every item.
+    const agreed = Object.values(e.agreements).reduce((a, b) => a + b, 0);
+    expect(agreed).toBe(e.actionAccuracy! * e.items);
+    expect(Object.keys(e.agreements).slice(0, INBOX.actions.length)).toEqual([...INBOX.actions]);
   });
 
   it('prices the reverse error, an ignore turned into a task, at ignore->task', () => {
@@ -378,6 +382,7 @@ describe('compareActionModels', () => {
     falseInactionRate: null,
     actionableItems: 0,
     confusions: [],
+    agreements: {},
   });
 
   it('ranks by field accuracy (highest first) and by action cost (lowest first)', () => {

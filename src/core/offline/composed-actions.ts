@@ -288,6 +288,8 @@ export interface ActionEvaluation {
   readonly actionableItems: number;
   /** Wrong gold->pred pairs, costliest total first. */
   readonly confusions: readonly ActionConfusion[];
+  /** Items whose predicted action equals the gold one, per action (the matrix diagonal), in spec order. */
+  readonly agreements: Readonly<Record<string, number>>;
 }
 
 export interface ActionEvaluateOptions {
@@ -314,6 +316,7 @@ export function evaluateActions(
     falseInaction = 0;
   const cost = new ExactSum();
   const pairs = new Map<string, { gold: string; pred: string; count: number }>();
+  const agreed = new Map<string, number>();
   for (const item of items.items) {
     const gold = new Map<string, FieldValue>();
     const pred = new Map<string, FieldValue>();
@@ -340,8 +343,10 @@ export function evaluateActions(
     const g = applyRules(spec, gold);
     const p = applyRules(spec, pred);
     cost.add(actionCost(spec, g, p));
-    if (g === p) actionCorrect++;
-    else {
+    if (g === p) {
+      actionCorrect++;
+      agreed.set(g, (agreed.get(g) ?? 0) + 1);
+    } else {
       const key = `${g}->${p}`;
       const entry = pairs.get(key);
       if (entry) entry.count++;
@@ -370,6 +375,12 @@ export function evaluateActions(
     falseInactionRate: spec.inaction === null || actionable === 0 ? null : falseInaction / actionable,
     actionableItems: actionable,
     confusions,
+    agreements: Object.fromEntries(
+      [...spec.actions, ...[...agreed.keys()].filter((a) => !spec.actions.includes(a))].map((a) => [
+        a,
+        agreed.get(a) ?? 0,
+      ]),
+    ),
   };
 }
 

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { OfflineCase, OfflineResult } from './case.js';
 import {
+  thresholdCurve,
   assignFolds,
   collectTunePoints,
   isBetterThreshold,
@@ -330,5 +331,25 @@ describe('tune properties', () => {
       }),
       { seed: 42, numRuns: 200 },
     );
+  });
+});
+
+describe('thresholdCurve', () => {
+  it('gives the same metrics as tuning at the default threshold, at every step', () => {
+    const points = [0.1, 0.3, 0.5, 0.55, 0.8, 0.95].map((probability, i) => ({
+      id: String(i),
+      probability,
+      positive: i % 2 === 1,
+    }));
+    const curve = thresholdCurve(points);
+    expect(curve).toHaveLength(101);
+    expect(curve[0]!.threshold).toBe(0);
+    expect(curve[100]!.threshold).toBe(1);
+    const half = curve[50]!;
+    const { confusion, precision, recall, f1 } = tunePoints(points).default;
+    expect(half.confusion).toEqual(confusion);
+    expect([half.precision, half.recall, half.f1]).toEqual([precision, recall, f1]);
+    expect(curve[0]!.recall).toBe(1);
+    expect(curve[100]!.confusion.tp + curve[100]!.confusion.fp).toBe(0);
   });
 });

@@ -435,3 +435,39 @@ function crossValidate(
     costPerCorrectUsd: perCorrect(totalCostUsd, correct),
   };
 }
+
+/** Thresholds of a tuning curve: 0, 0.01, …, 1. */
+export const CURVE_STEPS = 100;
+
+/**
+ * Precision, recall, F1, accuracy (and error cost per call with `costs`) at every threshold
+ * 0, 1/steps, …, 1, for a chart of the trade-off. One sweep over the points sorted once.
+ */
+export function thresholdCurve(
+  points: readonly TunePoint[],
+  options: Pick<TuneOptions, 'costs' | 'minPrecision' | 'minRecall'> = {},
+  steps = CURVE_STEPS,
+): ThresholdMetrics[] {
+  const settings: Settings = {
+    minPrecision: options.minPrecision ?? 0,
+    minRecall: options.minRecall ?? 0,
+    costs: options.costs ?? null,
+  };
+  const sorted = sortByProbabilityDesc(points);
+  const positives = points.filter((p) => p.positive).length;
+  const negatives = points.length - positives;
+  const out: ThresholdMetrics[] = [];
+  let i = 0;
+  let tp = 0;
+  let fp = 0;
+  for (let s = steps; s >= 0; s--) {
+    const threshold = s / steps;
+    while (i < sorted.length && predictYesNo(sorted[i]!.probability, threshold).yes) {
+      if (sorted[i]!.positive) tp++;
+      else fp++;
+      i++;
+    }
+    out.push(metricsOf(threshold, { tp, fp, fn: positives - tp, tn: negatives - fp }, settings));
+  }
+  return out.reverse();
+}

@@ -25,6 +25,7 @@ function ev(over: Partial<ActionEvaluation>): ActionEvaluation {
     falseInactionRate: null,
     actionableItems: 0,
     confusions: [],
+    agreements: {},
     ...over,
   };
 }

@@ -11,8 +11,8 @@ import { storeOption } from './store-option.js';
 const options = {
   format: oneOf(
     'F',
-    ['terminal', 'markdown', 'json'],
-    'terminal summary, Markdown report with trace, or JSON document',
+    ['terminal', 'markdown', 'json', 'html'],
+    'terminal summary, Markdown report with trace, JSON document, or a self-contained HTML report with charts',
     {
       default: 'terminal',
     },
@@ -51,6 +51,9 @@ when the run's dataset is still at hand.`,
           ? { ...run, config: { ...run.config, endpoint: { ...run.config.endpoint, host: REDACTED_HOST } } }
           : run,
       );
+    } else if (format === 'html') {
+      const { renderBenchHtml } = await import('../../../reports/html/bench-html.js');
+      text = renderBenchHtml(run, { redactHost });
     } else if (format === 'markdown') {
       const { renderBenchMarkdown } = await import('../../../reports/bench/bench-markdown.js');
       text = renderBenchMarkdown(run, { redactHost, ...(states ? { states } : {}) });
@@ -77,5 +80,5 @@ when the run's dataset is still at hand.`,
 export const command = defineCommand({
   ...reportSpec,
   name: 'runs report',
-  usage: 'runs report RUN [--format terminal|markdown|json] [--out FILE] [--redact] [--store PATH]',
+  usage: 'runs report RUN [--format terminal|markdown|json|html] [--out FILE] [--redact] [--store PATH]',
 });

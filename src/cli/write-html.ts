@@ -1,0 +1,20 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { DecidekitError } from '../core/errors.js';
+import type { CliIo } from './io.js';
+
+/**
+ * Writes an HTML report given with `--html FILE` / `--out FILE` (folders created), then
+ * names it on stderr so standard output keeps the command's own report.
+ */
+export async function writeHtmlReport(io: CliIo, file: string, html: string): Promise<void> {
+  const path = resolve(io.cwd, file);
+  try {
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, html);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'write failed';
+    throw new DecidekitError('write_failed', `cannot write the HTML report ${file} (${code})`, { cause: err });
+  }
+  io.stderr.write(`HTML report written to ${file}\n`);
+}

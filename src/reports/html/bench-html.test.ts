@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { createMixedRun, createRun, securityCase } from '../../core/bench/test-support/bench-run-fixture.js';
+import { renderBenchHtml } from './bench-html.js';
+
+const gold = [
+  { labelIndex: 0, probabilities: [0.9, 0.1] },
+  { labelIndex: 1, probabilities: [0.2, 0.7, 0.1] },
+  { labelIndex: 3, probabilities: [0, 0.05, 0.25, 0.7] },
+];
+
+/** A run of `cases` security cases (three decisions each), answers varied by case number. */
+function bigRun(cases: number) {
+  return createRun(
+    Array.from({ length: cases }, (_, i) => {
+      const p = ((i * 37) % 100) / 100;
+      return {
+        benchCase: securityCase(i + 1, gold),
+        outcome: {
+          status: 'answered' as const,
+          latencyMs: 50 + ((i * 13) % 400),
+          inputTokens: 1000,
+          predicted: [
+            [p, 1 - p],
+            [p / 2, 1 - p, p / 2],
+            [0.1, 0.2, 0.3, 0.4],
+          ],
+        },
+      };
+    }),
+  );
+}
+
+describe('renderBenchHtml', () => {
+  it('stays under 1 MB for a 2,001-decision run, with every decision in the trace', () => {
+    const run = bigRun(667);
+    expect(run.summary.total).toBe(2001);
+    const html = renderBenchHtml(run);
+    expect(Buffer.byteLength(html)).toBeLessThan(1_000_000);
+    expect(html.match(/<tr data-q=/g)).toHaveLength(2001);
+  });
+
+  it('makes no request: no external URL in src or href, and a CSP that forbids them', () => {
+    const html = renderBenchHtml(createMixedRun());
+    expect(html).toContain("default-src 'none'");
+    expect(html).not.toMatch(/\ssrc=/);
+    expect(html.match(/href="([^"]*)"/g) ?? []).toEqual([]);
+  });
+
+  it('escapes names that look like markup', () => {
+    const run = createMixedRun({ label: '<script>alert(1)</script>' });
+    const html = renderBenchHtml(run);
+    expect(html).not.toContain('<script>alert(1)');
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+  });
+
+  it('redacts the host when asked', () => {
+    const html = renderBenchHtml(createMixedRun(), { redactHost: true });
+    expect(html).not.toContain('decider.internal');
+    expect(html).toContain('&lt;redacted&gt;');
+  });
+});

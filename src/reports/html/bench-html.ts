@@ -1,0 +1,473 @@
+/**
+ * The HTML report of a benchmark run: headline cards, the reliability diagram, accuracy by
+ * type, workflow and question (with each question's gold majority rate), confusion matrices
+ * of choice and score questions, the latency histogram, the most confident disagreements
+ * and the full trace with filters. Numbers come from `run.summary` and the core's
+ * per-question details; every chart has a table with the same numbers.
+ */
+import type { BenchRun } from '../../core/bench/run.js';
+import type { MetricGroup } from '../../core/bench/summary.js';
+import { CONFIDENT_THRESHOLD } from '../../core/bench/summary.js';
+import { confusionMatrices, majorityRates, type MajorityRate } from '../../core/bench/question-detail.js';
+import { histogramOf } from '../../core/histogram.js';
+import { assertNever, QUESTION_TYPES } from '../../core/question.js';
+import {
+  describeErrorKinds,
+  describeFilters,
+  describeRunName,
+  describeServer,
+  describeSettings,
+  describeStatus,
+  disagreementsOf,
+  FILTERED_NOTE,
+  PRIOR_NOTE,
+  TEACHER_NOTE,
+} from '../bench/bench-describe.js';
+import {
+  formatCount,
+  formatDuration,
+  formatLatencyMs,
+  formatNumber,
+  formatPercent,
+  formatRatio,
+  formatSigned,
+  formatUsd,
+  renderStars,
+} from '../format.js';
+import { escapeHtml } from './html-escape.js';
+import {
+  renderCards,
+  renderFigure,
+  renderHeatTable,
+  renderPage,
+  renderTable,
+  slug,
+  type Card,
+  type Cell,
+} from './html-page.js';
+import { renderBarChart, renderHistogramChart, renderReliabilityChart } from './svg-charts.js';
+
+export interface BenchHtmlOptions {
+  /** Show the server host as `<redacted>`. Default false. */
+  readonly redactHost?: boolean;
+}
+
+/** Rows of the "most confident disagreements" table. */
+export const HTML_DISAGREEMENT_ROWS = 20;
+
+const num = (value: number | null, text = formatNumber(value)): Cell => ({ text, value });
+const pctCell = (value: number | null): Cell => ({ text: formatPercent(value), value });
+
+/** The headline cards of a run (shared with the comparison page). */
+export function benchCards(run: BenchRun): Card[] {
+  const s = run.summary;
+  const cards: Card[] = [
+    {
+      key: 'accuracy',
+      label: 'Accuracy',
+      text: formatPercent(s.accuracy),
+      value: s.accuracy,
+      detail: `${formatRatio(s.correct, s.total)} decisions`,
+    },
+    { key: 'kl', label: 'KL from gold', text: formatNumber(s.kl), value: s.kl, detail: 'lower is better' },
+    { key: 'brier', label: 'Brier', text: formatNumber(s.brier), value: s.brier, detail: '0 best, 2 worst' },
+    { key: 'ece', label: 'ECE', text: formatNumber(s.ece), value: s.ece, detail: 'ten confidence bins' },
+    {
+      key: 'rating',
+      label: 'Rating',
+      text: s.rating.stars === 0 ? 'n/a' : renderStars(s.rating.stars),
+      value: s.rating.stars,
+      detail: s.rating.label,
+    },
+  ];
+  if (s.cost !== null)
+    cards.push({
+      key: 'perCorrectUsd',
+      label: 'Cost per correct',
+      text: formatUsd(s.cost.perCorrectUsd),
+      value: s.cost.perCorrectUsd,
+      detail: `${formatUsd(s.cost.totalUsd)} in all`,
+    });
+  cards.push(
+    {
+      key: 'answered',
+      label: 'Requests answered',
+      text: formatRatio(s.requests.answered, s.requests.total),
+      value: s.requests.answered,
+      detail: s.errors > 0 ? `${formatCount(s.errors)} failed decisions count as misses` : `status ${s.status}`,
+    },
+    {
+      key: 'confidentDisagreements',
+      label: 'Confident and wrong',
+      text: formatCount(s.confidentDisagreements),
+      value: s.confidentDisagreements,
+      detail: `wrong at ≥ ${formatPercent(CONFIDENT_THRESHOLD, 0)} confidence`,
+    },
+    {
+      key: 'p50',
+      label: 'Latency p50',
+      text: formatLatencyMs(s.latencyMs.p50),
+      value: s.latencyMs.p50,
+      detail: `p95 ${formatLatencyMs(s.latencyMs.p95)}`,
+    },
+  );
+  return cards;
+}
+
+/** Groups worst first (lowest accuracy; absent accuracy last), then by key. */
+export function worstFirst(
+  groups: ReadonlyArray<readonly [string, MetricGroup]>,
+): Array<readonly [string, MetricGroup]> {
+  return [...groups].sort(([ka, a], [kb, b]) => {
+    if (a.accuracy !== b.accuracy) return a.accuracy === null ? 1 : b.accuracy === null ? -1 : a.accuracy - b.accuracy;
+    return ka < kb ? -1 : ka > kb ? 1 : 0;
+  });
+}
+
+function groupSection(
+  id: string,
+  title: string,
+  name: string,
+  groups: ReadonlyArray<readonly [string, MetricGroup]>,
+  majority: Readonly<Record<string, MajorityRate>> | null,
+): string {
+  if (groups.length === 0) return `<h2 id="${id}">${escapeHtml(title)}</h2><p>No decisions.</p>`;
+  const sorted = worstFirst(groups);
+  const chart = renderBarChart(
+    {
+      id: `${id}-chart`,
+      title,
+      desc: `Accuracy per ${name}, worst first${majority === null ? '' : '; a dark tick marks the accuracy of always answering the most common gold label'}. The table below has the same numbers.`,
+    },
+    sorted.map(([key, g]) => ({ label: key, values: [g.accuracy], reference: majority?.[key]?.rate ?? null })),
+    {
+      seriesNames: ['accuracy'],
+      valueLabel: 'accuracy (share of decisions that agree with gold)',
+      referenceLabel: 'majority rate',
+    },
+  );
+  const headers = [
+    name,
+    'correct#',
+    'total#',
+    'answered#',
+    'accuracy#',
+    ...(majority === null ? [] : ['majority label', 'majority rate#']),
+    'KL#',
+    'Brier#',
+    'ECE#',
+  ];
+  const rows = sorted.map(([key, g]): Cell[] => {
+    const m = majority?.[key];
+    return [
+      key,
+      num(g.correct, formatCount(g.correct)),
+      num(g.total, formatCount(g.total)),
+      num(g.answered, formatCount(g.answered)),
+      pctCell(g.accuracy),
+      ...(majority === null ? [] : [m?.label ?? 'n/a', pctCell(m?.rate ?? null)]),
+      num(g.kl),
+      num(g.brier),
+      num(g.ece),
+    ];
+  });
+  return `<h2 id="${id}">${escapeHtml(title)}</h2>${renderFigure({
+    title: `${title}, worst first`,
+    ...(majority === null
+      ? {}
+      : {
+          note: 'The majority rate is the accuracy of always answering the question’s most common gold label: read accuracy against it.',
+        }),
+    chart,
+    table: renderTable({ id: `${id}-table`, sortable: true, headers, rows, scroll: rows.length > 20 }),
+  })}`;
+}
+
+function dist(answers: readonly string[], probabilities: readonly number[]): string {
+  return answers.map((a, i) => `${a} ${formatNumber(probabilities[i] ?? null, 2)}`).join(', ');
+}
+
+/** The whole report as one self-contained HTML document. */
+export function renderBenchHtml(run: BenchRun, options: BenchHtmlOptions = {}): string {
+  const s = run.summary;
+  const c = run.config;
+  const d = c.dataset;
+  const name = describeRunName(run);
+  const out: string[] = [];
+
+  out.push(`<header><h1>Decision benchmark: ${escapeHtml(name)}</h1>`);
+  out.push(
+    `<p class="meta">Run <code>${escapeHtml(run.id)}</code> · ${escapeHtml(run.createdAt)} · decidekit ${escapeHtml(c.toolVersion)} · fingerprint <code>${escapeHtml(run.fingerprint)}</code><br>` +
+      `Answered by ${escapeHtml(describeServer(c, options.redactHost === true))} · ${escapeHtml(describeSettings(c))} · duration ${escapeHtml(formatDuration(run.durationMs))}<br>` +
+      `Dataset ${d.url === null ? `<code>${escapeHtml(d.id)}</code>` : `<a href="${escapeHtml(d.url)}">${escapeHtml(d.id)}</a>`}, split <code>${escapeHtml(d.split)}</code>, revision ${d.revision === null ? 'n/a' : `<code>${escapeHtml(d.revision)}</code>`}, license ${escapeHtml(d.license)}. ${escapeHtml(d.attribution)}</p>`,
+  );
+  if (d.synthetic)
+    out.push(
+      `<p class="warn"><strong>Synthetic sample — not Typed Decisions scores.</strong> These cases were generated for demos and tests; do not compare these numbers with the dataset card.</p>`,
+    );
+  const filters = describeFilters(c);
+  if (filters !== null)
+    out.push(`<p class="warn"><strong>Filtered run</strong> (${escapeHtml(filters)}): ${FILTERED_NOTE}.</p>`);
+  out.push('</header><main>');
+
+  out.push(renderCards(benchCards(run)));
+  const kinds = describeErrorKinds(s.errorKinds);
+  out.push(
+    `<p class="note">Requests: ${formatCount(s.requests.total)} sent, ${formatCount(s.requests.answered)} answered, ${formatCount(s.requests.failed)} failed${kinds === null ? '' : ` (${escapeHtml(kinds)})`} · completion ${formatPercent(s.completionRate)} · status ${escapeHtml(describeStatus(run))} · input tokens ${formatCount(s.inputTokens)}. ` +
+      `Gold is the mean of three teacher samples: accuracy is agreement with that teacher. Reference points: a prior scores ${PRIOR_NOTE}, teacher self-agreement ${TEACHER_NOTE}. ECE is top-label over ten equal bins (not the card’s ECE).</p>`,
+  );
+
+  // Reliability.
+  out.push('<h2 id="calibration">Calibration</h2>');
+  if (s.reliability.length === 0) {
+    out.push('<p>No answered decisions: nothing to calibrate.</p>');
+  } else {
+    const chart = renderReliabilityChart(
+      {
+        id: 'reliability',
+        title: 'Reliability diagram',
+        desc: `Accuracy against mean confidence in ${s.reliability.length} non-empty confidence bins, with the diagonal of perfect calibration and the decisions per bin beneath. ECE ${formatNumber(s.ece)}.`,
+      },
+      [{ name, bins: s.reliability }],
+    );
+    const table = renderTable({
+      id: 'reliability-table',
+      headers: ['confidence', 'n#', 'mean confidence#', 'accuracy#', 'gap#'],
+      rows: s.reliability.map((b) => [
+        `${formatNumber(b.lower, 1)}–${formatNumber(b.upper, 1)}`,
+        num(b.n, formatCount(b.n)),
+        num(b.meanConfidence),
+        num(b.accuracy),
+        { text: formatSigned(b.gap), value: b.gap, className: b.gap < 0 ? 'bad' : 'ok' },
+      ]),
+    });
+    out.push(
+      renderFigure({
+        title: 'Reliability diagram',
+        note: `Points below the dashed diagonal are over-confident (red gap). ECE ${formatNumber(s.ece)}, mean confidence ${formatPercent(s.meanConfidence)}. Gap = accuracy − mean confidence; empty bins are left out.`,
+        chart,
+        table,
+        pair: true,
+      }),
+    );
+  }
+
+  // Breakdowns.
+  const majority = majorityRates(run.cases);
+  out.push(
+    groupSection(
+      'by-type',
+      'Accuracy by question type',
+      'type',
+      QUESTION_TYPES.flatMap((t) => (s.byType[t] ? [[t, s.byType[t]] as const] : [])),
+      null,
+    ),
+  );
+  out.push(groupSection('by-workflow', 'Accuracy by workflow', 'workflow', Object.entries(s.byWorkflow), null));
+  out.push(
+    groupSection('by-question', 'Accuracy by question', 'workflow/question', Object.entries(s.byQuestion), majority),
+  );
+
+  // Confusion matrices.
+  out.push('<h2 id="confusion">Confusion matrices</h2>');
+  const matrices = confusionMatrices(run.cases);
+  if (matrices.length === 0) out.push('<p>No answered choice or score decisions.</p>');
+  else
+    out.push(
+      '<p class="note">Rows are gold labels, columns predicted answers (answered decisions only); shade is the share of the row, the outlined diagonal is agreement.</p>',
+    );
+  for (const m of matrices) {
+    out.push(
+      `<figure class="confusion" data-key="${escapeHtml(m.key)}"><figcaption>${escapeHtml(m.key)} (${m.type}) <span class="muted">${formatRatio(m.correct, m.answered)} on the diagonal</span></figcaption>` +
+        renderHeatTable({
+          id: `confusion-${slug(m.key)}`,
+          labels: m.answers,
+          counts: m.counts,
+          rowTitle: 'gold',
+          columnTitle: 'predicted',
+        }) +
+        '</figure>',
+    );
+  }
+
+  // Latency.
+  out.push('<h2 id="latency">Latency</h2>');
+  const latencies = run.cases.flatMap((k) => (k.request.status === 'answered' ? [k.request.latencyMs] : []));
+  if (latencies.length === 0) {
+    out.push('<p>No answered requests.</p>');
+  } else {
+    const bins = histogramOf(latencies);
+    const markers = [
+      ...(s.latencyMs.p50 === null ? [] : [{ label: 'p50', value: s.latencyMs.p50 }]),
+      ...(s.latencyMs.p95 === null ? [] : [{ label: 'p95', value: s.latencyMs.p95 }]),
+    ];
+    const chart = renderHistogramChart(
+      {
+        id: 'latency',
+        title: 'Latency per answered request',
+        desc: `Histogram of ${formatCount(latencies.length)} request latencies in ${bins.length} bins; p50 ${formatLatencyMs(s.latencyMs.p50)}, p95 ${formatLatencyMs(s.latencyMs.p95)}.`,
+      },
+      bins,
+      [{ name: 'requests', counts: bins.map((b) => b.n) }],
+      { xLabel: 'latency (ms)', format: (v) => formatNumber(v, v >= 100 || Number.isInteger(v) ? 0 : 1), markers },
+    );
+    const table = renderTable({
+      id: 'latency-table',
+      headers: ['latency (ms)', 'requests#'],
+      rows: [
+        ...bins.map((b): Cell[] => [
+          `${formatNumber(b.lower, 1)}–${formatNumber(b.upper, 1)}`,
+          num(b.n, formatCount(b.n)),
+        ]),
+        ...(['p50', 'p95', 'mean'] as const).map((k): Cell[] => [
+          { text: k, className: 'muted' },
+          num(s.latencyMs[k], formatLatencyMs(s.latencyMs[k])),
+        ]),
+      ],
+      scroll: true,
+    });
+    out.push(
+      renderFigure({
+        title: 'Latency per answered request',
+        note: `n = ${formatCount(s.latencyMs.n)}; dashed lines mark p50 and p95.`,
+        chart,
+        table,
+        pair: true,
+      }),
+    );
+  }
+
+  // Disagreements.
+  out.push('<h2 id="disagreements">Most confident disagreements</h2>');
+  const wrong = disagreementsOf(run.cases);
+  if (wrong.length === 0) {
+    out.push(
+      `<p>${s.answered === 0 ? 'No answered decisions.' : 'None: every answered decision agrees with gold.'}</p>`,
+    );
+  } else {
+    out.push(
+      renderTable({
+        id: 'disagreements-table',
+        sortable: true,
+        headers: [
+          'case',
+          'question',
+          'type',
+          'predicted',
+          'confidence#',
+          'gold',
+          'gold p(predicted)#',
+          'KL#',
+          'Brier#',
+        ],
+        rows: wrong
+          .slice(0, HTML_DISAGREEMENT_ROWS)
+          .map(({ caseResult, decision, outcome }): Cell[] => [
+            caseResult.caseId,
+            decision.questionId,
+            decision.type,
+            outcome.predicted,
+            num(outcome.confidence),
+            decision.gold.label,
+            num(decision.gold.probabilities[decision.answers.indexOf(outcome.predicted)] ?? null),
+            num(outcome.kl),
+            num(outcome.brier),
+          ]),
+      }),
+    );
+    if (wrong.length > HTML_DISAGREEMENT_ROWS)
+      out.push(
+        `<p class="note">and ${formatCount(wrong.length - HTML_DISAGREEMENT_ROWS)} more (filter the trace below).</p>`,
+      );
+  }
+
+  // Trace.
+  out.push('<h2 id="trace-section">Trace</h2>');
+  if (run.cases.length === 0) {
+    out.push('<p>No cases were sent.</p>');
+  } else {
+    const questions = Object.keys(s.byQuestion);
+    const workflows = Object.keys(s.byWorkflow);
+    out.push(
+      `<div class="filters" id="trace-filters" hidden>` +
+        `<label><input type="checkbox" id="f-wrong"> wrong only</label>` +
+        `<label><input type="checkbox" id="f-confident"> confident and wrong (≥ ${formatPercent(CONFIDENT_THRESHOLD, 0)})</label>` +
+        `<label>question <select id="f-question"><option value="">all</option>${questions.map((q) => `<option>${escapeHtml(q)}</option>`).join('')}</select></label>` +
+        `<label>workflow <select id="f-workflow"><option value="">all</option>${workflows.map((w) => `<option>${escapeHtml(w)}</option>`).join('')}</select></label>` +
+        `<span id="trace-count" class="muted" aria-live="polite"></span></div>`,
+    );
+    const rows: Cell[][] = [];
+    const attributes: string[] = [];
+    for (const k of run.cases) {
+      for (const dec of k.decisions) {
+        const o = dec.outcome;
+        const q = `${k.workflow}/${dec.questionId}`;
+        const gold = dist(dec.answers, dec.gold.probabilities);
+        switch (o.status) {
+          case 'answered': {
+            const confidentWrong = !o.correct && o.confidence >= CONFIDENT_THRESHOLD;
+            attributes.push(
+              ` data-q="${escapeHtml(q)}" data-ok="${o.correct ? 1 : 0}"${confidentWrong ? ' data-cw' : ''}`,
+            );
+            rows.push([
+              k.caseId,
+              dec.questionId,
+              o.correct ? { text: '✓', className: 'ok' } : { text: '✗', className: 'bad' },
+              o.predicted,
+              dec.gold.label,
+              formatNumber(o.confidence),
+              formatNumber(o.kl),
+              formatNumber(o.brier),
+              dist(dec.answers, o.probabilities),
+              gold,
+            ]);
+            break;
+          }
+          case 'failed':
+            attributes.push(` data-q="${escapeHtml(q)}" data-ok="f"`);
+            rows.push([
+              k.caseId,
+              dec.questionId,
+              { text: '–', className: 'bad' },
+              `error: ${o.failure.kind}`,
+              dec.gold.label,
+              'n/a',
+              'n/a',
+              'n/a',
+              '',
+              gold,
+            ]);
+            break;
+          default:
+            assertNever(o);
+        }
+      }
+    }
+    out.push(
+      `<p class="note">Every decision (${formatCount(s.total)} in ${formatCount(run.cases.length)} cases) with the predicted and gold distributions; failed decisions (–) count as wrong. Click a header to sort.</p>`,
+    );
+    out.push(
+      renderTable({
+        id: 'trace',
+        sortable: true,
+        headers: [
+          'case',
+          'question',
+          '',
+          'predicted',
+          'gold',
+          'confidence',
+          'KL',
+          'Brier',
+          'predicted distribution',
+          'gold distribution',
+        ],
+        rows,
+        rowAttributes: attributes,
+        scroll: true,
+      }),
+    );
+  }
+  out.push('</main>');
+  return renderPage({ title: `Decision benchmark: ${name}`, body: out.join('\n') });
+}

@@ -1,0 +1,300 @@
+/**
+ * HTML reports of the offline commands: `score` and `compare` (reliability diagram and the
+ * metric table per model), `tune` (precision, recall, F1 and error cost against the
+ * threshold, default and tuned thresholds marked) and `actions` (the gold→predicted action
+ * matrix with costs, per model). Numbers come from the core summaries.
+ */
+import type { ThresholdMetrics } from '../../core/offline/threshold-tuning.js';
+import { actionCost } from '../../core/offline/composed-actions.js';
+import { formatCount, formatMs, formatNumber, formatPercent, formatUsd } from '../format.js';
+import type { ActionsReport } from '../offline/actions-json.js';
+import type { ScoredModel } from '../offline/score-json.js';
+import type { TunedModel } from '../offline/tuning-json.js';
+import { escapeHtml } from './html-escape.js';
+import { renderFigure, renderHeatTable, renderPage, renderTable, slug, type Cell } from './html-page.js';
+import { renderLineChart, renderReliabilityChart } from './svg-charts.js';
+
+const num = (value: number | null, text = formatNumber(value)): Cell => ({ text, value });
+const modelName = (m: ScoredModel): string => m.model ?? m.resultsPath;
+
+function metricTable(models: readonly ScoredModel[]): string {
+  return renderTable({
+    id: 'metrics-table',
+    sortable: models.length > 1,
+    headers: [
+      'model',
+      'accuracy#',
+      'Brier#',
+      'log loss#',
+      'ECE#',
+      'mean confidence#',
+      'score MAE#',
+      '$ / correct#',
+      'latency (ms)#',
+      'scored#',
+      'missing#',
+    ],
+    rows: models.map((m): Cell[] => {
+      const s = m.summary;
+      return [
+        modelName(m),
+        num(s.accuracy),
+        num(s.brier),
+        num(s.logLoss),
+        num(s.ece),
+        num(s.meanConfidence),
+        num(s.scoreMae),
+        num(s.costPerCorrectUsd, formatUsd(s.costPerCorrectUsd)),
+        num(s.meanLatencyMs, formatMs(s.meanLatencyMs)),
+        num(s.counts.nScored.total, formatCount(s.counts.nScored.total)),
+        num(s.counts.nMissing, formatCount(s.counts.nMissing)),
+      ];
+    }),
+  });
+}
+
+function reliabilityFigure(models: readonly ScoredModel[]): string {
+  const withBins = models.filter((m) => m.summary.reliability.length > 0);
+  if (withBins.length === 0) return '<p>No yes_no or choice results: nothing to calibrate.</p>';
+  const names = withBins.map(modelName);
+  return renderFigure({
+    title: 'Reliability diagram',
+    note: 'Accuracy against mean confidence per confidence bin (yes_no and choice results); the dashed diagonal is perfect calibration, bars beneath count results per bin.',
+    legend: names,
+    chart: renderReliabilityChart(
+      {
+        id: 'reliability',
+        title: 'Reliability diagram',
+        desc: `Accuracy against mean confidence per confidence bin for ${names.join(', ')}.`,
+      },
+      withBins.map((m, i) => ({ name: names[i]!, bins: m.summary.reliability })),
+    ),
+    table: renderTable({
+      id: 'reliability-table',
+      headers: ['model', 'confidence', 'n#', 'mean confidence#', 'accuracy#', 'gap#'],
+      rows: withBins.flatMap((m, i) =>
+        m.summary.reliability.map((b): Cell[] => [
+          names[i]!,
+          `${formatNumber(b.lower, 1)}–${formatNumber(b.upper, 1)}`,
+          num(b.n, formatCount(b.n)),
+          num(b.meanConfidence),
+          num(b.accuracy),
+          num(b.gap),
+        ]),
+      ),
+      scroll: true,
+    }),
+    pair: true,
+  });
+}
+
+/** `score --html`: one model. */
+export function renderScoreHtml(m: ScoredModel): string {
+  const title = `Offline score: ${modelName(m)}`;
+  const body = [
+    `<header><h1>${escapeHtml(title)}</h1><p class="meta">dataset <code>${escapeHtml(m.datasetPath)}</code> · results <code>${escapeHtml(m.resultsPath)}</code> · yes/no threshold ${formatNumber(m.summary.threshold, 2)}</p></header><main>`,
+    '<h2>Metrics</h2>',
+    metricTable([m]),
+    '<h2>Calibration</h2>',
+    reliabilityFigure([m]),
+    '</main>',
+  ];
+  return renderPage({ title, body: body.join('\n') });
+}
+
+/** `compare --html`: several models, in the order given. */
+export function renderCompareHtml(datasetPath: string, models: readonly ScoredModel[]): string {
+  const title = `Offline comparison of ${models.length} models`;
+  const body = [
+    `<header><h1>${escapeHtml(title)}</h1><p class="meta">dataset <code>${escapeHtml(datasetPath)}</code> · ${models.map((m) => `<code>${escapeHtml(m.resultsPath)}</code>`).join(', ')}</p></header><main>`,
+    '<h2>Metrics</h2>',
+    metricTable(models),
+    '<h2>Calibration</h2>',
+    reliabilityFigure(models),
+    '</main>',
+  ];
+  return renderPage({ title, body: body.join('\n') });
+}
+
+/** `tune --html`: the curve comes from the core's `thresholdCurve` over the same points. */
+export function renderTuneHtml(t: TunedModel, curve: readonly ThresholdMetrics[]): string {
+  const r = t.report;
+  const title = `Threshold tuning: ${t.model}`;
+  const withCost = r.costs !== null;
+  const series = [
+    { name: 'precision', points: curve.map((m) => [m.threshold, m.precision] as const) },
+    { name: 'recall', points: curve.map((m) => [m.threshold, m.recall] as const) },
+    { name: 'F1', points: curve.map((m) => [m.threshold, m.f1] as const) },
+    ...(withCost
+      ? [{ name: 'error cost per call', points: curve.map((m) => [m.threshold, m.errorCostPerCall ?? 0] as const) }]
+      : []),
+  ];
+  const yMax = Math.max(1, ...curve.map((m) => m.errorCostPerCall ?? 0));
+  const markers = [
+    { label: 'default', value: r.default.threshold },
+    { label: 'tuned', value: r.tuned.threshold },
+  ];
+  const chart = renderLineChart(
+    {
+      id: 'tune',
+      title: 'Precision, recall and F1 against the threshold',
+      desc: `${series.map((s) => s.name).join(', ')} at ${curve.length} thresholds from 0 to 1; the default threshold ${formatNumber(r.default.threshold, 2)} and the tuned threshold ${formatNumber(r.tuned.threshold, 3)} are marked.`,
+    },
+    series,
+    {
+      xLabel: 'threshold (yes iff p ≥ t)',
+      yLabel: withCost ? 'metric / cost per call' : 'metric',
+      x: [0, 1],
+      yMax,
+      formatX: (v) => formatNumber(v, 2),
+      formatY: (v) => formatNumber(v, 1),
+      markers,
+    },
+  );
+  const row = (name: string, m: ThresholdMetrics): Cell[] => [
+    name,
+    num(m.threshold),
+    num(m.precision),
+    num(m.recall),
+    num(m.f1),
+    num(m.accuracy),
+    ...(withCost ? [num(m.errorCostPerCall)] : []),
+    num(m.confusion.tp, formatCount(m.confusion.tp)),
+    num(m.confusion.fp, formatCount(m.confusion.fp)),
+    num(m.confusion.fn, formatCount(m.confusion.fn)),
+    num(m.confusion.tn, formatCount(m.confusion.tn)),
+  ];
+  const headers = [
+    'row',
+    'threshold#',
+    'precision#',
+    'recall#',
+    'F1#',
+    'accuracy#',
+    ...(withCost ? ['error cost / call#'] : []),
+    'TP#',
+    'FP#',
+    'FN#',
+    'TN#',
+  ];
+  const cv = r.crossValidated;
+  const body = [
+    `<header><h1>${escapeHtml(title)}</h1><p class="meta">dataset <code>${escapeHtml(t.datasetPath)}</code> · results <code>${escapeHtml(t.resultsPath)}</code> · ${formatCount(r.n)} yes_no cases (${formatCount(r.positives)} yes, ${formatCount(r.negatives)} no) · objective ${r.objective === 'f1' ? 'best F1' : 'lowest error cost'}${r.floors.minPrecision > 0 || r.floors.minRecall > 0 ? ` with precision ≥ ${formatNumber(r.floors.minPrecision, 2)}, recall ≥ ${formatNumber(r.floors.minRecall, 2)}` : ''}</p>`,
+    r.floorsMet
+      ? ''
+      : '<p class="warn"><strong>No threshold meets the floors:</strong> the tuned row is the best one regardless.</p>',
+    '</header><main><h2>Default and tuned</h2>',
+    renderTable({
+      id: 'tune-table',
+      headers,
+      rows: [
+        row('default', r.default),
+        row('tuned (all data: optimistic)', r.tuned),
+        ...(cv === null
+          ? []
+          : [
+              [
+                `cross-validated (${cv.k} folds, mean)`,
+                { text: '', value: null },
+                num(cv.precision.mean),
+                num(cv.recall.mean),
+                num(cv.f1.mean),
+                num(cv.accuracy.mean),
+                ...(withCost ? [num(cv.errorCostPerCall?.mean ?? null)] : []),
+                '',
+                '',
+                '',
+                '',
+              ] as Cell[],
+            ]),
+      ],
+    }),
+    cv === null ? `<p class="note">Cross-validation skipped: ${escapeHtml(r.crossValidationSkipped ?? '')}.</p>` : '',
+    '<h2>Against the threshold</h2>',
+    renderFigure({
+      title: 'Precision, recall and F1 against the threshold',
+      note: 'Dashed lines mark the default (0.5) and tuned thresholds. The table has every point of the curve.',
+      legend: series.map((s) => s.name),
+      chart,
+      table: renderTable({
+        id: 'curve-table',
+        sortable: true,
+        headers: [
+          'threshold#',
+          'precision#',
+          'recall#',
+          'F1#',
+          'accuracy#',
+          ...(withCost ? ['error cost / call#'] : []),
+        ],
+        rows: curve.map((m) => row('', m).slice(1, withCost ? 7 : 6)),
+        scroll: true,
+      }),
+      pair: true,
+    }),
+    '</main>',
+  ];
+  return renderPage({ title, body: body.join('\n') });
+}
+
+/** `actions --html`: per model, the gold→predicted action matrix with each cell's unit cost. */
+export function renderActionsHtml(r: ActionsReport): string {
+  const title = `Composed actions: ${r.comparison.models.length} model${r.comparison.models.length === 1 ? '' : 's'}`;
+  const out: string[] = [
+    `<header><h1>${escapeHtml(title)}</h1><p class="meta">dataset <code>${escapeHtml(r.datasetPath)}</code> · spec <code>${escapeHtml(r.specPath)}</code> · actions ${escapeHtml(r.spec.actions.join(', '))}; inaction ${escapeHtml(r.spec.inaction ?? 'n/a')} · ${formatCount(r.items.items.length)} items</p></header><main>`,
+    '<h2>Models</h2>',
+    renderTable({
+      id: 'actions-table',
+      sortable: true,
+      headers: [
+        'model',
+        'field accuracy#',
+        'action accuracy#',
+        'cost per item#',
+        'total cost#',
+        'false inaction#',
+        'items#',
+        'incomplete#',
+        'unanswered#',
+      ],
+      rows: r.comparison.models.map((m): Cell[] => {
+        const e = m.evaluation;
+        return [
+          m.model,
+          num(e.fieldAccuracy),
+          num(e.actionAccuracy),
+          num(e.meanCostPerItem),
+          num(e.totalCost),
+          num(e.falseInactionRate, formatPercent(e.falseInactionRate)),
+          num(e.items, formatCount(e.items)),
+          num(e.incompleteItems, formatCount(e.incompleteItems)),
+          num(e.unansweredItems, formatCount(e.unansweredItems)),
+        ];
+      }),
+    }),
+    '<h2>Gold → predicted actions</h2><p class="note">Rows are the action the gold answers lead to, columns the one the model’s answers lead to; the outlined diagonal is agreement, each wrong cell shows its unit cost from the spec.</p>',
+  ];
+  for (const m of r.comparison.models) {
+    const e = m.evaluation;
+    const labels = [...new Set([...Object.keys(e.agreements), ...e.confusions.flatMap((c) => [c.gold, c.pred])])];
+    const counts = labels.map((g, i) =>
+      labels.map((p, j) =>
+        i === j ? (e.agreements[g] ?? 0) : (e.confusions.find((c) => c.gold === g && c.pred === p)?.count ?? 0),
+      ),
+    );
+    out.push(
+      `<figure class="confusion" data-key="${escapeHtml(m.model)}"><figcaption>${escapeHtml(m.model)} <span class="muted">total cost ${formatNumber(e.totalCost)} over ${formatCount(e.items)} items</span></figcaption>` +
+        renderHeatTable({
+          id: `actions-${slug(m.model)}`,
+          labels,
+          counts,
+          rowTitle: 'gold',
+          columnTitle: 'predicted',
+          cellNote: (i, j) => (i === j ? null : `cost ${formatNumber(actionCost(r.spec, labels[i]!, labels[j]!), 2)}`),
+        }) +
+        '</figure>',
+    );
+  }
+  out.push('</main>');
+  return renderPage({ title, body: out.join('\n') });
+}

@@ -1,0 +1,263 @@
+/**
+ * The HTML comparison of two or more benchmark runs: the headline table, reliability
+ * diagrams, accuracy by question and latency histograms overlaid per run, and scatter
+ * plots of accuracy against p50 latency and against cost per correct decision with the
+ * Pareto front drawn. Numbers come from each run's summary; the front from `paretoFront`.
+ */
+import type { BenchRun } from '../../core/bench/run.js';
+import { histogramOf } from '../../core/histogram.js';
+import { paretoFront } from '../../core/pareto.js';
+import { describeFilters, describeRunName, describeServer } from '../bench/bench-describe.js';
+import { formatCount, formatLatencyMs, formatNumber, formatPercent, formatUsd } from '../format.js';
+import { escapeHtml } from './html-escape.js';
+import { renderFigure, renderPage, renderTable, type Cell } from './html-page.js';
+import { renderBarChart, renderHistogramChart, renderReliabilityChart, renderScatterChart } from './svg-charts.js';
+
+export interface RunsCompareHtmlOptions {
+  readonly redactHost?: boolean;
+}
+
+const num = (value: number | null, text = formatNumber(value)): Cell => ({ text, value });
+
+/** Names that tell runs apart: the run's label or model, with its id when two runs share a name. */
+export function runNames(runs: readonly BenchRun[]): string[] {
+  const names = runs.map(describeRunName);
+  return names.map((n, i) => (names.filter((m) => m === n).length > 1 ? `${n} · ${runs[i]!.id}` : n));
+}
+
+export function renderRunsCompareHtml(runs: readonly BenchRun[], options: RunsCompareHtmlOptions = {}): string {
+  const names = runNames(runs);
+  const out: string[] = [];
+  out.push(`<header><h1>Comparison of ${runs.length} benchmark runs</h1>`);
+  out.push(
+    `<p class="meta">${runs.map((r, i) => `<span class="s${i % 6}">■</span> ${escapeHtml(names[i]!)}: run <code>${escapeHtml(r.id)}</code>, ${escapeHtml(r.createdAt)}, ${escapeHtml(describeServer(r.config, options.redactHost === true))}, ${escapeHtml(r.config.dataset.id)}`).join('<br>')}</p>`,
+  );
+  const fingerprints = new Set(runs.map((r) => r.fingerprint));
+  if (fingerprints.size > 1)
+    out.push(
+      `<p class="warn"><strong>Different fingerprints:</strong> these runs differ in dataset, cases, questions, model or endpoint; compare with care.</p>`,
+    );
+  const filtered = runs.flatMap((r, i) => (describeFilters(r.config) === null ? [] : [names[i]!]));
+  if (filtered.length > 0)
+    out.push(`<p class="warn"><strong>Filtered runs:</strong> ${escapeHtml(filtered.join(', '))}.</p>`);
+  out.push('</header><main>');
+
+  out.push('<h2 id="headline">Headline</h2>');
+  out.push(
+    renderTable({
+      id: 'runs-table',
+      sortable: true,
+      headers: [
+        'run',
+        'id',
+        'decisions#',
+        'accuracy#',
+        'KL#',
+        'Brier#',
+        'ECE#',
+        'p50 (ms)#',
+        'p95 (ms)#',
+        'cost per correct#',
+        'errors#',
+      ],
+      rows: runs.map((r, i): Cell[] => {
+        const s = r.summary;
+        return [
+          names[i]!,
+          r.id,
+          num(s.total, formatCount(s.total)),
+          num(s.accuracy, formatPercent(s.accuracy)),
+          num(s.kl),
+          num(s.brier),
+          num(s.ece),
+          num(s.latencyMs.p50, formatLatencyMs(s.latencyMs.p50)),
+          num(s.latencyMs.p95, formatLatencyMs(s.latencyMs.p95)),
+          num(s.cost?.perCorrectUsd ?? null, formatUsd(s.cost?.perCorrectUsd ?? null)),
+          num(s.errors, formatCount(s.errors)),
+        ];
+      }),
+    }),
+  );
+
+  // Reliability overlaid.
+  out.push('<h2 id="calibration">Calibration</h2>');
+  out.push(
+    renderFigure({
+      title: 'Reliability diagrams',
+      note: 'One line per run; the dashed diagonal is perfect calibration. Bars beneath: decisions per confidence bin, per run.',
+      legend: names,
+      chart: renderReliabilityChart(
+        {
+          id: 'reliability',
+          title: 'Reliability diagrams',
+          desc: `Accuracy against mean confidence per confidence bin for ${runs.length} runs, with the diagonal and the decisions per bin beneath.`,
+        },
+        runs.map((r, i) => ({ name: names[i]!, bins: r.summary.reliability })),
+      ),
+      table: renderTable({
+        id: 'reliability-table',
+        headers: ['run', 'confidence', 'n#', 'mean confidence#', 'accuracy#', 'gap#'],
+        rows: runs.flatMap((r, i) =>
+          r.summary.reliability.map((b): Cell[] => [
+            names[i]!,
+            `${formatNumber(b.lower, 1)}–${formatNumber(b.upper, 1)}`,
+            num(b.n, formatCount(b.n)),
+            num(b.meanConfidence),
+            num(b.accuracy),
+            num(b.gap),
+          ]),
+        ),
+        scroll: true,
+      }),
+      pair: true,
+    }),
+  );
+
+  // Accuracy by question, grouped.
+  out.push('<h2 id="by-question">Accuracy by question</h2>');
+  const keys = [...new Set(runs.flatMap((r) => Object.keys(r.summary.byQuestion)))].sort();
+  if (keys.length === 0) out.push('<p>No decisions.</p>');
+  else
+    out.push(
+      renderFigure({
+        title: 'Accuracy by question',
+        legend: names,
+        chart: renderBarChart(
+          {
+            id: 'by-question-chart',
+            title: 'Accuracy by question',
+            desc: `Accuracy per question, one bar per run, for ${keys.length} questions.`,
+          },
+          keys.map((k) => ({ label: k, values: runs.map((r) => r.summary.byQuestion[k]?.accuracy ?? null) })),
+          { seriesNames: names, valueLabel: 'accuracy' },
+        ),
+        table: renderTable({
+          id: 'by-question-table',
+          sortable: true,
+          headers: ['workflow/question', ...names.map((n) => `${n}#`)],
+          rows: keys.map((k): Cell[] => [
+            k,
+            ...runs.map((r) =>
+              num(r.summary.byQuestion[k]?.accuracy ?? null, formatPercent(r.summary.byQuestion[k]?.accuracy ?? null)),
+            ),
+          ]),
+          scroll: keys.length > 20,
+        }),
+      }),
+    );
+
+  // Latency overlaid on shared bins.
+  out.push('<h2 id="latency">Latency</h2>');
+  const latencies = runs.map((r) =>
+    r.cases.flatMap((c) => (c.request.status === 'answered' ? [c.request.latencyMs] : [])),
+  );
+  const all = latencies.flat();
+  if (all.length === 0) out.push('<p>No answered requests.</p>');
+  else {
+    const range = { min: Math.min(...all), max: Math.max(...all) };
+    const shared = histogramOf([], { range });
+    const perRun = latencies.map((values) => histogramOf(values, { range }).map((b) => b.n));
+    const fmt = (v: number) => formatNumber(v, v >= 100 || Number.isInteger(v) ? 0 : 1);
+    out.push(
+      renderFigure({
+        title: 'Latency per answered request',
+        note: 'Bars per run on shared bins; dashed lines mark each run’s p50.',
+        legend: names,
+        chart: renderHistogramChart(
+          {
+            id: 'latency',
+            title: 'Latency per answered request',
+            desc: `Latency histograms of ${runs.length} runs on ${shared.length} shared bins, with each run's p50.`,
+          },
+          shared,
+          runs.map((r, i) => ({ name: names[i]!, counts: perRun[i]! })),
+          {
+            xLabel: 'latency (ms)',
+            format: fmt,
+            markers: runs.flatMap((r, i) =>
+              r.summary.latencyMs.p50 === null ? [] : [{ label: `p50`, value: r.summary.latencyMs.p50, series: i }],
+            ),
+          },
+        ),
+        table: renderTable({
+          id: 'latency-table',
+          headers: ['latency (ms)', ...names.map((n) => `${n}#`)],
+          rows: shared.map((b, j): Cell[] => [
+            `${formatNumber(b.lower, 1)}–${formatNumber(b.upper, 1)}`,
+            ...perRun.map((counts) => num(counts[j]!, formatCount(counts[j]!))),
+          ]),
+          scroll: true,
+        }),
+        pair: true,
+      }),
+    );
+  }
+
+  // Trade-offs.
+  out.push('<h2 id="trade-offs">Accuracy against latency and cost</h2>');
+  out.push(
+    tradeOff(
+      'latency-scatter',
+      'Accuracy against p50 latency',
+      runs,
+      names,
+      (r) => r.summary.latencyMs.p50,
+      'p50 latency (ms)',
+      (v) => formatNumber(v, 0),
+      'No run has both an accuracy and a latency.',
+    ),
+  );
+  out.push(
+    tradeOff(
+      'cost-scatter',
+      'Accuracy against cost per correct decision',
+      runs,
+      names,
+      (r) => r.summary.cost?.perCorrectUsd ?? null,
+      'cost per correct decision (USD)',
+      formatUsd,
+      'No run was priced (bench --price-per-mtok) with a correct decision.',
+    ),
+  );
+  out.push('</main>');
+  return renderPage({ title: `Comparison of ${runs.length} benchmark runs`, body: out.join('\n') });
+}
+
+function tradeOff(
+  id: string,
+  title: string,
+  runs: readonly BenchRun[],
+  names: readonly string[],
+  xOf: (r: BenchRun) => number | null,
+  xLabel: string,
+  formatX: (v: number) => string,
+  none: string,
+): string {
+  const shown = runs.flatMap((r, i) => {
+    const x = xOf(r);
+    return x === null || r.summary.accuracy === null ? [] : [{ label: names[i]!, x, y: r.summary.accuracy }];
+  });
+  if (shown.length === 0) return `<h3>${escapeHtml(title)}</h3><p>${escapeHtml(none)}</p>`;
+  const front = paretoFront(shown);
+  return renderFigure({
+    title,
+    note: 'Up and to the left is better; the dashed line joins the Pareto front (no other run is both more accurate and cheaper or faster).',
+    chart: renderScatterChart(
+      { id, title, desc: `${shown.length} runs: accuracy against ${xLabel}; ${front.length} on the Pareto front.` },
+      shown,
+      front,
+      { xLabel, yLabel: 'accuracy', formatX, formatY: (v) => formatPercent(v, 0) },
+    ),
+    table: renderTable({
+      id: `${id}-table`,
+      headers: ['run', `${xLabel}#`, 'accuracy#', 'Pareto front'],
+      rows: shown.map((p, i): Cell[] => [
+        p.label,
+        num(p.x, formatX(p.x)),
+        num(p.y, formatPercent(p.y)),
+        front.includes(i) ? 'yes' : 'no',
+      ]),
+    }),
+    pair: true,
+  });
+}

@@ -1,0 +1,67 @@
+/**
+ * Headless Debian chromium for the HTML report tests, driven by playwright-core with the
+ * system executable and a fresh profile. Every request that is not a file:// load is
+ * aborted and recorded, so a test can fail when a report reaches for the network.
+ */
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+export interface OpenedPage {
+  readonly page: Page;
+  /** Console errors and uncaught exceptions, in order. */
+  readonly errors: string[];
+}
+
+export interface TestBrowser {
+  open(file: string, options?: { readonly colorScheme?: 'light' | 'dark' }): Promise<OpenedPage>;
+  /** URLs of requests that were blocked (anything but file://). */
+  readonly blocked: string[];
+  close(): Promise<void>;
+}
+
+export async function launchBrowser(): Promise<TestBrowser> {
+  if (!existsSync(CHROMIUM))
+    throw new Error(`the HTML report tests need Debian's chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+  const context: BrowserContext = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'dk-chromium-')), {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1100, height: 900 },
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const blocked: string[] = [];
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith('file:')) return route.continue();
+    blocked.push(url);
+    return route.abort();
+  });
+  return {
+    blocked,
+    async open(file, options = {}) {
+      const page = await context.newPage();
+      if (options.colorScheme !== undefined) await page.emulateMedia({ colorScheme: options.colorScheme });
+      const errors: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+      return { page, errors };
+    },
+    close: () => context.close(),
+  };
+}
