@@ -6,6 +6,10 @@ export const COMMANDS: Readonly<Record<string, { summary: string; load: () => Pr
     summary: 'benchmark a decision model server on Typed Decisions (default: the built-in server)',
     load: async () => (await import('./bench.js')).command,
   },
+  live: {
+    summary: 'watch a decision model while it runs (default: the built-in server)',
+    load: async () => (await import('./live.js')).command,
+  },
   score: {
     summary: "score one model's saved answers against a dataset",
     load: async () => (await import('./score.js')).command,
