@@ -84,6 +84,17 @@ export interface LatestProbe {
   readonly mistake: string | null;
 }
 
+/** One line of the "recent probes" list. */
+export interface RecentProbe {
+  readonly caseId: string;
+  readonly workflow: string;
+  readonly matches: number;
+  readonly decisions: number;
+  readonly latencyMs: number | null;
+  /** The failure kind and message of a failed probe. */
+  readonly failure: string | null;
+}
+
 export interface Banner {
   readonly text: string;
   readonly untilMs: number;
@@ -128,6 +139,8 @@ export interface LiveState {
   /** Rolling accuracy and ECE after each probe, oldest first (null while undefined). */
   readonly trend: { readonly accuracy: readonly (number | null)[]; readonly ece: readonly (number | null)[] };
   readonly latest: LatestProbe | null;
+  /** The last probes, oldest first (as many as `trendPoints`). */
+  readonly recent: readonly RecentProbe[];
   readonly banner: Banner | null;
   readonly failureStreak: number;
   readonly lastError: string | null;
@@ -173,6 +186,7 @@ function freshSession(atMs: number) {
     summary: summarizeWindow([]),
     trend: { accuracy: [] as readonly (number | null)[], ece: [] as readonly (number | null)[] },
     latest: null,
+    recent: [] as readonly RecentProbe[],
     banner: null,
     failureStreak: 0,
     lastError: null,
@@ -275,6 +289,23 @@ function onProbe(state: LiveState, result: CaseResult, statePreview: string, atM
       ece: slideWindow(state.trend.ece, [summary.ece], settings.trendPoints),
     },
     latest: { result, statePreview, matches: correct, mistake: mistakeText },
+    recent: slideWindow(
+      state.recent,
+      [
+        {
+          caseId: result.caseId,
+          workflow: result.workflow,
+          matches: correct,
+          decisions: result.decisions.length,
+          latencyMs,
+          failure:
+            result.request.status === 'failed'
+              ? `${result.request.failure.kind}: ${result.request.failure.message}`
+              : null,
+        },
+      ],
+      settings.trendPoints,
+    ),
     banner,
     failureStreak: failed ? state.failureStreak + 1 : 0,
     lastError: result.request.status === 'failed' ? result.request.failure.message : state.lastError,

@@ -84,6 +84,13 @@ export function renderLive(state: LiveState, size: TerminalSize, options: Render
   const histogramBlock = blocks.find((b) => b.panels.includes(histogram))!;
   if (spare > 0) histogramBlock.h += Math.min(spare, Math.max(0, HISTOGRAM_TALL - histogramBlock.h));
 
+  // Still more room: the most recent probes, newest first.
+  const room = available - blocks.reduce((n, b) => n + b.h, 0);
+  if (room >= 3 && state.recent.length > 0) {
+    const recent = recentPanel(state, p);
+    blocks.push({ panels: [recent], h: room, min: room });
+  }
+
   const body: string[] = [];
   for (const b of blocks) {
     if (b.h <= 0) continue;
@@ -144,7 +151,7 @@ function panel(title: string, rows: readonly Row[], p: Palette, min: number): Pa
 
 /** A panel whose rows depend on the width and height it is given. */
 function flexiblePanel(
-  title: string,
+  title: string | ((width: number) => string),
   desired: number,
   min: number,
   p: Palette,
@@ -153,7 +160,11 @@ function flexiblePanel(
   return {
     desired,
     min,
-    lines: (width, height) => panel(title, rowsFor(width - 1, height - 1), p, min).lines(width, height),
+    lines: (width, height) =>
+      panel(typeof title === 'string' ? title : title(width), rowsFor(width - 1, height - 1), p, min).lines(
+        width,
+        height,
+      ),
   };
 }
 
@@ -202,9 +213,21 @@ function decisionLine(d: Decision, qWidth: number, predWidth: number, p: Palette
   return `${mark} ${q} ${type} ${top} ${predicted}${gold}`;
 }
 
+function recentPanel(state: LiveState, p: Palette): Panel {
+  const rows: Row[] = [...state.recent].reverse().map((r) => {
+    const what =
+      r.failure === null
+        ? `${(r.matches === r.decisions ? p.green : p.yellow)(`${r.matches}/${r.decisions}`)}  ${formatLatencyMs(r.latencyMs).padStart(8)}`
+        : p.red(`failed ${singleLine(r.failure)}`);
+    return { text: `${r.caseId.padEnd(32)} ${what}`, keep: 1 };
+  });
+  return panel('recent probes · newest first', rows, p, 1);
+}
+
 function qualityPanel(state: LiveState, p: Palette): Panel {
   const s = state.summary;
-  const title = `quality · last ${formatCount(s.n)}${s.n < state.settings.windowSize ? `/${state.settings.windowSize}` : ''} decisions`;
+  const title = (w: number) =>
+    `quality · last ${formatCount(s.n)}${s.n < state.settings.windowSize ? `/${state.settings.windowSize}` : ''}${w >= 40 ? ' decisions' : ''}`;
   const eceHigh = Math.max(0.1, ...state.trend.ece.map((v) => v ?? 0));
   return flexiblePanel(title, 6, 4, p, (w) => {
     const spark = Math.max(0, w - 17);
@@ -251,45 +274,56 @@ const HISTOGRAM_TALL = 11;
 function histogramPanel(state: LiveState, p: Palette): Panel {
   const counts = state.summary.histogram;
   const most = Math.max(0, ...counts);
-  return flexiblePanel(`confidence · last ${formatCount(state.summary.answered)} answered`, 6, 3, p, (w, body) => {
-    if (body >= 10) {
-      // One row per bin, highest confidence first.
-      const barWidth = Math.max(1, w - 15);
-      return counts
-        .map((n, b) => {
-          const cells = most === 0 ? 0 : Math.round((n / most) * barWidth);
-          const label = `${String(b * 10).padStart(2)}-${b === 9 ? '100' : String(b * 10 + 10)}%`;
-          return {
-            text: `${label.padEnd(8)}${p.cyan('█'.repeat(cells))}${' '.repeat(barWidth - cells)} ${String(n).padStart(4)}`,
-            keep: 5,
-          };
-        })
-        .reverse();
-    }
-    // Vertical bars, one column group per bin, 0% on the left.
-    const cell = Math.max(1, Math.min(4, Math.floor((w - 1) / 10)));
-    const chartRows = Math.max(1, body - 1);
-    const lines: Row[] = [];
-    for (let r = chartRows - 1; r >= 0; r--) {
-      const line = counts
-        .map((n) => {
-          const eighths = most === 0 ? 0 : Math.round((n / most) * chartRows * 8) - r * 8;
-          const ch = EIGHTHS[Math.max(0, Math.min(8, eighths))]!;
-          return ch.repeat(Math.max(1, cell - 1)) + (cell > 1 ? ' ' : '');
-        })
-        .join('');
-      lines.push({ text: p.cyan(line), keep: 5 });
-    }
-    const axisWidth = cell * 10;
-    lines.push({ text: p.dim(`0%${' '.repeat(Math.max(1, axisWidth - 6))}100%`), keep: 4 });
-    return lines;
-  });
+  return flexiblePanel(
+    (w) => `confidence · last ${formatCount(state.summary.answered)}${w >= 40 ? ' answered' : ''}`,
+    6,
+    3,
+    p,
+    (w, body) => {
+      if (body >= 10) {
+        // One row per bin, highest confidence first.
+        const barWidth = Math.max(1, w - 15);
+        return counts
+          .map((n, b) => {
+            const cells = most === 0 ? 0 : Math.round((n / most) * barWidth);
+            const label = `${String(b * 10).padStart(2)}-${b === 9 ? '100' : String(b * 10 + 10)}%`;
+            return {
+              text: `${label.padEnd(8)}${p.cyan('█'.repeat(cells))}${' '.repeat(barWidth - cells)} ${String(n).padStart(4)}`,
+              keep: 5,
+            };
+          })
+          .reverse();
+      }
+      // Vertical bars, one column group per bin, 0% on the left.
+      const cell = Math.max(1, Math.min(4, Math.floor((w - 1) / 10)));
+      const chartRows = Math.max(1, body - 1);
+      const lines: Row[] = [];
+      for (let r = chartRows - 1; r >= 0; r--) {
+        const line = counts
+          .map((n) => {
+            const eighths = most === 0 ? 0 : Math.round((n / most) * chartRows * 8) - r * 8;
+            const ch = EIGHTHS[Math.max(0, Math.min(8, eighths))]!;
+            return ch.repeat(Math.max(1, cell - 1)) + (cell > 1 ? ' ' : '');
+          })
+          .join('');
+        lines.push({ text: p.cyan(line), keep: 5 });
+      }
+      const axisWidth = cell * 10;
+      lines.push({ text: p.dim(`0%${' '.repeat(Math.max(1, axisWidth - 6))}100%`), keep: 4 });
+      return lines;
+    },
+  );
 }
 
 function serverPanel(state: LiveState, p: Palette): Panel {
   const l = state.latency;
   const s = state.server;
-  const title = s.status === 'present' ? 'server · /metrics rates are server-wide' : 'server';
+  const title = (w: number) =>
+    s.status !== 'present'
+      ? 'server'
+      : w >= 45
+        ? 'server · /metrics rates are server-wide'
+        : 'server · rates server-wide';
   const desired = s.status === 'present' ? 6 + (s.error === null ? 0 : 1) : 4;
   return flexiblePanel(title, desired, 4, p, (w) => {
     const wide = w >= 36;
