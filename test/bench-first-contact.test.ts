@@ -122,6 +122,26 @@ describe('bench, first contact', () => {
     expect(twice.stderr).toContain('--workflow is given 2 times');
   });
 
+  it('asks for a scheme when the base URL has none, and names bad percent-encoding', async () => {
+    const r = await runCliInProcess(['bench', '--base-url', 'user:pw@127.0.0.1:8080', '--no-store'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('has no scheme; add http:// (http://127.0.0.1:8080)');
+    expect(r.stderr).not.toContain('pw');
+    const pct = await runCliInProcess(['bench', '--base-url', 'http://127.0.0.1:8080/a%zz', '--no-store'], { env });
+    expect(pct.code).toBe(2);
+    expect(pct.stderr).toContain("has a '%' that is not followed by two hex digits");
+    expect(pct.stderr).not.toContain('internal error');
+  });
+
+  it('samples cases across workflows with --sample and says the run is filtered', async () => {
+    const r = await runCliInProcess(['bench', '--sample', '8', '--seed', '3', '--no-store', '--json'], { env });
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout) as { config: { caseIds: string[]; filters: unknown } };
+    expect(doc.config.caseIds).toHaveLength(8);
+    expect(new Set(doc.config.caseIds.map((id) => id.replace(/_\d+$/, ''))).size).toBe(4);
+    expect(doc.config.filters).toEqual({ limit: null, workflow: null, sample: { cases: 8, seed: 3 } });
+  });
+
   it('suggests the option meant', async () => {
     const r = await runCliInProcess(['bench', '--paralel', '4'], { env });
     expect(r.code).toBe(2);

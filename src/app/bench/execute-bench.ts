@@ -9,7 +9,7 @@ import { access, lstat, mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunProgress } from '../../core/bench/progress.js';
 import type { CaseResult } from '../../core/bench/case-result.js';
-import type { BenchRun } from '../../core/bench/run.js';
+import { isFiltered, type BenchRun } from '../../core/bench/run.js';
 import { DecidekitError, UsageError } from '../../core/errors.js';
 import { createSystemOneClient, elapsedMsOf, failureOf, isRunStopping } from '../../protocol/client/client.js';
 import { InvalidBaseUrlError } from '../../protocol/client/errors.js';
@@ -141,7 +141,7 @@ async function sendAndFinish(
     datasetName: dataset.info.synthetic ? 'synthetic sample' : dataset.info.id,
     target: server ? `the built-in reference server (model ${plan.server.model}, ${server.url})` : client.endpoint,
     resumingRunId: runId,
-    filtered: config.filters.limit !== null || config.filters.workflow !== null,
+    filtered: isFiltered(config),
   });
 
   const ensureRun = (): string => {

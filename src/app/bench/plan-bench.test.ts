@@ -41,6 +41,7 @@ describe('planBench', () => {
       dataset: { kind: 'sample' },
       workflow: null,
       limit: null,
+      sample: null,
       server: { kind: 'embedded', model: 'heuristic' },
       parallel: 1,
       timeoutMs: 60_000,
@@ -60,6 +61,17 @@ describe('planBench', () => {
     expect(plan.server).toEqual({ kind: 'remote', baseUrl: 'http://127.0.0.1:8080', model: 'laya', apiKey: 'k' });
     expect(plan.parallel).toBe(8);
     expect(plan.timeoutMs).toBe(2500);
+  });
+
+  it('refuses an API key an HTTP header cannot carry, without showing it', () => {
+    expect(() => planBench({ ...fresh, apiKey: 'abc\r\nX-Evil: 1' }, null)).toThrow(/--api-key contains a line break/);
+    expect(() => planBench({ ...fresh, apiKey: 'clé→secret' }, null)).toThrow(/position 4/);
+    expect(() => planBench({ ...fresh, apiKey: 'clé→secret' }, null)).not.toThrow(/secret/);
+    expect(() => planBench({ ...fresh, apiKey: 'clé-ok' }, null)).not.toThrow();
+  });
+
+  it('refuses --limit with --sample', () => {
+    expect(() => planBench({ ...fresh, limit: 5, sample: { cases: 5, seed: 1 } }, null)).toThrow(/give one of the two/);
   });
 
   it('refuses --retry-failed without --resume, and --resume without a store', () => {
@@ -114,6 +126,14 @@ describe('selectCases', () => {
   it('filters by workflow, then takes the first N', () => {
     expect(selectCases(cases, { workflow: 'x', limit: 2 }).map((c) => c.id)).toEqual(['a', 'c']);
     expect(selectCases(cases, { workflow: null, limit: null }).map((c) => c.id)).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('takes a seeded sample spread over every workflow, in file order', () => {
+    const many = Array.from({ length: 40 }, (_, i) => benchCase(`c${i}`, i < 30 ? 'x' : 'y'));
+    const picked = selectCases(many, { workflow: null, limit: null, sample: { cases: 8, seed: 5 } });
+    expect(picked.filter((c) => c.workflow === 'x')).toHaveLength(6);
+    expect(picked.filter((c) => c.workflow === 'y')).toHaveLength(2);
+    expect(selectCases(many, { workflow: null, limit: null, sample: { cases: 8, seed: 5 } })).toEqual(picked);
   });
 
   it('names the known workflows when the asked one is absent', () => {

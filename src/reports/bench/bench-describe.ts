@@ -55,6 +55,8 @@ export function describeFilters(config: RunConfig): string | null {
   const parts: string[] = [];
   if (config.filters.limit !== null) parts.push(`limit ${formatCount(config.filters.limit)}`);
   if (config.filters.workflow !== null) parts.push(`workflow ${config.filters.workflow}`);
+  const sample = config.filters.sample;
+  if (sample) parts.push(`sample of ${formatCount(sample.cases)} by workflow, seed ${sample.seed}`);
   return parts.length === 0 ? null : parts.join(', ');
 }
 
