@@ -19,6 +19,11 @@ export interface TerminalScreenHandlers {
   readonly frame: (size: TerminalSize) => readonly string[];
   readonly onKey: (key: LiveKey) => void;
   readonly onResize: (size: TerminalSize) => void;
+  /**
+   * A frame, key or resize handler threw (timers and stream events have no caller to throw
+   * to): the owner restores the terminal and reports the error.
+   */
+  readonly onError: (error: unknown) => void;
 }
 
 export interface TerminalScreen {
@@ -78,41 +83,62 @@ export function openTerminalScreen(
   let frames = 0;
 
   const size = (): TerminalSize => ({ columns: output.columns || 80, rows: output.rows || 24 });
-  const draw = () => {
+  const guarded =
+    <A extends unknown[]>(fn: (...args: A) => void) =>
+    (...args: A) => {
+      try {
+        fn(...args);
+      } catch (error) {
+        handlers.onError(error);
+      }
+    };
+  const draw = guarded(() => {
     timer = null;
     if (closed) return;
     lastFrameAt = now();
     const s = size();
     const next = [...handlers.frame(s)];
     const update = renderFrameUpdate(previous, next, s.columns);
+    // Counted as drawn only once written: a failed write redraws everything next time.
+    previous = null;
     if (update !== '') output.write(update);
     previous = next;
     frames++;
-  };
-  const onData = (chunk: Buffer | string) => {
+  });
+  const onData = guarded((chunk: Buffer | string) => {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     for (const byte of bytes) {
       const key = keyOf(byte);
       if (key !== null) handlers.onKey(key);
     }
-  };
-  const onResize = () => {
+  });
+  const onResize = guarded(() => {
     // Everything moved: the next frame is drawn whole on a cleared screen.
     previous = null;
     output.write('\x1b[2J');
     handlers.onResize(size());
-  };
+  });
   const restore = () => {
     if (closed) return;
     closed = true;
     if (timer !== null) clearTimeout(timer);
-    output.write(LEAVE);
     input.off('data', onData);
     output.off('resize', onResize);
     process.off('exit', restore);
-    if (input.isTTY) input.setRawMode(false);
-    input.pause();
-    input.unref?.();
+    // Each step on its own: one failing (a closed terminal) must not skip the others.
+    const steps = [
+      () => output.write(LEAVE),
+      () => input.isTTY && input.setRawMode(false),
+      () => input.pause(),
+      () => input.unref?.(),
+    ];
+    for (const step of steps) {
+      try {
+        step();
+      } catch {
+        // nothing more can be done for this step
+      }
+    }
   };
 
   process.on('exit', restore);

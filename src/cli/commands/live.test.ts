@@ -112,6 +112,23 @@ describe('decidekit live (not a terminal)', () => {
     expect(last.session.decisions).toBe(total);
   });
 
+  it('says "model unreachable" from the third failed probe in a row and keeps probing', async () => {
+    const r = await withServer({ faults: { failRate: 1 } }, (url) =>
+      live(['--base-url', url, '--interval', '0', '--json'], 4),
+    );
+    expect(r.code).toBe(130);
+    const probes = r.lines.map(
+      (l) => JSON.parse(l) as { unreachable: boolean; request: { status: string; message: string } },
+    );
+    expect(probes.map((p) => p.unreachable)).toEqual([false, false, true, true]);
+    expect(probes.every((p) => p.request.status === 'failed' && p.request.message.startsWith('HTTP 500'))).toBe(true);
+    const plain = await withServer({ faults: { failRate: 1 } }, (url) =>
+      live(['--base-url', url, '--interval', '0'], 3),
+    );
+    expect(plain.lines[1]).not.toContain('model unreachable');
+    expect(plain.lines[2]).toContain('| model unreachable (3 failed probes in a row)');
+  });
+
   it('prints one plain line per probe', async () => {
     const r = await withServer({}, (url) => live(['--base-url', url, '--interval', '0'], 3));
     expect(r.code).toBe(130);

@@ -117,6 +117,7 @@ async function watchOnScreen(session: LiveSession, io: CliIo, terminal: Terminal
     { columns: terminal.output.columns || 80, rows: terminal.output.rows || 24 },
     window,
   );
+  let failure: { error: unknown } | null = null;
   const screen = openTerminalScreen(terminal, {
     frame: (size) => renderLive(state, size, { colour }),
     onKey: (key) => {
@@ -127,6 +128,10 @@ async function watchOnScreen(session: LiveSession, io: CliIo, terminal: Terminal
     onResize: (size) => {
       state = reduce(state, { type: 'resize', size, atMs: performance.now() });
       screen.invalidate();
+    },
+    onError: (error) => {
+      failure ??= { error };
+      stop.abort();
     },
   });
   const ticker = setInterval(() => {
@@ -149,6 +154,20 @@ async function watchOnScreen(session: LiveSession, io: CliIo, terminal: Terminal
     clearInterval(ticker);
     screen.close();
     io.signal.removeEventListener('abort', onSignal);
+  }
+  // The terminal is restored: now the error can be reported like any other.
+  if (failure !== null) {
+    const { error } = failure as { error: unknown };
+    const { DecidekitError } = await import('../../core/errors.js');
+    throw error instanceof DecidekitError
+      ? error
+      : new DecidekitError(
+          'terminal_failed',
+          `the screen failed: ${error instanceof Error ? error.message : String(error)}`,
+          {
+            cause: error,
+          },
+        );
   }
   return state.exit ?? 130;
 }
