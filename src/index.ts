@@ -129,3 +129,23 @@ export {
 export { renderBenchTerminal, type BenchTerminalOptions } from './reports/bench/bench-terminal.js';
 export { renderBenchMarkdown, type BenchMarkdownOptions } from './reports/bench/bench-markdown.js';
 export { renderBenchJson } from './reports/bench/bench-json.js';
+
+// The live monitor: the probe loop, its pure state machine and screen.
+export {
+  openLive,
+  type LiveRequest,
+  type LiveSession,
+  type LiveHandlers,
+  type LiveProbe,
+  LiveFirstContactError,
+} from './app/live/run-live.js';
+export {
+  createLiveState,
+  reduce as reduceLive,
+  type LiveState,
+  type LiveEvent,
+  type LiveInfo,
+  type LiveSettings,
+} from './monitor/live-state.js';
+export { renderLive, type RenderLiveOptions } from './monitor/render-live.js';
+export { summarizeWindow, type WindowDecision, type WindowSummary } from './core/live/window-summary.js';

@@ -271,6 +271,12 @@ describe('reduce: /metrics', () => {
     expect(s.server).toMatchObject({ requestsPerSec: null, inputTokensPerSec: 200 });
   });
 
+  it('keeps a failed first reading as the reason it is still waiting', () => {
+    const s = reduce(start(), { type: 'metrics-error', atMs: 1, message: 'HTTP 500: boom' });
+    expect(s.server).toEqual({ status: 'waiting', error: 'HTTP 500: boom' });
+    expect(reduce(s, reading(2, 1, 1)).server).toMatchObject({ status: 'present', error: null });
+  });
+
   it('marks a server without /metrics and keeps values through a failed reading', () => {
     expect(reduce(start(), { type: 'metrics', atMs: 1, metrics: null }).server).toEqual({ status: 'absent' });
     const s = feed(start(), [

@@ -101,7 +101,8 @@ export interface Banner {
 }
 
 export type ServerPanel =
-  | { readonly status: 'waiting' }
+  /** No reading yet; `error` when the last attempt failed. */
+  | { readonly status: 'waiting'; readonly error?: string }
   /** The server has no `/metrics`: latency and tokens only. */
   | { readonly status: 'absent' }
   | {
@@ -204,7 +205,12 @@ export function reduce(state: LiveState, event: LiveEvent): LiveState {
     case 'metrics-error':
       return {
         ...at,
-        server: state.server.status === 'present' ? { ...state.server, error: event.message } : state.server,
+        server:
+          state.server.status === 'absent'
+            ? state.server
+            : state.server.status === 'present'
+              ? { ...state.server, error: event.message }
+              : { status: 'waiting', error: event.message },
       };
     case 'tick':
       return expireBanner(at);

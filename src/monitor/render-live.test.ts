@@ -127,6 +127,14 @@ describe('renderLive', () => {
     expect(lines.join('\n')).toContain('f2                               failed http: nothing is listening');
   });
 
+  it('says why the server panel is still waiting when /metrics fails', () => {
+    let s = createLiveState(INFO, { atMs: 0, size: { columns: 80, rows: 24 } });
+    s = reduce(s, { type: 'metrics-error', atMs: 1, message: 'HTTP 500: metrics broke' });
+    expect(renderLive(s, { columns: 80, rows: 24 }, { colour: false }).join('\n')).toContain(
+      '/metrics: HTTP 500: metrics broke',
+    );
+  });
+
   it('waits for the first probe on an empty session', () => {
     const s = createLiveState(INFO, { atMs: 0, size: { columns: 80, rows: 24 } });
     const lines = renderLive(s, { columns: 80, rows: 24 }, { colour: false });

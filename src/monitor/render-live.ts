@@ -333,7 +333,11 @@ function serverPanel(state: LiveState, p: Palette): Panel {
     ];
     switch (s.status) {
       case 'waiting':
-        rows.push({ text: p.dim('reading /metrics…'), keep: 3 });
+        rows.push(
+          s.error === undefined
+            ? { text: p.dim('reading /metrics…'), keep: 3 }
+            : { text: p.yellow(`/metrics: ${singleLine(s.error)}`), keep: 3 },
+        );
         break;
       case 'absent':
         rows.push({ text: p.dim(wide ? 'no /metrics: latency and tokens only' : 'no /metrics'), keep: 3 });
