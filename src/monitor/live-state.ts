@@ -9,7 +9,7 @@ import type { CaseResult, Decision } from '../core/bench/case-result.js';
 import { counterRate, counterWasReset } from '../core/live/counter-rate.js';
 import { slideWindow, summarizeWindow, type WindowDecision, type WindowSummary } from '../core/live/window-summary.js';
 import { summarizeLatency, type LatencySummary } from '../core/percentile.js';
-import { QUESTION_TYPES, type QuestionType } from '../core/question.js';
+import type { QuestionType } from '../core/question.js';
 import type { LlamaCppMetrics } from '../protocol/wire/prometheus-text.js';
 
 /** What the screen says about the session that never changes while it runs. */
@@ -361,5 +361,3 @@ export function typeAccuracy(state: LiveState, type: QuestionType): number | nul
   const t = state.byType[type];
   return t.total === 0 ? null : t.correct / t.total;
 }
-
-export { QUESTION_TYPES };

@@ -17,7 +17,8 @@ import {
   singleLine,
   type Palette,
 } from '../reports/format.js';
-import { isUnreachable, QUESTION_TYPES, typeAccuracy, type LiveState, type TerminalSize } from './live-state.js';
+import { QUESTION_TYPES } from '../core/question.js';
+import { isUnreachable, typeAccuracy, type LiveState, type TerminalSize } from './live-state.js';
 import { EIGHTHS, clipLine, fitLine, sparkline, spread } from './screen-text.js';
 
 export interface RenderLiveOptions {

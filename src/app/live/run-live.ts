@@ -26,7 +26,7 @@ import { metricsUrlFor } from '../../protocol/wire/endpoint.js';
 import { singleLine } from '../../reports/format.js';
 import type { LiveEvent, LiveInfo } from '../../monitor/live-state.js';
 import { renderProbeRecord } from '../../monitor/probe-lines.js';
-import { DEFAULT_EMBEDDED_MODEL, type DatasetChoice } from '../bench/plan-bench.js';
+import { checkHeaderValue, DEFAULT_EMBEDDED_MODEL, type DatasetChoice } from '../bench/plan-bench.js';
 import { datasetSourceOf } from '../bench/execute-bench.js';
 
 export interface LiveRequest {
@@ -90,6 +90,7 @@ export class LiveFirstContactError extends DecidekitError {
 
 /** Opens a session: everything that can stop the command happens here, before any screen. */
 export async function openLive(request: LiveRequest, env: LiveEnvironment): Promise<LiveSession> {
+  if (request.apiKey !== undefined) checkHeaderValue('--api-key', request.apiKey);
   const dataset = await loadBenchDataset(datasetSourceOf(request.dataset ?? { kind: 'sample' }, env.cacheDir));
   if (dataset.cases.length === 0)
     throw new DecidekitError('live_no_cases', `the dataset ${dataset.location} has no cases`);

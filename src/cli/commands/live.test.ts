@@ -176,6 +176,10 @@ describe('decidekit live (not a terminal)', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--record');
     expect(r.stderr).toContain('ENOENT');
+    const k = await live(['--api-key', 'sk-line\nbreak-99'], 1);
+    expect(k.code).toBe(2);
+    expect(k.stderr).toContain('--api-key contains a line break');
+    expect(k.stderr).not.toContain('break-99');
     const m = await live(['--metrics-url', 'ftp://x'], 1);
     expect(m.code).toBe(2);
     expect(m.stderr).toContain('--metrics-url "ftp://x" is not an http(s) URL');
