@@ -21,7 +21,8 @@ describe('screen text', () => {
   });
 
   it('puts the right part flush right only when both fit', () => {
-    expect(spread('ab', 'cd', 8)).toBe('ab    cd');
+    expect(spread('ab', 'cd', 16)).toBe(`ab${' '.repeat(12)}cd`);
+    expect(spread('abcdefghijklmnop', 'xy', 16)).toBe('abcdefghijk…  xy');
     expect(spread('abcdef', 'gh', 8)).toBe('abcdef');
   });
 

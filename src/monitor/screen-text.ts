@@ -35,10 +35,15 @@ export function fitLine(text: string, width: number): string {
   return clipped + ' '.repeat(Math.max(0, width - visibleWidth(clipped)));
 }
 
-/** `left` and `right` on one line of `width`, `right` flush right when both fit. */
+/**
+ * `left` and `right` on one line of `width`, `right` flush right; when both do not fit,
+ * `left` is clipped to make room (and `right` dropped only when even that leaves no room).
+ */
 export function spread(left: string, right: string, width: number): string {
-  const gap = width - visibleWidth(left) - visibleWidth(right);
-  return gap >= 2 ? left + ' '.repeat(gap) + right : clipLine(left, width);
+  const room = width - visibleWidth(right) - 2;
+  if (room < 10) return clipLine(left, width);
+  const shown = clipLine(left, room);
+  return shown + ' '.repeat(width - visibleWidth(shown) - visibleWidth(right)) + right;
 }
 
 const SPARKS = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
