@@ -43,13 +43,18 @@ function fakeTerminal(options: { failOnWrite?: number } = {}) {
   };
 }
 
-async function runLive(terminal: ReturnType<typeof fakeTerminal>, args: string[], keys: (t: typeof terminal) => void) {
+async function runLive(
+  terminal: ReturnType<typeof fakeTerminal>,
+  args: string[],
+  keys: (t: typeof terminal) => void,
+  env: Record<string, string> = { NO_COLOR: '1' },
+) {
   const server = await startReferenceServer({ host: '127.0.0.1', port: 0, metrics: true });
   let stderr = '';
   const io: CliIo = {
     stdout: { write: () => undefined, isTTY: true, columns: 100 },
     stderr: { write: (t) => void (stderr += t), isTTY: true },
-    env: { NO_COLOR: '1' },
+    env,
     cwd: process.cwd(),
     signal: new AbortController().signal,
     terminal: terminal.ports,
@@ -76,6 +81,22 @@ describe('decidekit live on a terminal', () => {
     expect(out).toContain('── quality');
     expect(out.endsWith(`\x1b[?25h${LEAVE}`)).toBe(true);
     expect(t.rawModes).toEqual([true, false]);
+    // NO_COLOR: no colour or weight codes, only cursor and screen control.
+    expect(out).not.toMatch(/\x1b\[(1|2|3[1-6])m/);
+  });
+
+  it('draws in colour when NO_COLOR is not set', async () => {
+    const t = fakeTerminal();
+    const r = await runLive(
+      t,
+      [],
+      (x) => {
+        if (x.written().includes('── server')) x.press('q');
+      },
+      {},
+    );
+    expect(r.code).toBe(0);
+    expect(t.written()).toMatch(/\x1b\[1mdecidekit live\x1b\[22m/);
   });
 
   it('exits 130 on the Ctrl+C byte, restored', async () => {
