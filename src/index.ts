@@ -145,3 +145,23 @@ export { renderBenchJson } from './reports/bench/bench-json.js';
 export { renderBenchHtml, type BenchHtmlOptions } from './reports/html/bench-html.js';
 export { renderRunsCompareHtml } from './reports/html/runs-compare-html.js';
 export { renderScoreHtml, renderCompareHtml, renderTuneHtml, renderActionsHtml } from './reports/html/offline-html.js';
+
+// The live monitor: the probe loop, its pure state machine and screen.
+export {
+  openLive,
+  type LiveRequest,
+  type LiveSession,
+  type LiveHandlers,
+  type LiveProbe,
+  LiveFirstContactError,
+} from './app/live/run-live.js';
+export {
+  createLiveState,
+  reduce as reduceLive,
+  type LiveState,
+  type LiveEvent,
+  type LiveInfo,
+  type LiveSettings,
+} from './monitor/live-state.js';
+export { renderLive, type RenderLiveOptions } from './monitor/render-live.js';
+export { summarizeWindow, type WindowDecision, type WindowSummary } from './core/live/window-summary.js';

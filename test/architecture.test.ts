@@ -12,6 +12,8 @@ const LAYER: Record<string, number> = {
   runner: 2,
   store: 2,
   reports: 3,
+  // The live monitor's reducer and screen: above reports (it shares their formatting), below app.
+  monitor: 3.5,
   app: 4,
   cli: 5,
 };

@@ -1,3 +1,5 @@
+import type { TerminalPorts } from './terminal-screen.js';
+
 /** What a command may touch of the outside world; tests pass fakes. */
 export interface CliIo {
   readonly stdout: TextSink;
@@ -6,6 +8,11 @@ export interface CliIo {
   readonly cwd: string;
   /** Aborted on the first SIGINT/SIGTERM; commands stop cleanly and keep what they finished. */
   readonly signal: AbortSignal;
+  /**
+   * The controlling terminal, present only when stdin and stdout are both one: full-screen
+   * commands (`live`) draw through `openTerminalScreen` on it; others never touch it.
+   */
+  readonly terminal?: TerminalPorts;
 }
 
 export interface TextSink {

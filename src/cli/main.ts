@@ -34,6 +34,9 @@ async function main(): Promise<void> {
     env: process.env,
     cwd: process.cwd(),
     signal: controller.signal,
+    ...(process.stdin.isTTY && process.stdout.isTTY
+      ? { terminal: { input: process.stdin, output: process.stdout } }
+      : {}),
   };
   const code = await runCli(process.argv.slice(2), io);
   process.exitCode = code;

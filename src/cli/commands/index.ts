@@ -8,6 +8,7 @@ import { command as actions } from './actions.js';
 import { command as bench } from './bench.js';
 import { command as compare } from './compare.js';
 import { command as dataset } from './dataset.js';
+import { command as live } from './live.js';
 import { command as report } from './report.js';
 import { command as runs } from './runs.js';
 import { command as score } from './score.js';
@@ -18,6 +19,7 @@ import { command as validate } from './validate.js';
 /** In the order `decidekit --help` lists them. */
 export const COMMANDS: Readonly<Record<string, Command>> = {
   bench,
+  live,
   score,
   compare,
   validate,

@@ -83,7 +83,11 @@ export async function listModels(baseUrl: string, options: ProbeOptions = {}): P
  * endpoint (404, or 501 when started without `--metrics`).
  */
 export async function readMetrics(baseUrl: string, options: ProbeOptions = {}): Promise<LlamaCppMetrics | null> {
-  const url = metricsUrlFor(baseUrl);
+  return readMetricsAt(metricsUrlFor(baseUrl), options);
+}
+
+/** As `readMetrics`, from a full metrics URL (a monitor's `--metrics-url`). */
+export async function readMetricsAt(url: string, options: ProbeOptions = {}): Promise<LlamaCppMetrics | null> {
   const { status, text } = await get(url, options);
   if (status === 404 || status === 501) return null;
   if (status !== 200)

@@ -1,0 +1,280 @@
+/**
+ * The live monitor's use case: probe a decision model one case at a time, forever, in a
+ * fixed seeded order, scoring every answer exactly as `bench` does (`scoreCase`), and read
+ * the server's `/metrics` on the side. `openLive` does everything that can fail before a
+ * screen opens (dataset, `--record` file, embedded server, the first probe: a server that
+ * does not serve decision models, or where nothing listens, stops here); `LiveSession.run`
+ * then emits monitor events until the signal aborts. It never draws or prints.
+ */
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { scoreCase, type BenchCase, type CaseResult } from '../../core/bench/case-result.js';
+import { DecidekitError, UsageError } from '../../core/errors.js';
+import { probeOrder } from '../../core/live/probe-order.js';
+import { loadBenchDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';
+import {
+  createSystemOneClient,
+  defaultSleep,
+  elapsedMsOf,
+  failureOf,
+  isRunStopping,
+  type SystemOneClient,
+} from '../../protocol/client/client.js';
+import { InvalidBaseUrlError } from '../../protocol/client/errors.js';
+import { readMetricsAt } from '../../protocol/client/server-probes.js';
+import { startReferenceServer, type ReferenceServer } from '../../protocol/server/server.js';
+import { metricsUrlFor } from '../../protocol/wire/endpoint.js';
+import { singleLine } from '../../reports/format.js';
+import type { LiveEvent, LiveInfo } from '../../monitor/live-state.js';
+import { renderProbeRecord } from '../../monitor/probe-lines.js';
+import { checkHeaderValue, DEFAULT_EMBEDDED_MODEL, type DatasetChoice } from '../bench/plan-bench.js';
+import { datasetSourceOf } from '../bench/execute-bench.js';
+
+export interface LiveRequest {
+  /** Without it, the built-in reference server runs in this process with `/metrics` on. */
+  readonly baseUrl?: string;
+  readonly model?: string;
+  readonly apiKey?: string;
+  /** Default the bundled synthetic sample. */
+  readonly dataset?: DatasetChoice;
+  /** Pause between probes (default 500 ms). */
+  readonly intervalMs?: number;
+  /** Per probe (default 10 000 ms). */
+  readonly timeoutMs?: number;
+  /** Default `<base URL>/metrics`. */
+  readonly metricsUrl?: string;
+  /** Append every probe's outcome and scores as JSONL here. */
+  readonly recordPath?: string;
+}
+
+export const DEFAULT_INTERVAL_MS = 500;
+export const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
+/** How often `/metrics` is read. */
+export const METRICS_EVERY_MS = 1000;
+const PREVIEW_CHARS = 240;
+
+export interface LiveEnvironment {
+  readonly cacheDir: string;
+  /** Monotonic milliseconds. */
+  readonly now: () => number;
+  /** Wall clock, for the record's timestamps. */
+  readonly clock?: () => Date;
+  /** Waits between probes; rejects or resolves early when the signal aborts (default a timer). */
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/** A probe as the session reports it: the monitor event plus the wall-clock time it ended. */
+export interface LiveProbe {
+  readonly event: Extract<LiveEvent, { type: 'probe' }>;
+  readonly atIso: string;
+}
+
+export interface LiveSession {
+  readonly info: LiveInfo;
+  /** Emits the first probe (sent by `openLive`), then probes and metrics until `signal` aborts. */
+  run(signal: AbortSignal, handlers: LiveHandlers): Promise<void>;
+  /** Stops the embedded server, closes the client and the record file. */
+  close(): Promise<void>;
+}
+
+export interface LiveHandlers {
+  readonly onProbe: (probe: LiveProbe) => void;
+  readonly onMetrics: (event: Extract<LiveEvent, { type: 'metrics' | 'metrics-error' }>) => void;
+}
+
+/** The first contact failed in a way no later probe can fix: no screen is opened. */
+export class LiveFirstContactError extends DecidekitError {
+  constructor(message: string, cause: unknown) {
+    super('live_first_contact', `stopped before the screen opened: ${message}`, { cause });
+  }
+}
+
+/** Opens a session: everything that can stop the command happens here, before any screen. */
+export async function openLive(request: LiveRequest, env: LiveEnvironment): Promise<LiveSession> {
+  if (request.apiKey !== undefined) checkHeaderValue('--api-key', request.apiKey);
+  const dataset = await loadBenchDataset(datasetSourceOf(request.dataset ?? { kind: 'sample' }, env.cacheDir));
+  if (dataset.cases.length === 0)
+    throw new DecidekitError('live_no_cases', `the dataset ${dataset.location} has no cases`);
+  const record = request.recordPath === undefined ? null : openRecord(request.recordPath);
+  let server: ReferenceServer | null = null;
+  let client: SystemOneClient | null = null;
+  try {
+    if (request.baseUrl === undefined)
+      server = await startReferenceServer({
+        host: '127.0.0.1',
+        port: 0,
+        model: request.model ?? DEFAULT_EMBEDDED_MODEL,
+        metrics: true,
+      });
+    const baseUrl = server?.url ?? request.baseUrl!;
+    client = createClient({
+      baseUrl,
+      ...(request.apiKey === undefined || server !== null ? {} : { apiKey: request.apiKey }),
+      ...(request.model === undefined ? {} : { model: request.model }),
+      timeoutMs: request.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
+      // A probe shows the model as it is: a failure is not hidden behind a retry.
+      retries: 0,
+      connections: 1,
+    });
+    const metricsUrl = request.metricsUrl ?? metricsUrlFor(baseUrl);
+    if (!URL.canParse(metricsUrl) || !/^https?:$/.test(new URL(metricsUrl).protocol))
+      throw new UsageError(`--metrics-url ${JSON.stringify(request.metricsUrl)} is not an http(s) URL`);
+    // The key goes to the metrics URL only when it is the model server itself.
+    const metricsKey =
+      request.apiKey !== undefined && server === null && new URL(metricsUrl).origin === new URL(baseUrl).origin
+        ? request.apiKey
+        : undefined;
+    let firstContact = true;
+    const order = probeOrder(dataset.cases.length).map((i) => dataset.cases[i]!);
+    const clock = env.clock ?? (() => new Date());
+    const probe = async (benchCase: BenchCase, signal?: AbortSignal): Promise<CaseResult | 'stopping'> => {
+      const t0 = env.now();
+      try {
+        const answer = await client!.decide(benchCase.state, benchCase.questions, signal);
+        return scoreCase(benchCase, {
+          status: 'answered',
+          latencyMs: answer.latencyMs,
+          inputTokens: answer.inputTokens,
+          predicted: answer.predicted,
+        });
+      } catch (error) {
+        if (signal?.aborted) return 'stopping';
+        if (firstContact && isRunStopping(error)) {
+          throw new LiveFirstContactError(error instanceof Error ? error.message : String(error), error);
+        }
+        return scoreCase(benchCase, {
+          status: 'failed',
+          failure: failureOf(error),
+          latencyMs: elapsedMsOf(error) ?? env.now() - t0,
+        });
+      }
+    };
+    const toProbe = (result: CaseResult, benchCase: BenchCase): LiveProbe => {
+      const atIso = clock().toISOString();
+      if (record !== null) record.append(renderProbeRecord(result, atIso));
+      return {
+        event: { type: 'probe', atMs: env.now(), result, statePreview: previewOf(benchCase.state) },
+        atIso,
+      };
+    };
+    const first = toProbe((await probe(order[0]!)) as CaseResult, order[0]!);
+    firstContact = false;
+    const sleep = env.sleep ?? defaultSleep;
+    const intervalMs = request.intervalMs ?? DEFAULT_INTERVAL_MS;
+    const openedClient = client;
+    const openedServer = server;
+    return {
+      info: {
+        target: openedServer ? openedServer.url : openedClient.endpoint,
+        embedded: openedServer !== null,
+        model: openedServer ? openedServer.model : (request.model ?? null),
+        datasetCredit: dataset.info.synthetic
+          ? `synthetic sample (${dataset.info.id}): not Typed Decisions scores`
+          : singleLine(dataset.info.attribution),
+        cases: order.length,
+        intervalMs,
+      },
+      async run(outer, handlers) {
+        // A failing handler (a --record write error) stops both loops, not just its own.
+        const failed = new AbortController();
+        const signal = AbortSignal.any([outer, failed.signal]);
+        const guard = (loop: () => Promise<void>) => async () => {
+          try {
+            await loop();
+          } catch (error) {
+            failed.abort(error);
+            throw error;
+          }
+        };
+        handlers.onProbe(first);
+        const pause = (ms: number) => sleep(ms, signal).catch(() => undefined);
+        const probes = async () => {
+          for (let i = 1; !signal.aborted; i++) {
+            await pause(intervalMs);
+            if (signal.aborted) break;
+            const benchCase = order[i % order.length]!;
+            const result = await probe(benchCase, signal);
+            if (result === 'stopping') break;
+            handlers.onProbe(toProbe(result, benchCase));
+          }
+        };
+        const metrics = async () => {
+          while (!signal.aborted) {
+            try {
+              const m = await readMetricsAt(metricsUrl, {
+                ...(metricsKey === undefined ? {} : { apiKey: metricsKey }),
+                timeoutMs: 2000,
+                signal,
+              });
+              if (signal.aborted) break;
+              handlers.onMetrics({ type: 'metrics', atMs: env.now(), metrics: m });
+              // No /metrics on this server: the panel shows latency and tokens only.
+              if (m === null) break;
+            } catch (error) {
+              if (signal.aborted) break;
+              handlers.onMetrics({
+                type: 'metrics-error',
+                atMs: env.now(),
+                message: error instanceof Error ? error.message : String(error),
+              });
+            }
+            await pause(METRICS_EVERY_MS);
+          }
+        };
+        const outcomes = await Promise.allSettled([guard(probes)(), guard(metrics)()]);
+        for (const o of outcomes) if (o.status === 'rejected') throw o.reason;
+      },
+      async close() {
+        await openedClient.close();
+        await openedServer?.close();
+        record?.close();
+      },
+    };
+  } catch (error) {
+    await client?.close();
+    await server?.close();
+    record?.close();
+    throw error;
+  }
+}
+
+/** One line of a case's state for the "now" panel. */
+export function previewOf(state: string | object): string {
+  const text = singleLine(typeof state === 'string' ? state : JSON.stringify(state));
+  return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS - 1)}…` : text;
+}
+
+function openRecord(path: string): { append(line: string): void; close(): void } {
+  let fd: number;
+  try {
+    fd = openSync(path, 'a');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'cannot be opened';
+    throw new UsageError(`--record ${path}: cannot be opened for appending (${code})`);
+  }
+  let open = true;
+  return {
+    append(line) {
+      if (!open) return;
+      try {
+        writeSync(fd, `${line}\n`);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code ?? 'write failed';
+        throw new DecidekitError('record_write_failed', `--record ${path}: cannot append (${code})`, { cause: error });
+      }
+    },
+    close() {
+      if (open) closeSync(fd);
+      open = false;
+    },
+  };
+}
+
+/** A malformed --base-url is a usage error (exit 2), not a failed probe. */
+function createClient(options: Parameters<typeof createSystemOneClient>[0]): SystemOneClient {
+  try {
+    return createSystemOneClient(options);
+  } catch (error) {
+    if (error instanceof InvalidBaseUrlError) throw new UsageError(`--base-url: ${error.message}`);
+    throw error;
+  }
+}

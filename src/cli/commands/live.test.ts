@@ -1,0 +1,187 @@
+/**
+ * `decidekit live` away from a terminal, in process: JSON and plain lines per probe, the
+ * `--record` file, and the checks before any screen opens. Against the real reference server
+ * on loopback; expected values are recomputed here from the recorded answers and gold.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { scoreDecision } from '../../core/decision-score.js';
+import { probeOrder } from '../../core/live/probe-order.js';
+import { loadBenchDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';
+import { startReferenceServer, type ReferenceServerOptions } from '../../protocol/server/server.js';
+import type { CliIo } from '../io.js';
+import { runCli } from '../run-cli.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'decidekit-live-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** Runs `decidekit live ...` until `lines` lines are on stdout, then aborts it (Ctrl+C). */
+async function live(args: string[], lines: number) {
+  const controller = new AbortController();
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: {
+      write: (t) => {
+        stdout += t;
+        if (stdout.split('\n').length - 1 >= lines) controller.abort();
+      },
+      isTTY: false,
+    },
+    stderr: { write: (t) => void (stderr += t), isTTY: false },
+    env: { NO_COLOR: '1', XDG_CACHE_HOME: join(tmp, 'cache') },
+    cwd: tmp,
+    signal: controller.signal,
+  };
+  const code = await runCli(['live', ...args], io);
+  return { code, stdout, stderr, lines: stdout.split('\n').filter((l) => l !== '') };
+}
+
+async function withServer<T>(options: ReferenceServerOptions, fn: (url: string) => Promise<T>): Promise<T> {
+  const server = await startReferenceServer({ host: '127.0.0.1', port: 0, ...options });
+  try {
+    return await fn(server.url);
+  } finally {
+    await server.close();
+  }
+}
+
+interface RecordLine {
+  case_id: string;
+  request: { status: string; message?: string };
+  decisions: Array<{
+    status: string;
+    answers: string[];
+    gold_label: string;
+    gold_probabilities: number[];
+    probabilities?: number[];
+    predicted?: string;
+    correct?: boolean;
+    kl?: number;
+    brier?: number;
+  }>;
+}
+
+describe('decidekit live (not a terminal)', () => {
+  it('probes in the seeded order, one JSON object per probe, and records every outcome without the key', async () => {
+    const sample = await loadBenchDataset({ kind: 'sample' });
+    const expectedIds = probeOrder(sample.cases.length).map((i) => sample.cases[i]!.id);
+    const record = join(tmp, 'session.jsonl');
+    const secret = 'sk-live-secret-4242';
+    const r = await withServer({ metrics: true, faults: { seed: 3, failRate: 0.3 } }, (url) =>
+      live(['--base-url', url, '--interval', '0', '--json', '--record', record, '--api-key', secret], 12),
+    );
+    expect(r.code).toBe(130);
+    expect(r.lines).toHaveLength(12);
+    const probes = r.lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(probes.map((p) => p['case_id'])).toEqual(expectedIds.slice(0, 12));
+    expect(probes.map((p) => p['probe'])).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+
+    const text = readFileSync(record, 'utf8');
+    expect(text).not.toContain(secret);
+    const recorded = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as RecordLine);
+    expect(recorded.map((x) => x.case_id)).toEqual(expectedIds.slice(0, 12));
+    expect(recorded.some((x) => x.request.status === 'failed')).toBe(true);
+    expect(recorded.some((x) => x.request.status === 'answered')).toBe(true);
+
+    // Scores as bench computes them, recomputed from the recorded distributions.
+    let correct = 0;
+    let total = 0;
+    for (const x of recorded) {
+      for (const d of x.decisions) {
+        total++;
+        if (d.status !== 'answered') continue;
+        const gold = { labelIndex: d.answers.indexOf(d.gold_label), probabilities: d.gold_probabilities };
+        const s = scoreDecision(gold, d.probabilities!);
+        expect(d.predicted).toBe(d.answers[s.predictedIndex]);
+        expect(d.correct).toBe(s.correct);
+        expect(d.kl).toBe(s.kl);
+        expect(d.brier).toBe(s.brier);
+        if (s.correct) correct++;
+      }
+    }
+    const last = probes.at(-1) as { window: { n: number; accuracy: number }; session: { decisions: number } };
+    expect(last.window.n).toBe(total);
+    expect(last.window.accuracy).toBeCloseTo(correct / total, 12);
+    expect(last.session.decisions).toBe(total);
+  });
+
+  it('says "model unreachable" from the third failed probe in a row and keeps probing', async () => {
+    const r = await withServer({ faults: { failRate: 1 } }, (url) =>
+      live(['--base-url', url, '--interval', '0', '--json'], 4),
+    );
+    expect(r.code).toBe(130);
+    const probes = r.lines.map(
+      (l) => JSON.parse(l) as { unreachable: boolean; request: { status: string; message: string } },
+    );
+    expect(probes.map((p) => p.unreachable)).toEqual([false, false, true, true]);
+    expect(probes.every((p) => p.request.status === 'failed' && p.request.message.startsWith('HTTP 500'))).toBe(true);
+    const plain = await withServer({ faults: { failRate: 1 } }, (url) =>
+      live(['--base-url', url, '--interval', '0'], 3),
+    );
+    expect(plain.lines[1]).not.toContain('model unreachable');
+    expect(plain.lines[2]).toContain('| model unreachable (3 failed probes in a row)');
+  });
+
+  it('prints one plain line per probe', async () => {
+    const r = await withServer({}, (url) => live(['--base-url', url, '--interval', '0'], 3));
+    expect(r.code).toBe(130);
+    expect(r.lines[0]).toMatch(/^probe 1 \S+ \(\w+\): \d\/\d match gold, [\d.]+ ms, [\d,]+ input tokens \| window /);
+    expect(r.lines[2]).toMatch(/^probe 3 /);
+    expect(r.stderr).toContain('decidekit live: probing http://127.0.0.1:');
+  });
+
+  it('starts the built-in server with /metrics when no --base-url is given', async () => {
+    const r = await live(['--json', '--interval', '0'], 2);
+    expect(r.code).toBe(130);
+    expect(r.lines).toHaveLength(2);
+    expect(JSON.parse(r.lines[0]!)).toMatchObject({ probe: 1, request: { status: 'answered' } });
+  });
+
+  for (const status of [404, 405, 501]) {
+    it(`stops before any screen on HTTP ${status}, exit 1`, async () => {
+      const record = join(tmp, `refused-${status}.jsonl`);
+      const r = await withServer({ faults: { forceStatus: status } }, (url) =>
+        live(['--base-url', url, '--record', record], 1),
+      );
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(
+        /^decidekit live: stopped before the screen opened: server does not serve decision models/,
+      );
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    });
+  }
+
+  it('stops before any screen when nothing listens, exit 1', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const r = await live(['--base-url', `http://127.0.0.1:${port}`], 1);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`nothing is listening at 127.0.0.1:${port}`);
+  });
+
+  it('refuses a --record file that cannot be opened, and a bad --metrics-url, as usage errors', async () => {
+    const r = await live(['--record', join(tmp, 'missing', 'dir', 'x.jsonl')], 1);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--record');
+    expect(r.stderr).toContain('ENOENT');
+    const k = await live(['--api-key', 'sk-line\nbreak-99'], 1);
+    expect(k.code).toBe(2);
+    expect(k.stderr).toContain('--api-key contains a line break');
+    expect(k.stderr).not.toContain('break-99');
+    const m = await live(['--metrics-url', 'ftp://x'], 1);
+    expect(m.code).toBe(2);
+    expect(m.stderr).toContain('--metrics-url "ftp://x" is not an http(s) URL');
+  });
+});

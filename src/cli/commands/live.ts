@@ -1,0 +1,173 @@
+import { performance } from 'node:perf_hooks';
+import type { LiveSession } from '../../app/live/run-live.js';
+import type { LiveState } from '../../monitor/live-state.js';
+import { decimal, defineCommand, flag, integer, text } from '../define-command.js';
+import { colourEnabled, type CliIo } from '../io.js';
+import { cacheDirOf, datasetChoiceOf } from '../locations.js';
+import type { TerminalPorts } from '../terminal-screen.js';
+
+/** Node timers hold at most 2^31 - 1 ms (about 24.8 days). */
+const MAX_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+/** How often the clock ticks into the monitor (banner expiry, session time). */
+const TICK_MS = 250;
+
+export const command = defineCommand({
+  name: 'live',
+  summary: 'watch a decision model while it runs (default: the built-in server)',
+  usage: 'live [options]',
+  description: `Probes a decision model one Typed Decisions case at a time (all its questions in one
+request), cycling the cases in a fixed shuffled order, scores every answer against gold as
+'bench' does, and shows a full-screen monitor: now, quality (rolling accuracy and ECE with
+trends), by question type, confidence histogram, server (latency, tokens, and server-wide
+/metrics counters). Without --base-url, starts the built-in reference server with /metrics.
+
+Keys: q quits, Ctrl+R resets the session, Ctrl+C exits (130). When stdout is not a terminal,
+prints one line per probe (--json: one JSON object per probe). A server that answers 404,
+405 or 501, or where nothing listens, stops the command before the screen opens.`,
+  handlesSignals: true,
+  options: {
+    'base-url': text('URL', 'server base URL (endpoint: <URL>/v1/systemone)', {
+      defaultText: 'embedded reference server with /metrics',
+      example: 'http://127.0.0.1:8080',
+    }),
+    model: text(
+      'NAME',
+      'sent as "model"; with the embedded server, picks the built-in model\n(heuristic, prior, uniform, zero; default heuristic)',
+    ),
+    'api-key': text('KEY', 'Bearer key (or env DECIDEKIT_API_KEY); never stored or printed'),
+    dataset: text('D', 'sample | typed-decisions | PATH (.parquet, .jsonl, .jsonl.gz)', { defaultText: 'sample' }),
+    interval: decimal('SEC', 'pause between probes in seconds', { min: 0, max: MAX_SECONDS, default: 0.5 }),
+    timeout: decimal('SEC', 'probe timeout in seconds', { above: 0, max: MAX_SECONDS, default: 10 }),
+    'metrics-url': text('URL', 'where to read llama.cpp counters', { defaultText: '<base URL>/metrics' }),
+    window: integer('N', 'decisions in the rolling window (accuracy, ECE, histogram)', {
+      min: 1,
+      max: 100_000,
+      default: 100,
+    }),
+    record: text('FILE', "append every probe's outcome and scores as JSONL (no key)"),
+    json: flag('one JSON object per probe on stdout instead of the screen'),
+  },
+  exitCodes: '0 quit with q, 1 invalid input or a server that serves no decision model, 2 usage error, 130 Ctrl+C.',
+  examples: [
+    'decidekit live',
+    'decidekit live --base-url http://127.0.0.1:8084 --interval 0.25',
+    'decidekit live --base-url http://gpu-box:8084 --record live.jsonl --json',
+  ],
+  async run({ values: v }, io) {
+    const apiKey = v['api-key'] ?? io.env['DECIDEKIT_API_KEY'];
+    const { openLive } = await import('../../app/live/run-live.js');
+    const session = await openLive(
+      {
+        ...(v['base-url'] === undefined ? {} : { baseUrl: v['base-url'] }),
+        ...(v.model === undefined ? {} : { model: v.model }),
+        ...(apiKey === undefined || apiKey === '' ? {} : { apiKey }),
+        ...(v.dataset === undefined ? {} : { dataset: datasetChoiceOf(v.dataset, io) }),
+        intervalMs: v.interval * 1000,
+        timeoutMs: v.timeout * 1000,
+        ...(v['metrics-url'] === undefined ? {} : { metricsUrl: v['metrics-url'] }),
+        ...(v.record === undefined ? {} : { recordPath: v.record }),
+      },
+      { cacheDir: cacheDirOf(io), now: () => performance.now() },
+    );
+    try {
+      if (io.terminal !== undefined && !v.json) return await watchOnScreen(session, io, io.terminal, v.window);
+      return await watchAsLines(session, io, { json: v.json, window: v.window });
+    } finally {
+      await session.close();
+    }
+  },
+});
+
+async function initialState(session: LiveSession, size: { columns: number; rows: number }, window: number) {
+  const { createLiveState } = await import('../../monitor/live-state.js');
+  return createLiveState(session.info, { atMs: performance.now(), size, settings: { windowSize: window } });
+}
+
+/** Piped or --json: one line per probe until Ctrl+C (exit 130). */
+async function watchAsLines(session: LiveSession, io: CliIo, options: { json: boolean; window: number }) {
+  const { reduce } = await import('../../monitor/live-state.js');
+  const { renderProbeJson, renderProbeLine } = await import('../../monitor/probe-lines.js');
+  let state = await initialState(session, { columns: 80, rows: 24 }, options.window);
+  if (!options.json)
+    io.stderr.write(
+      `decidekit live: probing ${session.info.target} every ${session.info.intervalMs / 1000} s (Ctrl+C stops)\n`,
+    );
+  await session.run(io.signal, {
+    onProbe: (probe) => {
+      state = reduce(state, probe.event);
+      io.stdout.write(`${options.json ? renderProbeJson(state, probe.atIso) : renderProbeLine(state)}\n`);
+    },
+    onMetrics: (event) => (state = reduce(state, event)),
+  });
+  return 130;
+}
+
+/** The full screen: redrawn on every event (at most ~10 frames a second) until q or Ctrl+C. */
+async function watchOnScreen(session: LiveSession, io: CliIo, terminal: TerminalPorts, window: number) {
+  const { reduce } = await import('../../monitor/live-state.js');
+  const { renderLive } = await import('../../monitor/render-live.js');
+  const { openTerminalScreen } = await import('../terminal-screen.js');
+  const colour = colourEnabled(io.stdout, io.env);
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  if (io.signal.aborted) stop.abort();
+  io.signal.addEventListener('abort', onSignal, { once: true });
+  let state: LiveState = await initialState(
+    session,
+    { columns: terminal.output.columns || 80, rows: terminal.output.rows || 24 },
+    window,
+  );
+  let failure: { error: unknown } | null = null;
+  const screen = openTerminalScreen(terminal, {
+    frame: (size) => renderLive(state, size, { colour }),
+    onKey: (key) => {
+      state = reduce(state, { type: 'key', key, atMs: performance.now() });
+      if (state.exit !== null) stop.abort();
+      else screen.invalidate();
+    },
+    onResize: (size) => {
+      state = reduce(state, { type: 'resize', size, atMs: performance.now() });
+      screen.invalidate();
+    },
+    onError: (error) => {
+      failure ??= { error };
+      stop.abort();
+    },
+  });
+  const ticker = setInterval(() => {
+    state = reduce(state, { type: 'tick', atMs: performance.now() });
+    screen.invalidate();
+  }, TICK_MS);
+  try {
+    screen.invalidate();
+    await session.run(stop.signal, {
+      onProbe: (probe) => {
+        state = reduce(state, probe.event);
+        screen.invalidate();
+      },
+      onMetrics: (event) => {
+        state = reduce(state, event);
+        screen.invalidate();
+      },
+    });
+  } finally {
+    clearInterval(ticker);
+    screen.close();
+    io.signal.removeEventListener('abort', onSignal);
+  }
+  // The terminal is restored: now the error can be reported like any other.
+  if (failure !== null) {
+    const { error } = failure as { error: unknown };
+    const { DecidekitError } = await import('../../core/errors.js');
+    throw error instanceof DecidekitError
+      ? error
+      : new DecidekitError(
+          'terminal_failed',
+          `the screen failed: ${error instanceof Error ? error.message : String(error)}`,
+          {
+            cause: error,
+          },
+        );
+  }
+  return state.exit ?? 130;
+}
