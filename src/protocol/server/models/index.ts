@@ -1,12 +1,13 @@
 import type { DecisionModel } from './decision-model.js';
 import { heuristicModel } from './heuristic.js';
+import { judgeModel } from './judge.js';
 import { createPriorModel, type PriorTable } from './prior.js';
 import { uniformModel, zeroModel } from './uniform.js';
 
 export type { DecisionModel } from './decision-model.js';
 
 /** Names of the built-in models, default first. */
-export const BUILT_IN_MODEL_NAMES = ['heuristic', 'prior', 'uniform', 'zero'] as const;
+export const BUILT_IN_MODEL_NAMES = ['heuristic', 'prior', 'uniform', 'zero', 'judge'] as const;
 export type BuiltInModelName = (typeof BUILT_IN_MODEL_NAMES)[number];
 export const DEFAULT_MODEL: BuiltInModelName = 'heuristic';
 
@@ -17,5 +18,6 @@ export function createBuiltInModels(priorTable: PriorTable | null): ReadonlyMap<
     ['prior', createPriorModel(priorTable)],
     ['uniform', uniformModel],
     ['zero', zeroModel],
+    ['judge', judgeModel],
   ]);
 }
