@@ -4,6 +4,8 @@
  * an unrelated SQLite file is refused instead of altered.
  */
 
+import { AUDIT_MIGRATION } from './audit/audit-schema.js';
+
 /** "dkrs" (decidekit run store) as a 32-bit integer. */
 export const APPLICATION_ID = 0x646b7273;
 
@@ -92,6 +94,7 @@ export const MIGRATIONS: readonly string[] = [
            c.latency_ms, c.input_tokens, d.error_kind, d.error_message
     FROM decisions d JOIN cases c ON c.run_id = d.run_id AND c.case_id = d.case_id;
   `,
+  AUDIT_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

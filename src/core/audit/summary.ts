@@ -1,6 +1,5 @@
 import { assertNever } from '../question.js';
 import { cohenKappa, type Kappa } from './agreement.js';
-import type { AuditCheck } from './check.js';
 import {
   verdictWordOf,
   type AuditOutcome,
@@ -11,6 +10,12 @@ import {
 
 /** The tag that marks a transcript whose assistant text tries to steer the judge. */
 export const INJECTION_TAG = 'injection';
+
+/** A check as the summary needs it: its id and verdict options (rows of the confusion matrix). */
+export interface CheckOptions {
+  readonly id: string;
+  readonly options: readonly string[];
+}
 
 /** One finished audit, as the summary needs it. */
 export interface AuditVerdictView {
@@ -62,7 +67,7 @@ export interface AuditSummary {
 const zeroCounts = (): Record<AuditStatus, number> => ({ agrees: 0, disagrees: 0, abstained: 0, unavailable: 0 });
 
 /** Every number an audit report shows. */
-export function summarizeAudit(checks: readonly AuditCheck[], verdicts: readonly AuditVerdictView[]): AuditSummary {
+export function summarizeAudit(checks: readonly CheckOptions[], verdicts: readonly AuditVerdictView[]): AuditSummary {
   const counts = zeroCounts();
   const unavailable: Partial<Record<UnavailableReason, number>> = {};
   const injectionFlipped: string[] = [];
@@ -94,7 +99,7 @@ export function summarizeAudit(checks: readonly AuditCheck[], verdicts: readonly
 }
 
 /** Agreement, kappa, confusion and order probe of one check's verdicts. */
-export function agreementOf(check: AuditCheck, verdicts: readonly AuditVerdictView[]): CheckAgreement {
+export function agreementOf(check: CheckOptions, verdicts: readonly AuditVerdictView[]): CheckAgreement {
   const labels = check.options;
   const columns = [...labels, 'abstained', 'unavailable'];
   const table = labels.map(() => new Array<number>(columns.length).fill(0));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChoiceQuestion } from '../../../core/question.js';
 import { judgeModel } from './judge.js';
 
-const question = (options: string[], descriptions: string[]): ChoiceQuestion => ({
+const question = (options: string[], descriptions: (string | null)[]): ChoiceQuestion => ({
   type: 'choice',
   instructions: 'Did the agent claim the payment succeeded?',
   options,
