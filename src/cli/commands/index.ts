@@ -26,6 +26,10 @@ export const COMMANDS: Readonly<Record<string, { summary: string; load: () => Pr
     summary: 'compose field decisions into actions and price the errors',
     load: async () => (await import('./actions.js')).command,
   },
+  audit: {
+    summary: "audit agents' answer text with a decision-model judge, and measure the judge",
+    load: async () => (await import('./audit.js')).command,
+  },
   serve: {
     summary: 'run the built-in System One reference server',
     load: async () => (await import('./serve.js')).command,
