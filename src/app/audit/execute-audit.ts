@@ -181,7 +181,7 @@ export async function executeAudit(plan: AuditPlan, options: ExecuteAuditOptions
       connections: 1,
       ...(options.retryBaseDelayMs === undefined ? {} : { retryBaseDelayMs: options.retryBaseDelayMs }),
     });
-    const judgeName = `judge ${model ?? '(server default model)'} at ${server ? `${describeEndpoint(plan.judgeEndpoint)} (${server.url})` : client.endpoint}`;
+    const judgeName = `judge ${JSON.stringify(model ?? 'server default model')} at ${server ? `${describeEndpoint(plan.judgeEndpoint)} (${server.url})` : client.endpoint}`;
     const t0 = options.now();
     const records = new Map<string, AuditRecord>();
     let interrupted = false;

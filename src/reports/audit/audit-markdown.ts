@@ -1,4 +1,5 @@
 import type { AuditRecord, AuditRun } from '../../core/audit/run.js';
+import { verdictWordOf } from '../../core/audit/verdict.js';
 import { formatMs, formatPercent, markdownCode, markdownFence, renderMarkdownTable } from '../format.js';
 import { AUDIT_LIMITS, describeJudge, judgeCell, kappaText, recordsForTable, statusWord } from './audit-describe.js';
 
@@ -108,7 +109,7 @@ function recordSection(run: AuditRun, r: AuditRecord): string[] {
     );
   if (r.probe !== null)
     lines.push(
-      `- order probe: ${r.probe.kind === 'answered' ? `reversed options -> ${markdownCode(r.probe.answer.choice)}` : `unavailable (${r.probe.reason})`}`,
+      `- order probe: ${r.probe.kind === 'answered' ? `reversed options -> ${markdownCode(verdictWordOf(r.probe.answer))}` : `unavailable (${r.probe.reason})`}`,
     );
   if (r.input !== '') {
     const fence = markdownFence(r.input);

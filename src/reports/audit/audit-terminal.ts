@@ -1,5 +1,5 @@
 import type { AuditRun } from '../../core/audit/run.js';
-import { describeOutcome } from '../../core/audit/verdict.js';
+import { describeOutcome, verdictWordOf } from '../../core/audit/verdict.js';
 import { createPalette, formatPercent, renderTextTable, singleLine, truncate } from '../format.js';
 import { AUDIT_LIMITS, describeJudge, judgeCell, kappaText, recordsForTable, statusWord } from './audit-describe.js';
 
@@ -17,9 +17,11 @@ export interface AuditResultLine {
   readonly saved: boolean;
 }
 
-/** `asking judge judge at ... : T-01 payment-claim-v1` when a request starts. */
+/** `T-001  payment-claim-v1: asking judge ...` when a request starts. */
 export function renderAuditStartLine(e: AuditStartLine): string {
-  return `${singleLine(e.transcriptId)}  ${e.checkId}: asking ${e.judge}${e.probe ? ' (order probe: options reversed)' : ''}`;
+  return e.probe
+    ? `  asking again with the options reversed (order probe)`
+    : `${singleLine(e.transcriptId)}  ${e.checkId}: asking ${e.judge}`;
 }
 
 /** The lines under a transcript id once its audit is done (or shown again from the store). */
@@ -36,10 +38,12 @@ export function renderAuditResultLines(e: AuditResultLine, options: { readonly c
         : o.status === 'abstained'
           ? p.yellow(`abstained: ${describeOutcome(o)}`)
           : p.yellow(`unavailable: ${describeOutcome(o)}`);
-  const lines = [`${singleLine(r.transcriptId)}  ${r.checkId}`, `  ${prefix}${what}`];
+  // A request's start line already named the transcript; saved and unsent audits name it here.
+  const header = e.saved || r.elapsedMs === null ? [`${singleLine(r.transcriptId)}  ${r.checkId}`] : [];
+  const lines = [...header, `  ${prefix}${what}`];
   if (r.probe !== null)
     lines.push(
-      `  order probe: ${r.probe.kind === 'answered' ? `reversed options -> ${r.probe.answer.choice}` : `unavailable (${r.probe.reason.replace(/_/g, ' ')})`}`,
+      `  order probe: ${r.probe.kind === 'answered' ? `reversed options -> ${verdictWordOf(r.probe.answer)}` : `unavailable (${r.probe.reason.replace(/_/g, ' ')})`}`,
     );
   return lines;
 }
