@@ -20,23 +20,31 @@ export async function loadTranscripts(path: string, displayPath = path): Promise
   const problems = new ProblemList();
   const transcripts: Transcript[] = [];
   const lines = new Map<string, number>();
+  /** Every id seen, valid or not: a duplicate is a duplicate either way. */
+  const seenOn = new Map<string, number>();
   await readLines(path, (text, line) => {
     if (text.trim() === '') return;
-    const t = parseTranscriptLine(text, (field, message, id) =>
+    const parsed = parseTranscriptLine(text, (field, message, id) =>
       problems.add({
         file: displayPath,
         line,
         message: `${id === undefined ? '' : `transcript ${id}: `}${field === null ? '' : `${field}: `}${message}`,
       }),
     );
-    if (t === null) return;
-    const earlier = lines.get(t.id);
+    if (parsed === null) return;
+    const earlier = seenOn.get(parsed.id);
     if (earlier !== undefined) {
-      problems.add({ file: displayPath, line, message: `transcript ${t.id}: id: already used on line ${earlier}` });
+      problems.add({
+        file: displayPath,
+        line,
+        message: `transcript ${parsed.id}: id: already used on line ${earlier}`,
+      });
       return;
     }
-    lines.set(t.id, line);
-    transcripts.push(t);
+    seenOn.set(parsed.id, line);
+    if (parsed.transcript === null) return;
+    lines.set(parsed.id, line);
+    transcripts.push(parsed.transcript);
   }).catch((err: unknown) => {
     if (err instanceof Error && 'code' in err && err.code === 'file_unreadable')
       throw Object.assign(err, { message: err.message.replace(path, displayPath) });
@@ -76,7 +84,10 @@ export function checkLabels(loaded: LoadedTranscripts, checks: readonly AuditChe
 
 type Problem = (field: string | null, message: string, id?: string) => void;
 
-function parseTranscriptLine(text: string, problem: Problem): Transcript | null {
+function parseTranscriptLine(
+  text: string,
+  problem: Problem,
+): { readonly id: string; readonly transcript: Transcript | null } | null {
   let row: unknown;
   try {
     row = JSON.parse(text);
@@ -137,8 +148,8 @@ function parseTranscriptLine(text: string, problem: Problem): Transcript | null 
         break;
       }
   }
-  if (!ok) return null;
-  return {
+  if (!ok) return { id, transcript: null };
+  const transcript: Transcript = {
     id,
     scenario: scenario as string | null,
     tags: tags as string[],
@@ -146,4 +157,5 @@ function parseTranscriptLine(text: string, problem: Problem): Transcript | null 
     finalAnswer: finalAnswer as string | null,
     labels: labels as Record<string, string>,
   };
+  return { id, transcript };
 }
