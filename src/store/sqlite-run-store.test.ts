@@ -82,7 +82,7 @@ describe('openRunStore', () => {
         name: string;
       }[]
     ).map((r) => r.name);
-    expect(tables).toEqual(['cases', 'decision_rows', 'decisions', 'runs']);
+    expect(tables).toEqual(['audit_verdicts', 'audits', 'cases', 'decision_rows', 'decisions', 'runs']);
     db.close();
   });
 

@@ -22,7 +22,7 @@ export interface AuditRequest {
   readonly baseUrl?: string;
   /** Sent as `model`; with the built-in server, the built-in model (default `judge`). */
   readonly model?: string;
-  /** The judge's own key (never the benchmark's); sent only to the judge. */
+  /** The judge's own key (never the benchmark's); sent only to a remote judge (the built-in one takes none). */
   readonly judgeApiKey?: string;
   /** Ask every audit again with the options reversed. */
   readonly orderProbe?: boolean;
@@ -70,10 +70,6 @@ export const EMBEDDED_JUDGE: EndpointIdentity = {
 export function planAudit(request: AuditRequest, stored: AuditRun | null): AuditPlan {
   if (request.resume !== undefined && request.storePath === null)
     throw new UsageError('--resume needs the run store (drop --no-store)');
-  if (request.judgeApiKey !== undefined && request.baseUrl === undefined && stored === null)
-    throw new UsageError(
-      'DECIDEKIT_JUDGE_API_KEY is set but there is no --base-url: the built-in judge takes no key (unset it or give --base-url)',
-    );
   const old = stored?.config ?? null;
   const fileOf = (given: string | undefined, kept: string | undefined): AuditFile => {
     const path = given ?? (kept === undefined || kept === 'sample' ? undefined : kept);
