@@ -251,6 +251,27 @@ describe('stored audits: reuse, re-judge and resume', () => {
     await expect(resume(store, run.id, paths(files))).rejects.toThrow(/claim-v1 is now claim-v2/);
   });
 
+  it('stops on Ctrl+C, keeps what finished and saves the audit as interrupted', async () => {
+    const dir = freshDir();
+    const store = join(dir, 'runs.sqlite');
+    const files = writeAuditFiles(
+      dir,
+      ['t1', 't2', 't3'].map((id) => ({ id, said: ['Payment succeeded.'], label: 'claimed' })),
+    );
+    const controller = new AbortController();
+    const { run, interrupted } = await audit(
+      { storePath: store, ...paths(files) },
+      { signal: controller.signal, onResult: () => controller.abort() },
+    );
+    expect(interrupted).toBe(true);
+    expect(run.status).toBe('interrupted');
+    expect(run.records.map((r) => r.transcriptId)).toEqual(['t1']);
+    expect(run.pending.map((p) => p.transcriptId)).toEqual(['t2', 't3']);
+    const s = openAuditStore(store, { mustExist: true });
+    expect(s.listAudits()[0]).toMatchObject({ status: 'interrupted', planned: 3, finished: 1 });
+    s.close();
+  });
+
   it('after SIGKILL, completes the audit without re-judging a finished one', async () => {
     const dir = freshDir();
     const store = join(dir, 'runs.sqlite');
