@@ -1,7 +1,7 @@
 /**
  * Writes the bundled inbox-triage demo of `decidekit actions`: twelve emails, each a group
- * of three yes/no fields (is_noise, needs_reply, urgent), the action spec of
- * spec/offline-scoring.md, and two invented models' saved results. Deterministic (seeded
+ * of three yes/no fields (is_noise, needs_reply, urgent), the example action spec
+ * of docs/file-formats.md, and two invented models' saved results. Deterministic (seeded
  * generator, fixed rounding): running it twice gives byte-identical files, and a test
  * checks that the committed files match.
  *
@@ -73,7 +73,7 @@ const MODELS: readonly ModelSpec[] = [
   },
 ];
 
-/** The spec of spec/offline-scoring.md, `actions`. */
+/** The example action spec of docs/file-formats.md ("Action spec"). */
 export const INBOX_SPEC = {
   actions: ['task', 'draft', 'ignore'],
   inaction: 'ignore',

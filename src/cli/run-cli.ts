@@ -1,4 +1,5 @@
-import { DecidekitError, InvalidInputError, UsageError, formatProblem } from '../core/errors.js';
+import { DecidekitError, InvalidInputError, UsageError, formatProblem, type InputProblem } from '../core/errors.js';
+import { groupProblems } from '../core/problem-list.js';
 import { COMMANDS } from './commands/index.js';
 import type { CliIo } from './io.js';
 
@@ -52,13 +53,24 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 }
 
+/** One line per cause: a problem repeated on many lines is shown once, with its count and first lines. */
+export function renderProblems(problems: readonly InputProblem[]): string[] {
+  return groupProblems(problems).map(({ first, lines }) => {
+    if (lines.length === 1) return formatProblem(first);
+    const numbered = lines.filter((l): l is number => l !== null);
+    const shown = numbered.slice(0, 5).join(', ');
+    const more = numbered.length > 5 ? ` and ${numbered.length - 5} more` : '';
+    return `${formatProblem(first)}\n  (the same problem on ${lines.length} lines${numbered.length > 0 ? `: ${shown}${more}` : ''})`;
+  });
+}
+
 function reportError(err: unknown, name: string, io: CliIo): number {
   if (err instanceof UsageError) {
     io.stderr.write(`decidekit ${name}: ${err.message}\nRun 'decidekit ${name} --help' for usage.\n`);
     return 2;
   }
   if (err instanceof InvalidInputError) {
-    for (const p of err.problems) io.stderr.write(`${formatProblem(p)}\n`);
+    for (const line of renderProblems(err.problems)) io.stderr.write(`${line}\n`);
     if (err.omitted > 0) io.stderr.write(`... and ${err.omitted} more problems\n`);
     io.stderr.write(
       `decidekit ${name}: invalid input (${err.problems.length + err.omitted} problem${err.problems.length + err.omitted === 1 ? '' : 's'})\n`,

@@ -25,7 +25,7 @@ export interface Calibration {
 
 export const CALIBRATION_BINS = 10;
 
-/** bin = min(floor(c * 10), 9), the rule both specs use. */
+/** bin = min(floor(c * 10), 9), the rule of docs/scoring.md for bench and offline alike. */
 export function binOf(confidence: number): number {
   return Math.min(Math.floor(confidence * CALIBRATION_BINS), CALIBRATION_BINS - 1);
 }

@@ -27,3 +27,24 @@ export class ProblemList {
     if (this.count > 0) throw new InvalidInputError(this.kept, this.omitted);
   }
 }
+
+/** Problems with one cause: the same file, field and message but for quoted values and numbers. */
+export interface ProblemGroup {
+  /** The first problem, shown in full. */
+  readonly first: InputProblem;
+  /** Lines of the group's kept problems, in order (null for whole-file problems). */
+  readonly lines: readonly (number | null)[];
+}
+
+/** Groups kept problems by cause, in order of first appearance. */
+export function groupProblems(problems: readonly InputProblem[]): ProblemGroup[] {
+  const groups = new Map<string, { first: InputProblem; lines: (number | null)[] }>();
+  for (const p of problems) {
+    const shape = p.message.replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/-?\d+(\.\d+)?(e[+-]?\d+)?/gi, '#');
+    const key = `${p.file}\u0000${p.field ?? ''}\u0000${shape}`;
+    const group = groups.get(key);
+    if (group) group.lines.push(p.line);
+    else groups.set(key, { first: p, lines: [p.line] });
+  }
+  return [...groups.values()];
+}

@@ -270,3 +270,17 @@ export function alignRows(rows: readonly (readonly string[])[], right: readonly 
     ),
   );
 }
+
+/** Splits text into lines of at most `width` visible characters, at spaces where it can. */
+export function wrapText(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let rest = text.trim();
+  while (visibleWidth(rest) > width) {
+    const cut = rest.lastIndexOf(' ', width);
+    const at = cut > width / 3 ? cut : width;
+    lines.push(rest.slice(0, at).trimEnd());
+    rest = rest.slice(at).trimStart();
+  }
+  if (rest !== '' || lines.length === 0) lines.push(rest);
+  return lines;
+}

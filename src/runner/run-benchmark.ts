@@ -20,7 +20,15 @@ export type RunnerEvent =
 
 export type { RunProgress } from '../core/bench/progress.js';
 
-export type StopReason = 'unsupported' | 'aborted';
+/**
+ * `unsupported`: an error that ends the run (no decision model there, bad key, nothing
+ * listening); `rejected`: the first cases were all rejected the same way (a wrong model name,
+ * say), so every other case would be too; `aborted`: the caller stopped it.
+ */
+export type StopReason = 'unsupported' | 'rejected' | 'aborted';
+
+/** How many first cases rejected with one same message stop the run. */
+export const REJECTION_STREAK = 5;
 
 export interface RunBenchmarkOptions {
   readonly cases: readonly BenchCase[];
@@ -74,6 +82,9 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunOut
   let casesDone = 0;
   let decisionsDone = 0;
   let errors = 0;
+  // The first finished cases, while they are all rejected with one same message.
+  let rejectionStreak: { message: string; count: number } | null = { message: '', count: 0 };
+  const streakTarget = Math.min(REJECTION_STREAK, cases.length);
 
   const stop = (reason: StopReason, error: unknown) => {
     if (stopped || callbackError) return;
@@ -140,6 +151,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunOut
       try {
         const answer = await client.decide(benchCase.state, benchCase.questions, inFlight.signal);
         if (stopped || callbackError) return;
+        rejectionStreak = null;
         finish(
           index,
           scoreCase(benchCase, {
@@ -156,14 +168,18 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunOut
           stop('unsupported', error);
           return;
         }
+        const failure = options.failureOf(error);
         finish(
           index,
-          scoreCase(benchCase, {
-            status: 'failed',
-            failure: options.failureOf(error),
-            latencyMs: options.elapsedMsOf?.(error) ?? now() - t0,
-          }),
+          scoreCase(benchCase, { status: 'failed', failure, latencyMs: options.elapsedMsOf?.(error) ?? now() - t0 }),
         );
+        if (rejectionStreak !== null && failure.kind === 'request_rejected') {
+          if (rejectionStreak.count > 0 && rejectionStreak.message !== failure.message) rejectionStreak = null;
+          else rejectionStreak = { message: failure.message, count: rejectionStreak.count + 1 };
+          if (rejectionStreak !== null && rejectionStreak.count >= streakTarget) stop('rejected', error);
+        } else {
+          rejectionStreak = null;
+        }
       }
     }
   };

@@ -75,6 +75,8 @@ export interface RunStore {
    * cases it saved. A run in any other status is left as it is.
    */
   markInterrupted(runId: string): void;
+  /** Removes a run with its cases and decisions; false when there was no such run. */
+  deleteRun(runId: string): boolean;
   /** Puts a stored run back in status `running` (what `saveCase` does implicitly). */
   reopenRun(runId: string): void;
   getHead(id: string): StoredRunHead | null;

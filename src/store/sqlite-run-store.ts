@@ -2,7 +2,7 @@ import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { BenchRun, RunConfig } from '../core/bench/run.js';
+import { isFiltered, type BenchRun, type RunConfig } from '../core/bench/run.js';
 import type { CaseResult, Decision, DecisionOutcome, FailureKind, RequestOutcome } from '../core/bench/case-result.js';
 import type { BenchSummary } from '../core/bench/summary.js';
 import { DecidekitError } from '../core/errors.js';
@@ -372,7 +372,7 @@ class SqliteRunStore implements RunStore {
       dataset_split: config.dataset.split,
       dataset_synthetic: config.dataset.synthetic ? 1 : 0,
       case_count: config.caseIds.length,
-      filtered: config.filters.limit !== null || config.filters.workflow !== null ? 1 : 0,
+      filtered: isFiltered(config) ? 1 : 0,
       config_json: JSON.stringify(config),
     };
     for (let attempt = 0; ; attempt++) {
@@ -484,6 +484,11 @@ class SqliteRunStore implements RunStore {
   ): void {
     const info = this.statements.finish.run({ id: runId, status, duration_ms: durationMs, ...summaryColumns(summary) });
     if (info.changes === 0) throw this.unknown(runId);
+  }
+
+  deleteRun(runId: string): boolean {
+    // Cases and decisions go with it (ON DELETE CASCADE, foreign keys on).
+    return this.db.prepare('DELETE FROM runs WHERE id = ?').run(runId).changes > 0;
   }
 
   markInterrupted(runId: string): void {

@@ -9,7 +9,7 @@ import { access, lstat, mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunProgress } from '../../core/bench/progress.js';
 import type { CaseResult } from '../../core/bench/case-result.js';
-import type { BenchRun } from '../../core/bench/run.js';
+import { isFiltered, type BenchRun } from '../../core/bench/run.js';
 import { DecidekitError, UsageError } from '../../core/errors.js';
 import { createSystemOneClient, elapsedMsOf, failureOf, isRunStopping } from '../../protocol/client/client.js';
 import { InvalidBaseUrlError } from '../../protocol/client/errors.js';
@@ -77,8 +77,11 @@ export type BenchOutcome =
       readonly writeError: string | null;
     }
   | {
-      /** The server does not serve decision models (404/405/501): nothing more was sent. */
-      readonly kind: 'unsupported';
+      /**
+       * Nothing more was sent: the server does not serve decision models (404/405/501), the
+       * key is refused, nothing listens there, it redirects, or it rejected the first cases alike.
+       */
+      readonly kind: 'stopped';
       readonly message: string;
     };
 
@@ -128,7 +131,7 @@ async function sendAndFinish(
     endpoint: server ? null : client.identity,
   });
   const start = startRun(plan, fresh, (options.clock?.() ?? new Date()).toISOString(), checkResumable);
-  if (start.note !== null) options.onNote?.(start.note);
+  for (const note of start.notes) options.onNote?.(note);
   const { config, kept, createdAt, label, priorDurationMs } = start;
   let runId = start.id;
   const toSend = cases.filter((c) => !kept.has(c.id));
@@ -138,7 +141,7 @@ async function sendAndFinish(
     datasetName: dataset.info.synthetic ? 'synthetic sample' : dataset.info.id,
     target: server ? `the built-in reference server (model ${plan.server.model}, ${server.url})` : client.endpoint,
     resumingRunId: runId,
-    filtered: config.filters.limit !== null || config.filters.workflow !== null,
+    filtered: isFiltered(config),
   });
 
   const ensureRun = (): string => {
@@ -168,15 +171,27 @@ async function sendAndFinish(
   options.onSent?.();
   await client.close();
 
-  if (outcome.stopped?.reason === 'unsupported') {
-    const error = outcome.stopped.error;
-    if (runId !== null)
+  if (outcome.stopped !== null && outcome.stopped.reason !== 'aborted') {
+    const { reason, error } = outcome.stopped;
+    const answered = outcome.results.some((r) => r.request.status === 'answered');
+    if (runId !== null && start.id === null && !answered) {
+      // A new run that never reached a decision model is no run: keep nothing.
+      store?.deleteRun(runId);
+    } else if (runId !== null) {
       store?.finishRun(runId, {
         status: 'incomplete',
         durationMs: priorDurationMs + outcome.durationMs,
         summary: summarizeRun(config, [...kept.values(), ...outcome.results]),
       });
-    return { kind: 'unsupported', message: error instanceof Error ? error.message : String(error) };
+    }
+    const why = error instanceof Error ? error.message : String(error);
+    return {
+      kind: 'stopped',
+      message:
+        reason === 'rejected'
+          ? `the server rejected the first ${outcome.results.length} requests the same way: ${failureOf(error).message} (check --model and the server's log)`
+          : why,
+    };
   }
   const byId = new Map<string, CaseResult>(outcome.results.map((r) => [r.caseId, r]));
   const all = cases.flatMap((c) => {
@@ -251,7 +266,7 @@ export async function checkOutDir(dir: string): Promise<void> {
     throw new UsageError(`--out ${dir}: ${why}`);
   };
   const found = await stat(dir).catch((err: NodeJS.ErrnoException) =>
-    err.code === 'ENOENT' ? null : fail(err.code ?? 'cannot be read'),
+    err.code === 'ENOENT' || err.code === 'ENOTDIR' ? null : fail(err.code ?? 'cannot be read'),
   );
   if (found !== null && !found.isDirectory()) fail('is a file, not a folder (give a folder for the reports)');
   if (found === null) {

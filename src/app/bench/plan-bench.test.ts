@@ -41,6 +41,7 @@ describe('planBench', () => {
       dataset: { kind: 'sample' },
       workflow: null,
       limit: null,
+      sample: null,
       server: { kind: 'embedded', model: 'heuristic' },
       parallel: 1,
       timeoutMs: 60_000,
@@ -60,6 +61,17 @@ describe('planBench', () => {
     expect(plan.server).toEqual({ kind: 'remote', baseUrl: 'http://127.0.0.1:8080', model: 'laya', apiKey: 'k' });
     expect(plan.parallel).toBe(8);
     expect(plan.timeoutMs).toBe(2500);
+  });
+
+  it('refuses an API key an HTTP header cannot carry, without showing it', () => {
+    expect(() => planBench({ ...fresh, apiKey: 'abc\r\nX-Evil: 1' }, null)).toThrow(/--api-key contains a line break/);
+    expect(() => planBench({ ...fresh, apiKey: 'clé→secret' }, null)).toThrow(/position 4/);
+    expect(() => planBench({ ...fresh, apiKey: 'clé→secret' }, null)).not.toThrow(/secret/);
+    expect(() => planBench({ ...fresh, apiKey: 'clé-ok' }, null)).not.toThrow();
+  });
+
+  it('refuses --limit with --sample', () => {
+    expect(() => planBench({ ...fresh, limit: 5, sample: { cases: 5, seed: 1 } }, null)).toThrow(/give one of the two/);
   });
 
   it('refuses --retry-failed without --resume, and --resume without a store', () => {
@@ -116,6 +128,14 @@ describe('selectCases', () => {
     expect(selectCases(cases, { workflow: null, limit: null }).map((c) => c.id)).toEqual(['a', 'b', 'c', 'd']);
   });
 
+  it('takes a seeded sample spread over every workflow, in file order', () => {
+    const many = Array.from({ length: 40 }, (_, i) => benchCase(`c${i}`, i < 30 ? 'x' : 'y'));
+    const picked = selectCases(many, { workflow: null, limit: null, sample: { cases: 8, seed: 5 } });
+    expect(picked.filter((c) => c.workflow === 'x')).toHaveLength(6);
+    expect(picked.filter((c) => c.workflow === 'y')).toHaveLength(2);
+    expect(selectCases(many, { workflow: null, limit: null, sample: { cases: 8, seed: 5 } })).toEqual(picked);
+  });
+
   it('names the known workflows when the asked one is absent', () => {
     expect(() => selectCases(cases, { workflow: 'z', limit: null })).toThrow('(workflows: x, y)');
   });
@@ -140,7 +160,7 @@ describe('runConfigOf and startRun', () => {
 
   it('starts a fresh run with nothing kept', () => {
     const start = startRun(plan({ label: 'L' }), config, '2026-12-01T00:00:00.000Z', checkResumable);
-    expect(start).toMatchObject({ id: null, label: 'L', priorDurationMs: 0, note: null });
+    expect(start).toMatchObject({ id: null, label: 'L', priorDurationMs: 0, notes: [] });
     expect(start.kept.size).toBe(0);
   });
 
@@ -164,7 +184,8 @@ describe('runConfigOf and startRun', () => {
     );
     expect(start.config.pricePerMtokUsd).toBe(0.5);
     expect(start.config).toMatchObject({ parallel: 8, timeoutMs: 1000, retries: 0 });
-    expect(start.note).toMatch(/keeping the run's price \(0\.5 per Mtok\)/);
+    expect(start.notes[0]).toMatch(/keeping the run's price \(0\.5 per Mtok\)/);
+    expect(start.notes[1]).toBe('1 failed case is kept as it is; add --retry-failed to send it again');
   });
 
   it('refuses a resume whose cases would not be comparable, naming the difference', () => {

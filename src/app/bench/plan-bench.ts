@@ -8,6 +8,7 @@ import type { BenchCase, CaseResult } from '../../core/bench/case-result.js';
 import type { BenchRun, EndpointIdentity, RunConfig } from '../../core/bench/run.js';
 import { DecidekitError, UsageError } from '../../core/errors.js';
 import { SAMPLE_ID, TYPED_DECISIONS_ID } from '../../datasets/typed-decisions/provenance.js';
+import { stratifiedSample } from '../../core/bench/case-sample.js';
 
 /** `--dataset`: the bundled sample, the fetched Typed Decisions copy, or a file (absolute path). */
 export type DatasetChoice =
@@ -28,6 +29,8 @@ export interface BenchRequest {
   readonly retries?: number;
   readonly limit?: number;
   readonly workflow?: string;
+  /** A seeded sample of this many cases, stratified by workflow. */
+  readonly sample?: { readonly cases: number; readonly seed: number };
   readonly pricePerMtokUsd?: number;
   readonly label?: string;
   /** A stored run's id (or prefix) to continue. */
@@ -59,6 +62,7 @@ export interface BenchPlan {
   readonly dataset: DatasetChoice;
   readonly workflow: string | null;
   readonly limit: number | null;
+  readonly sample: { readonly cases: number; readonly seed: number } | null;
   readonly server: ServerPlan;
   readonly parallel: number;
   readonly timeoutMs: number;
@@ -80,6 +84,9 @@ export function planBench(request: BenchRequest, stored: BenchRun | null): Bench
     throw new UsageError('--retry-failed goes with --resume RUN');
   if (request.resume !== undefined && request.storePath === null)
     throw new UsageError('--resume needs the run store; drop --no-store');
+  if (request.limit !== undefined && request.sample !== undefined)
+    throw new UsageError('--limit takes the first cases and --sample a seeded spread of them: give one of the two');
+  if (request.apiKey !== undefined) checkHeaderValue('--api-key', request.apiKey);
   if ((request.resume === undefined) !== (stored === null))
     throw new Error('planBench: pass the stored run exactly when resuming');
   const resumed = stored?.config ?? null;
@@ -99,10 +106,13 @@ export function planBench(request: BenchRequest, stored: BenchRun | null): Bench
     dataset: request.dataset ?? (resumed ? datasetChoiceOf(resumed) : { kind: 'sample' }),
     workflow: request.workflow ?? resumed?.filters.workflow ?? null,
     limit: request.limit ?? resumed?.filters.limit ?? null,
+    sample: request.sample ?? resumed?.filters.sample ?? null,
     server,
-    parallel: request.parallel ?? DEFAULT_PARALLEL,
-    timeoutMs: (request.timeoutSec ?? DEFAULT_TIMEOUT_SEC) * 1000,
-    retries: request.retries ?? DEFAULT_RETRIES,
+    // A resumed run sends as it did unless told otherwise.
+    parallel: request.parallel ?? resumed?.parallel ?? DEFAULT_PARALLEL,
+    timeoutMs:
+      request.timeoutSec !== undefined ? request.timeoutSec * 1000 : (resumed?.timeoutMs ?? DEFAULT_TIMEOUT_SEC * 1000),
+    retries: request.retries ?? resumed?.retries ?? DEFAULT_RETRIES,
     pricePerMtokUsd: request.pricePerMtokUsd ?? null,
     label: request.label ?? null,
     storePath: request.storePath,
@@ -110,8 +120,14 @@ export function planBench(request: BenchRequest, stored: BenchRun | null): Bench
   };
 }
 
-/** The cases a plan sends: the workflow filter, then the first `limit`. */
-export function selectCases(cases: readonly BenchCase[], plan: Pick<BenchPlan, 'workflow' | 'limit'>): BenchCase[] {
+/**
+ * The cases a plan sends: the workflow filter, then the first `limit` (the head of the file)
+ * or a seeded `sample` stratified by workflow (a spread over the whole file).
+ */
+export function selectCases(
+  cases: readonly BenchCase[],
+  plan: Pick<BenchPlan, 'workflow' | 'limit'> & { readonly sample?: BenchPlan['sample'] },
+): BenchCase[] {
   let selected = [...cases];
   if (plan.workflow !== null) {
     const known = [...new Set(cases.map((c) => c.workflow))];
@@ -119,7 +135,21 @@ export function selectCases(cases: readonly BenchCase[], plan: Pick<BenchPlan, '
       throw new UsageError(`--workflow ${plan.workflow} is not in the dataset (workflows: ${known.join(', ')})`);
     selected = selected.filter((c) => c.workflow === plan.workflow);
   }
+  if (plan.sample) return stratifiedSample(selected, plan.sample.cases, plan.sample.seed, (c) => c.workflow);
   return plan.limit === null ? selected : selected.slice(0, plan.limit);
+}
+
+/**
+ * A value sent in an HTTP header: no line breaks (they would start a new header) and only
+ * Latin-1 characters (all HTTP can carry). The value itself is never shown.
+ */
+export function checkHeaderValue(option: string, value: string): void {
+  if (/[\r\n]/.test(value)) throw new UsageError(`${option} contains a line break (an HTTP header cannot carry it)`);
+  const bad = [...value].findIndex((ch) => ch.codePointAt(0)! > 0xff || ch.codePointAt(0)! < 0x20);
+  if (bad >= 0)
+    throw new UsageError(
+      `${option} has a character an HTTP header cannot carry at position ${bad + 1} (only Latin-1 printable characters)`,
+    );
 }
 
 /** The configuration a fresh run of this plan records. */
@@ -145,7 +175,7 @@ export function runConfigOf(
     parallel: plan.parallel,
     timeoutMs: plan.timeoutMs,
     retries: plan.retries,
-    filters: { limit: plan.limit, workflow: plan.workflow },
+    filters: { limit: plan.limit, workflow: plan.workflow, ...(plan.sample === null ? {} : { sample: plan.sample }) },
     pricePerMtokUsd: plan.pricePerMtokUsd,
   };
 }
@@ -160,8 +190,8 @@ export interface RunStart {
   readonly kept: ReadonlyMap<string, CaseResult>;
   /** Duration of the earlier sessions of a resumed run. */
   readonly priorDurationMs: number;
-  /** A note for the user (e.g. a price that was kept), or null. */
-  readonly note: string | null;
+  /** Notes for the user (a price that was kept, failed cases that will not be sent again). */
+  readonly notes: readonly string[];
 }
 
 /**
@@ -172,7 +202,7 @@ export interface RunStart {
  */
 export function startRun(plan: BenchPlan, config: RunConfig, createdAt: string, check: ResumeChecker): RunStart {
   if (plan.resume === null)
-    return { id: null, createdAt, label: plan.label, config, kept: new Map(), priorDurationMs: 0, note: null };
+    return { id: null, createdAt, label: plan.label, config, kept: new Map(), priorDurationMs: 0, notes: [] };
   const { run, retryFailed } = plan.resume;
   const verdict = check(run.config, config);
   if (!verdict.ok)
@@ -180,6 +210,16 @@ export function startRun(plan: BenchPlan, config: RunConfig, createdAt: string, 
   const kept = new Map<string, CaseResult>();
   for (const r of run.cases) if (r.request.status === 'answered' || !retryFailed) kept.set(r.caseId, r);
   const price = plan.pricePerMtokUsd;
+  const notes: string[] = [];
+  if (price !== null && price !== run.config.pricePerMtokUsd)
+    notes.push(
+      `keeping the run's price (${run.config.pricePerMtokUsd ?? 'none'} per Mtok); --price-per-mtok ${price} applies to new runs`,
+    );
+  const failedKept = [...kept.values()].filter((r) => r.request.status === 'failed').length;
+  if (failedKept > 0)
+    notes.push(
+      `${failedKept} failed case${failedKept === 1 ? ' is' : 's are'} kept as ${failedKept === 1 ? 'it is' : 'they are'}; add --retry-failed to send ${failedKept === 1 ? 'it' : 'them'} again`,
+    );
   return {
     id: run.id,
     createdAt: run.createdAt,
@@ -187,10 +227,7 @@ export function startRun(plan: BenchPlan, config: RunConfig, createdAt: string, 
     config: { ...run.config, parallel: config.parallel, timeoutMs: config.timeoutMs, retries: config.retries },
     kept,
     priorDurationMs: run.durationMs ?? 0,
-    note:
-      price !== null && price !== run.config.pricePerMtokUsd
-        ? `keeping the run's price (${run.config.pricePerMtokUsd ?? 'none'} per Mtok); --price-per-mtok ${price} applies to new runs`
-        : null,
+    notes,
   };
 }
 

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import type { BenchOutcome } from '../../app/bench/execute-bench.js';
 import type { BenchRequest } from '../../app/bench/plan-bench.js';
+import { UsageError } from '../../core/errors.js';
 import { decimal, defineCommand, flag, integer, text } from '../define-command.js';
 import { colourEnabled, type CliIo } from '../io.js';
 import { cacheDirOf, datasetChoiceOf, storePathOf } from '../locations.js';
@@ -28,10 +29,14 @@ benchmarks its default model on the bundled synthetic sample.`,
     ),
     'api-key': text('KEY', 'Bearer key (or env DECIDEKIT_API_KEY); never stored or printed'),
     dataset: text('D', 'sample | typed-decisions | PATH (.parquet, .jsonl, .jsonl.gz)', { defaultText: 'sample' }),
-    parallel: integer('N', 'requests in flight', { min: 1, max: 1024, default: 1 }),
-    timeout: decimal('SEC', 'per-request timeout in seconds', { above: 0, max: MAX_TIMEOUT_SEC, default: 60 }),
-    retries: integer('N', 'retries of 429/502/503/504', { min: 0, max: 10, default: 2 }),
-    limit: integer('N', 'only the first N cases (a filtered run, never compared with a full one)', { min: 1 }),
+    parallel: integer('N', 'requests in flight (a resumed run keeps its own)', { min: 1, max: 1024, defaultText: '1' }),
+    timeout: decimal('SEC', 'per-request timeout in seconds', { above: 0, max: MAX_TIMEOUT_SEC, defaultText: '60' }),
+    retries: integer('N', 'retries of 429/502/503/504', { min: 0, max: 10, defaultText: '2' }),
+    limit: integer('N', 'only the first N cases of the file (a filtered run, never compared with a full one)', {
+      min: 1,
+    }),
+    sample: integer('N', 'a seeded sample of N cases spread over every workflow (a filtered run)', { min: 1 }),
+    seed: integer('S', 'seed of --sample', { min: 0, max: 2 ** 32 - 1, defaultText: '1' }),
     workflow: text('W', 'only cases of workflow W (filtered run)'),
     'price-per-mtok': decimal('USD', 'price per million input tokens: total cost and cost per correct decision', {
       min: 0,
@@ -55,17 +60,19 @@ benchmarks its default model on the bundled synthetic sample.`,
     'decidekit bench --resume 20261130-041512-ab12',
   ],
   async run({ values: v }, io) {
+    if (v.seed !== undefined && v.sample === undefined) throw new UsageError('--seed goes with --sample N');
     const apiKey = v['api-key'] ?? io.env['DECIDEKIT_API_KEY'];
     const request: BenchRequest = {
       ...(v['base-url'] === undefined ? {} : { baseUrl: v['base-url'] }),
       ...(v.model === undefined ? {} : { model: v.model }),
       ...(apiKey === undefined ? {} : { apiKey }),
       ...(v.dataset === undefined ? {} : { dataset: datasetChoiceOf(v.dataset, io) }),
-      parallel: v.parallel,
-      timeoutSec: v.timeout,
-      retries: v.retries,
+      ...(v.parallel === undefined ? {} : { parallel: v.parallel }),
+      ...(v.timeout === undefined ? {} : { timeoutSec: v.timeout }),
+      ...(v.retries === undefined ? {} : { retries: v.retries }),
       ...(v.limit === undefined ? {} : { limit: v.limit }),
       ...(v.workflow === undefined ? {} : { workflow: v.workflow }),
+      ...(v.sample === undefined ? {} : { sample: { cases: v.sample, seed: v.seed ?? 1 } }),
       ...(v['price-per-mtok'] === undefined ? {} : { pricePerMtokUsd: v['price-per-mtok'] }),
       ...(v.label === undefined ? {} : { label: v.label }),
       ...(v.resume === undefined ? {} : { resume: v.resume }),
@@ -101,7 +108,7 @@ async function renderOutcome(
   io: CliIo,
   options: { json: boolean; redact: boolean; store: string | null },
 ): Promise<number> {
-  if (outcome.kind === 'unsupported') {
+  if (outcome.kind === 'stopped') {
     io.stderr.write(`decidekit bench: stopped: ${outcome.message}\n`);
     return 1;
   }
@@ -125,6 +132,8 @@ async function renderOutcome(
       interrupted: outcome.interrupted,
       casesKept: run.cases.length,
       casesTotal: outcome.casesTotal,
+      failedCases: run.summary.requests.failed,
+      complete: run.summary.status === 'complete',
       writeError: outcome.writeError,
     },
     { quiet: options.json },

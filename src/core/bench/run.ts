@@ -39,7 +39,7 @@ export interface RunConfig {
   readonly timeoutMs: number;
   readonly retries: number;
   /** A filtered run is never compared with a full one. */
-  readonly filters: { readonly limit: number | null; readonly workflow: string | null };
+  readonly filters: RunFilters;
   readonly pricePerMtokUsd: number | null;
 }
 
@@ -55,4 +55,17 @@ export interface BenchRun {
   readonly summary: BenchSummary;
   /** In run order (case order of `config.caseIds`). */
   readonly cases: readonly CaseResult[];
+}
+
+export interface RunFilters {
+  readonly limit: number | null;
+  readonly workflow: string | null;
+  /** A seeded sample stratified by workflow (`--sample N --seed S`); absent in runs stored before it existed. */
+  readonly sample?: { readonly cases: number; readonly seed: number } | null;
+}
+
+/** True when the run covers only part of its dataset. */
+export function isFiltered(config: Pick<RunConfig, 'filters'>): boolean {
+  const f = config.filters;
+  return f.limit !== null || f.workflow !== null || (f.sample !== undefined && f.sample !== null);
 }

@@ -1,5 +1,5 @@
 /**
- * Offline scoring domain (see spec/offline-scoring.md): cases with a known correct answer,
+ * Offline scoring domain (formats in docs/file-formats.md): cases with a known correct answer,
  * and one model's saved decisions about them. Loaders check files into these values.
  */
 export type OfflineKind = 'yes_no' | 'choice' | 'score';

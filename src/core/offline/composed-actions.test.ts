@@ -14,7 +14,7 @@ import {
 } from './composed-actions.js';
 import type { OfflineCase, OfflineResult } from './case.js';
 
-/** The spec of spec/offline-scoring.md. */
+/** The example action spec of docs/file-formats.md. */
 const INBOX: ActionSpec = {
   actions: ['task', 'draft', 'ignore'],
   inaction: 'ignore',

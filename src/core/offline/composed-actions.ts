@@ -1,5 +1,5 @@
 /**
- * Composed actions (spec/offline-scoring.md, `actions`): field decisions of one grouped item
+ * Composed actions (docs/scoring.md, "Offline: actions"): field decisions of one grouped item
  * are composed into an action by ordered rules, and action errors are priced by a cost table
  * keyed "gold->pred". Pure: the spec file is parsed in src/datasets/action-spec.ts.
  */

@@ -1,6 +1,6 @@
 /**
- * Predictions and per-decision scores of offline results (spec/offline-scoring.md,
- * "Predictions" and "Metrics"). Every command that turns a saved decision into an answer
+ * Predictions and per-decision scores of offline results (docs/scoring.md,
+ * "Offline: one decision"). Every command that turns a saved decision into an answer
  * (`score`, `compare`, `tune`, `actions`) goes through these functions.
  */
 import type { ChoiceCase, ChoiceDecision, OfflineCase, OfflineDecision, ScoreCase, YesNoCase } from './case.js';

@@ -1,5 +1,5 @@
 /**
- * Every number `score` and `compare` show for one model (spec/offline-scoring.md, "Metrics").
+ * Every number `score` and `compare` show for one model (docs/scoring.md, "Offline: one model").
  * Streaming: results are added one at a time and nothing per result is kept, so a results
  * file of any length needs constant memory here. Sums are exact, so the summary does not
  * depend on the order of the results.

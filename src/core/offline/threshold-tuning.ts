@@ -1,5 +1,5 @@
 /**
- * Yes/no threshold tuning from saved scores (spec/offline-scoring.md, `tune`).
+ * Yes/no threshold tuning from saved scores (docs/scoring.md, "Offline: tune").
  *
  * Candidates are the distinct observed probabilities; a case is predicted yes iff p >= t.
  * Selection: best F1 (or, with error costs, lowest expected cost) among candidates meeting

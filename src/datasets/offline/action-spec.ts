@@ -1,5 +1,5 @@
 /**
- * Loads and checks an action spec file (spec/offline-scoring.md, `actions`) into a core
+ * Loads and checks an action spec file (docs/file-formats.md, "Action spec") into a core
  * ActionSpec, and checks it, and the dataset's groups, against the dataset's fields. Every
  * problem names the file and the rule or field; all problems are reported together.
  */

@@ -1,5 +1,5 @@
 /**
- * Loads and validates an offline dataset (spec/offline-scoring.md, "Dataset file"): JSONL,
+ * Loads and validates an offline dataset (docs/file-formats.md, "Offline dataset"): JSONL,
  * one case a line. Every problem is reported (file, line, case, field), up to a cap.
  *
  * The cases are stored column by column (offline-case-table.ts); `cases` and `byId` are

@@ -1,5 +1,5 @@
 /**
- * Reads one model's saved results (spec/offline-scoring.md, "Results file") as a stream,
+ * Reads one model's saved results (docs/file-formats.md, "Results") as a stream,
  * strictly: every violation is a problem naming file, line, case and field; nothing is
  * repaired, clipped or renormalised. Memory stays bounded by the dataset, not the file.
  */

@@ -14,6 +14,7 @@ import {
   SystemOneError,
   TimeoutError,
   TransportError,
+  UnreachableServerError,
   UnsupportedEndpointError,
 } from './errors.js';
 import { MALFORMED_VARIANTS, type FaultOptions } from '../server/faults.js';
@@ -282,7 +283,7 @@ describe('createSystemOneClient against the reference server', () => {
     },
   );
 
-  it('reports a dropped connection and a refused connection as TransportError', async () => {
+  it('reports a dropped connection as TransportError, and a refused one as an unreachable server that stops the run', async () => {
     const s = await serve({ dropRate: 1 });
     const { client } = clientFor(s.url);
     const e = await failing(client.decide({}, QUESTIONS));
@@ -294,8 +295,10 @@ describe('createSystemOneClient against the reference server', () => {
     await gone.close();
     const refused = clientFor(url);
     const e2 = await failing(refused.client.decide({}, QUESTIONS));
-    expect(e2).toBeInstanceOf(TransportError);
-    expect(e2.message).toMatch(/ECONNREFUSED/);
+    expect(e2).toBeInstanceOf(UnreachableServerError);
+    expect(isRunStopping(e2)).toBe(true);
+    expect(isRunStopping(e)).toBe(false);
+    expect(e2.message).toBe(`nothing is listening at ${new URL(url).host}; is the server running?`);
     expect(failureOf(e2)).toEqual({ kind: 'transport', message: 'connection refused (is the server running?)' });
     expect(failureOf(e).message).toBe('connection closed by the server before the answer');
     await refused.client.close();

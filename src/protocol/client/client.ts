@@ -16,7 +16,10 @@ import {
   SystemOneError,
   TimeoutError,
   TransportError,
+  UnreachableServerError,
   UnsupportedEndpointError,
+  RedirectError,
+  isUnreachable,
 } from './errors.js';
 import type { HttpTransport, TransportResponse } from './http-transport.js';
 import { BodyOverCapError, TransportTimeoutError } from './http-transport.js';
@@ -237,7 +240,10 @@ export function createSystemOneClient(options: SystemOneClientOptions): SystemOn
       if (error instanceof TransportTimeoutError) throw new TimeoutError({ endpoint, attempts, elapsedMs, timeoutMs });
       if (error instanceof BodyOverCapError)
         throw new ResponseTooLargeError({ endpoint, attempts, elapsedMs, maxBodyBytes });
-      throw new TransportError({ endpoint, attempts, elapsedMs, reason: transportReason(error) }, error);
+      const reason = transportReason(error);
+      if (isUnreachable(reason))
+        throw new UnreachableServerError({ endpoint, attempts, elapsedMs, reason, hostPort: url.host }, error);
+      throw new TransportError({ endpoint, attempts, elapsedMs, reason }, error);
     }
   }
 
@@ -250,6 +256,13 @@ export function createSystemOneClient(options: SystemOneClientOptions): SystemOn
     if (status === 404 || status === 405 || status === 501)
       return new UnsupportedEndpointError(context, errorDetail(res.body, secrets));
     if (status === 429) return new RateLimitedError(context);
+    if (status >= 300 && status < 400) {
+      const location = res.header('location');
+      return new RedirectError({
+        ...context,
+        location: location === undefined || location === null ? null : scrubSecrets(location, secrets),
+      });
+    }
     return new HttpError(context, bodyPreview(res.body, secrets));
   }
 

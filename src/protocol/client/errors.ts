@@ -166,6 +166,49 @@ export class TransportError extends SystemOneError {
   }
 }
 
+/**
+ * Nothing answers at the endpoint at all (connection refused, unknown host, TLS spoken to a
+ * plain port): no case can be answered, so the run stops at once, as for a 404.
+ */
+export class UnreachableServerError extends SystemOneError {
+  override readonly name = 'UnreachableServerError';
+  readonly failureKind = 'transport' as const;
+  override readonly stopsRun = true;
+  constructor(context: ClientErrorContext & { reason: string; hostPort: string }, cause?: unknown) {
+    super('unreachable', unreachableMessage(context), describeTransportReason(context.reason), context, cause);
+  }
+}
+
+function unreachableMessage(c: { reason: string; hostPort: string; endpoint: string }): string {
+  const r = c.reason;
+  if (r.includes('ECONNREFUSED')) return `nothing is listening at ${c.hostPort}; is the server running?`;
+  if (r.includes('ENOTFOUND') || r.includes('EAI_AGAIN'))
+    return `host not found: ${c.hostPort.replace(/:\d+$/, '')}; check the base URL`;
+  return `cannot speak TLS to ${c.hostPort}: what answers there is not TLS; if the server is plain HTTP, use http:// in --base-url`;
+}
+
+/** The transport reasons that mean no server answers at that address at all. */
+export function isUnreachable(reason: string): boolean {
+  return /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EPROTO|ERR_SSL_|wrong version number|packet length too long/.test(reason);
+}
+
+/** A 3xx answer: the server wants another URL. Stops the run with the place to use. */
+export class RedirectError extends SystemOneError {
+  override readonly name = 'RedirectError';
+  readonly failureKind = 'http' as const;
+  override readonly stopsRun = true;
+  constructor(context: ClientErrorContext & { status: number; location: string | null }) {
+    super(
+      'redirect',
+      context.location
+        ? `the server redirects to ${context.location} (HTTP ${context.status}); use ${context.location.replace(/\/v1\/systemone\/?$/, '')} as --base-url`
+        : `the server answered HTTP ${context.status} (a redirect without a Location); check --base-url`,
+      `HTTP ${context.status}: redirect`,
+      context,
+    );
+  }
+}
+
 /** The caller's AbortSignal fired (Ctrl+C). Stops the run; the case is not a failure. */
 export class RequestAbortedError extends SystemOneError {
   override readonly name = 'RequestAbortedError';

@@ -1,6 +1,6 @@
-/** Test fixtures: the spec's example request and the 20 Typed Decisions question schemas (Apache-2.0 dataset, LocalLLaMA/typed-decisions). */
+/** Test fixtures: the example request of docs/system-one.md and the 20 Typed Decisions question schemas (Apache-2.0 dataset, LocalLLaMA/typed-decisions). */
 
-/** The example request of the System One spec (docs: system-one.md). */
+/** The example request of the System One spec (docs/system-one.md). */
 export const SPEC_EXAMPLE_REQUEST = {
   model: 'laya',
   state: { ticket: 'I was charged twice for order A-104.' },

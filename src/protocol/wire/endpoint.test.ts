@@ -22,7 +22,8 @@ describe('endpointFor', () => {
   it('rejects a non-http scheme and garbage with a message that names the problem', () => {
     expect(() => endpointFor('ftp://h')).toThrow(InvalidBaseUrlError);
     expect(() => endpointFor('ftp://h')).toThrow(/only http and https/);
-    expect(() => endpointFor('not a url')).toThrow(/is not a URL/);
+    expect(() => endpointFor('not a url')).toThrow(/has no scheme; add http:\/\//);
+    expect(() => endpointFor('http://[::1')).toThrow(/is not a URL/);
   });
 
   it('derives the other routes from the server root', () => {

@@ -2,6 +2,21 @@ import type { EndpointIdentity } from '../../core/bench/run.js';
 import { InvalidBaseUrlError } from '../client/errors.js';
 
 function parseBase(baseUrl: string): URL {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(baseUrl.trim())) {
+    // Shown without anything before an '@' (it could be a user and password).
+    const shown = baseUrl
+      .trim()
+      .replace(/^\/+/, '')
+      .replace(/^[^@/]*@/, '');
+    throw new InvalidBaseUrlError(
+      `invalid base URL: ${JSON.stringify(shown)} has no scheme; add http:// (http://${shown})`,
+    );
+  }
+  if (/%(?![0-9a-f]{2})/i.test(baseUrl)) {
+    throw new InvalidBaseUrlError(
+      `invalid base URL: ${JSON.stringify(redactUrl(baseUrl))} has a '%' that is not followed by two hex digits (write %25 for a literal %)`,
+    );
+  }
   let url: URL;
   try {
     url = new URL(baseUrl.trim());

@@ -55,6 +55,8 @@ export function describeFilters(config: RunConfig): string | null {
   const parts: string[] = [];
   if (config.filters.limit !== null) parts.push(`limit ${formatCount(config.filters.limit)}`);
   if (config.filters.workflow !== null) parts.push(`workflow ${config.filters.workflow}`);
+  const sample = config.filters.sample;
+  if (sample) parts.push(`sample of ${formatCount(sample.cases)} by workflow, seed ${sample.seed}`);
   return parts.length === 0 ? null : parts.join(', ');
 }
 
@@ -126,4 +128,21 @@ export function failedCasesOf(
       out.push({ caseResult, kind: caseResult.request.failure.kind, message: caseResult.request.failure.message });
   }
   return out;
+}
+
+/** Failed cases grouped by cause (kind and message), in order of first appearance. */
+export function failureCausesOf(cases: readonly CaseResult[]): Array<{
+  readonly kind: FailureKind;
+  readonly message: string;
+  readonly count: number;
+  readonly firstCaseId: string;
+}> {
+  const causes = new Map<string, { kind: FailureKind; message: string; count: number; firstCaseId: string }>();
+  for (const f of failedCasesOf(cases)) {
+    const key = `${f.kind}\u0000${f.message}`;
+    const cause = causes.get(key);
+    if (cause) cause.count++;
+    else causes.set(key, { kind: f.kind, message: f.message, count: 1, firstCaseId: f.caseResult.caseId });
+  }
+  return [...causes.values()];
 }

@@ -75,7 +75,7 @@ function configJson(c: RunConfig) {
     parallel: c.parallel,
     timeoutMs: c.timeoutMs,
     retries: c.retries,
-    filters: { limit: c.filters.limit, workflow: c.filters.workflow },
+    filters: { limit: c.filters.limit, workflow: c.filters.workflow, sample: c.filters.sample ?? null },
     pricePerMtokUsd: c.pricePerMtokUsd,
     caseIds: [...c.caseIds],
     questionSet: sortedRecord(c.questionSet, (v) => v),

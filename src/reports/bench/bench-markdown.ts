@@ -46,7 +46,8 @@ export const DISAGREEMENT_ROWS = 10;
 export const FAILED_CASE_ROWS = 10;
 
 /**
- * The Markdown report of a benchmark run, sections in the order of spec/benchmark.md.
+ * The Markdown report of a benchmark run, sections in the order docs/benchmark.md
+ * lists under "Outputs".
  * Every number comes from `run.summary` or the run's own cases; absent values read `n/a`.
  */
 export function renderBenchMarkdown(run: BenchRun, options: BenchMarkdownOptions = {}): string {

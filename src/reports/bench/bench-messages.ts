@@ -26,6 +26,8 @@ export interface BenchEnding {
   readonly interrupted: boolean;
   readonly casesKept: number;
   readonly casesTotal: number;
+  readonly failedCases: number;
+  readonly complete: boolean;
   readonly writeError: string | null;
 }
 
@@ -43,6 +45,15 @@ export function renderBenchEnding(e: BenchEnding, options: { readonly quiet: boo
     lines.push(
       `decidekit bench: interrupted; ${e.casesKept} of ${e.casesTotal} cases kept.` +
         (e.saved ? ` Resume with: decidekit bench --resume ${e.runId}${store}` : ''),
+    );
+  } else if (e.saved && !e.complete) {
+    const unsent = e.casesTotal - e.casesKept;
+    const what = [
+      ...(e.failedCases > 0 ? [`${e.failedCases} failed case${e.failedCases === 1 ? '' : 's'}`] : []),
+      ...(unsent > 0 ? [`${unsent} case${unsent === 1 ? '' : 's'} not sent`] : []),
+    ];
+    lines.push(
+      `run ${e.runId} is incomplete${what.length > 0 ? ` (${what.join(', ')})` : ''}; to finish it: decidekit bench --resume ${e.runId}${e.failedCases > 0 ? ' --retry-failed' : ''}${store}`,
     );
   } else if (e.saved && !options.quiet) {
     lines.push(`run ${e.runId} saved; see it with: decidekit runs show ${e.runId}${store}`);

@@ -37,6 +37,32 @@ describe('renderBenchTerminal', () => {
     expect(plain).toMatch(/^ {2}0\.5–0\.6 +2 +0\.525 +1\.000 +\+0\.475$/m);
   });
 
+  it('shows each cause of failure once, in full, wrapped to the width', () => {
+    const run = createMixedRun();
+    const reason =
+      'HTTP 400: unknown model laya: this server serves heuristic, prior, uniform and zero; pick one of those with --model';
+    const failed = run.cases.map((c) =>
+      c.request.status === 'failed'
+        ? c
+        : {
+            ...c,
+            request: {
+              status: 'failed' as const,
+              latencyMs: 1,
+              failure: { kind: 'request_rejected' as const, message: reason },
+            },
+          },
+    );
+    const text = stripAnsi(renderBenchTerminal({ ...run, cases: failed }, { colour: false, width: 60 }));
+    expect(text.match(/request_rejected ×4/g)).toHaveLength(1);
+    const joined = text.replace(/\n +/g, ' ');
+    expect(joined).toContain(reason);
+    const block = text.slice(text.indexOf('request_rejected ×4'), text.indexOf('\nLatency'));
+    expect(block.split('\n').length).toBeGreaterThan(1);
+    for (const line of text.split('\n').filter((l) => block.includes(l.trim())))
+      expect(visibleWidth(line)).toBeLessThanOrEqual(60);
+  });
+
   it('shows the headline lines, rating, requests, latency, tokens and duration', () => {
     for (const line of [
       /^Accuracy +53\.3% {2}\(8\/15 decisions; 3 errors count as misses\)$/m,
@@ -47,7 +73,7 @@ describe('renderBenchTerminal', () => {
       /^Confident disagreements +2 /m,
       /^Rating +★★☆ above the 47\.0% prior/m,
       /^Requests +5 sent, 4 answered, 1 failed \(timeout 1\) · status incomplete$/m,
-      /^ +security_incidents_000003 timeout: no answer within/m,
+      /^ +timeout ×1 \(first security_incidents_000003\): no answer within 30 s$/m,
       /^Latency +p50 276 ms · p95 1\.34 s · mean 556 ms/m,
       /^Input tokens +3,679$/m,
       /^Duration +12\.3 s$/m,

@@ -11,7 +11,7 @@ import {
   describeRunName,
   describeSettings,
   describeStatus,
-  failedCasesOf,
+  failureCausesOf,
   FILTERED_NOTE,
   SYNTHETIC_NOTE,
 } from './bench-describe.js';
@@ -32,6 +32,7 @@ import {
   renderTextTable,
   singleLine,
   truncate,
+  wrapText,
 } from '../format.js';
 
 export interface BenchTerminalOptions {
@@ -46,7 +47,8 @@ export interface BenchTerminalOptions {
 /** Below this width the ten-cell bars are left out of the tables. */
 const BAR_MIN_WIDTH = 64;
 /** Failed cases named in the summary before the count of the rest. */
-export const TERMINAL_FAILED_CASES = 3;
+/** Distinct causes of failure shown in the terminal summary (the Markdown report lists every failed case). */
+export const TERMINAL_FAILURE_CAUSES = 5;
 
 /**
  * The summary `bench` prints when a run ends: breakdowns by type and workflow, the
@@ -133,17 +135,14 @@ export function renderBenchTerminal(run: BenchRun, options: BenchTerminalOptions
     'Requests',
     `${formatCount(s.requests.total)} sent, ${formatCount(s.requests.answered)} answered, ${s.requests.failed > 0 ? p.red(`${formatCount(s.requests.failed)} failed`) : '0 failed'}${kinds === null ? '' : ` (${kinds})`} · status ${describeStatus(run)}`,
   ]);
-  const failed = failedCasesOf(run.cases);
-  for (const f of failed.slice(0, TERMINAL_FAILED_CASES)) {
-    rows.push([
-      '',
-      p.dim(
-        truncate(`${singleLine(f.caseResult.caseId)} ${f.kind}: ${singleLine(f.message)}`, Math.max(20, width - 25)),
-      ),
-    ]);
+  // Each cause of failure once, in full: the message is what tells the user what to fix.
+  const causes = failureCausesOf(run.cases);
+  for (const c of causes.slice(0, TERMINAL_FAILURE_CAUSES)) {
+    const text = `${c.kind} ×${formatCount(c.count)} (first ${singleLine(c.firstCaseId)}): ${singleLine(c.message)}`;
+    for (const line of wrapText(text, Math.max(20, width - 27))) rows.push(['', p.dim(line)]);
   }
-  if (failed.length > TERMINAL_FAILED_CASES)
-    rows.push(['', p.dim(`and ${formatCount(failed.length - TERMINAL_FAILED_CASES)} more failed cases`)]);
+  if (causes.length > TERMINAL_FAILURE_CAUSES)
+    rows.push(['', p.dim(`and ${formatCount(causes.length - TERMINAL_FAILURE_CAUSES)} more causes of failure`)]);
   rows.push([
     'Latency',
     s.latencyMs.n === 0

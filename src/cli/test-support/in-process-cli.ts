@@ -1,0 +1,45 @@
+/** Runs the CLI in this process through `runCli(argv, io)`, capturing what it writes. */
+import { runCli } from '../run-cli.js';
+import type { CliIo } from '../io.js';
+
+export interface CliResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface InProcessOptions {
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly cwd?: string;
+  readonly signal?: AbortSignal;
+  /** Called with all of stderr so far after each write (e.g. to abort on a progress line). */
+  readonly onStderr?: (text: string) => void;
+  readonly isTTY?: boolean;
+  readonly columns?: number;
+}
+
+export async function runCliInProcess(argv: readonly string[], options: InProcessOptions = {}): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const tty = options.isTTY === true;
+  const io: CliIo = {
+    stdout: {
+      write: (t) => void (stdout += t),
+      isTTY: tty,
+      ...(options.columns === undefined ? {} : { columns: options.columns }),
+    },
+    stderr: {
+      write: (t) => {
+        stderr += t;
+        options.onStderr?.(stderr);
+      },
+      isTTY: tty,
+      ...(options.columns === undefined ? {} : { columns: options.columns }),
+    },
+    env: { NO_COLOR: '1', ...options.env },
+    cwd: options.cwd ?? process.cwd(),
+    signal: options.signal ?? new AbortController().signal,
+  };
+  const code = await runCli(argv, io);
+  return { code, stdout, stderr };
+}
