@@ -196,10 +196,10 @@ describe('bad input and usage', () => {
     expect(r.code).toBe(1);
     expectNoStackTrace(r.stderr);
     expect(r.stderr).toContain(
-      'transcripts.jsonl:1: transcript a: messages[0].content: must be a string or null (got 5)',
+      'transcripts.jsonl:1: transcript "a": messages[0].content: must be a string or null (got 5)',
     );
     expect(r.stderr).toContain('transcripts.jsonl:2: not valid JSON');
-    expect(r.stderr).toContain('transcripts.jsonl:4: transcript a: id: already used on line 1');
+    expect(r.stderr).toContain('transcripts.jsonl:4: transcript "a": id: already used on line 1');
     expect(r.stderr.match(/messages\[0\]\.content/g)!.length).toBe(1);
 
     writeFileSync(
@@ -209,13 +209,22 @@ describe('bad input and usage', () => {
     const labels = await cli(['--no-store', '--transcripts', files.transcripts, '--checks', files.checks]);
     expect(labels.code).toBe(1);
     expect(labels.stderr).toContain(
-      'transcripts.jsonl:1: transcript b: labels.claim-v1: "maybe" is not an option of the check (claimed, not_claimed)',
+      'transcripts.jsonl:1: transcript "b": labels.claim-v1: "maybe" is not an option of the check (claimed, not_claimed)',
     );
 
     writeFileSync(files.checks, JSON.stringify({ checks: [{ ...CLAIM_CHECK, id: 'claim', scope: 'everything' }] }));
     const checks = await cli(['--no-store', '--transcripts', files.transcripts, '--checks', files.checks]);
     expect(checks.code).toBe(1);
     expect(checks.stderr).toContain('checks.json: checks[0] (claim) id: "claim" has no version suffix');
+
+    // One cause on many lines is shown once, with its lines.
+    const many = ['x1', 'x2', 'x3'].map((id) => JSON.stringify({ id, scenario: 'pay', messages: [], labels: {} }));
+    writeFileSync(files.transcripts, many.join('\n'));
+    writeFileSync(files.checks, JSON.stringify({ checks: [CLAIM_CHECK] }));
+    const missing = await cli(['--no-store', '--transcripts', files.transcripts, '--checks', files.checks]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.match(/labels\.claim-v1: missing/g)!.length).toBe(1);
+    expect(missing.stderr).toContain('(the same problem on 3 lines: 1, 2, 3)');
     expectNoStackTrace(checks.stderr);
   });
 

@@ -28,7 +28,7 @@ export async function loadTranscripts(path: string, displayPath = path): Promise
       problems.add({
         file: displayPath,
         line,
-        message: `${id === undefined ? '' : `transcript ${id}: `}${field === null ? '' : `${field}: `}${message}`,
+        message: `${id === undefined ? '' : `transcript ${JSON.stringify(id)}: `}${field === null ? '' : `${field}: `}${message}`,
       }),
     );
     if (parsed === null) return;
@@ -37,7 +37,7 @@ export async function loadTranscripts(path: string, displayPath = path): Promise
       problems.add({
         file: displayPath,
         line,
-        message: `transcript ${parsed.id}: id: already used on line ${earlier}`,
+        message: `transcript ${JSON.stringify(parsed.id)}: id: already used on line ${earlier}`,
       });
       return;
     }
@@ -70,12 +70,12 @@ export function checkLabels(loaded: LoadedTranscripts, checks: readonly AuditChe
       if (label === undefined)
         problems.add({
           ...where,
-          message: `transcript ${t.id}: labels.${c.id}: missing (the check applies to this transcript)`,
+          message: `transcript ${JSON.stringify(t.id)}: labels.${c.id}: missing (the check applies to this transcript)`,
         });
       else if (!c.options.includes(label))
         problems.add({
           ...where,
-          message: `transcript ${t.id}: labels.${c.id}: ${JSON.stringify(label)} is not an option of the check (${c.options.join(', ')})`,
+          message: `transcript ${JSON.stringify(t.id)}: labels.${c.id}: ${JSON.stringify(label)} is not an option of the check (${c.options.join(', ')})`,
         });
     }
   }
