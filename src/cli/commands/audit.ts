@@ -91,12 +91,15 @@ key reaches the judge.`,
       v.json ? renderAuditJson(run) : terminal.renderAuditTerminal(run, { colour: colourEnabled(io.stdout, io.env) }),
     );
     if (outcome.writeError !== null) io.stderr.write(`decidekit audit: ${outcome.writeError}\n`);
-    if (!v.json)
+    if (!v.json) {
+      const where = request.storePath === null ? '' : ` in ${request.storePath}`;
+      const again = `decidekit audit --resume ${run.id}${v.store === undefined ? '' : ` --store ${v.store}`}`;
       io.stderr.write(
-        outcome.saved
-          ? `audit ${run.id} saved${v.store === undefined ? '' : ` in ${v.store}`}${outcome.interrupted ? `; complete it with: decidekit audit --resume ${run.id}${v.store === undefined ? '' : ` --store ${v.store}`}` : ''}\n`
-          : 'audit not saved (--no-store)\n',
+        !outcome.saved
+          ? 'audit not saved (--no-store)\n'
+          : `audit ${run.id} saved${where}${outcome.interrupted ? `; complete it with: ${again}` : ''}\n`,
       );
+    }
     if (outcome.interrupted) return 130;
     return outcome.writeError === null ? 0 : 1;
   },

@@ -39,5 +39,5 @@ export function describeJudge(run: AuditRun): string {
   const e = run.config.judgeEndpoint;
   const where =
     e.scheme === 'embedded' ? 'the built-in reference server' : `${e.scheme}://${e.host}:${e.port}${e.path}`;
-  return `${run.config.judgeModel ?? 'server default model'} at ${where}`;
+  return `${run.config.judgeModel === null ? 'the server default model' : `model ${JSON.stringify(run.config.judgeModel)}`} at ${where}`;
 }
