@@ -129,3 +129,28 @@ export {
 export { renderBenchTerminal, type BenchTerminalOptions } from './reports/bench/bench-terminal.js';
 export { renderBenchMarkdown, type BenchMarkdownOptions } from './reports/bench/bench-markdown.js';
 export { renderBenchJson } from './reports/bench/bench-json.js';
+
+// Answer audits: a decision-model judge against deterministic checks, and the judge's own validation.
+export type { AuditCheck, CheckSet, EvidenceScope } from './core/audit/check.js';
+export type { Transcript, TranscriptMessage } from './core/audit/transcript.js';
+export type { AuditConfig, AuditItem, AuditRecord, AuditRun, ProbeResult } from './core/audit/run.js';
+export {
+  parseJudgeAnswer,
+  compareWithLabel,
+  type AuditOutcome,
+  type JudgeAnswer,
+  type UnavailableReason,
+} from './core/audit/verdict.js';
+export { cohenKappa, type Kappa } from './core/audit/agreement.js';
+export { summarizeAudit, type AuditSummary, type CheckAgreement, type OrderProbe } from './core/audit/summary.js';
+export { loadChecks } from './datasets/audit/load-checks.js';
+export { loadTranscripts, checkLabels } from './datasets/audit/load-transcripts.js';
+export { planAudit, type AuditPlan, type AuditRequest } from './app/audit/plan-audit.js';
+export {
+  executeAudit,
+  planAuditFromStore,
+  type ExecuteAuditOptions,
+  type AuditOutcomeData,
+} from './app/audit/execute-audit.js';
+export { renderAuditMarkdown } from './reports/audit/audit-markdown.js';
+export { renderAuditJson } from './reports/audit/audit-json.js';

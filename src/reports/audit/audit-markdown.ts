@@ -53,7 +53,7 @@ export function renderAuditMarkdown(run: AuditRun): string {
     out.push('', `### ${c.checkId}: confusion matrix (rows: deterministic label, columns: judge)`, '');
     out.push(
       ...renderMarkdownTable(
-        ['label \\ judge', ...c.confusion.columns],
+        ['label / judge', ...c.confusion.columns],
         c.confusion.labels.map((l, i) => [l, ...c.confusion.counts[i]!.map(String)]),
       ),
     );

@@ -25,8 +25,3 @@ export function renderAuditRunsList(heads: readonly AuditHead[], options: { read
   );
   return `${[p.bold('Audits (answer audits by a judge; never scored)'), ...lines].join('\n')}\n`;
 }
-
-/** `runs list --json`: audit heads as they are (kind `audit`). */
-export function auditHeadsJson(heads: readonly AuditHead[]): readonly AuditHead[] {
-  return heads;
-}
