@@ -25,15 +25,23 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-async function cli(argv: string[], env: Record<string, string> = {}) {
+/** `abortOn`: Ctrl+C as soon as stderr shows this text. */
+async function cli(argv: string[], env: Record<string, string> = {}, abortOn?: string) {
+  const controller = new AbortController();
   let stdout = '';
   let stderr = '';
   const io: CliIo = {
     stdout: { write: (t) => void (stdout += t), isTTY: false },
-    stderr: { write: (t) => void (stderr += t), isTTY: false },
+    stderr: {
+      write: (t) => {
+        stderr += t;
+        if (abortOn !== undefined && t.includes(abortOn)) controller.abort();
+      },
+      isTTY: false,
+    },
     env: { NO_COLOR: '1', XDG_DATA_HOME: join(tmp, 'xdg'), ...env },
     cwd: ROOT,
-    signal: new AbortController().signal,
+    signal: controller.signal,
   };
   const code = await runCli(['audit', ...argv], io);
   return { code, stdout, stderr };
@@ -108,6 +116,21 @@ describe('decidekit audit on the bundled sample', () => {
     expect(again.code).toBe(0);
     expect(again.stderr).toContain('saved audit: ');
     expect(again.stderr).not.toContain('asking judge');
+  });
+});
+
+describe('Ctrl+C', () => {
+  it('stops after the audit in flight, saves it as interrupted, exits 130 and says how to resume', async () => {
+    const store = join(tmp, 'interrupted.sqlite');
+    const r = await cli(['--store', store], {}, 'agrees with the check');
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(/complete it with: decidekit audit --resume audit-\S+ --store /);
+    const s = openAuditStore(store, { mustExist: true });
+    const [head] = s.listAudits();
+    s.close();
+    expect(head!.status).toBe('interrupted');
+    expect(head!.finished).toBe(1);
+    expect(head!.planned).toBe(30);
   });
 });
 
@@ -240,6 +263,9 @@ describe('bad input and usage', () => {
       expect(r.stderr).toContain(why);
       expect(r.stderr).not.toContain('hunter2pass');
     }
+    const model = await cli(['--no-store', '--model', 'laya']);
+    expect(model.code).toBe(2);
+    expect(model.stderr).toContain('--model "laya" is not a built-in model');
     const half = await cli(['--no-store', '--checks', 'x.json']);
     expect(half.code).toBe(2);
     expect(half.stderr).toContain('give both --transcripts and --checks');

@@ -9,6 +9,7 @@ import type { AuditCheck, CheckSet } from '../../core/audit/check.js';
 import type { AuditRun } from '../../core/audit/run.js';
 import { UsageError } from '../../core/errors.js';
 import { InvalidBaseUrlError } from '../../protocol/client/errors.js';
+import { BUILT_IN_MODEL_NAMES } from '../../protocol/server/models/index.js';
 import { endpointFor, endpointIdentity } from '../../protocol/wire/endpoint.js';
 
 /** What a user asks of an audit (the CLI's options, or a library caller's). */
@@ -81,6 +82,10 @@ export function planAudit(request: AuditRequest, stored: AuditRun | null): Audit
   const baseUrl = request.baseUrl;
   if (baseUrl === undefined && (old === null || old.judgeEndpoint.scheme === 'embedded')) {
     judge = { kind: 'embedded', model: request.model ?? old?.judgeModel ?? DEFAULT_JUDGE_MODEL };
+    if (!(BUILT_IN_MODEL_NAMES as readonly string[]).includes(judge.model))
+      throw new UsageError(
+        `--model ${JSON.stringify(judge.model)} is not a built-in model (known: ${BUILT_IN_MODEL_NAMES.join(', ')}; the judge is "judge")`,
+      );
     judgeEndpoint = EMBEDDED_JUDGE;
   } else if (baseUrl === undefined) {
     throw new UsageError(
