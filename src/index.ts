@@ -165,3 +165,28 @@ export {
 } from './monitor/live-state.js';
 export { renderLive, type RenderLiveOptions } from './monitor/render-live.js';
 export { summarizeWindow, type WindowDecision, type WindowSummary } from './core/live/window-summary.js';
+
+// Answer audits: a decision-model judge against deterministic checks, and the judge's own validation.
+export type { AuditCheck, CheckSet, EvidenceScope } from './core/audit/check.js';
+export type { Transcript, TranscriptMessage } from './core/audit/transcript.js';
+export type { AuditConfig, AuditItem, AuditRecord, AuditRun, ProbeResult } from './core/audit/run.js';
+export {
+  parseJudgeAnswer,
+  compareWithLabel,
+  type AuditOutcome,
+  type JudgeAnswer,
+  type UnavailableReason,
+} from './core/audit/verdict.js';
+export { cohenKappa, type Kappa } from './core/audit/agreement.js';
+export { summarizeAudit, type AuditSummary, type CheckAgreement, type OrderProbe } from './core/audit/summary.js';
+export { loadChecks } from './datasets/audit/load-checks.js';
+export { loadTranscripts, checkLabels } from './datasets/audit/load-transcripts.js';
+export { planAudit, type AuditPlan, type AuditRequest } from './app/audit/plan-audit.js';
+export {
+  executeAudit,
+  planAuditFromStore,
+  type ExecuteAuditOptions,
+  type AuditOutcomeData,
+} from './app/audit/execute-audit.js';
+export { renderAuditMarkdown } from './reports/audit/audit-markdown.js';
+export { renderAuditJson } from './reports/audit/audit-json.js';

@@ -62,7 +62,7 @@ describe('curl against the reference server', () => {
   it('rejects the example model name "laya" with a 400 naming the built-in models', async () => {
     const r = await curl(...postArgs(server.url, SPEC_EXAMPLE_REQUEST));
     expect(r.status).toBe(400);
-    expect(JSON.parse(r.body).error.message).toMatch(/unknown model "laya".*heuristic, prior, uniform, zero/);
+    expect(JSON.parse(r.body).error.message).toMatch(/unknown model "laya".*heuristic, prior, uniform, zero, judge/);
   });
 });
 
@@ -112,7 +112,7 @@ describe('decidekit serve', () => {
     );
     expect((r as { code: number }).code).toBe(2);
     expect((r as { stderr: string }).stderr).toMatch(
-      /--model "laya" is not a built-in model \(known: heuristic, prior, uniform, zero\)/,
+      /--model "laya" is not a built-in model \(known: heuristic, prior, uniform, zero, judge\)/,
     );
   });
 });

@@ -41,6 +41,11 @@ export type ErrorCode =
   | 'store_write_failed'
   | 'store_damaged'
   | 'store_needs_upgrade'
+  // the live monitor
+  | 'live_first_contact'
+  | 'live_no_cases'
+  | 'record_write_failed'
+  | 'terminal_failed'
   | 'unknown_run'
   | 'ambiguous_run'
   | 'invalid_run'

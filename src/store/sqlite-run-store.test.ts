@@ -83,7 +83,7 @@ describe('openRunStore', () => {
         name: string;
       }[]
     ).map((r) => r.name);
-    expect(tables).toEqual(['cases', 'decision_rows', 'decisions', 'run_cases', 'runs']);
+    expect(tables).toEqual(['audit_verdicts', 'audits', 'cases', 'decision_rows', 'decisions', 'run_cases', 'runs']);
     db.close();
   });
 

@@ -4,6 +4,8 @@
  * an unrelated SQLite file is refused instead of altered.
  */
 
+import { AUDIT_MIGRATION } from './audit/audit-schema.js';
+
 /** "dkrs" (decidekit run store) as a 32-bit integer. */
 export const APPLICATION_ID = 0x646b7273;
 
@@ -105,6 +107,7 @@ export const MIGRATIONS: readonly string[] = [
     SELECT r.id, j.value, j.key FROM runs r, json_each(r.config_json, '$.caseIds') j
     WHERE json_valid(r.config_json);
   `,
+  AUDIT_MIGRATION,
 ];
 
 /** Tables every store at SCHEMA_VERSION has; one missing means the file was damaged. */

@@ -5,6 +5,7 @@
  */
 import type { Command } from '../define-command.js';
 import { command as actions } from './actions.js';
+import { command as audit } from './audit.js';
 import { command as bench } from './bench.js';
 import { command as compare } from './compare.js';
 import { command as dataset } from './dataset.js';
@@ -25,6 +26,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   validate,
   tune,
   actions,
+  audit,
   serve,
   dataset,
   report,

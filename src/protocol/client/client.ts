@@ -87,6 +87,14 @@ export interface SystemOneClient {
   readonly identity: EndpointIdentity;
   /** One request carrying every question; throws a `SystemOneError` on any failure. */
   decide(state: string | object, questions: QuestionSet, signal?: AbortSignal): Promise<DecideResult>;
+  /**
+   * Sends a request body as it is (retries as `decide`) and resolves to the decoded JSON of
+   * the answer, unchecked: for callers with their own answer rules (answer audits).
+   */
+  send(
+    bodyText: string,
+    signal?: AbortSignal,
+  ): Promise<{ readonly body: unknown; readonly attempts: number; readonly totalMs: number }>;
   close(): Promise<void>;
 }
 
@@ -312,51 +320,66 @@ export function createSystemOneClient(options: SystemOneClientOptions): SystemOn
     return new HttpError(context, bodyPreview(res.body, secrets));
   }
 
+  /** Sends a body with retries of 429/502/503/504; resolves to the decoded JSON of a 2xx answer. */
+  async function exchange(body: Buffer, signal: AbortSignal | undefined) {
+    const start = now();
+    for (let attempts = 1; ; attempts++) {
+      if (signal?.aborted) throw new RequestAbortedError({ endpoint, attempts, elapsedMs: null }, signal.reason);
+      const { res, elapsedMs } = await attempt(body, signal, attempts);
+      if (res.status >= 200 && res.status < 300) {
+        const context = { endpoint, status: res.status, attempts, elapsedMs };
+        const text = res.body.toString('utf8');
+        const json = parseStrictJson(text);
+        if (!json.ok) {
+          throw new MalformedResponseError(
+            context,
+            json.problem === 'syntax'
+              ? `the body is not valid JSON (starts ${JSON.stringify(bodyPreview(res.body, secrets, 40))})`
+              : `the body is ${safeServerText(json.message, secrets)}`,
+          );
+        }
+        // Reasons quote the server's values (cut to a preview): scrub them before they are cut.
+        const unescaped = secrets.length > 0 ? decodeJsonEscapes(text) : '';
+        const echoesSecret = secrets.some((x) => unescaped.includes(x));
+        const decoded: unknown = echoesSecret ? scrubDecoded(json.value, secrets) : json.value;
+        return { decoded, status: res.status, attempts, elapsedMs, totalMs: now() - start };
+      }
+      if (RETRYABLE_STATUSES.has(res.status) && attempts <= policy.retries) {
+        const wait = backoffDelayMs(
+          attempts - 1,
+          policy,
+          random,
+          parseRetryAfterMs(res.header('retry-after'), wallClock()),
+        );
+        try {
+          await sleep(wait, signal);
+        } catch (error) {
+          throw new RequestAbortedError({ endpoint, attempts, elapsedMs }, error);
+        }
+        continue;
+      }
+      throw statusError(res, attempts, elapsedMs);
+    }
+  }
+
   return {
     endpoint,
     identity,
     async decide(state, questions, signal) {
       const body = Buffer.from(renderDecideRequest({ model: options.model, state, questions }), 'utf8');
-      const start = now();
-      for (let attempts = 1; ; attempts++) {
-        if (signal?.aborted) throw new RequestAbortedError({ endpoint, attempts, elapsedMs: null }, signal.reason);
-        const { res, elapsedMs } = await attempt(body, signal, attempts);
-        if (res.status >= 200 && res.status < 300) {
-          const context = { endpoint, status: res.status, attempts, elapsedMs };
-          const text = res.body.toString('utf8');
-          const json = parseStrictJson(text);
-          if (!json.ok) {
-            throw new MalformedResponseError(
-              context,
-              json.problem === 'syntax'
-                ? `the body is not valid JSON (starts ${JSON.stringify(bodyPreview(res.body, secrets, 40))})`
-                : `the body is ${safeServerText(json.message, secrets)}`,
-            );
-          }
-          // Reasons quote the server's values (cut to a preview): scrub them before they are cut.
-          const unescaped = secrets.length > 0 ? decodeJsonEscapes(text) : '';
-          const echoesSecret = secrets.some((x) => unescaped.includes(x));
-          const parsed = parseDecideResponse(echoesSecret ? scrubDecoded(json.value, secrets) : json.value, questions);
-          if (!parsed.ok) throw new MalformedResponseError(context, safeServerText(parsed.reason, secrets));
-          const model = parsed.value.model === null ? null : safeServerText(parsed.value.model, secrets);
-          return { ...parsed.value, model, latencyMs: elapsedMs, attempts, totalMs: now() - start };
-        }
-        if (RETRYABLE_STATUSES.has(res.status) && attempts <= policy.retries) {
-          const wait = backoffDelayMs(
-            attempts - 1,
-            policy,
-            random,
-            parseRetryAfterMs(res.header('retry-after'), wallClock()),
-          );
-          try {
-            await sleep(wait, signal);
-          } catch (error) {
-            throw new RequestAbortedError({ endpoint, attempts, elapsedMs }, error);
-          }
-          continue;
-        }
-        throw statusError(res, attempts, elapsedMs);
-      }
+      const { decoded, status, attempts, elapsedMs, totalMs } = await exchange(body, signal);
+      const parsed = parseDecideResponse(decoded, questions);
+      if (!parsed.ok)
+        throw new MalformedResponseError(
+          { endpoint, status, attempts, elapsedMs },
+          safeServerText(parsed.reason, secrets),
+        );
+      const model = parsed.value.model === null ? null : safeServerText(parsed.value.model, secrets);
+      return { ...parsed.value, model, latencyMs: elapsedMs, attempts, totalMs };
+    },
+    async send(bodyText, signal) {
+      const { decoded, attempts, totalMs } = await exchange(Buffer.from(bodyText, 'utf8'), signal);
+      return { body: decoded, attempts, totalMs };
     },
     close: () => transport.close(),
   };

@@ -46,7 +46,7 @@ describe('server probes', () => {
 
   it('lists the models with their decisions modality', async () => {
     const models = await listModels(withMetrics.url);
-    expect(models.map((m) => m.id)).toEqual(['uniform', 'heuristic', 'prior', 'zero']);
+    expect(models.map((m) => m.id)).toEqual(['uniform', 'heuristic', 'prior', 'zero', 'judge']);
     expect(models.every((m) => m.decisions)).toBe(true);
   });
 

@@ -104,7 +104,7 @@ describe('POST /v1/systemone', () => {
     expect(r.json.error).toEqual({
       code: 400,
       type: 'invalid_request_error',
-      message: 'unknown model "laya": this server serves heuristic, prior, uniform, zero',
+      message: 'unknown model "laya": this server serves heuristic, prior, uniform, zero, judge',
     });
   });
 
@@ -223,7 +223,7 @@ describe('other routes', () => {
 
   it('lists the built-in models as decision models, default first', async () => {
     const body = (await (await fetch(`${server.url}/v1/models?model=x`)).json()) as any;
-    expect(body.data.map((m: any) => m.id)).toEqual(['heuristic', 'prior', 'uniform', 'zero']);
+    expect(body.data.map((m: any) => m.id)).toEqual(['heuristic', 'prior', 'uniform', 'zero', 'judge']);
     for (const m of body.data) expect(m.architecture.output_modalities).toEqual(['decisions']);
   });
 
@@ -335,7 +335,7 @@ describe('slots and faults', () => {
 
   it('refuses an unknown default model', async () => {
     await expect(startReferenceServer({ port: 0, model: 'laya', priorTable: null })).rejects.toThrow(
-      /unknown model "laya": the reference server knows heuristic, prior, uniform, zero/,
+      /unknown model "laya": the reference server knows heuristic, prior, uniform, zero, judge/,
     );
   });
 });

@@ -1,5 +1,6 @@
 import type { DecisionModel } from './decision-model.js';
 import { heuristicModel } from './heuristic.js';
+import { judgeModel } from './judge.js';
 import { createPriorModel, type PriorTable } from './prior.js';
 import { uniformModel, zeroModel } from './uniform.js';
 
@@ -14,5 +15,6 @@ export function createBuiltInModels(priorTable: PriorTable | null): ReadonlyMap<
     ['prior', createPriorModel(priorTable)],
     ['uniform', uniformModel],
     ['zero', zeroModel],
+    ['judge', judgeModel],
   ]);
 }

@@ -1,0 +1,394 @@
+/**
+ * Executing an audit plan: loads and validates the checks and transcripts, builds the exact
+ * input of every (transcript, check), checkpoints them as pending, then asks the judge one
+ * request at a time (10 s for the whole request, retries included; bodies over 6,000 UTF-8
+ * bytes are never sent) and saves each verdict before reporting it. It prints nothing.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { checksOfSet, type AuditCheck } from '../../core/audit/check.js';
+import { evidenceOf } from '../../core/audit/evidence.js';
+import {
+  VERDICT_QUESTION_ID,
+  askedOptionsOf,
+  judgeQuestionOf,
+  judgeStateOf,
+  questionHashInputOf,
+} from '../../core/audit/judge-question.js';
+import type { AuditConfig, AuditItem, AuditRecord, AuditRun, ProbeResult } from '../../core/audit/run.js';
+import { summarizeAudit } from '../../core/audit/summary.js';
+import { checkApplies, type Transcript } from '../../core/audit/transcript.js';
+import {
+  compareWithLabel,
+  parseJudgeAnswer,
+  type AuditOutcome,
+  type JudgeAnswer,
+  type UnavailableReason,
+} from '../../core/audit/verdict.js';
+import { DecidekitError } from '../../core/errors.js';
+import { checkLabels, loadTranscripts } from '../../datasets/audit/load-transcripts.js';
+import { loadChecks } from '../../datasets/audit/load-checks.js';
+import { sampleAuditPaths } from '../../datasets/audit/sample.js';
+import { createSystemOneClient, type SystemOneClient } from '../../protocol/client/client.js';
+import { MalformedResponseError, SystemOneError, TimeoutError } from '../../protocol/client/errors.js';
+import { startReferenceServer, type ReferenceServer } from '../../protocol/server/server.js';
+import { renderDecideRequest } from '../../protocol/wire/decide-request.js';
+import type { AuditStore } from '../../store/audit/audit-store.js';
+import { renderAuditJson } from '../../reports/audit/audit-json.js';
+import { renderAuditMarkdown } from '../../reports/audit/audit-markdown.js';
+import { checkOutDir } from '../bench/execute-bench.js';
+import {
+  JUDGE_DEADLINE_MS,
+  MAX_JUDGE_INPUT_BYTES,
+  checkResumeChecks,
+  describeEndpoint,
+  planAudit,
+  type AuditFile,
+  type AuditPlan,
+  type AuditRequest,
+} from './plan-audit.js';
+
+export interface ExecuteAuditOptions {
+  readonly toolVersion: string;
+  /** Aborted: stop asking, keep what finished, save the audit as interrupted. */
+  readonly signal: AbortSignal;
+  /** Monotonic milliseconds. */
+  readonly now: () => number;
+  /** Wall clock for the audit's creation time. */
+  readonly clock?: () => Date;
+  /** The whole judge request, retries included. Default 10 000 (shorter in tests). */
+  readonly deadlineMs?: number;
+  /** First retry backoff of the judge client (default the client's 500 ms). */
+  readonly retryBaseDelayMs?: number;
+  /** Write `<audit>.json` and `<audit>.md` here. */
+  readonly outDir?: string;
+  /** A judge request is about to be sent. */
+  readonly onStart?: (event: AuditStartEvent) => void;
+  /** A verdict is saved (or, on resume, a saved one is reused). */
+  readonly onResult?: (event: AuditResultEvent) => void;
+}
+
+export interface AuditStartEvent {
+  readonly transcriptId: string;
+  readonly checkId: string;
+  /** "judge <model> at <endpoint>" */
+  readonly judge: string;
+  /** The order probe's second request (options reversed). */
+  readonly probe: boolean;
+}
+
+export interface AuditResultEvent {
+  readonly record: AuditRecord;
+  /** A verdict saved by an earlier run of this audit, shown again on resume. */
+  readonly saved: boolean;
+}
+
+export interface AuditOutcomeData {
+  readonly run: AuditRun;
+  readonly interrupted: boolean;
+  /** True when the audit is in the store. */
+  readonly saved: boolean;
+  readonly written: readonly string[];
+  readonly writeError: string | null;
+}
+
+/** The plan for a request, reading the audit to resume (once, before anything starts). */
+export async function planAuditFromStore(request: AuditRequest): Promise<AuditPlan> {
+  if (request.resume === undefined || request.storePath === null) return planAudit(request, null);
+  const { openAuditStore } = await import('../../store/audit/sqlite-audit-store.js');
+  const store = openAuditStore(request.storePath, { mustExist: true });
+  try {
+    return planAudit(request, store.getAudit(store.resolveAuditId(request.resume)));
+  } finally {
+    store.close();
+  }
+}
+
+interface PlannedItem {
+  readonly item: AuditItem;
+  readonly check: AuditCheck;
+  /** Why nothing is sent, when the input cannot be. */
+  readonly skip: { readonly reason: UnavailableReason; readonly message: string } | null;
+  /** The order probe's body (options reversed). */
+  readonly probeInput: string;
+}
+
+/** Runs a planned audit; the caller renders the outcome. */
+export async function executeAudit(plan: AuditPlan, options: ExecuteAuditOptions): Promise<AuditOutcomeData> {
+  if (options.outDir !== undefined) await checkOutDir(options.outDir);
+  const sample = sampleAuditPaths();
+  const pathOf = (f: AuditFile, which: 'transcripts' | 'checks') => (f.kind === 'sample' ? sample[which] : f.path);
+  const checksPath = pathOf(plan.checks, 'checks');
+  const transcriptsPath = pathOf(plan.transcripts, 'transcripts');
+  const checks = checksOfSet(await loadChecks(checksPath), plan.set);
+  const loaded = await loadTranscripts(transcriptsPath);
+  checkLabels(loaded, checks, transcriptsPath);
+  if (plan.resume !== null) checkResumeChecks(plan.resume, checks);
+  const model = plan.judge.model;
+  const items = planItems(loaded.transcripts, checks, model);
+  const config: AuditConfig = {
+    toolVersion: options.toolVersion,
+    judgeEndpoint: plan.judgeEndpoint,
+    judgeModel: model,
+    set: plan.set,
+    orderProbe: plan.orderProbe,
+    transcriptsFile: plan.transcripts.kind === 'sample' ? 'sample' : plan.transcripts.path,
+    checksFile: plan.checks.kind === 'sample' ? 'sample' : plan.checks.path,
+    checks: checks.map((c) => ({
+      id: c.id,
+      questionSha256: sha256(questionHashInputOf(c)),
+      scope: c.scope,
+      options: c.options,
+    })),
+  };
+
+  const store: AuditStore | null =
+    plan.storePath === null
+      ? null
+      : (await import('../../store/audit/sqlite-audit-store.js')).openAuditStore(plan.storePath);
+  let server: ReferenceServer | null = null;
+  let client: SystemOneClient | null = null;
+  try {
+    const createdAt = plan.resume?.createdAt ?? (options.clock?.() ?? new Date()).toISOString();
+    const saved = new Map<string, AuditRecord>();
+    for (const r of plan.resume?.records ?? []) saved.set(keyOf(r), r);
+    const reusable = (p: PlannedItem) => {
+      const r = saved.get(keyOf(p.item));
+      return r !== undefined && r.checkId === p.item.checkId && r.questionSha256 === p.item.questionSha256 ? r : null;
+    };
+    const toJudge = items.map((p, position) => ({ position, p })).filter(({ p }) => reusable(p) === null);
+    let id: string;
+    if (plan.resume !== null) {
+      id = plan.resume.id;
+      store?.reopenAudit(id, config);
+    } else {
+      id =
+        store?.createAudit({ config, label: plan.label, createdAt }) ??
+        `unsaved-audit-${createdAt.replace(/[-:.TZ]/g, '').slice(0, 14)}`;
+    }
+    store?.savePending(
+      id,
+      toJudge.map(({ position, p }) => ({ position, item: p.item })),
+    );
+
+    if (plan.judge.kind === 'embedded')
+      server = await startReferenceServer({ host: '127.0.0.1', port: 0, model: plan.judge.model });
+    client = createSystemOneClient({
+      baseUrl: server ? server.url : (plan.judge as { baseUrl: string }).baseUrl,
+      ...(plan.judge.kind === 'remote' && plan.judge.apiKey !== undefined ? { apiKey: plan.judge.apiKey } : {}),
+      timeoutMs: options.deadlineMs ?? JUDGE_DEADLINE_MS,
+      connections: 1,
+      ...(options.retryBaseDelayMs === undefined ? {} : { retryBaseDelayMs: options.retryBaseDelayMs }),
+    });
+    const judgeName = `judge ${JSON.stringify(model ?? 'server default model')} at ${server ? `${describeEndpoint(plan.judgeEndpoint)} (${server.url})` : client.endpoint}`;
+    const t0 = options.now();
+    const records = new Map<string, AuditRecord>();
+    let interrupted = false;
+    for (const p of items) {
+      const kept = reusable(p);
+      if (kept !== null) {
+        records.set(keyOf(p.item), kept);
+        options.onResult?.({ record: kept, saved: true });
+        continue;
+      }
+      if (options.signal.aborted) {
+        interrupted = true;
+        break;
+      }
+      const record = await judgeItem(p, client, judgeName, plan.orderProbe, options);
+      if (record === null) {
+        interrupted = true;
+        break;
+      }
+      store?.saveRecord(id, record);
+      records.set(keyOf(p.item), record);
+      options.onResult?.({ record, saved: false });
+    }
+    const durationMs = (plan.resume?.durationMs ?? 0) + (options.now() - t0);
+    const finished = items.flatMap((p) => records.get(keyOf(p.item)) ?? []);
+    const pending = items.filter((p) => !records.has(keyOf(p.item))).map((p) => p.item);
+    const status = interrupted ? 'interrupted' : 'complete';
+    store?.finishAudit(id, { status, durationMs });
+    const run: AuditRun = {
+      id,
+      createdAt,
+      status,
+      label: plan.label,
+      durationMs,
+      config,
+      records: finished,
+      pending,
+      summary: summarizeAudit(config.checks, finished),
+    };
+    let written: string[] = [];
+    let writeError: string | null = null;
+    try {
+      if (options.outDir !== undefined) written = await writeAuditReports(run, options.outDir);
+    } catch (err) {
+      writeError = err instanceof Error ? err.message : String(err);
+    }
+    return { run, interrupted, saved: store !== null, written, writeError };
+  } finally {
+    await client?.close();
+    store?.close();
+    await server?.close();
+  }
+}
+
+/** Every (transcript, check) the selected checks apply to, in file order, with its exact input. */
+export function planItems(
+  transcripts: readonly Transcript[],
+  checks: readonly AuditCheck[],
+  model: string | null,
+): PlannedItem[] {
+  const out: PlannedItem[] = [];
+  for (const t of transcripts) {
+    for (const check of checks) {
+      if (!checkApplies(check, t)) continue;
+      const evidence = evidenceOf(t, check.scope);
+      const question = judgeQuestionOf(check, 'forward');
+      const texts = evidence.kind === 'texts' ? evidence.texts : [];
+      const bodyOf = (order: 'forward' | 'reversed') =>
+        renderDecideRequest({
+          ...(model === null ? {} : { model }),
+          state: judgeStateOf(check.scope, texts),
+          questions: [[VERDICT_QUESTION_ID, judgeQuestionOf(check, order)]],
+        });
+      const input = evidence.kind === 'texts' ? bodyOf('forward') : '';
+      const bytes = Buffer.byteLength(input, 'utf8');
+      const skip =
+        evidence.kind === 'none'
+          ? { reason: 'no_evidence' as const, message: `no assistant text in scope ${check.scope}` }
+          : evidence.kind === 'empty'
+            ? { reason: 'empty_messages' as const, message: `only empty assistant messages in scope ${check.scope}` }
+            : bytes > MAX_JUDGE_INPUT_BYTES
+              ? {
+                  reason: 'input_too_large' as const,
+                  message: `the request is ${bytes} UTF-8 bytes, over the ${MAX_JUDGE_INPUT_BYTES}-byte limit (not sent, not truncated)`,
+                }
+              : null;
+      out.push({
+        check,
+        skip,
+        probeInput: evidence.kind === 'texts' ? bodyOf('reversed') : '',
+        item: {
+          transcriptId: t.id,
+          tags: t.tags,
+          checkId: check.id,
+          questionSha256: sha256(questionHashInputOf(check)),
+          scope: check.scope,
+          questionJson: JSON.stringify(question),
+          input,
+          label: t.labels[check.id]!,
+        },
+      });
+    }
+  }
+  return out;
+}
+
+/** Judges one item (and its order probe); null when the user interrupted mid-request. */
+async function judgeItem(
+  p: PlannedItem,
+  client: SystemOneClient,
+  judge: string,
+  orderProbe: boolean,
+  options: ExecuteAuditOptions,
+): Promise<AuditRecord | null> {
+  if (p.skip !== null)
+    return { ...p.item, outcome: { status: 'unavailable', ...p.skip }, elapsedMs: null, probe: null };
+  const ask = async (body: string, options_: readonly string[], probe: boolean) => {
+    options.onStart?.({ transcriptId: p.item.transcriptId, checkId: p.item.checkId, judge, probe });
+    return askJudge(client, body, options_, options);
+  };
+  const first = await ask(p.item.input, askedOptionsOf(p.check, 'forward'), false);
+  if (first.kind === 'interrupted') return null;
+  const outcome: AuditOutcome =
+    first.kind === 'answer'
+      ? compareWithLabel(first.answer, p.item.label)
+      : { status: 'unavailable', reason: first.reason, message: first.message };
+  let probe: ProbeResult | null = null;
+  if (orderProbe && first.kind === 'answer') {
+    const second = await ask(p.probeInput, askedOptionsOf(p.check, 'reversed'), true);
+    if (second.kind === 'interrupted') return null;
+    probe =
+      second.kind === 'answer'
+        ? { kind: 'answered', answer: second.answer, elapsedMs: second.elapsedMs }
+        : { kind: 'unavailable', reason: second.reason, message: second.message };
+  }
+  return { ...p.item, outcome, elapsedMs: first.elapsedMs, probe };
+}
+
+type Asked =
+  | { readonly kind: 'answer'; readonly answer: JudgeAnswer; readonly elapsedMs: number }
+  | {
+      readonly kind: 'unavailable';
+      readonly reason: UnavailableReason;
+      readonly message: string;
+      readonly elapsedMs: number;
+    }
+  | { readonly kind: 'interrupted' };
+
+/** One judge request under the whole-request deadline (retries included). */
+async function askJudge(
+  client: SystemOneClient,
+  body: string,
+  asked: readonly string[],
+  options: ExecuteAuditOptions,
+): Promise<Asked> {
+  const deadlineMs = options.deadlineMs ?? JUDGE_DEADLINE_MS;
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new Error('deadline')), deadlineMs);
+  const signal = AbortSignal.any([options.signal, deadline.signal]);
+  const t0 = options.now();
+  try {
+    const { body: decoded } = await client.send(body, signal);
+    const elapsedMs = options.now() - t0;
+    const parsed = parseJudgeAnswer(decoded, VERDICT_QUESTION_ID, asked);
+    return parsed.ok
+      ? { kind: 'answer', answer: parsed.answer, elapsedMs }
+      : { kind: 'unavailable', reason: parsed.reason, message: parsed.message, elapsedMs };
+  } catch (err) {
+    const elapsedMs = options.now() - t0;
+    if (options.signal.aborted) return { kind: 'interrupted' };
+    if (deadline.signal.aborted || err instanceof TimeoutError)
+      return {
+        kind: 'unavailable',
+        reason: 'timeout',
+        message: `no valid answer within the ${deadlineMs / 1000} s deadline (retries included)`,
+        elapsedMs,
+      };
+    if (err instanceof MalformedResponseError)
+      return { kind: 'unavailable', reason: 'malformed_answer', message: err.shortMessage, elapsedMs };
+    if (err instanceof SystemOneError)
+      return { kind: 'unavailable', reason: 'request_error', message: err.shortMessage, elapsedMs };
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Writes `<audit>.json` and `<audit>.md` into `dir`. */
+export async function writeAuditReports(run: AuditRun, dir: string): Promise<string[]> {
+  const files = [
+    { path: join(dir, `${run.id}.json`), text: () => renderAuditJson(run) },
+    { path: join(dir, `${run.id}.md`), text: () => renderAuditMarkdown(run) },
+  ];
+  try {
+    await mkdir(dir, { recursive: true });
+    for (const f of files) await writeFile(f.path, f.text());
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'write failed';
+    throw new DecidekitError('write_failed', `cannot write the audit reports into ${dir} (${code})`, { cause: err });
+  }
+  return files.map((f) => f.path);
+}
+
+function keyOf(item: { readonly transcriptId: string; readonly checkId: string }): string {
+  return `${item.transcriptId}\u0000${item.checkId}`;
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}

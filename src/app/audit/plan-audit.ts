@@ -1,0 +1,176 @@
+/**
+ * Planning an audit, purely: what the user asked plus (on resume) the stored audit become
+ * one plan — files, check set, judge endpoint and model, order probe — and resuming is
+ * refused when the judge endpoint, model or set differ, or a selected check's version
+ * changed, naming the difference.
+ */
+import type { EndpointIdentity } from '../../core/bench/run.js';
+import type { AuditCheck, CheckSet } from '../../core/audit/check.js';
+import type { AuditRun } from '../../core/audit/run.js';
+import { UsageError } from '../../core/errors.js';
+import { InvalidBaseUrlError } from '../../protocol/client/errors.js';
+import { BUILT_IN_MODEL_NAMES } from '../../protocol/server/models/index.js';
+import { endpointFor, endpointIdentity } from '../../protocol/wire/endpoint.js';
+
+/** What a user asks of an audit (the CLI's options, or a library caller's). */
+export interface AuditRequest {
+  /** Absolute path; absent: the bundled sample (or, on resume, the audit's own file). */
+  readonly transcriptsPath?: string;
+  readonly checksPath?: string;
+  /** Default `recommended` (on resume: the audit's own). */
+  readonly set?: CheckSet;
+  /** Absent: the built-in reference server judges. */
+  readonly baseUrl?: string;
+  /** Sent as `model`; with the built-in server, the built-in model (default `judge`). */
+  readonly model?: string;
+  /** The judge's own key (never the benchmark's); sent only to a remote judge (the built-in one takes none). */
+  readonly judgeApiKey?: string;
+  /** Ask every audit again with the options reversed. */
+  readonly orderProbe?: boolean;
+  readonly label?: string;
+  /** A stored audit's id (or prefix) to complete. */
+  readonly resume?: string;
+  /** The run store; null keeps nothing. */
+  readonly storePath: string | null;
+}
+
+/** `sample` is the bundled data/audits/ sample. */
+export type AuditFile = { readonly kind: 'sample' } | { readonly kind: 'path'; readonly path: string };
+
+export type JudgePlan =
+  | { readonly kind: 'embedded'; readonly model: string }
+  | { readonly kind: 'remote'; readonly baseUrl: string; readonly model: string | null; readonly apiKey?: string };
+
+export interface AuditPlan {
+  readonly transcripts: AuditFile;
+  readonly checks: AuditFile;
+  readonly set: CheckSet;
+  readonly judge: JudgePlan;
+  readonly judgeEndpoint: EndpointIdentity;
+  readonly orderProbe: boolean;
+  readonly label: string | null;
+  readonly storePath: string | null;
+  /** The audit being completed, read before anything started. */
+  readonly resume: AuditRun | null;
+}
+
+export const DEFAULT_JUDGE_MODEL = 'judge';
+/** The whole judge request, retries included. */
+export const JUDGE_DEADLINE_MS = 10_000;
+/** A request body over this many UTF-8 bytes is not sent (and never truncated). */
+export const MAX_JUDGE_INPUT_BYTES = 6_000;
+
+/** The stored identity of the in-process reference server (its port changes every run). */
+export const EMBEDDED_JUDGE: EndpointIdentity = {
+  scheme: 'embedded',
+  host: 'reference-server',
+  port: 0,
+  path: '/v1/systemone',
+};
+
+export function planAudit(request: AuditRequest, stored: AuditRun | null): AuditPlan {
+  if (request.resume !== undefined && request.storePath === null)
+    throw new UsageError('--resume needs the run store (drop --no-store)');
+  const old = stored?.config ?? null;
+  const fileOf = (given: string | undefined, kept: string | undefined): AuditFile => {
+    const path = given ?? (kept === undefined || kept === 'sample' ? undefined : kept);
+    return path === undefined ? { kind: 'sample' } : { kind: 'path', path };
+  };
+  const set = request.set ?? old?.set ?? 'recommended';
+  let judge: JudgePlan;
+  let judgeEndpoint: EndpointIdentity;
+  const baseUrl = request.baseUrl;
+  if (baseUrl === undefined && (old === null || old.judgeEndpoint.scheme === 'embedded')) {
+    judge = { kind: 'embedded', model: request.model ?? old?.judgeModel ?? DEFAULT_JUDGE_MODEL };
+    if (!(BUILT_IN_MODEL_NAMES as readonly string[]).includes(judge.model))
+      throw new UsageError(
+        `--model ${JSON.stringify(judge.model)} is not a built-in model (known: ${BUILT_IN_MODEL_NAMES.join(', ')}; the judge is "judge")`,
+      );
+    judgeEndpoint = EMBEDDED_JUDGE;
+  } else if (baseUrl === undefined) {
+    throw new UsageError(
+      `--resume ${stored!.id}: the audit was judged by ${describeEndpoint(old!.judgeEndpoint)}: repeat its --base-url (judge URLs are never stored whole)`,
+    );
+  } else {
+    judgeEndpoint = judgeEndpointOf(baseUrl);
+    judge = {
+      kind: 'remote',
+      baseUrl,
+      model: request.model ?? old?.judgeModel ?? null,
+      ...(request.judgeApiKey === undefined ? {} : { apiKey: request.judgeApiKey }),
+    };
+  }
+  const orderProbe = request.orderProbe === true || old?.orderProbe === true;
+  if (old !== null) {
+    const differences: string[] = [];
+    if (!sameEndpoint(old.judgeEndpoint, judgeEndpoint))
+      differences.push(
+        `judge endpoint ${describeEndpoint(judgeEndpoint)} (the audit used ${describeEndpoint(old.judgeEndpoint)})`,
+      );
+    if ((judge.model ?? null) !== old.judgeModel)
+      differences.push(
+        `judge model ${judge.model ?? '(server default)'} (the audit used ${old.judgeModel ?? '(server default)'})`,
+      );
+    if (set !== old.set) differences.push(`check set ${set} (the audit used ${old.set})`);
+    if (differences.length > 0)
+      throw new UsageError(`cannot resume ${stored!.id}: ${differences.join('; ')}; start a new audit instead`);
+  }
+  return {
+    transcripts: fileOf(request.transcriptsPath, old?.transcriptsFile),
+    checks: fileOf(request.checksPath, old?.checksFile),
+    set,
+    judge,
+    judgeEndpoint,
+    orderProbe,
+    label: request.label ?? stored?.label ?? null,
+    storePath: request.storePath,
+    resume: stored,
+  };
+}
+
+/**
+ * Refuses to complete an audit when one of its checks now has another version (a code or
+ * file update that bumps `payment-claim-v1` to `-v2`): verdicts of two versions never mix.
+ */
+export function checkResumeChecks(stored: AuditRun, selected: readonly AuditCheck[]): void {
+  const changed: string[] = [];
+  for (const c of selected) {
+    const before = stored.config.checks.find((s) => s.id !== c.id && s.id.replace(/-v[0-9]+$/, '') === c.base);
+    if (before !== undefined) changed.push(`${before.id} is now ${c.id}`);
+  }
+  if (changed.length > 0)
+    throw new UsageError(
+      `cannot resume ${stored.id}: a check's version changed (${changed.join('; ')}); start a new audit instead`,
+    );
+}
+
+/** Judge URLs: http(s) only, without credentials, query or fragment. */
+export function judgeEndpointOf(baseUrl: string): EndpointIdentity {
+  let url: URL;
+  try {
+    url = new URL(baseUrl.trim());
+  } catch {
+    throw new UsageError('--base-url: not a URL (expected e.g. http://127.0.0.1:8084)');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--base-url: uses ${url.protocol.replace(/:$/, '')} (a judge URL is http or https)`);
+  if (url.username !== '' || url.password !== '')
+    throw new UsageError('--base-url: carries credentials (give the key in DECIDEKIT_JUDGE_API_KEY instead)');
+  if (url.search !== '') throw new UsageError('--base-url: carries a query (a judge URL has none)');
+  if (url.hash !== '' || baseUrl.includes('#'))
+    throw new UsageError('--base-url: carries a fragment (a judge URL has none)');
+  try {
+    return endpointIdentity(endpointFor(baseUrl));
+  } catch (err) {
+    if (err instanceof InvalidBaseUrlError) throw new UsageError(`--base-url: ${err.message}`);
+    throw err;
+  }
+}
+
+function sameEndpoint(a: EndpointIdentity, b: EndpointIdentity): boolean {
+  return a.scheme === b.scheme && a.host === b.host && a.port === b.port && a.path === b.path;
+}
+
+export function describeEndpoint(e: EndpointIdentity): string {
+  return e.scheme === 'embedded' ? 'the built-in reference server' : `${e.scheme}://${e.host}:${e.port}${e.path}`;
+}

@@ -1,0 +1,106 @@
+import { performance } from 'node:perf_hooks';
+import { resolve } from 'node:path';
+import type { AuditRequest } from '../../app/audit/plan-audit.js';
+import { defineCommand, flag, oneOf, text } from '../define-command.js';
+import { colourEnabled } from '../io.js';
+import { storePathOf } from '../locations.js';
+import { TOOL_VERSION } from '../version.js';
+
+export const command = defineCommand({
+  name: 'audit',
+  summary: "audit agents' answer text with a decision-model judge, and measure the judge",
+  usage:
+    'audit [--transcripts FILE --checks FILE] [--set recommended|all] [--base-url URL] [--model NAME]\n' +
+    '                [--store PATH | --no-store] [--resume RUN] [--order-probe] [--out DIR] [--json]',
+  description: `Asks a judge one versioned choice question per (transcript, check) about an agent's public
+answer text and compares its answer with the check's deterministic verdict: agrees,
+disagrees (a review candidate), abstained (unclear or a tie) or unavailable (with the
+reason). Never changes a score. Without files, audits the bundled sample (data/audits/);
+without --base-url, the built-in reference server judges with its "judge" model.
+
+One request at a time; 10 s for a whole request, retries included; a request over 6,000
+UTF-8 bytes is not sent (and never truncated). The judge key comes only from the
+environment variable DECIDEKIT_JUDGE_API_KEY; it is never stored or printed, and no other
+key reaches the judge.`,
+  handlesSignals: true,
+  options: {
+    transcripts: text('FILE', 'transcripts JSONL, one agent run a line', { defaultText: 'the bundled sample' }),
+    checks: text('FILE', 'checks JSON', { defaultText: 'the bundled sample' }),
+    set: oneOf('SET', ['recommended', 'all'], "which checks run (default recommended; on --resume the audit's own)"),
+    'base-url': text('URL', 'judge server base URL (http or https; no credentials, query or fragment)', {
+      defaultText: 'embedded reference server',
+      example: 'http://127.0.0.1:8084',
+    }),
+    model: text('NAME', 'sent as "model"; with the embedded server, the built-in model (default judge)'),
+    store: text('PATH', 'run store', { defaultText: '$XDG_DATA_HOME/decidekit/runs.sqlite' }),
+    'no-store': flag('do not keep the audit'),
+    label: text('TEXT', "a label shown in 'decidekit runs list'"),
+    resume: text('RUN', 'complete a stored audit: judge only what is not finished'),
+    'order-probe': flag('ask every audit again with the options reversed; report flip rates'),
+    out: text('DIR', 'write <audit>.json and <audit>.md into DIR'),
+    json: flag('the audit as one JSON document; audit_start/audit_result events on stderr'),
+  },
+  exitCodes: '0 complete, 1 invalid input, 2 usage error, 130 interrupted (resume with --resume).',
+  examples: [
+    'decidekit audit',
+    'decidekit audit --transcripts runs.jsonl --checks checks.json --set all --order-probe --out reports/',
+    'DECIDEKIT_JUDGE_API_KEY=... decidekit audit --transcripts runs.jsonl --checks checks.json \\\n' +
+      '                --base-url https://judge.example:8084 --model clef-flash',
+  ],
+  async run({ values: v }, io) {
+    const key = io.env['DECIDEKIT_JUDGE_API_KEY'];
+    const request: AuditRequest = {
+      ...(v.transcripts === undefined ? {} : { transcriptsPath: resolve(io.cwd, v.transcripts) }),
+      ...(v.checks === undefined ? {} : { checksPath: resolve(io.cwd, v.checks) }),
+      ...(v.set === undefined ? {} : { set: v.set }),
+      ...(v['base-url'] === undefined ? {} : { baseUrl: v['base-url'] }),
+      ...(v.model === undefined ? {} : { model: v.model }),
+      ...(key === undefined || key === '' ? {} : { judgeApiKey: key }),
+      orderProbe: v['order-probe'],
+      ...(v.label === undefined ? {} : { label: v.label }),
+      ...(v.resume === undefined ? {} : { resume: v.resume }),
+      storePath: v['no-store'] ? null : storePathOf(v.store, io),
+    };
+    if ((v.transcripts === undefined) !== (v.checks === undefined) && v.resume === undefined) {
+      const { UsageError } = await import('../../core/errors.js');
+      throw new UsageError('give both --transcripts and --checks (or neither, for the bundled sample)');
+    }
+    const { planAuditFromStore, executeAudit } = await import('../../app/audit/execute-audit.js');
+    const terminal = await import('../../reports/audit/audit-terminal.js');
+    const { renderAuditEvent, renderAuditJson } = await import('../../reports/audit/audit-json.js');
+    const colour = colourEnabled(io.stderr, io.env);
+    const outcome = await executeAudit(await planAuditFromStore(request), {
+      toolVersion: TOOL_VERSION,
+      signal: io.signal,
+      now: () => performance.now(),
+      ...(v.out === undefined ? {} : { outDir: resolve(io.cwd, v.out) }),
+      onStart: (e) =>
+        io.stderr.write(
+          `${v.json ? renderAuditEvent({ type: 'audit_start', ...e }) : terminal.renderAuditStartLine(e)}\n`,
+        ),
+      onResult: (e) =>
+        io.stderr.write(
+          v.json
+            ? `${renderAuditEvent({ type: 'audit_result', ...e })}\n`
+            : `${terminal.renderAuditResultLines(e, { colour }).join('\n')}\n`,
+        ),
+    });
+    const { run } = outcome;
+    if (outcome.written.length > 0 && !v.json) io.stderr.write(`wrote ${outcome.written.join(' and ')}\n`);
+    io.stdout.write(
+      v.json ? renderAuditJson(run) : terminal.renderAuditTerminal(run, { colour: colourEnabled(io.stdout, io.env) }),
+    );
+    if (outcome.writeError !== null) io.stderr.write(`decidekit audit: ${outcome.writeError}\n`);
+    if (!v.json) {
+      const where = request.storePath === null ? '' : ` in ${request.storePath}`;
+      const again = `decidekit audit --resume ${run.id}${v.store === undefined ? '' : ` --store ${v.store}`}`;
+      io.stderr.write(
+        !outcome.saved
+          ? 'audit not saved (--no-store)\n'
+          : `audit ${run.id} saved${where}${outcome.interrupted ? `; complete it with: ${again}` : ''}\n`,
+      );
+    }
+    if (outcome.interrupted) return 130;
+    return outcome.writeError === null ? 0 : 1;
+  },
+});

@@ -1,0 +1,390 @@
+import { randomBytes as cryptoRandomBytes } from 'node:crypto';
+import Database from 'better-sqlite3';
+import type {
+  AuditConfig,
+  AuditItem,
+  AuditRecord,
+  AuditRun,
+  AuditRunStatus,
+  ProbeResult,
+} from '../../core/audit/run.js';
+import { summarizeAudit } from '../../core/audit/summary.js';
+import type { AbstainReason, AuditOutcome, AuditStatus, UnavailableReason } from '../../core/audit/verdict.js';
+import { DecidekitError } from '../../core/errors.js';
+import { assertNever } from '../../core/question.js';
+import { createRunId } from '../run-id.js';
+import { openRunStore, UnknownRunError, type OpenRunStoreOptions } from '../sqlite-run-store.js';
+import type { AuditHead, AuditStore } from './audit-store.js';
+
+interface AuditRow {
+  id: string;
+  created_at: string;
+  status: AuditRunStatus;
+  label: string | null;
+  judge_scheme: string;
+  judge_host: string;
+  judge_port: number;
+  judge_path: string;
+  judge_model: string | null;
+  check_set: 'recommended' | 'all';
+  order_probe: number;
+  config_json: string;
+  audited: number | null;
+  agrees: number | null;
+  disagrees: number | null;
+  abstained: number | null;
+  unavailable: number | null;
+  duration_ms: number | null;
+  planned: number;
+  finished: number;
+}
+
+interface VerdictRow {
+  transcript_id: string;
+  check_id: string;
+  tags_json: string;
+  question_sha256: string;
+  scope: 'messages' | 'final_answer';
+  question_json: string;
+  input_text: string;
+  label: string;
+  status: 'pending' | AuditStatus;
+  reason: string | null;
+  message: string | null;
+  choice: string | null;
+  probabilities_json: string | null;
+  elapsed_ms: number | null;
+  probe_json: string | null;
+}
+
+const HEAD_COLUMNS = `audits.*,
+  (SELECT count(*) FROM audit_verdicts v WHERE v.audit_id = audits.id) AS planned,
+  (SELECT count(*) FROM audit_verdicts v WHERE v.audit_id = audits.id AND v.status <> 'pending') AS finished`;
+
+/**
+ * Opens the audit tables of the run store at `path`. The run store's own opening checks
+ * the file (a foreign or newer database is refused unchanged) and migrates it; the audit
+ * store then keeps a connection of its own with the same durability settings.
+ */
+export function openAuditStore(path: string, options: OpenRunStoreOptions = {}): AuditStore {
+  openRunStore(path, options).close();
+  let db: Database.Database;
+  try {
+    db = new Database(path, { fileMustExist: true });
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+    db.pragma('foreign_keys = ON');
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+  } catch (err) {
+    throw new DecidekitError(
+      'store_unreadable',
+      `cannot open run store: ${path} (${err instanceof Error ? err.message : String(err)})`,
+      {
+        context: { path },
+        cause: err,
+      },
+    );
+  }
+  return new SqliteAuditStore(db, path, options.randomBytes ?? ((n) => cryptoRandomBytes(n)));
+}
+
+function outcomeColumns(outcome: AuditOutcome) {
+  switch (outcome.status) {
+    case 'agrees':
+    case 'disagrees':
+    case 'abstained':
+      return {
+        status: outcome.status,
+        reason: outcome.status === 'abstained' ? outcome.reason : null,
+        message: null,
+        choice: outcome.answer.choice,
+        probabilities_json: JSON.stringify(outcome.answer.probabilities),
+      };
+    case 'unavailable':
+      return {
+        status: outcome.status,
+        reason: outcome.reason,
+        message: outcome.message,
+        choice: null,
+        probabilities_json: null,
+      };
+    default:
+      return assertNever(outcome);
+  }
+}
+
+function outcomeOf(row: VerdictRow): AuditOutcome {
+  const answer = () => ({
+    choice: row.choice!,
+    probabilities: JSON.parse(row.probabilities_json!) as Record<string, number>,
+  });
+  switch (row.status) {
+    case 'agrees':
+    case 'disagrees':
+      return { status: row.status, answer: answer() };
+    case 'abstained':
+      return { status: 'abstained', reason: row.reason as AbstainReason, answer: answer() };
+    case 'unavailable':
+      return { status: 'unavailable', reason: row.reason as UnavailableReason, message: row.message ?? '' };
+    default:
+      throw new DecidekitError('store_corrupt', `audit verdict of ${row.transcript_id} has status ${row.status}`);
+  }
+}
+
+function itemOf(row: VerdictRow): AuditItem {
+  return {
+    transcriptId: row.transcript_id,
+    tags: JSON.parse(row.tags_json) as string[],
+    checkId: row.check_id,
+    questionSha256: row.question_sha256,
+    scope: row.scope,
+    questionJson: row.question_json,
+    input: row.input_text,
+    label: row.label,
+  };
+}
+
+function endpointText(config: AuditConfig): string {
+  const e = config.judgeEndpoint;
+  return `${e.scheme}://${e.host}${e.port === 0 ? '' : `:${e.port}`}${e.path}`;
+}
+
+class SqliteAuditStore implements AuditStore {
+  private readonly s;
+
+  constructor(
+    private readonly db: Database.Database,
+    readonly path: string,
+    private readonly randomBytes: (n: number) => Uint8Array,
+  ) {
+    this.s = {
+      head: db.prepare(`SELECT ${HEAD_COLUMNS} FROM audits WHERE id = ?`),
+      list: db.prepare(`SELECT ${HEAD_COLUMNS} FROM audits ORDER BY created_ms DESC, id DESC LIMIT ?`),
+      insert: db.prepare(`INSERT INTO audits (id, created_at, created_ms, status, label, tool_version, judge_scheme,
+          judge_host, judge_port, judge_path, judge_model, check_set, order_probe, config_json)
+        VALUES (@id, @created_at, @created_ms, 'running', @label, @tool_version, @judge_scheme, @judge_host,
+          @judge_port, @judge_path, @judge_model, @check_set, @order_probe, @config_json)`),
+      pending:
+        db.prepare(`INSERT OR REPLACE INTO audit_verdicts (audit_id, transcript_id, check_id, position, tags_json,
+          question_sha256, scope, question_json, input_text, label, judge_endpoint, judge_model, status)
+        VALUES (@audit_id, @transcript_id, @check_id, @position, @tags_json, @question_sha256, @scope, @question_json,
+          @input_text, @label, @judge_endpoint, @judge_model, 'pending')`),
+      record: db.prepare(`UPDATE audit_verdicts SET status = @status, reason = @reason, message = @message,
+          choice = @choice, probabilities_json = @probabilities_json, elapsed_ms = @elapsed_ms, probe_json = @probe_json,
+          input_text = @input_text
+        WHERE audit_id = @audit_id AND transcript_id = @transcript_id AND check_id = @check_id`),
+      reopen: db.prepare(
+        `UPDATE audits SET status = 'running', summary_json = NULL, config_json = @config_json WHERE id = @id`,
+      ),
+      finish: db.prepare(`UPDATE audits SET status = @status, duration_ms = @duration_ms, summary_json = @summary_json,
+          audited = @audited, agrees = @agrees, disagrees = @disagrees, abstained = @abstained, unavailable = @unavailable
+        WHERE id = @id`),
+      verdicts: db.prepare(
+        'SELECT * FROM audit_verdicts WHERE audit_id = ? ORDER BY position, transcript_id, check_id',
+      ),
+      exact: db.prepare('SELECT id FROM audits WHERE id = ?'),
+      prefix: db.prepare('SELECT id FROM audits WHERE substr(id, 1, length(@p)) = @p ORDER BY id LIMIT 6'),
+    };
+  }
+
+  createAudit(input: { config: AuditConfig; label: string | null; createdAt: string }): string {
+    const c = input.config;
+    const e = c.judgeEndpoint;
+    if (e.host === '' || /[@/?#\s]/.test(e.host) || /[?#\s]/.test(e.path))
+      throw new DecidekitError(
+        'invalid_run',
+        'cannot store audit: the judge endpoint carries more than scheme, host, port and path',
+      );
+    for (let attempt = 0; ; attempt++) {
+      const id = `audit-${createRunId(input.createdAt, this.randomBytes(2))}`;
+      try {
+        this.write(() =>
+          this.s.insert.run({
+            id,
+            created_at: input.createdAt,
+            created_ms: Date.parse(input.createdAt),
+            label: input.label,
+            tool_version: c.toolVersion,
+            judge_scheme: e.scheme,
+            judge_host: e.host,
+            judge_port: e.port,
+            judge_path: e.path,
+            judge_model: c.judgeModel,
+            check_set: c.set,
+            order_probe: c.orderProbe ? 1 : 0,
+            config_json: JSON.stringify(c),
+          }),
+        );
+        return id;
+      } catch (err) {
+        if (attempt < 5 && (err as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') continue;
+        throw err;
+      }
+    }
+  }
+
+  savePending(auditId: string, items: readonly { position: number; item: AuditItem }[]): void {
+    const config = this.configOf(auditId);
+    this.write(() => {
+      for (const { position, item } of items)
+        this.s.pending.run({
+          audit_id: auditId,
+          transcript_id: item.transcriptId,
+          check_id: item.checkId,
+          position,
+          tags_json: JSON.stringify(item.tags),
+          question_sha256: item.questionSha256,
+          scope: item.scope,
+          question_json: item.questionJson,
+          input_text: item.input,
+          label: item.label,
+          judge_endpoint: endpointText(config),
+          judge_model: config.judgeModel,
+        });
+    });
+  }
+
+  saveRecord(auditId: string, record: AuditRecord): void {
+    const info = this.write(() =>
+      this.s.record.run({
+        audit_id: auditId,
+        transcript_id: record.transcriptId,
+        check_id: record.checkId,
+        ...outcomeColumns(record.outcome),
+        elapsed_ms: record.elapsedMs,
+        probe_json: record.probe === null ? null : JSON.stringify(record.probe),
+        input_text: record.input,
+      }),
+    );
+    if (info.changes !== 1)
+      throw new DecidekitError(
+        'invalid_run',
+        `cannot save audit ${record.transcriptId} / ${record.checkId}: it was never planned`,
+      );
+  }
+
+  reopenAudit(auditId: string, config: AuditConfig): void {
+    this.write(() => this.s.reopen.run({ id: auditId, config_json: JSON.stringify(config) }));
+  }
+
+  finishAudit(auditId: string, input: { status: Exclude<AuditRunStatus, 'running'>; durationMs: number | null }): void {
+    const run = this.getAudit(auditId);
+    if (run === null) throw new UnknownRunError(`no audit ${auditId} in ${this.path}`, { id: auditId });
+    const c = run.summary.counts;
+    this.write(() =>
+      this.s.finish.run({
+        id: auditId,
+        status: input.status,
+        duration_ms: input.durationMs,
+        summary_json: JSON.stringify(run.summary),
+        audited: run.summary.audited,
+        ...c,
+      }),
+    );
+  }
+
+  getAudit(id: string): AuditRun | null {
+    const row = this.s.head.get(id) as AuditRow | undefined;
+    if (row === undefined) return null;
+    const config = this.parseConfig(row);
+    const rows = this.s.verdicts.all(id) as VerdictRow[];
+    const records: AuditRecord[] = [];
+    const pending: AuditItem[] = [];
+    for (const r of rows) {
+      if (r.status === 'pending') pending.push(itemOf(r));
+      else
+        records.push({
+          ...itemOf(r),
+          outcome: outcomeOf(r),
+          elapsedMs: r.elapsed_ms,
+          probe: r.probe_json === null ? null : (JSON.parse(r.probe_json) as ProbeResult),
+        });
+    }
+    return {
+      id: row.id,
+      createdAt: row.created_at,
+      status: row.status,
+      label: row.label,
+      durationMs: row.duration_ms,
+      config,
+      records,
+      pending,
+      summary: summarizeAudit(config.checks, records),
+    };
+  }
+
+  listAudits(options: { limit?: number } = {}): AuditHead[] {
+    const rows = this.s.list.all(options.limit ?? -1) as AuditRow[];
+    return rows.map((row) => ({
+      kind: 'audit',
+      id: row.id,
+      createdAt: row.created_at,
+      status: row.status,
+      label: row.label,
+      judgeEndpoint: { scheme: row.judge_scheme, host: row.judge_host, port: row.judge_port, path: row.judge_path },
+      judgeModel: row.judge_model,
+      set: row.check_set,
+      orderProbe: row.order_probe === 1,
+      planned: row.planned,
+      finished: row.finished,
+      counts:
+        row.audited === null
+          ? null
+          : {
+              agrees: row.agrees ?? 0,
+              disagrees: row.disagrees ?? 0,
+              abstained: row.abstained ?? 0,
+              unavailable: row.unavailable ?? 0,
+            },
+      durationMs: row.duration_ms,
+    }));
+  }
+
+  resolveAuditId(prefix: string): string {
+    for (const p of prefix.startsWith('audit-') ? [prefix] : [prefix, `audit-${prefix}`]) {
+      if (this.s.exact.get(p) !== undefined) return p;
+      const ids = (this.s.prefix.all({ p }) as { id: string }[]).map((r) => r.id);
+      if (ids.length === 1) return ids[0]!;
+      if (ids.length > 1)
+        throw new DecidekitError(
+          'ambiguous_run',
+          `audit id ${JSON.stringify(prefix)} matches ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', ...' : ''} (give more of the id)`,
+          {
+            context: { prefix },
+          },
+        );
+    }
+    throw new UnknownRunError(`no audit ${JSON.stringify(prefix)} in ${this.path} (see 'decidekit runs list')`, {
+      prefix,
+    });
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  private configOf(auditId: string): AuditConfig {
+    const row = this.s.head.get(auditId) as AuditRow | undefined;
+    if (row === undefined) throw new UnknownRunError(`no audit ${auditId} in ${this.path}`, { id: auditId });
+    return this.parseConfig(row);
+  }
+
+  private parseConfig(row: AuditRow): AuditConfig {
+    try {
+      return JSON.parse(row.config_json) as AuditConfig;
+    } catch (err) {
+      throw new DecidekitError(
+        'store_corrupt',
+        `cannot read audit ${row.id}: its config in ${this.path} is not valid JSON`,
+        {
+          cause: err,
+        },
+      );
+    }
+  }
+
+  /** One immediate transaction: takes the write lock at once, committed (fsync) on return. */
+  private write<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
+  }
+}
