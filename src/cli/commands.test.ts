@@ -141,7 +141,7 @@ describe('every declared command', () => {
     const runs = COMMANDS['runs']!.subcommandOf!('report')!;
     expect(report.options).toBe(runs.options);
     expect(report.help.replace(/^.*\n/, '').replaceAll('runs report', 'report')).toContain(
-      'report RUN [--format terminal|markdown|json]',
+      'report RUN [--format terminal|markdown|json|html]',
     );
   });
 });

@@ -4,6 +4,7 @@
  * re-rendering and exporting.
  */
 import { compareRuns, type RunComparison } from '../../core/bench/run-diff.js';
+import type { BenchRun } from '../../core/bench/run.js';
 import { DecidekitError } from '../../core/errors.js';
 import { openRunStore, type RunStore, type StoredRunHead } from '../../store/index.js';
 import { statesOfRun } from './run-case-states.js';
@@ -32,6 +33,20 @@ export function compareStoredRuns(
 ): RunComparison {
   const [a, b] = withStore(storePath, (s) => [requireRun(s, prefixA).run, requireRun(s, prefixB).run] as const);
   return compareRuns(a, b, { force: options.force });
+}
+
+/**
+ * Two or more runs for one comparison page, each checked against the first (same
+ * fingerprint unless `force`, as the text comparison requires).
+ */
+export function readStoredRunsToCompare(
+  storePath: string,
+  prefixes: readonly string[],
+  options: { readonly force: boolean },
+): { runs: BenchRun[]; sameFingerprint: boolean } {
+  const runs = withStore(storePath, (s) => prefixes.map((p) => requireRun(s, p).run));
+  for (const other of runs.slice(1)) compareRuns(runs[0]!, other, { force: options.force });
+  return { runs, sameFingerprint: new Set(runs.map((r) => r.fingerprint)).size === 1 };
 }
 
 /**
