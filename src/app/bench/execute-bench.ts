@@ -337,7 +337,7 @@ export async function planBenchFromStore(request: BenchRequest): Promise<BenchPl
 /** A stored run (config and saved cases), read before anything starts. */
 export async function readStoredRun(storePath: string, prefix: string): Promise<BenchRun> {
   const { openRunStore } = await import('../../store/sqlite-run-store.js');
-  const store = openRunStore(storePath, { mustExist: true });
+  const store = openRunStore(storePath, { mustExist: true, readOnly: true });
   try {
     return store.getRun(store.resolveId(prefix))!;
   } finally {

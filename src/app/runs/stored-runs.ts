@@ -19,6 +19,23 @@ export function listStoredRuns(storePath: string, options: { readonly limit?: nu
   }
 }
 
+/** Stored audits, newest first (none when the store has none, or cannot hold them yet). */
+export async function listStoredAudits(storePath: string, options: { readonly limit?: number } = {}) {
+  const { openAuditStore } = await import('../../store/audit/sqlite-audit-store.js');
+  let store;
+  try {
+    store = openAuditStore(storePath, { mustExist: true });
+  } catch (err) {
+    if (err instanceof DecidekitError && err.code === 'store_missing') return [];
+    throw err;
+  }
+  try {
+    return store.listAudits(options.limit === undefined ? {} : { limit: options.limit });
+  } finally {
+    store.close();
+  }
+}
+
 /** One run by id or unique id prefix; an unknown run or a missing store is an error. */
 export function readStoredRun(storePath: string, prefix: string) {
   return withStore(storePath, (s) => requireRun(s, prefix));
@@ -64,7 +81,7 @@ export async function readRunForReport(
 }
 
 function withStore<T>(path: string, use: (store: RunStore) => T): T {
-  const store = openRunStore(path, { mustExist: true });
+  const store = openRunStore(path, { mustExist: true, readOnly: true });
   try {
     return use(store);
   } finally {

@@ -19,18 +19,20 @@ ECE, fingerprint, label. A store that does not exist yet lists no runs.`,
   examples: ['decidekit runs list --limit 10'],
   async run({ values }, io) {
     const path = storePathOf(values.store, io);
-    const { listStoredRuns } = await import('../../../app/runs/stored-runs.js');
-    const heads = listStoredRuns(path, values.limit === undefined ? {} : { limit: values.limit });
+    const { listStoredRuns, listStoredAudits } = await import('../../../app/runs/stored-runs.js');
+    const limit = values.limit === undefined ? {} : { limit: values.limit };
+    const heads = listStoredRuns(path, limit);
+    const audits = await listStoredAudits(path, limit);
     const { renderRunsList, renderRunsListJson } = await import('../../../reports/runs/runs-list.js');
-    io.stdout.write(
-      values.json
-        ? renderRunsListJson(heads, path, values.redact)
-        : renderRunsList(heads, {
-            colour: colourEnabled(io.stdout, io.env),
-            storePath: path,
-            redactHost: values.redact,
-          }),
-    );
+    const { renderAuditRunsList } = await import('../../../reports/audit/audit-runs-list.js');
+    if (values.json) {
+      const doc = JSON.parse(renderRunsListJson(heads, path, values.redact)) as Record<string, unknown>;
+      io.stdout.write(`${JSON.stringify({ ...doc, audits }, null, 2)}\n`);
+    } else {
+      const colour = colourEnabled(io.stdout, io.env);
+      io.stdout.write(renderRunsList(heads, { colour, storePath: path, redactHost: values.redact }));
+      io.stdout.write(renderAuditRunsList(audits, { colour }));
+    }
     return 0;
   },
 });
