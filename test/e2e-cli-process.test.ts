@@ -7,6 +7,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startReferenceServer } from '../src/protocol/server/server.js';
+import { openRunStore } from '../src/store/index.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(
@@ -75,6 +77,31 @@ describe('the decidekit bin', () => {
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('keeps a bench run (interrupted, resumable) when its standard error is closed', async () => {
+    const store = join(tmp, 'epipe.sqlite');
+    const server = await startReferenceServer({ host: '127.0.0.1', port: 0, faults: { latencyMs: 20 } });
+    try {
+      const child = spawn(BIN, ['bench', '--base-url', server.url, '--store', store], {
+        env: { ...process.env, NO_COLOR: '1' },
+        cwd: tmp,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      // Read the first line, then hang up: later writes to stderr meet EPIPE.
+      child.stderr.once('data', () => child.stderr.destroy());
+      const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+      expect(code).toBe(130);
+      const s = openRunStore(store, { mustExist: true });
+      try {
+        const [head] = s.listRuns();
+        expect(head?.status).toBe('interrupted');
+      } finally {
+        s.close();
+      }
+    } finally {
+      await server.close();
     }
   });
 });

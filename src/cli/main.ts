@@ -3,9 +3,10 @@
 import type { CliIo } from './io.js';
 import { runCli } from './run-cli.js';
 
-function sink(stream: NodeJS.WriteStream) {
+/** A stream's sink; once the reader has gone (EPIPE), writes are dropped instead of failing. */
+function sink(stream: NodeJS.WriteStream, closed: () => boolean) {
   return {
-    write: (text: string) => void stream.write(text),
+    write: (text: string) => void (closed() ? undefined : stream.write(text)),
     get isTTY() {
       return stream.isTTY === true;
     },
@@ -28,9 +29,17 @@ async function main(): Promise<void> {
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(0);
   });
+  // `bench 2>&1 | head`: when stderr's reader goes, the command stops as on Ctrl+C (a bench
+  // keeps what finished and saves the run as interrupted, resumable), instead of dying.
+  let stderrClosed = false;
+  process.stderr.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') return;
+    stderrClosed = true;
+    controller.abort(new Error('standard error was closed'));
+  });
   const io: CliIo = {
-    stdout: sink(process.stdout),
-    stderr: sink(process.stderr),
+    stdout: sink(process.stdout, () => false),
+    stderr: sink(process.stderr, () => stderrClosed),
     env: process.env,
     cwd: process.cwd(),
     signal: controller.signal,
