@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { RunConfig } from '../core/bench/run.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../core/canonical-json.js';
 import { FINGERPRINT_HEX_LENGTH, fingerprintOf } from './fingerprint.js';
 import { CASE_IDS, runConfig } from '../core/bench/test-support/run-fixtures.js';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RunConfig } from '../core/bench/run.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../core/canonical-json.js';
 
 /** Hex characters kept of the sha256: 64 bits, plenty for telling configurations apart. */
 export const FINGERPRINT_HEX_LENGTH = 16;

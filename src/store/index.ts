@@ -15,5 +15,5 @@ export { defaultStorePath } from './default-store-path.js';
 export { fingerprintOf, fingerprintInput, FINGERPRINT_HEX_LENGTH } from './fingerprint.js';
 export { checkResumable, type ResumeCheck } from './resume-check.js';
 export { summarizeRun } from './run-summary.js';
-export { canonicalJson } from './canonical-json.js';
+export { canonicalJson } from '../core/canonical-json.js';
 export { SCHEMA_VERSION } from './store-schema.js';

@@ -1,5 +1,5 @@
 import type { ChoiceQuestion } from '../question.js';
-import { canonicalJsonOf } from './canonical-json.js';
+import { canonicalJson as canonicalJsonOf } from '../canonical-json.js';
 import { UNCLEAR, type AuditCheck, type EvidenceScope } from './check.js';
 
 /** The question id of the one question an audit request asks. */
