@@ -7,6 +7,7 @@ import { compareRuns, type RunComparison } from '../../core/bench/run-diff.js';
 import type { BenchRun } from '../../core/bench/run.js';
 import { DecidekitError } from '../../core/errors.js';
 import { openRunStore, type RunStore, type StoredRunHead } from '../../store/index.js';
+import type { StoreCheck } from '../../store/run-store.js';
 import { statesOfRun } from './run-case-states.js';
 
 /** The newest runs first; a store that does not exist yet holds no runs. */
@@ -17,6 +18,16 @@ export function listStoredRuns(storePath: string, options: { readonly limit?: nu
     if (err instanceof DecidekitError && err.code === 'store_missing') return [];
     throw err;
   }
+}
+
+/** `PRAGMA quick_check` and every run (or the one named) re-checked against its decisions. */
+export function checkStoredRuns(storePath: string, prefix?: string): StoreCheck {
+  return withStore(storePath, (s) => {
+    if (prefix === undefined) return s.checkStore();
+    const all = s.checkStore();
+    const id = s.resolveId(prefix);
+    return { ...all, runs: all.runs.filter((r) => r.id === id) };
+  });
 }
 
 /** Stored audits, newest first (none when the store has none, or cannot hold them yet). */

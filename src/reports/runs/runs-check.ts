@@ -1,0 +1,25 @@
+import type { StoreCheck } from '../../store/run-store.js';
+import { plural } from '../format.js';
+import { singleLine } from '../format.js';
+
+/** `runs check`: one line per run, its problems indented under it, then the verdict. */
+export function renderStoreCheck(check: StoreCheck): string {
+  const out: string[] = [];
+  if (check.integrity.length > 0) {
+    out.push(`SQLite's check of ${check.path} found damage:`);
+    for (const line of check.integrity) out.push(`  ${singleLine(line)}`);
+  }
+  for (const run of check.runs) {
+    out.push(
+      `${run.problems.length === 0 ? 'ok ' : 'BAD'} ${run.id}  ${run.status ?? 'unknown status'}, ${plural(run.savedCases, 'saved case')}`,
+    );
+    for (const p of run.problems) out.push(`      ${singleLine(p)}`);
+  }
+  const bad = check.runs.filter((r) => r.problems.length > 0).length;
+  out.push(
+    check.integrity.length === 0 && bad === 0
+      ? `${check.path}: ${plural(check.runs.length, 'run')} checked; every one reads back as it was saved.`
+      : `${check.path}: ${bad} of ${plural(check.runs.length, 'run')} differ from what was saved${check.integrity.length > 0 ? ', and the file is damaged' : ''}.`,
+  );
+  return `${out.join('\n')}\n`;
+}
