@@ -1,6 +1,6 @@
 /** `decidekit runs check` on a real store: clean, then with one stored decision changed. */
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -25,5 +25,23 @@ describe('runs check', () => {
     expect(bad.code).toBe(1);
     const doc = JSON.parse(bad.stdout) as { runs: { problems: string[] }[] };
     expect(doc.runs[0]!.problems.length).toBeGreaterThan(0);
+  });
+
+  it('infers the report format from --out, and deletes a run', async () => {
+    const store = join(tmp, 'other.sqlite');
+    const bench = await runCliInProcess(['bench', '--limit', '2', '--store', store]);
+    const id = /run (\S+) saved/.exec(bench.stderr)![1]!;
+    const md = join(tmp, 'r.md');
+    const report = await runCliInProcess(['report', id, '--out', md, '--store', store]);
+    expect(report.code, report.stderr).toBe(0);
+    expect(readFileSync(md, 'utf8')).toMatch(/^# /);
+    const html = join(tmp, 'r.html');
+    expect((await runCliInProcess(['report', id, '--out', html, '--store', store])).code).toBe(0);
+    expect(readFileSync(html, 'utf8')).toMatch(/^<!doctype html>/i);
+    const gone = await runCliInProcess(['runs', 'delete', id.slice(0, 17), '--store', store]);
+    expect(gone.code, gone.stderr).toBe(0);
+    expect(gone.stdout).toBe(`deleted run ${id}\n`);
+    const show = await runCliInProcess(['runs', 'show', id, '--store', store]);
+    expect(show.code).toBe(1);
   });
 });

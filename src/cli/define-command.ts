@@ -89,6 +89,12 @@ export function oneOf<const W extends string>(
   hint: string,
   words: readonly W[],
   help: string,
+  settings: ValueSettings<W>,
+): Option<W | undefined>;
+export function oneOf<const W extends string>(
+  hint: string,
+  words: readonly W[],
+  help: string,
   settings: ValueSettings<W> = {},
 ): Option<W | undefined> {
   return {

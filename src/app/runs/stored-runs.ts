@@ -30,6 +30,18 @@ export function checkStoredRuns(storePath: string, prefix?: string): StoreCheck 
   });
 }
 
+/** Removes one run (by id or unique prefix); returns its full id. */
+export function deleteStoredRun(storePath: string, prefix: string): string {
+  const store = openRunStore(storePath, { mustExist: true });
+  try {
+    const id = store.resolveId(prefix);
+    store.deleteRun(id);
+    return id;
+  } finally {
+    store.close();
+  }
+}
+
 /** Stored audits, newest first (none when the store has none, or cannot hold them yet). */
 export async function listStoredAudits(storePath: string, options: { readonly limit?: number } = {}) {
   const { openAuditStore } = await import('../../store/audit/sqlite-audit-store.js');

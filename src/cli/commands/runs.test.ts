@@ -293,9 +293,9 @@ describe.concurrent('decidekit runs export', () => {
 describe.concurrent('decidekit runs', () => {
   it('needs a known subcommand', async () => {
     expect((await cli(['runs'])).code).toBe(2);
-    const r = await cli(['runs', 'delete']);
+    const r = await cli(['runs', 'purge']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('unknown subcommand "delete"');
+    expect(r.stderr).toContain('unknown subcommand "purge"');
   });
 
   it('prints help with an example', async () => {

@@ -13,14 +13,21 @@ const options = {
     'F',
     ['terminal', 'markdown', 'json', 'html'],
     'terminal summary, Markdown report with trace, JSON document, or a self-contained HTML report with charts',
-    {
-      default: 'terminal',
-    },
+    { defaultText: 'terminal, or what --out ends in: .md, .json, .html' },
   ),
   out: text('FILE', 'write the report to FILE instead of standard output', { example: 'report.md' }),
   redact: flag('show server hosts as <redacted>'),
   store: storeOption,
 };
+
+/** The report format a file name asks for (`report.md` → markdown); terminal otherwise. */
+export function formatOfFile(file: string | undefined): 'terminal' | 'markdown' | 'json' | 'html' {
+  const ext = file === undefined ? '' : (/\.([a-z]+)$/i.exec(file)?.[1]?.toLowerCase() ?? '');
+  if (ext === 'md' || ext === 'markdown') return 'markdown';
+  if (ext === 'json') return 'json';
+  if (ext === 'html' || ext === 'htm') return 'html';
+  return 'terminal';
+}
 
 /** Everything but the name and usage, which differ between `runs report` and `report`. */
 export const reportSpec: Omit<CommandSpec<typeof options>, 'name' | 'usage'> = {
@@ -35,7 +42,7 @@ when the run's dataset is still at hand.`,
   examples: ['decidekit runs report 20261130-0415 --format markdown --out report.md'],
   async run({ values, positionals: [prefix] }, io) {
     const { readRunForReport } = await import('../../../app/runs/stored-runs.js');
-    const format = values.format;
+    const format = values.format ?? formatOfFile(values.out);
     const { run, states } = await readRunForReport(storePathOf(values.store, io), prefix!, {
       withStates: format === 'markdown',
       env: io.env,
