@@ -177,4 +177,24 @@ describe('bench, first contact', () => {
       await server.close();
     }
   });
+
+  it('names the model that answered, beside the one asked for, in the report and after a re-read from the store', async () => {
+    const server = await startReferenceServer({ host: '127.0.0.1', port: 0, model: 'heuristic' });
+    const store = join(tmp, 'answered-by.sqlite');
+    try {
+      const r = await runCliInProcess(
+        ['bench', '--base-url', server.url, '--model', 'laya', '--limit', '3', '--store', store],
+        { env },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('Answered by model heuristic (asked for laya) at http://127.0.0.1:');
+      const id = /run (\S+) saved/.exec(r.stderr)![1]!;
+      const again = await runCliInProcess(['report', id, '--store', store], { env });
+      expect(again.stdout).toContain('Answered by model heuristic (asked for laya)');
+      const md = await runCliInProcess(['report', id, '--format', 'markdown', '--store', store], { env });
+      expect(md.stdout).toContain('Answered by model `heuristic` (asked for `laya`)');
+    } finally {
+      await server.close();
+    }
+  });
 });

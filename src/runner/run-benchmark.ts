@@ -10,7 +10,13 @@ export interface DecisionClient {
     state: string | object,
     questions: QuestionSet,
     signal?: AbortSignal,
-  ): Promise<{ readonly predicted: PredictedAnswers; readonly inputTokens: number | null; readonly latencyMs: number }>;
+  ): Promise<{
+    readonly predicted: PredictedAnswers;
+    readonly inputTokens: number | null;
+    readonly latencyMs: number;
+    /** The model the response named, if any. */
+    readonly model?: string | null;
+  }>;
 }
 
 export type RunnerEvent =
@@ -159,6 +165,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunOut
             latencyMs: answer.latencyMs,
             inputTokens: answer.inputTokens,
             predicted: answer.predicted,
+            model: answer.model ?? null,
           }),
         );
       } catch (error) {

@@ -103,6 +103,7 @@ interface CaseRow {
   workflow: string;
   request_status: 'answered' | 'failed';
   latency_ms: number | null;
+  answered_model?: string | null;
   input_tokens: number | null;
   error_kind: string | null;
   error_message: string | null;
@@ -418,8 +419,8 @@ function prepareStatements(db: Database.Database) {
     deleteDecisions: db.prepare('DELETE FROM decisions WHERE run_id = ? AND case_id = ?'),
     deleteCase: db.prepare('DELETE FROM cases WHERE run_id = ? AND case_id = ?'),
     insertCase:
-      db.prepare(`INSERT INTO cases (run_id, case_id, position, workflow, request_status, latency_ms, input_tokens, error_kind, error_message)
-      VALUES (@run_id, @case_id, @position, @workflow, @request_status, @latency_ms, @input_tokens, @error_kind, @error_message)`),
+      db.prepare(`INSERT INTO cases (run_id, case_id, position, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model)
+      VALUES (@run_id, @case_id, @position, @workflow, @request_status, @latency_ms, @input_tokens, @error_kind, @error_message, @answered_model)`),
     insertDecision:
       db.prepare(`INSERT INTO decisions (run_id, case_id, position, question_id, type, answers_json, gold_label,
         gold_probabilities_json, status, predicted, correct, confidence, kl, brier, probabilities_json, error_kind, error_message)
@@ -431,7 +432,7 @@ function prepareStatements(db: Database.Database) {
         latency_p50_ms = @latency_p50_ms
       WHERE id = @id`),
     cases: db.prepare(
-      'SELECT case_id, workflow, request_status, latency_ms, input_tokens, error_kind, error_message FROM cases WHERE run_id = ? ORDER BY position',
+      'SELECT case_id, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model FROM cases WHERE run_id = ? ORDER BY position',
     ),
     decisions:
       db.prepare(`SELECT d.case_id, d.question_id, d.type, d.answers_json, d.gold_label, d.gold_probabilities_json, d.status,
@@ -601,6 +602,7 @@ class SqliteRunStore implements RunStore {
       input_tokens: r.status === 'answered' ? r.inputTokens : null,
       error_kind: r.status === 'failed' ? r.failure.kind : null,
       error_message: r.status === 'failed' ? r.failure.message : null,
+      answered_model: r.status === 'answered' ? (r.model ?? null) : null,
     });
     result.decisions.forEach((d, i) => {
       const o = d.outcome;
@@ -733,7 +735,12 @@ class SqliteRunStore implements RunStore {
       let request: RequestOutcome;
       if (c.request_status === 'answered') {
         if (typeof c.latency_ms !== 'number') throw this.damaged(runId, `case ${c.case_id} has no latency`);
-        request = { status: 'answered', latencyMs: c.latency_ms, inputTokens: c.input_tokens };
+        request = {
+          status: 'answered',
+          latencyMs: c.latency_ms,
+          inputTokens: c.input_tokens,
+          ...(c.answered_model ? { model: c.answered_model } : {}),
+        };
       } else if (c.request_status === 'failed') {
         if (!FAILURE_KINDS.includes(c.error_kind as FailureKind))
           throw this.damaged(runId, `case ${c.case_id} has an unknown failure kind ${JSON.stringify(c.error_kind)}`);

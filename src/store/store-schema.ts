@@ -108,6 +108,8 @@ export const MIGRATIONS: readonly string[] = [
     WHERE json_valid(r.config_json);
   `,
   AUDIT_MIGRATION,
+  // Version 4: the model each response said answered it (a server may ignore the asked one).
+  `ALTER TABLE cases ADD COLUMN answered_model TEXT;`,
 ];
 
 /** Tables every store at SCHEMA_VERSION has; one missing means the file was damaged. */

@@ -36,7 +36,13 @@ export interface Failure {
 }
 
 export type RequestOutcome =
-  | { readonly status: 'answered'; readonly latencyMs: number; readonly inputTokens: number | null }
+  | {
+      readonly status: 'answered';
+      readonly latencyMs: number;
+      readonly inputTokens: number | null;
+      /** The model the response said answered (absent when it named none). */
+      readonly model?: string;
+    }
   | { readonly status: 'failed'; readonly failure: Failure; readonly latencyMs: number | null };
 
 export type DecisionOutcome =
@@ -83,6 +89,7 @@ export function scoreCase(
         readonly latencyMs: number;
         readonly inputTokens: number | null;
         readonly predicted: PredictedAnswers;
+        readonly model?: string | null;
       }
     | { readonly status: 'failed'; readonly failure: Failure; readonly latencyMs: number | null },
 ): CaseResult {
@@ -122,7 +129,20 @@ export function scoreCase(
   }
   const request: RequestOutcome =
     outcome.status === 'answered'
-      ? { status: 'answered', latencyMs: outcome.latencyMs, inputTokens: outcome.inputTokens }
+      ? {
+          status: 'answered',
+          latencyMs: outcome.latencyMs,
+          inputTokens: outcome.inputTokens,
+          ...(outcome.model ? { model: outcome.model } : {}),
+        }
       : { status: 'failed', failure: outcome.failure, latencyMs: outcome.latencyMs };
   return { caseId: benchCase.id, workflow: benchCase.workflow, request, decisions };
+}
+
+/** The models the answered requests said answered them, sorted; empty when none named one. */
+export function answeredModelsOf(cases: readonly CaseResult[]): string[] {
+  const names = new Set<string>();
+  for (const c of cases)
+    if (c.request.status === 'answered' && c.request.model !== undefined) names.add(c.request.model);
+  return [...names].sort();
 }

@@ -28,9 +28,18 @@ export function describeServer(
   config: RunConfig,
   redactHost: boolean,
   code: (text: string) => string = (t) => t,
+  answered: readonly string[] = [],
 ): string {
-  if (config.embeddedServer) return `model ${code(config.embeddedServer.model)} on the built-in reference server`;
-  const model = config.model === null ? 'the server default model' : `model ${code(config.model)}`;
+  // The model the responses named is the one that answered; the one asked for is shown
+  // beside it when they differ (a single-model server ignores the request's `model`).
+  const asked = config.embeddedServer?.model ?? config.model;
+  const differs = answered.length > 0 && (answered.length > 1 || answered[0] !== asked);
+  const named = differs
+    ? `model ${answered.map(code).join(', ')}${asked === null ? '' : ` (asked for ${code(asked)})`}`
+    : null;
+  if (config.embeddedServer)
+    return `${named ?? `model ${code(config.embeddedServer.model)}`} on the built-in reference server`;
+  const model = named ?? (config.model === null ? 'the server default model' : `model ${code(config.model)}`);
   return `${model} at ${code(formatEndpoint(config.endpoint, redactHost))}`;
 }
 

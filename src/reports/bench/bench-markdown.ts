@@ -1,3 +1,4 @@
+import { answeredModelsOf } from '../../core/bench/case-result.js';
 import type { BenchRun } from '../../core/bench/run.js';
 import type { MetricGroup } from '../../core/bench/summary.js';
 import { CONFIDENT_THRESHOLD } from '../../core/bench/summary.js';
@@ -231,7 +232,7 @@ function renderProvenance(run: BenchRun, redactHost: boolean): string {
   ].join(', ');
   const lines = [
     `Run ${markdownCode(run.id)} · ${escapeMarkdownText(run.createdAt)} · decidekit ${escapeMarkdownText(c.toolVersion)} · fingerprint ${markdownCode(run.fingerprint)}`,
-    `Answered by ${describeServer(c, redactHost, markdownCode)} · ${describeSettings(c)}`,
+    `Answered by ${describeServer(c, redactHost, markdownCode, answeredModelsOf(run.cases))} · ${describeSettings(c)}`,
     `${dataset}. Attribution: ${escapeMarkdownText(d.attribution)}`,
   ];
   // Two trailing spaces make a line break inside one paragraph.

@@ -1,3 +1,4 @@
+import { answeredModelsOf } from '../../core/bench/case-result.js';
 import type { BenchRun } from '../../core/bench/run.js';
 import type { MetricGroup } from '../../core/bench/summary.js';
 import { CONFIDENT_THRESHOLD } from '../../core/bench/summary.js';
@@ -66,7 +67,7 @@ export function renderBenchTerminal(run: BenchRun, options: BenchTerminalOptions
 
   out.push(p.bold(`Decision benchmark: ${singleLine(describeRunName(run))}`));
   out.push(
-    `Answered by ${singleLine(describeServer(run.config, options.redactHost === true))} · ${describeSettings(run.config)}`,
+    `Answered by ${singleLine(describeServer(run.config, options.redactHost === true, undefined, answeredModelsOf(run.cases)))} · ${describeSettings(run.config)}`,
   );
   if (run.config.dataset.synthetic) out.push(p.yellow(SYNTHETIC_NOTE));
   const filters = describeFilters(run.config);

@@ -1,3 +1,4 @@
+import { answeredModelsOf } from '../../core/bench/case-result.js';
 /**
  * The HTML report of a benchmark run: headline cards, the reliability diagram, accuracy by
  * type, workflow and question (with each question's gold majority rate), confusion matrices
@@ -198,7 +199,7 @@ export function renderBenchHtml(run: BenchRun, options: BenchHtmlOptions = {}): 
   out.push(`<header><h1>Decision benchmark: ${escapeHtml(name)}</h1>`);
   out.push(
     `<p class="meta">Run <code>${escapeHtml(run.id)}</code> · ${escapeHtml(run.createdAt)} · decidekit ${escapeHtml(c.toolVersion)} · fingerprint <code>${escapeHtml(run.fingerprint)}</code><br>` +
-      `Answered by ${escapeHtml(describeServer(c, options.redactHost === true))} · ${escapeHtml(describeSettings(c))} · duration ${escapeHtml(formatDuration(run.durationMs))}<br>` +
+      `Answered by ${escapeHtml(describeServer(c, options.redactHost === true, undefined, answeredModelsOf(run.cases)))} · ${escapeHtml(describeSettings(c))} · duration ${escapeHtml(formatDuration(run.durationMs))}<br>` +
       `Dataset ${d.url === null ? `<code>${escapeHtml(d.id)}</code>` : `<a href="${escapeHtml(d.url)}">${escapeHtml(d.id)}</a>`}, split <code>${escapeHtml(d.split)}</code>, revision ${d.revision === null ? 'n/a' : `<code>${escapeHtml(d.revision)}</code>`}, license ${escapeHtml(d.license)}. ${escapeHtml(d.attribution)}</p>`,
   );
   if (d.synthetic)
