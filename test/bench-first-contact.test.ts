@@ -3,7 +3,7 @@
  * `runCli(argv, io)` against servers on 127.0.0.1 that answer wrongly or not at all.
  */
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { startReferenceServer } from '../src/protocol/server/server.js';
 import { runCliInProcess } from '../src/cli/test-support/in-process-cli.js';
 import { openRunStore } from '../src/store/index.js';
 
+const SAMPLE = join(import.meta.dirname, '..', 'data', 'typed-decisions-sample', 'test.jsonl');
 const tmp = mkdtempSync(join(tmpdir(), 'decidekit-first-contact-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -196,5 +197,34 @@ describe('bench, first contact', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('finds a dataset given by path on resume, and refuses it when its content changed', async () => {
+    const file = join(tmp, 'cases.jsonl');
+    const lines = readFileSync(SAMPLE, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .slice(0, 6);
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const store = join(tmp, 'by-path.sqlite');
+    const controller = new AbortController();
+    const first = await runCliInProcess(['bench', '--dataset', file, '--store', store], {
+      env,
+      signal: controller.signal,
+      onStderr: (text) => {
+        if (text.includes('progress:')) controller.abort();
+      },
+    });
+    const id = /--resume (\S+)/.exec(first.stderr)?.[1] ?? /run (\S+) saved/.exec(first.stderr)?.[1];
+    expect(id).toBeDefined();
+    // Resume with the file edited: refused, naming the change.
+    writeFileSync(file, `${lines.slice(0, 5).join('\n')}\n${lines[5]!.replace('"', ' "')}\n`);
+    const refused = await runCliInProcess(['bench', '--resume', id!, '--store', store], { env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/dataset file content: stored sha256 [0-9a-f]{12}…/);
+    // Put it back: `--resume RUN` alone finds the file from the stored path.
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const resumed = await runCliInProcess(['bench', '--resume', id!, '--store', store], { env });
+    expect(resumed.code, resumed.stderr).toBe(0);
   });
 });

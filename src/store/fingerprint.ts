@@ -17,7 +17,13 @@ export const FINGERPRINT_HEX_LENGTH = 16;
  */
 export function fingerprintInput(config: RunConfig): unknown {
   return {
-    dataset: { id: config.dataset.id, revision: config.dataset.revision, split: config.dataset.split },
+    dataset: {
+      id: config.dataset.id,
+      revision: config.dataset.revision,
+      split: config.dataset.split,
+      // A file's content is part of what was measured (its path is not: files move).
+      ...(config.dataset.file ? { sha256: config.dataset.file.sha256 } : {}),
+    },
     caseIds: [...new Set(config.caseIds)].sort(),
     questionSet: config.questionSet,
     model: config.model,

@@ -31,6 +31,11 @@ export function checkResumable(stored: RunConfig, now: RunConfig): ResumeCheck {
   if (stored.dataset.revision !== now.dataset.revision) {
     reasons.push(`dataset revision: stored ${show(stored.dataset.revision)}, now ${show(now.dataset.revision)}`);
   }
+  const [was, is] = [stored.dataset.file, now.dataset.file];
+  if (was && is && was.sha256 !== is.sha256)
+    reasons.push(
+      `dataset file content: stored sha256 ${was.sha256.slice(0, 12)}… (${was.path}), now ${is.sha256.slice(0, 12)}… (${is.path})`,
+    );
   if (stored.dataset.split !== now.dataset.split)
     reasons.push(`dataset split: stored ${show(stored.dataset.split)}, now ${show(now.dataset.split)}`);
 

@@ -241,6 +241,7 @@ export type ResumeChecker = (
 export function datasetChoiceOf(config: RunConfig): DatasetChoice {
   if (config.dataset.id === SAMPLE_ID) return { kind: 'sample' };
   if (config.dataset.id === TYPED_DECISIONS_ID) return { kind: 'typed-decisions' };
+  if (config.dataset.file) return { kind: 'path', path: config.dataset.file.path };
   throw new UsageError(`run's dataset ${config.dataset.id} was given by path: pass --dataset PATH again to resume it`);
 }
 

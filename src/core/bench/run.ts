@@ -13,6 +13,11 @@ export interface DatasetInfo {
   /** One line naming dataset, revision and license, shown in every report. */
   readonly attribution: string;
   readonly url: string | null;
+  /**
+   * A dataset given by path: where it was read and the sha256 of its bytes, so a resume
+   * finds the file again and refuses it when its content changed.
+   */
+  readonly file?: { readonly path: string; readonly sha256: string };
 }
 
 /** A server's identity in stored data: never credentials, query or fragment. */

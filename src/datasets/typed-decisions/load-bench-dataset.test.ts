@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -185,7 +186,8 @@ describe('loadBenchDataset: user files', () => {
 
   it('loads JSONL without a manifest under the file name, with no revision', async () => {
     const rows = sampleRows().slice(0, 3);
-    const d = await loadBenchDataset({ kind: 'path', path: writeJsonl(rows, 'mine.jsonl') });
+    const path = writeJsonl(rows, 'mine.jsonl');
+    const d = await loadBenchDataset({ kind: 'path', path });
     expect(d.info).toEqual({
       id: 'mine.jsonl',
       revision: null,
@@ -194,6 +196,7 @@ describe('loadBenchDataset: user files', () => {
       synthetic: false,
       attribution: 'user-supplied file mine.jsonl (provenance unknown)',
       url: null,
+      file: { path, sha256: createHash('sha256').update(readFileSync(path)).digest('hex') },
     });
     expect(d.cases.map((c) => c.id)).toEqual(rows.map((r) => r.id));
   });

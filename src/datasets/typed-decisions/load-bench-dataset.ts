@@ -225,14 +225,13 @@ async function loadManifestFile(dir: string, manifest: DatasetManifest, split: s
 
 /** A user file: the real parquet under any name gets its provenance, so its runs compare with others on it. */
 async function fileInfo(path: string, split: string): Promise<DatasetInfo> {
-  if (caseFileFormat(path) === 'parquet') {
-    const { sha256 } = await sha256File(path);
-    if (sha256 === PINNED_PARQUET_SHA256) return typedDecisionsInfo(PINNED_REVISION, split);
-  }
-  return userFileInfo(path, split);
+  const { sha256 } = await sha256File(path);
+  if (caseFileFormat(path) === 'parquet' && sha256 === PINNED_PARQUET_SHA256)
+    return typedDecisionsInfo(PINNED_REVISION, split);
+  return userFileInfo(path, split, sha256);
 }
 
-function userFileInfo(path: string, split: string): DatasetInfo {
+function userFileInfo(path: string, split: string, sha256: string): DatasetInfo {
   const name = basename(path);
   return {
     id: name,
@@ -242,6 +241,7 @@ function userFileInfo(path: string, split: string): DatasetInfo {
     synthetic: false,
     attribution: `user-supplied file ${name} (provenance unknown)`,
     url: null,
+    file: { path, sha256 },
   };
 }
 
