@@ -44,4 +44,20 @@ describe('runs check', () => {
     const show = await runCliInProcess(['runs', 'show', id, '--store', store]);
     expect(show.code).toBe(1);
   });
+
+  it('lists audits beside benchmark runs in runs list', async () => {
+    const store = join(tmp, 'mixed.sqlite');
+    expect((await runCliInProcess(['bench', '--limit', '2', '--store', store])).code).toBe(0);
+    const audit = await runCliInProcess(['audit', '--store', store]);
+    expect(audit.code, audit.stderr).toBe(0);
+    const list = await runCliInProcess(['runs', 'list', '--store', store]);
+    expect(list.stdout).toMatch(/^Audits /m);
+    expect(list.stdout).toMatch(/^audit-\S+ .* complete /m);
+    const json = JSON.parse((await runCliInProcess(['runs', 'list', '--json', '--store', store])).stdout) as {
+      runs: unknown[];
+      audits: { kind: string }[];
+    };
+    expect(json.runs).toHaveLength(1);
+    expect(json.audits.map((a) => a.kind)).toEqual(['audit']);
+  });
 });
