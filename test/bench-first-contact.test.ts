@@ -228,3 +228,24 @@ describe('bench, first contact', () => {
     expect(resumed.code, resumed.stderr).toBe(0);
   });
 });
+
+describe('serve, first contact', () => {
+  it('says a port is in use, and refuses timer-overflowing latencies and header-breaking values', async () => {
+    const busy = createServer();
+    const port = await listen(busy);
+    try {
+      const r = await runCliInProcess(['serve', '--port', String(port)], { env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`port ${port} on 127.0.0.1 is in use`);
+      expect(r.stderr).not.toContain('internal error');
+    } finally {
+      busy.close();
+    }
+    const latency = await runCliInProcess(['serve', '--port', '0', '--latency-ms', '99999999999'], { env });
+    expect(latency.code).toBe(2);
+    expect(latency.stderr).toContain('--latency-ms "99999999999" is not valid');
+    const header = await runCliInProcess(['serve', '--port', '0', '--retry-after', '1\r\nX: y'], { env });
+    expect(header.code).toBe(2);
+    expect(header.stderr).toContain('--retry-after contains a line break');
+  });
+});

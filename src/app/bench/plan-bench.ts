@@ -9,6 +9,7 @@ import type { BenchRun, EndpointIdentity, RunConfig } from '../../core/bench/run
 import { DecidekitError, UsageError } from '../../core/errors.js';
 import { SAMPLE_ID, TYPED_DECISIONS_ID } from '../../datasets/typed-decisions/provenance.js';
 import { stratifiedSample } from '../../core/bench/case-sample.js';
+import { checkHeaderValue } from '../../core/header-value.js';
 
 /** `--dataset`: the bundled sample, the fetched Typed Decisions copy, or a file (absolute path). */
 export type DatasetChoice =
@@ -137,19 +138,6 @@ export function selectCases(
   }
   if (plan.sample) return stratifiedSample(selected, plan.sample.cases, plan.sample.seed, (c) => c.workflow);
   return plan.limit === null ? selected : selected.slice(0, plan.limit);
-}
-
-/**
- * A value sent in an HTTP header: no line breaks (they would start a new header) and only
- * Latin-1 characters (all HTTP can carry). The value itself is never shown.
- */
-export function checkHeaderValue(option: string, value: string): void {
-  if (/[\r\n]/.test(value)) throw new UsageError(`${option} contains a line break (an HTTP header cannot carry it)`);
-  const bad = [...value].findIndex((ch) => ch.codePointAt(0)! > 0xff || ch.codePointAt(0)! < 0x20);
-  if (bad >= 0)
-    throw new UsageError(
-      `${option} has a character an HTTP header cannot carry at position ${bad + 1} (only Latin-1 printable characters)`,
-    );
 }
 
 /** The configuration a fresh run of this plan records. */

@@ -1,11 +1,13 @@
 import { UsageError } from '../../core/errors.js';
+import { checkHeaderValue } from '../../core/header-value.js';
 import type { FaultOptions } from '../../protocol/server/faults.js';
 import { BUILT_IN_MODEL_NAMES, DEFAULT_MODEL } from '../../protocol/server/models/model-names.js';
 import { decimal, defineCommand, flag, integer, oneOf, text } from '../define-command.js';
 
 const rate = (help: string) => decimal('R', help, { min: 0, max: 1, defaultText: '0' });
+/** Node timers hold at most 2^31 - 1 ms. */
 const milliseconds = (help: string, defaultText?: string) =>
-  decimal('N', help, { min: 0, ...(defaultText === undefined ? {} : { defaultText }) });
+  decimal('N', help, { min: 0, max: 2 ** 31 - 1, ...(defaultText === undefined ? {} : { defaultText }) });
 const httpStatus = (help: string, defaultText?: string) =>
   integer('S', help, { min: 100, max: 599, example: '503', ...(defaultText === undefined ? {} : { defaultText }) });
 
@@ -68,6 +70,7 @@ Prints the URL it listens on, then serves until Ctrl+C or SIGTERM.`,
   ],
   handlesSignals: true,
   async run({ values: v }, io) {
+    if (v['retry-after'] !== undefined) checkHeaderValue('--retry-after', v['retry-after']);
     const given: Record<string, unknown> = {
       seed: v.seed,
       latencyMs: v['latency-ms'],

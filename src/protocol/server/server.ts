@@ -1,3 +1,4 @@
+import { UsageError } from '../../core/errors.js';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DecidekitError } from '../../core/errors.js';
@@ -445,9 +446,18 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   server.keepAliveTimeout = 5_000;
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      const where = `${host}:${options.port ?? 0}`;
+      if (err.code === 'EADDRINUSE')
+        reject(
+          new UsageError(`port ${options.port} on ${host} is in use: pick another with --port (0 picks a free one)`),
+        );
+      else if (err.code === 'EADDRNOTAVAIL' || err.code === 'EACCES')
+        reject(new UsageError(`cannot listen on ${where} (${err.code}): check --host and --port`));
+      else reject(err);
+    });
     server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
+      server.removeAllListeners('error');
       resolve();
     });
   });
