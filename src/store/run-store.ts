@@ -120,8 +120,8 @@ export interface RunStore {
    * stored answers, gold and predicted distribution) and compares it with the stored one.
    */
   checkRun(id: string): RunCheck;
-  /** `PRAGMA quick_check` and `checkRun` for every stored run. */
-  checkStore(): StoreCheck;
+  /** `PRAGMA quick_check` and `checkRun` for every stored run (or only `runIds`). */
+  checkStore(options?: { readonly runIds?: readonly string[] }): StoreCheck;
   /** The full id of the one run whose id starts with `prefix`; throws `unknown_run` / `ambiguous_run`. */
   resolveId(prefix: string): string;
   close(): void;

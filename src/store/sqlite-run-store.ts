@@ -838,12 +838,12 @@ class SqliteRunStore implements RunStore {
     }, id);
   }
 
-  checkStore(): StoreCheck {
+  checkStore(options: { readonly runIds?: readonly string[] } = {}): StoreCheck {
     return this.reading(() => {
       const integrity = (this.db.pragma('quick_check') as { quick_check: string }[])
         .map((r) => r.quick_check)
         .filter((line) => line !== 'ok');
-      const ids = (this.statements.allIds.all() as { id: string }[]).map((r) => r.id);
+      const ids = options.runIds ?? (this.statements.allIds.all() as { id: string }[]).map((r) => r.id);
       return { path: this.path, integrity, runs: ids.map((id) => this.checkRun(id)) };
     });
   }

@@ -14,11 +14,7 @@ import { DecidekitError, UsageError } from '../../core/errors.js';
 import { createSystemOneClient, elapsedMsOf, failureOf, isRunStopping } from '../../protocol/client/client.js';
 import { InvalidBaseUrlError } from '../../protocol/client/errors.js';
 import { startReferenceServer, type ReferenceServer } from '../../protocol/server/server.js';
-import {
-  loadBenchDataset,
-  type DatasetSource,
-  type LoadedBenchDataset,
-} from '../../datasets/typed-decisions/load-bench-dataset.js';
+import { loadBenchDataset, type LoadedBenchDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';
 import { runBenchmark } from '../../runner/run-benchmark.js';
 import { fingerprintOf } from '../../store/fingerprint.js';
 import { checkResumable } from '../../store/resume-check.js';
@@ -30,13 +26,13 @@ import { renderBenchJson } from '../../reports/bench/bench-json.js';
 import { renderBenchMarkdown } from '../../reports/bench/bench-markdown.js';
 import type { BenchStartLine } from '../../reports/bench/bench-messages.js';
 import {
+  datasetSourceOf,
   planBench,
   runConfigOf,
   selectCases,
   startRun,
   type BenchPlan,
   type BenchRequest,
-  type DatasetChoice,
 } from './plan-bench.js';
 
 export interface ExecuteBenchOptions {
@@ -301,18 +297,6 @@ export async function checkOutDir(dir: string): Promise<void> {
     );
   }
   await access(dir, constants.W_OK).catch(() => fail('is not writable'));
-}
-
-/** The loader's source for a `--dataset` choice. */
-export function datasetSourceOf(choice: DatasetChoice, cacheDir: string): DatasetSource {
-  switch (choice.kind) {
-    case 'sample':
-      return { kind: 'sample' };
-    case 'typed-decisions':
-      return { kind: 'typed-decisions', cacheDir };
-    case 'path':
-      return { kind: 'path', path: choice.path };
-  }
 }
 
 /** A malformed --base-url is a usage error (exit 2), not a failed run. */

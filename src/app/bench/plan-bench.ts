@@ -7,6 +7,7 @@
 import type { BenchCase, CaseResult } from '../../core/bench/case-result.js';
 import type { BenchRun, EndpointIdentity, RunConfig } from '../../core/bench/run.js';
 import { DecidekitError, UsageError } from '../../core/errors.js';
+import type { DatasetSource } from '../../datasets/typed-decisions/load-bench-dataset.js';
 import { SAMPLE_ID, TYPED_DECISIONS_ID } from '../../datasets/typed-decisions/provenance.js';
 import { stratifiedSample } from '../../core/bench/case-sample.js';
 import { checkHeaderValue } from '../../core/header-value.js';
@@ -236,4 +237,16 @@ export function datasetChoiceOf(config: RunConfig): DatasetChoice {
 /** A base URL back from a stored endpoint identity (never had credentials or a query). */
 export function baseUrlOf(endpoint: EndpointIdentity): string {
   return `${endpoint.scheme}://${endpoint.host}:${endpoint.port}${endpoint.path.replace(/\/v1\/systemone$/, '')}`;
+}
+
+/** The loader's source for a `--dataset` choice. */
+export function datasetSourceOf(choice: DatasetChoice, cacheDir: string): DatasetSource {
+  switch (choice.kind) {
+    case 'sample':
+      return { kind: 'sample' };
+    case 'typed-decisions':
+      return { kind: 'typed-decisions', cacheDir };
+    case 'path':
+      return { kind: 'path', path: choice.path };
+  }
 }

@@ -26,9 +26,8 @@ import { metricsUrlFor } from '../../protocol/wire/endpoint.js';
 import { singleLine } from '../../reports/format.js';
 import type { LiveEvent, LiveInfo } from '../../monitor/live-state.js';
 import { renderProbeRecord } from '../../monitor/probe-lines.js';
-import { DEFAULT_EMBEDDED_MODEL, type DatasetChoice } from '../bench/plan-bench.js';
+import { datasetSourceOf, DEFAULT_EMBEDDED_MODEL, type DatasetChoice } from '../bench/plan-bench.js';
 import { checkHeaderValue } from '../../core/header-value.js';
-import { datasetSourceOf } from '../bench/execute-bench.js';
 
 export interface LiveRequest {
   /** Without it, the built-in reference server runs in this process with `/metrics` on. */

@@ -22,12 +22,7 @@ export function listStoredRuns(storePath: string, options: { readonly limit?: nu
 
 /** `PRAGMA quick_check` and every run (or the one named) re-checked against its decisions. */
 export function checkStoredRuns(storePath: string, prefix?: string): StoreCheck {
-  return withStore(storePath, (s) => {
-    if (prefix === undefined) return s.checkStore();
-    const all = s.checkStore();
-    const id = s.resolveId(prefix);
-    return { ...all, runs: all.runs.filter((r) => r.id === id) };
-  });
+  return withStore(storePath, (s) => s.checkStore(prefix === undefined ? {} : { runIds: [s.resolveId(prefix)] }));
 }
 
 /** Removes one run (by id or unique prefix); returns its full id. */

@@ -45,6 +45,7 @@ import {
   slug,
   type Card,
   type Cell,
+  numberCell,
 } from './html-page.js';
 import { renderBarChart, renderHistogramChart, renderReliabilityChart } from './svg-charts.js';
 
@@ -56,7 +57,7 @@ export interface BenchHtmlOptions {
 /** Rows of the "most confident disagreements" table. */
 export const HTML_DISAGREEMENT_ROWS = 20;
 
-const num = (value: number | null, text = formatNumber(value)): Cell => ({ text, value });
+const num = numberCell;
 const pctCell = (value: number | null): Cell => ({ text: formatPercent(value), value });
 
 /** The headline cards of a run (shared with the comparison page). */

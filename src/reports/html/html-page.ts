@@ -1,3 +1,5 @@
+import type { ReliabilityBin } from '../../core/calibration.js';
+import { formatCount, formatNumber } from '../format.js';
 /**
  * The shell every HTML report shares: one self-contained document (inline CSS with light,
  * dark and print styles; a small inline script that only sorts tables and filters the
@@ -215,4 +217,31 @@ export function slug(text: string): string {
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-|-$/g, '') || 'x'
   );
+}
+
+/** A number cell: shown formatted, sorted by its unrounded value. */
+export function numberCell(value: number | null, text = formatNumber(value)): Cell {
+  return { text, value };
+}
+
+/** The reliability bins of several models or runs as one sortable table (the chart's numbers). */
+export function renderReliabilityTable(
+  label: string,
+  series: readonly { readonly name: string; readonly bins: readonly ReliabilityBin[] }[],
+): string {
+  return renderTable({
+    id: 'reliability-table',
+    headers: [label, 'confidence', 'n#', 'mean confidence#', 'accuracy#', 'gap#'],
+    rows: series.flatMap(({ name, bins }) =>
+      bins.map((b): Cell[] => [
+        name,
+        `${formatNumber(b.lower, 1)}–${formatNumber(b.upper, 1)}`,
+        numberCell(b.n, formatCount(b.n)),
+        numberCell(b.meanConfidence),
+        numberCell(b.accuracy),
+        numberCell(b.gap),
+      ]),
+    ),
+    scroll: true,
+  });
 }

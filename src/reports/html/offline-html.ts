@@ -11,10 +11,19 @@ import type { ActionsReport } from '../offline/actions-json.js';
 import type { ScoredModel } from '../offline/score-json.js';
 import type { TunedModel } from '../offline/tuning-json.js';
 import { escapeHtml } from './html-escape.js';
-import { renderFigure, renderHeatTable, renderPage, renderTable, slug, type Cell } from './html-page.js';
+import {
+  renderFigure,
+  renderHeatTable,
+  renderPage,
+  renderTable,
+  slug,
+  type Cell,
+  numberCell,
+  renderReliabilityTable,
+} from './html-page.js';
 import { renderLineChart, renderReliabilityChart } from './svg-charts.js';
 
-const num = (value: number | null, text = formatNumber(value)): Cell => ({ text, value });
+const num = numberCell;
 const modelName = (m: ScoredModel): string => m.model ?? m.resultsPath;
 
 function metricTable(models: readonly ScoredModel[]): string {
@@ -69,21 +78,10 @@ function reliabilityFigure(models: readonly ScoredModel[]): string {
       },
       withBins.map((m, i) => ({ name: names[i]!, bins: m.summary.reliability })),
     ),
-    table: renderTable({
-      id: 'reliability-table',
-      headers: ['model', 'confidence', 'n#', 'mean confidence#', 'accuracy#', 'gap#'],
-      rows: withBins.flatMap((m, i) =>
-        m.summary.reliability.map((b): Cell[] => [
-          names[i]!,
-          `${formatNumber(b.lower, 1)}–${formatNumber(b.upper, 1)}`,
-          num(b.n, formatCount(b.n)),
-          num(b.meanConfidence),
-          num(b.accuracy),
-          num(b.gap),
-        ]),
-      ),
-      scroll: true,
-    }),
+    table: renderReliabilityTable(
+      'model',
+      withBins.map((m, i) => ({ name: names[i]!, bins: m.summary.reliability })),
+    ),
     pair: true,
   });
 }

@@ -10,14 +10,14 @@ import { paretoFront } from '../../core/pareto.js';
 import { describeFilters, describeRunName, describeServer } from '../bench/bench-describe.js';
 import { formatCount, formatLatencyMs, formatNumber, formatPercent, formatUsd } from '../format.js';
 import { escapeHtml } from './html-escape.js';
-import { renderFigure, renderPage, renderTable, type Cell } from './html-page.js';
+import { renderFigure, renderPage, renderTable, type Cell, numberCell, renderReliabilityTable } from './html-page.js';
 import { renderBarChart, renderHistogramChart, renderReliabilityChart, renderScatterChart } from './svg-charts.js';
 
 export interface RunsCompareHtmlOptions {
   readonly redactHost?: boolean;
 }
 
-const num = (value: number | null, text = formatNumber(value)): Cell => ({ text, value });
+const num = numberCell;
 
 /** Names that tell runs apart: the run's label or model, with its id when two runs share a name. */
 export function runNames(runs: readonly BenchRun[]): string[] {
@@ -94,21 +94,10 @@ export function renderRunsCompareHtml(runs: readonly BenchRun[], options: RunsCo
         },
         runs.map((r, i) => ({ name: names[i]!, bins: r.summary.reliability })),
       ),
-      table: renderTable({
-        id: 'reliability-table',
-        headers: ['run', 'confidence', 'n#', 'mean confidence#', 'accuracy#', 'gap#'],
-        rows: runs.flatMap((r, i) =>
-          r.summary.reliability.map((b): Cell[] => [
-            names[i]!,
-            `${formatNumber(b.lower, 1)}–${formatNumber(b.upper, 1)}`,
-            num(b.n, formatCount(b.n)),
-            num(b.meanConfidence),
-            num(b.accuracy),
-            num(b.gap),
-          ]),
-        ),
-        scroll: true,
-      }),
+      table: renderReliabilityTable(
+        'run',
+        runs.map((r, i) => ({ name: names[i]!, bins: r.summary.reliability })),
+      ),
       pair: true,
     }),
   );

@@ -83,8 +83,14 @@ export function renderRunsList(heads: readonly StoredRunHead[], options: RunsLis
 }
 
 /** `runs list --json`: the store path and every run head, keys in a fixed order, numbers unrounded. */
-export function renderRunsListJson(heads: readonly StoredRunHead[], storePath: string, redactHost = false): string {
-  return `${JSON.stringify({ store: storePath, runs: heads.map((h) => headJson(h, redactHost)) }, null, 2)}\n`;
+export function renderRunsListJson(
+  heads: readonly StoredRunHead[],
+  storePath: string,
+  redactHost = false,
+  audits?: readonly unknown[],
+): string {
+  const doc = { store: storePath, runs: heads.map((h) => headJson(h, redactHost)), ...(audits ? { audits } : {}) };
+  return `${JSON.stringify(doc, null, 2)}\n`;
 }
 
 export function headJson(h: StoredRunHead, redactHost = false) {

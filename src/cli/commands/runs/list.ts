@@ -26,8 +26,7 @@ ECE, fingerprint, label. A store that does not exist yet lists no runs.`,
     const { renderRunsList, renderRunsListJson } = await import('../../../reports/runs/runs-list.js');
     const { renderAuditRunsList } = await import('../../../reports/audit/audit-runs-list.js');
     if (values.json) {
-      const doc = JSON.parse(renderRunsListJson(heads, path, values.redact)) as Record<string, unknown>;
-      io.stdout.write(`${JSON.stringify({ ...doc, audits }, null, 2)}\n`);
+      io.stdout.write(renderRunsListJson(heads, path, values.redact, audits));
     } else {
       const colour = colourEnabled(io.stdout, io.env);
       io.stdout.write(renderRunsList(heads, { colour, storePath: path, redactHost: values.redact }));
