@@ -115,7 +115,7 @@ async function sendAndFinish(
 ): Promise<BenchOutcome> {
   const { dataset, cases, store, server } = parts;
   const client = createClientOrUsageError({
-    baseUrl: server ? server.url : (plan.server as { baseUrl: string }).baseUrl,
+    baseUrl: plan.server.kind === 'remote' ? plan.server.baseUrl : server!.url,
     ...(plan.server.kind === 'remote' && plan.server.apiKey !== undefined ? { apiKey: plan.server.apiKey } : {}),
     ...(plan.server.model !== null ? { model: plan.server.model } : {}),
     timeoutMs: plan.timeoutMs,
