@@ -14,6 +14,7 @@ import { command as report } from './report.js';
 import { command as runs } from './runs.js';
 import { command as score } from './score.js';
 import { command as serve } from './serve.js';
+import { command as sql } from './sql.js';
 import { command as tune } from './tune.js';
 import { command as validate } from './validate.js';
 
@@ -31,4 +32,5 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   dataset,
   report,
   runs,
+  sql,
 };
