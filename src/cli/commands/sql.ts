@@ -1,5 +1,10 @@
 import { UsageError } from '../../core/errors.js';
-import { DEFAULT_DECISION_TABLE, parseTableName, renderScoringSql, SQL_DIALECTS } from '../../core/export/scoring-sql.js';
+import {
+  DEFAULT_DECISION_TABLE,
+  parseTableName,
+  renderScoringSql,
+  SQL_DIALECTS,
+} from '../../core/export/scoring-sql.js';
 import { defineCommand, oneOf, text } from '../define-command.js';
 
 export const command = defineCommand({
@@ -21,7 +26,7 @@ followed by one row per non-empty reliability bin (0-9) of that scope.`,
   },
   examples: [
     'decidekit sql --dialect duckdb > scoring.sql',
-    "duckdb -c \"CREATE VIEW decisions AS SELECT * FROM 'run.parquet'\" -c \"$(decidekit sql --dialect duckdb)\"",
+    'duckdb -c "CREATE VIEW decisions AS SELECT * FROM \'run.parquet\'" -c "$(decidekit sql --dialect duckdb)"',
     'psql -f <(decidekit sql --dialect postgres --table analytics.decisions)',
   ],
   async run({ values }, io) {

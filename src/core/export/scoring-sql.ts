@@ -108,7 +108,9 @@ export function parseTableName(text: string): TableName {
     if (!IDENTIFIER.test(part))
       throw new UsageError(`--table ${JSON.stringify(text)}: ${JSON.stringify(part)} is not an identifier (${hint})`);
     if (part.length > MAX_IDENTIFIER_LENGTH)
-      throw new UsageError(`--table ${JSON.stringify(text)}: ${part} is longer than ${MAX_IDENTIFIER_LENGTH} characters`);
+      throw new UsageError(
+        `--table ${JSON.stringify(text)}: ${part} is longer than ${MAX_IDENTIFIER_LENGTH} characters`,
+      );
   }
   return { parts };
 }
