@@ -1,27 +1,35 @@
 import { UsageError } from '../../core/errors.js';
-import { decimal, defineCommand, flag, list, text } from '../define-command.js';
+import { decimal, defineCommand, flag, list, oneOf, text } from '../define-command.js';
 import { colourEnabled } from '../io.js';
 import { requiredValue } from '../option-checks.js';
 
 export const command = defineCommand({
   name: 'score',
   summary: "score one model's saved answers against a dataset",
-  usage: 'score --dataset FILE --results FILE [--threshold P] [--json] [--html FILE]',
+  usage: 'score --dataset FILE --results FILE [--threshold P] [--engine node|duckdb] [--json] [--html FILE]',
   description: `Scores one model's saved decisions (a results JSONL file) against a dataset with known
 answers. Never calls a model. Files may be gzipped (.gz).
 
 Prints accuracy, Brier, log loss, ECE (with the reliability table), score MAE, cost per
-correct decision and mean latency. Absent numbers read n/a (null in JSON).`,
+correct decision and mean latency. Absent numbers read n/a (null in JSON).
+
+--engine duckdb scores inside DuckDB (the optional package @duckdb/node-api), for results
+files larger than memory, JSONL (.gz) or Parquet; same numbers, same report. What it
+checks: docs/file-formats.md.`,
   options: {
     dataset: text('FILE', 'dataset JSONL, one case a line (required)'),
     results: list('FILE', "one model's results JSONL (required)"),
     threshold: decimal('P', 'yes/no cases: predicted yes iff P(yes) >= P', { min: 0, max: 1, default: 0.5 }),
+    engine: oneOf('ENGINE', ['node', 'duckdb'], 'score in this process (node) or inside DuckDB (duckdb)', {
+      default: 'node',
+    }),
     json: flag('one JSON document, unrounded numbers'),
     html: text('FILE', 'also write an HTML report (reliability diagram, metrics) to FILE'),
   },
   examples: [
     'decidekit score --dataset data/moderation/dataset.jsonl \\\n' +
       '                --results data/moderation/results-careful-1.jsonl',
+    'decidekit score --engine duckdb --dataset cases.jsonl --results big-results.parquet',
   ],
   async run({ values }, io) {
     const datasetPath = requiredValue('dataset', values.dataset);
@@ -30,8 +38,18 @@ correct decision and mean latency. Absent numbers read n/a (null in JSON).`,
       throw new UsageError(
         `score takes one --results file, got ${values.results.length} (use 'decidekit compare' for several)`,
       );
-    const { scoreResultsFiles } = await import('../../app/offline/score-files.js');
-    const { scored } = await scoreResultsFiles(datasetPath, values.results, { threshold: values.threshold });
+    const scored =
+      values.engine === 'duckdb'
+        ? [
+            await (
+              await import('../../app/offline/score-with-duckdb.js')
+            ).scoreWithDuckDb(datasetPath, values.results[0]!, { threshold: values.threshold }),
+          ]
+        : (
+            await (
+              await import('../../app/offline/score-files.js')
+            ).scoreResultsFiles(datasetPath, values.results, { threshold: values.threshold })
+          ).scored;
     if (values.html !== undefined) {
       const { renderScoreHtml } = await import('../../reports/html/offline-html.js');
       const { writeHtmlReport } = await import('../write-html.js');
