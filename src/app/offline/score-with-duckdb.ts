@@ -18,6 +18,8 @@ import {
   datasetProblemsSql,
   datasetViewSql,
   MODELS_SQL,
+  PARQUET_JSON_TEXT_COLUMNS,
+  parquetColumnsSql,
   repeatedCaseIdsSql,
   repeatedIdsSql,
   RESULTS_CHECK_SQL,
@@ -76,8 +78,8 @@ export async function scoreWithDuckDb(
   });
   const connection = await instance.connect();
   try {
-    const nCases = await checkDataset(connection, dataset);
-    const model = await checkResults(connection, results);
+    const nCases = await checkDataset(connection, await withJsonColumns(connection, dataset));
+    const model = await checkResults(connection, await withJsonColumns(connection, results));
     const summary = await summarize(connection, results, threshold, nCases);
     return { datasetPath, resultsPath, model, summary };
   } finally {
@@ -106,6 +108,16 @@ async function fileOf(path: string): Promise<OfflineSqlFile> {
 
 function unreadable(path: string, hint: string): DecidekitError {
   return new DecidekitError('file_unreadable', `cannot read file: ${path} (${hint})`, { context: { file: path } });
+}
+
+/** A Parquet file's text columns that hold JSON (see PARQUET_JSON_TEXT_COLUMNS). */
+async function withJsonColumns(connection: Connection, file: OfflineSqlFile): Promise<OfflineSqlFile> {
+  if (file.format !== 'parquet') return file;
+  const columns = await reading(file, () => rowsOf(connection, parquetColumnsSql(file.path)));
+  const jsonTextColumns = columns
+    .filter((c) => PARQUET_JSON_TEXT_COLUMNS.includes(String(c['column_name'])) && c['column_type'] === 'VARCHAR')
+    .map((c) => String(c['column_name']));
+  return { ...file, jsonTextColumns };
 }
 
 async function rowsOf(connection: Connection, sql: string): Promise<Record<string, unknown>[]> {

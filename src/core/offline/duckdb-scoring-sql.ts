@@ -18,6 +18,23 @@ export type OfflineFileFormat = 'jsonl' | 'parquet';
 export interface OfflineSqlFile {
   readonly path: string;
   readonly format: OfflineFileFormat;
+  /** Parquet: text columns that hold JSON (e.g. `decision`), parsed before the row becomes JSON. */
+  readonly jsonTextColumns?: readonly string[];
+}
+
+/**
+ * Parquet columns read as JSON when they are text: a nested value (a results row's
+ * `decision`, a case's `options`) stored as a JSON string rather than a struct or list.
+ */
+export const PARQUET_JSON_TEXT_COLUMNS: readonly string[] = ['decision', 'options'];
+
+/** The column names and types of a Parquet file (to find its JSON text columns). */
+export function parquetColumnsSql(path: string): string {
+  return `DESCRIBE SELECT * FROM read_parquet(${sqlString(path)})`;
+}
+
+function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
 }
 
 /** A SQL string literal. */
@@ -34,7 +51,12 @@ function sqlDouble(x: number): string {
 export function jsonRowsSql(file: OfflineSqlFile): string {
   return file.format === 'jsonl'
     ? `(SELECT json AS v FROM read_json_objects(${sqlString(file.path)}, format = 'newline_delimited', maximum_object_size = 1073741824))`
-    : `(SELECT to_json(p) AS v FROM read_parquet(${sqlString(file.path)}) p)`;
+    : `(SELECT to_json(p) AS v FROM (SELECT *${parquetReplace(file.jsonTextColumns ?? [])} FROM read_parquet(${sqlString(file.path)})) p)`;
+}
+
+function parquetReplace(columns: readonly string[]): string {
+  if (columns.length === 0) return '';
+  return ` REPLACE (${columns.map((c) => `json(${quoteIdentifier(c)}) AS ${quoteIdentifier(c)}`).join(', ')})`;
 }
 
 const NUMBER = `('BIGINT', 'UBIGINT', 'DOUBLE')`;
@@ -195,7 +217,7 @@ SELECT
   CASE r.ps_t
     WHEN 'ARRAY' THEN r.ps_values
     WHEN 'OBJECT' THEN list_transform(c.options, lambda o: r.ps_values[list_position(r.ps_keys, o)]) END AS aligned,
-  CASE WHEN r.picked_t = 'VARCHAR' THEN CAST(list_position(c.options, r.picked) - 1 AS INTEGER) ELSE -1 END AS picked_index
+  CASE WHEN r.picked_t = 'VARCHAR' THEN CAST(coalesce(list_position(c.options, r.picked), 0) - 1 AS INTEGER) ELSE -1 END AS picked_index
 FROM raw r
 LEFT JOIN dk_cases c ON c.id = r.case_id`;
 }
