@@ -73,7 +73,11 @@ Offline? Download the file elsewhere and pass it by path to bench/info/verify.`,
     });
     if (showProgress) io.stderr.write('\n');
     for (const w of result.warnings) io.stderr.write(`decidekit dataset fetch: warning: ${w}\n`);
-    io.stdout.write(values.json ? `${JSON.stringify(fetchJson(result))}\n` : renderFetched(result));
+    io.stdout.write(
+      values.json
+        ? (await import('../../reports/datasets/dataset-json.js')).renderFetchJson(result)
+        : renderFetched(result),
+    );
     return 0;
   },
 });
@@ -103,7 +107,8 @@ ${PATH_NOTE}`,
       ...(values.split === undefined ? {} : { split: values.split }),
     });
     if (values.json) {
-      io.stdout.write(`${JSON.stringify({ datasets: described.map(infoJson), notFetched })}\n`);
+      const { renderDatasetInfoJson } = await import('../../reports/datasets/dataset-json.js');
+      io.stdout.write(renderDatasetInfoJson(described, notFetched));
     } else {
       io.stdout.write(
         [...described.map(renderInfo), ...notFetched.map((m) => `${m.target}: not fetched. ${m.message}\n`)].join('\n'),
@@ -131,29 +136,7 @@ ${PATH_NOTE}`,
     const results = await verifyDatasets(targets, { explicit: positionals.length > 0 });
     const failed = results.some((r) => !r.ok && !r.skipped);
     if (values.json) {
-      io.stdout.write(
-        `${JSON.stringify({
-          ok: !failed,
-          results: results.map((r) =>
-            r.ok
-              ? {
-                  target: r.target,
-                  status: 'ok',
-                  dataset: r.verified.info.id,
-                  revision: r.verified.info.revision,
-                  location: r.verified.location,
-                  manifest: r.verified.manifest !== null,
-                  splits: r.verified.splits,
-                }
-              : {
-                  target: r.target,
-                  status: r.skipped ? 'not_fetched' : 'failed',
-                  error: r.error,
-                  problems: r.problems,
-                },
-          ),
-        })}\n`,
-      );
+      io.stdout.write((await import('../../reports/datasets/dataset-json.js')).renderVerifyJson(results));
     } else {
       for (const r of results) {
         if (r.ok) {
@@ -212,26 +195,6 @@ function targetsOf(positionals: readonly string[], cacheDirValue: string | undef
   }));
 }
 
-function fetchJson(r: FetchTypedDecisionsResult) {
-  return {
-    dir: r.dir,
-    id: r.manifest.id,
-    revision: r.manifest.revision,
-    cases: r.cases,
-    downloadedBytes: r.downloadedBytes,
-    source:
-      r.manifest.source === null
-        ? null
-        : {
-            url: r.manifest.source.url,
-            path: r.manifest.source.path,
-            sha256: r.manifest.source.sha256,
-            sha256Pinned: r.manifest.source.sha256Pinned,
-          },
-    warnings: r.warnings,
-  };
-}
-
 function renderFetched(r: FetchTypedDecisionsResult): string {
   const source = r.manifest.source;
   return [
@@ -245,21 +208,6 @@ function renderFetched(r: FetchTypedDecisionsResult): string {
   ]
     .filter((l) => l !== null)
     .join('\n');
-}
-
-function infoJson(e: DescribedDataset) {
-  return {
-    target: e.target,
-    dataset: e.info,
-    location: e.location,
-    source: e.manifest?.source ?? null,
-    generator: e.manifest?.generator ?? null,
-    files: e.manifest?.files ?? null,
-    cases: e.summary.cases,
-    decisions: e.summary.decisions,
-    casesByWorkflow: e.summary.casesByWorkflow,
-    decisionsByType: e.summary.decisionsByType,
-  };
 }
 
 function renderInfo(e: DescribedDataset): string {
