@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess, type CliResult } from '../test-support/in-process-cli.js';
 import { sampleDir } from '../../datasets/typed-decisions/load-bench-dataset.js';
 import { PINNED_PARQUET_SHA256, PINNED_REVISION } from '../../datasets/typed-decisions/provenance.js';
-import {
 import { nonSnakeKeys } from '../../reports/test-support/json-keys.js';
+import {
   sampleRows,
   typedDecisionsParquet,
 } from '../../datasets/typed-decisions/test-support/typed-decisions-parquet.js';
