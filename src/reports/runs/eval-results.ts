@@ -29,7 +29,7 @@ export function renderEvalResultsYaml(run: BenchRun, options: EvalResultsOptions
     brier: s.brier,
   };
   const model = run.config.embeddedServer?.model ?? run.config.model ?? 'the server default model';
-  const notes = `decidekit ${run.config.toolVersion}, run ${run.id}, model ${model}; zero-shot, one request per case, ${s.total} decisions of ${run.config.caseIds.length} cases; per-case predictions in ${options.predictionsFile}`;
+  const notes = `decidekit ${run.config.toolVersion}, run ${run.id}, model ${model}; one request per case, ${s.total} decisions of ${run.config.caseIds.length} cases; per-case predictions in ${options.predictionsFile}`;
   const out = [
     `# Typed Decisions (${run.config.dataset.id}, ${run.config.dataset.split} split) scored by decidekit.`,
     '# ECE is not listed: the dataset card publishes no ECE formula, so the numbers are not comparable.',
