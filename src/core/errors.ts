@@ -41,6 +41,8 @@ export type ErrorCode =
   | 'store_write_failed'
   | 'store_damaged'
   | 'store_needs_upgrade'
+  // exports
+  | 'not_leaderboard_run'
   // the live monitor
   | 'live_first_contact'
   | 'live_no_cases'
