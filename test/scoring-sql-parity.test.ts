@@ -54,6 +54,18 @@ beforeAll(async () => {
   let jsonl = '';
   for (const run of sampleRuns) jsonl += await cli(['runs', 'export', run.id, '--format', 'jsonl', '--store', store]);
   writeFileSync(join(dir, 'sample.jsonl'), jsonl);
+  for (const run of sampleRuns)
+    await cli([
+      'runs',
+      'export',
+      run.id,
+      '--format',
+      'parquet',
+      '--out',
+      join(dir, `${run.id}.parquet`),
+      '--store',
+      store,
+    ]);
   sampleRows = jsonl
     .split('\n')
     .filter((line) => line !== '')
@@ -65,6 +77,9 @@ beforeAll(async () => {
   await duck.run('CREATE SCHEMA logs');
   await loadDuckDb(duck, 'logs.sample', join(dir, 'sample.jsonl'));
   await loadDuckDb(duck, 'edge', join(dir, 'edge.jsonl'));
+  // As the README shows: a view straight over the Parquet exports, types as written.
+  const parquets = sampleRuns.map((run) => `'${join(dir, `${run.id}.parquet`)}'`).join(', ');
+  await duck.run(`CREATE VIEW sample_parquet AS SELECT * FROM read_parquet([${parquets}])`);
 
   postgres = await startPostgresCluster();
   await postgres.client.query('CREATE SCHEMA logs');
@@ -91,6 +106,10 @@ describe('decidekit sql on DuckDB and PostgreSQL', () => {
 
   it('gives the core numbers on the bundled sample run (DuckDB)', async () => {
     expectParity(await queryDuckDb(duck, query('duckdb', 'logs.sample')), expectedRows(sampleRuns));
+  });
+
+  it('gives the core numbers on the Parquet export of the sample runs (DuckDB view)', async () => {
+    expectParity(await queryDuckDb(duck, query('duckdb', 'sample_parquet')), expectedRows(sampleRuns));
   });
 
   it('gives the core numbers on the bundled sample run (PostgreSQL)', async () => {
