@@ -14,6 +14,7 @@ import { DecidekitError, InvalidInputError, UsageError } from '../../core/errors
 import { ExactSum } from '../../core/exact-sum.js';
 import {
   CREATE_CASES_SQL,
+  createScoredSql,
   DATASET_CHECK_SQL,
   datasetProblemsSql,
   datasetViewSql,
@@ -35,6 +36,9 @@ import type { ScoredModel } from '../../reports/offline/score-json.js';
 
 /** The version `score --engine duckdb` is tested with (package.json pins it). */
 export const DUCKDB_PACKAGE = '@duckdb/node-api@1.5.6-r.1';
+
+/** DuckDB's memory limit for scoring; joins and aggregates beyond it spill to a temp folder. */
+export const DUCKDB_MEMORY_LIMIT = '1GB';
 
 type DuckDbModule = typeof import('@duckdb/node-api');
 type Connection = Awaited<ReturnType<Awaited<ReturnType<DuckDbModule['DuckDBInstance']['create']>>['connect']>>;
@@ -74,12 +78,14 @@ export async function scoreWithDuckDb(
   const spill = await mkdtemp(join(tmpdir(), 'decidekit-duckdb-'));
   const instance = await duckdb.DuckDBInstance.create(':memory:', {
     temp_directory: spill,
+    // Beyond this, DuckDB spills to the temp folder: memory stays bounded whatever the file size.
+    memory_limit: DUCKDB_MEMORY_LIMIT,
     preserve_insertion_order: 'false',
   });
   const connection = await instance.connect();
   try {
     const nCases = await checkDataset(connection, await withJsonColumns(connection, dataset));
-    const model = await checkResults(connection, await withJsonColumns(connection, results));
+    const model = await checkResults(connection, await withJsonColumns(connection, results), threshold);
     const summary = await summarize(connection, results, threshold, nCases);
     return { datasetPath, resultsPath, model, summary };
   } finally {
@@ -141,6 +147,7 @@ async function reading<T>(file: OfflineSqlFile, step: () => Promise<T>): Promise
 async function checkDataset(connection: Connection, file: OfflineSqlFile): Promise<number> {
   return reading(file, async () => {
     await connection.run(datasetViewSql(file));
+    await connection.run(CREATE_CASES_SQL);
     const [check] = await rowsOf(connection, DATASET_CHECK_SQL);
     const rows = Number(check!['rows']);
     const problems = new ProblemList();
@@ -156,14 +163,14 @@ async function checkDataset(connection: Connection, file: OfflineSqlFile): Promi
           message: `duplicate id ${JSON.stringify(r['id'])} (${Number(r['n'])} cases)`,
         });
     problems.throwIfAny();
-    await connection.run(CREATE_CASES_SQL);
     return rows;
   });
 }
 
-async function checkResults(connection: Connection, file: OfflineSqlFile): Promise<string | null> {
+async function checkResults(connection: Connection, file: OfflineSqlFile, threshold: number): Promise<string | null> {
   return reading(file, async () => {
     await connection.run(resultsViewSql(file));
+    await connection.run(createScoredSql(threshold));
     const [check] = await rowsOf(connection, RESULTS_CHECK_SQL);
     const problems = new ProblemList();
     await addProblems(connection, file, problems, Number(check!['bad_rows']), resultsProblemsSql);
@@ -226,7 +233,7 @@ async function summarize(connection: Connection, file: OfflineSqlFile, threshold
     const absError = new ExactSum();
     const cost = new ExactSum();
     const latency = new ExactSum();
-    for (const g of await rowsOf(connection, resultsGroupsSql(threshold))) {
+    for (const g of await rowsOf(connection, resultsGroupsSql())) {
       const n = Number(g['n']);
       const hits = Number(g['hits']);
       count[g['kind'] as keyof typeof count] += n;

@@ -50,7 +50,7 @@ function sqlDouble(x: number): string {
 /** One JSON value `v` per non-blank line (JSONL, gzipped or not) or per row (Parquet). */
 export function jsonRowsSql(file: OfflineSqlFile): string {
   return file.format === 'jsonl'
-    ? `(SELECT json AS v FROM read_json_objects(${sqlString(file.path)}, format = 'newline_delimited', maximum_object_size = 1073741824))`
+    ? `(SELECT json AS v FROM read_json_objects(${sqlString(file.path)}, format = 'newline_delimited', maximum_object_size = 33554432))`
     : `(SELECT to_json(p) AS v FROM (SELECT *${parquetReplace(file.jsonTextColumns ?? [])} FROM read_parquet(${sqlString(file.path)})) p)`;
 }
 
@@ -62,9 +62,8 @@ function parquetReplace(columns: readonly string[]): string {
 const NUMBER = `('BIGINT', 'UBIGINT', 'DOUBLE')`;
 const absent = (t: string): string => `(${t} IS NULL OR ${t} = 'NULL')`;
 const isNumber = (t: string, x: string): string => `(${t} IN ${NUMBER} AND isfinite(${x}))`;
-const repeatedKeys = (path: string): string =>
-  `len(json_keys(v, '${path}')) <> len(list_distinct(json_keys(v, '${path}')))`;
-const preview = (path: string): string => `left(CAST(v -> '${path}' AS VARCHAR), 40)`;
+/** A list of an object's keys holds one twice (JSON would keep only the last). */
+const repeated = (keys: string): string => `coalesce(len(${keys}) <> len(list_distinct(${keys})), false)`;
 
 /** A check: `bad` is a SQL condition true when the row breaks the rule; `message` a SQL text expression. */
 interface Check {
@@ -75,24 +74,34 @@ interface Check {
 
 /** The dataset's rows with the fields its checks and the scoring read. */
 export function datasetViewSql(file: OfflineSqlFile): string {
+  // Each line is parsed a few times, not once per field: one json_extract of every field,
+  // then small parses of the extracted pieces.
   return `CREATE OR REPLACE TEMP VIEW dk_dataset AS
+WITH raw AS (
+  SELECT
+    json_type(v) AS t,
+    json_keys(v) AS keys,
+    json_extract(v, ['$.id', '$.kind', '$.correct', '$.options', '$.score_min', '$.score_max', '$.prompt', '$.group', '$.field']) AS e,
+    left(CAST(v AS VARCHAR), 60) AS line_preview
+  FROM ${jsonRowsSql(file)}
+)
 SELECT
-  json_type(v) AS t,
-  ${repeatedKeys('$')} AS repeated_key,
-  json_type(v, '$.id') AS id_t, v ->> '$.id' AS id,
-  json_type(v, '$.kind') AS kind_t, v ->> '$.kind' AS kind,
-  json_type(v, '$.correct') AS correct_t, v ->> '$.correct' AS correct_text,
-  TRY_CAST(v -> '$.correct' AS DOUBLE) AS correct_number, ${preview('$.correct')} AS correct_preview,
-  json_type(v, '$.options') AS options_t,
-  json_type(v, '$.options[*]') AS option_types,
-  v ->> '$.options[*]' AS options,
-  json_type(v, '$.score_min') AS min_t, TRY_CAST(v -> '$.score_min' AS DOUBLE) AS score_min,
-  json_type(v, '$.score_max') AS max_t, TRY_CAST(v -> '$.score_max' AS DOUBLE) AS score_max,
-  json_type(v, '$.prompt') AS prompt_t,
-  json_type(v, '$.group') AS group_t, v ->> '$.group' AS group_name,
-  json_type(v, '$.field') AS field_t, v ->> '$.field' AS field_name,
-  left(CAST(v AS VARCHAR), 60) AS line_preview
-FROM ${jsonRowsSql(file)}`;
+  t,
+  ${repeated('keys')} AS repeated_key,
+  json_type(e[1]) AS id_t, e[1] ->> '$' AS id,
+  json_type(e[2]) AS kind_t, e[2] ->> '$' AS kind,
+  json_type(e[3]) AS correct_t, e[3] ->> '$' AS correct_text,
+  TRY_CAST(e[3] AS DOUBLE) AS correct_number, left(CAST(e[3] AS VARCHAR), 40) AS correct_preview,
+  json_type(e[4]) AS options_t,
+  json_type(e[4], '$[*]') AS option_types,
+  e[4] ->> '$[*]' AS options,
+  json_type(e[5]) AS min_t, TRY_CAST(e[5] AS DOUBLE) AS score_min,
+  json_type(e[6]) AS max_t, TRY_CAST(e[6] AS DOUBLE) AS score_max,
+  json_type(e[7]) AS prompt_t,
+  json_type(e[8]) AS group_t, e[8] ->> '$' AS group_name,
+  json_type(e[9]) AS field_t, e[9] ->> '$' AS field_name,
+  line_preview
+FROM raw`;
 }
 
 const DATASET_CHECKS: readonly Check[] = [
@@ -165,9 +174,15 @@ const DATASET_CHECKS: readonly Check[] = [
   },
 ];
 
-/** Valid cases of the dataset view, as the scoring reads them (run after the checks pass). */
+/**
+ * The cases as the scoring reads them, in one pass over the file, each with `bad` (it breaks
+ * a rule) and `id_ok`: the checks then read this table, not the file, and the scoring runs
+ * only when no row is bad and no id repeats.
+ */
 export const CREATE_CASES_SQL = `CREATE OR REPLACE TEMP TABLE dk_cases AS
 SELECT
+  ${anyBad(DATASET_CHECKS)} AS bad,
+  id_t = 'VARCHAR' AS id_ok,
   id,
   kind,
   correct_text = 'true' AS correct_yes,
@@ -180,29 +195,43 @@ FROM dk_dataset`;
 
 /** The results rows joined with their cases (LEFT: an unknown case_id is a problem). */
 export function resultsViewSql(file: OfflineSqlFile): string {
-  const ps = '$.decision.probabilities';
   return `CREATE OR REPLACE TEMP VIEW dk_results AS
 WITH raw AS (
   SELECT
     json_type(v) AS t,
-    ${repeatedKeys('$')} OR ${repeatedKeys('$.decision')} OR ${repeatedKeys(ps)} AS repeated_key,
-    json_type(v, '$.case_id') AS case_id_t, v ->> '$.case_id' AS case_id,
-    json_type(v, '$.model') AS model_t, v ->> '$.model' AS model,
-    json_type(v, '$.decision') AS decision_t, ${preview('$.decision')} AS decision_preview,
-    json_type(v, '$.decision.probability') AS p_t, TRY_CAST(v -> '$.decision.probability' AS DOUBLE) AS p,
-    json_type(v, '${ps}') AS ps_t,
-    CASE json_type(v, '${ps}') WHEN 'ARRAY' THEN json_type(v, '${ps}[*]') WHEN 'OBJECT' THEN json_type(v, '${ps}.*') END AS ps_types,
-    CASE json_type(v, '${ps}')
-      WHEN 'ARRAY' THEN list_transform(json_extract(v, '${ps}[*]'), lambda x: TRY_CAST(x AS DOUBLE))
-      WHEN 'OBJECT' THEN list_transform(json_extract(v, '${ps}.*'), lambda x: TRY_CAST(x AS DOUBLE)) END AS ps_values,
-    json_keys(v, '${ps}') AS ps_keys,
-    json_type(v, '$.decision.picked') AS picked_t, v ->> '$.decision.picked' AS picked,
-    json_type(v, '$.decision.value') AS value_t, TRY_CAST(v -> '$.decision.value' AS DOUBLE) AS value,
-    json_type(v, '$.decision.confidence') AS confidence_t, TRY_CAST(v -> '$.decision.confidence' AS DOUBLE) AS confidence,
-    json_type(v, '$.cost_usd') AS cost_t, TRY_CAST(v -> '$.cost_usd' AS DOUBLE) AS cost_usd,
-    json_type(v, '$.latency_ms') AS latency_t, TRY_CAST(v -> '$.latency_ms' AS DOUBLE) AS latency_ms,
+    json_keys(v) AS keys,
+    json_extract(v, ['$.case_id', '$.model', '$.decision', '$.cost_usd', '$.latency_ms']) AS e,
     left(CAST(v AS VARCHAR), 60) AS line_preview
   FROM ${jsonRowsSql(file)}
+),
+parts AS (
+  SELECT
+    *,
+    json_keys(e[3]) AS decision_keys,
+    json_extract(e[3], ['$.probability', '$.probabilities', '$.picked', '$.value', '$.confidence']) AS d
+  FROM raw
+),
+fields AS (
+  SELECT
+    t,
+    ${repeated('keys')} OR ${repeated('decision_keys')} OR ${repeated('json_keys(d[2])')} AS repeated_key,
+    json_type(e[1]) AS case_id_t, e[1] ->> '$' AS case_id,
+    json_type(e[2]) AS model_t, e[2] ->> '$' AS model,
+    json_type(e[3]) AS decision_t, left(CAST(e[3] AS VARCHAR), 40) AS decision_preview,
+    json_type(d[1]) AS p_t, TRY_CAST(d[1] AS DOUBLE) AS p,
+    json_type(d[2]) AS ps_t,
+    CASE json_type(d[2]) WHEN 'ARRAY' THEN json_type(d[2], '$[*]') WHEN 'OBJECT' THEN json_type(d[2], '$.*') END AS ps_types,
+    CASE json_type(d[2])
+      WHEN 'ARRAY' THEN list_transform(json_extract(d[2], '$[*]'), lambda x: TRY_CAST(x AS DOUBLE))
+      WHEN 'OBJECT' THEN list_transform(json_extract(d[2], '$.*'), lambda x: TRY_CAST(x AS DOUBLE)) END AS ps_values,
+    json_keys(d[2]) AS ps_keys,
+    json_type(d[3]) AS picked_t, d[3] ->> '$' AS picked,
+    json_type(d[4]) AS value_t, TRY_CAST(d[4] AS DOUBLE) AS value,
+    json_type(d[5]) AS confidence_t, TRY_CAST(d[5] AS DOUBLE) AS confidence,
+    json_type(e[4]) AS cost_t, TRY_CAST(e[4] AS DOUBLE) AS cost_usd,
+    json_type(e[5]) AS latency_t, TRY_CAST(e[5] AS DOUBLE) AS latency_ms,
+    line_preview
+  FROM parts
 )
 SELECT
   r.*,
@@ -218,7 +247,7 @@ SELECT
     WHEN 'ARRAY' THEN r.ps_values
     WHEN 'OBJECT' THEN list_transform(c.options, lambda o: r.ps_values[list_position(r.ps_keys, o)]) END AS aligned,
   CASE WHEN r.picked_t = 'VARCHAR' THEN CAST(coalesce(list_position(c.options, r.picked), 0) - 1 AS INTEGER) ELSE -1 END AS picked_index
-FROM raw r
+FROM fields r
 LEFT JOIN dk_cases c ON c.id = r.case_id`;
 }
 
@@ -318,9 +347,9 @@ function problemsList(checks: readonly Check[]): string {
 /** How many rows break a rule, rows in all, and ids that repeat. */
 export const DATASET_CHECK_SQL = `SELECT
   count(*) AS rows,
-  count(*) FILTER (WHERE ${anyBad(DATASET_CHECKS)}) AS bad_rows,
-  (SELECT count(*) FROM (SELECT id FROM dk_dataset WHERE id_t = 'VARCHAR' GROUP BY id HAVING count(*) > 1)) AS repeated_ids
-FROM dk_dataset`;
+  count(*) FILTER (WHERE bad) AS bad_rows,
+  count(id) FILTER (WHERE id_ok) - count(DISTINCT id) FILTER (WHERE id_ok) AS repeated_ids
+FROM dk_cases`;
 
 /** The first `limit` problems: (case id, field, message), and the count of all of them. */
 export function datasetProblemsSql(limit: number): string {
@@ -330,16 +359,16 @@ export function datasetProblemsSql(limit: number): string {
 }
 
 export function repeatedIdsSql(limit: number): string {
-  return `SELECT id, count(*) AS n FROM dk_dataset WHERE id_t = 'VARCHAR' GROUP BY id HAVING count(*) > 1 ORDER BY id LIMIT ${limit}`;
+  return `SELECT id, count(*) AS n FROM dk_cases WHERE id_ok GROUP BY id HAVING count(*) > 1 ORDER BY id LIMIT ${limit}`;
 }
 
 /** Rows that break a rule, repeated case ids, and the distinct models (two at most). */
 export const RESULTS_CHECK_SQL = `SELECT
-  count(*) FILTER (WHERE ${anyBad(RESULT_CHECKS)}) AS bad_rows,
-  count(case_id) FILTER (WHERE case_id_t = 'VARCHAR') - count(DISTINCT case_id) FILTER (WHERE case_id_t = 'VARCHAR') AS repeated_ids,
-  count(DISTINCT model) FILTER (WHERE model_t = 'VARCHAR') AS models,
-  min(model) FILTER (WHERE model_t = 'VARCHAR' AND model <> '') AS model
-FROM dk_results`;
+  count(*) FILTER (WHERE bad) AS bad_rows,
+  count(case_id) FILTER (WHERE id_ok) - count(DISTINCT case_id) FILTER (WHERE id_ok) AS repeated_ids,
+  count(DISTINCT model) AS models,
+  min(model) FILTER (WHERE model <> '') AS model
+FROM dk_scored`;
 
 export function resultsProblemsSql(limit: number): string {
   return `SELECT case_id, p.field, p.message, count(*) OVER () AS total FROM (
@@ -348,20 +377,27 @@ export function resultsProblemsSql(limit: number): string {
 }
 
 export function repeatedCaseIdsSql(limit: number): string {
-  return `SELECT case_id AS id, count(*) AS n FROM dk_results WHERE case_id_t = 'VARCHAR' GROUP BY case_id HAVING count(*) > 1 ORDER BY case_id LIMIT ${limit}`;
+  return `SELECT case_id AS id, count(*) AS n FROM dk_scored WHERE id_ok GROUP BY case_id HAVING count(*) > 1 ORDER BY case_id LIMIT ${limit}`;
 }
 
-export const MODELS_SQL = `SELECT DISTINCT model FROM dk_results WHERE model_t = 'VARCHAR' AND model <> '' ORDER BY model LIMIT 5`;
+export const MODELS_SQL = `SELECT DISTINCT model FROM dk_scored WHERE model IS NOT NULL ORDER BY model LIMIT 5`;
 
 /**
- * One row per valid result: its kind, and for yes_no / choice the hit, confidence, Brier,
- * log loss and calibration bin; for score the absolute error. Definitions: prediction.ts.
+ * One pass over the results file into a table of one row per result: whether it breaks a
+ * rule, its case id and model (for the file-wide checks), its kind, and for yes_no / choice
+ * the hit, confidence, Brier and log loss; for score the absolute error (definitions:
+ * prediction.ts). The checks and the sums then read this table, not the file.
  */
-function scoredSql(threshold: number): string {
+export function createScoredSql(threshold: number): string {
   const t = sqlDouble(threshold);
   const y = `CASE WHEN correct_yes THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END`;
   const predicted = `CASE WHEN picked_index >= 0 THEN picked_index ELSE list_position(aligned, list_max(aligned)) - 1 END`;
-  return `SELECT
+  return `CREATE OR REPLACE TEMP TABLE dk_scored AS
+  SELECT
+    ${anyBad(RESULT_CHECKS)} AS bad,
+    case_id_t = 'VARCHAR' AS id_ok,
+    case_id,
+    CASE WHEN model_t = 'VARCHAR' THEN model END AS model,
     kind,
     cost_usd,
     latency_ms,
@@ -380,9 +416,9 @@ function scoredSql(threshold: number): string {
 
 /**
  * The sums of an offline summary by kind and calibration bin (bin = min(floor(c * 10), 9),
- * as binOf; null for score): one scan of the results. Run only when the checks found nothing.
+ * as binOf; null for score). Run only when the checks found nothing.
  */
-export function resultsGroupsSql(threshold: number): string {
+export function resultsGroupsSql(): string {
   return `SELECT
   kind,
   bin,
@@ -398,7 +434,8 @@ export function resultsGroupsSql(threshold: number): string {
   count(latency_ms) AS with_latency
 FROM (
   SELECT *, CASE WHEN kind <> 'score' THEN least(CAST(floor(confidence * ${CALIBRATION_BINS}) AS INTEGER), ${CALIBRATION_BINS - 1}) END AS bin
-  FROM (${scoredSql(threshold)})
+  FROM dk_scored
+  WHERE NOT bad
 )
 GROUP BY kind, bin`;
 }
