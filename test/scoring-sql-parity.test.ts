@@ -104,6 +104,16 @@ describe('decidekit sql on DuckDB and PostgreSQL', () => {
     expect(out).toContain('FROM "logs"."sample"');
   });
 
+  it('refuses a missing dialect and a table name that is not an identifier (exit 2)', async () => {
+    const none = await runCliInProcess(['sql'], dir);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('--dialect is required');
+    const bad = await runCliInProcess(['sql', '--dialect', 'duckdb', '--table', 'x; DROP TABLE y'], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('is not an identifier');
+    expect(bad.stdout).toBe('');
+  });
+
   it('gives the core numbers on the bundled sample run (DuckDB)', async () => {
     expectParity(await queryDuckDb(duck, query('duckdb', 'logs.sample')), expectedRows(sampleRuns));
   });
