@@ -224,6 +224,13 @@ describe('offline commands read Parquet as they read JSONL', () => {
       return schema.filter((e) => (e.num_children ?? 0) > 0 && e.name !== 'root').map((e) => e.name);
     };
     expect(groupsOf(parquetPaths.struct.inbox['results-actionwise-1']!)).toContain('decision');
+    // Mixed kinds in one struct: a yes/no row has null probabilities and value, read as absent.
+    expect(groupsOf(parquetPaths.struct.moderation['results-careful-1']!)).toEqual(['decision', 'probabilities']);
+    expect(groupsOf(parquetPaths.struct.moderation['results-budget-1']!)).toEqual([
+      'decision',
+      'probabilities',
+      'list',
+    ]);
     expect(groupsOf(parquetPaths.struct.moderation['dataset']!)).toContain('options');
     expect(groupsOf(parquetPaths.json.moderation['results-careful-1']!)).toEqual([]);
   });
