@@ -67,17 +67,26 @@ function schemaOf(name: string, values: readonly Json[], repetition: 'OPTIONAL' 
   return null;
 }
 
+/** How nested values are stored: Parquet JSON, structs and lists, or JSON text in a string column. */
+type Mode = 'json' | 'struct' | 'text';
+const MODES: readonly Mode[] = ['json', 'struct', 'text'];
+
 /**
  * The JSONL file as Parquet, one column per key. Scalar columns get their type; `json`
  * mode stores every other column as Parquet JSON; `struct` mode stores objects as structs
- * and lists as lists where the values share a shape, and the rest as JSON.
+ * and lists as lists where the values share a shape, and the rest as JSON; `text` mode
+ * stores `decision` and `options` as JSON text in string columns (as Typed Decisions does).
  */
-function toParquet(jsonlPath: string, mode: 'json' | 'struct', dir: string): string {
+function toParquet(jsonlPath: string, mode: Mode, dir: string): string {
   const rows = readJsonl(jsonlPath);
   const names = [...new Set(rows.flatMap((r) => Object.keys(r)))];
   const schema: SchemaElement[] = [{ name: 'root', num_children: names.length }];
   const columnData = names.map((name) => {
     const data = rows.map((r) => (r[name] === undefined ? null : r[name]!));
+    if (mode === 'text' && (name === 'decision' || name === 'options')) {
+      schema.push({ name, type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' });
+      return { name, data: data.map((v) => (v === null ? null : JSON.stringify(v))) };
+    }
     const scalar = schemaOf(name, data, 'OPTIONAL');
     const nested = scalar !== null && scalar.length > 1;
     if (scalar !== null && (!nested || mode === 'struct')) {
@@ -99,13 +108,14 @@ const FILES = {
 
 type Paths = Record<'moderation' | 'inbox', Record<string, string>>;
 const jsonlPaths: Paths = { moderation: {}, inbox: {} };
-const parquetPaths: Record<'json' | 'struct', Paths> = {
+const parquetPaths: Record<Mode, Paths> = {
   json: { moderation: {}, inbox: {} },
   struct: { moderation: {}, inbox: {} },
+  text: { moderation: {}, inbox: {} },
 };
 
 beforeAll(() => {
-  for (const mode of ['json', 'struct'] as const) {
+  for (const mode of MODES) {
     for (const sample of ['moderation', 'inbox'] as const) {
       const dir = mkdtempSync(join(tmp, `${mode}-${sample}-`));
       for (const name of FILES[sample]) {
@@ -195,7 +205,7 @@ const COMMANDS: Record<string, (p: Paths) => string[]> = {
 };
 
 /** Output with the Parquet paths named as their JSONL originals, so the two can be compared. */
-function asJsonlPaths(text: string, mode: 'json' | 'struct'): string {
+function asJsonlPaths(text: string, mode: Mode): string {
   let out = text;
   for (const sample of ['moderation', 'inbox'] as const)
     for (const [name, path] of Object.entries(parquetPaths[mode][sample]))
@@ -204,7 +214,7 @@ function asJsonlPaths(text: string, mode: 'json' | 'struct'): string {
 }
 
 describe('offline commands read Parquet as they read JSONL', () => {
-  for (const mode of ['json', 'struct'] as const) {
+  for (const mode of MODES) {
     for (const [name, argsOf] of Object.entries(COMMANDS)) {
       it(`${name}: the same output from Parquet (${mode} columns) as from JSONL`, async () => {
         const fromJsonl = await cli(...argsOf(jsonlPaths));
@@ -349,6 +359,26 @@ describe('bad Parquet input', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(new RegExp(`${path} row 2: column correct: .*deep`));
     expect(r.stdout).toContain('1 problem');
+  });
+
+  it('parses a decision stored as text strictly, naming the row and column of bad JSON', async () => {
+    const results = writeRows('text-decision.parquet', [
+      { name: 'case_id', data: ['yn-1', 'yn-2', 'yn-3'], type: 'STRING' },
+      { name: 'model', data: ['m', 'm', 'm'], type: 'STRING' },
+      {
+        name: 'decision',
+        data: ['{"probability": 0.9}', '{"probability": 0.2, "probability": 0.8}', 'not json'],
+        type: 'STRING',
+      },
+    ]);
+    const r = await cli('validate', '--dataset', jsonlPaths.moderation['dataset']!, '--results', results, '--json');
+    expect(r.code).toBe(1);
+    const problems = JSON.parse(r.stdout).files[1].problems as { row: number; field: string; message: string }[];
+    expect(problems.map((p) => [p.row, p.field])).toEqual([
+      [2, 'decision'],
+      [3, 'decision'],
+    ]);
+    expect(problems[0]!.message).toMatch(/^column decision: .*"probability"/);
   });
 
   it('says a file named .parquet that is not Parquet cannot be read', async () => {

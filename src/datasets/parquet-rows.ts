@@ -4,8 +4,9 @@
  * checks and messages serves both formats. docs/file-formats.md, "Parquet instead of JSONL".
  *
  * Read one row group at a time, so memory is bounded by the largest row group. Values are
- * mapped as: 64-bit integers to numbers; a column of logical type JSON parsed strictly (a
- * repeated key or too deep nesting is that row's problem); a struct (group) column to an
+ * mapped as: 64-bit integers to numbers; a column of logical type JSON, or a text column
+ * the caller names as JSON text, parsed strictly (a repeated key or too deep nesting is that
+ * row's problem); a struct (group) column to an
  * object in which null fields count as absent, since a Parquet struct has every field on
  * every row; lists to arrays.
  */
@@ -40,6 +41,16 @@ export class BadJsonValue {
   constructor(readonly message: string) {}
 }
 
+export interface ParquetRowsOptions {
+  /** Runs before any row is read, and may throw (e.g. a required column is missing). */
+  readonly check?: (info: ParquetRowsInfo) => void;
+  /**
+   * Columns whose value is an object or a list in a JSONL line: stored as text (the way
+   * Typed Decisions stores its JSON columns), a value is parsed as strict JSON.
+   */
+  readonly jsonTextColumns?: readonly string[];
+}
+
 export interface ParquetRowsInfo {
   /** The file's top-level column names, in order. */
   readonly columns: readonly string[];
@@ -54,8 +65,9 @@ export interface ParquetRowsInfo {
 export async function readParquetRows(
   path: string,
   onRow: (value: Record<string, unknown>, rowNumber: number) => void,
-  check: (info: ParquetRowsInfo) => void = () => {},
+  options: ParquetRowsOptions = {},
 ): Promise<ParquetRowsInfo> {
+  const { check = () => {}, jsonTextColumns = [] } = options;
   const { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } = await import('hyparquet');
   let file;
   let metadata;
@@ -78,7 +90,7 @@ export async function readParquetRows(
     });
   }
   // Top-level columns: the root's children, skipping each group's descendants.
-  const top: { name: string; group: boolean; json: boolean }[] = [];
+  const top: { name: string; group: boolean; text: boolean }[] = [];
   const schema = metadata.schema;
   let i = 1;
   const skip = (index: number): number => {
@@ -91,13 +103,14 @@ export async function readParquetRows(
     top.push({
       name: e.name,
       group: (e.num_children ?? 0) > 0,
-      json: e.converted_type === 'JSON' || e.logical_type?.type === 'JSON',
+      text: e.type === 'BYTE_ARRAY' && (e.converted_type === 'UTF8' || e.logical_type?.type === 'STRING'),
     });
     i = skip(i);
   }
   const info: ParquetRowsInfo = { columns: top.map((c) => c.name), rows: Number(metadata.num_rows) };
   check(info);
   const groups = top.filter((c) => c.group).map((c) => c.name);
+  const jsonText = top.filter((c) => c.text && jsonTextColumns.includes(c.name)).map((c) => c.name);
   let rowStart = 0;
   for (const group of metadata.row_groups) {
     const rowEnd = rowStart + Number(group.num_rows);
@@ -121,7 +134,9 @@ export async function readParquetRows(
     for (let k = 0; k < rows.length; k++) {
       const row = rows[k]!;
       const value: Record<string, unknown> = {};
-      for (const [key, v] of Object.entries(row)) value[key] = plain(v, groups.includes(key));
+      for (const [key, v] of Object.entries(row))
+        value[key] =
+          typeof v === 'string' && jsonText.includes(key) ? strictJsonFromText(v) : plain(v, groups.includes(key));
       onRow(value, rowStart + k + 1);
     }
     rowStart = rowEnd;
@@ -133,7 +148,11 @@ const decoder = new TextDecoder('utf-8', { fatal: false });
 
 function strictJsonFromBytes(bytes: Uint8Array | undefined): unknown {
   if (bytes === undefined || bytes === null) return bytes;
-  const r = parseStrictJson(decoder.decode(bytes));
+  return strictJsonFromText(decoder.decode(bytes));
+}
+
+function strictJsonFromText(text: string): unknown {
+  const r = parseStrictJson(text);
   return r.ok ? r.value : new BadJsonValue(jsonProblemMessage(r));
 }
 

@@ -165,7 +165,7 @@ async function loadParquetDataset(path: string): Promise<OfflineDataset> {
     (value, row) => {
       if (reportBadJson(value, path, row, problems)) check(value, row);
     },
-    (info) => requireColumns(path, info.columns, DATASET_COLUMNS),
+    { check: (info) => requireColumns(path, info.columns, DATASET_COLUMNS), jsonTextColumns: ['options'] },
   );
   if (table.size === 0 && problems.count === 0)
     problems.add({ file: path, line: null, message: 'no cases (the dataset is empty)' });

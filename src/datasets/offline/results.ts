@@ -304,7 +304,7 @@ async function streamResults(
         lines++;
         if (reportBadJson(value, path, row, problems)) check(value, row);
       },
-      (info) => requireColumns(path, info.columns, RESULTS_COLUMNS),
+      { check: (info) => requireColumns(path, info.columns, RESULTS_COLUMNS), jsonTextColumns: ['decision'] },
     );
     problems.throwIfAny();
     return { model, lines, missing: table.size - seen };
