@@ -146,8 +146,14 @@ async function writeParquet(fd: number, rows: Iterable<DecisionRow>, runId: stri
     for (const row of rows) {
       const out: Record<string, unknown> = { ...row };
       for (const name of integers) {
-        const v = row[name];
-        if (v !== null) out[name] = BigInt(v as number);
+        const v = row[name] as number | null;
+        if (v === null) continue;
+        if (!Number.isSafeInteger(v))
+          throw new DecidekitError(
+            'invalid_input',
+            `cannot export run ${row.run_id} as parquet: case ${row.case_id} has ${name} ${v}, not an integer (jsonl and csv keep it as it is)`,
+          );
+        out[name] = BigInt(v);
       }
       yield out;
     }

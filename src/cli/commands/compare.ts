@@ -24,8 +24,8 @@ export const command = defineCommand({
 Markdown table, one row per file in the order given: Model, Accuracy, Brier, Log loss,
 ECE, Score MAE, $ / correct, Latency (ms). Never calls a model.`,
   options: {
-    dataset: text('FILE', 'dataset JSONL (required)'),
-    results: list('FILE', 'results JSONL files; repeat the option or list several after it'),
+    dataset: text('FILE', 'dataset JSONL or Parquet (required)'),
+    results: list('FILE', 'results files (JSONL or Parquet); repeat the option or list several after it'),
     sort: {
       ...sortOption,
       parse: (raw, name) => {

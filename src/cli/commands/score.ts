@@ -7,8 +7,8 @@ export const command = defineCommand({
   name: 'score',
   summary: "score one model's saved answers against a dataset",
   usage: 'score --dataset FILE --results FILE [--threshold P] [--engine node|duckdb] [--json] [--html FILE]',
-  description: `Scores one model's saved decisions (a results JSONL file) against a dataset with known
-answers. Never calls a model. Files may be gzipped (.gz).
+  description: `Scores one model's saved decisions (a results JSONL or Parquet file) against a dataset with known
+answers. Never calls a model. JSONL files may be gzipped (.gz).
 
 Prints accuracy, Brier, log loss, ECE (with the reliability table), score MAE, cost per
 correct decision and mean latency. Absent numbers read n/a (null in JSON).
@@ -17,8 +17,8 @@ correct decision and mean latency. Absent numbers read n/a (null in JSON).
 files larger than memory, JSONL (.gz) or Parquet; same numbers, same report. What it
 checks: docs/file-formats.md.`,
   options: {
-    dataset: text('FILE', 'dataset JSONL, one case a line (required)'),
-    results: list('FILE', "one model's results JSONL (required)"),
+    dataset: text('FILE', 'dataset JSONL (one case a line) or Parquet (one a row) (required)'),
+    results: list('FILE', "one model's results, JSONL or Parquet (required)"),
     threshold: decimal('P', 'yes/no cases: predicted yes iff P(yes) >= P', { min: 0, max: 1, default: 0.5 }),
     engine: oneOf('ENGINE', ['node', 'duckdb'], 'score in this process (node) or inside DuckDB (duckdb)', {
       default: 'node',

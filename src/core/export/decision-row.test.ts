@@ -118,3 +118,50 @@ describe('decision export schema', () => {
     expect(run.cases.flatMap((c) => decisionRowsOfCase(ctx, c))).toEqual([...decisionRowsOfRun(run)]);
   });
 });
+
+describe('decision rows of a run', () => {
+  const run = runOf([
+    answeredCase('c1', rightAnswers()),
+    failedCase('c2'),
+    answeredCase('c3', wrongAnswers()),
+    answeredCase('c4', rightAnswers()),
+  ]);
+
+  it('are one flat row per decision in run order', () => {
+    const rows = [...decisionRowsOfRun(run)];
+    expect(rows).toHaveLength(12);
+    expect(rows.map((r) => `${r.case_id}/${r.question_id}`).slice(0, 4)).toEqual([
+      'c1/urgent',
+      'c1/route',
+      'c1/severity',
+      'c2/urgent',
+    ]);
+  });
+
+  it('keep distributions exact and aligned with the answers', () => {
+    const row = [...decisionRowsOfRun(run)][1]!;
+    const decision = run.cases[0]!.decisions[1]!;
+    expect(JSON.parse(row.answers)).toEqual(decision.answers);
+    expect(JSON.parse(row.gold_distribution)).toEqual(decision.gold.probabilities);
+    expect(decision.outcome.status === 'answered' && JSON.parse(row.predicted_distribution!)).toEqual(
+      decision.outcome.status === 'answered' && decision.outcome.probabilities,
+    );
+    expect(row.question_key).toBe('customer_service/route');
+  });
+
+  it('mark failed decisions as misses with the error and no prediction', () => {
+    const row = [...decisionRowsOfRun(run)][3]!;
+    expect(row).toMatchObject({
+      status: 'failed',
+      correct: false,
+      predicted: null,
+      confidence: null,
+      kl: null,
+      log_loss: null,
+      predicted_distribution: null,
+      error_kind: 'timeout',
+      error_message: 'no answer within 10 s',
+      input_tokens: null,
+    });
+  });
+});
