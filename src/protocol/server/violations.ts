@@ -18,7 +18,7 @@ export const VIOLATIONS = {
   'missing-option': "a choice answer's least likely option is left out of its probabilities (the rest renormalised)",
   'probability-out-of-range':
     "a choice answer's least likely option gets a probability below 0 (the top one makes up for it)",
-  'sum-1.05': 'choice and score probabilities sum to 1.05',
+  'sum-1.05': 'choice and score probabilities are scaled by 1.05 (each capped at 1)',
   'choice-not-argmax': 'a choice answer names its least likely option as "choice"',
   'score-not-expected': 'a score answer reports its most likely level as "score" instead of the expected level',
   'noul-out-of-range': '"noul" is P(true) + 1',
@@ -58,13 +58,19 @@ export function createViolationState(violations: readonly Violation[], seed = 1)
   return { on: new Set(violations), answered: 0, last: null, seed };
 }
 
-/** `d` moved a share `w` of the way to a point mass on its second most likely answer. */
+/**
+ * `d` moved a share `w` of the way to its runner-up: the answers just below the top one
+ * (ties within 1e-9 share it), so reordering the answers moves it the same way.
+ */
 function towardRunnerUp(d: readonly number[], w: number): number[] {
   if (d.length < 2 || w <= 0) return [...d];
-  const top = argmaxFirst(d);
-  let second = top === 0 ? 1 : 0;
-  for (let i = 0; i < d.length; i++) if (i !== top && d[i]! > d[second]!) second = i;
-  return d.map((p, i) => (1 - w) * p + (i === second ? w : 0));
+  const top = Math.max(...d);
+  const rest = d.filter((p) => p < top - 1e-9);
+  if (rest.length === 0) return [...d];
+  const second = Math.max(...rest);
+  const runnersUp = d.map((p) => p < top - 1e-9 && p >= second - 1e-9);
+  const share = w / runnersUp.filter(Boolean).length;
+  return d.map((p, i) => (1 - w) * p + (runnersUp[i] ? share : 0));
 }
 
 /** p_i^t renormalised: a temperature change that keeps the order of the answers. */
@@ -124,7 +130,11 @@ export function renderViolatedAnswer(
   const names = answersOf(q);
   let d = [...d0];
   let keep = names.map((_, i) => i);
-  const low = d.indexOf(Math.min(...d));
+  // The least likely answer, ties to the first name in code-unit order: the same answer
+  // whatever order the options are listed in.
+  const least = Math.min(...d);
+  let low = -1;
+  for (let i = 0; i < d.length; i++) if (d[i]! <= least + 1e-12 && (low < 0 || names[i]! < names[low]!)) low = i;
   const top = argmaxFirst(d);
   if (q.type === 'choice' && on.has('missing-option')) {
     keep = keep.filter((i) => i !== low);
@@ -135,10 +145,8 @@ export function renderViolatedAnswer(
     d[low] = -0.05;
     d[top] = d[top]! + d0[low]! + 0.05;
   }
-  if (on.has('sum-1.05')) {
-    if (Math.max(...d) * 1.05 <= 1) d = d.map((p) => p * 1.05);
-    else d[low] = d[low]! + 0.05;
-  }
+  // Scaled by 1.05, capped at 1 so no probability leaves [0, 1]: only the sum breaks.
+  if (on.has('sum-1.05')) d = d.map((p) => Math.min(1, p * 1.05));
   const probs = keep.map((i) => `${JSON.stringify(names[i])}:${fixed(d[i]!)}`).join(',');
   if (q.type === 'choice') {
     const shown = on.has('choice-not-argmax') ? low : top;
