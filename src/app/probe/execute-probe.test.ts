@@ -78,7 +78,11 @@ describe('decidekit probe against the reference server', () => {
       expect(p.flips).toBe(0);
       expect(p.lost).toEqual({ requests: 0, decisions: 0 });
     }
-    expect(run.robustness!.noiseFloor).toEqual({ flipRate: 0, meanTv: 0 });
+    expect(run.robustness!.noiseFloor).toMatchObject({
+      flipRate: { value: 0 },
+      meanTv: { value: 0 },
+      deterministic: true,
+    });
   });
 
   it.each(VIOLATION_NAMES)('catches exactly --violate %s', async (violation) => {

@@ -2,15 +2,18 @@
  * The robustness probes of `decidekit probe`: the same question asked two ways, and how far
  * the answer moved. Each probe is a set of decision pairs (the case's baseline answer and
  * the variant's, aligned by answer name); the numbers are the share of pairs whose picked
- * answer changed (a flip) and the mean total-variation distance, each with a 95% interval
- * by case (decisions of one case are not independent), next to the noise floor: what a
- * plain repeat of the same request moves.
+ * answer changed (a flip, with a Wilson 95% interval) and the mean total-variation distance
+ * (with a 95% case bootstrap interval: decisions of one case are not independent), next to
+ * the noise floor: what a plain repeat of the same request moves.
  */
 import { argmaxFirst } from '../decision-score.js';
 import { ExactSum } from '../exact-sum.js';
 import { topAnswerOf } from '../order-flips.js';
 import type { QuestionType } from '../question.js';
-import { meanInterval, rateInterval, type Interval, type IntervalSettings } from './intervals.js';
+import type { Interval } from '../stats/bootstrap.js';
+import { caseMeanInterval } from '../stats/case-mean.js';
+import { withConventions, type Conventions } from '../stats/conventions.js';
+import { wilsonInterval } from '../stats/wilson.js';
 
 export const ROBUSTNESS_PROBES = {
   determinism: 'the same request twice in a row gives the same probabilities',
@@ -67,8 +70,19 @@ export interface MovedPair {
 
 export interface Estimate {
   readonly value: number;
-  /** 95% interval by case; null when intervals are off or there is one case. */
+  /** 95% interval; null when intervals are off. */
   readonly interval: Interval | null;
+}
+
+/** The seed and resamples of the intervals. */
+export interface IntervalSettings {
+  readonly seed: number;
+  /** Bootstrap resamples (0: no bootstrap intervals). */
+  readonly resamples: number;
+}
+
+function conventionsOf(settings: IntervalSettings): Conventions {
+  return withConventions({ seed: settings.seed, bootstrapResamples: settings.resamples });
 }
 
 export type ProbeVerdict = 'pass' | 'fail' | 'no_data';
@@ -82,9 +96,9 @@ export interface RobustnessProbeSummary {
   readonly cases: number;
   readonly pairs: number;
   readonly flips: number;
-  /** Flipped pairs / pairs (tie-aware: a tie broken differently is no flip). */
+  /** Flipped pairs / pairs (tie-aware: a tie broken differently is no flip), Wilson interval. */
   readonly flipRate: Estimate | null;
-  /** Mean total-variation distance, ½ Σ |p − q|. */
+  /** Mean total-variation distance, ½ Σ |p − q|, case bootstrap interval. */
   readonly meanTv: Estimate | null;
   /** Largest absolute difference of one probability. */
   readonly maxAbsDiff: number | null;
@@ -98,9 +112,12 @@ export interface RobustnessProbeSummary {
   readonly moved: readonly MovedPair[];
 }
 
+/** What a plain repeat of the same request moves: the yardstick of every other probe. */
 export interface NoiseFloor {
-  readonly flipRate: number;
-  readonly meanTv: number;
+  readonly flipRate: Estimate;
+  readonly meanTv: Estimate;
+  /** No repeat moved any probability at all. */
+  readonly deterministic: boolean;
 }
 
 export interface RobustnessSummary {
@@ -152,8 +169,8 @@ function measure(pairs: readonly DecisionPair[], settings: IntervalSettings): Me
   return {
     cases: tvUnits.length,
     flips,
-    flipRate: { value: flips / pairs.length, interval: rateInterval(byCase(pairs, flipped), settings) },
-    meanTv: { value: tv.value() / pairs.length, interval: meanInterval(tvUnits, settings) },
+    flipRate: { value: flips / pairs.length, interval: wilsonInterval(flips, pairs.length) },
+    meanTv: { value: tv.value() / pairs.length, interval: caseMeanInterval(tvUnits, conventionsOf(settings)) },
     maxAbsDiff: pairs.reduce((m, p) => Math.max(m, maxAbsDifference(p.before, p.after)), 0),
   };
 }
@@ -178,18 +195,32 @@ export function mostMoved(pairs: readonly DecisionPair[], n = MOVED_EXAMPLES): M
 }
 
 /**
- * Whether a probe moved answers beyond the floor: even the low end of its 95% interval
- * above what a repeat moves (flips), or above it plus `TV_SLACK` (distance). Without an
- * interval the estimate itself is compared.
+ * Why a probe moved answers beyond the noise floor, or null. On a deterministic server (no
+ * repeat moved anything) any flip counts, and a mean distance above `TV_SLACK`; on a noisy
+ * one, only an interval wholly above the floor's interval (plus `TV_SLACK` for distance).
  */
 function beyondFloor(m: Measured, floor: NoiseFloor): string | null {
-  const low = (e: Estimate) => e.interval?.low ?? e.value;
   const reasons: string[] = [];
-  if (m.flips > 0 && m.flipRate !== null && low(m.flipRate) > floor.flipRate)
-    reasons.push(`${m.flips} answer${m.flips === 1 ? '' : 's'} flipped, beyond the noise floor`);
-  if (m.meanTv !== null && low(m.meanTv) > floor.meanTv + TV_SLACK)
-    reasons.push(`mean distance ${m.meanTv.value.toFixed(4)}, beyond the noise floor ${floor.meanTv.toFixed(4)}`);
+  const flips = `${m.flips} answer${m.flips === 1 ? '' : 's'} flipped`;
+  const tv = m.meanTv === null ? '' : `mean distance ${m.meanTv.value.toFixed(4)}`;
+  if (floor.deterministic) {
+    if (m.flips > 0) reasons.push(`${flips} on a server whose repeats never move`);
+    if (m.meanTv !== null && m.meanTv.value > TV_SLACK) reasons.push(`${tv} on a server whose repeats never move`);
+  } else {
+    const low = (e: Estimate) => e.interval?.low ?? e.value;
+    const high = (e: Estimate) => e.interval?.high ?? e.value;
+    if (m.flips > 0 && m.flipRate !== null && low(m.flipRate) > high(floor.flipRate))
+      reasons.push(`${flips}, beyond the noise floor's ${(floor.flipRate.value * 100).toFixed(1)}%`);
+    if (m.meanTv !== null && low(m.meanTv) > high(floor.meanTv) + TV_SLACK)
+      reasons.push(`${tv}, beyond the noise floor's ${floor.meanTv.value.toFixed(4)}`);
+  }
   return reasons.length === 0 ? null : reasons.join('; ');
+}
+
+/** The floor a repeat sets: its flip rate and mean distance with their intervals. */
+function floorOf(m: Measured): NoiseFloor | null {
+  if (m.flipRate === null || m.meanTv === null) return null;
+  return { flipRate: m.flipRate, meanTv: m.meanTv, deterministic: m.flips === 0 && m.maxAbsDiff === 0 };
 }
 
 export interface ProbePairs {
@@ -209,13 +240,16 @@ export function summarizeRobustness(
   }
   const det = measured.get('determinism');
   const stale = measured.get('stale-cache');
-  const repeatFloor = det?.meanTv ? { flipRate: det.flipRate!.value, meanTv: det.meanTv.value } : null;
+  const repeatFloor = det === undefined ? null : floorOf(det);
+  const staleFloor = stale === undefined ? null : floorOf(stale);
+  // The noisier of the two repeats (a stale cache is noise to every other probe).
   const noiseFloor =
-    repeatFloor === null
-      ? null
+    repeatFloor === null || staleFloor === null
+      ? repeatFloor
       : {
-          flipRate: Math.max(repeatFloor.flipRate, stale?.flipRate?.value ?? 0),
-          meanTv: Math.max(repeatFloor.meanTv, stale?.meanTv?.value ?? 0),
+          flipRate: staleFloor.flipRate.value > repeatFloor.flipRate.value ? staleFloor.flipRate : repeatFloor.flipRate,
+          meanTv: staleFloor.meanTv.value > repeatFloor.meanTv.value ? staleFloor.meanTv : repeatFloor.meanTv,
+          deterministic: repeatFloor.deterministic && staleFloor.deterministic,
         };
   const out: RobustnessProbeSummary[] = [];
   for (const id of ROBUSTNESS_PROBE_IDS) {
@@ -280,6 +314,6 @@ function isolationAccuracy(pairs: readonly DecisionPair[], settings: IntervalSet
   return {
     beside: beside / pairs.length,
     alone: alone / pairs.length,
-    difference: { value: (alone - beside) / pairs.length, interval: meanInterval(units, settings) },
+    difference: { value: (alone - beside) / pairs.length, interval: caseMeanInterval(units, conventionsOf(settings)) },
   };
 }

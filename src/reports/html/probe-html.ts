@@ -54,8 +54,8 @@ export function renderProbeHtml(run: ProbeRun): string {
       cards.push({
         key: 'noise_floor_tv',
         label: 'noise floor (repeat)',
-        text: r.noiseFloor.meanTv.toFixed(4),
-        value: r.noiseFloor.meanTv,
+        text: r.noiseFloor.meanTv.value.toFixed(4),
+        value: r.noiseFloor.meanTv.value,
         detail: 'mean distance of a plain repeat',
       });
   }
@@ -85,7 +85,7 @@ export function renderProbeHtml(run: ProbeRun): string {
     }
   }
   if (r !== null) {
-    const floor = r.noiseFloor?.flipRate ?? null;
+    const floor = r.noiseFloor?.flipRate.value ?? null;
     parts.push(
       '<h2>Robustness</h2>',
       renderFigure({

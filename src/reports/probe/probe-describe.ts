@@ -49,6 +49,13 @@ export function describeIsolationAccuracy(p: RobustnessProbeSummary): string | n
   return `accuracy against gold asked alone ${formatPercent(a.alone)} vs beside its siblings ${formatPercent(a.beside)}: ${pts(a.difference.value)} pts${ci === null ? '' : ` [${pts(ci.low)}, ${pts(ci.high)}]`}`;
 }
 
+/** `0.0% flipped [0.0%, 1.5%], mean distance 0.0000 [0.0000, 0.0000] (deterministic)` */
+export function describeNoiseFloor(r: RobustnessSummary): string {
+  const f = r.noiseFloor;
+  if (f === null) return 'no noise floor (the repeat probes have no data)';
+  return `${formatRate(f.flipRate)} flipped, mean distance ${formatDistance(f.meanTv)}${f.deterministic ? ' (repeats never moved: deterministic)' : ''}`;
+}
+
 /** One sentence per probe: what its result means for a benchmark score on this server. */
 export function meaningOf(p: RobustnessProbeSummary, r: RobustnessSummary): string {
   const share = p.flipRate === null ? 'n/a' : formatPercent(p.flipRate.value);
@@ -77,7 +84,7 @@ export function meaningOf(p: RobustnessProbeSummary, r: RobustnessSummary): stri
         : `Asking one question per request moves ${share} of answers (${describeIsolationAccuracy(p) ?? ''}): score whole cases, one request each, as bench does, never one question per request.`;
     case 'option-order':
       return pass
-        ? `Reordering choice options changes no answer${r.noiseFloor !== null && r.noiseFloor.meanTv > 0 ? ' beyond repeat noise' : ''}: choice accuracy does not depend on how options are listed.`
+        ? `Reordering choice options changes no answer${r.noiseFloor !== null && !r.noiseFloor.deterministic ? ' beyond repeat noise' : ''}: choice accuracy does not depend on how options are listed.`
         : `Option order moves ${share} of choice answers: compare choice accuracy with care, and never across datasets that list options differently.`;
     default:
       return p.id satisfies never;

@@ -56,7 +56,14 @@ function robustnessJson(r: RobustnessSummary) {
   return {
     passed: r.passed,
     failed: r.failed,
-    noise_floor: r.noiseFloor === null ? null : { flip_rate: r.noiseFloor.flipRate, mean_tv: r.noiseFloor.meanTv },
+    noise_floor:
+      r.noiseFloor === null
+        ? null
+        : {
+            flip_rate: estimate(r.noiseFloor.flipRate),
+            mean_tv: estimate(r.noiseFloor.meanTv),
+            deterministic: r.noiseFloor.deterministic,
+          },
     probes: r.probes.map((p) => ({
       id: p.id,
       rule: p.rule,

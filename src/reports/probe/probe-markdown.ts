@@ -3,6 +3,7 @@ import type { ProbeRun } from '../../core/probe/run.js';
 import { escapeMarkdownText, formatNumber, formatRatio, markdownFence, renderMarkdownTable } from '../format.js';
 import {
   describeIsolationAccuracy,
+  describeNoiseFloor,
   describeSample,
   describeTarget,
   formatDistance,
@@ -68,7 +69,7 @@ export function renderProbeMarkdown(run: ProbeRun): string {
       `Each probe asks the same questions of ${run.config.caseIds.length} cases another way and compares the answers with the case's first answer: the share of answers whose most probable option changed (flipped; a tie broken differently is no flip) and the mean total-variation distance ½ Σ |p − q|, each with a 95% interval by case. ${
         r.noiseFloor === null
           ? ''
-          : `The noise floor is what a plain repeat moves: ${formatNumber(r.noiseFloor.flipRate * 100, 1)}% flipped, mean distance ${formatNumber(r.noiseFloor.meanTv, 4)}; a probe fails when even the low end of its interval is above it.`
+          : `The noise floor is what a plain repeat moves: ${describeNoiseFloor(r)}. On a deterministic server any flip fails a probe; otherwise a probe fails when its interval lies wholly above the floor's.`
       }`,
       '',
       ...renderMarkdownTable(

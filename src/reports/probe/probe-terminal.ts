@@ -13,6 +13,7 @@ import {
 } from '../format.js';
 import {
   describeIsolationAccuracy,
+  describeNoiseFloor,
   describeSample,
   describeTarget,
   formatDistance,
@@ -94,10 +95,6 @@ function conformanceLines(c: ConformanceSummary, p: Palette): string[] {
 }
 
 function robustnessLines(r: RobustnessSummary, p: Palette): string[] {
-  const floor =
-    r.noiseFloor === null
-      ? 'no noise floor'
-      : `noise floor (what a repeat moves): ${formatNumber(r.noiseFloor.flipRate * 100, 1)}% flipped, mean distance ${formatNumber(r.noiseFloor.meanTv, 4)}`;
   const rows = r.probes.map((x) => [
     mark(x.verdict === 'no_data' ? 'not_run' : x.verdict, p),
     x.id,
@@ -107,12 +104,13 @@ function robustnessLines(r: RobustnessSummary, p: Palette): string[] {
     formatMaxDiff(x.maxAbsDiff),
   ]);
   const out = [
-    p.bold(`Robustness: ${r.passed} pass, ${r.failed} fail · 95% intervals by case · ${floor}`),
+    p.bold(`Robustness: ${r.passed} pass, ${r.failed} fail · 95% intervals (flips: Wilson; distance: by case)`),
     ...renderTextTable(['', 'probe', 'pairs', 'answers flipped', 'mean distance (TV)', 'max diff'], rows, {
       align: ['left', 'left', 'right', 'left', 'left', 'right'],
       styleHeader: p.dim,
     }),
   ];
+  out.push(`  noise floor (what a plain repeat moves): ${describeNoiseFloor(r)}`);
   const iso = r.probes.find((x) => x.id === 'isolation');
   const acc = iso === undefined ? null : describeIsolationAccuracy(iso);
   if (acc !== null) out.push(`  isolation: ${acc}`);
