@@ -3,7 +3,14 @@ import { resolve } from 'node:path';
 import type { ProbeRequest } from '../../app/probe/plan-probe.js';
 import { defineCommand, flag, integer, oneOf, text } from '../define-command.js';
 import { colourEnabled } from '../io.js';
-import { cacheDirOf, datasetChoiceOf, storePathOf } from '../locations.js';
+import { cacheDirOf, datasetChoiceOf } from '../locations.js';
+import {
+  apiKeyOf,
+  benchDatasetOption,
+  keptInStoreOptions,
+  keptStorePathOf,
+  modelServerOptions,
+} from '../shared-options.js';
 import { TOOL_VERSION } from '../version.js';
 
 export const command = defineCommand({
@@ -21,13 +28,8 @@ choice options reversed and shuffled: the share of answers that flip and the mea
 total-variation distance, each with a 95% interval, next to the noise floor of a plain
 repeat. One request at a time. Without --base-url, probes the built-in reference server.`,
   options: {
-    'base-url': text('URL', 'server base URL (endpoint: <URL>/v1/systemone)', {
-      defaultText: 'embedded reference server',
-      example: 'http://127.0.0.1:8080',
-    }),
-    model: text('NAME', 'sent as "model"; with the embedded server, picks the built-in model (default heuristic)'),
-    'api-key': text('KEY', 'Bearer key (or env DECIDEKIT_API_KEY); never stored or printed'),
-    dataset: text('D', 'sample | typed-decisions | PATH: where the cases come from', { defaultText: 'sample' }),
+    ...modelServerOptions('embedded reference server'),
+    dataset: benchDatasetOption,
     cases: integer('N', 'cases in the seeded sample (spread over every workflow)', {
       min: 1,
       max: 100_000,
@@ -39,8 +41,7 @@ repeat. One request at a time. Without --base-url, probes the built-in reference
       defaultText: '1',
     }),
     only: oneOf('PART', ['conformance', 'robustness'], 'run one half of the probe (default both)'),
-    store: text('PATH', 'run store', { defaultText: '$XDG_DATA_HOME/decidekit/runs.sqlite' }),
-    'no-store': flag('do not keep the probe'),
+    ...keptInStoreOptions('probe'),
     out: text('DIR', 'write <probe>.json, <probe>.md and <probe>.html into DIR'),
     json: flag('print the probe as one JSON document'),
   },
@@ -52,16 +53,16 @@ repeat. One request at a time. Without --base-url, probes the built-in reference
     'decidekit probe --base-url http://127.0.0.1:8084 --only robustness --cases 200 --seed 7 --json',
   ],
   async run({ values: v }, io) {
-    const apiKey = v['api-key'] ?? io.env['DECIDEKIT_API_KEY'];
+    const apiKey = apiKeyOf(v['api-key'], io);
     const request: ProbeRequest = {
       ...(v['base-url'] === undefined ? {} : { baseUrl: v['base-url'] }),
       ...(v.model === undefined ? {} : { model: v.model }),
-      ...(apiKey === undefined || apiKey === '' ? {} : { apiKey }),
+      ...(apiKey === undefined ? {} : { apiKey }),
       ...(v.dataset === undefined ? {} : { dataset: datasetChoiceOf(v.dataset, io) }),
       ...(v.cases === undefined ? {} : { cases: v.cases }),
       ...(v.seed === undefined ? {} : { seed: v.seed }),
       ...(v.only === undefined ? {} : { only: v.only }),
-      storePath: v['no-store'] ? null : storePathOf(v.store, io),
+      storePath: keptStorePathOf(v, io),
     };
     const { planProbe } = await import('../../app/probe/plan-probe.js');
     const { executeProbe } = await import('../../app/probe/execute-probe.js');
