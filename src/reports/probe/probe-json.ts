@@ -2,6 +2,7 @@
 import type { ConformanceSummary } from '../../core/probe/conformance.js';
 import type { Estimate, RobustnessSummary } from '../../core/probe/robustness.js';
 import { isConformant, type ProbeRun } from '../../core/probe/run.js';
+import { datasetJson, endpointJson } from '../json-shapes.js';
 
 const estimate = (e: Estimate | null) =>
   e === null ? null : { value: e.value, low: e.interval?.low ?? null, high: e.interval?.high ?? null };
@@ -15,7 +16,7 @@ export function probeJson(run: ProbeRun) {
     requests: run.requests,
     config: {
       tool_version: c.toolVersion,
-      endpoint: c.endpoint,
+      endpoint: endpointJson(c.endpoint),
       model: c.model,
       dataset: {
         id: c.dataset.id,
