@@ -175,7 +175,7 @@ function measure(pairs: readonly DecisionPair[], settings: IntervalSettings): Me
   };
 }
 
-/** The examples that moved most: largest distance first, flips before non-flips at equal distance. */
+/** The examples that moved most: flips first, then by largest distance. */
 export function mostMoved(pairs: readonly DecisionPair[], n = MOVED_EXAMPLES): MovedPair[] {
   return pairs
     .map((p) => ({
@@ -190,7 +190,7 @@ export function mostMoved(pairs: readonly DecisionPair[], n = MOVED_EXAMPLES): M
       tv: totalVariation(p.before, p.after),
     }))
     .filter((m) => m.tv > 0 || m.topBefore !== m.topAfter)
-    .sort((a, b) => b.tv - a.tv || Number(b.topBefore !== b.topAfter) - Number(a.topBefore !== a.topAfter))
+    .sort((a, b) => Number(b.topBefore !== b.topAfter) - Number(a.topBefore !== a.topAfter) || b.tv - a.tv)
     .slice(0, n);
 }
 
