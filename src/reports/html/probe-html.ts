@@ -90,7 +90,7 @@ export function renderProbeHtml(run: ProbeRun): string {
       '<h2>Robustness</h2>',
       renderFigure({
         title: 'Answers flipped by each probe',
-        note: 'Share of answers whose most probable option changed; the tick is the noise floor (what a plain repeat flips). Intervals are 95%, by case.',
+        note: 'Share of answers whose most probable option changed; the tick is the noise floor (what a plain repeat flips). Intervals are 95%: Wilson for flips, a case bootstrap for distance.',
         chart: renderBarChart(
           {
             id: 'flips',
