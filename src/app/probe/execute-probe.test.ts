@@ -95,6 +95,10 @@ describe('decidekit probe against the reference server', () => {
       expect(check.examples[0]!.request.length).toBeGreaterThan(0);
       expect(check.examples[0]!.answer.length).toBeGreaterThan(0);
     }
+    if (violation === 'missing-answer') {
+      // Asked alone, every question loses its only answer: nothing left to compare.
+      expect(run.robustness!.probes.find((p) => p.id === 'isolation')).toMatchObject({ verdict: 'no_data', pairs: 0 });
+    }
     for (const probe of run.robustness!.probes.filter((p) => p.verdict === 'fail')) {
       expect(probe.reason).not.toBeNull();
       expect(probe.moved.length).toBeGreaterThan(0);

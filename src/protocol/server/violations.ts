@@ -7,7 +7,6 @@
  */
 import type { Question, QuestionSet } from '../../core/question.js';
 import { answersOf, assertNever } from '../../core/question.js';
-import { argmaxFirst } from '../../core/decision-score.js';
 import { createSeededRandom, hashString } from '../../core/seeded-random.js';
 
 export const VIOLATIONS = {
@@ -130,18 +129,25 @@ export function renderViolatedAnswer(
   const names = answersOf(q);
   let d = [...d0];
   let keep = names.map((_, i) => i);
-  // The least likely answer, ties to the first name in code-unit order: the same answer
-  // whatever order the options are listed in.
-  const least = Math.min(...d);
-  let low = -1;
-  for (let i = 0; i < d.length; i++) if (d[i]! <= least + 1e-12 && (low < 0 || names[i]! < names[low]!)) low = i;
-  const top = argmaxFirst(d);
+  // The least likely answer, then the most likely of the others, ties to the first name in
+  // code-unit order: the same answers whatever order the options are listed in, and never
+  // one answer for both (a uniform answer has a least and a most likely one too).
+  const pick = (better: (a: number, b: number) => boolean, skip: number) => {
+    let at = -1;
+    for (let i = 0; i < d.length; i++) {
+      if (i === skip) continue;
+      if (at < 0 || better(d[i]!, d[at]!) || (Math.abs(d[i]! - d[at]!) <= 1e-12 && names[i]! < names[at]!)) at = i;
+    }
+    return at;
+  };
+  const low = pick((a, b) => a < b - 1e-12, -1);
+  const top = pick((a, b) => a > b + 1e-12, low);
   if (q.type === 'choice' && on.has('missing-option')) {
     keep = keep.filter((i) => i !== low);
     const rest = keep.reduce((s, i) => s + d[i]!, 0);
     d = d.map((p) => p / rest);
   }
-  if (q.type === 'choice' && on.has('probability-out-of-range') && low !== top) {
+  if (q.type === 'choice' && on.has('probability-out-of-range')) {
     d[low] = -0.05;
     d[top] = d[top]! + d0[low]! + 0.05;
   }
