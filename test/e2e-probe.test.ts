@@ -56,6 +56,13 @@ describe('decidekit probe', () => {
     expect(json.probes).toHaveLength(1);
     expect(json.probes[0]).toMatchObject({ kind: 'probe', id, cases: 50, conformance: { passed: 20, failed: 0 } });
     expect(nonSnakeKeys(json.probes)).toEqual([]);
+
+    const shown = await runCliInProcess(['runs', 'show', id!.slice(0, 20)], { env });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toBe(r.stdout);
+    const missing = await runCliInProcess(['runs', 'show', 'probe-19990101'], { env });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('no probe "probe-19990101"');
   });
 
   it('exits 1 on a conformance failure, with the example request and the offending answer in snake_case JSON', async () => {

@@ -132,3 +132,14 @@ export async function listStoredProbes(storePath: string, options: { readonly li
     store.close();
   }
 }
+
+/** One stored probe by id or unique id prefix (`probe-…`); an unknown probe or a missing store is an error. */
+export async function readStoredProbe(storePath: string, prefix: string) {
+  const { openProbeStore } = await import('../../store/probe/sqlite-probe-store.js');
+  const store = openProbeStore(storePath, { mustExist: true });
+  try {
+    return store.getProbe(store.resolveProbeId(prefix))!;
+  } finally {
+    store.close();
+  }
+}

@@ -24,6 +24,8 @@ export interface ProbeStore {
   /** Saves a finished probe (durable when it returns); returns its id (`probe-<date>-<time>-<hex>`). */
   saveProbe(run: Omit<ProbeRun, 'id'>): string;
   getProbe(id: string): ProbeRun | null;
+  /** The full id of the one probe whose id starts with `prefix` (with or without `probe-`). */
+  resolveProbeId(prefix: string): string;
   /** Newest first. */
   listProbes(options?: { readonly limit?: number }): ProbeHead[];
   close(): void;

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import type { ProbeRun, ProbeScope } from '../../core/probe/run.js';
 import { DecidekitError } from '../../core/errors.js';
 import { createRunId } from '../run-id.js';
-import { openRunStore, type OpenRunStoreOptions } from '../sqlite-run-store.js';
+import { openRunStore, UnknownRunError, type OpenRunStoreOptions } from '../sqlite-run-store.js';
 import type { ProbeHead, ProbeStore } from './probe-store.js';
 
 interface ProbeRow {
@@ -68,6 +68,7 @@ class SqliteProbeStore implements ProbeStore {
           @robustness_passed, @robustness_failed, @requests, @duration_ms, @run_json)`),
       get: db.prepare('SELECT * FROM probes WHERE id = ?'),
       list: db.prepare('SELECT * FROM probes ORDER BY created_ms DESC, id DESC LIMIT ?'),
+      prefix: db.prepare('SELECT id FROM probes WHERE substr(id, 1, length(@p)) = @p ORDER BY id LIMIT 6'),
     };
   }
 
@@ -155,6 +156,23 @@ class SqliteProbeStore implements ProbeStore {
       robustness: pair(row.robustness_passed, row.robustness_failed),
       durationMs: row.duration_ms,
     }));
+  }
+
+  resolveProbeId(prefix: string): string {
+    for (const p of prefix.startsWith('probe-') ? [prefix] : [prefix, `probe-${prefix}`]) {
+      const ids = (this.s.prefix.all({ p }) as { id: string }[]).map((r) => r.id);
+      if (ids.includes(p)) return p;
+      if (ids.length === 1) return ids[0]!;
+      if (ids.length > 1)
+        throw new DecidekitError(
+          'ambiguous_run',
+          `probe id ${JSON.stringify(prefix)} matches ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', ...' : ''} (give more of the id)`,
+          { context: { prefix } },
+        );
+    }
+    throw new UnknownRunError(`no probe ${JSON.stringify(prefix)} in ${this.path} (see 'decidekit runs list')`, {
+      prefix,
+    });
   }
 
   close(): void {
