@@ -23,6 +23,7 @@ import {
 } from '../../core/probe/conformance.js';
 import { readDistributions } from '../../core/probe/read-answers.js';
 import {
+  ROBUSTNESS_PROBE_IDS,
   summarizeRobustness,
   type DecisionPair,
   type ProbePairs,
@@ -316,14 +317,7 @@ async function probe(
   }
   const byProbe: Partial<Record<RobustnessProbeId, ProbePairs>> = {};
   if (robustness)
-    for (const id of [
-      'determinism',
-      'stale-cache',
-      'question-order',
-      'question-names',
-      'isolation',
-      'option-order',
-    ] as const)
+    for (const id of ROBUSTNESS_PROBE_IDS)
       byProbe[id] = pairs.get(id) ?? { pairs: [], lost: { requests: 0, decisions: 0 } };
   return {
     conformance: conformance ? summarizeConformance(judged) : null,
