@@ -82,6 +82,11 @@ describe('decidekit probe', () => {
     expect(example.answer).toContain('"choice"');
     expect(doc.config.case_ids).toHaveLength(8);
     expect(doc.robustness.probes.every((p: { verdict: string }) => p.verdict === 'pass')).toBe(true);
+    // No flip: the rate is 0 and its Wilson interval [0, high] still bounds it.
+    const [low, high] = doc.robustness.probes[0].flip_rate_ci;
+    expect([doc.robustness.probes[0].flip_rate, low]).toEqual([0, 0]);
+    expect(high).toBeGreaterThan(0);
+    expect(doc.robustness.noise_floor).toMatchObject({ flip_rate: 0, mean_tv: 0, deterministic: true });
   });
 
   it('reports a robustness failure with its numbers and meaning, and still exits 0 (only conformance fails a probe)', async () => {

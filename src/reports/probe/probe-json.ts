@@ -1,11 +1,8 @@
 /** The probe as one JSON document (snake_case keys, unrounded numbers, absent values null). */
 import type { ConformanceSummary } from '../../core/probe/conformance.js';
-import type { Estimate, RobustnessSummary } from '../../core/probe/robustness.js';
+import type { RobustnessSummary } from '../../core/probe/robustness.js';
 import { isConformant, type ProbeRun } from '../../core/probe/run.js';
-import { datasetJson, endpointJson } from '../json-shapes.js';
-
-const estimate = (e: Estimate | null) =>
-  e === null ? null : { value: e.value, low: e.interval?.low ?? null, high: e.interval?.high ?? null };
+import { datasetJson, endpointJson, intervalJson } from '../json-shapes.js';
 
 export function probeJson(run: ProbeRun) {
   const c = run.config;
@@ -61,8 +58,10 @@ function robustnessJson(r: RobustnessSummary) {
       r.noiseFloor === null
         ? null
         : {
-            flip_rate: estimate(r.noiseFloor.flipRate),
-            mean_tv: estimate(r.noiseFloor.meanTv),
+            flip_rate: r.noiseFloor.flipRate.value,
+            flip_rate_ci: intervalJson(r.noiseFloor.flipRate.interval),
+            mean_tv: r.noiseFloor.meanTv.value,
+            mean_tv_ci: intervalJson(r.noiseFloor.meanTv.interval),
             deterministic: r.noiseFloor.deterministic,
           },
     probes: r.probes.map((p) => ({
@@ -73,13 +72,20 @@ function robustnessJson(r: RobustnessSummary) {
       cases: p.cases,
       pairs: p.pairs,
       flips: p.flips,
-      flip_rate: estimate(p.flipRate),
-      mean_tv: estimate(p.meanTv),
+      flip_rate: p.flipRate?.value ?? null,
+      flip_rate_ci: intervalJson(p.flipRate?.interval),
+      mean_tv: p.meanTv?.value ?? null,
+      mean_tv_ci: intervalJson(p.meanTv?.interval),
       max_abs_diff: p.maxAbsDiff,
       accuracy:
         p.accuracy === null
           ? null
-          : { alone: p.accuracy.alone, beside: p.accuracy.beside, difference: estimate(p.accuracy.difference) },
+          : {
+              alone: p.accuracy.alone,
+              beside: p.accuracy.beside,
+              difference: p.accuracy.difference.value,
+              difference_ci: intervalJson(p.accuracy.difference.interval),
+            },
       lost: { requests: p.lost.requests, decisions: p.lost.decisions },
       moved: p.moved.map((m) => ({
         case_id: m.caseId,
