@@ -82,7 +82,7 @@ export interface ConformanceCheckSummary {
   /** Items judged (responses, answers or requests). */
   readonly checked: number;
   readonly failed: number;
-  /** Up to three failures, first seen first. */
+  /** Up to three failures, first seen first (a request repeated with the same failure once). */
   readonly examples: readonly ConformanceExample[];
 }
 
@@ -362,7 +362,9 @@ export function summarizeConformance(
     a.checked++;
     if (result.failure === null) continue;
     a.failed++;
-    if (a.examples.length < MAX_EXAMPLES)
+    // A repeated request that fails the same way is one example (the probe repeats requests).
+    const seen = a.examples.some((e) => e.request === request && e.message === result.failure);
+    if (a.examples.length < MAX_EXAMPLES && !seen)
       a.examples.push({ request, answer: result.answer ?? '', message: result.failure });
   }
   const checks = CONFORMANCE_CHECK_IDS.filter((id) => only === undefined || only.includes(id)).map((id) => {

@@ -5,7 +5,7 @@
  * answers that moved most.
  */
 import type { ProbeRun } from '../../core/probe/run.js';
-import { formatRatio } from '../format.js';
+import { formatCount } from '../format.js';
 import {
   describeIsolationAccuracy,
   describeSample,
@@ -19,6 +19,9 @@ import { describeMoved, verdictLine } from '../probe/probe-terminal.js';
 import { escapeHtml } from './html-escape.js';
 import { renderCards, renderFigure, renderPage, renderTable, type Card } from './html-page.js';
 import { renderBarChart } from './svg-charts.js';
+
+/** Long one-line JSON wraps inside the page instead of widening it. */
+const WRAP = 'class="dist" style="white-space:pre-wrap;overflow-wrap:anywhere"';
 
 const status = (s: string) =>
   s === 'pass'
@@ -70,7 +73,7 @@ export function renderProbeHtml(run: ProbeRun): string {
         rows: c.checks.map((k) => [
           k.id,
           status(k.status),
-          { text: k.status === 'not_run' ? '' : formatRatio(k.checked, k.checked), value: k.checked },
+          { text: k.status === 'not_run' ? '' : formatCount(k.checked), value: k.checked },
           { text: String(k.failed), value: k.failed },
           k.rule,
         ]),
@@ -80,7 +83,7 @@ export function renderProbeHtml(run: ProbeRun): string {
       parts.push(`<h3 class="bad">✗ ${escapeHtml(k.id)}</h3>`);
       for (const e of k.examples)
         parts.push(
-          `<p>${escapeHtml(e.message)}</p><p class="muted">request</p><pre class="dist">${escapeHtml(e.request)}</pre><p class="muted">answer</p><pre class="dist">${escapeHtml(e.answer)}</pre>`,
+          `<p>${escapeHtml(e.message)}</p><p class="muted">request</p><pre ${WRAP}>${escapeHtml(e.request)}</pre><p class="muted">answer</p><pre ${WRAP}>${escapeHtml(e.answer)}</pre>`,
         );
     }
   }
