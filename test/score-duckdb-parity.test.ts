@@ -22,8 +22,9 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** Intervals need every decision in memory: the DuckDB engine gives none, so the in-process side runs --no-ci. */
 async function score(args: string[], engine: 'node' | 'duckdb') {
-  return runCliInProcess(['score', ...args, '--engine', engine], dir);
+  return runCliInProcess(['score', ...args, '--engine', engine, ...(engine === 'node' ? ['--no-ci'] : [])], dir);
 }
 
 /** Same keys and exact counts; every number within 1e-9 (relative beyond 1). */
@@ -74,6 +75,35 @@ describe('score --engine duckdb on the bundled samples', () => {
     const node = await score(args, 'node');
     const duck = await score(args, 'duckdb');
     expect(duck.stdout).toBe(node.stdout);
+  });
+
+  it('gives the in-process numbers with 15 ECE bins', async () => {
+    const data = join(ROOT, 'data', 'moderation');
+    const doc = await expectParity([
+      '--dataset',
+      join(data, 'dataset.jsonl'),
+      '--results',
+      join(data, 'results-careful-1.jsonl'),
+      '--ece-bins',
+      '15',
+    ]);
+    expect(JSON.stringify(doc)).toContain('"upper":');
+  });
+
+  it('says it gives no intervals, and refuses ECE conventions that need every decision (exit 2)', async () => {
+    const data = join(ROOT, 'data', 'moderation');
+    const args = ['--dataset', join(data, 'dataset.jsonl'), '--results', join(data, 'results-careful-1.jsonl')];
+    const plain = await runCliInProcess(['score', ...args, '--engine', 'duckdb'], dir);
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toContain('no intervals');
+    for (const extra of [
+      ['--ece-binning', 'equal-mass'],
+      ['--ece-average', 'per-question'],
+    ]) {
+      const r = await runCliInProcess(['score', ...args, '--engine', 'duckdb', ...extra], dir);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('use --engine node');
+    }
   });
 
   it('gives the in-process numbers at another threshold', async () => {

@@ -30,6 +30,7 @@ import {
   type OfflineSqlFile,
 } from '../../core/offline/duckdb-scoring-sql.js';
 import { DEFAULT_YES_NO_THRESHOLD } from '../../core/offline/prediction.js';
+import { DEFAULT_CONVENTIONS, type Conventions } from '../../core/stats/conventions.js';
 import { offlineSummaryOf } from '../../core/offline/summary.js';
 import { DEFAULT_PROBLEM_CAP, ProblemList } from '../../core/problem-list.js';
 import type { ScoredModel } from '../../reports/offline/score-json.js';
@@ -46,6 +47,11 @@ type Connection = Awaited<ReturnType<Awaited<ReturnType<DuckDbModule['DuckDBInst
 export interface DuckDbScoreOptions {
   /** yes/no cases: predicted yes iff P(yes) >= threshold (default 0.5). */
   readonly threshold?: number;
+  /**
+   * ECE conventions (default DEFAULT_CONVENTIONS): only equal-width bins pooled over
+   * decisions, the convention that streams; the bin count may vary. No intervals.
+   */
+  readonly conventions?: Conventions;
   /** How the package is loaded (tests pass one that fails). Default: `import('@duckdb/node-api')`. */
   readonly importDuckDb?: () => Promise<DuckDbModule>;
 }
@@ -71,6 +77,12 @@ export async function scoreWithDuckDb(
   options: DuckDbScoreOptions = {},
 ): Promise<ScoredModel> {
   const threshold = options.threshold ?? DEFAULT_YES_NO_THRESHOLD;
+  const conventions = options.conventions ?? DEFAULT_CONVENTIONS;
+  if (conventions.eceBinning !== 'equal-width' || conventions.eceAverage !== 'pooled')
+    throw new UsageError(
+      '--engine duckdb computes ECE with equal-width bins pooled over decisions only; ' +
+        '--ece-binning equal-mass and --ece-average per-question need every decision in memory (use --engine node)',
+    );
   const dataset = await fileOf(datasetPath);
   const results = await fileOf(resultsPath);
   const duckdb = await loadDuckDb(options.importDuckDb ?? (() => import('@duckdb/node-api')));
@@ -86,8 +98,8 @@ export async function scoreWithDuckDb(
   try {
     const nCases = await checkDataset(connection, await withJsonColumns(connection, dataset));
     const model = await checkResults(connection, await withJsonColumns(connection, results), threshold);
-    const summary = await summarize(connection, results, threshold, nCases);
-    return { datasetPath, resultsPath, model, summary };
+    const summary = await summarize(connection, results, threshold, nCases, conventions.eceBins);
+    return { datasetPath, resultsPath, model, summary, conventions, stats: null };
   } finally {
     connection.closeSync();
     instance.closeSync();
@@ -221,9 +233,15 @@ async function addProblems(
   problems.omitted += Math.max(0, Number(listed[0]?.['total'] ?? 0) - listed.length);
 }
 
-async function summarize(connection: Connection, file: OfflineSqlFile, threshold: number, nCases: number) {
+async function summarize(
+  connection: Connection,
+  file: OfflineSqlFile,
+  threshold: number,
+  nCases: number,
+  bins: number,
+) {
   return reading(file, async () => {
-    const calibration = new CalibrationAccumulator();
+    const calibration = new CalibrationAccumulator({ bins, binning: 'equal-width', average: 'pooled' });
     const count = { yes_no: 0, choice: 0, score: 0 };
     let correct = 0;
     let withCost = 0;
@@ -233,7 +251,7 @@ async function summarize(connection: Connection, file: OfflineSqlFile, threshold
     const absError = new ExactSum();
     const cost = new ExactSum();
     const latency = new ExactSum();
-    for (const g of await rowsOf(connection, resultsGroupsSql())) {
+    for (const g of await rowsOf(connection, resultsGroupsSql(bins))) {
       const n = Number(g['n']);
       const hits = Number(g['hits']);
       count[g['kind'] as keyof typeof count] += n;

@@ -415,10 +415,10 @@ export function createScoredSql(threshold: number): string {
 }
 
 /**
- * The sums of an offline summary by kind and calibration bin (bin = min(floor(c * 10), 9),
- * as binOf; null for score). Run only when the checks found nothing.
+ * The sums of an offline summary by kind and calibration bin (bin = min(floor(c * bins),
+ * bins - 1), as binOf; null for score). Run only when the checks found nothing.
  */
-export function resultsGroupsSql(): string {
+export function resultsGroupsSql(bins: number = CALIBRATION_BINS): string {
   return `SELECT
   kind,
   bin,
@@ -433,7 +433,7 @@ export function resultsGroupsSql(): string {
   coalesce(fsum(latency_ms), 0) AS latency_sum,
   count(latency_ms) AS with_latency
 FROM (
-  SELECT *, CASE WHEN kind <> 'score' THEN least(CAST(floor(confidence * ${CALIBRATION_BINS}) AS INTEGER), ${CALIBRATION_BINS - 1}) END AS bin
+  SELECT *, CASE WHEN kind <> 'score' THEN least(CAST(floor(confidence * ${bins}) AS INTEGER), ${bins - 1}) END AS bin
   FROM dk_scored
   WHERE NOT bad
 )
