@@ -79,6 +79,10 @@ benchmarks its default model on the bundled synthetic sample.`,
       retryFailed: v['retry-failed'],
       storePath: v['no-store'] ? null : storePathOf(v.store, io),
     };
+    if (request.dataset?.kind === 'path') {
+      const { refuseWrongFiles } = await import('../wrong-file.js');
+      await refuseWrongFiles([{ option: '--dataset', path: request.dataset.path, expects: 'typed-decisions' }], io.cwd);
+    }
     const { planBenchFromStore, executeBench } = await import('../../app/bench/execute-bench.js');
     const { renderBenchStart } = await import('../../reports/bench/bench-messages.js');
     const { createProgressWriter } = await import('../progress-writer.js');

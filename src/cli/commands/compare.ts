@@ -48,6 +48,14 @@ ECE, Score MAE, $ / correct, Latency (ms). Never calls a model.`,
     const datasetPath = requiredValue('dataset', values.dataset);
     if (values.results.length === 0) throw new UsageError('--results is required (one or more files)');
     const sort = values.sort ?? null;
+    const { refuseWrongFiles } = await import('../wrong-file.js');
+    await refuseWrongFiles(
+      [
+        { option: '--dataset', path: datasetPath, expects: 'offline-dataset' },
+        ...values.results.map((path) => ({ option: '--results', path, expects: 'offline-results' as const })),
+      ],
+      io.cwd,
+    );
     const { scoreResultsFiles } = await import('../../app/offline/score-files.js');
     const { dataset, scored } = await scoreResultsFiles(datasetPath, values.results);
     const rows = sort === null ? scored : sortByMetric(scored, (r) => r.summary, sort);

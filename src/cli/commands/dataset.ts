@@ -97,6 +97,7 @@ ${PATH_NOTE}`,
   examples: ['decidekit dataset info typed-decisions'],
   async run({ values, positionals }, io) {
     const targets = targetsOf(positionals, values['cache-dir'], io);
+    await refuseWrongTargets(targets, io);
     const { describeDatasets } = await import('../../app/datasets/describe-datasets.js');
     const { described, notFetched } = await describeDatasets(targets, {
       explicit: positionals.length > 0,
@@ -127,6 +128,7 @@ ${PATH_NOTE}`,
   examples: ['decidekit dataset verify ./test-00000-of-00001.parquet'],
   async run({ values, positionals }, io) {
     const targets = targetsOf(positionals, values['cache-dir'], io);
+    await refuseWrongTargets(targets, io);
     const { verifyDatasets } = await import('../../app/datasets/describe-datasets.js');
     const results = await verifyDatasets(targets, { explicit: positionals.length > 0 });
     const failed = results.some((r) => !r.ok && !r.skipped);
@@ -210,6 +212,17 @@ function targetsOf(positionals: readonly string[], cacheDirValue: string | undef
           ? { kind: 'typed-decisions', cacheDir }
           : { kind: 'path', path: resolve(io.cwd, target) },
   }));
+}
+
+/** A dataset PATH that is another kind of file (an offline dataset, a run store, ...) is named once. */
+async function refuseWrongTargets(targets: readonly DatasetTarget[], io: CliIo): Promise<void> {
+  const { refuseWrongFiles } = await import('../wrong-file.js');
+  await refuseWrongFiles(
+    targets.flatMap((t) =>
+      t.source.kind === 'path' ? [{ option: 'dataset', path: t.source.path, expects: 'typed-decisions' as const }] : [],
+    ),
+    io.cwd,
+  );
 }
 
 function fetchJson(r: FetchTypedDecisionsResult) {

@@ -30,6 +30,14 @@ correct decision and mean latency. Absent numbers read n/a (null in JSON).`,
       throw new UsageError(
         `score takes one --results file, got ${values.results.length} (use 'decidekit compare' for several)`,
       );
+    const { refuseWrongFiles } = await import('../wrong-file.js');
+    await refuseWrongFiles(
+      [
+        { option: '--dataset', path: datasetPath, expects: 'offline-dataset' },
+        { option: '--results', path: values.results[0]!, expects: 'offline-results' },
+      ],
+      io.cwd,
+    );
     const { scoreResultsFiles } = await import('../../app/offline/score-files.js');
     const { scored } = await scoreResultsFiles(datasetPath, values.results, { threshold: values.threshold });
     if (values.html !== undefined) {
