@@ -409,6 +409,7 @@ function prepareStatements(db: Database.Database) {
     ),
     plannedCount: db.prepare('SELECT count(*) AS n FROM run_cases WHERE run_id = ?'),
     allIds: db.prepare('SELECT id FROM runs ORDER BY created_ms, id'),
+    statusCounts: db.prepare('SELECT status, COUNT(*) AS n FROM runs GROUP BY status'),
     insertRun:
       db.prepare(`INSERT INTO runs (id, created_at, created_ms, status, label, fingerprint, tool_version, model,
         endpoint_scheme, endpoint_host, endpoint_port, endpoint_path, embedded_model, dataset_id, dataset_revision,
@@ -809,6 +810,15 @@ class SqliteRunStore implements RunStore {
   listRuns(options: { readonly limit?: number } = {}): StoredRunHead[] {
     const limit = options.limit === undefined ? -1 : Math.max(0, Math.floor(options.limit));
     return this.reading(() => (this.statements.list.all(limit) as RunRow[]).map((r) => this.headOf(r)));
+  }
+
+  countRuns(): Readonly<Record<StoredRunStatus, number>> {
+    const counts: Record<StoredRunStatus, number> = { running: 0, complete: 0, incomplete: 0, interrupted: 0 };
+    for (const { status, n } of this.reading(
+      () => this.statements.statusCounts.all() as { status: string; n: number }[],
+    ))
+      if (STATUSES.has(status)) counts[status as StoredRunStatus] += n;
+    return counts;
   }
 
   checkRun(id: string): RunCheck {
