@@ -36,7 +36,10 @@ Offline? Download the file elsewhere and pass it by path to bench/info/verify.`,
     json: jsonOption,
   },
   positionals: { min: 1, max: 1, names: 'one dataset name: typed-decisions' },
-  notes: `Environment:
+  notes: `The download is capped at 64 MiB (only the sha256 is pinned, not the size): a larger
+Content-Length or body is refused with nothing saved; 30 s without data abandons it.
+
+Environment:
   HF_ENDPOINT      a Hugging Face mirror to download from (default https://huggingface.co)`,
   exitCodes: '0 fetched and verified, 1 download or integrity failure, 2 usage error, 130 interrupted.',
   examples: ['decidekit dataset fetch typed-decisions'],
