@@ -29,6 +29,7 @@ import type {
 } from './run-store.js';
 import { summarizeRun } from './run-summary.js';
 import { checkRunRecords } from './run-records-check.js';
+import { checkStoreLocation } from './store-location.js';
 import { isDamage, StoreDamagedError, StoreNeedsUpgradeError, StoreWriteError } from './store-errors.js';
 import { APPLICATION_ID, MIGRATIONS, REQUIRED_TABLES, SCHEMA_VERSION } from './store-schema.js';
 
@@ -154,6 +155,7 @@ function wrapOpenError(path: string, err: unknown): DecidekitError {
 export function openRunStore(path: string, options: OpenRunStoreOptions = {}): RunStore {
   const readOnly = options.readOnly === true;
   const mustExist = options.mustExist === true || readOnly;
+  checkStoreLocation(path);
   if (mustExist && !existsSync(path)) {
     throw new DecidekitError(
       'store_missing',
