@@ -110,6 +110,9 @@ export const MIGRATIONS: readonly string[] = [
   AUDIT_MIGRATION,
   // Version 4: the model each response said answered it (a server may ignore the asked one).
   `ALTER TABLE cases ADD COLUMN answered_model TEXT;`,
+  // Version 5: a digest of each case's rows as written (see case-digest.ts), so \`runs check\`
+  // finds a change to any stored byte of a case. Cases saved before have none.
+  `ALTER TABLE cases ADD COLUMN digest TEXT;`,
 ];
 
 /** Tables every store at SCHEMA_VERSION has; one missing means the file was damaged. */
