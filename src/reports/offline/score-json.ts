@@ -2,7 +2,8 @@
  * The `--json` shape of offline summaries: stable snake_case keys (as in the file formats),
  * unrounded numbers, null for absent metrics.
  */
-import type { OfflineSummary } from '../../core/offline/summary.js';
+import { offlineNullReasons, type OfflineSummary } from '../../core/offline/summary.js';
+import { nullReasonsJson } from '../json-shapes.js';
 
 export interface OfflineSummaryJson {
   readonly accuracy: number | null;
@@ -15,6 +16,8 @@ export interface OfflineSummaryJson {
   readonly cost_per_correct_usd: number | null;
   readonly cost_per_correct_reason: string | null;
   readonly mean_latency_ms: number | null;
+  /** Why each null metric above is null (snake_case keys); absent when none is. */
+  readonly null_reasons?: Readonly<Record<string, string>>;
   readonly threshold: number;
   readonly counts: {
     readonly n_cases: number;
@@ -53,6 +56,7 @@ export function offlineSummaryJson(s: OfflineSummary): OfflineSummaryJson {
     cost_per_correct_usd: s.costPerCorrectUsd,
     cost_per_correct_reason: s.costPerCorrectReason,
     mean_latency_ms: s.meanLatencyMs,
+    ...nullReasonsJson(offlineNullReasons(s)),
     threshold: s.threshold,
     counts: {
       n_cases: c.nCases,

@@ -1,7 +1,7 @@
 /** Text and Markdown renderers of `score`, `compare` and `validate`. Pure: they return strings. */
 import type { InputProblem } from '../../core/errors.js';
 import { formatProblem } from '../../core/errors.js';
-import { describeCostPerCorrectReason, type OfflineSummary } from '../../core/offline/summary.js';
+import { describeCostPerCorrectReason, offlineNullReasons, type OfflineSummary } from '../../core/offline/summary.js';
 import type { ScoredModel } from './score-json.js';
 import {
   NOT_AVAILABLE,
@@ -28,6 +28,7 @@ export function renderScoreText(m: ScoredModel, options: TextOptions = {}): stri
   const c = s.counts;
   const decided = c.nScored.yesNo + c.nScored.choice;
   const thresholdNote = s.threshold === 0.5 ? '' : `, yes at p >= ${s.threshold}`;
+  const absent = offlineNullReasons(s);
   const cost =
     s.costPerCorrectUsd === null
       ? s.costPerCorrectReason === null
@@ -43,9 +44,9 @@ export function renderScoreText(m: ScoredModel, options: TextOptions = {}): stri
         ? 'no yes/no or choice results'
         : `${c.nCorrect} of ${decided} yes/no and choice decisions correct${thresholdNote}`,
     ],
-    ['Brier', formatNumber(s.brier), s.brier === null ? '' : '0 best, 2 worst'],
-    ['Log loss', formatNumber(s.logLoss), s.logLoss === null ? '' : '0 best'],
-    ['ECE', formatNumber(s.ece), s.ece === null ? '' : `mean confidence ${formatNumber(s.meanConfidence)}`],
+    ['Brier', formatNumber(s.brier), absent.brier ?? '0 best, 2 worst'],
+    ['Log loss', formatNumber(s.logLoss), absent.logLoss ?? '0 best'],
+    ['ECE', formatNumber(s.ece), absent.ece ?? `mean confidence ${formatNumber(s.meanConfidence)}`],
     [
       'Score MAE',
       formatNumber(s.scoreMae),

@@ -157,6 +157,8 @@ describe('renderRunsList', () => {
     const doc = JSON.parse(renderRunsListJson([headOf(running, 'running', 1), headOf(runA)], 's.sqlite'));
     expect(doc.store).toBe('s.sqlite');
     expect(doc.runs[0].headline).toBeNull();
+    expect(doc.runs[0].null_reasons.headline).toMatch(/^no summary saved yet: the run is running/);
+    expect(doc.runs[1]).not.toHaveProperty('null_reasons');
     expect(doc.runs[1].headline.kl).toBe(runA.summary.kl);
     expect(doc.runs[1].fingerprint).toBe(runA.fingerprint);
     expect(doc.runs[1].headline.latency_p50_ms).toBe(runA.summary.latencyMs.p50);
@@ -176,11 +178,12 @@ describe('renderRunShow', () => {
     expect(text).toContain('synthetic sample');
   });
 
-  it('shows n/a for metrics of a run where nothing was answered', () => {
+  it('shows n/a with its reason for metrics of a run where nothing was answered', () => {
     const none = makeRun('20261203-000000-dddd', [failedCase(c1)]);
     const text = renderRunShow(headOf(none), none, { colour: false });
-    expect(text).toMatch(/KL from gold\s+n\/a/);
-    expect(text).toMatch(/latency\s+p50 n\/a/);
+    expect(text).toMatch(/KL from gold\s+n\/a {2}\(no decision was answered \(\d+ failed\)\)/);
+    expect(text).toMatch(/latency\s+n\/a {2}\(no request completed\)/);
+    expect(text).toMatch(/input tokens\s+n\/a {2}\(no request was answered\)/);
   });
 
   it('puts config and summary in JSON, with the host redacted on request', () => {
