@@ -70,7 +70,7 @@ lets the requests in flight finish (up to --drain-ms; a second Ctrl+C ends at on
   },
   notes: `Fault injection is seeded, for testing clients; a warning line is printed when any is on.`,
   exitCodes:
-    '130 stopped by Ctrl+C, 143 stopped by SIGTERM (after the requests in flight), 1 cannot listen or bad\n--prior-file, 2 usage error.',
+    '0 only for --help; 130 stopped by Ctrl+C, 143 by SIGTERM (after the requests in flight);\n1 cannot listen or bad --prior-file; 2 usage error.',
   examples: [
     'decidekit serve --port 8084 --model heuristic --metrics',
     "curl -s http://127.0.0.1:8084/v1/systemone -H 'content-type: application/json' \\\n" +
