@@ -10,7 +10,7 @@ export const command = defineCommand({
 re-scores each stored decision from its answers and gold, recomputes the run's summary and
 compares both with what was saved, and checks each case's rows against the digest written
 with them (any changed byte of a case, even one that moves no score; cases saved before
-schema version 5 have none). A damaged store or a run that no longer reads back as it was
+schema version 6 have none). A damaged store or a run that no longer reads back as it was
 saved is named, with what differs.`,
   options: {
     json: flag('one JSON document'),
