@@ -84,10 +84,16 @@ describe('runs check', () => {
   it('lists audits beside benchmark runs in runs list', async () => {
     const store = join(tmp, 'mixed.sqlite');
     expect((await runCliInProcess(['bench', '--limit', '2', '--store', store])).code).toBe(0);
-    const audit = await runCliInProcess(['audit', '--store', store]);
+    const audit = await runCliInProcess(['audit', '--store', store, '--label', `long ${'label '.repeat(30)}`]);
     expect(audit.code, audit.stderr).toBe(0);
+    const probe = await runCliInProcess(['probe', '--store', store]);
+    expect(probe.code, probe.stderr).toBe(0);
     const list = await runCliInProcess(['runs', 'list', '--store', store]);
     expect(list.stdout).toMatch(/^Audits /m);
+    expect(list.stdout).toMatch(/^Probes /m);
+    // Every section fits 100 columns: the audit's long label is cut with an ellipsis.
+    for (const line of list.stdout.split('\n')) expect([...line].length, line).toBeLessThanOrEqual(100);
+    expect(list.stdout).toMatch(/^audit-\S+ .* long label.*…$/m);
     expect(list.stdout).toMatch(/^audit-\S+ .* complete /m);
     const json = JSON.parse((await runCliInProcess(['runs', 'list', '--json', '--store', store])).stdout) as {
       runs: unknown[];

@@ -52,8 +52,8 @@ Brier, ECE and the rest: 'runs show ID' or --json. A store that does not exist y
           ...(width === undefined ? {} : { width }),
         }),
       );
-      io.stdout.write(renderAuditRunsList(audits, { colour }));
-      io.stdout.write(renderProbeRunsList(probes, { colour }));
+      io.stdout.write(renderAuditRunsList(audits, { colour, ...(width === undefined ? {} : { width }) }));
+      io.stdout.write(renderProbeRunsList(probes, { colour, ...(width === undefined ? {} : { width }) }));
     }
     return 0;
   },
