@@ -7,11 +7,13 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../core/canonical-json.js';
 
-/** The columns of a `cases` row the digest covers (every column but the digest itself). */
+/**
+ * The columns of a `cases` row the digest covers: every one but the digest and the position
+ * (the run's case set, `run_cases`, holds that; a save may take it there inside SQL).
+ */
 export const CASE_DIGEST_COLUMNS = [
   'run_id',
   'case_id',
-  'position',
   'workflow',
   'request_status',
   'latency_ms',
