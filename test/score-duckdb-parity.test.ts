@@ -4,7 +4,7 @@
  * (JSONL, gzipped JSONL and Parquet results); the same verdict on invalid files, with the
  * DuckDB engine naming file, case and field; and a clear usage error without the package.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -150,7 +150,8 @@ describe('score --engine duckdb on seeded edge cases', () => {
     expect(counts.n_missing).toBeGreaterThan(0);
     expect(counts.n_scored.score).toBeGreaterThan(0);
     // Gzipped JSONL and Parquet (decision as JSON text): both engines agree, and with the JSONL numbers.
-    for (const results of [`${base}-results.jsonl.gz`, `${base}-results.parquet`]) {
+    copyFileSync(`${base}-results.parquet`, `${base}-results.data`);
+    for (const results of [`${base}-results.jsonl.gz`, `${base}-results.parquet`, `${base}-results.data`]) {
       const { results: _path, ...numbers } = await expectParity([...args, '--results', results]);
       const { results: _expectedPath, ...expectedNumbers } = expected;
       expectSameNumbers(numbers, expectedNumbers);

@@ -6,7 +6,7 @@
  * CalibrationAccumulator, so the report is the in-process scorer's, rendered by the same
  * renderers. What the engine checks (and does not) is in docs/file-formats.md.
  */
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CalibrationAccumulator } from '../../core/calibration.js';
@@ -121,7 +121,19 @@ async function fileOf(path: string): Promise<OfflineSqlFile> {
     const code = (err as NodeJS.ErrnoException).code;
     throw unreadable(path, code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : String(err));
   }
-  return { path, format: /\.parquet$/i.test(path) ? 'parquet' : 'jsonl' };
+  // As the default engine: a .parquet name, or the Parquet magic bytes under any name.
+  return { path, format: /\.parquet$/i.test(path) || (await startsWithParquetMagic(path)) ? 'parquet' : 'jsonl' };
+}
+
+async function startsWithParquetMagic(path: string): Promise<boolean> {
+  const handle = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(4);
+    const { bytesRead } = await handle.read(head, 0, 4, 0);
+    return bytesRead === 4 && head.toString('latin1') === 'PAR1';
+  } finally {
+    await handle.close();
+  }
 }
 
 function unreadable(path: string, hint: string): DecidekitError {
