@@ -1,10 +1,10 @@
 /**
  * Cost of the statistics core (src/core/stats) on its own: building the per-case sample,
- * the 2,000-resample case-level bootstrap, the ECE noise floor (500 simulations) and the
+ * the 2,000-resample case-level bootstrap, the ECE noise floor (2,000 simulations by default) and the
  * paired bootstrap, on a Typed Decisions-sized run (2,000 cases of five decisions) and on a
  * million one-decision cases (the block path). CPU time of this process, median of N runs.
  *
- *   npx tsx bench/stats.bench.ts [--runs N]
+ *   npx tsx bench/stats.bench.ts [--runs N] [--simulations S]
  */
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -13,10 +13,11 @@ import { createSeededRandom } from '../src/core/seeded-random.js';
 import { bootstrapIntervals, pairedBootstrap } from '../src/core/stats/bootstrap.js';
 import { CaseSampleBuilder, type CaseSample } from '../src/core/stats/case-sample.js';
 import { DEFAULT_CONVENTIONS } from '../src/core/stats/conventions.js';
-import { eceNoiseFloor } from '../src/core/stats/noise-floor.js';
+import { DEFAULT_NOISE_SIMULATIONS, eceNoiseFloor } from '../src/core/stats/noise-floor.js';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, simulations: { type: 'string' } } });
 const RUNS = Number(values.runs);
+const SIMULATIONS = values.simulations === undefined ? DEFAULT_NOISE_SIMULATIONS : Number(values.simulations);
 
 function sample(cases: number, perCase: number, seed: number): CaseSample {
   const random = createSeededRandom(seed);
@@ -67,7 +68,7 @@ for (const [label, cases, perCase] of [
     measured.build.push(cpuMs(() => (a = sample(cases, perCase, 1))));
     b = sample(cases, perCase, 2);
     measured.boot.push(cpuMs(() => bootstrapIntervals(a!, DEFAULT_CONVENTIONS)));
-    measured.floor.push(cpuMs(() => eceNoiseFloor(a!, DEFAULT_CALIBRATION, { seed: 1 })));
+    measured.floor.push(cpuMs(() => eceNoiseFloor(a!, DEFAULT_CALIBRATION, { seed: 1, simulations: SIMULATIONS })));
     measured.paired.push(cpuMs(() => pairedBootstrap(a!, b!, DEFAULT_CONVENTIONS)));
   }
   rows.push(
@@ -77,11 +78,11 @@ for (const [label, cases, perCase] of [
 const load = (await import('node:fs')).readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
 process.stdout.write(
   [
-    `Command: \`npx tsx bench/stats.bench.ts --runs ${RUNS}\``,
+    `Command: \`npx tsx bench/stats.bench.ts --runs ${RUNS} --simulations ${SIMULATIONS}\``,
     `Machine: ${cpus().length} CPUs, ${cpus()[0]?.model ?? 'unknown'}, node ${process.version}; load average ${load}`,
     `CPU milliseconds of this process, median of ${RUNS} runs (sample building includes making the synthetic data)`,
     '',
-    '| sample | build sample | bootstrap (2,000 resamples) | noise floor (500) | intervals total | paired bootstrap |',
+    `| sample | build sample | bootstrap (2,000 resamples) | noise floor (${SIMULATIONS}) | intervals total | paired bootstrap |`,
     '|---|---:|---:|---:|---:|---:|',
     ...rows,
   ].join('\n') + '\n',
