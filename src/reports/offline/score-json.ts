@@ -138,14 +138,17 @@ function modelJson(m: ScoredModel) {
   };
 }
 
-/** Why a `_ci` key or the noise floor is null: intervals off, the metric itself absent, or too few cases. */
+/** A metric whose every resample gives the same value has no interval (docs/scoring.md). */
+const NOT_ESTIMABLE = 'no variation across cases (one case, or every case alike): interval not estimable';
+
+/** Why a `_ci` key or the noise floor is null: intervals off, the metric itself absent, or no variation. */
 function statsNullReasons(m: ScoredModel, summaryReasons: Readonly<Record<string, string>>): Record<string, string> {
   const stats = offlineStatsJson(m);
   const off = 'no intervals computed (--no-ci)';
   const out: Record<string, string> = {};
   for (const metric of ['accuracy', 'brier', 'log_loss', 'ece'] as const) {
     if (stats[`${metric}_ci`] !== null) continue;
-    out[`${metric}_ci`] = m.stats == null ? off : (summaryReasons[metric] ?? 'too few cases for an interval');
+    out[`${metric}_ci`] = m.stats == null ? off : (summaryReasons[metric] ?? NOT_ESTIMABLE);
   }
   if (stats.ece_noise_floor === null)
     out['ece_noise_floor'] = m.stats == null ? off : (summaryReasons['ece'] ?? 'too few cases for a noise floor');

@@ -53,14 +53,14 @@ export function renderScoreText(m: ScoredModel, options: TextOptions = {}): stri
     [
       'Accuracy',
       formatNumber(s.accuracy),
-      formatInterval(ci?.accuracy),
+      intervalCell(s.accuracy, ci, 'accuracy'),
       decided === 0
         ? 'no yes/no or choice results'
         : `${c.nCorrect} of ${decided} yes/no and choice decisions correct${thresholdNote}`,
     ],
-    ['Brier', formatNumber(s.brier), formatInterval(ci?.brier), absent.brier ?? '0 best, 2 worst'],
-    ['Log loss', formatNumber(s.logLoss), formatInterval(ci?.logLoss), absent.logLoss ?? '0 best'],
-    ['ECE', formatNumber(s.ece), formatInterval(ci?.ece), eceNote],
+    ['Brier', formatNumber(s.brier), intervalCell(s.brier, ci, 'brier'), absent.brier ?? '0 best, 2 worst'],
+    ['Log loss', formatNumber(s.logLoss), intervalCell(s.logLoss, ci, 'logLoss'), absent.logLoss ?? '0 best'],
+    ['ECE', formatNumber(s.ece), intervalCell(s.ece, ci, 'ece'), eceNote],
     [
       'Score MAE',
       formatNumber(s.scoreMae),
@@ -114,12 +114,22 @@ export function renderScoreText(m: ScoredModel, options: TextOptions = {}): stri
 }
 
 /** "[0.711, 0.749]", or '' without an interval. */
+/** The interval column: empty without intervals, "no interval" when every resample agreed. */
+function intervalCell(
+  value: number | null,
+  intervals: Readonly<Record<'accuracy' | 'brier' | 'logLoss' | 'ece', Interval | null>> | undefined,
+  metric: 'accuracy' | 'brier' | 'logLoss' | 'ece',
+): string {
+  if (intervals === undefined || value === null) return '';
+  return intervals[metric] === null ? 'no interval' : formatInterval(intervals[metric]);
+}
+
 export function formatInterval(i: Interval | null | undefined, digits = 3): string {
   return i === null || i === undefined ? '' : `[${formatNumber(i.low, digits)}, ${formatNumber(i.high, digits)}]`;
 }
 
 function binsPhrase(c: ReturnType<typeof effectiveConventions>): string {
-  const bins = c.eceBins === 10 && c.eceBinning === 'equal-width' ? 'ten bins' : `${c.eceBins} ${c.eceBinning} bins`;
+  const bins = c.eceBins === 10 && c.eceBinning === 'equal-width' ? 'ten bins' : plural(c.eceBins, `${c.eceBinning} bin`);
   return c.eceAverage === 'per-question' ? `${bins}, ECE averaged per question (prompt)` : bins;
 }
 
