@@ -3,6 +3,7 @@
  * once for every command that shows them (`score`, `compare`, and the benchmark commands).
  */
 import { DEFAULT_CONVENTIONS, withConventions, type Conventions } from '../core/stats/conventions.js';
+import { UsageError } from '../core/errors.js';
 import { flag, integer, oneOf } from './define-command.js';
 
 export const statsOptions = {
@@ -26,7 +27,7 @@ export const statsOptions = {
   seed: integer('S', 'seed of the bootstrap intervals and the ECE noise floor, an integer in [0, 2^32)', {
     min: 0,
     max: 0xffffffff,
-    default: DEFAULT_CONVENTIONS.seed,
+    defaultText: String(DEFAULT_CONVENTIONS.seed),
   }),
   'no-ci': flag('no 95% intervals or ECE noise floor (faster on very large files)'),
 };
@@ -36,16 +37,21 @@ export function conventionsFromOptions(values: {
   readonly 'ece-bins': number;
   readonly 'ece-binning': Conventions['eceBinning'];
   readonly 'ece-average': Conventions['eceAverage'];
-  readonly seed: number;
+  readonly seed: number | undefined;
   readonly 'no-ci': boolean;
 }): { readonly conventions: Conventions; readonly intervals: boolean } {
   const intervals = !values['no-ci'];
+  // The seed chooses the resamples and simulations; without them it would do nothing, silently.
+  if (!intervals && values.seed !== undefined)
+    throw new UsageError(
+      '--seed has no effect with --no-ci (it seeds the intervals and the noise floor); give one of them',
+    );
   return {
     conventions: withConventions({
       eceBins: values['ece-bins'],
       eceBinning: values['ece-binning'],
       eceAverage: values['ece-average'],
-      seed: values.seed,
+      seed: values.seed ?? DEFAULT_CONVENTIONS.seed,
       bootstrapResamples: intervals ? DEFAULT_CONVENTIONS.bootstrapResamples : 0,
     }),
     intervals,

@@ -68,6 +68,8 @@ ranked by accuracy, marking models whose interval overlaps the leader's as tied.
     const { compareResultsFiles } = await import('../../app/offline/score-files.js');
     const compared = await compareResultsFiles(datasetPath, values.results, conventionsFromOptions(values));
     const rows = sort === null ? [...compared.scored] : sortByMetric(compared.scored, (r) => r.summary, sort);
+    const { conventionNotes } = await import('../../reports/offline/score-json.js');
+    for (const note of conventionNotes(compared.scored)) io.stderr.write(`warning: ${note}\n`);
     if (values.json) {
       const { renderCompareJson } = await import('../../reports/offline/score-json.js');
       io.stdout.write(renderCompareJson(compared, rows, sort));

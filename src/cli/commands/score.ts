@@ -57,7 +57,8 @@ larger than memory, JSONL (.gz) or Parquet: the same numbers and report, without
     if (values.engine === 'duckdb') {
       // Intervals need every decision in memory: the DuckDB engine reports none, as --no-ci.
       if (!values['no-ci']) io.stderr.write('note: --engine duckdb reports no intervals (as --no-ci)\n');
-      const { conventions } = conventionsFromOptions({ ...values, 'no-ci': true });
+      conventionsFromOptions(values); // refuses --seed with --no-ci
+      const { conventions } = conventionsFromOptions({ ...values, seed: undefined, 'no-ci': true });
       const { scoreWithDuckDb } = await import('../../app/offline/score-with-duckdb.js');
       scored = [await scoreWithDuckDb(datasetPath, values.results[0]!, { threshold: values.threshold, conventions })];
     } else {
@@ -67,6 +68,8 @@ larger than memory, JSONL (.gz) or Parquet: the same numbers and report, without
         ...conventionsFromOptions(values),
       }));
     }
+    const { conventionNotes } = await import('../../reports/offline/score-json.js');
+    for (const note of conventionNotes(scored)) io.stderr.write(`warning: ${note}\n`);
     if (values.html !== undefined) {
       const { renderScoreHtml } = await import('../../reports/html/offline-html.js');
       const { writeHtmlReport } = await import('../write-html.js');

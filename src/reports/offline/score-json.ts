@@ -93,6 +93,17 @@ export interface ScoredModel {
   readonly conventions?: Conventions;
   /** Intervals and the ECE noise floor; null or absent when intervals are off. */
   readonly stats?: OfflineIntervals | null;
+  /** ECE averaged per question with no question holding two decisions (perQuestionEceDegenerate). */
+  readonly perQuestionDegenerate?: boolean;
+}
+
+/** The warning when per-question ECE is degenerate: shown once on stderr and beside the conventions. */
+export const PER_QUESTION_DEGENERATE_NOTE =
+  'per-question ECE is degenerate here: every question (prompt) holds one decision, so it is the mean |hit - confidence| whatever the bins (use --ece-average pooled)';
+
+/** Notes on the conventions of these models' numbers (each once). */
+export function conventionNotes(models: readonly ScoredModel[]): string[] {
+  return models.some((m) => m.perQuestionDegenerate === true) ? [PER_QUESTION_DEGENERATE_NOTE] : [];
 }
 
 type Pair = [number, number] | null;
@@ -134,6 +145,7 @@ function modelJson(m: ScoredModel) {
     ...summary,
     ...stats,
     conventions,
+    ...(m.perQuestionDegenerate === true ? { convention_notes: conventionNotes([m]) } : {}),
     ...nullReasonsJson({ ...summaryReasons, ...statsNullReasons(m, summaryReasons ?? {}) }),
   };
 }
@@ -193,6 +205,7 @@ export function renderCompareJson(c: ComparedModels, shown: readonly ScoredModel
     dataset: c.datasetPath,
     sort,
     conventions: conventionsJson(effectiveConventions(baseline)),
+    ...(conventionNotes(c.scored).length > 0 ? { convention_notes: conventionNotes(c.scored) } : {}),
     models: shown.map((m) => {
       const { conventions: _, ...rest } = modelJson(m);
       return rest;
@@ -204,6 +217,8 @@ export function renderCompareJson(c: ComparedModels, shown: readonly ScoredModel
       accuracy: r.row.summary.accuracy,
       accuracy_ci: pair(r.row.stats?.intervals.accuracy),
       tied_with_leader: r.tiedWithLeader,
+      decided_cases: r.row.summary.counts.nScored.yesNo + r.row.summary.counts.nScored.choice,
+      same_cases_as_leader: r.sameCasesAsLeader,
     })),
     baseline: { model: baseline.model, results: baseline.resultsPath },
     comparisons: c.pairings.map(({ index, pairing }) => {

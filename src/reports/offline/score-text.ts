@@ -4,7 +4,7 @@ import { formatProblem } from '../../core/errors.js';
 import { describeCostPerCorrectReason, offlineNullReasons, type OfflineSummary } from '../../core/offline/summary.js';
 import type { Interval } from '../../core/stats/bootstrap.js';
 import { describeConventions } from '../../core/stats/conventions.js';
-import { effectiveConventions, type ComparedModels, type ScoredModel } from './score-json.js';
+import { conventionNotes, effectiveConventions, type ComparedModels, type ScoredModel } from './score-json.js';
 import {
   NOT_AVAILABLE,
   alignColumns,
@@ -109,7 +109,7 @@ export function renderScoreText(m: ScoredModel, options: TextOptions = {}): stri
     out.push(paint.dim('  gap = accuracy - mean confidence; negative means over-confident'));
   }
   out.push('');
-  out.push(...howToRead(conventions, m.stats?.units ?? null).map((l) => paint.dim(l)));
+  out.push(...howToRead(conventions, m.stats?.units ?? null, conventionNotes([m])).map((l) => paint.dim(l)));
   return `${out.join('\n')}\n`;
 }
 
@@ -129,13 +129,18 @@ export function formatInterval(i: Interval | null | undefined, digits = 3): stri
 }
 
 function binsPhrase(c: ReturnType<typeof effectiveConventions>): string {
-  const bins = c.eceBins === 10 && c.eceBinning === 'equal-width' ? 'ten bins' : plural(c.eceBins, `${c.eceBinning} bin`);
+  const bins =
+    c.eceBins === 10 && c.eceBinning === 'equal-width' ? 'ten bins' : plural(c.eceBins, `${c.eceBinning} bin`);
   return c.eceAverage === 'per-question' ? `${bins}, ECE averaged per question (prompt)` : bins;
 }
 
 /** The "how to read this" lines: what the intervals are and the conventions in words. */
-function howToRead(c: ReturnType<typeof effectiveConventions>, units: number | null): string[] {
-  const lines = [`Conventions: ${describeConventions(c)}.`];
+function howToRead(
+  c: ReturnType<typeof effectiveConventions>,
+  units: number | null,
+  notes: readonly string[],
+): string[] {
+  const lines = [`Conventions: ${describeConventions(c)}.${notes.map((n) => ` Note: ${n}.`).join('')}`];
   if (c.bootstrapResamples > 0)
     lines.push(
       'How to read this: [low, high] is a 95% interval from resampling cases (one decision per case offline' +
@@ -201,6 +206,18 @@ export function renderCompareNotes(models: readonly ScoredModel[]): string {
   return notes.length === 0 ? '' : `\n${notes.join('\n')}\n`;
 }
 
+/** Yes/no and choice cases decided, of the dataset's: `20 of 40`. */
+export function decidedCases(m: ScoredModel): string {
+  const c = m.summary.counts;
+  return `${c.nScored.yesNo + c.nScored.choice} of ${c.nCases}`;
+}
+
+/** The leaderboard's last column: tied with the leader, or over other cases than the leader's. */
+export function leaderboardMark(r: ComparedModels['leaderboard'][number]): string {
+  if (!r.sameCasesAsLeader) return 'other cases than the leader';
+  return r.tiedWithLeader ? 'tied with the leader' : '';
+}
+
 const VERDICT_TEXT = { better: 'better', worse: 'worse', within_noise: 'within noise' } as const;
 
 /**
@@ -217,17 +234,23 @@ export function renderCompareStatistics(c: ComparedModels): string {
     out.push('', 'Leaderboard by accuracy (tied: its 95% interval overlaps the leader’s)', '');
     out.push(
       ...renderMarkdownRows(
-        ['Rank', 'Model', 'Accuracy', '95% interval', 'Tied'],
+        ['Rank', 'Model', 'Accuracy', '95% interval', 'Decided', 'Tied'],
         c.leaderboard.map((r) => [
           r.rank === null ? '-' : String(r.rank),
           name(r.row),
           formatNumber(r.row.summary.accuracy),
           formatInterval(r.row.stats?.intervals.accuracy),
-          r.tiedWithLeader ? 'tied with the leader' : '',
+          decidedCases(r.row),
+          leaderboardMark(r),
         ]),
-        ['right', 'left', 'right', 'right', 'left'],
+        ['right', 'left', 'right', 'right', 'right', 'left'],
       ),
     );
+    if (c.leaderboard.some((r) => !r.sameCasesAsLeader))
+      out.push(
+        '',
+        'The models decided different cases: their accuracies are over different cases, so none is called tied with the leader; the paired tables below compare the cases both decided.',
+      );
   }
   for (const { index, pairing } of c.pairings) {
     const m = c.scored[index]!;
@@ -283,7 +306,12 @@ export function renderCompareStatistics(c: ComparedModels): string {
     }
   }
   const conventions = effectiveConventions(baseline);
-  out.push('', `Conventions: ${describeConventions(conventions)}.`);
+  out.push(
+    '',
+    `Conventions: ${describeConventions(conventions)}.${conventionNotes(c.scored)
+      .map((n) => ` Note: ${n}.`)
+      .join('')}`,
+  );
   if (hasIntervals)
     out.push(
       'How to read this: [low, high] is a 95% interval from resampling cases; a verdict is better or worse only when the paired interval of the difference excludes 0 (higher accuracy, lower Brier, log loss and ECE are better).',
