@@ -111,6 +111,12 @@ export interface RunStore {
    * saved cases.
    */
   getRun(id: string): BenchRun | null;
+  /**
+   * The run's saved cases in run order, read one at a time from one snapshot, so a run of
+   * any size can be rendered or exported without holding it. Finish (or `return()`) the
+   * iteration before writing to this store again.
+   */
+  iterateCases(runId: string): Generator<CaseResult>;
   /** Ids of cases with a saved answer; with `includeFailed`, also those whose request failed. */
   savedCaseIds(runId: string, options?: { readonly includeFailed?: boolean }): Set<string>;
   /** Newest first. */

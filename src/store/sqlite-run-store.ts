@@ -439,6 +439,10 @@ function prepareStatements(db: Database.Database) {
         d.predicted, d.correct, d.confidence, d.kl, d.brier, d.probabilities_json, d.error_kind, d.error_message
       FROM decisions d JOIN cases c ON c.run_id = d.run_id AND c.case_id = d.case_id
       WHERE d.run_id = ? ORDER BY c.position, d.position`),
+    caseDecisions:
+      db.prepare(`SELECT case_id, question_id, type, answers_json, gold_label, gold_probabilities_json, status,
+        predicted, correct, confidence, kl, brier, probabilities_json, error_kind, error_message
+      FROM decisions WHERE run_id = ? AND case_id = ? ORDER BY position`),
     savedIds: db.prepare('SELECT case_id, request_status FROM cases WHERE run_id = ?'),
     list: db.prepare(`SELECT ${HEAD_COLUMNS} FROM runs ORDER BY created_ms DESC, id DESC LIMIT ?`),
     exactId: db.prepare('SELECT id FROM runs WHERE id = ?'),
@@ -731,29 +735,57 @@ class SqliteRunStore implements RunStore {
       if (!list) byCase.set(d.case_id, (list = []));
       list.push(this.decisionOf(runId, d));
     }
-    return caseRows.map((c) => {
-      let request: RequestOutcome;
-      if (c.request_status === 'answered') {
-        if (typeof c.latency_ms !== 'number') throw this.damaged(runId, `case ${c.case_id} has no latency`);
-        request = {
-          status: 'answered',
-          latencyMs: c.latency_ms,
-          inputTokens: c.input_tokens,
-          ...(c.answered_model ? { model: c.answered_model } : {}),
-        };
-      } else if (c.request_status === 'failed') {
-        if (!FAILURE_KINDS.includes(c.error_kind as FailureKind))
-          throw this.damaged(runId, `case ${c.case_id} has an unknown failure kind ${JSON.stringify(c.error_kind)}`);
-        request = {
-          status: 'failed',
-          failure: { kind: c.error_kind as FailureKind, message: c.error_message ?? '' },
-          latencyMs: c.latency_ms,
-        };
-      } else {
-        throw this.damaged(runId, `case ${c.case_id} has an unknown status ${JSON.stringify(c.request_status)}`);
+    return caseRows.map((c) => this.caseOf(runId, c, byCase.get(c.case_id) ?? []));
+  }
+
+  *iterateCases(runId: string): Generator<CaseResult> {
+    if (this.reading(() => this.statements.exactId.get(runId), runId) === undefined) throw this.unknown(runId);
+    // One read transaction, so every page comes from the same snapshot; the cases stream
+    // from SQLite's sorter and each case's decisions are one primary-key range.
+    const own = !this.db.inTransaction;
+    if (own) this.db.exec('BEGIN');
+    try {
+      const rows = this.reading(() => this.statements.cases.iterate(runId) as IterableIterator<CaseRow>, runId);
+      for (;;) {
+        const next = this.reading(() => rows.next(), runId);
+        if (next.done === true) break;
+        const c = next.value;
+        const decisions = this.reading(
+          () =>
+            (this.statements.caseDecisions.all(runId, c.case_id) as DecisionRow[]).map((d) =>
+              this.decisionOf(runId, d),
+            ),
+          runId,
+        );
+        yield this.caseOf(runId, c, decisions);
       }
-      return { caseId: c.case_id, workflow: c.workflow, request, decisions: byCase.get(c.case_id) ?? [] };
-    });
+    } finally {
+      if (own && this.db.inTransaction) this.db.exec('COMMIT');
+    }
+  }
+
+  private caseOf(runId: string, c: CaseRow, decisions: Decision[]): CaseResult {
+    let request: RequestOutcome;
+    if (c.request_status === 'answered') {
+      if (typeof c.latency_ms !== 'number') throw this.damaged(runId, `case ${c.case_id} has no latency`);
+      request = {
+        status: 'answered',
+        latencyMs: c.latency_ms,
+        inputTokens: c.input_tokens,
+        ...(c.answered_model ? { model: c.answered_model } : {}),
+      };
+    } else if (c.request_status === 'failed') {
+      if (!FAILURE_KINDS.includes(c.error_kind as FailureKind))
+        throw this.damaged(runId, `case ${c.case_id} has an unknown failure kind ${JSON.stringify(c.error_kind)}`);
+      request = {
+        status: 'failed',
+        failure: { kind: c.error_kind as FailureKind, message: c.error_message ?? '' },
+        latencyMs: c.latency_ms,
+      };
+    } else {
+      throw this.damaged(runId, `case ${c.case_id} has an unknown status ${JSON.stringify(c.request_status)}`);
+    }
+    return { caseId: c.case_id, workflow: c.workflow, request, decisions };
   }
 
   private decisionOf(runId: string, d: DecisionRow): Decision {
