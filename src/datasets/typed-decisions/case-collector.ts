@@ -1,5 +1,9 @@
 import type { BenchCase } from '../../core/bench/case-result.js';
+import type { GoldAnswer } from '../../core/decision-score.js';
 import type { Question, QuestionSet } from '../../core/question.js';
+
+/** Distinct gold answers remembered for sharing (bounds the map on data where few repeat). */
+const MAX_SHARED_GOLDS = 100_000;
 import { ProblemList } from '../../core/problem-list.js';
 import { canonicalQuestionText } from '../../core/question-rules.js';
 import { parseDecodedRow } from './decoded-row.js';
@@ -15,6 +19,8 @@ export class CaseCollector {
   readonly #problems = new ProblemList();
   readonly #firstLineOfId = new Map<string, number>();
   readonly #schemas = new Map<string, { text: string; line: number; caseId: string; question: Question }>();
+  /** One shared gold answer per distinct answer: gold means of a few teacher samples repeat a lot. */
+  readonly #golds = new Map<string, GoldAnswer>();
   /** One shared question set per distinct set: a large file repeats a few sets many times. */
   readonly #questionSets = new Map<string, QuestionSet>();
 
@@ -52,7 +58,16 @@ export class CaseCollector {
         );
       }
     }
-    this.#cases.push(sameSchemas ? { ...c, questions: this.#shared(c.workflow, c.questions) } : c);
+    const gold = c.gold.map((g) => this.#sharedGold(g));
+    this.#cases.push(sameSchemas ? { ...c, questions: this.#shared(c.workflow, c.questions), gold } : { ...c, gold });
+  }
+
+  #sharedGold(gold: GoldAnswer): GoldAnswer {
+    const key = `${gold.labelIndex}:${gold.probabilities.join(',')}`;
+    const found = this.#golds.get(key);
+    if (found !== undefined) return found;
+    if (this.#golds.size < MAX_SHARED_GOLDS) this.#golds.set(key, gold);
+    return gold;
   }
 
   /**
