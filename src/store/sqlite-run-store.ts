@@ -43,11 +43,17 @@ export interface OpenRunStoreOptions {
    */
   readonly readOnly?: boolean;
   /**
-   * `full` (default) fsyncs the write-ahead log at every commit, so a saved case survives
-   * power loss as well as a killed process. `normal` survives a killed process only; it
-   * exists to measure what `full` costs.
+   * When commits reach the disk. Every commit survives a killed process either way (it is in
+   * the write-ahead log before the call returns). `normal` (default): the log is synced to
+   * disk at the first commit after every `syncIntervalMs` and when a run is finished or
+   * marked interrupted, so power loss or an OS crash loses at most the cases saved in the
+   * last interval (the file stays consistent). `full`: every commit is synced.
    */
   readonly synchronous?: 'full' | 'normal';
+  /** With `synchronous: 'normal'`, the longest time between syncs to disk. Default 2000. */
+  readonly syncIntervalMs?: number;
+  /** Monotonic milliseconds, for `syncIntervalMs`. Default `performance.now`. */
+  readonly now?: () => number;
   /** How long to wait for another process's write lock. Default 5000. */
   readonly busyTimeoutMs?: number;
   /** Source of the random part of run ids. Default: node:crypto. */
@@ -129,6 +135,14 @@ interface DecisionRow {
 
 const HEAD_COLUMNS = `runs.*, (SELECT count(*) FROM cases WHERE cases.run_id = runs.id) AS saved_cases`;
 
+/** JSON of arrays many decisions share (a question's answers, a common gold distribution), made once. */
+const sharedJson = new WeakMap<readonly unknown[], string>();
+function jsonOfShared(array: readonly unknown[]): string {
+  let text = sharedJson.get(array);
+  if (text === undefined) sharedJson.set(array, (text = JSON.stringify(array)));
+  return text;
+}
+
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 function wrapOpenError(path: string, err: unknown): DecidekitError {
@@ -205,7 +219,7 @@ export function openRunStore(path: string, options: OpenRunStoreOptions = {}): R
       if (version < SCHEMA_VERSION) throw new StoreNeedsUpgradeError(path, version, SCHEMA_VERSION);
     } else {
       db.pragma('journal_mode = WAL');
-      db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+      db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
       migrate(db, path);
     }
     db.pragma('foreign_keys = ON');
@@ -221,6 +235,11 @@ export function openRunStore(path: string, options: OpenRunStoreOptions = {}): R
     options.randomBytes ?? ((n) => cryptoRandomBytes(n)),
     busyTimeoutMs,
     removeSnapshot,
+    {
+      everyCommit: options.synchronous === 'full',
+      intervalMs: Math.max(0, options.syncIntervalMs ?? 2000),
+      now: options.now ?? (() => performance.now()),
+    },
   );
 }
 
@@ -421,6 +440,12 @@ function prepareStatements(db: Database.Database) {
     insertCase:
       db.prepare(`INSERT INTO cases (run_id, case_id, position, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model)
       VALUES (@run_id, @case_id, @position, @workflow, @request_status, @latency_ms, @input_tokens, @error_kind, @error_message, @answered_model)`),
+    // The usual save in one statement: the position comes from the run's case set, and a
+    // case saved before (or not in the set) inserts nothing and takes the slow path.
+    insertNewCase:
+      db.prepare(`INSERT OR IGNORE INTO cases (run_id, case_id, position, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model)
+      SELECT @run_id, @case_id, position, @workflow, @request_status, @latency_ms, @input_tokens, @error_kind, @error_message, @answered_model
+      FROM run_cases WHERE run_id = @run_id AND case_id = @case_id`),
     insertDecision:
       db.prepare(`INSERT INTO decisions (run_id, case_id, position, question_id, type, answers_json, gold_label,
         gold_probabilities_json, status, predicted, correct, confidence, kl, brier, probabilities_json, error_kind, error_message)
@@ -461,8 +486,33 @@ class SqliteRunStore implements RunStore {
     private readonly randomBytes: (n: number) => Uint8Array,
     private readonly busyTimeoutMs: number,
     private readonly onClose: () => void = () => {},
+    private readonly sync: { everyCommit: boolean; intervalMs: number; now: () => number } = {
+      everyCommit: true,
+      intervalMs: 0,
+      now: () => 0,
+    },
   ) {
     this.statements = prepareStatements(db);
+    this.lastSyncMs = sync.now();
+  }
+
+  private lastSyncMs: number;
+
+  /**
+   * Runs a write transaction; with `durable` (or when the sync interval has passed) its
+   * commit syncs the write-ahead log, and with it every earlier commit, to disk.
+   */
+  private committing<T>(write: () => T, durable: boolean): T {
+    const now = this.sync.now();
+    if (this.sync.everyCommit || (!durable && now - this.lastSyncMs < this.sync.intervalMs)) return write();
+    this.db.pragma('synchronous = FULL');
+    try {
+      const result = write();
+      this.lastSyncMs = now;
+      return result;
+    } finally {
+      this.db.pragma('synchronous = NORMAL');
+    }
   }
 
   /** Runs a write; whatever keeps it from the store becomes a `StoreWriteError` (or damage). */
@@ -577,7 +627,7 @@ class SqliteRunStore implements RunStore {
     // IMMEDIATE takes the write lock before the first read: a deferred transaction that
     // read first cannot be upgraded once another process has written (WAL), and fails at
     // once with "database is locked" instead of waiting out the busy timeout.
-    this.writing(runId, () => write.immediate());
+    this.writing(runId, () => this.committing(() => write.immediate(), false));
   }
 
   saveCase(runId: string, result: CaseResult): void {
@@ -586,20 +636,10 @@ class SqliteRunStore implements RunStore {
 
   private insertCase(runId: string, result: CaseResult): void {
     const s = this.statements;
-    const found = s.position.get(runId, result.caseId) as { position: number } | undefined;
-    if (found === undefined) {
-      throw new DecidekitError(
-        'invalid_run',
-        `cannot save case ${JSON.stringify(result.caseId)}: it is not in the case set of run ${runId}`,
-      );
-    }
-    s.deleteDecisions.run(runId, result.caseId);
-    s.deleteCase.run(runId, result.caseId);
     const r = result.request;
-    s.insertCase.run({
+    const row = {
       run_id: runId,
       case_id: result.caseId,
-      position: found.position,
       workflow: result.workflow,
       request_status: r.status,
       latency_ms: r.latencyMs,
@@ -607,7 +647,20 @@ class SqliteRunStore implements RunStore {
       error_kind: r.status === 'failed' ? r.failure.kind : null,
       error_message: r.status === 'failed' ? r.failure.message : null,
       answered_model: r.status === 'answered' ? (r.model ?? null) : null,
-    });
+    };
+    if (s.insertNewCase.run(row).changes === 0) {
+      // Saved before (a retry replaces it), or not in the run's case set.
+      const found = s.position.get(runId, result.caseId) as { position: number } | undefined;
+      if (found === undefined) {
+        throw new DecidekitError(
+          'invalid_run',
+          `cannot save case ${JSON.stringify(result.caseId)}: it is not in the case set of run ${runId}`,
+        );
+      }
+      s.deleteDecisions.run(runId, result.caseId);
+      s.deleteCase.run(runId, result.caseId);
+      s.insertCase.run({ ...row, position: found.position });
+    }
     result.decisions.forEach((d, i) => {
       const o = d.outcome;
       s.insertDecision.run({
@@ -616,9 +669,9 @@ class SqliteRunStore implements RunStore {
         position: i,
         question_id: d.questionId,
         type: d.type,
-        answers_json: JSON.stringify(d.answers),
+        answers_json: jsonOfShared(d.answers),
         gold_label: d.gold.label,
-        gold_probabilities_json: JSON.stringify(d.gold.probabilities),
+        gold_probabilities_json: jsonOfShared(d.gold.probabilities),
         status: o.status,
         predicted: o.status === 'answered' ? o.predicted : null,
         correct: o.status === 'answered' ? (o.correct ? 1 : 0) : null,
@@ -639,7 +692,9 @@ class SqliteRunStore implements RunStore {
         `cannot finish run ${runId}: status ${input.status} but its summary says ${input.summary.status}`,
       );
     }
-    this.writing(runId, () => this.writeSummary(runId, input.status, input.durationMs, input.summary));
+    this.writing(runId, () =>
+      this.committing(() => this.writeSummary(runId, input.status, input.durationMs, input.summary), true),
+    );
   }
 
   private writeSummary(
@@ -659,18 +714,15 @@ class SqliteRunStore implements RunStore {
 
   markInterrupted(runId: string): void {
     const update = this.db.transaction(() => {
-      const head = this.getHead(runId);
-      if (!head) throw this.unknown(runId);
-      if (head.status !== 'running') return;
-      const run = this.getRun(runId)!;
-      this.writeSummary(
-        runId,
-        'interrupted',
-        head.durationMs,
-        summarizeRun(run.config, run.cases, { interrupted: true }),
-      );
+      const row = this.statements.head.get(runId) as RunRow | undefined;
+      if (!row) throw this.unknown(runId);
+      if (this.headOf(row).status !== 'running') return;
+      const config = parseStoredJson<RunConfig>(row.config_json, 'configuration', runId, this.path, isConfig);
+      // Summarized case by case: a killed run of any size is marked without loading it whole.
+      const summary = summarizeRun(config, this.iterateCases(runId), { interrupted: true });
+      this.writeSummary(runId, 'interrupted', row.duration_ms, summary);
     });
-    this.writing(runId, () => update.immediate());
+    this.writing(runId, () => this.committing(() => update.immediate(), true));
   }
 
   reopenRun(runId: string): void {
