@@ -84,7 +84,7 @@ export function benchCards(run: Pick<BenchRun, 'summary'>): Card[] {
   ];
   if (s.cost !== null)
     cards.push({
-      key: 'perCorrectUsd',
+      key: 'per_correct_usd',
       label: 'Cost per correct',
       text: formatUsd(s.cost.perCorrectUsd),
       value: s.cost.perCorrectUsd,
@@ -99,7 +99,7 @@ export function benchCards(run: Pick<BenchRun, 'summary'>): Card[] {
       detail: s.errors > 0 ? `${formatCount(s.errors)} failed decisions count as misses` : `status ${s.status}`,
     },
     {
-      key: 'confidentDisagreements',
+      key: 'confident_disagreements',
       label: 'Confident and wrong',
       text: formatCount(s.confidentDisagreements),
       value: s.confidentDisagreements,

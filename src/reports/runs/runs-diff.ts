@@ -150,7 +150,63 @@ export function renderRunComparison(c: RunComparison, options: RunComparisonOpti
   return `${out.join('\n')}\n`;
 }
 
-/** `runs compare --json`: the whole comparison, numbers unrounded, absent values null. */
+const deltaJson = (d: MetricDelta) => ({ a: d.a, b: d.b, delta: d.delta });
+
+const sideJson = (r: ComparedRun) => ({
+  id: r.id,
+  created_at: r.createdAt,
+  label: r.label,
+  fingerprint: r.fingerprint,
+  model: r.model,
+  status: r.status,
+  decisions: r.decisions,
+});
+
+const viewJson = (v: DecisionView) => ({
+  predicted: v.predicted,
+  confidence: v.confidence,
+  correct: v.correct,
+  error: v.error,
+});
+
+/** `runs compare --json`: the whole comparison, snake_case keys, numbers unrounded, absent values null. */
 export function renderRunComparisonJson(c: RunComparison): string {
-  return `${JSON.stringify(c, null, 2)}\n`;
+  const h = c.headline;
+  const document = {
+    a: sideJson(c.a),
+    b: sideJson(c.b),
+    same_fingerprint: c.sameFingerprint,
+    headline: {
+      accuracy: deltaJson(h.accuracy),
+      kl: deltaJson(h.kl),
+      brier: deltaJson(h.brier),
+      ece: deltaJson(h.ece),
+      mean_confidence: deltaJson(h.meanConfidence),
+      errors: deltaJson(h.errors),
+      latency_p50_ms: deltaJson(h.latencyP50Ms),
+    },
+    by_question: c.byQuestion.map((q) => ({
+      key: q.key,
+      total: deltaJson(q.total),
+      accuracy: deltaJson(q.accuracy),
+      kl: deltaJson(q.kl),
+      brier: deltaJson(q.brier),
+    })),
+    changed: c.changed.map((d) => ({
+      case_id: d.caseId,
+      workflow: d.workflow,
+      question_id: d.questionId,
+      type: d.type,
+      gold: d.gold,
+      before: viewJson(d.before),
+      after: viewJson(d.after),
+    })),
+    fixed: c.fixed,
+    broken: c.broken,
+    predictions_changed: c.predictionsChanged,
+    shared: c.shared,
+    only_in_a: c.onlyInA,
+    only_in_b: c.onlyInB,
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
 }

@@ -1,6 +1,7 @@
 import type { BenchRun } from '../../core/bench/run.js';
 import { CONFIDENT_THRESHOLD } from '../../core/bench/summary.js';
-import { formatEndpoint, redactedIdentity } from '../../protocol/wire/endpoint.js';
+import { formatEndpoint } from '../../protocol/wire/endpoint.js';
+import { benchSummaryJson, datasetJson, runConfigJson, runHeadJson } from '../json-shapes.js';
 import type { StoredRunHead } from '../../store/run-store.js';
 import {
   describeErrorKinds,
@@ -23,7 +24,7 @@ import {
   renderTextRows,
   singleLine,
 } from '../format.js';
-import { describeCreatedAt, headJson } from './runs-list.js';
+import { describeCreatedAt } from './runs-list.js';
 
 export interface RunShowOptions {
   readonly colour: boolean;
@@ -105,8 +106,21 @@ export function renderRunShow(head: StoredRunHead, run: BenchRun, options: RunSh
   return `${out.join('\n')}\n`;
 }
 
-/** `runs show --json`: the run's head, full configuration and summary (decisions: `runs export`). */
+/**
+ * `runs show --json`: the run's head (its dataset in full, with the file a path dataset was
+ * read from), configuration and summary (decisions: `runs export`).
+ */
 export function renderRunShowJson(head: StoredRunHead, run: BenchRun, redactHost = false): string {
-  const config = redactHost ? { ...run.config, endpoint: redactedIdentity(run.config.endpoint) } : run.config;
-  return `${JSON.stringify({ ...headJson(head, redactHost), config, summary: run.summary }, null, 2)}\n`;
+  const d = run.config.dataset;
+  const document = {
+    ...runHeadJson(head, redactHost),
+    // The head's dataset, in full (the head's own keys first).
+    dataset: {
+      ...datasetJson(d),
+      file: d.file === undefined ? null : { path: d.file.path, sha256: d.file.sha256 },
+    },
+    config: runConfigJson(run.config, redactHost),
+    summary: benchSummaryJson(run.summary),
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
 }

@@ -3,7 +3,7 @@ import { defineCommand, flag, oneOf, text } from '../../define-command.js';
 import type { CliIo } from '../../io.js';
 import { colourEnabled } from '../../io.js';
 import { storePathOf } from '../../locations.js';
-import { storeOption } from './store-option.js';
+import { storeOption } from '../../shared-options.js';
 
 export const command = defineCommand({
   name: 'runs compare',

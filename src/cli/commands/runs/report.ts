@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { defineCommand, flag, oneOf, text, type CommandSpec } from '../../define-command.js';
 import { colourEnabled } from '../../io.js';
 import { storePathOf } from '../../locations.js';
-import { storeOption } from './store-option.js';
+import { storeOption } from '../../shared-options.js';
 
 const options = {
   format: oneOf(
