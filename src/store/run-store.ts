@@ -53,6 +53,9 @@ export interface SaveProgress {
   readonly durationMs?: number;
 }
 
+/** A stored run without its cases. */
+export type StoredRunInfo = Omit<BenchRun, 'cases'>;
+
 /** What `checkRun` found for one run: no problems means it reads back as it was saved. */
 export interface RunCheck {
   readonly id: string;
@@ -117,6 +120,11 @@ export interface RunStore {
    * iteration before writing to this store again.
    */
   iterateCases(runId: string): Generator<CaseResult>;
+  /**
+   * The run without its cases: configuration and summary (the stored one, or for a run
+   * still `running` one computed case by case without holding them).
+   */
+  getRunInfo(id: string): StoredRunInfo | null;
   /** Ids of cases with a saved answer; with `includeFailed`, also those whose request failed. */
   savedCaseIds(runId: string, options?: { readonly includeFailed?: boolean }): Set<string>;
   /** Newest first. */

@@ -25,6 +25,7 @@ import type {
   SaveProgress,
   StoreCheck,
   StoredRunHead,
+  StoredRunInfo,
   StoredRunStatus,
 } from './run-store.js';
 import { summarizeRun } from './run-summary.js';
@@ -142,6 +143,16 @@ function jsonOfShared(array: readonly unknown[]): string {
   if (text === undefined) sharedJson.set(array, (text = JSON.stringify(array)));
   return text;
 }
+
+/**
+ * `runs list` reads neither the configuration (every case id) nor the summary text: only
+ * whether a summary is stored ('' stands for it).
+ */
+const LIST_COLUMNS = `id, created_at, status, label, fingerprint, tool_version, model, endpoint_scheme, endpoint_host,
+  endpoint_port, endpoint_path, embedded_model, dataset_id, dataset_revision, dataset_split, dataset_synthetic,
+  case_count, filtered, '' AS config_json, CASE WHEN summary_json IS NULL THEN NULL ELSE '' END AS summary_json,
+  accuracy, kl, brier, ece, mean_confidence, decisions_total, decisions_correct, errors, latency_p50_ms, duration_ms,
+  (SELECT count(*) FROM cases WHERE cases.run_id = runs.id) AS saved_cases`;
 
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
@@ -469,7 +480,7 @@ function prepareStatements(db: Database.Database) {
         predicted, correct, confidence, kl, brier, probabilities_json, error_kind, error_message
       FROM decisions WHERE run_id = ? AND case_id = ? ORDER BY position`),
     savedIds: db.prepare('SELECT case_id, request_status FROM cases WHERE run_id = ?'),
-    list: db.prepare(`SELECT ${HEAD_COLUMNS} FROM runs ORDER BY created_ms DESC, id DESC LIMIT ?`),
+    list: db.prepare(`SELECT ${LIST_COLUMNS} FROM runs ORDER BY created_ms DESC, id DESC LIMIT ?`),
     exactId: db.prepare('SELECT id FROM runs WHERE id = ?'),
     prefixIds: db.prepare('SELECT id FROM runs WHERE substr(id, 1, length(@p)) = @p ORDER BY id LIMIT 6'),
   };
@@ -750,28 +761,45 @@ class SqliteRunStore implements RunStore {
 
   getRun(id: string): BenchRun | null {
     const read = this.db.transaction((): BenchRun | null => {
-      const row = this.statements.head.get(id) as RunRow | undefined;
-      if (!row) return null;
-      this.headOf(row);
-      const config = parseStoredJson<RunConfig>(row.config_json, 'configuration', id, this.path, isConfig);
-      const cases = this.readCases(id);
-      const summary =
-        row.summary_json === null
-          ? summarizeRun(config, cases)
-          : parseStoredJson<BenchSummary>(row.summary_json, 'summary', id, this.path, isObject);
-      return {
-        id: row.id,
-        createdAt: row.created_at,
-        durationMs: row.duration_ms,
-        label: row.label,
-        fingerprint: row.fingerprint,
-        config,
-        summary,
-        cases,
-      };
+      let cases: CaseResult[] | null = null;
+      const info = this.runInfoOf(id, (config) => {
+        cases = this.readCases(id);
+        return summarizeRun(config, cases);
+      });
+      if (info === null) return null;
+      return { ...info, cases: cases ?? this.readCases(id) };
     });
     // One read transaction: cases and summary come from the same snapshot.
     return this.reading(() => read.deferred(), id);
+  }
+
+  getRunInfo(id: string): StoredRunInfo | null {
+    const read = this.db.transaction(() =>
+      // A run still `running` has no stored summary: one is computed case by case.
+      this.runInfoOf(id, (config) => summarizeRun(config, this.iterateCases(id))),
+    );
+    return this.reading(() => read.deferred(), id);
+  }
+
+  /** The run without its cases; `summarizeSaved` gives the summary of a run that has none stored. */
+  private runInfoOf(id: string, summarizeSaved: (config: RunConfig) => BenchSummary): StoredRunInfo | null {
+    const row = this.statements.head.get(id) as RunRow | undefined;
+    if (!row) return null;
+    this.headOf(row);
+    const config = parseStoredJson<RunConfig>(row.config_json, 'configuration', id, this.path, isConfig);
+    const summary =
+      row.summary_json === null
+        ? summarizeSaved(config)
+        : parseStoredJson<BenchSummary>(row.summary_json, 'summary', id, this.path, isObject);
+    return {
+      id: row.id,
+      createdAt: row.created_at,
+      durationMs: row.duration_ms,
+      label: row.label,
+      fingerprint: row.fingerprint,
+      config,
+      summary,
+    };
   }
 
   private damaged(runId: string, detail: string): StoreDamagedError {
@@ -796,10 +824,12 @@ class SqliteRunStore implements RunStore {
     // from SQLite's sorter and each case's decisions are one primary-key range.
     const own = !this.db.inTransaction;
     if (own) this.db.exec('BEGIN');
+    let rows: IterableIterator<CaseRow> | null = null;
     try {
-      const rows = this.reading(() => this.statements.cases.iterate(runId) as IterableIterator<CaseRow>, runId);
+      const open = this.reading(() => this.statements.cases.iterate(runId) as IterableIterator<CaseRow>, runId);
+      rows = open;
       for (;;) {
-        const next = this.reading(() => rows.next(), runId);
+        const next = this.reading(() => open.next(), runId);
         if (next.done === true) break;
         const c = next.value;
         const decisions = this.reading(
@@ -812,6 +842,8 @@ class SqliteRunStore implements RunStore {
         yield this.caseOf(runId, c, decisions);
       }
     } finally {
+      // An iteration stopped early must release its statement before the connection is used again.
+      rows?.return?.();
       if (own && this.db.inTransaction) this.db.exec('COMMIT');
     }
   }

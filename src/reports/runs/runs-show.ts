@@ -1,8 +1,7 @@
-import type { BenchRun } from '../../core/bench/run.js';
 import { CONFIDENT_THRESHOLD } from '../../core/bench/summary.js';
 import { formatEndpoint } from '../../protocol/wire/endpoint.js';
 import { benchSummaryJson, datasetJson, runConfigJson, runHeadJson } from '../json-shapes.js';
-import type { StoredRunHead } from '../../store/run-store.js';
+import type { StoredRunHead, StoredRunInfo } from '../../store/run-store.js';
 import {
   describeErrorKinds,
   describeFilters,
@@ -33,7 +32,7 @@ export interface RunShowOptions {
 }
 
 /** `runs show`: what the run was (configuration, provenance) and its headline results. */
-export function renderRunShow(head: StoredRunHead, run: BenchRun, options: RunShowOptions): string {
+export function renderRunShow(head: StoredRunHead, run: StoredRunInfo, options: RunShowOptions): string {
   const p = createPalette(options.colour);
   const c = run.config;
   const s = run.summary;
@@ -110,7 +109,7 @@ export function renderRunShow(head: StoredRunHead, run: BenchRun, options: RunSh
  * `runs show --json`: the run's head (its dataset in full, with the file a path dataset was
  * read from), configuration and summary (decisions: `runs export`).
  */
-export function renderRunShowJson(head: StoredRunHead, run: BenchRun, redactHost = false): string {
+export function renderRunShowJson(head: StoredRunHead, run: StoredRunInfo, redactHost = false): string {
   const d = run.config.dataset;
   const document = {
     ...runHeadJson(head, redactHost),

@@ -17,8 +17,8 @@ export const command = defineCommand({
   exitCodes: '0 ok, 1 unknown run or unreadable store, 2 usage error.',
   examples: ['decidekit runs show 20261130-0415'],
   async run({ values, positionals: [prefix] }, io) {
-    const { readStoredRun } = await import('../../../app/runs/stored-runs.js');
-    const { head, run } = readStoredRun(storePathOf(values.store, io), prefix!);
+    const { readStoredRunInfo } = await import('../../../app/runs/stored-runs.js');
+    const { head, run } = readStoredRunInfo(storePathOf(values.store, io), prefix!);
     const { renderRunShow, renderRunShowJson } = await import('../../../reports/runs/runs-show.js');
     io.stdout.write(
       values.json
