@@ -54,6 +54,8 @@ const say = (line = '') => {
 
 interface Timed {
   readonly seconds: number;
+  /** User + system CPU of the process. */
+  readonly cpuSeconds: number;
   readonly rssMb: number;
 }
 
@@ -64,7 +66,7 @@ function timeCli(args: readonly string[]): Timed {
     '/bin/sh',
     [
       '-c',
-      `/usr/bin/time -f '%e %M' -o "$0" "$@" > "${join(tmp, 'stdout.txt')}" 2> "${join(tmp, 'stderr.txt')}"`,
+      `/usr/bin/time -f '%e %M %U %S' -o "$0" "$@" > "${join(tmp, 'stdout.txt')}" 2> "${join(tmp, 'stderr.txt')}"`,
       timeFile,
       process.execPath,
       CLI,
@@ -77,7 +79,11 @@ function timeCli(args: readonly string[]): Timed {
     const tail = readFileSync(join(tmp, 'stderr.txt'), 'utf8').slice(-500);
     throw new Error(`decidekit ${args.join(' ')} failed (exit ${r.status}): ${tail}`);
   }
-  return { seconds: Number(fields[0]), rssMb: Number(fields[1]) / 1024 };
+  return {
+    seconds: Number(fields[0]),
+    rssMb: Number(fields[1]) / 1024,
+    cpuSeconds: Number(fields[2]) + Number(fields[3]),
+  };
 }
 
 // ---------------------------------------------------------------- the CLI at scale
@@ -92,8 +98,10 @@ say(
   `Command per row: \`node dist/cli/main.js bench --dataset <N cases> --parallel 32\` plus the mode's options; ${REPS} repetitions, modes in rotating order; wall and peak RSS from \`/usr/bin/time -f '%e %M'\`; medians; the ratio is store / no-store within each repetition, then the median.`,
 );
 say();
-say('| cases | mode | median wall (s) | vs no-store | median peak RSS (MB) | max peak RSS (MB) | walls (s) |');
-say('|---:|---|---:|---:|---:|---:|---|');
+say(
+  '| cases | mode | median wall (s) | wall vs no-store | median CPU (s) | CPU vs no-store | median peak RSS (MB) | max peak RSS (MB) | walls (s) |',
+);
+say('|---:|---|---:|---:|---:|---:|---:|---:|---|');
 for (const size of SIZES) {
   const dataset = join(tmp, `scale-${size}.jsonl`);
   writeScaleDataset(dataset, size, 1);
@@ -122,8 +130,9 @@ for (const size of SIZES) {
   for (const mode of MODES) {
     const runs = results.get(mode)!;
     const ratio = median(runs.map((r, i) => r.seconds / base[i]!.seconds));
+    const cpuRatio = median(runs.map((r, i) => r.cpuSeconds / base[i]!.cpuSeconds));
     say(
-      `| ${size.toLocaleString('en-US')} | ${mode === 'no-store' ? '`--no-store`' : mode === 'store' ? '`--store`' : '`--store --json`'} | ${f(median(runs.map((r) => r.seconds)))} | ${mode === 'no-store' ? '1.00' : f(ratio, 2)} | ${f(median(runs.map((r) => r.rssMb)), 0)} | ${f(Math.max(...runs.map((r) => r.rssMb)), 0)} | ${runs.map((r) => f(r.seconds)).join(', ')} |`,
+      `| ${size.toLocaleString('en-US')} | ${mode === 'no-store' ? '`--no-store`' : mode === 'store' ? '`--store`' : '`--store --json`'} | ${f(median(runs.map((r) => r.seconds)))} | ${mode === 'no-store' ? '1.00' : f(ratio, 2)} | ${f(median(runs.map((r) => r.cpuSeconds)))} | ${mode === 'no-store' ? '1.00' : f(cpuRatio, 2)} | ${f(median(runs.map((r) => r.rssMb)), 0)} | ${f(Math.max(...runs.map((r) => r.rssMb)), 0)} | ${runs.map((r) => f(r.seconds)).join(', ')} |`,
     );
   }
   rmSync(dataset, { force: true });
