@@ -95,7 +95,7 @@ const keptStores = new Map<number, { path: string; id: string }>();
 say(`### bench at scale: \`--parallel 32\` against the embedded server`);
 say();
 say(
-  `Command per row: \`node dist/cli/main.js bench --dataset <N cases> --parallel 32\` plus the mode's options; ${REPS} repetitions, modes in rotating order; wall and peak RSS from \`/usr/bin/time -f '%e %M'\`; medians; the ratio is store / no-store within each repetition, then the median.`,
+  `Command per row: \`node dist/cli/main.js bench --dataset <N cases> --parallel 32\` plus the mode's options; ${REPS} repetitions, modes in rotating order; wall, CPU (user + system) and peak RSS from \`/usr/bin/time -f '%e %M %U %S'\`; medians; each ratio is store / no-store within each repetition, then the median.`,
 );
 say();
 say(
