@@ -30,7 +30,39 @@ export {
   type GoldAnswer,
   type ScoredDecision,
 } from './core/decision-score.js';
-export { calibrate, CalibrationAccumulator, type Calibration, type ReliabilityBin } from './core/calibration.js';
+export {
+  calibrate,
+  CalibrationAccumulator,
+  DEFAULT_CALIBRATION,
+  type Calibration,
+  type CalibrationOptions,
+  type EceAverage,
+  type EceBinning,
+  type ReliabilityBin,
+} from './core/calibration.js';
+export {
+  conventionsJson,
+  conventionsText,
+  DEFAULT_CONVENTIONS,
+  describeConventions,
+  parseConventions,
+  withConventions,
+  type Conventions,
+} from './core/stats/conventions.js';
+export { CaseSampleBuilder, type CaseSample, type CaseStats } from './core/stats/case-sample.js';
+export {
+  bootstrapIntervals,
+  pairedBootstrap,
+  verdictOf,
+  type BootstrapResult,
+  type Interval,
+  type MetricComparison,
+  type PairedComparison,
+  type StatMetric,
+  type Verdict,
+} from './core/stats/bootstrap.js';
+export { mcnemarExact, type McNemarResult } from './core/stats/mcnemar.js';
+export { eceNoiseFloor, eceWithinNoise, type EceNoiseFloor } from './core/stats/noise-floor.js';
 export { percentile, summarizeLatency, type LatencySummary } from './core/percentile.js';
 export { rate, type Rating } from './core/bench/rating.js';
 export { ExactSum, exactSum, exactMean } from './core/exact-sum.js';
@@ -190,3 +222,24 @@ export {
 } from './app/audit/execute-audit.js';
 export { renderAuditMarkdown } from './reports/audit/audit-markdown.js';
 export { renderAuditJson } from './reports/audit/audit-json.js';
+
+// Server probes: wire conformance and robustness (determinism, order, names, isolation) of any System One server.
+export {
+  CONFORMANCE_CHECKS,
+  summarizeConformance,
+  type ConformanceCheckId,
+  type ConformanceSummary,
+} from './core/probe/conformance.js';
+export {
+  ROBUSTNESS_PROBES,
+  summarizeRobustness,
+  type DecisionPair,
+  type RobustnessProbeId,
+  type RobustnessSummary,
+} from './core/probe/robustness.js';
+export { isConformant, type ProbeConfig, type ProbeRun } from './core/probe/run.js';
+export { planProbe, type ProbePlan, type ProbeRequest } from './app/probe/plan-probe.js';
+export { executeProbe, type ExecuteProbeOptions, type ProbeOutcome } from './app/probe/execute-probe.js';
+export { renderProbeJson } from './reports/probe/probe-json.js';
+export { renderProbeMarkdown } from './reports/probe/probe-markdown.js';
+export { VIOLATIONS, type Violation } from './protocol/server/violations.js';

@@ -5,6 +5,7 @@
  */
 
 import { AUDIT_MIGRATION } from './audit/audit-schema.js';
+import { PROBE_MIGRATION } from './probe/probe-schema.js';
 
 /** "dkrs" (decidekit run store) as a 32-bit integer. */
 export const APPLICATION_ID = 0x646b7273;
@@ -110,6 +111,11 @@ export const MIGRATIONS: readonly string[] = [
   AUDIT_MIGRATION,
   // Version 4: the model each response said answered it (a server may ignore the asked one).
   `ALTER TABLE cases ADD COLUMN answered_model TEXT;`,
+  // Version 5: probes (\`decidekit probe\`), one row each.
+  PROBE_MIGRATION,
+  // Version 6: a digest of each case's rows as written (see case-digest.ts), so \`runs check\`
+  // finds a change to any stored byte of a case. Cases saved before have none.
+  `ALTER TABLE cases ADD COLUMN digest TEXT;`,
 ];
 
 /** Tables every store at SCHEMA_VERSION has; one missing means the file was damaged. */

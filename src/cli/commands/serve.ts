@@ -2,7 +2,12 @@ import { UsageError } from '../../core/errors.js';
 import { checkHeaderValue } from '../../core/header-value.js';
 import type { FaultOptions } from '../../protocol/server/faults.js';
 import { BUILT_IN_MODEL_NAMES, DEFAULT_MODEL } from '../../protocol/server/models/model-names.js';
+import { VIOLATIONS, isViolation, type Violation } from '../../protocol/server/violations.js';
 import { decimal, defineCommand, flag, integer, oneOf, text } from '../define-command.js';
+import { interruptedExitCode } from '../io.js';
+
+/** How long requests in flight may finish after Ctrl+C or SIGTERM, by default. */
+const DRAIN_MS = 10_000;
 
 const rate = (help: string) => decimal('R', help, { min: 0, max: 1, defaultText: '0' });
 /** Node timers hold at most 2^31 - 1 ms. */
@@ -10,6 +15,27 @@ const milliseconds = (help: string, defaultText?: string) =>
   decimal('N', help, { min: 0, max: 2 ** 31 - 1, ...(defaultText === undefined ? {} : { defaultText }) });
 const httpStatus = (help: string, defaultText?: string) =>
   integer('S', help, { min: 100, max: 599, example: '503', ...(defaultText === undefined ? {} : { defaultText }) });
+
+/** `--violate a,b`: protocol rules to break, checked against the known names. */
+const violateOption = {
+  ...text('LIST', 'break protocol rules on purpose, comma-separated (see below):\na target for `decidekit probe`', {
+    example: 'first-option-bias,output-tokens',
+  }),
+  parse: (raw: string | boolean | string[] | undefined, name: string): Violation[] => {
+    if (raw === undefined) return [];
+    const names = String(raw)
+      .split(',')
+      .map((x) => x.trim())
+      .filter((x) => x !== '');
+    if (names.length === 0) throw new UsageError(`--${name} needs at least one rule name`);
+    const unknown = names.filter((x) => !isViolation(x));
+    if (unknown.length > 0)
+      throw new UsageError(
+        `--${name}: unknown rule ${unknown.map((x) => JSON.stringify(x)).join(', ')} (known: ${Object.keys(VIOLATIONS).join(', ')})`,
+      );
+    return [...new Set(names as Violation[])];
+  },
+};
 
 const modelOption = oneOf(
   'NAME',
@@ -26,7 +52,9 @@ export const command = defineCommand({
 single-model llama-server does; with --router it picks among the built-in models),
 GET /health, GET /v1/models and, with --metrics, GET /metrics (llama.cpp counters).
 
-Prints the URL it listens on, then serves until Ctrl+C or SIGTERM.`,
+Prints the URL it listens on, then serves until Ctrl+C or SIGTERM: it then stops accepting,
+lets the requests in flight finish (up to --drain-ms; a second Ctrl+C ends at once) and exits
+130 (Ctrl+C) or 143 (SIGTERM), by the Unix convention of 128 + the signal number.`,
   options: {
     host: text('HOST', 'interface to listen on', { default: '127.0.0.1', example: '127.0.0.1' }),
     port: integer('N', 'port; 0 picks a free one', { min: 0, max: 65535, default: 8084, example: '0' }),
@@ -60,9 +88,17 @@ Prints the URL it listens on, then serves until Ctrl+C or SIGTERM.`,
     'force-status': httpStatus('fault injection: answer every decide request with status S (e.g. 404, 501)'),
     'drip-ms': milliseconds('fault injection: send response bodies slowly, a chunk every N ms'),
     'drip-bytes': integer('N', 'bytes per drip chunk', { min: 1, defaultText: '16' }),
+    violate: violateOption,
+    'drain-ms': milliseconds('on Ctrl+C or SIGTERM: how long requests in flight may finish', '10000'),
   },
-  notes: `Fault injection is seeded, for testing clients; a warning line is printed when any is on.`,
-  exitCodes: '0 stopped by Ctrl+C or SIGTERM, 1 cannot listen or bad --prior-file, 2 usage error.',
+  notes: `Fault injection is seeded, for testing clients; a warning line is printed when any is on.
+
+--violate rules (each breaks one thing \`decidekit probe\` checks):
+${Object.entries(VIOLATIONS)
+  .map(([name, what]) => `  ${name.padEnd(26)}${what}`)
+  .join('\n')}`,
+  exitCodes:
+    '0 only for --help; 130 stopped by Ctrl+C, 143 by SIGTERM (after the requests in flight);\n1 cannot listen or bad --prior-file; 2 usage error.',
   examples: [
     'decidekit serve --port 8084 --model heuristic --metrics',
     "curl -s http://127.0.0.1:8084/v1/systemone -H 'content-type: application/json' \\\n" +
@@ -99,6 +135,8 @@ Prints the URL it listens on, then serves until Ctrl+C or SIGTERM.`,
       maxBodyBytes: v['max-body-bytes'],
       slots: v.slots,
       faults: hasFaults(faults) ? faults : undefined,
+      closeGraceMs: v['drain-ms'] ?? DRAIN_MS,
+      violations: v.violate,
     });
     io.stdout.write(`${server.url}\n`);
     io.stderr.write(
@@ -109,13 +147,15 @@ Prints the URL it listens on, then serves until Ctrl+C or SIGTERM.`,
       io.stderr.write(
         `decidekit serve: fault injection on: ${set.map(([name, , x]) => `--${name} ${String(x)}`).join(' ')}\n`,
       );
+    if (v.violate.length > 0)
+      io.stderr.write(`decidekit serve: breaking protocol rules on purpose: ${v.violate.join(', ')}\n`);
 
     await new Promise<void>((resolve) => {
       if (io.signal.aborted) resolve();
       else io.signal.addEventListener('abort', () => resolve(), { once: true });
     });
-    io.stderr.write('decidekit serve: shutting down\n');
+    io.stderr.write('decidekit serve: shutting down (finishing the requests in flight)\n');
     await server.close();
-    return 0;
+    return interruptedExitCode(io.signal);
   },
 });

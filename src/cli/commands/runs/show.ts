@@ -7,7 +7,7 @@ export const command = defineCommand({
   name: 'runs show',
   summary: 'one run: configuration, provenance and headline results',
   usage: 'runs show RUN [--redact] [--json] [--store PATH]',
-  description: 'RUN is a run id or any unique prefix of one.',
+  description: 'RUN is a run id or any unique prefix of one; a probe id (probe-…) shows the stored probe.',
   options: {
     redact: flag('show server hosts as <redacted>'),
     json: flag('one JSON document, numbers unrounded'),
@@ -17,6 +17,16 @@ export const command = defineCommand({
   exitCodes: '0 ok, 1 unknown run or unreadable store, 2 usage error.',
   examples: ['decidekit runs show 20261130-0415'],
   async run({ values, positionals: [prefix] }, io) {
+    if (prefix!.startsWith('probe-')) {
+      const { readStoredProbe } = await import('../../../app/runs/stored-runs.js');
+      const probe = await readStoredProbe(storePathOf(values.store, io), prefix!);
+      const { renderProbeJson } = await import('../../../reports/probe/probe-json.js');
+      const { renderProbeTerminal } = await import('../../../reports/probe/probe-terminal.js');
+      io.stdout.write(
+        values.json ? renderProbeJson(probe) : renderProbeTerminal(probe, { colour: colourEnabled(io.stdout, io.env) }),
+      );
+      return 0;
+    }
     const { readStoredRunInfo } = await import('../../../app/runs/stored-runs.js');
     const { head, run } = readStoredRunInfo(storePathOf(values.store, io), prefix!);
     const { renderRunShow, renderRunShowJson } = await import('../../../reports/runs/runs-show.js');
