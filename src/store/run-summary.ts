@@ -9,13 +9,20 @@ import { summarizeBenchmark, type BenchSummary, type SummarizeOptions } from '..
  */
 export function summarizeRun(
   config: RunConfig,
-  cases: readonly CaseResult[],
+  cases: Iterable<CaseResult>,
   options: { readonly interrupted?: boolean } = {},
 ): BenchSummary {
-  const summarizeOptions: SummarizeOptions = {
+  return summarizeBenchmark(cases, summarizeOptionsOf(config, options));
+}
+
+/** The options `summarizeRun` passes for a run's configuration (for a `BenchAccumulator` fed case by case). */
+export function summarizeOptionsOf(
+  config: RunConfig,
+  options: { readonly interrupted?: boolean } = {},
+): SummarizeOptions {
+  return {
     expectedCases: config.caseIds.length,
     ...(options.interrupted === true ? { interrupted: true } : {}),
     ...(config.pricePerMtokUsd === null ? {} : { pricePerMtokUsd: config.pricePerMtokUsd }),
   };
-  return summarizeBenchmark(cases, summarizeOptions);
 }

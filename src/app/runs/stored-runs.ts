@@ -70,6 +70,21 @@ export function readStoredRun(storePath: string, prefix: string) {
   return withStore(storePath, (s) => requireRun(s, prefix));
 }
 
+/**
+ * One run's configuration and summary by id or unique prefix, without its cases (`runs
+ * show`): a stored summary is read as is, so a run of any size shows at once.
+ */
+export function readStoredRunInfo(storePath: string, prefix: string) {
+  return withStore(storePath, (s) => {
+    const id = s.resolveId(prefix);
+    const head = s.getHead(id);
+    const run = s.getRunInfo(id);
+    if (head === null || run === null)
+      throw new DecidekitError('unknown_run', `unknown run: ${id} disappeared from ${s.path} while reading`);
+    return { head, run };
+  });
+}
+
 /** Run B against run A (same fingerprint unless `force`). */
 export function compareStoredRuns(
   storePath: string,

@@ -27,8 +27,8 @@ export const command = defineCommand({
       );
       return 0;
     }
-    const { readStoredRun } = await import('../../../app/runs/stored-runs.js');
-    const { head, run } = readStoredRun(storePathOf(values.store, io), prefix!);
+    const { readStoredRunInfo } = await import('../../../app/runs/stored-runs.js');
+    const { head, run } = readStoredRunInfo(storePathOf(values.store, io), prefix!);
     const { renderRunShow, renderRunShowJson } = await import('../../../reports/runs/runs-show.js');
     io.stdout.write(
       values.json
