@@ -75,6 +75,37 @@ for (const [label, cases, perCase] of [
     `| ${label} | ${median(measured.build).toFixed(0)} | ${median(measured.boot).toFixed(0)} | ${median(measured.floor).toFixed(0)} | ${median(measured.boot).toFixed(0)} + ${median(measured.floor).toFixed(0)} = ${(median(measured.boot) + median(measured.floor)).toFixed(0)} | ${median(measured.paired).toFixed(0)} |`,
   );
 }
+// The noise floor where it draws decision by decision: averaged per question over small
+// questions (the default number of simulations, capped by DEFAULT_DRAW_BUDGET).
+const floorRows: string[] = [];
+for (const [label, n, questions] of [
+  ['2,000 decisions in 100 questions', 2000, 100],
+  ['200,000 one-decision questions', 200_000, 200_000],
+] as const) {
+  const random = createSeededRandom(1);
+  const b = new CaseSampleBuilder();
+  for (let i = 0; i < n; i++) {
+    const c = 0.5 + 0.5 * random();
+    const hit = random() < c;
+    b.addCase(`c${i}`, { decisions: 1, correct: hit ? 1 : 0, answered: 1 });
+    b.addDecision(c, hit, `q${i % questions}`);
+  }
+  const s = b.build();
+  const options = { ...DEFAULT_CALIBRATION, average: 'per-question' } as const;
+  let ran = 0;
+  const ms: number[] = [];
+  for (let r = 0; r < RUNS; r++)
+    ms.push(
+      cpuMs(
+        () =>
+          (ran = eceNoiseFloor(s, options, {
+            seed: 1,
+            ...(values.simulations === undefined ? {} : { simulations: SIMULATIONS }),
+          })!.simulations),
+      ),
+    );
+  floorRows.push(`| ${label} | ${ran} | ${median(ms).toFixed(0)} |`);
+}
 const load = (await import('node:fs')).readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
 process.stdout.write(
   [
@@ -85,5 +116,11 @@ process.stdout.write(
     `| sample | build sample | bootstrap (2,000 resamples) | noise floor (${SIMULATIONS}) | intervals total | paired bootstrap |`,
     '|---|---:|---:|---:|---:|---:|',
     ...rows,
+    '',
+    'ECE noise floor averaged per question (outcomes drawn decision by decision):',
+    '',
+    '| sample | simulations run | noise floor CPU ms |',
+    '|---|---:|---:|',
+    ...floorRows,
   ].join('\n') + '\n',
 );

@@ -31,10 +31,11 @@ export interface EceNoiseFloor {
 export const DEFAULT_NOISE_SIMULATIONS = 2000;
 /**
  * By default, fewer simulations (never under 500) when drawing decision by decision would
- * exceed this many draws (a million one-decision questions averaged per question): there the
- * ECE takes many values and 500 simulations already place its percentile steadily.
+ * exceed this many draws (over 12,500 decisions in small cells, e.g. many questions averaged
+ * per question): the cost then stays as it was with 500, and with that many decisions ECE
+ * takes many values, so 500 simulations already place its percentile steadily.
  */
-export const DEFAULT_DRAW_BUDGET = 200_000_000;
+export const DEFAULT_DRAW_BUDGET = 25_000_000;
 const MIN_DEFAULT_SIMULATIONS = 500;
 /** Cells up to this size simulate each decision; larger ones use the normal approximation. */
 export const EXACT_CELL_LIMIT = 200;
