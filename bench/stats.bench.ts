@@ -109,7 +109,7 @@ for (const [label, n, questions] of [
 const load = (await import('node:fs')).readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
 process.stdout.write(
   [
-    `Command: \`npx tsx bench/stats.bench.ts --runs ${RUNS} --simulations ${SIMULATIONS}\``,
+    `Command: \`npx tsx bench/stats.bench.ts --runs ${RUNS}${values.simulations === undefined ? '' : ` --simulations ${SIMULATIONS}`}\``,
     `Machine: ${cpus().length} CPUs, ${cpus()[0]?.model ?? 'unknown'}, node ${process.version}; load average ${load}`,
     `CPU milliseconds of this process, median of ${RUNS} runs (sample building includes making the synthetic data)`,
     '',
