@@ -3,6 +3,7 @@ import type { BenchRun } from './run.js';
 import type { MetricGroup, RunStatus } from './summary.js';
 import type { QuestionType } from '../question.js';
 import { DecidekitError } from '../errors.js';
+import { isSameWork, workDifferences } from './run-work.js';
 
 /** A metric of run A and run B; `delta` = b - a, null when either side is absent. */
 export interface MetricDelta {
@@ -64,8 +65,10 @@ export interface ChangedDecision {
 export interface RunComparison {
   readonly a: ComparedRun;
   readonly b: ComparedRun;
-  /** False only when the comparison was forced across fingerprints. */
+  /** Same dataset, cases, questions, model and endpoint. */
   readonly sameFingerprint: boolean;
+  /** Same dataset revision, cases and questions (models may differ); false only when forced. */
+  readonly sameWork: boolean;
   readonly headline: HeadlineDeltas;
   /** Union of both runs' questions, keys sorted. */
   readonly byQuestion: readonly QuestionDelta[];
@@ -84,7 +87,7 @@ export interface RunComparison {
 }
 
 export interface CompareRunsOptions {
-  /** Compare runs whose fingerprints differ (other cases, questions, model or endpoint). Default false. */
+  /** Compare runs that measured different work (another dataset revision, cases or questions). Default false. */
   readonly force?: boolean;
 }
 
@@ -104,15 +107,24 @@ const decisionKey = (caseId: string, questionId: string) => JSON.stringify([case
 /**
  * Run B against run A: headline metrics and per-question metrics side by side with deltas
  * (b - a), and every decision whose correctness changed. Every number is taken from the
- * runs' summaries or decisions; nothing is rescored. Runs with different fingerprints are
- * not comparable and are refused unless `force` is set.
+ * runs' summaries or decisions; nothing is rescored. Runs of different models on the same
+ * work compare; runs of different work are refused, naming each difference, unless `force`.
  */
 export function compareRuns(a: BenchRun, b: BenchRun, options: CompareRunsOptions = {}): RunComparison {
   const sameFingerprint = a.fingerprint === b.fingerprint;
-  if (!sameFingerprint && options.force !== true) {
+  // The fingerprint decides "same work" through its dataset, case and question parts; the
+  // model and endpoint are what a comparison is for, so they may differ.
+  const sameWork = sameFingerprint || isSameWork(a.config, b.config);
+  if (!sameWork && options.force !== true) {
+    const reasons = workDifferences(a.config, b.config, {
+      was: 'A',
+      now: 'B',
+      onlyInWas: 'only in A',
+      onlyInNow: 'only in B',
+    });
     throw new DecidekitError(
       'not_comparable',
-      `cannot compare runs ${a.id} and ${b.id}: fingerprints differ (${a.fingerprint} vs ${b.fingerprint}: another dataset revision, case set, question set, model or endpoint) (compare anyway with --force)`,
+      `cannot compare runs ${a.id} and ${b.id}: they measured different work (${reasons.join('; ') || 'fingerprint parts differ'}) (compare anyway with --force)`,
       { context: { a: a.id, b: b.id } },
     );
   }
@@ -196,6 +208,7 @@ export function compareRuns(a: BenchRun, b: BenchRun, options: CompareRunsOption
     a: side(a, decisionsA),
     b: side(b, decisionsB),
     sameFingerprint,
+    sameWork,
     headline,
     byQuestion,
     changed,

@@ -1,10 +1,11 @@
-import type { CaseResult, FailureKind } from './case-result.js';
+import type { CaseResult, Decision, FailureKind } from './case-result.js';
 import type { QuestionType } from '../question.js';
 import { QUESTION_TYPES } from '../question.js';
 import { CalibrationAccumulator, type ReliabilityBin } from '../calibration.js';
 import { ExactSum } from '../exact-sum.js';
 import { summarizeLatency, type LatencySummary } from '../percentile.js';
 import { rate, type Rating } from './rating.js';
+import { logLoss } from '../decision-score.js';
 
 /** Confidence at or above which a wrong answer is a "confident disagreement". */
 export const CONFIDENT_THRESHOLD = 0.9;
@@ -19,6 +20,8 @@ export interface MetricGroup {
   /** Means over answered decisions; null when none was answered. */
   readonly kl: number | null;
   readonly brier: number | null;
+  /** Mean of -ln(max(p(gold label), 1e-15)) over answered decisions. */
+  readonly logLoss: number | null;
   readonly ece: number | null;
   readonly meanConfidence: number | null;
 }
@@ -72,6 +75,7 @@ class GroupAccumulator {
   correct = 0;
   readonly kl = new ExactSum();
   readonly brier = new ExactSum();
+  readonly logLoss = new ExactSum();
   readonly calibration = new CalibrationAccumulator();
 
   summarize(): MetricGroup {
@@ -83,6 +87,7 @@ class GroupAccumulator {
       accuracy: this.total === 0 ? null : this.correct / this.total,
       kl: this.kl.mean(),
       brier: this.brier.mean(),
+      logLoss: this.logLoss.mean(),
       ece: c.ece,
       meanConfidence: c.meanConfidence,
     };
@@ -149,12 +154,14 @@ export function summarizeBenchmark(cases: readonly CaseResult[], options: Summar
         continue;
       }
       if (!o.correct && o.confidence >= CONFIDENT_THRESHOLD) confidentDisagreements++;
+      const loss = decisionLogLoss(d, o.probabilities);
       for (const g of groups) {
         g.total++;
         g.answered++;
         if (o.correct) g.correct++;
         g.kl.add(o.kl);
         g.brier.add(o.brier);
+        g.logLoss.add(loss);
         g.calibration.add(o.confidence, o.correct);
       }
     }
@@ -201,4 +208,9 @@ export function summarizeBenchmark(cases: readonly CaseResult[], options: Summar
     rating: rate(head.accuracy, head.answered),
     cost,
   };
+}
+
+/** Log loss of an answered decision against its gold label (docs/scoring.md). */
+export function decisionLogLoss(d: Decision, probabilities: readonly number[]): number {
+  return logLoss(probabilities[d.answers.indexOf(d.gold.label)] ?? 0);
 }
