@@ -20,6 +20,9 @@ import { fingerprintOf } from '../../store/fingerprint.js';
 import { checkResumable } from '../../store/resume-check.js';
 import type { RunStore } from '../../store/run-store.js';
 import { summarizeRun } from '../../store/run-summary.js';
+import { analyzeRun } from '../run-analysis.js';
+import type { ConventionChoice } from '../../core/bench/run-conventions.js';
+import type { RunStatistics } from '../../core/bench/run-statistics.js';
 import { StoreWriteError } from '../../store/store-errors.js';
 import { renderBenchHtml } from '../../reports/html/bench-html.js';
 import { renderBenchJson } from '../../reports/bench/bench-json.js';
@@ -48,6 +51,11 @@ export interface ExecuteBenchOptions {
   /** Write `<run>.json`, `<run>.md` and `<run>.html` here (created when missing). */
   readonly outDir?: string;
   readonly redactHost?: boolean;
+  /**
+   * How the run's numbers are stated: the conventions chosen for this report (a new run
+   * records the plan's) and whether to compute intervals. Default: the run's own, intervals on.
+   */
+  readonly statistics?: { readonly choice: ConventionChoice; readonly intervals: boolean };
   /** The first line: what is about to be sent where. */
   readonly onStart?: (start: BenchStart) => void;
   readonly onProgress?: (progress: RunProgress) => void;
@@ -63,6 +71,8 @@ export type BenchOutcome =
   | {
       readonly kind: 'finished';
       readonly run: BenchRun;
+      /** Intervals, ECE noise floor and conventions of `run` (under the chosen conventions). */
+      readonly statistics: RunStatistics;
       readonly interrupted: boolean;
       /** True when the run is in the store. */
       readonly saved: boolean;
@@ -219,27 +229,25 @@ async function sendAndFinish(
   const id = ensureRun();
   const durationMs = priorDurationMs + outcome.durationMs;
   store?.finishRun(id, { status: summary.status, durationMs, summary });
-  const run: BenchRun = {
-    id,
-    createdAt,
-    durationMs,
-    label,
-    fingerprint: fingerprintOf(config),
-    config,
-    summary,
-    cases: all,
-  };
+  const analyzed = analyzeRun(
+    { id, createdAt, durationMs, label, fingerprint: fingerprintOf(config), config, summary, cases: all },
+    options.statistics?.choice ?? {},
+    { intervals: options.statistics?.intervals ?? true },
+  );
+  const { run, statistics } = analyzed;
   const states = new Map(cases.map((c) => [c.id, c.state] as const));
   let written: string[] = [];
   let writeError: string | null = null;
   try {
-    if (options.outDir !== undefined) written = await writeBenchReports(run, options.outDir, states, options);
+    if (options.outDir !== undefined)
+      written = await writeBenchReports(run, options.outDir, states, { ...options, statistics });
   } catch (err) {
     writeError = err instanceof Error ? err.message : String(err);
   }
   return {
     kind: 'finished',
     run,
+    statistics,
     interrupted,
     saved: store !== null,
     states,
@@ -254,17 +262,19 @@ export async function writeBenchReports(
   run: BenchRun,
   dir: string,
   states: ReadonlyMap<string, string | object>,
-  options: { readonly redactHost?: boolean } = {},
+  options: { readonly redactHost?: boolean; readonly statistics?: RunStatistics } = {},
 ): Promise<string[]> {
+  const statistics = options.statistics ?? null;
+  const redactHost = options.redactHost === true;
   const files = [
-    { path: join(dir, `${run.id}.json`), text: () => renderBenchJson(run) },
+    { path: join(dir, `${run.id}.json`), text: () => renderBenchJson(run, { statistics }) },
     {
       path: join(dir, `${run.id}.md`),
-      text: () => renderBenchMarkdown(run, { states, redactHost: options.redactHost === true }),
+      text: () => renderBenchMarkdown(run, { states, redactHost, statistics }),
     },
     {
       path: join(dir, `${run.id}.html`),
-      text: () => renderBenchHtml(run, { redactHost: options.redactHost === true }),
+      text: () => renderBenchHtml(run, { redactHost, statistics }),
     },
   ];
   try {

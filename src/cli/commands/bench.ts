@@ -2,11 +2,11 @@ import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import type { BenchOutcome } from '../../app/bench/execute-bench.js';
 import type { BenchRequest } from '../../app/bench/plan-bench.js';
-import { UsageError } from '../../core/errors.js';
 import { decimal, defineCommand, flag, integer, text } from '../define-command.js';
 import { colourEnabled, type CliIo } from '../io.js';
 import { cacheDirOf, datasetChoiceOf, storePathOf } from '../locations.js';
 import { TOOL_VERSION } from '../version.js';
+import { conventionChoiceOf, statisticsOptions } from './statistics-options.js';
 
 /** Node timers hold at most 2^31 - 1 ms (about 24.8 days). */
 const MAX_TIMEOUT_SEC = Math.floor((2 ** 31 - 1) / 1000);
@@ -36,7 +36,6 @@ benchmarks its default model on the bundled synthetic sample.`,
       min: 1,
     }),
     sample: integer('N', 'a seeded sample of N cases spread over every workflow (a filtered run)', { min: 1 }),
-    seed: integer('S', 'seed of --sample', { min: 0, max: 2 ** 32 - 1, defaultText: '1' }),
     workflow: text('W', 'only cases of workflow W (filtered run)'),
     'price-per-mtok': decimal('USD', 'price per million input tokens: total cost and cost per correct decision', {
       min: 0,
@@ -52,6 +51,16 @@ benchmarks its default model on the bundled synthetic sample.`,
     'retry-failed': flag('with --resume, also re-send cases that failed'),
     redact: flag('show the server host as <redacted> in reports'),
     json: flag('print the run as one JSON document; progress as JSON lines on stderr'),
+    ...statisticsOptions,
+    seed: integer(
+      'S',
+      'seed of --sample, of the bootstrap intervals and of the ECE noise floor\n(stored with the run)',
+      {
+        min: 0,
+        max: 2 ** 32 - 1,
+        defaultText: '1',
+      },
+    ),
   },
   exitCodes: '0 complete, 1 incomplete run or invalid input, 2 usage error, 130 interrupted.',
   examples: [
@@ -60,7 +69,6 @@ benchmarks its default model on the bundled synthetic sample.`,
     'decidekit bench --resume 20261130-041512-ab12',
   ],
   async run({ values: v }, io) {
-    if (v.seed !== undefined && v.sample === undefined) throw new UsageError('--seed goes with --sample N');
     const apiKey = v['api-key'] ?? io.env['DECIDEKIT_API_KEY'];
     const request: BenchRequest = {
       ...(v['base-url'] === undefined ? {} : { baseUrl: v['base-url'] }),
@@ -78,6 +86,7 @@ benchmarks its default model on the bundled synthetic sample.`,
       ...(v.resume === undefined ? {} : { resume: v.resume }),
       retryFailed: v['retry-failed'],
       storePath: v['no-store'] ? null : storePathOf(v.store, io),
+      conventions: conventionChoiceOf(v),
     };
     const { planBenchFromStore, executeBench } = await import('../../app/bench/execute-bench.js');
     const { renderBenchStart } = await import('../../reports/bench/bench-messages.js');
@@ -94,6 +103,7 @@ benchmarks its default model on the bundled synthetic sample.`,
       now: () => performance.now(),
       ...(v.out === undefined ? {} : { outDir: resolve(io.cwd, v.out) }),
       redactHost: v.redact,
+      statistics: { choice: conventionChoiceOf(v), intervals: !v['no-ci'] },
       onStart: (start) => say(renderBenchStart(start)),
       onProgress: (p) => progress.update(p),
       onSent: () => progress.finish(),
@@ -117,10 +127,11 @@ async function renderOutcome(
   const reports = await import('../../reports/bench/bench-report.js');
   io.stdout.write(
     options.json
-      ? reports.renderBenchJson(run)
+      ? reports.renderBenchJson(run, { statistics: outcome.statistics })
       : reports.renderBenchTerminal(run, {
           colour: colourEnabled(io.stdout, io.env),
           redactHost: options.redact,
+          statistics: outcome.statistics,
           ...(io.stdout.columns ? { width: io.stdout.columns } : {}),
         }),
   );

@@ -4,6 +4,10 @@ import type { MetricGroup, RunStatus } from './summary.js';
 import type { QuestionType } from '../question.js';
 import { DecidekitError } from '../errors.js';
 import { isSameWork, workDifferences } from './run-work.js';
+import { caseSampleOfRun } from './run-statistics.js';
+import { pairedBootstrap, type PairedComparison } from '../stats/bootstrap.js';
+import { DEFAULT_CONVENTIONS, type Conventions } from '../stats/conventions.js';
+import { mcnemarExact, type McNemarResult } from '../stats/mcnemar.js';
 
 /** A metric of run A and run B; `delta` = b - a, null when either side is absent. */
 export interface MetricDelta {
@@ -26,6 +30,7 @@ export interface HeadlineDeltas {
   readonly accuracy: MetricDelta;
   readonly kl: MetricDelta;
   readonly brier: MetricDelta;
+  readonly logLoss: MetricDelta;
   readonly ece: MetricDelta;
   readonly meanConfidence: MetricDelta;
   /** Failed decisions. */
@@ -84,11 +89,24 @@ export interface RunComparison {
   readonly shared: number;
   readonly onlyInA: number;
   readonly onlyInB: number;
+  /** McNemar's exact test on the shared decisions' right/wrong outcomes (A first). */
+  readonly mcnemar: McNemarResult;
+  /**
+   * Per headline metric, B - A with a paired case-level bootstrap interval and a verdict at
+   * 95% (better, worse, within noise); null when intervals were turned off.
+   */
+  readonly paired: PairedComparison | null;
+  /** The conventions both runs' numbers were computed under. */
+  readonly conventions: Conventions;
 }
 
 export interface CompareRunsOptions {
   /** Compare runs that measured different work (another dataset revision, cases or questions). Default false. */
   readonly force?: boolean;
+  /** The conventions both runs' numbers use (their summaries must be computed under them). Default: the defaults. */
+  readonly conventions?: Conventions;
+  /** Paired bootstrap intervals and verdicts. Default true. */
+  readonly intervals?: boolean;
 }
 
 function delta(a: number | null, b: number | null): MetricDelta {
@@ -138,12 +156,14 @@ export function compareRuns(a: BenchRun, b: BenchRun, options: CompareRunsOption
       { context: { a: a.id, b: b.id } },
     );
   }
+  const conventions = options.conventions ?? DEFAULT_CONVENTIONS;
   const sa = a.summary;
   const sb = b.summary;
   const headline: HeadlineDeltas = {
     accuracy: delta(sa.accuracy, sb.accuracy),
     kl: delta(sa.kl, sb.kl),
     brier: delta(sa.brier, sb.brier),
+    logLoss: delta(sa.logLoss ?? null, sb.logLoss ?? null),
     ece: delta(sa.ece, sb.ece),
     meanConfidence: delta(sa.meanConfidence, sb.meanConfidence),
     errors: delta(sa.errors, sb.errors),
@@ -218,5 +238,11 @@ export function compareRuns(a: BenchRun, b: BenchRun, options: CompareRunsOption
     shared,
     onlyInA: decisionsA - shared,
     onlyInB: decisionsB - shared,
+    mcnemar: mcnemarExact(broken, fixed),
+    paired:
+      options.intervals === false || conventions.bootstrapResamples === 0
+        ? null
+        : pairedBootstrap(caseSampleOfRun(a.cases), caseSampleOfRun(b.cases), conventions),
+    conventions,
   };
 }

@@ -1,7 +1,12 @@
 import type { CaseResult, Decision, FailureKind } from './case-result.js';
 import type { QuestionType } from '../question.js';
 import { QUESTION_TYPES } from '../question.js';
-import { CalibrationAccumulator, type ReliabilityBin } from '../calibration.js';
+import {
+  CalibrationAccumulator,
+  DEFAULT_CALIBRATION,
+  type CalibrationOptions,
+  type ReliabilityBin,
+} from '../calibration.js';
 import { ExactSum } from '../exact-sum.js';
 import { summarizeLatency, type LatencySummary } from '../percentile.js';
 import { rate, type Rating } from './rating.js';
@@ -67,6 +72,8 @@ export interface SummarizeOptions {
   /** Cases the run meant to send; cases never sent make the run incomplete. Default: cases given. */
   readonly expectedCases?: number;
   readonly pricePerMtokUsd?: number;
+  /** The ECE convention (bins, binning, averaging). Default: ten equal-width bins, pooled. */
+  readonly calibration?: CalibrationOptions;
 }
 
 class GroupAccumulator {
@@ -76,7 +83,11 @@ class GroupAccumulator {
   readonly kl = new ExactSum();
   readonly brier = new ExactSum();
   readonly logLoss = new ExactSum();
-  readonly calibration = new CalibrationAccumulator();
+  readonly calibration: CalibrationAccumulator;
+
+  constructor(calibration: CalibrationOptions) {
+    this.calibration = new CalibrationAccumulator(calibration);
+  }
 
   summarize(): MetricGroup {
     const c = this.calibration.summarize();
@@ -94,10 +105,10 @@ class GroupAccumulator {
   }
 }
 
-function groupFor(map: Map<string, GroupAccumulator>, key: string): GroupAccumulator {
+function groupFor(map: Map<string, GroupAccumulator>, key: string, calibration: CalibrationOptions): GroupAccumulator {
   let g = map.get(key);
   if (!g) {
-    g = new GroupAccumulator();
+    g = new GroupAccumulator(calibration);
     map.set(key, g);
   }
   return g;
@@ -114,7 +125,8 @@ function sortedRecord(map: Map<string, GroupAccumulator>): Record<string, Metric
  * `cases` (sums are exact, breakdown keys sorted).
  */
 export function summarizeBenchmark(cases: readonly CaseResult[], options: SummarizeOptions = {}): BenchSummary {
-  const all = new GroupAccumulator();
+  const calibration = options.calibration ?? DEFAULT_CALIBRATION;
+  const all = new GroupAccumulator(calibration);
   const byType = new Map<string, GroupAccumulator>();
   const byWorkflow = new Map<string, GroupAccumulator>();
   const byQuestion = new Map<string, GroupAccumulator>();
@@ -141,11 +153,12 @@ export function summarizeBenchmark(cases: readonly CaseResult[], options: Summar
       errorKinds[kind] = (errorKinds[kind] ?? 0) + 1;
     }
     for (const d of c.decisions) {
+      const questionKey = `${c.workflow}/${d.questionId}`;
       const groups = [
         all,
-        groupFor(byType, d.type),
-        groupFor(byWorkflow, c.workflow),
-        groupFor(byQuestion, `${c.workflow}/${d.questionId}`),
+        groupFor(byType, d.type, calibration),
+        groupFor(byWorkflow, c.workflow, calibration),
+        groupFor(byQuestion, questionKey, calibration),
       ];
       const o = d.outcome;
       if (o.status === 'failed') {
@@ -162,7 +175,7 @@ export function summarizeBenchmark(cases: readonly CaseResult[], options: Summar
         g.kl.add(o.kl);
         g.brier.add(o.brier);
         g.logLoss.add(loss);
-        g.calibration.add(o.confidence, o.correct);
+        g.calibration.add(o.confidence, o.correct, questionKey);
       }
     }
   }

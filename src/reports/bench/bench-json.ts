@@ -3,6 +3,8 @@ import { FAILURE_KINDS } from '../../core/bench/case-result.js';
 import type { BenchRun, RunConfig } from '../../core/bench/run.js';
 import type { BenchSummary, MetricGroup } from '../../core/bench/summary.js';
 import { assertNever, QUESTION_TYPES } from '../../core/question.js';
+import type { RunStatistics } from '../../core/bench/run-statistics.js';
+import { statisticsJson } from './bench-statistics-json.js';
 
 /** Bumped when a key is renamed or removed (adding keys does not bump it). */
 export const BENCH_JSON_VERSION = 1;
@@ -40,7 +42,7 @@ export interface BenchDecisionRow {
  * fingerprint, label, config, dataset, summary, decisions. Keys are written in a fixed order,
  * numbers unrounded, absent metrics null.
  */
-export function renderBenchJson(run: BenchRun): string {
+export function renderBenchJson(run: BenchRun, options: { readonly statistics?: RunStatistics | null } = {}): string {
   const document = {
     format: 'decidekit.bench',
     version: BENCH_JSON_VERSION,
@@ -59,7 +61,7 @@ export function renderBenchJson(run: BenchRun): string {
       attribution: run.config.dataset.attribution,
       url: run.config.dataset.url,
     },
-    summary: summaryJson(run.summary),
+    summary: { ...summaryJson(run.summary), ...statisticsJson(options.statistics ?? null) },
     decisions: run.cases.flatMap(decisionRows),
   };
   return `${JSON.stringify(document, null, 2)}\n`;
@@ -90,6 +92,7 @@ function groupJson(g: MetricGroup) {
     accuracy: g.accuracy,
     kl: g.kl,
     brier: g.brier,
+    logLoss: g.logLoss ?? null,
     ece: g.ece,
     meanConfidence: g.meanConfidence,
   };

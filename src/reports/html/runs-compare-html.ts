@@ -12,9 +12,16 @@ import { formatCount, formatLatencyMs, formatNumber, formatPercent, formatUsd } 
 import { escapeHtml } from './html-escape.js';
 import { renderFigure, renderPage, renderTable, type Cell, numberCell, renderReliabilityTable } from './html-page.js';
 import { renderBarChart, renderHistogramChart, renderReliabilityChart, renderScatterChart } from './svg-charts.js';
+import type { LeaderboardRow } from '../../core/bench/leaderboard.js';
+import { HEADLINE_METRICS, type HeadlineMetric } from '../../core/bench/run-statistics.js';
+import { isSameWork } from '../../core/bench/run-work.js';
+import { describeConventions, type Conventions } from '../../core/stats/conventions.js';
+import { formatInterval, formatMetric } from '../bench/bench-statistics.js';
 
 export interface RunsCompareHtmlOptions {
   readonly redactHost?: boolean;
+  /** The runs ranked by accuracy with intervals and ties (what `runs compare A B C` prints). */
+  readonly leaderboard?: { readonly rows: readonly LeaderboardRow[]; readonly conventions: Conventions };
 }
 
 const num = numberCell;
@@ -32,16 +39,16 @@ export function renderRunsCompareHtml(runs: readonly BenchRun[], options: RunsCo
   out.push(
     `<p class="meta">${runs.map((r, i) => `<span class="s${i % 6}">■</span> ${escapeHtml(names[i]!)}: run <code>${escapeHtml(r.id)}</code>, ${escapeHtml(r.createdAt)}, ${escapeHtml(describeServer(r.config, options.redactHost === true))}, ${escapeHtml(r.config.dataset.id)}`).join('<br>')}</p>`,
   );
-  const fingerprints = new Set(runs.map((r) => r.fingerprint));
-  if (fingerprints.size > 1)
+  if (!runs.every((r) => isSameWork(runs[0]!.config, r.config)))
     out.push(
-      `<p class="warn"><strong>Different fingerprints:</strong> these runs differ in dataset, cases, questions, model or endpoint; compare with care.</p>`,
+      `<p class="warn"><strong>Different work:</strong> these runs differ in dataset revision, cases or questions; compare with care.</p>`,
     );
   const filtered = runs.flatMap((r, i) => (describeFilters(r.config) === null ? [] : [names[i]!]));
   if (filtered.length > 0)
     out.push(`<p class="warn"><strong>Filtered runs:</strong> ${escapeHtml(filtered.join(', '))}.</p>`);
   out.push('</header><main>');
 
+  if (options.leaderboard !== undefined) out.push(renderLeaderboardSection(runs, names, options.leaderboard));
   out.push('<h2 id="headline">Headline</h2>');
   out.push(
     renderTable({
@@ -250,3 +257,44 @@ function tradeOff(
     pair: true,
   });
 }
+
+/** The leaderboard: rank, run, each headline metric with its 95% interval, and ties with the leader. */
+function renderLeaderboardSection(
+  runs: readonly BenchRun[],
+  names: readonly string[],
+  board: NonNullable<RunsCompareHtmlOptions['leaderboard']>,
+): string {
+  const nameOf = new Map(runs.map((r, i) => [r.id, names[i]!]));
+  const table = renderTable({
+    id: 'leaderboard',
+    sortable: true,
+    headers: [
+      'rank#',
+      'run',
+      ...HEADLINE_METRICS.flatMap((m) => [`${METRIC_LABELS[m]}#`, `${METRIC_LABELS[m]} 95%`]),
+      '',
+    ],
+    rows: board.rows.map((r, i): Cell[] => [
+      num(r.rank, String(r.rank)),
+      nameOf.get(r.id) ?? r.id,
+      ...HEADLINE_METRICS.flatMap((m): Cell[] => [
+        num(r.values[m], formatMetric(m, r.values[m])),
+        formatInterval(m, r.intervals?.[m] ?? null),
+      ]),
+      i === 0 ? 'leader' : r.tiedWithLeader ? 'tied with the leader' : '',
+    ]),
+  });
+  const reading =
+    board.rows[0]?.intervals === null
+      ? 'Intervals were turned off (--no-ci).'
+      : `Ranked by accuracy. Intervals are 95%, from ${formatCount(board.conventions.bootstrapResamples)} bootstrap resamples of cases (seed ${board.conventions.seed}; the questions of a case share its state, so cases, not decisions, are resampled). A run is tied with the leader when their accuracy intervals overlap.`;
+  return `<h2 id="leaderboard-title">Leaderboard</h2>${table}<p class="note">${escapeHtml(reading)} ${escapeHtml(`Conventions: ${describeConventions(board.conventions)}.`)}</p>`;
+}
+
+const METRIC_LABELS: Readonly<Record<HeadlineMetric, string>> = {
+  accuracy: 'accuracy',
+  kl: 'KL',
+  brier: 'Brier',
+  logLoss: 'log loss',
+  ece: 'ECE',
+};

@@ -11,8 +11,11 @@ import {
   renderTextTable,
   singleLine,
   truncate,
+  wrapText,
 } from '../format.js';
 import { describeCreatedAt } from './runs-list.js';
+import type { StatMetric, Verdict } from '../../core/stats/bootstrap.js';
+import { describeConventions } from '../../core/stats/conventions.js';
 
 export interface RunComparisonOptions {
   readonly colour: boolean;
@@ -54,10 +57,12 @@ export function renderRunComparison(c: RunComparison, options: RunComparisonOpti
     out.push(
       p.dim(`  same fingerprint ${c.a.fingerprint}: same dataset revision, cases, questions, model and endpoint`),
     );
+  else if (c.sameWork)
+    out.push(p.dim('  same dataset revision, cases and questions; the model or server differs (what is compared)'));
   else {
     out.push(
       p.yellow(
-        `  warning: fingerprints differ (${c.a.fingerprint} vs ${c.b.fingerprint}); the runs differ in dataset revision, cases, questions, model or endpoint, so the deltas are not like for like`,
+        `  warning: the runs measured different work (dataset revision, cases or questions differ), so the deltas are not like for like`,
       ),
     );
   }
@@ -75,15 +80,31 @@ export function renderRunComparison(c: RunComparison, options: RunComparisonOpti
   const signed = (v: number | null) => formatSigned(v);
   const latencyDelta = (v: number | null) =>
     v === null ? NOT_AVAILABLE : `${v > 0 ? '+' : v < 0 ? '-' : '±'}${formatLatencyMs(Math.abs(v))}`;
+  const paired = (
+    name: string,
+    m: StatMetric,
+    d: MetricDelta,
+    show: (v: number | null) => string,
+    showDelta: (v: number | null) => string,
+  ) => {
+    const pm = c.paired?.metrics[m];
+    const interval = pm?.interval ?? null;
+    return [
+      ...metric(name, d, show, showDelta, m === 'accuracy' ? 'higher' : 'lower'),
+      interval === null ? '' : `[${showDelta(interval.low)}, ${showDelta(interval.high)}]`,
+      describeVerdict(pm?.verdict ?? null, p),
+    ];
+  };
   out.push(p.bold('Headline'));
   out.push(
     ...renderTextTable(
-      ['', 'A', 'B', 'B - A'],
+      ['', 'A', 'B', 'B - A', '95% paired interval', 'B against A'],
       [
-        metric('accuracy', h.accuracy, formatPercent, pp, 'higher'),
-        metric('KL from gold', h.kl, num, signed, 'lower'),
-        metric('Brier', h.brier, num, signed, 'lower'),
-        metric('ECE', h.ece, num, signed, 'lower'),
+        paired('accuracy', 'accuracy', h.accuracy, formatPercent, pp),
+        paired('KL from gold', 'kl', h.kl, num, signed),
+        paired('Brier', 'brier', h.brier, num, signed),
+        paired('log loss', 'logLoss', h.logLoss, num, signed),
+        paired('ECE', 'ece', h.ece, num, signed),
         metric('mean confidence', h.meanConfidence, formatPercent, pp, null),
         metric(
           'errors',
@@ -97,6 +118,11 @@ export function renderRunComparison(c: RunComparison, options: RunComparisonOpti
       { indent: '  ', styleHeader: p.dim },
     ),
   );
+  const mc = c.mcnemar;
+  out.push(
+    `  McNemar exact test on accuracy: ${formatCount(mc.onlyFirstCorrect)} decisions right only in A, ${formatCount(mc.onlySecondCorrect)} right only in B; ${describePValue(mc.pValue)}${mc.pValue < 0.05 ? ' (differ at 95%)' : ' (no difference at 95%)'}`,
+  );
+  for (const line of wrapText(describePairedReading(c), 96)) out.push(p.dim(`  ${line}`));
   out.push('');
 
   out.push(p.bold('By question'));
@@ -148,6 +174,29 @@ export function renderRunComparison(c: RunComparison, options: RunComparisonOpti
     if (rest > 0) out.push(p.dim(`  ... and ${formatCount(rest)} more ('--json' lists them all)`));
   }
   return `${out.join('\n')}\n`;
+}
+
+/** A p-value for people: `p = 0.012`, `p = 1`, tiny ones `p < 0.0001`. */
+export function describePValue(p: number): string {
+  if (p < 0.0001) return 'p < 0.0001';
+  return `p = ${p >= 0.001 ? p.toFixed(3).replace(/0+$/, '').replace(/\.$/, '') : p.toPrecision(2)}`;
+}
+
+/** `better` / `worse` in colour, `within noise` plain, '' without a verdict. */
+export function describeVerdict(verdict: Verdict | null, p: Palette): string {
+  if (verdict === null) return '';
+  if (verdict === 'better') return p.green('better');
+  if (verdict === 'worse') return p.red('worse');
+  return 'within noise';
+}
+
+/** What the paired intervals mean, with the conventions they were computed under. */
+export function describePairedReading(c: RunComparison): string {
+  const boot =
+    c.paired === null
+      ? 'Intervals were turned off (--no-ci).'
+      : `Paired: each of ${formatCount(c.conventions.bootstrapResamples)} bootstrap resamples (seed ${c.conventions.seed}) draws the same ${formatCount(c.paired.cases)} cases for both runs, so what the runs share cancels; a verdict is better or worse only when the 95% interval of B - A excludes 0. Cases, not decisions, are resampled: the questions of a case share its state.`;
+  return `${boot} Conventions: ${describeConventions(c.conventions)}.`;
 }
 
 /** `runs compare --json`: the whole comparison, numbers unrounded, absent values null. */

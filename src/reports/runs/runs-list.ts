@@ -75,7 +75,7 @@ export function renderRunsList(heads: readonly StoredRunHead[], options: RunsLis
   );
   const footer = [
     p.dim(
-      `${plural(heads.length, 'run')} in ${options.storePath}; runs with the same fingerprint are comparable ('decidekit runs compare A B').`,
+      `${plural(heads.length, 'run')} in ${options.storePath}; runs of the same dataset, cases and questions compare paired, whatever the model ('decidekit runs compare A B').`,
     ),
   ];
   if (endpoints.size > 0) footer.push(p.dim(`endpoints: ${[...endpoints].sort().join(', ')}`));

@@ -22,13 +22,25 @@ import {
   renderStars,
   renderTextRows,
   singleLine,
+  wrapText,
 } from '../format.js';
+import type { HeadlineMetric, RunStatistics } from '../../core/bench/run-statistics.js';
+import { statisticsJson } from '../bench/bench-statistics-json.js';
+import {
+  describeEceNoise,
+  describeIntervals,
+  describeRunConventions,
+  formatInterval,
+  intervalOf,
+} from '../bench/bench-statistics.js';
 import { describeCreatedAt, headJson } from './runs-list.js';
 
 export interface RunShowOptions {
   readonly colour: boolean;
   /** Show the host as `<redacted>`. Default false. */
   readonly redactHost?: boolean;
+  /** Intervals, ECE noise floor and conventions; absent: the numbers alone. */
+  readonly statistics?: RunStatistics | null;
 }
 
 /** `runs show`: what the run was (configuration, provenance) and its headline results. */
@@ -78,11 +90,21 @@ export function renderRunShow(head: StoredRunHead, run: BenchRun, options: RunSh
   const errorsNote = s.errors > 0 ? `; ${formatCount(s.errors)} errors count as misses` : '';
   const kinds = describeErrorKinds(s.errorKinds);
   const cost = s.cost;
+  const st = options.statistics ?? null;
+  const ci = (metric: HeadlineMetric) => {
+    const text = formatInterval(metric, intervalOf(st, metric));
+    return text === '' ? '' : `  ${p.dim(text)}`;
+  };
+  const noise = describeEceNoise(st);
   const rows: [string, string][] = [
-    ['accuracy', `${formatPercent(s.accuracy)}  (${formatRatio(s.correct, s.total)} decisions${errorsNote})`],
-    ['KL from gold', formatNumber(s.kl)],
-    ['Brier', formatNumber(s.brier)],
-    ['ECE', formatNumber(s.ece)],
+    [
+      'accuracy',
+      `${formatPercent(s.accuracy)}${ci('accuracy')}  (${formatRatio(s.correct, s.total)} decisions${errorsNote})`,
+    ],
+    ['KL from gold', `${formatNumber(s.kl)}${ci('kl')}`],
+    ['Brier', `${formatNumber(s.brier)}${ci('brier')}`],
+    ['log loss', `${formatNumber(s.logLoss)}${ci('logLoss')}`],
+    ['ECE', `${formatNumber(s.ece)}${ci('ece')}${noise === null ? '' : p.dim(`  ${noise}`)}`],
     ['mean confidence', formatPercent(s.meanConfidence)],
     [
       'confident disagreements',
@@ -102,11 +124,22 @@ export function renderRunShow(head: StoredRunHead, run: BenchRun, options: RunSh
   if (cost !== null)
     rows.push(['cost', `${formatUsd(cost.totalUsd)} total · ${formatUsd(cost.perCorrectUsd)} per correct decision`]);
   out.push(...renderTextRows(rows, { align: ['left', 'left'], indent: '  ' }));
+  if (st !== null) {
+    out.push('');
+    for (const line of wrapText(describeIntervals(st), 98)) out.push(p.dim(`  ${line}`));
+    for (const line of wrapText(describeRunConventions(st), 98)) out.push(p.dim(`  ${line}`));
+  }
   return `${out.join('\n')}\n`;
 }
 
 /** `runs show --json`: the run's head, full configuration and summary (decisions: `runs export`). */
-export function renderRunShowJson(head: StoredRunHead, run: BenchRun, redactHost = false): string {
+export function renderRunShowJson(
+  head: StoredRunHead,
+  run: BenchRun,
+  redactHost = false,
+  statistics: RunStatistics | null = null,
+): string {
   const config = redactHost ? { ...run.config, endpoint: redactedIdentity(run.config.endpoint) } : run.config;
-  return `${JSON.stringify({ ...headJson(head, redactHost), config, summary: run.summary }, null, 2)}\n`;
+  const summary = { ...run.summary, ...statisticsJson(statistics) };
+  return `${JSON.stringify({ ...headJson(head, redactHost), config, summary }, null, 2)}\n`;
 }
