@@ -6,7 +6,7 @@ import { decimal, defineCommand, flag, integer, text } from '../define-command.j
 import { colourEnabled, type CliIo } from '../io.js';
 import { cacheDirOf, datasetChoiceOf, storePathOf } from '../locations.js';
 import { TOOL_VERSION } from '../version.js';
-import { conventionChoiceOf, statisticsOptions } from './statistics-options.js';
+import { conventionChoiceOf, statisticsOptions } from '../statistics-options.js';
 
 /** Node timers hold at most 2^31 - 1 ms (about 24.8 days). */
 const MAX_TIMEOUT_SEC = Math.floor((2 ** 31 - 1) / 1000);

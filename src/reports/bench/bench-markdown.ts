@@ -137,7 +137,7 @@ export function renderBenchMarkdown(run: BenchRun, options: BenchMarkdownOptions
     `- Reference points from the dataset card: a prior that ignores the input scores **${PRIOR_NOTE}**; a fresh teacher sample agrees with the others' gold **${TEACHER_NOTE}** of the time. Scores well above ${TEACHER_NOTE} mean the model learned the teacher's habits. Stars: ★ at or below ${PRIOR_NOTE}, ★★ above it, ★★★ at or above ${TEACHER_NOTE}.`,
     '- Accuracy counts every decision of a failed request as a miss; KL, Brier, ECE and mean confidence cover answered decisions only. Lower KL and Brier are better (Brier runs from 0 to 2).',
     `- ECE is the standard top-label definition${st === null ? ' over ten equal-width confidence bins' : ` under the conventions stated above`}. The dataset card publishes no ECE formula, so **this ECE is not comparable with the card's ECE column**.`,
-    `- ${describeIntervals(st)}`,
+    ...(st === null ? [] : [`- ${describeIntervals(st)}`]),
     '- Per-question accuracy ceilings differ widely; read the per-question table as well as the average.',
   ];
   if (run.config.dataset.synthetic)

@@ -43,7 +43,7 @@ export function describeIntervals(statistics: RunStatistics | null | undefined):
     'of a case share its state, so their decisions are correlated and resampling them one by one would make the ' +
     'intervals too narrow. Two runs whose intervals overlap may still differ: compare them paired with ' +
     "'decidekit runs compare'. The ECE noise floor is the ECE a perfectly calibrated model with the same " +
-    'confidences would show on this many decisions (outcomes drawn at each confidence, same seed); an ECE below ' +
+    'confidences would show on this many decisions (outcomes drawn at each confidence, same seed); an ECE at or below ' +
     'its 95th percentile is within noise.'
   );
 }

@@ -3,7 +3,7 @@ import { defineCommand, flag, oneOf, text } from '../../define-command.js';
 import type { CliIo } from '../../io.js';
 import { colourEnabled } from '../../io.js';
 import { storePathOf } from '../../locations.js';
-import { conventionChoiceOf, statisticsOptions } from '../statistics-options.js';
+import { conventionChoiceOf, statisticsOptions } from '../../statistics-options.js';
 import { storeOption } from './store-option.js';
 
 export const command = defineCommand({

@@ -1,6 +1,6 @@
 import { decimal, defineCommand, oneOf, text } from '../../define-command.js';
 import { storePathOf } from '../../locations.js';
-import { conventionChoiceOf, conventionOptions } from '../statistics-options.js';
+import { conventionChoiceOf, conventionOptions } from '../../statistics-options.js';
 import { storeOption } from './store-option.js';
 
 const METRICS = ['accuracy', 'kl', 'brier', 'log_loss', 'ece'] as const;

@@ -7,7 +7,7 @@ import { defineCommand, flag, oneOf, text, type CommandSpec } from '../../define
 import { colourEnabled } from '../../io.js';
 import { storePathOf } from '../../locations.js';
 import { storeOption } from './store-option.js';
-import { conventionChoiceOf, statisticsOptions } from '../statistics-options.js';
+import { conventionChoiceOf, statisticsOptions } from '../../statistics-options.js';
 
 const options = {
   format: oneOf(

@@ -3,8 +3,8 @@
  * the ECE convention and the bootstrap seed. Shared by `bench`, `report` / `runs report`,
  * `runs show`, `runs compare` and `runs gate`, so the words never drift apart.
  */
-import type { ConventionChoice } from '../../core/bench/run-conventions.js';
-import { flag, integer, oneOf } from '../define-command.js';
+import type { ConventionChoice } from '../core/bench/run-conventions.js';
+import { flag, integer, oneOf } from './define-command.js';
 
 /** Highest seed: an unsigned 32-bit integer. */
 const MAX_SEED = 2 ** 32 - 1;
