@@ -30,7 +30,39 @@ export {
   type GoldAnswer,
   type ScoredDecision,
 } from './core/decision-score.js';
-export { calibrate, CalibrationAccumulator, type Calibration, type ReliabilityBin } from './core/calibration.js';
+export {
+  calibrate,
+  CalibrationAccumulator,
+  DEFAULT_CALIBRATION,
+  type Calibration,
+  type CalibrationOptions,
+  type EceAverage,
+  type EceBinning,
+  type ReliabilityBin,
+} from './core/calibration.js';
+export {
+  conventionsJson,
+  conventionsText,
+  DEFAULT_CONVENTIONS,
+  describeConventions,
+  parseConventions,
+  withConventions,
+  type Conventions,
+} from './core/stats/conventions.js';
+export { CaseSampleBuilder, type CaseSample, type CaseStats } from './core/stats/case-sample.js';
+export {
+  bootstrapIntervals,
+  pairedBootstrap,
+  verdictOf,
+  type BootstrapResult,
+  type Interval,
+  type MetricComparison,
+  type PairedComparison,
+  type StatMetric,
+  type Verdict,
+} from './core/stats/bootstrap.js';
+export { mcnemarExact, type McNemarResult } from './core/stats/mcnemar.js';
+export { eceNoiseFloor, eceWithinNoise, type EceNoiseFloor } from './core/stats/noise-floor.js';
 export { percentile, summarizeLatency, type LatencySummary } from './core/percentile.js';
 export { rate, type Rating } from './core/bench/rating.js';
 export { ExactSum, exactSum, exactMean } from './core/exact-sum.js';

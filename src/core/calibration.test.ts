@@ -50,3 +50,73 @@ describe('calibrate', () => {
     );
   });
 });
+
+describe('calibrate under other conventions', () => {
+  const pairs = [0.55, 0.6, 0.62, 0.7, 0.71, 0.8, 0.9, 0.95].map((confidence, i) => ({ confidence, hit: i % 2 === 0 }));
+
+  it('cuts 15 equal-width bins by min(floor(c * 15), 14)', () => {
+    expect(binOf(0.999, 15)).toBe(14);
+    expect(binOf(1, 15)).toBe(14);
+    const c = calibrate(pairs, { bins: 15, binning: 'equal-width', average: 'pooled' });
+    expect(c.bins.map((b) => b.index)).toEqual([8, 9, 10, 12, 13, 14]);
+    expect(c.bins[0]!.lower).toBeCloseTo(8 / 15, 15);
+  });
+
+  it('puts equal numbers of decisions in equal-mass bins, with edges at observed confidences', () => {
+    const c = calibrate(pairs, { bins: 4, binning: 'equal-mass', average: 'pooled' });
+    expect(c.bins.map((b) => b.n)).toEqual([2, 2, 2, 2]);
+    expect(c.bins.map((b) => [b.lower, b.upper])).toEqual([
+      [0, 0.6],
+      [0.6, 0.7],
+      [0.7, 0.8],
+      [0.8, 1],
+    ]);
+    // Each bin holds one hit of two: ECE = mean |0.5 - mean confidence| over the bins.
+    const want = (Math.abs(0.5 - 0.575) + Math.abs(0.5 - 0.66) + Math.abs(0.5 - 0.755) + Math.abs(0.5 - 0.925)) / 4;
+    expect(c.ece).toBeCloseTo(want, 15);
+  });
+
+  it('keeps equal confidences in one equal-mass bin', () => {
+    const c = calibrate(
+      [0.7, 0.7, 0.7, 0.7, 0.9].map((confidence) => ({ confidence, hit: true })),
+      { bins: 2, binning: 'equal-mass', average: 'pooled' },
+    );
+    expect(c.bins.map((b) => b.n)).toEqual([4, 1]);
+  });
+
+  it('averages per question with each question weighing 1', () => {
+    const q = [
+      ...[0, 1, 2, 3].map((i) => ({ confidence: 0.95, hit: i < 2, question: 'a' })), // ECE 0.45
+      { confidence: 0.85, hit: true, question: 'b' }, // ECE 0.15
+    ];
+    const per = calibrate(q, { bins: 10, binning: 'equal-width', average: 'per-question' });
+    expect(per.ece).toBeCloseTo((0.45 + 0.15) / 2, 15);
+    const pooled = calibrate(q);
+    expect(pooled.ece).toBeCloseTo((4 * 0.45 + 0.15) / 5, 15);
+    // The table stays pooled.
+    expect(per.bins).toEqual(pooled.bins);
+  });
+
+  it('does not depend on order under any convention', () => {
+    const options = [
+      { bins: 7, binning: 'equal-mass', average: 'per-question' },
+      { bins: 15, binning: 'equal-width', average: 'per-question' },
+    ] as const;
+    const triples = fc.array(
+      fc.record({
+        confidence: fc.double({ min: 0, max: 1, noNaN: true }),
+        hit: fc.boolean(),
+        question: fc.constantFrom('x', 'y'),
+      }),
+      { minLength: 1, maxLength: 60 },
+    );
+    fc.assert(
+      fc.property(triples, fc.constantFrom(...options), (ts, o) => {
+        const a = calibrate(ts, o);
+        const b = calibrate([...ts].reverse(), o);
+        return a.ece !== null && a.ece >= 0 && a.ece <= 1 && JSON.stringify(a) === JSON.stringify(b);
+      }),
+      { seed: 42, numRuns: 200 },
+    );
+  });
+});

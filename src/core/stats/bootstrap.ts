@@ -1,0 +1,425 @@
+/**
+ * Case-level (cluster) bootstrap: 95% percentile intervals for accuracy, KL, Brier, log loss
+ * and ECE, and the paired bootstrap of the difference between two runs on the same cases.
+ *
+ * - Resampling units are cases, never decisions (decisions of a case are correlated).
+ * - Seeded (the seed is part of the conventions): the same sample and seed give the same
+ *   interval, bit for bit, whatever the order the cases arrived in. Units are put in a
+ *   canonical order (sorted ids) and every sum is exact (see `quantum` below).
+ * - Large samples: above `blocks` cases (10,000 by default), cases are dealt into that many
+ *   blocks by a seeded hash of their id and the blocks are resampled. Because cases are
+ *   exchangeable and dealt at random, a block's sum has the variance of the sum of its
+ *   cases, so resampling blocks gives the same variance as resampling cases, at a cost that
+ *   no longer grows with the number of cases.
+ * - An interval always contains the point estimate: each end is widened to it when needed
+ *   (ECE's bootstrap distribution sits above the estimate, ECE being biased upward).
+ */
+import type { CalibrationOptions } from '../calibration.js';
+import { createSeededRandom, seededHash32 } from '../seeded-random.js';
+import type { CaseSample } from './case-sample.js';
+import { calibrationOptionsOf, type Conventions } from './conventions.js';
+import { decisionCells } from './decision-cells.js';
+
+export type StatMetric = 'accuracy' | 'kl' | 'brier' | 'logLoss' | 'ece';
+export const STAT_METRICS: readonly StatMetric[] = ['accuracy', 'kl', 'brier', 'logLoss', 'ece'];
+
+/** Higher is better for accuracy only; lower is better for the others. */
+export function higherIsBetter(metric: StatMetric): boolean {
+  return metric === 'accuracy';
+}
+
+/** A 95% interval, low <= high. */
+export interface Interval {
+  readonly low: number;
+  readonly high: number;
+}
+
+export type MetricIntervals = Readonly<Record<StatMetric, Interval | null>>;
+export type MetricValues = Readonly<Record<StatMetric, number | null>>;
+
+export const DEFAULT_BOOTSTRAP_BLOCKS = 10_000;
+
+export interface BootstrapOptions {
+  /** Above this many cases, resample seeded random blocks of cases; default 10,000. */
+  readonly blocks?: number;
+  /**
+   * Point estimates the intervals must contain (the summary's numbers); by default the
+   * sample's own. They differ from the sample's by rounding only.
+   */
+  readonly estimates?: Partial<Record<StatMetric, number | null>>;
+}
+
+export interface BootstrapResult {
+  /** Point estimates from the sample (null when a metric has no data). */
+  readonly estimates: MetricValues;
+  /** null per metric when it has no data or intervals are off (0 resamples). */
+  readonly intervals: MetricIntervals;
+  /** Resampling units: cases, or blocks of cases for large samples. */
+  readonly units: number;
+  readonly resamples: number;
+}
+
+const W = 6; // per-unit columns: decisions, correct, answered, kl, brier, log loss
+const M = STAT_METRICS.length;
+
+/** Intervals for one run's metrics. */
+export function bootstrapIntervals(
+  sample: CaseSample,
+  conventions: Conventions,
+  options: BootstrapOptions = {},
+): BootstrapResult {
+  const blocks = options.blocks ?? DEFAULT_BOOTSTRAP_BLOCKS;
+  const units = assignUnits(sample.ids, null, sample.nCases, conventions.seed, blocks);
+  const prepared = prepare(sample, units, calibrationOptionsOf(conventions));
+  const point = new Float64Array(M);
+  evaluate(prepared, new Int32Array(units.count).fill(1), point);
+  const estimates = valuesOf(point);
+  const draws = resample([prepared], conventions, units.count);
+  const intervals = {} as Record<StatMetric, Interval | null>;
+  STAT_METRICS.forEach((m, j) => {
+    const wanted = options.estimates?.[m];
+    const est = wanted === undefined ? estimates[m] : wanted;
+    intervals[m] = est === null || draws === null ? null : intervalOf(draws[0]!, j, est);
+  });
+  return { estimates, intervals, units: units.count, resamples: draws === null ? 0 : conventions.bootstrapResamples };
+}
+
+export type Verdict = 'better' | 'worse' | 'within_noise';
+
+/** One metric of a paired comparison: `second - first`, over the cases both runs have. */
+export interface MetricComparison {
+  readonly first: number | null;
+  readonly second: number | null;
+  /** second - first; null when either is absent. */
+  readonly difference: number | null;
+  /** 95% paired interval of the difference; null when absent or intervals are off. */
+  readonly interval: Interval | null;
+  /** Whether `second` is better than `first` beyond noise (direction-aware); null without an interval. */
+  readonly verdict: Verdict | null;
+}
+
+export interface PairedComparison {
+  /** Cases (distinct ids) both runs have: the only ones compared. */
+  readonly cases: number;
+  /** Cases of one run that the other lacks (left out). */
+  readonly onlyFirst: number;
+  readonly onlySecond: number;
+  readonly metrics: Readonly<Record<StatMetric, MetricComparison>>;
+  readonly resamples: number;
+}
+
+/**
+ * Paired bootstrap of `second - first` on the cases both samples have (matched by id): each
+ * resample draws the same cases for both runs, so what the runs share (the difficulty of
+ * each case) cancels and the interval is narrower than two independent ones.
+ */
+export function pairedBootstrap(
+  first: CaseSample,
+  second: CaseSample,
+  conventions: Conventions,
+  options: { readonly blocks?: number } = {},
+): PairedComparison {
+  const blocks = options.blocks ?? DEFAULT_BOOTSTRAP_BLOCKS;
+  const inFirst = new Set(first.ids);
+  const inSecond = new Set(second.ids);
+  let common = 0;
+  for (const id of inSecond) if (inFirst.has(id)) common++;
+  const keepFirst = Uint8Array.from(first.ids, (id) => (inSecond.has(id) ? 1 : 0));
+  const keepSecond = Uint8Array.from(second.ids, (id) => (inFirst.has(id) ? 1 : 0));
+  const unitsFirst = assignUnits(first.ids, keepFirst, common, conventions.seed, blocks);
+  const unitsSecond = assignUnits(second.ids, keepSecond, common, conventions.seed, blocks);
+  const cal = calibrationOptionsOf(conventions);
+  const a = prepare(first, unitsFirst, cal);
+  const b = prepare(second, unitsSecond, cal);
+  const ones = new Int32Array(unitsFirst.count).fill(1);
+  const pa = new Float64Array(M);
+  const pb = new Float64Array(M);
+  evaluate(a, ones, pa);
+  evaluate(b, ones, pb);
+  const draws = resample([a, b], conventions, unitsFirst.count);
+  const diffs = draws === null ? null : draws[1]!.map((v, i) => v - draws[0]![i]!);
+  const metrics = {} as Record<StatMetric, MetricComparison>;
+  STAT_METRICS.forEach((m, j) => {
+    const x = finite(pa[j]!);
+    const y = finite(pb[j]!);
+    const difference = x === null || y === null ? null : y - x;
+    const interval = difference === null || diffs === null ? null : intervalOf(diffs, j, difference);
+    metrics[m] = {
+      first: x,
+      second: y,
+      difference,
+      interval,
+      verdict: interval === null ? null : verdictOf(m, interval),
+    };
+  });
+  return {
+    cases: common,
+    onlyFirst: inFirst.size - common,
+    onlySecond: inSecond.size - common,
+    metrics,
+    resamples: draws === null ? 0 : conventions.bootstrapResamples,
+  };
+}
+
+/**
+ * Verdict on `second - first` from its 95% interval: beyond noise only when the interval
+ * excludes 0; then better or worse by the metric's direction.
+ */
+export function verdictOf(metric: StatMetric, differenceInterval: Interval): Verdict {
+  const up = differenceInterval.low > 0;
+  const down = differenceInterval.high < 0;
+  if (!up && !down) return 'within_noise';
+  return up === higherIsBetter(metric) ? 'better' : 'worse';
+}
+
+/** Whether two intervals share a point. */
+export function intervalsOverlap(a: Interval, b: Interval): boolean {
+  return a.low <= b.high && b.low <= a.high;
+}
+
+// ---------------------------------------------------------------------------------------
+
+interface Units {
+  /** Unit of each case, -1 when left out. */
+  readonly unitOf: Int32Array;
+  readonly count: number;
+}
+
+/**
+ * Units in a canonical order: up to `blocks` cases, one unit per distinct id in id order;
+ * beyond, the block seededHash32(id, seed) mod blocks. Either way only the ids (and seed)
+ * decide, not the input order.
+ */
+function assignUnits(ids: readonly string[], keep: Uint8Array | null, n: number, seed: number, blocks: number): Units {
+  const unitOf = new Int32Array(ids.length).fill(-1);
+  if (n > blocks) {
+    for (let i = 0; i < ids.length; i++) if (keep === null || keep[i]) unitOf[i] = seededHash32(ids[i]!, seed) % blocks;
+    return { unitOf, count: blocks };
+  }
+  const order: number[] = [];
+  for (let i = 0; i < ids.length; i++) if (keep === null || keep[i]) order.push(i);
+  order.sort((x, y) => (ids[x]! < ids[y]! ? -1 : ids[x]! > ids[y]! ? 1 : 0));
+  let count = 0;
+  for (let k = 0; k < order.length; k++) {
+    if (k > 0 && ids[order[k]!] !== ids[order[k - 1]!]) count++;
+    unitOf[order[k]!] = count;
+  }
+  return { unitOf, count: order.length === 0 ? 0 : count + 1 };
+}
+
+interface Prepared {
+  readonly units: number;
+  readonly rows: Float64Array;
+  readonly cellStart: Int32Array;
+  readonly cellIndex: Int32Array;
+  readonly cellValue: Float64Array;
+  readonly nCells: number;
+  readonly bins: number;
+  readonly groups: number;
+  /** Quanta of the KL, Brier and log-loss columns and of the ECE cells. */
+  readonly quanta: Float64Array;
+  readonly cellQuantum: number;
+  readonly has: { readonly kl: boolean; readonly brier: boolean; readonly logLoss: boolean; readonly ece: boolean };
+  /** Scratch for `evaluate`. */
+  readonly cells: Float64Array;
+}
+
+/**
+ * Values are summed as integer multiples of a power-of-two quantum chosen so every sum stays
+ * below 2^53 with room to spare: integer sums are exact, so the order of addition (of cases
+ * into blocks, of blocks into a resample) cannot change a single bit. The quantum is at most
+ * 2^-32 of a unit and at most 2^-50 of the largest possible total: far below any printed digit.
+ */
+function quantum(n: number, maxAbs: number): number {
+  const bound = Math.max(1, n * maxAbs);
+  return 2 ** Math.min(32, 50 - Math.ceil(Math.log2(bound)));
+}
+
+function prepare(sample: CaseSample, units: Units, cal: CalibrationOptions): Prepared {
+  const U = units.count;
+  const rows = new Float64Array(U * W);
+  const columns = [sample.kl, sample.brier, sample.logLoss] as const;
+  const quanta = new Float64Array(3);
+  let kept = 0;
+  for (let i = 0; i < sample.nCases; i++) if (units.unitOf[i]! >= 0) kept++;
+  columns.forEach((col, c) => {
+    let max = 0;
+    for (let i = 0; i < sample.nCases; i++) if (units.unitOf[i]! >= 0) max = Math.max(max, Math.abs(col[i]!));
+    quanta[c] = quantum(kept, max);
+  });
+  for (let i = 0; i < sample.nCases; i++) {
+    const u = units.unitOf[i]!;
+    if (u < 0) continue;
+    const o = u * W;
+    rows[o] = rows[o]! + sample.decisions[i]!;
+    rows[o + 1] = rows[o + 1]! + sample.correct[i]!;
+    rows[o + 2] = rows[o + 2]! + sample.answered[i]!;
+    for (let c = 0; c < 3; c++) rows[o + 3 + c] = rows[o + 3 + c]! + Math.round(columns[c]![i]! * quanta[c]!);
+  }
+
+  // ECE cells: per unit, Σ (hit - confidence) per question × bin, and the count per question.
+  const cells = decisionCells(sample, cal, (i) => units.unitOf[i]! >= 0);
+  const B = cells.bins;
+  const G = cells.groups;
+  const nCells = G * B + G;
+  let nDec = 0;
+  let maxConf = 1;
+  for (let i = 0; i < sample.nDecisions; i++) {
+    if (cells.cellOf[i]! < 0) continue;
+    nDec++;
+    maxConf = Math.max(maxConf, Math.abs(sample.confidence[i]!));
+  }
+  const cellQuantum = quantum(nDec, maxConf);
+  // Counting sort of decisions by unit.
+  const perUnit = new Int32Array(U + 1);
+  for (let i = 0; i < sample.nDecisions; i++)
+    if (cells.cellOf[i]! >= 0) perUnit[units.unitOf[sample.caseOf[i]!]! + 1]!++;
+  for (let u = 0; u < U; u++) perUnit[u + 1]! += perUnit[u]!;
+  const byUnit = new Int32Array(nDec);
+  const fill = perUnit.slice(0, U);
+  for (let i = 0; i < sample.nDecisions; i++)
+    if (cells.cellOf[i]! >= 0) byUnit[fill[units.unitOf[sample.caseOf[i]!]!]!++] = i;
+  // Each decision touches two cells (its bin, its question's count): at most 2 entries each.
+  const cellStart = new Int32Array(U + 1);
+  const cellIndex = new Int32Array(2 * nDec);
+  const cellValue = new Float64Array(2 * nDec);
+  const scratch = new Float64Array(nCells);
+  const stamp = new Int32Array(nCells).fill(-1);
+  const touched: number[] = [];
+  let e = 0;
+  for (let u = 0; u < U; u++) {
+    touched.length = 0;
+    for (let k = perUnit[u]!; k < perUnit[u + 1]!; k++) {
+      const i = byUnit[k]!;
+      const cell = cells.cellOf[i]!;
+      const count = G * B + cells.groupOf[i]!;
+      for (const c of [cell, count]) {
+        if (stamp[c] !== u) {
+          stamp[c] = u;
+          scratch[c] = 0;
+          touched.push(c);
+        }
+      }
+      scratch[cell] = scratch[cell]! + sample.hit[i]! * cellQuantum - Math.round(sample.confidence[i]! * cellQuantum);
+      scratch[count] = scratch[count]! + 1;
+    }
+    cellStart[u] = e;
+    for (const c of touched) {
+      cellIndex[e] = c;
+      cellValue[e++] = scratch[c]!;
+    }
+  }
+  cellStart[U] = e;
+  return {
+    units: U,
+    rows,
+    cellStart,
+    cellIndex: cellIndex.slice(0, e),
+    cellValue: cellValue.slice(0, e),
+    nCells,
+    bins: B,
+    groups: G,
+    quanta,
+    cellQuantum,
+    has: { ...sample.has, ece: nDec > 0 },
+    cells: new Float64Array(nCells),
+  };
+}
+
+/** Metrics of one weighting of the units (weight = times drawn), NaN where absent. */
+function evaluate(p: Prepared, weights: Int32Array, out: Float64Array): void {
+  const { rows, cellStart, cellIndex, cellValue, cells } = p;
+  cells.fill(0);
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let s4 = 0;
+  let s5 = 0;
+  for (let u = 0; u < p.units; u++) {
+    const w = weights[u]!;
+    if (w === 0) continue;
+    const o = u * W;
+    s0 += w * rows[o]!;
+    s1 += w * rows[o + 1]!;
+    s2 += w * rows[o + 2]!;
+    s3 += w * rows[o + 3]!;
+    s4 += w * rows[o + 4]!;
+    s5 += w * rows[o + 5]!;
+    const end = cellStart[u + 1]!;
+    for (let e = cellStart[u]!; e < end; e++) {
+      const c = cellIndex[e]!;
+      cells[c] = cells[c]! + w * cellValue[e]!;
+    }
+  }
+  out[0] = s0 > 0 ? s1 / s0 : NaN;
+  out[1] = p.has.kl && s2 > 0 ? s3 / p.quanta[0]! / s2 : NaN;
+  out[2] = p.has.brier && s2 > 0 ? s4 / p.quanta[1]! / s2 : NaN;
+  out[3] = p.has.logLoss && s2 > 0 ? s5 / p.quanta[2]! / s2 : NaN;
+  // ECE = Σ_b |hits_b - Σconfidence_b| / n per question, then the mean over questions present.
+  let ece = 0;
+  let present = 0;
+  const B = p.bins;
+  for (let g = 0; g < p.groups; g++) {
+    const n = cells[p.groups * B + g]!;
+    if (n === 0) continue;
+    let gap = 0;
+    for (let b = g * B; b < g * B + B; b++) gap += Math.abs(cells[b]!);
+    ece += gap / p.cellQuantum / n;
+    present++;
+  }
+  out[4] = p.has.ece && present > 0 ? ece / present : NaN;
+}
+
+/**
+ * `resamples` draws of unit weights (multinomial: `units` draws with replacement), each
+ * applied to every prepared sample alike; null when resamples are off or there are no units.
+ * Returns, per sample, the metrics of resample r at [r * M + metric].
+ */
+function resample(samples: readonly Prepared[], conventions: Conventions, units: number): Float64Array[] | null {
+  const R = conventions.bootstrapResamples;
+  if (R <= 0 || units === 0) return null;
+  const random = createSeededRandom(conventions.seed);
+  const weights = new Int32Array(units);
+  const out = samples.map(() => new Float64Array(R * M));
+  const row = new Float64Array(M);
+  for (let r = 0; r < R; r++) {
+    weights.fill(0);
+    for (let k = 0; k < units; k++) weights[Math.floor(random() * units)]!++;
+    samples.forEach((s, i) => {
+      evaluate(s, weights, row);
+      out[i]!.set(row, r * M);
+    });
+  }
+  return out;
+}
+
+/** 2.5th and 97.5th percentiles (linear interpolation) of metric j's finite draws, widened to `estimate`. */
+function intervalOf(draws: Float64Array, j: number, estimate: number): Interval | null {
+  const R = draws.length / M;
+  const values = new Float64Array(R);
+  let n = 0;
+  for (let r = 0; r < R; r++) {
+    const v = draws[r * M + j]!;
+    if (v === v) values[n++] = v;
+  }
+  if (n === 0) return null;
+  const sorted = values.subarray(0, n).sort();
+  const at = (q: number): number => {
+    const rank = (n - 1) * q;
+    const lo = Math.floor(rank);
+    const hi = Math.ceil(rank);
+    return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (rank - lo);
+  };
+  return { low: Math.min(at(0.025), estimate), high: Math.max(at(0.975), estimate) };
+}
+
+function finite(v: number): number | null {
+  return v === v ? v : null;
+}
+
+function valuesOf(point: Float64Array): MetricValues {
+  const out = {} as Record<StatMetric, number | null>;
+  STAT_METRICS.forEach((m, j) => (out[m] = finite(point[j]!)));
+  return out;
+}

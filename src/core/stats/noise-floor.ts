@@ -1,0 +1,113 @@
+/**
+ * The ECE noise floor: the ECE a perfectly calibrated model with the same confidences would
+ * show on this many decisions. Each simulation draws every outcome ~ Bernoulli(confidence)
+ * and bins it exactly as the measured run (same cells, same equal-mass edges). A measured
+ * ECE at or below the 95th percentile of the simulations is "within noise": a calibrated
+ * model would show that much about one time in twenty or more.
+ *
+ * Cost: a cell (question × bin) with up to 200 decisions draws each outcome; a larger cell
+ * draws its number of hits from the normal approximation of that sum of Bernoullis (mean
+ * Σc, variance Σc(1-c), rounded and kept in [0, n]), so a million decisions cost no more
+ * than a few thousand.
+ */
+import type { CalibrationOptions } from '../calibration.js';
+import { createSeededRandom } from '../seeded-random.js';
+import type { CaseSample } from './case-sample.js';
+import { decisionCells } from './decision-cells.js';
+
+export interface EceNoiseFloor {
+  /** Mean simulated ECE. */
+  readonly mean: number;
+  /** 95th percentile of the simulated ECE (linear interpolation). */
+  readonly p95: number;
+  readonly simulations: number;
+}
+
+export const DEFAULT_NOISE_SIMULATIONS = 500;
+/** Cells up to this size simulate each decision; larger ones use the normal approximation. */
+export const EXACT_CELL_LIMIT = 200;
+
+export interface NoiseFloorOptions {
+  readonly seed: number;
+  /** Default 500. */
+  readonly simulations?: number;
+}
+
+/** null when the sample has no calibration decisions or simulations is 0. */
+export function eceNoiseFloor(
+  sample: CaseSample,
+  calibration: CalibrationOptions,
+  options: NoiseFloorOptions,
+): EceNoiseFloor | null {
+  const S = options.simulations ?? DEFAULT_NOISE_SIMULATIONS;
+  if (sample.nDecisions === 0 || S <= 0) return null;
+  const cells = decisionCells(sample, calibration);
+  const B = cells.bins;
+  const G = cells.groups;
+  const C = G * B;
+  // Group decisions by cell, each cell's confidences sorted: a canonical order for the draws.
+  const start = new Int32Array(C + 1);
+  for (let i = 0; i < sample.nDecisions; i++) start[cells.cellOf[i]! + 1]!++;
+  for (let c = 0; c < C; c++) start[c + 1]! += start[c]!;
+  const conf = new Float64Array(sample.nDecisions);
+  const fill = start.slice(0, C);
+  for (let i = 0; i < sample.nDecisions; i++) conf[fill[cells.cellOf[i]!]!++] = sample.confidence[i]!;
+  const sumConf = new Float64Array(C);
+  const variance = new Float64Array(C);
+  const groupN = new Float64Array(G);
+  for (let c = 0; c < C; c++) {
+    const cellConf = conf.subarray(start[c]!, start[c + 1]!).sort();
+    let s = 0;
+    let v = 0;
+    for (const x of cellConf) {
+      s += x;
+      v += x * (1 - x);
+    }
+    sumConf[c] = s;
+    variance[c] = v;
+    groupN[Math.floor(c / B)]! += cellConf.length;
+  }
+  let groupsPresent = 0;
+  for (let g = 0; g < G; g++) if (groupN[g]! > 0) groupsPresent++;
+
+  const random = createSeededRandom(options.seed);
+  const normal = (): number => {
+    // Box–Muller; 1 - u keeps the logarithm finite.
+    const u = 1 - random();
+    const v = random();
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+  };
+  const draws = new Float64Array(S);
+  for (let s = 0; s < S; s++) {
+    let ece = 0;
+    for (let g = 0; g < G; g++) {
+      if (groupN[g] === 0) continue;
+      let gap = 0;
+      for (let c = g * B; c < g * B + B; c++) {
+        const n = start[c + 1]! - start[c]!;
+        if (n === 0) continue;
+        let hits = 0;
+        if (n <= EXACT_CELL_LIMIT) {
+          for (let k = start[c]!; k < start[c + 1]!; k++) if (random() < conf[k]!) hits++;
+        } else {
+          hits = Math.min(n, Math.max(0, Math.round(sumConf[c]! + Math.sqrt(variance[c]!) * normal())));
+        }
+        gap += Math.abs(hits - sumConf[c]!);
+      }
+      ece += gap / groupN[g]!;
+    }
+    draws[s] = ece / groupsPresent;
+  }
+  let total = 0;
+  for (const d of draws) total += d;
+  draws.sort();
+  const rank = (S - 1) * 0.95;
+  const lo = Math.floor(rank);
+  const hi = Math.ceil(rank);
+  return { mean: total / S, p95: draws[lo]! + (draws[hi]! - draws[lo]!) * (rank - lo), simulations: S };
+}
+
+/** "Within noise": the measured ECE is at or below the calibrated model's 95th percentile. */
+export function eceWithinNoise(ece: number, floor: EceNoiseFloor): boolean {
+  return ece <= floor.p95;
+}
