@@ -164,8 +164,8 @@ describe.concurrent('decidekit runs show', () => {
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc.summary).toMatchObject(better().summary);
-    expect(doc.summary.accuracy_ci[0]).toBeLessThanOrEqual(better().summary.accuracy);
-    expect(doc.summary.accuracy_ci[1]).toBeGreaterThanOrEqual(better().summary.accuracy);
+    expect(doc.summary.accuracy_ci[0]).toBeLessThanOrEqual(better().summary.accuracy!);
+    expect(doc.summary.accuracy_ci[1]).toBeGreaterThanOrEqual(better().summary.accuracy!);
     expect(doc.config.caseIds).toEqual(CASE_IDS);
   });
 
