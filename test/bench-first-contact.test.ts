@@ -137,9 +137,9 @@ describe('bench, first contact', () => {
   it('samples cases across workflows with --sample and says the run is filtered', async () => {
     const r = await runCliInProcess(['bench', '--sample', '8', '--seed', '3', '--no-store', '--json'], { env });
     expect(r.code).toBe(0);
-    const doc = JSON.parse(r.stdout) as { config: { caseIds: string[]; filters: unknown } };
-    expect(doc.config.caseIds).toHaveLength(8);
-    expect(new Set(doc.config.caseIds.map((id) => id.replace(/_\d+$/, ''))).size).toBe(4);
+    const doc = JSON.parse(r.stdout) as { config: { case_ids: string[]; filters: unknown } };
+    expect(doc.config.case_ids).toHaveLength(8);
+    expect(new Set(doc.config.case_ids.map((id) => id.replace(/_\d+$/, ''))).size).toBe(4);
     expect(doc.config.filters).toEqual({ limit: null, workflow: null, sample: { cases: 8, seed: 3 } });
   });
 

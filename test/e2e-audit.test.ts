@@ -15,6 +15,7 @@ import type { CliIo } from '../src/cli/io.js';
 import { startReferenceServer } from '../src/protocol/server/server.js';
 import { openAuditStore } from '../src/store/audit/sqlite-audit-store.js';
 import { renderAuditRunsList } from '../src/reports/audit/audit-runs-list.js';
+import { nonSnakeKeys } from '../src/reports/test-support/json-keys.js';
 import { CLAIM_CHECK, writeAuditFiles } from '../src/app/audit/test-support/audit-files.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -89,8 +90,13 @@ describe('decidekit audit on the bundled sample', () => {
     // Evidence text of a transcript never appears in the events.
     expect(r.stderr).not.toContain('payment succeeded');
     expect(r.stderr).not.toContain('Payment succeeded');
-    expect(doc.summary.orderDependent.length).toBeGreaterThan(0);
+    expect(doc.summary.order_dependent.length).toBeGreaterThan(0);
     expect(doc.summary.injection.compared).toBeGreaterThan(0);
+    // One key convention: snake_case (answer options, the keys of probabilities, are data).
+    expect(nonSnakeKeys(doc, ['probabilities'])).toEqual([]);
+    expect(doc.audits[0]).toMatchObject({ transcript_id: expect.any(String), check_id: expect.any(String) });
+    expect(doc.config.order_probe).toBe(true);
+    expect(events.flatMap((e) => nonSnakeKeys(e, ['probabilities']))).toEqual([]);
   });
 
   it('saves the audit, lists it as an audit, and shows it as a saved audit on resume', async () => {

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../src/protocol/server/server.js';
 import type { FaultAction, FaultOptions } from '../src/protocol/server/faults.js';
 import { openRunStore } from '../src/store/index.js';
+import { nonSnakeKeys } from '../src/reports/test-support/json-keys.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
@@ -116,6 +117,9 @@ describe('decidekit bench', () => {
     const events = out.stderr.split('\n').filter((l) => l.startsWith('{'));
     expect(events.length).toBeGreaterThan(0);
     expect(() => events.map((e) => JSON.parse(e))).not.toThrow();
+    // One key convention across stdout and stderr: snake_case (workflow and question names are data).
+    expect(events.flatMap((e) => nonSnakeKeys(JSON.parse(e)))).toEqual([]);
+    expect(nonSnakeKeys(JSON.parse(out.stdout), ['by_workflow', 'by_question', 'question_set'])).toEqual([]);
   });
 
   it('turns timeouts, HTTP errors and malformed answers on chosen cases into error rows', async () => {
@@ -145,15 +149,15 @@ describe('decidekit bench', () => {
     );
     expect(out.code).toBe(1);
     const doc = JSON.parse(out.stdout) as {
-      summary: { status: string; errorKinds: Record<string, number>; errors: number; requests: { failed: number } };
-      decisions: { caseId: string; status: string; error?: { kind: string; message: string } }[];
+      summary: { status: string; error_kinds: Record<string, number>; errors: number; requests: { failed: number } };
+      decisions: { case_id: string; status: string; error?: { kind: string; message: string } }[];
     };
     expect(doc.summary.status).toBe('incomplete');
-    expect(doc.summary.errorKinds).toEqual({ http: 1, malformed: 1, timeout: 1 });
+    expect(doc.summary.error_kinds).toEqual({ http: 1, malformed: 1, timeout: 1 });
     expect(doc.summary.errors).toBe(15);
-    const failedCases = [...new Set(doc.decisions.filter((d) => d.status === 'failed').map((d) => d.caseId))].sort();
+    const failedCases = [...new Set(doc.decisions.filter((d) => d.status === 'failed').map((d) => d.case_id))].sort();
     expect(failedCases).toEqual([a, b, c].sort());
-    const malformed = doc.decisions.find((d) => d.caseId === b && d.status === 'failed')!;
+    const malformed = doc.decisions.find((d) => d.case_id === b && d.status === 'failed')!;
     expect(malformed.error!.message).toMatch(/sum/);
   });
 
@@ -194,7 +198,7 @@ describe('decidekit bench', () => {
       const clean = await cli(['bench', '--base-url', server.url, '--limit', '40', '--json', '--no-store']);
       expect(clean.code).toBe(0);
       const strip = (text: string) => {
-        const { latencyMs: _l, ...rest } = (JSON.parse(text) as { summary: Record<string, unknown> }).summary;
+        const { latency_ms: _l, ...rest } = (JSON.parse(text) as { summary: Record<string, unknown> }).summary;
         return rest;
       };
       expect(strip(resumed.stdout)).toEqual(strip(clean.stdout));
@@ -242,8 +246,8 @@ describe('decidekit bench', () => {
       const clean = await cli(['bench', '--base-url', server.url, '--limit', '40', '--json', '--no-store']);
       const pick = (text: string) => {
         const doc = JSON.parse(text) as { summary: Record<string, unknown>; decisions: unknown[] };
-        const { latencyMs: _l, ...summary } = doc.summary;
-        return { summary, decisions: doc.decisions.map((d) => ({ ...(d as object), latencyMs: 0 })) };
+        const { latency_ms: _l, ...summary } = doc.summary;
+        return { summary, decisions: doc.decisions.map((d) => ({ ...(d as object), latency_ms: 0 })) };
       };
       expect(pick(resumed.stdout)).toEqual(pick(clean.stdout));
     });

@@ -31,20 +31,20 @@ interface JsonGroup {
 interface BenchDoc {
   id: string;
   summary: JsonGroup & {
-    reliability: { n: number; meanConfidence: number; accuracy: number; gap: number }[];
-    byQuestion: Record<string, JsonGroup>;
-    byWorkflow: Record<string, JsonGroup>;
-    latencyMs: { n: number; p50: number | null; p95: number | null; mean: number | null };
-    cost: { perCorrectUsd: number | null } | null;
+    reliability: { n: number; mean_confidence: number; accuracy: number; gap: number }[];
+    by_question: Record<string, JsonGroup>;
+    by_workflow: Record<string, JsonGroup>;
+    latency_ms: { n: number; p50: number | null; p95: number | null; mean: number | null };
+    cost: { per_correct_usd: number | null } | null;
   };
   decisions: {
     workflow: string;
-    questionId: string;
+    question_id: string;
     type: string;
     status: string;
     correct: boolean;
     confidence: number | null;
-    goldLabel: string;
+    gold_label: string;
     predicted: string | null;
   }[];
 }
@@ -116,7 +116,7 @@ describe('bench --out writes an HTML report', () => {
     expect(await card('kl')).toBe(doc.summary.kl);
     expect(await card('brier')).toBe(doc.summary.brier);
     expect(await card('ece')).toBe(doc.summary.ece);
-    expect(await card('perCorrectUsd')).toBe(doc.summary.cost!.perCorrectUsd);
+    expect(await card('per_correct_usd')).toBe(doc.summary.cost!.per_correct_usd);
   });
 
   it('draws one point, one gap and one count bar per reliability bin, with the same numbers in the table', async () => {
@@ -130,25 +130,25 @@ describe('bench --out writes an HTML report', () => {
     expect(await chart.locator('[data-mark="diagonal"]').count()).toBe(1);
     expect(await page.locator('svg[data-chart="reliability"] title').first().textContent()).toBe('Reliability diagram');
     expect(await column(page, 'reliability-table', 'n')).toEqual(bins.map((b) => b.n));
-    expect(await column(page, 'reliability-table', 'mean confidence')).toEqual(bins.map((b) => b.meanConfidence));
+    expect(await column(page, 'reliability-table', 'mean confidence')).toEqual(bins.map((b) => b.mean_confidence));
     expect(await column(page, 'reliability-table', 'accuracy')).toEqual(bins.map((b) => b.accuracy));
     expect(await column(page, 'reliability-table', 'gap')).toEqual(bins.map((b) => b.gap));
   });
 
   it('lists accuracy by question worst first, one bar and one majority tick per question', async () => {
     const { page } = await browser.open(html);
-    const keys = Object.keys(doc.summary.byQuestion);
+    const keys = Object.keys(doc.summary.by_question);
     expect(await page.locator('svg[data-chart="by-question-chart"] [data-mark="bar"]').count()).toBe(keys.length);
     expect(await page.locator('svg[data-chart="by-question-chart"] [data-mark="reference"]').count()).toBe(keys.length);
     const shown = await page.locator('#by-question-table tbody tr td:first-child').allTextContents();
     expect([...shown].sort()).toEqual([...keys].sort());
     const accuracy = await column(page, 'by-question-table', 'accuracy');
-    expect(accuracy).toEqual(shown.map((k) => doc.summary.byQuestion[k]!.accuracy));
+    expect(accuracy).toEqual(shown.map((k) => doc.summary.by_question[k]!.accuracy));
     expect(accuracy).toEqual([...accuracy].sort((a, b) => a! - b!));
     // The majority rate, computed here from the decisions' gold labels.
     const majority = await column(page, 'by-question-table', 'majority rate');
     shown.forEach((key, i) => {
-      const golds = doc.decisions.filter((d) => `${d.workflow}/${d.questionId}` === key).map((d) => d.goldLabel);
+      const golds = doc.decisions.filter((d) => `${d.workflow}/${d.question_id}` === key).map((d) => d.gold_label);
       const top = Math.max(...[...new Set(golds)].map((g) => golds.filter((x) => x === g).length));
       expect(majority[i]).toBe(top / golds.length);
     });
@@ -162,11 +162,11 @@ describe('bench --out writes an HTML report', () => {
   it('tables accuracy, KL, Brier and ECE by workflow as in the --json summary', async () => {
     const { page } = await browser.open(html);
     const shown = await page.locator('#by-workflow-table tbody tr td:first-child').allTextContents();
-    expect([...shown].sort()).toEqual(Object.keys(doc.summary.byWorkflow));
+    expect([...shown].sort()).toEqual(Object.keys(doc.summary.by_workflow));
     for (const metric of ['accuracy', 'KL', 'Brier', 'ECE'] as const) {
       const key = ({ accuracy: 'accuracy', KL: 'kl', Brier: 'brier', ECE: 'ece' } as const)[metric];
       expect(await column(page, 'by-workflow-table', metric)).toEqual(
-        shown.map((w) => doc.summary.byWorkflow[w]![key]),
+        shown.map((w) => doc.summary.by_workflow[w]![key]),
       );
     }
   });
@@ -192,7 +192,7 @@ describe('bench --out writes an HTML report', () => {
   it('draws a confusion matrix for each choice and score question, counts from the decisions', async () => {
     const { page } = await browser.open(html);
     const answered = doc.decisions.filter((d) => d.status === 'answered' && d.type !== 'noul');
-    const keys = [...new Set(answered.map((d) => `${d.workflow}/${d.questionId}`))].sort();
+    const keys = [...new Set(answered.map((d) => `${d.workflow}/${d.question_id}`))].sort();
     expect(await page.locator('figure.confusion').count()).toBe(keys.length);
     for (const key of keys) {
       const figure = page.locator(`figure.confusion[data-key="${key}"]`);
@@ -201,11 +201,11 @@ describe('bench --out writes an HTML report', () => {
       const cells = await figure
         .locator('[data-mark="cell"]')
         .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-value'))));
-      const mine = answered.filter((d) => `${d.workflow}/${d.questionId}` === key);
+      const mine = answered.filter((d) => `${d.workflow}/${d.question_id}` === key);
       labels.forEach((gold, r) =>
         labels.forEach((pred, c) =>
           expect(cells[r * labels.length + c]).toBe(
-            mine.filter((d) => d.goldLabel === gold && d.predicted === pred).length,
+            mine.filter((d) => d.gold_label === gold && d.predicted === pred).length,
           ),
         ),
       );
@@ -217,7 +217,7 @@ describe('bench --out writes an HTML report', () => {
     const chart = page.locator('svg[data-chart="latency"]');
     expect(await chart.locator('[data-mark="marker"]').count()).toBe(2);
     const counts = await column(page, 'latency-table', 'requests');
-    const { n, p50, p95, mean } = doc.summary.latencyMs;
+    const { n, p50, p95, mean } = doc.summary.latency_ms;
     expect(counts.slice(-3)).toEqual([p50, p95, mean]);
     expect(counts.slice(0, -3).reduce((a, b) => a! + b!, 0)).toBe(n);
     expect(await chart.locator('[data-mark="bar"]').count()).toBe(counts.slice(0, -3).filter((c) => c! > 0).length);
@@ -236,16 +236,16 @@ describe('bench --out writes an HTML report', () => {
     const confident = doc.decisions.filter((d) => d.status === 'answered' && !d.correct && d.confidence! >= 0.9);
     expect(await visibleRows(page, 'trace')).toBe(confident.length);
     await page.getByLabel(/confident and wrong/).click();
-    const key = Object.keys(doc.summary.byQuestion)[0]!;
+    const key = Object.keys(doc.summary.by_question)[0]!;
     await page.locator('#f-question').selectOption(key);
-    expect(await visibleRows(page, 'trace')).toBe(doc.summary.byQuestion[key]!.total);
+    expect(await visibleRows(page, 'trace')).toBe(doc.summary.by_question[key]!.total);
     expect(await page.locator('#trace-count').textContent()).toBe(
-      `${doc.summary.byQuestion[key]!.total} of ${doc.decisions.length} decisions shown`,
+      `${doc.summary.by_question[key]!.total} of ${doc.decisions.length} decisions shown`,
     );
     await page.locator('#f-question').selectOption('');
-    const workflow = Object.keys(doc.summary.byWorkflow).at(-1)!;
+    const workflow = Object.keys(doc.summary.by_workflow).at(-1)!;
     await page.locator('#f-workflow').selectOption(workflow);
-    expect(await visibleRows(page, 'trace')).toBe(doc.summary.byWorkflow[workflow]!.total);
+    expect(await visibleRows(page, 'trace')).toBe(doc.summary.by_workflow[workflow]!.total);
     await page.getByLabel('wrong only').click();
     expect(await visibleRows(page, 'trace')).toBe(
       doc.decisions.filter((d) => d.workflow === workflow && !d.correct).length,
@@ -310,7 +310,7 @@ describe('stored runs: report --format html and runs compare --format html', () 
     const bins = docs.reduce((n, d) => n + d.summary.reliability.length, 0);
     expect(await page.locator('svg[data-chart="reliability"] [data-mark="point"]').count()).toBe(bins);
     expect(await column(page, 'runs-table', 'accuracy')).toEqual(docs.map((d) => d.summary.accuracy));
-    expect(await column(page, 'runs-table', 'p50 (ms)')).toEqual(docs.map((d) => d.summary.latencyMs.p50));
+    expect(await column(page, 'runs-table', 'p50 (ms)')).toEqual(docs.map((d) => d.summary.latency_ms.p50));
     for (const id of ['latency-scatter', 'cost-scatter']) {
       expect(await page.locator(`svg[data-chart="${id}"] [data-mark="point"]`).count()).toBe(
         docs.filter((d) => d.summary.accuracy !== null).length,
@@ -318,11 +318,11 @@ describe('stored runs: report --format html and runs compare --format html', () 
       expect(await page.locator(`svg[data-chart="${id}"] [data-mark="front"]`).count()).toBe(1);
     }
     // The Pareto front of accuracy against p50, computed here.
-    const pts = docs.map((d) => ({ x: d.summary.latencyMs.p50!, y: d.summary.accuracy! }));
+    const pts = docs.map((d) => ({ x: d.summary.latency_ms.p50!, y: d.summary.accuracy! }));
     const onFront = pts.map((p) => !pts.some((q) => q.x <= p.x && q.y >= p.y && (q.x < p.x || q.y > p.y)));
     const shown = await page.locator('#latency-scatter-table tbody tr td:last-child').allTextContents();
     expect(shown).toEqual(onFront.map((f) => (f ? 'yes' : 'no')));
-    const keys = new Set(docs.flatMap((d) => Object.keys(d.summary.byQuestion)));
+    const keys = new Set(docs.flatMap((d) => Object.keys(d.summary.by_question)));
     expect(await page.locator('svg[data-chart="by-question-chart"] [data-mark="bar"]').count()).toBe(
       keys.size * docs.length,
     );

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../src/cli/test-support/in-process-cli.js';
+import { nonSnakeKeys } from '../src/reports/test-support/json-keys.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'decidekit-runs-check-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -23,8 +24,9 @@ describe('runs check', () => {
     db.close();
     const bad = await runCliInProcess(['runs', 'check', '--store', store, '--json']);
     expect(bad.code).toBe(1);
-    const doc = JSON.parse(bad.stdout) as { runs: { problems: string[] }[] };
+    const doc = JSON.parse(bad.stdout) as { runs: { problems: string[]; saved_cases: number }[] };
     expect(doc.runs[0]!.problems.length).toBeGreaterThan(0);
+    expect(doc.runs[0]!.saved_cases).toBeGreaterThan(0);
   });
 
   it('infers the report format from --out, and deletes a run', async () => {
@@ -55,9 +57,11 @@ describe('runs check', () => {
     expect(list.stdout).toMatch(/^audit-\S+ .* complete /m);
     const json = JSON.parse((await runCliInProcess(['runs', 'list', '--json', '--store', store])).stdout) as {
       runs: unknown[];
-      audits: { kind: string }[];
+      audits: { kind: string; judge_endpoint: { scheme: string } }[];
     };
     expect(json.runs).toHaveLength(1);
+    expect(json.audits[0]!.judge_endpoint.scheme).toBe('embedded');
+    expect(nonSnakeKeys(json)).toEqual([]);
     expect(json.audits.map((a) => a.kind)).toEqual(['audit']);
   });
 });

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { AuditRequest } from '../../app/audit/plan-audit.js';
 import { defineCommand, flag, oneOf, text } from '../define-command.js';
 import { colourEnabled } from '../io.js';
-import { storePathOf } from '../locations.js';
+import { keptInStoreOptions, keptStorePathOf } from '../shared-options.js';
 import { TOOL_VERSION } from '../version.js';
 
 export const command = defineCommand({
@@ -32,8 +32,7 @@ key reaches the judge.`,
       example: 'http://127.0.0.1:8084',
     }),
     model: text('NAME', 'sent as "model"; with the embedded server, the built-in model (default judge)'),
-    store: text('PATH', 'run store', { defaultText: '$XDG_DATA_HOME/decidekit/runs.sqlite' }),
-    'no-store': flag('do not keep the audit'),
+    ...keptInStoreOptions('audit'),
     label: text('TEXT', "a label shown in 'decidekit runs list'"),
     resume: text('RUN', 'complete a stored audit: judge only what is not finished'),
     'order-probe': flag('ask every audit again with the options reversed; report flip rates'),
@@ -59,7 +58,7 @@ key reaches the judge.`,
       orderProbe: v['order-probe'],
       ...(v.label === undefined ? {} : { label: v.label }),
       ...(v.resume === undefined ? {} : { resume: v.resume }),
-      storePath: v['no-store'] ? null : storePathOf(v.store, io),
+      storePath: keptStorePathOf(v, io),
     };
     if ((v.transcripts === undefined) !== (v.checks === undefined) && v.resume === undefined) {
       const { UsageError } = await import('../../core/errors.js');

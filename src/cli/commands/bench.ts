@@ -4,7 +4,14 @@ import type { BenchOutcome } from '../../app/bench/execute-bench.js';
 import type { BenchRequest } from '../../app/bench/plan-bench.js';
 import { decimal, defineCommand, flag, integer, text } from '../define-command.js';
 import { colourEnabled, type CliIo } from '../io.js';
-import { cacheDirOf, datasetChoiceOf, storePathOf } from '../locations.js';
+import { cacheDirOf, datasetChoiceOf } from '../locations.js';
+import {
+  apiKeyOf,
+  benchDatasetOption,
+  keptInStoreOptions,
+  keptStorePathOf,
+  modelServerOptions,
+} from '../shared-options.js';
 import { TOOL_VERSION } from '../version.js';
 import { conventionChoiceOf, statisticsOptions } from '../statistics-options.js';
 
@@ -19,16 +26,8 @@ export const command = defineCommand({
 benchmarks its default model on the bundled synthetic sample.`,
   handlesSignals: true,
   options: {
-    'base-url': text('URL', 'server base URL (endpoint: <URL>/v1/systemone)', {
-      defaultText: 'embedded reference server',
-      example: 'http://127.0.0.1:8080',
-    }),
-    model: text(
-      'NAME',
-      'sent as "model"; with the embedded server, picks the built-in model\n(heuristic, prior, uniform, zero; default heuristic)',
-    ),
-    'api-key': text('KEY', 'Bearer key (or env DECIDEKIT_API_KEY); never stored or printed'),
-    dataset: text('D', 'sample | typed-decisions | PATH (.parquet, .jsonl, .jsonl.gz)', { defaultText: 'sample' }),
+    ...modelServerOptions('embedded reference server'),
+    dataset: benchDatasetOption,
     parallel: integer('N', 'requests in flight (a resumed run keeps its own)', { min: 1, max: 1024, defaultText: '1' }),
     timeout: decimal('SEC', 'per-request timeout in seconds', { above: 0, max: MAX_TIMEOUT_SEC, defaultText: '60' }),
     retries: integer('N', 'retries of 429/502/503/504', { min: 0, max: 10, defaultText: '2' }),
@@ -41,8 +40,7 @@ benchmarks its default model on the bundled synthetic sample.`,
       min: 0,
     }),
     out: text('DIR', 'write <run>.json, <run>.md and <run>.html into DIR'),
-    store: text('PATH', 'run store', { defaultText: '$XDG_DATA_HOME/decidekit/runs.sqlite' }),
-    'no-store': flag('do not keep the run'),
+    ...keptInStoreOptions('run'),
     label: text('TEXT', "a label shown in 'decidekit runs list'"),
     resume: text(
       'RUN',
@@ -69,7 +67,7 @@ benchmarks its default model on the bundled synthetic sample.`,
     'decidekit bench --resume 20261130-041512-ab12',
   ],
   async run({ values: v }, io) {
-    const apiKey = v['api-key'] ?? io.env['DECIDEKIT_API_KEY'];
+    const apiKey = apiKeyOf(v['api-key'], io);
     const request: BenchRequest = {
       ...(v['base-url'] === undefined ? {} : { baseUrl: v['base-url'] }),
       ...(v.model === undefined ? {} : { model: v.model }),
@@ -85,7 +83,7 @@ benchmarks its default model on the bundled synthetic sample.`,
       ...(v.label === undefined ? {} : { label: v.label }),
       ...(v.resume === undefined ? {} : { resume: v.resume }),
       retryFailed: v['retry-failed'],
-      storePath: v['no-store'] ? null : storePathOf(v.store, io),
+      storePath: keptStorePathOf(v, io),
       conventions: conventionChoiceOf(v),
     };
     const { planBenchFromStore, executeBench } = await import('../../app/bench/execute-bench.js');

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess, type CliResult } from '../test-support/in-process-cli.js';
 import { sampleDir } from '../../datasets/typed-decisions/load-bench-dataset.js';
 import { PINNED_PARQUET_SHA256, PINNED_REVISION } from '../../datasets/typed-decisions/provenance.js';
+import { nonSnakeKeys } from '../../reports/test-support/json-keys.js';
 import {
   sampleRows,
   typedDecisionsParquet,
@@ -79,6 +80,9 @@ describe.concurrent('decidekit dataset info', () => {
       decisions: 1000,
       dataset: { synthetic: true, split: 'train' },
     });
+    expect(Object.values(doc.datasets[0].cases_by_workflow).reduce((a: number, b) => a + (b as number), 0)).toBe(200);
+    expect(doc.not_fetched).toEqual([]);
+    expect(nonSnakeKeys(doc, ['cases_by_workflow'])).toEqual([]);
   });
 
   it('fails with the fetch hint when typed-decisions is asked for and not cached', async () => {
@@ -155,7 +159,12 @@ describe.concurrent('decidekit dataset fetch', () => {
         'Typed Decisions (LocalLLaMA/typed-decisions, revision e039ebffcc28), Apache-2.0, https://huggingface.co/datasets/LocalLLaMA/typed-decisions',
       url: 'https://huggingface.co/datasets/LocalLLaMA/typed-decisions',
     });
-    expect(doc.datasets[0].source).toMatchObject({ path: 'all/test-00000-of-00001.parquet', sha256: parquetSha256 });
+    expect(doc.datasets[0].source).toEqual({
+      url: expect.any(String),
+      path: 'all/test-00000-of-00001.parquet',
+      sha256: parquetSha256,
+      sha256_pinned: true,
+    });
     const verify = await cli(['dataset', 'verify', 'typed-decisions', '--cache-dir', 'c2']);
     expect(verify.code).toBe(0);
     expect(verify.stdout).toContain(

@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { PINNED_REVISION } from '../../datasets/typed-decisions/provenance.js';
-import type { DatasetTarget, DescribedDataset } from '../../app/datasets/describe-datasets.js';
-import type { FetchTypedDecisionsResult } from '../../datasets/typed-decisions/index.js';
+import type { DatasetTarget } from '../../app/datasets/describe-datasets.js';
 import { defineCommand, defineCommandGroup, flag, text } from '../define-command.js';
 import type { CliIo } from '../io.js';
 import { cacheDirOf } from '../locations.js';
@@ -73,7 +72,11 @@ Offline? Download the file elsewhere and pass it by path to bench/info/verify.`,
     });
     if (showProgress) io.stderr.write('\n');
     for (const w of result.warnings) io.stderr.write(`decidekit dataset fetch: warning: ${w}\n`);
-    io.stdout.write(values.json ? `${JSON.stringify(fetchJson(result))}\n` : renderFetched(result));
+    io.stdout.write(
+      values.json
+        ? (await import('../../reports/datasets/dataset-json.js')).renderFetchJson(result)
+        : (await import('../../reports/datasets/dataset-text.js')).renderFetchText(result),
+    );
     return 0;
   },
 });
@@ -102,13 +105,11 @@ ${PATH_NOTE}`,
       explicit: positionals.length > 0,
       ...(values.split === undefined ? {} : { split: values.split }),
     });
-    if (values.json) {
-      io.stdout.write(`${JSON.stringify({ datasets: described.map(infoJson), notFetched })}\n`);
-    } else {
-      io.stdout.write(
-        [...described.map(renderInfo), ...notFetched.map((m) => `${m.target}: not fetched. ${m.message}\n`)].join('\n'),
-      );
-    }
+    io.stdout.write(
+      values.json
+        ? (await import('../../reports/datasets/dataset-json.js')).renderDatasetInfoJson(described, notFetched)
+        : (await import('../../reports/datasets/dataset-text.js')).renderDatasetInfoText(described, notFetched),
+    );
     return 0;
   },
 });
@@ -130,50 +131,11 @@ ${PATH_NOTE}`,
     const { verifyDatasets } = await import('../../app/datasets/describe-datasets.js');
     const results = await verifyDatasets(targets, { explicit: positionals.length > 0 });
     const failed = results.some((r) => !r.ok && !r.skipped);
-    if (values.json) {
-      io.stdout.write(
-        `${JSON.stringify({
-          ok: !failed,
-          results: results.map((r) =>
-            r.ok
-              ? {
-                  target: r.target,
-                  status: 'ok',
-                  dataset: r.verified.info.id,
-                  revision: r.verified.info.revision,
-                  location: r.verified.location,
-                  manifest: r.verified.manifest !== null,
-                  splits: r.verified.splits,
-                }
-              : {
-                  target: r.target,
-                  status: r.skipped ? 'not_fetched' : 'failed',
-                  error: r.error,
-                  problems: r.problems,
-                },
-          ),
-        })}\n`,
-      );
-    } else {
-      for (const r of results) {
-        if (r.ok) {
-          const v = r.verified;
-          const splits = v.splits.map((s) => `${s.split ?? 'all rows'} ${s.cases} cases`).join(', ');
-          const integrity =
-            v.manifest === null
-              ? 'rows valid; no manifest, so no integrity check'
-              : 'matches its manifest (size, sha256, rows); rows valid';
-          io.stdout.write(
-            `ok      ${r.target}: ${v.info.id}${v.info.revision === null ? '' : ` @ ${v.info.revision}`}: ${splits}; ${integrity}\n`,
-          );
-        } else if (r.skipped) {
-          io.stdout.write(`skipped ${r.target}: not fetched (decidekit dataset fetch typed-decisions)\n`);
-        } else {
-          io.stdout.write(`FAILED  ${r.target}: ${r.error}\n`);
-          for (const p of r.problems.slice(1)) io.stdout.write(`        ${p}\n`);
-        }
-      }
-    }
+    io.stdout.write(
+      values.json
+        ? (await import('../../reports/datasets/dataset-json.js')).renderVerifyJson(results)
+        : (await import('../../reports/datasets/dataset-text.js')).renderVerifyText(results),
+    );
     return failed ? 1 : 0;
   },
 });
@@ -210,93 +172,4 @@ function targetsOf(positionals: readonly string[], cacheDirValue: string | undef
           ? { kind: 'typed-decisions', cacheDir }
           : { kind: 'path', path: resolve(io.cwd, target) },
   }));
-}
-
-function fetchJson(r: FetchTypedDecisionsResult) {
-  return {
-    dir: r.dir,
-    id: r.manifest.id,
-    revision: r.manifest.revision,
-    cases: r.cases,
-    downloadedBytes: r.downloadedBytes,
-    source:
-      r.manifest.source === null
-        ? null
-        : {
-            url: r.manifest.source.url,
-            path: r.manifest.source.path,
-            sha256: r.manifest.source.sha256,
-            sha256Pinned: r.manifest.source.sha256Pinned,
-          },
-    warnings: r.warnings,
-  };
-}
-
-function renderFetched(r: FetchTypedDecisionsResult): string {
-  const source = r.manifest.source;
-  return [
-    `fetched ${r.manifest.id} revision ${r.manifest.revision}: ${r.cases} test cases`,
-    `  stored in  ${r.dir}`,
-    source === null
-      ? null
-      : `  sha256     ${source.sha256} (${source.sha256Pinned ? 'verified' : 'recorded, not verified'})`,
-    `  ${r.manifest.attribution}`,
-    '',
-  ]
-    .filter((l) => l !== null)
-    .join('\n');
-}
-
-function infoJson(e: DescribedDataset) {
-  return {
-    target: e.target,
-    dataset: e.info,
-    location: e.location,
-    source: e.manifest?.source ?? null,
-    generator: e.manifest?.generator ?? null,
-    files: e.manifest?.files ?? null,
-    cases: e.summary.cases,
-    decisions: e.summary.decisions,
-    casesByWorkflow: e.summary.casesByWorkflow,
-    decisionsByType: e.summary.decisionsByType,
-  };
-}
-
-function renderInfo(e: DescribedDataset): string {
-  const { info, manifest, summary } = e;
-  const rows: [string, string][] = [
-    ['dataset', info.synthetic ? `${info.id}  (SYNTHETIC: not Typed Decisions data or scores)` : info.id],
-    ['revision', info.revision ?? 'n/a'],
-    ['split', `${info.split}: ${summary.cases} cases, ${summary.decisions} decisions`],
-    ['license', info.license],
-    ['url', info.url ?? 'n/a'],
-    ['location', e.location],
-  ];
-  const source = manifest?.source ?? null;
-  if (source !== null)
-    rows.push([
-      'source',
-      `${source.path} sha256 ${source.sha256} (${source.sha256Pinned ? 'verified at download' : 'recorded at download, not verified'})`,
-    ]);
-  if (manifest?.generator) rows.push(['generator', `${manifest.generator.script} (seed ${manifest.generator.seed})`]);
-  if (manifest === null) rows.push(['manifest', 'none (a user file: provenance unknown, no integrity check)']);
-  else {
-    for (const f of manifest.files)
-      rows.push([`file ${f.split}`, `${f.path}: ${f.rows} rows, ${f.bytes} bytes, sha256 ${f.sha256}`]);
-  }
-  rows.push([
-    'workflows',
-    Object.entries(summary.casesByWorkflow)
-      .map(([w, n]) => `${w} ${n}`)
-      .join(', '),
-  ]);
-  rows.push([
-    'questions',
-    Object.entries(summary.decisionsByType)
-      .map(([t, n]) => `${t} ${n}`)
-      .join(', '),
-  ]);
-  rows.push(['attribution', info.attribution]);
-  const width = Math.max(...rows.map(([k]) => k.length));
-  return `${e.target}\n${rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n')}\n`;
 }

@@ -4,6 +4,7 @@ import type { LiveState } from '../../monitor/live-state.js';
 import { decimal, defineCommand, flag, integer, text } from '../define-command.js';
 import { colourEnabled, type CliIo } from '../io.js';
 import { cacheDirOf, datasetChoiceOf } from '../locations.js';
+import { apiKeyOf, benchDatasetOption, modelServerOptions } from '../shared-options.js';
 import type { TerminalPorts } from '../terminal-screen.js';
 
 /** Node timers hold at most 2^31 - 1 ms (about 24.8 days). */
@@ -26,16 +27,8 @@ prints one line per probe (--json: one JSON object per probe). A server that ans
 405 or 501, or where nothing listens, stops the command before the screen opens.`,
   handlesSignals: true,
   options: {
-    'base-url': text('URL', 'server base URL (endpoint: <URL>/v1/systemone)', {
-      defaultText: 'embedded reference server with /metrics',
-      example: 'http://127.0.0.1:8080',
-    }),
-    model: text(
-      'NAME',
-      'sent as "model"; with the embedded server, picks the built-in model\n(heuristic, prior, uniform, zero; default heuristic)',
-    ),
-    'api-key': text('KEY', 'Bearer key (or env DECIDEKIT_API_KEY); never stored or printed'),
-    dataset: text('D', 'sample | typed-decisions | PATH (.parquet, .jsonl, .jsonl.gz)', { defaultText: 'sample' }),
+    ...modelServerOptions('embedded reference server with /metrics'),
+    dataset: benchDatasetOption,
     interval: decimal('SEC', 'pause between probes in seconds', { min: 0, max: MAX_SECONDS, default: 0.5 }),
     timeout: decimal('SEC', 'probe timeout in seconds', { above: 0, max: MAX_SECONDS, default: 10 }),
     'metrics-url': text('URL', 'where to read llama.cpp counters', { defaultText: '<base URL>/metrics' }),
@@ -54,13 +47,13 @@ prints one line per probe (--json: one JSON object per probe). A server that ans
     'decidekit live --base-url http://gpu-box:8084 --record live.jsonl --json',
   ],
   async run({ values: v }, io) {
-    const apiKey = v['api-key'] ?? io.env['DECIDEKIT_API_KEY'];
+    const apiKey = apiKeyOf(v['api-key'], io);
     const { openLive } = await import('../../app/live/run-live.js');
     const session = await openLive(
       {
         ...(v['base-url'] === undefined ? {} : { baseUrl: v['base-url'] }),
         ...(v.model === undefined ? {} : { model: v.model }),
-        ...(apiKey === undefined || apiKey === '' ? {} : { apiKey }),
+        ...(apiKey === undefined ? {} : { apiKey }),
         ...(v.dataset === undefined ? {} : { dataset: datasetChoiceOf(v.dataset, io) }),
         intervalMs: v.interval * 1000,
         timeoutMs: v.timeout * 1000,

@@ -11,6 +11,7 @@ import { runCliInProcess, type CliResult } from '../test-support/in-process-cli.
 import type { CaseResult } from '../../core/bench/case-result.js';
 import type { BenchSummary } from '../../core/bench/summary.js';
 import type { RunConfig } from '../../core/bench/run.js';
+import { benchSummaryJson } from '../../reports/json-shapes.js';
 import { openRunStore, summarizeRun, SCHEMA_VERSION } from '../../store/index.js';
 import {
   answeredCase,
@@ -163,10 +164,12 @@ describe.concurrent('decidekit runs show', () => {
     const r = await cli(['runs', 'show', better().id, '--store', storePath, '--json']);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
-    expect(doc.summary).toMatchObject(better().summary);
+    expect(doc.summary).toMatchObject(benchSummaryJson(better().summary));
+    expect(doc.summary.mean_confidence).toBe(better().summary.meanConfidence);
     expect(doc.summary.accuracy_ci[0]).toBeLessThanOrEqual(better().summary.accuracy!);
     expect(doc.summary.accuracy_ci[1]).toBeGreaterThanOrEqual(better().summary.accuracy!);
-    expect(doc.config.caseIds).toEqual(CASE_IDS);
+    expect(doc.summary.conventions.ece_bins).toBe(10);
+    expect(doc.config.case_ids).toEqual(CASE_IDS);
   });
 
   it('exits 1 with a clear message for an unknown or ambiguous id', async () => {
@@ -198,7 +201,7 @@ describe.concurrent('decidekit runs compare', () => {
     const r = await cli(['runs', 'compare', baseline().id, better().id, '--store', storePath, '--json']);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
-    expect(doc.sameFingerprint).toBe(true);
+    expect(doc.same_fingerprint).toBe(true);
     expect(doc.headline.accuracy).toEqual({ a: 0.5, b: 0.75, delta: 0.25 });
     // c1 right -> wrong (3), c2 failed -> right (3), c3 wrong -> right (3).
     expect([doc.changed.length, doc.fixed, doc.broken]).toEqual([9, 6, 3]);

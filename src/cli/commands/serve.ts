@@ -71,20 +71,22 @@ Prints the URL it listens on, then serves until Ctrl+C or SIGTERM.`,
   handlesSignals: true,
   async run({ values: v }, io) {
     if (v['retry-after'] !== undefined) checkHeaderValue('--retry-after', v['retry-after']);
-    const given: Record<string, unknown> = {
-      seed: v.seed,
-      latencyMs: v['latency-ms'],
-      jitterMs: v['jitter-ms'],
-      failRate: v['fail-rate'],
-      failStatus: v['fail-status'],
-      retryAfter: v['retry-after'],
-      malformedRate: v['malformed-rate'],
-      dropRate: v['drop-rate'],
-      forceStatus: v['force-status'],
-      dripIntervalMs: v['drip-ms'],
-      dripBytes: v['drip-bytes'],
-    };
-    const faults = Object.fromEntries(Object.entries(given).filter(([, x]) => x !== undefined)) as FaultOptions;
+    // Each fault option by its command-line name and its FaultOptions field.
+    const given: [string, keyof FaultOptions, unknown][] = [
+      ['seed', 'seed', v.seed],
+      ['latency-ms', 'latencyMs', v['latency-ms']],
+      ['jitter-ms', 'jitterMs', v['jitter-ms']],
+      ['fail-rate', 'failRate', v['fail-rate']],
+      ['fail-status', 'failStatus', v['fail-status']],
+      ['retry-after', 'retryAfter', v['retry-after']],
+      ['malformed-rate', 'malformedRate', v['malformed-rate']],
+      ['drop-rate', 'dropRate', v['drop-rate']],
+      ['force-status', 'forceStatus', v['force-status']],
+      ['drip-ms', 'dripIntervalMs', v['drip-ms']],
+      ['drip-bytes', 'dripBytes', v['drip-bytes']],
+    ];
+    const set = given.filter(([, , x]) => x !== undefined);
+    const faults = Object.fromEntries(set.map(([, field, x]) => [field, x])) as FaultOptions;
     const { hasFaults } = await import('../../protocol/server/faults.js');
     const { startReferenceServer } = await import('../../protocol/server/server.js');
     const server = await startReferenceServer({
@@ -103,7 +105,10 @@ Prints the URL it listens on, then serves until Ctrl+C or SIGTERM.`,
       `decidekit serve: listening on ${server.url} (POST /v1/systemone; ${server.router ? `router mode: models ${server.models.join(', ')}, default ${server.model}` : `model ${server.model}`}; metrics ${v.metrics ? 'on' : 'off'})\n`,
     );
     for (const note of server.notes) io.stderr.write(`decidekit serve: note: ${note}\n`);
-    if (hasFaults(faults)) io.stderr.write(`decidekit serve: fault injection on: ${JSON.stringify(faults)}\n`);
+    if (hasFaults(faults))
+      io.stderr.write(
+        `decidekit serve: fault injection on: ${set.map(([name, , x]) => `--${name} ${String(x)}`).join(' ')}\n`,
+      );
 
     await new Promise<void>((resolve) => {
       if (io.signal.aborted) resolve();

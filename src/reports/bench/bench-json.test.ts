@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderBenchJson } from './bench-json.js';
+import { nonSnakeKeys } from '../test-support/json-keys.js';
 import { createFailedRun, createMixedRun } from '../../core/bench/test-support/bench-run-fixture.js';
 
 type Json = Record<string, unknown>;
@@ -15,8 +16,8 @@ describe('renderBenchJson', () => {
       'format',
       'version',
       'id',
-      'createdAt',
-      'durationMs',
+      'created_at',
+      'duration_ms',
       'fingerprint',
       'label',
       'config',
@@ -36,25 +37,25 @@ describe('renderBenchJson', () => {
       'kl',
       'brier',
       'ece',
-      'meanConfidence',
+      'mean_confidence',
       'total',
       'answered',
       'errors',
-      'errorKinds',
+      'error_kinds',
       'status',
-      'byType',
-      'byWorkflow',
-      'byQuestion',
+      'by_type',
+      'by_workflow',
+      'by_question',
       'reliability',
-      'latencyMs',
-      'inputTokens',
+      'latency_ms',
+      'input_tokens',
       'rating',
       'cost',
     ]) {
       expect(summary, key).toHaveProperty(key);
     }
-    expect(Object.keys(summary['byType'] as Json)).toEqual(['noul', 'choice', 'score']);
-    expect(summary['errorKinds']).toEqual({ timeout: 1 });
+    expect(Object.keys(summary['by_type'] as Json)).toEqual(['noul', 'choice', 'score']);
+    expect(summary['error_kinds']).toEqual({ timeout: 1 });
   });
 
   it('keeps numbers unrounded', () => {
@@ -62,21 +63,21 @@ describe('renderBenchJson', () => {
     expect(summary['accuracy']).toBe(run.summary.accuracy);
     expect(summary['kl']).toBe(run.summary.kl);
     expect(summary['ece']).toBe(run.summary.ece);
-    expect((summary['latencyMs'] as Json)['p95']).toBe(run.summary.latencyMs.p95);
-    expect((summary['cost'] as Json)['perCorrectUsd']).toBe(run.summary.cost!.perCorrectUsd);
+    expect((summary['latency_ms'] as Json)['p95']).toBe(run.summary.latencyMs.p95);
+    expect((summary['cost'] as Json)['per_correct_usd']).toBe(run.summary.cost!.perCorrectUsd);
   });
 
   it('has one flat row per decision, failed ones with their error and null metrics', () => {
     const rows = doc['decisions'] as Json[];
     expect(rows).toHaveLength(run.summary.total);
     expect(Object.keys(rows[0]!)).toEqual([
-      'caseId',
+      'case_id',
       'workflow',
-      'questionId',
+      'question_id',
       'type',
       'answers',
-      'goldLabel',
-      'goldProbabilities',
+      'gold_label',
+      'gold_probabilities',
       'status',
       'predicted',
       'correct',
@@ -84,42 +85,71 @@ describe('renderBenchJson', () => {
       'kl',
       'brier',
       'probabilities',
-      'latencyMs',
-      'inputTokens',
+      'latency_ms',
+      'input_tokens',
       'error',
     ]);
     expect(rows[0]).toMatchObject({
-      caseId: 'security_incidents_000001',
-      questionId: 'needs_review',
+      case_id: 'security_incidents_000001',
+      question_id: 'needs_review',
       type: 'noul',
       answers: ['true', 'false'],
-      goldLabel: 'false',
-      goldProbabilities: [0.25, 0.75],
+      gold_label: 'false',
+      gold_probabilities: [0.25, 0.75],
       status: 'answered',
       predicted: 'true',
       correct: false,
       confidence: 0.611,
       probabilities: [0.611, 0.389],
-      latencyMs: 212.4,
-      inputTokens: 1180,
+      latency_ms: 212.4,
+      input_tokens: 1180,
       error: null,
     });
     const failed = rows.filter((r) => r['status'] === 'failed');
     expect(failed).toHaveLength(run.summary.errors);
     expect(failed[0]).toMatchObject({
-      caseId: 'security_incidents_000003',
+      case_id: 'security_incidents_000003',
       predicted: null,
       correct: false,
       confidence: null,
       kl: null,
       brier: null,
       probabilities: null,
-      latencyMs: 30_000,
-      inputTokens: null,
+      latency_ms: 30_000,
+      input_tokens: null,
       error: { kind: 'timeout', message: 'no answer within 30 s' },
     });
     // The rows alone reproduce the summary's accuracy: failed decisions are misses.
     expect(rows.filter((r) => r['correct'] === true).length / rows.length).toBe(run.summary.accuracy);
+  });
+
+  it('writes every key snake_case (data keys such as workflow names aside), version 2', () => {
+    expect(doc['version']).toBe(2);
+    expect(nonSnakeKeys(doc, ['by_workflow', 'by_question', 'question_set'])).toEqual([]);
+    expect(Object.keys(doc['config'] as Json)).toEqual([
+      'tool_version',
+      'model',
+      'endpoint',
+      'embedded_server',
+      'parallel',
+      'timeout_ms',
+      'retries',
+      'filters',
+      'price_per_mtok_usd',
+      'case_ids',
+      'question_set',
+    ]);
+    expect((doc['summary'] as Json)['reliability']).toEqual(
+      run.summary.reliability.map((b) => ({
+        index: b.index,
+        lower: b.lower,
+        upper: b.upper,
+        n: b.n,
+        mean_confidence: b.meanConfidence,
+        accuracy: b.accuracy,
+        gap: b.gap,
+      })),
+    );
   });
 
   it('round-trips: parsing and rendering again gives the same text', () => {
@@ -134,9 +164,9 @@ describe('renderBenchJson', () => {
     expect(summary['kl']).toBeNull();
     expect(summary['brier']).toBeNull();
     expect(summary['ece']).toBeNull();
-    expect(summary['meanConfidence']).toBeNull();
-    expect(summary['inputTokens']).toBeNull();
-    expect(summary['latencyMs']).toEqual({ n: 0, p50: null, p95: null, mean: null });
+    expect(summary['mean_confidence']).toBeNull();
+    expect(summary['input_tokens']).toBeNull();
+    expect(summary['latency_ms']).toEqual({ n: 0, p50: null, p95: null, mean: null });
     expect(summary['rating']).toEqual({ stars: 0, label: 'Incomplete: no successful cases' });
     expect(summary['cost']).toBeNull();
   });

@@ -82,20 +82,20 @@ describe('renderProgressEvent', () => {
     const event = JSON.parse(renderProgressEvent({ ...halfway, elapsedMs: 70_000 })) as Record<string, unknown>;
     expect(Object.keys(event)).toEqual([
       'event',
-      'casesDone',
-      'casesTotal',
-      'decisionsDone',
-      'decisionsTotal',
+      'cases_done',
+      'cases_total',
+      'decisions_done',
+      'decisions_total',
       'errors',
-      'elapsedMs',
-      'decisionsPerMinute',
-      'etaMs',
+      'elapsed_ms',
+      'decisions_per_minute',
+      'eta_ms',
     ]);
-    expect(event['decisionsPerMinute']).toBe((1000 / 70_000) * 60_000);
-    expect(event['etaMs']).toBeCloseTo(70_000, 6);
+    expect(event['decisions_per_minute']).toBe((1000 / 70_000) * 60_000);
+    expect(event['eta_ms']).toBeCloseTo(70_000, 6);
     expect(renderProgressEvent(halfway)).not.toContain('\n');
     const first = JSON.parse(renderProgressEvent(start)) as Record<string, unknown>;
-    expect(first['decisionsPerMinute']).toBeNull();
-    expect(first['etaMs']).toBeNull();
+    expect(first['decisions_per_minute']).toBeNull();
+    expect(first['eta_ms']).toBeNull();
   });
 });

@@ -65,20 +65,20 @@ export function renderProgressLine(state: ProgressState): string {
 }
 
 /**
- * One JSON line (without the newline) for `--json` mode on stderr. Keys are stable; rates
+ * One JSON line (without the newline) for `--json` mode on stderr. Keys are stable snake_case; rates
  * are unrounded and null while unknown.
  */
 export function renderProgressEvent(state: ProgressState): string {
   const rates = progressRates(state);
   return JSON.stringify({
     event: 'progress',
-    casesDone: state.casesDone,
-    casesTotal: state.casesTotal,
-    decisionsDone: state.decisionsDone,
-    decisionsTotal: state.decisionsTotal,
+    cases_done: state.casesDone,
+    cases_total: state.casesTotal,
+    decisions_done: state.decisionsDone,
+    decisions_total: state.decisionsTotal,
     errors: state.errors,
-    elapsedMs: state.elapsedMs,
-    decisionsPerMinute: rates.decisionsPerMinute,
-    etaMs: rates.etaMs,
+    elapsed_ms: state.elapsedMs,
+    decisions_per_minute: rates.decisionsPerMinute,
+    eta_ms: rates.etaMs,
   });
 }

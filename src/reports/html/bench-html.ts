@@ -119,7 +119,7 @@ export function benchCards(run: BenchRun, statistics: RunStatistics | null = nul
   ];
   if (s.cost !== null)
     cards.push({
-      key: 'perCorrectUsd',
+      key: 'per_correct_usd',
       label: 'Cost per correct',
       text: formatUsd(s.cost.perCorrectUsd),
       value: s.cost.perCorrectUsd,
@@ -134,7 +134,7 @@ export function benchCards(run: BenchRun, statistics: RunStatistics | null = nul
       detail: s.errors > 0 ? `${formatCount(s.errors)} failed decisions count as misses` : `status ${s.status}`,
     },
     {
-      key: 'confidentDisagreements',
+      key: 'confident_disagreements',
       label: 'Confident and wrong',
       text: formatCount(s.confidentDisagreements),
       value: s.confidentDisagreements,

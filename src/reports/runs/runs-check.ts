@@ -23,3 +23,13 @@ export function renderStoreCheck(check: StoreCheck): string {
   );
   return `${out.join('\n')}\n`;
 }
+
+/** `runs check --json`: SQLite's findings and every run's problems, snake_case keys. */
+export function renderStoreCheckJson(check: StoreCheck): string {
+  const document = {
+    path: check.path,
+    integrity: [...check.integrity],
+    runs: check.runs.map((r) => ({ id: r.id, status: r.status, saved_cases: r.savedCases, problems: [...r.problems] })),
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
+}

@@ -14,8 +14,9 @@ import {
   wrapText,
 } from '../format.js';
 import { describeCreatedAt } from './runs-list.js';
-import type { StatMetric, Verdict } from '../../core/stats/bootstrap.js';
-import { describeConventions } from '../../core/stats/conventions.js';
+import type { PairedComparison, StatMetric, Verdict } from '../../core/stats/bootstrap.js';
+import { conventionsJson, conventionsText, describeConventions } from '../../core/stats/conventions.js';
+import { HEADLINE_METRICS, METRIC_JSON_NAMES } from '../../core/bench/run-statistics.js';
 
 export interface RunComparisonOptions {
   readonly colour: boolean;
@@ -199,7 +200,95 @@ export function describePairedReading(c: RunComparison): string {
   return `${boot} Conventions: ${describeConventions(c.conventions)}.`;
 }
 
-/** `runs compare --json`: the whole comparison, numbers unrounded, absent values null. */
+const deltaJson = (d: MetricDelta) => ({ a: d.a, b: d.b, delta: d.delta });
+
+const sideJson = (r: ComparedRun) => ({
+  id: r.id,
+  created_at: r.createdAt,
+  label: r.label,
+  fingerprint: r.fingerprint,
+  model: r.model,
+  status: r.status,
+  decisions: r.decisions,
+});
+
+const viewJson = (v: DecisionView) => ({
+  predicted: v.predicted,
+  confidence: v.confidence,
+  correct: v.correct,
+  error: v.error,
+});
+
+/** `runs compare --json`: the whole comparison, snake_case keys, numbers unrounded, absent values null. */
 export function renderRunComparisonJson(c: RunComparison): string {
-  return `${JSON.stringify(c, null, 2)}\n`;
+  const h = c.headline;
+  const document = {
+    a: sideJson(c.a),
+    b: sideJson(c.b),
+    same_fingerprint: c.sameFingerprint,
+    same_work: c.sameWork,
+    headline: {
+      accuracy: deltaJson(h.accuracy),
+      kl: deltaJson(h.kl),
+      brier: deltaJson(h.brier),
+      log_loss: deltaJson(h.logLoss),
+      ece: deltaJson(h.ece),
+      mean_confidence: deltaJson(h.meanConfidence),
+      errors: deltaJson(h.errors),
+      latency_p50_ms: deltaJson(h.latencyP50Ms),
+    },
+    by_question: c.byQuestion.map((q) => ({
+      key: q.key,
+      total: deltaJson(q.total),
+      accuracy: deltaJson(q.accuracy),
+      kl: deltaJson(q.kl),
+      brier: deltaJson(q.brier),
+    })),
+    changed: c.changed.map((d) => ({
+      case_id: d.caseId,
+      workflow: d.workflow,
+      question_id: d.questionId,
+      type: d.type,
+      gold: d.gold,
+      before: viewJson(d.before),
+      after: viewJson(d.after),
+    })),
+    fixed: c.fixed,
+    broken: c.broken,
+    predictions_changed: c.predictionsChanged,
+    shared: c.shared,
+    only_in_a: c.onlyInA,
+    only_in_b: c.onlyInB,
+    mcnemar: {
+      only_a_correct: c.mcnemar.onlyFirstCorrect,
+      only_b_correct: c.mcnemar.onlySecondCorrect,
+      p_value: c.mcnemar.pValue,
+    },
+    paired: pairedJson(c.paired),
+    conventions: { ...conventionsJson(c.conventions), text: conventionsText(c.conventions) },
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+/** Per metric: A, B, B - A, its 95% paired interval `[low, high]` and the verdict; null when intervals are off. */
+function pairedJson(p: PairedComparison | null) {
+  if (p === null) return null;
+  const metrics: Record<string, unknown> = {};
+  for (const m of HEADLINE_METRICS) {
+    const x = p.metrics[m];
+    metrics[METRIC_JSON_NAMES[m]] = {
+      a: x.first,
+      b: x.second,
+      difference: x.difference,
+      difference_ci: x.interval === null ? null : [x.interval.low, x.interval.high],
+      verdict: x.verdict,
+    };
+  }
+  return {
+    cases: p.cases,
+    cases_only_in_a: p.onlyFirst,
+    cases_only_in_b: p.onlySecond,
+    resamples: p.resamples,
+    metrics,
+  };
 }

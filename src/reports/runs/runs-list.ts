@@ -1,5 +1,7 @@
 import type { StoredRunHead } from '../../store/run-store.js';
-import { formatEndpoint, redactedIdentity } from '../../protocol/wire/endpoint.js';
+import { formatEndpoint } from '../../protocol/wire/endpoint.js';
+import type { AuditHead } from '../../store/audit/audit-store.js';
+import { auditHeadJson, runHeadJson } from '../json-shapes.js';
 import {
   createPalette,
   formatNumber,
@@ -82,33 +84,20 @@ export function renderRunsList(heads: readonly StoredRunHead[], options: RunsLis
   return `${[...lines, '', ...footer].join('\n')}\n`;
 }
 
-/** `runs list --json`: the store path and every run head, keys in a fixed order, numbers unrounded. */
+/**
+ * `runs list --json`: the store path, every run head and the stored audits, keys in a fixed
+ * order, numbers unrounded.
+ */
 export function renderRunsListJson(
   heads: readonly StoredRunHead[],
   storePath: string,
   redactHost = false,
-  audits?: readonly unknown[],
+  audits?: readonly AuditHead[],
 ): string {
-  const doc = { store: storePath, runs: heads.map((h) => headJson(h, redactHost)), ...(audits ? { audits } : {}) };
-  return `${JSON.stringify(doc, null, 2)}\n`;
-}
-
-export function headJson(h: StoredRunHead, redactHost = false) {
-  return {
-    id: h.id,
-    createdAt: h.createdAt,
-    status: h.status,
-    label: h.label,
-    fingerprint: h.fingerprint,
-    model: h.model,
-    embeddedServer: h.embeddedServer,
-    endpoint: redactHost ? redactedIdentity(h.endpoint) : h.endpoint,
-    dataset: h.dataset,
-    caseCount: h.caseCount,
-    savedCases: h.savedCases,
-    filtered: h.filtered,
-    durationMs: h.durationMs,
-    toolVersion: h.toolVersion,
-    headline: h.headline,
+  const doc = {
+    store: storePath,
+    runs: heads.map((h) => runHeadJson(h, redactHost)),
+    ...(audits ? { audits: audits.map((a) => auditHeadJson(a, redactHost)) } : {}),
   };
+  return `${JSON.stringify(doc, null, 2)}\n`;
 }

@@ -15,6 +15,8 @@ import {
   wrongAnswers,
 } from '../../core/bench/test-support/run-fixtures.js';
 import { stripAnsi } from '../format.js';
+import { renderBenchJson } from '../bench/bench-json.js';
+import { nonSnakeKeys } from '../test-support/json-keys.js';
 import { renderRunComparison, renderRunComparisonJson } from './runs-diff.js';
 import { renderRunExportJsonl, runExportRows } from './runs-export.js';
 import { renderRunsList, renderRunsListJson } from './runs-list.js';
@@ -128,6 +130,9 @@ describe('renderRunsList', () => {
     expect(doc.runs[0].headline).toBeNull();
     expect(doc.runs[1].headline.kl).toBe(runA.summary.kl);
     expect(doc.runs[1].fingerprint).toBe(runA.fingerprint);
+    expect(doc.runs[1].headline.latency_p50_ms).toBe(runA.summary.latencyMs.p50);
+    expect(doc.runs[1].case_count).toBe(runA.config.caseIds.length);
+    expect(nonSnakeKeys(doc)).toEqual([]);
   });
 });
 
@@ -151,8 +156,20 @@ describe('renderRunShow', () => {
 
   it('puts config and summary in JSON, with the host redacted on request', () => {
     const doc = JSON.parse(renderRunShowJson(headOf(runA), runA));
-    expect(doc.config).toEqual(runA.config);
-    expect(doc.summary).toEqual(runA.summary);
+    expect(nonSnakeKeys(doc, ['by_workflow', 'by_question', 'question_set'])).toEqual([]);
+    expect(doc.created_at).toBe(runA.createdAt);
+    expect(doc.config).toMatchObject({
+      tool_version: runA.config.toolVersion,
+      timeout_ms: runA.config.timeoutMs,
+      case_ids: runA.config.caseIds,
+      question_set: runA.config.questionSet,
+      endpoint: runA.config.endpoint,
+    });
+    expect(doc.dataset).toMatchObject({ id: runA.config.dataset.id, license: runA.config.dataset.license, file: null });
+    // The summary is the one bench --json writes.
+    expect(doc.summary).toEqual(JSON.parse(renderBenchJson(runA)).summary);
+    expect(doc.summary.mean_confidence).toBe(runA.summary.meanConfidence);
+    expect(doc.summary.latency_ms.p50).toBe(runA.summary.latencyMs.p50);
     expect(renderRunShowJson(headOf(runA), runA, true)).not.toContain('127.0.0.1');
   });
 });
@@ -192,7 +209,35 @@ describe('renderRunComparison', () => {
 
   it('writes the whole comparison as JSON', () => {
     const c = compareRuns(runA, runB);
-    expect(JSON.parse(renderRunComparisonJson(c))).toEqual(c);
+    const doc = JSON.parse(renderRunComparisonJson(c));
+    expect(nonSnakeKeys(doc)).toEqual([]);
+    expect(doc.a).toMatchObject({ id: runA.id, created_at: runA.createdAt, decisions: 12 });
+    expect(doc.same_fingerprint).toBe(true);
+    expect(doc.headline.accuracy).toEqual({ a: 0.5, b: 0.75, delta: 0.25 });
+    expect(doc.headline.latency_p50_ms).toEqual({
+      a: runA.summary.latencyMs.p50,
+      b: runB.summary.latencyMs.p50,
+      delta: c.headline.latencyP50Ms.delta,
+    });
+    expect(doc.by_question.map((q: { key: string }) => q.key)).toEqual(c.byQuestion.map((q) => q.key));
+    expect(doc.changed).toHaveLength(9);
+    expect(doc.changed[0]).toEqual({
+      case_id: c.changed[0]!.caseId,
+      workflow: c.changed[0]!.workflow,
+      question_id: c.changed[0]!.questionId,
+      type: c.changed[0]!.type,
+      gold: c.changed[0]!.gold,
+      before: c.changed[0]!.before,
+      after: c.changed[0]!.after,
+    });
+    expect([doc.fixed, doc.broken, doc.predictions_changed, doc.shared, doc.only_in_a, doc.only_in_b]).toEqual([
+      c.fixed,
+      c.broken,
+      c.predictionsChanged,
+      c.shared,
+      c.onlyInA,
+      c.onlyInB,
+    ]);
   });
 });
 

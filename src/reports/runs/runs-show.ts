@@ -1,6 +1,7 @@
 import type { BenchRun } from '../../core/bench/run.js';
 import { CONFIDENT_THRESHOLD } from '../../core/bench/summary.js';
-import { formatEndpoint, redactedIdentity } from '../../protocol/wire/endpoint.js';
+import { formatEndpoint } from '../../protocol/wire/endpoint.js';
+import { benchSummaryJson, datasetJson, runConfigJson, runHeadJson, runStatisticsJson } from '../json-shapes.js';
 import type { StoredRunHead } from '../../store/run-store.js';
 import {
   describeErrorKinds,
@@ -25,7 +26,6 @@ import {
   wrapText,
 } from '../format.js';
 import type { HeadlineMetric, RunStatistics } from '../../core/bench/run-statistics.js';
-import { statisticsJson } from '../bench/bench-statistics-json.js';
 import {
   describeEceNoise,
   describeIntervals,
@@ -33,7 +33,7 @@ import {
   formatInterval,
   intervalOf,
 } from '../bench/bench-statistics.js';
-import { describeCreatedAt, headJson } from './runs-list.js';
+import { describeCreatedAt } from './runs-list.js';
 
 export interface RunShowOptions {
   readonly colour: boolean;
@@ -132,14 +132,26 @@ export function renderRunShow(head: StoredRunHead, run: BenchRun, options: RunSh
   return `${out.join('\n')}\n`;
 }
 
-/** `runs show --json`: the run's head, full configuration and summary (decisions: `runs export`). */
+/**
+ * `runs show --json`: the run's head (its dataset in full, with the file a path dataset was
+ * read from), configuration and summary (decisions: `runs export`).
+ */
 export function renderRunShowJson(
   head: StoredRunHead,
   run: BenchRun,
   redactHost = false,
   statistics: RunStatistics | null = null,
 ): string {
-  const config = redactHost ? { ...run.config, endpoint: redactedIdentity(run.config.endpoint) } : run.config;
-  const summary = { ...run.summary, ...statisticsJson(statistics) };
-  return `${JSON.stringify({ ...headJson(head, redactHost), config, summary }, null, 2)}\n`;
+  const d = run.config.dataset;
+  const document = {
+    ...runHeadJson(head, redactHost),
+    // The head's dataset, in full (the head's own keys first).
+    dataset: {
+      ...datasetJson(d),
+      file: d.file === undefined ? null : { path: d.file.path, sha256: d.file.sha256 },
+    },
+    config: runConfigJson(run.config, redactHost),
+    summary: { ...benchSummaryJson(run.summary), ...runStatisticsJson(statistics) },
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
 }

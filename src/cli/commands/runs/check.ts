@@ -1,6 +1,6 @@
 import { defineCommand, flag } from '../../define-command.js';
 import { storePathOf } from '../../locations.js';
-import { storeOption } from './store-option.js';
+import { storeOption } from '../../shared-options.js';
 
 export const command = defineCommand({
   name: 'runs check',
@@ -20,8 +20,8 @@ it was saved is named, with what differs.`,
   async run({ values, positionals: [prefix] }, io) {
     const { checkStoredRuns } = await import('../../../app/runs/stored-runs.js');
     const check = checkStoredRuns(storePathOf(values.store, io), prefix);
-    const { renderStoreCheck } = await import('../../../reports/runs/runs-check.js');
-    io.stdout.write(values.json ? `${JSON.stringify(check, null, 2)}\n` : renderStoreCheck(check));
+    const { renderStoreCheck, renderStoreCheckJson } = await import('../../../reports/runs/runs-check.js');
+    io.stdout.write(values.json ? renderStoreCheckJson(check) : renderStoreCheck(check));
     return check.integrity.length === 0 && check.runs.every((r) => r.problems.length === 0) ? 0 : 1;
   },
 });

@@ -4,7 +4,7 @@ import type { CliIo } from '../../io.js';
 import { colourEnabled } from '../../io.js';
 import { storePathOf } from '../../locations.js';
 import { conventionChoiceOf, statisticsOptions } from '../../statistics-options.js';
-import { storeOption } from './store-option.js';
+import { storeOption } from '../../shared-options.js';
 
 export const command = defineCommand({
   name: 'runs compare',

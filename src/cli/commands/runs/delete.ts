@@ -1,6 +1,6 @@
 import { defineCommand } from '../../define-command.js';
 import { storePathOf } from '../../locations.js';
-import { storeOption } from './store-option.js';
+import { storeOption } from '../../shared-options.js';
 
 export const command = defineCommand({
   name: 'runs delete',

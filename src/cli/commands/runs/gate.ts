@@ -1,7 +1,7 @@
 import { decimal, defineCommand, oneOf, text } from '../../define-command.js';
 import { storePathOf } from '../../locations.js';
 import { conventionChoiceOf, conventionOptions } from '../../statistics-options.js';
-import { storeOption } from './store-option.js';
+import { storeOption } from '../../shared-options.js';
 
 const METRICS = ['accuracy', 'kl', 'brier', 'log_loss', 'ece'] as const;
 

@@ -6,8 +6,8 @@ import { resolve } from 'node:path';
 import { defineCommand, flag, oneOf, text, type CommandSpec } from '../../define-command.js';
 import { colourEnabled } from '../../io.js';
 import { storePathOf } from '../../locations.js';
-import { storeOption } from './store-option.js';
 import { conventionChoiceOf, statisticsOptions } from '../../statistics-options.js';
+import { storeOption } from '../../shared-options.js';
 
 const options = {
   format: oneOf(

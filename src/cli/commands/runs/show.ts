@@ -1,8 +1,8 @@
 import { defineCommand, flag } from '../../define-command.js';
 import { colourEnabled } from '../../io.js';
 import { storePathOf } from '../../locations.js';
-import { storeOption } from './store-option.js';
 import { conventionChoiceOf, statisticsOptions } from '../../statistics-options.js';
+import { storeOption } from '../../shared-options.js';
 
 export const command = defineCommand({
   name: 'runs show',

@@ -1,0 +1,50 @@
+/**
+ * Options that several commands declare alike, written once: the model server to talk to
+ * (`bench`, `live`, and any command that sends decisions), the benchmark dataset, and the
+ * run store. Each command spreads the group it needs into its own `options`.
+ */
+import { flag, text } from './define-command.js';
+import type { CliIo } from './io.js';
+import { storePathOf } from './locations.js';
+
+/** `--base-url`, `--model`, `--api-key`: where decisions are sent. */
+export function modelServerOptions(embeddedDefault: string) {
+  return {
+    'base-url': text('URL', 'server base URL (endpoint: <URL>/v1/systemone)', {
+      defaultText: embeddedDefault,
+      example: 'http://127.0.0.1:8080',
+    }),
+    model: text(
+      'NAME',
+      'sent as "model"; with the embedded server, picks the built-in model\n(heuristic, prior, uniform, zero; default heuristic)',
+    ),
+    'api-key': text('KEY', 'Bearer key (or env DECIDEKIT_API_KEY); never stored or printed'),
+  };
+}
+
+/** `--api-key`, else `DECIDEKIT_API_KEY`; an empty value means none. */
+export function apiKeyOf(value: string | undefined, io: CliIo): string | undefined {
+  const key = value ?? io.env['DECIDEKIT_API_KEY'];
+  return key === undefined || key === '' ? undefined : key;
+}
+
+/** `--dataset` of the commands that run Typed Decisions cases. */
+export const benchDatasetOption = text('D', 'sample | typed-decisions | PATH (.parquet, .jsonl, .jsonl.gz)', {
+  defaultText: 'sample',
+});
+
+/** `--store PATH`, shared by every command that reads or keeps stored runs. */
+export const storeOption = text('PATH', 'the run store', {
+  defaultText: '$XDG_DATA_HOME/decidekit/runs.sqlite, else\n~/.local/share/decidekit/runs.sqlite',
+  example: 'runs.sqlite',
+});
+
+/** `--store PATH` and `--no-store` of the commands that keep what they did (`noun`: run, audit…). */
+export function keptInStoreOptions(noun: string) {
+  return { store: storeOption, 'no-store': flag(`do not keep the ${noun}`) };
+}
+
+/** The store a keeping command writes to, or null with `--no-store`. */
+export function keptStorePathOf(values: { store: string | undefined; 'no-store': boolean }, io: CliIo): string | null {
+  return values['no-store'] ? null : storePathOf(values.store, io);
+}

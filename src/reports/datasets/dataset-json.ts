@@ -1,0 +1,97 @@
+/** `dataset fetch|info|verify --json`: one document each, snake_case keys as in `manifest.json`. */
+import type { DatasetInfo } from '../../core/bench/run.js';
+import type { CaseSummary } from '../../datasets/typed-decisions/case-summary.js';
+import type { FetchTypedDecisionsResult } from '../../datasets/typed-decisions/fetch-typed-decisions.js';
+import type { VerifiedDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';
+import type { DatasetManifest } from '../../datasets/typed-decisions/manifest.js';
+import { datasetJson, sortedRecordJson } from '../json-shapes.js';
+
+function sourceJson(m: DatasetManifest | null) {
+  const s = m?.source ?? null;
+  return s === null ? null : { url: s.url, path: s.path, sha256: s.sha256, sha256_pinned: s.sha256Pinned };
+}
+
+function filesJson(m: DatasetManifest | null) {
+  return m === null
+    ? null
+    : m.files.map((f) => ({ split: f.split, path: f.path, sha256: f.sha256, bytes: f.bytes, rows: f.rows }));
+}
+
+export function renderFetchJson(r: FetchTypedDecisionsResult): string {
+  return `${JSON.stringify({
+    dir: r.dir,
+    id: r.manifest.id,
+    revision: r.manifest.revision,
+    cases: r.cases,
+    downloaded_bytes: r.downloadedBytes,
+    source: sourceJson(r.manifest),
+    warnings: [...r.warnings],
+  })}\n`;
+}
+
+/** What `dataset info` describes of one dataset. */
+export interface DatasetDescription {
+  readonly target: string;
+  readonly info: DatasetInfo;
+  readonly location: string;
+  readonly manifest: DatasetManifest | null;
+  readonly summary: CaseSummary;
+}
+
+export function renderDatasetInfoJson(
+  described: readonly DatasetDescription[],
+  notFetched: readonly { readonly target: string; readonly message: string }[],
+): string {
+  return `${JSON.stringify({
+    datasets: described.map((e) => ({
+      target: e.target,
+      dataset: datasetJson(e.info),
+      location: e.location,
+      source: sourceJson(e.manifest),
+      generator: e.manifest?.generator
+        ? { script: e.manifest.generator.script, seed: e.manifest.generator.seed }
+        : null,
+      files: filesJson(e.manifest),
+      cases: e.summary.cases,
+      decisions: e.summary.decisions,
+      cases_by_workflow: sortedRecordJson(e.summary.casesByWorkflow, (n) => n),
+      decisions_by_type: { ...e.summary.decisionsByType },
+    })),
+    not_fetched: notFetched.map((m) => ({ target: m.target, message: m.message })),
+  })}\n`;
+}
+
+/** One target's verification: the copy verified, or why not (`skipped`: not fetched). */
+export type DatasetVerificationResult =
+  | { readonly target: string; readonly ok: true; readonly verified: VerifiedDataset }
+  | {
+      readonly target: string;
+      readonly ok: false;
+      readonly skipped: boolean;
+      readonly error: string;
+      readonly problems: readonly string[];
+    };
+
+export function renderVerifyJson(results: readonly DatasetVerificationResult[]): string {
+  return `${JSON.stringify({
+    ok: !results.some((r) => !r.ok && !r.skipped),
+    results: results.map((r) =>
+      r.ok
+        ? {
+            target: r.target,
+            status: 'ok',
+            dataset: r.verified.info.id,
+            revision: r.verified.info.revision,
+            location: r.verified.location,
+            manifest: r.verified.manifest !== null,
+            splits: r.verified.splits.map((s) => ({ split: s.split, rows: s.rows, cases: s.cases })),
+          }
+        : {
+            target: r.target,
+            status: r.skipped ? 'not_fetched' : 'failed',
+            error: r.error,
+            problems: [...r.problems],
+          },
+    ),
+  })}\n`;
+}
