@@ -1,17 +1,38 @@
 /**
  * The offline scoring use case shared by `score` and `compare`: load the dataset while a
  * worker thread pre-parses the first results file, then score every results file against
- * it, gathering the problems of every file before failing.
+ * it, gathering the problems of every file before failing. With intervals on (the default),
+ * each model's per-case numbers are kept in typed arrays for the bootstrap, the ECE noise
+ * floor and the paired comparison; with them off, scoring streams as before.
  */
+import { calibrationOptionsOf, DEFAULT_CONVENTIONS, type Conventions } from '../../core/stats/conventions.js';
 import { InvalidInputError } from '../../core/errors.js';
+import {
+  offlineCalibration,
+  offlineCaseSample,
+  OfflineCaseRecord,
+  type OfflineCaseKeys,
+} from '../../core/offline/case-record.js';
+import {
+  accuracyLeaderboard,
+  offlineIntervals,
+  pairOffline,
+  type OfflinePairing,
+} from '../../core/offline/statistics.js';
+import { withCalibration } from '../../core/offline/summary.js';
+import type { CaseSample } from '../../core/stats/case-sample.js';
 import { ProblemList } from '../../core/problem-list.js';
-import { loadOfflineDataset, type OfflineDataset } from '../../datasets/offline/dataset.js';
+import { caseTableOf, loadOfflineDataset, type OfflineDataset } from '../../datasets/offline/dataset.js';
 import { prefetchResults, scoreResults, type PrefetchedResults } from '../../datasets/offline/results.js';
-import type { ScoredModel } from '../../reports/offline/score-json.js';
+import type { ComparedModels, ScoredModel } from '../../reports/offline/score-json.js';
 
 export interface ScoreFilesOptions {
   /** yes/no cases: predicted yes iff P(yes) >= threshold (default 0.5). */
   readonly threshold?: number;
+  /** ECE conventions, bootstrap resamples and seed; default DEFAULT_CONVENTIONS. */
+  readonly conventions?: Conventions;
+  /** 95% intervals and the ECE noise floor; default true. */
+  readonly intervals?: boolean;
 }
 
 /** Scores each results file against the dataset at `datasetPath`, in the order given. */
@@ -21,31 +42,86 @@ export async function scoreResultsFiles(
   options: ScoreFilesOptions = {},
 ): Promise<{ dataset: OfflineDataset; scored: ScoredModel[] }> {
   const { dataset, prefetched } = await loadWithPrefetch(datasetPath, resultsPaths[0]!);
-  return { dataset, scored: await scoreFiles(dataset, resultsPaths, options.threshold, prefetched) };
+  const runs = await scoreRuns(dataset, resultsPaths, options, prefetched);
+  return { dataset, scored: runs.map((r) => r.scored) };
 }
 
-/**
- * Scores results files one after another against a dataset. Problems of every file are
- * gathered before failing, so one run lists everything that is wrong.
- */
-export async function scoreFiles(
+/** `compare`: every model scored, each paired with the first one given, and the leaderboard. */
+export interface OfflineComparison extends ComparedModels {
+  readonly dataset: OfflineDataset;
+}
+
+export async function compareResultsFiles(
+  datasetPath: string,
+  resultsPaths: readonly string[],
+  options: ScoreFilesOptions = {},
+): Promise<OfflineComparison> {
+  const { dataset, prefetched } = await loadWithPrefetch(datasetPath, resultsPaths[0]!);
+  const runs = await scoreRuns(dataset, resultsPaths, options, prefetched);
+  const conventions = options.conventions ?? DEFAULT_CONVENTIONS;
+  const base = runs[0]!;
+  const pairings: { index: number; pairing: OfflinePairing }[] = [];
+  if (options.intervals !== false && base.kept !== null)
+    runs.forEach((r, index) => {
+      if (index > 0 && r.kept !== null) pairings.push({ index, pairing: pairOffline(base.kept!, r.kept, conventions) });
+    });
+  const scored = runs.map((r) => r.scored);
+  return {
+    dataset,
+    datasetPath: dataset.path,
+    scored,
+    pairings,
+    leaderboard: accuracyLeaderboard(
+      scored,
+      (m) => m.summary.accuracy,
+      (m) => m.stats?.intervals.accuracy ?? null,
+    ),
+  };
+}
+
+interface ScoredRun {
+  readonly scored: ScoredModel;
+  readonly kept: { readonly sample: CaseSample; readonly record: OfflineCaseRecord } | null;
+}
+
+async function scoreRuns(
   dataset: OfflineDataset,
   paths: readonly string[],
-  threshold?: number,
+  options: ScoreFilesOptions,
   prefetched?: PrefetchedResults,
-): Promise<ScoredModel[]> {
-  const scored: ScoredModel[] = [];
+): Promise<ScoredRun[]> {
+  const conventions = options.conventions ?? DEFAULT_CONVENTIONS;
+  const intervals = options.intervals ?? true;
+  // Equal-mass bins and per-question averaging need every decision, intervals or not.
+  const streamingEce = conventions.eceBinning === 'equal-width' && conventions.eceAverage === 'pooled';
+  const keep = intervals || !streamingEce;
+  const table = caseTableOf(dataset);
+  const keys: OfflineCaseKeys = { idOf: (i) => table.idOf(i), questionOf: (i) => table.promptTextOf(i) ?? '' };
+  const runs: ScoredRun[] = [];
   const problems = new ProblemList();
   for (const [i, path] of paths.entries()) {
+    const record = keep ? new OfflineCaseRecord(table.size) : undefined;
     try {
       // The pre-parse serves the first file only (the same path may be listed again).
       const r = await scoreResults(
         path,
         dataset,
-        threshold === undefined ? {} : { threshold },
+        {
+          ...(options.threshold === undefined ? {} : { threshold: options.threshold }),
+          eceBins: conventions.eceBins,
+          ...(record === undefined ? {} : { record }),
+        },
         i === 0 && prefetched?.path === path ? { prefetched } : {},
       );
-      scored.push({ datasetPath: dataset.path, resultsPath: path, model: r.model, summary: r.summary });
+      let summary = r.summary;
+      if (record !== undefined && !streamingEce)
+        summary = withCalibration(summary, offlineCalibration(record, keys, calibrationOptionsOf(conventions)));
+      const sample = record !== undefined && intervals ? offlineCaseSample(record, keys) : null;
+      const stats = sample === null ? null : offlineIntervals(summary, sample, conventions);
+      runs.push({
+        scored: { datasetPath: dataset.path, resultsPath: path, model: r.model, summary, conventions, stats },
+        kept: sample === null || record === undefined ? null : { sample, record },
+      });
     } catch (err) {
       if (!(err instanceof InvalidInputError) || paths.length === 1) throw err;
       for (const p of err.problems) problems.add(p);
@@ -53,7 +129,7 @@ export async function scoreFiles(
     }
   }
   problems.throwIfAny();
-  return scored;
+  return runs;
 }
 
 /**

@@ -7,6 +7,7 @@ import {
 } from '../../core/offline/model-ranking.js';
 import { defineCommand, flag, list, oneOf, text } from '../define-command.js';
 import { requiredValue } from '../option-checks.js';
+import { conventionsFromOptions, statsOptions } from '../stats-options.js';
 
 const METRICS = Object.keys(COMPARE_SORT_METRICS) as CompareSortMetric[];
 
@@ -19,10 +20,17 @@ const sortOption = oneOf(
 export const command = defineCommand({
   name: 'compare',
   summary: "compare several models' saved answers in one table",
-  usage: 'compare --dataset FILE --results FILE [FILE ...] [--sort METRIC] [--json] [--html FILE]',
+  usage:
+    'compare --dataset FILE --results FILE [FILE ...] [--sort METRIC] [--ece-bins N] [--ece-binning HOW] [--ece-average HOW] [--seed S] [--no-ci] [--json] [--html FILE]',
   description: `Scores several results files (one model each) against the same dataset and prints one
 Markdown table, one row per file in the order given: Model, Accuracy, Brier, Log loss,
-ECE, Score MAE, $ / correct, Latency (ms). Never calls a model.`,
+ECE, Score MAE, $ / correct, Latency (ms), with a 95% interval beside accuracy, Brier, log
+loss and ECE. Never calls a model.
+
+Then, paired on the cases both decided: each model against the first one given (the
+baseline), the difference in each metric with its paired 95% interval and a verdict
+(better, worse, or within noise), and McNemar's exact test on accuracy; and a leaderboard
+ranked by accuracy, marking models whose interval overlaps the leader's as tied.`,
   options: {
     dataset: text('FILE', 'dataset JSONL (required)'),
     results: list('FILE', 'results JSONL files; repeat the option or list several after it'),
@@ -34,6 +42,7 @@ ECE, Score MAE, $ / correct, Latency (ms). Never calls a model.`,
         return sortOption.parse(raw, name);
       },
     },
+    ...statsOptions,
     json: flag('one JSON document, unrounded numbers'),
     html: text('FILE', 'also write an HTML report (metrics, reliability diagrams) to FILE'),
   },
@@ -48,20 +57,21 @@ ECE, Score MAE, $ / correct, Latency (ms). Never calls a model.`,
     const datasetPath = requiredValue('dataset', values.dataset);
     if (values.results.length === 0) throw new UsageError('--results is required (one or more files)');
     const sort = values.sort ?? null;
-    const { scoreResultsFiles } = await import('../../app/offline/score-files.js');
-    const { dataset, scored } = await scoreResultsFiles(datasetPath, values.results);
-    const rows = sort === null ? scored : sortByMetric(scored, (r) => r.summary, sort);
+    const { compareResultsFiles } = await import('../../app/offline/score-files.js');
+    const compared = await compareResultsFiles(datasetPath, values.results, conventionsFromOptions(values));
+    const rows = sort === null ? [...compared.scored] : sortByMetric(compared.scored, (r) => r.summary, sort);
     if (values.json) {
       const { renderCompareJson } = await import('../../reports/offline/score-json.js');
-      io.stdout.write(renderCompareJson(dataset.path, rows, sort));
+      io.stdout.write(renderCompareJson(compared, rows, sort));
     } else {
-      const { renderCompareMarkdown, renderCompareNotes } = await import('../../reports/offline/score-text.js');
-      io.stdout.write(renderCompareMarkdown(rows) + renderCompareNotes(rows));
+      const { renderCompareMarkdown, renderCompareNotes, renderCompareStatistics } =
+        await import('../../reports/offline/score-text.js');
+      io.stdout.write(renderCompareMarkdown(rows) + renderCompareNotes(rows) + renderCompareStatistics(compared));
     }
     if (values.html !== undefined) {
       const { renderCompareHtml } = await import('../../reports/html/offline-html.js');
       const { writeHtmlReport } = await import('../write-html.js');
-      await writeHtmlReport(io, values.html, renderCompareHtml(dataset.path, rows));
+      await writeHtmlReport(io, values.html, renderCompareHtml(compared, rows));
     }
     return 0;
   },

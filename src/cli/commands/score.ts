@@ -2,20 +2,27 @@ import { UsageError } from '../../core/errors.js';
 import { decimal, defineCommand, flag, list, text } from '../define-command.js';
 import { colourEnabled } from '../io.js';
 import { requiredValue } from '../option-checks.js';
+import { conventionsFromOptions, statsOptions } from '../stats-options.js';
 
 export const command = defineCommand({
   name: 'score',
   summary: "score one model's saved answers against a dataset",
-  usage: 'score --dataset FILE --results FILE [--threshold P] [--json] [--html FILE]',
+  usage:
+    'score --dataset FILE --results FILE [--threshold P] [--ece-bins N] [--ece-binning HOW] [--ece-average HOW] [--seed S] [--no-ci] [--json] [--html FILE]',
   description: `Scores one model's saved decisions (a results JSONL file) against a dataset with known
 answers. Never calls a model. Files may be gzipped (.gz).
 
 Prints accuracy, Brier, log loss, ECE (with the reliability table), score MAE, cost per
-correct decision and mean latency. Absent numbers read n/a (null in JSON).`,
+correct decision and mean latency. Absent numbers read n/a (null in JSON). Accuracy, Brier,
+log loss and ECE carry a 95% interval (2,000 seeded case-level bootstrap resamples; JSON
+keys accuracy_ci, brier_ci, log_loss_ci, ece_ci), and ECE the noise floor of a perfectly
+calibrated model with the same confidences. Every report states its conventions
+(docs/scoring.md).`,
   options: {
     dataset: text('FILE', 'dataset JSONL, one case a line (required)'),
     results: list('FILE', "one model's results JSONL (required)"),
     threshold: decimal('P', 'yes/no cases: predicted yes iff P(yes) >= P', { min: 0, max: 1, default: 0.5 }),
+    ...statsOptions,
     json: flag('one JSON document, unrounded numbers'),
     html: text('FILE', 'also write an HTML report (reliability diagram, metrics) to FILE'),
   },
@@ -31,7 +38,10 @@ correct decision and mean latency. Absent numbers read n/a (null in JSON).`,
         `score takes one --results file, got ${values.results.length} (use 'decidekit compare' for several)`,
       );
     const { scoreResultsFiles } = await import('../../app/offline/score-files.js');
-    const { scored } = await scoreResultsFiles(datasetPath, values.results, { threshold: values.threshold });
+    const { scored } = await scoreResultsFiles(datasetPath, values.results, {
+      threshold: values.threshold,
+      ...conventionsFromOptions(values),
+    });
     if (values.html !== undefined) {
       const { renderScoreHtml } = await import('../../reports/html/offline-html.js');
       const { writeHtmlReport } = await import('../write-html.js');

@@ -4,8 +4,14 @@
  * file of any length needs constant memory here. Sums are exact, so the summary does not
  * depend on the order of the results.
  */
-import { CalibrationAccumulator, type ReliabilityBin } from '../calibration.js';
+import {
+  CalibrationAccumulator,
+  type Calibration,
+  type CalibrationOptions,
+  type ReliabilityBin,
+} from '../calibration.js';
 import { ExactSum } from '../exact-sum.js';
+import type { OfflineCaseRecord } from './case-record.js';
 import type { ChoiceDecision, OfflineCase, OfflineResult, ScoreDecision, YesNoDecision } from './case.js';
 import {
   choiceBrier,
@@ -40,7 +46,7 @@ export interface OfflineSummary {
   readonly brier: number | null;
   /** Mean -ln(max(p_true, 1e-15)); null with none. */
   readonly logLoss: number | null;
-  /** Expected calibration error over ten confidence bins; null with none. */
+  /** Expected calibration error (ten equal-width bins, pooled, unless the conventions say otherwise); null with none. */
   readonly ece: number | null;
   /** Mean confidence of the predicted answers; null with none. */
   readonly meanConfidence: number | null;
@@ -63,16 +69,23 @@ export interface OfflineSummary {
 export interface OfflineAccumulatorOptions {
   /** Predicted yes iff p >= threshold. Default 0.5. */
   readonly threshold?: number;
+  /**
+   * ECE bins of the streaming calibration (equal-width, pooled); default 10. Other
+   * conventions need every decision: record them and use `withCalibration`.
+   */
+  readonly eceBins?: number;
+  /** When given, each yes_no / choice decision is also recorded here by its case index. */
+  readonly record?: OfflineCaseRecord;
 }
 
 export interface OfflineAccumulator {
   /** Adds one result for its case (the decision must be of the case's kind). */
-  add(c: OfflineCase, r: OfflineResult): void;
+  add(c: OfflineCase, r: OfflineResult, caseIndex?: number): void;
   /**
    * The same as `add`, on bare values (for loaders that stream millions of results without
    * making objects). `costUsd` / `latencyMs` are NaN when the result has none.
    */
-  addYesNo(correct: boolean, probability: number, costUsd: number, latencyMs: number): void;
+  addYesNo(correct: boolean, probability: number, costUsd: number, latencyMs: number, caseIndex?: number): void;
   /** `probabilities` aligned with the options; `pickedIndex` -1 when none was given. */
   addChoice(
     correctIndex: number,
@@ -80,6 +93,7 @@ export interface OfflineAccumulator {
     pickedIndex: number,
     costUsd: number,
     latencyMs: number,
+    caseIndex?: number,
   ): void;
   addScore(correct: number, value: number, costUsd: number, latencyMs: number): void;
   /** The summary so far; `nCases` is the size of the dataset (for the missing count). */
@@ -93,7 +107,10 @@ export function createOfflineAccumulator(options: OfflineAccumulatorOptions = {}
   const absError = new ExactSum();
   const cost = new ExactSum();
   const latency = new ExactSum();
-  const calibration = new CalibrationAccumulator();
+  const calibration = new CalibrationAccumulator(
+    options.eceBins === undefined ? undefined : { bins: options.eceBins, binning: 'equal-width', average: 'pooled' },
+  );
+  const record = options.record;
   let yesNo = 0;
   let choice = 0;
   let score = 0;
@@ -103,7 +120,15 @@ export function createOfflineAccumulator(options: OfflineAccumulatorOptions = {}
     if (costUsd === costUsd) cost.add(costUsd);
     if (latencyMs === latencyMs) latency.add(latencyMs);
   };
-  const addDecided = (hit: boolean, confidence: number, brierTerm: number, logLossTerm: number): void => {
+  const addDecided = (
+    hit: boolean,
+    confidence: number,
+    brierTerm: number,
+    logLossTerm: number,
+    caseIndex: number | undefined,
+  ): void => {
+    if (record !== undefined && caseIndex !== undefined)
+      record.record(caseIndex, hit, confidence, brierTerm, logLossTerm);
     if (hit) correct++;
     brier.add(brierTerm);
     logLoss.add(logLossTerm);
@@ -111,12 +136,12 @@ export function createOfflineAccumulator(options: OfflineAccumulatorOptions = {}
   };
 
   const acc: OfflineAccumulator = {
-    add(c, r) {
+    add(c, r, caseIndex) {
       const d = r.decision;
       if (d.kind !== c.kind) throw new TypeError(`a ${d.kind} decision cannot answer ${c.kind} case ${c.id}`);
       const costUsd = r.costUsd ?? NaN;
       const latencyMs = r.latencyMs ?? NaN;
-      if (c.kind === 'yes_no') acc.addYesNo(c.correct, (d as YesNoDecision).probability, costUsd, latencyMs);
+      if (c.kind === 'yes_no') acc.addYesNo(c.correct, (d as YesNoDecision).probability, costUsd, latencyMs, caseIndex);
       else if (c.kind === 'choice')
         acc.addChoice(
           c.correctIndex,
@@ -124,18 +149,25 @@ export function createOfflineAccumulator(options: OfflineAccumulatorOptions = {}
           (d as ChoiceDecision).pickedIndex ?? -1,
           costUsd,
           latencyMs,
+          caseIndex,
         );
       else acc.addScore(c.correct, (d as ScoreDecision).value, costUsd, latencyMs);
     },
 
-    addYesNo(isYes, p, costUsd, latencyMs) {
+    addYesNo(isYes, p, costUsd, latencyMs, caseIndex) {
       yesNo++;
       const prediction = predictYesNo(p, threshold);
-      addDecided(prediction.yes === isYes, prediction.confidence, yesNoBrier(p, isYes), logLossOf(isYes ? p : 1 - p));
+      addDecided(
+        prediction.yes === isYes,
+        prediction.confidence,
+        yesNoBrier(p, isYes),
+        logLossOf(isYes ? p : 1 - p),
+        caseIndex,
+      );
       extras(costUsd, latencyMs);
     },
 
-    addChoice(correctIndex, probabilities, pickedIndex, costUsd, latencyMs) {
+    addChoice(correctIndex, probabilities, pickedIndex, costUsd, latencyMs, caseIndex) {
       choice++;
       const index = predictedChoiceIndex(probabilities, pickedIndex);
       addDecided(
@@ -143,6 +175,7 @@ export function createOfflineAccumulator(options: OfflineAccumulatorOptions = {}
         probabilities[index] as number,
         choiceBrier(probabilities, correctIndex),
         logLossOf(probabilities[correctIndex] as number),
+        caseIndex,
       );
       extras(costUsd, latencyMs);
     },
@@ -199,6 +232,16 @@ export function summarizeOffline(
     n++;
   }
   return acc.summarize(options.nCases ?? n);
+}
+
+/** The summary with its ECE, mean confidence and reliability table from `calibration` (another convention). */
+export function withCalibration(summary: OfflineSummary, calibration: Calibration): OfflineSummary {
+  return {
+    ...summary,
+    ece: calibration.ece,
+    meanConfidence: calibration.meanConfidence,
+    reliability: calibration.bins,
+  };
 }
 
 /** Plain-language reason for an absent cost per correct decision. */

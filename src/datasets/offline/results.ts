@@ -583,12 +583,12 @@ export async function scoreResults(
     {
       fast(r) {
         const i = r.index;
-        if (r.kind === KIND_YES_NO) acc.addYesNo(t.correct[i] === 1, r.probability, r.costUsd, r.latencyMs);
+        if (r.kind === KIND_YES_NO) acc.addYesNo(t.correct[i] === 1, r.probability, r.costUsd, r.latencyMs, i);
         else if (r.kind === KIND_CHOICE)
-          acc.addChoice(t.correct[i]!, r.probabilities, r.pickedIndex, r.costUsd, r.latencyMs);
+          acc.addChoice(t.correct[i]!, r.probabilities, r.pickedIndex, r.costUsd, r.latencyMs, i);
         else acc.addScore(t.correct[i]!, r.value, r.costUsd, r.latencyMs);
       },
-      slow: (i, result) => acc.add(t.caseAt(i), result),
+      slow: (i, result) => acc.add(t.caseAt(i), result, i),
     },
     split,
   );

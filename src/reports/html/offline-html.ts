@@ -8,7 +8,10 @@ import type { ThresholdMetrics } from '../../core/offline/threshold-tuning.js';
 import { actionCost } from '../../core/offline/composed-actions.js';
 import { formatCount, formatMs, formatNumber, formatPercent, formatUsd } from '../format.js';
 import type { ActionsReport } from '../offline/actions-json.js';
-import type { ScoredModel } from '../offline/score-json.js';
+import { describeConventions } from '../../core/stats/conventions.js';
+import type { Interval } from '../../core/stats/bootstrap.js';
+import { effectiveConventions, type ComparedModels, type ScoredModel } from '../offline/score-json.js';
+import { formatInterval, formatP } from '../offline/score-text.js';
 import type { TunedModel } from '../offline/tuning-json.js';
 import { escapeHtml } from './html-escape.js';
 import {
@@ -45,12 +48,16 @@ function metricTable(models: readonly ScoredModel[]): string {
     ],
     rows: models.map((m): Cell[] => {
       const s = m.summary;
+      const ci = m.stats?.intervals;
+      // The interval shares the number's cell: sorting and data-value stay the number's.
+      const withCi = (v: number | null, i: Interval | null | undefined): Cell =>
+        i === null || i === undefined ? num(v) : num(v, `${formatNumber(v)} ${formatInterval(i)}`);
       return [
         modelName(m),
-        num(s.accuracy),
-        num(s.brier),
-        num(s.logLoss),
-        num(s.ece),
+        withCi(s.accuracy, ci?.accuracy),
+        withCi(s.brier, ci?.brier),
+        withCi(s.logLoss, ci?.logLoss),
+        withCi(s.ece, ci?.ece),
         num(s.meanConfidence),
         num(s.scoreMae),
         num(s.costPerCorrectUsd, formatUsd(s.costPerCorrectUsd)),
@@ -86,6 +93,91 @@ function reliabilityFigure(models: readonly ScoredModel[]): string {
   });
 }
 
+/** The ECE noise floor of each model, the conventions and how to read the intervals. */
+function noiseSection(models: readonly ScoredModel[]): string {
+  const floors = models.filter((m) => m.stats?.noiseFloor);
+  const parts: string[] = ['<h2>Intervals and noise</h2>'];
+  if (floors.length > 0)
+    parts.push(
+      renderTable({
+        id: 'noise-table',
+        sortable: false,
+        headers: ['model', 'ECE#', 'calibrated model: mean ECE#', '95th percentile#', 'verdict'],
+        rows: floors.map((m): Cell[] => {
+          const f = m.stats!.noiseFloor!;
+          return [
+            modelName(m),
+            num(m.summary.ece),
+            num(f.mean),
+            num(f.p95),
+            f.withinNoise ? 'within noise' : 'beyond noise',
+          ];
+        }),
+      }),
+    );
+  const c = effectiveConventions(models[0]!);
+  parts.push(`<p class="note">Conventions: ${escapeHtml(describeConventions(c))}.</p>`);
+  if (c.bootstrapResamples > 0)
+    parts.push(
+      '<p class="note">How to read this: [low, high] is a 95% interval from resampling cases (one decision per case offline); differences inside it are noise. The noise floor is the ECE a perfectly calibrated model with the same confidences would show on this many decisions; an ECE at or below its 95th percentile is within noise. See docs/scoring.md, "Intervals and noise".</p>',
+    );
+  return parts.join('\n');
+}
+
+const VERDICTS = { better: 'better', worse: 'worse', within_noise: 'within noise' } as const;
+
+/** The leaderboard and each model against the baseline, paired. */
+function pairedSection(c: ComparedModels): string {
+  if (c.pairings.length === 0) return '';
+  const baseline = c.scored[0]!;
+  const parts: string[] = [
+    '<h2>Leaderboard by accuracy</h2>',
+    renderTable({
+      id: 'leaderboard-table',
+      sortable: false,
+      headers: ['rank#', 'model', 'accuracy#', '95% interval', 'tied with the leader'],
+      rows: c.leaderboard.map((r): Cell[] => [
+        num(r.rank, r.rank === null ? '-' : String(r.rank)),
+        modelName(r.row),
+        num(r.row.summary.accuracy),
+        formatInterval(r.row.stats?.intervals.accuracy),
+        r.tiedWithLeader ? 'tied' : '',
+      ]),
+    }),
+    `<h2>Against ${escapeHtml(modelName(baseline))} (paired)</h2>`,
+  ];
+  for (const { index, pairing } of c.pairings) {
+    const m = c.scored[index]!;
+    const p = pairing.paired;
+    const rows = (
+      [
+        ['accuracy', p.metrics.accuracy],
+        ['Brier', p.metrics.brier],
+        ['log loss', p.metrics.logLoss],
+        ['ECE', p.metrics.ece],
+      ] as const
+    ).map(([label, d]): Cell[] => [
+      label,
+      num(d.first),
+      num(d.second),
+      num(d.difference),
+      formatInterval(d.interval),
+      d.verdict === null ? 'n/a' : VERDICTS[d.verdict],
+    ]);
+    parts.push(
+      `<h3>${escapeHtml(modelName(m))} − ${escapeHtml(modelName(baseline))}</h3>`,
+      renderTable({
+        id: `paired-${slug(modelName(m))}`,
+        sortable: false,
+        headers: ['metric', `${modelName(baseline)}#`, `${modelName(m)}#`, 'difference#', '95% interval', 'verdict'],
+        rows,
+      }),
+      `<p class="note">Paired on ${formatCount(p.cases)} cases both decided. McNemar (accuracy): ${pairing.mcnemar.onlyFirstCorrect} right only for ${escapeHtml(modelName(baseline))}, ${pairing.mcnemar.onlySecondCorrect} only for ${escapeHtml(modelName(m))}; exact p = ${escapeHtml(formatP(pairing.mcnemar.pValue))}.</p>`,
+    );
+  }
+  return parts.join('\n');
+}
+
 /** `score --html`: one model. */
 export function renderScoreHtml(m: ScoredModel): string {
   const title = `Offline score: ${modelName(m)}`;
@@ -95,20 +187,23 @@ export function renderScoreHtml(m: ScoredModel): string {
     metricTable([m]),
     '<h2>Calibration</h2>',
     reliabilityFigure([m]),
+    noiseSection([m]),
     '</main>',
   ];
   return renderPage({ title, body: body.join('\n') });
 }
 
-/** `compare --html`: several models, in the order given. */
-export function renderCompareHtml(datasetPath: string, models: readonly ScoredModel[]): string {
+/** `compare --html`: several models, in the order shown; the paired comparisons against the first given. */
+export function renderCompareHtml(c: ComparedModels, models: readonly ScoredModel[]): string {
   const title = `Offline comparison of ${models.length} models`;
   const body = [
-    `<header><h1>${escapeHtml(title)}</h1><p class="meta">dataset <code>${escapeHtml(datasetPath)}</code> · ${models.map((m) => `<code>${escapeHtml(m.resultsPath)}</code>`).join(', ')}</p></header><main>`,
+    `<header><h1>${escapeHtml(title)}</h1><p class="meta">dataset <code>${escapeHtml(c.datasetPath)}</code> · ${models.map((m) => `<code>${escapeHtml(m.resultsPath)}</code>`).join(', ')}</p></header><main>`,
     '<h2>Metrics</h2>',
     metricTable(models),
+    pairedSection(c),
     '<h2>Calibration</h2>',
     reliabilityFigure(models),
+    noiseSection(c.scored),
     '</main>',
   ];
   return renderPage({ title, body: body.join('\n') });

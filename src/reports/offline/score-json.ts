@@ -2,7 +2,11 @@
  * The `--json` shape of offline summaries: stable snake_case keys (as in the file formats),
  * unrounded numbers, null for absent metrics.
  */
+import type { OfflineIntervals } from '../../core/offline/statistics.js';
 import type { OfflineSummary } from '../../core/offline/summary.js';
+import type { Interval, MetricComparison } from '../../core/stats/bootstrap.js';
+import { conventionsJson, DEFAULT_CONVENTIONS, type Conventions } from '../../core/stats/conventions.js';
+import type { LeaderboardRow, OfflinePairing } from '../../core/offline/statistics.js';
 
 export interface OfflineSummaryJson {
   readonly accuracy: number | null;
@@ -81,19 +85,121 @@ export interface ScoredModel {
   /** Null when the results file has no results. */
   readonly model: string | null;
   readonly summary: OfflineSummary;
+  /** The conventions the numbers used; DEFAULT_CONVENTIONS when absent. */
+  readonly conventions?: Conventions;
+  /** Intervals and the ECE noise floor; null or absent when intervals are off. */
+  readonly stats?: OfflineIntervals | null;
+}
+
+type Pair = [number, number] | null;
+const pair = (i: Interval | null | undefined): Pair => (i === null || i === undefined ? null : [i.low, i.high]);
+
+/** The `_ci` keys, the noise floor and the conventions of one model. */
+export function offlineStatsJson(m: ScoredModel): {
+  accuracy_ci: Pair;
+  brier_ci: Pair;
+  log_loss_ci: Pair;
+  ece_ci: Pair;
+  ece_noise_floor: { mean: number; p95: number; simulations: number; within_noise: boolean } | null;
+  conventions: ReturnType<typeof conventionsJson>;
+} {
+  const i = m.stats?.intervals;
+  const floor = m.stats?.noiseFloor ?? null;
+  return {
+    accuracy_ci: pair(i?.accuracy),
+    brier_ci: pair(i?.brier),
+    log_loss_ci: pair(i?.logLoss),
+    ece_ci: pair(i?.ece),
+    ece_noise_floor:
+      floor === null
+        ? null
+        : { mean: floor.mean, p95: floor.p95, simulations: floor.simulations, within_noise: floor.withinNoise },
+    conventions: conventionsJson(effectiveConventions(m)),
+  };
+}
+
+/** The conventions of a model's numbers, resamples 0 when it has no intervals. */
+export function effectiveConventions(m: ScoredModel): Conventions {
+  const c = m.conventions ?? DEFAULT_CONVENTIONS;
+  return m.stats === null || m.stats === undefined ? { ...c, bootstrapResamples: 0 } : c;
+}
+
+function modelJson(m: ScoredModel) {
+  const { conventions, ...stats } = offlineStatsJson(m);
+  return { model: m.model, results: m.resultsPath, ...offlineSummaryJson(m.summary), ...stats, conventions };
 }
 
 /** `score --json`. */
 export function renderScoreJson(m: ScoredModel): string {
-  return `${JSON.stringify({ model: m.model, dataset: m.datasetPath, results: m.resultsPath, ...offlineSummaryJson(m.summary) }, null, 2)}\n`;
+  const { model, results, ...rest } = modelJson(m);
+  return `${JSON.stringify({ model, dataset: m.datasetPath, results, ...rest }, null, 2)}\n`;
 }
 
-/** `compare --json`: rows in the order shown. */
-export function renderCompareJson(datasetPath: string, models: readonly ScoredModel[], sort: string | null): string {
+/** Several models scored on one dataset: what `compare` shows. */
+export interface ComparedModels {
+  readonly datasetPath: string;
+  /** In the order given; the first is the baseline of the pairings. */
+  readonly scored: readonly ScoredModel[];
+  /** Model `index` against the baseline: differences are model - baseline. Empty with intervals off. */
+  readonly pairings: readonly { readonly index: number; readonly pairing: OfflinePairing }[];
+  /** Ranked by accuracy; ties with the leader marked when intervals are on. */
+  readonly leaderboard: readonly LeaderboardRow<ScoredModel>[];
+}
+
+function differenceJson(d: MetricComparison) {
+  return {
+    baseline: d.first,
+    model: d.second,
+    difference: d.difference,
+    difference_ci: pair(d.interval),
+    verdict: d.verdict,
+  };
+}
+
+/**
+ * `compare --json`: `models` in the order shown, the
+ * `leaderboard` by accuracy, and `comparisons` of each model with the baseline (the first
+ * file given), paired on the cases both decided.
+ */
+export function renderCompareJson(c: ComparedModels, shown: readonly ScoredModel[], sort: string | null): string {
+  const baseline = c.scored[0]!;
   const doc = {
-    dataset: datasetPath,
+    dataset: c.datasetPath,
     sort,
-    models: models.map((m) => ({ model: m.model, results: m.resultsPath, ...offlineSummaryJson(m.summary) })),
+    conventions: conventionsJson(effectiveConventions(baseline)),
+    models: shown.map((m) => {
+      const { conventions: _, ...rest } = modelJson(m);
+      return rest;
+    }),
+    leaderboard: c.leaderboard.map((r) => ({
+      rank: r.rank,
+      model: r.row.model,
+      results: r.row.resultsPath,
+      accuracy: r.row.summary.accuracy,
+      accuracy_ci: pair(r.row.stats?.intervals.accuracy),
+      tied_with_leader: r.tiedWithLeader,
+    })),
+    baseline: { model: baseline.model, results: baseline.resultsPath },
+    comparisons: c.pairings.map(({ index, pairing }) => {
+      const m = c.scored[index]!;
+      const p = pairing.paired;
+      return {
+        model: m.model,
+        results: m.resultsPath,
+        cases: p.cases,
+        only_baseline: p.onlyFirst,
+        only_model: p.onlySecond,
+        accuracy: differenceJson(p.metrics.accuracy),
+        brier: differenceJson(p.metrics.brier),
+        log_loss: differenceJson(p.metrics.logLoss),
+        ece: differenceJson(p.metrics.ece),
+        mcnemar: {
+          only_baseline_correct: pairing.mcnemar.onlyFirstCorrect,
+          only_model_correct: pairing.mcnemar.onlySecondCorrect,
+          p_value: pairing.mcnemar.pValue,
+        },
+      };
+    }),
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }

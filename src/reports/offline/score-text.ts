@@ -2,7 +2,9 @@
 import type { InputProblem } from '../../core/errors.js';
 import { formatProblem } from '../../core/errors.js';
 import { describeCostPerCorrectReason, type OfflineSummary } from '../../core/offline/summary.js';
-import type { ScoredModel } from './score-json.js';
+import type { Interval } from '../../core/stats/bootstrap.js';
+import { describeConventions } from '../../core/stats/conventions.js';
+import { effectiveConventions, type ComparedModels, type ScoredModel } from './score-json.js';
 import {
   NOT_AVAILABLE,
   alignColumns,
@@ -35,26 +37,40 @@ export function renderScoreText(m: ScoredModel, options: TextOptions = {}): stri
         : describeCostPerCorrectReason(s.costPerCorrectReason) +
           (s.totalCostUsd === null ? '' : `; total ${formatUsd(s.totalCostUsd)}`)
       : `total ${formatUsd(s.totalCostUsd)} over ${plural(c.nWithCost, 'result')} / ${c.nCorrect} correct`;
+  const ci = m.stats?.intervals;
+  const floor = m.stats?.noiseFloor ?? null;
+  const conventions = effectiveConventions(m);
+  const eceNote =
+    s.ece === null
+      ? ''
+      : `mean confidence ${formatNumber(s.meanConfidence)}` +
+        (floor === null
+          ? ''
+          : `; a calibrated model would show ${formatNumber(floor.mean)} (95th percentile ${formatNumber(floor.p95)}): ` +
+            (floor.withinNoise ? 'within noise' : 'beyond noise'));
   const metrics: string[][] = [
     [
       'Accuracy',
       formatNumber(s.accuracy),
+      formatInterval(ci?.accuracy),
       decided === 0
         ? 'no yes/no or choice results'
         : `${c.nCorrect} of ${decided} yes/no and choice decisions correct${thresholdNote}`,
     ],
-    ['Brier', formatNumber(s.brier), s.brier === null ? '' : '0 best, 2 worst'],
-    ['Log loss', formatNumber(s.logLoss), s.logLoss === null ? '' : '0 best'],
-    ['ECE', formatNumber(s.ece), s.ece === null ? '' : `mean confidence ${formatNumber(s.meanConfidence)}`],
+    ['Brier', formatNumber(s.brier), formatInterval(ci?.brier), s.brier === null ? '' : '0 best, 2 worst'],
+    ['Log loss', formatNumber(s.logLoss), formatInterval(ci?.logLoss), s.logLoss === null ? '' : '0 best'],
+    ['ECE', formatNumber(s.ece), formatInterval(ci?.ece), eceNote],
     [
       'Score MAE',
       formatNumber(s.scoreMae),
+      '',
       c.nScored.score === 0 ? 'no score results' : `over ${plural(c.nScored.score, 'score case')}`,
     ],
-    ['$ / correct', formatUsd(s.costPerCorrectUsd), cost],
+    ['$ / correct', formatUsd(s.costPerCorrectUsd), '', cost],
     [
       'Latency (ms)',
       formatMs(s.meanLatencyMs),
+      '',
       s.meanLatencyMs === null ? 'no result carries latency_ms' : `mean over ${plural(c.nWithLatency, 'result')}`,
     ],
   ];
@@ -65,9 +81,9 @@ export function renderScoreText(m: ScoredModel, options: TextOptions = {}): stri
   out.push('');
   out.push(
     ...renderTextRows(metrics, {
-      align: ['left', 'right', 'left'],
+      align: ['left', 'right', 'left', 'left'],
       indent: '  ',
-      styleColumns: [undefined, undefined, paint.dim],
+      styleColumns: [undefined, undefined, undefined, paint.dim],
     }),
   );
   out.push('');
@@ -76,12 +92,13 @@ export function renderScoreText(m: ScoredModel, options: TextOptions = {}): stri
     `  Cases  ${c.nCases}: scored ${c.nScored.yesNo} yes/no, ${c.nScored.choice} choice, ${c.nScored.score} score; ${missing}`,
   );
   out.push('');
-  out.push(paint.bold('Reliability (yes/no and choice, ten bins on confidence)'));
+  out.push(paint.bold(`Reliability (yes/no and choice, ${binsPhrase(conventions)} on confidence)`));
+  const edgeDigits = conventions.eceBins === 10 && conventions.eceBinning === 'equal-width' ? 1 : 3;
   if (s.reliability.length === 0) {
     out.push(`  ${NOT_AVAILABLE}: no yes/no or choice results`);
   } else {
     const rows = s.reliability.map((b) => [
-      `${b.lower.toFixed(1)}-${b.upper.toFixed(1)}`,
+      `${b.lower.toFixed(edgeDigits)}-${b.upper.toFixed(edgeDigits)}`,
       String(b.n),
       b.meanConfidence.toFixed(3),
       b.accuracy.toFixed(3),
@@ -90,7 +107,31 @@ export function renderScoreText(m: ScoredModel, options: TextOptions = {}): stri
     out.push(...renderTextTable(['confidence', 'n', 'mean conf', 'accuracy', 'gap'], rows, { indent: '  ' }));
     out.push(paint.dim('  gap = accuracy - mean confidence; negative means over-confident'));
   }
+  out.push('');
+  out.push(...howToRead(conventions, m.stats?.units ?? null).map((l) => paint.dim(l)));
   return `${out.join('\n')}\n`;
+}
+
+/** "[0.711, 0.749]", or '' without an interval. */
+export function formatInterval(i: Interval | null | undefined, digits = 3): string {
+  return i === null || i === undefined ? '' : `[${formatNumber(i.low, digits)}, ${formatNumber(i.high, digits)}]`;
+}
+
+function binsPhrase(c: ReturnType<typeof effectiveConventions>): string {
+  const bins = c.eceBins === 10 && c.eceBinning === 'equal-width' ? 'ten bins' : `${c.eceBins} ${c.eceBinning} bins`;
+  return c.eceAverage === 'per-question' ? `${bins}, ECE averaged per question (prompt)` : bins;
+}
+
+/** The "how to read this" lines: what the intervals are and the conventions in words. */
+function howToRead(c: ReturnType<typeof effectiveConventions>, units: number | null): string[] {
+  const lines = [`Conventions: ${describeConventions(c)}.`];
+  if (c.bootstrapResamples > 0)
+    lines.push(
+      'How to read this: [low, high] is a 95% interval from resampling cases (one decision per case offline' +
+        (units !== null && units < 10_000 ? '' : '; above 10,000 cases, seeded blocks of cases') +
+        '); differences inside it are noise. See docs/scoring.md, "Intervals and noise".',
+    );
+  return lines.map((l) => `  ${l}`);
 }
 
 export const COMPARE_COLUMNS = [
@@ -107,12 +148,15 @@ export const COMPARE_COLUMNS = [
 /** The cells of one compare row, in COMPARE_COLUMNS order. */
 export function compareCells(m: ScoredModel): string[] {
   const s: OfflineSummary = m.summary;
+  const ci = m.stats?.intervals;
+  const withCi = (v: number | null, i: Interval | null | undefined): string =>
+    i === null || i === undefined ? formatNumber(v) : `${formatNumber(v)} ${formatInterval(i)}`;
   return [
     m.model ?? '(no results)',
-    formatNumber(s.accuracy),
-    formatNumber(s.brier),
-    formatNumber(s.logLoss),
-    formatNumber(s.ece),
+    withCi(s.accuracy, ci?.accuracy),
+    withCi(s.brier, ci?.brier),
+    withCi(s.logLoss, ci?.logLoss),
+    withCi(s.ece, ci?.ece),
     formatNumber(s.scoreMae),
     formatUsd(s.costPerCorrectUsd),
     formatMs(s.meanLatencyMs),
@@ -144,6 +188,115 @@ export function renderCompareNotes(models: readonly ScoredModel[]): string {
       );
   }
   return notes.length === 0 ? '' : `\n${notes.join('\n')}\n`;
+}
+
+const VERDICT_TEXT = { better: 'better', worse: 'worse', within_noise: 'within noise' } as const;
+
+/**
+ * Under the `compare` table: the leaderboard by accuracy (ties with the leader marked), each
+ * model against the baseline (paired differences with intervals, verdicts, McNemar), the
+ * ECE noise floors and the conventions. Empty without intervals.
+ */
+export function renderCompareStatistics(c: ComparedModels): string {
+  const out: string[] = [];
+  const name = (m: ScoredModel) => m.model ?? m.resultsPath;
+  const baseline = c.scored[0]!;
+  const hasIntervals = c.scored.some((m) => m.stats !== null && m.stats !== undefined);
+  if (hasIntervals) {
+    out.push('', 'Leaderboard by accuracy (tied: its 95% interval overlaps the leader’s)', '');
+    out.push(
+      ...renderMarkdownRows(
+        ['Rank', 'Model', 'Accuracy', '95% interval', 'Tied'],
+        c.leaderboard.map((r) => [
+          r.rank === null ? '-' : String(r.rank),
+          name(r.row),
+          formatNumber(r.row.summary.accuracy),
+          formatInterval(r.row.stats?.intervals.accuracy),
+          r.tiedWithLeader ? 'tied with the leader' : '',
+        ]),
+        ['right', 'left', 'right', 'right', 'left'],
+      ),
+    );
+  }
+  for (const { index, pairing } of c.pairings) {
+    const m = c.scored[index]!;
+    const p = pairing.paired;
+    const mc = pairing.mcnemar;
+    out.push(
+      '',
+      `${name(m)} against ${name(baseline)} (paired on ${plural(p.cases, 'case')} both decided; difference = ${name(m)} - ${name(baseline)})`,
+      '',
+    );
+    const rows = (
+      [
+        ['Accuracy', p.metrics.accuracy],
+        ['Brier', p.metrics.brier],
+        ['Log loss', p.metrics.logLoss],
+        ['ECE', p.metrics.ece],
+      ] as const
+    ).map(([label, d]) => [
+      label,
+      formatNumber(d.first),
+      formatNumber(d.second),
+      formatSigned(d.difference),
+      formatInterval(d.interval),
+      d.verdict === null ? NOT_AVAILABLE : VERDICT_TEXT[d.verdict],
+    ]);
+    out.push(
+      ...renderMarkdownRows(['Metric', name(baseline), name(m), 'Difference', '95% interval', 'Verdict'], rows, [
+        'left',
+        'right',
+        'right',
+        'right',
+        'right',
+        'left',
+      ]),
+    );
+    out.push(
+      '',
+      `McNemar (accuracy): ${mc.onlyFirstCorrect} right only for ${name(baseline)}, ${mc.onlySecondCorrect} only for ${name(m)}; exact p = ${formatP(mc.pValue)}`,
+    );
+    if (p.onlyFirst + p.onlySecond > 0)
+      out.push(
+        `Left out of the pairing: ${p.onlyFirst} decided only by ${name(baseline)}, ${p.onlySecond} only by ${name(m)}`,
+      );
+  }
+  const floors = c.scored.filter((m) => m.stats?.noiseFloor);
+  if (floors.length > 0) {
+    out.push('');
+    for (const m of floors) {
+      const f = m.stats!.noiseFloor!;
+      out.push(
+        `${name(m)}: ECE ${formatNumber(m.summary.ece)}, a calibrated model would show ${formatNumber(f.mean)} (95th percentile ${formatNumber(f.p95)}): ${f.withinNoise ? 'within noise' : 'beyond noise'}`,
+      );
+    }
+  }
+  const conventions = effectiveConventions(baseline);
+  out.push('', `Conventions: ${describeConventions(conventions)}.`);
+  if (hasIntervals)
+    out.push(
+      'How to read this: [low, high] is a 95% interval from resampling cases; a verdict is better or worse only when the paired interval of the difference excludes 0 (higher accuracy, lower Brier, log loss and ECE are better).',
+    );
+  return `${out.join('\n')}\n`;
+}
+
+function renderMarkdownRows(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  align: readonly ('left' | 'right')[],
+): string[] {
+  const aligned = alignColumns([[...header], ...rows], align);
+  const rule = aligned[0]!.map((cell, i) =>
+    align[i] === 'right' ? `${'-'.repeat(Math.max(cell.length - 1, 2))}:` : '-'.repeat(Math.max(cell.length, 3)),
+  );
+  const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
+  return [line(aligned[0]!), line(rule), ...aligned.slice(1).map(line)];
+}
+
+/** A p-value: three significant digits, or "< 1e-300" when it underflows. */
+export function formatP(p: number): string {
+  if (p === 0) return '< 1e-300';
+  return p >= 0.001 ? p.toFixed(3) : p.toExponential(2);
 }
 
 /** What `validate` found in one file. */

@@ -133,6 +133,12 @@ export class OfflineCaseTable {
     return this.oddIds !== null && this.ids.view(i).length === 0 ? this.oddIdOf(i) : this.ids.toString(i);
   }
 
+  /** Case i's prompt, or undefined without one. */
+  promptTextOf(i: number): string | undefined {
+    const p = this.prompt[i]!;
+    return p === -1 ? undefined : p >= 0 ? this.prompts[p]! : this.unsharedPrompts[-2 - p]!;
+  }
+
   private oddIdOf(i: number): string {
     for (const [id, k] of this.oddIds!) if (k === i) return id;
     return '';
