@@ -339,6 +339,28 @@ describe('stored runs: report --format html and runs compare --format html', () 
     await page.screenshot({ path: join(OUT, 'runs-compare.png'), fullPage: true });
   });
 
+  it('runs compare A B --format html shows B against A, paired, with the text report’s numbers', async () => {
+    const file = join(tmp, 'paired.html');
+    const res = await runCliInProcess(
+      ['runs', 'compare', ids[0]!, ids[1]!, '--format', 'html', '--out', file, '--store', store()],
+      tmp,
+    );
+    expect(res.code, res.stderr).toBe(0);
+    const json = await runCliInProcess(['runs', 'compare', ids[0]!, ids[1]!, '--json', '--store', store()], tmp);
+    const doc = JSON.parse(json.stdout) as {
+      paired: { metrics: Record<string, { difference: number; verdict: string }> };
+    };
+    const { page, errors } = await browser.open(file);
+    expect(errors).toEqual([]);
+    expect(await page.locator('#paired tbody tr').count()).toBe(5);
+    const deltas = await column(page, 'paired', 'B - A');
+    expect(deltas[0]).toBeCloseTo(docs[1]!.summary.accuracy! - docs[0]!.summary.accuracy!, 12);
+    const verdict = doc.paired.metrics['accuracy']!.verdict;
+    expect(await page.locator('#paired tbody tr').first().textContent()).toContain(
+      verdict === 'within_noise' ? 'within noise' : verdict,
+    );
+  });
+
   it('refuses runs compare --format html with one run', async () => {
     const res = await runCliInProcess(['runs', 'compare', ids[0]!, '--format', 'html', '--store', store()], tmp);
     expect(res.code).toBe(2);

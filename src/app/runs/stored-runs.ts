@@ -111,11 +111,21 @@ export function readStoredRunsToCompare(
   storePath: string,
   prefixes: readonly string[],
   options: CompareOptions,
-): { analyzed: AnalyzedRun[]; rows: LeaderboardRow[]; sameWork: boolean } {
+): { analyzed: AnalyzedRun[]; rows: LeaderboardRow[]; sameWork: boolean; paired: RunComparison | null } {
   const runs = withStore(storePath, (s) => prefixes.map((p) => requireRun(s, p).run));
   const analyzed = analyzeToCompare(runs, options);
   const sameWork = analyzed.every((r) => isSameWork(analyzed[0]!.run.config, r.run.config));
-  return { analyzed, rows: rankRuns(analyzed), sameWork };
+  // Two runs: also the paired comparison of the second against the first.
+  const [a, b] = analyzed;
+  const paired =
+    analyzed.length === 2
+      ? compareRuns(a!.run, b!.run, {
+          force: options.force,
+          conventions: a!.statistics.conventions,
+          intervals: options.intervals !== false,
+        })
+      : null;
+  return { analyzed, rows: rankRuns(analyzed), sameWork, paired };
 }
 
 /** Every run under the same conventions; refused when their stored conventions differ and nothing recomputes them. */

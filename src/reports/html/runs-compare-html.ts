@@ -8,7 +8,7 @@ import type { BenchRun } from '../../core/bench/run.js';
 import { histogramOf } from '../../core/histogram.js';
 import { paretoFront } from '../../core/pareto.js';
 import { describeFilters, describeRunName, describeServer } from '../bench/bench-describe.js';
-import { formatCount, formatLatencyMs, formatNumber, formatPercent, formatUsd } from '../format.js';
+import { formatCount, formatLatencyMs, formatNumber, formatPercent, formatSigned, formatUsd } from '../format.js';
 import { escapeHtml } from './html-escape.js';
 import { renderFigure, renderPage, renderTable, type Cell, numberCell, renderReliabilityTable } from './html-page.js';
 import { renderBarChart, renderHistogramChart, renderReliabilityChart, renderScatterChart } from './svg-charts.js';
@@ -17,11 +17,15 @@ import { HEADLINE_METRICS, type HeadlineMetric } from '../../core/bench/run-stat
 import { isSameWork } from '../../core/bench/run-work.js';
 import { describeConventions, type Conventions } from '../../core/stats/conventions.js';
 import { formatInterval, formatMetric } from '../bench/bench-statistics.js';
+import type { RunComparison } from '../../core/bench/run-diff.js';
+import { describePairedReading, describePValue } from '../runs/runs-diff.js';
 
 export interface RunsCompareHtmlOptions {
   readonly redactHost?: boolean;
   /** The runs ranked by accuracy with intervals and ties (what `runs compare A B C` prints). */
   readonly leaderboard?: { readonly rows: readonly LeaderboardRow[]; readonly conventions: Conventions };
+  /** Two runs: the second against the first, paired (what `runs compare A B` prints). */
+  readonly paired?: RunComparison;
 }
 
 const num = numberCell;
@@ -48,6 +52,7 @@ export function renderRunsCompareHtml(runs: readonly BenchRun[], options: RunsCo
     out.push(`<p class="warn"><strong>Filtered runs:</strong> ${escapeHtml(filtered.join(', '))}.</p>`);
   out.push('</header><main>');
 
+  if (options.paired !== undefined) out.push(renderPairedSection(names, options.paired));
   if (options.leaderboard !== undefined) out.push(renderLeaderboardSection(runs, names, options.leaderboard));
   out.push('<h2 id="headline">Headline</h2>');
   out.push(
@@ -298,3 +303,30 @@ const METRIC_LABELS: Readonly<Record<HeadlineMetric, string>> = {
   logLoss: 'log loss',
   ece: 'ECE',
 };
+
+/** B against A, paired: per metric both values, B - A, its 95% paired interval and the verdict; McNemar beneath. */
+function renderPairedSection(names: readonly string[], c: RunComparison): string {
+  const p = c.paired;
+  const change = (m: HeadlineMetric, v: number | null) =>
+    v === null ? 'n/a' : m === 'accuracy' ? `${formatSigned(v * 100, 1)} pp` : formatSigned(v);
+  const table = renderTable({
+    id: 'paired',
+    headers: ['metric', `A: ${names[0]}#`, `B: ${names[1]}#`, 'B - A#', '95% paired interval', 'B against A'],
+    rows: HEADLINE_METRICS.map((m): Cell[] => {
+      const x = p?.metrics[m];
+      const d = c.headline[m];
+      return [
+        METRIC_LABELS[m],
+        num(d.a, formatMetric(m, d.a)),
+        num(d.b, formatMetric(m, d.b)),
+        num(d.delta, change(m, d.delta)),
+        x?.interval ? `[${change(m, x.interval.low)}, ${change(m, x.interval.high)}]` : '',
+        x?.verdict === null || x === undefined ? '' : x.verdict === 'within_noise' ? 'within noise' : x.verdict,
+      ];
+    }),
+  });
+  const mc = c.mcnemar;
+  return `<h2 id="paired-title">B against A, paired</h2>${table}<p class="note">${escapeHtml(
+    `McNemar exact test on accuracy: ${formatCount(mc.onlyFirstCorrect)} decisions right only in A, ${formatCount(mc.onlySecondCorrect)} right only in B; ${describePValue(mc.pValue)}. ${describePairedReading(c)}`,
+  )}</p>`;
+}

@@ -89,12 +89,20 @@ async function compareHtml(
 ): Promise<number> {
   if (values.json) throw new UsageError('runs compare takes --json or --format html, not both');
   const { readStoredRunsToCompare } = await import('../../../app/runs/stored-runs.js');
-  const { analyzed, rows, sameWork } = readStoredRunsToCompare(storePathOf(values.store, io), prefixes, options);
+  const { analyzed, rows, sameWork, paired } = readStoredRunsToCompare(
+    storePathOf(values.store, io),
+    prefixes,
+    options,
+  );
   if (!sameWork) warnDifferentWork(io);
   const { renderRunsCompareHtml } = await import('../../../reports/html/runs-compare-html.js');
   const html = renderRunsCompareHtml(
     analyzed.map((a) => a.run),
-    { redactHost: values.redact, leaderboard: { rows, conventions: analyzed[0]!.statistics.conventions } },
+    {
+      redactHost: values.redact,
+      leaderboard: { rows, conventions: analyzed[0]!.statistics.conventions },
+      ...(paired === null ? {} : { paired }),
+    },
   );
   if (values.out === undefined) {
     io.stdout.write(html);
