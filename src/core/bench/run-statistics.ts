@@ -51,7 +51,7 @@ export interface RunStatistics {
  * and log loss over the answered ones; and each answered decision's confidence, hit and
  * question key (`workflow/question`) for ECE.
  */
-export function caseSampleOfRun(cases: readonly CaseResult[]): CaseSample {
+export function caseSampleOfRun(cases: Iterable<CaseResult>): CaseSample {
   const builder = new CaseSampleBuilder();
   for (const c of cases) {
     let correct = 0;
@@ -86,12 +86,15 @@ export interface StatisticsOptions {
 
 /** Intervals and the ECE noise floor of a run's cases under `conventions`. */
 export function statisticsOfRun(
-  cases: readonly CaseResult[],
+  cases: Iterable<CaseResult>,
   conventions: Conventions,
   options: StatisticsOptions,
 ): Omit<RunStatistics, 'conventionsRecorded' | 'recomputed'> {
-  if (!options.intervals || conventions.bootstrapResamples === 0)
-    return { conventions, cases: cases.length, intervals: null, eceNoise: null };
+  if (!options.intervals || conventions.bootstrapResamples === 0) {
+    let n = 0;
+    for (const _ of cases) n++;
+    return { conventions, cases: n, intervals: null, eceNoise: null };
+  }
   const sample = caseSampleOfRun(cases);
   const boot = bootstrapIntervals(sample, conventions, { estimates: options.estimates });
   const ece = options.estimates.ece;
@@ -99,7 +102,7 @@ export function statisticsOfRun(
     ece === null ? null : eceNoiseFloor(sample, calibrationOptionsOf(conventions), { seed: conventions.seed });
   return {
     conventions,
-    cases: cases.length,
+    cases: sample.nCases,
     intervals: boot.intervals,
     eceNoise:
       floor === null || ece === null
