@@ -77,7 +77,7 @@ export function renderRunsList(heads: readonly StoredRunHead[], options: RunsLis
   );
   const footer = [
     p.dim(
-      `${plural(heads.length, 'run')} in ${options.storePath}; runs of the same dataset, cases and questions compare paired, whatever the model ('decidekit runs compare A B').`,
+      `${plural(heads.length, 'run')} in ${options.storePath}; numbers as stored, without intervals ('decidekit runs show RUN' gives each with its 95% interval); runs of the same dataset, cases and questions compare paired, whatever the model ('decidekit runs compare A B').`,
     ),
   ];
   if (endpoints.size > 0) footer.push(p.dim(`endpoints: ${[...endpoints].sort().join(', ')}`));
