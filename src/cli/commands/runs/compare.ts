@@ -1,5 +1,6 @@
 import { UsageError } from '../../../core/errors.js';
 import { defineCommand, flag, oneOf, text } from '../../define-command.js';
+import type { CompareOptions } from '../../../app/runs/stored-runs.js';
 import type { CliIo } from '../../io.js';
 import { colourEnabled } from '../../io.js';
 import { storePathOf } from '../../locations.js';
@@ -84,7 +85,7 @@ function warnDifferentWork(io: CliIo): void {
 async function compareHtml(
   prefixes: readonly string[],
   values: { store: string | undefined; out: string | undefined; redact: boolean; json: boolean },
-  options: Parameters<typeof import('../../../app/runs/stored-runs.js').readStoredRunsToCompare>[2],
+  options: CompareOptions,
   io: CliIo,
 ): Promise<number> {
   if (values.json) throw new UsageError('runs compare takes --json or --format html, not both');

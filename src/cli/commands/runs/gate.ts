@@ -1,3 +1,4 @@
+import { UsageError } from '../../../core/errors.js';
 import { decimal, defineCommand, oneOf, text } from '../../define-command.js';
 import { storePathOf } from '../../locations.js';
 import { conventionChoiceOf, conventionOptions } from '../../statistics-options.js';
@@ -38,7 +39,6 @@ fails too, with the reason.`,
     'decidekit runs gate --baseline 20261130-0415 --candidate 20261201-0930 --metric kl --max-drop 0.01',
   ],
   async run({ values }, io) {
-    const { UsageError } = await import('../../../core/errors.js');
     if (values.baseline === undefined || values.candidate === undefined)
       throw new UsageError('runs gate needs --baseline RUN and --candidate RUN');
     const metric = values.metric === 'log_loss' ? 'logLoss' : values.metric;
