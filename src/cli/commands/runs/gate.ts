@@ -10,7 +10,7 @@ export const command = defineCommand({
   name: 'runs gate',
   summary: 'for CI: exit 1 when a candidate run is worse than a baseline beyond noise',
   usage:
-    'runs gate --baseline RUN --candidate RUN [--metric accuracy|kl|brier|log_loss|ece] [--max-drop X] [--seed S] [--store PATH]',
+    'runs gate --baseline RUN --candidate RUN [--metric accuracy|kl|brier|log_loss|ece] [--max-drop X] [--seed S] [--ece-bins N] [--ece-binning B] [--ece-average A] [--store PATH]',
   description: `Compares the candidate run with the baseline run on the decisions both made, paired (as
 'runs compare' does), in one metric, and prints one line saying why it passes or fails.
 It fails (exit 1) when the candidate is worse beyond noise: the whole 95% paired bootstrap
@@ -21,7 +21,7 @@ fails too, with the reason.`,
   options: {
     baseline: text('RUN', 'the run to hold the line (id or unique prefix)', { example: '20261130' }),
     candidate: text('RUN', 'the run under test (id or unique prefix)', { example: '20261201' }),
-    metric: oneOf('M', METRICS, 'the metric that gates', { default: 'accuracy' }),
+    metric: oneOf('M', METRICS, 'the metric that gates: accuracy, kl, brier, log_loss or ece', { default: 'accuracy' }),
     'max-drop': decimal(
       'X',
       "how much worse the candidate may be, in the metric's units\n(0.02 = two points of accuracy)",
