@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCliInProcess, type CliResult } from '../src/cli/test-support/in-process-cli.js';
+import { nonSnakeKeys } from '../src/reports/test-support/json-keys.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const DATA = join(ROOT, 'data', 'moderation');
@@ -89,6 +90,7 @@ describe('score: intervals, noise floor and conventions', () => {
       bootstrap_resamples: 2000,
       seed: 1,
     });
+    expect(nonSnakeKeys(doc)).toEqual([]);
   });
 
   it('is identical for the same --seed, moves with another, and --no-ci turns intervals off', async () => {
@@ -217,6 +219,7 @@ describe('compare: paired, with a leaderboard', () => {
       results('loud-1'),
       results('budget-1'),
     );
+    expect(nonSnakeKeys(doc)).toEqual([]);
     const comparisons = doc['comparisons'] as Comparison[];
     expect(comparisons.map((c) => c.model)).toEqual(['loud-1', 'budget-1']);
     const base = decisions('careful-1');

@@ -9,6 +9,8 @@ import type { DatasetInfo, EndpointIdentity, RunConfig } from '../core/bench/run
 import type { BenchSummary, CostSummary, MetricGroup } from '../core/bench/summary.js';
 import type { ReliabilityBin } from '../core/calibration.js';
 import type { LatencySummary } from '../core/percentile.js';
+import type { Interval } from '../core/stats/bootstrap.js';
+import type { EceNoiseFloor } from '../core/stats/noise-floor.js';
 import { QUESTION_TYPES } from '../core/question.js';
 import { FAILURE_KINDS } from '../core/bench/case-result.js';
 import type { RunHeadline, StoredRunHead } from '../store/run-store.js';
@@ -196,20 +198,26 @@ export function auditHeadJson(h: AuditHead, redactHost = false) {
   };
 }
 
+/** A 95% interval as `[low, high]` (the `<metric>_ci` keys), null when absent. */
+export function intervalJson(i: Interval | null | undefined): [number, number] | null {
+  return i === null || i === undefined ? null : [i.low, i.high];
+}
+
+/** The ECE noise floor (`ece_noise_floor`), null when absent. */
+export function noiseFloorJson(f: (EceNoiseFloor & { readonly withinNoise: boolean }) | null | undefined) {
+  return f === null || f === undefined
+    ? null
+    : { mean: f.mean, p95: f.p95, simulations: f.simulations, within_noise: f.withinNoise };
+}
+
 /** `accuracy_ci` … `ece_ci` (null when intervals are off or the metric is absent), `ece_noise_floor`, `conventions`. */
 export function runStatisticsJson(st: RunStatistics | null) {
   if (st === null) return {};
   const intervals: Record<string, readonly [number, number] | null> = {};
-  for (const m of HEADLINE_METRICS) {
-    const ci = st.intervals?.[m] ?? null;
-    intervals[`${METRIC_JSON_NAMES[m]}_ci`] = ci === null ? null : [ci.low, ci.high];
-  }
+  for (const m of HEADLINE_METRICS) intervals[`${METRIC_JSON_NAMES[m]}_ci`] = intervalJson(st.intervals?.[m]);
   return {
     ...intervals,
-    ece_noise_floor:
-      st.eceNoise === null
-        ? null
-        : { mean: st.eceNoise.mean, p95: st.eceNoise.p95, within_noise: st.eceNoise.withinNoise },
+    ece_noise_floor: noiseFloorJson(st.eceNoise),
     conventions: {
       ...conventionsJson(st.conventions),
       text: conventionsText(st.conventions),

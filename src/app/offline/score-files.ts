@@ -96,7 +96,9 @@ async function scoreRuns(
   const streamingEce = conventions.eceBinning === 'equal-width' && conventions.eceAverage === 'pooled';
   const keep = intervals || !streamingEce;
   const table = caseTableOf(dataset);
-  const keys: OfflineCaseKeys = { idOf: (i) => table.idOf(i), questionOf: (i) => table.promptTextOf(i) ?? '' };
+  const questionOf = (i: number): string => table.promptTextOf(i) ?? '';
+  let ids: readonly string[] | null = null;
+  const keys = (): OfflineCaseKeys => ({ ids: (ids ??= table.allIds()), questionOf });
   const runs: ScoredRun[] = [];
   const problems = new ProblemList();
   for (const [i, path] of paths.entries()) {
@@ -115,8 +117,14 @@ async function scoreRuns(
       );
       let summary = r.summary;
       if (record !== undefined && !streamingEce)
-        summary = withCalibration(summary, offlineCalibration(record, keys, calibrationOptionsOf(conventions)));
-      const sample = record !== undefined && intervals ? offlineCaseSample(record, keys) : null;
+        summary = withCalibration(
+          summary,
+          offlineCalibration(record, { questionOf }, calibrationOptionsOf(conventions)),
+        );
+      const sample =
+        record !== undefined && intervals
+          ? offlineCaseSample(record, keys(), conventions.eceAverage === 'per-question')
+          : null;
       const stats = sample === null ? null : offlineIntervals(summary, sample, conventions);
       runs.push({
         scored: { datasetPath: dataset.path, resultsPath: path, model: r.model, summary, conventions, stats },

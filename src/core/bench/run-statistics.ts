@@ -28,6 +28,7 @@ export const METRIC_JSON_NAMES: Readonly<Record<HeadlineMetric, string>> = {
 export interface EceNoiseFloor {
   readonly mean: number;
   readonly p95: number;
+  readonly simulations: number;
   /** The measured ECE is at or below the 95th percentile: indistinguishable from perfect calibration. */
   readonly withinNoise: boolean;
 }
@@ -107,6 +108,6 @@ export function statisticsOfRun(
     eceNoise:
       floor === null || ece === null
         ? null
-        : { mean: floor.mean, p95: floor.p95, withinNoise: eceWithinNoise(ece, floor) },
+        : { mean: floor.mean, p95: floor.p95, simulations: floor.simulations, withinNoise: eceWithinNoise(ece, floor) },
   };
 }

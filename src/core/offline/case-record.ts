@@ -6,7 +6,7 @@
  */
 import type { CalibrationOptions } from '../calibration.js';
 import { CalibrationAccumulator, type Calibration } from '../calibration.js';
-import { CaseSampleBuilder, type CaseSample } from '../stats/case-sample.js';
+import type { CaseSample } from '../stats/case-sample.js';
 
 export class OfflineCaseRecord {
   /** 1 when the case has a yes_no or choice result (the decisions accuracy counts). */
@@ -35,32 +35,74 @@ export class OfflineCaseRecord {
 
 /** Where a case's id and question (its prompt; '' without one) come from. */
 export interface OfflineCaseKeys {
-  idOf(caseIndex: number): string;
+  /** Every case id, by case index. */
+  readonly ids: readonly string[];
   questionOf(caseIndex: number): string;
 }
 
-/** The decided cases as a bootstrap sample: one decision per case. */
-export function offlineCaseSample(record: OfflineCaseRecord, keys: OfflineCaseKeys): CaseSample {
-  const b = new CaseSampleBuilder();
+/**
+ * The decided cases as a bootstrap sample: one decision per case, in case order. Built
+ * straight from the typed arrays; questions are looked up only for per-question ECE.
+ */
+export function offlineCaseSample(record: OfflineCaseRecord, keys: OfflineCaseKeys, perQuestion = false): CaseSample {
+  let n = 0;
+  for (let i = 0; i < record.nCases; i++) n += record.decided[i]!;
+  const ids = new Array<string>(n);
+  const hit = new Uint8Array(n);
+  const correct = new Float64Array(n);
+  const confidence = new Float64Array(n);
+  const brier = new Float64Array(n);
+  const logLoss = new Float64Array(n);
+  const caseOf = new Int32Array(n);
+  const question = new Int32Array(n);
+  const questionIndex = new Map<string, number>();
+  let k = 0;
   for (let i = 0; i < record.nCases; i++) {
     if (record.decided[i] === 0) continue;
-    const hit = record.hit[i] === 1;
-    b.addCase(keys.idOf(i), {
-      decisions: 1,
-      correct: hit ? 1 : 0,
-      answered: 1,
-      brier: record.brier[i]!,
-      logLoss: record.logLoss[i]!,
-    });
-    b.addDecision(record.confidence[i]!, hit, keys.questionOf(i));
+    ids[k] = keys.ids[i]!;
+    hit[k] = record.hit[i]!;
+    correct[k] = record.hit[i]!;
+    confidence[k] = record.confidence[i]!;
+    brier[k] = record.brier[i]!;
+    logLoss[k] = record.logLoss[i]!;
+    caseOf[k] = k;
+    if (perQuestion) {
+      const q = keys.questionOf(i);
+      let g = questionIndex.get(q);
+      if (g === undefined) questionIndex.set(q, (g = questionIndex.size));
+      question[k] = g;
+    }
+    k++;
   }
-  return b.build();
+  // Question indices in sorted order, so they do not depend on the dataset's order.
+  const keysSorted = [...questionIndex.keys()].sort();
+  const rank = new Map(keysSorted.map((q, r) => [q, r]));
+  const remap = Int32Array.from(questionIndex.keys(), (q) => rank.get(q)!);
+  if (perQuestion) for (let j = 0; j < n; j++) question[j] = remap[question[j]!]!;
+  const ones = new Float64Array(n).fill(1);
+  return {
+    nCases: n,
+    ids,
+    decisions: ones,
+    correct,
+    answered: ones,
+    kl: new Float64Array(n),
+    brier,
+    logLoss,
+    has: { kl: false, brier: n > 0, logLoss: n > 0 },
+    nDecisions: n,
+    caseOf,
+    confidence,
+    hit,
+    question,
+    questions: perQuestion ? keysSorted : [''],
+  };
 }
 
 /** Calibration of the recorded decisions under any convention (the prompt is the question). */
 export function offlineCalibration(
   record: OfflineCaseRecord,
-  keys: OfflineCaseKeys,
+  keys: Pick<OfflineCaseKeys, 'questionOf'>,
   options: CalibrationOptions,
 ): Calibration {
   const acc = new CalibrationAccumulator(options);

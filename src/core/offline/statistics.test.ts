@@ -76,7 +76,7 @@ describe('offline intervals', () => {
     const summary = acc.summarize(cases.length);
     expect(record.decided.reduce((a, b) => a + b, 0)).toBe(200);
     expect(record.hit.reduce((a, b) => a + b, 0)).toBe(summary.counts.nCorrect);
-    const sample = offlineCaseSample(record, { idOf: (i) => cases[i]!.id, questionOf: () => '' });
+    const sample = offlineCaseSample(record, { ids: cases.map((c) => c.id), questionOf: () => '' });
     const stats = offlineIntervals(summary, sample, DEFAULT_CONVENTIONS);
     for (const [m, v] of [
       ['accuracy', summary.accuracy],
@@ -92,7 +92,7 @@ describe('offline intervals', () => {
 
   it('counts McNemar’s discordant decisions by case', async () => {
     const { createOfflineAccumulator } = await import('./summary.js');
-    const keys = { idOf: (i: number) => cases[i]!.id, questionOf: () => '' };
+    const keys = { ids: cases.map((c) => c.id), questionOf: () => '' };
     const kept = (shift: number) => {
       const record = new OfflineCaseRecord(cases.length);
       const acc = createOfflineAccumulator({ record });

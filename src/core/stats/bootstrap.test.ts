@@ -5,6 +5,7 @@ import { createSeededRandom } from '../seeded-random.js';
 import { bootstrapIntervals, intervalsOverlap, pairedBootstrap, verdictOf, type Interval } from './bootstrap.js';
 import { CaseSampleBuilder, type CaseSample } from './case-sample.js';
 import { withConventions } from './conventions.js';
+import { eceNoiseFloor } from './noise-floor.js';
 
 interface Decision {
   readonly confidence: number;
@@ -255,6 +256,45 @@ describe('pairedBootstrap', () => {
       ),
     );
     expect(pairedBootstrap(a, reversedInput, conventions)).toEqual(r);
+  });
+});
+
+describe('paired bootstrap and noise floor: order and seed', () => {
+  const decision = fc.record({
+    confidence: fc.double({ min: 0, max: 1, noNaN: true }),
+    hit: fc.boolean(),
+    brier: fc.double({ min: 0, max: 2, noNaN: true }),
+  });
+  const run = fc
+    .uniqueArray(fc.string({ minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 30 })
+    .chain((ids) =>
+      fc.tuple(
+        ...ids.map((id) => fc.array(decision, { minLength: 1, maxLength: 3 }).map((decisions) => ({ id, decisions }))),
+      ),
+    );
+  const small = withConventions({ bootstrapResamples: 100, seed: 5 });
+
+  it('gives the same paired comparison whatever the order of either run (case and block paths)', () => {
+    fc.assert(
+      fc.property(run, run, fc.integer({ min: 1, max: 1000 }), fc.constantFrom(3, 10_000), (a, b, s, blocks) => {
+        const x = pairedBootstrap(sampleOf(a), sampleOf(b), small, { blocks });
+        const y = pairedBootstrap(sampleOf(shuffle(a, s)), sampleOf(shuffle(b, s + 7)), small, { blocks });
+        return JSON.stringify(x) === JSON.stringify(y);
+      }),
+      { seed: 42, numRuns: 60 },
+    );
+  });
+
+  it('gives the same noise floor whatever the order of the decisions', () => {
+    fc.assert(
+      fc.property(run, fc.integer({ min: 1, max: 1000 }), (a, s) => {
+        const options = { bins: 10, binning: 'equal-mass', average: 'pooled' } as const;
+        const x = eceNoiseFloor(sampleOf(a), options, { seed: 3, simulations: 50 });
+        const y = eceNoiseFloor(sampleOf(shuffle(a, s)), options, { seed: 3, simulations: 50 });
+        return JSON.stringify(x) === JSON.stringify(y);
+      }),
+      { seed: 42, numRuns: 60 },
+    );
   });
 });
 

@@ -60,6 +60,7 @@ export interface BootstrapResult {
 }
 
 const W = 6; // per-unit columns: decisions, correct, answered, kl, brier, log loss
+const DENSE_CELLS = 64;
 const M = STAT_METRICS.length;
 
 /** Intervals for one run's metrics. */
@@ -120,12 +121,7 @@ export function pairedBootstrap(
   options: { readonly blocks?: number } = {},
 ): PairedComparison {
   const blocks = options.blocks ?? DEFAULT_BOOTSTRAP_BLOCKS;
-  const inFirst = new Set(first.ids);
-  const inSecond = new Set(second.ids);
-  let common = 0;
-  for (const id of inSecond) if (inFirst.has(id)) common++;
-  const keepFirst = Uint8Array.from(first.ids, (id) => (inSecond.has(id) ? 1 : 0));
-  const keepSecond = Uint8Array.from(second.ids, (id) => (inFirst.has(id) ? 1 : 0));
+  const { common, keepFirst, keepSecond, onlyFirst, onlySecond } = matchIds(first.ids, second.ids);
   const unitsFirst = assignUnits(first.ids, keepFirst, common, conventions.seed, blocks);
   const unitsSecond = assignUnits(second.ids, keepSecond, common, conventions.seed, blocks);
   const cal = calibrationOptionsOf(conventions);
@@ -154,8 +150,8 @@ export function pairedBootstrap(
   });
   return {
     cases: common,
-    onlyFirst: inFirst.size - common,
-    onlySecond: inSecond.size - common,
+    onlyFirst,
+    onlySecond,
     metrics,
     resamples: draws === null ? 0 : conventions.bootstrapResamples,
   };
@@ -178,6 +174,39 @@ export function intervalsOverlap(a: Interval, b: Interval): boolean {
 }
 
 // ---------------------------------------------------------------------------------------
+
+/**
+ * Which cases of each run the other has (by id), and how many distinct ids they share. Two
+ * runs over the same cases in the same order (the usual case) need no sets.
+ */
+function matchIds(
+  a: readonly string[],
+  b: readonly string[],
+): {
+  common: number;
+  keepFirst: Uint8Array | null;
+  keepSecond: Uint8Array | null;
+  onlyFirst: number;
+  onlySecond: number;
+} {
+  let same = a.length === b.length;
+  for (let i = 0; same && i < a.length; i++) same = a[i] === b[i];
+  if (same) {
+    const distinct = a.length <= 1 ? a.length : new Set(a).size;
+    return { common: distinct, keepFirst: null, keepSecond: null, onlyFirst: 0, onlySecond: 0 };
+  }
+  const inFirst = new Set(a);
+  const inSecond = new Set(b);
+  let common = 0;
+  for (const id of inSecond) if (inFirst.has(id)) common++;
+  return {
+    common,
+    keepFirst: Uint8Array.from(a, (id) => (inSecond.has(id) ? 1 : 0)),
+    keepSecond: Uint8Array.from(b, (id) => (inFirst.has(id) ? 1 : 0)),
+    onlyFirst: inFirst.size - common,
+    onlySecond: inSecond.size - common,
+  };
+}
 
 interface Units {
   /** Unit of each case, -1 when left out. */
@@ -211,6 +240,8 @@ interface Prepared {
   readonly units: number;
   readonly rows: Float64Array;
   readonly cellStart: Int32Array;
+  /** The cells as a dense units × nCells matrix, when there are few. */
+  readonly dense: Float64Array | null;
   readonly cellIndex: Int32Array;
   readonly cellValue: Float64Array;
   readonly nCells: number;
@@ -293,12 +324,15 @@ function prepare(sample: CaseSample, units: Units, cal: CalibrationOptions): Pre
       const i = byUnit[k]!;
       const cell = cells.cellOf[i]!;
       const count = G * B + cells.groupOf[i]!;
-      for (const c of [cell, count]) {
-        if (stamp[c] !== u) {
-          stamp[c] = u;
-          scratch[c] = 0;
-          touched.push(c);
-        }
+      if (stamp[cell] !== u) {
+        stamp[cell] = u;
+        scratch[cell] = 0;
+        touched.push(cell);
+      }
+      if (stamp[count] !== u) {
+        stamp[count] = u;
+        scratch[count] = 0;
+        touched.push(count);
       }
       scratch[cell] = scratch[cell]! + sample.hit[i]! * cellQuantum - Math.round(sample.confidence[i]! * cellQuantum);
       scratch[count] = scratch[count]! + 1;
@@ -310,8 +344,16 @@ function prepare(sample: CaseSample, units: Units, cal: CalibrationOptions): Pre
     }
   }
   cellStart[U] = e;
+  // Few cells (pooled ECE): a dense row per unit is faster to sum than the sparse entries.
+  let dense: Float64Array | null = null;
+  if (nCells <= DENSE_CELLS) {
+    dense = new Float64Array(U * nCells);
+    for (let u = 0; u < U; u++)
+      for (let k = cellStart[u]!; k < cellStart[u + 1]!; k++) dense[u * nCells + cellIndex[k]!] = cellValue[k]!;
+  }
   return {
     units: U,
+    dense,
     rows,
     cellStart,
     cellIndex: cellIndex.slice(0, e),
@@ -328,7 +370,7 @@ function prepare(sample: CaseSample, units: Units, cal: CalibrationOptions): Pre
 
 /** Metrics of one weighting of the units (weight = times drawn), NaN where absent. */
 function evaluate(p: Prepared, weights: Int32Array, out: Float64Array): void {
-  const { rows, cellStart, cellIndex, cellValue, cells } = p;
+  const { rows, cellStart, cellIndex, cellValue, cells, dense, nCells } = p;
   cells.fill(0);
   let s0 = 0;
   let s1 = 0;
@@ -346,10 +388,15 @@ function evaluate(p: Prepared, weights: Int32Array, out: Float64Array): void {
     s3 += w * rows[o + 3]!;
     s4 += w * rows[o + 4]!;
     s5 += w * rows[o + 5]!;
-    const end = cellStart[u + 1]!;
-    for (let e = cellStart[u]!; e < end; e++) {
-      const c = cellIndex[e]!;
-      cells[c] = cells[c]! + w * cellValue[e]!;
+    if (dense !== null) {
+      const d = u * nCells;
+      for (let c = 0; c < nCells; c++) cells[c] = cells[c]! + w * dense[d + c]!;
+    } else {
+      const end = cellStart[u + 1]!;
+      for (let e = cellStart[u]!; e < end; e++) {
+        const c = cellIndex[e]!;
+        cells[c] = cells[c]! + w * cellValue[e]!;
+      }
     }
   }
   out[0] = s0 > 0 ? s1 / s0 : NaN;

@@ -56,7 +56,9 @@ export interface CaseSample {
  */
 export class CaseSampleBuilder {
   private ids: string[] = [];
-  private cols = { decisions: [] as number[], correct: [] as number[], answered: [] as number[] };
+  private decisions = new Float64Array(1024);
+  private correct = new Float64Array(1024);
+  private answered = new Float64Array(1024);
   private kl = new Float64Array(1024);
   private brier = new Float64Array(1024);
   private logLoss = new Float64Array(1024);
@@ -68,51 +70,64 @@ export class CaseSampleBuilder {
   private hit = new Uint8Array(1024);
   private question = new Int32Array(1024);
   private readonly questionIndex = new Map<string, number>();
+  // Consecutive decisions usually share a question (or have none): skip the map then.
+  private lastQuestion: string | null = null;
+  private lastQuestionIndex = -1;
 
   addCase(id: string, stats: CaseStats): void {
-    if (this.n === this.kl.length) {
+    const n = this.n;
+    if (n === this.decisions.length) {
+      this.decisions = grow(this.decisions);
+      this.correct = grow(this.correct);
+      this.answered = grow(this.answered);
       this.kl = grow(this.kl);
       this.brier = grow(this.brier);
       this.logLoss = grow(this.logLoss);
     }
     this.ids.push(id);
-    this.cols.decisions.push(stats.decisions);
-    this.cols.correct.push(stats.correct);
-    this.cols.answered.push(stats.answered);
+    this.decisions[n] = stats.decisions;
+    this.correct[n] = stats.correct;
+    this.answered[n] = stats.answered;
     if (stats.kl !== undefined) {
-      this.kl[this.n] = stats.kl;
+      this.kl[n] = stats.kl;
       this.has.kl = true;
     }
     if (stats.brier !== undefined) {
-      this.brier[this.n] = stats.brier;
+      this.brier[n] = stats.brier;
       this.has.brier = true;
     }
     if (stats.logLoss !== undefined) {
-      this.logLoss[this.n] = stats.logLoss;
+      this.logLoss[n] = stats.logLoss;
       this.has.logLoss = true;
     }
-    this.n++;
+    this.n = n + 1;
   }
 
   /** A calibration decision of the case added last. */
   addDecision(confidence: number, hit: boolean, question = ''): void {
     if (this.n === 0) throw new TypeError('addDecision before any addCase');
-    if (this.d === this.confidence.length) {
+    const d = this.d;
+    if (d === this.confidence.length) {
       this.caseOf = grow(this.caseOf);
       this.confidence = grow(this.confidence);
       this.hit = grow(this.hit);
       this.question = grow(this.question);
     }
-    let q = this.questionIndex.get(question);
-    if (q === undefined) {
-      q = this.questionIndex.size;
-      this.questionIndex.set(question, q);
+    let q = this.lastQuestionIndex;
+    if (question !== this.lastQuestion) {
+      q = this.questionIndex.get(question) ?? -1;
+      if (q === -1) {
+        q = this.questionIndex.size;
+        this.questionIndex.set(question, q);
+      }
+      this.lastQuestion = question;
+      this.lastQuestionIndex = q;
     }
-    this.caseOf[this.d] = this.n - 1;
-    this.confidence[this.d] = confidence;
-    this.hit[this.d] = hit ? 1 : 0;
-    this.question[this.d] = q;
-    this.d++;
+    this.caseOf[d] = this.n - 1;
+    this.confidence[d] = confidence;
+    this.hit[d] = hit ? 1 : 0;
+    this.question[d] = q;
+    this.d = d + 1;
   }
 
   build(): CaseSample {
@@ -121,16 +136,18 @@ export class CaseSampleBuilder {
     const sorted = [...keys].sort();
     const rank = new Map(sorted.map((k, i) => [k, i]));
     const remap = Int32Array.from(keys, (k) => rank.get(k)!);
-    const question = this.question.slice(0, this.d).map((q) => remap[q]!);
+    const question = this.question.slice(0, this.d);
+    for (let i = 0; i < question.length; i++) question[i] = remap[question[i]!]!;
+    const n = this.n;
     return {
-      nCases: this.n,
+      nCases: n,
       ids: this.ids,
-      decisions: Float64Array.from(this.cols.decisions),
-      correct: Float64Array.from(this.cols.correct),
-      answered: Float64Array.from(this.cols.answered),
-      kl: this.kl.slice(0, this.n),
-      brier: this.brier.slice(0, this.n),
-      logLoss: this.logLoss.slice(0, this.n),
+      decisions: this.decisions.slice(0, n),
+      correct: this.correct.slice(0, n),
+      answered: this.answered.slice(0, n),
+      kl: this.kl.slice(0, n),
+      brier: this.brier.slice(0, n),
+      logLoss: this.logLoss.slice(0, n),
       has: { ...this.has },
       nDecisions: this.d,
       caseOf: this.caseOf.slice(0, this.d),

@@ -55,17 +55,24 @@ export function eceNoiseFloor(
   const sumConf = new Float64Array(C);
   const variance = new Float64Array(C);
   const groupN = new Float64Array(G);
+  // Sums as integer multiples of a power of two kept below 2^52 (exact, so order-free without
+  // sorting a million values); only cells small enough to draw decision by decision are
+  // sorted, for a canonical order.
   for (let c = 0; c < C; c++) {
-    const cellConf = conf.subarray(start[c]!, start[c + 1]!).sort();
+    const n = start[c + 1]! - start[c]!;
+    const Q = 2 ** Math.min(32, 52 - Math.ceil(Math.log2(n + 1)));
+    const cellConf = conf.subarray(start[c]!, start[c + 1]!);
+    if (n <= EXACT_CELL_LIMIT) cellConf.sort();
     let s = 0;
     let v = 0;
-    for (const x of cellConf) {
-      s += x;
-      v += x * (1 - x);
+    for (let k = 0; k < n; k++) {
+      const x = cellConf[k]!;
+      s += Math.round(x * Q);
+      v += Math.round(x * (1 - x) * Q);
     }
-    sumConf[c] = s;
-    variance[c] = v;
-    groupN[Math.floor(c / B)]! += cellConf.length;
+    sumConf[c] = s / Q;
+    variance[c] = v / Q;
+    groupN[Math.floor(c / B)]! += n;
   }
   let groupsPresent = 0;
   for (let g = 0; g < G; g++) if (groupN[g]! > 0) groupsPresent++;

@@ -4,7 +4,8 @@
  */
 import type { OfflineIntervals } from '../../core/offline/statistics.js';
 import type { OfflineSummary } from '../../core/offline/summary.js';
-import type { Interval, MetricComparison } from '../../core/stats/bootstrap.js';
+import type { MetricComparison } from '../../core/stats/bootstrap.js';
+import { intervalJson, noiseFloorJson } from '../json-shapes.js';
 import { conventionsJson, DEFAULT_CONVENTIONS, type Conventions } from '../../core/stats/conventions.js';
 import type { LeaderboardRow, OfflinePairing } from '../../core/offline/statistics.js';
 
@@ -92,7 +93,7 @@ export interface ScoredModel {
 }
 
 type Pair = [number, number] | null;
-const pair = (i: Interval | null | undefined): Pair => (i === null || i === undefined ? null : [i.low, i.high]);
+const pair = intervalJson;
 
 /** The `_ci` keys, the noise floor and the conventions of one model. */
 export function offlineStatsJson(m: ScoredModel): {
@@ -110,10 +111,7 @@ export function offlineStatsJson(m: ScoredModel): {
     brier_ci: pair(i?.brier),
     log_loss_ci: pair(i?.logLoss),
     ece_ci: pair(i?.ece),
-    ece_noise_floor:
-      floor === null
-        ? null
-        : { mean: floor.mean, p95: floor.p95, simulations: floor.simulations, within_noise: floor.withinNoise },
+    ece_noise_floor: noiseFloorJson(floor),
     conventions: conventionsJson(effectiveConventions(m)),
   };
 }

@@ -20,6 +20,25 @@ function file(lines: readonly (string | object)[]): string {
 }
 
 describe('ByteKeys', () => {
+  it('gives every key back as a string at once, ASCII or not', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.string({ unit: fc.constantFrom('a', 'Z', '-', '7', 'é', '😀'), maxLength: 5 }), {
+          maxLength: 40,
+        }),
+        (keys) => {
+          const k = new ByteKeys(2, 4);
+          for (const key of keys) {
+            const b = Buffer.from(key, 'utf8');
+            k.add(b, 0, b.length);
+          }
+          return JSON.stringify(k.strings()) === JSON.stringify(keys);
+        },
+      ),
+      { seed: 42, numRuns: 200 },
+    );
+  });
+
   it('finds every key it holds and no other, across index growth', () => {
     fc.assert(
       fc.property(

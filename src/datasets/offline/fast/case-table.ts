@@ -133,6 +133,13 @@ export class OfflineCaseTable {
     return this.oddIds !== null && this.ids.view(i).length === 0 ? this.oddIdOf(i) : this.ids.toString(i);
   }
 
+  /** Every case id, in case order (as `idOf` of each, at once). */
+  allIds(): string[] {
+    const out = this.ids.strings();
+    if (this.oddIds !== null) for (const [id, k] of this.oddIds) out[k] = id;
+    return out;
+  }
+
   /** Case i's prompt, or undefined without one. */
   promptTextOf(i: number): string | undefined {
     const p = this.prompt[i]!;

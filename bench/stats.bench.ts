@@ -1,0 +1,88 @@
+/**
+ * Cost of the statistics core (src/core/stats) on its own: building the per-case sample,
+ * the 2,000-resample case-level bootstrap, the ECE noise floor (500 simulations) and the
+ * paired bootstrap, on a Typed Decisions-sized run (2,000 cases of five decisions) and on a
+ * million one-decision cases (the block path). CPU time of this process, median of N runs.
+ *
+ *   npx tsx bench/stats.bench.ts [--runs N]
+ */
+import { cpus } from 'node:os';
+import { parseArgs } from 'node:util';
+import { DEFAULT_CALIBRATION } from '../src/core/calibration.js';
+import { createSeededRandom } from '../src/core/seeded-random.js';
+import { bootstrapIntervals, pairedBootstrap } from '../src/core/stats/bootstrap.js';
+import { CaseSampleBuilder, type CaseSample } from '../src/core/stats/case-sample.js';
+import { DEFAULT_CONVENTIONS } from '../src/core/stats/conventions.js';
+import { eceNoiseFloor } from '../src/core/stats/noise-floor.js';
+
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
+const RUNS = Number(values.runs);
+
+function sample(cases: number, perCase: number, seed: number): CaseSample {
+  const random = createSeededRandom(seed);
+  const b = new CaseSampleBuilder();
+  for (let i = 0; i < cases; i++) {
+    const hits: boolean[] = [];
+    const conf: number[] = [];
+    for (let k = 0; k < perCase; k++) {
+      const c = 0.4 + 0.6 * random();
+      conf.push(c);
+      hits.push(random() < c);
+    }
+    b.addCase(`case-${i}`, {
+      decisions: perCase,
+      correct: hits.filter(Boolean).length,
+      answered: perCase,
+      kl: perCase * 0.3 * random(),
+      brier: perCase * 0.4 * random(),
+    });
+    conf.forEach((c, k) => b.addDecision(c, hits[k]!, `w/q${k}`));
+  }
+  return b.build();
+}
+
+function cpuMs(f: () => void): number {
+  const start = process.cpuUsage();
+  f();
+  const u = process.cpuUsage(start);
+  return (u.user + u.system) / 1000;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+const rows: string[] = [];
+for (const [label, cases, perCase] of [
+  ['400 cases × 5 decisions (2,000 decisions)', 400, 5],
+  ['2,000 cases × 5 decisions', 2000, 5],
+  ['1,000,000 cases × 1 decision', 1_000_000, 1],
+] as const) {
+  const measured = { build: [] as number[], boot: [] as number[], floor: [] as number[], paired: [] as number[] };
+  let a: CaseSample | null = null;
+  let b: CaseSample | null = null;
+  for (let r = 0; r < RUNS; r++) {
+    measured.build.push(cpuMs(() => (a = sample(cases, perCase, 1))));
+    b = sample(cases, perCase, 2);
+    measured.boot.push(cpuMs(() => bootstrapIntervals(a!, DEFAULT_CONVENTIONS)));
+    measured.floor.push(cpuMs(() => eceNoiseFloor(a!, DEFAULT_CALIBRATION, { seed: 1 })));
+    measured.paired.push(cpuMs(() => pairedBootstrap(a!, b!, DEFAULT_CONVENTIONS)));
+  }
+  rows.push(
+    `| ${label} | ${median(measured.build).toFixed(0)} | ${median(measured.boot).toFixed(0)} | ${median(measured.floor).toFixed(0)} | ${median(measured.boot).toFixed(0)} + ${median(measured.floor).toFixed(0)} = ${(median(measured.boot) + median(measured.floor)).toFixed(0)} | ${median(measured.paired).toFixed(0)} |`,
+  );
+}
+const load = (await import('node:fs')).readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
+process.stdout.write(
+  [
+    `Command: \`npx tsx bench/stats.bench.ts --runs ${RUNS}\``,
+    `Machine: ${cpus().length} CPUs, ${cpus()[0]?.model ?? 'unknown'}, node ${process.version}; load average ${load}`,
+    `CPU milliseconds of this process, median of ${RUNS} runs (sample building includes making the synthetic data)`,
+    '',
+    '| sample | build sample | bootstrap (2,000 resamples) | noise floor (500) | intervals total | paired bootstrap |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...rows,
+  ].join('\n') + '\n',
+);
