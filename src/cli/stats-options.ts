@@ -8,16 +8,21 @@ import { flag, integer, oneOf } from './define-command.js';
 export const statsOptions = {
   'ece-bins': integer('N', 'ECE and reliability bins', { min: 1, max: 1000, default: DEFAULT_CONVENTIONS.eceBins }),
   'ece-binning': oneOf(
-    'HOW',
+    'equal-width|equal-mass',
     ['equal-width', 'equal-mass'],
     'ECE bins of equal width, or holding equal numbers of decisions',
     {
       default: DEFAULT_CONVENTIONS.eceBinning,
     },
   ),
-  'ece-average': oneOf('HOW', ['pooled', 'per-question'], 'ECE pooled over decisions, or averaged per question', {
-    default: DEFAULT_CONVENTIONS.eceAverage,
-  }),
+  'ece-average': oneOf(
+    'pooled|per-question',
+    ['pooled', 'per-question'],
+    'ECE pooled over decisions, or averaged per question',
+    {
+      default: DEFAULT_CONVENTIONS.eceAverage,
+    },
+  ),
   seed: integer('S', 'seed of the bootstrap intervals and the ECE noise floor, an integer in [0, 2^32)', {
     min: 0,
     max: 0xffffffff,

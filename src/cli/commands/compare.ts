@@ -21,7 +21,7 @@ export const command = defineCommand({
   name: 'compare',
   summary: "compare several models' saved answers in one table",
   usage:
-    'compare --dataset FILE --results FILE [FILE ...] [--sort METRIC] [--ece-bins N] [--ece-binning HOW] [--ece-average HOW] [--seed S] [--no-ci] [--json] [--html FILE]',
+    'compare --dataset FILE --results FILE [FILE ...] [--sort METRIC] [--ece-bins N] [--ece-binning equal-width|equal-mass] [--ece-average pooled|per-question] [--seed S] [--no-ci] [--json] [--html FILE]',
   description: `Scores several results files (one model each) against the same dataset and prints one
 Markdown table, one row per file in the order given: Model, Accuracy, Brier, Log loss,
 ECE, Score MAE, $ / correct, Latency (ms), with a 95% interval beside accuracy, Brier, log

@@ -8,7 +8,7 @@ export const command = defineCommand({
   name: 'score',
   summary: "score one model's saved answers against a dataset",
   usage:
-    'score --dataset FILE --results FILE [--threshold P] [--ece-bins N] [--ece-binning HOW] [--ece-average HOW] [--seed S] [--no-ci] [--json] [--html FILE]',
+    'score --dataset FILE --results FILE [--threshold P] [--ece-bins N] [--ece-binning equal-width|equal-mass] [--ece-average pooled|per-question] [--seed S] [--no-ci] [--json] [--html FILE]',
   description: `Scores one model's saved decisions (a results JSONL file) against a dataset with known
 answers. Never calls a model. Files may be gzipped (.gz).
 

@@ -51,7 +51,13 @@ function metricTable(models: readonly ScoredModel[]): string {
       const ci = m.stats?.intervals;
       // The interval shares the number's cell: sorting and data-value stay the number's.
       const withCi = (v: number | null, i: Interval | null | undefined): Cell =>
-        i === null || i === undefined ? num(v) : num(v, `${formatNumber(v)} ${formatInterval(i)}`);
+        i === null || i === undefined
+          ? num(v)
+          : {
+              text: `${escapeHtml(formatNumber(v))}<br><span class="muted dist">${escapeHtml(formatInterval(i))}</span>`,
+              value: v,
+              html: true,
+            };
       return [
         modelName(m),
         withCi(s.accuracy, ci?.accuracy),
