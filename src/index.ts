@@ -231,3 +231,24 @@ export {
 } from './app/audit/execute-audit.js';
 export { renderAuditMarkdown } from './reports/audit/audit-markdown.js';
 export { renderAuditJson } from './reports/audit/audit-json.js';
+
+// Server probes: wire conformance and robustness (determinism, order, names, isolation) of any System One server.
+export {
+  CONFORMANCE_CHECKS,
+  summarizeConformance,
+  type ConformanceCheckId,
+  type ConformanceSummary,
+} from './core/probe/conformance.js';
+export {
+  ROBUSTNESS_PROBES,
+  summarizeRobustness,
+  type DecisionPair,
+  type RobustnessProbeId,
+  type RobustnessSummary,
+} from './core/probe/robustness.js';
+export { isConformant, type ProbeConfig, type ProbeRun } from './core/probe/run.js';
+export { planProbe, type ProbePlan, type ProbeRequest } from './app/probe/plan-probe.js';
+export { executeProbe, type ExecuteProbeOptions, type ProbeOutcome } from './app/probe/execute-probe.js';
+export { renderProbeJson } from './reports/probe/probe-json.js';
+export { renderProbeMarkdown } from './reports/probe/probe-markdown.js';
+export { VIOLATIONS, type Violation } from './protocol/server/violations.js';

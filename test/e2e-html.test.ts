@@ -503,3 +503,54 @@ describe('edge runs render without errors', () => {
     });
   }
 });
+
+describe('probe --out writes an HTML report', () => {
+  it('shows the failing check and probe, with the numbers of the JSON written beside it', async () => {
+    const { startReferenceServer } = await import('../src/protocol/server/server.js');
+    const server = await startReferenceServer({
+      port: 0,
+      violations: ['first-option-bias', 'output-tokens'],
+      maxBodyBytes: 64 * 1024,
+    });
+    try {
+      const out = join(tmp, 'probe');
+      const res = await runCliInProcess(
+        ['probe', '--base-url', server.url, '--cases', '10', '--no-store', '--out', out],
+        tmp,
+      );
+      expect(res.code, res.stderr).toBe(1);
+      const files = readdirSync(out);
+      const doc = JSON.parse(
+        readFileSync(
+          join(
+            out,
+            files.find((f) => f.endsWith('.json'))!,
+          ),
+          'utf8',
+        ),
+      ) as {
+        robustness: { probes: { id: string; flip_rate: number; mean_tv: number }[] };
+      };
+      const { page, errors } = await browser.open(
+        join(
+          out,
+          files.find((f) => f.endsWith('.html'))!,
+        ),
+      );
+      expect(errors).toEqual([]);
+      expect(browser.blocked).toEqual([]);
+      expect(await page.locator('h3.bad').allTextContents()).toEqual(['✗ output-tokens-zero']);
+      expect(await column(page, 'robustness', 'answers flipped')).toEqual(
+        doc.robustness.probes.map((p) => p.flip_rate),
+      );
+      expect(await column(page, 'robustness', 'mean distance (TV)')).toEqual(
+        doc.robustness.probes.map((p) => p.mean_tv),
+      );
+      const failed = await page.locator('#robustness tbody tr', { hasText: '✗ fail' }).allTextContents();
+      expect(failed.map((t) => t.split('✗')[0])).toEqual(['option-order']);
+      await page.screenshot({ path: join(OUT, 'probe.png'), fullPage: true });
+    } finally {
+      await server.close();
+    }
+  });
+});

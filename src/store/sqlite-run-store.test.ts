@@ -83,7 +83,16 @@ describe('openRunStore', () => {
         name: string;
       }[]
     ).map((r) => r.name);
-    expect(tables).toEqual(['audit_verdicts', 'audits', 'cases', 'decision_rows', 'decisions', 'run_cases', 'runs']);
+    expect(tables).toEqual([
+      'audit_verdicts',
+      'audits',
+      'cases',
+      'decision_rows',
+      'decisions',
+      'probes',
+      'run_cases',
+      'runs',
+    ]);
     db.close();
   });
 

@@ -5,6 +5,7 @@
  */
 
 import { AUDIT_MIGRATION } from './audit/audit-schema.js';
+import { PROBE_MIGRATION } from './probe/probe-schema.js';
 
 /** "dkrs" (decidekit run store) as a 32-bit integer. */
 export const APPLICATION_ID = 0x646b7273;
@@ -110,6 +111,8 @@ export const MIGRATIONS: readonly string[] = [
   AUDIT_MIGRATION,
   // Version 4: the model each response said answered it (a server may ignore the asked one).
   `ALTER TABLE cases ADD COLUMN answered_model TEXT;`,
+  // Version 5: probes (\`decidekit probe\`), one row each.
+  PROBE_MIGRATION,
 ];
 
 /** Tables every store at SCHEMA_VERSION has; one missing means the file was damaged. */

@@ -198,3 +198,31 @@ function requireRun(store: RunStore, prefix: string) {
     throw new DecidekitError('unknown_run', `unknown run: ${id} disappeared from ${store.path} while reading`);
   return { head, run };
 }
+
+/** Stored probes, newest first (none when the store has none yet). */
+export async function listStoredProbes(storePath: string, options: { readonly limit?: number } = {}) {
+  const { openProbeStore } = await import('../../store/probe/sqlite-probe-store.js');
+  let store;
+  try {
+    store = openProbeStore(storePath, { mustExist: true });
+  } catch (err) {
+    if (err instanceof DecidekitError && err.code === 'store_missing') return [];
+    throw err;
+  }
+  try {
+    return store.listProbes(options.limit === undefined ? {} : { limit: options.limit });
+  } finally {
+    store.close();
+  }
+}
+
+/** One stored probe by id or unique id prefix (`probe-…`); an unknown probe or a missing store is an error. */
+export async function readStoredProbe(storePath: string, prefix: string) {
+  const { openProbeStore } = await import('../../store/probe/sqlite-probe-store.js');
+  const store = openProbeStore(storePath, { mustExist: true });
+  try {
+    return store.getProbe(store.resolveProbeId(prefix))!;
+  } finally {
+    store.close();
+  }
+}

@@ -10,6 +10,7 @@ import { command as bench } from './bench.js';
 import { command as compare } from './compare.js';
 import { command as dataset } from './dataset.js';
 import { command as live } from './live.js';
+import { command as probe } from './probe.js';
 import { command as report } from './report.js';
 import { command as runs } from './runs.js';
 import { command as score } from './score.js';
@@ -27,6 +28,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   tune,
   actions,
   audit,
+  probe,
   serve,
   dataset,
   report,

@@ -2,6 +2,7 @@ import { UsageError } from '../../core/errors.js';
 import { checkHeaderValue } from '../../core/header-value.js';
 import type { FaultOptions } from '../../protocol/server/faults.js';
 import { BUILT_IN_MODEL_NAMES, DEFAULT_MODEL } from '../../protocol/server/models/model-names.js';
+import { VIOLATIONS, isViolation, type Violation } from '../../protocol/server/violations.js';
 import { decimal, defineCommand, flag, integer, oneOf, text } from '../define-command.js';
 
 const rate = (help: string) => decimal('R', help, { min: 0, max: 1, defaultText: '0' });
@@ -10,6 +11,27 @@ const milliseconds = (help: string, defaultText?: string) =>
   decimal('N', help, { min: 0, max: 2 ** 31 - 1, ...(defaultText === undefined ? {} : { defaultText }) });
 const httpStatus = (help: string, defaultText?: string) =>
   integer('S', help, { min: 100, max: 599, example: '503', ...(defaultText === undefined ? {} : { defaultText }) });
+
+/** `--violate a,b`: protocol rules to break, checked against the known names. */
+const violateOption = {
+  ...text('LIST', 'break protocol rules on purpose, comma-separated (see below):\na target for `decidekit probe`', {
+    example: 'first-option-bias,output-tokens',
+  }),
+  parse: (raw: string | boolean | string[] | undefined, name: string): Violation[] => {
+    if (raw === undefined) return [];
+    const names = String(raw)
+      .split(',')
+      .map((x) => x.trim())
+      .filter((x) => x !== '');
+    if (names.length === 0) throw new UsageError(`--${name} needs at least one rule name`);
+    const unknown = names.filter((x) => !isViolation(x));
+    if (unknown.length > 0)
+      throw new UsageError(
+        `--${name}: unknown rule ${unknown.map((x) => JSON.stringify(x)).join(', ')} (known: ${Object.keys(VIOLATIONS).join(', ')})`,
+      );
+    return [...new Set(names as Violation[])];
+  },
+};
 
 const modelOption = oneOf(
   'NAME',
@@ -60,8 +82,14 @@ Prints the URL it listens on, then serves until Ctrl+C or SIGTERM.`,
     'force-status': httpStatus('fault injection: answer every decide request with status S (e.g. 404, 501)'),
     'drip-ms': milliseconds('fault injection: send response bodies slowly, a chunk every N ms'),
     'drip-bytes': integer('N', 'bytes per drip chunk', { min: 1, defaultText: '16' }),
+    violate: violateOption,
   },
-  notes: `Fault injection is seeded, for testing clients; a warning line is printed when any is on.`,
+  notes: `Fault injection is seeded, for testing clients; a warning line is printed when any is on.
+
+--violate rules (each breaks one thing \`decidekit probe\` checks):
+${Object.entries(VIOLATIONS)
+  .map(([name, what]) => `  ${name.padEnd(26)}${what}`)
+  .join('\n')}`,
   exitCodes: '0 stopped by Ctrl+C or SIGTERM, 1 cannot listen or bad --prior-file, 2 usage error.',
   examples: [
     'decidekit serve --port 8084 --model heuristic --metrics',
@@ -99,6 +127,7 @@ Prints the URL it listens on, then serves until Ctrl+C or SIGTERM.`,
       maxBodyBytes: v['max-body-bytes'],
       slots: v.slots,
       faults: hasFaults(faults) ? faults : undefined,
+      violations: v.violate,
     });
     io.stdout.write(`${server.url}\n`);
     io.stderr.write(
@@ -109,6 +138,8 @@ Prints the URL it listens on, then serves until Ctrl+C or SIGTERM.`,
       io.stderr.write(
         `decidekit serve: fault injection on: ${set.map(([name, , x]) => `--${name} ${String(x)}`).join(' ')}\n`,
       );
+    if (v.violate.length > 0)
+      io.stderr.write(`decidekit serve: breaking protocol rules on purpose: ${v.violate.join(', ')}\n`);
 
     await new Promise<void>((resolve) => {
       if (io.signal.aborted) resolve();

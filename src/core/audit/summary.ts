@@ -1,3 +1,4 @@
+import { countFlips, type AnswerPair, type FlipCount } from '../order-flips.js';
 import { assertNever } from '../question.js';
 import { cohenKappa, type Kappa } from './agreement.js';
 import {
@@ -45,13 +46,8 @@ export interface CheckAgreement {
   readonly orderProbe: OrderProbe | null;
 }
 
-export interface OrderProbe {
-  /** Audits with a valid answer in both orders. */
-  readonly pairs: number;
-  readonly flipRate: number | null;
-  /** Transcript ids whose verdict changed with the order. */
-  readonly flipped: readonly string[];
-}
+/** Flip rate over audits answered validly in both orders; `flipped` holds transcript ids. */
+export type OrderProbe = FlipCount;
 
 export interface AuditSummary {
   readonly audited: number;
@@ -139,13 +135,11 @@ export function agreementOf(check: CheckOptions, verdicts: readonly AuditVerdict
 
 /** Flip rate over audits answered validly in both orders. */
 export function orderProbeOf(verdicts: readonly AuditVerdictView[]): OrderProbe {
-  let pairs = 0;
-  const flipped: string[] = [];
+  const pairs: AnswerPair[] = [];
   for (const v of verdicts) {
     const o = v.outcome;
     if (o.status === 'unavailable' || v.probe === null || v.probe.kind !== 'answered') continue;
-    pairs++;
-    if (verdictWordOf(o.answer) !== verdictWordOf(v.probe.answer)) flipped.push(v.transcriptId);
+    pairs.push({ id: v.transcriptId, before: verdictWordOf(o.answer), after: verdictWordOf(v.probe.answer) });
   }
-  return { pairs, flipRate: pairs === 0 ? null : flipped.length / pairs, flipped };
+  return countFlips(pairs);
 }

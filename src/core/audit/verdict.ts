@@ -1,5 +1,6 @@
 import { isRecord, preview } from '../json-value.js';
 import { assertNever } from '../question.js';
+import { topAnswerOf } from '../order-flips.js';
 import { UNCLEAR } from './check.js';
 
 /** How far the judge's probabilities may sum from 1. */
@@ -100,7 +101,11 @@ export function compareWithLabel(answer: JudgeAnswer, label: string): AuditOutco
 
 /** The judge's verdict as one word for order-probe comparisons: its choice, or `tie`. */
 export function verdictWordOf(answer: JudgeAnswer): string {
-  return topOptionsOf(answer).length > 1 ? 'tie' : answer.choice;
+  const entries = Object.entries(answer.probabilities);
+  return topAnswerOf(
+    entries.map(([o]) => o),
+    entries.map(([, p]) => p),
+  );
 }
 
 /** One line describing an outcome (for terminal and Markdown). */

@@ -95,6 +95,12 @@ export interface SystemOneClient {
     bodyText: string,
     signal?: AbortSignal,
   ): Promise<{ readonly body: unknown; readonly attempts: number; readonly totalMs: number }>;
+  /**
+   * Sends a body once (no retry) and resolves to the status and body text whatever the
+   * status, secrets scrubbed: for probing how a server answers invalid requests. Throws only
+   * when no HTTP answer came (timeout, transport, a body over the cap).
+   */
+  post(bodyText: string, signal?: AbortSignal): Promise<{ readonly status: number; readonly text: string }>;
   close(): Promise<void>;
 }
 
@@ -380,6 +386,10 @@ export function createSystemOneClient(options: SystemOneClientOptions): SystemOn
     async send(bodyText, signal) {
       const { decoded, attempts, totalMs } = await exchange(Buffer.from(bodyText, 'utf8'), signal);
       return { body: decoded, attempts, totalMs };
+    },
+    async post(bodyText, signal) {
+      const { res } = await attempt(Buffer.from(bodyText, 'utf8'), signal, 1);
+      return { status: res.status, text: scrubSecrets(res.body.toString('utf8'), secrets) };
     },
     close: () => transport.close(),
   };

@@ -27,7 +27,8 @@ export interface ServedModel {
   readonly decisions: boolean;
 }
 
-async function get(url: string, options: ProbeOptions): Promise<{ status: number; text: string }> {
+/** `GET url`: the status and body text whatever the status; throws only when no HTTP answer came. */
+export async function getText(url: string, options: ProbeOptions): Promise<{ status: number; text: string }> {
   const endpoint = redactUrl(url);
   const timeoutMs = options.timeoutMs ?? 5000;
   const signals = [AbortSignal.timeout(timeoutMs), ...(options.signal ? [options.signal] : [])];
@@ -46,14 +47,14 @@ async function get(url: string, options: ProbeOptions): Promise<{ status: number
 
 /** `GET /health`: 200 -> ok, 503 -> loading (model still loading), anything else -> error. */
 export async function getHealth(baseUrl: string, options: ProbeOptions = {}): Promise<HealthStatus> {
-  const { status } = await get(healthUrlFor(baseUrl), options);
+  const { status } = await getText(healthUrlFor(baseUrl), options);
   return { status: status === 200 ? 'ok' : status === 503 ? 'loading' : 'error', httpStatus: status };
 }
 
 /** `GET /v1/models`: each model with its output modalities; a decision model lists `decisions`. */
 export async function listModels(baseUrl: string, options: ProbeOptions = {}): Promise<ServedModel[]> {
   const url = modelsUrlFor(baseUrl);
-  const { status, text } = await get(url, options);
+  const { status, text } = await getText(url, options);
   const endpoint = redactUrl(url);
   const secrets = secretsOf(new URL(url), options.apiKey);
   if (status !== 200) throw new HttpError({ endpoint, status }, bodyPreview(Buffer.from(text), secrets));
@@ -88,7 +89,7 @@ export async function readMetrics(baseUrl: string, options: ProbeOptions = {}): 
 
 /** As `readMetrics`, from a full metrics URL (a monitor's `--metrics-url`). */
 export async function readMetricsAt(url: string, options: ProbeOptions = {}): Promise<LlamaCppMetrics | null> {
-  const { status, text } = await get(url, options);
+  const { status, text } = await getText(url, options);
   if (status === 404 || status === 501) return null;
   if (status !== 200)
     throw new HttpError(

@@ -13,6 +13,15 @@ import { parseDecideRequest, type AcceptedDecideRequest } from '../wire/parse-de
 import { hashString } from '../../core/seeded-random.js';
 import { argmaxFirst } from '../../core/decision-score.js';
 import { createServerMetrics, renderPrometheusText, type ServerMetricsSnapshot } from './metrics.js';
+import {
+  UNASKED_QUESTION_ID,
+  applyRobustnessViolations,
+  changesAnswers,
+  createViolationState,
+  renderViolatedAnswer,
+  type Violation,
+  type ViolationState,
+} from './violations.js';
 
 export interface ReferenceServerOptions {
   /** Interface to listen on (default 127.0.0.1). */
@@ -37,6 +46,8 @@ export interface ReferenceServerOptions {
   readonly priorTable?: PriorTable | null | undefined;
   /** Seeded fault injection (default none). */
   readonly faults?: FaultOptions | undefined;
+  /** Protocol rules to break on purpose, one each (default none): targets for `decidekit probe`. */
+  readonly violations?: readonly Violation[] | undefined;
   /** Request body cap; larger bodies get 413 (default 8 MiB). */
   readonly maxBodyBytes?: number | undefined;
   /** Requests answered at once; more wait as "deferred" (default 16). */
@@ -147,14 +158,19 @@ function renderResponse(
   dists: readonly (readonly number[])[],
   inputTokens: number,
   malformed: MalformedVariant | null,
+  violations: ViolationState | null,
 ): string {
+  const on = violations?.on;
+  const rewritten = on !== undefined && changesAnswers(on);
   const answers = request.questions.map(([id, q], i) => {
-    let text = renderWireAnswer(q, dists[i]!);
+    let text = rewritten ? renderViolatedAnswer(on, q, dists[i]!, i) : renderWireAnswer(q, dists[i]!);
     if (i === 0 && malformed !== null) text = breakAnswer(malformed, q, dists[i]!) ?? text;
     return `${JSON.stringify(id)}:${text}`;
   });
   if (malformed === 'missing_answer') answers.shift();
-  const usage = `"usage":{"input_tokens":${inputTokens},"output_tokens":0}`;
+  if (on?.has('missing-answer')) answers.pop();
+  if (on?.has('extra-answer')) answers.push(`${JSON.stringify(UNASKED_QUESTION_ID)}:{"type":"noul","noul":0.5}`);
+  const usage = `"usage":{"input_tokens":${inputTokens},"output_tokens":${on?.has('output-tokens') ? 1 : 0}}`;
   if (malformed === 'not_json') return `{"model":${JSON.stringify(model)},"answers":{${answers.join(',')}`;
   if (malformed === 'not_object') return `[{"answers":{${answers.join(',')}}}]`;
   if (malformed === 'no_answers') return `{"model":${JSON.stringify(model)},${usage}}`;
@@ -222,6 +238,10 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const modelNames = router
     ? [defaultModel, ...BUILT_IN_MODEL_NAMES.filter((n) => n !== defaultModel)]
     : [defaultModel];
+  const violations =
+    (options.violations ?? []).length > 0 ? createViolationState(options.violations!, faults.seed) : null;
+  /** The status of a refused request: a 500 under `500-on-invalid`. */
+  const refusal = (status: number) => (violations?.on.has('500-on-invalid') ? 500 : status);
   const metrics = createServerMetrics();
   const seen = new Map<number, number>();
   let busy = 0;
@@ -292,7 +312,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const decide = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const text = await readBody(req, maxBodyBytes);
     if (text === null) {
-      sendError(res, 413, `request body larger than ${maxBodyBytes} bytes`, { connection: 'close' });
+      sendError(res, refusal(413), `request body larger than ${maxBodyBytes} bytes`, { connection: 'close' });
       return;
     }
     if (faults.forceStatus !== undefined) {
@@ -355,7 +375,11 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       }
     }
     if (!parsed.ok) {
-      sendError(res, parsed.status, parsed.message);
+      sendError(res, parsed.status === 400 ? refusal(400) : parsed.status, parsed.message);
+      return;
+    }
+    if (violations?.on.has('stale-cache') && violations.last?.body === text) {
+      send(res, 200, violations.last.response);
       return;
     }
     const name = router ? (parsed.request.model ?? defaultModel) : defaultModel;
@@ -368,10 +392,13 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     try {
       await sleep(latencyMs);
       if (res.destroyed) return;
-      const dists = model.answer(parsed.request.state, parsed.request.questions);
+      const answered = model.answer(parsed.request.state, parsed.request.questions);
+      const dists =
+        violations === null ? answered : applyRobustnessViolations(violations, parsed.request.questions, answered);
       const inputTokens = estimateInputTokens(parsed.request.state, parsed.request.rawQuestions);
       metrics.onDecode(inputTokens);
-      const body = renderResponse(name, parsed.request, dists, inputTokens, malformed);
+      const body = renderResponse(name, parsed.request, dists, inputTokens, malformed, violations);
+      if (violations?.on.has('stale-cache')) violations.last = { body: text, response: body };
       if ((faults.dripIntervalMs ?? 0) > 0)
         await drip(res, body, Math.max(1, faults.dripBytes ?? 16), faults.dripIntervalMs!);
       else send(res, 200, body);
@@ -396,6 +423,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
         await decide(req, res);
         return;
       case '/health':
+        if (violations?.on.has('no-health')) return sendError(res, 404, 'File Not Found');
         return get(() => send(res, 200, '{"status":"ok"}'));
       case '/v1/models':
         return get(() =>
@@ -410,7 +438,10 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
                 owned_by: 'decidekit',
                 created: 0,
                 meta: { default: id === defaultModel, description: models.get(id)!.description },
-                architecture: { input_modalities: ['text'], output_modalities: ['decisions'] },
+                architecture: {
+                  input_modalities: ['text'],
+                  output_modalities: violations?.on.has('models-without-decisions') ? ['text'] : ['decisions'],
+                },
               })),
             }),
           ),

@@ -93,11 +93,14 @@ export function renderRunsListJson(
   storePath: string,
   redactHost = false,
   audits?: readonly AuditHead[],
+  /** Probe heads, already as JSON (`probeHeadJson`). */
+  probes?: readonly unknown[],
 ): string {
   const doc = {
     store: storePath,
     runs: heads.map((h) => runHeadJson(h, redactHost)),
     ...(audits ? { audits: audits.map((a) => auditHeadJson(a, redactHost)) } : {}),
+    ...(probes ? { probes } : {}),
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }

@@ -19,18 +19,29 @@ ECE, fingerprint, label. A store that does not exist yet lists no runs.`,
   examples: ['decidekit runs list --limit 10'],
   async run({ values }, io) {
     const path = storePathOf(values.store, io);
-    const { listStoredRuns, listStoredAudits } = await import('../../../app/runs/stored-runs.js');
+    const { listStoredRuns, listStoredAudits, listStoredProbes } = await import('../../../app/runs/stored-runs.js');
     const limit = values.limit === undefined ? {} : { limit: values.limit };
     const heads = listStoredRuns(path, limit);
     const audits = await listStoredAudits(path, limit);
+    const probes = await listStoredProbes(path, limit);
     const { renderRunsList, renderRunsListJson } = await import('../../../reports/runs/runs-list.js');
     const { renderAuditRunsList } = await import('../../../reports/audit/audit-runs-list.js');
+    const { renderProbeRunsList, probeHeadJson } = await import('../../../reports/probe/probe-runs-list.js');
     if (values.json) {
-      io.stdout.write(renderRunsListJson(heads, path, values.redact, audits));
+      io.stdout.write(
+        renderRunsListJson(
+          heads,
+          path,
+          values.redact,
+          audits,
+          probes.map((h) => probeHeadJson(h, values.redact)),
+        ),
+      );
     } else {
       const colour = colourEnabled(io.stdout, io.env);
       io.stdout.write(renderRunsList(heads, { colour, storePath: path, redactHost: values.redact }));
       io.stdout.write(renderAuditRunsList(audits, { colour }));
+      io.stdout.write(renderProbeRunsList(probes, { colour }));
     }
     return 0;
   },

@@ -9,9 +9,10 @@ export const command = defineCommand({
   summary: 'one run: configuration, provenance and headline results',
   usage:
     'runs show RUN [--redact] [--json] [--no-ci] [--ece-bins N] [--ece-binning B] [--ece-average A] [--seed S] [--store PATH]',
-  description: `RUN is a run id or any unique prefix of one. Headline numbers carry 95% intervals from
-a bootstrap over cases with the run's stored seed; the ECE options and --seed recompute the
-run from its stored decisions under other conventions.`,
+  description: `RUN is a run id or any unique prefix of one; a probe id (probe-…) shows the stored
+probe. A run's headline numbers carry 95% intervals from a bootstrap over cases with its
+stored seed; the ECE options and --seed recompute the run from its stored decisions under
+other conventions.`,
   options: {
     redact: flag('show server hosts as <redacted>'),
     json: flag('one JSON document, numbers unrounded'),
@@ -22,6 +23,16 @@ run from its stored decisions under other conventions.`,
   exitCodes: '0 ok, 1 unknown run or unreadable store, 2 usage error.',
   examples: ['decidekit runs show 20261130-0415'],
   async run({ values, positionals: [prefix] }, io) {
+    if (prefix!.startsWith('probe-')) {
+      const { readStoredProbe } = await import('../../../app/runs/stored-runs.js');
+      const probe = await readStoredProbe(storePathOf(values.store, io), prefix!);
+      const { renderProbeJson } = await import('../../../reports/probe/probe-json.js');
+      const { renderProbeTerminal } = await import('../../../reports/probe/probe-terminal.js');
+      io.stdout.write(
+        values.json ? renderProbeJson(probe) : renderProbeTerminal(probe, { colour: colourEnabled(io.stdout, io.env) }),
+      );
+      return 0;
+    }
     const { readStoredRun } = await import('../../../app/runs/stored-runs.js');
     const stored = readStoredRun(storePathOf(values.store, io), prefix!);
     const { analyzeRun } = await import('../../../app/run-analysis.js');

@@ -1,0 +1,344 @@
+/**
+ * Executing a probe plan: loads the dataset and draws the seeded case sample, starts the
+ * embedded server when there is no base URL, then asks the server — one request at a
+ * time, because the stale-cache probe depends on what came just before — the GET routes,
+ * the invalid requests, and each case with its variants. Every valid answer is judged by
+ * the conformance checks; the answers of a case's variants are paired with its baseline
+ * answer for the robustness probes. The probe is saved in the store and `--out` reports
+ * are written. It prints nothing: progress goes to a callback, the result is data.
+ */
+import { join } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import type { BenchCase } from '../../core/bench/case-result.js';
+import { stratifiedSample } from '../../core/bench/case-sample.js';
+import { DecidekitError, UsageError } from '../../core/errors.js';
+import {
+  INVALID_REQUEST_KINDS,
+  checkDecideExchange,
+  checkHealth,
+  checkModels,
+  checkRejection,
+  summarizeConformance,
+  type JudgedItem,
+} from '../../core/probe/conformance.js';
+import { readDistributions } from '../../core/probe/read-answers.js';
+import {
+  ROBUSTNESS_PROBE_IDS,
+  summarizeRobustness,
+  type DecisionPair,
+  type ProbePairs,
+  type RobustnessProbeId,
+} from '../../core/probe/robustness.js';
+import type { ProbeConfig, ProbeRun } from '../../core/probe/run.js';
+import {
+  OPTION_PERMUTATIONS,
+  UNRELATED_QUESTIONS,
+  UNRELATED_STATE,
+  aloneQuestion,
+  describeInvalidRequest,
+  invalidRequestBody,
+  permutedOptions,
+  renamedQuestions,
+  reversedOptions,
+  reversedQuestions,
+  toOriginalOrder,
+  type QuestionVariant,
+} from '../../core/probe/variants.js';
+import { answersOf, type QuestionSet } from '../../core/question.js';
+import { createSystemOneClient, secretsOf, scrubSecrets, type SystemOneClient } from '../../protocol/client/client.js';
+import { InvalidBaseUrlError, SystemOneError } from '../../protocol/client/errors.js';
+import { getText } from '../../protocol/client/server-probes.js';
+import { startReferenceServer, type ReferenceServer } from '../../protocol/server/server.js';
+import { renderDecideRequest } from '../../protocol/wire/decide-request.js';
+import { healthUrlFor, modelsUrlFor } from '../../protocol/wire/endpoint.js';
+import { loadBenchDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';
+import type { ProbeStore } from '../../store/probe/probe-store.js';
+import { renderProbeHtml } from '../../reports/html/probe-html.js';
+import { renderProbeJson } from '../../reports/probe/probe-json.js';
+import { renderProbeMarkdown } from '../../reports/probe/probe-markdown.js';
+import { EMBEDDED_IDENTITY, datasetSourceOf } from '../bench/plan-bench.js';
+import { checkOutDir } from '../bench/execute-bench.js';
+import type { ProbePlan } from './plan-probe.js';
+
+export interface ExecuteProbeOptions {
+  readonly toolVersion: string;
+  /** Where `typed-decisions` is cached. */
+  readonly cacheDir: string;
+  readonly signal: AbortSignal;
+  /** Monotonic milliseconds. */
+  readonly now: () => number;
+  /** Wall clock for the probe's creation time. */
+  readonly clock?: () => Date;
+  /** Write `<probe>.json`, `<probe>.md` and `<probe>.html` here. */
+  readonly outDir?: string;
+  /** What is about to be probed, and how many requests it takes. */
+  readonly onStart?: (start: ProbeStart) => void;
+  /** A case is done (all its requests answered or failed). */
+  readonly onCase?: (done: number, total: number) => void;
+}
+
+export interface ProbeStart {
+  /** "the built-in reference server (model heuristic, http://…)" or the endpoint. */
+  readonly target: string;
+  readonly cases: number;
+  readonly requests: number;
+}
+
+export type ProbeOutcome =
+  | {
+      readonly kind: 'finished';
+      readonly run: ProbeRun;
+      readonly saved: boolean;
+      readonly written: readonly string[];
+      readonly writeError: string | null;
+    }
+  /** The server cannot be probed at all (nothing listens, no decision-model route, a refused key). */
+  | { readonly kind: 'stopped'; readonly message: string };
+
+type Asked = { readonly kind: 'body'; readonly body: unknown } | { readonly kind: 'failed'; readonly message: string };
+
+class StopProbe extends Error {}
+
+/** Runs a planned probe; the caller renders the outcome. */
+export async function executeProbe(plan: ProbePlan, options: ExecuteProbeOptions): Promise<ProbeOutcome> {
+  if (options.outDir !== undefined) await checkOutDir(options.outDir);
+  const dataset = await loadBenchDataset(datasetSourceOf(plan.dataset, options.cacheDir));
+  const cases = stratifiedSample(dataset.cases, plan.cases, plan.seed, (c) => c.workflow);
+  const store: ProbeStore | null =
+    plan.storePath === null
+      ? null
+      : (await import('../../store/probe/sqlite-probe-store.js')).openProbeStore(plan.storePath);
+  let server: ReferenceServer | null = null;
+  let client: SystemOneClient | null = null;
+  try {
+    if (plan.server.kind === 'embedded')
+      server = await startReferenceServer({ host: '127.0.0.1', port: 0, model: plan.server.model });
+    const baseUrl = plan.server.kind === 'remote' ? plan.server.baseUrl : server!.url;
+    const apiKey = plan.server.kind === 'remote' ? plan.server.apiKey : undefined;
+    try {
+      client = createSystemOneClient({
+        baseUrl,
+        ...(apiKey === undefined ? {} : { apiKey }),
+        timeoutMs: plan.timeoutMs,
+        connections: 1,
+      });
+    } catch (err) {
+      if (err instanceof InvalidBaseUrlError) throw new UsageError(`--base-url: ${err.message}`);
+      throw err;
+    }
+    const model = plan.server.model;
+    const config: ProbeConfig = {
+      toolVersion: options.toolVersion,
+      endpoint: server ? EMBEDDED_IDENTITY : client.identity,
+      model,
+      dataset: dataset.info,
+      caseIds: cases.map((c) => c.id),
+      casesAsked: plan.cases,
+      seed: plan.seed,
+      scope: plan.scope,
+      oversizedBodyBytes: plan.oversizedBodyBytes,
+      resamples: plan.resamples,
+    };
+    const target = server
+      ? `the built-in reference server (model ${plan.server.model}, ${server.url})`
+      : client.endpoint;
+    options.onStart?.({ target, cases: cases.length, requests: plannedRequests(plan, cases) });
+    const createdAt = (options.clock?.() ?? new Date()).toISOString();
+    const t0 = options.now();
+    let found: Omit<ProbeRun, 'id' | 'createdAt' | 'config' | 'durationMs'>;
+    try {
+      found = await probe(plan, cases, client, baseUrl, apiKey, options);
+    } catch (err) {
+      if (err instanceof StopProbe) return { kind: 'stopped', message: err.message };
+      throw err;
+    }
+    const unsaved: Omit<ProbeRun, 'id'> = { createdAt, config, ...found, durationMs: options.now() - t0 };
+    const id = store?.saveProbe(unsaved) ?? `unsaved-probe-${createdAt.replace(/[-:.TZ]/g, '').slice(0, 14)}`;
+    const run: ProbeRun = { id, ...unsaved };
+    let written: string[] = [];
+    let writeError: string | null = null;
+    try {
+      if (options.outDir !== undefined) written = await writeProbeReports(run, options.outDir);
+    } catch (err) {
+      writeError = err instanceof Error ? err.message : String(err);
+    }
+    return { kind: 'finished', run, saved: store !== null, written, writeError };
+  } finally {
+    await client?.close();
+    store?.close();
+    await server?.close();
+  }
+}
+
+/** Requests a plan sends, for the start line. */
+function plannedRequests(plan: ProbePlan, cases: readonly BenchCase[]): number {
+  let n = plan.scope === 'robustness' ? 0 : 2 + INVALID_REQUEST_KINDS.length;
+  for (const c of cases) {
+    n++;
+    if (plan.scope === 'conformance') continue;
+    n += variantsOf(c, plan.seed).length + 3;
+  }
+  return n;
+}
+
+/** The variants of a case, each paired with the probe it feeds. */
+function variantsOf(c: BenchCase, seed: number): { probe: RobustnessProbeId; variant: QuestionVariant }[] {
+  const qs = c.questions;
+  const out: { probe: RobustnessProbeId; variant: QuestionVariant }[] = [];
+  if (qs.length > 1) out.push({ probe: 'question-order', variant: reversedQuestions(qs) });
+  out.push({ probe: 'question-names', variant: renamedQuestions(qs) });
+  if (qs.length > 1) qs.forEach((_, i) => out.push({ probe: 'isolation', variant: aloneQuestion(qs, i) }));
+  const reversed = reversedOptions(qs);
+  if (reversed !== null) out.push({ probe: 'option-order', variant: reversed });
+  for (let k = 0; k < OPTION_PERMUTATIONS; k++) {
+    const permuted = permutedOptions(qs, c.id, seed, k);
+    if (permuted !== null) out.push({ probe: 'option-order', variant: permuted });
+  }
+  return out;
+}
+
+async function probe(
+  plan: ProbePlan,
+  cases: readonly BenchCase[],
+  client: SystemOneClient,
+  baseUrl: string,
+  apiKey: string | undefined,
+  options: ExecuteProbeOptions,
+): Promise<Omit<ProbeRun, 'id' | 'createdAt' | 'config' | 'durationMs'>> {
+  const model = plan.server.model;
+  const conformance = plan.scope !== 'robustness';
+  const robustness = plan.scope !== 'conformance';
+  const judged: JudgedItem[] = [];
+  let requests = 0;
+  const secrets = secretsOf(new URL(baseUrl), apiKey);
+  const bodyOf = (state: string | object, questions: QuestionSet) =>
+    renderDecideRequest({ ...(model === null ? {} : { model }), state, questions });
+  const shown = (body: string) => (body.length > 2000 ? `${body.slice(0, 1999)}…` : body);
+
+  const ask = async (body: string, questions: QuestionSet): Promise<Asked> => {
+    requests++;
+    let asked: Asked;
+    try {
+      asked = { kind: 'body', body: (await client.send(body, options.signal)).body };
+    } catch (err) {
+      if (!(err instanceof SystemOneError)) throw err;
+      if (err.stopsRun || err.code === 'unreachable' || err.code === 'redirect' || err.code === 'aborted')
+        throw new StopProbe(err.message);
+      asked = { kind: 'failed', message: err.shortMessage };
+    }
+    if (conformance)
+      for (const result of checkDecideExchange(questions, asked)) judged.push({ request: shown(body), result });
+    return asked;
+  };
+
+  const get = async (url: string) => {
+    requests++;
+    try {
+      const r = await getText(url, { ...(apiKey === undefined ? {} : { apiKey }), signal: options.signal });
+      return { kind: 'response' as const, status: r.status, text: scrubSecrets(r.text, secrets) };
+    } catch (err) {
+      // No answer to a GET is that check's failure; a server that answers nothing at all
+      // stops the probe at its first POST, with the client's message.
+      return { kind: 'failed' as const, message: err instanceof Error ? err.message : String(err) };
+    }
+  };
+
+  if (conformance) {
+    judged.push({ request: 'GET /health', result: checkHealth(await get(healthUrlFor(baseUrl))) });
+    judged.push({ request: 'GET /v1/models', result: checkModels(await get(modelsUrlFor(baseUrl))) });
+    for (const kind of INVALID_REQUEST_KINDS) {
+      const body = invalidRequestBody(kind, model, plan.oversizedBodyBytes);
+      requests++;
+      let outcome: Parameters<typeof checkRejection>[1];
+      try {
+        outcome = { kind: 'response', ...(await client.post(body, options.signal)) };
+      } catch (err) {
+        if (!(err instanceof SystemOneError)) throw err;
+        if (err.code === 'unreachable' || err.code === 'aborted') throw new StopProbe(err.message);
+        outcome = { kind: 'failed', message: err.shortMessage };
+      }
+      judged.push({ request: describeInvalidRequest(kind, body), result: checkRejection(kind, outcome) });
+    }
+  }
+
+  const pairs = new Map<RobustnessProbeId, { pairs: DecisionPair[]; lost: { requests: number; decisions: number } }>();
+  const bucket = (id: RobustnessProbeId) => {
+    let b = pairs.get(id);
+    if (b === undefined) pairs.set(id, (b = { pairs: [], lost: { requests: 0, decisions: 0 } }));
+    return b;
+  };
+  const unrelated = bodyOf(UNRELATED_STATE, UNRELATED_QUESTIONS);
+  let done = 0;
+  for (const c of cases) {
+    const body = bodyOf(c.state, c.questions);
+    const baseline = await ask(body, c.questions);
+    if (robustness) {
+      const before = baseline.kind === 'body' ? readDistributions(baseline.body, c.questions) : null;
+      const record = (id: RobustnessProbeId, variant: QuestionVariant, answer: Asked) => {
+        const b = bucket(id);
+        if (answer.kind === 'failed') b.lost.requests++;
+        const after = answer.kind === 'body' ? readDistributions(answer.body, variant.questions) : null;
+        variant.questions.forEach((_, j) => {
+          // Option-order variants compare only the questions whose options moved.
+          if (id === 'option-order' && variant.order[j] === null) return;
+          const i = variant.source[j]!;
+          const [questionId, q] = c.questions[i]!;
+          const d0 = before?.[i] ?? null;
+          const d1 = after?.[j] ?? null;
+          if (d0 === null || d1 === null) {
+            b.lost.decisions++;
+            return;
+          }
+          b.pairs.push({
+            caseId: c.id,
+            questionId,
+            type: q.type,
+            answers: answersOf(q),
+            goldIndex: c.gold[i]!.labelIndex,
+            variant: variant.label,
+            before: d0,
+            after: toOriginalOrder(d1, variant.order[j] ?? null),
+          });
+        });
+      };
+      const same: QuestionVariant = {
+        label: 'repeated',
+        questions: c.questions,
+        source: c.questions.map((_, i) => i),
+        order: c.questions.map(() => null),
+      };
+      record('determinism', same, await ask(body, c.questions));
+      await ask(unrelated, UNRELATED_QUESTIONS);
+      record('stale-cache', { ...same, label: 'repeated after an unrelated request' }, await ask(body, c.questions));
+      for (const { probe: id, variant } of variantsOf(c, plan.seed))
+        record(id, variant, await ask(bodyOf(c.state, variant.questions), variant.questions));
+    }
+    options.onCase?.(++done, cases.length);
+  }
+  const byProbe: Partial<Record<RobustnessProbeId, ProbePairs>> = {};
+  if (robustness)
+    for (const id of ROBUSTNESS_PROBE_IDS)
+      byProbe[id] = pairs.get(id) ?? { pairs: [], lost: { requests: 0, decisions: 0 } };
+  return {
+    conformance: conformance ? summarizeConformance(judged) : null,
+    robustness: robustness ? summarizeRobustness(byProbe, { seed: plan.seed, resamples: plan.resamples }) : null,
+    requests,
+  };
+}
+
+/** Writes `<probe>.json`, `<probe>.md` and `<probe>.html` into `dir`. */
+export async function writeProbeReports(run: ProbeRun, dir: string): Promise<string[]> {
+  const files = [
+    { path: join(dir, `${run.id}.json`), text: () => renderProbeJson(run) },
+    { path: join(dir, `${run.id}.md`), text: () => renderProbeMarkdown(run) },
+    { path: join(dir, `${run.id}.html`), text: () => renderProbeHtml(run) },
+  ];
+  try {
+    await mkdir(dir, { recursive: true });
+    for (const f of files) await writeFile(f.path, f.text());
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'write failed';
+    throw new DecidekitError('write_failed', `cannot write the probe reports into ${dir} (${code})`, { cause: err });
+  }
+  return files.map((f) => f.path);
+}

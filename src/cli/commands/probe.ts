@@ -1,0 +1,103 @@
+import { performance } from 'node:perf_hooks';
+import { resolve } from 'node:path';
+import type { ProbeRequest } from '../../app/probe/plan-probe.js';
+import { defineCommand, flag, integer, oneOf, text } from '../define-command.js';
+import { colourEnabled } from '../io.js';
+import { cacheDirOf, datasetChoiceOf } from '../locations.js';
+import {
+  apiKeyOf,
+  benchDatasetOption,
+  keptInStoreOptions,
+  keptStorePathOf,
+  modelServerOptions,
+} from '../shared-options.js';
+import { TOOL_VERSION } from '../version.js';
+
+export const command = defineCommand({
+  name: 'probe',
+  summary: 'check a System One server: protocol conformance, determinism, order and isolation effects',
+  usage:
+    'probe [--base-url URL] [--model NAME] [--api-key KEY] [--dataset D] [--cases N] [--seed S]\n' +
+    '                [--only conformance|robustness] [--store PATH | --no-store] [--out DIR] [--json]',
+  description: `Conformance: every wire rule of docs/system-one.md, judged on every answer (each failure
+with an example request and the offending answer), the answers to seven invalid requests
+(4xx with an error body), GET /health and GET /v1/models. Robustness, on a seeded sample of
+--cases cases: determinism (the same request twice; again after an unrelated request),
+question order reversed, question ids renamed, each question alone vs with its siblings, and
+choice options reversed and shuffled: the share of answers that flip and the mean
+total-variation distance, each with a 95% interval, next to the noise floor of a plain
+repeat. One request at a time. Without --base-url, probes the built-in reference server.`,
+  options: {
+    ...modelServerOptions('embedded reference server'),
+    dataset: benchDatasetOption,
+    cases: integer('N', 'cases in the seeded sample (spread over every workflow)', {
+      min: 1,
+      max: 100_000,
+      defaultText: '50',
+    }),
+    seed: integer('S', 'seed of the case sample, the option shuffles and the intervals', {
+      min: 0,
+      max: 2 ** 32 - 1,
+      defaultText: '1',
+    }),
+    only: oneOf('PART', ['conformance', 'robustness'], 'run one half of the probe (default both)'),
+    ...keptInStoreOptions('probe'),
+    out: text('DIR', 'write <probe>.json, <probe>.md and <probe>.html into DIR'),
+    json: flag('print the probe as one JSON document'),
+  },
+  exitCodes:
+    '0 conformant (robustness findings are reported, not errors), 1 a conformance check failed or\nthe server could not be probed, 2 usage error, 130 interrupted.',
+  examples: [
+    'decidekit probe',
+    'decidekit probe --base-url http://127.0.0.1:8080 --model laya --out reports/',
+    'decidekit probe --base-url http://127.0.0.1:8084 --only robustness --cases 200 --seed 7 --json',
+  ],
+  async run({ values: v }, io) {
+    const apiKey = apiKeyOf(v['api-key'], io);
+    const request: ProbeRequest = {
+      ...(v['base-url'] === undefined ? {} : { baseUrl: v['base-url'] }),
+      ...(v.model === undefined ? {} : { model: v.model }),
+      ...(apiKey === undefined ? {} : { apiKey }),
+      ...(v.dataset === undefined ? {} : { dataset: datasetChoiceOf(v.dataset, io) }),
+      ...(v.cases === undefined ? {} : { cases: v.cases }),
+      ...(v.seed === undefined ? {} : { seed: v.seed }),
+      ...(v.only === undefined ? {} : { only: v.only }),
+      storePath: keptStorePathOf(v, io),
+    };
+    const { planProbe } = await import('../../app/probe/plan-probe.js');
+    const { executeProbe } = await import('../../app/probe/execute-probe.js');
+    const say = (line: string) => (v.json ? undefined : io.stderr.write(`${line}\n`));
+    let shown = 0;
+    const outcome = await executeProbe(planProbe(request), {
+      toolVersion: TOOL_VERSION,
+      cacheDir: cacheDirOf(io),
+      signal: io.signal,
+      now: () => performance.now(),
+      ...(v.out === undefined ? {} : { outDir: resolve(io.cwd, v.out) }),
+      onStart: (s) => say(`probing ${s.target}: ${s.cases} cases, about ${s.requests} requests, one at a time`),
+      onCase: (done, total) => {
+        // A line per tenth of the cases, so a slow server shows it is moving.
+        const tenth = Math.floor((done * 10) / total);
+        if (tenth > shown && done < total) {
+          shown = tenth;
+          say(`  ${done}/${total} cases`);
+        }
+      },
+    });
+    if (outcome.kind === 'stopped') {
+      io.stderr.write(`decidekit probe: stopped: ${outcome.message}\n`);
+      return 1;
+    }
+    const { run } = outcome;
+    if (outcome.written.length > 0) say(`wrote ${outcome.written.join(', ')}`);
+    const { renderProbeJson } = await import('../../reports/probe/probe-json.js');
+    const { renderProbeTerminal } = await import('../../reports/probe/probe-terminal.js');
+    io.stdout.write(
+      v.json ? renderProbeJson(run) : renderProbeTerminal(run, { colour: colourEnabled(io.stdout, io.env) }),
+    );
+    if (outcome.writeError !== null) io.stderr.write(`decidekit probe: ${outcome.writeError}\n`);
+    say(outcome.saved ? `probe ${run.id} saved in ${request.storePath}` : 'probe not saved (--no-store)');
+    const { isConformant } = await import('../../core/probe/run.js');
+    return !isConformant(run) || outcome.writeError !== null ? 1 : 0;
+  },
+});

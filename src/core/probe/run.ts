@@ -1,0 +1,45 @@
+import type { DatasetInfo, EndpointIdentity } from '../bench/run.js';
+import type { ConformanceSummary } from './conformance.js';
+import type { RobustnessSummary } from './robustness.js';
+
+/** Which half of the probe runs. */
+export type ProbeScope = 'all' | 'conformance' | 'robustness';
+
+/** Everything that defines a probe (no secrets). */
+export interface ProbeConfig {
+  readonly toolVersion: string;
+  /** The embedded server is `embedded://reference-server`. */
+  readonly endpoint: EndpointIdentity;
+  /** Sent as `model`; the embedded server's built-in model. */
+  readonly model: string | null;
+  readonly dataset: DatasetInfo;
+  /** The sampled case ids, in dataset order. */
+  readonly caseIds: readonly string[];
+  /** `--cases` as asked (the sample is smaller when the dataset is). */
+  readonly casesAsked: number;
+  readonly seed: number;
+  readonly scope: ProbeScope;
+  /** Size of the oversized-body request. */
+  readonly oversizedBodyBytes: number;
+  /** Bootstrap resamples of the intervals. */
+  readonly resamples: number;
+}
+
+/** One `decidekit probe`: its config, what it found, and how long it took. */
+export interface ProbeRun {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly config: ProbeConfig;
+  /** Null when only robustness ran. */
+  readonly conformance: ConformanceSummary | null;
+  /** Null when only conformance ran. */
+  readonly robustness: RobustnessSummary | null;
+  /** Requests sent (valid, invalid and GET). */
+  readonly requests: number;
+  readonly durationMs: number;
+}
+
+/** True when every conformance check that ran passed (no conformance: true). */
+export function isConformant(run: ProbeRun): boolean {
+  return run.conformance === null || run.conformance.failed === 0;
+}

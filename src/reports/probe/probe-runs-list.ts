@@ -1,0 +1,47 @@
+import type { ProbeHead } from '../../store/probe/probe-store.js';
+import { endpointJson } from '../json-shapes.js';
+import { createPalette, renderTextTable, singleLine, truncate } from '../format.js';
+import { describeCreatedAt } from '../runs/runs-list.js';
+
+const counts = (c: { passed: number; failed: number } | null) =>
+  c === null ? 'n/a' : `${c.passed}/${c.passed + c.failed}`;
+
+/** `runs list`: the stored probes, newest first, under their own header (they have no accuracy). */
+export function renderProbeRunsList(heads: readonly ProbeHead[], options: { readonly colour: boolean }): string {
+  if (heads.length === 0) return '';
+  const p = createPalette(options.colour);
+  const rows = heads.map((h) => [
+    h.id,
+    describeCreatedAt(h.createdAt),
+    truncate(singleLine(h.model ?? 'server default'), 24),
+    h.endpoint.scheme === 'embedded' ? 'built-in' : `${h.endpoint.host}:${h.endpoint.port}`,
+    String(h.cases),
+    counts(h.conformance),
+    counts(h.robustness),
+    h.conformance === null ? 'n/a' : h.conformance.failed === 0 ? 'yes' : 'no',
+  ]);
+  const lines = renderTextTable(
+    ['probe', 'created', 'model', 'endpoint', 'cases', 'checks ok', 'probes ok', 'conformant'],
+    rows,
+    { align: ['left', 'left', 'left', 'left', 'right', 'right', 'right', 'left'], styleHeader: p.bold },
+  );
+  return `${[p.bold('Probes (server conformance and robustness; never scored)'), ...lines].join('\n')}\n`;
+}
+
+/** A probe head in `runs list --json` (snake_case). */
+export function probeHeadJson(h: ProbeHead, redactHost = false) {
+  return {
+    kind: h.kind,
+    id: h.id,
+    created_at: h.createdAt,
+    endpoint: endpointJson(h.endpoint, redactHost),
+    model: h.model,
+    dataset_id: h.datasetId,
+    scope: h.scope,
+    cases: h.cases,
+    seed: h.seed,
+    conformance: h.conformance,
+    robustness: h.robustness,
+    duration_ms: h.durationMs,
+  };
+}

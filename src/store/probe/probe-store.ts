@@ -1,0 +1,32 @@
+import type { EndpointIdentity } from '../../core/bench/run.js';
+import type { ProbeRun, ProbeScope } from '../../core/probe/run.js';
+
+/** One line of `runs list` for a probe. */
+export interface ProbeHead {
+  readonly kind: 'probe';
+  readonly id: string;
+  readonly createdAt: string;
+  readonly endpoint: EndpointIdentity;
+  readonly model: string | null;
+  readonly datasetId: string;
+  readonly scope: ProbeScope;
+  readonly cases: number;
+  readonly seed: number;
+  /** Null when the half did not run. */
+  readonly conformance: { readonly passed: number; readonly failed: number } | null;
+  readonly robustness: { readonly passed: number; readonly failed: number } | null;
+  readonly durationMs: number;
+}
+
+/** Where probes are kept: the run store's file, in a table of their own. */
+export interface ProbeStore {
+  readonly path: string;
+  /** Saves a finished probe (durable when it returns); returns its id (`probe-<date>-<time>-<hex>`). */
+  saveProbe(run: Omit<ProbeRun, 'id'>): string;
+  getProbe(id: string): ProbeRun | null;
+  /** The full id of the one probe whose id starts with `prefix` (with or without `probe-`). */
+  resolveProbeId(prefix: string): string;
+  /** Newest first. */
+  listProbes(options?: { readonly limit?: number }): ProbeHead[];
+  close(): void;
+}

@@ -1,0 +1,181 @@
+import { randomBytes as cryptoRandomBytes } from 'node:crypto';
+import Database from 'better-sqlite3';
+import type { ProbeRun, ProbeScope } from '../../core/probe/run.js';
+import { DecidekitError } from '../../core/errors.js';
+import { createRunId } from '../run-id.js';
+import { openRunStore, UnknownRunError, type OpenRunStoreOptions } from '../sqlite-run-store.js';
+import type { ProbeHead, ProbeStore } from './probe-store.js';
+
+interface ProbeRow {
+  id: string;
+  created_at: string;
+  endpoint_scheme: string;
+  endpoint_host: string;
+  endpoint_port: number;
+  endpoint_path: string;
+  model: string | null;
+  dataset_id: string;
+  scope: ProbeScope;
+  case_count: number;
+  seed: number;
+  conformance_passed: number | null;
+  conformance_failed: number | null;
+  robustness_passed: number | null;
+  robustness_failed: number | null;
+  duration_ms: number;
+  run_json: string;
+}
+
+/**
+ * Opens the probe table of the run store at `path`. The run store's own opening checks the
+ * file (a foreign or newer database is refused unchanged) and migrates it; the probe store
+ * then keeps a connection of its own with the same durability settings.
+ */
+export function openProbeStore(path: string, options: OpenRunStoreOptions = {}): ProbeStore {
+  openRunStore(path, options).close();
+  let db: Database.Database;
+  try {
+    db = new Database(path, { fileMustExist: true, readonly: options.readOnly === true });
+    if (options.readOnly !== true) {
+      db.pragma('journal_mode = WAL');
+      db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+    }
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+  } catch (err) {
+    throw new DecidekitError(
+      'store_unreadable',
+      `cannot open run store: ${path} (${err instanceof Error ? err.message : String(err)})`,
+      { context: { path }, cause: err },
+    );
+  }
+  return new SqliteProbeStore(db, path, options.randomBytes ?? ((n) => cryptoRandomBytes(n)));
+}
+
+class SqliteProbeStore implements ProbeStore {
+  private readonly s;
+
+  constructor(
+    private readonly db: Database.Database,
+    readonly path: string,
+    private readonly randomBytes: (n: number) => Uint8Array,
+  ) {
+    this.s = {
+      insert: db.prepare(`INSERT INTO probes (id, created_at, created_ms, tool_version, endpoint_scheme, endpoint_host,
+          endpoint_port, endpoint_path, model, dataset_id, scope, case_count, seed, conformance_passed,
+          conformance_failed, robustness_passed, robustness_failed, requests, duration_ms, run_json)
+        VALUES (@id, @created_at, @created_ms, @tool_version, @endpoint_scheme, @endpoint_host, @endpoint_port,
+          @endpoint_path, @model, @dataset_id, @scope, @case_count, @seed, @conformance_passed, @conformance_failed,
+          @robustness_passed, @robustness_failed, @requests, @duration_ms, @run_json)`),
+      get: db.prepare('SELECT * FROM probes WHERE id = ?'),
+      list: db.prepare('SELECT * FROM probes ORDER BY created_ms DESC, id DESC LIMIT ?'),
+      prefix: db.prepare('SELECT id FROM probes WHERE substr(id, 1, length(@p)) = @p ORDER BY id LIMIT 6'),
+    };
+  }
+
+  saveProbe(run: Omit<ProbeRun, 'id'>): string {
+    const c = run.config;
+    const e = c.endpoint;
+    if (e.host === '' || /[@/?#\s]/.test(e.host) || /[?#\s]/.test(e.path))
+      throw new DecidekitError(
+        'invalid_run',
+        'cannot store probe: the endpoint carries more than scheme, host, port and path',
+      );
+    for (let attempt = 0; ; attempt++) {
+      const id = `probe-${createRunId(run.createdAt, this.randomBytes(2))}`;
+      try {
+        this.db
+          .transaction(() =>
+            this.s.insert.run({
+              id,
+              created_at: run.createdAt,
+              created_ms: Date.parse(run.createdAt),
+              tool_version: c.toolVersion,
+              endpoint_scheme: e.scheme,
+              endpoint_host: e.host,
+              endpoint_port: e.port,
+              endpoint_path: e.path,
+              model: c.model,
+              dataset_id: c.dataset.id,
+              scope: c.scope,
+              case_count: c.caseIds.length,
+              seed: c.seed,
+              conformance_passed: run.conformance?.passed ?? null,
+              conformance_failed: run.conformance?.failed ?? null,
+              robustness_passed: run.robustness?.passed ?? null,
+              robustness_failed: run.robustness?.failed ?? null,
+              requests: run.requests,
+              duration_ms: run.durationMs,
+              run_json: JSON.stringify({ ...run, id }),
+            }),
+          )
+          .immediate();
+        return id;
+      } catch (err) {
+        if (attempt < 5 && (err as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') continue;
+        throw err;
+      }
+    }
+  }
+
+  getProbe(id: string): ProbeRun | null {
+    const row = this.s.get.get(id) as ProbeRow | undefined;
+    if (row === undefined) return null;
+    try {
+      return JSON.parse(row.run_json) as ProbeRun;
+    } catch (err) {
+      throw new DecidekitError(
+        'store_corrupt',
+        `cannot read probe ${row.id}: its record in ${this.path} is not valid JSON`,
+        {
+          cause: err,
+        },
+      );
+    }
+  }
+
+  listProbes(options: { limit?: number } = {}): ProbeHead[] {
+    const rows = this.s.list.all(options.limit ?? -1) as ProbeRow[];
+    const pair = (passed: number | null, failed: number | null) =>
+      passed === null || failed === null ? null : { passed, failed };
+    return rows.map((row) => ({
+      kind: 'probe',
+      id: row.id,
+      createdAt: row.created_at,
+      endpoint: {
+        scheme: row.endpoint_scheme,
+        host: row.endpoint_host,
+        port: row.endpoint_port,
+        path: row.endpoint_path,
+      },
+      model: row.model,
+      datasetId: row.dataset_id,
+      scope: row.scope,
+      cases: row.case_count,
+      seed: row.seed,
+      conformance: pair(row.conformance_passed, row.conformance_failed),
+      robustness: pair(row.robustness_passed, row.robustness_failed),
+      durationMs: row.duration_ms,
+    }));
+  }
+
+  resolveProbeId(prefix: string): string {
+    for (const p of prefix.startsWith('probe-') ? [prefix] : [prefix, `probe-${prefix}`]) {
+      const ids = (this.s.prefix.all({ p }) as { id: string }[]).map((r) => r.id);
+      if (ids.includes(p)) return p;
+      if (ids.length === 1) return ids[0]!;
+      if (ids.length > 1)
+        throw new DecidekitError(
+          'ambiguous_run',
+          `probe id ${JSON.stringify(prefix)} matches ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', ...' : ''} (give more of the id)`,
+          { context: { prefix } },
+        );
+    }
+    throw new UnknownRunError(`no probe ${JSON.stringify(prefix)} in ${this.path} (see 'decidekit runs list')`, {
+      prefix,
+    });
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
