@@ -80,6 +80,51 @@ describe('the decidekit bin', () => {
     }
   });
 
+  for (const [signal, expected] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
+    it(`serve finishes the request in flight on ${signal}, then exits ${expected}`, async () => {
+      const child = spawn(BIN, ['serve', '--port', '0', '--latency-ms', '1500'], {
+        env: { ...process.env, NO_COLOR: '1' },
+        cwd: tmp,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      const events: string[] = [];
+      const exited = new Promise<number | null>((resolve) =>
+        child.on('exit', (code) => {
+          events.push('exit');
+          resolve(code);
+        }),
+      );
+      const url = await new Promise<string>((resolve) => {
+        let out = '';
+        child.stdout.on('data', (c: Buffer) => {
+          out += c.toString();
+          if (out.includes('\n')) resolve(out.split('\n')[0]!.trim());
+        });
+      });
+      const answer = fetch(`${url}/v1/systemone`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ state: 'x', questions: { q: { type: 'noul', instructions: 'Is it?' } } }),
+      }).then(async (r) => {
+        events.push('response');
+        return { status: r.status, body: (await r.json()) as { answers?: { q?: { type: string } } } };
+      });
+      await new Promise((resolve) => setTimeout(resolve, 400)); // the request waits out its 1.5 s latency
+      child.kill(signal);
+      const [code, response] = await Promise.all([exited, answer]);
+      expect(response.status).toBe(200);
+      expect(response.body.answers?.q?.type).toBe('noul');
+      expect(events).toEqual(['response', 'exit']);
+      expect(code).toBe(expected);
+      expect(stderr).toContain('finishing the requests in flight');
+    });
+  }
+
   it('keeps a bench run (interrupted, resumable) when its standard error is closed', async () => {
     const store = join(tmp, 'epipe.sqlite');
     const server = await startReferenceServer({ host: '127.0.0.1', port: 0, faults: { latencyMs: 20 } });

@@ -166,7 +166,7 @@ describe('decidekit probe', () => {
       },
     });
     const done = await r;
-    expect(done.code).toBe(0);
+    expect(done.code).toBe(130); // stopped as by Ctrl+C
     expect(done.stderr).toContain('decidekit serve: breaking protocol rules on purpose: drift, first-option-bias');
   });
 });

@@ -66,6 +66,40 @@ describe('runs check', () => {
     expect(doc.summary.conventions.recorded).toBe(false);
   });
 
+  it('finds a changed byte that moves no score: an answer neither gold nor predicted, a model name', async () => {
+    const store = join(tmp, 'digest.sqlite');
+    const bench = await runCliInProcess(['bench', '--limit', '3', '--store', store]);
+    expect(bench.code, bench.stderr).toBe(0);
+    const db = new Database(store);
+    // A choice question with three or more answers: rename one that is neither gold nor predicted.
+    const row = db
+      .prepare(
+        `SELECT rowid, case_id, answers_json, gold_label, predicted FROM decisions
+         WHERE type = 'choice' AND json_array_length(answers_json) >= 3 ORDER BY rowid LIMIT 1`,
+      )
+      .get() as { rowid: number; case_id: string; answers_json: string; gold_label: string; predicted: string };
+    const answers = JSON.parse(row.answers_json) as string[];
+    const other = answers.findIndex((a) => a !== row.gold_label && a !== row.predicted);
+    answers[other] = `${answers[other]!.slice(0, -1)}${answers[other]!.endsWith('x') ? 'y' : 'x'}`;
+    db.prepare('UPDATE decisions SET answers_json = ? WHERE rowid = ?').run(JSON.stringify(answers), row.rowid);
+    const second = db
+      .prepare('SELECT case_id FROM cases WHERE case_id != ? ORDER BY position LIMIT 1')
+      .get(row.case_id) as {
+      case_id: string;
+    };
+    db.prepare("UPDATE cases SET answered_model = answered_model || ' ' WHERE case_id = ?").run(second.case_id);
+    db.close();
+    const bad = await runCliInProcess(['runs', 'check', '--store', store, '--json']);
+    expect(bad.code).toBe(1);
+    const doc = JSON.parse(bad.stdout) as { runs: { problems: string[] }[] };
+    const changed = doc.runs[0]!.problems.find((p) => p.includes('changed since saved'));
+    expect(changed).toContain('2 cases changed since saved');
+    expect(changed).toContain(row.case_id);
+    expect(changed).toContain(second.case_id);
+    // The re-scoring alone sees nothing: neither change moves a number.
+    expect(doc.runs[0]!.problems, JSON.stringify(doc.runs[0]!.problems)).toHaveLength(1);
+  });
+
   it('infers the report format from --out, and deletes a run', async () => {
     const store = join(tmp, 'other.sqlite');
     const bench = await runCliInProcess(['bench', '--limit', '2', '--store', store]);
@@ -87,10 +121,16 @@ describe('runs check', () => {
   it('lists audits beside benchmark runs in runs list', async () => {
     const store = join(tmp, 'mixed.sqlite');
     expect((await runCliInProcess(['bench', '--limit', '2', '--store', store])).code).toBe(0);
-    const audit = await runCliInProcess(['audit', '--store', store]);
+    const audit = await runCliInProcess(['audit', '--store', store, '--label', `long ${'label '.repeat(30)}`]);
     expect(audit.code, audit.stderr).toBe(0);
+    const probe = await runCliInProcess(['probe', '--store', store]);
+    expect(probe.code, probe.stderr).toBe(0);
     const list = await runCliInProcess(['runs', 'list', '--store', store]);
     expect(list.stdout).toMatch(/^Audits /m);
+    expect(list.stdout).toMatch(/^Probes /m);
+    // Every section fits 100 columns: the audit's long label is cut with an ellipsis.
+    for (const line of list.stdout.split('\n')) expect([...line].length, line).toBeLessThanOrEqual(100);
+    expect(list.stdout).toMatch(/^audit-\S+ .* long label.*…$/m);
     expect(list.stdout).toMatch(/^audit-\S+ .* complete /m);
     const json = JSON.parse((await runCliInProcess(['runs', 'list', '--json', '--store', store])).stdout) as {
       runs: unknown[];

@@ -5,11 +5,11 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { closest } from '../core/closest-word.js';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../core/errors.js';
 import { COMMANDS } from './commands/index.js';
 import {
-  closest,
   decimal,
   defineCommand,
   defineCommandGroup,
@@ -268,6 +268,8 @@ describe('defineCommand', () => {
     expect(usageError('--zzzzzz')).toBe('unknown option --zzzzzz');
     expect(closest('colou', ['colour', 'count'])).toBe('colour');
     expect(closest('colr', ['colour', 'count'])).toBeNull();
+    expect(closest('tset', ['test', 'train'])).toBe('test');
+    expect(closest('paralel', ['parallel', 'label'])).toBe('parallel');
   });
 
   it('names the option whose value is missing or not among the words', () => {

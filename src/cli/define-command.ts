@@ -5,6 +5,7 @@
  * parses and appears in its help.
  */
 import { parseArgs } from 'node:util';
+import { closest } from '../core/closest-word.js';
 import { UsageError } from '../core/errors.js';
 import type { CliIo } from './io.js';
 
@@ -390,30 +391,4 @@ function usageErrorOf(err: unknown, known: readonly string[]): UsageError {
   const positional = /^Unexpected argument '([^']*)'/.exec(message);
   if (positional) return new UsageError(`unexpected argument ${JSON.stringify(positional[1])}`);
   return new UsageError(message);
-}
-
-/** The known word nearest to `word` (edit distance at most a third of its length, >= 1), if any. */
-export function closest(word: string, known: readonly string[]): string | null {
-  let best: string | null = null;
-  let bestDistance = Math.max(1, Math.floor(word.length / 3)) + 1;
-  for (const k of known) {
-    const d = editDistance(word, k);
-    if (d < bestDistance || (k.startsWith(word) && word.length >= 3 && best === null)) {
-      best = k;
-      bestDistance = Math.min(d, bestDistance);
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = row;
-  }
-  return prev[b.length]!;
 }

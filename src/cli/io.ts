@@ -22,6 +22,21 @@ export interface TextSink {
   readonly columns?: number;
 }
 
+/**
+ * Why `CliIo.signal` was aborted: a signal (SIGINT is Ctrl+C) or the reader of standard error
+ * going away (null, treated as Ctrl+C).
+ */
+export class Interruption extends Error {
+  constructor(readonly signalName: 'SIGINT' | 'SIGTERM' | null) {
+    super(signalName === null ? 'standard error was closed' : `received ${signalName}`);
+  }
+}
+
+/** Exit code of an interrupted command, by Unix convention 128 + the signal: 143 for SIGTERM, else 130. */
+export function interruptedExitCode(signal: AbortSignal): number {
+  return signal.reason instanceof Interruption && signal.reason.signalName === 'SIGTERM' ? 143 : 130;
+}
+
 /** Colour only on a TTY and never under NO_COLOR (any value) or TERM=dumb. */
 export function colourEnabled(sink: TextSink, env: CliIo['env']): boolean {
   return sink.isTTY && env['NO_COLOR'] === undefined && env['TERM'] !== 'dumb';

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /** The process entry: wires real streams, env and signals into runCli. */
-import type { CliIo } from './io.js';
+import { Interruption, type CliIo } from './io.js';
 import { runCli } from './run-cli.js';
 
 /** A stream's sink; once the reader has gone (EPIPE), writes are dropped instead of failing. */
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const onSignal = (sig: NodeJS.Signals) => {
     signals++;
     if (signals > 1) process.exit(sig === 'SIGINT' ? 130 : 143);
-    controller.abort(new Error(`received ${sig}`));
+    controller.abort(new Interruption(sig === 'SIGTERM' ? 'SIGTERM' : 'SIGINT'));
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   process.stderr.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code !== 'EPIPE') return;
     stderrClosed = true;
-    controller.abort(new Error('standard error was closed'));
+    controller.abort(new Interruption(null));
   });
   const io: CliIo = {
     stdout: sink(process.stdout, () => false),

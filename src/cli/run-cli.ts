@@ -1,7 +1,7 @@
 import { DecidekitError, InvalidInputError, UsageError, formatProblem, type InputProblem } from '../core/errors.js';
 import { groupProblems } from '../core/problem-list.js';
 import { COMMANDS } from './commands/index.js';
-import type { CliIo } from './io.js';
+import { interruptedExitCode, type CliIo } from './io.js';
 
 import { TOOL_VERSION as VERSION } from './version.js';
 
@@ -15,7 +15,7 @@ function renderTopHelp(): string {
     'Commands:',
     ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
     '',
-    'Exit codes: 0 ok, 1 invalid input or failed run, 2 usage error, 130 interrupted (Ctrl+C).',
+    'Exit codes: 0 ok, 1 invalid input or failed run, 2 usage error, 130 interrupted (Ctrl+C), 143 stopped by SIGTERM.',
   ];
   return lines.join('\n') + '\n';
 }
@@ -44,8 +44,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   try {
     if (command.handlesSignals) return await command.run(rest, io);
     const interrupted = new Promise<number>((resolve) => {
-      if (io.signal.aborted) resolve(130);
-      else io.signal.addEventListener('abort', () => resolve(130), { once: true });
+      if (io.signal.aborted) resolve(interruptedExitCode(io.signal));
+      else io.signal.addEventListener('abort', () => resolve(interruptedExitCode(io.signal)), { once: true });
     });
     return await Promise.race([command.run(rest, io), interrupted]);
   } catch (err) {

@@ -149,6 +149,49 @@ export function alignColumns(rows: readonly (readonly string[])[], align: readon
   return rows.map((row) => row.map((cell, c) => pad(cell, widths[c]!, alignOf(c))));
 }
 
+/**
+ * Cuts the cells of the flexible columns (with an ellipsis) until a table of `header` and
+ * `rows` fits `width` characters with `gapWidth` between columns: each flexible column in
+ * turn (in the map's order) gives characters down to its minimum before the next gives.
+ * Columns named in `droppable` go, last first, when the minimums still do not fit; a
+ * column empty in every row is left out. Returns the kept columns (indexes into `header`)
+ * and their cut cells; a line may still be wider only when the fixed columns alone are.
+ */
+export function fitColumns(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  options: {
+    readonly width: number;
+    readonly gapWidth: number;
+    readonly flexible: ReadonlyMap<number, number>;
+    readonly droppable?: readonly number[];
+  },
+): { columns: number[]; header: string[]; rows: string[][] } {
+  const all = [header, ...rows];
+  const widthOf = (c: number): number => Math.max(...all.map((r) => visibleWidth(r[c] ?? '')));
+  let kept = header.map((_, c) => c).filter((c) => c === 0 || rows.some((r) => (r[c] ?? '') !== ''));
+  const natural = new Map(kept.map((c) => [c, widthOf(c)]));
+  const total = (cols: readonly number[], w: (c: number) => number) =>
+    cols.reduce((sum, c) => sum + w(c), 0) + options.gapWidth * Math.max(0, cols.length - 1);
+  const minOf = (c: number): number => Math.min(natural.get(c)!, options.flexible.get(c) ?? Infinity);
+  const drops = [...(options.droppable ?? [])];
+  while (total(kept, minOf) > options.width && drops.length > 0) {
+    const d = drops.pop()!;
+    kept = kept.filter((c) => c !== d);
+  }
+  const widths = new Map(natural);
+  let over = total(kept, (c) => widths.get(c)!) - options.width;
+  for (const c of options.flexible.keys()) {
+    if (over <= 0 || !kept.includes(c)) continue;
+    const give = Math.min(over, widths.get(c)! - minOf(c));
+    widths.set(c, widths.get(c)! - give);
+    over -= give;
+  }
+  const cut = (row: readonly string[]): string[] =>
+    kept.map((c) => (options.flexible.has(c) ? truncate(row[c] ?? '', widths.get(c)!) : (row[c] ?? '')));
+  return { columns: kept, header: cut(header), rows: rows.map(cut) };
+}
+
 export interface TextRowsOptions {
   /** Alignment per column; default left for the first column, right for the others. */
   readonly align?: readonly Align[];

@@ -6,7 +6,15 @@
  * are kept as they are.
  */
 import type { DatasetInfo, EndpointIdentity, RunConfig } from '../core/bench/run.js';
-import type { BenchSummary, CostSummary, MetricGroup } from '../core/bench/summary.js';
+import {
+  benchNullReasons,
+  costPerCorrectNullReason,
+  latencyNullReason,
+  metricGroupNullReasons,
+  type BenchSummary,
+  type CostSummary,
+  type MetricGroup,
+} from '../core/bench/summary.js';
 import type { ReliabilityBin } from '../core/calibration.js';
 import type { LatencySummary } from '../core/percentile.js';
 import type { Interval } from '../core/stats/bootstrap.js';
@@ -26,6 +34,19 @@ export function sortedRecordJson<V, R>(record: Readonly<Record<string, V>>, map:
   return out;
 }
 
+/**
+ * `null_reasons`: for each null metric of a document's object, why it is null (its key in
+ * snake_case); present only when some metric is null, so a null always carries its reason.
+ */
+export function nullReasonsJson(reasons: Readonly<Record<string, string | undefined>>): {
+  null_reasons?: Record<string, string>;
+} {
+  const out: Record<string, string> = {};
+  for (const [key, reason] of Object.entries(reasons))
+    if (reason !== undefined) out[key.replace(/[A-Z]/g, (m) => `_${m.toLowerCase()}`)] = reason;
+  return Object.keys(out).length === 0 ? {} : { null_reasons: out };
+}
+
 export function metricGroupJson(g: MetricGroup) {
   return {
     total: g.total,
@@ -37,11 +58,19 @@ export function metricGroupJson(g: MetricGroup) {
     log_loss: g.logLoss ?? null,
     ece: g.ece,
     mean_confidence: g.meanConfidence,
+    ...nullReasonsJson(metricGroupNullReasons(g)),
   };
 }
 
 export function latencyJson(l: LatencySummary) {
-  return { n: l.n, p50: l.p50, p95: l.p95, mean: l.mean };
+  const reason = latencyNullReason(l);
+  return {
+    n: l.n,
+    p50: l.p50,
+    p95: l.p95,
+    mean: l.mean,
+    ...nullReasonsJson(reason === null ? {} : { p50: reason, p95: reason, mean: reason }),
+  };
 }
 
 export function reliabilityBinJson(b: ReliabilityBin) {
@@ -64,6 +93,7 @@ export function costJson(c: CostSummary | null) {
         input_tokens: c.inputTokens,
         total_usd: c.totalUsd,
         per_correct_usd: c.perCorrectUsd,
+        ...nullReasonsJson({ perCorrectUsd: costPerCorrectNullReason(c) ?? undefined }),
       };
 }
 
@@ -118,9 +148,10 @@ export function benchSummaryJson(s: BenchSummary) {
     const g = s.byType[t];
     if (g) byType[t] = metricGroupJson(g);
   }
+  const { null_reasons: _groupReasons, ...group } = metricGroupJson(s);
   return {
     status: s.status,
-    ...metricGroupJson(s),
+    ...group,
     errors: s.errors,
     error_kinds: errorKinds,
     requests: { total: s.requests.total, answered: s.requests.answered, failed: s.requests.failed },
@@ -134,6 +165,7 @@ export function benchSummaryJson(s: BenchSummary) {
     latency_ms: latencyJson(s.latencyMs),
     input_tokens: s.inputTokens,
     cost: costJson(s.cost),
+    ...nullReasonsJson(benchNullReasons(s)),
   };
 }
 
@@ -150,6 +182,10 @@ export function runHeadlineJson(h: RunHeadline | null) {
         correct: h.correct,
         errors: h.errors,
         latency_p50_ms: h.latencyP50Ms,
+        ...nullReasonsJson({
+          ...metricGroupNullReasons({ ...h, answered: h.total - h.errors }),
+          latencyP50Ms: h.latencyP50Ms === null ? 'no request completed' : undefined,
+        }),
       };
 }
 
@@ -176,8 +212,15 @@ export function runHeadJson(h: StoredRunHead, redactHost = false) {
     duration_ms: h.durationMs,
     tool_version: h.toolVersion,
     headline: runHeadlineJson(h.headline),
+    ...nullReasonsJson({
+      durationMs: h.durationMs === null ? NO_SUMMARY_YET : undefined,
+      headline: h.headline === null ? NO_SUMMARY_YET : undefined,
+    }),
   };
 }
+
+/** Why a stored run has no summary (headline, duration) yet. */
+const NO_SUMMARY_YET = 'no summary saved yet: the run is running, or was killed while running (resume it)';
 
 /** One stored audit as `runs list` gives it. */
 export function auditHeadJson(h: AuditHead, redactHost = false) {

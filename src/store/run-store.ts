@@ -115,6 +115,8 @@ export interface RunStore {
   savedCaseIds(runId: string, options?: { readonly includeFailed?: boolean }): Set<string>;
   /** Newest first. */
   listRuns(options?: { readonly limit?: number }): StoredRunHead[];
+  /** How many runs the store holds in each status (every run, whatever a list's limit). */
+  countRuns(): Readonly<Record<StoredRunStatus, number>>;
   /**
    * Recomputes the run's summary from its stored decisions (each decision re-scored from its
    * stored answers, gold and predicted distribution) and compares it with the stored one.

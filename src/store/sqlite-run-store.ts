@@ -29,6 +29,8 @@ import type {
 } from './run-store.js';
 import { summarizeRun } from './run-summary.js';
 import { checkRunRecords } from './run-records-check.js';
+import { checkStoreLocation } from './store-location.js';
+import { caseDigest, CASE_DIGEST_COLUMNS, DECISION_DIGEST_COLUMNS } from './case-digest.js';
 import { isDamage, StoreDamagedError, StoreNeedsUpgradeError, StoreWriteError } from './store-errors.js';
 import { APPLICATION_ID, MIGRATIONS, REQUIRED_TABLES, SCHEMA_VERSION } from './store-schema.js';
 
@@ -154,6 +156,7 @@ function wrapOpenError(path: string, err: unknown): DecidekitError {
 export function openRunStore(path: string, options: OpenRunStoreOptions = {}): RunStore {
   const readOnly = options.readOnly === true;
   const mustExist = options.mustExist === true || readOnly;
+  checkStoreLocation(path);
   if (mustExist && !existsSync(path)) {
     throw new DecidekitError(
       'store_missing',
@@ -409,6 +412,7 @@ function prepareStatements(db: Database.Database) {
     ),
     plannedCount: db.prepare('SELECT count(*) AS n FROM run_cases WHERE run_id = ?'),
     allIds: db.prepare('SELECT id FROM runs ORDER BY created_ms, id'),
+    statusCounts: db.prepare('SELECT status, COUNT(*) AS n FROM runs GROUP BY status'),
     insertRun:
       db.prepare(`INSERT INTO runs (id, created_at, created_ms, status, label, fingerprint, tool_version, model,
         endpoint_scheme, endpoint_host, endpoint_port, endpoint_path, embedded_model, dataset_id, dataset_revision,
@@ -419,8 +423,14 @@ function prepareStatements(db: Database.Database) {
     deleteDecisions: db.prepare('DELETE FROM decisions WHERE run_id = ? AND case_id = ?'),
     deleteCase: db.prepare('DELETE FROM cases WHERE run_id = ? AND case_id = ?'),
     insertCase:
-      db.prepare(`INSERT INTO cases (run_id, case_id, position, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model)
-      VALUES (@run_id, @case_id, @position, @workflow, @request_status, @latency_ms, @input_tokens, @error_kind, @error_message, @answered_model)`),
+      db.prepare(`INSERT INTO cases (run_id, case_id, position, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model, digest)
+      VALUES (@run_id, @case_id, @position, @workflow, @request_status, @latency_ms, @input_tokens, @error_kind, @error_message, @answered_model, @digest)`),
+    digestCases: db.prepare(
+      `SELECT ${CASE_DIGEST_COLUMNS.join(', ')}, digest FROM cases WHERE run_id = ? AND digest IS NOT NULL ORDER BY position`,
+    ),
+    digestDecisions: db.prepare(
+      `SELECT ${DECISION_DIGEST_COLUMNS.join(', ')} FROM decisions WHERE run_id = ? ORDER BY case_id, position`,
+    ),
     insertDecision:
       db.prepare(`INSERT INTO decisions (run_id, case_id, position, question_id, type, answers_json, gold_label,
         gold_probabilities_json, status, predicted, correct, confidence, kl, brier, probabilities_json, error_kind, error_message)
@@ -592,7 +602,7 @@ class SqliteRunStore implements RunStore {
     s.deleteDecisions.run(runId, result.caseId);
     s.deleteCase.run(runId, result.caseId);
     const r = result.request;
-    s.insertCase.run({
+    const caseRow = {
       run_id: runId,
       case_id: result.caseId,
       position: found.position,
@@ -603,10 +613,10 @@ class SqliteRunStore implements RunStore {
       error_kind: r.status === 'failed' ? r.failure.kind : null,
       error_message: r.status === 'failed' ? r.failure.message : null,
       answered_model: r.status === 'answered' ? (r.model ?? null) : null,
-    });
-    result.decisions.forEach((d, i) => {
+    };
+    const decisionRows = result.decisions.map((d, i) => {
       const o = d.outcome;
-      s.insertDecision.run({
+      return {
         run_id: runId,
         case_id: result.caseId,
         position: i,
@@ -624,8 +634,10 @@ class SqliteRunStore implements RunStore {
         probabilities_json: o.status === 'answered' ? JSON.stringify(o.probabilities) : null,
         error_kind: o.status === 'failed' ? o.failure.kind : null,
         error_message: o.status === 'failed' ? o.failure.message : null,
-      });
+      };
     });
+    s.insertCase.run({ ...caseRow, digest: caseDigest(caseRow, decisionRows) });
+    for (const row of decisionRows) s.insertDecision.run(row);
   }
 
   finishRun(runId: string, input: FinishRunInput): void {
@@ -811,6 +823,15 @@ class SqliteRunStore implements RunStore {
     return this.reading(() => (this.statements.list.all(limit) as RunRow[]).map((r) => this.headOf(r)));
   }
 
+  countRuns(): Readonly<Record<StoredRunStatus, number>> {
+    const counts: Record<StoredRunStatus, number> = { running: 0, complete: 0, incomplete: 0, interrupted: 0 };
+    for (const { status, n } of this.reading(
+      () => this.statements.statusCounts.all() as { status: string; n: number }[],
+    ))
+      if (STATUSES.has(status)) counts[status as StoredRunStatus] += n;
+    return counts;
+  }
+
   checkRun(id: string): RunCheck {
     return this.reading(() => {
       const row = this.statements.head.get(id) as RunRow | undefined;
@@ -829,6 +850,7 @@ class SqliteRunStore implements RunStore {
         headline: headlineOf(row),
         caseCount: row.case_count,
       });
+      problems.push(...this.changedCases(id));
       const outside = (this.statements.outsideCaseSet.all({ id }) as { case_id: string }[]).map((r) => r.case_id);
       if (outside.length > 0) problems.push(`saved cases outside the run's case set: ${outside.join(', ')}`);
       const planned = (this.statements.plannedCount.get(id) as { n: number }).n;
@@ -836,6 +858,26 @@ class SqliteRunStore implements RunStore {
         problems.push(`${planned} case positions stored for ${run.config.caseIds.length} cases in the configuration`);
       return { ...base, problems };
     }, id);
+  }
+
+  /** Cases whose rows no longer match the digest written with them. */
+  private changedCases(id: string): string[] {
+    const decisions = new Map<string, Record<string, unknown>[]>();
+    for (const d of this.statements.digestDecisions.all(id) as Record<string, unknown>[]) {
+      const key = String(d['case_id']);
+      const list = decisions.get(key);
+      if (list === undefined) decisions.set(key, [d]);
+      else list.push(d);
+    }
+    const changed: string[] = [];
+    for (const c of this.statements.digestCases.all(id) as Record<string, unknown>[]) {
+      if (caseDigest(c, decisions.get(String(c['case_id'])) ?? []) !== c['digest']) changed.push(String(c['case_id']));
+    }
+    return changed.length === 0
+      ? []
+      : [
+          `${changed.length} case${changed.length === 1 ? '' : 's'} changed since saved (their stored rows no longer match their digest): ${changed.slice(0, 10).join(', ')}${changed.length > 10 ? ` and ${changed.length - 10} more` : ''}`,
+        ];
   }
 
   checkStore(options: { readonly runIds?: readonly string[] } = {}): StoreCheck {

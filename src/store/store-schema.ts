@@ -113,6 +113,9 @@ export const MIGRATIONS: readonly string[] = [
   `ALTER TABLE cases ADD COLUMN answered_model TEXT;`,
   // Version 5: probes (\`decidekit probe\`), one row each.
   PROBE_MIGRATION,
+  // Version 6: a digest of each case's rows as written (see case-digest.ts), so \`runs check\`
+  // finds a change to any stored byte of a case. Cases saved before have none.
+  `ALTER TABLE cases ADD COLUMN digest TEXT;`,
 ];
 
 /** Tables every store at SCHEMA_VERSION has; one missing means the file was damaged. */

@@ -7,7 +7,7 @@ import { compareRuns, type RunComparison } from '../../core/bench/run-diff.js';
 import type { BenchRun } from '../../core/bench/run.js';
 import { DecidekitError } from '../../core/errors.js';
 import { openRunStore, type RunStore, type StoredRunHead } from '../../store/index.js';
-import type { StoreCheck } from '../../store/run-store.js';
+import type { StoreCheck, StoredRunStatus } from '../../store/run-store.js';
 import { statesOfRun } from './run-case-states.js';
 import { analyzeRun, type AnalyzedRun } from '../run-analysis.js';
 import type { ConventionChoice } from '../../core/bench/run-conventions.js';
@@ -28,6 +28,17 @@ export function listStoredRuns(storePath: string, options: { readonly limit?: nu
     return withStore(storePath, (s) => s.listRuns(options.limit === undefined ? {} : { limit: options.limit }));
   } catch (err) {
     if (err instanceof DecidekitError && err.code === 'store_missing') return [];
+    throw err;
+  }
+}
+
+/** How many runs the store holds by status (none for a store that does not exist yet). */
+export function countStoredRuns(storePath: string): Readonly<Record<StoredRunStatus, number>> {
+  try {
+    return withStore(storePath, (s) => s.countRuns());
+  } catch (err) {
+    if (err instanceof DecidekitError && err.code === 'store_missing')
+      return { running: 0, complete: 0, incomplete: 0, interrupted: 0 };
     throw err;
   }
 }

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import type { AuditRequest } from '../../app/audit/plan-audit.js';
 import { defineCommand, flag, oneOf, text } from '../define-command.js';
-import { colourEnabled } from '../io.js';
+import { colourEnabled, interruptedExitCode } from '../io.js';
 import { keptInStoreOptions, keptStorePathOf } from '../shared-options.js';
 import { TOOL_VERSION } from '../version.js';
 
@@ -39,7 +39,7 @@ key reaches the judge.`,
     out: text('DIR', 'write <audit>.json and <audit>.md into DIR'),
     json: flag('the audit as one JSON document; audit_start/audit_result events on stderr'),
   },
-  exitCodes: '0 complete, 1 invalid input, 2 usage error, 130 interrupted (resume with --resume).',
+  exitCodes: '0 complete, 1 invalid input, 2 usage error, 130 interrupted (143 by SIGTERM; resume with --resume).',
   examples: [
     'decidekit audit',
     'decidekit audit --transcripts runs.jsonl --checks checks.json --set all --order-probe --out reports/',
@@ -64,6 +64,16 @@ key reaches the judge.`,
       const { UsageError } = await import('../../core/errors.js');
       throw new UsageError('give both --transcripts and --checks (or neither, for the bundled sample)');
     }
+    const { refuseWrongFiles } = await import('../wrong-file.js');
+    await refuseWrongFiles(
+      [
+        ...(v.transcripts === undefined
+          ? []
+          : [{ option: '--transcripts', path: v.transcripts, expects: 'audit-transcripts' as const }]),
+        ...(v.checks === undefined ? [] : [{ option: '--checks', path: v.checks, expects: 'audit-checks' as const }]),
+      ],
+      io.cwd,
+    );
     const { planAuditFromStore, executeAudit } = await import('../../app/audit/execute-audit.js');
     const terminal = await import('../../reports/audit/audit-terminal.js');
     const { renderAuditEvent, renderAuditJson } = await import('../../reports/audit/audit-json.js');
@@ -99,7 +109,7 @@ key reaches the judge.`,
           : `audit ${run.id} saved${where}${outcome.interrupted ? `; complete it with: ${again}` : ''}\n`,
       );
     }
-    if (outcome.interrupted) return 130;
+    if (outcome.interrupted) return interruptedExitCode(io.signal);
     return outcome.writeError === null ? 0 : 1;
   },
 });

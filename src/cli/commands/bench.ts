@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { BenchOutcome } from '../../app/bench/execute-bench.js';
 import type { BenchRequest } from '../../app/bench/plan-bench.js';
 import { decimal, defineCommand, flag, integer, text } from '../define-command.js';
-import { colourEnabled, type CliIo } from '../io.js';
+import { colourEnabled, interruptedExitCode, type CliIo } from '../io.js';
 import { cacheDirOf, datasetChoiceOf } from '../locations.js';
 import {
   apiKeyOf,
@@ -60,7 +60,7 @@ benchmarks its default model on the bundled synthetic sample.`,
       },
     ),
   },
-  exitCodes: '0 complete, 1 incomplete run or invalid input, 2 usage error, 130 interrupted.',
+  exitCodes: '0 complete, 1 incomplete run or invalid input, 2 usage error, 130 interrupted (143 by SIGTERM).',
   examples: [
     'decidekit bench',
     'decidekit bench --base-url http://127.0.0.1:8080 --model laya --parallel 8 --out reports/',
@@ -86,6 +86,10 @@ benchmarks its default model on the bundled synthetic sample.`,
       storePath: keptStorePathOf(v, io),
       conventions: conventionChoiceOf(v),
     };
+    if (request.dataset?.kind === 'path') {
+      const { refuseWrongFiles } = await import('../wrong-file.js');
+      await refuseWrongFiles([{ option: '--dataset', path: request.dataset.path, expects: 'typed-decisions' }], io.cwd);
+    }
     const { planBenchFromStore, executeBench } = await import('../../app/bench/execute-bench.js');
     const { renderBenchStart } = await import('../../reports/bench/bench-messages.js');
     const { createProgressWriter } = await import('../progress-writer.js');
@@ -148,6 +152,6 @@ async function renderOutcome(
     { quiet: options.json },
   );
   for (const line of ending) io.stderr.write(`${line}\n`);
-  if (outcome.interrupted) return 130;
+  if (outcome.interrupted) return interruptedExitCode(io.signal);
   return outcome.writeError === null && run.summary.status === 'complete' ? 0 : 1;
 }

@@ -57,6 +57,14 @@ ranked by accuracy, marking models whose interval overlaps the leader's as tied.
     const datasetPath = requiredValue('dataset', values.dataset);
     if (values.results.length === 0) throw new UsageError('--results is required (one or more files)');
     const sort = values.sort ?? null;
+    const { refuseWrongFiles } = await import('../wrong-file.js');
+    await refuseWrongFiles(
+      [
+        { option: '--dataset', path: datasetPath, expects: 'offline-dataset' },
+        ...values.results.map((path) => ({ option: '--results', path, expects: 'offline-results' as const })),
+      ],
+      io.cwd,
+    );
     const { compareResultsFiles } = await import('../../app/offline/score-files.js');
     const compared = await compareResultsFiles(datasetPath, values.results, conventionsFromOptions(values));
     const rows = sort === null ? [...compared.scored] : sortByMetric(compared.scored, (r) => r.summary, sort);

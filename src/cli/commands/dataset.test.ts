@@ -85,6 +85,18 @@ describe.concurrent('decidekit dataset info', () => {
     expect(nonSnakeKeys(doc, ['cases_by_workflow'])).toEqual([]);
   });
 
+  it('takes an unknown split for a typo: lists the splits there are, with a did-you-mean, exit 2', async () => {
+    const dev = await cli(['dataset', 'info', 'sample', '--split', 'dev']);
+    expect(dev.code).toBe(2);
+    expect(dev.stderr).toContain('no split "dev" in ');
+    expect(dev.stderr).toContain('(its splits: test, train)');
+    expect(dev.stderr).not.toContain('reinstall');
+    expect(dev.stderr).not.toContain('integrity');
+    const typo = await cli(['dataset', 'info', 'sample', '--split', 'tset']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('(its splits: test, train; did you mean test?)');
+  });
+
   it('fails with the fetch hint when typed-decisions is asked for and not cached', async () => {
     const r = await cli(['dataset', 'info', 'typed-decisions']);
     expect(r.code).toBe(1);

@@ -36,7 +36,10 @@ Offline? Download the file elsewhere and pass it by path to bench/info/verify.`,
     json: jsonOption,
   },
   positionals: { min: 1, max: 1, names: 'one dataset name: typed-decisions' },
-  notes: `Environment:
+  notes: `The download is capped at 64 MiB (only the sha256 is pinned, not the size): a larger
+Content-Length or body is refused with nothing saved; 30 s without data abandons it.
+
+Environment:
   HF_ENDPOINT      a Hugging Face mirror to download from (default https://huggingface.co)`,
   exitCodes: '0 fetched and verified, 1 download or integrity failure, 2 usage error, 130 interrupted.',
   examples: ['decidekit dataset fetch typed-decisions'],
@@ -100,6 +103,7 @@ ${PATH_NOTE}`,
   examples: ['decidekit dataset info typed-decisions'],
   async run({ values, positionals }, io) {
     const targets = targetsOf(positionals, values['cache-dir'], io);
+    await refuseWrongTargets(targets, io);
     const { describeDatasets } = await import('../../app/datasets/describe-datasets.js');
     const { described, notFetched } = await describeDatasets(targets, {
       explicit: positionals.length > 0,
@@ -128,6 +132,7 @@ ${PATH_NOTE}`,
   examples: ['decidekit dataset verify ./test-00000-of-00001.parquet'],
   async run({ values, positionals }, io) {
     const targets = targetsOf(positionals, values['cache-dir'], io);
+    await refuseWrongTargets(targets, io);
     const { verifyDatasets } = await import('../../app/datasets/describe-datasets.js');
     const results = await verifyDatasets(targets, { explicit: positionals.length > 0 });
     const failed = results.some((r) => !r.ok && !r.skipped);
@@ -172,4 +177,15 @@ function targetsOf(positionals: readonly string[], cacheDirValue: string | undef
           ? { kind: 'typed-decisions', cacheDir }
           : { kind: 'path', path: resolve(io.cwd, target) },
   }));
+}
+
+/** A dataset PATH that is another kind of file (an offline dataset, a run store, ...) is named once. */
+async function refuseWrongTargets(targets: readonly DatasetTarget[], io: CliIo): Promise<void> {
+  const { refuseWrongFiles } = await import('../wrong-file.js');
+  await refuseWrongFiles(
+    targets.flatMap((t) =>
+      t.source.kind === 'path' ? [{ option: 'dataset', path: t.source.path, expects: 'typed-decisions' as const }] : [],
+    ),
+    io.cwd,
+  );
 }

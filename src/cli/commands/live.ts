@@ -48,6 +48,12 @@ prints one line per probe (--json: one JSON object per probe). A server that ans
   ],
   async run({ values: v }, io) {
     const apiKey = apiKeyOf(v['api-key'], io);
+    if (v.dataset !== undefined) {
+      const choice = datasetChoiceOf(v.dataset, io);
+      const { refuseWrongFiles } = await import('../wrong-file.js');
+      if (choice.kind === 'path')
+        await refuseWrongFiles([{ option: '--dataset', path: choice.path, expects: 'typed-decisions' }], io.cwd);
+    }
     const { openLive } = await import('../../app/live/run-live.js');
     const session = await openLive(
       {

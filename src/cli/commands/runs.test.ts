@@ -114,6 +114,18 @@ describe.concurrent('decidekit runs list', () => {
     expect(r.stdout).toContain('(filtered)');
   });
 
+  it('counts the whole store in the footer, also under --limit, and fits 100 columns', async () => {
+    const r = await cli(['runs', 'list', '--store', storePath, '--limit', '2']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`The 2 newest of 3 runs in ${storePath} (`);
+    expect(r.stdout).toMatch(/ \((\d) complete(, (\d) incomplete)?\)\./);
+    const [, complete, , incomplete] = / \((\d) complete(, (\d) incomplete)?\)\./.exec(r.stdout)!;
+    const statuses = seeded.map((s) => s.summary.status);
+    expect(Number(complete)).toBe(statuses.filter((s) => s === 'complete').length);
+    expect(Number(incomplete ?? 0)).toBe(statuses.filter((s) => s === 'incomplete').length);
+    for (const line of r.stdout.split('\n')) expect([...line].length).toBeLessThanOrEqual(100);
+  });
+
   it('prints unrounded headline metrics as JSON and honours --limit', async () => {
     const r = await cli(['runs', 'list', '--store', storePath, '--json', '--limit', '2']);
     expect(r.code).toBe(0);

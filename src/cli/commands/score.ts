@@ -37,6 +37,14 @@ calibrated model with the same confidences. Every report states its conventions
       throw new UsageError(
         `score takes one --results file, got ${values.results.length} (use 'decidekit compare' for several)`,
       );
+    const { refuseWrongFiles } = await import('../wrong-file.js');
+    await refuseWrongFiles(
+      [
+        { option: '--dataset', path: datasetPath, expects: 'offline-dataset' },
+        { option: '--results', path: values.results[0]!, expects: 'offline-results' },
+      ],
+      io.cwd,
+    );
     const { scoreResultsFiles } = await import('../../app/offline/score-files.js');
     const { scored } = await scoreResultsFiles(datasetPath, values.results, {
       threshold: values.threshold,

@@ -4,6 +4,10 @@ import type { FaultOptions } from '../../protocol/server/faults.js';
 import { BUILT_IN_MODEL_NAMES, DEFAULT_MODEL } from '../../protocol/server/models/model-names.js';
 import { VIOLATIONS, isViolation, type Violation } from '../../protocol/server/violations.js';
 import { decimal, defineCommand, flag, integer, oneOf, text } from '../define-command.js';
+import { interruptedExitCode } from '../io.js';
+
+/** How long requests in flight may finish after Ctrl+C or SIGTERM, by default. */
+const DRAIN_MS = 10_000;
 
 const rate = (help: string) => decimal('R', help, { min: 0, max: 1, defaultText: '0' });
 /** Node timers hold at most 2^31 - 1 ms. */
@@ -48,7 +52,9 @@ export const command = defineCommand({
 single-model llama-server does; with --router it picks among the built-in models),
 GET /health, GET /v1/models and, with --metrics, GET /metrics (llama.cpp counters).
 
-Prints the URL it listens on, then serves until Ctrl+C or SIGTERM.`,
+Prints the URL it listens on, then serves until Ctrl+C or SIGTERM: it then stops accepting,
+lets the requests in flight finish (up to --drain-ms; a second Ctrl+C ends at once) and exits
+130 (Ctrl+C) or 143 (SIGTERM), by the Unix convention of 128 + the signal number.`,
   options: {
     host: text('HOST', 'interface to listen on', { default: '127.0.0.1', example: '127.0.0.1' }),
     port: integer('N', 'port; 0 picks a free one', { min: 0, max: 65535, default: 8084, example: '0' }),
@@ -83,6 +89,7 @@ Prints the URL it listens on, then serves until Ctrl+C or SIGTERM.`,
     'drip-ms': milliseconds('fault injection: send response bodies slowly, a chunk every N ms'),
     'drip-bytes': integer('N', 'bytes per drip chunk', { min: 1, defaultText: '16' }),
     violate: violateOption,
+    'drain-ms': milliseconds('on Ctrl+C or SIGTERM: how long requests in flight may finish', '10000'),
   },
   notes: `Fault injection is seeded, for testing clients; a warning line is printed when any is on.
 
@@ -90,7 +97,8 @@ Prints the URL it listens on, then serves until Ctrl+C or SIGTERM.`,
 ${Object.entries(VIOLATIONS)
   .map(([name, what]) => `  ${name.padEnd(26)}${what}`)
   .join('\n')}`,
-  exitCodes: '0 stopped by Ctrl+C or SIGTERM, 1 cannot listen or bad --prior-file, 2 usage error.',
+  exitCodes:
+    '0 only for --help; 130 stopped by Ctrl+C, 143 by SIGTERM (after the requests in flight);\n1 cannot listen or bad --prior-file; 2 usage error.',
   examples: [
     'decidekit serve --port 8084 --model heuristic --metrics',
     "curl -s http://127.0.0.1:8084/v1/systemone -H 'content-type: application/json' \\\n" +
@@ -127,6 +135,7 @@ ${Object.entries(VIOLATIONS)
       maxBodyBytes: v['max-body-bytes'],
       slots: v.slots,
       faults: hasFaults(faults) ? faults : undefined,
+      closeGraceMs: v['drain-ms'] ?? DRAIN_MS,
       violations: v.violate,
     });
     io.stdout.write(`${server.url}\n`);
@@ -145,8 +154,8 @@ ${Object.entries(VIOLATIONS)
       if (io.signal.aborted) resolve();
       else io.signal.addEventListener('abort', () => resolve(), { once: true });
     });
-    io.stderr.write('decidekit serve: shutting down\n');
+    io.stderr.write('decidekit serve: shutting down (finishing the requests in flight)\n');
     await server.close();
-    return 0;
+    return interruptedExitCode(io.signal);
   },
 });

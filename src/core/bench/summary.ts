@@ -227,3 +227,39 @@ export function summarizeBenchmark(cases: readonly CaseResult[], options: Summar
 export function decisionLogLoss(d: Decision, probabilities: readonly number[]): number {
   return logLoss(probabilities[d.answers.indexOf(d.gold.label)] ?? 0);
 }
+
+/** A metric of a group (or of a whole run) that may be absent. */
+export type GroupMetricName = 'accuracy' | 'kl' | 'brier' | 'logLoss' | 'ece' | 'meanConfidence';
+
+/** Why each absent (null) metric of a group is absent; metrics with a value have no entry. */
+export function metricGroupNullReasons(g: MetricGroup): Partial<Record<GroupMetricName, string>> {
+  const out: Partial<Record<GroupMetricName, string>> = {};
+  const unanswered = g.total === 0 ? 'no decisions' : `no decision was answered (${g.total} failed)`;
+  if (g.accuracy === null) out.accuracy = 'no decisions';
+  for (const k of ['kl', 'brier', 'logLoss', 'ece', 'meanConfidence'] as const) if (g[k] === null) out[k] = unanswered;
+  return out;
+}
+
+/** A metric of a run summary, beyond its group metrics, that may be absent. */
+export type RunMetricName = GroupMetricName | 'completionRate' | 'inputTokens' | 'cost';
+
+/** Why each absent (null) metric of a run summary is absent (see also the latency and cost ones). */
+export function benchNullReasons(s: BenchSummary): Partial<Record<RunMetricName, string>> {
+  const out: Partial<Record<RunMetricName, string>> = { ...metricGroupNullReasons(s) };
+  if (s.completionRate === null) out.completionRate = 'no case was planned';
+  if (s.inputTokens === null)
+    out.inputTokens =
+      s.requests.answered === 0 ? 'no request was answered' : 'no answered request reported usage.input_tokens';
+  if (s.cost === null) out.cost = 'no price given (--price-per-mtok)';
+  return out;
+}
+
+/** Why the latency figures are absent, or null when they are present. */
+export function latencyNullReason(l: LatencySummary): string | null {
+  return l.n === 0 ? 'no request completed' : null;
+}
+
+/** Why the cost per correct decision is absent, or null when it is present. */
+export function costPerCorrectNullReason(c: CostSummary): string | null {
+  return c.perCorrectUsd === null ? 'no decision is correct' : null;
+}

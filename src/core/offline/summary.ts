@@ -249,3 +249,30 @@ export function withCalibration(summary: OfflineSummary, calibration: Calibratio
 export function describeCostPerCorrectReason(reason: CostPerCorrectReason): string {
   return reason === 'no_cost' ? 'no result carries cost_usd' : 'no decision is correct';
 }
+
+/** A metric of an offline summary that may be absent. */
+export type OfflineMetricName =
+  | 'accuracy'
+  | 'brier'
+  | 'logLoss'
+  | 'ece'
+  | 'meanConfidence'
+  | 'scoreMae'
+  | 'totalCostUsd'
+  | 'costPerCorrectUsd'
+  | 'meanLatencyMs';
+
+/** Why each absent (null) metric of a summary is absent; metrics with a value have no entry. */
+export function offlineNullReasons(s: OfflineSummary): Partial<Record<OfflineMetricName, string>> {
+  const out: Partial<Record<OfflineMetricName, string>> = {};
+  const c = s.counts;
+  const noDecisions = c.nScored.total === 0 ? 'no case has a result' : 'no yes_no or choice case has a result';
+  for (const k of ['accuracy', 'brier', 'logLoss', 'ece', 'meanConfidence'] as const)
+    if (s[k] === null) out[k] = noDecisions;
+  if (s.scoreMae === null) out.scoreMae = c.nScored.total === 0 ? 'no case has a result' : 'no score case has a result';
+  if (s.totalCostUsd === null) out.totalCostUsd = 'no result carries cost_usd';
+  if (s.costPerCorrectUsd === null && s.costPerCorrectReason !== null)
+    out.costPerCorrectUsd = describeCostPerCorrectReason(s.costPerCorrectReason);
+  if (s.meanLatencyMs === null) out.meanLatencyMs = 'no result carries latency_ms';
+  return out;
+}

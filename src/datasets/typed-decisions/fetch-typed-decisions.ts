@@ -57,6 +57,8 @@ export interface FetchTypedDecisionsOptions {
 /**
  * Cap on the parquet download. The test split is a few MB; a mirror sending hundreds of MB
  * is wrong whatever its hash, and nothing should fill the disk before the hash is checked.
+ * A fixed bound because neither the dataset source nor decidekit pins the file's size, only
+ * its sha256 (a pinned size would give a tighter cap: that size plus a little slack).
  */
 export const DEFAULT_MAX_DOWNLOAD_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_STALL_TIMEOUT_MS = 30_000;

@@ -4,7 +4,8 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchCase } from '../../core/bench/case-result.js';
 import type { DatasetInfo } from '../../core/bench/run.js';
-import { DecidekitError, InvalidInputError } from '../../core/errors.js';
+import { closest } from '../../core/closest-word.js';
+import { DecidekitError, InvalidInputError, UsageError } from '../../core/errors.js';
 import { canonicalQuestionText } from '../../core/question-rules.js';
 import { DatasetIntegrityError } from './dataset-errors.js';
 import { defaultCacheDir } from './default-cache-dir.js';
@@ -70,6 +71,7 @@ export async function loadBenchDataset(source: DatasetSource, options: LoadOptio
   const where = await locate(source);
   switch (where.kind) {
     case 'stored':
+      if (options.split !== undefined) checkSplitName(where.manifest, where.dir, options.split);
       return loadManifestFile(where.dir, where.manifest, options.split ?? DEFAULT_SPLIT);
     case 'listed-file':
       if (options.split !== undefined && options.split !== where.split) {
@@ -212,6 +214,19 @@ async function locatePath(path: string): Promise<Located> {
   const entry = manifest?.files.find((f) => f.path === basename(path));
   if (manifest !== null && entry !== undefined) return { kind: 'listed-file', dir, path, manifest, split: entry.split };
   return { kind: 'file', path };
+}
+
+/**
+ * A split asked for by name that the manifest does not list is a typo, not damage: a usage
+ * error listing the splits there are (a missing default split stays an integrity failure).
+ */
+function checkSplitName(manifest: DatasetManifest, dir: string, split: string): void {
+  const splits = manifest.files.map((f) => f.split);
+  if (splits.includes(split)) return;
+  const guess = closest(split, splits);
+  throw new UsageError(
+    `no split ${JSON.stringify(split)} in ${dir} (its splits: ${splits.join(', ')}${guess === null ? '' : `; did you mean ${guess}?`})`,
+  );
 }
 
 async function loadManifestFile(dir: string, manifest: DatasetManifest, split: string): Promise<LoadedBenchDataset> {

@@ -1,27 +1,45 @@
 import type { AuditHead } from '../../store/audit/audit-store.js';
-import { createPalette, renderTextTable, singleLine, truncate } from '../format.js';
-import { describeCreatedAt } from '../runs/runs-list.js';
+import { createPalette, fitColumns, renderTextTable, singleLine, type Align } from '../format.js';
+import { RUNS_LIST_WIDTH } from '../runs/runs-list.js';
 
-/** `runs list`: the stored audits, newest first, under their own header (they have no accuracy). */
-export function renderAuditRunsList(heads: readonly AuditHead[], options: { readonly colour: boolean }): string {
+/**
+ * `runs list`: the stored audits, newest first, under their own header (they have no
+ * accuracy), cut to the width as the runs above are (the id starts with the UTC date and time).
+ */
+export function renderAuditRunsList(
+  heads: readonly AuditHead[],
+  options: { readonly colour: boolean; readonly width?: number },
+): string {
   if (heads.length === 0) return '';
   const p = createPalette(options.colour);
   const rows = heads.map((h) => [
     h.id,
-    describeCreatedAt(h.createdAt),
-    truncate(singleLine(h.judgeModel ?? 'server default'), 24),
+    singleLine(h.judgeModel ?? 'server default'),
     h.judgeEndpoint.scheme === 'embedded' ? 'built-in' : `${h.judgeEndpoint.host}:${h.judgeEndpoint.port}`,
     h.set,
     h.status,
     `${h.finished}/${h.planned}`,
     h.counts === null ? 'n/a' : String(h.counts.disagrees),
     h.counts === null ? 'n/a' : String(h.counts.abstained + h.counts.unavailable),
-    h.label === null ? '' : truncate(singleLine(h.label), 30),
+    h.label === null ? '' : singleLine(h.label),
   ]);
-  const lines = renderTextTable(
-    ['audit', 'created', 'judge', 'endpoint', 'set', 'status', 'judged', 'disagree', 'no verdict', 'label'],
-    rows,
-    { align: ['left', 'left', 'left', 'left', 'left', 'left', 'right', 'right', 'right', 'left'], styleHeader: p.bold },
-  );
+  const header = ['audit', 'judge', 'endpoint', 'set', 'status', 'judged', 'disagree', 'no verdict', 'label'];
+  const align: Align[] = ['left', 'left', 'left', 'left', 'left', 'right', 'right', 'right', 'left'];
+  const fitted = fitColumns(header, rows, {
+    width: options.width ?? RUNS_LIST_WIDTH,
+    gapWidth: 2,
+    // The label gives way first, then judge and endpoint; when even the minimums do not fit,
+    // the set goes (the audit's report names it), then the label.
+    flexible: new Map([
+      [8, 6],
+      [1, 8],
+      [2, 10],
+    ]),
+    droppable: [8, 3],
+  });
+  const lines = renderTextTable(fitted.header, fitted.rows, {
+    align: fitted.columns.map((c) => align[c]!),
+    styleHeader: p.bold,
+  });
   return `${[p.bold('Audits (answer audits by a judge; never scored)'), ...lines].join('\n')}\n`;
 }

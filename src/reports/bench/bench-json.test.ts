@@ -200,9 +200,27 @@ describe('renderBenchJson', () => {
     expect(summary['ece']).toBeNull();
     expect(summary['mean_confidence']).toBeNull();
     expect(summary['input_tokens']).toBeNull();
-    expect(summary['latency_ms']).toEqual({ n: 0, p50: null, p95: null, mean: null });
+    const latency = { p50: 'no request completed', p95: 'no request completed', mean: 'no request completed' };
+    expect(summary['latency_ms']).toEqual({ n: 0, p50: null, p95: null, mean: null, null_reasons: latency });
     expect(summary['rating']).toEqual({ stars: 0, label: 'Incomplete: no successful cases' });
     expect(summary['cost']).toBeNull();
+  });
+
+  it('says beside every null why it is null (null_reasons, snake_case keys), and nothing when none is', () => {
+    const summary = (JSON.parse(renderBenchJson(createFailedRun())) as Json)['summary'] as Json;
+    const total = summary['total'] as number;
+    const reasons = summary['null_reasons'] as Record<string, string>;
+    const nulls = Object.keys(summary).filter((k) => summary[k] === null);
+    expect(Object.keys(reasons).sort()).toEqual(nulls.sort());
+    expect(reasons['kl']).toBe(`no decision was answered (${total} failed)`);
+    expect(reasons['mean_confidence']).toBe(reasons['kl']);
+    expect(reasons['input_tokens']).toBe('no request was answered');
+    expect(reasons['cost']).toBe('no price given (--price-per-mtok)');
+    for (const group of Object.values(summary['by_workflow'] as Record<string, Json>))
+      expect((group['null_reasons'] as Record<string, string>)['brier']).toMatch(/^no decision was answered/);
+    const answered = (doc['summary'] as Json)['null_reasons'] as Record<string, string> | undefined;
+    const answeredNulls = Object.entries(doc['summary'] as Json).filter(([, v]) => v === null);
+    expect(Object.keys(answered ?? {}).sort()).toEqual(answeredNulls.map(([k]) => k).sort());
   });
 
   it('keeps the dataset out of config and in its own key', () => {

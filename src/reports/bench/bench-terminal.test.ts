@@ -111,8 +111,9 @@ describe('renderBenchTerminal', () => {
   it('reads "Incomplete: no successful cases" when nothing was answered, with n/a metrics and no reliability table', () => {
     const text = renderBenchTerminal(createFailedRun(), { colour: false });
     expect(text).toMatch(/^Rating +Incomplete: no successful cases$/m);
-    expect(text).toMatch(/^KL from gold +n\/a$/m);
-    expect(text).toMatch(/^Latency +n\/a$/m);
+    expect(text).toMatch(/^KL from gold +n\/a {2}\(no decision was answered \(\d+ failed\)\)$/m);
+    expect(text).toMatch(/^Mean confidence +n\/a {2}\(no decision was answered/m);
+    expect(text).toMatch(/^Latency +n\/a {2}\(no request completed\)$/m);
     expect(text).not.toContain('Reliability');
     expect(text).not.toMatch(/^Input tokens/m);
   });

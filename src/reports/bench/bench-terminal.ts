@@ -1,7 +1,12 @@
 import { answeredModelsOf } from '../../core/bench/case-result.js';
 import type { BenchRun } from '../../core/bench/run.js';
 import type { MetricGroup } from '../../core/bench/summary.js';
-import { CONFIDENT_THRESHOLD } from '../../core/bench/summary.js';
+import {
+  benchNullReasons,
+  CONFIDENT_THRESHOLD,
+  costPerCorrectNullReason,
+  latencyNullReason,
+} from '../../core/bench/summary.js';
 import { QUESTION_TYPES } from '../../core/question.js';
 import { rate } from '../../core/bench/rating.js';
 import type { HeadlineMetric, RunStatistics } from '../../core/bench/run-statistics.js';
@@ -130,15 +135,17 @@ export function renderBenchTerminal(run: BenchRun, options: BenchTerminalOptions
     'Accuracy',
     `${p.bold(paintByRating(formatPercent(s.accuracy), s.rating.stars, p))}${ci('accuracy')}  (${formatRatio(s.correct, s.total)} decisions${errorsNote})`,
   ]);
-  rows.push(['KL from gold', `${formatNumber(s.kl)}${ci('kl')}`]);
-  rows.push(['Brier', `${formatNumber(s.brier)}${ci('brier')}`]);
-  rows.push(['Log loss', `${formatNumber(s.logLoss)}${ci('logLoss')}`]);
+  const absent = benchNullReasons(s);
+  const why = (reason: string | undefined): string => (reason === undefined ? '' : p.dim(`  (${reason})`));
+  rows.push(['KL from gold', `${formatNumber(s.kl)}${ci('kl')}${why(absent.kl)}`]);
+  rows.push(['Brier', `${formatNumber(s.brier)}${ci('brier')}${why(absent.brier)}`]);
+  rows.push(['Log loss', `${formatNumber(s.logLoss)}${ci('logLoss')}${why(absent.logLoss)}`]);
   const noise = describeEceNoise(st);
   rows.push([
     'ECE',
-    `${formatNumber(s.ece)}${ci('ece')}${s.ece === null ? '' : p.dim(`  ${noise === null ? '' : `${noise}; `}not comparable with the card's ECE column`)}`,
+    `${formatNumber(s.ece)}${ci('ece')}${s.ece === null ? why(absent.ece) : p.dim(`  ${noise === null ? '' : `${noise}; `}not comparable with the card's ECE column`)}`,
   ]);
-  rows.push(['Mean confidence', formatPercent(s.meanConfidence)]);
+  rows.push(['Mean confidence', `${formatPercent(s.meanConfidence)}${why(absent.meanConfidence)}`]);
   rows.push([
     'Confident disagreements',
     `${s.confidentDisagreements > 0 ? p.red(formatCount(s.confidentDisagreements)) : formatCount(s.confidentDisagreements)}  (wrong at ≥ ${formatPercent(CONFIDENT_THRESHOLD, 0)} confidence)`,
@@ -165,14 +172,14 @@ export function renderBenchTerminal(run: BenchRun, options: BenchTerminalOptions
   rows.push([
     'Latency',
     s.latencyMs.n === 0
-      ? NOT_AVAILABLE
+      ? `${NOT_AVAILABLE}${why(latencyNullReason(s.latencyMs) ?? undefined)}`
       : `p50 ${formatLatencyMs(s.latencyMs.p50)} · p95 ${formatLatencyMs(s.latencyMs.p95)} · mean ${formatLatencyMs(s.latencyMs.mean)}  (${formatCount(s.latencyMs.n)} answered requests)`,
   ]);
   if (s.inputTokens !== null) rows.push(['Input tokens', formatCount(s.inputTokens)]);
   if (s.cost !== null) {
     rows.push([
       'Cost',
-      `${formatUsd(s.cost.totalUsd)} at ${formatUsd(s.cost.pricePerMtokUsd)}/M input tokens · ${formatUsd(s.cost.perCorrectUsd)} per correct decision`,
+      `${formatUsd(s.cost.totalUsd)} at ${formatUsd(s.cost.pricePerMtokUsd)}/M input tokens · ${formatUsd(s.cost.perCorrectUsd)} per correct decision${why(costPerCorrectNullReason(s.cost) ?? undefined)}`,
     ]);
   }
   rows.push(['Duration', formatDuration(run.durationMs)]);

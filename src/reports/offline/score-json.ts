@@ -3,9 +3,9 @@
  * unrounded numbers, null for absent metrics.
  */
 import type { OfflineIntervals } from '../../core/offline/statistics.js';
-import type { OfflineSummary } from '../../core/offline/summary.js';
+import { offlineNullReasons, type OfflineSummary } from '../../core/offline/summary.js';
 import type { MetricComparison } from '../../core/stats/bootstrap.js';
-import { intervalJson, noiseFloorJson } from '../json-shapes.js';
+import { intervalJson, noiseFloorJson, nullReasonsJson } from '../json-shapes.js';
 import { conventionsJson, DEFAULT_CONVENTIONS, type Conventions } from '../../core/stats/conventions.js';
 import type { LeaderboardRow, OfflinePairing } from '../../core/offline/statistics.js';
 
@@ -20,6 +20,8 @@ export interface OfflineSummaryJson {
   readonly cost_per_correct_usd: number | null;
   readonly cost_per_correct_reason: string | null;
   readonly mean_latency_ms: number | null;
+  /** Why each null metric above is null (snake_case keys); absent when none is. */
+  readonly null_reasons?: Readonly<Record<string, string>>;
   readonly threshold: number;
   readonly counts: {
     readonly n_cases: number;
@@ -58,6 +60,7 @@ export function offlineSummaryJson(s: OfflineSummary): OfflineSummaryJson {
     cost_per_correct_usd: s.costPerCorrectUsd,
     cost_per_correct_reason: s.costPerCorrectReason,
     mean_latency_ms: s.meanLatencyMs,
+    ...nullReasonsJson(offlineNullReasons(s)),
     threshold: s.threshold,
     counts: {
       n_cases: c.nCases,
@@ -124,7 +127,29 @@ export function effectiveConventions(m: ScoredModel): Conventions {
 
 function modelJson(m: ScoredModel) {
   const { conventions, ...stats } = offlineStatsJson(m);
-  return { model: m.model, results: m.resultsPath, ...offlineSummaryJson(m.summary), ...stats, conventions };
+  const { null_reasons: summaryReasons, ...summary } = offlineSummaryJson(m.summary);
+  return {
+    model: m.model,
+    results: m.resultsPath,
+    ...summary,
+    ...stats,
+    conventions,
+    ...nullReasonsJson({ ...summaryReasons, ...statsNullReasons(m, summaryReasons ?? {}) }),
+  };
+}
+
+/** Why a `_ci` key or the noise floor is null: intervals off, the metric itself absent, or too few cases. */
+function statsNullReasons(m: ScoredModel, summaryReasons: Readonly<Record<string, string>>): Record<string, string> {
+  const stats = offlineStatsJson(m);
+  const off = 'no intervals computed (--no-ci)';
+  const out: Record<string, string> = {};
+  for (const metric of ['accuracy', 'brier', 'log_loss', 'ece'] as const) {
+    if (stats[`${metric}_ci`] !== null) continue;
+    out[`${metric}_ci`] = m.stats == null ? off : (summaryReasons[metric] ?? 'too few cases for an interval');
+  }
+  if (stats.ece_noise_floor === null)
+    out['ece_noise_floor'] = m.stats == null ? off : (summaryReasons['ece'] ?? 'too few cases for a noise floor');
+  return out;
 }
 
 /** `score --json`. */

@@ -33,6 +33,46 @@ describe('offline renderers', () => {
     expect(json['cost_per_correct_reason']).toBe('no_cost');
   });
 
+  it('gives every null its reason, in JSON (null_reasons) and in text', () => {
+    const empty = model('empty');
+    const json = JSON.parse(renderScoreJson(empty)) as Record<string, unknown>;
+    const nulls = Object.keys(json).filter((k) => json[k] === null && k !== 'model');
+    expect(Object.keys(json['null_reasons'] as object).sort()).toEqual(nulls.sort());
+    expect((json['null_reasons'] as Record<string, string>)['brier']).toBe('no case has a result');
+    expect(renderScoreText(empty)).toMatch(/Brier\s+n\/a\s+no case has a result/);
+    expect(renderScoreText(empty)).toMatch(/Log loss\s+n\/a\s+no case has a result/);
+    // A score-only model: the yes/no metrics are null for that reason; nothing else is.
+    const sc: OfflineCase = { id: 's', kind: 'score', correct: 3, scoreMin: 0, scoreMax: 5 };
+    const scoreOnly = summarizeOffline([
+      {
+        case: sc,
+        result: { caseId: 's', model: 'm', decision: { kind: 'score', value: 2 }, costUsd: 0.1, latencyMs: 5 },
+      },
+    ]);
+    const doc = JSON.parse(renderScoreJson(model('m', scoreOnly))) as Record<string, unknown>;
+    expect(doc['null_reasons']).toMatchObject({
+      accuracy: 'no yes_no or choice case has a result',
+      brier: 'no yes_no or choice case has a result',
+      log_loss: 'no yes_no or choice case has a result',
+      ece: 'no yes_no or choice case has a result',
+      mean_confidence: 'no yes_no or choice case has a result',
+      cost_per_correct_usd: 'no decision is correct',
+    });
+    const full = JSON.parse(
+      renderScoreJson(
+        model('m', summarizeOffline([{ case: yn, result: result(0.9, { costUsd: 0.1, latencyMs: 3 }) }])),
+      ),
+    );
+    expect(full.null_reasons).toEqual({
+      score_mae: 'no score case has a result',
+      accuracy_ci: 'no intervals computed (--no-ci)',
+      brier_ci: 'no intervals computed (--no-ci)',
+      log_loss_ci: 'no intervals computed (--no-ci)',
+      ece_ci: 'no intervals computed (--no-ci)',
+      ece_noise_floor: 'no intervals computed (--no-ci)',
+    });
+  });
+
   it('says why cost per correct is absent when nothing is correct', () => {
     const s = summarizeOffline([{ case: yn, result: result(0.1, { costUsd: 0.2 }) }]);
     expect(renderScoreText(model('m', s))).toMatch(/\$ \/ correct\s+n\/a\s+no decision is correct; total \$0\.200/);

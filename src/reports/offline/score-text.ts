@@ -1,7 +1,7 @@
 /** Text and Markdown renderers of `score`, `compare` and `validate`. Pure: they return strings. */
 import type { InputProblem } from '../../core/errors.js';
 import { formatProblem } from '../../core/errors.js';
-import { describeCostPerCorrectReason, type OfflineSummary } from '../../core/offline/summary.js';
+import { describeCostPerCorrectReason, offlineNullReasons, type OfflineSummary } from '../../core/offline/summary.js';
 import type { Interval } from '../../core/stats/bootstrap.js';
 import { describeConventions } from '../../core/stats/conventions.js';
 import { effectiveConventions, type ComparedModels, type ScoredModel } from './score-json.js';
@@ -30,6 +30,7 @@ export function renderScoreText(m: ScoredModel, options: TextOptions = {}): stri
   const c = s.counts;
   const decided = c.nScored.yesNo + c.nScored.choice;
   const thresholdNote = s.threshold === 0.5 ? '' : `, yes at p >= ${s.threshold}`;
+  const absent = offlineNullReasons(s);
   const cost =
     s.costPerCorrectUsd === null
       ? s.costPerCorrectReason === null
@@ -42,7 +43,7 @@ export function renderScoreText(m: ScoredModel, options: TextOptions = {}): stri
   const conventions = effectiveConventions(m);
   const eceNote =
     s.ece === null
-      ? ''
+      ? (absent.ece ?? '')
       : `mean confidence ${formatNumber(s.meanConfidence)}` +
         (floor === null
           ? ''
@@ -57,8 +58,8 @@ export function renderScoreText(m: ScoredModel, options: TextOptions = {}): stri
         ? 'no yes/no or choice results'
         : `${c.nCorrect} of ${decided} yes/no and choice decisions correct${thresholdNote}`,
     ],
-    ['Brier', formatNumber(s.brier), formatInterval(ci?.brier), s.brier === null ? '' : '0 best, 2 worst'],
-    ['Log loss', formatNumber(s.logLoss), formatInterval(ci?.logLoss), s.logLoss === null ? '' : '0 best'],
+    ['Brier', formatNumber(s.brier), formatInterval(ci?.brier), absent.brier ?? '0 best, 2 worst'],
+    ['Log loss', formatNumber(s.logLoss), formatInterval(ci?.logLoss), absent.logLoss ?? '0 best'],
     ['ECE', formatNumber(s.ece), formatInterval(ci?.ece), eceNote],
     [
       'Score MAE',

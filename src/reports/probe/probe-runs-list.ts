@@ -1,30 +1,43 @@
 import type { ProbeHead } from '../../store/probe/probe-store.js';
 import { endpointJson } from '../json-shapes.js';
-import { createPalette, renderTextTable, singleLine, truncate } from '../format.js';
-import { describeCreatedAt } from '../runs/runs-list.js';
+import { createPalette, fitColumns, renderTextTable, singleLine, type Align } from '../format.js';
+import { RUNS_LIST_WIDTH } from '../runs/runs-list.js';
 
 const counts = (c: { passed: number; failed: number } | null) =>
   c === null ? 'n/a' : `${c.passed}/${c.passed + c.failed}`;
 
-/** `runs list`: the stored probes, newest first, under their own header (they have no accuracy). */
-export function renderProbeRunsList(heads: readonly ProbeHead[], options: { readonly colour: boolean }): string {
+/**
+ * `runs list`: the stored probes, newest first, under their own header (they have no
+ * accuracy), cut to the width as the runs above are (the id starts with the UTC date and time).
+ */
+export function renderProbeRunsList(
+  heads: readonly ProbeHead[],
+  options: { readonly colour: boolean; readonly width?: number },
+): string {
   if (heads.length === 0) return '';
   const p = createPalette(options.colour);
   const rows = heads.map((h) => [
     h.id,
-    describeCreatedAt(h.createdAt),
-    truncate(singleLine(h.model ?? 'server default'), 24),
+    singleLine(h.model ?? 'server default'),
     h.endpoint.scheme === 'embedded' ? 'built-in' : `${h.endpoint.host}:${h.endpoint.port}`,
     String(h.cases),
     counts(h.conformance),
     counts(h.robustness),
     h.conformance === null ? 'n/a' : h.conformance.failed === 0 ? 'yes' : 'no',
   ]);
-  const lines = renderTextTable(
-    ['probe', 'created', 'model', 'endpoint', 'cases', 'checks ok', 'probes ok', 'conformant'],
-    rows,
-    { align: ['left', 'left', 'left', 'left', 'right', 'right', 'right', 'left'], styleHeader: p.bold },
-  );
+  const align: Align[] = ['left', 'left', 'left', 'right', 'right', 'right', 'left'];
+  const fitted = fitColumns(['probe', 'model', 'endpoint', 'cases', 'checks ok', 'probes ok', 'conformant'], rows, {
+    width: options.width ?? RUNS_LIST_WIDTH,
+    gapWidth: 2,
+    flexible: new Map([
+      [1, 10],
+      [2, 12],
+    ]),
+  });
+  const lines = renderTextTable(fitted.header, fitted.rows, {
+    align: fitted.columns.map((c) => align[c]!),
+    styleHeader: p.bold,
+  });
   return `${[p.bold('Probes (server conformance and robustness; never scored)'), ...lines].join('\n')}\n`;
 }
 

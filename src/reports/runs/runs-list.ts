@@ -1,15 +1,18 @@
-import type { StoredRunHead } from '../../store/run-store.js';
+import { datasetValueOf } from '../../datasets/typed-decisions/dataset-source.js';
+import type { StoredRunHead, StoredRunStatus } from '../../store/run-store.js';
 import { formatEndpoint } from '../../protocol/wire/endpoint.js';
 import type { AuditHead } from '../../store/audit/audit-store.js';
 import { auditHeadJson, runHeadJson } from '../json-shapes.js';
 import {
   createPalette,
+  fitColumns,
   formatNumber,
   formatPercent,
   plural,
   renderTextTable,
   singleLine,
-  truncate,
+  wrapText,
+  type Align,
 } from '../format.js';
 
 export interface RunsListOptions {
@@ -18,6 +21,10 @@ export interface RunsListOptions {
   readonly storePath: string;
   /** Show hosts as `<redacted>`. Default false. */
   readonly redactHost?: boolean;
+  /** Every run of the store by status, for the footer. Default: the runs given. */
+  readonly counts?: Readonly<Record<StoredRunStatus, number>>;
+  /** Width to fit: the terminal's. Default 100. */
+  readonly width?: number;
 }
 
 /** `2026-11-30 04:15` from an ISO 8601 time, as it was recorded. */
@@ -34,9 +41,9 @@ export function describeDataset(dataset: StoredRunHead['dataset']): string {
   return `${dataset.id}${revision}${dataset.split === 'test' ? '' : ` ${dataset.split}`}`;
 }
 
-/** The model column: the built-in model of the embedded server, else the model sent. */
+/** The model column: the built-in model of the embedded server (marked `*`), else the model sent. */
 export function describeHeadModel(head: StoredRunHead): string {
-  if (head.embeddedServer !== null) return `${head.embeddedServer.model} (built-in)`;
+  if (head.embeddedServer !== null) return `${head.embeddedServer.model}*`;
   return head.model ?? 'server default';
 }
 
@@ -46,43 +53,85 @@ export function describeHeadStatus(head: StoredRunHead): string {
   return `${head.status} ${head.savedCases}/${head.caseCount}`;
 }
 
-/** `runs list`: one row per stored run, newest first (in the order given). */
+/** The width `runs list` fits when the terminal does not say (and never less). */
+export const RUNS_LIST_WIDTH = 100;
+
+/**
+ * The dataset column: `sample`, `typed-decisions@abc1234`, or a file's name; the split when it
+ * is not `test`; `(filtered)` for a run on part of it.
+ */
+export function describeDatasetShort(head: Pick<StoredRunHead, 'dataset' | 'filtered'>): string {
+  const { dataset } = head;
+  const named = datasetValueOf(dataset);
+  const revision = named === 'typed-decisions' && dataset.revision !== null ? `@${dataset.revision.slice(0, 7)}` : '';
+  const split = dataset.split === 'test' ? '' : ` ${dataset.split}`;
+  return `${named ?? dataset.id}${revision}${split}${head.filtered ? ' (filtered)' : ''}`;
+}
+
+/**
+ * `runs list`: one row per stored run, newest first (in the order given), cut to the width
+ * (model, dataset and label shortened with an ellipsis), and a footer counting every run
+ * the store holds by status.
+ */
 export function renderRunsList(heads: readonly StoredRunHead[], options: RunsListOptions): string {
   const p = createPalette(options.colour);
-  if (heads.length === 0)
+  const counts = options.counts;
+  const stored = counts === undefined ? heads.length : Object.values(counts).reduce((a, b) => a + b, 0);
+  if (heads.length === 0 && stored === 0)
     return `No runs stored in ${options.storePath} yet. 'decidekit bench' saves every run there.\n`;
+  const header = ['id', 'model', 'dataset', 'status', 'accuracy', 'fingerprint', 'label'];
+  const align: Align[] = ['left', 'left', 'left', 'left', 'right', 'left', 'left'];
   const rows = heads.map((h) => [
     h.id,
-    describeCreatedAt(h.createdAt),
-    truncate(singleLine(describeHeadModel(h)), 28),
-    truncate(singleLine(describeDataset(h.dataset)), 56) + (h.filtered ? ' (filtered)' : ''),
+    singleLine(describeHeadModel(h)),
+    singleLine(describeDatasetShort(h)),
     describeHeadStatus(h),
     formatPercent(h.headline?.accuracy),
-    formatNumber(h.headline?.kl),
-    formatNumber(h.headline?.brier),
-    formatNumber(h.headline?.ece),
-    h.fingerprint,
-    h.label === null ? '' : truncate(singleLine(h.label), 30),
+    h.fingerprint.slice(0, 8),
+    h.label === null ? '' : singleLine(h.label),
   ]);
-  const lines = renderTextTable(
-    ['id', 'created', 'model', 'dataset', 'status', 'accuracy', 'KL', 'Brier', 'ECE', 'fingerprint', 'label'],
-    rows,
-    {
-      align: ['left', 'left', 'left', 'left', 'left', 'right', 'right', 'right', 'right', 'left', 'left'],
-      styleHeader: p.bold,
-    },
-  );
+  const width = options.width ?? RUNS_LIST_WIDTH;
+  const fitted = fitColumns(header, rows, {
+    width,
+    gapWidth: 2,
+    // The label gives way first, then the model, then the dataset.
+    flexible: new Map([
+      [6, 6],
+      [1, 10],
+      [2, 12],
+    ]),
+    droppable: [6],
+  });
+  const lines = renderTextTable(fitted.header, fitted.rows, {
+    align: fitted.columns.map((c) => align[c]!),
+    styleHeader: p.bold,
+  });
   const endpoints = new Set(
     heads.filter((h) => h.embeddedServer === null).map((h) => formatEndpoint(h.endpoint, options.redactHost === true)),
   );
-  const footer = [
-    p.dim(
-      `${plural(heads.length, 'run')} in ${options.storePath}; numbers as stored, without intervals ('decidekit runs show RUN' gives each with its 95% interval); runs of the same dataset, cases and questions compare paired, whatever the model ('decidekit runs compare A B').`,
-    ),
+  const notes = [
+    describeStoreCounts(heads.length, stored, counts, options.storePath),
+    ...(heads.some((h) => h.embeddedServer !== null) ? ['* a built-in model on the embedded reference server.'] : []),
+    "Numbers as stored, without intervals: 'decidekit runs show ID' gives each with its 95% interval. Runs of the same dataset, cases and questions compare paired, whatever the model ('decidekit runs compare A B').",
+    ...(endpoints.size > 0 ? [`endpoints: ${[...endpoints].sort().join(', ')}`] : []),
   ];
-  if (endpoints.size > 0) footer.push(p.dim(`endpoints: ${[...endpoints].sort().join(', ')}`));
+  const footer = notes.flatMap((n) => wrapText(n, width)).map((l) => p.dim(l));
   return `${[...lines, '', ...footer].join('\n')}\n`;
 }
+
+/** "12 runs in PATH (9 complete, 3 interrupted)", and how many are shown when not all. */
+function describeStoreCounts(
+  shown: number,
+  stored: number,
+  counts: RunsListOptions['counts'],
+  storePath: string,
+): string {
+  const parts = counts === undefined ? [] : STATUS_ORDER.filter((s) => counts[s] > 0).map((s) => `${counts[s]} ${s}`);
+  const what = `${plural(stored, 'run')} in ${storePath}${parts.length === 0 ? '' : ` (${parts.join(', ')})`}`;
+  return shown < stored ? `The ${shown} newest of ${what}.` : `${what[0]!.toUpperCase()}${what.slice(1)}.`;
+}
+
+const STATUS_ORDER = ['complete', 'incomplete', 'interrupted', 'running'] as const;
 
 /**
  * `runs list --json`: the store path, every run head and the stored audits, keys in a fixed

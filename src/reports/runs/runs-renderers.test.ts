@@ -105,17 +105,46 @@ describe('renderRunsList', () => {
       storePath: 's.sqlite',
     });
     const lines = text.split('\n');
-    expect(lines[0]).toMatch(
-      /^id\s+created\s+model\s+dataset\s+status\s+accuracy\s+KL\s+Brier\s+ECE\s+fingerprint\s+label$/,
-    );
+    expect(lines[0]).toMatch(/^id\s+model\s+dataset\s+status\s+accuracy\s+fingerprint\s+label$/);
     expect(lines[1]).toContain('20261202-000000-cccc');
     expect(lines[1]).toContain('running 1/4');
-    expect(lines[1]).toMatch(/n\/a\s+n\/a\s+n\/a\s+n\/a/);
+    expect(lines[1]).toMatch(/running 1\/4\s+n\/a/);
     expect(lines[2]).toContain('75.0%');
     expect(lines[3]).toContain('50.0%');
     expect(lines[3]).toContain('baseline');
     expect(text).toContain('3 runs in s.sqlite');
     expect(text).not.toContain('\u001b[');
+  });
+
+  it('fits 100 columns: long model names, dataset paths and labels are cut with an ellipsis', () => {
+    const long = 'x'.repeat(150);
+    const config = runConfig();
+    const run = makeRun(
+      '20261203-000000-dddd',
+      [answeredCase(c1, rightAnswers())],
+      { ...config, model: `vendor/${long}`, dataset: { ...config.dataset, id: `/home/me/${long}.jsonl` } },
+      `label ${long}`,
+    );
+    const text = renderRunsList([headOf(run), headOf(runA)], { colour: false, storePath: `/data/${long}/runs.sqlite` });
+    const lines = text.trimEnd().split('\n');
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(100);
+    expect(lines[1]).toMatch(/^20261203-000000-dddd  vendor\/x+…  \/home\/me\/x+…  incomplete 1\/4 /);
+    expect(lines[1]).toMatch(/  label ?x*…$/);
+    expect(lines[1]).toContain(run.fingerprint.slice(0, 8));
+    expect(text).toContain(`/data/${'x'.repeat(40)}`); // the store path wraps, it is not cut
+    // Wider terminals get more of the names.
+    const wide = renderRunsList([headOf(run)], { colour: false, storePath: 's', width: 160 }).split('\n');
+    expect([...wide[1]!].length).toBe(160);
+  });
+
+  it('counts every run of the store by status in the footer, and says when only the newest are shown', () => {
+    const counts = { running: 1, complete: 9, incomplete: 0, interrupted: 2 };
+    const all = renderRunsList([headOf(runB), headOf(runA)], { colour: false, storePath: 's.sqlite', counts });
+    expect(all).toContain('The 2 newest of 12 runs in s.sqlite (9 complete, 2 interrupted, 1 running).');
+    const one = { running: 0, complete: 2, incomplete: 0, interrupted: 0 };
+    expect(renderRunsList([headOf(runB), headOf(runA)], { colour: false, storePath: 's', counts: one })).toContain(
+      '2 runs in s (2 complete).',
+    );
   });
 
   it('hides hosts when redacting', () => {
@@ -128,6 +157,8 @@ describe('renderRunsList', () => {
     const doc = JSON.parse(renderRunsListJson([headOf(running, 'running', 1), headOf(runA)], 's.sqlite'));
     expect(doc.store).toBe('s.sqlite');
     expect(doc.runs[0].headline).toBeNull();
+    expect(doc.runs[0].null_reasons.headline).toMatch(/^no summary saved yet: the run is running/);
+    expect(doc.runs[1]).not.toHaveProperty('null_reasons');
     expect(doc.runs[1].headline.kl).toBe(runA.summary.kl);
     expect(doc.runs[1].fingerprint).toBe(runA.fingerprint);
     expect(doc.runs[1].headline.latency_p50_ms).toBe(runA.summary.latencyMs.p50);
@@ -147,11 +178,12 @@ describe('renderRunShow', () => {
     expect(text).toContain('synthetic sample');
   });
 
-  it('shows n/a for metrics of a run where nothing was answered', () => {
+  it('shows n/a with its reason for metrics of a run where nothing was answered', () => {
     const none = makeRun('20261203-000000-dddd', [failedCase(c1)]);
     const text = renderRunShow(headOf(none), none, { colour: false });
-    expect(text).toMatch(/KL from gold\s+n\/a/);
-    expect(text).toMatch(/latency\s+p50 n\/a/);
+    expect(text).toMatch(/KL from gold\s+n\/a {2}\(no decision was answered \(\d+ failed\)\)/);
+    expect(text).toMatch(/latency\s+n\/a {2}\(no request completed\)/);
+    expect(text).toMatch(/input tokens\s+n\/a {2}\(no request was answered\)/);
   });
 
   it('puts config and summary in JSON, with the host redacted on request', () => {

@@ -1,5 +1,10 @@
 import type { BenchRun } from '../../core/bench/run.js';
-import { CONFIDENT_THRESHOLD } from '../../core/bench/summary.js';
+import {
+  benchNullReasons,
+  CONFIDENT_THRESHOLD,
+  costPerCorrectNullReason,
+  latencyNullReason,
+} from '../../core/bench/summary.js';
 import { formatEndpoint } from '../../protocol/wire/endpoint.js';
 import { benchSummaryJson, datasetJson, runConfigJson, runHeadJson, runStatisticsJson } from '../json-shapes.js';
 import type { StoredRunHead } from '../../store/run-store.js';
@@ -96,16 +101,19 @@ export function renderRunShow(head: StoredRunHead, run: BenchRun, options: RunSh
     return text === '' ? '' : `  ${p.dim(text)}`;
   };
   const noise = describeEceNoise(st);
+  const absent = benchNullReasons(s);
+  const why = (reason: string | null | undefined): string => (reason == null ? '' : p.dim(`  (${reason})`));
+  const latencyWhy = latencyNullReason(s.latencyMs);
   const rows: [string, string][] = [
     [
       'accuracy',
       `${formatPercent(s.accuracy)}${ci('accuracy')}  (${formatRatio(s.correct, s.total)} decisions${errorsNote})`,
     ],
-    ['KL from gold', `${formatNumber(s.kl)}${ci('kl')}`],
-    ['Brier', `${formatNumber(s.brier)}${ci('brier')}`],
-    ['log loss', `${formatNumber(s.logLoss)}${ci('logLoss')}`],
-    ['ECE', `${formatNumber(s.ece)}${ci('ece')}${noise === null ? '' : p.dim(`  ${noise}`)}`],
-    ['mean confidence', formatPercent(s.meanConfidence)],
+    ['KL from gold', `${formatNumber(s.kl)}${ci('kl')}${why(absent.kl)}`],
+    ['Brier', `${formatNumber(s.brier)}${ci('brier')}${why(absent.brier)}`],
+    ['log loss', `${formatNumber(s.logLoss)}${ci('logLoss')}${why(absent.logLoss)}`],
+    ['ECE', `${formatNumber(s.ece)}${ci('ece')}${noise === null ? why(absent.ece) : p.dim(`  ${noise}`)}`],
+    ['mean confidence', `${formatPercent(s.meanConfidence)}${why(absent.meanConfidence)}`],
     [
       'confident disagreements',
       `${formatCount(s.confidentDisagreements)}  (wrong at >= ${formatPercent(CONFIDENT_THRESHOLD, 0)})`,
@@ -117,12 +125,17 @@ export function renderRunShow(head: StoredRunHead, run: BenchRun, options: RunSh
     ],
     [
       'latency',
-      `p50 ${formatLatencyMs(s.latencyMs.p50)} · p95 ${formatLatencyMs(s.latencyMs.p95)} · mean ${formatLatencyMs(s.latencyMs.mean)}`,
+      latencyWhy === null
+        ? `p50 ${formatLatencyMs(s.latencyMs.p50)} · p95 ${formatLatencyMs(s.latencyMs.p95)} · mean ${formatLatencyMs(s.latencyMs.mean)}`
+        : `n/a${why(latencyWhy)}`,
     ],
-    ['input tokens', formatCount(s.inputTokens)],
+    ['input tokens', `${formatCount(s.inputTokens)}${why(absent.inputTokens)}`],
   ];
   if (cost !== null)
-    rows.push(['cost', `${formatUsd(cost.totalUsd)} total · ${formatUsd(cost.perCorrectUsd)} per correct decision`]);
+    rows.push([
+      'cost',
+      `${formatUsd(cost.totalUsd)} total · ${formatUsd(cost.perCorrectUsd)} per correct decision${why(costPerCorrectNullReason(cost))}`,
+    ]);
   out.push(...renderTextRows(rows, { align: ['left', 'left'], indent: '  ' }));
   if (st !== null) {
     out.push('');

@@ -8,8 +8,10 @@ export const command = defineCommand({
   usage: 'runs check [RUN] [--json] [--store PATH]',
   description: `Opens the store read-only, runs SQLite's quick check, and for every run (or RUN only)
 re-scores each stored decision from its answers and gold, recomputes the run's summary and
-compares both with what was saved. A damaged store or a run that no longer reads back as
-it was saved is named, with what differs.`,
+compares both with what was saved, and checks each case's rows against the digest written
+with them (any changed byte of a case, even one that moves no score; cases saved before
+schema version 6 have none). A damaged store or a run that no longer reads back as it was
+saved is named, with what differs.`,
   options: {
     json: flag('one JSON document'),
     store: storeOption,

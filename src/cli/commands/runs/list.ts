@@ -7,8 +7,10 @@ export const command = defineCommand({
   name: 'runs list',
   summary: 'stored runs, newest first',
   usage: 'runs list [--limit N] [--redact] [--json] [--store PATH]',
-  description: `Lists stored runs, newest first: id, date, model, dataset, status, accuracy, KL, Brier,
-ECE, fingerprint, label. A store that does not exist yet lists no runs.`,
+  description: `Lists stored runs, newest first: id (it starts with the UTC date and time), model,
+dataset, status, accuracy, fingerprint (its first 8 digits), label, cut to fit the terminal
+(100 columns when not one). The footer counts every run the store holds by status. KL,
+Brier, ECE and the rest: 'runs show ID' or --json. A store that does not exist yet lists no runs.`,
   options: {
     limit: integer('N', 'list only the N newest runs', { min: 1, defaultText: 'all' }),
     redact: flag('show server hosts as <redacted>'),
@@ -19,7 +21,8 @@ ECE, fingerprint, label. A store that does not exist yet lists no runs.`,
   examples: ['decidekit runs list --limit 10'],
   async run({ values }, io) {
     const path = storePathOf(values.store, io);
-    const { listStoredRuns, listStoredAudits, listStoredProbes } = await import('../../../app/runs/stored-runs.js');
+    const { countStoredRuns, listStoredRuns, listStoredAudits, listStoredProbes } =
+      await import('../../../app/runs/stored-runs.js');
     const limit = values.limit === undefined ? {} : { limit: values.limit };
     const heads = listStoredRuns(path, limit);
     const audits = await listStoredAudits(path, limit);
@@ -39,9 +42,18 @@ ECE, fingerprint, label. A store that does not exist yet lists no runs.`,
       );
     } else {
       const colour = colourEnabled(io.stdout, io.env);
-      io.stdout.write(renderRunsList(heads, { colour, storePath: path, redactHost: values.redact }));
-      io.stdout.write(renderAuditRunsList(audits, { colour }));
-      io.stdout.write(renderProbeRunsList(probes, { colour }));
+      const width = io.stdout.isTTY === true ? io.stdout.columns : undefined;
+      io.stdout.write(
+        renderRunsList(heads, {
+          colour,
+          storePath: path,
+          redactHost: values.redact,
+          counts: countStoredRuns(path),
+          ...(width === undefined ? {} : { width }),
+        }),
+      );
+      io.stdout.write(renderAuditRunsList(audits, { colour, ...(width === undefined ? {} : { width }) }));
+      io.stdout.write(renderProbeRunsList(probes, { colour, ...(width === undefined ? {} : { width }) }));
     }
     return 0;
   },

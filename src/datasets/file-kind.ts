@@ -1,0 +1,97 @@
+/**
+ * What kind of decidekit file a path holds, told from its first bytes: so a file given to
+ * the wrong command or option is refused once, naming what it is and what to run instead,
+ * rather than failing on every line.
+ */
+import { open } from 'node:fs/promises';
+
+/** The files decidekit reads or writes, and the raw formats it tells apart by their magic bytes. */
+export type FileKind =
+  | 'typed-decisions'
+  | 'offline-dataset'
+  | 'offline-results'
+  | 'action-spec'
+  | 'audit-checks'
+  | 'audit-transcripts'
+  | 'bench-report'
+  | 'run-store'
+  | 'gzip'
+  | 'parquet'
+  | 'html'
+  | 'json-document';
+
+/** Bytes read to tell a file's kind: enough for the first line of every line format decidekit reads. */
+const HEAD_BYTES = 64 * 1024;
+
+/**
+ * The kind of the file at `path`, or null when it is none that decidekit knows (or cannot be
+ * read: the loader then words that). Reads at most the first 64 KiB.
+ */
+export async function sniffFileKind(path: string): Promise<FileKind | null> {
+  let head: Buffer;
+  try {
+    const file = await open(path, 'r');
+    try {
+      if (!(await file.stat()).isFile()) return null;
+      const buf = Buffer.alloc(HEAD_BYTES);
+      const { bytesRead } = await file.read(buf, 0, HEAD_BYTES, 0);
+      head = buf.subarray(0, bytesRead);
+    } finally {
+      await file.close();
+    }
+  } catch {
+    return null;
+  }
+  return fileKindOfHead(head);
+}
+
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
+
+/** The kind of a file from its first bytes (see {@link sniffFileKind}). */
+export function fileKindOfHead(head: Buffer): FileKind | null {
+  if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) return 'gzip';
+  if (head.length >= 4 && head.toString('latin1', 0, 4) === 'PAR1') return 'parquet';
+  if (head.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC)) return 'run-store';
+  let text = head.toString('utf8');
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const start = text.trimStart();
+  if (/^<(!doctype html|html)[\s>]/i.test(start)) return 'html';
+  if (!start.startsWith('{') && !start.startsWith('[')) return null;
+  const firstLine = start.split('\n', 1)[0]!.trim();
+  const record = parseRecord(firstLine);
+  if (record !== null) return lineKindOf(record) ?? documentKindOf(record);
+  // A JSON document across several lines (a report or a spec), told by its opening keys.
+  if (/^\{\s*"format"\s*:\s*"decidekit\.bench"/.test(start)) return 'bench-report';
+  if (/^\{\s*"checks"\s*:/.test(start)) return 'audit-checks';
+  if (/^\{\s*"actions"\s*:/.test(start) && /"rules"\s*:/.test(start)) return 'action-spec';
+  // Only a document's own opening line: a JSON Lines file with a broken first line is not one.
+  return firstLine === '{' || firstLine === '[' ? 'json-document' : null;
+}
+
+function parseRecord(line: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The line format a first line belongs to, by the keys only that format has. */
+function lineKindOf(r: Record<string, unknown>): FileKind | null {
+  if ('workflow' in r && 'questions' in r) return 'typed-decisions';
+  if ('case_id' in r && ('decision' in r || 'model' in r)) return 'offline-results';
+  if ('kind' in r && 'correct' in r) return 'offline-dataset';
+  if ('scenario' in r && 'messages' in r) return 'audit-transcripts';
+  return null;
+}
+
+/** A whole JSON document written on one line. */
+function documentKindOf(r: Record<string, unknown>): FileKind | null {
+  if (r['format'] === 'decidekit.bench') return 'bench-report';
+  if (Array.isArray(r['checks'])) return 'audit-checks';
+  if ('actions' in r && 'rules' in r) return 'action-spec';
+  return null;
+}

@@ -1,0 +1,54 @@
+/**
+ * A digest of one stored case: sha256 over the canonical JSON of its `cases` row and its
+ * `decisions` rows, exactly as written. `runs check` recomputes it from the rows as read, so
+ * a change to any stored byte of a case (an answer that is neither gold nor predicted, an
+ * error message, a latency) is found, not only changes that move a score.
+ */
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../core/canonical-json.js';
+
+/**
+ * The columns of a `cases` row the digest covers: every one but the digest and the position
+ * (the run's case set, `run_cases`, holds that; a save may take it there inside SQL).
+ */
+export const CASE_DIGEST_COLUMNS = [
+  'run_id',
+  'case_id',
+  'workflow',
+  'request_status',
+  'latency_ms',
+  'input_tokens',
+  'error_kind',
+  'error_message',
+  'answered_model',
+] as const;
+
+/** The columns of a `decisions` row the digest covers: all of them. */
+export const DECISION_DIGEST_COLUMNS = [
+  'run_id',
+  'case_id',
+  'position',
+  'question_id',
+  'type',
+  'answers_json',
+  'gold_label',
+  'gold_probabilities_json',
+  'status',
+  'predicted',
+  'correct',
+  'confidence',
+  'kl',
+  'brier',
+  'probabilities_json',
+  'error_kind',
+  'error_message',
+] as const;
+
+type Row = Readonly<Record<string, unknown>>;
+
+/** sha256 (hex) of the case row and its decision rows (in position order), by the columns above. */
+export function caseDigest(caseRow: Row, decisionRows: readonly Row[]): string {
+  const pick = (row: Row, columns: readonly string[]) => columns.map((c) => row[c] ?? null);
+  const record = [pick(caseRow, CASE_DIGEST_COLUMNS), ...decisionRows.map((d) => pick(d, DECISION_DIGEST_COLUMNS))];
+  return createHash('sha256').update(canonicalJson(record)).digest('hex');
+}
