@@ -232,10 +232,13 @@ export function decisionLogLoss(d: Decision, probabilities: readonly number[]): 
 export type GroupMetricName = 'accuracy' | 'kl' | 'brier' | 'logLoss' | 'ece' | 'meanConfidence';
 
 /** Why each absent (null) metric of a group is absent; metrics with a value have no entry. */
-export function metricGroupNullReasons(g: MetricGroup): Partial<Record<GroupMetricName, string>> {
+export function metricGroupNullReasons(
+  g: Omit<MetricGroup, 'logLoss'> & { readonly logLoss?: number | null },
+): Partial<Record<GroupMetricName, string>> {
   const out: Partial<Record<GroupMetricName, string>> = {};
   const unanswered = g.total === 0 ? 'no decisions' : `no decision was answered (${g.total} failed)`;
   if (g.accuracy === null) out.accuracy = 'no decisions';
+  // Log loss is absent (undefined) from heads of runs stored without it: only null needs a reason.
   for (const k of ['kl', 'brier', 'logLoss', 'ece', 'meanConfidence'] as const) if (g[k] === null) out[k] = unanswered;
   return out;
 }
