@@ -180,6 +180,15 @@ export {
   summarizeRun,
   type RunStore,
 } from './store/index.js';
+// The per-decision export table (what `runs export` writes): schema and rows.
+export {
+  DECISION_SCHEMA_VERSION,
+  DECISION_COLUMNS,
+  decisionRowsOfRun,
+  type DecisionRow,
+  type DecisionColumn,
+  type DecisionColumnType,
+} from './core/export/decision-row.js';
 export { renderBenchTerminal, type BenchTerminalOptions } from './reports/bench/bench-terminal.js';
 export { renderBenchMarkdown, type BenchMarkdownOptions } from './reports/bench/bench-markdown.js';
 export { renderBenchJson } from './reports/bench/bench-json.js';

@@ -60,7 +60,8 @@ export function renderProblems(problems: readonly InputProblem[]): string[] {
     const numbered = lines.filter((l): l is number => l !== null);
     const shown = numbered.slice(0, 5).join(', ');
     const more = numbered.length > 5 ? ` and ${numbered.length - 5} more` : '';
-    return `${formatProblem(first)}\n  (the same problem on ${lines.length} lines${numbered.length > 0 ? `: ${shown}${more}` : ''})`;
+    const unit = first.unit === 'row' ? 'rows' : 'lines';
+    return `${formatProblem(first)}\n  (the same problem on ${lines.length} ${unit}${numbered.length > 0 ? `: ${shown}${more}` : ''})`;
   });
 }
 

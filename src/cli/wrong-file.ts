@@ -23,9 +23,33 @@ export interface GivenFile {
 export async function refuseWrongFiles(files: readonly GivenFile[], cwd: string): Promise<void> {
   for (const f of files) {
     const kind = await sniffFileKind(resolve(cwd, f.path));
+    // Offline datasets and results may be Parquet too: only a Typed Decisions one is the wrong file.
+    if (kind === 'parquet' && OFFLINE.includes(f.expects) && !(await isTypedDecisionsParquet(resolve(cwd, f.path))))
+      continue;
     const problem = kind === null ? null : wrongFileMessage(f, kind);
     if (problem !== null) throw new UsageError(problem);
   }
+}
+
+const OFFLINE: readonly ExpectedFile[] = ['offline-dataset', 'offline-results'];
+
+/** A Parquet file with the Typed Decisions columns (`questions`, `gold`); reads its footer only. */
+async function isTypedDecisionsParquet(path: string): Promise<boolean> {
+  const { readParquetRows } = await import('../datasets/parquet-rows.js');
+  const stop = new Error('columns read');
+  let columns: readonly string[] = [];
+  try {
+    await readParquetRows(path, () => {}, {
+      check: (info) => {
+        columns = info.columns;
+        throw stop;
+      },
+    });
+  } catch (err) {
+    // Unreadable: let the command's own reader say why.
+    if (err !== stop) return false;
+  }
+  return columns.includes('questions') && columns.includes('gold');
 }
 
 /** Formats read line by line, so gzip is welcome under a `.gz` name. */

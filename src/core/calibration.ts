@@ -152,6 +152,19 @@ export class CalibrationAccumulator {
     this.total++;
   }
 
+  /**
+   * Adds `n` pairs of bin `bin` at once, `hits` of them right, their confidences summing to
+   * `confidenceSum`: for engines that bin and count outside this process (the bin must be
+   * `binOf` of each confidence).
+   */
+  addBin(bin: number, n: number, hits: number, confidenceSum: number): void {
+    if (!this.streaming) throw new TypeError('addBin needs equal-width bins pooled over decisions');
+    this.counts[bin]! += n;
+    this.hits[bin]! += hits;
+    this.confidence[bin]!.add(confidenceSum);
+    this.total += n;
+  }
+
   get n(): number {
     return this.total;
   }

@@ -41,6 +41,8 @@ export type ErrorCode =
   | 'store_write_failed'
   | 'store_damaged'
   | 'store_needs_upgrade'
+  // exports
+  | 'not_leaderboard_run'
   // the live monitor
   | 'live_first_contact'
   | 'live_no_cases'
@@ -77,16 +79,18 @@ export class DecidekitError extends Error {
 /** One problem found in an input file. */
 export interface InputProblem {
   readonly file: string;
-  /** 1-based line (or row) number; null for whole-file problems. */
+  /** 1-based line number (a row number when `unit` is `row`); null for whole-file problems. */
   readonly line: number | null;
+  /** `row` for a Parquet file, whose problems name rows instead of lines. */
+  readonly unit?: 'row';
   readonly caseId?: string;
   readonly field?: string;
   readonly message: string;
 }
 
-/** "results.jsonl:7 case ch-1: probabilities sum to 1.30, expected 1" */
+/** "results.jsonl:7 case ch-1: probabilities sum to 1.30, expected 1" ("results.parquet row 7 case ch-1: ..."). */
 export function formatProblem(p: InputProblem): string {
-  const where = p.line === null ? p.file : `${p.file}:${p.line}`;
+  const where = p.line === null ? p.file : p.unit === 'row' ? `${p.file} row ${p.line}` : `${p.file}:${p.line}`;
   const who = p.caseId === undefined ? '' : ` case ${p.caseId}`;
   return `${where}${who}: ${p.message}`;
 }

@@ -20,9 +20,9 @@ Per model: field accuracy and rank, action accuracy, mean cost per item and rank
 false-inaction rate, costliest confusions, items and incomplete items (answered only
 partly: excluded). Both rankings are printed.`,
   options: {
-    dataset: text('FILE', 'dataset JSONL with grouped cases (required)'),
+    dataset: text('FILE', 'dataset JSONL or Parquet with grouped cases (required)'),
     spec: text('FILE', 'action spec JSON (required)'),
-    results: list('FILE', 'one or more results JSONL files, one model each (required)'),
+    results: list('FILE', 'one or more results files (JSONL or Parquet), one model each (required)'),
     threshold: list('FIELD=P', 'yes iff P(yes) >= P for that yes_no field (default 0.5); repeatable', {
       example: 'urgent=0.5',
     }),

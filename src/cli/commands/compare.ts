@@ -32,8 +32,8 @@ baseline), the difference in each metric with its paired 95% interval and a verd
 (better, worse, or within noise), and McNemar's exact test on accuracy; and a leaderboard
 ranked by accuracy, marking models whose interval overlaps the leader's as tied.`,
   options: {
-    dataset: text('FILE', 'dataset JSONL (required)'),
-    results: list('FILE', 'results JSONL files; repeat the option or list several after it'),
+    dataset: text('FILE', 'dataset JSONL or Parquet (required)'),
+    results: list('FILE', 'results files (JSONL or Parquet); repeat the option or list several after it'),
     sort: {
       ...sortOption,
       parse: (raw, name) => {

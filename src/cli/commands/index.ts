@@ -15,6 +15,7 @@ import { command as report } from './report.js';
 import { command as runs } from './runs.js';
 import { command as score } from './score.js';
 import { command as serve } from './serve.js';
+import { command as sql } from './sql.js';
 import { command as tune } from './tune.js';
 import { command as validate } from './validate.js';
 
@@ -33,4 +34,5 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   dataset,
   report,
   runs,
+  sql,
 };

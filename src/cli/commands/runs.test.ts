@@ -301,9 +301,17 @@ describe.concurrent('decidekit runs export', () => {
     expect(readFileSync(out, 'utf8').trimEnd().split('\n')).toHaveLength(better().decisions);
   });
 
-  it('requires --format jsonl', async () => {
-    expect((await cli(['runs', 'export', better().id, '--store', storePath])).code).toBe(2);
-    expect((await cli(['runs', 'export', better().id, '--format', 'csv', '--store', storePath])).code).toBe(2);
+  it('needs a format, given or read from the --out extension', async () => {
+    const none = await cli(['runs', 'export', better().id, '--store', storePath]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('runs export needs --format jsonl, csv, parquet or eval-results');
+    expect((await cli(['runs', 'export', better().id, '--format', 'xml', '--store', storePath])).code).toBe(2);
+    expect((await cli(['runs', 'export', better().id, '--out', join(dir, 'x.txt'), '--store', storePath])).code).toBe(
+      2,
+    );
+    const out = join(dir, 'by-extension.csv');
+    expect((await cli(['runs', 'export', better().id, '--out', out, '--store', storePath])).code).toBe(0);
+    expect(readFileSync(out, 'utf8').split('\r\n')[0]).toMatch(/^schema_version,run_id,/);
   });
 });
 

@@ -1,5 +1,5 @@
 import { UsageError } from '../../core/errors.js';
-import { decimal, defineCommand, flag, list, text } from '../define-command.js';
+import { decimal, defineCommand, flag, list, oneOf, text } from '../define-command.js';
 import { colourEnabled } from '../io.js';
 import { requiredValue } from '../option-checks.js';
 import { conventionsFromOptions, statsOptions } from '../stats-options.js';
@@ -8,27 +8,35 @@ export const command = defineCommand({
   name: 'score',
   summary: "score one model's saved answers against a dataset",
   usage:
-    'score --dataset FILE --results FILE [--threshold P] [--ece-bins N] [--ece-binning equal-width|equal-mass] [--ece-average pooled|per-question] [--seed S] [--no-ci] [--json] [--html FILE]',
-  description: `Scores one model's saved decisions (a results JSONL file) against a dataset with known
-answers. Never calls a model. Files may be gzipped (.gz).
+    'score --dataset FILE --results FILE [--threshold P] [--ece-bins N] [--ece-binning equal-width|equal-mass] [--ece-average pooled|per-question] [--seed S] [--no-ci] [--engine node|duckdb] [--json] [--html FILE]',
+  description: `Scores one model's saved decisions (a results JSONL or Parquet file) against a dataset with known
+answers. Never calls a model. JSONL files may be gzipped (.gz).
 
 Prints accuracy, Brier, log loss, ECE (with the reliability table), score MAE, cost per
 correct decision and mean latency. Absent numbers read n/a (null in JSON). Accuracy, Brier,
 log loss and ECE carry a 95% interval (2,000 seeded case-level bootstrap resamples; JSON
 keys accuracy_ci, brier_ci, log_loss_ci, ece_ci), and ECE the noise floor of a perfectly
 calibrated model with the same confidences. Every report states its conventions
-(docs/scoring.md).`,
+(docs/scoring.md).
+
+--engine duckdb scores inside DuckDB (the optional package @duckdb/node-api), for files
+larger than memory, JSONL (.gz) or Parquet: the same numbers and report, without intervals
+(as --no-ci) and with equal-width pooled ECE bins only. What it checks: docs/file-formats.md.`,
   options: {
-    dataset: text('FILE', 'dataset JSONL, one case a line (required)'),
-    results: list('FILE', "one model's results JSONL (required)"),
+    dataset: text('FILE', 'dataset JSONL (one case a line) or Parquet (one a row) (required)'),
+    results: list('FILE', "one model's results, JSONL or Parquet (required)"),
     threshold: decimal('P', 'yes/no cases: predicted yes iff P(yes) >= P', { min: 0, max: 1, default: 0.5 }),
     ...statsOptions,
+    engine: oneOf('ENGINE', ['node', 'duckdb'], 'score in this process (node) or inside DuckDB (duckdb)', {
+      default: 'node',
+    }),
     json: flag('one JSON document, unrounded numbers'),
     html: text('FILE', 'also write an HTML report (reliability diagram, metrics) to FILE'),
   },
   examples: [
     'decidekit score --dataset data/moderation/dataset.jsonl \\\n' +
       '                --results data/moderation/results-careful-1.jsonl',
+    'decidekit score --engine duckdb --dataset cases.jsonl --results big-results.parquet',
   ],
   async run({ values }, io) {
     const datasetPath = requiredValue('dataset', values.dataset);
@@ -45,11 +53,20 @@ calibrated model with the same confidences. Every report states its conventions
       ],
       io.cwd,
     );
-    const { scoreResultsFiles } = await import('../../app/offline/score-files.js');
-    const { scored } = await scoreResultsFiles(datasetPath, values.results, {
-      threshold: values.threshold,
-      ...conventionsFromOptions(values),
-    });
+    let scored;
+    if (values.engine === 'duckdb') {
+      // Intervals need every decision in memory: the DuckDB engine reports none, as --no-ci.
+      if (!values['no-ci']) io.stderr.write('note: --engine duckdb reports no intervals (as --no-ci)\n');
+      const { conventions } = conventionsFromOptions({ ...values, 'no-ci': true });
+      const { scoreWithDuckDb } = await import('../../app/offline/score-with-duckdb.js');
+      scored = [await scoreWithDuckDb(datasetPath, values.results[0]!, { threshold: values.threshold, conventions })];
+    } else {
+      const { scoreResultsFiles } = await import('../../app/offline/score-files.js');
+      ({ scored } = await scoreResultsFiles(datasetPath, values.results, {
+        threshold: values.threshold,
+        ...conventionsFromOptions(values),
+      }));
+    }
     if (values.html !== undefined) {
       const { renderScoreHtml } = await import('../../reports/html/offline-html.js');
       const { writeHtmlReport } = await import('../write-html.js');

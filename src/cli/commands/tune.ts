@@ -20,8 +20,8 @@ Rows: default (0.5), tuned (chosen on all data: optimistic) and cross-validated
 (stratified k-fold, k = min(K, yes cases, no cases); chosen on the training folds, scored on
 the held-out fold: the honest estimate). $/100 is 100 x mean cost per call.`,
   options: {
-    dataset: text('FILE', 'dataset JSONL (required)'),
-    results: text('FILE', "one model's results JSONL (required)"),
+    dataset: text('FILE', 'dataset JSONL or Parquet (required)'),
+    results: text('FILE', "one model's results, JSONL or Parquet (required)"),
     'min-precision': decimal('P', 'precision floor in [0, 1]', { min: 0, max: 1, defaultText: '0' }),
     'min-recall': decimal('R', 'recall floor in [0, 1]', { min: 0, max: 1, defaultText: '0' }),
     folds: integer('K', 'folds wanted, an integer >= 2', { min: 2, defaultText: String(DEFAULT_FOLDS) }),

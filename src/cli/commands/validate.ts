@@ -11,8 +11,8 @@ every problem is listed with its file, line, case and field (up to 50 a file, th
 counted). Results are checked against the dataset (unknown or duplicate case_id, one
 model a file, probabilities in [0, 1] summing to 1, picked among the options, ...).`,
   options: {
-    dataset: text('FILE', 'dataset JSONL (required)'),
-    results: list('FILE', 'results JSONL files; repeat the option or list several after it'),
+    dataset: text('FILE', 'dataset JSONL or Parquet (required)'),
+    results: list('FILE', 'results files (JSONL or Parquet); repeat the option or list several after it'),
     json: flag('one JSON document: {"ok", "files": [...]}'),
   },
   exitCodes: '0 every file valid, 1 any problem, 2 usage error, 130 interrupted.',

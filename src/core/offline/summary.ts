@@ -188,37 +188,85 @@ export function createOfflineAccumulator(options: OfflineAccumulatorOptions = {}
     },
 
     summarize(nCases) {
-      const decided = yesNo + choice;
-      const total = decided + score;
-      const cal = calibration.summarize();
-      const totalCostUsd = cost.n === 0 ? null : cost.value();
-      const costPerCorrectReason: CostPerCorrectReason | null =
-        totalCostUsd === null ? 'no_cost' : correct === 0 ? 'no_correct' : null;
-      return {
-        accuracy: decided === 0 ? null : correct / decided,
-        brier: brier.mean(),
-        logLoss: logLoss.mean(),
-        ece: cal.ece,
-        meanConfidence: cal.meanConfidence,
-        reliability: cal.bins,
-        scoreMae: absError.mean(),
-        totalCostUsd,
-        costPerCorrectUsd: totalCostUsd === null || correct === 0 ? null : totalCostUsd / correct,
-        costPerCorrectReason,
-        meanLatencyMs: latency.mean(),
-        threshold,
-        counts: {
-          nCases,
-          nScored: { yesNo, choice, score, total },
-          nMissing: Math.max(0, nCases - total),
-          nCorrect: correct,
-          nWithCost: cost.n,
-          nWithLatency: latency.n,
+      return offlineSummaryOf(
+        {
+          yesNo,
+          choice,
+          score,
+          correct,
+          brierSum: brier.value(),
+          logLossSum: logLoss.value(),
+          absErrorSum: absError.value(),
+          costSum: cost.n === 0 ? null : cost.value(),
+          withCost: cost.n,
+          latencySum: latency.value(),
+          withLatency: latency.n,
         },
-      };
+        calibration.summarize(),
+        threshold,
+        nCases,
+      );
     },
   };
   return acc;
+}
+
+/**
+ * The sums an offline summary is made of, however they were gathered: by the accumulator
+ * above (exact sums) or by an engine that scores outside this process (`score --engine duckdb`).
+ */
+export interface OfflineTotals {
+  readonly yesNo: number;
+  readonly choice: number;
+  readonly score: number;
+  /** Correct yes_no + choice decisions. */
+  readonly correct: number;
+  /** Sums over yes_no + choice decisions. */
+  readonly brierSum: number;
+  readonly logLossSum: number;
+  /** Sum of abs(value - correct) over score decisions. */
+  readonly absErrorSum: number;
+  /** Sum of cost_usd over the results that carry one; null when none does. */
+  readonly costSum: number | null;
+  readonly withCost: number;
+  readonly latencySum: number;
+  readonly withLatency: number;
+}
+
+/** Every number of an offline summary, from its totals and the calibration of its decisions. */
+export function offlineSummaryOf(
+  t: OfflineTotals,
+  cal: Calibration,
+  threshold: number,
+  nCases: number,
+): OfflineSummary {
+  const decided = t.yesNo + t.choice;
+  const total = decided + t.score;
+  const totalCostUsd = t.withCost === 0 ? null : t.costSum;
+  const costPerCorrectReason: CostPerCorrectReason | null =
+    totalCostUsd === null ? 'no_cost' : t.correct === 0 ? 'no_correct' : null;
+  return {
+    accuracy: decided === 0 ? null : t.correct / decided,
+    brier: decided === 0 ? null : t.brierSum / decided,
+    logLoss: decided === 0 ? null : t.logLossSum / decided,
+    ece: cal.ece,
+    meanConfidence: cal.meanConfidence,
+    reliability: cal.bins,
+    scoreMae: t.score === 0 ? null : t.absErrorSum / t.score,
+    totalCostUsd,
+    costPerCorrectUsd: totalCostUsd === null || t.correct === 0 ? null : totalCostUsd / t.correct,
+    costPerCorrectReason,
+    meanLatencyMs: t.withLatency === 0 ? null : t.latencySum / t.withLatency,
+    threshold,
+    counts: {
+      nCases,
+      nScored: { yesNo: t.yesNo, choice: t.choice, score: t.score, total },
+      nMissing: Math.max(0, nCases - total),
+      nCorrect: t.correct,
+      nWithCost: t.withCost,
+      nWithLatency: t.withLatency,
+    },
+  };
 }
 
 /** Summary of a list of (case, result) pairs; `nCases` defaults to the number of pairs. */

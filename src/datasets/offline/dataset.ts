@@ -14,6 +14,8 @@ import { ProblemList } from '../../core/problem-list.js';
 import { isCanonicalUtf8, KIND_CHOICE, KIND_SCORE, KIND_YES_NO, OfflineCaseTable } from './fast/case-table.js';
 import { ByteCursor, encodeKeys } from './fast/fast-json.js';
 import { readLineBytes } from '../read-lines.js';
+import { BadJsonValue, isParquetFile, readParquetRows } from '../parquet-rows.js';
+import { InvalidInputError } from '../../core/errors.js';
 
 export interface OfflineDataset {
   readonly path: string;
@@ -80,30 +82,16 @@ export function datasetSize(dataset: OfflineDataset): number {
  * (capped at 50, the rest counted), or a DecidekitError when the file cannot be read.
  */
 export async function loadOfflineDataset(path: string): Promise<OfflineDataset> {
+  if (await isParquetFile(path)) return loadParquetDataset(path);
   const problems = new ProblemList();
   const table = new OfflineCaseTable(...(await capacityHint(path)));
   const fast = new FastCaseReader(table);
+  const check = caseChecker(path, problems, table);
 
   const slow = (line: string, lineNumber: number): void => {
     const value = parseJsonLine(line, lineNumber, path, problems);
     if (value === NOT_JSON) return;
-    const id = isRecord(value) && isNonEmptyString(value['id']) ? value['id'] : undefined;
-    const report: ReportProblem = (field, message) =>
-      problems.add({
-        file: path,
-        line: lineNumber,
-        ...(id === undefined ? {} : { caseId: id }),
-        ...(field === undefined ? {} : { field }),
-        message,
-      });
-    const c = parseOfflineCase(value, report);
-    if (c === null) return;
-    const first = table.findIdString(c.id);
-    if (first !== -1) {
-      report('id', `duplicate id ${JSON.stringify(c.id)} (first on line ${table.line[first]})`);
-      return;
-    }
-    table.pushCase(c, lineNumber);
+    check(value, lineNumber);
   };
 
   await readLineBytes(path, (bytes, start, end, lineNumber) => {
@@ -130,6 +118,88 @@ export async function loadOfflineDataset(path: string): Promise<OfflineDataset> 
     problems.add({ file: path, line: null, message: 'no cases (the dataset is empty)' });
   problems.throwIfAny();
   return new TableDataset(path, table);
+}
+
+/**
+ * Checks one parsed line (or Parquet row) into the table, reporting every problem; a
+ * duplicate id names the line (row) of the first.
+ */
+function caseChecker(
+  path: string,
+  problems: ProblemList,
+  table: OfflineCaseTable,
+  unit?: 'row',
+): (value: unknown, lineNumber: number) => void {
+  return (value, lineNumber) => {
+    const id = isRecord(value) && isNonEmptyString(value['id']) ? value['id'] : undefined;
+    const report: ReportProblem = (field, message) =>
+      problems.add({
+        file: path,
+        line: lineNumber,
+        ...(unit === undefined ? {} : { unit }),
+        ...(id === undefined ? {} : { caseId: id }),
+        ...(field === undefined ? {} : { field }),
+        message,
+      });
+    const c = parseOfflineCase(value, report);
+    if (c === null) return;
+    const first = table.findIdString(c.id);
+    if (first !== -1) {
+      report('id', `duplicate id ${JSON.stringify(c.id)} (first on ${unit ?? 'line'} ${table.line[first]})`);
+      return;
+    }
+    table.pushCase(c, lineNumber);
+  };
+}
+
+/** Columns a Parquet dataset must have (the rest are optional, as keys of a JSONL line). */
+const DATASET_COLUMNS = ['id', 'kind', 'correct'];
+
+/** A dataset stored as Parquet: each row checked as the JSONL line of the same values. */
+async function loadParquetDataset(path: string): Promise<OfflineDataset> {
+  const problems = new ProblemList();
+  const table = new OfflineCaseTable();
+  const check = caseChecker(path, problems, table, 'row');
+  await readParquetRows(
+    path,
+    (value, row) => {
+      if (reportBadJson(value, path, row, problems)) check(value, row);
+    },
+    { check: (info) => requireColumns(path, info.columns, DATASET_COLUMNS), jsonTextColumns: ['options'] },
+  );
+  if (table.size === 0 && problems.count === 0)
+    problems.add({ file: path, line: null, message: 'no cases (the dataset is empty)' });
+  problems.throwIfAny();
+  return new TableDataset(path, table);
+}
+
+/** A whole-file problem when a required column is missing (once, not on every row). */
+export function requireColumns(path: string, columns: readonly string[], required: readonly string[]): void {
+  const missing = required.filter((c) => !columns.includes(c));
+  if (missing.length > 0)
+    throw new InvalidInputError([
+      {
+        file: path,
+        line: null,
+        message: `missing column${missing.length === 1 ? '' : 's'} ${missing.join(', ')} (columns: ${columns.join(', ') || 'none'})`,
+      },
+    ]);
+}
+
+/** Reports each JSON column of the row that is not strict JSON; true when there is none. */
+export function reportBadJson(
+  value: Record<string, unknown>,
+  path: string,
+  row: number,
+  problems: ProblemList,
+): boolean {
+  let ok = true;
+  for (const [column, v] of Object.entries(value)) {
+    if (!(v instanceof BadJsonValue)) continue;
+    ok = false;
+    problems.add({ file: path, line: row, unit: 'row', field: column, message: `column ${column}: ${v.message}` });
+  }
+  return ok;
 }
 
 /**

@@ -21,7 +21,8 @@ import {
   type OfflineSummary,
 } from '../../core/offline/summary.js';
 import { KIND_CHOICE, KIND_YES_NO, type OfflineCaseTable } from './fast/case-table.js';
-import { caseTableOf, NOT_JSON, parseJsonLine, type OfflineDataset } from './dataset.js';
+import { caseTableOf, NOT_JSON, parseJsonLine, reportBadJson, requireColumns, type OfflineDataset } from './dataset.js';
+import { isParquetFile, readParquetRows } from '../parquet-rows.js';
 import { readLineBytes } from '../read-lines.js';
 import { startResultsSplit, type ResultsSplit, type ResultsSplitOptions } from './fast/results-split.js';
 import {
@@ -99,7 +100,10 @@ export interface PrefetchedResults {
  * results are not read after all.
  */
 export function prefetchResults(path: string, options: ResultsSplitOptions = {}): PrefetchedResults {
-  const split = startResultsSplit(path, { ...options, mainShare: 0 }).catch(() => null);
+  // A Parquet file is not split into lines: it is read row group by row group later.
+  const split = isParquetFile(path)
+    .then((parquet) => (parquet ? null : startResultsSplit(path, { ...options, mainShare: 0 })))
+    .catch(() => null);
   return {
     path,
     split,
@@ -108,6 +112,9 @@ export function prefetchResults(path: string, options: ResultsSplitOptions = {})
     },
   };
 }
+
+/** Columns a Parquet results file must have (`cost_usd` and `latency_ms` are optional). */
+const RESULTS_COLUMNS = ['case_id', 'model', 'decision'];
 
 async function streamResults(
   path: string,
@@ -128,15 +135,23 @@ async function streamResults(
   let modelLine = 0;
   let lines = 0;
 
+  /** `row` when reading Parquet: problems and messages then name rows. */
+  let unit: 'row' | undefined;
   const slow = (line: string, lineNumber: number): void => {
     const value = parseJsonLine(line, lineNumber, path, problems);
     if (value === NOT_JSON) return;
+    check(value, lineNumber);
+  };
+
+  /** Checks one parsed line (or Parquet row) and hands a valid result to the sink. */
+  const check = (value: unknown, lineNumber: number): void => {
     const before = problems.count;
     let caseId: string | undefined;
     const report = (field: string | undefined, message: string): void =>
       problems.add({
         file: path,
         line: lineNumber,
+        ...(unit === undefined ? {} : { unit }),
         ...(caseId === undefined ? {} : { caseId }),
         ...(field === undefined ? {} : { field }),
         message,
@@ -161,7 +176,7 @@ async function streamResults(
       if (index === -1) {
         report('case_id', `case_id ${JSON.stringify(rawId)} is not in the dataset ${dataset.path}`);
       } else if (firstLine[index] !== 0) {
-        report('case_id', `duplicate result for this case (first on line ${firstLine[index]})`);
+        report('case_id', `duplicate result for this case (first on ${unit ?? 'line'} ${firstLine[index]})`);
       } else {
         firstLine[index] = lineNumber;
         seen++;
@@ -181,7 +196,7 @@ async function streamResults(
     } else if (rawModel !== model) {
       report(
         'model',
-        `model ${JSON.stringify(rawModel)} differs from ${JSON.stringify(model)} on line ${modelLine} (one results file is one model)`,
+        `model ${JSON.stringify(rawModel)} differs from ${JSON.stringify(model)} on ${unit ?? 'line'} ${modelLine} (one results file is one model)`,
       );
     }
 
@@ -280,6 +295,20 @@ async function streamResults(
     sink.fast(fast);
     return true;
   };
+
+  if (await isParquetFile(path)) {
+    unit = 'row';
+    await readParquetRows(
+      path,
+      (value, row) => {
+        lines++;
+        if (reportBadJson(value, path, row, problems)) check(value, row);
+      },
+      { check: (info) => requireColumns(path, info.columns, RESULTS_COLUMNS), jsonTextColumns: ['decision'] },
+    );
+    problems.throwIfAny();
+    return { model, lines, missing: table.size - seen };
+  }
 
   const prefetched = splitOptions.prefetched;
   const split: ResultsSplit | null =

@@ -373,7 +373,7 @@ export function renderValidationJson(checks: readonly FileCheck[]): string {
       ok: false,
       problems: c.problems.map((p) => ({
         file: p.file,
-        line: p.line,
+        ...(p.unit === 'row' ? { row: p.line } : { line: p.line }),
         case_id: p.caseId ?? null,
         field: p.field ?? null,
         message: p.message,

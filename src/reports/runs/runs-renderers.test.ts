@@ -18,7 +18,6 @@ import { stripAnsi } from '../format.js';
 import { renderBenchJson } from '../bench/bench-json.js';
 import { nonSnakeKeys } from '../test-support/json-keys.js';
 import { renderRunComparison, renderRunComparisonJson } from './runs-diff.js';
-import { renderRunExportJsonl, runExportRows } from './runs-export.js';
 import { renderRunsList, renderRunsListJson } from './runs-list.js';
 import { renderRunShow, renderRunShowJson } from './runs-show.js';
 
@@ -270,51 +269,5 @@ describe('renderRunComparison', () => {
       c.onlyInA,
       c.onlyInB,
     ]);
-  });
-});
-
-describe('runs export', () => {
-  it('writes one flat row per decision in run order', () => {
-    const rows = runExportRows(runA);
-    expect(rows).toHaveLength(12);
-    expect(rows.map((r) => `${r.case_id}/${r.question_id}`).slice(0, 4)).toEqual([
-      `${c1}/urgent`,
-      `${c1}/route`,
-      `${c1}/severity`,
-      `${c2}/urgent`,
-    ]);
-    const kinds = new Set(rows.flatMap((row) => Object.values(row).map((v) => (v === null ? 'null' : typeof v))));
-    expect([...kinds].sort()).toEqual(['boolean', 'null', 'number', 'string']);
-  });
-
-  it('keeps distributions exact and aligned with the answers', () => {
-    const row = runExportRows(runA)[1]!;
-    const decision = runA.cases[0]!.decisions[1]!;
-    expect(JSON.parse(row.answers)).toEqual(decision.answers);
-    expect(JSON.parse(row.gold_distribution)).toEqual(decision.gold.probabilities);
-    expect(decision.outcome.status === 'answered' && JSON.parse(row.predicted_distribution!)).toEqual(
-      decision.outcome.status === 'answered' && decision.outcome.probabilities,
-    );
-    expect(row.question_key).toBe('customer_service/route');
-  });
-
-  it('marks failed decisions as misses with the error and no prediction', () => {
-    const row = runExportRows(runA)[3]!;
-    expect(row).toMatchObject({
-      status: 'failed',
-      correct: false,
-      predicted: null,
-      confidence: null,
-      predicted_distribution: null,
-      error_kind: 'timeout',
-      input_tokens: null,
-    });
-  });
-
-  it('renders JSON lines that parse back to the rows', () => {
-    const text = renderRunExportJsonl(runA);
-    const lines = text.trimEnd().split('\n');
-    expect(lines).toHaveLength(12);
-    expect(lines.map((l) => JSON.parse(l))).toEqual(runExportRows(runA));
   });
 });

@@ -4,35 +4,77 @@ import { defineCommand, oneOf, text } from '../../define-command.js';
 import { storePathOf } from '../../locations.js';
 import { storeOption } from '../../shared-options.js';
 
+const FORMATS = ['jsonl', 'csv', 'parquet', 'eval-results'] as const;
+
+/** The export format a file name asks for (`decisions.parquet` → parquet); undefined otherwise. */
+function formatOfFile(file: string | undefined): 'jsonl' | 'csv' | 'parquet' | undefined {
+  const ext = file === undefined ? '' : (/\.([a-z]+)$/i.exec(file)?.[1]?.toLowerCase() ?? '');
+  if (ext === 'jsonl' || ext === 'ndjson') return 'jsonl';
+  if (ext === 'csv') return 'csv';
+  if (ext === 'parquet') return 'parquet';
+  return undefined;
+}
+
 export const command = defineCommand({
   name: 'runs export',
-  summary: 'one JSON line per decision with flat keys (spreadsheets, DuckDB, pandas)',
-  usage: 'runs export RUN --format jsonl [--out FILE] [--store PATH]',
-  description: 'Exports every decision of a stored run, one JSON line each with flat keys.',
+  summary: 'the per-decision table as JSONL, CSV or Parquet, or a leaderboard entry (eval-results)',
+  usage: 'runs export RUN --format jsonl|csv|parquet|eval-results [--out FILE|DIR] [--source-url URL] [--store PATH]',
+  description: `Exports every decision of a stored run, one row each, in the versioned schema of
+docs/file-formats.md ("Decision table"): JSON lines, CSV (RFC 4180, a header row) or Parquet
+(typed, nullable columns; needs --out). --format eval-results writes the Hugging Face
+.eval_results/typed-decisions.yaml entry and the per-case predictions into --out DIR (default
+the current folder), only for a complete, unfiltered run on the real Typed Decisions.`,
   options: {
-    format: oneOf('F', ['jsonl'], 'jsonl (required; the only export format)'),
-    out: text('FILE', 'write the export to FILE instead of standard output', { example: 'decisions.jsonl' }),
+    format: oneOf('F', FORMATS, 'jsonl, csv, parquet or eval-results', {
+      defaultText: 'what --out ends in: .jsonl, .csv, .parquet',
+    }),
+    out: text('FILE', 'write the export to FILE (a folder for eval-results) instead of standard output', {
+      example: 'decisions.parquet',
+    }),
+    'source-url': text('URL', "eval-results: where the predictions file is published, the entry's source", {
+      example: 'https://huggingface.co/datasets/me/laya-typed-decisions',
+    }),
     store: storeOption,
   },
   positionals: ['RUN'],
-  exitCodes: '0 ok, 1 unknown run, unreadable store or unwritable --out, 2 usage error.',
-  examples: ['decidekit runs export 20261130-0415 --format jsonl --out decisions.jsonl'],
+  exitCodes: '0 ok, 1 unknown run, unreadable store, unwritable --out or a run eval-results refuses, 2 usage error.',
+  examples: [
+    'decidekit runs export 20261130-0415 --format csv --out decisions.csv',
+    'decidekit runs export 20261130-0415 --out decisions.parquet',
+  ],
   async run({ values, positionals: [prefix] }, io) {
-    if (values.format === undefined) throw new UsageError('runs export needs --format jsonl');
-    const { readStoredRun } = await import('../../../app/runs/stored-runs.js');
-    const { run } = readStoredRun(storePathOf(values.store, io), prefix!);
-    const { renderRunExportJsonl } = await import('../../../reports/runs/runs-export.js');
-    const text = renderRunExportJsonl(run);
+    const format = values.format ?? formatOfFile(values.out);
+    if (format === undefined)
+      throw new UsageError(
+        'runs export needs --format jsonl, csv, parquet or eval-results (or an --out FILE ending in one)',
+      );
+    const storePath = storePathOf(values.store, io);
+    if (format === 'eval-results') {
+      const { exportEvalResults } = await import('../../../app/runs/export-eval-results.js');
+      const dir = resolve(io.cwd, values.out ?? '.');
+      const sourceUrl = values['source-url'];
+      if (sourceUrl !== undefined && !/^https?:\/\/\S+$/.test(sourceUrl))
+        throw new UsageError(`--source-url must be an http(s) URL, got ${JSON.stringify(sourceUrl)}`);
+      const written = await exportEvalResults(storePath, prefix!, dir, sourceUrl === undefined ? {} : { sourceUrl });
+      io.stderr.write(`decidekit runs export: leaderboard entry of run ${written.runId} written:\n`);
+      for (const file of written.files) io.stdout.write(`${file}\n`);
+      if (sourceUrl === undefined)
+        io.stderr.write('(no source: give --source-url URL where you publish the predictions to credit them)\n');
+      return 0;
+    }
+    if (values['source-url'] !== undefined) throw new UsageError('--source-url goes with --format eval-results');
+    if (format === 'parquet' && values.out === undefined)
+      throw new UsageError(
+        'a parquet export is binary: give --out FILE (for text on standard output use --format jsonl or csv)',
+      );
+    const { exportStoredRun } = await import('../../../app/runs/export-run.js');
     if (values.out === undefined) {
-      io.stdout.write(text);
+      await exportStoredRun(storePath, prefix!, format, { kind: 'text', write: (t) => io.stdout.write(t) });
       return 0;
     }
     const out = resolve(io.cwd, values.out);
-    const { writeTextFile } = await import('../../../app/write-text-file.js');
-    writeTextFile(out, text, 'export');
-    io.stderr.write(
-      `decidekit runs export: ${run.cases.reduce((n, c) => n + c.decisions.length, 0)} decisions of run ${run.id} written to ${out}\n`,
-    );
+    const { runId, decisions } = await exportStoredRun(storePath, prefix!, format, { kind: 'file', path: out });
+    io.stderr.write(`decidekit runs export: ${decisions} decisions of run ${runId} written to ${out}\n`);
     return 0;
   },
 });

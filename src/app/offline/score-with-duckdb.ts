@@ -1,0 +1,299 @@
+/**
+ * `score --engine duckdb`: scores a results file against a dataset inside DuckDB (the
+ * optional package @duckdb/node-api, loaded only here), so files larger than memory stream
+ * through DuckDB's readers instead of this process. The checks and definitions are SQL from
+ * core/offline/duckdb-scoring-sql.ts; the summary is built by the core's offlineSummaryOf and
+ * CalibrationAccumulator, so the report is the in-process scorer's, rendered by the same
+ * renderers. What the engine checks (and does not) is in docs/file-formats.md.
+ */
+import { mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CalibrationAccumulator } from '../../core/calibration.js';
+import { DecidekitError, InvalidInputError, UsageError } from '../../core/errors.js';
+import { ExactSum } from '../../core/exact-sum.js';
+import {
+  CREATE_CASES_SQL,
+  createScoredSql,
+  DATASET_CHECK_SQL,
+  datasetProblemsSql,
+  datasetViewSql,
+  MODELS_SQL,
+  PARQUET_JSON_TEXT_COLUMNS,
+  parquetColumnsSql,
+  repeatedCaseIdsSql,
+  repeatedIdsSql,
+  RESULTS_CHECK_SQL,
+  resultsGroupsSql,
+  resultsProblemsSql,
+  resultsViewSql,
+  type OfflineSqlFile,
+} from '../../core/offline/duckdb-scoring-sql.js';
+import { DEFAULT_YES_NO_THRESHOLD } from '../../core/offline/prediction.js';
+import { DEFAULT_CONVENTIONS, type Conventions } from '../../core/stats/conventions.js';
+import { offlineSummaryOf } from '../../core/offline/summary.js';
+import { DEFAULT_PROBLEM_CAP, ProblemList } from '../../core/problem-list.js';
+import type { ScoredModel } from '../../reports/offline/score-json.js';
+
+/** The version `score --engine duckdb` is tested with (package.json pins it). */
+export const DUCKDB_PACKAGE = '@duckdb/node-api@1.5.6-r.1';
+
+/** DuckDB's memory limit for scoring; joins and aggregates beyond it spill to a temp folder. */
+export const DUCKDB_MEMORY_LIMIT = '1GB';
+
+type DuckDbModule = typeof import('@duckdb/node-api');
+type Connection = Awaited<ReturnType<Awaited<ReturnType<DuckDbModule['DuckDBInstance']['create']>>['connect']>>;
+
+export interface DuckDbScoreOptions {
+  /** yes/no cases: predicted yes iff P(yes) >= threshold (default 0.5). */
+  readonly threshold?: number;
+  /**
+   * ECE conventions (default DEFAULT_CONVENTIONS): only equal-width bins pooled over
+   * decisions, the convention that streams; the bin count may vary. No intervals.
+   */
+  readonly conventions?: Conventions;
+  /** How the package is loaded (tests pass one that fails). Default: `import('@duckdb/node-api')`. */
+  readonly importDuckDb?: () => Promise<DuckDbModule>;
+}
+
+/** Loads the optional package, or says how to install it (a usage error: exit 2). */
+export async function loadDuckDb(importDuckDb: () => Promise<DuckDbModule>): Promise<DuckDbModule> {
+  try {
+    return await importDuckDb();
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw err;
+    throw new UsageError(
+      `--engine duckdb needs the optional package @duckdb/node-api, which is not installed ` +
+        `(install it beside decidekit: npm install ${DUCKDB_PACKAGE}; or score with the default --engine node)`,
+    );
+  }
+}
+
+/** Scores one results file against a dataset in DuckDB. Problems of both files throw InvalidInputError. */
+export async function scoreWithDuckDb(
+  datasetPath: string,
+  resultsPath: string,
+  options: DuckDbScoreOptions = {},
+): Promise<ScoredModel> {
+  const threshold = options.threshold ?? DEFAULT_YES_NO_THRESHOLD;
+  const conventions = options.conventions ?? DEFAULT_CONVENTIONS;
+  if (conventions.eceBinning !== 'equal-width' || conventions.eceAverage !== 'pooled')
+    throw new UsageError(
+      '--engine duckdb computes ECE with equal-width bins pooled over decisions only; ' +
+        '--ece-binning equal-mass and --ece-average per-question need every decision in memory (use --engine node)',
+    );
+  const dataset = await fileOf(datasetPath);
+  const results = await fileOf(resultsPath);
+  const duckdb = await loadDuckDb(options.importDuckDb ?? (() => import('@duckdb/node-api')));
+  // DuckDB spills to disk beyond its memory limit; keep its spill files out of the user's folder.
+  const spill = await mkdtemp(join(tmpdir(), 'decidekit-duckdb-'));
+  const instance = await duckdb.DuckDBInstance.create(':memory:', {
+    temp_directory: spill,
+    // Beyond this, DuckDB spills to the temp folder: memory stays bounded whatever the file size.
+    memory_limit: DUCKDB_MEMORY_LIMIT,
+    preserve_insertion_order: 'false',
+  });
+  const connection = await instance.connect();
+  try {
+    const nCases = await checkDataset(connection, await withJsonColumns(connection, dataset));
+    const model = await checkResults(connection, await withJsonColumns(connection, results), threshold);
+    const summary = await summarize(connection, results, threshold, nCases, conventions.eceBins);
+    return { datasetPath, resultsPath, model, summary, conventions, stats: null };
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+    await rm(spill, { recursive: true, force: true });
+  }
+}
+
+async function fileOf(path: string): Promise<OfflineSqlFile> {
+  // DuckDB reads a path with these characters as a glob pattern (several files).
+  if (/[*?[\]{}]/.test(path))
+    throw new UsageError(
+      `--engine duckdb cannot read ${path}: rename it without * ? [ ] { } (DuckDB reads those as a pattern)`,
+    );
+  try {
+    const s = await stat(path);
+    if (s.isDirectory()) throw unreadable(path, 'is a directory');
+  } catch (err) {
+    if (err instanceof DecidekitError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    throw unreadable(path, code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : String(err));
+  }
+  // As the default engine: a .parquet name, or the Parquet magic bytes under any name.
+  return { path, format: /\.parquet$/i.test(path) || (await startsWithParquetMagic(path)) ? 'parquet' : 'jsonl' };
+}
+
+async function startsWithParquetMagic(path: string): Promise<boolean> {
+  const handle = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(4);
+    const { bytesRead } = await handle.read(head, 0, 4, 0);
+    return bytesRead === 4 && head.toString('latin1') === 'PAR1';
+  } finally {
+    await handle.close();
+  }
+}
+
+function unreadable(path: string, hint: string): DecidekitError {
+  return new DecidekitError('file_unreadable', `cannot read file: ${path} (${hint})`, { context: { file: path } });
+}
+
+/** A Parquet file's text columns that hold JSON (see PARQUET_JSON_TEXT_COLUMNS). */
+async function withJsonColumns(connection: Connection, file: OfflineSqlFile): Promise<OfflineSqlFile> {
+  if (file.format !== 'parquet') return file;
+  const columns = await reading(file, () => rowsOf(connection, parquetColumnsSql(file.path)));
+  const jsonTextColumns = columns
+    .filter((c) => PARQUET_JSON_TEXT_COLUMNS.includes(String(c['column_name'])) && c['column_type'] === 'VARCHAR')
+    .map((c) => String(c['column_name']));
+  return { ...file, jsonTextColumns };
+}
+
+async function rowsOf(connection: Connection, sql: string): Promise<Record<string, unknown>[]> {
+  return (await connection.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[];
+}
+
+/** Runs `step`; an error DuckDB raises reading `file` (malformed JSON, not Parquet) is a problem of that file. */
+async function reading<T>(file: OfflineSqlFile, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    if (err instanceof DecidekitError) throw err;
+    const message = err instanceof Error ? err.message : String(err);
+    // Only errors about the file's content or access; anything else (a query bug) is not the user's input.
+    if (!/^(Invalid Input|IO|Conversion) Error/.test(message)) throw err;
+    const first = message.split('\n')[0]!.replace(/^[A-Za-z ]+ Error: /, '');
+    throw new InvalidInputError([{ file: file.path, line: null, message: `DuckDB cannot read it: ${first}` }]);
+  }
+}
+
+async function checkDataset(connection: Connection, file: OfflineSqlFile): Promise<number> {
+  return reading(file, async () => {
+    await connection.run(datasetViewSql(file));
+    await connection.run(CREATE_CASES_SQL);
+    const [check] = await rowsOf(connection, DATASET_CHECK_SQL);
+    const rows = Number(check!['rows']);
+    const problems = new ProblemList();
+    if (rows === 0) problems.add({ file: file.path, line: null, message: 'no cases (the dataset is empty)' });
+    await addProblems(connection, file, problems, Number(check!['bad_rows']), datasetProblemsSql);
+    if (Number(check!['repeated_ids']) > 0)
+      for (const r of await rowsOf(connection, repeatedIdsSql(DEFAULT_PROBLEM_CAP)))
+        problems.add({
+          file: file.path,
+          line: null,
+          caseId: String(r['id']),
+          field: 'id',
+          message: `duplicate id ${JSON.stringify(r['id'])} (${Number(r['n'])} cases)`,
+        });
+    problems.throwIfAny();
+    return rows;
+  });
+}
+
+async function checkResults(connection: Connection, file: OfflineSqlFile, threshold: number): Promise<string | null> {
+  return reading(file, async () => {
+    await connection.run(resultsViewSql(file));
+    await connection.run(createScoredSql(threshold));
+    const [check] = await rowsOf(connection, RESULTS_CHECK_SQL);
+    const problems = new ProblemList();
+    await addProblems(connection, file, problems, Number(check!['bad_rows']), resultsProblemsSql);
+    if (Number(check!['repeated_ids']) > 0)
+      for (const r of await rowsOf(connection, repeatedCaseIdsSql(DEFAULT_PROBLEM_CAP)))
+        problems.add({
+          file: file.path,
+          line: null,
+          caseId: String(r['id']),
+          field: 'case_id',
+          message: `duplicate result for this case (${Number(r['n'])} results)`,
+        });
+    if (Number(check!['models']) > 1) {
+      const models = (await rowsOf(connection, MODELS_SQL)).map((r) => JSON.stringify(r['model']));
+      problems.add({
+        file: file.path,
+        line: null,
+        field: 'model',
+        message: `more than one model (${models.join(', ')}${Number(check!['models']) > models.length ? ', …' : ''}): one results file is one model`,
+      });
+    }
+    problems.throwIfAny();
+    const model = check!['model'];
+    return model === null || model === undefined ? null : String(model);
+  });
+}
+
+async function addProblems(
+  connection: Connection,
+  file: OfflineSqlFile,
+  problems: ProblemList,
+  badRows: number,
+  listSql: (limit: number) => string,
+): Promise<void> {
+  if (badRows === 0) return;
+  const listed = await rowsOf(connection, listSql(DEFAULT_PROBLEM_CAP));
+  for (const r of listed) {
+    const caseId = r['case_id'];
+    const field = r['field'];
+    problems.add({
+      file: file.path,
+      line: null,
+      ...(typeof caseId === 'string' ? { caseId } : {}),
+      ...(typeof field === 'string' ? { field } : {}),
+      message: String(r['message']),
+    });
+  }
+  problems.omitted += Math.max(0, Number(listed[0]?.['total'] ?? 0) - listed.length);
+}
+
+async function summarize(
+  connection: Connection,
+  file: OfflineSqlFile,
+  threshold: number,
+  nCases: number,
+  bins: number,
+) {
+  return reading(file, async () => {
+    const calibration = new CalibrationAccumulator({ bins, binning: 'equal-width', average: 'pooled' });
+    const count = { yes_no: 0, choice: 0, score: 0 };
+    let correct = 0;
+    let withCost = 0;
+    let withLatency = 0;
+    const brier = new ExactSum();
+    const logLoss = new ExactSum();
+    const absError = new ExactSum();
+    const cost = new ExactSum();
+    const latency = new ExactSum();
+    for (const g of await rowsOf(connection, resultsGroupsSql(bins))) {
+      const n = Number(g['n']);
+      const hits = Number(g['hits']);
+      count[g['kind'] as keyof typeof count] += n;
+      correct += hits;
+      brier.add(Number(g['brier_sum']));
+      logLoss.add(Number(g['log_loss_sum']));
+      absError.add(Number(g['abs_error_sum']));
+      cost.add(Number(g['cost_sum']));
+      withCost += Number(g['with_cost']);
+      latency.add(Number(g['latency_sum']));
+      withLatency += Number(g['with_latency']);
+      if (g['bin'] !== null) calibration.addBin(Number(g['bin']), n, hits, Number(g['confidence_sum']));
+    }
+    return offlineSummaryOf(
+      {
+        yesNo: count.yes_no,
+        choice: count.choice,
+        score: count.score,
+        correct,
+        brierSum: brier.value(),
+        logLossSum: logLoss.value(),
+        absErrorSum: absError.value(),
+        costSum: withCost === 0 ? null : cost.value(),
+        withCost,
+        latencySum: latency.value(),
+        withLatency,
+      },
+      calibration.summarize(),
+      threshold,
+      nCases,
+    );
+  });
+}

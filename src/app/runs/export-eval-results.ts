@@ -1,0 +1,90 @@
+/**
+ * `runs export --format eval-results`: the Hugging Face leaderboard entry of a run, only for
+ * a complete, unfiltered run on the real Typed Decisions test split at the revision the
+ * leaderboard scored. Anything else is refused with every reason that applies.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BenchRun } from '../../core/bench/run.js';
+import { isFiltered } from '../../core/bench/run.js';
+import { DecidekitError } from '../../core/errors.js';
+import { PINNED_REVISION, SAMPLE_ID, TYPED_DECISIONS_ID } from '../../datasets/typed-decisions/provenance.js';
+import type { StoredRunHead } from '../../store/run-store.js';
+import { renderEvalResultsYaml, renderPredictionLine } from '../../reports/runs/eval-results.js';
+import { writeTextFile } from '../write-text-file.js';
+import { readStoredRun } from './stored-runs.js';
+
+/** Cases of the Typed Decisions test split (4 workflows x 100). */
+export const TYPED_DECISIONS_TEST_CASES = 400;
+export const EVAL_RESULTS_FILE = '.eval_results/typed-decisions.yaml';
+export const PREDICTIONS_FILE = 'typed-decisions-predictions.jsonl';
+
+/** Why this run cannot be a leaderboard entry; empty when it can. */
+export function evalResultsRefusals(run: BenchRun, status: StoredRunHead['status']): string[] {
+  const reasons: string[] = [];
+  const d = run.config.dataset;
+  if (d.synthetic || d.id === SAMPLE_ID)
+    reasons.push(`it ran on the synthetic sample (${d.id}), whose numbers are never Typed Decisions scores`);
+  else if (d.id !== TYPED_DECISIONS_ID) reasons.push(`its dataset is ${d.id}, not ${TYPED_DECISIONS_ID}`);
+  else {
+    if (d.revision !== PINNED_REVISION)
+      reasons.push(`it used revision ${d.revision ?? '(none)'}; the leaderboard scores revision ${PINNED_REVISION}`);
+    if (d.split !== 'test') reasons.push(`it used the ${d.split} split; the leaderboard scores test`);
+  }
+  if (isFiltered(run.config)) {
+    const f = run.config.filters;
+    const how = [
+      f.limit === null ? null : `--limit ${f.limit}`,
+      f.workflow === null ? null : `--workflow ${f.workflow}`,
+      f.sample === undefined || f.sample === null ? null : `--sample ${f.sample.cases} --seed ${f.sample.seed}`,
+    ].filter((x) => x !== null);
+    reasons.push(`it is a filtered run (${how.join(', ')}), covering part of the split`);
+  } else if (d.id === TYPED_DECISIONS_ID && run.config.caseIds.length !== TYPED_DECISIONS_TEST_CASES)
+    reasons.push(`it has ${run.config.caseIds.length} cases; the test split has ${TYPED_DECISIONS_TEST_CASES}`);
+  if (status !== 'complete') {
+    const r = run.summary.requests;
+    reasons.push(
+      status === 'running' || status === 'interrupted'
+        ? `it is ${status} (${r.answered} of ${run.config.caseIds.length} cases answered; resume it first)`
+        : `it is incomplete (${r.failed} failed request${r.failed === 1 ? '' : 's'}, ${r.answered} of ${run.config.caseIds.length} cases answered; resume it with --retry-failed)`,
+    );
+  }
+  return reasons;
+}
+
+/**
+ * Writes `DIR/.eval_results/typed-decisions.yaml` and `DIR/typed-decisions-predictions.jsonl`;
+ * returns the paths written.
+ */
+export async function exportEvalResults(
+  storePath: string,
+  prefix: string,
+  dir: string,
+  options: { readonly sourceUrl?: string } = {},
+): Promise<{ runId: string; files: string[] }> {
+  const { run, head } = readStoredRun(storePath, prefix);
+  const reasons = evalResultsRefusals(run, head.status);
+  if (reasons.length > 0)
+    throw new DecidekitError(
+      'not_leaderboard_run',
+      `run ${run.id} cannot be a Typed Decisions leaderboard entry: ${reasons.join('; ')}`,
+    );
+  const yamlPath = join(dir, EVAL_RESULTS_FILE);
+  const predictionsPath = join(dir, PREDICTIONS_FILE);
+  try {
+    mkdirSync(join(dir, '.eval_results'), { recursive: true });
+  } catch (err) {
+    const reason = err instanceof Error && 'code' in err ? String(err.code) : 'cannot create';
+    throw new DecidekitError('write_failed', `cannot write leaderboard entry: ${dir} (${reason})`, { cause: err });
+  }
+  writeTextFile(predictionsPath, run.cases.map(renderPredictionLine).join(''), 'predictions');
+  writeTextFile(
+    yamlPath,
+    renderEvalResultsYaml(run, {
+      predictionsFile: PREDICTIONS_FILE,
+      ...(options.sourceUrl === undefined ? {} : { sourceUrl: options.sourceUrl }),
+    }),
+    'leaderboard entry',
+  );
+  return { runId: run.id, files: [yamlPath, predictionsPath] };
+}

@@ -1,0 +1,215 @@
+/**
+ * `runs export` through the real CLI on a real store: the Parquet file (read back with
+ * hyparquet) and the CSV (parsed back by an independent RFC 4180 reader) hold exactly the
+ * rows of the JSONL export.
+ */
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parquetMetadata, parquetReadObjects } from 'hyparquet';
+import { runCliInProcess } from '../../cli/test-support/in-process-cli.js';
+import { scoreCase, type CaseResult } from '../../core/bench/case-result.js';
+import { DECISION_COLUMNS } from '../../core/export/decision-row.js';
+import { openRunStore, summarizeRun } from '../../store/index.js';
+import {
+  answeredCase,
+  benchCase,
+  CASE_IDS,
+  createRunConfig,
+  failedCase,
+  rightAnswers,
+  wrongAnswers,
+} from '../../core/bench/test-support/run-fixtures.js';
+
+let dir: string;
+let storePath: string;
+let runId: string;
+let emptyRunId: string;
+const [c1, c2, c3, c4] = CASE_IDS as [string, string, string, string];
+
+/** Text a spreadsheet would run as a formula, and every character CSV must quote. */
+const HOSTILE_MESSAGE = '=HYPERLINK("http://evil.example","click"),\r\nnext line';
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'decidekit-export-'));
+  storePath = join(dir, 'runs.sqlite');
+  const config = createRunConfig({ caseIds: [c1, c2, c3, c4, 'x5'], pricePerMtokUsd: 0.3 });
+  const hostile: CaseResult = scoreCase(benchCase('x5', '-workflow,"quoted"'), {
+    status: 'failed',
+    failure: { kind: 'http', message: HOSTILE_MESSAGE },
+    latencyMs: 12.5,
+  });
+  const cases = [
+    answeredCase(c1, rightAnswers(), 120.25, 321),
+    failedCase(c2),
+    answeredCase(c3, wrongAnswers(), 0.1 + 0.2, null),
+    answeredCase(c4, rightAnswers(3), 1e-7, 9_007_199_254_740_991),
+    hostile,
+  ];
+  const store = openRunStore(storePath);
+  try {
+    const head = store.createRun({ config, label: null, createdAt: '2026-11-30T04:15:12Z' });
+    for (const c of cases) store.saveCase(head.id, c);
+    const summary = summarizeRun(config, cases);
+    store.finishRun(head.id, { status: summary.status, durationMs: 10, summary });
+    runId = head.id;
+    const empty = store.createRun({ config: createRunConfig(), label: null, createdAt: '2026-11-30T05:15:12Z' });
+    store.finishRun(empty.id, { status: 'complete', durationMs: 0, summary: summarizeRun(createRunConfig(), []) });
+    emptyRunId = empty.id;
+  } finally {
+    store.close();
+  }
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function exportJsonl(id: string): Promise<Record<string, unknown>[]> {
+  const r = await runCliInProcess(['runs', 'export', id, '--format', 'jsonl', '--store', storePath]);
+  expect(r.code).toBe(0);
+  return r.stdout === ''
+    ? []
+    : r.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/** RFC 4180, written here from the RFC, independent of the exporter. */
+function parseCsv(text: string): (string | null)[][] {
+  const records: (string | null)[][] = [];
+  let record: (string | null)[] = [];
+  let i = 0;
+  for (;;) {
+    let field: string | null;
+    if (text[i] === '"') {
+      let value = '';
+      i++;
+      for (;;) {
+        const q = text.indexOf('"', i);
+        if (q === -1) throw new Error('unterminated quote');
+        value += text.slice(i, q);
+        if (text[q + 1] === '"') {
+          value += '"';
+          i = q + 2;
+        } else {
+          i = q + 1;
+          break;
+        }
+      }
+      field = value;
+    } else {
+      let end = i;
+      while (end < text.length && text[end] !== ',' && text[end] !== '\r') end++;
+      field = end === i ? null : text.slice(i, end);
+      i = end;
+    }
+    record.push(field);
+    if (text[i] === ',') {
+      i++;
+      continue;
+    }
+    if (text.slice(i, i + 2) !== '\r\n') throw new Error(`expected CRLF at ${i}`);
+    records.push(record);
+    record = [];
+    i += 2;
+    if (i === text.length) return records;
+  }
+}
+
+/** A CSV record back to a row, by the schema's types; a guarded text loses its leading quote. */
+function rowOfCsv(header: readonly (string | null)[], record: readonly (string | null)[]): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  header.forEach((name, k) => {
+    const column = DECISION_COLUMNS.find((c) => c.name === name)!;
+    const cell = record[k] ?? null;
+    if (cell === null) row[name!] = null;
+    else if (column.type === 'string') row[name!] = cell.startsWith("'") ? cell.slice(1) : cell;
+    else if (column.type === 'boolean') row[name!] = cell === 'true' ? true : cell === 'false' ? false : cell;
+    else row[name!] = Number(cell);
+  });
+  return row;
+}
+
+describe('runs export round trips', () => {
+  it('writes a Parquet file that reads back as the JSONL rows, with typed nullable columns', async () => {
+    const jsonl = await exportJsonl(runId);
+    expect(jsonl).toHaveLength(15);
+    const out = join(dir, 'decisions.parquet');
+    const r = await runCliInProcess([
+      'runs',
+      'export',
+      runId,
+      '--format',
+      'parquet',
+      '--out',
+      out,
+      '--store',
+      storePath,
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`15 decisions of run ${runId} written to ${out}`);
+    expect(existsSync(`${out}.partial`)).toBe(false);
+    const file = readFileSync(out);
+    const buffer = file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength);
+    const metadata = parquetMetadata(buffer);
+    const types = Object.fromEntries(metadata.schema.slice(1).map((e) => [e.name, [e.type, e.repetition_type]]));
+    expect(Object.keys(types)).toEqual(DECISION_COLUMNS.map((c) => c.name));
+    for (const c of DECISION_COLUMNS) {
+      const physical = { integer: 'INT64', double: 'DOUBLE', boolean: 'BOOLEAN', string: 'BYTE_ARRAY' }[c.type];
+      expect(types[c.name], c.name).toEqual([physical, c.nullable ? 'OPTIONAL' : 'REQUIRED']);
+    }
+    expect(metadata.key_value_metadata).toContainEqual({ key: 'decidekit.decision_schema_version', value: '1' });
+    const rows = await parquetReadObjects({ file: buffer });
+    const back = rows.map((row) =>
+      Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v])),
+    );
+    expect(back).toEqual(jsonl);
+  });
+
+  it('writes a CSV that parses back as the JSONL rows, formula-like text guarded', async () => {
+    const jsonl = await exportJsonl(runId);
+    const r = await runCliInProcess(['runs', 'export', runId, '--format', 'csv', '--store', storePath]);
+    expect(r.code).toBe(0);
+    const [header, ...records] = parseCsv(r.stdout);
+    expect(header).toEqual(DECISION_COLUMNS.map((c) => c.name));
+    expect(records.map((rec) => rowOfCsv(header!, rec))).toEqual(jsonl);
+    // No cell of the file starts with a formula character.
+    for (const rec of records) for (const cell of rec) expect(cell ?? '').not.toMatch(/^[=+\-@\t\r]/);
+    expect(r.stdout).toContain(`"'${HOSTILE_MESSAGE.replace(/"/g, '""')}"`);
+  });
+
+  it('keeps numbers unrounded in every format', async () => {
+    const jsonl = await exportJsonl(runId);
+    expect(jsonl.map((row) => row['latency_ms'])).toContain(0.1 + 0.2);
+    expect(jsonl.map((row) => row['input_tokens'])).toContain(9_007_199_254_740_991);
+  });
+
+  it('exports a run without decisions as a header (CSV), nothing (JSONL) and an empty typed table (Parquet)', async () => {
+    expect(await exportJsonl(emptyRunId)).toEqual([]);
+    const csv = await runCliInProcess(['runs', 'export', emptyRunId, '--format', 'csv', '--store', storePath]);
+    expect(csv.stdout).toBe(`${DECISION_COLUMNS.map((c) => c.name).join(',')}\r\n`);
+    const out = join(dir, 'empty.parquet');
+    expect((await runCliInProcess(['runs', 'export', emptyRunId, '--out', out, '--store', storePath])).code).toBe(0);
+    const file = readFileSync(out);
+    const buffer = file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength);
+    expect(Number(parquetMetadata(buffer).num_rows)).toBe(0);
+    expect(
+      parquetMetadata(buffer)
+        .schema.slice(1)
+        .map((e) => e.name),
+    ).toEqual(DECISION_COLUMNS.map((c) => c.name));
+  });
+
+  it('refuses Parquet without --out, and an unwritable --out, leaving no file behind', async () => {
+    const r = await runCliInProcess(['runs', 'export', runId, '--format', 'parquet', '--store', storePath]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('a parquet export is binary: give --out FILE');
+    expect(r.stdout).toBe('');
+    const missing = join(dir, 'no-such-folder', 'x.parquet');
+    const w = await runCliInProcess(['runs', 'export', runId, '--out', missing, '--store', storePath]);
+    expect(w.code).toBe(1);
+    expect(w.stderr).toContain(`cannot write export: ${missing} (ENOENT)`);
+    expect(w.stderr).not.toContain('internal error');
+  });
+});

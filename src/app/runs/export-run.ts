@@ -1,0 +1,172 @@
+/**
+ * `runs export`: a stored run's decisions as JSONL, CSV or Parquet (the decision table of
+ * `core/export/decision-row.ts`). Rows are made one case at a time and written in chunks,
+ * so the export never holds the whole table, nor its whole text, beside the run.
+ */
+import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import type { BenchRun } from '../../core/bench/run.js';
+import type { CaseResult } from '../../core/bench/case-result.js';
+import { DecidekitError } from '../../core/errors.js';
+import {
+  DECISION_COLUMNS,
+  DECISION_SCHEMA_VERSION,
+  decisionRowContextOf,
+  decisionRowsOfCase,
+  type DecisionColumnType,
+  type DecisionRow,
+} from '../../core/export/decision-row.js';
+import { renderDecisionCsvHeader, renderDecisionCsvRow } from '../../reports/runs/decision-csv.js';
+import { readStoredRun } from './stored-runs.js';
+import type { Writer } from 'hyparquet-writer';
+
+export type DecisionExportFormat = 'jsonl' | 'csv' | 'parquet';
+
+/** Where the export goes: a file (written beside it, then renamed into place), or a text stream. */
+export type ExportTarget =
+  { readonly kind: 'file'; readonly path: string } | { readonly kind: 'text'; readonly write: (text: string) => void };
+
+export interface ExportSummary {
+  readonly runId: string;
+  readonly decisions: number;
+}
+
+/** Text is handed on in pieces of about this many characters. */
+const CHUNK_CHARS = 1 << 20;
+
+/** Exports one stored run (by id or unique prefix). Parquet needs a file target. */
+export async function exportStoredRun(
+  storePath: string,
+  prefix: string,
+  format: DecisionExportFormat,
+  target: ExportTarget,
+): Promise<ExportSummary> {
+  const { run } = readStoredRun(storePath, prefix);
+  return exportRun(run, run.cases, format, target);
+}
+
+/**
+ * Exports a run whose cases come from `cases` (the run's own, or pages read from the store),
+ * in run order.
+ */
+export async function exportRun(
+  run: Pick<BenchRun, 'id' | 'fingerprint' | 'config'>,
+  cases: Iterable<CaseResult>,
+  format: DecisionExportFormat,
+  target: ExportTarget,
+): Promise<ExportSummary> {
+  let decisions = 0;
+  const context = decisionRowContextOf(run);
+  function* rows(): Generator<DecisionRow> {
+    for (const c of cases) {
+      const caseRows = decisionRowsOfCase(context, c);
+      decisions += caseRows.length;
+      yield* caseRows;
+    }
+  }
+  if (format === 'parquet') {
+    if (target.kind !== 'file') throw new DecidekitError('usage', 'a parquet export needs a file (--out FILE)');
+    await writeToFile(target.path, (fd) => writeParquet(fd, rows(), run.id));
+  } else {
+    const render = format === 'csv' ? renderDecisionCsvRow : (row: DecisionRow) => `${JSON.stringify(row)}\n`;
+    const header = format === 'csv' ? renderDecisionCsvHeader() : '';
+    const writeText = (write: (text: string) => void): void => {
+      let chunk = header;
+      for (const row of rows()) {
+        chunk += render(row);
+        if (chunk.length >= CHUNK_CHARS) {
+          write(chunk);
+          chunk = '';
+        }
+      }
+      if (chunk.length > 0) write(chunk);
+    };
+    if (target.kind === 'text') writeText(target.write);
+    else await writeToFile(target.path, (fd) => writeText((text) => writeSync(fd, text)));
+  }
+  return { runId: run.id, decisions };
+}
+
+/**
+ * Writes `path` through a temporary file beside it, renamed into place when complete, so a
+ * failed export never leaves a truncated file under the name asked for.
+ */
+async function writeToFile(path: string, write: (fd: number) => void | Promise<void>): Promise<void> {
+  const partial = `${path}.partial`;
+  let fd: number;
+  try {
+    fd = openSync(partial, 'w');
+  } catch (err) {
+    throw writeFailed(path, err);
+  }
+  try {
+    await write(fd);
+    closeSync(fd);
+    renameSync(partial, path);
+  } catch (err) {
+    try {
+      closeSync(fd);
+    } catch {
+      // already closed
+    }
+    rmSync(partial, { force: true });
+    if (!(err instanceof Error && 'code' in err) || err instanceof DecidekitError) throw err;
+    throw writeFailed(path, err);
+  }
+}
+
+function writeFailed(path: string, err: unknown): DecidekitError {
+  const reason = err instanceof Error && 'code' in err ? String(err.code) : 'write failed';
+  return new DecidekitError('write_failed', `cannot write export: ${path} (${reason})`, { cause: err });
+}
+
+const PARQUET_TYPES: Record<DecisionColumnType, 'INT64' | 'DOUBLE' | 'BOOLEAN' | 'STRING'> = {
+  integer: 'INT64',
+  double: 'DOUBLE',
+  boolean: 'BOOLEAN',
+  string: 'STRING',
+};
+
+/** Rows per row group: bounds the memory of the writer (one group of columns at a time). */
+const PARQUET_ROW_GROUP = 50_000;
+
+async function writeParquet(fd: number, rows: Iterable<DecisionRow>, runId: string): Promise<void> {
+  const { ByteWriter, parquetWriteRows } = await import('hyparquet-writer');
+  const bytes = new ByteWriter();
+  const writer: Writer = bytes;
+  // Flushed to the file after each row group and at the end: the writer's buffer holds one group.
+  const flush = (): void => {
+    writeSync(fd, new Uint8Array(bytes.buffer, 0, bytes.index));
+    bytes.index = 0;
+  };
+  writer.flush = flush;
+  writer.finish = flush;
+  const integers = DECISION_COLUMNS.filter((c) => c.type === 'integer').map((c) => c.name);
+  // INT64 columns take bigints.
+  function* parquetRows(): Generator<Record<string, unknown>> {
+    for (const row of rows) {
+      const out: Record<string, unknown> = { ...row };
+      for (const name of integers) {
+        const v = row[name] as number | null;
+        if (v === null) continue;
+        if (!Number.isSafeInteger(v))
+          throw new DecidekitError(
+            'invalid_input',
+            `cannot export run ${row.run_id} as parquet: case ${row.case_id} has ${name} ${v}, not an integer (jsonl and csv keep it as it is)`,
+          );
+        out[name] = BigInt(v);
+      }
+      yield out;
+    }
+  }
+  await parquetWriteRows({
+    writer,
+    rows: parquetRows(),
+    columns: DECISION_COLUMNS.map((c) => ({ name: c.name, type: PARQUET_TYPES[c.type], nullable: c.nullable })),
+    rowGroupSize: PARQUET_ROW_GROUP,
+    kvMetadata: [
+      { key: 'decidekit.decision_schema_version', value: String(DECISION_SCHEMA_VERSION) },
+      { key: 'decidekit.run_id', value: runId },
+    ],
+    createdBy: 'decidekit',
+  });
+}

@@ -1,0 +1,441 @@
+/**
+ * Offline scoring (`score --engine duckdb`) as DuckDB SQL: the checks of the strict loaders
+ * (docs/file-formats.md) and the per-decision definitions of prediction.ts
+ * (docs/scoring.md, "Offline: one decision"), written once here so the engine reads files
+ * of any size without holding them in this process. Pure: this module only builds SQL text;
+ * app/offline/score-with-duckdb.ts runs it.
+ *
+ * Every row of a file becomes one JSON value `v` (JSONL through read_json_objects, Parquet
+ * rows through to_json), so both formats go through the same checks.
+ */
+import { CALIBRATION_BINS } from '../calibration.js';
+import { PROBABILITY_SUM_TOLERANCE } from '../question.js';
+import { MAX_RESULT_MEASURE } from './case.js';
+import { LOG_LOSS_FLOOR } from './prediction.js';
+
+export type OfflineFileFormat = 'jsonl' | 'parquet';
+
+export interface OfflineSqlFile {
+  readonly path: string;
+  readonly format: OfflineFileFormat;
+  /** Parquet: text columns that hold JSON (e.g. `decision`), parsed before the row becomes JSON. */
+  readonly jsonTextColumns?: readonly string[];
+}
+
+/**
+ * Parquet columns read as JSON when they are text: a nested value (a results row's
+ * `decision`, a case's `options`) stored as a JSON string rather than a struct or list.
+ */
+export const PARQUET_JSON_TEXT_COLUMNS: readonly string[] = ['decision', 'options'];
+
+/** The column names and types of a Parquet file (to find its JSON text columns). */
+export function parquetColumnsSql(path: string): string {
+  return `DESCRIBE SELECT * FROM read_parquet(${sqlString(path)})`;
+}
+
+function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** A SQL string literal. */
+export function sqlString(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+/** A double literal that reads back as exactly `x`. */
+function sqlDouble(x: number): string {
+  return `CAST(${sqlString(String(x))} AS DOUBLE)`;
+}
+
+/** One JSON value `v` per non-blank line (JSONL, gzipped or not) or per row (Parquet). */
+export function jsonRowsSql(file: OfflineSqlFile): string {
+  return file.format === 'jsonl'
+    ? `(SELECT json AS v FROM read_json_objects(${sqlString(file.path)}, format = 'newline_delimited', maximum_object_size = 33554432))`
+    : `(SELECT to_json(p) AS v FROM (SELECT *${parquetReplace(file.jsonTextColumns ?? [])} FROM read_parquet(${sqlString(file.path)})) p)`;
+}
+
+function parquetReplace(columns: readonly string[]): string {
+  if (columns.length === 0) return '';
+  return ` REPLACE (${columns.map((c) => `json(${quoteIdentifier(c)}) AS ${quoteIdentifier(c)}`).join(', ')})`;
+}
+
+const NUMBER = `('BIGINT', 'UBIGINT', 'DOUBLE')`;
+const absent = (t: string): string => `(${t} IS NULL OR ${t} = 'NULL')`;
+const isNumber = (t: string, x: string): string => `(${t} IN ${NUMBER} AND isfinite(${x}))`;
+/** A list of an object's keys holds one twice (JSON would keep only the last). */
+const repeated = (keys: string): string => `coalesce(len(${keys}) <> len(list_distinct(${keys})), false)`;
+
+/** A check: `bad` is a SQL condition true when the row breaks the rule; `message` a SQL text expression. */
+interface Check {
+  readonly field: string | null;
+  readonly bad: string;
+  readonly message: string;
+}
+
+/** The dataset's rows with the fields its checks and the scoring read. */
+export function datasetViewSql(file: OfflineSqlFile): string {
+  // Each line is parsed a few times, not once per field: one json_extract of every field,
+  // then small parses of the extracted pieces.
+  return `CREATE OR REPLACE TEMP VIEW dk_dataset AS
+WITH raw AS (
+  SELECT
+    json_type(v) AS t,
+    json_keys(v) AS keys,
+    json_extract(v, ['$.id', '$.kind', '$.correct', '$.options', '$.score_min', '$.score_max', '$.prompt', '$.group', '$.field']) AS e,
+    left(CAST(v AS VARCHAR), 60) AS line_preview
+  FROM ${jsonRowsSql(file)}
+)
+SELECT
+  t,
+  ${repeated('keys')} AS repeated_key,
+  json_type(e[1]) AS id_t, e[1] ->> '$' AS id,
+  json_type(e[2]) AS kind_t, e[2] ->> '$' AS kind,
+  json_type(e[3]) AS correct_t, e[3] ->> '$' AS correct_text,
+  TRY_CAST(e[3] AS DOUBLE) AS correct_number, left(CAST(e[3] AS VARCHAR), 40) AS correct_preview,
+  json_type(e[4]) AS options_t,
+  json_type(e[4], '$[*]') AS option_types,
+  e[4] ->> '$[*]' AS options,
+  json_type(e[5]) AS min_t, TRY_CAST(e[5] AS DOUBLE) AS score_min,
+  json_type(e[6]) AS max_t, TRY_CAST(e[6] AS DOUBLE) AS score_max,
+  json_type(e[7]) AS prompt_t,
+  json_type(e[8]) AS group_t, e[8] ->> '$' AS group_name,
+  json_type(e[9]) AS field_t, e[9] ->> '$' AS field_name,
+  line_preview
+FROM raw`;
+}
+
+const DATASET_CHECKS: readonly Check[] = [
+  { field: null, bad: `t <> 'OBJECT'`, message: `'expected a JSON object, got ' || line_preview` },
+  { field: null, bad: `repeated_key`, message: `'a key is repeated in one object (JSON would keep only the last)'` },
+  {
+    field: 'id',
+    bad: `(id_t IS DISTINCT FROM 'VARCHAR' OR id = '')`,
+    message: `CASE WHEN id_t IS NULL THEN 'id is missing' ELSE 'id must be a non-empty string' END`,
+  },
+  {
+    field: 'kind',
+    bad: `(kind_t IS DISTINCT FROM 'VARCHAR' OR kind NOT IN ('yes_no', 'choice', 'score'))`,
+    message: `CASE WHEN kind_t IS NULL THEN 'kind is missing (yes_no, choice or score)' ELSE 'kind must be yes_no, choice or score' END`,
+  },
+  { field: 'prompt', bad: `NOT (${absent('prompt_t')} OR prompt_t = 'VARCHAR')`, message: `'prompt must be a string'` },
+  {
+    field: 'group',
+    bad: `NOT (${absent('group_t')} OR (group_t = 'VARCHAR' AND group_name <> ''))`,
+    message: `'group must be a non-empty string'`,
+  },
+  {
+    field: 'field',
+    bad: `NOT (${absent('field_t')} OR (field_t = 'VARCHAR' AND field_name <> ''))`,
+    message: `'field must be a non-empty string'`,
+  },
+  {
+    field: 'correct',
+    bad: `(kind = 'yes_no' AND correct_t IS DISTINCT FROM 'BOOLEAN')`,
+    message: `'correct must be true or false, got ' || coalesce(correct_preview, 'nothing')`,
+  },
+  {
+    field: 'options',
+    bad: `(kind = 'choice' AND (options_t IS DISTINCT FROM 'ARRAY' OR len(option_types) < 2
+      OR NOT list_bool_and(list_transform(option_types, lambda x: x = 'VARCHAR'))
+      OR list_contains(options, '') OR len(list_distinct(options)) <> len(options)))`,
+    message: `'options must be a list of 2 or more distinct non-empty strings'`,
+  },
+  {
+    field: 'correct',
+    bad: `(kind = 'choice' AND (correct_t IS DISTINCT FROM 'VARCHAR' OR NOT coalesce(list_contains(options, correct_text), false)))`,
+    message: `'correct must be one of the options, got ' || coalesce(correct_preview, 'nothing')`,
+  },
+  {
+    field: 'score_min',
+    bad: `(kind = 'score' AND NOT ${isNumber('min_t', 'score_min')})`,
+    message: `'score_min must be a finite number'`,
+  },
+  {
+    field: 'score_max',
+    bad: `(kind = 'score' AND NOT ${isNumber('max_t', 'score_max')})`,
+    message: `'score_max must be a finite number'`,
+  },
+  {
+    field: 'correct',
+    bad: `(kind = 'score' AND NOT ${isNumber('correct_t', 'correct_number')})`,
+    message: `'correct must be a finite number, got ' || coalesce(correct_preview, 'nothing')`,
+  },
+  {
+    field: 'score_min',
+    bad: `(kind = 'score' AND ${isNumber('min_t', 'score_min')} AND ${isNumber('max_t', 'score_max')} AND NOT score_min < score_max)`,
+    message: `'score_min ' || score_min || ' must be below score_max ' || score_max`,
+  },
+  {
+    field: 'correct',
+    bad: `(kind = 'score' AND ${isNumber('min_t', 'score_min')} AND ${isNumber('max_t', 'score_max')}
+      AND ${isNumber('correct_t', 'correct_number')} AND score_min < score_max
+      AND (correct_number < score_min OR correct_number > score_max))`,
+    message: `'correct ' || correct_number || ' is outside [' || score_min || ', ' || score_max || ']'`,
+  },
+];
+
+/**
+ * The cases as the scoring reads them, in one pass over the file, each with `bad` (it breaks
+ * a rule) and `id_ok`: the checks then read this table, not the file, and the scoring runs
+ * only when no row is bad and no id repeats.
+ */
+export const CREATE_CASES_SQL = `CREATE OR REPLACE TEMP TABLE dk_cases AS
+SELECT
+  ${anyBad(DATASET_CHECKS)} AS bad,
+  id_t = 'VARCHAR' AS id_ok,
+  id,
+  kind,
+  correct_text = 'true' AS correct_yes,
+  CASE WHEN kind = 'choice' THEN options END AS options,
+  CASE WHEN kind = 'choice' THEN CAST(list_position(options, correct_text) - 1 AS INTEGER) END AS correct_index,
+  CASE WHEN kind = 'score' THEN correct_number END AS correct_number,
+  score_min,
+  score_max
+FROM dk_dataset`;
+
+/** The results rows joined with their cases (LEFT: an unknown case_id is a problem). */
+export function resultsViewSql(file: OfflineSqlFile): string {
+  return `CREATE OR REPLACE TEMP VIEW dk_results AS
+WITH raw AS (
+  SELECT
+    json_type(v) AS t,
+    json_keys(v) AS keys,
+    json_extract(v, ['$.case_id', '$.model', '$.decision', '$.cost_usd', '$.latency_ms']) AS e,
+    left(CAST(v AS VARCHAR), 60) AS line_preview
+  FROM ${jsonRowsSql(file)}
+),
+parts AS (
+  SELECT
+    *,
+    json_keys(e[3]) AS decision_keys,
+    json_extract(e[3], ['$.probability', '$.probabilities', '$.picked', '$.value', '$.confidence']) AS d
+  FROM raw
+),
+fields AS (
+  SELECT
+    t,
+    ${repeated('keys')} OR ${repeated('decision_keys')} OR ${repeated('json_keys(d[2])')} AS repeated_key,
+    json_type(e[1]) AS case_id_t, e[1] ->> '$' AS case_id,
+    json_type(e[2]) AS model_t, e[2] ->> '$' AS model,
+    json_type(e[3]) AS decision_t, left(CAST(e[3] AS VARCHAR), 40) AS decision_preview,
+    json_type(d[1]) AS p_t, TRY_CAST(d[1] AS DOUBLE) AS p,
+    json_type(d[2]) AS ps_t,
+    CASE json_type(d[2]) WHEN 'ARRAY' THEN json_type(d[2], '$[*]') WHEN 'OBJECT' THEN json_type(d[2], '$.*') END AS ps_types,
+    CASE json_type(d[2])
+      WHEN 'ARRAY' THEN list_transform(json_extract(d[2], '$[*]'), lambda x: TRY_CAST(x AS DOUBLE))
+      WHEN 'OBJECT' THEN list_transform(json_extract(d[2], '$.*'), lambda x: TRY_CAST(x AS DOUBLE)) END AS ps_values,
+    json_keys(d[2]) AS ps_keys,
+    json_type(d[3]) AS picked_t, d[3] ->> '$' AS picked,
+    json_type(d[4]) AS value_t, TRY_CAST(d[4] AS DOUBLE) AS value,
+    json_type(d[5]) AS confidence_t, TRY_CAST(d[5] AS DOUBLE) AS confidence,
+    json_type(e[4]) AS cost_t, TRY_CAST(e[4] AS DOUBLE) AS cost_usd,
+    json_type(e[5]) AS latency_t, TRY_CAST(e[5] AS DOUBLE) AS latency_ms,
+    line_preview
+  FROM parts
+)
+SELECT
+  r.*,
+  c.id IS NOT NULL AS known,
+  c.kind,
+  c.correct_yes,
+  c.options,
+  c.correct_index,
+  c.correct_number,
+  c.score_min,
+  c.score_max,
+  CASE r.ps_t
+    WHEN 'ARRAY' THEN r.ps_values
+    WHEN 'OBJECT' THEN list_transform(c.options, lambda o: r.ps_values[list_position(r.ps_keys, o)]) END AS aligned,
+  CASE WHEN r.picked_t = 'VARCHAR' THEN CAST(coalesce(list_position(c.options, r.picked), 0) - 1 AS INTEGER) ELSE -1 END AS picked_index
+FROM fields r
+LEFT JOIN dk_cases c ON c.id = r.case_id`;
+}
+
+const isProbabilityList = `(len(ps_types) = len(ps_values)
+  AND list_bool_and(list_transform(ps_types, lambda x: x IN ${NUMBER}))
+  AND list_bool_and(list_transform(ps_values, lambda x: x >= 0 AND x <= 1)))`;
+const measureBad = (t: string, x: string): string =>
+  `NOT (${absent(t)} OR (${isNumber(t, x)} AND ${x} >= 0 AND ${x} <= ${MAX_RESULT_MEASURE}))`;
+const choiceShapeOk = `(ps_t = 'ARRAY' AND len(ps_types) = len(options) AND ${isProbabilityList})
+  OR (ps_t = 'OBJECT' AND ${isProbabilityList} AND len(list_filter(options, lambda o: NOT list_contains(ps_keys, o))) = 0
+    AND len(list_filter(ps_keys, lambda k: NOT list_contains(options, k))) = 0)`;
+/** The strict loader's sum: left to right in option order. */
+const alignedSum = `list_reduce(aligned, lambda a, b: a + b)`;
+
+const RESULT_CHECKS: readonly Check[] = [
+  { field: null, bad: `t <> 'OBJECT'`, message: `'expected a JSON object, got ' || line_preview` },
+  { field: null, bad: `repeated_key`, message: `'a key is repeated in one object (JSON would keep only the last)'` },
+  {
+    field: 'case_id',
+    bad: `(case_id_t IS DISTINCT FROM 'VARCHAR' OR case_id = '')`,
+    message: `CASE WHEN case_id_t IS NULL THEN 'case_id is missing' ELSE 'case_id must be a non-empty string' END`,
+  },
+  {
+    field: 'case_id',
+    bad: `(case_id_t = 'VARCHAR' AND case_id <> '' AND NOT known)`,
+    message: `'case_id ' || to_json(case_id) || ' is not in the dataset'`,
+  },
+  {
+    field: 'model',
+    bad: `(model_t IS DISTINCT FROM 'VARCHAR' OR model = '')`,
+    message: `CASE WHEN model_t IS NULL THEN 'model is missing' ELSE 'model must be a non-empty string' END`,
+  },
+  {
+    field: 'cost_usd',
+    bad: measureBad('cost_t', 'cost_usd'),
+    message: `'cost_usd must be a finite number >= 0 and <= ${MAX_RESULT_MEASURE}'`,
+  },
+  {
+    field: 'latency_ms',
+    bad: measureBad('latency_t', 'latency_ms'),
+    message: `'latency_ms must be a finite number >= 0 and <= ${MAX_RESULT_MEASURE}'`,
+  },
+  {
+    field: 'decision',
+    bad: `(known AND decision_t IS DISTINCT FROM 'OBJECT')`,
+    message: `CASE WHEN decision_t IS NULL THEN 'decision is missing' ELSE 'decision must be an object, got ' || decision_preview END`,
+  },
+  {
+    field: 'probability',
+    bad: `(known AND decision_t = 'OBJECT' AND kind = 'yes_no' AND NOT (p_t IN ${NUMBER} AND p >= 0 AND p <= 1))`,
+    message: `CASE WHEN p_t IS NULL THEN 'probability is missing (P(yes) in [0, 1])' ELSE 'probability must be a number in [0, 1]' END`,
+  },
+  {
+    field: 'probabilities',
+    bad: `(known AND decision_t = 'OBJECT' AND kind = 'choice' AND NOT coalesce(${choiceShapeOk}, false))`,
+    message: `CASE WHEN ps_t IS NULL THEN 'probabilities is missing (an object keyed by option or a list aligned with the options)'
+      ELSE 'probabilities must be an object with a number in [0, 1] for every option and no other key, or a list of '
+        || len(options) || ' such numbers aligned with the options (' || array_to_string(options, ', ') || ')' END`,
+  },
+  {
+    field: 'probabilities',
+    bad: `(known AND decision_t = 'OBJECT' AND kind = 'choice' AND coalesce(${choiceShapeOk}, false)
+      AND NOT abs(${alignedSum} - 1) <= ${PROBABILITY_SUM_TOLERANCE})`,
+    message: `'probabilities sum to ' || round(${alignedSum}, 6) || ', expected 1'`,
+  },
+  {
+    field: 'picked',
+    bad: `(known AND decision_t = 'OBJECT' AND kind = 'choice' AND NOT ${absent('picked_t')} AND picked_index < 0)`,
+    message: `'picked is not one of the options (' || array_to_string(options, ', ') || ')'`,
+  },
+  {
+    field: 'value',
+    bad: `(known AND decision_t = 'OBJECT' AND kind = 'score' AND NOT (${isNumber('value_t', 'value')} AND value >= score_min AND value <= score_max))`,
+    message: `CASE WHEN value_t IS NULL THEN 'value is missing (a number in [' || score_min || ', ' || score_max || '])'
+      ELSE 'value must be a finite number in [' || score_min || ', ' || score_max || ']' END`,
+  },
+  {
+    field: 'confidence',
+    bad: `(known AND decision_t = 'OBJECT' AND kind = 'score' AND NOT (${absent('confidence_t')}
+      OR (confidence_t IN ${NUMBER} AND confidence >= 0 AND confidence <= 1)))`,
+    message: `'confidence must be a number in [0, 1]'`,
+  },
+];
+
+function anyBad(checks: readonly Check[]): string {
+  return checks.map((c) => `coalesce(${c.bad}, false)`).join('\n    OR ');
+}
+
+function problemsList(checks: readonly Check[]): string {
+  const items = checks.map(
+    (c) =>
+      `CASE WHEN coalesce(${c.bad}, false) THEN {'field': ${c.field === null ? 'NULL' : sqlString(c.field)}, 'message': ${c.message}} END`,
+  );
+  return `list_filter([\n    ${items.join(',\n    ')}\n  ], lambda x: x IS NOT NULL)`;
+}
+
+/** How many rows break a rule, rows in all, and ids that repeat. */
+export const DATASET_CHECK_SQL = `SELECT
+  count(*) AS rows,
+  count(*) FILTER (WHERE bad) AS bad_rows,
+  count(id) FILTER (WHERE id_ok) - count(DISTINCT id) FILTER (WHERE id_ok) AS repeated_ids
+FROM dk_cases`;
+
+/** The first `limit` problems: (case id, field, message), and the count of all of them. */
+export function datasetProblemsSql(limit: number): string {
+  return `SELECT id AS case_id, p.field, p.message, count(*) OVER () AS total FROM (
+  SELECT CASE WHEN id_t = 'VARCHAR' THEN id END AS id, unnest(${problemsList(DATASET_CHECKS)}) AS p FROM dk_dataset
+) LIMIT ${limit}`;
+}
+
+export function repeatedIdsSql(limit: number): string {
+  return `SELECT id, count(*) AS n FROM dk_cases WHERE id_ok GROUP BY id HAVING count(*) > 1 ORDER BY id LIMIT ${limit}`;
+}
+
+/** Rows that break a rule, repeated case ids, and the distinct models (two at most). */
+export const RESULTS_CHECK_SQL = `SELECT
+  count(*) FILTER (WHERE bad) AS bad_rows,
+  count(case_id) FILTER (WHERE id_ok) - count(DISTINCT case_id) FILTER (WHERE id_ok) AS repeated_ids,
+  count(DISTINCT model) AS models,
+  min(model) FILTER (WHERE model <> '') AS model
+FROM dk_scored`;
+
+export function resultsProblemsSql(limit: number): string {
+  return `SELECT case_id, p.field, p.message, count(*) OVER () AS total FROM (
+  SELECT CASE WHEN case_id_t = 'VARCHAR' THEN case_id END AS case_id, unnest(${problemsList(RESULT_CHECKS)}) AS p FROM dk_results
+) LIMIT ${limit}`;
+}
+
+export function repeatedCaseIdsSql(limit: number): string {
+  return `SELECT case_id AS id, count(*) AS n FROM dk_scored WHERE id_ok GROUP BY case_id HAVING count(*) > 1 ORDER BY case_id LIMIT ${limit}`;
+}
+
+export const MODELS_SQL = `SELECT DISTINCT model FROM dk_scored WHERE model IS NOT NULL ORDER BY model LIMIT 5`;
+
+/**
+ * One pass over the results file into a table of one row per result: whether it breaks a
+ * rule, its case id and model (for the file-wide checks), its kind, and for yes_no / choice
+ * the hit, confidence, Brier and log loss; for score the absolute error (definitions:
+ * prediction.ts). The checks and the sums then read this table, not the file.
+ */
+export function createScoredSql(threshold: number): string {
+  const t = sqlDouble(threshold);
+  const y = `CASE WHEN correct_yes THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END`;
+  const predicted = `CASE WHEN picked_index >= 0 THEN picked_index ELSE list_position(aligned, list_max(aligned)) - 1 END`;
+  return `CREATE OR REPLACE TEMP TABLE dk_scored AS
+  SELECT
+    ${anyBad(RESULT_CHECKS)} AS bad,
+    case_id_t = 'VARCHAR' AS id_ok,
+    case_id,
+    CASE WHEN model_t = 'VARCHAR' THEN model END AS model,
+    kind,
+    cost_usd,
+    latency_ms,
+    CASE kind WHEN 'yes_no' THEN (p >= ${t}) = correct_yes WHEN 'choice' THEN predicted = correct_index END AS hit,
+    CASE kind WHEN 'yes_no' THEN (CASE WHEN p >= ${t} THEN p ELSE 1 - p END) WHEN 'choice' THEN aligned[predicted + 1] END AS confidence,
+    CASE kind
+      WHEN 'yes_no' THEN 2 * (p - ${y}) * (p - ${y})
+      WHEN 'choice' THEN list_sum(list_transform(aligned, lambda x, i: (x - CASE WHEN i - 1 = correct_index THEN 1 ELSE 0 END)
+        * (x - CASE WHEN i - 1 = correct_index THEN 1 ELSE 0 END))) END AS brier,
+    CASE kind
+      WHEN 'yes_no' THEN 0 - ln(greatest(CASE WHEN correct_yes THEN p ELSE 1 - p END, ${sqlDouble(LOG_LOSS_FLOOR)}))
+      WHEN 'choice' THEN 0 - ln(greatest(aligned[correct_index + 1], ${sqlDouble(LOG_LOSS_FLOOR)})) END AS log_loss,
+    CASE WHEN kind = 'score' THEN abs(value - correct_number) END AS abs_error
+  FROM (SELECT *, ${predicted} AS predicted FROM dk_results)`;
+}
+
+/**
+ * The sums of an offline summary by kind and calibration bin (bin = min(floor(c * bins),
+ * bins - 1), as binOf; null for score). Run only when the checks found nothing.
+ */
+export function resultsGroupsSql(bins: number = CALIBRATION_BINS): string {
+  return `SELECT
+  kind,
+  bin,
+  count(*) AS n,
+  count(*) FILTER (WHERE hit) AS hits,
+  coalesce(fsum(confidence), 0) AS confidence_sum,
+  coalesce(fsum(brier), 0) AS brier_sum,
+  coalesce(fsum(log_loss), 0) AS log_loss_sum,
+  coalesce(fsum(abs_error), 0) AS abs_error_sum,
+  coalesce(fsum(cost_usd), 0) AS cost_sum,
+  count(cost_usd) AS with_cost,
+  coalesce(fsum(latency_ms), 0) AS latency_sum,
+  count(latency_ms) AS with_latency
+FROM (
+  SELECT *, CASE WHEN kind <> 'score' THEN least(CAST(floor(confidence * ${bins}) AS INTEGER), ${bins - 1}) END AS bin
+  FROM dk_scored
+  WHERE NOT bad
+)
+GROUP BY kind, bin`;
+}

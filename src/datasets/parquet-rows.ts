@@ -1,0 +1,178 @@
+/**
+ * Rows of a Parquet file for the line-oriented readers (the offline dataset and results):
+ * each row becomes the value a JSONL line of the same file would parse to, so one set of
+ * checks and messages serves both formats. docs/file-formats.md, "Parquet instead of JSONL".
+ *
+ * Read one row group at a time, so memory is bounded by the largest row group. Values are
+ * mapped as: 64-bit integers to numbers; a column of logical type JSON, or a text column
+ * the caller names as JSON text, parsed strictly (a repeated key or too deep nesting is that
+ * row's problem); a struct (group) column to an
+ * object in which null fields count as absent, since a Parquet struct has every field on
+ * every row; lists to arrays.
+ */
+import { open } from 'node:fs/promises';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { DecidekitError } from '../core/errors.js';
+import { jsonProblemMessage, parseStrictJson } from '../core/strict-json.js';
+
+/** `.parquet` by name, or the Parquet magic bytes `PAR1` at the start of the file. */
+export async function isParquetFile(path: string): Promise<boolean> {
+  if (/\.parquet$/i.test(path)) return true;
+  if (/\.gz$/i.test(path)) return false;
+  let file;
+  try {
+    file = await open(path, 'r');
+  } catch {
+    return false; // the JSONL reader words the error
+  }
+  try {
+    const head = Buffer.alloc(4);
+    const { bytesRead } = await file.read(head, 0, 4, 0);
+    return bytesRead === 4 && head.toString('latin1') === 'PAR1';
+  } catch {
+    return false;
+  } finally {
+    await file.close();
+  }
+}
+
+/** A JSON column value that is not strict JSON: reported as the row's problem. */
+export class BadJsonValue {
+  constructor(readonly message: string) {}
+}
+
+export interface ParquetRowsOptions {
+  /** Runs before any row is read, and may throw (e.g. a required column is missing). */
+  readonly check?: (info: ParquetRowsInfo) => void;
+  /**
+   * Columns whose value is an object or a list in a JSONL line: stored as text (the way
+   * Typed Decisions stores its JSON columns), a value is parsed as strict JSON.
+   */
+  readonly jsonTextColumns?: readonly string[];
+}
+
+export interface ParquetRowsInfo {
+  /** The file's top-level column names, in order. */
+  readonly columns: readonly string[];
+  readonly rows: number;
+}
+
+/**
+ * Calls `onRow(value, rowNumber)` for every row (1-based), in order. `check(columns)` runs
+ * first and may throw (e.g. a required column is missing). A file that is not readable
+ * Parquet throws a DecidekitError naming it.
+ */
+export async function readParquetRows(
+  path: string,
+  onRow: (value: Record<string, unknown>, rowNumber: number) => void,
+  options: ParquetRowsOptions = {},
+): Promise<ParquetRowsInfo> {
+  const { check = () => {}, jsonTextColumns = [] } = options;
+  const { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } = await import('hyparquet');
+  let file;
+  let metadata;
+  try {
+    file = await asyncBufferFromFile(path);
+    metadata = await parquetMetadataAsync(file);
+  } catch (err) {
+    const code = err instanceof Error && 'code' in err ? String(err.code) : null;
+    const reason =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : code === 'EISDIR'
+            ? 'is a directory'
+            : `not a readable parquet file: ${err instanceof Error ? err.message : String(err)}`;
+    throw new DecidekitError('file_unreadable', `cannot read file: ${path} (${reason})`, {
+      context: { file: path },
+      cause: err,
+    });
+  }
+  // Top-level columns: the root's children, skipping each group's descendants.
+  const top: { name: string; group: boolean; text: boolean }[] = [];
+  const schema = metadata.schema;
+  let i = 1;
+  const skip = (index: number): number => {
+    let next = index + 1;
+    for (let c = 0; c < (schema[index]!.num_children ?? 0); c++) next = skip(next);
+    return next;
+  };
+  while (i < schema.length) {
+    const e = schema[i]!;
+    top.push({
+      name: e.name,
+      group: (e.num_children ?? 0) > 0,
+      text: e.type === 'BYTE_ARRAY' && (e.converted_type === 'UTF8' || e.logical_type?.type === 'STRING'),
+    });
+    i = skip(i);
+  }
+  const info: ParquetRowsInfo = { columns: top.map((c) => c.name), rows: Number(metadata.num_rows) };
+  check(info);
+  const groups = top.filter((c) => c.group).map((c) => c.name);
+  const jsonText = top.filter((c) => c.text && jsonTextColumns.includes(c.name)).map((c) => c.name);
+  let rowStart = 0;
+  for (const group of metadata.row_groups) {
+    const rowEnd = rowStart + Number(group.num_rows);
+    let rows: Record<string, unknown>[];
+    try {
+      rows = await parquetReadObjects({
+        file,
+        metadata,
+        rowStart,
+        rowEnd,
+        compressors: ZLIB_DECOMPRESSORS,
+        parsers: { jsonFromBytes: strictJsonFromBytes },
+      });
+    } catch (err) {
+      throw new DecidekitError(
+        'file_unreadable',
+        `cannot read file: ${path} (cannot decode parquet rows ${rowStart + 1}-${rowEnd}: ${err instanceof Error ? err.message : String(err)})`,
+        { context: { file: path }, cause: err },
+      );
+    }
+    for (let k = 0; k < rows.length; k++) {
+      const row = rows[k]!;
+      const value: Record<string, unknown> = {};
+      for (const [key, v] of Object.entries(row))
+        value[key] =
+          typeof v === 'string' && jsonText.includes(key) ? strictJsonFromText(v) : plain(v, groups.includes(key));
+      onRow(value, rowStart + k + 1);
+    }
+    rowStart = rowEnd;
+  }
+  return info;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: false });
+
+function strictJsonFromBytes(bytes: Uint8Array | undefined): unknown {
+  if (bytes === undefined || bytes === null) return bytes;
+  return strictJsonFromText(decoder.decode(bytes));
+}
+
+function strictJsonFromText(text: string): unknown {
+  const r = parseStrictJson(text);
+  return r.ok ? r.value : new BadJsonValue(jsonProblemMessage(r));
+}
+
+/** A decoded Parquet value as JSON would hold it (see the module comment). */
+function plain(v: unknown, fromGroup: boolean): unknown {
+  if (typeof v === 'bigint') return Number(v);
+  if (Array.isArray(v)) return v.map((x) => plain(x, fromGroup));
+  if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
+    const out: Record<string, unknown> = {};
+    for (const [key, x] of Object.entries(v)) {
+      if (fromGroup && (x === null || x === undefined)) continue;
+      out[key] = plain(x, fromGroup);
+    }
+    return out;
+  }
+  return v;
+}
+
+/** hyparquet reads SNAPPY itself; GZIP and BROTLI come from node:zlib. (ZSTD needs Node 22.15+.) */
+const ZLIB_DECOMPRESSORS = {
+  GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)),
+  BROTLI: (input: Uint8Array) => new Uint8Array(brotliDecompressSync(input)),
+};
