@@ -11,18 +11,25 @@ import { calibrationOptionsOf, type Conventions } from '../core/stats/convention
  */
 export function summarizeRun(
   config: RunConfig,
-  cases: readonly CaseResult[],
+  cases: Iterable<CaseResult>,
   options: {
     readonly interrupted?: boolean;
     /** Other conventions than the run's own (a report recomputing the run). */
     readonly conventions?: Conventions;
   } = {},
 ): BenchSummary {
-  const summarizeOptions: SummarizeOptions = {
+  return summarizeBenchmark(cases, summarizeOptionsOf(config, options));
+}
+
+/** The options `summarizeRun` passes for a run's configuration (for a `BenchAccumulator` fed case by case). */
+export function summarizeOptionsOf(
+  config: RunConfig,
+  options: { readonly interrupted?: boolean; readonly conventions?: Conventions } = {},
+): SummarizeOptions {
+  return {
     expectedCases: config.caseIds.length,
     ...(options.interrupted === true ? { interrupted: true } : {}),
     ...(config.pricePerMtokUsd === null ? {} : { pricePerMtokUsd: config.pricePerMtokUsd }),
     calibration: calibrationOptionsOf(options.conventions ?? conventionsOfConfig(config).conventions),
   };
-  return summarizeBenchmark(cases, summarizeOptions);
 }

@@ -82,6 +82,21 @@ export function readStoredRun(storePath: string, prefix: string) {
   return withStore(storePath, (s) => requireRun(s, prefix));
 }
 
+/**
+ * One run's configuration and summary by id or unique prefix, without its cases (`runs
+ * show`): a stored summary is read as is, so a run of any size shows at once.
+ */
+export function readStoredRunInfo(storePath: string, prefix: string) {
+  return withStore(storePath, (s) => {
+    const id = s.resolveId(prefix);
+    const head = s.getHead(id);
+    const run = s.getRunInfo(id);
+    if (head === null || run === null)
+      throw new DecidekitError('unknown_run', `unknown run: ${id} disappeared from ${s.path} while reading`);
+    return { head, run };
+  });
+}
+
 /** How stored runs are compared: the work rule, the conventions and intervals. */
 export interface CompareOptions {
   /** Compare runs of different work (dataset revision, cases or questions) anyway. */
@@ -122,7 +137,7 @@ export function readStoredRunsToCompare(
   storePath: string,
   prefixes: readonly string[],
   options: CompareOptions,
-): { analyzed: AnalyzedRun[]; rows: LeaderboardRow[]; sameWork: boolean; paired: RunComparison | null } {
+): { analyzed: AnalyzedRun<BenchRun>[]; rows: LeaderboardRow[]; sameWork: boolean; paired: RunComparison | null } {
   const runs = withStore(storePath, (s) => prefixes.map((p) => requireRun(s, p).run));
   const analyzed = analyzeToCompare(runs, options);
   const sameWork = analyzed.every((r) => isSameWork(analyzed[0]!.run.config, r.run.config));
@@ -140,7 +155,7 @@ export function readStoredRunsToCompare(
 }
 
 /** Every run under the same conventions; refused when their stored conventions differ and nothing recomputes them. */
-function analyzeToCompare(runs: readonly BenchRun[], options: CompareOptions): AnalyzedRun[] {
+function analyzeToCompare(runs: readonly BenchRun[], options: CompareOptions): AnalyzedRun<BenchRun>[] {
   for (const other of runs.slice(1)) compareRuns(runs[0]!, other, { force: options.force, intervals: false });
   const analyzed = runs.map((r) => analyzeRun(r, options.choice ?? {}, { intervals: options.intervals !== false }));
   const first = analyzed[0]!;

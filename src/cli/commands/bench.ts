@@ -110,8 +110,13 @@ benchmarks its default model on the bundled synthetic sample.`,
       onProgress: (p) => progress.update(p),
       onSent: () => progress.finish(),
       onNote: (note) => io.stderr.write(`decidekit bench: note: ${note}\n`),
+      readCases: v.json,
     });
-    return renderOutcome(outcome, io, { json: v.json, redact: v.redact, store: v.store ?? null });
+    try {
+      return await renderOutcome(outcome, io, { json: v.json, redact: v.redact, store: v.store ?? null });
+    } finally {
+      if (outcome.kind === 'finished') outcome.dispose();
+    }
   },
 });
 
@@ -127,16 +132,16 @@ async function renderOutcome(
   const { run } = outcome;
   if (outcome.written.length > 0 && !options.json) io.stderr.write(`wrote ${outcome.written.join(' and ')}\n`);
   const reports = await import('../../reports/bench/bench-report.js');
-  io.stdout.write(
-    options.json
-      ? reports.renderBenchJson(run, { statistics: outcome.statistics })
-      : reports.renderBenchTerminal(run, {
-          colour: colourEnabled(io.stdout, io.env),
-          redactHost: options.redact,
-          statistics: outcome.statistics,
-          ...(io.stdout.columns ? { width: io.stdout.columns } : {}),
-        }),
-  );
+  if (options.json) writeInPieces(io.stdout, reports.renderBenchJsonChunks(run, { statistics: outcome.statistics }));
+  else
+    io.stdout.write(
+      reports.renderBenchTerminal(run, {
+        colour: colourEnabled(io.stdout, io.env),
+        redactHost: options.redact,
+        statistics: outcome.statistics,
+        ...(io.stdout.columns ? { width: io.stdout.columns } : {}),
+      }),
+    );
   const ending = reports.renderBenchEnding(
     {
       runId: run.id,
@@ -154,4 +159,20 @@ async function renderOutcome(
   for (const line of ending) io.stderr.write(`${line}\n`);
   if (outcome.interrupted) return interruptedExitCode(io.signal);
   return outcome.writeError === null && run.summary.status === 'complete' ? 0 : 1;
+}
+
+/** A long document written in pieces of about 1 MB (the whole text is never one string). */
+function writeInPieces(sink: CliIo['stdout'], chunks: Iterable<string>): void {
+  let pending: string[] = [];
+  let size = 0;
+  for (const chunk of chunks) {
+    pending.push(chunk);
+    size += chunk.length;
+    if (size >= 1 << 20) {
+      sink.write(pending.join(''));
+      pending = [];
+      size = 0;
+    }
+  }
+  if (pending.length > 0) sink.write(pending.join(''));
 }

@@ -54,28 +54,31 @@ export interface RunStatistics {
  */
 export function caseSampleOfRun(cases: Iterable<CaseResult>): CaseSample {
   const builder = new CaseSampleBuilder();
-  for (const c of cases) {
-    let correct = 0;
-    let answered = 0;
-    let kl = 0;
-    let brier = 0;
-    let logLoss = 0;
-    for (const d of c.decisions) {
-      const o = d.outcome;
-      if (o.status !== 'answered') continue;
-      answered++;
-      if (o.correct) correct++;
-      kl += o.kl;
-      brier += o.brier;
-      logLoss += decisionLogLoss(d, o.probabilities);
-    }
-    builder.addCase(c.caseId, { decisions: c.decisions.length, correct, answered, kl, brier, logLoss });
-    for (const d of c.decisions) {
-      const o = d.outcome;
-      if (o.status === 'answered') builder.addDecision(o.confidence, o.correct, `${c.workflow}/${d.questionId}`);
-    }
-  }
+  for (const c of cases) addCaseToSample(builder, c);
   return builder.build();
+}
+
+/** Adds one case to a sample being built (a run fed case by case keeps only these numbers). */
+export function addCaseToSample(builder: CaseSampleBuilder, c: CaseResult): void {
+  let correct = 0;
+  let answered = 0;
+  let kl = 0;
+  let brier = 0;
+  let logLoss = 0;
+  for (const d of c.decisions) {
+    const o = d.outcome;
+    if (o.status !== 'answered') continue;
+    answered++;
+    if (o.correct) correct++;
+    kl += o.kl;
+    brier += o.brier;
+    logLoss += decisionLogLoss(d, o.probabilities);
+  }
+  builder.addCase(c.caseId, { decisions: c.decisions.length, correct, answered, kl, brier, logLoss });
+  for (const d of c.decisions) {
+    const o = d.outcome;
+    if (o.status === 'answered') builder.addDecision(o.confidence, o.correct, `${c.workflow}/${d.questionId}`);
+  }
 }
 
 export interface StatisticsOptions {
@@ -96,7 +99,17 @@ export function statisticsOfRun(
     for (const _ of cases) n++;
     return { conventions, cases: n, intervals: null, eceNoise: null };
   }
-  const sample = caseSampleOfRun(cases);
+  return statisticsOfSample(caseSampleOfRun(cases), conventions, options);
+}
+
+/** `statisticsOfRun` from a sample already built (`addCaseToSample` as the run went). */
+export function statisticsOfSample(
+  sample: CaseSample,
+  conventions: Conventions,
+  options: StatisticsOptions,
+): Omit<RunStatistics, 'conventionsRecorded' | 'recomputed'> {
+  if (!options.intervals || conventions.bootstrapResamples === 0)
+    return { conventions, cases: sample.nCases, intervals: null, eceNoise: null };
   const boot = bootstrapIntervals(sample, conventions, { estimates: options.estimates });
   const ece = options.estimates.ece;
   const floor =

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderBenchJson } from './bench-json.js';
+import { renderBenchJson, renderBenchJsonChunks } from './bench-json.js';
 import { nonSnakeKeys } from '../test-support/json-keys.js';
 import {
   createFailedRun,
@@ -231,5 +231,24 @@ describe('renderBenchJson', () => {
       license: 'Apache-2.0',
       synthetic: true,
     });
+  });
+});
+
+describe('renderBenchJsonChunks', () => {
+  it('writes exactly the text JSON.stringify pretty-prints for the same document', () => {
+    for (const run of [createMixedRun({ config: { pricePerMtokUsd: 0.5 } }), createFailedRun()]) {
+      const text = [...renderBenchJsonChunks(run)].join('');
+      expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+      expect((JSON.parse(text) as Json)['decisions']).toHaveLength(
+        run.cases.reduce((n, c) => n + c.decisions.length, 0),
+      );
+    }
+  });
+
+  it('writes an empty decisions array for a run without cases', () => {
+    const run = { ...createMixedRun(), cases: [] };
+    const text = [...renderBenchJsonChunks(run)].join('');
+    expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+    expect((JSON.parse(text) as Json)['decisions']).toEqual([]);
   });
 });

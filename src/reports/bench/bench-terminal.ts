@@ -1,5 +1,4 @@
-import { answeredModelsOf } from '../../core/bench/case-result.js';
-import type { BenchRun } from '../../core/bench/run.js';
+import { digestOf, type ReportedRun } from '../../core/bench/run.js';
 import type { MetricGroup } from '../../core/bench/summary.js';
 import {
   benchNullReasons,
@@ -25,7 +24,6 @@ import {
   describeRunName,
   describeSettings,
   describeStatus,
-  failureCausesOf,
   FILTERED_NOTE,
   SYNTHETIC_NOTE,
 } from './bench-describe.js';
@@ -72,17 +70,18 @@ export const TERMINAL_FAILURE_CAUSES = 5;
  * reliability table, headline lines, rating, requests, latency, tokens, duration and the
  * dataset attribution. Every number comes from `run.summary` or the run's own cases.
  */
-export function renderBenchTerminal(run: BenchRun, options: BenchTerminalOptions): string {
+export function renderBenchTerminal(run: ReportedRun, options: BenchTerminalOptions): string {
   // Output to a file or pipe has no width: 100 columns keep the workflow names whole.
   const width = options.width ?? 100;
   const p = createPalette(options.colour);
   const s = run.summary;
   const nothingAnswered = s.rating.stars === 0;
   const out: string[] = [];
+  const digest = digestOf(run);
 
   out.push(p.bold(`Decision benchmark: ${singleLine(describeRunName(run))}`));
   out.push(
-    `Answered by ${singleLine(describeServer(run.config, options.redactHost === true, undefined, answeredModelsOf(run.cases)))} · ${describeSettings(run.config)}`,
+    `Answered by ${singleLine(describeServer(run.config, options.redactHost === true, undefined, digest.answeredModels))} · ${describeSettings(run.config)}`,
   );
   if (run.config.dataset.synthetic) out.push(p.yellow(SYNTHETIC_NOTE));
   const filters = describeFilters(run.config);
@@ -162,7 +161,7 @@ export function renderBenchTerminal(run: BenchRun, options: BenchTerminalOptions
     `${formatCount(s.requests.total)} sent, ${formatCount(s.requests.answered)} answered, ${s.requests.failed > 0 ? p.red(`${formatCount(s.requests.failed)} failed`) : '0 failed'}${kinds === null ? '' : ` (${kinds})`} · status ${describeStatus(run)}`,
   ]);
   // Each cause of failure once, in full: the message is what tells the user what to fix.
-  const causes = failureCausesOf(run.cases);
+  const causes = digest.failureCauses;
   for (const c of causes.slice(0, TERMINAL_FAILURE_CAUSES)) {
     const text = `${c.kind} ×${formatCount(c.count)} (first ${singleLine(c.firstCaseId)}): ${singleLine(c.message)}`;
     for (const line of wrapText(text, Math.max(20, width - 27))) rows.push(['', p.dim(line)]);

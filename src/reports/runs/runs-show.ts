@@ -1,4 +1,3 @@
-import type { BenchRun } from '../../core/bench/run.js';
 import {
   benchNullReasons,
   CONFIDENT_THRESHOLD,
@@ -7,7 +6,7 @@ import {
 } from '../../core/bench/summary.js';
 import { formatEndpoint } from '../../protocol/wire/endpoint.js';
 import { benchSummaryJson, datasetJson, runConfigJson, runHeadJson, runStatisticsJson } from '../json-shapes.js';
-import type { StoredRunHead } from '../../store/run-store.js';
+import type { StoredRunHead, StoredRunInfo } from '../../store/run-store.js';
 import {
   describeErrorKinds,
   describeFilters,
@@ -49,7 +48,7 @@ export interface RunShowOptions {
 }
 
 /** `runs show`: what the run was (configuration, provenance) and its headline results. */
-export function renderRunShow(head: StoredRunHead, run: BenchRun, options: RunShowOptions): string {
+export function renderRunShow(head: StoredRunHead, run: StoredRunInfo, options: RunShowOptions): string {
   const p = createPalette(options.colour);
   const c = run.config;
   const s = run.summary;
@@ -151,7 +150,7 @@ export function renderRunShow(head: StoredRunHead, run: BenchRun, options: RunSh
  */
 export function renderRunShowJson(
   head: StoredRunHead,
-  run: BenchRun,
+  run: StoredRunInfo,
   redactHost = false,
   statistics: RunStatistics | null = null,
 ): string {
