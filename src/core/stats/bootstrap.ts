@@ -14,7 +14,8 @@
  * - An interval always contains the point estimate: each end is widened to it when needed
  *   (ECE's bootstrap distribution sits above the estimate, ECE being biased upward).
  * - No zero-width intervals: accuracy's is never narrower than the Wilson interval on the
- *   number of cases; another metric whose resamples all agree has none (null).
+ *   number of cases when cases hold one decision each or all agree (`atLeastWilson`);
+ *   another metric whose resamples all agree has none (null).
  */
 import type { CalibrationOptions } from '../calibration.js';
 import { createSeededRandom, seededHash32 } from '../seeded-random.js';
@@ -474,13 +475,21 @@ function intervalOf(draws: Float64Array, j: number, estimate: number, point = fa
 
 /**
  * The accuracy interval is never narrower than the Wilson interval of the same rate on the
- * number of cases: cases are the independent units (the effective sample size when every
- * decision of a case agrees), and a percentile bootstrap has zero width when every case
- * agrees (1 case, or 20 of 20 right) while the data allow a wide range.
+ * number of cases when either (a) every case holds one decision (cases are then the
+ * independent trials, as in `probe`), or (b) every case has the same accuracy, so the
+ * percentile bootstrap has zero width (1 case, or 20 of 20 right): the data then cannot show
+ * how far a case's decisions agree, and cases are the effective sample size if they agree
+ * fully. Other clustered samples keep their bootstrap interval, which measures that agreement.
  */
 function atLeastWilson(boot: Interval | null, accuracy: number, sample: CaseSample): Interval | null {
   let cases = 0;
-  for (let i = 0; i < sample.nCases; i++) if (sample.decisions[i]! > 0) cases++;
+  let decisions = 0;
+  for (let i = 0; i < sample.nCases; i++)
+    if (sample.decisions[i]! > 0) {
+      cases++;
+      decisions += sample.decisions[i]!;
+    }
+  if (boot !== null && decisions !== cases) return boot;
   const w = wilsonInterval(accuracy * cases, cases);
   if (w === null) return boot;
   if (boot === null) return w;
