@@ -1,9 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
-import type { BenchOutcome } from '../../app/bench/execute-bench.js';
 import type { BenchRequest } from '../../app/bench/plan-bench.js';
 import { decimal, defineCommand, flag, integer, text } from '../define-command.js';
-import { colourEnabled, interruptedExitCode, writeInPieces, type CliIo } from '../io.js';
+import { colourEnabled, interruptedExitCode, writeInPieces } from '../io.js';
 import { given } from '../given.js';
 import { cacheDirOf, datasetChoiceOf } from '../locations.js';
 import {
@@ -115,51 +114,25 @@ benchmarks its default model on the bundled synthetic sample.`,
       onNote: (note) => io.stderr.write(`decidekit bench: note: ${note}\n`),
       readCases: v.json,
     });
-    try {
-      return await renderOutcome(outcome, io, { json: v.json, redact: v.redact, store: v.store ?? null });
-    } finally {
-      if (outcome.kind === 'finished') outcome.dispose();
+    if (outcome.kind === 'stopped') {
+      io.stderr.write(`decidekit bench: stopped: ${outcome.message}\n`);
+      return 1;
     }
+    try {
+      const { renderFinishedBench } = await import('../../reports/bench/bench-report.js');
+      const text = renderFinishedBench(outcome, {
+        json: v.json,
+        redactHost: v.redact,
+        storeOption: v.store ?? null,
+        colour: colourEnabled(io.stdout, io.env),
+        ...(io.stdout.columns ? { width: io.stdout.columns } : {}),
+      });
+      writeInPieces(io.stdout, text.stdout);
+      for (const line of text.stderr) io.stderr.write(`${line}\n`);
+    } finally {
+      outcome.dispose();
+    }
+    if (outcome.interrupted) return interruptedExitCode(io.signal);
+    return outcome.writeError === null && outcome.run.summary.status === 'complete' ? 0 : 1;
   },
 });
-
-async function renderOutcome(
-  outcome: BenchOutcome,
-  io: CliIo,
-  options: { json: boolean; redact: boolean; store: string | null },
-): Promise<number> {
-  if (outcome.kind === 'stopped') {
-    io.stderr.write(`decidekit bench: stopped: ${outcome.message}\n`);
-    return 1;
-  }
-  const { run } = outcome;
-  if (outcome.written.length > 0 && !options.json) io.stderr.write(`wrote ${outcome.written.join(' and ')}\n`);
-  const reports = await import('../../reports/bench/bench-report.js');
-  if (options.json) writeInPieces(io.stdout, reports.renderBenchJsonChunks(run, { statistics: outcome.statistics }));
-  else
-    io.stdout.write(
-      reports.renderBenchTerminal(run, {
-        colour: colourEnabled(io.stdout, io.env),
-        redactHost: options.redact,
-        statistics: outcome.statistics,
-        ...(io.stdout.columns ? { width: io.stdout.columns } : {}),
-      }),
-    );
-  const ending = reports.renderBenchEnding(
-    {
-      runId: run.id,
-      saved: outcome.saved,
-      storeOption: options.store,
-      interrupted: outcome.interrupted,
-      casesKept: run.cases.length,
-      casesTotal: outcome.casesTotal,
-      failedCases: run.summary.requests.failed,
-      complete: run.summary.status === 'complete',
-      writeError: outcome.writeError,
-    },
-    { quiet: options.json },
-  );
-  for (const line of ending) io.stderr.write(`${line}\n`);
-  if (outcome.interrupted) return interruptedExitCode(io.signal);
-  return outcome.writeError === null && run.summary.status === 'complete' ? 0 : 1;
-}
