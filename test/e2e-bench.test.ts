@@ -11,6 +11,7 @@ import { startReferenceServer, type ReferenceServer } from '../src/protocol/serv
 import type { FaultAction, FaultOptions } from '../src/protocol/server/faults.js';
 import { openRunStore } from '../src/store/index.js';
 import { nonSnakeKeys } from '../src/reports/test-support/json-keys.js';
+import { writeScaleDataset } from '../bench/make-scale-dataset.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
@@ -250,6 +251,54 @@ describe('decidekit bench', () => {
         return { summary, decisions: doc.decisions.map((d) => ({ ...(d as object), latency_ms: 0 })) };
       };
       expect(pick(resumed.stdout)).toEqual(pick(clean.stdout));
+    });
+  });
+
+  it('a larger run killed outright at --parallel 8 resumes to the clean run, reports written from the store', async () => {
+    // 600 cases: the sample repeated with new ids (the scale benchmark's generator, smaller).
+    const dataset = join(tmp, 'scale-600.jsonl');
+    writeScaleDataset(dataset, 600, 3);
+    const store = join(tmp, 'sigkill-600.sqlite');
+    const out = join(tmp, 'sigkill-600-out');
+    await withServer({ model: 'heuristic', faults: { latencyMs: 2 } }, async (server) => {
+      const base = ['bench', '--base-url', server.url, '--dataset', dataset, '--parallel', '8'];
+      let sent = false;
+      let counted = 0;
+      const killed = await cli([...base, '--store', store, '--json'], {
+        onStderr: (text, kill) => {
+          counted = text.split('\n').filter((l) => l.startsWith('{"event":"progress"')).length;
+          if (!sent && counted >= 150) {
+            sent = true;
+            kill('SIGKILL');
+          }
+        },
+      });
+      expect(killed.signal).toBe('SIGKILL');
+      const s = openRunStore(store);
+      const [head] = s.listRuns();
+      const saved = s.savedCaseIds(head!.id, { includeFailed: true }).size;
+      s.close();
+      expect(head!.status).toBe('running');
+      expect(saved).toBeGreaterThanOrEqual(150);
+      expect(saved).toBeLessThan(600);
+
+      const resumed = await cli(['bench', '--store', store, '--resume', head!.id, '--json', '--out', out]);
+      expect(resumed.code).toBe(0);
+      const clean = await cli([...base, '--json', '--no-store']);
+      expect(clean.code).toBe(0);
+      const pick = (text: string) => {
+        const doc = JSON.parse(text) as { summary: Record<string, unknown>; decisions: unknown[] };
+        const { latency_ms: _l, ...summary } = doc.summary;
+        return { summary, decisions: doc.decisions.map((d) => ({ ...(d as object), latency_ms: 0 })) };
+      };
+      const resumedDoc = pick(resumed.stdout);
+      expect(resumedDoc.decisions).toHaveLength(3000);
+      expect(resumedDoc).toEqual(pick(clean.stdout));
+      // The --out JSON is the same document as stdout, and the Markdown trace has every case.
+      expect(readFileSync(join(out, `${head!.id}.json`), 'utf8')).toBe(resumed.stdout);
+      const markdown = readFileSync(join(out, `${head!.id}.md`), 'utf8');
+      expect(markdown).toContain('(3,000 decisions in 600 cases)');
+      expect(markdown.match(/^\S+~r\d+ {2}/gm)).toHaveLength(600);
     });
   });
 

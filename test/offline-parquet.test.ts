@@ -381,6 +381,14 @@ describe('bad Parquet input', () => {
     expect(problems[0]!.message).toMatch(/^column decision: .*"probability"/);
   });
 
+  it('refuses Parquet results given as the dataset, as it refuses JSONL ones', async () => {
+    const results = parquetPaths.json.moderation['results-loud-1']!;
+    const r = await cli('score', '--dataset', results, '--results', results);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${results} (given as --dataset) is a results file`);
+    expect(r.stderr).toContain('give it as --results');
+  });
+
   it('says a file named .parquet that is not Parquet cannot be read', async () => {
     const path = join(tmp, 'not-really.parquet');
     writeFileSync(path, '{"id": "a"}\n');

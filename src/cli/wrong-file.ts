@@ -87,8 +87,8 @@ export function wrongFileMessage(f: GivenFile, kind: FileKind): string | null {
 
 const EXPECTED: Record<ExpectedFile, string> = {
   'typed-decisions': 'a Typed Decisions dataset (JSONL rows with workflow, state, questions)',
-  'offline-dataset': 'an offline dataset (JSONL lines with id, kind, correct)',
-  'offline-results': 'a results file (JSONL lines with case_id, model, decision)',
+  'offline-dataset': 'an offline dataset (JSONL lines or Parquet rows with id, kind, correct)',
+  'offline-results': 'a results file (JSONL lines or Parquet rows with case_id, model, decision)',
   'action-spec': 'an action spec (JSON with actions and rules)',
   'audit-checks': 'an audit checks file (JSON with checks)',
   'audit-transcripts': 'audit transcripts (JSONL lines with id, scenario, messages)',

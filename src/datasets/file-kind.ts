@@ -42,7 +42,28 @@ export async function sniffFileKind(path: string): Promise<FileKind | null> {
   } catch {
     return null;
   }
-  return fileKindOfHead(head);
+  const kind = fileKindOfHead(head);
+  return kind === 'parquet' ? parquetKindOf(path) : kind;
+}
+
+/**
+ * An offline dataset or results file stored as Parquet (told by its columns, as a JSONL line
+ * is told by its keys); any other Parquet file (a Typed Decisions one) stays `parquet`.
+ */
+async function parquetKindOf(path: string): Promise<FileKind> {
+  let columns: string[];
+  try {
+    const { asyncBufferFromFile, parquetSchema, parquetMetadataAsync } = await import('hyparquet');
+    const metadata = await parquetMetadataAsync(await asyncBufferFromFile(path));
+    columns = parquetSchema(metadata).children.map((c) => c.element.name);
+  } catch {
+    return 'parquet'; // the reader words what is wrong with it
+  }
+  const has = (name: string): boolean => columns.includes(name);
+  if (has('workflow') && has('questions')) return 'parquet';
+  if (has('case_id') && (has('decision') || has('model'))) return 'offline-results';
+  if (has('kind') && has('correct')) return 'offline-dataset';
+  return 'parquet';
 }
 
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');

@@ -192,6 +192,35 @@ describe('runBenchmark', () => {
     expect(batches).toEqual([8]);
   });
 
+  it('gathers cases finishing over several turns into one checkpoint with groupCommitMs, counting each after it', async () => {
+    const counter = { calls: 0, inFlight: 0, maxInFlight: 0 };
+    const batches: number[] = [];
+    const counted: number[] = [];
+    // Cases finish one after another, each in its own turn (1 ms apart), all within 200 ms.
+    const out = await runBenchmark({
+      cases: cases.slice(0, 6),
+      client: client((i) => new Promise((r) => setTimeout(r, 1 + i)), counter),
+      parallel: 6,
+      failureOf,
+      isRunStopping,
+      now,
+      groupCommitMs: 200,
+      checkpoint: (rs) => {
+        expect(counted).toHaveLength(0);
+        batches.push(rs.length);
+      },
+      onEvent: (e) => {
+        if (e.type === 'case') counted.push(e.progress.casesDone);
+      },
+      keepResults: false,
+    });
+    expect(batches).toEqual([6]);
+    expect(counted).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(out.results).toEqual([]);
+    expect(out.finishedCases).toBe(6);
+    expect(out.answeredCases).toBe(6);
+  });
+
   it('rejects a parallelism below 1', async () => {
     const counter = { calls: 0, inFlight: 0, maxInFlight: 0 };
     await expect(

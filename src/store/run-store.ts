@@ -53,6 +53,9 @@ export interface SaveProgress {
   readonly durationMs?: number;
 }
 
+/** A stored run without its cases. */
+export type StoredRunInfo = Omit<BenchRun, 'cases'>;
+
 /** What `checkRun` found for one run: no problems means it reads back as it was saved. */
 export interface RunCheck {
   readonly id: string;
@@ -111,6 +114,17 @@ export interface RunStore {
    * saved cases.
    */
   getRun(id: string): BenchRun | null;
+  /**
+   * The run's saved cases in run order, read one at a time from one snapshot, so a run of
+   * any size can be rendered or exported without holding it. Finish (or `return()`) the
+   * iteration before writing to this store again.
+   */
+  iterateCases(runId: string): Generator<CaseResult>;
+  /**
+   * The run without its cases: configuration and summary (the stored one, or for a run
+   * still `running` one computed case by case without holding them).
+   */
+  getRunInfo(id: string): StoredRunInfo | null;
   /** Ids of cases with a saved answer; with `includeFailed`, also those whose request failed. */
   savedCaseIds(runId: string, options?: { readonly includeFailed?: boolean }): Set<string>;
   /** Newest first. */

@@ -72,7 +72,7 @@ function seedFinished(store: RunStore, config: RunConfig = runConfig(), createdA
 }
 
 describe('openRunStore', () => {
-  it('creates the schema in an empty file, in WAL mode with full sync', () => {
+  it('creates the schema in an empty file, in WAL mode', () => {
     storeAt();
     closeAll();
     const db = new Database(join(dir, 'runs.sqlite'), { readonly: true });
@@ -455,5 +455,73 @@ describe('durability', () => {
     store.markInterrupted(runId);
     expect(store.getHead(runId)?.status).toBe('interrupted');
     expect(store.getRun(runId)!.summary.status).toBe('interrupted');
+  });
+});
+
+describe('reading large runs', () => {
+  it('iterates the saved cases in run order, as getRun returns them', () => {
+    const store = storeAt();
+    const { head } = seedFinished(store);
+    const whole = store.getRun(head.id)!;
+    expect([...store.iterateCases(head.id)]).toEqual(whole.cases);
+    // The iteration may stop early and the store stays usable.
+    for (const c of store.iterateCases(head.id)) {
+      expect(c.caseId).toBe(whole.cases[0]!.caseId);
+      break;
+    }
+    store.reopenRun(head.id);
+    expect(store.getHead(head.id)!.status).toBe('running');
+  });
+
+  it('gives a run without its cases: the stored summary, or one computed for a running run', () => {
+    const store = storeAt();
+    const { head, summary } = seedFinished(store);
+    const { cases: _cases, ...info } = store.getRun(head.id)!;
+    expect(store.getRunInfo(head.id)).toEqual(info);
+    expect(info.summary).toEqual(summary);
+    store.reopenRun(head.id);
+    const running = store.getRunInfo(head.id)!;
+    expect(running.summary).toEqual(summarizeRun(running.config, store.getRun(head.id)!.cases));
+    expect(store.getRunInfo('nope')).toBeNull();
+  });
+});
+
+describe('syncing to disk', () => {
+  it('syncs a commit to disk once the interval has passed and when a run finishes, not at every save', () => {
+    let now = 0;
+    const statements: string[] = [];
+    const store = storeAt('runs.sqlite', {
+      syncIntervalMs: 2000,
+      now: () => now,
+      onStatement: (sql) => statements.push(sql),
+    });
+    const config = runConfig();
+    const head = store.createRun({ config, label: null, createdAt: '2026-11-30T04:15:12.000Z' });
+    const fullSyncs = () => statements.filter((s) => /synchronous = FULL/i.test(s)).length;
+    now = 500;
+    store.saveCases(head.id, [answeredCase(config.caseIds[0]!, rightAnswers())]);
+    now = 1500;
+    store.saveCases(head.id, [answeredCase(config.caseIds[1]!, rightAnswers())]);
+    expect(fullSyncs()).toBe(0);
+    now = 2600;
+    store.saveCases(head.id, [answeredCase(config.caseIds[2]!, rightAnswers())]);
+    expect(fullSyncs()).toBe(1);
+    now = 2700;
+    store.saveCases(head.id, [answeredCase(config.caseIds[3]!, rightAnswers())]);
+    expect(fullSyncs()).toBe(1);
+    const summary = summarizeRun(config, store.getRun(head.id)!.cases);
+    store.finishRun(head.id, { status: summary.status, durationMs: 1, summary });
+    expect(fullSyncs()).toBe(2);
+  });
+
+  it('syncs every commit with synchronous full', () => {
+    const statements: string[] = [];
+    const store = storeAt('full.sqlite', { synchronous: 'full', onStatement: (sql) => statements.push(sql) });
+    const config = runConfig();
+    const head = store.createRun({ config, label: null, createdAt: '2026-11-30T04:15:12.000Z' });
+    store.saveCases(head.id, [answeredCase(config.caseIds[0]!, rightAnswers())]);
+    const db = new Database(join(dir, 'full.sqlite'), { readonly: true });
+    expect(statements.filter((s) => /synchronous = NORMAL/i.test(s))).toHaveLength(0);
+    db.close();
   });
 });

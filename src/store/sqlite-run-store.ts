@@ -25,6 +25,7 @@ import type {
   SaveProgress,
   StoreCheck,
   StoredRunHead,
+  StoredRunInfo,
   StoredRunStatus,
 } from './run-store.js';
 import { summarizeRun } from './run-summary.js';
@@ -45,11 +46,17 @@ export interface OpenRunStoreOptions {
    */
   readonly readOnly?: boolean;
   /**
-   * `full` (default) fsyncs the write-ahead log at every commit, so a saved case survives
-   * power loss as well as a killed process. `normal` survives a killed process only; it
-   * exists to measure what `full` costs.
+   * When commits reach the disk. Every commit survives a killed process either way (it is in
+   * the write-ahead log before the call returns). `normal` (default): the log is synced to
+   * disk at the first commit after every `syncIntervalMs` and when a run is finished or
+   * marked interrupted, so power loss or an OS crash loses at most the cases saved in the
+   * last interval (the file stays consistent). `full`: every commit is synced.
    */
   readonly synchronous?: 'full' | 'normal';
+  /** With `synchronous: 'normal'`, the longest time between syncs to disk. Default 2000. */
+  readonly syncIntervalMs?: number;
+  /** Monotonic milliseconds, for `syncIntervalMs`. Default `performance.now`. */
+  readonly now?: () => number;
   /** How long to wait for another process's write lock. Default 5000. */
   readonly busyTimeoutMs?: number;
   /** Source of the random part of run ids. Default: node:crypto. */
@@ -131,6 +138,24 @@ interface DecisionRow {
 
 const HEAD_COLUMNS = `runs.*, (SELECT count(*) FROM cases WHERE cases.run_id = runs.id) AS saved_cases`;
 
+/** JSON of arrays many decisions share (a question's answers, a common gold distribution), made once. */
+const sharedJson = new WeakMap<readonly unknown[], string>();
+function jsonOfShared(array: readonly unknown[]): string {
+  let text = sharedJson.get(array);
+  if (text === undefined) sharedJson.set(array, (text = JSON.stringify(array)));
+  return text;
+}
+
+/**
+ * `runs list` reads neither the configuration (every case id) nor the summary text: only
+ * whether a summary is stored ('' stands for it).
+ */
+const LIST_COLUMNS = `id, created_at, status, label, fingerprint, tool_version, model, endpoint_scheme, endpoint_host,
+  endpoint_port, endpoint_path, embedded_model, dataset_id, dataset_revision, dataset_split, dataset_synthetic,
+  case_count, filtered, '' AS config_json, CASE WHEN summary_json IS NULL THEN NULL ELSE '' END AS summary_json,
+  accuracy, kl, brier, ece, mean_confidence, decisions_total, decisions_correct, errors, latency_p50_ms, duration_ms,
+  (SELECT count(*) FROM cases WHERE cases.run_id = runs.id) AS saved_cases`;
+
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 function wrapOpenError(path: string, err: unknown): DecidekitError {
@@ -208,7 +233,7 @@ export function openRunStore(path: string, options: OpenRunStoreOptions = {}): R
       if (version < SCHEMA_VERSION) throw new StoreNeedsUpgradeError(path, version, SCHEMA_VERSION);
     } else {
       db.pragma('journal_mode = WAL');
-      db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+      db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
       migrate(db, path);
     }
     db.pragma('foreign_keys = ON');
@@ -224,6 +249,11 @@ export function openRunStore(path: string, options: OpenRunStoreOptions = {}): R
     options.randomBytes ?? ((n) => cryptoRandomBytes(n)),
     busyTimeoutMs,
     removeSnapshot,
+    {
+      everyCommit: options.synchronous === 'full',
+      intervalMs: Math.max(0, options.syncIntervalMs ?? 2000),
+      now: options.now ?? (() => performance.now()),
+    },
   );
 }
 
@@ -425,6 +455,12 @@ function prepareStatements(db: Database.Database) {
     insertCase:
       db.prepare(`INSERT INTO cases (run_id, case_id, position, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model, digest)
       VALUES (@run_id, @case_id, @position, @workflow, @request_status, @latency_ms, @input_tokens, @error_kind, @error_message, @answered_model, @digest)`),
+    // The usual save in one statement: the position comes from the run's case set, and a
+    // case saved before (or not in the set) inserts nothing and takes the slow path.
+    insertNewCase:
+      db.prepare(`INSERT OR IGNORE INTO cases (run_id, case_id, position, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model, digest)
+      SELECT @run_id, @case_id, position, @workflow, @request_status, @latency_ms, @input_tokens, @error_kind, @error_message, @answered_model, @digest
+      FROM run_cases WHERE run_id = @run_id AND case_id = @case_id`),
     digestCases: db.prepare(
       `SELECT ${CASE_DIGEST_COLUMNS.join(', ')}, digest FROM cases WHERE run_id = ? AND digest IS NOT NULL ORDER BY position`,
     ),
@@ -449,8 +485,12 @@ function prepareStatements(db: Database.Database) {
         d.predicted, d.correct, d.confidence, d.kl, d.brier, d.probabilities_json, d.error_kind, d.error_message
       FROM decisions d JOIN cases c ON c.run_id = d.run_id AND c.case_id = d.case_id
       WHERE d.run_id = ? ORDER BY c.position, d.position`),
+    caseDecisions:
+      db.prepare(`SELECT case_id, question_id, type, answers_json, gold_label, gold_probabilities_json, status,
+        predicted, correct, confidence, kl, brier, probabilities_json, error_kind, error_message
+      FROM decisions WHERE run_id = ? AND case_id = ? ORDER BY position`),
     savedIds: db.prepare('SELECT case_id, request_status FROM cases WHERE run_id = ?'),
-    list: db.prepare(`SELECT ${HEAD_COLUMNS} FROM runs ORDER BY created_ms DESC, id DESC LIMIT ?`),
+    list: db.prepare(`SELECT ${LIST_COLUMNS} FROM runs ORDER BY created_ms DESC, id DESC LIMIT ?`),
     exactId: db.prepare('SELECT id FROM runs WHERE id = ?'),
     prefixIds: db.prepare('SELECT id FROM runs WHERE substr(id, 1, length(@p)) = @p ORDER BY id LIMIT 6'),
   };
@@ -467,8 +507,33 @@ class SqliteRunStore implements RunStore {
     private readonly randomBytes: (n: number) => Uint8Array,
     private readonly busyTimeoutMs: number,
     private readonly onClose: () => void = () => {},
+    private readonly sync: { everyCommit: boolean; intervalMs: number; now: () => number } = {
+      everyCommit: true,
+      intervalMs: 0,
+      now: () => 0,
+    },
   ) {
     this.statements = prepareStatements(db);
+    this.lastSyncMs = sync.now();
+  }
+
+  private lastSyncMs: number;
+
+  /**
+   * Runs a write transaction; with `durable` (or when the sync interval has passed) its
+   * commit syncs the write-ahead log, and with it every earlier commit, to disk.
+   */
+  private committing<T>(write: () => T, durable: boolean): T {
+    const now = this.sync.now();
+    if (this.sync.everyCommit || (!durable && now - this.lastSyncMs < this.sync.intervalMs)) return write();
+    this.db.pragma('synchronous = FULL');
+    try {
+      const result = write();
+      this.lastSyncMs = now;
+      return result;
+    } finally {
+      this.db.pragma('synchronous = NORMAL');
+    }
   }
 
   /** Runs a write; whatever keeps it from the store becomes a `StoreWriteError` (or damage). */
@@ -583,7 +648,7 @@ class SqliteRunStore implements RunStore {
     // IMMEDIATE takes the write lock before the first read: a deferred transaction that
     // read first cannot be upgraded once another process has written (WAL), and fails at
     // once with "database is locked" instead of waiting out the busy timeout.
-    this.writing(runId, () => write.immediate());
+    this.writing(runId, () => this.committing(() => write.immediate(), false));
   }
 
   saveCase(runId: string, result: CaseResult): void {
@@ -592,20 +657,10 @@ class SqliteRunStore implements RunStore {
 
   private insertCase(runId: string, result: CaseResult): void {
     const s = this.statements;
-    const found = s.position.get(runId, result.caseId) as { position: number } | undefined;
-    if (found === undefined) {
-      throw new DecidekitError(
-        'invalid_run',
-        `cannot save case ${JSON.stringify(result.caseId)}: it is not in the case set of run ${runId}`,
-      );
-    }
-    s.deleteDecisions.run(runId, result.caseId);
-    s.deleteCase.run(runId, result.caseId);
     const r = result.request;
     const caseRow = {
       run_id: runId,
       case_id: result.caseId,
-      position: found.position,
       workflow: result.workflow,
       request_status: r.status,
       latency_ms: r.latencyMs,
@@ -622,9 +677,9 @@ class SqliteRunStore implements RunStore {
         position: i,
         question_id: d.questionId,
         type: d.type,
-        answers_json: JSON.stringify(d.answers),
+        answers_json: jsonOfShared(d.answers),
         gold_label: d.gold.label,
-        gold_probabilities_json: JSON.stringify(d.gold.probabilities),
+        gold_probabilities_json: jsonOfShared(d.gold.probabilities),
         status: o.status,
         predicted: o.status === 'answered' ? o.predicted : null,
         correct: o.status === 'answered' ? (o.correct ? 1 : 0) : null,
@@ -636,8 +691,21 @@ class SqliteRunStore implements RunStore {
         error_message: o.status === 'failed' ? o.failure.message : null,
       };
     });
-    s.insertCase.run({ ...caseRow, digest: caseDigest(caseRow, decisionRows) });
-    for (const row of decisionRows) s.insertDecision.run(row);
+    const row = { ...caseRow, digest: caseDigest(caseRow, decisionRows) };
+    if (s.insertNewCase.run(row).changes === 0) {
+      // Saved before (a retry replaces it), or not in the run's case set.
+      const found = s.position.get(runId, result.caseId) as { position: number } | undefined;
+      if (found === undefined) {
+        throw new DecidekitError(
+          'invalid_run',
+          `cannot save case ${JSON.stringify(result.caseId)}: it is not in the case set of run ${runId}`,
+        );
+      }
+      s.deleteDecisions.run(runId, result.caseId);
+      s.deleteCase.run(runId, result.caseId);
+      s.insertCase.run({ ...row, position: found.position });
+    }
+    for (const d of decisionRows) s.insertDecision.run(d);
   }
 
   finishRun(runId: string, input: FinishRunInput): void {
@@ -647,7 +715,9 @@ class SqliteRunStore implements RunStore {
         `cannot finish run ${runId}: status ${input.status} but its summary says ${input.summary.status}`,
       );
     }
-    this.writing(runId, () => this.writeSummary(runId, input.status, input.durationMs, input.summary));
+    this.writing(runId, () =>
+      this.committing(() => this.writeSummary(runId, input.status, input.durationMs, input.summary), true),
+    );
   }
 
   private writeSummary(
@@ -667,18 +737,15 @@ class SqliteRunStore implements RunStore {
 
   markInterrupted(runId: string): void {
     const update = this.db.transaction(() => {
-      const head = this.getHead(runId);
-      if (!head) throw this.unknown(runId);
-      if (head.status !== 'running') return;
-      const run = this.getRun(runId)!;
-      this.writeSummary(
-        runId,
-        'interrupted',
-        head.durationMs,
-        summarizeRun(run.config, run.cases, { interrupted: true }),
-      );
+      const row = this.statements.head.get(runId) as RunRow | undefined;
+      if (!row) throw this.unknown(runId);
+      if (this.headOf(row).status !== 'running') return;
+      const config = parseStoredJson<RunConfig>(row.config_json, 'configuration', runId, this.path, isConfig);
+      // Summarized case by case: a killed run of any size is marked without loading it whole.
+      const summary = summarizeRun(config, this.iterateCases(runId), { interrupted: true });
+      this.writeSummary(runId, 'interrupted', row.duration_ms, summary);
     });
-    this.writing(runId, () => update.immediate());
+    this.writing(runId, () => this.committing(() => update.immediate(), true));
   }
 
   reopenRun(runId: string): void {
@@ -706,28 +773,45 @@ class SqliteRunStore implements RunStore {
 
   getRun(id: string): BenchRun | null {
     const read = this.db.transaction((): BenchRun | null => {
-      const row = this.statements.head.get(id) as RunRow | undefined;
-      if (!row) return null;
-      this.headOf(row);
-      const config = parseStoredJson<RunConfig>(row.config_json, 'configuration', id, this.path, isConfig);
-      const cases = this.readCases(id);
-      const summary =
-        row.summary_json === null
-          ? summarizeRun(config, cases)
-          : parseStoredJson<BenchSummary>(row.summary_json, 'summary', id, this.path, isObject);
-      return {
-        id: row.id,
-        createdAt: row.created_at,
-        durationMs: row.duration_ms,
-        label: row.label,
-        fingerprint: row.fingerprint,
-        config,
-        summary,
-        cases,
-      };
+      let cases: CaseResult[] | null = null;
+      const info = this.runInfoOf(id, (config) => {
+        cases = this.readCases(id);
+        return summarizeRun(config, cases);
+      });
+      if (info === null) return null;
+      return { ...info, cases: cases ?? this.readCases(id) };
     });
     // One read transaction: cases and summary come from the same snapshot.
     return this.reading(() => read.deferred(), id);
+  }
+
+  getRunInfo(id: string): StoredRunInfo | null {
+    const read = this.db.transaction(() =>
+      // A run still `running` has no stored summary: one is computed case by case.
+      this.runInfoOf(id, (config) => summarizeRun(config, this.iterateCases(id))),
+    );
+    return this.reading(() => read.deferred(), id);
+  }
+
+  /** The run without its cases; `summarizeSaved` gives the summary of a run that has none stored. */
+  private runInfoOf(id: string, summarizeSaved: (config: RunConfig) => BenchSummary): StoredRunInfo | null {
+    const row = this.statements.head.get(id) as RunRow | undefined;
+    if (!row) return null;
+    this.headOf(row);
+    const config = parseStoredJson<RunConfig>(row.config_json, 'configuration', id, this.path, isConfig);
+    const summary =
+      row.summary_json === null
+        ? summarizeSaved(config)
+        : parseStoredJson<BenchSummary>(row.summary_json, 'summary', id, this.path, isObject);
+    return {
+      id: row.id,
+      createdAt: row.created_at,
+      durationMs: row.duration_ms,
+      label: row.label,
+      fingerprint: row.fingerprint,
+      config,
+      summary,
+    };
   }
 
   private damaged(runId: string, detail: string): StoreDamagedError {
@@ -743,29 +827,61 @@ class SqliteRunStore implements RunStore {
       if (!list) byCase.set(d.case_id, (list = []));
       list.push(this.decisionOf(runId, d));
     }
-    return caseRows.map((c) => {
-      let request: RequestOutcome;
-      if (c.request_status === 'answered') {
-        if (typeof c.latency_ms !== 'number') throw this.damaged(runId, `case ${c.case_id} has no latency`);
-        request = {
-          status: 'answered',
-          latencyMs: c.latency_ms,
-          inputTokens: c.input_tokens,
-          ...(c.answered_model ? { model: c.answered_model } : {}),
-        };
-      } else if (c.request_status === 'failed') {
-        if (!FAILURE_KINDS.includes(c.error_kind as FailureKind))
-          throw this.damaged(runId, `case ${c.case_id} has an unknown failure kind ${JSON.stringify(c.error_kind)}`);
-        request = {
-          status: 'failed',
-          failure: { kind: c.error_kind as FailureKind, message: c.error_message ?? '' },
-          latencyMs: c.latency_ms,
-        };
-      } else {
-        throw this.damaged(runId, `case ${c.case_id} has an unknown status ${JSON.stringify(c.request_status)}`);
+    return caseRows.map((c) => this.caseOf(runId, c, byCase.get(c.case_id) ?? []));
+  }
+
+  *iterateCases(runId: string): Generator<CaseResult> {
+    if (this.reading(() => this.statements.exactId.get(runId), runId) === undefined) throw this.unknown(runId);
+    // One read transaction, so every page comes from the same snapshot; the cases stream
+    // from SQLite's sorter and each case's decisions are one primary-key range.
+    const own = !this.db.inTransaction;
+    if (own) this.db.exec('BEGIN');
+    let rows: IterableIterator<CaseRow> | null = null;
+    try {
+      const open = this.reading(() => this.statements.cases.iterate(runId) as IterableIterator<CaseRow>, runId);
+      rows = open;
+      for (;;) {
+        const next = this.reading(() => open.next(), runId);
+        if (next.done === true) break;
+        const c = next.value;
+        const decisions = this.reading(
+          () =>
+            (this.statements.caseDecisions.all(runId, c.case_id) as DecisionRow[]).map((d) =>
+              this.decisionOf(runId, d),
+            ),
+          runId,
+        );
+        yield this.caseOf(runId, c, decisions);
       }
-      return { caseId: c.case_id, workflow: c.workflow, request, decisions: byCase.get(c.case_id) ?? [] };
-    });
+    } finally {
+      // An iteration stopped early must release its statement before the connection is used again.
+      rows?.return?.();
+      if (own && this.db.inTransaction) this.db.exec('COMMIT');
+    }
+  }
+
+  private caseOf(runId: string, c: CaseRow, decisions: Decision[]): CaseResult {
+    let request: RequestOutcome;
+    if (c.request_status === 'answered') {
+      if (typeof c.latency_ms !== 'number') throw this.damaged(runId, `case ${c.case_id} has no latency`);
+      request = {
+        status: 'answered',
+        latencyMs: c.latency_ms,
+        inputTokens: c.input_tokens,
+        ...(c.answered_model ? { model: c.answered_model } : {}),
+      };
+    } else if (c.request_status === 'failed') {
+      if (!FAILURE_KINDS.includes(c.error_kind as FailureKind))
+        throw this.damaged(runId, `case ${c.case_id} has an unknown failure kind ${JSON.stringify(c.error_kind)}`);
+      request = {
+        status: 'failed',
+        failure: { kind: c.error_kind as FailureKind, message: c.error_message ?? '' },
+        latencyMs: c.latency_ms,
+      };
+    } else {
+      throw this.damaged(runId, `case ${c.case_id} has an unknown status ${JSON.stringify(c.request_status)}`);
+    }
+    return { caseId: c.case_id, workflow: c.workflow, request, decisions };
   }
 
   private decisionOf(runId: string, d: DecisionRow): Decision {

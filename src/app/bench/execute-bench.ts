@@ -5,11 +5,13 @@
  * reports. It prints nothing: progress and notes go to the callbacks, the result is data.
  */
 import { constants } from 'node:fs';
-import { access, lstat, mkdir, stat, writeFile } from 'node:fs/promises';
+import { access, lstat, mkdir, open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunProgress } from '../../core/bench/progress.js';
 import type { CaseResult } from '../../core/bench/case-result.js';
-import { isFiltered, type BenchRun } from '../../core/bench/run.js';
+import { isFiltered, type BenchRun, type CaseSource, type ReportedRun } from '../../core/bench/run.js';
+import { DigestAccumulator } from '../../core/bench/run-digest.js';
+import { BenchAccumulator } from '../../core/bench/summary.js';
 import { DecidekitError, UsageError } from '../../core/errors.js';
 import { createSystemOneClient, elapsedMsOf, failureOf, isRunStopping } from '../../protocol/client/client.js';
 import { InvalidBaseUrlError } from '../../protocol/client/errors.js';
@@ -19,11 +21,16 @@ import { runBenchmark } from '../../runner/run-benchmark.js';
 import { fingerprintOf } from '../../store/fingerprint.js';
 import { checkResumable } from '../../store/resume-check.js';
 import type { RunStore } from '../../store/run-store.js';
-import { summarizeRun } from '../../store/run-summary.js';
+import { summarizeOptionsOf } from '../../store/run-summary.js';
+import { analyzeRun } from '../run-analysis.js';
+import type { ConventionChoice } from '../../core/bench/run-conventions.js';
+import { addCaseToSample, type RunStatistics } from '../../core/bench/run-statistics.js';
+import { CaseSampleBuilder } from '../../core/stats/case-sample.js';
 import { StoreWriteError } from '../../store/store-errors.js';
 import { renderBenchHtml } from '../../reports/html/bench-html.js';
-import { renderBenchJson } from '../../reports/bench/bench-json.js';
-import { renderBenchMarkdown } from '../../reports/bench/bench-markdown.js';
+import { renderBenchJsonChunks } from '../../reports/bench/bench-json.js';
+import { renderBenchMarkdownChunks } from '../../reports/bench/bench-markdown.js';
+import { CaseSpool } from './case-spool.js';
 import type { BenchStartLine } from '../../reports/bench/bench-messages.js';
 import {
   datasetSourceOf,
@@ -48,6 +55,11 @@ export interface ExecuteBenchOptions {
   /** Write `<run>.json`, `<run>.md` and `<run>.html` here (created when missing). */
   readonly outDir?: string;
   readonly redactHost?: boolean;
+  /**
+   * How the run's numbers are stated: the conventions chosen for this report (a new run
+   * records the plan's) and whether to compute intervals. Default: the run's own, intervals on.
+   */
+  readonly statistics?: { readonly choice: ConventionChoice; readonly intervals: boolean };
   /** The first line: what is about to be sent where. */
   readonly onStart?: (start: BenchStart) => void;
   readonly onProgress?: (progress: RunProgress) => void;
@@ -55,6 +67,13 @@ export interface ExecuteBenchOptions {
   readonly onSent?: () => void;
   /** Side remarks (a kept price). */
   readonly onNote?: (note: string) => void;
+  /**
+   * The caller reads the finished run's cases (`outcome.run.cases`, e.g. to print JSON).
+   * With a store they are read back from it page by page; without one they are kept in a
+   * temp file until `outcome.dispose()`. Default false: without a store and without `--out`,
+   * the cases are not kept at all (the summary and the report lists come from accumulators).
+   */
+  readonly readCases?: boolean;
 }
 
 export type BenchStart = BenchStartLine;
@@ -62,7 +81,10 @@ export type BenchStart = BenchStartLine;
 export type BenchOutcome =
   | {
       readonly kind: 'finished';
-      readonly run: BenchRun;
+      /** Its cases are read from the store (or a temp file) when iterated: never all in memory. */
+      readonly run: ReportedRun;
+      /** Intervals, ECE noise floor and conventions of `run` (under the chosen conventions). */
+      readonly statistics: RunStatistics;
       readonly interrupted: boolean;
       /** True when the run is in the store. */
       readonly saved: boolean;
@@ -73,6 +95,8 @@ export type BenchOutcome =
       readonly written: readonly string[];
       /** Why the `--out` files could not be written (the run itself is finished and saved). */
       readonly writeError: string | null;
+      /** Releases what holds the cases (a temp file without a store); call when done with `run`. */
+      readonly dispose: () => void;
     }
   | {
       /**
@@ -83,6 +107,12 @@ export type BenchOutcome =
       readonly message: string;
     };
 
+/** How long finished cases are gathered for one store transaction. */
+export const GROUP_COMMIT_MS = 50;
+
+/** SQLite is loaded only when a run is kept (and then once). */
+let loadedStoreModule: typeof import('../../store/sqlite-run-store.js') | null = null;
+
 /** Runs a planned benchmark; the caller renders the outcome. */
 export async function executeBench(plan: BenchPlan, options: ExecuteBenchOptions): Promise<BenchOutcome> {
   if (options.outDir !== undefined) await checkOutDir(options.outDir);
@@ -90,8 +120,8 @@ export async function executeBench(plan: BenchPlan, options: ExecuteBenchOptions
   const cases = selectCases(dataset.cases, plan);
   // SQLite is loaded only when the run is kept; opened before the server starts, so a bad
   // store path never leaves a server running.
-  const store: RunStore | null =
-    plan.storePath === null ? null : (await import('../../store/sqlite-run-store.js')).openRunStore(plan.storePath);
+  loadedStoreModule ??= plan.storePath === null ? null : await import('../../store/sqlite-run-store.js');
+  const store: RunStore | null = plan.storePath === null ? null : loadedStoreModule!.openRunStore(plan.storePath);
   let server: ReferenceServer | null = null;
   try {
     if (plan.server.kind === 'embedded')
@@ -150,6 +180,22 @@ async function sendAndFinish(
     return runId;
   };
   const sendStarted = options.now();
+  // The run's numbers are gathered as cases finish; no case is kept in memory. Cases go
+  // to the store, or (without one, when something will read them) to a temp file.
+  const positionOf = new Map<string, number>(config.caseIds.map((id, i) => [id, i] as const));
+  const summaryAcc = new BenchAccumulator(summarizeOptionsOf(config).calibration);
+  const digestAcc = new DigestAccumulator();
+  // The compact per-case numbers the intervals need (a few bytes a decision).
+  const sampleBuilder = new CaseSampleBuilder();
+  const count = (result: CaseResult) => {
+    summaryAcc.add(result);
+    addCaseToSample(sampleBuilder, result);
+    digestAcc.add(result, positionOf.get(result.caseId) ?? positionOf.size);
+  };
+  for (const r of kept.values()) count(r);
+  const needCases = options.readCases === true || options.outDir !== undefined;
+  const spool = store === null && needCases ? new CaseSpool(config.caseIds.length) : null;
+  const dispose = () => spool?.dispose();
   let outcome: Awaited<ReturnType<typeof runBenchmark>>;
   try {
     outcome = await runBenchmark({
@@ -161,16 +207,25 @@ async function sendAndFinish(
       elapsedMsOf,
       signal: options.signal,
       now: options.now,
+      keepResults: false,
+      // With a store, one transaction per 20 ms of answers rather than per event-loop turn:
+      // at high --parallel a turn holds one or two cases, and each commit rewrites the same
+      // index pages. A case waits at most this long (uncounted) before it is committed.
+      ...(store === null ? {} : { groupCommitMs: GROUP_COMMIT_MS }),
       checkpoint: (results) => {
         const id = ensureRun();
         // The running duration goes with each batch: a killed run keeps one.
         store?.saveCases(id, results, { durationMs: priorDurationMs + (options.now() - sendStarted) });
+        if (spool !== null) for (const r of results) spool.add(r, positionOf.get(r.caseId)!);
       },
       onEvent: (e) => {
-        if (e.type === 'case') options.onProgress?.(e.progress);
+        if (e.type !== 'case') return;
+        count(e.result);
+        options.onProgress?.(e.progress);
       },
     });
   } catch (err) {
+    dispose();
     if (!(err instanceof StoreWriteError)) throw err;
     // What was saved before stays saved: the run is interrupted and can be resumed.
     try {
@@ -188,16 +243,16 @@ async function sendAndFinish(
   await client.close();
 
   if (outcome.stopped !== null && outcome.stopped.reason !== 'aborted') {
+    dispose();
     const { reason, error } = outcome.stopped;
-    const answered = outcome.results.some((r) => r.request.status === 'answered');
-    if (runId !== null && start.id === null && !answered) {
+    if (runId !== null && start.id === null && outcome.answeredCases === 0) {
       // A new run that never reached a decision model is no run: keep nothing.
       store?.deleteRun(runId);
     } else if (runId !== null) {
       store?.finishRun(runId, {
         status: 'incomplete',
         durationMs: priorDurationMs + outcome.durationMs,
-        summary: summarizeRun(config, [...kept.values(), ...outcome.results]),
+        summary: summaryAcc.summarize(summarizeOptionsOf(config)),
       });
     }
     const why = error instanceof Error ? error.message : String(error);
@@ -205,21 +260,26 @@ async function sendAndFinish(
       kind: 'stopped',
       message:
         reason === 'rejected'
-          ? `the server rejected the first ${outcome.results.length} requests the same way: ${failureOf(error).message} (check --model and the server's log)`
+          ? `the server rejected the first ${outcome.finishedCases} requests the same way: ${failureOf(error).message} (check --model and the server's log)`
           : why,
     };
   }
-  const byId = new Map<string, CaseResult>(outcome.results.map((r) => [r.caseId, r]));
-  const all = cases.flatMap((c) => {
-    const r = byId.get(c.id) ?? kept.get(c.id);
-    return r ? [r] : [];
-  });
   const interrupted = outcome.stopped?.reason === 'aborted';
-  const summary = summarizeRun(config, all, { interrupted });
+  const summary = summaryAcc.summarize(summarizeOptionsOf(config, { interrupted }));
   const id = ensureRun();
   const durationMs = priorDurationMs + outcome.durationMs;
   store?.finishRun(id, { status: summary.status, durationMs, summary });
-  const run: BenchRun = {
+  const savedCount = summaryAcc.cases;
+  const casesOf: CaseSource =
+    store !== null
+      ? storedCaseSource(store.path, id, savedCount)
+      : (spool ?? {
+          length: savedCount,
+          [Symbol.iterator]: () => {
+            throw new Error('the cases of this run were not kept (pass readCases: true to executeBench)');
+          },
+        });
+  const reported: ReportedRun = {
     id,
     createdAt,
     durationMs,
@@ -227,54 +287,107 @@ async function sendAndFinish(
     fingerprint: fingerprintOf(config),
     config,
     summary,
-    cases: all,
+    cases: casesOf,
+    digest: digestAcc.digest(),
   };
+  const { run, statistics } = analyzeRun(reported, options.statistics?.choice ?? {}, {
+    intervals: options.statistics?.intervals ?? true,
+    sample: sampleBuilder.build(),
+  });
   const states = new Map(cases.map((c) => [c.id, c.state] as const));
   let written: string[] = [];
   let writeError: string | null = null;
   try {
-    if (options.outDir !== undefined) written = await writeBenchReports(run, options.outDir, states, options);
+    if (options.outDir !== undefined)
+      written = await writeBenchReports(run, options.outDir, states, { ...options, statistics });
   } catch (err) {
     writeError = err instanceof Error ? err.message : String(err);
   }
   return {
     kind: 'finished',
     run,
+    statistics,
     interrupted,
     saved: store !== null,
     states,
     casesTotal: cases.length,
     written,
     writeError,
+    dispose,
   };
 }
 
-/** Writes `<run>.json`, `<run>.md` and `<run>.html` into `dir`; a failure names the file and the reason. */
+/**
+ * A stored run's cases, read in run order from their own read-only connection each time
+ * they are iterated (so they can be read after the writer closed).
+ */
+function storedCaseSource(path: string, runId: string, length: number): CaseSource {
+  return {
+    length,
+    *[Symbol.iterator]() {
+      const { openRunStore } = loadedStoreModule!;
+      const reader = openRunStore(path, { readOnly: true });
+      try {
+        yield* reader.iterateCases(runId);
+      } finally {
+        reader.close();
+      }
+    },
+  };
+}
+
+/**
+ * Writes `<run>.json`, `<run>.md` and `<run>.html` into `dir`, each as a stream of pieces
+ * (the cases are read as they are written); a failure names the file and the reason.
+ */
 export async function writeBenchReports(
-  run: BenchRun,
+  run: ReportedRun,
   dir: string,
   states: ReadonlyMap<string, string | object>,
-  options: { readonly redactHost?: boolean } = {},
+  options: { readonly redactHost?: boolean; readonly statistics?: RunStatistics } = {},
 ): Promise<string[]> {
+  const statistics = options.statistics ?? null;
+  const redactHost = options.redactHost === true;
   const files = [
-    { path: join(dir, `${run.id}.json`), text: () => renderBenchJson(run) },
+    { path: join(dir, `${run.id}.json`), chunks: () => renderBenchJsonChunks(run, { statistics }) },
     {
       path: join(dir, `${run.id}.md`),
-      text: () => renderBenchMarkdown(run, { states, redactHost: options.redactHost === true }),
+      chunks: () => renderBenchMarkdownChunks(run, { states, redactHost, statistics }),
     },
     {
       path: join(dir, `${run.id}.html`),
-      text: () => renderBenchHtml(run, { redactHost: options.redactHost === true }),
+      chunks: () => [renderBenchHtml(run, { redactHost, statistics })],
     },
   ];
   try {
     await mkdir(dir, { recursive: true });
-    for (const f of files) await writeFile(f.path, f.text());
+    for (const f of files) await writeChunks(f.path, f.chunks());
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'write failed';
     throw new DecidekitError('write_failed', `cannot write the reports into ${dir} (${code})`, { cause: err });
   }
   return files.map((f) => f.path);
+}
+
+/** Pieces of text gathered into writes of about 1 MB. */
+async function writeChunks(path: string, chunks: Iterable<string>): Promise<void> {
+  const file = await open(path, 'w');
+  try {
+    let pending: string[] = [];
+    let size = 0;
+    for (const chunk of chunks) {
+      pending.push(chunk);
+      size += chunk.length;
+      if (size >= 1 << 20) {
+        await file.write(pending.join(''));
+        pending = [];
+        size = 0;
+      }
+    }
+    if (pending.length > 0) await file.write(pending.join(''));
+  } finally {
+    await file.close();
+  }
 }
 
 /**

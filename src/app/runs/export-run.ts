@@ -16,7 +16,7 @@ import {
   type DecisionRow,
 } from '../../core/export/decision-row.js';
 import { renderDecisionCsvHeader, renderDecisionCsvRow } from '../../reports/runs/decision-csv.js';
-import { readStoredRun } from './stored-runs.js';
+import { openRunStore } from '../../store/index.js';
 import type { Writer } from 'hyparquet-writer';
 
 export type DecisionExportFormat = 'jsonl' | 'csv' | 'parquet';
@@ -40,8 +40,17 @@ export async function exportStoredRun(
   format: DecisionExportFormat,
   target: ExportTarget,
 ): Promise<ExportSummary> {
-  const { run } = readStoredRun(storePath, prefix);
-  return exportRun(run, run.cases, format, target);
+  // The cases are read one at a time from the store: a run of any size exports in bounded memory.
+  const store = openRunStore(storePath, { mustExist: true, readOnly: true });
+  try {
+    const id = store.resolveId(prefix);
+    const run = store.getRunInfo(id);
+    if (run === null)
+      throw new DecidekitError('unknown_run', `unknown run: ${id} disappeared from ${store.path} while reading`);
+    return await exportRun(run, { [Symbol.iterator]: () => store.iterateCases(id) }, format, target);
+  } finally {
+    store.close();
+  }
 }
 
 /**

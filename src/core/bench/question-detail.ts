@@ -5,6 +5,7 @@
  * sorted, as in `BenchSummary.byQuestion`.
  */
 import type { CaseResult } from './case-result.js';
+import { digestCases } from './run-digest.js';
 
 export interface MajorityRate {
   /** The most common gold label (ties: the first in the question's answer order). */
@@ -18,34 +19,8 @@ export interface MajorityRate {
  * The accuracy a model would get by always answering each question's most common gold
  * label: 96% accuracy on a question whose majority rate is 95% is not an achievement.
  */
-export function majorityRates(cases: readonly CaseResult[]): Record<string, MajorityRate> {
-  const counts = new Map<string, { answers: readonly string[]; byLabel: Map<string, number>; total: number }>();
-  for (const c of cases) {
-    for (const d of c.decisions) {
-      const key = `${c.workflow}/${d.questionId}`;
-      let entry = counts.get(key);
-      if (!entry) {
-        entry = { answers: d.answers, byLabel: new Map(), total: 0 };
-        counts.set(key, entry);
-      }
-      entry.total++;
-      entry.byLabel.set(d.gold.label, (entry.byLabel.get(d.gold.label) ?? 0) + 1);
-    }
-  }
-  const out: Record<string, MajorityRate> = {};
-  for (const key of [...counts.keys()].sort()) {
-    const { answers, byLabel, total } = counts.get(key)!;
-    const rank = (label: string): number => {
-      const i = answers.indexOf(label);
-      return i === -1 ? answers.length : i;
-    };
-    let best: [string, number] | null = null;
-    for (const [label, n] of byLabel) {
-      if (best === null || n > best[1] || (n === best[1] && rank(label) < rank(best[0]))) best = [label, n];
-    }
-    out[key] = { label: best![0], rate: best![1] / total, total };
-  }
-  return out;
+export function majorityRates(cases: Iterable<CaseResult>): Record<string, MajorityRate> {
+  return { ...digestCases(cases).majority };
 }
 
 export interface ConfusionMatrix {
@@ -62,30 +37,6 @@ export interface ConfusionMatrix {
 }
 
 /** One matrix per `choice` and `score` question that has answered decisions, keys sorted. */
-export function confusionMatrices(cases: readonly CaseResult[]): ConfusionMatrix[] {
-  const byKey = new Map<string, { type: 'choice' | 'score'; answers: string[]; pairs: Array<[string, string]> }>();
-  for (const c of cases) {
-    for (const d of c.decisions) {
-      if (d.type === 'noul' || d.outcome.status !== 'answered') continue;
-      const key = `${c.workflow}/${d.questionId}`;
-      let entry = byKey.get(key);
-      if (!entry) {
-        entry = { type: d.type, answers: [...d.answers], pairs: [] };
-        byKey.set(key, entry);
-      }
-      for (const label of [d.gold.label, d.outcome.predicted])
-        if (!entry.answers.includes(label)) entry.answers.push(label);
-      entry.pairs.push([d.gold.label, d.outcome.predicted]);
-    }
-  }
-  return [...byKey.keys()].sort().map((key) => {
-    const { type, answers, pairs } = byKey.get(key)!;
-    const counts = answers.map(() => answers.map(() => 0));
-    let correct = 0;
-    for (const [gold, predicted] of pairs) {
-      counts[answers.indexOf(gold)]![answers.indexOf(predicted)]!++;
-      if (gold === predicted) correct++;
-    }
-    return { key, type, answers, counts, answered: pairs.length, correct };
-  });
+export function confusionMatrices(cases: Iterable<CaseResult>): ConfusionMatrix[] {
+  return [...digestCases(cases).confusion];
 }

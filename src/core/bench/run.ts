@@ -1,5 +1,6 @@
 import type { CaseResult } from './case-result.js';
 import type { BenchSummary } from './summary.js';
+import { digestCases, type RunDigest } from './run-digest.js';
 
 /** Where a benchmark's cases came from; every report names it. */
 export interface DatasetInfo {
@@ -46,6 +47,12 @@ export interface RunConfig {
   /** A filtered run is never compared with a full one. */
   readonly filters: RunFilters;
   readonly pricePerMtokUsd: number | null;
+  /**
+   * The conventions the run's numbers use (`conventionsText`: ECE bins, binning and
+   * averaging, floors, tie rules, bootstrap resamples and seed). Absent in runs stored
+   * before conventions were recorded: those read with the defaults, and reports say so.
+   */
+  readonly conventions?: string;
 }
 
 export interface BenchRun {
@@ -73,4 +80,24 @@ export interface RunFilters {
 export function isFiltered(config: Pick<RunConfig, 'filters'>): boolean {
   const f = config.filters;
   return f.limit !== null || f.workflow !== null || (f.sample !== undefined && f.sample !== null);
+}
+
+/**
+ * A run's cases in run order, possibly read page by page from a file or the store: iterate
+ * it (more than once if need be), never hold it. An array is one.
+ */
+export interface CaseSource {
+  readonly length: number;
+  [Symbol.iterator](): Iterator<CaseResult>;
+}
+
+/** A run as the reports read it: its cases as a source and, when already gathered, their digest. */
+export interface ReportedRun extends Omit<BenchRun, 'cases'> {
+  readonly cases: CaseSource;
+  readonly digest?: RunDigest;
+}
+
+/** The run's digest: the one gathered while it ran, or one pass over its cases. */
+export function digestOf(run: ReportedRun): RunDigest {
+  return run.digest ?? digestCases(run.cases);
 }

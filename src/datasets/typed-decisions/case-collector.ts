@@ -1,4 +1,9 @@
 import type { BenchCase } from '../../core/bench/case-result.js';
+import type { GoldAnswer } from '../../core/decision-score.js';
+import type { Question, QuestionSet } from '../../core/question.js';
+
+/** Distinct gold answers remembered for sharing (bounds the map on data where few repeat). */
+const MAX_SHARED_GOLDS = 100_000;
 import { ProblemList } from '../../core/problem-list.js';
 import { canonicalQuestionText } from '../../core/question-rules.js';
 import { parseDecodedRow } from './decoded-row.js';
@@ -13,7 +18,11 @@ export class CaseCollector {
   readonly #cases: BenchCase[] = [];
   readonly #problems = new ProblemList();
   readonly #firstLineOfId = new Map<string, number>();
-  readonly #schemas = new Map<string, { text: string; line: number; caseId: string }>();
+  readonly #schemas = new Map<string, { text: string; line: number; caseId: string; question: Question }>();
+  /** One shared gold answer per distinct answer: gold means of a few teacher samples repeat a lot. */
+  readonly #golds = new Map<string, GoldAnswer>();
+  /** One shared question set per distinct set: a large file repeats a few sets many times. */
+  readonly #questionSets = new Map<string, QuestionSet>();
 
   constructor(file: string) {
     this.#file = file;
@@ -33,12 +42,14 @@ export class CaseCollector {
       return;
     }
     this.#firstLineOfId.set(c.id, line);
+    let sameSchemas = true;
     for (const [qid, question] of c.questions) {
       const key = `${c.workflow}/${qid}`;
       const text = canonicalQuestionText(question);
       const seen = this.#schemas.get(key);
-      if (seen === undefined) this.#schemas.set(key, { text, line, caseId: c.id });
+      if (seen === undefined) this.#schemas.set(key, { text, line, caseId: c.id, question });
       else if (seen.text !== text) {
+        sameSchemas = false;
         this.problem(
           line,
           `question ${qid}: its schema differs from ${key} in case ${seen.caseId} (line ${seen.line}); one question id must mean one question within a workflow`,
@@ -47,7 +58,32 @@ export class CaseCollector {
         );
       }
     }
-    this.#cases.push(c);
+    const gold = c.gold.map((g) => this.#sharedGold(g));
+    this.#cases.push(sameSchemas ? { ...c, questions: this.#shared(c.workflow, c.questions), gold } : { ...c, gold });
+  }
+
+  #sharedGold(gold: GoldAnswer): GoldAnswer {
+    const key = `${gold.labelIndex}:${gold.probabilities.join(',')}`;
+    const found = this.#golds.get(key);
+    if (found !== undefined) return found;
+    if (this.#golds.size < MAX_SHARED_GOLDS) this.#golds.set(key, gold);
+    return gold;
+  }
+
+  /**
+   * The case's questions as objects shared with every earlier case of the same workflow and
+   * question ids (their schemas are equal, checked above), so memory grows with the number
+   * of distinct questions rather than with the number of cases.
+   */
+  #shared(workflow: string, questions: QuestionSet): QuestionSet {
+    const key = `${workflow}\u0000${questions.map(([qid]) => qid).join('\u0000')}`;
+    const found = this.#questionSets.get(key);
+    if (found !== undefined) return found;
+    const set: QuestionSet = questions.map(
+      ([qid]) => [qid, this.#schemas.get(`${workflow}/${qid}`)!.question] as const,
+    );
+    this.#questionSets.set(key, set);
+    return set;
   }
 
   /** Records a problem with a row (e.g. JSON that does not parse). */

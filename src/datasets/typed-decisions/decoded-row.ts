@@ -108,7 +108,7 @@ function parseQuestions(questions: unknown, problems: RowProblem[]): [string, Qu
     problems.push({ field: 'questions', message: 'questions must hold at least one question' });
     return null;
   }
-  return bad ? null : out;
+  return bad ? null : out.slice();
 }
 
 function parseGold(
@@ -200,7 +200,8 @@ function parseGoldAnswer(qid: string, question: Question, entry: unknown, proble
       `gold label ${JSON.stringify(label)} (p=${aligned[labelIndex]}) is not one of the most likely answers (${top.join(', ')} at p=${max})`,
     );
   }
-  return { labelIndex, probabilities: aligned };
+  // slice: an array grown by push keeps spare capacity, and a large dataset holds many.
+  return { labelIndex, probabilities: aligned.slice() };
 }
 
 function formatSum(sum: number): string {

@@ -2,7 +2,7 @@
  * Phrases shared by the benchmark's terminal and Markdown reports, so both say the same
  * thing about a run: model, endpoint, filters, errors, status, reference points.
  */
-import type { BenchRun, RunConfig } from '../../core/bench/run.js';
+import type { ReportedRun, RunConfig } from '../../core/bench/run.js';
 import { formatEndpoint } from '../../protocol/wire/endpoint.js';
 import type { CaseResult, Decision, FailureKind } from '../../core/bench/case-result.js';
 import { FAILURE_KINDS } from '../../core/bench/case-result.js';
@@ -44,7 +44,7 @@ export function describeServer(
 }
 
 /** A run's name in a title: its label, else the model. */
-export function describeRunName(run: BenchRun): string {
+export function describeRunName(run: Pick<ReportedRun, 'config' | 'summary' | 'label' | 'id'>): string {
   return run.label ?? describeModel(run.config);
 }
 
@@ -71,7 +71,7 @@ export function describeErrorKinds(errorKinds: BenchSummary['errorKinds']): stri
 }
 
 /** `complete`, `incomplete` or `interrupted (12 of 400 cases sent)`. */
-export function describeStatus(run: BenchRun): string {
+export function describeStatus(run: Pick<ReportedRun, 'config' | 'summary' | 'label' | 'id'>): string {
   const sent = run.summary.requests.total;
   const planned = run.config.caseIds.length;
   if (sent < planned) return `${run.summary.status} (${formatCount(sent)} of ${formatCount(planned)} cases sent)`;
@@ -91,56 +91,4 @@ export const TEACHER_NOTE = `${TEACHER_AGREEMENT_PERCENT.toFixed(1)}%`;
 /** The reference points a reader needs next to an accuracy, one line. */
 export function describeReferencePoints(): string {
   return `reference points: prior ${PRIOR_NOTE}, teacher self-agreement ${TEACHER_NOTE}`;
-}
-
-/** A decision that was answered, with its case. */
-export interface AnsweredDecision {
-  readonly caseResult: CaseResult;
-  readonly decision: Decision;
-  readonly outcome: Extract<Decision['outcome'], { status: 'answered' }>;
-}
-
-/**
- * Answered decisions that disagree with gold, most confident first; equal confidence keeps
- * run order (case order, then question order). Ordering only: nothing is computed.
- */
-export function disagreementsOf(cases: readonly CaseResult[]): AnsweredDecision[] {
-  const out: AnsweredDecision[] = [];
-  for (const caseResult of cases) {
-    for (const decision of caseResult.decisions) {
-      const outcome = decision.outcome;
-      if (outcome.status === 'answered' && !outcome.correct) out.push({ caseResult, decision, outcome });
-    }
-  }
-  // Array.prototype.sort is stable, so ties keep run order.
-  return out.sort((a, b) => b.outcome.confidence - a.outcome.confidence);
-}
-
-/** Failed requests in run order. */
-export function failedCasesOf(
-  cases: readonly CaseResult[],
-): Array<{ readonly caseResult: CaseResult; readonly kind: FailureKind; readonly message: string }> {
-  const out: Array<{ caseResult: CaseResult; kind: FailureKind; message: string }> = [];
-  for (const caseResult of cases) {
-    if (caseResult.request.status === 'failed')
-      out.push({ caseResult, kind: caseResult.request.failure.kind, message: caseResult.request.failure.message });
-  }
-  return out;
-}
-
-/** Failed cases grouped by cause (kind and message), in order of first appearance. */
-export function failureCausesOf(cases: readonly CaseResult[]): Array<{
-  readonly kind: FailureKind;
-  readonly message: string;
-  readonly count: number;
-  readonly firstCaseId: string;
-}> {
-  const causes = new Map<string, { kind: FailureKind; message: string; count: number; firstCaseId: string }>();
-  for (const f of failedCasesOf(cases)) {
-    const key = `${f.kind}\u0000${f.message}`;
-    const cause = causes.get(key);
-    if (cause) cause.count++;
-    else causes.set(key, { kind: f.kind, message: f.message, count: 1, firstCaseId: f.caseResult.caseId });
-  }
-  return [...causes.values()];
 }

@@ -1,7 +1,8 @@
 import type { CaseResult, Decision } from '../../core/bench/case-result.js';
-import type { BenchRun } from '../../core/bench/run.js';
+import type { ReportedRun } from '../../core/bench/run.js';
 import { assertNever } from '../../core/question.js';
-import { benchSummaryJson, datasetJson, runConfigJson } from '../json-shapes.js';
+import type { RunStatistics } from '../../core/bench/run-statistics.js';
+import { benchSummaryJson, datasetJson, runConfigJson, runStatisticsJson } from '../json-shapes.js';
 
 /**
  * Bumped when a key is renamed or removed (adding keys does not bump it). Version 2 renamed
@@ -42,7 +43,24 @@ export interface BenchDecisionRow {
  * fingerprint, label, config, dataset, summary, decisions. Keys are snake_case in a fixed
  * order, numbers unrounded, absent metrics null.
  */
-export function renderBenchJson(run: BenchRun): string {
+/** The statistics to put beside the summary (`<metric>_ci`, noise floor, conventions). */
+export interface BenchJsonOptions {
+  readonly statistics?: RunStatistics | null;
+}
+
+export function renderBenchJson(run: ReportedRun, options: BenchJsonOptions = {}): string {
+  return [...renderBenchJsonChunks(run, options)].join('');
+}
+
+/** Stands in for the decisions while the rest of the document is rendered. */
+const DECISIONS_MARK = '\u0000decisions';
+
+/**
+ * `renderBenchJson` in pieces, the same text: the document up to its decisions, then one
+ * decision row at a time, so a run of any size is written without the whole text (or
+ * every case) in memory.
+ */
+export function* renderBenchJsonChunks(run: ReportedRun, options: BenchJsonOptions = {}): Generator<string> {
   const document = {
     format: 'decidekit.bench',
     version: BENCH_JSON_VERSION,
@@ -53,10 +71,22 @@ export function renderBenchJson(run: BenchRun): string {
     label: run.label,
     config: runConfigJson(run.config),
     dataset: datasetJson(run.config.dataset),
-    summary: benchSummaryJson(run.summary),
-    decisions: run.cases.flatMap(decisionRows),
+    summary: { ...benchSummaryJson(run.summary), ...runStatisticsJson(options.statistics ?? null) },
+    decisions: DECISIONS_MARK,
   };
-  return `${JSON.stringify(document, null, 2)}\n`;
+  const text = JSON.stringify(document, null, 2);
+  const mark = JSON.stringify(DECISIONS_MARK);
+  const at = text.lastIndexOf(mark);
+  // Pretty-printed as JSON.stringify(..., null, 2) prints an array of objects two levels down.
+  yield `${text.slice(0, at)}[`;
+  let rows = 0;
+  for (const c of run.cases) {
+    for (const row of decisionRows(c)) {
+      yield `${rows === 0 ? '' : ','}\n    ${JSON.stringify(row, null, 2).replace(/\n/g, '\n    ')}`;
+      rows++;
+    }
+  }
+  yield `${rows === 0 ? ']' : '\n  ]'}${text.slice(at + mark.length)}\n`;
 }
 
 function decisionRows(c: CaseResult): BenchDecisionRow[] {

@@ -1,5 +1,5 @@
-import { answeredModelsOf } from '../../core/bench/case-result.js';
-import type { BenchRun } from '../../core/bench/run.js';
+import type { CaseResult } from '../../core/bench/case-result.js';
+import { digestOf, type ReportedRun } from '../../core/bench/run.js';
 import type { MetricGroup } from '../../core/bench/summary.js';
 import { CONFIDENT_THRESHOLD } from '../../core/bench/summary.js';
 import { QUESTION_TYPES } from '../../core/question.js';
@@ -10,13 +10,19 @@ import {
   describeRunName,
   describeSettings,
   describeStatus,
-  disagreementsOf,
-  failedCasesOf,
   FILTERED_NOTE,
   PRIOR_NOTE,
   TEACHER_NOTE,
 } from './bench-describe.js';
-import { renderTrace } from './bench-trace.js';
+import { renderCaseTrace } from './bench-trace.js';
+import type { HeadlineMetric, RunStatistics } from '../../core/bench/run-statistics.js';
+import {
+  describeEceNoise,
+  describeIntervals,
+  describeRunConventions,
+  formatInterval,
+  intervalOf,
+} from './bench-statistics.js';
 import {
   escapeMarkdownText,
   formatCount,
@@ -28,7 +34,6 @@ import {
   formatSigned,
   formatUsd,
   markdownCode,
-  markdownFence,
   renderBar,
   renderMarkdownTable,
   renderStars,
@@ -39,6 +44,8 @@ export interface BenchMarkdownOptions {
   readonly redactHost?: boolean;
   /** Case id -> state, for the state preview in the trace; without it the preview is left out. */
   readonly states?: ReadonlyMap<string, string | object>;
+  /** Intervals, ECE noise floor and conventions; absent: the numbers alone. */
+  readonly statistics?: RunStatistics | null;
 }
 
 /** Rows of the "Disagreements with gold" table before the count of the rest. */
@@ -51,8 +58,18 @@ export const FAILED_CASE_ROWS = 10;
  * lists under "Outputs".
  * Every number comes from `run.summary` or the run's own cases; absent values read `n/a`.
  */
-export function renderBenchMarkdown(run: BenchRun, options: BenchMarkdownOptions = {}): string {
+export function renderBenchMarkdown(run: ReportedRun, options: BenchMarkdownOptions = {}): string {
+  return [...renderBenchMarkdownChunks(run, options)].join('');
+}
+
+/**
+ * `renderBenchMarkdown` in pieces: the report up to the trace, then the trace case by case,
+ * so a run of any size is written without the whole text in memory. The cases are read
+ * twice (once to choose a code fence no trace line can close).
+ */
+export function* renderBenchMarkdownChunks(run: ReportedRun, options: BenchMarkdownOptions = {}): Generator<string> {
   const s = run.summary;
+  const digest = digestOf(run);
   const nothingAnswered = s.rating.stars === 0;
   const out: string[] = [];
   const para = (...lines: string[]): void => {
@@ -61,7 +78,7 @@ export function renderBenchMarkdown(run: BenchRun, options: BenchMarkdownOptions
 
   // Title and provenance.
   para(`# Decision benchmark: ${escapeMarkdownText(describeRunName(run))}`);
-  para(renderProvenance(run, options.redactHost === true));
+  para(renderProvenance(run, options.redactHost === true, digest.answeredModels));
   const notes: string[] = [];
   if (run.config.dataset.synthetic) {
     notes.push(
@@ -73,12 +90,19 @@ export function renderBenchMarkdown(run: BenchRun, options: BenchMarkdownOptions
   if (notes.length > 0) para(notes.join('\n>\n'));
 
   // Headline: accuracy; KL, Brier, ECE; rating.
+  const st = options.statistics ?? null;
+  const ci = (metric: HeadlineMetric) => {
+    const text = formatInterval(metric, intervalOf(st, metric));
+    return text === '' ? '' : ` ${text}`;
+  };
   para(
-    `**Accuracy: ${formatPercent(s.accuracy)}** (${formatRatio(s.correct, s.total)} decisions${s.errors > 0 ? `; ${formatCount(s.errors)} errors count as misses` : ''})`,
+    `**Accuracy: ${formatPercent(s.accuracy)}**${ci('accuracy')} (${formatRatio(s.correct, s.total)} decisions${s.errors > 0 ? `; ${formatCount(s.errors)} errors count as misses` : ''})`,
   );
+  const noise = describeEceNoise(st);
   para(
-    `**KL from gold:** ${formatNumber(s.kl)} · **Brier:** ${formatNumber(s.brier)} · **ECE:** ${formatNumber(s.ece)}`,
+    `**KL from gold:** ${formatNumber(s.kl)}${ci('kl')} · **Brier:** ${formatNumber(s.brier)}${ci('brier')} · **Log loss:** ${formatNumber(s.logLoss)}${ci('logLoss')} · **ECE:** ${formatNumber(s.ece)}${ci('ece')}${noise === null ? '' : ` (${noise})`}`,
   );
+  if (st !== null) para(escapeMarkdownText(describeRunConventions(st)));
   para(
     nothingAnswered
       ? `**Rating:** ${s.rating.label}`
@@ -91,13 +115,12 @@ export function renderBenchMarkdown(run: BenchRun, options: BenchMarkdownOptions
     `**Requests:** ${formatCount(s.requests.total)} sent, ${formatCount(s.requests.answered)} answered, ${formatCount(s.requests.failed)} failed` +
       `${kinds === null ? '' : ` (${kinds})`} · completion ${formatPercent(s.completionRate)} · status ${describeStatus(run)}`,
   );
-  const failed = failedCasesOf(run.cases);
-  if (failed.length > 0) {
-    const rows = failed
+  if (digest.failedCount > 0) {
+    const rows = digest.failedCases
       .slice(0, FAILED_CASE_ROWS)
-      .map((f) => `- ${markdownCode(f.caseResult.caseId)} ${f.kind}: ${escapeMarkdownText(f.message)}`);
-    if (failed.length > FAILED_CASE_ROWS)
-      rows.push(`- and ${formatCount(failed.length - FAILED_CASE_ROWS)} more failed cases (see the trace)`);
+      .map((f) => `- ${markdownCode(f.caseId)} ${f.kind}: ${escapeMarkdownText(f.message)}`);
+    if (digest.failedCount > FAILED_CASE_ROWS)
+      rows.push(`- and ${formatCount(digest.failedCount - FAILED_CASE_ROWS)} more failed cases (see the trace)`);
     para(`Failed requests (every decision of a failed case is an error and counts as a miss):`, '', ...rows);
   }
 
@@ -119,7 +142,8 @@ export function renderBenchMarkdown(run: BenchRun, options: BenchMarkdownOptions
     '- Gold is the mean of three samples from a teacher model, so accuracy measures **agreement with that teacher, not correctness**. A model better than the teacher can score lower wherever the teacher is wrong.',
     `- Reference points from the dataset card: a prior that ignores the input scores **${PRIOR_NOTE}**; a fresh teacher sample agrees with the others' gold **${TEACHER_NOTE}** of the time. Scores well above ${TEACHER_NOTE} mean the model learned the teacher's habits. Stars: ★ at or below ${PRIOR_NOTE}, ★★ above it, ★★★ at or above ${TEACHER_NOTE}.`,
     '- Accuracy counts every decision of a failed request as a miss; KL, Brier, ECE and mean confidence cover answered decisions only. Lower KL and Brier are better (Brier runs from 0 to 2).',
-    "- ECE is the standard top-label definition over ten equal-width confidence bins. The dataset card publishes no ECE formula, so **this ECE is not comparable with the card's ECE column**.",
+    `- ECE is the standard top-label definition${st === null ? ' over ten equal-width confidence bins' : ` under the conventions stated above`}. The dataset card publishes no ECE formula, so **this ECE is not comparable with the card's ECE column**.`,
+    ...(st === null ? [] : [`- ${describeIntervals(st)}`]),
     '- Per-question accuracy ceilings differ widely; read the per-question table as well as the average.',
   ];
   if (run.config.dataset.synthetic)
@@ -173,7 +197,7 @@ export function renderBenchMarkdown(run: BenchRun, options: BenchMarkdownOptions
 
   // Disagreements with gold.
   para('## Disagreements with gold');
-  const wrong = disagreementsOf(run.cases);
+  const wrong = digest.disagreements;
   if (wrong.length === 0) {
     para(nothingAnswered ? 'No answered decisions.' : 'None: every answered decision agrees with gold.');
   } else {
@@ -183,8 +207,8 @@ export function renderBenchMarkdown(run: BenchRun, options: BenchMarkdownOptions
         ['case', 'question', 'type', 'predicted', 'confidence', 'gold', 'gold p(predicted)', 'KL', 'Brier'],
         wrong
           .slice(0, DISAGREEMENT_ROWS)
-          .map(({ caseResult, decision, outcome }) => [
-            caseResult.caseId,
+          .map(({ caseId, decision, outcome }) => [
+            caseId,
             decision.questionId,
             decision.type,
             outcome.predicted,
@@ -197,31 +221,43 @@ export function renderBenchMarkdown(run: BenchRun, options: BenchMarkdownOptions
         { align: ['left', 'left', 'left', 'left', 'right', 'left', 'right', 'right', 'right'] },
       ),
     );
-    if (wrong.length > DISAGREEMENT_ROWS) para(`and ${formatCount(wrong.length - DISAGREEMENT_ROWS)} more.`);
+    if (digest.disagreementCount > DISAGREEMENT_ROWS)
+      para(`and ${formatCount(digest.disagreementCount - DISAGREEMENT_ROWS)} more.`);
   }
 
   // Full trace.
   para('## Trace');
   if (run.cases.length === 0) {
     para('No cases were sent.');
-  } else {
-    const trace = renderTrace(run.cases, options.states).join('\n');
-    const fence = markdownFence(trace);
-    para(
-      '<details>',
-      `<summary>Every decision with both distributions (${formatCount(s.total)} decisions in ${formatCount(run.cases.length)} cases)</summary>`,
-      '',
-      `${fence}text`,
-      trace,
-      fence,
-      '',
-      '</details>',
-    );
+    yield `${out.join('\n').replace(/\n+$/, '')}\n`;
+    return;
   }
-  return `${out.join('\n').replace(/\n+$/, '')}\n`;
+  const traceOf = (c: CaseResult) => renderCaseTrace(c, options.states?.get(c.caseId)).join('\n');
+  let longestTicks = 0;
+  for (const c of run.cases) longestTicks = Math.max(longestTicks, longestBacktickRun(traceOf(c)));
+  const fence = '`'.repeat(Math.max(3, longestTicks + 1));
+  out.push(
+    '<details>',
+    `<summary>Every decision with both distributions (${formatCount(s.total)} decisions in ${formatCount(run.cases.length)} cases)</summary>`,
+    '',
+    `${fence}text`,
+  );
+  yield `${out.join('\n')}\n`;
+  let first = true;
+  for (const c of run.cases) {
+    yield `${first ? '' : '\n'}${traceOf(c)}\n`;
+    first = false;
+  }
+  yield `${fence}\n\n</details>\n`;
 }
 
-function renderProvenance(run: BenchRun, redactHost: boolean): string {
+function longestBacktickRun(text: string): number {
+  let longest = 0;
+  for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
+  return longest;
+}
+
+function renderProvenance(run: ReportedRun, redactHost: boolean, answeredModels: readonly string[]): string {
   const c = run.config;
   const d = c.dataset;
   const dataset = [
@@ -232,7 +268,7 @@ function renderProvenance(run: BenchRun, redactHost: boolean): string {
   ].join(', ');
   const lines = [
     `Run ${markdownCode(run.id)} · ${escapeMarkdownText(run.createdAt)} · decidekit ${escapeMarkdownText(c.toolVersion)} · fingerprint ${markdownCode(run.fingerprint)}`,
-    `Answered by ${describeServer(c, redactHost, markdownCode, answeredModelsOf(run.cases))} · ${describeSettings(c)}`,
+    `Answered by ${describeServer(c, redactHost, markdownCode, answeredModels)} · ${describeSettings(c)}`,
     `${dataset}. Attribution: ${escapeMarkdownText(d.attribution)}`,
   ];
   // Two trailing spaces make a line break inside one paragraph.

@@ -1,5 +1,5 @@
 /** Every renderer of a finished benchmark run, for callers that load them together. */
-export { renderBenchJson } from './bench-json.js';
+export { renderBenchJson, renderBenchJsonChunks } from './bench-json.js';
 export { renderBenchMarkdown } from './bench-markdown.js';
 export { renderBenchTerminal } from './bench-terminal.js';
 export { renderBenchEnding, renderBenchStart } from './bench-messages.js';

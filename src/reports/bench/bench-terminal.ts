@@ -1,5 +1,4 @@
-import { answeredModelsOf } from '../../core/bench/case-result.js';
-import type { BenchRun } from '../../core/bench/run.js';
+import { digestOf, type ReportedRun } from '../../core/bench/run.js';
 import type { MetricGroup } from '../../core/bench/summary.js';
 import {
   benchNullReasons,
@@ -9,6 +8,14 @@ import {
 } from '../../core/bench/summary.js';
 import { QUESTION_TYPES } from '../../core/question.js';
 import { rate } from '../../core/bench/rating.js';
+import type { HeadlineMetric, RunStatistics } from '../../core/bench/run-statistics.js';
+import {
+  describeEceNoise,
+  describeIntervals,
+  describeRunConventions,
+  formatInterval,
+  intervalOf,
+} from './bench-statistics.js';
 import {
   describeErrorKinds,
   describeFilters,
@@ -17,7 +24,6 @@ import {
   describeRunName,
   describeSettings,
   describeStatus,
-  failureCausesOf,
   FILTERED_NOTE,
   SYNTHETIC_NOTE,
 } from './bench-describe.js';
@@ -49,6 +55,8 @@ export interface BenchTerminalOptions {
   readonly width?: number;
   /** Show the server host as `<redacted>`. Default false. */
   readonly redactHost?: boolean;
+  /** Intervals, ECE noise floor and conventions; absent: the numbers alone. */
+  readonly statistics?: RunStatistics | null;
 }
 
 /** Below this width the ten-cell bars are left out of the tables. */
@@ -62,17 +70,18 @@ export const TERMINAL_FAILURE_CAUSES = 5;
  * reliability table, headline lines, rating, requests, latency, tokens, duration and the
  * dataset attribution. Every number comes from `run.summary` or the run's own cases.
  */
-export function renderBenchTerminal(run: BenchRun, options: BenchTerminalOptions): string {
+export function renderBenchTerminal(run: ReportedRun, options: BenchTerminalOptions): string {
   // Output to a file or pipe has no width: 100 columns keep the workflow names whole.
   const width = options.width ?? 100;
   const p = createPalette(options.colour);
   const s = run.summary;
   const nothingAnswered = s.rating.stars === 0;
   const out: string[] = [];
+  const digest = digestOf(run);
 
   out.push(p.bold(`Decision benchmark: ${singleLine(describeRunName(run))}`));
   out.push(
-    `Answered by ${singleLine(describeServer(run.config, options.redactHost === true, undefined, answeredModelsOf(run.cases)))} · ${describeSettings(run.config)}`,
+    `Answered by ${singleLine(describeServer(run.config, options.redactHost === true, undefined, digest.answeredModels))} · ${describeSettings(run.config)}`,
   );
   if (run.config.dataset.synthetic) out.push(p.yellow(SYNTHETIC_NOTE));
   const filters = describeFilters(run.config);
@@ -116,17 +125,24 @@ export function renderBenchTerminal(run: BenchRun, options: BenchTerminalOptions
 
   const rows: Array<readonly [string, string]> = [];
   const errorsNote = s.errors > 0 ? `; ${formatCount(s.errors)} errors count as misses` : '';
+  const st = options.statistics ?? null;
+  const ci = (metric: HeadlineMetric) => {
+    const text = formatInterval(metric, intervalOf(st, metric));
+    return text === '' ? '' : `  ${p.dim(text)}`;
+  };
   rows.push([
     'Accuracy',
-    `${p.bold(paintByRating(formatPercent(s.accuracy), s.rating.stars, p))}  (${formatRatio(s.correct, s.total)} decisions${errorsNote})`,
+    `${p.bold(paintByRating(formatPercent(s.accuracy), s.rating.stars, p))}${ci('accuracy')}  (${formatRatio(s.correct, s.total)} decisions${errorsNote})`,
   ]);
   const absent = benchNullReasons(s);
   const why = (reason: string | undefined): string => (reason === undefined ? '' : p.dim(`  (${reason})`));
-  rows.push(['KL from gold', `${formatNumber(s.kl)}${why(absent.kl)}`]);
-  rows.push(['Brier', `${formatNumber(s.brier)}${why(absent.brier)}`]);
+  rows.push(['KL from gold', `${formatNumber(s.kl)}${ci('kl')}${why(absent.kl)}`]);
+  rows.push(['Brier', `${formatNumber(s.brier)}${ci('brier')}${why(absent.brier)}`]);
+  rows.push(['Log loss', `${formatNumber(s.logLoss)}${ci('logLoss')}${why(absent.logLoss)}`]);
+  const noise = describeEceNoise(st);
   rows.push([
     'ECE',
-    `${formatNumber(s.ece)}${s.ece === null ? why(absent.ece) : p.dim("  (not comparable with the card's ECE column)")}`,
+    `${formatNumber(s.ece)}${ci('ece')}${s.ece === null ? why(absent.ece) : p.dim(`  ${noise === null ? '' : `${noise}; `}not comparable with the card's ECE column`)}`,
   ]);
   rows.push(['Mean confidence', `${formatPercent(s.meanConfidence)}${why(absent.meanConfidence)}`]);
   rows.push([
@@ -145,7 +161,7 @@ export function renderBenchTerminal(run: BenchRun, options: BenchTerminalOptions
     `${formatCount(s.requests.total)} sent, ${formatCount(s.requests.answered)} answered, ${s.requests.failed > 0 ? p.red(`${formatCount(s.requests.failed)} failed`) : '0 failed'}${kinds === null ? '' : ` (${kinds})`} · status ${describeStatus(run)}`,
   ]);
   // Each cause of failure once, in full: the message is what tells the user what to fix.
-  const causes = failureCausesOf(run.cases);
+  const causes = digest.failureCauses;
   for (const c of causes.slice(0, TERMINAL_FAILURE_CAUSES)) {
     const text = `${c.kind} ×${formatCount(c.count)} (first ${singleLine(c.firstCaseId)}): ${singleLine(c.message)}`;
     for (const line of wrapText(text, Math.max(20, width - 27))) rows.push(['', p.dim(line)]);
@@ -173,6 +189,10 @@ export function renderBenchTerminal(run: BenchRun, options: BenchTerminalOptions
   out.push(
     p.dim(`Accuracy measures agreement with the dataset's teacher, not correctness (${describeReferencePoints()}).`),
   );
+  if (st !== null) {
+    for (const line of wrapText(describeIntervals(st), Math.max(40, width))) out.push(p.dim(line));
+    for (const line of wrapText(describeRunConventions(st), Math.max(40, width))) out.push(p.dim(line));
+  }
   const dataset = `Data: ${singleLine(d.id)} (${singleLine(d.split)} split, revision ${singleLine(d.revision ?? NOT_AVAILABLE)}, license ${singleLine(d.license)})`;
   out.push(dataset);
   out.push(p.dim(singleLine(d.attribution)));

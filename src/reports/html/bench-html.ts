@@ -1,4 +1,3 @@
-import { answeredModelsOf } from '../../core/bench/case-result.js';
 /**
  * The HTML report of a benchmark run: headline cards, the reliability diagram, accuracy by
  * type, workflow and question (with each question's gold majority rate), confusion matrices
@@ -6,10 +5,10 @@ import { answeredModelsOf } from '../../core/bench/case-result.js';
  * and the full trace with filters. Numbers come from `run.summary` and the core's
  * per-question details; every chart has a table with the same numbers.
  */
-import type { BenchRun } from '../../core/bench/run.js';
+import { digestOf, type BenchRun, type ReportedRun } from '../../core/bench/run.js';
 import type { MetricGroup } from '../../core/bench/summary.js';
 import { CONFIDENT_THRESHOLD } from '../../core/bench/summary.js';
-import { confusionMatrices, majorityRates, type MajorityRate } from '../../core/bench/question-detail.js';
+import type { MajorityRate } from '../../core/bench/question-detail.js';
 import { histogramOf } from '../../core/histogram.js';
 import { assertNever, QUESTION_TYPES } from '../../core/question.js';
 import {
@@ -19,7 +18,6 @@ import {
   describeServer,
   describeSettings,
   describeStatus,
-  disagreementsOf,
   FILTERED_NOTE,
   PRIOR_NOTE,
   TEACHER_NOTE,
@@ -48,32 +46,69 @@ import {
   numberCell,
 } from './html-page.js';
 import { renderBarChart, renderHistogramChart, renderReliabilityChart } from './svg-charts.js';
+import type { HeadlineMetric, RunStatistics } from '../../core/bench/run-statistics.js';
+import {
+  describeEceNoise,
+  describeIntervals,
+  describeRunConventions,
+  formatInterval,
+  intervalOf,
+} from '../bench/bench-statistics.js';
 
 export interface BenchHtmlOptions {
   /** Show the server host as `<redacted>`. Default false. */
   readonly redactHost?: boolean;
+  /** Intervals, ECE noise floor and conventions; absent: the numbers alone. */
+  readonly statistics?: RunStatistics | null;
 }
 
 /** Rows of the "most confident disagreements" table. */
 export const HTML_DISAGREEMENT_ROWS = 20;
+/** Decisions in the page's trace table at most (whole cases, in run order). */
+export const HTML_TRACE_DECISIONS = 20_000;
 
 const num = numberCell;
 const pctCell = (value: number | null): Cell => ({ text: formatPercent(value), value });
 
 /** The headline cards of a run (shared with the comparison page). */
-export function benchCards(run: BenchRun): Card[] {
+export function benchCards(run: Pick<BenchRun, 'summary'>, statistics: RunStatistics | null = null): Card[] {
   const s = run.summary;
+  // The 95% interval leads a card's detail line when there is one.
+  const ci = (metric: HeadlineMetric, rest: string) => {
+    const text = formatInterval(metric, intervalOf(statistics, metric));
+    return text === '' ? rest : `95% ${text} · ${rest}`;
+  };
+  const noise = describeEceNoise(statistics);
   const cards: Card[] = [
     {
       key: 'accuracy',
       label: 'Accuracy',
       text: formatPercent(s.accuracy),
       value: s.accuracy,
-      detail: `${formatRatio(s.correct, s.total)} decisions`,
+      detail: ci('accuracy', `${formatRatio(s.correct, s.total)} decisions`),
     },
-    { key: 'kl', label: 'KL from gold', text: formatNumber(s.kl), value: s.kl, detail: 'lower is better' },
-    { key: 'brier', label: 'Brier', text: formatNumber(s.brier), value: s.brier, detail: '0 best, 2 worst' },
-    { key: 'ece', label: 'ECE', text: formatNumber(s.ece), value: s.ece, detail: 'ten confidence bins' },
+    { key: 'kl', label: 'KL from gold', text: formatNumber(s.kl), value: s.kl, detail: ci('kl', 'lower is better') },
+    {
+      key: 'brier',
+      label: 'Brier',
+      text: formatNumber(s.brier),
+      value: s.brier,
+      detail: ci('brier', '0 best, 2 worst'),
+    },
+    {
+      key: 'logLoss',
+      label: 'Log loss',
+      text: formatNumber(s.logLoss),
+      value: s.logLoss ?? null,
+      detail: ci('logLoss', 'of the gold label'),
+    },
+    {
+      key: 'ece',
+      label: 'ECE',
+      text: formatNumber(s.ece),
+      value: s.ece,
+      detail: ci('ece', noise ?? `${statistics?.conventions.eceBins ?? 10} confidence bins`),
+    },
     {
       key: 'rating',
       label: 'Rating',
@@ -190,8 +225,9 @@ function dist(answers: readonly string[], probabilities: readonly number[]): str
 }
 
 /** The whole report as one self-contained HTML document. */
-export function renderBenchHtml(run: BenchRun, options: BenchHtmlOptions = {}): string {
+export function renderBenchHtml(run: ReportedRun, options: BenchHtmlOptions = {}): string {
   const s = run.summary;
+  const digest = digestOf(run);
   const c = run.config;
   const d = c.dataset;
   const name = describeRunName(run);
@@ -200,7 +236,7 @@ export function renderBenchHtml(run: BenchRun, options: BenchHtmlOptions = {}): 
   out.push(`<header><h1>Decision benchmark: ${escapeHtml(name)}</h1>`);
   out.push(
     `<p class="meta">Run <code>${escapeHtml(run.id)}</code> · ${escapeHtml(run.createdAt)} · decidekit ${escapeHtml(c.toolVersion)} · fingerprint <code>${escapeHtml(run.fingerprint)}</code><br>` +
-      `Answered by ${escapeHtml(describeServer(c, options.redactHost === true, undefined, answeredModelsOf(run.cases)))} · ${escapeHtml(describeSettings(c))} · duration ${escapeHtml(formatDuration(run.durationMs))}<br>` +
+      `Answered by ${escapeHtml(describeServer(c, options.redactHost === true, undefined, digest.answeredModels))} · ${escapeHtml(describeSettings(c))} · duration ${escapeHtml(formatDuration(run.durationMs))}<br>` +
       `Dataset ${d.url === null ? `<code>${escapeHtml(d.id)}</code>` : `<a href="${escapeHtml(d.url)}">${escapeHtml(d.id)}</a>`}, split <code>${escapeHtml(d.split)}</code>, revision ${d.revision === null ? 'n/a' : `<code>${escapeHtml(d.revision)}</code>`}, license ${escapeHtml(d.license)}. ${escapeHtml(d.attribution)}</p>`,
   );
   if (d.synthetic)
@@ -212,12 +248,15 @@ export function renderBenchHtml(run: BenchRun, options: BenchHtmlOptions = {}): 
     out.push(`<p class="warn"><strong>Filtered run</strong> (${escapeHtml(filters)}): ${FILTERED_NOTE}.</p>`);
   out.push('</header><main>');
 
-  out.push(renderCards(benchCards(run)));
+  const st = options.statistics ?? null;
+  out.push(renderCards(benchCards(run, st)));
   const kinds = describeErrorKinds(s.errorKinds);
   out.push(
     `<p class="note">Requests: ${formatCount(s.requests.total)} sent, ${formatCount(s.requests.answered)} answered, ${formatCount(s.requests.failed)} failed${kinds === null ? '' : ` (${escapeHtml(kinds)})`} · completion ${formatPercent(s.completionRate)} · status ${escapeHtml(describeStatus(run))} · input tokens ${formatCount(s.inputTokens)}. ` +
-      `Gold is the mean of three teacher samples: accuracy is agreement with that teacher. Reference points: a prior scores ${PRIOR_NOTE}, teacher self-agreement ${TEACHER_NOTE}. ECE is top-label over ten equal bins (not the card’s ECE).</p>`,
+      `Gold is the mean of three teacher samples: accuracy is agreement with that teacher. Reference points: a prior scores ${PRIOR_NOTE}, teacher self-agreement ${TEACHER_NOTE}. ECE is top-label${st === null ? ' over ten equal bins' : ''} (not the card’s ECE).</p>`,
   );
+  if (st !== null)
+    out.push(`<p class="note">${escapeHtml(describeIntervals(st))} ${escapeHtml(describeRunConventions(st))}</p>`);
 
   // Reliability.
   out.push('<h2 id="calibration">Calibration</h2>');
@@ -255,7 +294,7 @@ export function renderBenchHtml(run: BenchRun, options: BenchHtmlOptions = {}): 
   }
 
   // Breakdowns.
-  const majority = majorityRates(run.cases);
+  const majority = digest.majority;
   out.push(
     groupSection(
       'by-type',
@@ -272,7 +311,7 @@ export function renderBenchHtml(run: BenchRun, options: BenchHtmlOptions = {}): 
 
   // Confusion matrices.
   out.push('<h2 id="confusion">Confusion matrices</h2>');
-  const matrices = confusionMatrices(run.cases);
+  const matrices = digest.confusion;
   if (matrices.length === 0) out.push('<p>No answered choice or score decisions.</p>');
   else
     out.push(
@@ -294,7 +333,7 @@ export function renderBenchHtml(run: BenchRun, options: BenchHtmlOptions = {}): 
 
   // Latency.
   out.push('<h2 id="latency">Latency</h2>');
-  const latencies = run.cases.flatMap((k) => (k.request.status === 'answered' ? [k.request.latencyMs] : []));
+  const latencies = digest.latenciesMs;
   if (latencies.length === 0) {
     out.push('<p>No answered requests.</p>');
   } else {
@@ -341,7 +380,7 @@ export function renderBenchHtml(run: BenchRun, options: BenchHtmlOptions = {}): 
 
   // Disagreements.
   out.push('<h2 id="disagreements">Most confident disagreements</h2>');
-  const wrong = disagreementsOf(run.cases);
+  const wrong = digest.disagreements;
   if (wrong.length === 0) {
     out.push(
       `<p>${s.answered === 0 ? 'No answered decisions.' : 'None: every answered decision agrees with gold.'}</p>`,
@@ -364,8 +403,8 @@ export function renderBenchHtml(run: BenchRun, options: BenchHtmlOptions = {}): 
         ],
         rows: wrong
           .slice(0, HTML_DISAGREEMENT_ROWS)
-          .map(({ caseResult, decision, outcome }): Cell[] => [
-            caseResult.caseId,
+          .map(({ caseId, decision, outcome }): Cell[] => [
+            caseId,
             decision.questionId,
             decision.type,
             outcome.predicted,
@@ -377,9 +416,9 @@ export function renderBenchHtml(run: BenchRun, options: BenchHtmlOptions = {}): 
           ]),
       }),
     );
-    if (wrong.length > HTML_DISAGREEMENT_ROWS)
+    if (digest.disagreementCount > HTML_DISAGREEMENT_ROWS)
       out.push(
-        `<p class="note">and ${formatCount(wrong.length - HTML_DISAGREEMENT_ROWS)} more (filter the trace below).</p>`,
+        `<p class="note">and ${formatCount(digest.disagreementCount - HTML_DISAGREEMENT_ROWS)} more (filter the trace below).</p>`,
       );
   }
 
@@ -400,7 +439,11 @@ export function renderBenchHtml(run: BenchRun, options: BenchHtmlOptions = {}): 
     );
     const rows: Cell[][] = [];
     const attributes: string[] = [];
+    let casesShown = 0;
     for (const k of run.cases) {
+      // A page of every decision of a huge run would be too big for a browser to sort.
+      if (rows.length >= HTML_TRACE_DECISIONS) break;
+      casesShown++;
       for (const dec of k.decisions) {
         const o = dec.outcome;
         const q = `${k.workflow}/${dec.questionId}`;
@@ -446,7 +489,9 @@ export function renderBenchHtml(run: BenchRun, options: BenchHtmlOptions = {}): 
       }
     }
     out.push(
-      `<p class="note">Every decision (${formatCount(s.total)} in ${formatCount(run.cases.length)} cases) with the predicted and gold distributions; failed decisions (–) count as wrong. Click a header to sort.</p>`,
+      casesShown < run.cases.length
+        ? `<p class="note">The decisions of the first ${formatCount(casesShown)} of ${formatCount(run.cases.length)} cases (${formatCount(rows.length)} of ${formatCount(s.total)} decisions) with the predicted and gold distributions; every decision is in the run's JSON and Markdown reports and in <code>decidekit runs export</code>. Failed decisions (–) count as wrong. Click a header to sort.</p>`
+        : `<p class="note">Every decision (${formatCount(s.total)} in ${formatCount(run.cases.length)} cases) with the predicted and gold distributions; failed decisions (–) count as wrong. Click a header to sort.</p>`,
     );
     out.push(
       renderTable({

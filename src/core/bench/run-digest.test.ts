@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { DIGEST_ROWS, DigestAccumulator, digestCases } from './run-digest.js';
+import { BenchAccumulator, summarizeBenchmark } from './summary.js';
+import { createManyDisagreementsRun, createMixedRun } from './test-support/bench-run-fixture.js';
+import { answeredCase, failedCase, rightAnswers, wrongAnswers } from './test-support/run-fixtures.js';
+import type { CaseResult } from './case-result.js';
+
+/** Every answered wrong decision, most confident first, ties in run order: the list the digest keeps the head of. */
+function allDisagreements(cases: readonly CaseResult[]) {
+  const out: { caseId: string; questionId: string; confidence: number }[] = [];
+  for (const c of cases)
+    for (const d of c.decisions)
+      if (d.outcome.status === 'answered' && !d.outcome.correct)
+        out.push({ caseId: c.caseId, questionId: d.questionId, confidence: d.outcome.confidence });
+  return out.sort((a, b) => b.confidence - a.confidence);
+}
+
+function shuffled<T>(items: readonly T[], seed: number): Array<{ item: T; position: number }> {
+  const out = items.map((item, position) => ({ item, position }));
+  let s = seed >>> 0 || 1;
+  for (let i = out.length - 1; i > 0; i--) {
+    s = (s * 1103515245 + 12345) >>> 0;
+    const j = s % (i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+describe('DigestAccumulator', () => {
+  const cases: CaseResult[] = [];
+  for (let i = 0; i < 60; i++) {
+    const id = `customer_service_${String(i).padStart(6, '0')}`;
+    cases.push(
+      i % 7 === 3
+        ? failedCase(id, 10)
+        : i % 2 === 0
+          ? answeredCase(id, wrongAnswers())
+          : answeredCase(id, rightAnswers(i)),
+    );
+  }
+
+  it('keeps the most confident disagreements, ties in run order, and counts the rest', () => {
+    const digest = digestCases(cases);
+    const expected = allDisagreements(cases);
+    expect(digest.disagreementCount).toBe(expected.length);
+    expect(expected.length).toBeGreaterThan(DIGEST_ROWS);
+    expect(digest.disagreements.map((d) => [d.caseId, d.decision.questionId])).toEqual(
+      expected.slice(0, DIGEST_ROWS).map((d) => [d.caseId, d.questionId]),
+    );
+  });
+
+  it('lists the first failed cases in run order and groups failures by cause', () => {
+    const digest = digestCases(cases);
+    const failed = cases.filter((c) => c.request.status === 'failed');
+    expect(digest.failedCount).toBe(failed.length);
+    expect(digest.failedCases.map((f) => f.caseId)).toEqual(failed.slice(0, DIGEST_ROWS).map((c) => c.caseId));
+    expect(digest.failureCauses).toEqual([
+      { kind: 'timeout', message: 'no answer within 10 s', count: failed.length, firstCaseId: failed[0]!.caseId },
+    ]);
+  });
+
+  it('gives the same digest and summary whatever order the cases finish in', () => {
+    const inOrder = digestCases(cases);
+    const summary = summarizeBenchmark(cases);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), (seed) => {
+        const digest = new DigestAccumulator();
+        const acc = new BenchAccumulator();
+        for (const { item, position } of shuffled(cases, seed)) {
+          digest.add(item, position);
+          acc.add(item);
+        }
+        const d = digest.digest();
+        expect({ ...d, latenciesMs: [...d.latenciesMs].sort() }).toEqual({
+          ...inOrder,
+          latenciesMs: [...inOrder.latenciesMs].sort(),
+        });
+        expect(acc.summarize()).toEqual(summary);
+      }),
+      { seed: 15, numRuns: 25 },
+    );
+  });
+
+  it('matches the fixtures the reports are tested on', () => {
+    const run = createMixedRun();
+    const digest = digestCases(run.cases);
+    expect(digest.answeredModels).toEqual([]);
+    expect(digest.failedCount).toBe(1);
+    expect(digest.disagreements.map((d) => d.outcome.confidence)).toEqual(
+      allDisagreements(run.cases).map((d) => d.confidence),
+    );
+    const many = createManyDisagreementsRun(30);
+    expect(digestCases(many.cases).disagreementCount).toBe(allDisagreements(many.cases).length);
+  });
+});

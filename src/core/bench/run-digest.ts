@@ -1,0 +1,197 @@
+/**
+ * What a benchmark report lists beside the summary, gathered one case at a time in bounded
+ * memory: the models that answered, failures by cause, the first failed cases, the most
+ * confident disagreements, each question's gold majority and confusion matrix, and the
+ * answered requests' latencies. Cases may arrive in any order (a parallel run finishes them
+ * out of order): each carries its position in the run, and every list comes out in run order.
+ */
+import type { CaseResult, Decision, FailureKind } from './case-result.js';
+import type { ConfusionMatrix, MajorityRate } from './question-detail.js';
+
+/** Failed cases and disagreements a report lists at most (the rest are counted). */
+export const DIGEST_ROWS = 20;
+/** Distinct failure causes kept; later ones are counted under the last kept row's kind as "other". */
+export const DIGEST_CAUSES = 50;
+
+/** An answered decision that disagrees with gold, with its case. */
+export interface Disagreement {
+  readonly caseId: string;
+  readonly decision: Decision;
+  readonly outcome: Extract<Decision['outcome'], { status: 'answered' }>;
+}
+
+export interface FailureCause {
+  readonly kind: FailureKind;
+  readonly message: string;
+  readonly count: number;
+  /** The first case (in run order) that failed this way. */
+  readonly firstCaseId: string;
+}
+
+export interface RunDigest {
+  /** Models the answered requests named, sorted. */
+  readonly answeredModels: readonly string[];
+  /** Failed cases grouped by kind and message, in run order of first appearance. */
+  readonly failureCauses: readonly FailureCause[];
+  /** The first `DIGEST_ROWS` failed cases in run order. */
+  readonly failedCases: readonly { readonly caseId: string; readonly kind: FailureKind; readonly message: string }[];
+  readonly failedCount: number;
+  /** The `DIGEST_ROWS` most confident disagreements; equal confidence keeps run order. */
+  readonly disagreements: readonly Disagreement[];
+  readonly disagreementCount: number;
+  /** `workflow/question` -> its most common gold label; keys sorted. */
+  readonly majority: Readonly<Record<string, MajorityRate>>;
+  /** One matrix per `choice`/`score` question with answered decisions; keys sorted. */
+  readonly confusion: readonly ConfusionMatrix[];
+  /** Latencies of answered requests (any order). */
+  readonly latenciesMs: readonly number[];
+}
+
+interface Ranked<T> {
+  readonly rank: number;
+  readonly value: T;
+}
+
+/** Keeps the `limit` smallest by `before`, sorted; O(limit) per insert, fine for small limits. */
+function keepBest<T>(list: T[], item: T, limit: number, before: (a: T, b: T) => boolean): void {
+  if (list.length >= limit && !before(item, list[list.length - 1]!)) return;
+  let i = list.length;
+  while (i > 0 && before(item, list[i - 1]!)) i--;
+  list.splice(i, 0, item);
+  if (list.length > limit) list.pop();
+}
+
+export class DigestAccumulator {
+  readonly #models = new Set<string>();
+  readonly #causes = new Map<string, { kind: FailureKind; message: string; count: number; first: Ranked<string> }>();
+  #otherCauses: { kind: FailureKind; count: number; first: Ranked<string> } | null = null;
+  readonly #failed: Ranked<{ caseId: string; kind: FailureKind; message: string }>[] = [];
+  #failedCount = 0;
+  readonly #wrong: { position: number; index: number; value: Disagreement }[] = [];
+  #wrongCount = 0;
+  readonly #majority = new Map<string, { answers: readonly string[]; byLabel: Map<string, number>; total: number }>();
+  readonly #confusion = new Map<string, { type: 'choice' | 'score'; answers: string[]; counts: Map<string, number> }>();
+  readonly #latencies: number[] = [];
+
+  /** Adds a case; `position` is its place in the run (its index in the run's case ids). */
+  add(c: CaseResult, position: number): void {
+    const r = c.request;
+    if (r.status === 'answered') {
+      if (r.model !== undefined) this.#models.add(r.model);
+      this.#latencies.push(r.latencyMs);
+    } else {
+      this.#failedCount++;
+      const first = { rank: position, value: c.caseId };
+      keepBest(
+        this.#failed,
+        { rank: position, value: { caseId: c.caseId, kind: r.failure.kind, message: r.failure.message } },
+        DIGEST_ROWS,
+        (a, b) => a.rank < b.rank,
+      );
+      const key = `${r.failure.kind}\u0000${r.failure.message}`;
+      const cause = this.#causes.get(key);
+      if (cause) {
+        cause.count++;
+        if (position < cause.first.rank) cause.first = first;
+      } else if (this.#causes.size < DIGEST_CAUSES) {
+        this.#causes.set(key, { kind: r.failure.kind, message: r.failure.message, count: 1, first });
+      } else if (this.#otherCauses === null) {
+        this.#otherCauses = { kind: r.failure.kind, count: 1, first };
+      } else {
+        this.#otherCauses.count++;
+        if (position < this.#otherCauses.first.rank) this.#otherCauses.first = first;
+      }
+    }
+    c.decisions.forEach((d, index) => {
+      const key = `${c.workflow}/${d.questionId}`;
+      let m = this.#majority.get(key);
+      if (!m) this.#majority.set(key, (m = { answers: d.answers, byLabel: new Map(), total: 0 }));
+      m.total++;
+      m.byLabel.set(d.gold.label, (m.byLabel.get(d.gold.label) ?? 0) + 1);
+      const o = d.outcome;
+      if (o.status !== 'answered') return;
+      if (!o.correct) {
+        this.#wrongCount++;
+        keepBest(
+          this.#wrong,
+          { position, index, value: { caseId: c.caseId, decision: d, outcome: o } },
+          DIGEST_ROWS,
+          (a, b) =>
+            a.value.outcome.confidence > b.value.outcome.confidence ||
+            (a.value.outcome.confidence === b.value.outcome.confidence &&
+              (a.position < b.position || (a.position === b.position && a.index < b.index))),
+        );
+      }
+      if (d.type === 'noul') return;
+      let cm = this.#confusion.get(key);
+      if (!cm) this.#confusion.set(key, (cm = { type: d.type, answers: [...d.answers], counts: new Map() }));
+      for (const label of [d.gold.label, o.predicted]) if (!cm.answers.includes(label)) cm.answers.push(label);
+      const pair = `${d.gold.label}\u0000${o.predicted}`;
+      cm.counts.set(pair, (cm.counts.get(pair) ?? 0) + 1);
+    });
+  }
+
+  digest(): RunDigest {
+    const causes: Array<FailureCause & { rank: number }> = [...this.#causes.values()].map((c) => ({
+      kind: c.kind,
+      message: c.message,
+      count: c.count,
+      firstCaseId: c.first.value,
+      rank: c.first.rank,
+    }));
+    causes.sort((a, b) => a.rank - b.rank);
+    const other = this.#otherCauses;
+    if (other !== null)
+      causes.push({
+        kind: other.kind,
+        message: `and other causes (more than ${DIGEST_CAUSES} distinct messages)`,
+        count: other.count,
+        firstCaseId: other.first.value,
+        rank: other.first.rank,
+      });
+    return {
+      answeredModels: [...this.#models].sort(),
+      failureCauses: causes.map(({ rank: _rank, ...c }) => c),
+      failedCases: this.#failed.map((f) => f.value),
+      failedCount: this.#failedCount,
+      disagreements: this.#wrong.map((w) => w.value),
+      disagreementCount: this.#wrongCount,
+      majority: majorityOf(this.#majority),
+      confusion: [...this.#confusion.keys()].sort().map((key) => {
+        const { type, answers, counts } = this.#confusion.get(key)!;
+        const matrix = answers.map((gold) => answers.map((predicted) => counts.get(`${gold}\u0000${predicted}`) ?? 0));
+        const answered = matrix.reduce((n, row) => n + row.reduce((a, b) => a + b, 0), 0);
+        const correct = matrix.reduce((n, row, i) => n + row[i]!, 0);
+        return { key, type, answers, counts: matrix, answered, correct };
+      }),
+      latenciesMs: this.#latencies,
+    };
+  }
+}
+
+function majorityOf(
+  counts: ReadonlyMap<string, { answers: readonly string[]; byLabel: Map<string, number>; total: number }>,
+): Record<string, MajorityRate> {
+  const out: Record<string, MajorityRate> = {};
+  for (const key of [...counts.keys()].sort()) {
+    const { answers, byLabel, total } = counts.get(key)!;
+    const rank = (label: string): number => {
+      const i = answers.indexOf(label);
+      return i === -1 ? answers.length : i;
+    };
+    let best: [string, number] | null = null;
+    for (const [label, n] of byLabel) {
+      if (best === null || n > best[1] || (n === best[1] && rank(label) < rank(best[0]))) best = [label, n];
+    }
+    out[key] = { label: best![0], rate: best![1] / total, total };
+  }
+  return out;
+}
+
+/** The digest of cases given in run order. */
+export function digestCases(cases: Iterable<CaseResult>): RunDigest {
+  const accumulator = new DigestAccumulator();
+  let position = 0;
+  for (const c of cases) accumulator.add(c, position++);
+  return accumulator.digest();
+}
