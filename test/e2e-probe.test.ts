@@ -45,6 +45,7 @@ describe('decidekit probe', () => {
       expect(r.stdout).toMatch(new RegExp(`✓ +${id} `));
     expect(r.stdout).toContain('50 cases of the synthetic sample (seed 1)');
     expect(r.stdout).toContain('Verdict: conformant (20 of 20 checks pass); robust (6 of 6 probes pass)');
+    expect(r.stdout).toMatch(/noise floor \(the larger of the two repeat probes\): determinism: 0\.0% \[0\.0%, /);
     const id = /probe (probe-\d{8}-\d{6}-[0-9a-f]{4}) saved/.exec(r.stderr)?.[1];
     expect(id).toBeDefined();
 
