@@ -54,11 +54,20 @@ repeat. One request at a time. Without --base-url, probes the built-in reference
   ],
   async run({ values: v }, io) {
     const apiKey = apiKeyOf(v['api-key'], io);
+    const dataset = v.dataset === undefined ? undefined : datasetChoiceOf(v.dataset, io);
+    if (dataset?.kind === 'path') {
+      const { refuseWrongFiles } = await import('../wrong-file.js');
+      await refuseWrongFiles(
+        [{ option: '--dataset', path: dataset.path, expects: 'typed-decisions' }],
+        io.cwd,
+        'probe',
+      );
+    }
     const request: ProbeRequest = {
       ...(v['base-url'] === undefined ? {} : { baseUrl: v['base-url'] }),
       ...(v.model === undefined ? {} : { model: v.model }),
       ...(apiKey === undefined ? {} : { apiKey }),
-      ...(v.dataset === undefined ? {} : { dataset: datasetChoiceOf(v.dataset, io) }),
+      ...(dataset === undefined ? {} : { dataset }),
       ...(v.cases === undefined ? {} : { cases: v.cases }),
       ...(v.seed === undefined ? {} : { seed: v.seed }),
       ...(v.only === undefined ? {} : { only: v.only }),
