@@ -23,12 +23,13 @@ import { renderBarChart } from './svg-charts.js';
 /** Long one-line JSON wraps inside the page instead of widening it. */
 const WRAP = 'class="dist" style="white-space:pre-wrap;overflow-wrap:anywhere"';
 
+/** A result cell, kept on one line (the mark and its word never part). */
 const status = (s: string) =>
   s === 'pass'
-    ? { text: '✓ pass', className: 'ok' }
+    ? { text: '✓ pass', className: 'ok nowrap' }
     : s === 'fail'
-      ? { text: '✗ fail', className: 'bad' }
-      : { text: '– not run', className: 'muted' };
+      ? { text: '✗ fail', className: 'bad nowrap' }
+      : { text: '– not run', className: 'muted nowrap' };
 
 export function renderProbeHtml(run: ProbeRun): string {
   const parts: string[] = [

@@ -22,7 +22,28 @@ export function describeTarget(run: ProbeRun): string {
 export function describeSample(run: ProbeRun): string {
   const c = run.config;
   const name = c.dataset.synthetic ? 'the synthetic sample' : c.dataset.id;
-  return `${plural(c.caseIds.length, 'case')} of ${name} (seed ${c.seed}) · ${formatCount(run.requests)} requests in ${(run.durationMs / 1000).toFixed(1)} s`;
+  // A probe asked for more cases than the dataset has probes all of them, and says so.
+  const all = c.casesAsked > c.caseIds.length ? ` (all it has; --cases ${c.casesAsked} asked)` : '';
+  return `${plural(c.caseIds.length, 'case')} of ${name}${all} (seed ${c.seed}) · ${plural(run.requests, 'request', 'requests', formatCount)} in ${(run.durationMs / 1000).toFixed(1)} s`;
+}
+
+/**
+ * The line a probe starts with: `probing URL: 50 cases, about 709 requests, one at a time`;
+ * when `--cases` asks for more than the dataset has, it says the whole dataset is probed.
+ */
+export function describeProbeStart(s: {
+  readonly target: string;
+  readonly cases: number;
+  readonly casesAsked: number;
+  readonly casesInDataset: number;
+  readonly dataset: string;
+  readonly requests: number;
+}): string {
+  const cases =
+    s.casesAsked > s.casesInDataset
+      ? `${plural(s.cases, 'case')} (all of ${s.dataset}: --cases ${s.casesAsked} asks for more than it has)`
+      : plural(s.cases, 'case');
+  return `probing ${s.target}: ${cases}, about ${plural(s.requests, 'request')}, one at a time`;
 }
 
 /** `12.0% [8.1%, 16.4%]` */
