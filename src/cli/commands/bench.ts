@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import type { BenchOutcome } from '../../app/bench/execute-bench.js';
 import type { BenchRequest } from '../../app/bench/plan-bench.js';
 import { decimal, defineCommand, flag, integer, text } from '../define-command.js';
-import { colourEnabled, interruptedExitCode, type CliIo } from '../io.js';
+import { colourEnabled, interruptedExitCode, writeInPieces, type CliIo } from '../io.js';
+import { given } from '../given.js';
 import { cacheDirOf, datasetChoiceOf } from '../locations.js';
 import {
   apiKeyOf,
@@ -69,19 +70,21 @@ benchmarks its default model on the bundled synthetic sample.`,
   async run({ values: v }, io) {
     const apiKey = apiKeyOf(v['api-key'], io);
     const request: BenchRequest = {
-      ...(v['base-url'] === undefined ? {} : { baseUrl: v['base-url'] }),
-      ...(v.model === undefined ? {} : { model: v.model }),
-      ...(apiKey === undefined ? {} : { apiKey }),
-      ...(v.dataset === undefined ? {} : { dataset: datasetChoiceOf(v.dataset, io) }),
-      ...(v.parallel === undefined ? {} : { parallel: v.parallel }),
-      ...(v.timeout === undefined ? {} : { timeoutSec: v.timeout }),
-      ...(v.retries === undefined ? {} : { retries: v.retries }),
-      ...(v.limit === undefined ? {} : { limit: v.limit }),
-      ...(v.workflow === undefined ? {} : { workflow: v.workflow }),
-      ...(v.sample === undefined ? {} : { sample: { cases: v.sample, seed: v.seed ?? 1 } }),
-      ...(v['price-per-mtok'] === undefined ? {} : { pricePerMtokUsd: v['price-per-mtok'] }),
-      ...(v.label === undefined ? {} : { label: v.label }),
-      ...(v.resume === undefined ? {} : { resume: v.resume }),
+      ...given({
+        baseUrl: v['base-url'],
+        model: v.model,
+        apiKey,
+        dataset: v.dataset === undefined ? undefined : datasetChoiceOf(v.dataset, io),
+        parallel: v.parallel,
+        timeoutSec: v.timeout,
+        retries: v.retries,
+        limit: v.limit,
+        workflow: v.workflow,
+        sample: v.sample === undefined ? undefined : { cases: v.sample, seed: v.seed ?? 1 },
+        pricePerMtokUsd: v['price-per-mtok'],
+        label: v.label,
+        resume: v.resume,
+      }),
       retryFailed: v['retry-failed'],
       storePath: keptStorePathOf(v, io),
       conventions: conventionChoiceOf(v),
@@ -163,20 +166,4 @@ async function renderOutcome(
   for (const line of ending) io.stderr.write(`${line}\n`);
   if (outcome.interrupted) return interruptedExitCode(io.signal);
   return outcome.writeError === null && run.summary.status === 'complete' ? 0 : 1;
-}
-
-/** A long document written in pieces of about 1 MB (the whole text is never one string). */
-function writeInPieces(sink: CliIo['stdout'], chunks: Iterable<string>): void {
-  let pending: string[] = [];
-  let size = 0;
-  for (const chunk of chunks) {
-    pending.push(chunk);
-    size += chunk.length;
-    if (size >= 1 << 20) {
-      sink.write(pending.join(''));
-      pending = [];
-      size = 0;
-    }
-  }
-  if (pending.length > 0) sink.write(pending.join(''));
 }
