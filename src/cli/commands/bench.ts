@@ -90,7 +90,11 @@ benchmarks its default model on the bundled synthetic sample.`,
     };
     if (request.dataset?.kind === 'path') {
       const { refuseWrongFiles } = await import('../wrong-file.js');
-      await refuseWrongFiles([{ option: '--dataset', path: request.dataset.path, expects: 'typed-decisions' }], io.cwd);
+      await refuseWrongFiles(
+        [{ option: '--dataset', path: request.dataset.path, expects: 'typed-decisions' }],
+        io.cwd,
+        'bench',
+      );
     }
     const { planBenchFromStore, executeBench } = await import('../../app/bench/execute-bench.js');
     const { renderBenchStart } = await import('../../reports/bench/bench-messages.js');

@@ -64,6 +64,7 @@ ranked by accuracy, marking models whose interval overlaps the leader's as tied.
         ...values.results.map((path) => ({ option: '--results', path, expects: 'offline-results' as const })),
       ],
       io.cwd,
+      'compare',
     );
     const { compareResultsFiles } = await import('../../app/offline/score-files.js');
     const compared = await compareResultsFiles(datasetPath, values.results, conventionsFromOptions(values));

@@ -52,6 +52,7 @@ larger than memory, JSONL (.gz) or Parquet: the same numbers and report, without
         { option: '--results', path: values.results[0]!, expects: 'offline-results' },
       ],
       io.cwd,
+      'score',
     );
     let scored;
     if (values.engine === 'duckdb') {
