@@ -1,5 +1,5 @@
 import type { AuditHead } from '../../store/audit/audit-store.js';
-import { createPalette, fitColumns, renderTextTable, singleLine, type Align } from '../format.js';
+import { createPalette, fitColumns, plural, renderTextTable, singleLine, wrapText, type Align } from '../format.js';
 import { RUNS_LIST_WIDTH } from '../runs/runs-list.js';
 
 /**
@@ -8,7 +8,12 @@ import { RUNS_LIST_WIDTH } from '../runs/runs-list.js';
  */
 export function renderAuditRunsList(
   heads: readonly AuditHead[],
-  options: { readonly colour: boolean; readonly width?: number },
+  options: {
+    readonly colour: boolean;
+    readonly width?: number;
+    /** How many audits the store holds, when more than those given (`--limit`). */
+    readonly total?: number;
+  },
 ): string {
   if (heads.length === 0) return '';
   const p = createPalette(options.colour);
@@ -29,17 +34,21 @@ export function renderAuditRunsList(
     width: options.width ?? RUNS_LIST_WIDTH,
     gapWidth: 2,
     // The label gives way first, then judge and endpoint; when even the minimums do not fit,
-    // the set goes (the audit's report names it), then the label.
+    // the endpoint goes, then the set (the audit's report names both), then the label.
     flexible: new Map([
       [8, 6],
       [1, 8],
       [2, 10],
     ]),
-    droppable: [8, 3],
+    droppable: [8, 3, 2],
   });
   const lines = renderTextTable(fitted.header, fitted.rows, {
     align: fitted.columns.map((c) => align[c]!),
     styleHeader: p.bold,
   });
-  return `${[p.bold('Audits (answer audits by a judge; never scored)'), ...lines].join('\n')}\n`;
+  const width = options.width ?? RUNS_LIST_WIDTH;
+  const total = options.total ?? heads.length;
+  const cut = total > heads.length ? [`The ${heads.length} newest of ${plural(total, 'audit')}.`] : [];
+  const title = wrapText('Audits (answer audits by a judge; never scored)', width).map((l) => p.bold(l));
+  return `${[...title, ...lines, ...cut.flatMap((n) => wrapText(n, width)).map((l) => p.dim(l))].join('\n')}\n`;
 }

@@ -1,6 +1,6 @@
 import type { ProbeHead } from '../../store/probe/probe-store.js';
 import { endpointJson } from '../json-shapes.js';
-import { createPalette, fitColumns, renderTextTable, singleLine, type Align } from '../format.js';
+import { createPalette, fitColumns, plural, renderTextTable, singleLine, wrapText, type Align } from '../format.js';
 import { RUNS_LIST_WIDTH } from '../runs/runs-list.js';
 
 const counts = (c: { passed: number; failed: number } | null) =>
@@ -12,7 +12,12 @@ const counts = (c: { passed: number; failed: number } | null) =>
  */
 export function renderProbeRunsList(
   heads: readonly ProbeHead[],
-  options: { readonly colour: boolean; readonly width?: number },
+  options: {
+    readonly colour: boolean;
+    readonly width?: number;
+    /** How many probes the store holds, when more than those given (`--limit`). */
+    readonly total?: number;
+  },
 ): string {
   if (heads.length === 0) return '';
   const p = createPalette(options.colour);
@@ -26,19 +31,26 @@ export function renderProbeRunsList(
     h.conformance === null ? 'n/a' : h.conformance.failed === 0 ? 'yes' : 'no',
   ]);
   const align: Align[] = ['left', 'left', 'left', 'right', 'right', 'right', 'left'];
+  const width = options.width ?? RUNS_LIST_WIDTH;
   const fitted = fitColumns(['probe', 'model', 'endpoint', 'cases', 'checks ok', 'probes ok', 'conformant'], rows, {
-    width: options.width ?? RUNS_LIST_WIDTH,
+    width,
     gapWidth: 2,
+    // Model and endpoint give way; when even their minimums do not fit, the endpoint goes
+    // ('runs show ID' names it).
     flexible: new Map([
       [1, 10],
       [2, 12],
     ]),
+    droppable: [2],
   });
   const lines = renderTextTable(fitted.header, fitted.rows, {
     align: fitted.columns.map((c) => align[c]!),
     styleHeader: p.bold,
   });
-  return `${[p.bold('Probes (server conformance and robustness; never scored)'), ...lines].join('\n')}\n`;
+  const total = options.total ?? heads.length;
+  const cut = total > heads.length ? [`The ${heads.length} newest of ${plural(total, 'probe')}.`] : [];
+  const title = wrapText('Probes (server conformance and robustness; never scored)', width).map((l) => p.bold(l));
+  return `${[...title, ...lines, ...cut.flatMap((n) => wrapText(n, width)).map((l) => p.dim(l))].join('\n')}\n`;
 }
 
 /** A probe head in `runs list --json` (snake_case). */

@@ -2,6 +2,7 @@ import { datasetValueOf } from '../../datasets/typed-decisions/dataset-source.js
 import type { StoredRunHead, StoredRunStatus } from '../../store/run-store.js';
 import { formatEndpoint } from '../../protocol/wire/endpoint.js';
 import type { AuditHead } from '../../store/audit/audit-store.js';
+import type { AuditRunStatus } from '../../core/audit/run.js';
 import { auditHeadJson, runHeadJson } from '../json-shapes.js';
 import {
   createPalette,
@@ -25,6 +26,10 @@ export interface RunsListOptions {
   readonly counts?: Readonly<Record<StoredRunStatus, number>>;
   /** Width to fit: the terminal's. Default 100. */
   readonly width?: number;
+  /** Every audit of the store by status, for the footer. Default none. */
+  readonly auditCounts?: Readonly<Record<AuditRunStatus, number>>;
+  /** How many probes the store holds, for the footer. Default none. */
+  readonly probeCount?: number;
 }
 
 /** `2026-11-30 04:15` from an ISO 8601 time, as it was recorded. */
@@ -77,8 +82,15 @@ export function renderRunsList(heads: readonly StoredRunHead[], options: RunsLis
   const p = createPalette(options.colour);
   const counts = options.counts;
   const stored = counts === undefined ? heads.length : Object.values(counts).reduce((a, b) => a + b, 0);
-  if (heads.length === 0 && stored === 0)
-    return `No runs stored in ${options.storePath} yet. 'decidekit bench' saves every run there.\n`;
+  const width = options.width ?? RUNS_LIST_WIDTH;
+  const others = describeOtherKinds(options.auditCounts, options.probeCount ?? 0);
+  if (heads.length === 0 && stored === 0) {
+    const none =
+      others === ''
+        ? `No runs stored in ${options.storePath} yet. 'decidekit bench' saves every run there.`
+        : `No bench runs stored in ${options.storePath} yet ('decidekit bench' saves every run there); it holds ${others}.`;
+    return `${wrapText(none, width).join('\n')}\n`;
+  }
   const header = ['id', 'model', 'dataset', 'status', 'accuracy', 'fingerprint', 'label'];
   const align: Align[] = ['left', 'left', 'left', 'left', 'right', 'left', 'left'];
   const rows = heads.map((h) => [
@@ -90,7 +102,6 @@ export function renderRunsList(heads: readonly StoredRunHead[], options: RunsLis
     h.fingerprint.slice(0, 8),
     h.label === null ? '' : singleLine(h.label),
   ]);
-  const width = options.width ?? RUNS_LIST_WIDTH;
   const fitted = fitColumns(header, rows, {
     width,
     gapWidth: 2,
@@ -110,7 +121,8 @@ export function renderRunsList(heads: readonly StoredRunHead[], options: RunsLis
     heads.filter((h) => h.embeddedServer === null).map((h) => formatEndpoint(h.endpoint, options.redactHost === true)),
   );
   const notes = [
-    describeStoreCounts(heads.length, stored, counts, options.storePath),
+    describeStoreCounts(heads.length, stored, counts, options.storePath) +
+      (others === '' ? '' : ` The store also holds ${others}.`),
     ...(heads.some((h) => h.embeddedServer !== null) ? ['* a built-in model on the embedded reference server.'] : []),
     "Numbers as stored, without intervals: 'decidekit runs show ID' gives each with its 95% interval. Runs of the same dataset, cases and questions compare paired, whatever the model ('decidekit runs compare A B').",
     ...(endpoints.size > 0 ? [`endpoints: ${[...endpoints].sort().join(', ')}`] : []),
@@ -132,6 +144,18 @@ function describeStoreCounts(
 }
 
 const STATUS_ORDER = ['complete', 'incomplete', 'interrupted', 'running'] as const;
+
+/** "1 audit (1 complete) and 3 probes"; empty when the store holds neither. */
+function describeOtherKinds(auditCounts: RunsListOptions['auditCounts'], probes: number): string {
+  const audits = auditCounts === undefined ? 0 : Object.values(auditCounts).reduce((a, b) => a + b, 0);
+  const parts: string[] = [];
+  if (audits > 0) {
+    const byStatus = STATUS_ORDER.filter((s) => auditCounts![s] > 0).map((s) => `${auditCounts![s]} ${s}`);
+    parts.push(`${plural(audits, 'audit')} (${byStatus.join(', ')})`);
+  }
+  if (probes > 0) parts.push(plural(probes, 'probe'));
+  return parts.join(' and ');
+}
 
 /**
  * `runs list --json`: the store path, every run head and the stored audits, keys in a fixed

@@ -9,10 +9,12 @@ export const command = defineCommand({
   usage: 'runs list [--limit N] [--redact] [--json] [--store PATH]',
   description: `Lists stored runs, newest first: id (it starts with the UTC date and time), model,
 dataset, status, accuracy, fingerprint (its first 8 digits), label, cut to fit the terminal
-(100 columns when not one). The footer counts every run the store holds by status. KL,
+(100 columns when not one); then the stored audits and probes the same way. The footer counts
+every run and audit the store holds by status, and its probes; --limit N keeps the N newest of
+each kind and says how many there are. KL,
 Brier, ECE and the rest: 'runs show ID' or --json. A store that does not exist yet lists no runs.`,
   options: {
-    limit: integer('N', 'list only the N newest runs', { min: 1, defaultText: 'all' }),
+    limit: integer('N', 'list only the N newest runs (and audits, and probes)', { min: 1, defaultText: 'all' }),
     redact: flag('show server hosts as <redacted>'),
     json: flag('one JSON document, numbers unrounded'),
     store: storeOption,
@@ -25,8 +27,11 @@ Brier, ECE and the rest: 'runs show ID' or --json. A store that does not exist y
       await import('../../../app/runs/stored-runs.js');
     const limit = values.limit === undefined ? {} : { limit: values.limit };
     const heads = listStoredRuns(path, limit);
-    const audits = await listStoredAudits(path, limit);
-    const probes = await listStoredProbes(path, limit);
+    // Audits and probes are few: read them all, to count them, and keep the newest.
+    const allAudits = await listStoredAudits(path);
+    const allProbes = await listStoredProbes(path);
+    const audits = allAudits.slice(0, values.limit ?? allAudits.length);
+    const probes = allProbes.slice(0, values.limit ?? allProbes.length);
     const { renderRunsList, renderRunsListJson } = await import('../../../reports/runs/runs-list.js');
     const { renderAuditRunsList } = await import('../../../reports/audit/audit-runs-list.js');
     const { renderProbeRunsList, probeHeadJson } = await import('../../../reports/probe/probe-runs-list.js');
@@ -42,18 +47,23 @@ Brier, ECE and the rest: 'runs show ID' or --json. A store that does not exist y
       );
     } else {
       const colour = colourEnabled(io.stdout, io.env);
-      const width = io.stdout.isTTY === true ? io.stdout.columns : undefined;
+      const width = io.stdout.columns;
+      const auditCounts = { running: 0, complete: 0, incomplete: 0, interrupted: 0 };
+      for (const a of allAudits) auditCounts[a.status] += 1;
       io.stdout.write(
         renderRunsList(heads, {
           colour,
           storePath: path,
           redactHost: values.redact,
           counts: countStoredRuns(path),
+          auditCounts,
+          probeCount: allProbes.length,
           ...(width === undefined ? {} : { width }),
         }),
       );
-      io.stdout.write(renderAuditRunsList(audits, { colour, ...(width === undefined ? {} : { width }) }));
-      io.stdout.write(renderProbeRunsList(probes, { colour, ...(width === undefined ? {} : { width }) }));
+      const fit = width === undefined ? {} : { width };
+      io.stdout.write(renderAuditRunsList(audits, { colour, total: allAudits.length, ...fit }));
+      io.stdout.write(renderProbeRunsList(probes, { colour, total: allProbes.length, ...fit }));
     }
     return 0;
   },

@@ -1,0 +1,61 @@
+/**
+ * `runs list`, `runs show`, `report` and `runs export` over a store holding bench runs,
+ * audits and probes, through the real CLI in process and a real SQLite store.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliInProcess } from '../src/cli/test-support/in-process-cli.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'decidekit-runs-kinds-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const store = join(tmp, 'mixed.sqlite');
+const cli = (argv: string[], columns?: number) =>
+  runCliInProcess([...argv, '--store', store], columns === undefined ? {} : { columns, isTTY: true });
+
+let auditId = '';
+const probeIds: string[] = [];
+
+beforeAll(async () => {
+  for (const model of ['heuristic', 'prior']) {
+    const r = await cli(['bench', '--limit', '2', '--model', model]);
+    expect(r.code, r.stderr).toBe(0);
+  }
+  const audit = await cli(['audit', '--json']);
+  expect(audit.code, audit.stderr).toBe(0);
+  auditId = (JSON.parse(audit.stdout) as { id: string }).id;
+  for (const cases of ['10', '12']) {
+    const probe = await cli(['probe', '--cases', cases, '--json']);
+    expect(probe.code, probe.stderr).toBe(0);
+    probeIds.push((JSON.parse(probe.stdout) as { id: string }).id);
+  }
+}, 120_000);
+
+describe('runs list over runs, audits and probes', () => {
+  it.each([80, 100])('fits every line in %i columns', async (columns) => {
+    const r = await cli(['runs', 'list'], columns);
+    expect(r.code, r.stderr).toBe(0);
+    for (const line of r.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(columns);
+    expect(r.stdout).toContain(auditId);
+    for (const id of probeIds) expect(r.stdout).toContain(id);
+  });
+
+  it('counts every kind in the footer, and --limit says what each section leaves out', async () => {
+    const all = await cli(['runs', 'list'], 200);
+    expect(all.stdout).toContain(
+      `2 runs in ${store} (2 complete). The store also holds 1 audit (1 complete) and 2 probes.`,
+    );
+    expect(all.stdout).not.toContain('newest of');
+    const one = await cli(['runs', 'list', '--limit', '1'], 200);
+    expect(one.code).toBe(0);
+    expect(one.stdout).toContain(`The 1 newest of 2 runs in ${store}`);
+    expect(one.stdout).toContain('The 1 newest of 2 probes.');
+    expect(one.stdout).not.toContain('newest of 1 audit');
+    expect(one.stdout).toContain(probeIds[1]);
+    expect(one.stdout).not.toContain(probeIds[0]);
+    const json = JSON.parse((await cli(['runs', 'list', '--limit', '1', '--json'])).stdout);
+    expect(json.probes).toHaveLength(1);
+    expect(json.audits).toHaveLength(1);
+  });
+});
