@@ -59,3 +59,46 @@ describe('runs list over runs, audits and probes', () => {
     expect(json.audits).toHaveLength(1);
   });
 });
+
+describe('an audit or probe id where a bench run is expected', () => {
+  it('runs show shows a stored audit as audit printed it, in text and JSON', async () => {
+    const shown = await cli(['runs', 'show', auditId.slice(0, 20)]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain(auditId);
+    expect(shown.stdout).toContain("Cohen's kappa [95%]");
+    const json = await cli(['runs', 'show', auditId, '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ kind: 'audit', id: auditId });
+    const missing = await cli(['runs', 'show', 'audit-19990101']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('no audit "audit-19990101"');
+  });
+
+  it.each([
+    ['report', 'an answer audit'],
+    ['report', 'a server probe'],
+    ['runs export', 'a server probe'],
+    ['runs export', 'an answer audit'],
+  ])('%s on %s says what the id is and a command that shows it, which works when pasted', async (command, what) => {
+    const id = () => (what === 'an answer audit' ? auditId : probeIds[0]!);
+    const extra = command === 'runs export' ? ['--format', 'jsonl'] : [];
+    const r = await cli([...command.split(' '), id(), ...extra]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toContain('unknown run');
+    expect(r.stderr).toContain(`${id()} is ${what}, not a bench run`);
+    const hint = /Show it with: decidekit (.+?) \(add --json/.exec(r.stderr)?.[1];
+    expect(hint).toBe(`runs show ${id()} --store ${store}`);
+    const pasted = await runCliInProcess(hint!.split(' '));
+    expect(pasted.code, pasted.stderr).toBe(0);
+    expect(pasted.stdout).toMatch(/Verdict: |Cohen's kappa/);
+    const asJson = await runCliInProcess([...hint!.split(' '), '--json']);
+    expect(asJson.code, asJson.stderr).toBe(0);
+    expect(JSON.parse(asJson.stdout)).toMatchObject({ id: id() });
+  });
+
+  it('an audit or probe id the store does not hold is still unknown', async () => {
+    const r = await cli(['report', 'probe-19990101']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('unknown run');
+  });
+});

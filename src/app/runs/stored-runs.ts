@@ -252,3 +252,56 @@ export async function readStoredProbe(storePath: string, prefix: string) {
     store.close();
   }
 }
+
+/** One stored audit by id or unique id prefix (`audit-…`); an unknown audit or a missing store is an error. */
+export async function readStoredAudit(storePath: string, prefix: string) {
+  const { openAuditStore } = await import('../../store/audit/sqlite-audit-store.js');
+  const store = openAuditStore(storePath, { mustExist: true });
+  try {
+    const id = store.resolveAuditId(prefix);
+    const run = store.getAudit(id);
+    if (run === null)
+      throw new DecidekitError('unknown_run', `unknown audit: ${id} disappeared from ${store.path} while reading`);
+    return run;
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * Refuses the id of a stored audit or probe where a bench run is expected (`report`, `runs
+ * export`), saying what it is and the command that shows it, `--store` included when given.
+ * Any other id, or an audit or probe id the store does not hold, passes (the run store then
+ * says it is unknown).
+ */
+export async function refuseOtherKind(
+  storePath: string,
+  prefix: string,
+  options: { readonly command: string; readonly storeArg?: string | undefined },
+): Promise<void> {
+  const kind = prefix.startsWith('audit-')
+    ? { name: 'an answer audit', read: async () => (await readStoredAudit(storePath, prefix)).id }
+    : prefix.startsWith('probe-')
+      ? { name: 'a server probe', read: async () => (await readStoredProbe(storePath, prefix)).id }
+      : null;
+  if (kind === null) return;
+  let id: string;
+  try {
+    id = await kind.read();
+  } catch (err) {
+    if (err instanceof DecidekitError && (err.code === 'unknown_run' || err.code === 'store_missing')) return;
+    throw err;
+  }
+  const store = options.storeArg === undefined ? '' : ` --store ${shellWord(options.storeArg)}`;
+  throw new DecidekitError(
+    'unknown_run',
+    `${id} is ${kind.name}, not a bench run: '${options.command}' takes bench runs only. ` +
+      `Show it with: decidekit runs show ${id}${store} (add --json for the whole record)`,
+    { context: { prefix } },
+  );
+}
+
+/** A word the shell reads back as is: single-quoted when it holds anything but plain path characters. */
+function shellWord(text: string): string {
+  return /^[\w./:@+=-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}

@@ -49,6 +49,8 @@ the current folder), only for a complete, unfiltered run on the real Typed Decis
         'runs export needs --format jsonl, csv, parquet or eval-results (or an --out FILE ending in one)',
       );
     const storePath = storePathOf(values.store, io);
+    const { refuseOtherKind } = await import('../../../app/runs/stored-runs.js');
+    await refuseOtherKind(storePath, prefix!, { command: 'runs export', storeArg: values.store });
     if (format === 'eval-results') {
       const { exportEvalResults } = await import('../../../app/runs/export-eval-results.js');
       const dir = resolve(io.cwd, values.out ?? '.');

@@ -10,7 +10,7 @@ export const command = defineCommand({
   usage:
     'runs show RUN [--redact] [--json] [--no-ci] [--ece-bins N] [--ece-binning B] [--ece-average A] [--seed S] [--store PATH]',
   description: `RUN is a run id or any unique prefix of one; a probe id (probe-…) shows the stored
-probe. A run's headline numbers carry 95% intervals from a bootstrap over cases with its
+probe, an audit id (audit-…) the stored answer audit, as 'probe' and 'audit' printed them. A run's headline numbers carry 95% intervals from a bootstrap over cases with its
 stored seed; the ECE options and --seed recompute the run from its stored decisions under
 other conventions.`,
   options: {
@@ -30,6 +30,16 @@ other conventions.`,
       const { renderProbeTerminal } = await import('../../../reports/probe/probe-terminal.js');
       io.stdout.write(
         values.json ? renderProbeJson(probe) : renderProbeTerminal(probe, { colour: colourEnabled(io.stdout, io.env) }),
+      );
+      return 0;
+    }
+    if (prefix!.startsWith('audit-')) {
+      const { readStoredAudit } = await import('../../../app/runs/stored-runs.js');
+      const audit = await readStoredAudit(storePathOf(values.store, io), prefix!);
+      const { renderAuditJson } = await import('../../../reports/audit/audit-json.js');
+      const { renderAuditTerminal } = await import('../../../reports/audit/audit-terminal.js');
+      io.stdout.write(
+        values.json ? renderAuditJson(audit) : renderAuditTerminal(audit, { colour: colourEnabled(io.stdout, io.env) }),
       );
       return 0;
     }
