@@ -1,3 +1,4 @@
+import { piecesOf } from '../core/text-pieces.js';
 import type { TerminalPorts } from './terminal-screen.js';
 
 /** What a command may touch of the outside world; tests pass fakes. */
@@ -44,16 +45,5 @@ export function colourEnabled(sink: TextSink, env: CliIo['env']): boolean {
 
 /** A long document written in pieces of about 1 MB (the whole text is never one string). */
 export function writeInPieces(sink: TextSink, chunks: Iterable<string>): void {
-  let pending: string[] = [];
-  let size = 0;
-  for (const chunk of chunks) {
-    pending.push(chunk);
-    size += chunk.length;
-    if (size >= 1 << 20) {
-      sink.write(pending.join(''));
-      pending = [];
-      size = 0;
-    }
-  }
-  if (pending.length > 0) sink.write(pending.join(''));
+  for (const piece of piecesOf(chunks)) sink.write(piece);
 }

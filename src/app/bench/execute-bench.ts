@@ -4,6 +4,7 @@
  * checkpointed before it is counted), finishes the run in the store and writes `--out`
  * reports. It prints nothing: progress and notes go to the callbacks, the result is data.
  */
+import { piecesOf } from '../../core/text-pieces.js';
 import { constants } from 'node:fs';
 import { access, lstat, mkdir, open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -369,22 +370,11 @@ export async function writeBenchReports(
   return files.map((f) => f.path);
 }
 
-/** Pieces of text gathered into writes of about 1 MB. */
+/** Pieces of text written to `path` in writes of about 1 MB. */
 async function writeChunks(path: string, chunks: Iterable<string>): Promise<void> {
   const file = await open(path, 'w');
   try {
-    let pending: string[] = [];
-    let size = 0;
-    for (const chunk of chunks) {
-      pending.push(chunk);
-      size += chunk.length;
-      if (size >= 1 << 20) {
-        await file.write(pending.join(''));
-        pending = [];
-        size = 0;
-      }
-    }
-    if (pending.length > 0) await file.write(pending.join(''));
+    for (const piece of piecesOf(chunks)) await file.write(piece);
   } finally {
     await file.close();
   }

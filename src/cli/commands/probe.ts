@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { ProbeRequest } from '../../app/probe/plan-probe.js';
 import { defineCommand, flag, integer, oneOf, text } from '../define-command.js';
 import { colourEnabled, interruptedExitCode } from '../io.js';
+import { given } from '../given.js';
 import { plural } from '../../reports/format.js';
 import { cacheDirOf, datasetChoiceOf } from '../locations.js';
 import {
@@ -70,13 +71,15 @@ repeat. One request at a time. Without --base-url, probes the built-in reference
       );
     }
     const request: ProbeRequest = {
-      ...(v['base-url'] === undefined ? {} : { baseUrl: v['base-url'] }),
-      ...(v.model === undefined ? {} : { model: v.model }),
-      ...(apiKey === undefined ? {} : { apiKey }),
-      ...(dataset === undefined ? {} : { dataset }),
-      ...(v.cases === undefined ? {} : { cases: v.cases }),
-      ...(v.seed === undefined ? {} : { seed: v.seed }),
-      ...(v.only === undefined ? {} : { only: v.only }),
+      ...given({
+        baseUrl: v['base-url'],
+        model: v.model,
+        apiKey,
+        dataset,
+        cases: v.cases,
+        seed: v.seed,
+        only: v.only,
+      }),
       storePath: keptStorePathOf(v, io),
     };
     const { planProbe } = await import('../../app/probe/plan-probe.js');
