@@ -77,8 +77,6 @@ export type BenchOutcome =
       readonly interrupted: boolean;
       /** True when the run is in the store. */
       readonly saved: boolean;
-      /** Case id -> state text (for traces). */
-      readonly states: ReadonlyMap<string, string | object>;
       readonly casesTotal: number;
       /** The `--out` files written. */
       readonly written: readonly string[];
@@ -276,11 +274,18 @@ async function sendAndFinish(
     cases: casesOf,
     digest: digestAcc.digest(),
   };
-  const states = new Map(cases.map((c) => [c.id, c.state] as const));
   let written: string[] = [];
   let writeError: string | null = null;
   try {
-    if (options.outDir !== undefined) written = await writeBenchReports(run, options.outDir, states, options);
+    // The states (for the Markdown trace) are gathered only for `--out`: otherwise nothing
+    // holds the dataset once the cases are sent, and the JSON is written without it.
+    if (options.outDir !== undefined)
+      written = await writeBenchReports(
+        run,
+        options.outDir,
+        new Map(cases.map((c) => [c.id, c.state] as const)),
+        options,
+      );
   } catch (err) {
     writeError = err instanceof Error ? err.message : String(err);
   }
@@ -289,7 +294,6 @@ async function sendAndFinish(
     run,
     interrupted,
     saved: store !== null,
-    states,
     casesTotal: cases.length,
     written,
     writeError,
