@@ -97,6 +97,15 @@ export {
 } from './core/bench/summary.js';
 export type { BenchRun, RunConfig, DatasetInfo, EndpointIdentity } from './core/bench/run.js';
 export { compareRuns, type RunComparison } from './core/bench/run-diff.js';
+export {
+  caseSampleOfRun,
+  statisticsOfRun,
+  type EceNoiseFloor as RunEceNoiseFloor,
+  type RunStatistics,
+} from './core/bench/run-statistics.js';
+export { isSameWork, workDifferences } from './core/bench/run-work.js';
+export { rankRuns, type LeaderboardRow } from './core/bench/leaderboard.js';
+export { gateRuns, type GateResult } from './core/bench/run-gate.js';
 
 // Offline scoring of saved answers.
 export type { OfflineCase, OfflineResult, OfflineDecision, OfflineKind } from './core/offline/case.js';

@@ -36,6 +36,7 @@ interface BenchDoc {
     by_workflow: Record<string, JsonGroup>;
     latency_ms: { n: number; p50: number | null; p95: number | null; mean: number | null };
     cost: { per_correct_usd: number | null } | null;
+    accuracy_ci: [number, number];
   };
   decisions: {
     workflow: string;
@@ -295,6 +296,10 @@ describe('stored runs: report --format html and runs compare --format html', () 
     expect(Number(await page.locator('.card[data-key="accuracy"]').getAttribute('data-value'))).toBe(
       docs[0]!.summary.accuracy,
     );
+    // The card carries the interval of the --json document, as the text shows it.
+    const [low, high] = docs[0]!.summary.accuracy_ci;
+    const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+    expect(await page.locator('.card[data-key="accuracy"]').textContent()).toContain(`95% [${pct(low)}, ${pct(high)}]`);
   });
 
   it('runs compare A B C --format html overlays the runs and draws both Pareto scatters', async () => {
@@ -310,6 +315,11 @@ describe('stored runs: report --format html and runs compare --format html', () 
     const bins = docs.reduce((n, d) => n + d.summary.reliability.length, 0);
     expect(await page.locator('svg[data-chart="reliability"] [data-mark="point"]').count()).toBe(bins);
     expect(await column(page, 'runs-table', 'accuracy')).toEqual(docs.map((d) => d.summary.accuracy));
+    // The leaderboard ranks the runs by accuracy, highest first.
+    expect(await column(page, 'leaderboard', 'accuracy')).toEqual(
+      docs.map((d) => d.summary.accuracy).sort((x, y) => y! - x!),
+    );
+    expect(await page.locator('#leaderboard tbody tr').first().textContent()).toContain('leader');
     expect(await column(page, 'runs-table', 'p50 (ms)')).toEqual(docs.map((d) => d.summary.latency_ms.p50));
     for (const id of ['latency-scatter', 'cost-scatter']) {
       expect(await page.locator(`svg[data-chart="${id}"] [data-mark="point"]`).count()).toBe(
@@ -327,6 +337,28 @@ describe('stored runs: report --format html and runs compare --format html', () 
       keys.size * docs.length,
     );
     await page.screenshot({ path: join(OUT, 'runs-compare.png'), fullPage: true });
+  });
+
+  it('runs compare A B --format html shows B against A, paired, with the text report’s numbers', async () => {
+    const file = join(tmp, 'paired.html');
+    const res = await runCliInProcess(
+      ['runs', 'compare', ids[0]!, ids[1]!, '--format', 'html', '--out', file, '--store', store()],
+      tmp,
+    );
+    expect(res.code, res.stderr).toBe(0);
+    const json = await runCliInProcess(['runs', 'compare', ids[0]!, ids[1]!, '--json', '--store', store()], tmp);
+    const doc = JSON.parse(json.stdout) as {
+      paired: { metrics: Record<string, { difference: number; verdict: string }> };
+    };
+    const { page, errors } = await browser.open(file);
+    expect(errors).toEqual([]);
+    expect(await page.locator('#paired tbody tr').count()).toBe(5);
+    const deltas = await column(page, 'paired', 'B - A');
+    expect(deltas[0]).toBeCloseTo(docs[1]!.summary.accuracy! - docs[0]!.summary.accuracy!, 12);
+    const verdict = doc.paired.metrics['accuracy']!.verdict;
+    expect(await page.locator('#paired tbody tr').first().textContent()).toContain(
+      verdict === 'within_noise' ? 'within noise' : verdict,
+    );
   });
 
   it('refuses runs compare --format html with one run', async () => {

@@ -29,6 +29,43 @@ describe('runs check', () => {
     expect(doc.runs[0]!.saved_cases).toBeGreaterThan(0);
   });
 
+  it('passes a run stored before log loss and conventions existed, and reports it with the defaults', async () => {
+    const store = join(tmp, 'older.sqlite');
+    const bench = await runCliInProcess(['bench', '--limit', '4', '--store', store, '--json']);
+    expect(bench.code, bench.stderr).toBe(0);
+    const { id, summary } = JSON.parse(bench.stdout) as { id: string; summary: { log_loss: number } };
+    // What an earlier decidekit stored: no log loss in the summary, no conventions in the configuration.
+    const db = new Database(store);
+    const row = db.prepare('SELECT summary_json, config_json FROM runs WHERE id = ?').get(id) as {
+      summary_json: string;
+      config_json: string;
+    };
+    const strip = (v: unknown): unknown =>
+      Array.isArray(v)
+        ? v.map(strip)
+        : typeof v === 'object' && v !== null
+          ? Object.fromEntries(
+              Object.entries(v)
+                .filter(([k]) => k !== 'logLoss')
+                .map(([k, x]) => [k, strip(x)]),
+            )
+          : v;
+    const config = JSON.parse(row.config_json) as Record<string, unknown>;
+    delete config['conventions'];
+    db.prepare('UPDATE runs SET summary_json = ?, config_json = ? WHERE id = ?').run(
+      JSON.stringify(strip(JSON.parse(row.summary_json))),
+      JSON.stringify(config),
+      id,
+    );
+    db.close();
+    const check = await runCliInProcess(['runs', 'check', '--store', store]);
+    expect(check.code, check.stdout).toBe(0);
+    const report = await runCliInProcess(['report', id, '--format', 'json', '--store', store]);
+    const doc = JSON.parse(report.stdout) as { summary: { log_loss: number; conventions: { recorded: boolean } } };
+    expect(doc.summary.log_loss).toBe(summary.log_loss);
+    expect(doc.summary.conventions.recorded).toBe(false);
+  });
+
   it('finds a changed byte that moves no score: an answer neither gold nor predicted, a model name', async () => {
     const store = join(tmp, 'digest.sqlite');
     const bench = await runCliInProcess(['bench', '--limit', '3', '--store', store]);

@@ -3,6 +3,14 @@ import { ExactSum } from './exact-sum.js';
 /** Floor for a predicted probability inside KL, so a zero on a gold-positive answer stays finite. */
 export const KL_FLOOR = 1e-12;
 
+/** Floor of the probability of the true answer inside log loss, so a 0 stays finite (about 34.5). */
+export const LOG_LOSS_FLOOR = 1e-15;
+
+/** -ln(max(p_true, 1e-15)); a certain right answer is +0 (never -0). */
+export function logLoss(pTrue: number): number {
+  return 0 - Math.log(Math.max(pTrue, LOG_LOSS_FLOOR));
+}
+
 /**
  * Index of the most likely answer; a tie goes to the answer listed first.
  * `probabilities` must be non-empty.

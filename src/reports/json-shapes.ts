@@ -22,6 +22,8 @@ import type { EceNoiseFloor } from '../core/stats/noise-floor.js';
 import { QUESTION_TYPES } from '../core/question.js';
 import { FAILURE_KINDS } from '../core/bench/case-result.js';
 import type { RunHeadline, StoredRunHead } from '../store/run-store.js';
+import { HEADLINE_METRICS, METRIC_JSON_NAMES, type RunStatistics } from '../core/bench/run-statistics.js';
+import { conventionsJson, conventionsText } from '../core/stats/conventions.js';
 import { redactedIdentity } from '../protocol/wire/endpoint.js';
 import type { AuditHead } from '../store/audit/audit-store.js';
 
@@ -53,6 +55,7 @@ export function metricGroupJson(g: MetricGroup) {
     accuracy: g.accuracy,
     kl: g.kl,
     brier: g.brier,
+    log_loss: g.logLoss ?? null,
     ece: g.ece,
     mean_confidence: g.meanConfidence,
     ...nullReasonsJson(metricGroupNullReasons(g)),
@@ -129,6 +132,8 @@ export function runConfigJson(c: RunConfig, redactHost = false) {
     price_per_mtok_usd: c.pricePerMtokUsd,
     case_ids: [...c.caseIds],
     question_set: sortedRecordJson(c.questionSet, (v) => v),
+    // The canonical text as stored; null for a run stored before conventions were recorded.
+    conventions: c.conventions ?? null,
   };
 }
 
@@ -246,4 +251,23 @@ export function noiseFloorJson(f: (EceNoiseFloor & { readonly withinNoise: boole
   return f === null || f === undefined
     ? null
     : { mean: f.mean, p95: f.p95, simulations: f.simulations, within_noise: f.withinNoise };
+}
+
+/** `accuracy_ci` … `ece_ci` (null when intervals are off or the metric is absent), `ece_noise_floor`, `conventions`. */
+export function runStatisticsJson(st: RunStatistics | null) {
+  if (st === null) return {};
+  const intervals: Record<string, readonly [number, number] | null> = {};
+  for (const m of HEADLINE_METRICS) intervals[`${METRIC_JSON_NAMES[m]}_ci`] = intervalJson(st.intervals?.[m]);
+  return {
+    ...intervals,
+    ece_noise_floor: noiseFloorJson(st.eceNoise),
+    conventions: {
+      ...conventionsJson(st.conventions),
+      text: conventionsText(st.conventions),
+      recorded: st.conventionsRecorded,
+      recomputed: st.recomputed,
+      intervals: st.intervals !== null,
+      resampled_cases: st.cases,
+    },
+  };
 }

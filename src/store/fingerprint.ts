@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { RunConfig } from '../core/bench/run.js';
 import { canonicalJson } from '../core/canonical-json.js';
+import { workIdentityOf } from '../core/bench/run-work.js';
 
 /** Hex characters kept of the sha256: 64 bits, plenty for telling configurations apart. */
 export const FINGERPRINT_HEX_LENGTH = 16;
@@ -17,15 +18,7 @@ export const FINGERPRINT_HEX_LENGTH = 16;
  */
 export function fingerprintInput(config: RunConfig): unknown {
   return {
-    dataset: {
-      id: config.dataset.id,
-      revision: config.dataset.revision,
-      split: config.dataset.split,
-      // A file's content is part of what was measured (its path is not: files move).
-      ...(config.dataset.file ? { sha256: config.dataset.file.sha256 } : {}),
-    },
-    caseIds: [...new Set(config.caseIds)].sort(),
-    questionSet: config.questionSet,
+    ...(workIdentityOf(config) as object),
     model: config.model,
     endpoint:
       config.embeddedServer === null

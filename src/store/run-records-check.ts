@@ -19,6 +19,21 @@ function near(a: number, b: number): boolean {
 }
 
 /** Paths (`accuracy`, `byWorkflow.0.kl`) where two JSON values differ. */
+/** Summary keys added after runs were first stored: a stored summary without them is not damaged. */
+const ADDED_SUMMARY_KEYS: readonly string[] = ['logLoss'];
+
+/** True when `path` names an added key that the stored summary does not have at all. */
+function addedSince(stored: unknown, path: string): boolean {
+  const parts = path.split('.');
+  if (!ADDED_SUMMARY_KEYS.includes(parts[parts.length - 1]!)) return false;
+  let at: unknown = stored;
+  for (const part of parts) {
+    if (typeof at !== 'object' || at === null) return false;
+    at = (at as Record<string, unknown>)[part];
+  }
+  return at === undefined;
+}
+
 export function jsonDifferences(a: unknown, b: unknown, path = ''): string[] {
   if (typeof a === 'number' && typeof b === 'number') return near(a, b) ? [] : [path];
   if (Array.isArray(a) && Array.isArray(b)) {
@@ -116,7 +131,7 @@ export function checkRunRecords(
   if (run.summary.status !== stored.status)
     problems.push(`status ${stored.status} but its summary says ${run.summary.status}`);
   const recomputed = summarizeRun(run.config, run.cases, { interrupted: stored.status === 'interrupted' });
-  const differ = jsonDifferences(run.summary, recomputed).filter((p) => p !== 'status');
+  const differ = jsonDifferences(run.summary, recomputed).filter((p) => p !== 'status' && !addedSince(run.summary, p));
   if (differ.length > 0) {
     const shown = differ.slice(0, MAX_DIFFERENCES).join(', ');
     problems.push(

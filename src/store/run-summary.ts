@@ -1,6 +1,8 @@
 import type { CaseResult } from '../core/bench/case-result.js';
 import type { RunConfig } from '../core/bench/run.js';
 import { summarizeBenchmark, type BenchSummary, type SummarizeOptions } from '../core/bench/summary.js';
+import { conventionsOfConfig } from '../core/bench/run-conventions.js';
+import { calibrationOptionsOf, type Conventions } from '../core/stats/conventions.js';
 
 /**
  * The summary of a run's saved cases with the options its configuration implies (cases
@@ -10,7 +12,11 @@ import { summarizeBenchmark, type BenchSummary, type SummarizeOptions } from '..
 export function summarizeRun(
   config: RunConfig,
   cases: Iterable<CaseResult>,
-  options: { readonly interrupted?: boolean } = {},
+  options: {
+    readonly interrupted?: boolean;
+    /** Other conventions than the run's own (a report recomputing the run). */
+    readonly conventions?: Conventions;
+  } = {},
 ): BenchSummary {
   return summarizeBenchmark(cases, summarizeOptionsOf(config, options));
 }
@@ -18,11 +24,12 @@ export function summarizeRun(
 /** The options `summarizeRun` passes for a run's configuration (for a `BenchAccumulator` fed case by case). */
 export function summarizeOptionsOf(
   config: RunConfig,
-  options: { readonly interrupted?: boolean } = {},
+  options: { readonly interrupted?: boolean; readonly conventions?: Conventions } = {},
 ): SummarizeOptions {
   return {
     expectedCases: config.caseIds.length,
     ...(options.interrupted === true ? { interrupted: true } : {}),
     ...(config.pricePerMtokUsd === null ? {} : { pricePerMtokUsd: config.pricePerMtokUsd }),
+    calibration: calibrationOptionsOf(options.conventions ?? conventionsOfConfig(config).conventions),
   };
 }

@@ -22,6 +22,10 @@ import { fingerprintOf } from '../../store/fingerprint.js';
 import { checkResumable } from '../../store/resume-check.js';
 import type { RunStore } from '../../store/run-store.js';
 import { summarizeOptionsOf } from '../../store/run-summary.js';
+import { analyzeRun } from '../run-analysis.js';
+import type { ConventionChoice } from '../../core/bench/run-conventions.js';
+import { addCaseToSample, type RunStatistics } from '../../core/bench/run-statistics.js';
+import { CaseSampleBuilder } from '../../core/stats/case-sample.js';
 import { StoreWriteError } from '../../store/store-errors.js';
 import { renderBenchHtml } from '../../reports/html/bench-html.js';
 import { renderBenchJsonChunks } from '../../reports/bench/bench-json.js';
@@ -51,6 +55,11 @@ export interface ExecuteBenchOptions {
   /** Write `<run>.json`, `<run>.md` and `<run>.html` here (created when missing). */
   readonly outDir?: string;
   readonly redactHost?: boolean;
+  /**
+   * How the run's numbers are stated: the conventions chosen for this report (a new run
+   * records the plan's) and whether to compute intervals. Default: the run's own, intervals on.
+   */
+  readonly statistics?: { readonly choice: ConventionChoice; readonly intervals: boolean };
   /** The first line: what is about to be sent where. */
   readonly onStart?: (start: BenchStart) => void;
   readonly onProgress?: (progress: RunProgress) => void;
@@ -74,6 +83,8 @@ export type BenchOutcome =
       readonly kind: 'finished';
       /** Its cases are read from the store (or a temp file) when iterated: never all in memory. */
       readonly run: ReportedRun;
+      /** Intervals, ECE noise floor and conventions of `run` (under the chosen conventions). */
+      readonly statistics: RunStatistics;
       readonly interrupted: boolean;
       /** True when the run is in the store. */
       readonly saved: boolean;
@@ -170,10 +181,13 @@ async function sendAndFinish(
   // The run's numbers are gathered as cases finish; no case is kept in memory. Cases go
   // to the store, or (without one, when something will read them) to a temp file.
   const positionOf = new Map<string, number>(config.caseIds.map((id, i) => [id, i] as const));
-  const summaryAcc = new BenchAccumulator();
+  const summaryAcc = new BenchAccumulator(summarizeOptionsOf(config).calibration);
   const digestAcc = new DigestAccumulator();
+  // The compact per-case numbers the intervals need (a few bytes a decision).
+  const sampleBuilder = new CaseSampleBuilder();
   const count = (result: CaseResult) => {
     summaryAcc.add(result);
+    addCaseToSample(sampleBuilder, result);
     digestAcc.add(result, positionOf.get(result.caseId) ?? positionOf.size);
   };
   for (const r of kept.values()) count(r);
@@ -263,7 +277,7 @@ async function sendAndFinish(
             throw new Error('the cases of this run were not kept (pass readCases: true to executeBench)');
           },
         });
-  const run: ReportedRun = {
+  const reported: ReportedRun = {
     id,
     createdAt,
     durationMs,
@@ -274,24 +288,27 @@ async function sendAndFinish(
     cases: casesOf,
     digest: digestAcc.digest(),
   };
+  const { run, statistics } = analyzeRun(reported, options.statistics?.choice ?? {}, {
+    intervals: options.statistics?.intervals ?? true,
+    sample: sampleBuilder.build(),
+  });
   let written: string[] = [];
   let writeError: string | null = null;
   try {
     // The states (for the Markdown trace) are gathered only for `--out`: otherwise nothing
     // holds the dataset once the cases are sent, and the JSON is written without it.
     if (options.outDir !== undefined)
-      written = await writeBenchReports(
-        run,
-        options.outDir,
-        new Map(cases.map((c) => [c.id, c.state] as const)),
-        options,
-      );
+      written = await writeBenchReports(run, options.outDir, new Map(cases.map((c) => [c.id, c.state] as const)), {
+        ...options,
+        statistics,
+      });
   } catch (err) {
     writeError = err instanceof Error ? err.message : String(err);
   }
   return {
     kind: 'finished',
     run,
+    statistics,
     interrupted,
     saved: store !== null,
     casesTotal: cases.length,
@@ -328,17 +345,19 @@ export async function writeBenchReports(
   run: ReportedRun,
   dir: string,
   states: ReadonlyMap<string, string | object>,
-  options: { readonly redactHost?: boolean } = {},
+  options: { readonly redactHost?: boolean; readonly statistics?: RunStatistics } = {},
 ): Promise<string[]> {
+  const statistics = options.statistics ?? null;
+  const redactHost = options.redactHost === true;
   const files = [
-    { path: join(dir, `${run.id}.json`), chunks: () => renderBenchJsonChunks(run) },
+    { path: join(dir, `${run.id}.json`), chunks: () => renderBenchJsonChunks(run, { statistics }) },
     {
       path: join(dir, `${run.id}.md`),
-      chunks: () => renderBenchMarkdownChunks(run, { states, redactHost: options.redactHost === true }),
+      chunks: () => renderBenchMarkdownChunks(run, { states, redactHost, statistics }),
     },
     {
       path: join(dir, `${run.id}.html`),
-      chunks: () => [renderBenchHtml(run, { redactHost: options.redactHost === true })],
+      chunks: () => [renderBenchHtml(run, { redactHost, statistics })],
     },
   ];
   try {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { conventionsText, DEFAULT_CONVENTIONS } from '../../core/stats/conventions.js';
 import type { BenchRun, RunConfig } from '../../core/bench/run.js';
 import { DecidekitError, UsageError } from '../../core/errors.js';
 import { checkResumable } from '../../store/resume-check.js';
@@ -49,8 +50,16 @@ describe('planBench', () => {
       pricePerMtokUsd: null,
       label: null,
       storePath: STORE,
+      conventions: conventionsText(DEFAULT_CONVENTIONS),
       resume: null,
     });
+  });
+
+  it('records the chosen ECE convention and seed with a new run', () => {
+    const plan = planBench({ ...fresh, conventions: { eceBins: 15, eceAverage: 'per-question', seed: 7 } }, null);
+    expect(plan.conventions).toBe(
+      conventionsText({ ...DEFAULT_CONVENTIONS, eceBins: 15, eceAverage: 'per-question', seed: 7 }),
+    );
   });
 
   it('plans a remote server with its key and model', () => {

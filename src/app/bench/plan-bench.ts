@@ -6,6 +6,8 @@
  */
 import type { BenchCase, CaseResult } from '../../core/bench/case-result.js';
 import type { BenchRun, EndpointIdentity, RunConfig } from '../../core/bench/run.js';
+import { conventionsOfChoice, type ConventionChoice } from '../../core/bench/run-conventions.js';
+import { conventionsText } from '../../core/stats/conventions.js';
 import { DecidekitError, UsageError } from '../../core/errors.js';
 import type { DatasetSource } from '../../datasets/typed-decisions/load-bench-dataset.js';
 import { SAMPLE_ID, TYPED_DECISIONS_ID } from '../../datasets/typed-decisions/provenance.js';
@@ -41,6 +43,8 @@ export interface BenchRequest {
   readonly retryFailed?: boolean;
   /** The run store; null keeps nothing. */
   readonly storePath: string | null;
+  /** ECE convention and bootstrap seed recorded with a new run (a resumed run keeps its own). */
+  readonly conventions?: ConventionChoice;
 }
 
 export const DEFAULT_PARALLEL = 1;
@@ -72,6 +76,8 @@ export interface BenchPlan {
   readonly pricePerMtokUsd: number | null;
   readonly label: string | null;
   readonly storePath: string | null;
+  /** The conventions a new run records (`conventionsText`). */
+  readonly conventions: string;
   /** The run being continued, read before anything started. */
   readonly resume: { readonly run: BenchRun; readonly retryFailed: boolean } | null;
 }
@@ -118,6 +124,7 @@ export function planBench(request: BenchRequest, stored: BenchRun | null): Bench
     pricePerMtokUsd: request.pricePerMtokUsd ?? null,
     label: request.label ?? null,
     storePath: request.storePath,
+    conventions: conventionsText(conventionsOfChoice(request.conventions ?? {})),
     resume: stored === null ? null : { run: stored, retryFailed: request.retryFailed === true },
   };
 }
@@ -166,6 +173,7 @@ export function runConfigOf(
     retries: plan.retries,
     filters: { limit: plan.limit, workflow: plan.workflow, ...(plan.sample === null ? {} : { sample: plan.sample }) },
     pricePerMtokUsd: plan.pricePerMtokUsd,
+    conventions: plan.conventions,
   };
 }
 

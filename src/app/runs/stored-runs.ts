@@ -9,6 +9,18 @@ import { DecidekitError } from '../../core/errors.js';
 import { openRunStore, type RunStore, type StoredRunHead } from '../../store/index.js';
 import type { StoreCheck, StoredRunStatus } from '../../store/run-store.js';
 import { statesOfRun } from './run-case-states.js';
+import { analyzeRun, type AnalyzedRun } from '../run-analysis.js';
+import type { ConventionChoice } from '../../core/bench/run-conventions.js';
+import { rankRuns, type LeaderboardRow } from '../../core/bench/leaderboard.js';
+import { isSameWork } from '../../core/bench/run-work.js';
+import { gateRuns, type GateResult } from '../../core/bench/run-gate.js';
+import type { StatMetric } from '../../core/stats/bootstrap.js';
+import { sameScoringConventions, type Conventions } from '../../core/stats/conventions.js';
+
+/** The ECE part of a set of conventions, the part a command line can change. */
+function describeEce(c: Conventions): string {
+  return `ECE over ${c.eceBins} ${c.eceBinning} bins, ${c.eceAverage === 'pooled' ? 'pooled' : 'averaged per question'}`;
+}
 
 /** The newest runs first; a store that does not exist yet holds no runs. */
 export function listStoredRuns(storePath: string, options: { readonly limit?: number } = {}): StoredRunHead[] {
@@ -85,29 +97,100 @@ export function readStoredRunInfo(storePath: string, prefix: string) {
   });
 }
 
-/** Run B against run A (same fingerprint unless `force`). */
+/** How stored runs are compared: the work rule, the conventions and intervals. */
+export interface CompareOptions {
+  /** Compare runs of different work (dataset revision, cases or questions) anyway. */
+  readonly force: boolean;
+  /** Conventions to recompute every run under (the ECE options and --seed). */
+  readonly choice?: ConventionChoice;
+  /** Bootstrap intervals and verdicts (`--no-ci` turns them off). Default true. */
+  readonly intervals?: boolean;
+}
+
+/**
+ * Run B against run A, paired: B - A per metric with a paired case-level bootstrap
+ * interval and a verdict, McNemar's exact test on accuracy, per-question deltas and the
+ * decisions that changed. Runs of different models on the same work compare; different
+ * work, or numbers made under different conventions, are refused.
+ */
 export function compareStoredRuns(
   storePath: string,
   prefixA: string,
   prefixB: string,
-  options: { readonly force: boolean },
+  options: CompareOptions,
 ): RunComparison {
-  const [a, b] = withStore(storePath, (s) => [requireRun(s, prefixA).run, requireRun(s, prefixB).run] as const);
-  return compareRuns(a, b, { force: options.force });
+  const runs = withStore(storePath, (s) => [requireRun(s, prefixA).run, requireRun(s, prefixB).run]);
+  const [a, b] = analyzeToCompare(runs, options);
+  return compareRuns(a!.run, b!.run, {
+    force: options.force,
+    conventions: a!.statistics.conventions,
+    intervals: options.intervals !== false,
+  });
 }
 
 /**
- * Two or more runs for one comparison page, each checked against the first (same
- * fingerprint unless `force`, as the text comparison requires).
+ * Two or more runs for a leaderboard or a comparison page: each analysed under the same
+ * conventions (with its intervals) and checked against the first (same work unless
+ * `force`, every case sent, same conventions).
  */
 export function readStoredRunsToCompare(
   storePath: string,
   prefixes: readonly string[],
-  options: { readonly force: boolean },
-): { runs: BenchRun[]; sameFingerprint: boolean } {
+  options: CompareOptions,
+): { analyzed: AnalyzedRun<BenchRun>[]; rows: LeaderboardRow[]; sameWork: boolean; paired: RunComparison | null } {
   const runs = withStore(storePath, (s) => prefixes.map((p) => requireRun(s, p).run));
-  for (const other of runs.slice(1)) compareRuns(runs[0]!, other, { force: options.force });
-  return { runs, sameFingerprint: new Set(runs.map((r) => r.fingerprint)).size === 1 };
+  const analyzed = analyzeToCompare(runs, options);
+  const sameWork = analyzed.every((r) => isSameWork(analyzed[0]!.run.config, r.run.config));
+  // Two runs: also the paired comparison of the second against the first.
+  const [a, b] = analyzed;
+  const paired =
+    analyzed.length === 2
+      ? compareRuns(a!.run, b!.run, {
+          force: options.force,
+          conventions: a!.statistics.conventions,
+          intervals: options.intervals !== false,
+        })
+      : null;
+  return { analyzed, rows: rankRuns(analyzed), sameWork, paired };
+}
+
+/** Every run under the same conventions; refused when their stored conventions differ and nothing recomputes them. */
+function analyzeToCompare(runs: readonly BenchRun[], options: CompareOptions): AnalyzedRun<BenchRun>[] {
+  for (const other of runs.slice(1)) compareRuns(runs[0]!, other, { force: options.force, intervals: false });
+  const analyzed = runs.map((r) => analyzeRun(r, options.choice ?? {}, { intervals: options.intervals !== false }));
+  const first = analyzed[0]!;
+  for (const other of analyzed.slice(1)) {
+    if (sameScoringConventions(first.statistics.conventions, other.statistics.conventions)) continue;
+    throw new DecidekitError(
+      'not_comparable',
+      `cannot compare runs ${first.run.id} and ${other.run.id}: their numbers were made under different conventions (${first.run.id}: ${describeEce(first.statistics.conventions)}; ${other.run.id}: ${describeEce(other.statistics.conventions)}) (recompute both under one with --ece-bins N --ece-binning B --ece-average A)`,
+      { context: { a: first.run.id, b: other.run.id } },
+    );
+  }
+  return analyzed;
+}
+
+/**
+ * `runs gate`: the candidate against the baseline in one metric, paired; passes unless the
+ * candidate is worse beyond noise (or by more than `maxDrop` beyond noise).
+ */
+export function gateStoredRuns(
+  storePath: string,
+  options: {
+    readonly baseline: string;
+    readonly candidate: string;
+    readonly metric: StatMetric;
+    readonly maxDrop: number;
+    readonly choice?: ConventionChoice;
+  },
+): { comparison: RunComparison; gate: GateResult } {
+  const comparison = compareStoredRuns(storePath, options.baseline, options.candidate, {
+    force: false,
+    ...(options.choice === undefined ? {} : { choice: options.choice }),
+  });
+  const metric = comparison.paired?.metrics[options.metric];
+  if (metric === undefined) throw new Error('gateStoredRuns: the paired comparison is missing');
+  return { comparison, gate: gateRuns({ metric: options.metric, comparison: metric, maxDrop: options.maxDrop }) };
 }
 
 /**

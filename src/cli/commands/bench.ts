@@ -2,7 +2,6 @@ import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import type { BenchOutcome } from '../../app/bench/execute-bench.js';
 import type { BenchRequest } from '../../app/bench/plan-bench.js';
-import { UsageError } from '../../core/errors.js';
 import { decimal, defineCommand, flag, integer, text } from '../define-command.js';
 import { colourEnabled, interruptedExitCode, type CliIo } from '../io.js';
 import { cacheDirOf, datasetChoiceOf } from '../locations.js';
@@ -14,6 +13,7 @@ import {
   modelServerOptions,
 } from '../shared-options.js';
 import { TOOL_VERSION } from '../version.js';
+import { conventionChoiceOf, statisticsOptions } from '../statistics-options.js';
 
 /** Node timers hold at most 2^31 - 1 ms (about 24.8 days). */
 const MAX_TIMEOUT_SEC = Math.floor((2 ** 31 - 1) / 1000);
@@ -35,7 +35,6 @@ benchmarks its default model on the bundled synthetic sample.`,
       min: 1,
     }),
     sample: integer('N', 'a seeded sample of N cases spread over every workflow (a filtered run)', { min: 1 }),
-    seed: integer('S', 'seed of --sample', { min: 0, max: 2 ** 32 - 1, defaultText: '1' }),
     workflow: text('W', 'only cases of workflow W (filtered run)'),
     'price-per-mtok': decimal('USD', 'price per million input tokens: total cost and cost per correct decision', {
       min: 0,
@@ -50,6 +49,16 @@ benchmarks its default model on the bundled synthetic sample.`,
     'retry-failed': flag('with --resume, also re-send cases that failed'),
     redact: flag('show the server host as <redacted> in reports'),
     json: flag('print the run as one JSON document; progress as JSON lines on stderr'),
+    ...statisticsOptions,
+    seed: integer(
+      'S',
+      'seed of --sample, of the bootstrap intervals and of the ECE noise floor\n(stored with the run)',
+      {
+        min: 0,
+        max: 2 ** 32 - 1,
+        defaultText: '1',
+      },
+    ),
   },
   exitCodes: '0 complete, 1 incomplete run or invalid input, 2 usage error, 130 interrupted (143 by SIGTERM).',
   examples: [
@@ -58,7 +67,6 @@ benchmarks its default model on the bundled synthetic sample.`,
     'decidekit bench --resume 20261130-041512-ab12',
   ],
   async run({ values: v }, io) {
-    if (v.seed !== undefined && v.sample === undefined) throw new UsageError('--seed goes with --sample N');
     const apiKey = apiKeyOf(v['api-key'], io);
     const request: BenchRequest = {
       ...(v['base-url'] === undefined ? {} : { baseUrl: v['base-url'] }),
@@ -76,6 +84,7 @@ benchmarks its default model on the bundled synthetic sample.`,
       ...(v.resume === undefined ? {} : { resume: v.resume }),
       retryFailed: v['retry-failed'],
       storePath: keptStorePathOf(v, io),
+      conventions: conventionChoiceOf(v),
     };
     if (request.dataset?.kind === 'path') {
       const { refuseWrongFiles } = await import('../wrong-file.js');
@@ -96,6 +105,7 @@ benchmarks its default model on the bundled synthetic sample.`,
       now: () => performance.now(),
       ...(v.out === undefined ? {} : { outDir: resolve(io.cwd, v.out) }),
       redactHost: v.redact,
+      statistics: { choice: conventionChoiceOf(v), intervals: !v['no-ci'] },
       onStart: (start) => say(renderBenchStart(start)),
       onProgress: (p) => progress.update(p),
       onSent: () => progress.finish(),
@@ -122,12 +132,13 @@ async function renderOutcome(
   const { run } = outcome;
   if (outcome.written.length > 0 && !options.json) io.stderr.write(`wrote ${outcome.written.join(' and ')}\n`);
   const reports = await import('../../reports/bench/bench-report.js');
-  if (options.json) writeInPieces(io.stdout, reports.renderBenchJsonChunks(run));
+  if (options.json) writeInPieces(io.stdout, reports.renderBenchJsonChunks(run, { statistics: outcome.statistics }));
   else
     io.stdout.write(
       reports.renderBenchTerminal(run, {
         colour: colourEnabled(io.stdout, io.env),
         redactHost: options.redact,
+        statistics: outcome.statistics,
         ...(io.stdout.columns ? { width: io.stdout.columns } : {}),
       }),
     );

@@ -176,8 +176,11 @@ describe.concurrent('decidekit runs show', () => {
     const r = await cli(['runs', 'show', better().id, '--store', storePath, '--json']);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
-    expect(doc.summary).toEqual(benchSummaryJson(better().summary));
+    expect(doc.summary).toMatchObject(benchSummaryJson(better().summary));
     expect(doc.summary.mean_confidence).toBe(better().summary.meanConfidence);
+    expect(doc.summary.accuracy_ci[0]).toBeLessThanOrEqual(better().summary.accuracy!);
+    expect(doc.summary.accuracy_ci[1]).toBeGreaterThanOrEqual(better().summary.accuracy!);
+    expect(doc.summary.conventions.ece_bins).toBe(10);
     expect(doc.config.case_ids).toEqual(CASE_IDS);
   });
 
@@ -216,13 +219,13 @@ describe.concurrent('decidekit runs compare', () => {
     expect([doc.changed.length, doc.fixed, doc.broken]).toEqual([9, 6, 3]);
   });
 
-  it('refuses runs with different fingerprints unless forced, and warns when forced', async () => {
+  it('refuses runs of different work unless forced, naming the difference, and warns when forced', async () => {
     const refused = await cli(['runs', 'compare', baseline().id, filtered().id, '--store', storePath]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('fingerprints differ');
+    expect(refused.stderr).toContain('they measured different work (case set: A 4 cases, B 1');
     const forced = await cli(['runs', 'compare', baseline().id, filtered().id, '--store', storePath, '--force']);
     expect(forced.code).toBe(0);
-    expect(forced.stderr).toContain('warning: fingerprints differ');
+    expect(forced.stderr).toContain('warning: the runs measured different work');
     expect(forced.stdout).toContain('Run comparison');
   });
 

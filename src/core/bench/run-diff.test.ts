@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scoreCase, type BenchCase, type CaseResult } from './case-result.js';
-import type { BenchRun, RunConfig } from './run.js';
+import type { BenchRun } from './run.js';
+import { createRunConfig } from './test-support/run-fixtures.js';
 import { summarizeBenchmark } from './summary.js';
 import { DecidekitError } from '../errors.js';
 import { compareRuns } from './run-diff.js';
@@ -35,7 +36,7 @@ function run(
   cases: CaseResult[],
   caseIds: readonly string[] = cases.map((c) => c.caseId),
 ): BenchRun {
-  const config = { model: 'm', caseIds } as RunConfig;
+  const config = createRunConfig({ model: 'm', caseIds });
   return {
     id,
     createdAt: '2026-01-01T00:00:00Z',
@@ -141,12 +142,19 @@ describe('compareRuns', () => {
     expect(c.headline.accuracy.delta).toBe(0.5);
   });
 
-  it('refuses runs with different fingerprints unless forced', () => {
+  it('compares two models on the same work without force', () => {
+    const otherModel: BenchRun = { ...runB, fingerprint: 'f9', config: { ...runB.config, model: 'other' } };
+    const c = compareRuns(runA, otherModel);
+    expect([c.sameFingerprint, c.sameWork]).toEqual([false, true]);
+    expect(c.headline.accuracy.delta).toBeCloseTo(0.25, 12);
+  });
+
+  it('refuses runs of different work unless forced, naming the difference', () => {
     const other = run('D', 'f2', [runB.cases[0]!]);
     expect(() => compareRuns(runA, other)).toThrow(DecidekitError);
-    expect(() => compareRuns(runA, other)).toThrow(/fingerprints differ \(f1 vs f2/);
+    expect(() => compareRuns(runA, other)).toThrow(/different work \(case set: A 2 cases, B 1; only in A: x2\)/);
     const c = compareRuns(runA, other, { force: true });
-    expect(c.sameFingerprint).toBe(false);
+    expect([c.sameFingerprint, c.sameWork]).toEqual([false, false]);
     expect([c.shared, c.onlyInA, c.onlyInB]).toEqual([2, 2, 0]);
     expect(c.changed.map((d) => `${d.caseId}/${d.questionId}`)).toEqual(['x1/urgent', 'x1/route']);
   });

@@ -3,6 +3,11 @@ import type { BenchRun } from './run.js';
 import type { MetricGroup, RunStatus } from './summary.js';
 import type { QuestionType } from '../question.js';
 import { DecidekitError } from '../errors.js';
+import { isSameWork, workDifferences } from './run-work.js';
+import { caseSampleOfRun } from './run-statistics.js';
+import { pairedBootstrap, type PairedComparison } from '../stats/bootstrap.js';
+import { DEFAULT_CONVENTIONS, type Conventions } from '../stats/conventions.js';
+import { mcnemarExact, type McNemarResult } from '../stats/mcnemar.js';
 
 /** A metric of run A and run B; `delta` = b - a, null when either side is absent. */
 export interface MetricDelta {
@@ -25,6 +30,7 @@ export interface HeadlineDeltas {
   readonly accuracy: MetricDelta;
   readonly kl: MetricDelta;
   readonly brier: MetricDelta;
+  readonly logLoss: MetricDelta;
   readonly ece: MetricDelta;
   readonly meanConfidence: MetricDelta;
   /** Failed decisions. */
@@ -64,8 +70,10 @@ export interface ChangedDecision {
 export interface RunComparison {
   readonly a: ComparedRun;
   readonly b: ComparedRun;
-  /** False only when the comparison was forced across fingerprints. */
+  /** Same dataset, cases, questions, model and endpoint. */
   readonly sameFingerprint: boolean;
+  /** Same dataset revision, cases and questions (models may differ); false only when forced. */
+  readonly sameWork: boolean;
   readonly headline: HeadlineDeltas;
   /** Union of both runs' questions, keys sorted. */
   readonly byQuestion: readonly QuestionDelta[];
@@ -81,11 +89,24 @@ export interface RunComparison {
   readonly shared: number;
   readonly onlyInA: number;
   readonly onlyInB: number;
+  /** McNemar's exact test on the shared decisions' right/wrong outcomes (A first). */
+  readonly mcnemar: McNemarResult;
+  /**
+   * Per headline metric, B - A with a paired case-level bootstrap interval and a verdict at
+   * 95% (better, worse, within noise); null when intervals were turned off.
+   */
+  readonly paired: PairedComparison | null;
+  /** The conventions both runs' numbers were computed under. */
+  readonly conventions: Conventions;
 }
 
 export interface CompareRunsOptions {
-  /** Compare runs whose fingerprints differ (other cases, questions, model or endpoint). Default false. */
+  /** Compare runs that measured different work (another dataset revision, cases or questions). Default false. */
   readonly force?: boolean;
+  /** The conventions both runs' numbers use (their summaries must be computed under them). Default: the defaults. */
+  readonly conventions?: Conventions;
+  /** Paired bootstrap intervals and verdicts. Default true. */
+  readonly intervals?: boolean;
 }
 
 function delta(a: number | null, b: number | null): MetricDelta {
@@ -104,15 +125,24 @@ const decisionKey = (caseId: string, questionId: string) => JSON.stringify([case
 /**
  * Run B against run A: headline metrics and per-question metrics side by side with deltas
  * (b - a), and every decision whose correctness changed. Every number is taken from the
- * runs' summaries or decisions; nothing is rescored. Runs with different fingerprints are
- * not comparable and are refused unless `force` is set.
+ * runs' summaries or decisions; nothing is rescored. Runs of different models on the same
+ * work compare; runs of different work are refused, naming each difference, unless `force`.
  */
 export function compareRuns(a: BenchRun, b: BenchRun, options: CompareRunsOptions = {}): RunComparison {
   const sameFingerprint = a.fingerprint === b.fingerprint;
-  if (!sameFingerprint && options.force !== true) {
+  // The fingerprint decides "same work" through its dataset, case and question parts; the
+  // model and endpoint are what a comparison is for, so they may differ.
+  const sameWork = sameFingerprint || isSameWork(a.config, b.config);
+  if (!sameWork && options.force !== true) {
+    const reasons = workDifferences(a.config, b.config, {
+      was: 'A',
+      now: 'B',
+      onlyInWas: 'only in A',
+      onlyInNow: 'only in B',
+    });
     throw new DecidekitError(
       'not_comparable',
-      `cannot compare runs ${a.id} and ${b.id}: fingerprints differ (${a.fingerprint} vs ${b.fingerprint}: another dataset revision, case set, question set, model or endpoint) (compare anyway with --force)`,
+      `cannot compare runs ${a.id} and ${b.id}: they measured different work (${reasons.join('; ') || 'fingerprint parts differ'}) (compare anyway with --force)`,
       { context: { a: a.id, b: b.id } },
     );
   }
@@ -126,12 +156,14 @@ export function compareRuns(a: BenchRun, b: BenchRun, options: CompareRunsOption
       { context: { a: a.id, b: b.id } },
     );
   }
+  const conventions = options.conventions ?? DEFAULT_CONVENTIONS;
   const sa = a.summary;
   const sb = b.summary;
   const headline: HeadlineDeltas = {
     accuracy: delta(sa.accuracy, sb.accuracy),
     kl: delta(sa.kl, sb.kl),
     brier: delta(sa.brier, sb.brier),
+    logLoss: delta(sa.logLoss ?? null, sb.logLoss ?? null),
     ece: delta(sa.ece, sb.ece),
     meanConfidence: delta(sa.meanConfidence, sb.meanConfidence),
     errors: delta(sa.errors, sb.errors),
@@ -196,6 +228,7 @@ export function compareRuns(a: BenchRun, b: BenchRun, options: CompareRunsOption
     a: side(a, decisionsA),
     b: side(b, decisionsB),
     sameFingerprint,
+    sameWork,
     headline,
     byQuestion,
     changed,
@@ -205,5 +238,11 @@ export function compareRuns(a: BenchRun, b: BenchRun, options: CompareRunsOption
     shared,
     onlyInA: decisionsA - shared,
     onlyInB: decisionsB - shared,
+    mcnemar: mcnemarExact(broken, fixed),
+    paired:
+      options.intervals === false || conventions.bootstrapResamples === 0
+        ? null
+        : pairedBootstrap(caseSampleOfRun(a.cases), caseSampleOfRun(b.cases), conventions),
+    conventions,
   };
 }

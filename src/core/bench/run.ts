@@ -47,6 +47,12 @@ export interface RunConfig {
   /** A filtered run is never compared with a full one. */
   readonly filters: RunFilters;
   readonly pricePerMtokUsd: number | null;
+  /**
+   * The conventions the run's numbers use (`conventionsText`: ECE bins, binning and
+   * averaging, floors, tie rules, bootstrap resamples and seed). Absent in runs stored
+   * before conventions were recorded: those read with the defaults, and reports say so.
+   */
+  readonly conventions?: string;
 }
 
 export interface BenchRun {

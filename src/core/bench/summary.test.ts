@@ -48,6 +48,19 @@ describe('summarizeBenchmark', () => {
     latencyMs: null,
   });
 
+  it('takes log loss against the gold label over answered decisions, floored at 1e-15', () => {
+    // Gold labels: urgent "true" (p 0.95), route "shipping" (p 0.1), severity "high" (p 0.8).
+    const s = summarizeBenchmark([ok, failed]);
+    expect(s.logLoss).toBeCloseTo(-(Math.log(0.95) + Math.log(0.1) + Math.log(0.8)) / 3, 14);
+    const certainWrong = answered(a, 1, [
+      [0, 1],
+      [0.5, 0.5],
+      [1, 0, 0],
+    ]);
+    expect(summarizeBenchmark([certainWrong]).byType.noul?.logLoss).toBeCloseTo(-Math.log(1e-15), 12);
+    expect(summarizeBenchmark([failed]).logLoss).toBeNull();
+  });
+
   it('counts failed decisions as misses but keeps them out of KL, Brier and ECE', () => {
     const s = summarizeBenchmark([ok, failed]);
     expect(s.total).toBe(6);

@@ -1,7 +1,13 @@
-import type { CaseResult, FailureKind } from './case-result.js';
+import type { CaseResult, Decision, FailureKind } from './case-result.js';
 import type { QuestionType } from '../question.js';
 import { QUESTION_TYPES } from '../question.js';
-import { CalibrationAccumulator, type ReliabilityBin } from '../calibration.js';
+import {
+  CalibrationAccumulator,
+  DEFAULT_CALIBRATION,
+  type CalibrationOptions,
+  type ReliabilityBin,
+} from '../calibration.js';
+import { logLoss } from '../decision-score.js';
 import { ExactSum } from '../exact-sum.js';
 import { summarizeLatency, type LatencySummary } from '../percentile.js';
 import { rate, type Rating } from './rating.js';
@@ -19,6 +25,8 @@ export interface MetricGroup {
   /** Means over answered decisions; null when none was answered. */
   readonly kl: number | null;
   readonly brier: number | null;
+  /** Mean of -ln(max(p(gold label), 1e-15)) over answered decisions. */
+  readonly logLoss: number | null;
   readonly ece: number | null;
   readonly meanConfidence: number | null;
 }
@@ -64,6 +72,8 @@ export interface SummarizeOptions {
   /** Cases the run meant to send; cases never sent make the run incomplete. Default: cases given. */
   readonly expectedCases?: number;
   readonly pricePerMtokUsd?: number;
+  /** The ECE convention (bins, binning, averaging). Default: ten equal-width bins, pooled. */
+  readonly calibration?: CalibrationOptions;
 }
 
 class GroupAccumulator {
@@ -72,7 +82,12 @@ class GroupAccumulator {
   correct = 0;
   readonly kl = new ExactSum();
   readonly brier = new ExactSum();
-  readonly calibration = new CalibrationAccumulator();
+  readonly logLoss = new ExactSum();
+  readonly calibration: CalibrationAccumulator;
+
+  constructor(calibration: CalibrationOptions) {
+    this.calibration = new CalibrationAccumulator(calibration);
+  }
 
   summarize(): MetricGroup {
     const c = this.calibration.summarize();
@@ -83,16 +98,17 @@ class GroupAccumulator {
       accuracy: this.total === 0 ? null : this.correct / this.total,
       kl: this.kl.mean(),
       brier: this.brier.mean(),
+      logLoss: this.logLoss.mean(),
       ece: c.ece,
       meanConfidence: c.meanConfidence,
     };
   }
 }
 
-function groupFor(map: Map<string, GroupAccumulator>, key: string): GroupAccumulator {
+function groupFor(map: Map<string, GroupAccumulator>, key: string, calibration: CalibrationOptions): GroupAccumulator {
   let g = map.get(key);
   if (!g) {
-    g = new GroupAccumulator();
+    g = new GroupAccumulator(calibration);
     map.set(key, g);
   }
   return g;
@@ -109,7 +125,7 @@ function sortedRecord(map: Map<string, GroupAccumulator>): Record<string, Metric
  * `cases` (sums are exact, breakdown keys sorted).
  */
 export function summarizeBenchmark(cases: Iterable<CaseResult>, options: SummarizeOptions = {}): BenchSummary {
-  const accumulator = new BenchAccumulator();
+  const accumulator = new BenchAccumulator(options.calibration);
   for (const c of cases) accumulator.add(c);
   return accumulator.summarize(options);
 }
@@ -120,7 +136,8 @@ export function summarizeBenchmark(cases: Iterable<CaseResult>, options: Summari
  * latency per answered request, not with decisions.
  */
 export class BenchAccumulator {
-  readonly #all = new GroupAccumulator();
+  readonly #calibration: CalibrationOptions;
+  readonly #all: GroupAccumulator;
   readonly #byType = new Map<string, GroupAccumulator>();
   readonly #byWorkflow = new Map<string, GroupAccumulator>();
   readonly #byQuestion = new Map<string, GroupAccumulator>();
@@ -133,6 +150,12 @@ export class BenchAccumulator {
   #tokensReported = 0;
   #errors = 0;
   #confidentDisagreements = 0;
+
+  /** `calibration`: the ECE convention (default ten equal-width bins, pooled). */
+  constructor(calibration: CalibrationOptions = DEFAULT_CALIBRATION) {
+    this.#calibration = calibration;
+    this.#all = new GroupAccumulator(calibration);
+  }
 
   /** Cases added so far. */
   get cases(): number {
@@ -154,11 +177,12 @@ export class BenchAccumulator {
       this.#errorKinds[kind] = (this.#errorKinds[kind] ?? 0) + 1;
     }
     for (const d of c.decisions) {
+      const questionKey = `${c.workflow}/${d.questionId}`;
       const groups = [
         this.#all,
-        groupFor(this.#byType, d.type),
-        groupFor(this.#byWorkflow, c.workflow),
-        groupFor(this.#byQuestion, `${c.workflow}/${d.questionId}`),
+        groupFor(this.#byType, d.type, this.#calibration),
+        groupFor(this.#byWorkflow, c.workflow, this.#calibration),
+        groupFor(this.#byQuestion, questionKey, this.#calibration),
       ];
       const o = d.outcome;
       if (o.status === 'failed') {
@@ -167,13 +191,15 @@ export class BenchAccumulator {
         continue;
       }
       if (!o.correct && o.confidence >= CONFIDENT_THRESHOLD) this.#confidentDisagreements++;
+      const loss = decisionLogLoss(d, o.probabilities);
       for (const g of groups) {
         g.total++;
         g.answered++;
         if (o.correct) g.correct++;
         g.kl.add(o.kl);
         g.brier.add(o.brier);
-        g.calibration.add(o.confidence, o.correct);
+        g.logLoss.add(loss);
+        g.calibration.add(o.confidence, o.correct, questionKey);
       }
     }
   }
@@ -225,14 +251,17 @@ export class BenchAccumulator {
 }
 
 /** A metric of a group (or of a whole run) that may be absent. */
-export type GroupMetricName = 'accuracy' | 'kl' | 'brier' | 'ece' | 'meanConfidence';
+export type GroupMetricName = 'accuracy' | 'kl' | 'brier' | 'logLoss' | 'ece' | 'meanConfidence';
 
 /** Why each absent (null) metric of a group is absent; metrics with a value have no entry. */
-export function metricGroupNullReasons(g: MetricGroup): Partial<Record<GroupMetricName, string>> {
+export function metricGroupNullReasons(
+  g: Omit<MetricGroup, 'logLoss'> & { readonly logLoss?: number | null },
+): Partial<Record<GroupMetricName, string>> {
   const out: Partial<Record<GroupMetricName, string>> = {};
   const unanswered = g.total === 0 ? 'no decisions' : `no decision was answered (${g.total} failed)`;
   if (g.accuracy === null) out.accuracy = 'no decisions';
-  for (const k of ['kl', 'brier', 'ece', 'meanConfidence'] as const) if (g[k] === null) out[k] = unanswered;
+  // Log loss is absent (undefined) from heads of runs stored without it: only null needs a reason.
+  for (const k of ['kl', 'brier', 'logLoss', 'ece', 'meanConfidence'] as const) if (g[k] === null) out[k] = unanswered;
   return out;
 }
 
@@ -258,4 +287,9 @@ export function latencyNullReason(l: LatencySummary): string | null {
 /** Why the cost per correct decision is absent, or null when it is present. */
 export function costPerCorrectNullReason(c: CostSummary): string | null {
   return c.perCorrectUsd === null ? 'no decision is correct' : null;
+}
+
+/** Log loss of an answered decision against its gold label (docs/scoring.md). */
+export function decisionLogLoss(d: Decision, probabilities: readonly number[]): number {
+  return logLoss(probabilities[d.answers.indexOf(d.gold.label)] ?? 0);
 }

@@ -4,14 +4,14 @@
  * (`score`, `compare`, `tune`, `actions`) goes through these functions.
  */
 import type { ChoiceCase, ChoiceDecision, OfflineCase, OfflineDecision, ScoreCase, YesNoCase } from './case.js';
-import { argmaxFirst } from '../decision-score.js';
+import { argmaxFirst, logLoss } from '../decision-score.js';
 import { ExactSum } from '../exact-sum.js';
 
 /** The yes/no threshold nobody chose: predicted yes iff p >= 0.5. */
 export const DEFAULT_YES_NO_THRESHOLD = 0.5;
 
-/** Floor of the probability of the true answer inside log loss, so a 0 stays finite (about 34.5). */
-export const LOG_LOSS_FLOOR = 1e-15;
+// Log loss is shared with the benchmark: one home in core/decision-score.ts.
+export { LOG_LOSS_FLOOR, logLoss } from '../decision-score.js';
 
 export interface YesNoPrediction {
   readonly yes: boolean;
@@ -60,11 +60,6 @@ export function choiceBrier(probabilities: readonly number[], correctIndex: numb
     sum.add(d * d);
   }
   return sum.value();
-}
-
-/** -ln(max(p_true, 1e-15)); a certain right answer is +0 (never -0). */
-export function logLoss(pTrue: number): number {
-  return 0 - Math.log(Math.max(pTrue, LOG_LOSS_FLOOR));
 }
 
 /** One saved decision scored against its case. */

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { renderBenchJson, renderBenchJsonChunks } from './bench-json.js';
 import { nonSnakeKeys } from '../test-support/json-keys.js';
-import { createFailedRun, createMixedRun } from '../../core/bench/test-support/bench-run-fixture.js';
+import {
+  createFailedRun,
+  createMixedRun,
+  createRunStatistics,
+} from '../../core/bench/test-support/bench-run-fixture.js';
 
 type Json = Record<string, unknown>;
 
@@ -123,6 +127,35 @@ describe('renderBenchJson', () => {
     expect(rows.filter((r) => r['correct'] === true).length / rows.length).toBe(run.summary.accuracy);
   });
 
+  it('puts a [low, high] interval beside each headline metric, with the noise floor and conventions', () => {
+    const statistics = createRunStatistics(run);
+    const summary = (JSON.parse(renderBenchJson(run, { statistics })) as Json)['summary'] as Json;
+    expect(nonSnakeKeys(summary, ['by_workflow', 'by_question'])).toEqual([]);
+    for (const [key, metric] of [
+      ['accuracy', 'accuracy'],
+      ['kl', 'kl'],
+      ['brier', 'brier'],
+      ['log_loss', 'logLoss'],
+      ['ece', 'ece'],
+    ] as const) {
+      const ci = statistics.intervals![metric]!;
+      expect(summary[`${key}_ci`]).toEqual([ci.low, ci.high]);
+      expect(ci.low).toBeLessThanOrEqual(summary[key] as number);
+      expect(ci.high).toBeGreaterThanOrEqual(summary[key] as number);
+    }
+    expect(summary['ece_noise_floor']).toEqual({
+      mean: statistics.eceNoise!.mean,
+      p95: statistics.eceNoise!.p95,
+      simulations: 500,
+      within_noise: statistics.eceNoise!.withinNoise,
+    });
+    expect(summary['conventions']).toMatchObject({ ece_bins: 10, ece_binning: 'equal-width', seed: 1 });
+    const off = (
+      JSON.parse(renderBenchJson(run, { statistics: { ...statistics, intervals: null, eceNoise: null } })) as Json
+    )['summary'] as Json;
+    expect([off['accuracy_ci'], off['ece_noise_floor']]).toEqual([null, null]);
+  });
+
   it('writes every key snake_case (data keys such as workflow names aside), version 2', () => {
     expect(doc['version']).toBe(2);
     expect(nonSnakeKeys(doc, ['by_workflow', 'by_question', 'question_set'])).toEqual([]);
@@ -138,6 +171,7 @@ describe('renderBenchJson', () => {
       'price_per_mtok_usd',
       'case_ids',
       'question_set',
+      'conventions',
     ]);
     expect((doc['summary'] as Json)['reliability']).toEqual(
       run.summary.reliability.map((b) => ({

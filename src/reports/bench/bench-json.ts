@@ -1,7 +1,8 @@
 import type { CaseResult, Decision } from '../../core/bench/case-result.js';
 import type { ReportedRun } from '../../core/bench/run.js';
 import { assertNever } from '../../core/question.js';
-import { benchSummaryJson, datasetJson, runConfigJson } from '../json-shapes.js';
+import type { RunStatistics } from '../../core/bench/run-statistics.js';
+import { benchSummaryJson, datasetJson, runConfigJson, runStatisticsJson } from '../json-shapes.js';
 
 /**
  * Bumped when a key is renamed or removed (adding keys does not bump it). Version 2 renamed
@@ -42,8 +43,13 @@ export interface BenchDecisionRow {
  * fingerprint, label, config, dataset, summary, decisions. Keys are snake_case in a fixed
  * order, numbers unrounded, absent metrics null.
  */
-export function renderBenchJson(run: ReportedRun): string {
-  return [...renderBenchJsonChunks(run)].join('');
+/** The statistics to put beside the summary (`<metric>_ci`, noise floor, conventions). */
+export interface BenchJsonOptions {
+  readonly statistics?: RunStatistics | null;
+}
+
+export function renderBenchJson(run: ReportedRun, options: BenchJsonOptions = {}): string {
+  return [...renderBenchJsonChunks(run, options)].join('');
 }
 
 /** Stands in for the decisions while the rest of the document is rendered. */
@@ -54,7 +60,7 @@ const DECISIONS_MARK = '\u0000decisions';
  * decision row at a time, so a run of any size is written without the whole text (or
  * every case) in memory.
  */
-export function* renderBenchJsonChunks(run: ReportedRun): Generator<string> {
+export function* renderBenchJsonChunks(run: ReportedRun, options: BenchJsonOptions = {}): Generator<string> {
   const document = {
     format: 'decidekit.bench',
     version: BENCH_JSON_VERSION,
@@ -65,7 +71,7 @@ export function* renderBenchJsonChunks(run: ReportedRun): Generator<string> {
     label: run.label,
     config: runConfigJson(run.config),
     dataset: datasetJson(run.config.dataset),
-    summary: benchSummaryJson(run.summary),
+    summary: { ...benchSummaryJson(run.summary), ...runStatisticsJson(options.statistics ?? null) },
     decisions: DECISIONS_MARK,
   };
   const text = JSON.stringify(document, null, 2);

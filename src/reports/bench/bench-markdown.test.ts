@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { renderBenchMarkdown } from './bench-markdown.js';
+import { formatNumber, formatPercent } from '../format.js';
 import {
   createFailedRun,
   createManyDisagreementsRun,
   createMixedRun,
   createRun,
+  createRunStatistics,
   securityCase,
   TYPED_DECISIONS,
 } from '../../core/bench/test-support/bench-run-fixture.js';
@@ -28,10 +30,23 @@ function positions(text: string, markers: readonly string[]): number[] {
 describe('renderBenchMarkdown', () => {
   const run = createMixedRun();
   const states = new Map(run.cases.map((c) => [c.caseId, STATE]));
-  const markdown = renderBenchMarkdown(run, { states });
+  const markdown = renderBenchMarkdown(run, { states, statistics: createRunStatistics(run) });
 
   it('matches the reviewed snapshot', async () => {
     await expect(markdown).toMatchFileSnapshot('./__snapshots__/bench-markdown.mixed.md');
+  });
+
+  it('puts each headline interval beside its number and says cases are resampled', () => {
+    const st = createRunStatistics(run);
+    const acc = st.intervals!.accuracy!;
+    expect(markdown).toContain(
+      `**Accuracy: ${formatPercent(run.summary.accuracy)}** [${formatPercent(acc.low)}, ${formatPercent(acc.high)}]`,
+    );
+    expect(markdown).toContain(`**Log loss:** ${formatNumber(run.summary.logLoss)} [`);
+    expect(markdown).toMatch(/noise floor \d\.\d{3} \(95th percentile \d\.\d{3}\): (within|beyond) noise/);
+    expect(markdown).toContain('Cases are resampled, not decisions');
+    expect(markdown).toContain('Conventions: ECE over 10 equal-width bins, pooled over decisions');
+    expect(renderBenchMarkdown(run)).not.toContain('Cases are resampled');
   });
 
   it('puts the sections in the order of the spec', () => {
@@ -65,7 +80,9 @@ describe('renderBenchMarkdown', () => {
     const s = run.summary;
     expect(s.correct).toBe(8);
     expect(s.total).toBe(15);
-    expect(markdown).toContain('**Accuracy: 53.3%** (8/15 decisions; 3 errors count as misses)');
+    expect(markdown).toMatch(
+      /\*\*Accuracy: 53\.3%\*\* \[\d+\.\d%, \d+\.\d%\] \(8\/15 decisions; 3 errors count as misses\)/,
+    );
     expect(markdown).toContain('**Rating:** ★★☆ above the 47.0% prior');
     expect(markdown).toContain('5 sent, 4 answered, 1 failed (timeout 1)');
     expect(markdown).toContain('**Input tokens:** 3,679');
@@ -187,7 +204,7 @@ describe('renderBenchMarkdown', () => {
     expect(text).not.toMatch(/^\*\*Rating:\*\* [★☆]/m);
     expect(headings(text)).not.toContain('## Calibration');
     expect(headings(text)).not.toContain('## Latency');
-    expect(text).toContain('**KL from gold:** n/a · **Brier:** n/a · **ECE:** n/a');
+    expect(text).toContain('**KL from gold:** n/a · **Brier:** n/a · **Log loss:** n/a · **ECE:** n/a');
     expect(text).toContain('0 answered, 2 failed (transport 1, http 1)');
     expect(text).toContain('No answered decisions.');
     expect(text).toContain('  error  transport: connection refused by 127.0.0.1:8084');

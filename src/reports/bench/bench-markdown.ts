@@ -15,6 +15,14 @@ import {
   TEACHER_NOTE,
 } from './bench-describe.js';
 import { renderCaseTrace } from './bench-trace.js';
+import type { HeadlineMetric, RunStatistics } from '../../core/bench/run-statistics.js';
+import {
+  describeEceNoise,
+  describeIntervals,
+  describeRunConventions,
+  formatInterval,
+  intervalOf,
+} from './bench-statistics.js';
 import {
   escapeMarkdownText,
   formatCount,
@@ -36,6 +44,8 @@ export interface BenchMarkdownOptions {
   readonly redactHost?: boolean;
   /** Case id -> state, for the state preview in the trace; without it the preview is left out. */
   readonly states?: ReadonlyMap<string, string | object>;
+  /** Intervals, ECE noise floor and conventions; absent: the numbers alone. */
+  readonly statistics?: RunStatistics | null;
 }
 
 /** Rows of the "Disagreements with gold" table before the count of the rest. */
@@ -80,12 +90,19 @@ export function* renderBenchMarkdownChunks(run: ReportedRun, options: BenchMarkd
   if (notes.length > 0) para(notes.join('\n>\n'));
 
   // Headline: accuracy; KL, Brier, ECE; rating.
+  const st = options.statistics ?? null;
+  const ci = (metric: HeadlineMetric) => {
+    const text = formatInterval(metric, intervalOf(st, metric));
+    return text === '' ? '' : ` ${text}`;
+  };
   para(
-    `**Accuracy: ${formatPercent(s.accuracy)}** (${formatRatio(s.correct, s.total)} decisions${s.errors > 0 ? `; ${formatCount(s.errors)} errors count as misses` : ''})`,
+    `**Accuracy: ${formatPercent(s.accuracy)}**${ci('accuracy')} (${formatRatio(s.correct, s.total)} decisions${s.errors > 0 ? `; ${formatCount(s.errors)} errors count as misses` : ''})`,
   );
+  const noise = describeEceNoise(st);
   para(
-    `**KL from gold:** ${formatNumber(s.kl)} · **Brier:** ${formatNumber(s.brier)} · **ECE:** ${formatNumber(s.ece)}`,
+    `**KL from gold:** ${formatNumber(s.kl)}${ci('kl')} · **Brier:** ${formatNumber(s.brier)}${ci('brier')} · **Log loss:** ${formatNumber(s.logLoss)}${ci('logLoss')} · **ECE:** ${formatNumber(s.ece)}${ci('ece')}${noise === null ? '' : ` (${noise})`}`,
   );
+  if (st !== null) para(escapeMarkdownText(describeRunConventions(st)));
   para(
     nothingAnswered
       ? `**Rating:** ${s.rating.label}`
@@ -125,7 +142,8 @@ export function* renderBenchMarkdownChunks(run: ReportedRun, options: BenchMarkd
     '- Gold is the mean of three samples from a teacher model, so accuracy measures **agreement with that teacher, not correctness**. A model better than the teacher can score lower wherever the teacher is wrong.',
     `- Reference points from the dataset card: a prior that ignores the input scores **${PRIOR_NOTE}**; a fresh teacher sample agrees with the others' gold **${TEACHER_NOTE}** of the time. Scores well above ${TEACHER_NOTE} mean the model learned the teacher's habits. Stars: ★ at or below ${PRIOR_NOTE}, ★★ above it, ★★★ at or above ${TEACHER_NOTE}.`,
     '- Accuracy counts every decision of a failed request as a miss; KL, Brier, ECE and mean confidence cover answered decisions only. Lower KL and Brier are better (Brier runs from 0 to 2).',
-    "- ECE is the standard top-label definition over ten equal-width confidence bins. The dataset card publishes no ECE formula, so **this ECE is not comparable with the card's ECE column**.",
+    `- ECE is the standard top-label definition${st === null ? ' over ten equal-width confidence bins' : ` under the conventions stated above`}. The dataset card publishes no ECE formula, so **this ECE is not comparable with the card's ECE column**.`,
+    ...(st === null ? [] : [`- ${describeIntervals(st)}`]),
     '- Per-question accuracy ceilings differ widely; read the per-question table as well as the average.',
   ];
   if (run.config.dataset.synthetic)

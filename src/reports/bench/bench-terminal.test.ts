@@ -5,6 +5,7 @@ import {
   createFailedRun,
   createManyDisagreementsRun,
   createMixedRun,
+  createRunStatistics,
   TYPED_DECISIONS,
 } from '../../core/bench/test-support/bench-run-fixture.js';
 
@@ -12,7 +13,7 @@ const ANSI = /\u001b\[/;
 
 describe('renderBenchTerminal', () => {
   const run = createMixedRun();
-  const plain = renderBenchTerminal(run, { colour: false });
+  const plain = renderBenchTerminal(run, { colour: false, statistics: createRunStatistics(run) });
 
   it('matches the reviewed snapshot (colour off)', async () => {
     await expect(plain).toMatchFileSnapshot('./__snapshots__/bench-terminal.mixed.txt');
@@ -21,7 +22,7 @@ describe('renderBenchTerminal', () => {
   it('writes no ANSI codes when colour is off, and only adds codes when it is on', () => {
     expect(plain).not.toMatch(ANSI);
     expect(renderBenchTerminal(createFailedRun(), { colour: false })).not.toMatch(ANSI);
-    const coloured = renderBenchTerminal(run, { colour: true });
+    const coloured = renderBenchTerminal(run, { colour: true, statistics: createRunStatistics(run) });
     expect(coloured).toMatch(ANSI);
     expect(stripAnsi(coloured)).toBe(plain);
   });
@@ -65,9 +66,10 @@ describe('renderBenchTerminal', () => {
 
   it('shows the headline lines, rating, requests, latency, tokens and duration', () => {
     for (const line of [
-      /^Accuracy +53\.3% {2}\(8\/15 decisions; 3 errors count as misses\)$/m,
-      /^KL from gold +0\.492$/m,
-      /^Brier +0\.257$/m,
+      /^Accuracy +53\.3% {2}\[\d+\.\d%, \d+\.\d%\] {2}\(8\/15 decisions; 3 errors count as misses\)$/m,
+      /^KL from gold +0\.492 {2}\[0\.\d{3}, 0\.\d{3}\]$/m,
+      /^Brier +0\.257 {2}\[0\.\d{3}, 0\.\d{3}\]$/m,
+      /^Log loss +\d\.\d{3} {2}\[\d\.\d{3}, \d\.\d{3}\]$/m,
       /^ECE +0\.372 /m,
       /^Mean confidence +71\.4%$/m,
       /^Confident disagreements +2 /m,

@@ -8,6 +8,14 @@ import {
 } from '../../core/bench/summary.js';
 import { QUESTION_TYPES } from '../../core/question.js';
 import { rate } from '../../core/bench/rating.js';
+import type { HeadlineMetric, RunStatistics } from '../../core/bench/run-statistics.js';
+import {
+  describeEceNoise,
+  describeIntervals,
+  describeRunConventions,
+  formatInterval,
+  intervalOf,
+} from './bench-statistics.js';
 import {
   describeErrorKinds,
   describeFilters,
@@ -47,6 +55,8 @@ export interface BenchTerminalOptions {
   readonly width?: number;
   /** Show the server host as `<redacted>`. Default false. */
   readonly redactHost?: boolean;
+  /** Intervals, ECE noise floor and conventions; absent: the numbers alone. */
+  readonly statistics?: RunStatistics | null;
 }
 
 /** Below this width the ten-cell bars are left out of the tables. */
@@ -115,17 +125,24 @@ export function renderBenchTerminal(run: ReportedRun, options: BenchTerminalOpti
 
   const rows: Array<readonly [string, string]> = [];
   const errorsNote = s.errors > 0 ? `; ${formatCount(s.errors)} errors count as misses` : '';
+  const st = options.statistics ?? null;
+  const ci = (metric: HeadlineMetric) => {
+    const text = formatInterval(metric, intervalOf(st, metric));
+    return text === '' ? '' : `  ${p.dim(text)}`;
+  };
   rows.push([
     'Accuracy',
-    `${p.bold(paintByRating(formatPercent(s.accuracy), s.rating.stars, p))}  (${formatRatio(s.correct, s.total)} decisions${errorsNote})`,
+    `${p.bold(paintByRating(formatPercent(s.accuracy), s.rating.stars, p))}${ci('accuracy')}  (${formatRatio(s.correct, s.total)} decisions${errorsNote})`,
   ]);
   const absent = benchNullReasons(s);
   const why = (reason: string | undefined): string => (reason === undefined ? '' : p.dim(`  (${reason})`));
-  rows.push(['KL from gold', `${formatNumber(s.kl)}${why(absent.kl)}`]);
-  rows.push(['Brier', `${formatNumber(s.brier)}${why(absent.brier)}`]);
+  rows.push(['KL from gold', `${formatNumber(s.kl)}${ci('kl')}${why(absent.kl)}`]);
+  rows.push(['Brier', `${formatNumber(s.brier)}${ci('brier')}${why(absent.brier)}`]);
+  rows.push(['Log loss', `${formatNumber(s.logLoss)}${ci('logLoss')}${why(absent.logLoss)}`]);
+  const noise = describeEceNoise(st);
   rows.push([
     'ECE',
-    `${formatNumber(s.ece)}${s.ece === null ? why(absent.ece) : p.dim("  (not comparable with the card's ECE column)")}`,
+    `${formatNumber(s.ece)}${ci('ece')}${s.ece === null ? why(absent.ece) : p.dim(`  ${noise === null ? '' : `${noise}; `}not comparable with the card's ECE column`)}`,
   ]);
   rows.push(['Mean confidence', `${formatPercent(s.meanConfidence)}${why(absent.meanConfidence)}`]);
   rows.push([
@@ -172,6 +189,10 @@ export function renderBenchTerminal(run: ReportedRun, options: BenchTerminalOpti
   out.push(
     p.dim(`Accuracy measures agreement with the dataset's teacher, not correctness (${describeReferencePoints()}).`),
   );
+  if (st !== null) {
+    for (const line of wrapText(describeIntervals(st), Math.max(40, width))) out.push(p.dim(line));
+    for (const line of wrapText(describeRunConventions(st), Math.max(40, width))) out.push(p.dim(line));
+  }
   const dataset = `Data: ${singleLine(d.id)} (${singleLine(d.split)} split, revision ${singleLine(d.revision ?? NOT_AVAILABLE)}, license ${singleLine(d.license)})`;
   out.push(dataset);
   out.push(p.dim(singleLine(d.attribution)));

@@ -46,10 +46,20 @@ import {
   numberCell,
 } from './html-page.js';
 import { renderBarChart, renderHistogramChart, renderReliabilityChart } from './svg-charts.js';
+import type { HeadlineMetric, RunStatistics } from '../../core/bench/run-statistics.js';
+import {
+  describeEceNoise,
+  describeIntervals,
+  describeRunConventions,
+  formatInterval,
+  intervalOf,
+} from '../bench/bench-statistics.js';
 
 export interface BenchHtmlOptions {
   /** Show the server host as `<redacted>`. Default false. */
   readonly redactHost?: boolean;
+  /** Intervals, ECE noise floor and conventions; absent: the numbers alone. */
+  readonly statistics?: RunStatistics | null;
 }
 
 /** Rows of the "most confident disagreements" table. */
@@ -61,19 +71,44 @@ const num = numberCell;
 const pctCell = (value: number | null): Cell => ({ text: formatPercent(value), value });
 
 /** The headline cards of a run (shared with the comparison page). */
-export function benchCards(run: Pick<BenchRun, 'summary'>): Card[] {
+export function benchCards(run: Pick<BenchRun, 'summary'>, statistics: RunStatistics | null = null): Card[] {
   const s = run.summary;
+  // The 95% interval leads a card's detail line when there is one.
+  const ci = (metric: HeadlineMetric, rest: string) => {
+    const text = formatInterval(metric, intervalOf(statistics, metric));
+    return text === '' ? rest : `95% ${text} · ${rest}`;
+  };
+  const noise = describeEceNoise(statistics);
   const cards: Card[] = [
     {
       key: 'accuracy',
       label: 'Accuracy',
       text: formatPercent(s.accuracy),
       value: s.accuracy,
-      detail: `${formatRatio(s.correct, s.total)} decisions`,
+      detail: ci('accuracy', `${formatRatio(s.correct, s.total)} decisions`),
     },
-    { key: 'kl', label: 'KL from gold', text: formatNumber(s.kl), value: s.kl, detail: 'lower is better' },
-    { key: 'brier', label: 'Brier', text: formatNumber(s.brier), value: s.brier, detail: '0 best, 2 worst' },
-    { key: 'ece', label: 'ECE', text: formatNumber(s.ece), value: s.ece, detail: 'ten confidence bins' },
+    { key: 'kl', label: 'KL from gold', text: formatNumber(s.kl), value: s.kl, detail: ci('kl', 'lower is better') },
+    {
+      key: 'brier',
+      label: 'Brier',
+      text: formatNumber(s.brier),
+      value: s.brier,
+      detail: ci('brier', '0 best, 2 worst'),
+    },
+    {
+      key: 'logLoss',
+      label: 'Log loss',
+      text: formatNumber(s.logLoss),
+      value: s.logLoss ?? null,
+      detail: ci('logLoss', 'of the gold label'),
+    },
+    {
+      key: 'ece',
+      label: 'ECE',
+      text: formatNumber(s.ece),
+      value: s.ece,
+      detail: ci('ece', noise ?? `${statistics?.conventions.eceBins ?? 10} confidence bins`),
+    },
     {
       key: 'rating',
       label: 'Rating',
@@ -213,12 +248,15 @@ export function renderBenchHtml(run: ReportedRun, options: BenchHtmlOptions = {}
     out.push(`<p class="warn"><strong>Filtered run</strong> (${escapeHtml(filters)}): ${FILTERED_NOTE}.</p>`);
   out.push('</header><main>');
 
-  out.push(renderCards(benchCards(run)));
+  const st = options.statistics ?? null;
+  out.push(renderCards(benchCards(run, st)));
   const kinds = describeErrorKinds(s.errorKinds);
   out.push(
     `<p class="note">Requests: ${formatCount(s.requests.total)} sent, ${formatCount(s.requests.answered)} answered, ${formatCount(s.requests.failed)} failed${kinds === null ? '' : ` (${escapeHtml(kinds)})`} · completion ${formatPercent(s.completionRate)} · status ${escapeHtml(describeStatus(run))} · input tokens ${formatCount(s.inputTokens)}. ` +
-      `Gold is the mean of three teacher samples: accuracy is agreement with that teacher. Reference points: a prior scores ${PRIOR_NOTE}, teacher self-agreement ${TEACHER_NOTE}. ECE is top-label over ten equal bins (not the card’s ECE).</p>`,
+      `Gold is the mean of three teacher samples: accuracy is agreement with that teacher. Reference points: a prior scores ${PRIOR_NOTE}, teacher self-agreement ${TEACHER_NOTE}. ECE is top-label${st === null ? ' over ten equal bins' : ''} (not the card’s ECE).</p>`,
   );
+  if (st !== null)
+    out.push(`<p class="note">${escapeHtml(describeIntervals(st))} ${escapeHtml(describeRunConventions(st))}</p>`);
 
   // Reliability.
   out.push('<h2 id="calibration">Calibration</h2>');

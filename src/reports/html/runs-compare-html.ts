@@ -8,13 +8,24 @@ import type { BenchRun } from '../../core/bench/run.js';
 import { histogramOf } from '../../core/histogram.js';
 import { paretoFront } from '../../core/pareto.js';
 import { describeFilters, describeRunName, describeServer } from '../bench/bench-describe.js';
-import { formatCount, formatLatencyMs, formatNumber, formatPercent, formatUsd } from '../format.js';
+import { formatCount, formatLatencyMs, formatNumber, formatPercent, formatSigned, formatUsd } from '../format.js';
 import { escapeHtml } from './html-escape.js';
 import { renderFigure, renderPage, renderTable, type Cell, numberCell, renderReliabilityTable } from './html-page.js';
 import { renderBarChart, renderHistogramChart, renderReliabilityChart, renderScatterChart } from './svg-charts.js';
+import type { LeaderboardRow } from '../../core/bench/leaderboard.js';
+import { HEADLINE_METRICS, type HeadlineMetric } from '../../core/bench/run-statistics.js';
+import { isSameWork } from '../../core/bench/run-work.js';
+import { describeConventions, type Conventions } from '../../core/stats/conventions.js';
+import { formatInterval, formatMetric } from '../bench/bench-statistics.js';
+import type { RunComparison } from '../../core/bench/run-diff.js';
+import { describePairedReading, describePValue } from '../runs/runs-diff.js';
 
 export interface RunsCompareHtmlOptions {
   readonly redactHost?: boolean;
+  /** The runs ranked by accuracy with intervals and ties (what `runs compare A B C` prints). */
+  readonly leaderboard?: { readonly rows: readonly LeaderboardRow[]; readonly conventions: Conventions };
+  /** Two runs: the second against the first, paired (what `runs compare A B` prints). */
+  readonly paired?: RunComparison;
 }
 
 const num = numberCell;
@@ -32,16 +43,17 @@ export function renderRunsCompareHtml(runs: readonly BenchRun[], options: RunsCo
   out.push(
     `<p class="meta">${runs.map((r, i) => `<span class="s${i % 6}">■</span> ${escapeHtml(names[i]!)}: run <code>${escapeHtml(r.id)}</code>, ${escapeHtml(r.createdAt)}, ${escapeHtml(describeServer(r.config, options.redactHost === true))}, ${escapeHtml(r.config.dataset.id)}`).join('<br>')}</p>`,
   );
-  const fingerprints = new Set(runs.map((r) => r.fingerprint));
-  if (fingerprints.size > 1)
+  if (!runs.every((r) => isSameWork(runs[0]!.config, r.config)))
     out.push(
-      `<p class="warn"><strong>Different fingerprints:</strong> these runs differ in dataset, cases, questions, model or endpoint; compare with care.</p>`,
+      `<p class="warn"><strong>Different work:</strong> these runs differ in dataset revision, cases or questions; compare with care.</p>`,
     );
   const filtered = runs.flatMap((r, i) => (describeFilters(r.config) === null ? [] : [names[i]!]));
   if (filtered.length > 0)
     out.push(`<p class="warn"><strong>Filtered runs:</strong> ${escapeHtml(filtered.join(', '))}.</p>`);
   out.push('</header><main>');
 
+  if (options.paired !== undefined) out.push(renderPairedSection(names, options.paired));
+  if (options.leaderboard !== undefined) out.push(renderLeaderboardSection(runs, names, options.leaderboard));
   out.push('<h2 id="headline">Headline</h2>');
   out.push(
     renderTable({
@@ -249,4 +261,72 @@ function tradeOff(
     }),
     pair: true,
   });
+}
+
+/** The leaderboard: rank, run, each headline metric with its 95% interval, and ties with the leader. */
+function renderLeaderboardSection(
+  runs: readonly BenchRun[],
+  names: readonly string[],
+  board: NonNullable<RunsCompareHtmlOptions['leaderboard']>,
+): string {
+  const nameOf = new Map(runs.map((r, i) => [r.id, names[i]!]));
+  const table = renderTable({
+    id: 'leaderboard',
+    sortable: true,
+    headers: [
+      'rank#',
+      'run',
+      ...HEADLINE_METRICS.flatMap((m) => [`${METRIC_LABELS[m]}#`, `${METRIC_LABELS[m]} 95%`]),
+      '',
+    ],
+    rows: board.rows.map((r, i): Cell[] => [
+      num(r.rank, String(r.rank)),
+      nameOf.get(r.id) ?? r.id,
+      ...HEADLINE_METRICS.flatMap((m): Cell[] => [
+        num(r.values[m], formatMetric(m, r.values[m])),
+        formatInterval(m, r.intervals?.[m] ?? null),
+      ]),
+      i === 0 ? 'leader' : r.tiedWithLeader ? 'tied with the leader' : '',
+    ]),
+  });
+  const reading =
+    board.rows[0]?.intervals === null
+      ? 'Intervals were turned off (--no-ci).'
+      : `Ranked by accuracy. Intervals are 95%, from ${formatCount(board.conventions.bootstrapResamples)} bootstrap resamples of cases (seed ${board.conventions.seed}; the questions of a case share its state, so cases, not decisions, are resampled). A run is tied with the leader when their accuracy intervals overlap.`;
+  return `<h2 id="leaderboard-title">Leaderboard</h2>${table}<p class="note">${escapeHtml(reading)} ${escapeHtml(`Conventions: ${describeConventions(board.conventions)}.`)}</p>`;
+}
+
+const METRIC_LABELS: Readonly<Record<HeadlineMetric, string>> = {
+  accuracy: 'accuracy',
+  kl: 'KL',
+  brier: 'Brier',
+  logLoss: 'log loss',
+  ece: 'ECE',
+};
+
+/** B against A, paired: per metric both values, B - A, its 95% paired interval and the verdict; McNemar beneath. */
+function renderPairedSection(names: readonly string[], c: RunComparison): string {
+  const p = c.paired;
+  const change = (m: HeadlineMetric, v: number | null) =>
+    v === null ? 'n/a' : m === 'accuracy' ? `${formatSigned(v * 100, 1)} pp` : formatSigned(v);
+  const table = renderTable({
+    id: 'paired',
+    headers: ['metric', `A: ${names[0]}#`, `B: ${names[1]}#`, 'B - A#', '95% paired interval', 'B against A'],
+    rows: HEADLINE_METRICS.map((m): Cell[] => {
+      const x = p?.metrics[m];
+      const d = c.headline[m];
+      return [
+        METRIC_LABELS[m],
+        num(d.a, formatMetric(m, d.a)),
+        num(d.b, formatMetric(m, d.b)),
+        num(d.delta, change(m, d.delta)),
+        x?.interval ? `[${change(m, x.interval.low)}, ${change(m, x.interval.high)}]` : '',
+        x?.verdict === null || x === undefined ? '' : x.verdict === 'within_noise' ? 'within noise' : x.verdict,
+      ];
+    }),
+  });
+  const mc = c.mcnemar;
+  return `<h2 id="paired-title">B against A, paired</h2>${table}<p class="note">${escapeHtml(
+    `McNemar exact test on accuracy: ${formatCount(mc.onlyFirstCorrect)} decisions right only in A, ${formatCount(mc.onlySecondCorrect)} right only in B; ${describePValue(mc.pValue)}. ${describePairedReading(c)}`,
+  )}</p>`;
 }

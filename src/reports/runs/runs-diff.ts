@@ -11,8 +11,12 @@ import {
   renderTextTable,
   singleLine,
   truncate,
+  wrapText,
 } from '../format.js';
 import { describeCreatedAt } from './runs-list.js';
+import type { PairedComparison, StatMetric, Verdict } from '../../core/stats/bootstrap.js';
+import { conventionsJson, conventionsText, describeConventions } from '../../core/stats/conventions.js';
+import { HEADLINE_METRICS, METRIC_JSON_NAMES } from '../../core/bench/run-statistics.js';
 
 export interface RunComparisonOptions {
   readonly colour: boolean;
@@ -54,10 +58,12 @@ export function renderRunComparison(c: RunComparison, options: RunComparisonOpti
     out.push(
       p.dim(`  same fingerprint ${c.a.fingerprint}: same dataset revision, cases, questions, model and endpoint`),
     );
+  else if (c.sameWork)
+    out.push(p.dim('  same dataset revision, cases and questions; the model or server differs (what is compared)'));
   else {
     out.push(
       p.yellow(
-        `  warning: fingerprints differ (${c.a.fingerprint} vs ${c.b.fingerprint}); the runs differ in dataset revision, cases, questions, model or endpoint, so the deltas are not like for like`,
+        `  warning: the runs measured different work (dataset revision, cases or questions differ), so the deltas are not like for like`,
       ),
     );
   }
@@ -75,15 +81,31 @@ export function renderRunComparison(c: RunComparison, options: RunComparisonOpti
   const signed = (v: number | null) => formatSigned(v);
   const latencyDelta = (v: number | null) =>
     v === null ? NOT_AVAILABLE : `${v > 0 ? '+' : v < 0 ? '-' : '±'}${formatLatencyMs(Math.abs(v))}`;
+  const paired = (
+    name: string,
+    m: StatMetric,
+    d: MetricDelta,
+    show: (v: number | null) => string,
+    showDelta: (v: number | null) => string,
+  ) => {
+    const pm = c.paired?.metrics[m];
+    const interval = pm?.interval ?? null;
+    return [
+      ...metric(name, d, show, showDelta, m === 'accuracy' ? 'higher' : 'lower'),
+      interval === null ? '' : `[${showDelta(interval.low)}, ${showDelta(interval.high)}]`,
+      describeVerdict(pm?.verdict ?? null, p),
+    ];
+  };
   out.push(p.bold('Headline'));
   out.push(
     ...renderTextTable(
-      ['', 'A', 'B', 'B - A'],
+      ['', 'A', 'B', 'B - A', '95% paired interval', 'B against A'],
       [
-        metric('accuracy', h.accuracy, formatPercent, pp, 'higher'),
-        metric('KL from gold', h.kl, num, signed, 'lower'),
-        metric('Brier', h.brier, num, signed, 'lower'),
-        metric('ECE', h.ece, num, signed, 'lower'),
+        paired('accuracy', 'accuracy', h.accuracy, formatPercent, pp),
+        paired('KL from gold', 'kl', h.kl, num, signed),
+        paired('Brier', 'brier', h.brier, num, signed),
+        paired('log loss', 'logLoss', h.logLoss, num, signed),
+        paired('ECE', 'ece', h.ece, num, signed),
         metric('mean confidence', h.meanConfidence, formatPercent, pp, null),
         metric(
           'errors',
@@ -97,6 +119,11 @@ export function renderRunComparison(c: RunComparison, options: RunComparisonOpti
       { indent: '  ', styleHeader: p.dim },
     ),
   );
+  const mc = c.mcnemar;
+  out.push(
+    `  McNemar exact test on accuracy: ${formatCount(mc.onlyFirstCorrect)} decisions right only in A, ${formatCount(mc.onlySecondCorrect)} right only in B; ${describePValue(mc.pValue)}${mc.pValue < 0.05 ? ' (differ at 95%)' : ' (no difference at 95%)'}`,
+  );
+  for (const line of wrapText(describePairedReading(c), 96)) out.push(p.dim(`  ${line}`));
   out.push('');
 
   out.push(p.bold('By question'));
@@ -150,6 +177,29 @@ export function renderRunComparison(c: RunComparison, options: RunComparisonOpti
   return `${out.join('\n')}\n`;
 }
 
+/** A p-value for people: `p = 0.012`, `p = 1`, tiny ones `p < 0.0001`. */
+export function describePValue(p: number): string {
+  if (p < 0.0001) return 'p < 0.0001';
+  return `p = ${p >= 0.001 ? p.toFixed(3).replace(/0+$/, '').replace(/\.$/, '') : p.toPrecision(2)}`;
+}
+
+/** `better` / `worse` in colour, `within noise` plain, '' without a verdict. */
+export function describeVerdict(verdict: Verdict | null, p: Palette): string {
+  if (verdict === null) return '';
+  if (verdict === 'better') return p.green('better');
+  if (verdict === 'worse') return p.red('worse');
+  return 'within noise';
+}
+
+/** What the paired intervals mean, with the conventions they were computed under. */
+export function describePairedReading(c: RunComparison): string {
+  const boot =
+    c.paired === null
+      ? 'Intervals were turned off (--no-ci).'
+      : `Paired: each of ${formatCount(c.conventions.bootstrapResamples)} bootstrap resamples (seed ${c.conventions.seed}) draws the same ${formatCount(c.paired.cases)} cases for both runs, so what the runs share cancels; a verdict is better or worse only when the 95% interval of B - A excludes 0. Cases, not decisions, are resampled: the questions of a case share its state.`;
+  return `${boot} Conventions: ${describeConventions(c.conventions)}.`;
+}
+
 const deltaJson = (d: MetricDelta) => ({ a: d.a, b: d.b, delta: d.delta });
 
 const sideJson = (r: ComparedRun) => ({
@@ -176,10 +226,12 @@ export function renderRunComparisonJson(c: RunComparison): string {
     a: sideJson(c.a),
     b: sideJson(c.b),
     same_fingerprint: c.sameFingerprint,
+    same_work: c.sameWork,
     headline: {
       accuracy: deltaJson(h.accuracy),
       kl: deltaJson(h.kl),
       brier: deltaJson(h.brier),
+      log_loss: deltaJson(h.logLoss),
       ece: deltaJson(h.ece),
       mean_confidence: deltaJson(h.meanConfidence),
       errors: deltaJson(h.errors),
@@ -207,6 +259,36 @@ export function renderRunComparisonJson(c: RunComparison): string {
     shared: c.shared,
     only_in_a: c.onlyInA,
     only_in_b: c.onlyInB,
+    mcnemar: {
+      only_a_correct: c.mcnemar.onlyFirstCorrect,
+      only_b_correct: c.mcnemar.onlySecondCorrect,
+      p_value: c.mcnemar.pValue,
+    },
+    paired: pairedJson(c.paired),
+    conventions: { ...conventionsJson(c.conventions), text: conventionsText(c.conventions) },
   };
   return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+/** Per metric: A, B, B - A, its 95% paired interval `[low, high]` and the verdict; null when intervals are off. */
+function pairedJson(p: PairedComparison | null) {
+  if (p === null) return null;
+  const metrics: Record<string, unknown> = {};
+  for (const m of HEADLINE_METRICS) {
+    const x = p.metrics[m];
+    metrics[METRIC_JSON_NAMES[m]] = {
+      a: x.first,
+      b: x.second,
+      difference: x.difference,
+      difference_ci: x.interval === null ? null : [x.interval.low, x.interval.high],
+      verdict: x.verdict,
+    };
+  }
+  return {
+    cases: p.cases,
+    cases_only_in_a: p.onlyFirst,
+    cases_only_in_b: p.onlySecond,
+    resamples: p.resamples,
+    metrics,
+  };
 }

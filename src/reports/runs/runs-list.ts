@@ -112,7 +112,7 @@ export function renderRunsList(heads: readonly StoredRunHead[], options: RunsLis
   const notes = [
     describeStoreCounts(heads.length, stored, counts, options.storePath),
     ...(heads.some((h) => h.embeddedServer !== null) ? ['* a built-in model on the embedded reference server.'] : []),
-    "Same fingerprint: comparable ('decidekit runs compare A B'). Details: 'decidekit runs show ID'.",
+    "Numbers as stored, without intervals: 'decidekit runs show ID' gives each with its 95% interval. Runs of the same dataset, cases and questions compare paired, whatever the model ('decidekit runs compare A B').",
     ...(endpoints.size > 0 ? [`endpoints: ${[...endpoints].sort().join(', ')}`] : []),
   ];
   const footer = notes.flatMap((n) => wrapText(n, width)).map((l) => p.dim(l));

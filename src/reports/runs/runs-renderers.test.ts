@@ -227,14 +227,14 @@ describe('renderRunComparison', () => {
     expect(text).toContain('... and 5 more');
   });
 
-  it('warns in a forced comparison across fingerprints', () => {
+  it('warns in a forced comparison of different work', () => {
     const other = makeRun(
       '20261204-000000-eeee',
       [answeredCase(c1, rightAnswers())],
       runConfig({ caseIds: [c1], filters: { limit: 1, workflow: null } }),
     );
     const text = renderRunComparison(compareRuns(runA, other, { force: true }), { colour: false });
-    expect(text).toContain('warning: fingerprints differ');
+    expect(text).toContain('warning: the runs measured different work');
     expect(text).toContain('9 only in A, 0 only in B');
   });
 

@@ -5,7 +5,7 @@ import {
   latencyNullReason,
 } from '../../core/bench/summary.js';
 import { formatEndpoint } from '../../protocol/wire/endpoint.js';
-import { benchSummaryJson, datasetJson, runConfigJson, runHeadJson } from '../json-shapes.js';
+import { benchSummaryJson, datasetJson, runConfigJson, runHeadJson, runStatisticsJson } from '../json-shapes.js';
 import type { StoredRunHead, StoredRunInfo } from '../../store/run-store.js';
 import {
   describeErrorKinds,
@@ -27,13 +27,24 @@ import {
   renderStars,
   renderTextRows,
   singleLine,
+  wrapText,
 } from '../format.js';
+import type { HeadlineMetric, RunStatistics } from '../../core/bench/run-statistics.js';
+import {
+  describeEceNoise,
+  describeIntervals,
+  describeRunConventions,
+  formatInterval,
+  intervalOf,
+} from '../bench/bench-statistics.js';
 import { describeCreatedAt } from './runs-list.js';
 
 export interface RunShowOptions {
   readonly colour: boolean;
   /** Show the host as `<redacted>`. Default false. */
   readonly redactHost?: boolean;
+  /** Intervals, ECE noise floor and conventions; absent: the numbers alone. */
+  readonly statistics?: RunStatistics | null;
 }
 
 /** `runs show`: what the run was (configuration, provenance) and its headline results. */
@@ -83,14 +94,24 @@ export function renderRunShow(head: StoredRunHead, run: StoredRunInfo, options: 
   const errorsNote = s.errors > 0 ? `; ${formatCount(s.errors)} errors count as misses` : '';
   const kinds = describeErrorKinds(s.errorKinds);
   const cost = s.cost;
+  const st = options.statistics ?? null;
+  const ci = (metric: HeadlineMetric) => {
+    const text = formatInterval(metric, intervalOf(st, metric));
+    return text === '' ? '' : `  ${p.dim(text)}`;
+  };
+  const noise = describeEceNoise(st);
   const absent = benchNullReasons(s);
   const why = (reason: string | null | undefined): string => (reason == null ? '' : p.dim(`  (${reason})`));
   const latencyWhy = latencyNullReason(s.latencyMs);
   const rows: [string, string][] = [
-    ['accuracy', `${formatPercent(s.accuracy)}  (${formatRatio(s.correct, s.total)} decisions${errorsNote})`],
-    ['KL from gold', `${formatNumber(s.kl)}${why(absent.kl)}`],
-    ['Brier', `${formatNumber(s.brier)}${why(absent.brier)}`],
-    ['ECE', `${formatNumber(s.ece)}${why(absent.ece)}`],
+    [
+      'accuracy',
+      `${formatPercent(s.accuracy)}${ci('accuracy')}  (${formatRatio(s.correct, s.total)} decisions${errorsNote})`,
+    ],
+    ['KL from gold', `${formatNumber(s.kl)}${ci('kl')}${why(absent.kl)}`],
+    ['Brier', `${formatNumber(s.brier)}${ci('brier')}${why(absent.brier)}`],
+    ['log loss', `${formatNumber(s.logLoss)}${ci('logLoss')}${why(absent.logLoss)}`],
+    ['ECE', `${formatNumber(s.ece)}${ci('ece')}${noise === null ? why(absent.ece) : p.dim(`  ${noise}`)}`],
     ['mean confidence', `${formatPercent(s.meanConfidence)}${why(absent.meanConfidence)}`],
     [
       'confident disagreements',
@@ -115,6 +136,11 @@ export function renderRunShow(head: StoredRunHead, run: StoredRunInfo, options: 
       `${formatUsd(cost.totalUsd)} total · ${formatUsd(cost.perCorrectUsd)} per correct decision${why(costPerCorrectNullReason(cost))}`,
     ]);
   out.push(...renderTextRows(rows, { align: ['left', 'left'], indent: '  ' }));
+  if (st !== null) {
+    out.push('');
+    for (const line of wrapText(describeIntervals(st), 98)) out.push(p.dim(`  ${line}`));
+    for (const line of wrapText(describeRunConventions(st), 98)) out.push(p.dim(`  ${line}`));
+  }
   return `${out.join('\n')}\n`;
 }
 
@@ -122,7 +148,12 @@ export function renderRunShow(head: StoredRunHead, run: StoredRunInfo, options: 
  * `runs show --json`: the run's head (its dataset in full, with the file a path dataset was
  * read from), configuration and summary (decisions: `runs export`).
  */
-export function renderRunShowJson(head: StoredRunHead, run: StoredRunInfo, redactHost = false): string {
+export function renderRunShowJson(
+  head: StoredRunHead,
+  run: StoredRunInfo,
+  redactHost = false,
+  statistics: RunStatistics | null = null,
+): string {
   const d = run.config.dataset;
   const document = {
     ...runHeadJson(head, redactHost),
@@ -132,7 +163,7 @@ export function renderRunShowJson(head: StoredRunHead, run: StoredRunInfo, redac
       file: d.file === undefined ? null : { path: d.file.path, sha256: d.file.sha256 },
     },
     config: runConfigJson(run.config, redactHost),
-    summary: benchSummaryJson(run.summary),
+    summary: { ...benchSummaryJson(run.summary), ...runStatisticsJson(statistics) },
   };
   return `${JSON.stringify(document, null, 2)}\n`;
 }

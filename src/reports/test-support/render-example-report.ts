@@ -7,6 +7,7 @@ import type { BenchCase } from '../../core/bench/case-result.js';
 import { renderBenchMarkdown } from '../bench/bench-markdown.js';
 import {
   createRun,
+  createRunStatistics,
   securityCase,
   supportCase,
   type FixtureCase,
@@ -79,5 +80,5 @@ export function renderExampleReport(): string {
     label: 'laya-mini on the synthetic sample',
   });
   const states = new Map(items.map((i) => [i.benchCase.id, i.benchCase.state]));
-  return renderBenchMarkdown(run, { states });
+  return renderBenchMarkdown(run, { states, statistics: createRunStatistics(run) });
 }

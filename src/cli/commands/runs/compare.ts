@@ -1,23 +1,33 @@
 import { UsageError } from '../../../core/errors.js';
 import { defineCommand, flag, oneOf, text } from '../../define-command.js';
+import type { CompareOptions } from '../../../app/runs/stored-runs.js';
 import type { CliIo } from '../../io.js';
 import { colourEnabled } from '../../io.js';
 import { storePathOf } from '../../locations.js';
+import { conventionChoiceOf, statisticsOptions } from '../../statistics-options.js';
 import { storeOption } from '../../shared-options.js';
 
 export const command = defineCommand({
   name: 'runs compare',
-  summary: 'run B against run A: headline and per-question deltas, changed decisions',
+  summary: 'run B against run A, paired (differences, intervals, verdicts); 3+ runs: a leaderboard',
   usage: [
-    'runs compare RUN_A RUN_B [--force] [--json] [--store PATH]',
+    'runs compare RUN_A RUN_B [--json] [--no-ci] [--ece-bins N] [--ece-binning B] [--ece-average A] [--seed S] [--force] [--store PATH]',
+    'runs compare RUN_A RUN_B RUN_C ... [--json] [options as above]',
     'runs compare RUN_A RUN_B [RUN_C ...] --format html [--out FILE] [--force] [--redact] [--store PATH]',
   ],
-  description: `Compares run B against run A: headline and per-question deltas (B - A) and every
-decision whose correctness changed. Runs must have the same fingerprint (same dataset
-revision, cases, questions, model and endpoint). With --format html: one page for two or
-more runs (overlaid charts, accuracy against latency and cost with the Pareto front).`,
+  description: `Compares run B against run A on the decisions both made, paired: per metric (accuracy,
+KL, Brier, log loss, ECE) the difference B - A with a 95% interval from a paired bootstrap
+over cases, and a verdict: better, worse or within noise. McNemar's exact test on the
+decisions each got right. Then per-question deltas and every decision whose correctness
+changed. Runs of different models on the same dataset revision, cases and questions
+compare as they are (that is the point); runs of different work are refused, naming each
+difference, unless --force. Numbers made under different conventions are refused unless
+the ECE options recompute both runs under one. Three or more runs give a leaderboard ranked
+by accuracy, with runs whose interval overlaps the leader's marked tied. With --format
+html: one page for two or more runs (the leaderboard, overlaid charts, accuracy against
+latency and cost with the Pareto front).`,
   options: {
-    force: flag('compare runs whose fingerprints differ (prints a warning)'),
+    force: flag('compare runs of different work (prints a warning)'),
     json: flag('one JSON document, numbers unrounded'),
     format: oneOf('F', ['html'], 'html: the chart page of two or more runs'),
     out: text('FILE', 'with --format html: write the page to FILE instead of standard output', {
@@ -25,45 +35,76 @@ more runs (overlaid charts, accuracy against latency and cost with the Pareto fr
     }),
     redact: flag('with --format html: show server hosts as <redacted>'),
     store: storeOption,
+    ...statisticsOptions,
   },
   positionals: { min: 2, max: 64, names: 'two or more runs (RUN_A RUN_B [RUN_C ...])' },
   exitCodes: '0 ok, 1 unknown run, unreadable store or runs not comparable, 2 usage error.',
-  examples: ['decidekit runs compare 20261130-0415 20261201-0930'],
+  examples: [
+    'decidekit runs compare 20261130-0415 20261201-0930',
+    'decidekit runs compare 20261130-0415 20261201-0930 20261201-1012 --ece-bins 15',
+  ],
   async run({ values, positionals }, io) {
-    if (values.format === 'html') return compareHtml(positionals, values, io);
+    const options = {
+      force: values.force,
+      choice: conventionChoiceOf(values),
+      intervals: !values['no-ci'],
+    };
+    if (values.format === 'html') return compareHtml(positionals, values, options, io);
     if (values.out !== undefined) throw new UsageError('runs compare --out goes with --format html');
-    if (positionals.length !== 2)
-      throw new UsageError('runs compare takes RUN_A RUN_B (more runs go with --format html)');
+    const store = storePathOf(values.store, io);
+    const colour = colourEnabled(io.stdout, io.env);
+    if (positionals.length > 2) {
+      const { readStoredRunsToCompare } = await import('../../../app/runs/stored-runs.js');
+      const { analyzed, rows, sameWork } = readStoredRunsToCompare(store, positionals, options);
+      if (!sameWork) warnDifferentWork(io);
+      const { renderLeaderboard, renderLeaderboardJson } = await import('../../../reports/runs/runs-leaderboard.js');
+      const settings = {
+        colour,
+        conventions: analyzed[0]!.statistics.conventions,
+        cases: analyzed[0]!.statistics.cases,
+      };
+      io.stdout.write(values.json ? renderLeaderboardJson(rows, settings) : renderLeaderboard(rows, settings));
+      return 0;
+    }
     const [first, second] = positionals;
     const { compareStoredRuns } = await import('../../../app/runs/stored-runs.js');
-    const comparison = compareStoredRuns(storePathOf(values.store, io), first!, second!, { force: values.force });
-    if (!comparison.sameFingerprint) {
-      io.stderr.write(
-        `decidekit runs compare: warning: fingerprints differ (${comparison.a.fingerprint} vs ${comparison.b.fingerprint}); comparing anyway because of --force\n`,
-      );
-    }
+    const comparison = compareStoredRuns(store, first!, second!, options);
+    if (!comparison.sameWork) warnDifferentWork(io);
     const { renderRunComparison, renderRunComparisonJson } = await import('../../../reports/runs/runs-diff.js');
-    io.stdout.write(
-      values.json
-        ? renderRunComparisonJson(comparison)
-        : renderRunComparison(comparison, { colour: colourEnabled(io.stdout, io.env) }),
-    );
+    io.stdout.write(values.json ? renderRunComparisonJson(comparison) : renderRunComparison(comparison, { colour }));
     return 0;
   },
 });
 
+function warnDifferentWork(io: CliIo): void {
+  io.stderr.write(
+    'decidekit runs compare: warning: the runs measured different work (dataset revision, cases or questions); comparing anyway because of --force\n',
+  );
+}
+
 async function compareHtml(
   prefixes: readonly string[],
-  values: { store: string | undefined; force: boolean; out: string | undefined; redact: boolean; json: boolean },
+  values: { store: string | undefined; out: string | undefined; redact: boolean; json: boolean },
+  options: CompareOptions,
   io: CliIo,
 ): Promise<number> {
   if (values.json) throw new UsageError('runs compare takes --json or --format html, not both');
   const { readStoredRunsToCompare } = await import('../../../app/runs/stored-runs.js');
-  const { runs, sameFingerprint } = readStoredRunsToCompare(storePathOf(values.store, io), prefixes, values);
-  if (!sameFingerprint)
-    io.stderr.write('decidekit runs compare: warning: fingerprints differ; comparing anyway because of --force\n');
+  const { analyzed, rows, sameWork, paired } = readStoredRunsToCompare(
+    storePathOf(values.store, io),
+    prefixes,
+    options,
+  );
+  if (!sameWork) warnDifferentWork(io);
   const { renderRunsCompareHtml } = await import('../../../reports/html/runs-compare-html.js');
-  const html = renderRunsCompareHtml(runs, { redactHost: values.redact });
+  const html = renderRunsCompareHtml(
+    analyzed.map((a) => a.run),
+    {
+      redactHost: values.redact,
+      leaderboard: { rows, conventions: analyzed[0]!.statistics.conventions },
+      ...(paired === null ? {} : { paired }),
+    },
+  );
   if (values.out === undefined) {
     io.stdout.write(html);
     return 0;

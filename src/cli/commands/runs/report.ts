@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { defineCommand, flag, oneOf, text, type CommandSpec } from '../../define-command.js';
 import { colourEnabled } from '../../io.js';
 import { storePathOf } from '../../locations.js';
+import { conventionChoiceOf, statisticsOptions } from '../../statistics-options.js';
 import { storeOption } from '../../shared-options.js';
 
 const options = {
@@ -18,6 +19,7 @@ const options = {
   out: text('FILE', 'write the report to FILE instead of standard output', { example: 'report.md' }),
   redact: flag('show server hosts as <redacted>'),
   store: storeOption,
+  ...statisticsOptions,
 };
 
 /** The report format a file name asks for (`report.md` → markdown); terminal otherwise. */
@@ -35,7 +37,9 @@ export const reportSpec: Omit<CommandSpec<typeof options>, 'name' | 'usage'> = {
   description: `Re-renders a stored benchmark run's full report: the terminal summary (default), the
 Markdown report with its trace, or the JSON document. RUN is a run id or a unique prefix of
 one (see 'decidekit runs list'). The Markdown report includes state previews in its trace
-when the run's dataset is still at hand.`,
+when the run's dataset is still at hand. Headline numbers carry 95% intervals (a bootstrap
+over cases with the run's stored seed, so a re-report gives the same intervals); the ECE
+options and --seed recompute the run from its stored decisions under other conventions.`,
   options,
   positionals: ['RUN'],
   exitCodes: '0 ok, 1 unknown run, unreadable store or unwritable --out, 2 usage error.',
@@ -43,10 +47,13 @@ when the run's dataset is still at hand.`,
   async run({ values, positionals: [prefix] }, io) {
     const { readRunForReport } = await import('../../../app/runs/stored-runs.js');
     const format = values.format ?? formatOfFile(values.out);
-    const { run, states } = await readRunForReport(storePathOf(values.store, io), prefix!, {
+    const stored = await readRunForReport(storePathOf(values.store, io), prefix!, {
       withStates: format === 'markdown',
       env: io.env,
     });
+    const states = stored.states;
+    const { analyzeRun } = await import('../../../app/run-analysis.js');
+    const { run, statistics } = analyzeRun(stored.run, conventionChoiceOf(values), { intervals: !values['no-ci'] });
     const redactHost = values.redact;
     const toFile = values.out !== undefined;
     let text: string;
@@ -57,18 +64,20 @@ when the run's dataset is still at hand.`,
         redactHost
           ? { ...run, config: { ...run.config, endpoint: { ...run.config.endpoint, host: REDACTED_HOST } } }
           : run,
+        { statistics },
       );
     } else if (format === 'html') {
       const { renderBenchHtml } = await import('../../../reports/html/bench-html.js');
-      text = renderBenchHtml(run, { redactHost });
+      text = renderBenchHtml(run, { redactHost, statistics });
     } else if (format === 'markdown') {
       const { renderBenchMarkdown } = await import('../../../reports/bench/bench-markdown.js');
-      text = renderBenchMarkdown(run, { redactHost, ...(states ? { states } : {}) });
+      text = renderBenchMarkdown(run, { redactHost, statistics, ...(states ? { states } : {}) });
     } else {
       const { renderBenchTerminal } = await import('../../../reports/bench/bench-terminal.js');
       text = renderBenchTerminal(run, {
         colour: !toFile && colourEnabled(io.stdout, io.env),
         redactHost,
+        statistics,
         ...(io.stdout.columns === undefined ? {} : { width: io.stdout.columns }),
       });
     }
@@ -87,5 +96,6 @@ when the run's dataset is still at hand.`,
 export const command = defineCommand({
   ...reportSpec,
   name: 'runs report',
-  usage: 'runs report RUN [--format terminal|markdown|json|html] [--out FILE] [--redact] [--store PATH]',
+  usage:
+    'runs report RUN [--format terminal|markdown|json|html] [--out FILE] [--redact] [--no-ci] [--ece-bins N] [--ece-binning B] [--ece-average A] [--seed S] [--store PATH]',
 });

@@ -1,17 +1,23 @@
 import { defineCommand, flag } from '../../define-command.js';
 import { colourEnabled } from '../../io.js';
 import { storePathOf } from '../../locations.js';
+import { conventionChoiceOf, statisticsOptions } from '../../statistics-options.js';
 import { storeOption } from '../../shared-options.js';
 
 export const command = defineCommand({
   name: 'runs show',
   summary: 'one run: configuration, provenance and headline results',
-  usage: 'runs show RUN [--redact] [--json] [--store PATH]',
-  description: 'RUN is a run id or any unique prefix of one; a probe id (probe-…) shows the stored probe.',
+  usage:
+    'runs show RUN [--redact] [--json] [--no-ci] [--ece-bins N] [--ece-binning B] [--ece-average A] [--seed S] [--store PATH]',
+  description: `RUN is a run id or any unique prefix of one; a probe id (probe-…) shows the stored
+probe. A run's headline numbers carry 95% intervals from a bootstrap over cases with its
+stored seed; the ECE options and --seed recompute the run from its stored decisions under
+other conventions.`,
   options: {
     redact: flag('show server hosts as <redacted>'),
     json: flag('one JSON document, numbers unrounded'),
     store: storeOption,
+    ...statisticsOptions,
   },
   positionals: ['RUN'],
   exitCodes: '0 ok, 1 unknown run or unreadable store, 2 usage error.',
@@ -27,13 +33,20 @@ export const command = defineCommand({
       );
       return 0;
     }
-    const { readStoredRunInfo } = await import('../../../app/runs/stored-runs.js');
-    const { head, run } = readStoredRunInfo(storePathOf(values.store, io), prefix!);
+    const { readStoredRun } = await import('../../../app/runs/stored-runs.js');
+    const stored = readStoredRun(storePathOf(values.store, io), prefix!);
+    const { analyzeRun } = await import('../../../app/run-analysis.js');
+    const { run, statistics } = analyzeRun(stored.run, conventionChoiceOf(values), { intervals: !values['no-ci'] });
+    const head = stored.head;
     const { renderRunShow, renderRunShowJson } = await import('../../../reports/runs/runs-show.js');
     io.stdout.write(
       values.json
-        ? renderRunShowJson(head, run, values.redact)
-        : renderRunShow(head, run, { colour: colourEnabled(io.stdout, io.env), redactHost: values.redact }),
+        ? renderRunShowJson(head, run, values.redact, statistics)
+        : renderRunShow(head, run, {
+            colour: colourEnabled(io.stdout, io.env),
+            redactHost: values.redact,
+            statistics,
+          }),
     );
     return 0;
   },

@@ -2,6 +2,8 @@
  * Small hand-made benchmark runs for report tests, built with the core's own scoreCase and
  * summarizeBenchmark (so every number a report shows comes from the core).
  */
+import { statisticsOfRun, type RunStatistics } from '../run-statistics.js';
+import { DEFAULT_CONVENTIONS } from '../../stats/conventions.js';
 import { scoreCase, type BenchCase, type CaseResult, type Failure, type PredictedAnswers } from '../case-result.js';
 import type { BenchRun, DatasetInfo, RunConfig } from '../run.js';
 import { summarizeBenchmark, type SummarizeOptions } from '../summary.js';
@@ -264,4 +266,17 @@ export function createManyDisagreementsRun(cases: number): BenchRun {
     });
   }
   return createRun(items);
+}
+
+/** The intervals and noise floor of a fixture run under the default conventions (seed 1). */
+export function createRunStatistics(run: BenchRun): RunStatistics {
+  const s = run.summary;
+  return {
+    ...statisticsOfRun(run.cases, DEFAULT_CONVENTIONS, {
+      intervals: true,
+      estimates: { accuracy: s.accuracy, kl: s.kl, brier: s.brier, logLoss: s.logLoss, ece: s.ece },
+    }),
+    conventionsRecorded: true,
+    recomputed: false,
+  };
 }

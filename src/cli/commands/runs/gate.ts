@@ -1,0 +1,57 @@
+import { UsageError } from '../../../core/errors.js';
+import { decimal, defineCommand, oneOf, text } from '../../define-command.js';
+import { storePathOf } from '../../locations.js';
+import { conventionChoiceOf, conventionOptions } from '../../statistics-options.js';
+import { storeOption } from '../../shared-options.js';
+
+const METRICS = ['accuracy', 'kl', 'brier', 'log_loss', 'ece'] as const;
+
+export const command = defineCommand({
+  name: 'runs gate',
+  summary: 'for CI: exit 1 when a candidate run is worse than a baseline beyond noise',
+  usage:
+    'runs gate --baseline RUN --candidate RUN [--metric accuracy|kl|brier|log_loss|ece] [--max-drop X] [--seed S] [--ece-bins N] [--ece-binning B] [--ece-average A] [--store PATH]',
+  description: `Compares the candidate run with the baseline run on the decisions both made, paired (as
+'runs compare' does), in one metric, and prints one line saying why it passes or fails.
+It fails (exit 1) when the candidate is worse beyond noise: the whole 95% paired bootstrap
+interval of the worsening lies above --max-drop (0 by default). With --max-drop 0.02 on
+accuracy, a candidate fails only when it is surely more than 2 points worse. Runs must
+measure the same work (dataset revision, cases, questions) and be complete: anything else
+fails too, with the reason.`,
+  options: {
+    baseline: text('RUN', 'the run to hold the line (id or unique prefix)', { example: '20261130' }),
+    candidate: text('RUN', 'the run under test (id or unique prefix)', { example: '20261201' }),
+    metric: oneOf('M', METRICS, 'the metric that gates: accuracy, kl, brier, log_loss or ece', { default: 'accuracy' }),
+    'max-drop': decimal(
+      'X',
+      "how much worse the candidate may be, in the metric's units\n(0.02 = two points of accuracy)",
+      {
+        min: 0,
+        default: 0,
+      },
+    ),
+    store: storeOption,
+    ...conventionOptions,
+  },
+  exitCodes: '0 the candidate passes, 1 it is worse beyond noise (or the runs cannot be compared), 2 usage error.',
+  examples: [
+    'decidekit runs gate --baseline 20261130-0415 --candidate 20261201-0930',
+    'decidekit runs gate --baseline 20261130-0415 --candidate 20261201-0930 --metric kl --max-drop 0.01',
+  ],
+  async run({ values }, io) {
+    if (values.baseline === undefined || values.candidate === undefined)
+      throw new UsageError('runs gate needs --baseline RUN and --candidate RUN');
+    const metric = values.metric === 'log_loss' ? 'logLoss' : values.metric;
+    const { gateStoredRuns } = await import('../../../app/runs/stored-runs.js');
+    const { comparison, gate } = gateStoredRuns(storePathOf(values.store, io), {
+      baseline: values.baseline,
+      candidate: values.candidate,
+      metric,
+      maxDrop: values['max-drop'],
+      choice: conventionChoiceOf(values),
+    });
+    const { renderGateLine } = await import('../../../reports/runs/runs-gate.js');
+    io.stdout.write(renderGateLine(comparison, gate, { metric, maxDrop: values['max-drop'] }));
+    return gate.pass ? 0 : 1;
+  },
+});
