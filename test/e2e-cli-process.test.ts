@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../src/protocol/server/server.js';
 import { openRunStore } from '../src/store/index.js';
+import { runCliInProcess } from '../src/cli/test-support/in-process-cli.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(
@@ -149,4 +150,34 @@ describe('the decidekit bin', () => {
       await server.close();
     }
   });
+
+  it('probe --base-url finds a plain serve in another process conformant every time, the oversized body included', async () => {
+    // The trial's setup: the server in its own process, where closing under a body still
+    // being sent races with the client reading the 413 (5 of 8 probes failed before).
+    const child = spawn(BIN, ['serve', '--port', '0'], {
+      env: { ...process.env, NO_COLOR: '1' },
+      cwd: tmp,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const url = await new Promise<string>((resolve) => {
+        let out = '';
+        child.stdout.on('data', (c: Buffer) => {
+          out += c.toString();
+          if (out.includes('\n')) resolve(out.split('\n')[0]!.trim());
+        });
+      });
+      for (let i = 0; i < 10; i++) {
+        const r = await runCliInProcess(
+          ['probe', '--base-url', url, '--only', 'conformance', '--cases', '1', '--no-store'],
+          { cwd: ROOT },
+        );
+        expect(r.stdout).toMatch(/✓ +rejects-oversized-body +1\/1 ok/);
+        expect(r.stdout).toContain('Verdict: conformant (20 of 20 checks pass)');
+        expect(r.code).toBe(0);
+      }
+    } finally {
+      child.kill('SIGTERM');
+    }
+  }, 60_000);
 });

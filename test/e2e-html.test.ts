@@ -548,6 +548,25 @@ describe('probe --out writes an HTML report', () => {
       );
       const failed = await page.locator('#robustness tbody tr', { hasText: '✗ fail' }).allTextContents();
       expect(failed.map((t) => t.split('✗')[0])).toEqual(['option-order']);
+      // "✓ pass" and "✗ fail" stay on one line, however narrow the table beside the chart is.
+      for (const width of [1100, 700]) {
+        await page.setViewportSize({ width, height: 900 });
+        const lines = await page.evaluate(() =>
+          [...document.querySelectorAll('#robustness td, #conformance td')]
+            .filter((td) => /^[✓✗–] /.test(td.textContent ?? ''))
+            .map((td) => {
+              const range = document.createRange();
+              range.selectNodeContents(td);
+              return {
+                text: td.textContent,
+                lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size,
+              };
+            }),
+        );
+        expect(lines.length).toBe(26);
+        expect(lines.filter((l) => l.lines !== 1)).toEqual([]);
+      }
+      await page.setViewportSize({ width: 1100, height: 900 });
       await page.screenshot({ path: join(OUT, 'probe.png'), fullPage: true });
     } finally {
       await server.close();

@@ -45,6 +45,7 @@ describe('decidekit probe', () => {
       expect(r.stdout).toMatch(new RegExp(`✓ +${id} `));
     expect(r.stdout).toContain('50 cases of the synthetic sample (seed 1)');
     expect(r.stdout).toContain('Verdict: conformant (20 of 20 checks pass); robust (6 of 6 probes pass)');
+    expect(r.stdout).toMatch(/noise floor \(the larger of the two repeat probes\): determinism: 0\.0% \[0\.0%, /);
     const id = /probe (probe-\d{8}-\d{6}-[0-9a-f]{4}) saved/.exec(r.stderr)?.[1];
     expect(id).toBeDefined();
 
@@ -168,5 +169,44 @@ describe('decidekit probe', () => {
     const done = await r;
     expect(done.code).toBe(130); // stopped as by Ctrl+C
     expect(done.stderr).toContain('decidekit serve: breaking protocol rules on purpose: drift, first-option-bias');
+  });
+
+  it('says so when --cases asks for more cases than the dataset has, and probes them all', async () => {
+    const r = await probe(['--cases', '1000', '--only', 'conformance', '--no-store']);
+    expect(r.code).toBe(0);
+    const all =
+      /probing the built-in reference server \(model heuristic, [^)]+\): (\d+) cases \(all of the synthetic sample: --cases 1000 asks for more than it has\), about [\d,]+ requests, one at a time/.exec(
+        r.stderr,
+      );
+    expect(all).not.toBeNull();
+    const n = Number(all![1]);
+    expect(n).toBeLessThan(1000);
+    expect(r.stdout).toContain(`${n} cases of the synthetic sample (all it has; --cases 1000 asked) (seed 1)`);
+    const one = await probe(['--cases', '1', '--only', 'conformance', '--no-store']);
+    expect(one.stderr).toMatch(/: 1 case, about \d+ requests, one at a time/);
+    expect(one.stdout).toMatch(/^1 case of the synthetic sample \(seed 1\)/m);
+  });
+
+  it('on Ctrl+C says it was interrupted and that nothing was kept, and exits 130', async () => {
+    const probesKept = async () =>
+      (JSON.parse((await runCliInProcess(['runs', 'list', '--json'], { env })).stdout) as { probes: unknown[] }).probes
+        .length;
+    const before = await probesKept();
+    const controller = new AbortController();
+    const interrupted = await runCliInProcess(['probe', '--cases', '40', '--only', 'robustness'], {
+      env,
+      cwd: ROOT,
+      signal: controller.signal,
+      onStderr: (text) => {
+        if (text.includes('  8/40 cases')) controller.abort();
+      },
+    });
+    expect(interrupted.code).toBe(130);
+    expect(interrupted.stderr).toMatch(
+      /decidekit probe: interrupted after (8|9|10) of 40 cases; nothing was kept \(a probe is saved only when it finishes\)\n$/,
+    );
+    expect(interrupted.stdout).toBe('');
+    expectNoStackTrace(interrupted.stderr);
+    expect(await probesKept()).toBe(before);
   });
 });

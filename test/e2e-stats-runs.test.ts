@@ -291,4 +291,15 @@ describe('seeds and conventions stored with the run', () => {
     expect(r.stdout).toMatch(/^Accuracy +55\.6% {2}\(278\/500 decisions\)$/m);
     expect(r.stdout).toContain('Intervals were turned off (--no-ci).');
   });
+
+  it('says why the paired comparison is null with --no-ci, in the comparison JSON', async () => {
+    const ids = [heuristic['id'] as string, prior['id'] as string];
+    const doc = JSON.parse(
+      (await cli(['runs', 'compare', ...ids, '--store', store, '--json', '--no-ci'])).stdout,
+    ) as Json;
+    expect(doc['paired']).toBeNull();
+    expect(doc['null_reasons']).toEqual({ paired: 'intervals are off (--no-ci)' });
+    // Every headline number is present on the sample, so no delta needs a reason.
+    for (const d of Object.values(doc['headline'] as Record<string, Json>)) expect(d['null_reasons']).toBeUndefined();
+  });
 });

@@ -38,6 +38,20 @@ function expectRefused(r: CliResult, file: string, what: RegExp, advice: string)
   expect(lines[0]).toContain(advice);
 }
 
+/**
+ * Runs the command a refusal's hint gives, as pasted (its placeholders filled with `fill`),
+ * and expects it to succeed.
+ */
+async function expectHintRuns(r: CliResult, fill: Readonly<Record<string, string>> = {}): Promise<void> {
+  const hint = /`decidekit ([^`]+)`$/.exec(r.stderr.trim().split('\n')[0]!)?.[1];
+  expect(hint).toBeDefined();
+  const args = hint!.split(' ').map((word) => fill[word] ?? word);
+  expect(args.filter((a) => /^[A-Z]+$/.test(a))).toEqual([]);
+  const pasted = await cli(args);
+  expect(pasted.stderr).not.toContain('(given as');
+  expect(pasted.code).toBe(0);
+}
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'decidekit-wrong-file-'));
   store = join(dir, 'runs.sqlite');
@@ -63,19 +77,99 @@ describe('a file given to the wrong command', () => {
     expectRefused(r, TD, /given as --dataset\) is a Typed Decisions dataset/, `decidekit bench --dataset ${TD}`);
   });
 
-  it('names a results file given as --dataset and says where it goes', async () => {
+  it('names a results file given as --dataset and says where it goes in the same command', async () => {
     const r = await cli(['compare', '--dataset', RESULTS, '--results', RESULTS]);
     expectRefused(
       r,
       RESULTS,
       /is a results file/,
-      `give it as --results: \`decidekit score --dataset DATASET --results ${RESULTS}\``,
+      `give it as --results: \`decidekit compare --dataset DATASET --results ${RESULTS}\``,
     );
+    await expectHintRuns(r, { DATASET });
   });
 
-  it('names an offline dataset given to bench', async () => {
-    const r = await cli(['bench', '--dataset', DATASET, '--no-store']);
-    expectRefused(r, DATASET, /is an offline dataset/, `decidekit score --dataset ${DATASET} --results RESULTS`);
+  it('puts a dataset and results given the wrong way round the right way round', async () => {
+    const r = await cli(['score', '--dataset', RESULTS, '--results', DATASET]);
+    expectRefused(
+      r,
+      RESULTS,
+      /given as --dataset\) is a results file/,
+      `give it as --results: \`decidekit score --dataset ${DATASET} --results ${RESULTS}\``,
+    );
+    await expectHintRuns(r);
+  });
+
+  it('sends an offline dataset given to bench, live or probe to score, without "give it as" the option it was given as', async () => {
+    for (const command of ['bench', 'live', 'probe']) {
+      const r = await cli([command, '--dataset', DATASET]);
+      expectRefused(
+        r,
+        DATASET,
+        /is an offline dataset/,
+        `: use \`decidekit score --dataset ${DATASET} --results RESULTS\``,
+      );
+      expect(r.stderr).not.toContain('give it as');
+      await expectHintRuns(r, { RESULTS });
+    }
+  });
+
+  it('refuses a results file given to probe --dataset once, with exit 2, as bench does', async () => {
+    const r = await cli(['probe', '--dataset', RESULTS, '--no-store']);
+    expectRefused(r, RESULTS, /is a results file/, `use \`decidekit score --dataset DATASET --results ${RESULTS}\``);
+    expect(r.stderr).not.toContain('must be a non-empty string');
+  });
+
+  it('keeps tune and actions in their own command when the file belongs under another of their options', async () => {
+    const tune = await cli(['tune', '--dataset', DATASET, '--results', DATASET]);
+    expectRefused(
+      tune,
+      DATASET,
+      /given as --results\) is an offline dataset/,
+      `give it as --dataset: \`decidekit tune --dataset ${DATASET} --results RESULTS\``,
+    );
+    expect(tune.stderr).not.toContain('decidekit score');
+    await expectHintRuns(tune, { RESULTS });
+    const inbox = join(DATA, 'inbox', 'dataset.jsonl');
+    const inboxResults = join(DATA, 'inbox', 'results-actionwise-1.jsonl');
+    const actions = await cli(['actions', '--dataset', inbox, '--spec', inbox, '--results', inboxResults]);
+    expectRefused(
+      actions,
+      inbox,
+      /given as --spec\) is an offline dataset/,
+      `give it as --dataset: \`decidekit actions --dataset ${inbox} --spec SPEC --results ${inboxResults}\``,
+    );
+    expect(actions.stderr).not.toContain('decidekit score');
+    await expectHintRuns(actions, { SPEC });
+  });
+
+  it('says what a folder of audit transcripts or offline files holds and what reads it, not to restore it', async () => {
+    const audits = join(DATA, 'audits');
+    const r = await cli(['bench', '--dataset', audits, '--no-store']);
+    expectRefused(
+      r,
+      audits,
+      /is a folder without manifest\.json holding checks\.json \(audit checks\) and transcripts\.jsonl \(audit transcripts\), not a Typed Decisions dataset/,
+      `use \`decidekit audit --transcripts ${join(audits, 'transcripts.jsonl')} --checks ${join(audits, 'checks.json')}\``,
+    );
+    expect(r.stderr).not.toContain('restore');
+    await expectHintRuns(r);
+    const moderation = join(DATA, 'moderation');
+    const m = await cli(['probe', '--dataset', moderation, '--no-store']);
+    expectRefused(
+      m,
+      moderation,
+      /holding dataset\.jsonl \(an offline dataset\), results-budget-1\.jsonl/,
+      'decidekit compare --dataset',
+    );
+    await expectHintRuns(m);
+    const empty = mkdtempSync(join(dir, 'empty-'));
+    const e = await cli(['bench', '--dataset', empty, '--no-store']);
+    expectRefused(
+      e,
+      empty,
+      /is a folder without manifest\.json and no Typed Decisions files in it/,
+      'give a dataset file',
+    );
   });
 
   it('names an offline dataset given to dataset verify', async () => {
@@ -95,7 +189,13 @@ describe('a file given to the wrong command', () => {
 
   it('names an action spec given as --results, and a results file given as --spec', async () => {
     const asResults = await cli(['tune', '--dataset', DATASET, '--results', SPEC]);
-    expectRefused(asResults, SPEC, /is an action spec/, `give it as --spec`);
+    // tune reads no spec: the hint is the command that does, with the dataset already given.
+    expectRefused(
+      asResults,
+      SPEC,
+      /is an action spec/,
+      `use \`decidekit actions --dataset ${DATASET} --spec ${SPEC} --results RESULTS\``,
+    );
     const asSpec = await cli([
       'actions',
       '--dataset',

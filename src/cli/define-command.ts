@@ -380,7 +380,13 @@ function usageErrorOf(err: unknown, known: readonly string[]): UsageError {
   const unknown = /^Unknown option '(-{1,2}[^']*)'/.exec(message);
   if (unknown) {
     const given = unknown[1]!;
-    const guess = closest(given.replace(/^-+/, '').split('=')[0]!, known);
+    const name = given.replace(/^-+/, '').split('=')[0]!;
+    // `--format html` elsewhere (runs compare, report): here the formats are their own options.
+    if (name === 'format' && known.includes('html'))
+      return new UsageError(
+        `unknown option ${given} (here the report formats are options: --html FILE${known.includes('json') ? ', --json' : ''})`,
+      );
+    const guess = closest(name, known);
     return new UsageError(`unknown option ${given}${guess ? ` (did you mean --${guess}?)` : ''}`);
   }
   const ambiguous = /^Option '(?:-\w, )?(--[\w-]+)' argument is ambiguous/.exec(message);

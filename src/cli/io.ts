@@ -41,3 +41,19 @@ export function interruptedExitCode(signal: AbortSignal): number {
 export function colourEnabled(sink: TextSink, env: CliIo['env']): boolean {
   return sink.isTTY && env['NO_COLOR'] === undefined && env['TERM'] !== 'dumb';
 }
+
+/** A long document written in pieces of about 1 MB (the whole text is never one string). */
+export function writeInPieces(sink: TextSink, chunks: Iterable<string>): void {
+  let pending: string[] = [];
+  let size = 0;
+  for (const chunk of chunks) {
+    pending.push(chunk);
+    size += chunk.length;
+    if (size >= 1 << 20) {
+      sink.write(pending.join(''));
+      pending = [];
+      size = 0;
+    }
+  }
+  if (pending.length > 0) sink.write(pending.join(''));
+}

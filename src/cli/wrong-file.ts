@@ -3,7 +3,8 @@
  * store as `--dataset`, a gzip file without its `.gz` name, ...) is a usage error, said once
  * with what the file is and what to run instead, before any line is read.
  */
-import { resolve } from 'node:path';
+import { readdir, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { sniffFileKind, type FileKind } from '../datasets/file-kind.js';
 import { shellWord } from '../reports/bench/bench-messages.js';
@@ -19,16 +20,165 @@ export interface GivenFile {
   readonly expects: ExpectedFile;
 }
 
-/** Throws a UsageError for the first given file that is of another kind than its option reads. */
-export async function refuseWrongFiles(files: readonly GivenFile[], cwd: string): Promise<void> {
-  for (const f of files) {
-    const kind = await sniffFileKind(resolve(cwd, f.path));
-    // Offline datasets and results may be Parquet too: only a Typed Decisions one is the wrong file.
-    if (kind === 'parquet' && OFFLINE.includes(f.expects) && !(await isTypedDecisionsParquet(resolve(cwd, f.path))))
-      continue;
-    const problem = kind === null ? null : wrongFileMessage(f, kind);
+/** The commands that read files, and the file options of each in the order of their usage. */
+const COMMAND_FILES = {
+  bench: [['--dataset', 'typed-decisions']],
+  live: [['--dataset', 'typed-decisions']],
+  probe: [['--dataset', 'typed-decisions']],
+  score: [
+    ['--dataset', 'offline-dataset'],
+    ['--results', 'offline-results'],
+  ],
+  compare: [
+    ['--dataset', 'offline-dataset'],
+    ['--results', 'offline-results'],
+  ],
+  validate: [
+    ['--dataset', 'offline-dataset'],
+    ['--results', 'offline-results'],
+  ],
+  tune: [
+    ['--dataset', 'offline-dataset'],
+    ['--results', 'offline-results'],
+  ],
+  actions: [
+    ['--dataset', 'offline-dataset'],
+    ['--spec', 'action-spec'],
+    ['--results', 'offline-results'],
+  ],
+  audit: [
+    ['--transcripts', 'audit-transcripts'],
+    ['--checks', 'audit-checks'],
+  ],
+} as const satisfies Record<string, readonly (readonly [string, ExpectedFile])[]>;
+
+/** A command whose file options a hint can fill in. */
+export type FileCommand = keyof typeof COMMAND_FILES;
+
+/** The command that reads each kind of file, when the one running reads no such file. */
+const READER_OF: Record<ExpectedFile, FileCommand> = {
+  'typed-decisions': 'bench',
+  'offline-dataset': 'score',
+  'offline-results': 'score',
+  'action-spec': 'actions',
+  'audit-checks': 'audit',
+  'audit-transcripts': 'audit',
+};
+
+/** What an unknown file of each kind is called in a hint. */
+const PLACEHOLDER: Record<ExpectedFile, string> = {
+  'typed-decisions': 'DATASET',
+  'offline-dataset': 'DATASET',
+  'offline-results': 'RESULTS',
+  'action-spec': 'SPEC',
+  'audit-checks': 'CHECKS',
+  'audit-transcripts': 'TRANSCRIPTS',
+};
+
+/** A given file with the kind its first bytes say (null: unknown, or nothing to say). */
+interface SniffedFile extends GivenFile {
+  readonly kind: FileKind | null;
+}
+
+/**
+ * Throws a UsageError for the first given file that is of another kind than its option
+ * reads. `command` is the command running: a file it reads under another option is sent
+ * there, with the other files given filled in (`decidekit tune --dataset D --results R`).
+ */
+export async function refuseWrongFiles(files: readonly GivenFile[], cwd: string, command?: FileCommand): Promise<void> {
+  const sniffed: SniffedFile[] = [];
+  for (const f of files) sniffed.push({ ...f, kind: await kindOf(f, cwd) });
+  for (const f of sniffed) {
+    if (f.expects === 'typed-decisions') {
+      const folder = await folderProblem(f, cwd);
+      if (folder !== null) throw new UsageError(folder);
+    }
+    const problem = f.kind === null ? null : wrongFileMessage(f, f.kind, { command, given: sniffed });
     if (problem !== null) throw new UsageError(problem);
   }
+}
+
+async function kindOf(f: GivenFile, cwd: string): Promise<FileKind | null> {
+  const path = resolve(cwd, f.path);
+  const kind = await sniffFileKind(path);
+  // Offline datasets and results may be Parquet too: only a Typed Decisions one is the wrong file.
+  if (kind === 'parquet' && OFFLINE.includes(f.expects) && !(await isTypedDecisionsParquet(path))) return null;
+  return kind;
+}
+
+/**
+ * A folder given for a Typed Decisions dataset that has no manifest.json and holds none of
+ * its files: say what it holds (audit transcripts, an offline dataset and results, ...) and
+ * what reads them, rather than asking to restore a dataset folder it never was.
+ */
+async function folderProblem(f: GivenFile, cwd: string): Promise<string | null> {
+  const dir = resolve(cwd, f.path);
+  let names: string[];
+  try {
+    if (!(await stat(dir)).isDirectory()) return null;
+    names = (await readdir(dir)).sort();
+  } catch {
+    return null; // the loader words what is wrong with it
+  }
+  if (names.includes('manifest.json')) return null;
+  const found: { name: string; kind: ExpectedFile }[] = [];
+  for (const name of names.slice(0, MAX_FOLDER_FILES)) {
+    const kind = await sniffFileKind(join(dir, name));
+    if (kind === 'typed-decisions' || kind === 'parquet') return null; // a dataset folder missing its manifest
+    if (kind !== null && kind in EXPECTED) found.push({ name, kind: kind as ExpectedFile });
+  }
+  const given = `${f.path} (given as ${f.option})`;
+  if (found.length === 0)
+    return `${given} is a folder without manifest.json and no Typed Decisions files in it: give a dataset file (.jsonl, .jsonl.gz or .parquet) or a dataset folder with its manifest.json (\`decidekit dataset fetch typed-decisions\` makes one)`;
+  const items = found.map((x) => `${x.name} (${SHORT[x.kind]})`);
+  const held = items.length === 1 ? items[0]! : `${items.slice(0, -1).join(', ')} and ${items.at(-1)!}`;
+  const files = found.map((x) => ({ ...x, path: join(f.path, x.name) }));
+  const has = (kind: ExpectedFile) => files.some((x) => x.kind === kind);
+  const results = files.filter((x) => x.kind === 'offline-results').length;
+  const command: FileCommand = has('audit-transcripts')
+    ? 'audit'
+    : has('offline-dataset') && has('action-spec') && results > 0
+      ? 'actions'
+      : has('offline-dataset') && results > 1
+        ? 'compare'
+        : has('offline-dataset') || results > 0
+          ? 'score'
+          : READER_OF[found[0]!.kind];
+  // score reads one results file: the first.
+  const chosen =
+    command === 'score' ? files.filter((x) => x.kind !== 'offline-results' || x === firstResults(files)) : files;
+  return `${given} is a folder without manifest.json holding ${held}, not a Typed Decisions dataset: use \`${commandLine(command, chosen)}\``;
+}
+
+const firstResults = (files: readonly { kind: ExpectedFile }[]) => files.find((x) => x.kind === 'offline-results');
+
+/** Files of a folder looked at for a hint. */
+const MAX_FOLDER_FILES = 200;
+
+/** What each kind is, in a few words, for a folder's list. */
+const SHORT: Record<ExpectedFile, string> = {
+  'typed-decisions': 'a Typed Decisions dataset',
+  'offline-dataset': 'an offline dataset',
+  'offline-results': 'results',
+  'action-spec': 'an action spec',
+  'audit-checks': 'audit checks',
+  'audit-transcripts': 'audit transcripts',
+};
+
+/**
+ * `decidekit <command>` with each of its file options: the files known to be of that kind,
+ * else a placeholder (`RESULTS`); options that read one file take the first.
+ */
+function commandLine(command: FileCommand, known: readonly { path: string; kind: FileKind | null }[]): string {
+  const words = ['decidekit', command];
+  for (const [option, kind] of COMMAND_FILES[command]) {
+    const paths = [...new Set(known.filter((k) => k.kind === kind).map((k) => k.path))];
+    const many =
+      (command === 'compare' || command === 'validate' || command === 'actions') && kind === 'offline-results';
+    const shown = paths.length === 0 ? [PLACEHOLDER[kind]] : many ? paths : paths.slice(0, 1);
+    for (const p of shown) words.push(option, p === PLACEHOLDER[kind] ? p : shellWord(p));
+  }
+  return words.join(' ');
 }
 
 const OFFLINE: readonly ExpectedFile[] = ['offline-dataset', 'offline-results'];
@@ -60,8 +210,18 @@ const LINE_FORMATS: readonly ExpectedFile[] = [
   'audit-transcripts',
 ];
 
+/** What a hint knows: the command running and every file given to it, with its kind. */
+export interface HintContext {
+  readonly command: FileCommand | undefined;
+  readonly given: readonly SniffedFile[];
+}
+
 /** The message for `kind` given as `f`, or null when the option reads that kind. */
-export function wrongFileMessage(f: GivenFile, kind: FileKind): string | null {
+export function wrongFileMessage(
+  f: GivenFile,
+  kind: FileKind,
+  context: HintContext = { command: undefined, given: [] },
+): string | null {
   if (kind === f.expects) return null;
   const file = shellWord(f.path);
   const given = `${f.path} (given as ${f.option})`;
@@ -81,7 +241,7 @@ export function wrongFileMessage(f: GivenFile, kind: FileKind): string | null {
         ? `${given} is a JSON document over several lines, not ${EXPECTED[f.expects]}: JSON Lines hold one JSON object a line (docs/file-formats.md)`
         : null;
     default:
-      return `${given} is ${DESCRIBED[kind]}, not ${EXPECTED[f.expects]}: ${hintFor(kind, file)}`;
+      return `${given} is ${DESCRIBED[kind]}, not ${EXPECTED[f.expects]}: ${hintFor(kind, f, context)}`;
   }
 }
 
@@ -101,25 +261,32 @@ const DESCRIBED: Record<Exclude<FileKind, 'gzip' | 'parquet' | 'json-document'>,
   html: 'an HTML report',
 };
 
-function hintFor(kind: Exclude<FileKind, 'gzip' | 'parquet' | 'json-document'>, file: string): string {
+/**
+ * Where the file goes: under another option of the command running when it reads that kind
+ * ("give it as --results: `decidekit tune …`"), else to the command that reads it, with the
+ * other files given filled in where they fit and placeholders for the rest.
+ */
+function hintFor(
+  kind: Exclude<FileKind, 'gzip' | 'parquet' | 'json-document'>,
+  f: GivenFile,
+  context: HintContext,
+): string {
   switch (kind) {
-    case 'typed-decisions':
-      return `use \`decidekit bench --dataset ${file}\``;
-    case 'offline-dataset':
-      return `give it as --dataset: \`decidekit score --dataset ${file} --results RESULTS\``;
-    case 'offline-results':
-      return `give it as --results: \`decidekit score --dataset DATASET --results ${file}\``;
-    case 'action-spec':
-      return `give it as --spec: \`decidekit actions --dataset DATASET --spec ${file} --results RESULTS\``;
-    case 'audit-checks':
-      return `use \`decidekit audit --transcripts TRANSCRIPTS --checks ${file}\``;
-    case 'audit-transcripts':
-      return `use \`decidekit audit --transcripts ${file} --checks CHECKS\``;
     case 'bench-report':
       return 'its run is in the run store: `decidekit runs list`, then `decidekit runs show RUN`';
     case 'run-store':
-      return `list its runs with \`decidekit runs list --store ${file}\``;
+      return `list its runs with \`decidekit runs list --store ${shellWord(f.path)}\``;
     case 'html':
       return 'open it in a browser';
+    default: {
+      // The file in its right place, and every other file given in the place its kind goes
+      // (two files given the wrong way round come out the right way round).
+      const known = [{ path: f.path, kind }, ...context.given.filter((g) => g.path !== f.path && g.kind !== null)];
+      const own =
+        context.command === undefined ? undefined : COMMAND_FILES[context.command].find(([, k]) => k === kind);
+      if (context.command !== undefined && own !== undefined)
+        return `give it as ${own[0]}: \`${commandLine(context.command, known)}\``;
+      return `use \`${commandLine(READER_OF[kind], known)}\``;
+    }
   }
 }

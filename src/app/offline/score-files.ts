@@ -11,6 +11,7 @@ import {
   offlineCalibration,
   offlineCaseSample,
   OfflineCaseRecord,
+  perQuestionEceDegenerate,
   type OfflineCaseKeys,
 } from '../../core/offline/case-record.js';
 import {
@@ -75,8 +76,20 @@ export async function compareResultsFiles(
       scored,
       (m) => m.summary.accuracy,
       (m) => m.stats?.intervals.accuracy ?? null,
+      (m, leader) => sameDecidedCases(runs[scored.indexOf(m)]!, runs[scored.indexOf(leader)]!),
     ),
   };
+}
+
+/** Whether two runs decided the same cases (by the kept records, else by their counts). */
+function sameDecidedCases(a: ScoredRun, b: ScoredRun): boolean {
+  const decided = (r: ScoredRun) => r.scored.summary.counts.nScored.yesNo + r.scored.summary.counts.nScored.choice;
+  if (decided(a) !== decided(b)) return false;
+  if (a.kept === null || b.kept === null) return true;
+  const x = a.kept.record.decided;
+  const y = b.kept.record.decided;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
 }
 
 interface ScoredRun {
@@ -126,8 +139,20 @@ async function scoreRuns(
           ? offlineCaseSample(record, keys(), conventions.eceAverage === 'per-question')
           : null;
       const stats = sample === null ? null : offlineIntervals(summary, sample, conventions);
+      const perQuestionDegenerate =
+        record !== undefined &&
+        conventions.eceAverage === 'per-question' &&
+        perQuestionEceDegenerate(record, { questionOf });
       runs.push({
-        scored: { datasetPath: dataset.path, resultsPath: path, model: r.model, summary, conventions, stats },
+        scored: {
+          datasetPath: dataset.path,
+          resultsPath: path,
+          model: r.model,
+          summary,
+          conventions,
+          stats,
+          ...(perQuestionDegenerate ? { perQuestionDegenerate } : {}),
+        },
         kept: sample === null || record === undefined ? null : { sample, record },
       });
     } catch (err) {

@@ -39,16 +39,31 @@ afterEach(async () => {
 });
 
 /** A probe of a real reference server on 127.0.0.1 (its body cap lowered so the oversized request stays small). */
-async function probeServer(violations: readonly Violation[], cases = 12): Promise<ProbeRun> {
-  server = await startReferenceServer({ port: 0, violations, maxBodyBytes: 64 * 1024, priorTable: null });
+async function probeServer(
+  violations: readonly Violation[],
+  {
+    cases = 12,
+    seed = 3,
+    serverSeed,
+    only,
+  }: { cases?: number; seed?: number; serverSeed?: number; only?: 'robustness' } = {},
+): Promise<ProbeRun> {
+  server = await startReferenceServer({
+    port: 0,
+    violations,
+    maxBodyBytes: 64 * 1024,
+    priorTable: null,
+    ...(serverSeed === undefined ? {} : { faults: { seed: serverSeed } }),
+  });
   const outcome = await executeProbe(
     planProbe({
       baseUrl: server.url,
       model: 'heuristic',
       cases,
-      seed: 3,
+      seed,
       oversizedBodyBytes: 128 * 1024,
       storePath: null,
+      ...(only === undefined ? {} : { only }),
     }),
     {
       toolVersion: 'test',
@@ -104,4 +119,34 @@ describe('decidekit probe against the reference server', () => {
       expect(probe.moved.length).toBeGreaterThan(0);
     }
   });
+
+  // Seeds at which option order once failed on servers with no option-order effect: its
+  // floor then came from every question, while it compares choice questions only.
+  it.each([
+    { name: 'drift --seed 7', violations: ['drift'], serverSeed: 7, seed: 1, expected: ['determinism'] },
+    { name: 'stale-cache', violations: ['stale-cache'], seed: 3, expected: ['stale-cache'] },
+    { name: 'stale-cache', violations: ['stale-cache'], seed: 6, expected: ['stale-cache'] },
+    {
+      name: 'stale-cache,sibling-bleed,question-order',
+      violations: ['stale-cache', 'sibling-bleed', 'question-order'],
+      seed: 3,
+      expected: ['stale-cache', 'question-order', 'isolation'],
+    },
+  ] as const)(
+    'serve --violate $name, probe --seed $seed: only the violated probes fail, option order passes',
+    async ({ violations, seed, expected, ...rest }) => {
+      const serverSeed = 'serverSeed' in rest ? rest.serverSeed : undefined;
+      const run = await probeServer(violations, {
+        cases: 50,
+        seed,
+        only: 'robustness',
+        ...(serverSeed === undefined ? {} : { serverSeed }),
+      });
+      expect(failedProbes(run)).toEqual(expected);
+      const o = run.robustness!.probes.find((p) => p.id === 'option-order')!;
+      // Judged against the repeats of the same choice questions, each as often as it compared them.
+      expect(o.floor!.deterministic).toBe(false);
+      expect(o.floor!.meanTv.value).not.toBe(run.robustness!.noiseFloor!.meanTv.value);
+    },
+  );
 });

@@ -80,7 +80,14 @@ export interface ExecuteProbeOptions {
 export interface ProbeStart {
   /** "the built-in reference server (model heuristic, http://…)" or the endpoint. */
   readonly target: string;
+  /** Cases in the sample: `--cases`, or every case when the dataset has fewer. */
   readonly cases: number;
+  /** `--cases` as asked. */
+  readonly casesAsked: number;
+  /** Cases the dataset has. */
+  readonly casesInDataset: number;
+  /** The dataset, as a report names it ("the synthetic sample"). */
+  readonly dataset: string;
   readonly requests: number;
 }
 
@@ -142,7 +149,14 @@ export async function executeProbe(plan: ProbePlan, options: ExecuteProbeOptions
     const target = server
       ? `the built-in reference server (model ${plan.server.model}, ${server.url})`
       : client.endpoint;
-    options.onStart?.({ target, cases: cases.length, requests: plannedRequests(plan, cases) });
+    options.onStart?.({
+      target,
+      cases: cases.length,
+      casesAsked: plan.cases,
+      casesInDataset: dataset.cases.length,
+      dataset: dataset.info.synthetic ? 'the synthetic sample' : dataset.info.id,
+      requests: plannedRequests(plan, cases),
+    });
     const createdAt = (options.clock?.() ?? new Date()).toISOString();
     const t0 = options.now();
     let found: Omit<ProbeRun, 'id' | 'createdAt' | 'config' | 'durationMs'>;

@@ -46,6 +46,7 @@ partly: excluded). Both rankings are printed.`,
         ...values.results.map((path) => ({ option: '--results', path, expects: 'offline-results' as const })),
       ],
       io.cwd,
+      'actions',
     );
     const { composeActions } = await import('../../app/offline/compose-actions.js');
     const report = await composeActions({

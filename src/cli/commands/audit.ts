@@ -73,6 +73,7 @@ key reaches the judge.`,
         ...(v.checks === undefined ? [] : [{ option: '--checks', path: v.checks, expects: 'audit-checks' as const }]),
       ],
       io.cwd,
+      'audit',
     );
     const { planAuditFromStore, executeAudit } = await import('../../app/audit/execute-audit.js');
     const terminal = await import('../../reports/audit/audit-terminal.js');

@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
-import type { BenchOutcome } from '../../app/bench/execute-bench.js';
 import type { BenchRequest } from '../../app/bench/plan-bench.js';
 import { decimal, defineCommand, flag, integer, text } from '../define-command.js';
-import { colourEnabled, interruptedExitCode, type CliIo } from '../io.js';
+import { colourEnabled, interruptedExitCode, writeInPieces } from '../io.js';
+import { given } from '../given.js';
 import { cacheDirOf, datasetChoiceOf } from '../locations.js';
 import {
   apiKeyOf,
@@ -69,26 +69,32 @@ benchmarks its default model on the bundled synthetic sample.`,
   async run({ values: v }, io) {
     const apiKey = apiKeyOf(v['api-key'], io);
     const request: BenchRequest = {
-      ...(v['base-url'] === undefined ? {} : { baseUrl: v['base-url'] }),
-      ...(v.model === undefined ? {} : { model: v.model }),
-      ...(apiKey === undefined ? {} : { apiKey }),
-      ...(v.dataset === undefined ? {} : { dataset: datasetChoiceOf(v.dataset, io) }),
-      ...(v.parallel === undefined ? {} : { parallel: v.parallel }),
-      ...(v.timeout === undefined ? {} : { timeoutSec: v.timeout }),
-      ...(v.retries === undefined ? {} : { retries: v.retries }),
-      ...(v.limit === undefined ? {} : { limit: v.limit }),
-      ...(v.workflow === undefined ? {} : { workflow: v.workflow }),
-      ...(v.sample === undefined ? {} : { sample: { cases: v.sample, seed: v.seed ?? 1 } }),
-      ...(v['price-per-mtok'] === undefined ? {} : { pricePerMtokUsd: v['price-per-mtok'] }),
-      ...(v.label === undefined ? {} : { label: v.label }),
-      ...(v.resume === undefined ? {} : { resume: v.resume }),
+      ...given({
+        baseUrl: v['base-url'],
+        model: v.model,
+        apiKey,
+        dataset: v.dataset === undefined ? undefined : datasetChoiceOf(v.dataset, io),
+        parallel: v.parallel,
+        timeoutSec: v.timeout,
+        retries: v.retries,
+        limit: v.limit,
+        workflow: v.workflow,
+        sample: v.sample === undefined ? undefined : { cases: v.sample, seed: v.seed ?? 1 },
+        pricePerMtokUsd: v['price-per-mtok'],
+        label: v.label,
+        resume: v.resume,
+      }),
       retryFailed: v['retry-failed'],
       storePath: keptStorePathOf(v, io),
       conventions: conventionChoiceOf(v),
     };
     if (request.dataset?.kind === 'path') {
       const { refuseWrongFiles } = await import('../wrong-file.js');
-      await refuseWrongFiles([{ option: '--dataset', path: request.dataset.path, expects: 'typed-decisions' }], io.cwd);
+      await refuseWrongFiles(
+        [{ option: '--dataset', path: request.dataset.path, expects: 'typed-decisions' }],
+        io.cwd,
+        'bench',
+      );
     }
     const { planBenchFromStore, executeBench } = await import('../../app/bench/execute-bench.js');
     const { renderBenchStart } = await import('../../reports/bench/bench-messages.js');
@@ -112,67 +118,25 @@ benchmarks its default model on the bundled synthetic sample.`,
       onNote: (note) => io.stderr.write(`decidekit bench: note: ${note}\n`),
       readCases: v.json,
     });
-    try {
-      return await renderOutcome(outcome, io, { json: v.json, redact: v.redact, store: v.store ?? null });
-    } finally {
-      if (outcome.kind === 'finished') outcome.dispose();
+    if (outcome.kind === 'stopped') {
+      io.stderr.write(`decidekit bench: stopped: ${outcome.message}\n`);
+      return 1;
     }
+    try {
+      const { renderFinishedBench } = await import('../../reports/bench/bench-report.js');
+      const text = renderFinishedBench(outcome, {
+        json: v.json,
+        redactHost: v.redact,
+        storeOption: v.store ?? null,
+        colour: colourEnabled(io.stdout, io.env),
+        ...(io.stdout.columns ? { width: io.stdout.columns } : {}),
+      });
+      writeInPieces(io.stdout, text.stdout);
+      for (const line of text.stderr) io.stderr.write(`${line}\n`);
+    } finally {
+      outcome.dispose();
+    }
+    if (outcome.interrupted) return interruptedExitCode(io.signal);
+    return outcome.writeError === null && outcome.run.summary.status === 'complete' ? 0 : 1;
   },
 });
-
-async function renderOutcome(
-  outcome: BenchOutcome,
-  io: CliIo,
-  options: { json: boolean; redact: boolean; store: string | null },
-): Promise<number> {
-  if (outcome.kind === 'stopped') {
-    io.stderr.write(`decidekit bench: stopped: ${outcome.message}\n`);
-    return 1;
-  }
-  const { run } = outcome;
-  if (outcome.written.length > 0 && !options.json) io.stderr.write(`wrote ${outcome.written.join(' and ')}\n`);
-  const reports = await import('../../reports/bench/bench-report.js');
-  if (options.json) writeInPieces(io.stdout, reports.renderBenchJsonChunks(run, { statistics: outcome.statistics }));
-  else
-    io.stdout.write(
-      reports.renderBenchTerminal(run, {
-        colour: colourEnabled(io.stdout, io.env),
-        redactHost: options.redact,
-        statistics: outcome.statistics,
-        ...(io.stdout.columns ? { width: io.stdout.columns } : {}),
-      }),
-    );
-  const ending = reports.renderBenchEnding(
-    {
-      runId: run.id,
-      saved: outcome.saved,
-      storeOption: options.store,
-      interrupted: outcome.interrupted,
-      casesKept: run.cases.length,
-      casesTotal: outcome.casesTotal,
-      failedCases: run.summary.requests.failed,
-      complete: run.summary.status === 'complete',
-      writeError: outcome.writeError,
-    },
-    { quiet: options.json },
-  );
-  for (const line of ending) io.stderr.write(`${line}\n`);
-  if (outcome.interrupted) return interruptedExitCode(io.signal);
-  return outcome.writeError === null && run.summary.status === 'complete' ? 0 : 1;
-}
-
-/** A long document written in pieces of about 1 MB (the whole text is never one string). */
-function writeInPieces(sink: CliIo['stdout'], chunks: Iterable<string>): void {
-  let pending: string[] = [];
-  let size = 0;
-  for (const chunk of chunks) {
-    pending.push(chunk);
-    size += chunk.length;
-    if (size >= 1 << 20) {
-      sink.write(pending.join(''));
-      pending = [];
-      size = 0;
-    }
-  }
-  if (pending.length > 0) sink.write(pending.join(''));
-}

@@ -7,7 +7,7 @@ import {
 } from '../../core/offline/model-ranking.js';
 import { defineCommand, flag, list, oneOf, text } from '../define-command.js';
 import { requiredValue } from '../option-checks.js';
-import { conventionsFromOptions, statsOptions } from '../stats-options.js';
+import { conventionsFromOptions, statisticsOptions } from '../statistics-options.js';
 
 const METRICS = Object.keys(COMPARE_SORT_METRICS) as CompareSortMetric[];
 
@@ -42,7 +42,7 @@ ranked by accuracy, marking models whose interval overlaps the leader's as tied.
         return sortOption.parse(raw, name);
       },
     },
-    ...statsOptions,
+    ...statisticsOptions,
     json: flag('one JSON document, unrounded numbers'),
     html: text('FILE', 'also write an HTML report (metrics, reliability diagrams) to FILE'),
   },
@@ -64,10 +64,13 @@ ranked by accuracy, marking models whose interval overlaps the leader's as tied.
         ...values.results.map((path) => ({ option: '--results', path, expects: 'offline-results' as const })),
       ],
       io.cwd,
+      'compare',
     );
     const { compareResultsFiles } = await import('../../app/offline/score-files.js');
     const compared = await compareResultsFiles(datasetPath, values.results, conventionsFromOptions(values));
     const rows = sort === null ? [...compared.scored] : sortByMetric(compared.scored, (r) => r.summary, sort);
+    const { conventionNotes } = await import('../../reports/offline/score-json.js');
+    for (const note of conventionNotes(compared.scored)) io.stderr.write(`warning: ${note}\n`);
     if (values.json) {
       const { renderCompareJson } = await import('../../reports/offline/score-json.js');
       io.stdout.write(renderCompareJson(compared, rows, sort));

@@ -52,7 +52,11 @@ prints one line per probe (--json: one JSON object per probe). A server that ans
       const choice = datasetChoiceOf(v.dataset, io);
       const { refuseWrongFiles } = await import('../wrong-file.js');
       if (choice.kind === 'path')
-        await refuseWrongFiles([{ option: '--dataset', path: choice.path, expects: 'typed-decisions' }], io.cwd);
+        await refuseWrongFiles(
+          [{ option: '--dataset', path: choice.path, expects: 'typed-decisions' }],
+          io.cwd,
+          'live',
+        );
     }
     const { openLive } = await import('../../app/live/run-live.js');
     const session = await openLive(

@@ -2,7 +2,8 @@ import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import type { ProbeRequest } from '../../app/probe/plan-probe.js';
 import { defineCommand, flag, integer, oneOf, text } from '../define-command.js';
-import { colourEnabled } from '../io.js';
+import { colourEnabled, interruptedExitCode } from '../io.js';
+import { plural } from '../../reports/format.js';
 import { cacheDirOf, datasetChoiceOf } from '../locations.js';
 import {
   apiKeyOf,
@@ -15,6 +16,7 @@ import { TOOL_VERSION } from '../version.js';
 
 export const command = defineCommand({
   name: 'probe',
+  handlesSignals: true,
   summary: 'check a System One server: protocol conformance, determinism, order and isolation effects',
   usage:
     'probe [--base-url URL] [--model NAME] [--api-key KEY] [--dataset D] [--cases N] [--seed S]\n' +
@@ -30,11 +32,15 @@ repeat. One request at a time. Without --base-url, probes the built-in reference
   options: {
     ...modelServerOptions('embedded reference server'),
     dataset: benchDatasetOption,
-    cases: integer('N', 'cases in the seeded sample (spread over every workflow)', {
-      min: 1,
-      max: 100_000,
-      defaultText: '50',
-    }),
+    cases: integer(
+      'N',
+      'cases in the seeded sample (spread over every workflow; a dataset with fewer is probed whole)',
+      {
+        min: 1,
+        max: 100_000,
+        defaultText: '50',
+      },
+    ),
     seed: integer('S', 'seed of the case sample, the option shuffles and the intervals', {
       min: 0,
       max: 2 ** 32 - 1,
@@ -54,11 +60,20 @@ repeat. One request at a time. Without --base-url, probes the built-in reference
   ],
   async run({ values: v }, io) {
     const apiKey = apiKeyOf(v['api-key'], io);
+    const dataset = v.dataset === undefined ? undefined : datasetChoiceOf(v.dataset, io);
+    if (dataset?.kind === 'path') {
+      const { refuseWrongFiles } = await import('../wrong-file.js');
+      await refuseWrongFiles(
+        [{ option: '--dataset', path: dataset.path, expects: 'typed-decisions' }],
+        io.cwd,
+        'probe',
+      );
+    }
     const request: ProbeRequest = {
       ...(v['base-url'] === undefined ? {} : { baseUrl: v['base-url'] }),
       ...(v.model === undefined ? {} : { model: v.model }),
       ...(apiKey === undefined ? {} : { apiKey }),
-      ...(v.dataset === undefined ? {} : { dataset: datasetChoiceOf(v.dataset, io) }),
+      ...(dataset === undefined ? {} : { dataset }),
       ...(v.cases === undefined ? {} : { cases: v.cases }),
       ...(v.seed === undefined ? {} : { seed: v.seed }),
       ...(v.only === undefined ? {} : { only: v.only }),
@@ -66,16 +81,23 @@ repeat. One request at a time. Without --base-url, probes the built-in reference
     };
     const { planProbe } = await import('../../app/probe/plan-probe.js');
     const { executeProbe } = await import('../../app/probe/execute-probe.js');
+    const { describeProbeStart } = await import('../../reports/probe/probe-describe.js');
     const say = (line: string) => (v.json ? undefined : io.stderr.write(`${line}\n`));
     let shown = 0;
+    let casesDone = 0;
+    let casesTotal: number | null = null;
     const outcome = await executeProbe(planProbe(request), {
       toolVersion: TOOL_VERSION,
       cacheDir: cacheDirOf(io),
       signal: io.signal,
       now: () => performance.now(),
       ...(v.out === undefined ? {} : { outDir: resolve(io.cwd, v.out) }),
-      onStart: (s) => say(`probing ${s.target}: ${s.cases} cases, about ${s.requests} requests, one at a time`),
+      onStart: (s) => {
+        casesTotal = s.cases;
+        say(describeProbeStart(s));
+      },
       onCase: (done, total) => {
+        casesDone = done;
         // A line per tenth of the cases, so a slow server shows it is moving.
         const tenth = Math.floor((done * 10) / total);
         if (tenth > shown && done < total) {
@@ -85,6 +107,14 @@ repeat. One request at a time. Without --base-url, probes the built-in reference
       },
     });
     if (outcome.kind === 'stopped') {
+      // Ctrl+C (or SIGTERM): the requests in flight were aborted, and a probe is kept only whole.
+      if (io.signal.aborted) {
+        const after = casesTotal === null ? '' : ` after ${casesDone} of ${plural(casesTotal, 'case')}`;
+        io.stderr.write(
+          `decidekit probe: interrupted${after}; nothing was kept (a probe is saved only when it finishes)\n`,
+        );
+        return interruptedExitCode(io.signal);
+      }
       io.stderr.write(`decidekit probe: stopped: ${outcome.message}\n`);
       return 1;
     }

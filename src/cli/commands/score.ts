@@ -2,7 +2,7 @@ import { UsageError } from '../../core/errors.js';
 import { decimal, defineCommand, flag, list, oneOf, text } from '../define-command.js';
 import { colourEnabled } from '../io.js';
 import { requiredValue } from '../option-checks.js';
-import { conventionsFromOptions, statsOptions } from '../stats-options.js';
+import { conventionsFromOptions, statisticsOptions } from '../statistics-options.js';
 
 export const command = defineCommand({
   name: 'score',
@@ -26,7 +26,7 @@ larger than memory, JSONL (.gz) or Parquet: the same numbers and report, without
     dataset: text('FILE', 'dataset JSONL (one case a line) or Parquet (one a row) (required)'),
     results: list('FILE', "one model's results, JSONL or Parquet (required)"),
     threshold: decimal('P', 'yes/no cases: predicted yes iff P(yes) >= P', { min: 0, max: 1, default: 0.5 }),
-    ...statsOptions,
+    ...statisticsOptions,
     engine: oneOf('ENGINE', ['node', 'duckdb'], 'score in this process (node) or inside DuckDB (duckdb)', {
       default: 'node',
     }),
@@ -52,12 +52,14 @@ larger than memory, JSONL (.gz) or Parquet: the same numbers and report, without
         { option: '--results', path: values.results[0]!, expects: 'offline-results' },
       ],
       io.cwd,
+      'score',
     );
     let scored;
     if (values.engine === 'duckdb') {
       // Intervals need every decision in memory: the DuckDB engine reports none, as --no-ci.
       if (!values['no-ci']) io.stderr.write('note: --engine duckdb reports no intervals (as --no-ci)\n');
-      const { conventions } = conventionsFromOptions({ ...values, 'no-ci': true });
+      conventionsFromOptions(values); // refuses --seed with --no-ci
+      const { conventions } = conventionsFromOptions({ ...values, seed: undefined, 'no-ci': true });
       const { scoreWithDuckDb } = await import('../../app/offline/score-with-duckdb.js');
       scored = [await scoreWithDuckDb(datasetPath, values.results[0]!, { threshold: values.threshold, conventions })];
     } else {
@@ -67,6 +69,8 @@ larger than memory, JSONL (.gz) or Parquet: the same numbers and report, without
         ...conventionsFromOptions(values),
       }));
     }
+    const { conventionNotes } = await import('../../reports/offline/score-json.js');
+    for (const note of conventionNotes(scored)) io.stderr.write(`warning: ${note}\n`);
     if (values.html !== undefined) {
       const { renderScoreHtml } = await import('../../reports/html/offline-html.js');
       const { writeHtmlReport } = await import('../write-html.js');

@@ -68,6 +68,7 @@ the held-out fold: the honest estimate). $/100 is 100 x mean cost per call.`,
         { option: '--results', path: resultsPath, expects: 'offline-results' },
       ],
       io.cwd,
+      'tune',
     );
     const { tuneThreshold } = await import('../../app/offline/tune-threshold.js');
     const tuned = await tuneThreshold(datasetPath, resultsPath, options);

@@ -29,6 +29,7 @@ model a file, probabilities in [0, 1] summing to 1, picked among the options, ..
         ...values.results.map((path) => ({ option: '--results', path, expects: 'offline-results' as const })),
       ],
       io.cwd,
+      'validate',
     );
     const { validateFiles } = await import('../../app/offline/validate-files.js');
     const checks = await validateFiles(datasetPath, values.results);

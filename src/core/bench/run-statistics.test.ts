@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { wilsonInterval } from '../stats/wilson.js';
 import { describe, expect, it } from 'vitest';
 import { caseSampleOfRun, HEADLINE_METRICS, statisticsOfRun } from './run-statistics.js';
 import { createFailedRun, createMixedRun } from './test-support/bench-run-fixture.js';
@@ -58,7 +59,9 @@ describe('statisticsOfRun', () => {
       intervals: true,
       estimates: { accuracy: f.accuracy, kl: f.kl, brier: f.brier, logLoss: f.logLoss, ece: f.ece },
     });
-    expect(st.intervals!.accuracy).toEqual({ low: 0, high: 0 });
+    // Every case wrong: no zero-width interval, the Wilson interval of 0 on the cases.
+    expect(st.intervals!.accuracy).toEqual(wilsonInterval(0, st.cases));
+    expect(st.intervals!.accuracy!.high).toBeGreaterThan(0);
     expect([st.intervals!.kl, st.intervals!.ece, st.eceNoise]).toEqual([null, null, null]);
   });
 });

@@ -112,3 +112,22 @@ export function offlineCalibration(
       acc.add(record.confidence[i]!, record.hit[i] === 1, perQuestion ? keys.questionOf(i) : '');
   return acc.summarize();
 }
+
+/**
+ * Whether ECE averaged per question is degenerate on this record: more than one decided case
+ * and no question (prompt) holding two of them. Each question's ECE is then |hit − confidence|
+ * of its one decision, whatever the bins, and their mean says nothing about calibration.
+ */
+export function perQuestionEceDegenerate(
+  record: OfflineCaseRecord,
+  keys: Pick<OfflineCaseKeys, 'questionOf'>,
+): boolean {
+  const seen = new Set<string>();
+  for (let i = 0; i < record.nCases; i++) {
+    if (record.decided[i] !== 1) continue;
+    const q = keys.questionOf(i);
+    if (seen.has(q)) return false;
+    seen.add(q);
+  }
+  return seen.size > 1;
+}

@@ -79,19 +79,26 @@ export interface LeaderboardRow<T> {
   readonly row: T;
   /** Competition rank by accuracy (1, 2, 2, 4); null for a model without accuracy (listed last). */
   readonly rank: number | null;
-  /** Its accuracy interval overlaps the leader's (the leader itself is not marked). */
+  /** Its accuracy interval overlaps the leader's, on the same cases (the leader itself is not marked). */
   readonly tiedWithLeader: boolean;
+  /**
+   * Its accuracy is over the same cases as the leader's. When not, it is never marked tied:
+   * the two accuracies are over different cases (say so; the paired comparison uses the common ones).
+   */
+  readonly sameCasesAsLeader: boolean;
 }
 
 /**
  * Rows ranked by accuracy, highest first (equal accuracies share a rank, the given order
- * kept), absent accuracy last; a row whose accuracy interval overlaps the leader's is tied
- * with it. Without intervals nothing is marked tied.
+ * kept), absent accuracy last; a row whose accuracy interval overlaps the leader's, on the
+ * same cases (`sameCases`, default always), is tied with it. Without intervals nothing is
+ * marked tied.
  */
 export function accuracyLeaderboard<T>(
   rows: readonly T[],
   accuracyOf: (row: T) => number | null,
   intervalOf: (row: T) => Interval | null,
+  sameCases: (row: T, leader: T) => boolean = () => true,
 ): LeaderboardRow<T>[] {
   const order = rows
     .map((row, i) => ({ row, i, v: accuracyOf(row) }))
@@ -105,11 +112,18 @@ export function accuracyLeaderboard<T>(
   return order.map((x, k) => {
     if (x.v !== null && (k === 0 || order[k - 1]!.v !== x.v)) rank = k + 1;
     const mine = intervalOf(x.row);
+    const same = leader === undefined || k === 0 || sameCases(x.row, leader.row);
     return {
       row: x.row,
       rank: x.v === null ? null : rank,
       tiedWithLeader:
-        k > 0 && x.v !== null && leaderInterval !== null && mine !== null && intervalsOverlap(mine, leaderInterval),
+        k > 0 &&
+        same &&
+        x.v !== null &&
+        leaderInterval !== null &&
+        mine !== null &&
+        intervalsOverlap(mine, leaderInterval),
+      sameCasesAsLeader: same,
     };
   });
 }

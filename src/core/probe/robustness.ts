@@ -110,19 +110,42 @@ export interface RobustnessProbeSummary {
   } | null;
   readonly lost: ProbeLoss;
   readonly moved: readonly MovedPair[];
+  /**
+   * The floor this probe was judged against: the repeats' answers to the same questions,
+   * each counted as often as this probe compares it. Null for `determinism` and when no
+   * floor could be measured; absent in probes kept before it was recorded.
+   */
+  readonly floor?: NoiseFloor | null;
+  /** What moved beyond the floor (empty unless the verdict is fail); absent in older probes. */
+  readonly exceeded?: readonly ExceededMeasure[];
 }
 
-/** What a plain repeat of the same request moves: the yardstick of every other probe. */
+/** The two probes that repeat a request unchanged: their movement is noise to every other probe. */
+export type RepeatProbeId = 'determinism' | 'stale-cache';
+
+/**
+ * What a plain repeat moves: the yardstick of every other probe. Of the repeat probes that
+ * apply, the one that moves more, flips and distance taken separately (so each says which
+ * repeat set it). The `…From` fields are absent in probes kept before they were recorded.
+ */
 export interface NoiseFloor {
   readonly flipRate: Estimate;
+  readonly flipRateFrom?: RepeatProbeId;
   readonly meanTv: Estimate;
+  readonly meanTvFrom?: RepeatProbeId;
   /** No repeat moved any probability at all. */
   readonly deterministic: boolean;
 }
 
+/** The measure a probe moved beyond its noise floor. */
+export type ExceededMeasure = 'flips' | 'distance';
+
 export interface RobustnessSummary {
   readonly probes: readonly RobustnessProbeSummary[];
-  /** The larger of the two repeat probes' movements: what any other probe is compared with. */
+  /**
+   * The larger of the two repeat probes' movements over every question they compared. Each
+   * probe is judged against its own `floor`: the same repeats on its own questions.
+   */
   readonly noiseFloor: NoiseFloor | null;
   readonly passed: number;
   readonly failed: number;
@@ -195,32 +218,77 @@ export function mostMoved(pairs: readonly DecisionPair[], n = MOVED_EXAMPLES): M
 }
 
 /**
- * Why a probe moved answers beyond the noise floor, or null. On a deterministic server (no
- * repeat moved anything) any flip counts, and a mean distance above `TV_SLACK`; on a noisy
- * one, only an interval wholly above the floor's interval (plus `TV_SLACK` for distance).
+ * What a probe moved beyond its noise floor, with why in numbers. On a deterministic floor
+ * (no repeat moved anything) any flip counts, and a mean distance above `TV_SLACK`; on a
+ * noisy one, only an interval wholly above the floor's interval (plus `TV_SLACK` for distance).
  */
-function beyondFloor(m: Measured, floor: NoiseFloor): string | null {
+function beyondFloor(m: Measured, floor: NoiseFloor): { reason: string | null; exceeded: ExceededMeasure[] } {
   const reasons: string[] = [];
+  const exceeded: ExceededMeasure[] = [];
   const flips = `${m.flips} answer${m.flips === 1 ? '' : 's'} flipped`;
   const tv = m.meanTv === null ? '' : `mean distance ${m.meanTv.value.toFixed(4)}`;
+  const from = (id: RepeatProbeId | undefined) => `the ${id ?? 'plain'} repeat of the same questions`;
   if (floor.deterministic) {
-    if (m.flips > 0) reasons.push(`${flips} on a server whose repeats never move`);
-    if (m.meanTv !== null && m.meanTv.value > TV_SLACK) reasons.push(`${tv} on a server whose repeats never move`);
+    if (m.flips > 0) {
+      exceeded.push('flips');
+      reasons.push(`${flips} on a server whose repeats never move`);
+    }
+    if (m.meanTv !== null && m.meanTv.value > TV_SLACK) {
+      exceeded.push('distance');
+      reasons.push(`${tv} on a server whose repeats never move`);
+    }
   } else {
     const low = (e: Estimate) => e.interval?.low ?? e.value;
     const high = (e: Estimate) => e.interval?.high ?? e.value;
-    if (m.flips > 0 && m.flipRate !== null && low(m.flipRate) > high(floor.flipRate))
-      reasons.push(`${flips}, beyond the noise floor's ${(floor.flipRate.value * 100).toFixed(1)}%`);
-    if (m.meanTv !== null && low(m.meanTv) > high(floor.meanTv) + TV_SLACK)
-      reasons.push(`${tv}, beyond the noise floor's ${floor.meanTv.value.toFixed(4)}`);
+    if (m.flips > 0 && m.flipRate !== null && low(m.flipRate) > high(floor.flipRate)) {
+      exceeded.push('flips');
+      reasons.push(
+        `${flips} (${(m.flipRate.value * 100).toFixed(1)}%), beyond the ${(floor.flipRate.value * 100).toFixed(1)}% of ${from(floor.flipRateFrom)}`,
+      );
+    }
+    if (m.meanTv !== null && low(m.meanTv) > high(floor.meanTv) + TV_SLACK) {
+      exceeded.push('distance');
+      reasons.push(`${tv}, beyond the ${floor.meanTv.value.toFixed(4)} of ${from(floor.meanTvFrom)}`);
+    }
   }
-  return reasons.length === 0 ? null : reasons.join('; ');
+  return { reason: reasons.length === 0 ? null : reasons.join('; '), exceeded };
 }
 
-/** The floor a repeat sets: its flip rate and mean distance with their intervals. */
-function floorOf(m: Measured): NoiseFloor | null {
-  if (m.flipRate === null || m.meanTv === null) return null;
-  return { flipRate: m.flipRate, meanTv: m.meanTv, deterministic: m.flips === 0 && m.maxAbsDiff === 0 };
+/**
+ * The floor the repeats set on the questions a probe compares: for each of the probe's
+ * pairs, the repeat's pair of the same question (so a question the probe compares three
+ * times counts three times here too); of the repeats, the larger movement, flips and
+ * distance taken separately. Pairs a repeat lost are left out. Null when nothing matched.
+ */
+export function floorFor(
+  pairs: readonly DecisionPair[],
+  repeats: Partial<Record<RepeatProbeId, readonly DecisionPair[]>>,
+  settings: IntervalSettings,
+): NoiseFloor | null {
+  const floors: { id: RepeatProbeId; m: Measured }[] = [];
+  for (const id of ['determinism', 'stale-cache'] as const) {
+    const repeat = repeats[id];
+    if (repeat === undefined) continue;
+    const byQuestion = new Map(repeat.map((r) => [`${r.caseId}\u0000${r.questionId}`, r]));
+    const matched: DecisionPair[] = [];
+    for (const p of pairs) {
+      const r = byQuestion.get(`${p.caseId}\u0000${p.questionId}`);
+      if (r !== undefined) matched.push(r);
+    }
+    const m = measure(matched, settings);
+    if (m.flipRate !== null && m.meanTv !== null) floors.push({ id, m });
+  }
+  if (floors.length === 0) return null;
+  // The noisier repeat (a stale cache is noise to every other probe); ties to determinism.
+  const byFlips = floors.reduce((a, b) => (b.m.flipRate!.value > a.m.flipRate!.value ? b : a));
+  const byTv = floors.reduce((a, b) => (b.m.meanTv!.value > a.m.meanTv!.value ? b : a));
+  return {
+    flipRate: byFlips.m.flipRate!,
+    flipRateFrom: byFlips.id,
+    meanTv: byTv.m.meanTv!,
+    meanTvFrom: byTv.id,
+    deterministic: floors.every((f) => f.m.flips === 0 && f.m.maxAbsDiff === 0),
+  };
 }
 
 export interface ProbePairs {
@@ -238,19 +306,24 @@ export function summarizeRobustness(
     const p = probes[id];
     if (p !== undefined) measured.set(id, measure(p.pairs, settings));
   }
-  const det = measured.get('determinism');
-  const stale = measured.get('stale-cache');
-  const repeatFloor = det === undefined ? null : floorOf(det);
-  const staleFloor = stale === undefined ? null : floorOf(stale);
-  // The noisier of the two repeats (a stale cache is noise to every other probe).
+  const repeatPairs = (ids: readonly RepeatProbeId[]) => {
+    const out: Partial<Record<RepeatProbeId, readonly DecisionPair[]>> = {};
+    for (const id of ids) {
+      const p = probes[id];
+      if (p !== undefined) out[id] = p.pairs;
+    }
+    return out;
+  };
+  const allQuestions = [...(probes.determinism?.pairs ?? []), ...(probes['stale-cache']?.pairs ?? [])];
+  // The overall floor, shown beside the table: each repeat over every question it compared.
   const noiseFloor =
-    repeatFloor === null || staleFloor === null
-      ? repeatFloor
-      : {
-          flipRate: staleFloor.flipRate.value > repeatFloor.flipRate.value ? staleFloor.flipRate : repeatFloor.flipRate,
-          meanTv: staleFloor.meanTv.value > repeatFloor.meanTv.value ? staleFloor.meanTv : repeatFloor.meanTv,
-          deterministic: repeatFloor.deterministic && staleFloor.deterministic,
-        };
+    probes.determinism === undefined
+      ? null
+      : floorFor(
+          [...new Map(allQuestions.map((p) => [`${p.caseId}\u0000${p.questionId}`, p])).values()],
+          repeatPairs(['determinism', 'stale-cache']),
+          settings,
+        );
   const out: RobustnessProbeSummary[] = [];
   for (const id of ROBUSTNESS_PROBE_IDS) {
     const p = probes[id];
@@ -258,6 +331,8 @@ export function summarizeRobustness(
     if (p === undefined || m === undefined) continue;
     let verdict: ProbeVerdict;
     let reason: string | null = null;
+    let floor: NoiseFloor | null = null;
+    let exceeded: ExceededMeasure[] = [];
     if (p.pairs.length === 0) {
       verdict = 'no_data';
       reason = 'nothing to compare';
@@ -268,12 +343,18 @@ export function summarizeRobustness(
           : null;
       verdict = reason === null ? 'pass' : 'fail';
     } else {
-      const floor = id === 'stale-cache' ? repeatFloor : noiseFloor;
+      // The stale-cache probe is judged against a plain repeat alone; every other probe also
+      // against the stale-cache repeat, whose movement is noise to it.
+      floor = floorFor(
+        p.pairs,
+        repeatPairs(id === 'stale-cache' ? ['determinism'] : ['determinism', 'stale-cache']),
+        settings,
+      );
       if (floor === null) {
         verdict = 'no_data';
-        reason = 'no noise floor (the determinism probe has no data)';
+        reason = 'no noise floor (the determinism probe has no data on these questions)';
       } else {
-        reason = beyondFloor(m, floor);
+        ({ reason, exceeded } = beyondFloor(m, floor));
         verdict = reason === null ? 'pass' : 'fail';
       }
     }
@@ -291,6 +372,8 @@ export function summarizeRobustness(
       accuracy: id === 'isolation' && p.pairs.length > 0 ? isolationAccuracy(p.pairs, settings) : null,
       lost: p.lost,
       moved: mostMoved(p.pairs),
+      floor,
+      exceeded,
     });
   }
   return {

@@ -6,6 +6,7 @@ import { bootstrapIntervals, intervalsOverlap, pairedBootstrap, verdictOf, type 
 import { CaseSampleBuilder, type CaseSample } from './case-sample.js';
 import { withConventions } from './conventions.js';
 import { eceNoiseFloor } from './noise-floor.js';
+import { wilsonInterval } from './wilson.js';
 
 interface Decision {
   readonly confidence: number;
@@ -149,9 +150,12 @@ describe('bootstrapIntervals', () => {
     fc.assert(
       fc.property(cases, (cs) => {
         const r = bootstrapIntervals(sampleOf(cs), small);
+        if (r.intervals.accuracy === null) return false;
         for (const m of ['accuracy', 'brier', 'ece'] as const) {
-          const i = r.intervals[m]!;
-          if (!(i.low <= r.estimates[m]! && r.estimates[m]! <= i.high)) return false;
+          const i = r.intervals[m];
+          // No interval only when every resample agrees (no variation across cases).
+          if (i === null) continue;
+          if (!(i.low <= r.estimates[m]! && r.estimates[m]! <= i.high && i.low < i.high)) return false;
         }
         return true;
       }),
@@ -175,8 +179,32 @@ describe('bootstrapIntervals', () => {
     const s = sampleOf(binomialCases(500, 0.6));
     const a = bootstrapIntervals(s, withConventions({ seed: 1 }));
     const b = bootstrapIntervals(s, withConventions({ seed: 2 }));
-    expect(a.intervals.accuracy).not.toEqual(b.intervals.accuracy);
+    expect(a.intervals.brier).not.toEqual(b.intervals.brier);
     expect(bootstrapIntervals(s, withConventions({ seed: 1 }))).toEqual(a);
+  });
+});
+
+describe('bootstrapIntervals when every case agrees', () => {
+  it('gives accuracy the Wilson interval on the number of cases, never a zero-width one', () => {
+    const one = bootstrapIntervals(sampleOf(binomialCases(1, 0)), conventions);
+    expect(one.intervals.accuracy).toEqual(wilsonInterval(0, 1));
+    expect(one.intervals.accuracy!.high).toBeGreaterThan(0.75);
+    const all = bootstrapIntervals(sampleOf(binomialCases(20, 1)), conventions);
+    expect(all.intervals.accuracy).toEqual(wilsonInterval(20, 20));
+    expect(all.intervals.accuracy!.low).toBeGreaterThan(0.8);
+    expect(all.intervals.accuracy!.low).toBeLessThan(0.85);
+    // Five decisions per case, all alike: 20 cases are the effective sample, not 100 decisions.
+    const clustered = bootstrapIntervals(sampleOf(binomialCases(20, 1, 5)), conventions);
+    expect(clustered.intervals.accuracy).toEqual(wilsonInterval(20, 20));
+  });
+
+  it('gives no interval (null) for a metric on which every resample agrees', () => {
+    const one = bootstrapIntervals(sampleOf(binomialCases(1, 1)), conventions);
+    expect(one.estimates.brier).toBeCloseTo(0.08, 9);
+    expect(one.intervals.brier).toBeNull();
+    expect(one.intervals.ece).toBeNull();
+    const mixed = bootstrapIntervals(sampleOf(binomialCases(20, 0.5)), conventions);
+    expect(mixed.intervals.brier!.high).toBeGreaterThan(mixed.intervals.brier!.low);
   });
 });
 

@@ -13,12 +13,16 @@
  *   no longer grows with the number of cases.
  * - An interval always contains the point estimate: each end is widened to it when needed
  *   (ECE's bootstrap distribution sits above the estimate, ECE being biased upward).
+ * - No zero-width intervals: accuracy's is never narrower than the Wilson interval on the
+ *   number of cases when cases hold one decision each or all agree (`atLeastWilson`);
+ *   another metric whose resamples all agree has none (null).
  */
 import type { CalibrationOptions } from '../calibration.js';
 import { createSeededRandom, seededHash32 } from '../seeded-random.js';
 import type { CaseSample } from './case-sample.js';
 import { calibrationOptionsOf, type Conventions } from './conventions.js';
 import { decisionCells } from './decision-cells.js';
+import { wilsonInterval } from './wilson.js';
 
 export type StatMetric = 'accuracy' | 'kl' | 'brier' | 'logLoss' | 'ece';
 export const STAT_METRICS: readonly StatMetric[] = ['accuracy', 'kl', 'brier', 'logLoss', 'ece'];
@@ -80,7 +84,8 @@ export function bootstrapIntervals(
   STAT_METRICS.forEach((m, j) => {
     const wanted = options.estimates?.[m];
     const est = wanted === undefined ? estimates[m] : wanted;
-    intervals[m] = est === null || draws === null ? null : intervalOf(draws[0]!, j, est);
+    const boot = est === null || draws === null ? null : intervalOf(draws[0]!, j, est);
+    intervals[m] = m === 'accuracy' && est !== null && draws !== null ? atLeastWilson(boot, est, sample) : boot;
   });
   return { estimates, intervals, units: units.count, resamples: draws === null ? 0 : conventions.bootstrapResamples };
 }
@@ -139,7 +144,7 @@ export function pairedBootstrap(
     const x = finite(pa[j]!);
     const y = finite(pb[j]!);
     const difference = x === null || y === null ? null : y - x;
-    const interval = difference === null || diffs === null ? null : intervalOf(diffs, j, difference);
+    const interval = difference === null || diffs === null ? null : intervalOf(diffs, j, difference, true);
     metrics[m] = {
       first: x,
       second: y,
@@ -441,8 +446,12 @@ function resample(samples: readonly Prepared[], conventions: Conventions, units:
   return out;
 }
 
-/** 2.5th and 97.5th percentiles (linear interpolation) of metric j's finite draws, widened to `estimate`. */
-function intervalOf(draws: Float64Array, j: number, estimate: number): Interval | null {
+/**
+ * 2.5th and 97.5th percentiles (linear interpolation) of metric j's finite draws, widened to
+ * `estimate`. Draws that all agree give null, unless `point` (a paired difference: two runs
+ * that agree on every case differ by exactly that, which is within noise when it is 0).
+ */
+function intervalOf(draws: Float64Array, j: number, estimate: number, point = false): Interval | null {
   const R = draws.length / M;
   const values = new Float64Array(R);
   let n = 0;
@@ -452,6 +461,9 @@ function intervalOf(draws: Float64Array, j: number, estimate: number): Interval 
   }
   if (n === 0) return null;
   const sorted = values.subarray(0, n).sort();
+  // Every resample gave the same value (one case, or all cases alike): a percentile interval
+  // would have zero width, so there is none (accuracy then gets the Wilson interval).
+  if (!point && sorted[0] === sorted[n - 1]) return null;
   const at = (q: number): number => {
     const rank = (n - 1) * q;
     const lo = Math.floor(rank);
@@ -459,6 +471,29 @@ function intervalOf(draws: Float64Array, j: number, estimate: number): Interval 
     return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (rank - lo);
   };
   return { low: Math.min(at(0.025), estimate), high: Math.max(at(0.975), estimate) };
+}
+
+/**
+ * The accuracy interval is never narrower than the Wilson interval of the same rate on the
+ * number of cases when either (a) every case holds one decision (cases are then the
+ * independent trials, as in `probe`), or (b) every case has the same accuracy, so the
+ * percentile bootstrap has zero width (1 case, or 20 of 20 right): the data then cannot show
+ * how far a case's decisions agree, and cases are the effective sample size if they agree
+ * fully. Other clustered samples keep their bootstrap interval, which measures that agreement.
+ */
+function atLeastWilson(boot: Interval | null, accuracy: number, sample: CaseSample): Interval | null {
+  let cases = 0;
+  let decisions = 0;
+  for (let i = 0; i < sample.nCases; i++)
+    if (sample.decisions[i]! > 0) {
+      cases++;
+      decisions += sample.decisions[i]!;
+    }
+  if (boot !== null && decisions !== cases) return boot;
+  const w = wilsonInterval(accuracy * cases, cases);
+  if (w === null) return boot;
+  if (boot === null) return w;
+  return { low: Math.min(boot.low, w.low), high: Math.max(boot.high, w.high) };
 }
 
 function finite(v: number): number | null {

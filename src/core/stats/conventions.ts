@@ -103,7 +103,7 @@ export function sameScoringConventions(a: Conventions, b: Conventions): boolean 
 
 /** What a reader needs to know, in words: one line for a report's "conventions" note. */
 export function describeConventions(c: Conventions): string {
-  const ece = `ECE over ${c.eceBins} ${c.eceBinning} bins, ${c.eceAverage === 'pooled' ? 'pooled over decisions' : 'averaged per question'}`;
+  const ece = `ECE over ${c.eceBins} ${c.eceBinning} ${c.eceBins === 1 ? 'bin' : 'bins'}, ${c.eceAverage === 'pooled' ? 'pooled over decisions' : 'averaged per question'}`;
   const boot =
     c.bootstrapResamples > 0
       ? `95% intervals from ${c.bootstrapResamples} case-level bootstrap resamples (seed ${c.seed})`

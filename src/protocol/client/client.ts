@@ -26,6 +26,7 @@ import {
 import type { HttpTransport, TransportResponse } from './http-transport.js';
 import { BodyOverCapError, TransportTimeoutError } from './http-transport.js';
 import { createUndiciTransport } from './undici-transport.js';
+import { ClosedWhileSendingError, createEarlyAnswerTransport } from './early-answer-transport.js';
 import { DEFAULT_RETRY_POLICY, RETRYABLE_STATUSES, backoffDelayMs, parseRetryAfterMs } from './retry-policy.js';
 import type { RetryPolicy } from './retry-policy.js';
 
@@ -277,14 +278,18 @@ export function createSystemOneClient(options: SystemOneClientOptions): SystemOn
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (apiKey !== undefined) headers['authorization'] = `Bearer ${apiKey}`;
 
+  // `post` sends over a connection of its own and keeps an answer that came before the body was sent whole.
+  const oneShot = options.transport ?? createEarlyAnswerTransport();
+
   async function attempt(
     body: Buffer,
     external: AbortSignal | undefined,
     attempts: number,
+    via: HttpTransport = transport,
   ): Promise<{ res: TransportResponse; elapsedMs: number }> {
     const t0 = now();
     try {
-      const res = await transport.request({
+      const res = await via.request({
         method: 'POST',
         url,
         headers,
@@ -388,9 +393,30 @@ export function createSystemOneClient(options: SystemOneClientOptions): SystemOn
       return { body: decoded, attempts, totalMs };
     },
     async post(bodyText, signal) {
-      const { res } = await attempt(Buffer.from(bodyText, 'utf8'), signal, 1);
+      const body = Buffer.from(bodyText, 'utf8');
+      let res: TransportResponse;
+      try {
+        ({ res } = await attempt(body, signal, 1, oneShot));
+      } catch (error) {
+        // A server that answers early and closes hard can reset the connection before its
+        // answer is read: one more try tells that race from a server that never answers.
+        if (!(error instanceof TransportError && error.cause instanceof ClosedWhileSendingError)) throw error;
+        try {
+          ({ res } = await attempt(body, signal, 2, oneShot));
+        } catch (again) {
+          if (!(again instanceof TransportError && again.cause instanceof ClosedWhileSendingError)) throw again;
+          const reason = `${again.cause.message}, on both of 2 tries`;
+          throw new TransportError(
+            { endpoint, attempts: 2, elapsedMs: again.context.elapsedMs ?? null, reason },
+            again,
+          );
+        }
+      }
       return { status: res.status, text: scrubSecrets(res.body.toString('utf8'), secrets) };
     },
-    close: () => transport.close(),
+    close: async () => {
+      await transport.close();
+      if (oneShot !== transport) await oneShot.close();
+    },
   };
 }

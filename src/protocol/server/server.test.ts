@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDecideResponse } from '../wire/decide-response.js';
 import { parseWireQuestions } from '../wire/questions-json.js';
@@ -211,6 +212,92 @@ describe('POST /v1/systemone', () => {
     const r = await post({ state: 'x'.repeat(70 * 1024), questions: VALID.questions });
     expect(r.status).toBe(413);
     expect(r.json.error.code).toBe(413);
+  });
+});
+
+interface RawExchange {
+  /** Everything the server sent, as text. */
+  readonly received: string;
+  /** The error the connection met (the server reset it), or null. */
+  readonly writeError: string | null;
+  /** The server ended the connection gracefully (a FIN, not a reset). */
+  readonly endedByServer: boolean;
+}
+
+/**
+ * A raw client that writes a whole POST body before it reads anything (as a client that
+ * only reads once it has sent its request does), declaring `declaredBytes` and sending
+ * `sendBytes` (chunked when `declaredBytes` is null), then waits for the connection to close.
+ */
+function sendWholeBodyFirst(url: string, declaredBytes: number | null, sendBytes: number): Promise<RawExchange> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port), hostname);
+    let received = '';
+    let writeError: string | null = null;
+    let endedByServer = false;
+    socket.on('data', (c: Buffer) => (received += c.toString('latin1')));
+    socket.on('end', () => (endedByServer = true));
+    socket.on('error', (e: NodeJS.ErrnoException) => (writeError ??= `${e.syscall} ${e.code}`));
+    socket.on('close', () => resolve({ received, writeError, endedByServer }));
+    const length = declaredBytes === null ? 'transfer-encoding: chunked' : `content-length: ${declaredBytes}`;
+    socket.write(
+      `POST /v1/systemone HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\n${length}\r\n\r\n`,
+    );
+    const chunk = Buffer.alloc(256 * 1024, 0x20);
+    for (let sent = 0; sent < sendBytes; sent += chunk.length) {
+      if (declaredBytes === null) socket.write(`${chunk.length.toString(16)}\r\n`);
+      socket.write(chunk);
+      if (declaredBytes === null) socket.write('\r\n');
+    }
+    if (declaredBytes === null) socket.write('0\r\n\r\n');
+  });
+}
+
+describe('a body over the cap', () => {
+  const BODY = 16 * 1024 * 1024;
+
+  it.each([
+    ['a declared length', BODY],
+    ['a chunked body', null],
+  ] as const)(
+    'with %s: the 413 is read by a client that sends the whole body first, then the connection ends gracefully',
+    async (_, declared) => {
+      const r = await sendWholeBodyFirst(server.url, declared, BODY);
+      expect(r.writeError).toBeNull();
+      expect(r.received).toMatch(/^HTTP\/1\.1 413 /);
+      expect(r.received.toLowerCase()).toContain('connection: close');
+      expect(r.received).toContain('"message":"request body larger than 65536 bytes"');
+      expect(r.endedByServer).toBe(true);
+    },
+  );
+
+  it('drops the connection when the rest of the body is not sent within the drain time', async () => {
+    const s = await startReferenceServer({ port: 0, priorTable: null, maxBodyBytes: 1024, refusedBodyDrainMs: 100 });
+    try {
+      // 1 GiB declared, 4 KiB sent and the client never ends: only the server can close.
+      const r = await sendWholeBodyFirst(s.url, 1024 ** 3, 4096);
+      expect(r.received).toMatch(/^HTTP\/1\.1 413 /);
+      expect(r.writeError).toBeNull();
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('drops the connection once more than the drain bound has been thrown away', async () => {
+    const s = await startReferenceServer({
+      port: 0,
+      priorTable: null,
+      maxBodyBytes: 1024,
+      refusedBodyDrainBytes: 1024 * 1024,
+    });
+    try {
+      const r = await sendWholeBodyFirst(s.url, BODY, BODY);
+      expect(r.received).toMatch(/^HTTP\/1\.1 413 /);
+      expect(r.writeError).toMatch(/^(read|write) (EPIPE|ECONNRESET)$/);
+    } finally {
+      await s.close();
+    }
   });
 });
 

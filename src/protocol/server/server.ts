@@ -54,6 +54,13 @@ export interface ReferenceServerOptions {
   readonly slots?: number | undefined;
   /** How long `close()` lets in-flight requests finish before dropping them (default 1000 ms). */
   readonly closeGraceMs?: number | undefined;
+  /**
+   * After a 413 the rest of the refused body is read and thrown away before the connection
+   * closes, so a client still sending it can read the answer; past this many bytes (default
+   * 64 MiB) or `refusedBodyDrainMs` (default 10 s) the connection is dropped instead.
+   */
+  readonly refusedBodyDrainBytes?: number | undefined;
+  readonly refusedBodyDrainMs?: number | undefined;
 }
 
 export interface ReferenceServer {
@@ -74,6 +81,8 @@ export interface ReferenceServer {
 }
 
 export const DEFAULT_SERVER_MAX_BODY_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_REFUSED_BODY_DRAIN_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_REFUSED_BODY_DRAIN_MS = 10_000;
 /** Distinct request bodies remembered for per-body fault draws; the memory is cleared past this. */
 const MAX_REMEMBERED_BODIES = 100_000;
 
@@ -208,6 +217,34 @@ function readBody(req: http.IncomingMessage, max: number): Promise<string | null
 }
 
 /**
+ * Reads the rest of a refused body and throws it away, at most `maxBytes` within `maxMs`;
+ * resolves true once the body ended, false when the connection closed or was dropped past
+ * either bound.
+ */
+function discardRest(req: http.IncomingMessage, maxBytes: number, maxMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    let discarded = 0;
+    const settle = (ended: boolean) => {
+      clearTimeout(timer);
+      resolve(ended);
+    };
+    const drop = () => {
+      settle(false);
+      req.socket.destroy();
+    };
+    const timer = setTimeout(drop, maxMs);
+    timer.unref();
+    req.on('data', (c: Buffer) => {
+      discarded += c.length;
+      if (discarded > maxBytes) drop();
+    });
+    req.once('end', () => settle(true));
+    req.once('close', () => settle(false));
+    req.resume();
+  });
+}
+
+/**
  * Starts the reference System One server (node:http): `POST /v1/systemone` answered by a
  * built-in model (in router mode the body's `model` picks one), `GET /health`,
  * `GET /v1/models`, `GET /metrics` when enabled, with optional seeded faults.
@@ -277,6 +314,30 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const sendError = (res: http.ServerResponse, status: number, message: string, headers: Record<string, string> = {}) =>
     send(res, status, errorBody(status, message), headers);
 
+  /**
+   * The 413 is sent whole at once, but the response ends (and the connection closes) only
+   * once the rest of the body has been read and thrown away: closing under a client still
+   * sending resets the connection, and the client loses the answer it was sent (EPIPE).
+   */
+  const refuseOversized = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (res.destroyed || res.headersSent) return;
+    const status = refusal(413);
+    const body = errorBody(status, `request body larger than ${maxBodyBytes} bytes`);
+    metrics.onResponse(status);
+    res.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(body)),
+      connection: 'close',
+    });
+    res.write(body);
+    const ended = await discardRest(
+      req,
+      options.refusedBodyDrainBytes ?? DEFAULT_REFUSED_BODY_DRAIN_BYTES,
+      options.refusedBodyDrainMs ?? DEFAULT_REFUSED_BODY_DRAIN_MS,
+    );
+    if (ended) res.end();
+  };
+
   const drip = async (res: http.ServerResponse, body: string, chunkBytes: number, intervalMs: number) => {
     const buf = Buffer.from(body);
     metrics.onResponse(200);
@@ -312,7 +373,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const decide = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const text = await readBody(req, maxBodyBytes);
     if (text === null) {
-      sendError(res, refusal(413), `request body larger than ${maxBodyBytes} bytes`, { connection: 'close' });
+      await refuseOversized(req, res);
       return;
     }
     if (faults.forceStatus !== undefined) {

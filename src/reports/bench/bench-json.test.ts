@@ -146,7 +146,7 @@ describe('renderBenchJson', () => {
     expect(summary['ece_noise_floor']).toEqual({
       mean: statistics.eceNoise!.mean,
       p95: statistics.eceNoise!.p95,
-      simulations: 500,
+      simulations: 2000,
       within_noise: statistics.eceNoise!.withinNoise,
     });
     expect(summary['conventions']).toMatchObject({ ece_bins: 10, ece_binning: 'equal-width', seed: 1 });

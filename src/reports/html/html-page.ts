@@ -46,7 +46,7 @@ table.sortable th{cursor:pointer;user-select:none}table.sortable th[aria-sort=as
 table.heatmap{width:auto;min-width:40%}td.heat{background:color-mix(in srgb,var(--heat) calc(var(--h) * 75%),transparent);text-align:right;font-variant-numeric:tabular-nums}
 td.diag{outline:2px solid var(--good);outline-offset:-2px}
 #trace td:nth-child(n+6):nth-child(-n+8){text-align:right;font-variant-numeric:tabular-nums}#trace td:nth-child(n+9){font:.8rem ui-monospace,Menlo,monospace;white-space:nowrap}
-td:first-child{white-space:nowrap}.ok{color:var(--good)}.bad{color:var(--bad)}.dist{font:.8rem ui-monospace,Menlo,monospace;white-space:nowrap}
+td:first-child{white-space:nowrap}.nowrap{white-space:nowrap}.ok{color:var(--good)}.bad{color:var(--bad)}.dist{font:.8rem ui-monospace,Menlo,monospace;white-space:nowrap}
 .filters{display:flex;flex-wrap:wrap;gap:.4rem 1.2rem;align-items:center;margin:.5rem 0}
 @media print{body{max-width:none;padding:0;font-size:11px}.scroll{max-height:none;overflow:visible;border:0}.filters{display:none}
 th{position:static}h2{break-after:avoid}a{color:inherit}}

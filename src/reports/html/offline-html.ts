@@ -10,8 +10,8 @@ import { formatCount, formatMs, formatNumber, formatPercent, formatUsd } from '.
 import type { ActionsReport } from '../offline/actions-json.js';
 import { describeConventions } from '../../core/stats/conventions.js';
 import type { Interval } from '../../core/stats/bootstrap.js';
-import { effectiveConventions, type ComparedModels, type ScoredModel } from '../offline/score-json.js';
-import { formatInterval, formatP } from '../offline/score-text.js';
+import { conventionNotes, effectiveConventions, type ComparedModels, type ScoredModel } from '../offline/score-json.js';
+import { decidedCases, formatInterval, formatP } from '../offline/score-text.js';
 import type { TunedModel } from '../offline/tuning-json.js';
 import { escapeHtml } from './html-escape.js';
 import {
@@ -122,7 +122,8 @@ function noiseSection(models: readonly ScoredModel[]): string {
       }),
     );
   const c = effectiveConventions(models[0]!);
-  parts.push(`<p class="note">Conventions: ${escapeHtml(describeConventions(c))}.</p>`);
+  const notes = conventionNotes(models).map((n) => ` Note: ${n}.`);
+  parts.push(`<p class="note">Conventions: ${escapeHtml(describeConventions(c) + '.' + notes.join(''))}</p>`);
   if (c.bootstrapResamples > 0)
     parts.push(
       '<p class="note">How to read this: [low, high] is a 95% interval from resampling cases (one decision per case offline); differences inside it are noise. The noise floor is the ECE a perfectly calibrated model with the same confidences would show on this many decisions; an ECE at or below its 95th percentile is within noise. See docs/scoring.md, "Intervals and noise".</p>',
@@ -141,13 +142,14 @@ function pairedSection(c: ComparedModels): string {
     renderTable({
       id: 'leaderboard-table',
       sortable: false,
-      headers: ['rank#', 'model', 'accuracy#', '95% interval', 'tied with the leader'],
+      headers: ['rank#', 'model', 'accuracy#', '95% interval', 'decided', 'tied with the leader'],
       rows: c.leaderboard.map((r): Cell[] => [
         num(r.rank, r.rank === null ? '-' : String(r.rank)),
         modelName(r.row),
         num(r.row.summary.accuracy),
         formatInterval(r.row.stats?.intervals.accuracy),
-        r.tiedWithLeader ? 'tied' : '',
+        decidedCases(r.row),
+        r.sameCasesAsLeader ? (r.tiedWithLeader ? 'tied' : '') : 'other cases than the leader',
       ]),
     }),
     `<h2>Against ${escapeHtml(modelName(baseline))} (paired)</h2>`,

@@ -23,12 +23,13 @@ import { renderBarChart } from './svg-charts.js';
 /** Long one-line JSON wraps inside the page instead of widening it. */
 const WRAP = 'class="dist" style="white-space:pre-wrap;overflow-wrap:anywhere"';
 
+/** A result cell, kept on one line (the mark and its word never part). */
 const status = (s: string) =>
   s === 'pass'
-    ? { text: '✓ pass', className: 'ok' }
+    ? { text: '✓ pass', className: 'ok nowrap' }
     : s === 'fail'
-      ? { text: '✗ fail', className: 'bad' }
-      : { text: '– not run', className: 'muted' };
+      ? { text: '✗ fail', className: 'bad nowrap' }
+      : { text: '– not run', className: 'muted nowrap' };
 
 export function renderProbeHtml(run: ProbeRun): string {
   const parts: string[] = [
@@ -56,10 +57,10 @@ export function renderProbeHtml(run: ProbeRun): string {
     if (r.noiseFloor !== null)
       cards.push({
         key: 'noise_floor_tv',
-        label: 'noise floor (repeat)',
+        label: 'noise floor (mean distance)',
         text: r.noiseFloor.meanTv.value.toFixed(4),
         value: r.noiseFloor.meanTv.value,
-        detail: 'mean distance of a plain repeat',
+        detail: `the larger of the two repeat probes${r.noiseFloor.meanTvFrom === undefined ? '' : `: ${r.noiseFloor.meanTvFrom}`}`,
       });
   }
   parts.push(renderCards(cards));
@@ -93,7 +94,7 @@ export function renderProbeHtml(run: ProbeRun): string {
       '<h2>Robustness</h2>',
       renderFigure({
         title: 'Answers flipped by each probe',
-        note: 'Share of answers whose most probable option changed; the tick is the noise floor (what a plain repeat flips). Intervals are 95%: Wilson for flips, a case bootstrap for distance.',
+        note: 'Share of answers whose most probable option changed; the tick is the noise floor (what the larger of the two repeat probes flips; each probe is judged against the repeats of its own questions). Intervals are 95%: Wilson for flips, a case bootstrap for distance.',
         chart: renderBarChart(
           {
             id: 'flips',

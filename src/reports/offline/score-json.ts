@@ -93,6 +93,17 @@ export interface ScoredModel {
   readonly conventions?: Conventions;
   /** Intervals and the ECE noise floor; null or absent when intervals are off. */
   readonly stats?: OfflineIntervals | null;
+  /** ECE averaged per question with no question holding two decisions (perQuestionEceDegenerate). */
+  readonly perQuestionDegenerate?: boolean;
+}
+
+/** The warning when per-question ECE is degenerate: shown once on stderr and beside the conventions. */
+export const PER_QUESTION_DEGENERATE_NOTE =
+  'per-question ECE is degenerate here: every question (prompt) holds one decision, so it is the mean |hit - confidence| whatever the bins (use --ece-average pooled)';
+
+/** Notes on the conventions of these models' numbers (each once). */
+export function conventionNotes(models: readonly ScoredModel[]): string[] {
+  return models.some((m) => m.perQuestionDegenerate === true) ? [PER_QUESTION_DEGENERATE_NOTE] : [];
 }
 
 type Pair = [number, number] | null;
@@ -134,18 +145,22 @@ function modelJson(m: ScoredModel) {
     ...summary,
     ...stats,
     conventions,
+    ...(m.perQuestionDegenerate === true ? { convention_notes: conventionNotes([m]) } : {}),
     ...nullReasonsJson({ ...summaryReasons, ...statsNullReasons(m, summaryReasons ?? {}) }),
   };
 }
 
-/** Why a `_ci` key or the noise floor is null: intervals off, the metric itself absent, or too few cases. */
+/** A metric whose every resample gives the same value has no interval (docs/scoring.md). */
+const NOT_ESTIMABLE = 'no variation across cases (one case, or every case alike): interval not estimable';
+
+/** Why a `_ci` key or the noise floor is null: intervals off, the metric itself absent, or no variation. */
 function statsNullReasons(m: ScoredModel, summaryReasons: Readonly<Record<string, string>>): Record<string, string> {
   const stats = offlineStatsJson(m);
   const off = 'no intervals computed (--no-ci)';
   const out: Record<string, string> = {};
   for (const metric of ['accuracy', 'brier', 'log_loss', 'ece'] as const) {
     if (stats[`${metric}_ci`] !== null) continue;
-    out[`${metric}_ci`] = m.stats == null ? off : (summaryReasons[metric] ?? 'too few cases for an interval');
+    out[`${metric}_ci`] = m.stats == null ? off : (summaryReasons[metric] ?? NOT_ESTIMABLE);
   }
   if (stats.ece_noise_floor === null)
     out['ece_noise_floor'] = m.stats == null ? off : (summaryReasons['ece'] ?? 'too few cases for a noise floor');
@@ -190,6 +205,7 @@ export function renderCompareJson(c: ComparedModels, shown: readonly ScoredModel
     dataset: c.datasetPath,
     sort,
     conventions: conventionsJson(effectiveConventions(baseline)),
+    ...(conventionNotes(c.scored).length > 0 ? { convention_notes: conventionNotes(c.scored) } : {}),
     models: shown.map((m) => {
       const { conventions: _, ...rest } = modelJson(m);
       return rest;
@@ -201,6 +217,8 @@ export function renderCompareJson(c: ComparedModels, shown: readonly ScoredModel
       accuracy: r.row.summary.accuracy,
       accuracy_ci: pair(r.row.stats?.intervals.accuracy),
       tied_with_leader: r.tiedWithLeader,
+      decided_cases: r.row.summary.counts.nScored.yesNo + r.row.summary.counts.nScored.choice,
+      same_cases_as_leader: r.sameCasesAsLeader,
     })),
     baseline: { model: baseline.model, results: baseline.resultsPath },
     comparisons: c.pairings.map(({ index, pairing }) => {

@@ -4,7 +4,7 @@ import { formatProblem } from '../../core/errors.js';
 import { describeCostPerCorrectReason, offlineNullReasons, type OfflineSummary } from '../../core/offline/summary.js';
 import type { Interval } from '../../core/stats/bootstrap.js';
 import { describeConventions } from '../../core/stats/conventions.js';
-import { effectiveConventions, type ComparedModels, type ScoredModel } from './score-json.js';
+import { conventionNotes, effectiveConventions, type ComparedModels, type ScoredModel } from './score-json.js';
 import {
   NOT_AVAILABLE,
   alignColumns,
@@ -53,14 +53,14 @@ export function renderScoreText(m: ScoredModel, options: TextOptions = {}): stri
     [
       'Accuracy',
       formatNumber(s.accuracy),
-      formatInterval(ci?.accuracy),
+      intervalCell(s.accuracy, ci, 'accuracy'),
       decided === 0
         ? 'no yes/no or choice results'
         : `${c.nCorrect} of ${decided} yes/no and choice decisions correct${thresholdNote}`,
     ],
-    ['Brier', formatNumber(s.brier), formatInterval(ci?.brier), absent.brier ?? '0 best, 2 worst'],
-    ['Log loss', formatNumber(s.logLoss), formatInterval(ci?.logLoss), absent.logLoss ?? '0 best'],
-    ['ECE', formatNumber(s.ece), formatInterval(ci?.ece), eceNote],
+    ['Brier', formatNumber(s.brier), intervalCell(s.brier, ci, 'brier'), absent.brier ?? '0 best, 2 worst'],
+    ['Log loss', formatNumber(s.logLoss), intervalCell(s.logLoss, ci, 'logLoss'), absent.logLoss ?? '0 best'],
+    ['ECE', formatNumber(s.ece), intervalCell(s.ece, ci, 'ece'), eceNote],
     [
       'Score MAE',
       formatNumber(s.scoreMae),
@@ -109,23 +109,38 @@ export function renderScoreText(m: ScoredModel, options: TextOptions = {}): stri
     out.push(paint.dim('  gap = accuracy - mean confidence; negative means over-confident'));
   }
   out.push('');
-  out.push(...howToRead(conventions, m.stats?.units ?? null).map((l) => paint.dim(l)));
+  out.push(...howToRead(conventions, m.stats?.units ?? null, conventionNotes([m])).map((l) => paint.dim(l)));
   return `${out.join('\n')}\n`;
 }
 
 /** "[0.711, 0.749]", or '' without an interval. */
+/** The interval column: empty without intervals, "no interval" when every resample agreed. */
+function intervalCell(
+  value: number | null,
+  intervals: Readonly<Record<'accuracy' | 'brier' | 'logLoss' | 'ece', Interval | null>> | undefined,
+  metric: 'accuracy' | 'brier' | 'logLoss' | 'ece',
+): string {
+  if (intervals === undefined || value === null) return '';
+  return intervals[metric] === null ? 'no interval' : formatInterval(intervals[metric]);
+}
+
 export function formatInterval(i: Interval | null | undefined, digits = 3): string {
   return i === null || i === undefined ? '' : `[${formatNumber(i.low, digits)}, ${formatNumber(i.high, digits)}]`;
 }
 
 function binsPhrase(c: ReturnType<typeof effectiveConventions>): string {
-  const bins = c.eceBins === 10 && c.eceBinning === 'equal-width' ? 'ten bins' : `${c.eceBins} ${c.eceBinning} bins`;
+  const bins =
+    c.eceBins === 10 && c.eceBinning === 'equal-width' ? 'ten bins' : plural(c.eceBins, `${c.eceBinning} bin`);
   return c.eceAverage === 'per-question' ? `${bins}, ECE averaged per question (prompt)` : bins;
 }
 
 /** The "how to read this" lines: what the intervals are and the conventions in words. */
-function howToRead(c: ReturnType<typeof effectiveConventions>, units: number | null): string[] {
-  const lines = [`Conventions: ${describeConventions(c)}.`];
+function howToRead(
+  c: ReturnType<typeof effectiveConventions>,
+  units: number | null,
+  notes: readonly string[],
+): string[] {
+  const lines = [`Conventions: ${describeConventions(c)}.${notes.map((n) => ` Note: ${n}.`).join('')}`];
   if (c.bootstrapResamples > 0)
     lines.push(
       'How to read this: [low, high] is a 95% interval from resampling cases (one decision per case offline' +
@@ -191,6 +206,18 @@ export function renderCompareNotes(models: readonly ScoredModel[]): string {
   return notes.length === 0 ? '' : `\n${notes.join('\n')}\n`;
 }
 
+/** Yes/no and choice cases decided, of the dataset's: `20 of 40`. */
+export function decidedCases(m: ScoredModel): string {
+  const c = m.summary.counts;
+  return `${c.nScored.yesNo + c.nScored.choice} of ${c.nCases}`;
+}
+
+/** The leaderboard's last column: tied with the leader, or over other cases than the leader's. */
+export function leaderboardMark(r: ComparedModels['leaderboard'][number]): string {
+  if (!r.sameCasesAsLeader) return 'other cases than the leader';
+  return r.tiedWithLeader ? 'tied with the leader' : '';
+}
+
 const VERDICT_TEXT = { better: 'better', worse: 'worse', within_noise: 'within noise' } as const;
 
 /**
@@ -207,17 +234,23 @@ export function renderCompareStatistics(c: ComparedModels): string {
     out.push('', 'Leaderboard by accuracy (tied: its 95% interval overlaps the leader’s)', '');
     out.push(
       ...renderMarkdownRows(
-        ['Rank', 'Model', 'Accuracy', '95% interval', 'Tied'],
+        ['Rank', 'Model', 'Accuracy', '95% interval', 'Decided', 'Tied'],
         c.leaderboard.map((r) => [
           r.rank === null ? '-' : String(r.rank),
           name(r.row),
           formatNumber(r.row.summary.accuracy),
           formatInterval(r.row.stats?.intervals.accuracy),
-          r.tiedWithLeader ? 'tied with the leader' : '',
+          decidedCases(r.row),
+          leaderboardMark(r),
         ]),
-        ['right', 'left', 'right', 'right', 'left'],
+        ['right', 'left', 'right', 'right', 'right', 'left'],
       ),
     );
+    if (c.leaderboard.some((r) => !r.sameCasesAsLeader))
+      out.push(
+        '',
+        'The models decided different cases: their accuracies are over different cases, so none is called tied with the leader; the paired tables below compare the cases both decided.',
+      );
   }
   for (const { index, pairing } of c.pairings) {
     const m = c.scored[index]!;
@@ -273,7 +306,12 @@ export function renderCompareStatistics(c: ComparedModels): string {
     }
   }
   const conventions = effectiveConventions(baseline);
-  out.push('', `Conventions: ${describeConventions(conventions)}.`);
+  out.push(
+    '',
+    `Conventions: ${describeConventions(conventions)}.${conventionNotes(c.scored)
+      .map((n) => ` Note: ${n}.`)
+      .join('')}`,
+  );
   if (hasIntervals)
     out.push(
       'How to read this: [low, high] is a 95% interval from resampling cases; a verdict is better or worse only when the paired interval of the difference excludes 0 (higher accuracy, lower Brier, log loss and ECE are better).',

@@ -2,7 +2,13 @@
  * What every probe report shares: the title line, how an estimate with its interval reads,
  * and what each probe's numbers mean for a benchmark score.
  */
-import type { RobustnessProbeSummary, RobustnessSummary, Estimate } from '../../core/probe/robustness.js';
+import type {
+  Estimate,
+  ExceededMeasure,
+  NoiseFloor,
+  RobustnessProbeSummary,
+  RobustnessSummary,
+} from '../../core/probe/robustness.js';
 import type { ProbeRun } from '../../core/probe/run.js';
 import { formatCount, formatNumber, formatPercent, formatSigned, plural } from '../format.js';
 
@@ -16,7 +22,28 @@ export function describeTarget(run: ProbeRun): string {
 export function describeSample(run: ProbeRun): string {
   const c = run.config;
   const name = c.dataset.synthetic ? 'the synthetic sample' : c.dataset.id;
-  return `${plural(c.caseIds.length, 'case')} of ${name} (seed ${c.seed}) · ${formatCount(run.requests)} requests in ${(run.durationMs / 1000).toFixed(1)} s`;
+  // A probe asked for more cases than the dataset has probes all of them, and says so.
+  const all = c.casesAsked > c.caseIds.length ? ` (all it has; --cases ${c.casesAsked} asked)` : '';
+  return `${plural(c.caseIds.length, 'case')} of ${name}${all} (seed ${c.seed}) · ${plural(run.requests, 'request', 'requests', formatCount)} in ${(run.durationMs / 1000).toFixed(1)} s`;
+}
+
+/**
+ * The line a probe starts with: `probing URL: 50 cases, about 709 requests, one at a time`;
+ * when `--cases` asks for more than the dataset has, it says the whole dataset is probed.
+ */
+export function describeProbeStart(s: {
+  readonly target: string;
+  readonly cases: number;
+  readonly casesAsked: number;
+  readonly casesInDataset: number;
+  readonly dataset: string;
+  readonly requests: number;
+}): string {
+  const cases =
+    s.casesAsked > s.casesInDataset
+      ? `${plural(s.cases, 'case')} (all of ${s.dataset}: --cases ${s.casesAsked} asks for more than it has)`
+      : plural(s.cases, 'case');
+  return `probing ${s.target}: ${cases}, about ${plural(s.requests, 'request')}, one at a time`;
 }
 
 /** `12.0% [8.1%, 16.4%]` */
@@ -49,43 +76,94 @@ export function describeIsolationAccuracy(p: RobustnessProbeSummary): string | n
   return `accuracy against gold asked alone ${formatPercent(a.alone)} vs beside its siblings ${formatPercent(a.beside)}: ${pts(a.difference.value)} pts${ci === null ? '' : ` [${pts(ci.low)}, ${pts(ci.high)}]`}`;
 }
 
-/** `0.0% flipped [0.0%, 1.5%], mean distance 0.0000 [0.0000, 0.0000] (deterministic)` */
+/** How the noise floor line is labelled: what it is, and that each probe has its own. */
+export const NOISE_FLOOR_LABEL = 'noise floor (the larger of the two repeat probes)';
+
+/**
+ * The floor's two measures, each with the repeat probe it came from:
+ * `stale-cache: 0.0% [0.0%, 1.5%] flipped, mean distance 0.0404 [0.0360, 0.0448]`, or
+ * `0.0% … flipped (determinism), mean distance 0.0404 … (stale-cache)` when they differ.
+ */
+export function describeFloor(f: NoiseFloor): string {
+  const flips = `${formatRate(f.flipRate)} flipped`;
+  const distance = `mean distance ${formatDistance(f.meanTv)}`;
+  const text =
+    f.flipRateFrom === undefined || f.meanTvFrom === undefined
+      ? `${flips}, ${distance}`
+      : f.flipRateFrom === f.meanTvFrom
+        ? `${f.flipRateFrom}: ${flips}, ${distance}`
+        : `${flips} (${f.flipRateFrom}), ${distance} (${f.meanTvFrom})`;
+  return `${text}${f.deterministic ? ' (repeats never moved: deterministic)' : ''}`;
+}
+
+/** The overall floor, or why there is none. */
 export function describeNoiseFloor(r: RobustnessSummary): string {
-  const f = r.noiseFloor;
-  if (f === null) return 'no noise floor (the repeat probes have no data)';
-  return `${formatRate(f.flipRate)} flipped, mean distance ${formatDistance(f.meanTv)}${f.deterministic ? ' (repeats never moved: deterministic)' : ''}`;
+  return r.noiseFloor === null ? 'none (the repeat probes have no data)' : describeFloor(r.noiseFloor);
+}
+
+/** What moved beyond the floor; probes kept before this was recorded failed on flips when any flipped. */
+function exceededOf(p: RobustnessProbeSummary): readonly ExceededMeasure[] {
+  return p.exceeded ?? (p.flips > 0 ? ['flips'] : ['distance']);
+}
+
+/**
+ * How far a failing probe moved answers, in the measure it failed on: `12.0% of choice
+ * answers`, or `choice answers by a mean distance of 0.0717, beyond the 0.0552 a
+ * stale-cache repeat of the same questions moves` when it failed on distance alone.
+ */
+function movedBy(p: RobustnessProbeSummary, whose: string): string {
+  if (exceededOf(p).includes('flips') && p.flipRate !== null)
+    return `${formatPercent(p.flipRate.value)} of ${whose}answers`;
+  const tv = p.meanTv === null ? 'n/a' : formatNumber(p.meanTv.value, 4);
+  const floor = p.floor ?? null;
+  const repeat =
+    floor === null
+      ? ''
+      : floor.deterministic
+        ? ', where a plain repeat of the same questions moves none'
+        : `, beyond the ${formatNumber(floor.meanTv.value, 4)} a ${floor.meanTvFrom ?? 'plain'} repeat of the same questions moves`;
+  return `${whose}answers by a mean distance of ${tv}${repeat}`;
 }
 
 /** One sentence per probe: what its result means for a benchmark score on this server. */
 export function meaningOf(p: RobustnessProbeSummary, r: RobustnessSummary): string {
-  const share = p.flipRate === null ? 'n/a' : formatPercent(p.flipRate.value);
   if (p.verdict === 'no_data') return `${p.id}: nothing could be compared (${p.reason ?? 'no data'}).`;
   const pass = p.verdict === 'pass';
+  // On a server whose repeats move, a passing probe moved answers no more than a repeat did.
+  const noisy = (p.floor ?? r.noiseFloor)?.deterministic === false;
+  const unmoved = noisy ? 'moves answers no more than a plain repeat does' : 'changes no answer';
   switch (p.id) {
-    case 'determinism':
+    case 'determinism': {
+      const flipped =
+        p.flips > 0 && p.flipRate !== null ? ` and flip ${formatPercent(p.flipRate.value)} of answers` : '';
       return pass
         ? 'Repeating a request gives the same probabilities: one pass per case measures the model, and two runs can differ only by the server or model.'
-        : `Repeats differ by up to ${formatMaxDiff(p.maxAbsDiff)} and flip ${share} of answers: a score carries this noise, and a difference between two runs smaller than it means nothing.`;
+        : `Repeats differ by up to ${formatMaxDiff(p.maxAbsDiff)}${flipped}: a score carries this noise, and a difference between two runs smaller than it means nothing.`;
+    }
     case 'stale-cache':
       return pass
         ? 'An unrelated request in between moves answers no more than a plain repeat: no state leaks from one request to the next.'
-        : `An unrelated request in between moves answers more than a plain repeat (${share} flipped): a cache or batch leaks state across requests, so scores depend on request order and --parallel.`;
+        : `An unrelated request in between moves ${movedBy(p, '')}${exceededOf(p).includes('flips') ? ', more than a plain repeat' : ''}: a cache or batch leaks state across requests, so scores depend on request order and --parallel.`;
     case 'question-order':
       return pass
-        ? 'Listing the questions in another order changes no answer.'
-        : `Question order moves ${share} of answers: keep the dataset's question order when comparing runs.`;
+        ? `Listing the questions in another order ${unmoved}.`
+        : `Question order moves ${movedBy(p, '')}: keep the dataset's question order when comparing runs.`;
     case 'question-names':
       return pass
-        ? 'Renaming the question ids changes no answer: ids only key the answers.'
-        : `Question ids move ${share} of answers: the server reads ids as part of the question; benchmark with the dataset's own ids.`;
-    case 'isolation':
+        ? `Renaming the question ids ${unmoved}: ids only key the answers.`
+        : `Question ids move ${movedBy(p, '')}: the server reads ids as part of the question; benchmark with the dataset's own ids.`;
+    case 'isolation': {
+      const acc = describeIsolationAccuracy(p);
       return pass
-        ? 'Each question gets the same answer alone as beside its siblings.'
-        : `Asking one question per request moves ${share} of answers (${describeIsolationAccuracy(p) ?? ''}): score whole cases, one request each, as bench does, never one question per request.`;
+        ? noisy
+          ? 'Each question asked alone moves no more than a plain repeat does from its answer beside its siblings.'
+          : 'Each question gets the same answer alone as beside its siblings.'
+        : `Asking one question per request moves ${movedBy(p, '')}${acc === null ? '' : ` (${acc})`}: score whole cases, one request each, as bench does, never one question per request.`;
+    }
     case 'option-order':
       return pass
-        ? `Reordering choice options changes no answer${r.noiseFloor !== null && !r.noiseFloor.deterministic ? ' beyond repeat noise' : ''}: choice accuracy does not depend on how options are listed.`
-        : `Option order moves ${share} of choice answers: compare choice accuracy with care, and never across datasets that list options differently.`;
+        ? `Reordering choice options ${unmoved}: choice accuracy does not depend on how options are listed.`
+        : `Option order moves ${movedBy(p, 'choice ')}: compare choice accuracy with care, and never across datasets that list options differently.`;
     default:
       return p.id satisfies never;
   }

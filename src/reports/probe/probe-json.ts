@@ -1,6 +1,6 @@
 /** The probe as one JSON document (snake_case keys, unrounded numbers, absent values null). */
 import type { ConformanceSummary } from '../../core/probe/conformance.js';
-import type { RobustnessSummary } from '../../core/probe/robustness.js';
+import type { NoiseFloor, RobustnessSummary } from '../../core/probe/robustness.js';
 import { isConformant, type ProbeRun } from '../../core/probe/run.js';
 import { datasetJson, endpointJson, intervalJson } from '../json-shapes.js';
 
@@ -50,20 +50,26 @@ function conformanceJson(s: ConformanceSummary) {
   };
 }
 
+/** A noise floor; `…_from` names the repeat probe each measure came from (null in probes kept before it was). */
+function floorJson(f: NoiseFloor | null) {
+  return f === null
+    ? null
+    : {
+        flip_rate: f.flipRate.value,
+        flip_rate_ci: intervalJson(f.flipRate.interval),
+        flip_rate_from: f.flipRateFrom ?? null,
+        mean_tv: f.meanTv.value,
+        mean_tv_ci: intervalJson(f.meanTv.interval),
+        mean_tv_from: f.meanTvFrom ?? null,
+        deterministic: f.deterministic,
+      };
+}
+
 function robustnessJson(r: RobustnessSummary) {
   return {
     passed: r.passed,
     failed: r.failed,
-    noise_floor:
-      r.noiseFloor === null
-        ? null
-        : {
-            flip_rate: r.noiseFloor.flipRate.value,
-            flip_rate_ci: intervalJson(r.noiseFloor.flipRate.interval),
-            mean_tv: r.noiseFloor.meanTv.value,
-            mean_tv_ci: intervalJson(r.noiseFloor.meanTv.interval),
-            deterministic: r.noiseFloor.deterministic,
-          },
+    noise_floor: floorJson(r.noiseFloor),
     probes: r.probes.map((p) => ({
       id: p.id,
       rule: p.rule,
@@ -86,6 +92,8 @@ function robustnessJson(r: RobustnessSummary) {
               difference: p.accuracy.difference.value,
               difference_ci: intervalJson(p.accuracy.difference.interval),
             },
+      floor: floorJson(p.floor ?? null),
+      exceeded: p.exceeded ?? null,
       lost: { requests: p.lost.requests, decisions: p.lost.decisions },
       moved: p.moved.map((m) => ({
         case_id: m.caseId,

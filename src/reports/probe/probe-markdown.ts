@@ -69,7 +69,7 @@ export function renderProbeMarkdown(run: ProbeRun): string {
       `Each probe asks the same questions of ${run.config.caseIds.length} cases another way and compares the answers with the case's first answer: the share of answers whose most probable option changed (flipped; a tie broken differently is no flip) and the mean total-variation distance ½ Σ |p − q|, each with a 95% interval by case. ${
         r.noiseFloor === null
           ? ''
-          : `The noise floor is what a plain repeat moves: ${describeNoiseFloor(r)}. On a deterministic server any flip fails a probe; otherwise a probe fails when its interval lies wholly above the floor's.`
+          : `The noise floor is what a plain repeat moves, the larger of the two repeat probes (determinism, and stale-cache for the other probes) over all their questions: ${describeNoiseFloor(r)}. Each probe is judged against the same repeats on its own questions (option order: choice questions only). On a deterministic server any flip fails a probe; otherwise a probe fails when its interval lies wholly above the floor's.`
       }`,
       '',
       ...renderMarkdownTable(

@@ -20,6 +20,7 @@ import {
   formatMaxDiff,
   formatRate,
   meaningOf,
+  NOISE_FLOOR_LABEL,
 } from './probe-describe.js';
 
 const EXAMPLE_WIDTH = 160;
@@ -110,7 +111,8 @@ function robustnessLines(r: RobustnessSummary, p: Palette): string[] {
       styleHeader: p.dim,
     }),
   ];
-  out.push(`  noise floor (what a plain repeat moves): ${describeNoiseFloor(r)}`);
+  out.push(`  ${NOISE_FLOOR_LABEL}: ${describeNoiseFloor(r)}`);
+  out.push(p.dim('  each probe is judged against these repeats on the questions it compares'));
   const iso = r.probes.find((x) => x.id === 'isolation');
   const acc = iso === undefined ? null : describeIsolationAccuracy(iso);
   if (acc !== null) out.push(`  isolation: ${acc}`);

@@ -17,6 +17,7 @@ import { describeCreatedAt } from './runs-list.js';
 import type { PairedComparison, StatMetric, Verdict } from '../../core/stats/bootstrap.js';
 import { conventionsJson, conventionsText, describeConventions } from '../../core/stats/conventions.js';
 import { HEADLINE_METRICS, METRIC_JSON_NAMES } from '../../core/bench/run-statistics.js';
+import { nullReasonsJson } from '../json-shapes.js';
 
 export interface RunComparisonOptions {
   readonly colour: boolean;
@@ -200,7 +201,17 @@ export function describePairedReading(c: RunComparison): string {
   return `${boot} Conventions: ${describeConventions(c.conventions)}.`;
 }
 
-const deltaJson = (d: MetricDelta) => ({ a: d.a, b: d.b, delta: d.delta });
+/** A, B and B - A; a null carries its reason (the run that lacks the number answered none of it). */
+const deltaJson = (d: MetricDelta) => ({
+  a: d.a,
+  b: d.b,
+  delta: d.delta,
+  ...nullReasonsJson({
+    a: d.a === null ? 'run A answered no decision this counts' : undefined,
+    b: d.b === null ? 'run B answered no decision this counts' : undefined,
+    delta: d.delta === null ? `no number in run ${d.a === null ? 'A' : 'B'}` : undefined,
+  }),
+});
 
 const sideJson = (r: ComparedRun) => ({
   id: r.id,
@@ -265,6 +276,7 @@ export function renderRunComparisonJson(c: RunComparison): string {
       p_value: c.mcnemar.pValue,
     },
     paired: pairedJson(c.paired),
+    ...nullReasonsJson({ paired: c.paired === null ? 'intervals are off (--no-ci)' : undefined }),
     conventions: { ...conventionsJson(c.conventions), text: conventionsText(c.conventions) },
   };
   return `${JSON.stringify(document, null, 2)}\n`;
@@ -282,6 +294,9 @@ function pairedJson(p: PairedComparison | null) {
       difference: x.difference,
       difference_ci: x.interval === null ? null : [x.interval.low, x.interval.high],
       verdict: x.verdict,
+      ...nullReasonsJson({
+        difference_ci: x.interval === null ? 'no shared case has this number in both runs' : undefined,
+      }),
     };
   }
   return {

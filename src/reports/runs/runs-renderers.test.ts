@@ -238,6 +238,17 @@ describe('renderRunComparison', () => {
     expect(text).toContain('9 only in A, 0 only in B');
   });
 
+  it('says in the comparison JSON why a number is null: the run that answered nothing', () => {
+    const none = makeRun('20261203-000000-dddd', [failedCase(c1)]);
+    const doc = JSON.parse(renderRunComparisonJson(compareRuns(none, runA, { force: true })));
+    expect(doc.headline.kl.a).toBeNull();
+    expect(doc.headline.kl.null_reasons).toEqual({
+      a: 'run A answered no decision this counts',
+      delta: 'no number in run A',
+    });
+    expect(doc.headline.accuracy.null_reasons).toBeUndefined();
+  });
+
   it('writes the whole comparison as JSON', () => {
     const c = compareRuns(runA, runB);
     const doc = JSON.parse(renderRunComparisonJson(c));

@@ -1,0 +1,64 @@
+/** Everything `bench` prints once a run has finished: the report and the lines around it. */
+import type { ReportedRun } from '../../core/bench/run.js';
+import type { RunStatistics } from '../../core/bench/run-statistics.js';
+import { renderBenchJsonChunks } from './bench-json.js';
+import { renderBenchEnding } from './bench-messages.js';
+import { renderBenchTerminal } from './bench-terminal.js';
+
+/** A finished run as the bench use case hands it over. */
+export interface FinishedBench {
+  readonly run: ReportedRun;
+  readonly statistics: RunStatistics;
+  readonly saved: boolean;
+  readonly interrupted: boolean;
+  readonly casesTotal: number;
+  /** The `--out` files written. */
+  readonly written: readonly string[];
+  readonly writeError: string | null;
+}
+
+export interface FinishedBenchOptions {
+  readonly json: boolean;
+  readonly redactHost: boolean;
+  /** `--store` as the user gave it (repeated in hints), or null for the default store. */
+  readonly storeOption: string | null;
+  readonly colour: boolean;
+  readonly width?: number;
+}
+
+/**
+ * The report for standard output (one JSON document in pieces, or the terminal report) and
+ * the lines for standard error: the files written, then the resume or show hint.
+ */
+export function renderFinishedBench(
+  o: FinishedBench,
+  options: FinishedBenchOptions,
+): { readonly stdout: Iterable<string>; readonly stderr: readonly string[] } {
+  const { run } = o;
+  const stdout = options.json
+    ? renderBenchJsonChunks(run, { statistics: o.statistics })
+    : [
+        renderBenchTerminal(run, {
+          colour: options.colour,
+          redactHost: options.redactHost,
+          statistics: o.statistics,
+          ...(options.width === undefined ? {} : { width: options.width }),
+        }),
+      ];
+  const ending = renderBenchEnding(
+    {
+      runId: run.id,
+      saved: o.saved,
+      storeOption: options.storeOption,
+      interrupted: o.interrupted,
+      casesKept: run.cases.length,
+      casesTotal: o.casesTotal,
+      failedCases: run.summary.requests.failed,
+      complete: run.summary.status === 'complete',
+      writeError: o.writeError,
+    },
+    { quiet: options.json },
+  );
+  const wrote = o.written.length > 0 && !options.json ? [`wrote ${o.written.join(' and ')}`] : [];
+  return { stdout, stderr: [...wrote, ...ending] };
+}
