@@ -10,7 +10,7 @@
  * The datasets are the bundled sample repeated with new ids (bench/make-scale-dataset.ts),
  * written into a temp dir and removed afterwards.
  *
- *   npm run build && npx tsx bench/scale.bench.ts [--sizes 20000,100000] [--reps 3]
+ *   npm run build && npx tsx bench/scale.bench.ts [--sizes 20000,100000] [--reps 3] [--part cli|store|all]
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -28,12 +28,17 @@ const { values } = parseArgs({
     sizes: { type: 'string', default: '20000,100000' },
     reps: { type: 'string', default: '3' },
     runs: { type: 'string', default: '1000' },
+    // Another build of the CLI (e.g. a copy of dist/, so a rebuild meanwhile cannot change it).
+    cli: { type: 'string' },
+    // Only the CLI runs (`cli`), only the store alone (`store`), or both.
+    part: { type: 'string', default: 'all' },
   },
 });
 const SIZES = values.sizes.split(',').map(Number);
 const REPS = Math.max(1, Number(values.reps));
 const LIST_RUNS = Number(values.runs);
-const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
+const CLI = values.cli ?? join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
+const PART = values.part;
 const tmp = mkdtempSync(join(tmpdir(), 'decidekit-scale-'));
 const load = () =>
   loadavg()
@@ -102,7 +107,7 @@ say(
   '| cases | mode | median wall (s) | wall vs no-store | median CPU (s) | CPU vs no-store | median peak RSS (MB) | max peak RSS (MB) | walls (s) |',
 );
 say('|---:|---|---:|---:|---:|---:|---:|---:|---|');
-for (const size of SIZES) {
+for (const size of PART === 'store' ? [] : SIZES) {
   const dataset = join(tmp, `scale-${size}.jsonl`);
   writeScaleDataset(dataset, size, 1);
   const results = new Map<Mode, Timed[]>(MODES.map((m) => [m, []]));
@@ -207,69 +212,71 @@ function timeSaves(n: number): number[] {
   return slices;
 }
 
-say();
-say('### The run store alone');
-say();
-const small: number[] = [];
-const large: number[][] = [];
-for (let rep = 0; rep < REPS; rep++) {
-  small.push(median(timeSaves(10_000)));
-  large.push(timeSaves(100_000));
-}
-say(
-  `Saving cases in batches of 4 (synchronous=NORMAL, a sync to disk every 2 s), µs per case, medians of ${REPS}: 10,000-case run **${f(median(small), 0)}**; 100,000-case run: first 10,000 **${f(median(large.map((l) => l[0]!)), 0)}**, last 10,000 **${f(median(large.map((l) => l[l.length - 1]!)), 0)}**, whole run ${f(median(large.map((l) => median(l))), 0)} (median slice). Per-case cost must not grow with the run: last / first = ${f(median(large.map((l) => l[l.length - 1]! / l[0]!)), 2)}.`,
-);
-
-// runs list over many stored runs (100 saved cases each, so the count per run is real work).
-{
-  const path = join(tmp, 'list.sqlite');
-  const ids = Array.from({ length: 400 }, (_, i) => `customer_service_${String(i).padStart(7, '0')}`);
-  const config = createRunConfig({ toolVersion: 'bench', caseIds: ids });
-  const cases = ids.slice(0, 100).map((_, i) => caseAt(i));
-  const summary = summarizeRun(config, cases);
-  const store = openRunStore(path);
-  for (let r = 0; r < LIST_RUNS; r++) {
-    const head = store.createRun({
-      config,
-      label: `run ${r}`,
-      createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, r)).toISOString(),
-    });
-    store.saveCases(head.id, cases);
-    store.finishRun(head.id, { status: summary.status, durationMs: 1, summary });
+if (PART !== 'cli') {
+  say();
+  say('### The run store alone');
+  say();
+  const small: number[] = [];
+  const large: number[][] = [];
+  for (let rep = 0; rep < REPS; rep++) {
+    small.push(median(timeSaves(10_000)));
+    large.push(timeSaves(100_000));
   }
-  store.close();
-  const cli: number[] = [];
-  const lib: number[] = [];
-  for (let rep = 0; rep < 5; rep++) {
-    cli.push(timeCli(['runs', 'list', '--store', path, '--limit', String(LIST_RUNS)]).seconds * 1000);
+  say(
+    `Saving cases in batches of 4 (synchronous=NORMAL, a sync to disk every 2 s), µs per case, medians of ${REPS}: 10,000-case run **${f(median(small), 0)}**; 100,000-case run: first 10,000 **${f(median(large.map((l) => l[0]!)), 0)}**, last 10,000 **${f(median(large.map((l) => l[l.length - 1]!)), 0)}**, whole run ${f(median(large.map((l) => median(l))), 0)} (median slice). Per-case cost must not grow with the run: last / first = ${f(median(large.map((l) => l[l.length - 1]! / l[0]!)), 2)}.`,
+  );
+
+  // runs list over many stored runs (100 saved cases each, so the count per run is real work).
+  {
+    const path = join(tmp, 'list.sqlite');
+    const ids = Array.from({ length: 400 }, (_, i) => `customer_service_${String(i).padStart(7, '0')}`);
+    const config = createRunConfig({ toolVersion: 'bench', caseIds: ids });
+    const cases = ids.slice(0, 100).map((_, i) => caseAt(i));
+    const summary = summarizeRun(config, cases);
+    const store = openRunStore(path);
+    for (let r = 0; r < LIST_RUNS; r++) {
+      const head = store.createRun({
+        config,
+        label: `run ${r}`,
+        createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, r)).toISOString(),
+      });
+      store.saveCases(head.id, cases);
+      store.finishRun(head.id, { status: summary.status, durationMs: 1, summary });
+    }
+    store.close();
+    const cli: number[] = [];
+    const lib: number[] = [];
+    for (let rep = 0; rep < 5; rep++) {
+      cli.push(timeCli(['runs', 'list', '--store', path, '--limit', String(LIST_RUNS)]).seconds * 1000);
+      const s = openRunStore(path, { readOnly: true });
+      const t0 = performance.now();
+      if (s.listRuns().length !== LIST_RUNS) throw new Error('lost runs');
+      lib.push(performance.now() - t0);
+      s.close();
+    }
+    say(
+      `\`runs list --store <${LIST_RUNS.toLocaleString('en-US')} runs of 400 cases, 100 saved each> --limit ${LIST_RUNS}\`: CLI wall **${f(median(cli), 0)} ms** (process start included; /usr/bin/time resolution 10 ms), \`listRuns\` itself ${f(median(lib), 1)} ms; medians of 5.`,
+    );
+  }
+
+  // runs show of the largest stored run.
+  const largest = [...keptStores.entries()].sort((a, b) => b[0] - a[0])[0];
+  if (largest !== undefined) {
+    const [size, { path, id }] = largest;
+    const show: number[] = [];
+    for (let rep = 0; rep < 5; rep++) show.push(timeCli(['runs', 'show', id, '--store', path]).seconds * 1000);
     const s = openRunStore(path, { readOnly: true });
-    const t0 = performance.now();
-    if (s.listRuns().length !== LIST_RUNS) throw new Error('lost runs');
-    lib.push(performance.now() - t0);
+    let t0 = performance.now();
+    s.getRunInfo(id);
+    const info = performance.now() - t0;
+    t0 = performance.now();
+    const whole = s.getRun(id)!;
+    const full = performance.now() - t0;
     s.close();
+    say(
+      `\`runs show\` of the ${size.toLocaleString('en-US')}-case run: CLI wall **${f(median(show), 0)} ms** (medians of 5); \`getRunInfo\` ${f(info, 1)} ms, against ${f(full, 0)} ms to load all ${whole.cases.length.toLocaleString('en-US')} cases (\`getRun\`, what it did before).`,
+    );
   }
-  say(
-    `\`runs list --store <${LIST_RUNS.toLocaleString('en-US')} runs of 400 cases, 100 saved each> --limit ${LIST_RUNS}\`: CLI wall **${f(median(cli), 0)} ms** (process start included; /usr/bin/time resolution 10 ms), \`listRuns\` itself ${f(median(lib), 1)} ms; medians of 5.`,
-  );
-}
-
-// runs show of the largest stored run.
-const largest = [...keptStores.entries()].sort((a, b) => b[0] - a[0])[0];
-if (largest !== undefined) {
-  const [size, { path, id }] = largest;
-  const show: number[] = [];
-  for (let rep = 0; rep < 5; rep++) show.push(timeCli(['runs', 'show', id, '--store', path]).seconds * 1000);
-  const s = openRunStore(path, { readOnly: true });
-  let t0 = performance.now();
-  s.getRunInfo(id);
-  const info = performance.now() - t0;
-  t0 = performance.now();
-  const whole = s.getRun(id)!;
-  const full = performance.now() - t0;
-  s.close();
-  say(
-    `\`runs show\` of the ${size.toLocaleString('en-US')}-case run: CLI wall **${f(median(show), 0)} ms** (medians of 5); \`getRunInfo\` ${f(info, 1)} ms, against ${f(full, 0)} ms to load all ${whole.cases.length.toLocaleString('en-US')} cases (\`getRun\`, what it did before).`,
-  );
 }
 
 rmSync(tmp, { recursive: true, force: true });

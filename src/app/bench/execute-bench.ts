@@ -89,8 +89,6 @@ export type BenchOutcome =
       readonly interrupted: boolean;
       /** True when the run is in the store. */
       readonly saved: boolean;
-      /** Case id -> state text (for traces). */
-      readonly states: ReadonlyMap<string, string | object>;
       readonly casesTotal: number;
       /** The `--out` files written. */
       readonly written: readonly string[];
@@ -295,12 +293,16 @@ async function sendAndFinish(
     intervals: options.statistics?.intervals ?? true,
     sample: sampleBuilder.build(),
   });
-  const states = new Map(cases.map((c) => [c.id, c.state] as const));
   let written: string[] = [];
   let writeError: string | null = null;
   try {
+    // The states (for the Markdown trace) are gathered only for `--out`: otherwise nothing
+    // holds the dataset once the cases are sent, and the JSON is written without it.
     if (options.outDir !== undefined)
-      written = await writeBenchReports(run, options.outDir, states, { ...options, statistics });
+      written = await writeBenchReports(run, options.outDir, new Map(cases.map((c) => [c.id, c.state] as const)), {
+        ...options,
+        statistics,
+      });
   } catch (err) {
     writeError = err instanceof Error ? err.message : String(err);
   }
@@ -310,7 +312,6 @@ async function sendAndFinish(
     statistics,
     interrupted,
     saved: store !== null,
-    states,
     casesTotal: cases.length,
     written,
     writeError,

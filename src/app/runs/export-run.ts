@@ -136,7 +136,7 @@ const PARQUET_TYPES: Record<DecisionColumnType, 'INT64' | 'DOUBLE' | 'BOOLEAN' |
 };
 
 /** Rows per row group: bounds the memory of the writer (one group of columns at a time). */
-const PARQUET_ROW_GROUP = 50_000;
+const PARQUET_ROW_GROUP = 10_000;
 
 async function writeParquet(fd: number, rows: Iterable<DecisionRow>, runId: string): Promise<void> {
   const { ByteWriter, parquetWriteRows } = await import('hyparquet-writer');
