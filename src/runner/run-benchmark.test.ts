@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BenchCase, Failure } from '../core/bench/case-result.js';
 import { DecidekitError } from '../core/errors.js';
 import type { Question } from '../core/question.js';
-import { runBenchmark, type DecisionClient, type RunnerEvent } from './run-benchmark.js';
+import { drainingQueue, runBenchmark, type DecisionClient, type RunnerEvent } from './run-benchmark.js';
 
 const q: Question = { type: 'noul', instructions: 'Yes?' };
 const cases: BenchCase[] = Array.from({ length: 20 }, (_, i) => ({
@@ -219,6 +219,30 @@ describe('runBenchmark', () => {
     expect(out.results).toEqual([]);
     expect(out.finishedCases).toBe(6);
     expect(out.answeredCases).toBe(6);
+  });
+
+  it('empties a draining queue as it sends, holding only the cases in flight', async () => {
+    const given: (BenchCase | undefined)[] = [...cases];
+    const heldWhenSent: number[] = [];
+    const counter = { calls: 0, inFlight: 0, maxInFlight: 0 };
+    const events: RunnerEvent[] = [];
+    const out = await runBenchmark({
+      cases: drainingQueue(given),
+      client: client(async () => {
+        heldWhenSent.push(given.filter((c) => c !== undefined).length);
+        await tick();
+      }, counter),
+      parallel: 3,
+      failureOf,
+      isRunStopping,
+      now,
+      onEvent: (e) => events.push(e),
+    });
+    expect(events[0]).toEqual({ type: 'started', cases: 20, decisions: 40 });
+    expect(out.results.map((r) => r.caseId)).toEqual(cases.map((c) => c.id));
+    // The n-th request sent: the queue still holds the cases not yet taken.
+    expect(heldWhenSent).toEqual(Array.from({ length: 20 }, (_, n) => 19 - n));
+    expect(given.every((c) => c === undefined)).toBe(true);
   });
 
   it('rejects a parallelism below 1', async () => {

@@ -36,8 +36,50 @@ export type StopReason = 'unsupported' | 'rejected' | 'aborted';
 /** How many first cases rejected with one same message stop the run. */
 export const REJECTION_STREAK = 5;
 
+/**
+ * Cases handed to the runner one at a time: once it took a case it is the only holder, so
+ * a sent case is garbage as soon as it is scored (a large dataset is not kept for the run).
+ */
+export interface CaseQueue {
+  readonly length: number;
+  /** Decisions over all the cases (questions per case, summed). */
+  readonly decisions: number;
+  /** The next case, or undefined when every case was taken. */
+  take(): BenchCase | undefined;
+}
+
+/**
+ * A queue over `cases` that empties each slot as it hands the case out; the caller gives
+ * the array up (it ends empty).
+ */
+export function drainingQueue(cases: (BenchCase | undefined)[]): CaseQueue {
+  const decisions = cases.reduce((n, c) => n + (c?.questions.length ?? 0), 0);
+  const length = cases.length;
+  let next = 0;
+  return {
+    length,
+    decisions,
+    take: () => {
+      if (next >= length) return undefined;
+      const taken = cases[next];
+      cases[next++] = undefined;
+      return taken;
+    },
+  };
+}
+
+function queueOf(cases: readonly BenchCase[]): CaseQueue {
+  let next = 0;
+  return {
+    length: cases.length,
+    decisions: cases.reduce((n, c) => n + c.questions.length, 0),
+    take: () => cases[next++],
+  };
+}
+
 export interface RunBenchmarkOptions {
-  readonly cases: readonly BenchCase[];
+  /** An array (kept by the caller), or a queue the runner empties as it sends. */
+  readonly cases: readonly BenchCase[] | CaseQueue;
   readonly client: DecisionClient;
   /** Requests in flight (>= 1). */
   readonly parallel: number;
@@ -89,11 +131,12 @@ export interface RunOutcome {
  * prints or saves: progress goes out as events, finished cases through `onCase`.
  */
 export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunOutcome> {
-  const { cases, client, now } = options;
+  const { client, now } = options;
+  const cases = 'take' in options.cases ? options.cases : queueOf(options.cases);
   if (!Number.isInteger(options.parallel) || options.parallel < 1)
     throw new RangeError(`parallel must be an integer >= 1, got ${options.parallel}`);
   const started = now();
-  const decisionsTotal = cases.reduce((n, c) => n + c.questions.length, 0);
+  const decisionsTotal = cases.decisions;
   const keep = options.keepResults !== false;
   const finished: (CaseResult | undefined)[] = keep ? new Array(cases.length) : [];
   const inFlight = new AbortController();
@@ -169,9 +212,10 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunOut
   };
 
   const worker = async () => {
-    while (!stopped && !callbackError && next < cases.length) {
+    while (!stopped && !callbackError) {
+      const benchCase = cases.take();
+      if (benchCase === undefined) return;
       const index = next++;
-      const benchCase = cases[index]!;
       const t0 = now();
       try {
         const answer = await client.decide(benchCase.state, benchCase.questions, inFlight.signal);

@@ -9,7 +9,7 @@ import { constants } from 'node:fs';
 import { access, lstat, mkdir, open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunProgress } from '../../core/bench/progress.js';
-import type { CaseResult } from '../../core/bench/case-result.js';
+import type { BenchCase, CaseResult } from '../../core/bench/case-result.js';
 import { isFiltered, type BenchRun, type CaseSource, type ReportedRun } from '../../core/bench/run.js';
 import { DigestAccumulator } from '../../core/bench/run-digest.js';
 import { BenchAccumulator } from '../../core/bench/summary.js';
@@ -18,7 +18,7 @@ import { createSystemOneClient, elapsedMsOf, failureOf, isRunStopping } from '..
 import { InvalidBaseUrlError } from '../../protocol/client/errors.js';
 import { startReferenceServer, type ReferenceServer } from '../../protocol/server/server.js';
 import { loadBenchDataset, type LoadedBenchDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';
-import { runBenchmark } from '../../runner/run-benchmark.js';
+import { drainingQueue, runBenchmark } from '../../runner/run-benchmark.js';
 import { fingerprintOf } from '../../store/fingerprint.js';
 import { checkResumable } from '../../store/resume-check.js';
 import type { RunStore } from '../../store/run-store.js';
@@ -115,8 +115,7 @@ let loadedStoreModule: typeof import('../../store/sqlite-run-store.js') | null =
 /** Runs a planned benchmark; the caller renders the outcome. */
 export async function executeBench(plan: BenchPlan, options: ExecuteBenchOptions): Promise<BenchOutcome> {
   if (options.outDir !== undefined) await checkOutDir(options.outDir);
-  const dataset = await loadBenchDataset(datasetSourceOf(plan.dataset, options.cacheDir));
-  const cases = selectCases(dataset.cases, plan);
+  const { dataset, cases } = await loadSelected(plan, options.cacheDir);
   // SQLite is loaded only when the run is kept; opened before the server starts, so a bad
   // store path never leaves a server running.
   loadedStoreModule ??= plan.storePath === null ? null : await import('../../store/sqlite-run-store.js');
@@ -132,12 +131,25 @@ export async function executeBench(plan: BenchPlan, options: ExecuteBenchOptions
   }
 }
 
+/**
+ * The dataset's description and the selected cases, and nothing else of it: the rest of
+ * the dataset is garbage before the first request is sent.
+ */
+async function loadSelected(
+  plan: BenchPlan,
+  cacheDir: string,
+): Promise<{ dataset: Pick<LoadedBenchDataset, 'info' | 'questionSet'>; cases: BenchCase[] }> {
+  const loaded = await loadBenchDataset(datasetSourceOf(plan.dataset, cacheDir));
+  return { dataset: { info: loaded.info, questionSet: loaded.questionSet }, cases: selectCases(loaded.cases, plan) };
+}
+
 async function sendAndFinish(
   plan: BenchPlan,
   options: ExecuteBenchOptions,
   parts: {
-    dataset: LoadedBenchDataset;
-    cases: ReturnType<typeof selectCases>;
+    dataset: Pick<LoadedBenchDataset, 'info' | 'questionSet'>;
+    /** Given up: emptied once the cases to send are taken from it. */
+    cases: BenchCase[];
     store: RunStore | null;
     server: ReferenceServer | null;
   },
@@ -161,10 +173,15 @@ async function sendAndFinish(
   for (const note of start.notes) options.onNote?.(note);
   const { config, kept, createdAt, label, priorDurationMs } = start;
   let runId = start.id;
-  const toSend = cases.filter((c) => !kept.has(c.id));
+  const casesTotal = cases.length;
+  // Each case is let go as soon as it is sent: what the run needs afterwards is its ids
+  // (config.caseIds) and, for the Markdown trace of `--out`, the states.
+  const states = options.outDir === undefined ? null : new Map(cases.map((c) => [c.id, c.state] as const));
+  const toSend = drainingQueue(cases.filter((c) => !kept.has(c.id)));
+  cases.length = 0;
   options.onStart?.({
     toSend: toSend.length,
-    total: cases.length,
+    total: casesTotal,
     datasetName: dataset.info.synthetic ? 'synthetic sample' : dataset.info.id,
     target: server ? `the built-in reference server (model ${plan.server.model}, ${server.url})` : client.endpoint,
     resumingRunId: runId,
@@ -296,10 +313,9 @@ async function sendAndFinish(
   let written: string[] = [];
   let writeError: string | null = null;
   try {
-    // The states (for the Markdown trace) are gathered only for `--out`: otherwise nothing
-    // holds the dataset once the cases are sent, and the JSON is written without it.
+    // The states (for the Markdown trace) were kept only for `--out`.
     if (options.outDir !== undefined)
-      written = await writeBenchReports(run, options.outDir, new Map(cases.map((c) => [c.id, c.state] as const)), {
+      written = await writeBenchReports(run, options.outDir, states!, {
         ...options,
         statistics,
       });
@@ -312,7 +328,7 @@ async function sendAndFinish(
     statistics,
     interrupted,
     saved: store !== null,
-    casesTotal: cases.length,
+    casesTotal,
     written,
     writeError,
     dispose,
