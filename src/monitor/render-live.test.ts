@@ -149,4 +149,17 @@ describe('renderLive', () => {
     expect(lines[0]).toContain('decidekit live: the w');
     for (const line of lines) expect(visibleWidth(line)).toBeLessThanOrEqual(30);
   });
+
+  it('says the input tokens were not reported instead of a bare n/a', () => {
+    let s = createLiveState(INFO, { atMs: 0, size: { columns: 100, rows: 30 } });
+    s = reduce(s, {
+      type: 'probe',
+      atMs: 500,
+      result: answered(noulCase('b'), [noulAnswer(true, 0.9)], { latencyMs: 30, inputTokens: null }),
+      statePreview: 'x',
+    });
+    const screen = stripAnsi(renderLive(s, { columns: 100, rows: 30 }, { colour: false }).join('\n'));
+    expect(screen).toContain('input tokens not reported');
+    expect(screen).not.toContain('input tokens n/a');
+  });
 });

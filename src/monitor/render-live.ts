@@ -177,7 +177,7 @@ function nowPanel(state: LiveState, p: Palette): Panel {
   const request = result.request;
   if (request.status === 'answered') {
     const tokens =
-      request.inputTokens === null ? 'input tokens n/a' : `${formatCount(request.inputTokens)} input tokens`;
+      request.inputTokens === null ? 'input tokens not reported' : `${formatCount(request.inputTokens)} input tokens`;
     const mark = latest.matches === result.decisions.length ? p.green : p.yellow;
     rows.push({
       text: `${mark(`${latest.matches}/${result.decisions.length} match gold`)} · ${formatLatencyMs(request.latencyMs)} · ${tokens}`,

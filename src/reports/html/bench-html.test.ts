@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createMixedRun, createRun, securityCase } from '../../core/bench/test-support/bench-run-fixture.js';
+import {
+  createFailedRun,
+  createMixedRun,
+  createRun,
+  securityCase,
+} from '../../core/bench/test-support/bench-run-fixture.js';
 import { renderBenchHtml } from './bench-html.js';
 
 const gold = [
@@ -57,5 +62,11 @@ describe('renderBenchHtml', () => {
     const html = renderBenchHtml(createMixedRun(), { redactHost: true });
     expect(html).not.toContain('decider.internal');
     expect(html).toContain('&lt;redacted&gt;');
+  });
+
+  it('says on each card why its number is absent when nothing was answered', () => {
+    const html = renderBenchHtml(createFailedRun());
+    for (const key of ['kl', 'brier', 'logLoss', 'ece'])
+      expect(html).toMatch(new RegExp(`data-key="${key}"[\\s\\S]*?n/a: no decision was answered \\(\\d+ failed\\)`));
   });
 });

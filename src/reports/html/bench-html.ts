@@ -7,7 +7,7 @@
  */
 import { digestOf, type BenchRun, type ReportedRun } from '../../core/bench/run.js';
 import type { MetricGroup } from '../../core/bench/summary.js';
-import { CONFIDENT_THRESHOLD } from '../../core/bench/summary.js';
+import { benchNullReasons, CONFIDENT_THRESHOLD, costPerCorrectNullReason } from '../../core/bench/summary.js';
 import type { MajorityRate } from '../../core/bench/question-detail.js';
 import { histogramOf } from '../../core/histogram.js';
 import { assertNever, QUESTION_TYPES } from '../../core/question.js';
@@ -73,8 +73,11 @@ const pctCell = (value: number | null): Cell => ({ text: formatPercent(value), v
 /** The headline cards of a run (shared with the comparison page). */
 export function benchCards(run: Pick<BenchRun, 'summary'>, statistics: RunStatistics | null = null): Card[] {
   const s = run.summary;
-  // The 95% interval leads a card's detail line when there is one.
+  // An absent number's card says why; else the 95% interval leads its detail line when there is one.
+  const reasons = benchNullReasons(s);
   const ci = (metric: HeadlineMetric, rest: string) => {
+    const reason = reasons[metric];
+    if (reason !== undefined) return `n/a: ${reason}`;
     const text = formatInterval(metric, intervalOf(statistics, metric));
     return text === '' ? rest : `95% ${text} · ${rest}`;
   };
@@ -123,7 +126,7 @@ export function benchCards(run: Pick<BenchRun, 'summary'>, statistics: RunStatis
       label: 'Cost per correct',
       text: formatUsd(s.cost.perCorrectUsd),
       value: s.cost.perCorrectUsd,
-      detail: `${formatUsd(s.cost.totalUsd)} in all`,
+      detail: `${formatUsd(s.cost.totalUsd)} in all${s.cost.perCorrectUsd === null ? `; n/a: ${costPerCorrectNullReason(s.cost)}` : ''}`,
     });
   cards.push(
     {
