@@ -4,8 +4,9 @@
  * at a time and `summarizeConformance` counts. Each failure keeps an example: the request
  * (cut) and the offending answer.
  */
-import { isRecord, preview } from '../json-value.js';
+import { isFiniteNumber, isProbability, isRecord, preview } from '../json-value.js';
 import { PROBABILITY_SUM_TOLERANCE, answersOf, assertNever, type QuestionSet } from '../question.js';
+import { MAX_CHOICE_OPTIONS, MAX_SCORE_LEVELS } from '../question-rules.js';
 import { parseStrictJson } from '../strict-json.js';
 
 /** How far a `score` may sit from the expected level of its (normalised) probabilities. */
@@ -41,8 +42,8 @@ export const CONFORMANCE_CHECKS = {
   'rejects-unknown-type': 'a question of an unknown type gets a 4xx with an error body',
   'rejects-missing-instructions': 'a question without instructions gets a 4xx with an error body',
   'rejects-one-option': 'a choice with one option gets a 4xx with an error body',
-  'rejects-too-many-options': 'a choice with 256 options gets a 4xx with an error body',
-  'rejects-too-many-levels': 'a score with 11 levels gets a 4xx with an error body',
+  'rejects-too-many-options': `a choice with ${MAX_CHOICE_OPTIONS + 1} options gets a 4xx with an error body`,
+  'rejects-too-many-levels': `a score with ${MAX_SCORE_LEVELS + 1} levels gets a 4xx with an error body`,
   'rejects-non-object-questions': '"questions" that is not an object gets a 4xx with an error body',
   'rejects-oversized-body': 'a body over the size cap gets a 4xx with an error body',
   health: 'GET /health answers 200 {"status":"ok"}',
@@ -173,7 +174,7 @@ export function checkDecideExchange(
       case 'noul': {
         const p = answer['noul'];
         out.push(
-          typeof p === 'number' && Number.isFinite(p) && p >= 0 && p <= 1
+          isProbability(p)
             ? pass('noul-in-range')
             : fail(
                 'noul-in-range',
@@ -220,8 +221,7 @@ function checkProbabilities(
         : pass('probabilities-cover'),
   );
   const bad = keys.find((k) => {
-    const p = probs[k];
-    return !(typeof p === 'number' && Number.isFinite(p) && p >= 0 && p <= 1);
+    return !isProbability(probs[k]);
   });
   out.push(
     bad === undefined
@@ -233,7 +233,7 @@ function checkProbabilities(
         ),
   );
   const values = names.map((n) => probs[n] ?? 0);
-  if (!values.every((p): p is number => typeof p === 'number' && Number.isFinite(p))) return out;
+  if (!values.every(isFiniteNumber)) return out;
   let sum = 0;
   for (const p of values) sum += p;
   out.push(

@@ -1,4 +1,4 @@
-import { isRecord } from '../json-value.js';
+import { isFiniteNumber, isRecord } from '../json-value.js';
 import { answersOf, assertNever, type QuestionSet } from '../question.js';
 
 /**
@@ -15,7 +15,7 @@ export function readDistributions(body: unknown, questions: QuestionSet): (numbe
     switch (q.type) {
       case 'noul': {
         const p = a['noul'];
-        return typeof p === 'number' && Number.isFinite(p) ? [p, 1 - p] : null;
+        return isFiniteNumber(p) ? [p, 1 - p] : null;
       }
       case 'choice':
       case 'score': {
@@ -24,7 +24,7 @@ export function readDistributions(body: unknown, questions: QuestionSet): (numbe
         const out: number[] = [];
         for (const name of answersOf(q)) {
           const p = probs[name] ?? 0;
-          if (typeof p !== 'number' || !Number.isFinite(p)) return null;
+          if (!isFiniteNumber(p)) return null;
           out.push(p);
         }
         return out;

@@ -8,7 +8,7 @@
  */
 import { argmaxFirst } from '../decision-score.js';
 import { ExactSum } from '../exact-sum.js';
-import { topAnswerOf } from '../order-flips.js';
+import { countFlips, topAnswerOf } from '../order-flips.js';
 import type { QuestionType } from '../question.js';
 import type { Interval } from '../stats/bootstrap.js';
 import { caseMeanInterval } from '../stats/case-mean.js';
@@ -184,15 +184,21 @@ function byCase(pairs: readonly DecisionPair[], value: (p: DecisionPair) => numb
 
 function measure(pairs: readonly DecisionPair[], settings: IntervalSettings): Measured {
   if (pairs.length === 0) return { cases: 0, flips: 0, flipRate: null, meanTv: null, maxAbsDiff: null };
-  const flipped = (p: DecisionPair) => (topAnswerOf(p.answers, p.before) === topAnswerOf(p.answers, p.after) ? 0 : 1);
-  const flips = pairs.reduce((n, p) => n + flipped(p), 0);
+  const counted = countFlips(
+    pairs.map((p) => ({
+      id: p.questionId,
+      before: topAnswerOf(p.answers, p.before),
+      after: topAnswerOf(p.answers, p.after),
+    })),
+  );
+  const flips = counted.flipped.length;
   const tvUnits = byCase(pairs, (p) => totalVariation(p.before, p.after));
   const tv = new ExactSum();
   for (const u of tvUnits) tv.add(u.sum);
   return {
     cases: tvUnits.length,
     flips,
-    flipRate: { value: flips / pairs.length, interval: wilsonInterval(flips, pairs.length) },
+    flipRate: { value: counted.flipRate!, interval: wilsonInterval(flips, counted.pairs) },
     meanTv: { value: tv.value() / pairs.length, interval: caseMeanInterval(tvUnits, conventionsOf(settings)) },
     maxAbsDiff: pairs.reduce((m, p) => Math.max(m, maxAbsDifference(p.before, p.after)), 0),
   };
