@@ -177,12 +177,14 @@ export class BenchAccumulator {
       const kind = c.request.failure.kind;
       this.#errorKinds[kind] = (this.#errorKinds[kind] ?? 0) + 1;
     }
+    // One workflow per case: its group is looked up once, not per decision (and not for a case without decisions).
+    let workflowGroup: GroupAccumulator | undefined;
     for (const d of c.decisions) {
       const questionKey = `${c.workflow}/${d.questionId}`;
       const groups = [
         this.#all,
         groupFor(this.#byType, d.type, this.#calibration),
-        groupFor(this.#byWorkflow, c.workflow, this.#calibration),
+        (workflowGroup ??= groupFor(this.#byWorkflow, c.workflow, this.#calibration)),
         groupFor(this.#byQuestion, questionKey, this.#calibration),
       ];
       const o = d.outcome;
