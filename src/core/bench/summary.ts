@@ -4,6 +4,7 @@ import { QUESTION_TYPES } from '../question.js';
 import {
   CalibrationAccumulator,
   DEFAULT_CALIBRATION,
+  type Calibration,
   type CalibrationOptions,
   type ReliabilityBin,
 } from '../calibration.js';
@@ -89,8 +90,8 @@ class GroupAccumulator {
     this.calibration = new CalibrationAccumulator(calibration);
   }
 
-  summarize(): MetricGroup {
-    const c = this.calibration.summarize();
+  /** `c`: the group's calibration, when the caller has already summarized it. */
+  summarize(c: Calibration = this.calibration.summarize()): MetricGroup {
     return {
       total: this.total,
       answered: this.answered,
@@ -176,12 +177,14 @@ export class BenchAccumulator {
       const kind = c.request.failure.kind;
       this.#errorKinds[kind] = (this.#errorKinds[kind] ?? 0) + 1;
     }
+    // One workflow per case: its group is looked up once, not per decision (and not for a case without decisions).
+    let workflowGroup: GroupAccumulator | undefined;
     for (const d of c.decisions) {
       const questionKey = `${c.workflow}/${d.questionId}`;
       const groups = [
         this.#all,
         groupFor(this.#byType, d.type, this.#calibration),
-        groupFor(this.#byWorkflow, c.workflow, this.#calibration),
+        (workflowGroup ??= groupFor(this.#byWorkflow, c.workflow, this.#calibration)),
         groupFor(this.#byQuestion, questionKey, this.#calibration),
       ];
       const o = d.outcome;
@@ -205,7 +208,9 @@ export class BenchAccumulator {
   }
 
   summarize(options: SummarizeOptions = {}): BenchSummary {
-    const head = this.#all.summarize();
+    // Summarized once: the head's ECE and the reliability table come from the same calibration.
+    const calibration = this.#all.calibration.summarize();
+    const head = this.#all.summarize(calibration);
     const typeRecord: Partial<Record<QuestionType, MetricGroup>> = {};
     for (const t of QUESTION_TYPES) {
       const g = this.#byType.get(t);
@@ -237,7 +242,7 @@ export class BenchAccumulator {
       requests: { total: requestsTotal, answered: this.#answeredRequests, failed: failedRequests },
       completionRate: expected === 0 ? null : this.#answeredRequests / expected,
       confidentDisagreements: this.#confidentDisagreements,
-      reliability: this.#all.calibration.summarize().bins,
+      reliability: calibration.bins,
       byType: typeRecord,
       byWorkflow: sortedRecord(this.#byWorkflow),
       byQuestion: sortedRecord(this.#byQuestion),
