@@ -6,7 +6,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
-import { sniffFileKind, type FileKind } from '../datasets/file-kind.js';
+import { sniffFile, sniffFileKind, type FileKind } from '../datasets/file-kind.js';
 import { shellWord } from '../reports/bench/bench-messages.js';
 
 /** The kinds of file an option reads. */
@@ -100,9 +100,11 @@ export async function refuseWrongFiles(files: readonly GivenFile[], cwd: string,
 
 async function kindOf(f: GivenFile, cwd: string): Promise<FileKind | null> {
   const path = resolve(cwd, f.path);
-  const kind = await sniffFileKind(path);
-  // Offline datasets and results may be Parquet too: only a Typed Decisions one is the wrong file.
-  if (kind === 'parquet' && OFFLINE.includes(f.expects) && !(await isTypedDecisionsParquet(path))) return null;
+  const { kind, parquetColumns = [] } = await sniffFile(path);
+  // Offline datasets and results may be Parquet too: only a Typed Decisions one (with its
+  // `questions` and `gold` columns) is the wrong file.
+  const typedDecisions = parquetColumns.includes('questions') && parquetColumns.includes('gold');
+  if (kind === 'parquet' && OFFLINE.includes(f.expects) && !typedDecisions) return null;
   return kind;
 }
 
@@ -182,25 +184,6 @@ function commandLine(command: FileCommand, known: readonly { path: string; kind:
 }
 
 const OFFLINE: readonly ExpectedFile[] = ['offline-dataset', 'offline-results'];
-
-/** A Parquet file with the Typed Decisions columns (`questions`, `gold`); reads its footer only. */
-async function isTypedDecisionsParquet(path: string): Promise<boolean> {
-  const { readParquetRows } = await import('../datasets/parquet-rows.js');
-  const stop = new Error('columns read');
-  let columns: readonly string[] = [];
-  try {
-    await readParquetRows(path, () => {}, {
-      check: (info) => {
-        columns = info.columns;
-        throw stop;
-      },
-    });
-  } catch (err) {
-    // Unreadable: let the command's own reader say why.
-    if (err !== stop) return false;
-  }
-  return columns.includes('questions') && columns.includes('gold');
-}
 
 /** Formats read line by line, so gzip is welcome under a `.gz` name. */
 const LINE_FORMATS: readonly ExpectedFile[] = [

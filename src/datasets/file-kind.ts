@@ -23,16 +23,27 @@ export type FileKind =
 /** Bytes read to tell a file's kind: enough for the first line of every line format decidekit reads. */
 const HEAD_BYTES = 64 * 1024;
 
+/** A file's kind and, for a Parquet file with a readable footer, its top-level columns. */
+export interface SniffedFile {
+  readonly kind: FileKind | null;
+  readonly parquetColumns?: readonly string[];
+}
+
 /**
  * The kind of the file at `path`, or null when it is none that decidekit knows (or cannot be
  * read: the loader then words that). Reads at most the first 64 KiB.
  */
 export async function sniffFileKind(path: string): Promise<FileKind | null> {
+  return (await sniffFile(path)).kind;
+}
+
+/** {@link sniffFileKind}, with the columns of a Parquet file (its footer read once). */
+export async function sniffFile(path: string): Promise<SniffedFile> {
   let head: Buffer;
   try {
     const file = await open(path, 'r');
     try {
-      if (!(await file.stat()).isFile()) return null;
+      if (!(await file.stat()).isFile()) return { kind: null };
       const buf = Buffer.alloc(HEAD_BYTES);
       const { bytesRead } = await file.read(buf, 0, HEAD_BYTES, 0);
       head = buf.subarray(0, bytesRead);
@@ -40,25 +51,31 @@ export async function sniffFileKind(path: string): Promise<FileKind | null> {
       await file.close();
     }
   } catch {
-    return null;
+    return { kind: null };
   }
   const kind = fileKindOfHead(head);
-  return kind === 'parquet' ? parquetKindOf(path) : kind;
+  if (kind !== 'parquet') return { kind };
+  const columns = await parquetColumnsOf(path);
+  // Unreadable: the reader words what is wrong with it.
+  return columns === null ? { kind } : { kind: parquetKindOf(columns), parquetColumns: columns };
+}
+
+/** The top-level column names of a Parquet file, from its footer; null when unreadable. */
+async function parquetColumnsOf(path: string): Promise<string[] | null> {
+  try {
+    const { asyncBufferFromFile, parquetSchema, parquetMetadataAsync } = await import('hyparquet');
+    const metadata = await parquetMetadataAsync(await asyncBufferFromFile(path));
+    return parquetSchema(metadata).children.map((c) => c.element.name);
+  } catch {
+    return null;
+  }
 }
 
 /**
  * An offline dataset or results file stored as Parquet (told by its columns, as a JSONL line
  * is told by its keys); any other Parquet file (a Typed Decisions one) stays `parquet`.
  */
-async function parquetKindOf(path: string): Promise<FileKind> {
-  let columns: string[];
-  try {
-    const { asyncBufferFromFile, parquetSchema, parquetMetadataAsync } = await import('hyparquet');
-    const metadata = await parquetMetadataAsync(await asyncBufferFromFile(path));
-    columns = parquetSchema(metadata).children.map((c) => c.element.name);
-  } catch {
-    return 'parquet'; // the reader words what is wrong with it
-  }
+function parquetKindOf(columns: readonly string[]): FileKind {
   const has = (name: string): boolean => columns.includes(name);
   if (has('workflow') && has('questions')) return 'parquet';
   if (has('case_id') && (has('decision') || has('model'))) return 'offline-results';

@@ -172,7 +172,7 @@ function plain(v: unknown, fromGroup: boolean): unknown {
 }
 
 /** hyparquet reads SNAPPY itself; GZIP and BROTLI come from node:zlib. (ZSTD needs Node 22.15+.) */
-const ZLIB_DECOMPRESSORS = {
+export const ZLIB_DECOMPRESSORS = {
   GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)),
   BROTLI: (input: Uint8Array) => new Uint8Array(brotliDecompressSync(input)),
 };

@@ -86,6 +86,8 @@ export interface ReadResultsOptions extends ResultsSplitOptions {
 /** A results file being pre-parsed on a worker thread while the dataset loads. */
 export interface PrefetchedResults {
   readonly path: string;
+  /** @internal Whether the file is Parquet (told once, here, for the later read too). */
+  readonly parquet: Promise<boolean>;
   /** @internal */
   readonly split: Promise<ResultsSplit | null>;
   /** Stops the worker when the results will not be read after all (e.g. the dataset was invalid). */
@@ -101,11 +103,13 @@ export interface PrefetchedResults {
  */
 export function prefetchResults(path: string, options: ResultsSplitOptions = {}): PrefetchedResults {
   // A Parquet file is not split into lines: it is read row group by row group later.
-  const split = isParquetFile(path)
-    .then((parquet) => (parquet ? null : startResultsSplit(path, { ...options, mainShare: 0 })))
+  const parquet = isParquetFile(path);
+  const split = parquet
+    .then((isParquet) => (isParquet ? null : startResultsSplit(path, { ...options, mainShare: 0 })))
     .catch(() => null);
   return {
     path,
+    parquet,
     split,
     async close() {
       await (await split)?.close();
@@ -296,7 +300,8 @@ async function streamResults(
     return true;
   };
 
-  if (await isParquetFile(path)) {
+  const prefetched = splitOptions.prefetched?.path === path ? splitOptions.prefetched : undefined;
+  if (await (prefetched?.parquet ?? isParquetFile(path))) {
     unit = 'row';
     await readParquetRows(
       path,
@@ -310,11 +315,8 @@ async function streamResults(
     return { model, lines, missing: table.size - seen };
   }
 
-  const prefetched = splitOptions.prefetched;
   const split: ResultsSplit | null =
-    prefetched !== undefined && prefetched.path === path
-      ? await prefetched.split
-      : await startResultsSplit(path, splitOptions);
+    prefetched !== undefined ? await prefetched.split : await startResultsSplit(path, splitOptions);
   if (split === null) await readLineBytes(path, onLine);
   else {
     try {

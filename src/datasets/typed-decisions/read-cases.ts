@@ -1,10 +1,10 @@
 /** Reads Typed Decisions cases from JSONL, JSONL.gz or the dataset's parquet file. */
 import { jsonProblemMessage, parseStrictJson } from '../../core/strict-json.js';
 import { readFile } from 'node:fs/promises';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { BenchCase } from '../../core/bench/case-result.js';
 import { DecidekitError, InvalidInputError } from '../../core/errors.js';
 import { isRecord } from '../../core/json-value.js';
+import { ZLIB_DECOMPRESSORS } from '../parquet-rows.js';
 import { readLines } from '../read-lines.js';
 import { CaseCollector } from './case-collector.js';
 
@@ -184,9 +184,3 @@ export async function readParquetCases(path: string, options: ReadCasesOptions =
 function fileProblem(file: string, message: string): InvalidInputError {
   return new InvalidInputError([{ file, line: null, message }]);
 }
-
-/** hyparquet reads SNAPPY itself; GZIP and BROTLI come from node:zlib. (ZSTD needs Node 22.15+.) */
-const ZLIB_DECOMPRESSORS = {
-  GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)),
-  BROTLI: (input: Uint8Array) => new Uint8Array(brotliDecompressSync(input)),
-};
