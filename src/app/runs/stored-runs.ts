@@ -63,15 +63,23 @@ export function deleteStoredRun(storePath: string, prefix: string): string {
 /** Stored audits, newest first (none when the store has none, or cannot hold them yet). */
 export async function listStoredAudits(storePath: string, options: { readonly limit?: number } = {}) {
   const { openAuditStore } = await import('../../store/audit/sqlite-audit-store.js');
+  return listIfStored(
+    () => openAuditStore(storePath, { mustExist: true }),
+    (store) => store.listAudits(options.limit === undefined ? {} : { limit: options.limit }),
+  );
+}
+
+/** Lists from a store that may not exist yet: none when the store file is missing. */
+function listIfStored<S extends { close(): void }, T>(open: () => S, list: (store: S) => readonly T[]): readonly T[] {
   let store;
   try {
-    store = openAuditStore(storePath, { mustExist: true });
+    store = open();
   } catch (err) {
     if (err instanceof DecidekitError && err.code === 'store_missing') return [];
     throw err;
   }
   try {
-    return store.listAudits(options.limit === undefined ? {} : { limit: options.limit });
+    return list(store);
   } finally {
     store.close();
   }
@@ -228,18 +236,10 @@ function requireRun(store: RunStore, prefix: string) {
 /** Stored probes, newest first (none when the store has none yet). */
 export async function listStoredProbes(storePath: string, options: { readonly limit?: number } = {}) {
   const { openProbeStore } = await import('../../store/probe/sqlite-probe-store.js');
-  let store;
-  try {
-    store = openProbeStore(storePath, { mustExist: true });
-  } catch (err) {
-    if (err instanceof DecidekitError && err.code === 'store_missing') return [];
-    throw err;
-  }
-  try {
-    return store.listProbes(options.limit === undefined ? {} : { limit: options.limit });
-  } finally {
-    store.close();
-  }
+  return listIfStored(
+    () => openProbeStore(storePath, { mustExist: true }),
+    (store) => store.listProbes(options.limit === undefined ? {} : { limit: options.limit }),
+  );
 }
 
 /** One stored probe by id or unique id prefix (`probe-…`); an unknown probe or a missing store is an error. */

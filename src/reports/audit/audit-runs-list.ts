@@ -1,6 +1,6 @@
 import type { AuditHead } from '../../store/audit/audit-store.js';
-import { createPalette, fitColumns, plural, renderTextTable, singleLine, wrapText, type Align } from '../format.js';
-import { RUNS_LIST_WIDTH } from '../runs/runs-list.js';
+import { createPalette, fitColumns, renderTextTable, singleLine, type Align } from '../format.js';
+import { frameKindList, listEndpointCell, RUNS_LIST_WIDTH } from '../runs/runs-list.js';
 
 /**
  * `runs list`: the stored audits, newest first, under their own header (they have no
@@ -20,7 +20,7 @@ export function renderAuditRunsList(
   const rows = heads.map((h) => [
     h.id,
     singleLine(h.judgeModel ?? 'server default'),
-    h.judgeEndpoint.scheme === 'embedded' ? 'built-in' : `${h.judgeEndpoint.host}:${h.judgeEndpoint.port}`,
+    listEndpointCell(h.judgeEndpoint),
     h.set,
     h.status,
     `${h.finished}/${h.planned}`,
@@ -46,9 +46,11 @@ export function renderAuditRunsList(
     align: fitted.columns.map((c) => align[c]!),
     styleHeader: p.bold,
   });
-  const width = options.width ?? RUNS_LIST_WIDTH;
-  const total = options.total ?? heads.length;
-  const cut = total > heads.length ? [`The ${heads.length} newest of ${plural(total, 'audit')}.`] : [];
-  const title = wrapText('Audits (answer audits by a judge; never scored)', width).map((l) => p.bold(l));
-  return `${[...title, ...lines, ...cut.flatMap((n) => wrapText(n, width)).map((l) => p.dim(l))].join('\n')}\n`;
+  return frameKindList(
+    p,
+    'Audits (answer audits by a judge; never scored)',
+    lines,
+    { shown: heads.length, total: options.total ?? heads.length, noun: 'audit' },
+    options.width ?? RUNS_LIST_WIDTH,
+  );
 }

@@ -1,7 +1,7 @@
 import type { ProbeHead } from '../../store/probe/probe-store.js';
 import { endpointJson } from '../json-shapes.js';
-import { createPalette, fitColumns, plural, renderTextTable, singleLine, wrapText, type Align } from '../format.js';
-import { RUNS_LIST_WIDTH } from '../runs/runs-list.js';
+import { createPalette, fitColumns, renderTextTable, singleLine, type Align } from '../format.js';
+import { frameKindList, listEndpointCell, RUNS_LIST_WIDTH } from '../runs/runs-list.js';
 
 const counts = (c: { passed: number; failed: number } | null) =>
   c === null ? 'n/a' : `${c.passed}/${c.passed + c.failed}`;
@@ -24,7 +24,7 @@ export function renderProbeRunsList(
   const rows = heads.map((h) => [
     h.id,
     singleLine(h.model ?? 'server default'),
-    h.endpoint.scheme === 'embedded' ? 'built-in' : `${h.endpoint.host}:${h.endpoint.port}`,
+    listEndpointCell(h.endpoint),
     String(h.cases),
     counts(h.conformance),
     counts(h.robustness),
@@ -47,10 +47,13 @@ export function renderProbeRunsList(
     align: fitted.columns.map((c) => align[c]!),
     styleHeader: p.bold,
   });
-  const total = options.total ?? heads.length;
-  const cut = total > heads.length ? [`The ${heads.length} newest of ${plural(total, 'probe')}.`] : [];
-  const title = wrapText('Probes (server conformance and robustness; never scored)', width).map((l) => p.bold(l));
-  return `${[...title, ...lines, ...cut.flatMap((n) => wrapText(n, width)).map((l) => p.dim(l))].join('\n')}\n`;
+  return frameKindList(
+    p,
+    'Probes (server conformance and robustness; never scored)',
+    lines,
+    { shown: heads.length, total: options.total ?? heads.length, noun: 'probe' },
+    width,
+  );
 }
 
 /** A probe head in `runs list --json` (snake_case). */

@@ -1,6 +1,7 @@
 import { datasetValueOf } from '../../datasets/typed-decisions/dataset-source.js';
 import type { StoredRunHead, StoredRunStatus } from '../../store/run-store.js';
 import { formatEndpoint } from '../../protocol/wire/endpoint.js';
+import type { EndpointIdentity } from '../../core/bench/run.js';
 import type { AuditHead } from '../../store/audit/audit-store.js';
 import type { AuditRunStatus } from '../../core/audit/run.js';
 import { auditHeadJson, runHeadJson } from '../json-shapes.js';
@@ -14,6 +15,7 @@ import {
   singleLine,
   wrapText,
   type Align,
+  type Palette,
 } from '../format.js';
 
 export interface RunsListOptions {
@@ -60,6 +62,31 @@ export function describeHeadStatus(head: StoredRunHead): string {
 
 /** The width `runs list` fits when the terminal does not say (and never less). */
 export const RUNS_LIST_WIDTH = 100;
+
+/** A stored endpoint in a list cell: `host:port`, or `built-in` for the embedded server. */
+export function listEndpointCell(e: EndpointIdentity): string {
+  return e.scheme === 'embedded' ? 'built-in' : `${e.host}:${e.port}`;
+}
+
+/**
+ * A list of stored audits or probes: its bold title over the table, and a dim note when
+ * `--limit` kept only the newest `shown` of `total`.
+ */
+export function frameKindList(
+  p: Palette,
+  title: string,
+  table: readonly string[],
+  counts: { readonly shown: number; readonly total: number; readonly noun: string },
+  width: number,
+): string {
+  const cut =
+    counts.total > counts.shown ? [`The ${counts.shown} newest of ${plural(counts.total, counts.noun)}.`] : [];
+  return `${[
+    ...wrapText(title, width).map((l) => p.bold(l)),
+    ...table,
+    ...cut.flatMap((n) => wrapText(n, width)).map((l) => p.dim(l)),
+  ].join('\n')}\n`;
+}
 
 /**
  * The dataset column: `sample`, `typed-decisions@abc1234`, or a file's name; the split when it

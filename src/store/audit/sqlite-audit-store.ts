@@ -12,7 +12,7 @@ import { summarizeAudit } from '../../core/audit/summary.js';
 import type { AbstainReason, AuditOutcome, AuditStatus, UnavailableReason } from '../../core/audit/verdict.js';
 import { DecidekitError } from '../../core/errors.js';
 import { assertNever } from '../../core/question.js';
-import { createRunId } from '../run-id.js';
+import { insertWithFreshId, refuseEndpointSecrets } from '../record-insert.js';
 import { openRunStore, UnknownRunError, type OpenRunStoreOptions } from '../sqlite-run-store.js';
 import type { AuditHead, AuditStore } from './audit-store.js';
 
@@ -190,37 +190,26 @@ class SqliteAuditStore implements AuditStore {
   createAudit(input: { config: AuditConfig; label: string | null; createdAt: string }): string {
     const c = input.config;
     const e = c.judgeEndpoint;
-    if (e.host === '' || /[@/?#\s]/.test(e.host) || /[?#\s]/.test(e.path))
-      throw new DecidekitError(
-        'invalid_run',
-        'cannot store audit: the judge endpoint carries more than scheme, host, port and path',
-      );
-    for (let attempt = 0; ; attempt++) {
-      const id = `audit-${createRunId(input.createdAt, this.randomBytes(2))}`;
-      try {
-        this.write(() =>
-          this.s.insert.run({
-            id,
-            created_at: input.createdAt,
-            created_ms: Date.parse(input.createdAt),
-            label: input.label,
-            tool_version: c.toolVersion,
-            judge_scheme: e.scheme,
-            judge_host: e.host,
-            judge_port: e.port,
-            judge_path: e.path,
-            judge_model: c.judgeModel,
-            check_set: c.set,
-            order_probe: c.orderProbe ? 1 : 0,
-            config_json: JSON.stringify(c),
-          }),
-        );
-        return id;
-      } catch (err) {
-        if (attempt < 5 && (err as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') continue;
-        throw err;
-      }
-    }
+    refuseEndpointSecrets(e, 'cannot store audit: the judge endpoint carries more than scheme, host, port and path');
+    return insertWithFreshId('audit', input.createdAt, this.randomBytes, (id) =>
+      this.write(() =>
+        this.s.insert.run({
+          id,
+          created_at: input.createdAt,
+          created_ms: Date.parse(input.createdAt),
+          label: input.label,
+          tool_version: c.toolVersion,
+          judge_scheme: e.scheme,
+          judge_host: e.host,
+          judge_port: e.port,
+          judge_path: e.path,
+          judge_model: c.judgeModel,
+          check_set: c.set,
+          order_probe: c.orderProbe ? 1 : 0,
+          config_json: JSON.stringify(c),
+        }),
+      ),
+    );
   }
 
   savePending(auditId: string, items: readonly { position: number; item: AuditItem }[]): void {

@@ -2,7 +2,7 @@ import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { ProbeRun, ProbeScope } from '../../core/probe/run.js';
 import { DecidekitError } from '../../core/errors.js';
-import { createRunId } from '../run-id.js';
+import { insertWithFreshId, refuseEndpointSecrets } from '../record-insert.js';
 import { openRunStore, UnknownRunError, type OpenRunStoreOptions } from '../sqlite-run-store.js';
 import type { ProbeHead, ProbeStore } from './probe-store.js';
 
@@ -75,46 +75,35 @@ class SqliteProbeStore implements ProbeStore {
   saveProbe(run: Omit<ProbeRun, 'id'>): string {
     const c = run.config;
     const e = c.endpoint;
-    if (e.host === '' || /[@/?#\s]/.test(e.host) || /[?#\s]/.test(e.path))
-      throw new DecidekitError(
-        'invalid_run',
-        'cannot store probe: the endpoint carries more than scheme, host, port and path',
-      );
-    for (let attempt = 0; ; attempt++) {
-      const id = `probe-${createRunId(run.createdAt, this.randomBytes(2))}`;
-      try {
-        this.db
-          .transaction(() =>
-            this.s.insert.run({
-              id,
-              created_at: run.createdAt,
-              created_ms: Date.parse(run.createdAt),
-              tool_version: c.toolVersion,
-              endpoint_scheme: e.scheme,
-              endpoint_host: e.host,
-              endpoint_port: e.port,
-              endpoint_path: e.path,
-              model: c.model,
-              dataset_id: c.dataset.id,
-              scope: c.scope,
-              case_count: c.caseIds.length,
-              seed: c.seed,
-              conformance_passed: run.conformance?.passed ?? null,
-              conformance_failed: run.conformance?.failed ?? null,
-              robustness_passed: run.robustness?.passed ?? null,
-              robustness_failed: run.robustness?.failed ?? null,
-              requests: run.requests,
-              duration_ms: run.durationMs,
-              run_json: JSON.stringify({ ...run, id }),
-            }),
-          )
-          .immediate();
-        return id;
-      } catch (err) {
-        if (attempt < 5 && (err as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') continue;
-        throw err;
-      }
-    }
+    refuseEndpointSecrets(e, 'cannot store probe: the endpoint carries more than scheme, host, port and path');
+    return insertWithFreshId('probe', run.createdAt, this.randomBytes, (id) =>
+      this.db
+        .transaction(() =>
+          this.s.insert.run({
+            id,
+            created_at: run.createdAt,
+            created_ms: Date.parse(run.createdAt),
+            tool_version: c.toolVersion,
+            endpoint_scheme: e.scheme,
+            endpoint_host: e.host,
+            endpoint_port: e.port,
+            endpoint_path: e.path,
+            model: c.model,
+            dataset_id: c.dataset.id,
+            scope: c.scope,
+            case_count: c.caseIds.length,
+            seed: c.seed,
+            conformance_passed: run.conformance?.passed ?? null,
+            conformance_failed: run.conformance?.failed ?? null,
+            robustness_passed: run.robustness?.passed ?? null,
+            robustness_failed: run.robustness?.failed ?? null,
+            requests: run.requests,
+            duration_ms: run.durationMs,
+            run_json: JSON.stringify({ ...run, id }),
+          }),
+        )
+        .immediate(),
+    );
   }
 
   getProbe(id: string): ProbeRun | null {
