@@ -4,7 +4,7 @@
  * plots of accuracy against p50 latency and against cost per correct decision with the
  * Pareto front drawn. Numbers come from each run's summary; the front from `paretoFront`.
  */
-import type { BenchRun } from '../../core/bench/run.js';
+import { digestOf, type BenchRun } from '../../core/bench/run.js';
 import { histogramOf } from '../../core/histogram.js';
 import { paretoFront } from '../../core/pareto.js';
 import { describeFilters, describeRunName, describeServer } from '../bench/bench-describe.js';
@@ -149,13 +149,16 @@ export function renderRunsCompareHtml(runs: readonly BenchRun[], options: RunsCo
 
   // Latency overlaid on shared bins.
   out.push('<h2 id="latency">Latency</h2>');
-  const latencies = runs.map((r) =>
-    r.cases.flatMap((c) => (c.request.status === 'answered' ? [c.request.latencyMs] : [])),
-  );
-  const all = latencies.flat();
-  if (all.length === 0) out.push('<p>No answered requests.</p>');
+  const latencies = runs.map((r) => digestOf(r).latenciesMs);
+  if (latencies.every((l) => l.length === 0)) out.push('<p>No answered requests.</p>');
   else {
-    const range = { min: Math.min(...all), max: Math.max(...all) };
+    // A loop, not Math.min(...all): a spread of every latency of a big run overflows the stack.
+    const range = { min: Infinity, max: -Infinity };
+    for (const values of latencies)
+      for (const v of values) {
+        if (v < range.min) range.min = v;
+        if (v > range.max) range.max = v;
+      }
     const shared = histogramOf([], { range });
     const perRun = latencies.map((values) => histogramOf(values, { range }).map((b) => b.n));
     const fmt = (v: number) => formatNumber(v, v >= 100 || Number.isInteger(v) ? 0 : 1);
