@@ -49,6 +49,8 @@ export interface AuditStore {
   getAudit(id: string): AuditRun | null;
   /** Newest first. */
   listAudits(options?: { readonly limit?: number }): AuditHead[];
+  /** How many audits the store holds, by status. */
+  countAudits(): Readonly<Record<AuditRunStatus, number>>;
   /** The full id of the one audit whose id starts with `prefix` (with or without `audit-`). */
   resolveAuditId(prefix: string): string;
   close(): void;

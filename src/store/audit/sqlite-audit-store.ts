@@ -88,6 +88,11 @@ export function openAuditStore(path: string, options: OpenRunStoreOptions = {}):
   return new SqliteAuditStore(db, path, options.randomBytes ?? ((n) => cryptoRandomBytes(n)));
 }
 
+/** The audit tables over a run store's own connection (`openRunStoreConnection`), for reading; closing it closes that connection. */
+export function auditStoreOver(db: Database.Database, path: string): AuditStore {
+  return new SqliteAuditStore(db, path, (n) => cryptoRandomBytes(n));
+}
+
 function outcomeColumns(outcome: AuditOutcome) {
   switch (outcome.status) {
     case 'agrees':
@@ -160,6 +165,7 @@ class SqliteAuditStore implements AuditStore {
     this.s = {
       head: db.prepare(`SELECT ${HEAD_COLUMNS} FROM audits WHERE id = ?`),
       list: db.prepare(`SELECT ${HEAD_COLUMNS} FROM audits ORDER BY created_ms DESC, id DESC LIMIT ?`),
+      statusCounts: db.prepare('SELECT status, count(*) AS n FROM audits GROUP BY status'),
       insert: db.prepare(`INSERT INTO audits (id, created_at, created_ms, status, label, tool_version, judge_scheme,
           judge_host, judge_port, judge_path, judge_model, check_set, order_probe, config_json)
         VALUES (@id, @created_at, @created_ms, 'running', @label, @tool_version, @judge_scheme, @judge_host,
@@ -300,6 +306,12 @@ class SqliteAuditStore implements AuditStore {
       pending,
       summary: summarizeAudit(config.checks, records),
     };
+  }
+
+  countAudits(): Readonly<Record<AuditRunStatus, number>> {
+    const counts: Record<AuditRunStatus, number> = { running: 0, complete: 0, incomplete: 0, interrupted: 0 };
+    for (const row of this.s.statusCounts.all() as { status: AuditRunStatus; n: number }[]) counts[row.status] += row.n;
+    return counts;
   }
 
   listAudits(options: { limit?: number } = {}): AuditHead[] {

@@ -28,5 +28,7 @@ export interface ProbeStore {
   resolveProbeId(prefix: string): string;
   /** Newest first. */
   listProbes(options?: { readonly limit?: number }): ProbeHead[];
+  /** How many probes the store holds. */
+  countProbes(): number;
   close(): void;
 }

@@ -51,6 +51,11 @@ export function openProbeStore(path: string, options: OpenRunStoreOptions = {}):
   return new SqliteProbeStore(db, path, options.randomBytes ?? ((n) => cryptoRandomBytes(n)));
 }
 
+/** The probe table over a run store's own connection (`openRunStoreConnection`), for reading; closing it closes that connection. */
+export function probeStoreOver(db: Database.Database, path: string): ProbeStore {
+  return new SqliteProbeStore(db, path, (n) => cryptoRandomBytes(n));
+}
+
 class SqliteProbeStore implements ProbeStore {
   private readonly s;
 
@@ -68,6 +73,7 @@ class SqliteProbeStore implements ProbeStore {
           @robustness_passed, @robustness_failed, @requests, @duration_ms, @run_json)`),
       get: db.prepare('SELECT * FROM probes WHERE id = ?'),
       list: db.prepare('SELECT * FROM probes ORDER BY created_ms DESC, id DESC LIMIT ?'),
+      count: db.prepare('SELECT count(*) AS n FROM probes'),
       prefix: db.prepare('SELECT id FROM probes WHERE substr(id, 1, length(@p)) = @p ORDER BY id LIMIT 6'),
     };
   }
@@ -120,6 +126,10 @@ class SqliteProbeStore implements ProbeStore {
         },
       );
     }
+  }
+
+  countProbes(): number {
+    return (this.s.count.get() as { n: number }).n;
   }
 
   listProbes(options: { limit?: number } = {}): ProbeHead[] {
