@@ -39,7 +39,7 @@ export function renderAuditMarkdown(run: AuditRun): string {
       s.checks.map((c) => [
         c.checkId,
         String(c.audited),
-        `${c.counts.agrees}/${c.counts.agrees + c.counts.disagrees}`,
+        `${c.counts.agrees}/${c.compared}`,
         formatPercent(c.agreementRate),
         kappaText(c.kappa),
         String(c.counts.abstained),

@@ -20,6 +20,8 @@ export interface AuditHead {
   readonly finished: number;
   /** Outcome counts of a finished audit run; null while it runs. */
   readonly counts: Readonly<Record<AuditStatus, number>> | null;
+  /** Of those, audits without a verdict (abstained + unavailable); null while it runs. */
+  readonly noVerdict: number | null;
   readonly durationMs: number | null;
 }
 

@@ -75,11 +75,13 @@ describe('the audit store', () => {
       planned: 3,
       finished: 2,
       counts: null,
+      noVerdict: null,
     });
     s.finishAudit(id, { status: 'interrupted', durationMs: 42 });
     expect(s.listAudits()[0]).toMatchObject({
       status: 'interrupted',
       counts: { agrees: 1, disagrees: 0, abstained: 0, unavailable: 1 },
+      noVerdict: 1,
       durationMs: 42,
     });
     expect(s.resolveAuditId(id.slice('audit-'.length, 'audit-'.length + 8))).toBe(id);

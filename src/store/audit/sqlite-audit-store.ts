@@ -9,7 +9,13 @@ import type {
   ProbeResult,
 } from '../../core/audit/run.js';
 import { summarizeAudit } from '../../core/audit/summary.js';
-import type { AbstainReason, AuditOutcome, AuditStatus, UnavailableReason } from '../../core/audit/verdict.js';
+import {
+  noVerdictCount,
+  type AbstainReason,
+  type AuditOutcome,
+  type AuditStatus,
+  type UnavailableReason,
+} from '../../core/audit/verdict.js';
 import { DecidekitError } from '../../core/errors.js';
 import { assertNever } from '../../core/question.js';
 import { insertWithFreshId, refuseEndpointSecrets } from '../record-insert.js';
@@ -316,19 +322,8 @@ class SqliteAuditStore implements AuditStore {
 
   listAudits(options: { limit?: number } = {}): AuditHead[] {
     const rows = this.s.list.all(options.limit ?? -1) as AuditRow[];
-    return rows.map((row) => ({
-      kind: 'audit',
-      id: row.id,
-      createdAt: row.created_at,
-      status: row.status,
-      label: row.label,
-      judgeEndpoint: { scheme: row.judge_scheme, host: row.judge_host, port: row.judge_port, path: row.judge_path },
-      judgeModel: row.judge_model,
-      set: row.check_set,
-      orderProbe: row.order_probe === 1,
-      planned: row.planned,
-      finished: row.finished,
-      counts:
+    return rows.map((row) => {
+      const counts =
         row.audited === null
           ? null
           : {
@@ -336,9 +331,24 @@ class SqliteAuditStore implements AuditStore {
               disagrees: row.disagrees ?? 0,
               abstained: row.abstained ?? 0,
               unavailable: row.unavailable ?? 0,
-            },
-      durationMs: row.duration_ms,
-    }));
+            };
+      return {
+        kind: 'audit',
+        id: row.id,
+        createdAt: row.created_at,
+        status: row.status,
+        label: row.label,
+        judgeEndpoint: { scheme: row.judge_scheme, host: row.judge_host, port: row.judge_port, path: row.judge_path },
+        judgeModel: row.judge_model,
+        set: row.check_set,
+        orderProbe: row.order_probe === 1,
+        planned: row.planned,
+        finished: row.finished,
+        counts,
+        noVerdict: counts === null ? null : noVerdictCount(counts),
+        durationMs: row.duration_ms,
+      };
+    });
   }
 
   resolveAuditId(prefix: string): string {

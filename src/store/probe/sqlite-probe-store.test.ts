@@ -18,8 +18,8 @@ describe('the probe store', () => {
     expect(s.getProbe(older)).toEqual({ id: older, ...run('2026-12-01T03:00:00.000Z', 0) });
     expect(s.getProbe('probe-none')).toBeNull();
     expect(s.listProbes().map((h) => [h.id, h.conformance, h.robustness, h.cases, h.scope])).toEqual([
-      [newer, { passed: 18, failed: 2 }, null, 2, 'conformance'],
-      [older, { passed: 20, failed: 0 }, null, 2, 'conformance'],
+      [newer, { passed: 18, failed: 2, ran: 20 }, null, 2, 'conformance'],
+      [older, { passed: 20, failed: 0, ran: 20 }, null, 2, 'conformance'],
     ]);
     expect(s.listProbes({ limit: 1 })).toHaveLength(1);
     s.close();

@@ -1,6 +1,6 @@
 import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
-import type { ProbeRun, ProbeScope } from '../../core/probe/run.js';
+import { passCount, type ProbeRun, type ProbeScope } from '../../core/probe/run.js';
 import { DecidekitError } from '../../core/errors.js';
 import { insertWithFreshId, refuseEndpointSecrets } from '../record-insert.js';
 import { openRunStore, UnknownRunError, type OpenRunStoreOptions } from '../sqlite-run-store.js';
@@ -135,7 +135,7 @@ class SqliteProbeStore implements ProbeStore {
   listProbes(options: { limit?: number } = {}): ProbeHead[] {
     const rows = this.s.list.all(options.limit ?? -1) as ProbeRow[];
     const pair = (passed: number | null, failed: number | null) =>
-      passed === null || failed === null ? null : { passed, failed };
+      passed === null || failed === null ? null : passCount(passed, failed);
     return rows.map((row) => ({
       kind: 'probe',
       id: row.id,
