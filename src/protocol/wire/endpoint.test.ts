@@ -3,6 +3,7 @@ import {
   baseUrlOf,
   endpointFor,
   endpointIdentity,
+  describeEndpoint,
   formatEndpoint,
   healthUrlFor,
   metricsUrlFor,
@@ -70,6 +71,17 @@ describe('endpointIdentity', () => {
       path: '/v1/systemone',
     });
     expect(endpointIdentity('http://h/v1/systemone').port).toBe(80);
+  });
+});
+
+describe('describeEndpoint', () => {
+  it('names the built-in server and writes any other endpoint as formatEndpoint does', () => {
+    const builtIn = { scheme: 'embedded', host: 'reference-server', port: 0, path: '/v1/systemone' };
+    expect(describeEndpoint(builtIn)).toBe('the built-in reference server');
+    expect(formatEndpoint(builtIn)).toBe('embedded://reference-server/v1/systemone');
+    const remote = { scheme: 'http', host: '::1', port: 8080, path: '/v1/systemone' };
+    expect(describeEndpoint(remote)).toBe('http://[::1]:8080/v1/systemone');
+    expect(describeEndpoint(remote, true)).toBe(formatEndpoint(remote, true));
   });
 });
 

@@ -17,6 +17,7 @@ import {
   type UnavailableReason,
 } from '../../core/audit/verdict.js';
 import { DecidekitError } from '../../core/errors.js';
+import { formatEndpoint } from '../../protocol/wire/endpoint.js';
 import { assertNever } from '../../core/question.js';
 import { insertWithFreshId, refuseEndpointSecrets } from '../record-insert.js';
 import { openRunStore, UnknownRunError, type OpenRunStoreOptions } from '../sqlite-run-store.js';
@@ -155,11 +156,6 @@ function itemOf(row: VerdictRow): AuditItem {
   };
 }
 
-function endpointText(config: AuditConfig): string {
-  const e = config.judgeEndpoint;
-  return `${e.scheme}://${e.host}${e.port === 0 ? '' : `:${e.port}`}${e.path}`;
-}
-
 class SqliteAuditStore implements AuditStore {
   private readonly s;
 
@@ -239,7 +235,7 @@ class SqliteAuditStore implements AuditStore {
           question_json: item.questionJson,
           input_text: item.input,
           label: item.label,
-          judge_endpoint: endpointText(config),
+          judge_endpoint: formatEndpoint(config.judgeEndpoint),
           judge_model: config.judgeModel,
         });
     });
