@@ -86,6 +86,12 @@ describe('describeEndpoint', () => {
 });
 
 describe('formatEndpoint and baseUrlOf', () => {
+  it('gives back the base URL of a stored endpoint', () => {
+    expect(baseUrlOf({ scheme: 'https', host: 'example.test', port: 443, path: '/api/v1/systemone' })).toBe(
+      'https://example.test:443/api',
+    );
+  });
+
   it('writes an identity as scheme://host:port/path, the host hidden on request', () => {
     const identity = endpointIdentity('https://user:pw@Gw.Example/proxy/v1/systemone?key=s');
     expect(formatEndpoint(identity)).toBe('https://gw.example:443/proxy/v1/systemone');
