@@ -225,11 +225,20 @@ export async function readStoredAudit(storePath: string, prefix: string) {
 
 /**
  * Refuses the id of a stored audit or probe where a bench run is expected (`report`, `runs
- * export`), saying what it is and the command that shows it, `--store` included when given.
- * Any other id, or an audit or probe id the store does not hold, passes (the run store then
- * says it is unknown).
+ * export`, `runs compare`, `runs gate`, `runs delete`), saying what it is and the command
+ * that shows it, `--store` included when given. Any other id, or an audit or probe id the
+ * store does not hold, passes (the run store then says it is unknown).
  */
 export async function refuseOtherKind(
+  storePath: string,
+  prefixes: string | readonly string[],
+  options: { readonly command: string; readonly storeArg?: string | undefined },
+): Promise<void> {
+  for (const prefix of typeof prefixes === 'string' ? [prefixes] : prefixes)
+    await refuseOne(storePath, prefix, options);
+}
+
+async function refuseOne(
   storePath: string,
   prefix: string,
   options: { readonly command: string; readonly storeArg?: string | undefined },
