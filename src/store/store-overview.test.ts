@@ -2,27 +2,16 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { AuditConfig } from '../core/audit/run.js';
 import { openAuditStore } from './audit/sqlite-audit-store.js';
 import { openProbeStore } from './probe/sqlite-probe-store.js';
 import { openRunStore } from './sqlite-run-store.js';
 import { readStoreOverview } from './store-overview.js';
+import { AUDIT_CONFIG as AUDIT } from './test-support/audit-fixture.js';
 import { probeRun } from './test-support/probe-fixture.js';
 import { runConfig } from './test-support/run-fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'decidekit-overview-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const AUDIT: AuditConfig = {
-  toolVersion: 'test',
-  judgeEndpoint: { scheme: 'http', host: '127.0.0.1', port: 8084, path: '/v1/systemone' },
-  judgeModel: 'judge',
-  set: 'recommended',
-  orderProbe: false,
-  transcriptsFile: '/data/t.jsonl',
-  checksFile: '/data/c.json',
-  checks: [],
-};
 
 describe('readStoreOverview', () => {
   it('keeps the newest of each kind up to the limit and counts every one', () => {
