@@ -81,7 +81,6 @@ describe('an audit or probe id where a bench run is expected', () => {
     'runs export': (id) => ['runs', 'export', id, '--format', 'jsonl'],
     'runs compare': (id) => ['runs', 'compare', benchId, id],
     'runs gate': (id) => ['runs', 'gate', '--baseline', benchId, '--candidate', id],
-    'runs delete': (id) => ['runs', 'delete', id],
   };
   it.each(
     Object.keys(argvOf).flatMap((command) => [
@@ -104,15 +103,39 @@ describe('an audit or probe id where a bench run is expected', () => {
     expect(JSON.parse(asJson.stdout)).toMatchObject({ id: id() });
   });
 
-  it('runs delete given an audit or probe id deletes nothing', async () => {
-    for (const id of [auditId, probeIds[0]!]) expect((await cli(['runs', 'delete', id])).code).toBe(1);
-    const json = JSON.parse((await cli(['runs', 'list', '--json'])).stdout);
-    expect([json.runs.length, json.audits.length, json.probes.length]).toEqual([2, 1, 2]);
-  });
-
   it('an audit or probe id the store does not hold is still unknown', async () => {
     const r = await cli(['report', 'probe-19990101']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('unknown run');
+  });
+});
+
+// Last: it removes records the tests above read.
+describe('runs delete on audits and probes', () => {
+  it('deletes an audit and a probe by unique prefix, each alone, and refuses an ambiguous or unknown one', async () => {
+    const count = async () => {
+      const json = JSON.parse((await cli(['runs', 'list', '--json'])).stdout);
+      return [json.runs.length, json.audits.length, json.probes.length];
+    };
+    expect(await count()).toEqual([2, 1, 2]);
+    const ambiguous = await cli(['runs', 'delete', 'probe-']);
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.stderr).toContain(probeIds[0]);
+    const unknown = await cli(['runs', 'delete', 'audit-19990101']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no audit "audit-19990101"');
+    expect(await count()).toEqual([2, 1, 2]);
+
+    const audit = await cli(['runs', 'delete', auditId.slice(0, 24)]);
+    expect(audit.code, audit.stderr).toBe(0);
+    expect(audit.stdout).toBe(`deleted answer audit ${auditId}\n`);
+    expect(await count()).toEqual([2, 0, 2]);
+    expect((await cli(['runs', 'show', auditId])).code).toBe(1);
+
+    const probe = await cli(['runs', 'delete', probeIds[0]!]);
+    expect(probe.code, probe.stderr).toBe(0);
+    expect(probe.stdout).toBe(`deleted server probe ${probeIds[0]}\n`);
+    expect(await count()).toEqual([2, 0, 1]);
+    expect((await cli(['runs', 'show', probeIds[1]!])).code).toBe(0);
   });
 });

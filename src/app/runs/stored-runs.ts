@@ -49,6 +49,42 @@ export function deleteStoredRun(storePath: string, prefix: string): string {
   }
 }
 
+/** What `runs delete` removed: a bench run, an answer audit or a server probe, by full id. */
+export interface DeletedRecord {
+  readonly kind: 'run' | 'audit' | 'probe';
+  readonly id: string;
+}
+
+/**
+ * Removes one stored record by id or unique prefix: an audit (`audit-…`) with its verdicts,
+ * a probe (`probe-…`), or else a bench run with its cases and decisions.
+ */
+export async function deleteStoredRecord(storePath: string, prefix: string): Promise<DeletedRecord> {
+  if (prefix.startsWith('audit-')) {
+    const { openAuditStore } = await import('../../store/audit/sqlite-audit-store.js');
+    const store = openAuditStore(storePath, { mustExist: true });
+    try {
+      const id = store.resolveAuditId(prefix);
+      store.deleteAudit(id);
+      return { kind: 'audit', id };
+    } finally {
+      store.close();
+    }
+  }
+  if (prefix.startsWith('probe-')) {
+    const { openProbeStore } = await import('../../store/probe/sqlite-probe-store.js');
+    const store = openProbeStore(storePath, { mustExist: true });
+    try {
+      const id = store.resolveProbeId(prefix);
+      store.deleteProbe(id);
+      return { kind: 'probe', id };
+    } finally {
+      store.close();
+    }
+  }
+  return { kind: 'run', id: deleteStoredRun(storePath, prefix) };
+}
+
 /** One run by id or unique id prefix; an unknown run or a missing store is an error. */
 export function readStoredRun(storePath: string, prefix: string) {
   return withStore(storePath, (s) => requireRun(s, prefix));
@@ -225,7 +261,7 @@ export async function readStoredAudit(storePath: string, prefix: string) {
 
 /**
  * Refuses the id of a stored audit or probe where a bench run is expected (`report`, `runs
- * export`, `runs compare`, `runs gate`, `runs delete`), saying what it is and the command
+ * export`, `runs compare`, `runs gate`), saying what it is and the command
  * that shows it, `--store` included when given. Any other id, or an audit or probe id the
  * store does not hold, passes (the run store then says it is unknown).
  */

@@ -42,6 +42,8 @@ export interface AuditStore {
   savePending(auditId: string, items: readonly { readonly position: number; readonly item: AuditItem }[]): void;
   /** Saves one verdict; durable when it returns. */
   saveRecord(auditId: string, record: AuditRecord): void;
+  /** Removes one audit with its verdicts; false when the store holds no such audit. */
+  deleteAudit(auditId: string): boolean;
   /** Records the config a resumed audit continues with and puts it back in `running`. */
   reopenAudit(auditId: string, config: AuditConfig): void;
   finishAudit(

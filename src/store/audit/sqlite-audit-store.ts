@@ -168,6 +168,7 @@ class SqliteAuditStore implements AuditStore {
       head: db.prepare(`SELECT ${HEAD_COLUMNS} FROM audits WHERE id = ?`),
       list: db.prepare(`SELECT ${HEAD_COLUMNS} FROM audits ORDER BY created_ms DESC, id DESC LIMIT ?`),
       statusCounts: db.prepare('SELECT status, count(*) AS n FROM audits GROUP BY status'),
+      remove: db.prepare('DELETE FROM audits WHERE id = ?'),
       insert: db.prepare(`INSERT INTO audits (id, created_at, created_ms, status, label, tool_version, judge_scheme,
           judge_host, judge_port, judge_path, judge_model, check_set, order_probe, config_json)
         VALUES (@id, @created_at, @created_ms, 'running', @label, @tool_version, @judge_scheme, @judge_host,
@@ -258,6 +259,11 @@ class SqliteAuditStore implements AuditStore {
         'invalid_run',
         `cannot save audit ${record.transcriptId} / ${record.checkId}: it was never planned`,
       );
+  }
+
+  deleteAudit(auditId: string): boolean {
+    // Its verdicts go with it (ON DELETE CASCADE, foreign keys on).
+    return this.write(() => this.s.remove.run(auditId).changes > 0);
   }
 
   reopenAudit(auditId: string, config: AuditConfig): void {

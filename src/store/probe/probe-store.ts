@@ -30,5 +30,7 @@ export interface ProbeStore {
   listProbes(options?: { readonly limit?: number }): ProbeHead[];
   /** How many probes the store holds. */
   countProbes(): number;
+  /** Removes one probe; false when the store holds no such probe. */
+  deleteProbe(id: string): boolean;
   close(): void;
 }

@@ -74,6 +74,7 @@ class SqliteProbeStore implements ProbeStore {
       get: db.prepare('SELECT * FROM probes WHERE id = ?'),
       list: db.prepare('SELECT * FROM probes ORDER BY created_ms DESC, id DESC LIMIT ?'),
       count: db.prepare('SELECT count(*) AS n FROM probes'),
+      remove: db.prepare('DELETE FROM probes WHERE id = ?'),
       prefix: db.prepare('SELECT id FROM probes WHERE substr(id, 1, length(@p)) = @p ORDER BY id LIMIT 6'),
     };
   }
@@ -126,6 +127,10 @@ class SqliteProbeStore implements ProbeStore {
         },
       );
     }
+  }
+
+  deleteProbe(id: string): boolean {
+    return this.db.transaction(() => this.s.remove.run(id).changes > 0).immediate();
   }
 
   countProbes(): number {

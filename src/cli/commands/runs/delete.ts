@@ -2,21 +2,27 @@ import { defineCommand } from '../../define-command.js';
 import { storePathOf } from '../../locations.js';
 import { storeOption } from '../../shared-options.js';
 
+const WHAT = { run: 'run', audit: 'answer audit', probe: 'server probe' } as const;
+
 export const command = defineCommand({
   name: 'runs delete',
-  summary: 'remove a stored run with its cases and decisions',
-  usage: 'runs delete RUN [--store PATH]',
-  description: 'RUN is a run id or any unique prefix of one. Nothing else in the store changes.',
+  summary: 'remove a stored run, answer audit or server probe',
+  usage: 'runs delete ID [--store PATH]',
+  description: `ID is a bench run id, an audit id (audit-…) or a probe id (probe-…), or any unique
+prefix of one. A run goes with its cases and decisions, an audit with its verdicts. Nothing
+else in the store changes.`,
   options: { store: storeOption },
-  positionals: ['RUN'],
-  exitCodes: '0 deleted, 1 unknown run or unwritable store, 2 usage error.',
-  examples: ['decidekit runs delete 20261130-0415'],
+  positionals: ['ID'],
+  exitCodes: '0 deleted, 1 unknown id or unwritable store, 2 usage error.',
+  examples: [
+    'decidekit runs delete 20261130-0415',
+    'decidekit runs delete audit-20261130-0415',
+    'decidekit runs delete probe-20261130-0415',
+  ],
   async run({ values, positionals: [prefix] }, io) {
-    const { deleteStoredRun, refuseOtherKind } = await import('../../../app/runs/stored-runs.js');
-    const store = storePathOf(values.store, io);
-    await refuseOtherKind(store, prefix!, { command: 'runs delete', storeArg: values.store });
-    const id = deleteStoredRun(store, prefix!);
-    io.stdout.write(`deleted run ${id}\n`);
+    const { deleteStoredRecord } = await import('../../../app/runs/stored-runs.js');
+    const deleted = await deleteStoredRecord(storePathOf(values.store, io), prefix!);
+    io.stdout.write(`deleted ${WHAT[deleted.kind]} ${deleted.id}\n`);
     return 0;
   },
 });
