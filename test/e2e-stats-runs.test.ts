@@ -192,7 +192,38 @@ describe('runs gate', () => {
     expect(refused.stderr).toContain('they measured different work (case set: A 100 cases, B 10');
     const usage = await cli(['runs', 'gate', '--baseline', heuristic['id'] as string, '--store', store]);
     expect(usage.code).toBe(2);
-    expect(usage.stderr).toContain('--candidate');
+    expect(usage.stderr).toContain('decidekit runs gate: --baseline RUN and --candidate RUN are both needed');
+    expect(usage.stderr).toContain("Run 'decidekit runs gate --help' for usage.");
+  });
+
+  it("gates runs of different work when the refusal's hint, --force, is added, with a warning", async () => {
+    const partial = await bench(['--model', 'prior', '--limit', '10']);
+    const refused = await gate(heuristic, partial);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('(compare anyway with --force)');
+    const forced = await gate(heuristic, partial, '--force');
+    expect(forced.stderr).toContain('decidekit runs gate: warning: the runs measured different work');
+    // Paired on the ten cases both runs answered: the prior is worse there too.
+    expect(forced.stdout).toMatch(/^FAIL accuracy .*95% paired interval .*: the candidate is worse beyond noise\n$/);
+    expect(forced.code).toBe(1);
+  });
+
+  it('bounds --max-drop by what the metric can move: a fraction for accuracy and ECE, 2 for Brier', async () => {
+    const points = await gate(heuristic, prior, '--max-drop', '20');
+    expect(points.code).toBe(2);
+    expect(points.stdout).toBe('');
+    expect(points.stderr).toContain(
+      'decidekit runs gate: --max-drop 20: --max-drop is a fraction of accuracy (0.02 = 2 points); it must lie between 0 and 1',
+    );
+    const ece = await gate(heuristic, prior, '--metric', 'ece', '--max-drop', '1.5');
+    expect(ece.code).toBe(2);
+    const brier = await gate(heuristic, prior, '--metric', 'brier', '--max-drop', '1.5');
+    expect(brier.code).toBe(0);
+    expect((await gate(heuristic, prior, '--metric', 'brier', '--max-drop', '2.5')).code).toBe(2);
+    const kl = await gate(heuristic, prior, '--metric', 'kl', '--max-drop', '20');
+    expect(kl.code, kl.stderr).toBe(0);
+    const whole = await gate(heuristic, prior, '--max-drop', '1');
+    expect(whole.code).toBe(0);
   });
 });
 

@@ -51,7 +51,9 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
     });
     return await Promise.race([command.run(rest, io), interrupted]);
   } catch (err) {
-    return reportError(err, name, io);
+    // Errors name the command as typed: 'runs gate', not 'runs'.
+    const sub = command.subcommandOf?.(rest[0]) === undefined ? '' : ` ${rest[0]}`;
+    return reportError(err, `${name}${sub}`, io);
   }
 }
 

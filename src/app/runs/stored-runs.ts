@@ -189,11 +189,13 @@ export function gateStoredRuns(
     readonly candidate: string;
     readonly metric: StatMetric;
     readonly maxDrop: number;
+    /** Gate runs of different work, or incomplete runs, anyway (as `runs compare --force`). Default false. */
+    readonly force?: boolean;
     readonly choice?: ConventionChoice;
   },
 ): { comparison: RunComparison; gate: GateResult } {
   const comparison = compareStoredRuns(storePath, options.baseline, options.candidate, {
-    force: false,
+    force: options.force === true,
     ...(options.choice === undefined ? {} : { choice: options.choice }),
   });
   const metric = comparison.paired?.metrics[options.metric];

@@ -3,8 +3,7 @@ import { reportSpec } from './runs/report.js';
 
 /** `decidekit report RUN` is `decidekit runs report RUN`, the name the benchmark docs use. */
 export const command = defineCommand({
-  ...reportSpec,
-  name: 'report',
+  ...reportSpec('report'),
   summary: "re-render a stored run's report (same as 'runs report')",
   usage:
     'report RUN [--format terminal|markdown|json|html] [--out FILE] [--redact] [--no-ci] [--ece-bins N] [--ece-binning B] [--ece-average A] [--seed S] [--store PATH]',

@@ -304,7 +304,7 @@ describe.concurrent('decidekit runs export', () => {
   it('needs a format, given or read from the --out extension', async () => {
     const none = await cli(['runs', 'export', better().id, '--store', storePath]);
     expect(none.code).toBe(2);
-    expect(none.stderr).toContain('runs export needs --format jsonl, csv, parquet or eval-results');
+    expect(none.stderr).toContain('decidekit runs export: needs --format jsonl, csv, parquet or eval-results');
     expect((await cli(['runs', 'export', better().id, '--format', 'xml', '--store', storePath])).code).toBe(2);
     expect((await cli(['runs', 'export', better().id, '--out', join(dir, 'x.txt'), '--store', storePath])).code).toBe(
       2,

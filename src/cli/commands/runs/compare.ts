@@ -49,10 +49,9 @@ latency and cost with the Pareto front).`,
       choice: conventionChoiceOf(values),
       intervals: !values['no-ci'],
     };
-    if (values.out !== undefined && values.format !== 'html')
-      throw new UsageError('runs compare --out goes with --format html');
+    if (values.out !== undefined && values.format !== 'html') throw new UsageError('--out goes with --format html');
     if (values.json && values.format === 'html')
-      throw new UsageError('runs compare takes --json or --format html, not both');
+      throw new UsageError('--json and --format html do not go together: pick one');
     const store = storePathOf(values.store, io);
     const { refuseOtherKind } = await import('../../../app/runs/stored-runs.js');
     await refuseOtherKind(store, positionals, { command: 'runs compare', storeArg: values.store });

@@ -45,9 +45,7 @@ the current folder), only for a complete, unfiltered run on the real Typed Decis
   async run({ values, positionals: [prefix] }, io) {
     const format = values.format ?? formatOfFile(values.out);
     if (format === undefined)
-      throw new UsageError(
-        'runs export needs --format jsonl, csv, parquet or eval-results (or an --out FILE ending in one)',
-      );
+      throw new UsageError('needs --format jsonl, csv, parquet or eval-results (or an --out FILE ending in one)');
     const storePath = storePathOf(values.store, io);
     const { refuseOtherKind } = await import('../../../app/runs/stored-runs.js');
     await refuseOtherKind(storePath, prefix!, { command: 'runs export', storeArg: values.store });

@@ -1,5 +1,5 @@
 import { UsageError } from '../../../core/errors.js';
-import { decimal, defineCommand, oneOf, text } from '../../define-command.js';
+import { decimal, defineCommand, flag, oneOf, text } from '../../define-command.js';
 import { storePathOf } from '../../locations.js';
 import { conventionChoiceOf, conventionOptions } from '../../statistics-options.js';
 import { storeOption } from '../../shared-options.js';
@@ -10,14 +10,15 @@ export const command = defineCommand({
   name: 'runs gate',
   summary: 'for CI: exit 1 when a candidate run is worse than a baseline beyond noise',
   usage:
-    'runs gate --baseline RUN --candidate RUN [--metric accuracy|kl|brier|log_loss|ece] [--max-drop X] [--seed S] [--ece-bins N] [--ece-binning B] [--ece-average A] [--store PATH]',
+    'runs gate --baseline RUN --candidate RUN [--metric accuracy|kl|brier|log_loss|ece] [--max-drop X] [--force] [--seed S] [--ece-bins N] [--ece-binning B] [--ece-average A] [--store PATH]',
   description: `Compares the candidate run with the baseline run on the decisions both made, paired (as
 'runs compare' does), in one metric, and prints one line saying why it passes or fails.
 It fails (exit 1) when the candidate is worse beyond noise: the whole 95% paired bootstrap
 interval of the worsening lies above --max-drop (0 by default). With --max-drop 0.02 on
-accuracy, a candidate fails only when it is surely more than 2 points worse. Runs must
-measure the same work (dataset revision, cases, questions) and be complete: anything else
-fails too, with the reason.`,
+accuracy, a candidate fails only when it is surely more than 2 points worse. --max-drop is
+in the metric's units: a fraction for accuracy and ECE (0 to 1), at most 2 for Brier. Runs
+must measure the same work (dataset revision, cases, questions) and be complete: anything
+else fails too, with the reason, unless --force (as for 'runs compare').`,
   options: {
     baseline: text('RUN', 'the run to hold the line (id or unique prefix)', { example: '20261130' }),
     candidate: text('RUN', 'the run under test (id or unique prefix)', { example: '20261201' }),
@@ -30,6 +31,7 @@ fails too, with the reason.`,
         default: 0,
       },
     ),
+    force: flag('gate runs of different work, or runs not complete, anyway (prints a warning)'),
     store: storeOption,
     ...conventionOptions,
   },
@@ -40,8 +42,9 @@ fails too, with the reason.`,
   ],
   async run({ values }, io) {
     if (values.baseline === undefined || values.candidate === undefined)
-      throw new UsageError('runs gate needs --baseline RUN and --candidate RUN');
+      throw new UsageError('--baseline RUN and --candidate RUN are both needed');
     const metric = values.metric === 'log_loss' ? 'logLoss' : values.metric;
+    checkMaxDrop(values.metric, values['max-drop']);
     const { gateStoredRuns, refuseOtherKind } = await import('../../../app/runs/stored-runs.js');
     const store = storePathOf(values.store, io);
     await refuseOtherKind(store, [values.baseline, values.candidate], { command: 'runs gate', storeArg: values.store });
@@ -50,10 +53,32 @@ fails too, with the reason.`,
       candidate: values.candidate,
       metric,
       maxDrop: values['max-drop'],
+      force: values.force,
       choice: conventionChoiceOf(values),
     });
+    if (values.force && !comparison.sameWork)
+      io.stderr.write(
+        'decidekit runs gate: warning: the runs measured different work (dataset revision, cases or questions); gating anyway because of --force\n',
+      );
     const { renderGateLine } = await import('../../../reports/runs/runs-gate.js');
     io.stdout.write(renderGateLine(comparison, gate, { metric, maxDrop: values['max-drop'] }));
     return gate.pass ? 0 : 1;
   },
 });
+
+/**
+ * --max-drop is in the metric's units: accuracy and ECE are fractions (0 to 1), Brier at
+ * most 2; a bound beyond what the metric can move would make the gate pass whatever happens.
+ */
+function checkMaxDrop(metric: (typeof METRICS)[number], maxDrop: number): void {
+  const bound =
+    metric === 'accuracy'
+      ? { max: 1, what: '--max-drop is a fraction of accuracy (0.02 = 2 points)' }
+      : metric === 'ece'
+        ? { max: 1, what: '--max-drop is in units of ECE, a fraction from 0 to 1 (0.01 = one point)' }
+        : metric === 'brier'
+          ? { max: 2, what: '--max-drop is in units of the Brier score, which lies between 0 and 2' }
+          : null;
+  if (bound !== null && maxDrop > bound.max)
+    throw new UsageError(`--max-drop ${maxDrop}: ${bound.what}; it must lie between 0 and ${bound.max}`);
+}

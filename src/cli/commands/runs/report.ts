@@ -31,8 +31,12 @@ export function formatOfFile(file: string | undefined): 'terminal' | 'markdown' 
   return 'terminal';
 }
 
-/** Everything but the name and usage, which differ between `runs report` and `report`. */
-export const reportSpec: Omit<CommandSpec<typeof options>, 'name' | 'usage'> = {
+/**
+ * Everything but the usage, which differs between `runs report` and `report`; `name` is the
+ * command as typed, which its messages name.
+ */
+export const reportSpec = (name: 'runs report' | 'report'): Omit<CommandSpec<typeof options>, 'usage'> => ({
+  name,
   summary: "re-render a stored run's report as bench printed or wrote it",
   description: `Re-renders a stored benchmark run's full report: the terminal summary (default), the
 Markdown report with its trace, or the JSON document. RUN is a run id or a unique prefix of
@@ -47,7 +51,7 @@ options and --seed recompute the run from its stored decisions under other conve
   async run({ values, positionals: [prefix] }, io) {
     const { readRunForReport, refuseOtherKind } = await import('../../../app/runs/stored-runs.js');
     const format = values.format ?? formatOfFile(values.out);
-    await refuseOtherKind(storePathOf(values.store, io), prefix!, { command: 'report', storeArg: values.store });
+    await refuseOtherKind(storePathOf(values.store, io), prefix!, { command: name, storeArg: values.store });
     const stored = await readRunForReport(storePathOf(values.store, io), prefix!, {
       withStates: format === 'markdown',
       env: io.env,
@@ -89,14 +93,13 @@ options and --seed recompute the run from its stored decisions under other conve
     const out = resolve(io.cwd, values.out!);
     const { writeTextFile } = await import('../../../app/write-text-file.js');
     writeTextFile(out, text, 'report');
-    io.stderr.write(`decidekit runs report: ${format} report of run ${run.id} written to ${out}\n`);
+    io.stderr.write(`decidekit ${name}: ${format} report of run ${run.id} written to ${out}\n`);
     return 0;
   },
-};
+});
 
 export const command = defineCommand({
-  ...reportSpec,
-  name: 'runs report',
+  ...reportSpec('runs report'),
   usage:
     'runs report RUN [--format terminal|markdown|json|html] [--out FILE] [--redact] [--no-ci] [--ece-bins N] [--ece-binning B] [--ece-average A] [--seed S] [--store PATH]',
 });
