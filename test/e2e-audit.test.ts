@@ -140,6 +140,90 @@ describe('Ctrl+C', () => {
   });
 });
 
+describe('a judge that cannot be asked', () => {
+  const freePort = () =>
+    new Promise<number>((resolve) => {
+      const s = http.createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as AddressInfo).port;
+        s.close(() => resolve(p));
+      });
+    });
+
+  it('stops at the first request when nothing listens, exit 1, as bench does, and keeps nothing', async () => {
+    const port = await freePort();
+    const store = join(tmp, 'unreachable.sqlite');
+    const r = await cli(['--base-url', `http://127.0.0.1:${port}`, '--store', store]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(
+      `decidekit audit: stopped: nothing is listening at 127.0.0.1:${port}; is the server running?\n`,
+    );
+    expect(r.stderr.match(/asking judge/g)).toHaveLength(1);
+    expectNoStackTrace(r.stderr);
+    const s = openAuditStore(store, { mustExist: true });
+    const audits = s.listAudits();
+    s.close();
+    expect(audits).toEqual([]);
+    const bench = await runCli(['bench', '--base-url', `http://127.0.0.1:${port}`, '--store', store], {
+      stdout: { write: () => undefined, isTTY: false },
+      stderr: { write: (t) => void expect(t).not.toContain('internal error'), isTTY: false },
+      env: { NO_COLOR: '1' },
+      cwd: ROOT,
+      signal: new AbortController().signal,
+    });
+    expect(bench).toBe(r.code);
+  });
+
+  it('saves an audit whose judge went away midway as incomplete, and the printed resume command completes it', async () => {
+    const judge = await startReferenceServer({ host: '127.0.0.1', port: 0, model: 'judge' });
+    const store = join(tmp, 'judge-gone.sqlite');
+    let closing: Promise<void> | null = null;
+    let stdout = '';
+    let stderr = '';
+    const code = await runCli(['audit', '--base-url', judge.url, '--model', 'judge', '--store', store], {
+      stdout: { write: (t) => void (stdout += t), isTTY: false },
+      stderr: {
+        write: (t) => {
+          stderr += t;
+          if (closing === null && t.includes('agrees with the check')) closing = judge.close();
+        },
+        isTTY: false,
+      },
+      env: { NO_COLOR: '1' },
+      cwd: ROOT,
+      signal: new AbortController().signal,
+    });
+    await closing;
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    const hint = /complete it with: decidekit (audit --resume \S+ --store \S+)\n/.exec(stderr)?.[1];
+    expect(stderr).toMatch(
+      /decidekit audit: stopped: nothing is listening at 127\.0\.0\.1:\d+; is the server running\?; audit \S+ saved as incomplete/,
+    );
+    expect(hint).toBeDefined();
+    const s = openAuditStore(store, { mustExist: true });
+    const [head] = s.listAudits();
+    s.close();
+    expect(head!.status).toBe('incomplete');
+    expect(head!.finished).toBeLessThan(head!.planned);
+
+    // The judge is back at the same address (a resumed audit keeps its judge endpoint).
+    const again = await startReferenceServer({
+      host: '127.0.0.1',
+      port: Number(new URL(judge.url).port),
+      model: 'judge',
+    });
+    closers.push(() => again.close());
+    const resumed = await cli([...hint!.split(' ').slice(1), '--base-url', again.url, '--model', 'judge']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const t = openAuditStore(store, { mustExist: true });
+    const [done] = t.listAudits();
+    t.close();
+    expect(done!.status).toBe('complete');
+    expect(done!.finished).toBe(done!.planned);
+  });
+});
+
 describe('judge keys', () => {
   it('sends only the judge key to the judge and never stores or prints either key', async () => {
     const judgeKey = 'judge-secret-Q7x9Lk2';

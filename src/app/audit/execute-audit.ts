@@ -30,7 +30,7 @@ import { DecidekitError } from '../../core/errors.js';
 import { checkLabels, loadTranscripts } from '../../datasets/audit/load-transcripts.js';
 import { loadChecks } from '../../datasets/audit/load-checks.js';
 import { sampleAuditPaths } from '../../datasets/audit/sample.js';
-import { createSystemOneClient, type SystemOneClient } from '../../protocol/client/client.js';
+import { createSystemOneClient, isRunStopping, type SystemOneClient } from '../../protocol/client/client.js';
 import { MalformedResponseError, SystemOneError, TimeoutError } from '../../protocol/client/errors.js';
 import { startReferenceServer, type ReferenceServer } from '../../protocol/server/server.js';
 import { renderDecideRequest } from '../../protocol/wire/decide-request.js';
@@ -87,6 +87,12 @@ export interface AuditResultEvent {
 export interface AuditOutcomeData {
   readonly run: AuditRun;
   readonly interrupted: boolean;
+  /**
+   * Why the audit stopped before its end when the judge cannot be asked at all (nothing
+   * listening, unknown host, a redirect): the client's message. A new audit that never
+   * reached the judge is then not kept; one that did is saved as incomplete.
+   */
+  readonly stopped: string | null;
   /** True when the audit is in the store. */
   readonly saved: boolean;
   readonly written: readonly string[];
@@ -185,6 +191,9 @@ export async function executeAudit(plan: AuditPlan, options: ExecuteAuditOptions
     const t0 = options.now();
     const records = new Map<string, AuditRecord>();
     let interrupted = false;
+    let stopped: string | null = null;
+    // Verdicts of this execution from a request the judge answered (skipped inputs send nothing).
+    let reachedJudge = false;
     for (const p of items) {
       const kept = reusable(p);
       if (kept !== null) {
@@ -201,6 +210,11 @@ export async function executeAudit(plan: AuditPlan, options: ExecuteAuditOptions
         interrupted = true;
         break;
       }
+      if ('stopped' in record) {
+        stopped = record.stopped;
+        break;
+      }
+      if (record.elapsedMs !== null) reachedJudge = true;
       store?.saveRecord(id, record);
       records.set(keyOf(p.item), record);
       options.onResult?.({ record, saved: false });
@@ -208,8 +222,12 @@ export async function executeAudit(plan: AuditPlan, options: ExecuteAuditOptions
     const durationMs = (plan.resume?.durationMs ?? 0) + (options.now() - t0);
     const finished = items.flatMap((p) => records.get(keyOf(p.item)) ?? []);
     const pending = items.filter((p) => !records.has(keyOf(p.item))).map((p) => p.item);
-    const status = interrupted ? 'interrupted' : 'complete';
-    store?.finishAudit(id, { status, durationMs });
+    const status = interrupted ? 'interrupted' : stopped !== null ? 'incomplete' : 'complete';
+    // Like a bench run that never reached a decision model: a new audit whose judge could
+    // not be asked once is no audit, so nothing is kept.
+    const discard = stopped !== null && plan.resume === null && !reachedJudge;
+    if (discard) store?.deleteAudit(id);
+    else store?.finishAudit(id, { status, durationMs });
     const run: AuditRun = {
       id,
       createdAt,
@@ -224,11 +242,11 @@ export async function executeAudit(plan: AuditPlan, options: ExecuteAuditOptions
     let written: string[] = [];
     let writeError: string | null = null;
     try {
-      if (options.outDir !== undefined) written = await writeAuditReports(run, options.outDir);
+      if (options.outDir !== undefined && !discard) written = await writeAuditReports(run, options.outDir);
     } catch (err) {
       writeError = err instanceof Error ? err.message : String(err);
     }
-    return { run, interrupted, saved: store !== null, written, writeError };
+    return { run, interrupted, stopped, saved: store !== null && !discard, written, writeError };
   } finally {
     await client?.close();
     store?.close();
@@ -288,14 +306,17 @@ export function planItems(
   return out;
 }
 
-/** Judges one item (and its order probe); null when the user interrupted mid-request. */
+/**
+ * Judges one item (and its order probe); null when the user interrupted mid-request, the
+ * reason when the judge cannot be asked at all.
+ */
 async function judgeItem(
   p: PlannedItem,
   client: SystemOneClient,
   judge: string,
   orderProbe: boolean,
   options: ExecuteAuditOptions,
-): Promise<AuditRecord | null> {
+): Promise<AuditRecord | { readonly stopped: string } | null> {
   if (p.skip !== null)
     return { ...p.item, outcome: { status: 'unavailable', ...p.skip }, elapsedMs: null, probe: null };
   const ask = async (body: string, options_: readonly string[], probe: boolean) => {
@@ -304,6 +325,7 @@ async function judgeItem(
   };
   const first = await ask(p.item.input, askedOptionsOf(p.check, 'forward'), false);
   if (first.kind === 'interrupted') return null;
+  if (first.kind === 'stopped') return { stopped: first.message };
   const outcome: AuditOutcome =
     first.kind === 'answer'
       ? compareWithLabel(first.answer, p.item.label)
@@ -312,6 +334,7 @@ async function judgeItem(
   if (orderProbe && first.kind === 'answer') {
     const second = await ask(p.probeInput, askedOptionsOf(p.check, 'reversed'), true);
     if (second.kind === 'interrupted') return null;
+    if (second.kind === 'stopped') return { stopped: second.message };
     probe =
       second.kind === 'answer'
         ? { kind: 'answered', answer: second.answer, elapsedMs: second.elapsedMs }
@@ -328,7 +351,9 @@ type Asked =
       readonly message: string;
       readonly elapsedMs: number;
     }
-  | { readonly kind: 'interrupted' };
+  | { readonly kind: 'interrupted' }
+  /** Nothing can be asked at this address (nothing listening, unknown host, a redirect). */
+  | { readonly kind: 'stopped'; readonly message: string };
 
 /** One judge request under the whole-request deadline (retries included). */
 async function askJudge(
@@ -359,6 +384,7 @@ async function askJudge(
         message: `no valid answer within the ${deadlineMs / 1000} s deadline (retries included)`,
         elapsedMs,
       };
+    if (isRunStopping(err) && err instanceof Error) return { kind: 'stopped', message: err.message };
     if (err instanceof MalformedResponseError)
       return { kind: 'unavailable', reason: 'malformed_answer', message: err.shortMessage, elapsedMs };
     if (err instanceof SystemOneError)

@@ -39,7 +39,8 @@ key reaches the judge.`,
     out: text('DIR', 'write <audit>.json and <audit>.md into DIR'),
     json: flag('the audit as one JSON document; audit_start/audit_result events on stderr'),
   },
-  exitCodes: '0 complete, 1 invalid input, 2 usage error, 130 interrupted (143 by SIGTERM; resume with --resume).',
+  exitCodes:
+    '0 complete, 1 invalid input or the judge cannot be asked (nothing listening, unknown host), 2 usage error, 130 interrupted (143 by SIGTERM; resume with --resume).',
   examples: [
     'decidekit audit',
     'decidekit audit --transcripts runs.jsonl --checks checks.json --set all --order-probe --out reports/',
@@ -96,6 +97,13 @@ key reaches the judge.`,
         ),
     });
     const { run } = outcome;
+    if (outcome.stopped !== null) {
+      // As bench: the judge cannot be asked at all, so stop at once and say why.
+      const again = `decidekit audit --resume ${run.id}${v.store === undefined ? '' : ` --store ${v.store}`}`;
+      const kept = outcome.saved ? `; audit ${run.id} saved as incomplete: complete it with: ${again}` : '';
+      io.stderr.write(`decidekit audit: stopped: ${outcome.stopped}${kept}\n`);
+      return 1;
+    }
     if (outcome.written.length > 0 && !v.json) io.stderr.write(`wrote ${outcome.written.join(' and ')}\n`);
     io.stdout.write(
       v.json ? renderAuditJson(run) : terminal.renderAuditTerminal(run, { colour: colourEnabled(io.stdout, io.env) }),
