@@ -6,6 +6,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
+import { sqlString } from '../core/sql-text.js';
 import { sniffFile, sniffFileKind, type FileKind } from '../datasets/file-kind.js';
 import { shellWord } from '../reports/bench/bench-messages.js';
 
@@ -240,6 +241,7 @@ const EXPECTED: Record<ExpectedFile, string> = {
 const DESCRIBED: Record<Exclude<FileKind, 'gzip' | 'parquet' | 'json-document'>, string> = {
   ...EXPECTED,
   'bench-report': 'a bench report (JSON) written by `decidekit bench --out`',
+  'decision-export': 'a decision export (one row per decision, written by `decidekit runs export`)',
   'run-store': 'a SQLite database (a decidekit run store?)',
   html: 'an HTML report',
 };
@@ -261,6 +263,8 @@ function hintFor(
       return `list its runs with \`decidekit runs list --store ${shellWord(f.path)}\``;
     case 'html':
       return 'open it in a browser';
+    case 'decision-export':
+      return `score it with SQL, e.g. in DuckDB: \`${duckDbCommandFor(f.path)}\` (\`decidekit sql\` prints the query; docs/file-formats.md)`;
     default: {
       // The file in its right place, and every other file given in the place its kind goes
       // (two files given the wrong way round come out the right way round).
@@ -272,4 +276,15 @@ function hintFor(
       return `use \`${commandLine(READER_OF[kind], known)}\``;
     }
   }
+}
+
+/**
+ * The DuckDB command line that scores a decision export: a `decisions` view over the file,
+ * read by the reader its name asks for, then `decidekit sql`'s query.
+ */
+export function duckDbCommandFor(path: string): string {
+  const reader = /\.parquet$/i.test(path) ? 'read_parquet' : /\.csv$/i.test(path) ? 'read_csv' : 'read_json';
+  const view = `CREATE VIEW decisions AS SELECT * FROM ${reader}(${sqlString(path)})`;
+  // Inside shell double quotes only these four stay special.
+  return `duckdb -c "${view.replace(/[\\"$`]/g, '\\$&')}" -c "$(decidekit sql --dialect duckdb)"`;
 }

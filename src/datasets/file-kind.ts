@@ -11,6 +11,7 @@ export type FileKind =
   | 'typed-decisions'
   | 'offline-dataset'
   | 'offline-results'
+  | 'decision-export'
   | 'action-spec'
   | 'audit-checks'
   | 'audit-transcripts'
@@ -79,6 +80,7 @@ async function parquetColumnsOf(path: string): Promise<string[] | null> {
 function parquetKindOf(columns: readonly string[]): FileKind {
   const has = (name: string): boolean => columns.includes(name);
   if (has('workflow') && has('questions')) return 'parquet';
+  if (isDecisionExport(has)) return 'decision-export';
   if (has('case_id') && (has('decision') || has('model'))) return 'offline-results';
   if (has('kind') && has('correct')) return 'offline-dataset';
   return 'parquet';
@@ -95,7 +97,7 @@ export function fileKindOfHead(head: Buffer): FileKind | null {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const start = text.trimStart();
   if (/^<(!doctype html|html)[\s>]/i.test(start)) return 'html';
-  if (!start.startsWith('{') && !start.startsWith('[')) return null;
+  if (!start.startsWith('{') && !start.startsWith('[')) return csvKindOf(start);
   const firstLine = start.split('\n', 1)[0]!.trim();
   const record = parseRecord(firstLine);
   if (record !== null) return lineKindOf(record) ?? documentKindOf(record);
@@ -120,6 +122,7 @@ function parseRecord(line: string): Record<string, unknown> | null {
 
 /** The line format a first line belongs to, by the keys only that format has. */
 function lineKindOf(r: Record<string, unknown>): FileKind | null {
+  if (isDecisionExport((name) => name in r)) return 'decision-export';
   if ('workflow' in r && 'questions' in r) return 'typed-decisions';
   if ('case_id' in r && ('decision' in r || 'model' in r)) return 'offline-results';
   if ('kind' in r && 'correct' in r) return 'offline-dataset';
@@ -133,4 +136,23 @@ function documentKindOf(r: Record<string, unknown>): FileKind | null {
   if (Array.isArray(r['checks'])) return 'audit-checks';
   if ('actions' in r && 'rules' in r) return 'action-spec';
   return null;
+}
+
+/**
+ * A per-decision export (`runs export`, core/export/decision-row.ts), told by the columns
+ * only it has; it also has `case_id` and `model`, so it is asked before a results file.
+ */
+function isDecisionExport(has: (name: string) => boolean): boolean {
+  return has('schema_version') && has('run_id') && has('question_key');
+}
+
+/** A CSV file is known by its header line: only the decision export is written as CSV. */
+function csvKindOf(text: string): FileKind | null {
+  const header = new Set(
+    text
+      .split(/\r?\n/, 1)[0]!
+      .split(',')
+      .map((c) => c.trim().replace(/^"(.*)"$/, '$1')),
+  );
+  return isDecisionExport((name) => header.has(name)) ? 'decision-export' : null;
 }

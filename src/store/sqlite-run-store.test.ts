@@ -146,9 +146,10 @@ describe('openRunStore', () => {
     const path = join(dir, 'notes.txt');
     writeFileSync(path, 'this is not sqlite, just some text that is long enough to look like a header'.repeat(20));
     const err = errorOf(() => openRunStore(path));
-    expect(err.code).toBe('store_damaged');
+    expect(err.code).toBe('store_foreign');
     expect(err.message).toContain(path);
-    expect(err.message).toContain('not a SQLite database');
+    expect(err.message).toContain('not a SQLite database at all, so not a run store: it looks like a text file');
+    expect(err.message).not.toContain('damaged');
   });
 
   it('does not create a file when it must exist', () => {

@@ -32,7 +32,13 @@ import { summarizeRun } from './run-summary.js';
 import { checkRunRecords } from './run-records-check.js';
 import { checkStoreLocation } from './store-location.js';
 import { caseDigest, CASE_DIGEST_COLUMNS, DECISION_DIGEST_COLUMNS } from './case-digest.js';
-import { isDamage, StoreDamagedError, StoreNeedsUpgradeError, StoreWriteError } from './store-errors.js';
+import {
+  isDamage,
+  notADatabaseError,
+  StoreDamagedError,
+  StoreNeedsUpgradeError,
+  StoreWriteError,
+} from './store-errors.js';
 import { APPLICATION_ID, MIGRATIONS, REQUIRED_TABLES, SCHEMA_VERSION } from './store-schema.js';
 
 export interface OpenRunStoreOptions {
@@ -160,12 +166,7 @@ const messageOf = (err: unknown): string => (err instanceof Error ? err.message 
 
 function wrapOpenError(path: string, err: unknown): DecidekitError {
   const message = messageOf(err);
-  if ((err as { code?: unknown }).code === 'SQLITE_NOTADB')
-    return new StoreDamagedError(
-      path,
-      'it is not a SQLite database (another kind of file, or its first page was overwritten)',
-      { cause: err },
-    );
+  if ((err as { code?: unknown }).code === 'SQLITE_NOTADB') return notADatabaseError(path, err);
   if (isDamage(err)) return new StoreDamagedError(path, message, { cause: err });
   return new DecidekitError('store_unreadable', `cannot open run store: ${path} (${message})`, {
     context: { path },
