@@ -198,6 +198,46 @@ describe('decidekit compare', () => {
     expect(bad.stderr).toContain('--sort "vibes" is not a metric');
   });
 
+  it('refuses the same results file twice, naming it, however it is spelled', async () => {
+    const twice = await cli('compare', '--dataset', DATASET, '--results', results('loud-1'), results('loud-1'));
+    expect(twice.code).toBe(2);
+    expect(twice.stdout).toBe('');
+    expect(twice.stderr).toContain(`--results ${results('loud-1')} is given twice: list each results file once`);
+    const spelled = `${DATA}/../moderation/results-loud-1.jsonl`;
+    const again = await cli('compare', '--dataset', DATASET, '--results', results('loud-1'), spelled);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`--results ${results('loud-1')} and ${spelled} are the same file`);
+  });
+
+  it('names the file beside the model when two files carry the same model name, in every table and in JSON', async () => {
+    const rerun = join(tmp, 'rerun.jsonl');
+    writeFileSync(rerun, readFileSync(results('loud-1')));
+    const r = await cli('compare', '--dataset', DATASET, '--results', results('loud-1'), rerun, results('careful-1'));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      `decidekit compare: note: ${results('loud-1')} and ${rerun} both carry model "loud-1": each row names its file beside the model`,
+    );
+    const modelCells = r.stdout
+      .split('\n')
+      .filter((line) => /^\| (loud|careful)/.test(line))
+      .map((line) => line.split('|')[1]!.trim());
+    expect(new Set(modelCells)).toEqual(
+      new Set(['loud-1 (results-loud-1.jsonl)', 'loud-1 (rerun.jsonl)', 'careful-1']),
+    );
+    expect(r.stdout).toContain('loud-1 (rerun.jsonl) against loud-1 (results-loud-1.jsonl)');
+    const json = JSON.parse(
+      (await cli('compare', '--dataset', DATASET, '--results', results('loud-1'), rerun, '--json')).stdout,
+    ) as {
+      models: { model: string }[];
+      leaderboard: { model: string }[];
+    };
+    expect(json.models.map((m) => m.model)).toEqual(['loud-1 (results-loud-1.jsonl)', 'loud-1 (rerun.jsonl)']);
+    expect(json.leaderboard.map((m) => m.model).sort()).toEqual([
+      'loud-1 (rerun.jsonl)',
+      'loud-1 (results-loud-1.jsonl)',
+    ]);
+  });
+
   it('gathers the problems of every invalid file before failing', async () => {
     const a = join(tmp, 'a.jsonl');
     const b = join(tmp, 'b.jsonl');
@@ -291,7 +331,7 @@ describe('moderation sample', () => {
 });
 
 describe('large results files (pre-parsed on a worker thread)', () => {
-  it('scores the same large file listed twice, once per listing, with equal rows', async () => {
+  it('scores a large file and its copy, once per listing, with equal rows', async () => {
     const n = 150_000;
     const dataset: string[] = [];
     const answers: string[] = [];
@@ -307,12 +347,14 @@ describe('large results files (pre-parsed on a worker thread)', () => {
     writeFileSync(ds, `${dataset.join('\n')}\n`);
     writeFileSync(rs, `${answers.join('\n')}\n`);
     expect(readFileSync(rs).byteLength).toBeGreaterThan(8 * 1024 * 1024);
-    const r = await cli('compare', '--dataset', ds, '--results', rs, rs, '--json');
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
+    const copy = join(tmp, 'big-results-copy.jsonl');
+    writeFileSync(copy, readFileSync(rs));
+    const r = await cli('compare', '--dataset', ds, '--results', rs, copy, '--json');
+    expect(r.code, r.stderr).toBe(0);
     const rows = (JSON.parse(r.stdout) as { models: JsonRow[] }).models;
     expect(rows).toHaveLength(2);
-    expect(rows[1]).toEqual(rows[0]);
+    const unnamed = (row: JsonRow) => ({ ...row, model: null, results: null });
+    expect(unnamed(rows[1]!)).toEqual(unnamed(rows[0]!));
     expect(rows[0]!.counts.n_missing).toBe(0);
   });
 });

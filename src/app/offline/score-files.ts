@@ -5,6 +5,7 @@
  * each model's per-case numbers are kept in typed arrays for the bootstrap, the ECE noise
  * floor and the paired comparison; with them off, scoring streams as before.
  */
+import { basename } from 'node:path';
 import { calibrationOptionsOf, DEFAULT_CONVENTIONS, type Conventions } from '../../core/stats/conventions.js';
 import { InvalidInputError } from '../../core/errors.js';
 import {
@@ -46,6 +47,8 @@ export async function scoreResultsFiles(
 /** `compare`: every model scored, each paired with the first one given, and the leaderboard. */
 export interface OfflineComparison extends ComparedModels {
   readonly dataset: OfflineDataset;
+  /** Model names that several files carry, with those files: their rows name the file too. */
+  readonly sameModels: readonly { readonly model: string; readonly files: readonly string[] }[];
 }
 
 export async function compareResultsFiles(
@@ -62,9 +65,14 @@ export async function compareResultsFiles(
     runs.forEach((r, index) => {
       if (index > 0 && r.kept !== null) pairings.push({ index, pairing: pairOffline(base.kept!, r.kept, conventions) });
     });
-  const scored = runs.map((r) => r.scored);
+  const scored = labelSameModels(runs.map((r) => r.scored));
+  const names = [...new Set(runs.map((r) => r.scored.model))];
   return {
     dataset,
+    sameModels: names.flatMap((model) => {
+      const files = runs.filter((r) => r.scored.model === model).map((r) => r.scored.resultsPath);
+      return model === null || files.length < 2 ? [] : [{ model, files }];
+    }),
     datasetPath: dataset.path,
     scored,
     pairings,
@@ -75,6 +83,25 @@ export async function compareResultsFiles(
       sameCases: (m, leader) => sameDecidedCases(runs[scored.indexOf(m)]!, runs[scored.indexOf(leader)]!),
     }),
   };
+}
+
+/**
+ * Files that carry the same model name get their file beside it (`loud-1 (rerun.jsonl)`),
+ * so no two rows, pairings or leaderboard lines read the same; the file's name when that
+ * tells them apart, else its path as given.
+ */
+export function labelSameModels<M extends { readonly model: string | null; readonly resultsPath: string }>(
+  scored: readonly M[],
+): M[] {
+  const count = new Map<string | null, number>();
+  for (const m of scored) count.set(m.model, (count.get(m.model) ?? 0) + 1);
+  return scored.map((m) => {
+    if (m.model === null || count.get(m.model)! < 2) return m;
+    const same = scored.filter((o) => o.model === m.model);
+    const names = new Set(same.map((o) => basename(o.resultsPath)));
+    const file = names.size === same.length ? basename(m.resultsPath) : m.resultsPath;
+    return { ...m, model: `${m.model} (${file})` };
+  });
 }
 
 /** Whether two runs decided the same cases (by the kept records, else by their counts). */

@@ -1,3 +1,5 @@
+import { realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import {
   COMPARE_SORT_METRICS,
@@ -57,6 +59,7 @@ ranked by accuracy, marking models whose interval overlaps the leader's as tied.
     const datasetPath = requiredValue('dataset', values.dataset);
     if (values.results.length === 0) throw new UsageError('--results is required (one or more files)');
     const sort = values.sort ?? null;
+    refuseRepeatedFiles(values.results, io.cwd);
     const { refuseWrongFiles } = await import('../wrong-file.js');
     await refuseWrongFiles(
       [
@@ -68,6 +71,10 @@ ranked by accuracy, marking models whose interval overlaps the leader's as tied.
     );
     const { compareResultsFiles } = await import('../../app/offline/score-files.js');
     const compared = await compareResultsFiles(datasetPath, values.results, conventionsFromOptions(values));
+    for (const { model, files } of compared.sameModels)
+      io.stderr.write(
+        `decidekit compare: note: ${files.join(' and ')} ${files.length === 2 ? 'both' : 'all'} carry model ${JSON.stringify(model)}: each row names its file beside the model\n`,
+      );
     const rows = sort === null ? [...compared.scored] : sortByMetric(compared.scored, (r) => r.summary, sort);
     const { conventionNotes } = await import('../../reports/offline/score-json.js');
     for (const note of conventionNotes(compared.scored)) io.stderr.write(`warning: ${note}\n`);
@@ -87,3 +94,25 @@ ranked by accuracy, marking models whose interval overlaps the leader's as tied.
     return 0;
   },
 });
+
+/** The same file listed twice under --results would compare a model with itself: refused, naming it. */
+function refuseRepeatedFiles(paths: readonly string[], cwd: string): void {
+  const seen = new Map<string, string>();
+  for (const path of paths) {
+    const absolute = resolve(cwd, path);
+    let real = absolute;
+    try {
+      real = realpathSync(absolute);
+    } catch {
+      // absent: the loader says so
+    }
+    const before = seen.get(real);
+    if (before !== undefined)
+      throw new UsageError(
+        before === path
+          ? `--results ${path} is given twice: list each results file once`
+          : `--results ${before} and ${path} are the same file: list each results file once`,
+      );
+    seen.set(real, path);
+  }
+}
