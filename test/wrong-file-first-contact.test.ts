@@ -167,9 +167,29 @@ describe('a file given to the wrong command', () => {
     expectRefused(
       e,
       empty,
-      /is a folder without manifest\.json and no Typed Decisions files in it/,
-      'give a dataset file',
+      /is a folder without manifest\.json and no Typed Decisions files in it, not a Typed Decisions folder/,
+      'give a dataset file (.jsonl, .jsonl.gz or .parquet) or a dataset folder (a dataset folder holds manifest.json',
     );
+  });
+
+  it('says a folder of Typed Decisions files without manifest.json is not a dataset folder, and the file hint runs', async () => {
+    const folder = mkdtempSync(join(dir, 'rows-'));
+    copyFileSync(TD, join(folder, 'test.jsonl'));
+    for (const command of ['bench', 'probe']) {
+      const r = await cli([command, '--dataset', folder, '--no-store']);
+      expectRefused(
+        r,
+        folder,
+        /is a folder of Typed Decisions files without manifest\.json, not a dataset folder: give one file/,
+        'a dataset folder holds manifest.json and the files it lists',
+      );
+      expect(r.stderr).not.toContain('integrity check failed');
+      expect(r.stderr).not.toContain('restore');
+      const hint = /give one file \(`decidekit ([^`]+)`\)/.exec(r.stderr)?.[1];
+      expect(hint).toBe(`${command} --dataset ${join(folder, 'test.jsonl')}`);
+    }
+    const pasted = await cli(['bench', '--dataset', join(folder, 'test.jsonl')]);
+    expect(pasted.code, pasted.stderr).toBe(0);
   });
 
   it('names an offline dataset given to dataset verify', async () => {

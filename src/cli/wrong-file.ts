@@ -91,7 +91,7 @@ export async function refuseWrongFiles(files: readonly GivenFile[], cwd: string,
   for (const f of files) sniffed.push({ ...f, kind: await kindOf(f, cwd) });
   for (const f of sniffed) {
     if (f.expects === 'typed-decisions') {
-      const folder = await folderProblem(f, cwd);
+      const folder = await folderProblem(f, cwd, command);
       if (folder !== null) throw new UsageError(folder);
     }
     const problem = f.kind === null ? null : wrongFileMessage(f, f.kind, { command, given: sniffed });
@@ -114,7 +114,7 @@ async function kindOf(f: GivenFile, cwd: string): Promise<FileKind | null> {
  * its files: say what it holds (audit transcripts, an offline dataset and results, ...) and
  * what reads them, rather than asking to restore a dataset folder it never was.
  */
-async function folderProblem(f: GivenFile, cwd: string): Promise<string | null> {
+async function folderProblem(f: GivenFile, cwd: string, running?: FileCommand): Promise<string | null> {
   const dir = resolve(cwd, f.path);
   let names: string[];
   try {
@@ -125,14 +125,19 @@ async function folderProblem(f: GivenFile, cwd: string): Promise<string | null> 
   }
   if (names.includes('manifest.json')) return null;
   const found: { name: string; kind: ExpectedFile }[] = [];
+  const rows: string[] = [];
   for (const name of names.slice(0, MAX_FOLDER_FILES)) {
     const kind = await sniffFileKind(join(dir, name));
-    if (kind === 'typed-decisions' || kind === 'parquet') return null; // a dataset folder missing its manifest
-    if (kind !== null && kind in EXPECTED) found.push({ name, kind: kind as ExpectedFile });
+    if (kind === 'typed-decisions' || (kind === 'parquet' && name.endsWith('.parquet'))) rows.push(name);
+    else if (kind !== null && kind in EXPECTED) found.push({ name, kind: kind as ExpectedFile });
   }
   const given = `${f.path} (given as ${f.option})`;
+  // Typed Decisions rows without the manifest that vouches for them: not a dataset folder
+  // (and nothing to restore), but each file is a dataset on its own.
+  if (rows.length > 0)
+    return `${given} is a folder of Typed Decisions files without manifest.json, not a dataset folder: give one file (\`decidekit ${running === 'live' || running === 'probe' ? running : 'bench'} --dataset ${shellWord(join(f.path, rows[0]!))}\`), or add a manifest.json listing each file with its split and sha256 (${WHAT_A_DATASET_FOLDER_IS})`;
   if (found.length === 0)
-    return `${given} is a folder without manifest.json and no Typed Decisions files in it: give a dataset file (.jsonl, .jsonl.gz or .parquet) or a dataset folder with its manifest.json (\`decidekit dataset fetch typed-decisions\` makes one)`;
+    return `${given} is a folder without manifest.json and no Typed Decisions files in it, not a Typed Decisions folder: give a dataset file (.jsonl, .jsonl.gz or .parquet) or a dataset folder (${WHAT_A_DATASET_FOLDER_IS})`;
   const items = found.map((x) => `${x.name} (${SHORT[x.kind]})`);
   const held = items.length === 1 ? items[0]! : `${items.slice(0, -1).join(', ')} and ${items.at(-1)!}`;
   const files = found.map((x) => ({ ...x, path: join(f.path, x.name) }));
@@ -152,6 +157,10 @@ async function folderProblem(f: GivenFile, cwd: string): Promise<string | null> 
     command === 'score' ? files.filter((x) => x.kind !== 'offline-results' || x === firstResults(files)) : files;
   return `${given} is a folder without manifest.json holding ${held}, not a Typed Decisions dataset: use \`${commandLine(command, chosen)}\``;
 }
+
+/** What a Typed Decisions folder holds, for the hints about folders that are not one. */
+const WHAT_A_DATASET_FOLDER_IS =
+  'a dataset folder holds manifest.json and the files it lists, as `decidekit dataset fetch typed-decisions` makes one and docs/file-formats.md describes';
 
 const firstResults = (files: readonly { kind: ExpectedFile }[]) => files.find((x) => x.kind === 'offline-results');
 
