@@ -225,6 +225,10 @@ describe('decidekit compare', () => {
       new Set(['loud-1 (results-loud-1.jsonl)', 'loud-1 (rerun.jsonl)', 'careful-1']),
     );
     expect(r.stdout).toContain('loud-1 (rerun.jsonl) against loud-1 (results-loud-1.jsonl)');
+    // Paired rows: the difference and both ends of its interval are signed.
+    const paired = r.stdout.split('\n').filter((line) => /^\| (Accuracy|Brier|Log loss|ECE) +\|/.test(line));
+    expect(paired.length).toBeGreaterThanOrEqual(8);
+    for (const line of paired) expect(line).toMatch(/\| +[+-]\d\.\d{3} \| +\[[+-]\d\.\d{3}, [+-]\d\.\d{3}\] \|/);
     const json = JSON.parse(
       (await cli('compare', '--dataset', DATASET, '--results', results('loud-1'), rerun, '--json')).stdout,
     ) as {

@@ -110,6 +110,46 @@ describe('an audit or probe id where a bench run is expected', () => {
   });
 });
 
+describe('small things a new user saw', () => {
+  it('runs show says once that the run used the synthetic sample', async () => {
+    const r = await cli(['runs', 'show', benchId]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('not Typed Decisions scores')).toHaveLength(2);
+    expect(r.stdout).toContain('question schemas from LocalLLaMA/typed-decisions');
+  });
+
+  it('runs compare lines up the two runs in its header, whatever the model names', async () => {
+    const ids = (JSON.parse((await cli(['runs', 'list', '--json'])).stdout) as { runs: { id: string }[] }).runs;
+    const r = await cli(['runs', 'compare', ids[1]!.id, ids[0]!.id], 200);
+    expect(r.code, r.stderr).toBe(0);
+    const [a, b] = r.stdout.split('\n').filter((line) => /^ {2}[AB] {2}/.test(line));
+    expect(a).toMatch(/ heuristic /);
+    expect(b).toMatch(/ prior /);
+    // The model column is padded: the created time starts at the same column on both lines.
+    expect(a!.search(/\d{4}-\d\d-\d\d \d\d:\d\d/)).toBe(b!.search(/\d{4}-\d\d-\d\d \d\d:\d\d/));
+    expect(a!.length).toBe(b!.length);
+    // Paired intervals carry a sign on both ends, like the difference.
+    const intervals = r.stdout.match(/\[[^\]]*\d[^\]]*\]/g) ?? [];
+    expect(intervals.length).toBeGreaterThan(0);
+    for (const i of intervals) expect(i).toMatch(/^\[[+-]\d.*, [+-]\d.*\]$/);
+  });
+
+  it('names the command as typed in its messages: report, runs report, runs export, runs gate', async () => {
+    const out = join(tmp, 'report.md');
+    const report = await cli(['report', benchId, '--out', out]);
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stderr).toMatch(/^decidekit report: markdown report of run /);
+    const runsReport = await cli(['runs', 'report', benchId, '--out', out]);
+    expect(runsReport.stderr).toMatch(/^decidekit runs report: markdown report of run /);
+    const exported = await cli(['runs', 'export', benchId]);
+    expect(exported.code).toBe(2);
+    expect(exported.stderr).toMatch(/^decidekit runs export: needs --format /);
+    expect(exported.stderr).toContain("Run 'decidekit runs export --help' for usage.");
+    const unknown = await cli(['runs', 'show', 'nope']);
+    expect(unknown.stderr).toMatch(/^decidekit runs show: unknown run/);
+  });
+});
+
 // Last: it removes records the tests above read.
 describe('runs delete on audits and probes', () => {
   it('deletes an audit and a probe by unique prefix, each alone, and refuses an ambiguous or unknown one', async () => {

@@ -11,7 +11,7 @@ import type { ActionsReport } from '../offline/actions-json.js';
 import { describeConventions } from '../../core/stats/conventions.js';
 import type { Interval } from '../../core/stats/bootstrap.js';
 import { conventionNotes, effectiveConventions, type ComparedModels, type ScoredModel } from '../offline/score-json.js';
-import { decidedCases, formatInterval, formatP } from '../offline/score-text.js';
+import { decidedCases, formatInterval, formatP, formatSignedInterval } from '../offline/score-text.js';
 import type { TunedModel } from '../offline/tuning-json.js';
 import { escapeHtml } from './html-escape.js';
 import {
@@ -169,7 +169,7 @@ function pairedSection(c: ComparedModels): string {
       num(d.first),
       num(d.second),
       num(d.difference),
-      formatInterval(d.interval),
+      formatSignedInterval(d.interval),
       d.verdict === null ? 'n/a' : VERDICTS[d.verdict],
     ]);
     parts.push(

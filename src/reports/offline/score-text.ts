@@ -128,6 +128,11 @@ export function formatInterval(i: Interval | null | undefined, digits = 3): stri
   return i === null || i === undefined ? '' : `[${formatNumber(i.low, digits)}, ${formatNumber(i.high, digits)}]`;
 }
 
+/** The interval of a difference, each end signed like the difference itself: `[+0.065, +0.472]`. */
+export function formatSignedInterval(i: Interval | null | undefined, digits = 3): string {
+  return i === null || i === undefined ? '' : `[${formatSigned(i.low, digits)}, ${formatSigned(i.high, digits)}]`;
+}
+
 function binsPhrase(c: ReturnType<typeof effectiveConventions>): string {
   const bins =
     c.eceBins === 10 && c.eceBinning === 'equal-width' ? 'ten bins' : plural(c.eceBins, `${c.eceBinning} bin`);
@@ -273,7 +278,7 @@ export function renderCompareStatistics(c: ComparedModels): string {
       formatNumber(d.first),
       formatNumber(d.second),
       formatSigned(d.difference),
-      formatInterval(d.interval),
+      formatSignedInterval(d.interval),
       d.verdict === null ? NOT_AVAILABLE : VERDICT_TEXT[d.verdict],
     ]);
     out.push(

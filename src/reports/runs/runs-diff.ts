@@ -8,6 +8,7 @@ import {
   formatSigned,
   NOT_AVAILABLE,
   type Palette,
+  renderTextRows,
   renderTextTable,
   singleLine,
   truncate,
@@ -36,9 +37,17 @@ function paintDelta(d: MetricDelta, text: string, direction: Direction, p: Palet
 
 const pp = (d: number | null) => (d === null ? NOT_AVAILABLE : `${formatSigned(d * 100, 1)} pp`);
 
-function describeSide(side: ComparedRun): string {
-  const label = side.label === null ? '' : `  ${truncate(singleLine(side.label), 30)}`;
-  return `${side.id}${label}  ${singleLine(side.model ?? 'server default model')}  ${describeCreatedAt(side.createdAt)}  ${side.status}  ${formatCount(side.decisions)} decisions`;
+/** One side's cells (id, label, model, created, status, decisions), aligned with the other's. */
+function describeSide(name: 'A' | 'B', side: ComparedRun): string[] {
+  return [
+    name,
+    side.id,
+    side.label === null ? '' : truncate(singleLine(side.label), 30),
+    singleLine(side.model ?? 'server default model'),
+    describeCreatedAt(side.createdAt),
+    side.status,
+    `${formatCount(side.decisions)} decisions`,
+  ];
 }
 
 function describeView(v: DecisionView, p: Palette): string {
@@ -53,8 +62,15 @@ export function renderRunComparison(c: RunComparison, options: RunComparisonOpti
   const maxChanged = options.maxChanged ?? 20;
   const out: string[] = [];
   out.push(p.bold(`Run comparison: B against A (deltas are B - A)`));
-  out.push(`  A  ${describeSide(c.a)}`);
-  out.push(`  B  ${describeSide(c.b)}`);
+  const sides = [describeSide('A', c.a), describeSide('B', c.b)];
+  // No label on either side: no empty column between id and model.
+  const shown = c.a.label === null && c.b.label === null ? sides.map((s) => s.filter((_, i) => i !== 2)) : sides;
+  out.push(
+    ...renderTextRows(shown, {
+      indent: '  ',
+      align: shown[0]!.map((_, i) => (i === shown[0]!.length - 1 ? 'right' : 'left')),
+    }),
+  );
   if (c.sameFingerprint)
     out.push(
       p.dim(`  same fingerprint ${c.a.fingerprint}: same dataset revision, cases, questions, model and endpoint`),

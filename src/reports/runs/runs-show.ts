@@ -86,8 +86,11 @@ export function renderRunShow(head: StoredRunHead, run: StoredRunInfo, options: 
     ['tool', `decidekit ${singleLine(c.toolVersion)}`],
   ];
   out.push(...renderTextRows(about, { align: ['left', 'left'], indent: '  ' }));
-  if (c.dataset.synthetic) out.push(p.yellow(`  ${SYNTHETIC_NOTE}`));
-  out.push(p.dim(`  ${singleLine(c.dataset.attribution)}`));
+  // One line: the bundled sample's attribution already says it is not Typed Decisions scores.
+  const attribution = singleLine(c.dataset.attribution);
+  if (!c.dataset.synthetic) out.push(p.dim(`  ${attribution}`));
+  else if (attribution.includes(SYNTHETIC_NOTE.split(' — ')[1]!)) out.push(p.yellow(`  ${attribution}`));
+  else out.push(p.yellow(`  ${SYNTHETIC_NOTE}; ${attribution}`));
   out.push('');
 
   out.push(p.bold('Headline'));
