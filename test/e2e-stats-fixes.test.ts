@@ -4,7 +4,7 @@
  * jump with the seed, no zero-width intervals, the per-question ECE warning, models that
  * decided other cases in the leaderboard, and the usage messages.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -124,7 +124,10 @@ describe('no zero-width intervals', () => {
     const acc = scored['accuracy_ci'] as Pair;
     expect(acc![1]).toBe(1);
     expect(acc![0]).toBeCloseTo(0.8389, 3);
-    const compared = await json('compare', '--dataset', ds, '--results', rs, rs);
+    // A copy: the same file twice is refused.
+    const copy = join(tmp, 'r20-copy.jsonl');
+    copyFileSync(rs, copy);
+    const compared = await json('compare', '--dataset', ds, '--results', rs, copy);
     const board = compared['leaderboard'] as { accuracy_ci: Pair }[];
     expect(board[0]!.accuracy_ci).toEqual(acc);
   });
@@ -186,7 +189,9 @@ describe('compare', () => {
     expect(text.stdout).toMatch(/\| half +\| +1\.000 \| [^|]+\| 20 of 40 \| other cases than the leader/);
     expect(text.stdout).toMatch(/The models decided different cases/);
     // The same cases: tied as before.
-    const again = await json('compare', '--dataset', ds, '--results', all, all);
+    const allCopy = join(tmp, 'all-copy.jsonl');
+    copyFileSync(all, allCopy);
+    const again = await json('compare', '--dataset', ds, '--results', all, allCopy);
     const rows = again['leaderboard'] as { tied_with_leader: boolean; same_cases_as_leader: boolean }[];
     expect(rows[1]).toMatchObject({ tied_with_leader: true, same_cases_as_leader: true });
   });

@@ -123,7 +123,8 @@ describe('every declared command', () => {
         const r = await runCliInProcess([...words, '--no-such-option']);
         expect(r.code).toBe(2);
         expect(r.stderr).toContain('unknown option --no-such-option');
-        expect(r.stderr).toContain(`Run 'decidekit ${words[0]} --help' for usage.`);
+        // The command as typed: 'decidekit runs gate --help' shows the subcommand's own help.
+        expect(r.stderr).toContain(`Run 'decidekit ${words.join(' ')} --help' for usage.`);
       });
     });
   }

@@ -100,7 +100,7 @@ describe.concurrent('decidekit dataset info', () => {
   it('fails with the fetch hint when typed-decisions is asked for and not cached', async () => {
     const r = await cli(['dataset', 'info', 'typed-decisions']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('decidekit dataset: Typed Decisions is not in the cache');
+    expect(r.stderr).toContain('decidekit dataset info: Typed Decisions is not in the cache');
     expect(r.stderr).toContain('decidekit dataset fetch typed-decisions');
   });
 });
@@ -147,7 +147,7 @@ describe.concurrent('decidekit dataset fetch', () => {
     const r = await cli(['dataset', 'fetch', 'typed-decisions', '--cache-dir', 'c1']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
-      `decidekit dataset: downloaded file has the wrong sha256: ${parquetSha256}, expected ${PINNED_PARQUET_SHA256}`,
+      `decidekit dataset fetch: downloaded file has the wrong sha256: ${parquetSha256}, expected ${PINNED_PARQUET_SHA256}`,
     );
     const verify = await cli(['dataset', 'verify', 'typed-decisions', '--cache-dir', 'c1']);
     expect(verify.code).toBe(1);
