@@ -7,6 +7,7 @@ const MAX_SHARED_GOLDS = 100_000;
 import { ProblemList } from '../../core/problem-list.js';
 import { canonicalQuestionText } from '../../core/question-rules.js';
 import { parseDecodedRow } from './decoded-row.js';
+import { sha256Hex } from './file-hash.js';
 
 /**
  * Collects the cases of one file row by row and checks what spans rows: unique case ids,
@@ -28,18 +29,27 @@ export class CaseCollector {
     this.#file = file;
   }
 
-  /** Checks one decoded row; `line` is its 1-based line (JSONL) or row (parquet) number. */
+  /** Checks one decoded row and keeps its case; `line` is its 1-based line (JSONL) or row (parquet) number. */
   add(value: unknown, line: number): void {
+    const c = this.check(value, line);
+    if (c !== null) this.#cases.push(c);
+  }
+
+  /**
+   * Checks one decoded row like `add` (its problems are recorded) and returns its case
+   * (questions and gold shared with earlier cases) without keeping it, or null.
+   */
+  check(value: unknown, line: number): BenchCase | null {
     const parsed = parseDecodedRow(value);
     if (!parsed.ok) {
       for (const p of parsed.problems) this.problem(line, p.message, parsed.caseId, p.field);
-      return;
+      return null;
     }
     const c = parsed.benchCase;
     const first = this.#firstLineOfId.get(c.id);
     if (first !== undefined) {
       this.problem(line, `duplicate case id ${c.id} (first on line ${first})`, c.id, 'id');
-      return;
+      return null;
     }
     this.#firstLineOfId.set(c.id, line);
     let sameSchemas = true;
@@ -59,7 +69,7 @@ export class CaseCollector {
       }
     }
     const gold = c.gold.map((g) => this.#sharedGold(g));
-    this.#cases.push(sameSchemas ? { ...c, questions: this.#shared(c.workflow, c.questions), gold } : { ...c, gold });
+    return sameSchemas ? { ...c, questions: this.#shared(c.workflow, c.questions), gold } : { ...c, gold };
   }
 
   #sharedGold(gold: GoldAnswer): GoldAnswer {
@@ -95,6 +105,21 @@ export class CaseCollector {
       ...(field === undefined ? {} : { field }),
       message,
     });
+  }
+
+  /**
+   * `workflow/qid` -> 16-hex sha256 of the question's canonical text, keys sorted: what
+   * `questionSetOf` gives for the cases checked so far (their schemas agree, or `finish` throws).
+   */
+  questionSet(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const key of [...this.#schemas.keys()].sort()) out[key] = sha256Hex(this.#schemas.get(key)!.text).slice(0, 16);
+    return out;
+  }
+
+  /** Throws InvalidInputError listing every problem found so far. */
+  throwIfProblems(): void {
+    this.#problems.throwIfAny();
   }
 
   get caseCount(): number {
