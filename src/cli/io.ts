@@ -43,7 +43,7 @@ export function colourEnabled(sink: TextSink, env: CliIo['env']): boolean {
   return sink.isTTY && env['NO_COLOR'] === undefined && env['TERM'] !== 'dumb';
 }
 
-/** A long document written in pieces of about 1 MB (the whole text is never one string). */
+/** A long document written in pieces of about 32 K characters (the whole text is never one string). */
 export function writeInPieces(sink: TextSink, chunks: Iterable<string>): void {
   for (const piece of piecesOf(chunks)) sink.write(piece);
 }

@@ -430,7 +430,7 @@ export async function writeBenchReports(
   return files.map((f) => f.path);
 }
 
-/** Pieces of text written to `path` in writes of about 1 MB. */
+/** Pieces of text written to `path` in writes of about 32 K characters (`piecesOf`). */
 async function writeChunks(path: string, chunks: Iterable<string>): Promise<void> {
   const file = await open(path, 'w');
   try {
