@@ -117,8 +117,7 @@ let loadedStoreModule: typeof import('../../store/sqlite-run-store.js') | null =
 /** Runs a planned benchmark; the caller renders the outcome. */
 export async function executeBench(plan: BenchPlan, options: ExecuteBenchOptions): Promise<BenchOutcome> {
   if (options.outDir !== undefined) await checkOutDir(options.outDir);
-  const dataset = await scanBenchDataset(datasetSourceOf(plan.dataset, options.cacheDir));
-  const selected = selectCases(dataset.entries, plan);
+  const { dataset, selected } = await scanAndSelect(plan, options.cacheDir);
   // SQLite is loaded only when the run is kept; opened before the server starts, so a bad
   // store path never leaves a server running.
   loadedStoreModule ??= plan.storePath === null ? null : await import('../../store/sqlite-run-store.js');
@@ -134,14 +133,26 @@ export async function executeBench(plan: BenchPlan, options: ExecuteBenchOptions
   }
 }
 
+/**
+ * Pass 1 over the dataset: every row checked, and of the dataset only its description, the
+ * second pass, and the selected cases' entries (in a fresh array the caller may empty).
+ */
+async function scanAndSelect(
+  plan: BenchPlan,
+  cacheDir: string,
+): Promise<{ dataset: Pick<ScannedBenchDataset, 'info' | 'questionSet' | 'readCases'>; selected: CaseEntry[] }> {
+  const { info, questionSet, readCases, entries } = await scanBenchDataset(datasetSourceOf(plan.dataset, cacheDir));
+  return { dataset: { info, questionSet, readCases }, selected: selectCases(entries, plan) };
+}
+
 async function sendAndFinish(
   plan: BenchPlan,
   options: ExecuteBenchOptions,
   parts: {
     /** Checked, no case held: the cases are read again as they are sent. */
     dataset: Pick<ScannedBenchDataset, 'info' | 'questionSet' | 'readCases'>;
-    /** What planning keeps of the selected cases, in order. */
-    selected: readonly CaseEntry[];
+    /** What planning keeps of the selected cases, in order; given up (emptied) once the cases are being read. */
+    selected: CaseEntry[];
     store: RunStore | null;
     server: ReferenceServer | null;
   },
@@ -171,6 +182,7 @@ async function sendAndFinish(
   // the Markdown trace of `--out`, the states (of kept cases too).
   const states = options.outDir === undefined ? null : new Map<string, string | object>();
   const { queue: toSend, reader } = caseQueueOf(dataset, selected, kept, states, plan.parallel);
+  selected.length = 0;
   options.onStart?.({
     toSend: toSend.length,
     total: casesTotal,

@@ -131,7 +131,7 @@ benchmarks its default model on the bundled synthetic sample.`,
         colour: colourEnabled(io.stdout, io.env),
         ...(io.stdout.columns ? { width: io.stdout.columns } : {}),
       });
-      writeInPieces(io.stdout, text.stdout);
+      await writeInPieces(io.stdout, text.stdout);
       for (const line of text.stderr) io.stderr.write(`${line}\n`);
     } finally {
       outcome.dispose();

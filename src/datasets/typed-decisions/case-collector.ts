@@ -25,8 +25,15 @@ export class CaseCollector {
   /** One shared question set per distinct set: a large file repeats a few sets many times. */
   readonly #questionSets = new Map<string, QuestionSet>();
 
-  constructor(file: string) {
+  readonly #uniqueIds: boolean;
+
+  /**
+   * `uniqueIds: false` skips the duplicate-id check and its map (one entry a case), for a
+   * second read of rows already checked.
+   */
+  constructor(file: string, options: { readonly uniqueIds?: boolean } = {}) {
     this.#file = file;
+    this.#uniqueIds = options.uniqueIds !== false;
   }
 
   /** Checks one decoded row and keeps its case; `line` is its 1-based line (JSONL) or row (parquet) number. */
@@ -46,12 +53,14 @@ export class CaseCollector {
       return null;
     }
     const c = parsed.benchCase;
-    const first = this.#firstLineOfId.get(c.id);
-    if (first !== undefined) {
-      this.problem(line, `duplicate case id ${c.id} (first on line ${first})`, c.id, 'id');
-      return null;
+    if (this.#uniqueIds) {
+      const first = this.#firstLineOfId.get(c.id);
+      if (first !== undefined) {
+        this.problem(line, `duplicate case id ${c.id} (first on line ${first})`, c.id, 'id');
+        return null;
+      }
+      this.#firstLineOfId.set(c.id, line);
     }
-    this.#firstLineOfId.set(c.id, line);
     let sameSchemas = true;
     for (const [qid, question] of c.questions) {
       const key = `${c.workflow}/${qid}`;

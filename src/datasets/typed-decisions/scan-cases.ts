@@ -110,7 +110,11 @@ function readJsonlEntries(
   bufferCases: number,
 ): CaseReader {
   const reader = new BufferedCaseReader(bufferCases);
-  const collector = new CaseCollector(file);
+  // Pass 1 checked the ids: no map of every id here.
+  const collector = new CaseCollector(file, { uniqueIds: false });
+  // Of each entry only its line and id, so the caller's entries can be let go.
+  const lines = Float64Array.from(entries, (e) => e.line);
+  const ids = entries.map((e) => e.id);
   let next = 0;
   const changed = (line: number | null, message: string): InvalidInputError =>
     new InvalidInputError([
@@ -119,18 +123,16 @@ function readJsonlEntries(
   readLineBytes(
     path,
     (bytes, start, end, lineNumber) => {
-      const entry = entries[next];
-      if (entry === undefined || lineNumber !== entry.line) return;
-      next++;
+      if (next >= lines.length || lineNumber !== lines[next]) return;
+      const id = ids[next++]!;
       const parsed = parseStrictJson(bytes.toString('utf8', start, end));
       const c = parsed.ok ? collector.check(parsed.value, lineNumber) : null;
-      if (c === null || c.id !== entry.id) throw changed(lineNumber, `case ${entry.id} is no longer on this line`);
+      if (c === null || c.id !== id) throw changed(lineNumber, `case ${id} is no longer on this line`);
       reader.push(c);
     },
-    { gunzip, beforeRead: () => (next >= entries.length ? false : reader.waitForRoom()) },
+    { gunzip, beforeRead: () => (next >= lines.length ? false : reader.waitForRoom()) },
   ).then(
-    () =>
-      reader.end(next >= entries.length ? undefined : { error: changed(null, `case ${entries[next]!.id} is missing`) }),
+    () => reader.end(next >= lines.length ? undefined : { error: changed(null, `case ${ids[next]!} is missing`) }),
     (error: unknown) => reader.end({ error }),
   );
   return reader;
