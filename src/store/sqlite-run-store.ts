@@ -179,6 +179,17 @@ function wrapOpenError(path: string, err: unknown): DecidekitError {
  * left unchanged.
  */
 export function openRunStore(path: string, options: OpenRunStoreOptions = {}): RunStore {
+  return openRunStoreConnection(path, options).store;
+}
+
+/**
+ * `openRunStore`, with its connection, for reading the audit and probe tables of the same
+ * file without opening it again (`store-overview.ts`). Closing the store closes it.
+ */
+export function openRunStoreConnection(
+  path: string,
+  options: OpenRunStoreOptions = {},
+): { readonly store: RunStore; readonly db: Database.Database } {
   const readOnly = options.readOnly === true;
   const mustExist = options.mustExist === true || readOnly;
   checkStoreLocation(path);
@@ -243,7 +254,7 @@ export function openRunStore(path: string, options: OpenRunStoreOptions = {}): R
     removeSnapshot();
     throw err instanceof DecidekitError ? err : wrapOpenError(path, err);
   }
-  return new SqliteRunStore(
+  const store = new SqliteRunStore(
     db,
     path,
     options.randomBytes ?? ((n) => cryptoRandomBytes(n)),
@@ -255,6 +266,7 @@ export function openRunStore(path: string, options: OpenRunStoreOptions = {}): R
       now: options.now ?? (() => performance.now()),
     },
   );
+  return { store, db };
 }
 
 /** False when a read-only connection cannot read (a WAL file whose -shm cannot be created). */
