@@ -5,8 +5,8 @@
  * only what planning needs (id, workflow, question count, line). Pass 2 (`readCases` of the
  * result) reads the chosen cases again, in file order, into a buffer the runner drains.
  *
- * JSONL and JSONL.gz are streamed; a parquet file is decoded whole by hyparquet anyway, so
- * its cases are loaded once and handed out from memory (the fetched Typed Decisions is small).
+ * JSONL and JSONL.gz are streamed; a parquet file's cases are loaded once and handed out
+ * from memory (the fetched Typed Decisions test split is 400 cases).
  */
 import type { BenchCase } from '../../core/bench/case-result.js';
 import { InvalidInputError } from '../../core/errors.js';
