@@ -262,8 +262,8 @@ async function sendAndFinish(
   }
   options.onSent?.();
   await client.close();
-  // Kept cases not reached before a stop still get their states in the trace.
-  if (states !== null && outcome.stopped !== null) await takeStates(reader, states);
+  // Kept cases (of a resumed run) not reached before Ctrl+C still get their states in the trace.
+  if (states !== null && kept.size > 0 && outcome.stopped?.reason === 'aborted') await takeStates(reader, states);
   reader.close();
 
   if (outcome.stopped !== null && outcome.stopped.reason !== 'aborted') {
