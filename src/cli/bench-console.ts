@@ -32,11 +32,11 @@ export function benchCallbacks(io: CliIo, json: boolean): BenchCallbacks {
  * `--out` files were written, 1 for a stopped or incomplete run or an unwritten `--out`,
  * 130/143 when interrupted.
  */
-export function printBenchOutcome(
+export async function printBenchOutcome(
   outcome: BenchOutcome,
   io: CliIo,
   options: { readonly json: boolean; readonly redactHost: boolean; readonly storeOption: string | null },
-): number {
+): Promise<number> {
   if (outcome.kind === 'stopped') {
     io.stderr.write(`decidekit bench: stopped: ${outcome.message}\n`);
     return 1;
@@ -47,7 +47,7 @@ export function printBenchOutcome(
       colour: colourEnabled(io.stdout, io.env),
       ...(io.stdout.columns ? { width: io.stdout.columns } : {}),
     });
-    writeInPieces(io.stdout, text.stdout);
+    await writeInPieces(io.stdout, text.stdout);
     for (const line of text.stderr) io.stderr.write(`${line}\n`);
   } finally {
     outcome.dispose();

@@ -21,6 +21,11 @@ export interface TextSink {
   readonly isTTY: boolean;
   /** Terminal width in columns, when known. */
   readonly columns?: number;
+  /**
+   * A promise while the sink holds more than it wants (a pipe read slower than it is
+   * written), resolved once it drained; null when it takes more now. Absent: always null.
+   */
+  readonly whenDrained?: () => Promise<void> | null;
 }
 
 /**
@@ -43,7 +48,14 @@ export function colourEnabled(sink: TextSink, env: CliIo['env']): boolean {
   return sink.isTTY && env['NO_COLOR'] === undefined && env['TERM'] !== 'dumb';
 }
 
-/** A long document written in pieces of about 1 MB (the whole text is never one string). */
-export function writeInPieces(sink: TextSink, chunks: Iterable<string>): void {
-  for (const piece of piecesOf(chunks)) sink.write(piece);
+/**
+ * A long document written in pieces of about 32 K characters (the whole text is never one
+ * string), waiting for a slow reader: a pipe does not pile up the document in memory.
+ */
+export async function writeInPieces(sink: TextSink, chunks: Iterable<string>): Promise<void> {
+  for (const piece of piecesOf(chunks)) {
+    sink.write(piece);
+    const drained = sink.whenDrained?.() ?? null;
+    if (drained !== null) await drained;
+  }
 }

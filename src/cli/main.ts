@@ -13,6 +13,16 @@ function sink(stream: NodeJS.WriteStream, closed: () => boolean) {
     get columns() {
       return stream.columns;
     },
+    whenDrained: () =>
+      closed() || !stream.writableNeedDrain
+        ? null
+        : new Promise<void>((resolve) => {
+            const done = () => {
+              stream.off('drain', done).off('close', done).off('error', done);
+              resolve();
+            };
+            stream.on('drain', done).on('close', done).on('error', done);
+          }),
   };
 }
 

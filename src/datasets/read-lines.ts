@@ -12,6 +12,11 @@ export interface ReadLinesOptions {
   readonly chunkBytes?: number;
   /** Stop at this byte of the file (plain files; it should be the start of a line). Default: the end. */
   readonly endByte?: number;
+  /**
+   * Awaited before each read: a consumer that holds what it was given can
+   * make the reader wait (back-pressure), or end the read early by resolving to false.
+   */
+  readonly beforeRead?: () => boolean | Promise<boolean>;
 }
 
 const LF = 0x0a;
@@ -59,6 +64,7 @@ export async function readLineBytes(
   options: ReadLinesOptions = {},
 ): Promise<number> {
   const gunzip = options.gunzip ?? path.endsWith('.gz');
+  const beforeRead = options.beforeRead;
   const chunkBytes = Math.max(1, options.chunkBytes ?? CHUNK_BYTES);
   let lineNumber = 0;
   let first = true;
@@ -92,7 +98,7 @@ export async function readLineBytes(
   };
 
   try {
-    if (gunzip) await readGunzipped(path, chunkBytes, emit);
+    if (gunzip) await readGunzipped(path, chunkBytes, emit, beforeRead);
     else {
       // One buffer, reused: the incomplete last line moves to its front and the next read
       // goes after it (no new buffer per read, no joining of pieces).
@@ -108,6 +114,7 @@ export async function readLineBytes(
             buf = grown;
           }
           if (left <= 0) break;
+          if (beforeRead !== undefined && !(await beforeRead())) return lineNumber;
           const { bytesRead } = await file.read(buf, carry, Math.min(buf.length - carry, left), null);
           if (bytesRead === 0) break;
           left -= bytesRead;
@@ -133,6 +140,7 @@ async function readGunzipped(
   path: string,
   chunkBytes: number,
   emit: (buf: Buffer, start: number, end: number) => void,
+  beforeRead: ReadLinesOptions['beforeRead'],
 ): Promise<void> {
   const file = createReadStream(path, { highWaterMark: chunkBytes });
   const z = createGunzip({ chunkSize: Math.max(chunkBytes, 64) });
@@ -143,6 +151,7 @@ async function readGunzipped(
   let pendingBytes = 0;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
+      if (beforeRead !== undefined && !(await beforeRead())) return;
       let start = 0;
       let nl = indexOfByte.call(chunk, LF, 0);
       if (pendingBytes > 0) {

@@ -44,8 +44,11 @@ export interface CaseQueue {
   readonly length: number;
   /** Decisions over all the cases (questions per case, summed). */
   readonly decisions: number;
-  /** The next case, or undefined when every case was taken. */
-  take(): BenchCase | undefined;
+  /**
+   * The next case, or undefined when every case was taken; a promise while the case is still
+   * being read (a rejection ends the run with that error, as a failed checkpoint does).
+   */
+  take(): BenchCase | undefined | Promise<BenchCase | undefined>;
 }
 
 /**
@@ -213,8 +216,17 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunOut
 
   const worker = async () => {
     while (!stopped && !callbackError) {
-      const benchCase = cases.take();
-      if (benchCase === undefined) return;
+      let benchCase: BenchCase | undefined;
+      try {
+        const taken = cases.take();
+        // A case at hand is sent in this same turn (no await), as before the queue could wait.
+        benchCase = taken instanceof Promise ? await taken : taken;
+      } catch (error) {
+        callbackError ??= { error };
+        inFlight.abort(error);
+        return;
+      }
+      if (benchCase === undefined || stopped || callbackError) return;
       const index = next++;
       const t0 = now();
       try {

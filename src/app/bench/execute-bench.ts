@@ -1,6 +1,6 @@
 /**
- * Executing a benchmark plan: loads the dataset, opens the store, starts the embedded
- * server when there is no base URL, sends the cases through the runner (each finished case
+ * Executing a benchmark plan: checks the dataset (pass 1, no case kept), opens the store, starts the embedded
+ * server when there is no base URL, streams the cases (pass 2) through the runner (each finished case
  * checkpointed before it is counted), finishes the run in the store and writes `--out`
  * reports. It prints nothing: progress and notes go to the callbacks, the result is data.
  */
@@ -17,8 +17,10 @@ import { DecidekitError, UsageError } from '../../core/errors.js';
 import { createSystemOneClient, elapsedMsOf, failureOf, isRunStopping } from '../../protocol/client/client.js';
 import { InvalidBaseUrlError } from '../../protocol/client/errors.js';
 import { startReferenceServer, type ReferenceServer } from '../../protocol/server/server.js';
-import { loadBenchDataset, type LoadedBenchDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';
-import { drainingQueue, runBenchmark } from '../../runner/run-benchmark.js';
+import { scanBenchDataset, type ScannedBenchDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';
+import type { CaseReader } from '../../datasets/typed-decisions/case-reader.js';
+import type { CaseEntry } from '../../datasets/typed-decisions/scan-cases.js';
+import { runBenchmark, type CaseQueue } from '../../runner/run-benchmark.js';
 import { fingerprintOf } from '../../store/fingerprint.js';
 import { checkResumable } from '../../store/resume-check.js';
 import type { RunStore } from '../../store/run-store.js';
@@ -116,7 +118,7 @@ let loadedStoreModule: typeof import('../../store/sqlite-run-store.js') | null =
 /** Runs a planned benchmark; the caller renders the outcome. */
 export async function executeBench(plan: BenchPlan, options: ExecuteBenchOptions): Promise<BenchOutcome> {
   if (options.outDir !== undefined) await checkOutDir(options.outDir);
-  const { dataset, cases } = await loadSelected(plan, options.cacheDir);
+  const { dataset, selected } = await scanAndSelect(plan, options.cacheDir);
   // SQLite is loaded only when the run is kept; opened before the server starts, so a bad
   // store path never leaves a server running.
   loadedStoreModule ??= plan.storePath === null ? null : await import('../../store/sqlite-run-store.js');
@@ -125,7 +127,7 @@ export async function executeBench(plan: BenchPlan, options: ExecuteBenchOptions
   try {
     if (plan.server.kind === 'embedded')
       server = await startReferenceServer({ host: '127.0.0.1', port: 0, model: plan.server.model });
-    return await sendAndFinish(plan, options, { dataset, cases, store, server });
+    return await sendAndFinish(plan, options, { dataset, selected, store, server });
   } finally {
     store?.close();
     await server?.close();
@@ -133,29 +135,30 @@ export async function executeBench(plan: BenchPlan, options: ExecuteBenchOptions
 }
 
 /**
- * The dataset's description and the selected cases, and nothing else of it: the rest of
- * the dataset is garbage before the first request is sent.
+ * Pass 1 over the dataset: every row checked, and of the dataset only its description, the
+ * second pass, and the selected cases' entries (in a fresh array the caller may empty).
  */
-async function loadSelected(
+async function scanAndSelect(
   plan: BenchPlan,
   cacheDir: string,
-): Promise<{ dataset: Pick<LoadedBenchDataset, 'info' | 'questionSet'>; cases: BenchCase[] }> {
-  const loaded = await loadBenchDataset(datasetSourceOf(plan.dataset, cacheDir));
-  return { dataset: { info: loaded.info, questionSet: loaded.questionSet }, cases: selectCases(loaded.cases, plan) };
+): Promise<{ dataset: Pick<ScannedBenchDataset, 'info' | 'questionSet' | 'readCases'>; selected: CaseEntry[] }> {
+  const { info, questionSet, readCases, entries } = await scanBenchDataset(datasetSourceOf(plan.dataset, cacheDir));
+  return { dataset: { info, questionSet, readCases }, selected: selectCases(entries, plan) };
 }
 
 async function sendAndFinish(
   plan: BenchPlan,
   options: ExecuteBenchOptions,
   parts: {
-    dataset: Pick<LoadedBenchDataset, 'info' | 'questionSet'>;
-    /** Given up: emptied once the cases to send are taken from it. */
-    cases: BenchCase[];
+    /** Checked, no case held: the cases are read again as they are sent. */
+    dataset: Pick<ScannedBenchDataset, 'info' | 'questionSet' | 'readCases'>;
+    /** What planning keeps of the selected cases, in order; given up (emptied) once the cases are being read. */
+    selected: CaseEntry[];
     store: RunStore | null;
     server: ReferenceServer | null;
   },
 ): Promise<BenchOutcome> {
-  const { dataset, cases, store, server } = parts;
+  const { dataset, selected, store, server } = parts;
   const client = createClientOrUsageError({
     baseUrl: plan.server.kind === 'remote' ? plan.server.baseUrl : server!.url,
     ...(plan.server.kind === 'remote' && plan.server.apiKey !== undefined ? { apiKey: plan.server.apiKey } : {}),
@@ -167,19 +170,20 @@ async function sendAndFinish(
   const fresh = runConfigOf(plan, {
     toolVersion: options.toolVersion,
     dataset: { dataset: dataset.info, questionSet: dataset.questionSet },
-    cases,
+    cases: selected,
     endpoint: server ? null : client.identity,
   });
   const start = startRun(plan, fresh, (options.clock?.() ?? new Date()).toISOString(), checkResumable);
   for (const note of start.notes) options.onNote?.(note);
   const { config, kept, createdAt, label, priorDurationMs } = start;
   let runId = start.id;
-  const casesTotal = cases.length;
-  // Each case is let go as soon as it is sent: what the run needs afterwards is its ids
-  // (config.caseIds) and, for the Markdown trace of `--out`, the states.
-  const states = options.outDir === undefined ? null : new Map(cases.map((c) => [c.id, c.state] as const));
-  const toSend = drainingQueue(cases.filter((c) => !kept.has(c.id)));
-  cases.length = 0;
+  const casesTotal = selected.length;
+  // The cases are read again as they are sent, a few times --parallel at a time, and each
+  // is let go once sent: what the run needs afterwards is its ids (config.caseIds) and, for
+  // the Markdown trace of `--out`, the states (of kept cases too).
+  const states = options.outDir === undefined ? null : new Map<string, string | object>();
+  const { queue: toSend, reader } = caseQueueOf(dataset, selected, kept, states, plan.parallel);
+  selected.length = 0;
   options.onStart?.({
     toSend: toSend.length,
     total: casesTotal,
@@ -242,14 +246,15 @@ async function sendAndFinish(
       },
     });
   } catch (err) {
+    reader.close();
     dispose();
-    if (!(err instanceof StoreWriteError)) throw err;
-    // What was saved before stays saved: the run is interrupted and can be resumed.
-    try {
-      if (runId !== null) store?.markInterrupted(runId);
-    } catch {
-      // The store still refuses writes; the run stays 'running' and resumes all the same.
+    if (!(err instanceof StoreWriteError)) {
+      // The dataset changed while it was read again: what was saved stays saved.
+      if (runId !== null) markInterrupted(store, runId);
+      throw err;
     }
+    // What was saved before stays saved: the run is interrupted and can be resumed.
+    if (runId !== null) markInterrupted(store, runId);
     await client.close();
     return {
       kind: 'stopped',
@@ -258,6 +263,9 @@ async function sendAndFinish(
   }
   options.onSent?.();
   await client.close();
+  // Kept cases (of a resumed run) not reached before Ctrl+C still get their states in the trace.
+  if (states !== null && kept.size > 0 && outcome.stopped?.reason === 'aborted') await takeStates(reader, states);
+  reader.close();
 
   if (outcome.stopped !== null && outcome.stopped.reason !== 'aborted') {
     dispose();
@@ -337,6 +345,53 @@ async function sendAndFinish(
 }
 
 /**
+ * The queue the runner drains: the selected cases not kept from a resumed run, read again
+ * from the dataset with room for a few times `parallel` (so about that many cases are in
+ * memory). With `states` (for `--out`), kept cases are read too, for their states only.
+ */
+function caseQueueOf(
+  dataset: Pick<ScannedBenchDataset, 'readCases'>,
+  selected: readonly CaseEntry[],
+  kept: ReadonlyMap<string, unknown>,
+  states: Map<string, string | object> | null,
+  parallel: number,
+): { queue: CaseQueue; reader: CaseReader } {
+  const toSend = kept.size === 0 ? selected : selected.filter((c) => !kept.has(c.id));
+  const reader = dataset.readCases(states === null ? toSend : selected, { bufferCases: Math.max(64, parallel * 4) });
+  const take =
+    states === null
+      ? () => reader.take()
+      : async () => {
+          for (;;) {
+            const c = await reader.take();
+            if (c === undefined) return c;
+            states.set(c.id, c.state);
+            if (!kept.has(c.id)) return c;
+          }
+        };
+  return {
+    queue: { length: toSend.length, decisions: toSend.reduce((n, c) => n + c.questions, 0), take },
+    reader,
+  };
+}
+
+async function takeStates(reader: CaseReader, states: Map<string, string | object>): Promise<void> {
+  try {
+    for (let c = await reader.take(); c !== undefined; c = await reader.take()) states.set(c.id, c.state);
+  } catch {
+    // The dataset changed meanwhile: those cases' traces go without a state preview.
+  }
+}
+
+function markInterrupted(store: RunStore | null, runId: string): void {
+  try {
+    store?.markInterrupted(runId);
+  } catch {
+    // The store still refuses writes; the run stays 'running' and resumes all the same.
+  }
+}
+
+/**
  * A stored run's cases, read in run order from their own read-only connection each time
  * they are iterated (so they can be read after the writer closed).
  */
@@ -388,7 +443,7 @@ export async function writeBenchReports(
   return files.map((f) => f.path);
 }
 
-/** Pieces of text written to `path` in writes of about 1 MB. */
+/** Pieces of text written to `path` in writes of about 32 K characters (`piecesOf`). */
 async function writeChunks(path: string, chunks: Iterable<string>): Promise<void> {
   const file = await open(path, 'w');
   try {

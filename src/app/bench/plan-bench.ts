@@ -134,10 +134,10 @@ export function planBench(request: BenchRequest, stored: BenchRun | null): Bench
  * The cases a plan sends: the workflow filter, then the first `limit` (the head of the file)
  * or a seeded `sample` stratified by workflow (a spread over the whole file).
  */
-export function selectCases(
-  cases: readonly BenchCase[],
+export function selectCases<C extends Pick<BenchCase, 'workflow'>>(
+  cases: readonly C[],
   plan: Pick<BenchPlan, 'workflow' | 'limit'> & { readonly sample?: BenchPlan['sample'] },
-): BenchCase[] {
+): C[] {
   let selected = [...cases];
   if (plan.workflow !== null) {
     const known = [...new Set(cases.map((c) => c.workflow))];
@@ -155,7 +155,8 @@ export function runConfigOf(
   input: {
     readonly toolVersion: string;
     readonly dataset: Pick<RunConfig, 'dataset' | 'questionSet'>;
-    readonly cases: readonly BenchCase[];
+    /** The selected cases (or what planning keeps of them: their ids), in order. */
+    readonly cases: readonly Pick<BenchCase, 'id'>[];
     /** The client's endpoint identity (remote servers only). */
     readonly endpoint: EndpointIdentity | null;
   },

@@ -7,6 +7,7 @@ const MAX_SHARED_GOLDS = 100_000;
 import { ProblemList } from '../../core/problem-list.js';
 import { canonicalQuestionText } from '../../core/question-rules.js';
 import { parseDecodedRow } from './decoded-row.js';
+import { sha256Hex } from './file-hash.js';
 
 /**
  * Collects the cases of one file row by row and checks what spans rows: unique case ids,
@@ -24,24 +25,42 @@ export class CaseCollector {
   /** One shared question set per distinct set: a large file repeats a few sets many times. */
   readonly #questionSets = new Map<string, QuestionSet>();
 
-  constructor(file: string) {
+  readonly #uniqueIds: boolean;
+
+  /**
+   * `uniqueIds: false` skips the duplicate-id check and its map (one entry a case), for a
+   * second read of rows already checked.
+   */
+  constructor(file: string, options: { readonly uniqueIds?: boolean } = {}) {
     this.#file = file;
+    this.#uniqueIds = options.uniqueIds !== false;
   }
 
-  /** Checks one decoded row; `line` is its 1-based line (JSONL) or row (parquet) number. */
+  /** Checks one decoded row and keeps its case; `line` is its 1-based line (JSONL) or row (parquet) number. */
   add(value: unknown, line: number): void {
+    const c = this.check(value, line);
+    if (c !== null) this.#cases.push(c);
+  }
+
+  /**
+   * Checks one decoded row like `add` (its problems are recorded) and returns its case
+   * (questions and gold shared with earlier cases) without keeping it, or null.
+   */
+  check(value: unknown, line: number): BenchCase | null {
     const parsed = parseDecodedRow(value);
     if (!parsed.ok) {
       for (const p of parsed.problems) this.problem(line, p.message, parsed.caseId, p.field);
-      return;
+      return null;
     }
     const c = parsed.benchCase;
-    const first = this.#firstLineOfId.get(c.id);
-    if (first !== undefined) {
-      this.problem(line, `duplicate case id ${c.id} (first on line ${first})`, c.id, 'id');
-      return;
+    if (this.#uniqueIds) {
+      const first = this.#firstLineOfId.get(c.id);
+      if (first !== undefined) {
+        this.problem(line, `duplicate case id ${c.id} (first on line ${first})`, c.id, 'id');
+        return null;
+      }
+      this.#firstLineOfId.set(c.id, line);
     }
-    this.#firstLineOfId.set(c.id, line);
     let sameSchemas = true;
     for (const [qid, question] of c.questions) {
       const key = `${c.workflow}/${qid}`;
@@ -59,7 +78,7 @@ export class CaseCollector {
       }
     }
     const gold = c.gold.map((g) => this.#sharedGold(g));
-    this.#cases.push(sameSchemas ? { ...c, questions: this.#shared(c.workflow, c.questions), gold } : { ...c, gold });
+    return sameSchemas ? { ...c, questions: this.#shared(c.workflow, c.questions), gold } : { ...c, gold };
   }
 
   #sharedGold(gold: GoldAnswer): GoldAnswer {
@@ -95,6 +114,21 @@ export class CaseCollector {
       ...(field === undefined ? {} : { field }),
       message,
     });
+  }
+
+  /**
+   * `workflow/qid` -> 16-hex sha256 of the question's canonical text, keys sorted: what
+   * `questionSetOf` gives for the cases checked so far (their schemas agree, or `finish` throws).
+   */
+  questionSet(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const key of [...this.#schemas.keys()].sort()) out[key] = sha256Hex(this.#schemas.get(key)!.text).slice(0, 16);
+    return out;
+  }
+
+  /** Throws InvalidInputError listing every problem found so far. */
+  throwIfProblems(): void {
+    this.#problems.throwIfAny();
   }
 
   get caseCount(): number {

@@ -6,10 +6,10 @@ import type { BenchCase } from '../../core/bench/case-result.js';
 import type { DatasetInfo } from '../../core/bench/run.js';
 import { closest } from '../../core/closest-word.js';
 import { DecidekitError, InvalidInputError, UsageError } from '../../core/errors.js';
-import { canonicalQuestionText } from '../../core/question-rules.js';
 import { DatasetIntegrityError } from './dataset-errors.js';
 import { defaultCacheDir } from './default-cache-dir.js';
-import { sha256File, sha256Hex } from './file-hash.js';
+import { sha256File } from './file-hash.js';
+import { questionSetOf } from './question-set.js';
 import {
   checkRowCount,
   manifestFileOf,
@@ -21,6 +21,7 @@ import {
 } from './manifest.js';
 import { parquetDownloadUrl, PINNED_PARQUET_SHA256, PINNED_REVISION, typedDecisionsInfo } from './provenance.js';
 import { caseFileFormat, readCases } from './read-cases.js';
+import { scanCaseFile, type CaseEntry, type ScannedCaseFile } from './scan-cases.js';
 
 export type DatasetSource =
   | { readonly kind: 'sample' }
@@ -51,7 +52,7 @@ export function sampleDir(): string {
   return fileURLToPath(new URL('../../../data/typed-decisions-sample', import.meta.url)).replace(/[\\/]$/, '');
 }
 
-export { defaultCacheDir };
+export { defaultCacheDir, questionSetOf };
 
 export const SAMPLE_RESTORE =
   'reinstall decidekit, or in a source checkout run `npx tsx scripts/make-typed-decisions-sample.ts`';
@@ -74,20 +75,62 @@ export async function loadBenchDataset(source: DatasetSource, options: LoadOptio
       if (options.split !== undefined) checkSplitName(where.manifest, where.dir, options.split);
       return loadManifestFile(where.dir, where.manifest, options.split ?? DEFAULT_SPLIT);
     case 'listed-file':
-      if (options.split !== undefined && options.split !== where.split) {
-        throw new DecidekitError(
-          'split_mismatch',
-          `${where.path} holds split ${where.split} (per ${join(where.dir, MANIFEST_FILE)}), not ${options.split}`,
-          { context: { file: where.path } },
-        );
-      }
-      return loadManifestFile(where.dir, where.manifest, where.split);
+      return loadManifestFile(where.dir, where.manifest, listedSplit(where, options.split));
     case 'file': {
       const split = options.split ?? DEFAULT_SPLIT;
       const read = await readCases(where.path, { split });
       return finish(await fileInfo(where.path, split), read.cases, where.path, null, split, read.splits);
     }
   }
+}
+
+/**
+ * A dataset checked completely (as `loadBenchDataset` checks it, with the same errors)
+ * without holding its cases: what planning needs of each case, and a second pass that
+ * reads the chosen cases again while they are sent.
+ */
+export interface ScannedBenchDataset {
+  readonly info: DatasetInfo;
+  /** As `LoadedBenchDataset.questionSet`. */
+  readonly questionSet: Readonly<Record<string, string>>;
+  readonly location: string;
+  /** The cases of the split, in file order: id, workflow, question count. */
+  readonly entries: readonly CaseEntry[];
+  /** Reads the cases of `entries` (some of `this.entries`, in order) again: see {@link ScannedCaseFile.readCases}. */
+  readonly readCases: ScannedCaseFile['readCases'];
+}
+
+/** Pass 1 of a dataset: every row checked, no case kept (see `scan-cases.ts`). */
+export async function scanBenchDataset(source: DatasetSource, options: LoadOptions = {}): Promise<ScannedBenchDataset> {
+  const where = await locate(source);
+  let info: DatasetInfo;
+  let path: string;
+  let split: string;
+  let scanned: ScannedCaseFile;
+  if (where.kind === 'file') {
+    split = options.split ?? DEFAULT_SPLIT;
+    path = where.path;
+    scanned = await scanCaseFile(path, { split });
+    info = await fileInfo(path, split);
+  } else {
+    if (where.kind === 'stored' && options.split !== undefined)
+      checkSplitName(where.manifest, where.dir, options.split);
+    split = where.kind === 'stored' ? (options.split ?? DEFAULT_SPLIT) : listedSplit(where, options.split);
+    const entry = manifestFileOf(where.manifest, where.dir, split);
+    await verifyManifestFile(where.dir, entry, where.manifest.restore);
+    path = join(where.dir, entry.path);
+    scanned = await scanCaseFile(path);
+    checkRowCount(where.dir, entry, scanned.rows, where.manifest.restore);
+    info = manifestInfo(where.manifest, split);
+  }
+  checkHasCases(scanned.entries.length, path, split, scanned.splits);
+  return {
+    info,
+    questionSet: scanned.questionSet,
+    location: path,
+    entries: scanned.entries,
+    readCases: scanned.readCases,
+  };
 }
 
 export interface VerifiedDataset {
@@ -229,6 +272,18 @@ function checkSplitName(manifest: DatasetManifest, dir: string, split: string): 
   );
 }
 
+/** The split of a file a manifest lists; asking for another one is an error. */
+function listedSplit(where: Located & { readonly kind: 'listed-file' }, asked: string | undefined): string {
+  if (asked !== undefined && asked !== where.split) {
+    throw new DecidekitError(
+      'split_mismatch',
+      `${where.path} holds split ${where.split} (per ${join(where.dir, MANIFEST_FILE)}), not ${asked}`,
+      { context: { file: where.path } },
+    );
+  }
+  return where.split;
+}
+
 async function loadManifestFile(dir: string, manifest: DatasetManifest, split: string): Promise<LoadedBenchDataset> {
   const entry = manifestFileOf(manifest, dir, split);
   await verifyManifestFile(dir, entry, manifest.restore);
@@ -268,36 +323,14 @@ function finish(
   split: string,
   splits: ReadonlySet<string>,
 ): LoadedBenchDataset {
-  if (cases.length === 0) {
-    const seen = splits.size > 0 ? ` (splits in the file: ${[...splits].sort().join(', ')})` : '';
-    throw new InvalidInputError([{ file: location, line: null, message: `no cases of split ${split}${seen}` }]);
-  }
+  checkHasCases(cases.length, location, split, splits);
   return { info, cases, questionSet: questionSetOf(cases), location, manifest };
 }
 
-/** `workflow/qid` -> 16-hex sha256 of each question's canonical text, keys sorted. */
-export function questionSetOf(cases: readonly BenchCase[]): Record<string, string> {
-  const found = new Map<string, string>();
-  for (const c of cases) {
-    for (const [qid, question] of c.questions) {
-      const key = `${c.workflow}/${qid}`;
-      const hash = sha256Hex(canonicalQuestionText(question)).slice(0, 16);
-      const seen = found.get(key);
-      if (seen !== undefined && seen !== hash) {
-        throw new DecidekitError(
-          'inconsistent_questions',
-          `question ${key} has two different schemas (case ${c.id}); one question id must mean one question within a workflow`,
-          {
-            context: { question: key, caseId: c.id },
-          },
-        );
-      }
-      found.set(key, hash);
-    }
-  }
-  const out: Record<string, string> = {};
-  for (const key of [...found.keys()].sort()) out[key] = found.get(key)!;
-  return out;
+function checkHasCases(count: number, location: string, split: string, splits: ReadonlySet<string>): void {
+  if (count > 0) return;
+  const seen = splits.size > 0 ? ` (splits in the file: ${[...splits].sort().join(', ')})` : '';
+  throw new InvalidInputError([{ file: location, line: null, message: `no cases of split ${split}${seen}` }]);
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -1,0 +1,108 @@
+/**
+ * `executeBench` reads its dataset in two passes: every row is checked before anything is
+ * sent, then the planned cases are read again while they are sent. Against the real
+ * reference server in this process (and a counting server on loopback).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { InvalidInputError } from '../../core/errors.js';
+import { answersOf } from '../../core/question.js';
+import { loadBenchDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';
+import { sampleRows } from '../../datasets/typed-decisions/test-support/typed-decisions-parquet.js';
+import { executeBench } from './execute-bench.js';
+import { planBench, selectCases, type BenchRequest } from './plan-bench.js';
+
+const temps: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'decidekit-exec-bench-'));
+  temps.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The sample repeated `copies` times with new ids, one JSON line each (~2.6 KB a line). */
+function repeatedLines(copies: number): string[] {
+  const rows = sampleRows();
+  return Array.from({ length: copies }, (_, k) =>
+    rows.map((r) => JSON.stringify({ ...r, id: `${r.id}~r${k}` })),
+  ).flat();
+}
+
+const options = (cacheDir: string) => ({
+  toolVersion: '0.0.0-test',
+  cacheDir,
+  signal: new AbortController().signal,
+  now: () => performance.now(),
+});
+
+describe('executeBench: the dataset in two passes', () => {
+  it('reports a bad line deep in the dataset, located, before any request is sent', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'cases.jsonl');
+    const lines = repeatedLines(10);
+    lines[949] = lines[949]!.replace('"workflow":', '"workflow_":');
+    writeFileSync(path, lines.join('\n') + '\n');
+    let requests = 0;
+    const server = createServer((_req, res) => {
+      requests++;
+      res.statusCode = 500;
+      res.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const plan = planBench(
+        { baseUrl: `http://127.0.0.1:${port}`, dataset: { kind: 'path', path }, storePath: null, parallel: 4 },
+        null,
+      );
+      const err = await executeBench(plan, options(dir)).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(InvalidInputError);
+      expect((err as InvalidInputError).problems).toEqual([
+        expect.objectContaining({ file: path, line: 950, field: 'workflow' }),
+      ]);
+      expect(requests).toBe(0);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  const selections: { name: string; request: Partial<BenchRequest> }[] = [
+    { name: 'every case', request: {} },
+    { name: '--limit', request: { limit: 333 } },
+    { name: '--workflow', request: { workflow: 'invoice_processing' } },
+    { name: '--sample', request: { sample: { cases: 157, seed: 11 } } },
+    { name: '--workflow with --sample', request: { workflow: 'customer_service', sample: { cases: 40, seed: 3 } } },
+  ];
+  it.each(selections)('sends the cases the loaded dataset selects ($name), in order', async ({ request }) => {
+    const dir = tempDir();
+    const path = join(dir, 'cases.jsonl');
+    writeFileSync(path, repeatedLines(6).join('\n') + '\n');
+    const plan = planBench({ dataset: { kind: 'path', path }, storePath: null, parallel: 8, ...request }, null);
+    const expected = selectCases((await loadBenchDataset({ kind: 'path', path })).cases, plan);
+    const outcome = await executeBench(plan, { ...options(dir), readCases: true });
+    expect(outcome.kind).toBe('finished');
+    if (outcome.kind !== 'finished') return;
+    try {
+      expect(outcome.run.config.caseIds).toEqual(expected.map((c) => c.id));
+      const sent = [...outcome.run.cases];
+      expect(sent.map((r) => [r.caseId, r.workflow, r.request.status])).toEqual(
+        expected.map((c) => [c.id, c.workflow, 'answered']),
+      );
+      // Each case was sent with its own questions and scored against its own gold.
+      expect(sent.map((r) => r.decisions.map((d) => [d.questionId, d.gold.label]))).toEqual(
+        expected.map((c) => c.questions.map(([qid, q], i) => [qid, answersOf(q)[c.gold[i]!.labelIndex]])),
+      );
+    } finally {
+      outcome.dispose();
+    }
+  });
+});

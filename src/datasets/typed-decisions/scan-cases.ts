@@ -1,0 +1,151 @@
+/**
+ * A case file read in two passes, so a large dataset is never held whole. Pass 1
+ * (`scanCaseFile`) checks every row exactly as `readCases` does (the same problems, file,
+ * line and field, every problem reported before anything is sent) and keeps of each case
+ * only what planning needs (id, workflow, question count, line). Pass 2 (`readCases` of the
+ * result) reads the chosen cases again, in file order, into a buffer the runner drains.
+ *
+ * JSONL and JSONL.gz are streamed; a parquet file's cases are loaded once and handed out
+ * from memory (the fetched Typed Decisions test split is 400 cases).
+ */
+import type { BenchCase } from '../../core/bench/case-result.js';
+import { InvalidInputError } from '../../core/errors.js';
+import { isRecord } from '../../core/json-value.js';
+import { jsonProblemMessage, parseStrictJson } from '../../core/strict-json.js';
+import { readLineBytes, readLines } from '../read-lines.js';
+import { CaseCollector } from './case-collector.js';
+import { arrayCaseReader, BufferedCaseReader, type CaseReader } from './case-reader.js';
+import { questionSetOf } from './question-set.js';
+import { caseFileFormat, readParquetCases, type ReadCasesOptions } from './read-cases.js';
+
+/** A case as planning sees it: no state, questions or gold. */
+export interface CaseEntry {
+  readonly id: string;
+  readonly workflow: string;
+  /** Its questions (the decisions it asks for). */
+  readonly questions: number;
+  /** Where pass 2 finds it: the 1-based line of a JSONL file (the position among the cases of a parquet file). */
+  readonly line: number;
+}
+
+export interface ScannedCaseFile {
+  /** Cases of the requested split, in file order. */
+  readonly entries: CaseEntry[];
+  /** Data rows in the file, of every split (blank lines not counted). */
+  readonly rows: number;
+  /** Split names seen in the file's `split` column or field. */
+  readonly splits: ReadonlySet<string>;
+  /** `workflow/qid` -> 16-hex sha256 of the question's canonical text, keys sorted (as `questionSetOf`). */
+  readonly questionSet: Record<string, string>;
+  /**
+   * Reads the cases of `entries` (some of `this.entries`, in their order) again, each checked
+   * again: at most about `bufferCases` (plus one read of 1 MiB) are held at a time. A row
+   * that no longer holds its case (the file changed since pass 1) fails the reader's take.
+   */
+  readCases(entries: readonly CaseEntry[], options: { readonly bufferCases: number }): CaseReader;
+}
+
+/** Pass 1 over a JSONL, JSONL.gz or parquet file; throws InvalidInputError listing every problem. */
+export async function scanCaseFile(path: string, options: ReadCasesOptions = {}): Promise<ScannedCaseFile> {
+  const format = caseFileFormat(path);
+  if (format === 'parquet') return scanParquet(path, options);
+  return scanJsonl(path, { ...options, gunzip: format === 'jsonl.gz' });
+}
+
+async function scanJsonl(
+  path: string,
+  options: ReadCasesOptions & { readonly gunzip: boolean },
+): Promise<ScannedCaseFile> {
+  const file = options.displayName ?? path;
+  const collector = new CaseCollector(file);
+  const splits = new Set<string>();
+  const entries: CaseEntry[] = [];
+  /** One string per workflow name, not one per case. */
+  const workflows = new Map<string, string>();
+  let rows = 0;
+  await readLines(
+    path,
+    (line, lineNumber) => {
+      if (line.trim() === '') return;
+      rows++;
+      const parsed = parseStrictJson(line);
+      if (!parsed.ok) {
+        collector.problem(lineNumber, jsonProblemMessage(parsed));
+        return;
+      }
+      const value = parsed.value;
+      if (isRecord(value) && typeof value['split'] === 'string') {
+        splits.add(value['split']);
+        if (options.split !== undefined && value['split'] !== options.split) return;
+      }
+      const c = collector.check(value, lineNumber);
+      if (c === null) return;
+      let workflow = workflows.get(c.workflow);
+      if (workflow === undefined) workflows.set(c.workflow, (workflow = c.workflow));
+      entries.push({ id: c.id, workflow, questions: c.questions.length, line: lineNumber });
+    },
+    { gunzip: options.gunzip },
+  );
+  collector.throwIfProblems();
+  return {
+    entries,
+    rows,
+    splits,
+    questionSet: collector.questionSet(),
+    readCases: jsonlReaderOf(path, file, options.gunzip),
+  };
+}
+
+/** Made outside `scanJsonl`, so the reader does not keep pass 1's collector alive. */
+function jsonlReaderOf(path: string, file: string, gunzip: boolean): ScannedCaseFile['readCases'] {
+  return (chosen, { bufferCases }) => readJsonlEntries(path, file, chosen, gunzip, bufferCases);
+}
+
+/** Pass 2: the chosen lines parsed and checked again; the other lines are not even decoded. */
+function readJsonlEntries(
+  path: string,
+  file: string,
+  entries: readonly CaseEntry[],
+  gunzip: boolean,
+  bufferCases: number,
+): CaseReader {
+  const reader = new BufferedCaseReader(bufferCases);
+  // Pass 1 checked the ids: no map of every id here.
+  const collector = new CaseCollector(file, { uniqueIds: false });
+  // Of each entry only its line and id, so the caller's entries can be let go.
+  const lines = Float64Array.from(entries, (e) => e.line);
+  const ids = entries.map((e) => e.id);
+  let next = 0;
+  const changed = (line: number | null, message: string): InvalidInputError =>
+    new InvalidInputError([
+      { file, line, message: `${message}: the file changed after it was checked (run the command again)` },
+    ]);
+  readLineBytes(
+    path,
+    (bytes, start, end, lineNumber) => {
+      if (next >= lines.length || lineNumber !== lines[next]) return;
+      const id = ids[next++]!;
+      const parsed = parseStrictJson(bytes.toString('utf8', start, end));
+      const c = parsed.ok ? collector.check(parsed.value, lineNumber) : null;
+      if (c === null || c.id !== id) throw changed(lineNumber, `case ${id} is no longer on this line`);
+      reader.push(c);
+    },
+    { gunzip, beforeRead: () => (next >= lines.length ? false : reader.waitForRoom()) },
+  ).then(
+    () => reader.end(next >= lines.length ? undefined : { error: changed(null, `case ${ids[next]!} is missing`) }),
+    (error: unknown) => reader.end({ error }),
+  );
+  return reader;
+}
+
+async function scanParquet(path: string, options: ReadCasesOptions): Promise<ScannedCaseFile> {
+  const read = await readParquetCases(path, options);
+  const cases = read.cases;
+  return {
+    entries: cases.map((c, i) => ({ id: c.id, workflow: c.workflow, questions: c.questions.length, line: i + 1 })),
+    rows: read.rows,
+    splits: read.splits,
+    questionSet: questionSetOf(cases),
+    readCases: (chosen) => arrayCaseReader(chosen.map((e) => cases[e.line - 1])),
+  };
+}
