@@ -1,5 +1,5 @@
 /**
- * `runs list`, `runs show`, `report` and `runs export` over a store holding bench runs,
+ * `runs list`, `runs show`, `report`, `runs export`, `compare`, `gate` and `delete` over a store holding bench runs,
  * audits and probes, through the real CLI in process and a real SQLite store.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,6 +16,7 @@ const cli = (argv: string[], columns?: number) =>
 
 let auditId = '';
 const probeIds: string[] = [];
+let benchId = '';
 
 beforeAll(async () => {
   for (const model of ['heuristic', 'prior']) {
@@ -30,6 +31,7 @@ beforeAll(async () => {
     expect(probe.code, probe.stderr).toBe(0);
     probeIds.push((JSON.parse(probe.stdout) as { id: string }).id);
   }
+  benchId = (JSON.parse((await cli(['runs', 'list', '--json'])).stdout) as { runs: { id: string }[] }).runs[0]!.id;
 }, 120_000);
 
 describe('runs list over runs, audits and probes', () => {
@@ -74,18 +76,24 @@ describe('an audit or probe id where a bench run is expected', () => {
     expect(missing.stderr).toContain('no audit "audit-19990101"');
   });
 
-  it.each([
-    ['report', 'an answer audit'],
-    ['report', 'a server probe'],
-    ['runs export', 'a server probe'],
-    ['runs export', 'an answer audit'],
-  ])('%s on %s says what the id is and a command that shows it, which works when pasted', async (command, what) => {
+  const argvOf: Record<string, (id: string) => string[]> = {
+    report: (id) => ['report', id],
+    'runs export': (id) => ['runs', 'export', id, '--format', 'jsonl'],
+    'runs compare': (id) => ['runs', 'compare', benchId, id],
+    'runs gate': (id) => ['runs', 'gate', '--baseline', benchId, '--candidate', id],
+    'runs delete': (id) => ['runs', 'delete', id],
+  };
+  it.each(
+    Object.keys(argvOf).flatMap((command) => [
+      [command, 'an answer audit'],
+      [command, 'a server probe'],
+    ]),
+  )('%s on %s says what the id is and a command that shows it, which works when pasted', async (command, what) => {
     const id = () => (what === 'an answer audit' ? auditId : probeIds[0]!);
-    const extra = command === 'runs export' ? ['--format', 'jsonl'] : [];
-    const r = await cli([...command.split(' '), id(), ...extra]);
+    const r = await cli(argvOf[command!]!(id()));
     expect(r.code).toBe(1);
     expect(r.stderr).not.toContain('unknown run');
-    expect(r.stderr).toContain(`${id()} is ${what}, not a bench run`);
+    expect(r.stderr).toContain(`${id()} is ${what}, not a bench run: '${command}' takes bench runs only`);
     const hint = /Show it with: decidekit (.+?) \(add --json/.exec(r.stderr)?.[1];
     expect(hint).toBe(`runs show ${id()} --store ${store}`);
     const pasted = await runCliInProcess(hint!.split(' '));
@@ -94,6 +102,12 @@ describe('an audit or probe id where a bench run is expected', () => {
     const asJson = await runCliInProcess([...hint!.split(' '), '--json']);
     expect(asJson.code, asJson.stderr).toBe(0);
     expect(JSON.parse(asJson.stdout)).toMatchObject({ id: id() });
+  });
+
+  it('runs delete given an audit or probe id deletes nothing', async () => {
+    for (const id of [auditId, probeIds[0]!]) expect((await cli(['runs', 'delete', id])).code).toBe(1);
+    const json = JSON.parse((await cli(['runs', 'list', '--json'])).stdout);
+    expect([json.runs.length, json.audits.length, json.probes.length]).toEqual([2, 1, 2]);
   });
 
   it('an audit or probe id the store does not hold is still unknown', async () => {

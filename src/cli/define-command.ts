@@ -131,6 +131,9 @@ interface NumberSettings extends ValueSettings<number> {
   readonly above?: number;
 }
 
+/** Node timers hold at most 2^31 - 1 ms (about 24.8 days): the longest wait, in seconds. */
+export const MAX_TIMER_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 const WHOLE = /^\d+$/;
 

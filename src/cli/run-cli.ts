@@ -1,6 +1,7 @@
 import { DecidekitError, InvalidInputError, UsageError, formatProblem, type InputProblem } from '../core/errors.js';
 import { groupProblems } from '../core/problem-list.js';
 import { COMMANDS } from './commands/index.js';
+import { commandPrefixOf, withCommandPrefix } from './invocation.js';
 import { interruptedExitCode, type CliIo } from './io.js';
 
 import { TOOL_VERSION as VERSION } from './version.js';
@@ -21,7 +22,8 @@ function renderTopHelp(): string {
 }
 
 /** Runs the CLI; the only place that maps errors to exit codes. */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(argv: readonly string[], given: CliIo): Promise<number> {
+  const io = withCommandPrefix(given, commandPrefixOf(given.env), Object.keys(COMMANDS));
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout.write(renderTopHelp());

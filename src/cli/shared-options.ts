@@ -5,7 +5,9 @@
  */
 import { flag, text } from './define-command.js';
 import type { CliIo } from './io.js';
-import { storePathOf } from './locations.js';
+import { datasetChoiceOf, storePathOf } from './locations.js';
+import type { DatasetChoice } from '../app/bench/plan-bench.js';
+import type { FileCommand } from './wrong-file.js';
 
 /** `--base-url`, `--model`, `--api-key`: where decisions are sent. */
 export function modelServerOptions(embeddedDefault: string) {
@@ -32,6 +34,26 @@ export function apiKeyOf(value: string | undefined, io: CliIo): string | undefin
 export const benchDatasetOption = text('D', 'sample | typed-decisions | PATH (.parquet, .jsonl, .jsonl.gz)', {
   defaultText: 'sample',
 });
+
+/**
+ * The `--dataset` value of a command that runs Typed Decisions cases: `sample`,
+ * `typed-decisions` or a path resolved against the working directory. A path that holds
+ * another kind of file (offline results, a run store, ...) is refused here, before any work,
+ * with what it is and the command that reads it.
+ */
+export async function benchDatasetOf(
+  value: string | undefined,
+  io: CliIo,
+  command: FileCommand & ('bench' | 'live' | 'probe'),
+): Promise<DatasetChoice | undefined> {
+  if (value === undefined) return undefined;
+  const choice = datasetChoiceOf(value, io);
+  if (choice.kind === 'path') {
+    const { refuseWrongFiles } = await import('./wrong-file.js');
+    await refuseWrongFiles([{ option: '--dataset', path: choice.path, expects: 'typed-decisions' }], io.cwd, command);
+  }
+  return choice;
+}
 
 /** `--store PATH`, shared by every command that reads or keeps stored runs. */
 export const storeOption = text('PATH', 'the run store', {

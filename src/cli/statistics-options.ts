@@ -12,37 +12,49 @@ import { flag, integer, oneOf } from './define-command.js';
 /** Highest seed: an unsigned 32-bit integer. */
 const MAX_SEED = 2 ** 32 - 1;
 
-/** `--ece-bins`, `--ece-binning`, `--ece-average`, `--seed`: undefined when not given. */
-export const conventionOptions = {
-  'ece-bins': integer('N', 'ECE and reliability bins', {
-    min: 1,
-    max: 1000,
-    defaultText: `${DEFAULT_CONVENTIONS.eceBins}, or a stored run's own`,
-  }),
-  'ece-binning': oneOf(
-    'B',
-    ['equal-width', 'equal-mass'],
-    'ECE bins of equal width, or holding equal numbers of decisions',
-    { defaultText: `${DEFAULT_CONVENTIONS.eceBinning}, or a stored run's own` },
-  ),
-  'ece-average': oneOf(
-    'A',
-    ['pooled', 'per-question'],
-    'ECE pooled over decisions, or averaged over questions\n(each question weighs 1)',
-    { defaultText: `${DEFAULT_CONVENTIONS.eceAverage}, or a stored run's own` },
-  ),
-  seed: integer('S', 'seed of the bootstrap intervals and the ECE noise floor', {
-    min: 0,
-    max: MAX_SEED,
-    defaultText: `${DEFAULT_CONVENTIONS.seed}, or a stored run's own`,
-  }),
-};
+/**
+ * `--ece-bins`, `--ece-binning`, `--ece-average`, `--seed`: undefined when not given. `stored`
+ * says in the help that a stored run's own conventions fill what is not given.
+ */
+function conventionOptionsOf(stored: boolean) {
+  const or = stored ? `, or a stored run's own` : '';
+  return {
+    'ece-bins': integer('N', 'ECE and reliability bins', {
+      min: 1,
+      max: 1000,
+      defaultText: `${DEFAULT_CONVENTIONS.eceBins}${or}`,
+    }),
+    'ece-binning': oneOf(
+      'B',
+      ['equal-width', 'equal-mass'],
+      'ECE bins of equal width, or holding equal numbers of decisions',
+      { defaultText: `${DEFAULT_CONVENTIONS.eceBinning}${or}` },
+    ),
+    'ece-average': oneOf(
+      'A',
+      ['pooled', 'per-question'],
+      'ECE pooled over decisions, or averaged over questions\n(each question weighs 1)',
+      { defaultText: `${DEFAULT_CONVENTIONS.eceAverage}${or}` },
+    ),
+    seed: seedOption('seed of the bootstrap intervals and the ECE noise floor', or),
+  };
+}
 
-/** `--no-ci` and the convention options. */
-export const statisticsOptions = {
-  'no-ci': flag('leave out the 95% intervals and the ECE noise floor (faster on very large files)'),
-  ...conventionOptions,
-};
+/** `--seed S`: an unsigned 32-bit integer; the help says what it seeds. */
+export function seedOption(help: string, defaultNote = '') {
+  return integer('S', help, { min: 0, max: MAX_SEED, defaultText: `${DEFAULT_CONVENTIONS.seed}${defaultNote}` });
+}
+
+const noCi = flag('leave out the 95% intervals and the ECE noise floor (faster on very large files)');
+
+/** The convention options of commands that read stored runs. */
+export const conventionOptions = conventionOptionsOf(true);
+
+/** `--no-ci` and the convention options, for commands that read or resume stored runs. */
+export const statisticsOptions = { 'no-ci': noCi, ...conventionOptions };
+
+/** `--no-ci` and the convention options, for commands that score files (no stored run). */
+export const fileStatisticsOptions = { 'no-ci': noCi, ...conventionOptionsOf(false) };
 
 interface ConventionValues {
   readonly 'ece-bins': number | undefined;

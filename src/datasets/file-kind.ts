@@ -4,6 +4,7 @@
  * rather than failing on every line.
  */
 import { open } from 'node:fs/promises';
+import { hasParquetMagic } from './parquet-rows.js';
 
 /** The files decidekit reads or writes, and the raw formats it tells apart by their magic bytes. */
 export type FileKind =
@@ -88,7 +89,7 @@ const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 /** The kind of a file from its first bytes (see {@link sniffFileKind}). */
 export function fileKindOfHead(head: Buffer): FileKind | null {
   if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) return 'gzip';
-  if (head.length >= 4 && head.toString('latin1', 0, 4) === 'PAR1') return 'parquet';
+  if (hasParquetMagic(head)) return 'parquet';
   if (head.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC)) return 'run-store';
   let text = head.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);

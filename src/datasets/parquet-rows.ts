@@ -15,24 +15,34 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { DecidekitError } from '../core/errors.js';
 import { jsonProblemMessage, parseStrictJson } from '../core/strict-json.js';
 
+/** `PAR1`: the four bytes every Parquet file starts (and ends) with. */
+const PARQUET_MAGIC = [0x50, 0x41, 0x52, 0x31] as const;
+
+/** Whether `head` (a file's first bytes) starts with the Parquet magic `PAR1`. */
+export function hasParquetMagic(head: Uint8Array): boolean {
+  return PARQUET_MAGIC.every((byte, i) => head[i] === byte);
+}
+
+/** Whether the file at `path` starts with the Parquet magic; an open or read error throws. */
+export async function startsWithParquetMagic(path: string): Promise<boolean> {
+  const file = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(4);
+    const { bytesRead } = await file.read(head, 0, 4, 0);
+    return hasParquetMagic(head.subarray(0, bytesRead));
+  } finally {
+    await file.close();
+  }
+}
+
 /** `.parquet` by name, or the Parquet magic bytes `PAR1` at the start of the file. */
 export async function isParquetFile(path: string): Promise<boolean> {
   if (/\.parquet$/i.test(path)) return true;
   if (/\.gz$/i.test(path)) return false;
-  let file;
   try {
-    file = await open(path, 'r');
+    return await startsWithParquetMagic(path);
   } catch {
     return false; // the JSONL reader words the error
-  }
-  try {
-    const head = Buffer.alloc(4);
-    const { bytesRead } = await file.read(head, 0, 4, 0);
-    return bytesRead === 4 && head.toString('latin1') === 'PAR1';
-  } catch {
-    return false;
-  } finally {
-    await file.close();
   }
 }
 
@@ -49,6 +59,10 @@ export interface ParquetRowsOptions {
    * Typed Decisions stores its JSON columns), a value is parsed as strict JSON.
    */
   readonly jsonTextColumns?: readonly string[];
+  /** Read only these top-level columns (those the file has); the others are never decoded. Default: all. */
+  readonly columns?: readonly string[];
+  /** How errors name the file (default: the path). */
+  readonly displayName?: string;
 }
 
 export interface ParquetRowsInfo {
@@ -67,7 +81,7 @@ export async function readParquetRows(
   onRow: (value: Record<string, unknown>, rowNumber: number) => void,
   options: ParquetRowsOptions = {},
 ): Promise<ParquetRowsInfo> {
-  const { check = () => {}, jsonTextColumns = [] } = options;
+  const { check = () => {}, jsonTextColumns = [], displayName = path } = options;
   const { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } = await import('hyparquet');
   let file;
   let metadata;
@@ -84,8 +98,8 @@ export async function readParquetRows(
           : code === 'EISDIR'
             ? 'is a directory'
             : `not a readable parquet file: ${err instanceof Error ? err.message : String(err)}`;
-    throw new DecidekitError('file_unreadable', `cannot read file: ${path} (${reason})`, {
-      context: { file: path },
+    throw new DecidekitError('file_unreadable', `cannot read file: ${displayName} (${reason})`, {
+      context: { file: displayName },
       cause: err,
     });
   }
@@ -111,6 +125,7 @@ export async function readParquetRows(
   check(info);
   const groups = top.filter((c) => c.group).map((c) => c.name);
   const jsonText = top.filter((c) => c.text && jsonTextColumns.includes(c.name)).map((c) => c.name);
+  const columns = options.columns?.filter((c) => info.columns.includes(c));
   let rowStart = 0;
   for (const group of metadata.row_groups) {
     const rowEnd = rowStart + Number(group.num_rows);
@@ -121,14 +136,15 @@ export async function readParquetRows(
         metadata,
         rowStart,
         rowEnd,
+        ...(columns === undefined ? {} : { columns }),
         compressors: ZLIB_DECOMPRESSORS,
         parsers: { jsonFromBytes: strictJsonFromBytes },
       });
     } catch (err) {
       throw new DecidekitError(
         'file_unreadable',
-        `cannot read file: ${path} (cannot decode parquet rows ${rowStart + 1}-${rowEnd}: ${err instanceof Error ? err.message : String(err)})`,
-        { context: { file: path }, cause: err },
+        `cannot read file: ${displayName} (cannot decode parquet rows ${rowStart + 1}-${rowEnd}: ${err instanceof Error ? err.message : String(err)})`,
+        { context: { file: displayName }, cause: err },
       );
     }
     for (let k = 0; k < rows.length; k++) {
@@ -172,7 +188,7 @@ function plain(v: unknown, fromGroup: boolean): unknown {
 }
 
 /** hyparquet reads SNAPPY itself; GZIP and BROTLI come from node:zlib. (ZSTD needs Node 22.15+.) */
-export const ZLIB_DECOMPRESSORS = {
+const ZLIB_DECOMPRESSORS = {
   GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)),
   BROTLI: (input: Uint8Array) => new Uint8Array(brotliDecompressSync(input)),
 };

@@ -183,7 +183,7 @@ export function runHeadlineJson(h: RunHeadline | null) {
         errors: h.errors,
         latency_p50_ms: h.latencyP50Ms,
         ...nullReasonsJson({
-          ...metricGroupNullReasons({ ...h, answered: h.total - h.errors }),
+          ...metricGroupNullReasons(h),
           latencyP50Ms: h.latencyP50Ms === null ? 'no request completed' : undefined,
         }),
       };

@@ -172,6 +172,17 @@ function wrapOpenError(path: string, err: unknown): DecidekitError {
  * left unchanged.
  */
 export function openRunStore(path: string, options: OpenRunStoreOptions = {}): RunStore {
+  return openRunStoreConnection(path, options).store;
+}
+
+/**
+ * `openRunStore`, with its connection, for reading the audit and probe tables of the same
+ * file without opening it again (`store-overview.ts`). Closing the store closes it.
+ */
+export function openRunStoreConnection(
+  path: string,
+  options: OpenRunStoreOptions = {},
+): { readonly store: RunStore; readonly db: Database.Database } {
   const readOnly = options.readOnly === true;
   const mustExist = options.mustExist === true || readOnly;
   checkStoreLocation(path);
@@ -236,7 +247,7 @@ export function openRunStore(path: string, options: OpenRunStoreOptions = {}): R
     removeSnapshot();
     throw err instanceof DecidekitError ? err : wrapOpenError(path, err);
   }
-  return new SqliteRunStore(
+  const store = new SqliteRunStore(
     db,
     path,
     options.randomBytes ?? ((n) => cryptoRandomBytes(n)),
@@ -248,6 +259,7 @@ export function openRunStore(path: string, options: OpenRunStoreOptions = {}): R
       now: options.now ?? (() => performance.now()),
     },
   );
+  return { store, db };
 }
 
 /** What the store's writer thread needs of a store: saving packed rows, and closing. */

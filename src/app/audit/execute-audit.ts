@@ -34,6 +34,7 @@ import { createSystemOneClient, type SystemOneClient } from '../../protocol/clie
 import { MalformedResponseError, SystemOneError, TimeoutError } from '../../protocol/client/errors.js';
 import { startReferenceServer, type ReferenceServer } from '../../protocol/server/server.js';
 import { renderDecideRequest } from '../../protocol/wire/decide-request.js';
+import { describeEndpoint } from '../../protocol/wire/endpoint.js';
 import type { AuditStore } from '../../store/audit/audit-store.js';
 import { renderAuditJson } from '../../reports/audit/audit-json.js';
 import { renderAuditMarkdown } from '../../reports/audit/audit-markdown.js';
@@ -42,7 +43,6 @@ import {
   JUDGE_DEADLINE_MS,
   MAX_JUDGE_INPUT_BYTES,
   checkResumeChecks,
-  describeEndpoint,
   planAudit,
   type AuditFile,
   type AuditPlan,

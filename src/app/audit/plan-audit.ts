@@ -10,7 +10,7 @@ import type { AuditRun } from '../../core/audit/run.js';
 import { UsageError } from '../../core/errors.js';
 import { InvalidBaseUrlError } from '../../protocol/client/errors.js';
 import { BUILT_IN_MODEL_NAMES } from '../../protocol/server/models/index.js';
-import { endpointFor, endpointIdentity } from '../../protocol/wire/endpoint.js';
+import { describeEndpoint, endpointFor, endpointIdentity } from '../../protocol/wire/endpoint.js';
 
 /** What a user asks of an audit (the CLI's options, or a library caller's). */
 export interface AuditRequest {
@@ -169,8 +169,4 @@ export function judgeEndpointOf(baseUrl: string): EndpointIdentity {
 
 function sameEndpoint(a: EndpointIdentity, b: EndpointIdentity): boolean {
   return a.scheme === b.scheme && a.host === b.host && a.port === b.port && a.path === b.path;
-}
-
-export function describeEndpoint(e: EndpointIdentity): string {
-  return e.scheme === 'embedded' ? 'the built-in reference server' : `${e.scheme}://${e.host}:${e.port}${e.path}`;
 }

@@ -6,7 +6,6 @@ import { checkResumable } from '../../store/resume-check.js';
 import { answeredCase, benchCase, failedCase, rightAnswers, runConfig } from '../../store/test-support/run-fixtures.js';
 import { summarizeRun } from '../../store/run-summary.js';
 import {
-  baseUrlOf,
   EMBEDDED_IDENTITY,
   planBench,
   runConfigOf,
@@ -205,14 +204,6 @@ describe('runConfigOf and startRun', () => {
     );
     expect(() => startRun(plan({ resume: { run, retryFailed: false } }), other, 'now', checkResumable)).toThrow(
       /cannot resume run 20261130-041512-ab12: model/,
-    );
-  });
-});
-
-describe('baseUrlOf', () => {
-  it('gives back the base URL of a stored endpoint', () => {
-    expect(baseUrlOf({ scheme: 'https', host: 'example.test', port: 443, path: '/api/v1/systemone' })).toBe(
-      'https://example.test:443/api',
     );
   });
 });

@@ -13,6 +13,7 @@ import type { DatasetSource } from '../../datasets/typed-decisions/load-bench-da
 import { SAMPLE_ID, TYPED_DECISIONS_ID } from '../../datasets/typed-decisions/provenance.js';
 import { stratifiedSample } from '../../core/bench/case-sample.js';
 import { checkHeaderValue } from '../../core/header-value.js';
+import { baseUrlOf } from '../../protocol/wire/endpoint.js';
 
 /** `--dataset`: the bundled sample, the fetched Typed Decisions copy, or a file (absolute path). */
 export type DatasetChoice =
@@ -240,11 +241,6 @@ export function datasetChoiceOf(config: RunConfig): DatasetChoice {
   if (config.dataset.id === TYPED_DECISIONS_ID) return { kind: 'typed-decisions' };
   if (config.dataset.file) return { kind: 'path', path: config.dataset.file.path };
   throw new UsageError(`run's dataset ${config.dataset.id} was given by path: pass --dataset PATH again to resume it`);
-}
-
-/** A base URL back from a stored endpoint identity (never had credentials or a query). */
-export function baseUrlOf(endpoint: EndpointIdentity): string {
-  return `${endpoint.scheme}://${endpoint.host}:${endpoint.port}${endpoint.path.replace(/\/v1\/systemone$/, '')}`;
 }
 
 /** The loader's source for a `--dataset` choice. */

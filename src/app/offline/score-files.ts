@@ -14,12 +14,8 @@ import {
   perQuestionEceDegenerate,
   type OfflineCaseKeys,
 } from '../../core/offline/case-record.js';
-import {
-  accuracyLeaderboard,
-  offlineIntervals,
-  pairOffline,
-  type OfflinePairing,
-} from '../../core/offline/statistics.js';
+import { offlineIntervals, pairOffline, type OfflinePairing } from '../../core/offline/statistics.js';
+import { rankByAccuracy } from '../../core/stats/accuracy-ranking.js';
 import { withCalibration } from '../../core/offline/summary.js';
 import type { CaseSample } from '../../core/stats/case-sample.js';
 import { ProblemList } from '../../core/problem-list.js';
@@ -72,12 +68,12 @@ export async function compareResultsFiles(
     datasetPath: dataset.path,
     scored,
     pairings,
-    leaderboard: accuracyLeaderboard(
-      scored,
-      (m) => m.summary.accuracy,
-      (m) => m.stats?.intervals.accuracy ?? null,
-      (m, leader) => sameDecidedCases(runs[scored.indexOf(m)]!, runs[scored.indexOf(leader)]!),
-    ),
+    leaderboard: rankByAccuracy(scored, {
+      accuracyOf: (m) => m.summary.accuracy,
+      intervalOf: (m) => m.stats?.intervals.accuracy ?? null,
+      ties: 'overlap',
+      sameCases: (m, leader) => sameDecidedCases(runs[scored.indexOf(m)]!, runs[scored.indexOf(leader)]!),
+    }),
   };
 }
 

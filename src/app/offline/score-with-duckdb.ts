@@ -6,7 +6,7 @@
  * CalibrationAccumulator, so the report is the in-process scorer's, rendered by the same
  * renderers. What the engine checks (and does not) is in docs/file-formats.md.
  */
-import { mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CalibrationAccumulator } from '../../core/calibration.js';
@@ -34,6 +34,7 @@ import { DEFAULT_CONVENTIONS, type Conventions } from '../../core/stats/conventi
 import { offlineSummaryOf } from '../../core/offline/summary.js';
 import { DEFAULT_PROBLEM_CAP, ProblemList } from '../../core/problem-list.js';
 import type { ScoredModel } from '../../reports/offline/score-json.js';
+import { startsWithParquetMagic } from '../../datasets/parquet-rows.js';
 
 /** The version `score --engine duckdb` is tested with (package.json pins it). */
 export const DUCKDB_PACKAGE = '@duckdb/node-api@1.5.6-r.1';
@@ -116,23 +117,12 @@ async function fileOf(path: string): Promise<OfflineSqlFile> {
   try {
     const s = await stat(path);
     if (s.isDirectory()) throw unreadable(path, 'is a directory');
+    // As the default engine: a .parquet name, or the Parquet magic bytes under any name.
+    return { path, format: /\.parquet$/i.test(path) || (await startsWithParquetMagic(path)) ? 'parquet' : 'jsonl' };
   } catch (err) {
     if (err instanceof DecidekitError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     throw unreadable(path, code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : String(err));
-  }
-  // As the default engine: a .parquet name, or the Parquet magic bytes under any name.
-  return { path, format: /\.parquet$/i.test(path) || (await startsWithParquetMagic(path)) ? 'parquet' : 'jsonl' };
-}
-
-async function startsWithParquetMagic(path: string): Promise<boolean> {
-  const handle = await open(path, 'r');
-  try {
-    const head = Buffer.alloc(4);
-    const { bytesRead } = await handle.read(head, 0, 4, 0);
-    return bytesRead === 4 && head.toString('latin1') === 'PAR1';
-  } finally {
-    await handle.close();
   }
 }
 

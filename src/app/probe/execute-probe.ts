@@ -21,7 +21,7 @@ import {
   summarizeConformance,
   type JudgedItem,
 } from '../../core/probe/conformance.js';
-import { readDistributions } from '../../core/probe/read-answers.js';
+import { readDistributions } from '../../protocol/wire/decide-response.js';
 import {
   ROBUSTNESS_PROBE_IDS,
   summarizeRobustness,

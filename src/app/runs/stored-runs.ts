@@ -7,7 +7,8 @@ import { compareRuns, type RunComparison } from '../../core/bench/run-diff.js';
 import type { BenchRun } from '../../core/bench/run.js';
 import { DecidekitError } from '../../core/errors.js';
 import { openRunStore, type RunStore, type StoredRunHead } from '../../store/index.js';
-import type { StoreCheck, StoredRunStatus } from '../../store/run-store.js';
+import type { StoreCheck } from '../../store/run-store.js';
+import { readStoreOverview, type StoreOverview } from '../../store/store-overview.js';
 import { statesOfRun } from './run-case-states.js';
 import { analyzeRun, type AnalyzedRun } from '../run-analysis.js';
 import type { ConventionChoice } from '../../core/bench/run-conventions.js';
@@ -22,25 +23,13 @@ function describeEce(c: Conventions): string {
   return `ECE over ${c.eceBins} ${c.eceBinning} bins, ${c.eceAverage === 'pooled' ? 'pooled' : 'averaged per question'}`;
 }
 
-/** The newest runs first; a store that does not exist yet holds no runs. */
-export function listStoredRuns(storePath: string, options: { readonly limit?: number } = {}): StoredRunHead[] {
-  try {
-    return withStore(storePath, (s) => s.listRuns(options.limit === undefined ? {} : { limit: options.limit }));
-  } catch (err) {
-    if (err instanceof DecidekitError && err.code === 'store_missing') return [];
-    throw err;
-  }
-}
-
-/** How many runs the store holds by status (none for a store that does not exist yet). */
-export function countStoredRuns(storePath: string): Readonly<Record<StoredRunStatus, number>> {
-  try {
-    return withStore(storePath, (s) => s.countRuns());
-  } catch (err) {
-    if (err instanceof DecidekitError && err.code === 'store_missing')
-      return { running: 0, complete: 0, incomplete: 0, interrupted: 0 };
-    throw err;
-  }
+/**
+ * What `runs list` shows, over one connection: the newest runs, audits and probes (at most
+ * `limit` of each, applied in the queries) and how many of each the store holds; a store
+ * that does not exist yet holds nothing.
+ */
+export function listStore(storePath: string, options: { readonly limit?: number } = {}): StoreOverview {
+  return readStoreOverview(storePath, options);
 }
 
 /** `PRAGMA quick_check` and every run (or the one named) re-checked against its decisions. */
@@ -55,31 +44,6 @@ export function deleteStoredRun(storePath: string, prefix: string): string {
     const id = store.resolveId(prefix);
     store.deleteRun(id);
     return id;
-  } finally {
-    store.close();
-  }
-}
-
-/** Stored audits, newest first (none when the store has none, or cannot hold them yet). */
-export async function listStoredAudits(storePath: string, options: { readonly limit?: number } = {}) {
-  const { openAuditStore } = await import('../../store/audit/sqlite-audit-store.js');
-  return listIfStored(
-    () => openAuditStore(storePath, { mustExist: true }),
-    (store) => store.listAudits(options.limit === undefined ? {} : { limit: options.limit }),
-  );
-}
-
-/** Lists from a store that may not exist yet: none when the store file is missing. */
-function listIfStored<S extends { close(): void }, T>(open: () => S, list: (store: S) => readonly T[]): readonly T[] {
-  let store;
-  try {
-    store = open();
-  } catch (err) {
-    if (err instanceof DecidekitError && err.code === 'store_missing') return [];
-    throw err;
-  }
-  try {
-    return list(store);
   } finally {
     store.close();
   }
@@ -233,15 +197,6 @@ function requireRun(store: RunStore, prefix: string) {
   return { head, run };
 }
 
-/** Stored probes, newest first (none when the store has none yet). */
-export async function listStoredProbes(storePath: string, options: { readonly limit?: number } = {}) {
-  const { openProbeStore } = await import('../../store/probe/sqlite-probe-store.js');
-  return listIfStored(
-    () => openProbeStore(storePath, { mustExist: true }),
-    (store) => store.listProbes(options.limit === undefined ? {} : { limit: options.limit }),
-  );
-}
-
 /** One stored probe by id or unique id prefix (`probe-…`); an unknown probe or a missing store is an error. */
 export async function readStoredProbe(storePath: string, prefix: string) {
   const { openProbeStore } = await import('../../store/probe/sqlite-probe-store.js');
@@ -270,11 +225,20 @@ export async function readStoredAudit(storePath: string, prefix: string) {
 
 /**
  * Refuses the id of a stored audit or probe where a bench run is expected (`report`, `runs
- * export`), saying what it is and the command that shows it, `--store` included when given.
- * Any other id, or an audit or probe id the store does not hold, passes (the run store then
- * says it is unknown).
+ * export`, `runs compare`, `runs gate`, `runs delete`), saying what it is and the command
+ * that shows it, `--store` included when given. Any other id, or an audit or probe id the
+ * store does not hold, passes (the run store then says it is unknown).
  */
 export async function refuseOtherKind(
+  storePath: string,
+  prefixes: string | readonly string[],
+  options: { readonly command: string; readonly storeArg?: string | undefined },
+): Promise<void> {
+  for (const prefix of typeof prefixes === 'string' ? [prefixes] : prefixes)
+    await refuseOne(storePath, prefix, options);
+}
+
+async function refuseOne(
   storePath: string,
   prefix: string,
   options: { readonly command: string; readonly storeArg?: string | undefined },

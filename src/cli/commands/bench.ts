@@ -1,22 +1,18 @@
 import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
-import type { BenchRequest } from '../../app/bench/plan-bench.js';
-import { decimal, defineCommand, flag, integer, text } from '../define-command.js';
-import { colourEnabled, interruptedExitCode, writeInPieces } from '../io.js';
+import { decimal, defineCommand, flag, integer, MAX_TIMER_SECONDS, text } from '../define-command.js';
 import { given } from '../given.js';
-import { cacheDirOf, datasetChoiceOf } from '../locations.js';
+import { cacheDirOf } from '../locations.js';
 import {
   apiKeyOf,
+  benchDatasetOf,
   benchDatasetOption,
   keptInStoreOptions,
   keptStorePathOf,
   modelServerOptions,
 } from '../shared-options.js';
 import { TOOL_VERSION } from '../version.js';
-import { conventionChoiceOf, statisticsOptions } from '../statistics-options.js';
-
-/** Node timers hold at most 2^31 - 1 ms (about 24.8 days). */
-const MAX_TIMEOUT_SEC = Math.floor((2 ** 31 - 1) / 1000);
+import { conventionChoiceOf, seedOption, statisticsOptions } from '../statistics-options.js';
 
 export const command = defineCommand({
   name: 'bench',
@@ -29,7 +25,7 @@ benchmarks its default model on the bundled synthetic sample.`,
     ...modelServerOptions('embedded reference server'),
     dataset: benchDatasetOption,
     parallel: integer('N', 'requests in flight (a resumed run keeps its own)', { min: 1, max: 1024, defaultText: '1' }),
-    timeout: decimal('SEC', 'per-request timeout in seconds', { above: 0, max: MAX_TIMEOUT_SEC, defaultText: '60' }),
+    timeout: decimal('SEC', 'per-request timeout in seconds', { above: 0, max: MAX_TIMER_SECONDS, defaultText: '60' }),
     retries: integer('N', 'retries of 429/502/503/504', { min: 0, max: 10, defaultText: '2' }),
     limit: integer('N', 'only the first N cases of the file (a filtered run, never compared with a full one)', {
       min: 1,
@@ -50,15 +46,7 @@ benchmarks its default model on the bundled synthetic sample.`,
     redact: flag('show the server host as <redacted> in reports'),
     json: flag('print the run as one JSON document; progress as JSON lines on stderr'),
     ...statisticsOptions,
-    seed: integer(
-      'S',
-      'seed of --sample, of the bootstrap intervals and of the ECE noise floor\n(stored with the run)',
-      {
-        min: 0,
-        max: 2 ** 32 - 1,
-        defaultText: '1',
-      },
-    ),
+    seed: seedOption('seed of --sample, of the bootstrap intervals and of the ECE noise floor\n(stored with the run)'),
   },
   exitCodes: '0 complete, 1 incomplete run or invalid input, 2 usage error, 130 interrupted (143 by SIGTERM).',
   examples: [
@@ -67,13 +55,13 @@ benchmarks its default model on the bundled synthetic sample.`,
     'decidekit bench --resume 20261130-041512-ab12',
   ],
   async run({ values: v }, io) {
-    const apiKey = apiKeyOf(v['api-key'], io);
-    const request: BenchRequest = {
+    // Parse: the request as given (a stored run's own settings fill the rest when resuming).
+    const request = {
       ...given({
         baseUrl: v['base-url'],
         model: v.model,
-        apiKey,
-        dataset: v.dataset === undefined ? undefined : datasetChoiceOf(v.dataset, io),
+        apiKey: apiKeyOf(v['api-key'], io),
+        dataset: await benchDatasetOf(v.dataset, io, 'bench'),
         parallel: v.parallel,
         timeoutSec: v.timeout,
         retries: v.retries,
@@ -88,22 +76,9 @@ benchmarks its default model on the bundled synthetic sample.`,
       storePath: keptStorePathOf(v, io),
       conventions: conventionChoiceOf(v),
     };
-    if (request.dataset?.kind === 'path') {
-      const { refuseWrongFiles } = await import('../wrong-file.js');
-      await refuseWrongFiles(
-        [{ option: '--dataset', path: request.dataset.path, expects: 'typed-decisions' }],
-        io.cwd,
-        'bench',
-      );
-    }
+    // Plan, execute, print.
     const { planBenchFromStore, executeBench } = await import('../../app/bench/execute-bench.js');
-    const { renderBenchStart } = await import('../../reports/bench/bench-messages.js');
-    const { createProgressWriter } = await import('../progress-writer.js');
-    const say = (line: string) => (v.json ? undefined : io.stderr.write(`${line}\n`));
-    const progress = createProgressWriter(io.stderr, v.json ? 'json' : io.stderr.isTTY ? 'bar' : 'lines', {
-      colour: colourEnabled(io.stderr, io.env),
-      now: () => performance.now(),
-    });
+    const { benchCallbacks, printBenchOutcome } = await import('../bench-console.js');
     const outcome = await executeBench(await planBenchFromStore(request), {
       toolVersion: TOOL_VERSION,
       cacheDir: cacheDirOf(io),
@@ -112,31 +87,9 @@ benchmarks its default model on the bundled synthetic sample.`,
       ...(v.out === undefined ? {} : { outDir: resolve(io.cwd, v.out) }),
       redactHost: v.redact,
       statistics: { choice: conventionChoiceOf(v), intervals: !v['no-ci'] },
-      onStart: (start) => say(renderBenchStart(start)),
-      onProgress: (p) => progress.update(p),
-      onSent: () => progress.finish(),
-      onNote: (note) => io.stderr.write(`decidekit bench: note: ${note}\n`),
       readCases: v.json,
+      ...benchCallbacks(io, v.json),
     });
-    if (outcome.kind === 'stopped') {
-      io.stderr.write(`decidekit bench: stopped: ${outcome.message}\n`);
-      return 1;
-    }
-    try {
-      const { renderFinishedBench } = await import('../../reports/bench/bench-report.js');
-      const text = renderFinishedBench(outcome, {
-        json: v.json,
-        redactHost: v.redact,
-        storeOption: v.store ?? null,
-        colour: colourEnabled(io.stdout, io.env),
-        ...(io.stdout.columns ? { width: io.stdout.columns } : {}),
-      });
-      writeInPieces(io.stdout, text.stdout);
-      for (const line of text.stderr) io.stderr.write(`${line}\n`);
-    } finally {
-      outcome.dispose();
-    }
-    if (outcome.interrupted) return interruptedExitCode(io.signal);
-    return outcome.writeError === null && outcome.run.summary.status === 'complete' ? 0 : 1;
+    return printBenchOutcome(outcome, io, { json: v.json, redactHost: v.redact, storeOption: v.store ?? null });
   },
 });

@@ -7,7 +7,7 @@ import {
 } from '../../core/offline/model-ranking.js';
 import { defineCommand, flag, list, oneOf, text } from '../define-command.js';
 import { requiredValue } from '../option-checks.js';
-import { conventionsFromOptions, statisticsOptions } from '../statistics-options.js';
+import { conventionsFromOptions, fileStatisticsOptions } from '../statistics-options.js';
 
 const METRICS = Object.keys(COMPARE_SORT_METRICS) as CompareSortMetric[];
 
@@ -42,7 +42,7 @@ ranked by accuracy, marking models whose interval overlaps the leader's as tied.
         return sortOption.parse(raw, name);
       },
     },
-    ...statisticsOptions,
+    ...fileStatisticsOptions,
     json: flag('one JSON document, unrounded numbers'),
     html: text('FILE', 'also write an HTML report (metrics, reliability diagrams) to FILE'),
   },

@@ -1,14 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import type { LiveSession } from '../../app/live/run-live.js';
 import type { LiveState } from '../../monitor/live-state.js';
-import { decimal, defineCommand, flag, integer, text } from '../define-command.js';
+import { decimal, defineCommand, flag, integer, MAX_TIMER_SECONDS, text } from '../define-command.js';
 import { colourEnabled, type CliIo } from '../io.js';
-import { cacheDirOf, datasetChoiceOf } from '../locations.js';
-import { apiKeyOf, benchDatasetOption, modelServerOptions } from '../shared-options.js';
+import { cacheDirOf } from '../locations.js';
+import { apiKeyOf, benchDatasetOf, benchDatasetOption, modelServerOptions } from '../shared-options.js';
 import type { TerminalPorts } from '../terminal-screen.js';
 
-/** Node timers hold at most 2^31 - 1 ms (about 24.8 days). */
-const MAX_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 /** How often the clock ticks into the monitor (banner expiry, session time). */
 const TICK_MS = 250;
 
@@ -29,8 +27,8 @@ prints one line per probe (--json: one JSON object per probe). A server that ans
   options: {
     ...modelServerOptions('embedded reference server with /metrics'),
     dataset: benchDatasetOption,
-    interval: decimal('SEC', 'pause between probes in seconds', { min: 0, max: MAX_SECONDS, default: 0.5 }),
-    timeout: decimal('SEC', 'probe timeout in seconds', { above: 0, max: MAX_SECONDS, default: 10 }),
+    interval: decimal('SEC', 'pause between probes in seconds', { min: 0, max: MAX_TIMER_SECONDS, default: 0.5 }),
+    timeout: decimal('SEC', 'probe timeout in seconds', { above: 0, max: MAX_TIMER_SECONDS, default: 10 }),
     'metrics-url': text('URL', 'where to read llama.cpp counters', { defaultText: '<base URL>/metrics' }),
     window: integer('N', 'decisions in the rolling window (accuracy, ECE, histogram)', {
       min: 1,
@@ -48,23 +46,14 @@ prints one line per probe (--json: one JSON object per probe). A server that ans
   ],
   async run({ values: v }, io) {
     const apiKey = apiKeyOf(v['api-key'], io);
-    if (v.dataset !== undefined) {
-      const choice = datasetChoiceOf(v.dataset, io);
-      const { refuseWrongFiles } = await import('../wrong-file.js');
-      if (choice.kind === 'path')
-        await refuseWrongFiles(
-          [{ option: '--dataset', path: choice.path, expects: 'typed-decisions' }],
-          io.cwd,
-          'live',
-        );
-    }
+    const dataset = await benchDatasetOf(v.dataset, io, 'live');
     const { openLive } = await import('../../app/live/run-live.js');
     const session = await openLive(
       {
         ...(v['base-url'] === undefined ? {} : { baseUrl: v['base-url'] }),
         ...(v.model === undefined ? {} : { model: v.model }),
         ...(apiKey === undefined ? {} : { apiKey }),
-        ...(v.dataset === undefined ? {} : { dataset: datasetChoiceOf(v.dataset, io) }),
+        ...(dataset === undefined ? {} : { dataset }),
         intervalMs: v.interval * 1000,
         timeoutMs: v.timeout * 1000,
         ...(v['metrics-url'] === undefined ? {} : { metricsUrl: v['metrics-url'] }),

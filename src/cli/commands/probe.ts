@@ -5,15 +5,17 @@ import { defineCommand, flag, integer, oneOf, text } from '../define-command.js'
 import { colourEnabled, interruptedExitCode } from '../io.js';
 import { given } from '../given.js';
 import { plural } from '../../reports/format.js';
-import { cacheDirOf, datasetChoiceOf } from '../locations.js';
+import { cacheDirOf } from '../locations.js';
 import {
   apiKeyOf,
+  benchDatasetOf,
   benchDatasetOption,
   keptInStoreOptions,
   keptStorePathOf,
   modelServerOptions,
 } from '../shared-options.js';
 import { TOOL_VERSION } from '../version.js';
+import { seedOption } from '../statistics-options.js';
 
 export const command = defineCommand({
   name: 'probe',
@@ -42,11 +44,7 @@ repeat. One request at a time. Without --base-url, probes the built-in reference
         defaultText: '50',
       },
     ),
-    seed: integer('S', 'seed of the case sample, the option shuffles and the intervals', {
-      min: 0,
-      max: 2 ** 32 - 1,
-      defaultText: '1',
-    }),
+    seed: seedOption('seed of the case sample, the option shuffles and the intervals'),
     only: oneOf('PART', ['conformance', 'robustness'], 'run one half of the probe (default both)'),
     ...keptInStoreOptions('probe'),
     out: text('DIR', 'write <probe>.json, <probe>.md and <probe>.html into DIR'),
@@ -61,15 +59,7 @@ repeat. One request at a time. Without --base-url, probes the built-in reference
   ],
   async run({ values: v }, io) {
     const apiKey = apiKeyOf(v['api-key'], io);
-    const dataset = v.dataset === undefined ? undefined : datasetChoiceOf(v.dataset, io);
-    if (dataset?.kind === 'path') {
-      const { refuseWrongFiles } = await import('../wrong-file.js');
-      await refuseWrongFiles(
-        [{ option: '--dataset', path: dataset.path, expects: 'typed-decisions' }],
-        io.cwd,
-        'probe',
-      );
-    }
+    const dataset = await benchDatasetOf(v.dataset, io, 'probe');
     const request: ProbeRequest = {
       ...given({
         baseUrl: v['base-url'],

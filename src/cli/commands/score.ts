@@ -2,7 +2,7 @@ import { UsageError } from '../../core/errors.js';
 import { decimal, defineCommand, flag, list, oneOf, text } from '../define-command.js';
 import { colourEnabled } from '../io.js';
 import { requiredValue } from '../option-checks.js';
-import { conventionsFromOptions, statisticsOptions } from '../statistics-options.js';
+import { conventionsFromOptions, fileStatisticsOptions } from '../statistics-options.js';
 
 export const command = defineCommand({
   name: 'score',
@@ -26,7 +26,7 @@ larger than memory, JSONL (.gz) or Parquet: the same numbers and report, without
     dataset: text('FILE', 'dataset JSONL (one case a line) or Parquet (one a row) (required)'),
     results: list('FILE', "one model's results, JSONL or Parquet (required)"),
     threshold: decimal('P', 'yes/no cases: predicted yes iff P(yes) >= P', { min: 0, max: 1, default: 0.5 }),
-    ...statisticsOptions,
+    ...fileStatisticsOptions,
     engine: oneOf('ENGINE', ['node', 'duckdb'], 'score in this process (node) or inside DuckDB (duckdb)', {
       default: 'node',
     }),

@@ -55,6 +55,7 @@ describe('summarizeAudit', () => {
     expect(s.counts).toEqual({ agrees: 5, disagrees: 3, abstained: 1, unavailable: 1 });
     expect(s.unavailable).toEqual({ timeout: 1 });
     const c = s.checks[0]!;
+    expect(c.compared).toBe(8);
     expect(c.agreementRate).toBe(5 / 8);
     expect(c.kappa!.kappa).toBeCloseTo(0.25, 12);
     const se = Math.sqrt(0.1171875);

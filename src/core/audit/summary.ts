@@ -2,6 +2,7 @@ import { countFlips, type AnswerPair, type FlipCount } from '../order-flips.js';
 import { assertNever } from '../question.js';
 import { cohenKappa, type Kappa } from './agreement.js';
 import {
+  comparedCount,
   verdictWordOf,
   type AuditOutcome,
   type AuditStatus,
@@ -33,7 +34,9 @@ export interface CheckAgreement {
   readonly checkId: string;
   readonly audited: number;
   readonly counts: Readonly<Record<AuditStatus, number>>;
-  /** agrees / (agrees + disagrees); null when nothing was compared. */
+  /** Audits the judge answered with an option (agrees + disagrees). */
+  readonly compared: number;
+  /** agrees / compared; null when nothing was compared. */
   readonly agreementRate: number | null;
   readonly kappa: Kappa | null;
   /** Rows: deterministic labels (the check's options); columns: the options, then `abstained`, `unavailable`. */
@@ -120,12 +123,13 @@ export function agreementOf(check: CheckOptions, verdicts: readonly AuditVerdict
         assertNever(o);
     }
   }
-  const compared = counts.agrees + counts.disagrees;
+  const compared = comparedCount(counts);
   const probed = verdicts.some((v) => v.probe !== null);
   return {
     checkId: check.id,
     audited: verdicts.length,
     counts,
+    compared,
     agreementRate: compared === 0 ? null : counts.agrees / compared,
     kappa: cohenKappa(table.map((r) => r.slice(0, labels.length))),
     confusion: { labels, columns, counts: table },

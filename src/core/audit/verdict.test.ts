@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareWithLabel, parseJudgeAnswer, verdictWordOf } from './verdict.js';
+import { comparedCount, compareWithLabel, noVerdictCount, parseJudgeAnswer, verdictWordOf } from './verdict.js';
 
 const OPTIONS = ['claimed', 'not_claimed', 'unclear'];
 const body = (answer: unknown) => ({ answers: { verdict: answer } });
@@ -67,5 +67,13 @@ describe('compareWithLabel', () => {
     const tie = answer({ claimed: 0.5, not_claimed: 0.5 }, 'claimed');
     expect(compareWithLabel(tie, 'claimed')).toMatchObject({ status: 'abstained', reason: 'tie' });
     expect(verdictWordOf(tie)).toBe('tie');
+  });
+});
+
+describe('audit counts', () => {
+  it('compares the answered audits and counts the rest as without a verdict', () => {
+    const counts = { agrees: 5, disagrees: 2, abstained: 3, unavailable: 1 };
+    expect(comparedCount(counts)).toBe(7);
+    expect(noVerdictCount(counts)).toBe(4);
   });
 });

@@ -36,6 +36,16 @@ export type AuditOutcome =
 export type AuditStatus = AuditOutcome['status'];
 export const AUDIT_STATUSES: readonly AuditStatus[] = ['agrees', 'disagrees', 'abstained', 'unavailable'];
 
+/** Audits the judge answered with one of the options (agrees + disagrees): agreement's denominator. */
+export function comparedCount(counts: Readonly<Record<AuditStatus, number>>): number {
+  return counts.agrees + counts.disagrees;
+}
+
+/** Audits without a verdict: the judge abstained or could not be asked (abstained + unavailable). */
+export function noVerdictCount(counts: Readonly<Record<AuditStatus, number>>): number {
+  return counts.abstained + counts.unavailable;
+}
+
 const own = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
 
 /**

@@ -47,4 +47,18 @@ describe('rankRuns', () => {
       ['x', 3, false],
     ]);
   });
+
+  it('ranks runs without accuracy last, sharing the rank after the last ranked run', () => {
+    const none = (id: string) => {
+      const e = entry(id, 0, 0, 1);
+      return { ...e, run: { ...e.run, summary: { ...e.run.summary, accuracy: null } } };
+    };
+    const rows = rankRuns([none('n1'), entry('a', 0.7, 0.6, 0.8), none('n2'), entry('b', 0.5, 0.4, 0.55)]);
+    expect(rows.map((r) => [r.id, r.rank])).toEqual([
+      ['a', 1],
+      ['b', 2],
+      ['n1', 3],
+      ['n2', 3],
+    ]);
+  });
 });

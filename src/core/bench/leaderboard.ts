@@ -1,14 +1,15 @@
 /**
- * Several runs of the same work side by side, ranked by accuracy (highest first). A run
- * whose accuracy interval overlaps the leader's is marked tied with it: on this many cases
- * the data cannot tell them apart.
+ * Several runs of the same work side by side, ranked by accuracy (highest first) with the
+ * one ranking rule of core/stats/accuracy-ranking.ts. A run whose accuracy interval overlaps
+ * the leader's is marked tied with it: on this many cases the data cannot tell them apart.
  */
 import type { BenchRun } from './run.js';
 import type { HeadlineMetric, RunStatistics } from './run-statistics.js';
-import { intervalsOverlap, type Interval } from '../stats/bootstrap.js';
+import type { Interval } from '../stats/bootstrap.js';
+import { rankByAccuracy } from '../stats/accuracy-ranking.js';
 
 export interface LeaderboardRow {
-  /** Competition rank by accuracy: 1, 2, 2, 4. */
+  /** Competition rank by accuracy: 1, 2, 2, 4; runs without accuracy share the rank after the last ranked one. */
   readonly rank: number;
   readonly id: string;
   readonly label: string | null;
@@ -17,7 +18,7 @@ export interface LeaderboardRow {
   readonly values: Readonly<Record<HeadlineMetric, number | null>>;
   /** Null when intervals were turned off. */
   readonly intervals: Readonly<Record<HeadlineMetric, Interval | null>> | null;
-  /** The leader itself, or a run whose accuracy interval overlaps the leader's. */
+  /** The leader itself, a run of the leader's accuracy, or one whose accuracy interval overlaps the leader's. */
   readonly tiedWithLeader: boolean;
 }
 
@@ -25,30 +26,23 @@ export interface LeaderboardRow {
 export function rankRuns(
   runs: ReadonlyArray<{ readonly run: BenchRun; readonly statistics: RunStatistics }>,
 ): LeaderboardRow[] {
-  const order = runs
-    .map((r, i) => ({ ...r, i }))
-    .sort((x, y) => (y.run.summary.accuracy ?? -1) - (x.run.summary.accuracy ?? -1) || x.i - y.i);
-  const leader = order[0];
-  const leaderInterval = leader?.statistics.intervals?.accuracy ?? null;
-  let rank = 0;
-  let previous: number | null | undefined;
-  return order.map(({ run, statistics }, position): LeaderboardRow => {
+  const ranked = rankByAccuracy(runs, {
+    accuracyOf: (r) => r.run.summary.accuracy,
+    intervalOf: (r) => r.statistics.intervals?.accuracy ?? null,
+    ties: 'with-leader',
+  });
+  const unranked = ranked.filter((r) => r.rank !== null).length + 1;
+  return ranked.map(({ row: { run, statistics }, rank, tiedWithLeader }): LeaderboardRow => {
     const s = run.summary;
-    if (s.accuracy !== previous) rank = position + 1;
-    previous = s.accuracy;
-    const own = statistics.intervals?.accuracy ?? null;
     return {
-      rank,
+      rank: rank ?? unranked,
       id: run.id,
       label: run.label,
       model: run.config.model,
       decisions: s.total,
       values: { accuracy: s.accuracy, kl: s.kl, brier: s.brier, logLoss: s.logLoss ?? null, ece: s.ece },
       intervals: statistics.intervals,
-      tiedWithLeader:
-        position === 0 ||
-        (s.accuracy !== null && s.accuracy === leader!.run.summary.accuracy) ||
-        (own !== null && leaderInterval !== null && intervalsOverlap(own, leaderInterval)),
+      tiedWithLeader,
     };
   });
 }

@@ -260,7 +260,9 @@ export type GroupMetricName = 'accuracy' | 'kl' | 'brier' | 'logLoss' | 'ece' | 
 
 /** Why each absent (null) metric of a group is absent; metrics with a value have no entry. */
 export function metricGroupNullReasons(
-  g: Omit<MetricGroup, 'logLoss'> & { readonly logLoss?: number | null },
+  g: Pick<MetricGroup, 'total' | 'accuracy' | 'kl' | 'brier' | 'ece' | 'meanConfidence'> & {
+    readonly logLoss?: number | null;
+  },
 ): Partial<Record<GroupMetricName, string>> {
   const out: Partial<Record<GroupMetricName, string>> = {};
   const unanswered = g.total === 0 ? 'no decisions' : `no decision was answered (${g.total} failed)`;

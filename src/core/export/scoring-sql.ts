@@ -14,6 +14,7 @@
  */
 import { UsageError } from '../errors.js';
 import { CALIBRATION_BINS } from '../calibration.js';
+import { quoteIdentifier } from '../sql-text.js';
 
 export type SqlDialect = 'duckdb' | 'postgres';
 
@@ -113,10 +114,6 @@ export function parseTableName(text: string): TableName {
       );
   }
   return { parts };
-}
-
-function quoteIdentifier(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
 }
 
 export interface ScoringSqlOptions {

@@ -10,6 +10,7 @@
  */
 import { CALIBRATION_BINS } from '../calibration.js';
 import { PROBABILITY_SUM_TOLERANCE } from '../question.js';
+import { quoteIdentifier, sqlString } from '../sql-text.js';
 import { MAX_RESULT_MEASURE } from './case.js';
 import { LOG_LOSS_FLOOR } from './prediction.js';
 
@@ -31,15 +32,6 @@ export const PARQUET_JSON_TEXT_COLUMNS: readonly string[] = ['decision', 'option
 /** The column names and types of a Parquet file (to find its JSON text columns). */
 export function parquetColumnsSql(path: string): string {
   return `DESCRIBE SELECT * FROM read_parquet(${sqlString(path)})`;
-}
-
-function quoteIdentifier(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
-
-/** A SQL string literal. */
-export function sqlString(text: string): string {
-  return `'${text.replaceAll("'", "''")}'`;
 }
 
 /** A double literal that reads back as exactly `x`. */

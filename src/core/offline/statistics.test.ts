@@ -1,49 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONVENTIONS } from '../stats/conventions.js';
 import { offlineCaseSample, OfflineCaseRecord } from './case-record.js';
-import { accuracyLeaderboard, offlineIntervals, pairOffline } from './statistics.js';
+import { offlineIntervals, pairOffline } from './statistics.js';
 import { summarizeOffline } from './summary.js';
 import type { OfflineCase, OfflineResult } from './case.js';
-
-describe('accuracyLeaderboard', () => {
-  const row = (name: string, accuracy: number | null, low = 0, high = 0) => ({ name, accuracy, ci: { low, high } });
-  const board = (rows: ReturnType<typeof row>[]) =>
-    accuracyLeaderboard(
-      rows,
-      (r) => r.accuracy,
-      (r) => (r.accuracy === null ? null : r.ci),
-    ).map((r) => [r.row.name, r.rank, r.tiedWithLeader]);
-
-  it('ranks by accuracy with competition ranks, absent last, ties against the leader by overlap', () => {
-    expect(
-      board([
-        row('c', 0.7, 0.65, 0.75),
-        row('none', null),
-        row('a', 0.8, 0.76, 0.84),
-        row('b', 0.7, 0.66, 0.76),
-        row('d', 0.78, 0.74, 0.82),
-      ]),
-    ).toEqual([
-      ['a', 1, false],
-      ['d', 2, true],
-      ['c', 3, false],
-      ['b', 3, true],
-      ['none', null, false],
-    ]);
-  });
-
-  it('marks nothing tied without intervals', () => {
-    const r = accuracyLeaderboard(
-      [0.5, 0.5],
-      (a) => a,
-      () => null,
-    );
-    expect(r.map((x) => [x.rank, x.tiedWithLeader])).toEqual([
-      [1, false],
-      [1, false],
-    ]);
-  });
-});
 
 describe('offline intervals', () => {
   const cases: OfflineCase[] = Array.from({ length: 200 }, (_, i) => ({

@@ -1,10 +1,10 @@
 /**
  * Intervals and noise for `score` and `compare` (docs/scoring.md, "Intervals and noise"):
  * each model's 95% intervals and ECE noise floor, the paired comparison of each model with
- * the first one given (McNemar on accuracy included), and the leaderboard by accuracy with
- * ties against the leader.
+ * the first one given (McNemar on accuracy included). The leaderboard ranks with
+ * `rankByAccuracy` (core/stats/accuracy-ranking.ts), shared with `runs compare`.
  */
-import { bootstrapIntervals, intervalsOverlap, pairedBootstrap } from '../stats/bootstrap.js';
+import { bootstrapIntervals, pairedBootstrap } from '../stats/bootstrap.js';
 import type { Interval, PairedComparison } from '../stats/bootstrap.js';
 import { calibrationOptionsOf, type Conventions } from '../stats/conventions.js';
 import { mcnemarExact, type McNemarResult } from '../stats/mcnemar.js';
@@ -73,57 +73,4 @@ export function pairOffline(
     paired: pairedBootstrap(first.sample, second.sample, conventions),
     mcnemar: mcnemarExact(onlyFirst, onlySecond),
   };
-}
-
-export interface LeaderboardRow<T> {
-  readonly row: T;
-  /** Competition rank by accuracy (1, 2, 2, 4); null for a model without accuracy (listed last). */
-  readonly rank: number | null;
-  /** Its accuracy interval overlaps the leader's, on the same cases (the leader itself is not marked). */
-  readonly tiedWithLeader: boolean;
-  /**
-   * Its accuracy is over the same cases as the leader's. When not, it is never marked tied:
-   * the two accuracies are over different cases (say so; the paired comparison uses the common ones).
-   */
-  readonly sameCasesAsLeader: boolean;
-}
-
-/**
- * Rows ranked by accuracy, highest first (equal accuracies share a rank, the given order
- * kept), absent accuracy last; a row whose accuracy interval overlaps the leader's, on the
- * same cases (`sameCases`, default always), is tied with it. Without intervals nothing is
- * marked tied.
- */
-export function accuracyLeaderboard<T>(
-  rows: readonly T[],
-  accuracyOf: (row: T) => number | null,
-  intervalOf: (row: T) => Interval | null,
-  sameCases: (row: T, leader: T) => boolean = () => true,
-): LeaderboardRow<T>[] {
-  const order = rows
-    .map((row, i) => ({ row, i, v: accuracyOf(row) }))
-    .sort((x, y) => {
-      if (x.v === null || y.v === null) return x.v === y.v ? x.i - y.i : x.v === null ? 1 : -1;
-      return x.v === y.v ? x.i - y.i : y.v - x.v;
-    });
-  const leader = order[0];
-  const leaderInterval = leader === undefined ? null : intervalOf(leader.row);
-  let rank = 0;
-  return order.map((x, k) => {
-    if (x.v !== null && (k === 0 || order[k - 1]!.v !== x.v)) rank = k + 1;
-    const mine = intervalOf(x.row);
-    const same = leader === undefined || k === 0 || sameCases(x.row, leader.row);
-    return {
-      row: x.row,
-      rank: x.v === null ? null : rank,
-      tiedWithLeader:
-        k > 0 &&
-        same &&
-        x.v !== null &&
-        leaderInterval !== null &&
-        mine !== null &&
-        intervalsOverlap(mine, leaderInterval),
-      sameCasesAsLeader: same,
-    };
-  });
 }

@@ -39,6 +39,18 @@ export interface ProbeRun {
   readonly durationMs: number;
 }
 
+/** Checks or probes that ran, split into passed and failed. */
+export interface PassCount {
+  readonly passed: number;
+  readonly failed: number;
+  /** passed + failed. */
+  readonly ran: number;
+}
+
+export function passCount(passed: number, failed: number): PassCount {
+  return { passed, failed, ran: passed + failed };
+}
+
 /** True when every conformance check that ran passed (no conformance: true). */
 export function isConformant(run: ProbeRun): boolean {
   return run.conformance === null || run.conformance.failed === 0;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { InvalidInputError } from '../../core/errors.js';
+import { DecidekitError, InvalidInputError } from '../../core/errors.js';
 import { answersOf } from '../../core/question.js';
 import { DatasetIntegrityError } from './dataset-errors.js';
 import { defaultCacheDir, loadBenchDataset, questionSetOf, sampleDir } from './load-bench-dataset.js';
@@ -300,6 +300,34 @@ describe('loadBenchDataset: parquet', () => {
     writeFileSync(path, typedDecisionsParquet([rows[0]!, { ...rows[1]!, gold: new RawJson('{"action": {"label": ') }]));
     const problems = await inputProblems(path);
     expect(problems[0]).toMatch(new RegExp(`bad\\.parquet:2 ${rows[1]!.id}: column gold is not valid JSON`));
+  });
+
+  it('reads row group by row group, numbering rows across the groups', async () => {
+    const rows = sampleRows('test')
+      .slice(0, 7)
+      .map((r, i) => ({ ...r, split: i % 3 === 0 ? 'train' : 'test' }));
+    const path = join(tempDir(), 'grouped.parquet');
+    writeFileSync(path, typedDecisionsParquet(rows, 2));
+    const { parquetMetadata } = await import('hyparquet');
+    const bytes = readFileSync(path);
+    expect(
+      parquetMetadata(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length)).row_groups,
+    ).toHaveLength(4);
+    const d = await loadBenchDataset({ kind: 'path', path });
+    expect(d.cases.map((c) => c.id)).toEqual(rows.filter((r) => r.split === 'test').map((r) => r.id));
+    writeFileSync(path, typedDecisionsParquet([...rows.slice(0, 4), { ...rows[4]!, gold: new RawJson('{') }], 2));
+    expect((await inputProblems(path))[0]).toMatch(
+      new RegExp(`grouped\\.parquet:5 ${rows[4]!.id}: column gold is not valid JSON`),
+    );
+  });
+
+  it('names a .parquet file that is not Parquet', async () => {
+    const path = join(tempDir(), 'fake.parquet');
+    writeFileSync(path, '{"id": "a"}\n');
+    const err = await loadBenchDataset({ kind: 'path', path }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DecidekitError);
+    expect((err as DecidekitError).code).toBe('file_unreadable');
+    expect((err as Error).message).toContain(`cannot read file: ${path} (not a readable parquet file`);
   });
 
   it('rejects a parquet file without the dataset columns', async () => {

@@ -1,10 +1,9 @@
 /** Reads Typed Decisions cases from JSONL, JSONL.gz or the dataset's parquet file. */
 import { jsonProblemMessage, parseStrictJson } from '../../core/strict-json.js';
-import { readFile } from 'node:fs/promises';
 import type { BenchCase } from '../../core/bench/case-result.js';
-import { DecidekitError, InvalidInputError } from '../../core/errors.js';
+import { InvalidInputError } from '../../core/errors.js';
 import { isRecord } from '../../core/json-value.js';
-import { ZLIB_DECOMPRESSORS } from '../parquet-rows.js';
+import { readParquetRows } from '../parquet-rows.js';
 import { readLines } from '../read-lines.js';
 import { CaseCollector } from './case-collector.js';
 
@@ -88,7 +87,8 @@ export type DecodedParquetRow =
 
 /**
  * Decodes the dataset's parquet file (columns id, split, workflow, state, questions, gold,
- * factors, label_agreement, n_questions; the JSON columns are strings) into decoded rows.
+ * factors, label_agreement, n_questions; the JSON columns are strings) into decoded rows,
+ * one row group at a time through the one Parquet reader (datasets/parquet-rows.ts).
  * Rows of other splits are left out when `split` is given. Hidden columns are not read.
  */
 export async function decodeParquetRows(
@@ -96,78 +96,56 @@ export async function decodeParquetRows(
   options: ReadCasesOptions = {},
 ): Promise<{ rows: DecodedParquetRow[]; total: number; splits: Set<string> }> {
   const file = options.displayName ?? path;
-  let buffer: ArrayBuffer;
-  try {
-    const bytes = await readFile(path);
-    buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new DecidekitError(
-      'file_unreadable',
-      `cannot read file: ${file} (${code === 'ENOENT' ? 'no such file' : err instanceof Error ? err.message : String(err)})`,
-      { context: { file }, cause: err },
-    );
-  }
-  // Loaded only for parquet files: JSONL runs never pay for the parquet reader.
-  const { parquetMetadata, parquetReadObjects } = await import('hyparquet');
-  let columnNames: string[];
-  try {
-    const metadata = parquetMetadata(buffer);
-    columnNames = metadata.schema.slice(1).map((e) => e.name);
-  } catch (err) {
-    throw fileProblem(file, `not a readable parquet file (${err instanceof Error ? err.message : String(err)})`);
-  }
-  const missing = REQUIRED_COLUMNS.filter((c) => !columnNames.includes(c));
-  if (missing.length > 0)
-    throw fileProblem(
-      file,
-      `missing column${missing.length === 1 ? '' : 's'} ${missing.join(', ')} (columns: ${columnNames.join(', ')})`,
-    );
-  const columns: string[] = [...REQUIRED_COLUMNS, ...(columnNames.includes('split') ? ['split'] : [])];
-
-  let objects: Record<string, unknown>[];
-  try {
-    objects = await parquetReadObjects({ file: buffer, columns, compressors: ZLIB_DECOMPRESSORS });
-  } catch (err) {
-    throw fileProblem(file, `cannot decode parquet data (${err instanceof Error ? err.message : String(err)})`);
-  }
-
   const rows: DecodedParquetRow[] = [];
   const splits = new Set<string>();
-  objects.forEach((object, index) => {
-    const row = index + 1;
-    const split = typeof object['split'] === 'string' ? object['split'] : null;
-    if (split !== null) splits.add(split);
-    if (options.split !== undefined && split !== null && split !== options.split) return;
-    const id = object['id'];
-    const caseId = typeof id === 'string' ? id : undefined;
-    const value: Record<string, unknown> = { id, workflow: object['workflow'] };
-    for (const column of JSON_COLUMNS) {
-      const raw = object[column];
-      if (typeof raw !== 'string') {
-        value[column] = raw;
-        continue;
+  const info = await readParquetRows(
+    path,
+    (object, row) => {
+      const split = typeof object['split'] === 'string' ? object['split'] : null;
+      if (split !== null) splits.add(split);
+      if (options.split !== undefined && split !== null && split !== options.split) return;
+      const id = object['id'];
+      const caseId = typeof id === 'string' ? id : undefined;
+      const value: Record<string, unknown> = { id, workflow: object['workflow'] };
+      for (const column of JSON_COLUMNS) {
+        const raw = object[column];
+        if (typeof raw !== 'string') {
+          value[column] = raw;
+          continue;
+        }
+        const parsed = parseStrictJson(raw);
+        if (parsed.ok) {
+          value[column] = parsed.value;
+        } else {
+          rows.push({
+            row,
+            split,
+            caseId,
+            field: column,
+            problem:
+              parsed.problem === 'syntax'
+                ? `column ${column} is not valid JSON (${parsed.message})`
+                : `column ${column}: ${parsed.message}`,
+          });
+          return;
+        }
       }
-      const parsed = parseStrictJson(raw);
-      if (parsed.ok) {
-        value[column] = parsed.value;
-      } else {
-        rows.push({
-          row,
-          split,
-          caseId,
-          field: column,
-          problem:
-            parsed.problem === 'syntax'
-              ? `column ${column} is not valid JSON (${parsed.message})`
-              : `column ${column}: ${parsed.message}`,
-        });
-        return;
-      }
-    }
-    rows.push({ row, split, value });
-  });
-  return { rows, total: objects.length, splits };
+      rows.push({ row, split, value });
+    },
+    {
+      columns: [...REQUIRED_COLUMNS, 'split'],
+      displayName: file,
+      check: ({ columns }) => {
+        const missing = REQUIRED_COLUMNS.filter((c) => !columns.includes(c));
+        if (missing.length > 0)
+          throw fileProblem(
+            file,
+            `missing column${missing.length === 1 ? '' : 's'} ${missing.join(', ')} (columns: ${columns.join(', ')})`,
+          );
+      },
+    },
+  );
+  return { rows, total: info.rows, splits };
 }
 
 export async function readParquetCases(path: string, options: ReadCasesOptions = {}): Promise<ReadCasesResult> {

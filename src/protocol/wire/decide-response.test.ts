@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Question, QuestionSet } from '../../core/question.js';
 import { answersOf } from '../../core/question.js';
-import { MAX_INPUT_TOKENS, parseDecideResponse } from './decide-response.js';
+import { MAX_INPUT_TOKENS, parseDecideResponse, readDistributions } from './decide-response.js';
 
 const QUESTIONS: QuestionSet = [
   [
@@ -250,6 +250,39 @@ function validBody(questions: QuestionSet, seeds: readonly number[], round: bool
   }
   return { body: { answers, usage: { input_tokens: 10, output_tokens: 0 } }, expected };
 }
+
+describe('readDistributions', () => {
+  it('reads what the strict parser accepts as the same distributions', () => {
+    const strict = parseDecideResponse(good(), QUESTIONS);
+    expect(strict.ok && readDistributions(good(), QUESTIONS)).toEqual(strict.ok && strict.value.predicted);
+  });
+
+  it('reads answers the strict parser rejects: out of range, a bad sum, another type', () => {
+    const body = good();
+    body.answers.angry = { type: 'choice', noul: 1.5 };
+    body.answers.route.probabilities = { billing: 0.2, shipping: 0.2 };
+    expect(readDistributions(body, QUESTIONS)).toEqual([
+      [0.2, 0.2, 0],
+      [1.5, 1 - 1.5],
+      [0.0023, 0.116, 0.6753, 0.2064],
+    ]);
+  });
+
+  it('gives null for an answer it cannot read, the others still read', () => {
+    const body = good();
+    delete body.answers.route;
+    body.answers.angry.noul = 'high';
+    expect(readDistributions(body, QUESTIONS)).toEqual([null, null, [0.0023, 0.116, 0.6753, 0.2064]]);
+    body.answers.urgency.probabilities[2] = null;
+    expect(readDistributions(body, QUESTIONS)[2]).toBeNull();
+  });
+
+  it('gives null everywhere for a body without answers, and takes no inherited property for one', () => {
+    expect(readDistributions([1, 2], QUESTIONS)).toEqual([null, null, null]);
+    const q: QuestionSet = [['toString', { type: 'noul', instructions: 'x' }]];
+    expect(readDistributions({ answers: {} }, q)).toEqual([null]);
+  });
+});
 
 describe('parseDecideResponse properties', () => {
   it('accepts random valid responses (exact or rounded to 4 decimals) and aligns them', () => {

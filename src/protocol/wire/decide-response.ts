@@ -1,7 +1,7 @@
 import type { PredictedAnswers } from '../../core/bench/case-result.js';
 import type { Question, QuestionSet } from '../../core/question.js';
 import { answersOf, assertNever, PROBABILITY_SUM_TOLERANCE } from '../../core/question.js';
-import { isRecord, preview } from '../../core/json-value.js';
+import { isFiniteNumber, isRecord, preview } from '../../core/json-value.js';
 
 export interface ParsedDecideResponse {
   /** Aligned with the asked questions and each question's `answersOf` order. */
@@ -46,9 +46,9 @@ export function parseDecideResponse(body: unknown, questions: QuestionSet): Deci
   const predicted: (readonly number[])[] = [];
   for (const [id, question] of questions) {
     if (!own(answers, id)) return fail(`question ${id}: not answered`);
-    const r = parseAnswer(id, question, answers[id]);
-    if (typeof r === 'string') return fail(r);
-    predicted.push(r);
+    const problem = checkAnswer(id, question, answers[id]);
+    if (problem !== null) return fail(problem);
+    predicted.push(readAnswerDistribution(question, answers[id])!);
   }
   const usage = body['usage'];
   const tokens = isRecord(usage) ? usage['input_tokens'] : undefined;
@@ -65,8 +65,47 @@ function describeNumber(v: unknown): string {
   return typeof v === 'number' ? String(v) : preview(v, 30);
 }
 
-/** Returns the aligned distribution, or the reason the answer is rejected. */
-function parseAnswer(id: string, question: Question, answer: unknown): readonly number[] | string {
+/**
+ * The distributions a decoded answer body gives, leniently (the robustness probes read
+ * answers this way; the conformance checks and `parseDecideResponse` judge the rules):
+ * per asked question, aligned with its answers, or null when it cannot be read (no answer,
+ * `noul` not a finite number, an asked answer's probability that is not one). A missing
+ * answer counts as 0; nothing is renormalised; no range or sum is checked.
+ */
+export function readDistributions(body: unknown, questions: QuestionSet): (number[] | null)[] {
+  const answers = isRecord(body) ? body['answers'] : undefined;
+  return questions.map(([id, q]) =>
+    readAnswerDistribution(q, isRecord(answers) && own(answers, id) ? answers[id] : undefined),
+  );
+}
+
+/** One answer's distribution, leniently (see `readDistributions`); null when it cannot be read. */
+function readAnswerDistribution(question: Question, answer: unknown): number[] | null {
+  if (!isRecord(answer)) return null;
+  switch (question.type) {
+    case 'noul': {
+      const p = answer['noul'];
+      return isFiniteNumber(p) ? [p, 1 - p] : null;
+    }
+    case 'choice':
+    case 'score': {
+      const probs = answer['probabilities'];
+      if (!isRecord(probs)) return null;
+      const out: number[] = [];
+      for (const name of answersOf(question)) {
+        const p = own(probs, name) ? probs[name] : 0;
+        if (!isFiniteNumber(p)) return null;
+        out.push(p);
+      }
+      return out;
+    }
+    default:
+      return assertNever(question);
+  }
+}
+
+/** The reason the answer is rejected, or null when it keeps every rule. */
+function checkAnswer(id: string, question: Question, answer: unknown): string | null {
   if (!isRecord(answer)) return `question ${id}: answer is not an object (got ${preview(answer, 40)})`;
   const type = answer['type'];
   if (type !== undefined && type !== question.type)
@@ -78,22 +117,22 @@ function parseAnswer(id: string, question: Question, answer: unknown): readonly 
       if (typeof p !== 'number' || !Number.isFinite(p))
         return `question ${id}: "noul" is not a finite number (got ${describeNumber(p)})`;
       if (p < 0 || p > 1) return `question ${id}: "noul" ${p} is outside [0, 1]`;
-      return [p, 1 - p];
+      return null;
     }
     case 'choice':
     case 'score':
-      return parseProbabilities(id, question.type, answersOf(question), answer);
+      return checkProbabilities(id, question.type, answersOf(question), answer);
     default:
       return assertNever(question);
   }
 }
 
-function parseProbabilities(
+function checkProbabilities(
   id: string,
   type: string,
   names: readonly string[],
   answer: Record<string, unknown>,
-): readonly number[] | string {
+): string | null {
   const probs = answer['probabilities'];
   if (probs === undefined) return `question ${id}: ${type} answer has no "probabilities"`;
   if (!isRecord(probs)) return `question ${id}: "probabilities" is not an object (got ${preview(probs, 40)})`;
@@ -106,21 +145,15 @@ function parseProbabilities(
   // The sum covers the asked answers only: mass on keys that are not answers is ignored for
   // scoring, so it must not make a short distribution look whole.
   let sum = 0;
-  const out = new Array<number>(names.length);
   let known = 0;
-  for (let i = 0; i < names.length; i++) {
-    const name = names[i]!;
-    if (own(probs, name)) {
-      out[i] = probs[name] as number;
-      sum += out[i]!;
-      known++;
-    } else {
-      out[i] = 0;
-    }
+  for (const name of names) {
+    if (!own(probs, name)) continue;
+    sum += probs[name] as number;
+    known++;
   }
   if (known === 0)
     return `question ${id}: probabilities name none of the answers (${names.slice(0, 5).join(', ')}${names.length > 5 ? ', ...' : ''})`;
   if (Math.abs(sum - 1) > PROBABILITY_SUM_TOLERANCE)
     return `question ${id}: probabilities of its answers sum to ${sum}, not within ${PROBABILITY_SUM_TOLERANCE} of 1`;
-  return out;
+  return null;
 }

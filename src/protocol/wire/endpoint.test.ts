@@ -3,6 +3,7 @@ import {
   baseUrlOf,
   endpointFor,
   endpointIdentity,
+  describeEndpoint,
   formatEndpoint,
   healthUrlFor,
   metricsUrlFor,
@@ -73,7 +74,24 @@ describe('endpointIdentity', () => {
   });
 });
 
+describe('describeEndpoint', () => {
+  it('names the built-in server and writes any other endpoint as formatEndpoint does', () => {
+    const builtIn = { scheme: 'embedded', host: 'reference-server', port: 0, path: '/v1/systemone' };
+    expect(describeEndpoint(builtIn)).toBe('the built-in reference server');
+    expect(formatEndpoint(builtIn)).toBe('embedded://reference-server/v1/systemone');
+    const remote = { scheme: 'http', host: '::1', port: 8080, path: '/v1/systemone' };
+    expect(describeEndpoint(remote)).toBe('http://[::1]:8080/v1/systemone');
+    expect(describeEndpoint(remote, true)).toBe(formatEndpoint(remote, true));
+  });
+});
+
 describe('formatEndpoint and baseUrlOf', () => {
+  it('gives back the base URL of a stored endpoint', () => {
+    expect(baseUrlOf({ scheme: 'https', host: 'example.test', port: 443, path: '/api/v1/systemone' })).toBe(
+      'https://example.test:443/api',
+    );
+  });
+
   it('writes an identity as scheme://host:port/path, the host hidden on request', () => {
     const identity = endpointIdentity('https://user:pw@Gw.Example/proxy/v1/systemone?key=s');
     expect(formatEndpoint(identity)).toBe('https://gw.example:443/proxy/v1/systemone');

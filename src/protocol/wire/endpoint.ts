@@ -114,7 +114,8 @@ function hostAndPort(identity: EndpointIdentity, redactHost: boolean): string {
     : identity.host.includes(':') && !identity.host.startsWith('[')
       ? `[${identity.host}]`
       : identity.host;
-  return `${identity.scheme.replace(/:$/, '')}://${host}:${identity.port}`;
+  // Port 0 is no server's port: the built-in server's identity (`embedded://reference-server`).
+  return `${identity.scheme.replace(/:$/, '')}://${host}${identity.port === 0 ? '' : `:${identity.port}`}`;
 }
 
 /**
@@ -124,6 +125,11 @@ function hostAndPort(identity: EndpointIdentity, redactHost: boolean): string {
 export function formatEndpoint(identity: EndpointIdentity, redactHost = false): string {
   const path = identity.path.startsWith('/') ? identity.path : `/${identity.path}`;
   return `${hostAndPort(identity, redactHost)}${path}`;
+}
+
+/** An endpoint in a sentence: the built-in reference server by name, any other as `formatEndpoint` writes it. */
+export function describeEndpoint(identity: EndpointIdentity, redactHost = false): string {
+  return identity.scheme === 'embedded' ? 'the built-in reference server' : formatEndpoint(identity, redactHost);
 }
 
 /**

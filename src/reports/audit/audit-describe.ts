@@ -3,6 +3,7 @@ import type { AuditRecord, AuditRun } from '../../core/audit/run.js';
 import type { Kappa } from '../../core/audit/agreement.js';
 import { describeOutcome, type AuditStatus } from '../../core/audit/verdict.js';
 import { formatNumber } from '../format.js';
+import { describeEndpoint } from '../../protocol/wire/endpoint.js';
 
 /** Table order: disagreements first (the review candidates), then abstentions, unavailable, agreements. */
 const ORDER: readonly AuditStatus[] = ['disagrees', 'abstained', 'unavailable', 'agrees'];
@@ -36,8 +37,6 @@ export function kappaText(k: Kappa | null): string {
 
 /** `the built-in reference server`, or the endpoint as stored (scheme, host, port, path). */
 export function describeJudge(run: AuditRun): string {
-  const e = run.config.judgeEndpoint;
-  const where =
-    e.scheme === 'embedded' ? 'the built-in reference server' : `${e.scheme}://${e.host}:${e.port}${e.path}`;
+  const where = describeEndpoint(run.config.judgeEndpoint);
   return `${run.config.judgeModel === null ? 'the server default model' : `model ${JSON.stringify(run.config.judgeModel)}`} at ${where}`;
 }

@@ -1,6 +1,7 @@
 import type { AuditRecord, AuditRun } from '../../core/audit/run.js';
 import { verdictWordOf } from '../../core/audit/verdict.js';
 import { formatMs, formatPercent, markdownCode, markdownFence, renderMarkdownTable } from '../format.js';
+import { formatEndpoint } from '../../protocol/wire/endpoint.js';
 import { AUDIT_LIMITS, describeJudge, judgeCell, kappaText, recordsForTable, statusWord } from './audit-describe.js';
 
 /**
@@ -39,7 +40,7 @@ export function renderAuditMarkdown(run: AuditRun): string {
       s.checks.map((c) => [
         c.checkId,
         String(c.audited),
-        `${c.counts.agrees}/${c.counts.agrees + c.counts.disagrees}`,
+        `${c.counts.agrees}/${c.compared}`,
         formatPercent(c.agreementRate),
         kappaText(c.kappa),
         String(c.counts.abstained),
@@ -99,7 +100,7 @@ function recordSection(run: AuditRun, r: AuditRecord): string[] {
     `- outcome: ${statusWord(r)}: ${judgeCell(r)}`,
     `- check says: ${markdownCode(r.label)}`,
     `- question_sha256: ${markdownCode(r.questionSha256)}, scope ${markdownCode(r.scope)}`,
-    `- judge: ${markdownCode(`${e.scheme}://${e.host}:${e.port}${e.path}`)}, model ${markdownCode(run.config.judgeModel ?? 'server default')}, ${formatMs(r.elapsedMs)}`,
+    `- judge: ${markdownCode(formatEndpoint(e))}, model ${markdownCode(run.config.judgeModel ?? 'server default')}, ${formatMs(r.elapsedMs)}`,
   ];
   if (o.status !== 'unavailable')
     lines.push(

@@ -25,7 +25,7 @@ export function renderAuditRunsList(
     h.status,
     `${h.finished}/${h.planned}`,
     h.counts === null ? 'n/a' : String(h.counts.disagrees),
-    h.counts === null ? 'n/a' : String(h.counts.abstained + h.counts.unavailable),
+    h.noVerdict === null ? 'n/a' : String(h.noVerdict),
     h.label === null ? '' : singleLine(h.label),
   ]);
   const header = ['audit', 'judge', 'endpoint', 'set', 'status', 'judged', 'disagree', 'no verdict', 'label'];

@@ -86,7 +86,7 @@ export function renderAuditTerminal(run: AuditRun, options: { readonly colour: b
       s.checks.map((c) => [
         c.checkId,
         String(c.audited),
-        `${c.counts.agrees}/${c.counts.agrees + c.counts.disagrees}`,
+        `${c.counts.agrees}/${c.compared}`,
         formatPercent(c.agreementRate),
         kappaText(c.kappa),
         ...(c.orderProbe === null

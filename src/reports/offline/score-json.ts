@@ -7,7 +7,8 @@ import { offlineNullReasons, type OfflineSummary } from '../../core/offline/summ
 import type { MetricComparison } from '../../core/stats/bootstrap.js';
 import { intervalJson, noiseFloorJson, nullReasonsJson } from '../json-shapes.js';
 import { conventionsJson, DEFAULT_CONVENTIONS, type Conventions } from '../../core/stats/conventions.js';
-import type { LeaderboardRow, OfflinePairing } from '../../core/offline/statistics.js';
+import type { OfflinePairing } from '../../core/offline/statistics.js';
+import type { RankedRow } from '../../core/stats/accuracy-ranking.js';
 
 export interface OfflineSummaryJson {
   readonly accuracy: number | null;
@@ -181,7 +182,7 @@ export interface ComparedModels {
   /** Model `index` against the baseline: differences are model - baseline. Empty with intervals off. */
   readonly pairings: readonly { readonly index: number; readonly pairing: OfflinePairing }[];
   /** Ranked by accuracy; ties with the leader marked when intervals are on. */
-  readonly leaderboard: readonly LeaderboardRow<ScoredModel>[];
+  readonly leaderboard: readonly RankedRow<ScoredModel>[];
 }
 
 function differenceJson(d: MetricComparison) {

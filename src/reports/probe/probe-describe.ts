@@ -11,12 +11,13 @@ import type {
 } from '../../core/probe/robustness.js';
 import type { ProbeRun } from '../../core/probe/run.js';
 import { formatCount, formatNumber, formatPercent, formatSigned, plural } from '../format.js';
+import { formatEndpoint } from '../../protocol/wire/endpoint.js';
 
 export function describeTarget(run: ProbeRun): string {
   const e = run.config.endpoint;
   return e.scheme === 'embedded'
     ? `${run.config.model ?? 'default model'} (built-in reference server)`
-    : `${run.config.model ?? 'server default model'} at ${e.scheme}://${e.host}:${e.port}${e.path}`;
+    : `${run.config.model ?? 'server default model'} at ${formatEndpoint(e)}`;
 }
 
 export function describeSample(run: ProbeRun): string {

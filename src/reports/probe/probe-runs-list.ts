@@ -1,10 +1,10 @@
+import type { PassCount } from '../../core/probe/run.js';
 import type { ProbeHead } from '../../store/probe/probe-store.js';
 import { endpointJson } from '../json-shapes.js';
 import { createPalette, fitColumns, renderTextTable, singleLine, type Align } from '../format.js';
 import { frameKindList, listEndpointCell, RUNS_LIST_WIDTH } from '../runs/runs-list.js';
 
-const counts = (c: { passed: number; failed: number } | null) =>
-  c === null ? 'n/a' : `${c.passed}/${c.passed + c.failed}`;
+const counts = (c: PassCount | null) => (c === null ? 'n/a' : `${c.passed}/${c.ran}`);
 
 /**
  * `runs list`: the stored probes, newest first, under their own header (they have no
@@ -68,8 +68,12 @@ export function probeHeadJson(h: ProbeHead, redactHost = false) {
     scope: h.scope,
     cases: h.cases,
     seed: h.seed,
-    conformance: h.conformance,
-    robustness: h.robustness,
+    conformance: passCountJson(h.conformance),
+    robustness: passCountJson(h.robustness),
     duration_ms: h.durationMs,
   };
+}
+
+function passCountJson(c: PassCount | null) {
+  return c === null ? null : { passed: c.passed, failed: c.failed };
 }

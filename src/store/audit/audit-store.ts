@@ -20,6 +20,8 @@ export interface AuditHead {
   readonly finished: number;
   /** Outcome counts of a finished audit run; null while it runs. */
   readonly counts: Readonly<Record<AuditStatus, number>> | null;
+  /** Of those, audits without a verdict (abstained + unavailable); null while it runs. */
+  readonly noVerdict: number | null;
   readonly durationMs: number | null;
 }
 
@@ -49,6 +51,8 @@ export interface AuditStore {
   getAudit(id: string): AuditRun | null;
   /** Newest first. */
   listAudits(options?: { readonly limit?: number }): AuditHead[];
+  /** How many audits the store holds, by status. */
+  countAudits(): Readonly<Record<AuditRunStatus, number>>;
   /** The full id of the one audit whose id starts with `prefix` (with or without `audit-`). */
   resolveAuditId(prefix: string): string;
   close(): void;

@@ -3,25 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { AuditConfig, AuditItem, AuditRecord } from '../../core/audit/run.js';
+import type { AuditItem, AuditRecord } from '../../core/audit/run.js';
 import { openRunStore } from '../sqlite-run-store.js';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from '../store-schema.js';
 import { runConfig } from '../test-support/run-fixtures.js';
 import { openAuditStore } from './sqlite-audit-store.js';
+import { AUDIT_CONFIG as CONFIG } from '../test-support/audit-fixture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'decidekit-audit-store-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const CONFIG: AuditConfig = {
-  toolVersion: 'test',
-  judgeEndpoint: { scheme: 'http', host: '127.0.0.1', port: 8084, path: '/v1/systemone' },
-  judgeModel: 'judge',
-  set: 'recommended',
-  orderProbe: true,
-  transcriptsFile: '/data/t.jsonl',
-  checksFile: '/data/c.json',
-  checks: [{ id: 'claim-v1', questionSha256: 'a'.repeat(64), scope: 'messages', options: ['claimed', 'not_claimed'] }],
-};
 
 const item = (transcriptId: string, label = 'claimed'): AuditItem => ({
   transcriptId,
@@ -75,11 +65,13 @@ describe('the audit store', () => {
       planned: 3,
       finished: 2,
       counts: null,
+      noVerdict: null,
     });
     s.finishAudit(id, { status: 'interrupted', durationMs: 42 });
     expect(s.listAudits()[0]).toMatchObject({
       status: 'interrupted',
       counts: { agrees: 1, disagrees: 0, abstained: 0, unavailable: 1 },
+      noVerdict: 1,
       durationMs: 42,
     });
     expect(s.resolveAuditId(id.slice('audit-'.length, 'audit-'.length + 8))).toBe(id);

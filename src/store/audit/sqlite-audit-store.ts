@@ -9,8 +9,15 @@ import type {
   ProbeResult,
 } from '../../core/audit/run.js';
 import { summarizeAudit } from '../../core/audit/summary.js';
-import type { AbstainReason, AuditOutcome, AuditStatus, UnavailableReason } from '../../core/audit/verdict.js';
+import {
+  noVerdictCount,
+  type AbstainReason,
+  type AuditOutcome,
+  type AuditStatus,
+  type UnavailableReason,
+} from '../../core/audit/verdict.js';
 import { DecidekitError } from '../../core/errors.js';
+import { formatEndpoint } from '../../protocol/wire/endpoint.js';
 import { assertNever } from '../../core/question.js';
 import { insertWithFreshId, refuseEndpointSecrets } from '../record-insert.js';
 import { openRunStore, UnknownRunError, type OpenRunStoreOptions } from '../sqlite-run-store.js';
@@ -88,6 +95,11 @@ export function openAuditStore(path: string, options: OpenRunStoreOptions = {}):
   return new SqliteAuditStore(db, path, options.randomBytes ?? ((n) => cryptoRandomBytes(n)));
 }
 
+/** The audit tables over a run store's own connection (`openRunStoreConnection`), for reading; closing it closes that connection. */
+export function auditStoreOver(db: Database.Database, path: string): AuditStore {
+  return new SqliteAuditStore(db, path, (n) => cryptoRandomBytes(n));
+}
+
 function outcomeColumns(outcome: AuditOutcome) {
   switch (outcome.status) {
     case 'agrees':
@@ -144,11 +156,6 @@ function itemOf(row: VerdictRow): AuditItem {
   };
 }
 
-function endpointText(config: AuditConfig): string {
-  const e = config.judgeEndpoint;
-  return `${e.scheme}://${e.host}${e.port === 0 ? '' : `:${e.port}`}${e.path}`;
-}
-
 class SqliteAuditStore implements AuditStore {
   private readonly s;
 
@@ -160,6 +167,7 @@ class SqliteAuditStore implements AuditStore {
     this.s = {
       head: db.prepare(`SELECT ${HEAD_COLUMNS} FROM audits WHERE id = ?`),
       list: db.prepare(`SELECT ${HEAD_COLUMNS} FROM audits ORDER BY created_ms DESC, id DESC LIMIT ?`),
+      statusCounts: db.prepare('SELECT status, count(*) AS n FROM audits GROUP BY status'),
       insert: db.prepare(`INSERT INTO audits (id, created_at, created_ms, status, label, tool_version, judge_scheme,
           judge_host, judge_port, judge_path, judge_model, check_set, order_probe, config_json)
         VALUES (@id, @created_at, @created_ms, 'running', @label, @tool_version, @judge_scheme, @judge_host,
@@ -227,7 +235,7 @@ class SqliteAuditStore implements AuditStore {
           question_json: item.questionJson,
           input_text: item.input,
           label: item.label,
-          judge_endpoint: endpointText(config),
+          judge_endpoint: formatEndpoint(config.judgeEndpoint),
           judge_model: config.judgeModel,
         });
     });
@@ -302,21 +310,16 @@ class SqliteAuditStore implements AuditStore {
     };
   }
 
+  countAudits(): Readonly<Record<AuditRunStatus, number>> {
+    const counts: Record<AuditRunStatus, number> = { running: 0, complete: 0, incomplete: 0, interrupted: 0 };
+    for (const row of this.s.statusCounts.all() as { status: AuditRunStatus; n: number }[]) counts[row.status] += row.n;
+    return counts;
+  }
+
   listAudits(options: { limit?: number } = {}): AuditHead[] {
     const rows = this.s.list.all(options.limit ?? -1) as AuditRow[];
-    return rows.map((row) => ({
-      kind: 'audit',
-      id: row.id,
-      createdAt: row.created_at,
-      status: row.status,
-      label: row.label,
-      judgeEndpoint: { scheme: row.judge_scheme, host: row.judge_host, port: row.judge_port, path: row.judge_path },
-      judgeModel: row.judge_model,
-      set: row.check_set,
-      orderProbe: row.order_probe === 1,
-      planned: row.planned,
-      finished: row.finished,
-      counts:
+    return rows.map((row) => {
+      const counts =
         row.audited === null
           ? null
           : {
@@ -324,9 +327,24 @@ class SqliteAuditStore implements AuditStore {
               disagrees: row.disagrees ?? 0,
               abstained: row.abstained ?? 0,
               unavailable: row.unavailable ?? 0,
-            },
-      durationMs: row.duration_ms,
-    }));
+            };
+      return {
+        kind: 'audit',
+        id: row.id,
+        createdAt: row.created_at,
+        status: row.status,
+        label: row.label,
+        judgeEndpoint: { scheme: row.judge_scheme, host: row.judge_host, port: row.judge_port, path: row.judge_path },
+        judgeModel: row.judge_model,
+        set: row.check_set,
+        orderProbe: row.order_probe === 1,
+        planned: row.planned,
+        finished: row.finished,
+        counts,
+        noVerdict: counts === null ? null : noVerdictCount(counts),
+        durationMs: row.duration_ms,
+      };
+    });
   }
 
   resolveAuditId(prefix: string): string {

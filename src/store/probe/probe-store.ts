@@ -1,5 +1,5 @@
 import type { EndpointIdentity } from '../../core/bench/run.js';
-import type { ProbeRun, ProbeScope } from '../../core/probe/run.js';
+import type { PassCount, ProbeRun, ProbeScope } from '../../core/probe/run.js';
 
 /** One line of `runs list` for a probe. */
 export interface ProbeHead {
@@ -13,8 +13,8 @@ export interface ProbeHead {
   readonly cases: number;
   readonly seed: number;
   /** Null when the half did not run. */
-  readonly conformance: { readonly passed: number; readonly failed: number } | null;
-  readonly robustness: { readonly passed: number; readonly failed: number } | null;
+  readonly conformance: PassCount | null;
+  readonly robustness: PassCount | null;
   readonly durationMs: number;
 }
 
@@ -28,5 +28,7 @@ export interface ProbeStore {
   resolveProbeId(prefix: string): string;
   /** Newest first. */
   listProbes(options?: { readonly limit?: number }): ProbeHead[];
+  /** How many probes the store holds. */
+  countProbes(): number;
   close(): void;
 }

@@ -2,39 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ProbeRun } from '../../core/probe/run.js';
+import { probeRun as run } from '../test-support/probe-fixture.js';
 import { openProbeStore } from './sqlite-probe-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'decidekit-probe-store-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const run = (createdAt: string, failed: number): Omit<ProbeRun, 'id'> => ({
-  createdAt,
-  config: {
-    toolVersion: 't',
-    endpoint: { scheme: 'http', host: '127.0.0.1', port: 8084, path: '/v1/systemone' },
-    model: 'laya',
-    dataset: {
-      id: 'd',
-      revision: null,
-      split: 'test',
-      license: 'x',
-      synthetic: true,
-      attribution: 'a',
-      url: null,
-    },
-    caseIds: ['c1', 'c2'],
-    casesAsked: 50,
-    seed: 3,
-    scope: 'conformance',
-    oversizedBodyBytes: 10,
-    resamples: 0,
-  },
-  conformance: { checks: [], passed: 20 - failed, failed, notRun: 0 },
-  robustness: null,
-  requests: 11,
-  durationMs: 12.5,
-});
 
 describe('the probe store', () => {
   it('keeps a probe whole and lists it newest first with its counts', () => {
@@ -46,8 +18,8 @@ describe('the probe store', () => {
     expect(s.getProbe(older)).toEqual({ id: older, ...run('2026-12-01T03:00:00.000Z', 0) });
     expect(s.getProbe('probe-none')).toBeNull();
     expect(s.listProbes().map((h) => [h.id, h.conformance, h.robustness, h.cases, h.scope])).toEqual([
-      [newer, { passed: 18, failed: 2 }, null, 2, 'conformance'],
-      [older, { passed: 20, failed: 0 }, null, 2, 'conformance'],
+      [newer, { passed: 18, failed: 2, ran: 20 }, null, 2, 'conformance'],
+      [older, { passed: 20, failed: 0, ran: 20 }, null, 2, 'conformance'],
     ]);
     expect(s.listProbes({ limit: 1 })).toHaveLength(1);
     s.close();

@@ -1,6 +1,6 @@
 import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
-import type { ProbeRun, ProbeScope } from '../../core/probe/run.js';
+import { passCount, type ProbeRun, type ProbeScope } from '../../core/probe/run.js';
 import { DecidekitError } from '../../core/errors.js';
 import { insertWithFreshId, refuseEndpointSecrets } from '../record-insert.js';
 import { openRunStore, UnknownRunError, type OpenRunStoreOptions } from '../sqlite-run-store.js';
@@ -51,6 +51,11 @@ export function openProbeStore(path: string, options: OpenRunStoreOptions = {}):
   return new SqliteProbeStore(db, path, options.randomBytes ?? ((n) => cryptoRandomBytes(n)));
 }
 
+/** The probe table over a run store's own connection (`openRunStoreConnection`), for reading; closing it closes that connection. */
+export function probeStoreOver(db: Database.Database, path: string): ProbeStore {
+  return new SqliteProbeStore(db, path, (n) => cryptoRandomBytes(n));
+}
+
 class SqliteProbeStore implements ProbeStore {
   private readonly s;
 
@@ -68,6 +73,7 @@ class SqliteProbeStore implements ProbeStore {
           @robustness_passed, @robustness_failed, @requests, @duration_ms, @run_json)`),
       get: db.prepare('SELECT * FROM probes WHERE id = ?'),
       list: db.prepare('SELECT * FROM probes ORDER BY created_ms DESC, id DESC LIMIT ?'),
+      count: db.prepare('SELECT count(*) AS n FROM probes'),
       prefix: db.prepare('SELECT id FROM probes WHERE substr(id, 1, length(@p)) = @p ORDER BY id LIMIT 6'),
     };
   }
@@ -122,10 +128,14 @@ class SqliteProbeStore implements ProbeStore {
     }
   }
 
+  countProbes(): number {
+    return (this.s.count.get() as { n: number }).n;
+  }
+
   listProbes(options: { limit?: number } = {}): ProbeHead[] {
     const rows = this.s.list.all(options.limit ?? -1) as ProbeRow[];
     const pair = (passed: number | null, failed: number | null) =>
-      passed === null || failed === null ? null : { passed, failed };
+      passed === null || failed === null ? null : passCount(passed, failed);
     return rows.map((row) => ({
       kind: 'probe',
       id: row.id,

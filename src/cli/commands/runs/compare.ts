@@ -49,9 +49,14 @@ latency and cost with the Pareto front).`,
       choice: conventionChoiceOf(values),
       intervals: !values['no-ci'],
     };
-    if (values.format === 'html') return compareHtml(positionals, values, options, io);
-    if (values.out !== undefined) throw new UsageError('runs compare --out goes with --format html');
+    if (values.out !== undefined && values.format !== 'html')
+      throw new UsageError('runs compare --out goes with --format html');
+    if (values.json && values.format === 'html')
+      throw new UsageError('runs compare takes --json or --format html, not both');
     const store = storePathOf(values.store, io);
+    const { refuseOtherKind } = await import('../../../app/runs/stored-runs.js');
+    await refuseOtherKind(store, positionals, { command: 'runs compare', storeArg: values.store });
+    if (values.format === 'html') return compareHtml(store, positionals, values, options, io);
     const colour = colourEnabled(io.stdout, io.env);
     if (positionals.length > 2) {
       const { readStoredRunsToCompare } = await import('../../../app/runs/stored-runs.js');
@@ -83,18 +88,14 @@ function warnDifferentWork(io: CliIo): void {
 }
 
 async function compareHtml(
+  store: string,
   prefixes: readonly string[],
-  values: { store: string | undefined; out: string | undefined; redact: boolean; json: boolean },
+  values: { out: string | undefined; redact: boolean },
   options: CompareOptions,
   io: CliIo,
 ): Promise<number> {
-  if (values.json) throw new UsageError('runs compare takes --json or --format html, not both');
   const { readStoredRunsToCompare } = await import('../../../app/runs/stored-runs.js');
-  const { analyzed, rows, sameWork, paired } = readStoredRunsToCompare(
-    storePathOf(values.store, io),
-    prefixes,
-    options,
-  );
+  const { analyzed, rows, sameWork, paired } = readStoredRunsToCompare(store, prefixes, options);
   if (!sameWork) warnDifferentWork(io);
   const { renderRunsCompareHtml } = await import('../../../reports/html/runs-compare-html.js');
   const html = renderRunsCompareHtml(

@@ -12,8 +12,10 @@ export const command = defineCommand({
   exitCodes: '0 deleted, 1 unknown run or unwritable store, 2 usage error.',
   examples: ['decidekit runs delete 20261130-0415'],
   async run({ values, positionals: [prefix] }, io) {
-    const { deleteStoredRun } = await import('../../../app/runs/stored-runs.js');
-    const id = deleteStoredRun(storePathOf(values.store, io), prefix!);
+    const { deleteStoredRun, refuseOtherKind } = await import('../../../app/runs/stored-runs.js');
+    const store = storePathOf(values.store, io);
+    await refuseOtherKind(store, prefix!, { command: 'runs delete', storeArg: values.store });
+    const id = deleteStoredRun(store, prefix!);
     io.stdout.write(`deleted run ${id}\n`);
     return 0;
   },

@@ -42,8 +42,10 @@ fails too, with the reason.`,
     if (values.baseline === undefined || values.candidate === undefined)
       throw new UsageError('runs gate needs --baseline RUN and --candidate RUN');
     const metric = values.metric === 'log_loss' ? 'logLoss' : values.metric;
-    const { gateStoredRuns } = await import('../../../app/runs/stored-runs.js');
-    const { comparison, gate } = gateStoredRuns(storePathOf(values.store, io), {
+    const { gateStoredRuns, refuseOtherKind } = await import('../../../app/runs/stored-runs.js');
+    const store = storePathOf(values.store, io);
+    await refuseOtherKind(store, [values.baseline, values.candidate], { command: 'runs gate', storeArg: values.store });
+    const { comparison, gate } = gateStoredRuns(store, {
       baseline: values.baseline,
       candidate: values.candidate,
       metric,

@@ -23,47 +23,38 @@ Brier, ECE and the rest: 'runs show ID' or --json. A store that does not exist y
   examples: ['decidekit runs list --limit 10'],
   async run({ values }, io) {
     const path = storePathOf(values.store, io);
-    const { countStoredRuns, listStoredRuns, listStoredAudits, listStoredProbes } =
-      await import('../../../app/runs/stored-runs.js');
-    const limit = values.limit === undefined ? {} : { limit: values.limit };
-    const heads = listStoredRuns(path, limit);
-    // Audits and probes are few: read them all, to count them, and keep the newest.
-    const allAudits = await listStoredAudits(path);
-    const allProbes = await listStoredProbes(path);
-    const audits = allAudits.slice(0, values.limit ?? allAudits.length);
-    const probes = allProbes.slice(0, values.limit ?? allProbes.length);
+    const { listStore } = await import('../../../app/runs/stored-runs.js');
+    const store = listStore(path, values.limit === undefined ? {} : { limit: values.limit });
     const { renderRunsList, renderRunsListJson } = await import('../../../reports/runs/runs-list.js');
     const { renderAuditRunsList } = await import('../../../reports/audit/audit-runs-list.js');
     const { renderProbeRunsList, probeHeadJson } = await import('../../../reports/probe/probe-runs-list.js');
     if (values.json) {
       io.stdout.write(
         renderRunsListJson(
-          heads,
+          store.runs,
           path,
           values.redact,
-          audits,
-          probes.map((h) => probeHeadJson(h, values.redact)),
+          store.audits,
+          store.probes.map((h) => probeHeadJson(h, values.redact)),
         ),
       );
     } else {
       const colour = colourEnabled(io.stdout, io.env);
       const width = io.stdout.columns;
-      const auditCounts = { running: 0, complete: 0, incomplete: 0, interrupted: 0 };
-      for (const a of allAudits) auditCounts[a.status] += 1;
       io.stdout.write(
-        renderRunsList(heads, {
+        renderRunsList(store.runs, {
           colour,
           storePath: path,
           redactHost: values.redact,
-          counts: countStoredRuns(path),
-          auditCounts,
-          probeCount: allProbes.length,
+          counts: store.runCounts,
+          auditCounts: store.auditCounts,
+          probeCount: store.probeCount,
           ...(width === undefined ? {} : { width }),
         }),
       );
       const fit = width === undefined ? {} : { width };
-      io.stdout.write(renderAuditRunsList(audits, { colour, total: allAudits.length, ...fit }));
-      io.stdout.write(renderProbeRunsList(probes, { colour, total: allProbes.length, ...fit }));
+      io.stdout.write(renderAuditRunsList(store.audits, { colour, total: store.auditCount, ...fit }));
+      io.stdout.write(renderProbeRunsList(store.probes, { colour, total: store.probeCount, ...fit }));
     }
     return 0;
   },

@@ -31,6 +31,7 @@ export function sampleRows(split: 'test' | 'train' = 'test'): RawRow[] {
  */
 export function typedDecisionsParquet(
   rows: readonly ((RawRow | (Omit<RawRow, 'gold'> & { gold: RawJson })) & { split: string })[],
+  rowGroupSize?: number,
 ): Uint8Array {
   const json = (v: unknown) => (v instanceof RawJson ? v.text : JSON.stringify(v));
   const buffer = parquetWriteBuffer({
@@ -45,6 +46,7 @@ export function typedDecisionsParquet(
       { name: 'label_agreement', data: rows.map(() => json({ agreement: 0.67 })), type: 'STRING' },
       { name: 'n_questions', data: rows.map((r) => Object.keys(r.questions).length), type: 'INT32' },
     ],
+    ...(rowGroupSize === undefined ? {} : { rowGroupSize }),
   });
   return new Uint8Array(buffer);
 }

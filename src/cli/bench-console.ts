@@ -1,0 +1,57 @@
+/**
+ * What `bench` shows around its use case: the start line, progress (a bar on a terminal,
+ * lines when piped, JSON lines with `--json`) and notes on stderr while it runs; then the
+ * finished run on stdout and the exit code. The numbers come from `app/bench`, the words from
+ * `reports/bench`; this is only where they meet the terminal.
+ */
+import { performance } from 'node:perf_hooks';
+import type { BenchOutcome, ExecuteBenchOptions } from '../app/bench/execute-bench.js';
+import { renderBenchStart } from '../reports/bench/bench-messages.js';
+import { renderFinishedBench } from '../reports/bench/bench-report.js';
+import { colourEnabled, interruptedExitCode, writeInPieces, type CliIo } from './io.js';
+import { createProgressWriter } from './progress-writer.js';
+
+type BenchCallbacks = Pick<ExecuteBenchOptions, 'onStart' | 'onProgress' | 'onSent' | 'onNote'>;
+
+/** The callbacks that show a running benchmark on stderr. */
+export function benchCallbacks(io: CliIo, json: boolean): BenchCallbacks {
+  const progress = createProgressWriter(io.stderr, json ? 'json' : io.stderr.isTTY ? 'bar' : 'lines', {
+    colour: colourEnabled(io.stderr, io.env),
+    now: () => performance.now(),
+  });
+  return {
+    onStart: (start) => (json ? undefined : io.stderr.write(`${renderBenchStart(start)}\n`)),
+    onProgress: (p) => progress.update(p),
+    onSent: () => progress.finish(),
+    onNote: (note) => io.stderr.write(`decidekit bench: note: ${note}\n`),
+  };
+}
+
+/**
+ * Prints a benchmark's outcome and returns the exit code: 0 for a complete run whose
+ * `--out` files were written, 1 for a stopped or incomplete run or an unwritten `--out`,
+ * 130/143 when interrupted.
+ */
+export function printBenchOutcome(
+  outcome: BenchOutcome,
+  io: CliIo,
+  options: { readonly json: boolean; readonly redactHost: boolean; readonly storeOption: string | null },
+): number {
+  if (outcome.kind === 'stopped') {
+    io.stderr.write(`decidekit bench: stopped: ${outcome.message}\n`);
+    return 1;
+  }
+  try {
+    const text = renderFinishedBench(outcome, {
+      ...options,
+      colour: colourEnabled(io.stdout, io.env),
+      ...(io.stdout.columns ? { width: io.stdout.columns } : {}),
+    });
+    writeInPieces(io.stdout, text.stdout);
+    for (const line of text.stderr) io.stderr.write(`${line}\n`);
+  } finally {
+    outcome.dispose();
+  }
+  if (outcome.interrupted) return interruptedExitCode(io.signal);
+  return outcome.writeError === null && outcome.run.summary.status === 'complete' ? 0 : 1;
+}

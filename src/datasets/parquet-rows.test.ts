@@ -1,0 +1,41 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { hasParquetMagic, isParquetFile, startsWithParquetMagic } from './parquet-rows.js';
+import { fileKindOfHead } from './file-kind.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+function file(name: string, text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'parquet-magic-'));
+  dirs.push(dir);
+  const path = join(dir, name);
+  writeFileSync(path, text, 'latin1');
+  return path;
+}
+
+describe('the Parquet magic', () => {
+  it('is PAR1 at the start, nothing shorter or else', () => {
+    expect(hasParquetMagic(Buffer.from('PAR1\x15\x04', 'latin1'))).toBe(true);
+    expect(hasParquetMagic(Buffer.from('PAR', 'latin1'))).toBe(false);
+    expect(hasParquetMagic(Buffer.from('par1', 'latin1'))).toBe(false);
+    expect(hasParquetMagic(new Uint8Array(0))).toBe(false);
+  });
+
+  it('is the one file sniffing and the readers use', async () => {
+    expect(fileKindOfHead(Buffer.from('PAR1xxxx', 'latin1'))).toBe('parquet');
+    expect(await startsWithParquetMagic(file('rows.bin', 'PAR1xx'))).toBe(true);
+    expect(await startsWithParquetMagic(file('rows.jsonl', '{"a":1}\n'))).toBe(false);
+    expect(await isParquetFile(file('rows', 'PAR1xx'))).toBe(true);
+    expect(await isParquetFile(file('named.parquet', '{}'))).toBe(true);
+  });
+
+  it('throws on a missing file from the strict check, false from the lenient one', async () => {
+    const missing = join(tmpdir(), 'no-such-dir-decidekit', 'x');
+    await expect(startsWithParquetMagic(missing)).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await isParquetFile(missing)).toBe(false);
+  });
+});

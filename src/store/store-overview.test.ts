@@ -1,0 +1,51 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openAuditStore } from './audit/sqlite-audit-store.js';
+import { openProbeStore } from './probe/sqlite-probe-store.js';
+import { openRunStore } from './sqlite-run-store.js';
+import { readStoreOverview } from './store-overview.js';
+import { AUDIT_CONFIG as AUDIT } from './test-support/audit-fixture.js';
+import { probeRun } from './test-support/probe-fixture.js';
+import { runConfig } from './test-support/run-fixtures.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'decidekit-overview-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('readStoreOverview', () => {
+  it('keeps the newest of each kind up to the limit and counts every one', () => {
+    const path = join(dir, 'runs.sqlite');
+    const runs = openRunStore(path);
+    const runIds = [1, 2, 3].map(
+      (h) => runs.createRun({ config: runConfig(), label: null, createdAt: `2026-12-01T0${h}:00:00.000Z` }).id,
+    );
+    runs.close();
+    const audits = openAuditStore(path);
+    const auditIds = [1, 2, 3].map((h) =>
+      audits.createAudit({ config: AUDIT, label: null, createdAt: `2026-12-01T0${h}:10:00.000Z` }),
+    );
+    audits.finishAudit(auditIds[0]!, { status: 'complete', durationMs: 1 });
+    audits.close();
+    const probes = openProbeStore(path);
+    const probeIds = [1, 2].map((h) => probes.saveProbe(probeRun(`2026-12-01T0${h}:20:00.000Z`, 0)));
+    probes.close();
+
+    const o = readStoreOverview(path, { limit: 1 });
+    expect(o.runs.map((r) => r.id)).toEqual([runIds[2]]);
+    expect(o.runCounts).toEqual({ running: 3, complete: 0, incomplete: 0, interrupted: 0 });
+    expect(o.audits.map((a) => a.id)).toEqual([auditIds[2]]);
+    expect(o.auditCounts).toEqual({ running: 2, complete: 1, incomplete: 0, interrupted: 0 });
+    expect(o.auditCount).toBe(3);
+    expect(o.probes.map((p) => p.id)).toEqual([probeIds[1]]);
+    expect(o.probeCount).toBe(2);
+    expect(readStoreOverview(path).runs.map((r) => r.id)).toEqual([...runIds].reverse());
+  });
+
+  it('reads a store that does not exist yet as empty, without creating it', () => {
+    const path = join(dir, 'none', 'runs.sqlite');
+    const o = readStoreOverview(path, { limit: 5 });
+    expect([o.runs, o.audits, o.probes, o.auditCount, o.probeCount]).toEqual([[], [], [], 0, 0]);
+    expect(existsSync(path)).toBe(false);
+  });
+});
