@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { DecidekitError } from '../core/errors.js';
+import { refuseKernelFolder } from '../datasets/folders.js';
 import type { CliIo } from './io.js';
 
 /**
@@ -9,6 +10,7 @@ import type { CliIo } from './io.js';
  */
 export async function writeHtmlReport(io: CliIo, file: string, html: string): Promise<void> {
   const path = resolve(io.cwd, file);
+  refuseKernelFolder(dirname(path), 'the HTML report goes into');
   try {
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, html);

@@ -33,6 +33,7 @@ import { renderBenchHtml } from '../../reports/html/bench-html.js';
 import { renderBenchJsonChunks } from '../../reports/bench/bench-json.js';
 import { renderBenchMarkdownChunks } from '../../reports/bench/bench-markdown.js';
 import { CaseSpool } from './case-spool.js';
+import { refuseKernelFolder } from '../../datasets/folders.js';
 import type { BenchStartLine } from '../../reports/bench/bench-messages.js';
 import {
   datasetSourceOf,
@@ -415,6 +416,7 @@ export async function checkOutDir(dir: string): Promise<void> {
   const fail = (why: string): never => {
     throw new UsageError(`--out ${dir}: ${why}`);
   };
+  refuseKernelFolder(dir, '--out');
   const found = await stat(dir).catch((err: NodeJS.ErrnoException) =>
     err.code === 'ENOENT' || err.code === 'ENOTDIR' ? null : fail(err.code ?? 'cannot be read'),
   );

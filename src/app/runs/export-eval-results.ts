@@ -13,6 +13,7 @@ import type { StoredRunHead } from '../../store/run-store.js';
 import { renderEvalResultsYaml, renderPredictionLine } from '../../reports/runs/eval-results.js';
 import { writeTextFile } from '../write-text-file.js';
 import { readStoredRun } from './stored-runs.js';
+import { refuseKernelFolder } from '../../datasets/folders.js';
 
 /** Cases of the Typed Decisions test split (4 workflows x 100). */
 export const TYPED_DECISIONS_TEST_CASES = 400;
@@ -71,6 +72,7 @@ export async function exportEvalResults(
     );
   const yamlPath = join(dir, EVAL_RESULTS_FILE);
   const predictionsPath = join(dir, PREDICTIONS_FILE);
+  refuseKernelFolder(dir, '--out');
   try {
     mkdirSync(join(dir, '.eval_results'), { recursive: true });
   } catch (err) {

@@ -5,12 +5,13 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { mkdir, mkdtemp, open, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { DecidekitError, InvalidInputError } from '../../core/errors.js';
 import { CaseCollector } from './case-collector.js';
 import { DatasetFetchError } from './dataset-errors.js';
+import { makeFolder } from '../folders.js';
 import { sha256Hex } from './file-hash.js';
 import { fetchCommand, typedDecisionsCacheDir } from './load-bench-dataset.js';
 import { MANIFEST_FILE, MANIFEST_FORMAT, renderManifest, type DatasetManifest } from './manifest.js';
@@ -99,7 +100,7 @@ export async function fetchTypedDecisions(options: FetchTypedDecisionsOptions): 
   const url = parquetDownloadUrl(revision, options.baseUrl ?? DEFAULT_HF_BASE_URL);
   const finalDir = typedDecisionsCacheDir(options.cacheDir, revision);
   const parent = dirname(finalDir);
-  await mkdir(parent, { recursive: true });
+  await makeFolder(parent, 'the dataset cache');
   const tmp = await mkdtemp(join(parent, '.fetch-'));
   // On Ctrl+C the process may end before this function's `finally` runs: remove the partial
   // download at once, synchronously, when the signal fires.

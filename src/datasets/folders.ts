@@ -1,0 +1,61 @@
+/**
+ * Folders for outputs and caches. Nothing decidekit writes belongs under the kernel's file
+ * systems (/proc, /sys, /dev; `/dev/shm`, a tmpfs, is fine), and Node 20's recursive mkdir
+ * never returns for a path under /proc: such a path is refused before any folder is made.
+ */
+import { existsSync, realpathSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { UsageError } from '../core/errors.js';
+
+const KERNEL_ROOTS = ['/proc', '/sys', '/dev'] as const;
+
+/** Where a path lies under /proc, /sys or /dev, itself or through symbolic links. */
+export interface KernelLocation {
+  readonly root: (typeof KERNEL_ROOTS)[number];
+  /** Where the path's symbolic links lead, when that differs from the path. */
+  readonly leadsTo: string | null;
+}
+
+/** The kernel file system a path lies under (following its symbolic links), else null. */
+export function kernelLocationOf(path: string): KernelLocation | null {
+  const absolute = resolve(path);
+  for (const where of new Set([absolute, realLocationOf(absolute)])) {
+    const root = KERNEL_ROOTS.find((r) => isUnder(where, r) && !isUnder(where, '/dev/shm'));
+    if (root !== undefined) return { root, leadsTo: where === absolute ? null : where };
+  }
+  return null;
+}
+
+/**
+ * Throws a UsageError when a folder to be made (`what` names it, e.g. "--out") lies under a
+ * kernel file system.
+ */
+export function refuseKernelFolder(path: string, what: string): void {
+  const kernel = kernelLocationOf(path);
+  if (kernel !== null)
+    throw new UsageError(
+      `${what} ${path}: cannot be under ${kernel.root}${kernel.leadsTo === null ? '' : ` (it leads to ${kernel.leadsTo})`}, a kernel file system; give a folder elsewhere, e.g. ./reports`,
+    );
+}
+
+/** Makes a folder and its parents, refused under a kernel file system; mkdir's errors pass through. */
+export async function makeFolder(path: string, what: string): Promise<void> {
+  refuseKernelFolder(path, what);
+  await mkdir(path, { recursive: true });
+}
+
+function isUnder(path: string, root: string): boolean {
+  return path === root || path.startsWith(`${root}/`);
+}
+
+/** The path with its nearest existing ancestor's symbolic links resolved. */
+function realLocationOf(absolute: string): string {
+  let existing = absolute;
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  try {
+    return join(realpathSync(existing), relative(existing, absolute));
+  } catch {
+    return absolute;
+  }
+}
