@@ -142,7 +142,9 @@ describe('runBenchmark', () => {
       isRunStopping,
       now,
       signal: controller.signal,
-      checkpoint: (rs) => saved.push(...rs.map((r) => r.caseId)),
+      checkpoint: (rs) => {
+        saved.push(...rs.map((r) => r.caseId));
+      },
     });
     expect(out.stopped?.reason).toBe('aborted');
     expect(out.results.length).toBeGreaterThanOrEqual(4);
@@ -186,7 +188,9 @@ describe('runBenchmark', () => {
       failureOf,
       isRunStopping,
       now,
-      checkpoint: (rs) => batches.push(rs.length),
+      checkpoint: (rs) => {
+        batches.push(rs.length);
+      },
     });
     expect(out.results).toHaveLength(8);
     expect(batches).toEqual([8]);
@@ -219,6 +223,73 @@ describe('runBenchmark', () => {
     expect(out.results).toEqual([]);
     expect(out.finishedCases).toBe(6);
     expect(out.answeredCases).toBe(6);
+  });
+
+  it('counts the cases of an async checkpoint only once it resolves, with one batch checkpointed at a time', async () => {
+    const counter = { calls: 0, inFlight: 0, maxInFlight: 0 };
+    const batches: string[][] = [];
+    const counted: string[] = [];
+    let committing = 0;
+    let maxCommitting = 0;
+    const out = await runBenchmark({
+      cases: cases.slice(0, 12),
+      client: client((i) => new Promise((r) => setTimeout(r, 1 + i)), counter),
+      parallel: 4,
+      failureOf,
+      isRunStopping,
+      now,
+      groupCommitMs: 2,
+      // Each commit takes 15 ms, longer than the cases take to finish: batches must wait.
+      checkpoint: async (rs) => {
+        const ids = rs.map((r) => r.caseId);
+        expect(ids.some((id) => counted.includes(id))).toBe(false);
+        batches.push(ids);
+        maxCommitting = Math.max(maxCommitting, ++committing);
+        await new Promise((r) => setTimeout(r, 15));
+        committing--;
+      },
+      onEvent: (e) => {
+        if (e.type !== 'case') return;
+        // Counted only after its own batch finished committing.
+        expect(batches.findIndex((b) => b.includes(e.result.caseId))).toBeGreaterThanOrEqual(0);
+        counted.push(e.result.caseId);
+      },
+      keepResults: false,
+    });
+    expect(maxCommitting).toBe(1);
+    expect(batches.flat().sort()).toEqual(cases.slice(0, 12).map((c) => c.id));
+    expect(counted).toEqual(batches.flat());
+    // Later batches gathered the cases that finished while the one before was committed.
+    expect(batches.length).toBeLessThan(12);
+    expect(out.finishedCases).toBe(12);
+  });
+
+  it('stops the run when an async checkpoint rejects, counting nothing of that batch', async () => {
+    const counter = { calls: 0, inFlight: 0, maxInFlight: 0 };
+    const counted: string[] = [];
+    const committed: string[] = [];
+    let batchesSeen = 0;
+    await expect(
+      runBenchmark({
+        cases,
+        client: client(tick, counter),
+        parallel: 1,
+        failureOf,
+        isRunStopping,
+        now,
+        checkpoint: async (rs) => {
+          await tick();
+          if (++batchesSeen === 3) throw new Error('disk full');
+          committed.push(...rs.map((r) => r.caseId));
+        },
+        onEvent: (e) => {
+          if (e.type === 'case') counted.push(e.result.caseId);
+        },
+      }),
+    ).rejects.toThrow('disk full');
+    expect(counted).toEqual(committed);
+    expect(counted.length).toBeGreaterThanOrEqual(2);
+    expect(counted.length).toBeLessThan(cases.length);
   });
 
   it('empties a draining queue as it sends, holding only the cases in flight', async () => {

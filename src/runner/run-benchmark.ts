@@ -96,10 +96,13 @@ export interface RunBenchmarkOptions {
   readonly signal?: AbortSignal;
   /**
    * Called with the cases that finished in the same turn of the event loop, before any of
-   * them is counted, e.g. to checkpoint them durably in one transaction. If it throws, the
-   * run stops and the error propagates.
+   * them is counted, e.g. to checkpoint them durably in one transaction. It may return a
+   * promise (a commit on another thread): the cases are counted once it resolves, and the
+   * next batch is handed over only then (it gathers the cases finished meanwhile), so at
+   * most one batch is being checkpointed at a time. If it throws or its promise rejects,
+   * the run stops and the error propagates.
    */
-  readonly checkpoint?: (results: readonly CaseResult[]) => void;
+  readonly checkpoint?: (results: readonly CaseResult[]) => void | Promise<void>;
   /**
    * Gather cases for one checkpoint for up to this long after the first of them finished,
    * instead of only those of one event-loop turn: fewer, larger transactions (a store
@@ -171,18 +174,13 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunOut
   // transaction, one fsync) and only then counted.
   let pending: Array<{ index: number; result: CaseResult }> = [];
   let flushing: Promise<void> | null = null;
-  const flush = () => {
-    const batch = pending;
-    pending = [];
-    flushing = null;
-    if (batch.length === 0 || callbackError) return;
-    try {
-      options.checkpoint?.(batch.map((b) => b.result));
-    } catch (error) {
-      callbackError ??= { error };
-      inFlight.abort(error);
-      return;
-    }
+  // The checkpoint of the batch before, while it is still being committed (async checkpoints).
+  let committing: Promise<void> | null = null;
+  const failed = (error: unknown) => {
+    callbackError ??= { error };
+    inFlight.abort(error);
+  };
+  const count = (batch: Array<{ index: number; result: CaseResult }>) => {
     for (const { index, result } of batch) {
       if (keep) finished[index] = result;
       casesDone++;
@@ -202,11 +200,43 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunOut
       });
     }
   };
+  const flush = () => {
+    const batch = pending;
+    pending = [];
+    flushing = null;
+    if (batch.length === 0 || callbackError) return;
+    let checkpointed: void | Promise<void>;
+    try {
+      checkpointed = options.checkpoint?.(batch.map((b) => b.result));
+    } catch (error) {
+      failed(error);
+      return;
+    }
+    if (!(checkpointed instanceof Promise)) {
+      count(batch);
+      return;
+    }
+    const done: Promise<void> = checkpointed.then(
+      () => {
+        if (committing === done) committing = null;
+        if (!callbackError) count(batch);
+      },
+      (error: unknown) => {
+        if (committing === done) committing = null;
+        failed(error);
+      },
+    );
+    committing = done;
+  };
   const finish = (index: number, result: CaseResult) => {
     pending.push({ index, result });
     const run = (resolve: () => void) => {
-      flush();
-      resolve();
+      // A batch still being checkpointed goes first; this one keeps gathering until then.
+      if (committing !== null) void committing.then(() => run(resolve));
+      else {
+        flush();
+        resolve();
+      }
     };
     const waitMs = options.groupCommitMs ?? 0;
     flushing ??= new Promise<void>((resolve) =>
@@ -269,6 +299,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunOut
   try {
     await Promise.all(Array.from({ length: Math.min(options.parallel, Math.max(cases.length, 1)) }, worker));
     await flushing;
+    await committing;
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
   }

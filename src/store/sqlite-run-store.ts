@@ -32,6 +32,7 @@ import { summarizeRun } from './run-summary.js';
 import { checkRunRecords } from './run-records-check.js';
 import { checkStoreLocation } from './store-location.js';
 import { caseDigest, CASE_DIGEST_COLUMNS, DECISION_DIGEST_COLUMNS } from './case-digest.js';
+import { packCaseRows, unpackCaseRows, type CaseRows, type PackedCaseRows } from './case-rows.js';
 import {
   isDamage,
   notADatabaseError,
@@ -143,14 +144,6 @@ interface DecisionRow {
 }
 
 const HEAD_COLUMNS = `runs.*, (SELECT count(*) FROM cases WHERE cases.run_id = runs.id) AS saved_cases`;
-
-/** JSON of arrays many decisions share (a question's answers, a common gold distribution), made once. */
-const sharedJson = new WeakMap<readonly unknown[], string>();
-function jsonOfShared(array: readonly unknown[]): string {
-  let text = sharedJson.get(array);
-  if (text === undefined) sharedJson.set(array, (text = JSON.stringify(array)));
-  return text;
-}
 
 /**
  * `runs list` reads neither the configuration (every case id) nor the summary text: only
@@ -268,6 +261,19 @@ export function openRunStoreConnection(
     },
   );
   return { store, db };
+}
+
+/** What the store's writer thread needs of a store: saving packed rows, and closing. */
+export interface RowWriter {
+  readonly path: string;
+  /** `saveCases` of rows packed by `packCaseRows`: committed when it returns. */
+  saveRows(runId: string, packed: PackedCaseRows, progress?: SaveProgress): void;
+  close(): void;
+}
+
+/** Opens an existing store to save packed rows into (the writer thread's connection). */
+export function openRowWriter(path: string, options: OpenRunStoreOptions = {}): RowWriter {
+  return openRunStore(path, { ...options, mustExist: true }) as SqliteRunStore;
 }
 
 /** False when a read-only connection cannot read (a WAL file whose -shm cannot be created). */
@@ -572,6 +578,8 @@ class SqliteRunStore implements RunStore {
     if (typeof code === 'string' && code.startsWith('SQLITE_READONLY'))
       return 'the file or its folder is read-only (or it was opened for reading only)';
     if (code === 'SQLITE_FULL') return 'the disk is full';
+    if (typeof code === 'string' && code.startsWith('SQLITE_IOERR'))
+      return `the disk refused a write (${messageOf(err)}: the disk may be full, or the file over a size limit)`;
     return messageOf(err);
   }
 
@@ -649,13 +657,19 @@ class SqliteRunStore implements RunStore {
   }
 
   saveCases(runId: string, results: readonly CaseResult[], progress: SaveProgress = {}): void {
+    this.saveRows(runId, packCaseRows(results), progress);
+  }
+
+  /** `saveCases` of rows packed by `packCaseRows` (what the writer thread receives). */
+  saveRows(runId: string, packed: PackedCaseRows, progress: SaveProgress = {}): void {
     const write = this.db.transaction(() => {
       const row = this.statements.status.get(runId) as
         { status: StoredRunStatus; duration_ms: number | null } | undefined;
       if (!row) throw this.unknown(runId);
+      const cases = unpackCaseRows(runId, packed);
       // A stored run that gets new cases (resume, retry) is running again: its old summary goes.
-      if (row.status !== 'running' && results.length > 0) this.writeSummary(runId, 'running', row.duration_ms, null);
-      for (const result of results) this.insertCase(runId, result);
+      if (row.status !== 'running' && cases.length > 0) this.writeSummary(runId, 'running', row.duration_ms, null);
+      for (const rows of cases) this.insertCase(runId, rows);
       if (progress.durationMs !== undefined) this.statements.duration.run(progress.durationMs, runId);
     });
     // IMMEDIATE takes the write lock before the first read: a deferred transaction that
@@ -668,54 +682,20 @@ class SqliteRunStore implements RunStore {
     this.saveCases(runId, [result]);
   }
 
-  private insertCase(runId: string, result: CaseResult): void {
+  private insertCase(runId: string, { caseRow, decisionRows }: CaseRows): void {
     const s = this.statements;
-    const r = result.request;
-    const caseRow = {
-      run_id: runId,
-      case_id: result.caseId,
-      workflow: result.workflow,
-      request_status: r.status,
-      latency_ms: r.latencyMs,
-      input_tokens: r.status === 'answered' ? r.inputTokens : null,
-      error_kind: r.status === 'failed' ? r.failure.kind : null,
-      error_message: r.status === 'failed' ? r.failure.message : null,
-      answered_model: r.status === 'answered' ? (r.model ?? null) : null,
-    };
-    const decisionRows = result.decisions.map((d, i) => {
-      const o = d.outcome;
-      return {
-        run_id: runId,
-        case_id: result.caseId,
-        position: i,
-        question_id: d.questionId,
-        type: d.type,
-        answers_json: jsonOfShared(d.answers),
-        gold_label: d.gold.label,
-        gold_probabilities_json: jsonOfShared(d.gold.probabilities),
-        status: o.status,
-        predicted: o.status === 'answered' ? o.predicted : null,
-        correct: o.status === 'answered' ? (o.correct ? 1 : 0) : null,
-        confidence: o.status === 'answered' ? o.confidence : null,
-        kl: o.status === 'answered' ? o.kl : null,
-        brier: o.status === 'answered' ? o.brier : null,
-        probabilities_json: o.status === 'answered' ? JSON.stringify(o.probabilities) : null,
-        error_kind: o.status === 'failed' ? o.failure.kind : null,
-        error_message: o.status === 'failed' ? o.failure.message : null,
-      };
-    });
     const row = { ...caseRow, digest: caseDigest(caseRow, decisionRows) };
     if (s.insertNewCase.run(row).changes === 0) {
       // Saved before (a retry replaces it), or not in the run's case set.
-      const found = s.position.get(runId, result.caseId) as { position: number } | undefined;
+      const found = s.position.get(runId, caseRow.case_id) as { position: number } | undefined;
       if (found === undefined) {
         throw new DecidekitError(
           'invalid_run',
-          `cannot save case ${JSON.stringify(result.caseId)}: it is not in the case set of run ${runId}`,
+          `cannot save case ${JSON.stringify(caseRow.case_id)}: it is not in the case set of run ${runId}`,
         );
       }
-      s.deleteDecisions.run(runId, result.caseId);
-      s.deleteCase.run(runId, result.caseId);
+      s.deleteDecisions.run(runId, caseRow.case_id);
+      s.deleteCase.run(runId, caseRow.case_id);
       s.insertCase.run({ ...row, position: found.position });
     }
     for (const d of decisionRows) s.insertDecision.run(d);

@@ -15,6 +15,8 @@ export class StoreWriteError extends DecidekitError {
   override readonly name = 'StoreWriteError';
   readonly path: string;
   readonly runId: string | null;
+  /** What kept the write from the store, without the store's name. */
+  readonly detail: string;
   constructor(path: string, runId: string | null, detail: string, cause: unknown) {
     super(
       'store_write_failed',
@@ -23,6 +25,7 @@ export class StoreWriteError extends DecidekitError {
     );
     this.path = path;
     this.runId = runId;
+    this.detail = detail;
   }
 }
 

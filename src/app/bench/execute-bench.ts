@@ -24,6 +24,7 @@ import { runBenchmark, type CaseQueue } from '../../runner/run-benchmark.js';
 import { fingerprintOf } from '../../store/fingerprint.js';
 import { checkResumable } from '../../store/resume-check.js';
 import type { RunStore } from '../../store/run-store.js';
+import type { CaseWriter } from '../../store/writer/case-writer.js';
 import { summarizeOptionsOf } from '../../store/run-summary.js';
 import { analyzeRun } from '../run-analysis.js';
 import type { ConventionChoice } from '../../core/bench/run-conventions.js';
@@ -114,6 +115,7 @@ export const GROUP_COMMIT_MS = 50;
 
 /** SQLite is loaded only when a run is kept (and then once). */
 let loadedStoreModule: typeof import('../../store/sqlite-run-store.js') | null = null;
+let loadedWriterModule: typeof import('../../store/writer/case-writer.js') | null = null;
 
 /** Runs a planned benchmark; the caller renders the outcome. */
 export async function executeBench(plan: BenchPlan, options: ExecuteBenchOptions): Promise<BenchOutcome> {
@@ -122,13 +124,18 @@ export async function executeBench(plan: BenchPlan, options: ExecuteBenchOptions
   // SQLite is loaded only when the run is kept; opened before the server starts, so a bad
   // store path never leaves a server running.
   loadedStoreModule ??= plan.storePath === null ? null : await import('../../store/sqlite-run-store.js');
+  loadedWriterModule ??= plan.storePath === null ? null : await import('../../store/writer/case-writer.js');
   const store: RunStore | null = plan.storePath === null ? null : loadedStoreModule!.openRunStore(plan.storePath);
+  let writer: CaseWriter | null = null;
   let server: ReferenceServer | null = null;
   try {
+    // Finished cases are committed from a worker thread (see store/writer/).
+    if (store !== null) writer = loadedWriterModule!.startCaseWriter(store.path);
     if (plan.server.kind === 'embedded')
       server = await startReferenceServer({ host: '127.0.0.1', port: 0, model: plan.server.model });
-    return await sendAndFinish(plan, options, { dataset, selected, store, server });
+    return await sendAndFinish(plan, options, { dataset, selected, store, writer, server });
   } finally {
+    await writer?.close();
     store?.close();
     await server?.close();
   }
@@ -155,10 +162,12 @@ async function sendAndFinish(
     /** What planning keeps of the selected cases, in order; given up (emptied) once the cases are being read. */
     selected: CaseEntry[];
     store: RunStore | null;
+    /** Commits the cases to `store`. */
+    writer: CaseWriter | null;
     server: ReferenceServer | null;
   },
 ): Promise<BenchOutcome> {
-  const { dataset, selected, store, server } = parts;
+  const { dataset, selected, store, writer, server } = parts;
   const client = createClientOrUsageError({
     baseUrl: plan.server.kind === 'remote' ? plan.server.baseUrl : server!.url,
     ...(plan.server.kind === 'remote' && plan.server.apiKey !== undefined ? { apiKey: plan.server.apiKey } : {}),
@@ -229,15 +238,16 @@ async function sendAndFinish(
       signal: options.signal,
       now: options.now,
       keepResults: false,
-      // With a store, one transaction per 20 ms of answers rather than per event-loop turn:
+      // With a store, one transaction per 50 ms of answers rather than per event-loop turn:
       // at high --parallel a turn holds one or two cases, and each commit rewrites the same
-      // index pages. A case waits at most this long (uncounted) before it is committed.
+      // index pages. A case is counted only once its batch is committed (by the writer
+      // thread); the next batch gathers meanwhile.
       ...(store === null ? {} : { groupCommitMs: GROUP_COMMIT_MS }),
       checkpoint: (results) => {
         const id = ensureRun();
-        // The running duration goes with each batch: a killed run keeps one.
-        store?.saveCases(id, results, { durationMs: priorDurationMs + (options.now() - sendStarted) });
         if (spool !== null) for (const r of results) spool.add(r, positionOf.get(r.caseId)!);
+        // The running duration goes with each batch: a killed run keeps one.
+        return writer?.save(id, results, { durationMs: priorDurationMs + (options.now() - sendStarted) });
       },
       onEvent: (e) => {
         if (e.type !== 'case') return;

@@ -1,0 +1,33 @@
+/** The messages between the case writer (main thread) and its worker thread. */
+import type { PackedCaseRows } from '../case-rows.js';
+import type { OpenRunStoreOptions } from '../sqlite-run-store.js';
+
+/** What the worker is started with. */
+export interface WriterWorkerData {
+  readonly path: string;
+  readonly options: Pick<OpenRunStoreOptions, 'busyTimeoutMs' | 'syncIntervalMs' | 'synchronous'>;
+}
+
+export type ToWriter =
+  | {
+      readonly kind: 'save';
+      readonly seq: number;
+      readonly runId: string;
+      readonly rows: PackedCaseRows;
+      readonly durationMs: number | null;
+    }
+  | { readonly kind: 'close' };
+
+/** A store error as data: errors do not keep their class across threads. */
+export interface WriterErrorData {
+  readonly kind: 'write' | 'damaged' | 'other';
+  readonly code: string | null;
+  readonly message: string;
+  /** For `write` and `damaged`: what happened, without the store's name. */
+  readonly detail: string | null;
+  readonly runId: string | null;
+}
+
+export type FromWriter =
+  | { readonly kind: 'saved'; readonly seq: number }
+  | { readonly kind: 'failed'; readonly seq: number; readonly error: WriterErrorData };

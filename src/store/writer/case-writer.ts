@@ -1,0 +1,148 @@
+/**
+ * The case writer: commits a run's finished cases from a worker thread, so the SQLite work
+ * (inserts, index pages, the case digest, commits and syncs) runs beside the client, the
+ * embedded server and the accumulators instead of between them. This thread only packs
+ * each batch into flat row values (`packCaseRows`); the worker unpacks, digests and commits
+ * them, one transaction per batch, in the order they were sent.
+ *
+ * A batch's promise resolves once its transaction is committed (in the write-ahead log, so
+ * a killed process keeps it) and rejects with the store's own error (`StoreWriteError`,
+ * `StoreDamagedError`) when it was not: nothing of a rejected batch is kept.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { CaseResult } from '../../core/bench/case-result.js';
+import { DecidekitError } from '../../core/errors.js';
+import { packCaseRows } from '../case-rows.js';
+import type { SaveProgress } from '../run-store.js';
+import { openRowWriter } from '../sqlite-run-store.js';
+import { StoreDamagedError, StoreWriteError } from '../store-errors.js';
+import type { FromWriter, ToWriter, WriterErrorData, WriterWorkerData } from './case-writer-messages.js';
+
+export interface CaseWriter {
+  /** `worker`: a worker thread commits; `inline`: this thread does (no compiled worker found). */
+  readonly thread: 'worker' | 'inline';
+  /**
+   * Commits `results` (and the run's duration so far) in one transaction; resolves once
+   * committed. Batches commit in the order they were given.
+   */
+  save(runId: string, results: readonly CaseResult[], progress?: SaveProgress): Promise<void>;
+  /** Waits for the batches given, then stops the thread. */
+  close(): Promise<void>;
+}
+
+export interface CaseWriterOptions {
+  /** How long to wait for another process's write lock. Default 5000. */
+  readonly busyTimeoutMs?: number;
+  /** The longest time between syncs to disk (`synchronous = NORMAL`). Default 2000. */
+  readonly syncIntervalMs?: number;
+  /** `auto` (default): a worker thread when its compiled file is there; `inline`: this thread. */
+  readonly thread?: 'auto' | 'inline';
+}
+
+/**
+ * The worker's compiled file. Run from the sources (tests through vitest, scripts through
+ * tsx) this module is a `.ts` file and the worker is taken from `dist/`, which the test
+ * set-up builds first; without either the writer stays on this thread.
+ */
+function workerFile(): string | null {
+  const here = import.meta.url;
+  const url = here.endsWith('.ts')
+    ? new URL('../../../dist/store/writer/case-writer-worker.js', here)
+    : new URL('./case-writer-worker.js', here);
+  const file = fileURLToPath(url);
+  return existsSync(file) ? file : null;
+}
+
+/** Starts a case writer for the (existing) store at `path`. */
+export function startCaseWriter(path: string, options: CaseWriterOptions = {}): CaseWriter {
+  const file = options.thread === 'inline' ? null : workerFile();
+  const storeOptions = {
+    ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
+    ...(options.syncIntervalMs === undefined ? {} : { syncIntervalMs: options.syncIntervalMs }),
+  };
+  return file === null ? inlineWriter(path, storeOptions) : workerWriter(file, { path, options: storeOptions });
+}
+
+function inlineWriter(path: string, options: WriterWorkerData['options']): CaseWriter {
+  const writer = openRowWriter(path, options);
+  return {
+    thread: 'inline',
+    save(runId, results, progress = {}) {
+      try {
+        writer.saveRows(runId, packCaseRows(results), progress);
+        return Promise.resolve();
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    },
+    close() {
+      writer.close();
+      return Promise.resolve();
+    },
+  };
+}
+
+function workerWriter(file: string, data: WriterWorkerData): CaseWriter {
+  const worker = new Worker(file, { workerData: data });
+  const waiting = new Map<number, { runId: string; resolve: () => void; reject: (err: unknown) => void }>();
+  let seq = 0;
+  let stopped: unknown = null;
+  const failAll = (err: unknown) => {
+    stopped ??= err;
+    for (const w of waiting.values()) w.reject(err);
+    waiting.clear();
+  };
+  const exited = new Promise<void>((resolve) =>
+    worker.once('exit', (code) => {
+      failAll(new StoreWriteError(data.path, null, `its writer thread stopped (exit code ${code})`, undefined));
+      resolve();
+    }),
+  );
+  worker.on('message', (m: FromWriter) => {
+    const w = waiting.get(m.seq);
+    if (w === undefined) return;
+    waiting.delete(m.seq);
+    if (m.kind === 'saved') w.resolve();
+    else w.reject(errorOf(data.path, m.error));
+  });
+  worker.on('error', (err) =>
+    failAll(new StoreWriteError(data.path, null, `its writer thread failed (${err.message})`, err)),
+  );
+  const post = (m: ToWriter) => worker.postMessage(m);
+  let closing: Promise<void> | null = null;
+  return {
+    thread: 'worker',
+    save(runId, results, progress = {}) {
+      if (stopped !== null) return Promise.reject(stopped);
+      if (closing !== null) return Promise.reject(new Error('the case writer is closed'));
+      const n = seq++;
+      const done = new Promise<void>((resolve, reject) => waiting.set(n, { runId, resolve, reject }));
+      post({ kind: 'save', seq: n, runId, rows: packCaseRows(results), durationMs: progress.durationMs ?? null });
+      return done;
+    },
+    close() {
+      if (closing === null) {
+        if (stopped === null) post({ kind: 'close' });
+        closing = exited;
+      }
+      return closing;
+    },
+  };
+}
+
+/** The store's error again, from its description (the same class, so callers can tell them apart). */
+function errorOf(path: string, e: WriterErrorData): Error {
+  switch (e.kind) {
+    case 'write':
+      return new StoreWriteError(path, e.runId, e.detail ?? e.message, undefined);
+    case 'damaged':
+      return new StoreDamagedError(path, e.detail ?? e.message, e.runId === null ? {} : { runId: e.runId });
+    case 'other':
+      // A refusal (an unknown run, a case outside the run's case set) keeps its code.
+      return e.code !== null
+        ? new DecidekitError(e.code as DecidekitError['code'], e.message)
+        : new StoreWriteError(path, e.runId, e.message, undefined);
+  }
+}
