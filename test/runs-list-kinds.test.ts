@@ -81,6 +81,7 @@ describe('an audit or probe id where a bench run is expected', () => {
     'runs export': (id) => ['runs', 'export', id, '--format', 'jsonl'],
     'runs compare': (id) => ['runs', 'compare', benchId, id],
     'runs gate': (id) => ['runs', 'gate', '--baseline', benchId, '--candidate', id],
+    'bench --resume': (id) => ['bench', '--resume', id],
   };
   it.each(
     Object.keys(argvOf).flatMap((command) => [

@@ -35,6 +35,7 @@ import { renderBenchHtml } from '../../reports/html/bench-html.js';
 import { renderBenchJsonChunks } from '../../reports/bench/bench-json.js';
 import { renderBenchMarkdownChunks } from '../../reports/bench/bench-markdown.js';
 import { CaseSpool } from './case-spool.js';
+import { refuseOtherKind } from '../runs/stored-runs.js';
 import { refuseKernelFolder } from '../../datasets/folders.js';
 import type { BenchStartLine } from '../../reports/bench/bench-messages.js';
 import {
@@ -498,11 +499,10 @@ function createClientOrUsageError(options: Parameters<typeof createSystemOneClie
 
 /** The plan for a request, reading the run to resume (once, before anything starts). */
 export async function planBenchFromStore(request: BenchRequest): Promise<BenchPlan> {
-  const stored =
-    request.resume === undefined || request.storePath === null
-      ? null
-      : await readStoredRun(request.storePath, request.resume);
-  return planBench(request, stored);
+  if (request.resume === undefined || request.storePath === null) return planBench(request, null);
+  // An audit or probe id is named as such (not "unknown run").
+  await refuseOtherKind(request.storePath, request.resume, { command: 'bench --resume', storeArg: request.storePath });
+  return planBench(request, await readStoredRun(request.storePath, request.resume));
 }
 
 /** A stored run (config and saved cases), read before anything starts. */
