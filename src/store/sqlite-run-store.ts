@@ -42,6 +42,9 @@ import {
 } from './store-errors.js';
 import { APPLICATION_ID, MIGRATIONS, REQUIRED_TABLES, SCHEMA_VERSION } from './store-schema.js';
 
+/** The page cache of each connection, in KiB as SQLite's negative `cache_size` counts it. */
+const PAGE_CACHE_KIB = -2000;
+
 export interface OpenRunStoreOptions {
   /** Refuse to create a new database when the file is missing. Default false. */
   readonly mustExist?: boolean;
@@ -232,6 +235,10 @@ export function openRunStoreConnection(
   try {
     // First: every later statement (even setting WAL) may meet another process's lock.
     db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    // A 2 MB page cache instead of better-sqlite3's 16 MB: a bench holds two connections (the
+    // writer thread's and its own), and runs are written and read in order, which a bigger
+    // cache does not speed up (BENCHMARKS.md, "Bench at scale").
+    db.pragma(`cache_size = ${PAGE_CACHE_KIB}`);
     checkCompatible(db, path);
     if (readOnly) {
       const version = db.pragma('user_version', { simple: true }) as number;

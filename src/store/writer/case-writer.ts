@@ -84,8 +84,14 @@ function inlineWriter(path: string, options: WriterWorkerData['options']): CaseW
   };
 }
 
+/** V8 limits of the writer thread, in MB. */
+const WRITER_HEAP = { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 64 };
+
 function workerWriter(file: string, data: WriterWorkerData): CaseWriter {
-  const worker = new Worker(file, { workerData: data });
+  // The thread holds only the batch being committed: a small heap keeps the run's memory
+  // bounded (~60 MB less peak RSS at 100,000 cases, BENCHMARKS.md). A batch that outgrew it
+  // would stop the thread, which the run reports as a store write error (resumable).
+  const worker = new Worker(file, { workerData: data, resourceLimits: WRITER_HEAP });
   const waiting = new Map<number, { runId: string; resolve: () => void; reject: (err: unknown) => void }>();
   let seq = 0;
   let stopped: unknown = null;
