@@ -181,6 +181,22 @@ describe('runConfigOf and startRun', () => {
     expect([...retry.kept.keys()]).toEqual(config.caseIds.slice(0, 1));
   });
 
+  it('says when a resumed run has nothing left to send, and not when cases remain', () => {
+    const done = config.caseIds.map((id) => answeredCase(id, rightAnswers()));
+    const complete = storedRun(config, { cases: done });
+    const start = startRun(plan({ resume: { run: complete, retryFailed: false } }), config, 'now', checkResumable);
+    expect(start.notes).toEqual([
+      `run ${complete.id} already has a result for each of its ${config.caseIds.length} cases: nothing to send; below is the stored run's report`,
+    ]);
+    const partial = startRun(
+      plan({ resume: { run: storedRun(config), retryFailed: true } }),
+      config,
+      'now',
+      checkResumable,
+    );
+    expect(partial.notes.filter((n) => n.includes('nothing to send'))).toEqual([]);
+  });
+
   it("keeps the stored run's price and says so, but takes this session's sending settings", () => {
     const run = storedRun(runConfig({ pricePerMtokUsd: 0.5 }));
     const now = runConfig({ pricePerMtokUsd: 2, parallel: 8, timeoutMs: 1000, retries: 0 });

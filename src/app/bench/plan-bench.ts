@@ -219,6 +219,10 @@ export function startRun(plan: BenchPlan, config: RunConfig, createdAt: string, 
     notes.push(
       `${failedKept} failed case${failedKept === 1 ? ' is' : 's are'} kept as ${failedKept === 1 ? 'it is' : 'they are'}; add --retry-failed to send ${failedKept === 1 ? 'it' : 'them'} again`,
     );
+  if (run.config.caseIds.every((id) => kept.has(id)))
+    notes.push(
+      `run ${run.id} already has a result for each of its ${run.config.caseIds.length} cases: nothing to send; below is the stored run's report`,
+    );
   return {
     id: run.id,
     createdAt: run.createdAt,
