@@ -105,4 +105,29 @@ describe('executeBench: the dataset in two passes', () => {
       outcome.dispose();
     }
   });
+
+  it.each([
+    { option: '--sample 1000', request: { sample: { cases: 1000, seed: 1 } } },
+    { option: '--limit 600', request: { limit: 600 } },
+  ])('makes $option that covers every case a full run, and says so', async ({ option, request }) => {
+    const dir = tempDir();
+    const path = join(dir, 'cases.jsonl');
+    writeFileSync(path, repeatedLines(6).join('\n') + '\n');
+    const total = repeatedLines(6).length;
+    const notes: string[] = [];
+    const full = await executeBench(
+      planBench({ dataset: { kind: 'path', path }, storePath: null }, null),
+      options(dir),
+    );
+    const covered = await executeBench(
+      planBench({ dataset: { kind: 'path', path }, storePath: null, ...request }, null),
+      { ...options(dir), onNote: (n) => notes.push(n) },
+    );
+    if (full.kind !== 'finished' || covered.kind !== 'finished') throw new Error('a run stopped');
+    expect(notes).toEqual([`${option} covers all ${total} cases of the dataset: this is a full run`]);
+    expect(covered.run.config.filters).toEqual(full.run.config.filters);
+    expect(covered.run.config.caseIds).toEqual(full.run.config.caseIds);
+    full.dispose();
+    covered.dispose();
+  });
 });

@@ -121,7 +121,10 @@ let loadedWriterModule: typeof import('../../store/writer/case-writer.js') | nul
 /** Runs a planned benchmark; the caller renders the outcome. */
 export async function executeBench(plan: BenchPlan, options: ExecuteBenchOptions): Promise<BenchOutcome> {
   if (options.outDir !== undefined) await checkOutDir(options.outDir);
-  const { dataset, selected } = await scanAndSelect(plan, options.cacheDir);
+  const scanned = await scanAndSelect(plan, options.cacheDir);
+  const { dataset, selected } = scanned;
+  plan = scanned.plan;
+  for (const note of scanned.notes) options.onNote?.(note);
   // SQLite is loaded only when the run is kept; opened before the server starts, so a bad
   // store path never leaves a server running.
   loadedStoreModule ??= plan.storePath === null ? null : await import('../../store/sqlite-run-store.js');
@@ -149,9 +152,30 @@ export async function executeBench(plan: BenchPlan, options: ExecuteBenchOptions
 async function scanAndSelect(
   plan: BenchPlan,
   cacheDir: string,
-): Promise<{ dataset: Pick<ScannedBenchDataset, 'info' | 'questionSet' | 'readCases'>; selected: CaseEntry[] }> {
+): Promise<{
+  dataset: Pick<ScannedBenchDataset, 'info' | 'questionSet' | 'readCases'>;
+  selected: CaseEntry[];
+  /** The plan, without a --limit or --sample that selected every case of the dataset. */
+  plan: BenchPlan;
+  notes: string[];
+}> {
   const { info, questionSet, readCases, entries } = await scanBenchDataset(datasetSourceOf(plan.dataset, cacheDir));
-  return { dataset: { info, questionSet, readCases }, selected: selectCases(entries, plan) };
+  const selected = selectCases(entries, plan);
+  const everything =
+    plan.resume === null &&
+    plan.workflow === null &&
+    selected.length === entries.length &&
+    selected.every((c, i) => c === entries[i]);
+  const option =
+    plan.sample !== null ? `--sample ${plan.sample.cases}` : plan.limit !== null ? `--limit ${plan.limit}` : null;
+  if (!everything || option === null) return { dataset: { info, questionSet, readCases }, selected, plan, notes: [] };
+  return {
+    dataset: { info, questionSet, readCases },
+    selected,
+    // Every case in file order: the run is a full run, comparable with any other.
+    plan: { ...plan, limit: null, sample: null },
+    notes: [`${option} covers all ${entries.length} cases of the dataset: this is a full run`],
+  };
 }
 
 async function sendAndFinish(
