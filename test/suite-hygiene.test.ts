@@ -11,11 +11,13 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..');
 
-function testFiles(dir: string): string[] {
+/** Test files, and the helpers they share (`test/support/`, any `test-support/` under src). */
+function testFiles(dir: string, helpers = false): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === 'node_modules' ? [] : testFiles(path);
-    return name.endsWith('.test.ts') ? [path] : [];
+    if (statSync(path).isDirectory())
+      return name === 'node_modules' ? [] : testFiles(path, helpers || name === 'support' || name === 'test-support');
+    return name.endsWith('.test.ts') || (helpers && name.endsWith('.ts')) ? [path] : [];
   });
 }
 
@@ -29,7 +31,7 @@ const LEAKS: readonly [RegExp, string][] = [
 ];
 
 describe('the test suite', () => {
-  it('leaves shared process state alone in every test file', () => {
+  it('leaves shared process state alone in every test file and test helper', () => {
     const self = relative(ROOT, import.meta.filename);
     const offenders: string[] = [];
     for (const file of [...testFiles(join(ROOT, 'src')), ...testFiles(join(ROOT, 'test'))]) {
