@@ -99,6 +99,24 @@ export async function refuseWrongFiles(files: readonly GivenFile[], cwd: string,
   }
 }
 
+/**
+ * `refuseWrongFiles` for the file options `command` declares (COMMAND_FILES), read from its
+ * parsed option values by name: each command's refusal is one call, not a list written again.
+ */
+export async function refuseWrongFilesOf(
+  command: FileCommand,
+  values: Readonly<Record<string, unknown>>,
+  cwd: string,
+): Promise<void> {
+  const files: GivenFile[] = [];
+  for (const [option, expects] of COMMAND_FILES[command]) {
+    const value = values[option.slice(2)];
+    const paths = typeof value === 'string' ? [value] : Array.isArray(value) ? (value as string[]) : [];
+    for (const path of paths) files.push({ option, path, expects });
+  }
+  await refuseWrongFiles(files, cwd, command);
+}
+
 async function kindOf(f: GivenFile, cwd: string): Promise<FileKind | null> {
   const path = resolve(cwd, f.path);
   const { kind, parquetColumns = [] } = await sniffFile(path);

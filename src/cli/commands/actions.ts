@@ -38,16 +38,8 @@ partly: excluded). Both rankings are printed.`,
     const datasetPath = requiredValue('dataset', values.dataset);
     const specPath = requiredValue('spec', values.spec);
     if (values.results.length === 0) throw new UsageError('--results is required');
-    const { refuseWrongFiles } = await import('../wrong-file.js');
-    await refuseWrongFiles(
-      [
-        { option: '--dataset', path: datasetPath, expects: 'offline-dataset' },
-        { option: '--spec', path: specPath, expects: 'action-spec' },
-        ...values.results.map((path) => ({ option: '--results', path, expects: 'offline-results' as const })),
-      ],
-      io.cwd,
-      'actions',
-    );
+    const { refuseWrongFilesOf } = await import('../wrong-file.js');
+    await refuseWrongFilesOf('actions', values, io.cwd);
     const { composeActions } = await import('../../app/offline/compose-actions.js');
     const report = await composeActions({
       datasetPath,

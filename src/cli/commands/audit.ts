@@ -65,17 +65,8 @@ key reaches the judge.`,
       const { UsageError } = await import('../../core/errors.js');
       throw new UsageError('give both --transcripts and --checks (or neither, for the bundled sample)');
     }
-    const { refuseWrongFiles } = await import('../wrong-file.js');
-    await refuseWrongFiles(
-      [
-        ...(v.transcripts === undefined
-          ? []
-          : [{ option: '--transcripts', path: v.transcripts, expects: 'audit-transcripts' as const }]),
-        ...(v.checks === undefined ? [] : [{ option: '--checks', path: v.checks, expects: 'audit-checks' as const }]),
-      ],
-      io.cwd,
-      'audit',
-    );
+    const { refuseWrongFilesOf } = await import('../wrong-file.js');
+    await refuseWrongFilesOf('audit', v, io.cwd);
     const { planAuditFromStore, executeAudit } = await import('../../app/audit/execute-audit.js');
     const terminal = await import('../../reports/audit/audit-terminal.js');
     const { renderAuditEvent, renderAuditJson } = await import('../../reports/audit/audit-json.js');

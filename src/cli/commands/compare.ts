@@ -60,15 +60,8 @@ ranked by accuracy, marking models whose interval overlaps the leader's as tied.
     if (values.results.length === 0) throw new UsageError('--results is required (one or more files)');
     const sort = values.sort ?? null;
     refuseRepeatedFiles(values.results, io.cwd);
-    const { refuseWrongFiles } = await import('../wrong-file.js');
-    await refuseWrongFiles(
-      [
-        { option: '--dataset', path: datasetPath, expects: 'offline-dataset' },
-        ...values.results.map((path) => ({ option: '--results', path, expects: 'offline-results' as const })),
-      ],
-      io.cwd,
-      'compare',
-    );
+    const { refuseWrongFilesOf } = await import('../wrong-file.js');
+    await refuseWrongFilesOf('compare', values, io.cwd);
     const { compareResultsFiles } = await import('../../app/offline/score-files.js');
     const compared = await compareResultsFiles(datasetPath, values.results, conventionsFromOptions(values));
     for (const { model, files } of compared.sameModels)

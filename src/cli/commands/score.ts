@@ -45,15 +45,8 @@ larger than memory, JSONL (.gz) or Parquet: the same numbers and report, without
       throw new UsageError(
         `score takes one --results file, got ${values.results.length} (use 'decidekit compare' for several)`,
       );
-    const { refuseWrongFiles } = await import('../wrong-file.js');
-    await refuseWrongFiles(
-      [
-        { option: '--dataset', path: datasetPath, expects: 'offline-dataset' },
-        { option: '--results', path: values.results[0]!, expects: 'offline-results' },
-      ],
-      io.cwd,
-      'score',
-    );
+    const { refuseWrongFilesOf } = await import('../wrong-file.js');
+    await refuseWrongFilesOf('score', values, io.cwd);
     let scored;
     if (values.engine === 'duckdb') {
       // Intervals need every decision in memory: the DuckDB engine reports none, as --no-ci.

@@ -61,15 +61,8 @@ the held-out fold: the honest estimate). $/100 is 100 x mean cost per call.`,
         ? {}
         : { costs: { falsePositive: costFp, falseNegative: costFn } }),
     };
-    const { refuseWrongFiles } = await import('../wrong-file.js');
-    await refuseWrongFiles(
-      [
-        { option: '--dataset', path: datasetPath, expects: 'offline-dataset' },
-        { option: '--results', path: resultsPath, expects: 'offline-results' },
-      ],
-      io.cwd,
-      'tune',
-    );
+    const { refuseWrongFilesOf } = await import('../wrong-file.js');
+    await refuseWrongFilesOf('tune', v, io.cwd);
     const { tuneThreshold } = await import('../../app/offline/tune-threshold.js');
     const tuned = await tuneThreshold(datasetPath, resultsPath, options);
     if (v.json) {

@@ -22,15 +22,8 @@ model a file, probabilities in [0, 1] summing to 1, picked among the options, ..
   ],
   async run({ values }, io) {
     const datasetPath = requiredValue('dataset', values.dataset);
-    const { refuseWrongFiles } = await import('../wrong-file.js');
-    await refuseWrongFiles(
-      [
-        { option: '--dataset', path: datasetPath, expects: 'offline-dataset' },
-        ...values.results.map((path) => ({ option: '--results', path, expects: 'offline-results' as const })),
-      ],
-      io.cwd,
-      'validate',
-    );
+    const { refuseWrongFilesOf } = await import('../wrong-file.js');
+    await refuseWrongFilesOf('validate', values, io.cwd);
     const { validateFiles } = await import('../../app/offline/validate-files.js');
     const checks = await validateFiles(datasetPath, values.results);
     const { renderValidationJson, renderValidationText } = await import('../../reports/offline/score-text.js');
