@@ -17,11 +17,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { scoreCase, type BenchCase, type CaseResult } from '../src/core/bench/case-result.js';
-import type { Question } from '../src/core/question.js';
+import type { CaseResult } from '../src/core/bench/case-result.js';
 import { createRunConfig } from '../src/core/bench/test-support/run-fixtures.js';
 import { openRunStore, summarizeRun } from '../src/store/index.js';
 import { writeScaleDataset } from './make-scale-dataset.js';
+import { scoredCase, scoredCaseId } from './scored-case.js';
 
 const { values } = parseArgs({
   options: {
@@ -145,54 +145,10 @@ for (const size of PART === 'store' ? [] : SIZES) {
 
 // ---------------------------------------------------------------- the store alone
 
-const noul: Question = { type: 'noul', instructions: 'Escalate?' };
-const choice: Question = {
-  type: 'choice',
-  instructions: 'Route',
-  options: ['billing', 'shipping', 'technical', 'other'],
-  descriptions: [null, null, null, null],
-};
-const score: Question = { type: 'score', instructions: 'Urgency', levels: ['low', 'normal', 'high', 'critical'] };
-
-function caseAt(i: number): CaseResult {
-  const c: BenchCase = {
-    id: `customer_service_${String(i).padStart(7, '0')}`,
-    workflow: 'customer_service',
-    state: {},
-    questions: [
-      ['escalate', noul],
-      ['route', choice],
-      ['urgency', score],
-      ['refund', noul],
-      ['severity', score],
-    ],
-    gold: [
-      { labelIndex: 0, probabilities: [2 / 3, 1 / 3] },
-      { labelIndex: 1, probabilities: [0.1, 0.6, 0.2, 0.1] },
-      { labelIndex: 2, probabilities: [0, 1 / 3, 2 / 3, 0] },
-      { labelIndex: 1, probabilities: [0, 1] },
-      { labelIndex: 0, probabilities: [1, 0, 0, 0] },
-    ],
-  };
-  const p = (i % 97) / 97;
-  return scoreCase(c, {
-    status: 'answered',
-    latencyMs: 100 + (i % 13),
-    inputTokens: 900 + i,
-    predicted: [
-      [p, 1 - p],
-      [0.1, 0.5 + p / 4, 0.3 - p / 4, 0.1],
-      [0.05, 0.25, 0.6, 0.1],
-      [1 - p, p],
-      [0.7, 0.2, 0.1, 0],
-    ],
-  });
-}
-
 /** Saves a run of `n` cases in batches of 4 (what a parallel run commits per turn); µs per case per 10,000-case slice. */
 function timeSaves(n: number): number[] {
   const dir = mkdtempSync(join(tmp, 'saves-'));
-  const ids = Array.from({ length: n }, (_, i) => `customer_service_${String(i).padStart(7, '0')}`);
+  const ids = Array.from({ length: n }, (_, i) => scoredCaseId(i, 7));
   const config = createRunConfig({ toolVersion: 'bench', caseIds: ids });
   const store = openRunStore(join(dir, 'runs.sqlite'));
   const head = store.createRun({ config, label: null, createdAt: new Date().toISOString() });
@@ -200,7 +156,7 @@ function timeSaves(n: number): number[] {
   let t0 = performance.now();
   for (let i = 0; i < n; i += 4) {
     const batch: CaseResult[] = [];
-    for (let k = i; k < Math.min(n, i + 4); k++) batch.push(caseAt(k));
+    for (let k = i; k < Math.min(n, i + 4); k++) batch.push(scoredCase(k, 7));
     store.saveCases(head.id, batch, { durationMs: i });
     if ((i + 4) % 10_000 === 0) {
       slices.push(((performance.now() - t0) / 10_000) * 1000);
@@ -229,9 +185,9 @@ if (PART !== 'cli') {
   // runs list over many stored runs (100 saved cases each, so the count per run is real work).
   {
     const path = join(tmp, 'list.sqlite');
-    const ids = Array.from({ length: 400 }, (_, i) => `customer_service_${String(i).padStart(7, '0')}`);
+    const ids = Array.from({ length: 400 }, (_, i) => scoredCaseId(i, 7));
     const config = createRunConfig({ toolVersion: 'bench', caseIds: ids });
-    const cases = ids.slice(0, 100).map((_, i) => caseAt(i));
+    const cases = ids.slice(0, 100).map((_, i) => scoredCase(i, 7));
     const summary = summarizeRun(config, cases);
     const store = openRunStore(path);
     for (let r = 0; r < LIST_RUNS; r++) {

@@ -14,11 +14,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { scoreCase, type BenchCase, type CaseResult } from '../src/core/bench/case-result.js';
 import type { RunConfig } from '../src/core/bench/run.js';
-import type { Question } from '../src/core/question.js';
 import { openRunStore, summarizeRun } from '../src/store/index.js';
 import { createRunConfig } from '../src/core/bench/test-support/run-fixtures.js';
+import { scoredCase } from './scored-case.js';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '5' }, cases: { type: 'string', default: '400' } },
@@ -26,57 +25,7 @@ const { values } = parseArgs({
 const RUNS = Number(values.runs);
 const CASES = Number(values.cases);
 
-const noul: Question = { type: 'noul', instructions: 'Escalate?' };
-const choice: Question = {
-  type: 'choice',
-  instructions: 'Route',
-  options: ['billing', 'shipping', 'technical', 'other'],
-  descriptions: [null, null, null, null],
-};
-const score: Question = { type: 'score', instructions: 'Urgency', levels: ['low', 'normal', 'high', 'critical'] };
-
-function makeCases(): CaseResult[] {
-  const out: CaseResult[] = [];
-  for (let i = 0; i < CASES; i++) {
-    const c: BenchCase = {
-      id: `customer_service_${String(i).padStart(6, '0')}`,
-      workflow: 'customer_service',
-      state: {},
-      questions: [
-        ['escalate', noul],
-        ['route', choice],
-        ['urgency', score],
-        ['refund', noul],
-        ['severity', score],
-      ],
-      gold: [
-        { labelIndex: 0, probabilities: [2 / 3, 1 / 3] },
-        { labelIndex: 1, probabilities: [0.1, 0.6, 0.2, 0.1] },
-        { labelIndex: 2, probabilities: [0, 1 / 3, 2 / 3, 0] },
-        { labelIndex: 1, probabilities: [0, 1] },
-        { labelIndex: 0, probabilities: [1, 0, 0, 0] },
-      ],
-    };
-    const p = (i % 97) / 97;
-    out.push(
-      scoreCase(c, {
-        status: 'answered',
-        latencyMs: 100 + (i % 13),
-        inputTokens: 900 + i,
-        predicted: [
-          [p, 1 - p],
-          [0.1, 0.5 + p / 4, 0.3 - p / 4, 0.1],
-          [0.05, 0.25, 0.6, 0.1],
-          [1 - p, p],
-          [0.7, 0.2, 0.1, 0],
-        ],
-      }),
-    );
-  }
-  return out;
-}
-
-const cases = makeCases();
+const cases = Array.from({ length: CASES }, (_, i) => scoredCase(i, 6));
 const config: RunConfig = createRunConfig({ toolVersion: 'bench', caseIds: cases.map((c) => c.caseId) });
 
 function median(xs: number[]): number {
