@@ -8,6 +8,7 @@ import type { ConventionChoice } from '../core/bench/run-conventions.js';
 import { UsageError } from '../core/errors.js';
 import { DEFAULT_CONVENTIONS, withConventions, type Conventions } from '../core/stats/conventions.js';
 import { flag, integer, oneOf } from './define-command.js';
+import { given } from './given.js';
 
 /** Highest seed: an unsigned 32-bit integer. */
 const MAX_SEED = 2 ** 32 - 1;
@@ -65,12 +66,12 @@ interface ConventionValues {
 
 /** The conventions a command line chose (only those given): a stored run's own fill the rest. */
 export function conventionChoiceOf(values: ConventionValues): ConventionChoice {
-  return {
-    ...(values['ece-bins'] === undefined ? {} : { eceBins: values['ece-bins'] }),
-    ...(values['ece-binning'] === undefined ? {} : { eceBinning: values['ece-binning'] }),
-    ...(values['ece-average'] === undefined ? {} : { eceAverage: values['ece-average'] }),
-    ...(values.seed === undefined ? {} : { seed: values.seed }),
-  };
+  return given({
+    eceBins: values['ece-bins'],
+    eceBinning: values['ece-binning'],
+    eceAverage: values['ece-average'],
+    seed: values.seed,
+  });
 }
 
 /**

@@ -3,6 +3,7 @@ import type { LiveSession } from '../../app/live/run-live.js';
 import type { LiveState } from '../../monitor/live-state.js';
 import { decimal, defineCommand, flag, integer, MAX_TIMER_SECONDS, text } from '../define-command.js';
 import { colourEnabled, type CliIo } from '../io.js';
+import { given } from '../given.js';
 import { cacheDirOf } from '../locations.js';
 import { apiKeyOf, benchDatasetOf, benchDatasetOption, modelServerOptions } from '../shared-options.js';
 import type { TerminalPorts } from '../terminal-screen.js';
@@ -50,14 +51,10 @@ prints one line per probe (--json: one JSON object per probe). A server that ans
     const { openLive } = await import('../../app/live/run-live.js');
     const session = await openLive(
       {
-        ...(v['base-url'] === undefined ? {} : { baseUrl: v['base-url'] }),
-        ...(v.model === undefined ? {} : { model: v.model }),
-        ...(apiKey === undefined ? {} : { apiKey }),
-        ...(dataset === undefined ? {} : { dataset }),
+        ...given({ baseUrl: v['base-url'], model: v.model, apiKey, dataset }),
         intervalMs: v.interval * 1000,
         timeoutMs: v.timeout * 1000,
-        ...(v['metrics-url'] === undefined ? {} : { metricsUrl: v['metrics-url'] }),
-        ...(v.record === undefined ? {} : { recordPath: v.record }),
+        ...given({ metricsUrl: v['metrics-url'], recordPath: v.record }),
       },
       { cacheDir: cacheDirOf(io), now: () => performance.now() },
     );
