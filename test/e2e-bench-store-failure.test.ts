@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../src/protocol/server/server.js';
 import { openRunStore } from '../src/store/index.js';
 import { writeScaleDataset } from '../bench/make-scale-dataset.js';
+import { withoutTimings } from './support/bench-json.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
@@ -83,14 +84,9 @@ describe('bench when the disk refuses the store a write mid-run', () => {
       expect(resumed.code).toBe(0);
       const clean = await cli([...base, '--json', '--no-store']);
       expect(clean.code).toBe(0);
-      const pick = (text: string) => {
-        const doc = JSON.parse(text) as { summary: Record<string, unknown>; decisions: unknown[] };
-        const { latency_ms: _l, ...summary } = doc.summary;
-        return { summary, decisions: doc.decisions.map((d) => ({ ...(d as object), latency_ms: 0 })) };
-      };
-      const resumedDoc = pick(resumed.stdout);
+      const resumedDoc = withoutTimings(resumed.stdout);
       expect(resumedDoc.decisions).toHaveLength(3000);
-      expect(resumedDoc).toEqual(pick(clean.stdout));
+      expect(resumedDoc).toEqual(withoutTimings(clean.stdout));
     } finally {
       await server.close();
     }

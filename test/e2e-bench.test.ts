@@ -12,6 +12,7 @@ import type { FaultAction, FaultOptions } from '../src/protocol/server/faults.js
 import { openRunStore } from '../src/store/index.js';
 import { nonSnakeKeys } from '../src/reports/test-support/json-keys.js';
 import { writeScaleDataset } from '../bench/make-scale-dataset.js';
+import { withoutTimings } from './support/bench-json.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
@@ -245,12 +246,7 @@ describe('decidekit bench', () => {
       ]);
       expect(resumed.code).toBe(0);
       const clean = await cli(['bench', '--base-url', server.url, '--limit', '40', '--json', '--no-store']);
-      const pick = (text: string) => {
-        const doc = JSON.parse(text) as { summary: Record<string, unknown>; decisions: unknown[] };
-        const { latency_ms: _l, ...summary } = doc.summary;
-        return { summary, decisions: doc.decisions.map((d) => ({ ...(d as object), latency_ms: 0 })) };
-      };
-      expect(pick(resumed.stdout)).toEqual(pick(clean.stdout));
+      expect(withoutTimings(resumed.stdout)).toEqual(withoutTimings(clean.stdout));
     });
   });
 
@@ -286,14 +282,9 @@ describe('decidekit bench', () => {
       expect(resumed.code).toBe(0);
       const clean = await cli([...base, '--json', '--no-store']);
       expect(clean.code).toBe(0);
-      const pick = (text: string) => {
-        const doc = JSON.parse(text) as { summary: Record<string, unknown>; decisions: unknown[] };
-        const { latency_ms: _l, ...summary } = doc.summary;
-        return { summary, decisions: doc.decisions.map((d) => ({ ...(d as object), latency_ms: 0 })) };
-      };
-      const resumedDoc = pick(resumed.stdout);
+      const resumedDoc = withoutTimings(resumed.stdout);
       expect(resumedDoc.decisions).toHaveLength(3000);
-      expect(resumedDoc).toEqual(pick(clean.stdout));
+      expect(resumedDoc).toEqual(withoutTimings(clean.stdout));
       // The --out JSON is the same document as stdout, and the Markdown trace has every case.
       expect(readFileSync(join(out, `${head!.id}.json`), 'utf8')).toBe(resumed.stdout);
       const markdown = readFileSync(join(out, `${head!.id}.md`), 'utf8');
