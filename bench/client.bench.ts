@@ -25,6 +25,7 @@ import { createNodeHttpTransport } from '../src/protocol/client/node-http-transp
 import { TYPED_DECISIONS_QUESTIONS } from '../src/protocol/test-support/fixtures.js';
 import { parseWireQuestions } from '../src/protocol/wire/questions-json.js';
 import { startChildServer } from './child-server.js';
+import { median } from './median.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const REPS = Number(process.env['BENCH_REPS'] ?? 5);
@@ -96,12 +97,6 @@ async function measure(
   await runner.close();
   return { rps: (n / ms) * 1000, msPerRequest: ms / n, cpuUsPerRequest: (cpu.user + cpu.system) / n };
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 const server = await startChildServer(['--model', 'uniform', '--slots', '256']);
 const kinds = ['baseline', 'client', 'client+node:http'] as const;

@@ -138,9 +138,3 @@ export function measure(cmd: string, args: readonly string[]): Measured {
   const o = JSON.parse(r.stdout) as { s: number; rss: number };
   return { seconds: o.s, maxRssMb: o.rss / 1024, cpuSeconds: NaN };
 }
-
-export function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}

@@ -11,7 +11,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { HAS_TIME, measure, median, offlineDataFiles, type Measured } from './offline-data.js';
+import { HAS_TIME, measure, offlineDataFiles, type Measured } from './offline-data.js';
+import { median } from './median.js';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '3' }, cases: { type: 'string', default: '1000000,10000000' } },

@@ -12,7 +12,8 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { HAS_TIME, measure, median, offlineDataFiles } from './offline-data.js';
+import { HAS_TIME, measure, offlineDataFiles } from './offline-data.js';
+import { median } from './median.js';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '5' }, cases: { type: 'string', default: '1000000' } },

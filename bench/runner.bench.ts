@@ -49,6 +49,7 @@ import { renderBenchJson } from '../src/reports/bench/bench-json.js';
 import { runBenchmark } from '../src/runner/run-benchmark.js';
 import { fingerprintOf, openRunStore, summarizeRun, type RunStore } from '../src/store/index.js';
 import { startChildServer } from './child-server.js';
+import { median } from './median.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
@@ -218,12 +219,6 @@ async function runnerRun(
     await client.close();
   }
 }
-
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 type Table = Map<string, Sample[]>; // key: `${kind}@${parallel}`
 

@@ -22,6 +22,7 @@ import { createRunConfig } from '../src/core/bench/test-support/run-fixtures.js'
 import { openRunStore, summarizeRun } from '../src/store/index.js';
 import { writeScaleDataset } from './make-scale-dataset.js';
 import { scoredCase, scoredCaseId } from './scored-case.js';
+import { median } from './median.js';
 
 const { values } = parseArgs({
   options: {
@@ -45,11 +46,6 @@ const load = () =>
     .map((x) => x.toFixed(1))
     .join(' ');
 const loadAtStart = load();
-const median = (xs: readonly number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 const f = (x: number, d = 1) => x.toFixed(d);
 const out: string[] = [];
 const say = (line = '') => {

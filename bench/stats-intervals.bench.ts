@@ -21,6 +21,7 @@ import { runCliInProcess } from '../src/cli/test-support/in-process-cli.js';
 import { loadBenchDataset } from '../src/datasets/typed-decisions/load-bench-dataset.js';
 import { openRunStore, summarizeRun } from '../src/store/index.js';
 import { createRunConfig } from '../src/core/bench/test-support/run-fixtures.js';
+import { median } from './median.js';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '15' } } });
 const RUNS = Number(values.runs);
@@ -56,12 +57,6 @@ store.saveCases(head.id, cases);
 store.finishRun(head.id, { status: 'complete', durationMs: 1, summary: summarizeRun(config, cases) });
 const run = store.getRun(head.id)!;
 store.close();
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 
 async function timeReport(extra: string[]): Promise<number> {
   const t0 = performance.now();

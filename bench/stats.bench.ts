@@ -14,6 +14,7 @@ import { bootstrapIntervals, pairedBootstrap } from '../src/core/stats/bootstrap
 import { CaseSampleBuilder, type CaseSample } from '../src/core/stats/case-sample.js';
 import { DEFAULT_CONVENTIONS } from '../src/core/stats/conventions.js';
 import { DEFAULT_NOISE_SIMULATIONS, eceNoiseFloor } from '../src/core/stats/noise-floor.js';
+import { median } from './median.js';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, simulations: { type: 'string' } } });
 const RUNS = Number(values.runs);
@@ -47,12 +48,6 @@ function cpuMs(f: () => void): number {
   f();
   const u = process.cpuUsage(start);
   return (u.user + u.system) / 1000;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
 const rows: string[] = [];

@@ -18,6 +18,7 @@ import type { RunConfig } from '../src/core/bench/run.js';
 import { openRunStore, summarizeRun } from '../src/store/index.js';
 import { createRunConfig } from '../src/core/bench/test-support/run-fixtures.js';
 import { scoredCase } from './scored-case.js';
+import { median } from './median.js';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '5' }, cases: { type: 'string', default: '400' } },
@@ -27,12 +28,6 @@ const CASES = Number(values.cases);
 
 const cases = Array.from({ length: CASES }, (_, i) => scoredCase(i, 6));
 const config: RunConfig = createRunConfig({ toolVersion: 'bench', caseIds: cases.map((c) => c.caseId) });
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 
 function timeSave(synchronous: 'full' | 'normal'): { saveMs: number; readMs: number } {
   const dir = mkdtempSync(join(tmpdir(), 'decidekit-bench-store-'));
