@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess, type CliResult } from '../src/cli/test-support/in-process-cli.js';
+import { sqlString } from '../src/core/sql-text.js';
 
 const DATA = join(import.meta.dirname, '..', 'data');
 const DATASET = join(DATA, 'moderation', 'dataset.jsonl');
@@ -58,7 +59,7 @@ describe('a decision export given as a dataset or results file', () => {
       expect(sql.code).toBe(0);
       const duck = await (await DuckDBInstance.create(':memory:')).connect();
       try {
-        await duck.run(`SET file_search_path = '${dir.replaceAll("'", "''")}'`);
+        await duck.run(`SET file_search_path = ${sqlString(dir)}`);
         await duck.run(view);
         const rows = (await duck.runAndReadAll(sql.stdout)).getRowObjectsJS() as Record<string, unknown>[];
         const overall = rows.find((row) => row['scope'] === 'overall' && row['bin'] === null)!;

@@ -6,6 +6,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type pg from 'pg';
 import { DECISION_COLUMNS, type DecisionColumnType, type DecisionRow } from '../../src/core/export/decision-row.js';
+import { sqlString } from '../../src/core/sql-text.js';
 import { SCORING_SQL_RESULT_COLUMNS, type SqlDialect } from '../../src/core/export/scoring-sql.js';
 
 const TYPES: Record<SqlDialect, Record<DecisionColumnType, string>> = {
@@ -23,7 +24,7 @@ export async function loadDuckDb(connection: DuckDBConnection, table: string, js
   await connection.run(decisionTableDdl('duckdb', table));
   const columns = DECISION_COLUMNS.map((c) => `${c.name}: '${TYPES.duckdb[c.type]}'`).join(', ');
   await connection.run(
-    `INSERT INTO ${table} SELECT * FROM read_json('${jsonlPath.replaceAll("'", "''")}', format = 'newline_delimited', columns = {${columns}})`,
+    `INSERT INTO ${table} SELECT * FROM read_json(${sqlString(jsonlPath)}, format = 'newline_delimited', columns = {${columns}})`,
   );
 }
 
