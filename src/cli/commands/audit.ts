@@ -88,9 +88,10 @@ key reaches the judge.`,
         ),
     });
     const { run } = outcome;
+    // What completes this audit, for the stopped and interrupted endings.
+    const again = `decidekit audit --resume ${run.id}${v.store === undefined ? '' : ` --store ${v.store}`}`;
     if (outcome.stopped !== null) {
       // As bench: the judge cannot be asked at all, so stop at once and say why.
-      const again = `decidekit audit --resume ${run.id}${v.store === undefined ? '' : ` --store ${v.store}`}`;
       const kept = outcome.saved ? `; audit ${run.id} saved as incomplete: complete it with: ${again}` : '';
       io.stderr.write(`decidekit audit: stopped: ${outcome.stopped}${kept}\n`);
       return 1;
@@ -102,7 +103,6 @@ key reaches the judge.`,
     if (outcome.writeError !== null) io.stderr.write(`decidekit audit: ${outcome.writeError}\n`);
     if (!v.json) {
       const where = request.storePath === null ? '' : ` in ${request.storePath}`;
-      const again = `decidekit audit --resume ${run.id}${v.store === undefined ? '' : ` --store ${v.store}`}`;
       io.stderr.write(
         !outcome.saved
           ? 'audit not saved (--no-store)\n'
