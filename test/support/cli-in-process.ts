@@ -1,21 +1,11 @@
-/** The real CLI, run in process through `runCli` with captured output. */
-import { runCli } from '../../src/cli/run-cli.js';
+/**
+ * The real CLI run in process (src/cli/test-support/in-process-cli.ts) in `cwd`, with the run
+ * store's data home there too, so each test's runs stay in its own folder.
+ */
+import { runCliInProcess as runInProcess, type CliResult } from '../../src/cli/test-support/in-process-cli.js';
 
-export interface CliResult {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type { CliResult };
 
-export async function runCliInProcess(argv: readonly string[], cwd: string): Promise<CliResult> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    stdout: { write: (t) => void (stdout += t), isTTY: false },
-    stderr: { write: (t) => void (stderr += t), isTTY: false },
-    env: { NO_COLOR: '1', XDG_DATA_HOME: cwd },
-    cwd,
-    signal: new AbortController().signal,
-  });
-  return { code, stdout, stderr };
+export function runCliInProcess(argv: readonly string[], cwd: string): Promise<CliResult> {
+  return runInProcess(argv, { cwd, env: { XDG_DATA_HOME: cwd } });
 }
