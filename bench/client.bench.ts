@@ -25,7 +25,7 @@ import { createNodeHttpTransport } from '../src/protocol/client/node-http-transp
 import { TYPED_DECISIONS_QUESTIONS } from '../src/protocol/test-support/fixtures.js';
 import { parseWireQuestions } from '../src/protocol/wire/questions-json.js';
 import { startChildServer } from './child-server.js';
-import { median } from './median.js';
+import { median } from './measurements.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const REPS = Number(process.env['BENCH_REPS'] ?? 5);

@@ -7,12 +7,12 @@
  *   npm run build && npx tsx bench/offline-engines.bench.ts [--runs N] [--cases 1000000,10000000]
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { HAS_TIME, measure, offlineDataFiles, type Measured } from './offline-data.js';
-import { median } from './median.js';
+import { median, oneMinuteLoad } from './measurements.js';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '3' }, cases: { type: 'string', default: '1000000,10000000' } },
@@ -20,14 +20,6 @@ const { values } = parseArgs({
 const RUNS = Number(values.runs);
 const SIZES = values.cases.split(',').map(Number);
 const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
-
-function readLoad(): string {
-  try {
-    return readFileSync('/proc/loadavg', 'utf8').split(' ')[0]!;
-  } catch {
-    return 'n/a';
-  }
-}
 
 function scoreArgs(dataset: string, results: string, engine: string): string[] {
   return [CLI, 'score', '--dataset', dataset, '--results', results, '--json', '--engine', engine];
@@ -56,7 +48,7 @@ function largestDifference(a: unknown, b: unknown): number {
 const lines: string[] = [
   `Command: \`npx tsx bench/offline-engines.bench.ts --runs ${RUNS} --cases ${values.cases}\` (after \`npm run build\`)`,
   `Machine: ${cpus().length} CPUs (nproc), ${cpus()[0]?.model ?? 'unknown'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, node ${process.version}; peak RSS by ${HAS_TIME ? '/usr/bin/time -v' : 'process.resourceUsage'}`,
-  `Load average before: ${readLoad()}`,
+  `Load average before: ${oneMinuteLoad()}`,
   '',
   '| decisions | engine | median wall (s) | median CPU user+sys (s) | peak RSS (MB) | runs (s) |',
   '|---:|---|---:|---:|---:|---|',
@@ -101,5 +93,5 @@ for (const cases of SIZES) {
       : `engines not compared (${typeof a === 'string' ? `node ${a}` : ''}${typeof b === 'string' ? ` duckdb ${b}` : ''})`;
   notes.push(`- ${cases.toLocaleString('en-US')} decisions (${size})${ratio}; ${agreement}.`);
 }
-lines.push('', ...notes, '', `Load average after: ${readLoad()}`);
+lines.push('', ...notes, '', `Load average after: ${oneMinuteLoad()}`);
 process.stdout.write(`${lines.join('\n')}\n`);

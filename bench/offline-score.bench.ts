@@ -8,12 +8,12 @@
  * The files are generated once into os.tmpdir() and reused (deterministic, seeded).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { HAS_TIME, measure, offlineDataFiles } from './offline-data.js';
-import { median } from './median.js';
+import { median, oneMinuteLoad } from './measurements.js';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '5' }, cases: { type: 'string', default: '1000000' } },
@@ -63,11 +63,7 @@ const prefetchScript = [
 const PREFETCH_SCRIPT = join(DIR, 'score-prefetch.mjs');
 writeFileSync(PREFETCH_SCRIPT, prefetchScript);
 
-/** The 1-minute load average: other work on the machine inflates wall times. */
-function readLoad(): string {
-  return existsSync('/proc/loadavg') ? readFileSync('/proc/loadavg', 'utf8').split(' ')[0]! : 'n/a';
-}
-const loadBefore = readLoad();
+const loadBefore = oneMinuteLoad();
 
 // One warm-up so the page cache holds both files for every measured run.
 spawnSync('cat', [DATASET, RESULTS], { stdio: 'ignore' });
@@ -110,7 +106,7 @@ const lines = [
   `Command: \`npx tsx bench/offline-score.bench.ts --runs ${RUNS} --cases ${CASES}\` (after \`npm run build\`)`,
   `Machine: ${cpus().length} CPUs (nproc), ${cpu}, node ${process.version}`,
   `Files: dataset ${mb(DATASET).toFixed(0)} MB, results ${mb(RESULTS).toFixed(0)} MB (${CASES.toLocaleString('en-US')} cases each, 40% yes_no, 40% choice, 20% score), page cache warm`,
-  `Median of ${RUNS} runs; peak RSS is the highest of the runs (${HAS_TIME ? '/usr/bin/time -v' : 'process.resourceUsage'}). Load average before / after: ${loadBefore} / ${readLoad()}.`,
+  `Median of ${RUNS} runs; peak RSS is the highest of the runs (${HAS_TIME ? '/usr/bin/time -v' : 'process.resourceUsage'}). Load average before / after: ${loadBefore} / ${oneMinuteLoad()}.`,
   '',
   '| what | median wall (s) | vs readline | median CPU user+sys (s) | peak RSS (MB) | runs (s) |',
   '|---|---:|---:|---:|---:|---|',

@@ -49,7 +49,7 @@ import { renderBenchJson } from '../src/reports/bench/bench-json.js';
 import { runBenchmark } from '../src/runner/run-benchmark.js';
 import { fingerprintOf, openRunStore, summarizeRun, type RunStore } from '../src/store/index.js';
 import { startChildServer } from './child-server.js';
-import { median } from './median.js';
+import { median } from './measurements.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');

@@ -22,7 +22,7 @@ import { createRunConfig } from '../src/core/bench/test-support/run-fixtures.js'
 import { openRunStore, summarizeRun } from '../src/store/index.js';
 import { writeScaleDataset } from './make-scale-dataset.js';
 import { scoredCase, scoredCaseId } from './scored-case.js';
-import { median } from './median.js';
+import { median } from './measurements.js';
 
 const { values } = parseArgs({
   options: {

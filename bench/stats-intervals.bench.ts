@@ -21,7 +21,7 @@ import { runCliInProcess } from '../src/cli/test-support/in-process-cli.js';
 import { loadBenchDataset } from '../src/datasets/typed-decisions/load-bench-dataset.js';
 import { openRunStore, summarizeRun } from '../src/store/index.js';
 import { createRunConfig } from '../src/core/bench/test-support/run-fixtures.js';
-import { median } from './median.js';
+import { median } from './measurements.js';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '15' } } });
 const RUNS = Number(values.runs);

@@ -14,7 +14,7 @@ import { bootstrapIntervals, pairedBootstrap } from '../src/core/stats/bootstrap
 import { CaseSampleBuilder, type CaseSample } from '../src/core/stats/case-sample.js';
 import { DEFAULT_CONVENTIONS } from '../src/core/stats/conventions.js';
 import { DEFAULT_NOISE_SIMULATIONS, eceNoiseFloor } from '../src/core/stats/noise-floor.js';
-import { median } from './median.js';
+import { median, oneMinuteLoad } from './measurements.js';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, simulations: { type: 'string' } } });
 const RUNS = Number(values.runs);
@@ -101,7 +101,7 @@ for (const [label, n, questions] of [
     );
   floorRows.push(`| ${label} | ${ran} | ${median(ms).toFixed(0)} |`);
 }
-const load = (await import('node:fs')).readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
+const load = oneMinuteLoad();
 process.stdout.write(
   [
     `Command: \`npx tsx bench/stats.bench.ts --runs ${RUNS}${values.simulations === undefined ? '' : ` --simulations ${SIMULATIONS}`}\``,

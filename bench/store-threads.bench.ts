@@ -18,7 +18,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeScaleDataset } from './make-scale-dataset.js';
-import { median } from './median.js';
+import { median } from './measurements.js';
 
 const { values } = parseArgs({
   options: {

@@ -18,7 +18,7 @@ import type { RunConfig } from '../src/core/bench/run.js';
 import { openRunStore, summarizeRun } from '../src/store/index.js';
 import { createRunConfig } from '../src/core/bench/test-support/run-fixtures.js';
 import { scoredCase } from './scored-case.js';
-import { median } from './median.js';
+import { median } from './measurements.js';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '5' }, cases: { type: 'string', default: '400' } },
