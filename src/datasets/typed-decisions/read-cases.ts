@@ -44,8 +44,22 @@ export async function readJsonlCases(
   path: string,
   options: ReadCasesOptions & { readonly gunzip?: boolean } = {},
 ): Promise<ReadCasesResult> {
-  const file = options.displayName ?? path;
-  const collector = new CaseCollector(file);
+  const collector = new CaseCollector(options.displayName ?? path);
+  const { rows, splits } = await forEachJsonlRow(path, collector, options, (value, line) => collector.add(value, line));
+  return { cases: collector.finish(), rows, splits };
+}
+
+/**
+ * Calls `onRow` with each data row of a JSONL or JSONL.gz case file that is of the requested
+ * split (or has none), strictly parsed, and its 1-based line; a line that does not parse is
+ * `collector`'s problem. Returns the data rows of every split and the split names seen.
+ */
+export async function forEachJsonlRow(
+  path: string,
+  collector: CaseCollector,
+  options: ReadCasesOptions & { readonly gunzip?: boolean },
+  onRow: (value: unknown, lineNumber: number) => void,
+): Promise<Pick<ReadCasesResult, 'rows' | 'splits'>> {
   const splits = new Set<string>();
   let rows = 0;
   await readLines(
@@ -63,11 +77,11 @@ export async function readJsonlCases(
         splits.add(value['split']);
         if (options.split !== undefined && value['split'] !== options.split) return;
       }
-      collector.add(value, lineNumber);
+      onRow(value, lineNumber);
     },
     { gunzip: options.gunzip ?? path.endsWith('.gz') },
   );
-  return { cases: collector.finish(), rows, splits };
+  return { rows, splits };
 }
 
 /** Columns decoded from the parquet file. `factors` and `label_agreement` are never read. */
