@@ -323,7 +323,7 @@ function userFileInfo(path: string, split: string, sha256: string): DatasetInfo 
 
 function loadedOf({ info, read, path, manifest, split }: ReadSplit<ReadCasesResult>): LoadedBenchDataset {
   checkHasCases(read.cases.length, path, split, read.splits);
-  return { info, cases: read.cases, questionSet: questionSetOf(read.cases), location: path, manifest };
+  return { info, cases: read.cases, questionSet: read.questionSet, location: path, manifest };
 }
 
 function checkHasCases(count: number, location: string, split: string, splits: ReadonlySet<string>): void {

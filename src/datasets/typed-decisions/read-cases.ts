@@ -14,6 +14,8 @@ export interface ReadCasesResult {
   readonly rows: number;
   /** Split names seen in the file's `split` column or field. */
   readonly splits: ReadonlySet<string>;
+  /** `questionSetOf(cases)`, from the schemas the checks already hashed. */
+  readonly questionSet: Record<string, string>;
 }
 
 export interface ReadCasesOptions {
@@ -46,7 +48,7 @@ export async function readJsonlCases(
 ): Promise<ReadCasesResult> {
   const collector = new CaseCollector(options.displayName ?? path);
   const { rows, splits } = await forEachJsonlRow(path, collector, options, (value, line) => collector.add(value, line));
-  return { cases: collector.finish(), rows, splits };
+  return { cases: collector.finish(), rows, splits, questionSet: collector.questionSet() };
 }
 
 /**
@@ -170,7 +172,12 @@ export async function readParquetCases(path: string, options: ReadCasesOptions =
     if ('problem' in r) collector.problem(r.row, r.problem, r.caseId, r.field);
     else collector.add(r.value, r.row);
   }
-  return { cases: collector.finish(), rows: decoded.total, splits: decoded.splits };
+  return {
+    cases: collector.finish(),
+    rows: decoded.total,
+    splits: decoded.splits,
+    questionSet: collector.questionSet(),
+  };
 }
 
 function fileProblem(file: string, message: string): InvalidInputError {

@@ -13,7 +13,6 @@ import { parseStrictJson } from '../../core/strict-json.js';
 import { readLineBytes } from '../read-lines.js';
 import { CaseCollector } from './case-collector.js';
 import { arrayCaseReader, BufferedCaseReader, type CaseReader } from './case-reader.js';
-import { questionSetOf } from './question-set.js';
 import { caseFileFormat, forEachJsonlRow, readParquetCases, type ReadCasesOptions } from './read-cases.js';
 
 /** A case as planning sees it: no state, questions or gold. */
@@ -125,7 +124,7 @@ async function scanParquet(path: string, options: ReadCasesOptions): Promise<Sca
     entries: cases.map((c, i) => ({ id: c.id, workflow: c.workflow, questions: c.questions.length, line: i + 1 })),
     rows: read.rows,
     splits: read.splits,
-    questionSet: questionSetOf(cases),
+    questionSet: read.questionSet,
     readCases: (chosen) => arrayCaseReader(chosen.map((e) => cases[e.line - 1])),
   };
 }
