@@ -12,7 +12,7 @@
  */
 import { open } from 'node:fs/promises';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { DecidekitError } from '../core/errors.js';
+import { DecidekitError, InvalidInputError } from '../core/errors.js';
 import { jsonProblemMessage, parseStrictJson } from '../core/strict-json.js';
 
 /** `PAR1`: the four bytes every Parquet file starts (and ends) with. */
@@ -146,6 +146,19 @@ export async function readParquetRows(
     rowStart = rowEnd;
   }
   return info;
+}
+
+/** A whole-file problem when a required column is missing (once, not on every row). */
+export function requireColumns(path: string, columns: readonly string[], required: readonly string[]): void {
+  const missing = required.filter((c) => !columns.includes(c));
+  if (missing.length > 0)
+    throw new InvalidInputError([
+      {
+        file: path,
+        line: null,
+        message: `missing column${missing.length === 1 ? '' : 's'} ${missing.join(', ')} (columns: ${columns.join(', ') || 'none'})`,
+      },
+    ]);
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: false });

@@ -1,9 +1,8 @@
 /** Reads Typed Decisions cases from JSONL, JSONL.gz or the dataset's parquet file. */
 import { jsonProblemMessage, parseStrictJson } from '../../core/strict-json.js';
 import type { BenchCase } from '../../core/bench/case-result.js';
-import { InvalidInputError } from '../../core/errors.js';
 import { isRecord } from '../../core/json-value.js';
-import { readParquetRows } from '../parquet-rows.js';
+import { readParquetRows, requireColumns } from '../parquet-rows.js';
 import { readLines } from '../read-lines.js';
 import { CaseCollector } from './case-collector.js';
 
@@ -151,14 +150,7 @@ export async function decodeParquetRows(
     {
       columns: [...REQUIRED_COLUMNS, 'split'],
       displayName: file,
-      check: ({ columns }) => {
-        const missing = REQUIRED_COLUMNS.filter((c) => !columns.includes(c));
-        if (missing.length > 0)
-          throw fileProblem(
-            file,
-            `missing column${missing.length === 1 ? '' : 's'} ${missing.join(', ')} (columns: ${columns.join(', ')})`,
-          );
-      },
+      check: ({ columns }) => requireColumns(file, columns, REQUIRED_COLUMNS),
     },
   );
   return { rows, total: info.rows, splits };
@@ -178,8 +170,4 @@ export async function readParquetCases(path: string, options: ReadCasesOptions =
     splits: decoded.splits,
     questionSet: collector.questionSet(),
   };
-}
-
-function fileProblem(file: string, message: string): InvalidInputError {
-  return new InvalidInputError([{ file, line: null, message }]);
 }
