@@ -106,7 +106,8 @@ export interface VerifiedDataset {
 
 /**
  * Checks a dataset completely: every split a manifest lists (presence, size, sha256, row
- * count, every row), or every row of a file without one. Throws on the first failure.
+ * count, every row), or every row of a file without one. Throws on the first failure;
+ * no case is kept (pass 1 of `scan-cases.ts`).
  */
 export async function verifyBenchDataset(source: DatasetSource): Promise<VerifiedDataset> {
   const where = await locate(source);
@@ -118,9 +119,10 @@ export async function verifyBenchDataset(source: DatasetSource): Promise<Verifie
       const splits: { split: string; rows: number; cases: number }[] = [];
       let info: DatasetInfo | null = null;
       for (const f of files) {
-        const loaded = await loadManifestFile(where.dir, where.manifest, f.split);
-        info ??= loaded.info;
-        splits.push({ split: f.split, rows: f.rows, cases: loaded.cases.length });
+        const checked = await readManifestFile(where.dir, where.manifest, f.split, scanCaseFile);
+        checkHasCases(checked.read.entries.length, checked.path, f.split, checked.read.splits);
+        info ??= checked.info;
+        splits.push({ split: f.split, rows: f.rows, cases: checked.read.entries.length });
       }
       return {
         info: info ?? manifestInfo(where.manifest, DEFAULT_SPLIT),
@@ -130,12 +132,12 @@ export async function verifyBenchDataset(source: DatasetSource): Promise<Verifie
       };
     }
     case 'file': {
-      const read = await readCases(where.path);
+      const read = await scanCaseFile(where.path);
       return {
         info: await fileInfo(where.path, DEFAULT_SPLIT),
         location: where.path,
         manifest: null,
-        splits: [{ split: null, rows: read.rows, cases: read.cases.length }],
+        splits: [{ split: null, rows: read.rows, cases: read.entries.length }],
       };
     }
   }
@@ -293,10 +295,6 @@ async function readManifestFile<R extends { readonly rows: number }>(
   const cases = await read(path, {});
   checkRowCount(dir, entry, cases.rows, manifest.restore);
   return { read: cases, info: manifestInfo(manifest, split), path, split, manifest };
-}
-
-async function loadManifestFile(dir: string, manifest: DatasetManifest, split: string): Promise<LoadedBenchDataset> {
-  return loadedOf(await readManifestFile(dir, manifest, split, readCases));
 }
 
 /** A user file: the real parquet under any name gets its provenance, so its runs compare with others on it. */
