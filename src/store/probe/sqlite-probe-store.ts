@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { passCount, type ProbeRun, type ProbeScope } from '../../core/probe/run.js';
 import { DecidekitError } from '../../core/errors.js';
 import { insertWithFreshId, refuseEndpointSecrets } from '../record-insert.js';
-import { openRunStore, UnknownRunError, type OpenRunStoreOptions } from '../sqlite-run-store.js';
+import { openStoreTables, UnknownRunError, type OpenRunStoreOptions } from '../sqlite-run-store.js';
 import type { ProbeHead, ProbeStore } from './probe-store.js';
 
 interface ProbeRow {
@@ -27,33 +27,22 @@ interface ProbeRow {
 }
 
 /**
- * Opens the probe table of the run store at `path`. The run store's own opening checks the
- * file (a foreign or newer database is refused unchanged) and migrates it; the probe store
- * then keeps a connection of its own with the same durability settings.
+ * Opens the probe table of the run store at `path`, over a connection opened as the run
+ * store's own (a foreign or newer database is refused unchanged, an older one migrated).
  */
 export function openProbeStore(path: string, options: OpenRunStoreOptions = {}): ProbeStore {
-  openRunStore(path, options).close();
-  let db: Database.Database;
-  try {
-    db = new Database(path, { fileMustExist: true, readonly: options.readOnly === true });
-    if (options.readOnly !== true) {
-      db.pragma('journal_mode = WAL');
-      db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
-    }
-    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
-  } catch (err) {
-    throw new DecidekitError(
-      'store_unreadable',
-      `cannot open run store: ${path} (${err instanceof Error ? err.message : String(err)})`,
-      { context: { path }, cause: err },
-    );
-  }
-  return new SqliteProbeStore(db, path, options.randomBytes ?? ((n) => cryptoRandomBytes(n)));
+  const { db, close } = openStoreTables(path, options);
+  return new SqliteProbeStore(db, path, options.randomBytes ?? ((n) => cryptoRandomBytes(n)), close);
 }
 
 /** The probe table over a run store's own connection (`openRunStoreConnection`), for reading; closing it closes that connection. */
 export function probeStoreOver(db: Database.Database, path: string): ProbeStore {
-  return new SqliteProbeStore(db, path, (n) => cryptoRandomBytes(n));
+  return new SqliteProbeStore(
+    db,
+    path,
+    (n) => cryptoRandomBytes(n),
+    () => db.close(),
+  );
 }
 
 class SqliteProbeStore implements ProbeStore {
@@ -63,6 +52,7 @@ class SqliteProbeStore implements ProbeStore {
     private readonly db: Database.Database,
     readonly path: string,
     private readonly randomBytes: (n: number) => Uint8Array,
+    private readonly closeConnection: () => void,
   ) {
     this.s = {
       insert: db.prepare(`INSERT INTO probes (id, created_at, created_ms, tool_version, endpoint_scheme, endpoint_host,
@@ -180,6 +170,6 @@ class SqliteProbeStore implements ProbeStore {
   }
 
   close(): void {
-    this.db.close();
+    this.closeConnection();
   }
 }
