@@ -19,7 +19,7 @@ import {
 import { DecidekitError } from '../../core/errors.js';
 import { formatEndpoint } from '../../protocol/wire/endpoint.js';
 import { assertNever } from '../../core/question.js';
-import { insertWithFreshId, refuseEndpointSecrets } from '../record-insert.js';
+import { insertWithFreshId, refuseEndpointSecrets, resolveRecordId } from '../record-insert.js';
 import { openStoreTables, UnknownRunError, type OpenRunStoreOptions } from '../sqlite-run-store.js';
 import type { AuditHead, AuditStore } from './audit-store.js';
 
@@ -179,7 +179,6 @@ class SqliteAuditStore implements AuditStore {
       verdicts: db.prepare(
         'SELECT * FROM audit_verdicts WHERE audit_id = ? ORDER BY position, transcript_id, check_id',
       ),
-      exact: db.prepare('SELECT id FROM audits WHERE id = ?'),
       prefix: db.prepare('SELECT id FROM audits WHERE substr(id, 1, length(@p)) = @p ORDER BY id LIMIT 6'),
     };
   }
@@ -342,22 +341,9 @@ class SqliteAuditStore implements AuditStore {
   }
 
   resolveAuditId(prefix: string): string {
-    for (const p of prefix.startsWith('audit-') ? [prefix] : [prefix, `audit-${prefix}`]) {
-      if (this.s.exact.get(p) !== undefined) return p;
-      const ids = (this.s.prefix.all({ p }) as { id: string }[]).map((r) => r.id);
-      if (ids.length === 1) return ids[0]!;
-      if (ids.length > 1)
-        throw new DecidekitError(
-          'ambiguous_run',
-          `audit id ${JSON.stringify(prefix)} matches ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', ...' : ''} (give more of the id)`,
-          {
-            context: { prefix },
-          },
-        );
-    }
-    throw new UnknownRunError(`no audit ${JSON.stringify(prefix)} in ${this.path} (see 'decidekit runs list')`, {
-      prefix,
-    });
+    return resolveRecordId('audit', prefix, this.path, (p) =>
+      (this.s.prefix.all({ p }) as { id: string }[]).map((r) => r.id),
+    );
   }
 
   close(): void {

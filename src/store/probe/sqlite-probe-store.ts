@@ -2,8 +2,8 @@ import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { passCount, type ProbeRun, type ProbeScope } from '../../core/probe/run.js';
 import { DecidekitError } from '../../core/errors.js';
-import { insertWithFreshId, refuseEndpointSecrets } from '../record-insert.js';
-import { openStoreTables, UnknownRunError, type OpenRunStoreOptions } from '../sqlite-run-store.js';
+import { insertWithFreshId, refuseEndpointSecrets, resolveRecordId } from '../record-insert.js';
+import { openStoreTables, type OpenRunStoreOptions } from '../sqlite-run-store.js';
 import type { ProbeHead, ProbeStore } from './probe-store.js';
 
 interface ProbeRow {
@@ -153,20 +153,9 @@ class SqliteProbeStore implements ProbeStore {
   }
 
   resolveProbeId(prefix: string): string {
-    for (const p of prefix.startsWith('probe-') ? [prefix] : [prefix, `probe-${prefix}`]) {
-      const ids = (this.s.prefix.all({ p }) as { id: string }[]).map((r) => r.id);
-      if (ids.includes(p)) return p;
-      if (ids.length === 1) return ids[0]!;
-      if (ids.length > 1)
-        throw new DecidekitError(
-          'ambiguous_run',
-          `probe id ${JSON.stringify(prefix)} matches ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', ...' : ''} (give more of the id)`,
-          { context: { prefix } },
-        );
-    }
-    throw new UnknownRunError(`no probe ${JSON.stringify(prefix)} in ${this.path} (see 'decidekit runs list')`, {
-      prefix,
-    });
+    return resolveRecordId('probe', prefix, this.path, (p) =>
+      (this.s.prefix.all({ p }) as { id: string }[]).map((r) => r.id),
+    );
   }
 
   close(): void {
