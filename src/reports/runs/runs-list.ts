@@ -15,7 +15,6 @@ import {
   singleLine,
   wrapText,
   type Align,
-  type Palette,
 } from '../format.js';
 
 export interface RunsListOptions {
@@ -69,21 +68,42 @@ export function listEndpointCell(e: EndpointIdentity): string {
 }
 
 /**
- * A list of stored audits or probes: its bold title over the table, and a dim note when
- * `--limit` kept only the newest `shown` of `total`.
+ * `runs list`'s table of stored audits or probes: its bold title over the rows fitted to the
+ * width (two-space gaps; `flexible` and `droppable` as `fitColumns` takes them), and a dim
+ * note when `--limit` kept only the newest of `total`. Empty when there are no rows.
  */
-export function frameKindList(
-  p: Palette,
-  title: string,
-  table: readonly string[],
-  counts: { readonly shown: number; readonly total: number; readonly noun: string },
-  width: number,
+export function renderKindList(
+  table: {
+    readonly title: string;
+    readonly header: readonly string[];
+    readonly align: readonly Align[];
+    readonly rows: readonly (readonly string[])[];
+    readonly flexible: ReadonlyMap<number, number>;
+    readonly droppable: readonly number[];
+    /** What one row is, for the note: `audit`, `probe`. */
+    readonly noun: string;
+  },
+  options: { readonly colour: boolean; readonly width?: number; readonly total?: number },
 ): string {
-  const cut =
-    counts.total > counts.shown ? [`The ${counts.shown} newest of ${plural(counts.total, counts.noun)}.`] : [];
+  const shown = table.rows.length;
+  if (shown === 0) return '';
+  const p = createPalette(options.colour);
+  const width = options.width ?? RUNS_LIST_WIDTH;
+  const fitted = fitColumns(table.header, table.rows, {
+    width,
+    gapWidth: 2,
+    flexible: table.flexible,
+    droppable: table.droppable,
+  });
+  const lines = renderTextTable(fitted.header, fitted.rows, {
+    align: fitted.columns.map((c) => table.align[c]!),
+    styleHeader: p.bold,
+  });
+  const total = options.total ?? shown;
+  const cut = total > shown ? [`The ${shown} newest of ${plural(total, table.noun)}.`] : [];
   return `${[
-    ...wrapText(title, width).map((l) => p.bold(l)),
-    ...table,
+    ...wrapText(table.title, width).map((l) => p.bold(l)),
+    ...lines,
     ...cut.flatMap((n) => wrapText(n, width)).map((l) => p.dim(l)),
   ].join('\n')}\n`;
 }
