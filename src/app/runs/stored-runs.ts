@@ -281,10 +281,33 @@ async function refuseOne(
   prefix: string,
   options: { readonly command: string; readonly storeArg?: string | undefined },
 ): Promise<void> {
+  // Only the id is needed: resolved, not read (an audit's verdicts can be many).
   const kind = prefix.startsWith('audit-')
-    ? { name: 'an answer audit', read: async () => (await readStoredAudit(storePath, prefix)).id }
+    ? {
+        name: 'an answer audit',
+        read: async () => {
+          const { openAuditStore } = await import('../../store/audit/sqlite-audit-store.js');
+          const store = openAuditStore(storePath, { mustExist: true });
+          try {
+            return store.resolveAuditId(prefix);
+          } finally {
+            store.close();
+          }
+        },
+      }
     : prefix.startsWith('probe-')
-      ? { name: 'a server probe', read: async () => (await readStoredProbe(storePath, prefix)).id }
+      ? {
+          name: 'a server probe',
+          read: async () => {
+            const { openProbeStore } = await import('../../store/probe/sqlite-probe-store.js');
+            const store = openProbeStore(storePath, { mustExist: true });
+            try {
+              return store.resolveProbeId(prefix);
+            } finally {
+              store.close();
+            }
+          },
+        }
       : null;
   if (kind === null) return;
   let id: string;
