@@ -12,7 +12,7 @@
  */
 import { open } from 'node:fs/promises';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { DecidekitError } from '../core/errors.js';
+import { DecidekitError, InvalidInputError } from '../core/errors.js';
 import { jsonProblemMessage, parseStrictJson } from '../core/strict-json.js';
 
 /** `PAR1`: the four bytes every Parquet file starts (and ends) with. */
@@ -82,7 +82,7 @@ export async function readParquetRows(
   options: ParquetRowsOptions = {},
 ): Promise<ParquetRowsInfo> {
   const { check = () => {}, jsonTextColumns = [], displayName = path } = options;
-  const { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } = await import('hyparquet');
+  const { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema } = await import('hyparquet');
   let file;
   let metadata;
   try {
@@ -103,24 +103,12 @@ export async function readParquetRows(
       cause: err,
     });
   }
-  // Top-level columns: the root's children, skipping each group's descendants.
-  const top: { name: string; group: boolean; text: boolean }[] = [];
-  const schema = metadata.schema;
-  let i = 1;
-  const skip = (index: number): number => {
-    let next = index + 1;
-    for (let c = 0; c < (schema[index]!.num_children ?? 0); c++) next = skip(next);
-    return next;
-  };
-  while (i < schema.length) {
-    const e = schema[i]!;
-    top.push({
-      name: e.name,
-      group: (e.num_children ?? 0) > 0,
-      text: e.type === 'BYTE_ARRAY' && (e.converted_type === 'UTF8' || e.logical_type?.type === 'STRING'),
-    });
-    i = skip(i);
-  }
+  // Top-level columns: the root's children.
+  const top = parquetSchema(metadata).children.map(({ element: e, children }) => ({
+    name: e.name,
+    group: children.length > 0,
+    text: e.type === 'BYTE_ARRAY' && (e.converted_type === 'UTF8' || e.logical_type?.type === 'STRING'),
+  }));
   const info: ParquetRowsInfo = { columns: top.map((c) => c.name), rows: Number(metadata.num_rows) };
   check(info);
   const groups = top.filter((c) => c.group).map((c) => c.name);
@@ -158,6 +146,19 @@ export async function readParquetRows(
     rowStart = rowEnd;
   }
   return info;
+}
+
+/** A whole-file problem when a required column is missing (once, not on every row). */
+export function requireColumns(path: string, columns: readonly string[], required: readonly string[]): void {
+  const missing = required.filter((c) => !columns.includes(c));
+  if (missing.length > 0)
+    throw new InvalidInputError([
+      {
+        file: path,
+        line: null,
+        message: `missing column${missing.length === 1 ? '' : 's'} ${missing.join(', ')} (columns: ${columns.join(', ') || 'none'})`,
+      },
+    ]);
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: false });

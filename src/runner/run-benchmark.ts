@@ -3,6 +3,7 @@ import type { BenchCase, CaseResult, Failure, PredictedAnswers } from '../core/b
 import { scoreCase } from '../core/bench/case-result.js';
 import type { RunProgress } from '../core/bench/progress.js';
 import type { QuestionSet } from '../core/question.js';
+import { arrayCaseReader } from '../datasets/typed-decisions/case-reader.js';
 
 /** What the runner needs of a System One client. */
 export interface DecisionClient {
@@ -56,27 +57,10 @@ export interface CaseQueue {
  * the array up (it ends empty).
  */
 export function drainingQueue(cases: (BenchCase | undefined)[]): CaseQueue {
-  const decisions = cases.reduce((n, c) => n + (c?.questions.length ?? 0), 0);
-  const length = cases.length;
-  let next = 0;
-  return {
-    length,
-    decisions,
-    take: () => {
-      if (next >= length) return undefined;
-      const taken = cases[next];
-      cases[next++] = undefined;
-      return taken;
-    },
-  };
-}
-
-function queueOf(cases: readonly BenchCase[]): CaseQueue {
-  let next = 0;
   return {
     length: cases.length,
-    decisions: cases.reduce((n, c) => n + c.questions.length, 0),
-    take: () => cases[next++],
+    decisions: cases.reduce((n, c) => n + (c?.questions.length ?? 0), 0),
+    take: arrayCaseReader(cases).take,
   };
 }
 
@@ -138,7 +122,7 @@ export interface RunOutcome {
  */
 export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunOutcome> {
   const { client, now } = options;
-  const cases = 'take' in options.cases ? options.cases : queueOf(options.cases);
+  const cases = 'take' in options.cases ? options.cases : drainingQueue([...options.cases]);
   if (!Number.isInteger(options.parallel) || options.parallel < 1)
     throw new RangeError(`parallel must be an integer >= 1, got ${options.parallel}`);
   const started = now();
@@ -252,8 +236,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunOut
         // A case at hand is sent in this same turn (no await), as before the queue could wait.
         benchCase = taken instanceof Promise ? await taken : taken;
       } catch (error) {
-        callbackError ??= { error };
-        inFlight.abort(error);
+        failed(error);
         return;
       }
       if (benchCase === undefined || stopped || callbackError) return;

@@ -168,9 +168,10 @@ async function scanAndSelect(
     selected.every((c, i) => c === entries[i]);
   const option =
     plan.sample !== null ? `--sample ${plan.sample.cases}` : plan.limit !== null ? `--limit ${plan.limit}` : null;
-  if (!everything || option === null) return { dataset: { info, questionSet, readCases }, selected, plan, notes: [] };
+  const dataset = { info, questionSet, readCases };
+  if (!everything || option === null) return { dataset, selected, plan, notes: [] };
   return {
-    dataset: { info, questionSet, readCases },
+    dataset,
     selected,
     // Every case in file order: the run is a full run, comparable with any other.
     plan: { ...plan, limit: null, sample: null },
@@ -283,13 +284,10 @@ async function sendAndFinish(
   } catch (err) {
     reader.close();
     dispose();
-    if (!(err instanceof StoreWriteError)) {
-      // The dataset changed while it was read again: what was saved stays saved.
-      if (runId !== null) markInterrupted(store, runId);
-      throw err;
-    }
-    // What was saved before stays saved: the run is interrupted and can be resumed.
+    // What was saved before stays saved (the store refused a write, or the dataset changed
+    // while it was read again): the run is interrupted and can be resumed.
     if (runId !== null) markInterrupted(store, runId);
+    if (!(err instanceof StoreWriteError)) throw err;
     await client.close();
     return {
       kind: 'stopped',

@@ -14,8 +14,7 @@ import { ProblemList } from '../../core/problem-list.js';
 import { isCanonicalUtf8, KIND_CHOICE, KIND_SCORE, KIND_YES_NO, OfflineCaseTable } from './fast/case-table.js';
 import { ByteCursor, encodeKeys } from './fast/fast-json.js';
 import { readLineBytes } from '../read-lines.js';
-import { BadJsonValue, isParquetFile, readParquetRows } from '../parquet-rows.js';
-import { InvalidInputError } from '../../core/errors.js';
+import { BadJsonValue, isParquetFile, readParquetRows, requireColumns } from '../parquet-rows.js';
 
 export interface OfflineDataset {
   readonly path: string;
@@ -171,19 +170,6 @@ async function loadParquetDataset(path: string): Promise<OfflineDataset> {
     problems.add({ file: path, line: null, message: 'no cases (the dataset is empty)' });
   problems.throwIfAny();
   return new TableDataset(path, table);
-}
-
-/** A whole-file problem when a required column is missing (once, not on every row). */
-export function requireColumns(path: string, columns: readonly string[], required: readonly string[]): void {
-  const missing = required.filter((c) => !columns.includes(c));
-  if (missing.length > 0)
-    throw new InvalidInputError([
-      {
-        file: path,
-        line: null,
-        message: `missing column${missing.length === 1 ? '' : 's'} ${missing.join(', ')} (columns: ${columns.join(', ') || 'none'})`,
-      },
-    ]);
 }
 
 /** Reports each JSON column of the row that is not strict JSON; true when there is none. */

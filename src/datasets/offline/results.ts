@@ -21,8 +21,8 @@ import {
   type OfflineSummary,
 } from '../../core/offline/summary.js';
 import { KIND_CHOICE, KIND_YES_NO, type OfflineCaseTable } from './fast/case-table.js';
-import { caseTableOf, NOT_JSON, parseJsonLine, reportBadJson, requireColumns, type OfflineDataset } from './dataset.js';
-import { isParquetFile, readParquetRows } from '../parquet-rows.js';
+import { caseTableOf, NOT_JSON, parseJsonLine, reportBadJson, type OfflineDataset } from './dataset.js';
+import { isParquetFile, readParquetRows, requireColumns } from '../parquet-rows.js';
 import { readLineBytes } from '../read-lines.js';
 import { startResultsSplit, type ResultsSplit, type ResultsSplitOptions } from './fast/results-split.js';
 import {

@@ -20,7 +20,7 @@ import {
   type DatasetManifest,
 } from './manifest.js';
 import { parquetDownloadUrl, PINNED_PARQUET_SHA256, PINNED_REVISION, typedDecisionsInfo } from './provenance.js';
-import { caseFileFormat, readCases } from './read-cases.js';
+import { caseFileFormat, readCases, type ReadCasesOptions, type ReadCasesResult } from './read-cases.js';
 import { scanCaseFile, type CaseEntry, type ScannedCaseFile } from './scan-cases.js';
 
 export type DatasetSource =
@@ -69,19 +69,7 @@ export function fetchCommand(revision: string): string {
 }
 
 export async function loadBenchDataset(source: DatasetSource, options: LoadOptions = {}): Promise<LoadedBenchDataset> {
-  const where = await locate(source);
-  switch (where.kind) {
-    case 'stored':
-      if (options.split !== undefined) checkSplitName(where.manifest, where.dir, options.split);
-      return loadManifestFile(where.dir, where.manifest, options.split ?? DEFAULT_SPLIT);
-    case 'listed-file':
-      return loadManifestFile(where.dir, where.manifest, listedSplit(where, options.split));
-    case 'file': {
-      const split = options.split ?? DEFAULT_SPLIT;
-      const read = await readCases(where.path, { split });
-      return finish(await fileInfo(where.path, split), read.cases, where.path, null, split, read.splits);
-    }
-  }
+  return loadedOf(await readSplit(await locate(source), options.split, readCases));
 }
 
 /**
@@ -102,35 +90,9 @@ export interface ScannedBenchDataset {
 
 /** Pass 1 of a dataset: every row checked, no case kept (see `scan-cases.ts`). */
 export async function scanBenchDataset(source: DatasetSource, options: LoadOptions = {}): Promise<ScannedBenchDataset> {
-  const where = await locate(source);
-  let info: DatasetInfo;
-  let path: string;
-  let split: string;
-  let scanned: ScannedCaseFile;
-  if (where.kind === 'file') {
-    split = options.split ?? DEFAULT_SPLIT;
-    path = where.path;
-    scanned = await scanCaseFile(path, { split });
-    info = await fileInfo(path, split);
-  } else {
-    if (where.kind === 'stored' && options.split !== undefined)
-      checkSplitName(where.manifest, where.dir, options.split);
-    split = where.kind === 'stored' ? (options.split ?? DEFAULT_SPLIT) : listedSplit(where, options.split);
-    const entry = manifestFileOf(where.manifest, where.dir, split);
-    await verifyManifestFile(where.dir, entry, where.manifest.restore);
-    path = join(where.dir, entry.path);
-    scanned = await scanCaseFile(path);
-    checkRowCount(where.dir, entry, scanned.rows, where.manifest.restore);
-    info = manifestInfo(where.manifest, split);
-  }
-  checkHasCases(scanned.entries.length, path, split, scanned.splits);
-  return {
-    info,
-    questionSet: scanned.questionSet,
-    location: path,
-    entries: scanned.entries,
-    readCases: scanned.readCases,
-  };
+  const { info, path, split, read } = await readSplit(await locate(source), options.split, scanCaseFile);
+  checkHasCases(read.entries.length, path, split, read.splits);
+  return { info, questionSet: read.questionSet, location: path, entries: read.entries, readCases: read.readCases };
 }
 
 export interface VerifiedDataset {
@@ -144,7 +106,8 @@ export interface VerifiedDataset {
 
 /**
  * Checks a dataset completely: every split a manifest lists (presence, size, sha256, row
- * count, every row), or every row of a file without one. Throws on the first failure.
+ * count, every row), or every row of a file without one. Throws on the first failure;
+ * no case is kept (pass 1 of `scan-cases.ts`).
  */
 export async function verifyBenchDataset(source: DatasetSource): Promise<VerifiedDataset> {
   const where = await locate(source);
@@ -156,9 +119,10 @@ export async function verifyBenchDataset(source: DatasetSource): Promise<Verifie
       const splits: { split: string; rows: number; cases: number }[] = [];
       let info: DatasetInfo | null = null;
       for (const f of files) {
-        const loaded = await loadManifestFile(where.dir, where.manifest, f.split);
-        info ??= loaded.info;
-        splits.push({ split: f.split, rows: f.rows, cases: loaded.cases.length });
+        const checked = await readManifestFile(where.dir, where.manifest, f.split, scanCaseFile);
+        checkHasCases(checked.read.entries.length, checked.path, f.split, checked.read.splits);
+        info ??= checked.info;
+        splits.push({ split: f.split, rows: f.rows, cases: checked.read.entries.length });
       }
       return {
         info: info ?? manifestInfo(where.manifest, DEFAULT_SPLIT),
@@ -168,12 +132,12 @@ export async function verifyBenchDataset(source: DatasetSource): Promise<Verifie
       };
     }
     case 'file': {
-      const read = await readCases(where.path);
+      const read = await scanCaseFile(where.path);
       return {
         info: await fileInfo(where.path, DEFAULT_SPLIT),
         location: where.path,
         manifest: null,
-        splits: [{ split: null, rows: read.rows, cases: read.cases.length }],
+        splits: [{ split: null, rows: read.rows, cases: read.entries.length }],
       };
     }
   }
@@ -284,13 +248,53 @@ function listedSplit(where: Located & { readonly kind: 'listed-file' }, asked: s
   return where.split;
 }
 
-async function loadManifestFile(dir: string, manifest: DatasetManifest, split: string): Promise<LoadedBenchDataset> {
+/** A split's case file read by `read` (`readCases`, or `scanCaseFile` for pass 1), with where it is and its provenance. */
+interface ReadSplit<R> {
+  readonly read: R;
+  readonly info: DatasetInfo;
+  readonly path: string;
+  readonly split: string;
+  readonly manifest: DatasetManifest | null;
+}
+
+type CaseFileReader<R> = (path: string, options: ReadCasesOptions) => Promise<R>;
+
+/**
+ * The case file of the split asked for (default: the default split) of a located dataset,
+ * read by `read`; a file a manifest lists is checked as the manifest vouches (size, sha256,
+ * row count).
+ */
+async function readSplit<R extends { readonly rows: number }>(
+  where: Located,
+  asked: string | undefined,
+  read: CaseFileReader<R>,
+): Promise<ReadSplit<R>> {
+  switch (where.kind) {
+    case 'stored':
+      if (asked !== undefined) checkSplitName(where.manifest, where.dir, asked);
+      return readManifestFile(where.dir, where.manifest, asked ?? DEFAULT_SPLIT, read);
+    case 'listed-file':
+      return readManifestFile(where.dir, where.manifest, listedSplit(where, asked), read);
+    case 'file': {
+      const split = asked ?? DEFAULT_SPLIT;
+      const cases = await read(where.path, { split });
+      return { read: cases, info: await fileInfo(where.path, split), path: where.path, split, manifest: null };
+    }
+  }
+}
+
+async function readManifestFile<R extends { readonly rows: number }>(
+  dir: string,
+  manifest: DatasetManifest,
+  split: string,
+  read: CaseFileReader<R>,
+): Promise<ReadSplit<R>> {
   const entry = manifestFileOf(manifest, dir, split);
   await verifyManifestFile(dir, entry, manifest.restore);
   const path = join(dir, entry.path);
-  const read = await readCases(path);
-  checkRowCount(dir, entry, read.rows, manifest.restore);
-  return finish(manifestInfo(manifest, split), read.cases, path, manifest, split, read.splits);
+  const cases = await read(path, {});
+  checkRowCount(dir, entry, cases.rows, manifest.restore);
+  return { read: cases, info: manifestInfo(manifest, split), path, split, manifest };
 }
 
 /** A user file: the real parquet under any name gets its provenance, so its runs compare with others on it. */
@@ -315,16 +319,9 @@ function userFileInfo(path: string, split: string, sha256: string): DatasetInfo 
   };
 }
 
-function finish(
-  info: DatasetInfo,
-  cases: readonly BenchCase[],
-  location: string,
-  manifest: DatasetManifest | null,
-  split: string,
-  splits: ReadonlySet<string>,
-): LoadedBenchDataset {
-  checkHasCases(cases.length, location, split, splits);
-  return { info, cases, questionSet: questionSetOf(cases), location, manifest };
+function loadedOf({ info, read, path, manifest, split }: ReadSplit<ReadCasesResult>): LoadedBenchDataset {
+  checkHasCases(read.cases.length, path, split, read.splits);
+  return { info, cases: read.cases, questionSet: read.questionSet, location: path, manifest };
 }
 
 function checkHasCases(count: number, location: string, split: string, splits: ReadonlySet<string>): void {

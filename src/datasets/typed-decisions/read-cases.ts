@@ -1,9 +1,8 @@
 /** Reads Typed Decisions cases from JSONL, JSONL.gz or the dataset's parquet file. */
 import { jsonProblemMessage, parseStrictJson } from '../../core/strict-json.js';
 import type { BenchCase } from '../../core/bench/case-result.js';
-import { InvalidInputError } from '../../core/errors.js';
 import { isRecord } from '../../core/json-value.js';
-import { readParquetRows } from '../parquet-rows.js';
+import { readParquetRows, requireColumns } from '../parquet-rows.js';
 import { readLines } from '../read-lines.js';
 import { CaseCollector } from './case-collector.js';
 
@@ -14,6 +13,8 @@ export interface ReadCasesResult {
   readonly rows: number;
   /** Split names seen in the file's `split` column or field. */
   readonly splits: ReadonlySet<string>;
+  /** `questionSetOf(cases)`, from the schemas the checks already hashed. */
+  readonly questionSet: Record<string, string>;
 }
 
 export interface ReadCasesOptions {
@@ -44,8 +45,22 @@ export async function readJsonlCases(
   path: string,
   options: ReadCasesOptions & { readonly gunzip?: boolean } = {},
 ): Promise<ReadCasesResult> {
-  const file = options.displayName ?? path;
-  const collector = new CaseCollector(file);
+  const collector = new CaseCollector(options.displayName ?? path);
+  const { rows, splits } = await forEachJsonlRow(path, collector, options, (value, line) => collector.add(value, line));
+  return { cases: collector.finish(), rows, splits, questionSet: collector.questionSet() };
+}
+
+/**
+ * Calls `onRow` with each data row of a JSONL or JSONL.gz case file that is of the requested
+ * split (or has none), strictly parsed, and its 1-based line; a line that does not parse is
+ * `collector`'s problem. Returns the data rows of every split and the split names seen.
+ */
+export async function forEachJsonlRow(
+  path: string,
+  collector: CaseCollector,
+  options: ReadCasesOptions & { readonly gunzip?: boolean },
+  onRow: (value: unknown, lineNumber: number) => void,
+): Promise<Pick<ReadCasesResult, 'rows' | 'splits'>> {
   const splits = new Set<string>();
   let rows = 0;
   await readLines(
@@ -63,11 +78,11 @@ export async function readJsonlCases(
         splits.add(value['split']);
         if (options.split !== undefined && value['split'] !== options.split) return;
       }
-      collector.add(value, lineNumber);
+      onRow(value, lineNumber);
     },
     { gunzip: options.gunzip ?? path.endsWith('.gz') },
   );
-  return { cases: collector.finish(), rows, splits };
+  return { rows, splits };
 }
 
 /** Columns decoded from the parquet file. `factors` and `label_agreement` are never read. */
@@ -135,14 +150,7 @@ export async function decodeParquetRows(
     {
       columns: [...REQUIRED_COLUMNS, 'split'],
       displayName: file,
-      check: ({ columns }) => {
-        const missing = REQUIRED_COLUMNS.filter((c) => !columns.includes(c));
-        if (missing.length > 0)
-          throw fileProblem(
-            file,
-            `missing column${missing.length === 1 ? '' : 's'} ${missing.join(', ')} (columns: ${columns.join(', ')})`,
-          );
-      },
+      check: ({ columns }) => requireColumns(file, columns, REQUIRED_COLUMNS),
     },
   );
   return { rows, total: info.rows, splits };
@@ -156,9 +164,10 @@ export async function readParquetCases(path: string, options: ReadCasesOptions =
     if ('problem' in r) collector.problem(r.row, r.problem, r.caseId, r.field);
     else collector.add(r.value, r.row);
   }
-  return { cases: collector.finish(), rows: decoded.total, splits: decoded.splits };
-}
-
-function fileProblem(file: string, message: string): InvalidInputError {
-  return new InvalidInputError([{ file, line: null, message }]);
+  return {
+    cases: collector.finish(),
+    rows: decoded.total,
+    splits: decoded.splits,
+    questionSet: collector.questionSet(),
+  };
 }

@@ -8,15 +8,12 @@
  * JSONL and JSONL.gz are streamed; a parquet file's cases are loaded once and handed out
  * from memory (the fetched Typed Decisions test split is 400 cases).
  */
-import type { BenchCase } from '../../core/bench/case-result.js';
 import { InvalidInputError } from '../../core/errors.js';
-import { isRecord } from '../../core/json-value.js';
-import { jsonProblemMessage, parseStrictJson } from '../../core/strict-json.js';
-import { readLineBytes, readLines } from '../read-lines.js';
+import { parseStrictJson } from '../../core/strict-json.js';
+import { readLineBytes } from '../read-lines.js';
 import { CaseCollector } from './case-collector.js';
 import { arrayCaseReader, BufferedCaseReader, type CaseReader } from './case-reader.js';
-import { questionSetOf } from './question-set.js';
-import { caseFileFormat, readParquetCases, type ReadCasesOptions } from './read-cases.js';
+import { caseFileFormat, forEachJsonlRow, readParquetCases, type ReadCasesOptions } from './read-cases.js';
 
 /** A case as planning sees it: no state, questions or gold. */
 export interface CaseEntry {
@@ -58,34 +55,16 @@ async function scanJsonl(
 ): Promise<ScannedCaseFile> {
   const file = options.displayName ?? path;
   const collector = new CaseCollector(file);
-  const splits = new Set<string>();
   const entries: CaseEntry[] = [];
   /** One string per workflow name, not one per case. */
   const workflows = new Map<string, string>();
-  let rows = 0;
-  await readLines(
-    path,
-    (line, lineNumber) => {
-      if (line.trim() === '') return;
-      rows++;
-      const parsed = parseStrictJson(line);
-      if (!parsed.ok) {
-        collector.problem(lineNumber, jsonProblemMessage(parsed));
-        return;
-      }
-      const value = parsed.value;
-      if (isRecord(value) && typeof value['split'] === 'string') {
-        splits.add(value['split']);
-        if (options.split !== undefined && value['split'] !== options.split) return;
-      }
-      const c = collector.check(value, lineNumber);
-      if (c === null) return;
-      let workflow = workflows.get(c.workflow);
-      if (workflow === undefined) workflows.set(c.workflow, (workflow = c.workflow));
-      entries.push({ id: c.id, workflow, questions: c.questions.length, line: lineNumber });
-    },
-    { gunzip: options.gunzip },
-  );
+  const { rows, splits } = await forEachJsonlRow(path, collector, options, (value, lineNumber) => {
+    const c = collector.check(value, lineNumber);
+    if (c === null) return;
+    let workflow = workflows.get(c.workflow);
+    if (workflow === undefined) workflows.set(c.workflow, (workflow = c.workflow));
+    entries.push({ id: c.id, workflow, questions: c.questions.length, line: lineNumber });
+  });
   collector.throwIfProblems();
   return {
     entries,
@@ -145,7 +124,7 @@ async function scanParquet(path: string, options: ReadCasesOptions): Promise<Sca
     entries: cases.map((c, i) => ({ id: c.id, workflow: c.workflow, questions: c.questions.length, line: i + 1 })),
     rows: read.rows,
     splits: read.splits,
-    questionSet: questionSetOf(cases),
+    questionSet: read.questionSet,
     readCases: (chosen) => arrayCaseReader(chosen.map((e) => cases[e.line - 1])),
   };
 }
