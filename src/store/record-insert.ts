@@ -1,5 +1,6 @@
 import { DecidekitError } from '../core/errors.js';
 import { createRunId } from './run-id.js';
+import { UnknownRunError } from './sqlite-run-store.js';
 
 /**
  * Refuses an endpoint identity whose host or path could carry a secret (credentials, query,
@@ -30,4 +31,32 @@ export function insertWithFreshId(
       throw err;
     }
   }
+}
+
+/**
+ * The one `PREFIX-` record id that `given` names: the id itself, else the only id starting
+ * with it (tried with the prefix added when it lacks it). `startingWith` lists the ids that
+ * start with a string, in id order, at most 6.
+ */
+export function resolveRecordId(
+  prefix: string,
+  given: string,
+  path: string,
+  startingWith: (p: string) => readonly string[],
+): string {
+  for (const p of given.startsWith(`${prefix}-`) ? [given] : [given, `${prefix}-${given}`]) {
+    const ids = startingWith(p);
+    // The id itself sorts before every longer id it starts.
+    if (ids[0] === p) return p;
+    if (ids.length === 1) return ids[0]!;
+    if (ids.length > 1)
+      throw new DecidekitError(
+        'ambiguous_run',
+        `${prefix} id ${JSON.stringify(given)} matches ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', ...' : ''} (give more of the id)`,
+        { context: { prefix: given } },
+      );
+  }
+  throw new UnknownRunError(`no ${prefix} ${JSON.stringify(given)} in ${path} (see 'decidekit runs list')`, {
+    prefix: given,
+  });
 }

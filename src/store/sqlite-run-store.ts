@@ -270,6 +270,19 @@ export function openRunStoreConnection(
   return { store, db };
 }
 
+/**
+ * A connection for the audit and probe tables of the store at `path`, opened, checked and
+ * migrated as `openRunStore` opens it; every commit is synced unless `synchronous: 'normal'`.
+ * `close` closes it (and drops a read-only snapshot).
+ */
+export function openStoreTables(
+  path: string,
+  options: OpenRunStoreOptions = {},
+): { readonly db: Database.Database; close(): void } {
+  const { store, db } = openRunStoreConnection(path, { ...options, synchronous: options.synchronous ?? 'full' });
+  return { db, close: () => store.close() };
+}
+
 /** What the store's writer thread needs of a store: saving packed rows, and closing. */
 export interface RowWriter {
   readonly path: string;

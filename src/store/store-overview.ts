@@ -4,6 +4,7 @@
  */
 import type { AuditRunStatus } from '../core/audit/run.js';
 import { DecidekitError } from '../core/errors.js';
+import { summarizeStatusCounts } from '../core/status-counts.js';
 import type { AuditHead } from './audit/audit-store.js';
 import { auditStoreOver } from './audit/sqlite-audit-store.js';
 import type { ProbeHead } from './probe/probe-store.js';
@@ -55,7 +56,7 @@ export function readStoreOverview(path: string, options: { readonly limit?: numb
       runCounts: store.countRuns(),
       audits: audits.listAudits(limit),
       auditCounts,
-      auditCount: Object.values(auditCounts).reduce((a, b) => a + b, 0),
+      auditCount: summarizeStatusCounts(auditCounts).total,
       probes: probes.listProbes(limit),
       probeCount: probes.countProbes(),
     };

@@ -8,6 +8,8 @@ import type { BenchRun } from '../../core/bench/run.js';
 import { DecidekitError } from '../../core/errors.js';
 import { openRunStore, type RunStore, type StoredRunHead } from '../../store/index.js';
 import type { StoreCheck } from '../../store/run-store.js';
+import type { AuditStore } from '../../store/audit/audit-store.js';
+import type { ProbeStore } from '../../store/probe/probe-store.js';
 import { readStoreOverview, type StoreOverview } from '../../store/store-overview.js';
 import { statesOfRun } from './run-case-states.js';
 import { analyzeRun, type AnalyzedRun } from '../run-analysis.js';
@@ -60,28 +62,18 @@ export interface DeletedRecord {
  * a probe (`probe-…`), or else a bench run with its cases and decisions.
  */
 export async function deleteStoredRecord(storePath: string, prefix: string): Promise<DeletedRecord> {
-  if (prefix.startsWith('audit-')) {
-    const { openAuditStore } = await import('../../store/audit/sqlite-audit-store.js');
-    const store = openAuditStore(storePath, { mustExist: true });
-    try {
+  if (prefix.startsWith('audit-'))
+    return withAuditStore(storePath, (store) => {
       const id = store.resolveAuditId(prefix);
       store.deleteAudit(id);
       return { kind: 'audit', id };
-    } finally {
-      store.close();
-    }
-  }
-  if (prefix.startsWith('probe-')) {
-    const { openProbeStore } = await import('../../store/probe/sqlite-probe-store.js');
-    const store = openProbeStore(storePath, { mustExist: true });
-    try {
+    });
+  if (prefix.startsWith('probe-'))
+    return withProbeStore(storePath, (store) => {
       const id = store.resolveProbeId(prefix);
       store.deleteProbe(id);
       return { kind: 'probe', id };
-    } finally {
-      store.close();
-    }
-  }
+    });
   return { kind: 'run', id: deleteStoredRun(storePath, prefix) };
 }
 
@@ -237,25 +229,37 @@ function requireRun(store: RunStore, prefix: string) {
 
 /** One stored probe by id or unique id prefix (`probe-…`); an unknown probe or a missing store is an error. */
 export async function readStoredProbe(storePath: string, prefix: string) {
-  const { openProbeStore } = await import('../../store/probe/sqlite-probe-store.js');
-  const store = openProbeStore(storePath, { mustExist: true });
-  try {
-    return store.getProbe(store.resolveProbeId(prefix))!;
-  } finally {
-    store.close();
-  }
+  return withProbeStore(storePath, (store) => store.getProbe(store.resolveProbeId(prefix))!);
 }
 
 /** One stored audit by id or unique id prefix (`audit-…`); an unknown audit or a missing store is an error. */
 export async function readStoredAudit(storePath: string, prefix: string) {
-  const { openAuditStore } = await import('../../store/audit/sqlite-audit-store.js');
-  const store = openAuditStore(storePath, { mustExist: true });
-  try {
+  return withAuditStore(storePath, (store) => {
     const id = store.resolveAuditId(prefix);
     const run = store.getAudit(id);
     if (run === null)
       throw new DecidekitError('unknown_run', `unknown audit: ${id} disappeared from ${store.path} while reading`);
     return run;
+  });
+}
+
+/** The audit tables of the (existing) store at `path`, for one use, closed after. */
+async function withAuditStore<T>(path: string, use: (store: AuditStore) => T): Promise<T> {
+  const { openAuditStore } = await import('../../store/audit/sqlite-audit-store.js');
+  const store = openAuditStore(path, { mustExist: true });
+  try {
+    return use(store);
+  } finally {
+    store.close();
+  }
+}
+
+/** The probe table of the (existing) store at `path`, for one use, closed after. */
+async function withProbeStore<T>(path: string, use: (store: ProbeStore) => T): Promise<T> {
+  const { openProbeStore } = await import('../../store/probe/sqlite-probe-store.js');
+  const store = openProbeStore(path, { mustExist: true });
+  try {
+    return use(store);
   } finally {
     store.close();
   }
@@ -281,10 +285,11 @@ async function refuseOne(
   prefix: string,
   options: { readonly command: string; readonly storeArg?: string | undefined },
 ): Promise<void> {
+  // Only the id is needed: resolved, not read (an audit's verdicts can be many).
   const kind = prefix.startsWith('audit-')
-    ? { name: 'an answer audit', read: async () => (await readStoredAudit(storePath, prefix)).id }
+    ? { name: 'an answer audit', read: () => withAuditStore(storePath, (s) => s.resolveAuditId(prefix)) }
     : prefix.startsWith('probe-')
-      ? { name: 'a server probe', read: async () => (await readStoredProbe(storePath, prefix)).id }
+      ? { name: 'a server probe', read: () => withProbeStore(storePath, (s) => s.resolveProbeId(prefix)) }
       : null;
   if (kind === null) return;
   let id: string;

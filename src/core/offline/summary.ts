@@ -37,6 +37,11 @@ export interface OfflineCounts {
   readonly nWithLatency: number;
 }
 
+/** Yes/no and choice cases with a result: those accuracy, Brier and log loss are over. */
+export function decidedCases(counts: OfflineCounts): number {
+  return counts.nScored.yesNo + counts.nScored.choice;
+}
+
 /** Why cost per correct decision is absent. */
 export type CostPerCorrectReason = 'no_cost' | 'no_correct';
 

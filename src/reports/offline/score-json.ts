@@ -3,7 +3,7 @@
  * unrounded numbers, null for absent metrics.
  */
 import type { OfflineIntervals } from '../../core/offline/statistics.js';
-import { offlineNullReasons, type OfflineSummary } from '../../core/offline/summary.js';
+import { decidedCases, offlineNullReasons, type OfflineSummary } from '../../core/offline/summary.js';
 import type { MetricComparison } from '../../core/stats/bootstrap.js';
 import { intervalJson, noiseFloorJson, nullReasonsJson } from '../json-shapes.js';
 import { conventionsJson, DEFAULT_CONVENTIONS, type Conventions } from '../../core/stats/conventions.js';
@@ -218,7 +218,7 @@ export function renderCompareJson(c: ComparedModels, shown: readonly ScoredModel
       accuracy: r.row.summary.accuracy,
       accuracy_ci: pair(r.row.stats?.intervals.accuracy),
       tied_with_leader: r.tiedWithLeader,
-      decided_cases: r.row.summary.counts.nScored.yesNo + r.row.summary.counts.nScored.choice,
+      decided_cases: decidedCases(r.row.summary.counts),
       same_cases_as_leader: r.sameCasesAsLeader,
     })),
     baseline: { model: baseline.model, results: baseline.resultsPath },

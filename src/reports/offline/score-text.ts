@@ -1,7 +1,12 @@
 /** Text and Markdown renderers of `score`, `compare` and `validate`. Pure: they return strings. */
 import type { InputProblem } from '../../core/errors.js';
 import { formatProblem } from '../../core/errors.js';
-import { describeCostPerCorrectReason, offlineNullReasons, type OfflineSummary } from '../../core/offline/summary.js';
+import {
+  decidedCases as decidedCount,
+  describeCostPerCorrectReason,
+  offlineNullReasons,
+  type OfflineSummary,
+} from '../../core/offline/summary.js';
 import type { Interval } from '../../core/stats/bootstrap.js';
 import { describeConventions } from '../../core/stats/conventions.js';
 import { conventionNotes, effectiveConventions, type ComparedModels, type ScoredModel } from './score-json.js';
@@ -28,7 +33,7 @@ export function renderScoreText(m: ScoredModel, options: TextOptions = {}): stri
   const paint = createPalette(options.colour ?? false);
   const s = m.summary;
   const c = s.counts;
-  const decided = c.nScored.yesNo + c.nScored.choice;
+  const decided = decidedCount(c);
   const thresholdNote = s.threshold === 0.5 ? '' : `, yes at p >= ${s.threshold}`;
   const absent = offlineNullReasons(s);
   const cost =
@@ -214,7 +219,7 @@ export function renderCompareNotes(models: readonly ScoredModel[]): string {
 /** Yes/no and choice cases decided, of the dataset's: `20 of 40`. */
 export function decidedCases(m: ScoredModel): string {
   const c = m.summary.counts;
-  return `${c.nScored.yesNo + c.nScored.choice} of ${c.nCases}`;
+  return `${decidedCount(c)} of ${c.nCases}`;
 }
 
 /** The leaderboard's last column: tied with the leader, or over other cases than the leader's. */

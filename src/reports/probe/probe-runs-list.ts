@@ -1,8 +1,8 @@
 import type { PassCount } from '../../core/probe/run.js';
 import type { ProbeHead } from '../../store/probe/probe-store.js';
 import { endpointJson } from '../json-shapes.js';
-import { createPalette, fitColumns, renderTextTable, singleLine, type Align } from '../format.js';
-import { frameKindList, listEndpointCell, RUNS_LIST_WIDTH } from '../runs/runs-list.js';
+import { singleLine } from '../format.js';
+import { listEndpointCell, renderKindList } from '../runs/runs-list.js';
 
 const counts = (c: PassCount | null) => (c === null ? 'n/a' : `${c.passed}/${c.ran}`);
 
@@ -19,40 +19,30 @@ export function renderProbeRunsList(
     readonly total?: number;
   },
 ): string {
-  if (heads.length === 0) return '';
-  const p = createPalette(options.colour);
-  const rows = heads.map((h) => [
-    h.id,
-    singleLine(h.model ?? 'server default'),
-    listEndpointCell(h.endpoint),
-    String(h.cases),
-    counts(h.conformance),
-    counts(h.robustness),
-    h.conformance === null ? 'n/a' : h.conformance.failed === 0 ? 'yes' : 'no',
-  ]);
-  const align: Align[] = ['left', 'left', 'left', 'right', 'right', 'right', 'left'];
-  const width = options.width ?? RUNS_LIST_WIDTH;
-  const fitted = fitColumns(['probe', 'model', 'endpoint', 'cases', 'checks ok', 'probes ok', 'conformant'], rows, {
-    width,
-    gapWidth: 2,
-    // Model and endpoint give way; when even their minimums do not fit, the endpoint goes
-    // ('runs show ID' names it).
-    flexible: new Map([
-      [1, 10],
-      [2, 12],
-    ]),
-    droppable: [2],
-  });
-  const lines = renderTextTable(fitted.header, fitted.rows, {
-    align: fitted.columns.map((c) => align[c]!),
-    styleHeader: p.bold,
-  });
-  return frameKindList(
-    p,
-    'Probes (server conformance and robustness; never scored)',
-    lines,
-    { shown: heads.length, total: options.total ?? heads.length, noun: 'probe' },
-    width,
+  return renderKindList(
+    {
+      title: 'Probes (server conformance and robustness; never scored)',
+      header: ['probe', 'model', 'endpoint', 'cases', 'checks ok', 'probes ok', 'conformant'],
+      align: ['left', 'left', 'left', 'right', 'right', 'right', 'left'],
+      rows: heads.map((h) => [
+        h.id,
+        singleLine(h.model ?? 'server default'),
+        listEndpointCell(h.endpoint),
+        String(h.cases),
+        counts(h.conformance),
+        counts(h.robustness),
+        h.conformance === null ? 'n/a' : h.conformance.failed === 0 ? 'yes' : 'no',
+      ]),
+      // Model and endpoint give way; when even their minimums do not fit, the endpoint goes
+      // ('runs show ID' names it).
+      flexible: new Map([
+        [1, 10],
+        [2, 12],
+      ]),
+      droppable: [2],
+      noun: 'probe',
+    },
+    options,
   );
 }
 

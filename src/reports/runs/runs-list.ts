@@ -4,6 +4,7 @@ import { formatEndpoint } from '../../protocol/wire/endpoint.js';
 import type { EndpointIdentity } from '../../core/bench/run.js';
 import type { AuditHead } from '../../store/audit/audit-store.js';
 import type { AuditRunStatus } from '../../core/audit/run.js';
+import { summarizeStatusCounts, type StatusCountSummary } from '../../core/status-counts.js';
 import { auditHeadJson, runHeadJson } from '../json-shapes.js';
 import {
   createPalette,
@@ -15,7 +16,6 @@ import {
   singleLine,
   wrapText,
   type Align,
-  type Palette,
 } from '../format.js';
 
 export interface RunsListOptions {
@@ -69,21 +69,42 @@ export function listEndpointCell(e: EndpointIdentity): string {
 }
 
 /**
- * A list of stored audits or probes: its bold title over the table, and a dim note when
- * `--limit` kept only the newest `shown` of `total`.
+ * `runs list`'s table of stored audits or probes: its bold title over the rows fitted to the
+ * width (two-space gaps; `flexible` and `droppable` as `fitColumns` takes them), and a dim
+ * note when `--limit` kept only the newest of `total`. Empty when there are no rows.
  */
-export function frameKindList(
-  p: Palette,
-  title: string,
-  table: readonly string[],
-  counts: { readonly shown: number; readonly total: number; readonly noun: string },
-  width: number,
+export function renderKindList(
+  table: {
+    readonly title: string;
+    readonly header: readonly string[];
+    readonly align: readonly Align[];
+    readonly rows: readonly (readonly string[])[];
+    readonly flexible: ReadonlyMap<number, number>;
+    readonly droppable: readonly number[];
+    /** What one row is, for the note: `audit`, `probe`. */
+    readonly noun: string;
+  },
+  options: { readonly colour: boolean; readonly width?: number; readonly total?: number },
 ): string {
-  const cut =
-    counts.total > counts.shown ? [`The ${counts.shown} newest of ${plural(counts.total, counts.noun)}.`] : [];
+  const shown = table.rows.length;
+  if (shown === 0) return '';
+  const p = createPalette(options.colour);
+  const width = options.width ?? RUNS_LIST_WIDTH;
+  const fitted = fitColumns(table.header, table.rows, {
+    width,
+    gapWidth: 2,
+    flexible: table.flexible,
+    droppable: table.droppable,
+  });
+  const lines = renderTextTable(fitted.header, fitted.rows, {
+    align: fitted.columns.map((c) => table.align[c]!),
+    styleHeader: p.bold,
+  });
+  const total = options.total ?? shown;
+  const cut = total > shown ? [`The ${shown} newest of ${plural(total, table.noun)}.`] : [];
   return `${[
-    ...wrapText(title, width).map((l) => p.bold(l)),
-    ...table,
+    ...wrapText(table.title, width).map((l) => p.bold(l)),
+    ...lines,
     ...cut.flatMap((n) => wrapText(n, width)).map((l) => p.dim(l)),
   ].join('\n')}\n`;
 }
@@ -108,7 +129,8 @@ export function describeDatasetShort(head: Pick<StoredRunHead, 'dataset' | 'filt
 export function renderRunsList(heads: readonly StoredRunHead[], options: RunsListOptions): string {
   const p = createPalette(options.colour);
   const counts = options.counts;
-  const stored = counts === undefined ? heads.length : Object.values(counts).reduce((a, b) => a + b, 0);
+  const summary = counts === undefined ? null : summarizeStatusCounts(counts);
+  const stored = summary === null ? heads.length : summary.total;
   const width = options.width ?? RUNS_LIST_WIDTH;
   const others = describeOtherKinds(options.auditCounts, options.probeCount ?? 0);
   if (heads.length === 0 && stored === 0) {
@@ -148,7 +170,7 @@ export function renderRunsList(heads: readonly StoredRunHead[], options: RunsLis
     heads.filter((h) => h.embeddedServer === null).map((h) => formatEndpoint(h.endpoint, options.redactHost === true)),
   );
   const notes = [
-    describeStoreCounts(heads.length, stored, counts, options.storePath) +
+    describeStoreCounts(heads.length, stored, summary, options.storePath) +
       (others === '' ? '' : ` The store also holds ${others}.`),
     ...(heads.some((h) => h.embeddedServer !== null) ? ['* a built-in model on the embedded reference server.'] : []),
     "Numbers as stored, without intervals: 'decidekit runs show ID' gives each with its 95% interval. Runs of the same dataset, cases and questions compare paired, whatever the model ('decidekit runs compare A B').",
@@ -162,24 +184,24 @@ export function renderRunsList(heads: readonly StoredRunHead[], options: RunsLis
 function describeStoreCounts(
   shown: number,
   stored: number,
-  counts: RunsListOptions['counts'],
+  summary: StatusCountSummary | null,
   storePath: string,
 ): string {
-  const parts = counts === undefined ? [] : STATUS_ORDER.filter((s) => counts[s] > 0).map((s) => `${counts[s]} ${s}`);
-  const what = `${plural(stored, 'run')} in ${storePath}${parts.length === 0 ? '' : ` (${parts.join(', ')})`}`;
+  const parts = summary === null ? '' : describeByStatus(summary);
+  const what = `${plural(stored, 'run')} in ${storePath}${parts === '' ? '' : ` (${parts})`}`;
   return shown < stored ? `The ${shown} newest of ${what}.` : `${what[0]!.toUpperCase()}${what.slice(1)}.`;
 }
 
-const STATUS_ORDER = ['complete', 'incomplete', 'interrupted', 'running'] as const;
+/** "9 complete, 3 interrupted". */
+function describeByStatus(summary: StatusCountSummary): string {
+  return summary.byStatus.map((s) => `${s.n} ${s.status}`).join(', ');
+}
 
 /** "1 audit (1 complete) and 3 probes"; empty when the store holds neither. */
 function describeOtherKinds(auditCounts: RunsListOptions['auditCounts'], probes: number): string {
-  const audits = auditCounts === undefined ? 0 : Object.values(auditCounts).reduce((a, b) => a + b, 0);
+  const audits = auditCounts === undefined ? null : summarizeStatusCounts(auditCounts);
   const parts: string[] = [];
-  if (audits > 0) {
-    const byStatus = STATUS_ORDER.filter((s) => auditCounts![s] > 0).map((s) => `${auditCounts![s]} ${s}`);
-    parts.push(`${plural(audits, 'audit')} (${byStatus.join(', ')})`);
-  }
+  if (audits !== null && audits.total > 0) parts.push(`${plural(audits.total, 'audit')} (${describeByStatus(audits)})`);
   if (probes > 0) parts.push(plural(probes, 'probe'));
   return parts.join(' and ');
 }

@@ -19,8 +19,8 @@ import {
 import { DecidekitError } from '../../core/errors.js';
 import { formatEndpoint } from '../../protocol/wire/endpoint.js';
 import { assertNever } from '../../core/question.js';
-import { insertWithFreshId, refuseEndpointSecrets } from '../record-insert.js';
-import { openRunStore, UnknownRunError, type OpenRunStoreOptions } from '../sqlite-run-store.js';
+import { insertWithFreshId, refuseEndpointSecrets, resolveRecordId } from '../record-insert.js';
+import { openStoreTables, UnknownRunError, type OpenRunStoreOptions } from '../sqlite-run-store.js';
 import type { AuditHead, AuditStore } from './audit-store.js';
 
 interface AuditRow {
@@ -69,35 +69,22 @@ const HEAD_COLUMNS = `audits.*,
   (SELECT count(*) FROM audit_verdicts v WHERE v.audit_id = audits.id AND v.status <> 'pending') AS finished`;
 
 /**
- * Opens the audit tables of the run store at `path`. The run store's own opening checks
- * the file (a foreign or newer database is refused unchanged) and migrates it; the audit
- * store then keeps a connection of its own with the same durability settings.
+ * Opens the audit tables of the run store at `path`, over a connection opened as the run
+ * store's own (a foreign or newer database is refused unchanged, an older one migrated).
  */
 export function openAuditStore(path: string, options: OpenRunStoreOptions = {}): AuditStore {
-  openRunStore(path, options).close();
-  let db: Database.Database;
-  try {
-    db = new Database(path, { fileMustExist: true });
-    db.pragma('journal_mode = WAL');
-    db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
-    db.pragma('foreign_keys = ON');
-    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
-  } catch (err) {
-    throw new DecidekitError(
-      'store_unreadable',
-      `cannot open run store: ${path} (${err instanceof Error ? err.message : String(err)})`,
-      {
-        context: { path },
-        cause: err,
-      },
-    );
-  }
-  return new SqliteAuditStore(db, path, options.randomBytes ?? ((n) => cryptoRandomBytes(n)));
+  const { db, close } = openStoreTables(path, options);
+  return new SqliteAuditStore(db, path, options.randomBytes ?? ((n) => cryptoRandomBytes(n)), close);
 }
 
 /** The audit tables over a run store's own connection (`openRunStoreConnection`), for reading; closing it closes that connection. */
 export function auditStoreOver(db: Database.Database, path: string): AuditStore {
-  return new SqliteAuditStore(db, path, (n) => cryptoRandomBytes(n));
+  return new SqliteAuditStore(
+    db,
+    path,
+    (n) => cryptoRandomBytes(n),
+    () => db.close(),
+  );
 }
 
 function outcomeColumns(outcome: AuditOutcome) {
@@ -163,6 +150,7 @@ class SqliteAuditStore implements AuditStore {
     private readonly db: Database.Database,
     readonly path: string,
     private readonly randomBytes: (n: number) => Uint8Array,
+    private readonly closeConnection: () => void,
   ) {
     this.s = {
       head: db.prepare(`SELECT ${HEAD_COLUMNS} FROM audits WHERE id = ?`),
@@ -191,7 +179,6 @@ class SqliteAuditStore implements AuditStore {
       verdicts: db.prepare(
         'SELECT * FROM audit_verdicts WHERE audit_id = ? ORDER BY position, transcript_id, check_id',
       ),
-      exact: db.prepare('SELECT id FROM audits WHERE id = ?'),
       prefix: db.prepare('SELECT id FROM audits WHERE substr(id, 1, length(@p)) = @p ORDER BY id LIMIT 6'),
     };
   }
@@ -354,26 +341,13 @@ class SqliteAuditStore implements AuditStore {
   }
 
   resolveAuditId(prefix: string): string {
-    for (const p of prefix.startsWith('audit-') ? [prefix] : [prefix, `audit-${prefix}`]) {
-      if (this.s.exact.get(p) !== undefined) return p;
-      const ids = (this.s.prefix.all({ p }) as { id: string }[]).map((r) => r.id);
-      if (ids.length === 1) return ids[0]!;
-      if (ids.length > 1)
-        throw new DecidekitError(
-          'ambiguous_run',
-          `audit id ${JSON.stringify(prefix)} matches ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', ...' : ''} (give more of the id)`,
-          {
-            context: { prefix },
-          },
-        );
-    }
-    throw new UnknownRunError(`no audit ${JSON.stringify(prefix)} in ${this.path} (see 'decidekit runs list')`, {
-      prefix,
-    });
+    return resolveRecordId('audit', prefix, this.path, (p) =>
+      (this.s.prefix.all({ p }) as { id: string }[]).map((r) => r.id),
+    );
   }
 
   close(): void {
-    this.db.close();
+    this.closeConnection();
   }
 
   private configOf(auditId: string): AuditConfig {

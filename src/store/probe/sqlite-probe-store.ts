@@ -2,8 +2,8 @@ import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { passCount, type ProbeRun, type ProbeScope } from '../../core/probe/run.js';
 import { DecidekitError } from '../../core/errors.js';
-import { insertWithFreshId, refuseEndpointSecrets } from '../record-insert.js';
-import { openRunStore, UnknownRunError, type OpenRunStoreOptions } from '../sqlite-run-store.js';
+import { insertWithFreshId, refuseEndpointSecrets, resolveRecordId } from '../record-insert.js';
+import { openStoreTables, type OpenRunStoreOptions } from '../sqlite-run-store.js';
 import type { ProbeHead, ProbeStore } from './probe-store.js';
 
 interface ProbeRow {
@@ -27,33 +27,22 @@ interface ProbeRow {
 }
 
 /**
- * Opens the probe table of the run store at `path`. The run store's own opening checks the
- * file (a foreign or newer database is refused unchanged) and migrates it; the probe store
- * then keeps a connection of its own with the same durability settings.
+ * Opens the probe table of the run store at `path`, over a connection opened as the run
+ * store's own (a foreign or newer database is refused unchanged, an older one migrated).
  */
 export function openProbeStore(path: string, options: OpenRunStoreOptions = {}): ProbeStore {
-  openRunStore(path, options).close();
-  let db: Database.Database;
-  try {
-    db = new Database(path, { fileMustExist: true, readonly: options.readOnly === true });
-    if (options.readOnly !== true) {
-      db.pragma('journal_mode = WAL');
-      db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
-    }
-    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
-  } catch (err) {
-    throw new DecidekitError(
-      'store_unreadable',
-      `cannot open run store: ${path} (${err instanceof Error ? err.message : String(err)})`,
-      { context: { path }, cause: err },
-    );
-  }
-  return new SqliteProbeStore(db, path, options.randomBytes ?? ((n) => cryptoRandomBytes(n)));
+  const { db, close } = openStoreTables(path, options);
+  return new SqliteProbeStore(db, path, options.randomBytes ?? ((n) => cryptoRandomBytes(n)), close);
 }
 
 /** The probe table over a run store's own connection (`openRunStoreConnection`), for reading; closing it closes that connection. */
 export function probeStoreOver(db: Database.Database, path: string): ProbeStore {
-  return new SqliteProbeStore(db, path, (n) => cryptoRandomBytes(n));
+  return new SqliteProbeStore(
+    db,
+    path,
+    (n) => cryptoRandomBytes(n),
+    () => db.close(),
+  );
 }
 
 class SqliteProbeStore implements ProbeStore {
@@ -63,6 +52,7 @@ class SqliteProbeStore implements ProbeStore {
     private readonly db: Database.Database,
     readonly path: string,
     private readonly randomBytes: (n: number) => Uint8Array,
+    private readonly closeConnection: () => void,
   ) {
     this.s = {
       insert: db.prepare(`INSERT INTO probes (id, created_at, created_ms, tool_version, endpoint_scheme, endpoint_host,
@@ -163,23 +153,12 @@ class SqliteProbeStore implements ProbeStore {
   }
 
   resolveProbeId(prefix: string): string {
-    for (const p of prefix.startsWith('probe-') ? [prefix] : [prefix, `probe-${prefix}`]) {
-      const ids = (this.s.prefix.all({ p }) as { id: string }[]).map((r) => r.id);
-      if (ids.includes(p)) return p;
-      if (ids.length === 1) return ids[0]!;
-      if (ids.length > 1)
-        throw new DecidekitError(
-          'ambiguous_run',
-          `probe id ${JSON.stringify(prefix)} matches ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', ...' : ''} (give more of the id)`,
-          { context: { prefix } },
-        );
-    }
-    throw new UnknownRunError(`no probe ${JSON.stringify(prefix)} in ${this.path} (see 'decidekit runs list')`, {
-      prefix,
-    });
+    return resolveRecordId('probe', prefix, this.path, (p) =>
+      (this.s.prefix.all({ p }) as { id: string }[]).map((r) => r.id),
+    );
   }
 
   close(): void {
-    this.db.close();
+    this.closeConnection();
   }
 }
