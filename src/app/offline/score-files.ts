@@ -17,7 +17,7 @@ import {
 } from '../../core/offline/case-record.js';
 import { offlineIntervals, pairOffline, type OfflinePairing } from '../../core/offline/statistics.js';
 import { rankByAccuracy } from '../../core/stats/accuracy-ranking.js';
-import { withCalibration } from '../../core/offline/summary.js';
+import { decidedCases, withCalibration } from '../../core/offline/summary.js';
 import type { CaseSample } from '../../core/stats/case-sample.js';
 import { ProblemList } from '../../core/problem-list.js';
 import { caseTableOf, loadOfflineDataset, type OfflineDataset } from '../../datasets/offline/dataset.js';
@@ -106,7 +106,7 @@ export function labelSameModels<M extends { readonly model: string | null; reado
 
 /** Whether two runs decided the same cases (by the kept records, else by their counts). */
 function sameDecidedCases(a: ScoredRun, b: ScoredRun): boolean {
-  const decided = (r: ScoredRun) => r.scored.summary.counts.nScored.yesNo + r.scored.summary.counts.nScored.choice;
+  const decided = (r: ScoredRun) => decidedCases(r.scored.summary.counts);
   if (decided(a) !== decided(b)) return false;
   if (a.kept === null || b.kept === null) return true;
   const x = a.kept.record.decided;

@@ -5,6 +5,7 @@ import { defineCommand, flag, oneOf, text } from '../define-command.js';
 import { colourEnabled, interruptedExitCode } from '../io.js';
 import { keptInStoreOptions, keptStorePathOf } from '../shared-options.js';
 import { TOOL_VERSION } from '../version.js';
+import { shellWord } from '../../reports/bench/bench-messages.js';
 
 export const command = defineCommand({
   name: 'audit',
@@ -89,7 +90,7 @@ key reaches the judge.`,
     });
     const { run } = outcome;
     // What completes this audit, for the stopped and interrupted endings.
-    const again = `decidekit audit --resume ${run.id}${v.store === undefined ? '' : ` --store ${v.store}`}`;
+    const again = `decidekit audit --resume ${run.id}${v.store === undefined ? '' : ` --store ${shellWord(v.store)}`}`;
     if (outcome.stopped !== null) {
       // As bench: the judge cannot be asked at all, so stop at once and say why.
       const kept = outcome.saved ? `; audit ${run.id} saved as incomplete: complete it with: ${again}` : '';

@@ -92,7 +92,7 @@ function workerWriter(file: string, data: WriterWorkerData): CaseWriter {
   // bounded (~60 MB less peak RSS at 100,000 cases, BENCHMARKS.md). A batch that outgrew it
   // would stop the thread, which the run reports as a store write error (resumable).
   const worker = new Worker(file, { workerData: data, resourceLimits: WRITER_HEAP });
-  const waiting = new Map<number, { runId: string; resolve: () => void; reject: (err: unknown) => void }>();
+  const waiting = new Map<number, { resolve: () => void; reject: (err: unknown) => void }>();
   let seq = 0;
   let stopped: unknown = null;
   const failAll = (err: unknown) => {
@@ -124,7 +124,7 @@ function workerWriter(file: string, data: WriterWorkerData): CaseWriter {
       if (stopped !== null) return Promise.reject(stopped);
       if (closing !== null) return Promise.reject(new Error('the case writer is closed'));
       const n = seq++;
-      const done = new Promise<void>((resolve, reject) => waiting.set(n, { runId, resolve, reject }));
+      const done = new Promise<void>((resolve, reject) => waiting.set(n, { resolve, reject }));
       post({ kind: 'save', seq: n, runId, rows: packCaseRows(results), durationMs: progress.durationMs ?? null });
       return done;
     },
