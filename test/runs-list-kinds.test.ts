@@ -1,5 +1,5 @@
 /**
- * `runs list`, `runs show`, `report`, `runs export`, `compare`, `gate` and `delete` over a store holding bench runs,
+ * `runs list`, `runs show`, `report`, `runs export`, `compare`, `gate`, `check` and `delete` over a store holding bench runs,
  * audits and probes, through the real CLI in process and a real SQLite store.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -80,6 +80,10 @@ describe('an audit or probe id where a bench run is expected', () => {
     report: (id) => ['report', id],
     'runs export': (id) => ['runs', 'export', id, '--format', 'jsonl'],
     'runs compare': (id) => ['runs', 'compare', benchId, id],
+    'runs compare (a leaderboard)': (id) => ['runs', 'compare', benchId, benchId, id],
+    'runs compare (html)': (id) => ['runs', 'compare', benchId, id, '--format', 'html'],
+    'runs check': (id) => ['runs', 'check', id],
+    'runs report': (id) => ['runs', 'report', id],
     'runs gate': (id) => ['runs', 'gate', '--baseline', benchId, '--candidate', id],
     'bench --resume': (id) => ['bench', '--resume', id],
   };
@@ -93,7 +97,9 @@ describe('an audit or probe id where a bench run is expected', () => {
     const r = await cli(argvOf[command!]!(id()));
     expect(r.code).toBe(1);
     expect(r.stderr).not.toContain('unknown run');
-    expect(r.stderr).toContain(`${id()} is ${what}, not a bench run: '${command}' takes bench runs only`);
+    expect(r.stderr).toContain(
+      `${id()} is ${what}, not a bench run: '${command!.replace(/ \(.*\)$/, '')}' takes bench runs only`,
+    );
     const hint = /Show it with: decidekit (.+?) \(add --json/.exec(r.stderr)?.[1];
     expect(hint).toBe(`runs show ${id()} --store ${store}`);
     const pasted = await runCliInProcess(hint!.split(' '));
@@ -102,6 +108,17 @@ describe('an audit or probe id where a bench run is expected', () => {
     const asJson = await runCliInProcess([...hint!.split(' '), '--json']);
     expect(asJson.code, asJson.stderr).toBe(0);
     expect(JSON.parse(asJson.stdout)).toMatchObject({ id: id() });
+  });
+
+  it.each([
+    ['a bench run', () => benchId],
+    ['a server probe', () => probeIds[0]!],
+  ])('audit --resume on %s says what the id is and a command that shows it', async (what, id) => {
+    const r = await cli(['audit', '--resume', id()]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toContain('no audit');
+    expect(r.stderr).toContain(`${id()} is ${what}, not an answer audit: 'audit --resume' takes answer audits only`);
+    expect(r.stderr).toContain(`Show it with: decidekit runs show ${id()} --store ${store} (add --json`);
   });
 
   it('an audit or probe id the store does not hold is still unknown', async () => {

@@ -1,4 +1,6 @@
 import { DecidekitError } from '../core/errors.js';
+import type Database from 'better-sqlite3';
+import { refuseIdOfOtherKind, type AskedBy } from './record-kind.js';
 import { createRunId } from './run-id.js';
 import { UnknownRunError } from './sqlite-run-store.js';
 
@@ -36,12 +38,13 @@ export function insertWithFreshId(
 /**
  * The one `PREFIX-` record id that `given` names: the id itself, else the only id starting
  * with it (tried with the prefix added when it lacks it). `startingWith` lists the ids that
- * start with a string, in id order, at most 6.
+ * start with a string, in id order, at most 6. An id of another kind of record in the store
+ * (`db`) is named as such.
  */
 export function resolveRecordId(
-  prefix: string,
+  prefix: 'audit' | 'probe',
   given: string,
-  path: string,
+  store: { readonly db: Database.Database; readonly path: string; readonly askedBy?: AskedBy | undefined },
   startingWith: (p: string) => readonly string[],
 ): string {
   for (const p of given.startsWith(`${prefix}-`) ? [given] : [given, `${prefix}-${given}`]) {
@@ -56,7 +59,8 @@ export function resolveRecordId(
         { context: { prefix: given } },
       );
   }
-  throw new UnknownRunError(`no ${prefix} ${JSON.stringify(given)} in ${path} (see 'decidekit runs list')`, {
+  refuseIdOfOtherKind(store.db, store.path, given, prefix, store.askedBy);
+  throw new UnknownRunError(`no ${prefix} ${JSON.stringify(given)} in ${store.path} (see 'decidekit runs list')`, {
     prefix: given,
   });
 }

@@ -1,6 +1,7 @@
 import type { BenchRun, DatasetInfo, EndpointIdentity, RunConfig } from '../core/bench/run.js';
 import type { CaseResult } from '../core/bench/case-result.js';
 import type { BenchSummary, RunStatus } from '../core/bench/summary.js';
+import type { AskedBy } from './record-kind.js';
 
 /** A stored run's lifecycle: `running` until `finishRun` (or `markInterrupted` after a crash). */
 export type StoredRunStatus = 'running' | RunStatus;
@@ -138,7 +139,10 @@ export interface RunStore {
   checkRun(id: string): RunCheck;
   /** `PRAGMA quick_check` and `checkRun` for every stored run (or only `runIds`). */
   checkStore(options?: { readonly runIds?: readonly string[] }): StoreCheck;
-  /** The full id of the one run whose id starts with `prefix`; throws `unknown_run` / `ambiguous_run`. */
-  resolveId(prefix: string): string;
+  /**
+   * The full id of the one run whose id starts with `prefix`; throws `unknown_run` /
+   * `ambiguous_run`, naming an audit or probe id as such (and the command `askedBy`).
+   */
+  resolveId(prefix: string, askedBy?: AskedBy): string;
   close(): void;
 }

@@ -41,6 +41,7 @@ import {
   StoreWriteError,
 } from './store-errors.js';
 import { APPLICATION_ID, MIGRATIONS, REQUIRED_TABLES, SCHEMA_VERSION } from './store-schema.js';
+import { refuseIdOfOtherKind, type AskedBy } from './record-kind.js';
 
 /** The page cache of each connection, in KiB as SQLite's negative `cache_size` counts it. */
 const PAGE_CACHE_KIB = -2000;
@@ -1019,7 +1020,7 @@ class SqliteRunStore implements RunStore {
     });
   }
 
-  resolveId(prefix: string): string {
+  resolveId(prefix: string, askedBy?: AskedBy): string {
     const p = prefix.trim();
     if (p === '')
       throw new UnknownRunError(
@@ -1030,6 +1031,7 @@ class SqliteRunStore implements RunStore {
     const ids = this.reading(() => this.statements.prefixIds.all({ p }) as { id: string }[]).map((r) => r.id);
     if (ids.length === 1) return ids[0]!;
     if (ids.length === 0) {
+      this.reading(() => refuseIdOfOtherKind(this.db, this.path, p, 'run', askedBy));
       throw new UnknownRunError(
         `unknown run: no stored run id starts with ${JSON.stringify(p)} in ${this.path} (see 'decidekit runs list')`,
         { path: this.path, id: p },

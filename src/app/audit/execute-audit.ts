@@ -105,7 +105,8 @@ export async function planAuditFromStore(request: AuditRequest): Promise<AuditPl
   const { openAuditStore } = await import('../../store/audit/sqlite-audit-store.js');
   const store = openAuditStore(request.storePath, { mustExist: true });
   try {
-    return planAudit(request, store.getAudit(store.resolveAuditId(request.resume)));
+    const id = store.resolveAuditId(request.resume, { command: 'audit --resume', storeArg: request.storePath });
+    return planAudit(request, store.getAudit(id));
   } finally {
     store.close();
   }

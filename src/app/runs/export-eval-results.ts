@@ -10,6 +10,7 @@ import { isFiltered } from '../../core/bench/run.js';
 import { DecidekitError } from '../../core/errors.js';
 import { PINNED_REVISION, SAMPLE_ID, TYPED_DECISIONS_ID } from '../../datasets/typed-decisions/provenance.js';
 import type { StoredRunHead } from '../../store/run-store.js';
+import type { AskedBy } from '../../store/record-kind.js';
 import { renderEvalResultsYaml, renderPredictionLine } from '../../reports/runs/eval-results.js';
 import { writeTextFile } from '../write-text-file.js';
 import { readStoredRun } from './stored-runs.js';
@@ -61,9 +62,9 @@ export async function exportEvalResults(
   storePath: string,
   prefix: string,
   dir: string,
-  options: { readonly sourceUrl?: string } = {},
+  options: { readonly sourceUrl?: string; readonly askedBy: AskedBy },
 ): Promise<{ runId: string; files: string[] }> {
-  const { run, head } = readStoredRun(storePath, prefix);
+  const { run, head } = readStoredRun(storePath, prefix, options.askedBy);
   const reasons = evalResultsRefusals(run, head.status);
   if (reasons.length > 0)
     throw new DecidekitError(

@@ -17,6 +17,7 @@ import {
 } from '../../core/export/decision-row.js';
 import { renderDecisionCsvHeader, renderDecisionCsvRow } from '../../reports/runs/decision-csv.js';
 import { openRunStore } from '../../store/index.js';
+import type { AskedBy } from '../../store/record-kind.js';
 import type { Writer } from 'hyparquet-writer';
 
 export type DecisionExportFormat = 'jsonl' | 'csv' | 'parquet';
@@ -39,11 +40,12 @@ export async function exportStoredRun(
   prefix: string,
   format: DecisionExportFormat,
   target: ExportTarget,
+  askedBy: AskedBy,
 ): Promise<ExportSummary> {
   // The cases are read one at a time from the store: a run of any size exports in bounded memory.
   const store = openRunStore(storePath, { mustExist: true, readOnly: true });
   try {
-    const id = store.resolveId(prefix);
+    const id = store.resolveId(prefix, askedBy);
     const run = store.getRunInfo(id);
     if (run === null)
       throw new DecidekitError('unknown_run', `unknown run: ${id} disappeared from ${store.path} while reading`);

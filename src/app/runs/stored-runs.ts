@@ -8,6 +8,7 @@ import type { BenchRun } from '../../core/bench/run.js';
 import { DecidekitError } from '../../core/errors.js';
 import { openRunStore, type RunStore, type StoredRunHead } from '../../store/index.js';
 import type { StoreCheck } from '../../store/run-store.js';
+import type { AskedBy } from '../../store/record-kind.js';
 import type { AuditStore } from '../../store/audit/audit-store.js';
 import type { ProbeStore } from '../../store/probe/probe-store.js';
 import { readStoreOverview, type StoreOverview } from '../../store/store-overview.js';
@@ -35,15 +36,17 @@ export function listStore(storePath: string, options: { readonly limit?: number 
 }
 
 /** `PRAGMA quick_check` and every run (or the one named) re-checked against its decisions. */
-export function checkStoredRuns(storePath: string, prefix?: string): StoreCheck {
-  return withStore(storePath, (s) => s.checkStore(prefix === undefined ? {} : { runIds: [s.resolveId(prefix)] }));
+export function checkStoredRuns(storePath: string, prefix: string | undefined, askedBy: AskedBy): StoreCheck {
+  return withStore(storePath, (s) =>
+    s.checkStore(prefix === undefined ? {} : { runIds: [s.resolveId(prefix, askedBy)] }),
+  );
 }
 
 /** Removes one run (by id or unique prefix); returns its full id. */
-export function deleteStoredRun(storePath: string, prefix: string): string {
+export function deleteStoredRun(storePath: string, prefix: string, askedBy: AskedBy): string {
   const store = openRunStore(storePath, { mustExist: true });
   try {
-    const id = store.resolveId(prefix);
+    const id = store.resolveId(prefix, askedBy);
     store.deleteRun(id);
     return id;
   } finally {
@@ -61,34 +64,34 @@ export interface DeletedRecord {
  * Removes one stored record by id or unique prefix: an audit (`audit-…`) with its verdicts,
  * a probe (`probe-…`), or else a bench run with its cases and decisions.
  */
-export async function deleteStoredRecord(storePath: string, prefix: string): Promise<DeletedRecord> {
+export async function deleteStoredRecord(storePath: string, prefix: string, askedBy: AskedBy): Promise<DeletedRecord> {
   if (prefix.startsWith('audit-'))
     return withAuditStore(storePath, (store) => {
-      const id = store.resolveAuditId(prefix);
+      const id = store.resolveAuditId(prefix, askedBy);
       store.deleteAudit(id);
       return { kind: 'audit', id };
     });
   if (prefix.startsWith('probe-'))
     return withProbeStore(storePath, (store) => {
-      const id = store.resolveProbeId(prefix);
+      const id = store.resolveProbeId(prefix, askedBy);
       store.deleteProbe(id);
       return { kind: 'probe', id };
     });
-  return { kind: 'run', id: deleteStoredRun(storePath, prefix) };
+  return { kind: 'run', id: deleteStoredRun(storePath, prefix, askedBy) };
 }
 
 /** One run by id or unique id prefix; an unknown run or a missing store is an error. */
-export function readStoredRun(storePath: string, prefix: string) {
-  return withStore(storePath, (s) => requireRun(s, prefix));
+export function readStoredRun(storePath: string, prefix: string, askedBy: AskedBy) {
+  return withStore(storePath, (s) => requireRun(s, prefix, askedBy));
 }
 
 /**
  * One run's configuration and summary by id or unique prefix, without its cases (`runs
  * show`): a stored summary is read as is, so a run of any size shows at once.
  */
-export function readStoredRunInfo(storePath: string, prefix: string) {
+export function readStoredRunInfo(storePath: string, prefix: string, askedBy: AskedBy) {
   return withStore(storePath, (s) => {
-    const id = s.resolveId(prefix);
+    const id = s.resolveId(prefix, askedBy);
     const head = s.getHead(id);
     const run = s.getRunInfo(id);
     if (head === null || run === null)
@@ -105,6 +108,8 @@ export interface CompareOptions {
   readonly choice?: ConventionChoice;
   /** Bootstrap intervals and verdicts (`--no-ci` turns them off). Default true. */
   readonly intervals?: boolean;
+  /** The command comparing, named when a run id names an audit or probe. */
+  readonly askedBy: AskedBy;
 }
 
 /**
@@ -119,7 +124,7 @@ export function compareStoredRuns(
   prefixB: string,
   options: CompareOptions,
 ): RunComparison {
-  const runs = withStore(storePath, (s) => [requireRun(s, prefixA).run, requireRun(s, prefixB).run]);
+  const runs = withStore(storePath, (s) => [prefixA, prefixB].map((p) => requireRun(s, p, options.askedBy).run));
   const [a, b] = analyzeToCompare(runs, options);
   return compareRuns(a!.run, b!.run, {
     force: options.force,
@@ -138,7 +143,7 @@ export function readStoredRunsToCompare(
   prefixes: readonly string[],
   options: CompareOptions,
 ): { analyzed: AnalyzedRun<BenchRun>[]; rows: LeaderboardRow[]; sameWork: boolean; paired: RunComparison | null } {
-  const runs = withStore(storePath, (s) => prefixes.map((p) => requireRun(s, p).run));
+  const runs = withStore(storePath, (s) => prefixes.map((p) => requireRun(s, p, options.askedBy).run));
   const analyzed = analyzeToCompare(runs, options);
   const sameWork = analyzed.every((r) => isSameWork(analyzed[0]!.run.config, r.run.config));
   // Two runs: also the paired comparison of the second against the first.
@@ -184,10 +189,12 @@ export function gateStoredRuns(
     /** Gate runs of different work, or incomplete runs, anyway (as `runs compare --force`). Default false. */
     readonly force?: boolean;
     readonly choice?: ConventionChoice;
+    readonly askedBy: AskedBy;
   },
 ): { comparison: RunComparison; gate: GateResult } {
   const comparison = compareStoredRuns(storePath, options.baseline, options.candidate, {
     force: options.force === true,
+    askedBy: options.askedBy,
     ...(options.choice === undefined ? {} : { choice: options.choice }),
   });
   const metric = comparison.paired?.metrics[options.metric];
@@ -202,9 +209,13 @@ export function gateStoredRuns(
 export async function readRunForReport(
   storePath: string,
   prefix: string,
-  options: { readonly withStates: boolean; readonly env: Readonly<Record<string, string | undefined>> },
+  options: {
+    readonly withStates: boolean;
+    readonly env: Readonly<Record<string, string | undefined>>;
+    readonly askedBy: AskedBy;
+  },
 ) {
-  const { run } = readStoredRun(storePath, prefix);
+  const { run } = readStoredRun(storePath, prefix, options.askedBy);
   const states = options.withStates ? await statesOfRun(run, options.env) : undefined;
   return { run, states };
 }
@@ -218,8 +229,8 @@ function withStore<T>(path: string, use: (store: RunStore) => T): T {
   }
 }
 
-function requireRun(store: RunStore, prefix: string) {
-  const id = store.resolveId(prefix);
+function requireRun(store: RunStore, prefix: string, askedBy: AskedBy) {
+  const id = store.resolveId(prefix, askedBy);
   const head = store.getHead(id);
   const run = store.getRun(id);
   if (head === null || run === null)
@@ -266,49 +277,15 @@ async function withProbeStore<T>(path: string, use: (store: ProbeStore) => T): P
 }
 
 /**
- * Refuses the id of a stored audit or probe where a bench run is expected (`report`, `runs
- * export`, `runs compare`, `runs gate`), saying what it is and the command
- * that shows it, `--store` included when given. Any other id, or an audit or probe id the
- * store does not hold, passes (the run store then says it is unknown).
+ * bench --resume's check that its id names no audit or probe, kept until
+ * `planBenchFromStore` passes its command to the run store's `resolveId` (which now names
+ * an id of another kind where a run id fails to resolve). Every other error is left to the
+ * read that follows.
  */
-export async function refuseOtherKind(
-  storePath: string,
-  prefixes: string | readonly string[],
-  options: { readonly command: string; readonly storeArg?: string | undefined },
-): Promise<void> {
-  for (const prefix of typeof prefixes === 'string' ? [prefixes] : prefixes)
-    await refuseOne(storePath, prefix, options);
-}
-
-async function refuseOne(
-  storePath: string,
-  prefix: string,
-  options: { readonly command: string; readonly storeArg?: string | undefined },
-): Promise<void> {
-  // Only the id is needed: resolved, not read (an audit's verdicts can be many).
-  const kind = prefix.startsWith('audit-')
-    ? { name: 'an answer audit', read: () => withAuditStore(storePath, (s) => s.resolveAuditId(prefix)) }
-    : prefix.startsWith('probe-')
-      ? { name: 'a server probe', read: () => withProbeStore(storePath, (s) => s.resolveProbeId(prefix)) }
-      : null;
-  if (kind === null) return;
-  let id: string;
+export async function refuseOtherKind(storePath: string, prefix: string, askedBy: AskedBy): Promise<void> {
   try {
-    id = await kind.read();
+    withStore(storePath, (s) => s.resolveId(prefix, askedBy));
   } catch (err) {
-    if (err instanceof DecidekitError && (err.code === 'unknown_run' || err.code === 'store_missing')) return;
-    throw err;
+    if (err instanceof DecidekitError && err.code === 'unknown_run' && err.context['kind'] !== undefined) throw err;
   }
-  const store = options.storeArg === undefined ? '' : ` --store ${shellWord(options.storeArg)}`;
-  throw new DecidekitError(
-    'unknown_run',
-    `${id} is ${kind.name}, not a bench run: '${options.command}' takes bench runs only. ` +
-      `Show it with: decidekit runs show ${id}${store} (add --json for the whole record)`,
-    { context: { prefix } },
-  );
-}
-
-/** A word the shell reads back as is: single-quoted when it holds anything but plain path characters. */
-function shellWord(text: string): string {
-  return /^[\w./:@+=-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }

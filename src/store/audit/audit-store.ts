@@ -1,4 +1,5 @@
 import type { EndpointIdentity } from '../../core/bench/run.js';
+import type { AskedBy } from '../record-kind.js';
 import type { CheckSet } from '../../core/audit/check.js';
 import type { AuditConfig, AuditItem, AuditRecord, AuditRun, AuditRunStatus } from '../../core/audit/run.js';
 import type { AuditStatus } from '../../core/audit/verdict.js';
@@ -55,7 +56,8 @@ export interface AuditStore {
   listAudits(options?: { readonly limit?: number }): AuditHead[];
   /** How many audits the store holds, by status. */
   countAudits(): Readonly<Record<AuditRunStatus, number>>;
-  /** The full id of the one audit whose id starts with `prefix` (with or without `audit-`). */
-  resolveAuditId(prefix: string): string;
+  /** The full id of the one audit whose id starts with `prefix` (with or without `audit-`);
+   * an id of a bench run or another kind of record is named as such (and the command `askedBy`). */
+  resolveAuditId(prefix: string, askedBy?: AskedBy): string;
   close(): void;
 }

@@ -1,4 +1,5 @@
 import { randomBytes as cryptoRandomBytes } from 'node:crypto';
+import type { AskedBy } from '../record-kind.js';
 import Database from 'better-sqlite3';
 import type {
   AuditConfig,
@@ -340,8 +341,8 @@ class SqliteAuditStore implements AuditStore {
     });
   }
 
-  resolveAuditId(prefix: string): string {
-    return resolveRecordId('audit', prefix, this.path, (p) =>
+  resolveAuditId(prefix: string, askedBy?: AskedBy): string {
+    return resolveRecordId('audit', prefix, { db: this.db, path: this.path, askedBy }, (p) =>
       (this.s.prefix.all({ p }) as { id: string }[]).map((r) => r.id),
     );
   }

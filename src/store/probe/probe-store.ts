@@ -1,4 +1,5 @@
 import type { EndpointIdentity } from '../../core/bench/run.js';
+import type { AskedBy } from '../record-kind.js';
 import type { PassCount, ProbeRun, ProbeScope } from '../../core/probe/run.js';
 
 /** One line of `runs list` for a probe. */
@@ -24,8 +25,9 @@ export interface ProbeStore {
   /** Saves a finished probe (durable when it returns); returns its id (`probe-<date>-<time>-<hex>`). */
   saveProbe(run: Omit<ProbeRun, 'id'>): string;
   getProbe(id: string): ProbeRun | null;
-  /** The full id of the one probe whose id starts with `prefix` (with or without `probe-`). */
-  resolveProbeId(prefix: string): string;
+  /** The full id of the one probe whose id starts with `prefix` (with or without `probe-`);
+   * an id of a bench run or another kind of record is named as such (and the command `askedBy`). */
+  resolveProbeId(prefix: string, askedBy?: AskedBy): string;
   /** Newest first. */
   listProbes(options?: { readonly limit?: number }): ProbeHead[];
   /** How many probes the store holds. */

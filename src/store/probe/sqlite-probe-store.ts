@@ -1,4 +1,5 @@
 import { randomBytes as cryptoRandomBytes } from 'node:crypto';
+import type { AskedBy } from '../record-kind.js';
 import Database from 'better-sqlite3';
 import { passCount, type ProbeRun, type ProbeScope } from '../../core/probe/run.js';
 import { DecidekitError } from '../../core/errors.js';
@@ -152,8 +153,8 @@ class SqliteProbeStore implements ProbeStore {
     }));
   }
 
-  resolveProbeId(prefix: string): string {
-    return resolveRecordId('probe', prefix, this.path, (p) =>
+  resolveProbeId(prefix: string, askedBy?: AskedBy): string {
+    return resolveRecordId('probe', prefix, { db: this.db, path: this.path, askedBy }, (p) =>
       (this.s.prefix.all({ p }) as { id: string }[]).map((r) => r.id),
     );
   }

@@ -21,7 +21,10 @@ saved is named, with what differs.`,
   examples: ['decidekit runs check', 'decidekit runs check 20261130-0415 --store runs.sqlite'],
   async run({ values, positionals: [prefix] }, io) {
     const { checkStoredRuns } = await import('../../../app/runs/stored-runs.js');
-    const check = checkStoredRuns(storePathOf(values.store, io), prefix);
+    const check = checkStoredRuns(storePathOf(values.store, io), prefix, {
+      command: 'runs check',
+      storeArg: values.store,
+    });
     const { renderStoreCheck, renderStoreCheckJson } = await import('../../../reports/runs/runs-check.js');
     io.stdout.write(values.json ? renderStoreCheckJson(check) : renderStoreCheck(check));
     return check.integrity.length === 0 && check.runs.every((r) => r.problems.length === 0) ? 0 : 1;

@@ -48,13 +48,12 @@ latency and cost with the Pareto front).`,
       force: values.force,
       choice: conventionChoiceOf(values),
       intervals: !values['no-ci'],
+      askedBy: { command: 'runs compare', storeArg: values.store },
     };
     if (values.out !== undefined && values.format !== 'html') throw new UsageError('--out goes with --format html');
     if (values.json && values.format === 'html')
       throw new UsageError('--json and --format html do not go together: pick one');
     const store = storePathOf(values.store, io);
-    const { refuseOtherKind } = await import('../../../app/runs/stored-runs.js');
-    await refuseOtherKind(store, positionals, { command: 'runs compare', storeArg: values.store });
     if (values.format === 'html') return compareHtml(store, positionals, values, options, io);
     const colour = colourEnabled(io.stdout, io.env);
     if (positionals.length > 2) {

@@ -21,7 +21,10 @@ else in the store changes.`,
   ],
   async run({ values, positionals: [prefix] }, io) {
     const { deleteStoredRecord } = await import('../../../app/runs/stored-runs.js');
-    const deleted = await deleteStoredRecord(storePathOf(values.store, io), prefix!);
+    const deleted = await deleteStoredRecord(storePathOf(values.store, io), prefix!, {
+      command: 'runs delete',
+      storeArg: values.store,
+    });
     io.stdout.write(`deleted ${WHAT[deleted.kind]} ${deleted.id}\n`);
     return 0;
   },

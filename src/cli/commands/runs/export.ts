@@ -47,15 +47,17 @@ the current folder), only for a complete, unfiltered run on the real Typed Decis
     if (format === undefined)
       throw new UsageError('needs --format jsonl, csv, parquet or eval-results (or an --out FILE ending in one)');
     const storePath = storePathOf(values.store, io);
-    const { refuseOtherKind } = await import('../../../app/runs/stored-runs.js');
-    await refuseOtherKind(storePath, prefix!, { command: 'runs export', storeArg: values.store });
+    const askedBy = { command: 'runs export', storeArg: values.store };
     if (format === 'eval-results') {
       const { exportEvalResults } = await import('../../../app/runs/export-eval-results.js');
       const dir = resolve(io.cwd, values.out ?? '.');
       const sourceUrl = values['source-url'];
       if (sourceUrl !== undefined && !/^https?:\/\/\S+$/.test(sourceUrl))
         throw new UsageError(`--source-url must be an http(s) URL, got ${JSON.stringify(sourceUrl)}`);
-      const written = await exportEvalResults(storePath, prefix!, dir, sourceUrl === undefined ? {} : { sourceUrl });
+      const written = await exportEvalResults(storePath, prefix!, dir, {
+        askedBy,
+        ...(sourceUrl === undefined ? {} : { sourceUrl }),
+      });
       io.stderr.write(`decidekit runs export: leaderboard entry of run ${written.runId} written:\n`);
       for (const file of written.files) io.stdout.write(`${file}\n`);
       if (sourceUrl === undefined)
@@ -69,11 +71,17 @@ the current folder), only for a complete, unfiltered run on the real Typed Decis
       );
     const { exportStoredRun } = await import('../../../app/runs/export-run.js');
     if (values.out === undefined) {
-      await exportStoredRun(storePath, prefix!, format, { kind: 'text', write: (t) => io.stdout.write(t) });
+      await exportStoredRun(storePath, prefix!, format, { kind: 'text', write: (t) => io.stdout.write(t) }, askedBy);
       return 0;
     }
     const out = resolve(io.cwd, values.out);
-    const { runId, decisions } = await exportStoredRun(storePath, prefix!, format, { kind: 'file', path: out });
+    const { runId, decisions } = await exportStoredRun(
+      storePath,
+      prefix!,
+      format,
+      { kind: 'file', path: out },
+      askedBy,
+    );
     io.stderr.write(`decidekit runs export: ${decisions} decisions of run ${runId} written to ${out}\n`);
     return 0;
   },

@@ -45,9 +45,8 @@ else fails too, with the reason, unless --force (as for 'runs compare').`,
       throw new UsageError('--baseline RUN and --candidate RUN are both needed');
     const metric = values.metric === 'log_loss' ? 'logLoss' : values.metric;
     checkMaxDrop(values.metric, values['max-drop']);
-    const { gateStoredRuns, refuseOtherKind } = await import('../../../app/runs/stored-runs.js');
+    const { gateStoredRuns } = await import('../../../app/runs/stored-runs.js');
     const store = storePathOf(values.store, io);
-    await refuseOtherKind(store, [values.baseline, values.candidate], { command: 'runs gate', storeArg: values.store });
     const { comparison, gate } = gateStoredRuns(store, {
       baseline: values.baseline,
       candidate: values.candidate,
@@ -55,6 +54,7 @@ else fails too, with the reason, unless --force (as for 'runs compare').`,
       maxDrop: values['max-drop'],
       force: values.force,
       choice: conventionChoiceOf(values),
+      askedBy: { command: 'runs gate', storeArg: values.store },
     });
     if (values.force && !comparison.sameWork)
       io.stderr.write(

@@ -49,12 +49,12 @@ options and --seed recompute the run from its stored decisions under other conve
   exitCodes: '0 ok, 1 unknown run, unreadable store or unwritable --out, 2 usage error.',
   examples: ['decidekit runs report 20261130-0415 --format markdown --out report.md'],
   async run({ values, positionals: [prefix] }, io) {
-    const { readRunForReport, refuseOtherKind } = await import('../../../app/runs/stored-runs.js');
+    const { readRunForReport } = await import('../../../app/runs/stored-runs.js');
     const format = values.format ?? formatOfFile(values.out);
-    await refuseOtherKind(storePathOf(values.store, io), prefix!, { command: name, storeArg: values.store });
     const stored = await readRunForReport(storePathOf(values.store, io), prefix!, {
       withStates: format === 'markdown',
       env: io.env,
+      askedBy: { command: name, storeArg: values.store },
     });
     const states = stored.states;
     const { analyzeRun } = await import('../../../app/run-analysis.js');

@@ -44,7 +44,10 @@ other conventions.`,
       return 0;
     }
     const { readStoredRun } = await import('../../../app/runs/stored-runs.js');
-    const stored = readStoredRun(storePathOf(values.store, io), prefix!);
+    const stored = readStoredRun(storePathOf(values.store, io), prefix!, {
+      command: 'runs show',
+      storeArg: values.store,
+    });
     const { analyzeRun } = await import('../../../app/run-analysis.js');
     const { run, statistics } = analyzeRun(stored.run, conventionChoiceOf(values), { intervals: !values['no-ci'] });
     const head = stored.head;
