@@ -212,6 +212,7 @@ export function runHeadJson(h: StoredRunHead, redactHost = false) {
     duration_ms: h.durationMs,
     tool_version: h.toolVersion,
     headline: runHeadlineJson(h.headline),
+    answered_models: h.answeredModels,
     ...nullReasonsJson({
       durationMs: h.durationMs === null ? NO_SUMMARY_YET : undefined,
       headline: h.headline === null ? NO_SUMMARY_YET : undefined,

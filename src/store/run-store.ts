@@ -40,6 +40,12 @@ export interface StoredRunHead {
   readonly filtered: boolean;
   readonly durationMs: number | null;
   readonly headline: RunHeadline | null;
+  /**
+   * The models the server named in its answers, sorted, for a run that asked for none
+   * (`model` null, no embedded server): empty when no answer named one; null for a run that
+   * asked for a model (not read).
+   */
+  readonly answeredModels: readonly string[] | null;
 }
 
 export interface FinishRunInput {

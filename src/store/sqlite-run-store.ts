@@ -400,7 +400,7 @@ function headlineOf(row: RunRow): RunHeadline | null {
   };
 }
 
-function headOf(row: RunRow): StoredRunHead {
+function headOf(row: RunRow, answeredModels: readonly string[] | null): StoredRunHead {
   return {
     id: row.id,
     createdAt: row.created_at,
@@ -427,6 +427,7 @@ function headOf(row: RunRow): StoredRunHead {
     filtered: row.filtered === 1,
     durationMs: row.duration_ms,
     headline: headlineOf(row),
+    answeredModels,
   };
 }
 
@@ -530,6 +531,9 @@ function prepareStatements(db: Database.Database) {
         predicted, correct, confidence, kl, brier, probabilities_json, error_kind, error_message
       FROM decisions WHERE run_id = ? AND case_id = ? ORDER BY position`),
     savedIds: db.prepare('SELECT case_id, request_status FROM cases WHERE run_id = ?'),
+    answeredModels: db.prepare(
+      'SELECT DISTINCT answered_model FROM cases WHERE run_id = ? AND answered_model IS NOT NULL ORDER BY answered_model',
+    ),
     list: db.prepare(`SELECT ${LIST_COLUMNS} FROM runs ORDER BY created_ms DESC, id DESC LIMIT ?`),
     exactId: db.prepare('SELECT id FROM runs WHERE id = ?'),
     prefixIds: db.prepare('SELECT id FROM runs WHERE substr(id, 1, length(@p)) = @p ORDER BY id LIMIT 6'),
@@ -753,7 +757,7 @@ class SqliteRunStore implements RunStore {
     const update = this.db.transaction(() => {
       const row = this.statements.head.get(runId) as RunRow | undefined;
       if (!row) throw this.unknown(runId);
-      if (this.headOf(row).status !== 'running') return;
+      if (this.statusOf(row) !== 'running') return;
       const config = parseStoredJson<RunConfig>(row.config_json, 'configuration', runId, this.path, isConfig);
       // Summarized case by case: a killed run of any size is marked without loading it whole.
       const summary = summarizeRun(config, this.iterateCases(runId), { interrupted: true });
@@ -778,11 +782,21 @@ class SqliteRunStore implements RunStore {
   }
 
   private headOf(row: RunRow): StoredRunHead {
+    this.statusOf(row);
+    // Only a run that asked for no model needs its answers' models to say which one it got.
+    const asked = row.model !== null || row.embedded_model !== null;
+    const answered = asked
+      ? null
+      : (this.statements.answeredModels.all(row.id) as { answered_model: string }[]).map((r) => r.answered_model);
+    return headOf(row, answered);
+  }
+
+  private statusOf(row: RunRow): StoredRunStatus {
     if (!STATUSES.has(row.status))
       throw new StoreDamagedError(this.path, `run ${row.id}: unknown status ${JSON.stringify(row.status)}`, {
         runId: row.id,
       });
-    return headOf(row);
+    return row.status;
   }
 
   getRun(id: string): BenchRun | null {
@@ -811,7 +825,7 @@ class SqliteRunStore implements RunStore {
   private runInfoOf(id: string, summarizeSaved: (config: RunConfig) => BenchSummary): StoredRunInfo | null {
     const row = this.statements.head.get(id) as RunRow | undefined;
     if (!row) return null;
-    this.headOf(row);
+    this.statusOf(row);
     const config = parseStoredJson<RunConfig>(row.config_json, 'configuration', id, this.path, isConfig);
     const summary =
       row.summary_json === null

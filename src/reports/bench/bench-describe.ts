@@ -14,9 +14,18 @@ import { formatCount, formatNumber } from '../format.js';
 export { REDACTED_HOST } from '../../protocol/wire/endpoint.js';
 
 /** The model a run measured, as a reader would name it. */
-export function describeModel(config: RunConfig): string {
+export function describeModel(config: RunConfig, answered: readonly string[] = []): string {
   if (config.embeddedServer) return `${config.embeddedServer.model} (built-in reference server)`;
-  return config.model ?? 'server default model';
+  if (config.model !== null) return config.model;
+  return answered.length === 0 ? 'server default model' : `none asked; answered by ${answered.join(', ')}`;
+}
+
+/**
+ * The model a run that asked for none got, in a title or a list cell: `heuristic (server
+ * default)`, the name first so that a cut cell keeps it; null when no answer named one.
+ */
+export function describeDefaultModel(answered: readonly string[]): string | null {
+  return answered.length === 0 ? null : `${answered.join(', ')} (server default)`;
 }
 
 /**
@@ -43,9 +52,16 @@ export function describeServer(
   return `${model} at ${code(formatEndpoint(config.endpoint, redactHost))}`;
 }
 
-/** A run's name in a title: its label, else the model. */
-export function describeRunName(run: Pick<ReportedRun, 'config' | 'summary' | 'label' | 'id'>): string {
-  return run.label ?? describeModel(run.config);
+/**
+ * A run's name in a title: its label, else the model (for a run that asked for none, the
+ * one that `answered`, the models its answers named).
+ */
+export function describeRunName(
+  run: Pick<ReportedRun, 'config' | 'summary' | 'label' | 'id'>,
+  answered: readonly string[] = [],
+): string {
+  const unasked = run.config.model === null && !run.config.embeddedServer;
+  return run.label ?? (unasked ? describeDefaultModel(answered) : null) ?? describeModel(run.config);
 }
 
 /** `limit 20, workflow customer_service`, or null for a full run. */

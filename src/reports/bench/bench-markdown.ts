@@ -77,7 +77,7 @@ export function* renderBenchMarkdownChunks(run: ReportedRun, options: BenchMarkd
   };
 
   // Title and provenance.
-  para(`# Decision benchmark: ${escapeMarkdownText(describeRunName(run))}`);
+  para(`# Decision benchmark: ${escapeMarkdownText(describeRunName(run, digest.answeredModels))}`);
   para(renderProvenance(run, options.redactHost === true, digest.answeredModels));
   const notes: string[] = [];
   if (run.config.dataset.synthetic) {

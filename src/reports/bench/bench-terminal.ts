@@ -79,7 +79,7 @@ export function renderBenchTerminal(run: ReportedRun, options: BenchTerminalOpti
   const out: string[] = [];
   const digest = digestOf(run);
 
-  out.push(p.bold(`Decision benchmark: ${singleLine(describeRunName(run))}`));
+  out.push(p.bold(`Decision benchmark: ${singleLine(describeRunName(run, digest.answeredModels))}`));
   out.push(
     `Answered by ${singleLine(describeServer(run.config, options.redactHost === true, undefined, digest.answeredModels))} · ${describeSettings(run.config)}`,
   );

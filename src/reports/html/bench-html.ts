@@ -233,7 +233,7 @@ export function renderBenchHtml(run: ReportedRun, options: BenchHtmlOptions = {}
   const digest = digestOf(run);
   const c = run.config;
   const d = c.dataset;
-  const name = describeRunName(run);
+  const name = describeRunName(run, digest.answeredModels);
   const out: string[] = [];
 
   out.push(`<header><h1>Decision benchmark: ${escapeHtml(name)}</h1>`);

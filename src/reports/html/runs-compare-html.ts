@@ -7,6 +7,7 @@
 import { digestOf, type BenchRun } from '../../core/bench/run.js';
 import { histogramOf } from '../../core/histogram.js';
 import { paretoFront } from '../../core/pareto.js';
+import { answeredModelsOf } from '../../core/bench/case-result.js';
 import { describeFilters, describeRunName, describeServer } from '../bench/bench-describe.js';
 import { formatCount, formatLatencyMs, formatNumber, formatPercent, formatSigned, formatUsd } from '../format.js';
 import { escapeHtml } from './html-escape.js';
@@ -32,7 +33,7 @@ const num = numberCell;
 
 /** Names that tell runs apart: the run's label or model, with its id when two runs share a name. */
 export function runNames(runs: readonly BenchRun[]): string[] {
-  const names = runs.map(describeRunName);
+  const names = runs.map((r) => describeRunName(r, answeredModelsOf(r.cases)));
   return names.map((n, i) => (names.filter((m) => m === n).length > 1 ? `${n} · ${runs[i]!.id}` : n));
 }
 

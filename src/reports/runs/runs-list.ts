@@ -6,6 +6,7 @@ import type { AuditHead } from '../../store/audit/audit-store.js';
 import type { AuditRunStatus } from '../../core/audit/run.js';
 import { summarizeStatusCounts, type StatusCountSummary } from '../../core/status-counts.js';
 import { auditHeadJson, runHeadJson } from '../json-shapes.js';
+import { describeDefaultModel } from '../bench/bench-describe.js';
 import {
   createPalette,
   fitColumns,
@@ -48,10 +49,13 @@ export function describeDataset(dataset: StoredRunHead['dataset']): string {
   return `${dataset.id}${revision}${dataset.split === 'test' ? '' : ` ${dataset.split}`}`;
 }
 
-/** The model column: the built-in model of the embedded server (marked `*`), else the model sent. */
+/**
+ * The model column: the built-in model of the embedded server (marked `*`), else the model
+ * sent, else the one the server's answers named (`heuristic (server default)`).
+ */
 export function describeHeadModel(head: StoredRunHead): string {
   if (head.embeddedServer !== null) return `${head.embeddedServer.model}*`;
-  return head.model ?? 'server default';
+  return head.model ?? describeDefaultModel(head.answeredModels ?? []) ?? 'server default';
 }
 
 /** Status, with saved/planned cases when some cases have no saved result. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BenchRun, RunConfig } from '../../core/bench/run.js';
-import type { CaseResult } from '../../core/bench/case-result.js';
+import { answeredModelsOf, type CaseResult } from '../../core/bench/case-result.js';
 import { compareRuns } from '../../core/bench/run-diff.js';
 import { fingerprintOf } from '../../store/fingerprint.js';
 import type { StoredRunHead } from '../../store/run-store.js';
@@ -68,6 +68,8 @@ function headOf(
     filtered: run.config.filters.limit !== null,
     durationMs: run.durationMs,
     headline: status === 'running' ? null : headlineOf(s),
+    answeredModels:
+      run.config.model === null && run.config.embeddedServer === null ? answeredModelsOf(run.cases) : null,
   };
 }
 

@@ -65,7 +65,7 @@ export function renderRunShow(head: StoredRunHead, run: StoredRunInfo, options: 
     ['created', `${describeCreatedAt(run.createdAt)} · duration ${formatDuration(run.durationMs)}`],
     ['status', status],
     ['fingerprint', run.fingerprint],
-    ['model', singleLine(describeModel(c))],
+    ['model', singleLine(describeModel(c, head.answeredModels ?? []))],
     [
       'endpoint',
       c.embeddedServer === null
