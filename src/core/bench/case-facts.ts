@@ -30,6 +30,6 @@ export function questionKeysOf(c: CaseResult): Pick<CaseFacts, 'questionKeys'> {
 }
 
 /** Log loss of an answered decision against its gold label (docs/scoring.md). */
-export function decisionLogLoss(d: Decision, probabilities: readonly number[]): number {
+function decisionLogLoss(d: Decision, probabilities: readonly number[]): number {
   return logLoss(probabilities[d.answers.indexOf(d.gold.label)] ?? 0);
 }
