@@ -11,8 +11,7 @@ import { join } from 'node:path';
 import type { RunProgress } from '../../core/bench/progress.js';
 import type { BenchCase, CaseResult } from '../../core/bench/case-result.js';
 import { isFiltered, type BenchRun, type CaseSource, type ReportedRun } from '../../core/bench/run.js';
-import { DigestAccumulator } from '../../core/bench/run-digest.js';
-import { BenchAccumulator } from '../../core/bench/summary.js';
+import { RunAccumulator } from '../../core/bench/run-accumulator.js';
 import { DecidekitError, UsageError } from '../../core/errors.js';
 import { createSystemOneClient, elapsedMsOf, failureOf, isRunStopping } from '../../protocol/client/client.js';
 import { InvalidBaseUrlError } from '../../protocol/client/errors.js';
@@ -28,8 +27,7 @@ import type { CaseWriter } from '../../store/writer/case-writer.js';
 import { summarizeOptionsOf } from '../../store/run-summary.js';
 import { analyzeRun } from '../run-analysis.js';
 import type { ConventionChoice } from '../../core/bench/run-conventions.js';
-import { addCaseToSample, type RunStatistics } from '../../core/bench/run-statistics.js';
-import { CaseSampleBuilder } from '../../core/stats/case-sample.js';
+import type { RunStatistics } from '../../core/bench/run-statistics.js';
 import { StoreWriteError } from '../../store/store-errors.js';
 import { renderBenchHtml } from '../../reports/html/bench-html.js';
 import { renderBenchJsonChunks } from '../../reports/bench/bench-json.js';
@@ -239,15 +237,9 @@ async function sendAndFinish(
   // The run's numbers are gathered as cases finish; no case is kept in memory. Cases go
   // to the store, or (without one, when something will read them) to a temp file.
   const positionOf = new Map<string, number>(config.caseIds.map((id, i) => [id, i] as const));
-  const summaryAcc = new BenchAccumulator(summarizeOptionsOf(config).calibration);
-  const digestAcc = new DigestAccumulator();
-  // The compact per-case numbers the intervals need (a few bytes a decision).
-  const sampleBuilder = new CaseSampleBuilder();
-  const count = (result: CaseResult) => {
-    summaryAcc.add(result);
-    addCaseToSample(sampleBuilder, result);
-    digestAcc.add(result, positionOf.get(result.caseId) ?? positionOf.size);
-  };
+  // The summary, the report lists and the compact per-case numbers the intervals need (a few bytes a decision).
+  const totals = new RunAccumulator(summarizeOptionsOf(config).calibration);
+  const count = (result: CaseResult) => totals.add(result, positionOf.get(result.caseId) ?? positionOf.size);
   for (const r of kept.values()) count(r);
   const needCases = options.readCases === true || options.outDir !== undefined;
   const spool = store === null && needCases ? new CaseSpool(config.caseIds.length) : null;
@@ -310,7 +302,7 @@ async function sendAndFinish(
       store?.finishRun(runId, {
         status: 'incomplete',
         durationMs: priorDurationMs + outcome.durationMs,
-        summary: summaryAcc.summarize(summarizeOptionsOf(config)),
+        summary: totals.summarize(summarizeOptionsOf(config)),
       });
     }
     const why = error instanceof Error ? error.message : String(error);
@@ -323,11 +315,11 @@ async function sendAndFinish(
     };
   }
   const interrupted = outcome.stopped?.reason === 'aborted';
-  const summary = summaryAcc.summarize(summarizeOptionsOf(config, { interrupted }));
+  const { summary, digest, sample } = totals.finish(summarizeOptionsOf(config, { interrupted }));
   const id = ensureRun();
   const durationMs = priorDurationMs + outcome.durationMs;
   store?.finishRun(id, { status: summary.status, durationMs, summary });
-  const savedCount = summaryAcc.cases;
+  const savedCount = totals.cases;
   const casesOf: CaseSource =
     store !== null
       ? storedCaseSource(store.path, id, savedCount)
@@ -346,11 +338,11 @@ async function sendAndFinish(
     config,
     summary,
     cases: casesOf,
-    digest: digestAcc.digest(),
+    digest,
   };
   const { run, statistics } = analyzeRun(reported, options.statistics?.choice ?? {}, {
     intervals: options.statistics?.intervals ?? true,
-    sample: sampleBuilder.build(),
+    sample,
   });
   let written: string[] = [];
   let writeError: string | null = null;

@@ -6,6 +6,7 @@
  * out of order): each carries its position in the run, and every list comes out in run order.
  */
 import type { CaseResult, Decision, FailureKind } from './case-result.js';
+import { questionKeysOf, type CaseFacts } from './case-facts.js';
 import type { ConfusionMatrix, MajorityRate } from './question-detail.js';
 
 /** Failed cases and disagreements a report lists at most (the rest are counted). */
@@ -72,13 +73,26 @@ export class DigestAccumulator {
   readonly #majority = new Map<string, { answers: readonly string[]; byLabel: Map<string, number>; total: number }>();
   readonly #confusion = new Map<string, { type: 'choice' | 'score'; answers: string[]; counts: Map<string, number> }>();
   readonly #latencies: number[] = [];
+  /** Where the latencies are kept when another accumulator keeps them; null when `#latencies` holds them. */
+  readonly #latenciesKeptBy: (() => readonly number[]) | null;
 
-  /** Adds a case; `position` is its place in the run (its index in the run's case ids). */
-  add(c: CaseResult, position: number): void {
+  /**
+   * `latenciesMs`: where to read the answered requests' latencies, when an accumulator fed the
+   * same cases keeps them already (a run's `BenchAccumulator`). Default: the digest keeps its own.
+   */
+  constructor(options: { readonly latenciesMs?: () => readonly number[] } = {}) {
+    this.#latenciesKeptBy = options.latenciesMs ?? null;
+  }
+
+  /**
+   * Adds a case; `position` is its place in the run (its index in the run's case ids).
+   * `facts`: the case's question keys, when the caller has worked them out already.
+   */
+  add(c: CaseResult, position: number, facts: Pick<CaseFacts, 'questionKeys'> = questionKeysOf(c)): void {
     const r = c.request;
     if (r.status === 'answered') {
       if (r.model !== undefined) this.#models.add(r.model);
-      this.#latencies.push(r.latencyMs);
+      if (this.#latenciesKeptBy === null) this.#latencies.push(r.latencyMs);
     } else {
       this.#failedCount++;
       const first = { rank: position, value: c.caseId };
@@ -103,7 +117,7 @@ export class DigestAccumulator {
       }
     }
     c.decisions.forEach((d, index) => {
-      const key = `${c.workflow}/${d.questionId}`;
+      const key = facts.questionKeys[index]!;
       let m = this.#majority.get(key);
       if (!m) this.#majority.set(key, (m = { answers: d.answers, byLabel: new Map(), total: 0 }));
       m.total++;
@@ -164,7 +178,7 @@ export class DigestAccumulator {
         const correct = matrix.reduce((n, row, i) => n + row[i]!, 0);
         return { key, type, answers, counts: matrix, answered, correct };
       }),
-      latenciesMs: this.#latencies,
+      latenciesMs: this.#latenciesKeptBy?.() ?? this.#latencies,
     };
   }
 }

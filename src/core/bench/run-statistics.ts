@@ -6,7 +6,7 @@
  * become per-case sums (`caseSampleOfRun`); the bootstrap itself lives in `core/stats/`.
  */
 import type { CaseResult } from './case-result.js';
-import { decisionLogLoss } from './summary.js';
+import { caseFactsOf, type CaseFacts } from './case-facts.js';
 import { bootstrapIntervals, type Interval, type StatMetric } from '../stats/bootstrap.js';
 import { CaseSampleBuilder, type CaseSample } from '../stats/case-sample.js';
 import { calibrationOptionsOf, type Conventions } from '../stats/conventions.js';
@@ -58,26 +58,29 @@ export function caseSampleOfRun(cases: Iterable<CaseResult>): CaseSample {
   return builder.build();
 }
 
-/** Adds one case to a sample being built (a run fed case by case keeps only these numbers). */
-export function addCaseToSample(builder: CaseSampleBuilder, c: CaseResult): void {
+/**
+ * Adds one case to a sample being built (a run fed case by case keeps only these numbers).
+ * `facts`: the case's question keys and log losses, when the caller has worked them out already.
+ */
+export function addCaseToSample(builder: CaseSampleBuilder, c: CaseResult, facts: CaseFacts = caseFactsOf(c)): void {
   let correct = 0;
   let answered = 0;
   let kl = 0;
   let brier = 0;
   let logLoss = 0;
-  for (const d of c.decisions) {
-    const o = d.outcome;
+  for (let i = 0; i < c.decisions.length; i++) {
+    const o = c.decisions[i]!.outcome;
     if (o.status !== 'answered') continue;
     answered++;
     if (o.correct) correct++;
     kl += o.kl;
     brier += o.brier;
-    logLoss += decisionLogLoss(d, o.probabilities);
+    logLoss += facts.logLosses[i]!;
   }
   builder.addCase(c.caseId, { decisions: c.decisions.length, correct, answered, kl, brier, logLoss });
-  for (const d of c.decisions) {
-    const o = d.outcome;
-    if (o.status === 'answered') builder.addDecision(o.confidence, o.correct, `${c.workflow}/${d.questionId}`);
+  for (let i = 0; i < c.decisions.length; i++) {
+    const o = c.decisions[i]!.outcome;
+    if (o.status === 'answered') builder.addDecision(o.confidence, o.correct, facts.questionKeys[i]!);
   }
 }
 

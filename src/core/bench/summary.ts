@@ -1,4 +1,5 @@
-import type { CaseResult, Decision, FailureKind } from './case-result.js';
+import type { CaseResult, FailureKind } from './case-result.js';
+import { caseFactsOf, type CaseFacts } from './case-facts.js';
 import type { QuestionType } from '../question.js';
 import { QUESTION_TYPES } from '../question.js';
 import {
@@ -8,7 +9,6 @@ import {
   type CalibrationOptions,
   type ReliabilityBin,
 } from '../calibration.js';
-import { logLoss } from '../decision-score.js';
 import { ExactSum } from '../exact-sum.js';
 import { summarizeLatency, type LatencySummary } from '../percentile.js';
 import { rate, type Rating } from './rating.js';
@@ -163,7 +163,13 @@ export class BenchAccumulator {
     return this.#requests;
   }
 
-  add(c: CaseResult): void {
+  /** Latencies of the answered requests, in the order they were added (the list itself, not a copy). */
+  get latenciesMs(): readonly number[] {
+    return this.#latencies;
+  }
+
+  /** `facts`: the case's question keys and log losses, when the caller has worked them out already. */
+  add(c: CaseResult, facts: CaseFacts = caseFactsOf(c)): void {
     this.#requests++;
     if (c.request.status === 'answered') {
       this.#answeredRequests++;
@@ -179,8 +185,9 @@ export class BenchAccumulator {
     }
     // One workflow per case: its group is looked up once, not per decision (and not for a case without decisions).
     let workflowGroup: GroupAccumulator | undefined;
-    for (const d of c.decisions) {
-      const questionKey = `${c.workflow}/${d.questionId}`;
+    for (let i = 0; i < c.decisions.length; i++) {
+      const d = c.decisions[i]!;
+      const questionKey = facts.questionKeys[i]!;
       const groups = [
         this.#all,
         groupFor(this.#byType, d.type, this.#calibration),
@@ -194,7 +201,7 @@ export class BenchAccumulator {
         continue;
       }
       if (!o.correct && o.confidence >= CONFIDENT_THRESHOLD) this.#confidentDisagreements++;
-      const loss = decisionLogLoss(d, o.probabilities);
+      const loss = facts.logLosses[i]!;
       for (const g of groups) {
         g.total++;
         g.answered++;
@@ -294,9 +301,4 @@ export function latencyNullReason(l: LatencySummary): string | null {
 /** Why the cost per correct decision is absent, or null when it is present. */
 export function costPerCorrectNullReason(c: CostSummary): string | null {
   return c.perCorrectUsd === null ? 'no decision is correct' : null;
-}
-
-/** Log loss of an answered decision against its gold label (docs/scoring.md). */
-export function decisionLogLoss(d: Decision, probabilities: readonly number[]): number {
-  return logLoss(probabilities[d.answers.indexOf(d.gold.label)] ?? 0);
 }
