@@ -173,7 +173,7 @@ describe('the decidekit bin', () => {
           { cwd: ROOT },
         );
         expect(r.stdout).toMatch(/✓ +rejects-oversized-body +1\/1 ok/);
-        expect(r.stdout).toContain('Verdict: conformant (20 of 20 checks pass)');
+        expect(r.stdout).toContain('Verdict: conformant (20/20 checks pass)');
         expect(r.code).toBe(0);
       }
     } finally {

@@ -44,7 +44,7 @@ describe('decidekit probe', () => {
     for (const id of [...CONFORMANCE_CHECK_IDS, ...ROBUSTNESS_PROBE_IDS])
       expect(r.stdout).toMatch(new RegExp(`✓ +${id} `));
     expect(r.stdout).toContain('50 cases of the synthetic sample (seed 1)');
-    expect(r.stdout).toContain('Verdict: conformant (20 of 20 checks pass); robust (6 of 6 probes pass)');
+    expect(r.stdout).toContain('Verdict: conformant (20/20 checks pass); robust (6/6 probes pass)');
     expect(r.stdout).toMatch(/noise floor \(the larger of the two repeat probes\): determinism: 0\.0% \[0\.0%, /);
     const id = /probe (probe-\d{8}-\d{6}-[0-9a-f]{4}) saved/.exec(r.stderr)?.[1];
     expect(id).toBeDefined();
@@ -98,7 +98,55 @@ describe('decidekit probe', () => {
     expect(r.stdout).toMatch(/✗ +option-order +\d+ +\d+\.\d% \[\d+\.\d%, \d+\.\d%\]/);
     expect(r.stdout).toMatch(/Option order moves \d+\.\d% of choice answers: compare choice accuracy with care/);
     expect(r.stdout).toMatch(/option-order: case \S+ question \S+ \(options (reversed|permuted \(\d\))\): /);
-    expect(r.stdout).toContain('Verdict: 1 of 6 robustness probes fail: option-order');
+    expect(r.stdout).toContain('Verdict: not robust (5/6 probes pass; failing: option-order)');
+  });
+
+  it('counts checks and probes as passed of those that ran in every report and in runs list', async () => {
+    // Every answer malformed: the robustness probes that need a first answer to compare have nothing.
+    const server = await startReferenceServer({ host: '127.0.0.1', port: 0, faults: { malformedRate: 1 } });
+    closers.push(() => server.close());
+    const store = join(tmp, 'counts.sqlite');
+    const out = join(tmp, 'counts-reports');
+    const r = await probe(['--base-url', server.url, '--cases', '6', '--store', store, '--out', out, '--json']);
+    expect(r.code).toBe(1);
+    const doc = JSON.parse(r.stdout) as {
+      id: string;
+      conformance: { checks: { status: string }[] };
+      robustness: { probes: { verdict: string }[] };
+    };
+    const count = (statuses: string[], pass: string, notRun: string) => ({
+      passed: statuses.filter((x) => x === pass).length,
+      ran: statuses.filter((x) => x !== notRun).length,
+      notRun: statuses.filter((x) => x === notRun).length,
+    });
+    const c = count(
+      doc.conformance.checks.map((k) => k.status),
+      'pass',
+      'not_run',
+    );
+    const rb = count(
+      doc.robustness.probes.map((p) => p.verdict),
+      'pass',
+      'no_data',
+    );
+    expect(rb.notRun).toBeGreaterThan(0);
+    const checks = `${c.passed}/${c.ran} checks pass${c.notRun > 0 ? `, ${c.notRun} not run` : ''}`;
+    const probes = `${rb.passed}/${rb.ran} probes pass, ${rb.notRun} not run`;
+
+    const shown = await runCliInProcess(['runs', 'show', doc.id, '--store', store], { env });
+    expect(shown.stdout).toContain(`Verdict: NOT conformant (${checks}); not robust (${probes}; failing: `);
+    expect(shown.stdout).toContain(`Conformance (docs/system-one.md): ${checks}\n`);
+    expect(shown.stdout).toContain(`Robustness: ${probes} · `);
+    const list = await runCliInProcess(['runs', 'list', '--store', store], { env });
+    expect(list.stdout).toMatch(new RegExp(`${doc.id} .* ${c.passed}/${c.ran} +${rb.passed}/${rb.ran} +no`));
+
+    const read = (ext: string) => readFileSync(join(out, `${doc.id}${ext}`), 'utf8');
+    expect(read('.md')).toContain(`**Verdict: NOT conformant (${checks}); not robust (${probes}; failing: `);
+    const html = read('.html');
+    expect(html).toContain(`NOT conformant (${checks}); not robust (${probes}; failing: `);
+    expect(html).toContain(
+      `data-key="robustness_passed" data-value="${rb.passed}"><div class="k">robustness probes passed</div><div class="v">${rb.passed}/${rb.ran}</div><div class="d">${rb.notRun} not run</div>`,
+    );
   });
 
   it('writes JSON, Markdown and HTML with --out', async () => {

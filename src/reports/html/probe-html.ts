@@ -8,7 +8,9 @@ import type { ProbeRun } from '../../core/probe/run.js';
 import { formatCount } from '../format.js';
 import {
   describeIsolationAccuracy,
+  describeNotRun,
   describeSample,
+  passedOfRan,
   describeTarget,
   formatDistance,
   formatMaxDiff,
@@ -31,6 +33,11 @@ const status = (s: string) =>
       ? { text: '✗ fail', className: 'bad nowrap' }
       : { text: '– not run', className: 'muted nowrap' };
 
+const notRunDetail = (c: { readonly passed: number; readonly failed: number }, total: number) => {
+  const detail = describeNotRun(c, total);
+  return detail === null ? {} : { detail };
+};
+
 export function renderProbeHtml(run: ProbeRun): string {
   const parts: string[] = [
     `<h1>Probe: ${escapeHtml(describeTarget(run))}</h1>`,
@@ -42,17 +49,19 @@ export function renderProbeHtml(run: ProbeRun): string {
   const r = run.robustness;
   if (c !== null)
     cards.push({
-      key: 'conformance_failed',
-      label: 'conformance checks failed',
-      text: `${c.failed} of ${c.checks.length}`,
-      value: c.failed,
+      key: 'conformance_passed',
+      label: 'conformance checks passed',
+      text: passedOfRan(c),
+      value: c.passed,
+      ...notRunDetail(c, c.checks.length),
     });
   if (r !== null) {
     cards.push({
-      key: 'robustness_failed',
-      label: 'robustness probes failed',
-      text: `${r.failed} of ${r.probes.length}`,
-      value: r.failed,
+      key: 'robustness_passed',
+      label: 'robustness probes passed',
+      text: passedOfRan(r),
+      value: r.passed,
+      ...notRunDetail(r, r.probes.length),
     });
     if (r.noiseFloor !== null)
       cards.push({

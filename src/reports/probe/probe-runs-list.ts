@@ -2,9 +2,10 @@ import type { PassCount } from '../../core/probe/run.js';
 import type { ProbeHead } from '../../store/probe/probe-store.js';
 import { endpointJson } from '../json-shapes.js';
 import { singleLine } from '../format.js';
+import { passedOfRan } from './probe-describe.js';
 import { listEndpointCell, renderKindList } from '../runs/runs-list.js';
 
-const counts = (c: PassCount | null) => (c === null ? 'n/a' : `${c.passed}/${c.ran}`);
+const counts = (c: PassCount | null) => (c === null ? 'n/a' : passedOfRan(c));
 
 /**
  * `runs list`: the stored probes, newest first, under their own header (they have no

@@ -14,6 +14,7 @@ import {
 import {
   describeIsolationAccuracy,
   describeNoiseFloor,
+  describePassed,
   describeSample,
   describeTarget,
   formatDistance,
@@ -39,19 +40,19 @@ export function verdictLine(run: ProbeRun, p: Palette = createPalette(false)): s
   if (run.conformance !== null)
     parts.push(
       isConformant(run)
-        ? p.green(`conformant (${run.conformance.passed} of ${run.conformance.checks.length} checks pass)`)
-        : p.red(`NOT conformant: ${run.conformance.failed} of ${run.conformance.checks.length} checks fail`),
+        ? p.green(`conformant (${describePassed(run.conformance, run.conformance.checks.length, 'checks')})`)
+        : p.red(`NOT conformant (${describePassed(run.conformance, run.conformance.checks.length, 'checks')})`),
     );
   if (run.robustness !== null) {
     const r = run.robustness;
     parts.push(
       r.failed === 0
-        ? p.green(`robust (${r.passed} of ${r.probes.length} probes pass)`)
+        ? p.green(`robust (${describePassed(r, r.probes.length, 'probes')})`)
         : p.yellow(
-            `${r.failed} of ${r.probes.length} robustness probes fail: ${r.probes
+            `not robust (${describePassed(r, r.probes.length, 'probes')}; failing: ${r.probes
               .filter((x) => x.verdict === 'fail')
               .map((x) => x.id)
-              .join(', ')}`,
+              .join(', ')})`,
           ),
     );
   }
@@ -74,9 +75,7 @@ function conformanceLines(c: ConformanceSummary, p: Palette): string[] {
     k.rule,
   ]);
   const out = [
-    p.bold(
-      `Conformance (docs/system-one.md): ${c.passed} pass, ${c.failed} fail${c.notRun > 0 ? `, ${c.notRun} not run` : ''}`,
-    ),
+    p.bold(`Conformance (docs/system-one.md): ${describePassed(c, c.checks.length, 'checks')}`),
     ...renderTextTable(['', 'check', 'items', 'rule'], rows, {
       align: ['left', 'left', 'right', 'left'],
       styleHeader: p.dim,
@@ -105,7 +104,9 @@ function robustnessLines(r: RobustnessSummary, p: Palette): string[] {
     formatMaxDiff(x.maxAbsDiff),
   ]);
   const out = [
-    p.bold(`Robustness: ${r.passed} pass, ${r.failed} fail · 95% intervals (flips: Wilson; distance: by case)`),
+    p.bold(
+      `Robustness: ${describePassed(r, r.probes.length, 'probes')} · 95% intervals (flips: Wilson; distance: by case)`,
+    ),
     ...renderTextTable(['', 'probe', 'pairs', 'answers flipped', 'mean distance (TV)', 'max diff'], rows, {
       align: ['left', 'left', 'right', 'left', 'left', 'right'],
       styleHeader: p.dim,
