@@ -149,4 +149,33 @@ describe('decidekit probe against the reference server', () => {
       expect(o.floor!.meanTv.value).not.toBe(run.robustness!.noiseFloor!.meanTv.value);
     },
   );
+
+  it.each(['all', 'conformance', 'robustness'] as const)(
+    'announces as many requests as it sends and the server receives (scope %s)',
+    async (scope) => {
+      server = await startReferenceServer({ port: 0, maxBodyBytes: 64 * 1024, priorTable: null });
+      let announced: number | null = null;
+      const outcome = await executeProbe(
+        planProbe({
+          baseUrl: server.url,
+          model: 'heuristic',
+          cases: 7,
+          seed: 2,
+          oversizedBodyBytes: 128 * 1024,
+          storePath: null,
+          ...(scope === 'all' ? {} : { only: scope }),
+        }),
+        {
+          toolVersion: 'test',
+          cacheDir: '/nonexistent',
+          signal: new AbortController().signal,
+          now: () => performance.now(),
+          onStart: (start) => (announced = start.requests),
+        },
+      );
+      if (outcome.kind !== 'finished') throw new Error(outcome.message);
+      expect(announced).toBe(outcome.run.requests);
+      expect(server.metrics().requestsTotal).toBe(outcome.run.requests);
+    },
+  );
 });

@@ -111,6 +111,11 @@ export async function executeProbe(plan: ProbePlan, options: ExecuteProbeOptions
   if (options.outDir !== undefined) await checkOutDir(options.outDir);
   const dataset = await loadBenchDataset(datasetSourceOf(plan.dataset, options.cacheDir));
   const cases = stratifiedSample(dataset.cases, plan.cases, plan.seed, (c) => c.workflow);
+  // Each case with its variants, built once: counted for the start line, then sent.
+  const work = cases.map((c) => ({
+    case: c,
+    variants: plan.scope === 'conformance' ? [] : variantsOf(c, plan.seed),
+  }));
   const store: ProbeStore | null =
     plan.storePath === null
       ? null
@@ -155,13 +160,13 @@ export async function executeProbe(plan: ProbePlan, options: ExecuteProbeOptions
       casesAsked: plan.cases,
       casesInDataset: dataset.cases.length,
       dataset: dataset.info.synthetic ? 'the synthetic sample' : dataset.info.id,
-      requests: plannedRequests(plan, cases),
+      requests: plannedRequests(plan, work),
     });
     const createdAt = (options.clock?.() ?? new Date()).toISOString();
     const t0 = options.now();
     let found: Omit<ProbeRun, 'id' | 'createdAt' | 'config' | 'durationMs'>;
     try {
-      found = await probe(plan, cases, client, baseUrl, apiKey, options);
+      found = await probe(plan, work, client, baseUrl, apiKey, options);
     } catch (err) {
       if (err instanceof StopProbe) return { kind: 'stopped', message: err.message };
       throw err;
@@ -184,21 +189,29 @@ export async function executeProbe(plan: ProbePlan, options: ExecuteProbeOptions
   }
 }
 
-/** Requests a plan sends, for the start line. */
-function plannedRequests(plan: ProbePlan, cases: readonly BenchCase[]): number {
+/** A case with the variants the robustness probes send of it (none when they do not run). */
+interface CaseWork {
+  readonly case: BenchCase;
+  readonly variants: readonly ProbeVariant[];
+}
+
+/** A variant of a case's questions, paired with the probe it feeds. */
+interface ProbeVariant {
+  readonly probe: RobustnessProbeId;
+  readonly variant: QuestionVariant;
+}
+
+/** Requests a plan sends, for the start line: per case its baseline, and with robustness three repeats and its variants. */
+function plannedRequests(plan: ProbePlan, work: readonly CaseWork[]): number {
   let n = plan.scope === 'robustness' ? 0 : 2 + INVALID_REQUEST_KINDS.length;
-  for (const c of cases) {
-    n++;
-    if (plan.scope === 'conformance') continue;
-    n += variantsOf(c, plan.seed).length + 3;
-  }
+  for (const w of work) n += plan.scope === 'conformance' ? 1 : 1 + 3 + w.variants.length;
   return n;
 }
 
 /** The variants of a case, each paired with the probe it feeds. */
-function variantsOf(c: BenchCase, seed: number): { probe: RobustnessProbeId; variant: QuestionVariant }[] {
+function variantsOf(c: BenchCase, seed: number): ProbeVariant[] {
   const qs = c.questions;
-  const out: { probe: RobustnessProbeId; variant: QuestionVariant }[] = [];
+  const out: ProbeVariant[] = [];
   if (qs.length > 1) out.push({ probe: 'question-order', variant: reversedQuestions(qs) });
   out.push({ probe: 'question-names', variant: renamedQuestions(qs) });
   if (qs.length > 1) qs.forEach((_, i) => out.push({ probe: 'isolation', variant: aloneQuestion(qs, i) }));
@@ -213,7 +226,7 @@ function variantsOf(c: BenchCase, seed: number): { probe: RobustnessProbeId; var
 
 async function probe(
   plan: ProbePlan,
-  cases: readonly BenchCase[],
+  work: readonly CaseWork[],
   client: SystemOneClient,
   baseUrl: string,
   apiKey: string | undefined,
@@ -283,7 +296,7 @@ async function probe(
   };
   const unrelated = bodyOf(UNRELATED_STATE, UNRELATED_QUESTIONS);
   let done = 0;
-  for (const c of cases) {
+  for (const { case: c, variants } of work) {
     const body = bodyOf(c.state, c.questions);
     const baseline = await ask(body, c.questions);
     if (robustness) {
@@ -324,10 +337,10 @@ async function probe(
       record('determinism', same, await ask(body, c.questions));
       await ask(unrelated, UNRELATED_QUESTIONS);
       record('stale-cache', { ...same, label: 'repeated after an unrelated request' }, await ask(body, c.questions));
-      for (const { probe: id, variant } of variantsOf(c, plan.seed))
+      for (const { probe: id, variant } of variants)
         record(id, variant, await ask(bodyOf(c.state, variant.questions), variant.questions));
     }
-    options.onCase?.(++done, cases.length);
+    options.onCase?.(++done, work.length);
   }
   const byProbe: Partial<Record<RobustnessProbeId, ProbePairs>> = {};
   if (robustness)
