@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { sqlString } from '../core/sql-text.js';
 import { sniffFile, sniffFileKind, type FileKind } from '../datasets/file-kind.js';
-import { shellWord } from '../reports/bench/bench-messages.js';
+import { shellWord } from '../core/shell-word.js';
 
 /** The kinds of file an option reads. */
 export type ExpectedFile =

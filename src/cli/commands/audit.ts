@@ -5,7 +5,7 @@ import { defineCommand, flag, oneOf, text } from '../define-command.js';
 import { colourEnabled, interruptedExitCode } from '../io.js';
 import { keptInStoreOptions, keptStorePathOf } from '../shared-options.js';
 import { TOOL_VERSION } from '../version.js';
-import { shellWord } from '../../reports/bench/bench-messages.js';
+import { shellWord } from '../../core/shell-word.js';
 
 export const command = defineCommand({
   name: 'audit',

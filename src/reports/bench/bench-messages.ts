@@ -1,5 +1,6 @@
 /** The short lines `bench` prints around its report (on stderr): what it starts, how it ends. */
 import { plural } from '../format.js';
+import { shellWord } from '../../core/shell-word.js';
 
 export interface BenchStartLine {
   readonly toSend: number;
@@ -60,9 +61,4 @@ export function renderBenchEnding(e: BenchEnding, options: { readonly quiet: boo
     lines.push(`run ${e.runId} saved; see it with: decidekit runs show ${e.runId}${store}`);
   }
   return lines;
-}
-
-/** A word as a POSIX shell reads it back: quoted only when it must be. */
-export function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
