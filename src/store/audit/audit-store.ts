@@ -56,8 +56,10 @@ export interface AuditStore {
   listAudits(options?: { readonly limit?: number }): AuditHead[];
   /** How many audits the store holds, by status. */
   countAudits(): Readonly<Record<AuditRunStatus, number>>;
-  /** The full id of the one audit whose id starts with `prefix` (with or without `audit-`);
-   * an id of a bench run or another kind of record is named as such (and the command `askedBy`). */
+  /**
+   * The full id of the one audit whose id starts with `prefix` (with or without `audit-`); an
+   * id of a bench run or another kind of record is named as such (and the command `askedBy`).
+   */
   resolveAuditId(prefix: string, askedBy?: AskedBy): string;
   close(): void;
 }

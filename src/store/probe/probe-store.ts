@@ -25,8 +25,10 @@ export interface ProbeStore {
   /** Saves a finished probe (durable when it returns); returns its id (`probe-<date>-<time>-<hex>`). */
   saveProbe(run: Omit<ProbeRun, 'id'>): string;
   getProbe(id: string): ProbeRun | null;
-  /** The full id of the one probe whose id starts with `prefix` (with or without `probe-`);
-   * an id of a bench run or another kind of record is named as such (and the command `askedBy`). */
+  /**
+   * The full id of the one probe whose id starts with `prefix` (with or without `probe-`); an
+   * id of a bench run or another kind of record is named as such (and the command `askedBy`).
+   */
   resolveProbeId(prefix: string, askedBy?: AskedBy): string;
   /** Newest first. */
   listProbes(options?: { readonly limit?: number }): ProbeHead[];
