@@ -23,6 +23,7 @@ import { runBenchmark, type CaseQueue } from '../../runner/run-benchmark.js';
 import { fingerprintOf } from '../../store/fingerprint.js';
 import { checkResumable } from '../../store/resume-check.js';
 import type { RunStore } from '../../store/run-store.js';
+import type { AskedBy } from '../../store/record-kind.js';
 import type { CaseWriter } from '../../store/writer/case-writer.js';
 import { summarizeOptionsOf } from '../../store/run-summary.js';
 import { analyzeRun } from '../run-analysis.js';
@@ -33,7 +34,6 @@ import { renderBenchHtml } from '../../reports/html/bench-html.js';
 import { renderBenchJsonChunks } from '../../reports/bench/bench-json.js';
 import { renderBenchMarkdownChunks } from '../../reports/bench/bench-markdown.js';
 import { CaseSpool } from './case-spool.js';
-import { refuseOtherKind } from '../runs/stored-runs.js';
 import { refuseKernelFolder } from '../../datasets/folders.js';
 import type { BenchStartLine } from '../../reports/bench/bench-messages.js';
 import {
@@ -515,16 +515,16 @@ function createClientOrUsageError(options: Parameters<typeof createSystemOneClie
 export async function planBenchFromStore(request: BenchRequest): Promise<BenchPlan> {
   if (request.resume === undefined || request.storePath === null) return planBench(request, null);
   // An audit or probe id is named as such (not "unknown run").
-  await refuseOtherKind(request.storePath, request.resume, { command: 'bench --resume', storeArg: request.storePath });
-  return planBench(request, await readStoredRun(request.storePath, request.resume));
+  const askedBy = { command: 'bench --resume', storeArg: request.storePath };
+  return planBench(request, await readStoredRun(request.storePath, request.resume, askedBy));
 }
 
 /** A stored run (config and saved cases), read before anything starts. */
-export async function readStoredRun(storePath: string, prefix: string): Promise<BenchRun> {
+export async function readStoredRun(storePath: string, prefix: string, askedBy?: AskedBy): Promise<BenchRun> {
   const { openRunStore } = await import('../../store/sqlite-run-store.js');
   const store = openRunStore(storePath, { mustExist: true, readOnly: true });
   try {
-    return store.getRun(store.resolveId(prefix))!;
+    return store.getRun(store.resolveId(prefix, askedBy))!;
   } finally {
     store.close();
   }

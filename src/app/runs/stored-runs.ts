@@ -85,21 +85,6 @@ export function readStoredRun(storePath: string, prefix: string, askedBy: AskedB
   return withStore(storePath, (s) => requireRun(s, prefix, askedBy));
 }
 
-/**
- * One run's configuration and summary by id or unique prefix, without its cases (`runs
- * show`): a stored summary is read as is, so a run of any size shows at once.
- */
-export function readStoredRunInfo(storePath: string, prefix: string, askedBy: AskedBy) {
-  return withStore(storePath, (s) => {
-    const id = s.resolveId(prefix, askedBy);
-    const head = s.getHead(id);
-    const run = s.getRunInfo(id);
-    if (head === null || run === null)
-      throw new DecidekitError('unknown_run', `unknown run: ${id} disappeared from ${s.path} while reading`);
-    return { head, run };
-  });
-}
-
 /** How stored runs are compared: the work rule, the conventions and intervals. */
 export interface CompareOptions {
   /** Compare runs of different work (dataset revision, cases or questions) anyway. */
@@ -273,19 +258,5 @@ async function withProbeStore<T>(path: string, use: (store: ProbeStore) => T): P
     return use(store);
   } finally {
     store.close();
-  }
-}
-
-/**
- * bench --resume's check that its id names no audit or probe, kept until
- * `planBenchFromStore` passes its command to the run store's `resolveId` (which now names
- * an id of another kind where a run id fails to resolve). Every other error is left to the
- * read that follows.
- */
-export async function refuseOtherKind(storePath: string, prefix: string, askedBy: AskedBy): Promise<void> {
-  try {
-    withStore(storePath, (s) => s.resolveId(prefix, askedBy));
-  } catch (err) {
-    if (err instanceof DecidekitError && err.code === 'unknown_run' && err.context['kind'] !== undefined) throw err;
   }
 }
