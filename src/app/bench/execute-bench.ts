@@ -211,6 +211,8 @@ async function sendAndFinish(
   const { config, kept, createdAt, label, priorDurationMs } = start;
   let runId = start.id;
   const casesTotal = selected.length;
+  let decisionsTotal = 0;
+  for (const e of selected) decisionsTotal += e.questions;
   // The cases are read again as they are sent, a few times --parallel at a time, and each
   // is let go once sent: what the run needs afterwards is its ids (config.caseIds) and, for
   // the Markdown trace of `--out`, the states (of kept cases too).
@@ -238,7 +240,10 @@ async function sendAndFinish(
   // to the store, or (without one, when something will read them) to a temp file.
   const positionOf = new Map<string, number>(config.caseIds.map((id, i) => [id, i] as const));
   // The summary, the report lists and the compact per-case numbers the intervals need (a few bytes a decision).
-  const totals = new RunAccumulator(summarizeOptionsOf(config).calibration);
+  const totals = new RunAccumulator(summarizeOptionsOf(config).calibration, {
+    cases: casesTotal,
+    decisions: decisionsTotal,
+  });
   const count = (result: CaseResult) => totals.add(result, positionOf.get(result.caseId) ?? positionOf.size);
   for (const r of kept.values()) count(r);
   const needCases = options.readCases === true || options.outDir !== undefined;

@@ -24,11 +24,15 @@ export interface RunTotals {
 export class RunAccumulator {
   readonly #summary: BenchAccumulator;
   readonly #digest: DigestAccumulator;
-  readonly #sample = new CaseSampleBuilder();
+  readonly #sample: CaseSampleBuilder;
 
-  /** `calibration`: the ECE convention (default ten equal-width bins, pooled). */
-  constructor(calibration?: CalibrationOptions) {
+  /**
+   * `calibration`: the ECE convention (default ten equal-width bins, pooled); `expected`:
+   * the run's cases and decisions, when known (the sample's columns are made that long).
+   */
+  constructor(calibration?: CalibrationOptions, expected?: { readonly cases: number; readonly decisions: number }) {
     this.#summary = new BenchAccumulator(calibration);
+    this.#sample = new CaseSampleBuilder(expected);
     this.#digest = new DigestAccumulator({ latenciesMs: () => this.#summary.latenciesMs });
   }
 

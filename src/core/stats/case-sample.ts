@@ -56,23 +56,44 @@ export interface CaseSample {
  */
 export class CaseSampleBuilder {
   private ids: string[] = [];
-  private decisions = new Float64Array(1024);
-  private correct = new Float64Array(1024);
-  private answered = new Float64Array(1024);
-  private kl = new Float64Array(1024);
-  private brier = new Float64Array(1024);
-  private logLoss = new Float64Array(1024);
+  private decisions: Float64Array;
+  private correct: Float64Array;
+  private answered: Float64Array;
+  private kl: Float64Array;
+  private brier: Float64Array;
+  private logLoss: Float64Array;
   private readonly has = { kl: false, brier: false, logLoss: false };
   private n = 0;
   private d = 0;
-  private caseOf = new Int32Array(1024);
-  private confidence = new Float64Array(1024);
-  private hit = new Uint8Array(1024);
-  private question = new Int32Array(1024);
+  private caseOf: Int32Array;
+  private confidence: Float64Array;
+  private hit: Uint8Array;
+  private question: Int32Array;
   private readonly questionIndex = new Map<string, number>();
   // Consecutive decisions usually share a question (or have none): skip the map then.
   private lastQuestion: string | null = null;
   private lastQuestionIndex = -1;
+
+  /**
+   * `expected`: how many cases and decisions are coming, when known (a benchmark run knows
+   * its case set): the columns are made that long at once, instead of doubling as they fill
+   * (which leaves up to half of each unused, and holds the old and new copy while it grows).
+   * More still fit; the columns then grow.
+   */
+  constructor(expected: { readonly cases?: number; readonly decisions?: number } = {}) {
+    const cases = Math.max(16, expected.cases ?? 1024);
+    const decisions = Math.max(16, expected.decisions ?? 1024);
+    this.decisions = new Float64Array(cases);
+    this.correct = new Float64Array(cases);
+    this.answered = new Float64Array(cases);
+    this.kl = new Float64Array(cases);
+    this.brier = new Float64Array(cases);
+    this.logLoss = new Float64Array(cases);
+    this.caseOf = new Int32Array(decisions);
+    this.confidence = new Float64Array(decisions);
+    this.hit = new Uint8Array(decisions);
+    this.question = new Int32Array(decisions);
+  }
 
   addCase(id: string, stats: CaseStats): void {
     const n = this.n;
@@ -130,6 +151,10 @@ export class CaseSampleBuilder {
     this.d = d + 1;
   }
 
+  /**
+   * The sample of the cases added so far; build it once adding is over. Its columns are
+   * views of the builder's own, so a large run's numbers are not copied at its end.
+   */
   build(): CaseSample {
     // Question indices follow the sorted keys, so they do not depend on arrival order.
     const keys = [...this.questionIndex.keys()];
@@ -142,17 +167,17 @@ export class CaseSampleBuilder {
     return {
       nCases: n,
       ids: this.ids,
-      decisions: this.decisions.slice(0, n),
-      correct: this.correct.slice(0, n),
-      answered: this.answered.slice(0, n),
-      kl: this.kl.slice(0, n),
-      brier: this.brier.slice(0, n),
-      logLoss: this.logLoss.slice(0, n),
+      decisions: this.decisions.subarray(0, n),
+      correct: this.correct.subarray(0, n),
+      answered: this.answered.subarray(0, n),
+      kl: this.kl.subarray(0, n),
+      brier: this.brier.subarray(0, n),
+      logLoss: this.logLoss.subarray(0, n),
       has: { ...this.has },
       nDecisions: this.d,
-      caseOf: this.caseOf.slice(0, this.d),
-      confidence: this.confidence.slice(0, this.d),
-      hit: this.hit.slice(0, this.d),
+      caseOf: this.caseOf.subarray(0, this.d),
+      confidence: this.confidence.subarray(0, this.d),
+      hit: this.hit.subarray(0, this.d),
       question,
       questions: sorted,
     };

@@ -107,7 +107,9 @@ function readJsonlEntries(
       const parsed = parseStrictJson(bytes.toString('utf8', start, end));
       const c = parsed.ok ? collector.check(parsed.value, lineNumber) : null;
       if (c === null || c.id !== id) throw changed(lineNumber, `case ${id} is no longer on this line`);
-      reader.push(c);
+      // With pass 1's string of the id: the run's case ids and its per-case numbers then
+      // share one copy of each id instead of holding two.
+      reader.push({ ...c, id });
     },
     { gunzip, beforeRead: () => (next >= lines.length ? false : reader.waitForRoom()) },
   ).then(
