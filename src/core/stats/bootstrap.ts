@@ -315,29 +315,14 @@ function prepare(sample: CaseSample, units: Units, cal: CalibrationOptions): Pre
   const fill = perUnit.slice(0, U);
   for (let i = 0; i < sample.nDecisions; i++)
     if (cells.cellOf[i]! >= 0) byUnit[fill[units.unitOf[sample.caseOf[i]!]!]!++] = i;
-  // Each decision touches two cells (its bin, its question's count). A unit's entries are
-  // its distinct cells, counted first so the arrays are made that long: a large run deals
-  // many decisions into each block, so there are far fewer entries than two a decision.
-  const stamp = new Int32Array(nCells).fill(-1);
-  let entries = 0;
-  for (let u = 0; u < U; u++)
-    for (let k = perUnit[u]!; k < perUnit[u + 1]!; k++) {
-      const i = byUnit[k]!;
-      const cell = cells.cellOf[i]!;
-      const count = G * B + cells.groupOf[i]!;
-      if (stamp[cell] !== u) {
-        stamp[cell] = u;
-        entries++;
-      }
-      if (stamp[count] !== u) {
-        stamp[count] = u;
-        entries++;
-      }
-    }
-  stamp.fill(-1);
+  // Each decision touches two cells (its bin, its question's count), and a unit has at most
+  // one entry a cell: room for the smaller bound (a large run deals many decisions into
+  // each block, so far fewer entries than two a decision).
+  const room = Math.min(2 * nDec, U * nCells);
   const cellStart = new Int32Array(U + 1);
-  const cellIndex = new Int32Array(entries);
-  const cellValue = new Float64Array(entries);
+  const cellIndex = new Int32Array(room);
+  const cellValue = new Float64Array(room);
+  const stamp = new Int32Array(nCells).fill(-1);
   const scratch = new Float64Array(nCells);
   const touched: number[] = [];
   let e = 0;
@@ -379,8 +364,8 @@ function prepare(sample: CaseSample, units: Units, cal: CalibrationOptions): Pre
     dense,
     rows,
     cellStart,
-    cellIndex,
-    cellValue,
+    cellIndex: cellIndex.slice(0, e),
+    cellValue: cellValue.slice(0, e),
     nCells,
     bins: B,
     groups: G,
