@@ -1,6 +1,7 @@
 import type { BenchRun, DatasetInfo, EndpointIdentity, RunConfig } from '../core/bench/run.js';
 import type { CaseResult } from '../core/bench/case-result.js';
 import type { BenchSummary, RunStatus } from '../core/bench/summary.js';
+import type { RunStatistics } from '../core/bench/run-statistics.js';
 import type { AskedBy } from './record-kind.js';
 
 /** A stored run's lifecycle: `running` until `finishRun` (or `markInterrupted` after a crash). */
@@ -132,6 +133,14 @@ export interface RunStore {
    * still `running` one computed case by case without holding them).
    */
   getRunInfo(id: string): StoredRunInfo | null;
+  /**
+   * Keeps the intervals and ECE noise floor of a finished run, computed under its own
+   * conventions (with its seed), beside its summary; a run with no stored summary keeps
+   * none. Writing the summary again (a resume, `markInterrupted`) drops them.
+   */
+  saveStatistics(id: string, statistics: RunStatistics): void;
+  /** What `saveStatistics` kept for the run's current summary, or null (none kept, or an older store's run). */
+  getStatistics(id: string): RunStatistics | null;
   /** Ids of cases with a saved answer; with `includeFailed`, also those whose request failed. */
   savedCaseIds(runId: string, options?: { readonly includeFailed?: boolean }): Set<string>;
   /** Newest first. */

@@ -12,6 +12,7 @@ import {
   type FailureKind,
   type RequestOutcome,
 } from '../core/bench/case-result.js';
+import type { RunStatistics } from '../core/bench/run-statistics.js';
 import type { BenchSummary } from '../core/bench/summary.js';
 import { DecidekitError } from '../core/errors.js';
 import type { QuestionType } from '../core/question.js';
@@ -52,7 +53,8 @@ export interface OpenRunStoreOptions {
   /**
    * Open for reading only (`runs list/show/report/export/check`): never creates, migrates or
    * writes, so an archived or read-only store (file or folder) can be read. A store written
-   * by an older decidekit is refused with `store_needs_upgrade`. Implies `mustExist`.
+   * by an older decidekit is read from an upgraded copy in a temp folder (the file is
+   * upgraded by the next command that writes to it). Implies `mustExist`.
    * Default false.
    */
   readonly readOnly?: boolean;
@@ -208,10 +210,10 @@ export function openRunStoreConnection(
     }
   }
   const onStatement = options.onStatement;
-  const connect = (file: string) =>
+  const connect = (file: string, readonly = readOnly) =>
     new Database(file, {
       fileMustExist: mustExist,
-      readonly: readOnly,
+      readonly,
       ...(onStatement === undefined ? {} : { verbose: (sql: unknown) => onStatement(String(sql)) }),
     });
   let db: Database.Database;
@@ -224,6 +226,21 @@ export function openRunStoreConnection(
       db.close();
       snapshotDir = mkdtempSync(join(tmpdir(), 'decidekit-store-'));
       db = connect(snapshotOf(path, snapshotDir));
+    }
+    if (readOnly && olderThanCurrent(db)) {
+      // An older decidekit's store: reading it needs the migrations, which write. Read an
+      // upgraded copy; the file itself is upgraded by the next command that writes to it.
+      const source = snapshotDir === null ? path : join(snapshotDir, 'runs.sqlite');
+      const copyDir = mkdtempSync(join(tmpdir(), 'decidekit-store-'));
+      db.close();
+      try {
+        db = connect(snapshotOf(source, copyDir), false);
+      } finally {
+        if (snapshotDir !== null) rmSync(snapshotDir, { recursive: true, force: true });
+        snapshotDir = copyDir;
+      }
+      checkCompatible(db, path);
+      migrate(db, path);
     }
   } catch (err) {
     if (snapshotDir !== null) rmSync(snapshotDir, { recursive: true, force: true });
@@ -295,6 +312,13 @@ export interface RowWriter {
 /** Opens an existing store to save packed rows into (the writer thread's connection). */
 export function openRowWriter(path: string, options: OpenRunStoreOptions = {}): RowWriter {
   return openRunStore(path, { ...options, mustExist: true }) as SqliteRunStore;
+}
+
+/** True for a decidekit store at a lower schema version than this decidekit's (an unmarked file is not). */
+function olderThanCurrent(db: Database.Database): boolean {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  const appId = db.pragma('application_id', { simple: true }) as number;
+  return appId === APPLICATION_ID && version > 0 && version < SCHEMA_VERSION;
 }
 
 /** False when a read-only connection cannot read (a WAL file whose -shm cannot be created). */
@@ -516,8 +540,10 @@ function prepareStatements(db: Database.Database) {
     finish: db.prepare(`UPDATE runs SET status = @status, duration_ms = @duration_ms, summary_json = @summary_json,
         accuracy = @accuracy, kl = @kl, brier = @brier, ece = @ece, mean_confidence = @mean_confidence,
         decisions_total = @decisions_total, decisions_correct = @decisions_correct, errors = @errors,
-        latency_p50_ms = @latency_p50_ms
+        latency_p50_ms = @latency_p50_ms, statistics_json = NULL
       WHERE id = @id`),
+    saveStatistics: db.prepare('UPDATE runs SET statistics_json = ? WHERE id = ? AND summary_json IS NOT NULL'),
+    statistics: db.prepare('SELECT statistics_json FROM runs WHERE id = ?'),
     cases: db.prepare(
       'SELECT case_id, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model FROM cases WHERE run_id = ? ORDER BY position',
     ),
@@ -819,6 +845,24 @@ class SqliteRunStore implements RunStore {
       this.runInfoOf(id, (config) => summarizeRun(config, this.iterateCases(id))),
     );
     return this.reading(() => read.deferred(), id);
+  }
+
+  saveStatistics(id: string, statistics: RunStatistics): void {
+    this.writing(id, () =>
+      this.committing(() => {
+        // A run without a stored summary (still running) keeps none.
+        this.statements.saveStatistics.run(JSON.stringify(statistics), id);
+      }, true),
+    );
+  }
+
+  getStatistics(id: string): RunStatistics | null {
+    const row = this.reading(() => this.statements.statistics.get(id), id) as
+      { statistics_json: string | null } | undefined;
+    if (row === undefined) throw this.unknown(id);
+    return row.statistics_json === null
+      ? null
+      : parseStoredJson<RunStatistics>(row.statistics_json, 'statistics', id, this.path, isObject);
   }
 
   /** The run without its cases; `summarizeSaved` gives the summary of a run that has none stored. */

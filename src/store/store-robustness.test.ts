@@ -184,15 +184,22 @@ describe('read-only stores', () => {
     expect(child.status).toBe(0);
   });
 
-  it('refuses read-only a store that needs a migration, naming it and leaving it unchanged', () => {
+  it('reads read-only a store that needs a migration from an upgraded copy, leaving the file unchanged', () => {
     const path = join(dir, 'old.sqlite');
-    writeVersion1Store(path);
+    const { id } = writeVersion1Store(path);
     const before = readFileSync(path);
-    const err = errorOf(() => openRunStore(path, { readOnly: true }));
-    expect(err.code).toBe('store_needs_upgrade');
-    expect(err.message).toContain(path);
-    expect(err.message).toContain(`schema version 1, this decidekit reads version ${SCHEMA_VERSION}`);
+    const store = openRunStore(path, { readOnly: true });
+    try {
+      expect(store.listRuns().map((r) => r.id)).toEqual([id]);
+      expect(store.getRun(id)!.cases.length).toBeGreaterThan(0);
+      expect(store.getStatistics(id)).toBeNull();
+    } finally {
+      store.close();
+    }
     expect(readFileSync(path).equals(before)).toBe(true);
+    const raw = new Database(path, { readonly: true });
+    expect(raw.pragma('user_version', { simple: true })).toBe(1);
+    raw.close();
   });
 
   it('migrates a version 1 store: its runs keep their cases, and saving into them works', () => {

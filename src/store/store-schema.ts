@@ -116,6 +116,10 @@ export const MIGRATIONS: readonly string[] = [
   // Version 6: a digest of each case's rows as written (see case-digest.ts), so \`runs check\`
   // finds a change to any stored byte of a case. Cases saved before have none.
   `ALTER TABLE cases ADD COLUMN digest TEXT;`,
+  // Version 7: the run's intervals and ECE noise floor under its own conventions, as the
+  // bench that finished it computed them, so \`runs show\` reads them instead of every
+  // decision. Null until then, and again whenever the summary is rewritten.
+  `ALTER TABLE runs ADD COLUMN statistics_json TEXT;`,
 ];
 
 /** Tables every store at SCHEMA_VERSION has; one missing means the file was damaged. */
