@@ -22,6 +22,7 @@ import type { CaseEntry } from '../../datasets/typed-decisions/scan-cases.js';
 import { runBenchmark, type CaseQueue } from '../../runner/run-benchmark.js';
 import { fingerprintOf } from '../../store/fingerprint.js';
 import { checkResumable } from '../../store/resume-check.js';
+import { claimRun, type RunClaim, type RunClaimOwner } from '../../store/run-claim.js';
 import type { RunStore } from '../../store/run-store.js';
 import type { AskedBy } from '../../store/record-kind.js';
 import type { CaseWriter } from '../../store/writer/case-writer.js';
@@ -78,6 +79,12 @@ export interface ExecuteBenchOptions {
    * the cases are not kept at all (the summary and the report lists come from accumulators).
    */
   readonly readCases?: boolean;
+  /**
+   * This process, to claim the run it sends (a claim file beside the store): a resume of a
+   * run another live process is sending is refused instead of sending its cases twice.
+   * Default: no claim.
+   */
+  readonly claimOwner?: RunClaimOwner;
 }
 
 export type BenchStart = BenchStartLine;
@@ -130,14 +137,21 @@ export async function executeBench(plan: BenchPlan, options: ExecuteBenchOptions
   const store: RunStore | null = plan.storePath === null ? null : loadedStoreModule!.openRunStore(plan.storePath);
   let writer: CaseWriter | null = null;
   let server: ReferenceServer | null = null;
+  const claims: RunClaim[] = [];
+  const claim = (runId: string): void => {
+    if (store === null || options.claimOwner === undefined) return;
+    const since = (options.clock?.() ?? new Date()).toISOString();
+    claims.push(claimRun(store.path, runId, options.claimOwner, since));
+  };
   try {
     // Finished cases are committed from a worker thread (see store/writer/).
     if (store !== null) writer = loadedWriterModule!.startCaseWriter(store.path);
     if (plan.server.kind === 'embedded')
       server = await startReferenceServer({ host: '127.0.0.1', port: 0, model: plan.server.model });
-    return await sendAndFinish(plan, options, { dataset, selected, store, writer, server });
+    return await sendAndFinish(plan, options, { dataset, selected, store, writer, server, claim });
   } finally {
     await writer?.close();
+    for (const c of claims) c.release();
     store?.close();
     await server?.close();
   }
@@ -189,9 +203,11 @@ async function sendAndFinish(
     /** Commits the cases to `store`. */
     writer: CaseWriter | null;
     server: ReferenceServer | null;
+    /** Claims a run for this process (see store/run-claim.ts); throws when another holds it. */
+    claim: (runId: string) => void;
   },
 ): Promise<BenchOutcome> {
-  const { dataset, selected, store, writer, server } = parts;
+  const { dataset, selected, store, writer, server, claim } = parts;
   const client = createClientOrUsageError({
     baseUrl: plan.server.kind === 'remote' ? plan.server.baseUrl : server!.url,
     ...(plan.server.kind === 'remote' && plan.server.apiKey !== undefined ? { apiKey: plan.server.apiKey } : {}),
@@ -210,6 +226,15 @@ async function sendAndFinish(
   for (const note of start.notes) options.onNote?.(note);
   const { config, kept, createdAt, label, priorDurationMs } = start;
   let runId = start.id;
+  // Before anything is sent: a run another process is still sending is not sent twice.
+  if (runId !== null) {
+    try {
+      claim(runId);
+    } catch (err) {
+      await client.close();
+      throw err;
+    }
+  }
   const casesTotal = selected.length;
   let decisionsTotal = 0;
   for (const e of selected) decisionsTotal += e.questions;
@@ -229,10 +254,12 @@ async function sendAndFinish(
   });
 
   const ensureRun = (): string => {
-    if (runId === null)
+    if (runId === null) {
       runId = store
         ? store.createRun({ config, label, createdAt }).id
         : `unsaved-${createdAt.replace(/[-:.TZ]/g, '').slice(0, 14)}`;
+      claim(runId);
+    }
     return runId;
   };
   const sendStarted = options.now();
