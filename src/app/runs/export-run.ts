@@ -4,7 +4,8 @@
  * so the export never holds the whole table, nor its whole text, beside the run.
  */
 import { closeSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { writeFailureReason } from '../write-text-file.js';
 import type { BenchRun } from '../../core/bench/run.js';
 import type { CaseResult } from '../../core/bench/case-result.js';
 import { DecidekitError } from '../../core/errors.js';
@@ -144,16 +145,9 @@ async function writeToFile(path: string, write: (fd: number) => void | Promise<v
 }
 
 function writeFailed(path: string, err: unknown): DecidekitError {
-  const code = err instanceof Error && 'code' in err ? String(err.code) : null;
-  const reason =
-    code === 'ENOENT'
-      ? `ENOENT: no folder ${dirname(path)}; create it first`
-      : code === 'ENOTDIR'
-        ? `ENOTDIR: a part of ${dirname(path)} is a file, not a folder`
-        : code === 'EACCES' || code === 'EPERM'
-          ? `${code}: permission denied`
-          : (code ?? 'write failed');
-  return new DecidekitError('write_failed', `cannot write export: ${path} (${reason})`, { cause: err });
+  return new DecidekitError('write_failed', `cannot write export: ${path} (${writeFailureReason(path, err)})`, {
+    cause: err,
+  });
 }
 
 const PARQUET_TYPES: Record<DecisionColumnType, 'INT64' | 'DOUBLE' | 'BOOLEAN' | 'STRING'> = {

@@ -2,7 +2,8 @@
  * The declaration of `runs report`, shared with its alias `decidekit report` (the name the
  * benchmark docs use), so the two can never drift apart.
  */
-import { resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { defineCommand, flag, oneOf, text, type CommandSpec } from '../../define-command.js';
 import { colourEnabled } from '../../io.js';
 import { storePathOf } from '../../locations.js';
@@ -16,7 +17,13 @@ const options = {
     'terminal summary, Markdown report with trace, JSON document, or a self-contained HTML report with charts',
     { defaultText: 'terminal, or what --out ends in: .md, .json, .html' },
   ),
-  out: text('FILE', 'write the report to FILE instead of standard output', { example: 'report.md' }),
+  out: text(
+    'FILE',
+    'write the report to FILE (into a folder: <run>.txt, .md, .json or .html) instead of standard output',
+    {
+      example: 'report.md',
+    },
+  ),
   redact: flag('show server hosts as <redacted>'),
   store: storeOption,
   ...statisticsOptions,
@@ -90,7 +97,9 @@ options and --seed recompute the run from its stored decisions under other conve
       io.stdout.write(text);
       return 0;
     }
-    const out = resolve(io.cwd, values.out!);
+    const given = resolve(io.cwd, values.out!);
+    // Into a folder: <run>.<format>, as bench --out names its reports.
+    const out = isFolder(given) ? join(given, `${run.id}.${REPORT_EXTENSIONS[format]}`) : given;
     const { writeTextFile } = await import('../../../app/write-text-file.js');
     writeTextFile(out, text, 'report');
     io.stderr.write(`decidekit ${name}: ${format} report of run ${run.id} written to ${out}\n`);
@@ -103,3 +112,13 @@ export const command = defineCommand({
   usage:
     'runs report RUN [--format terminal|markdown|json|html] [--out FILE] [--redact] [--no-ci] [--ece-bins N] [--ece-binning B] [--ece-average A] [--seed S] [--store PATH]',
 });
+
+const REPORT_EXTENSIONS = { terminal: 'txt', markdown: 'md', json: 'json', html: 'html' } as const;
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
