@@ -68,6 +68,40 @@ describe('bench: one process at a time sends a run', () => {
     }
   });
 
+  it('refuses to delete a run another bench is still sending, and deletes it once finished', async () => {
+    const dir = mkdtempSync(join(tmp, 'delete-'));
+    const store = join(dir, 'runs.sqlite');
+    const server = await startReferenceServer({ host: '127.0.0.1', port: 0, faults: { latencyMs: 20 } });
+    try {
+      let firstProgress!: () => void;
+      const progressed = new Promise<void>((resolve) => (firstProgress = resolve));
+      const running = runCliInProcess(
+        ['bench', '--base-url', server.url, '--limit', '40', '--store', store, '--parallel', '1'],
+        { onStderr: (text) => text.includes('progress:') && firstProgress() },
+      );
+      await progressed;
+      const runId = onlyRunId(store);
+      const refused = await runCliInProcess(['runs', 'delete', runId.slice(0, 17), '--store', store]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`run ${runId} is being run by another decidekit process`);
+      expect(refused.stderr).toContain('stop it (Ctrl+C) first; nothing was deleted');
+      expect(refused.stdout).toBe('');
+
+      const first = await running;
+      expect(first.code).toBe(0);
+      expect(first.stderr).not.toContain('unknown run');
+      expect((await runCliInProcess(['runs', 'check', '--store', store])).stdout).toContain(
+        `ok  ${runId}  complete, 40 saved cases`,
+      );
+      const deleted = await runCliInProcess(['runs', 'delete', runId, '--store', store]);
+      expect(deleted.code).toBe(0);
+      expect(deleted.stdout).toBe(`deleted run ${runId}\n`);
+      expect(locksIn(dir)).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('takes over the claim of a bench killed outright, and releases it when done', async () => {
     const dir = mkdtempSync(join(tmp, 'killed-'));
     const store = join(dir, 'runs.sqlite');

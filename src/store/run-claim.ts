@@ -36,11 +36,21 @@ export function runClaimPath(storePath: string, runId: string): string {
   return `${storePath}.${runId}.lock`;
 }
 
+/** What a refused claim tells the user to do, and what was left undone. */
+const RESUME_ADVICE = 'wait for it to finish, or stop it (Ctrl+C) and resume again; nothing was sent';
+
 /**
  * Claims `runId` for this process. Throws `run_busy` naming the process that holds it when
- * that process is still alive (or runs on another host, where it cannot be checked).
+ * that process is still alive (or runs on another host, where it cannot be checked), ending
+ * with `advice` (default: how to resume it).
  */
-export function claimRun(storePath: string, runId: string, owner: RunClaimOwner, since: string): RunClaim {
+export function claimRun(
+  storePath: string,
+  runId: string,
+  owner: RunClaimOwner,
+  since: string,
+  advice: string = RESUME_ADVICE,
+): RunClaim {
   const path = runClaimPath(storePath, runId);
   const content = `${JSON.stringify({ pid: owner.pid, host: owner.host, since } satisfies ClaimFile)}\n`;
   for (let attempt = 0; ; attempt++) {
@@ -56,7 +66,8 @@ export function claimRun(storePath: string, runId: string, owner: RunClaimOwner,
         );
       // An unreadable claim may be one being written this instant: it counts as held.
       const holder = readClaim(path);
-      if (holder === null || holder.host !== owner.host || owner.isAlive(holder.pid)) throw busy(runId, path, holder);
+      if (holder === null || holder.host !== owner.host || owner.isAlive(holder.pid))
+        throw busy(runId, path, holder, advice);
       // Its process is gone (killed outright): take it over.
       rmSync(path, { force: true });
       continue;
@@ -92,13 +103,11 @@ function readClaim(path: string): ClaimFile | null {
   }
 }
 
-function busy(runId: string, path: string, holder: ClaimFile | null): DecidekitError {
+function busy(runId: string, path: string, holder: ClaimFile | null, advice: string): DecidekitError {
   const who = holder === null ? '' : ` (pid ${holder.pid} on ${holder.host}, since ${holder.since})`;
   return new DecidekitError(
     'run_busy',
-    `run ${runId} is being run by another decidekit process${who}: ` +
-      `wait for it to finish, or stop it (Ctrl+C) and resume again; nothing was sent ` +
-      `(if that process is gone, delete ${path})`,
+    `run ${runId} is being run by another decidekit process${who}: ${advice} (if that process is gone, delete ${path})`,
     { context: { runId, ...(holder === null ? {} : { pid: holder.pid, host: holder.host }) } },
   );
 }

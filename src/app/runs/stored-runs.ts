@@ -9,6 +9,7 @@ import { DecidekitError } from '../../core/errors.js';
 import { openRunStore, type RunStore, type StoredRunHead } from '../../store/index.js';
 import type { StoreCheck } from '../../store/run-store.js';
 import type { AskedBy } from '../../store/record-kind.js';
+import { claimRun, type RunClaimOwner } from '../../store/run-claim.js';
 import type { AuditStore } from '../../store/audit/audit-store.js';
 import type { ProbeStore } from '../../store/probe/probe-store.js';
 import { readStoreOverview, type StoreOverview } from '../../store/store-overview.js';
@@ -42,12 +43,23 @@ export function checkStoredRuns(storePath: string, prefix: string | undefined, a
   );
 }
 
-/** Removes one run (by id or unique prefix); returns its full id. */
-export function deleteStoredRun(storePath: string, prefix: string, askedBy: AskedBy): string {
+/**
+ * Removes one run (by id or unique prefix); returns its full id. With `owner`, a run another
+ * live process is sending (see store/run-claim.ts) is refused rather than pulled from under it.
+ */
+export function deleteStoredRun(storePath: string, prefix: string, askedBy: AskedBy, owner?: RunClaimOwner): string {
   const store = openRunStore(storePath, { mustExist: true });
   try {
     const id = store.resolveId(prefix, askedBy);
-    store.deleteRun(id);
+    const claim =
+      owner === undefined
+        ? null
+        : claimRun(store.path, id, owner, new Date().toISOString(), 'stop it (Ctrl+C) first; nothing was deleted');
+    try {
+      store.deleteRun(id);
+    } finally {
+      claim?.release();
+    }
     return id;
   } finally {
     store.close();
@@ -64,7 +76,12 @@ export interface DeletedRecord {
  * Removes one stored record by id or unique prefix: an audit (`audit-…`) with its verdicts,
  * a probe (`probe-…`), or else a bench run with its cases and decisions.
  */
-export async function deleteStoredRecord(storePath: string, prefix: string, askedBy: AskedBy): Promise<DeletedRecord> {
+export async function deleteStoredRecord(
+  storePath: string,
+  prefix: string,
+  askedBy: AskedBy,
+  owner?: RunClaimOwner,
+): Promise<DeletedRecord> {
   if (prefix.startsWith('audit-'))
     return withAuditStore(storePath, (store) => {
       const id = store.resolveAuditId(prefix, askedBy);
@@ -77,7 +94,7 @@ export async function deleteStoredRecord(storePath: string, prefix: string, aske
       store.deleteProbe(id);
       return { kind: 'probe', id };
     });
-  return { kind: 'run', id: deleteStoredRun(storePath, prefix, askedBy) };
+  return { kind: 'run', id: deleteStoredRun(storePath, prefix, askedBy, owner) };
 }
 
 /** One run by id or unique id prefix; an unknown run or a missing store is an error. */
