@@ -6,7 +6,7 @@
 import { compareRuns, type RunComparison } from '../../core/bench/run-diff.js';
 import type { BenchRun } from '../../core/bench/run.js';
 import { DecidekitError } from '../../core/errors.js';
-import { openRunStore, type RunStore, type StoredRunHead } from '../../store/index.js';
+import { openRunStore, StoreDamagedError, type RunStore, type StoredRunHead } from '../../store/index.js';
 import type { StoreCheck } from '../../store/run-store.js';
 import type { AskedBy } from '../../store/record-kind.js';
 import { claimRun, type RunClaimOwner } from '../../store/run-claim.js';
@@ -38,9 +38,16 @@ export function listStore(storePath: string, options: { readonly limit?: number 
 
 /** `PRAGMA quick_check` and every run (or the one named) re-checked against its decisions. */
 export function checkStoredRuns(storePath: string, prefix: string | undefined, askedBy: AskedBy): StoreCheck {
-  return withStore(storePath, (s) =>
-    s.checkStore(prefix === undefined ? {} : { runIds: [s.resolveId(prefix, askedBy)] }),
-  );
+  try {
+    return withStore(storePath, (s) =>
+      s.checkStore(prefix === undefined ? {} : { runIds: [s.resolveId(prefix, askedBy)] }),
+    );
+  } catch (err) {
+    // Damage too deep to open or read the store is the check's finding, not a failure to
+    // check: its message would send the user back to this very command.
+    if (err instanceof StoreDamagedError) return { path: err.path, integrity: [err.detail], runs: [] };
+    throw err;
+  }
 }
 
 /**
