@@ -1,5 +1,5 @@
 import { randomBytes as cryptoRandomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -202,6 +202,14 @@ export function openRunStoreConnection(
       },
     );
   }
+  if (readOnly && isEmptyFile(path)) {
+    // SQLite reads an empty file as a database at version 0: no upgrade is needed, no run is there.
+    throw new DecidekitError(
+      'store_missing',
+      `no run store at ${path} yet: the file is empty (runs are saved there by 'decidekit bench'; pass --store PATH for another file)`,
+      { context: { path } },
+    );
+  }
   if (!mustExist) {
     try {
       mkdirSync(dirname(path), { recursive: true });
@@ -312,6 +320,15 @@ export interface RowWriter {
 /** Opens an existing store to save packed rows into (the writer thread's connection). */
 export function openRowWriter(path: string, options: OpenRunStoreOptions = {}): RowWriter {
   return openRunStore(path, { ...options, mustExist: true }) as SqliteRunStore;
+}
+
+/** An empty file with no write-ahead log beside it: what `touch` makes, no database yet. */
+function isEmptyFile(path: string): boolean {
+  try {
+    return statSync(path).size === 0 && !existsSync(`${path}-wal`);
+  } catch {
+    return false;
+  }
 }
 
 /** True for a decidekit store at a lower schema version than this decidekit's (an unmarked file is not). */
