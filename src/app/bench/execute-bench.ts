@@ -4,9 +4,8 @@
  * checkpointed before it is counted), finishes the run in the store and writes `--out`
  * reports. It prints nothing: progress and notes go to the callbacks, the result is data.
  */
-import { piecesOf } from '../../core/text-pieces.js';
 import { constants } from 'node:fs';
-import { access, lstat, mkdir, open, stat } from 'node:fs/promises';
+import { access, lstat, mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunProgress } from '../../core/bench/progress.js';
 import type { BenchCase, CaseResult } from '../../core/bench/case-result.js';
@@ -34,6 +33,7 @@ import { renderBenchHtml } from '../../reports/html/bench-html.js';
 import { renderBenchJsonChunks } from '../../reports/bench/bench-json.js';
 import { renderBenchMarkdownChunks } from '../../reports/bench/bench-markdown.js';
 import { CaseSpool } from './case-spool.js';
+import { writeTextPieces } from '../write-text-file.js';
 import { refuseKernelFolder } from '../../datasets/folders.js';
 import type { BenchStartLine } from '../../reports/bench/bench-messages.js';
 import {
@@ -467,22 +467,13 @@ export async function writeBenchReports(
   ];
   try {
     await mkdir(dir, { recursive: true });
-    for (const f of files) await writeChunks(f.path, f.chunks());
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'write failed';
     throw new DecidekitError('write_failed', `cannot write the reports into ${dir} (${code})`, { cause: err });
   }
+  // A file that cannot be written is named: `cannot write the report: DIR/RUN.md (EACCES)`.
+  for (const f of files) await writeTextPieces(f.path, f.chunks(), 'the report');
   return files.map((f) => f.path);
-}
-
-/** Pieces of text written to `path` in writes of about 32 K characters (`piecesOf`). */
-async function writeChunks(path: string, chunks: Iterable<string>): Promise<void> {
-  const file = await open(path, 'w');
-  try {
-    for (const piece of piecesOf(chunks)) await file.write(piece);
-  } finally {
-    await file.close();
-  }
 }
 
 /**

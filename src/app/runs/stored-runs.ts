@@ -4,10 +4,10 @@
  * re-rendering and exporting.
  */
 import { compareRuns, type RunComparison } from '../../core/bench/run-diff.js';
-import type { BenchRun } from '../../core/bench/run.js';
+import type { BenchRun, CaseSource, ReportedRun } from '../../core/bench/run.js';
 import { DecidekitError } from '../../core/errors.js';
 import { openRunStore, type RunStore, type StoredRunHead } from '../../store/index.js';
-import type { StoreCheck, StoredRunInfo } from '../../store/run-store.js';
+import type { StoreCheck } from '../../store/run-store.js';
 import type { AskedBy } from '../../store/record-kind.js';
 import type { AuditStore } from '../../store/audit/audit-store.js';
 import type { ProbeStore } from '../../store/probe/probe-store.js';
@@ -82,44 +82,55 @@ export async function deleteStoredRecord(storePath: string, prefix: string, aske
 }
 
 /**
- * One run as `runs show` shows it: head, configuration, summary and statistics under the
- * run's own conventions with `choice` on top. Under its own conventions (seed included) a
- * finished run's stored summary and statistics are read, or none with `intervals` off, and
- * not one decision; other conventions, or a run with none stored (never finished, stored
- * with --no-ci, or by an older decidekit), read every case to compute them (one at a time).
+ * One run made ready to show or re-report: head, configuration, summary and statistics
+ * under the run's own conventions with `choice` on top, and its cases as a source read from
+ * the store one at a time whenever it is iterated (a fresh read-only connection each time),
+ * so no run is held whole. Under its own conventions (seed included) a finished run's stored
+ * summary and statistics are used, or none with `intervals` off, and no case is read for
+ * them; other conventions, or a run with none stored (never finished, stored with
+ * --no-ci, or by an older decidekit), compute them from the cases.
  */
-export function readRunForShow(
+export function readRunAnalysis(
   storePath: string,
   prefix: string,
   askedBy: AskedBy,
   choice: ConventionChoice,
   intervals: boolean,
-): { readonly head: StoredRunHead; readonly run: StoredRunInfo; readonly statistics: RunStatistics } {
-  return withStore(storePath, (s) => {
+): { readonly head: StoredRunHead; readonly run: ReportedRun; readonly statistics: RunStatistics } {
+  const { head, info, stored } = withStore(storePath, (s) => {
     const id = s.resolveId(prefix, askedBy);
     const head = s.getHead(id);
     const info = s.getRunInfo(id);
     if (head === null || info === null)
       throw new DecidekitError('unknown_run', `unknown run: ${id} disappeared from ${s.path} while reading`);
-    const chosen = chooseConventions(info.config, choice);
-    const flags = { conventionsRecorded: chosen.recorded, recomputed: false };
-    if (!chosen.recompute && info.summary.logLoss !== undefined) {
-      const { conventions } = chosen;
-      if (!intervals || conventions.bootstrapResamples === 0)
-        return {
-          head,
-          run: info,
-          statistics: { conventions, cases: info.summary.requests.total, intervals: null, eceNoise: null, ...flags },
-        };
-      const stored = s.getStatistics(id);
-      if (stored !== null && conventionsText(stored.conventions) === conventionsText(conventions))
-        return { head, run: info, statistics: { ...stored, ...flags } };
-    }
-    // Computed from the cases as they are read, one at a time (twice: summary, then sample).
-    const cases = { length: info.summary.requests.total, [Symbol.iterator]: () => s.iterateCases(id) };
-    const { run, statistics } = analyzeRun({ ...info, cases }, choice, { intervals });
-    return { head, run, statistics };
+    return { head, info, stored: s.getStatistics(id) };
   });
+  const cases: CaseSource = {
+    length: info.summary.requests.total,
+    *[Symbol.iterator]() {
+      const reader = openRunStore(storePath, { mustExist: true, readOnly: true });
+      try {
+        yield* reader.iterateCases(info.id);
+      } finally {
+        reader.close();
+      }
+    },
+  };
+  const run: ReportedRun = { ...info, cases };
+  const chosen = chooseConventions(info.config, choice);
+  const flags = { conventionsRecorded: chosen.recorded, recomputed: false };
+  if (!chosen.recompute && info.summary.logLoss !== undefined) {
+    const { conventions } = chosen;
+    if (!intervals || conventions.bootstrapResamples === 0)
+      return {
+        head,
+        run,
+        statistics: { conventions, cases: cases.length, intervals: null, eceNoise: null, ...flags },
+      };
+    if (stored !== null && conventionsText(stored.conventions) === conventionsText(conventions))
+      return { head, run, statistics: { ...stored, ...flags } };
+  }
+  return { head, ...analyzeRun(run, choice, { intervals }) };
 }
 
 /** One run by id or unique id prefix; an unknown run or a missing store is an error. */
@@ -230,8 +241,8 @@ export function gateStoredRuns(
 }
 
 /**
- * A run ready to re-render: with its case states (for the Markdown trace's previews) when
- * asked for and its dataset is still at hand.
+ * A run ready to re-render (`readRunAnalysis`): with its case states (for the Markdown
+ * trace's previews) when asked for and its dataset is still at hand.
  */
 export async function readRunForReport(
   storePath: string,
@@ -240,11 +251,13 @@ export async function readRunForReport(
     readonly withStates: boolean;
     readonly env: Readonly<Record<string, string | undefined>>;
     readonly askedBy: AskedBy;
+    readonly choice: ConventionChoice;
+    readonly intervals: boolean;
   },
 ) {
-  const { run } = readStoredRun(storePath, prefix, options.askedBy);
-  const states = options.withStates ? await statesOfRun(run, options.env) : undefined;
-  return { run, states };
+  const analyzed = readRunAnalysis(storePath, prefix, options.askedBy, options.choice, options.intervals);
+  const states = options.withStates ? await statesOfRun(analyzed.run, options.env) : undefined;
+  return { ...analyzed, states };
 }
 
 function withStore<T>(path: string, use: (store: RunStore) => T): T {

@@ -43,8 +43,8 @@ other conventions.`,
       );
       return 0;
     }
-    const { readRunForShow } = await import('../../../app/runs/stored-runs.js');
-    const { head, run, statistics } = readRunForShow(
+    const { readRunAnalysis } = await import('../../../app/runs/stored-runs.js');
+    const { head, run, statistics } = readRunAnalysis(
       storePathOf(values.store, io),
       prefix!,
       { command: 'runs show', storeArg: values.store },
