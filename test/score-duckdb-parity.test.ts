@@ -159,6 +159,37 @@ describe('score --engine duckdb on seeded edge cases', () => {
   });
 });
 
+describe('score --engine duckdb on Parquet that DuckDB itself writes', () => {
+  it('reads struct columns as the default engine does: a null field is absent', async () => {
+    // COPY ... TO parquet from the bundled JSONL: `decision` becomes one struct whose
+    // `probabilities` has a field for every option of every choice case, null where the
+    // case has no such option.
+    const { DuckDBInstance } = await import('@duckdb/node-api');
+    const instance = await DuckDBInstance.create(':memory:');
+    const connection = await instance.connect();
+    const data = join(ROOT, 'data', 'moderation');
+    const parquet = join(dir, 'duckdb written results.parquet');
+    try {
+      await connection.run(
+        `COPY (SELECT * FROM read_json('${join(data, 'results-careful-1.jsonl')}')) TO '${parquet}' (FORMAT parquet)`,
+      );
+      const described = await connection.runAndReadAll(`DESCRIBE SELECT decision FROM '${parquet}'`);
+      expect(String(described.getRowObjectsJS()[0]!['column_type'])).toMatch(/^STRUCT\(.*probabilities STRUCT\(/);
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
+    const expected = await expectParity(['--dataset', join(data, 'dataset.jsonl'), '--results', parquet]);
+    const jsonl = await score(
+      ['--dataset', join(data, 'dataset.jsonl'), '--results', join(data, 'results-careful-1.jsonl'), '--json'],
+      'node',
+    );
+    const { results: _p, ...numbers } = expected;
+    const { results: _j, ...fromJsonl } = JSON.parse(jsonl.stdout) as Record<string, unknown>;
+    expectSameNumbers(numbers, fromJsonl);
+  });
+});
+
 describe('score --engine duckdb on invalid files', () => {
   const dataset = [
     '{"id": "yn-1", "kind": "yes_no", "correct": true}',

@@ -21,6 +21,11 @@ export interface OfflineSqlFile {
   readonly format: OfflineFileFormat;
   /** Parquet: text columns that hold JSON (e.g. `decision`), parsed before the row becomes JSON. */
   readonly jsonTextColumns?: readonly string[];
+  /**
+   * Parquet: struct columns. A struct has every field on every row, so its null fields count
+   * as absent (as the default engine reads them): they are left out of the row's JSON.
+   */
+  readonly structColumns?: readonly string[];
 }
 
 /**
@@ -43,12 +48,16 @@ function sqlDouble(x: number): string {
 export function jsonRowsSql(file: OfflineSqlFile): string {
   return file.format === 'jsonl'
     ? `(SELECT json AS v FROM read_json_objects(${sqlString(file.path)}, format = 'newline_delimited', maximum_object_size = 33554432))`
-    : `(SELECT to_json(p) AS v FROM (SELECT *${parquetReplace(file.jsonTextColumns ?? [])} FROM read_parquet(${sqlString(file.path)})) p)`;
+    : `(SELECT to_json(p) AS v FROM (SELECT *${parquetReplace(file.jsonTextColumns ?? [], file.structColumns ?? [])} FROM read_parquet(${sqlString(file.path)})) p)`;
 }
 
-function parquetReplace(columns: readonly string[]): string {
-  if (columns.length === 0) return '';
-  return ` REPLACE (${columns.map((c) => `json(${quoteIdentifier(c)}) AS ${quoteIdentifier(c)}`).join(', ')})`;
+function parquetReplace(jsonText: readonly string[], structs: readonly string[]): string {
+  const replaced = [
+    ...jsonText.map((c) => `json(${quoteIdentifier(c)}) AS ${quoteIdentifier(c)}`),
+    // A JSON merge patch onto {} drops the null fields of every nested object (RFC 7396).
+    ...structs.map((c) => `json_merge_patch('{}', to_json(${quoteIdentifier(c)})) AS ${quoteIdentifier(c)}`),
+  ];
+  return replaced.length === 0 ? '' : ` REPLACE (${replaced.join(', ')})`;
 }
 
 const NUMBER = `('BIGINT', 'UBIGINT', 'DOUBLE')`;
