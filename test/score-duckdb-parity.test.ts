@@ -281,6 +281,21 @@ describe('score --engine duckdb on invalid files', () => {
     expect(duck.stderr).toContain(needle);
   });
 
+  it.each([
+    ['results', '[1, 2]'],
+    ['results', 'null'],
+    ['dataset', '"text"'],
+  ])('reports a %s line that is not an object once, not also each field it lacks', async (which, line) => {
+    const file = join(dir, `not-object-${which}-${line.length}`);
+    writeFileSync(`${file}-dataset.jsonl`, which === 'dataset' ? `${dataset}\n${line}\n` : dataset);
+    writeFileSync(`${file}-results.jsonl`, which === 'results' ? `${good.yn}\n${line}\n` : `${good.yn}\n`);
+    const duck = await score(['--dataset', `${file}-dataset.jsonl`, '--results', `${file}-results.jsonl`], 'duckdb');
+    expect(duck.code).toBe(1);
+    expect(duck.stderr).toContain(`expected a JSON object, got ${line}`);
+    expect(duck.stderr).not.toContain('missing');
+    expect(duck.stderr).toContain('invalid input (1 problem)');
+  });
+
   it('says which file is missing', async () => {
     const duck = await score(['--dataset', join(dir, 'nope.jsonl'), '--results', join(dir, 'nope2.jsonl')], 'duckdb');
     expect(duck.code).toBe(1);

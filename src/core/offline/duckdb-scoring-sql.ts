@@ -105,8 +105,15 @@ SELECT
 FROM raw`;
 }
 
+/** A line (row) that is not an object: its only problem, so the checks of its fields skip it. */
+const NOT_AN_OBJECT: Check = {
+  field: null,
+  bad: `t <> 'OBJECT'`,
+  message: `'expected a JSON object, got ' || line_preview`,
+};
+
 const DATASET_CHECKS: readonly Check[] = [
-  { field: null, bad: `t <> 'OBJECT'`, message: `'expected a JSON object, got ' || line_preview` },
+  NOT_AN_OBJECT,
   { field: null, bad: `repeated_key`, message: `'a key is repeated in one object (JSON would keep only the last)'` },
   {
     field: 'id',
@@ -264,7 +271,7 @@ const choiceShapeOk = `(ps_t = 'ARRAY' AND len(ps_types) = len(options) AND ${is
 const alignedSum = `list_reduce(aligned, lambda a, b: a + b)`;
 
 const RESULT_CHECKS: readonly Check[] = [
-  { field: null, bad: `t <> 'OBJECT'`, message: `'expected a JSON object, got ' || line_preview` },
+  NOT_AN_OBJECT,
   { field: null, bad: `repeated_key`, message: `'a key is repeated in one object (JSON would keep only the last)'` },
   {
     field: 'case_id',
@@ -337,11 +344,12 @@ function anyBad(checks: readonly Check[]): string {
   return checks.map((c) => `coalesce(${c.bad}, false)`).join('\n    OR ');
 }
 
+/** The row's problems; a row that is not an object has that one problem, not also every missing field. */
 function problemsList(checks: readonly Check[]): string {
-  const items = checks.map(
-    (c) =>
-      `CASE WHEN coalesce(${c.bad}, false) THEN {'field': ${c.field === null ? 'NULL' : sqlString(c.field)}, 'message': ${c.message}} END`,
-  );
+  const items = checks.map((c) => {
+    const bad = c === NOT_AN_OBJECT ? c.bad : `t = 'OBJECT' AND ${c.bad}`;
+    return `CASE WHEN coalesce(${bad}, false) THEN {'field': ${c.field === null ? 'NULL' : sqlString(c.field)}, 'message': ${c.message}} END`;
+  });
   return `list_filter([\n    ${items.join(',\n    ')}\n  ], lambda x: x IS NOT NULL)`;
 }
 
