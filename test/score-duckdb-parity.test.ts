@@ -296,6 +296,24 @@ describe('score --engine duckdb on invalid files', () => {
     expect(duck.stderr).toContain('invalid input (1 problem)');
   });
 
+  it('names the cases of a problem it finds in several (it has no line numbers to name)', async () => {
+    const file = join(dir, 'same-problem-cases');
+    writeFileSync(
+      `${file}-dataset.jsonl`,
+      ['yn-1', 'yn-2', 'yn-3'].map((id) => `{"id": "${id}", "kind": "yes_no", "correct": true}`).join('\n'),
+    );
+    writeFileSync(
+      `${file}-results.jsonl`,
+      ['yn-1', 'yn-2', 'yn-3']
+        .map((id) => `{"case_id": "${id}", "model": "m", "decision": {"probability": 2}}`)
+        .join('\n'),
+    );
+    const duck = await score(['--dataset', `${file}-dataset.jsonl`, '--results', `${file}-results.jsonl`], 'duckdb');
+    expect(duck.code).toBe(1);
+    expect(duck.stderr).toContain('(the same problem in 3 cases: yn-1, yn-2, yn-3)');
+    expect(duck.stderr).not.toContain('lines');
+  });
+
   it('says which file is missing', async () => {
     const duck = await score(['--dataset', join(dir, 'nope.jsonl'), '--results', join(dir, 'nope2.jsonl')], 'duckdb');
     expect(duck.code).toBe(1);
