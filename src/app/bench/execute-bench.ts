@@ -349,6 +349,8 @@ async function sendAndFinish(
     intervals: options.statistics?.intervals ?? true,
     sample,
   });
+  // Kept beside the summary, so `runs show` gives the intervals without reading every decision.
+  if (store !== null && statistics.intervals !== null && !statistics.recomputed) keepStatistics(store, id, statistics);
   let written: string[] = [];
   let writeError: string | null = null;
   try {
@@ -513,6 +515,18 @@ function createClientOrUsageError(options: Parameters<typeof createSystemOneClie
   } catch (err) {
     if (err instanceof InvalidBaseUrlError) throw new UsageError(`--base-url: ${err.message}`);
     throw err;
+  }
+}
+
+/**
+ * Saves a finished run's statistics; a store that refuses the write (disk full) only costs
+ * `runs show` a recomputation from the decisions, so the finished run is not failed for it.
+ */
+function keepStatistics(store: RunStore, id: string, statistics: RunStatistics): void {
+  try {
+    store.saveStatistics(id, statistics);
+  } catch (err) {
+    if (!(err instanceof StoreWriteError)) throw err;
   }
 }
 

@@ -7,19 +7,20 @@ import { compareRuns, type RunComparison } from '../../core/bench/run-diff.js';
 import type { BenchRun } from '../../core/bench/run.js';
 import { DecidekitError } from '../../core/errors.js';
 import { openRunStore, type RunStore, type StoredRunHead } from '../../store/index.js';
-import type { StoreCheck } from '../../store/run-store.js';
+import type { StoreCheck, StoredRunInfo } from '../../store/run-store.js';
 import type { AskedBy } from '../../store/record-kind.js';
 import type { AuditStore } from '../../store/audit/audit-store.js';
 import type { ProbeStore } from '../../store/probe/probe-store.js';
 import { readStoreOverview, type StoreOverview } from '../../store/store-overview.js';
 import { statesOfRun } from './run-case-states.js';
 import { analyzeRun, type AnalyzedRun } from '../run-analysis.js';
-import type { ConventionChoice } from '../../core/bench/run-conventions.js';
+import { chooseConventions, type ConventionChoice } from '../../core/bench/run-conventions.js';
+import type { RunStatistics } from '../../core/bench/run-statistics.js';
 import { rankRuns, type LeaderboardRow } from '../../core/bench/leaderboard.js';
 import { isSameWork } from '../../core/bench/run-work.js';
 import { gateRuns, type GateResult } from '../../core/bench/run-gate.js';
 import type { StatMetric } from '../../core/stats/bootstrap.js';
-import { sameScoringConventions, type Conventions } from '../../core/stats/conventions.js';
+import { conventionsText, sameScoringConventions, type Conventions } from '../../core/stats/conventions.js';
 
 /** The ECE part of a set of conventions, the part a command line can change. */
 function describeEce(c: Conventions): string {
@@ -78,6 +79,47 @@ export async function deleteStoredRecord(storePath: string, prefix: string, aske
       return { kind: 'probe', id };
     });
   return { kind: 'run', id: deleteStoredRun(storePath, prefix, askedBy) };
+}
+
+/**
+ * One run as `runs show` shows it: head, configuration, summary and statistics under the
+ * run's own conventions with `choice` on top. Under its own conventions (seed included) a
+ * finished run's stored summary and statistics are read, or none with `intervals` off, and
+ * not one decision; other conventions, or a run with none stored (never finished, stored
+ * with --no-ci, or by an older decidekit), read every case to compute them (one at a time).
+ */
+export function readRunForShow(
+  storePath: string,
+  prefix: string,
+  askedBy: AskedBy,
+  choice: ConventionChoice,
+  intervals: boolean,
+): { readonly head: StoredRunHead; readonly run: StoredRunInfo; readonly statistics: RunStatistics } {
+  return withStore(storePath, (s) => {
+    const id = s.resolveId(prefix, askedBy);
+    const head = s.getHead(id);
+    const info = s.getRunInfo(id);
+    if (head === null || info === null)
+      throw new DecidekitError('unknown_run', `unknown run: ${id} disappeared from ${s.path} while reading`);
+    const chosen = chooseConventions(info.config, choice);
+    const flags = { conventionsRecorded: chosen.recorded, recomputed: false };
+    if (!chosen.recompute && info.summary.logLoss !== undefined) {
+      const { conventions } = chosen;
+      if (!intervals || conventions.bootstrapResamples === 0)
+        return {
+          head,
+          run: info,
+          statistics: { conventions, cases: info.summary.requests.total, intervals: null, eceNoise: null, ...flags },
+        };
+      const stored = s.getStatistics(id);
+      if (stored !== null && conventionsText(stored.conventions) === conventionsText(conventions))
+        return { head, run: info, statistics: { ...stored, ...flags } };
+    }
+    // Computed from the cases as they are read, one at a time (twice: summary, then sample).
+    const cases = { length: info.summary.requests.total, [Symbol.iterator]: () => s.iterateCases(id) };
+    const { run, statistics } = analyzeRun({ ...info, cases }, choice, { intervals });
+    return { head, run, statistics };
+  });
 }
 
 /** One run by id or unique id prefix; an unknown run or a missing store is an error. */
