@@ -80,6 +80,32 @@ describe('offline commands on hostile lines', () => {
     }
   });
 
+  it('bytes that are not UTF-8 are a located problem, not replacement characters in a model name', async () => {
+    const latin1 = (line: string): Buffer => Buffer.from(line, 'latin1');
+    const path = join(tmp, 'results-latin1.jsonl');
+    // "mé" in Latin-1: one byte 0xE9, which is not UTF-8.
+    const lines = GOOD.map((l) => latin1(l.replace('"model":"m"', '"model":"m\u00e9"')));
+    writeFileSync(path, Buffer.concat(lines.flatMap((l) => [l, Buffer.from('\n')])));
+    for (const argv of commands(path)) {
+      const r = await cli(argv);
+      expect({ argv: argv[0], code: r.code }).toEqual({ argv: argv[0], code: 1 });
+      expect(r.out + r.err).toContain('results-latin1.jsonl:1: not valid UTF-8');
+      expect(r.out + r.err).not.toContain('\ufffd');
+    }
+    const dataset = join(tmp, 'dataset-latin1.jsonl');
+    writeFileSync(
+      dataset,
+      latin1(
+        '{"id":"yn-1","kind":"yes_no","prompt":"caf\u00e9?","correct":true}\n{"id":"yn-2","kind":"yes_no","prompt":"th\u00e9?","correct":true}\n',
+      ),
+    );
+    const r = await cli(['score', '--dataset', dataset, '--results', write('results-ok.jsonl', GOOD.slice(0, 1))]);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(
+      'dataset-latin1.jsonl:1: not valid UTF-8 (save the file as UTF-8)\n  (the same problem on 2 lines: 1, 2)',
+    );
+  });
+
   it('a dataset line nested 5,000 deep is a located problem', async () => {
     const dataset = write('dataset-deep.jsonl', [
       '{"id":"yn-1","kind":"yes_no","correct":true}',

@@ -219,6 +219,14 @@ describe('decidekit actions', () => {
     );
   });
 
+  it('names each unknown action of a cost key, not one of them as "the same problem on 2 lines"', async () => {
+    const r = await withSpec({ ...base, costs: { 'x->y': 2 } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('costs key "x->y" names unknown action "x"');
+    expect(r.stderr).toContain('costs key "x->y" names unknown action "y"');
+    expect(r.stderr).not.toContain('lines');
+  });
+
   it('rejects a spec that is not JSON', async () => {
     const r = await withSpec('{"actions": [');
     expect(r.code).toBe(1);

@@ -159,6 +159,37 @@ describe('score --engine duckdb on seeded edge cases', () => {
   });
 });
 
+describe('score --engine duckdb on Parquet that DuckDB itself writes', () => {
+  it('reads struct columns as the default engine does: a null field is absent', async () => {
+    // COPY ... TO parquet from the bundled JSONL: `decision` becomes one struct whose
+    // `probabilities` has a field for every option of every choice case, null where the
+    // case has no such option.
+    const { DuckDBInstance } = await import('@duckdb/node-api');
+    const instance = await DuckDBInstance.create(':memory:');
+    const connection = await instance.connect();
+    const data = join(ROOT, 'data', 'moderation');
+    const parquet = join(dir, 'duckdb written results.parquet');
+    try {
+      await connection.run(
+        `COPY (SELECT * FROM read_json('${join(data, 'results-careful-1.jsonl')}')) TO '${parquet}' (FORMAT parquet)`,
+      );
+      const described = await connection.runAndReadAll(`DESCRIBE SELECT decision FROM '${parquet}'`);
+      expect(String(described.getRowObjectsJS()[0]!['column_type'])).toMatch(/^STRUCT\(.*probabilities STRUCT\(/);
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
+    const expected = await expectParity(['--dataset', join(data, 'dataset.jsonl'), '--results', parquet]);
+    const jsonl = await score(
+      ['--dataset', join(data, 'dataset.jsonl'), '--results', join(data, 'results-careful-1.jsonl'), '--json'],
+      'node',
+    );
+    const { results: _p, ...numbers } = expected;
+    const { results: _j, ...fromJsonl } = JSON.parse(jsonl.stdout) as Record<string, unknown>;
+    expectSameNumbers(numbers, fromJsonl);
+  });
+});
+
 describe('score --engine duckdb on invalid files', () => {
   const dataset = [
     '{"id": "yn-1", "kind": "yes_no", "correct": true}',
@@ -248,6 +279,39 @@ describe('score --engine duckdb on invalid files', () => {
     expect(duck.code).toBe(1);
     expect(duck.stderr).toContain(`${file}-dataset.jsonl`);
     expect(duck.stderr).toContain(needle);
+  });
+
+  it.each([
+    ['results', '[1, 2]'],
+    ['results', 'null'],
+    ['dataset', '"text"'],
+  ])('reports a %s line that is not an object once, not also each field it lacks', async (which, line) => {
+    const file = join(dir, `not-object-${which}-${line.length}`);
+    writeFileSync(`${file}-dataset.jsonl`, which === 'dataset' ? `${dataset}\n${line}\n` : dataset);
+    writeFileSync(`${file}-results.jsonl`, which === 'results' ? `${good.yn}\n${line}\n` : `${good.yn}\n`);
+    const duck = await score(['--dataset', `${file}-dataset.jsonl`, '--results', `${file}-results.jsonl`], 'duckdb');
+    expect(duck.code).toBe(1);
+    expect(duck.stderr).toContain(`expected a JSON object, got ${line}`);
+    expect(duck.stderr).not.toContain('missing');
+    expect(duck.stderr).toContain('invalid input (1 problem)');
+  });
+
+  it('names the cases of a problem it finds in several (it has no line numbers to name)', async () => {
+    const file = join(dir, 'same-problem-cases');
+    writeFileSync(
+      `${file}-dataset.jsonl`,
+      ['yn-1', 'yn-2', 'yn-3'].map((id) => `{"id": "${id}", "kind": "yes_no", "correct": true}`).join('\n'),
+    );
+    writeFileSync(
+      `${file}-results.jsonl`,
+      ['yn-1', 'yn-2', 'yn-3']
+        .map((id) => `{"case_id": "${id}", "model": "m", "decision": {"probability": 2}}`)
+        .join('\n'),
+    );
+    const duck = await score(['--dataset', `${file}-dataset.jsonl`, '--results', `${file}-results.jsonl`], 'duckdb');
+    expect(duck.code).toBe(1);
+    expect(duck.stderr).toContain('(the same problem in 3 cases: yn-1, yn-2, yn-3)');
+    expect(duck.stderr).not.toContain('lines');
   });
 
   it('says which file is missing', async () => {

@@ -1,5 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { open } from 'node:fs/promises';
+import { piecesOf } from '../core/text-pieces.js';
 import { DecidekitError } from '../core/errors.js';
 
 /** Writes an output file; a failure (permission, missing folder) is an error naming the file. */
@@ -32,5 +34,25 @@ export function writeFailureReason(path: string, err: unknown): string {
       return 'EROFS: a read-only file system';
     default:
       return code ?? 'write failed';
+  }
+}
+
+/**
+ * Writes an output file from pieces of text, in writes of about 32 K characters
+ * (`piecesOf`), so a long document is never one string; a failure is an error naming the file.
+ */
+export async function writeTextPieces(path: string, chunks: Iterable<string>, what: string): Promise<void> {
+  try {
+    const file = await open(path, 'w');
+    try {
+      for (const piece of piecesOf(chunks)) await file.write(piece);
+    } finally {
+      await file.close();
+    }
+  } catch (err) {
+    if (err instanceof DecidekitError) throw err;
+    throw new DecidekitError('write_failed', `cannot write ${what}: ${path} (${writeFailureReason(path, err)})`, {
+      cause: err,
+    });
   }
 }

@@ -57,16 +57,31 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
   }
 }
 
-/** One line per cause: a problem repeated on many lines is shown once, with its count and first lines. */
+/**
+ * One line per cause: a problem repeated on many lines is shown once, with its count and
+ * first lines. Problems without line numbers (DuckDB's readers, a JSON file such as the
+ * action spec) name their cases instead, or, with no case either, each different message.
+ */
 export function renderProblems(problems: readonly InputProblem[]): string[] {
-  return groupProblems(problems).map(({ first, lines }) => {
-    if (lines.length === 1) return formatProblem(first);
+  return groupProblems(problems).flatMap(({ first, lines, members }) => {
+    if (lines.length === 1) return [formatProblem(first)];
     const numbered = lines.filter((l): l is number => l !== null);
-    const shown = numbered.slice(0, 5).join(', ');
-    const more = numbered.length > 5 ? ` and ${numbered.length - 5} more` : '';
-    const unit = first.unit === 'row' ? 'rows' : 'lines';
-    return `${formatProblem(first)}\n  (the same problem on ${lines.length} ${unit}${numbered.length > 0 ? `: ${shown}${more}` : ''})`;
+    if (numbered.length > 0) {
+      const unit = first.unit === 'row' ? 'rows' : 'lines';
+      return [`${formatProblem(first)}\n  (the same problem on ${lines.length} ${unit}: ${firstFew(numbered)})`];
+    }
+    const cases = [...new Set(members.flatMap((p) => (p.caseId === undefined ? [] : [p.caseId])))];
+    if (cases.length > 1)
+      return [`${formatProblem(first)}\n  (the same problem in ${cases.length} cases: ${firstFew(cases)})`];
+    const texts = [...new Set(members.map(formatProblem))];
+    return texts.length === 1 ? [`${texts[0]}\n  (the same problem ${members.length} times)`] : texts;
   });
+}
+
+/** "1, 2, 3, 4, 5 and 31 more". */
+function firstFew(items: readonly (number | string)[]): string {
+  const more = items.length > 5 ? ` and ${items.length - 5} more` : '';
+  return `${items.slice(0, 5).join(', ')}${more}`;
 }
 
 function reportError(err: unknown, name: string, io: CliIo): number {

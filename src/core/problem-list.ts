@@ -48,17 +48,21 @@ export interface ProblemGroup {
   readonly first: InputProblem;
   /** Lines of the group's kept problems, in order (null for whole-file problems). */
   readonly lines: readonly (number | null)[];
+  /** The group's kept problems, in order (the first included). */
+  readonly members: readonly InputProblem[];
 }
 
 /** Groups kept problems by cause, in order of first appearance. */
 export function groupProblems(problems: readonly InputProblem[]): ProblemGroup[] {
-  const groups = new Map<string, { first: InputProblem; lines: (number | null)[] }>();
+  const groups = new Map<string, { first: InputProblem; lines: (number | null)[]; members: InputProblem[] }>();
   for (const p of problems) {
     const shape = p.message.replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/-?\d+(\.\d+)?(e[+-]?\d+)?/gi, '#');
     const key = `${p.file}\u0000${p.field ?? ''}\u0000${shape}`;
     const group = groups.get(key);
-    if (group) group.lines.push(p.line);
-    else groups.set(key, { first: p, lines: [p.line] });
+    if (group) {
+      group.lines.push(p.line);
+      group.members.push(p);
+    } else groups.set(key, { first: p, lines: [p.line], members: [p] });
   }
   return [...groups.values()];
 }

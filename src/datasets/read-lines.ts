@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { DecidekitError } from '../core/errors.js';
@@ -17,6 +18,14 @@ export interface ReadLinesOptions {
    * make the reader wait (back-pressure), or end the read early by resolving to false.
    */
   readonly beforeRead?: () => boolean | Promise<boolean>;
+}
+
+/**
+ * The text of `bytes[start, end)`, or null when those bytes are not valid UTF-8 (the
+ * line's reader reports it rather than read replacement characters into ids and names).
+ */
+export function utf8Text(bytes: Buffer, start: number, end: number): string | null {
+  return isUtf8(bytes.subarray(start, end)) ? bytes.toString('utf8', start, end) : null;
 }
 
 const LF = 0x0a;

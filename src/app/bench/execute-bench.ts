@@ -4,9 +4,8 @@
  * checkpointed before it is counted), finishes the run in the store and writes `--out`
  * reports. It prints nothing: progress and notes go to the callbacks, the result is data.
  */
-import { piecesOf } from '../../core/text-pieces.js';
 import { constants } from 'node:fs';
-import { access, lstat, mkdir, open, stat } from 'node:fs/promises';
+import { access, lstat, mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunProgress } from '../../core/bench/progress.js';
 import type { BenchCase, CaseResult } from '../../core/bench/case-result.js';
@@ -35,6 +34,7 @@ import { renderBenchHtml } from '../../reports/html/bench-html.js';
 import { renderBenchJsonChunks } from '../../reports/bench/bench-json.js';
 import { renderBenchMarkdownChunks } from '../../reports/bench/bench-markdown.js';
 import { CaseSpool } from './case-spool.js';
+import { writeTextPieces } from '../write-text-file.js';
 import { refuseKernelFolder } from '../../datasets/folders.js';
 import type { BenchStartLine } from '../../reports/bench/bench-messages.js';
 import {
@@ -376,6 +376,8 @@ async function sendAndFinish(
     intervals: options.statistics?.intervals ?? true,
     sample,
   });
+  // Kept beside the summary, so `runs show` gives the intervals without reading every decision.
+  if (store !== null && statistics.intervals !== null && !statistics.recomputed) keepStatistics(store, id, statistics);
   let written: string[] = [];
   let writeError: string | null = null;
   try {
@@ -492,22 +494,13 @@ export async function writeBenchReports(
   ];
   try {
     await mkdir(dir, { recursive: true });
-    for (const f of files) await writeChunks(f.path, f.chunks());
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'write failed';
     throw new DecidekitError('write_failed', `cannot write the reports into ${dir} (${code})`, { cause: err });
   }
+  // A file that cannot be written is named: `cannot write the report: DIR/RUN.md (EACCES)`.
+  for (const f of files) await writeTextPieces(f.path, f.chunks(), 'the report');
   return files.map((f) => f.path);
-}
-
-/** Pieces of text written to `path` in writes of about 32 K characters (`piecesOf`). */
-async function writeChunks(path: string, chunks: Iterable<string>): Promise<void> {
-  const file = await open(path, 'w');
-  try {
-    for (const piece of piecesOf(chunks)) await file.write(piece);
-  } finally {
-    await file.close();
-  }
 }
 
 /**
@@ -540,6 +533,18 @@ function createClientOrUsageError(options: Parameters<typeof createSystemOneClie
   } catch (err) {
     if (err instanceof InvalidBaseUrlError) throw new UsageError(`--base-url: ${err.message}`);
     throw err;
+  }
+}
+
+/**
+ * Saves a finished run's statistics; a store that refuses the write (disk full) only costs
+ * `runs show` a recomputation from the decisions, so the finished run is not failed for it.
+ */
+function keepStatistics(store: RunStore, id: string, statistics: RunStatistics): void {
+  try {
+    store.saveStatistics(id, statistics);
+  } catch (err) {
+    if (!(err instanceof StoreWriteError)) throw err;
   }
 }
 

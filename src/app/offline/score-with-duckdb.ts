@@ -130,14 +130,17 @@ function unreadable(path: string, hint: string): DecidekitError {
   return new DecidekitError('file_unreadable', `cannot read file: ${path} (${hint})`, { context: { file: path } });
 }
 
-/** A Parquet file's text columns that hold JSON (see PARQUET_JSON_TEXT_COLUMNS). */
+/** A Parquet file's text columns that hold JSON (see PARQUET_JSON_TEXT_COLUMNS) and its struct columns. */
 async function withJsonColumns(connection: Connection, file: OfflineSqlFile): Promise<OfflineSqlFile> {
   if (file.format !== 'parquet') return file;
   const columns = await reading(file, () => rowsOf(connection, parquetColumnsSql(file.path)));
   const jsonTextColumns = columns
     .filter((c) => PARQUET_JSON_TEXT_COLUMNS.includes(String(c['column_name'])) && c['column_type'] === 'VARCHAR')
     .map((c) => String(c['column_name']));
-  return { ...file, jsonTextColumns };
+  const structColumns = columns
+    .filter((c) => String(c['column_type']).startsWith('STRUCT('))
+    .map((c) => String(c['column_name']));
+  return { ...file, jsonTextColumns, structColumns };
 }
 
 async function rowsOf(connection: Connection, sql: string): Promise<Record<string, unknown>[]> {

@@ -13,7 +13,7 @@ import {
  * question set is unchanged. Otherwise undefined: the report is rendered without previews.
  */
 export async function statesOfRun(
-  run: BenchRun,
+  run: Pick<BenchRun, 'config'>,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<ReadonlyMap<string, string | object> | undefined> {
   const { dataset } = run.config;

@@ -4,7 +4,7 @@
  * re-rendering and exporting.
  */
 import { compareRuns, type RunComparison } from '../../core/bench/run-diff.js';
-import type { BenchRun } from '../../core/bench/run.js';
+import type { BenchRun, CaseSource, ReportedRun } from '../../core/bench/run.js';
 import { DecidekitError } from '../../core/errors.js';
 import { openRunStore, StoreDamagedError, type RunStore, type StoredRunHead } from '../../store/index.js';
 import type { StoreCheck } from '../../store/run-store.js';
@@ -15,12 +15,13 @@ import type { ProbeStore } from '../../store/probe/probe-store.js';
 import { readStoreOverview, type StoreOverview } from '../../store/store-overview.js';
 import { statesOfRun } from './run-case-states.js';
 import { analyzeRun, type AnalyzedRun } from '../run-analysis.js';
-import type { ConventionChoice } from '../../core/bench/run-conventions.js';
+import { chooseConventions, type ConventionChoice } from '../../core/bench/run-conventions.js';
+import type { RunStatistics } from '../../core/bench/run-statistics.js';
 import { rankRuns, type LeaderboardRow } from '../../core/bench/leaderboard.js';
 import { isSameWork } from '../../core/bench/run-work.js';
 import { gateRuns, type GateResult } from '../../core/bench/run-gate.js';
 import type { StatMetric } from '../../core/stats/bootstrap.js';
-import { sameScoringConventions, type Conventions } from '../../core/stats/conventions.js';
+import { conventionsText, sameScoringConventions, type Conventions } from '../../core/stats/conventions.js';
 
 /** The ECE part of a set of conventions, the part a command line can change. */
 function describeEce(c: Conventions): string {
@@ -102,6 +103,58 @@ export async function deleteStoredRecord(
       return { kind: 'probe', id };
     });
   return { kind: 'run', id: deleteStoredRun(storePath, prefix, askedBy, owner) };
+}
+
+/**
+ * One run made ready to show or re-report: head, configuration, summary and statistics
+ * under the run's own conventions with `choice` on top, and its cases as a source read from
+ * the store one at a time whenever it is iterated (a fresh read-only connection each time),
+ * so no run is held whole. Under its own conventions (seed included) a finished run's stored
+ * summary and statistics are used, or none with `intervals` off, and no case is read for
+ * them; other conventions, or a run with none stored (never finished, stored with
+ * --no-ci, or by an older decidekit), compute them from the cases.
+ */
+export function readRunAnalysis(
+  storePath: string,
+  prefix: string,
+  askedBy: AskedBy,
+  choice: ConventionChoice,
+  intervals: boolean,
+): { readonly head: StoredRunHead; readonly run: ReportedRun; readonly statistics: RunStatistics } {
+  const { head, info, stored } = withStore(storePath, (s) => {
+    const id = s.resolveId(prefix, askedBy);
+    const head = s.getHead(id);
+    const info = s.getRunInfo(id);
+    if (head === null || info === null)
+      throw new DecidekitError('unknown_run', `unknown run: ${id} disappeared from ${s.path} while reading`);
+    return { head, info, stored: s.getStatistics(id) };
+  });
+  const cases: CaseSource = {
+    length: info.summary.requests.total,
+    *[Symbol.iterator]() {
+      const reader = openRunStore(storePath, { mustExist: true, readOnly: true });
+      try {
+        yield* reader.iterateCases(info.id);
+      } finally {
+        reader.close();
+      }
+    },
+  };
+  const run: ReportedRun = { ...info, cases };
+  const chosen = chooseConventions(info.config, choice);
+  const flags = { conventionsRecorded: chosen.recorded, recomputed: false };
+  if (!chosen.recompute && info.summary.logLoss !== undefined) {
+    const { conventions } = chosen;
+    if (!intervals || conventions.bootstrapResamples === 0)
+      return {
+        head,
+        run,
+        statistics: { conventions, cases: cases.length, intervals: null, eceNoise: null, ...flags },
+      };
+    if (stored !== null && conventionsText(stored.conventions) === conventionsText(conventions))
+      return { head, run, statistics: { ...stored, ...flags } };
+  }
+  return { head, ...analyzeRun(run, choice, { intervals }) };
 }
 
 /** One run by id or unique id prefix; an unknown run or a missing store is an error. */
@@ -212,8 +265,8 @@ export function gateStoredRuns(
 }
 
 /**
- * A run ready to re-render: with its case states (for the Markdown trace's previews) when
- * asked for and its dataset is still at hand.
+ * A run ready to re-render (`readRunAnalysis`): with its case states (for the Markdown
+ * trace's previews) when asked for and its dataset is still at hand.
  */
 export async function readRunForReport(
   storePath: string,
@@ -222,11 +275,13 @@ export async function readRunForReport(
     readonly withStates: boolean;
     readonly env: Readonly<Record<string, string | undefined>>;
     readonly askedBy: AskedBy;
+    readonly choice: ConventionChoice;
+    readonly intervals: boolean;
   },
 ) {
-  const { run } = readStoredRun(storePath, prefix, options.askedBy);
-  const states = options.withStates ? await statesOfRun(run, options.env) : undefined;
-  return { run, states };
+  const analyzed = readRunAnalysis(storePath, prefix, options.askedBy, options.choice, options.intervals);
+  const states = options.withStates ? await statesOfRun(analyzed.run, options.env) : undefined;
+  return { ...analyzed, states };
 }
 
 function withStore<T>(path: string, use: (store: RunStore) => T): T {

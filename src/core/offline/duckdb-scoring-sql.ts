@@ -21,6 +21,11 @@ export interface OfflineSqlFile {
   readonly format: OfflineFileFormat;
   /** Parquet: text columns that hold JSON (e.g. `decision`), parsed before the row becomes JSON. */
   readonly jsonTextColumns?: readonly string[];
+  /**
+   * Parquet: struct columns. A struct has every field on every row, so its null fields count
+   * as absent (as the default engine reads them): they are left out of the row's JSON.
+   */
+  readonly structColumns?: readonly string[];
 }
 
 /**
@@ -43,12 +48,16 @@ function sqlDouble(x: number): string {
 export function jsonRowsSql(file: OfflineSqlFile): string {
   return file.format === 'jsonl'
     ? `(SELECT json AS v FROM read_json_objects(${sqlString(file.path)}, format = 'newline_delimited', maximum_object_size = 33554432))`
-    : `(SELECT to_json(p) AS v FROM (SELECT *${parquetReplace(file.jsonTextColumns ?? [])} FROM read_parquet(${sqlString(file.path)})) p)`;
+    : `(SELECT to_json(p) AS v FROM (SELECT *${parquetReplace(file.jsonTextColumns ?? [], file.structColumns ?? [])} FROM read_parquet(${sqlString(file.path)})) p)`;
 }
 
-function parquetReplace(columns: readonly string[]): string {
-  if (columns.length === 0) return '';
-  return ` REPLACE (${columns.map((c) => `json(${quoteIdentifier(c)}) AS ${quoteIdentifier(c)}`).join(', ')})`;
+function parquetReplace(jsonText: readonly string[], structs: readonly string[]): string {
+  const replaced = [
+    ...jsonText.map((c) => `json(${quoteIdentifier(c)}) AS ${quoteIdentifier(c)}`),
+    // A JSON merge patch onto {} drops the null fields of every nested object (RFC 7396).
+    ...structs.map((c) => `json_merge_patch('{}', to_json(${quoteIdentifier(c)})) AS ${quoteIdentifier(c)}`),
+  ];
+  return replaced.length === 0 ? '' : ` REPLACE (${replaced.join(', ')})`;
 }
 
 const NUMBER = `('BIGINT', 'UBIGINT', 'DOUBLE')`;
@@ -96,8 +105,15 @@ SELECT
 FROM raw`;
 }
 
+/** A line (row) that is not an object: its only problem, so the checks of its fields skip it. */
+const NOT_AN_OBJECT: Check = {
+  field: null,
+  bad: `t <> 'OBJECT'`,
+  message: `'expected a JSON object, got ' || line_preview`,
+};
+
 const DATASET_CHECKS: readonly Check[] = [
-  { field: null, bad: `t <> 'OBJECT'`, message: `'expected a JSON object, got ' || line_preview` },
+  NOT_AN_OBJECT,
   { field: null, bad: `repeated_key`, message: `'a key is repeated in one object (JSON would keep only the last)'` },
   {
     field: 'id',
@@ -255,7 +271,7 @@ const choiceShapeOk = `(ps_t = 'ARRAY' AND len(ps_types) = len(options) AND ${is
 const alignedSum = `list_reduce(aligned, lambda a, b: a + b)`;
 
 const RESULT_CHECKS: readonly Check[] = [
-  { field: null, bad: `t <> 'OBJECT'`, message: `'expected a JSON object, got ' || line_preview` },
+  NOT_AN_OBJECT,
   { field: null, bad: `repeated_key`, message: `'a key is repeated in one object (JSON would keep only the last)'` },
   {
     field: 'case_id',
@@ -328,11 +344,12 @@ function anyBad(checks: readonly Check[]): string {
   return checks.map((c) => `coalesce(${c.bad}, false)`).join('\n    OR ');
 }
 
+/** The row's problems; a row that is not an object has that one problem, not also every missing field. */
 function problemsList(checks: readonly Check[]): string {
-  const items = checks.map(
-    (c) =>
-      `CASE WHEN coalesce(${c.bad}, false) THEN {'field': ${c.field === null ? 'NULL' : sqlString(c.field)}, 'message': ${c.message}} END`,
-  );
+  const items = checks.map((c) => {
+    const bad = c === NOT_AN_OBJECT ? c.bad : `t = 'OBJECT' AND ${c.bad}`;
+    return `CASE WHEN coalesce(${bad}, false) THEN {'field': ${c.field === null ? 'NULL' : sqlString(c.field)}, 'message': ${c.message}} END`;
+  });
   return `list_filter([\n    ${items.join(',\n    ')}\n  ], lambda x: x IS NOT NULL)`;
 }
 

@@ -13,7 +13,7 @@ import { isFiniteNumber, isNonEmptyString, isRecord, preview, type JsonRecord } 
 import { ProblemList } from '../../core/problem-list.js';
 import { isCanonicalUtf8, KIND_CHOICE, KIND_SCORE, KIND_YES_NO, OfflineCaseTable } from './fast/case-table.js';
 import { ByteCursor, encodeKeys } from './fast/fast-json.js';
-import { readLineBytes } from '../read-lines.js';
+import { readLineBytes, utf8Text } from '../read-lines.js';
 import { BadJsonValue, isParquetFile, readParquetRows, requireColumns } from '../parquet-rows.js';
 
 export interface OfflineDataset {
@@ -87,7 +87,7 @@ export async function loadOfflineDataset(path: string): Promise<OfflineDataset> 
   const fast = new FastCaseReader(table);
   const check = caseChecker(path, problems, table);
 
-  const slow = (line: string, lineNumber: number): void => {
+  const slow = (line: string | null, lineNumber: number): void => {
     const value = parseJsonLine(line, lineNumber, path, problems);
     if (value === NOT_JSON) return;
     check(value, lineNumber);
@@ -109,8 +109,8 @@ export async function loadOfflineDataset(path: string): Promise<OfflineDataset> 
         lineNumber,
       );
     } else {
-      const line = bytes.toString('utf8', start, end);
-      if (!isBlank(line)) slow(line, lineNumber);
+      const line = utf8Text(bytes, start, end);
+      if (line === null || !isBlank(line)) slow(line, lineNumber);
     }
   });
   if (table.size === 0 && problems.count === 0)
@@ -289,12 +289,12 @@ export class FastCaseReader {
           if (kind === -1) return false;
           break;
         case C_PROMPT:
-          if (!cur.string()) return false;
+          if (!this.utf8String()) return false;
           prompt = this.table.promptOf(bytes, cur.strStart, cur.strEnd, cur.strAscii);
           break;
         case C_GROUP:
         case C_FIELD: {
-          if (!cur.string() || cur.strEnd === cur.strStart) return false;
+          if (!this.utf8String() || cur.strEnd === cur.strStart) return false;
           if (k === C_GROUP) group = cur.stringValue();
           else field = cur.stringValue();
           break;
@@ -302,7 +302,7 @@ export class FastCaseReader {
         case C_CORRECT: {
           const c = cur.peek();
           if (c === 0x22) {
-            if (!cur.string()) return false;
+            if (!this.utf8String()) return false;
             correctStart = cur.strStart;
             correctEnd = cur.strEnd;
           } else if (c === 0x74 || c === 0x66) {
@@ -370,6 +370,12 @@ export class FastCaseReader {
   }
 
   /** A list of 2+ distinct non-empty strings, shared with earlier identical lists; -1 to bail out. */
+  /** Reads a string that is valid UTF-8; anything else goes the slow way, which reports bytes that are not. */
+  private utf8String(): boolean {
+    const cur = this.cur;
+    return cur.string() && isCanonicalUtf8(cur.buf, cur.strStart, cur.strEnd, cur.strAscii);
+  }
+
   private readOptions(): number {
     const cur = this.cur;
     if (cur.peek() !== 0x5b) return -1;
@@ -378,7 +384,7 @@ export class FastCaseReader {
     let n = 0;
     if (cur.peek() !== 0x5d) {
       for (;;) {
-        if (!cur.string() || cur.strEnd === cur.strStart) return -1;
+        if (!this.utf8String() || cur.strEnd === cur.strStart) return -1;
         n++;
         if (cur.eat(0x2c)) continue;
         break;
@@ -583,7 +589,12 @@ export const NOT_JSON: unique symbol = Symbol('not JSON');
  * Strict JSON of one line of `path`: a syntax error, nesting deeper than MAX_JSON_DEPTH or a
  * repeated key becomes that line's problem.
  */
-export function parseJsonLine(line: string, lineNumber: number, path: string, problems: ProblemList): unknown {
+/** Parses one line; `null` is a line whose bytes are not valid UTF-8 (a problem, as invalid JSON is). */
+export function parseJsonLine(line: string | null, lineNumber: number, path: string, problems: ProblemList): unknown {
+  if (line === null) {
+    problems.add({ file: path, line: lineNumber, message: 'not valid UTF-8 (save the file as UTF-8)' });
+    return NOT_JSON;
+  }
   const r = parseStrictJson(line);
   if (r.ok) return r.value;
   problems.add({ file: path, line: lineNumber, message: jsonProblemMessage(r) });

@@ -23,7 +23,7 @@ import {
 import { KIND_CHOICE, KIND_YES_NO, type OfflineCaseTable } from './fast/case-table.js';
 import { caseTableOf, NOT_JSON, parseJsonLine, reportBadJson, type OfflineDataset } from './dataset.js';
 import { isParquetFile, readParquetRows, requireColumns } from '../parquet-rows.js';
-import { readLineBytes } from '../read-lines.js';
+import { readLineBytes, utf8Text } from '../read-lines.js';
 import { startResultsSplit, type ResultsSplit, type ResultsSplitOptions } from './fast/results-split.js';
 import {
   LINE_BLANK,
@@ -141,7 +141,7 @@ async function streamResults(
 
   /** `row` when reading Parquet: problems and messages then name rows. */
   let unit: 'row' | undefined;
-  const slow = (line: string, lineNumber: number): void => {
+  const slow = (line: string | null, lineNumber: number): void => {
     const value = parseJsonLine(line, lineNumber, path, problems);
     if (value === NOT_JSON) return;
     check(value, lineNumber);
@@ -221,7 +221,7 @@ async function streamResults(
     if (status === LINE_BLANK) return;
     lines++;
     if (status === LINE_FAST && fastFromBatch(one, 0, preparser.model, lineNumber, bytes)) return;
-    slow(bytes.toString('utf8', start, end), lineNumber);
+    slow(utf8Text(bytes, start, end), lineNumber);
   };
 
   /** Scratch probabilities in option order, one array per number of options. */

@@ -5,7 +5,7 @@
 import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { defineCommand, flag, oneOf, text, type CommandSpec } from '../../define-command.js';
-import { colourEnabled } from '../../io.js';
+import { colourEnabled, writeInPieces } from '../../io.js';
 import { storePathOf } from '../../locations.js';
 import { conventionChoiceOf, statisticsOptions } from '../../statistics-options.js';
 import { storeOption } from '../../shared-options.js';
@@ -58,21 +58,22 @@ options and --seed recompute the run from its stored decisions under other conve
   async run({ values, positionals: [prefix] }, io) {
     const { readRunForReport } = await import('../../../app/runs/stored-runs.js');
     const format = values.format ?? formatOfFile(values.out);
-    const stored = await readRunForReport(storePathOf(values.store, io), prefix!, {
+    const { run, statistics, states } = await readRunForReport(storePathOf(values.store, io), prefix!, {
       withStates: format === 'markdown',
       env: io.env,
       askedBy: { command: name, storeArg: values.store },
+      choice: conventionChoiceOf(values),
+      intervals: !values['no-ci'],
     });
-    const states = stored.states;
-    const { analyzeRun } = await import('../../../app/run-analysis.js');
-    const { run, statistics } = analyzeRun(stored.run, conventionChoiceOf(values), { intervals: !values['no-ci'] });
     const redactHost = values.redact;
     const toFile = values.out !== undefined;
-    let text: string;
+    // The JSON and Markdown documents hold every decision: rendered in pieces as the cases
+    // are read from the store, and written as they come.
+    let chunks: Iterable<string>;
     if (format === 'json') {
-      const { renderBenchJson } = await import('../../../reports/bench/bench-json.js');
+      const { renderBenchJsonChunks } = await import('../../../reports/bench/bench-json.js');
       const { REDACTED_HOST } = await import('../../../reports/bench/bench-describe.js');
-      text = renderBenchJson(
+      chunks = renderBenchJsonChunks(
         redactHost
           ? { ...run, config: { ...run.config, endpoint: { ...run.config.endpoint, host: REDACTED_HOST } } }
           : run,
@@ -80,28 +81,30 @@ options and --seed recompute the run from its stored decisions under other conve
       );
     } else if (format === 'html') {
       const { renderBenchHtml } = await import('../../../reports/html/bench-html.js');
-      text = renderBenchHtml(run, { redactHost, statistics });
+      chunks = [renderBenchHtml(run, { redactHost, statistics })];
     } else if (format === 'markdown') {
-      const { renderBenchMarkdown } = await import('../../../reports/bench/bench-markdown.js');
-      text = renderBenchMarkdown(run, { redactHost, statistics, ...(states ? { states } : {}) });
+      const { renderBenchMarkdownChunks } = await import('../../../reports/bench/bench-markdown.js');
+      chunks = renderBenchMarkdownChunks(run, { redactHost, statistics, ...(states ? { states } : {}) });
     } else {
       const { renderBenchTerminal } = await import('../../../reports/bench/bench-terminal.js');
-      text = renderBenchTerminal(run, {
-        colour: !toFile && colourEnabled(io.stdout, io.env),
-        redactHost,
-        statistics,
-        ...(io.stdout.columns === undefined ? {} : { width: io.stdout.columns }),
-      });
+      chunks = [
+        renderBenchTerminal(run, {
+          colour: !toFile && colourEnabled(io.stdout, io.env),
+          redactHost,
+          statistics,
+          ...(io.stdout.columns === undefined ? {} : { width: io.stdout.columns }),
+        }),
+      ];
     }
     if (!toFile) {
-      io.stdout.write(text);
+      await writeInPieces(io.stdout, chunks);
       return 0;
     }
     const given = resolve(io.cwd, values.out!);
     // Into a folder: <run>.<format>, as bench --out names its reports.
     const out = isFolder(given) ? join(given, `${run.id}.${REPORT_EXTENSIONS[format]}`) : given;
-    const { writeTextFile } = await import('../../../app/write-text-file.js');
-    writeTextFile(out, text, 'report');
+    const { writeTextPieces } = await import('../../../app/write-text-file.js');
+    await writeTextPieces(out, chunks, 'report');
     io.stderr.write(`decidekit ${name}: ${format} report of run ${run.id} written to ${out}\n`);
     return 0;
   },

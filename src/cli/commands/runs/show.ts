@@ -43,14 +43,14 @@ other conventions.`,
       );
       return 0;
     }
-    const { readStoredRun } = await import('../../../app/runs/stored-runs.js');
-    const stored = readStoredRun(storePathOf(values.store, io), prefix!, {
-      command: 'runs show',
-      storeArg: values.store,
-    });
-    const { analyzeRun } = await import('../../../app/run-analysis.js');
-    const { run, statistics } = analyzeRun(stored.run, conventionChoiceOf(values), { intervals: !values['no-ci'] });
-    const head = stored.head;
+    const { readRunAnalysis } = await import('../../../app/runs/stored-runs.js');
+    const { head, run, statistics } = readRunAnalysis(
+      storePathOf(values.store, io),
+      prefix!,
+      { command: 'runs show', storeArg: values.store },
+      conventionChoiceOf(values),
+      !values['no-ci'],
+    );
     const { renderRunShow, renderRunShowJson } = await import('../../../reports/runs/runs-show.js');
     io.stdout.write(
       values.json

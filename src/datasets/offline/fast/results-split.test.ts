@@ -168,6 +168,17 @@ describe('results split between two readers', () => {
     for (const mainShare of SHARES) expect(await read(invalid, { mode: 'inline', mainShare })).toEqual(one);
   });
 
+  it('reports a line that is not UTF-8 wherever the file is split, as one reader does', async () => {
+    const lines = resultsLines(false).map((l) => Buffer.from(l));
+    const at = Math.floor(lines.length * 0.97); // in the part the pre-parse reads at every share
+    lines[at] = Buffer.concat([lines[at]!.subarray(0, 20), Buffer.from([0xff]), lines[at]!.subarray(20)]);
+    const path = join(dir, 'not-utf8.jsonl');
+    writeFileSync(path, Buffer.concat(lines.flatMap((l) => [l, Buffer.from('\n')])));
+    const one = (await read(path, { mode: 'off' })) as { problems: string[] };
+    expect(one.problems).toEqual([`${path}:${at + 1}: not valid UTF-8 (save the file as UTF-8)`]);
+    for (const mainShare of SHARES) expect(await read(path, { mode: 'inline', mainShare })).toEqual(one);
+  });
+
   it('gives the same summary as one reader', async () => {
     const one = await scoreResults(valid, dataset, { threshold: 0.4 }, { mode: 'off' });
     for (const mainShare of SHARES)

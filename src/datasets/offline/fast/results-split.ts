@@ -7,6 +7,7 @@
 import { existsSync, openSync, readSync, closeSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, Worker } from 'node:worker_threads';
+import { utf8Text } from '../../read-lines.js';
 import { preparseResultLines, ResultBatch } from './results-preparse.js';
 import type { PreparseMessage, PreparseWorkerData } from './results-worker.js';
 
@@ -35,8 +36,8 @@ export interface ResultsSplit {
   next(): Promise<{ batch: ResultBatch; last: boolean; model: string | null }>;
   /** Hands a batch that was read back for reuse. */
   giveBack(batch: ResultBatch): void;
-  /** The text of a line (for the slow path), read again from the file. */
-  lineText(fileOffset: number, length: number): string;
+  /** The text of a line (for the slow path), read again from the file; null when it is not valid UTF-8. */
+  lineText(fileOffset: number, length: number): string | null;
   close(): Promise<void>;
 }
 
@@ -90,7 +91,7 @@ function lineStartAfter(path: string, at: number): number {
   }
 }
 
-function lineReader(path: string): { lineText(at: number, length: number): string; close(): void } {
+function lineReader(path: string): { lineText(at: number, length: number): string | null; close(): void } {
   let fd = -1;
   return {
     lineText(at, length) {
@@ -102,7 +103,7 @@ function lineReader(path: string): { lineText(at: number, length: number): strin
         if (n === 0) break;
         got += n;
       }
-      return buf.toString('utf8', 0, got);
+      return utf8Text(buf, 0, got);
     },
     close() {
       if (fd !== -1) closeSync(fd);
