@@ -57,7 +57,7 @@ describe('runs check', () => {
       expect(readFileSync(broken).equals(before)).toBe(true);
       // Other commands still point here.
       expect((await runCliInProcess(['runs', 'list', '--store', broken])).stderr).toContain(
-        `see 'decidekit runs check --store ${broken}'`,
+        `check it with: decidekit runs check --store ${broken};`,
       );
     }
   });

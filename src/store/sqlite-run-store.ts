@@ -15,6 +15,7 @@ import {
 import type { RunStatistics } from '../core/bench/run-statistics.js';
 import type { BenchSummary } from '../core/bench/summary.js';
 import { DecidekitError } from '../core/errors.js';
+import { shellWord } from '../core/shell-word.js';
 import type { QuestionType } from '../core/question.js';
 import { fingerprintOf } from './fingerprint.js';
 import { createRunId } from './run-id.js';
@@ -1099,7 +1100,7 @@ class SqliteRunStore implements RunStore {
     const p = prefix.trim();
     if (p === '')
       throw new UnknownRunError(
-        `unknown run: an empty run id was given (see 'decidekit runs list --store ${this.path}')`,
+        `unknown run: an empty run id was given (see: decidekit runs list --store ${shellWord(this.path)})`,
         { path: this.path },
       );
     if (this.reading(() => this.statements.exactId.get(p)) !== undefined) return p;

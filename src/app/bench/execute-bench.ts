@@ -7,6 +7,7 @@
 import { constants } from 'node:fs';
 import { access, lstat, mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { shellWord } from '../../core/shell-word.js';
 import type { RunProgress } from '../../core/bench/progress.js';
 import type { BenchCase, CaseResult } from '../../core/bench/case-result.js';
 import { isFiltered, type BenchRun, type CaseSource, type ReportedRun } from '../../core/bench/run.js';
@@ -315,7 +316,7 @@ async function sendAndFinish(
     await client.close();
     return {
       kind: 'stopped',
-      message: `${err.message}; the run is interrupted${runId === null ? '' : `: resume with: decidekit bench --resume ${runId} --store ${err.path}`}`,
+      message: `${err.message}; the run is interrupted${runId === null ? '' : `: resume with: decidekit bench --resume ${runId} --store ${shellWord(err.path)}`}`,
     };
   }
   options.onSent?.();
