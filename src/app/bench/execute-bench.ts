@@ -13,7 +13,13 @@ import type { BenchCase, CaseResult } from '../../core/bench/case-result.js';
 import { isFiltered, type BenchRun, type CaseSource, type ReportedRun } from '../../core/bench/run.js';
 import { RunAccumulator } from '../../core/bench/run-accumulator.js';
 import { DecidekitError, UsageError } from '../../core/errors.js';
-import { createSystemOneClient, elapsedMsOf, failureOf, isRunStopping } from '../../protocol/client/client.js';
+import {
+  createSystemOneClient,
+  elapsedMsOf,
+  failureOf,
+  isCaseSpecificRejection,
+  isRunStopping,
+} from '../../protocol/client/client.js';
 import { InvalidBaseUrlError } from '../../protocol/client/errors.js';
 import { startReferenceServer, type ReferenceServer } from '../../protocol/server/server.js';
 import { scanBenchDataset, type ScannedBenchDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';
@@ -285,6 +291,7 @@ async function sendAndFinish(
       parallel: plan.parallel,
       failureOf,
       isRunStopping,
+      isCaseSpecificRejection,
       elapsedMsOf,
       signal: options.signal,
       now: options.now,
@@ -343,7 +350,7 @@ async function sendAndFinish(
       kind: 'stopped',
       message:
         reason === 'rejected'
-          ? `the server rejected the first ${outcome.finishedCases} requests the same way: ${failureOf(error).message} (check --model and the server's log)`
+          ? `${outcome.finishedCases === 1 ? 'the server rejected the only request' : `the server rejected the first ${outcome.finishedCases} requests the same way`}: ${failureOf(error).message} (check --model and the server's log)`
           : why,
     };
   }
