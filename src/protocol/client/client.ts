@@ -355,7 +355,7 @@ export function createSystemOneClient(options: SystemOneClientOptions): SystemOn
             context,
             json.problem === 'syntax'
               ? `the body is not valid JSON (starts ${JSON.stringify(bodyPreview(res.body, secrets, 40))})`
-              : `the body is ${safeServerText(json.message, secrets)}`,
+              : `the body: ${safeServerText(json.message, secrets)}`,
           );
         }
         // Reasons quote the server's values (cut to a preview): scrub them before they are cut.
