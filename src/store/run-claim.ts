@@ -53,12 +53,13 @@ export function claimRun(
 ): RunClaim {
   const path = runClaimPath(storePath, runId);
   const content = `${JSON.stringify({ pid: owner.pid, host: owner.host, since } satisfies ClaimFile)}\n`;
+  // Twice at most: a second EEXIST means another process took over the same stale claim first.
   for (let attempt = 0; ; attempt++) {
     let fd: number;
     try {
       fd = openSync(path, 'wx');
     } catch (err) {
-      if (!(err instanceof Error && 'code' in err && err.code === 'EEXIST') || attempt > 0)
+      if (!(err instanceof Error && 'code' in err && err.code === 'EEXIST'))
         throw new DecidekitError(
           'store_write_failed',
           `cannot claim run ${runId}: ${path} (${err instanceof Error && 'code' in err ? String(err.code) : 'write failed'}); the folder of the run store must be writable`,
@@ -66,7 +67,7 @@ export function claimRun(
         );
       // An unreadable claim may be one being written this instant: it counts as held.
       const holder = readClaim(path);
-      if (holder === null || holder.host !== owner.host || owner.isAlive(holder.pid))
+      if (attempt > 0 || holder === null || holder.host !== owner.host || owner.isAlive(holder.pid))
         throw busy(runId, path, holder, advice);
       // Its process is gone (killed outright): take it over.
       rmSync(path, { force: true });
