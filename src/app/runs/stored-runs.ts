@@ -5,7 +5,7 @@
  */
 import { compareRuns, refuseIncomparable, type RunComparison } from '../../core/bench/run-diff.js';
 import type { BenchRun, CaseSource, ReportedRun } from '../../core/bench/run.js';
-import { DecidekitError } from '../../core/errors.js';
+import { DecidekitError, UsageError } from '../../core/errors.js';
 import { openRunStore, StoreDamagedError, type RunStore, type StoredRunHead } from '../../store/index.js';
 import type { StoreCheck } from '../../store/run-store.js';
 import type { AskedBy } from '../../store/record-kind.js';
@@ -239,8 +239,18 @@ export function readStoredRunsToCompare(
   return { analyzed, rows: rankRuns(analyzed), sameWork, paired };
 }
 
+const ordinal = (n: number): string => (n === 1 ? 'first' : n === 2 ? 'second' : n === 3 ? 'third' : `${n}th`);
+
 /** Every run under the same conventions; refused when their stored conventions differ and nothing recomputes them. */
 function analyzeToCompare(runs: readonly OpenedRun[], options: CompareOptions): AnalyzedRun[] {
+  // One run given twice (by two prefixes, say) would only be compared with itself.
+  runs.forEach(({ run }, i) => {
+    const first = runs.findIndex((r) => r.run.id === run.id);
+    if (first !== i)
+      throw new UsageError(
+        `the ${ordinal(first + 1)} and ${ordinal(i + 1)} runs given are the same run ${run.id}: give each run once`,
+      );
+  });
   for (const other of runs.slice(1)) refuseIncomparable(runs[0]!.run, other.run, options.force);
   const analyzed = runs.map((r) => analyzeOpenedRun(r, options.choice ?? {}, options.intervals !== false));
   const first = analyzed[0]!;

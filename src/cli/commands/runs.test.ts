@@ -232,6 +232,20 @@ describe.concurrent('decidekit runs compare', () => {
   it('needs two runs', async () => {
     expect((await cli(['runs', 'compare', baseline().id, '--store', storePath])).code).toBe(2);
   });
+
+  it('refuses one run given twice (also by two prefixes), for compare and gate', async () => {
+    const id = baseline().id;
+    for (const argv of [
+      ['runs', 'compare', id, id.slice(0, 17)],
+      ['runs', 'compare', better().id, id, id],
+      ['runs', 'gate', '--baseline', id, '--candidate', id],
+    ]) {
+      const r = await cli([...argv, '--store', storePath]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`are the same run ${id}: give each run once`);
+      expect(r.stdout).toBe('');
+    }
+  });
 });
 
 describe.concurrent('decidekit runs report', () => {
