@@ -15,6 +15,7 @@ import {
   defineCommandGroup,
   flag,
   integer,
+  MAX_LABEL_CHARACTERS,
   list,
   oneOf,
   parseCommandLine,
@@ -340,3 +341,16 @@ function fakeIo() {
     out: () => stdout,
   };
 }
+
+describe('labels', () => {
+  it(`refuses a --label over ${MAX_LABEL_CHARACTERS} characters before any work, for bench and audit`, async () => {
+    for (const command of ['bench', 'audit']) {
+      const r = await runCliInProcess([command, '--no-store', '--label', 'é'.repeat(MAX_LABEL_CHARACTERS + 1)]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(
+        `--label is ${MAX_LABEL_CHARACTERS + 1} characters long; at most ${MAX_LABEL_CHARACTERS}`,
+      );
+      expect(r.stdout).toBe('');
+    }
+  });
+});

@@ -61,8 +61,16 @@ interface ValueSettings<T> {
 /** A string value; absent is `undefined` unless a default is given. */
 export function text(hint: string, help: string): Option<string | undefined>;
 export function text(hint: string, help: string, settings: ValueSettings<string> & { default: string }): Option<string>;
-export function text(hint: string, help: string, settings: ValueSettings<string>): Option<string | undefined>;
-export function text(hint: string, help: string, settings: ValueSettings<string> = {}): Option<string | undefined> {
+export function text(
+  hint: string,
+  help: string,
+  settings: ValueSettings<string> & { readonly maxLength?: number },
+): Option<string | undefined>;
+export function text(
+  hint: string,
+  help: string,
+  settings: ValueSettings<string> & { readonly maxLength?: number } = {},
+): Option<string | undefined> {
   return {
     kind: 'value',
     hint,
@@ -73,10 +81,16 @@ export function text(hint: string, help: string, settings: ValueSettings<string>
       if (raw === undefined) return settings.default;
       const value = raw as string;
       if (value === '') throw new UsageError(`--${name} needs a value (${hint})`);
+      const length = [...value].length;
+      if (settings.maxLength !== undefined && length > settings.maxLength)
+        throw new UsageError(`--${name} is ${length} characters long; at most ${settings.maxLength}`);
       return value;
     },
   };
 }
+
+/** The longest run or audit label: it titles reports and fills a `runs list` column. */
+export const MAX_LABEL_CHARACTERS = 200;
 
 /** One of a fixed set of words. */
 export function oneOf<const W extends string>(hint: string, words: readonly W[], help: string): Option<W | undefined>;

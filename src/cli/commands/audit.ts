@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import type { AuditRequest } from '../../app/audit/plan-audit.js';
-import { defineCommand, flag, oneOf, text } from '../define-command.js';
+import { defineCommand, flag, MAX_LABEL_CHARACTERS, oneOf, text } from '../define-command.js';
 import { colourEnabled, interruptedExitCode } from '../io.js';
 import { keptInStoreOptions, keptStorePathOf } from '../shared-options.js';
 import { TOOL_VERSION } from '../version.js';
@@ -34,7 +34,7 @@ key reaches the judge.`,
     }),
     model: text('NAME', 'sent as "model"; with the embedded server, the built-in model (default judge)'),
     ...keptInStoreOptions('audit'),
-    label: text('TEXT', "a label shown in 'decidekit runs list'"),
+    label: text('TEXT', "a label shown in 'decidekit runs list'", { maxLength: MAX_LABEL_CHARACTERS }),
     resume: text('RUN', 'complete a stored audit: judge only what is not finished'),
     'order-probe': flag('ask every audit again with the options reversed; report flip rates'),
     out: text('DIR', 'write <audit>.json and <audit>.md into DIR'),

@@ -1,6 +1,14 @@
 import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
-import { decimal, defineCommand, flag, integer, MAX_TIMER_SECONDS, text } from '../define-command.js';
+import {
+  decimal,
+  defineCommand,
+  flag,
+  integer,
+  MAX_LABEL_CHARACTERS,
+  MAX_TIMER_SECONDS,
+  text,
+} from '../define-command.js';
 import { given } from '../given.js';
 import { cacheDirOf } from '../locations.js';
 import {
@@ -38,7 +46,7 @@ benchmarks its default model on the bundled synthetic sample.`,
     }),
     out: text('DIR', 'write <run>.json, <run>.md and <run>.html into DIR'),
     ...keptInStoreOptions('run'),
-    label: text('TEXT', "a label shown in 'decidekit runs list'"),
+    label: text('TEXT', "a label shown in 'decidekit runs list'", { maxLength: MAX_LABEL_CHARACTERS }),
     resume: text(
       'RUN',
       "continue a stored run: send only the cases without a saved answer;\ndataset, filters, server and model default to the run's own",
