@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { open } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { open, rename, rm } from 'node:fs/promises';
 import { piecesOf } from '../core/text-pieces.js';
 import { DecidekitError } from '../core/errors.js';
 
@@ -39,17 +40,22 @@ export function writeFailureReason(path: string, err: unknown): string {
 
 /**
  * Writes an output file from pieces of text, in writes of about 32 K characters
- * (`piecesOf`), so a long document is never one string; a failure is an error naming the file.
+ * (`piecesOf`), so a long document is never one string. It is written beside `path` under a
+ * temporary name and renamed into place once complete: an interrupted write never leaves a
+ * partial report where the report was. A failure is an error naming the file.
  */
 export async function writeTextPieces(path: string, chunks: Iterable<string>, what: string): Promise<void> {
+  const partial = `${path}.partial-${randomBytes(4).toString('hex')}`;
   try {
-    const file = await open(path, 'w');
+    const file = await open(partial, 'wx');
     try {
       for (const piece of piecesOf(chunks)) await file.write(piece);
     } finally {
       await file.close();
     }
+    await rename(partial, path);
   } catch (err) {
+    await rm(partial, { force: true });
     if (err instanceof DecidekitError) throw err;
     throw new DecidekitError('write_failed', `cannot write ${what}: ${path} (${writeFailureReason(path, err)})`, {
       cause: err,

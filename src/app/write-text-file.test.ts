@@ -1,0 +1,42 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DecidekitError } from '../core/errors.js';
+import { writeTextPieces } from './write-text-file.js';
+
+let dir = '';
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'decidekit-write-pieces-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('writeTextPieces', () => {
+  it('writes the pieces in order and leaves only the file', async () => {
+    const path = join(dir, 'report.md');
+    await writeTextPieces(path, ['# A\n', 'x'.repeat(100_000), '\nend\n'], 'the report');
+    expect(readFileSync(path, 'utf8')).toBe(`# A\n${'x'.repeat(100_000)}\nend\n`);
+    expect(readdirSync(dir)).toEqual(['report.md']);
+  });
+
+  it('keeps the earlier file whole when the pieces fail midway, and leaves no partial file', async () => {
+    const path = join(dir, 'report.md');
+    await writeTextPieces(path, ['old report\n'], 'the report');
+    function* failing(): Generator<string> {
+      yield 'new start\n'.repeat(10_000);
+      throw new DecidekitError('store_unreadable', 'the store went away');
+    }
+    await expect(writeTextPieces(path, failing(), 'the report')).rejects.toThrow('the store went away');
+    expect(readFileSync(path, 'utf8')).toBe('old report\n');
+    expect(readdirSync(dir)).toEqual(['report.md']);
+  });
+
+  it('names a folder given as the file, in words, and leaves nothing behind', async () => {
+    const path = join(dir, 'out');
+    mkdirSync(path);
+    const err = await writeTextPieces(path, ['x'], 'the report').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DecidekitError);
+    expect((err as Error).message).toContain(`cannot write the report: ${path} (EISDIR: a folder, not a file`);
+    expect(readdirSync(dir)).toEqual(['out']);
+  });
+});
