@@ -33,7 +33,7 @@ describe('checkStoreLocation', () => {
     const folder = join(dir, 'folder');
     mkdirSync(folder);
     expect(() => checkStoreLocation(folder)).toThrow(
-      `the run store must be a regular file: ${folder} is a folder (pass --store a file path, e.g. ${join(folder, 'runs.sqlite')})`,
+      `the run store must be a regular file: ${folder} is a folder (pass --store a file path, e.g. --store ${join(folder, 'runs.sqlite')})`,
     );
   });
 

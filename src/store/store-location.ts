@@ -3,6 +3,7 @@
  * before anything is created, because creating folders under /proc makes Node's recursive
  * mkdir loop forever, and SQLite on a device or a kernel file fails in odd ways.
  */
+import { shellWord } from '../core/shell-word.js';
 import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { kernelLocationOf } from '../datasets/folders.js';
@@ -28,6 +29,6 @@ export function checkStoreLocation(path: string): void {
   }
   if (kind !== null)
     throw new UsageError(
-      `the run store must be a regular file: ${path} is ${kind} (pass --store a file path, e.g. ${join(path, 'runs.sqlite')})`,
+      `the run store must be a regular file: ${path} is ${kind} (pass --store a file path, e.g. --store ${shellWord(join(path, 'runs.sqlite'))})`,
     );
 }
