@@ -133,6 +133,8 @@ export async function verifyBenchDataset(source: DatasetSource): Promise<Verifie
     }
     case 'file': {
       const read = await scanCaseFile(where.path);
+      if (read.entries.length === 0)
+        throw new InvalidInputError([{ file: where.path, line: null, message: 'no cases (the file holds no rows)' }]);
       return {
         info: await fileInfo(where.path, DEFAULT_SPLIT),
         location: where.path,
