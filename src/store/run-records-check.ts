@@ -4,7 +4,7 @@
  * each compared with what was stored. Pure: the store reads, this compares.
  */
 import type { CaseResult } from '../core/bench/case-result.js';
-import type { BenchRun } from '../core/bench/run.js';
+import type { ReportedRun } from '../core/bench/run.js';
 import { scoreDecision } from '../core/decision-score.js';
 import type { RunHeadline, StoredRunStatus } from './run-store.js';
 import { summarizeRun } from './run-summary.js';
@@ -101,7 +101,7 @@ function caseProblems(c: CaseResult): string[] {
 
 /** Problems in a run as read back; empty when it agrees with itself. */
 export function checkRunRecords(
-  run: BenchRun,
+  run: ReportedRun,
   stored: {
     readonly status: StoredRunStatus;
     /** False while the run is running (its summary is computed on reading). */
@@ -113,12 +113,11 @@ export function checkRunRecords(
   const problems: string[] = [];
   if (stored.caseCount !== run.config.caseIds.length)
     problems.push(`case count ${stored.caseCount}, but ${run.config.caseIds.length} cases in its configuration`);
-  const decisionProblems = run.cases.flatMap(caseProblems);
-  problems.push(...decisionProblems.slice(0, MAX_DIFFERENCES));
-  if (decisionProblems.length > MAX_DIFFERENCES)
-    problems.push(
-      `and ${decisionProblems.length - MAX_DIFFERENCES} more decisions that do not agree with their scores`,
-    );
+  let decisionProblems = 0;
+  for (const c of run.cases)
+    for (const problem of caseProblems(c)) if (decisionProblems++ < MAX_DIFFERENCES) problems.push(problem);
+  if (decisionProblems > MAX_DIFFERENCES)
+    problems.push(`and ${decisionProblems - MAX_DIFFERENCES} more decisions that do not agree with their scores`);
   if (run.durationMs !== null && !(run.durationMs >= 0)) problems.push(`duration ${run.durationMs} ms`);
   if (stored.status === 'running') {
     if (stored.summaryStored) problems.push('a running run with a stored summary');

@@ -530,7 +530,7 @@ function prepareStatements(db: Database.Database) {
       `SELECT ${CASE_DIGEST_COLUMNS.join(', ')}, digest FROM cases WHERE run_id = ? AND digest IS NOT NULL ORDER BY position`,
     ),
     digestDecisions: db.prepare(
-      `SELECT ${DECISION_DIGEST_COLUMNS.join(', ')} FROM decisions WHERE run_id = ? ORDER BY case_id, position`,
+      `SELECT ${DECISION_DIGEST_COLUMNS.join(', ')} FROM decisions WHERE run_id = ? AND case_id = ? ORDER BY position`,
     ),
     insertDecision:
       db.prepare(`INSERT INTO decisions (run_id, case_id, position, question_id, type, answers_json, gold_label,
@@ -1025,41 +1025,43 @@ class SqliteRunStore implements RunStore {
       const row = this.statements.head.get(id) as RunRow | undefined;
       if (!row) throw this.unknown(id);
       const base = { id, status: STATUSES.has(row.status) ? row.status : null, savedCases: row.saved_cases };
-      let run: BenchRun;
+      let problems: string[];
+      let configured: number;
       try {
-        run = this.getRun(id)!;
+        // The cases are read as they are checked (twice: their records, then the summary).
+        const info = this.getRunInfo(id)!;
+        configured = info.config.caseIds.length;
+        const cases = { length: row.saved_cases, [Symbol.iterator]: () => this.iterateCases(id) };
+        problems = checkRunRecords(
+          { ...info, cases },
+          {
+            status: row.status,
+            summaryStored: row.summary_json !== null,
+            headline: headlineOf(row),
+            caseCount: row.case_count,
+          },
+        );
       } catch (err) {
         if (err instanceof StoreDamagedError) return { ...base, problems: [err.detail] };
         throw err;
       }
-      const problems = checkRunRecords(run, {
-        status: row.status,
-        summaryStored: row.summary_json !== null,
-        headline: headlineOf(row),
-        caseCount: row.case_count,
-      });
       problems.push(...this.changedCases(id));
       const outside = (this.statements.outsideCaseSet.all({ id }) as { case_id: string }[]).map((r) => r.case_id);
       if (outside.length > 0) problems.push(`saved cases outside the run's case set: ${outside.join(', ')}`);
       const planned = (this.statements.plannedCount.get(id) as { n: number }).n;
-      if (planned !== run.config.caseIds.length)
-        problems.push(`${planned} case positions stored for ${run.config.caseIds.length} cases in the configuration`);
+      if (planned !== configured)
+        problems.push(`${planned} case positions stored for ${configured} cases in the configuration`);
       return { ...base, problems };
     }, id);
   }
 
   /** Cases whose rows no longer match the digest written with them. */
   private changedCases(id: string): string[] {
-    const decisions = new Map<string, Record<string, unknown>[]>();
-    for (const d of this.statements.digestDecisions.all(id) as Record<string, unknown>[]) {
-      const key = String(d['case_id']);
-      const list = decisions.get(key);
-      if (list === undefined) decisions.set(key, [d]);
-      else list.push(d);
-    }
+    // Case by case, so a run of any size is checked without holding its rows.
     const changed: string[] = [];
-    for (const c of this.statements.digestCases.all(id) as Record<string, unknown>[]) {
-      if (caseDigest(c, decisions.get(String(c['case_id'])) ?? []) !== c['digest']) changed.push(String(c['case_id']));
+    for (const c of this.statements.digestCases.iterate(id) as Iterable<Record<string, unknown>>) {
+      const decisions = this.statements.digestDecisions.all(id, c['case_id']) as Record<string, unknown>[];
+      if (caseDigest(c, decisions) !== c['digest']) changed.push(String(c['case_id']));
     }
     return changed.length === 0
       ? []

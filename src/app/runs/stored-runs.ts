@@ -3,7 +3,7 @@
  * the run store (opened for each call and closed again) for listing, showing, comparing,
  * re-rendering and exporting.
  */
-import { compareRuns, type RunComparison } from '../../core/bench/run-diff.js';
+import { compareRuns, refuseIncomparable, type RunComparison } from '../../core/bench/run-diff.js';
 import type { BenchRun, CaseSource, ReportedRun } from '../../core/bench/run.js';
 import { DecidekitError } from '../../core/errors.js';
 import { openRunStore, type RunStore, type StoredRunHead } from '../../store/index.js';
@@ -81,22 +81,21 @@ export async function deleteStoredRecord(storePath: string, prefix: string, aske
   return { kind: 'run', id: deleteStoredRun(storePath, prefix, askedBy) };
 }
 
+/** A stored run without its cases in memory: see `openStoredRun`. */
+export interface OpenedRun {
+  readonly head: StoredRunHead;
+  /** Its cases a source read from the store one at a time whenever it is iterated. */
+  readonly run: ReportedRun;
+  /** The statistics kept with it (`RunStore.saveStatistics`), or null. */
+  readonly stored: RunStatistics | null;
+}
+
 /**
- * One run made ready to show or re-report: head, configuration, summary and statistics
- * under the run's own conventions with `choice` on top, and its cases as a source read from
- * the store one at a time whenever it is iterated (a fresh read-only connection each time),
- * so no run is held whole. Under its own conventions (seed included) a finished run's stored
- * summary and statistics are used, or none with `intervals` off, and no case is read for
- * them; other conventions, or a run with none stored (never finished, stored with
- * --no-ci, or by an older decidekit), compute them from the cases.
+ * A run by id or unique prefix, its cases left in the store: they are read one at a time,
+ * from a fresh read-only connection, each time the source is iterated, so no run is held
+ * whole however large.
  */
-export function readRunAnalysis(
-  storePath: string,
-  prefix: string,
-  askedBy: AskedBy,
-  choice: ConventionChoice,
-  intervals: boolean,
-): { readonly head: StoredRunHead; readonly run: ReportedRun; readonly statistics: RunStatistics } {
+export function openStoredRun(storePath: string, prefix: string, askedBy: AskedBy): OpenedRun {
   const { head, info, stored } = withStore(storePath, (s) => {
     const id = s.resolveId(prefix, askedBy);
     const head = s.getHead(id);
@@ -116,21 +115,40 @@ export function readRunAnalysis(
       }
     },
   };
-  const run: ReportedRun = { ...info, cases };
-  const chosen = chooseConventions(info.config, choice);
+  return { head, run: { ...info, cases }, stored };
+}
+
+/**
+ * An opened run's numbers under its own conventions with `choice` on top. Under its own
+ * conventions (seed included) its stored summary and statistics are used, or none with
+ * `intervals` off, and no case is read for them; other conventions, or a run with none
+ * stored (never finished, stored with --no-ci, or by an older decidekit), compute them
+ * from the cases (`analyzeRun`).
+ */
+export function analyzeOpenedRun(opened: OpenedRun, choice: ConventionChoice, intervals: boolean): AnalyzedRun {
+  const { run, stored } = opened;
+  const chosen = chooseConventions(run.config, choice);
   const flags = { conventionsRecorded: chosen.recorded, recomputed: false };
-  if (!chosen.recompute && info.summary.logLoss !== undefined) {
+  if (!chosen.recompute && run.summary.logLoss !== undefined) {
     const { conventions } = chosen;
     if (!intervals || conventions.bootstrapResamples === 0)
-      return {
-        head,
-        run,
-        statistics: { conventions, cases: cases.length, intervals: null, eceNoise: null, ...flags },
-      };
+      return { run, statistics: { conventions, cases: run.cases.length, intervals: null, eceNoise: null, ...flags } };
     if (stored !== null && conventionsText(stored.conventions) === conventionsText(conventions))
-      return { head, run, statistics: { ...stored, ...flags } };
+      return { run, statistics: { ...stored, ...flags } };
   }
-  return { head, ...analyzeRun(run, choice, { intervals }) };
+  return analyzeRun(run, choice, { intervals });
+}
+
+/** One run made ready to show or re-report (`openStoredRun`, then `analyzeOpenedRun`). */
+export function readRunAnalysis(
+  storePath: string,
+  prefix: string,
+  askedBy: AskedBy,
+  choice: ConventionChoice,
+  intervals: boolean,
+): { readonly head: StoredRunHead } & AnalyzedRun {
+  const opened = openStoredRun(storePath, prefix, askedBy);
+  return { head: opened.head, ...analyzeOpenedRun(opened, choice, intervals) };
 }
 
 /** One run by id or unique id prefix; an unknown run or a missing store is an error. */
@@ -162,7 +180,7 @@ export function compareStoredRuns(
   prefixB: string,
   options: CompareOptions,
 ): RunComparison {
-  const runs = withStore(storePath, (s) => [prefixA, prefixB].map((p) => requireRun(s, p, options.askedBy).run));
+  const runs = [prefixA, prefixB].map((p) => openStoredRun(storePath, p, options.askedBy));
   const [a, b] = analyzeToCompare(runs, options);
   return compareRuns(a!.run, b!.run, {
     force: options.force,
@@ -180,8 +198,8 @@ export function readStoredRunsToCompare(
   storePath: string,
   prefixes: readonly string[],
   options: CompareOptions,
-): { analyzed: AnalyzedRun<BenchRun>[]; rows: LeaderboardRow[]; sameWork: boolean; paired: RunComparison | null } {
-  const runs = withStore(storePath, (s) => prefixes.map((p) => requireRun(s, p, options.askedBy).run));
+): { analyzed: AnalyzedRun[]; rows: LeaderboardRow[]; sameWork: boolean; paired: RunComparison | null } {
+  const runs = prefixes.map((p) => openStoredRun(storePath, p, options.askedBy));
   const analyzed = analyzeToCompare(runs, options);
   const sameWork = analyzed.every((r) => isSameWork(analyzed[0]!.run.config, r.run.config));
   // Two runs: also the paired comparison of the second against the first.
@@ -198,9 +216,9 @@ export function readStoredRunsToCompare(
 }
 
 /** Every run under the same conventions; refused when their stored conventions differ and nothing recomputes them. */
-function analyzeToCompare(runs: readonly BenchRun[], options: CompareOptions): AnalyzedRun<BenchRun>[] {
-  for (const other of runs.slice(1)) compareRuns(runs[0]!, other, { force: options.force, intervals: false });
-  const analyzed = runs.map((r) => analyzeRun(r, options.choice ?? {}, { intervals: options.intervals !== false }));
+function analyzeToCompare(runs: readonly OpenedRun[], options: CompareOptions): AnalyzedRun[] {
+  for (const other of runs.slice(1)) refuseIncomparable(runs[0]!.run, other.run, options.force);
+  const analyzed = runs.map((r) => analyzeOpenedRun(r, options.choice ?? {}, options.intervals !== false));
   const first = analyzed[0]!;
   for (const other of analyzed.slice(1)) {
     if (sameScoringConventions(first.statistics.conventions, other.statistics.conventions)) continue;

@@ -140,7 +140,7 @@ export function scoreCase(
 }
 
 /** The models the answered requests said answered them, sorted; empty when none named one. */
-export function answeredModelsOf(cases: readonly CaseResult[]): string[] {
+export function answeredModelsOf(cases: Iterable<CaseResult>): string[] {
   const names = new Set<string>();
   for (const c of cases)
     if (c.request.status === 'answered' && c.request.model !== undefined) names.add(c.request.model);

@@ -3,7 +3,7 @@
  * one ranking rule of core/stats/accuracy-ranking.ts. A run whose accuracy interval overlaps
  * the leader's is marked tied with it: on this many cases the data cannot tell them apart.
  */
-import type { BenchRun } from './run.js';
+import type { ReportedRun } from './run.js';
 import type { HeadlineMetric, RunStatistics } from './run-statistics.js';
 import type { Interval } from '../stats/bootstrap.js';
 import { rankByAccuracy } from '../stats/accuracy-ranking.js';
@@ -24,7 +24,7 @@ export interface LeaderboardRow {
 
 /** Rows in rank order; runs of equal accuracy keep the order given. */
 export function rankRuns(
-  runs: ReadonlyArray<{ readonly run: BenchRun; readonly statistics: RunStatistics }>,
+  runs: ReadonlyArray<{ readonly run: ReportedRun; readonly statistics: RunStatistics }>,
 ): LeaderboardRow[] {
   const ranked = rankByAccuracy(runs, {
     accuracyOf: (r) => r.run.summary.accuracy,

@@ -1,5 +1,5 @@
 import type { Decision, FailureKind } from './case-result.js';
-import type { BenchRun } from './run.js';
+import type { ReportedRun } from './run.js';
 import type { MetricGroup, RunStatus } from './summary.js';
 import type { QuestionType } from '../question.js';
 import { DecidekitError } from '../errors.js';
@@ -123,17 +123,20 @@ function viewOf(d: Decision): DecisionView {
 const decisionKey = (caseId: string, questionId: string) => JSON.stringify([caseId, questionId]);
 
 /**
- * Run B against run A: headline metrics and per-question metrics side by side with deltas
- * (b - a), and every decision whose correctness changed. Every number is taken from the
- * runs' summaries or decisions; nothing is rescored. Runs of different models on the same
- * work compare; runs of different work are refused, naming each difference, unless `force`.
+ * Refuses (`not_comparable`) two runs of different work, naming each difference, or a run
+ * stopped before all its cases, unless `force`; says whether their fingerprints and work
+ * are the same. Reads no case.
  */
-export function compareRuns(a: BenchRun, b: BenchRun, options: CompareRunsOptions = {}): RunComparison {
+export function refuseIncomparable(
+  a: Pick<ReportedRun, 'id' | 'fingerprint' | 'config' | 'cases'>,
+  b: Pick<ReportedRun, 'id' | 'fingerprint' | 'config' | 'cases'>,
+  force = false,
+): { readonly sameFingerprint: boolean; readonly sameWork: boolean } {
   const sameFingerprint = a.fingerprint === b.fingerprint;
   // The fingerprint decides "same work" through its dataset, case and question parts; the
   // model and endpoint are what a comparison is for, so they may differ.
   const sameWork = sameFingerprint || isSameWork(a.config, b.config);
-  if (!sameWork && options.force !== true) {
+  if (!sameWork && force !== true) {
     const reasons = workDifferences(a.config, b.config, {
       was: 'A',
       now: 'B',
@@ -149,13 +152,25 @@ export function compareRuns(a: BenchRun, b: BenchRun, options: CompareRunsOption
   // A run that was stopped early answered another set of decisions: its averages are not
   // comparable with a whole run's even under the same fingerprint.
   const partial = [a, b].filter((r) => r.cases.length < r.config.caseIds.length);
-  if (partial.length > 0 && options.force !== true) {
+  if (partial.length > 0 && force !== true) {
     throw new DecidekitError(
       'not_comparable',
       `cannot compare runs ${a.id} and ${b.id}: ${partial.map((r) => `${r.id} has ${r.cases.length} of ${r.config.caseIds.length} cases`).join('; ')} (resume it with 'decidekit bench --resume', or compare anyway with --force)`,
       { context: { a: a.id, b: b.id } },
     );
   }
+  return { sameFingerprint, sameWork };
+}
+
+/**
+ * Run B against run A: headline metrics and per-question metrics side by side with deltas
+ * (b - a), and every decision whose correctness changed. Every number is taken from the
+ * runs' summaries or decisions; nothing is rescored. Runs of different models on the same
+ * work compare; runs of different work are refused, naming each difference, unless `force`.
+ * The cases are read in passes (run B's decisions kept as compact views), never held whole.
+ */
+export function compareRuns(a: ReportedRun, b: ReportedRun, options: CompareRunsOptions = {}): RunComparison {
+  const { sameFingerprint, sameWork } = refuseIncomparable(a, b, options.force);
   const conventions = options.conventions ?? DEFAULT_CONVENTIONS;
   const sa = a.summary;
   const sb = b.summary;
@@ -183,8 +198,8 @@ export function compareRuns(a: BenchRun, b: BenchRun, options: CompareRunsOption
     };
   });
 
-  const inB = new Map<string, Decision>();
-  for (const c of b.cases) for (const d of c.decisions) inB.set(decisionKey(c.caseId, d.questionId), d);
+  const inB = new Map<string, DecisionView>();
+  for (const c of b.cases) for (const d of c.decisions) inB.set(decisionKey(c.caseId, d.questionId), viewOf(d));
   const changed: ChangedDecision[] = [];
   let fixed = 0;
   let broken = 0;
@@ -198,7 +213,7 @@ export function compareRuns(a: BenchRun, b: BenchRun, options: CompareRunsOption
       if (other === undefined) continue;
       shared++;
       const before = viewOf(d);
-      const after = viewOf(other);
+      const after = other;
       if (before.predicted !== after.predicted || before.error !== after.error) predictionsChanged++;
       if (before.correct === after.correct) continue;
       if (after.correct) fixed++;
@@ -215,7 +230,7 @@ export function compareRuns(a: BenchRun, b: BenchRun, options: CompareRunsOption
     }
   }
   const decisionsB = inB.size;
-  const side = (run: BenchRun, decisions: number): ComparedRun => ({
+  const side = (run: ReportedRun, decisions: number): ComparedRun => ({
     id: run.id,
     createdAt: run.createdAt,
     label: run.label,

@@ -4,7 +4,7 @@
  * plots of accuracy against p50 latency and against cost per correct decision with the
  * Pareto front drawn. Numbers come from each run's summary; the front from `paretoFront`.
  */
-import { digestOf, type BenchRun } from '../../core/bench/run.js';
+import { digestOf, type ReportedRun } from '../../core/bench/run.js';
 import { histogramOf } from '../../core/histogram.js';
 import { paretoFront } from '../../core/pareto.js';
 import { answeredModelsOf } from '../../core/bench/case-result.js';
@@ -32,12 +32,12 @@ export interface RunsCompareHtmlOptions {
 const num = numberCell;
 
 /** Names that tell runs apart: the run's label or model, with its id when two runs share a name. */
-export function runNames(runs: readonly BenchRun[]): string[] {
+export function runNames(runs: readonly ReportedRun[]): string[] {
   const names = runs.map((r) => describeRunName(r, answeredModelsOf(r.cases)));
   return names.map((n, i) => (names.filter((m) => m === n).length > 1 ? `${n} · ${runs[i]!.id}` : n));
 }
 
-export function renderRunsCompareHtml(runs: readonly BenchRun[], options: RunsCompareHtmlOptions = {}): string {
+export function renderRunsCompareHtml(runs: readonly ReportedRun[], options: RunsCompareHtmlOptions = {}): string {
   const names = runNames(runs);
   const out: string[] = [];
   out.push(`<header><h1>Comparison of ${runs.length} benchmark runs</h1>`);
@@ -231,9 +231,9 @@ export function renderRunsCompareHtml(runs: readonly BenchRun[], options: RunsCo
 function tradeOff(
   id: string,
   title: string,
-  runs: readonly BenchRun[],
+  runs: readonly ReportedRun[],
   names: readonly string[],
-  xOf: (r: BenchRun) => number | null,
+  xOf: (r: ReportedRun) => number | null,
   xLabel: string,
   formatX: (v: number) => string,
   none: string,
@@ -269,7 +269,7 @@ function tradeOff(
 
 /** The leaderboard: rank, run, each headline metric with its 95% interval, and ties with the leader. */
 function renderLeaderboardSection(
-  runs: readonly BenchRun[],
+  runs: readonly ReportedRun[],
   names: readonly string[],
   board: NonNullable<RunsCompareHtmlOptions['leaderboard']>,
 ): string {
