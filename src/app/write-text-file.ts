@@ -2,14 +2,16 @@ import { writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { piecesOf } from '../core/text-pieces.js';
 import { DecidekitError } from '../core/errors.js';
+import { fileErrorWords } from '../core/file-error-words.js';
 
 /** Writes an output file; a failure (permission, missing folder) is an error naming the file. */
 export function writeTextFile(path: string, text: string, what: string): void {
   try {
     writeFileSync(path, text);
   } catch (err) {
-    const reason = err instanceof Error && 'code' in err ? String(err.code) : 'write failed';
-    throw new DecidekitError('write_failed', `cannot write ${what}: ${path} (${reason})`, { cause: err });
+    throw new DecidekitError('write_failed', `cannot write ${what}: ${path} (${fileErrorWords(err, 'write failed')})`, {
+      cause: err,
+    });
   }
 }
 
@@ -27,7 +29,8 @@ export async function writeTextPieces(path: string, chunks: Iterable<string>, wh
     }
   } catch (err) {
     if (err instanceof DecidekitError) throw err;
-    const reason = err instanceof Error && 'code' in err ? String(err.code) : 'write failed';
-    throw new DecidekitError('write_failed', `cannot write ${what}: ${path} (${reason})`, { cause: err });
+    throw new DecidekitError('write_failed', `cannot write ${what}: ${path} (${fileErrorWords(err, 'write failed')})`, {
+      cause: err,
+    });
   }
 }

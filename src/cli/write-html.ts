@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { DecidekitError } from '../core/errors.js';
 import { refuseKernelFolder } from '../datasets/folders.js';
 import type { CliIo } from './io.js';
+import { fileErrorWords } from '../core/file-error-words.js';
 
 /**
  * Writes an HTML report given with `--html FILE` / `--out FILE` (folders created), then
@@ -15,8 +16,13 @@ export async function writeHtmlReport(io: CliIo, file: string, html: string): Pr
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, html);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? 'write failed';
-    throw new DecidekitError('write_failed', `cannot write the HTML report ${file} (${code})`, { cause: err });
+    throw new DecidekitError(
+      'write_failed',
+      `cannot write the HTML report ${file} (${fileErrorWords(err, 'write failed')})`,
+      {
+        cause: err,
+      },
+    );
   }
   io.stderr.write(`HTML report written to ${file}\n`);
 }

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { refuseUnwritableOutFile } from '../../out-file.js';
 import { UsageError } from '../../../core/errors.js';
 import { defineCommand, oneOf, text } from '../../define-command.js';
 import { storePathOf } from '../../locations.js';
@@ -74,6 +75,7 @@ the current folder), only for a complete, unfiltered run on the real Typed Decis
       await exportStoredRun(storePath, prefix!, format, { kind: 'text', write: (t) => io.stdout.write(t) }, askedBy);
       return 0;
     }
+    await refuseUnwritableOutFile('--out', values.out, io.cwd);
     const out = resolve(io.cwd, values.out);
     const { runId, decisions } = await exportStoredRun(
       storePath,

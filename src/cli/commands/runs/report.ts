@@ -3,6 +3,7 @@
  * benchmark docs use), so the two can never drift apart.
  */
 import { resolve } from 'node:path';
+import { refuseUnwritableOutFile } from '../../out-file.js';
 import { defineCommand, flag, oneOf, text, type CommandSpec } from '../../define-command.js';
 import { colourEnabled, writeInPieces } from '../../io.js';
 import { storePathOf } from '../../locations.js';
@@ -51,6 +52,7 @@ options and --seed recompute the run from its stored decisions under other conve
   async run({ values, positionals: [prefix] }, io) {
     const { readRunForReport } = await import('../../../app/runs/stored-runs.js');
     const format = values.format ?? formatOfFile(values.out);
+    await refuseUnwritableOutFile('--out', values.out, io.cwd);
     const { run, statistics, states } = await readRunForReport(storePathOf(values.store, io), prefix!, {
       withStates: format === 'markdown',
       env: io.env,

@@ -1,0 +1,129 @@
+/**
+ * File errors are said in words ("it is a folder"), never as a raw code (EISDIR), and an
+ * output file option that names a folder is refused before any work, naming the option.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCliInProcess } from '../src/cli/test-support/in-process-cli.js';
+
+const DATA = join(import.meta.dirname, '..', 'data');
+const MODERATION = ['--dataset', join(DATA, 'moderation', 'dataset.jsonl')];
+const CAREFUL = join(DATA, 'moderation', 'results-careful-1.jsonl');
+const INBOX = join(DATA, 'inbox');
+
+const tmp = mkdtempSync(join(tmpdir(), 'decidekit-file-errors-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const folder = join(tmp, 'a-folder');
+mkdirSync(folder);
+const plainFile = join(tmp, 'a-file');
+writeFileSync(plainFile, 'x');
+
+const RAW_CODE = /\bE[A-Z]{3,}\b/;
+
+describe('output files checked before the work', () => {
+  const offline: [string, string[]][] = [
+    ['score', ['score', ...MODERATION, '--results', CAREFUL]],
+    ['compare', ['compare', ...MODERATION, '--results', CAREFUL]],
+    ['tune', ['tune', ...MODERATION, '--results', CAREFUL]],
+    [
+      'actions',
+      [
+        'actions',
+        '--dataset',
+        join(INBOX, 'dataset.jsonl'),
+        '--spec',
+        join(INBOX, 'spec.json'),
+        '--results',
+        join(INBOX, 'results-fieldsharp-1.jsonl'),
+      ],
+    ],
+  ];
+  for (const [name, argv] of offline) {
+    it(`${name} refuses --html naming a folder with a usage error, before scoring`, async () => {
+      const r = await runCliInProcess([...argv, '--html', folder]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`--html ${folder}: it is a folder`);
+      expect(r.stderr).not.toMatch(RAW_CODE);
+      expect(r.stdout).toBe('');
+    });
+  }
+
+  it('refuses --html under a plain file', async () => {
+    const r = await runCliInProcess([
+      'score',
+      ...MODERATION,
+      '--results',
+      CAREFUL,
+      '--html',
+      join(plainFile, 'r.html'),
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--html');
+    expect(r.stderr).toContain('a part of the path is a file, not a folder');
+    expect(r.stdout).toBe('');
+  });
+
+  it('still writes --html to a new file in a new folder', async () => {
+    const r = await runCliInProcess([
+      'score',
+      ...MODERATION,
+      '--results',
+      CAREFUL,
+      '--html',
+      join(tmp, 'new', 'r.html'),
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('HTML report written to');
+  });
+
+  it('runs report refuses --out naming a folder before it opens the store', async () => {
+    const r = await runCliInProcess(['runs', 'report', 'x', '--out', folder, '--store', join(tmp, 'no-store.db')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--out ${folder}: it is a folder`);
+  });
+
+  it('live refuses --record naming a folder in words', async () => {
+    const r = await runCliInProcess(['live', '--record', folder, '--base-url', 'http://127.0.0.1:1']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--record ${folder}: cannot be opened for appending (it is a folder)`);
+    expect(r.stderr).not.toMatch(RAW_CODE);
+  });
+});
+
+describe('input files that are folders', () => {
+  it('actions says the --spec is a folder', async () => {
+    const r = await runCliInProcess([
+      'actions',
+      '--dataset',
+      join(INBOX, 'dataset.jsonl'),
+      '--spec',
+      folder,
+      '--results',
+      join(INBOX, 'results-fieldsharp-1.jsonl'),
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`cannot read action spec: ${folder} (it is a folder)`);
+  });
+
+  it('audit says the --checks file is a folder', async () => {
+    const r = await runCliInProcess([
+      'audit',
+      '--transcripts',
+      join(DATA, 'audits', 'transcripts.jsonl'),
+      '--checks',
+      folder,
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`(it is a folder)`);
+    expect(r.stderr).not.toMatch(RAW_CODE);
+  });
+
+  for (const engine of ['node', 'duckdb'])
+    it(`score --engine ${engine} says the --dataset is a folder`, async () => {
+      const r = await runCliInProcess(['score', '--engine', engine, '--dataset', folder, '--results', CAREFUL]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`cannot read file: ${folder} (it is a folder)`);
+    });
+});
