@@ -190,6 +190,7 @@ async function checkResults(connection: Connection, file: OfflineSqlFile, thresh
     await connection.run(createScoredSql(threshold));
     const [check] = await rowsOf(connection, RESULTS_CHECK_SQL);
     const problems = new ProblemList();
+    if (Number(check!['rows']) === 0) problems.add({ file: file.path, line: null, message: 'no results in the file' });
     await addProblems(connection, file, problems, Number(check!['bad_rows']), resultsProblemsSql);
     if (Number(check!['repeated_ids']) > 0)
       for (const r of await rowsOf(connection, repeatedCaseIdsSql(DEFAULT_PROBLEM_CAP)))
