@@ -44,6 +44,7 @@ import {
   startRun,
   type BenchPlan,
   type BenchRequest,
+  type ResumableRun,
 } from './plan-bench.js';
 
 export interface ExecuteBenchOptions {
@@ -245,7 +246,9 @@ async function sendAndFinish(
     decisions: decisionsTotal,
   });
   const count = (result: CaseResult) => totals.add(result, positionOf.get(result.caseId) ?? positionOf.size);
-  for (const r of kept.values()) count(r);
+  // A resumed run's kept cases are counted from the store, one at a time.
+  if (kept.size > 0 && store !== null && runId !== null)
+    for (const r of store.iterateCases(runId)) if (kept.has(r.caseId)) count(r);
   const needCases = options.readCases === true || options.outDir !== undefined;
   const spool = store === null && needCases ? new CaseSpool(config.caseIds.length) : null;
   const dispose = () => spool?.dispose();
@@ -384,7 +387,7 @@ async function sendAndFinish(
 function caseQueueOf(
   dataset: Pick<ScannedBenchDataset, 'readCases'>,
   selected: readonly CaseEntry[],
-  kept: ReadonlyMap<string, unknown>,
+  kept: ReadonlySet<string>,
   states: Map<string, string | object> | null,
   parallel: number,
 ): { queue: CaseQueue; reader: CaseReader } {
@@ -529,12 +532,16 @@ export async function planBenchFromStore(request: BenchRequest): Promise<BenchPl
   return planBench(request, await readStoredRun(request.storePath, request.resume, askedBy));
 }
 
-/** A stored run (config and saved cases), read before anything starts. */
-export async function readStoredRun(storePath: string, prefix: string, askedBy?: AskedBy): Promise<BenchRun> {
+/** A stored run to resume (its record and saved case ids, not its cases), read before anything starts. */
+export async function readStoredRun(storePath: string, prefix: string, askedBy?: AskedBy): Promise<ResumableRun> {
   const { openRunStore } = await import('../../store/sqlite-run-store.js');
   const store = openRunStore(storePath, { mustExist: true, readOnly: true });
   try {
-    return store.getRun(store.resolveId(prefix, askedBy))!;
+    const id = store.resolveId(prefix, askedBy);
+    const answered = store.savedCaseIds(id);
+    const failed = store.savedCaseIds(id, { includeFailed: true });
+    for (const c of answered) failed.delete(c);
+    return { ...store.getRunInfo(id)!, answered, failed };
   } finally {
     store.close();
   }

@@ -10,16 +10,18 @@ import {
   planBench,
   runConfigOf,
   selectCases,
+  resumableRunOf,
   startRun,
   type BenchPlan,
   type BenchRequest,
+  type ResumableRun,
 } from './plan-bench.js';
 
 const STORE = '/tmp/runs.sqlite';
 
-function storedRun(config: RunConfig, extra: Partial<BenchRun> = {}): BenchRun {
+function storedRun(config: RunConfig, extra: Partial<BenchRun> = {}): ResumableRun {
   const cases = [answeredCase(config.caseIds[0]!, rightAnswers()), failedCase(config.caseIds[1]!)];
-  return {
+  return resumableRunOf({
     id: '20261130-041512-ab12',
     createdAt: '2026-11-30T04:15:12.000Z',
     durationMs: 1500,
@@ -29,7 +31,7 @@ function storedRun(config: RunConfig, extra: Partial<BenchRun> = {}): BenchRun {
     summary: summarizeRun(config, cases),
     cases,
     ...extra,
-  };
+  });
 }
 
 const fresh: BenchRequest = { storePath: STORE };

@@ -80,7 +80,7 @@ export interface BenchPlan {
   /** The conventions a new run records (`conventionsText`). */
   readonly conventions: string;
   /** The run being continued, read before anything started. */
-  readonly resume: { readonly run: BenchRun; readonly retryFailed: boolean } | null;
+  readonly resume: { readonly run: ResumableRun; readonly retryFailed: boolean } | null;
 }
 
 /**
@@ -88,7 +88,7 @@ export interface BenchPlan {
  * `--resume RUN` alone continues a run as it was started — what the request leaves out
  * (dataset, filters, server, model) comes from the stored run.
  */
-export function planBench(request: BenchRequest, stored: BenchRun | null): BenchPlan {
+export function planBench(request: BenchRequest, stored: ResumableRun | null): BenchPlan {
   if (request.retryFailed && request.resume === undefined)
     throw new UsageError('--retry-failed goes with --resume RUN');
   if (request.resume !== undefined && request.storePath === null)
@@ -179,14 +179,34 @@ export function runConfigOf(
   };
 }
 
+/**
+ * A stored run as resuming needs it: its record without its cases, and the ids of the cases
+ * it saved by outcome (a large run's cases are not loaded to resume it).
+ */
+export interface ResumableRun extends Omit<BenchRun, 'cases'> {
+  /** Saved cases whose request was answered. */
+  readonly answered: ReadonlySet<string>;
+  /** Saved cases whose request failed. */
+  readonly failed: ReadonlySet<string>;
+}
+
+/** `ResumableRun` of a run held whole (tests, library callers). */
+export function resumableRunOf(run: BenchRun): ResumableRun {
+  const { cases, ...record } = run;
+  const answered = new Set<string>();
+  const failed = new Set<string>();
+  for (const c of cases) (c.request.status === 'answered' ? answered : failed).add(c.caseId);
+  return { ...record, answered, failed };
+}
+
 /** Where a run starts: a new run, or a stored one with the cases it keeps. */
 export interface RunStart {
   readonly id: string | null;
   readonly createdAt: string;
   readonly label: string | null;
   readonly config: RunConfig;
-  /** Saved cases that are not sent again, by case id. */
-  readonly kept: ReadonlyMap<string, CaseResult>;
+  /** Ids of the saved cases that are not sent again. */
+  readonly kept: ReadonlySet<string>;
   /** Duration of the earlier sessions of a resumed run. */
   readonly priorDurationMs: number;
   /** Notes for the user (a price that was kept, failed cases that will not be sent again). */
@@ -201,20 +221,20 @@ export interface RunStart {
  */
 export function startRun(plan: BenchPlan, config: RunConfig, createdAt: string, check: ResumeChecker): RunStart {
   if (plan.resume === null)
-    return { id: null, createdAt, label: plan.label, config, kept: new Map(), priorDurationMs: 0, notes: [] };
+    return { id: null, createdAt, label: plan.label, config, kept: new Set(), priorDurationMs: 0, notes: [] };
   const { run, retryFailed } = plan.resume;
   const verdict = check(run.config, config);
   if (!verdict.ok)
     throw new DecidekitError('not_resumable', `cannot resume run ${run.id}: ${verdict.reasons.join('; ')}`);
-  const kept = new Map<string, CaseResult>();
-  for (const r of run.cases) if (r.request.status === 'answered' || !retryFailed) kept.set(r.caseId, r);
+  const kept = new Set(run.answered);
+  if (!retryFailed) for (const id of run.failed) kept.add(id);
   const price = plan.pricePerMtokUsd;
   const notes: string[] = [];
   if (price !== null && price !== run.config.pricePerMtokUsd)
     notes.push(
       `keeping the run's price (${run.config.pricePerMtokUsd ?? 'none'} per Mtok); --price-per-mtok ${price} applies to new runs`,
     );
-  const failedKept = [...kept.values()].filter((r) => r.request.status === 'failed').length;
+  const failedKept = retryFailed ? 0 : run.failed.size;
   if (failedKept > 0)
     notes.push(
       `${failedKept} failed case${failedKept === 1 ? ' is' : 's are'} kept as ${failedKept === 1 ? 'it is' : 'they are'}; add --retry-failed to send ${failedKept === 1 ? 'it' : 'them'} again`,
