@@ -3,25 +3,19 @@
  * plain file named .gz is "not valid gzip" (exit 1, as `score` says), and every command a
  * hint prints works when pasted.
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../src/cli/test-support/in-process-cli.js';
+import {
+  CAREFUL_RESULTS as RESULTS,
+  DATA,
+  MODERATION_DATASET as DATASET,
+  tempFolder,
+} from './support/offline-samples.js';
 
-const MODERATION = join(import.meta.dirname, '..', 'data', 'moderation');
-const DATASET = join(MODERATION, 'dataset.jsonl');
-const RESULTS = join(MODERATION, 'results-careful-1.jsonl');
-
-const tmp = mkdtempSync(join(tmpdir(), 'decidekit-dataset-info-bad-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-function place(name: string, content: Buffer | string): string {
-  const path = join(tmp, name);
-  writeFileSync(path, content);
-  return path;
-}
+const { dir: tmp, place } = tempFolder('dataset-info-bad');
 
 /** The command inside the hint's backticks, as words (the hints quote nothing in these paths). */
 function hintedCommand(stderr: string): string[] {
@@ -83,7 +77,7 @@ describe('dataset info and verify on files that are not a dataset', () => {
   });
 
   it('still reads the gzipped dataset it is given', async () => {
-    const sample = readFileSync(join(import.meta.dirname, '..', 'data', 'typed-decisions-sample', 'test.jsonl'));
+    const sample = readFileSync(join(DATA, 'typed-decisions-sample', 'test.jsonl'));
     const gz = place('sample.jsonl.gz', gzipSync(sample));
     const r = await runCliInProcess(['dataset', 'verify', gz], { cwd: tmp });
     expect(r.stderr).toBe('');

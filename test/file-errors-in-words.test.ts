@@ -2,43 +2,26 @@
  * File errors are said in words ("it is a folder"), never as a raw code (EISDIR), and an
  * output file option that names a folder is refused before any work, naming the option.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../src/cli/test-support/in-process-cli.js';
+import { CAREFUL_RESULTS, DATA, MODERATION_DATASET, inboxActionsArgv, tempFolder } from './support/offline-samples.js';
 
-const DATA = join(import.meta.dirname, '..', 'data');
-const MODERATION = ['--dataset', join(DATA, 'moderation', 'dataset.jsonl')];
-const CAREFUL = join(DATA, 'moderation', 'results-careful-1.jsonl');
-const INBOX = join(DATA, 'inbox');
-
-const tmp = mkdtempSync(join(tmpdir(), 'decidekit-file-errors-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const SCORE = ['score', '--dataset', MODERATION_DATASET, '--results', CAREFUL_RESULTS];
+const { dir: tmp, place } = tempFolder('file-errors');
 const folder = join(tmp, 'a-folder');
 mkdirSync(folder);
-const plainFile = join(tmp, 'a-file');
-writeFileSync(plainFile, 'x');
+const plainFile = place('a-file', 'x');
 
 const RAW_CODE = /\bE[A-Z]{3,}\b/;
 
 describe('output files checked before the work', () => {
   const offline: [string, string[]][] = [
-    ['score', ['score', ...MODERATION, '--results', CAREFUL]],
-    ['compare', ['compare', ...MODERATION, '--results', CAREFUL]],
-    ['tune', ['tune', ...MODERATION, '--results', CAREFUL]],
-    [
-      'actions',
-      [
-        'actions',
-        '--dataset',
-        join(INBOX, 'dataset.jsonl'),
-        '--spec',
-        join(INBOX, 'spec.json'),
-        '--results',
-        join(INBOX, 'results-fieldsharp-1.jsonl'),
-      ],
-    ],
+    ['score', SCORE],
+    ['compare', ['compare', ...SCORE.slice(1)]],
+    ['tune', ['tune', ...SCORE.slice(1)]],
+    ['actions', inboxActionsArgv()],
   ];
   for (const [name, argv] of offline) {
     it(`${name} refuses --html naming a folder with a usage error, before scoring`, async () => {
@@ -51,14 +34,7 @@ describe('output files checked before the work', () => {
   }
 
   it('refuses --html under a plain file', async () => {
-    const r = await runCliInProcess([
-      'score',
-      ...MODERATION,
-      '--results',
-      CAREFUL,
-      '--html',
-      join(plainFile, 'r.html'),
-    ]);
+    const r = await runCliInProcess([...SCORE, '--html', join(plainFile, 'r.html')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--html');
     expect(r.stderr).toContain('a part of the path is a file, not a folder');
@@ -66,14 +42,7 @@ describe('output files checked before the work', () => {
   });
 
   it('still writes --html to a new file in a new folder', async () => {
-    const r = await runCliInProcess([
-      'score',
-      ...MODERATION,
-      '--results',
-      CAREFUL,
-      '--html',
-      join(tmp, 'new', 'r.html'),
-    ]);
+    const r = await runCliInProcess([...SCORE, '--html', join(tmp, 'new', 'r.html')]);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('HTML report written to');
   });
@@ -94,15 +63,7 @@ describe('output files checked before the work', () => {
 
 describe('input files that are folders', () => {
   it('actions says the --spec is a folder', async () => {
-    const r = await runCliInProcess([
-      'actions',
-      '--dataset',
-      join(INBOX, 'dataset.jsonl'),
-      '--spec',
-      folder,
-      '--results',
-      join(INBOX, 'results-fieldsharp-1.jsonl'),
-    ]);
+    const r = await runCliInProcess(inboxActionsArgv(undefined, folder));
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`cannot read action spec: ${folder} (it is a folder)`);
   });
@@ -122,7 +83,7 @@ describe('input files that are folders', () => {
 
   for (const engine of ['node', 'duckdb'])
     it(`score --engine ${engine} says the --dataset is a folder`, async () => {
-      const r = await runCliInProcess(['score', '--engine', engine, '--dataset', folder, '--results', CAREFUL]);
+      const r = await runCliInProcess(['score', '--engine', engine, '--dataset', folder, '--results', CAREFUL_RESULTS]);
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`cannot read file: ${folder} (it is a folder)`);
     });

@@ -3,27 +3,19 @@
  * by every offline command, "RESULTS: no results in the file" and exit 1, not scored as a
  * report of nothing but missing cases; an empty dataset likewise.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../src/cli/test-support/in-process-cli.js';
+import {
+  CAREFUL_RESULTS as CAREFUL,
+  MODERATION_DATASET as DATASET,
+  inboxActionsArgv,
+  tempFolder,
+} from './support/offline-samples.js';
 
-const DATA = join(import.meta.dirname, '..', 'data');
-const DATASET = join(DATA, 'moderation', 'dataset.jsonl');
-const CAREFUL = join(DATA, 'moderation', 'results-careful-1.jsonl');
-const INBOX = join(DATA, 'inbox');
-
-const tmp = mkdtempSync(join(tmpdir(), 'decidekit-empty-results-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-function place(name: string, content: string | Uint8Array): string {
-  const path = join(tmp, name);
-  writeFileSync(path, content);
-  return path;
-}
+const { place } = tempFolder('empty-results');
 
 const EMPTY: Record<string, string> = {
   'no bytes': place('empty.jsonl', ''),
@@ -73,15 +65,7 @@ describe('an empty results file', () => {
 
   it('actions refuses one', async () => {
     const file = EMPTY['blank lines only']!;
-    const r = await runCliInProcess([
-      'actions',
-      '--dataset',
-      join(INBOX, 'dataset.jsonl'),
-      '--spec',
-      join(INBOX, 'spec.json'),
-      '--results',
-      file,
-    ]);
+    const r = await runCliInProcess(inboxActionsArgv(file));
     expectRefused(r, file);
   });
 

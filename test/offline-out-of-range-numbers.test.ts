@@ -1,18 +1,10 @@
 /** Offline files with numbers beyond a double (`1e400`): messages show the number, never "got null". */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../src/cli/test-support/in-process-cli.js';
+import { tempFolder } from './support/offline-samples.js';
 
-const tmp = mkdtempSync(join(tmpdir(), 'decidekit-out-of-range-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-function write(name: string, lines: string[]): string {
-  const path = join(tmp, name);
-  writeFileSync(path, lines.join('\n') + '\n');
-  return path;
-}
+const { place } = tempFolder('out-of-range');
+const write = (name: string, lines: string[]): string => place(name, lines.join('\n') + '\n');
 
 const DATASET = write('dataset.jsonl', [
   '{"id":"yn-1","kind":"yes_no","correct":true}',
