@@ -95,6 +95,27 @@ describe('a file that is no database given as --store', () => {
     expect(exported.stderr).toContain('it looks like a Parquet file');
   });
 
+  it('reads an empty file as a store with no runs yet, never asking to upgrade it, and leaves it empty', async () => {
+    const empty = join(dir, 'touched.sqlite');
+    writeFileSync(empty, '');
+    const list = await cli(['runs', 'list', '--store', empty]);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain(`No runs stored in ${empty} yet.`);
+    for (const argv of [
+      ['runs', 'show', 'x', '--store', empty],
+      ['runs', 'check', '--store', empty],
+      ['report', 'x', '--store', empty],
+    ]) {
+      const r = await cli(argv);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`no run store at ${empty} yet: the file is empty`);
+      expect(r.stderr).not.toContain('schema version');
+      expect(r.stderr).not.toContain('writable');
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    expect(readFileSync(empty)).toHaveLength(0);
+  });
+
   it('still calls a SQLite file whose first page is broken damaged, and points to runs check', async () => {
     const broken = join(dir, 'broken.sqlite');
     const bytes = readFileSync(store);

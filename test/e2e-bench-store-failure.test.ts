@@ -13,17 +13,21 @@ import { startReferenceServer } from '../src/protocol/server/server.js';
 import { openRunStore } from '../src/store/index.js';
 import { writeScaleDataset } from '../bench/make-scale-dataset.js';
 import { withoutTimings } from './support/bench-json.js';
+import { shellWord } from '../src/core/shell-word.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const tmp = mkdtempSync(join(tmpdir(), 'decidekit-e2e-store-failure-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function cli(args: string[], fileSizeLimitBytes?: number) {
+/** The CLI with `args`; under a file size limit; or `args` as one shell command line (`sh -c`). */
+function cli(args: string[], options: { fileSizeLimitBytes?: number; shellLine?: string } = {}) {
   const command =
-    fileSizeLimitBytes === undefined
-      ? [process.execPath, CLI, ...args]
-      : ['prlimit', `--fsize=${fileSizeLimitBytes}`, process.execPath, CLI, ...args];
+    options.shellLine !== undefined
+      ? ['sh', '-c', options.shellLine]
+      : options.fileSizeLimitBytes === undefined
+        ? [process.execPath, CLI, ...args]
+        : ['prlimit', `--fsize=${options.fileSizeLimitBytes}`, process.execPath, CLI, ...args];
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
     const child = spawn(command[0]!, command.slice(1), {
       cwd: ROOT,
@@ -43,7 +47,8 @@ describe('bench when the disk refuses the store a write mid-run', () => {
   it('stops with one located message and exit 1, keeps every counted case, and resumes to the clean run', async () => {
     const dataset = join(tmp, 'scale-600.jsonl');
     writeScaleDataset(dataset, 600, 3);
-    const store = join(tmp, 'full.sqlite');
+    // A folder and name that need quoting: the printed resume command must work when pasted.
+    const store = join(tmp, "full store's.sqlite");
     const server = await startReferenceServer({
       host: '127.0.0.1',
       port: 0,
@@ -54,7 +59,7 @@ describe('bench when the disk refuses the store a write mid-run', () => {
       const base = ['bench', '--base-url', server.url, '--dataset', dataset, '--parallel', '8'];
 
       // 400 kB: the store is created and the first batches commit, then the log outgrows it.
-      const failed = await cli([...base, '--store', store, '--json'], 400_000);
+      const failed = await cli([...base, '--store', store, '--json'], { fileSizeLimitBytes: 400_000 });
       expect(failed.code).toBe(1);
       const s = openRunStore(store);
       const [head] = s.listRuns();
@@ -63,7 +68,7 @@ describe('bench when the disk refuses the store a write mid-run', () => {
       s.close();
       const messages = failed.stderr.split('\n').filter((l) => l !== '' && !l.startsWith('{'));
       expect(messages).toEqual([
-        `decidekit bench: stopped: cannot save to run store ${store} (run ${head!.id}): the disk refused a write (disk I/O error: the disk may be full, or the file over a size limit); the run is interrupted: resume with: decidekit bench --resume ${head!.id} --store ${store}`,
+        `decidekit bench: stopped: cannot save to run store ${store} (run ${head!.id}): the disk refused a write (disk I/O error: the disk may be full, or the file over a size limit); the run is interrupted: resume with: decidekit bench --resume ${head!.id} --store ${shellWord(store)}`,
       ]);
       expect(failed.stderr).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
       expect(failed.stdout).toBe('');
@@ -80,7 +85,11 @@ describe('bench when the disk refuses the store a write mid-run', () => {
       expect(saved).toBeLessThan(600);
       expect(check.problems).toEqual([]);
 
-      const resumed = await cli(['bench', '--base-url', server.url, '--store', store, '--resume', head!.id, '--json']);
+      // The printed command, pasted into a shell.
+      const pasted = messages[0]!.split('resume with: decidekit ')[1]!;
+      const resumed = await cli([], {
+        shellLine: `${shellWord(process.execPath)} ${shellWord(CLI)} ${pasted} --json`,
+      });
       expect(resumed.code).toBe(0);
       const clean = await cli([...base, '--json', '--no-store']);
       expect(clean.code).toBe(0);

@@ -47,8 +47,20 @@ describe('output files checked before the work', () => {
     expect(r.stderr).toContain('HTML report written to');
   });
 
-  it('runs report refuses --out naming a folder before it opens the store', async () => {
-    const r = await runCliInProcess(['runs', 'report', 'x', '--out', folder, '--store', join(tmp, 'no-store.db')]);
+  it('runs compare --format html refuses --out naming a folder before it opens the store', async () => {
+    const store = join(tmp, 'no-store.db');
+    const r = await runCliInProcess([
+      'runs',
+      'compare',
+      'a',
+      'b',
+      '--format',
+      'html',
+      '--out',
+      folder,
+      '--store',
+      store,
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`--out ${folder}: it is a folder`);
   });

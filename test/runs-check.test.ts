@@ -1,6 +1,6 @@
 /** `decidekit runs check` on a real store: clean, then with one stored decision changed. */
 import Database from 'better-sqlite3';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -27,6 +27,39 @@ describe('runs check', () => {
     const doc = JSON.parse(bad.stdout) as { runs: { problems: string[]; saved_cases: number }[] };
     expect(doc.runs[0]!.problems.length).toBeGreaterThan(0);
     expect(doc.runs[0]!.saved_cases).toBeGreaterThan(0);
+  });
+
+  it('reports a store too damaged to open as its finding, instead of sending the user back to runs check', async () => {
+    const store = join(tmp, 'to-break.sqlite');
+    const bench = await runCliInProcess(['bench', '--limit', '4', '--store', store]);
+    expect(bench.code, bench.stderr).toBe(0);
+    for (const [name, bytes] of [
+      ['truncated.sqlite', readFileSync(store).subarray(0, 20_000)],
+      ['first-page.sqlite', Buffer.concat([readFileSync(store).subarray(0, 16), Buffer.alloc(84, 0xff)])],
+    ] as const) {
+      const broken = join(tmp, name);
+      writeFileSync(broken, bytes);
+      const before = readFileSync(broken);
+      const r = await runCliInProcess(['runs', 'check', '--store', broken]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe('');
+      const [head, finding] = r.stdout.split('\n');
+      expect(head).toBe(`SQLite's check of ${broken} found damage:`);
+      expect(finding).toMatch(/^ {2}\S/);
+      expect(r.stdout).toContain(`${broken}: the file is damaged and no run could be read from it`);
+      expect(r.stdout).not.toContain('runs check --store');
+      const json = await runCliInProcess(['runs', 'check', '--json', '--store', broken]);
+      expect(json.code).toBe(1);
+      const doc = JSON.parse(json.stdout) as { integrity: string[]; runs: unknown[] };
+      expect(doc.integrity).toHaveLength(1);
+      expect(doc.runs).toEqual([]);
+      // Checking changes nothing.
+      expect(readFileSync(broken).equals(before)).toBe(true);
+      // Other commands still point here.
+      expect((await runCliInProcess(['runs', 'list', '--store', broken])).stderr).toContain(
+        `check it with: decidekit runs check --store ${broken};`,
+      );
+    }
   });
 
   it('passes a run stored before log loss and conventions existed, and reports it with the defaults', async () => {

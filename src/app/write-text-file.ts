@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { open } from 'node:fs/promises';
 import { piecesOf } from '../core/text-pieces.js';
 import { DecidekitError } from '../core/errors.js';
@@ -9,9 +10,31 @@ export function writeTextFile(path: string, text: string, what: string): void {
   try {
     writeFileSync(path, text);
   } catch (err) {
-    throw new DecidekitError('write_failed', `cannot write ${what}: ${path} (${fileErrorWords(err, 'write failed')})`, {
+    throw new DecidekitError('write_failed', `cannot write ${what}: ${path} (${writeFailureReason(path, err)})`, {
       cause: err,
     });
+  }
+}
+
+/**
+ * Why writing the file `path` failed: the error code, then in words (`ENOENT: no folder /x;
+ * create it first`); the words of codes without a word about the path are fileErrorWords'.
+ */
+export function writeFailureReason(path: string, err: unknown): string {
+  const code = err instanceof Error && 'code' in err ? String(err.code) : null;
+  switch (code) {
+    case null:
+      return 'write failed';
+    case 'ENOENT':
+      return `ENOENT: no folder ${dirname(path)}; create it first`;
+    case 'EISDIR':
+      return 'EISDIR: a folder, not a file; give a file name';
+    case 'ENOTDIR':
+      return `ENOTDIR: a part of ${dirname(path)} is a file, not a folder`;
+    default: {
+      const words = fileErrorWords(err);
+      return words === code ? code : `${code}: ${words}`;
+    }
   }
 }
 
@@ -29,7 +52,7 @@ export async function writeTextPieces(path: string, chunks: Iterable<string>, wh
     }
   } catch (err) {
     if (err instanceof DecidekitError) throw err;
-    throw new DecidekitError('write_failed', `cannot write ${what}: ${path} (${fileErrorWords(err, 'write failed')})`, {
+    throw new DecidekitError('write_failed', `cannot write ${what}: ${path} (${writeFailureReason(path, err)})`, {
       cause: err,
     });
   }

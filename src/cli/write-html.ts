@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { DecidekitError } from '../core/errors.js';
 import { refuseKernelFolder } from '../datasets/folders.js';
 import type { CliIo } from './io.js';
-import { fileErrorWords } from '../core/file-error-words.js';
+import { writeFailureReason } from '../app/write-text-file.js';
 
 /**
  * Writes an HTML report given with `--html FILE` / `--out FILE` (folders created), then
@@ -18,7 +18,7 @@ export async function writeHtmlReport(io: CliIo, file: string, html: string): Pr
   } catch (err) {
     throw new DecidekitError(
       'write_failed',
-      `cannot write the HTML report ${file} (${fileErrorWords(err, 'write failed')})`,
+      `cannot write the HTML report ${file} (${writeFailureReason(path, err)})`,
       {
         cause: err,
       },

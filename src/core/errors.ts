@@ -41,6 +41,7 @@ export type ErrorCode =
   | 'store_write_failed'
   | 'store_damaged'
   | 'store_needs_upgrade'
+  | 'run_busy'
   // exports
   | 'not_leaderboard_run'
   // the live monitor

@@ -76,6 +76,11 @@ export interface RunBenchmarkOptions {
   readonly elapsedMsOf?: (error: unknown) => number | null;
   /** True for errors that end the whole run (the server does not serve decision models). */
   readonly isRunStopping: (error: unknown) => boolean;
+  /**
+   * True for a rejection about one case only (a body over the server's cap): it never counts
+   * toward the first cases "all rejected the same way". Default: none is.
+   */
+  readonly isCaseSpecificRejection?: (error: unknown) => boolean;
   /** Aborting it (Ctrl+C) stops the run: nothing new is sent, requests in flight are cancelled. */
   readonly signal?: AbortSignal;
   /**
@@ -268,7 +273,11 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunOut
           index,
           scoreCase(benchCase, { status: 'failed', failure, latencyMs: options.elapsedMsOf?.(error) ?? now() - t0 }),
         );
-        if (rejectionStreak !== null && failure.kind === 'request_rejected') {
+        if (
+          rejectionStreak !== null &&
+          failure.kind === 'request_rejected' &&
+          options.isCaseSpecificRejection?.(error) !== true
+        ) {
           if (rejectionStreak.count > 0 && rejectionStreak.message !== failure.message) rejectionStreak = null;
           else rejectionStreak = { message: failure.message, count: rejectionStreak.count + 1 };
           if (rejectionStreak !== null && rejectionStreak.count >= streakTarget) stop('rejected', error);

@@ -1,5 +1,5 @@
 import { randomBytes as cryptoRandomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -15,6 +15,7 @@ import {
 import type { RunStatistics } from '../core/bench/run-statistics.js';
 import type { BenchSummary } from '../core/bench/summary.js';
 import { DecidekitError } from '../core/errors.js';
+import { shellWord } from '../core/shell-word.js';
 import type { QuestionType } from '../core/question.js';
 import { fingerprintOf } from './fingerprint.js';
 import { createRunId } from './run-id.js';
@@ -202,6 +203,14 @@ export function openRunStoreConnection(
       },
     );
   }
+  if (readOnly && isEmptyFile(path)) {
+    // SQLite reads an empty file as a database at version 0: no upgrade is needed, no run is there.
+    throw new DecidekitError(
+      'store_missing',
+      `no run store at ${path} yet: the file is empty (runs are saved there by 'decidekit bench'; pass --store PATH for another file)`,
+      { context: { path } },
+    );
+  }
   if (!mustExist) {
     try {
       mkdirSync(dirname(path), { recursive: true });
@@ -312,6 +321,15 @@ export interface RowWriter {
 /** Opens an existing store to save packed rows into (the writer thread's connection). */
 export function openRowWriter(path: string, options: OpenRunStoreOptions = {}): RowWriter {
   return openRunStore(path, { ...options, mustExist: true }) as SqliteRunStore;
+}
+
+/** An empty file with no write-ahead log beside it: what `touch` makes, no database yet. */
+function isEmptyFile(path: string): boolean {
+  try {
+    return statSync(path).size === 0 && !existsSync(`${path}-wal`);
+  } catch {
+    return false;
+  }
 }
 
 /** True for a decidekit store at a lower schema version than this decidekit's (an unmarked file is not). */
@@ -1084,7 +1102,7 @@ class SqliteRunStore implements RunStore {
     const p = prefix.trim();
     if (p === '')
       throw new UnknownRunError(
-        `unknown run: an empty run id was given (see 'decidekit runs list --store ${this.path}')`,
+        `unknown run: an empty run id was given (see: decidekit runs list --store ${shellWord(this.path)})`,
         { path: this.path },
       );
     if (this.reading(() => this.statements.exactId.get(p)) !== undefined) return p;

@@ -4,6 +4,7 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { DecidekitError } from '../core/errors.js';
+import { shellWord } from '../core/shell-word.js';
 import { fileKindOfHead, type FileKind } from '../datasets/file-kind.js';
 
 /**
@@ -38,7 +39,7 @@ export class StoreDamagedError extends DecidekitError {
   constructor(path: string, detail: string, options: { runId?: string; cause?: unknown } = {}) {
     super(
       'store_damaged',
-      `run store ${path} is damaged: ${detail} (see 'decidekit runs check --store ${path}'; a copy made before the damage, or a new --store, gets you going again)`,
+      `run store ${path} is damaged: ${detail} (check it with: decidekit runs check --store ${shellWord(path)}; a copy made before the damage, or a new --store, gets you going again)`,
       {
         context: { path, ...(options.runId === undefined ? {} : { runId: options.runId }) },
         cause: options.cause,
@@ -55,7 +56,7 @@ export class StoreNeedsUpgradeError extends DecidekitError {
   constructor(path: string, version: number, current: number) {
     super(
       'store_needs_upgrade',
-      `cannot read run store ${path} read-only: it has schema version ${version}, this decidekit reads version ${current} (make the file and its folder writable and run any 'decidekit bench --store ${path}' once to upgrade it; the file was not changed)`,
+      `cannot read run store ${path} read-only: it has schema version ${version}, this decidekit reads version ${current} (make the file and its folder writable and run any bench on it once to upgrade it, e.g. decidekit bench --store ${shellWord(path)}; the file was not changed)`,
       { context: { path, version, current } },
     );
   }

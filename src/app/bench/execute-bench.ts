@@ -7,12 +7,19 @@
 import { constants } from 'node:fs';
 import { access, lstat, mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { shellWord } from '../../core/shell-word.js';
 import type { RunProgress } from '../../core/bench/progress.js';
 import type { BenchCase, CaseResult } from '../../core/bench/case-result.js';
 import { isFiltered, type BenchRun, type CaseSource, type ReportedRun } from '../../core/bench/run.js';
 import { RunAccumulator } from '../../core/bench/run-accumulator.js';
 import { DecidekitError, UsageError } from '../../core/errors.js';
-import { createSystemOneClient, elapsedMsOf, failureOf, isRunStopping } from '../../protocol/client/client.js';
+import {
+  createSystemOneClient,
+  elapsedMsOf,
+  failureOf,
+  isCaseSpecificRejection,
+  isRunStopping,
+} from '../../protocol/client/client.js';
 import { InvalidBaseUrlError } from '../../protocol/client/errors.js';
 import { startReferenceServer, type ReferenceServer } from '../../protocol/server/server.js';
 import { scanBenchDataset, type ScannedBenchDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';
@@ -21,6 +28,7 @@ import type { CaseEntry } from '../../datasets/typed-decisions/scan-cases.js';
 import { runBenchmark, type CaseQueue } from '../../runner/run-benchmark.js';
 import { fingerprintOf } from '../../store/fingerprint.js';
 import { checkResumable } from '../../store/resume-check.js';
+import { claimRun, type RunClaim, type RunClaimOwner } from '../../store/run-claim.js';
 import type { RunStore } from '../../store/run-store.js';
 import type { AskedBy } from '../../store/record-kind.js';
 import type { CaseWriter } from '../../store/writer/case-writer.js';
@@ -79,6 +87,12 @@ export interface ExecuteBenchOptions {
    * the cases are not kept at all (the summary and the report lists come from accumulators).
    */
   readonly readCases?: boolean;
+  /**
+   * This process, to claim the run it sends (a claim file beside the store): a resume of a
+   * run another live process is sending is refused instead of sending its cases twice.
+   * Default: no claim.
+   */
+  readonly claimOwner?: RunClaimOwner;
 }
 
 export type BenchStart = BenchStartLine;
@@ -131,14 +145,21 @@ export async function executeBench(plan: BenchPlan, options: ExecuteBenchOptions
   const store: RunStore | null = plan.storePath === null ? null : loadedStoreModule!.openRunStore(plan.storePath);
   let writer: CaseWriter | null = null;
   let server: ReferenceServer | null = null;
+  const claims: RunClaim[] = [];
+  const claim = (runId: string): void => {
+    if (store === null || options.claimOwner === undefined) return;
+    const since = (options.clock?.() ?? new Date()).toISOString();
+    claims.push(claimRun(store.path, runId, options.claimOwner, since));
+  };
   try {
     // Finished cases are committed from a worker thread (see store/writer/).
     if (store !== null) writer = loadedWriterModule!.startCaseWriter(store.path);
     if (plan.server.kind === 'embedded')
       server = await startReferenceServer({ host: '127.0.0.1', port: 0, model: plan.server.model });
-    return await sendAndFinish(plan, options, { dataset, selected, store, writer, server });
+    return await sendAndFinish(plan, options, { dataset, selected, store, writer, server, claim });
   } finally {
     await writer?.close();
+    for (const c of claims) c.release();
     store?.close();
     await server?.close();
   }
@@ -190,9 +211,11 @@ async function sendAndFinish(
     /** Commits the cases to `store`. */
     writer: CaseWriter | null;
     server: ReferenceServer | null;
+    /** Claims a run for this process (see store/run-claim.ts); throws when another holds it. */
+    claim: (runId: string) => void;
   },
 ): Promise<BenchOutcome> {
-  const { dataset, selected, store, writer, server } = parts;
+  const { dataset, selected, store, writer, server, claim } = parts;
   const client = createClientOrUsageError({
     baseUrl: plan.server.kind === 'remote' ? plan.server.baseUrl : server!.url,
     ...(plan.server.kind === 'remote' && plan.server.apiKey !== undefined ? { apiKey: plan.server.apiKey } : {}),
@@ -211,6 +234,15 @@ async function sendAndFinish(
   for (const note of start.notes) options.onNote?.(note);
   const { config, kept, createdAt, label, priorDurationMs } = start;
   let runId = start.id;
+  // Before anything is sent: a run another process is still sending is not sent twice.
+  if (runId !== null) {
+    try {
+      claim(runId);
+    } catch (err) {
+      await client.close();
+      throw err;
+    }
+  }
   const casesTotal = selected.length;
   let decisionsTotal = 0;
   for (const e of selected) decisionsTotal += e.questions;
@@ -230,10 +262,12 @@ async function sendAndFinish(
   });
 
   const ensureRun = (): string => {
-    if (runId === null)
+    if (runId === null) {
       runId = store
         ? store.createRun({ config, label, createdAt }).id
         : `unsaved-${createdAt.replace(/[-:.TZ]/g, '').slice(0, 14)}`;
+      claim(runId);
+    }
     return runId;
   };
   const sendStarted = options.now();
@@ -260,6 +294,7 @@ async function sendAndFinish(
       parallel: plan.parallel,
       failureOf,
       isRunStopping,
+      isCaseSpecificRejection,
       elapsedMsOf,
       signal: options.signal,
       now: options.now,
@@ -291,7 +326,7 @@ async function sendAndFinish(
     await client.close();
     return {
       kind: 'stopped',
-      message: `${err.message}; the run is interrupted${runId === null ? '' : `: resume with: decidekit bench --resume ${runId} --store ${err.path}`}`,
+      message: `${err.message}; the run is interrupted${runId === null ? '' : `: resume with: decidekit bench --resume ${runId} --store ${shellWord(err.path)}`}`,
     };
   }
   options.onSent?.();
@@ -318,7 +353,7 @@ async function sendAndFinish(
       kind: 'stopped',
       message:
         reason === 'rejected'
-          ? `the server rejected the first ${outcome.finishedCases} requests the same way: ${failureOf(error).message} (check --model and the server's log)`
+          ? `${outcome.finishedCases === 1 ? 'the server rejected the only request' : `the server rejected the first ${outcome.finishedCases} requests the same way`}: ${failureOf(error).message} (check --model and the server's log)`
           : why,
     };
   }

@@ -3,7 +3,7 @@
  * hyparquet) and the CSV (parsed back by an independent RFC 4180 reader) hold exactly the
  * rows of the JSONL export.
  */
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -209,7 +209,53 @@ describe('runs export round trips', () => {
     const missing = join(dir, 'no-such-folder', 'x.parquet');
     const w = await runCliInProcess(['runs', 'export', runId, '--out', missing, '--store', storePath]);
     expect(w.code).toBe(1);
-    expect(w.stderr).toContain(`cannot write export: ${missing} (ENOENT)`);
+    expect(w.stderr).toContain(
+      `cannot write export: ${missing} (ENOENT: no folder ${join(dir, 'no-such-folder')}; create it first)`,
+    );
     expect(w.stderr).not.toContain('internal error');
+  });
+
+  it('writes <run>.<format> into a folder given as --out, and refuses a folder name that does not exist', async () => {
+    const folder = join(dir, 'exports folder');
+    mkdirSync(folder);
+    for (const format of ['csv', 'jsonl', 'parquet'] as const) {
+      const r = await runCliInProcess([
+        'runs',
+        'export',
+        runId,
+        '--format',
+        format,
+        '--out',
+        folder,
+        '--store',
+        storePath,
+      ]);
+      expect(r.stderr).not.toContain('EISDIR');
+      expect(r.code).toBe(0);
+      const file = join(folder, `${runId}.${format}`);
+      expect(r.stderr).toContain(`written to ${file}`);
+      expect(statSync(file).size).toBeGreaterThan(0);
+    }
+    // The same text as the export to standard output.
+    for (const format of ['csv', 'jsonl'] as const) {
+      const text = await runCliInProcess(['runs', 'export', runId, '--format', format, '--store', storePath]);
+      expect(readFileSync(join(folder, `${runId}.${format}`), 'utf8')).toBe(text.stdout);
+    }
+    expect(readdirSync(folder).sort()).toEqual([`${runId}.csv`, `${runId}.jsonl`, `${runId}.parquet`]);
+    const missing = `${join(dir, 'not-made')}/`;
+    const m = await runCliInProcess([
+      'runs',
+      'export',
+      runId,
+      '--format',
+      'csv',
+      '--out',
+      missing,
+      '--store',
+      storePath,
+    ]);
+    expect(m.code).toBe(2);
+    expect(m.stderr).toContain(`--out ${missing}: no such folder`);
+    expect(existsSync(join(dir, 'not-made'))).toBe(false);
   });
 });

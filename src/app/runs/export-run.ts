@@ -3,7 +3,9 @@
  * `core/export/decision-row.ts`). Rows are made one case at a time and written in chunks,
  * so the export never holds the whole table, nor its whole text, beside the run.
  */
-import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFailureReason } from '../write-text-file.js';
 import type { BenchRun } from '../../core/bench/run.js';
 import type { CaseResult } from '../../core/bench/case-result.js';
 import { DecidekitError } from '../../core/errors.js';
@@ -29,12 +31,17 @@ export type ExportTarget =
 export interface ExportSummary {
   readonly runId: string;
   readonly decisions: number;
+  /** The file written (`<run>.<format>` inside a folder given as the target); absent for a text stream. */
+  readonly path?: string;
 }
 
 /** Text is handed on in pieces of about this many characters. */
 const CHUNK_CHARS = 1 << 20;
 
-/** Exports one stored run (by id or unique prefix). Parquet needs a file target. */
+/**
+ * Exports one stored run (by id or unique prefix). Parquet needs a file target; a target
+ * that is an existing folder gets `<run>.jsonl`, `<run>.csv` or `<run>.parquet` inside it.
+ */
 export async function exportStoredRun(
   storePath: string,
   prefix: string,
@@ -49,7 +56,11 @@ export async function exportStoredRun(
     const run = store.getRunInfo(id);
     if (run === null)
       throw new DecidekitError('unknown_run', `unknown run: ${id} disappeared from ${store.path} while reading`);
-    return await exportRun(run, { [Symbol.iterator]: () => store.iterateCases(id) }, format, target);
+    const into: ExportTarget =
+      target.kind === 'file' && isFolder(target.path)
+        ? { kind: 'file', path: join(target.path, `${id}.${format}`) }
+        : target;
+    return await exportRun(run, { [Symbol.iterator]: () => store.iterateCases(id) }, format, into);
   } finally {
     store.close();
   }
@@ -94,7 +105,15 @@ export async function exportRun(
     if (target.kind === 'text') writeText(target.write);
     else await writeToFile(target.path, (fd) => writeText((text) => writeSync(fd, text)));
   }
-  return { runId: run.id, decisions };
+  return { runId: run.id, decisions, ...(target.kind === 'file' ? { path: target.path } : {}) };
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -126,8 +145,9 @@ async function writeToFile(path: string, write: (fd: number) => void | Promise<v
 }
 
 function writeFailed(path: string, err: unknown): DecidekitError {
-  const reason = err instanceof Error && 'code' in err ? String(err.code) : 'write failed';
-  return new DecidekitError('write_failed', `cannot write export: ${path} (${reason})`, { cause: err });
+  return new DecidekitError('write_failed', `cannot write export: ${path} (${writeFailureReason(path, err)})`, {
+    cause: err,
+  });
 }
 
 const PARQUET_TYPES: Record<DecisionColumnType, 'INT64' | 'DOUBLE' | 'BOOLEAN' | 'STRING'> = {

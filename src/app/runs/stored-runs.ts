@@ -6,9 +6,10 @@
 import { compareRuns, refuseIncomparable, type RunComparison } from '../../core/bench/run-diff.js';
 import type { BenchRun, CaseSource, ReportedRun } from '../../core/bench/run.js';
 import { DecidekitError } from '../../core/errors.js';
-import { openRunStore, type RunStore, type StoredRunHead } from '../../store/index.js';
+import { openRunStore, StoreDamagedError, type RunStore, type StoredRunHead } from '../../store/index.js';
 import type { StoreCheck } from '../../store/run-store.js';
 import type { AskedBy } from '../../store/record-kind.js';
+import { claimRun, type RunClaimOwner } from '../../store/run-claim.js';
 import type { AuditStore } from '../../store/audit/audit-store.js';
 import type { ProbeStore } from '../../store/probe/probe-store.js';
 import { readStoreOverview, type StoreOverview } from '../../store/store-overview.js';
@@ -38,17 +39,35 @@ export function listStore(storePath: string, options: { readonly limit?: number 
 
 /** `PRAGMA quick_check` and every run (or the one named) re-checked against its decisions. */
 export function checkStoredRuns(storePath: string, prefix: string | undefined, askedBy: AskedBy): StoreCheck {
-  return withStore(storePath, (s) =>
-    s.checkStore(prefix === undefined ? {} : { runIds: [s.resolveId(prefix, askedBy)] }),
-  );
+  try {
+    return withStore(storePath, (s) =>
+      s.checkStore(prefix === undefined ? {} : { runIds: [s.resolveId(prefix, askedBy)] }),
+    );
+  } catch (err) {
+    // Damage too deep to open or read the store is the check's finding, not a failure to
+    // check: its message would send the user back to this very command.
+    if (err instanceof StoreDamagedError) return { path: err.path, integrity: [err.detail], runs: [] };
+    throw err;
+  }
 }
 
-/** Removes one run (by id or unique prefix); returns its full id. */
-export function deleteStoredRun(storePath: string, prefix: string, askedBy: AskedBy): string {
+/**
+ * Removes one run (by id or unique prefix); returns its full id. With `owner`, a run another
+ * live process is sending (see store/run-claim.ts) is refused rather than pulled from under it.
+ */
+export function deleteStoredRun(storePath: string, prefix: string, askedBy: AskedBy, owner?: RunClaimOwner): string {
   const store = openRunStore(storePath, { mustExist: true });
   try {
     const id = store.resolveId(prefix, askedBy);
-    store.deleteRun(id);
+    const claim =
+      owner === undefined
+        ? null
+        : claimRun(store.path, id, owner, new Date().toISOString(), 'stop it (Ctrl+C) first; nothing was deleted');
+    try {
+      store.deleteRun(id);
+    } finally {
+      claim?.release();
+    }
     return id;
   } finally {
     store.close();
@@ -65,7 +84,12 @@ export interface DeletedRecord {
  * Removes one stored record by id or unique prefix: an audit (`audit-…`) with its verdicts,
  * a probe (`probe-…`), or else a bench run with its cases and decisions.
  */
-export async function deleteStoredRecord(storePath: string, prefix: string, askedBy: AskedBy): Promise<DeletedRecord> {
+export async function deleteStoredRecord(
+  storePath: string,
+  prefix: string,
+  askedBy: AskedBy,
+  owner?: RunClaimOwner,
+): Promise<DeletedRecord> {
   if (prefix.startsWith('audit-'))
     return withAuditStore(storePath, (store) => {
       const id = store.resolveAuditId(prefix, askedBy);
@@ -78,7 +102,7 @@ export async function deleteStoredRecord(storePath: string, prefix: string, aske
       store.deleteProbe(id);
       return { kind: 'probe', id };
     });
-  return { kind: 'run', id: deleteStoredRun(storePath, prefix, askedBy) };
+  return { kind: 'run', id: deleteStoredRun(storePath, prefix, askedBy, owner) };
 }
 
 /** A stored run without its cases in memory: see `openStoredRun`. */

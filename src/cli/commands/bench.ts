@@ -12,6 +12,7 @@ import {
   modelServerOptions,
 } from '../shared-options.js';
 import { TOOL_VERSION } from '../version.js';
+import { thisProcess } from '../this-process.js';
 import { conventionChoiceOf, seedOption, statisticsOptions } from '../statistics-options.js';
 
 export const command = defineCommand({
@@ -88,6 +89,7 @@ benchmarks its default model on the bundled synthetic sample.`,
       redactHost: v.redact,
       statistics: { choice: conventionChoiceOf(v), intervals: !v['no-ci'] },
       readCases: v.json,
+      claimOwner: thisProcess(),
       ...benchCallbacks(io, v.json),
     });
     return printBenchOutcome(outcome, io, { json: v.json, redactHost: v.redact, storeOption: v.store ?? null });

@@ -264,6 +264,32 @@ describe.concurrent('decidekit runs report', () => {
     expect(text).not.toContain('127.0.0.1');
   });
 
+  it('writes <run>.<ext> into a folder given as --out, and names a missing folder', async () => {
+    const folder = mkdtempSync(join(dir, 'reports folder '));
+    const id = baseline().id;
+    for (const [format, ext] of [
+      ['markdown', 'md'],
+      ['json', 'json'],
+      ['html', 'html'],
+      ['terminal', 'txt'],
+    ] as const) {
+      const r = await cli(['runs', 'report', id, '--format', format, '--out', folder, '--store', storePath]);
+      expect(r.stderr).not.toContain('EISDIR');
+      expect(r.code).toBe(0);
+      const file = join(folder, `${id}.${ext}`);
+      expect(r.stderr).toContain(`written to ${file}`);
+      // The same text the report prints to standard output.
+      const printed = await cli(['runs', 'report', id, '--format', format, '--store', storePath]);
+      expect(readFileSync(file, 'utf8')).toBe(printed.stdout);
+    }
+    const missing = join(dir, 'no such folder', 'r.md');
+    const m = await cli(['runs', 'report', id, '--out', missing, '--store', storePath]);
+    expect(m.code).toBe(1);
+    expect(m.stderr).toBe(
+      `decidekit runs report: cannot write report: ${missing} (ENOENT: no folder ${join(dir, 'no such folder')}; create it first)\n`,
+    );
+  });
+
   it('prints the terminal summary by default and rejects unknown formats', async () => {
     const r = await cli(['runs', 'report', baseline().id, '--store', storePath]);
     expect(r.code).toBe(0);

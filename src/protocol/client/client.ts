@@ -117,6 +117,15 @@ export function isRunStopping(error: unknown): boolean {
   return error instanceof SystemOneError && error.stopsRun;
 }
 
+/**
+ * A rejection that says something about this one case rather than about the run's settings:
+ * a request body over the server's cap (413). Other cases may be smaller, so it never counts
+ * toward stopping the run as "the first cases were all rejected the same way".
+ */
+export function isCaseSpecificRejection(error: unknown): boolean {
+  return error instanceof RequestRejectedError && error.context.status === 413;
+}
+
 /** Time spent on the failing attempt, when the error carries it (for a failed case's latency). */
 export function elapsedMsOf(error: unknown): number | null {
   if (!(error instanceof SystemOneError)) return null;
@@ -346,7 +355,7 @@ export function createSystemOneClient(options: SystemOneClientOptions): SystemOn
             context,
             json.problem === 'syntax'
               ? `the body is not valid JSON (starts ${JSON.stringify(bodyPreview(res.body, secrets, 40))})`
-              : `the body is ${safeServerText(json.message, secrets)}`,
+              : `the body: ${safeServerText(json.message, secrets)}`,
           );
         }
         // Reasons quote the server's values (cut to a preview): scrub them before they are cut.

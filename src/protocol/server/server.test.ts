@@ -112,6 +112,16 @@ describe('POST /v1/systemone', () => {
   const q = (question: unknown) => ({ state: 'x', questions: { q: question } });
   it.each([
     ['invalid JSON', '{"state": ', /invalid JSON body/],
+    [
+      'a key given twice',
+      '{"state": "s", "state": "t", "questions": {"a": {"type": "noul", "instructions": "x"}}}',
+      /^the body: key "state" appears twice in one object \(remove one: JSON keeps only the last\)$/,
+    ],
+    [
+      'nesting over the bound',
+      `{"state": ${'['.repeat(600)}${']'.repeat(600)}}`,
+      /^the body: too deeply nested: more than/,
+    ],
     ['a body that is not an object', '[1,2]', /must be a JSON object/],
     ['missing questions', { state: 'x' }, /"questions" is required/],
     ['empty questions', { state: 'x', questions: {} }, /at least one question/],

@@ -37,7 +37,7 @@ const invalid = (message: string): DecideRequestParse => ({
 export function parseDecideRequest(text: string): DecideRequestParse {
   const json = parseStrictJson(text);
   if (!json.ok)
-    return invalid(json.problem === 'syntax' ? `invalid JSON body: ${json.message}` : `the body is ${json.message}`);
+    return invalid(json.problem === 'syntax' ? `invalid JSON body: ${json.message}` : `the body: ${json.message}`);
   const body = json.value;
   if (!isRecord(body))
     return invalid(`the request body must be a JSON object with "state" and "questions", got ${preview(body, 40)}`);

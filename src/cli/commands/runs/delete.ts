@@ -10,10 +10,10 @@ export const command = defineCommand({
   usage: 'runs delete ID [--store PATH]',
   description: `ID is a bench run id, an audit id (audit-…) or a probe id (probe-…), or any unique
 prefix of one. A run goes with its cases and decisions, an audit with its verdicts. Nothing
-else in the store changes.`,
+else in the store changes. A run another bench is still sending is not deleted.`,
   options: { store: storeOption },
   positionals: ['ID'],
-  exitCodes: '0 deleted, 1 unknown id or unwritable store, 2 usage error.',
+  exitCodes: '0 deleted, 1 unknown id, a run still being sent or unwritable store, 2 usage error.',
   examples: [
     'decidekit runs delete 20261130-0415',
     'decidekit runs delete audit-20261130-0415',
@@ -21,10 +21,13 @@ else in the store changes.`,
   ],
   async run({ values, positionals: [prefix] }, io) {
     const { deleteStoredRecord } = await import('../../../app/runs/stored-runs.js');
-    const deleted = await deleteStoredRecord(storePathOf(values.store, io), prefix!, {
-      command: 'runs delete',
-      storeArg: values.store,
-    });
+    const { thisProcess } = await import('../../this-process.js');
+    const deleted = await deleteStoredRecord(
+      storePathOf(values.store, io),
+      prefix!,
+      { command: 'runs delete', storeArg: values.store },
+      thisProcess(),
+    );
     io.stdout.write(`deleted ${WHAT[deleted.kind]} ${deleted.id}\n`);
     return 0;
   },

@@ -1,5 +1,5 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { refuseUnwritableOutFile } from '../../out-file.js';
 import { UsageError } from '../../../core/errors.js';
 import { defineCommand, oneOf, text } from '../../define-command.js';
 import { storePathOf } from '../../locations.js';
@@ -29,9 +29,13 @@ the current folder), only for a complete, unfiltered run on the real Typed Decis
     format: oneOf('F', FORMATS, 'jsonl, csv, parquet or eval-results', {
       defaultText: 'what --out ends in: .jsonl, .csv, .parquet',
     }),
-    out: text('FILE', 'write the export to FILE (a folder for eval-results) instead of standard output', {
-      example: 'decisions.parquet',
-    }),
+    out: text(
+      'FILE',
+      'write the export to FILE (into a folder: <run>.<format>; a folder for eval-results) instead of standard output',
+      {
+        example: 'decisions.parquet',
+      },
+    ),
     'source-url': text('URL', "eval-results: where the predictions file is published, the entry's source", {
       example: 'https://huggingface.co/datasets/me/laya-typed-decisions',
     }),
@@ -75,16 +79,18 @@ the current folder), only for a complete, unfiltered run on the real Typed Decis
       await exportStoredRun(storePath, prefix!, format, { kind: 'text', write: (t) => io.stdout.write(t) }, askedBy);
       return 0;
     }
-    await refuseUnwritableOutFile('--out', values.out, io.cwd);
+    // "reports/" names a folder: never written as a file called "reports".
+    if (/[\\/]$/.test(values.out) && !existsSync(values.out.length > 1 ? resolve(io.cwd, values.out) : values.out))
+      throw new UsageError(`--out ${values.out}: no such folder (create it first, or give a file name)`);
     const out = resolve(io.cwd, values.out);
-    const { runId, decisions } = await exportStoredRun(
+    const { runId, decisions, path } = await exportStoredRun(
       storePath,
       prefix!,
       format,
       { kind: 'file', path: out },
       askedBy,
     );
-    io.stderr.write(`decidekit runs export: ${decisions} decisions of run ${runId} written to ${out}\n`);
+    io.stderr.write(`decidekit runs export: ${decisions} decisions of run ${runId} written to ${path ?? out}\n`);
     return 0;
   },
 });

@@ -2,8 +2,8 @@
  * The declaration of `runs report`, shared with its alias `decidekit report` (the name the
  * benchmark docs use), so the two can never drift apart.
  */
-import { resolve } from 'node:path';
-import { refuseUnwritableOutFile } from '../../out-file.js';
+import { statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { defineCommand, flag, oneOf, text, type CommandSpec } from '../../define-command.js';
 import { colourEnabled, writeInPieces } from '../../io.js';
 import { storePathOf } from '../../locations.js';
@@ -17,7 +17,13 @@ const options = {
     'terminal summary, Markdown report with trace, JSON document, or a self-contained HTML report with charts',
     { defaultText: 'terminal, or what --out ends in: .md, .json, .html' },
   ),
-  out: text('FILE', 'write the report to FILE instead of standard output', { example: 'report.md' }),
+  out: text(
+    'FILE',
+    'write the report to FILE (into a folder: <run>.txt, .md, .json or .html) instead of standard output',
+    {
+      example: 'report.md',
+    },
+  ),
   redact: flag('show server hosts as <redacted>'),
   store: storeOption,
   ...statisticsOptions,
@@ -52,7 +58,6 @@ options and --seed recompute the run from its stored decisions under other conve
   async run({ values, positionals: [prefix] }, io) {
     const { readRunForReport } = await import('../../../app/runs/stored-runs.js');
     const format = values.format ?? formatOfFile(values.out);
-    await refuseUnwritableOutFile('--out', values.out, io.cwd);
     const { run, statistics, states } = await readRunForReport(storePathOf(values.store, io), prefix!, {
       withStates: format === 'markdown',
       env: io.env,
@@ -95,7 +100,9 @@ options and --seed recompute the run from its stored decisions under other conve
       await writeInPieces(io.stdout, chunks);
       return 0;
     }
-    const out = resolve(io.cwd, values.out!);
+    const given = resolve(io.cwd, values.out!);
+    // Into a folder: <run>.<format>, as bench --out names its reports.
+    const out = isFolder(given) ? join(given, `${run.id}.${REPORT_EXTENSIONS[format]}`) : given;
     const { writeTextPieces } = await import('../../../app/write-text-file.js');
     await writeTextPieces(out, chunks, 'report');
     io.stderr.write(`decidekit ${name}: ${format} report of run ${run.id} written to ${out}\n`);
@@ -108,3 +115,13 @@ export const command = defineCommand({
   usage:
     'runs report RUN [--format terminal|markdown|json|html] [--out FILE] [--redact] [--no-ci] [--ece-bins N] [--ece-binning B] [--ece-average A] [--seed S] [--store PATH]',
 });
+
+const REPORT_EXTENSIONS = { terminal: 'txt', markdown: 'md', json: 'json', html: 'html' } as const;
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * One process at a time sends a stored run's cases. Without this, `bench --resume RUN` while
+ * another process is still running RUN sends the same cases twice (paid twice on a paid
+ * server), and the two processes overwrite each other's case rows, leaving a summary that
+ * no longer matches the decisions stored under it (`runs check` reports the run as BAD).
+ *
+ * The claim is a small file beside the store, created exclusively (`wx`), naming the process
+ * that holds it; it is removed when the run stops. A process killed outright leaves its file
+ * behind: a claim whose process is gone (same host, pid no longer alive) is taken over.
+ */
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { DecidekitError } from '../core/errors.js';
+
+/** Who claims a run, and how to tell whether another claimant is still alive. */
+export interface RunClaimOwner {
+  readonly pid: number;
+  readonly host: string;
+  /** True while a process with this pid runs on this host. */
+  readonly isAlive: (pid: number) => boolean;
+}
+
+export interface RunClaim {
+  readonly path: string;
+  /** Removes the claim file (once; later calls do nothing). */
+  release(): void;
+}
+
+interface ClaimFile {
+  readonly pid: number;
+  readonly host: string;
+  readonly since: string;
+}
+
+/** The claim file of `runId` in the store at `storePath`. */
+export function runClaimPath(storePath: string, runId: string): string {
+  return `${storePath}.${runId}.lock`;
+}
+
+/** What a refused claim tells the user to do, and what was left undone. */
+const RESUME_ADVICE = 'wait for it to finish, or stop it (Ctrl+C) and resume again; nothing was sent';
+
+/**
+ * Claims `runId` for this process. Throws `run_busy` naming the process that holds it when
+ * that process is still alive (or runs on another host, where it cannot be checked), ending
+ * with `advice` (default: how to resume it).
+ */
+export function claimRun(
+  storePath: string,
+  runId: string,
+  owner: RunClaimOwner,
+  since: string,
+  advice: string = RESUME_ADVICE,
+): RunClaim {
+  const path = runClaimPath(storePath, runId);
+  const content = `${JSON.stringify({ pid: owner.pid, host: owner.host, since } satisfies ClaimFile)}\n`;
+  // Twice at most: a second EEXIST means another process took over the same stale claim first.
+  for (let attempt = 0; ; attempt++) {
+    let fd: number;
+    try {
+      fd = openSync(path, 'wx');
+    } catch (err) {
+      if (!(err instanceof Error && 'code' in err && err.code === 'EEXIST'))
+        throw new DecidekitError(
+          'store_write_failed',
+          `cannot claim run ${runId}: ${path} (${err instanceof Error && 'code' in err ? String(err.code) : 'write failed'}); the folder of the run store must be writable`,
+          { cause: err },
+        );
+      // An unreadable claim may be one being written this instant: it counts as held.
+      const holder = readClaim(path);
+      if (attempt > 0 || holder === null || holder.host !== owner.host || owner.isAlive(holder.pid))
+        throw busy(runId, path, holder, advice);
+      // Its process is gone (killed outright): take it over.
+      rmSync(path, { force: true });
+      continue;
+    }
+    try {
+      writeSync(fd, content);
+    } finally {
+      closeSync(fd);
+    }
+    let released = false;
+    return {
+      path,
+      release() {
+        if (released) return;
+        released = true;
+        rmSync(path, { force: true });
+      },
+    };
+  }
+}
+
+function readClaim(path: string): ClaimFile | null {
+  try {
+    const value: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (typeof value !== 'object' || value === null) return null;
+    const { pid, host, since } = value as Record<string, unknown>;
+    if (typeof pid !== 'number' || !Number.isSafeInteger(pid) || pid <= 0) return null;
+    if (typeof host !== 'string' || typeof since !== 'string') return null;
+    return { pid, host, since };
+  } catch {
+    // Gone meanwhile, or half written by a process killed while writing it.
+    return null;
+  }
+}
+
+function busy(runId: string, path: string, holder: ClaimFile | null, advice: string): DecidekitError {
+  const who = holder === null ? '' : ` (pid ${holder.pid} on ${holder.host}, since ${holder.since})`;
+  return new DecidekitError(
+    'run_busy',
+    `run ${runId} is being run by another decidekit process${who}: ${advice} (if that process is gone, delete ${path})`,
+    { context: { runId, ...(holder === null ? {} : { pid: holder.pid, host: holder.host }) } },
+  );
+}
