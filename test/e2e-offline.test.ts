@@ -118,7 +118,7 @@ describe('decidekit score', () => {
   it('exits 1 naming a file that does not exist', async () => {
     const r = await cli('score', '--dataset', join(tmp, 'nope.jsonl'), '--results', results('careful-1'));
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('nope.jsonl (no such file)');
+    expect(r.stderr).toContain('nope.jsonl (no such file or folder)');
     expectNoStackTrace(r.stderr);
   });
 });
@@ -302,7 +302,7 @@ describe('decidekit validate', () => {
   it('reports an unreadable results file as a problem, not a crash', async () => {
     const r = await cli('validate', '--dataset', DATASET, '--results', join(tmp, 'gone.jsonl'));
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('gone.jsonl (no such file)');
+    expect(r.stdout).toContain('gone.jsonl (no such file or folder)');
   });
 });
 

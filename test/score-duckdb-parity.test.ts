@@ -317,7 +317,7 @@ describe('score --engine duckdb on invalid files', () => {
   it('says which file is missing', async () => {
     const duck = await score(['--dataset', join(dir, 'nope.jsonl'), '--results', join(dir, 'nope2.jsonl')], 'duckdb');
     expect(duck.code).toBe(1);
-    expect(duck.stderr).toContain('nope.jsonl (no such file)');
+    expect(duck.stderr).toContain('nope.jsonl (no such file or folder)');
   });
 });
 

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { piecesOf } from '../core/text-pieces.js';
 import { DecidekitError } from '../core/errors.js';
+import { fileErrorWords } from '../core/file-error-words.js';
 
 /** Writes an output file; a failure (permission, missing folder) is an error naming the file. */
 export function writeTextFile(path: string, text: string, what: string): void {
@@ -16,25 +17,25 @@ export function writeTextFile(path: string, text: string, what: string): void {
   }
 }
 
-/** Why writing the file `path` failed, in words after the error code (`ENOENT: no folder /x; create it first`). */
+/**
+ * Why writing the file `path` failed: the error code, then in words (`ENOENT: no folder /x;
+ * create it first`); the words of codes without a word about the path are fileErrorWords'.
+ */
 export function writeFailureReason(path: string, err: unknown): string {
   const code = err instanceof Error && 'code' in err ? String(err.code) : null;
   switch (code) {
+    case null:
+      return 'write failed';
     case 'ENOENT':
       return `ENOENT: no folder ${dirname(path)}; create it first`;
     case 'EISDIR':
       return 'EISDIR: a folder, not a file; give a file name';
     case 'ENOTDIR':
       return `ENOTDIR: a part of ${dirname(path)} is a file, not a folder`;
-    case 'EACCES':
-    case 'EPERM':
-      return `${code}: permission denied`;
-    case 'ENOSPC':
-      return 'ENOSPC: no space left on the device';
-    case 'EROFS':
-      return 'EROFS: a read-only file system';
-    default:
-      return code ?? 'write failed';
+    default: {
+      const words = fileErrorWords(err);
+      return words === code ? code : `${code}: ${words}`;
+    }
   }
 }
 

@@ -9,6 +9,7 @@ import { UsageError } from '../core/errors.js';
 import { sqlString } from '../core/sql-text.js';
 import { sniffFile, sniffFileKind, type FileKind } from '../datasets/file-kind.js';
 import { shellWord } from '../core/shell-word.js';
+import { caseFileFormat } from '../datasets/typed-decisions/read-cases.js';
 
 /** The kinds of file an option reads. */
 export type ExpectedFile =
@@ -119,7 +120,11 @@ export async function refuseWrongFilesOf(
 
 async function kindOf(f: GivenFile, cwd: string): Promise<FileKind | null> {
   const path = resolve(cwd, f.path);
-  const { kind, parquetColumns = [] } = await sniffFile(path);
+  const { kind, parquetColumns = [], gunzipped = null } = await sniffFile(path);
+  // A line file named .gz is read gunzipped: what it holds decides, and the hint for it keeps
+  // the name only where the command it names gunzips that name too.
+  if (kind === 'gzip' && LINE_FORMATS.includes(f.expects) && path.endsWith('.gz'))
+    return gunzipped === 'typed-decisions' && caseFileFormat(path) !== 'jsonl.gz' ? null : gunzipped;
   // Offline datasets and results may be Parquet too: only a Typed Decisions one (with its
   // `questions` and `gold` columns) is the wrong file.
   const typedDecisions = parquetColumns.includes('questions') && parquetColumns.includes('gold');

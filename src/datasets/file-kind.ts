@@ -4,6 +4,7 @@
  * rather than failing on every line.
  */
 import { open } from 'node:fs/promises';
+import { constants as zlibConstants, createGunzip } from 'node:zlib';
 import { hasParquetMagic } from './parquet-rows.js';
 
 /** The files decidekit reads or writes, and the raw formats it tells apart by their magic bytes. */
@@ -25,10 +26,14 @@ export type FileKind =
 /** Bytes read to tell a file's kind: enough for the first line of every line format decidekit reads. */
 const HEAD_BYTES = 64 * 1024;
 
-/** A file's kind and, for a Parquet file with a readable footer, its top-level columns. */
+/**
+ * A file's kind and, for a Parquet file with a readable footer, its top-level columns; for
+ * a gzip file named `.gz` (which the line readers gunzip), the kind of what it holds.
+ */
 export interface SniffedFile {
   readonly kind: FileKind | null;
   readonly parquetColumns?: readonly string[];
+  readonly gunzipped?: FileKind | null;
 }
 
 /**
@@ -56,10 +61,36 @@ export async function sniffFile(path: string): Promise<SniffedFile> {
     return { kind: null };
   }
   const kind = fileKindOfHead(head);
+  // The readers go by these names: a plain file named .gz is "not valid gzip" to them, and
+  // one named .parquet "not a readable parquet file", whatever its lines hold. So it is of
+  // no kind here, and no hint sends it to a command that would fail the same way.
+  if ((path.endsWith('.gz') && kind !== 'gzip') || (/\.parquet$/i.test(path) && kind !== 'parquet'))
+    return { kind: null };
+  if (kind === 'gzip')
+    return path.endsWith('.gz') ? { kind, gunzipped: fileKindOfHead(await gunzippedHead(head)) } : { kind };
   if (kind !== 'parquet') return { kind };
   const columns = await parquetColumnsOf(path);
   // Unreadable: the reader words what is wrong with it.
   return columns === null ? { kind } : { kind: parquetKindOf(columns), parquetColumns: columns };
+}
+
+/** The first bytes (up to HEAD_BYTES) of what a gzip file's first bytes decompress to; a damaged stream gives what came out before. */
+async function gunzippedHead(head: Buffer): Promise<Buffer> {
+  // A stream, so that a small head of a highly compressed file cannot inflate to megabytes.
+  const gunzip = createGunzip({ finishFlush: zlibConstants.Z_SYNC_FLUSH });
+  gunzip.end(head);
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  try {
+    for await (const chunk of gunzip as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      bytes += chunk.length;
+      if (bytes >= HEAD_BYTES) break;
+    }
+  } catch {
+    // What came out before the damage is still the file's start.
+  }
+  return Buffer.concat(chunks).subarray(0, HEAD_BYTES);
 }
 
 /** The top-level column names of a Parquet file, from its footer; null when unreadable. */

@@ -14,6 +14,7 @@ import { open } from 'node:fs/promises';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { DecidekitError, InvalidInputError } from '../core/errors.js';
 import { jsonProblemMessage, parseStrictJson } from '../core/strict-json.js';
+import { fileErrorWords } from '../core/file-error-words.js';
 
 /** `PAR1`: the four bytes every Parquet file starts (and ends) with. */
 const PARQUET_MAGIC = [0x50, 0x41, 0x52, 0x31] as const;
@@ -89,15 +90,11 @@ export async function readParquetRows(
     file = await asyncBufferFromFile(path);
     metadata = await parquetMetadataAsync(file);
   } catch (err) {
-    const code = err instanceof Error && 'code' in err ? String(err.code) : null;
-    const reason =
-      code === 'ENOENT'
-        ? 'no such file'
-        : code === 'EACCES'
-          ? 'permission denied'
-          : code === 'EISDIR'
-            ? 'is a directory'
-            : `not a readable parquet file: ${err instanceof Error ? err.message : String(err)}`;
+    // An error without a code is hyparquet's: the bytes are not Parquet.
+    const reason = fileErrorWords(
+      err,
+      `not a readable parquet file: ${err instanceof Error ? err.message : String(err)}`,
+    );
     throw new DecidekitError('file_unreadable', `cannot read file: ${displayName} (${reason})`, {
       context: { file: displayName },
       cause: err,

@@ -128,7 +128,7 @@ describe('readLines', () => {
     const path = join(dir, 'nope.jsonl');
     const err = await readLines(path, () => {}).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DecidekitError);
-    expect((err as Error).message).toBe(`cannot read file: ${path} (no such file)`);
+    expect((err as Error).message).toBe(`cannot read file: ${path} (no such file or folder)`);
   });
 
   it('rejects a directory', async () => {

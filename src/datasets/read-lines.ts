@@ -4,6 +4,7 @@ import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { DecidekitError } from '../core/errors.js';
+import { fileErrorWords } from '../core/file-error-words.js';
 
 /** Options of {@link readLines}. */
 export interface ReadLinesOptions {
@@ -202,16 +203,7 @@ function isIoError(err: unknown): err is NodeJS.ErrnoException {
 }
 
 function unreadable(path: string, err: NodeJS.ErrnoException, gunzip: boolean): DecidekitError {
-  const hint =
-    err.code === 'ENOENT'
-      ? 'no such file'
-      : err.code === 'EACCES'
-        ? 'permission denied'
-        : err.code === 'EISDIR'
-          ? 'is a directory'
-          : gunzip && err.code?.startsWith('Z_')
-            ? `not valid gzip: ${err.message}`
-            : err.message;
+  const hint = gunzip && err.code?.startsWith('Z_') ? `not valid gzip: ${err.message}` : fileErrorWords(err);
   return new DecidekitError('file_unreadable', `cannot read file: ${path} (${hint})`, {
     context: { file: path },
     cause: err,

@@ -4,6 +4,7 @@
  * request at a time (10 s for the whole request, retries included; bodies over 6,000 UTF-8
  * bytes are never sent) and saves each verdict before reporting it. It prints nothing.
  */
+import { fileErrorWords } from '../../core/file-error-words.js';
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -406,8 +407,11 @@ export async function writeAuditReports(run: AuditRun, dir: string): Promise<str
     await mkdir(dir, { recursive: true });
     for (const f of files) await writeFile(f.path, f.text());
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? 'write failed';
-    throw new DecidekitError('write_failed', `cannot write the audit reports into ${dir} (${code})`, { cause: err });
+    throw new DecidekitError(
+      'write_failed',
+      `cannot write the audit reports into ${dir} (${fileErrorWords(err, 'write failed')})`,
+      { cause: err },
+    );
   }
   return files.map((f) => f.path);
 }

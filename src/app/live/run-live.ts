@@ -28,6 +28,7 @@ import type { LiveEvent, LiveInfo } from '../../monitor/live-state.js';
 import { renderProbeRecord } from '../../monitor/probe-lines.js';
 import { datasetSourceOf, DEFAULT_EMBEDDED_MODEL, type DatasetChoice } from '../bench/plan-bench.js';
 import { checkHeaderValue } from '../../core/header-value.js';
+import { fileErrorWords } from '../../core/file-error-words.js';
 
 export interface LiveRequest {
   /** Without it, the built-in reference server runs in this process with `/metrics` on. */
@@ -248,8 +249,7 @@ function openRecord(path: string): { append(line: string): void; close(): void }
   try {
     fd = openSync(path, 'a');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'cannot be opened';
-    throw new UsageError(`--record ${path}: cannot be opened for appending (${code})`);
+    throw new UsageError(`--record ${path}: cannot be opened for appending (${fileErrorWords(error)})`);
   }
   let open = true;
   return {
@@ -258,8 +258,9 @@ function openRecord(path: string): { append(line: string): void; close(): void }
       try {
         writeSync(fd, `${line}\n`);
       } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code ?? 'write failed';
-        throw new DecidekitError('record_write_failed', `--record ${path}: cannot append (${code})`, { cause: error });
+        throw new DecidekitError('record_write_failed', `--record ${path}: cannot append (${fileErrorWords(error)})`, {
+          cause: error,
+        });
       }
     },
     close() {

@@ -35,6 +35,7 @@ import { offlineSummaryOf } from '../../core/offline/summary.js';
 import { DEFAULT_PROBLEM_CAP, ProblemList } from '../../core/problem-list.js';
 import type { ScoredModel } from '../../reports/offline/score-json.js';
 import { startsWithParquetMagic } from '../../datasets/parquet-rows.js';
+import { fileErrorWords } from '../../core/file-error-words.js';
 
 /** The version `score --engine duckdb` is tested with (package.json pins it). */
 export const DUCKDB_PACKAGE = '@duckdb/node-api@1.5.6-r.1';
@@ -116,13 +117,12 @@ async function fileOf(path: string): Promise<OfflineSqlFile> {
     );
   try {
     const s = await stat(path);
-    if (s.isDirectory()) throw unreadable(path, 'is a directory');
+    if (s.isDirectory()) throw unreadable(path, fileErrorWords({ code: 'EISDIR' }));
     // As the default engine: a .parquet name, or the Parquet magic bytes under any name.
     return { path, format: /\.parquet$/i.test(path) || (await startsWithParquetMagic(path)) ? 'parquet' : 'jsonl' };
   } catch (err) {
     if (err instanceof DecidekitError) throw err;
-    const code = (err as NodeJS.ErrnoException).code;
-    throw unreadable(path, code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : String(err));
+    throw unreadable(path, fileErrorWords(err));
   }
 }
 
@@ -190,6 +190,7 @@ async function checkResults(connection: Connection, file: OfflineSqlFile, thresh
     await connection.run(createScoredSql(threshold));
     const [check] = await rowsOf(connection, RESULTS_CHECK_SQL);
     const problems = new ProblemList();
+    if (Number(check!['rows']) === 0) problems.add({ file: file.path, line: null, message: 'no results in the file' });
     await addProblems(connection, file, problems, Number(check!['bad_rows']), resultsProblemsSql);
     if (Number(check!['repeated_ids']) > 0)
       for (const r of await rowsOf(connection, repeatedCaseIdsSql(DEFAULT_PROBLEM_CAP)))

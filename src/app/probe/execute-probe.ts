@@ -59,6 +59,7 @@ import { renderProbeMarkdown } from '../../reports/probe/probe-markdown.js';
 import { EMBEDDED_IDENTITY, datasetSourceOf } from '../bench/plan-bench.js';
 import { checkOutDir } from '../bench/execute-bench.js';
 import type { ProbePlan } from './plan-probe.js';
+import { fileErrorWords } from '../../core/file-error-words.js';
 
 export interface ExecuteProbeOptions {
   readonly toolVersion: string;
@@ -364,8 +365,11 @@ export async function writeProbeReports(run: ProbeRun, dir: string): Promise<str
     await mkdir(dir, { recursive: true });
     for (const f of files) await writeFile(f.path, f.text());
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? 'write failed';
-    throw new DecidekitError('write_failed', `cannot write the probe reports into ${dir} (${code})`, { cause: err });
+    throw new DecidekitError(
+      'write_failed',
+      `cannot write the probe reports into ${dir} (${fileErrorWords(err, 'write failed')})`,
+      { cause: err },
+    );
   }
   return files.map((f) => f.path);
 }

@@ -1,4 +1,5 @@
 import { UsageError } from '../../core/errors.js';
+import { refuseUnwritableOutFile } from '../out-file.js';
 import { defineCommand, flag, list, text } from '../define-command.js';
 import { colourEnabled } from '../io.js';
 import { requiredValue } from '../option-checks.js';
@@ -40,6 +41,7 @@ partly: excluded). Both rankings are printed.`,
     if (values.results.length === 0) throw new UsageError('--results is required');
     const { refuseWrongFilesOf } = await import('../wrong-file.js');
     await refuseWrongFilesOf('actions', values, io.cwd);
+    await refuseUnwritableOutFile('--html', values.html, io.cwd);
     const { composeActions } = await import('../../app/offline/compose-actions.js');
     const report = await composeActions({
       datasetPath,

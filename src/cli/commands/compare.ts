@@ -1,4 +1,5 @@
 import { realpathSync } from 'node:fs';
+import { refuseUnwritableOutFile } from '../out-file.js';
 import { resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import {
@@ -62,6 +63,7 @@ ranked by accuracy, marking models whose interval overlaps the leader's as tied.
     refuseRepeatedFiles(values.results, io.cwd);
     const { refuseWrongFilesOf } = await import('../wrong-file.js');
     await refuseWrongFilesOf('compare', values, io.cwd);
+    await refuseUnwritableOutFile('--html', values.html, io.cwd);
     const { compareResultsFiles } = await import('../../app/offline/score-files.js');
     const compared = await compareResultsFiles(datasetPath, values.results, conventionsFromOptions(values));
     for (const { model, files } of compared.sameModels)

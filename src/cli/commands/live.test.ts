@@ -175,7 +175,7 @@ describe('decidekit live (not a terminal)', () => {
     const r = await live(['--record', join(tmp, 'missing', 'dir', 'x.jsonl')], 1);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--record');
-    expect(r.stderr).toContain('ENOENT');
+    expect(r.stderr).toContain('cannot be opened for appending (no such file or folder)');
     const k = await live(['--api-key', 'sk-line\nbreak-99'], 1);
     expect(k.code).toBe(2);
     expect(k.stderr).toContain('--api-key contains a line break');

@@ -1,4 +1,5 @@
 import { UsageError } from '../../core/errors.js';
+import { refuseUnwritableOutFile } from '../out-file.js';
 import { decimal, defineCommand, flag, list, oneOf, text } from '../define-command.js';
 import { colourEnabled } from '../io.js';
 import { requiredValue } from '../option-checks.js';
@@ -47,6 +48,7 @@ larger than memory, JSONL (.gz) or Parquet: the same numbers and report, without
       );
     const { refuseWrongFilesOf } = await import('../wrong-file.js');
     await refuseWrongFilesOf('score', values, io.cwd);
+    await refuseUnwritableOutFile('--html', values.html, io.cwd);
     let scored;
     if (values.engine === 'duckdb') {
       // Intervals need every decision in memory: the DuckDB engine reports none, as --no-ci.

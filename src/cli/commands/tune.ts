@@ -1,4 +1,5 @@
 import { UsageError } from '../../core/errors.js';
+import { refuseUnwritableOutFile } from '../out-file.js';
 import { DEFAULT_FOLDS, DEFAULT_SEED, type TuneOptions } from '../../core/offline/threshold-tuning.js';
 import { decimal, defineCommand, flag, integer, text } from '../define-command.js';
 import { colourEnabled } from '../io.js';
@@ -63,6 +64,7 @@ the held-out fold: the honest estimate). $/100 is 100 x mean cost per call.`,
     };
     const { refuseWrongFilesOf } = await import('../wrong-file.js');
     await refuseWrongFilesOf('tune', v, io.cwd);
+    await refuseUnwritableOutFile('--html', v.html, io.cwd);
     const { tuneThreshold } = await import('../../app/offline/tune-threshold.js');
     const tuned = await tuneThreshold(datasetPath, resultsPath, options);
     if (v.json) {

@@ -74,7 +74,7 @@ describe('missing files', () => {
 
   it('names the missing checks or transcripts file', async () => {
     await expect(loadChecks(join(dir, 'gone.json'))).rejects.toThrow(
-      /cannot read checks file: .*gone\.json \(no such file\)/,
+      /cannot read checks file: .*gone\.json \(no such file or folder\)/,
     );
     await expect(loadTranscripts(join(dir, 'gone.jsonl'))).rejects.toThrow(/gone\.jsonl/);
     writeFileSync(join(dir, 'empty.jsonl'), '\n\n');

@@ -7,6 +7,7 @@ import { CHECK_SETS, EVIDENCE_SCOPES, UNCLEAR, parseCheckId, type AuditCheck } f
 import { DecidekitError } from '../../core/errors.js';
 import { isRecord } from '../../core/json-value.js';
 import { ProblemList } from '../../core/problem-list.js';
+import { fileErrorWords } from '../../core/file-error-words.js';
 
 const OPTION_NAME = /^[a-z][a-z0-9_]*$/;
 const NAME_LIST_FIELDS = ['scenarios', 'tags'] as const;
@@ -17,10 +18,9 @@ export async function loadChecks(path: string, displayPath = path): Promise<Audi
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
     throw new DecidekitError(
       'file_unreadable',
-      `cannot read checks file: ${displayPath} (${code === 'ENOENT' ? 'no such file' : (code ?? 'read failed')})`,
+      `cannot read checks file: ${displayPath} (${fileErrorWords(err, 'read failed')})`,
       { context: { path: displayPath }, cause: err },
     );
   }

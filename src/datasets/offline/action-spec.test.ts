@@ -143,7 +143,7 @@ describe('loadActionSpec', () => {
     await writeFile(path, JSON.stringify(SPEC));
     expect((await loadActionSpec(path)).rules).toHaveLength(4);
     await expect(loadActionSpec(join(dir, 'nope.json'))).rejects.toThrow(
-      /cannot read action spec: .*nope\.json \(no such file\)/,
+      /cannot read action spec: .*nope\.json \(no such file or folder\)/,
     );
   });
 });

@@ -20,6 +20,7 @@ import {
 import { DecidekitError, InvalidInputError, type InputProblem } from '../../core/errors.js';
 import { isFiniteNumber, isNonEmptyString, isRecord, preview } from '../../core/json-value.js';
 import type { OfflineDataset } from './dataset.js';
+import { fileErrorWords } from '../../core/file-error-words.js';
 
 const SPEC_KEYS = new Set(['actions', 'inaction', 'rules', 'costs', 'default_error']);
 const RULE_KEYS = new Set(['when', 'action']);
@@ -30,12 +31,10 @@ export async function loadActionSpec(path: string): Promise<ActionSpec> {
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new DecidekitError(
-      'file_unreadable',
-      `cannot read action spec: ${path} (${code === 'ENOENT' ? 'no such file' : (err as Error).message})`,
-      { context: { file: path }, cause: err },
-    );
+    throw new DecidekitError('file_unreadable', `cannot read action spec: ${path} (${fileErrorWords(err)})`, {
+      context: { file: path },
+      cause: err,
+    });
   }
   return parseActionSpec(text, path);
 }

@@ -177,7 +177,7 @@ describe('loadOfflineDataset', () => {
   it('names the path of a missing file', async () => {
     const err = await loadOfflineDataset(join(dir, 'missing.jsonl')).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DecidekitError);
-    expect((err as Error).message).toContain('missing.jsonl (no such file)');
+    expect((err as Error).message).toContain('missing.jsonl (no such file or folder)');
   });
 });
 

@@ -88,8 +88,11 @@ describe('readResults', () => {
     ]);
   });
 
-  it('reads an empty file as no model and every case missing', async () => {
-    expect(await readResults(file(['']), dataset, () => {})).toEqual({ model: null, lines: 0, missing: 4 });
+  it('rejects a file without results (empty, or blank lines only): it would score nothing', async () => {
+    for (const lines of [[''], ['', '  ', '']]) {
+      const path = file(lines);
+      expect(await problemsOf(path)).toEqual([`${path}: no results in the file`]);
+    }
   });
 
   const rules: readonly [string, readonly (string | object)[], string][] = [

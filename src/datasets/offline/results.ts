@@ -300,6 +300,14 @@ async function streamResults(
     return true;
   };
 
+  /** Every problem of the file; an empty file (or one of blank lines only) is one: it scores nothing. */
+  const finish = (): ReadResultsSummary => {
+    if (lines === 0 && problems.count === 0)
+      problems.add({ file: path, line: null, message: 'no results in the file' });
+    problems.throwIfAny();
+    return { model, lines, missing: table.size - seen };
+  };
+
   const prefetched = splitOptions.prefetched?.path === path ? splitOptions.prefetched : undefined;
   if (await (prefetched?.parquet ?? isParquetFile(path))) {
     unit = 'row';
@@ -311,8 +319,7 @@ async function streamResults(
       },
       { check: (info) => requireColumns(path, info.columns, RESULTS_COLUMNS), jsonTextColumns: ['decision'] },
     );
-    problems.throwIfAny();
-    return { model, lines, missing: table.size - seen };
+    return finish();
   }
 
   const split: ResultsSplit | null =
@@ -340,8 +347,7 @@ async function streamResults(
     }
   }
 
-  problems.throwIfAny();
-  return { model, lines, missing: table.size - seen };
+  return finish();
 }
 
 function makeResult(

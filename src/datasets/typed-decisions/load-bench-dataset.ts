@@ -22,6 +22,7 @@ import {
 import { parquetDownloadUrl, PINNED_PARQUET_SHA256, PINNED_REVISION, typedDecisionsInfo } from './provenance.js';
 import { caseFileFormat, readCases, type ReadCasesOptions, type ReadCasesResult } from './read-cases.js';
 import { scanCaseFile, type CaseEntry, type ScannedCaseFile } from './scan-cases.js';
+import { fileErrorWords } from '../../core/file-error-words.js';
 
 export type DatasetSource =
   | { readonly kind: 'sample' }
@@ -133,6 +134,8 @@ export async function verifyBenchDataset(source: DatasetSource): Promise<Verifie
     }
     case 'file': {
       const read = await scanCaseFile(where.path);
+      if (read.entries.length === 0)
+        throw new InvalidInputError([{ file: where.path, line: null, message: 'no cases (the file holds no rows)' }]);
       return {
         info: await fileInfo(where.path, DEFAULT_SPLIT),
         location: where.path,
@@ -191,15 +194,10 @@ async function locatePath(path: string): Promise<Located> {
   try {
     isDirectory = (await stat(path)).isDirectory();
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new DecidekitError(
-      'file_unreadable',
-      `cannot read dataset: ${path} (${code === 'ENOENT' ? 'no such file or folder' : err instanceof Error ? err.message : String(err)})`,
-      {
-        context: { file: path },
-        cause: err,
-      },
-    );
+    throw new DecidekitError('file_unreadable', `cannot read dataset: ${path} (${fileErrorWords(err)})`, {
+      context: { file: path },
+      cause: err,
+    });
   }
   if (isDirectory)
     return storedCopy(

@@ -9,6 +9,7 @@ import type { DatasetInfo } from '../../core/bench/run.js';
 import { isRecord, preview } from '../../core/json-value.js';
 import { DatasetIntegrityError } from './dataset-errors.js';
 import { sha256File } from './file-hash.js';
+import { fileErrorWords } from '../../core/file-error-words.js';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const MANIFEST_FORMAT = 'decidekit-dataset-manifest/1';
@@ -93,11 +94,7 @@ export async function readManifest(dir: string, restore: string): Promise<Datase
     text = await readFile(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new DatasetIntegrityError(
-      `cannot read ${path} (${err instanceof Error ? err.message : String(err)})`,
-      { file: path, restore },
-      err,
-    );
+    throw new DatasetIntegrityError(`cannot read ${path} (${fileErrorWords(err)})`, { file: path, restore }, err);
   }
   const parsed = parseStrictJson(text);
   if (!parsed.ok)
@@ -201,7 +198,7 @@ export async function verifyManifestFile(dir: string, entry: ManifestFile, resto
     size = (await stat(path)).size;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw fail('is missing', err);
-    throw fail(`cannot be read (${err instanceof Error ? err.message : String(err)})`, err);
+    throw fail(`cannot be read (${fileErrorWords(err)})`, err);
   }
   if (size < entry.bytes) throw fail(`is truncated: ${size} of ${entry.bytes} bytes`);
   if (size > entry.bytes) throw fail(`has changed: ${size} bytes, the manifest says ${entry.bytes}`);

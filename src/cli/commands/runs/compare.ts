@@ -1,4 +1,5 @@
 import { UsageError } from '../../../core/errors.js';
+import { refuseUnwritableOutFile } from '../../out-file.js';
 import { defineCommand, flag, oneOf, text } from '../../define-command.js';
 import type { CompareOptions } from '../../../app/runs/stored-runs.js';
 import type { CliIo } from '../../io.js';
@@ -54,6 +55,7 @@ latency and cost with the Pareto front).`,
     if (values.json && values.format === 'html')
       throw new UsageError('--json and --format html do not go together: pick one');
     const store = storePathOf(values.store, io);
+    await refuseUnwritableOutFile('--out', values.out, io.cwd);
     if (values.format === 'html') return compareHtml(store, positionals, values, options, io);
     const colour = colourEnabled(io.stdout, io.env);
     if (positionals.length > 2) {

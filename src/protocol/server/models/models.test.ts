@@ -334,6 +334,8 @@ describe('prior model', () => {
     writeFileSync(join(dir, 'bad.json'), '{"entries": [');
     expect(readPriorFile(join(dir, 'ok.json')).entries.size).toBe(1);
     expect(() => readPriorFile(join(dir, 'bad.json'))).toThrow(/bad\.json: not valid JSON/);
-    expect(() => readPriorFile(join(dir, 'none.json'))).toThrow(/none\.json: cannot read the prior file \(ENOENT\)/);
+    expect(() => readPriorFile(join(dir, 'none.json'))).toThrow(
+      /none\.json: cannot read the prior file \(no such file or folder\)/,
+    );
   });
 });

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { InvalidInputError } from '../../../core/errors.js';
 import { parsePriorTable, type PriorTable } from './prior.js';
+import { fileErrorWords } from '../../../core/file-error-words.js';
 
 /** `data/typed-decisions-sample/prior.json` of the installed package (same depth from src/ and dist/). */
 export function defaultPriorPath(): string {
@@ -15,8 +16,9 @@ export function readPriorFile(path: string): PriorTable {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    const code = (err as { code?: string }).code ?? 'unreadable';
-    throw new InvalidInputError([{ file: path, line: null, message: `cannot read the prior file (${code})` }]);
+    throw new InvalidInputError([
+      { file: path, line: null, message: `cannot read the prior file (${fileErrorWords(err, 'unreadable')})` },
+    ]);
   }
   const parsed = parseStrictJson(text);
   if (!parsed.ok) throw new InvalidInputError([{ file: path, line: null, message: jsonProblemMessage(parsed) }]);
