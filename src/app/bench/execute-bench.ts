@@ -41,6 +41,7 @@ import { renderBenchHtml } from '../../reports/html/bench-html.js';
 import { renderBenchJsonChunks } from '../../reports/bench/bench-json.js';
 import { renderBenchMarkdownChunks } from '../../reports/bench/bench-markdown.js';
 import { CaseSpool } from './case-spool.js';
+import { fileErrorWords } from '../../core/file-error-words.js';
 import { writeTextPieces } from '../write-text-file.js';
 import { refuseKernelFolder } from '../../datasets/folders.js';
 import type { BenchStartLine } from '../../reports/bench/bench-messages.js';
@@ -524,14 +525,14 @@ export async function checkOutDir(dir: string): Promise<void> {
   };
   refuseKernelFolder(dir, '--out');
   const found = await stat(dir).catch((err: NodeJS.ErrnoException) =>
-    err.code === 'ENOENT' || err.code === 'ENOTDIR' ? null : fail(err.code ?? 'cannot be read'),
+    err.code === 'ENOENT' || err.code === 'ENOTDIR' ? null : fail(`cannot be read (${fileErrorWords(err)})`),
   );
   if (found !== null && !found.isDirectory()) fail('is a file, not a folder (give a folder for the reports)');
   if (found === null) {
     const link = await lstat(dir).catch(() => null);
     if (link?.isSymbolicLink()) fail('is a link to nothing (a dangling symbolic link)');
     await mkdir(dir, { recursive: true }).catch((err: NodeJS.ErrnoException) =>
-      fail(`cannot be created (${err.code ?? 'mkdir failed'})`),
+      fail(`cannot be created (${fileErrorWords(err, 'mkdir failed')})`),
     );
   }
   await access(dir, constants.W_OK).catch(() => fail('is not writable'));

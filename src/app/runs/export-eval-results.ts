@@ -14,6 +14,7 @@ import type { AskedBy } from '../../store/record-kind.js';
 import { renderEvalResultsYaml, renderPredictionLine } from '../../reports/runs/eval-results.js';
 import { writeTextFile } from '../write-text-file.js';
 import { readStoredRun } from './stored-runs.js';
+import { fileErrorWords } from '../../core/file-error-words.js';
 import { refuseKernelFolder } from '../../datasets/folders.js';
 
 /** Cases of the Typed Decisions test split (4 workflows x 100). */
@@ -77,8 +78,13 @@ export async function exportEvalResults(
   try {
     mkdirSync(join(dir, '.eval_results'), { recursive: true });
   } catch (err) {
-    const reason = err instanceof Error && 'code' in err ? String(err.code) : 'cannot create';
-    throw new DecidekitError('write_failed', `cannot write leaderboard entry: ${dir} (${reason})`, { cause: err });
+    throw new DecidekitError(
+      'write_failed',
+      `cannot write leaderboard entry: ${dir} (${fileErrorWords(err, 'cannot create')})`,
+      {
+        cause: err,
+      },
+    );
   }
   writeTextFile(predictionsPath, run.cases.map(renderPredictionLine).join(''), 'predictions');
   writeTextFile(
