@@ -171,9 +171,14 @@ describe('runs gate', () => {
     const better = await gate(prior, heuristic);
     expect(better.code).toBe(0);
     expect(better.stdout).toMatch(/^PASS .*: the candidate is better beyond noise\n$/);
-    const same = await gate(heuristic, heuristic);
+    // A second run of the same model answers alike: within noise.
+    const same = await gate(heuristic, await bench(['--model', 'heuristic']));
     expect(same.code).toBe(0);
     expect(same.stdout).toContain('the difference is within noise');
+    // One run as both sides would gate a run against itself: refused (a CI script's mistake).
+    const itself = await gate(heuristic, heuristic);
+    expect(itself.code).toBe(2);
+    expect(itself.stderr).toContain(`are the same run ${heuristic['id'] as string}: give each run once`);
   });
 
   it('allows a drop up to --max-drop, and gates on another metric', async () => {
