@@ -31,22 +31,42 @@ function onlyRunId(store: string): string {
 
 const locksIn = (dir: string): string[] => readdirSync(dir).filter((f) => f.endsWith('.lock'));
 
+/**
+ * Starts `bench` in process on `limit` cases against a slow reference server (one request
+ * at a time) in a fresh folder, and calls `use` once the run is stored and sending.
+ */
+async function whileBenchSends(
+  name: string,
+  limit: number,
+  use: (bench: {
+    dir: string;
+    store: string;
+    runId: string;
+    running: ReturnType<typeof runCliInProcess>;
+  }) => Promise<void>,
+): Promise<void> {
+  const dir = mkdtempSync(join(tmp, `${name}-`));
+  const store = join(dir, 'runs.sqlite');
+  const server = await startReferenceServer({ host: '127.0.0.1', port: 0, faults: { latencyMs: 20 } });
+  try {
+    let firstProgress!: () => void;
+    const progressed = new Promise<void>((resolve) => (firstProgress = resolve));
+    const running = runCliInProcess(
+      ['bench', '--base-url', server.url, '--limit', String(limit), '--store', store, '--parallel', '1'],
+      { onStderr: (text) => text.includes('progress:') && firstProgress() },
+    );
+    await progressed;
+    await use({ dir, store, runId: onlyRunId(store), running });
+    expect(server.metrics().decodeTotal).toBe(limit);
+  } finally {
+    await server.close();
+  }
+}
+
 describe('bench: one process at a time sends a run', () => {
   it('refuses to resume a run another bench is still sending, and the run stays consistent', async () => {
-    const dir = mkdtempSync(join(tmp, 'busy-'));
-    const store = join(dir, 'runs.sqlite');
-    const server = await startReferenceServer({ host: '127.0.0.1', port: 0, faults: { latencyMs: 20 } });
-    try {
-      let firstProgress!: () => void;
-      const progressed = new Promise<void>((resolve) => (firstProgress = resolve));
-      const running = runCliInProcess(
-        ['bench', '--base-url', server.url, '--limit', '60', '--store', store, '--parallel', '1'],
-        { onStderr: (text) => text.includes('progress:') && firstProgress() },
-      );
-      await progressed;
-      const runId = onlyRunId(store);
+    await whileBenchSends('busy', 60, async ({ dir, store, runId, running }) => {
       expect(locksIn(dir)).toEqual([`runs.sqlite.${runId}.lock`]);
-
       const second = await runCliInProcess(['bench', '--resume', runId, '--store', store]);
       expect(second.code).toBe(1);
       expect(second.stderr).toContain(`run ${runId} is being run by another decidekit process (pid ${process.pid} on `);
@@ -61,26 +81,12 @@ describe('bench: one process at a time sends a run', () => {
       const check = await runCliInProcess(['runs', 'check', '--store', store]);
       expect(check.code).toBe(0);
       expect(check.stdout).toContain(`ok  ${runId}  complete, 60 saved cases`);
-      // Each of the 60 cases was sent once.
-      expect(server.metrics().decodeTotal).toBe(60);
-    } finally {
-      await server.close();
-    }
+      // Each of the 60 cases was sent once (checked on the server's count by whileBenchSends).
+    });
   });
 
   it('refuses to delete a run another bench is still sending, and deletes it once finished', async () => {
-    const dir = mkdtempSync(join(tmp, 'delete-'));
-    const store = join(dir, 'runs.sqlite');
-    const server = await startReferenceServer({ host: '127.0.0.1', port: 0, faults: { latencyMs: 20 } });
-    try {
-      let firstProgress!: () => void;
-      const progressed = new Promise<void>((resolve) => (firstProgress = resolve));
-      const running = runCliInProcess(
-        ['bench', '--base-url', server.url, '--limit', '40', '--store', store, '--parallel', '1'],
-        { onStderr: (text) => text.includes('progress:') && firstProgress() },
-      );
-      await progressed;
-      const runId = onlyRunId(store);
+    await whileBenchSends('delete', 40, async ({ dir, store, runId, running }) => {
       const refused = await runCliInProcess(['runs', 'delete', runId.slice(0, 17), '--store', store]);
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain(`run ${runId} is being run by another decidekit process`);
@@ -97,9 +103,7 @@ describe('bench: one process at a time sends a run', () => {
       expect(deleted.code).toBe(0);
       expect(deleted.stdout).toBe(`deleted run ${runId}\n`);
       expect(locksIn(dir)).toEqual([]);
-    } finally {
-      await server.close();
-    }
+    });
   });
 
   it('takes over the claim of a bench killed outright, and releases it when done', async () => {
