@@ -67,6 +67,10 @@ describe('bench: one process at a time sends a run', () => {
   it('refuses to resume a run another bench is still sending, and the run stays consistent', async () => {
     await whileBenchSends('busy', 60, async ({ dir, store, runId, running }) => {
       expect(locksIn(dir)).toEqual([`runs.sqlite.${runId}.lock`]);
+      const shown = await runCliInProcess(['runs', 'show', runId, '--store', store, '--no-ci']);
+      expect(shown.stdout).toMatch(
+        new RegExp(`status +running \\(\\d+ of 60 cases saved; being sent by pid ${process.pid} on `),
+      );
       const second = await runCliInProcess(['bench', '--resume', runId, '--store', store]);
       expect(second.code).toBe(1);
       expect(second.stderr).toContain(`run ${runId} is being run by another decidekit process (pid ${process.pid} on `);
@@ -81,6 +85,9 @@ describe('bench: one process at a time sends a run', () => {
       const check = await runCliInProcess(['runs', 'check', '--store', store]);
       expect(check.code).toBe(0);
       expect(check.stdout).toContain(`ok  ${runId}  complete, 60 saved cases`);
+      expect((await runCliInProcess(['runs', 'show', runId, '--store', store, '--no-ci'])).stdout).toMatch(
+        /status +complete\n/,
+      );
       // Each of the 60 cases was sent once (checked on the server's count by whileBenchSends).
     });
   });

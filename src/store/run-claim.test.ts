@@ -78,6 +78,6 @@ describe('claimRun', () => {
   it('names the folder when the claim cannot be written', () => {
     const e = refusal(() => claimRun(join(dir, 'no-such-folder', 'e.sqlite'), 'r1', owner(20, [20]), 'now'));
     expect(e.code).toBe('store_write_failed');
-    expect(e.message).toContain('(ENOENT); the folder of the run store must be writable');
+    expect(e.message).toContain('(no such file or folder); the folder of the run store must be writable');
   });
 });

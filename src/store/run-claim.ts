@@ -10,6 +10,7 @@
  */
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { DecidekitError } from '../core/errors.js';
+import { fileErrorWords } from '../core/file-error-words.js';
 
 /** Who claims a run, and how to tell whether another claimant is still alive. */
 export interface RunClaimOwner {
@@ -25,7 +26,7 @@ export interface RunClaim {
   release(): void;
 }
 
-interface ClaimFile {
+export interface ClaimFile {
   readonly pid: number;
   readonly host: string;
   readonly since: string;
@@ -62,7 +63,7 @@ export function claimRun(
       if (!(err instanceof Error && 'code' in err && err.code === 'EEXIST'))
         throw new DecidekitError(
           'store_write_failed',
-          `cannot claim run ${runId}: ${path} (${err instanceof Error && 'code' in err ? String(err.code) : 'write failed'}); the folder of the run store must be writable`,
+          `cannot claim run ${runId}: ${path} (${fileErrorWords(err, 'write failed')}); the folder of the run store must be writable`,
           { cause: err },
         );
       // An unreadable claim may be one being written this instant: it counts as held.
@@ -88,6 +89,12 @@ export function claimRun(
       },
     };
   }
+}
+
+/** The process sending `runId` now: its claim's holder while alive (or on another host, where it cannot be checked), else null. */
+export function runHolder(storePath: string, runId: string, owner: RunClaimOwner): ClaimFile | null {
+  const holder = readClaim(runClaimPath(storePath, runId));
+  return holder !== null && (holder.host !== owner.host || owner.isAlive(holder.pid)) ? holder : null;
 }
 
 function readClaim(path: string): ClaimFile | null {

@@ -45,6 +45,8 @@ export interface RunShowOptions {
   readonly redactHost?: boolean;
   /** Intervals, ECE noise floor and conventions; absent: the numbers alone. */
   readonly statistics?: RunStatistics | null;
+  /** The live process sending a running run, if one is (its claim), else absent. */
+  readonly sentBy?: { readonly pid: number; readonly host: string; readonly since: string } | null;
 }
 
 /** `runs show`: what the run was (configuration, provenance) and its headline results. */
@@ -56,7 +58,11 @@ export function renderRunShow(head: StoredRunHead, run: StoredRunInfo, options: 
   out.push(p.bold(`Run ${run.id}${run.label === null ? '' : `  ${singleLine(run.label)}`}`));
   const status =
     head.status === 'running'
-      ? `running (${formatCount(head.savedCases)} of ${formatCount(head.caseCount)} cases saved; a run left running by a killed process can be resumed)`
+      ? `running (${formatCount(head.savedCases)} of ${formatCount(head.caseCount)} cases saved; ${
+          options.sentBy
+            ? `being sent by pid ${options.sentBy.pid} on ${singleLine(options.sentBy.host)} since ${singleLine(options.sentBy.since)}`
+            : 'a run left running by a killed process can be resumed'
+        })`
       : head.savedCases < head.caseCount
         ? `${head.status} (${formatCount(head.savedCases)} of ${formatCount(head.caseCount)} cases saved)`
         : head.status;

@@ -52,6 +52,10 @@ other conventions.`,
       !values['no-ci'],
     );
     const { renderRunShow, renderRunShowJson } = await import('../../../reports/runs/runs-show.js');
+    // A running run: the live process sending it, if one is (else it was left by a killed one).
+    const { runHolder } = await import('../../../store/run-claim.js');
+    const { thisProcess } = await import('../../this-process.js');
+    const sentBy = head.status === 'running' ? runHolder(storePathOf(values.store, io), run.id, thisProcess()) : null;
     io.stdout.write(
       values.json
         ? renderRunShowJson(head, run, values.redact, statistics)
@@ -59,6 +63,7 @@ other conventions.`,
             colour: colourEnabled(io.stdout, io.env),
             redactHost: values.redact,
             statistics,
+            sentBy,
           }),
     );
     return 0;
