@@ -141,6 +141,10 @@ export interface RunStore {
   saveStatistics(id: string, statistics: RunStatistics): void;
   /** What `saveStatistics` kept for the run's current summary, or null (none kept, or an older store's run). */
   getStatistics(id: string): RunStatistics | null;
+  /** `getRunInfo` and `getStatistics` read together, in one snapshot of the store. */
+  getRunInfoWithStatistics(
+    id: string,
+  ): { readonly info: StoredRunInfo; readonly statistics: RunStatistics | null } | null;
   /** Ids of cases with a saved answer; with `includeFailed`, also those whose request failed. */
   savedCaseIds(runId: string, options?: { readonly includeFailed?: boolean }): Set<string>;
   /** Newest first. */

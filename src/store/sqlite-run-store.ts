@@ -865,6 +865,16 @@ class SqliteRunStore implements RunStore {
     return this.reading(() => read.deferred(), id);
   }
 
+  getRunInfoWithStatistics(
+    id: string,
+  ): { readonly info: StoredRunInfo; readonly statistics: RunStatistics | null } | null {
+    const read = this.db.transaction(() => {
+      const info = this.runInfoOf(id, (config) => summarizeRun(config, this.iterateCases(id)));
+      return info === null ? null : { info, statistics: this.getStatistics(id) };
+    });
+    return this.reading(() => read.deferred(), id);
+  }
+
   saveStatistics(id: string, statistics: RunStatistics): void {
     this.writing(id, () =>
       this.committing(() => {
@@ -1039,38 +1049,42 @@ class SqliteRunStore implements RunStore {
   }
 
   checkRun(id: string): RunCheck {
-    return this.reading(() => {
-      const row = this.statements.head.get(id) as RunRow | undefined;
-      if (!row) throw this.unknown(id);
-      const base = { id, status: STATUSES.has(row.status) ? row.status : null, savedCases: row.saved_cases };
-      let problems: string[];
-      let configured: number;
-      try {
-        // The cases are read as they are checked (twice: their records, then the summary).
-        const info = this.getRunInfo(id)!;
-        configured = info.config.caseIds.length;
-        const cases = { length: row.saved_cases, [Symbol.iterator]: () => this.iterateCases(id) };
-        problems = checkRunRecords(
-          { ...info, cases },
-          {
-            status: row.status,
-            summaryStored: row.summary_json !== null,
-            headline: headlineOf(row),
-            caseCount: row.case_count,
-          },
-        );
-      } catch (err) {
-        if (err instanceof StoreDamagedError) return { ...base, problems: [err.detail] };
-        throw err;
-      }
-      problems.push(...this.changedCases(id));
-      const outside = (this.statements.outsideCaseSet.all({ id }) as { case_id: string }[]).map((r) => r.case_id);
-      if (outside.length > 0) problems.push(`saved cases outside the run's case set: ${outside.join(', ')}`);
-      const planned = (this.statements.plannedCount.get(id) as { n: number }).n;
-      if (planned !== configured)
-        problems.push(`${planned} case positions stored for ${configured} cases in the configuration`);
-      return { ...base, problems };
-    }, id);
+    // One read transaction: a bench writing the run meanwhile is not seen half way (its
+    // summary from one moment and its cases from another would look like damage).
+    return this.reading(() => this.db.transaction(() => this.checkRunNow(id)).deferred(), id);
+  }
+
+  private checkRunNow(id: string): RunCheck {
+    const row = this.statements.head.get(id) as RunRow | undefined;
+    if (!row) throw this.unknown(id);
+    const base = { id, status: STATUSES.has(row.status) ? row.status : null, savedCases: row.saved_cases };
+    let problems: string[];
+    let configured: number;
+    try {
+      // The cases are read as they are checked (twice: their records, then the summary).
+      const info = this.getRunInfo(id)!;
+      configured = info.config.caseIds.length;
+      const cases = { length: row.saved_cases, [Symbol.iterator]: () => this.iterateCases(id) };
+      problems = checkRunRecords(
+        { ...info, cases },
+        {
+          status: row.status,
+          summaryStored: row.summary_json !== null,
+          headline: headlineOf(row),
+          caseCount: row.case_count,
+        },
+      );
+    } catch (err) {
+      if (err instanceof StoreDamagedError) return { ...base, problems: [err.detail] };
+      throw err;
+    }
+    problems.push(...this.changedCases(id));
+    const outside = (this.statements.outsideCaseSet.all({ id }) as { case_id: string }[]).map((r) => r.case_id);
+    if (outside.length > 0) problems.push(`saved cases outside the run's case set: ${outside.join(', ')}`);
+    const planned = (this.statements.plannedCount.get(id) as { n: number }).n;
+    if (planned !== configured)
+      problems.push(`${planned} case positions stored for ${configured} cases in the configuration`);
+    return { ...base, problems };
   }
 
   /** Cases whose rows no longer match the digest written with them. */

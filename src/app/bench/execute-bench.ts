@@ -32,7 +32,7 @@ import { claimRun, type RunClaim, type RunClaimOwner } from '../../store/run-cla
 import type { RunStore } from '../../store/run-store.js';
 import type { AskedBy } from '../../store/record-kind.js';
 import type { CaseWriter } from '../../store/writer/case-writer.js';
-import { summarizeOptionsOf } from '../../store/run-summary.js';
+import { summarizeOptionsOf, summarizeRun } from '../../store/run-summary.js';
 import { analyzeRun } from '../run-analysis.js';
 import type { ConventionChoice } from '../../core/bench/run-conventions.js';
 import type { RunStatistics } from '../../core/bench/run-statistics.js';
@@ -336,6 +336,9 @@ async function sendAndFinish(
   if (states !== null && kept.size > 0 && outcome.stopped?.reason === 'aborted') await takeStates(reader, states);
   reader.close();
 
+  // A --retry-failed resume stopped before it re-sent every failed case: the ones not re-sent
+  // are still stored (failed) but were never counted here, so the run is summed from the store.
+  const fromStore = store !== null && plan.resume?.retryFailed === true && outcome.stopped !== null ? store : null;
   if (outcome.stopped !== null && outcome.stopped.reason !== 'aborted') {
     dispose();
     const { reason, error } = outcome.stopped;
@@ -346,7 +349,10 @@ async function sendAndFinish(
       store?.finishRun(runId, {
         status: 'incomplete',
         durationMs: priorDurationMs + outcome.durationMs,
-        summary: totals.summarize(summarizeOptionsOf(config)),
+        summary:
+          fromStore === null
+            ? totals.summarize(summarizeOptionsOf(config))
+            : summarizeRun(config, fromStore.iterateCases(runId)),
       });
     }
     const why = error instanceof Error ? error.message : String(error);
@@ -359,11 +365,18 @@ async function sendAndFinish(
     };
   }
   const interrupted = outcome.stopped?.reason === 'aborted';
-  const { summary, digest, sample } = totals.finish(summarizeOptionsOf(config, { interrupted }));
   const id = ensureRun();
+  const { summary, digest, sample } =
+    fromStore === null
+      ? totals.finish(summarizeOptionsOf(config, { interrupted }))
+      : {
+          summary: summarizeRun(config, fromStore.iterateCases(id), { interrupted }),
+          digest: undefined,
+          sample: undefined,
+        };
   const durationMs = priorDurationMs + outcome.durationMs;
   store?.finishRun(id, { status: summary.status, durationMs, summary });
-  const savedCount = totals.cases;
+  const savedCount = summary.requests.total;
   const casesOf: CaseSource =
     store !== null
       ? storedCaseSource(store.path, id, savedCount)
@@ -382,11 +395,11 @@ async function sendAndFinish(
     config,
     summary,
     cases: casesOf,
-    digest,
+    ...(digest === undefined ? {} : { digest }),
   };
   const { run, statistics } = analyzeRun(reported, options.statistics?.choice ?? {}, {
     intervals: options.statistics?.intervals ?? true,
-    sample,
+    ...(sample === undefined ? {} : { sample }),
   });
   // Kept beside the summary, so `runs show` gives the intervals without reading every decision.
   if (store !== null && statistics.intervals !== null && !statistics.recomputed) keepStatistics(store, id, statistics);

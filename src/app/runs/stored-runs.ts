@@ -123,10 +123,10 @@ export function openStoredRun(storePath: string, prefix: string, askedBy: AskedB
   const { head, info, stored } = withStore(storePath, (s) => {
     const id = s.resolveId(prefix, askedBy);
     const head = s.getHead(id);
-    const info = s.getRunInfo(id);
-    if (head === null || info === null)
+    const read = s.getRunInfoWithStatistics(id);
+    if (head === null || read === null)
       throw new DecidekitError('unknown_run', `unknown run: ${id} disappeared from ${s.path} while reading`);
-    return { head, info, stored: s.getStatistics(id) };
+    return { head, info: read.info, stored: read.statistics };
   });
   const cases: CaseSource = {
     length: info.summary.requests.total,

@@ -44,9 +44,11 @@ export function renderBenchEnding(e: BenchEnding, options: { readonly quiet: boo
     );
   }
   if (e.interrupted) {
+    // Every case kept and some failed (a --retry-failed resume stopped): only a retry has more to send.
+    const retry = e.casesKept === e.casesTotal && e.failedCases > 0 ? ' --retry-failed' : '';
     lines.push(
       `decidekit bench: interrupted; ${e.casesKept} of ${e.casesTotal} cases kept.` +
-        (e.saved ? ` Resume with: decidekit bench --resume ${e.runId}${store}` : ''),
+        (e.saved ? ` Resume with: decidekit bench --resume ${e.runId}${retry}${store}` : ''),
     );
   } else if (e.saved && !e.complete) {
     const unsent = e.casesTotal - e.casesKept;
