@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -65,6 +65,28 @@ describe('claimRun', () => {
     taken.release();
     claimRun(store, 'r1', owner(10, [], 'elsewhere'), 'then');
     expect(refusal(() => claimRun(store, 'r1', owner(20, [20]), 'now')).message).toContain('(pid 10 on elsewhere,');
+  });
+
+  it('lets only one of two processes take over the same stale claim', () => {
+    const store = join(dir, 'race.sqlite');
+    claimRun(store, 'r1', owner(10, []), 'then');
+    let second: ReturnType<typeof claimRun> | null = null;
+    // The first taker finds the holder gone; while it decides, a second one takes over.
+    const first: RunClaimOwner = {
+      pid: 20,
+      host: 'here',
+      isAlive: (p) => {
+        if (p === 10 && second === null) second = claimRun(store, 'r1', owner(30, [30]), 'meanwhile');
+        return p === 20 || p === 30;
+      },
+    };
+    const e = refusal(() => claimRun(store, 'r1', first, 'now'));
+    expect(e.code).toBe('run_busy');
+    expect(e.message).toContain('(pid 30 on here, since meanwhile)');
+    expect(JSON.parse(readFileSync(runClaimPath(store, 'r1'), 'utf8')).pid).toBe(30);
+    expect(readdirSync(dir).filter((f) => f.startsWith('race.sqlite.'))).toEqual(['race.sqlite.r1.lock']);
+    second!.release();
+    expect(existsSync(runClaimPath(store, 'r1'))).toBe(false);
   });
 
   it('counts a claim it cannot read (being written this instant) as held', () => {

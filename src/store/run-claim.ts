@@ -8,7 +8,8 @@
  * that holds it; it is removed when the run stops. A process killed outright leaves its file
  * behind: a claim whose process is gone (same host, pid no longer alive) is taken over.
  */
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { DecidekitError } from '../core/errors.js';
 import { fileErrorWords } from '../core/file-error-words.js';
 
@@ -54,7 +55,7 @@ export function claimRun(
 ): RunClaim {
   const path = runClaimPath(storePath, runId);
   const content = `${JSON.stringify({ pid: owner.pid, host: owner.host, since } satisfies ClaimFile)}\n`;
-  // Twice at most: a second EEXIST means another process took over the same stale claim first.
+  // A few times at most: another process may take over the same stale claim meanwhile.
   for (let attempt = 0; ; attempt++) {
     let fd: number;
     try {
@@ -68,27 +69,61 @@ export function claimRun(
         );
       // An unreadable claim may be one being written this instant: it counts as held.
       const holder = readClaim(path);
-      if (attempt > 0 || holder === null || holder.host !== owner.host || owner.isAlive(holder.pid))
+      if (attempt > 1 || holder === null || holder.host !== owner.host || owner.isAlive(holder.pid))
         throw busy(runId, path, holder, advice);
-      // Its process is gone (killed outright): take it over.
-      rmSync(path, { force: true });
+      // Its process is gone (killed outright): take it over. Moved aside first, so of two
+      // processes taking over the same stale claim only one moves it (the other finds it gone
+      // and tries again, meeting the new claim).
+      const aside = `${path}.stale-${randomBytes(4).toString('hex')}`;
+      try {
+        renameSync(path, aside);
+      } catch {
+        continue;
+      }
+      const moved = readClaim(aside);
+      if (moved === null || !sameClaim(moved, holder)) {
+        // A fresh claim was made between reading and moving: put it back, it is held.
+        try {
+          linkSync(aside, path);
+        } catch {
+          // Another claim is there already: it is held either way.
+        }
+        rmSync(aside, { force: true });
+        throw busy(runId, path, moved, advice);
+      }
+      rmSync(aside, { force: true });
       continue;
     }
     try {
       writeSync(fd, content);
-    } finally {
+    } catch (err) {
+      // An empty claim would read as held for ever.
       closeSync(fd);
+      rmSync(path, { force: true });
+      throw new DecidekitError(
+        'store_write_failed',
+        `cannot claim run ${runId}: ${path} (${fileErrorWords(err, 'write failed')}); the folder of the run store must be writable`,
+        { cause: err },
+      );
     }
+    closeSync(fd);
+    const mine: ClaimFile = { pid: owner.pid, host: owner.host, since };
     let released = false;
     return {
       path,
       release() {
         if (released) return;
         released = true;
-        rmSync(path, { force: true });
+        // Only our own claim: one taken over meanwhile (we were thought gone) is not ours to remove.
+        const now = readClaim(path);
+        if (now !== null && sameClaim(now, mine)) rmSync(path, { force: true });
       },
     };
   }
+}
+
+function sameClaim(a: ClaimFile, b: ClaimFile): boolean {
+  return a.pid === b.pid && a.host === b.host && a.since === b.since;
 }
 
 /** The process sending `runId` now: its claim's holder while alive (or on another host, where it cannot be checked), else null. */
