@@ -13,7 +13,8 @@ import { InvalidInputError } from '../../core/errors.js';
 import { answersOf } from '../../core/question.js';
 import { loadBenchDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';
 import { sampleRows } from '../../datasets/typed-decisions/test-support/typed-decisions-parquet.js';
-import { executeBench } from './execute-bench.js';
+import { startReferenceServer } from '../../protocol/server/server.js';
+import { executeBench, planBenchFromStore } from './execute-bench.js';
 import { planBench, selectCases, type BenchRequest } from './plan-bench.js';
 
 const temps: string[] = [];
@@ -129,5 +130,40 @@ describe('executeBench: the dataset in two passes', () => {
     expect(covered.run.config.caseIds).toEqual(full.run.config.caseIds);
     full.dispose();
     covered.dispose();
+  });
+});
+
+describe('executeBench: a resumed run claimed after it was read', () => {
+  it('refuses to send when another process saved cases to the run in between', async () => {
+    const dir = tempDir();
+    const storePath = join(dir, 'runs.sqlite');
+    const server = await startReferenceServer({ host: '127.0.0.1', port: 0, faults: { latencyMs: 5 } });
+    try {
+      const interrupted = new AbortController();
+      let seen = 0;
+      // A first session, stopped after its first cases (one request at a time, 5 ms each).
+      const first = await executeBench(
+        await planBenchFromStore({ dataset: { kind: 'sample' }, baseUrl: server.url, storePath }),
+        {
+          ...options(dir),
+          signal: interrupted.signal,
+          onProgress: () => {
+            if (++seen === 3) interrupted.abort();
+          },
+        },
+      );
+      expect(first.kind).toBe('finished');
+      const runId = (first as { run: { id: string } }).run.id;
+      // Planned (the run read) now, sent later: another process finishes the run meanwhile.
+      const stale = await planBenchFromStore({ storePath, resume: runId });
+      expect(stale.resume!.run.answered.size).toBeLessThan(100);
+      const other = await executeBench(await planBenchFromStore({ storePath, resume: runId }), options(dir));
+      expect(other.kind).toBe('finished');
+      await expect(executeBench(stale, options(dir))).rejects.toThrow(
+        `run ${runId} got new cases from another decidekit process while this one was starting`,
+      );
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -239,6 +239,9 @@ async function sendAndFinish(
   if (runId !== null) {
     try {
       claim(runId);
+      // The run was read before it was claimed: another process that saved cases to it in
+      // between (and has since stopped) would have them sent again.
+      if (store !== null && plan.resume !== null) refuseChangedSince(store, runId, plan.resume.run);
     } catch (err) {
       await client.close();
       throw err;
@@ -559,6 +562,17 @@ function createClientOrUsageError(options: Parameters<typeof createSystemOneClie
     if (err instanceof InvalidBaseUrlError) throw new UsageError(`--base-url: ${err.message}`);
     throw err;
   }
+}
+
+/** Throws when `runId`'s saved cases are no longer those `read` found (saved to meanwhile). */
+function refuseChangedSince(store: RunStore, runId: string, read: ResumableRun): void {
+  const answered = store.savedCaseIds(runId).size;
+  const saved = store.savedCaseIds(runId, { includeFailed: true }).size;
+  if (answered !== read.answered.size || saved !== read.answered.size + read.failed.size)
+    throw new DecidekitError(
+      'run_busy',
+      `run ${runId} got new cases from another decidekit process while this one was starting: run the command again (nothing was sent)`,
+    );
 }
 
 /**
