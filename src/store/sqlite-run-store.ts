@@ -269,7 +269,7 @@ export function openRunStoreConnection(
     checkCompatible(db, path);
     if (readOnly) {
       const version = db.pragma('user_version', { simple: true }) as number;
-      if (version < SCHEMA_VERSION) throw new StoreNeedsUpgradeError(path, version, SCHEMA_VERSION);
+      if (version < READABLE_IN_PLACE_FROM) throw new StoreNeedsUpgradeError(path, version, SCHEMA_VERSION);
     } else {
       db.pragma('journal_mode = WAL');
       db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
@@ -332,11 +332,18 @@ function isEmptyFile(path: string): boolean {
   }
 }
 
-/** True for a decidekit store at a lower schema version than this decidekit's (an unmarked file is not). */
+/**
+ * The oldest schema version a read-only command reads in place: version 7 only added a
+ * column that may be absent (a run's stored statistics, then read as none). Older stores
+ * are read from an upgraded copy.
+ */
+const READABLE_IN_PLACE_FROM = 6;
+
+/** True for a decidekit store too old to read in place (an unmarked file is not). */
 function olderThanCurrent(db: Database.Database): boolean {
   const version = db.pragma('user_version', { simple: true }) as number;
   const appId = db.pragma('application_id', { simple: true }) as number;
-  return appId === APPLICATION_ID && version > 0 && version < SCHEMA_VERSION;
+  return appId === APPLICATION_ID && version > 0 && version < READABLE_IN_PLACE_FROM;
 }
 
 /** False when a read-only connection cannot read (a WAL file whose -shm cannot be created). */
@@ -513,6 +520,13 @@ const isConfig = (v: unknown): boolean =>
 const STATUSES: ReadonlySet<string> = new Set(['running', 'complete', 'incomplete', 'interrupted']);
 
 function prepareStatements(db: Database.Database) {
+  // A version 6 store read in place (read-only) has no statistics column: none kept, then.
+  const statisticsColumn =
+    (
+      db.prepare("SELECT count(*) AS n FROM pragma_table_info('runs') WHERE name = 'statistics_json'").get() as {
+        n: number;
+      }
+    ).n > 0;
   return {
     head: db.prepare(`SELECT ${HEAD_COLUMNS} FROM runs WHERE id = ?`),
     status: db.prepare('SELECT status, duration_ms FROM runs WHERE id = ?'),
@@ -558,10 +572,14 @@ function prepareStatements(db: Database.Database) {
     finish: db.prepare(`UPDATE runs SET status = @status, duration_ms = @duration_ms, summary_json = @summary_json,
         accuracy = @accuracy, kl = @kl, brier = @brier, ece = @ece, mean_confidence = @mean_confidence,
         decisions_total = @decisions_total, decisions_correct = @decisions_correct, errors = @errors,
-        latency_p50_ms = @latency_p50_ms, statistics_json = NULL
+        latency_p50_ms = @latency_p50_ms${statisticsColumn ? ', statistics_json = NULL' : ''}
       WHERE id = @id`),
-    saveStatistics: db.prepare('UPDATE runs SET statistics_json = ? WHERE id = ? AND summary_json IS NOT NULL'),
-    statistics: db.prepare('SELECT statistics_json FROM runs WHERE id = ?'),
+    saveStatistics: statisticsColumn
+      ? db.prepare('UPDATE runs SET statistics_json = ? WHERE id = ? AND summary_json IS NOT NULL')
+      : null,
+    statistics: db.prepare(
+      `SELECT ${statisticsColumn ? 'statistics_json' : 'NULL AS statistics_json'} FROM runs WHERE id = ?`,
+    ),
     cases: db.prepare(
       'SELECT case_id, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model FROM cases WHERE run_id = ? ORDER BY position',
     ),
@@ -879,7 +897,7 @@ class SqliteRunStore implements RunStore {
     this.writing(id, () =>
       this.committing(() => {
         // A run without a stored summary (still running) keeps none.
-        this.statements.saveStatistics.run(JSON.stringify(statistics), id);
+        this.statements.saveStatistics?.run(JSON.stringify(statistics), id);
       }, true),
     );
   }
