@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DecidekitError } from '../core/errors.js';
-import { writeTextPieces } from './write-text-file.js';
+import { removePartialFiles, writeTextPieces } from './write-text-file.js';
 
 let dir = '';
 beforeEach(() => {
@@ -38,5 +38,21 @@ describe('writeTextPieces', () => {
     expect(err).toBeInstanceOf(DecidekitError);
     expect((err as Error).message).toContain(`cannot write the report: ${path} (EISDIR: a folder, not a file`);
     expect(readdirSync(dir)).toEqual(['out']);
+  });
+
+  it('removes the temporary file of a write under way when the process ends at once', async () => {
+    const path = join(dir, 'big.md');
+    const writing = writeTextPieces(
+      path,
+      Array.from({ length: 200 }, () => 'y'.repeat(32_000)),
+      'the report',
+    );
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(readdirSync(dir).filter((f) => f.startsWith('big.md.partial-'))).toHaveLength(1);
+    removePartialFiles();
+    expect(readdirSync(dir)).toEqual([]);
+    // The write itself then fails (its file is gone), as in a process that is ending.
+    await expect(writing).rejects.toThrow(`cannot write the report: ${path}`);
+    expect(readdirSync(dir)).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
@@ -39,6 +39,15 @@ export function writeFailureReason(path: string, err: unknown): string {
   }
 }
 
+/** Files being written under their temporary names (see `writeTextPieces`). */
+const partials = new Set<string>();
+
+/** Removes the temporary files of writes still under way: for a process ending at once (Ctrl+C). */
+export function removePartialFiles(): void {
+  for (const partial of partials) rmSync(partial, { force: true });
+  partials.clear();
+}
+
 /**
  * Writes an output file from pieces of text, in writes of about 32 K characters
  * (`piecesOf`), so a long document is never one string. It is written beside `path` under a
@@ -47,6 +56,7 @@ export function writeFailureReason(path: string, err: unknown): string {
  */
 export async function writeTextPieces(path: string, chunks: Iterable<string>, what: string): Promise<void> {
   const partial = `${path}.partial-${randomBytes(4).toString('hex')}`;
+  partials.add(partial);
   try {
     const file = await open(partial, 'wx');
     try {
@@ -55,7 +65,9 @@ export async function writeTextPieces(path: string, chunks: Iterable<string>, wh
       await file.close();
     }
     await rename(partial, path);
+    partials.delete(partial);
   } catch (err) {
+    partials.delete(partial);
     await rm(partial, { force: true });
     if (err instanceof DecidekitError) throw err;
     throw new DecidekitError('write_failed', `cannot write ${what}: ${path} (${writeFailureReason(path, err)})`, {

@@ -3,6 +3,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { Interruption, type CliIo } from './io.js';
 import { runCli } from './run-cli.js';
+import { removePartialFiles } from '../app/write-text-file.js';
+import { removeTemporaryCopies } from '../store/temp-copies.js';
 
 /**
  * V8 lets its heap grow to up to 4x what was live after the last full collection when
@@ -40,12 +42,23 @@ function sink(stream: NodeJS.WriteStream, closed: () => boolean) {
   };
 }
 
+/**
+ * Ends the process at once, first removing what an interrupted command had under way in
+ * temporary files (a report being written, the upgraded copy of an old store being read):
+ * their own clean-up would not run.
+ */
+function exitNow(code: number): never {
+  removePartialFiles();
+  removeTemporaryCopies();
+  process.exit(code);
+}
+
 async function main(): Promise<void> {
   const controller = new AbortController();
   let signals = 0;
   const onSignal = (sig: NodeJS.Signals) => {
     signals++;
-    if (signals > 1) process.exit(sig === 'SIGINT' ? 130 : 143);
+    if (signals > 1) exitNow(sig === 'SIGINT' ? 130 : 143);
     controller.abort(new Interruption(sig === 'SIGTERM' ? 'SIGTERM' : 'SIGINT'));
   };
   process.on('SIGINT', onSignal);
@@ -77,7 +90,7 @@ async function main(): Promise<void> {
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   // An interrupted command may leave work pending (a file half read): end now.
-  if (controller.signal.aborted) process.exit(code);
+  if (controller.signal.aborted) exitNow(code);
 }
 
 await main();

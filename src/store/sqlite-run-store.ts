@@ -1,6 +1,5 @@
 import { randomBytes as cryptoRandomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { isFiltered, type BenchRun, type RunConfig } from '../core/bench/run.js';
@@ -44,6 +43,7 @@ import {
 } from './store-errors.js';
 import { APPLICATION_ID, MIGRATIONS, REQUIRED_TABLES, SCHEMA_VERSION } from './store-schema.js';
 import { refuseIdOfOtherKind, type AskedBy } from './record-kind.js';
+import { dropCopyDir, makeCopyDir } from './temp-copies.js';
 
 /** The page cache of each connection, in KiB as SQLite's negative `cache_size` counts it. */
 const PAGE_CACHE_KIB = -2000;
@@ -233,30 +233,30 @@ export function openRunStoreConnection(
       // A WAL database is read through its shared-memory file (-shm), which SQLite must be
       // able to create next to it; in a read-only folder it cannot. Read a copy instead.
       db.close();
-      snapshotDir = mkdtempSync(join(tmpdir(), 'decidekit-store-'));
+      snapshotDir = makeCopyDir();
       db = connect(snapshotOf(path, snapshotDir));
     }
     if (readOnly && olderThanCurrent(db)) {
       // An older decidekit's store: reading it needs the migrations, which write. Read an
       // upgraded copy; the file itself is upgraded by the next command that writes to it.
       const source = snapshotDir === null ? path : join(snapshotDir, 'runs.sqlite');
-      const copyDir = mkdtempSync(join(tmpdir(), 'decidekit-store-'));
+      const copyDir = makeCopyDir();
       db.close();
       try {
         db = connect(snapshotOf(source, copyDir), false);
       } finally {
-        if (snapshotDir !== null) rmSync(snapshotDir, { recursive: true, force: true });
+        if (snapshotDir !== null) dropCopyDir(snapshotDir);
         snapshotDir = copyDir;
       }
       checkCompatible(db, path);
       migrate(db, path);
     }
   } catch (err) {
-    if (snapshotDir !== null) rmSync(snapshotDir, { recursive: true, force: true });
+    if (snapshotDir !== null) dropCopyDir(snapshotDir);
     throw wrapOpenError(path, err);
   }
   const removeSnapshot = () => {
-    if (snapshotDir !== null) rmSync(snapshotDir, { recursive: true, force: true });
+    if (snapshotDir !== null) dropCopyDir(snapshotDir);
   };
   const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000));
   try {
