@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { DecidekitError } from '../core/errors.js';
 import { fileErrorWords } from '../core/file-error-words.js';
+import { shellWord } from '../core/shell-word.js';
 
 /** Who claims a run, and how to tell whether another claimant is still alive. */
 export interface RunClaimOwner {
@@ -150,7 +151,7 @@ function busy(runId: string, path: string, holder: ClaimFile | null, advice: str
   const who = holder === null ? '' : ` (pid ${holder.pid} on ${holder.host}, since ${holder.since})`;
   return new DecidekitError(
     'run_busy',
-    `run ${runId} is being run by another decidekit process${who}: ${advice} (if that process is gone, delete ${path})`,
+    `run ${runId} is being run by another decidekit process${who}: ${advice} (if that process is gone, delete ${shellWord(path)})`,
     { context: { runId, ...(holder === null ? {} : { pid: holder.pid, host: holder.host }) } },
   );
 }
