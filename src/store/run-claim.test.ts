@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -87,6 +87,17 @@ describe('claimRun', () => {
     expect(readdirSync(dir).filter((f) => f.startsWith('race.sqlite.'))).toEqual(['race.sqlite.r1.lock']);
     second!.release();
     expect(existsSync(runClaimPath(store, 'r1'))).toBe(false);
+  });
+
+  it('names one claim for two paths to one store (a symbolic link to it)', () => {
+    const store = join(dir, 'real.sqlite');
+    writeFileSync(store, '');
+    const link = join(dir, 'link.sqlite');
+    symlinkSync(store, link);
+    const held = claimRun(store, 'r1', owner(10, [10, 20]), 'then');
+    expect(refusal(() => claimRun(link, 'r1', owner(20, [10, 20]), 'now')).code).toBe('run_busy');
+    expect(runClaimPath(link, 'r1')).toBe(held.path);
+    held.release();
   });
 
   it('counts a claim it cannot read (being written this instant) as held', () => {

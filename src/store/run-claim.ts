@@ -9,7 +9,7 @@
  * behind: a claim whose process is gone (same host, pid no longer alive) is taken over.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, openSync, readFileSync, realpathSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { DecidekitError } from '../core/errors.js';
 import { fileErrorWords } from '../core/file-error-words.js';
 import { shellWord } from '../core/shell-word.js';
@@ -34,9 +34,18 @@ export interface ClaimFile {
   readonly since: string;
 }
 
-/** The claim file of `runId` in the store at `storePath`. */
+/**
+ * The claim file of `runId` in the store at `storePath`, beside the store's real file: two
+ * paths to one store (a symbolic link to it) name one claim.
+ */
 export function runClaimPath(storePath: string, runId: string): string {
-  return `${storePath}.${runId}.lock`;
+  let real = storePath;
+  try {
+    real = realpathSync(storePath);
+  } catch {
+    // Not there (yet): its own path.
+  }
+  return `${real}.${runId}.lock`;
 }
 
 /** What a refused claim tells the user to do, and what was left undone. */
