@@ -14,6 +14,7 @@ import {
 import type { RunStatistics } from '../core/bench/run-statistics.js';
 import type { BenchSummary } from '../core/bench/summary.js';
 import { DecidekitError } from '../core/errors.js';
+import { sqlString } from '../core/sql-text.js';
 import { shellWord } from '../core/shell-word.js';
 import type { QuestionType } from '../core/question.js';
 import { fingerprintOf } from './fingerprint.js';
@@ -239,15 +240,19 @@ export function openRunStoreConnection(
     if (readOnly && olderThanCurrent(db)) {
       // An older decidekit's store: reading it needs the migrations, which write. Read an
       // upgraded copy; the file itself is upgraded by the next command that writes to it.
-      const source = snapshotDir === null ? path : join(snapshotDir, 'runs.sqlite');
       const copyDir = makeCopyDir();
-      db.close();
+      const copy = join(copyDir, 'runs.sqlite');
       try {
-        db = connect(snapshotOf(source, copyDir), false);
+        // One consistent copy made by SQLite in a read transaction, whatever another process
+        // writes meanwhile (copying the file and its log one after the other could mix two
+        // moments).
+        db.exec(`VACUUM INTO ${sqlString(copy)}`);
       } finally {
+        db.close();
         if (snapshotDir !== null) dropCopyDir(snapshotDir);
         snapshotDir = copyDir;
       }
+      db = connect(copy, false);
       checkCompatible(db, path);
       migrate(db, path);
     }
