@@ -368,7 +368,11 @@ async function sendAndFinish(
     };
   }
   const interrupted = outcome.stopped?.reason === 'aborted';
-  const id = ensureRun();
+  // A new run stopped (Ctrl+C) before any of its cases finished keeps nothing: no empty run
+  // is stored for a resume that would start from nothing anyway.
+  const keptIn = interrupted && runId === null ? null : store;
+  const id =
+    keptIn === null && store !== null ? `unsaved-${createdAt.replace(/[-:.TZ]/g, '').slice(0, 14)}` : ensureRun();
   const { summary, digest, sample } =
     fromStore === null
       ? totals.finish(summarizeOptionsOf(config, { interrupted }))
@@ -378,11 +382,11 @@ async function sendAndFinish(
           sample: undefined,
         };
   const durationMs = priorDurationMs + outcome.durationMs;
-  store?.finishRun(id, { status: summary.status, durationMs, summary });
+  keptIn?.finishRun(id, { status: summary.status, durationMs, summary });
   const savedCount = summary.requests.total;
   const casesOf: CaseSource =
-    store !== null
-      ? storedCaseSource(store.path, id, savedCount)
+    keptIn !== null
+      ? storedCaseSource(keptIn.path, id, savedCount)
       : (spool ?? {
           length: savedCount,
           [Symbol.iterator]: () => {
@@ -405,7 +409,8 @@ async function sendAndFinish(
     ...(sample === undefined ? {} : { sample }),
   });
   // Kept beside the summary, so `runs show` gives the intervals without reading every decision.
-  if (store !== null && statistics.intervals !== null && !statistics.recomputed) keepStatistics(store, id, statistics);
+  if (keptIn !== null && statistics.intervals !== null && !statistics.recomputed)
+    keepStatistics(keptIn, id, statistics);
   let written: string[] = [];
   let writeError: string | null = null;
   try {
@@ -423,7 +428,7 @@ async function sendAndFinish(
     run,
     statistics,
     interrupted,
-    saved: store !== null,
+    saved: keptIn !== null,
     casesTotal,
     written,
     writeError,
