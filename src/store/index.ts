@@ -10,7 +10,7 @@ export type {
   StoredRunStatus,
 } from './run-store.js';
 export { StoreDamagedError, StoreNeedsUpgradeError, StoreWriteError } from './store-errors.js';
-export { openRunStore, UnknownRunError, type OpenRunStoreOptions } from './sqlite-run-store.js';
+export { openRunStore, storedCases, UnknownRunError, type OpenRunStoreOptions } from './sqlite-run-store.js';
 export { defaultStorePath } from './default-store-path.js';
 export { fingerprintOf, fingerprintInput, FINGERPRINT_HEX_LENGTH } from './fingerprint.js';
 export { checkResumable, type ResumeCheck } from './resume-check.js';

@@ -2,7 +2,7 @@ import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { isFiltered, type BenchRun, type RunConfig } from '../core/bench/run.js';
+import { isFiltered, type BenchRun, type CaseSource, type RunConfig } from '../core/bench/run.js';
 import {
   FAILURE_KINDS,
   type CaseResult,
@@ -321,6 +321,25 @@ export interface RowWriter {
   /** `saveCases` of rows packed by `packCaseRows`: committed when it returns. */
   saveRows(runId: string, packed: PackedCaseRows, progress?: SaveProgress): void;
   close(): void;
+}
+
+/**
+ * A stored run's cases as a source read in run order, one at a time, from a fresh read-only
+ * connection each time it is iterated: a run of any size is never held whole, and it can be
+ * read after the connection that wrote it closed. `length` is the number of saved cases.
+ */
+export function storedCases(path: string, runId: string, length: number): CaseSource {
+  return {
+    length,
+    *[Symbol.iterator]() {
+      const reader = openRunStore(path, { mustExist: true, readOnly: true });
+      try {
+        yield* reader.iterateCases(runId);
+      } finally {
+        reader.close();
+      }
+    },
+  };
 }
 
 /** Opens an existing store to save packed rows into (the writer thread's connection). */

@@ -386,7 +386,7 @@ async function sendAndFinish(
   const savedCount = summary.requests.total;
   const casesOf: CaseSource =
     keptIn !== null
-      ? storedCaseSource(keptIn.path, id, savedCount)
+      ? loadedStoreModule!.storedCases(keptIn.path, id, savedCount)
       : (spool ?? {
           length: savedCount,
           [Symbol.iterator]: () => {
@@ -481,25 +481,6 @@ function markInterrupted(store: RunStore | null, runId: string): void {
   } catch {
     // The store still refuses writes; the run stays 'running' and resumes all the same.
   }
-}
-
-/**
- * A stored run's cases, read in run order from their own read-only connection each time
- * they are iterated (so they can be read after the writer closed).
- */
-function storedCaseSource(path: string, runId: string, length: number): CaseSource {
-  return {
-    length,
-    *[Symbol.iterator]() {
-      const { openRunStore } = loadedStoreModule!;
-      const reader = openRunStore(path, { readOnly: true });
-      try {
-        yield* reader.iterateCases(runId);
-      } finally {
-        reader.close();
-      }
-    },
-  };
 }
 
 /**

@@ -4,9 +4,9 @@
  * re-rendering and exporting.
  */
 import { compareRuns, refuseIncomparable, type RunComparison } from '../../core/bench/run-diff.js';
-import type { BenchRun, CaseSource, ReportedRun } from '../../core/bench/run.js';
+import type { BenchRun, ReportedRun } from '../../core/bench/run.js';
 import { DecidekitError, UsageError } from '../../core/errors.js';
-import { openRunStore, StoreDamagedError, type RunStore, type StoredRunHead } from '../../store/index.js';
+import { openRunStore, StoreDamagedError, storedCases, type RunStore, type StoredRunHead } from '../../store/index.js';
 import type { StoreCheck } from '../../store/run-store.js';
 import type { AskedBy } from '../../store/record-kind.js';
 import { claimRun, type RunClaimOwner } from '../../store/run-claim.js';
@@ -128,18 +128,7 @@ export function openStoredRun(storePath: string, prefix: string, askedBy: AskedB
       throw new DecidekitError('unknown_run', `unknown run: ${id} disappeared from ${s.path} while reading`);
     return { head, info: read.info, stored: read.statistics };
   });
-  const cases: CaseSource = {
-    length: info.summary.requests.total,
-    *[Symbol.iterator]() {
-      const reader = openRunStore(storePath, { mustExist: true, readOnly: true });
-      try {
-        yield* reader.iterateCases(info.id);
-      } finally {
-        reader.close();
-      }
-    },
-  };
-  return { head, run: { ...info, cases }, stored };
+  return { head, run: { ...info, cases: storedCases(storePath, info.id, info.summary.requests.total) }, stored };
 }
 
 /**
