@@ -5,6 +5,7 @@
  */
 import type { ReportedRun } from '../core/bench/run.js';
 import type { CaseSample } from '../core/stats/case-sample.js';
+import { conventionsText } from '../core/stats/conventions.js';
 import { chooseConventions, type ConventionChoice } from '../core/bench/run-conventions.js';
 import { statisticsOfRun, statisticsOfSample, type RunStatistics } from '../core/bench/run-statistics.js';
 import { summarizeRun } from '../store/run-summary.js';
@@ -20,6 +21,11 @@ export interface AnalyzeOptions {
   readonly intervals: boolean;
   /** The run's case sample, already built (bench gathers it as cases finish): no second read of the cases. */
   readonly sample?: CaseSample;
+  /**
+   * The statistics stored with the run (`RunStore.saveStatistics`): used as they are when
+   * asked for under the conventions (seed included) they were made under.
+   */
+  readonly stored?: RunStatistics | null;
 }
 
 /** The run under its own conventions with `choice` on top; intervals unless turned off. */
@@ -44,12 +50,30 @@ export function analyzeRun<R extends ReportedRun>(
     logLoss: summary.logLoss,
     ece: summary.ece,
   };
-  const statistics =
-    options.sample !== undefined && !chosen.recompute
-      ? statisticsOfSample(options.sample, chosen.conventions, { intervals: options.intervals, estimates })
-      : statisticsOfRun(run.cases, chosen.conventions, { intervals: options.intervals, estimates });
+  const statistics = statisticsOf(run, chosen, { ...options, estimates });
   return {
     run: summary === run.summary ? run : ({ ...run, summary } as R),
     statistics: { ...statistics, conventionsRecorded: chosen.recorded, recomputed: chosen.recompute },
   };
+}
+
+/** The run's statistics: none (intervals off), the stored ones, from the sample, or from the cases. */
+function statisticsOf(
+  run: ReportedRun,
+  chosen: ReturnType<typeof chooseConventions>,
+  options: AnalyzeOptions & { readonly estimates: Parameters<typeof statisticsOfRun>[2]['estimates'] },
+): Omit<RunStatistics, 'conventionsRecorded' | 'recomputed'> {
+  const { conventions } = chosen;
+  // No intervals: nothing to read (the cases are counted by their source).
+  if (!options.intervals || conventions.bootstrapResamples === 0)
+    return { conventions, cases: run.cases.length, intervals: null, eceNoise: null };
+  if (!chosen.recompute) {
+    const stored = options.stored ?? null;
+    if (stored !== null && conventionsText(stored.conventions) === conventionsText(conventions)) {
+      const { conventionsRecorded: _recorded, recomputed: _recomputed, ...kept } = stored;
+      return kept;
+    }
+    if (options.sample !== undefined) return statisticsOfSample(options.sample, conventions, options);
+  }
+  return statisticsOfRun(run.cases, conventions, options);
 }

@@ -131,28 +131,7 @@ export function openStoredRun(storePath: string, prefix: string, askedBy: AskedB
   return { head, run: { ...info, cases: storedCases(storePath, info.id, info.summary.requests.total) }, stored };
 }
 
-/**
- * An opened run's numbers under its own conventions with `choice` on top. Under its own
- * conventions (seed included) its stored summary and statistics are used, or none with
- * `intervals` off, and no case is read for them; other conventions, or a run with none
- * stored (never finished, stored with --no-ci, or by an older decidekit), compute them
- * from the cases (`analyzeRun`).
- */
-export function analyzeOpenedRun(opened: OpenedRun, choice: ConventionChoice, intervals: boolean): AnalyzedRun {
-  const { run, stored } = opened;
-  const chosen = chooseConventions(run.config, choice);
-  const flags = { conventionsRecorded: chosen.recorded, recomputed: false };
-  if (!chosen.recompute && run.summary.logLoss !== undefined) {
-    const { conventions } = chosen;
-    if (!intervals || conventions.bootstrapResamples === 0)
-      return { run, statistics: { conventions, cases: run.cases.length, intervals: null, eceNoise: null, ...flags } };
-    if (stored !== null && conventionsText(stored.conventions) === conventionsText(conventions))
-      return { run, statistics: { ...stored, ...flags } };
-  }
-  return analyzeRun(run, choice, { intervals });
-}
-
-/** One run made ready to show or re-report (`openStoredRun`, then `analyzeOpenedRun`). */
+/** One run made ready to show or re-report: `openStoredRun`, then `analyzeRun` with its stored statistics. */
 export function readRunAnalysis(
   storePath: string,
   prefix: string,
@@ -161,7 +140,7 @@ export function readRunAnalysis(
   intervals: boolean,
 ): { readonly head: StoredRunHead } & AnalyzedRun {
   const opened = openStoredRun(storePath, prefix, askedBy);
-  return { head: opened.head, ...analyzeOpenedRun(opened, choice, intervals) };
+  return { head: opened.head, ...analyzeRun(opened.run, choice, { intervals, stored: opened.stored }) };
 }
 
 /** One run by id or unique id prefix; an unknown run or a missing store is an error. */
@@ -241,7 +220,9 @@ function analyzeToCompare(runs: readonly OpenedRun[], options: CompareOptions): 
       );
   });
   for (const other of runs.slice(1)) refuseIncomparable(runs[0]!.run, other.run, options.force);
-  const analyzed = runs.map((r) => analyzeOpenedRun(r, options.choice ?? {}, options.intervals !== false));
+  const analyzed = runs.map((r) =>
+    analyzeRun(r.run, options.choice ?? {}, { intervals: options.intervals !== false, stored: r.stored }),
+  );
   const first = analyzed[0]!;
   for (const other of analyzed.slice(1)) {
     if (sameScoringConventions(first.statistics.conventions, other.statistics.conventions)) continue;
