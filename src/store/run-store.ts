@@ -147,6 +147,8 @@ export interface RunStore {
   ): { readonly info: StoredRunInfo; readonly statistics: RunStatistics | null } | null;
   /** Ids of cases with a saved answer; with `includeFailed`, also those whose request failed. */
   savedCaseIds(runId: string, options?: { readonly includeFailed?: boolean }): Set<string>;
+  /** Ids of the saved cases by their request's outcome, read at once. */
+  savedCasesByOutcome(runId: string): { readonly answered: Set<string>; readonly failed: Set<string> };
   /** Newest first. */
   listRuns(options?: { readonly limit?: number }): StoredRunHead[];
   /** How many runs the store holds in each status (every run, whatever a list's limit). */

@@ -1067,12 +1067,19 @@ class SqliteRunStore implements RunStore {
   }
 
   savedCaseIds(runId: string, options: { readonly includeFailed?: boolean } = {}): Set<string> {
+    const { answered, failed } = this.savedCasesByOutcome(runId);
+    if (options.includeFailed === true) for (const id of failed) answered.add(id);
+    return answered;
+  }
+
+  savedCasesByOutcome(runId: string): { readonly answered: Set<string>; readonly failed: Set<string> } {
     return this.reading(() => {
       if (this.statements.exactId.get(runId) === undefined) throw this.unknown(runId);
-      const rows = this.statements.savedIds.all(runId) as { case_id: string; request_status: string }[];
-      return new Set(
-        rows.filter((r) => options.includeFailed === true || r.request_status === 'answered').map((r) => r.case_id),
-      );
+      const answered = new Set<string>();
+      const failed = new Set<string>();
+      for (const r of this.statements.savedIds.all(runId) as { case_id: string; request_status: string }[])
+        (r.request_status === 'answered' ? answered : failed).add(r.case_id);
+      return { answered, failed };
     }, runId);
   }
 

@@ -267,9 +267,7 @@ async function sendAndFinish(
 
   const ensureRun = (): string => {
     if (runId === null) {
-      runId = store
-        ? store.createRun({ config, label, createdAt }).id
-        : `unsaved-${createdAt.replace(/[-:.TZ]/g, '').slice(0, 14)}`;
+      runId = store ? store.createRun({ config, label, createdAt }).id : unsavedIdOf(createdAt);
       claim(runId);
     }
     return runId;
@@ -371,8 +369,7 @@ async function sendAndFinish(
   // A new run stopped (Ctrl+C) before any of its cases finished keeps nothing: no empty run
   // is stored for a resume that would start from nothing anyway.
   const keptIn = interrupted && runId === null ? null : store;
-  const id =
-    keptIn === null && store !== null ? `unsaved-${createdAt.replace(/[-:.TZ]/g, '').slice(0, 14)}` : ensureRun();
+  const id = keptIn === null && store !== null ? unsavedIdOf(createdAt) : ensureRun();
   const { summary, digest, sample } =
     fromStore === null
       ? totals.finish(summarizeOptionsOf(config, { interrupted }))
@@ -509,8 +506,13 @@ export async function writeBenchReports(
   try {
     await mkdir(dir, { recursive: true });
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? 'write failed';
-    throw new DecidekitError('write_failed', `cannot write the reports into ${dir} (${code})`, { cause: err });
+    throw new DecidekitError(
+      'write_failed',
+      `cannot write the reports into ${dir} (${fileErrorWords(err, 'write failed')})`,
+      {
+        cause: err,
+      },
+    );
   }
   // A file that cannot be written is named: `cannot write the report: DIR/RUN.md (EACCES)`.
   for (const f of files) await writeTextPieces(f.path, f.chunks(), 'the report');
@@ -550,11 +552,15 @@ function createClientOrUsageError(options: Parameters<typeof createSystemOneClie
   }
 }
 
+/** The id of a run that is not stored (no store, or nothing to keep): dated like stored ones. */
+function unsavedIdOf(createdAt: string): string {
+  return `unsaved-${createdAt.replace(/[-:.TZ]/g, '').slice(0, 14)}`;
+}
+
 /** Throws when `runId`'s saved cases are no longer those `read` found (saved to meanwhile). */
 function refuseChangedSince(store: RunStore, runId: string, read: ResumableRun): void {
-  const answered = store.savedCaseIds(runId).size;
-  const saved = store.savedCaseIds(runId, { includeFailed: true }).size;
-  if (answered !== read.answered.size || saved !== read.answered.size + read.failed.size)
+  const { answered, failed } = store.savedCasesByOutcome(runId);
+  if (answered.size !== read.answered.size || failed.size !== read.failed.size)
     throw new DecidekitError(
       'run_busy',
       `run ${runId} got new cases from another decidekit process while this one was starting: run the command again (nothing was sent)`,
@@ -578,19 +584,16 @@ export async function planBenchFromStore(request: BenchRequest): Promise<BenchPl
   if (request.resume === undefined || request.storePath === null) return planBench(request, null);
   // An audit or probe id is named as such (not "unknown run").
   const askedBy = { command: 'bench --resume', storeArg: request.storePath };
-  return planBench(request, await readStoredRun(request.storePath, request.resume, askedBy));
+  return planBench(request, await readRunToResume(request.storePath, request.resume, askedBy));
 }
 
 /** A stored run to resume (its record and saved case ids, not its cases), read before anything starts. */
-export async function readStoredRun(storePath: string, prefix: string, askedBy?: AskedBy): Promise<ResumableRun> {
+export async function readRunToResume(storePath: string, prefix: string, askedBy?: AskedBy): Promise<ResumableRun> {
   const { openRunStore } = await import('../../store/sqlite-run-store.js');
   const store = openRunStore(storePath, { mustExist: true, readOnly: true });
   try {
     const id = store.resolveId(prefix, askedBy);
-    const answered = store.savedCaseIds(id);
-    const failed = store.savedCaseIds(id, { includeFailed: true });
-    for (const c of answered) failed.delete(c);
-    return { ...store.getRunInfo(id)!, answered, failed };
+    return { ...store.getRunInfo(id)!, ...store.savedCasesByOutcome(id) };
   } finally {
     store.close();
   }
