@@ -51,6 +51,18 @@ export function passCount(passed: number, failed: number): PassCount {
   return { passed, failed, ran: passed + failed };
 }
 
+/** Checks or probes as a report counts them: passed of those that ran, and those that did not. */
+export interface ProbeTally extends PassCount {
+  /** Of the `total` checks or probes, those with nothing to judge. */
+  readonly notRun: number;
+}
+
+/** The tally of a summary's `passed` and `failed` among its `total` checks or probes. */
+export function tallyOf(c: { readonly passed: number; readonly failed: number }, total: number): ProbeTally {
+  const count = passCount(c.passed, c.failed);
+  return { ...count, notRun: total - count.ran };
+}
+
 /** True when every conformance check that ran passed (no conformance: true). */
 export function isConformant(run: ProbeRun): boolean {
   return run.conformance === null || run.conformance.failed === 0;

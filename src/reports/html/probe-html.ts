@@ -4,7 +4,7 @@
  * floor as the reference tick) beside the table of their numbers, what they mean, and the
  * answers that moved most.
  */
-import type { ProbeRun } from '../../core/probe/run.js';
+import { tallyOf, type ProbeRun, type ProbeTally } from '../../core/probe/run.js';
 import { formatCount } from '../format.js';
 import {
   describeIsolationAccuracy,
@@ -33,8 +33,8 @@ const status = (s: string) =>
       ? { text: '✗ fail', className: 'bad nowrap' }
       : { text: '– not run', className: 'muted nowrap' };
 
-const notRunDetail = (c: { readonly passed: number; readonly failed: number }, total: number) => {
-  const detail = describeNotRun(c, total);
+const notRunDetail = (t: ProbeTally) => {
+  const detail = describeNotRun(t);
   return detail === null ? {} : { detail };
 };
 
@@ -47,21 +47,24 @@ export function renderProbeHtml(run: ProbeRun): string {
   const cards: Card[] = [];
   const c = run.conformance;
   const r = run.robustness;
-  if (c !== null)
+  if (c !== null) {
+    const tally = tallyOf(c, c.checks.length);
     cards.push({
       key: 'conformance_passed',
       label: 'conformance checks passed',
-      text: passedOfRan(c),
-      value: c.passed,
-      ...notRunDetail(c, c.checks.length),
+      text: passedOfRan(tally),
+      value: tally.passed,
+      ...notRunDetail(tally),
     });
+  }
   if (r !== null) {
+    const tally = tallyOf(r, r.probes.length);
     cards.push({
       key: 'robustness_passed',
       label: 'robustness probes passed',
-      text: passedOfRan(r),
-      value: r.passed,
-      ...notRunDetail(r, r.probes.length),
+      text: passedOfRan(tally),
+      value: tally.passed,
+      ...notRunDetail(tally),
     });
     if (r.noiseFloor !== null)
       cards.push({

@@ -9,7 +9,7 @@ import type {
   RobustnessProbeSummary,
   RobustnessSummary,
 } from '../../core/probe/robustness.js';
-import type { ProbeRun } from '../../core/probe/run.js';
+import type { PassCount, ProbeRun, ProbeTally } from '../../core/probe/run.js';
 import { formatCount, formatNumber, formatPercent, formatSigned, plural } from '../format.js';
 import { formatEndpoint } from '../../protocol/wire/endpoint.js';
 
@@ -17,24 +17,19 @@ import { formatEndpoint } from '../../protocol/wire/endpoint.js';
  * Checks or probes as every probe report and `runs list` count them: passed of those that
  * ran, `18/20` (a check with nothing to judge did not run and is counted apart).
  */
-export function passedOfRan(c: { readonly passed: number; readonly failed: number }): string {
-  return `${c.passed}/${c.passed + c.failed}`;
+export function passedOfRan(c: PassCount): string {
+  return `${c.passed}/${c.ran}`;
 }
 
-/** `2 not run` when some of the `total` checks or probes did not run; null when all ran. */
-export function describeNotRun(c: { readonly passed: number; readonly failed: number }, total: number): string | null {
-  const notRun = total - c.passed - c.failed;
-  return notRun > 0 ? `${formatCount(notRun)} not run` : null;
+/** `2 not run` when some checks or probes did not run; null when all ran. */
+export function describeNotRun(t: ProbeTally): string | null {
+  return t.notRun > 0 ? `${formatCount(t.notRun)} not run` : null;
 }
 
-/** `18/20 checks pass`, with `, 2 not run` when some of the `total` did not run. */
-export function describePassed(
-  c: { readonly passed: number; readonly failed: number },
-  total: number,
-  noun: 'checks' | 'probes',
-): string {
-  const notRun = describeNotRun(c, total);
-  return `${passedOfRan(c)} ${noun} pass${notRun === null ? '' : `, ${notRun}`}`;
+/** `18/20 checks pass`, with `, 2 not run` when some did not run. */
+export function describePassed(t: ProbeTally, noun: 'checks' | 'probes'): string {
+  const notRun = describeNotRun(t);
+  return `${passedOfRan(t)} ${noun} pass${notRun === null ? '' : `, ${notRun}`}`;
 }
 
 export function describeTarget(run: ProbeRun): string {

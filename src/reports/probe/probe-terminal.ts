@@ -1,7 +1,7 @@
 /** The probe's terminal report: conformance checks, robustness numbers, what they mean. */
 import type { ConformanceSummary } from '../../core/probe/conformance.js';
 import type { MovedPair, RobustnessSummary } from '../../core/probe/robustness.js';
-import { isConformant, type ProbeRun } from '../../core/probe/run.js';
+import { isConformant, tallyOf, type ProbeRun } from '../../core/probe/run.js';
 import {
   createPalette,
   formatNumber,
@@ -40,16 +40,18 @@ export function verdictLine(run: ProbeRun, p: Palette = createPalette(false)): s
   if (run.conformance !== null)
     parts.push(
       isConformant(run)
-        ? p.green(`conformant (${describePassed(run.conformance, run.conformance.checks.length, 'checks')})`)
-        : p.red(`NOT conformant (${describePassed(run.conformance, run.conformance.checks.length, 'checks')})`),
+        ? p.green(`conformant (${describePassed(tallyOf(run.conformance, run.conformance.checks.length), 'checks')})`)
+        : p.red(
+            `NOT conformant (${describePassed(tallyOf(run.conformance, run.conformance.checks.length), 'checks')})`,
+          ),
     );
   if (run.robustness !== null) {
     const r = run.robustness;
     parts.push(
       r.failed === 0
-        ? p.green(`robust (${describePassed(r, r.probes.length, 'probes')})`)
+        ? p.green(`robust (${describePassed(tallyOf(r, r.probes.length), 'probes')})`)
         : p.yellow(
-            `not robust (${describePassed(r, r.probes.length, 'probes')}; failing: ${r.probes
+            `not robust (${describePassed(tallyOf(r, r.probes.length), 'probes')}; failing: ${r.probes
               .filter((x) => x.verdict === 'fail')
               .map((x) => x.id)
               .join(', ')})`,
@@ -75,7 +77,7 @@ function conformanceLines(c: ConformanceSummary, p: Palette): string[] {
     k.rule,
   ]);
   const out = [
-    p.bold(`Conformance (docs/system-one.md): ${describePassed(c, c.checks.length, 'checks')}`),
+    p.bold(`Conformance (docs/system-one.md): ${describePassed(tallyOf(c, c.checks.length), 'checks')}`),
     ...renderTextTable(['', 'check', 'items', 'rule'], rows, {
       align: ['left', 'left', 'right', 'left'],
       styleHeader: p.dim,
@@ -105,7 +107,7 @@ function robustnessLines(r: RobustnessSummary, p: Palette): string[] {
   ]);
   const out = [
     p.bold(
-      `Robustness: ${describePassed(r, r.probes.length, 'probes')} · 95% intervals (flips: Wilson; distance: by case)`,
+      `Robustness: ${describePassed(tallyOf(r, r.probes.length), 'probes')} · 95% intervals (flips: Wilson; distance: by case)`,
     ),
     ...renderTextTable(['', 'probe', 'pairs', 'answers flipped', 'mean distance (TV)', 'max diff'], rows, {
       align: ['left', 'left', 'right', 'left', 'left', 'right'],
