@@ -5,9 +5,9 @@
  * Pareto front drawn. Numbers come from each run's summary; the front from `paretoFront`.
  */
 import { digestOf, type ReportedRun } from '../../core/bench/run.js';
+import type { RunDigest } from '../../core/bench/run-digest.js';
 import { histogramOf } from '../../core/histogram.js';
 import { paretoFront } from '../../core/pareto.js';
-import { answeredModelsOf } from '../../core/bench/case-result.js';
 import { describeFilters, describeRunName, describeServer } from '../bench/bench-describe.js';
 import { formatCount, formatLatencyMs, formatNumber, formatPercent, formatSigned, formatUsd } from '../format.js';
 import { escapeHtml } from './html-escape.js';
@@ -32,13 +32,15 @@ export interface RunsCompareHtmlOptions {
 const num = numberCell;
 
 /** Names that tell runs apart: the run's label or model, with its id when two runs share a name. */
-export function runNames(runs: readonly ReportedRun[]): string[] {
-  const names = runs.map((r) => describeRunName(r, answeredModelsOf(r.cases)));
+export function runNames(runs: readonly ReportedRun[], digests: readonly RunDigest[]): string[] {
+  const names = runs.map((r, i) => describeRunName(r, digests[i]!.answeredModels));
   return names.map((n, i) => (names.filter((m) => m === n).length > 1 ? `${n} · ${runs[i]!.id}` : n));
 }
 
 export function renderRunsCompareHtml(runs: readonly ReportedRun[], options: RunsCompareHtmlOptions = {}): string {
-  const names = runNames(runs);
+  // One pass over each run's cases (read from the store for a stored run) for everything below.
+  const digests = runs.map(digestOf);
+  const names = runNames(runs, digests);
   const out: string[] = [];
   out.push(`<header><h1>Comparison of ${runs.length} benchmark runs</h1>`);
   out.push(
@@ -150,7 +152,7 @@ export function renderRunsCompareHtml(runs: readonly ReportedRun[], options: Run
 
   // Latency overlaid on shared bins.
   out.push('<h2 id="latency">Latency</h2>');
-  const latencies = runs.map((r) => digestOf(r).latenciesMs);
+  const latencies = digests.map((d) => d.latenciesMs);
   if (latencies.every((l) => l.length === 0)) out.push('<p>No answered requests.</p>');
   else {
     // A loop, not Math.min(...all): a spread of every latency of a big run overflows the stack.
