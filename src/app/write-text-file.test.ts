@@ -44,11 +44,14 @@ describe('writeTextPieces', () => {
     const path = join(dir, 'big.md');
     const writing = writeTextPieces(
       path,
-      Array.from({ length: 200 }, () => 'y'.repeat(32_000)),
+      Array.from({ length: 2000 }, () => 'y'.repeat(32_000)),
       'the report',
     );
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    expect(readdirSync(dir).filter((f) => f.startsWith('big.md.partial-'))).toHaveLength(1);
+    // Until the temporary file is opened (a busy machine may take a few turns of the loop).
+    const partials = () => readdirSync(dir).filter((f) => f.startsWith('big.md.partial-'));
+    for (let turn = 0; turn < 1000 && partials().length === 0; turn++)
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(partials()).toHaveLength(1);
     removePartialFiles();
     expect(readdirSync(dir)).toEqual([]);
     // The write itself then fails (its file is gone), as in a process that is ending.

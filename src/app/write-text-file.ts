@@ -1,5 +1,5 @@
-import { rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { piecesOf } from '../core/text-pieces.js';
@@ -74,4 +74,15 @@ export async function writeTextPieces(path: string, chunks: Iterable<string>, wh
       cause: err,
     });
   }
+}
+
+/** Where an output given as `path` goes: `path` itself, or `path/name` when `path` is a folder. */
+export function outputPathIn(path: string, name: string): string {
+  let folder = false;
+  try {
+    folder = statSync(path).isDirectory();
+  } catch {
+    // Not there (yet): a file to write.
+  }
+  return folder ? join(path, name) : path;
 }

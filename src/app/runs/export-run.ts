@@ -3,9 +3,8 @@
  * `core/export/decision-row.ts`). Rows are made one case at a time and written in chunks,
  * so the export never holds the whole table, nor its whole text, beside the run.
  */
-import { closeSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
-import { writeFailureReason } from '../write-text-file.js';
+import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { outputPathIn, writeFailureReason } from '../write-text-file.js';
 import type { BenchRun } from '../../core/bench/run.js';
 import type { CaseResult } from '../../core/bench/case-result.js';
 import { DecidekitError } from '../../core/errors.js';
@@ -57,9 +56,7 @@ export async function exportStoredRun(
     if (run === null)
       throw new DecidekitError('unknown_run', `unknown run: ${id} disappeared from ${store.path} while reading`);
     const into: ExportTarget =
-      target.kind === 'file' && isFolder(target.path)
-        ? { kind: 'file', path: join(target.path, `${id}.${format}`) }
-        : target;
+      target.kind === 'file' ? { kind: 'file', path: outputPathIn(target.path, `${id}.${format}`) } : target;
     return await exportRun(run, { [Symbol.iterator]: () => store.iterateCases(id) }, format, into);
   } finally {
     store.close();
@@ -106,14 +103,6 @@ export async function exportRun(
     else await writeToFile(target.path, (fd) => writeText((text) => writeSync(fd, text)));
   }
   return { runId: run.id, decisions, ...(target.kind === 'file' ? { path: target.path } : {}) };
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /**

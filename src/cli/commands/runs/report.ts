@@ -2,8 +2,7 @@
  * The declaration of `runs report`, shared with its alias `decidekit report` (the name the
  * benchmark docs use), so the two can never drift apart.
  */
-import { statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { defineCommand, flag, oneOf, text, type CommandSpec } from '../../define-command.js';
 import { colourEnabled, writeInPieces } from '../../io.js';
 import { storePathOf } from '../../locations.js';
@@ -102,8 +101,8 @@ options and --seed recompute the run from its stored decisions under other conve
     }
     const given = resolve(io.cwd, values.out!);
     // Into a folder: <run>.<format>, as bench --out names its reports.
-    const out = isFolder(given) ? join(given, `${run.id}.${REPORT_EXTENSIONS[format]}`) : given;
-    const { writeTextPieces } = await import('../../../app/write-text-file.js');
+    const { outputPathIn, writeTextPieces } = await import('../../../app/write-text-file.js');
+    const out = outputPathIn(given, `${run.id}.${REPORT_EXTENSIONS[format]}`);
     await writeTextPieces(out, chunks, 'report');
     io.stderr.write(`decidekit ${name}: ${format} report of run ${run.id} written to ${out}\n`);
     return 0;
@@ -117,11 +116,3 @@ export const command = defineCommand({
 });
 
 const REPORT_EXTENSIONS = { terminal: 'txt', markdown: 'md', json: 'json', html: 'html' } as const;
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
