@@ -6,6 +6,12 @@ import { DecidekitError } from '../core/errors.js';
 import { removePartialFiles, writeTextPieces } from './write-text-file.js';
 
 let dir = '';
+
+/** `n` pieces of 32,000 characters, made as they are written. */
+function* manyPieces(n: number): Generator<string> {
+  const piece = 'y'.repeat(32_000);
+  for (let i = 0; i < n; i++) yield piece;
+}
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'decidekit-write-pieces-'));
 });
@@ -42,11 +48,7 @@ describe('writeTextPieces', () => {
 
   it('removes the temporary file of a write under way when the process ends at once', async () => {
     const path = join(dir, 'big.md');
-    const writing = writeTextPieces(
-      path,
-      Array.from({ length: 2000 }, () => 'y'.repeat(32_000)),
-      'the report',
-    );
+    const writing = writeTextPieces(path, manyPieces(2000), 'the report');
     // Until the temporary file is opened (a busy machine may take a few turns of the loop).
     const partials = () => readdirSync(dir).filter((f) => f.startsWith('big.md.partial-'));
     for (let turn = 0; turn < 1000 && partials().length === 0; turn++)
