@@ -7,7 +7,7 @@ const MAX_SHARED_GOLDS = 100_000;
 import { ProblemList } from '../../core/problem-list.js';
 import { canonicalQuestionText } from '../../core/question-rules.js';
 import { parseDecodedRow } from './decoded-row.js';
-import { sha256Hex } from './file-hash.js';
+import { questionHash } from './question-set.js';
 
 /**
  * Collects the cases of one file row by row and checks what spans rows: unique case ids,
@@ -122,7 +122,7 @@ export class CaseCollector {
    */
   questionSet(): Record<string, string> {
     const out: Record<string, string> = {};
-    for (const key of [...this.#schemas.keys()].sort()) out[key] = sha256Hex(this.#schemas.get(key)!.text).slice(0, 16);
+    for (const key of [...this.#schemas.keys()].sort()) out[key] = questionHash(this.#schemas.get(key)!.text);
     return out;
   }
 

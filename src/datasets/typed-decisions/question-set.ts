@@ -3,13 +3,18 @@ import { DecidekitError } from '../../core/errors.js';
 import { canonicalQuestionText } from '../../core/question-rules.js';
 import { sha256Hex } from './file-hash.js';
 
-/** `workflow/qid` -> 16-hex sha256 of each question's canonical text, keys sorted. */
+/** A question's hash in a question set: the first 16 hex digits of the sha256 of its canonical text. */
+export function questionHash(canonicalText: string): string {
+  return sha256Hex(canonicalText).slice(0, 16);
+}
+
+/** `workflow/qid` -> `questionHash` of each question's canonical text, keys sorted. */
 export function questionSetOf(cases: readonly BenchCase[]): Record<string, string> {
   const found = new Map<string, string>();
   for (const c of cases) {
     for (const [qid, question] of c.questions) {
       const key = `${c.workflow}/${qid}`;
-      const hash = sha256Hex(canonicalQuestionText(question)).slice(0, 16);
+      const hash = questionHash(canonicalQuestionText(question));
       const seen = found.get(key);
       if (seen !== undefined && seen !== hash) {
         throw new DecidekitError(
