@@ -5,7 +5,7 @@
  * generation and stays there, garbage, until the next full collection (1 MiB pieces let
  * writing a 400 MB document pile up ~150 MB of them, measured in BENCHMARKS.md).
  */
-export const PIECE_CHARS = 1 << 15;
+const PIECE_CHARS = 1 << 15;
 
 export function* piecesOf(chunks: Iterable<string>, size = PIECE_CHARS): Generator<string> {
   let pending: string[] = [];

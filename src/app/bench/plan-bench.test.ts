@@ -10,7 +10,6 @@ import {
   planBench,
   runConfigOf,
   selectCases,
-  resumableRunOf,
   startRun,
   type BenchPlan,
   type BenchRequest,
@@ -18,6 +17,15 @@ import {
 } from './plan-bench.js';
 
 const STORE = '/tmp/runs.sqlite';
+
+/** `ResumableRun` of a run held whole: its saved case ids by outcome. */
+function resumableRunOf(run: BenchRun): ResumableRun {
+  const { cases, ...record } = run;
+  const answered = new Set<string>();
+  const failed = new Set<string>();
+  for (const c of cases) (c.request.status === 'answered' ? answered : failed).add(c.caseId);
+  return { ...record, answered, failed };
+}
 
 function storedRun(config: RunConfig, extra: Partial<BenchRun> = {}): ResumableRun {
   const cases = [answeredCase(config.caseIds[0]!, rightAnswers()), failedCase(config.caseIds[1]!)];

@@ -4,7 +4,7 @@
  * loaded, the run's configuration and what a resumed run keeps. No IO here: every rule is
  * tested with literal configurations.
  */
-import type { BenchCase, CaseResult } from '../../core/bench/case-result.js';
+import type { BenchCase } from '../../core/bench/case-result.js';
 import type { BenchRun, EndpointIdentity, RunConfig } from '../../core/bench/run.js';
 import { conventionsOfChoice, type ConventionChoice } from '../../core/bench/run-conventions.js';
 import { conventionsText } from '../../core/stats/conventions.js';
@@ -188,15 +188,6 @@ export interface ResumableRun extends Omit<BenchRun, 'cases'> {
   readonly answered: ReadonlySet<string>;
   /** Saved cases whose request failed. */
   readonly failed: ReadonlySet<string>;
-}
-
-/** `ResumableRun` of a run held whole (tests, library callers). */
-export function resumableRunOf(run: BenchRun): ResumableRun {
-  const { cases, ...record } = run;
-  const answered = new Set<string>();
-  const failed = new Set<string>();
-  for (const c of cases) (c.request.status === 'answered' ? answered : failed).add(c.caseId);
-  return { ...record, answered, failed };
 }
 
 /** Where a run starts: a new run, or a stored one with the cases it keeps. */
