@@ -3,36 +3,25 @@
  * sent, then the planned cases are read again while they are sent. Against the real
  * reference server in this process (and a counting server on loopback).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../core/errors.js';
 import { answersOf } from '../../core/question.js';
 import { loadBenchDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';
-import { sampleRows } from '../../datasets/typed-decisions/test-support/typed-decisions-parquet.js';
+import { repeatedSampleRows } from '../../datasets/typed-decisions/test-support/typed-decisions-parquet.js';
+import { tempDirsRemovedAfterEach } from '../../datasets/typed-decisions/test-support/temp-dirs.js';
 import { startReferenceServer } from '../../protocol/server/server.js';
 import { executeBench, planBenchFromStore } from './execute-bench.js';
 import { planBench, selectCases, type BenchRequest } from './plan-bench.js';
 
-const temps: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'decidekit-exec-bench-'));
-  temps.push(dir);
-  return dir;
-}
-afterEach(() => {
-  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirsRemovedAfterEach('decidekit-exec-bench-');
 
 /** The sample repeated `copies` times with new ids, one JSON line each (~2.6 KB a line). */
 function repeatedLines(copies: number): string[] {
-  const rows = sampleRows();
-  return Array.from({ length: copies }, (_, k) =>
-    rows.map((r) => JSON.stringify({ ...r, id: `${r.id}~r${k}` })),
-  ).flat();
+  return repeatedSampleRows(copies).map((r) => JSON.stringify(r));
 }
 
 const options = (cacheDir: string) => ({

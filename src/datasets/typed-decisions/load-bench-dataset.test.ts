@@ -1,24 +1,16 @@
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync, truncateSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, rmSync, writeFileSync, appendFileSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DecidekitError, InvalidInputError } from '../../core/errors.js';
 import { answersOf } from '../../core/question.js';
 import { DatasetIntegrityError } from './dataset-errors.js';
 import { defaultCacheDir, loadBenchDataset, questionSetOf, sampleDir } from './load-bench-dataset.js';
 import { RawJson, sampleRows, typedDecisionsParquet } from './test-support/typed-decisions-parquet.js';
+import { tempDirsRemovedAfterEach } from './test-support/temp-dirs.js';
 
-const temps: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'decidekit-td-'));
-  temps.push(dir);
-  return dir;
-}
-afterEach(() => {
-  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirsRemovedAfterEach('decidekit-td-');
 
 /** A copy of the bundled sample that a test may damage. */
 function sampleCopy(): string {

@@ -1,29 +1,22 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BenchCase } from '../../core/bench/case-result.js';
 import { InvalidInputError } from '../../core/errors.js';
 import type { CaseReader } from './case-reader.js';
 import { loadBenchDataset, scanBenchDataset, type DatasetSource } from './load-bench-dataset.js';
-import { sampleRows, typedDecisionsParquet, type RawRow } from './test-support/typed-decisions-parquet.js';
+import {
+  repeatedSampleRows,
+  sampleRows,
+  typedDecisionsParquet,
+  type RawRow,
+} from './test-support/typed-decisions-parquet.js';
+import { tempDirsRemovedAfterEach } from './test-support/temp-dirs.js';
 
-const temps: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'decidekit-scan-'));
-  temps.push(dir);
-  return dir;
-}
-afterEach(() => {
-  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirsRemovedAfterEach('decidekit-scan-');
 
-/** The sample's rows repeated `copies` times with new ids: ~2.6 KB a line, so 1,000 rows span several 1 MiB reads. */
-function repeatedRows(copies: number): RawRow[] {
-  const rows = sampleRows();
-  return Array.from({ length: copies }, (_, k) => rows.map((r) => ({ ...r, id: `${r.id}~r${k}` }))).flat();
-}
+const repeatedRows = repeatedSampleRows;
 
 function jsonl(rows: readonly object[]): string {
   return rows.map((r) => JSON.stringify(r)).join('\n') + '\n';

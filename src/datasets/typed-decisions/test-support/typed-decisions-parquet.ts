@@ -25,6 +25,12 @@ export function sampleRows(split: 'test' | 'train' = 'test'): RawRow[] {
     .map((l) => JSON.parse(l) as RawRow);
 }
 
+/** The sample's test rows repeated `copies` times with new ids (`…~r0`, `…~r1`): ~2.6 KB a row. */
+export function repeatedSampleRows(copies: number): RawRow[] {
+  const rows = sampleRows();
+  return Array.from({ length: copies }, (_, k) => rows.map((r) => ({ ...r, id: `${r.id}~r${k}` }))).flat();
+}
+
 /**
  * A parquet file with columns id, split, workflow, state, questions, gold, factors,
  * label_agreement, n_questions; the JSON columns are JSON strings, as in the real file.
