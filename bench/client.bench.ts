@@ -16,7 +16,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { createSystemOneClient } from '../src/protocol/client/client.js';
@@ -27,7 +26,6 @@ import { parseWireQuestions } from '../src/protocol/wire/questions-json.js';
 import { startChildServer } from './child-server.js';
 import { median } from './measurements.js';
 
-const ROOT = join(import.meta.dirname, '..');
 const REPS = Number(process.env['BENCH_REPS'] ?? 5);
 const CONCURRENCY = [1, 8, 64];
 const REQUESTS: Record<number, number> = { 1: 2000, 8: 5000, 64: 5000 };

@@ -3,7 +3,6 @@
  * by every offline command, "RESULTS: no results in the file" and exit 1, not scored as a
  * report of nothing but missing cases; an empty dataset likewise.
  */
-import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { describe, expect, it } from 'vitest';

@@ -5,7 +5,7 @@
  * runs with edge cases (ties, hard zeros, confidences on and next to bin edges, failed
  * requests, score questions, costs, a null model). Every number equals the core's to 1e-9.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';

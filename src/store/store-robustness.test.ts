@@ -10,7 +10,7 @@ import type { RunStore } from './run-store.js';
 import { summarizeRun } from './run-summary.js';
 import { openRunStore, type OpenRunStoreOptions } from './sqlite-run-store.js';
 import { StoreWriteError } from './store-errors.js';
-import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './store-schema.js';
+import { APPLICATION_ID, MIGRATIONS } from './store-schema.js';
 import { answeredCase, failedCase, rightAnswers, runConfig, wrongAnswers } from './test-support/run-fixtures.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');

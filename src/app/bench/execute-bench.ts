@@ -9,8 +9,8 @@ import { access, lstat, mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { shellWord } from '../../core/shell-word.js';
 import type { RunProgress } from '../../core/bench/progress.js';
-import type { BenchCase, CaseResult } from '../../core/bench/case-result.js';
-import { isFiltered, type BenchRun, type CaseSource, type ReportedRun } from '../../core/bench/run.js';
+import type { CaseResult } from '../../core/bench/case-result.js';
+import { isFiltered, type CaseSource, type ReportedRun } from '../../core/bench/run.js';
 import { RunAccumulator } from '../../core/bench/run-accumulator.js';
 import { DecidekitError, UsageError } from '../../core/errors.js';
 import {

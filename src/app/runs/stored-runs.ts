@@ -4,7 +4,7 @@
  * re-rendering and exporting.
  */
 import { compareRuns, refuseIncomparable, type RunComparison } from '../../core/bench/run-diff.js';
-import type { BenchRun, ReportedRun } from '../../core/bench/run.js';
+import type { ReportedRun } from '../../core/bench/run.js';
 import { DecidekitError, UsageError } from '../../core/errors.js';
 import { openRunStore, StoreDamagedError, storedCases, type RunStore, type StoredRunHead } from '../../store/index.js';
 import type { StoreCheck } from '../../store/run-store.js';
@@ -15,13 +15,13 @@ import type { ProbeStore } from '../../store/probe/probe-store.js';
 import { readStoreOverview, type StoreOverview } from '../../store/store-overview.js';
 import { statesOfRun } from './run-case-states.js';
 import { analyzeRun, type AnalyzedRun } from '../run-analysis.js';
-import { chooseConventions, type ConventionChoice } from '../../core/bench/run-conventions.js';
+import type { ConventionChoice } from '../../core/bench/run-conventions.js';
 import type { RunStatistics } from '../../core/bench/run-statistics.js';
 import { rankRuns, type LeaderboardRow } from '../../core/bench/leaderboard.js';
 import { isSameWork } from '../../core/bench/run-work.js';
 import { gateRuns, type GateResult } from '../../core/bench/run-gate.js';
 import type { StatMetric } from '../../core/stats/bootstrap.js';
-import { conventionsText, sameScoringConventions, type Conventions } from '../../core/stats/conventions.js';
+import { sameScoringConventions, type Conventions } from '../../core/stats/conventions.js';
 
 /** The ECE part of a set of conventions, the part a command line can change. */
 function describeEce(c: Conventions): string {

@@ -5,12 +5,7 @@
  * file of any length needs constant memory here. Sums are exact, so the summary does not
  * depend on the order of the results.
  */
-import {
-  CalibrationAccumulator,
-  type Calibration,
-  type CalibrationOptions,
-  type ReliabilityBin,
-} from '../calibration.js';
+import { CalibrationAccumulator, type Calibration, type ReliabilityBin } from '../calibration.js';
 import { ExactSum } from '../exact-sum.js';
 import type { OfflineCaseRecord } from './case-record.js';
 import type { ChoiceDecision, OfflineCase, OfflineResult, ScoreDecision, YesNoDecision } from './case.js';

@@ -177,7 +177,7 @@ export function renderRunsCompareHtml(runs: readonly ReportedRun[], options: Run
             desc: `Latency histograms of ${runs.length} runs on ${shared.length} shared bins, with each run's p50.`,
           },
           shared,
-          runs.map((r, i) => ({ name: names[i]!, counts: perRun[i]! })),
+          runs.map((_run, i) => ({ name: names[i]!, counts: perRun[i]! })),
           {
             xLabel: 'latency (ms)',
             format: fmt,

@@ -2,7 +2,7 @@
 import type { ConformanceSummary } from '../../core/probe/conformance.js';
 import type { NoiseFloor, RobustnessSummary } from '../../core/probe/robustness.js';
 import { isConformant, type ProbeRun } from '../../core/probe/run.js';
-import { datasetJson, endpointJson, intervalJson } from '../json-shapes.js';
+import { endpointJson, intervalJson } from '../json-shapes.js';
 
 export function probeJson(run: ProbeRun) {
   const c = run.config;

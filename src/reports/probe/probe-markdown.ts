@@ -1,6 +1,6 @@
 /** The probe's Markdown report: verdict, conformance checks with examples, robustness numbers, meaning. */
 import type { ProbeRun } from '../../core/probe/run.js';
-import { escapeMarkdownText, formatNumber, formatRatio, markdownFence, renderMarkdownTable } from '../format.js';
+import { escapeMarkdownText, formatRatio, markdownFence, renderMarkdownTable } from '../format.js';
 import {
   describeIsolationAccuracy,
   describeNoiseFloor,

@@ -10,7 +10,6 @@ import { describeDefaultModel } from '../bench/bench-describe.js';
 import {
   createPalette,
   fitColumns,
-  formatNumber,
   formatPercent,
   plural,
   renderTextTable,
