@@ -2,7 +2,8 @@
  * File errors are said in words ("it is a folder"), never as a raw code (EISDIR), and an
  * output file option that names a folder is refused before any work, naming the option.
  */
-import { mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { lstatSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../src/cli/test-support/in-process-cli.js';
@@ -39,6 +40,25 @@ describe('output files checked before the work', () => {
     expect(r.stderr).toContain('--html');
     expect(r.stderr).toContain('a part of the path is a file, not a folder');
     expect(r.stdout).toBe('');
+  });
+
+  it('refuses --html naming a symbolic link or a FIFO, before scoring, and leaves it in place', async () => {
+    const link = join(tmp, 'link.html');
+    symlinkSync(plainFile, link);
+    const fifo = join(tmp, 'pipe.html');
+    execFileSync('mkfifo', [fifo]);
+    for (const [path, what] of [
+      [link, 'a symbolic link'],
+      [fifo, 'a FIFO (named pipe)'],
+    ] as const) {
+      const r = await runCliInProcess([...SCORE, '--html', path]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`--html ${path}: ${what}, not a regular file: it is never replaced`);
+      expect(r.stdout).toBe('');
+    }
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    expect(readFileSync(plainFile, 'utf8')).toBe('x');
   });
 
   it('still writes --html to a new file in a new folder', async () => {

@@ -1,9 +1,25 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DecidekitError } from '../core/errors.js';
-import { removePartialFiles, writeTextPieces } from './write-text-file.js';
+import {
+  outputPathKind,
+  removePartialFiles,
+  writeOutputFile,
+  writeTextFile,
+  writeTextPieces,
+} from './write-text-file.js';
 
 let dir = '';
 
@@ -59,5 +75,51 @@ describe('writeTextPieces', () => {
     // The write itself then fails (its file is gone), as in a process that is ending.
     await expect(writing).rejects.toThrow(`cannot write the report: ${path}`);
     expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('writeOutputFile', () => {
+  it('refuses a symbolic link at the output path and leaves the link and its target as they were', async () => {
+    const target = join(dir, 'target.md');
+    writeFileSync(target, 'kept\n');
+    const link = join(dir, 'link.md');
+    symlinkSync(target, link);
+    await expect(writeTextFile(link, 'new\n', 'the report')).rejects.toThrow(
+      `cannot write the report: ${link} is a symbolic link, not a regular file: it is never replaced; give the path of a file`,
+    );
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(target, 'utf8')).toBe('kept\n');
+    expect(readdirSync(dir).sort()).toEqual(['link.md', 'target.md']);
+  });
+
+  it('refuses a FIFO at the output path without opening it, and leaves it in place', async () => {
+    const fifo = join(dir, 'pipe.md');
+    execFileSync('mkfifo', [fifo]);
+    // Opening a FIFO for writing would wait for a reader: the refusal must come first.
+    await expect(writeTextPieces(fifo, ['x'], 'the report')).rejects.toThrow(
+      `cannot write the report: ${fifo} is a FIFO (named pipe), not a regular file`,
+    );
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    expect(readdirSync(dir)).toEqual(['pipe.md']);
+  });
+
+  it('replaces a regular file and writes a new one', async () => {
+    const path = join(dir, 'out.bin');
+    writeFileSync(path, 'old');
+    await writeOutputFile(path, 'the export', async (file) => void (await file.write('new')));
+    expect(readFileSync(path, 'utf8')).toBe('new');
+    expect(outputPathKind(join(dir, 'not-yet'))).toEqual({ kind: 'file' });
+  });
+
+  it('takes a character device such as /dev/null as one to write into, never to replace', () => {
+    // Only looked at: writing into the real /dev is not for a test.
+    expect(outputPathKind('/dev/null')).toEqual({ kind: 'device' });
+  });
+
+  it('names the output in the message a caller gives for a failed write', async () => {
+    const path = join(dir, 'no-folder', 'x.json');
+    await expect(
+      writeTextFile(path, '{}', 'the audit report', { failure: () => 'cannot write the audit reports into D' }),
+    ).rejects.toThrow(/^cannot write the audit reports into D$/);
   });
 });

@@ -6,7 +6,7 @@
  */
 import { fileErrorWords } from '../../core/file-error-words.js';
 import { createHash } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checksOfSet, type AuditCheck } from '../../core/audit/check.js';
 import { evidenceOf } from '../../core/audit/evidence.js';
@@ -27,6 +27,7 @@ import {
   type JudgeAnswer,
   type UnavailableReason,
 } from '../../core/audit/verdict.js';
+import { writeTextFile } from '../write-text-file.js';
 import { DecidekitError } from '../../core/errors.js';
 import { checkLabels, loadTranscripts } from '../../datasets/audit/load-transcripts.js';
 import { loadChecks } from '../../datasets/audit/load-checks.js';
@@ -403,16 +404,14 @@ export async function writeAuditReports(run: AuditRun, dir: string): Promise<str
     { path: join(dir, `${run.id}.json`), text: () => renderAuditJson(run) },
     { path: join(dir, `${run.id}.md`), text: () => renderAuditMarkdown(run) },
   ];
+  const failure = (err: unknown): string =>
+    `cannot write the audit reports into ${dir} (${fileErrorWords(err, 'write failed')})`;
   try {
     await mkdir(dir, { recursive: true });
-    for (const f of files) await writeFile(f.path, f.text());
   } catch (err) {
-    throw new DecidekitError(
-      'write_failed',
-      `cannot write the audit reports into ${dir} (${fileErrorWords(err, 'write failed')})`,
-      { cause: err },
-    );
+    throw new DecidekitError('write_failed', failure(err), { cause: err });
   }
+  for (const f of files) await writeTextFile(f.path, f.text(), 'the audit report', { failure });
   return files.map((f) => f.path);
 }
 

@@ -8,9 +8,10 @@
  * are written. It prints nothing: progress goes to a callback, the result is data.
  */
 import { join } from 'node:path';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import type { BenchCase } from '../../core/bench/case-result.js';
 import { stratifiedSample } from '../../core/bench/case-sample.js';
+import { writeTextFile } from '../write-text-file.js';
 import { DecidekitError, UsageError } from '../../core/errors.js';
 import {
   INVALID_REQUEST_KINDS,
@@ -361,15 +362,13 @@ export async function writeProbeReports(run: ProbeRun, dir: string): Promise<str
     { path: join(dir, `${run.id}.md`), text: () => renderProbeMarkdown(run) },
     { path: join(dir, `${run.id}.html`), text: () => renderProbeHtml(run) },
   ];
+  const failure = (err: unknown): string =>
+    `cannot write the probe reports into ${dir} (${fileErrorWords(err, 'write failed')})`;
   try {
     await mkdir(dir, { recursive: true });
-    for (const f of files) await writeFile(f.path, f.text());
   } catch (err) {
-    throw new DecidekitError(
-      'write_failed',
-      `cannot write the probe reports into ${dir} (${fileErrorWords(err, 'write failed')})`,
-      { cause: err },
-    );
+    throw new DecidekitError('write_failed', failure(err), { cause: err });
   }
+  for (const f of files) await writeTextFile(f.path, f.text(), 'the probe report', { failure });
   return files.map((f) => f.path);
 }

@@ -86,8 +86,8 @@ export async function exportEvalResults(
       },
     );
   }
-  writeTextFile(predictionsPath, run.cases.map(renderPredictionLine).join(''), 'predictions');
-  writeTextFile(
+  await writeTextFile(predictionsPath, run.cases.map(renderPredictionLine).join(''), 'predictions');
+  await writeTextFile(
     yamlPath,
     renderEvalResultsYaml(run, {
       predictionsFile: PREDICTIONS_FILE,

@@ -149,7 +149,7 @@ describe('runs export round trips', () => {
     ]);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`15 decisions of run ${runId} written to ${out}`);
-    expect(existsSync(`${out}.partial`)).toBe(false);
+    expect(readdirSync(dir).filter((f) => f.includes('.partial'))).toEqual([]);
     const file = readFileSync(out);
     const buffer = file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength);
     const metadata = parquetMetadata(buffer);

@@ -3,8 +3,8 @@
  * `core/export/decision-row.ts`). Rows are made one case at a time and written in chunks,
  * so the export never holds the whole table, nor its whole text, beside the run.
  */
-import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { outputPathIn, writeFailureReason } from '../write-text-file.js';
+import { writeSync } from 'node:fs';
+import { outputPathIn, writeOutputFile } from '../write-text-file.js';
 import type { BenchRun } from '../../core/bench/run.js';
 import type { CaseResult } from '../../core/bench/case-result.js';
 import { DecidekitError } from '../../core/errors.js';
@@ -84,7 +84,7 @@ export async function exportRun(
   }
   if (format === 'parquet') {
     if (target.kind !== 'file') throw new DecidekitError('usage', 'a parquet export needs a file (--out FILE)');
-    await writeToFile(target.path, (fd) => writeParquet(fd, rows(), run.id));
+    await writeOutputFile(target.path, 'export', (file) => writeParquet(file.fd, rows(), run.id));
   } else {
     const render = format === 'csv' ? renderDecisionCsvRow : (row: DecisionRow) => `${JSON.stringify(row)}\n`;
     const header = format === 'csv' ? renderDecisionCsvHeader() : '';
@@ -100,43 +100,9 @@ export async function exportRun(
       if (chunk.length > 0) write(chunk);
     };
     if (target.kind === 'text') writeText(target.write);
-    else await writeToFile(target.path, (fd) => writeText((text) => writeSync(fd, text)));
+    else await writeOutputFile(target.path, 'export', async (file) => writeText((text) => writeSync(file.fd, text)));
   }
   return { runId: run.id, decisions, ...(target.kind === 'file' ? { path: target.path } : {}) };
-}
-
-/**
- * Writes `path` through a temporary file beside it, renamed into place when complete, so a
- * failed export never leaves a truncated file under the name asked for.
- */
-async function writeToFile(path: string, write: (fd: number) => void | Promise<void>): Promise<void> {
-  const partial = `${path}.partial`;
-  let fd: number;
-  try {
-    fd = openSync(partial, 'w');
-  } catch (err) {
-    throw writeFailed(path, err);
-  }
-  try {
-    await write(fd);
-    closeSync(fd);
-    renameSync(partial, path);
-  } catch (err) {
-    try {
-      closeSync(fd);
-    } catch {
-      // already closed
-    }
-    rmSync(partial, { force: true });
-    if (!(err instanceof Error && 'code' in err) || err instanceof DecidekitError) throw err;
-    throw writeFailed(path, err);
-  }
-}
-
-function writeFailed(path: string, err: unknown): DecidekitError {
-  return new DecidekitError('write_failed', `cannot write export: ${path} (${writeFailureReason(path, err)})`, {
-    cause: err,
-  });
 }
 
 const PARQUET_TYPES: Record<DecisionColumnType, 'INT64' | 'DOUBLE' | 'BOOLEAN' | 'STRING'> = {
