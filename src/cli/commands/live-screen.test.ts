@@ -1,7 +1,7 @@
 /**
  * `decidekit live` drawing through the terminal capability, in process: a fake terminal
  * (a stream pair that records raw mode) stands in for the TTY, the server is the real
- * reference server. The same paths run in a real terminal in test/e2e-live-tmux.test.ts;
+ * reference server. The same paths run in a real terminal in test/e2e/live/tmux-terminal.test.ts;
  * here a terminal that fails mid-session can be simulated.
  */
 import { PassThrough } from 'node:stream';

@@ -1,0 +1,391 @@
+/**
+ * End to end: `decidekit audit` through the real CLI function `runCli(argv, io)` in process,
+ * the real reference server on loopback, real SQLite files. Expected counts come from the
+ * library's own summary of the same files, not from earlier output.
+ */
+import http from 'node:http';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { renderAuditSample, writeAuditSample } from '../../../scripts/make-audit-sample.js';
+import { runCli } from '../../../src/cli/run-cli.js';
+import type { CliIo } from '../../../src/cli/io.js';
+import { startReferenceServer } from '../../../src/protocol/server/server.js';
+import { openAuditStore } from '../../../src/store/audit/sqlite-audit-store.js';
+import { renderAuditRunsList } from '../../../src/reports/audit/audit-runs-list.js';
+import { nonSnakeKeys } from '../../../src/reports/test-support/json-keys.js';
+import { CLAIM_CHECK, writeAuditFiles } from '../../../src/app/audit/test-support/audit-files.js';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+const tmp = mkdtempSync(join(tmpdir(), 'decidekit-e2e-audit-'));
+const closers: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const c of closers) await c();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+/** `abortOn`: Ctrl+C as soon as stderr shows this text. */
+async function cli(argv: string[], env: Record<string, string> = {}, abortOn?: string) {
+  const controller = new AbortController();
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: { write: (t) => void (stdout += t), isTTY: false },
+    stderr: {
+      write: (t) => {
+        stderr += t;
+        if (abortOn !== undefined && t.includes(abortOn)) controller.abort();
+      },
+      isTTY: false,
+    },
+    env: { NO_COLOR: '1', XDG_DATA_HOME: join(tmp, 'xdg'), ...env },
+    cwd: ROOT,
+    signal: controller.signal,
+  };
+  const code = await runCli(['audit', ...argv], io);
+  return { code, stdout, stderr };
+}
+
+function expectNoStackTrace(text: string): void {
+  expect(text).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+  expect(text).not.toContain('internal error');
+}
+
+describe('decidekit audit on the bundled sample', () => {
+  it('prints the audit table, disagreements first, with agreement per check and the two limits', async () => {
+    const r = await cli(['--no-store']);
+    expect(r.code).toBe(0);
+    const table = r.stdout.split('\n');
+    const rows = table.filter((l) => /^T-\d{3}\s/.test(l));
+    const statuses = rows.map((l) => l.split(/\s{2,}/)[2]!);
+    const firstAgree = statuses.findIndex((s) => s === 'agrees');
+    expect(statuses.slice(0, statuses.indexOf('abstained (unclear)')).every((s) => s === 'disagrees')).toBe(true);
+    expect(statuses.slice(firstAgree).every((s) => s === 'agrees')).toBe(true);
+    expect(new Set(statuses)).toEqual(
+      new Set(['disagrees', 'abstained (unclear)', 'abstained (tie)', 'unavailable', 'agrees']),
+    );
+    expect(r.stdout).toContain("Cohen's kappa [95%]");
+    expect(r.stdout).toContain('not calibrated against human labels');
+    expect(r.stdout).toContain('can steer a judge');
+    expect(r.stderr).toContain('asking judge "judge" at the built-in reference server');
+    expect(r.stderr).toContain('audit not saved (--no-store)');
+  });
+
+  it('--json prints the whole run on stdout and events on stderr, without raw evidence', async () => {
+    const r = await cli(['--no-store', '--json', '--set', 'all', '--order-probe']);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.kind).toBe('audit');
+    expect(doc.audits.length).toBe(46);
+    expect(doc.summary.audited).toBe(46);
+    expect(doc.summary.counts.disagrees).toBe(doc.audits.filter((a: any) => a.outcome.status === 'disagrees').length);
+    const events = r.stderr
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(events.filter((e) => e.type === 'audit_result').length).toBe(46);
+    expect(events.some((e) => e.type === 'audit_start')).toBe(true);
+    // Evidence text of a transcript never appears in the events.
+    expect(r.stderr).not.toContain('payment succeeded');
+    expect(r.stderr).not.toContain('Payment succeeded');
+    expect(doc.summary.order_dependent.length).toBeGreaterThan(0);
+    expect(doc.summary.injection.compared).toBeGreaterThan(0);
+    // One key convention: snake_case (answer options, the keys of probabilities, are data).
+    expect(nonSnakeKeys(doc, ['probabilities'])).toEqual([]);
+    expect(doc.audits[0]).toMatchObject({ transcript_id: expect.any(String), check_id: expect.any(String) });
+    expect(doc.config.order_probe).toBe(true);
+    expect(events.flatMap((e) => nonSnakeKeys(e, ['probabilities']))).toEqual([]);
+  });
+
+  it('saves the audit, lists it as an audit, and shows it as a saved audit on resume', async () => {
+    const store = join(tmp, 'sample.sqlite');
+    const out = join(tmp, 'reports');
+    const first = await cli(['--store', store, '--out', out]);
+    expect(first.code).toBe(0);
+    const id = /audit (audit-\S+) saved/.exec(first.stderr)![1]!;
+    const files = readdirSync(out).sort();
+    expect(files).toEqual([`${id}.json`, `${id}.md`]);
+    const md = readFileSync(join(out, `${id}.md`), 'utf8');
+    expect(md.indexOf('| transcript |')).toBeLessThan(md.indexOf('## Limits'));
+    expect(md).toContain('not calibrated against human labels');
+    expect(md).toContain('## Records');
+
+    const s = openAuditStore(store, { mustExist: true });
+    const heads = s.listAudits();
+    s.close();
+    expect(heads.map((h) => h.id)).toEqual([id]);
+    expect(renderAuditRunsList(heads, { colour: false })).toContain(id);
+
+    const again = await cli(['--store', store, '--resume', id]);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain('saved audit: ');
+    expect(again.stderr).not.toContain('asking judge');
+  });
+});
+
+describe('Ctrl+C', () => {
+  it('stops after the audit in flight, saves it as interrupted, exits 130 and says how to resume', async () => {
+    const store = join(tmp, 'interrupted.sqlite');
+    const r = await cli(['--store', store], {}, 'agrees with the check');
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(/complete it with: decidekit audit --resume audit-\S+ --store /);
+    const s = openAuditStore(store, { mustExist: true });
+    const [head] = s.listAudits();
+    s.close();
+    expect(head!.status).toBe('interrupted');
+    expect(head!.finished).toBe(1);
+    expect(head!.planned).toBe(30);
+  });
+});
+
+describe('a judge that cannot be asked', () => {
+  const freePort = () =>
+    new Promise<number>((resolve) => {
+      const s = http.createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as AddressInfo).port;
+        s.close(() => resolve(p));
+      });
+    });
+
+  it('stops at the first request when nothing listens, exit 1, as bench does, and keeps nothing', async () => {
+    const port = await freePort();
+    const store = join(tmp, 'unreachable.sqlite');
+    const r = await cli(['--base-url', `http://127.0.0.1:${port}`, '--store', store]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(
+      `decidekit audit: stopped: nothing is listening at 127.0.0.1:${port}; is the server running?\n`,
+    );
+    expect(r.stderr.match(/asking judge/g)).toHaveLength(1);
+    expectNoStackTrace(r.stderr);
+    const s = openAuditStore(store, { mustExist: true });
+    const audits = s.listAudits();
+    s.close();
+    expect(audits).toEqual([]);
+    const bench = await runCli(['bench', '--base-url', `http://127.0.0.1:${port}`, '--store', store], {
+      stdout: { write: () => undefined, isTTY: false },
+      stderr: { write: (t) => void expect(t).not.toContain('internal error'), isTTY: false },
+      env: { NO_COLOR: '1' },
+      cwd: ROOT,
+      signal: new AbortController().signal,
+    });
+    expect(bench).toBe(r.code);
+  });
+
+  it('saves an audit whose judge went away midway as incomplete, and the printed resume command completes it', async () => {
+    const judge = await startReferenceServer({ host: '127.0.0.1', port: 0, model: 'judge' });
+    const store = join(tmp, 'judge-gone.sqlite');
+    let closing: Promise<void> | null = null;
+    let stdout = '';
+    let stderr = '';
+    const code = await runCli(['audit', '--base-url', judge.url, '--model', 'judge', '--store', store], {
+      stdout: { write: (t) => void (stdout += t), isTTY: false },
+      stderr: {
+        write: (t) => {
+          stderr += t;
+          if (closing === null && t.includes('agrees with the check')) closing = judge.close();
+        },
+        isTTY: false,
+      },
+      env: { NO_COLOR: '1' },
+      cwd: ROOT,
+      signal: new AbortController().signal,
+    });
+    await closing;
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    const hint = /complete it with: decidekit (audit --resume \S+ --store \S+)\n/.exec(stderr)?.[1];
+    expect(stderr).toMatch(
+      /decidekit audit: stopped: nothing is listening at 127\.0\.0\.1:\d+; is the server running\?; audit \S+ saved as incomplete/,
+    );
+    expect(hint).toBeDefined();
+    const s = openAuditStore(store, { mustExist: true });
+    const [head] = s.listAudits();
+    s.close();
+    expect(head!.status).toBe('incomplete');
+    expect(head!.finished).toBeLessThan(head!.planned);
+
+    // The judge is back at the same address (a resumed audit keeps its judge endpoint).
+    const again = await startReferenceServer({
+      host: '127.0.0.1',
+      port: Number(new URL(judge.url).port),
+      model: 'judge',
+    });
+    closers.push(() => again.close());
+    const resumed = await cli([...hint!.split(' ').slice(1), '--base-url', again.url, '--model', 'judge']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const t = openAuditStore(store, { mustExist: true });
+    const [done] = t.listAudits();
+    t.close();
+    expect(done!.status).toBe('complete');
+    expect(done!.finished).toBe(done!.planned);
+  });
+});
+
+describe('judge keys', () => {
+  it('sends only the judge key to the judge and never stores or prints either key', async () => {
+    const judgeKey = 'judge-secret-Q7x9Lk2';
+    const benchKey = 'bench-secret-M3v8Pw1';
+    const reference = await startReferenceServer({ host: '127.0.0.1', port: 0, model: 'judge' });
+    closers.push(() => reference.close());
+    const seenAuth: (string | undefined)[] = [];
+    // A recording proxy: echoes the Authorization header back in an error body for one case.
+    const proxy = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', async () => {
+        seenAuth.push(req.headers.authorization);
+        const body = Buffer.concat(chunks).toString('utf8');
+        if (body.includes('ECHO')) {
+          res.writeHead(500, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ error: { message: `refused ${req.headers.authorization}` } }));
+          return;
+        }
+        const answer = await fetch(`${reference.url}/v1/systemone`, {
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'application/json' },
+        });
+        res.writeHead(answer.status, { 'content-type': 'application/json' });
+        res.end(await answer.text());
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => proxy.close(() => resolve())));
+    const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+
+    const dir = mkdtempSync(join(tmp, 'keys-'));
+    const files = writeAuditFiles(dir, [
+      { id: 'ok', said: ['Payment succeeded.'], label: 'claimed' },
+      { id: 'echo', said: ['ECHO payment succeeded'], label: 'claimed' },
+    ]);
+    const store = join(dir, 'runs.sqlite');
+    const out = join(dir, 'out');
+    const env = { DECIDEKIT_JUDGE_API_KEY: judgeKey, DECIDEKIT_API_KEY: benchKey };
+    const args = ['--transcripts', files.transcripts, '--checks', files.checks, '--base-url', url, '--model', 'judge'];
+    const text = await cli([...args, '--store', store, '--out', out], env);
+    const json = await cli([...args, '--no-store', '--json'], env);
+    expect(text.code).toBe(0);
+    expect(seenAuth.length).toBe(4);
+    expect(seenAuth.every((a) => a === `Bearer ${judgeKey}`)).toBe(true);
+    expect(text.stdout).toContain('request error');
+    const everything = [
+      text.stdout,
+      text.stderr,
+      json.stdout,
+      json.stderr,
+      ...readdirSync(out).map((f) => readFileSync(join(out, f), 'utf8')),
+      ...readdirSync(dir)
+        .filter((f) => f.startsWith('runs.sqlite'))
+        .map((f) => readFileSync(join(dir, f)).toString('latin1')),
+    ].join('\n');
+    expect(everything).not.toContain(judgeKey);
+    expect(everything).not.toContain(benchKey);
+    expect(everything).toContain('[redacted]');
+  });
+});
+
+describe('bad input and usage', () => {
+  it('names file, line, transcript and field, once per cause, exit 1', async () => {
+    const dir = mkdtempSync(join(tmp, 'bad-'));
+    const files = writeAuditFiles(dir, [{ id: 'ok', said: ['x'], label: 'claimed' }]);
+    writeFileSync(
+      files.transcripts,
+      [
+        JSON.stringify({
+          id: 'a',
+          scenario: 'pay',
+          messages: [{ role: 'assistant', content: 5 }],
+          labels: { 'claim-v1': 'claimed' },
+        }),
+        '{not json',
+        JSON.stringify({ id: 'b', scenario: 'pay', messages: [], labels: { 'claim-v1': 'maybe' } }),
+        JSON.stringify({ id: 'a', scenario: 'pay', messages: [], labels: {} }),
+      ].join('\n'),
+    );
+    const r = await cli(['--no-store', '--transcripts', files.transcripts, '--checks', files.checks]);
+    expect(r.code).toBe(1);
+    expectNoStackTrace(r.stderr);
+    expect(r.stderr).toContain(
+      'transcripts.jsonl:1: transcript "a": messages[0].content: must be a string or null (got 5)',
+    );
+    expect(r.stderr).toContain('transcripts.jsonl:2: not valid JSON');
+    expect(r.stderr).toContain('transcripts.jsonl:4: transcript "a": id: already used on line 1');
+    expect(r.stderr.match(/messages\[0\]\.content/g)!.length).toBe(1);
+
+    writeFileSync(
+      files.transcripts,
+      JSON.stringify({ id: 'b', scenario: 'pay', messages: [], labels: { 'claim-v1': 'maybe' } }) + '\n',
+    );
+    const labels = await cli(['--no-store', '--transcripts', files.transcripts, '--checks', files.checks]);
+    expect(labels.code).toBe(1);
+    expect(labels.stderr).toContain(
+      'transcripts.jsonl:1: transcript "b": labels.claim-v1: "maybe" is not an option of the check (claimed, not_claimed)',
+    );
+
+    writeFileSync(files.checks, JSON.stringify({ checks: [{ ...CLAIM_CHECK, id: 'claim', scope: 'everything' }] }));
+    const checks = await cli(['--no-store', '--transcripts', files.transcripts, '--checks', files.checks]);
+    expect(checks.code).toBe(1);
+    expect(checks.stderr).toContain('checks.json: checks[0] (claim) id: "claim" has no version suffix');
+
+    // One cause on many lines is shown once, with its lines.
+    const many = ['x1', 'x2', 'x3'].map((id) => JSON.stringify({ id, scenario: 'pay', messages: [], labels: {} }));
+    writeFileSync(files.transcripts, many.join('\n'));
+    writeFileSync(files.checks, JSON.stringify({ checks: [CLAIM_CHECK] }));
+    const missing = await cli(['--no-store', '--transcripts', files.transcripts, '--checks', files.checks]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.match(/labels\.claim-v1: missing/g)!.length).toBe(1);
+    expect(missing.stderr).toContain('(the same problem on 3 lines: 1, 2, 3)');
+    expectNoStackTrace(checks.stderr);
+  });
+
+  it('refuses judge URLs with credentials, a query or a fragment without echoing them (exit 2)', async () => {
+    for (const [url, why] of [
+      ['http://user:hunter2pass@127.0.0.1:9', 'carries credentials'],
+      ['http://127.0.0.1:9/?key=hunter2pass', 'carries a query'],
+      ['http://127.0.0.1:9/#hunter2pass', 'carries a fragment'],
+      ['ftp://127.0.0.1:9', 'a judge URL is http or https'],
+    ] as const) {
+      const r = await cli(['--no-store', '--base-url', url]);
+      expect(r.code, url).toBe(2);
+      expect(r.stderr).toContain(why);
+      expect(r.stderr).not.toContain('hunter2pass');
+    }
+    const model = await cli(['--no-store', '--model', 'laya']);
+    expect(model.code).toBe(2);
+    expect(model.stderr).toContain('--model "laya" is not a built-in model');
+    const half = await cli(['--no-store', '--checks', 'x.json']);
+    expect(half.code).toBe(2);
+    expect(half.stderr).toContain('give both --transcripts and --checks');
+  });
+});
+
+describe('the bundled sample', () => {
+  it('regenerates byte-identical files', () => {
+    const out = join(tmp, 'sample');
+    const written = writeAuditSample(out);
+    expect(written.length).toBe(2);
+    for (const path of written) {
+      const name = path.slice(out.length + 1);
+      expect(readFileSync(path, 'utf8'), name).toBe(readFileSync(join(ROOT, 'data', 'audits', name), 'utf8'));
+    }
+  });
+
+  it('has at least 40 transcripts, 6 checks in both sets and both scopes, and every case the issue lists', () => {
+    const { checks, transcripts } = renderAuditSample();
+    const parsed = JSON.parse(checks).checks as { set: string; scope: string }[];
+    expect(parsed.length).toBe(6);
+    expect(new Set(parsed.map((c) => c.set))).toEqual(new Set(['recommended', 'all']));
+    expect(new Set(parsed.map((c) => c.scope))).toEqual(new Set(['messages', 'final_answer']));
+    const rows = transcripts
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { tags: string[] });
+    expect(rows.length).toBeGreaterThanOrEqual(40);
+    const tags = rows.flatMap((r) => r.tags);
+    for (const tag of ['contradiction', 'empty', 'oversize', 'injection', 'near-miss'])
+      expect(tags, tag).toContain(tag);
+  });
+});

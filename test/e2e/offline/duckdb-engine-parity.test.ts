@@ -1,0 +1,338 @@
+/**
+ * `score --engine duckdb` against the in-process scorer, both through the real CLI: the same
+ * numbers (to 1e-9) and the same report on the bundled samples and on seeded edge cases
+ * (JSONL, gzipped JSONL and Parquet results); the same verdict on invalid files, with the
+ * DuckDB engine naming file, case and field; and a clear usage error without the package.
+ */
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { parquetWriteBuffer } from 'hyparquet-writer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scoreWithDuckDb } from '../../../src/app/offline/score-with-duckdb.js';
+import { runCliInProcess } from '../../support/cli-in-process.js';
+import { createEdgeFiles } from '../../support/offline-edge-files.js';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'decidekit-duckdb-parity-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Intervals need every decision in memory: the DuckDB engine gives none, so the in-process side runs --no-ci. */
+async function score(args: string[], engine: 'node' | 'duckdb') {
+  return runCliInProcess(['score', ...args, '--engine', engine, ...(engine === 'node' ? ['--no-ci'] : [])], dir);
+}
+
+/** Same keys and exact counts; every number within 1e-9 (relative beyond 1). */
+function expectSameNumbers(actual: unknown, expected: unknown, path = '$'): void {
+  if (typeof expected === 'number' && typeof actual === 'number') {
+    expect(Math.abs(actual - expected), `${path}: ${actual} vs ${expected}`).toBeLessThanOrEqual(
+      1e-9 * Math.max(1, Math.abs(expected)),
+    );
+  } else if (Array.isArray(expected)) {
+    expect(Array.isArray(actual), path).toBe(true);
+    expect((actual as unknown[]).length, `${path} length`).toBe(expected.length);
+    expected.forEach((e, i) => expectSameNumbers((actual as unknown[])[i], e, `${path}[${i}]`));
+  } else if (expected !== null && typeof expected === 'object') {
+    expect(Object.keys(actual as object), path).toEqual(Object.keys(expected));
+    for (const [k, v] of Object.entries(expected))
+      expectSameNumbers((actual as Record<string, unknown>)[k], v, `${path}.${k}`);
+  } else {
+    expect(actual, path).toEqual(expected);
+  }
+}
+
+async function expectParity(args: string[]): Promise<Record<string, unknown>> {
+  const node = await score([...args, '--json'], 'node');
+  const duck = await score([...args, '--json'], 'duckdb');
+  expect(node.code, node.stderr).toBe(0);
+  expect(duck.code, duck.stderr).toBe(0);
+  const expected = JSON.parse(node.stdout) as Record<string, unknown>;
+  expectSameNumbers(JSON.parse(duck.stdout), expected);
+  return expected;
+}
+
+describe('score --engine duckdb on the bundled samples', () => {
+  const samples = [
+    ['moderation', 'results-careful-1.jsonl'],
+    ['moderation', 'results-budget-1.jsonl'],
+    ['moderation', 'results-loud-1.jsonl'],
+    ['inbox', 'results-actionwise-1.jsonl'],
+    ['inbox', 'results-fieldsharp-1.jsonl'],
+  ];
+  it.each(samples)('gives the in-process numbers and report on %s/%s', async (folder, results) => {
+    const args = [
+      '--dataset',
+      join(ROOT, 'data', folder, 'dataset.jsonl'),
+      '--results',
+      join(ROOT, 'data', folder, results),
+    ];
+    await expectParity(args);
+    const node = await score(args, 'node');
+    const duck = await score(args, 'duckdb');
+    expect(duck.stdout).toBe(node.stdout);
+  });
+
+  it('gives the in-process numbers with 15 ECE bins', async () => {
+    const data = join(ROOT, 'data', 'moderation');
+    const doc = await expectParity([
+      '--dataset',
+      join(data, 'dataset.jsonl'),
+      '--results',
+      join(data, 'results-careful-1.jsonl'),
+      '--ece-bins',
+      '15',
+    ]);
+    expect(JSON.stringify(doc)).toContain('"upper":');
+  });
+
+  it('says it gives no intervals, and refuses ECE conventions that need every decision (exit 2)', async () => {
+    const data = join(ROOT, 'data', 'moderation');
+    const args = ['--dataset', join(data, 'dataset.jsonl'), '--results', join(data, 'results-careful-1.jsonl')];
+    const plain = await runCliInProcess(['score', ...args, '--engine', 'duckdb'], dir);
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toContain('no intervals');
+    for (const extra of [
+      ['--ece-binning', 'equal-mass'],
+      ['--ece-average', 'per-question'],
+    ]) {
+      const r = await runCliInProcess(['score', ...args, '--engine', 'duckdb', ...extra], dir);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('use --engine node');
+    }
+  });
+
+  it('gives the in-process numbers at another threshold', async () => {
+    const data = join(ROOT, 'data', 'moderation');
+    await expectParity([
+      '--dataset',
+      join(data, 'dataset.jsonl'),
+      '--results',
+      join(data, 'results-budget-1.jsonl'),
+      '--threshold',
+      '0.3',
+    ]);
+  });
+});
+
+describe('score --engine duckdb on seeded edge cases', () => {
+  it.each([
+    [1, 0.5],
+    [2, 0.3],
+    [3, 0.7],
+  ])('gives the in-process numbers (seed %i, threshold %d): JSONL, gzip and Parquet', async (seed, threshold) => {
+    const files = createEdgeFiles(1500, seed, threshold);
+    const base = join(dir, `edge-${seed}`);
+    writeFileSync(`${base}-dataset.jsonl`, files.dataset);
+    writeFileSync(`${base}-results.jsonl`, files.results);
+    writeFileSync(`${base}-results.jsonl.gz`, gzipSync(files.results));
+    writeFileSync(
+      `${base}-results.parquet`,
+      new Uint8Array(
+        parquetWriteBuffer({
+          columnData: [
+            { name: 'case_id', data: files.rows.map((r) => r['case_id']), type: 'STRING' },
+            { name: 'model', data: files.rows.map((r) => r['model']), type: 'STRING' },
+            { name: 'decision', data: files.rows.map((r) => JSON.stringify(r['decision'])), type: 'STRING' },
+            { name: 'cost_usd', data: files.rows.map((r) => r['cost_usd'] ?? null), type: 'DOUBLE' },
+            { name: 'latency_ms', data: files.rows.map((r) => r['latency_ms'] ?? null), type: 'DOUBLE' },
+          ],
+        }),
+      ),
+    );
+    const args = ['--dataset', `${base}-dataset.jsonl`, '--threshold', String(threshold)];
+    const expected = await expectParity([...args, '--results', `${base}-results.jsonl`]);
+    const counts = expected['counts'] as { n_missing: number; n_scored: { score: number } };
+    expect(counts.n_missing).toBeGreaterThan(0);
+    expect(counts.n_scored.score).toBeGreaterThan(0);
+    // Gzipped JSONL and Parquet (decision as JSON text): both engines agree, and with the JSONL numbers.
+    copyFileSync(`${base}-results.parquet`, `${base}-results.data`);
+    for (const results of [`${base}-results.jsonl.gz`, `${base}-results.parquet`, `${base}-results.data`]) {
+      const { results: _path, ...numbers } = await expectParity([...args, '--results', results]);
+      const { results: _expectedPath, ...expectedNumbers } = expected;
+      expectSameNumbers(numbers, expectedNumbers);
+    }
+  });
+});
+
+describe('score --engine duckdb on Parquet that DuckDB itself writes', () => {
+  it('reads struct columns as the default engine does: a null field is absent', async () => {
+    // COPY ... TO parquet from the bundled JSONL: `decision` becomes one struct whose
+    // `probabilities` has a field for every option of every choice case, null where the
+    // case has no such option.
+    const { DuckDBInstance } = await import('@duckdb/node-api');
+    const instance = await DuckDBInstance.create(':memory:');
+    const connection = await instance.connect();
+    const data = join(ROOT, 'data', 'moderation');
+    const parquet = join(dir, 'duckdb written results.parquet');
+    try {
+      await connection.run(
+        `COPY (SELECT * FROM read_json('${join(data, 'results-careful-1.jsonl')}')) TO '${parquet}' (FORMAT parquet)`,
+      );
+      const described = await connection.runAndReadAll(`DESCRIBE SELECT decision FROM '${parquet}'`);
+      expect(String(described.getRowObjectsJS()[0]!['column_type'])).toMatch(/^STRUCT\(.*probabilities STRUCT\(/);
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
+    const expected = await expectParity(['--dataset', join(data, 'dataset.jsonl'), '--results', parquet]);
+    const jsonl = await score(
+      ['--dataset', join(data, 'dataset.jsonl'), '--results', join(data, 'results-careful-1.jsonl'), '--json'],
+      'node',
+    );
+    const { results: _p, ...numbers } = expected;
+    const { results: _j, ...fromJsonl } = JSON.parse(jsonl.stdout) as Record<string, unknown>;
+    expectSameNumbers(numbers, fromJsonl);
+  });
+});
+
+describe('score --engine duckdb on invalid files', () => {
+  const dataset = [
+    '{"id": "yn-1", "kind": "yes_no", "correct": true}',
+    '{"id": "ch-1", "kind": "choice", "options": ["allow", "flag", "remove"], "correct": "remove"}',
+    '{"id": "sc-1", "kind": "score", "score_min": 0, "score_max": 10, "correct": 8}',
+  ].join('\n');
+  const good = {
+    yn: '{"case_id": "yn-1", "model": "m", "decision": {"probability": 0.9}}',
+    ch: '{"case_id": "ch-1", "model": "m", "decision": {"probabilities": {"allow": 0.1, "flag": 0.2, "remove": 0.7}}}',
+    sc: '{"case_id": "sc-1", "model": "m", "decision": {"value": 7}}',
+  };
+  const bad: [string, string, string][] = [
+    ['unknown case', '{"case_id": "nope", "model": "m", "decision": {"probability": 0.9}}', 'case_id'],
+    ['duplicate case', good.yn, 'duplicate result'],
+    ['another model', '{"case_id": "ch-1", "model": "other", "decision": {"probabilities": [0.1, 0.2, 0.7]}}', 'model'],
+    ['probability above 1', '{"case_id": "yn-1", "model": "m", "decision": {"probability": 1.5}}', 'probability'],
+    ['probability as text', '{"case_id": "yn-1", "model": "m", "decision": {"probability": "0.5"}}', 'probability'],
+    ['sum 1.3', '{"case_id": "ch-1", "model": "m", "decision": {"probabilities": [0.3, 0.3, 0.7]}}', 'probabilities'],
+    [
+      'missing option',
+      '{"case_id": "ch-1", "model": "m", "decision": {"probabilities": {"allow": 0.3, "flag": 0.7}}}',
+      'probabilities',
+    ],
+    [
+      'extra key',
+      '{"case_id": "ch-1", "model": "m", "decision": {"probabilities": {"allow": 0.1, "flag": 0.2, "remove": 0.7, "x": 0}}}',
+      'probabilities',
+    ],
+    ['short list', '{"case_id": "ch-1", "model": "m", "decision": {"probabilities": [0.3, 0.7]}}', 'probabilities'],
+    [
+      'picked not an option',
+      '{"case_id": "ch-1", "model": "m", "decision": {"picked": "ban", "probabilities": [0.1, 0.2, 0.7]}}',
+      'picked',
+    ],
+    ['value out of range', '{"case_id": "sc-1", "model": "m", "decision": {"value": 11}}', 'value'],
+    ['negative cost', '{"case_id": "sc-1", "model": "m", "decision": {"value": 1}, "cost_usd": -1}', 'cost_usd'],
+    ['huge latency', '{"case_id": "sc-1", "model": "m", "decision": {"value": 1}, "latency_ms": 1e13}', 'latency_ms'],
+    [
+      'repeated key',
+      '{"case_id": "yn-1", "model": "m", "decision": {"probability": 0.9, "probability": 0.1}}',
+      'repeated',
+    ],
+    ['not an object', '[1, 2]', 'JSON object'],
+    ['decision missing', '{"case_id": "sc-1", "model": "m"}', 'decision'],
+    ['malformed JSON', '{"case_id": "sc-1", "model": ', 'DuckDB cannot read it'],
+  ];
+
+  it.each(bad)('rejects a results file with %s, as the strict loader does', async (_name, line, needle) => {
+    const file = join(dir, `bad-${_name.replaceAll(' ', '-')}`);
+    writeFileSync(`${file}-dataset.jsonl`, dataset);
+    // The bad line replaces the good result of its case (or is added), so it is the only problem.
+    const others = Object.values(good).filter((g) => {
+      const id = /"case_id": "([^"]+)"/.exec(line)?.[1];
+      return _name === 'duplicate case' || _name === 'another model' || g.includes(`"${id}"`) === false;
+    });
+    writeFileSync(`${file}-results.jsonl`, `${[...others, line].join('\n')}\n`);
+    const args = ['--dataset', `${file}-dataset.jsonl`, '--results', `${file}-results.jsonl`];
+    const node = await score(args, 'node');
+    const duck = await score(args, 'duckdb');
+    expect(node.code, node.stdout).toBe(1);
+    expect(duck.code, duck.stdout).toBe(1);
+    expect(duck.stderr).toContain(`${file}-results.jsonl`);
+    expect(duck.stderr).toContain(needle);
+    expect(duck.stderr).not.toMatch(/internal error|\n\s+at /);
+  });
+
+  it.each([
+    ['a repeated id', '{"id": "yn-1", "kind": "yes_no", "correct": false}', 'duplicate id'],
+    [
+      'a correct answer not among the options',
+      '{"id": "ch-2", "kind": "choice", "options": ["a", "b"], "correct": "c"}',
+      'correct',
+    ],
+    [
+      'score_min above score_max',
+      '{"id": "sc-2", "kind": "score", "score_min": 5, "score_max": 1, "correct": 3}',
+      'score_min',
+    ],
+    ['an unknown kind', '{"id": "x-1", "kind": "rank", "correct": 1}', 'kind'],
+  ])('rejects a dataset with %s, as the strict loader does', async (name, line, needle) => {
+    const file = join(dir, `bad-dataset-${name.replaceAll(' ', '-')}`);
+    writeFileSync(`${file}-dataset.jsonl`, `${dataset}\n${line}\n`);
+    writeFileSync(`${file}-results.jsonl`, `${good.yn}\n`);
+    const args = ['--dataset', `${file}-dataset.jsonl`, '--results', `${file}-results.jsonl`];
+    expect((await score(args, 'node')).code).toBe(1);
+    const duck = await score(args, 'duckdb');
+    expect(duck.code).toBe(1);
+    expect(duck.stderr).toContain(`${file}-dataset.jsonl`);
+    expect(duck.stderr).toContain(needle);
+  });
+
+  it.each([
+    ['results', '[1, 2]'],
+    ['results', 'null'],
+    ['dataset', '"text"'],
+  ])('reports a %s line that is not an object once, not also each field it lacks', async (which, line) => {
+    const file = join(dir, `not-object-${which}-${line.length}`);
+    writeFileSync(`${file}-dataset.jsonl`, which === 'dataset' ? `${dataset}\n${line}\n` : dataset);
+    writeFileSync(`${file}-results.jsonl`, which === 'results' ? `${good.yn}\n${line}\n` : `${good.yn}\n`);
+    const duck = await score(['--dataset', `${file}-dataset.jsonl`, '--results', `${file}-results.jsonl`], 'duckdb');
+    expect(duck.code).toBe(1);
+    expect(duck.stderr).toContain(`expected a JSON object, got ${line}`);
+    expect(duck.stderr).not.toContain('missing');
+    expect(duck.stderr).toContain('invalid input (1 problem)');
+  });
+
+  it('names the cases of a problem it finds in several (it has no line numbers to name)', async () => {
+    const file = join(dir, 'same-problem-cases');
+    writeFileSync(
+      `${file}-dataset.jsonl`,
+      ['yn-1', 'yn-2', 'yn-3'].map((id) => `{"id": "${id}", "kind": "yes_no", "correct": true}`).join('\n'),
+    );
+    writeFileSync(
+      `${file}-results.jsonl`,
+      ['yn-1', 'yn-2', 'yn-3']
+        .map((id) => `{"case_id": "${id}", "model": "m", "decision": {"probability": 2}}`)
+        .join('\n'),
+    );
+    const duck = await score(['--dataset', `${file}-dataset.jsonl`, '--results', `${file}-results.jsonl`], 'duckdb');
+    expect(duck.code).toBe(1);
+    expect(duck.stderr).toContain('(the same problem in 3 cases: yn-1, yn-2, yn-3)');
+    expect(duck.stderr).not.toContain('lines');
+  });
+
+  it('says which file is missing', async () => {
+    const duck = await score(['--dataset', join(dir, 'nope.jsonl'), '--results', join(dir, 'nope2.jsonl')], 'duckdb');
+    expect(duck.code).toBe(1);
+    expect(duck.stderr).toContain('nope.jsonl (no such file or folder)');
+  });
+});
+
+describe('score --engine duckdb without the package', () => {
+  it('is a usage error saying how to install it', async () => {
+    const data = join(ROOT, 'data', 'moderation');
+    const missing = Object.assign(new Error("Cannot find package '@duckdb/node-api'"), {
+      code: 'ERR_MODULE_NOT_FOUND',
+    });
+    await expect(
+      scoreWithDuckDb(join(data, 'dataset.jsonl'), join(data, 'results-careful-1.jsonl'), {
+        importDuckDb: () => Promise.reject(missing),
+      }),
+    ).rejects.toThrowError(
+      expect.objectContaining({ code: 'usage', message: expect.stringContaining('npm install @duckdb/node-api@') }),
+    );
+  });
+});
