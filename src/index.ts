@@ -91,10 +91,10 @@ export {
   summarizeBenchmark,
   type BenchSummary,
   type MetricGroup,
-  type RunStatus,
   type SummarizeOptions,
   type CostSummary,
 } from './core/bench/summary.js';
+export type { RunStatus } from './core/run-status.js';
 export type { BenchRun, RunConfig, DatasetInfo, EndpointIdentity } from './core/bench/run.js';
 export { compareRuns, type RunComparison } from './core/bench/run-diff.js';
 export {

@@ -1,7 +1,4 @@
-/** The statuses a stored run or audit can have, in the order a summary names them. */
-export const STORED_STATUS_ORDER = ['complete', 'incomplete', 'interrupted', 'running'] as const;
-
-export type StoredStatus = (typeof STORED_STATUS_ORDER)[number];
+import { STORED_STATUS_ORDER, type StoredStatus } from './run-status.js';
 
 export interface StatusCountSummary {
   /** Every record counted. */

@@ -7,7 +7,6 @@ export type {
   SaveProgress,
   StoreCheck,
   StoredRunHead,
-  StoredRunStatus,
 } from './run-store.js';
 export { StoreDamagedError, StoreNeedsUpgradeError, StoreWriteError } from './store-errors.js';
 export { openRunStore, storedCases, UnknownRunError, type OpenRunStoreOptions } from './sqlite-run-store.js';

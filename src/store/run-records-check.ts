@@ -6,7 +6,8 @@
 import type { CaseResult } from '../core/bench/case-result.js';
 import type { ReportedRun } from '../core/bench/run.js';
 import { scoreDecision } from '../core/decision-score.js';
-import type { RunHeadline, StoredRunStatus } from './run-store.js';
+import type { RunHeadline } from './run-store.js';
+import type { StoredStatus } from '../core/run-status.js';
 import { summarizeRun } from './run-summary.js';
 
 /** Scores are recomputed by the same code; the tolerance only absorbs a future change of summation order. */
@@ -103,7 +104,7 @@ function caseProblems(c: CaseResult): string[] {
 export function checkRunRecords(
   run: ReportedRun,
   stored: {
-    readonly status: StoredRunStatus;
+    readonly status: StoredStatus;
     /** False while the run is running (its summary is computed on reading). */
     readonly summaryStored: boolean;
     readonly headline: RunHeadline | null;

@@ -1,11 +1,9 @@
 import type { BenchRun, DatasetInfo, EndpointIdentity, RunConfig } from '../core/bench/run.js';
 import type { CaseResult } from '../core/bench/case-result.js';
-import type { BenchSummary, RunStatus } from '../core/bench/summary.js';
+import type { BenchSummary } from '../core/bench/summary.js';
+import type { RunStatus, StoredStatus } from '../core/run-status.js';
 import type { RunStatistics } from '../core/bench/run-statistics.js';
 import type { AskedBy } from './record-kind.js';
-
-/** A stored run's lifecycle: `running` until `finishRun` (or `markInterrupted` after a crash). */
-export type StoredRunStatus = 'running' | RunStatus;
 
 /** Headline metrics copied from the run's summary; null while the run has none yet. */
 export interface RunHeadline {
@@ -25,7 +23,7 @@ export interface StoredRunHead {
   readonly id: string;
   /** ISO 8601, as given to `createRun`. */
   readonly createdAt: string;
-  readonly status: StoredRunStatus;
+  readonly status: StoredStatus;
   readonly label: string | null;
   readonly fingerprint: string;
   readonly toolVersion: string;
@@ -67,7 +65,7 @@ export type StoredRunInfo = Omit<BenchRun, 'cases'>;
 /** What `checkRun` found for one run: no problems means it reads back as it was saved. */
 export interface RunCheck {
   readonly id: string;
-  readonly status: StoredRunStatus | null;
+  readonly status: StoredStatus | null;
   readonly savedCases: number;
   readonly problems: readonly string[];
 }
@@ -152,7 +150,7 @@ export interface RunStore {
   /** Newest first. */
   listRuns(options?: { readonly limit?: number }): StoredRunHead[];
   /** How many runs the store holds in each status (every run, whatever a list's limit). */
-  countRuns(): Readonly<Record<StoredRunStatus, number>>;
+  countRuns(): Readonly<Record<StoredStatus, number>>;
   /**
    * Recomputes the run's summary from its stored decisions (each decision re-scored from its
    * stored answers, gold and predicted distribution) and compares it with the stored one.

@@ -28,8 +28,8 @@ import type {
   StoreCheck,
   StoredRunHead,
   StoredRunInfo,
-  StoredRunStatus,
 } from './run-store.js';
+import type { StoredStatus } from '../core/run-status.js';
 import { summarizeRun } from './run-summary.js';
 import { checkRunRecords } from './run-records-check.js';
 import { checkStoreLocation } from './store-location.js';
@@ -91,7 +91,7 @@ export class UnknownRunError extends DecidekitError {
 interface RunRow {
   id: string;
   created_at: string;
-  status: StoredRunStatus;
+  status: StoredStatus;
   label: string | null;
   fingerprint: string;
   tool_version: string;
@@ -774,8 +774,7 @@ class SqliteRunStore implements RunStore {
   /** `saveCases` of rows packed by `packCaseRows` (what the writer thread receives). */
   saveRows(runId: string, packed: PackedCaseRows, progress: SaveProgress = {}): void {
     const write = this.db.transaction(() => {
-      const row = this.statements.status.get(runId) as
-        { status: StoredRunStatus; duration_ms: number | null } | undefined;
+      const row = this.statements.status.get(runId) as { status: StoredStatus; duration_ms: number | null } | undefined;
       if (!row) throw this.unknown(runId);
       const cases = unpackCaseRows(runId, packed);
       // A stored run that gets new cases (resume, retry) is running again: its old summary goes.
@@ -826,7 +825,7 @@ class SqliteRunStore implements RunStore {
 
   private writeSummary(
     runId: string,
-    status: StoredRunStatus,
+    status: StoredStatus,
     durationMs: number | null,
     summary: BenchSummary | null,
   ): void {
@@ -877,7 +876,7 @@ class SqliteRunStore implements RunStore {
     return headOf(row, answered);
   }
 
-  private statusOf(row: RunRow): StoredRunStatus {
+  private statusOf(row: RunRow): StoredStatus {
     if (!STATUSES.has(row.status))
       throw new StoreDamagedError(this.path, `run ${row.id}: unknown status ${JSON.stringify(row.status)}`, {
         runId: row.id,
@@ -1088,12 +1087,12 @@ class SqliteRunStore implements RunStore {
     return this.reading(() => (this.statements.list.all(limit) as RunRow[]).map((r) => this.headOf(r)));
   }
 
-  countRuns(): Readonly<Record<StoredRunStatus, number>> {
-    const counts: Record<StoredRunStatus, number> = { running: 0, complete: 0, incomplete: 0, interrupted: 0 };
+  countRuns(): Readonly<Record<StoredStatus, number>> {
+    const counts: Record<StoredStatus, number> = { running: 0, complete: 0, incomplete: 0, interrupted: 0 };
     for (const { status, n } of this.reading(
       () => this.statements.statusCounts.all() as { status: string; n: number }[],
     ))
-      if (STATUSES.has(status)) counts[status as StoredRunStatus] += n;
+      if (STATUSES.has(status)) counts[status as StoredStatus] += n;
     return counts;
   }
 

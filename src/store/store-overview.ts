@@ -2,23 +2,23 @@
  * Everything `runs list` shows, read over one connection: the newest runs, audits and
  * probes (the limit applied in each query) and how many of each the store holds.
  */
-import type { AuditRunStatus } from '../core/audit/run.js';
 import { DecidekitError } from '../core/errors.js';
 import { summarizeStatusCounts } from '../core/status-counts.js';
 import type { AuditHead } from './audit/audit-store.js';
 import { auditStoreOver } from './audit/sqlite-audit-store.js';
 import type { ProbeHead } from './probe/probe-store.js';
 import { probeStoreOver } from './probe/sqlite-probe-store.js';
-import type { StoredRunHead, StoredRunStatus } from './run-store.js';
+import type { StoredRunHead } from './run-store.js';
+import type { StoredStatus } from '../core/run-status.js';
 import { openRunStoreConnection } from './sqlite-run-store.js';
 
 export interface StoreOverview {
   /** Newest first, at most `limit`. */
   readonly runs: readonly StoredRunHead[];
   /** Every run the store holds, by status. */
-  readonly runCounts: Readonly<Record<StoredRunStatus, number>>;
+  readonly runCounts: Readonly<Record<StoredStatus, number>>;
   readonly audits: readonly AuditHead[];
-  readonly auditCounts: Readonly<Record<AuditRunStatus, number>>;
+  readonly auditCounts: Readonly<Record<StoredStatus, number>>;
   /** Every audit the store holds. */
   readonly auditCount: number;
   readonly probes: readonly ProbeHead[];

@@ -1,4 +1,5 @@
 import type { EndpointIdentity } from '../bench/run.js';
+import type { StoredStatus } from '../run-status.js';
 import type { CheckSet, EvidenceScope } from './check.js';
 import type { AuditSummary } from './summary.js';
 import type { AuditOutcome, JudgeAnswer, UnavailableReason } from './verdict.js';
@@ -55,12 +56,10 @@ export interface AuditRecord extends AuditItem {
   readonly probe: ProbeResult | null;
 }
 
-export type AuditRunStatus = 'running' | 'complete' | 'incomplete' | 'interrupted';
-
 export interface AuditRun {
   readonly id: string;
   readonly createdAt: string;
-  readonly status: AuditRunStatus;
+  readonly status: StoredStatus;
   readonly label: string | null;
   readonly durationMs: number | null;
   readonly config: AuditConfig;

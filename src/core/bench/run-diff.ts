@@ -1,6 +1,7 @@
 import type { Decision, FailureKind } from './case-result.js';
 import type { ReportedRun } from './run.js';
-import type { MetricGroup, RunStatus } from './summary.js';
+import type { MetricGroup } from './summary.js';
+import type { RunStatus } from '../run-status.js';
 import type { QuestionType } from '../question.js';
 import { DecidekitError } from '../errors.js';
 import { isSameWork, workDifferences } from './run-work.js';

@@ -10,6 +10,7 @@ import {
   type ReliabilityBin,
 } from '../calibration.js';
 import { ExactSum } from '../exact-sum.js';
+import type { RunStatus } from '../run-status.js';
 import { summarizeLatency, type LatencySummary } from '../percentile.js';
 import { rate, type Rating } from './rating.js';
 
@@ -31,8 +32,6 @@ export interface MetricGroup {
   readonly ece: number | null;
   readonly meanConfidence: number | null;
 }
-
-export type RunStatus = 'complete' | 'incomplete' | 'interrupted';
 
 export interface CostSummary {
   readonly pricePerMtokUsd: number;

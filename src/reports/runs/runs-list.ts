@@ -1,9 +1,9 @@
 import { datasetValueOf } from '../../datasets/typed-decisions/dataset-source.js';
-import type { StoredRunHead, StoredRunStatus } from '../../store/run-store.js';
+import type { StoredRunHead } from '../../store/run-store.js';
 import { formatEndpoint } from '../../protocol/wire/endpoint.js';
 import type { EndpointIdentity } from '../../core/bench/run.js';
 import type { AuditHead } from '../../store/audit/audit-store.js';
-import type { AuditRunStatus } from '../../core/audit/run.js';
+import type { StoredStatus } from '../../core/run-status.js';
 import { summarizeStatusCounts, type StatusCountSummary } from '../../core/status-counts.js';
 import { auditHeadJson, runHeadJson } from '../json-shapes.js';
 import { describeDefaultModel } from '../bench/bench-describe.js';
@@ -25,11 +25,11 @@ export interface RunsListOptions {
   /** Show hosts as `<redacted>`. Default false. */
   readonly redactHost?: boolean;
   /** Every run of the store by status, for the footer. Default: the runs given. */
-  readonly counts?: Readonly<Record<StoredRunStatus, number>>;
+  readonly counts?: Readonly<Record<StoredStatus, number>>;
   /** Width to fit: the terminal's. Default 100. */
   readonly width?: number;
   /** Every audit of the store by status, for the footer. Default none. */
-  readonly auditCounts?: Readonly<Record<AuditRunStatus, number>>;
+  readonly auditCounts?: Readonly<Record<StoredStatus, number>>;
   /** How many probes the store holds, for the footer. Default none. */
   readonly probeCount?: number;
 }

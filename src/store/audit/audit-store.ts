@@ -1,7 +1,8 @@
 import type { EndpointIdentity } from '../../core/bench/run.js';
 import type { AskedBy } from '../record-kind.js';
 import type { CheckSet } from '../../core/audit/check.js';
-import type { AuditConfig, AuditItem, AuditRecord, AuditRun, AuditRunStatus } from '../../core/audit/run.js';
+import type { AuditConfig, AuditItem, AuditRecord, AuditRun } from '../../core/audit/run.js';
+import type { RunStatus, StoredStatus } from '../../core/run-status.js';
 import type { AuditStatus } from '../../core/audit/verdict.js';
 
 /** One line of `runs list` for an audit. */
@@ -9,7 +10,7 @@ export interface AuditHead {
   readonly kind: 'audit';
   readonly id: string;
   readonly createdAt: string;
-  readonly status: AuditRunStatus;
+  readonly status: StoredStatus;
   readonly label: string | null;
   readonly judgeEndpoint: EndpointIdentity;
   readonly judgeModel: string | null;
@@ -47,15 +48,12 @@ export interface AuditStore {
   deleteAudit(auditId: string): boolean;
   /** Records the config a resumed audit continues with and puts it back in `running`. */
   reopenAudit(auditId: string, config: AuditConfig): void;
-  finishAudit(
-    auditId: string,
-    input: { readonly status: Exclude<AuditRunStatus, 'running'>; readonly durationMs: number | null },
-  ): void;
+  finishAudit(auditId: string, input: { readonly status: RunStatus; readonly durationMs: number | null }): void;
   getAudit(id: string): AuditRun | null;
   /** Newest first. */
   listAudits(options?: { readonly limit?: number }): AuditHead[];
   /** How many audits the store holds, by status. */
-  countAudits(): Readonly<Record<AuditRunStatus, number>>;
+  countAudits(): Readonly<Record<StoredStatus, number>>;
   /**
    * The full id of the one audit whose id starts with `prefix` (with or without `audit-`); an
    * id of a bench run or another kind of record is named as such (and the command `askedBy`).

@@ -1,14 +1,8 @@
 import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 import type { AskedBy } from '../record-kind.js';
 import Database from 'better-sqlite3';
-import type {
-  AuditConfig,
-  AuditItem,
-  AuditRecord,
-  AuditRun,
-  AuditRunStatus,
-  ProbeResult,
-} from '../../core/audit/run.js';
+import type { AuditConfig, AuditItem, AuditRecord, AuditRun, ProbeResult } from '../../core/audit/run.js';
+import type { RunStatus, StoredStatus } from '../../core/run-status.js';
 import { summarizeAudit } from '../../core/audit/summary.js';
 import {
   noVerdictCount,
@@ -27,7 +21,7 @@ import type { AuditHead, AuditStore } from './audit-store.js';
 interface AuditRow {
   id: string;
   created_at: string;
-  status: AuditRunStatus;
+  status: StoredStatus;
   label: string | null;
   judge_scheme: string;
   judge_host: string;
@@ -258,7 +252,7 @@ class SqliteAuditStore implements AuditStore {
     this.write(() => this.s.reopen.run({ id: auditId, config_json: JSON.stringify(config) }));
   }
 
-  finishAudit(auditId: string, input: { status: Exclude<AuditRunStatus, 'running'>; durationMs: number | null }): void {
+  finishAudit(auditId: string, input: { status: RunStatus; durationMs: number | null }): void {
     const run = this.getAudit(auditId);
     if (run === null) throw new UnknownRunError(`no audit ${auditId} in ${this.path}`, { id: auditId });
     const c = run.summary.counts;
@@ -304,9 +298,9 @@ class SqliteAuditStore implements AuditStore {
     };
   }
 
-  countAudits(): Readonly<Record<AuditRunStatus, number>> {
-    const counts: Record<AuditRunStatus, number> = { running: 0, complete: 0, incomplete: 0, interrupted: 0 };
-    for (const row of this.s.statusCounts.all() as { status: AuditRunStatus; n: number }[]) counts[row.status] += row.n;
+  countAudits(): Readonly<Record<StoredStatus, number>> {
+    const counts: Record<StoredStatus, number> = { running: 0, complete: 0, incomplete: 0, interrupted: 0 };
+    for (const row of this.s.statusCounts.all() as { status: StoredStatus; n: number }[]) counts[row.status] += row.n;
     return counts;
   }
 
