@@ -8,7 +8,6 @@ const MAX_FUNCTION_LINES = 120;
 const NOT_YET_SPLIT = [
   'src/protocol/server/server.ts startReferenceServer',
   'src/reports/html/bench-html.ts renderBenchHtml',
-  'src/app/bench/execute-bench.ts sendAndFinish',
   'src/datasets/offline/results.ts streamResults',
   'src/reports/html/runs-compare-html.ts renderRunsCompareHtml',
   'src/reports/bench/bench-markdown.ts renderBenchMarkdownChunks',

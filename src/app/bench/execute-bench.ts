@@ -11,7 +11,7 @@ import { shellWord } from '../../core/shell-word.js';
 import type { RunProgress } from '../../core/bench/progress.js';
 import type { CaseResult } from '../../core/bench/case-result.js';
 import { isFiltered, type CaseSource, type ReportedRun } from '../../core/bench/run.js';
-import { RunAccumulator } from '../../core/bench/run-accumulator.js';
+import { RunAccumulator, type RunTotals } from '../../core/bench/run-accumulator.js';
 import { DecidekitError, UsageError } from '../../core/errors.js';
 import {
   createSystemOneClient,
@@ -19,13 +19,14 @@ import {
   failureOf,
   isCaseSpecificRejection,
   isRunStopping,
+  type SystemOneClient,
 } from '../../protocol/client/client.js';
 import { InvalidBaseUrlError } from '../../protocol/client/errors.js';
 import { startReferenceServer, type ReferenceServer } from '../../protocol/server/server.js';
 import { scanBenchDataset, type ScannedBenchDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';
 import type { CaseReader } from '../../datasets/typed-decisions/case-reader.js';
 import type { CaseEntry } from '../../datasets/typed-decisions/scan-cases.js';
-import { runBenchmark, type CaseQueue } from '../../runner/run-benchmark.js';
+import { runBenchmark, type CaseQueue, type RunOutcome } from '../../runner/run-benchmark.js';
 import { fingerprintOf } from '../../store/fingerprint.js';
 import { checkResumable } from '../../store/resume-check.js';
 import { claimRun, type RunClaim, type RunClaimOwner } from '../../store/run-claim.js';
@@ -41,6 +42,7 @@ import { renderBenchHtml } from '../../reports/html/bench-html.js';
 import { renderBenchJsonChunks } from '../../reports/bench/bench-json.js';
 import { renderBenchMarkdownChunks } from '../../reports/bench/bench-markdown.js';
 import { CaseSpool } from './case-spool.js';
+import { settleRun, type Settlement } from './settle-run.js';
 import { fileErrorWords } from '../../core/file-error-words.js';
 import { writeTextPieces } from '../write-text-file.js';
 import { refuseKernelFolder } from '../../datasets/folders.js';
@@ -54,6 +56,7 @@ import {
   type BenchPlan,
   type BenchRequest,
   type ResumableRun,
+  type RunStart,
 } from './plan-bench.js';
 
 export interface ExecuteBenchOptions {
@@ -200,23 +203,158 @@ async function scanAndSelect(
   };
 }
 
-async function sendAndFinish(
-  plan: BenchPlan,
-  options: ExecuteBenchOptions,
-  parts: {
-    /** Checked, no case held: the cases are read again as they are sent. */
-    dataset: Pick<ScannedBenchDataset, 'info' | 'questionSet' | 'readCases'>;
-    /** What planning keeps of the selected cases, in order; given up (emptied) once the cases are being read. */
-    selected: CaseEntry[];
-    store: RunStore | null;
-    /** Commits the cases to `store`. */
-    writer: CaseWriter | null;
-    server: ReferenceServer | null;
-    /** Claims a run for this process (see store/run-claim.ts); throws when another holds it. */
-    claim: (runId: string) => void;
-  },
-): Promise<BenchOutcome> {
-  const { dataset, selected, store, writer, server, claim } = parts;
+/** What `executeBench` opened for the run: the dataset to read again, the store, the server. */
+interface BenchParts {
+  /** Checked, no case held: the cases are read again as they are sent. */
+  readonly dataset: Pick<ScannedBenchDataset, 'info' | 'questionSet' | 'readCases'>;
+  /** What planning keeps of the selected cases, in order; given up (emptied) once the cases are being read. */
+  readonly selected: CaseEntry[];
+  readonly store: RunStore | null;
+  /** Commits the cases to `store`. */
+  readonly writer: CaseWriter | null;
+  readonly server: ReferenceServer | null;
+  /** Claims a run for this process (see store/run-claim.ts); throws when another holds it. */
+  readonly claim: (runId: string) => void;
+}
+
+/** The run as sending starts: its record, the client, and the queue of cases to send. */
+interface StartedRun {
+  readonly start: RunStart;
+  readonly client: SystemOneClient;
+  readonly casesTotal: number;
+  readonly decisionsTotal: number;
+  /** The cases' states for the Markdown trace of `--out` (null without `--out`). */
+  readonly states: Map<string, string | object> | null;
+  readonly toSend: CaseQueue;
+  readonly reader: CaseReader;
+  /** The run's id so far: the resumed run's, or null until its first cases are saved. */
+  readonly runId: () => string | null;
+  /** The run's id, the run created in the store (and claimed) when it has none yet. */
+  readonly ensureRunId: () => string;
+}
+
+/** The cases sent: the runner's outcome and what was gathered from the finished cases. */
+interface SentRun {
+  readonly kind: 'sent';
+  readonly outcome: RunOutcome;
+  /** The summary, the report lists and the per-case numbers of the intervals. */
+  readonly totals: RunAccumulator;
+  /** A store-less run's cases, when something will read them. */
+  readonly spool: CaseSpool | null;
+}
+
+async function sendAndFinish(plan: BenchPlan, options: ExecuteBenchOptions, parts: BenchParts): Promise<BenchOutcome> {
+  const started = await startSending(plan, options, parts);
+  const sent = await sendCases(plan, options, parts, started);
+  if (sent.kind === 'stopped') return sent;
+  const { outcome, spool } = sent;
+  const dispose = () => spool?.dispose();
+  const settlement = settleRun({
+    stopped: outcome.stopped,
+    finishedCases: outcome.finishedCases,
+    answeredCases: outcome.answeredCases,
+    resumed: started.start.id !== null,
+    hasId: started.runId() !== null,
+    hasStore: parts.store !== null,
+    retryFailed: plan.resume?.retryFailed === true,
+  });
+  if (settlement.kind === 'stopped') {
+    dispose();
+    recordStoppedRun(parts.store, started, sent, settlement);
+    return { kind: 'stopped', message: settlement.message };
+  }
+  const { reported, sample, keptIn } = finishRun(parts.store, started, sent, settlement);
+  const { run, statistics, written, writeError } = await writeOutputs(
+    reported,
+    sample,
+    keptIn,
+    started.states,
+    options,
+  );
+  return {
+    kind: 'finished',
+    run,
+    statistics,
+    interrupted: settlement.interrupted,
+    saved: keptIn !== null,
+    casesTotal: started.casesTotal,
+    written,
+    writeError,
+    dispose,
+  };
+}
+
+/** A run stopped early: deleted (a new run no decision model answered) or kept as incomplete. */
+function recordStoppedRun(
+  store: RunStore | null,
+  started: StartedRun,
+  sent: SentRun,
+  settlement: Extract<Settlement, { kind: 'stopped' }>,
+): void {
+  const id = started.runId();
+  if (id === null || store === null) return;
+  if (settlement.record === 'delete') store.deleteRun(id);
+  if (settlement.record === 'incomplete') {
+    const { config, priorDurationMs } = started.start;
+    store.finishRun(id, {
+      status: 'incomplete',
+      durationMs: priorDurationMs + sent.outcome.durationMs,
+      summary: settlement.sumFromStore
+        ? summarizeRun(config, store.iterateCases(id))
+        : sent.totals.summarize(summarizeOptionsOf(config)),
+    });
+  }
+}
+
+/**
+ * A finished run (complete, or interrupted): summed, finished in the store when it is kept
+ * there, with its cases read back from the store or the temp file.
+ */
+function finishRun(
+  store: RunStore | null,
+  started: StartedRun,
+  sent: SentRun,
+  settlement: Extract<Settlement, { kind: 'finished' }>,
+): { reported: ReportedRun; sample: RunTotals['sample'] | undefined; keptIn: RunStore | null } {
+  const { config, createdAt, label, priorDurationMs } = started.start;
+  const { interrupted } = settlement;
+  const keptIn = settlement.keep ? store : null;
+  const id = keptIn === null && store !== null ? unsavedIdOf(createdAt) : started.ensureRunId();
+  const { summary, digest, sample } = settlement.sumFromStore
+    ? { summary: summarizeRun(config, store!.iterateCases(id), { interrupted }), digest: undefined, sample: undefined }
+    : sent.totals.finish(summarizeOptionsOf(config, { interrupted }));
+  const durationMs = priorDurationMs + sent.outcome.durationMs;
+  keptIn?.finishRun(id, { status: summary.status, durationMs, summary });
+  const savedCount = summary.requests.total;
+  const cases: CaseSource =
+    keptIn !== null
+      ? loadedStoreModule!.storedCases(keptIn.path, id, savedCount)
+      : (sent.spool ?? {
+          length: savedCount,
+          [Symbol.iterator]: () => {
+            throw new Error('the cases of this run were not kept (pass readCases: true to executeBench)');
+          },
+        });
+  const reported: ReportedRun = {
+    id,
+    createdAt,
+    durationMs,
+    label,
+    fingerprint: fingerprintOf(config),
+    config,
+    summary,
+    cases,
+    ...(digest === undefined ? {} : { digest }),
+  };
+  return { reported, sample, keptIn };
+}
+
+/**
+ * The start: the client, the run's record (new, or the resumed run's, claimed before anything
+ * is sent), and the queue that reads the cases again as they are sent.
+ */
+async function startSending(plan: BenchPlan, options: ExecuteBenchOptions, parts: BenchParts): Promise<StartedRun> {
+  const { dataset, selected, store, server, claim } = parts;
   const client = createClientOrUsageError({
     baseUrl: plan.server.kind === 'remote' ? plan.server.baseUrl : server!.url,
     ...(plan.server.kind === 'remote' && plan.server.apiKey !== undefined ? { apiKey: plan.server.apiKey } : {}),
@@ -233,7 +371,6 @@ async function sendAndFinish(
   });
   const start = startRun(plan, fresh, (options.clock?.() ?? new Date()).toISOString(), checkResumable);
   for (const note of start.notes) options.onNote?.(note);
-  const { config, kept, createdAt, label, priorDurationMs } = start;
   let runId = start.id;
   // Before anything is sent: a run another process is still sending is not sent twice.
   if (runId !== null) {
@@ -254,7 +391,7 @@ async function sendAndFinish(
   // is let go once sent: what the run needs afterwards is its ids (config.caseIds) and, for
   // the Markdown trace of `--out`, the states (of kept cases too).
   const states = options.outDir === undefined ? null : new Map<string, string | object>();
-  const { queue: toSend, reader } = caseQueueOf(dataset, selected, kept, states, plan.parallel);
+  const { queue: toSend, reader } = caseQueueOf(dataset, selected, start.kept, states, plan.parallel);
   selected.length = 0;
   options.onStart?.({
     toSend: toSend.length,
@@ -262,36 +399,53 @@ async function sendAndFinish(
     datasetName: dataset.info.synthetic ? 'synthetic sample' : dataset.info.id,
     target: server ? `the built-in reference server (model ${plan.server.model}, ${server.url})` : client.endpoint,
     resumingRunId: runId,
-    filtered: isFiltered(config),
+    filtered: isFiltered(start.config),
   });
-
-  const ensureRun = (): string => {
+  const ensureRunId = (): string => {
     if (runId === null) {
+      const { config, label, createdAt } = start;
       runId = store ? store.createRun({ config, label, createdAt }).id : unsavedIdOf(createdAt);
       claim(runId);
     }
     return runId;
   };
+  return { start, client, casesTotal, decisionsTotal, states, toSend, reader, runId: () => runId, ensureRunId };
+}
+
+/**
+ * The send: every queued case through the runner, each finished batch checkpointed (to the
+ * store, or a temp file) before it is counted. A store that refuses a write stops the run
+ * (interrupted, resumable).
+ */
+async function sendCases(
+  plan: BenchPlan,
+  options: ExecuteBenchOptions,
+  parts: BenchParts,
+  started: StartedRun,
+): Promise<SentRun | Extract<BenchOutcome, { kind: 'stopped' }>> {
+  const { store, writer } = parts;
+  const { start, client, reader, states, runId, ensureRunId } = started;
+  const { config, kept, priorDurationMs } = start;
   const sendStarted = options.now();
   // The run's numbers are gathered as cases finish; no case is kept in memory. Cases go
   // to the store, or (without one, when something will read them) to a temp file.
   const positionOf = new Map<string, number>(config.caseIds.map((id, i) => [id, i] as const));
   // The summary, the report lists and the compact per-case numbers the intervals need (a few bytes a decision).
   const totals = new RunAccumulator(summarizeOptionsOf(config).calibration, {
-    cases: casesTotal,
-    decisions: decisionsTotal,
+    cases: started.casesTotal,
+    decisions: started.decisionsTotal,
   });
   const count = (result: CaseResult) => totals.add(result, positionOf.get(result.caseId) ?? positionOf.size);
   // A resumed run's kept cases are counted from the store, one at a time.
-  if (kept.size > 0 && store !== null && runId !== null)
-    for (const r of store.iterateCases(runId)) if (kept.has(r.caseId)) count(r);
+  const resumedId = runId();
+  if (kept.size > 0 && store !== null && resumedId !== null)
+    for (const r of store.iterateCases(resumedId)) if (kept.has(r.caseId)) count(r);
   const needCases = options.readCases === true || options.outDir !== undefined;
   const spool = store === null && needCases ? new CaseSpool(config.caseIds.length) : null;
-  const dispose = () => spool?.dispose();
-  let outcome: Awaited<ReturnType<typeof runBenchmark>>;
+  let outcome: RunOutcome;
   try {
     outcome = await runBenchmark({
-      cases: toSend,
+      cases: started.toSend,
       client,
       parallel: plan.parallel,
       failureOf,
@@ -307,7 +461,7 @@ async function sendAndFinish(
       // thread); the next batch gathers meanwhile.
       ...(store === null ? {} : { groupCommitMs: GROUP_COMMIT_MS }),
       checkpoint: (results) => {
-        const id = ensureRun();
+        const id = ensureRunId();
         if (spool !== null) for (const r of results) spool.add(r, positionOf.get(r.caseId)!);
         // The running duration goes with each batch: a killed run keeps one.
         return writer?.save(id, results, { durationMs: priorDurationMs + (options.now() - sendStarted) });
@@ -320,15 +474,16 @@ async function sendAndFinish(
     });
   } catch (err) {
     reader.close();
-    dispose();
+    spool?.dispose();
     // What was saved before stays saved (the store refused a write, or the dataset changed
     // while it was read again): the run is interrupted and can be resumed.
-    if (runId !== null) markInterrupted(store, runId);
+    const id = runId();
+    if (id !== null) markInterrupted(store, id);
     if (!(err instanceof StoreWriteError)) throw err;
     await client.close();
     return {
       kind: 'stopped',
-      message: `${err.message}; the run is interrupted${runId === null ? '' : `: resume with: decidekit bench --resume ${runId} --store ${shellWord(err.path)}`}`,
+      message: `${err.message}; the run is interrupted${id === null ? '' : `: resume with: decidekit bench --resume ${id} --store ${shellWord(err.path)}`}`,
     };
   }
   options.onSent?.();
@@ -336,78 +491,27 @@ async function sendAndFinish(
   // Kept cases (of a resumed run) not reached before Ctrl+C still get their states in the trace.
   if (states !== null && kept.size > 0 && outcome.stopped?.reason === 'aborted') await takeStates(reader, states);
   reader.close();
+  return { kind: 'sent', outcome, totals, spool };
+}
 
-  // A --retry-failed resume stopped before it re-sent every failed case: the ones not re-sent
-  // are still stored (failed) but were never counted here, so the run is summed from the store.
-  const fromStore = store !== null && plan.resume?.retryFailed === true && outcome.stopped !== null ? store : null;
-  if (outcome.stopped !== null && outcome.stopped.reason !== 'aborted') {
-    dispose();
-    const { reason, error } = outcome.stopped;
-    if (runId !== null && start.id === null && outcome.answeredCases === 0) {
-      // A new run that never reached a decision model is no run: keep nothing.
-      store?.deleteRun(runId);
-    } else if (runId !== null) {
-      store?.finishRun(runId, {
-        status: 'incomplete',
-        durationMs: priorDurationMs + outcome.durationMs,
-        summary:
-          fromStore === null
-            ? totals.summarize(summarizeOptionsOf(config))
-            : summarizeRun(config, fromStore.iterateCases(runId)),
-      });
-    }
-    const why = error instanceof Error ? error.message : String(error);
-    return {
-      kind: 'stopped',
-      message:
-        reason === 'rejected'
-          ? `${outcome.finishedCases === 1 ? 'the server rejected the only request' : `the server rejected the first ${outcome.finishedCases} requests the same way`}: ${failureOf(error).message} (check --model and the server's log)`
-          : why,
-    };
-  }
-  const interrupted = outcome.stopped?.reason === 'aborted';
-  // A new run stopped (Ctrl+C) before any of its cases finished keeps nothing: no empty run
-  // is stored for a resume that would start from nothing anyway.
-  const keptIn = interrupted && runId === null ? null : store;
-  const id = keptIn === null && store !== null ? unsavedIdOf(createdAt) : ensureRun();
-  const { summary, digest, sample } =
-    fromStore === null
-      ? totals.finish(summarizeOptionsOf(config, { interrupted }))
-      : {
-          summary: summarizeRun(config, fromStore.iterateCases(id), { interrupted }),
-          digest: undefined,
-          sample: undefined,
-        };
-  const durationMs = priorDurationMs + outcome.durationMs;
-  keptIn?.finishRun(id, { status: summary.status, durationMs, summary });
-  const savedCount = summary.requests.total;
-  const casesOf: CaseSource =
-    keptIn !== null
-      ? loadedStoreModule!.storedCases(keptIn.path, id, savedCount)
-      : (spool ?? {
-          length: savedCount,
-          [Symbol.iterator]: () => {
-            throw new Error('the cases of this run were not kept (pass readCases: true to executeBench)');
-          },
-        });
-  const reported: ReportedRun = {
-    id,
-    createdAt,
-    durationMs,
-    label,
-    fingerprint: fingerprintOf(config),
-    config,
-    summary,
-    cases: casesOf,
-    ...(digest === undefined ? {} : { digest }),
-  };
+/**
+ * The outputs: the run's statistics under the chosen conventions (saved beside a kept run's
+ * summary) and the `--out` files; a file that cannot be written is reported, the run stays finished.
+ */
+async function writeOutputs(
+  reported: ReportedRun,
+  sample: RunTotals['sample'] | undefined,
+  keptIn: RunStore | null,
+  states: ReadonlyMap<string, string | object> | null,
+  options: ExecuteBenchOptions,
+): Promise<Pick<Extract<BenchOutcome, { kind: 'finished' }>, 'run' | 'statistics' | 'written' | 'writeError'>> {
   const { run, statistics } = analyzeRun(reported, options.statistics?.choice ?? {}, {
     intervals: options.statistics?.intervals ?? true,
     ...(sample === undefined ? {} : { sample }),
   });
   // Kept beside the summary, so `runs show` gives the intervals without reading every decision.
   if (keptIn !== null && statistics.intervals !== null && !statistics.recomputed)
-    keepStatistics(keptIn, id, statistics);
+    keepStatistics(keptIn, reported.id, statistics);
   let written: string[] = [];
   let writeError: string | null = null;
   try {
@@ -420,17 +524,7 @@ async function sendAndFinish(
   } catch (err) {
     writeError = err instanceof Error ? err.message : String(err);
   }
-  return {
-    kind: 'finished',
-    run,
-    statistics,
-    interrupted,
-    saved: keptIn !== null,
-    casesTotal,
-    written,
-    writeError,
-    dispose,
-  };
+  return { run, statistics, written, writeError };
 }
 
 /**
