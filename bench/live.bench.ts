@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { scoreCase } from '../src/core/bench/case-result.js';
+import { scoreCase } from '../src/core/typed-decisions/case-result.js';
 import { probeOrder } from '../src/core/live/probe-order.js';
 import { percentile } from '../src/core/percentile.js';
 import { loadBenchDataset } from '../src/datasets/typed-decisions/index.js';

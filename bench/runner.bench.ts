@@ -35,7 +35,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
-import { scoreCase, type BenchCase, type CaseResult } from '../src/core/bench/case-result.js';
+import { scoreCase, type BenchCase, type CaseResult } from '../src/core/typed-decisions/case-result.js';
 import type { BenchRun, RunConfig } from '../src/core/bench/run.js';
 import { createRunConfig } from '../src/core/bench/test-support/run-fixtures.js';
 import { endpointFor, endpointIdentity } from '../src/protocol/wire/endpoint.js';

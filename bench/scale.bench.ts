@@ -17,7 +17,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { CaseResult } from '../src/core/bench/case-result.js';
+import type { CaseResult } from '../src/core/typed-decisions/case-result.js';
 import { createRunConfig } from '../src/core/bench/test-support/run-fixtures.js';
 import { openRunStore, summarizeRun } from '../src/store/index.js';
 import { writeScaleDataset } from './make-scale-dataset.js';

@@ -85,8 +85,8 @@ export type {
   FailureKind,
   PredictedAnswers,
   RequestOutcome,
-} from './core/bench/case-result.js';
-export { scoreCase } from './core/bench/case-result.js';
+} from './core/typed-decisions/case-result.js';
+export { scoreCase } from './core/typed-decisions/case-result.js';
 export {
   summarizeBenchmark,
   type BenchSummary,
@@ -192,9 +192,14 @@ export {
 export { renderBenchTerminal, type BenchTerminalOptions } from './reports/bench/bench-terminal.js';
 export { renderBenchMarkdown, type BenchMarkdownOptions } from './reports/bench/bench-markdown.js';
 export { renderBenchJson } from './reports/bench/bench-json.js';
-export { renderBenchHtml, type BenchHtmlOptions } from './reports/html/bench-html.js';
-export { renderRunsCompareHtml } from './reports/html/runs-compare-html.js';
-export { renderScoreHtml, renderCompareHtml, renderTuneHtml, renderActionsHtml } from './reports/html/offline-html.js';
+export { renderBenchHtml, type BenchHtmlOptions } from './reports/bench/bench-html.js';
+export { renderRunsCompareHtml } from './reports/runs/runs-compare-html.js';
+export {
+  renderScoreHtml,
+  renderCompareHtml,
+  renderTuneHtml,
+  renderActionsHtml,
+} from './reports/offline/offline-html.js';
 
 // The live monitor: the probe loop, its pure state machine and screen.
 export {

@@ -10,7 +10,7 @@ import {
   noulCase,
   threeQuestionCase,
 } from './test-support/live-fixtures.js';
-import type { CaseResult } from '../core/bench/case-result.js';
+import type { CaseResult } from '../core/typed-decisions/case-result.js';
 
 const SIZE = { columns: 80, rows: 24 };
 

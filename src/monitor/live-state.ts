@@ -5,7 +5,7 @@
  * Numbers come from the core: the rolling window from `summarizeWindow`, rates from
  * `counterRate`, latency percentiles from `summarizeLatency`.
  */
-import type { CaseResult, Decision } from '../core/bench/case-result.js';
+import type { CaseResult, Decision } from '../core/typed-decisions/case-result.js';
 import { counterRate, counterWasReset } from '../core/live/counter-rate.js';
 import { slideWindow, summarizeWindow, type WindowDecision, type WindowSummary } from '../core/live/window-summary.js';
 import { summarizeLatency, type LatencySummary } from '../core/percentile.js';

@@ -3,7 +3,7 @@
  * object per probe (`--json`), and the `--record` JSONL line of a probe's request outcome
  * and scores (no key, no credentials: the client scrubs them from failure messages).
  */
-import type { CaseResult } from '../core/bench/case-result.js';
+import type { CaseResult } from '../core/typed-decisions/case-result.js';
 import { formatCount, formatLatencyMs, formatNumber, formatPercent, singleLine } from '../reports/format.js';
 import { isUnreachable, type LiveState } from './live-state.js';
 

@@ -5,7 +5,7 @@
  * The layout uses two columns from 60 columns and gives spare rows to the histogram; on a
  * short screen panels give up their least important lines first.
  */
-import type { Decision } from '../core/bench/case-result.js';
+import type { Decision } from '../core/typed-decisions/case-result.js';
 import {
   createPalette,
   formatCount,

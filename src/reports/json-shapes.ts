@@ -20,7 +20,7 @@ import type { LatencySummary } from '../core/percentile.js';
 import type { Interval } from '../core/stats/bootstrap.js';
 import type { EceNoiseFloor } from '../core/stats/noise-floor.js';
 import { QUESTION_TYPES } from '../core/question.js';
-import { FAILURE_KINDS } from '../core/bench/case-result.js';
+import { FAILURE_KINDS } from '../core/typed-decisions/case-result.js';
 import type { RunHeadline, StoredRunHead } from '../store/run-store.js';
 import { HEADLINE_METRICS, METRIC_JSON_NAMES, type RunStatistics } from '../core/bench/run-statistics.js';
 import { conventionsJson, conventionsText } from '../core/stats/conventions.js';

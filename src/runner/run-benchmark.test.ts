@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BenchCase, Failure } from '../core/bench/case-result.js';
+import type { BenchCase, Failure } from '../core/typed-decisions/case-result.js';
 import { DecidekitError } from '../core/errors.js';
 import type { Question } from '../core/question.js';
 import { drainingQueue, runBenchmark, type DecisionClient, type RunnerEvent } from './run-benchmark.js';

@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
-import type { BenchCase, CaseResult, Failure, PredictedAnswers } from '../core/bench/case-result.js';
-import { scoreCase } from '../core/bench/case-result.js';
+import type { BenchCase, CaseResult, Failure, PredictedAnswers } from '../core/typed-decisions/case-result.js';
+import { scoreCase } from '../core/typed-decisions/case-result.js';
 import type { RunProgress } from '../core/bench/progress.js';
 import type { QuestionSet } from '../core/question.js';
 import { arrayCaseReader } from '../datasets/typed-decisions/case-reader.js';

@@ -3,7 +3,7 @@
  * gold and predicted distribution, and the run's summary recomputed from its stored cases,
  * each compared with what was stored. Pure: the store reads, this compares.
  */
-import type { CaseResult } from '../core/bench/case-result.js';
+import type { CaseResult } from '../core/typed-decisions/case-result.js';
 import type { ReportedRun } from '../core/bench/run.js';
 import { scoreDecision } from '../core/decision-score.js';
 import type { RunHeadline } from './run-store.js';

@@ -1,5 +1,5 @@
 import type { BenchRun, DatasetInfo, EndpointIdentity, RunConfig } from '../core/bench/run.js';
-import type { CaseResult } from '../core/bench/case-result.js';
+import type { CaseResult } from '../core/typed-decisions/case-result.js';
 import type { BenchSummary } from '../core/bench/summary.js';
 import type { RunStatus, StoredStatus } from '../core/run-status.js';
 import type { RunStatistics } from '../core/bench/run-statistics.js';

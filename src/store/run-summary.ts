@@ -1,4 +1,4 @@
-import type { CaseResult } from '../core/bench/case-result.js';
+import type { CaseResult } from '../core/typed-decisions/case-result.js';
 import type { RunConfig } from '../core/bench/run.js';
 import { summarizeBenchmark, type BenchSummary, type SummarizeOptions } from '../core/bench/summary.js';
 import { conventionsOfConfig } from '../core/bench/run-conventions.js';

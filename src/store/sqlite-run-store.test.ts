@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { scoreCase, type CaseResult } from '../core/bench/case-result.js';
+import { scoreCase, type CaseResult } from '../core/typed-decisions/case-result.js';
 import type { RunConfig } from '../core/bench/run.js';
 import { DecidekitError } from '../core/errors.js';
 import { endpointIdentity } from '../protocol/wire/endpoint.js';

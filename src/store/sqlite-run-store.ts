@@ -10,7 +10,7 @@ import {
   type DecisionOutcome,
   type FailureKind,
   type RequestOutcome,
-} from '../core/bench/case-result.js';
+} from '../core/typed-decisions/case-result.js';
 import type { RunStatistics } from '../core/bench/run-statistics.js';
 import type { BenchSummary } from '../core/bench/summary.js';
 import { DecidekitError } from '../core/errors.js';

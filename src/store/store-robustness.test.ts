@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CaseResult } from '../core/bench/case-result.js';
+import type { CaseResult } from '../core/typed-decisions/case-result.js';
 import { DecidekitError } from '../core/errors.js';
 import type { RunStore } from './run-store.js';
 import { summarizeRun } from './run-summary.js';

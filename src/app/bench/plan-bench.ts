@@ -4,14 +4,14 @@
  * loaded, the run's configuration and what a resumed run keeps. No IO here: every rule is
  * tested with literal configurations.
  */
-import type { BenchCase } from '../../core/bench/case-result.js';
+import type { BenchCase } from '../../core/typed-decisions/case-result.js';
 import type { BenchRun, EndpointIdentity, RunConfig } from '../../core/bench/run.js';
 import { conventionsOfChoice, type ConventionChoice } from '../../core/bench/run-conventions.js';
 import { conventionsText } from '../../core/stats/conventions.js';
 import { DecidekitError, UsageError } from '../../core/errors.js';
 import type { DatasetSource } from '../../datasets/typed-decisions/load-bench-dataset.js';
 import { SAMPLE_ID, TYPED_DECISIONS_ID } from '../../datasets/typed-decisions/provenance.js';
-import { stratifiedSample } from '../../core/bench/case-sample.js';
+import { stratifiedSample } from '../../core/stratified-sample.js';
 import { checkHeaderValue } from '../../core/header-value.js';
 import { baseUrlOf } from '../../protocol/wire/endpoint.js';
 

@@ -7,7 +7,7 @@
  * then emits monitor events until the signal aborts. It never draws or prints.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { scoreCase, type BenchCase, type CaseResult } from '../../core/bench/case-result.js';
+import { scoreCase, type BenchCase, type CaseResult } from '../../core/typed-decisions/case-result.js';
 import { DecidekitError, UsageError } from '../../core/errors.js';
 import { probeOrder } from '../../core/live/probe-order.js';
 import { loadBenchDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';

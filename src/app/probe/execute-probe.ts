@@ -9,8 +9,8 @@
  */
 import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
-import type { BenchCase } from '../../core/bench/case-result.js';
-import { stratifiedSample } from '../../core/bench/case-sample.js';
+import type { BenchCase } from '../../core/typed-decisions/case-result.js';
+import { stratifiedSample } from '../../core/stratified-sample.js';
 import { writeTextFile } from '../write-text-file.js';
 import { DecidekitError, UsageError } from '../../core/errors.js';
 import {
@@ -54,7 +54,7 @@ import { renderDecideRequest } from '../../protocol/wire/decide-request.js';
 import { healthUrlFor, modelsUrlFor } from '../../protocol/wire/endpoint.js';
 import { loadBenchDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';
 import type { ProbeStore } from '../../store/probe/probe-store.js';
-import { renderProbeHtml } from '../../reports/html/probe-html.js';
+import { renderProbeHtml } from '../../reports/probe/probe-html.js';
 import { renderProbeJson } from '../../reports/probe/probe-json.js';
 import { renderProbeMarkdown } from '../../reports/probe/probe-markdown.js';
 import { EMBEDDED_IDENTITY, datasetSourceOf } from '../bench/plan-bench.js';

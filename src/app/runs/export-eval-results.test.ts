@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../cli/test-support/in-process-cli.js';
-import type { CaseResult } from '../../core/bench/case-result.js';
+import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import type { RunConfig } from '../../core/bench/run.js';
 import { openRunStore, summarizeRun } from '../../store/index.js';
 import {

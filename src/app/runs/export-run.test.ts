@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { runCliInProcess } from '../../cli/test-support/in-process-cli.js';
-import { scoreCase, type CaseResult } from '../../core/bench/case-result.js';
+import { scoreCase, type CaseResult } from '../../core/typed-decisions/case-result.js';
 import { DECISION_COLUMNS } from '../../core/export/decision-row.js';
 import { openRunStore, summarizeRun } from '../../store/index.js';
 import {

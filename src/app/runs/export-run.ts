@@ -6,7 +6,7 @@
 import { writeSync } from 'node:fs';
 import { outputPathIn, writeOutputFile } from '../write-text-file.js';
 import type { BenchRun } from '../../core/bench/run.js';
-import type { CaseResult } from '../../core/bench/case-result.js';
+import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import { DecidekitError } from '../../core/errors.js';
 import {
   DECISION_COLUMNS,

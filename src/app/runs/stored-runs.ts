@@ -14,7 +14,7 @@ import type { AuditStore } from '../../store/audit/audit-store.js';
 import type { ProbeStore } from '../../store/probe/probe-store.js';
 import { readStoreOverview, type StoreOverview } from '../../store/store-overview.js';
 import { statesOfRun } from './run-case-states.js';
-import { analyzeRun, type AnalyzedRun } from '../run-analysis.js';
+import { analyzeRun, type AnalyzedRun } from '../bench/run-analysis.js';
 import type { ConventionChoice } from '../../core/bench/run-conventions.js';
 import type { RunStatistics } from '../../core/bench/run-statistics.js';
 import { rankRuns, type LeaderboardRow } from '../../core/bench/leaderboard.js';

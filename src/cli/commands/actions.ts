@@ -57,7 +57,7 @@ partly: excluded). Both rankings are printed.`,
       io.stdout.write(renderActionsText(report, { colour: colourEnabled(io.stdout, io.env) }));
     }
     if (values.html !== undefined) {
-      const { renderActionsHtml } = await import('../../reports/html/offline-html.js');
+      const { renderActionsHtml } = await import('../../reports/offline/offline-html.js');
       const { writeHtmlReport } = await import('../write-html.js');
       await writeHtmlReport(io, values.html, renderActionsHtml(report));
     }

@@ -82,7 +82,7 @@ ranked by accuracy, marking models whose interval overlaps the leader's as tied.
       io.stdout.write(renderCompareMarkdown(rows) + renderCompareNotes(rows) + renderCompareStatistics(compared));
     }
     if (values.html !== undefined) {
-      const { renderCompareHtml } = await import('../../reports/html/offline-html.js');
+      const { renderCompareHtml } = await import('../../reports/offline/offline-html.js');
       const { writeHtmlReport } = await import('../write-html.js');
       await writeHtmlReport(io, values.html, renderCompareHtml(compared, rows));
     }

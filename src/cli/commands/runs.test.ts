@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess, type CliResult } from '../test-support/in-process-cli.js';
-import type { CaseResult } from '../../core/bench/case-result.js';
+import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import type { BenchSummary } from '../../core/bench/summary.js';
 import type { RunConfig } from '../../core/bench/run.js';
 import { benchSummaryJson } from '../../reports/json-shapes.js';

@@ -67,7 +67,7 @@ larger than memory, JSONL (.gz) or Parquet: the same numbers and report, without
     const { conventionNotes } = await import('../../reports/offline/score-json.js');
     for (const note of conventionNotes(scored)) io.stderr.write(`warning: ${note}\n`);
     if (values.html !== undefined) {
-      const { renderScoreHtml } = await import('../../reports/html/offline-html.js');
+      const { renderScoreHtml } = await import('../../reports/offline/offline-html.js');
       const { writeHtmlReport } = await import('../write-html.js');
       await writeHtmlReport(io, values.html, renderScoreHtml(scored[0]!));
     }

@@ -75,7 +75,7 @@ the held-out fold: the honest estimate). $/100 is 100 x mean cost per call.`,
       io.stdout.write(renderTuneText(tuned, { colour: colourEnabled(io.stdout, io.env) }));
     }
     if (v.html !== undefined) {
-      const { renderTuneHtml } = await import('../../reports/html/offline-html.js');
+      const { renderTuneHtml } = await import('../../reports/offline/offline-html.js');
       const { thresholdCurve } = await import('../../core/offline/threshold-tuning.js');
       const { writeHtmlReport } = await import('../write-html.js');
       await writeHtmlReport(io, v.html, renderTuneHtml(tuned, thresholdCurve(tuned.points, options)));

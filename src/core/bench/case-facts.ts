@@ -3,7 +3,7 @@
  * statistics sample) needs of a case's decisions beyond the decisions themselves, worked out
  * once a decision: its question key and, when answered, its log loss.
  */
-import type { CaseResult, Decision } from './case-result.js';
+import type { CaseResult, Decision } from '../typed-decisions/case-result.js';
 import { logLoss } from '../decision-score.js';
 
 export interface CaseFacts {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { confusionMatrices, majorityRates } from './question-detail.js';
-import type { CaseResult, Decision } from './case-result.js';
+import type { CaseResult, Decision } from '../typed-decisions/case-result.js';
 
 const answered = (questionId: string, gold: string, predicted: string, answers = ['a', 'b', 'c']): Decision => ({
   questionId,

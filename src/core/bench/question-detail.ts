@@ -4,7 +4,7 @@
  * and `score` question. Pure counts over the run's decisions; keys are `workflow/question`,
  * sorted, as in `BenchSummary.byQuestion`.
  */
-import type { CaseResult } from './case-result.js';
+import type { CaseResult } from '../typed-decisions/case-result.js';
 import { digestCases } from './run-digest.js';
 
 export interface MajorityRate {

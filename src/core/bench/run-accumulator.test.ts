@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CaseResult, Decision } from './case-result.js';
+import type { CaseResult, Decision } from '../typed-decisions/case-result.js';
 import { RunAccumulator } from './run-accumulator.js';
 import { DigestAccumulator, digestCases } from './run-digest.js';
 import { addCaseToSample, caseSampleOfRun } from './run-statistics.js';

@@ -8,7 +8,7 @@
 import type { CalibrationOptions } from '../calibration.js';
 import { CaseSampleBuilder, type CaseSample } from '../stats/case-sample.js';
 import { caseFactsOf } from './case-facts.js';
-import type { CaseResult } from './case-result.js';
+import type { CaseResult } from '../typed-decisions/case-result.js';
 import { DigestAccumulator, type RunDigest } from './run-digest.js';
 import { addCaseToSample } from './run-statistics.js';
 import { BenchAccumulator, type BenchSummary, type SummarizeOptions } from './summary.js';

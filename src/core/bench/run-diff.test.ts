@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scoreCase, type BenchCase, type CaseResult } from './case-result.js';
+import { scoreCase, type BenchCase, type CaseResult } from '../typed-decisions/case-result.js';
 import type { BenchRun } from './run.js';
 import { createRunConfig } from './test-support/run-fixtures.js';
 import { summarizeBenchmark } from './summary.js';

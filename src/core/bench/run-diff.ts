@@ -1,4 +1,4 @@
-import type { Decision, FailureKind } from './case-result.js';
+import type { Decision, FailureKind } from '../typed-decisions/case-result.js';
 import type { ReportedRun } from './run.js';
 import type { MetricGroup } from './summary.js';
 import type { RunStatus } from '../run-status.js';

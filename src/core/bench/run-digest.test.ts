@@ -4,7 +4,7 @@ import { DIGEST_ROWS, DigestAccumulator, digestCases } from './run-digest.js';
 import { BenchAccumulator, summarizeBenchmark } from './summary.js';
 import { createManyDisagreementsRun, createMixedRun } from './test-support/bench-run-fixture.js';
 import { answeredCase, failedCase, rightAnswers, wrongAnswers } from './test-support/run-fixtures.js';
-import type { CaseResult } from './case-result.js';
+import type { CaseResult } from '../typed-decisions/case-result.js';
 
 /** Every answered wrong decision, most confident first, ties in run order: the list the digest keeps the head of. */
 function allDisagreements(cases: readonly CaseResult[]) {

@@ -5,7 +5,7 @@
  * answered requests' latencies. Cases may arrive in any order (a parallel run finishes them
  * out of order): each carries its position in the run, and every list comes out in run order.
  */
-import type { CaseResult, Decision, FailureKind } from './case-result.js';
+import type { CaseResult, Decision, FailureKind } from '../typed-decisions/case-result.js';
 import { questionKeysOf, type CaseFacts } from './case-facts.js';
 import type { ConfusionMatrix, MajorityRate } from './question-detail.js';
 

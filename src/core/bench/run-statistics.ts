@@ -5,7 +5,7 @@
  * confidences would show on this many decisions (the noise floor). The run's decisions
  * become per-case sums (`caseSampleOfRun`); the bootstrap itself lives in `core/stats/`.
  */
-import type { CaseResult } from './case-result.js';
+import type { CaseResult } from '../typed-decisions/case-result.js';
 import { caseFactsOf, type CaseFacts } from './case-facts.js';
 import { bootstrapIntervals, type Interval, type StatMetric } from '../stats/bootstrap.js';
 import { CaseSampleBuilder, type CaseSample } from '../stats/case-sample.js';

@@ -1,4 +1,4 @@
-import type { CaseResult } from './case-result.js';
+import type { CaseResult } from '../typed-decisions/case-result.js';
 import type { BenchSummary } from './summary.js';
 import { digestCases, type RunDigest } from './run-digest.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { scoreCase, type BenchCase, type CaseResult } from './case-result.js';
+import { scoreCase, type BenchCase, type CaseResult } from '../typed-decisions/case-result.js';
 import { summarizeBenchmark } from './summary.js';
 import type { Question } from '../question.js';
 

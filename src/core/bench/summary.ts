@@ -1,4 +1,4 @@
-import type { CaseResult, FailureKind } from './case-result.js';
+import type { CaseResult, FailureKind } from '../typed-decisions/case-result.js';
 import { caseFactsOf, type CaseFacts } from './case-facts.js';
 import type { QuestionType } from '../question.js';
 import { QUESTION_TYPES } from '../question.js';

@@ -7,7 +7,7 @@ import {
   wrongAnswers,
 } from '../bench/test-support/run-fixtures.js';
 import type { BenchRun, RunConfig } from '../bench/run.js';
-import type { CaseResult } from '../bench/case-result.js';
+import type { CaseResult } from '../typed-decisions/case-result.js';
 import { summarizeBenchmark } from '../bench/summary.js';
 import {
   DECISION_COLUMNS,

@@ -8,7 +8,7 @@
  * changes type or meaning; adding a column at the end does not bump it.
  */
 import type { BenchRun, RunConfig } from '../bench/run.js';
-import type { CaseResult } from '../bench/case-result.js';
+import type { CaseResult } from '../typed-decisions/case-result.js';
 import { logLoss } from '../offline/prediction.js';
 
 export const DECISION_SCHEMA_VERSION = 1;

@@ -1,4 +1,4 @@
-import type { BenchCase } from '../../core/bench/case-result.js';
+import type { BenchCase } from '../../core/typed-decisions/case-result.js';
 import type { GoldAnswer } from '../../core/decision-score.js';
 import type { Question, QuestionSet } from '../../core/question.js';
 

@@ -1,4 +1,4 @@
-import type { BenchCase } from '../../core/bench/case-result.js';
+import type { BenchCase } from '../../core/typed-decisions/case-result.js';
 
 /**
  * Cases handed out one at a time, in order, by a reader that may still be reading them:

@@ -1,4 +1,4 @@
-import type { BenchCase } from '../../core/bench/case-result.js';
+import type { BenchCase } from '../../core/typed-decisions/case-result.js';
 import { QUESTION_TYPES, type QuestionType } from '../../core/question.js';
 
 /** What a dataset holds, for `dataset info`. */

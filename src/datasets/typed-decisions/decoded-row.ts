@@ -3,7 +3,7 @@
  * `{"id", "workflow", "state", "questions": {qid: wire question}, "gold": {qid: {"label", "probabilities": {answer: p}}}}`.
  */
 import { parseStrictJson } from '../../core/strict-json.js';
-import type { BenchCase } from '../../core/bench/case-result.js';
+import type { BenchCase } from '../../core/typed-decisions/case-result.js';
 import type { GoldAnswer } from '../../core/decision-score.js';
 import { isRecord, preview } from '../../core/json-value.js';
 import type { Question } from '../../core/question.js';

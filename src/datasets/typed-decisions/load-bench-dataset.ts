@@ -2,7 +2,7 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BenchCase } from '../../core/bench/case-result.js';
+import type { BenchCase } from '../../core/typed-decisions/case-result.js';
 import type { DatasetInfo } from '../../core/bench/run.js';
 import { closest } from '../../core/closest-word.js';
 import { DecidekitError, InvalidInputError, UsageError } from '../../core/errors.js';

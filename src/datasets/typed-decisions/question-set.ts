@@ -1,4 +1,4 @@
-import type { BenchCase } from '../../core/bench/case-result.js';
+import type { BenchCase } from '../../core/typed-decisions/case-result.js';
 import { DecidekitError } from '../../core/errors.js';
 import { canonicalQuestionText } from '../../core/question-rules.js';
 import { sha256Hex } from './file-hash.js';

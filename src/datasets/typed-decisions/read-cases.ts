@@ -1,6 +1,6 @@
 /** Reads Typed Decisions cases from JSONL, JSONL.gz or the dataset's parquet file. */
 import { jsonProblemMessage, parseStrictJson } from '../../core/strict-json.js';
-import type { BenchCase } from '../../core/bench/case-result.js';
+import type { BenchCase } from '../../core/typed-decisions/case-result.js';
 import { isRecord } from '../../core/json-value.js';
 import { readParquetRows, requireColumns } from '../parquet-rows.js';
 import { readLines } from '../read-lines.js';

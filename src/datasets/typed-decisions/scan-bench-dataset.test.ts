@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import type { BenchCase } from '../../core/bench/case-result.js';
+import type { BenchCase } from '../../core/typed-decisions/case-result.js';
 import { InvalidInputError } from '../../core/errors.js';
 import type { CaseReader } from './case-reader.js';
 import { loadBenchDataset, scanBenchDataset, type DatasetSource } from './load-bench-dataset.js';

@@ -1,5 +1,5 @@
 /** Probe results built with the core's own `scoreCase`, for the monitor's tests. */
-import { scoreCase, type BenchCase, type CaseResult } from '../../core/bench/case-result.js';
+import { scoreCase, type BenchCase, type CaseResult } from '../../core/typed-decisions/case-result.js';
 import type { Question } from '../../core/question.js';
 import type { LlamaCppMetrics } from '../../protocol/wire/prometheus-text.js';
 import type { LiveInfo } from '../live-state.js';

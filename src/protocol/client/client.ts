@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { Failure, PredictedAnswers } from '../../core/bench/case-result.js';
+import type { Failure, PredictedAnswers } from '../../core/typed-decisions/case-result.js';
 import type { EndpointIdentity } from '../../core/bench/run.js';
 import type { QuestionSet } from '../../core/question.js';
 import { stripControlChars } from '../../core/safe-text.js';

@@ -1,5 +1,5 @@
 import { DecidekitError, type ErrorCode } from '../../core/errors.js';
-import type { FailureKind } from '../../core/bench/case-result.js';
+import type { FailureKind } from '../../core/typed-decisions/case-result.js';
 
 /** Context every System One client error carries (secret-free: redacted URL, no key). */
 export interface ClientErrorContext {

@@ -1,4 +1,4 @@
-import type { PredictedAnswers } from '../../core/bench/case-result.js';
+import type { PredictedAnswers } from '../../core/typed-decisions/case-result.js';
 import type { Question, QuestionSet } from '../../core/question.js';
 import { answersOf, assertNever, PROBABILITY_SUM_TOLERANCE } from '../../core/question.js';
 import { isFiniteNumber, isRecord, preview } from '../../core/json-value.js';

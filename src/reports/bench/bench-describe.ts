@@ -4,7 +4,7 @@
  */
 import type { ReportedRun, RunConfig } from '../../core/bench/run.js';
 import { formatEndpoint } from '../../protocol/wire/endpoint.js';
-import { FAILURE_KINDS } from '../../core/bench/case-result.js';
+import { FAILURE_KINDS } from '../../core/typed-decisions/case-result.js';
 import type { BenchSummary } from '../../core/bench/summary.js';
 import { PRIOR_ACCURACY_PERCENT, TEACHER_AGREEMENT_PERCENT } from '../../core/bench/rating.js';
 import { formatCount, formatNumber } from '../format.js';

@@ -1,4 +1,4 @@
-import type { CaseResult, Decision } from '../../core/bench/case-result.js';
+import type { CaseResult, Decision } from '../../core/typed-decisions/case-result.js';
 import type { ReportedRun } from '../../core/bench/run.js';
 import { assertNever } from '../../core/question.js';
 import type { RunStatistics } from '../../core/bench/run-statistics.js';

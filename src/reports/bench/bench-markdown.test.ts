@@ -10,7 +10,7 @@ import {
   securityCase,
   TYPED_DECISIONS,
 } from '../../core/bench/test-support/bench-run-fixture.js';
-import { renderExampleReport } from '../test-support/render-example-report.js';
+import { renderExampleReport } from './test-support/render-example-report.js';
 
 const STATE = {
   agent: { autonomy: 'unsupervised', model: 'internal-agent-v1' },

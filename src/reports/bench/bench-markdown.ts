@@ -1,4 +1,4 @@
-import type { CaseResult } from '../../core/bench/case-result.js';
+import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import { digestOf, type ReportedRun } from '../../core/bench/run.js';
 import type { MetricGroup } from '../../core/bench/summary.js';
 import { CONFIDENT_THRESHOLD } from '../../core/bench/summary.js';

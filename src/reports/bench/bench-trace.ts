@@ -6,7 +6,7 @@
  *         pred  true=0.611 false=0.389
  *         gold  true=0.250 false=0.750
  */
-import type { CaseResult, Decision } from '../../core/bench/case-result.js';
+import type { CaseResult, Decision } from '../../core/typed-decisions/case-result.js';
 import { assertNever } from '../../core/question.js';
 import { formatLatencyMs, formatNumber, singleLine } from '../format.js';
 

@@ -4,7 +4,7 @@
  * docs/file-formats.md, "Leaderboard entry"), and the per-case predictions behind it.
  */
 import type { BenchRun } from '../../core/bench/run.js';
-import type { CaseResult } from '../../core/bench/case-result.js';
+import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 
 /**
  * The leaderboard's tasks that decidekit computes with the card's definitions, with the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BenchRun, RunConfig } from '../../core/bench/run.js';
-import { answeredModelsOf, type CaseResult } from '../../core/bench/case-result.js';
+import { answeredModelsOf, type CaseResult } from '../../core/typed-decisions/case-result.js';
 import { compareRuns } from '../../core/bench/run-diff.js';
 import { fingerprintOf } from '../../store/fingerprint.js';
 import type { StoredRunHead } from '../../store/run-store.js';

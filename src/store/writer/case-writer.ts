@@ -12,7 +12,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { CaseResult } from '../../core/bench/case-result.js';
+import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import { DecidekitError } from '../../core/errors.js';
 import { packCaseRows } from '../case-rows.js';
 import type { SaveProgress } from '../run-store.js';

@@ -14,7 +14,7 @@ import { runCli } from '../../../src/cli/run-cli.js';
 import type { CliIo } from '../../../src/cli/io.js';
 import { startReferenceServer } from '../../../src/protocol/server/server.js';
 import { openAuditStore } from '../../../src/store/audit/sqlite-audit-store.js';
-import { renderAuditRunsList } from '../../../src/reports/audit/audit-runs-list.js';
+import { renderAuditRunsList } from '../../../src/reports/runs/audit-runs-list.js';
 import { nonSnakeKeys } from '../../../src/reports/test-support/json-keys.js';
 import { CLAIM_CHECK, writeAuditFiles } from '../../../src/app/audit/test-support/audit-files.js';
 

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answeredModelsOf } from '../../../src/core/bench/case-result.js';
+import { answeredModelsOf } from '../../../src/core/typed-decisions/case-result.js';
 import { startReferenceServer, type ReferenceServer } from '../../../src/protocol/server/server.js';
 import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { openRunStore } from '../../../src/store/index.js';

@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type TestBrowser } from '../../support/browser.js';
 import { runCliInProcess } from '../../support/cli-in-process.js';
-import { renderBenchHtml } from '../../../src/reports/html/bench-html.js';
+import { renderBenchHtml } from '../../../src/reports/bench/bench-html.js';
 import { createRun, securityCase } from '../../../src/core/bench/test-support/bench-run-fixture.js';
 
 const OUT = join(import.meta.dirname, '..', '..', '.out');

@@ -97,7 +97,7 @@ async function compareHtml(
   const { readStoredRunsToCompare } = await import('../../../app/runs/stored-runs.js');
   const { analyzed, rows, sameWork, paired } = readStoredRunsToCompare(store, prefixes, options);
   if (!sameWork) warnDifferentWork(io);
-  const { renderRunsCompareHtml } = await import('../../../reports/html/runs-compare-html.js');
+  const { renderRunsCompareHtml } = await import('../../../reports/runs/runs-compare-html.js');
   const html = renderRunsCompareHtml(
     analyzed.map((a) => a.run),
     {

@@ -26,8 +26,8 @@ Brier, ECE and the rest: 'runs show ID' or --json. A store that does not exist y
     const { listStore } = await import('../../../app/runs/stored-runs.js');
     const store = listStore(path, values.limit === undefined ? {} : { limit: values.limit });
     const { renderRunsList, renderRunsListJson } = await import('../../../reports/runs/runs-list.js');
-    const { renderAuditRunsList } = await import('../../../reports/audit/audit-runs-list.js');
-    const { renderProbeRunsList, probeHeadJson } = await import('../../../reports/probe/probe-runs-list.js');
+    const { renderAuditRunsList } = await import('../../../reports/runs/audit-runs-list.js');
+    const { renderProbeRunsList, probeHeadJson } = await import('../../../reports/runs/probe-runs-list.js');
     if (values.json) {
       io.stdout.write(
         renderRunsListJson(

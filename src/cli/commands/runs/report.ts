@@ -79,7 +79,7 @@ options and --seed recompute the run from its stored decisions under other conve
         { statistics },
       );
     } else if (format === 'html') {
-      const { renderBenchHtml } = await import('../../../reports/html/bench-html.js');
+      const { renderBenchHtml } = await import('../../../reports/bench/bench-html.js');
       chunks = [renderBenchHtml(run, { redactHost, statistics })];
     } else if (format === 'markdown') {
       const { renderBenchMarkdownChunks } = await import('../../../reports/bench/bench-markdown.js');

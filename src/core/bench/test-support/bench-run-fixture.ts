@@ -4,7 +4,13 @@
  */
 import { statisticsOfRun, type RunStatistics } from '../run-statistics.js';
 import { DEFAULT_CONVENTIONS } from '../../stats/conventions.js';
-import { scoreCase, type BenchCase, type CaseResult, type Failure, type PredictedAnswers } from '../case-result.js';
+import {
+  scoreCase,
+  type BenchCase,
+  type CaseResult,
+  type Failure,
+  type PredictedAnswers,
+} from '../../typed-decisions/case-result.js';
 import type { BenchRun, DatasetInfo, RunConfig } from '../run.js';
 import { summarizeBenchmark, type SummarizeOptions } from '../summary.js';
 import type { Question, QuestionSet } from '../../question.js';

@@ -4,7 +4,7 @@
  * run names, and `createRunConfig`, the only RunConfig literal. `bench-run-fixture.ts`
  * builds whole runs from these for the report tests.
  */
-import { scoreCase, type BenchCase, type CaseResult } from '../case-result.js';
+import { scoreCase, type BenchCase, type CaseResult } from '../../typed-decisions/case-result.js';
 import type { DatasetInfo, RunConfig } from '../run.js';
 import type { BenchSummary } from '../summary.js';
 import type { Question } from '../../question.js';

@@ -2,8 +2,8 @@ import type { PassCount } from '../../core/probe/run.js';
 import type { ProbeHead } from '../../store/probe/probe-store.js';
 import { endpointJson } from '../json-shapes.js';
 import { singleLine } from '../format.js';
-import { passedOfRan } from './probe-describe.js';
-import { listEndpointCell, renderKindList } from '../runs/runs-list.js';
+import { passedOfRan } from '../probe/probe-describe.js';
+import { listEndpointCell, renderKindList } from './runs-list.js';
 
 const counts = (c: PassCount | null) => (c === null ? 'n/a' : passedOfRan(c));
 

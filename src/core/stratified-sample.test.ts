@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { stratifiedSample } from './case-sample.js';
+import { stratifiedSample } from './stratified-sample.js';
 
 const items = [
   ...Array.from({ length: 50 }, (_, i) => ({ id: `a${i}`, g: 'a' })),

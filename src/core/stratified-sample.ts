@@ -1,4 +1,4 @@
-import { createSeededRandom } from '../seeded-random.js';
+import { createSeededRandom } from './seeded-random.js';
 
 /**
  * A seeded sample of `n` items stratified by group: each group gets its share of `n` by

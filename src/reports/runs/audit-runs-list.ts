@@ -1,6 +1,6 @@
 import type { AuditHead } from '../../store/audit/audit-store.js';
 import { singleLine } from '../format.js';
-import { listEndpointCell, renderKindList } from '../runs/runs-list.js';
+import { listEndpointCell, renderKindList } from './runs-list.js';
 
 /**
  * `runs list`: the stored audits, newest first, under their own header (they have no

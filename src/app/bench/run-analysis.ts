@@ -3,12 +3,12 @@
  * conventions (recomputed from its decisions when they differ from the stored ones, as
  * every decision is stored) and the intervals and ECE noise floor around them.
  */
-import type { ReportedRun } from '../core/bench/run.js';
-import type { CaseSample } from '../core/stats/case-sample.js';
-import { conventionsText } from '../core/stats/conventions.js';
-import { chooseConventions, type ConventionChoice } from '../core/bench/run-conventions.js';
-import { statisticsOfRun, statisticsOfSample, type RunStatistics } from '../core/bench/run-statistics.js';
-import { summarizeRun } from '../store/run-summary.js';
+import type { ReportedRun } from '../../core/bench/run.js';
+import type { CaseSample } from '../../core/stats/case-sample.js';
+import { conventionsText } from '../../core/stats/conventions.js';
+import { chooseConventions, type ConventionChoice } from '../../core/bench/run-conventions.js';
+import { statisticsOfRun, statisticsOfSample, type RunStatistics } from '../../core/bench/run-statistics.js';
+import { summarizeRun } from '../../store/run-summary.js';
 
 export interface AnalyzedRun<R extends ReportedRun = ReportedRun> {
   /** The run, its summary computed under `statistics.conventions`. */

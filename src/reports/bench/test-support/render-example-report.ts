@@ -1,18 +1,18 @@
 /**
  * An example Markdown benchmark report built from a deterministic fixture run (16 cases,
  * two workflows, a timeout and an HTTP error). Regenerate docs/notes/example-report.md with:
- *   npx tsx -e "import('./src/reports/test-support/render-example-report.ts').then((m) => process.stdout.write(m.renderExampleReport()))" > docs/notes/example-report.md
+ *   npx tsx -e "import('../../test-support/src/reports/test-support/render-example-report.ts').then((m) => process.stdout.write(m.renderExampleReport()))" > docs/notes/example-report.md
  */
-import type { BenchCase } from '../../core/bench/case-result.js';
-import { renderBenchMarkdown } from '../bench/bench-markdown.js';
+import type { BenchCase } from '../../../core/typed-decisions/case-result.js';
+import { renderBenchMarkdown } from '../bench-markdown.js';
 import {
   createRun,
   createRunStatistics,
   securityCase,
   supportCase,
   type FixtureCase,
-} from '../../core/bench/test-support/bench-run-fixture.js';
-import { createSeededRandom } from '../../core/seeded-random.js';
+} from '../../../core/bench/test-support/bench-run-fixture.js';
+import { createSeededRandom } from '../../../core/seeded-random.js';
 
 /** A distribution over `k` answers leaning toward `favourite` by `weight`. */
 function lean(random: () => number, k: number, favourite: number, weight: number): number[] {

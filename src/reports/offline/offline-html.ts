@@ -7,13 +7,13 @@
 import type { ThresholdMetrics } from '../../core/offline/threshold-tuning.js';
 import { actionCost } from '../../core/offline/composed-actions.js';
 import { formatCount, formatMs, formatNumber, formatPercent, formatUsd } from '../format.js';
-import type { ActionsReport } from '../offline/actions-json.js';
+import type { ActionsReport } from './actions-json.js';
 import { describeConventions } from '../../core/stats/conventions.js';
 import type { Interval } from '../../core/stats/bootstrap.js';
-import { conventionNotes, effectiveConventions, type ComparedModels, type ScoredModel } from '../offline/score-json.js';
-import { decidedCases, formatInterval, formatP, formatSignedInterval } from '../offline/score-text.js';
-import type { TunedModel } from '../offline/tuning-json.js';
-import { escapeHtml } from './html-escape.js';
+import { conventionNotes, effectiveConventions, type ComparedModels, type ScoredModel } from './score-json.js';
+import { decidedCases, formatInterval, formatP, formatSignedInterval } from './score-text.js';
+import type { TunedModel } from './tuning-json.js';
+import { escapeHtml } from '../html/html-escape.js';
 import {
   renderFigure,
   renderHeatTable,
@@ -23,8 +23,8 @@ import {
   type Cell,
   numberCell,
   renderReliabilityTable,
-} from './html-page.js';
-import { renderLineChart, renderReliabilityChart } from './svg-charts.js';
+} from '../html/html-page.js';
+import { renderLineChart, renderReliabilityChart } from '../html/svg-charts.js';
 
 const num = numberCell;
 const modelName = (m: ScoredModel): string => m.model ?? m.resultsPath;

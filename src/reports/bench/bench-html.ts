@@ -21,7 +21,7 @@ import {
   FILTERED_NOTE,
   PRIOR_NOTE,
   TEACHER_NOTE,
-} from '../bench/bench-describe.js';
+} from './bench-describe.js';
 import {
   formatCount,
   formatDuration,
@@ -33,7 +33,7 @@ import {
   formatUsd,
   renderStars,
 } from '../format.js';
-import { escapeHtml } from './html-escape.js';
+import { escapeHtml } from '../html/html-escape.js';
 import {
   renderCards,
   renderFigure,
@@ -44,8 +44,8 @@ import {
   type Card,
   type Cell,
   numberCell,
-} from './html-page.js';
-import { renderBarChart, renderHistogramChart, renderReliabilityChart } from './svg-charts.js';
+} from '../html/html-page.js';
+import { renderBarChart, renderHistogramChart, renderReliabilityChart } from '../html/svg-charts.js';
 import type { HeadlineMetric, RunStatistics } from '../../core/bench/run-statistics.js';
 import {
   describeEceNoise,
@@ -53,7 +53,7 @@ import {
   describeRunConventions,
   formatInterval,
   intervalOf,
-} from '../bench/bench-statistics.js';
+} from './bench-statistics.js';
 
 export interface BenchHtmlOptions {
   /** Show the server host as `<redacted>`. Default false. */

@@ -16,11 +16,11 @@ import {
   formatMaxDiff,
   formatRate,
   meaningOf,
-} from '../probe/probe-describe.js';
-import { describeMoved, verdictLine } from '../probe/probe-terminal.js';
-import { escapeHtml } from './html-escape.js';
-import { renderCards, renderFigure, renderPage, renderTable, type Card } from './html-page.js';
-import { renderBarChart } from './svg-charts.js';
+} from './probe-describe.js';
+import { describeMoved, verdictLine } from './probe-terminal.js';
+import { escapeHtml } from '../html/html-escape.js';
+import { renderCards, renderFigure, renderPage, renderTable, type Card } from '../html/html-page.js';
+import { renderBarChart } from '../html/svg-charts.js';
 
 /** Long one-line JSON wraps inside the page instead of widening it. */
 const WRAP = 'class="dist" style="white-space:pre-wrap;overflow-wrap:anywhere"';

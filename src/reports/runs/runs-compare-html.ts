@@ -10,16 +10,28 @@ import { histogramOf } from '../../core/histogram.js';
 import { paretoFront } from '../../core/pareto.js';
 import { describeFilters, describeRunName, describeServer } from '../bench/bench-describe.js';
 import { formatCount, formatLatencyMs, formatNumber, formatPercent, formatSigned, formatUsd } from '../format.js';
-import { escapeHtml } from './html-escape.js';
-import { renderFigure, renderPage, renderTable, type Cell, numberCell, renderReliabilityTable } from './html-page.js';
-import { renderBarChart, renderHistogramChart, renderReliabilityChart, renderScatterChart } from './svg-charts.js';
+import { escapeHtml } from '../html/html-escape.js';
+import {
+  renderFigure,
+  renderPage,
+  renderTable,
+  type Cell,
+  numberCell,
+  renderReliabilityTable,
+} from '../html/html-page.js';
+import {
+  renderBarChart,
+  renderHistogramChart,
+  renderReliabilityChart,
+  renderScatterChart,
+} from '../html/svg-charts.js';
 import type { LeaderboardRow } from '../../core/bench/leaderboard.js';
 import { HEADLINE_METRICS, type HeadlineMetric } from '../../core/bench/run-statistics.js';
 import { isSameWork } from '../../core/bench/run-work.js';
 import { describeConventions, type Conventions } from '../../core/stats/conventions.js';
 import { formatInterval, formatMetric } from '../bench/bench-statistics.js';
 import type { RunComparison } from '../../core/bench/run-diff.js';
-import { describePairedReading, describePValue } from '../runs/runs-diff.js';
+import { describePairedReading, describePValue } from './runs-diff.js';
 
 export interface RunsCompareHtmlOptions {
   readonly redactHost?: boolean;
