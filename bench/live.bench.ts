@@ -1,5 +1,5 @@
 /**
- * The live monitor's own cost (issue 11, "Performance"). Targets: at `--interval 0.1`
+ * The live monitor's own cost. Targets: at `--interval 0.1`
  * against a zero-latency server the monitor uses under 5% of one core, and a redraw at
  * 120x40 takes under 2 ms.
  *

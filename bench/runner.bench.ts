@@ -1,5 +1,5 @@
 /**
- * Benchmark-runner speed (tracker issue 4, "Speed"): a 400-case run of the synthetic
+ * Benchmark-runner speed: a 400-case run of the synthetic
  * Typed Decisions workload against the reference server's zero-latency `uniform` model at
  * parallel 1, 8 and 32. Target: at parallel 32 a 400-case run finishes in under 1 s.
  *

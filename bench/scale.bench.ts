@@ -1,5 +1,5 @@
 /**
- * Scale (tracker issue 15 items 1-2, issue 10 item 5): `bench` at 20,000 and 100,000 cases,
+ * Scale: `bench` at 20,000 and 100,000 cases,
  * `--parallel 32` against the embedded reference server (zero latency), with `--no-store`
  * (the baseline), `--store` and `--store --json`: wall time and peak RSS of the whole CLI
  * process (`/usr/bin/time -f '%e %M'`), modes in rotating order, medians, store/no-store

@@ -1,5 +1,5 @@
 /**
- * Where a `bench --store` run spends its CPU, thread by thread (issue 15 item 2): the main
+ * Where a `bench --store` run spends its CPU, thread by thread: the main
  * thread runs the client, the embedded server and the accumulators, so its CPU time is the
  * run's critical path; the store's writer thread and V8's helpers run beside it. Wall time
  * on a shared machine mostly measures the other jobs; per-thread CPU time does not.

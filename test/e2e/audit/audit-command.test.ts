@@ -373,7 +373,7 @@ describe('the bundled sample', () => {
     }
   });
 
-  it('has at least 40 transcripts, 6 checks in both sets and both scopes, and every case the issue lists', () => {
+  it('has at least 40 transcripts, 6 checks in both sets and both scopes, and transcripts tagged contradiction, empty, oversize, injection and near-miss', () => {
     const { checks, transcripts } = renderAuditSample();
     const parsed = JSON.parse(checks).checks as { set: string; scope: string }[];
     expect(parsed.length).toBe(6);

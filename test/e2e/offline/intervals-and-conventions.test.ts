@@ -1,6 +1,6 @@
 /**
  * End to end: intervals, the ECE noise floor, paired comparisons and stated conventions of
- * `score` and `compare` (issue 14), through the real CLI on the bundled moderation sample.
+ * `score` and `compare`, through the real CLI on the bundled moderation sample.
  * Expected numbers are computed here from the files, independently of the scoring code.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * End to end: the statistics fixes of the new-user trial (issue 14 follow-up) through the
+ * End to end: the edges of the statistics through the
  * real CLI: an ECE on the noise floor's percentile is within noise, the percentile does not
  * jump with the seed, no zero-width intervals, the per-question ECE warning, models that
  * decided other cases in the leaderboard, and the usage messages.
