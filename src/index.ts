@@ -95,7 +95,9 @@ export {
   type CostSummary,
 } from './core/bench/summary.js';
 export type { RunStatus } from './core/run-status.js';
-export type { BenchRun, RunConfig, DatasetInfo, EndpointIdentity } from './core/bench/run.js';
+export type { BenchRun, RunConfig } from './core/bench/run.js';
+export type { DatasetInfo } from './core/typed-decisions/dataset-info.js';
+export type { EndpointIdentity } from './core/endpoint-identity.js';
 export { compareRuns, type RunComparison } from './core/bench/run-diff.js';
 export {
   caseSampleOfRun,

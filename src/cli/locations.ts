@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { DatasetChoice } from '../app/bench/plan-bench.js';
+import type { DatasetChoice } from '../app/dataset-choice.js';
 import { defaultCacheDir } from '../datasets/typed-decisions/default-cache-dir.js';
 import { defaultStorePath } from '../store/default-store-path.js';
 import type { CliIo } from './io.js';

@@ -6,7 +6,7 @@
 import { flag, text } from './define-command.js';
 import type { CliIo } from './io.js';
 import { datasetChoiceOf, storePathOf } from './locations.js';
-import type { DatasetChoice } from '../app/bench/plan-bench.js';
+import type { DatasetChoice } from '../app/dataset-choice.js';
 import type { FileCommand } from './wrong-file.js';
 
 /** `--base-url`, `--model`, `--api-key`: where decisions are sent. */

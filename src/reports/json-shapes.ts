@@ -5,7 +5,9 @@
  * a key users read. Keys that are data (workflow, question and answer names, failure kinds)
  * are kept as they are.
  */
-import type { DatasetInfo, EndpointIdentity, RunConfig } from '../core/bench/run.js';
+import type { RunConfig } from '../core/bench/run.js';
+import type { DatasetInfo } from '../core/typed-decisions/dataset-info.js';
+import type { EndpointIdentity } from '../core/endpoint-identity.js';
 import {
   benchNullReasons,
   costPerCorrectNullReason,

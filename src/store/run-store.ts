@@ -1,4 +1,6 @@
-import type { BenchRun, DatasetInfo, EndpointIdentity, RunConfig } from '../core/bench/run.js';
+import type { BenchRun, RunConfig } from '../core/bench/run.js';
+import type { DatasetInfo } from '../core/typed-decisions/dataset-info.js';
+import type { EndpointIdentity } from '../core/endpoint-identity.js';
 import type { CaseResult } from '../core/typed-decisions/case-result.js';
 import type { BenchSummary } from '../core/bench/summary.js';
 import type { RunStatus, StoredStatus } from '../core/run-status.js';

@@ -40,7 +40,7 @@ import { describeEndpoint } from '../../protocol/wire/endpoint.js';
 import type { AuditStore } from '../../store/audit/audit-store.js';
 import { renderAuditJson } from '../../reports/audit/audit-json.js';
 import { renderAuditMarkdown } from '../../reports/audit/audit-markdown.js';
-import { checkOutDir } from '../bench/execute-bench.js';
+import { refuseUnusableOutDir } from '../out-dir.js';
 import {
   JUDGE_DEADLINE_MS,
   MAX_JUDGE_INPUT_BYTES,
@@ -125,7 +125,7 @@ interface PlannedItem {
 
 /** Runs a planned audit; the caller renders the outcome. */
 export async function executeAudit(plan: AuditPlan, options: ExecuteAuditOptions): Promise<AuditOutcomeData> {
-  if (options.outDir !== undefined) await checkOutDir(options.outDir);
+  if (options.outDir !== undefined) await refuseUnusableOutDir(options.outDir);
   const sample = sampleAuditPaths();
   const pathOf = (f: AuditFile, which: 'transcripts' | 'checks') => (f.kind === 'sample' ? sample[which] : f.path);
   const checksPath = pathOf(plan.checks, 'checks');

@@ -4,7 +4,7 @@
  * refused when the judge endpoint, model or set differ, or a selected check's version
  * changed, naming the difference.
  */
-import type { EndpointIdentity } from '../../core/bench/run.js';
+import type { EndpointIdentity } from '../../core/endpoint-identity.js';
 import type { AuditCheck, CheckSet } from '../../core/audit/check.js';
 import type { AuditRun } from '../../core/audit/run.js';
 import { UsageError } from '../../core/errors.js';

@@ -4,8 +4,7 @@
  * checkpointed before it is counted), finishes the run in the store and writes `--out`
  * reports. It prints nothing: progress and notes go to the callbacks, the result is data.
  */
-import { constants } from 'node:fs';
-import { access, lstat, mkdir, stat } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { shellWord } from '../../core/shell-word.js';
 import type { RunProgress } from '../../core/bench/progress.js';
@@ -45,10 +44,8 @@ import { CaseSpool } from './case-spool.js';
 import { settleRun, type Settlement } from './settle-run.js';
 import { fileErrorWords } from '../../core/file-error-words.js';
 import { writeTextPieces } from '../write-text-file.js';
-import { refuseKernelFolder } from '../../datasets/folders.js';
 import type { BenchStartLine } from '../../reports/bench/bench-messages.js';
 import {
-  datasetSourceOf,
   planBench,
   runConfigOf,
   selectCases,
@@ -58,6 +55,8 @@ import {
   type ResumableRun,
   type RunStart,
 } from './plan-bench.js';
+import { datasetSourceOf } from '../dataset-choice.js';
+import { refuseUnusableOutDir } from '../out-dir.js';
 
 export interface ExecuteBenchOptions {
   readonly toolVersion: string;
@@ -137,7 +136,7 @@ let loadedWriterModule: typeof import('../../store/writer/case-writer.js') | nul
 
 /** Runs a planned benchmark; the caller renders the outcome. */
 export async function executeBench(plan: BenchPlan, options: ExecuteBenchOptions): Promise<BenchOutcome> {
-  if (options.outDir !== undefined) await checkOutDir(options.outDir);
+  if (options.outDir !== undefined) await refuseUnusableOutDir(options.outDir);
   const scanned = await scanAndSelect(plan, options.cacheDir);
   const { dataset, selected } = scanned;
   plan = scanned.plan;
@@ -611,29 +610,6 @@ export async function writeBenchReports(
   // A file that cannot be written is named: `cannot write the report: DIR/RUN.md (EACCES)`.
   for (const f of files) await writeTextPieces(f.path, f.chunks(), 'the report');
   return files.map((f) => f.path);
-}
-
-/**
- * Checks before any request is sent that `--out` is (or can be made) a writable folder, so
- * a long run never ends in a write error that could have been seen at the start.
- */
-export async function checkOutDir(dir: string): Promise<void> {
-  const fail = (why: string): never => {
-    throw new UsageError(`--out ${dir}: ${why}`);
-  };
-  refuseKernelFolder(dir, '--out');
-  const found = await stat(dir).catch((err: NodeJS.ErrnoException) =>
-    err.code === 'ENOENT' || err.code === 'ENOTDIR' ? null : fail(`cannot be read (${fileErrorWords(err)})`),
-  );
-  if (found !== null && !found.isDirectory()) fail('is a file, not a folder (give a folder for the reports)');
-  if (found === null) {
-    const link = await lstat(dir).catch(() => null);
-    if (link?.isSymbolicLink()) fail('is a link to nothing (a dangling symbolic link)');
-    await mkdir(dir, { recursive: true }).catch((err: NodeJS.ErrnoException) =>
-      fail(`cannot be created (${fileErrorWords(err, 'mkdir failed')})`),
-    );
-  }
-  await access(dir, constants.W_OK).catch(() => fail('is not writable'));
 }
 
 /** A malformed --base-url is a usage error (exit 2), not a failed run. */

@@ -6,7 +6,6 @@ import { checkResumable } from '../../store/resume-check.js';
 import { answeredCase, benchCase, failedCase, rightAnswers, runConfig } from '../../store/test-support/run-fixtures.js';
 import { summarizeRun } from '../../store/run-summary.js';
 import {
-  EMBEDDED_IDENTITY,
   planBench,
   runConfigOf,
   selectCases,
@@ -15,6 +14,7 @@ import {
   type BenchRequest,
   type ResumableRun,
 } from './plan-bench.js';
+import { EMBEDDED_IDENTITY } from '../server-plan.js';
 
 const STORE = '/tmp/runs.sqlite';
 

@@ -5,19 +5,17 @@
  * tested with literal configurations.
  */
 import type { BenchCase } from '../../core/typed-decisions/case-result.js';
-import type { BenchRun, EndpointIdentity, RunConfig } from '../../core/bench/run.js';
+import type { BenchRun, RunConfig } from '../../core/bench/run.js';
+import type { EndpointIdentity } from '../../core/endpoint-identity.js';
 import { conventionsOfChoice, type ConventionChoice } from '../../core/bench/run-conventions.js';
 import { conventionsText } from '../../core/stats/conventions.js';
 import { DecidekitError, UsageError } from '../../core/errors.js';
-import type { DatasetSource } from '../../datasets/typed-decisions/load-bench-dataset.js';
 import { SAMPLE_ID, TYPED_DECISIONS_ID } from '../../datasets/typed-decisions/provenance.js';
 import { stratifiedSample } from '../../core/stratified-sample.js';
 import { checkHeaderValue } from '../../core/header-value.js';
 import { baseUrlOf } from '../../protocol/wire/endpoint.js';
-
-/** `--dataset`: the bundled sample, the fetched Typed Decisions copy, or a file (absolute path). */
-export type DatasetChoice =
-  { readonly kind: 'sample' } | { readonly kind: 'typed-decisions' } | { readonly kind: 'path'; readonly path: string };
+import { DEFAULT_EMBEDDED_MODEL, EMBEDDED_IDENTITY, type ServerPlan } from '../server-plan.js';
+import type { DatasetChoice } from '../dataset-choice.js';
 
 /** What a user asks of a benchmark (the CLI's options, or a library caller's). */
 export interface BenchRequest {
@@ -51,19 +49,6 @@ export interface BenchRequest {
 export const DEFAULT_PARALLEL = 1;
 export const DEFAULT_TIMEOUT_SEC = 60;
 export const DEFAULT_RETRIES = 2;
-export const DEFAULT_EMBEDDED_MODEL = 'heuristic';
-
-/** The stored identity of the in-process reference server (its port changes every run). */
-export const EMBEDDED_IDENTITY: EndpointIdentity = {
-  scheme: 'embedded',
-  host: 'reference-server',
-  port: 0,
-  path: '/v1/systemone',
-};
-
-export type ServerPlan =
-  | { readonly kind: 'embedded'; readonly model: string }
-  | { readonly kind: 'remote'; readonly baseUrl: string; readonly model: string | null; readonly apiKey?: string };
 
 export interface BenchPlan {
   readonly dataset: DatasetChoice;
@@ -257,16 +242,4 @@ export function datasetChoiceOf(config: RunConfig): DatasetChoice {
   if (config.dataset.id === TYPED_DECISIONS_ID) return { kind: 'typed-decisions' };
   if (config.dataset.file) return { kind: 'path', path: config.dataset.file.path };
   throw new UsageError(`run's dataset ${config.dataset.id} was given by path: pass --dataset PATH again to resume it`);
-}
-
-/** The loader's source for a `--dataset` choice. */
-export function datasetSourceOf(choice: DatasetChoice, cacheDir: string): DatasetSource {
-  switch (choice.kind) {
-    case 'sample':
-      return { kind: 'sample' };
-    case 'typed-decisions':
-      return { kind: 'typed-decisions', cacheDir };
-    case 'path':
-      return { kind: 'path', path: choice.path };
-  }
 }

@@ -3,7 +3,7 @@
  * the bundled sample, the cached Typed Decisions copy and user files. Without explicit
  * targets, a Typed Decisions copy that was never fetched is information, not a failure.
  */
-import type { DatasetInfo } from '../../core/bench/run.js';
+import type { DatasetInfo } from '../../core/typed-decisions/dataset-info.js';
 import { DecidekitError, InvalidInputError, formatProblem } from '../../core/errors.js';
 import {
   loadBenchDataset,

@@ -26,7 +26,8 @@ import { metricsUrlFor } from '../../protocol/wire/endpoint.js';
 import { singleLine } from '../../reports/format.js';
 import type { LiveEvent, LiveInfo } from '../../monitor/live-state.js';
 import { renderProbeRecord } from '../../monitor/probe-lines.js';
-import { datasetSourceOf, DEFAULT_EMBEDDED_MODEL, type DatasetChoice } from '../bench/plan-bench.js';
+import { datasetSourceOf, type DatasetChoice } from '../dataset-choice.js';
+import { DEFAULT_EMBEDDED_MODEL } from '../server-plan.js';
 import { checkHeaderValue } from '../../core/header-value.js';
 import { fileErrorWords } from '../../core/file-error-words.js';
 

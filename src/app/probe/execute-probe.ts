@@ -57,8 +57,9 @@ import type { ProbeStore } from '../../store/probe/probe-store.js';
 import { renderProbeHtml } from '../../reports/probe/probe-html.js';
 import { renderProbeJson } from '../../reports/probe/probe-json.js';
 import { renderProbeMarkdown } from '../../reports/probe/probe-markdown.js';
-import { EMBEDDED_IDENTITY, datasetSourceOf } from '../bench/plan-bench.js';
-import { checkOutDir } from '../bench/execute-bench.js';
+import { datasetSourceOf } from '../dataset-choice.js';
+import { EMBEDDED_IDENTITY } from '../server-plan.js';
+import { refuseUnusableOutDir } from '../out-dir.js';
 import type { ProbePlan } from './plan-probe.js';
 import { fileErrorWords } from '../../core/file-error-words.js';
 
@@ -110,7 +111,7 @@ class StopProbe extends Error {}
 
 /** Runs a planned probe; the caller renders the outcome. */
 export async function executeProbe(plan: ProbePlan, options: ExecuteProbeOptions): Promise<ProbeOutcome> {
-  if (options.outDir !== undefined) await checkOutDir(options.outDir);
+  if (options.outDir !== undefined) await refuseUnusableOutDir(options.outDir);
   const dataset = await loadBenchDataset(datasetSourceOf(plan.dataset, options.cacheDir));
   const cases = stratifiedSample(dataset.cases, plan.cases, plan.seed, (c) => c.workflow);
   // Each case with its variants, built once: counted for the start line, then sent.

@@ -6,7 +6,8 @@
 import { checkHeaderValue } from '../../core/header-value.js';
 import type { ProbeScope } from '../../core/probe/run.js';
 import { OVERSIZED_BODY_BYTES } from '../../core/probe/variants.js';
-import { DEFAULT_EMBEDDED_MODEL, type DatasetChoice, type ServerPlan } from '../bench/plan-bench.js';
+import type { DatasetChoice } from '../dataset-choice.js';
+import { DEFAULT_EMBEDDED_MODEL, type ServerPlan } from '../server-plan.js';
 
 /** What a user asks of a probe (the CLI's options, or a library caller's). */
 export interface ProbeRequest {

@@ -1,4 +1,4 @@
-import type { EndpointIdentity } from '../bench/run.js';
+import type { EndpointIdentity } from '../endpoint-identity.js';
 import type { StoredStatus } from '../run-status.js';
 import type { CheckSet, EvidenceScope } from './check.js';
 import type { AuditSummary } from './summary.js';

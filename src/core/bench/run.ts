@@ -1,33 +1,8 @@
 import type { CaseResult } from '../typed-decisions/case-result.js';
+import type { DatasetInfo } from '../typed-decisions/dataset-info.js';
+import type { EndpointIdentity } from '../endpoint-identity.js';
 import type { BenchSummary } from './summary.js';
 import { digestCases, type RunDigest } from './run-digest.js';
-
-/** Where a benchmark's cases came from; every report names it. */
-export interface DatasetInfo {
-  /** `LocalLLaMA/typed-decisions`, or `decidekit/typed-decisions-synthetic-sample`, or a user path's name. */
-  readonly id: string;
-  readonly revision: string | null;
-  readonly split: string;
-  readonly license: string;
-  /** True for the project's synthetic sample: never presented as Typed Decisions scores. */
-  readonly synthetic: boolean;
-  /** One line naming dataset, revision and license, shown in every report. */
-  readonly attribution: string;
-  readonly url: string | null;
-  /**
-   * A dataset given by path: where it was read and the sha256 of its bytes, so a resume
-   * finds the file again and refuses it when its content changed.
-   */
-  readonly file?: { readonly path: string; readonly sha256: string };
-}
-
-/** A server's identity in stored data: never credentials, query or fragment. */
-export interface EndpointIdentity {
-  readonly scheme: string;
-  readonly host: string;
-  readonly port: number;
-  readonly path: string;
-}
 
 /** Everything that defines a benchmark run (no secrets). */
 export interface RunConfig {

@@ -1,4 +1,5 @@
-import type { DatasetInfo, EndpointIdentity } from '../bench/run.js';
+import type { DatasetInfo } from '../typed-decisions/dataset-info.js';
+import type { EndpointIdentity } from '../endpoint-identity.js';
 import type { ConformanceSummary } from './conformance.js';
 import type { RobustnessSummary } from './robustness.js';
 

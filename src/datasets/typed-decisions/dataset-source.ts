@@ -3,7 +3,7 @@
  * source the loader reads, in both directions.
  */
 import { resolve } from 'node:path';
-import type { DatasetInfo } from '../../core/bench/run.js';
+import type { DatasetInfo } from '../../core/typed-decisions/dataset-info.js';
 import type { DatasetSource } from './load-bench-dataset.js';
 import { SAMPLE_ID, TYPED_DECISIONS_ID } from './provenance.js';
 

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchCase } from '../../core/typed-decisions/case-result.js';
-import type { DatasetInfo } from '../../core/bench/run.js';
+import type { DatasetInfo } from '../../core/typed-decisions/dataset-info.js';
 import { closest } from '../../core/closest-word.js';
 import { DecidekitError, InvalidInputError, UsageError } from '../../core/errors.js';
 import { DatasetIntegrityError } from './dataset-errors.js';

@@ -5,7 +5,7 @@
 import { parseStrictJson } from '../../core/strict-json.js';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { DatasetInfo } from '../../core/bench/run.js';
+import type { DatasetInfo } from '../../core/typed-decisions/dataset-info.js';
 import { isRecord, preview } from '../../core/json-value.js';
 import { DatasetIntegrityError } from './dataset-errors.js';
 import { sha256File } from './file-hash.js';

@@ -1,5 +1,5 @@
 /** Pinned provenance of Typed Decisions and of decidekit's synthetic sample. */
-import type { DatasetInfo } from '../../core/bench/run.js';
+import type { DatasetInfo } from '../../core/typed-decisions/dataset-info.js';
 
 export const TYPED_DECISIONS_ID = 'LocalLLaMA/typed-decisions';
 export const TYPED_DECISIONS_URL = 'https://huggingface.co/datasets/LocalLLaMA/typed-decisions';

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Failure, PredictedAnswers } from '../../core/typed-decisions/case-result.js';
-import type { EndpointIdentity } from '../../core/bench/run.js';
+import type { EndpointIdentity } from '../../core/endpoint-identity.js';
 import type { QuestionSet } from '../../core/question.js';
 import { stripControlChars } from '../../core/safe-text.js';
 import { parseStrictJson } from '../../core/strict-json.js';

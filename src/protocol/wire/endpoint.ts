@@ -1,4 +1,4 @@
-import type { EndpointIdentity } from '../../core/bench/run.js';
+import type { EndpointIdentity } from '../../core/endpoint-identity.js';
 import { InvalidBaseUrlError } from '../client/errors.js';
 
 function parseBase(baseUrl: string): URL {

@@ -1,5 +1,5 @@
 /** `dataset fetch|info|verify --json`: one document each, snake_case keys as in `manifest.json`. */
-import type { DatasetInfo } from '../../core/bench/run.js';
+import type { DatasetInfo } from '../../core/typed-decisions/dataset-info.js';
 import type { CaseSummary } from '../../datasets/typed-decisions/case-summary.js';
 import type { FetchTypedDecisionsResult } from '../../datasets/typed-decisions/fetch-typed-decisions.js';
 import type { VerifiedDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';

@@ -1,7 +1,7 @@
 import { datasetValueOf } from '../../datasets/typed-decisions/dataset-source.js';
 import type { StoredRunHead } from '../../store/run-store.js';
 import { formatEndpoint } from '../../protocol/wire/endpoint.js';
-import type { EndpointIdentity } from '../../core/bench/run.js';
+import type { EndpointIdentity } from '../../core/endpoint-identity.js';
 import type { AuditHead } from '../../store/audit/audit-store.js';
 import type { StoredStatus } from '../../core/run-status.js';
 import { summarizeStatusCounts, type StatusCountSummary } from '../../core/status-counts.js';

@@ -1,4 +1,4 @@
-import type { EndpointIdentity } from '../../core/bench/run.js';
+import type { EndpointIdentity } from '../../core/endpoint-identity.js';
 import type { AskedBy } from '../record-kind.js';
 import type { PassCount, ProbeRun, ProbeScope } from '../../core/probe/run.js';
 

@@ -11,7 +11,8 @@ import {
   type Failure,
   type PredictedAnswers,
 } from '../../typed-decisions/case-result.js';
-import type { BenchRun, DatasetInfo, RunConfig } from '../run.js';
+import type { BenchRun, RunConfig } from '../run.js';
+import type { DatasetInfo } from '../../typed-decisions/dataset-info.js';
 import { summarizeBenchmark, type SummarizeOptions } from '../summary.js';
 import type { Question, QuestionSet } from '../../question.js';
 import { createRunConfig, SAMPLE_DATASET } from './run-fixtures.js';

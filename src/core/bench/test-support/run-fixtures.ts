@@ -5,7 +5,8 @@
  * builds whole runs from these for the report tests.
  */
 import { scoreCase, type BenchCase, type CaseResult } from '../../typed-decisions/case-result.js';
-import type { DatasetInfo, RunConfig } from '../run.js';
+import type { RunConfig } from '../run.js';
+import type { DatasetInfo } from '../../typed-decisions/dataset-info.js';
 import type { BenchSummary } from '../summary.js';
 import type { Question } from '../../question.js';
 

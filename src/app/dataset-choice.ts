@@ -1,0 +1,18 @@
+/** Which Typed Decisions dataset a use case reads (bench, live, probe), and where its loader finds it. */
+import type { DatasetSource } from '../datasets/typed-decisions/load-bench-dataset.js';
+
+/** `--dataset`: the bundled sample, the fetched Typed Decisions copy, or a file (absolute path). */
+export type DatasetChoice =
+  { readonly kind: 'sample' } | { readonly kind: 'typed-decisions' } | { readonly kind: 'path'; readonly path: string };
+
+/** The loader's source for a `--dataset` choice. */
+export function datasetSourceOf(choice: DatasetChoice, cacheDir: string): DatasetSource {
+  switch (choice.kind) {
+    case 'sample':
+      return { kind: 'sample' };
+    case 'typed-decisions':
+      return { kind: 'typed-decisions', cacheDir };
+    case 'path':
+      return { kind: 'path', path: choice.path };
+  }
+}

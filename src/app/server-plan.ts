@@ -1,0 +1,21 @@
+/**
+ * Which server a use case asks (bench, live, probe, audit): one at a base URL, or the
+ * reference server started in-process, and how the embedded one is stored.
+ */
+import type { EndpointIdentity } from '../core/endpoint-identity.js';
+
+/** The built-in model the embedded reference server answers with when none is named. */
+export const DEFAULT_EMBEDDED_MODEL = 'heuristic';
+
+/** The stored identity of the in-process reference server (its port changes every run). */
+export const EMBEDDED_IDENTITY: EndpointIdentity = {
+  scheme: 'embedded',
+  host: 'reference-server',
+  port: 0,
+  path: '/v1/systemone',
+};
+
+/** The server a use case sends to: the embedded reference server, or one at a base URL. */
+export type ServerPlan =
+  | { readonly kind: 'embedded'; readonly model: string }
+  | { readonly kind: 'remote'; readonly baseUrl: string; readonly model: string | null; readonly apiKey?: string };
