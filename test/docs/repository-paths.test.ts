@@ -95,10 +95,7 @@ function pathExists(path: NamedPath, page: string, known: ReadonlySet<string>, b
   return [name, `src/${name}`].some((candidate) => known.has(candidate) || known.has(candidate.replace(/\.js$/, '.ts')));
 }
 
-// docs/notes/ is being folded into the reference pages; until then its old paths are not checked.
-const pages = tracked.filter(
-  (file) => file.endsWith('.md') && !file.includes('__snapshots__') && !file.startsWith('docs/notes/'),
-);
+const pages = tracked.filter((file) => file.endsWith('.md') && !file.includes('__snapshots__'));
 const known = knownPaths(tracked, ignoredFoldersOf(readFileSync(join(ROOT, '.gitignore'), 'utf8')));
 const baseNames = new Set(tracked.map((file) => file.slice(file.lastIndexOf('/') + 1)));
 /** What a path in a page may start with: a top-level entry of the repository, or a folder under src. */

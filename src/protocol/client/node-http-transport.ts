@@ -10,9 +10,9 @@ export interface NodeHttpTransportOptions {
 
 /**
  * node:http(s) with a keep-alive Agent per scheme: the dependency-free alternative to the
- * default undici transport (it measured 1.4-1.6x the client CPU per request on loopback, see
- * docs/notes/protocol.md). The body is read chunk by chunk and the socket destroyed as
- * soon as the cap is passed, so an oversized body is never buffered whole.
+ * default undici transport (it needs more client CPU per request on loopback: BENCHMARKS.md,
+ * "System One client throughput"). The body is read chunk by chunk and the socket destroyed
+ * as soon as the cap is passed, so an oversized body is never buffered whole.
  */
 export function createNodeHttpTransport(options: NodeHttpTransportOptions = {}): HttpTransport {
   const connections = Math.max(1, Math.floor(options.connections ?? 8));

@@ -11,7 +11,7 @@ export interface UndiciTransportOptions {
  * The default transport: an undici Pool per origin (keep-alive, no pipelining), driven
  * through `dispatch` with a handler, so the body arrives as plain chunk callbacks (no
  * stream machinery) and the cap is enforced as they arrive. Chosen by measurement over
- * node:http (see docs/notes/protocol.md). undici's own header/body timeouts are off: the
+ * node:http (BENCHMARKS.md, "System One client throughput"). undici's own header/body timeouts are off: the
  * client's per-attempt timer covers both phases.
  */
 export function createUndiciTransport(options: UndiciTransportOptions = {}): HttpTransport {

@@ -247,9 +247,9 @@ describe('renderBenchMarkdown', () => {
     expect(labelled).toContain('# Decision benchmark: nightly &lt;b&gt;\\*bold\\*&lt;/b&gt;\n');
   });
 
-  it('keeps the example report in docs/notes up to date', async () => {
+  it('keeps the example report in docs/ up to date', async () => {
     const example = renderExampleReport();
     expect(example).toContain('and 6 more.');
-    await expect(example).toMatchFileSnapshot('../../../docs/notes/example-report.md');
+    await expect(example).toMatchFileSnapshot('../../../docs/example-report.md');
   });
 });

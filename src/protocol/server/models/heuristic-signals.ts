@@ -1,6 +1,6 @@
 /**
  * The built-in heuristic's reading of one request: per workflow, what it reads from the
- * state (see docs/notes/protocol.md), turned into graded logits, score means and noul logits.
+ * state (docs/system-one.md, "The reference server's built-in models"), turned into graded logits, score means and noul logits.
  * A recognised question maps to one of these signals by name.
  */
 export interface Signals {

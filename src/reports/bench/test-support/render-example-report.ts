@@ -1,7 +1,7 @@
 /**
  * An example Markdown benchmark report built from a deterministic fixture run (16 cases,
- * two workflows, a timeout and an HTTP error). Regenerate docs/notes/example-report.md with:
- *   npx tsx -e "import('./src/reports/bench/test-support/render-example-report.ts').then((m) => process.stdout.write(m.renderExampleReport()))" > docs/notes/example-report.md
+ * two workflows, a timeout and an HTTP error). Regenerate docs/example-report.md with:
+ *   npx tsx -e "import('./src/reports/bench/test-support/render-example-report.ts').then((m) => process.stdout.write(m.renderExampleReport()))" > docs/example-report.md
  */
 import type { BenchCase } from '../../../core/typed-decisions/case-result.js';
 import { renderBenchMarkdown } from '../bench-markdown.js';
