@@ -33,11 +33,12 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
     io.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  const command = COMMANDS[name];
-  if (!command) {
+  const entry = COMMANDS[name];
+  if (!entry) {
     io.stderr.write(`decidekit: unknown command '${name}'\n\n${renderTopHelp()}`);
     return 2;
   }
+  const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     const help = (command.subcommandOf?.(rest[0]) ?? command).help;
     io.stdout.write(help.endsWith('\n') ? help : `${help}\n`);

@@ -7,7 +7,7 @@ import { flag, text } from './define-command.js';
 import type { CliIo } from './io.js';
 import { datasetChoiceOf, storePathOf } from './locations.js';
 import type { DatasetChoice } from '../app/dataset-choice.js';
-import type { FileCommand } from './wrong-file.js';
+import { refuseWrongFiles, type FileCommand } from './wrong-file.js';
 
 /** `--base-url`, `--model`, `--api-key`: where decisions are sent. */
 export function modelServerOptions(embeddedDefault: string) {
@@ -49,7 +49,6 @@ export async function benchDatasetOf(
   if (value === undefined) return undefined;
   const choice = datasetChoiceOf(value, io);
   if (choice.kind === 'path') {
-    const { refuseWrongFiles } = await import('./wrong-file.js');
     await refuseWrongFiles([{ option: '--dataset', path: choice.path, expects: 'typed-decisions' }], io.cwd, command);
   }
   return choice;

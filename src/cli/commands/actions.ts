@@ -3,6 +3,12 @@ import { refuseUnwritableOutFile } from '../out-file.js';
 import { defineCommand, flag, list, text } from '../define-command.js';
 import { colourEnabled } from '../io.js';
 import { requiredValue } from '../option-checks.js';
+import { refuseWrongFilesOf } from '../wrong-file.js';
+import { composeActions } from '../../app/offline/compose-actions.js';
+import { renderActionsJson } from '../../reports/offline/actions-json.js';
+import { renderActionsText } from '../../reports/offline/actions-text.js';
+import { renderActionsHtml } from '../../reports/offline/offline-html.js';
+import { writeHtmlReport } from '../write-html.js';
 
 export const command = defineCommand({
   name: 'actions',
@@ -39,10 +45,8 @@ partly: excluded). Both rankings are printed.`,
     const datasetPath = requiredValue('dataset', values.dataset);
     const specPath = requiredValue('spec', values.spec);
     if (values.results.length === 0) throw new UsageError('--results is required');
-    const { refuseWrongFilesOf } = await import('../wrong-file.js');
     await refuseWrongFilesOf('actions', values, io.cwd);
     await refuseUnwritableOutFile('--html', values.html, io.cwd);
-    const { composeActions } = await import('../../app/offline/compose-actions.js');
     const report = await composeActions({
       datasetPath,
       specPath,
@@ -50,15 +54,11 @@ partly: excluded). Both rankings are printed.`,
       thresholds: values.threshold,
     });
     if (values.json) {
-      const { renderActionsJson } = await import('../../reports/offline/actions-json.js');
       io.stdout.write(renderActionsJson(report));
     } else {
-      const { renderActionsText } = await import('../../reports/offline/actions-text.js');
       io.stdout.write(renderActionsText(report, { colour: colourEnabled(io.stdout, io.env) }));
     }
     if (values.html !== undefined) {
-      const { renderActionsHtml } = await import('../../reports/offline/offline-html.js');
-      const { writeHtmlReport } = await import('../write-html.js');
       await writeHtmlReport(io, values.html, renderActionsHtml(report));
     }
     return 0;

@@ -6,6 +6,15 @@ import { colourEnabled, interruptedExitCode } from '../io.js';
 import { keptInStoreOptions, keptStorePathOf } from '../shared-options.js';
 import { TOOL_VERSION } from '../version.js';
 import { shellWord } from '../../core/shell-word.js';
+import { UsageError } from '../../core/errors.js';
+import { refuseWrongFilesOf } from '../wrong-file.js';
+import { planAuditFromStore, executeAudit } from '../../app/audit/execute-audit.js';
+import { renderAuditEvent, renderAuditJson } from '../../reports/audit/audit-json.js';
+import {
+  renderAuditResultLines,
+  renderAuditStartLine,
+  renderAuditTerminal,
+} from '../../reports/audit/audit-terminal.js';
 
 export const command = defineCommand({
   name: 'audit',
@@ -63,14 +72,9 @@ key reaches the judge.`,
       storePath: keptStorePathOf(v, io),
     };
     if ((v.transcripts === undefined) !== (v.checks === undefined) && v.resume === undefined) {
-      const { UsageError } = await import('../../core/errors.js');
       throw new UsageError('give both --transcripts and --checks (or neither, for the bundled sample)');
     }
-    const { refuseWrongFilesOf } = await import('../wrong-file.js');
     await refuseWrongFilesOf('audit', v, io.cwd);
-    const { planAuditFromStore, executeAudit } = await import('../../app/audit/execute-audit.js');
-    const terminal = await import('../../reports/audit/audit-terminal.js');
-    const { renderAuditEvent, renderAuditJson } = await import('../../reports/audit/audit-json.js');
     const colour = colourEnabled(io.stderr, io.env);
     const outcome = await executeAudit(await planAuditFromStore(request), {
       toolVersion: TOOL_VERSION,
@@ -78,14 +82,12 @@ key reaches the judge.`,
       now: () => performance.now(),
       ...(v.out === undefined ? {} : { outDir: resolve(io.cwd, v.out) }),
       onStart: (e) =>
-        io.stderr.write(
-          `${v.json ? renderAuditEvent({ type: 'audit_start', ...e }) : terminal.renderAuditStartLine(e)}\n`,
-        ),
+        io.stderr.write(`${v.json ? renderAuditEvent({ type: 'audit_start', ...e }) : renderAuditStartLine(e)}\n`),
       onResult: (e) =>
         io.stderr.write(
           v.json
             ? `${renderAuditEvent({ type: 'audit_result', ...e })}\n`
-            : `${terminal.renderAuditResultLines(e, { colour }).join('\n')}\n`,
+            : `${renderAuditResultLines(e, { colour }).join('\n')}\n`,
         ),
     });
     const { run } = outcome;
@@ -99,7 +101,7 @@ key reaches the judge.`,
     }
     if (outcome.written.length > 0 && !v.json) io.stderr.write(`wrote ${outcome.written.join(' and ')}\n`);
     io.stdout.write(
-      v.json ? renderAuditJson(run) : terminal.renderAuditTerminal(run, { colour: colourEnabled(io.stdout, io.env) }),
+      v.json ? renderAuditJson(run) : renderAuditTerminal(run, { colour: colourEnabled(io.stdout, io.env) }),
     );
     if (outcome.writeError !== null) io.stderr.write(`decidekit audit: ${outcome.writeError}\n`);
     if (!v.json) {

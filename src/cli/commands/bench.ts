@@ -22,6 +22,8 @@ import {
 import { TOOL_VERSION } from '../version.js';
 import { thisProcess } from '../this-process.js';
 import { conventionChoiceOf, seedOption, statisticsOptions } from '../statistics-options.js';
+import { planBenchFromStore, executeBench } from '../../app/bench/execute-bench.js';
+import { benchCallbacks, printBenchOutcome } from '../bench-console.js';
 
 export const command = defineCommand({
   name: 'bench',
@@ -86,8 +88,6 @@ benchmarks its default model on the bundled synthetic sample.`,
       conventions: conventionChoiceOf(v),
     };
     // Plan, execute, print.
-    const { planBenchFromStore, executeBench } = await import('../../app/bench/execute-bench.js');
-    const { benchCallbacks, printBenchOutcome } = await import('../bench-console.js');
     const outcome = await executeBench(await planBenchFromStore(request), {
       toolVersion: TOOL_VERSION,
       cacheDir: cacheDirOf(io),

@@ -11,6 +11,16 @@ import {
 import { defineCommand, flag, list, oneOf, text } from '../define-command.js';
 import { requiredValue } from '../option-checks.js';
 import { conventionsFromOptions, fileStatisticsOptions } from '../statistics-options.js';
+import { refuseWrongFilesOf } from '../wrong-file.js';
+import { compareResultsFiles } from '../../app/offline/score-files.js';
+import { conventionNotes, renderCompareJson } from '../../reports/offline/score-json.js';
+import {
+  renderCompareMarkdown,
+  renderCompareNotes,
+  renderCompareStatistics,
+} from '../../reports/offline/score-text.js';
+import { renderCompareHtml } from '../../reports/offline/offline-html.js';
+import { writeHtmlReport } from '../write-html.js';
 
 const METRICS = Object.keys(COMPARE_SORT_METRICS) as CompareSortMetric[];
 
@@ -61,29 +71,21 @@ ranked by accuracy, marking models whose interval overlaps the leader's as tied.
     if (values.results.length === 0) throw new UsageError('--results is required (one or more files)');
     const sort = values.sort ?? null;
     refuseRepeatedFiles(values.results, io.cwd);
-    const { refuseWrongFilesOf } = await import('../wrong-file.js');
     await refuseWrongFilesOf('compare', values, io.cwd);
     await refuseUnwritableOutFile('--html', values.html, io.cwd);
-    const { compareResultsFiles } = await import('../../app/offline/score-files.js');
     const compared = await compareResultsFiles(datasetPath, values.results, conventionsFromOptions(values));
     for (const { model, files } of compared.sameModels)
       io.stderr.write(
         `decidekit compare: note: ${files.join(' and ')} ${files.length === 2 ? 'both' : 'all'} carry model ${JSON.stringify(model)}: each row names its file beside the model\n`,
       );
     const rows = sort === null ? [...compared.scored] : sortByMetric(compared.scored, (r) => r.summary, sort);
-    const { conventionNotes } = await import('../../reports/offline/score-json.js');
     for (const note of conventionNotes(compared.scored)) io.stderr.write(`warning: ${note}\n`);
     if (values.json) {
-      const { renderCompareJson } = await import('../../reports/offline/score-json.js');
       io.stdout.write(renderCompareJson(compared, rows, sort));
     } else {
-      const { renderCompareMarkdown, renderCompareNotes, renderCompareStatistics } =
-        await import('../../reports/offline/score-text.js');
       io.stdout.write(renderCompareMarkdown(rows) + renderCompareNotes(rows) + renderCompareStatistics(compared));
     }
     if (values.html !== undefined) {
-      const { renderCompareHtml } = await import('../../reports/offline/offline-html.js');
-      const { writeHtmlReport } = await import('../write-html.js');
       await writeHtmlReport(io, values.html, renderCompareHtml(compared, rows));
     }
     return 0;

@@ -1,10 +1,14 @@
 import { resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { PINNED_REVISION } from '../../datasets/typed-decisions/provenance.js';
-import type { DatasetTarget } from '../../app/datasets/describe-datasets.js';
+import { describeDatasets, verifyDatasets, type DatasetTarget } from '../../app/datasets/describe-datasets.js';
 import { defineCommand, defineCommandGroup, flag, text } from '../define-command.js';
 import type { CliIo } from '../io.js';
 import { cacheDirOf } from '../locations.js';
+import { fetchTypedDecisions } from '../../datasets/typed-decisions/index.js';
+import { refuseWrongFiles } from '../wrong-file.js';
+import { renderFetchJson, renderDatasetInfoJson, renderVerifyJson } from '../../reports/datasets/dataset-json.js';
+import { renderFetchText, renderDatasetInfoText, renderVerifyText } from '../../reports/datasets/dataset-text.js';
 
 const cacheDirOption = text('DIR', 'cache root; copies live in DIR/typed-decisions/<revision>/', {
   defaultText: '$XDG_CACHE_HOME/decidekit, else ~/.cache/decidekit',
@@ -50,7 +54,6 @@ Environment:
       );
     if (values.sha256 !== undefined && !/^[0-9a-fA-F]{64}$/.test(values.sha256))
       throw new UsageError(`--sha256 ${JSON.stringify(values.sha256)} is not 64 hex digits`);
-    const { fetchTypedDecisions } = await import('../../datasets/typed-decisions/index.js');
     const cacheDir = cacheDirFrom(values['cache-dir'], io);
     const showProgress = io.stderr.isTTY && !values.json;
     let lastShown = -1;
@@ -75,11 +78,7 @@ Environment:
     });
     if (showProgress) io.stderr.write('\n');
     for (const w of result.warnings) io.stderr.write(`decidekit dataset fetch: warning: ${w}\n`);
-    io.stdout.write(
-      values.json
-        ? (await import('../../reports/datasets/dataset-json.js')).renderFetchJson(result)
-        : (await import('../../reports/datasets/dataset-text.js')).renderFetchText(result),
-    );
+    io.stdout.write(values.json ? renderFetchJson(result) : renderFetchText(result));
     return 0;
   },
 });
@@ -104,15 +103,12 @@ ${PATH_NOTE}`,
   async run({ values, positionals }, io) {
     const targets = targetsOf(positionals, values['cache-dir'], io);
     await refuseWrongTargets(targets, io);
-    const { describeDatasets } = await import('../../app/datasets/describe-datasets.js');
     const { described, notFetched } = await describeDatasets(targets, {
       explicit: positionals.length > 0,
       ...(values.split === undefined ? {} : { split: values.split }),
     });
     io.stdout.write(
-      values.json
-        ? (await import('../../reports/datasets/dataset-json.js')).renderDatasetInfoJson(described, notFetched)
-        : (await import('../../reports/datasets/dataset-text.js')).renderDatasetInfoText(described, notFetched),
+      values.json ? renderDatasetInfoJson(described, notFetched) : renderDatasetInfoText(described, notFetched),
     );
     return 0;
   },
@@ -133,14 +129,9 @@ ${PATH_NOTE}`,
   async run({ values, positionals }, io) {
     const targets = targetsOf(positionals, values['cache-dir'], io);
     await refuseWrongTargets(targets, io);
-    const { verifyDatasets } = await import('../../app/datasets/describe-datasets.js');
     const results = await verifyDatasets(targets, { explicit: positionals.length > 0 });
     const failed = results.some((r) => !r.ok && !r.skipped);
-    io.stdout.write(
-      values.json
-        ? (await import('../../reports/datasets/dataset-json.js')).renderVerifyJson(results)
-        : (await import('../../reports/datasets/dataset-text.js')).renderVerifyText(results),
-    );
+    io.stdout.write(values.json ? renderVerifyJson(results) : renderVerifyText(results));
     return failed ? 1 : 0;
   },
 });
@@ -181,7 +172,6 @@ function targetsOf(positionals: readonly string[], cacheDirValue: string | undef
 
 /** A dataset PATH that is another kind of file (an offline dataset, a run store, ...) is named once. */
 async function refuseWrongTargets(targets: readonly DatasetTarget[], io: CliIo): Promise<void> {
-  const { refuseWrongFiles } = await import('../wrong-file.js');
   await refuseWrongFiles(
     targets.flatMap((t) =>
       t.source.kind === 'path' ? [{ option: 'dataset', path: t.source.path, expects: 'typed-decisions' as const }] : [],

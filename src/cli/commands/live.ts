@@ -1,12 +1,15 @@
 import { performance } from 'node:perf_hooks';
-import type { LiveSession } from '../../app/live/run-live.js';
-import type { LiveState } from '../../monitor/live-state.js';
+import { openLive, type LiveSession } from '../../app/live/run-live.js';
+import { createLiveState, reduce, type LiveState } from '../../monitor/live-state.js';
 import { decimal, defineCommand, flag, integer, MAX_TIMER_SECONDS, text } from '../define-command.js';
 import { colourEnabled, type CliIo } from '../io.js';
 import { given } from '../given.js';
 import { cacheDirOf } from '../locations.js';
 import { apiKeyOf, benchDatasetOf, benchDatasetOption, modelServerOptions } from '../shared-options.js';
-import type { TerminalPorts } from '../terminal-screen.js';
+import { openTerminalScreen, type TerminalPorts } from '../terminal-screen.js';
+import { renderProbeJson, renderProbeLine } from '../../monitor/probe-lines.js';
+import { renderLive } from '../../monitor/render-live.js';
+import { DecidekitError } from '../../core/errors.js';
 
 /** How often the clock ticks into the monitor (banner expiry, session time). */
 const TICK_MS = 250;
@@ -48,7 +51,6 @@ prints one line per probe (--json: one JSON object per probe). A server that ans
   async run({ values: v }, io) {
     const apiKey = apiKeyOf(v['api-key'], io);
     const dataset = await benchDatasetOf(v.dataset, io, 'live');
-    const { openLive } = await import('../../app/live/run-live.js');
     const session = await openLive(
       {
         ...given({ baseUrl: v['base-url'], model: v.model, apiKey, dataset }),
@@ -68,14 +70,11 @@ prints one line per probe (--json: one JSON object per probe). A server that ans
 });
 
 async function initialState(session: LiveSession, size: { columns: number; rows: number }, window: number) {
-  const { createLiveState } = await import('../../monitor/live-state.js');
   return createLiveState(session.info, { atMs: performance.now(), size, settings: { windowSize: window } });
 }
 
 /** Piped or --json: one line per probe until Ctrl+C (exit 130). */
 async function watchAsLines(session: LiveSession, io: CliIo, options: { json: boolean; window: number }) {
-  const { reduce } = await import('../../monitor/live-state.js');
-  const { renderProbeJson, renderProbeLine } = await import('../../monitor/probe-lines.js');
   let state = await initialState(session, { columns: 80, rows: 24 }, options.window);
   if (!options.json)
     io.stderr.write(
@@ -93,9 +92,6 @@ async function watchAsLines(session: LiveSession, io: CliIo, options: { json: bo
 
 /** The full screen: redrawn on every event (at most ~10 frames a second) until q or Ctrl+C. */
 async function watchOnScreen(session: LiveSession, io: CliIo, terminal: TerminalPorts, window: number) {
-  const { reduce } = await import('../../monitor/live-state.js');
-  const { renderLive } = await import('../../monitor/render-live.js');
-  const { openTerminalScreen } = await import('../terminal-screen.js');
   const colour = colourEnabled(io.stdout, io.env);
   const stop = new AbortController();
   const onSignal = () => stop.abort();
@@ -147,7 +143,6 @@ async function watchOnScreen(session: LiveSession, io: CliIo, terminal: Terminal
   // The terminal is restored: now the error can be reported like any other.
   if (failure !== null) {
     const { error } = failure as { error: unknown };
-    const { DecidekitError } = await import('../../core/errors.js');
     throw error instanceof DecidekitError
       ? error
       : new DecidekitError(

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
-import type { ProbeRequest } from '../../app/probe/plan-probe.js';
+import { planProbe, type ProbeRequest } from '../../app/probe/plan-probe.js';
 import { defineCommand, flag, integer, oneOf, text } from '../define-command.js';
 import { colourEnabled, interruptedExitCode } from '../io.js';
 import { given } from '../given.js';
@@ -16,6 +16,11 @@ import {
 } from '../shared-options.js';
 import { TOOL_VERSION } from '../version.js';
 import { seedOption } from '../statistics-options.js';
+import { executeProbe } from '../../app/probe/execute-probe.js';
+import { describeProbeStart } from '../../reports/probe/probe-describe.js';
+import { renderProbeJson } from '../../reports/probe/probe-json.js';
+import { renderProbeTerminal } from '../../reports/probe/probe-terminal.js';
+import { isConformant } from '../../core/probe/run.js';
 
 export const command = defineCommand({
   name: 'probe',
@@ -72,9 +77,6 @@ repeat. One request at a time. Without --base-url, probes the built-in reference
       }),
       storePath: keptStorePathOf(v, io),
     };
-    const { planProbe } = await import('../../app/probe/plan-probe.js');
-    const { executeProbe } = await import('../../app/probe/execute-probe.js');
-    const { describeProbeStart } = await import('../../reports/probe/probe-describe.js');
     const say = (line: string) => (v.json ? undefined : io.stderr.write(`${line}\n`));
     let shown = 0;
     let casesDone = 0;
@@ -113,14 +115,11 @@ repeat. One request at a time. Without --base-url, probes the built-in reference
     }
     const { run } = outcome;
     if (outcome.written.length > 0) say(`wrote ${outcome.written.join(', ')}`);
-    const { renderProbeJson } = await import('../../reports/probe/probe-json.js');
-    const { renderProbeTerminal } = await import('../../reports/probe/probe-terminal.js');
     io.stdout.write(
       v.json ? renderProbeJson(run) : renderProbeTerminal(run, { colour: colourEnabled(io.stdout, io.env) }),
     );
     if (outcome.writeError !== null) io.stderr.write(`decidekit probe: ${outcome.writeError}\n`);
     say(outcome.saved ? `probe ${run.id} saved in ${request.storePath}` : 'probe not saved (--no-store)');
-    const { isConformant } = await import('../../core/probe/run.js');
     return !isConformant(run) || outcome.writeError !== null ? 1 : 0;
   },
 });

@@ -4,6 +4,13 @@ import { decimal, defineCommand, flag, list, oneOf, text } from '../define-comma
 import { colourEnabled } from '../io.js';
 import { requiredValue } from '../option-checks.js';
 import { conventionsFromOptions, fileStatisticsOptions } from '../statistics-options.js';
+import { refuseWrongFilesOf } from '../wrong-file.js';
+import { scoreWithDuckDb } from '../../app/offline/score-with-duckdb.js';
+import { scoreResultsFiles } from '../../app/offline/score-files.js';
+import { conventionNotes, renderScoreJson } from '../../reports/offline/score-json.js';
+import { renderScoreHtml } from '../../reports/offline/offline-html.js';
+import { writeHtmlReport } from '../write-html.js';
+import { renderScoreText } from '../../reports/offline/score-text.js';
 
 export const command = defineCommand({
   name: 'score',
@@ -46,7 +53,6 @@ larger than memory, JSONL (.gz) or Parquet: the same numbers and report, without
       throw new UsageError(
         `score takes one --results file, got ${values.results.length} (use 'decidekit compare' for several)`,
       );
-    const { refuseWrongFilesOf } = await import('../wrong-file.js');
     await refuseWrongFilesOf('score', values, io.cwd);
     await refuseUnwritableOutFile('--html', values.html, io.cwd);
     let scored;
@@ -55,27 +61,20 @@ larger than memory, JSONL (.gz) or Parquet: the same numbers and report, without
       if (!values['no-ci']) io.stderr.write('note: --engine duckdb reports no intervals (as --no-ci)\n');
       conventionsFromOptions(values); // refuses --seed with --no-ci
       const { conventions } = conventionsFromOptions({ ...values, seed: undefined, 'no-ci': true });
-      const { scoreWithDuckDb } = await import('../../app/offline/score-with-duckdb.js');
       scored = [await scoreWithDuckDb(datasetPath, values.results[0]!, { threshold: values.threshold, conventions })];
     } else {
-      const { scoreResultsFiles } = await import('../../app/offline/score-files.js');
       ({ scored } = await scoreResultsFiles(datasetPath, values.results, {
         threshold: values.threshold,
         ...conventionsFromOptions(values),
       }));
     }
-    const { conventionNotes } = await import('../../reports/offline/score-json.js');
     for (const note of conventionNotes(scored)) io.stderr.write(`warning: ${note}\n`);
     if (values.html !== undefined) {
-      const { renderScoreHtml } = await import('../../reports/offline/offline-html.js');
-      const { writeHtmlReport } = await import('../write-html.js');
       await writeHtmlReport(io, values.html, renderScoreHtml(scored[0]!));
     }
     if (values.json) {
-      const { renderScoreJson } = await import('../../reports/offline/score-json.js');
       io.stdout.write(renderScoreJson(scored[0]!));
     } else {
-      const { renderScoreText } = await import('../../reports/offline/score-text.js');
       io.stdout.write(renderScoreText(scored[0]!, { colour: colourEnabled(io.stdout, io.env) }));
     }
     return 0;

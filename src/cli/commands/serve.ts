@@ -1,10 +1,11 @@
 import { UsageError } from '../../core/errors.js';
 import { checkHeaderValue } from '../../core/header-value.js';
-import type { FaultOptions } from '../../protocol/server/faults.js';
+import { hasFaults, type FaultOptions } from '../../protocol/server/faults.js';
 import { BUILT_IN_MODEL_NAMES, DEFAULT_MODEL } from '../../protocol/server/models/model-names.js';
 import { VIOLATIONS, isViolation, type Violation } from '../../protocol/server/violations.js';
 import { decimal, defineCommand, flag, integer, oneOf, text } from '../define-command.js';
 import { interruptedExitCode } from '../io.js';
+import { startReferenceServer } from '../../protocol/server/server.js';
 
 /** How long requests in flight may finish after Ctrl+C or SIGTERM, by default. */
 const DRAIN_MS = 10_000;
@@ -123,8 +124,6 @@ ${Object.entries(VIOLATIONS)
     ];
     const set = given.filter(([, , x]) => x !== undefined);
     const faults = Object.fromEntries(set.map(([, field, x]) => [field, x])) as FaultOptions;
-    const { hasFaults } = await import('../../protocol/server/faults.js');
-    const { startReferenceServer } = await import('../../protocol/server/server.js');
     const server = await startReferenceServer({
       host: v.host,
       port: v.port,

@@ -1,9 +1,15 @@
 import { UsageError } from '../../core/errors.js';
 import { refuseUnwritableOutFile } from '../out-file.js';
-import { DEFAULT_FOLDS, DEFAULT_SEED, type TuneOptions } from '../../core/offline/threshold-tuning.js';
+import { DEFAULT_FOLDS, DEFAULT_SEED, thresholdCurve, type TuneOptions } from '../../core/offline/threshold-tuning.js';
 import { decimal, defineCommand, flag, integer, text } from '../define-command.js';
 import { colourEnabled } from '../io.js';
 import { requiredValue } from '../option-checks.js';
+import { refuseWrongFilesOf } from '../wrong-file.js';
+import { tuneThreshold } from '../../app/offline/tune-threshold.js';
+import { renderTuneJson } from '../../reports/offline/tuning-json.js';
+import { renderTuneText } from '../../reports/offline/tuning-text.js';
+import { renderTuneHtml } from '../../reports/offline/offline-html.js';
+import { writeHtmlReport } from '../write-html.js';
 
 export const command = defineCommand({
   name: 'tune',
@@ -62,22 +68,15 @@ the held-out fold: the honest estimate). $/100 is 100 x mean cost per call.`,
         ? {}
         : { costs: { falsePositive: costFp, falseNegative: costFn } }),
     };
-    const { refuseWrongFilesOf } = await import('../wrong-file.js');
     await refuseWrongFilesOf('tune', v, io.cwd);
     await refuseUnwritableOutFile('--html', v.html, io.cwd);
-    const { tuneThreshold } = await import('../../app/offline/tune-threshold.js');
     const tuned = await tuneThreshold(datasetPath, resultsPath, options);
     if (v.json) {
-      const { renderTuneJson } = await import('../../reports/offline/tuning-json.js');
       io.stdout.write(renderTuneJson(tuned));
     } else {
-      const { renderTuneText } = await import('../../reports/offline/tuning-text.js');
       io.stdout.write(renderTuneText(tuned, { colour: colourEnabled(io.stdout, io.env) }));
     }
     if (v.html !== undefined) {
-      const { renderTuneHtml } = await import('../../reports/offline/offline-html.js');
-      const { thresholdCurve } = await import('../../core/offline/threshold-tuning.js');
-      const { writeHtmlReport } = await import('../write-html.js');
       await writeHtmlReport(io, v.html, renderTuneHtml(tuned, thresholdCurve(tuned.points, options)));
     }
     return 0;

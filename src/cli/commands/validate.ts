@@ -1,6 +1,9 @@
 import { defineCommand, flag, list, text } from '../define-command.js';
 import { colourEnabled } from '../io.js';
 import { requiredValue } from '../option-checks.js';
+import { refuseWrongFilesOf } from '../wrong-file.js';
+import { validateFiles } from '../../app/offline/validate-files.js';
+import { renderValidationJson, renderValidationText } from '../../reports/offline/score-text.js';
 
 export const command = defineCommand({
   name: 'validate',
@@ -22,11 +25,8 @@ model a file, probabilities in [0, 1] summing to 1, picked among the options, ..
   ],
   async run({ values }, io) {
     const datasetPath = requiredValue('dataset', values.dataset);
-    const { refuseWrongFilesOf } = await import('../wrong-file.js');
     await refuseWrongFilesOf('validate', values, io.cwd);
-    const { validateFiles } = await import('../../app/offline/validate-files.js');
     const checks = await validateFiles(datasetPath, values.results);
-    const { renderValidationJson, renderValidationText } = await import('../../reports/offline/score-text.js');
     io.stdout.write(
       values.json
         ? renderValidationJson(checks)

@@ -1,6 +1,14 @@
-import { Pool, type Dispatcher } from 'undici';
+import { createRequire } from 'node:module';
+import type { Dispatcher, Pool } from 'undici';
 import type { HttpTransport, RawHeaders, TransportRequest, TransportResponse } from './http-transport.js';
 import { startExchange, TransportAbortedError } from './http-transport.js';
+
+/**
+ * undici is read with the first pool, not when this module loads: a command that only shows
+ * its help (or never sends) does not pay for loading it.
+ */
+let undici: typeof import('undici') | undefined;
+const undiciPackage = () => (undici ??= createRequire(import.meta.url)('undici') as typeof import('undici'));
 
 export interface UndiciTransportOptions {
   /** Keep-alive connections per origin (default 8): size it to the request concurrency. */
@@ -20,7 +28,7 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Htt
   const poolFor = (url: URL) => {
     let pool = pools.get(url.origin);
     if (pool === undefined) {
-      pool = new Pool(url.origin, { connections, pipelining: 1, headersTimeout: 0, bodyTimeout: 0 });
+      pool = new (undiciPackage().Pool)(url.origin, { connections, pipelining: 1, headersTimeout: 0, bodyTimeout: 0 });
       pools.set(url.origin, pool);
     }
     return pool;

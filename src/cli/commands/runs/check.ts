@@ -1,6 +1,8 @@
 import { defineCommand, flag } from '../../define-command.js';
 import { storePathOf } from '../../locations.js';
 import { storeOption } from '../../shared-options.js';
+import { checkStoredRuns } from '../../../app/runs/stored-runs.js';
+import { renderStoreCheck, renderStoreCheckJson } from '../../../reports/runs/runs-check.js';
 
 export const command = defineCommand({
   name: 'runs check',
@@ -20,12 +22,10 @@ saved is named, with what differs.`,
   exitCodes: '0 the store and its runs read back as saved, 1 a problem found or an unreadable store, 2 usage error.',
   examples: ['decidekit runs check', 'decidekit runs check 20261130-0415 --store runs.sqlite'],
   async run({ values, positionals: [prefix] }, io) {
-    const { checkStoredRuns } = await import('../../../app/runs/stored-runs.js');
     const check = checkStoredRuns(storePathOf(values.store, io), prefix, {
       command: 'runs check',
       storeArg: values.store,
     });
-    const { renderStoreCheck, renderStoreCheckJson } = await import('../../../reports/runs/runs-check.js');
     io.stdout.write(values.json ? renderStoreCheckJson(check) : renderStoreCheck(check));
     return check.integrity.length === 0 && check.runs.every((r) => r.problems.length === 0) ? 0 : 1;
   },

@@ -1,12 +1,15 @@
 import { UsageError } from '../../../core/errors.js';
 import { refuseUnwritableOutFile } from '../../out-file.js';
 import { defineCommand, flag, oneOf, text } from '../../define-command.js';
-import type { CompareOptions } from '../../../app/runs/stored-runs.js';
-import type { CliIo } from '../../io.js';
-import { colourEnabled } from '../../io.js';
+import { readStoredRunsToCompare, compareStoredRuns, type CompareOptions } from '../../../app/runs/stored-runs.js';
+import { colourEnabled, type CliIo } from '../../io.js';
 import { storePathOf } from '../../locations.js';
 import { conventionChoiceOf, statisticsOptions } from '../../statistics-options.js';
 import { storeOption } from '../../shared-options.js';
+import { renderLeaderboard, renderLeaderboardJson } from '../../../reports/runs/runs-leaderboard.js';
+import { renderRunComparison, renderRunComparisonJson } from '../../../reports/runs/runs-diff.js';
+import { renderRunsCompareHtml } from '../../../reports/runs/runs-compare-html.js';
+import { writeHtmlReport } from '../../write-html.js';
 
 export const command = defineCommand({
   name: 'runs compare',
@@ -59,10 +62,8 @@ latency and cost with the Pareto front).`,
     if (values.format === 'html') return compareHtml(store, positionals, values, options, io);
     const colour = colourEnabled(io.stdout, io.env);
     if (positionals.length > 2) {
-      const { readStoredRunsToCompare } = await import('../../../app/runs/stored-runs.js');
       const { analyzed, rows, sameWork } = readStoredRunsToCompare(store, positionals, options);
       if (!sameWork) warnDifferentWork(io);
-      const { renderLeaderboard, renderLeaderboardJson } = await import('../../../reports/runs/runs-leaderboard.js');
       const settings = {
         colour,
         conventions: analyzed[0]!.statistics.conventions,
@@ -72,10 +73,8 @@ latency and cost with the Pareto front).`,
       return 0;
     }
     const [first, second] = positionals;
-    const { compareStoredRuns } = await import('../../../app/runs/stored-runs.js');
     const comparison = compareStoredRuns(store, first!, second!, options);
     if (!comparison.sameWork) warnDifferentWork(io);
-    const { renderRunComparison, renderRunComparisonJson } = await import('../../../reports/runs/runs-diff.js');
     io.stdout.write(values.json ? renderRunComparisonJson(comparison) : renderRunComparison(comparison, { colour }));
     return 0;
   },
@@ -94,10 +93,8 @@ async function compareHtml(
   options: CompareOptions,
   io: CliIo,
 ): Promise<number> {
-  const { readStoredRunsToCompare } = await import('../../../app/runs/stored-runs.js');
   const { analyzed, rows, sameWork, paired } = readStoredRunsToCompare(store, prefixes, options);
   if (!sameWork) warnDifferentWork(io);
-  const { renderRunsCompareHtml } = await import('../../../reports/runs/runs-compare-html.js');
   const html = renderRunsCompareHtml(
     analyzed.map((a) => a.run),
     {
@@ -110,7 +107,6 @@ async function compareHtml(
     io.stdout.write(html);
     return 0;
   }
-  const { writeHtmlReport } = await import('../../write-html.js');
   await writeHtmlReport(io, values.out, html);
   return 0;
 }

@@ -1,6 +1,8 @@
 import { defineCommand } from '../../define-command.js';
 import { storePathOf } from '../../locations.js';
 import { storeOption } from '../../shared-options.js';
+import { deleteStoredRecord } from '../../../app/runs/stored-runs.js';
+import { thisProcess } from '../../this-process.js';
 
 const WHAT = { run: 'run', audit: 'answer audit', probe: 'server probe' } as const;
 
@@ -20,8 +22,6 @@ else in the store changes. A run another bench is still sending is not deleted.`
     'decidekit runs delete probe-20261130-0415',
   ],
   async run({ values, positionals: [prefix] }, io) {
-    const { deleteStoredRecord } = await import('../../../app/runs/stored-runs.js');
-    const { thisProcess } = await import('../../this-process.js');
     const deleted = await deleteStoredRecord(
       storePathOf(values.store, io),
       prefix!,

@@ -4,6 +4,8 @@ import { UsageError } from '../../../core/errors.js';
 import { defineCommand, oneOf, text } from '../../define-command.js';
 import { storePathOf } from '../../locations.js';
 import { storeOption } from '../../shared-options.js';
+import { exportEvalResults } from '../../../app/runs/export-eval-results.js';
+import { exportStoredRun } from '../../../app/runs/export-run.js';
 
 const FORMATS = ['jsonl', 'csv', 'parquet', 'eval-results'] as const;
 
@@ -54,7 +56,6 @@ the current folder), only for a complete, unfiltered run on the real Typed Decis
     const storePath = storePathOf(values.store, io);
     const askedBy = { command: 'runs export', storeArg: values.store };
     if (format === 'eval-results') {
-      const { exportEvalResults } = await import('../../../app/runs/export-eval-results.js');
       const dir = resolve(io.cwd, values.out ?? '.');
       const sourceUrl = values['source-url'];
       if (sourceUrl !== undefined && !/^https?:\/\/\S+$/.test(sourceUrl))
@@ -74,7 +75,6 @@ the current folder), only for a complete, unfiltered run on the real Typed Decis
       throw new UsageError(
         'a parquet export is binary: give --out FILE (for text on standard output use --format jsonl or csv)',
       );
-    const { exportStoredRun } = await import('../../../app/runs/export-run.js');
     if (values.out === undefined) {
       await exportStoredRun(storePath, prefix!, format, { kind: 'text', write: (t) => io.stdout.write(t) }, askedBy);
       return 0;

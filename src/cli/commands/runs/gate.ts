@@ -3,6 +3,8 @@ import { decimal, defineCommand, flag, oneOf, text } from '../../define-command.
 import { storePathOf } from '../../locations.js';
 import { conventionChoiceOf, conventionOptions } from '../../statistics-options.js';
 import { storeOption } from '../../shared-options.js';
+import { gateStoredRuns } from '../../../app/runs/stored-runs.js';
+import { renderGateLine } from '../../../reports/runs/runs-gate.js';
 
 const METRICS = ['accuracy', 'kl', 'brier', 'log_loss', 'ece'] as const;
 
@@ -45,7 +47,6 @@ else fails too, with the reason, unless --force (as for 'runs compare').`,
       throw new UsageError('--baseline RUN and --candidate RUN are both needed');
     const metric = values.metric === 'log_loss' ? 'logLoss' : values.metric;
     checkMaxDrop(values.metric, values['max-drop']);
-    const { gateStoredRuns } = await import('../../../app/runs/stored-runs.js');
     const store = storePathOf(values.store, io);
     const { comparison, gate } = gateStoredRuns(store, {
       baseline: values.baseline,
@@ -60,7 +61,6 @@ else fails too, with the reason, unless --force (as for 'runs compare').`,
       io.stderr.write(
         'decidekit runs gate: warning: the runs measured different work (dataset revision, cases or questions); gating anyway because of --force\n',
       );
-    const { renderGateLine } = await import('../../../reports/runs/runs-gate.js');
     io.stdout.write(renderGateLine(comparison, gate, { metric, maxDrop: values['max-drop'] }));
     return gate.pass ? 0 : 1;
   },

@@ -2,6 +2,10 @@ import { defineCommand, flag, integer } from '../../define-command.js';
 import { colourEnabled } from '../../io.js';
 import { storePathOf } from '../../locations.js';
 import { storeOption } from '../../shared-options.js';
+import { listStore } from '../../../app/runs/stored-runs.js';
+import { renderRunsList, renderRunsListJson } from '../../../reports/runs/runs-list.js';
+import { renderAuditRunsList } from '../../../reports/runs/audit-runs-list.js';
+import { renderProbeRunsList, probeHeadJson } from '../../../reports/runs/probe-runs-list.js';
 
 export const command = defineCommand({
   name: 'runs list',
@@ -23,11 +27,7 @@ Brier, ECE and the rest: 'runs show ID' or --json. A store that does not exist y
   examples: ['decidekit runs list --limit 10'],
   async run({ values }, io) {
     const path = storePathOf(values.store, io);
-    const { listStore } = await import('../../../app/runs/stored-runs.js');
     const store = listStore(path, values.limit === undefined ? {} : { limit: values.limit });
-    const { renderRunsList, renderRunsListJson } = await import('../../../reports/runs/runs-list.js');
-    const { renderAuditRunsList } = await import('../../../reports/runs/audit-runs-list.js');
-    const { renderProbeRunsList, probeHeadJson } = await import('../../../reports/runs/probe-runs-list.js');
     if (values.json) {
       io.stdout.write(
         renderRunsListJson(

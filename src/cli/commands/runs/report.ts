@@ -8,6 +8,13 @@ import { colourEnabled, writeInPieces } from '../../io.js';
 import { storePathOf } from '../../locations.js';
 import { conventionChoiceOf, statisticsOptions } from '../../statistics-options.js';
 import { storeOption } from '../../shared-options.js';
+import { readRunForReport } from '../../../app/runs/stored-runs.js';
+import { renderBenchJsonChunks } from '../../../reports/bench/bench-json.js';
+import { REDACTED_HOST } from '../../../reports/bench/bench-describe.js';
+import { renderBenchHtml } from '../../../reports/bench/bench-html.js';
+import { renderBenchMarkdownChunks } from '../../../reports/bench/bench-markdown.js';
+import { renderBenchTerminal } from '../../../reports/bench/bench-terminal.js';
+import { outputPathIn, writeTextPieces } from '../../../app/write-text-file.js';
 
 const options = {
   format: oneOf(
@@ -55,7 +62,6 @@ options and --seed recompute the run from its stored decisions under other conve
   exitCodes: '0 ok, 1 unknown run, unreadable store or unwritable --out, 2 usage error.',
   examples: ['decidekit runs report 20261130-0415 --format markdown --out report.md'],
   async run({ values, positionals: [prefix] }, io) {
-    const { readRunForReport } = await import('../../../app/runs/stored-runs.js');
     const format = values.format ?? formatOfFile(values.out);
     const { run, statistics, states } = await readRunForReport(storePathOf(values.store, io), prefix!, {
       withStates: format === 'markdown',
@@ -70,8 +76,6 @@ options and --seed recompute the run from its stored decisions under other conve
     // are read from the store, and written as they come.
     let chunks: Iterable<string>;
     if (format === 'json') {
-      const { renderBenchJsonChunks } = await import('../../../reports/bench/bench-json.js');
-      const { REDACTED_HOST } = await import('../../../reports/bench/bench-describe.js');
       chunks = renderBenchJsonChunks(
         redactHost
           ? { ...run, config: { ...run.config, endpoint: { ...run.config.endpoint, host: REDACTED_HOST } } }
@@ -79,13 +83,10 @@ options and --seed recompute the run from its stored decisions under other conve
         { statistics },
       );
     } else if (format === 'html') {
-      const { renderBenchHtml } = await import('../../../reports/bench/bench-html.js');
       chunks = [renderBenchHtml(run, { redactHost, statistics })];
     } else if (format === 'markdown') {
-      const { renderBenchMarkdownChunks } = await import('../../../reports/bench/bench-markdown.js');
       chunks = renderBenchMarkdownChunks(run, { redactHost, statistics, ...(states ? { states } : {}) });
     } else {
-      const { renderBenchTerminal } = await import('../../../reports/bench/bench-terminal.js');
       chunks = [
         renderBenchTerminal(run, {
           colour: !toFile && colourEnabled(io.stdout, io.env),
@@ -101,7 +102,6 @@ options and --seed recompute the run from its stored decisions under other conve
     }
     const given = resolve(io.cwd, values.out!);
     // Into a folder: <run>.<format>, as bench --out names its reports.
-    const { outputPathIn, writeTextPieces } = await import('../../../app/write-text-file.js');
     const out = outputPathIn(given, `${run.id}.${REPORT_EXTENSIONS[format]}`);
     await writeTextPieces(out, chunks, 'report');
     io.stderr.write(`decidekit ${name}: ${format} report of run ${run.id} written to ${out}\n`);

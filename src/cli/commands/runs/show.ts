@@ -3,6 +3,14 @@ import { colourEnabled } from '../../io.js';
 import { storePathOf } from '../../locations.js';
 import { conventionChoiceOf, statisticsOptions } from '../../statistics-options.js';
 import { storeOption } from '../../shared-options.js';
+import { readStoredProbe, readStoredAudit, readRunAnalysis } from '../../../app/runs/stored-runs.js';
+import { renderProbeJson } from '../../../reports/probe/probe-json.js';
+import { renderProbeTerminal } from '../../../reports/probe/probe-terminal.js';
+import { renderAuditJson } from '../../../reports/audit/audit-json.js';
+import { renderAuditTerminal } from '../../../reports/audit/audit-terminal.js';
+import { renderRunShow, renderRunShowJson } from '../../../reports/runs/runs-show.js';
+import { runHolder } from '../../../store/run-claim.js';
+import { thisProcess } from '../../this-process.js';
 
 export const command = defineCommand({
   name: 'runs show',
@@ -24,26 +32,19 @@ other conventions.`,
   examples: ['decidekit runs show 20261130-0415'],
   async run({ values, positionals: [prefix] }, io) {
     if (prefix!.startsWith('probe-')) {
-      const { readStoredProbe } = await import('../../../app/runs/stored-runs.js');
       const probe = await readStoredProbe(storePathOf(values.store, io), prefix!);
-      const { renderProbeJson } = await import('../../../reports/probe/probe-json.js');
-      const { renderProbeTerminal } = await import('../../../reports/probe/probe-terminal.js');
       io.stdout.write(
         values.json ? renderProbeJson(probe) : renderProbeTerminal(probe, { colour: colourEnabled(io.stdout, io.env) }),
       );
       return 0;
     }
     if (prefix!.startsWith('audit-')) {
-      const { readStoredAudit } = await import('../../../app/runs/stored-runs.js');
       const audit = await readStoredAudit(storePathOf(values.store, io), prefix!);
-      const { renderAuditJson } = await import('../../../reports/audit/audit-json.js');
-      const { renderAuditTerminal } = await import('../../../reports/audit/audit-terminal.js');
       io.stdout.write(
         values.json ? renderAuditJson(audit) : renderAuditTerminal(audit, { colour: colourEnabled(io.stdout, io.env) }),
       );
       return 0;
     }
-    const { readRunAnalysis } = await import('../../../app/runs/stored-runs.js');
     const { head, run, statistics } = readRunAnalysis(
       storePathOf(values.store, io),
       prefix!,
@@ -51,10 +52,7 @@ other conventions.`,
       conventionChoiceOf(values),
       !values['no-ci'],
     );
-    const { renderRunShow, renderRunShowJson } = await import('../../../reports/runs/runs-show.js');
     // A running run: the live process sending it, if one is (else it was left by a killed one).
-    const { runHolder } = await import('../../../store/run-claim.js');
-    const { thisProcess } = await import('../../this-process.js');
     const sentBy = head.status === 'running' ? runHolder(storePathOf(values.store, io), run.id, thisProcess()) : null;
     io.stdout.write(
       values.json
