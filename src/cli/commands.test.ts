@@ -314,6 +314,34 @@ describe('defineCommand', () => {
     await expect(command.run(['a', 'b'], fakeIo())).rejects.toThrow('got an extra argument "b"');
   });
 
+  it('refuses a missing required option after parsing, in declaration order, and marks it in help', async () => {
+    const command = defineCommand({
+      name: 'demo',
+      summary: 'a demo',
+      usage: 'demo --input FILE --files FILE ...',
+      options: {
+        input: text('FILE', 'the input', { required: true }),
+        files: list('FILE', 'the files', { required: '--files is required (one or more)' }),
+        count: options.count,
+      },
+      examples: ['decidekit demo --input a --files b'],
+      run: async ({ values }, io) => {
+        const input: string = values.input;
+        io.stdout.write(`${input} ${values.files.join(',')}\n`);
+        return 0;
+      },
+    });
+    expect(command.help).toContain('  --input FILE      the input (required)');
+    expect(command.help).toMatch(/--count N +how many \(default 3\)$/m);
+    await expect(command.run([], fakeIo())).rejects.toThrow(new UsageError('--input is required'));
+    await expect(command.run(['--input', 'a'], fakeIo())).rejects.toThrow('--files is required (one or more)');
+    // A value that does not parse is named before a missing option.
+    await expect(command.run(['--count', '0'], fakeIo())).rejects.toThrow('--count "0" is not valid');
+    const io = fakeIo();
+    expect(await command.run(['--input', 'a', '--files', 'b', 'c'], io)).toBe(0);
+    expect(io.out()).toBe('a b,c\n');
+  });
+
   it('routes a group to its subcommand and suggests the nearest one', async () => {
     const sub = defineCommand({
       name: 'box list',

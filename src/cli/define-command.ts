@@ -41,6 +41,11 @@ export interface Option<T> {
   readonly defaultText?: string;
   /** A valid value, used by the test that parses every documented option. */
   readonly example: string;
+  /**
+   * The command cannot run without it: absent (a list: empty) is a usage error, checked once
+   * the command line has parsed. `true` says `--NAME is required`; a string is the message.
+   */
+  readonly required?: true | string;
   /** Checks and converts the raw value (undefined when absent); throws UsageError. */
   readonly parse: (raw: string | boolean | string[] | undefined, flag: string) => T;
 }
@@ -58,9 +63,23 @@ interface ValueSettings<T> {
   readonly example?: string;
 }
 
+/** An option the command cannot run without (see `Option.required`); its value is never undefined. */
+interface Required {
+  readonly required: true | string;
+}
+
+function requiredOf(settings: { readonly required?: true | string }): { required?: true | string } {
+  return settings.required === undefined ? {} : { required: settings.required };
+}
+
 /** A string value; absent is `undefined` unless a default is given. */
 export function text(hint: string, help: string): Option<string | undefined>;
 export function text(hint: string, help: string, settings: ValueSettings<string> & { default: string }): Option<string>;
+export function text(
+  hint: string,
+  help: string,
+  settings: ValueSettings<string> & Required & { readonly maxLength?: number },
+): Option<string>;
 export function text(
   hint: string,
   help: string,
@@ -69,13 +88,14 @@ export function text(
 export function text(
   hint: string,
   help: string,
-  settings: ValueSettings<string> & { readonly maxLength?: number } = {},
+  settings: ValueSettings<string> & { readonly maxLength?: number; readonly required?: true | string } = {},
 ): Option<string | undefined> {
   return {
     kind: 'value',
     hint,
     help,
     ...defaultTextOf(settings),
+    ...requiredOf(settings),
     example: settings.example ?? 'x',
     parse: (raw, name) => {
       if (raw === undefined) return settings.default;
@@ -104,19 +124,26 @@ export function oneOf<const W extends string>(
   hint: string,
   words: readonly W[],
   help: string,
+  settings: ValueSettings<W> & Required,
+): Option<W>;
+export function oneOf<const W extends string>(
+  hint: string,
+  words: readonly W[],
+  help: string,
   settings: ValueSettings<W>,
 ): Option<W | undefined>;
 export function oneOf<const W extends string>(
   hint: string,
   words: readonly W[],
   help: string,
-  settings: ValueSettings<W> = {},
+  settings: ValueSettings<W> & { readonly required?: true | string } = {},
 ): Option<W | undefined> {
   return {
     kind: 'value',
     hint,
     help,
     ...defaultTextOf(settings),
+    ...requiredOf(settings),
     example: settings.example ?? words[0]!,
     parse: (raw, name) => {
       if (raw === undefined) return settings.default;
@@ -128,11 +155,16 @@ export function oneOf<const W extends string>(
 }
 
 /** A repeatable value: `--results a b` or `--results a --results b`. */
-export function list(hint: string, help: string, settings: { example?: string } = {}): Option<string[]> {
+export function list(
+  hint: string,
+  help: string,
+  settings: { readonly example?: string; readonly required?: true | string } = {},
+): Option<string[]> {
   return {
     kind: 'list',
     hint,
     help,
+    ...requiredOf(settings),
     example: settings.example ?? 'x',
     parse: (raw) => (raw === undefined ? [] : [...(raw as string[])]),
   };
@@ -238,6 +270,7 @@ export function defineCommand<O extends Record<string, Option<unknown>>>(spec: C
     async run(argv, io) {
       const { values, positionals } = parseCommandLine(argv, spec.options);
       checkPositionals(spec, positionals);
+      refuseMissingRequired(values, spec.options);
       return spec.run({ values: values as Values<O>, positionals }, io);
     },
   };
@@ -298,7 +331,10 @@ export function renderCommandHelp(spec: CommandSpec<Record<string, Option<unknow
   const usage = typeof spec.usage === 'string' ? [spec.usage] : spec.usage;
   const entries = Object.entries(spec.options).map(([name, o]) => ({
     left: `--${name}${o.kind === 'flag' ? '' : ` ${o.hint}${o.kind === 'list' ? ' ...' : ''}`}`,
-    help: o.help + (o.defaultText === undefined ? '' : ` (default ${o.defaultText})`),
+    help:
+      o.help +
+      (o.required === undefined ? '' : ' (required)') +
+      (o.defaultText === undefined ? '' : ` (default ${o.defaultText})`),
   }));
   const width = Math.max(0, ...entries.map((e) => e.left.length)) + 2;
   const optionLines = entries.flatMap((e) => {
@@ -360,6 +396,19 @@ export function parseCommandLine(
     values[name] = o.parse(one, name);
   }
   return { values, positionals: parsed.positionals };
+}
+
+/** The first required option left out, in declaration order, as a usage error. */
+function refuseMissingRequired(
+  values: Readonly<Record<string, unknown>>,
+  options: Readonly<Record<string, Option<unknown>>>,
+): void {
+  for (const [name, o] of Object.entries(options)) {
+    if (o.required === undefined) continue;
+    const value = values[name];
+    if (value === undefined || (Array.isArray(value) && value.length === 0))
+      throw new UsageError(o.required === true ? `--${name} is required` : o.required);
+  }
 }
 
 function checkPositionals(spec: CommandSpec<Record<string, Option<unknown>>>, got: readonly string[]): void {

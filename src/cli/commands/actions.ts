@@ -1,8 +1,6 @@
-import { UsageError } from '../../core/errors.js';
 import { refuseUnwritableOutFile } from '../out-file.js';
 import { defineCommand, flag, list, text } from '../define-command.js';
 import { colourEnabled } from '../io.js';
-import { requiredValue } from '../option-checks.js';
 import { refuseWrongFilesOf } from '../wrong-file.js';
 import { composeActions } from '../../app/offline/compose-actions.js';
 import { renderActionsJson } from '../../reports/offline/actions-json.js';
@@ -27,9 +25,9 @@ Per model: field accuracy and rank, action accuracy, mean cost per item and rank
 false-inaction rate, costliest confusions, items and incomplete items (answered only
 partly: excluded). Both rankings are printed.`,
   options: {
-    dataset: text('FILE', 'dataset JSONL or Parquet with grouped cases (required)'),
-    spec: text('FILE', 'action spec JSON (required)'),
-    results: list('FILE', 'one or more results files (JSONL or Parquet), one model each (required)'),
+    dataset: text('FILE', 'dataset JSONL or Parquet with grouped cases', { required: true }),
+    spec: text('FILE', 'action spec JSON', { required: true }),
+    results: list('FILE', 'one or more results files (JSONL or Parquet), one model each', { required: true }),
     threshold: list('FIELD=P', 'yes iff P(yes) >= P for that yes_no field (default 0.5); repeatable', {
       example: 'urgent=0.5',
     }),
@@ -42,14 +40,11 @@ partly: excluded). Both rankings are printed.`,
       '                            data/inbox/results-actionwise-1.jsonl',
   ],
   async run({ values }, io) {
-    const datasetPath = requiredValue('dataset', values.dataset);
-    const specPath = requiredValue('spec', values.spec);
-    if (values.results.length === 0) throw new UsageError('--results is required');
     await refuseWrongFilesOf('actions', values, io.cwd);
     await refuseUnwritableOutFile('--html', values.html, io.cwd);
     const report = await composeActions({
-      datasetPath,
-      specPath,
+      datasetPath: values.dataset,
+      specPath: values.spec,
       resultsPaths: values.results,
       thresholds: values.threshold,
     });

@@ -9,7 +9,6 @@ import {
   type CompareSortMetric,
 } from '../../core/offline/model-ranking.js';
 import { defineCommand, flag, list, oneOf, text } from '../define-command.js';
-import { requiredValue } from '../option-checks.js';
 import { conventionsFromOptions, fileStatisticsOptions } from '../statistics-options.js';
 import { refuseWrongFilesOf } from '../wrong-file.js';
 import { compareResultsFiles } from '../../app/offline/score-files.js';
@@ -45,8 +44,10 @@ baseline), the difference in each metric with its paired 95% interval and a verd
 (better, worse, or within noise), and McNemar's exact test on accuracy; and a leaderboard
 ranked by accuracy, marking models whose interval overlaps the leader's as tied.`,
   options: {
-    dataset: text('FILE', 'dataset JSONL or Parquet (required)'),
-    results: list('FILE', 'results files (JSONL or Parquet); repeat the option or list several after it'),
+    dataset: text('FILE', 'dataset JSONL or Parquet', { required: true }),
+    results: list('FILE', 'results files (JSONL or Parquet); repeat the option or list several after it', {
+      required: '--results is required (one or more files)',
+    }),
     sort: {
       ...sortOption,
       parse: (raw, name) => {
@@ -67,13 +68,11 @@ ranked by accuracy, marking models whose interval overlaps the leader's as tied.
       '                            data/moderation/results-budget-1.jsonl',
   ],
   async run({ values }, io) {
-    const datasetPath = requiredValue('dataset', values.dataset);
-    if (values.results.length === 0) throw new UsageError('--results is required (one or more files)');
     const sort = values.sort ?? null;
     refuseRepeatedFiles(values.results, io.cwd);
     await refuseWrongFilesOf('compare', values, io.cwd);
     await refuseUnwritableOutFile('--html', values.html, io.cwd);
-    const compared = await compareResultsFiles(datasetPath, values.results, conventionsFromOptions(values));
+    const compared = await compareResultsFiles(values.dataset, values.results, conventionsFromOptions(values));
     for (const { model, files } of compared.sameModels)
       io.stderr.write(
         `decidekit compare: note: ${files.join(' and ')} ${files.length === 2 ? 'both' : 'all'} carry model ${JSON.stringify(model)}: each row names its file beside the model\n`,

@@ -2,7 +2,6 @@ import { UsageError } from '../../core/errors.js';
 import { refuseUnwritableOutFile } from '../out-file.js';
 import { decimal, defineCommand, flag, list, oneOf, text } from '../define-command.js';
 import { colourEnabled } from '../io.js';
-import { requiredValue } from '../option-checks.js';
 import { conventionsFromOptions, fileStatisticsOptions } from '../statistics-options.js';
 import { refuseWrongFilesOf } from '../wrong-file.js';
 import { scoreWithDuckDb } from '../../app/offline/score-with-duckdb.js';
@@ -31,8 +30,8 @@ calibrated model with the same confidences. Every report states its conventions
 larger than memory, JSONL (.gz) or Parquet: the same numbers and report, without intervals
 (as --no-ci) and with equal-width pooled ECE bins only. What it checks: docs/file-formats.md.`,
   options: {
-    dataset: text('FILE', 'dataset JSONL (one case a line) or Parquet (one a row) (required)'),
-    results: list('FILE', "one model's results, JSONL or Parquet (required)"),
+    dataset: text('FILE', 'dataset JSONL (one case a line) or Parquet (one a row)', { required: true }),
+    results: list('FILE', "one model's results, JSONL or Parquet", { required: true }),
     threshold: decimal('P', 'yes/no cases: predicted yes iff P(yes) >= P', { min: 0, max: 1, default: 0.5 }),
     ...fileStatisticsOptions,
     engine: oneOf('ENGINE', ['node', 'duckdb'], 'score in this process (node) or inside DuckDB (duckdb)', {
@@ -47,8 +46,7 @@ larger than memory, JSONL (.gz) or Parquet: the same numbers and report, without
     'decidekit score --engine duckdb --dataset cases.jsonl --results big-results.parquet',
   ],
   async run({ values }, io) {
-    const datasetPath = requiredValue('dataset', values.dataset);
-    if (values.results.length === 0) throw new UsageError('--results is required');
+    const datasetPath = values.dataset;
     if (values.results.length > 1)
       throw new UsageError(
         `score takes one --results file, got ${values.results.length} (use 'decidekit compare' for several)`,

@@ -1,4 +1,3 @@
-import { UsageError } from '../../core/errors.js';
 import {
   DEFAULT_DECISION_TABLE,
   parseTableName,
@@ -19,7 +18,9 @@ Run it where your decision logs live. Tested on DuckDB and PostgreSQL.
 Result: one row per scope (overall, then each model) with bin NULL carrying every metric,
 followed by one row per non-empty reliability bin (0-9) of that scope.`,
   options: {
-    dialect: oneOf('DIALECT', SQL_DIALECTS, 'SQL dialect: duckdb or postgres (required)'),
+    dialect: oneOf('DIALECT', SQL_DIALECTS, 'SQL dialect: duckdb or postgres', {
+      required: `--dialect is required: ${SQL_DIALECTS.join(' or ')}`,
+    }),
     table: text('NAME', 'the decision table: NAME or SCHEMA.NAME (quoted, so case matters)', {
       default: DEFAULT_DECISION_TABLE,
     }),
@@ -30,7 +31,6 @@ followed by one row per non-empty reliability bin (0-9) of that scope.`,
     'psql -f <(decidekit sql --dialect postgres --table analytics.decisions)',
   ],
   async run({ values }, io) {
-    if (values.dialect === undefined) throw new UsageError(`--dialect is required: ${SQL_DIALECTS.join(' or ')}`);
     io.stdout.write(renderScoringSql({ dialect: values.dialect, table: parseTableName(values.table) }));
     return 0;
   },

@@ -3,7 +3,6 @@ import { refuseUnwritableOutFile } from '../out-file.js';
 import { DEFAULT_FOLDS, DEFAULT_SEED, thresholdCurve, type TuneOptions } from '../../core/offline/threshold-tuning.js';
 import { decimal, defineCommand, flag, integer, text } from '../define-command.js';
 import { colourEnabled } from '../io.js';
-import { requiredValue } from '../option-checks.js';
 import { refuseWrongFilesOf } from '../wrong-file.js';
 import { tuneThreshold } from '../../app/offline/tune-threshold.js';
 import { renderTuneJson } from '../../reports/offline/tuning-json.js';
@@ -27,8 +26,8 @@ Rows: default (0.5), tuned (chosen on all data: optimistic) and cross-validated
 (stratified k-fold, k = min(K, yes cases, no cases); chosen on the training folds, scored on
 the held-out fold: the honest estimate). $/100 is 100 x mean cost per call.`,
   options: {
-    dataset: text('FILE', 'dataset JSONL or Parquet (required)'),
-    results: text('FILE', "one model's results, JSONL or Parquet (required)"),
+    dataset: text('FILE', 'dataset JSONL or Parquet', { required: true }),
+    results: text('FILE', "one model's results, JSONL or Parquet", { required: true }),
     'min-precision': decimal('P', 'precision floor in [0, 1]', { min: 0, max: 1, defaultText: '0' }),
     'min-recall': decimal('R', 'recall floor in [0, 1]', { min: 0, max: 1, defaultText: '0' }),
     folds: integer('K', 'folds wanted, an integer >= 2', { min: 2, defaultText: String(DEFAULT_FOLDS) }),
@@ -53,8 +52,8 @@ the held-out fold: the honest estimate). $/100 is 100 x mean cost per call.`,
       '               --min-precision 0.8 --min-recall 0.8',
   ],
   async run({ values: v }, io) {
-    const datasetPath = requiredValue('dataset', v.dataset);
-    const resultsPath = requiredValue('results', v.results);
+    const datasetPath = v.dataset;
+    const resultsPath = v.results;
     const costFp = v['cost-fp'];
     const costFn = v['cost-fn'];
     if ((costFp === undefined) !== (costFn === undefined))

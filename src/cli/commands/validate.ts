@@ -1,6 +1,5 @@
 import { defineCommand, flag, list, text } from '../define-command.js';
 import { colourEnabled } from '../io.js';
-import { requiredValue } from '../option-checks.js';
 import { refuseWrongFilesOf } from '../wrong-file.js';
 import { validateFiles } from '../../app/offline/validate-files.js';
 import { renderValidationJson, renderValidationText } from '../../reports/offline/score-text.js';
@@ -14,7 +13,7 @@ every problem is listed with its file, line, case and field (up to 50 a file, th
 counted). Results are checked against the dataset (unknown or duplicate case_id, one
 model a file, probabilities in [0, 1] summing to 1, picked among the options, ...).`,
   options: {
-    dataset: text('FILE', 'dataset JSONL or Parquet (required)'),
+    dataset: text('FILE', 'dataset JSONL or Parquet', { required: true }),
     results: list('FILE', 'results files (JSONL or Parquet); repeat the option or list several after it'),
     json: flag('one JSON document: {"ok", "files": [...]}'),
   },
@@ -24,9 +23,8 @@ model a file, probabilities in [0, 1] summing to 1, picked among the options, ..
       '                   --results data/moderation/results-loud-1.jsonl',
   ],
   async run({ values }, io) {
-    const datasetPath = requiredValue('dataset', values.dataset);
     await refuseWrongFilesOf('validate', values, io.cwd);
-    const checks = await validateFiles(datasetPath, values.results);
+    const checks = await validateFiles(values.dataset, values.results);
     io.stdout.write(
       values.json
         ? renderValidationJson(checks)
