@@ -229,17 +229,34 @@ function dist(answers: readonly string[], probabilities: readonly number[]): str
 
 /** The whole report as one self-contained HTML document. */
 export function renderBenchHtml(run: ReportedRun, options: BenchHtmlOptions = {}): string {
-  const s = run.summary;
   const digest = digestOf(run);
+  const name = describeRunName(run, digest.answeredModels);
+  const statistics = options.statistics ?? null;
+  const out = [
+    ...headerSection(run, digest, name, options.redactHost === true),
+    ...summarySection(run, statistics),
+    ...calibrationSection(run.summary, name),
+    ...breakdownSections(run.summary, digest),
+    ...confusionSection(digest),
+    ...latencySection(run.summary, digest),
+    ...disagreementsSection(run.summary, digest),
+    ...traceSection(run),
+    '</main>',
+  ];
+  return renderPage({ title: `Decision benchmark: ${name}`, body: out.join('\n') });
+}
+
+type RunDigest = ReturnType<typeof digestOf>;
+
+/** The title, the run's provenance, and the synthetic and filtered warnings. */
+function headerSection(run: ReportedRun, digest: RunDigest, name: string, redactHost: boolean): string[] {
   const c = run.config;
   const d = c.dataset;
-  const name = describeRunName(run, digest.answeredModels);
   const out: string[] = [];
-
   out.push(`<header><h1>Decision benchmark: ${escapeHtml(name)}</h1>`);
   out.push(
     `<p class="meta">Run <code>${escapeHtml(run.id)}</code> · ${escapeHtml(run.createdAt)} · decidekit ${escapeHtml(c.toolVersion)} · fingerprint <code>${escapeHtml(run.fingerprint)}</code><br>` +
-      `Answered by ${escapeHtml(describeServer(c, options.redactHost === true, undefined, digest.answeredModels))} · ${escapeHtml(describeSettings(c))} · duration ${escapeHtml(formatDuration(run.durationMs))}<br>` +
+      `Answered by ${escapeHtml(describeServer(c, redactHost, undefined, digest.answeredModels))} · ${escapeHtml(describeSettings(c))} · duration ${escapeHtml(formatDuration(run.durationMs))}<br>` +
       `Dataset ${d.url === null ? `<code>${escapeHtml(d.id)}</code>` : `<a href="${escapeHtml(d.url)}">${escapeHtml(d.id)}</a>`}, split <code>${escapeHtml(d.split)}</code>, revision ${d.revision === null ? 'n/a' : `<code>${escapeHtml(d.revision)}</code>`}, license ${escapeHtml(d.license)}. ${escapeHtml(d.attribution)}</p>`,
   );
   if (d.synthetic)
@@ -251,7 +268,13 @@ export function renderBenchHtml(run: ReportedRun, options: BenchHtmlOptions = {}
     out.push(`<p class="warn"><strong>Filtered run</strong> (${escapeHtml(filters)}): ${FILTERED_NOTE}.</p>`);
   out.push('</header><main>');
 
-  const st = options.statistics ?? null;
+  return out;
+}
+
+/** The headline cards, the requests and what the numbers mean, the intervals' conventions. */
+function summarySection(run: ReportedRun, st: RunStatistics | null): string[] {
+  const s = run.summary;
+  const out: string[] = [];
   out.push(renderCards(benchCards(run, st)));
   const kinds = describeErrorKinds(s.errorKinds);
   out.push(
@@ -261,7 +284,12 @@ export function renderBenchHtml(run: ReportedRun, options: BenchHtmlOptions = {}
   if (st !== null)
     out.push(`<p class="note">${escapeHtml(describeIntervals(st))} ${escapeHtml(describeRunConventions(st))}</p>`);
 
-  // Reliability.
+  return out;
+}
+
+/** The reliability diagram and its table. */
+function calibrationSection(s: ReportedRun['summary'], name: string): string[] {
+  const out: string[] = [];
   out.push('<h2 id="calibration">Calibration</h2>');
   if (s.reliability.length === 0) {
     out.push('<p>No answered decisions: nothing to calibrate.</p>');
@@ -296,7 +324,12 @@ export function renderBenchHtml(run: ReportedRun, options: BenchHtmlOptions = {}
     );
   }
 
-  // Breakdowns.
+  return out;
+}
+
+/** Accuracy by question type, workflow and question (with each question's majority rate). */
+function breakdownSections(s: ReportedRun['summary'], digest: RunDigest): string[] {
+  const out: string[] = [];
   const majority = digest.majority;
   out.push(
     groupSection(
@@ -312,7 +345,12 @@ export function renderBenchHtml(run: ReportedRun, options: BenchHtmlOptions = {}
     groupSection('by-question', 'Accuracy by question', 'workflow/question', Object.entries(s.byQuestion), majority),
   );
 
-  // Confusion matrices.
+  return out;
+}
+
+/** One confusion matrix per choice and score question. */
+function confusionSection(digest: RunDigest): string[] {
+  const out: string[] = [];
   out.push('<h2 id="confusion">Confusion matrices</h2>');
   const matrices = digest.confusion;
   if (matrices.length === 0) out.push('<p>No answered choice or score decisions.</p>');
@@ -334,7 +372,12 @@ export function renderBenchHtml(run: ReportedRun, options: BenchHtmlOptions = {}
     );
   }
 
-  // Latency.
+  return out;
+}
+
+/** The latency histogram with p50 and p95, and its table. */
+function latencySection(s: ReportedRun['summary'], digest: RunDigest): string[] {
+  const out: string[] = [];
   out.push('<h2 id="latency">Latency</h2>');
   const latencies = digest.latenciesMs;
   if (latencies.length === 0) {
@@ -381,7 +424,12 @@ export function renderBenchHtml(run: ReportedRun, options: BenchHtmlOptions = {}
     );
   }
 
-  // Disagreements.
+  return out;
+}
+
+/** The most confident wrong answers. */
+function disagreementsSection(s: ReportedRun['summary'], digest: RunDigest): string[] {
+  const out: string[] = [];
   out.push('<h2 id="disagreements">Most confident disagreements</h2>');
   const wrong = digest.disagreements;
   if (wrong.length === 0) {
@@ -425,99 +473,110 @@ export function renderBenchHtml(run: ReportedRun, options: BenchHtmlOptions = {}
       );
   }
 
-  // Trace.
+  return out;
+}
+
+/** Every decision (up to HTML_TRACE_DECISIONS, whole cases) with filters. */
+function traceSection(run: ReportedRun): string[] {
+  const s = run.summary;
+  const out: string[] = [];
   out.push('<h2 id="trace-section">Trace</h2>');
   if (run.cases.length === 0) {
     out.push('<p>No cases were sent.</p>');
-  } else {
-    const questions = Object.keys(s.byQuestion);
-    const workflows = Object.keys(s.byWorkflow);
-    out.push(
-      `<div class="filters" id="trace-filters" hidden>` +
-        `<label><input type="checkbox" id="f-wrong"> wrong only</label>` +
-        `<label><input type="checkbox" id="f-confident"> confident and wrong (≥ ${formatPercent(CONFIDENT_THRESHOLD, 0)})</label>` +
-        `<label>question <select id="f-question"><option value="">all</option>${questions.map((q) => `<option>${escapeHtml(q)}</option>`).join('')}</select></label>` +
-        `<label>workflow <select id="f-workflow"><option value="">all</option>${workflows.map((w) => `<option>${escapeHtml(w)}</option>`).join('')}</select></label>` +
-        `<span id="trace-count" class="muted" aria-live="polite"></span></div>`,
-    );
-    const rows: Cell[][] = [];
-    const attributes: string[] = [];
-    let casesShown = 0;
-    for (const k of run.cases) {
-      // A page of every decision of a huge run would be too big for a browser to sort.
-      if (rows.length >= HTML_TRACE_DECISIONS) break;
-      casesShown++;
-      for (const dec of k.decisions) {
-        const o = dec.outcome;
-        const q = `${k.workflow}/${dec.questionId}`;
-        const gold = dist(dec.answers, dec.gold.probabilities);
-        switch (o.status) {
-          case 'answered': {
-            const confidentWrong = !o.correct && o.confidence >= CONFIDENT_THRESHOLD;
-            attributes.push(
-              ` data-q="${escapeHtml(q)}" data-ok="${o.correct ? 1 : 0}"${confidentWrong ? ' data-cw' : ''}`,
-            );
-            rows.push([
-              k.caseId,
-              dec.questionId,
-              o.correct ? { text: '✓', className: 'ok' } : { text: '✗', className: 'bad' },
-              o.predicted,
-              dec.gold.label,
-              formatNumber(o.confidence),
-              formatNumber(o.kl),
-              formatNumber(o.brier),
-              dist(dec.answers, o.probabilities),
-              gold,
-            ]);
-            break;
-          }
-          case 'failed':
-            attributes.push(` data-q="${escapeHtml(q)}" data-ok="f"`);
-            rows.push([
-              k.caseId,
-              dec.questionId,
-              { text: '–', className: 'bad' },
-              `error: ${o.failure.kind}`,
-              dec.gold.label,
-              'n/a',
-              'n/a',
-              'n/a',
-              '',
-              gold,
-            ]);
-            break;
-          default:
-            assertNever(o);
+    return out;
+  }
+  const questions = Object.keys(s.byQuestion);
+  const workflows = Object.keys(s.byWorkflow);
+  out.push(
+    `<div class="filters" id="trace-filters" hidden>` +
+      `<label><input type="checkbox" id="f-wrong"> wrong only</label>` +
+      `<label><input type="checkbox" id="f-confident"> confident and wrong (≥ ${formatPercent(CONFIDENT_THRESHOLD, 0)})</label>` +
+      `<label>question <select id="f-question"><option value="">all</option>${questions.map((q) => `<option>${escapeHtml(q)}</option>`).join('')}</select></label>` +
+      `<label>workflow <select id="f-workflow"><option value="">all</option>${workflows.map((w) => `<option>${escapeHtml(w)}</option>`).join('')}</select></label>` +
+      `<span id="trace-count" class="muted" aria-live="polite"></span></div>`,
+  );
+  const { rows, attributes, casesShown } = traceRows(run.cases);
+  out.push(
+    casesShown < run.cases.length
+      ? `<p class="note">The decisions of the first ${formatCount(casesShown)} of ${formatCount(run.cases.length)} cases (${formatCount(rows.length)} of ${formatCount(s.total)} decisions) with the predicted and gold distributions; every decision is in the run's JSON and Markdown reports and in <code>decidekit runs export</code>. Failed decisions (–) count as wrong. Click a header to sort.</p>`
+      : `<p class="note">Every decision (${formatCount(s.total)} in ${formatCount(run.cases.length)} cases) with the predicted and gold distributions; failed decisions (–) count as wrong. Click a header to sort.</p>`,
+  );
+  out.push(
+    renderTable({
+      id: 'trace',
+      sortable: true,
+      headers: [
+        'case',
+        'question',
+        '',
+        'predicted',
+        'gold',
+        'confidence',
+        'KL',
+        'Brier',
+        'predicted distribution',
+        'gold distribution',
+      ],
+      rows,
+      rowAttributes: attributes,
+      scroll: true,
+    }),
+  );
+  return out;
+}
+
+/** The trace's rows and their filter attributes, whole cases until HTML_TRACE_DECISIONS is reached. */
+function traceRows(cases: ReportedRun['cases']): { rows: Cell[][]; attributes: string[]; casesShown: number } {
+  const rows: Cell[][] = [];
+  const attributes: string[] = [];
+  let casesShown = 0;
+  for (const k of cases) {
+    // A page of every decision of a huge run would be too big for a browser to sort.
+    if (rows.length >= HTML_TRACE_DECISIONS) break;
+    casesShown++;
+    for (const dec of k.decisions) {
+      const o = dec.outcome;
+      const q = `${k.workflow}/${dec.questionId}`;
+      const gold = dist(dec.answers, dec.gold.probabilities);
+      switch (o.status) {
+        case 'answered': {
+          const confidentWrong = !o.correct && o.confidence >= CONFIDENT_THRESHOLD;
+          attributes.push(
+            ` data-q="${escapeHtml(q)}" data-ok="${o.correct ? 1 : 0}"${confidentWrong ? ' data-cw' : ''}`,
+          );
+          rows.push([
+            k.caseId,
+            dec.questionId,
+            o.correct ? { text: '✓', className: 'ok' } : { text: '✗', className: 'bad' },
+            o.predicted,
+            dec.gold.label,
+            formatNumber(o.confidence),
+            formatNumber(o.kl),
+            formatNumber(o.brier),
+            dist(dec.answers, o.probabilities),
+            gold,
+          ]);
+          break;
         }
+        case 'failed':
+          attributes.push(` data-q="${escapeHtml(q)}" data-ok="f"`);
+          rows.push([
+            k.caseId,
+            dec.questionId,
+            { text: '–', className: 'bad' },
+            `error: ${o.failure.kind}`,
+            dec.gold.label,
+            'n/a',
+            'n/a',
+            'n/a',
+            '',
+            gold,
+          ]);
+          break;
+        default:
+          assertNever(o);
       }
     }
-    out.push(
-      casesShown < run.cases.length
-        ? `<p class="note">The decisions of the first ${formatCount(casesShown)} of ${formatCount(run.cases.length)} cases (${formatCount(rows.length)} of ${formatCount(s.total)} decisions) with the predicted and gold distributions; every decision is in the run's JSON and Markdown reports and in <code>decidekit runs export</code>. Failed decisions (–) count as wrong. Click a header to sort.</p>`
-        : `<p class="note">Every decision (${formatCount(s.total)} in ${formatCount(run.cases.length)} cases) with the predicted and gold distributions; failed decisions (–) count as wrong. Click a header to sort.</p>`,
-    );
-    out.push(
-      renderTable({
-        id: 'trace',
-        sortable: true,
-        headers: [
-          'case',
-          'question',
-          '',
-          'predicted',
-          'gold',
-          'confidence',
-          'KL',
-          'Brier',
-          'predicted distribution',
-          'gold distribution',
-        ],
-        rows,
-        rowAttributes: attributes,
-        scroll: true,
-      }),
-    );
   }
-  out.push('</main>');
-  return renderPage({ title: `Decision benchmark: ${name}`, body: out.join('\n') });
+  return { rows, attributes, casesShown };
 }
