@@ -62,7 +62,7 @@ export {
   type Verdict,
 } from './core/stats/bootstrap.js';
 export { mcnemarExact, type McNemarResult } from './core/stats/mcnemar.js';
-export { eceNoiseFloor, eceWithinNoise, type EceNoiseFloor } from './core/stats/noise-floor.js';
+export { eceNoiseFloor, eceWithinNoise, type EceNoise, type EceNoiseFloor } from './core/stats/noise-floor.js';
 export { percentile, summarizeLatency, type LatencySummary } from './core/percentile.js';
 export { rate, type Rating } from './core/bench/rating.js';
 export { ExactSum, exactSum, exactMean } from './core/exact-sum.js';
@@ -99,12 +99,7 @@ export type { BenchRun, RunConfig } from './core/bench/run.js';
 export type { DatasetInfo } from './core/typed-decisions/dataset-info.js';
 export type { EndpointIdentity } from './core/endpoint-identity.js';
 export { compareRuns, type RunComparison } from './core/bench/run-diff.js';
-export {
-  caseSampleOfRun,
-  statisticsOfRun,
-  type EceNoiseFloor as RunEceNoiseFloor,
-  type RunStatistics,
-} from './core/bench/run-statistics.js';
+export { caseSampleOfRun, statisticsOfRun, type RunStatistics } from './core/bench/run-statistics.js';
 export { isSameWork, workDifferences } from './core/bench/run-work.js';
 export { rankRuns, type LeaderboardRow } from './core/bench/leaderboard.js';
 export { gateRuns, type GateResult } from './core/bench/run-gate.js';

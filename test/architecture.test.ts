@@ -82,6 +82,19 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('takes no type from a renderer into a use case: result types live below both', () => {
+    const offenders: string[] = [];
+    for (const file of files.filter((f) => layerOf(f) === 'app')) {
+      for (const m of readFileSync(file, 'utf8').matchAll(
+        /import\s+(type\s[^'"]*|\{[^}]*\btype\s[^}]*\})\s*from\s+['"]([^'"]+)['"]/g,
+      )) {
+        const target = relative(SRC, join(file, '..', m[2]!)).split('/')[0];
+        if (target === 'reports') offenders.push(`${relative(SRC, file)} takes a type from ${m[2]}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
   it('keeps process, console and environment reads in the cli', () => {
     const offenders: string[] = [];
     for (const file of files.filter((f) => layerOf(f) !== 'cli' && layerOf(f) !== 'index')) {

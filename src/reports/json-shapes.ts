@@ -20,7 +20,7 @@ import {
 import type { ReliabilityBin } from '../core/calibration.js';
 import type { LatencySummary } from '../core/percentile.js';
 import type { Interval } from '../core/stats/bootstrap.js';
-import type { EceNoiseFloor } from '../core/stats/noise-floor.js';
+import type { EceNoise } from '../core/stats/noise-floor.js';
 import { QUESTION_TYPES } from '../core/question.js';
 import { FAILURE_KINDS } from '../core/typed-decisions/case-result.js';
 import type { RunHeadline, StoredRunHead } from '../store/run-store.js';
@@ -250,7 +250,7 @@ export function intervalJson(i: Interval | null | undefined): [number, number] |
 }
 
 /** The ECE noise floor (`ece_noise_floor`), null when absent. */
-export function noiseFloorJson(f: (EceNoiseFloor & { readonly withinNoise: boolean }) | null | undefined) {
+export function noiseFloorJson(f: EceNoise | null | undefined) {
   return f === null || f === undefined
     ? null
     : { mean: f.mean, p95: f.p95, simulations: f.simulations, within_noise: f.withinNoise };

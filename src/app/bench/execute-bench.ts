@@ -36,6 +36,7 @@ import { summarizeOptionsOf, summarizeRun } from '../../store/run-summary.js';
 import { analyzeRun } from './run-analysis.js';
 import type { ConventionChoice } from '../../core/bench/run-conventions.js';
 import type { RunStatistics } from '../../core/bench/run-statistics.js';
+import type { FinishedBench } from '../../core/bench/finished-bench.js';
 import { StoreWriteError } from '../../store/store-errors.js';
 import { renderBenchHtml } from '../../reports/bench/bench-html.js';
 import { renderBenchJsonChunks } from '../../reports/bench/bench-json.js';
@@ -44,7 +45,7 @@ import { CaseSpool } from './case-spool.js';
 import { settleRun, type Settlement } from './settle-run.js';
 import { fileErrorWords } from '../../core/file-error-words.js';
 import { writeTextPieces } from '../write-text-file.js';
-import type { BenchStartLine } from '../../reports/bench/bench-messages.js';
+import type { BenchStart } from '../../core/bench/bench-start.js';
 import {
   planBench,
   runConfigOf,
@@ -98,26 +99,14 @@ export interface ExecuteBenchOptions {
   readonly claimOwner?: RunClaimOwner;
 }
 
-export type BenchStart = BenchStartLine;
+export type { BenchStart };
 
 export type BenchOutcome =
-  | {
+  | (FinishedBench & {
       readonly kind: 'finished';
-      /** Its cases are read from the store (or a temp file) when iterated: never all in memory. */
-      readonly run: ReportedRun;
-      /** Intervals, ECE noise floor and conventions of `run` (under the chosen conventions). */
-      readonly statistics: RunStatistics;
-      readonly interrupted: boolean;
-      /** True when the run is in the store. */
-      readonly saved: boolean;
-      readonly casesTotal: number;
-      /** The `--out` files written. */
-      readonly written: readonly string[];
-      /** Why the `--out` files could not be written (the run itself is finished and saved). */
-      readonly writeError: string | null;
       /** Releases what holds the cases (a temp file without a store); call when done with `run`. */
       readonly dispose: () => void;
-    }
+    })
   | {
       /**
        * Nothing more was sent: the server does not serve decision models (404/405/501), the

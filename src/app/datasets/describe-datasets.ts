@@ -3,17 +3,18 @@
  * the bundled sample, the cached Typed Decisions copy and user files. Without explicit
  * targets, a Typed Decisions copy that was never fetched is information, not a failure.
  */
-import type { DatasetInfo } from '../../core/typed-decisions/dataset-info.js';
 import { DecidekitError, InvalidInputError, formatProblem } from '../../core/errors.js';
 import {
   loadBenchDataset,
   summarizeCases,
   verifyBenchDataset,
-  type CaseSummary,
-  type DatasetManifest,
   type DatasetSource,
-  type VerifiedDataset,
 } from '../../datasets/typed-decisions/index.js';
+import type {
+  DatasetDescription,
+  DatasetNotFetched,
+  DatasetVerification,
+} from '../../datasets/typed-decisions/dataset-description.js';
 
 /** What the user named: `sample`, `typed-decisions` or a path, resolved to a source. */
 export interface DatasetTarget {
@@ -21,20 +22,12 @@ export interface DatasetTarget {
   readonly source: DatasetSource;
 }
 
-export interface DescribedDataset {
-  readonly target: string;
-  readonly info: DatasetInfo;
-  readonly location: string;
-  readonly manifest: DatasetManifest | null;
-  readonly summary: CaseSummary;
-}
-
 export async function describeDatasets(
   targets: readonly DatasetTarget[],
   options: { readonly explicit: boolean; readonly split?: string },
-): Promise<{ described: DescribedDataset[]; notFetched: { target: string; message: string }[] }> {
-  const described: DescribedDataset[] = [];
-  const notFetched: { target: string; message: string }[] = [];
+): Promise<{ described: DatasetDescription[]; notFetched: DatasetNotFetched[] }> {
+  const described: DatasetDescription[] = [];
+  const notFetched: DatasetNotFetched[] = [];
   for (const { target, source } of targets) {
     try {
       const d = await loadBenchDataset(source, options.split === undefined ? {} : { split: options.split });
@@ -53,16 +46,6 @@ export async function describeDatasets(
   }
   return { described, notFetched };
 }
-
-export type DatasetVerification =
-  | { readonly target: string; readonly ok: true; readonly verified: VerifiedDataset }
-  | {
-      readonly target: string;
-      readonly ok: false;
-      readonly skipped: boolean;
-      readonly error: string;
-      readonly problems: string[];
-    };
 
 /** Verifies every target; a failure is a result, not an exception. */
 export async function verifyDatasets(

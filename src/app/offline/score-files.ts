@@ -22,7 +22,7 @@ import type { CaseSample } from '../../core/stats/case-sample.js';
 import { ProblemList } from '../../core/problem-list.js';
 import { caseTableOf, loadOfflineDataset, type OfflineDataset } from '../../datasets/offline/dataset.js';
 import { prefetchResults, scoreResults, type PrefetchedResults } from '../../datasets/offline/results.js';
-import type { ComparedModels, ScoredModel } from '../../reports/offline/score-json.js';
+import type { ComparedModels, ScoredModel } from '../../core/offline/scored-files.js';
 
 export interface ScoreFilesOptions {
   /** yes/no cases: predicted yes iff P(yes) >= threshold (default 0.5). */

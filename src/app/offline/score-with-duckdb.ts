@@ -33,7 +33,7 @@ import { DEFAULT_YES_NO_THRESHOLD } from '../../core/offline/prediction.js';
 import { DEFAULT_CONVENTIONS, type Conventions } from '../../core/stats/conventions.js';
 import { offlineSummaryOf } from '../../core/offline/summary.js';
 import { DEFAULT_PROBLEM_CAP, ProblemList } from '../../core/problem-list.js';
-import type { ScoredModel } from '../../reports/offline/score-json.js';
+import type { ScoredModel } from '../../core/offline/scored-files.js';
 import { startsWithParquetMagic } from '../../datasets/parquet-rows.js';
 import { fileErrorWords } from '../../core/file-error-words.js';
 

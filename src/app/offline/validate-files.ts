@@ -6,7 +6,7 @@
 import { DecidekitError, InvalidInputError } from '../../core/errors.js';
 import { caseTableOf, loadOfflineDataset, type OfflineDataset } from '../../datasets/offline/dataset.js';
 import { readResults } from '../../datasets/offline/results.js';
-import type { FileCheck } from '../../reports/offline/score-text.js';
+import type { FileCheck } from '../../core/offline/scored-files.js';
 
 /** One check per file: the dataset first, then each results file in the order given. */
 export async function validateFiles(datasetPath: string, resultsPaths: readonly string[]): Promise<FileCheck[]> {

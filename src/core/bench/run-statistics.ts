@@ -10,7 +10,7 @@ import { caseFactsOf, type CaseFacts } from './case-facts.js';
 import { bootstrapIntervals, type Interval, type StatMetric } from '../stats/bootstrap.js';
 import { CaseSampleBuilder, type CaseSample } from '../stats/case-sample.js';
 import { calibrationOptionsOf, type Conventions } from '../stats/conventions.js';
-import { eceNoiseFloor, eceWithinNoise } from '../stats/noise-floor.js';
+import { eceNoiseFloor, eceWithinNoise, type EceNoise } from '../stats/noise-floor.js';
 
 export { STAT_METRICS as HEADLINE_METRICS, type Interval } from '../stats/bootstrap.js';
 export type HeadlineMetric = StatMetric;
@@ -24,15 +24,6 @@ export const METRIC_JSON_NAMES: Readonly<Record<HeadlineMetric, string>> = {
   ece: 'ece',
 };
 
-/** The ECE of a perfectly calibrated model with the run's confidences (outcomes ~ Bernoulli(confidence)). */
-export interface EceNoiseFloor {
-  readonly mean: number;
-  readonly p95: number;
-  readonly simulations: number;
-  /** The measured ECE is at or below the 95th percentile: indistinguishable from perfect calibration. */
-  readonly withinNoise: boolean;
-}
-
 export interface RunStatistics {
   readonly conventions: Conventions;
   /** False for a run stored before conventions were recorded: read with the defaults. */
@@ -44,7 +35,8 @@ export interface RunStatistics {
   /** Null when intervals were turned off (`--no-ci`); an entry is null when its metric is absent. */
   readonly intervals: Readonly<Record<HeadlineMetric, Interval | null>> | null;
   /** Null when intervals were turned off or nothing was answered. */
-  readonly eceNoise: EceNoiseFloor | null;
+  /** The ECE of a perfectly calibrated model with the run's confidences (outcomes ~ Bernoulli(confidence)). */
+  readonly eceNoise: EceNoise | null;
 }
 
 /**

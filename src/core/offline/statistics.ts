@@ -8,7 +8,7 @@ import { bootstrapIntervals, pairedBootstrap } from '../stats/bootstrap.js';
 import type { Interval, PairedComparison } from '../stats/bootstrap.js';
 import { calibrationOptionsOf, type Conventions } from '../stats/conventions.js';
 import { mcnemarExact, type McNemarResult } from '../stats/mcnemar.js';
-import { eceNoiseFloor, eceWithinNoise, type EceNoiseFloor } from '../stats/noise-floor.js';
+import { eceNoiseFloor, eceWithinNoise, type EceNoise } from '../stats/noise-floor.js';
 import type { CaseSample } from '../stats/case-sample.js';
 import type { OfflineCaseRecord } from './case-record.js';
 import type { OfflineSummary } from './summary.js';
@@ -20,7 +20,7 @@ export const OFFLINE_INTERVAL_METRICS: readonly OfflineIntervalMetric[] = ['accu
 export interface OfflineIntervals {
   readonly intervals: Readonly<Record<OfflineIntervalMetric, Interval | null>>;
   /** Null without yes_no or choice results. */
-  readonly noiseFloor: (EceNoiseFloor & { readonly withinNoise: boolean }) | null;
+  readonly noiseFloor: EceNoise | null;
   /** Resampling units (cases, or blocks of cases above 10,000). */
   readonly units: number;
 }

@@ -23,6 +23,12 @@ export interface EceNoiseFloor {
   readonly simulations: number;
 }
 
+/** The noise floor of a measured ECE, and where the ECE lies against it (runs and offline scores alike). */
+export interface EceNoise extends EceNoiseFloor {
+  /** The measured ECE is at or below the 95th percentile: indistinguishable from perfect calibration. */
+  readonly withinNoise: boolean;
+}
+
 /**
  * 2,000: on few decisions ECE takes few values and the 95th percentile sits on one of them;
  * with 500 simulations the estimate of that percentile fell on the neighbouring value for

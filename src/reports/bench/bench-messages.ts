@@ -1,18 +1,9 @@
 /** The short lines `bench` prints around its report (on stderr): what it starts, how it ends. */
 import { plural } from '../format.js';
 import { shellWord } from '../../core/shell-word.js';
+import type { BenchStart } from '../../core/bench/bench-start.js';
 
-export interface BenchStartLine {
-  readonly toSend: number;
-  readonly total: number;
-  readonly datasetName: string;
-  /** Where the requests go, for people. */
-  readonly target: string;
-  readonly resumingRunId: string | null;
-  readonly filtered: boolean;
-}
-
-export function renderBenchStart(s: BenchStartLine): string {
+export function renderBenchStart(s: BenchStart): string {
   return (
     `decidekit bench: ${s.toSend} of ${s.total} cases (${s.datasetName}) against ${s.target}` +
     (s.resumingRunId ? `, resuming run ${s.resumingRunId}` : '') +

@@ -1,21 +1,8 @@
 /** Everything `bench` prints once a run has finished: the report and the lines around it. */
-import type { ReportedRun } from '../../core/bench/run.js';
-import type { RunStatistics } from '../../core/bench/run-statistics.js';
+import type { FinishedBench } from '../../core/bench/finished-bench.js';
 import { renderBenchJsonChunks } from './bench-json.js';
 import { renderBenchEnding } from './bench-messages.js';
 import { renderBenchTerminal } from './bench-terminal.js';
-
-/** A finished run as the bench use case hands it over. */
-export interface FinishedBench {
-  readonly run: ReportedRun;
-  readonly statistics: RunStatistics;
-  readonly saved: boolean;
-  readonly interrupted: boolean;
-  readonly casesTotal: number;
-  /** The `--out` files written. */
-  readonly written: readonly string[];
-  readonly writeError: string | null;
-}
 
 export interface FinishedBenchOptions {
   readonly json: boolean;

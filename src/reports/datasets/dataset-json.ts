@@ -1,10 +1,12 @@
 /** `dataset fetch|info|verify --json`: one document each, snake_case keys as in `manifest.json`. */
-import type { DatasetInfo } from '../../core/typed-decisions/dataset-info.js';
-import type { CaseSummary } from '../../datasets/typed-decisions/case-summary.js';
 import type { FetchTypedDecisionsResult } from '../../datasets/typed-decisions/fetch-typed-decisions.js';
-import type { VerifiedDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';
 import type { DatasetManifest } from '../../datasets/typed-decisions/manifest.js';
 import { datasetJson, sortedRecordJson } from '../json-shapes.js';
+import type {
+  DatasetDescription,
+  DatasetNotFetched,
+  DatasetVerification,
+} from '../../datasets/typed-decisions/dataset-description.js';
 
 function sourceJson(m: DatasetManifest | null) {
   const s = m?.source ?? null;
@@ -29,18 +31,9 @@ export function renderFetchJson(r: FetchTypedDecisionsResult): string {
   })}\n`;
 }
 
-/** What `dataset info` describes of one dataset. */
-export interface DatasetDescription {
-  readonly target: string;
-  readonly info: DatasetInfo;
-  readonly location: string;
-  readonly manifest: DatasetManifest | null;
-  readonly summary: CaseSummary;
-}
-
 export function renderDatasetInfoJson(
   described: readonly DatasetDescription[],
-  notFetched: readonly { readonly target: string; readonly message: string }[],
+  notFetched: readonly DatasetNotFetched[],
 ): string {
   return `${JSON.stringify({
     datasets: described.map((e) => ({
@@ -61,18 +54,7 @@ export function renderDatasetInfoJson(
   })}\n`;
 }
 
-/** One target's verification: the copy verified, or why not (`skipped`: not fetched). */
-export type DatasetVerificationResult =
-  | { readonly target: string; readonly ok: true; readonly verified: VerifiedDataset }
-  | {
-      readonly target: string;
-      readonly ok: false;
-      readonly skipped: boolean;
-      readonly error: string;
-      readonly problems: readonly string[];
-    };
-
-export function renderVerifyJson(results: readonly DatasetVerificationResult[]): string {
+export function renderVerifyJson(results: readonly DatasetVerification[]): string {
   return `${JSON.stringify({
     ok: !results.some((r) => !r.ok && !r.skipped),
     results: results.map((r) =>

@@ -1,6 +1,10 @@
 /** `dataset fetch|info|verify` for the terminal: the text twins of `dataset-json.ts`. */
 import type { FetchTypedDecisionsResult } from '../../datasets/typed-decisions/fetch-typed-decisions.js';
-import type { DatasetDescription, DatasetVerificationResult } from './dataset-json.js';
+import type {
+  DatasetDescription,
+  DatasetNotFetched,
+  DatasetVerification,
+} from '../../datasets/typed-decisions/dataset-description.js';
 
 export function renderFetchText(r: FetchTypedDecisionsResult): string {
   const source = r.manifest.source;
@@ -52,14 +56,14 @@ function describedText(e: DatasetDescription): string {
 
 export function renderDatasetInfoText(
   described: readonly DatasetDescription[],
-  notFetched: readonly { readonly target: string; readonly message: string }[],
+  notFetched: readonly DatasetNotFetched[],
 ): string {
   return [...described.map(describedText), ...notFetched.map((m) => `${m.target}: not fetched. ${m.message}\n`)].join(
     '\n',
   );
 }
 
-export function renderVerifyText(results: readonly DatasetVerificationResult[]): string {
+export function renderVerifyText(results: readonly DatasetVerification[]): string {
   const lines: string[] = [];
   for (const r of results) {
     if (r.ok) {

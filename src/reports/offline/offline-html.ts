@@ -10,7 +10,8 @@ import { formatCount, formatMs, formatNumber, formatPercent, formatUsd } from '.
 import type { ActionsReport } from './actions-json.js';
 import { describeConventions } from '../../core/stats/conventions.js';
 import type { Interval } from '../../core/stats/bootstrap.js';
-import { conventionNotes, effectiveConventions, type ComparedModels, type ScoredModel } from './score-json.js';
+import { conventionNotes, effectiveConventions } from './score-json.js';
+import type { ComparedModels, ScoredModel } from '../../core/offline/scored-files.js';
 import { decidedCases, formatInterval, formatP, formatSignedInterval } from './score-text.js';
 import type { TunedModel } from './tuning-json.js';
 import { escapeHtml } from '../html/html-escape.js';

@@ -2,13 +2,11 @@
  * The `--json` shape of offline summaries: stable snake_case keys (as in the file formats),
  * unrounded numbers, null for absent metrics.
  */
-import type { OfflineIntervals } from '../../core/offline/statistics.js';
 import { decidedCases, offlineNullReasons, type OfflineSummary } from '../../core/offline/summary.js';
 import type { MetricComparison } from '../../core/stats/bootstrap.js';
 import { intervalJson, noiseFloorJson, nullReasonsJson } from '../json-shapes.js';
 import { conventionsJson, DEFAULT_CONVENTIONS, type Conventions } from '../../core/stats/conventions.js';
-import type { OfflinePairing } from '../../core/offline/statistics.js';
-import type { RankedRow } from '../../core/stats/accuracy-ranking.js';
+import type { ComparedModels, ScoredModel } from '../../core/offline/scored-files.js';
 
 export interface OfflineSummaryJson {
   readonly accuracy: number | null;
@@ -81,21 +79,6 @@ export function offlineSummaryJson(s: OfflineSummary): OfflineSummaryJson {
       gap: b.gap,
     })),
   };
-}
-
-/** One scored model: which files, which model, every number. */
-export interface ScoredModel {
-  readonly datasetPath: string;
-  readonly resultsPath: string;
-  /** Null when the results file has no results. */
-  readonly model: string | null;
-  readonly summary: OfflineSummary;
-  /** The conventions the numbers used; DEFAULT_CONVENTIONS when absent. */
-  readonly conventions?: Conventions;
-  /** Intervals and the ECE noise floor; null or absent when intervals are off. */
-  readonly stats?: OfflineIntervals | null;
-  /** ECE averaged per question with no question holding two decisions (perQuestionEceDegenerate). */
-  readonly perQuestionDegenerate?: boolean;
 }
 
 /** The warning when per-question ECE is degenerate: shown once on stderr and beside the conventions. */
@@ -172,17 +155,6 @@ function statsNullReasons(m: ScoredModel, summaryReasons: Readonly<Record<string
 export function renderScoreJson(m: ScoredModel): string {
   const { model, results, ...rest } = modelJson(m);
   return `${JSON.stringify({ model, dataset: m.datasetPath, results, ...rest }, null, 2)}\n`;
-}
-
-/** Several models scored on one dataset: what `compare` shows. */
-export interface ComparedModels {
-  readonly datasetPath: string;
-  /** In the order given; the first is the baseline of the pairings. */
-  readonly scored: readonly ScoredModel[];
-  /** Model `index` against the baseline: differences are model - baseline. Empty with intervals off. */
-  readonly pairings: readonly { readonly index: number; readonly pairing: OfflinePairing }[];
-  /** Ranked by accuracy; ties with the leader marked when intervals are on. */
-  readonly leaderboard: readonly RankedRow<ScoredModel>[];
 }
 
 function differenceJson(d: MetricComparison) {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { OfflineCase, OfflineResult } from '../../core/offline/case.js';
 import { createOfflineAccumulator, summarizeOffline } from '../../core/offline/summary.js';
 import { formatMs, formatUsd } from '../format.js';
-import { renderScoreJson, type ScoredModel } from './score-json.js';
+import { renderScoreJson } from './score-json.js';
+import type { ScoredModel } from '../../core/offline/scored-files.js';
 import { renderCompareMarkdown, renderCompareNotes, renderScoreText, renderValidationText } from './score-text.js';
 
 const yn: OfflineCase = { id: 'y', kind: 'yes_no', correct: true };

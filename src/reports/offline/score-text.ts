@@ -1,5 +1,4 @@
 /** Text and Markdown renderers of `score`, `compare` and `validate`. Pure: they return strings. */
-import type { InputProblem } from '../../core/errors.js';
 import { formatProblem } from '../../core/errors.js';
 import {
   decidedCases as decidedCount,
@@ -9,7 +8,8 @@ import {
 } from '../../core/offline/summary.js';
 import type { Interval } from '../../core/stats/bootstrap.js';
 import { describeConventions } from '../../core/stats/conventions.js';
-import { conventionNotes, effectiveConventions, type ComparedModels, type ScoredModel } from './score-json.js';
+import { conventionNotes, effectiveConventions } from './score-json.js';
+import type { ComparedModels, FileCheck, ScoredModel } from '../../core/offline/scored-files.js';
 import {
   NOT_AVAILABLE,
   alignColumns,
@@ -347,32 +347,6 @@ export function formatP(p: number): string {
   if (p === 0) return '< 1e-300';
   return p >= 0.001 ? p.toFixed(3) : p.toExponential(2);
 }
-
-/** What `validate` found in one file. */
-export type FileCheck =
-  | {
-      readonly role: 'dataset';
-      readonly path: string;
-      readonly ok: true;
-      readonly cases: number;
-      readonly byKind: { readonly yesNo: number; readonly choice: number; readonly score: number };
-    }
-  | {
-      readonly role: 'results';
-      readonly path: string;
-      readonly ok: true;
-      readonly model: string | null;
-      readonly lines: number;
-      readonly missing: number;
-    }
-  | {
-      readonly role: 'dataset' | 'results';
-      readonly path: string;
-      readonly ok: false;
-      readonly problems: readonly InputProblem[];
-      readonly omitted: number;
-    }
-  | { readonly role: 'results'; readonly path: string; readonly ok: null; readonly reason: string };
 
 /** `validate` for people: one status line per file, then each problem with its line. */
 export function renderValidationText(checks: readonly FileCheck[], options: TextOptions = {}): string {
