@@ -69,6 +69,7 @@ export { ExactSum, exactSum, exactMean } from './core/exact-sum.js';
 export {
   DecidekitError,
   InvalidInputError,
+  OptionError,
   UsageError,
   formatProblem,
   type ErrorCode,

@@ -19,7 +19,7 @@ import { outputPathKind, refusedOutputWords } from '../app/write-text-file.js';
 export async function refuseUnwritableOutFile(option: string, value: string | undefined, cwd: string): Promise<void> {
   if (value === undefined) return;
   const path = resolve(cwd, value);
-  refuseKernelFolder(dirname(path), option);
+  refuseKernelFolder(dirname(path), 'target', option);
   const target = outputPathKind(path);
   if (target.kind === 'refused') throw new UsageError(`${option} ${value}: ${refusedOutputWords(target.what)}`);
   let isFolder: boolean;

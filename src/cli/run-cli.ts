@@ -1,8 +1,16 @@
-import { DecidekitError, InvalidInputError, UsageError, formatProblem, type InputProblem } from '../core/errors.js';
+import {
+  DecidekitError,
+  InvalidInputError,
+  OptionError,
+  UsageError,
+  formatProblem,
+  type InputProblem,
+} from '../core/errors.js';
 import { groupProblems } from '../core/problem-list.js';
 import { COMMANDS } from './commands/index.js';
 import { commandPrefixOf, withCommandPrefix } from './invocation.js';
 import { interruptedExitCode, type CliIo } from './io.js';
+import { cliMessageOf } from './option-flags.js';
 
 import { TOOL_VERSION as VERSION } from './version.js';
 
@@ -86,8 +94,8 @@ function firstFew(items: readonly (number | string)[]): string {
 }
 
 function reportError(err: unknown, name: string, io: CliIo): number {
-  if (err instanceof UsageError) {
-    io.stderr.write(`decidekit ${name}: ${err.message}\nRun 'decidekit ${name} --help' for usage.\n`);
+  if (err instanceof UsageError || err instanceof OptionError) {
+    io.stderr.write(`decidekit ${name}: ${cliMessageOf(err)}\nRun 'decidekit ${name} --help' for usage.\n`);
     return 2;
   }
   if (err instanceof InvalidInputError) {
@@ -99,7 +107,7 @@ function reportError(err: unknown, name: string, io: CliIo): number {
     return 1;
   }
   if (err instanceof DecidekitError) {
-    io.stderr.write(`decidekit ${name}: ${err.message}\n`);
+    io.stderr.write(`decidekit ${name}: ${cliMessageOf(err)}\n`);
     return 1;
   }
   const message = err instanceof Error ? err.message : String(err);

@@ -12,7 +12,7 @@ import { writeFailureReason, writeTextFile } from '../app/write-text-file.js';
  */
 export async function writeHtmlReport(io: CliIo, file: string, html: string): Promise<void> {
   const path = resolve(io.cwd, file);
-  refuseKernelFolder(dirname(path), 'the HTML report goes into');
+  refuseKernelFolder(dirname(path), 'htmlPath', 'the HTML report goes into');
   const failure = (err: unknown): string => `cannot write the HTML report ${file} (${writeFailureReason(path, err)})`;
   try {
     await mkdir(dirname(path), { recursive: true });

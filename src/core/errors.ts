@@ -1,3 +1,5 @@
+import { spellForLibrary, type CallOption, type MessageWords } from './message-words.js';
+
 /**
  * Every machine-readable error code decidekit raises, so a `code ===` check anywhere is
  * checked by the compiler. Grouped by where the error starts.
@@ -6,6 +8,7 @@ export type ErrorCode =
   // input files and the command line
   | 'invalid_input'
   | 'usage'
+  | 'invalid_option'
   | 'file_unreadable'
   | 'write_failed'
   // benchmark datasets
@@ -69,11 +72,19 @@ export class DecidekitError extends Error {
   readonly code: ErrorCode;
   /** Secret-free context fields (file, line, case, url without credentials, ...). */
   readonly context: Readonly<Record<string, unknown>>;
+  /** The message as words, so that the CLI can spell the options it names as flags. */
+  readonly words: MessageWords;
 
-  constructor(code: ErrorCode, message: string, options: { context?: Record<string, unknown>; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+  constructor(
+    code: ErrorCode,
+    message: string | MessageWords,
+    options: { context?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
+    const text = typeof message === 'string' ? message : spellForLibrary(message);
+    super(text, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.context = options.context ?? {};
+    this.words = typeof message === 'string' ? [message] : message;
   }
 }
 
@@ -112,6 +123,21 @@ export class InvalidInputError extends DecidekitError {
     });
     this.problems = problems;
     this.omitted = omitted;
+  }
+}
+
+/**
+ * A bad option of a library call: its message names the option as the call spells it
+ * (`outDir /tmp/x: is a file`); the CLI names its flag instead and exits 2.
+ */
+export class OptionError extends DecidekitError {
+  override readonly name = 'OptionError';
+  /** The option at fault. */
+  readonly option: CallOption;
+
+  constructor(option: CallOption, message: MessageWords) {
+    super('invalid_option', message, { context: { option } });
+    this.option = option;
   }
 }
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../core/errors.js';
+import { OptionError } from '../core/errors.js';
 import { kernelLocationOf, makeFolder } from './folders.js';
 
 describe('folders for outputs and caches', () => {
@@ -11,9 +11,9 @@ describe('folders for outputs and caches', () => {
 
   it('refuses a folder under /proc, /sys or /dev at once (Node would never return from mkdir)', async () => {
     for (const path of ['/proc/x/y', '/proc', '/sys/decidekit', '/dev/reports'])
-      await expect(makeFolder(path, '--out')).rejects.toThrow(UsageError);
-    await expect(makeFolder('/proc/x', '--out')).rejects.toThrow(
-      '--out /proc/x: cannot be under /proc, a kernel file system; give a folder elsewhere, e.g. ./reports',
+      await expect(makeFolder(path, 'outDir')).rejects.toThrow(OptionError);
+    await expect(makeFolder('/proc/x', 'outDir')).rejects.toThrow(
+      'outDir /proc/x: cannot be under /proc, a kernel file system; give a folder elsewhere, e.g. ./reports',
     );
   });
 
@@ -23,11 +23,11 @@ describe('folders for outputs and caches', () => {
       root: '/proc',
       leadsTo: expect.stringMatching(/^\/proc\//),
     });
-    await expect(makeFolder(join(dir, 'self', 'out'), '--out')).rejects.toThrow(/it leads to \/proc\//);
+    await expect(makeFolder(join(dir, 'self', 'out'), 'outDir')).rejects.toThrow(/it leads to \/proc\//);
   });
 
   it('makes ordinary folders and their parents; /dev/shm and names that only start alike are not kernel paths', async () => {
-    await makeFolder(join(dir, 'a', 'b'), '--out');
+    await makeFolder(join(dir, 'a', 'b'), 'outDir');
     expect(statSync(join(dir, 'a', 'b')).isDirectory()).toBe(true);
     expect(kernelLocationOf('/dev/shm/decidekit')).toBeNull();
     expect(kernelLocationOf('/process/x')).toBeNull();

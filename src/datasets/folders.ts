@@ -6,7 +6,8 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import { UsageError } from '../core/errors.js';
+import { OptionError } from '../core/errors.js';
+import { optionMention, words, type CallOption, type OptionMention } from '../core/message-words.js';
 
 const KERNEL_ROOTS = ['/proc', '/sys', '/dev'] as const;
 
@@ -28,20 +29,29 @@ export function kernelLocationOf(path: string): KernelLocation | null {
 }
 
 /**
- * Throws a UsageError when a folder to be made (`what` names it, e.g. "--out") lies under a
- * kernel file system.
+ * Throws an OptionError of `option` when a folder to be made lies under a kernel file system;
+ * the message names the option, or `what` when given (e.g. "the dataset cache").
  */
-export function refuseKernelFolder(path: string, what: string): void {
+export function refuseKernelFolder(
+  path: string,
+  option: CallOption,
+  what: OptionMention | string = optionMention(option),
+): void {
   const kernel = kernelLocationOf(path);
   if (kernel !== null)
-    throw new UsageError(
-      `${what} ${path}: cannot be under ${kernel.root}${kernel.leadsTo === null ? '' : ` (it leads to ${kernel.leadsTo})`}, a kernel file system; give a folder elsewhere, e.g. ./reports`,
+    throw new OptionError(
+      option,
+      words`${what} ${path}: cannot be under ${kernel.root}${kernel.leadsTo === null ? '' : ` (it leads to ${kernel.leadsTo})`}, a kernel file system; give a folder elsewhere, e.g. ./reports`,
     );
 }
 
 /** Makes a folder and its parents, refused under a kernel file system; mkdir's errors pass through. */
-export async function makeFolder(path: string, what: string): Promise<void> {
-  refuseKernelFolder(path, what);
+export async function makeFolder(
+  path: string,
+  option: CallOption,
+  what: OptionMention | string = optionMention(option),
+): Promise<void> {
+  refuseKernelFolder(path, option, what);
   await mkdir(path, { recursive: true });
 }
 

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../core/errors.js';
+import { OptionError } from '../core/errors.js';
 import { checkStoreLocation } from './store-location.js';
 import { openRunStore } from './sqlite-run-store.js';
 
@@ -17,7 +17,7 @@ describe('checkStoreLocation', () => {
     ['/dev/null', '/dev'],
     ['/dev/decidekit/runs.sqlite', '/dev'],
   ])('refuses %s, under %s', (path, root) => {
-    expect(() => checkStoreLocation(path)).toThrow(UsageError);
+    expect(() => checkStoreLocation(path)).toThrow(OptionError);
     expect(() => checkStoreLocation(path)).toThrow(`the run store cannot live under ${root}: ${path}`);
   });
 
@@ -33,7 +33,7 @@ describe('checkStoreLocation', () => {
     const folder = join(dir, 'folder');
     mkdirSync(folder);
     expect(() => checkStoreLocation(folder)).toThrow(
-      `the run store must be a regular file: ${folder} is a folder (pass --store a file path, e.g. --store ${join(folder, 'runs.sqlite')})`,
+      `the run store must be a regular file: ${folder} is a folder (pass storePath a file path, e.g. storePath ${join(folder, 'runs.sqlite')})`,
     );
   });
 
@@ -45,6 +45,6 @@ describe('checkStoreLocation', () => {
   });
 
   it('is checked before openRunStore creates anything', () => {
-    expect(() => openRunStore('/proc/decidekit-test/runs.sqlite')).toThrow(UsageError);
+    expect(() => openRunStore('/proc/decidekit-test/runs.sqlite')).toThrow(OptionError);
   });
 });

@@ -7,7 +7,8 @@
 import type { EndpointIdentity } from '../../core/endpoint-identity.js';
 import type { AuditCheck, CheckSet } from '../../core/audit/check.js';
 import type { AuditRun } from '../../core/audit/run.js';
-import { UsageError } from '../../core/errors.js';
+import { OptionError } from '../../core/errors.js';
+import { optionMention as option, words } from '../../core/message-words.js';
 import { InvalidBaseUrlError } from '../../protocol/client/errors.js';
 import { BUILT_IN_MODEL_NAMES } from '../../protocol/server/models/index.js';
 import { describeEndpoint, endpointFor, endpointIdentity } from '../../protocol/wire/endpoint.js';
@@ -70,7 +71,7 @@ export const EMBEDDED_JUDGE: EndpointIdentity = {
 
 export function planAudit(request: AuditRequest, stored: AuditRun | null): AuditPlan {
   if (request.resume !== undefined && request.storePath === null)
-    throw new UsageError('--resume needs the run store (drop --no-store)');
+    throw new OptionError('resume', words`${option('resume')} needs the run store (drop ${option('storePath: null')})`);
   const old = stored?.config ?? null;
   const fileOf = (given: string | undefined, kept: string | undefined): AuditFile => {
     const path = given ?? (kept === undefined || kept === 'sample' ? undefined : kept);
@@ -83,13 +84,15 @@ export function planAudit(request: AuditRequest, stored: AuditRun | null): Audit
   if (baseUrl === undefined && (old === null || old.judgeEndpoint.scheme === 'embedded')) {
     judge = { kind: 'embedded', model: request.model ?? old?.judgeModel ?? DEFAULT_JUDGE_MODEL };
     if (!(BUILT_IN_MODEL_NAMES as readonly string[]).includes(judge.model))
-      throw new UsageError(
-        `--model ${JSON.stringify(judge.model)} is not a built-in model (known: ${BUILT_IN_MODEL_NAMES.join(', ')}; the judge is "judge")`,
+      throw new OptionError(
+        'model',
+        words`${option('model')} ${JSON.stringify(judge.model)} is not a built-in model (known: ${BUILT_IN_MODEL_NAMES.join(', ')}; the judge is "judge")`,
       );
     judgeEndpoint = EMBEDDED_JUDGE;
   } else if (baseUrl === undefined) {
-    throw new UsageError(
-      `--resume ${stored!.id}: the audit was judged by ${describeEndpoint(old!.judgeEndpoint)}: repeat its --base-url (judge URLs are never stored whole)`,
+    throw new OptionError(
+      'baseUrl',
+      words`${option('resume')} ${stored!.id}: the audit was judged by ${describeEndpoint(old!.judgeEndpoint)}: repeat its ${option('baseUrl')} (judge URLs are never stored whole)`,
     );
   } else {
     judgeEndpoint = judgeEndpointOf(baseUrl);
@@ -113,7 +116,10 @@ export function planAudit(request: AuditRequest, stored: AuditRun | null): Audit
       );
     if (set !== old.set) differences.push(`check set ${set} (the audit used ${old.set})`);
     if (differences.length > 0)
-      throw new UsageError(`cannot resume ${stored!.id}: ${differences.join('; ')}; start a new audit instead`);
+      throw new OptionError(
+        'resume',
+        words`cannot resume ${stored!.id}: ${differences.join('; ')}; start a new audit instead`,
+      );
   }
   return {
     transcripts: fileOf(request.transcriptsPath, old?.transcriptsFile),
@@ -139,8 +145,9 @@ export function checkResumeChecks(stored: AuditRun, selected: readonly AuditChec
     if (before !== undefined) changed.push(`${before.id} is now ${c.id}`);
   }
   if (changed.length > 0)
-    throw new UsageError(
-      `cannot resume ${stored.id}: a check's version changed (${changed.join('; ')}); start a new audit instead`,
+    throw new OptionError(
+      'resume',
+      words`cannot resume ${stored.id}: a check's version changed (${changed.join('; ')}); start a new audit instead`,
     );
 }
 
@@ -150,19 +157,26 @@ export function judgeEndpointOf(baseUrl: string): EndpointIdentity {
   try {
     url = new URL(baseUrl.trim());
   } catch {
-    throw new UsageError('--base-url: not a URL (expected e.g. http://127.0.0.1:8084)');
+    throw new OptionError('baseUrl', words`${option('baseUrl')}: not a URL (expected e.g. http://127.0.0.1:8084)`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new UsageError(`--base-url: uses ${url.protocol.replace(/:$/, '')} (a judge URL is http or https)`);
+    throw new OptionError(
+      'baseUrl',
+      words`${option('baseUrl')}: uses ${url.protocol.replace(/:$/, '')} (a judge URL is http or https)`,
+    );
   if (url.username !== '' || url.password !== '')
-    throw new UsageError('--base-url: carries credentials (give the key in DECIDEKIT_JUDGE_API_KEY instead)');
-  if (url.search !== '') throw new UsageError('--base-url: carries a query (a judge URL has none)');
+    throw new OptionError(
+      'baseUrl',
+      words`${option('baseUrl')}: carries credentials (give the key in DECIDEKIT_JUDGE_API_KEY instead)`,
+    );
+  if (url.search !== '')
+    throw new OptionError('baseUrl', words`${option('baseUrl')}: carries a query (a judge URL has none)`);
   if (url.hash !== '' || baseUrl.includes('#'))
-    throw new UsageError('--base-url: carries a fragment (a judge URL has none)');
+    throw new OptionError('baseUrl', words`${option('baseUrl')}: carries a fragment (a judge URL has none)`);
   try {
     return endpointIdentity(endpointFor(baseUrl));
   } catch (err) {
-    if (err instanceof InvalidBaseUrlError) throw new UsageError(`--base-url: ${err.message}`);
+    if (err instanceof InvalidBaseUrlError) throw new OptionError('baseUrl', words`${option('baseUrl')}: ${err}`);
     throw err;
   }
 }

@@ -11,7 +11,8 @@ import type { RunProgress } from '../../core/bench/progress.js';
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import { isFiltered, type CaseSource, type ReportedRun } from '../../core/bench/run.js';
 import { RunAccumulator, type RunTotals } from '../../core/bench/run-accumulator.js';
-import { DecidekitError, UsageError } from '../../core/errors.js';
+import { DecidekitError, OptionError } from '../../core/errors.js';
+import { optionMention as option, words } from '../../core/message-words.js';
 import {
   createSystemOneClient,
   elapsedMsOf,
@@ -343,7 +344,7 @@ function finishRun(
  */
 async function startSending(plan: BenchPlan, options: ExecuteBenchOptions, parts: BenchParts): Promise<StartedRun> {
   const { dataset, selected, store, server, claim } = parts;
-  const client = createClientOrUsageError({
+  const client = createClientOrOptionError({
     baseUrl: plan.server.kind === 'remote' ? plan.server.baseUrl : server!.url,
     ...(plan.server.kind === 'remote' && plan.server.apiKey !== undefined ? { apiKey: plan.server.apiKey } : {}),
     ...(plan.server.model !== null ? { model: plan.server.model } : {}),
@@ -601,12 +602,12 @@ export async function writeBenchReports(
   return files.map((f) => f.path);
 }
 
-/** A malformed --base-url is a usage error (exit 2), not a failed run. */
-function createClientOrUsageError(options: Parameters<typeof createSystemOneClient>[0]) {
+/** A malformed base URL is an option error (exit 2), not a failed run. */
+function createClientOrOptionError(options: Parameters<typeof createSystemOneClient>[0]) {
   try {
     return createSystemOneClient(options);
   } catch (err) {
-    if (err instanceof InvalidBaseUrlError) throw new UsageError(`--base-url: ${err.message}`);
+    if (err instanceof InvalidBaseUrlError) throw new OptionError('baseUrl', words`${option('baseUrl')}: ${err}`);
     throw err;
   }
 }

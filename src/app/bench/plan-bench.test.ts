@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { conventionsText, DEFAULT_CONVENTIONS } from '../../core/stats/conventions.js';
 import type { BenchRun, RunConfig } from '../../core/bench/run.js';
-import { DecidekitError, UsageError } from '../../core/errors.js';
+import { DecidekitError, OptionError } from '../../core/errors.js';
 import { checkResumable } from '../../store/resume-check.js';
 import { answeredCase, benchCase, failedCase, rightAnswers, runConfig } from '../../store/test-support/run-fixtures.js';
 import { summarizeRun } from '../../store/run-summary.js';
@@ -82,7 +82,7 @@ describe('planBench', () => {
   });
 
   it('refuses an API key an HTTP header cannot carry, without showing it', () => {
-    expect(() => planBench({ ...fresh, apiKey: 'abc\r\nX-Evil: 1' }, null)).toThrow(/--api-key contains a line break/);
+    expect(() => planBench({ ...fresh, apiKey: 'abc\r\nX-Evil: 1' }, null)).toThrow(/apiKey contains a line break/);
     expect(() => planBench({ ...fresh, apiKey: 'clé→secret' }, null)).toThrow(/position 4/);
     expect(() => planBench({ ...fresh, apiKey: 'clé→secret' }, null)).not.toThrow(/secret/);
     expect(() => planBench({ ...fresh, apiKey: 'clé-ok' }, null)).not.toThrow();
@@ -92,10 +92,10 @@ describe('planBench', () => {
     expect(() => planBench({ ...fresh, limit: 5, sample: { cases: 5, seed: 1 } }, null)).toThrow(/give one of the two/);
   });
 
-  it('refuses --retry-failed without --resume, and --resume without a store', () => {
-    expect(() => planBench({ ...fresh, retryFailed: true }, null)).toThrow(UsageError);
+  it('refuses retryFailed without resume, and resume without a store, naming the options', () => {
+    expect(() => planBench({ ...fresh, retryFailed: true }, null)).toThrow(OptionError);
     expect(() => planBench({ storePath: null, resume: 'x' }, storedRun(runConfig()))).toThrow(
-      /--resume needs the run store/,
+      /^resume needs the run store; drop storePath: null$/,
     );
   });
 
@@ -125,7 +125,7 @@ describe('planBench', () => {
   it('asks for the path again when a resumed run read its dataset from a file', () => {
     const config = runConfig();
     const byPath = { ...config, dataset: { ...config.dataset, id: 'my-cases.jsonl' } };
-    expect(() => planBench({ ...fresh, resume: 'x' }, storedRun(byPath))).toThrow(/pass --dataset PATH again/);
+    expect(() => planBench({ ...fresh, resume: 'x' }, storedRun(byPath))).toThrow(/pass dataset again/);
   });
 
   it('lets the command line override what the stored run would give', () => {

@@ -9,7 +9,8 @@ import type { BenchRun, RunConfig } from '../../core/bench/run.js';
 import type { EndpointIdentity } from '../../core/endpoint-identity.js';
 import { conventionsOfChoice, type ConventionChoice } from '../../core/bench/run-conventions.js';
 import { conventionsText } from '../../core/stats/conventions.js';
-import { DecidekitError, UsageError } from '../../core/errors.js';
+import { DecidekitError, OptionError } from '../../core/errors.js';
+import { optionMention as option, words } from '../../core/message-words.js';
 import { SAMPLE_ID, TYPED_DECISIONS_ID } from '../../datasets/typed-decisions/provenance.js';
 import { stratifiedSample } from '../../core/stratified-sample.js';
 import { checkHeaderValue } from '../../core/header-value.js';
@@ -75,12 +76,15 @@ export interface BenchPlan {
  */
 export function planBench(request: BenchRequest, stored: ResumableRun | null): BenchPlan {
   if (request.retryFailed && request.resume === undefined)
-    throw new UsageError('--retry-failed goes with --resume RUN');
+    throw new OptionError('retryFailed', words`${option('retryFailed')} goes with ${option('resume', 'RUN')}`);
   if (request.resume !== undefined && request.storePath === null)
-    throw new UsageError('--resume needs the run store; drop --no-store');
+    throw new OptionError('resume', words`${option('resume')} needs the run store; drop ${option('storePath: null')}`);
   if (request.limit !== undefined && request.sample !== undefined)
-    throw new UsageError('--limit takes the first cases and --sample a seeded spread of them: give one of the two');
-  if (request.apiKey !== undefined) checkHeaderValue('--api-key', request.apiKey);
+    throw new OptionError(
+      'limit',
+      words`${option('limit')} takes the first cases and ${option('sample')} a seeded spread of them: give one of the two`,
+    );
+  if (request.apiKey !== undefined) checkHeaderValue('apiKey', request.apiKey);
   if ((request.resume === undefined) !== (stored === null))
     throw new Error('planBench: pass the stored run exactly when resuming');
   const resumed = stored?.config ?? null;
@@ -127,7 +131,10 @@ export function selectCases<C extends Pick<BenchCase, 'workflow'>>(
   if (plan.workflow !== null) {
     const known = [...new Set(cases.map((c) => c.workflow))];
     if (!known.includes(plan.workflow))
-      throw new UsageError(`--workflow ${plan.workflow} is not in the dataset (workflows: ${known.join(', ')})`);
+      throw new OptionError(
+        'workflow',
+        words`${option('workflow')} ${plan.workflow} is not in the dataset (workflows: ${known.join(', ')})`,
+      );
     selected = selected.filter((c) => c.workflow === plan.workflow);
   }
   if (plan.sample) return stratifiedSample(selected, plan.sample.cases, plan.sample.seed, (c) => c.workflow);
@@ -241,5 +248,8 @@ export function datasetChoiceOf(config: RunConfig): DatasetChoice {
   if (config.dataset.id === SAMPLE_ID) return { kind: 'sample' };
   if (config.dataset.id === TYPED_DECISIONS_ID) return { kind: 'typed-decisions' };
   if (config.dataset.file) return { kind: 'path', path: config.dataset.file.path };
-  throw new UsageError(`run's dataset ${config.dataset.id} was given by path: pass --dataset PATH again to resume it`);
+  throw new OptionError(
+    'dataset',
+    words`run's dataset ${config.dataset.id} was given by path: pass ${option('dataset', 'PATH')} again to resume it`,
+  );
 }

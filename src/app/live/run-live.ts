@@ -8,7 +8,8 @@
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { scoreCase, type BenchCase, type CaseResult } from '../../core/typed-decisions/case-result.js';
-import { DecidekitError, UsageError } from '../../core/errors.js';
+import { DecidekitError, OptionError } from '../../core/errors.js';
+import { optionMention as option, words } from '../../core/message-words.js';
 import { probeOrder } from '../../core/live/probe-order.js';
 import { loadBenchDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';
 import {
@@ -92,7 +93,7 @@ export class LiveFirstContactError extends DecidekitError {
 
 /** Opens a session: everything that can stop the command happens here, before any screen. */
 export async function openLive(request: LiveRequest, env: LiveEnvironment): Promise<LiveSession> {
-  if (request.apiKey !== undefined) checkHeaderValue('--api-key', request.apiKey);
+  if (request.apiKey !== undefined) checkHeaderValue('apiKey', request.apiKey);
   const dataset = await loadBenchDataset(datasetSourceOf(request.dataset ?? { kind: 'sample' }, env.cacheDir));
   if (dataset.cases.length === 0)
     throw new DecidekitError('live_no_cases', `the dataset ${dataset.location} has no cases`);
@@ -119,7 +120,10 @@ export async function openLive(request: LiveRequest, env: LiveEnvironment): Prom
     });
     const metricsUrl = request.metricsUrl ?? metricsUrlFor(baseUrl);
     if (!URL.canParse(metricsUrl) || !/^https?:$/.test(new URL(metricsUrl).protocol))
-      throw new UsageError(`--metrics-url ${JSON.stringify(request.metricsUrl)} is not an http(s) URL`);
+      throw new OptionError(
+        'metricsUrl',
+        words`${option('metricsUrl')} ${JSON.stringify(request.metricsUrl)} is not an http(s) URL`,
+      );
     // The key goes to the metrics URL only when it is the model server itself.
     const metricsKey =
       request.apiKey !== undefined && server === null && new URL(metricsUrl).origin === new URL(baseUrl).origin
@@ -250,7 +254,10 @@ function openRecord(path: string): { append(line: string): void; close(): void }
   try {
     fd = openSync(path, 'a');
   } catch (error) {
-    throw new UsageError(`--record ${path}: cannot be opened for appending (${fileErrorWords(error)})`);
+    throw new OptionError(
+      'recordPath',
+      words`${option('recordPath')} ${path}: cannot be opened for appending (${fileErrorWords(error)})`,
+    );
   }
   let open = true;
   return {
@@ -259,9 +266,11 @@ function openRecord(path: string): { append(line: string): void; close(): void }
       try {
         writeSync(fd, `${line}\n`);
       } catch (error) {
-        throw new DecidekitError('record_write_failed', `--record ${path}: cannot append (${fileErrorWords(error)})`, {
-          cause: error,
-        });
+        throw new DecidekitError(
+          'record_write_failed',
+          words`${option('recordPath')} ${path}: cannot append (${fileErrorWords(error)})`,
+          { cause: error },
+        );
       }
     },
     close() {
@@ -271,12 +280,12 @@ function openRecord(path: string): { append(line: string): void; close(): void }
   };
 }
 
-/** A malformed --base-url is a usage error (exit 2), not a failed probe. */
+/** A malformed base URL is an option error (exit 2 on the command line), not a failed probe. */
 function createClient(options: Parameters<typeof createSystemOneClient>[0]): SystemOneClient {
   try {
     return createSystemOneClient(options);
   } catch (error) {
-    if (error instanceof InvalidBaseUrlError) throw new UsageError(`--base-url: ${error.message}`);
+    if (error instanceof InvalidBaseUrlError) throw new OptionError('baseUrl', words`${option('baseUrl')}: ${error}`);
     throw error;
   }
 }

@@ -10,7 +10,8 @@ import {
   type ActionEvaluation,
   type ItemSchema,
 } from '../../core/offline/composed-actions.js';
-import { InvalidInputError, UsageError, type InputProblem } from '../../core/errors.js';
+import { InvalidInputError, OptionError, type InputProblem } from '../../core/errors.js';
+import { optionMention as option, words } from '../../core/message-words.js';
 import { DEFAULT_PROBLEM_CAP } from '../../core/problem-list.js';
 import { actionItemsOf, checkActionSpecFits, loadActionSpec } from '../../datasets/offline/action-spec.js';
 import { loadOfflineDataset } from '../../datasets/offline/dataset.js';
@@ -71,14 +72,18 @@ export function parseFieldThresholds(values: readonly string[], schema: ItemSche
     const text = v.slice(eq + 1);
     const p = Number(text);
     if (eq <= 0 || text.trim() === '' || !Number.isFinite(p) || p < 0 || p > 1) {
-      throw new UsageError(`--threshold ${JSON.stringify(v)} is not valid (FIELD=P with P a probability in [0, 1])`);
-    }
-    if (!yesNo.includes(field)) {
-      throw new UsageError(
-        `--threshold ${v}: '${field}' is not a yes_no field of the dataset (yes_no fields: ${yesNo.join(', ') || 'none'})`,
+      throw new OptionError(
+        'thresholds',
+        words`${option('thresholds')} ${JSON.stringify(v)} is not valid (FIELD=P with P a probability in [0, 1])`,
       );
     }
-    if (out.has(field)) throw new UsageError(`--threshold ${field} given twice`);
+    if (!yesNo.includes(field)) {
+      throw new OptionError(
+        'thresholds',
+        words`${option('thresholds')} ${v}: '${field}' is not a yes_no field of the dataset (yes_no fields: ${yesNo.join(', ') || 'none'})`,
+      );
+    }
+    if (out.has(field)) throw new OptionError('thresholds', words`${option('thresholds')} ${field} given twice`);
     out.set(field, p);
   }
   return out;

@@ -10,7 +10,8 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CalibrationAccumulator } from '../../core/calibration.js';
-import { DecidekitError, InvalidInputError, UsageError } from '../../core/errors.js';
+import { DecidekitError, InvalidInputError, OptionError } from '../../core/errors.js';
+import { optionMention as option, words } from '../../core/message-words.js';
 import { ExactSum } from '../../core/exact-sum.js';
 import {
   CREATE_CASES_SQL,
@@ -65,9 +66,9 @@ export async function loadDuckDb(importDuckDb: () => Promise<DuckDbModule>): Pro
   } catch (err) {
     const code = (err as { code?: unknown }).code;
     if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw err;
-    throw new UsageError(
-      `--engine duckdb needs the optional package @duckdb/node-api, which is not installed ` +
-        `(install it beside decidekit: npm install ${DUCKDB_PACKAGE}; or score with the default --engine node)`,
+    throw new OptionError(
+      'engine',
+      words`${option('engine', 'duckdb')} needs the optional package @duckdb/node-api, which is not installed (install it beside decidekit: npm install ${DUCKDB_PACKAGE}; or score with the default ${option('engine', 'node')})`,
     );
   }
 }
@@ -81,9 +82,9 @@ export async function scoreWithDuckDb(
   const threshold = options.threshold ?? DEFAULT_YES_NO_THRESHOLD;
   const conventions = options.conventions ?? DEFAULT_CONVENTIONS;
   if (conventions.eceBinning !== 'equal-width' || conventions.eceAverage !== 'pooled')
-    throw new UsageError(
-      '--engine duckdb computes ECE with equal-width bins pooled over decisions only; ' +
-        '--ece-binning equal-mass and --ece-average per-question need every decision in memory (use --engine node)',
+    throw new OptionError(
+      'engine',
+      words`${option('engine', 'duckdb')} computes ECE with equal-width bins pooled over decisions only; ${option('conventions.eceBinning', 'equal-mass')} and ${option('conventions.eceAverage', 'per-question')} need every decision in memory (use ${option('engine', 'node')})`,
     );
   const dataset = await fileOf(datasetPath);
   const results = await fileOf(resultsPath);
@@ -112,8 +113,9 @@ export async function scoreWithDuckDb(
 async function fileOf(path: string): Promise<OfflineSqlFile> {
   // DuckDB reads a path with these characters as a glob pattern (several files).
   if (/[*?[\]{}]/.test(path))
-    throw new UsageError(
-      `--engine duckdb cannot read ${path}: rename it without * ? [ ] { } (DuckDB reads those as a pattern)`,
+    throw new OptionError(
+      'engine',
+      words`${option('engine', 'duckdb')} cannot read ${path}: rename it without * ? [ ] { } (DuckDB reads those as a pattern)`,
     );
   try {
     const s = await stat(path);

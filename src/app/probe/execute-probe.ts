@@ -12,7 +12,8 @@ import { mkdir } from 'node:fs/promises';
 import type { BenchCase } from '../../core/typed-decisions/case-result.js';
 import { stratifiedSample } from '../../core/stratified-sample.js';
 import { writeTextFile } from '../write-text-file.js';
-import { DecidekitError, UsageError } from '../../core/errors.js';
+import { DecidekitError, OptionError } from '../../core/errors.js';
+import { optionMention as option, words } from '../../core/message-words.js';
 import {
   INVALID_REQUEST_KINDS,
   checkDecideExchange,
@@ -138,7 +139,7 @@ export async function executeProbe(plan: ProbePlan, options: ExecuteProbeOptions
         connections: 1,
       });
     } catch (err) {
-      if (err instanceof InvalidBaseUrlError) throw new UsageError(`--base-url: ${err.message}`);
+      if (err instanceof InvalidBaseUrlError) throw new OptionError('baseUrl', words`${option('baseUrl')}: ${err}`);
       throw err;
     }
     const model = plan.server.model;

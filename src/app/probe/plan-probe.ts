@@ -51,7 +51,7 @@ export interface ProbePlan {
 }
 
 export function planProbe(request: ProbeRequest): ProbePlan {
-  if (request.apiKey !== undefined) checkHeaderValue('--api-key', request.apiKey);
+  if (request.apiKey !== undefined) checkHeaderValue('apiKey', request.apiKey);
   const server: ServerPlan =
     request.baseUrl === undefined
       ? { kind: 'embedded', model: request.model ?? DEFAULT_EMBEDDED_MODEL }

@@ -74,7 +74,7 @@ export async function exportEvalResults(
     );
   const yamlPath = join(dir, EVAL_RESULTS_FILE);
   const predictionsPath = join(dir, PREDICTIONS_FILE);
-  refuseKernelFolder(dir, '--out');
+  refuseKernelFolder(dir, 'outDir');
   try {
     mkdirSync(join(dir, '.eval_results'), { recursive: true });
   } catch (err) {

@@ -7,7 +7,8 @@ import { writeSync } from 'node:fs';
 import { outputPathIn, writeOutputFile } from '../write-text-file.js';
 import type { BenchRun } from '../../core/bench/run.js';
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
-import { DecidekitError } from '../../core/errors.js';
+import { DecidekitError, OptionError } from '../../core/errors.js';
+import { optionMention as option, words } from '../../core/message-words.js';
 import {
   DECISION_COLUMNS,
   DECISION_SCHEMA_VERSION,
@@ -83,7 +84,8 @@ export async function exportRun(
     }
   }
   if (format === 'parquet') {
-    if (target.kind !== 'file') throw new DecidekitError('usage', 'a parquet export needs a file (--out FILE)');
+    if (target.kind !== 'file')
+      throw new OptionError('target', words`a parquet export needs a file (${option('target', 'FILE')})`);
     await writeOutputFile(target.path, 'export', (file) => writeParquet(file.fd, rows(), run.id));
   } else {
     const render = format === 'csv' ? renderDecisionCsvRow : (row: DecisionRow) => `${JSON.stringify(row)}\n`;

@@ -5,7 +5,8 @@
  */
 import { compareRuns, refuseIncomparable, type RunComparison } from '../../core/bench/run-diff.js';
 import type { ReportedRun } from '../../core/bench/run.js';
-import { DecidekitError, UsageError } from '../../core/errors.js';
+import { DecidekitError, OptionError } from '../../core/errors.js';
+import { optionMention as option, words } from '../../core/message-words.js';
 import { openRunStore, StoreDamagedError, storedCases, type RunStore, type StoredRunHead } from '../../store/index.js';
 import type { StoreCheck } from '../../store/run-store.js';
 import type { AskedBy } from '../../store/record-kind.js';
@@ -215,8 +216,9 @@ function analyzeToCompare(runs: readonly OpenedRun[], options: CompareOptions): 
   runs.forEach(({ run }, i) => {
     const first = runs.findIndex((r) => r.run.id === run.id);
     if (first !== i)
-      throw new UsageError(
-        `the ${ordinal(first + 1)} and ${ordinal(i + 1)} runs given are the same run ${run.id}: give each run once`,
+      throw new OptionError(
+        'runIds',
+        words`the ${ordinal(first + 1)} and ${ordinal(i + 1)} runs given are the same run ${run.id}: give each run once`,
       );
   });
   for (const other of runs.slice(1)) refuseIncomparable(runs[0]!.run, other.run, options.force);
@@ -228,7 +230,7 @@ function analyzeToCompare(runs: readonly OpenedRun[], options: CompareOptions): 
     if (sameScoringConventions(first.statistics.conventions, other.statistics.conventions)) continue;
     throw new DecidekitError(
       'not_comparable',
-      `cannot compare runs ${first.run.id} and ${other.run.id}: their numbers were made under different conventions (${first.run.id}: ${describeEce(first.statistics.conventions)}; ${other.run.id}: ${describeEce(other.statistics.conventions)}) (recompute both under one with --ece-bins N --ece-binning B --ece-average A)`,
+      words`cannot compare runs ${first.run.id} and ${other.run.id}: their numbers were made under different conventions (${first.run.id}: ${describeEce(first.statistics.conventions)}; ${other.run.id}: ${describeEce(other.statistics.conventions)}) (recompute both under one with ${option('conventions.eceBins', 'N')} ${option('conventions.eceBinning', 'B')} ${option('conventions.eceAverage', 'A')})`,
       { context: { a: first.run.id, b: other.run.id } },
     );
   }

@@ -107,7 +107,7 @@ ${Object.entries(VIOLATIONS)
   ],
   handlesSignals: true,
   async run({ values: v }, io) {
-    if (v['retry-after'] !== undefined) checkHeaderValue('--retry-after', v['retry-after']);
+    if (v['retry-after'] !== undefined) checkHeaderValue('retryAfter', v['retry-after']);
     // Each fault option by its command-line name and its FaultOptions field.
     const given: [string, keyof FaultOptions, unknown][] = [
       ['seed', 'seed', v.seed],

@@ -12,7 +12,7 @@ describe('parseTableName', () => {
   it.each(['', 'a..b', '1abc', 'a b', 'a;drop table x', 'x"y', 'a.b.c.d', 'x'.repeat(64)])(
     'rejects %j with a usage error',
     (text) => {
-      expect(() => parseTableName(text)).toThrowError(expect.objectContaining({ code: 'usage' }));
+      expect(() => parseTableName(text)).toThrowError(expect.objectContaining({ code: 'invalid_option' }));
     },
   );
 });

@@ -12,7 +12,8 @@
  * core/calibration.ts); latency is a mean over answered *requests* (one row per request:
  * `question_index = 0`); cost per correct = total cost / correct decisions.
  */
-import { UsageError } from '../errors.js';
+import { OptionError } from '../errors.js';
+import { optionMention, words } from '../message-words.js';
 import { CALIBRATION_BINS } from '../calibration.js';
 import { quoteIdentifier } from '../sql-text.js';
 
@@ -103,14 +104,20 @@ const MAX_IDENTIFIER_LENGTH = 63;
  */
 export function parseTableName(text: string): TableName {
   const parts = text.split('.');
+  const table = optionMention('table');
   const hint = 'expected NAME, SCHEMA.NAME or CATALOG.SCHEMA.NAME of letters, digits and _';
-  if (parts.length > 3) throw new UsageError(`--table ${JSON.stringify(text)}: too many dots (${hint})`);
+  if (parts.length > 3)
+    throw new OptionError('table', words`${table} ${JSON.stringify(text)}: too many dots (${hint})`);
   for (const part of parts) {
     if (!IDENTIFIER.test(part))
-      throw new UsageError(`--table ${JSON.stringify(text)}: ${JSON.stringify(part)} is not an identifier (${hint})`);
+      throw new OptionError(
+        'table',
+        words`${table} ${JSON.stringify(text)}: ${JSON.stringify(part)} is not an identifier (${hint})`,
+      );
     if (part.length > MAX_IDENTIFIER_LENGTH)
-      throw new UsageError(
-        `--table ${JSON.stringify(text)}: ${part} is longer than ${MAX_IDENTIFIER_LENGTH} characters`,
+      throw new OptionError(
+        'table',
+        words`${table} ${JSON.stringify(text)}: ${part} is longer than ${MAX_IDENTIFIER_LENGTH} characters`,
       );
   }
   return { parts };

@@ -7,7 +7,8 @@
  * Stratified k-fold cross-validation with a seeded, deterministic fold assignment gives the
  * honest estimate next to the optimistic full-data one.
  */
-import { DecidekitError, UsageError } from '../errors.js';
+import { DecidekitError, OptionError } from '../errors.js';
+import { optionMention, words } from '../message-words.js';
 import { ExactSum } from '../exact-sum.js';
 import { MAX_RESULT_MEASURE, type OfflineCase, type OfflineResult } from './case.js';
 import { DEFAULT_YES_NO_THRESHOLD, predictYesNo } from './prediction.js';
@@ -185,12 +186,15 @@ interface Settings {
 export function tunePoints(points: readonly TunePoint[], options: TuneOptions = {}, missing = 0): TuneReport {
   const costs = options.costs;
   if (costs !== undefined)
-    for (const [flag, v] of [
-      ['the cost of a false yes (--cost-fp)', costs.falsePositive],
-      ['the cost of a false no (--cost-fn)', costs.falseNegative],
+    for (const [what, option, v] of [
+      ['the cost of a false yes', 'costs.falsePositive', costs.falsePositive],
+      ['the cost of a false no', 'costs.falseNegative', costs.falseNegative],
     ] as const)
       if (!(v >= 0 && v <= MAX_RESULT_MEASURE))
-        throw new UsageError(`${flag} must be a number from 0 to ${MAX_RESULT_MEASURE}, got ${v}`);
+        throw new OptionError(
+          option,
+          words`${what} (${optionMention(option)}) must be a number from 0 to ${MAX_RESULT_MEASURE}, got ${v}`,
+        );
   const settings: Settings = {
     minPrecision: options.minPrecision ?? 0,
     minRecall: options.minRecall ?? 0,

@@ -100,7 +100,7 @@ export async function fetchTypedDecisions(options: FetchTypedDecisionsOptions): 
   const url = parquetDownloadUrl(revision, options.baseUrl ?? DEFAULT_HF_BASE_URL);
   const finalDir = typedDecisionsCacheDir(options.cacheDir, revision);
   const parent = dirname(finalDir);
-  await makeFolder(parent, 'the dataset cache');
+  await makeFolder(parent, 'cacheDir', 'the dataset cache');
   const tmp = await mkdtemp(join(parent, '.fetch-'));
   // On Ctrl+C the process may end before this function's `finally` runs: remove the partial
   // download at once, synchronously, when the signal fires.

@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import type { BenchCase } from '../../core/typed-decisions/case-result.js';
 import type { DatasetInfo } from '../../core/typed-decisions/dataset-info.js';
 import { closest } from '../../core/closest-word.js';
-import { DecidekitError, InvalidInputError, UsageError } from '../../core/errors.js';
+import { DecidekitError, InvalidInputError, OptionError } from '../../core/errors.js';
+import { words } from '../../core/message-words.js';
 import { DatasetIntegrityError } from './dataset-errors.js';
 import { defaultCacheDir } from './default-cache-dir.js';
 import { sha256File } from './file-hash.js';
@@ -229,8 +230,9 @@ function checkSplitName(manifest: DatasetManifest, dir: string, split: string): 
   const splits = manifest.files.map((f) => f.split);
   if (splits.includes(split)) return;
   const guess = closest(split, splits);
-  throw new UsageError(
-    `no split ${JSON.stringify(split)} in ${dir} (its splits: ${splits.join(', ')}${guess === null ? '' : `; did you mean ${guess}?`})`,
+  throw new OptionError(
+    'split',
+    words`no split ${JSON.stringify(split)} in ${dir} (its splits: ${splits.join(', ')}${guess === null ? '' : `; did you mean ${guess}?`})`,
   );
 }
 

@@ -4,7 +4,8 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DecidekitError, UsageError } from '../../core/errors.js';
+import { DecidekitError, OptionError } from '../../core/errors.js';
+import { optionMention as option, words } from '../../core/message-words.js';
 import type { FaultOptions } from './faults.js';
 import { createBuiltInModels, BUILT_IN_MODEL_NAMES, DEFAULT_MODEL } from './models/index.js';
 import type { PriorTable } from './models/prior.js';
@@ -195,9 +196,19 @@ function listen(server: http.Server, host: string, port: number | undefined): Pr
     server.once('error', (err: NodeJS.ErrnoException) => {
       const where = `${host}:${port ?? 0}`;
       if (err.code === 'EADDRINUSE')
-        reject(new UsageError(`port ${port} on ${host} is in use: pick another with --port (0 picks a free one)`));
+        reject(
+          new OptionError(
+            'port',
+            words`port ${String(port)} on ${host} is in use: pick another with ${option('port')} (0 picks a free one)`,
+          ),
+        );
       else if (err.code === 'EADDRNOTAVAIL' || err.code === 'EACCES')
-        reject(new UsageError(`cannot listen on ${where} (${err.code}): check --host and --port`));
+        reject(
+          new OptionError(
+            'host',
+            words`cannot listen on ${where} (${err.code}): check ${option('host')} and ${option('port')}`,
+          ),
+        );
       else reject(err);
     });
     server.listen(port ?? 0, host, () => {

@@ -332,7 +332,10 @@ describe('score --engine duckdb without the package', () => {
         importDuckDb: () => Promise.reject(missing),
       }),
     ).rejects.toThrowError(
-      expect.objectContaining({ code: 'usage', message: expect.stringContaining('npm install @duckdb/node-api@') }),
+      expect.objectContaining({
+        code: 'invalid_option',
+        message: expect.stringContaining('npm install @duckdb/node-api@'),
+      }),
     );
   });
 });
