@@ -5,11 +5,13 @@ import { CALL_OPTIONS, optionMention, words } from '../core/message-words.js';
 import { COMMANDS } from './commands/index.js';
 import { cliMessageOf, flagOf } from './option-flags.js';
 
-function declaredFlags(): Set<string> {
+async function declaredFlags(): Promise<Set<string>> {
   const flags = new Set<string>();
-  for (const command of Object.values(COMMANDS))
+  for (const entry of Object.values(COMMANDS)) {
+    const command = await entry.load();
     for (const c of command.subcommands ?? [command])
       for (const name of Object.keys(c.options ?? {})) flags.add(`--${name}`);
+  }
   return flags;
 }
 
@@ -37,8 +39,8 @@ describe('options named in library messages', () => {
     expect(cliMessageOf(outer)).toBe('--retry-failed goes with --resume RUN (--base-url: not a URL)');
   });
 
-  it('maps every option to a flag some command declares (the run ids are positional)', () => {
-    const flags = declaredFlags();
+  it('maps every option to a flag some command declares (the run ids are positional)', async () => {
+    const flags = await declaredFlags();
     for (const option of CALL_OPTIONS)
       if (option === 'runIds') expect(flagOf({ option })).toBe('RUN');
       else expect(flags, option).toContain(flagOf({ option }));
