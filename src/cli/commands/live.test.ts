@@ -12,8 +12,7 @@ import { scoreDecision } from '../../core/decision-score.js';
 import { probeOrder } from '../../core/live/probe-order.js';
 import { loadBenchDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';
 import { startReferenceServer, type ReferenceServerOptions } from '../../protocol/server/server.js';
-import type { CliIo } from '../io.js';
-import { runCli } from '../run-cli.js';
+import { runCliInProcess } from '../test-support/in-process-cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'decidekit-live-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -21,22 +20,14 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 /** Runs `decidekit live ...` until `lines` lines are on stdout, then aborts it (Ctrl+C). */
 async function live(args: string[], lines: number) {
   const controller = new AbortController();
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: {
-      write: (t) => {
-        stdout += t;
-        if (stdout.split('\n').length - 1 >= lines) controller.abort();
-      },
-      isTTY: false,
-    },
-    stderr: { write: (t) => void (stderr += t), isTTY: false },
-    env: { NO_COLOR: '1', XDG_CACHE_HOME: join(tmp, 'cache') },
+  const { code, stdout, stderr } = await runCliInProcess(['live', ...args], {
+    env: { XDG_CACHE_HOME: join(tmp, 'cache') },
     cwd: tmp,
     signal: controller.signal,
-  };
-  const code = await runCli(['live', ...args], io);
+    onStdout: (text) => {
+      if (text.split('\n').length - 1 >= lines) controller.abort();
+    },
+  });
   return { code, stdout, stderr, lines: stdout.split('\n').filter((l) => l !== '') };
 }
 

@@ -12,10 +12,20 @@ export interface InProcessOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly cwd?: string;
   readonly signal?: AbortSignal;
+  /** Called with all of stdout so far after each write (e.g. to abort after N lines). */
+  readonly onStdout?: (text: string) => void;
   /** Called with all of stderr so far after each write (e.g. to abort on a progress line). */
   readonly onStderr?: (text: string) => void;
   readonly isTTY?: boolean;
   readonly columns?: number;
+}
+
+/**
+ * Options that run the CLI in `folder` with the run store's data home there too
+ * (`XDG_DATA_HOME`), so a test's default store and relative paths stay in its own folder.
+ */
+export function inFolder(folder: string): InProcessOptions {
+  return { cwd: folder, env: { XDG_DATA_HOME: folder } };
 }
 
 export async function runCliInProcess(argv: readonly string[], options: InProcessOptions = {}): Promise<CliResult> {
@@ -24,7 +34,10 @@ export async function runCliInProcess(argv: readonly string[], options: InProces
   const tty = options.isTTY === true;
   const io: CliIo = {
     stdout: {
-      write: (t) => void (stdout += t),
+      write: (t) => {
+        stdout += t;
+        options.onStdout?.(stdout);
+      },
       isTTY: tty,
       ...(options.columns === undefined ? {} : { columns: options.columns }),
     },

@@ -10,8 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderAuditSample, writeAuditSample } from '../../../scripts/make-audit-sample.js';
-import { runCli } from '../../../src/cli/run-cli.js';
-import type { CliIo } from '../../../src/cli/io.js';
+import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { startReferenceServer } from '../../../src/protocol/server/server.js';
 import { openAuditStore } from '../../../src/store/audit/sqlite-audit-store.js';
 import { renderAuditRunsList } from '../../../src/reports/runs/audit-runs-list.js';
@@ -29,23 +28,14 @@ afterAll(async () => {
 /** `abortOn`: Ctrl+C as soon as stderr shows this text. */
 async function cli(argv: string[], env: Record<string, string> = {}, abortOn?: string) {
   const controller = new AbortController();
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: { write: (t) => void (stdout += t), isTTY: false },
-    stderr: {
-      write: (t) => {
-        stderr += t;
-        if (abortOn !== undefined && t.includes(abortOn)) controller.abort();
-      },
-      isTTY: false,
-    },
-    env: { NO_COLOR: '1', XDG_DATA_HOME: join(tmp, 'xdg'), ...env },
+  return runCliInProcess(['audit', ...argv], {
+    env: { XDG_DATA_HOME: join(tmp, 'xdg'), ...env },
     cwd: ROOT,
     signal: controller.signal,
-  };
-  const code = await runCli(['audit', ...argv], io);
-  return { code, stdout, stderr };
+    onStderr: (text) => {
+      if (abortOn !== undefined && text.includes(abortOn)) controller.abort();
+    },
+  });
 }
 
 function expectNoStackTrace(text: string): void {
@@ -164,35 +154,26 @@ describe('a judge that cannot be asked', () => {
     const audits = s.listAudits();
     s.close();
     expect(audits).toEqual([]);
-    const bench = await runCli(['bench', '--base-url', `http://127.0.0.1:${port}`, '--store', store], {
-      stdout: { write: () => undefined, isTTY: false },
-      stderr: { write: (t) => void expect(t).not.toContain('internal error'), isTTY: false },
-      env: { NO_COLOR: '1' },
+    const bench = await runCliInProcess(['bench', '--base-url', `http://127.0.0.1:${port}`, '--store', store], {
       cwd: ROOT,
-      signal: new AbortController().signal,
     });
-    expect(bench).toBe(r.code);
+    expect(bench.stderr).not.toContain('internal error');
+    expect(bench.code).toBe(r.code);
   });
 
   it('saves an audit whose judge went away midway as incomplete, and the printed resume command completes it', async () => {
     const judge = await startReferenceServer({ host: '127.0.0.1', port: 0, model: 'judge' });
     const store = join(tmp, 'judge-gone.sqlite');
     let closing: Promise<void> | null = null;
-    let stdout = '';
-    let stderr = '';
-    const code = await runCli(['audit', '--base-url', judge.url, '--model', 'judge', '--store', store], {
-      stdout: { write: (t) => void (stdout += t), isTTY: false },
-      stderr: {
-        write: (t) => {
-          stderr += t;
-          if (closing === null && t.includes('agrees with the check')) closing = judge.close();
+    const { code, stdout, stderr } = await runCliInProcess(
+      ['audit', '--base-url', judge.url, '--model', 'judge', '--store', store],
+      {
+        cwd: ROOT,
+        onStderr: (text) => {
+          if (closing === null && text.includes('agrees with the check')) closing = judge.close();
         },
-        isTTY: false,
       },
-      env: { NO_COLOR: '1' },
-      cwd: ROOT,
-      signal: new AbortController().signal,
-    });
+    );
     await closing;
     expect(code).toBe(1);
     expect(stdout).toBe('');

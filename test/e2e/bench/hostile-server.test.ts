@@ -7,27 +7,13 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli/run-cli.js';
-import type { CliIo } from '../../../src/cli/io.js';
+import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { HOSTILE_MODES, startHostileServer } from '../../../src/protocol/client/test-support/hostile-server.js';
 
 const KEY = 'sk-live/9fQ2&Zr7Lm3Xw8Tb5Kc1Vd6Hy4Np0Ja';
 const PIECES = Array.from({ length: KEY.length - 11 }, (_, i) => KEY.slice(i, i + 12));
 const tmp = mkdtempSync(join(tmpdir(), 'decidekit-e2e-hostile-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-function captureIo(): { io: CliIo; out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    stdout: { write: (t) => void (out += t), isTTY: false },
-    stderr: { write: (t) => void (err += t), isTTY: false },
-    env: { NO_COLOR: '1', XDG_DATA_HOME: join(tmp, 'xdg') },
-    cwd: tmp,
-    signal: new AbortController().signal,
-  };
-  return { io, out: () => out, err: () => err };
-}
 
 /** The text with JSON \u escapes decoded (the key must not hide behind them either). */
 function unescaped(text: string): string {
@@ -39,17 +25,20 @@ describe('bench against a hostile server', () => {
     const server = await startHostileServer(mode, KEY);
     const dir = join(tmp, mode);
     const store = join(dir, 'runs.sqlite');
-    const { io, out, err } = captureIo();
+    let out = '';
+    let err = '';
     try {
-      const code = await runCli(
+      const { code, stdout, stderr } = await runCliInProcess(
         ['bench', '--base-url', server.url, '--api-key', KEY, '--limit', '3', '--retries', '0'].concat([
           '--store',
           store,
           '--out',
           join(dir, 'reports'),
         ]),
-        io,
+        { cwd: tmp, env: { XDG_DATA_HOME: join(tmp, 'xdg') } },
       );
+      out = stdout;
+      err = stderr;
       expect(server.requests()).toBeGreaterThan(0);
       expect(code).not.toBe(0);
     } finally {
@@ -58,8 +47,8 @@ describe('bench against a hostile server', () => {
     const files = [store, `${store}-wal`].filter((f) => existsSync(f));
     const reports = existsSync(join(dir, 'reports')) ? readdirSync(join(dir, 'reports')) : [];
     const texts: Array<[string, string]> = [
-      ['stdout', out()],
-      ['stderr', err()],
+      ['stdout', out],
+      ['stderr', err],
       ...files.map((f): [string, string] => [f, readFileSync(f).toString('latin1')]),
       ...reports.map((f): [string, string] => [f, readFileSync(join(dir, 'reports', f), 'utf8')]),
     ];
@@ -72,7 +61,7 @@ describe('bench against a hostile server', () => {
           false,
         );
     }
-    expect(err()).not.toMatch(/internal error|^\s+at /m);
+    expect(err).not.toMatch(/internal error|^\s+at /m);
     // A run that got answers (even bad ones) is stored and reported; a 404 or a redirect stops it first.
     if (mode !== 'esc404' && mode !== 'redirect') expect(reports.length).toBeGreaterThan(0);
     if (mode === 'deep') expect(texts.map(([, t]) => t).join('\n')).toMatch(/malformed[^\n]*too deeply nested/);

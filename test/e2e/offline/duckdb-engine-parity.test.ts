@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scoreWithDuckDb } from '../../../src/app/offline/score-with-duckdb.js';
-import { runCliInProcess } from '../../support/cli-in-process.js';
+import { inFolder, runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { createEdgeFiles } from '../../support/offline-edge-files.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -24,7 +24,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Intervals need every decision in memory: the DuckDB engine gives none, so the in-process side runs --no-ci. */
 async function score(args: string[], engine: 'node' | 'duckdb') {
-  return runCliInProcess(['score', ...args, '--engine', engine, ...(engine === 'node' ? ['--no-ci'] : [])], dir);
+  return runCliInProcess(
+    ['score', ...args, '--engine', engine, ...(engine === 'node' ? ['--no-ci'] : [])],
+    inFolder(dir),
+  );
 }
 
 /** Same keys and exact counts; every number within 1e-9 (relative beyond 1). */
@@ -93,14 +96,14 @@ describe('score --engine duckdb on the bundled samples', () => {
   it('says it gives no intervals, and refuses ECE conventions that need every decision (exit 2)', async () => {
     const data = join(ROOT, 'data', 'moderation');
     const args = ['--dataset', join(data, 'dataset.jsonl'), '--results', join(data, 'results-careful-1.jsonl')];
-    const plain = await runCliInProcess(['score', ...args, '--engine', 'duckdb'], dir);
+    const plain = await runCliInProcess(['score', ...args, '--engine', 'duckdb'], inFolder(dir));
     expect(plain.code).toBe(0);
     expect(plain.stderr).toContain('no intervals');
     for (const extra of [
       ['--ece-binning', 'equal-mass'],
       ['--ece-average', 'per-question'],
     ]) {
-      const r = await runCliInProcess(['score', ...args, '--engine', 'duckdb', ...extra], dir);
+      const r = await runCliInProcess(['score', ...args, '--engine', 'duckdb', ...extra], inFolder(dir));
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('use --engine node');
     }

@@ -8,25 +8,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli/run-cli.js';
-import type { CliIo } from '../../../src/cli/io.js';
+import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { startReferenceServer } from '../../../src/protocol/server/server.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'decidekit-e2e-hostile-input-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    stdout: { write: (t) => void (out += t), isTTY: false },
-    stderr: { write: (t) => void (err += t), isTTY: false },
-    env: { NO_COLOR: '1' },
-    cwd: tmp,
-    signal: new AbortController().signal,
-  };
-  const code = await runCli(argv, io);
-  return { code, out, err };
+  const { code, stdout, stderr } = await runCliInProcess(argv, { cwd: tmp });
+  return { code, out: stdout, err: stderr };
 }
 
 function write(name: string, lines: string[]): string {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type TestBrowser } from '../../support/browser.js';
-import { runCliInProcess } from '../../support/cli-in-process.js';
+import { inFolder, runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { renderBenchHtml } from '../../../src/reports/bench/bench-html.js';
 import { createRun, securityCase } from '../../../src/core/bench/test-support/bench-run-fixture.js';
 
@@ -89,7 +89,7 @@ describe('bench --out writes an HTML report', () => {
     const out = join(tmp, 'reports');
     const res = await runCliInProcess(
       ['bench', '--limit', '40', '--parallel', '4', '--no-store', '--price-per-mtok', '0.5', '--out', out],
-      tmp,
+      inFolder(tmp),
     );
     expect(res.stderr).not.toMatch(/at .*\.js:\d+/);
     const files = readdirSync(out);
@@ -276,7 +276,7 @@ describe('stored runs: report --format html and runs compare --format html', () 
           '0.5',
           '--json',
         ],
-        tmp,
+        inFolder(tmp),
       );
       const doc = JSON.parse(res.stdout) as BenchDoc;
       ids.push(doc.id);
@@ -286,7 +286,10 @@ describe('stored runs: report --format html and runs compare --format html', () 
 
   it('report RUN --format html renders the stored run with its --json numbers', async () => {
     const file = join(tmp, 'report.html');
-    const res = await runCliInProcess(['report', ids[0]!, '--format', 'html', '--out', file, '--store', store()], tmp);
+    const res = await runCliInProcess(
+      ['report', ids[0]!, '--format', 'html', '--out', file, '--store', store()],
+      inFolder(tmp),
+    );
     expect(res.code).toBe(0);
     const { page, errors } = await browser.open(file);
     expect(errors).toEqual([]);
@@ -306,7 +309,7 @@ describe('stored runs: report --format html and runs compare --format html', () 
     const file = join(tmp, 'compare.html');
     const res = await runCliInProcess(
       ['runs', 'compare', ...ids, '--format', 'html', '--out', file, '--force', '--store', store()],
-      tmp,
+      inFolder(tmp),
     );
     expect(res.code, res.stderr).toBe(0);
     const { page, errors } = await browser.open(file);
@@ -343,10 +346,13 @@ describe('stored runs: report --format html and runs compare --format html', () 
     const file = join(tmp, 'paired.html');
     const res = await runCliInProcess(
       ['runs', 'compare', ids[0]!, ids[1]!, '--format', 'html', '--out', file, '--store', store()],
-      tmp,
+      inFolder(tmp),
     );
     expect(res.code, res.stderr).toBe(0);
-    const json = await runCliInProcess(['runs', 'compare', ids[0]!, ids[1]!, '--json', '--store', store()], tmp);
+    const json = await runCliInProcess(
+      ['runs', 'compare', ids[0]!, ids[1]!, '--json', '--store', store()],
+      inFolder(tmp),
+    );
     const doc = JSON.parse(json.stdout) as {
       paired: { metrics: Record<string, { difference: number; verdict: string }> };
     };
@@ -362,7 +368,10 @@ describe('stored runs: report --format html and runs compare --format html', () 
   });
 
   it('refuses runs compare --format html with one run', async () => {
-    const res = await runCliInProcess(['runs', 'compare', ids[0]!, '--format', 'html', '--store', store()], tmp);
+    const res = await runCliInProcess(
+      ['runs', 'compare', ids[0]!, '--format', 'html', '--store', store()],
+      inFolder(tmp),
+    );
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/two or more runs/);
   });
@@ -375,9 +384,9 @@ describe('offline --html reports', () => {
 
   async function check(args: string[], name: string) {
     const file = join(tmp, `${name}.html`);
-    const json = await runCliInProcess([...args, '--json'], tmp);
+    const json = await runCliInProcess([...args, '--json'], inFolder(tmp));
     expect(json.code, json.stderr).toBe(0);
-    const res = await runCliInProcess([...args, '--html', file], tmp);
+    const res = await runCliInProcess([...args, '--html', file], inFolder(tmp));
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toContain(`HTML report written to ${file}`);
     const opened = await browser.open(file);
@@ -516,7 +525,7 @@ describe('probe --out writes an HTML report', () => {
       const out = join(tmp, 'probe');
       const res = await runCliInProcess(
         ['probe', '--base-url', server.url, '--cases', '10', '--no-store', '--out', out],
-        tmp,
+        inFolder(tmp),
       );
       expect(res.code, res.stderr).toBe(1);
       const files = readdirSync(out);

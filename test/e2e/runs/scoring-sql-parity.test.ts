@@ -20,7 +20,7 @@ import { parseTableName, renderScoringSql, type SqlDialect } from '../../../src/
 import { logLoss } from '../../../src/core/offline/prediction.js';
 import { createSeededRandom } from '../../../src/core/seeded-random.js';
 import { openRunStore } from '../../../src/store/index.js';
-import { runCliInProcess } from '../../support/cli-in-process.js';
+import { inFolder, runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { loadDuckDb, loadPostgres, queryDuckDb, queryPostgres, type ScoringRow } from '../../support/decision-table.js';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgres-cluster.js';
 
@@ -33,7 +33,7 @@ const edgeRuns = createEdgeRuns();
 const edgeRows = edgeRuns.flatMap((run) => [...decisionRowsOfRun(run)]);
 
 async function cli(args: string[]): Promise<string> {
-  const r = await runCliInProcess(args, dir);
+  const r = await runCliInProcess(args, inFolder(dir));
   if (r.code !== 0) throw new Error(`decidekit ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
   return r.stdout;
 }
@@ -105,10 +105,10 @@ describe('decidekit sql on DuckDB and PostgreSQL', () => {
   });
 
   it('refuses a missing dialect and a table name that is not an identifier (exit 2)', async () => {
-    const none = await runCliInProcess(['sql'], dir);
+    const none = await runCliInProcess(['sql'], inFolder(dir));
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('--dialect is required');
-    const bad = await runCliInProcess(['sql', '--dialect', 'duckdb', '--table', 'x; DROP TABLE y'], dir);
+    const bad = await runCliInProcess(['sql', '--dialect', 'duckdb', '--table', 'x; DROP TABLE y'], inFolder(dir));
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('is not an identifier');
     expect(bad.stdout).toBe('');
