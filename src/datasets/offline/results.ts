@@ -20,22 +20,11 @@ import {
   type OfflineAccumulatorOptions,
   type OfflineSummary,
 } from '../../core/offline/summary.js';
-import { KIND_CHOICE, KIND_YES_NO, type OfflineCaseTable } from './fast/case-table.js';
+import { KIND_CHOICE, KIND_YES_NO } from './fast/case-table.js';
 import { caseTableOf, NOT_JSON, parseJsonLine, reportBadJson, type OfflineDataset } from './dataset.js';
 import { isParquetFile, readParquetRows, requireColumns } from '../parquet-rows.js';
-import { readLineBytes, utf8Text } from '../read-lines.js';
 import { startResultsSplit, type ResultsSplit, type ResultsSplitOptions } from './fast/results-split.js';
-import {
-  LINE_BLANK,
-  LINE_FAST,
-  LINE_SLOW,
-  ResultBatch,
-  ResultPreparser,
-  SHAPE_LIST,
-  SHAPE_OBJECT,
-  SHAPE_PROBABILITY,
-  SHAPE_VALUE,
-} from './fast/results-preparse.js';
+import { makeResult, readResultLines, ResultsReadState, type FastResult } from './fast/fast-results.js';
 
 export interface ReadResultsSummary {
   /** The model named on every line; null when the file has no results. */
@@ -126,29 +115,57 @@ async function streamResults(
   sink: ResultSink,
   splitOptions: ReadResultsOptions = {},
 ): Promise<ReadResultsSummary> {
-  const table = caseTableOf(dataset);
+  const state = new ResultsReadState(caseTableOf(dataset));
   const problems = new ProblemList();
-  /** Line of the first result of each case (0: none yet): duplicates are errors. */
-  const firstLine = new Int32Array(table.size);
-  let seen = 0;
-  const fast = new FastResult(table);
-  /** This thread's lines go through the same byte reader as the worker's, one line at a time. */
-  const preparser = new ResultPreparser(false);
-  const one = new ResultBatch();
-  let model: string | null = null;
-  let modelLine = 0;
-  let lines = 0;
-
-  /** `row` when reading Parquet: problems and messages then name rows. */
-  let unit: 'row' | undefined;
+  const prefetched = splitOptions.prefetched?.path === path ? splitOptions.prefetched : undefined;
+  if (await (prefetched?.parquet ?? isParquetFile(path))) {
+    // Problems and messages name rows.
+    const check = strictCheck(path, dataset, state, problems, sink, 'row');
+    await readParquetRows(
+      path,
+      (value, row) => {
+        state.lines++;
+        if (reportBadJson(value, path, row, problems)) check(value, row);
+      },
+      { check: (info) => requireColumns(path, info.columns, RESULTS_COLUMNS), jsonTextColumns: ['decision'] },
+    );
+    return finishResults(path, state, problems);
+  }
+  const check = strictCheck(path, dataset, state, problems, sink, undefined);
   const slow = (line: string | null, lineNumber: number): void => {
     const value = parseJsonLine(line, lineNumber, path, problems);
     if (value === NOT_JSON) return;
     check(value, lineNumber);
   };
+  const split: ResultsSplit | null =
+    prefetched !== undefined ? await prefetched.split : await startResultsSplit(path, splitOptions);
+  // Lines of the usual shape are read from their bytes (see fast/); every other line comes back to `slow`.
+  await readResultLines(path, split, state, (r) => sink.fast(r), slow);
+  return finishResults(path, state, problems);
+}
 
-  /** Checks one parsed line (or Parquet row) and hands a valid result to the sink. */
-  const check = (value: unknown, lineNumber: number): void => {
+/** Every problem of the file; an empty file (or one of blank lines only) is one: it scores nothing. */
+function finishResults(path: string, state: ResultsReadState, problems: ProblemList): ReadResultsSummary {
+  if (state.lines === 0 && problems.count === 0)
+    problems.add({ file: path, line: null, message: 'no results in the file' });
+  problems.throwIfAny();
+  return { model: state.model, lines: state.lines, missing: state.table.size - state.seen };
+}
+
+/**
+ * The strict check of one parsed line (or Parquet row): every violation a problem naming
+ * file, line, case and field; a valid result goes to the sink.
+ */
+function strictCheck(
+  path: string,
+  dataset: OfflineDataset,
+  state: ResultsReadState,
+  problems: ProblemList,
+  sink: ResultSink,
+  unit: 'row' | undefined,
+): (value: unknown, lineNumber: number) => void {
+  const { table, firstLine, fast } = state;
+  return (value, lineNumber) => {
     const before = problems.count;
     let caseId: string | undefined;
     const report = (field: string | undefined, message: string): void =>
@@ -175,7 +192,7 @@ async function streamResults(
     } else {
       caseId = rawId;
       index = table.indexOfId(rawId, fast.index + 1);
-      // The next line's case is probably the one after this (see indexOfIdBytes below).
+      // The next line's case is probably the one after this (see indexOfIdBytes in fast/).
       if (index !== -1) fast.index = index;
       if (index === -1) {
         report('case_id', `case_id ${JSON.stringify(rawId)} is not in the dataset ${dataset.path}`);
@@ -183,7 +200,7 @@ async function streamResults(
         report('case_id', `duplicate result for this case (first on ${unit ?? 'line'} ${firstLine[index]})`);
       } else {
         firstLine[index] = lineNumber;
-        seen++;
+        state.seen++;
       }
     }
 
@@ -193,14 +210,12 @@ async function streamResults(
         'model',
         rawModel === undefined ? 'model is missing' : `model must be a non-empty string, got ${preview(rawModel)}`,
       );
-    } else if (model === null) {
-      model = rawModel;
-      modelLine = lineNumber;
-      fast.model = rawModel;
-    } else if (rawModel !== model) {
+    } else if (state.model === null) {
+      state.setModel(rawModel, lineNumber);
+    } else if (rawModel !== state.model) {
       report(
         'model',
-        `model ${JSON.stringify(rawModel)} differs from ${JSON.stringify(model)} on ${unit ?? 'line'} ${modelLine} (one results file is one model)`,
+        `model ${JSON.stringify(rawModel)} differs from ${JSON.stringify(state.model)} on ${unit ?? 'line'} ${state.modelLine} (one results file is one model)`,
       );
     }
 
@@ -208,212 +223,10 @@ async function streamResults(
     const decision = c === undefined ? null : parseOfflineDecision(value['decision'], c, report);
     const costUsd = optionalNonNegative(value, 'cost_usd', report);
     const latencyMs = optionalNonNegative(value, 'latency_ms', report);
+    const model = state.model;
     if (problems.count !== before || c === undefined || decision === null || model === null) return;
     sink.slow(index, makeResult(c.id, model, decision, costUsd, latencyMs));
   };
-
-  const onLine = (bytes: Buffer, start: number, end: number, lineNumber: number): void => {
-    // Fast path: a well-formed line of the usual shape, read from the bytes. Anything else,
-    // including every invalid line and duplicates, goes the slow way for its messages.
-    one.clear();
-    preparser.add(one, bytes, start, end, 0);
-    const status = one.status[0];
-    if (status === LINE_BLANK) return;
-    lines++;
-    if (status === LINE_FAST && fastFromBatch(one, 0, preparser.model, lineNumber, bytes)) return;
-    slow(utf8Text(bytes, start, end), lineNumber);
-  };
-
-  /** Scratch probabilities in option order, one array per number of options. */
-  const scratch: number[][] = [];
-  /**
-   * A line pre-parsed by ResultPreparser (this thread's or the worker's): the checks that
-   * need its case, then the sink; false when the line needs the slow path. `idBytes` holds
-   * the case id (the batch's pool, or the line's bytes). Case ids are
-   * matched first against the case after the previous line's (results usually follow the
-   * dataset's order), else by hash.
-   */
-  const fastFromBatch = (
-    b: ResultBatch,
-    k: number,
-    batchModel: string | null,
-    lineNumber: number,
-    idBytes: Uint8Array,
-  ): boolean => {
-    if (batchModel === null) return false;
-    if (model === null) {
-      model = batchModel;
-      modelLine = lineNumber;
-      fast.model = batchModel;
-    } else if (model !== batchModel) return false;
-    const index = table.indexOfIdBytes(idBytes, b.idStart[k]!, b.idEnd[k]!, fast.index + 1);
-    if (index === -1 || firstLine[index] !== 0) return false;
-    const kind = table.kinds[index]!;
-    const shape = b.shape[k]!;
-    if (kind === KIND_YES_NO) {
-      if (shape !== SHAPE_PROBABILITY) return false;
-      fast.probability = b.num[k]!;
-    } else if (kind === KIND_CHOICE) {
-      if (shape !== SHAPE_LIST && shape !== SHAPE_OBJECT) return false;
-      const names = table.optionBytes[table.aux[index]!]!;
-      const n = names.length;
-      if (b.probCount[k] !== n) return false;
-      let out = scratch[n];
-      if (out === undefined) out = scratch[n] = new Array<number>(n).fill(0);
-      const p0 = b.probStart[k]!;
-      if (shape === SHAPE_LIST) {
-        for (let j = 0; j < n; j++) out[j] = b.probs[p0 + j]!;
-      } else {
-        if (n > 30) return false;
-        let filled = 0;
-        for (let j = 0; j < n; j++) {
-          const o = indexOfBytes(names, b.pool, b.keyStart[p0 + j]!, b.keyEnd[p0 + j]!);
-          if (o === -1 || (filled & (1 << o)) !== 0) return false;
-          filled |= 1 << o;
-          out[o] = b.probs[p0 + j]!;
-        }
-      }
-      let sum = 0;
-      for (let j = 0; j < n; j++) sum += out[j]!;
-      if (!(Math.abs(sum - 1) <= PROBABILITY_SUM_TOLERANCE)) return false;
-      let picked = -1;
-      const ps = b.pickStart[k]!;
-      if (ps !== -1) {
-        picked = indexOfBytes(names, b.pool, ps, b.pickEnd[k]!);
-        if (picked === -1) return false;
-      }
-      fast.probabilities = out;
-      fast.pickedIndex = picked;
-    } else {
-      const v = b.num[k]!;
-      if (shape !== SHAPE_VALUE || !(v >= table.scoreMin(index) && v <= table.scoreMax(index))) return false;
-      fast.value = v;
-      fast.confidence = b.confidence[k]!;
-    }
-    fast.index = index;
-    fast.kind = kind;
-    fast.costUsd = b.cost[k]!;
-    fast.latencyMs = b.latency[k]!;
-    firstLine[index] = lineNumber;
-    seen++;
-    sink.fast(fast);
-    return true;
-  };
-
-  /** Every problem of the file; an empty file (or one of blank lines only) is one: it scores nothing. */
-  const finish = (): ReadResultsSummary => {
-    if (lines === 0 && problems.count === 0)
-      problems.add({ file: path, line: null, message: 'no results in the file' });
-    problems.throwIfAny();
-    return { model, lines, missing: table.size - seen };
-  };
-
-  const prefetched = splitOptions.prefetched?.path === path ? splitOptions.prefetched : undefined;
-  if (await (prefetched?.parquet ?? isParquetFile(path))) {
-    unit = 'row';
-    await readParquetRows(
-      path,
-      (value, row) => {
-        lines++;
-        if (reportBadJson(value, path, row, problems)) check(value, row);
-      },
-      { check: (info) => requireColumns(path, info.columns, RESULTS_COLUMNS), jsonTextColumns: ['decision'] },
-    );
-    return finish();
-  }
-
-  const split: ResultsSplit | null =
-    prefetched !== undefined ? await prefetched.split : await startResultsSplit(path, splitOptions);
-  if (split === null) await readLineBytes(path, onLine);
-  else {
-    try {
-      let lineNumber = split.from === 0 ? 0 : await readLineBytes(path, onLine, { endByte: split.from });
-      for (;;) {
-        const { batch, last, model: batchModel } = await split.next();
-        for (let k = 0; k < batch.count; k++) {
-          lineNumber++;
-          const status = batch.status[k]!;
-          if (status === LINE_FAST || status === LINE_SLOW) {
-            lines++;
-            if (status === LINE_SLOW || !fastFromBatch(batch, k, batchModel, lineNumber, batch.pool))
-              slow(split.lineText(batch.lineStart[k]!, batch.lineLength[k]!), lineNumber);
-          }
-        }
-        split.giveBack(batch);
-        if (last) break;
-      }
-    } finally {
-      await split.close();
-    }
-  }
-
-  return finish();
-}
-
-function makeResult(
-  caseId: string,
-  model: string,
-  decision: OfflineDecision,
-  costUsd: number | undefined,
-  latencyMs: number | undefined,
-): OfflineResult {
-  const result: { -readonly [K in keyof OfflineResult]: OfflineResult[K] } = { caseId, model, decision };
-  if (costUsd !== undefined) result.costUsd = costUsd;
-  if (latencyMs !== undefined) result.latencyMs = latencyMs;
-  return result;
-}
-
-/** The values of the line read fast last (no object per line), for the sink. */
-class FastResult {
-  model = '';
-  /** Case index in the table. */
-  index = -1;
-  kind = -1;
-  /** yes_no: P(yes). */
-  probability = NaN;
-  /** choice: aligned with the options (valid until the next line); picked option or -1. */
-  probabilities: number[] = [];
-  pickedIndex = -1;
-  /** score: the value and the confidence (NaN: none). */
-  value = NaN;
-  confidence = NaN;
-  /** NaN when the line has none. */
-  costUsd = NaN;
-  latencyMs = NaN;
-
-  constructor(private readonly table: OfflineCaseTable) {}
-
-  /** The line read last, as a result object (its own copy of the probabilities). */
-  result(): OfflineResult {
-    let decision: OfflineDecision;
-    if (this.kind === KIND_YES_NO) decision = { kind: 'yes_no', probability: this.probability };
-    else if (this.kind === KIND_CHOICE) {
-      const probabilities = this.probabilities.slice();
-      decision =
-        this.pickedIndex === -1
-          ? { kind: 'choice', probabilities }
-          : { kind: 'choice', probabilities, pickedIndex: this.pickedIndex };
-    } else
-      decision =
-        this.confidence === this.confidence
-          ? { kind: 'score', value: this.value, confidence: this.confidence }
-          : { kind: 'score', value: this.value };
-    const costUsd = this.costUsd === this.costUsd ? this.costUsd : undefined;
-    const latencyMs = this.latencyMs === this.latencyMs ? this.latencyMs : undefined;
-    return makeResult(this.table.idOf(this.index), this.model, decision, costUsd, latencyMs);
-  }
-}
-
-/** Index of the bytes `b[start, end)` among `names`, or -1. */
-function indexOfBytes(names: readonly Uint8Array[], b: Uint8Array, start: number, end: number): number {
-  const len = end - start;
-  outer: for (let o = 0; o < names.length; o++) {
-    const name = names[o]!;
-    if (name.length !== len) continue;
-    for (let i = 0; i < len; i++) if (name[i] !== b[start + i]) continue outer;
-    return o;
-  }
-  return -1;
 }
 
 /** Reads a whole (small) results file into memory: for commands that need several passes. */
