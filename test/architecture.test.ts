@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { roomOf, roomViolations, type SourceImport } from './support/product-rooms.js';
 
 const SRC = join(import.meta.dirname, '..', 'src');
 
@@ -111,5 +112,85 @@ describe('the layer map', () => {
   it('names every folder under src', () => {
     const folders = readdirSync(SRC).filter((name) => statSync(join(SRC, name)).isDirectory());
     expect(folders.filter((f) => !(f in LAYER))).toEqual([]);
+  });
+});
+
+/** Every relative import of `text`, a file at `file` (relative to src), as paths relative to src. */
+function sourceImportsOf(file: string, text: string): SourceImport[] {
+  return importsOf(text)
+    .filter((spec) => spec.startsWith('.'))
+    .map((spec) => ({ from: file, to: join(file, '..', spec).replace(/\.js$/, '.ts') }));
+}
+
+describe('product rooms', () => {
+  it('keeps each room to shared code and its own folders, in every layer', () => {
+    const imports = sourceFiles(SRC).flatMap((file) =>
+      sourceImportsOf(relative(SRC, file), readFileSync(file, 'utf8')),
+    );
+    expect(imports.length).toBeGreaterThan(1000);
+    expect(roomViolations(imports)).toEqual([]);
+  });
+
+  it('finds a room that imports another room', () => {
+    const text = "import { planBench } from '../bench/plan-bench.js';\nimport { given } from '../../cli/given.js';\n";
+    expect(roomViolations(sourceImportsOf('app/probe/execute-probe.ts', text))).toEqual([
+      'app/probe/execute-probe.ts (room probe) imports app/bench/plan-bench.ts (room bench)',
+    ]);
+    expect(
+      roomViolations([
+        { from: 'cli/commands/audit.ts', to: 'reports/bench/bench-html.ts' },
+        { from: 'core/live/window.ts', to: 'monitor/live-state.ts' },
+        { from: 'app/calibrate/run.ts', to: 'store/writer/case-writer.ts' },
+        { from: 'reports/audit/audit-json.ts', to: 'reports/runs/runs-list.ts' },
+      ]),
+    ).toEqual([
+      'cli/commands/audit.ts (room audit) imports reports/bench/bench-html.ts (room bench)',
+      'app/calibrate/run.ts (room calibrate) imports store/writer/case-writer.ts (room bench)',
+      'reports/audit/audit-json.ts (room audit) imports reports/runs/runs-list.ts (room runs)',
+    ]);
+  });
+
+  it('finds shared code that imports a room', () => {
+    expect(
+      roomViolations([
+        { from: 'protocol/client/client.ts', to: 'core/bench/run.ts' },
+        { from: 'reports/json-shapes.ts', to: 'store/audit/audit-store.ts' },
+        { from: 'store/writer/case-writer.ts', to: 'core/bench/run.ts' },
+      ]),
+    ).toEqual([
+      'protocol/client/client.ts (shared) imports core/bench/run.ts (room bench)',
+      'reports/json-shapes.ts (shared) imports store/audit/audit-store.ts (room audit)',
+    ]);
+  });
+
+  it('lets runs read the rooms it lists, the store read what it stores, the command list read every room', () => {
+    expect(
+      roomViolations([
+        { from: 'app/runs/stored-runs.ts', to: 'core/bench/run.ts' },
+        { from: 'reports/runs/probe-runs-list.ts', to: 'core/probe/run.ts' },
+        { from: 'store/store-schema.ts', to: 'store/audit/audit-schema.ts' },
+        { from: 'cli/commands/index.ts', to: 'cli/commands/live.ts' },
+        { from: 'app/audit/execute-audit.ts', to: 'app/out-dir.ts' },
+      ]),
+    ).toEqual([]);
+    expect(roomViolations([{ from: 'app/bench/plan-bench.ts', to: 'app/runs/stored-runs.ts' }])).toHaveLength(1);
+    expect(roomViolations([{ from: 'protocol/server/server.ts', to: 'store/probe/probe-store.ts' }])).toHaveLength(1);
+  });
+
+  it("reads a file's room from its path", () => {
+    expect(roomOf('app/bench/plan-bench.ts')).toBe('bench');
+    expect(roomOf('core/bench/test-support/run-fixtures.ts')).toBe('bench');
+    expect(roomOf('store/writer/case-writer.ts')).toBe('bench');
+    expect(roomOf('runner/run-benchmark.ts')).toBe('bench');
+    expect(roomOf('monitor/render-live.ts')).toBe('live');
+    expect(roomOf('cli/commands/probe.ts')).toBe('probe');
+    expect(roomOf('cli/commands/runs/list.ts')).toBe('runs');
+    expect(roomOf('cli/commands/score.ts')).toBe('offline');
+    expect(roomOf('cli/commands/calibrate.ts')).toBe('calibrate');
+    expect(roomOf('app/view/open-view.ts')).toBe('view');
+    expect(roomOf('app/server-plan.ts')).toBeNull();
+    expect(roomOf('core/typed-decisions/case-result.ts')).toBeNull();
+    expect(roomOf('cli/commands/serve.ts')).toBeNull();
+    expect(roomOf('store/sqlite-run-store.ts')).toBeNull();
   });
 });

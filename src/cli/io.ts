@@ -1,5 +1,4 @@
 import { piecesOf } from '../core/text-pieces.js';
-import type { TerminalPorts } from './terminal-screen.js';
 
 /** What a command may touch of the outside world; tests pass fakes. */
 export interface CliIo {
@@ -14,6 +13,12 @@ export interface CliIo {
    * commands (`live`) draw through `openTerminalScreen` on it; others never touch it.
    */
   readonly terminal?: TerminalPorts;
+}
+
+/** The streams of the controlling terminal. */
+export interface TerminalPorts {
+  readonly input: NodeJS.ReadStream;
+  readonly output: NodeJS.WriteStream;
 }
 
 export interface TextSink {

@@ -4,9 +4,13 @@
  * them: offline `score` and `compare`, and `bench`, `report` / `runs report`, `runs show`,
  * `runs compare` and `runs gate` (where a stored run's own conventions fill what is not given).
  */
-import type { ConventionChoice } from '../core/bench/run-conventions.js';
 import { UsageError } from '../core/errors.js';
-import { DEFAULT_CONVENTIONS, withConventions, type Conventions } from '../core/stats/conventions.js';
+import {
+  DEFAULT_CONVENTIONS,
+  withConventions,
+  type ConventionChoice,
+  type Conventions,
+} from '../core/stats/conventions.js';
 import { flag, integer, oneOf } from './define-command.js';
 import { given } from './given.js';
 

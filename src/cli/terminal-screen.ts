@@ -8,11 +8,7 @@
  */
 import { visibleWidth } from '../reports/format.js';
 import type { LiveKey, TerminalSize } from '../monitor/live-state.js';
-
-export interface TerminalPorts {
-  readonly input: NodeJS.ReadStream;
-  readonly output: NodeJS.WriteStream;
-}
+import type { TerminalPorts } from './io.js';
 
 export interface TerminalScreenHandlers {
   /** The lines of the next frame at this size (exactly `rows` lines, none wider than `columns`). */

@@ -35,7 +35,7 @@ import type { AskedBy } from '../../store/record-kind.js';
 import type { CaseWriter } from '../../store/writer/case-writer.js';
 import { summarizeOptionsOf, summarizeRun } from '../../store/run-summary.js';
 import { analyzeRun } from './run-analysis.js';
-import type { ConventionChoice } from '../../core/bench/run-conventions.js';
+import type { ConventionChoice } from '../../core/stats/conventions.js';
 import type { RunStatistics } from '../../core/bench/run-statistics.js';
 import type { FinishedBench } from '../../core/bench/finished-bench.js';
 import { StoreWriteError } from '../../store/store-errors.js';

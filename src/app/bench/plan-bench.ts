@@ -7,8 +7,8 @@
 import type { BenchCase } from '../../core/typed-decisions/case-result.js';
 import type { BenchRun, RunConfig } from '../../core/bench/run.js';
 import type { EndpointIdentity } from '../../core/endpoint-identity.js';
-import { conventionsOfChoice, type ConventionChoice } from '../../core/bench/run-conventions.js';
-import { conventionsText } from '../../core/stats/conventions.js';
+import { conventionsOfChoice } from '../../core/bench/run-conventions.js';
+import { conventionsText, type ConventionChoice } from '../../core/stats/conventions.js';
 import { DecidekitError, OptionError } from '../../core/errors.js';
 import { optionMention as option, words } from '../../core/message-words.js';
 import { SAMPLE_ID, TYPED_DECISIONS_ID } from '../../datasets/typed-decisions/provenance.js';

@@ -5,8 +5,8 @@
  */
 import type { ReportedRun } from '../../core/bench/run.js';
 import type { CaseSample } from '../../core/stats/case-sample.js';
-import { conventionsText } from '../../core/stats/conventions.js';
-import { chooseConventions, type ConventionChoice } from '../../core/bench/run-conventions.js';
+import { conventionsText, type ConventionChoice } from '../../core/stats/conventions.js';
+import { chooseConventions } from '../../core/bench/run-conventions.js';
 import { statisticsOfRun, statisticsOfSample, type RunStatistics } from '../../core/bench/run-statistics.js';
 import { summarizeRun } from '../../store/run-summary.js';
 

@@ -16,13 +16,12 @@ import type { ProbeStore } from '../../store/probe/probe-store.js';
 import { readStoreOverview, type StoreOverview } from '../../store/store-overview.js';
 import { statesOfRun } from './run-case-states.js';
 import { analyzeRun, type AnalyzedRun } from '../bench/run-analysis.js';
-import type { ConventionChoice } from '../../core/bench/run-conventions.js';
 import type { RunStatistics } from '../../core/bench/run-statistics.js';
 import { rankRuns, type LeaderboardRow } from '../../core/bench/leaderboard.js';
 import { isSameWork } from '../../core/bench/run-work.js';
 import { gateRuns, type GateResult } from '../../core/bench/run-gate.js';
 import type { StatMetric } from '../../core/stats/bootstrap.js';
-import { sameScoringConventions, type Conventions } from '../../core/stats/conventions.js';
+import { sameScoringConventions, type ConventionChoice, type Conventions } from '../../core/stats/conventions.js';
 
 /** The ECE part of a set of conventions, the part a command line can change. */
 function describeEce(c: Conventions): string {

@@ -11,7 +11,7 @@ import { runCliInProcess, type CliResult } from '../test-support/in-process-cli.
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import type { BenchSummary } from '../../core/bench/summary.js';
 import type { RunConfig } from '../../core/bench/run.js';
-import { benchSummaryJson } from '../../reports/json-shapes.js';
+import { benchSummaryJson } from '../../reports/bench/bench-json-shapes.js';
 import { openRunStore, summarizeRun, SCHEMA_VERSION } from '../../store/index.js';
 import {
   answeredCase,

@@ -9,12 +9,10 @@ import {
   parseConventions,
   sameScoringConventions,
   withConventions,
+  type ConventionChoice,
   type Conventions,
 } from '../stats/conventions.js';
 import type { RunConfig } from './run.js';
-
-/** Conventions a command line may choose; the rest are fixed (floors, tie rules). */
-export type ConventionChoice = Partial<Pick<Conventions, 'eceBins' | 'eceBinning' | 'eceAverage' | 'seed'>>;
 
 export interface RunConventions {
   readonly conventions: Conventions;

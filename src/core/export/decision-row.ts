@@ -9,7 +9,7 @@
  */
 import type { BenchRun, RunConfig } from '../bench/run.js';
 import type { CaseResult } from '../typed-decisions/case-result.js';
-import { logLoss } from '../offline/prediction.js';
+import { logLoss } from '../decision-score.js';
 
 export const DECISION_SCHEMA_VERSION = 1;
 

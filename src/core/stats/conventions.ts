@@ -172,3 +172,6 @@ export function parseConventions(text: string): Conventions {
     seed: int('seed', d.seed, 0, 0xffffffff),
   });
 }
+
+/** Conventions a command line may choose; the rest are fixed (floors, tie rules). */
+export type ConventionChoice = Partial<Pick<Conventions, 'eceBins' | 'eceBinning' | 'eceAverage' | 'seed'>>;

@@ -2,7 +2,8 @@ import type { CaseResult, Decision } from '../../core/typed-decisions/case-resul
 import type { ReportedRun } from '../../core/bench/run.js';
 import { assertNever } from '../../core/question.js';
 import type { RunStatistics } from '../../core/bench/run-statistics.js';
-import { benchSummaryJson, datasetJson, runConfigJson, runStatisticsJson } from '../json-shapes.js';
+import { datasetJson } from '../json-shapes.js';
+import { benchSummaryJson, runConfigJson, runStatisticsJson } from './bench-json-shapes.js';
 
 /**
  * Bumped when a key is renamed or removed (adding keys does not bump it). Version 2 renamed

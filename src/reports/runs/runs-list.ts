@@ -5,7 +5,8 @@ import type { EndpointIdentity } from '../../core/endpoint-identity.js';
 import type { AuditHead } from '../../store/audit/audit-store.js';
 import type { StoredStatus } from '../../core/run-status.js';
 import { summarizeStatusCounts, type StatusCountSummary } from '../../core/status-counts.js';
-import { auditHeadJson, runHeadJson } from '../json-shapes.js';
+import { endpointJson } from '../json-shapes.js';
+import { runHeadJson } from '../bench/bench-json-shapes.js';
 import { describeDefaultModel } from '../bench/bench-describe.js';
 import {
   createPalette,
@@ -228,4 +229,23 @@ export function renderRunsListJson(
     ...(probes ? { probes } : {}),
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
+/** One stored audit as `runs list` gives it. */
+export function auditHeadJson(h: AuditHead, redactHost = false) {
+  return {
+    kind: h.kind,
+    id: h.id,
+    created_at: h.createdAt,
+    status: h.status,
+    label: h.label,
+    judge_endpoint: endpointJson(h.judgeEndpoint, redactHost),
+    judge_model: h.judgeModel,
+    set: h.set,
+    order_probe: h.orderProbe,
+    planned: h.planned,
+    finished: h.finished,
+    counts: h.counts,
+    duration_ms: h.durationMs,
+  };
 }

@@ -5,7 +5,8 @@ import {
   latencyNullReason,
 } from '../../core/bench/summary.js';
 import { formatEndpoint } from '../../protocol/wire/endpoint.js';
-import { benchSummaryJson, datasetJson, runConfigJson, runHeadJson, runStatisticsJson } from '../json-shapes.js';
+import { datasetJson } from '../json-shapes.js';
+import { benchSummaryJson, runConfigJson, runHeadJson, runStatisticsJson } from '../bench/bench-json-shapes.js';
 import type { StoredRunHead, StoredRunInfo } from '../../store/run-store.js';
 import {
   describeErrorKinds,

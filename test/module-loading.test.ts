@@ -1,0 +1,44 @@
+/**
+ * The product rooms at run time: the built CLI, run with module hooks that list every module
+ * it loads (scripts/module-count.mjs), shows that `audit`, `probe` and `live` load no module
+ * of the benchmark's machinery: the bench runner, the store's case writer thread, the bench
+ * HTML page. `bench` is measured the same way and does load them, so the hooks see them.
+ */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..');
+
+interface Measured {
+  readonly command: string;
+  readonly own: number;
+  readonly machinery: { readonly runner: string[]; readonly storeWriter: string[]; readonly benchHtml: string[] };
+}
+
+async function measure(...commands: string[]): Promise<Measured[]> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [join(root, 'scripts', 'module-count.mjs'), '--json', ...commands],
+    { cwd: root, maxBuffer: 16 * 1024 * 1024 },
+  );
+  return JSON.parse(stdout) as Measured[];
+}
+
+describe('modules each command loads', () => {
+  it('audit, probe and live load no bench runner, store writer or bench HTML page; bench does', async () => {
+    const measured = await measure('audit --out', 'probe --out', 'live', 'bench');
+    const machinery = Object.fromEntries(measured.map((m) => [m.command, m.machinery]));
+    const none = { runner: [], storeWriter: [], benchHtml: [] };
+    expect(machinery['audit --out']).toEqual(none);
+    expect(machinery['probe --out']).toEqual(none);
+    expect(machinery['live']).toEqual(none);
+    expect(machinery['bench']).toEqual({
+      runner: ['runner/run-benchmark.js'],
+      storeWriter: expect.arrayContaining(['store/writer/case-writer.js', 'store/writer/case-writer-worker.js']),
+      benchHtml: ['reports/bench/bench-html.js'],
+    });
+    for (const m of measured) expect(m.own).toBeGreaterThan(20);
+  }, 120_000);
+});
