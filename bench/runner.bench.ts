@@ -35,7 +35,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
-import { scoreCase, type BenchCase, type CaseResult } from '../src/core/typed-decisions/case-result.js';
+import { scoreCase, type TypedDecisionsCase, type CaseResult } from '../src/core/typed-decisions/case-result.js';
 import type { BenchRun, RunConfig } from '../src/core/bench/run.js';
 import { createRunConfig } from '../src/core/bench/test-support/run-fixtures.js';
 import { endpointFor, endpointIdentity } from '../src/protocol/wire/endpoint.js';
@@ -81,7 +81,7 @@ let sampleRows = 0;
   writeFileSync(datasetPath, out.join('\n') + '\n');
 }
 const dataset = await loadBenchDataset({ kind: 'path', path: datasetPath });
-const cases: readonly BenchCase[] = dataset.cases;
+const cases: readonly TypedDecisionsCase[] = dataset.cases;
 if (cases.length !== CASES) throw new Error(`expected ${CASES} cases, loaded ${cases.length}`);
 const bodies = cases.map((c) =>
   Buffer.from(renderDecideRequest({ model: MODEL, state: c.state, questions: c.questions })),
@@ -403,7 +403,7 @@ async function runAll(): Promise<Results> {
       }
     })();
     const perRequest: Results['perRequest'] = { render: [], parse: [], score: [] };
-    const perCase = (f: (c: BenchCase, i: number) => void) => {
+    const perCase = (f: (c: TypedDecisionsCase, i: number) => void) => {
       const t0 = performance.now();
       cases.forEach(f);
       return ((performance.now() - t0) / CASES) * 1000;

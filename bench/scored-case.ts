@@ -2,7 +2,7 @@
  * A scored customer_service case for the store benchmarks: five questions (noul, choice,
  * score), fixed gold and predictions that vary with `i`, as a run saves them.
  */
-import { scoreCase, type BenchCase, type CaseResult } from '../src/core/typed-decisions/case-result.js';
+import { scoreCase, type TypedDecisionsCase, type CaseResult } from '../src/core/typed-decisions/case-result.js';
 import type { Question } from '../src/core/question.js';
 
 const noul: Question = { type: 'noul', instructions: 'Escalate?' };
@@ -21,7 +21,7 @@ export function scoredCaseId(i: number, digits: number): string {
 
 /** Case `i`, scored, with the id `scoredCaseId(i, digits)`. */
 export function scoredCase(i: number, digits: number): CaseResult {
-  const c: BenchCase = {
+  const c: TypedDecisionsCase = {
     id: scoredCaseId(i, digits),
     workflow: 'customer_service',
     state: {},

@@ -13,7 +13,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { analyzeRun } from '../src/app/bench/run-analysis.js';
-import { scoreCase, type BenchCase, type CaseResult } from '../src/core/typed-decisions/case-result.js';
+import { scoreCase, type TypedDecisionsCase, type CaseResult } from '../src/core/typed-decisions/case-result.js';
 import type { RunConfig } from '../src/core/bench/run.js';
 import { answersOf } from '../src/core/question.js';
 import { createSeededRandom } from '../src/core/seeded-random.js';
@@ -30,10 +30,10 @@ const COPIES = 4;
 const { cases: sample } = await loadBenchDataset({ kind: 'sample' });
 const random = createSeededRandom(2026);
 const cases: CaseResult[] = [];
-const benchCases: BenchCase[] = [];
+const benchCases: TypedDecisionsCase[] = [];
 for (let k = 0; k < COPIES; k++) {
   for (const c of sample) {
-    const copy: BenchCase = { ...c, id: `${c.id}-copy${k}` };
+    const copy: TypedDecisionsCase = { ...c, id: `${c.id}-copy${k}` };
     benchCases.push(copy);
     const predicted = copy.questions.map(([, q], i) => {
       // Lean toward gold so accuracy is realistic, with noise.

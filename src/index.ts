@@ -78,7 +78,7 @@ export {
 
 // Benchmark runs.
 export type {
-  BenchCase,
+  TypedDecisionsCase,
   CaseResult,
   Decision,
   DecisionOutcome,

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { BenchCase, Failure } from '../core/typed-decisions/case-result.js';
+import type { TypedDecisionsCase, Failure } from '../core/typed-decisions/case-result.js';
 import { DecidekitError } from '../core/errors.js';
 import type { Question } from '../core/question.js';
 import { drainingQueue, runBenchmark, type DecisionClient, type RunnerEvent } from './run-benchmark.js';
 
 const q: Question = { type: 'noul', instructions: 'Yes?' };
-const cases: BenchCase[] = Array.from({ length: 20 }, (_, i) => ({
+const cases: TypedDecisionsCase[] = Array.from({ length: 20 }, (_, i) => ({
   id: `wf_${String(i).padStart(6, '0')}`,
   workflow: 'wf',
   state: { i },
@@ -293,7 +293,7 @@ describe('runBenchmark', () => {
   });
 
   it('empties a draining queue as it sends, holding only the cases in flight', async () => {
-    const given: (BenchCase | undefined)[] = [...cases];
+    const given: (TypedDecisionsCase | undefined)[] = [...cases];
     const heldWhenSent: number[] = [];
     const counter = { calls: 0, inFlight: 0, maxInFlight: 0 };
     const events: RunnerEvent[] = [];

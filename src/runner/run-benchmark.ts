@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import type { BenchCase, CaseResult, Failure, PredictedAnswers } from '../core/typed-decisions/case-result.js';
+import type { TypedDecisionsCase, CaseResult, Failure, PredictedAnswers } from '../core/typed-decisions/case-result.js';
 import { scoreCase } from '../core/typed-decisions/case-result.js';
 import type { RunProgress } from '../core/bench/progress.js';
 import type { QuestionSet } from '../core/question.js';
@@ -49,14 +49,14 @@ export interface CaseQueue {
    * The next case, or undefined when every case was taken; a promise while the case is still
    * being read (a rejection ends the run with that error, as a failed checkpoint does).
    */
-  take(): BenchCase | undefined | Promise<BenchCase | undefined>;
+  take(): TypedDecisionsCase | undefined | Promise<TypedDecisionsCase | undefined>;
 }
 
 /**
  * A queue over `cases` that empties each slot as it hands the case out; the caller gives
  * the array up (it ends empty).
  */
-export function drainingQueue(cases: (BenchCase | undefined)[]): CaseQueue {
+export function drainingQueue(cases: (TypedDecisionsCase | undefined)[]): CaseQueue {
   return {
     length: cases.length,
     decisions: cases.reduce((n, c) => n + (c?.questions.length ?? 0), 0),
@@ -66,7 +66,7 @@ export function drainingQueue(cases: (BenchCase | undefined)[]): CaseQueue {
 
 export interface RunBenchmarkOptions {
   /** An array (kept by the caller), or a queue the runner empties as it sends. */
-  readonly cases: readonly BenchCase[] | CaseQueue;
+  readonly cases: readonly TypedDecisionsCase[] | CaseQueue;
   readonly client: DecisionClient;
   /** Requests in flight (>= 1). */
   readonly parallel: number;
@@ -235,7 +235,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunOut
 
   const worker = async () => {
     while (!stopped && !callbackError) {
-      let benchCase: BenchCase | undefined;
+      let benchCase: TypedDecisionsCase | undefined;
       try {
         const taken = cases.take();
         // A case at hand is sent in this same turn (no await), as before the queue could wait.

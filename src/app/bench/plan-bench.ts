@@ -4,7 +4,7 @@
  * loaded, the run's configuration and what a resumed run keeps. No IO here: every rule is
  * tested with literal configurations.
  */
-import type { BenchCase } from '../../core/typed-decisions/case-result.js';
+import type { TypedDecisionsCase } from '../../core/typed-decisions/case-result.js';
 import type { BenchRun, RunConfig } from '../../core/bench/run.js';
 import type { EndpointIdentity } from '../../core/endpoint-identity.js';
 import { conventionsOfChoice } from '../../core/bench/run-conventions.js';
@@ -123,7 +123,7 @@ export function planBench(request: BenchRequest, stored: ResumableRun | null): B
  * The cases a plan sends: the workflow filter, then the first `limit` (the head of the file)
  * or a seeded `sample` stratified by workflow (a spread over the whole file).
  */
-export function selectCases<C extends Pick<BenchCase, 'workflow'>>(
+export function selectCases<C extends Pick<TypedDecisionsCase, 'workflow'>>(
   cases: readonly C[],
   plan: Pick<BenchPlan, 'workflow' | 'limit'> & { readonly sample?: BenchPlan['sample'] },
 ): C[] {
@@ -148,7 +148,7 @@ export function runConfigOf(
     readonly toolVersion: string;
     readonly dataset: Pick<RunConfig, 'dataset' | 'questionSet'>;
     /** The selected cases (or what planning keeps of them: their ids), in order. */
-    readonly cases: readonly Pick<BenchCase, 'id'>[];
+    readonly cases: readonly Pick<TypedDecisionsCase, 'id'>[];
     /** The client's endpoint identity (remote servers only). */
     readonly endpoint: EndpointIdentity | null;
   },

@@ -7,7 +7,7 @@
  * then emits monitor events until the signal aborts. It never draws or prints.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { scoreCase, type BenchCase, type CaseResult } from '../../core/typed-decisions/case-result.js';
+import { scoreCase, type TypedDecisionsCase, type CaseResult } from '../../core/typed-decisions/case-result.js';
 import { DecidekitError, OptionError } from '../../core/errors.js';
 import { optionMention as option, words } from '../../core/message-words.js';
 import { probeOrder } from '../../core/live/probe-order.js';
@@ -132,7 +132,7 @@ export async function openLive(request: LiveRequest, env: LiveEnvironment): Prom
     let firstContact = true;
     const order = probeOrder(dataset.cases.length).map((i) => dataset.cases[i]!);
     const clock = env.clock ?? (() => new Date());
-    const probe = async (benchCase: BenchCase, signal?: AbortSignal): Promise<CaseResult | 'stopping'> => {
+    const probe = async (benchCase: TypedDecisionsCase, signal?: AbortSignal): Promise<CaseResult | 'stopping'> => {
       const t0 = env.now();
       try {
         const answer = await client!.decide(benchCase.state, benchCase.questions, signal);
@@ -154,7 +154,7 @@ export async function openLive(request: LiveRequest, env: LiveEnvironment): Prom
         });
       }
     };
-    const toProbe = (result: CaseResult, benchCase: BenchCase): LiveProbe => {
+    const toProbe = (result: CaseResult, benchCase: TypedDecisionsCase): LiveProbe => {
       const atIso = clock().toISOString();
       if (record !== null) record.append(renderProbeRecord(result, atIso));
       return {

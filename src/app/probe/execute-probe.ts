@@ -9,7 +9,7 @@
  */
 import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
-import type { BenchCase } from '../../core/typed-decisions/case-result.js';
+import type { TypedDecisionsCase } from '../../core/typed-decisions/case-result.js';
 import { stratifiedSample } from '../../core/stratified-sample.js';
 import { writeTextFile } from '../write-text-file.js';
 import { DecidekitError, OptionError } from '../../core/errors.js';
@@ -195,7 +195,7 @@ export async function executeProbe(plan: ProbePlan, options: ExecuteProbeOptions
 
 /** A case with the variants the robustness probes send of it (none when they do not run). */
 interface CaseWork {
-  readonly case: BenchCase;
+  readonly case: TypedDecisionsCase;
   readonly variants: readonly ProbeVariant[];
 }
 
@@ -213,7 +213,7 @@ function plannedRequests(plan: ProbePlan, work: readonly CaseWork[]): number {
 }
 
 /** The variants of a case, each paired with the probe it feeds. */
-function variantsOf(c: BenchCase, seed: number): ProbeVariant[] {
+function variantsOf(c: TypedDecisionsCase, seed: number): ProbeVariant[] {
   const qs = c.questions;
   const out: ProbeVariant[] = [];
   if (qs.length > 1) out.push({ probe: 'question-order', variant: reversedQuestions(qs) });

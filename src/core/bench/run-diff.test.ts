@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { scoreCase, type BenchCase, type CaseResult } from '../typed-decisions/case-result.js';
+import { scoreCase, type TypedDecisionsCase, type CaseResult } from '../typed-decisions/case-result.js';
 import type { BenchRun } from './run.js';
 import { createRunConfig } from './test-support/run-fixtures.js';
 import { summarizeBenchmark } from './summary.js';
 import { DecidekitError } from '../errors.js';
 import { compareRuns } from './run-diff.js';
 
-function makeCase(id: string): BenchCase {
+function makeCase(id: string): TypedDecisionsCase {
   return {
     id,
     workflow: 'wf',

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { scoreCase, type BenchCase, type CaseResult } from '../typed-decisions/case-result.js';
+import { scoreCase, type TypedDecisionsCase, type CaseResult } from '../typed-decisions/case-result.js';
 import { summarizeBenchmark } from './summary.js';
 import type { Question } from '../question.js';
 
@@ -13,7 +13,7 @@ const route: Question = {
 };
 const level: Question = { type: 'score', instructions: 'How bad?', levels: ['low', 'mid', 'high'] };
 
-function makeCase(id: string, workflow: string): BenchCase {
+function makeCase(id: string, workflow: string): TypedDecisionsCase {
   return {
     id,
     workflow,
@@ -31,7 +31,7 @@ function makeCase(id: string, workflow: string): BenchCase {
   };
 }
 
-const answered = (c: BenchCase, latencyMs: number, predicted: number[][]): CaseResult =>
+const answered = (c: TypedDecisionsCase, latencyMs: number, predicted: number[][]): CaseResult =>
   scoreCase(c, { status: 'answered', latencyMs, inputTokens: 100, predicted });
 
 describe('summarizeBenchmark', () => {

@@ -3,8 +3,8 @@ import { answersOf } from '../question.js';
 import type { GoldAnswer } from '../decision-score.js';
 import { scoreDecision } from '../decision-score.js';
 
-/** A benchmark case as checked by a dataset loader: one request, several questions. */
-export interface BenchCase {
+/** A Typed Decisions case as checked by a dataset loader (bench, live, probe): one request, several questions. */
+export interface TypedDecisionsCase {
   readonly id: string;
   readonly workflow: string;
   /** Sent as-is: a string, or a JSON object/array. */
@@ -82,7 +82,7 @@ export type PredictedAnswers = readonly (readonly number[])[];
 
 /** Scores a case from its answers, or turns every decision into an error row. */
 export function scoreCase(
-  benchCase: BenchCase,
+  benchCase: TypedDecisionsCase,
   outcome:
     | {
         readonly status: 'answered';

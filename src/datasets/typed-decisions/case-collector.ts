@@ -1,4 +1,4 @@
-import type { BenchCase } from '../../core/typed-decisions/case-result.js';
+import type { TypedDecisionsCase } from '../../core/typed-decisions/case-result.js';
 import type { GoldAnswer } from '../../core/decision-score.js';
 import type { Question, QuestionSet } from '../../core/question.js';
 
@@ -16,7 +16,7 @@ import { questionHash } from './question-set.js';
  */
 export class CaseCollector {
   readonly #file: string;
-  readonly #cases: BenchCase[] = [];
+  readonly #cases: TypedDecisionsCase[] = [];
   readonly #problems = new ProblemList();
   readonly #firstLineOfId = new Map<string, number>();
   readonly #schemas = new Map<string, { text: string; line: number; caseId: string; question: Question }>();
@@ -46,7 +46,7 @@ export class CaseCollector {
    * Checks one decoded row like `add` (its problems are recorded) and returns its case
    * (questions and gold shared with earlier cases) without keeping it, or null.
    */
-  check(value: unknown, line: number): BenchCase | null {
+  check(value: unknown, line: number): TypedDecisionsCase | null {
     const parsed = parseDecodedRow(value);
     if (!parsed.ok) {
       for (const p of parsed.problems) this.problem(line, p.message, parsed.caseId, p.field);
@@ -136,7 +136,7 @@ export class CaseCollector {
   }
 
   /** The cases in file order; throws InvalidInputError listing every problem found. */
-  finish(): BenchCase[] {
+  finish(): TypedDecisionsCase[] {
     this.#problems.throwIfAny();
     return this.#cases;
   }

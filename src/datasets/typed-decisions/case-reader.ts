@@ -1,4 +1,4 @@
-import type { BenchCase } from '../../core/typed-decisions/case-result.js';
+import type { TypedDecisionsCase } from '../../core/typed-decisions/case-result.js';
 
 /**
  * Cases handed out one at a time, in order, by a reader that may still be reading them:
@@ -7,12 +7,12 @@ import type { BenchCase } from '../../core/typed-decisions/case-result.js';
  * undefined.
  */
 export interface CaseReader {
-  take(): BenchCase | undefined | Promise<BenchCase | undefined>;
+  take(): TypedDecisionsCase | undefined | Promise<TypedDecisionsCase | undefined>;
   close(): void;
 }
 
 /** A reader over cases already in memory; each slot is emptied as its case is taken. */
-export function arrayCaseReader(cases: (BenchCase | undefined)[]): CaseReader {
+export function arrayCaseReader(cases: (TypedDecisionsCase | undefined)[]): CaseReader {
   let next = 0;
   return {
     take: () => {
@@ -34,9 +34,9 @@ export function arrayCaseReader(cases: (BenchCase | undefined)[]): CaseReader {
  */
 export class BufferedCaseReader implements CaseReader {
   readonly #capacity: number;
-  #buffer: (BenchCase | undefined)[] = [];
+  #buffer: (TypedDecisionsCase | undefined)[] = [];
   #head = 0;
-  readonly #takers: { resolve: (c: BenchCase | undefined) => void; reject: (error: unknown) => void }[] = [];
+  readonly #takers: { resolve: (c: TypedDecisionsCase | undefined) => void; reject: (error: unknown) => void }[] = [];
   #room: ((more: boolean) => void) | null = null;
   #ended = false;
   #failure: { readonly error: unknown } | null = null;
@@ -52,7 +52,7 @@ export class BufferedCaseReader implements CaseReader {
   }
 
   /** Producer: one more case, in order. */
-  push(c: BenchCase): void {
+  push(c: TypedDecisionsCase): void {
     if (this.#closed) return;
     const taker = this.#takers.shift();
     if (taker !== undefined) taker.resolve(c);
@@ -79,7 +79,7 @@ export class BufferedCaseReader implements CaseReader {
     }
   }
 
-  take(): BenchCase | undefined | Promise<BenchCase | undefined> {
+  take(): TypedDecisionsCase | undefined | Promise<TypedDecisionsCase | undefined> {
     if (this.#head < this.#buffer.length) {
       const c = this.#buffer[this.#head];
       this.#buffer[this.#head++] = undefined;

@@ -1,4 +1,4 @@
-import type { BenchCase } from '../../core/typed-decisions/case-result.js';
+import type { TypedDecisionsCase } from '../../core/typed-decisions/case-result.js';
 import { QUESTION_TYPES, type QuestionType } from '../../core/question.js';
 
 /** What a dataset holds, for `dataset info`. */
@@ -11,7 +11,7 @@ export interface CaseSummary {
   readonly decisionsByType: Readonly<Partial<Record<QuestionType, number>>>;
 }
 
-export function summarizeCases(cases: readonly BenchCase[]): CaseSummary {
+export function summarizeCases(cases: readonly TypedDecisionsCase[]): CaseSummary {
   const byWorkflow = new Map<string, number>();
   const byType = new Map<QuestionType, number>();
   let decisions = 0;

@@ -3,7 +3,7 @@
  * `{"id", "workflow", "state", "questions": {qid: wire question}, "gold": {qid: {"label", "probabilities": {answer: p}}}}`.
  */
 import { parseStrictJson } from '../../core/strict-json.js';
-import type { BenchCase } from '../../core/typed-decisions/case-result.js';
+import type { TypedDecisionsCase } from '../../core/typed-decisions/case-result.js';
 import type { GoldAnswer } from '../../core/decision-score.js';
 import { isRecord, preview } from '../../core/json-value.js';
 import type { Question } from '../../core/question.js';
@@ -19,11 +19,11 @@ export interface RowProblem {
 }
 
 export type ParsedRow =
-  | { readonly ok: true; readonly benchCase: BenchCase }
+  | { readonly ok: true; readonly benchCase: TypedDecisionsCase }
   | { readonly ok: false; readonly caseId: string | undefined; readonly problems: readonly RowProblem[] };
 
 /**
- * Parses a decoded row into a BenchCase, or lists every problem found. A `state` string
+ * Parses a decoded row into a TypedDecisionsCase, or lists every problem found. A `state` string
  * holding a JSON object or array (the parquet form) is decoded, because the model must
  * receive the object; any other string is kept as a text state.
  */

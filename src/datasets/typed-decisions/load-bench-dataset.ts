@@ -2,7 +2,7 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BenchCase } from '../../core/typed-decisions/case-result.js';
+import type { TypedDecisionsCase } from '../../core/typed-decisions/case-result.js';
 import type { DatasetInfo } from '../../core/typed-decisions/dataset-info.js';
 import { closest } from '../../core/closest-word.js';
 import { DecidekitError, InvalidInputError, OptionError } from '../../core/errors.js';
@@ -33,7 +33,7 @@ export type DatasetSource =
 export interface LoadedBenchDataset {
   readonly info: DatasetInfo;
   /** Cases of the split, in file order. */
-  readonly cases: readonly BenchCase[];
+  readonly cases: readonly TypedDecisionsCase[];
   /** `workflow/qid` -> 16-hex sha256 of the question's canonical text (see `canonicalQuestionText`), keys sorted. */
   readonly questionSet: Readonly<Record<string, string>>;
   /** The file or folder the cases came from. */

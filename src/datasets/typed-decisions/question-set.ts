@@ -1,4 +1,4 @@
-import type { BenchCase } from '../../core/typed-decisions/case-result.js';
+import type { TypedDecisionsCase } from '../../core/typed-decisions/case-result.js';
 import { DecidekitError } from '../../core/errors.js';
 import { canonicalQuestionText } from '../../core/question-rules.js';
 import { sha256Hex } from './file-hash.js';
@@ -9,7 +9,7 @@ export function questionHash(canonicalText: string): string {
 }
 
 /** `workflow/qid` -> `questionHash` of each question's canonical text, keys sorted. */
-export function questionSetOf(cases: readonly BenchCase[]): Record<string, string> {
+export function questionSetOf(cases: readonly TypedDecisionsCase[]): Record<string, string> {
   const found = new Map<string, string>();
   for (const c of cases) {
     for (const [qid, question] of c.questions) {

@@ -1,6 +1,6 @@
 /** Reads Typed Decisions cases from JSONL, JSONL.gz or the dataset's parquet file. */
 import { jsonProblemMessage, parseStrictJson } from '../../core/strict-json.js';
-import type { BenchCase } from '../../core/typed-decisions/case-result.js';
+import type { TypedDecisionsCase } from '../../core/typed-decisions/case-result.js';
 import { isRecord } from '../../core/json-value.js';
 import { readParquetRows, requireColumns } from '../parquet-rows.js';
 import { readLines } from '../read-lines.js';
@@ -8,7 +8,7 @@ import { CaseCollector } from './case-collector.js';
 
 export interface ReadCasesResult {
   /** Cases of the requested split, in file order. */
-  readonly cases: BenchCase[];
+  readonly cases: TypedDecisionsCase[];
   /** Data rows in the file, of every split (blank lines not counted). */
   readonly rows: number;
   /** Split names seen in the file's `split` column or field. */

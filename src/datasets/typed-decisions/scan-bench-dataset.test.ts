@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import type { BenchCase } from '../../core/typed-decisions/case-result.js';
+import type { TypedDecisionsCase } from '../../core/typed-decisions/case-result.js';
 import { InvalidInputError } from '../../core/errors.js';
 import type { CaseReader } from './case-reader.js';
 import { loadBenchDataset, scanBenchDataset, type DatasetSource } from './load-bench-dataset.js';
@@ -22,8 +22,8 @@ function jsonl(rows: readonly object[]): string {
   return rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
 }
 
-async function takeAll(reader: CaseReader): Promise<BenchCase[]> {
-  const out: BenchCase[] = [];
+async function takeAll(reader: CaseReader): Promise<TypedDecisionsCase[]> {
+  const out: TypedDecisionsCase[] = [];
   for (let c = await reader.take(); c !== undefined; c = await reader.take()) out.push(c);
   return out;
 }

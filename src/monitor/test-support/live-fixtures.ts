@@ -1,5 +1,5 @@
 /** Probe results built with the core's own `scoreCase`, for the monitor's tests. */
-import { scoreCase, type BenchCase, type CaseResult } from '../../core/typed-decisions/case-result.js';
+import { scoreCase, type TypedDecisionsCase, type CaseResult } from '../../core/typed-decisions/case-result.js';
 import type { Question } from '../../core/question.js';
 import type { LlamaCppMetrics } from '../../protocol/wire/prometheus-text.js';
 import type { LiveInfo } from '../live-state.js';
@@ -23,7 +23,7 @@ const CHOICE: Question = {
 const SCORE: Question = { type: 'score', instructions: 'Urgency?', levels: ['low', 'mid', 'high'] };
 
 /** A case whose gold is the first answer of each question: noul `true`, choice `refund`, score `0`. */
-export function threeQuestionCase(id: string, workflow = 'customer_service'): BenchCase {
+export function threeQuestionCase(id: string, workflow = 'customer_service'): TypedDecisionsCase {
   return {
     id,
     workflow,
@@ -42,7 +42,7 @@ export function threeQuestionCase(id: string, workflow = 'customer_service'): Be
 }
 
 /** A one-question case (noul, gold `true`). */
-export function noulCase(id: string): BenchCase {
+export function noulCase(id: string): TypedDecisionsCase {
   return {
     id,
     workflow: 'agent_trace',
@@ -58,7 +58,7 @@ export function noulAnswer(right: boolean, c: number): number[] {
 }
 
 export function answered(
-  benchCase: BenchCase,
+  benchCase: TypedDecisionsCase,
   predicted: readonly (readonly number[])[],
   request: { latencyMs?: number; inputTokens?: number | null } = {},
 ): CaseResult {
@@ -70,7 +70,7 @@ export function answered(
   });
 }
 
-export function failed(benchCase: BenchCase, message = 'HTTP 500: internal error'): CaseResult {
+export function failed(benchCase: TypedDecisionsCase, message = 'HTTP 500: internal error'): CaseResult {
   return scoreCase(benchCase, { status: 'failed', failure: { kind: 'http', message }, latencyMs: 5 });
 }
 

@@ -6,7 +6,7 @@ import { statisticsOfRun, type RunStatistics } from '../run-statistics.js';
 import { DEFAULT_CONVENTIONS } from '../../stats/conventions.js';
 import {
   scoreCase,
-  type BenchCase,
+  type TypedDecisionsCase,
   type CaseResult,
   type Failure,
   type PredictedAnswers,
@@ -65,7 +65,7 @@ export type FixtureOutcome =
   | { readonly status: 'failed'; readonly failure: Failure; readonly latencyMs: number | null };
 
 export interface FixtureCase {
-  readonly benchCase: BenchCase;
+  readonly benchCase: TypedDecisionsCase;
   readonly outcome: FixtureOutcome;
 }
 
@@ -106,7 +106,11 @@ export function createRun(
   };
 }
 
-export function securityCase(n: number, gold: BenchCase['gold'], questions: QuestionSet = SECURITY): BenchCase {
+export function securityCase(
+  n: number,
+  gold: TypedDecisionsCase['gold'],
+  questions: QuestionSet = SECURITY,
+): TypedDecisionsCase {
   return {
     id: `security_incidents_${String(n).padStart(6, '0')}`,
     workflow: 'security_incidents',
@@ -123,7 +127,7 @@ export function securityCase(n: number, gold: BenchCase['gold'], questions: Ques
   };
 }
 
-export function supportCase(n: number, gold: BenchCase['gold']): BenchCase {
+export function supportCase(n: number, gold: TypedDecisionsCase['gold']): TypedDecisionsCase {
   return {
     id: `customer_service_${String(n).padStart(6, '0')}`,
     workflow: 'customer_service',
@@ -136,23 +140,23 @@ export function supportCase(n: number, gold: BenchCase['gold']): BenchCase {
   };
 }
 
-const GOLD_SECURITY_A: BenchCase['gold'] = [
+const GOLD_SECURITY_A: TypedDecisionsCase['gold'] = [
   { labelIndex: 1, probabilities: [0.25, 0.75] },
   { labelIndex: 1, probabilities: [0.2, 0.7, 0.1] },
   // A gold tie (levels 0 and 1); the dataset's label breaks it.
   { labelIndex: 1, probabilities: [0.4, 0.4, 0.15, 0.05] },
 ];
-const GOLD_SECURITY_B: BenchCase['gold'] = [
+const GOLD_SECURITY_B: TypedDecisionsCase['gold'] = [
   { labelIndex: 0, probabilities: [0.9, 0.1] },
   { labelIndex: 2, probabilities: [0, 0.2, 0.8] },
   { labelIndex: 3, probabilities: [0, 0.05, 0.25, 0.7] },
 ];
-const GOLD_SUPPORT_A: BenchCase['gold'] = [
+const GOLD_SUPPORT_A: TypedDecisionsCase['gold'] = [
   { labelIndex: 0, probabilities: [0.6, 0.4] },
   { labelIndex: 1, probabilities: [0.1, 0.9] },
   { labelIndex: 2, probabilities: [0.05, 0.25, 0.7] },
 ];
-const GOLD_SUPPORT_B: BenchCase['gold'] = [
+const GOLD_SUPPORT_B: TypedDecisionsCase['gold'] = [
   { labelIndex: 1, probabilities: [1 / 3, 2 / 3] },
   { labelIndex: 1, probabilities: [0.15, 0.85] },
   { labelIndex: 0, probabilities: [0.6, 0.3, 0.1] },

@@ -4,7 +4,7 @@
  * run names, and `createRunConfig`, the only RunConfig literal. `bench-run-fixture.ts`
  * builds whole runs from these for the report tests.
  */
-import { scoreCase, type BenchCase, type CaseResult } from '../../typed-decisions/case-result.js';
+import { scoreCase, type TypedDecisionsCase, type CaseResult } from '../../typed-decisions/case-result.js';
 import type { RunConfig } from '../run.js';
 import type { DatasetInfo } from '../../typed-decisions/dataset-info.js';
 import type { BenchSummary } from '../summary.js';
@@ -62,7 +62,7 @@ const route: Question = {
 const severity: Question = { type: 'score', instructions: 'How bad?', levels: ['low', 'mid', 'high'] };
 
 /** A case of workflow `wf` with three questions (noul, choice, score). */
-export function benchCase(id: string, workflow = 'customer_service'): BenchCase {
+export function benchCase(id: string, workflow = 'customer_service'): TypedDecisionsCase {
   return {
     id,
     workflow,

@@ -3,7 +3,7 @@
  * two workflows, a timeout and an HTTP error). Regenerate docs/example-report.md with:
  *   npx tsx -e "import('./src/reports/bench/test-support/render-example-report.ts').then((m) => process.stdout.write(m.renderExampleReport()))" > docs/example-report.md
  */
-import type { BenchCase } from '../../../core/typed-decisions/case-result.js';
+import type { TypedDecisionsCase } from '../../../core/typed-decisions/case-result.js';
 import { renderBenchMarkdown } from '../bench-markdown.js';
 import {
   createRun,
@@ -21,7 +21,7 @@ function lean(random: () => number, k: number, favourite: number, weight: number
   return raw.map((x) => Math.round((x / sum) * 1000) / 1000);
 }
 
-function goldFor(random: () => number, sizes: readonly number[]): BenchCase['gold'] {
+function goldFor(random: () => number, sizes: readonly number[]): TypedDecisionsCase['gold'] {
   return sizes.map((k) => {
     const probabilities = lean(random, k, Math.floor(random() * k), 2.5);
     return { labelIndex: probabilities.indexOf(Math.max(...probabilities)), probabilities };
