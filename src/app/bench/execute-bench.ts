@@ -309,8 +309,12 @@ function finishRun(
   const { interrupted } = settlement;
   const keptIn = settlement.keep ? store : null;
   const id = keptIn === null && store !== null ? unsavedIdOf(createdAt) : started.ensureRunId();
-  const { summary, digest, sample } = settlement.sumFromStore
-    ? { summary: summarizeRun(config, store!.iterateCases(id), { interrupted }), digest: undefined, sample: undefined }
+  const { summary, listings, sample } = settlement.sumFromStore
+    ? {
+        summary: summarizeRun(config, store!.iterateCases(id), { interrupted }),
+        listings: undefined,
+        sample: undefined,
+      }
     : sent.totals.finish(summarizeOptionsOf(config, { interrupted }));
   const durationMs = priorDurationMs + sent.outcome.durationMs;
   keptIn?.finishRun(id, { status: summary.status, durationMs, summary });
@@ -333,7 +337,7 @@ function finishRun(
     config,
     summary,
     cases,
-    ...(digest === undefined ? {} : { digest }),
+    ...(listings === undefined ? {} : { listings }),
   };
   return { reported, sample, keptIn };
 }

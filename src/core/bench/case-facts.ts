@@ -1,5 +1,5 @@
 /**
- * What more than one of a run's per-case accumulators (the summary, the digest, the
+ * What more than one of a run's per-case accumulators (the summary, the listings, the
  * statistics sample) needs of a case's decisions beyond the decisions themselves, worked out
  * once a decision: its question key and, when answered, its log loss.
  */

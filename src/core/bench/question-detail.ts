@@ -5,7 +5,7 @@
  * sorted, as in `BenchSummary.byQuestion`.
  */
 import type { CaseResult } from '../typed-decisions/case-result.js';
-import { digestCases } from './run-digest.js';
+import { listingsOfCases } from './run-listings.js';
 
 export interface MajorityRate {
   /** The most common gold label (ties: the first in the question's answer order). */
@@ -20,7 +20,7 @@ export interface MajorityRate {
  * label: 96% accuracy on a question whose majority rate is 95% is not an achievement.
  */
 export function majorityRates(cases: Iterable<CaseResult>): Record<string, MajorityRate> {
-  return { ...digestCases(cases).majority };
+  return { ...listingsOfCases(cases).majority };
 }
 
 export interface ConfusionMatrix {
@@ -38,5 +38,5 @@ export interface ConfusionMatrix {
 
 /** One matrix per `choice` and `score` question that has answered decisions, keys sorted. */
 export function confusionMatrices(cases: Iterable<CaseResult>): ConfusionMatrix[] {
-  return [...digestCases(cases).confusion];
+  return [...listingsOfCases(cases).confusion];
 }

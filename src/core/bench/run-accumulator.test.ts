@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CaseResult, Decision } from '../typed-decisions/case-result.js';
 import { RunAccumulator } from './run-accumulator.js';
-import { DigestAccumulator, digestCases } from './run-digest.js';
+import { ListingsAccumulator, listingsOfCases } from './run-listings.js';
 import { addCaseToSample, caseSampleOfRun } from './run-statistics.js';
 import { BenchAccumulator, summarizeBenchmark } from './summary.js';
 import { CaseSampleBuilder } from '../stats/case-sample.js';
@@ -117,22 +117,22 @@ const positionOf = (c: CaseResult) => RUN.indexOf(c);
 const FLOOR_LOSS = -Math.log(1e-15);
 
 describe('RunAccumulator', () => {
-  it('gives the summary, digest and sample the separate accumulators give', () => {
+  it('gives the summary, listings and sample the separate accumulators give', () => {
     const options = { expectedCases: 5, pricePerMtokUsd: 2 };
     const acc = new RunAccumulator();
     const summaryAcc = new BenchAccumulator();
-    const digestAcc = new DigestAccumulator();
+    const listingsAcc = new ListingsAccumulator();
     const sampleBuilder = new CaseSampleBuilder();
     for (const c of FINISHED) {
       acc.add(c, positionOf(c));
       summaryAcc.add(c);
-      digestAcc.add(c, positionOf(c));
+      listingsAcc.add(c, positionOf(c));
       addCaseToSample(sampleBuilder, c);
     }
     expect(acc.cases).toBe(4);
     expect(acc.finish(options)).toEqual({
       summary: summaryAcc.summarize(options),
-      digest: digestAcc.digest(),
+      listings: listingsAcc.listings(),
       sample: sampleBuilder.build(),
     });
   });
@@ -140,7 +140,7 @@ describe('RunAccumulator', () => {
   it('gives the numbers worked out by hand', () => {
     const acc = new RunAccumulator();
     for (const c of FINISHED) acc.add(c, positionOf(c));
-    const { summary, digest, sample } = acc.finish();
+    const { summary, listings, sample } = acc.finish();
 
     expect(summary.requests).toEqual({ total: 4, answered: 3, failed: 1 });
     expect(summary.errors).toBe(3);
@@ -161,18 +161,18 @@ describe('RunAccumulator', () => {
     expect(summary.byQuestion['support/urgent']!.logLoss).toBeCloseTo((Math.log(2) + FLOOR_LOSS) / 2, 12);
     expect(summary.latencyMs).toEqual({ n: 3, p50: 120, p95: 192, mean: 400 / 3 });
 
-    // The latencies in the order the cases finished, kept once: the summary's and the digest's are one list.
-    expect(digest.latenciesMs).toEqual([80, 120, 200]);
-    expect(digest.answeredModels).toEqual(['m-a', 'm-b']);
-    expect(digest.failedCases).toEqual([
+    // The latencies in the order the cases finished, kept once: the summary's and the listings' are one list.
+    expect(listings.latenciesMs).toEqual([80, 120, 200]);
+    expect(listings.answeredModels).toEqual(['m-a', 'm-b']);
+    expect(listings.failedCases).toEqual([
       { caseId: 'support_000002', kind: 'timeout', message: 'no answer within 10 s' },
     ]);
-    expect(digest.disagreements.map((d) => [d.caseId, d.decision.questionId])).toEqual([
+    expect(listings.disagreements.map((d) => [d.caseId, d.decision.questionId])).toEqual([
       ['support_000003', 'urgent'],
       ['support_000001', 'route'],
     ]);
-    expect(digest.majority['support/urgent']).toEqual({ label: 'true', rate: 1, total: 3 });
-    expect(digest.majority['billing/urgent']).toEqual({ label: 'false', rate: 1, total: 1 });
+    expect(listings.majority['support/urgent']).toEqual({ label: 'true', rate: 1, total: 3 });
+    expect(listings.majority['billing/urgent']).toEqual({ label: 'false', rate: 1, total: 1 });
 
     expect(sample.ids).toEqual(['billing_000001', 'support_000001', 'support_000003', 'support_000002']);
     expect([...sample.decisions]).toEqual([2, 2, 1, 2]);
@@ -188,7 +188,7 @@ describe('RunAccumulator', () => {
     RUN.forEach((c, i) => acc.add(c, i));
     expect(acc.finish()).toEqual({
       summary: summarizeBenchmark(RUN),
-      digest: digestCases(RUN),
+      listings: listingsOfCases(RUN),
       sample: caseSampleOfRun(RUN),
     });
   });
@@ -204,21 +204,21 @@ describe('RunAccumulator', () => {
   });
 
   it('gives empty totals before any case', () => {
-    const { summary, digest, sample } = new RunAccumulator().finish();
+    const { summary, listings, sample } = new RunAccumulator().finish();
     expect(summary).toEqual(summarizeBenchmark([]));
     expect(summary.logLoss).toBeNull();
-    expect(digest).toEqual(digestCases([]));
+    expect(listings).toEqual(listingsOfCases([]));
     expect(sample.nCases).toBe(0);
   });
 });
 
-describe('DigestAccumulator with the latencies kept elsewhere', () => {
+describe('ListingsAccumulator with the latencies kept elsewhere', () => {
   it('reads them from there and keeps none of its own', () => {
     const kept = [7, 9];
-    const digest = new DigestAccumulator({ latenciesMs: () => kept });
-    digest.add(c1, 0);
-    digest.add(c4, 1);
-    expect(digest.digest().latenciesMs).toEqual([7, 9]);
-    expect(digest.digest().answeredModels).toEqual(['m-a', 'm-b']);
+    const listings = new ListingsAccumulator({ latenciesMs: () => kept });
+    listings.add(c1, 0);
+    listings.add(c4, 1);
+    expect(listings.listings().latenciesMs).toEqual([7, 9]);
+    expect(listings.listings().answeredModels).toEqual(['m-a', 'm-b']);
   });
 });

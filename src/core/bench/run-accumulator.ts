@@ -1,29 +1,29 @@
 /**
  * A benchmark run's numbers gathered as its cases finish, one call a case: the summary
- * (`BenchAccumulator`), the report lists (`DigestAccumulator`) and the per-case sample the
+ * (`BenchAccumulator`), the report lists (`ListingsAccumulator`) and the per-case sample the
  * intervals are drawn from (`addCaseToSample`). What more than one of them needs of a
  * decision (its question key, its log loss) is worked out once (`caseFactsOf`), and the
- * answered requests' latencies are kept once, by the summary (the digest reads them there).
+ * answered requests' latencies are kept once, by the summary (the listings read them there).
  */
 import type { CalibrationOptions } from '../calibration.js';
 import { CaseSampleBuilder, type CaseSample } from '../stats/case-sample.js';
 import { caseFactsOf } from './case-facts.js';
 import type { CaseResult } from '../typed-decisions/case-result.js';
-import { DigestAccumulator, type RunDigest } from './run-digest.js';
+import { ListingsAccumulator, type RunListings } from './run-listings.js';
 import { addCaseToSample } from './run-statistics.js';
 import { BenchAccumulator, type BenchSummary, type SummarizeOptions } from './summary.js';
 
 /** What a run's cases add up to. */
 export interface RunTotals {
   readonly summary: BenchSummary;
-  readonly digest: RunDigest;
+  readonly listings: RunListings;
   /** The per-case numbers the intervals and the ECE noise floor need (`statisticsOfSample`). */
   readonly sample: CaseSample;
 }
 
 export class RunAccumulator {
   readonly #summary: BenchAccumulator;
-  readonly #digest: DigestAccumulator;
+  readonly #listings: ListingsAccumulator;
   readonly #sample: CaseSampleBuilder;
 
   /**
@@ -33,7 +33,7 @@ export class RunAccumulator {
   constructor(calibration?: CalibrationOptions, expected?: { readonly cases: number; readonly decisions: number }) {
     this.#summary = new BenchAccumulator(calibration);
     this.#sample = new CaseSampleBuilder(expected);
-    this.#digest = new DigestAccumulator({ latenciesMs: () => this.#summary.latenciesMs });
+    this.#listings = new ListingsAccumulator({ latenciesMs: () => this.#summary.latenciesMs });
   }
 
   /** Cases added so far. */
@@ -45,7 +45,7 @@ export class RunAccumulator {
   add(c: CaseResult, position: number): void {
     const facts = caseFactsOf(c);
     this.#summary.add(c, facts);
-    this.#digest.add(c, position, facts);
+    this.#listings.add(c, position, facts);
     addCaseToSample(this.#sample, c, facts);
   }
 
@@ -54,8 +54,8 @@ export class RunAccumulator {
     return this.#summary.summarize(options);
   }
 
-  /** The summary, the digest and the sample of the cases added so far. */
+  /** The summary, the listings and the sample of the cases added so far. */
   finish(options?: SummarizeOptions): RunTotals {
-    return { summary: this.summarize(options), digest: this.#digest.digest(), sample: this.#sample.build() };
+    return { summary: this.summarize(options), listings: this.#listings.listings(), sample: this.#sample.build() };
   }
 }

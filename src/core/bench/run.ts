@@ -2,7 +2,7 @@ import type { CaseResult } from '../typed-decisions/case-result.js';
 import type { DatasetInfo } from '../typed-decisions/dataset-info.js';
 import type { EndpointIdentity } from '../endpoint-identity.js';
 import type { BenchSummary } from './summary.js';
-import { digestCases, type RunDigest } from './run-digest.js';
+import { listingsOfCases, type RunListings } from './run-listings.js';
 
 /** Everything that defines a benchmark run (no secrets). */
 export interface RunConfig {
@@ -66,13 +66,13 @@ export interface CaseSource {
   [Symbol.iterator](): Iterator<CaseResult>;
 }
 
-/** A run as the reports read it: its cases as a source and, when already gathered, their digest. */
+/** A run as the reports read it: its cases as a source and, when already gathered, their listings. */
 export interface ReportedRun extends Omit<BenchRun, 'cases'> {
   readonly cases: CaseSource;
-  readonly digest?: RunDigest;
+  readonly listings?: RunListings;
 }
 
-/** The run's digest: the one gathered while it ran, or one pass over its cases. */
-export function digestOf(run: ReportedRun): RunDigest {
-  return run.digest ?? digestCases(run.cases);
+/** The run's report listings: those gathered while it ran, or one pass over its cases. */
+export function listingsOf(run: ReportedRun): RunListings {
+  return run.listings ?? listingsOfCases(run.cases);
 }

@@ -5,7 +5,7 @@
  * and the full trace with filters. Numbers come from `run.summary` and the core's
  * per-question details; every chart has a table with the same numbers.
  */
-import { digestOf, type BenchRun, type ReportedRun } from '../../core/bench/run.js';
+import { listingsOf, type BenchRun, type ReportedRun } from '../../core/bench/run.js';
 import type { MetricGroup } from '../../core/bench/summary.js';
 import { benchNullReasons, CONFIDENT_THRESHOLD, costPerCorrectNullReason } from '../../core/bench/summary.js';
 import type { MajorityRate } from '../../core/bench/question-detail.js';
@@ -229,34 +229,34 @@ function dist(answers: readonly string[], probabilities: readonly number[]): str
 
 /** The whole report as one self-contained HTML document. */
 export function renderBenchHtml(run: ReportedRun, options: BenchHtmlOptions = {}): string {
-  const digest = digestOf(run);
-  const name = describeRunName(run, digest.answeredModels);
+  const listings = listingsOf(run);
+  const name = describeRunName(run, listings.answeredModels);
   const statistics = options.statistics ?? null;
   const out = [
-    ...headerSection(run, digest, name, options.redactHost === true),
+    ...headerSection(run, listings, name, options.redactHost === true),
     ...summarySection(run, statistics),
     ...calibrationSection(run.summary, name),
-    ...breakdownSections(run.summary, digest),
-    ...confusionSection(digest),
-    ...latencySection(run.summary, digest),
-    ...disagreementsSection(run.summary, digest),
+    ...breakdownSections(run.summary, listings),
+    ...confusionSection(listings),
+    ...latencySection(run.summary, listings),
+    ...disagreementsSection(run.summary, listings),
     ...traceSection(run),
     '</main>',
   ];
   return renderPage({ title: `Decision benchmark: ${name}`, body: out.join('\n') });
 }
 
-type RunDigest = ReturnType<typeof digestOf>;
+type RunListings = ReturnType<typeof listingsOf>;
 
 /** The title, the run's provenance, and the synthetic and filtered warnings. */
-function headerSection(run: ReportedRun, digest: RunDigest, name: string, redactHost: boolean): string[] {
+function headerSection(run: ReportedRun, listings: RunListings, name: string, redactHost: boolean): string[] {
   const c = run.config;
   const d = c.dataset;
   const out: string[] = [];
   out.push(`<header><h1>Decision benchmark: ${escapeHtml(name)}</h1>`);
   out.push(
     `<p class="meta">Run <code>${escapeHtml(run.id)}</code> · ${escapeHtml(run.createdAt)} · decidekit ${escapeHtml(c.toolVersion)} · fingerprint <code>${escapeHtml(run.fingerprint)}</code><br>` +
-      `Answered by ${escapeHtml(describeServer(c, redactHost, undefined, digest.answeredModels))} · ${escapeHtml(describeSettings(c))} · duration ${escapeHtml(formatDuration(run.durationMs))}<br>` +
+      `Answered by ${escapeHtml(describeServer(c, redactHost, undefined, listings.answeredModels))} · ${escapeHtml(describeSettings(c))} · duration ${escapeHtml(formatDuration(run.durationMs))}<br>` +
       `Dataset ${d.url === null ? `<code>${escapeHtml(d.id)}</code>` : `<a href="${escapeHtml(d.url)}">${escapeHtml(d.id)}</a>`}, split <code>${escapeHtml(d.split)}</code>, revision ${d.revision === null ? 'n/a' : `<code>${escapeHtml(d.revision)}</code>`}, license ${escapeHtml(d.license)}. ${escapeHtml(d.attribution)}</p>`,
   );
   if (d.synthetic)
@@ -328,9 +328,9 @@ function calibrationSection(s: ReportedRun['summary'], name: string): string[] {
 }
 
 /** Accuracy by question type, workflow and question (with each question's majority rate). */
-function breakdownSections(s: ReportedRun['summary'], digest: RunDigest): string[] {
+function breakdownSections(s: ReportedRun['summary'], listings: RunListings): string[] {
   const out: string[] = [];
-  const majority = digest.majority;
+  const majority = listings.majority;
   out.push(
     groupSection(
       'by-type',
@@ -349,10 +349,10 @@ function breakdownSections(s: ReportedRun['summary'], digest: RunDigest): string
 }
 
 /** One confusion matrix per choice and score question. */
-function confusionSection(digest: RunDigest): string[] {
+function confusionSection(listings: RunListings): string[] {
   const out: string[] = [];
   out.push('<h2 id="confusion">Confusion matrices</h2>');
-  const matrices = digest.confusion;
+  const matrices = listings.confusion;
   if (matrices.length === 0) out.push('<p>No answered choice or score decisions.</p>');
   else
     out.push(
@@ -376,10 +376,10 @@ function confusionSection(digest: RunDigest): string[] {
 }
 
 /** The latency histogram with p50 and p95, and its table. */
-function latencySection(s: ReportedRun['summary'], digest: RunDigest): string[] {
+function latencySection(s: ReportedRun['summary'], listings: RunListings): string[] {
   const out: string[] = [];
   out.push('<h2 id="latency">Latency</h2>');
-  const latencies = digest.latenciesMs;
+  const latencies = listings.latenciesMs;
   if (latencies.length === 0) {
     out.push('<p>No answered requests.</p>');
   } else {
@@ -428,10 +428,10 @@ function latencySection(s: ReportedRun['summary'], digest: RunDigest): string[] 
 }
 
 /** The most confident wrong answers. */
-function disagreementsSection(s: ReportedRun['summary'], digest: RunDigest): string[] {
+function disagreementsSection(s: ReportedRun['summary'], listings: RunListings): string[] {
   const out: string[] = [];
   out.push('<h2 id="disagreements">Most confident disagreements</h2>');
-  const wrong = digest.disagreements;
+  const wrong = listings.disagreements;
   if (wrong.length === 0) {
     out.push(
       `<p>${s.answered === 0 ? 'No answered decisions.' : 'None: every answered decision agrees with gold.'}</p>`,
@@ -467,9 +467,9 @@ function disagreementsSection(s: ReportedRun['summary'], digest: RunDigest): str
           ]),
       }),
     );
-    if (digest.disagreementCount > HTML_DISAGREEMENT_ROWS)
+    if (listings.disagreementCount > HTML_DISAGREEMENT_ROWS)
       out.push(
-        `<p class="note">and ${formatCount(digest.disagreementCount - HTML_DISAGREEMENT_ROWS)} more (filter the trace below).</p>`,
+        `<p class="note">and ${formatCount(listings.disagreementCount - HTML_DISAGREEMENT_ROWS)} more (filter the trace below).</p>`,
       );
   }
 

@@ -1,5 +1,5 @@
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
-import { digestOf, type ReportedRun } from '../../core/bench/run.js';
+import { listingsOf, type ReportedRun } from '../../core/bench/run.js';
 import type { MetricGroup } from '../../core/bench/summary.js';
 import { CONFIDENT_THRESHOLD } from '../../core/bench/summary.js';
 import { QUESTION_TYPES } from '../../core/question.js';
@@ -69,7 +69,7 @@ export function renderBenchMarkdown(run: ReportedRun, options: BenchMarkdownOpti
  */
 export function* renderBenchMarkdownChunks(run: ReportedRun, options: BenchMarkdownOptions = {}): Generator<string> {
   const s = run.summary;
-  const digest = digestOf(run);
+  const listings = listingsOf(run);
   const nothingAnswered = s.rating.stars === 0;
   const out: string[] = [];
   const para = (...lines: string[]): void => {
@@ -77,8 +77,8 @@ export function* renderBenchMarkdownChunks(run: ReportedRun, options: BenchMarkd
   };
 
   // Title and provenance.
-  para(`# Decision benchmark: ${escapeMarkdownText(describeRunName(run, digest.answeredModels))}`);
-  para(renderProvenance(run, options.redactHost === true, digest.answeredModels));
+  para(`# Decision benchmark: ${escapeMarkdownText(describeRunName(run, listings.answeredModels))}`);
+  para(renderProvenance(run, options.redactHost === true, listings.answeredModels));
   const notes: string[] = [];
   if (run.config.dataset.synthetic) {
     notes.push(
@@ -115,12 +115,12 @@ export function* renderBenchMarkdownChunks(run: ReportedRun, options: BenchMarkd
     `**Requests:** ${formatCount(s.requests.total)} sent, ${formatCount(s.requests.answered)} answered, ${formatCount(s.requests.failed)} failed` +
       `${kinds === null ? '' : ` (${kinds})`} · completion ${formatPercent(s.completionRate)} · status ${describeStatus(run)}`,
   );
-  if (digest.failedCount > 0) {
-    const rows = digest.failedCases
+  if (listings.failedCount > 0) {
+    const rows = listings.failedCases
       .slice(0, FAILED_CASE_ROWS)
       .map((f) => `- ${markdownCode(f.caseId)} ${f.kind}: ${escapeMarkdownText(f.message)}`);
-    if (digest.failedCount > FAILED_CASE_ROWS)
-      rows.push(`- and ${formatCount(digest.failedCount - FAILED_CASE_ROWS)} more failed cases (see the trace)`);
+    if (listings.failedCount > FAILED_CASE_ROWS)
+      rows.push(`- and ${formatCount(listings.failedCount - FAILED_CASE_ROWS)} more failed cases (see the trace)`);
     para(`Failed requests (every decision of a failed case is an error and counts as a miss):`, '', ...rows);
   }
 
@@ -197,7 +197,7 @@ export function* renderBenchMarkdownChunks(run: ReportedRun, options: BenchMarkd
 
   // Disagreements with gold.
   para('## Disagreements with gold');
-  const wrong = digest.disagreements;
+  const wrong = listings.disagreements;
   if (wrong.length === 0) {
     para(nothingAnswered ? 'No answered decisions.' : 'None: every answered decision agrees with gold.');
   } else {
@@ -221,8 +221,8 @@ export function* renderBenchMarkdownChunks(run: ReportedRun, options: BenchMarkd
         { align: ['left', 'left', 'left', 'left', 'right', 'left', 'right', 'right', 'right'] },
       ),
     );
-    if (digest.disagreementCount > DISAGREEMENT_ROWS)
-      para(`and ${formatCount(digest.disagreementCount - DISAGREEMENT_ROWS)} more.`);
+    if (listings.disagreementCount > DISAGREEMENT_ROWS)
+      para(`and ${formatCount(listings.disagreementCount - DISAGREEMENT_ROWS)} more.`);
   }
 
   // Full trace.

@@ -1,4 +1,4 @@
-import { digestOf, type ReportedRun } from '../../core/bench/run.js';
+import { listingsOf, type ReportedRun } from '../../core/bench/run.js';
 import type { MetricGroup } from '../../core/bench/summary.js';
 import {
   benchNullReasons,
@@ -77,11 +77,11 @@ export function renderBenchTerminal(run: ReportedRun, options: BenchTerminalOpti
   const s = run.summary;
   const nothingAnswered = s.rating.stars === 0;
   const out: string[] = [];
-  const digest = digestOf(run);
+  const listings = listingsOf(run);
 
-  out.push(p.bold(`Decision benchmark: ${singleLine(describeRunName(run, digest.answeredModels))}`));
+  out.push(p.bold(`Decision benchmark: ${singleLine(describeRunName(run, listings.answeredModels))}`));
   out.push(
-    `Answered by ${singleLine(describeServer(run.config, options.redactHost === true, undefined, digest.answeredModels))} · ${describeSettings(run.config)}`,
+    `Answered by ${singleLine(describeServer(run.config, options.redactHost === true, undefined, listings.answeredModels))} · ${describeSettings(run.config)}`,
   );
   if (run.config.dataset.synthetic) out.push(p.yellow(SYNTHETIC_NOTE));
   const filters = describeFilters(run.config);
@@ -161,7 +161,7 @@ export function renderBenchTerminal(run: ReportedRun, options: BenchTerminalOpti
     `${formatCount(s.requests.total)} sent, ${formatCount(s.requests.answered)} answered, ${s.requests.failed > 0 ? p.red(`${formatCount(s.requests.failed)} failed`) : '0 failed'}${kinds === null ? '' : ` (${kinds})`} · status ${describeStatus(run)}`,
   ]);
   // Each cause of failure once, in full: the message is what tells the user what to fix.
-  const causes = digest.failureCauses;
+  const causes = listings.failureCauses;
   for (const c of causes.slice(0, TERMINAL_FAILURE_CAUSES)) {
     const text = `${c.kind} ×${formatCount(c.count)} (first ${singleLine(c.firstCaseId)}): ${singleLine(c.message)}`;
     for (const line of wrapText(text, Math.max(20, width - 27))) rows.push(['', p.dim(line)]);

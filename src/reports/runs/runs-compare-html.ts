@@ -4,8 +4,8 @@
  * plots of accuracy against p50 latency and against cost per correct decision with the
  * Pareto front drawn. Numbers come from each run's summary; the front from `paretoFront`.
  */
-import { digestOf, type ReportedRun } from '../../core/bench/run.js';
-import type { RunDigest } from '../../core/bench/run-digest.js';
+import { listingsOf, type ReportedRun } from '../../core/bench/run.js';
+import type { RunListings } from '../../core/bench/run-listings.js';
 import { histogramOf } from '../../core/histogram.js';
 import { paretoFront } from '../../core/pareto.js';
 import { describeFilters, describeRunName, describeServer } from '../bench/bench-describe.js';
@@ -44,15 +44,15 @@ export interface RunsCompareHtmlOptions {
 const num = numberCell;
 
 /** Names that tell runs apart: the run's label or model, with its id when two runs share a name. */
-export function runNames(runs: readonly ReportedRun[], digests: readonly RunDigest[]): string[] {
-  const names = runs.map((r, i) => describeRunName(r, digests[i]!.answeredModels));
+export function runNames(runs: readonly ReportedRun[], listings: readonly RunListings[]): string[] {
+  const names = runs.map((r, i) => describeRunName(r, listings[i]!.answeredModels));
   return names.map((n, i) => (names.filter((m) => m === n).length > 1 ? `${n} · ${runs[i]!.id}` : n));
 }
 
 export function renderRunsCompareHtml(runs: readonly ReportedRun[], options: RunsCompareHtmlOptions = {}): string {
   // One pass over each run's cases (read from the store for a stored run) for everything below.
-  const digests = runs.map(digestOf);
-  const names = runNames(runs, digests);
+  const listings = runs.map(listingsOf);
+  const names = runNames(runs, listings);
   const out: string[] = [];
   out.push(`<header><h1>Comparison of ${runs.length} benchmark runs</h1>`);
   out.push(
@@ -164,7 +164,7 @@ export function renderRunsCompareHtml(runs: readonly ReportedRun[], options: Run
 
   // Latency overlaid on shared bins.
   out.push('<h2 id="latency">Latency</h2>');
-  const latencies = digests.map((d) => d.latenciesMs);
+  const latencies = listings.map((d) => d.latenciesMs);
   if (latencies.every((l) => l.length === 0)) out.push('<p>No answered requests.</p>');
   else {
     // A loop, not Math.min(...all): a spread of every latency of a big run overflows the stack.

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { DIGEST_ROWS, DigestAccumulator, digestCases } from './run-digest.js';
+import { LISTED_ROWS, ListingsAccumulator, listingsOfCases } from './run-listings.js';
 import { BenchAccumulator, summarizeBenchmark } from './summary.js';
 import { createManyDisagreementsRun, createMixedRun } from './test-support/bench-run-fixture.js';
 import { answeredCase, failedCase, rightAnswers, wrongAnswers } from './test-support/run-fixtures.js';
 import type { CaseResult } from '../typed-decisions/case-result.js';
 
-/** Every answered wrong decision, most confident first, ties in run order: the list the digest keeps the head of. */
+/** Every answered wrong decision, most confident first, ties in run order: the list the listings keep the head of. */
 function allDisagreements(cases: readonly CaseResult[]) {
   const out: { caseId: string; questionId: string; confidence: number }[] = [];
   for (const c of cases)
@@ -27,7 +27,7 @@ function shuffled<T>(items: readonly T[], seed: number): Array<{ item: T; positi
   return out;
 }
 
-describe('DigestAccumulator', () => {
+describe('ListingsAccumulator', () => {
   const cases: CaseResult[] = [];
   for (let i = 0; i < 60; i++) {
     const id = `customer_service_${String(i).padStart(6, '0')}`;
@@ -41,37 +41,37 @@ describe('DigestAccumulator', () => {
   }
 
   it('keeps the most confident disagreements, ties in run order, and counts the rest', () => {
-    const digest = digestCases(cases);
+    const listings = listingsOfCases(cases);
     const expected = allDisagreements(cases);
-    expect(digest.disagreementCount).toBe(expected.length);
-    expect(expected.length).toBeGreaterThan(DIGEST_ROWS);
-    expect(digest.disagreements.map((d) => [d.caseId, d.decision.questionId])).toEqual(
-      expected.slice(0, DIGEST_ROWS).map((d) => [d.caseId, d.questionId]),
+    expect(listings.disagreementCount).toBe(expected.length);
+    expect(expected.length).toBeGreaterThan(LISTED_ROWS);
+    expect(listings.disagreements.map((d) => [d.caseId, d.decision.questionId])).toEqual(
+      expected.slice(0, LISTED_ROWS).map((d) => [d.caseId, d.questionId]),
     );
   });
 
   it('lists the first failed cases in run order and groups failures by cause', () => {
-    const digest = digestCases(cases);
+    const listings = listingsOfCases(cases);
     const failed = cases.filter((c) => c.request.status === 'failed');
-    expect(digest.failedCount).toBe(failed.length);
-    expect(digest.failedCases.map((f) => f.caseId)).toEqual(failed.slice(0, DIGEST_ROWS).map((c) => c.caseId));
-    expect(digest.failureCauses).toEqual([
+    expect(listings.failedCount).toBe(failed.length);
+    expect(listings.failedCases.map((f) => f.caseId)).toEqual(failed.slice(0, LISTED_ROWS).map((c) => c.caseId));
+    expect(listings.failureCauses).toEqual([
       { kind: 'timeout', message: 'no answer within 10 s', count: failed.length, firstCaseId: failed[0]!.caseId },
     ]);
   });
 
-  it('gives the same digest and summary whatever order the cases finish in', () => {
-    const inOrder = digestCases(cases);
+  it('gives the same listings and summary whatever order the cases finish in', () => {
+    const inOrder = listingsOfCases(cases);
     const summary = summarizeBenchmark(cases);
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), (seed) => {
-        const digest = new DigestAccumulator();
+        const listings = new ListingsAccumulator();
         const acc = new BenchAccumulator();
         for (const { item, position } of shuffled(cases, seed)) {
-          digest.add(item, position);
+          listings.add(item, position);
           acc.add(item);
         }
-        const d = digest.digest();
+        const d = listings.listings();
         expect({ ...d, latenciesMs: [...d.latenciesMs].sort() }).toEqual({
           ...inOrder,
           latenciesMs: [...inOrder.latenciesMs].sort(),
@@ -84,13 +84,13 @@ describe('DigestAccumulator', () => {
 
   it('matches the fixtures the reports are tested on', () => {
     const run = createMixedRun();
-    const digest = digestCases(run.cases);
-    expect(digest.answeredModels).toEqual([]);
-    expect(digest.failedCount).toBe(1);
-    expect(digest.disagreements.map((d) => d.outcome.confidence)).toEqual(
+    const listings = listingsOfCases(run.cases);
+    expect(listings.answeredModels).toEqual([]);
+    expect(listings.failedCount).toBe(1);
+    expect(listings.disagreements.map((d) => d.outcome.confidence)).toEqual(
       allDisagreements(run.cases).map((d) => d.confidence),
     );
     const many = createManyDisagreementsRun(30);
-    expect(digestCases(many.cases).disagreementCount).toBe(allDisagreements(many.cases).length);
+    expect(listingsOfCases(many.cases).disagreementCount).toBe(allDisagreements(many.cases).length);
   });
 });

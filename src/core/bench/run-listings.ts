@@ -10,9 +10,9 @@ import { questionKeysOf, type CaseFacts } from './case-facts.js';
 import type { ConfusionMatrix, MajorityRate } from './question-detail.js';
 
 /** Failed cases and disagreements a report lists at most (the rest are counted). */
-export const DIGEST_ROWS = 20;
+export const LISTED_ROWS = 20;
 /** Distinct failure causes kept; later ones are counted under the last kept row's kind as "other". */
-export const DIGEST_CAUSES = 50;
+export const LISTED_CAUSES = 50;
 
 /** An answered decision that disagrees with gold, with its case. */
 export interface Disagreement {
@@ -29,15 +29,15 @@ export interface FailureCause {
   readonly firstCaseId: string;
 }
 
-export interface RunDigest {
+export interface RunListings {
   /** Models the answered requests named, sorted. */
   readonly answeredModels: readonly string[];
   /** Failed cases grouped by kind and message, in run order of first appearance. */
   readonly failureCauses: readonly FailureCause[];
-  /** The first `DIGEST_ROWS` failed cases in run order. */
+  /** The first `LISTED_ROWS` failed cases in run order. */
   readonly failedCases: readonly { readonly caseId: string; readonly kind: FailureKind; readonly message: string }[];
   readonly failedCount: number;
-  /** The `DIGEST_ROWS` most confident disagreements; equal confidence keeps run order. */
+  /** The `LISTED_ROWS` most confident disagreements; equal confidence keeps run order. */
   readonly disagreements: readonly Disagreement[];
   readonly disagreementCount: number;
   /** `workflow/question` -> its most common gold label; keys sorted. */
@@ -62,7 +62,7 @@ function keepBest<T>(list: T[], item: T, limit: number, before: (a: T, b: T) => 
   if (list.length > limit) list.pop();
 }
 
-export class DigestAccumulator {
+export class ListingsAccumulator {
   readonly #models = new Set<string>();
   readonly #causes = new Map<string, { kind: FailureKind; message: string; count: number; first: Ranked<string> }>();
   #otherCauses: { kind: FailureKind; count: number; first: Ranked<string> } | null = null;
@@ -78,7 +78,7 @@ export class DigestAccumulator {
 
   /**
    * `latenciesMs`: where to read the answered requests' latencies, when an accumulator fed the
-   * same cases keeps them already (a run's `BenchAccumulator`). Default: the digest keeps its own.
+   * same cases keeps them already (a run's `BenchAccumulator`). Default: the listings keep their own.
    */
   constructor(options: { readonly latenciesMs?: () => readonly number[] } = {}) {
     this.#latenciesKeptBy = options.latenciesMs ?? null;
@@ -99,7 +99,7 @@ export class DigestAccumulator {
       keepBest(
         this.#failed,
         { rank: position, value: { caseId: c.caseId, kind: r.failure.kind, message: r.failure.message } },
-        DIGEST_ROWS,
+        LISTED_ROWS,
         (a, b) => a.rank < b.rank,
       );
       const key = `${r.failure.kind}\u0000${r.failure.message}`;
@@ -107,7 +107,7 @@ export class DigestAccumulator {
       if (cause) {
         cause.count++;
         if (position < cause.first.rank) cause.first = first;
-      } else if (this.#causes.size < DIGEST_CAUSES) {
+      } else if (this.#causes.size < LISTED_CAUSES) {
         this.#causes.set(key, { kind: r.failure.kind, message: r.failure.message, count: 1, first });
       } else if (this.#otherCauses === null) {
         this.#otherCauses = { kind: r.failure.kind, count: 1, first };
@@ -129,7 +129,7 @@ export class DigestAccumulator {
         keepBest(
           this.#wrong,
           { position, index, value: { caseId: c.caseId, decision: d, outcome: o } },
-          DIGEST_ROWS,
+          LISTED_ROWS,
           (a, b) =>
             a.value.outcome.confidence > b.value.outcome.confidence ||
             (a.value.outcome.confidence === b.value.outcome.confidence &&
@@ -145,7 +145,7 @@ export class DigestAccumulator {
     });
   }
 
-  digest(): RunDigest {
+  listings(): RunListings {
     const causes: Array<FailureCause & { rank: number }> = [...this.#causes.values()].map((c) => ({
       kind: c.kind,
       message: c.message,
@@ -158,7 +158,7 @@ export class DigestAccumulator {
     if (other !== null)
       causes.push({
         kind: other.kind,
-        message: `and other causes (more than ${DIGEST_CAUSES} distinct messages)`,
+        message: `and other causes (more than ${LISTED_CAUSES} distinct messages)`,
         count: other.count,
         firstCaseId: other.first.value,
         rank: other.first.rank,
@@ -202,10 +202,10 @@ function majorityOf(
   return out;
 }
 
-/** The digest of cases given in run order. */
-export function digestCases(cases: Iterable<CaseResult>): RunDigest {
-  const accumulator = new DigestAccumulator();
+/** The report listings of cases given in run order. */
+export function listingsOfCases(cases: Iterable<CaseResult>): RunListings {
+  const accumulator = new ListingsAccumulator();
   let position = 0;
   for (const c of cases) accumulator.add(c, position++);
-  return accumulator.digest();
+  return accumulator.listings();
 }
