@@ -240,7 +240,10 @@ export {
   planAuditFromStore,
   type ExecuteAuditOptions,
   type AuditOutcomeData,
+  type AuditReporter,
+  type AuditEvent,
 } from './app/audit/execute-audit.js';
+export type { WorkReporter } from './app/work-reporter.js';
 export { renderAuditMarkdown } from './reports/audit/audit-markdown.js';
 export { renderAuditJson } from './reports/audit/audit-json.js';
 
@@ -260,7 +263,12 @@ export {
 } from './core/probe/robustness.js';
 export { isConformant, type ProbeConfig, type ProbeRun } from './core/probe/run.js';
 export { planProbe, type ProbePlan, type ProbeRequest } from './app/probe/plan-probe.js';
-export { executeProbe, type ExecuteProbeOptions, type ProbeOutcome } from './app/probe/execute-probe.js';
+export {
+  executeProbe,
+  type ExecuteProbeOptions,
+  type ProbeOutcome,
+  type ProbeReporter,
+} from './app/probe/execute-probe.js';
 export { renderProbeJson } from './reports/probe/probe-json.js';
 export { renderProbeMarkdown } from './reports/probe/probe-markdown.js';
 export { VIOLATIONS, type Violation } from './protocol/server/violations.js';

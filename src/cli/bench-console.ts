@@ -5,24 +5,22 @@
  * `reports/bench`; this is only where they meet the terminal.
  */
 import { performance } from 'node:perf_hooks';
-import type { BenchOutcome, ExecuteBenchOptions } from '../app/bench/execute-bench.js';
+import type { BenchOutcome, BenchReporter } from '../app/bench/execute-bench.js';
 import { renderBenchStart } from '../reports/bench/bench-messages.js';
 import { renderFinishedBench } from '../reports/bench/bench-report.js';
 import { colourEnabled, interruptedExitCode, writeInPieces, type CliIo } from './io.js';
 import { createProgressWriter } from './progress-writer.js';
 
-type BenchCallbacks = Pick<ExecuteBenchOptions, 'onStart' | 'onProgress' | 'onSent' | 'onNote'>;
-
-/** The callbacks that show a running benchmark on stderr. */
-export function benchCallbacks(io: CliIo, json: boolean): BenchCallbacks {
+/** The reporter that shows a running benchmark on stderr. */
+export function benchReporter(io: CliIo, json: boolean): BenchReporter {
   const progress = createProgressWriter(io.stderr, json ? 'json' : io.stderr.isTTY ? 'bar' : 'lines', {
     colour: colourEnabled(io.stderr, io.env),
     now: () => performance.now(),
   });
   return {
     onStart: (start) => (json ? undefined : io.stderr.write(`${renderBenchStart(start)}\n`)),
-    onProgress: (p) => progress.update(p),
-    onSent: () => progress.finish(),
+    onCase: (p) => progress.onCase(p),
+    onFinish: () => progress.onFinish(),
     onNote: (note) => io.stderr.write(`decidekit bench: note: ${note}\n`),
   };
 }

@@ -1,15 +1,15 @@
 import type { RunProgress } from '../core/bench/progress.js';
 import { renderProgressBar, renderProgressEvent, renderProgressLine } from '../reports/bench/progress.js';
 import type { TextSink } from './io.js';
+import type { WorkReporter } from '../app/work-reporter.js';
 
 export type ProgressMode = 'bar' | 'lines' | 'json' | 'off';
 
-/** The one writer of benchmark progress: a redrawn bar on a TTY, periodic lines otherwise. */
-export interface ProgressWriter {
-  update(progress: RunProgress): void;
-  /** Clears the bar (if any) so the report starts on a clean line. */
-  finish(): void;
-}
+/**
+ * The one writer of benchmark progress, as the cases and the end of a reporter
+ * (`WorkReporter`): a redrawn bar on a TTY, periodic lines otherwise, JSON lines with `--json`.
+ */
+export type ProgressWriter = Required<Pick<WorkReporter<unknown, RunProgress>, 'onCase' | 'onFinish'>>;
 
 export function createProgressWriter(
   sink: TextSink,
@@ -20,7 +20,7 @@ export function createProgressWriter(
   let drawn = false;
   const interval = options.intervalMs ?? (mode === 'bar' ? 80 : 2000);
   return {
-    update(progress) {
+    onCase(progress) {
       if (mode === 'off') return;
       const t = options.now();
       const final = progress.casesDone === progress.casesTotal;
@@ -39,7 +39,8 @@ export function createProgressWriter(
         sink.write(`${renderProgressLine(progress)}\n`);
       }
     },
-    finish() {
+    /** Clears the bar (if any) so the report starts on a clean line. */
+    onFinish() {
       if (drawn) sink.write('\r\x1b[K');
       drawn = false;
     },

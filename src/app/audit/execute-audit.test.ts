@@ -7,7 +7,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { AuditRecord } from '../../core/audit/run.js';
 import { startReferenceServer, type ReferenceServer } from '../../protocol/server/server.js';
 import { openAuditStore } from '../../store/audit/sqlite-audit-store.js';
-import { executeAudit, planItems, type AuditStartEvent, type ExecuteAuditOptions } from './execute-audit.js';
+import {
+  executeAudit,
+  planItems,
+  type AuditReporter,
+  type AuditStartEvent,
+  type ExecuteAuditOptions,
+} from './execute-audit.js';
 import { planAudit, type AuditRequest } from './plan-audit.js';
 import { CLAIM_CHECK, SENT_CHECK, writeAuditFiles, type TranscriptSpec } from './test-support/audit-files.js';
 import { loadChecks } from '../../datasets/audit/load-checks.js';
@@ -33,6 +39,18 @@ interface Seen {
   results: { record: AuditRecord; saved: boolean }[];
 }
 
+/** Keeps what the audit reports, each event as it was before it was tagged. */
+function seenReporter(seen: Seen): AuditReporter {
+  return {
+    onCase: (e) => {
+      if (e.type === 'audit_start') {
+        const { type: _, ...start } = e;
+        seen.starts.push(start);
+      } else seen.results.push({ record: e.record, saved: e.saved });
+    },
+  };
+}
+
 async function audit(
   request: Omit<AuditRequest, 'storePath'> & { storePath?: string | null },
   extra: Partial<ExecuteAuditOptions> = {},
@@ -42,8 +60,7 @@ async function audit(
     toolVersion: 'test',
     signal: new AbortController().signal,
     now: () => performance.now(),
-    onStart: (e) => seen.starts.push(e),
-    onResult: (e) => seen.results.push(e),
+    reporter: seenReporter(seen),
     ...extra,
   });
   return { ...outcome, seen };
@@ -261,7 +278,7 @@ describe('stored audits: reuse, re-judge and resume', () => {
     const controller = new AbortController();
     const { run, interrupted } = await audit(
       { storePath: store, ...paths(files) },
-      { signal: controller.signal, onResult: () => controller.abort() },
+      { signal: controller.signal, reporter: { onCase: (e) => e.type === 'audit_result' && controller.abort() } },
     );
     expect(interrupted).toBe(true);
     expect(run.status).toBe('interrupted');
@@ -330,8 +347,7 @@ async function resume(store: string, id: string, files: { checksPath?: string; t
     toolVersion: 'test',
     signal: new AbortController().signal,
     now: () => performance.now(),
-    onStart: (e) => seen.starts.push(e),
-    onResult: (e) => seen.results.push(e),
+    reporter: seenReporter(seen),
   });
   return { ...outcome, seen };
 }

@@ -28,6 +28,8 @@ import {
   type UnavailableReason,
 } from '../../core/audit/verdict.js';
 import { writeTextFile } from '../write-text-file.js';
+import type { WorkReporter } from '../work-reporter.js';
+import type { AuditEvent, AuditResultEvent, AuditStartEvent } from '../../core/audit/audit-events.js';
 import { DecidekitError } from '../../core/errors.js';
 import { checkLabels, loadTranscripts } from '../../datasets/audit/load-transcripts.js';
 import { loadChecks } from '../../datasets/audit/load-checks.js';
@@ -65,26 +67,14 @@ export interface ExecuteAuditOptions {
   readonly retryBaseDelayMs?: number;
   /** Write `<audit>.json` and `<audit>.md` here. */
   readonly outDir?: string;
-  /** A judge request is about to be sent. */
-  readonly onStart?: (event: AuditStartEvent) => void;
-  /** A verdict is saved (or, on resume, a saved one is reused). */
-  readonly onResult?: (event: AuditResultEvent) => void;
+  /** Each judge request about to be sent (`audit_start`) and each verdict saved or reused (`audit_result`). */
+  readonly reporter?: AuditReporter;
 }
 
-export interface AuditStartEvent {
-  readonly transcriptId: string;
-  readonly checkId: string;
-  /** "judge <model> at <endpoint>" */
-  readonly judge: string;
-  /** The order probe's second request (options reversed). */
-  readonly probe: boolean;
-}
+export type { AuditEvent, AuditResultEvent, AuditStartEvent };
 
-export interface AuditResultEvent {
-  readonly record: AuditRecord;
-  /** A verdict saved by an earlier run of this audit, shown again on resume. */
-  readonly saved: boolean;
-}
+/** How a running audit is reported: its requests and verdicts as cases (it has no start line of its own). */
+export type AuditReporter = WorkReporter<never, AuditEvent>;
 
 export interface AuditOutcomeData {
   readonly run: AuditRun;
@@ -201,7 +191,7 @@ export async function executeAudit(plan: AuditPlan, options: ExecuteAuditOptions
       const kept = reusable(p);
       if (kept !== null) {
         records.set(keyOf(p.item), kept);
-        options.onResult?.({ record: kept, saved: true });
+        options.reporter?.onCase?.({ type: 'audit_result', record: kept, saved: true });
         continue;
       }
       if (options.signal.aborted) {
@@ -220,7 +210,7 @@ export async function executeAudit(plan: AuditPlan, options: ExecuteAuditOptions
       if (record.elapsedMs !== null) reachedJudge = true;
       store?.saveRecord(id, record);
       records.set(keyOf(p.item), record);
-      options.onResult?.({ record, saved: false });
+      options.reporter?.onCase?.({ type: 'audit_result', record, saved: false });
     }
     const durationMs = (plan.resume?.durationMs ?? 0) + (options.now() - t0);
     const finished = items.flatMap((p) => records.get(keyOf(p.item)) ?? []);
@@ -323,7 +313,13 @@ async function judgeItem(
   if (p.skip !== null)
     return { ...p.item, outcome: { status: 'unavailable', ...p.skip }, elapsedMs: null, probe: null };
   const ask = async (body: string, options_: readonly string[], probe: boolean) => {
-    options.onStart?.({ transcriptId: p.item.transcriptId, checkId: p.item.checkId, judge, probe });
+    options.reporter?.onCase?.({
+      type: 'audit_start',
+      transcriptId: p.item.transcriptId,
+      checkId: p.item.checkId,
+      judge,
+      probe,
+    });
     return askJudge(client, body, options_, options);
   };
   const first = await ask(p.item.input, askedOptionsOf(p.check, 'forward'), false);

@@ -111,7 +111,7 @@ describe('executeBench: the dataset in two passes', () => {
     );
     const covered = await executeBench(
       planBench({ dataset: { kind: 'path', path }, storePath: null, ...request }, null),
-      { ...options(dir), onNote: (n) => notes.push(n) },
+      { ...options(dir), reporter: { onNote: (n) => notes.push(n) } },
     );
     if (full.kind !== 'finished' || covered.kind !== 'finished') throw new Error('a run stopped');
     expect(notes).toEqual([`${option} covers all ${total} cases of the dataset: this is a full run`]);
@@ -136,8 +136,10 @@ describe('executeBench: a resumed run claimed after it was read', () => {
         {
           ...options(dir),
           signal: interrupted.signal,
-          onProgress: () => {
-            if (++seen === 3) interrupted.abort();
+          reporter: {
+            onCase: () => {
+              if (++seen === 3) interrupted.abort();
+            },
           },
         },
       );

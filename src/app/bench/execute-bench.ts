@@ -47,6 +47,7 @@ import { settleRun, type Settlement } from './settle-run.js';
 import { fileErrorWords } from '../../core/file-error-words.js';
 import { writeTextPieces } from '../write-text-file.js';
 import type { BenchStart } from '../../core/bench/bench-start.js';
+import type { WorkReporter } from '../work-reporter.js';
 import {
   planBench,
   runConfigOf,
@@ -78,13 +79,8 @@ export interface ExecuteBenchOptions {
    * records the plan's) and whether to compute intervals. Default: the run's own, intervals on.
    */
   readonly statistics?: { readonly choice: ConventionChoice; readonly intervals: boolean };
-  /** The first line: what is about to be sent where. */
-  readonly onStart?: (start: BenchStart) => void;
-  readonly onProgress?: (progress: RunProgress) => void;
-  /** Sending is over (finished, stopped or interrupted): a progress bar can be cleared. */
-  readonly onSent?: () => void;
-  /** Side remarks (a kept price). */
-  readonly onNote?: (note: string) => void;
+  /** What is about to be sent where, the progress after each case, notes, and the end of sending. */
+  readonly reporter?: BenchReporter;
   /**
    * The caller reads the finished run's cases (`outcome.run.cases`, e.g. to print JSON).
    * With a store they are read back from it page by page; without one they are kept in a
@@ -101,6 +97,9 @@ export interface ExecuteBenchOptions {
 }
 
 export type { BenchStart };
+
+/** How a running benchmark is reported: its start line, its progress after each case. */
+export type BenchReporter = WorkReporter<BenchStart, RunProgress>;
 
 export type BenchOutcome =
   | (FinishedBench & {
@@ -130,7 +129,7 @@ export async function executeBench(plan: BenchPlan, options: ExecuteBenchOptions
   const scanned = await scanAndSelect(plan, options.cacheDir);
   const { dataset, selected } = scanned;
   plan = scanned.plan;
-  for (const note of scanned.notes) options.onNote?.(note);
+  for (const note of scanned.notes) options.reporter?.onNote?.(note);
   // SQLite is loaded only when the run is kept; opened before the server starts, so a bad
   // store path never leaves a server running.
   loadedStoreModule ??= plan.storePath === null ? null : await import('../../store/sqlite-run-store.js');
@@ -363,7 +362,7 @@ async function startSending(plan: BenchPlan, options: ExecuteBenchOptions, parts
     endpoint: server ? null : client.identity,
   });
   const start = startRun(plan, fresh, (options.clock?.() ?? new Date()).toISOString(), checkResumable);
-  for (const note of start.notes) options.onNote?.(note);
+  for (const note of start.notes) options.reporter?.onNote?.(note);
   let runId = start.id;
   // Before anything is sent: a run another process is still sending is not sent twice.
   if (runId !== null) {
@@ -386,7 +385,7 @@ async function startSending(plan: BenchPlan, options: ExecuteBenchOptions, parts
   const states = options.outDir === undefined ? null : new Map<string, string | object>();
   const { queue: toSend, reader } = caseQueueOf(dataset, selected, start.kept, states, plan.parallel);
   selected.length = 0;
-  options.onStart?.({
+  options.reporter?.onStart?.({
     toSend: toSend.length,
     total: casesTotal,
     datasetName: dataset.info.synthetic ? 'synthetic sample' : dataset.info.id,
@@ -462,7 +461,7 @@ async function sendCases(
       onEvent: (e) => {
         if (e.type !== 'case') return;
         count(e.result);
-        options.onProgress?.(e.progress);
+        options.reporter?.onCase?.(e.progress);
       },
     });
   } catch (err) {
@@ -479,7 +478,7 @@ async function sendCases(
       message: `${err.message}; the run is interrupted${id === null ? '' : `: resume with: decidekit bench --resume ${id} --store ${shellWord(err.path)}`}`,
     };
   }
-  options.onSent?.();
+  options.reporter?.onFinish?.();
   await client.close();
   // Kept cases (of a resumed run) not reached before Ctrl+C still get their states in the trace.
   if (states !== null && kept.size > 0 && outcome.stopped?.reason === 'aborted') await takeStates(reader, states);

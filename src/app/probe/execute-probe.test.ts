@@ -170,7 +170,7 @@ describe('decidekit probe against the reference server', () => {
           cacheDir: '/nonexistent',
           signal: new AbortController().signal,
           now: () => performance.now(),
-          onStart: (start) => (announced = start.requests),
+          reporter: { onStart: (start) => (announced = start.requests) },
         },
       );
       if (outcome.kind !== 'finished') throw new Error(outcome.message);

@@ -14,6 +14,8 @@ import { stratifiedSample } from '../../core/stratified-sample.js';
 import { writeTextFile } from '../write-text-file.js';
 import { DecidekitError, OptionError } from '../../core/errors.js';
 import { optionMention as option, words } from '../../core/message-words.js';
+import type { WorkReporter } from '../work-reporter.js';
+import type { ProbeProgress, ProbeStart } from '../../core/probe/probe-progress.js';
 import {
   INVALID_REQUEST_KINDS,
   checkDecideExchange,
@@ -75,25 +77,14 @@ export interface ExecuteProbeOptions {
   readonly clock?: () => Date;
   /** Write `<probe>.json`, `<probe>.md` and `<probe>.html` here. */
   readonly outDir?: string;
-  /** What is about to be probed, and how many requests it takes. */
-  readonly onStart?: (start: ProbeStart) => void;
-  /** A case is done (all its requests answered or failed). */
-  readonly onCase?: (done: number, total: number) => void;
+  /** What is about to be probed and how many requests it takes, then each case done. */
+  readonly reporter?: ProbeReporter;
 }
 
-export interface ProbeStart {
-  /** "the built-in reference server (model heuristic, http://…)" or the endpoint. */
-  readonly target: string;
-  /** Cases in the sample: `--cases`, or every case when the dataset has fewer. */
-  readonly cases: number;
-  /** `--cases` as asked. */
-  readonly casesAsked: number;
-  /** Cases the dataset has. */
-  readonly casesInDataset: number;
-  /** The dataset, as a report names it ("the synthetic sample"). */
-  readonly dataset: string;
-  readonly requests: number;
-}
+export type { ProbeProgress, ProbeStart };
+
+/** How a running probe is reported: what it probes, then each case done. */
+export type ProbeReporter = WorkReporter<ProbeStart, ProbeProgress>;
 
 export type ProbeOutcome =
   | {
@@ -158,7 +149,7 @@ export async function executeProbe(plan: ProbePlan, options: ExecuteProbeOptions
     const target = server
       ? `the built-in reference server (model ${plan.server.model}, ${server.url})`
       : client.endpoint;
-    options.onStart?.({
+    options.reporter?.onStart?.({
       target,
       cases: cases.length,
       casesAsked: plan.cases,
@@ -344,7 +335,7 @@ async function probe(
       for (const { probe: id, variant } of variants)
         record(id, variant, await ask(bodyOf(c.state, variant.questions), variant.questions));
     }
-    options.onCase?.(++done, work.length);
+    options.reporter?.onCase?.({ casesDone: ++done, casesTotal: work.length });
   }
   const byProbe: Partial<Record<RobustnessProbeId, ProbePairs>> = {};
   if (robustness)

@@ -81,14 +81,16 @@ key reaches the judge.`,
       signal: io.signal,
       now: () => performance.now(),
       ...(v.out === undefined ? {} : { outDir: resolve(io.cwd, v.out) }),
-      onStart: (e) =>
-        io.stderr.write(`${v.json ? renderAuditEvent({ type: 'audit_start', ...e }) : renderAuditStartLine(e)}\n`),
-      onResult: (e) =>
-        io.stderr.write(
-          v.json
-            ? `${renderAuditEvent({ type: 'audit_result', ...e })}\n`
-            : `${renderAuditResultLines(e, { colour }).join('\n')}\n`,
-        ),
+      reporter: {
+        onCase: (e) =>
+          io.stderr.write(
+            v.json
+              ? `${renderAuditEvent(e)}\n`
+              : e.type === 'audit_start'
+                ? `${renderAuditStartLine(e)}\n`
+                : `${renderAuditResultLines(e, { colour }).join('\n')}\n`,
+          ),
+      },
     });
     const { run } = outcome;
     // What completes this audit, for the stopped and interrupted endings.

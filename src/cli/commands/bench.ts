@@ -23,7 +23,7 @@ import { TOOL_VERSION } from '../version.js';
 import { thisProcess } from '../this-process.js';
 import { conventionChoiceOf, seedOption, statisticsOptions } from '../statistics-options.js';
 import { planBenchFromStore, executeBench } from '../../app/bench/execute-bench.js';
-import { benchCallbacks, printBenchOutcome } from '../bench-console.js';
+import { benchReporter, printBenchOutcome } from '../bench-console.js';
 
 export const command = defineCommand({
   name: 'bench',
@@ -98,7 +98,7 @@ benchmarks its default model on the bundled synthetic sample.`,
       statistics: { choice: conventionChoiceOf(v), intervals: !v['no-ci'] },
       readCases: v.json,
       claimOwner: thisProcess(),
-      ...benchCallbacks(io, v.json),
+      reporter: benchReporter(io, v.json),
     });
     return printBenchOutcome(outcome, io, { json: v.json, redactHost: v.redact, storeOption: v.store ?? null });
   },

@@ -87,18 +87,20 @@ repeat. One request at a time. Without --base-url, probes the built-in reference
       signal: io.signal,
       now: () => performance.now(),
       ...(v.out === undefined ? {} : { outDir: resolve(io.cwd, v.out) }),
-      onStart: (s) => {
-        casesTotal = s.cases;
-        say(describeProbeStart(s));
-      },
-      onCase: (done, total) => {
-        casesDone = done;
-        // A line per tenth of the cases, so a slow server shows it is moving.
-        const tenth = Math.floor((done * 10) / total);
-        if (tenth > shown && done < total) {
-          shown = tenth;
-          say(`  ${done}/${total} cases`);
-        }
+      reporter: {
+        onStart: (s) => {
+          casesTotal = s.cases;
+          say(describeProbeStart(s));
+        },
+        onCase: ({ casesDone: done, casesTotal: total }) => {
+          casesDone = done;
+          // A line per tenth of the cases, so a slow server shows it is moving.
+          const tenth = Math.floor((done * 10) / total);
+          if (tenth > shown && done < total) {
+            shown = tenth;
+            say(`  ${done}/${total} cases`);
+          }
+        },
       },
     });
     if (outcome.kind === 'stopped') {

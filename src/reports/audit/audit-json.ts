@@ -1,6 +1,7 @@
 import type { AuditConfig, AuditRecord, AuditRun, ProbeResult } from '../../core/audit/run.js';
 import type { AuditSummary, CheckAgreement } from '../../core/audit/summary.js';
 import type { AuditOutcome, JudgeAnswer } from '../../core/audit/verdict.js';
+import type { AuditEvent } from '../../core/audit/audit-events.js';
 import { assertNever } from '../../core/question.js';
 import { endpointJson } from '../json-shapes.js';
 
@@ -106,17 +107,7 @@ function recordJson(run: AuditRun, r: AuditRecord) {
 }
 
 /** `--json` events on stderr: what is asked and what came back, never the evidence or a key. */
-export function renderAuditEvent(
-  event:
-    | {
-        readonly type: 'audit_start';
-        readonly transcriptId: string;
-        readonly checkId: string;
-        readonly judge: string;
-        readonly probe: boolean;
-      }
-    | { readonly type: 'audit_result'; readonly record: AuditRecord; readonly saved: boolean },
-): string {
+export function renderAuditEvent(event: AuditEvent): string {
   if (event.type === 'audit_start')
     return JSON.stringify({
       type: 'audit_start',

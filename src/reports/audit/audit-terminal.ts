@@ -1,31 +1,18 @@
 import type { AuditRun } from '../../core/audit/run.js';
+import type { AuditResultEvent, AuditStartEvent } from '../../core/audit/audit-events.js';
 import { describeOutcome, verdictWordOf } from '../../core/audit/verdict.js';
 import { createPalette, formatPercent, renderTextTable, singleLine, truncate } from '../format.js';
 import { AUDIT_LIMITS, describeJudge, judgeCell, kappaText, recordsForTable, statusWord } from './audit-describe.js';
 
-/** What the live lines need of a start event. */
-export interface AuditStartLine {
-  readonly transcriptId: string;
-  readonly checkId: string;
-  readonly judge: string;
-  readonly probe: boolean;
-}
-
-/** What the live lines need of a result event. */
-export interface AuditResultLine {
-  readonly record: AuditRun['records'][number];
-  readonly saved: boolean;
-}
-
 /** `T-001  payment-claim-v1: asking judge ...` when a request starts. */
-export function renderAuditStartLine(e: AuditStartLine): string {
+export function renderAuditStartLine(e: AuditStartEvent): string {
   return e.probe
     ? `  asking again with the options reversed (order probe)`
     : `${singleLine(e.transcriptId)}  ${e.checkId}: asking ${e.judge}`;
 }
 
 /** The lines under a transcript id once its audit is done (or shown again from the store). */
-export function renderAuditResultLines(e: AuditResultLine, options: { readonly colour: boolean }): string[] {
+export function renderAuditResultLines(e: AuditResultEvent, options: { readonly colour: boolean }): string[] {
   const p = createPalette(options.colour);
   const r = e.record;
   const o = r.outcome;

@@ -10,6 +10,7 @@ import type {
   RobustnessSummary,
 } from '../../core/probe/robustness.js';
 import type { PassCount, ProbeRun, ProbeTally } from '../../core/probe/run.js';
+import type { ProbeStart } from '../../core/probe/probe-progress.js';
 import { formatCount, formatNumber, formatPercent, formatSigned, plural } from '../format.js';
 import { formatEndpoint } from '../../protocol/wire/endpoint.js';
 
@@ -51,14 +52,7 @@ export function describeSample(run: ProbeRun): string {
  * The line a probe starts with: `probing URL: 50 cases, about 709 requests, one at a time`;
  * when `--cases` asks for more than the dataset has, it says the whole dataset is probed.
  */
-export function describeProbeStart(s: {
-  readonly target: string;
-  readonly cases: number;
-  readonly casesAsked: number;
-  readonly casesInDataset: number;
-  readonly dataset: string;
-  readonly requests: number;
-}): string {
+export function describeProbeStart(s: ProbeStart): string {
   const cases =
     s.casesAsked > s.casesInDataset
       ? `${plural(s.cases, 'case')} (all of ${s.dataset}: --cases ${s.casesAsked} asks for more than it has)`

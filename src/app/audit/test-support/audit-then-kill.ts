@@ -17,13 +17,15 @@ await executeAudit(
     toolVersion: 'test',
     signal: new AbortController().signal,
     now: () => performance.now(),
-    onStart: () => undefined,
-    onResult: (e) => {
-      seen++;
-      if (seen === count) {
-        writeSync(1, `${e.record.transcriptId}\n`);
-        process.kill(process.pid, 'SIGKILL');
-      }
+    reporter: {
+      onCase: (e) => {
+        if (e.type !== 'audit_result') return;
+        seen++;
+        if (seen === count) {
+          writeSync(1, `${e.record.transcriptId}\n`);
+          process.kill(process.pid, 'SIGKILL');
+        }
+      },
     },
   },
 );

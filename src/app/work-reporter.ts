@@ -1,0 +1,16 @@
+/**
+ * How a long use case (`bench`, `audit`, `probe`) tells its caller how the work goes, one
+ * shape for all of them: the work starts (once, with what is about to be done), a case goes
+ * by, a side remark, the work is over (before the outputs are written). The use case calls
+ * what is given and prints nothing itself; the CLI's reporters draw it (`cli/progress-writer.ts`).
+ */
+export interface WorkReporter<Start, Case> {
+  /** What is about to be done, before the first request. */
+  readonly onStart?: (start: Start) => void;
+  /** A case (or an audit's request and verdict) went by. */
+  readonly onCase?: (event: Case) => void;
+  /** A side remark (a kept price, a question set that differs). */
+  readonly onNote?: (note: string) => void;
+  /** Sending is over (finished, stopped or interrupted): a progress bar can be cleared. */
+  readonly onFinish?: () => void;
+}
