@@ -1,7 +1,8 @@
-// The static half of `npm test`: the format check (Prettier) and the type check (tsc over
-// src, test, bench and scripts) run side by side, one per core, instead of one after the
-// other. Each one's output is printed when it ends; the exit code is non-zero when either
-// failed. Plain JavaScript so that it runs before anything is compiled.
+// The static half of `npm test`: the format check (Prettier), the type check (tsc) and the
+// lint (ESLint with typescript-eslint, eslint.config.js), each over src, test, bench and
+// scripts, run side by side instead of one after the other. Each one's output is printed
+// when it ends; the exit code is non-zero when any failed. Plain JavaScript so that it runs
+// before anything is compiled.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
@@ -11,6 +12,7 @@ const bin = (name) => join(root, 'node_modules', '.bin', name);
 const checks = [
   { name: 'format (prettier --check .)', command: bin('prettier'), args: ['--check', '.', '--log-level', 'warn'] },
   { name: 'types (tsc --noEmit)', command: bin('tsc'), args: ['-p', 'tsconfig.json', '--noEmit'] },
+  { name: 'lint (eslint .)', command: bin('eslint'), args: ['.', '--max-warnings', '0'] },
 ];
 
 function run({ name, command, args }) {

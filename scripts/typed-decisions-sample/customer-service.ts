@@ -58,7 +58,7 @@ const OPENINGS: Record<Category, Record<Situation, readonly Template[]>> = {
     ],
     info: [
       () => ["There is a charge I don't recognise. Can you look into it?"],
-      (s) => [`My bill looks wrong this month, it\'s more than ${s.amount}?`],
+      (s) => [`My bill looks wrong this month, it's more than ${s.amount}?`],
     ],
     refund: [
       (s) => [
@@ -110,13 +110,13 @@ const OPENINGS: Record<Category, Record<Situation, readonly Template[]>> = {
   },
   refund: {
     answer: [
-      (s) => [`What is your refund policy for the ${s.product} if I haven\'t opened it?`],
+      (s) => [`What is your refund policy for the ${s.product} if I haven't opened it?`],
       () => ['How long does a refund usually take to reach my card?'],
     ],
-    info: [() => ['I want my money back.'], (s) => [`Refund please, the ${s.product} isn\'t what I expected.`]],
+    info: [() => ['I want my money back.'], (s) => [`Refund please, the ${s.product} isn't what I expected.`]],
     refund: [
       (s) => [
-        `I returned the ${s.product} on ${s.date} (return label attached) and still haven\'t received the ${s.amount} refund.`,
+        `I returned the ${s.product} on ${s.date} (return label attached) and still haven't received the ${s.amount} refund.`,
       ],
       (s) => [`I cancelled within the 14-day trial but was charged ${s.amount}. Please refund it.`],
     ],

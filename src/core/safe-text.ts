@@ -6,7 +6,6 @@
  * without an ESC. Bidirectional overrides reorder what the reader sees. Pure.
  */
 
-// eslint-disable-next-line no-control-regex
 const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 const LINE_BREAKS = /[\t\n\r]/g;
 

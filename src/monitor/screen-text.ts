@@ -1,7 +1,6 @@
 /** Width-exact text for the live screen: clipping and padding that ignore colour codes. */
 import { visibleWidth } from '../reports/format.js';
 
-// eslint-disable-next-line no-control-regex
 const ESCAPE = /\u001b\[[0-9;]*m/y;
 
 /** Cuts `text` (which may carry colour codes) to `width` columns, closing any colour it cut into. */

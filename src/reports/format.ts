@@ -109,7 +109,6 @@ export function renderStars(stars: number): string {
   return '★'.repeat(n) + '☆'.repeat(3 - n);
 }
 
-// eslint-disable-next-line no-control-regex
 const ANSI_PATTERN = /\u001b\[[0-9;]*m/g;
 
 /** Removes SGR colour codes. */
@@ -309,7 +308,6 @@ export function renderMarkdownTable(
 
 /** One line of text: control characters (newlines, tabs, escapes) shown as JSON escapes. */
 export function singleLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) =>
     c < '\u0080' ? JSON.stringify(c).slice(1, -1) : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );

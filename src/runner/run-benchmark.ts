@@ -162,9 +162,10 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunOut
   // Cases that finished in one turn of the event loop are checkpointed together (one
   // transaction, one fsync) and only then counted.
   let pending: Array<{ index: number; result: CaseResult }> = [];
-  let flushing: Promise<void> | null = null;
+  // Typed by assertion so that the awaits below see what the closures may have set.
+  let flushing = null as Promise<void> | null;
   // The checkpoint of the batch before, while it is still being committed (async checkpoints).
-  let committing: Promise<void> | null = null;
+  let committing = null as Promise<void> | null;
   const failed = (error: unknown) => {
     callbackError ??= { error };
     inFlight.abort(error);

@@ -293,8 +293,10 @@ function evaluateThreshold(points: readonly TunePoint[], threshold: number, s: S
     tn = 0;
   for (const p of points) {
     const yes = predictYesNo(p.probability, threshold).yes;
-    if (p.positive) yes ? tp++ : fn++;
-    else yes ? fp++ : tn++;
+    if (p.positive && yes) tp++;
+    else if (p.positive) fn++;
+    else if (yes) fp++;
+    else tn++;
   }
   return metricsOf(threshold, { tp, fp, fn, tn }, s);
 }
@@ -340,7 +342,8 @@ function selectThreshold(sorted: readonly TunePoint[], s: Settings): Selection {
   let candidates = 0;
   for (let i = 0; i < sorted.length; i++) {
     const p = sorted[i]!;
-    p.positive ? tp++ : fp++;
+    if (p.positive) tp++;
+    else fp++;
     // Evaluate once every point with this probability is counted.
     if (i + 1 < sorted.length && sorted[i + 1]!.probability === p.probability) continue;
     candidates++;

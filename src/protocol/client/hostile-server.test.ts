@@ -59,7 +59,6 @@ describe('client against a hostile server', () => {
     for (const text of texts) {
       const unescaped = text.replace(/\\u([0-9a-fA-F]{4})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
       for (const piece of keyPieces()) expect(unescaped).not.toContain(piece);
-      // eslint-disable-next-line no-control-regex
       expect(text.replace(/\n\s+at .*/g, '')).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
     }
   });

@@ -164,7 +164,7 @@ describe('a judge that cannot be asked', () => {
   it('saves an audit whose judge went away midway as incomplete, and the printed resume command completes it', async () => {
     const judge = await startReferenceServer({ host: '127.0.0.1', port: 0, model: 'judge' });
     const store = join(tmp, 'judge-gone.sqlite');
-    let closing: Promise<void> | null = null;
+    let closing = null as Promise<void> | null; // set by the stderr callback
     const { code, stdout, stderr } = await runCliInProcess(
       ['audit', '--base-url', judge.url, '--model', 'judge', '--store', store],
       {
@@ -216,7 +216,7 @@ describe('judge keys', () => {
     const proxy = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', async () => {
+      const forward = async () => {
         seenAuth.push(req.headers.authorization);
         const body = Buffer.concat(chunks).toString('utf8');
         if (body.includes('ECHO')) {
@@ -231,6 +231,12 @@ describe('judge keys', () => {
         });
         res.writeHead(answer.status, { 'content-type': 'application/json' });
         res.end(await answer.text());
+      };
+      req.on('end', () => {
+        forward().catch((err: unknown) => {
+          res.writeHead(502);
+          res.end(String(err));
+        });
       });
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));

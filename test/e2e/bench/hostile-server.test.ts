@@ -56,7 +56,6 @@ describe('bench against a hostile server', () => {
       const plain = unescaped(text);
       for (const piece of PIECES) expect(plain.includes(piece), `${where} holds ${piece}`).toBe(false);
       if (!where.includes('sqlite'))
-        // eslint-disable-next-line no-control-regex
         expect(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(plain), `${where} holds a control character`).toBe(
           false,
         );
