@@ -143,7 +143,7 @@ export {
 } from './protocol/client/client.js';
 export { endpointFor, redactUrl, endpointIdentity } from './protocol/wire/endpoint.js';
 export { parseWireQuestions, type WireQuestionsProblem } from './protocol/wire/questions-json.js';
-export { getHealth, listModels, readMetrics } from './protocol/client/server-probes.js';
+export { getHealth, listModels, readMetrics } from './protocol/client/server-gets.js';
 export { parsePrometheusText, llamaCppMetricsOf, type LlamaCppMetrics } from './protocol/wire/prometheus-text.js';
 export * from './protocol/client/errors.js';
 export { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from './protocol/server/server.js';
@@ -222,7 +222,7 @@ export { summarizeWindow, type WindowDecision, type WindowSummary } from './core
 // Answer audits: a decision-model judge against deterministic checks, and the judge's own validation.
 export type { AuditCheck, CheckSet, EvidenceScope } from './core/audit/check.js';
 export type { Transcript, TranscriptMessage } from './core/audit/transcript.js';
-export type { AuditConfig, AuditItem, AuditRecord, AuditRun, ProbeResult } from './core/audit/run.js';
+export type { AuditConfig, AuditItem, AuditRecord, AuditRun, OrderSwapResult } from './core/audit/run.js';
 export {
   parseJudgeAnswer,
   compareWithLabel,
@@ -231,7 +231,7 @@ export {
   type UnavailableReason,
 } from './core/audit/verdict.js';
 export { cohenKappa, type Kappa } from './core/audit/agreement.js';
-export { summarizeAudit, type AuditSummary, type CheckAgreement, type OrderProbe } from './core/audit/summary.js';
+export { summarizeAudit, type AuditSummary, type CheckAgreement, type OrderSwapFlips } from './core/audit/summary.js';
 export { loadChecks } from './datasets/audit/load-checks.js';
 export { loadTranscripts, checkLabels } from './datasets/audit/load-transcripts.js';
 export { planAudit, type AuditPlan, type AuditRequest } from './app/audit/plan-audit.js';

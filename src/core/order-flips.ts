@@ -1,7 +1,7 @@
 /**
  * Flips: whether the answer a distribution picks changes between two askings of the same
  * question (options reordered, questions reordered, asked alone, asked again). Shared by the
- * audit's order probe and `decidekit probe`.
+ * audit's order swap (`--order-probe`) and `decidekit probe`.
  */
 
 /** The word for a distribution whose top probability is shared by several answers. */

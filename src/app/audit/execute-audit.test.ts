@@ -202,9 +202,9 @@ describe('the order probe', () => {
       { id: 'clear', said: ['Payment succeeded.'], label: 'claimed' },
     ]);
     const { run, seen } = await audit({ baseUrl: server.url, model: 'judge', orderProbe: true, ...paths(files) });
-    expect(seen.starts.filter((s) => s.probe).length).toBe(2);
-    expect(byId(run.records, 'both').probe).toMatchObject({ kind: 'answered', answer: { choice: 'not_claimed' } });
-    expect(byId(run.records, 'clear').probe).toMatchObject({ kind: 'answered', answer: { choice: 'claimed' } });
+    expect(seen.starts.filter((s) => s.orderSwap).length).toBe(2);
+    expect(byId(run.records, 'both').orderSwap).toMatchObject({ kind: 'answered', answer: { choice: 'not_claimed' } });
+    expect(byId(run.records, 'clear').orderSwap).toMatchObject({ kind: 'answered', answer: { choice: 'claimed' } });
     expect(run.summary.checks[0]!.orderProbe).toEqual({ pairs: 2, flipRate: 0.5, flipped: ['both'] });
     expect(run.summary.orderDependent).toEqual(['claim-v1']);
   });

@@ -17,7 +17,7 @@ import {
   judgeStateOf,
   questionHashInputOf,
 } from '../../core/audit/judge-question.js';
-import type { AuditConfig, AuditItem, AuditRecord, AuditRun, ProbeResult } from '../../core/audit/run.js';
+import type { AuditConfig, AuditItem, AuditRecord, AuditRun, OrderSwapResult } from '../../core/audit/run.js';
 import { summarizeAudit } from '../../core/audit/summary.js';
 import { checkApplies, type Transcript } from '../../core/audit/transcript.js';
 import {
@@ -109,7 +109,7 @@ interface PlannedItem {
   readonly check: AuditCheck;
   /** Why nothing is sent, when the input cannot be. */
   readonly skip: { readonly reason: UnavailableReason; readonly message: string } | null;
-  /** The order probe's body (options reversed). */
+  /** The order swap's body (options reversed). */
   readonly probeInput: string;
 }
 
@@ -300,7 +300,7 @@ export function planItems(
 }
 
 /**
- * Judges one item (and its order probe); null when the user interrupted mid-request, the
+ * Judges one item (and its order swap); null when the user interrupted mid-request, the
  * reason when the judge cannot be asked at all.
  */
 async function judgeItem(
@@ -311,14 +311,14 @@ async function judgeItem(
   options: ExecuteAuditOptions,
 ): Promise<AuditRecord | { readonly stopped: string } | null> {
   if (p.skip !== null)
-    return { ...p.item, outcome: { status: 'unavailable', ...p.skip }, elapsedMs: null, probe: null };
-  const ask = async (body: string, options_: readonly string[], probe: boolean) => {
+    return { ...p.item, outcome: { status: 'unavailable', ...p.skip }, elapsedMs: null, orderSwap: null };
+  const ask = async (body: string, options_: readonly string[], orderSwap: boolean) => {
     options.reporter?.onCase?.({
       type: 'audit_start',
       transcriptId: p.item.transcriptId,
       checkId: p.item.checkId,
       judge,
-      probe,
+      orderSwap,
     });
     return askJudge(client, body, options_, options);
   };
@@ -329,17 +329,17 @@ async function judgeItem(
     first.kind === 'answer'
       ? compareWithLabel(first.answer, p.item.label)
       : { status: 'unavailable', reason: first.reason, message: first.message };
-  let probe: ProbeResult | null = null;
+  let orderSwap: OrderSwapResult | null = null;
   if (orderProbe && first.kind === 'answer') {
     const second = await ask(p.probeInput, askedOptionsOf(p.check, 'reversed'), true);
     if (second.kind === 'interrupted') return null;
     if (second.kind === 'stopped') return { stopped: second.message };
-    probe =
+    orderSwap =
       second.kind === 'answer'
         ? { kind: 'answered', answer: second.answer, elapsedMs: second.elapsedMs }
         : { kind: 'unavailable', reason: second.reason, message: second.message };
   }
-  return { ...p.item, outcome, elapsedMs: first.elapsedMs, probe };
+  return { ...p.item, outcome, elapsedMs: first.elapsedMs, orderSwap };
 }
 
 type Asked =

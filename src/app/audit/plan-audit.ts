@@ -1,6 +1,6 @@
 /**
  * Planning an audit, purely: what the user asked plus (on resume) the stored audit become
- * one plan — files, check set, judge endpoint and model, order probe — and resuming is
+ * one plan — files, check set, judge endpoint and model, order swap — and resuming is
  * refused when the judge endpoint, model or set differ, or a selected check's version
  * changed, naming the difference.
  */

@@ -21,7 +21,7 @@ import {
   type SystemOneClient,
 } from '../../protocol/client/client.js';
 import { InvalidBaseUrlError } from '../../protocol/client/errors.js';
-import { readMetricsAt } from '../../protocol/client/server-probes.js';
+import { readMetricsAt } from '../../protocol/client/server-gets.js';
 import { startReferenceServer, type ReferenceServer } from '../../protocol/server/server.js';
 import { metricsUrlFor } from '../../protocol/wire/endpoint.js';
 import { singleLine } from '../../reports/format.js';

@@ -51,7 +51,7 @@ import {
 import { answersOf, type QuestionSet } from '../../core/question.js';
 import { createSystemOneClient, secretsOf, scrubSecrets, type SystemOneClient } from '../../protocol/client/client.js';
 import { InvalidBaseUrlError, SystemOneError } from '../../protocol/client/errors.js';
-import { getText } from '../../protocol/client/server-probes.js';
+import { getText } from '../../protocol/client/server-gets.js';
 import { startReferenceServer, type ReferenceServer } from '../../protocol/server/server.js';
 import { renderDecideRequest } from '../../protocol/wire/decide-request.js';
 import { healthUrlFor, modelsUrlFor } from '../../protocol/wire/endpoint.js';

@@ -7,8 +7,8 @@ export interface AuditStartEvent {
   readonly checkId: string;
   /** "judge <model> at <endpoint>" */
   readonly judge: string;
-  /** The order probe's second request (options reversed). */
-  readonly probe: boolean;
+  /** The order swap's second request (options reversed). */
+  readonly orderSwap: boolean;
 }
 
 /** A verdict is saved (or, on resume, a saved one is reused). */

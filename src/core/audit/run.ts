@@ -44,7 +44,7 @@ export interface AuditItem {
 }
 
 /** The answer to the same question with the options reversed. */
-export type ProbeResult =
+export type OrderSwapResult =
   | { readonly kind: 'answered'; readonly answer: JudgeAnswer; readonly elapsedMs: number }
   | { readonly kind: 'unavailable'; readonly reason: UnavailableReason; readonly message: string };
 
@@ -53,7 +53,7 @@ export interface AuditRecord extends AuditItem {
   readonly outcome: AuditOutcome;
   /** The judge request, retries included; null when nothing was sent. */
   readonly elapsedMs: number | null;
-  readonly probe: ProbeResult | null;
+  readonly orderSwap: OrderSwapResult | null;
 }
 
 export interface AuditRun {

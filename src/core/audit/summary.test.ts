@@ -29,7 +29,7 @@ function view(
     checkId: CHECK.id,
     label,
     outcome,
-    probe: probe === undefined ? null : { kind: 'answered', answer: answered(probe) },
+    orderSwap: probe === undefined ? null : { kind: 'answered', answer: answered(probe) },
   };
 }
 

@@ -26,8 +26,9 @@ export interface AuditVerdictView {
   readonly checkId: string;
   readonly label: string;
   readonly outcome: AuditOutcome;
-  /** The same question with the options reversed; null when not probed. */
-  readonly probe: { readonly kind: 'answered'; readonly answer: JudgeAnswer } | { readonly kind: 'unavailable' } | null;
+  /** The same question with the options reversed; null when not asked again. */
+  readonly orderSwap:
+    { readonly kind: 'answered'; readonly answer: JudgeAnswer } | { readonly kind: 'unavailable' } | null;
 }
 
 export interface CheckAgreement {
@@ -46,11 +47,11 @@ export interface CheckAgreement {
     readonly counts: readonly (readonly number[])[];
   };
   /** Null without `--order-probe`. */
-  readonly orderProbe: OrderProbe | null;
+  readonly orderProbe: OrderSwapFlips | null;
 }
 
 /** Flip rate over audits answered validly in both orders; `flipped` holds transcript ids. */
-export type OrderProbe = FlipCount;
+export type OrderSwapFlips = FlipCount;
 
 export interface AuditSummary {
   readonly audited: number;
@@ -97,7 +98,7 @@ export function summarizeAudit(checks: readonly CheckOptions[], verdicts: readon
   };
 }
 
-/** Agreement, kappa, confusion and order probe of one check's verdicts. */
+/** Agreement, kappa, confusion and order swap of one check's verdicts. */
 export function agreementOf(check: CheckOptions, verdicts: readonly AuditVerdictView[]): CheckAgreement {
   const labels = check.options;
   const columns = [...labels, 'abstained', 'unavailable'];
@@ -124,7 +125,7 @@ export function agreementOf(check: CheckOptions, verdicts: readonly AuditVerdict
     }
   }
   const compared = comparedCount(counts);
-  const probed = verdicts.some((v) => v.probe !== null);
+  const swapped = verdicts.some((v) => v.orderSwap !== null);
   return {
     checkId: check.id,
     audited: verdicts.length,
@@ -133,17 +134,17 @@ export function agreementOf(check: CheckOptions, verdicts: readonly AuditVerdict
     agreementRate: compared === 0 ? null : counts.agrees / compared,
     kappa: cohenKappa(table.map((r) => r.slice(0, labels.length))),
     confusion: { labels, columns, counts: table },
-    orderProbe: probed ? orderProbeOf(verdicts) : null,
+    orderProbe: swapped ? orderSwapFlipsOf(verdicts) : null,
   };
 }
 
 /** Flip rate over audits answered validly in both orders. */
-export function orderProbeOf(verdicts: readonly AuditVerdictView[]): OrderProbe {
+export function orderSwapFlipsOf(verdicts: readonly AuditVerdictView[]): OrderSwapFlips {
   const pairs: AnswerPair[] = [];
   for (const v of verdicts) {
     const o = v.outcome;
-    if (o.status === 'unavailable' || v.probe === null || v.probe.kind !== 'answered') continue;
-    pairs.push({ id: v.transcriptId, before: verdictWordOf(o.answer), after: verdictWordOf(v.probe.answer) });
+    if (o.status === 'unavailable' || v.orderSwap === null || v.orderSwap.kind !== 'answered') continue;
+    pairs.push({ id: v.transcriptId, before: verdictWordOf(o.answer), after: verdictWordOf(v.orderSwap.answer) });
   }
   return countFlips(pairs);
 }

@@ -109,7 +109,7 @@ export function compareWithLabel(answer: JudgeAnswer, label: string): AuditOutco
   return { status: answer.choice === label ? 'agrees' : 'disagrees', answer };
 }
 
-/** The judge's verdict as one word for order-probe comparisons: its choice, or `tie`. */
+/** The judge's verdict as one word for order-swap comparisons: its choice, or `tie`. */
 export function verdictWordOf(answer: JudgeAnswer): string {
   const entries = Object.entries(answer.probabilities);
   return topAnswerOf(

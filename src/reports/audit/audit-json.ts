@@ -1,4 +1,4 @@
-import type { AuditConfig, AuditRecord, AuditRun, ProbeResult } from '../../core/audit/run.js';
+import type { AuditConfig, AuditRecord, AuditRun, OrderSwapResult } from '../../core/audit/run.js';
 import type { AuditSummary, CheckAgreement } from '../../core/audit/summary.js';
 import type { AuditOutcome, JudgeAnswer } from '../../core/audit/verdict.js';
 import type { AuditEvent } from '../../core/audit/audit-events.js';
@@ -82,7 +82,7 @@ function outcomeJson(o: AuditOutcome) {
   }
 }
 
-function probeJson(p: ProbeResult | null) {
+function orderSwapJson(p: OrderSwapResult | null) {
   if (p === null) return null;
   return p.kind === 'answered'
     ? { kind: p.kind, answer: answerJson(p.answer), elapsed_ms: p.elapsedMs }
@@ -100,7 +100,7 @@ function recordJson(run: AuditRun, r: AuditRecord) {
     label: r.label,
     outcome: outcomeJson(r.outcome),
     elapsed_ms: r.elapsedMs,
-    probe: probeJson(r.probe),
+    probe: orderSwapJson(r.orderSwap),
     question: JSON.parse(r.questionJson) as unknown,
     input: r.input,
   };
@@ -114,7 +114,7 @@ export function renderAuditEvent(event: AuditEvent): string {
       transcript: event.transcriptId,
       check: event.checkId,
       judge: event.judge,
-      probe: event.probe,
+      probe: event.orderSwap,
     });
   const r = event.record;
   const o = r.outcome;
@@ -129,7 +129,7 @@ export function renderAuditEvent(event: AuditEvent): string {
     probabilities: o.status === 'unavailable' ? null : o.answer.probabilities,
     label: r.label,
     elapsed_ms: r.elapsedMs,
-    probe_choice: r.probe?.kind === 'answered' ? r.probe.answer.choice : null,
+    probe_choice: r.orderSwap?.kind === 'answered' ? r.orderSwap.answer.choice : null,
     saved: event.saved,
   });
 }

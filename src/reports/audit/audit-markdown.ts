@@ -6,7 +6,7 @@ import { AUDIT_LIMITS, describeJudge, judgeCell, kappaText, recordsForTable, sta
 
 /**
  * The audit report: one table first (disagreements first), agreement per check with kappa
- * and the confusion matrix, the order probe and injection counts, the two limits, then the
+ * and the confusion matrix, the order swap and injection counts, the two limits, then the
  * full record per transcript (question hash, scope, judge, probabilities, exact input).
  */
 export function renderAuditMarkdown(run: AuditRun): string {
@@ -108,9 +108,9 @@ function recordSection(run: AuditRun, r: AuditRecord): string[] {
         .map(([k, p]) => `${k} ${p.toFixed(3)}`)
         .join(', ')}`,
     );
-  if (r.probe !== null)
+  if (r.orderSwap !== null)
     lines.push(
-      `- order probe: ${r.probe.kind === 'answered' ? `reversed options -> ${markdownCode(verdictWordOf(r.probe.answer))}` : `unavailable (${r.probe.reason})`}`,
+      `- order probe: ${r.orderSwap.kind === 'answered' ? `reversed options -> ${markdownCode(verdictWordOf(r.orderSwap.answer))}` : `unavailable (${r.orderSwap.reason})`}`,
     );
   if (r.input !== '') {
     const fence = markdownFence(r.input);

@@ -9,7 +9,11 @@ const answer = (choice: string, p: number) => ({
   choice,
   probabilities: choice === 'yes' ? { yes: p, no: 1 - p } : { yes: 1 - p, no: p },
 });
-const record = (id: string, outcome: AuditRecord['outcome'], probe: AuditRecord['probe'] = null): AuditRecord => ({
+const record = (
+  id: string,
+  outcome: AuditRecord['outcome'],
+  orderSwap: AuditRecord['orderSwap'] = null,
+): AuditRecord => ({
   transcriptId: id,
   tags: [],
   checkId: 'claim-v1',
@@ -20,7 +24,7 @@ const record = (id: string, outcome: AuditRecord['outcome'], probe: AuditRecord[
   label: 'yes',
   outcome,
   elapsedMs: 5,
-  probe,
+  orderSwap,
 });
 const records = [
   record(

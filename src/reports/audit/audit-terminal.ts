@@ -6,7 +6,7 @@ import { AUDIT_LIMITS, describeJudge, judgeCell, kappaText, recordsForTable, sta
 
 /** `T-001  payment-claim-v1: asking judge ...` when a request starts. */
 export function renderAuditStartLine(e: AuditStartEvent): string {
-  return e.probe
+  return e.orderSwap
     ? `  asking again with the options reversed (order probe)`
     : `${singleLine(e.transcriptId)}  ${e.checkId}: asking ${e.judge}`;
 }
@@ -28,9 +28,9 @@ export function renderAuditResultLines(e: AuditResultEvent, options: { readonly 
   // A request's start line already named the transcript; saved and unsent audits name it here.
   const header = e.saved || r.elapsedMs === null ? [`${singleLine(r.transcriptId)}  ${r.checkId}`] : [];
   const lines = [...header, `  ${prefix}${what}`];
-  if (r.probe !== null)
+  if (r.orderSwap !== null)
     lines.push(
-      `  order probe: ${r.probe.kind === 'answered' ? `reversed options -> ${verdictWordOf(r.probe.answer)}` : `unavailable (${r.probe.reason.replace(/_/g, ' ')})`}`,
+      `  order probe: ${r.orderSwap.kind === 'answered' ? `reversed options -> ${verdictWordOf(r.orderSwap.answer)}` : `unavailable (${r.orderSwap.reason.replace(/_/g, ' ')})`}`,
     );
   return lines;
 }

@@ -39,7 +39,7 @@ describe('the audit store', () => {
       ...item('t1'),
       outcome: { status: 'agrees', answer: { choice: 'claimed', probabilities: { claimed: 0.7, not_claimed: 0.3 } } },
       elapsedMs: 12.5,
-      probe: {
+      orderSwap: {
         kind: 'answered',
         answer: { choice: 'not_claimed', probabilities: { not_claimed: 0.6, claimed: 0.4 } },
         elapsedMs: 3,
@@ -49,7 +49,7 @@ describe('the audit store', () => {
       ...item('t2', 'not_claimed'),
       outcome: { status: 'unavailable', reason: 'timeout', message: 'no valid answer within the 10 s deadline' },
       elapsedMs: 10_000,
-      probe: null,
+      orderSwap: null,
     };
     s.saveRecord(id, agrees);
     s.saveRecord(id, unavailable);

@@ -1,7 +1,7 @@
 import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 import type { AskedBy } from '../record-kind.js';
 import Database from 'better-sqlite3';
-import type { AuditConfig, AuditItem, AuditRecord, AuditRun, ProbeResult } from '../../core/audit/run.js';
+import type { AuditConfig, AuditItem, AuditRecord, AuditRun, OrderSwapResult } from '../../core/audit/run.js';
 import type { RunStatus, StoredStatus } from '../../core/run-status.js';
 import { summarizeAudit } from '../../core/audit/summary.js';
 import {
@@ -232,7 +232,7 @@ class SqliteAuditStore implements AuditStore {
         check_id: record.checkId,
         ...outcomeColumns(record.outcome),
         elapsed_ms: record.elapsedMs,
-        probe_json: record.probe === null ? null : JSON.stringify(record.probe),
+        probe_json: record.orderSwap === null ? null : JSON.stringify(record.orderSwap),
         input_text: record.input,
       }),
     );
@@ -282,7 +282,7 @@ class SqliteAuditStore implements AuditStore {
           ...itemOf(r),
           outcome: outcomeOf(r),
           elapsedMs: r.elapsed_ms,
-          probe: r.probe_json === null ? null : (JSON.parse(r.probe_json) as ProbeResult),
+          orderSwap: r.probe_json === null ? null : (JSON.parse(r.probe_json) as OrderSwapResult),
         });
     }
     return {

@@ -1,10 +1,11 @@
+/** The GET requests decidekit sends beside the decide route: /health, /v1/models, /metrics. */
 import { isRecord } from '../../core/json-value.js';
 import { healthUrlFor, metricsUrlFor, modelsUrlFor, redactUrl } from '../wire/endpoint.js';
 import { bodyPreview, safeServerText, secretsOf } from './client.js';
 import { HttpError, MalformedResponseError, TimeoutError, TransportError } from './errors.js';
 import { llamaCppMetricsOf, parsePrometheusText, type LlamaCppMetrics } from '../wire/prometheus-text.js';
 
-export interface ProbeOptions {
+export interface GetOptions {
   /** Bearer key for servers that want one on GET routes too (llama.cpp does not for /health). */
   readonly apiKey?: string | undefined;
   /** Default 5000 ms. */
@@ -28,7 +29,7 @@ export interface ServedModel {
 }
 
 /** `GET url`: the status and body text whatever the status; throws only when no HTTP answer came. */
-export async function getText(url: string, options: ProbeOptions): Promise<{ status: number; text: string }> {
+export async function getText(url: string, options: GetOptions): Promise<{ status: number; text: string }> {
   const endpoint = redactUrl(url);
   const timeoutMs = options.timeoutMs ?? 5000;
   const signals = [AbortSignal.timeout(timeoutMs), ...(options.signal ? [options.signal] : [])];
@@ -46,13 +47,13 @@ export async function getText(url: string, options: ProbeOptions): Promise<{ sta
 }
 
 /** `GET /health`: 200 -> ok, 503 -> loading (model still loading), anything else -> error. */
-export async function getHealth(baseUrl: string, options: ProbeOptions = {}): Promise<HealthStatus> {
+export async function getHealth(baseUrl: string, options: GetOptions = {}): Promise<HealthStatus> {
   const { status } = await getText(healthUrlFor(baseUrl), options);
   return { status: status === 200 ? 'ok' : status === 503 ? 'loading' : 'error', httpStatus: status };
 }
 
 /** `GET /v1/models`: each model with its output modalities; a decision model lists `decisions`. */
-export async function listModels(baseUrl: string, options: ProbeOptions = {}): Promise<ServedModel[]> {
+export async function listModels(baseUrl: string, options: GetOptions = {}): Promise<ServedModel[]> {
   const url = modelsUrlFor(baseUrl);
   const { status, text } = await getText(url, options);
   const endpoint = redactUrl(url);
@@ -83,12 +84,12 @@ export async function listModels(baseUrl: string, options: ProbeOptions = {}): P
  * `GET /metrics` parsed for the five llama.cpp series; null when the server has no metrics
  * endpoint (404, or 501 when started without `--metrics`).
  */
-export async function readMetrics(baseUrl: string, options: ProbeOptions = {}): Promise<LlamaCppMetrics | null> {
+export async function readMetrics(baseUrl: string, options: GetOptions = {}): Promise<LlamaCppMetrics | null> {
   return readMetricsAt(metricsUrlFor(baseUrl), options);
 }
 
 /** As `readMetrics`, from a full metrics URL (a monitor's `--metrics-url`). */
-export async function readMetricsAt(url: string, options: ProbeOptions = {}): Promise<LlamaCppMetrics | null> {
+export async function readMetricsAt(url: string, options: GetOptions = {}): Promise<LlamaCppMetrics | null> {
   const { status, text } = await getText(url, options);
   if (status === 404 || status === 501) return null;
   if (status !== 200)

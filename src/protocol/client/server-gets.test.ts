@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSystemOneClient } from './client.js';
 import { HttpError, TransportError } from './errors.js';
-import { getHealth, listModels, readMetrics } from './server-probes.js';
+import { getHealth, listModels, readMetrics } from './server-gets.js';
 import { startReferenceServer, type ReferenceServer } from '../server/server.js';
 
 let withMetrics: ReferenceServer;
@@ -23,7 +23,7 @@ afterAll(async () => {
   await without.close();
 });
 
-describe('server probes', () => {
+describe('GET requests to a server (health, models, metrics)', () => {
   it('reports health ok, also through a /v1 base URL', async () => {
     expect(await getHealth(withMetrics.url)).toEqual({ status: 'ok', httpStatus: 200 });
     expect(await getHealth(`${withMetrics.url}/v1/`)).toEqual({ status: 'ok', httpStatus: 200 });
@@ -76,7 +76,7 @@ describe('server probes', () => {
   });
 });
 
-describe('server probes against a hostile server', () => {
+describe('GET requests to a hostile server', () => {
   const KEY = 'sk-probe-5Qm2Zr8Tb1Kc7Vd';
   it('scrubs an echoed key and strips terminal escapes from error bodies and model ids', async () => {
     const server = http.createServer((req, res) => {
