@@ -5,6 +5,53 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** Outside `src/cli`, no code reads the environment, ends the process or writes to the terminal. */
+const PROCESS_IN_CLI_ONLY = ['env', 'exit', 'stdout', 'stderr'].map((property) => ({
+  object: 'process',
+  property,
+  message: `process.${property} belongs in src/cli: pass what the code needs in`,
+}));
+const CONSOLE_IN_CLI_ONLY = { name: 'console', message: 'only src/cli writes to the terminal' };
+
+/**
+ * Where each capability may be reached for (a test lints deliberate breaches with these).
+ * The core is pure: no clock, no randomness, no network, no process; the other layers get
+ * the environment, exits and the terminal from the CLI.
+ */
+export const capabilityRules = [
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/cli/**', 'src/index.ts', '**/*.test.ts'],
+    rules: {
+      'no-restricted-properties': ['error', ...PROCESS_IN_CLI_ONLY],
+      'no-restricted-globals': ['error', CONSOLE_IN_CLI_ONLY],
+    },
+  },
+  {
+    files: ['src/core/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        CONSOLE_IN_CLI_ONLY,
+        ...['process', 'fetch', 'performance'].map((name) => ({ name, message: `the core is pure: no ${name}` })),
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='Date']", message: 'the core has no clock: pass the time in' },
+        {
+          selector: "MemberExpression[object.name='Date'][property.name='now']",
+          message: 'the core has no clock: pass the time in',
+        },
+        {
+          selector: "MemberExpression[object.name='Math'][property.name='random']",
+          message: 'the core draws from a seeded source (core/seeded-random.ts), never Math.random',
+        },
+      ],
+    },
+  },
+];
+
 export default tseslint.config(
   { ignores: ['dist/', 'coverage/', 'bench/.out/', 'test/.out/', 'tmp/'] },
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
@@ -44,6 +91,7 @@ export default tseslint.config(
     files: ['**/*.test.ts', 'test/**/*.ts', '**/test-support/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', 'no-regex-spaces': 'off' },
   },
+  ...capabilityRules,
   {
     files: ['**/*.mjs', '**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
