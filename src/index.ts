@@ -233,7 +233,7 @@ export {
 export { cohenKappa, type Kappa } from './core/audit/agreement.js';
 export { summarizeAudit, type AuditSummary, type CheckAgreement, type OrderSwapFlips } from './core/audit/summary.js';
 export { loadChecks } from './datasets/audit/load-checks.js';
-export { loadTranscripts, checkLabels } from './datasets/audit/load-transcripts.js';
+export { loadTranscripts, refuseMissingLabels } from './datasets/audit/load-transcripts.js';
 export { planAudit, type AuditPlan, type AuditRequest } from './app/audit/plan-audit.js';
 export {
   executeAudit,

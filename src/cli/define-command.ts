@@ -269,7 +269,7 @@ export function defineCommand<O extends Record<string, Option<unknown>>>(spec: C
     ...(spec.handlesSignals ? { handlesSignals: true } : {}),
     async run(argv, io) {
       const { values, positionals } = parseCommandLine(argv, spec.options);
-      checkPositionals(spec, positionals);
+      refuseWrongPositionals(spec, positionals);
       refuseMissingRequired(values, spec.options);
       return spec.run({ values: values as Values<O>, positionals }, io);
     },
@@ -411,7 +411,7 @@ function refuseMissingRequired(
   }
 }
 
-function checkPositionals(spec: CommandSpec<Record<string, Option<unknown>>>, got: readonly string[]): void {
+function refuseWrongPositionals(spec: CommandSpec<Record<string, Option<unknown>>>, got: readonly string[]): void {
   const p = spec.positionals ?? [];
   const [min, max, shown] = Array.isArray(p)
     ? [p.length, p.length, p.join(' ')]

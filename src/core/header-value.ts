@@ -5,7 +5,7 @@ import { optionMention, words, type CallOption } from './message-words.js';
  * A value sent in an HTTP header: no line breaks (they would start a new header) and only
  * Latin-1 characters (all HTTP can carry). The value itself is never shown.
  */
-export function checkHeaderValue(option: CallOption, value: string): void {
+export function refuseUnsafeHeaderValue(option: CallOption, value: string): void {
   const name = optionMention(option);
   if (/[\r\n]/.test(value))
     throw new OptionError(option, words`${name} contains a line break (an HTTP header cannot carry it)`);

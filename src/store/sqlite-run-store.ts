@@ -32,7 +32,7 @@ import type {
 import type { StoredStatus } from '../core/run-status.js';
 import { summarizeRun } from './run-summary.js';
 import { checkRunRecords } from './run-records-check.js';
-import { checkStoreLocation } from './store-location.js';
+import { refuseUnusableStoreLocation } from './store-location.js';
 import { caseDigest, CASE_DIGEST_COLUMNS, DECISION_DIGEST_COLUMNS } from './case-digest.js';
 import { packCaseRows, unpackCaseRows, type CaseRows, type PackedCaseRows } from './case-rows.js';
 import {
@@ -194,7 +194,7 @@ export function openRunStoreConnection(
 ): { readonly store: RunStore; readonly db: Database.Database } {
   const readOnly = options.readOnly === true;
   const mustExist = options.mustExist === true || readOnly;
-  checkStoreLocation(path);
+  refuseUnusableStoreLocation(path);
   if (mustExist && !existsSync(path)) {
     throw new DecidekitError(
       'store_missing',

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OptionError } from '../core/errors.js';
-import { checkStoreLocation } from './store-location.js';
+import { refuseUnusableStoreLocation } from './store-location.js';
 import { openRunStore } from './sqlite-run-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'decidekit-store-location-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('checkStoreLocation', () => {
+describe('refuseUnusableStoreLocation', () => {
   it.each([
     ['/proc/x/runs.sqlite', '/proc'],
     ['/proc/self/status', '/proc'],
@@ -17,14 +17,14 @@ describe('checkStoreLocation', () => {
     ['/dev/null', '/dev'],
     ['/dev/decidekit/runs.sqlite', '/dev'],
   ])('refuses %s, under %s', (path, root) => {
-    expect(() => checkStoreLocation(path)).toThrow(OptionError);
-    expect(() => checkStoreLocation(path)).toThrow(`the run store cannot live under ${root}: ${path}`);
+    expect(() => refuseUnusableStoreLocation(path)).toThrow(OptionError);
+    expect(() => refuseUnusableStoreLocation(path)).toThrow(`the run store cannot live under ${root}: ${path}`);
   });
 
   it('follows symbolic links to where the store would really be', () => {
     const link = join(dir, 'proc-link');
     symlinkSync('/proc/self', link);
-    expect(() => checkStoreLocation(join(link, 'sub', 'runs.sqlite'))).toThrow(
+    expect(() => refuseUnusableStoreLocation(join(link, 'sub', 'runs.sqlite'))).toThrow(
       /cannot live under \/proc: .*it leads to \/proc\//,
     );
   });
@@ -32,16 +32,16 @@ describe('checkStoreLocation', () => {
   it('refuses a folder, naming a file to use instead', () => {
     const folder = join(dir, 'folder');
     mkdirSync(folder);
-    expect(() => checkStoreLocation(folder)).toThrow(
+    expect(() => refuseUnusableStoreLocation(folder)).toThrow(
       `the run store must be a regular file: ${folder} is a folder (pass storePath a file path, e.g. storePath ${join(folder, 'runs.sqlite')})`,
     );
   });
 
   it('accepts a new file in a new folder, and an existing store', () => {
     const path = join(dir, 'new', 'deeper', 'runs.sqlite');
-    expect(() => checkStoreLocation(path)).not.toThrow();
+    expect(() => refuseUnusableStoreLocation(path)).not.toThrow();
     openRunStore(path).close();
-    expect(() => checkStoreLocation(path)).not.toThrow();
+    expect(() => refuseUnusableStoreLocation(path)).not.toThrow();
   });
 
   it('is checked before openRunStore creates anything', () => {

@@ -14,7 +14,7 @@ import { optionMention, words } from '../core/message-words.js';
  * Throws an OptionError (of `storePath`) when `path` (or where its symbolic links lead) lies under /proc, /sys
  * or /dev, or names something that exists and is not a regular file (a folder, a device).
  */
-export function checkStoreLocation(path: string): void {
+export function refuseUnusableStoreLocation(path: string): void {
   const store = optionMention('storePath');
   const absolute = resolve(path);
   const kernel = kernelLocationOf(absolute);

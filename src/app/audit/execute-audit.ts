@@ -31,7 +31,7 @@ import { writeTextFile } from '../write-text-file.js';
 import type { WorkReporter } from '../work-reporter.js';
 import type { AuditEvent, AuditResultEvent, AuditStartEvent } from '../../core/audit/audit-events.js';
 import { DecidekitError } from '../../core/errors.js';
-import { checkLabels, loadTranscripts } from '../../datasets/audit/load-transcripts.js';
+import { refuseMissingLabels, loadTranscripts } from '../../datasets/audit/load-transcripts.js';
 import { loadChecks } from '../../datasets/audit/load-checks.js';
 import { sampleAuditPaths } from '../../datasets/audit/sample.js';
 import { createSystemOneClient, isRunStopping, type SystemOneClient } from '../../protocol/client/client.js';
@@ -46,7 +46,7 @@ import { refuseUnusableOutDir } from '../out-dir.js';
 import {
   JUDGE_DEADLINE_MS,
   MAX_JUDGE_INPUT_BYTES,
-  checkResumeChecks,
+  refuseChangedCheckVersions,
   planAudit,
   type AuditFile,
   type AuditPlan,
@@ -122,8 +122,8 @@ export async function executeAudit(plan: AuditPlan, options: ExecuteAuditOptions
   const transcriptsPath = pathOf(plan.transcripts, 'transcripts');
   const checks = checksOfSet(await loadChecks(checksPath), plan.set);
   const loaded = await loadTranscripts(transcriptsPath);
-  checkLabels(loaded, checks, transcriptsPath);
-  if (plan.resume !== null) checkResumeChecks(plan.resume, checks);
+  refuseMissingLabels(loaded, checks, transcriptsPath);
+  if (plan.resume !== null) refuseChangedCheckVersions(plan.resume, checks);
   const model = plan.judge.model;
   const items = planItems(loaded.transcripts, checks, model);
   const config: AuditConfig = {

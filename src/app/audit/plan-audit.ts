@@ -138,7 +138,7 @@ export function planAudit(request: AuditRequest, stored: AuditRun | null): Audit
  * Refuses to complete an audit when one of its checks now has another version (a code or
  * file update that bumps `payment-claim-v1` to `-v2`): verdicts of two versions never mix.
  */
-export function checkResumeChecks(stored: AuditRun, selected: readonly AuditCheck[]): void {
+export function refuseChangedCheckVersions(stored: AuditRun, selected: readonly AuditCheck[]): void {
   const changed: string[] = [];
   for (const c of selected) {
     const before = stored.config.checks.find((s) => s.id !== c.id && s.id.replace(/-v[0-9]+$/, '') === c.base);

@@ -13,7 +13,7 @@ import { DecidekitError, OptionError } from '../../core/errors.js';
 import { optionMention as option, words } from '../../core/message-words.js';
 import { SAMPLE_ID, TYPED_DECISIONS_ID } from '../../datasets/typed-decisions/provenance.js';
 import { stratifiedSample } from '../../core/stratified-sample.js';
-import { checkHeaderValue } from '../../core/header-value.js';
+import { refuseUnsafeHeaderValue } from '../../core/header-value.js';
 import { baseUrlOf } from '../../protocol/wire/endpoint.js';
 import { DEFAULT_EMBEDDED_MODEL, EMBEDDED_IDENTITY, type ServerPlan } from '../server-plan.js';
 import type { DatasetChoice } from '../dataset-choice.js';
@@ -84,7 +84,7 @@ export function planBench(request: BenchRequest, stored: ResumableRun | null): B
       'limit',
       words`${option('limit')} takes the first cases and ${option('sample')} a seeded spread of them: give one of the two`,
     );
-  if (request.apiKey !== undefined) checkHeaderValue('apiKey', request.apiKey);
+  if (request.apiKey !== undefined) refuseUnsafeHeaderValue('apiKey', request.apiKey);
   if ((request.resume === undefined) !== (stored === null))
     throw new Error('planBench: pass the stored run exactly when resuming');
   const resumed = stored?.config ?? null;

@@ -29,7 +29,7 @@ import type { LiveEvent, LiveInfo } from '../../monitor/live-state.js';
 import { renderProbeRecord } from '../../monitor/probe-lines.js';
 import { datasetSourceOf, type DatasetChoice } from '../dataset-choice.js';
 import { DEFAULT_EMBEDDED_MODEL } from '../server-plan.js';
-import { checkHeaderValue } from '../../core/header-value.js';
+import { refuseUnsafeHeaderValue } from '../../core/header-value.js';
 import { fileErrorWords } from '../../core/file-error-words.js';
 
 export interface LiveRequest {
@@ -93,7 +93,7 @@ export class LiveFirstContactError extends DecidekitError {
 
 /** Opens a session: everything that can stop the command happens here, before any screen. */
 export async function openLive(request: LiveRequest, env: LiveEnvironment): Promise<LiveSession> {
-  if (request.apiKey !== undefined) checkHeaderValue('apiKey', request.apiKey);
+  if (request.apiKey !== undefined) refuseUnsafeHeaderValue('apiKey', request.apiKey);
   const dataset = await loadBenchDataset(datasetSourceOf(request.dataset ?? { kind: 'sample' }, env.cacheDir));
   if (dataset.cases.length === 0)
     throw new DecidekitError('live_no_cases', `the dataset ${dataset.location} has no cases`);

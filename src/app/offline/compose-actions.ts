@@ -13,7 +13,7 @@ import {
 import { InvalidInputError, OptionError, type InputProblem } from '../../core/errors.js';
 import { optionMention as option, words } from '../../core/message-words.js';
 import { DEFAULT_PROBLEM_CAP } from '../../core/problem-list.js';
-import { actionItemsOf, checkActionSpecFits, loadActionSpec } from '../../datasets/offline/action-spec.js';
+import { actionItemsOf, refuseActionSpecMisfit, loadActionSpec } from '../../datasets/offline/action-spec.js';
 import { loadOfflineDataset } from '../../datasets/offline/dataset.js';
 import { loadResults } from '../../datasets/offline/results.js';
 
@@ -31,7 +31,7 @@ export async function composeActions(input: ComposeActionsInput) {
   const dataset = await loadOfflineDataset(datasetPath);
   const items = actionItemsOf(dataset);
   const spec = await loadActionSpec(specPath);
-  checkActionSpecFits(spec, items, specPath);
+  refuseActionSpecMisfit(spec, items, specPath);
   const thresholds = parseFieldThresholds(input.thresholds, items.schema);
 
   const models: { model: string; evaluation: ActionEvaluation }[] = [];

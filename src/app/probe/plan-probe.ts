@@ -3,7 +3,7 @@
  * reference server by default), model, dataset, how many cases and the seed of their
  * sample, which half runs, the store. No IO here.
  */
-import { checkHeaderValue } from '../../core/header-value.js';
+import { refuseUnsafeHeaderValue } from '../../core/header-value.js';
 import type { ProbeScope } from '../../core/probe/run.js';
 import { OVERSIZED_BODY_BYTES } from '../../core/probe/variants.js';
 import type { DatasetChoice } from '../dataset-choice.js';
@@ -51,7 +51,7 @@ export interface ProbePlan {
 }
 
 export function planProbe(request: ProbeRequest): ProbePlan {
-  if (request.apiKey !== undefined) checkHeaderValue('apiKey', request.apiKey);
+  if (request.apiKey !== undefined) refuseUnsafeHeaderValue('apiKey', request.apiKey);
   const server: ServerPlan =
     request.baseUrl === undefined
       ? { kind: 'embedded', model: request.model ?? DEFAULT_EMBEDDED_MODEL }

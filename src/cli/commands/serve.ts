@@ -1,5 +1,5 @@
 import { UsageError } from '../../core/errors.js';
-import { checkHeaderValue } from '../../core/header-value.js';
+import { refuseUnsafeHeaderValue } from '../../core/header-value.js';
 import { hasFaults, type FaultOptions } from '../../protocol/server/faults.js';
 import { BUILT_IN_MODEL_NAMES, DEFAULT_MODEL } from '../../protocol/server/models/model-names.js';
 import { VIOLATIONS, isViolation, type Violation } from '../../protocol/server/violations.js';
@@ -107,7 +107,7 @@ ${Object.entries(VIOLATIONS)
   ],
   handlesSignals: true,
   async run({ values: v }, io) {
-    if (v['retry-after'] !== undefined) checkHeaderValue('retryAfter', v['retry-after']);
+    if (v['retry-after'] !== undefined) refuseUnsafeHeaderValue('retryAfter', v['retry-after']);
     // Each fault option by its command-line name and its FaultOptions field.
     const given: [string, keyof FaultOptions, unknown][] = [
       ['seed', 'seed', v.seed],

@@ -57,10 +57,10 @@ export async function loadTranscripts(path: string, displayPath = path): Promise
 }
 
 /**
- * Checks that every transcript a selected check applies to carries that check's verdict,
- * and that the verdict is one of the check's options.
+ * Refuses (InvalidInputError) transcripts that a selected check applies to but that carry no
+ * verdict of that check, or a verdict that is not one of the check's options.
  */
-export function checkLabels(loaded: LoadedTranscripts, checks: readonly AuditCheck[], file: string): void {
+export function refuseMissingLabels(loaded: LoadedTranscripts, checks: readonly AuditCheck[], file: string): void {
   const problems = new ProblemList();
   for (const t of loaded.transcripts) {
     for (const c of checks) {

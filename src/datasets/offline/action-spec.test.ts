@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { OfflineCase } from '../../core/offline/case.js';
 import { InvalidInputError, formatProblem } from '../../core/errors.js';
-import { actionItemsOf, checkActionSpecFits, loadActionSpec, parseActionSpec } from './action-spec.js';
+import { actionItemsOf, refuseActionSpecMisfit, loadActionSpec, parseActionSpec } from './action-spec.js';
 
 /** The bundled inbox spec (written by scripts/make-inbox-sample.ts; the e2e tests check it regenerates). */
 const SPEC = JSON.parse(readFileSync(join(import.meta.dirname, '../../../data/inbox/spec.json'), 'utf8')) as {
@@ -153,7 +153,7 @@ describe('checking a spec against the dataset', () => {
 
   it('names the spec file, rule and field of a condition on an unknown field', () => {
     const items = actionItemsOf(dataset(cases({ m1: { is_noise: false, needs_reply: true, urgnt: true } })));
-    const msgs = problemsOf(() => checkActionSpecFits(parse(SPEC), items, 'spec.json'));
+    const msgs = problemsOf(() => refuseActionSpecMisfit(parse(SPEC), items, 'spec.json'));
     expect(msgs).toEqual([expect.stringMatching(/^spec\.json: rule 2 \(task\): condition on unknown field 'urgent'/)]);
   });
 

@@ -41,7 +41,7 @@ export async function loadActionSpec(path: string): Promise<ActionSpec> {
 
 /**
  * Parses the JSON text of a spec. Structure only: whether conditions fit the dataset's
- * fields is {@link checkActionSpecFits}. Throws InvalidInputError listing every problem.
+ * fields is {@link refuseActionSpecMisfit}. Throws InvalidInputError listing every problem.
  */
 export function parseActionSpec(text: string, file: string): ActionSpec {
   const problems: InputProblem[] = [];
@@ -258,8 +258,8 @@ export function actionItemsOf(dataset: OfflineDataset): ActionItems {
   return g.items;
 }
 
-/** Checks a spec's conditions against the dataset's fields; throws InvalidInputError naming the spec file, rule and field. */
-export function checkActionSpecFits(spec: ActionSpec, items: ActionItems, specFile: string): void {
+/** Refuses a spec whose conditions do not fit the dataset's fields: InvalidInputError naming the spec file, rule and field. */
+export function refuseActionSpecMisfit(spec: ActionSpec, items: ActionItems, specFile: string): void {
   const problems = checkActionSpec(spec, items.schema);
   if (problems.length > 0) throw new InvalidInputError(problems.map((p) => toInputProblem(specFile, p)));
 }

@@ -12,7 +12,7 @@ import { defaultCacheDir } from './default-cache-dir.js';
 import { sha256File } from './file-hash.js';
 import { questionSetOf } from './question-set.js';
 import {
-  checkRowCount,
+  refuseWrongRowCount,
   manifestFileOf,
   manifestInfo,
   MANIFEST_FILE,
@@ -93,7 +93,7 @@ export interface ScannedBenchDataset {
 /** Pass 1 of a dataset: every row checked, no case kept (see `scan-cases.ts`). */
 export async function scanBenchDataset(source: DatasetSource, options: LoadOptions = {}): Promise<ScannedBenchDataset> {
   const { info, path, split, read } = await readSplit(await locate(source), options.split, scanCaseFile);
-  checkHasCases(read.entries.length, path, split, read.splits);
+  refuseNoCases(read.entries.length, path, split, read.splits);
   return { info, questionSet: read.questionSet, location: path, entries: read.entries, readCases: read.readCases };
 }
 
@@ -122,7 +122,7 @@ export async function verifyBenchDataset(source: DatasetSource): Promise<Verifie
       let info: DatasetInfo | null = null;
       for (const f of files) {
         const checked = await readManifestFile(where.dir, where.manifest, f.split, scanCaseFile);
-        checkHasCases(checked.read.entries.length, checked.path, f.split, checked.read.splits);
+        refuseNoCases(checked.read.entries.length, checked.path, f.split, checked.read.splits);
         info ??= checked.info;
         splits.push({ split: f.split, rows: f.rows, cases: checked.read.entries.length });
       }
@@ -226,7 +226,7 @@ async function locatePath(path: string): Promise<Located> {
  * A split asked for by name that the manifest does not list is a typo, not damage: a usage
  * error listing the splits there are (a missing default split stays an integrity failure).
  */
-function checkSplitName(manifest: DatasetManifest, dir: string, split: string): void {
+function refuseUnknownSplit(manifest: DatasetManifest, dir: string, split: string): void {
   const splits = manifest.files.map((f) => f.split);
   if (splits.includes(split)) return;
   const guess = closest(split, splits);
@@ -271,7 +271,7 @@ async function readSplit<R extends { readonly rows: number }>(
 ): Promise<ReadSplit<R>> {
   switch (where.kind) {
     case 'stored':
-      if (asked !== undefined) checkSplitName(where.manifest, where.dir, asked);
+      if (asked !== undefined) refuseUnknownSplit(where.manifest, where.dir, asked);
       return readManifestFile(where.dir, where.manifest, asked ?? DEFAULT_SPLIT, read);
     case 'listed-file':
       return readManifestFile(where.dir, where.manifest, listedSplit(where, asked), read);
@@ -293,7 +293,7 @@ async function readManifestFile<R extends { readonly rows: number }>(
   await verifyManifestFile(dir, entry, manifest.restore);
   const path = join(dir, entry.path);
   const cases = await read(path, {});
-  checkRowCount(dir, entry, cases.rows, manifest.restore);
+  refuseWrongRowCount(dir, entry, cases.rows, manifest.restore);
   return { read: cases, info: manifestInfo(manifest, split), path, split, manifest };
 }
 
@@ -320,11 +320,11 @@ function userFileInfo(path: string, split: string, sha256: string): DatasetInfo 
 }
 
 function loadedOf({ info, read, path, manifest, split }: ReadSplit<ReadCasesResult>): LoadedBenchDataset {
-  checkHasCases(read.cases.length, path, split, read.splits);
+  refuseNoCases(read.cases.length, path, split, read.splits);
   return { info, cases: read.cases, questionSet: read.questionSet, location: path, manifest };
 }
 
-function checkHasCases(count: number, location: string, split: string, splits: ReadonlySet<string>): void {
+function refuseNoCases(count: number, location: string, split: string, splits: ReadonlySet<string>): void {
   if (count > 0) return;
   const seen = splits.size > 0 ? ` (splits in the file: ${[...splits].sort().join(', ')})` : '';
   throw new InvalidInputError([{ file: location, line: null, message: `no cases of split ${split}${seen}` }]);

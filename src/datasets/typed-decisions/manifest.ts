@@ -209,8 +209,8 @@ export async function verifyManifestFile(dir: string, entry: ManifestFile, resto
     );
 }
 
-/** The row count check, after the reader counted the rows. */
-export function checkRowCount(dir: string, entry: ManifestFile, rows: number, restore: string): void {
+/** Refuses a file whose rows, as the reader counted them, are not as many as the manifest says. */
+export function refuseWrongRowCount(dir: string, entry: ManifestFile, rows: number, restore: string): void {
   if (rows !== entry.rows) {
     const path = join(dir, entry.path);
     throw new DatasetIntegrityError(`${path} has ${rows} rows, the manifest says ${entry.rows}`, {

@@ -46,7 +46,7 @@ else fails too, with the reason, unless --force (as for 'runs compare').`,
     if (values.baseline === undefined || values.candidate === undefined)
       throw new UsageError('--baseline RUN and --candidate RUN are both needed');
     const metric = values.metric === 'log_loss' ? 'logLoss' : values.metric;
-    checkMaxDrop(values.metric, values['max-drop']);
+    refuseMaxDropBeyondMetric(values.metric, values['max-drop']);
     const store = storePathOf(values.store, io);
     const { comparison, gate } = gateStoredRuns(store, {
       baseline: values.baseline,
@@ -70,7 +70,7 @@ else fails too, with the reason, unless --force (as for 'runs compare').`,
  * --max-drop is in the metric's units: accuracy and ECE are fractions (0 to 1), Brier at
  * most 2; a bound beyond what the metric can move would make the gate pass whatever happens.
  */
-function checkMaxDrop(metric: (typeof METRICS)[number], maxDrop: number): void {
+function refuseMaxDropBeyondMetric(metric: (typeof METRICS)[number], maxDrop: number): void {
   const bound =
     metric === 'accuracy'
       ? { max: 1, what: '--max-drop is a fraction of accuracy (0.02 = 2 points)' }
