@@ -1,5 +1,6 @@
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import { listingsOf, type ReportedRun } from '../../core/bench/run.js';
+import type { RunListings } from '../../core/bench/run-listings.js';
 import type { MetricGroup } from '../../core/bench/summary.js';
 import { CONFIDENT_THRESHOLD } from '../../core/bench/summary.js';
 import { QUESTION_TYPES } from '../../core/question.js';
@@ -76,154 +77,13 @@ export function* renderBenchMarkdownChunks(run: ReportedRun, options: BenchMarkd
     out.push(...lines, '');
   };
 
-  // Title and provenance.
-  para(`# Decision benchmark: ${escapeMarkdownText(describeRunName(run, listings.answeredModels))}`);
-  para(renderProvenance(run, options.redactHost === true, listings.answeredModels));
-  const notes: string[] = [];
-  if (run.config.dataset.synthetic) {
-    notes.push(
-      `> **Synthetic sample — not Typed Decisions scores.** These cases were generated for demos and tests in the shape of ${markdownCode('LocalLLaMA/typed-decisions')}; do not compare these numbers with the dataset card.`,
-    );
-  }
-  const filters = describeFilters(run.config);
-  if (filters !== null) notes.push(`> **Filtered run** (${escapeMarkdownText(filters)}): ${FILTERED_NOTE}.`);
-  if (notes.length > 0) para(notes.join('\n>\n'));
-
-  // Headline: accuracy; KL, Brier, ECE; rating.
-  const st = options.statistics ?? null;
-  const ci = (metric: HeadlineMetric) => {
-    const text = formatInterval(metric, intervalOf(st, metric));
-    return text === '' ? '' : ` ${text}`;
-  };
-  para(
-    `**Accuracy: ${formatPercent(s.accuracy)}**${ci('accuracy')} (${formatRatio(s.correct, s.total)} decisions${s.errors > 0 ? `; ${formatCount(s.errors)} errors count as misses` : ''})`,
-  );
-  const noise = describeEceNoise(st);
-  para(
-    `**KL from gold:** ${formatNumber(s.kl)}${ci('kl')} · **Brier:** ${formatNumber(s.brier)}${ci('brier')} · **Log loss:** ${formatNumber(s.logLoss)}${ci('logLoss')} · **ECE:** ${formatNumber(s.ece)}${ci('ece')}${noise === null ? '' : ` (${noise})`}`,
-  );
-  if (st !== null) para(escapeMarkdownText(describeRunConventions(st)));
-  para(
-    nothingAnswered
-      ? `**Rating:** ${s.rating.label}`
-      : `**Rating:** ${renderStars(s.rating.stars)} ${s.rating.label}${run.config.dataset.synthetic ? " (the card's reference points; only indicative on the synthetic sample)" : ''}`,
-  );
-
-  // Requests and errors.
-  const kinds = describeErrorKinds(s.errorKinds);
-  para(
-    `**Requests:** ${formatCount(s.requests.total)} sent, ${formatCount(s.requests.answered)} answered, ${formatCount(s.requests.failed)} failed` +
-      `${kinds === null ? '' : ` (${kinds})`} · completion ${formatPercent(s.completionRate)} · status ${describeStatus(run)}`,
-  );
-  if (listings.failedCount > 0) {
-    const rows = listings.failedCases
-      .slice(0, FAILED_CASE_ROWS)
-      .map((f) => `- ${markdownCode(f.caseId)} ${f.kind}: ${escapeMarkdownText(f.message)}`);
-    if (listings.failedCount > FAILED_CASE_ROWS)
-      rows.push(`- and ${formatCount(listings.failedCount - FAILED_CASE_ROWS)} more failed cases (see the trace)`);
-    para(`Failed requests (every decision of a failed case is an error and counts as a miss):`, '', ...rows);
-  }
-
-  // Duration and tokens.
-  const tokenParts = [
-    `**Duration:** ${formatDuration(run.durationMs)}`,
-    `**Input tokens:** ${formatCount(s.inputTokens)}`,
-  ];
-  if (s.cost !== null) {
-    tokenParts.push(
-      `**Cost:** ${formatUsd(s.cost.totalUsd)} at ${formatUsd(s.cost.pricePerMtokUsd)} per million input tokens (${formatUsd(s.cost.perCorrectUsd)} per correct decision)`,
-    );
-  }
-  para(tokenParts.join(' · '));
-
-  // How to read this.
-  para('## How to read this');
-  const reading = [
-    '- Gold is the mean of three samples from a teacher model, so accuracy measures **agreement with that teacher, not correctness**. A model better than the teacher can score lower wherever the teacher is wrong.',
-    `- Reference points from the dataset card: a prior that ignores the input scores **${PRIOR_NOTE}**; a fresh teacher sample agrees with the others' gold **${TEACHER_NOTE}** of the time. Scores well above ${TEACHER_NOTE} mean the model learned the teacher's habits. Stars: ★ at or below ${PRIOR_NOTE}, ★★ above it, ★★★ at or above ${TEACHER_NOTE}.`,
-    '- Accuracy counts every decision of a failed request as a miss; KL, Brier, ECE and mean confidence cover answered decisions only. Lower KL and Brier are better (Brier runs from 0 to 2).',
-    `- ECE is the standard top-label definition${st === null ? ' over ten equal-width confidence bins' : ` under the conventions stated above`}. The dataset card publishes no ECE formula, so **this ECE is not comparable with the card's ECE column**.`,
-    ...(st === null ? [] : [`- ${describeIntervals(st)}`]),
-    '- Per-question accuracy ceilings differ widely; read the per-question table as well as the average.',
-  ];
-  if (run.config.dataset.synthetic)
-    reading.push('- This run used the bundled **synthetic sample**: these are **not Typed Decisions scores**.');
-  if (filters !== null)
-    reading.push(`- This is a filtered run (${escapeMarkdownText(filters)}); it is ${FILTERED_NOTE}.`);
-  para(...reading);
-
-  // Breakdowns.
-  const showAnswered = s.errors > 0;
-  para('## By question type');
-  para(
-    ...metricTable(
-      'type',
-      QUESTION_TYPES.flatMap((t) => (s.byType[t] ? [[t, s.byType[t]] as const] : [])),
-      showAnswered,
-    ),
-  );
-  para('## By workflow');
-  para(...metricTable('workflow', Object.entries(s.byWorkflow), showAnswered));
-  para('## By question');
-  para(...metricTable('workflow/question', Object.entries(s.byQuestion), showAnswered));
-
-  // Calibration and latency only mean something with answered decisions.
-  if (!nothingAnswered) {
-    para('## Calibration');
-    para(
-      `**ECE:** ${formatNumber(s.ece)} · **mean confidence:** ${formatPercent(s.meanConfidence)} · **confident disagreements** (wrong at ≥ ${formatPercent(CONFIDENT_THRESHOLD, 0)} confidence): ${formatCount(s.confidentDisagreements)}`,
-    );
-    para(
-      ...renderMarkdownTable(
-        ['confidence', 'n', 'mean confidence', 'accuracy', 'gap'],
-        s.reliability.map((b) => [
-          `${formatNumber(b.lower, 1)}–${formatNumber(b.upper, 1)}`,
-          formatCount(b.n),
-          formatNumber(b.meanConfidence),
-          formatNumber(b.accuracy),
-          formatSigned(b.gap),
-        ]),
-      ),
-    );
-    para(
-      'Gap = accuracy − mean confidence in the bin: negative means over-confident. Each bin covers [lower, upper), the last one includes 1; empty bins are left out.',
-    );
-
-    para('## Latency');
-    para(
-      `Per answered request (n = ${formatCount(s.latencyMs.n)}): **p50** ${formatLatencyMs(s.latencyMs.p50)} · **p95** ${formatLatencyMs(s.latencyMs.p95)} · **mean** ${formatLatencyMs(s.latencyMs.mean)}`,
-    );
-  }
-
-  // Disagreements with gold.
-  para('## Disagreements with gold');
-  const wrong = listings.disagreements;
-  if (wrong.length === 0) {
-    para(nothingAnswered ? 'No answered decisions.' : 'None: every answered decision agrees with gold.');
-  } else {
-    para('Answered decisions whose most likely answer differs from the gold label, most confident first.');
-    para(
-      ...renderMarkdownTable(
-        ['case', 'question', 'type', 'predicted', 'confidence', 'gold', 'gold p(predicted)', 'KL', 'Brier'],
-        wrong
-          .slice(0, DISAGREEMENT_ROWS)
-          .map(({ caseId, decision, outcome }) => [
-            caseId,
-            decision.questionId,
-            decision.type,
-            outcome.predicted,
-            formatNumber(outcome.confidence),
-            decision.gold.label,
-            formatNumber(decision.gold.probabilities[decision.answers.indexOf(outcome.predicted)] ?? null),
-            formatNumber(outcome.kl),
-            formatNumber(outcome.brier),
-          ]),
-        { align: ['left', 'left', 'left', 'left', 'right', 'left', 'right', 'right', 'right'] },
-      ),
-    );
-    if (listings.disagreementCount > DISAGREEMENT_ROWS)
-      para(`and ${formatCount(listings.disagreementCount - DISAGREEMENT_ROWS)} more.`);
-  }
+  out.push(...titleSection(run, listings, options.redactHost === true));
+  out.push(...headlineSection(run, options));
+  out.push(...requestsSection(run, listings));
+  out.push(...readingSection(run, options.statistics ?? null));
+  out.push(...breakdownSections(s));
+  out.push(...calibrationSections(s));
+  out.push(...disagreementsSection(listings, nothingAnswered));
 
   // Full trace.
   para('## Trace');
@@ -249,6 +109,205 @@ export function* renderBenchMarkdownChunks(run: ReportedRun, options: BenchMarkd
     first = false;
   }
   yield `${fence}\n\n</details>\n`;
+}
+
+/** The title, the run's provenance, and the synthetic and filtered warnings. */
+function titleSection(run: ReportedRun, listings: RunListings, redactHost: boolean): string[] {
+  const out: string[] = [];
+  paragraph(out, `# Decision benchmark: ${escapeMarkdownText(describeRunName(run, listings.answeredModels))}`);
+  paragraph(out, renderProvenance(run, redactHost, listings.answeredModels));
+  const notes: string[] = [];
+  if (run.config.dataset.synthetic) {
+    notes.push(
+      `> **Synthetic sample — not Typed Decisions scores.** These cases were generated for demos and tests in the shape of ${markdownCode('LocalLLaMA/typed-decisions')}; do not compare these numbers with the dataset card.`,
+    );
+  }
+  const filters = describeFilters(run.config);
+  if (filters !== null) notes.push(`> **Filtered run** (${escapeMarkdownText(filters)}): ${FILTERED_NOTE}.`);
+  if (notes.length > 0) paragraph(out, notes.join('\n>\n'));
+  return out;
+}
+
+/** Headline: accuracy; KL, Brier, log loss, ECE (with their intervals); the conventions; the rating. */
+function headlineSection(run: ReportedRun, options: BenchMarkdownOptions): string[] {
+  const s = run.summary;
+  const nothingAnswered = s.rating.stars === 0;
+  const out: string[] = [];
+  const st = options.statistics ?? null;
+  const ci = (metric: HeadlineMetric) => {
+    const text = formatInterval(metric, intervalOf(st, metric));
+    return text === '' ? '' : ` ${text}`;
+  };
+  paragraph(
+    out,
+    `**Accuracy: ${formatPercent(s.accuracy)}**${ci('accuracy')} (${formatRatio(s.correct, s.total)} decisions${s.errors > 0 ? `; ${formatCount(s.errors)} errors count as misses` : ''})`,
+  );
+  const noise = describeEceNoise(st);
+  paragraph(
+    out,
+    `**KL from gold:** ${formatNumber(s.kl)}${ci('kl')} · **Brier:** ${formatNumber(s.brier)}${ci('brier')} · **Log loss:** ${formatNumber(s.logLoss)}${ci('logLoss')} · **ECE:** ${formatNumber(s.ece)}${ci('ece')}${noise === null ? '' : ` (${noise})`}`,
+  );
+  if (st !== null) paragraph(out, escapeMarkdownText(describeRunConventions(st)));
+  paragraph(
+    out,
+    nothingAnswered
+      ? `**Rating:** ${s.rating.label}`
+      : `**Rating:** ${renderStars(s.rating.stars)} ${s.rating.label}${run.config.dataset.synthetic ? " (the card's reference points; only indicative on the synthetic sample)" : ''}`,
+  );
+  return out;
+}
+
+/** Requests, the failed cases, duration, tokens and cost. */
+function requestsSection(run: ReportedRun, listings: RunListings): string[] {
+  const s = run.summary;
+  const out: string[] = [];
+  // Requests and errors.
+  const kinds = describeErrorKinds(s.errorKinds);
+  paragraph(
+    out,
+    `**Requests:** ${formatCount(s.requests.total)} sent, ${formatCount(s.requests.answered)} answered, ${formatCount(s.requests.failed)} failed` +
+      `${kinds === null ? '' : ` (${kinds})`} · completion ${formatPercent(s.completionRate)} · status ${describeStatus(run)}`,
+  );
+  if (listings.failedCount > 0) {
+    const rows = listings.failedCases
+      .slice(0, FAILED_CASE_ROWS)
+      .map((f) => `- ${markdownCode(f.caseId)} ${f.kind}: ${escapeMarkdownText(f.message)}`);
+    if (listings.failedCount > FAILED_CASE_ROWS)
+      rows.push(`- and ${formatCount(listings.failedCount - FAILED_CASE_ROWS)} more failed cases (see the trace)`);
+    paragraph(out, `Failed requests (every decision of a failed case is an error and counts as a miss):`, '', ...rows);
+  }
+
+  // Duration and tokens.
+  const tokenParts = [
+    `**Duration:** ${formatDuration(run.durationMs)}`,
+    `**Input tokens:** ${formatCount(s.inputTokens)}`,
+  ];
+  if (s.cost !== null) {
+    tokenParts.push(
+      `**Cost:** ${formatUsd(s.cost.totalUsd)} at ${formatUsd(s.cost.pricePerMtokUsd)} per million input tokens (${formatUsd(s.cost.perCorrectUsd)} per correct decision)`,
+    );
+  }
+  paragraph(out, tokenParts.join(' · '));
+  return out;
+}
+
+/** How to read the numbers: what gold is, the reference points, what ECE means here. */
+function readingSection(run: ReportedRun, st: RunStatistics | null): string[] {
+  const filters = describeFilters(run.config);
+  const out: string[] = [];
+  paragraph(out, '## How to read this');
+  const reading = [
+    '- Gold is the mean of three samples from a teacher model, so accuracy measures **agreement with that teacher, not correctness**. A model better than the teacher can score lower wherever the teacher is wrong.',
+    `- Reference points from the dataset card: a prior that ignores the input scores **${PRIOR_NOTE}**; a fresh teacher sample agrees with the others' gold **${TEACHER_NOTE}** of the time. Scores well above ${TEACHER_NOTE} mean the model learned the teacher's habits. Stars: ★ at or below ${PRIOR_NOTE}, ★★ above it, ★★★ at or above ${TEACHER_NOTE}.`,
+    '- Accuracy counts every decision of a failed request as a miss; KL, Brier, ECE and mean confidence cover answered decisions only. Lower KL and Brier are better (Brier runs from 0 to 2).',
+    `- ECE is the standard top-label definition${st === null ? ' over ten equal-width confidence bins' : ` under the conventions stated above`}. The dataset card publishes no ECE formula, so **this ECE is not comparable with the card's ECE column**.`,
+    ...(st === null ? [] : [`- ${describeIntervals(st)}`]),
+    '- Per-question accuracy ceilings differ widely; read the per-question table as well as the average.',
+  ];
+  if (run.config.dataset.synthetic)
+    reading.push('- This run used the bundled **synthetic sample**: these are **not Typed Decisions scores**.');
+  if (filters !== null)
+    reading.push(`- This is a filtered run (${escapeMarkdownText(filters)}); it is ${FILTERED_NOTE}.`);
+  paragraph(out, ...reading);
+  return out;
+}
+
+/** The tables by question type, workflow and question. */
+function breakdownSections(s: ReportedRun['summary']): string[] {
+  const out: string[] = [];
+  const showAnswered = s.errors > 0;
+  paragraph(out, '## By question type');
+  paragraph(
+    out,
+    ...metricTable(
+      'type',
+      QUESTION_TYPES.flatMap((t) => (s.byType[t] ? [[t, s.byType[t]] as const] : [])),
+      showAnswered,
+    ),
+  );
+  paragraph(out, '## By workflow');
+  paragraph(out, ...metricTable('workflow', Object.entries(s.byWorkflow), showAnswered));
+  paragraph(out, '## By question');
+  paragraph(out, ...metricTable('workflow/question', Object.entries(s.byQuestion), showAnswered));
+  return out;
+}
+
+/** Calibration (the reliability table) and latency, when something was answered. */
+function calibrationSections(s: ReportedRun['summary']): string[] {
+  const nothingAnswered = s.rating.stars === 0;
+  const out: string[] = [];
+  // Calibration and latency only mean something with answered decisions.
+  if (!nothingAnswered) {
+    paragraph(out, '## Calibration');
+    paragraph(
+      out,
+      `**ECE:** ${formatNumber(s.ece)} · **mean confidence:** ${formatPercent(s.meanConfidence)} · **confident disagreements** (wrong at ≥ ${formatPercent(CONFIDENT_THRESHOLD, 0)} confidence): ${formatCount(s.confidentDisagreements)}`,
+    );
+    paragraph(
+      out,
+      ...renderMarkdownTable(
+        ['confidence', 'n', 'mean confidence', 'accuracy', 'gap'],
+        s.reliability.map((b) => [
+          `${formatNumber(b.lower, 1)}–${formatNumber(b.upper, 1)}`,
+          formatCount(b.n),
+          formatNumber(b.meanConfidence),
+          formatNumber(b.accuracy),
+          formatSigned(b.gap),
+        ]),
+      ),
+    );
+    paragraph(
+      out,
+      'Gap = accuracy − mean confidence in the bin: negative means over-confident. Each bin covers [lower, upper), the last one includes 1; empty bins are left out.',
+    );
+
+    paragraph(out, '## Latency');
+    paragraph(
+      out,
+      `Per answered request (n = ${formatCount(s.latencyMs.n)}): **p50** ${formatLatencyMs(s.latencyMs.p50)} · **p95** ${formatLatencyMs(s.latencyMs.p95)} · **mean** ${formatLatencyMs(s.latencyMs.mean)}`,
+    );
+  }
+  return out;
+}
+
+/** The most confident disagreements with gold. */
+function disagreementsSection(listings: RunListings, nothingAnswered: boolean): string[] {
+  const out: string[] = [];
+  paragraph(out, '## Disagreements with gold');
+  const wrong = listings.disagreements;
+  if (wrong.length === 0) {
+    paragraph(out, nothingAnswered ? 'No answered decisions.' : 'None: every answered decision agrees with gold.');
+  } else {
+    paragraph(out, 'Answered decisions whose most likely answer differs from the gold label, most confident first.');
+    paragraph(
+      out,
+      ...renderMarkdownTable(
+        ['case', 'question', 'type', 'predicted', 'confidence', 'gold', 'gold p(predicted)', 'KL', 'Brier'],
+        wrong
+          .slice(0, DISAGREEMENT_ROWS)
+          .map(({ caseId, decision, outcome }) => [
+            caseId,
+            decision.questionId,
+            decision.type,
+            outcome.predicted,
+            formatNumber(outcome.confidence),
+            decision.gold.label,
+            formatNumber(decision.gold.probabilities[decision.answers.indexOf(outcome.predicted)] ?? null),
+            formatNumber(outcome.kl),
+            formatNumber(outcome.brier),
+          ]),
+        { align: ['left', 'left', 'left', 'left', 'right', 'left', 'right', 'right', 'right'] },
+      ),
+    );
+    if (listings.disagreementCount > DISAGREEMENT_ROWS)
+      paragraph(out, `and ${formatCount(listings.disagreementCount - DISAGREEMENT_ROWS)} more.`);
+  }
+  return out;
+}
+
+/** Adds a paragraph: its lines, then a blank line. */
+function paragraph(out: string[], ...lines: string[]): void {
+  out.push(...lines, '');
 }
 
 function longestBacktickRun(text: string): number {

@@ -1,6 +1,6 @@
 /** `tune` for people: the default / tuned / cross-validated table and the folds. Pure. */
 import type { TuneReport } from '../../core/offline/threshold-tuning.js';
-import { NOT_AVAILABLE, createPalette, renderTextRows, formatNumber, formatUsd } from '../format.js';
+import { NOT_AVAILABLE, createPalette, renderTextRows, formatNumber, formatUsd, type Palette } from '../format.js';
 import type { TunedModel } from './tuning-json.js';
 
 export interface TuneTextOptions {
@@ -23,8 +23,20 @@ export function renderTuneText(t: TunedModel, options: TuneTextOptions = {}): st
   const paint = createPalette(options.colour ?? false);
   const r = t.report;
   const cv = r.crossValidated;
-  const withFloors = floorsSet(r);
-  const withCost = r.costs !== null;
+  const out = [...tuneHeader(t, paint), ...thresholdTable(r, paint)];
+  if (cv === null) {
+    out.push(`  cross-validation: ${NOT_AVAILABLE} (${r.crossValidationSkipped ?? 'not run'})`);
+    return `${out.join('\n')}\n`;
+  }
+  out.push(...foldTable(r, cv, paint));
+  return `${out.join('\n')}\n`;
+}
+
+const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
+
+/** The files, the cases and the rule. */
+function tuneHeader(t: TunedModel, paint: Palette): string[] {
+  const r = t.report;
   const out: string[] = [];
   out.push(paint.bold(`decidekit tune: ${t.model}`));
   out.push(`  dataset  ${t.datasetPath}`);
@@ -35,6 +47,15 @@ export function renderTuneText(t: TunedModel, options: TuneTextOptions = {}): st
   out.push(`  rule     ${describeObjective(r)}`);
   out.push('');
 
+  return out;
+}
+
+/** The default, tuned and cross-validated thresholds side by side, with what they mean. */
+function thresholdTable(r: TuneReport, paint: Palette): string[] {
+  const cv = r.crossValidated;
+  const withFloors = floorsSet(r);
+  const withCost = r.costs !== null;
+  const out: string[] = [];
   const header = ['', 'threshold', 'precision', 'recall', 'F1', 'accuracy', '$/100', '$/correct'];
   if (withCost) header.push('err cost/call');
   if (withFloors) header.push('floors');
@@ -60,7 +81,6 @@ export function renderTuneText(t: TunedModel, options: TuneTextOptions = {}): st
     if (withFloors) cells.push(floors);
     return cells;
   };
-  const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
   const rows: string[][] = [
     header,
     row(
@@ -115,10 +135,14 @@ export function renderTuneText(t: TunedModel, options: TuneTextOptions = {}): st
   );
   out.push('');
 
-  if (cv === null) {
-    out.push(`  cross-validation: ${NOT_AVAILABLE} (${r.crossValidationSkipped ?? 'not run'})`);
-    return `${out.join('\n')}\n`;
-  }
+  return out;
+}
+
+/** Each fold's threshold chosen on the other folds and scored on it, with the mean and sd. */
+function foldTable(r: TuneReport, cv: NonNullable<TuneReport['crossValidated']>, paint: Palette): string[] {
+  const withFloors = floorsSet(r);
+  const withCost = r.costs !== null;
+  const out: string[] = [];
   out.push(paint.bold(`Cross-validation: ${cv.k} stratified folds, seed ${cv.seed}`));
   const foldHeader = ['fold', 'threshold', 'n', 'precision', 'recall', 'F1', 'accuracy'];
   if (withCost) foldHeader.push('err cost/call');
@@ -159,5 +183,5 @@ export function renderTuneText(t: TunedModel, options: TuneTextOptions = {}): st
   );
   const [foldHead, ...foldBody] = renderTextRows(foldRows, { indent: '  ' });
   out.push(paint.bold(foldHead!), ...foldBody);
-  return `${out.join('\n')}\n`;
+  return out;
 }

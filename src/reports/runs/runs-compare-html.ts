@@ -54,6 +54,23 @@ export function renderRunsCompareHtml(runs: readonly ReportedRun[], options: Run
   const listings = runs.map(listingsOf);
   const names = runNames(runs, listings);
   const out: string[] = [];
+  out.push(...headerSection(runs, names, options));
+  out.push(...headlineSections(runs, names, options));
+  out.push(...calibrationSection(runs, names));
+  out.push(...byQuestionSection(runs, names));
+  out.push(...latencySection(runs, names, listings));
+  out.push(...tradeOffSections(runs, names));
+  out.push('</main>');
+  return renderPage({ title: `Comparison of ${runs.length} benchmark runs`, body: out.join('\n') });
+}
+
+/** The title, each run's provenance, and the different-work and filtered warnings. */
+function headerSection(
+  runs: readonly ReportedRun[],
+  names: readonly string[],
+  options: RunsCompareHtmlOptions,
+): string[] {
+  const out: string[] = [];
   out.push(`<header><h1>Comparison of ${runs.length} benchmark runs</h1>`);
   out.push(
     `<p class="meta">${runs.map((r, i) => `<span class="s${i % 6}">■</span> ${escapeHtml(names[i]!)}: run <code>${escapeHtml(r.id)}</code>, ${escapeHtml(r.createdAt)}, ${escapeHtml(describeServer(r.config, options.redactHost === true))}, ${escapeHtml(r.config.dataset.id)}`).join('<br>')}</p>`,
@@ -66,7 +83,16 @@ export function renderRunsCompareHtml(runs: readonly ReportedRun[], options: Run
   if (filtered.length > 0)
     out.push(`<p class="warn"><strong>Filtered runs:</strong> ${escapeHtml(filtered.join(', '))}.</p>`);
   out.push('</header><main>');
+  return out;
+}
 
+/** The paired comparison or the leaderboard when given, then each run's headline numbers. */
+function headlineSections(
+  runs: readonly ReportedRun[],
+  names: readonly string[],
+  options: RunsCompareHtmlOptions,
+): string[] {
+  const out: string[] = [];
   if (options.paired !== undefined) out.push(renderPairedSection(names, options.paired));
   if (options.leaderboard !== undefined) out.push(renderLeaderboardSection(runs, names, options.leaderboard));
   out.push('<h2 id="headline">Headline</h2>');
@@ -105,8 +131,12 @@ export function renderRunsCompareHtml(runs: readonly ReportedRun[], options: Run
       }),
     }),
   );
+  return out;
+}
 
-  // Reliability overlaid.
+/** The runs' reliability diagrams overlaid. */
+function calibrationSection(runs: readonly ReportedRun[], names: readonly string[]): string[] {
+  const out: string[] = [];
   out.push('<h2 id="calibration">Calibration</h2>');
   out.push(
     renderFigure({
@@ -128,8 +158,12 @@ export function renderRunsCompareHtml(runs: readonly ReportedRun[], options: Run
       pair: true,
     }),
   );
+  return out;
+}
 
-  // Accuracy by question, grouped.
+/** Accuracy by question, one bar per run. */
+function byQuestionSection(runs: readonly ReportedRun[], names: readonly string[]): string[] {
+  const out: string[] = [];
   out.push('<h2 id="by-question">Accuracy by question</h2>');
   const keys = [...new Set(runs.flatMap((r) => Object.keys(r.summary.byQuestion)))].sort();
   if (keys.length === 0) out.push('<p>No decisions.</p>');
@@ -161,8 +195,16 @@ export function renderRunsCompareHtml(runs: readonly ReportedRun[], options: Run
         }),
       }),
     );
+  return out;
+}
 
-  // Latency overlaid on shared bins.
+/** The runs' latency histograms overlaid on shared bins. */
+function latencySection(
+  runs: readonly ReportedRun[],
+  names: readonly string[],
+  listings: readonly RunListings[],
+): string[] {
+  const out: string[] = [];
   out.push('<h2 id="latency">Latency</h2>');
   const latencies = listings.map((d) => d.latenciesMs);
   if (latencies.every((l) => l.length === 0)) out.push('<p>No answered requests.</p>');
@@ -211,8 +253,12 @@ export function renderRunsCompareHtml(runs: readonly ReportedRun[], options: Run
       }),
     );
   }
+  return out;
+}
 
-  // Trade-offs.
+/** Accuracy against latency and against cost, with the Pareto front. */
+function tradeOffSections(runs: readonly ReportedRun[], names: readonly string[]): string[] {
+  const out: string[] = [];
   out.push('<h2 id="trade-offs">Accuracy against latency and cost</h2>');
   out.push(
     tradeOff(
@@ -238,8 +284,7 @@ export function renderRunsCompareHtml(runs: readonly ReportedRun[], options: Run
       'No run was priced (bench --price-per-mtok) with a correct decision.',
     ),
   );
-  out.push('</main>');
-  return renderPage({ title: `Comparison of ${runs.length} benchmark runs`, body: out.join('\n') });
+  return out;
 }
 
 function tradeOff(

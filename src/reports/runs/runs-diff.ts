@@ -61,6 +61,16 @@ export function renderRunComparison(c: RunComparison, options: RunComparisonOpti
   const p = createPalette(options.colour);
   const maxChanged = options.maxChanged ?? 20;
   const out: string[] = [];
+  out.push(...sidesSection(c, p));
+  out.push(...headlineSection(c, p));
+  out.push(...byQuestionSection(c, p));
+  out.push(...changedSection(c, p, maxChanged));
+  return `${out.join('\n')}\n`;
+}
+
+/** The two runs side by side, and whether they measured the same work. */
+function sidesSection(c: RunComparison, p: Palette): string[] {
+  const out: string[] = [];
   out.push(p.bold(`Run comparison: B against A (deltas are B - A)`));
   const sides = [describeSide('A', c.a), describeSide('B', c.b)];
   // No label on either side: no empty column between id and model.
@@ -85,7 +95,12 @@ export function renderRunComparison(c: RunComparison, options: RunComparisonOpti
     );
   }
   out.push('');
+  return out;
+}
 
+/** The headline metrics of A and B, their paired intervals and verdicts, and McNemar's test. */
+function headlineSection(c: RunComparison, p: Palette): string[] {
+  const out: string[] = [];
   const h = c.headline;
   const metric = (
     name: string,
@@ -142,7 +157,12 @@ export function renderRunComparison(c: RunComparison, options: RunComparisonOpti
   );
   for (const line of wrapText(describePairedReading(c), 96)) out.push(p.dim(`  ${line}`));
   out.push('');
+  return out;
+}
 
+/** Accuracy, KL and Brier per question, A against B. */
+function byQuestionSection(c: RunComparison, p: Palette): string[] {
+  const out: string[] = [];
   out.push(p.bold('By question'));
   out.push(
     ...renderTextTable(
@@ -165,7 +185,12 @@ export function renderRunComparison(c: RunComparison, options: RunComparisonOpti
     ),
   );
   out.push('');
+  return out;
+}
 
+/** The decisions whose correctness changed, the first `maxChanged` listed. */
+function changedSection(c: RunComparison, p: Palette, maxChanged: number): string[] {
+  const out: string[] = [];
   const only =
     c.onlyInA + c.onlyInB > 0 ? `; ${formatCount(c.onlyInA)} only in A, ${formatCount(c.onlyInB)} only in B` : '';
   out.push(
@@ -191,7 +216,7 @@ export function renderRunComparison(c: RunComparison, options: RunComparisonOpti
     const rest = c.changed.length - shown.length;
     if (rest > 0) out.push(p.dim(`  ... and ${formatCount(rest)} more ('--json' lists them all)`));
   }
-  return `${out.join('\n')}\n`;
+  return out;
 }
 
 /** A p-value for people: `p = 0.012`, `p = 1`, tiny ones `p < 0.0001`. */
