@@ -30,6 +30,9 @@ const LEAKS: readonly [RegExp, string][] = [
   [/\bprocess\.on\(\s*['"](SIG|uncaught|unhandled)/, 'installs a process handler'],
 ];
 
+/** A temp folder made by hand under the system's temp folder (a subfolder of a helper's folder is fine). */
+const BY_HAND_TEMP_FOLDER = /\bmkdtemp(Sync)?\([^)]*\btmpdir\(\)/;
+
 describe('the test suite', () => {
   it('leaves shared process state alone in every test file and test helper', () => {
     const self = relative(ROOT, import.meta.filename);
@@ -44,6 +47,24 @@ describe('the test suite', () => {
         });
     }
     expect(offenders).toEqual([]);
+  });
+
+  it('makes temp folders only through the temp-folder helper, which removes them', () => {
+    const helper = join('src', 'datasets', 'test-support', 'temp-folders.ts');
+    const offenders: string[] = [];
+    for (const file of [...testFiles(join(ROOT, 'src')), ...testFiles(join(ROOT, 'test'))]) {
+      const name = relative(ROOT, file);
+      if (name === helper || name === relative(ROOT, import.meta.filename)) continue;
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          if (BY_HAND_TEMP_FOLDER.test(line)) offenders.push(`${name}:${i + 1}`);
+        });
+    }
+    expect(offenders).toEqual([]);
+    expect(BY_HAND_TEMP_FOLDER.test("const dir = mkdtempSync(join(tmpdir(), 'x-'));")).toBe(true);
+    expect(BY_HAND_TEMP_FOLDER.test("await mkdtemp(join(tmpdir(), 'x-'))")).toBe(true);
+    expect(BY_HAND_TEMP_FOLDER.test("mkdtempSync(join(tmp, 'sub-'))")).toBe(false);
   });
 
   it('recognises each kind of leak it looks for', () => {

@@ -1,17 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import {
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DecidekitError } from '../core/errors.js';
 import {
   outputPathKind,
@@ -20,8 +10,10 @@ import {
   writeTextFile,
   writeTextPieces,
 } from './write-text-file.js';
+import { tempFoldersRemovedAfterEach } from '../datasets/test-support/temp-folders.js';
 
-let dir = '';
+const freshFolder = tempFoldersRemovedAfterEach('decidekit-write-pieces-');
+let dir: string;
 
 /** `n` pieces of 32,000 characters, made as they are written. */
 function* manyPieces(n: number): Generator<string> {
@@ -29,9 +21,8 @@ function* manyPieces(n: number): Generator<string> {
   for (let i = 0; i < n; i++) yield piece;
 }
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'decidekit-write-pieces-'));
+  dir = freshFolder();
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('writeTextPieces', () => {
   it('writes the pieces in order and leaves only the file', async () => {

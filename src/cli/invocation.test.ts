@@ -1,11 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COMMANDS } from './commands/index.js';
 import { commandPrefixOf, withCommandPrefix } from './invocation.js';
 import type { CliIo } from './io.js';
 import { runCliInProcess } from './test-support/in-process-cli.js';
+import { tempFolderRemovedAfterAll } from '../datasets/test-support/temp-folders.js';
 
 /** What npm puts in the environment of `npx decidekit …` (and of `npm exec decidekit …`). */
 const NPX = { npm_lifecycle_event: 'npx', npm_lifecycle_script: "'decidekit'" };
@@ -50,8 +48,7 @@ describe('the command prefix of printed hints', () => {
 });
 
 describe('hints under npx, in process', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'decidekit-npx-hint-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempFolderRemovedAfterAll('decidekit-npx-hint-');
 
   it('tells how to see a stored run with npx, and the rest of that hint runs', async () => {
     const bench = await runCliInProcess(['bench', '--limit', '3', '--store', 'runs.sqlite'], { env: NPX, cwd: dir });

@@ -1,13 +1,12 @@
-import { mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OptionError } from '../core/errors.js';
 import { kernelLocationOf, makeFolder } from './folders.js';
+import { tempFolderRemovedAfterAll } from './test-support/temp-folders.js';
 
 describe('folders for outputs and caches', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'decidekit-folders-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempFolderRemovedAfterAll('decidekit-folders-');
 
   it('refuses a folder under /proc, /sys or /dev at once (Node would never return from mkdir)', async () => {
     for (const path of ['/proc/x/y', '/proc', '/sys/decidekit', '/dev/reports'])

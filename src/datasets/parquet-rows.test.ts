@@ -1,17 +1,14 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hasParquetMagic, isParquetFile, startsWithParquetMagic } from './parquet-rows.js';
 import { fileKindOfHead } from './file-kind.js';
+import { tempFoldersRemovedAfterEach } from './test-support/temp-folders.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const freshFolder = tempFoldersRemovedAfterEach('parquet-magic-');
 function file(name: string, text: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'parquet-magic-'));
-  dirs.push(dir);
+  const dir = freshFolder();
   const path = join(dir, name);
   writeFileSync(path, text, 'latin1');
   return path;

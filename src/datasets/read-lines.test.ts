@@ -1,14 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DecidekitError } from '../core/errors.js';
 import { readLines, type ReadLinesOptions } from './read-lines.js';
+import { tempFolderRemovedAfterAll } from './test-support/temp-folders.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'decidekit-read-lines-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempFolderRemovedAfterAll('decidekit-read-lines-');
 
 let fileNo = 0;
 function write(content: string | Buffer, name = `f${fileNo++}.txt`): string {

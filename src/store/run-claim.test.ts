@@ -1,12 +1,11 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DecidekitError } from '../core/errors.js';
 import { claimRun, runClaimPath, type RunClaimOwner } from './run-claim.js';
+import { tempFolderRemovedAfterAll } from '../datasets/test-support/temp-folders.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'decidekit-run-claim-unit-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempFolderRemovedAfterAll('decidekit-run-claim-unit-');
 
 const owner = (pid: number, alive: readonly number[], host = 'here'): RunClaimOwner => ({
   pid,

@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
@@ -23,16 +22,17 @@ import {
   runConfig,
   wrongAnswers,
 } from '../core/bench/test-support/run-fixtures.js';
+import { tempFoldersRemovedAfterEach } from '../datasets/test-support/temp-folders.js';
 
+const freshFolder = tempFoldersRemovedAfterEach('decidekit-store-');
 let dir: string;
 const open: RunStore[] = [];
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'decidekit-store-'));
+  dir = freshFolder();
 });
 afterEach(() => {
   for (const s of open.splice(0)) s.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 function storeAt(name = 'runs.sqlite', options: OpenRunStoreOptions = {}): RunStore {

@@ -1,13 +1,12 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OptionError } from '../core/errors.js';
 import { refuseUnusableStoreLocation } from './store-location.js';
 import { openRunStore } from './sqlite-run-store.js';
+import { tempFolderRemovedAfterAll } from '../datasets/test-support/temp-folders.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'decidekit-store-location-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempFolderRemovedAfterAll('decidekit-store-location-');
 
 describe('refuseUnusableStoreLocation', () => {
   it.each([

@@ -1,7 +1,6 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openAuditStore } from './audit/sqlite-audit-store.js';
 import { openProbeStore } from './probe/sqlite-probe-store.js';
 import { openRunStore } from './sqlite-run-store.js';
@@ -9,9 +8,9 @@ import { readStoreOverview } from './store-overview.js';
 import { AUDIT_CONFIG as AUDIT } from './test-support/audit-fixture.js';
 import { probeRun } from './test-support/probe-fixture.js';
 import { runConfig } from './test-support/run-fixtures.js';
+import { tempFolderRemovedAfterAll } from '../datasets/test-support/temp-folders.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'decidekit-overview-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempFolderRemovedAfterAll('decidekit-overview-');
 
 describe('readStoreOverview', () => {
   it('keeps the newest of each kind up to the limit and counts every one', () => {

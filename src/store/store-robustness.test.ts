@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, fstatSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, fstatSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -12,20 +12,21 @@ import { openRunStore, type OpenRunStoreOptions } from './sqlite-run-store.js';
 import { StoreWriteError } from './store-errors.js';
 import { APPLICATION_ID, MIGRATIONS } from './store-schema.js';
 import { answeredCase, failedCase, rightAnswers, runConfig, wrongAnswers } from './test-support/run-fixtures.js';
+import { tempFoldersRemovedAfterEach } from '../datasets/test-support/temp-folders.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const SUPPORT = join(import.meta.dirname, 'test-support');
 
+const freshFolder = tempFoldersRemovedAfterEach('decidekit-store-robust-');
 let dir: string;
 const open: RunStore[] = [];
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'decidekit-store-robust-'));
+  dir = freshFolder();
 });
 afterEach(() => {
   for (const s of open.splice(0)) s.close();
   chmodSync(dir, 0o700);
-  rmSync(dir, { recursive: true, force: true });
 });
 
 function storeAt(name = 'runs.sqlite', options: OpenRunStoreOptions = {}): RunStore {

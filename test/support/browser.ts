@@ -3,11 +3,10 @@
  * system executable and a fresh profile. Every request that is not a file:// load is
  * aborted and recorded, so a test can fail when a report reaches for the network.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, rmSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { tempFolderOwnedByCaller } from '../../src/datasets/test-support/temp-folders.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -27,7 +26,8 @@ export interface TestBrowser {
 export async function launchBrowser(): Promise<TestBrowser> {
   if (!existsSync(CHROMIUM))
     throw new Error(`the HTML report tests need Debian's chromium at ${CHROMIUM} (apt-get install -y chromium)`);
-  const context: BrowserContext = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'dk-chromium-')), {
+  const profile = tempFolderOwnedByCaller('dk-chromium-');
+  const context: BrowserContext = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1100, height: 900 },
@@ -62,6 +62,9 @@ export async function launchBrowser(): Promise<TestBrowser> {
       await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
       return { page, errors };
     },
-    close: () => context.close(),
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
   };
 }

@@ -2,10 +2,9 @@
  * The bundled offline samples (data/moderation, data/inbox) as command-line arguments, and
  * a temporary folder to place files in, for the end-to-end tests of the offline commands.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
+import { tempFolderRemovedAfterAll } from '../../src/datasets/test-support/temp-folders.js';
 
 export const DATA = join(import.meta.dirname, '..', '..', 'data');
 export const MODERATION_DATASET = join(DATA, 'moderation', 'dataset.jsonl');
@@ -25,8 +24,7 @@ export function tempFolder(prefix: string): {
   readonly dir: string;
   place(name: string, content: string | Uint8Array): string;
 } {
-  const dir = mkdtempSync(join(tmpdir(), `decidekit-${prefix}-`));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempFolderRemovedAfterAll(`decidekit-${prefix}-`);
   return {
     dir,
     place(name, content) {

@@ -5,11 +5,11 @@
  * the `postgres` user, which Debian's `postgresql` package creates, in a folder it owns.
  */
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { tempFolderOwnedByCaller } from '../../src/datasets/test-support/temp-folders.js';
 
 export interface PostgresCluster {
   readonly client: pg.Client;
@@ -33,7 +33,7 @@ export function postgresBinDir(): string {
 
 export async function startPostgresCluster(): Promise<PostgresCluster> {
   const bin = postgresBinDir();
-  const dir = mkdtempSync(join(tmpdir(), 'decidekit-pg-'));
+  const dir = tempFolderOwnedByCaller('decidekit-pg-');
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
     const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());

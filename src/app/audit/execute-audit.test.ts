@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -18,12 +17,12 @@ import { planAudit, type AuditRequest } from './plan-audit.js';
 import { CLAIM_CHECK, SENT_CHECK, writeAuditFiles, type TranscriptSpec } from './test-support/audit-files.js';
 import { loadChecks } from '../../datasets/audit/load-checks.js';
 import { loadTranscripts } from '../../datasets/audit/load-transcripts.js';
+import { tempFolderRemovedAfterAll } from '../../datasets/test-support/temp-folders.js';
 
-const tmp = mkdtempSync(join(tmpdir(), 'decidekit-audit-'));
+const tmp = tempFolderRemovedAfterAll('decidekit-audit-');
 const servers: ReferenceServer[] = [];
 afterAll(async () => {
   for (const s of servers) await s.close();
-  rmSync(tmp, { recursive: true, force: true });
 });
 let dirs = 0;
 const freshDir = () => mkdtempSync(join(tmp, `case-${dirs++}-`));

@@ -12,12 +12,12 @@ import { InvalidInputError } from '../../core/errors.js';
 import { answersOf } from '../../core/question.js';
 import { loadBenchDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';
 import { repeatedSampleRows } from '../../datasets/typed-decisions/test-support/typed-decisions-parquet.js';
-import { tempDirsRemovedAfterEach } from '../../datasets/typed-decisions/test-support/temp-dirs.js';
+import { tempFoldersRemovedAfterEach } from '../../datasets/test-support/temp-folders.js';
 import { startReferenceServer } from '../../protocol/server/server.js';
 import { executeBench, planBenchFromStore } from './execute-bench.js';
 import { planBench, selectCases, type BenchRequest } from './plan-bench.js';
 
-const tempDir = tempDirsRemovedAfterEach('decidekit-exec-bench-');
+const tempDir = tempFoldersRemovedAfterEach('decidekit-exec-bench-');
 
 /** The sample repeated `copies` times with new ids, one JSON line each (~2.6 KB a line). */
 function repeatedLines(copies: number): string[] {

@@ -3,10 +3,9 @@
  * reasons for the synthetic sample, a filtered run and an incomplete one; written for a run
  * whose stored provenance is the real Typed Decisions test split.
  */
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../cli/test-support/in-process-cli.js';
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import type { RunConfig } from '../../core/bench/run.js';
@@ -20,8 +19,9 @@ import {
   TYPED_DECISIONS,
   wrongAnswers,
 } from '../../core/bench/test-support/run-fixtures.js';
+import { tempFolderRemovedAfterAll } from '../../datasets/test-support/temp-folders.js';
 
-let dir: string;
+const dir = tempFolderRemovedAfterAll('decidekit-eval-results-');
 let storePath: string;
 const ids: Record<string, string> = {};
 
@@ -44,7 +44,6 @@ function seed(name: string, config: RunConfig, cases: CaseResult[], status?: 'in
 }
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'decidekit-eval-results-'));
   storePath = join(dir, 'runs.sqlite');
   const real = createRunConfig({ dataset: TYPED_DECISIONS, caseIds });
   seed('real', real, allAnswered());
@@ -62,8 +61,6 @@ beforeAll(() => {
   seed('interrupted', real, allAnswered().slice(0, 100), 'interrupted');
   seed('old-revision', createRunConfig({ dataset: { ...TYPED_DECISIONS, revision: 'main' }, caseIds }), allAnswered());
 });
-
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function exportEval(name: string, extra: string[] = []) {
   const out = join(dir, `out-${name}`);

@@ -3,10 +3,9 @@
  * hyparquet) and the CSV (parsed back by an independent RFC 4180 reader) hold exactly the
  * rows of the JSONL export.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { runCliInProcess } from '../../cli/test-support/in-process-cli.js';
 import { scoreCase, type CaseResult } from '../../core/typed-decisions/case-result.js';
@@ -21,8 +20,9 @@ import {
   rightAnswers,
   wrongAnswers,
 } from '../../core/bench/test-support/run-fixtures.js';
+import { tempFolderRemovedAfterAll } from '../../datasets/test-support/temp-folders.js';
 
-let dir: string;
+const dir = tempFolderRemovedAfterAll('decidekit-export-');
 let storePath: string;
 let runId: string;
 let emptyRunId: string;
@@ -32,7 +32,6 @@ const [c1, c2, c3, c4] = CASE_IDS as [string, string, string, string];
 const HOSTILE_MESSAGE = '=HYPERLINK("http://evil.example","click"),\r\nnext line';
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'decidekit-export-'));
   storePath = join(dir, 'runs.sqlite');
   const config = createRunConfig({ caseIds: [c1, c2, c3, c4, 'x5'], pricePerMtokUsd: 0.3 });
   const hostile: CaseResult = scoreCase(benchCase('x5', '-workflow,"quoted"'), {
@@ -61,8 +60,6 @@ beforeAll(() => {
     store.close();
   }
 });
-
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function exportJsonl(id: string): Promise<Record<string, unknown>[]> {
   const r = await runCliInProcess(['runs', 'export', id, '--format', 'jsonl', '--store', storePath]);

@@ -3,10 +3,9 @@
  * sample, damaged copies, user files, and a download from a loopback server.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess, type CliResult } from '../test-support/in-process-cli.js';
@@ -17,8 +16,9 @@ import {
   sampleRows,
   typedDecisionsParquet,
 } from '../../datasets/typed-decisions/test-support/typed-decisions-parquet.js';
+import { tempFolderRemovedAfterAll } from '../../datasets/test-support/temp-folders.js';
 
-let dir: string;
+const dir = tempFolderRemovedAfterAll('decidekit-dataset-e2e-');
 let server: Server;
 let hfEndpoint: string;
 let parquet: Buffer;
@@ -32,7 +32,6 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<CliResul
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'decidekit-dataset-e2e-'));
   parquet = Buffer.from(
     typedDecisionsParquet(
       sampleRows('test')
@@ -52,7 +51,6 @@ beforeAll(async () => {
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe.concurrent('decidekit dataset info', () => {

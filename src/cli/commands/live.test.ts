@@ -3,19 +3,18 @@
  * `--record` file, and the checks before any screen opens. Against the real reference server
  * on loopback; expected values are recomputed here from the recorded answers and gold.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scoreDecision } from '../../core/decision-score.js';
 import { probeOrder } from '../../core/live/probe-order.js';
 import { loadBenchDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';
 import { startReferenceServer, type ReferenceServerOptions } from '../../protocol/server/server.js';
 import { runCliInProcess } from '../test-support/in-process-cli.js';
+import { tempFolderRemovedAfterAll } from '../../datasets/test-support/temp-folders.js';
 
-const tmp = mkdtempSync(join(tmpdir(), 'decidekit-live-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempFolderRemovedAfterAll('decidekit-live-');
 
 /** Runs `decidekit live ...` until `lines` lines are on stdout, then aborts it (Ctrl+C). */
 async function live(args: string[], lines: number) {

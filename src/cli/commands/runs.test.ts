@@ -2,11 +2,10 @@
  * End-to-end: the real CLI (`runCli` in process, on the current source) against run
  * stores seeded here through the library.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess, type CliResult } from '../test-support/in-process-cli.js';
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import type { BenchSummary } from '../../core/bench/summary.js';
@@ -21,12 +20,13 @@ import {
   runConfig,
   wrongAnswers,
 } from '../../store/test-support/run-fixtures.js';
+import { tempFolderRemovedAfterAll } from '../../datasets/test-support/temp-folders.js';
 
 function cli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   return runCliInProcess(args, { cwd: dir, env: env });
 }
 
-let dir: string;
+const dir = tempFolderRemovedAfterAll('decidekit-runs-cli-');
 let storePath: string;
 const seeded: { id: string; summary: BenchSummary; decisions: number }[] = [];
 const [c1, c2, c3, c4] = CASE_IDS as [string, string, string, string];
@@ -52,7 +52,6 @@ function seed(
 }
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'decidekit-runs-cli-'));
   storePath = join(dir, 'runs.sqlite');
   // [0] baseline: 6/12; [1] same cases, better: 9/12; [2] filtered run of one case.
   seeded.push(
@@ -95,10 +94,6 @@ beforeAll(() => {
       0x33,
     ),
   );
-});
-
-afterAll(() => {
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const baseline = () => seeded[0]!;

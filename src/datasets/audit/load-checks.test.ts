@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../core/errors.js';
 import { loadChecks, parseChecks } from './load-checks.js';
 import { loadTranscripts } from './load-transcripts.js';
+import { tempFolderRemovedAfterAll } from '../test-support/temp-folders.js';
 
 const good = {
   id: 'claim-v3',
@@ -69,8 +69,7 @@ describe('parseChecks', () => {
 });
 
 describe('missing files', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'decidekit-audit-load-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempFolderRemovedAfterAll('decidekit-audit-load-');
 
   it('names the missing checks or transcripts file', async () => {
     await expect(loadChecks(join(dir, 'gone.json'))).rejects.toThrow(

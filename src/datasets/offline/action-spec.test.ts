@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OfflineCase } from '../../core/offline/case.js';
 import { InvalidInputError, formatProblem } from '../../core/errors.js';
 import { actionItemsOf, refuseActionSpecMisfit, loadActionSpec, parseActionSpec } from './action-spec.js';
+import { tempFoldersRemovedAfterEach } from '../test-support/temp-folders.js';
 
 /** The bundled inbox spec (written by scripts/make-inbox-sample.ts; the e2e tests check it regenerates). */
 const SPEC = JSON.parse(readFileSync(join(import.meta.dirname, '../../../data/inbox/spec.json'), 'utf8')) as {
@@ -133,12 +133,10 @@ describe('parseActionSpec', () => {
 });
 
 describe('loadActionSpec', () => {
-  const dirs: string[] = [];
-  afterAll(async () => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+  const freshFolder = tempFoldersRemovedAfterEach('decidekit-spec-');
 
   it('reads a spec file and names a missing one', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'decidekit-spec-'));
-    dirs.push(dir);
+    const dir = freshFolder();
     const path = join(dir, 'spec.json');
     await writeFile(path, JSON.stringify(SPEC));
     expect((await loadActionSpec(path)).rules).toHaveLength(4);

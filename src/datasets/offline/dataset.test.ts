@@ -1,14 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DecidekitError, InvalidInputError, formatProblem } from '../../core/errors.js';
 import { loadOfflineDataset } from './dataset.js';
+import { tempFolderRemovedAfterAll } from '../test-support/temp-folders.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'decidekit-offline-dataset-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempFolderRemovedAfterAll('decidekit-offline-dataset-');
 let n = 0;
 function file(lines: readonly (string | object)[], name = `d${n++}.jsonl`): string {
   const path = join(dir, name);

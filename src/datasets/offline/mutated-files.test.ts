@@ -5,17 +5,16 @@
  * throw InvalidInputError whose problems name the file (and a line inside it): never
  * another exception.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../core/errors.js';
 import { loadOfflineDataset } from './dataset.js';
 import { scoreResults } from './results.js';
+import { tempFolderRemovedAfterAll } from '../test-support/temp-folders.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'decidekit-mutated-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempFolderRemovedAfterAll('decidekit-mutated-');
 
 const DATASET_LINES = [
   '{"id":"yn-1","kind":"yes_no","prompt":"Threat?","correct":true}',

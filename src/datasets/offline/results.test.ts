@@ -1,15 +1,14 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidInputError, formatProblem } from '../../core/errors.js';
 import type { OfflineResult } from '../../core/offline/case.js';
 import { loadOfflineDataset, type OfflineDataset } from './dataset.js';
 import { loadResults, readResults, scoreResults } from './results.js';
+import { tempFolderRemovedAfterAll } from '../test-support/temp-folders.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'decidekit-offline-results-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempFolderRemovedAfterAll('decidekit-offline-results-');
 let n = 0;
 function file(lines: readonly (string | object)[]): string {
   const path = join(dir, `r${n++}.jsonl`);

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DatasetFetchError } from './dataset-errors.js';
@@ -10,6 +9,7 @@ import { fetchTypedDecisions, networkError } from './fetch-typed-decisions.js';
 import { loadBenchDataset, typedDecisionsCacheDir } from './load-bench-dataset.js';
 import { PINNED_PARQUET_SHA256, PINNED_REVISION } from './provenance.js';
 import { sampleRows, typedDecisionsParquet } from './test-support/typed-decisions-parquet.js';
+import { tempFoldersRemovedAfterEach } from '../test-support/temp-folders.js';
 
 const OTHER_REVISION = '0123456789abcdef0123456789abcdef01234567';
 let parquet: Buffer;
@@ -28,6 +28,7 @@ beforeAll(() => {
 });
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+const freshCacheDir = tempFoldersRemovedAfterEach('decidekit-cache-');
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
@@ -53,9 +54,7 @@ function serveFile(body: Buffer): Handler {
 }
 
 function cacheDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'decidekit-cache-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
+  return freshCacheDir();
 }
 
 /** Nothing but (maybe) an empty typed-decisions folder: no copy, no temp files. */

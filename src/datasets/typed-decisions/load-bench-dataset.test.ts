@@ -8,9 +8,9 @@ import { answersOf } from '../../core/question.js';
 import { DatasetIntegrityError } from './dataset-errors.js';
 import { defaultCacheDir, loadBenchDataset, questionSetOf, sampleDir } from './load-bench-dataset.js';
 import { RawJson, sampleRows, typedDecisionsParquet } from './test-support/typed-decisions-parquet.js';
-import { tempDirsRemovedAfterEach } from './test-support/temp-dirs.js';
+import { tempFoldersRemovedAfterEach } from '../test-support/temp-folders.js';
 
-const tempDir = tempDirsRemovedAfterEach('decidekit-td-');
+const tempDir = tempFoldersRemovedAfterEach('decidekit-td-');
 
 /** A copy of the bundled sample that a test may damage. */
 function sampleCopy(): string {

@@ -12,9 +12,9 @@ import {
   typedDecisionsParquet,
   type RawRow,
 } from './test-support/typed-decisions-parquet.js';
-import { tempDirsRemovedAfterEach } from './test-support/temp-dirs.js';
+import { tempFoldersRemovedAfterEach } from '../test-support/temp-folders.js';
 
-const tempDir = tempDirsRemovedAfterEach('decidekit-scan-');
+const tempDir = tempFoldersRemovedAfterEach('decidekit-scan-');
 
 const repeatedRows = repeatedSampleRows;
 

@@ -1,29 +1,27 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyseSample, writeSampleFiles } from '../../../scripts/make-typed-decisions-sample.js';
 import type { Question } from '../../core/question.js';
 import { loadBenchDataset, sampleDir } from './load-bench-dataset.js';
+import { tempFoldersRemovedAfterEach } from '../test-support/temp-folders.js';
 
 describe('the synthetic sample', () => {
+  const sampleFolder = tempFoldersRemovedAfterEach('decidekit-sample-');
+
   it('is reproduced byte for byte by its generator', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'decidekit-sample-'));
-    try {
-      const written = await writeSampleFiles(dir);
-      expect(written.sort()).toEqual(['NOTICE', 'manifest.json', 'prior.json', 'test.jsonl', 'train.jsonl']);
-      const committed = readdirSync(sampleDir())
-        .filter((f) => f !== '.gitattributes')
-        .sort();
-      expect(committed).toEqual(written.sort());
-      for (const name of written) {
-        expect(
-          readFileSync(join(dir, name)).equals(readFileSync(join(sampleDir(), name))),
-          `${name} differs from the committed copy`,
-        ).toBe(true);
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
+    const dir = sampleFolder();
+    const written = await writeSampleFiles(dir);
+    expect(written.sort()).toEqual(['NOTICE', 'manifest.json', 'prior.json', 'test.jsonl', 'train.jsonl']);
+    const committed = readdirSync(sampleDir())
+      .filter((f) => f !== '.gitattributes')
+      .sort();
+    expect(committed).toEqual(written.sort());
+    for (const name of written) {
+      expect(
+        readFileSync(join(dir, name)).equals(readFileSync(join(sampleDir(), name))),
+        `${name} differs from the committed copy`,
+      ).toBe(true);
     }
   });
 

@@ -1,17 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AuditItem, AuditRecord } from '../../core/audit/run.js';
 import { openRunStore } from '../sqlite-run-store.js';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from '../store-schema.js';
 import { runConfig } from '../test-support/run-fixtures.js';
 import { openAuditStore } from './sqlite-audit-store.js';
 import { AUDIT_CONFIG as CONFIG } from '../test-support/audit-fixture.js';
+import { tempFolderRemovedAfterAll } from '../../datasets/test-support/temp-folders.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'decidekit-audit-store-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempFolderRemovedAfterAll('decidekit-audit-store-');
 
 const item = (transcriptId: string, label = 'claimed'): AuditItem => ({
   transcriptId,

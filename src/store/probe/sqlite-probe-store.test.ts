@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { probeRun as run } from '../test-support/probe-fixture.js';
 import { openProbeStore } from './sqlite-probe-store.js';
+import { tempFolderRemovedAfterAll } from '../../datasets/test-support/temp-folders.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'decidekit-probe-store-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempFolderRemovedAfterAll('decidekit-probe-store-');
 
 describe('the probe store', () => {
   it('keeps a probe whole and lists it newest first with its counts', () => {

@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -9,16 +7,17 @@ import { openRunStore } from '../sqlite-run-store.js';
 import { StoreWriteError } from '../store-errors.js';
 import { answeredCase, failedCase, rightAnswers, runConfig, wrongAnswers } from '../test-support/run-fixtures.js';
 import { startCaseWriter, type CaseWriter } from './case-writer.js';
+import { tempFoldersRemovedAfterEach } from '../../datasets/test-support/temp-folders.js';
 
+const freshFolder = tempFoldersRemovedAfterEach('decidekit-case-writer-');
 let dir: string;
 const writers: CaseWriter[] = [];
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'decidekit-case-writer-'));
+  dir = freshFolder();
 });
 afterEach(async () => {
   for (const w of writers.splice(0)) await w.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const caseIdsOf = (n: number) =>

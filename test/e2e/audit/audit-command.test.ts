@@ -4,9 +4,8 @@
  * library's own summary of the same files, not from earlier output.
  */
 import http from 'node:http';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderAuditSample, writeAuditSample } from '../../../scripts/make-audit-sample.js';
@@ -16,13 +15,13 @@ import { openAuditStore } from '../../../src/store/audit/sqlite-audit-store.js';
 import { renderAuditRunsList } from '../../../src/reports/runs/audit-runs-list.js';
 import { nonSnakeKeys } from '../../../src/reports/test-support/json-keys.js';
 import { CLAIM_CHECK, writeAuditFiles } from '../../../src/app/audit/test-support/audit-files.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
-const tmp = mkdtempSync(join(tmpdir(), 'decidekit-e2e-audit-'));
+const tmp = tempFolderRemovedAfterAll('decidekit-e2e-audit-');
 const closers: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const c of closers) await c();
-  rmSync(tmp, { recursive: true, force: true });
 });
 
 /** `abortOn`: Ctrl+C as soon as stderr shows this text. */

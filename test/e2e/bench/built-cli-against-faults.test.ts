@@ -3,22 +3,21 @@
  * loopback, with faults injected. Expected numbers are computed here from the gold.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../../src/protocol/server/server.js';
 import type { FaultAction, FaultOptions } from '../../../src/protocol/server/faults.js';
 import { openRunStore } from '../../../src/store/index.js';
 import { nonSnakeKeys } from '../../../src/reports/test-support/json-keys.js';
 import { writeScaleDataset } from '../../../bench/make-scale-dataset.js';
 import { withoutTimings } from '../../support/bench-json.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const SAMPLE = join(ROOT, 'data', 'typed-decisions-sample', 'test.jsonl');
-const tmp = mkdtempSync(join(tmpdir(), 'decidekit-e2e-bench-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempFolderRemovedAfterAll('decidekit-e2e-bench-');
 
 interface CliRun {
   code: number | null;

@@ -5,20 +5,18 @@
  * loopback that answers in 5 ms, so the first batches are small on any machine.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../../src/protocol/server/server.js';
 import { openRunStore } from '../../../src/store/index.js';
 import { writeScaleDataset } from '../../../bench/make-scale-dataset.js';
 import { withoutTimings } from '../../support/bench-json.js';
 import { shellWord } from '../../../src/core/shell-word.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
-const tmp = mkdtempSync(join(tmpdir(), 'decidekit-e2e-store-failure-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempFolderRemovedAfterAll('decidekit-e2e-store-failure-');
 
 /** The CLI with `args`; under a file size limit; or `args` as one shell command line (`sh -c`). */
 function cli(args: string[], options: { fileSizeLimitBytes?: number; shellLine?: string } = {}) {

@@ -3,17 +3,16 @@
  * the reports written by --out) for every attack mode, then the key and any terminal escape
  * are looked for in stdout, stderr, the store file (and its WAL) and every report.
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { HOSTILE_MODES, startHostileServer } from '../../../src/protocol/client/test-support/hostile-server.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
 const KEY = 'sk-live/9fQ2&Zr7Lm3Xw8Tb5Kc1Vd6Hy4Np0Ja';
 const PIECES = Array.from({ length: KEY.length - 11 }, (_, i) => KEY.slice(i, i + 12));
-const tmp = mkdtempSync(join(tmpdir(), 'decidekit-e2e-hostile-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempFolderRemovedAfterAll('decidekit-e2e-hostile-');
 
 /** The text with JSON \u escapes decoded (the key must not hide behind them either). */
 function unescaped(text: string): string {

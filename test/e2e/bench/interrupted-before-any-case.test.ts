@@ -3,15 +3,13 @@
  * "interrupted 0/N" run is stored, and no resume is suggested. The real CLI in process, the
  * real reference server on 127.0.0.1 (slow, so no case finishes first), a real SQLite store.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { startReferenceServer } from '../../../src/protocol/server/server.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
-const tmp = mkdtempSync(join(tmpdir(), 'decidekit-interrupted-empty-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempFolderRemovedAfterAll('decidekit-interrupted-empty-');
 
 describe('bench stopped before any case finished', () => {
   it('stores no run and suggests no resume', async () => {

@@ -5,18 +5,17 @@
  * a process killed outright is taken over.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { startReferenceServer } from '../../../src/protocol/server/server.js';
 import { openRunStore } from '../../../src/store/index.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
-const tmp = mkdtempSync(join(tmpdir(), 'decidekit-run-claim-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempFolderRemovedAfterAll('decidekit-run-claim-');
 
 function onlyRunId(store: string): string {
   const s = openRunStore(store, { mustExist: true, readOnly: true });

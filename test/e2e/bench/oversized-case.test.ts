@@ -4,16 +4,15 @@
  * first cases were all rejected the same way" (which stops a run, keeps no report, and used
  * to stop a `--resume --retry-failed` of that one case with "the first 1 requests").
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { startReferenceServer } from '../../../src/protocol/server/server.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
 const SAMPLE = join(import.meta.dirname, '..', '..', '..', 'data', 'typed-decisions-sample', 'test.jsonl');
-const tmp = mkdtempSync(join(tmpdir(), 'decidekit-oversized-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempFolderRemovedAfterAll('decidekit-oversized-');
 
 /** The sample's first `n` cases, those at `huge` given a state over 100 KB. */
 function datasetWith(name: string, n: number, huge: readonly number[]): string {

@@ -5,15 +5,14 @@
  * `runs check` called BAD), and the resume hint keeps --retry-failed. The real CLI in
  * process, the real reference server on 127.0.0.1, a real SQLite store.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { startReferenceServer, type ReferenceServer } from '../../../src/protocol/server/server.js';
 import { openRunStore } from '../../../src/store/index.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
-const tmp = mkdtempSync(join(tmpdir(), 'decidekit-retry-interrupted-'));
+const tmp = tempFolderRemovedAfterAll('decidekit-retry-interrupted-');
 const store = join(tmp, 'runs.sqlite');
 let server: ReferenceServer;
 let runId = '';
@@ -47,7 +46,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await server?.close();
-  rmSync(tmp, { recursive: true, force: true });
 });
 
 describe('a --retry-failed resume stopped part way', () => {

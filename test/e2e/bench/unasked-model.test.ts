@@ -3,16 +3,15 @@
  * place that shows the run's model names the one the server's answers named beside it.
  * The real CLI in process, the real reference server on 127.0.0.1, a real SQLite store.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answeredModelsOf } from '../../../src/core/typed-decisions/case-result.js';
 import { startReferenceServer, type ReferenceServer } from '../../../src/protocol/server/server.js';
 import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { openRunStore } from '../../../src/store/index.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
-const tmp = mkdtempSync(join(tmpdir(), 'decidekit-unasked-model-'));
+const tmp = tempFolderRemovedAfterAll('decidekit-unasked-model-');
 const store = join(tmp, 'runs.sqlite');
 const cli = (argv: string[]) => runCliInProcess([...argv, '--store', store], { columns: 200, isTTY: true });
 let server: ReferenceServer;
@@ -43,7 +42,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await server?.close();
-  rmSync(tmp, { recursive: true, force: true });
 });
 
 describe('a run that asked for no model', () => {

@@ -3,17 +3,16 @@
  * `runCli(argv, io)` against servers on 127.0.0.1 that answer wrongly or not at all.
  */
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../../src/protocol/server/server.js';
 import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { openRunStore } from '../../../src/store/index.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
 const SAMPLE = join(import.meta.dirname, '..', '..', '..', 'data', 'typed-decisions-sample', 'test.jsonl');
-const tmp = mkdtempSync(join(tmpdir(), 'decidekit-first-contact-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempFolderRemovedAfterAll('decidekit-first-contact-');
 
 const env = { XDG_DATA_HOME: join(tmp, 'data'), XDG_CACHE_HOME: join(tmp, 'cache') };
 

@@ -3,13 +3,13 @@
  * entry's wiring of streams and signals). Everything else runs in process through `runCli`.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../../src/protocol/server/server.js';
 import { openRunStore } from '../../../src/store/index.js';
 import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const BIN = join(
@@ -17,8 +17,7 @@ const BIN = join(
   (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: { decidekit: string } }).bin.decidekit,
 );
 const DATA = join(ROOT, 'data', 'moderation');
-const tmp = mkdtempSync(join(tmpdir(), 'decidekit-e2e-process-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempFolderRemovedAfterAll('decidekit-e2e-process-');
 
 function bin(...args: string[]) {
   const r = spawnSync(BIN, args, { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, cwd: tmp });

@@ -2,16 +2,16 @@
  * A file given to the wrong command or option: one usage error (exit 2) naming the file, what
  * it is and the command to run instead, never a problem per line.
  */
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess, type CliResult } from '../../../src/cli/test-support/in-process-cli.js';
 import {
   sampleRows,
   typedDecisionsParquet,
 } from '../../../src/datasets/typed-decisions/test-support/typed-decisions-parquet.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
 const DATA = join(import.meta.dirname, '..', '..', '..', 'data');
 const TD = join(DATA, 'typed-decisions-sample', 'test.jsonl');
@@ -19,7 +19,7 @@ const DATASET = join(DATA, 'moderation', 'dataset.jsonl');
 const RESULTS = join(DATA, 'moderation', 'results-loud-1.jsonl');
 const SPEC = join(DATA, 'inbox', 'spec.json');
 
-let dir: string;
+const dir = tempFolderRemovedAfterAll('decidekit-wrong-file-');
 let store: string;
 let report: string;
 
@@ -53,7 +53,6 @@ async function expectHintRuns(r: CliResult, fill: Readonly<Record<string, string
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'decidekit-wrong-file-'));
   store = join(dir, 'runs.sqlite');
   const bench = await cli(['bench', '--limit', '2', '--store', store, '--out', join(dir, 'out')]);
   expect(bench.code).toBe(0);
@@ -63,8 +62,6 @@ beforeAll(async () => {
     readdirSync(join(dir, 'out')).find((f) => f.endsWith('.json'))!,
   );
 });
-
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('a file given to the wrong command', () => {
   it('names a Typed Decisions dataset given to score --results and says to bench it', async () => {

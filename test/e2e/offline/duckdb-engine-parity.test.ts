@@ -4,23 +4,18 @@
  * (JSONL, gzipped JSONL and Parquet results); the same verdict on invalid files, with the
  * DuckDB engine naming file, case and field; and a clear usage error without the package.
  */
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scoreWithDuckDb } from '../../../src/app/offline/score-with-duckdb.js';
 import { inFolder, runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { createEdgeFiles } from '../../support/offline-edge-files.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
-let dir: string;
-
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'decidekit-duckdb-parity-'));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempFolderRemovedAfterAll('decidekit-duckdb-parity-');
 
 /** Intervals need every decision in memory: the DuckDB engine gives none, so the in-process side runs --no-ci. */
 async function score(args: string[], engine: 'node' | 'duckdb') {

@@ -4,15 +4,14 @@
  * command, never "internal error" or a stack overflow; and the reference server answers a
  * deeply nested request with 400.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { startReferenceServer } from '../../../src/protocol/server/server.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
-const tmp = mkdtempSync(join(tmpdir(), 'decidekit-e2e-hostile-input-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempFolderRemovedAfterAll('decidekit-e2e-hostile-input-');
 
 async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   const { code, stdout, stderr } = await runCliInProcess(argv, { cwd: tmp });

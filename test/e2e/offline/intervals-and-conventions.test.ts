@@ -3,19 +3,18 @@
  * `score` and `compare`, through the real CLI on the bundled moderation sample.
  * Expected numbers are computed here from the files, independently of the scoring code.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCliInProcess, type CliResult } from '../../../src/cli/test-support/in-process-cli.js';
 import { nonSnakeKeys } from '../../../src/reports/test-support/json-keys.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const DATA = join(ROOT, 'data', 'moderation');
 const DATASET = join(DATA, 'dataset.jsonl');
 const results = (model: string) => join(DATA, `results-${model}.jsonl`);
-const tmp = mkdtempSync(join(tmpdir(), 'decidekit-e2e-intervals-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempFolderRemovedAfterAll('decidekit-e2e-intervals-');
 
 function cli(...args: string[]): Promise<CliResult> {
   return runCliInProcess(args, { cwd: ROOT });

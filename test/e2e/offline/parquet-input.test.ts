@@ -5,19 +5,18 @@
  * a list, as pandas or DuckDB would write them. Bad Parquet input gets the JSONL checks'
  * messages, naming rows.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { parquetMetadata, type SchemaElement } from 'hyparquet';
 import { runCliInProcess, type CliResult } from '../../../src/cli/test-support/in-process-cli.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const MODERATION = join(ROOT, 'data', 'moderation');
 const INBOX = join(ROOT, 'data', 'inbox');
-const tmp = mkdtempSync(join(tmpdir(), 'decidekit-offline-parquet-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempFolderRemovedAfterAll('decidekit-offline-parquet-');
 
 function cli(...args: string[]): Promise<CliResult> {
   return runCliInProcess(args, { cwd: ROOT });

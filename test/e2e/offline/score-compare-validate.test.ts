@@ -3,21 +3,20 @@
  * moderation sample and on broken files. Expected numbers come from the library, not from
  * earlier output.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeModerationSample } from '../../../scripts/make-moderation-sample.js';
 import { loadOfflineDataset } from '../../../src/datasets/offline/dataset.js';
 import { loadResults, scoreResults } from '../../../src/datasets/offline/results.js';
 import { runCliInProcess, type CliResult } from '../../../src/cli/test-support/in-process-cli.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const DATA = join(ROOT, 'data', 'moderation');
 const DATASET = join(DATA, 'dataset.jsonl');
 const results = (model: string) => join(DATA, `results-${model}.jsonl`);
-const tmp = mkdtempSync(join(tmpdir(), 'decidekit-e2e-offline-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempFolderRemovedAfterAll('decidekit-e2e-offline-');
 
 function cli(...args: string[]): Promise<CliResult> {
   return runCliInProcess(args, { cwd: ROOT });

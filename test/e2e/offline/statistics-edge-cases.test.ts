@@ -4,16 +4,15 @@
  * jump with the seed, no zero-width intervals, the per-question ECE warning, models that
  * decided other cases in the leaderboard, and the usage messages.
  */
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCliInProcess, type CliResult } from '../../../src/cli/test-support/in-process-cli.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const DATA = join(ROOT, 'data', 'moderation');
-const tmp = mkdtempSync(join(tmpdir(), 'decidekit-e2e-stats-fixes-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempFolderRemovedAfterAll('decidekit-e2e-stats-fixes-');
 
 function cli(...args: string[]): Promise<CliResult> {
   return runCliInProcess(args, { cwd: ROOT });

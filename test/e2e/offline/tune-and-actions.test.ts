@@ -4,12 +4,12 @@
  * were designed, not copied from the implementation's output.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCliInProcess, type CliResult } from '../../../src/cli/test-support/in-process-cli.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const INBOX = join(ROOT, 'data', 'inbox');
@@ -27,13 +27,7 @@ async function jsonl(path: string): Promise<Record<string, unknown>[]> {
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
-let tmp: string;
-beforeAll(async () => {
-  tmp = await mkdtemp(join(tmpdir(), 'decidekit-e2e-tune-actions-'));
-});
-afterAll(async () => {
-  await rm(tmp, { recursive: true, force: true });
-});
+const tmp = tempFolderRemovedAfterAll('decidekit-e2e-tune-actions-');
 
 const INBOX_ARGS = ['--dataset', join(INBOX, 'dataset.jsonl'), '--spec', join(INBOX, 'spec.json')];
 const BOTH = ['--results', join(INBOX, 'results-fieldsharp-1.jsonl'), join(INBOX, 'results-actionwise-1.jsonl')];

@@ -3,8 +3,7 @@
  * `runCli(argv, io)` in process, against the real reference server on loopback and a real
  * SQLite store.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
@@ -13,13 +12,13 @@ import { ROBUSTNESS_PROBE_IDS } from '../../../src/core/probe/robustness.js';
 import { startReferenceServer } from '../../../src/protocol/server/server.js';
 import type { Violation } from '../../../src/protocol/server/violations.js';
 import { nonSnakeKeys } from '../../../src/reports/test-support/json-keys.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
-const tmp = mkdtempSync(join(tmpdir(), 'decidekit-e2e-probe-'));
+const tmp = tempFolderRemovedAfterAll('decidekit-e2e-probe-');
 const closers: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const c of closers) await c();
-  rmSync(tmp, { recursive: true, force: true });
 });
 
 const env = { XDG_DATA_HOME: join(tmp, 'xdg') };

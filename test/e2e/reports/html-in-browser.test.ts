@@ -6,8 +6,7 @@
  * table numbers equal the `--json` output, the trace filters work, and a screenshot of each
  * report kind is written under test/.out/.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,9 +14,10 @@ import { launchBrowser, type TestBrowser } from '../../support/browser.js';
 import { inFolder, runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { renderBenchHtml } from '../../../src/reports/bench/bench-html.js';
 import { createRun, securityCase } from '../../../src/core/bench/test-support/bench-run-fixture.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
 const OUT = join(import.meta.dirname, '..', '..', '.out');
-let tmp: string;
+const tmp = tempFolderRemovedAfterAll('dk-html-');
 let browser: TestBrowser;
 
 interface JsonGroup {
@@ -71,14 +71,12 @@ async function visibleRows(page: Page, tableId: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'dk-html-'));
   mkdirSync(OUT, { recursive: true });
   browser = await launchBrowser();
 }, 60_000);
 
 afterAll(async () => {
   await browser?.close();
-  rmSync(tmp, { recursive: true, force: true });
 });
 
 describe('bench --out writes an HTML report', () => {

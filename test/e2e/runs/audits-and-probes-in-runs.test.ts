@@ -2,14 +2,12 @@
  * `runs list`, `runs show`, `report`, `runs export`, `compare`, `gate`, `check` and `delete` over a store holding bench runs,
  * audits and probes, through the real CLI in process and a real SQLite store.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
-const tmp = mkdtempSync(join(tmpdir(), 'decidekit-runs-kinds-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempFolderRemovedAfterAll('decidekit-runs-kinds-');
 const store = join(tmp, 'mixed.sqlite');
 const cli = (argv: string[], columns?: number) =>
   runCliInProcess([...argv, '--store', store], columns === undefined ? {} : { columns, isTTY: true });

@@ -1,14 +1,13 @@
 /** `decidekit runs check` on a real store: clean, then with one stored decision changed. */
 import Database from 'better-sqlite3';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { nonSnakeKeys } from '../../../src/reports/test-support/json-keys.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
-const tmp = mkdtempSync(join(tmpdir(), 'decidekit-runs-check-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempFolderRemovedAfterAll('decidekit-runs-check-');
 
 describe('runs check', () => {
   it('passes a clean store and names the run whose stored decision was changed', async () => {

@@ -3,21 +3,20 @@
  * file goes, and a file that is no database given as --store: each refused once, saying what
  * the file is and a next step that works (the DuckDB hint is run here, on DuckDB in process).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess, type CliResult } from '../../../src/cli/test-support/in-process-cli.js';
 import { sqlString } from '../../../src/core/sql-text.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
 const DATA = join(import.meta.dirname, '..', '..', '..', 'data');
 const DATASET = join(DATA, 'moderation', 'dataset.jsonl');
 const RESULTS = join(DATA, 'moderation', 'results-loud-1.jsonl');
 
-const dir = mkdtempSync(join(tmpdir(), 'decidekit-export-hint-'));
+const dir = tempFolderRemovedAfterAll('decidekit-export-hint-');
 const store = join(dir, 'runs.sqlite');
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const cli = (args: string[]): Promise<CliResult> => runCliInProcess(args, { cwd: dir, env: {} });
 
 let decisions = 0;

@@ -3,10 +3,8 @@
  * (`runCli` in process) against the embedded reference server on the bundled sample, and a
  * real SQLite store. Expectations are computed here from the runs' own decisions.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess, type CliResult } from '../../../src/cli/test-support/in-process-cli.js';
 import { openRunStore, summarizeRun } from '../../../src/store/index.js';
 import {
@@ -16,6 +14,7 @@ import {
   runConfig,
   wrongAnswers,
 } from '../../../src/store/test-support/run-fixtures.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
 type Json = Record<string, unknown>;
 interface Decision {
@@ -26,9 +25,8 @@ interface Decision {
   confidence: number | null;
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'decidekit-e2e-stats-'));
+const dir = tempFolderRemovedAfterAll('decidekit-e2e-stats-');
 const store = join(dir, 'runs.sqlite');
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function cli(args: string[]): Promise<CliResult> {
   return runCliInProcess(args, { cwd: dir, env: { XDG_DATA_HOME: join(dir, 'data') } });

@@ -5,8 +5,7 @@
  * runs with edge cases (ties, hard zeros, confidences on and next to bin edges, failed
  * requests, score questions, costs, a null model). Every number equals the core's to 1e-9.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,8 +22,9 @@ import { openRunStore } from '../../../src/store/index.js';
 import { inFolder, runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { loadDuckDb, loadPostgres, queryDuckDb, queryPostgres, type ScoringRow } from '../../support/decision-table.js';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgres-cluster.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
-let dir: string;
+const dir = tempFolderRemovedAfterAll('decidekit-sql-parity-');
 let duck: DuckDBConnection;
 let postgres: PostgresCluster;
 let sampleRuns: BenchRun[];
@@ -39,7 +39,6 @@ async function cli(args: string[]): Promise<string> {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'decidekit-sql-parity-'));
   const store = join(dir, 'runs.sqlite');
   // The bundled sample through the embedded reference server: one priced model, one with ties everywhere.
   await cli(['bench', '--model', 'heuristic', '--price-per-mtok', '2.5', '--store', store]);
@@ -90,7 +89,6 @@ beforeAll(async () => {
 afterAll(async () => {
   duck?.closeSync();
   await postgres?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 function query(dialect: SqlDialect, table: string): string {

@@ -4,15 +4,14 @@
  * from the decisions shows. The real CLI in process (the embedded reference server), a
  * real SQLite store.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { openRunStore } from '../../../src/store/index.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
-const tmp = mkdtempSync(join(tmpdir(), 'decidekit-show-statistics-'));
+const tmp = tempFolderRemovedAfterAll('decidekit-show-statistics-');
 const store = join(tmp, 'runs.sqlite');
 const cli = (argv: string[]) => runCliInProcess([...argv, '--store', store], { columns: 200 });
 let id = '';
@@ -67,7 +66,6 @@ beforeAll(async () => {
     s.close();
   }
 }, 60_000);
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('runs show and the statistics stored with a run', () => {
   it('a finished bench keeps its statistics, under its own conventions and seed', () => {

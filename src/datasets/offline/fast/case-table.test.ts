@@ -1,17 +1,16 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InvalidInputError, formatProblem } from '../../../core/errors.js';
 import type { OfflineCase } from '../../../core/offline/case.js';
 import { ByteKeys } from './byte-keys.js';
 import { OfflineCaseTable } from './case-table.js';
 import { loadOfflineDataset, type OfflineDataset } from '../dataset.js';
 import { readResults, scoreResults } from '../results.js';
+import { tempFolderRemovedAfterAll } from '../../test-support/temp-folders.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'decidekit-case-table-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempFolderRemovedAfterAll('decidekit-case-table-');
 let n = 0;
 function file(lines: readonly (string | object)[]): string {
   const path = join(dir, `t${n++}.jsonl`);

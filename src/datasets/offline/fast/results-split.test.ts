@@ -1,17 +1,16 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidInputError, formatProblem } from '../../../core/errors.js';
 import type { OfflineResult } from '../../../core/offline/case.js';
 import { loadOfflineDataset, type OfflineDataset } from '../dataset.js';
 import { readResults, scoreResults } from '../results.js';
 import type { ResultsSplitOptions } from './results-split.js';
 import { preparseResultLines, ResultBatch } from './results-preparse.js';
+import { tempFolderRemovedAfterAll } from '../../test-support/temp-folders.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'decidekit-results-split-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempFolderRemovedAfterAll('decidekit-results-split-');
 
 const CASES = 3000;
 const OPTIONS = ['allow', 'flag', 'remove'];

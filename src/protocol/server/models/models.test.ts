@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import { createBuiltInModels } from './index.js';
 import { heuristicModel } from './heuristic.js';
 import { createPriorModel, parsePriorTable, priorKey } from './prior.js';
 import { readPriorFile } from './prior-file.js';
+import { tempFoldersRemovedAfterEach } from '../../../datasets/test-support/temp-folders.js';
 
 function questionsOf(workflow: string): QuestionSet {
   const r = parseWireQuestions(TYPED_DECISIONS_QUESTIONS[workflow], 'questions');
@@ -278,6 +278,8 @@ describe('the heuristic reads the state', () => {
 });
 
 describe('prior model', () => {
+  const priorFolder = tempFoldersRemovedAfterEach('decidekit-prior-');
+
   const file = {
     description: 'synthetic train split',
     entries: [
@@ -329,7 +331,7 @@ describe('prior model', () => {
   });
 
   it('reads a prior file from disk and reports a missing or broken one', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'decidekit-prior-'));
+    const dir = priorFolder();
     writeFileSync(join(dir, 'ok.json'), JSON.stringify(file));
     writeFileSync(join(dir, 'bad.json'), '{"entries": [');
     expect(readPriorFile(join(dir, 'ok.json')).entries.size).toBe(1);
