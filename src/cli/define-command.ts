@@ -4,6 +4,7 @@
  * `--help` text are all derived. A test walks every declared command and proves each option
  * parses and appears in its help.
  */
+import { given } from '../core/given.js';
 import { parseArgs } from 'node:util';
 import { closest } from '../core/closest-word.js';
 import { UsageError } from '../core/errors.js';
@@ -69,7 +70,7 @@ interface Required {
 }
 
 function requiredOf(settings: { readonly required?: true | string }): { required?: true | string } {
-  return settings.required === undefined ? {} : { required: settings.required };
+  return given({ required: settings.required });
 }
 
 /** A string value; absent is `undefined` unless a default is given. */

@@ -12,7 +12,7 @@ import {
   type Conventions,
 } from '../core/stats/conventions.js';
 import { flag, integer, oneOf } from './define-command.js';
-import { given } from './given.js';
+import { given } from '../core/given.js';
 
 /** Highest seed: an unsigned 32-bit integer. */
 const MAX_SEED = 2 ** 32 - 1;

@@ -10,6 +10,7 @@
  * object in which null fields count as absent, since a Parquet struct has every field on
  * every row; lists to arrays.
  */
+import { given } from '../core/given.js';
 import { open } from 'node:fs/promises';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { DecidekitError, InvalidInputError } from '../core/errors.js';
@@ -121,7 +122,7 @@ export async function readParquetRows(
         metadata,
         rowStart,
         rowEnd,
-        ...(columns === undefined ? {} : { columns }),
+        ...given({ columns }),
         compressors: ZLIB_DECOMPRESSORS,
         parsers: { jsonFromBytes: strictJsonFromBytes },
       });

@@ -2,6 +2,7 @@
  * The run store's typed errors: each names the store file, says what happened to it and
  * what to do, so the CLI can show the message as it is (never a SQLite message alone).
  */
+import { given } from '../core/given.js';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { DecidekitError } from '../core/errors.js';
 import { shellWord } from '../core/shell-word.js';
@@ -41,7 +42,7 @@ export class StoreDamagedError extends DecidekitError {
       'store_damaged',
       `run store ${path} is damaged: ${detail} (check it with: decidekit runs check --store ${shellWord(path)}; a copy made before the damage, or a new --store, gets you going again)`,
       {
-        context: { path, ...(options.runId === undefined ? {} : { runId: options.runId }) },
+        context: { path, ...given({ runId: options.runId }) },
         cause: options.cause,
       },
     );

@@ -2,6 +2,7 @@
  * Everything `runs list` shows, read over one connection: the newest runs, audits and
  * probes (the limit applied in each query) and how many of each the store holds.
  */
+import { given } from '../core/given.js';
 import { DecidekitError } from '../core/errors.js';
 import { summarizeStatusCounts } from '../core/status-counts.js';
 import type { AuditHead } from './audit/audit-store.js';
@@ -46,7 +47,7 @@ export function readStoreOverview(path: string, options: { readonly limit?: numb
     throw err;
   }
   const { store, db } = opened;
-  const limit = options.limit === undefined ? {} : { limit: options.limit };
+  const limit = given({ limit: options.limit });
   try {
     const audits = auditStoreOver(db, path);
     const probes = probeStoreOver(db, path);

@@ -4,6 +4,7 @@
  * request at a time (10 s for the whole request, retries included; bodies over 6,000 UTF-8
  * bytes are never sent) and saves each verdict before reporting it. It prints nothing.
  */
+import { given } from '../../core/given.js';
 import { fileErrorWords } from '../../core/file-error-words.js';
 import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
@@ -178,7 +179,7 @@ export async function executeAudit(plan: AuditPlan, options: ExecuteAuditOptions
       ...(plan.judge.kind === 'remote' && plan.judge.apiKey !== undefined ? { apiKey: plan.judge.apiKey } : {}),
       timeoutMs: options.deadlineMs ?? JUDGE_DEADLINE_MS,
       connections: 1,
-      ...(options.retryBaseDelayMs === undefined ? {} : { retryBaseDelayMs: options.retryBaseDelayMs }),
+      ...given({ retryBaseDelayMs: options.retryBaseDelayMs }),
     });
     const judgeName = `judge ${JSON.stringify(model ?? 'server default model')} at ${server ? `${describeEndpoint(plan.judgeEndpoint)} (${server.url})` : client.endpoint}`;
     const t0 = options.now();

@@ -4,6 +4,7 @@
  * refused when the judge endpoint, model or set differ, or a selected check's version
  * changed, naming the difference.
  */
+import { given } from '../../core/given.js';
 import type { EndpointIdentity } from '../../core/endpoint-identity.js';
 import type { AuditCheck, CheckSet } from '../../core/audit/check.js';
 import type { AuditRun } from '../../core/audit/run.js';
@@ -100,7 +101,7 @@ export function planAudit(request: AuditRequest, stored: AuditRun | null): Audit
       kind: 'remote',
       baseUrl,
       model: request.model ?? old?.judgeModel ?? null,
-      ...(request.judgeApiKey === undefined ? {} : { apiKey: request.judgeApiKey }),
+      ...given({ apiKey: request.judgeApiKey }),
     };
   }
   const orderProbe = request.orderProbe === true || old?.orderProbe === true;

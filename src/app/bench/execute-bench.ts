@@ -4,6 +4,7 @@
  * checkpointed before it is counted), finishes the run in the store and writes `--out`
  * reports. It prints nothing: progress and notes go to the callbacks, the result is data.
  */
+import { given } from '../../core/given.js';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { shellWord } from '../../core/shell-word.js';
@@ -336,7 +337,7 @@ function finishRun(
     config,
     summary,
     cases,
-    ...(listings === undefined ? {} : { listings }),
+    ...given({ listings }),
   };
   return { reported, sample, keptIn };
 }
@@ -499,7 +500,7 @@ async function writeOutputs(
 ): Promise<Pick<Extract<BenchOutcome, { kind: 'finished' }>, 'run' | 'statistics' | 'written' | 'writeError'>> {
   const { run, statistics } = analyzeRun(reported, options.statistics?.choice ?? {}, {
     intervals: options.statistics?.intervals ?? true,
-    ...(sample === undefined ? {} : { sample }),
+    ...given({ sample }),
   });
   // Kept beside the summary, so `runs show` gives the intervals without reading every decision.
   if (keptIn !== null && statistics.intervals !== null && !statistics.recomputed)

@@ -4,6 +4,7 @@
  * loaded, the run's configuration and what a resumed run keeps. No IO here: every rule is
  * tested with literal configurations.
  */
+import { given } from '../../core/given.js';
 import type { TypedDecisionsCase } from '../../core/typed-decisions/case-result.js';
 import type { BenchRun, RunConfig } from '../../core/bench/run.js';
 import type { EndpointIdentity } from '../../core/endpoint-identity.js';
@@ -98,7 +99,7 @@ export function planBench(request: BenchRequest, stored: ResumableRun | null): B
           kind: 'remote',
           baseUrl,
           model: model ?? null,
-          ...(request.apiKey === undefined ? {} : { apiKey: request.apiKey }),
+          ...given({ apiKey: request.apiKey }),
         };
   return {
     dataset: request.dataset ?? (resumed ? datasetChoiceOf(resumed) : { kind: 'sample' }),

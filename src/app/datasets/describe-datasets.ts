@@ -3,6 +3,7 @@
  * the bundled sample, the cached Typed Decisions copy and user files. Without explicit
  * targets, a Typed Decisions copy that was never fetched is information, not a failure.
  */
+import { given } from '../../core/given.js';
 import { DecidekitError, InvalidInputError, formatProblem } from '../../core/errors.js';
 import {
   loadBenchDataset,
@@ -30,7 +31,7 @@ export async function describeDatasets(
   const notFetched: DatasetNotFetched[] = [];
   for (const { target, source } of targets) {
     try {
-      const d = await loadBenchDataset(source, options.split === undefined ? {} : { split: options.split });
+      const d = await loadBenchDataset(source, given({ split: options.split }));
       described.push({
         target,
         info: d.info,

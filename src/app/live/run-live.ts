@@ -6,6 +6,7 @@
  * does not serve decision models, or where nothing listens, stops here); `LiveSession.run`
  * then emits monitor events until the signal aborts. It never draws or prints.
  */
+import { given } from '../../core/given.js';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { scoreCase, type TypedDecisionsCase, type CaseResult } from '../../core/typed-decisions/case-result.js';
 import { DecidekitError, OptionError } from '../../core/errors.js';
@@ -112,7 +113,7 @@ export async function openLive(request: LiveRequest, env: LiveEnvironment): Prom
     client = createClient({
       baseUrl,
       ...(request.apiKey === undefined || server !== null ? {} : { apiKey: request.apiKey }),
-      ...(request.model === undefined ? {} : { model: request.model }),
+      ...given({ model: request.model }),
       timeoutMs: request.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
       // A probe shows the model as it is: a failure is not hidden behind a retry.
       retries: 0,
@@ -207,7 +208,7 @@ export async function openLive(request: LiveRequest, env: LiveEnvironment): Prom
           while (!signal.aborted) {
             try {
               const m = await readMetricsAt(metricsUrl, {
-                ...(metricsKey === undefined ? {} : { apiKey: metricsKey }),
+                ...given({ apiKey: metricsKey }),
                 timeoutMs: 2000,
                 signal,
               });

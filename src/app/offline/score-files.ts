@@ -5,6 +5,7 @@
  * each model's per-case numbers are kept in typed arrays for the bootstrap, the ECE noise
  * floor and the paired comparison; with them off, scoring streams as before.
  */
+import { given } from '../../core/given.js';
 import { basename } from 'node:path';
 import { calibrationOptionsOf, DEFAULT_CONVENTIONS, type Conventions } from '../../core/stats/conventions.js';
 import { InvalidInputError } from '../../core/errors.js';
@@ -145,9 +146,9 @@ async function scoreRuns(
         path,
         dataset,
         {
-          ...(options.threshold === undefined ? {} : { threshold: options.threshold }),
+          ...given({ threshold: options.threshold }),
           eceBins: conventions.eceBins,
-          ...(record === undefined ? {} : { record }),
+          ...given({ record }),
         },
         i === 0 && prefetched?.path === path ? { prefetched } : {},
       );

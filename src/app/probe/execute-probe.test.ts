@@ -1,3 +1,4 @@
+import { given } from '../../core/given.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONFORMANCE_CHECK_IDS, type ConformanceCheckId } from '../../core/probe/conformance.js';
 import { ROBUSTNESS_PROBE_IDS, type RobustnessProbeId } from '../../core/probe/robustness.js';
@@ -63,7 +64,7 @@ async function probeServer(
       seed,
       oversizedBodyBytes: 128 * 1024,
       storePath: null,
-      ...(only === undefined ? {} : { only }),
+      ...given({ only }),
     }),
     {
       toolVersion: 'test',
@@ -140,7 +141,7 @@ describe('decidekit probe against the reference server', () => {
         cases: 50,
         seed,
         only: 'robustness',
-        ...(serverSeed === undefined ? {} : { serverSeed }),
+        ...given({ serverSeed }),
       });
       expect(failedProbes(run)).toEqual(expected);
       const o = run.robustness!.probes.find((p) => p.id === 'option-order')!;

@@ -7,6 +7,7 @@
  * answer for the robustness probes. The probe is saved in the store and `--out` reports
  * are written. It prints nothing: progress goes to a callback, the result is data.
  */
+import { given } from '../../core/given.js';
 import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import type { TypedDecisionsCase } from '../../core/typed-decisions/case-result.js';
@@ -125,7 +126,7 @@ export async function executeProbe(plan: ProbePlan, options: ExecuteProbeOptions
     try {
       client = createSystemOneClient({
         baseUrl,
-        ...(apiKey === undefined ? {} : { apiKey }),
+        ...given({ apiKey }),
         timeoutMs: plan.timeoutMs,
         connections: 1,
       });
@@ -256,7 +257,7 @@ async function probe(
   const get = async (url: string) => {
     requests++;
     try {
-      const r = await getText(url, { ...(apiKey === undefined ? {} : { apiKey }), signal: options.signal });
+      const r = await getText(url, { ...given({ apiKey }), signal: options.signal });
       return { kind: 'response' as const, status: r.status, text: scrubSecrets(r.text, secrets) };
     } catch (err) {
       // No answer to a GET is that check's failure; a server that answers nothing at all

@@ -3,6 +3,7 @@
  * reference server by default), model, dataset, how many cases and the seed of their
  * sample, which half runs, the store. No IO here.
  */
+import { given } from '../../core/given.js';
 import { refuseUnsafeHeaderValue } from '../../core/header-value.js';
 import type { ProbeScope } from '../../core/probe/run.js';
 import { OVERSIZED_BODY_BYTES } from '../../core/probe/variants.js';
@@ -59,7 +60,7 @@ export function planProbe(request: ProbeRequest): ProbePlan {
           kind: 'remote',
           baseUrl: request.baseUrl,
           model: request.model ?? null,
-          ...(request.apiKey === undefined ? {} : { apiKey: request.apiKey }),
+          ...given({ apiKey: request.apiKey }),
         };
   return {
     server,

@@ -3,6 +3,7 @@
  * a complete, unfiltered run on the real Typed Decisions test split at the revision the
  * leaderboard scored. Anything else is refused with every reason that applies.
  */
+import { given } from '../../core/given.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchRun } from '../../core/bench/run.js';
@@ -91,7 +92,7 @@ export async function exportEvalResults(
     yamlPath,
     renderEvalResultsYaml(run, {
       predictionsFile: PREDICTIONS_FILE,
-      ...(options.sourceUrl === undefined ? {} : { sourceUrl: options.sourceUrl }),
+      ...given({ sourceUrl: options.sourceUrl }),
     }),
     'leaderboard entry',
   );

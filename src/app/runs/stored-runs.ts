@@ -3,6 +3,7 @@
  * the run store (opened for each call and closed again) for listing, showing, comparing,
  * re-rendering and exporting.
  */
+import { given } from '../../core/given.js';
 import { compareRuns, refuseIncomparable, type RunComparison } from '../../core/bench/run-diff.js';
 import type { ReportedRun } from '../../core/bench/run.js';
 import { DecidekitError, OptionError } from '../../core/errors.js';
@@ -256,7 +257,7 @@ export function gateStoredRuns(
   const comparison = compareStoredRuns(storePath, options.baseline, options.candidate, {
     force: options.force === true,
     askedBy: options.askedBy,
-    ...(options.choice === undefined ? {} : { choice: options.choice }),
+    ...given({ choice: options.choice }),
   });
   const metric = comparison.paired?.metrics[options.metric];
   if (metric === undefined) throw new Error('gateStoredRuns: the paired comparison is missing');

@@ -1,3 +1,4 @@
+import { given } from '../../core/given.js';
 import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import type { AuditRequest } from '../../app/audit/plan-audit.js';
@@ -62,13 +63,10 @@ key reaches the judge.`,
     const request: AuditRequest = {
       ...(v.transcripts === undefined ? {} : { transcriptsPath: resolve(io.cwd, v.transcripts) }),
       ...(v.checks === undefined ? {} : { checksPath: resolve(io.cwd, v.checks) }),
-      ...(v.set === undefined ? {} : { set: v.set }),
-      ...(v['base-url'] === undefined ? {} : { baseUrl: v['base-url'] }),
-      ...(v.model === undefined ? {} : { model: v.model }),
+      ...given({ set: v.set, baseUrl: v['base-url'], model: v.model }),
       ...(key === undefined || key === '' ? {} : { judgeApiKey: key }),
       orderProbe: v['order-probe'],
-      ...(v.label === undefined ? {} : { label: v.label }),
-      ...(v.resume === undefined ? {} : { resume: v.resume }),
+      ...given({ label: v.label, resume: v.resume }),
       storePath: keptStorePathOf(v, io),
     };
     if ((v.transcripts === undefined) !== (v.checks === undefined) && v.resume === undefined) {

@@ -9,7 +9,7 @@ import {
   MAX_TIMER_SECONDS,
   text,
 } from '../define-command.js';
-import { given } from '../given.js';
+import { given } from '../../core/given.js';
 import { cacheDirOf } from '../locations.js';
 import {
   apiKeyOf,

@@ -1,3 +1,4 @@
+import { given } from '../../core/given.js';
 import { resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { PINNED_REVISION } from '../../datasets/typed-decisions/provenance.js';
@@ -64,8 +65,7 @@ Environment:
       ...(io.env['HF_ENDPOINT'] === undefined || io.env['HF_ENDPOINT'] === ''
         ? {}
         : { baseUrl: io.env['HF_ENDPOINT'] }),
-      ...(values.revision === undefined ? {} : { revision: values.revision }),
-      ...(values.sha256 === undefined ? {} : { sha256: values.sha256 }),
+      ...given({ revision: values.revision, sha256: values.sha256 }),
       signal: io.signal,
       onProgress: (p) => {
         if (!showProgress) return;
@@ -105,7 +105,7 @@ ${PATH_NOTE}`,
     await refuseWrongTargets(targets, io);
     const { described, notFetched } = await describeDatasets(targets, {
       explicit: positionals.length > 0,
-      ...(values.split === undefined ? {} : { split: values.split }),
+      ...given({ split: values.split }),
     });
     io.stdout.write(
       values.json ? renderDatasetInfoJson(described, notFetched) : renderDatasetInfoText(described, notFetched),

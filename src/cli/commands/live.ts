@@ -3,7 +3,7 @@ import { openLive, type LiveSession } from '../../app/live/run-live.js';
 import { createLiveState, reduce, type LiveState } from '../../monitor/live-state.js';
 import { decimal, defineCommand, flag, integer, MAX_TIMER_SECONDS, text } from '../define-command.js';
 import { colourEnabled, type CliIo, type TerminalPorts } from '../io.js';
-import { given } from '../given.js';
+import { given } from '../../core/given.js';
 import { cacheDirOf } from '../locations.js';
 import { apiKeyOf, benchDatasetOf, benchDatasetOption, modelServerOptions } from '../shared-options.js';
 import { openTerminalScreen } from '../terminal-screen.js';

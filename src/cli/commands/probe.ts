@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { planProbe, type ProbeRequest } from '../../app/probe/plan-probe.js';
 import { defineCommand, flag, integer, oneOf, text } from '../define-command.js';
 import { colourEnabled, interruptedExitCode } from '../io.js';
-import { given } from '../given.js';
+import { given } from '../../core/given.js';
 import { plural } from '../../reports/format.js';
 import { cacheDirOf } from '../locations.js';
 import {

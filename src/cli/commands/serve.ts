@@ -1,3 +1,4 @@
+import { given } from '../../core/given.js';
 import { UsageError } from '../../core/errors.js';
 import { refuseUnsafeHeaderValue } from '../../core/header-value.js';
 import { hasFaults, type FaultOptions } from '../../protocol/server/faults.js';
@@ -13,9 +14,9 @@ const DRAIN_MS = 10_000;
 const rate = (help: string) => decimal('R', help, { min: 0, max: 1, defaultText: '0' });
 /** Node timers hold at most 2^31 - 1 ms. */
 const milliseconds = (help: string, defaultText?: string) =>
-  decimal('N', help, { min: 0, max: 2 ** 31 - 1, ...(defaultText === undefined ? {} : { defaultText }) });
+  decimal('N', help, { min: 0, max: 2 ** 31 - 1, ...given({ defaultText }) });
 const httpStatus = (help: string, defaultText?: string) =>
-  integer('S', help, { min: 100, max: 599, example: '503', ...(defaultText === undefined ? {} : { defaultText }) });
+  integer('S', help, { min: 100, max: 599, example: '503', ...given({ defaultText }) });
 
 /** `--violate a,b`: protocol rules to break, checked against the known names. */
 const violateOption = {

@@ -1,3 +1,4 @@
+import { given } from '../../core/given.js';
 import { UsageError } from '../../core/errors.js';
 import { refuseUnwritableOutFile } from '../out-file.js';
 import { DEFAULT_FOLDS, DEFAULT_SEED, thresholdCurve, type TuneOptions } from '../../core/offline/threshold-tuning.js';
@@ -59,10 +60,7 @@ the held-out fold: the honest estimate). $/100 is 100 x mean cost per call.`,
     if ((costFp === undefined) !== (costFn === undefined))
       throw new UsageError('--cost-fp and --cost-fn go together (give both or neither)');
     const options: TuneOptions = {
-      ...(v['min-precision'] === undefined ? {} : { minPrecision: v['min-precision'] }),
-      ...(v['min-recall'] === undefined ? {} : { minRecall: v['min-recall'] }),
-      ...(v.folds === undefined ? {} : { folds: v.folds }),
-      ...(v.seed === undefined ? {} : { seed: v.seed }),
+      ...given({ minPrecision: v['min-precision'], minRecall: v['min-recall'], folds: v.folds, seed: v.seed }),
       ...(costFp === undefined || costFn === undefined
         ? {}
         : { costs: { falsePositive: costFp, falseNegative: costFn } }),

@@ -1,4 +1,5 @@
 /** Runs the CLI in this process through `runCli(argv, io)`, capturing what it writes. */
+import { given } from '../../core/given.js';
 import { runCli } from '../run-cli.js';
 import type { CliIo } from '../io.js';
 
@@ -39,7 +40,7 @@ export async function runCliInProcess(argv: readonly string[], options: InProces
         options.onStdout?.(stdout);
       },
       isTTY: tty,
-      ...(options.columns === undefined ? {} : { columns: options.columns }),
+      ...given({ columns: options.columns }),
     },
     stderr: {
       write: (t) => {
@@ -47,7 +48,7 @@ export async function runCliInProcess(argv: readonly string[], options: InProces
         options.onStderr?.(stderr);
       },
       isTTY: tty,
-      ...(options.columns === undefined ? {} : { columns: options.columns }),
+      ...given({ columns: options.columns }),
     },
     env: { NO_COLOR: '1', ...options.env },
     cwd: options.cwd ?? process.cwd(),

@@ -1,3 +1,4 @@
+import { given } from '../given.js';
 import { describe, expect, it } from 'vitest';
 import type { OfflineCase } from './case.js';
 import { isCompareSortMetric, sortByMetric } from './model-ranking.js';
@@ -15,7 +16,7 @@ const summary = (p: number | null, costUsd?: number): OfflineSummary =>
               caseId: 'y',
               model: 'm',
               decision: { kind: 'yes_no', probability: p },
-              ...(costUsd === undefined ? {} : { costUsd }),
+              ...given({ costUsd }),
             },
           },
         ],

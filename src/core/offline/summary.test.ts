@@ -1,3 +1,4 @@
+import { given } from '../given.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ChoiceCase, OfflineCase, OfflineResult, ScoreCase, YesNoCase } from './case.js';
@@ -135,7 +136,7 @@ const pair: fc.Arbitrary<{ case: OfflineCase; result: OfflineResult }> = fc.oneo
     })
     .map(({ correct, p, cost }) => ({
       case: yn('y', correct),
-      result: r('y', { kind: 'yes_no', probability: p }, cost === undefined ? {} : { costUsd: cost }),
+      result: r('y', { kind: 'yes_no', probability: p }, given({ costUsd: cost })),
     })),
   fc
     .record({

@@ -3,6 +3,7 @@
  * ActionSpec, and checks it, and the dataset's groups, against the dataset's fields. Every
  * problem names the file and the rule or field; all problems are reported together.
  */
+import { given } from '../../core/given.js';
 import { jsonProblemMessage, parseStrictJson } from '../../core/strict-json.js';
 import { readFile } from 'node:fs/promises';
 import {
@@ -46,7 +47,7 @@ export async function loadActionSpec(path: string): Promise<ActionSpec> {
 export function parseActionSpec(text: string, file: string): ActionSpec {
   const problems: InputProblem[] = [];
   const fail = (field: string | undefined, message: string) =>
-    problems.push({ file, line: null, ...(field === undefined ? {} : { field }), message });
+    problems.push({ file, line: null, ...given({ field }), message });
   const parsed = parseStrictJson(text.replace(/^\uFEFF/, ''));
   if (!parsed.ok) {
     fail(undefined, jsonProblemMessage(parsed));
@@ -245,8 +246,7 @@ function toInputProblem(file: string, p: ActionProblem): InputProblem {
   return {
     file,
     line: null,
-    ...(p.caseId === undefined ? {} : { caseId: p.caseId }),
-    ...(p.field === undefined ? {} : { field: p.field }),
+    ...given({ caseId: p.caseId, field: p.field }),
     message: p.message,
   };
 }

@@ -6,6 +6,7 @@
  * made on first use, so commands that only stream results against the dataset (`score`,
  * `compare`, `validate` of results) never build a million objects and a million-entry Map.
  */
+import { given } from '../../core/given.js';
 import { jsonProblemMessage, parseStrictJson } from '../../core/strict-json.js';
 import { stat } from 'node:fs/promises';
 import type { ChoiceCase, OfflineCase, ScoreCase, YesNoCase } from '../../core/offline/case.js';
@@ -135,9 +136,7 @@ function caseChecker(
       problems.add({
         file: path,
         line: lineNumber,
-        ...(unit === undefined ? {} : { unit }),
-        ...(id === undefined ? {} : { caseId: id }),
-        ...(field === undefined ? {} : { field }),
+        ...given({ unit, caseId: id, field }),
         message,
       });
     const c = parseOfflineCase(value, report);

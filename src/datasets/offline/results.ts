@@ -3,6 +3,7 @@
  * strictly: every violation is a problem naming file, line, case and field; nothing is
  * repaired, clipped or renormalised. Memory stays bounded by the dataset, not the file.
  */
+import { given } from '../../core/given.js';
 import { MAX_RESULT_MEASURE } from '../../core/offline/case.js';
 import type { ChoiceDecision, OfflineDecision, OfflineResult, OfflineCase } from '../../core/offline/case.js';
 import {
@@ -172,9 +173,7 @@ function strictCheck(
       problems.add({
         file: path,
         line: lineNumber,
-        ...(unit === undefined ? {} : { unit }),
-        ...(caseId === undefined ? {} : { caseId }),
-        ...(field === undefined ? {} : { field }),
+        ...given({ unit, caseId, field }),
         message,
       });
 

@@ -1,3 +1,4 @@
+import { given } from '../../core/given.js';
 import type { TypedDecisionsCase } from '../../core/typed-decisions/case-result.js';
 import type { GoldAnswer } from '../../core/decision-score.js';
 import type { Question, QuestionSet } from '../../core/question.js';
@@ -110,8 +111,7 @@ export class CaseCollector {
     this.#problems.add({
       file: this.#file,
       line,
-      ...(caseId === undefined ? {} : { caseId }),
-      ...(field === undefined ? {} : { field }),
+      ...given({ caseId, field }),
       message,
     });
   }

@@ -1,3 +1,4 @@
+import { given } from '../../core/given.js';
 import { DecidekitError } from '../../core/errors.js';
 
 /**
@@ -9,7 +10,7 @@ export class DatasetIntegrityError extends DecidekitError {
   constructor(message: string, context: { file: string; restore: string }, cause?: unknown) {
     super('dataset_integrity', `dataset integrity check failed: ${message} (restore it: ${context.restore})`, {
       context,
-      ...(cause === undefined ? {} : { cause }),
+      ...given({ cause }),
     });
   }
 }
@@ -18,6 +19,6 @@ export class DatasetIntegrityError extends DecidekitError {
 export class DatasetFetchError extends DecidekitError {
   override readonly name = 'DatasetFetchError';
   constructor(message: string, context: Record<string, unknown>, cause?: unknown) {
-    super('dataset_fetch', message, { context, ...(cause === undefined ? {} : { cause }) });
+    super('dataset_fetch', message, { context, ...given({ cause }) });
   }
 }

@@ -1,3 +1,4 @@
+import { given } from '../../core/given.js';
 import { createHash } from 'node:crypto';
 import { cpSync, readFileSync, rmSync, writeFileSync, appendFileSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,7 +30,7 @@ async function integrityMessage(path: string): Promise<string> {
 }
 
 async function inputProblems(path: string, split?: string): Promise<string[]> {
-  const err = await loadBenchDataset({ kind: 'path', path }, split === undefined ? {} : { split }).then(
+  const err = await loadBenchDataset({ kind: 'path', path }, given({ split })).then(
     () => null,
     (e: unknown) => e,
   );

@@ -1,3 +1,4 @@
+import { given } from '../../core/given.js';
 import http from 'node:http';
 import https from 'node:https';
 import type { HttpTransport, TransportRequest, TransportResponse } from './http-transport.js';
@@ -62,7 +63,7 @@ export function createEarlyAnswerTransport(): HttpTransport {
             method: r.method,
             headers: { ...r.headers, 'content-length': body.byteLength },
             agent: false,
-            ...(auth === undefined ? {} : { auth }),
+            ...given({ auth }),
           },
           (res) => {
             answered = true;

@@ -1,3 +1,4 @@
+import { given } from '../../core/given.js';
 import http from 'node:http';
 import https from 'node:https';
 import type { HttpTransport, TransportRequest, TransportResponse } from './http-transport.js';
@@ -47,7 +48,7 @@ export function createNodeHttpTransport(options: NodeHttpTransportOptions = {}):
             method: r.method,
             headers,
             agent: secure ? httpsAgent : httpAgent,
-            ...(auth === undefined ? {} : { auth }),
+            ...given({ auth }),
           },
           (res) => {
             if (exchange.failIfDeclaredOverCap(res.headers['content-length'])) return;

@@ -1,4 +1,5 @@
 /** Everything `bench` prints once a run has finished: the report and the lines around it. */
+import { given } from '../../core/given.js';
 import type { FinishedBench } from '../../core/bench/finished-bench.js';
 import { renderBenchJsonChunks } from './bench-json.js';
 import { renderBenchEnding } from './bench-messages.js';
@@ -29,7 +30,7 @@ export function renderFinishedBench(
           colour: options.colour,
           redactHost: options.redactHost,
           statistics: o.statistics,
-          ...(options.width === undefined ? {} : { width: options.width }),
+          ...given({ width: options.width }),
         }),
       ];
   const ending = renderBenchEnding(

@@ -9,6 +9,7 @@
  * a killed process keeps it) and rejects with the store's own error (`StoreWriteError`,
  * `StoreDamagedError`) when it was not: nothing of a rejected batch is kept.
  */
+import { given } from '../../core/given.js';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -59,8 +60,7 @@ function workerFile(): string | null {
 export function startCaseWriter(path: string, options: CaseWriterOptions = {}): CaseWriter {
   const file = options.thread === 'inline' ? null : workerFile();
   const storeOptions = {
-    ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
-    ...(options.syncIntervalMs === undefined ? {} : { syncIntervalMs: options.syncIntervalMs }),
+    ...given({ busyTimeoutMs: options.busyTimeoutMs, syncIntervalMs: options.syncIntervalMs }),
   };
   return file === null ? inlineWriter(path, storeOptions) : workerWriter(file, { path, options: storeOptions });
 }

@@ -1,4 +1,5 @@
 /** Small checks and transcripts files for audit tests, written into a folder. */
+import { given } from '../../../core/given.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -42,7 +43,7 @@ export function transcriptLine(t: TranscriptSpec): string {
     scenario: t.scenario ?? 'pay',
     tags: t.tags ?? [],
     messages: [{ role: 'user', content: 'pay it' }, ...t.said.map((content) => ({ role: 'assistant', content }))],
-    ...(t.final === undefined ? {} : { final_answer: t.final }),
+    ...given({ final_answer: t.final }),
     labels: { [t.check ?? 'claim-v1']: t.label },
   });
 }

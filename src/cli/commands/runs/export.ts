@@ -1,3 +1,4 @@
+import { given } from '../../../core/given.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from '../../../core/errors.js';
@@ -62,7 +63,7 @@ the current folder), only for a complete, unfiltered run on the real Typed Decis
         throw new UsageError(`--source-url must be an http(s) URL, got ${JSON.stringify(sourceUrl)}`);
       const written = await exportEvalResults(storePath, prefix!, dir, {
         askedBy,
-        ...(sourceUrl === undefined ? {} : { sourceUrl }),
+        ...given({ sourceUrl }),
       });
       io.stderr.write(`decidekit runs export: leaderboard entry of run ${written.runId} written:\n`);
       for (const file of written.files) io.stdout.write(`${file}\n`);

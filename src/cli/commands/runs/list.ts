@@ -1,3 +1,4 @@
+import { given } from '../../../core/given.js';
 import { defineCommand, flag, integer } from '../../define-command.js';
 import { colourEnabled } from '../../io.js';
 import { storePathOf } from '../../locations.js';
@@ -27,7 +28,7 @@ Brier, ECE and the rest: 'runs show ID' or --json. A store that does not exist y
   examples: ['decidekit runs list --limit 10'],
   async run({ values }, io) {
     const path = storePathOf(values.store, io);
-    const store = listStore(path, values.limit === undefined ? {} : { limit: values.limit });
+    const store = listStore(path, given({ limit: values.limit }));
     if (values.json) {
       io.stdout.write(
         renderRunsListJson(
@@ -49,10 +50,10 @@ Brier, ECE and the rest: 'runs show ID' or --json. A store that does not exist y
           counts: store.runCounts,
           auditCounts: store.auditCounts,
           probeCount: store.probeCount,
-          ...(width === undefined ? {} : { width }),
+          ...given({ width }),
         }),
       );
-      const fit = width === undefined ? {} : { width };
+      const fit = given({ width });
       io.stdout.write(renderAuditRunsList(store.audits, { colour, total: store.auditCount, ...fit }));
       io.stdout.write(renderProbeRunsList(store.probes, { colour, total: store.probeCount, ...fit }));
     }

@@ -2,6 +2,7 @@
  * The declaration of `runs report`, shared with its alias `decidekit report` (the name the
  * benchmark docs use), so the two can never drift apart.
  */
+import { given } from '../../../core/given.js';
 import { resolve } from 'node:path';
 import { defineCommand, flag, oneOf, text, type CommandSpec } from '../../define-command.js';
 import { colourEnabled, writeInPieces } from '../../io.js';
@@ -92,7 +93,7 @@ options and --seed recompute the run from its stored decisions under other conve
           colour: !toFile && colourEnabled(io.stdout, io.env),
           redactHost,
           statistics,
-          ...(io.stdout.columns === undefined ? {} : { width: io.stdout.columns }),
+          ...given({ width: io.stdout.columns }),
         }),
       ];
     }
@@ -100,9 +101,9 @@ options and --seed recompute the run from its stored decisions under other conve
       await writeInPieces(io.stdout, chunks);
       return 0;
     }
-    const given = resolve(io.cwd, values.out!);
+    const outGiven = resolve(io.cwd, values.out!);
     // Into a folder: <run>.<format>, as bench --out names its reports.
-    const out = outputPathIn(given, `${run.id}.${REPORT_EXTENSIONS[format]}`);
+    const out = outputPathIn(outGiven, `${run.id}.${REPORT_EXTENSIONS[format]}`);
     await writeTextPieces(out, chunks, 'report');
     io.stderr.write(`decidekit ${name}: ${format} report of run ${run.id} written to ${out}\n`);
     return 0;

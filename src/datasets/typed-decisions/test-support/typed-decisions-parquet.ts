@@ -1,4 +1,5 @@
 /** Builds parquet files in Typed Decisions' real column layout, for tests. */
+import { given } from '../../../core/given.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
@@ -52,7 +53,7 @@ export function typedDecisionsParquet(
       { name: 'label_agreement', data: rows.map(() => json({ agreement: 0.67 })), type: 'STRING' },
       { name: 'n_questions', data: rows.map((r) => Object.keys(r.questions).length), type: 'INT32' },
     ],
-    ...(rowGroupSize === undefined ? {} : { rowGroupSize }),
+    ...given({ rowGroupSize }),
   });
   return new Uint8Array(buffer);
 }
