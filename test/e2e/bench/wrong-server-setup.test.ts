@@ -39,7 +39,7 @@ function runsIn(store: string): number {
   }
 }
 
-describe('bench, first contact', () => {
+describe('bench against a server that answers wrongly or not at all', () => {
   it('stops at once when nothing listens, says so, and stores nothing', async () => {
     const port = await freePort();
     const store = join(tmp, 'refused.sqlite');
@@ -228,7 +228,7 @@ describe('bench, first contact', () => {
   });
 });
 
-describe('serve, first contact', () => {
+describe('serve on a port in use or with values it cannot take', () => {
   it('says a port is in use, and refuses timer-overflowing latencies and header-breaking values', async () => {
     const busy = createServer();
     const port = await listen(busy);

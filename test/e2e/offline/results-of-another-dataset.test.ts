@@ -5,7 +5,7 @@ import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js
 
 const DATA = join(import.meta.dirname, '..', '..', '..', 'data');
 
-describe('offline commands, first contact', () => {
+describe('offline commands given the results of another dataset', () => {
   it('reports results of another dataset once, with a count and the first lines', async () => {
     const r = await runCliInProcess([
       'score',

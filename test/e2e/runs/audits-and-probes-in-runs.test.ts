@@ -126,7 +126,7 @@ describe('an audit or probe id where a bench run is expected', () => {
   });
 });
 
-describe('small things a new user saw', () => {
+describe('runs show, runs compare and the names of commands as typed', () => {
   it('runs show says once that the run used the synthetic sample', async () => {
     const r = await cli(['runs', 'show', benchId]);
     expect(r.code, r.stderr).toBe(0);
