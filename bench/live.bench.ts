@@ -19,7 +19,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { scoreCase } from '../src/core/typed-decisions/case-result.js';
-import { probeOrder } from '../src/core/live/probe-order.js';
+import { pollOrder } from '../src/core/live/poll-order.js';
 import { percentile } from '../src/core/percentile.js';
 import { loadBenchDataset } from '../src/datasets/typed-decisions/index.js';
 import { createLiveState, reduce, type LiveEvent, type LiveState } from '../src/monitor/live-state.js';
@@ -97,9 +97,9 @@ try {
 
 // 2. Redraw time at 120x40.
 const dataset = await loadBenchDataset({ kind: 'sample' });
-const order = probeOrder(dataset.cases.length).map((i) => dataset.cases[i]!);
+const order = pollOrder(dataset.cases.length).map((i) => dataset.cases[i]!);
 const uniform = (n: number) => Array.from({ length: n }, () => 1 / n);
-const probeEvent = (i: number): LiveEvent => {
+const pollEvent = (i: number): LiveEvent => {
   const c = order[i % order.length]!;
   const predicted = c.questions.map(([, q], k) => {
     const n = q.type === 'noul' ? 2 : q.type === 'choice' ? q.options.length : q.levels.length;
@@ -107,7 +107,7 @@ const probeEvent = (i: number): LiveEvent => {
     return i % 2 === 0 ? c.gold[k]!.probabilities : uniform(n);
   });
   return {
-    type: 'probe',
+    type: 'poll',
     atMs: i * 100,
     result: scoreCase(c, { status: 'answered', latencyMs: 1 + (i % 7), inputTokens: 500, predicted }),
     statePreview: JSON.stringify(c.state).slice(0, 240),
@@ -125,14 +125,14 @@ let state: LiveState = createLiveState(
   },
   { atMs: 0, size },
 );
-for (let i = 0; i < 400; i++) state = reduce(state, probeEvent(i));
+for (let i = 0; i < 400; i++) state = reduce(state, pollEvent(i));
 let previous = renderLive(state, size, { colour: true });
 const redraws: number[] = [];
 const reduces: number[] = [];
 let bytes = 0;
 for (let i = 400; i < 2400; i++) {
   const r0 = performance.now();
-  state = reduce(state, probeEvent(i));
+  state = reduce(state, pollEvent(i));
   const r1 = performance.now();
   const next = renderLive(state, size, { colour: true });
   bytes += renderFrameUpdate(previous, next, size.columns).length;

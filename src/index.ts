@@ -205,7 +205,7 @@ export {
   type LiveRequest,
   type LiveSession,
   type LiveHandlers,
-  type LiveProbe,
+  type LivePoll,
   LiveFirstContactError,
 } from './app/live/run-live.js';
 export {

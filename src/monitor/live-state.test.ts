@@ -18,14 +18,14 @@ function start(settings: Parameters<typeof createLiveState>[1]['settings'] = {})
   return createLiveState(INFO, { atMs: 0, size: SIZE, settings });
 }
 
-const probe = (result: CaseResult, atMs: number): LiveEvent => ({ type: 'probe', atMs, result, statePreview: 'x' });
+const probe = (result: CaseResult, atMs: number): LiveEvent => ({ type: 'poll', atMs, result, statePreview: 'x' });
 
 function feed(state: LiveState, events: readonly LiveEvent[]): LiveState {
   return events.reduce(reduce, state);
 }
 
 /** One-question probes, right or wrong at the given confidences, one second apart. */
-function noulProbes(answers: ReadonlyArray<readonly [right: boolean, confidence: number]>, from = 1000): LiveEvent[] {
+function noulPolls(answers: ReadonlyArray<readonly [right: boolean, confidence: number]>, from = 1000): LiveEvent[] {
   return answers.map(([right, c], i) => probe(answered(noulCase(`c${i}`), [noulAnswer(right, c)]), from + i * 1000));
 }
 
@@ -33,7 +33,7 @@ describe('reduce: the rolling window', () => {
   it('keeps exactly the last N decisions and counts the session apart', () => {
     const s = feed(
       start({ windowSize: 3 }),
-      noulProbes([
+      noulPolls([
         [true, 0.8],
         [true, 0.8],
         [false, 0.8],
@@ -80,7 +80,7 @@ describe('reduce: the rolling window', () => {
       [true, 0.8],
       [false, 0.8],
     ];
-    const s = feed(start({ windowSize: 2 }), noulProbes([...early, ...last]));
+    const s = feed(start({ windowSize: 2 }), noulPolls([...early, ...last]));
     // Bin 8 holds both: accuracy 0.5, confidence 0.8.
     expect(s.summary.ece).toBeCloseTo(0.3, 12);
     expect(s.summary.ece).toBe(calibrate(last.map(([hit, confidence]) => ({ confidence, hit }))).ece);
@@ -89,7 +89,7 @@ describe('reduce: the rolling window', () => {
   });
 
   it('counts a failed probe as misses in accuracy but not in ECE or confidence', () => {
-    const s = feed(start({ windowSize: 10 }), [...noulProbes([[true, 0.7]]), probe(failed(noulCase('f')), 5000)]);
+    const s = feed(start({ windowSize: 10 }), [...noulPolls([[true, 0.7]]), probe(failed(noulCase('f')), 5000)]);
     expect(s.summary.accuracy).toBe(0.5);
     expect(s.summary.answered).toBe(1);
     expect(s.summary.meanConfidence).toBeCloseTo(0.7, 12);
@@ -99,7 +99,7 @@ describe('reduce: the rolling window', () => {
   it('records one trend point per probe', () => {
     const s = feed(
       start({ windowSize: 2 }),
-      noulProbes([
+      noulPolls([
         [true, 0.6],
         [false, 0.6],
         [false, 0.6],
@@ -143,7 +143,7 @@ describe('reduce: the rolling window', () => {
 
 describe('reduce: banners', () => {
   it('raises a banner for a wrong answer at 90% and lets it expire', () => {
-    let s = feed(start({ bannerMs: 4000 }), noulProbes([[false, 0.93]], 1000));
+    let s = feed(start({ bannerMs: 4000 }), noulPolls([[false, 0.93]], 1000));
     expect(s.banner?.text).toContain('c0 needs_review predicted false at 93%, gold true');
     expect(s.confidentMistakes).toBe(1);
     s = reduce(s, { type: 'tick', atMs: 4999 });
@@ -155,7 +155,7 @@ describe('reduce: banners', () => {
   it('raises none below 90%, or for a right answer', () => {
     const s = feed(
       start(),
-      noulProbes([
+      noulPolls([
         [false, 0.89],
         [true, 0.99],
       ]),
@@ -202,21 +202,21 @@ describe('reduce: model unreachable', () => {
       probe(failed(noulCase('e')), 5),
     ]);
     expect(isUnreachable(s)).toBe(false);
-    expect(s.failedProbes).toBe(4);
+    expect(s.failedPolls).toBe(4);
   });
 });
 
 describe('reduce: keys and resize', () => {
   it('resets the session on Ctrl+R and keeps the server panel', () => {
     let s = feed(start(), [
-      ...noulProbes([
+      ...noulPolls([
         [true, 0.9],
         [false, 0.95],
       ]),
       { type: 'metrics', atMs: 100, metrics: metrics({ decodeTotal: 1, promptTokensTotal: 10 }) },
     ]);
     s = reduce(s, { type: 'key', key: 'reset', atMs: 9000 });
-    expect(s.probes).toBe(0);
+    expect(s.polls).toBe(0);
     expect(s.decisions).toBe(0);
     expect(s.window).toEqual([]);
     expect(s.summary.accuracy).toBeNull();

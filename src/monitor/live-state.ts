@@ -1,5 +1,5 @@
 /**
- * The live monitor as a pure state machine: `reduce(state, event)` folds probe results,
+ * The live monitor as a pure state machine: `reduce(state, event)` folds poll results,
  * `/metrics` readings, clock ticks, keys and resizes into the state the screen shows. The
  * clock comes in on every event (`atMs`), so the same events always give the same state.
  * Numbers come from the core: the rolling window from `summarizeWindow`, rates from
@@ -29,11 +29,11 @@ export interface LiveSettings {
   readonly windowSize: number;
   /** How long a confident-mistake banner stays up (default 4000 ms). */
   readonly bannerMs: number;
-  /** Failed probes in a row that mean "model unreachable" (default 3). */
+  /** Failed polls in a row that mean "model unreachable" (default 3). */
   readonly unreachableAfter: number;
   /** Points kept for each trend sparkline (default 120). */
   readonly trendPoints: number;
-  /** Probe latencies kept for p50/p95 (default 200). */
+  /** Poll latencies kept for p50/p95 (default 200). */
   readonly latencyWindow: number;
   /** Wrong at this confidence or more is a confident mistake (default 0.9). */
   readonly confidentAt: number;
@@ -57,7 +57,7 @@ export type LiveKey = 'reset' | 'quit' | 'interrupt';
 
 export type LiveEvent =
   | {
-      readonly type: 'probe';
+      readonly type: 'poll';
       readonly atMs: number;
       readonly result: CaseResult;
       /** One line of the case's state, already flattened. */
@@ -75,7 +75,7 @@ export interface TypeTally {
   readonly total: number;
 }
 
-export interface LatestProbe {
+export interface LatestPoll {
   readonly result: CaseResult;
   readonly statePreview: string;
   /** Decisions that match gold. */
@@ -84,14 +84,14 @@ export interface LatestProbe {
   readonly mistake: string | null;
 }
 
-/** One line of the "recent probes" list. */
-export interface RecentProbe {
+/** One line of the "recent probes" list (the screen keeps its words). */
+export interface RecentPoll {
   readonly caseId: string;
   readonly workflow: string;
   readonly matches: number;
   readonly decisions: number;
   readonly latencyMs: number | null;
-  /** The failure kind and message of a failed probe. */
+  /** The failure kind and message of a failed poll. */
   readonly failure: string | null;
 }
 
@@ -125,23 +125,23 @@ export interface LiveState {
   readonly size: TerminalSize;
   readonly nowMs: number;
   readonly sessionStartMs: number;
-  readonly probes: number;
-  readonly failedProbes: number;
+  readonly polls: number;
+  readonly failedPolls: number;
   readonly decisions: number;
   readonly correct: number;
   readonly byType: Readonly<Record<QuestionType, TypeTally>>;
   readonly confidentMistakes: number;
-  /** Input tokens of answered probes that reported them. */
+  /** Input tokens of answered polls that reported them. */
   readonly inputTokens: number;
   readonly latenciesMs: readonly number[];
   readonly latency: LatencySummary;
   readonly window: readonly WindowDecision[];
   readonly summary: WindowSummary;
-  /** Rolling accuracy and ECE after each probe, oldest first (null while undefined). */
+  /** Rolling accuracy and ECE after each poll, oldest first (null while undefined). */
   readonly trend: { readonly accuracy: readonly (number | null)[]; readonly ece: readonly (number | null)[] };
-  readonly latest: LatestProbe | null;
-  /** The last probes, oldest first (as many as `trendPoints`). */
-  readonly recent: readonly RecentProbe[];
+  readonly latest: LatestPoll | null;
+  /** The last polls, oldest first (as many as `trendPoints`). */
+  readonly recent: readonly RecentPoll[];
   readonly banner: Banner | null;
   readonly failureStreak: number;
   readonly lastError: string | null;
@@ -174,8 +174,8 @@ export function createLiveState(
 function freshSession(atMs: number) {
   return {
     sessionStartMs: atMs,
-    probes: 0,
-    failedProbes: 0,
+    polls: 0,
+    failedPolls: 0,
     decisions: 0,
     correct: 0,
     byType: EMPTY_TALLY,
@@ -187,7 +187,7 @@ function freshSession(atMs: number) {
     summary: summarizeWindow([]),
     trend: { accuracy: [] as readonly (number | null)[], ece: [] as readonly (number | null)[] },
     latest: null,
-    recent: [] as readonly RecentProbe[],
+    recent: [] as readonly RecentPoll[],
     banner: null,
     failureStreak: 0,
     lastError: null,
@@ -198,8 +198,8 @@ function freshSession(atMs: number) {
 export function reduce(state: LiveState, event: LiveEvent): LiveState {
   const at = { ...state, nowMs: Math.max(state.nowMs, event.atMs) };
   switch (event.type) {
-    case 'probe':
-      return expireBanner(onProbe(at, event.result, event.statePreview, event.atMs));
+    case 'poll':
+      return expireBanner(onPoll(at, event.result, event.statePreview, event.atMs));
     case 'metrics':
       return { ...at, server: onMetrics(state.server, event.metrics, event.atMs) };
     case 'metrics-error':
@@ -245,7 +245,7 @@ function windowDecisionOf(d: Decision): WindowDecision {
     : { status: 'failed', type: d.type };
 }
 
-function onProbe(state: LiveState, result: CaseResult, statePreview: string, atMs: number): LiveState {
+function onPoll(state: LiveState, result: CaseResult, statePreview: string, atMs: number): LiveState {
   const { settings } = state;
   const failed = result.request.status === 'failed';
   const byType = { ...state.byType };
@@ -279,8 +279,8 @@ function onProbe(state: LiveState, result: CaseResult, statePreview: string, atM
     mistakeText === null ? state.banner : { text: mistakeText, untilMs: atMs + settings.bannerMs };
   return {
     ...state,
-    probes: state.probes + 1,
-    failedProbes: state.failedProbes + (failed ? 1 : 0),
+    polls: state.polls + 1,
+    failedPolls: state.failedPolls + (failed ? 1 : 0),
     decisions: state.decisions + result.decisions.length,
     correct: state.correct + correct,
     byType,
@@ -351,7 +351,7 @@ function onMetrics(previous: ServerPanel, metrics: LlamaCppMetrics | null, atMs:
   };
 }
 
-/** True when the last `unreachableAfter` probes (or more) all failed. */
+/** True when the last `unreachableAfter` polls (or more) all failed. */
 export function isUnreachable(state: LiveState): boolean {
   return state.failureStreak >= state.settings.unreachableAfter;
 }

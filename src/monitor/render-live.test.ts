@@ -25,7 +25,7 @@ function session(withMetrics: boolean): LiveState {
   for (let i = 0; i < 10; i++) {
     const c = 0.5 + (i % 5) / 10;
     events.push({
-      type: 'probe',
+      type: 'poll',
       atMs: 500 * (i + 1),
       result: answered(
         threeQuestionCase(`customer_service_${String(i).padStart(6, '0')}`),
@@ -35,9 +35,9 @@ function session(withMetrics: boolean): LiveState {
       statePreview: `{"customer":"case ${i}","message":"I was charged twice for order ${i} and nobody answers"}`,
     });
   }
-  events.push({ type: 'probe', atMs: 5500, result: failed(noulCase('agent_trace_000002')), statePreview: 'x' });
+  events.push({ type: 'poll', atMs: 5500, result: failed(noulCase('agent_trace_000002')), statePreview: 'x' });
   events.push({
-    type: 'probe',
+    type: 'poll',
     atMs: 6000,
     result: answered(threeQuestionCase('invoice_processing_000007', 'invoice_processing'), [
       [0.04, 0.96],
@@ -113,7 +113,7 @@ describe('renderLive', () => {
     let s = session(true);
     for (let i = 0; i < 3; i++)
       s = reduce(s, {
-        type: 'probe',
+        type: 'poll',
         atMs: 7000 + i,
         result: failed(noulCase(`f${i}`), 'nothing is listening at 127.0.0.1:9'),
         statePreview: 'x',
@@ -153,7 +153,7 @@ describe('renderLive', () => {
   it('says the input tokens were not reported instead of a bare n/a', () => {
     let s = createLiveState(INFO, { atMs: 0, size: { columns: 100, rows: 30 } });
     s = reduce(s, {
-      type: 'probe',
+      type: 'poll',
       atMs: 500,
       result: answered(noulCase('b'), [noulAnswer(true, 0.9)], { latencyMs: 30, inputTokens: null }),
       statePreview: 'x',

@@ -49,7 +49,7 @@ export function renderLive(state: LiveState, size: TerminalSize, options: Render
   if (columns < MIN_SIZE.columns || rows < MIN_SIZE.rows) {
     const note = [
       `decidekit live: the window is ${columns}x${rows}; the panels need ${MIN_SIZE.columns}x${MIN_SIZE.rows}`,
-      `probes ${state.probes}, window accuracy ${formatPercent(state.summary.accuracy)}`,
+      `probes ${state.polls}, window accuracy ${formatPercent(state.summary.accuracy)}`,
       'q quit · Ctrl+R reset',
     ];
     return Array.from({ length: Math.max(0, rows) }, (_, i) => clipLine(note[i] ?? '', Math.max(0, columns)));
@@ -85,7 +85,7 @@ export function renderLive(state: LiveState, size: TerminalSize, options: Render
   const histogramBlock = blocks.find((b) => b.panels.includes(histogram))!;
   if (spare > 0) histogramBlock.h += Math.min(spare, Math.max(0, HISTOGRAM_TALL - histogramBlock.h));
 
-  // Still more room: the most recent probes, newest first.
+  // Still more room: the most recent polls, newest first.
   const room = available - blocks.reduce((n, b) => n + b.h, 0);
   if (room >= 3 && state.recent.length > 0) {
     const recent = recentPanel(state, p);
@@ -123,7 +123,7 @@ function statusLine(state: LiveState, p: Palette, width: number): string {
   const up = formatDuration(state.nowMs - state.sessionStartMs);
   return p.dim(
     clipLine(
-      `probe ${formatCount(state.probes)}${state.failedProbes > 0 ? ` (${formatCount(state.failedProbes)} failed)` : ''} · every ${formatNumber(state.info.intervalMs / 1000, 2).replace(/\.?0+$/, '')} s · session ${up} · ${formatCount(state.info.cases)} cases cycling`,
+      `probe ${formatCount(state.polls)}${state.failedPolls > 0 ? ` (${formatCount(state.failedPolls)} failed)` : ''} · every ${formatNumber(state.info.intervalMs / 1000, 2).replace(/\.?0+$/, '')} s · session ${up} · ${formatCount(state.info.cases)} cases cycling`,
       width,
     ),
   );

@@ -1,8 +1,8 @@
 /**
- * The live monitor's use case: probe a decision model one case at a time, forever, in a
+ * The live monitor's use case: poll a decision model one case at a time, forever, in a
  * fixed seeded order, scoring every answer exactly as `bench` does (`scoreCase`), and read
  * the server's `/metrics` on the side. `openLive` does everything that can fail before a
- * screen opens (dataset, `--record` file, embedded server, the first probe: a server that
+ * screen opens (dataset, `--record` file, embedded server, the first poll: a server that
  * does not serve decision models, or where nothing listens, stops here); `LiveSession.run`
  * then emits monitor events until the signal aborts. It never draws or prints.
  */
@@ -11,7 +11,7 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { scoreCase, type TypedDecisionsCase, type CaseResult } from '../../core/typed-decisions/case-result.js';
 import { DecidekitError, OptionError } from '../../core/errors.js';
 import { optionMention as option, words } from '../../core/message-words.js';
-import { probeOrder } from '../../core/live/probe-order.js';
+import { pollOrder } from '../../core/live/poll-order.js';
 import { loadBenchDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';
 import {
   createSystemOneClient,
@@ -27,7 +27,7 @@ import { startReferenceServer, type ReferenceServer } from '../../protocol/serve
 import { metricsUrlFor } from '../../protocol/wire/endpoint.js';
 import { singleLine } from '../../reports/format.js';
 import type { LiveEvent, LiveInfo } from '../../monitor/live-state.js';
-import { renderProbeRecord } from '../../monitor/probe-lines.js';
+import { renderPollRecord } from '../../monitor/poll-lines.js';
 import { datasetSourceOf, type DatasetChoice } from '../dataset-choice.js';
 import { DEFAULT_EMBEDDED_MODEL } from '../server-plan.js';
 import { refuseUnsafeHeaderValue } from '../../core/header-value.js';
@@ -40,18 +40,18 @@ export interface LiveRequest {
   readonly apiKey?: string;
   /** Default the bundled synthetic sample. */
   readonly dataset?: DatasetChoice;
-  /** Pause between probes (default 500 ms). */
+  /** Pause between polls (default 500 ms). */
   readonly intervalMs?: number;
-  /** Per probe (default 10 000 ms). */
+  /** Per poll (default 10 000 ms). */
   readonly timeoutMs?: number;
   /** Default `<base URL>/metrics`. */
   readonly metricsUrl?: string;
-  /** Append every probe's outcome and scores as JSONL here. */
+  /** Append every poll's outcome and scores as JSONL here. */
   readonly recordPath?: string;
 }
 
 export const DEFAULT_INTERVAL_MS = 500;
-export const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
+export const DEFAULT_POLL_TIMEOUT_MS = 10_000;
 /** How often `/metrics` is read. */
 export const METRICS_EVERY_MS = 1000;
 const PREVIEW_CHARS = 240;
@@ -62,30 +62,30 @@ export interface LiveEnvironment {
   readonly now: () => number;
   /** Wall clock, for the record's timestamps. */
   readonly clock?: () => Date;
-  /** Waits between probes; rejects or resolves early when the signal aborts (default a timer). */
+  /** Waits between polls; rejects or resolves early when the signal aborts (default a timer). */
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-/** A probe as the session reports it: the monitor event plus the wall-clock time it ended. */
-export interface LiveProbe {
-  readonly event: Extract<LiveEvent, { type: 'probe' }>;
+/** A poll as the session reports it: the monitor event plus the wall-clock time it ended. */
+export interface LivePoll {
+  readonly event: Extract<LiveEvent, { type: 'poll' }>;
   readonly atIso: string;
 }
 
 export interface LiveSession {
   readonly info: LiveInfo;
-  /** Emits the first probe (sent by `openLive`), then probes and metrics until `signal` aborts. */
+  /** Emits the first poll (sent by `openLive`), then polls and metrics until `signal` aborts. */
   run(signal: AbortSignal, handlers: LiveHandlers): Promise<void>;
   /** Stops the embedded server, closes the client and the record file. */
   close(): Promise<void>;
 }
 
 export interface LiveHandlers {
-  readonly onProbe: (probe: LiveProbe) => void;
+  readonly onPoll: (poll: LivePoll) => void;
   readonly onMetrics: (event: Extract<LiveEvent, { type: 'metrics' | 'metrics-error' }>) => void;
 }
 
-/** The first contact failed in a way no later probe can fix: no screen is opened. */
+/** The first contact failed in a way no later poll can fix: no screen is opened. */
 export class LiveFirstContactError extends DecidekitError {
   constructor(message: string, cause: unknown) {
     super('live_first_contact', `stopped before the screen opened: ${message}`, { cause });
@@ -114,8 +114,8 @@ export async function openLive(request: LiveRequest, env: LiveEnvironment): Prom
       baseUrl,
       ...(request.apiKey === undefined || server !== null ? {} : { apiKey: request.apiKey }),
       ...given({ model: request.model }),
-      timeoutMs: request.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
-      // A probe shows the model as it is: a failure is not hidden behind a retry.
+      timeoutMs: request.timeoutMs ?? DEFAULT_POLL_TIMEOUT_MS,
+      // A poll shows the model as it is: a failure is not hidden behind a retry.
       retries: 0,
       connections: 1,
     });
@@ -131,9 +131,9 @@ export async function openLive(request: LiveRequest, env: LiveEnvironment): Prom
         ? request.apiKey
         : undefined;
     let firstContact = true;
-    const order = probeOrder(dataset.cases.length).map((i) => dataset.cases[i]!);
+    const order = pollOrder(dataset.cases.length).map((i) => dataset.cases[i]!);
     const clock = env.clock ?? (() => new Date());
-    const probe = async (benchCase: TypedDecisionsCase, signal?: AbortSignal): Promise<CaseResult | 'stopping'> => {
+    const poll = async (benchCase: TypedDecisionsCase, signal?: AbortSignal): Promise<CaseResult | 'stopping'> => {
       const t0 = env.now();
       try {
         const answer = await client!.decide(benchCase.state, benchCase.questions, signal);
@@ -155,15 +155,15 @@ export async function openLive(request: LiveRequest, env: LiveEnvironment): Prom
         });
       }
     };
-    const toProbe = (result: CaseResult, benchCase: TypedDecisionsCase): LiveProbe => {
+    const toPoll = (result: CaseResult, benchCase: TypedDecisionsCase): LivePoll => {
       const atIso = clock().toISOString();
-      if (record !== null) record.append(renderProbeRecord(result, atIso));
+      if (record !== null) record.append(renderPollRecord(result, atIso));
       return {
-        event: { type: 'probe', atMs: env.now(), result, statePreview: previewOf(benchCase.state) },
+        event: { type: 'poll', atMs: env.now(), result, statePreview: previewOf(benchCase.state) },
         atIso,
       };
     };
-    const first = toProbe((await probe(order[0]!)) as CaseResult, order[0]!);
+    const first = toPoll((await poll(order[0]!)) as CaseResult, order[0]!);
     firstContact = false;
     const sleep = env.sleep ?? defaultSleep;
     const intervalMs = request.intervalMs ?? DEFAULT_INTERVAL_MS;
@@ -192,16 +192,16 @@ export async function openLive(request: LiveRequest, env: LiveEnvironment): Prom
             throw error;
           }
         };
-        handlers.onProbe(first);
+        handlers.onPoll(first);
         const pause = (ms: number) => sleep(ms, signal).catch(() => undefined);
-        const probes = async () => {
+        const polls = async () => {
           for (let i = 1; !signal.aborted; i++) {
             await pause(intervalMs);
             if (signal.aborted) break;
             const benchCase = order[i % order.length]!;
-            const result = await probe(benchCase, signal);
+            const result = await poll(benchCase, signal);
             if (result === 'stopping') break;
-            handlers.onProbe(toProbe(result, benchCase));
+            handlers.onPoll(toPoll(result, benchCase));
           }
         };
         const metrics = async () => {
@@ -227,7 +227,7 @@ export async function openLive(request: LiveRequest, env: LiveEnvironment): Prom
             await pause(METRICS_EVERY_MS);
           }
         };
-        const outcomes = await Promise.allSettled([guard(probes)(), guard(metrics)()]);
+        const outcomes = await Promise.allSettled([guard(polls)(), guard(metrics)()]);
         for (const o of outcomes) if (o.status === 'rejected') throw o.reason;
       },
       async close() {
@@ -281,7 +281,7 @@ function openRecord(path: string): { append(line: string): void; close(): void }
   };
 }
 
-/** A malformed base URL is an option error (exit 2 on the command line), not a failed probe. */
+/** A malformed base URL is an option error (exit 2 on the command line), not a failed poll. */
 function createClient(options: Parameters<typeof createSystemOneClient>[0]): SystemOneClient {
   try {
     return createSystemOneClient(options);

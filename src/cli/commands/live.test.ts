@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scoreDecision } from '../../core/decision-score.js';
-import { probeOrder } from '../../core/live/probe-order.js';
+import { pollOrder } from '../../core/live/poll-order.js';
 import { loadBenchDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';
 import { startReferenceServer, type ReferenceServerOptions } from '../../protocol/server/server.js';
 import { runCliInProcess } from '../test-support/in-process-cli.js';
@@ -58,7 +58,7 @@ interface RecordLine {
 describe('decidekit live (not a terminal)', () => {
   it('probes in the seeded order, one JSON object per probe, and records every outcome without the key', async () => {
     const sample = await loadBenchDataset({ kind: 'sample' });
-    const expectedIds = probeOrder(sample.cases.length).map((i) => sample.cases[i]!.id);
+    const expectedIds = pollOrder(sample.cases.length).map((i) => sample.cases[i]!.id);
     const record = join(tmp, 'session.jsonl');
     const secret = 'sk-live-secret-4242';
     const r = await withServer({ metrics: true, faults: { seed: 3, failRate: 0.3 } }, (url) =>

@@ -7,7 +7,7 @@ import { given } from '../../core/given.js';
 import { cacheDirOf } from '../locations.js';
 import { apiKeyOf, benchDatasetOf, benchDatasetOption, modelServerOptions } from '../shared-options.js';
 import { openTerminalScreen } from '../terminal-screen.js';
-import { renderProbeJson, renderProbeLine } from '../../monitor/probe-lines.js';
+import { renderPollJson, renderPollLine } from '../../monitor/poll-lines.js';
 import { renderLive } from '../../monitor/render-live.js';
 import { DecidekitError } from '../../core/errors.js';
 
@@ -73,7 +73,7 @@ async function initialState(session: LiveSession, size: { columns: number; rows:
   return createLiveState(session.info, { atMs: performance.now(), size, settings: { windowSize: window } });
 }
 
-/** Piped or --json: one line per probe until Ctrl+C (exit 130). */
+/** Piped or --json: one line per poll until Ctrl+C (exit 130). */
 async function watchAsLines(session: LiveSession, io: CliIo, options: { json: boolean; window: number }) {
   let state = await initialState(session, { columns: 80, rows: 24 }, options.window);
   if (!options.json)
@@ -81,9 +81,9 @@ async function watchAsLines(session: LiveSession, io: CliIo, options: { json: bo
       `decidekit live: probing ${session.info.target} every ${session.info.intervalMs / 1000} s (Ctrl+C stops)\n`,
     );
   await session.run(io.signal, {
-    onProbe: (probe) => {
-      state = reduce(state, probe.event);
-      io.stdout.write(`${options.json ? renderProbeJson(state, probe.atIso) : renderProbeLine(state)}\n`);
+    onPoll: (poll) => {
+      state = reduce(state, poll.event);
+      io.stdout.write(`${options.json ? renderPollJson(state, poll.atIso) : renderPollLine(state)}\n`);
     },
     onMetrics: (event) => (state = reduce(state, event)),
   });
@@ -126,8 +126,8 @@ async function watchOnScreen(session: LiveSession, io: CliIo, terminal: Terminal
   try {
     screen.invalidate();
     await session.run(stop.signal, {
-      onProbe: (probe) => {
-        state = reduce(state, probe.event);
+      onPoll: (poll) => {
+        state = reduce(state, poll.event);
         screen.invalidate();
       },
       onMetrics: (event) => {

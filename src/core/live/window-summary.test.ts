@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { counterRate, counterWasReset } from './counter-rate.js';
-import { probeOrder } from './probe-order.js';
+import { pollOrder } from './poll-order.js';
 import { slideWindow, summarizeWindow, type WindowDecision } from './window-summary.js';
 
 const answered = (confidence: number, correct: boolean): WindowDecision => ({
@@ -77,13 +77,13 @@ describe('counterRate', () => {
   });
 });
 
-describe('probeOrder', () => {
+describe('pollOrder', () => {
   it('is a permutation, the same on every call, and not the file order', () => {
-    const a = probeOrder(100);
+    const a = pollOrder(100);
     expect([...a].sort((x, y) => x - y)).toEqual(Array.from({ length: 100 }, (_, i) => i));
-    expect(probeOrder(100)).toEqual(a);
+    expect(pollOrder(100)).toEqual(a);
     expect(a).not.toEqual(Array.from({ length: 100 }, (_, i) => i));
-    expect(probeOrder(100, 7)).not.toEqual(a);
-    expect(probeOrder(0)).toEqual([]);
+    expect(pollOrder(100, 7)).not.toEqual(a);
+    expect(pollOrder(0)).toEqual([]);
   });
 });

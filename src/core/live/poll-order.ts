@@ -1,13 +1,13 @@
 import { createSeededRandom } from '../seeded-random.js';
 
-/** The fixed seed of the live monitor's probe order: the same order on every run. */
-export const PROBE_ORDER_SEED = 20_261_130;
+/** The fixed seed of the live monitor's poll order: the same order on every run. */
+export const POLL_ORDER_SEED = 20_261_130;
 
 /**
  * A seeded Fisher-Yates shuffle of `0..count-1`: the order the monitor cycles cases in, so
- * workflows mix and every session probes the same sequence.
+ * workflows mix and every session polls the same sequence.
  */
-export function probeOrder(count: number, seed: number = PROBE_ORDER_SEED): number[] {
+export function pollOrder(count: number, seed: number = POLL_ORDER_SEED): number[] {
   const order = Array.from({ length: count }, (_, i) => i);
   const random = createSeededRandom(seed);
   for (let i = count - 1; i > 0; i--) {

@@ -1,18 +1,18 @@
 /**
- * The live monitor away from a terminal: one plain line per probe (piped, CI), one JSON
- * object per probe (`--json`), and the `--record` JSONL line of a probe's request outcome
+ * The live monitor away from a terminal: one plain line per poll (piped, CI), one JSON
+ * object per poll (`--json`), and the `--record` JSONL line of a poll's request outcome
  * and scores (no key, no credentials: the client scrubs them from failure messages).
  */
 import type { CaseResult } from '../core/typed-decisions/case-result.js';
 import { formatCount, formatLatencyMs, formatNumber, formatPercent, singleLine } from '../reports/format.js';
 import { isUnreachable, type LiveState } from './live-state.js';
 
-/** The plain line for the probe just reduced into `state`. */
-export function renderProbeLine(state: LiveState): string {
+/** The plain line for the poll just reduced into `state`. */
+export function renderPollLine(state: LiveState): string {
   const latest = state.latest;
   if (latest === null) return '';
   const { result } = latest;
-  const head = `probe ${formatCount(state.probes)} ${result.caseId} (${result.workflow})`;
+  const head = `probe ${formatCount(state.polls)} ${result.caseId} (${result.workflow})`;
   const request = result.request;
   const what =
     request.status === 'answered'
@@ -28,14 +28,14 @@ export function renderProbeLine(state: LiveState): string {
   return [`${head}: ${what}`, quality, ...notes].join(' | ');
 }
 
-/** One JSON object (one line) for the probe just reduced into `state`; unrounded numbers. */
-export function renderProbeJson(state: LiveState, atIso: string): string {
+/** One JSON object (one line) for the poll just reduced into `state`; unrounded numbers. */
+export function renderPollJson(state: LiveState, atIso: string): string {
   const latest = state.latest;
   if (latest === null) return '';
   const { result } = latest;
   const s = state.summary;
   return JSON.stringify({
-    probe: state.probes,
+    probe: state.polls,
     at: atIso,
     case_id: result.caseId,
     workflow: result.workflow,
@@ -50,8 +50,8 @@ export function renderProbeJson(state: LiveState, atIso: string): string {
       mean_confidence: s.meanConfidence,
     },
     session: {
-      probes: state.probes,
-      failed_probes: state.failedProbes,
+      probes: state.polls,
+      failed_probes: state.failedPolls,
       decisions: state.decisions,
       accuracy: state.decisions === 0 ? null : state.correct / state.decisions,
       confident_mistakes: state.confidentMistakes,
@@ -63,8 +63,8 @@ export function renderProbeJson(state: LiveState, atIso: string): string {
   });
 }
 
-/** The `--record` line of one probe: enough to score the session again later. */
-export function renderProbeRecord(result: CaseResult, atIso: string): string {
+/** The `--record` line of one poll: enough to score the session again later. */
+export function renderPollRecord(result: CaseResult, atIso: string): string {
   return JSON.stringify({
     at: atIso,
     case_id: result.caseId,
