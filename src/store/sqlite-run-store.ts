@@ -253,7 +253,7 @@ export function openRunStoreConnection(
         snapshotDir = copyDir;
       }
       db = connect(copy, false);
-      checkCompatible(db, path);
+      refuseForeignOrNewerStore(db, path);
       migrate(db, path);
     }
   } catch (err) {
@@ -271,7 +271,7 @@ export function openRunStoreConnection(
     // writer thread's and its own), and runs are written and read in order, which a bigger
     // cache does not speed up (BENCHMARKS.md, "Bench at scale").
     db.pragma(`cache_size = ${PAGE_CACHE_KIB}`);
-    checkCompatible(db, path);
+    refuseForeignOrNewerStore(db, path);
     if (readOnly) {
       const version = db.pragma('user_version', { simple: true }) as number;
       if (version < READABLE_IN_PLACE_FROM) throw new StoreNeedsUpgradeError(path, version, SCHEMA_VERSION);
@@ -281,7 +281,7 @@ export function openRunStoreConnection(
       migrate(db, path);
     }
     db.pragma('foreign_keys = ON');
-    checkTables(db, path);
+    refuseMissingTables(db, path);
   } catch (err) {
     db.close();
     removeSnapshot();
@@ -392,7 +392,7 @@ function snapshotOf(path: string, dir: string): string {
 }
 
 /** A store at the current version with a table missing was damaged (or edited by hand). */
-function checkTables(db: Database.Database, path: string): void {
+function refuseMissingTables(db: Database.Database, path: string): void {
   const present = new Set(
     (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name),
   );
@@ -402,7 +402,7 @@ function checkTables(db: Database.Database, path: string): void {
 }
 
 /** Reads only: a refused file must stay byte-for-byte as it was. */
-function checkCompatible(db: Database.Database, path: string): void {
+function refuseForeignOrNewerStore(db: Database.Database, path: string): void {
   const version = db.pragma('user_version', { simple: true }) as number;
   const appId = db.pragma('application_id', { simple: true }) as number;
   if (version > SCHEMA_VERSION) {
@@ -443,7 +443,7 @@ function migrate(db: Database.Database, path: string): void {
 }
 
 /** Refuses an identity that could carry a secret; the message never repeats the value. */
-function checkEndpointIdentity(config: RunConfig): void {
+function refuseMalformedEndpoint(config: RunConfig): void {
   const { host, path, scheme, port } = config.endpoint;
   const problems: string[] = [];
   if (!/^[a-z][a-z0-9+.-]*$/.test(scheme)) problems.push('scheme is not a URL scheme');
@@ -716,7 +716,7 @@ class SqliteRunStore implements RunStore {
     readonly createdAt: string;
   }): StoredRunHead {
     const { config } = input;
-    checkEndpointIdentity(config);
+    refuseMalformedEndpoint(config);
     const seen = new Set<string>();
     for (const id of config.caseIds) {
       if (seen.has(id))
