@@ -10,9 +10,7 @@ const NOT_YET_SPLIT = [
   'src/protocol/client/client.ts createSystemOneClient',
   'src/app/live/run-live.ts openLive',
   'src/app/audit/execute-audit.ts executeAudit',
-  'src/core/export/scoring-sql.ts renderScoringSql',
   'src/app/probe/execute-probe.ts probe',
-  'src/reports/bench/bench-terminal.ts renderBenchTerminal',
 ];
 
 describe('function length', () => {

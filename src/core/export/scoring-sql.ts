@@ -133,27 +133,57 @@ export interface ScoringSqlOptions {
 export function renderScoringSql(options: ScoringSqlOptions): string {
   const d = DIALECTS[options.dialect];
   const table = (options.table ?? { parts: [DEFAULT_DECISION_TABLE] }).parts.map(quoteIdentifier).join('.');
-  const dbl = (x: string): string => `CAST(${x} AS ${d.double})`;
-  const int = (x: string): string => `CAST(${x} AS ${d.bigint})`;
-  const answered = `status = 'answered'`;
+  const sql: SqlWords = {
+    d,
+    dbl: (x) => `CAST(${x} AS ${d.double})`,
+    int: (x) => `CAST(${x} AS ${d.bigint})`,
+    nullColumn: (type, name) => `CAST(NULL AS ${type}) AS ${name}`,
+  };
   const bins = CALIBRATION_BINS;
-  // The columns every scope carries; `model` is replaced by NULL in the overall scope.
-  const decisionColumns = [
-    'answered',
-    'hit',
-    'confidence',
-    'brier',
-    'log_loss',
-    'level_error',
-    'cost_usd',
-    'request_latency_ms',
-    'bin',
+  const steps = [
+    decisionsStep(sql, table),
+    scopedStep(sql),
+    totalsStep(sql),
+    binsStep(sql),
+    calibrationStep(sql),
+    resultStep(sql),
   ];
-  const nullColumn = (type: string, name: string): string => `CAST(NULL AS ${type}) AS ${name}`;
   return `-- decidekit scoring (decision table schema version 1, ${options.dialect}); definitions: docs/scoring.md
 -- One row per scope (overall, then each model) with bin NULL: every metric.
 -- Then one row per non-empty reliability bin (0..${bins - 1}) of that scope.
-WITH decisions AS (
+WITH ${steps.join(',\n')}
+SELECT ${SCORING_SQL_RESULT_COLUMNS.join(', ')}
+FROM result
+ORDER BY CASE WHEN scope = 'overall' THEN 0 ELSE 1 END, model NULLS FIRST, bin NULLS FIRST;
+`;
+}
+
+/** The dialect's casts the query is written with. */
+interface SqlWords {
+  readonly d: DialectRules;
+  dbl(x: string): string;
+  int(x: string): string;
+  nullColumn(type: string, name: string): string;
+}
+
+/** The columns every scope carries; `model` is replaced by NULL in the overall scope. */
+const DECISION_COLUMNS = [
+  'answered',
+  'hit',
+  'confidence',
+  'brier',
+  'log_loss',
+  'level_error',
+  'cost_usd',
+  'request_latency_ms',
+  'bin',
+];
+
+/** Each decision's numbers, NULL where a failed decision has none, and its reliability bin. */
+function decisionsStep({ dbl }: SqlWords, table: string): string {
+  const answered = `status = 'answered'`;
+  const bins = CALIBRATION_BINS;
+  return `decisions AS (
   SELECT
     model,
     CASE WHEN ${answered} THEN 1 ELSE 0 END AS answered,
@@ -168,13 +198,22 @@ WITH decisions AS (
     CASE WHEN ${answered}
       THEN LEAST(CAST(FLOOR(${dbl('confidence')} * ${bins}) AS INTEGER), ${bins - 1}) END AS bin
   FROM ${table}
-),
-scoped AS (
+)`;
+}
+
+/** Every decision twice: in the overall scope and in its model's. */
+function scopedStep({ d }: SqlWords): string {
+  const decisionColumns = DECISION_COLUMNS;
+  return `scoped AS (
   SELECT 'overall' AS scope, CAST(NULL AS ${d.text}) AS model, ${decisionColumns.join(', ')} FROM decisions
   UNION ALL
   SELECT 'model' AS scope, CAST(model AS ${d.text}) AS model, ${decisionColumns.join(', ')} FROM decisions
-),
-totals AS (
+)`;
+}
+
+/** Counts, means and sums per scope. */
+function totalsStep({ int }: SqlWords): string {
+  return `totals AS (
   SELECT
     scope,
     model,
@@ -189,8 +228,12 @@ totals AS (
     AVG(request_latency_ms) AS mean_latency_ms
   FROM scoped
   GROUP BY scope, model
-),
-bins AS (
+)`;
+}
+
+/** Answered decisions per scope and reliability bin. */
+function binsStep({ int }: SqlWords): string {
+  return `bins AS (
   SELECT
     scope,
     model,
@@ -201,16 +244,25 @@ bins AS (
   FROM scoped
   WHERE answered = 1
   GROUP BY scope, model, bin
-),
-calibration AS (
+)`;
+}
+
+/** ECE per scope from its bins. */
+function calibrationStep({ d, dbl }: SqlWords): string {
+  return `calibration AS (
   SELECT b.scope, b.model, SUM(
     ${dbl('b.n')} * ABS(${dbl('b.hits')} / ${dbl('b.n')} - b.confidence_sum / ${dbl('b.n')}) / ${dbl('t.answered')}
   ) AS ece
   FROM bins b
   JOIN totals t ON t.scope = b.scope AND ${d.nullSafeEquals('t.model', 'b.model')}
   GROUP BY b.scope, b.model
-),
-result AS (
+)`;
+}
+
+/** A row of every metric per scope, then a row per non-empty bin. */
+function resultStep({ d, dbl, nullColumn }: SqlWords): string {
+  const bins = CALIBRATION_BINS;
+  return `result AS (
   SELECT
     t.scope,
     t.model,
@@ -253,9 +305,5 @@ result AS (
     ${nullColumn(d.double, 'cost_per_correct_usd')},
     ${nullColumn(d.double, 'mean_latency_ms')}
   FROM bins
-)
-SELECT ${SCORING_SQL_RESULT_COLUMNS.join(', ')}
-FROM result
-ORDER BY CASE WHEN scope = 'overall' THEN 0 ELSE 1 END, model NULLS FIRST, bin NULLS FIRST;
-`;
+)`;
 }

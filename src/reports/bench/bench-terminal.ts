@@ -1,4 +1,5 @@
 import { listingsOf, type ReportedRun } from '../../core/bench/run.js';
+import type { RunListings } from '../../core/bench/run-listings.js';
 import type { MetricGroup } from '../../core/bench/summary.js';
 import {
   benchNullReasons,
@@ -75,19 +76,34 @@ export function renderBenchTerminal(run: ReportedRun, options: BenchTerminalOpti
   const width = options.width ?? 100;
   const p = createPalette(options.colour);
   const s = run.summary;
-  const nothingAnswered = s.rating.stars === 0;
   const out: string[] = [];
   const listings = listingsOf(run);
 
+  out.push(...headerLines(run, listings, options.redactHost === true, p));
+  out.push(...breakdownLines(s, width, p));
+  out.push(...reliabilityLines(s, p));
+  out.push(...headlineLines(run, listings, options.statistics ?? null, width, p));
+  out.push(...footerLines(run, options.statistics ?? null, width, p));
+  return `${out.join('\n')}\n`;
+}
+
+/** The run's name, the server and settings, and the synthetic and filtered warnings. */
+function headerLines(run: ReportedRun, listings: RunListings, redactHost: boolean, p: Palette): string[] {
+  const out: string[] = [];
   out.push(p.bold(`Decision benchmark: ${singleLine(describeRunName(run, listings.answeredModels))}`));
   out.push(
-    `Answered by ${singleLine(describeServer(run.config, options.redactHost === true, undefined, listings.answeredModels))} · ${describeSettings(run.config)}`,
+    `Answered by ${singleLine(describeServer(run.config, redactHost, undefined, listings.answeredModels))} · ${describeSettings(run.config)}`,
   );
   if (run.config.dataset.synthetic) out.push(p.yellow(SYNTHETIC_NOTE));
   const filters = describeFilters(run.config);
   if (filters !== null) out.push(p.yellow(`filtered run (${singleLine(filters)}): ${FILTERED_NOTE}`));
   out.push('');
+  return out;
+}
 
+/** Accuracy by question type and by workflow, with bars when the terminal is wide enough. */
+function breakdownLines(s: ReportedRun['summary'], width: number, p: Palette): string[] {
+  const out: string[] = [];
   const bars = width >= BAR_MIN_WIDTH;
   out.push(p.bold('By question type'));
   out.push(
@@ -103,7 +119,13 @@ export function renderBenchTerminal(run: ReportedRun, options: BenchTerminalOpti
   out.push(p.bold('By workflow'));
   out.push(...metricTable(Object.entries(s.byWorkflow), 'workflow', bars, width, p));
   out.push('');
+  return out;
+}
 
+/** The reliability table, when something was answered. */
+function reliabilityLines(s: ReportedRun['summary'], p: Palette): string[] {
+  const nothingAnswered = s.rating.stars === 0;
+  const out: string[] = [];
   if (!nothingAnswered) {
     out.push(p.bold('Reliability'));
     out.push(
@@ -122,10 +144,22 @@ export function renderBenchTerminal(run: ReportedRun, options: BenchTerminalOpti
     out.push(p.dim('  gap = accuracy - mean confidence; negative means over-confident'));
     out.push('');
   }
+  return out;
+}
 
+/** The headline numbers with their intervals, the rating, requests and causes of failure, latency, tokens, cost and duration. */
+function headlineLines(
+  run: ReportedRun,
+  listings: RunListings,
+  st: RunStatistics | null,
+  width: number,
+  p: Palette,
+): string[] {
+  const s = run.summary;
+  const nothingAnswered = s.rating.stars === 0;
+  const out: string[] = [];
   const rows: Array<readonly [string, string]> = [];
   const errorsNote = s.errors > 0 ? `; ${formatCount(s.errors)} errors count as misses` : '';
-  const st = options.statistics ?? null;
   const ci = (metric: HeadlineMetric) => {
     const text = formatInterval(metric, intervalOf(st, metric));
     return text === '' ? '' : `  ${p.dim(text)}`;
@@ -184,7 +218,12 @@ export function renderBenchTerminal(run: ReportedRun, options: BenchTerminalOpti
   rows.push(['Duration', formatDuration(run.durationMs)]);
   out.push(...renderTextRows(rows, { align: ['left', 'left'] }));
   out.push('');
+  return out;
+}
 
+/** What accuracy measures, the intervals' conventions, and the dataset's attribution. */
+function footerLines(run: ReportedRun, st: RunStatistics | null, width: number, p: Palette): string[] {
+  const out: string[] = [];
   const d = run.config.dataset;
   out.push(
     p.dim(`Accuracy measures agreement with the dataset's teacher, not correctness (${describeReferencePoints()}).`),
@@ -196,7 +235,7 @@ export function renderBenchTerminal(run: ReportedRun, options: BenchTerminalOpti
   const dataset = `Data: ${singleLine(d.id)} (${singleLine(d.split)} split, revision ${singleLine(d.revision ?? NOT_AVAILABLE)}, license ${singleLine(d.license)})`;
   out.push(dataset);
   out.push(p.dim(singleLine(d.attribution)));
-  return `${out.join('\n')}\n`;
+  return out;
 }
 
 function paintByRating(text: string, stars: number, p: Palette): string {
