@@ -47,7 +47,7 @@ import { startReferenceServer } from '../src/protocol/server/server.js';
 import { loadBenchDataset, sampleDir } from '../src/datasets/typed-decisions/index.js';
 import { renderBenchJson } from '../src/reports/bench/bench-json.js';
 import { runBenchmark } from '../src/runner/run-benchmark.js';
-import { fingerprintOf, openRunStore, summarizeRun, type RunStore } from '../src/store/index.js';
+import { fingerprintOf, openStore, summarizeRun, type Store } from '../src/store/index.js';
 import { startChildServer } from './child-server.js';
 import { median } from './measurements.js';
 
@@ -176,7 +176,7 @@ async function baselineRun(url: string, parallel: number): Promise<Sample> {
 async function runnerRun(
   url: string,
   parallel: number,
-  store: RunStore | null,
+  store: Store | null,
   summary: BenchSummary | null,
   perCase = false,
 ): Promise<{ sample: Sample; results: readonly CaseResult[]; commits: number | null }> {
@@ -186,15 +186,15 @@ async function runnerRun(
   try {
     const sample = await timed(async () => {
       const config = configFor(url, parallel);
-      const runId = store ? store.createRun({ config, label: null, createdAt: new Date().toISOString() }).id : null;
+      const runId = store ? store.runs.create({ config, label: null, createdAt: new Date().toISOString() }).id : null;
       let batches = 0;
       // The default checkpoints each batch of cases that finished together in one transaction
       // (group commit); `perCase` commits every case on its own, as the store did before.
       const checkpoint =
         store && runId !== null
           ? (rs: readonly CaseResult[]) => {
-              if (perCase) for (const r of rs) store.saveCase(runId, r);
-              else store.saveCases(runId, rs);
+              if (perCase) for (const r of rs) store.cases.save(runId, [r]);
+              else store.cases.save(runId, rs);
               batches += perCase ? rs.length : 1;
             }
           : undefined;
@@ -208,7 +208,7 @@ async function runnerRun(
         ...(checkpoint ? { checkpoint } : {}),
       });
       if (store && runId !== null)
-        store.finishRun(runId, { status: summary!.status, durationMs: outcome.durationMs, summary: summary! });
+        store.runs.finish(runId, { status: summary!.status, durationMs: outcome.durationMs, summary: summary! });
       results = outcome.results;
       commits = store ? batches : null;
     });
@@ -228,7 +228,7 @@ const groupCommits = new Map<number, number[]>();
 async function measureLibrary(
   url: string,
   kinds: readonly Kind[],
-  stores: Partial<Record<Kind, RunStore>>,
+  stores: Partial<Record<Kind, Store>>,
   summary: BenchSummary,
   probe: boolean,
 ): Promise<Table> {
@@ -334,9 +334,9 @@ const isBenchRun = (k: CliKind) => k.startsWith('decidekit bench …');
 async function runAll(): Promise<Results> {
   const child = await startChildServer(['--model', MODEL]);
   const inProcess = await startReferenceServer({ host: '127.0.0.1', port: 0, model: MODEL });
-  const stores: RunStore[] = [];
+  const stores: Store[] = [];
   const store = (file: string, synchronous: 'full' | 'normal') => {
-    const s = openRunStore(join(tmp, file), { synchronous });
+    const s = openStore(join(tmp, file), { synchronous });
     stores.push(s);
     return s;
   };

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CaseResult } from '../src/core/typed-decisions/case-result.js';
 import { createRunConfig } from '../src/core/bench/test-support/run-fixtures.js';
-import { openRunStore, summarizeRun } from '../src/store/index.js';
+import { openStore, summarizeRun } from '../src/store/index.js';
 import { writeScaleDataset } from './make-scale-dataset.js';
 import { scoredCase, scoredCaseId } from './scored-case.js';
 import { median } from './measurements.js';
@@ -121,8 +121,8 @@ for (const size of PART === 'store' ? [] : SIZES) {
         `  ${size} ${mode} rep ${rep + 1}: ${f(t.seconds)} s, ${f(t.rssMb, 0)} MB (load ${load()})\n`,
       );
       if (mode === 'store' && !keptStores.has(size)) {
-        const s = openRunStore(store, { readOnly: true });
-        keptStores.set(size, { path: store, id: s.listRuns()[0]!.id });
+        const s = openStore(store, { readOnly: true });
+        keptStores.set(size, { path: store, id: s.runs.list()[0]!.id });
         s.close();
       } else if (mode !== 'no-store') rmSync(store, { force: true });
     }
@@ -146,14 +146,14 @@ function timeSaves(n: number): number[] {
   const dir = mkdtempSync(join(tmp, 'saves-'));
   const ids = Array.from({ length: n }, (_, i) => scoredCaseId(i, 7));
   const config = createRunConfig({ toolVersion: 'bench', caseIds: ids });
-  const store = openRunStore(join(dir, 'runs.sqlite'));
-  const head = store.createRun({ config, label: null, createdAt: new Date().toISOString() });
+  const store = openStore(join(dir, 'runs.sqlite'));
+  const head = store.runs.create({ config, label: null, createdAt: new Date().toISOString() });
   const slices: number[] = [];
   let t0 = performance.now();
   for (let i = 0; i < n; i += 4) {
     const batch: CaseResult[] = [];
     for (let k = i; k < Math.min(n, i + 4); k++) batch.push(scoredCase(k, 7));
-    store.saveCases(head.id, batch, { durationMs: i });
+    store.cases.save(head.id, batch, { durationMs: i });
     if ((i + 4) % 10_000 === 0) {
       slices.push(((performance.now() - t0) / 10_000) * 1000);
       t0 = performance.now();
@@ -185,24 +185,24 @@ if (PART !== 'cli') {
     const config = createRunConfig({ toolVersion: 'bench', caseIds: ids });
     const cases = ids.slice(0, 100).map((_, i) => scoredCase(i, 7));
     const summary = summarizeRun(config, cases);
-    const store = openRunStore(path);
+    const store = openStore(path);
     for (let r = 0; r < LIST_RUNS; r++) {
-      const head = store.createRun({
+      const head = store.runs.create({
         config,
         label: `run ${r}`,
         createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, r)).toISOString(),
       });
-      store.saveCases(head.id, cases);
-      store.finishRun(head.id, { status: summary.status, durationMs: 1, summary });
+      store.cases.save(head.id, cases);
+      store.runs.finish(head.id, { status: summary.status, durationMs: 1, summary });
     }
     store.close();
     const cli: number[] = [];
     const lib: number[] = [];
     for (let rep = 0; rep < 5; rep++) {
       cli.push(timeCli(['runs', 'list', '--store', path, '--limit', String(LIST_RUNS)]).seconds * 1000);
-      const s = openRunStore(path, { readOnly: true });
+      const s = openStore(path, { readOnly: true });
       const t0 = performance.now();
-      if (s.listRuns().length !== LIST_RUNS) throw new Error('lost runs');
+      if (s.runs.list().length !== LIST_RUNS) throw new Error('lost runs');
       lib.push(performance.now() - t0);
       s.close();
     }
@@ -217,12 +217,12 @@ if (PART !== 'cli') {
     const [size, { path, id }] = largest;
     const show: number[] = [];
     for (let rep = 0; rep < 5; rep++) show.push(timeCli(['runs', 'show', id, '--store', path]).seconds * 1000);
-    const s = openRunStore(path, { readOnly: true });
+    const s = openStore(path, { readOnly: true });
     let t0 = performance.now();
-    s.getRunInfo(id);
+    s.runs.info(id);
     const info = performance.now() - t0;
     t0 = performance.now();
-    const whole = s.getRun(id)!;
+    const whole = s.runs.get(id)!;
     const full = performance.now() - t0;
     s.close();
     say(

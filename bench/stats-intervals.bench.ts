@@ -19,7 +19,7 @@ import { answersOf } from '../src/core/question.js';
 import { createSeededRandom } from '../src/core/seeded-random.js';
 import { runCliInProcess } from '../src/cli/test-support/in-process-cli.js';
 import { loadBenchDataset } from '../src/datasets/typed-decisions/load-bench-dataset.js';
-import { openRunStore, summarizeRun } from '../src/store/index.js';
+import { openStore, summarizeRun } from '../src/store/index.js';
 import { createRunConfig } from '../src/core/bench/test-support/run-fixtures.js';
 import { median } from './measurements.js';
 
@@ -51,11 +51,11 @@ const config: RunConfig = createRunConfig({ toolVersion: 'bench', caseIds: cases
 
 const dir = mkdtempSync(join(tmpdir(), 'decidekit-bench-stats-'));
 const storePath = join(dir, 'runs.sqlite');
-const store = openRunStore(storePath, { synchronous: 'normal' });
-const head = store.createRun({ config, label: null, createdAt: new Date().toISOString() });
-store.saveCases(head.id, cases);
-store.finishRun(head.id, { status: 'complete', durationMs: 1, summary: summarizeRun(config, cases) });
-const run = store.getRun(head.id)!;
+const store = openStore(storePath, { synchronous: 'normal' });
+const head = store.runs.create({ config, label: null, createdAt: new Date().toISOString() });
+store.cases.save(head.id, cases);
+store.runs.finish(head.id, { status: 'complete', durationMs: 1, summary: summarizeRun(config, cases) });
+const run = store.runs.get(head.id)!;
 store.close();
 
 async function timeReport(extra: string[]): Promise<number> {

@@ -15,7 +15,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { RunConfig } from '../src/core/bench/run.js';
-import { openRunStore, summarizeRun } from '../src/store/index.js';
+import { openStore, summarizeRun } from '../src/store/index.js';
 import { createRunConfig } from '../src/core/bench/test-support/run-fixtures.js';
 import { scoredCase } from './scored-case.js';
 import { median } from './measurements.js';
@@ -32,14 +32,14 @@ const config: RunConfig = createRunConfig({ toolVersion: 'bench', caseIds: cases
 function timeSave(synchronous: 'full' | 'normal'): { saveMs: number; readMs: number } {
   const dir = mkdtempSync(join(tmpdir(), 'decidekit-bench-store-'));
   try {
-    const store = openRunStore(join(dir, 'runs.sqlite'), { synchronous });
-    const head = store.createRun({ config, label: null, createdAt: new Date().toISOString() });
+    const store = openStore(join(dir, 'runs.sqlite'), { synchronous });
+    const head = store.runs.create({ config, label: null, createdAt: new Date().toISOString() });
     const t0 = performance.now();
-    for (const c of cases) store.saveCase(head.id, c);
+    for (const c of cases) store.cases.save(head.id, [c]);
     const saveMs = performance.now() - t0;
-    store.finishRun(head.id, { status: 'complete', durationMs: 1, summary: summarizeRun(config, cases) });
+    store.runs.finish(head.id, { status: 'complete', durationMs: 1, summary: summarizeRun(config, cases) });
     const t1 = performance.now();
-    const run = store.getRun(head.id)!;
+    const run = store.runs.get(head.id)!;
     const readMs = performance.now() - t1;
     if (run.cases.length !== CASES) throw new Error('lost cases');
     store.close();
@@ -52,18 +52,18 @@ function timeSave(synchronous: 'full' | 'normal'): { saveMs: number; readMs: num
 function timeList(): number {
   const dir = mkdtempSync(join(tmpdir(), 'decidekit-bench-store-'));
   try {
-    const store = openRunStore(join(dir, 'runs.sqlite'), { synchronous: 'normal' });
+    const store = openStore(join(dir, 'runs.sqlite'), { synchronous: 'normal' });
     const summary = summarizeRun(config, cases);
     for (let i = 0; i < 200; i++) {
-      const head = store.createRun({
+      const head = store.runs.create({
         config,
         label: `run ${i}`,
         createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
       });
-      store.finishRun(head.id, { status: 'complete', durationMs: 1, summary });
+      store.runs.finish(head.id, { status: 'complete', durationMs: 1, summary });
     }
     const t0 = performance.now();
-    const n = store.listRuns().length;
+    const n = store.runs.list().length;
     const ms = performance.now() - t0;
     if (n !== 200) throw new Error('lost runs');
     store.close();

@@ -171,12 +171,16 @@ export {
   type DecisionClient,
 } from './runner/run-benchmark.js';
 export {
-  openRunStore,
+  openStore,
   defaultStorePath,
   fingerprintOf,
   checkResumable,
   summarizeRun,
-  type RunStore,
+  type Store,
+  type StoreRuns,
+  type StoreCases,
+  type StoreAudits,
+  type StoreProbes,
 } from './store/index.js';
 // The per-decision export table (what `runs export` writes): schema and rows.
 export {

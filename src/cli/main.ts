@@ -4,7 +4,7 @@ import { setFlagsFromString } from 'node:v8';
 import { Interruption, type CliIo } from './io.js';
 import { runCli } from './run-cli.js';
 import { removePartialFiles } from '../app/write-text-file.js';
-import { removeTemporaryCopies } from '../store/temp-copies.js';
+import { removeTemporaryCopies } from '../store/sqlite/temp-copies.js';
 
 /**
  * V8 lets its heap grow to up to 4x what was live after the last full collection when

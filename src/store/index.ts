@@ -1,18 +1,22 @@
-/** The run store's public surface: the interface, the SQLite implementation and helpers. */
+/** The store's public surface: the port, opening a store, its errors and helpers. */
+export type { CaseWriter, Store, StoreAudits, StoreCases, StoreProbes, StoreRuns } from './store.js';
 export type {
   FinishRunInput,
   RunCheck,
   RunHeadline,
-  RunStore,
   SaveProgress,
   StoreCheck,
   StoredRunHead,
-} from './run-store.js';
-export { StoreDamagedError, StoreNeedsUpgradeError, StoreWriteError } from './store-errors.js';
-export { openRunStore, storedCases, UnknownRunError, type OpenRunStoreOptions } from './sqlite-run-store.js';
+  StoredRunInfo,
+} from './stored-run.js';
+export type { AuditHead } from './stored-audit.js';
+export type { ProbeHead } from './stored-probe.js';
+export type { AskedBy, RecordKind } from './record-kind.js';
+export { openStore, type OpenStoreOptions } from './open-store.js';
+export { StoreDamagedError, StoreNeedsUpgradeError, StoreWriteError, UnknownRunError } from './store-errors.js';
 export { defaultStorePath } from './default-store-path.js';
 export { fingerprintOf, fingerprintInput, FINGERPRINT_HEX_LENGTH } from './fingerprint.js';
 export { checkResumable, type ResumeCheck } from './resume-check.js';
 export { summarizeRun } from './run-summary.js';
 export { canonicalJson } from '../core/canonical-json.js';
-export { SCHEMA_VERSION } from './store-schema.js';
+export { SCHEMA_VERSION } from './sqlite/schema.js';

@@ -1,13 +1,13 @@
 /**
- * What `checkRun` recomputes: every answered decision re-scored from its stored answers,
+ * What `runs.check` recomputes: every answered decision re-scored from its stored answers,
  * gold and predicted distribution, and the run's summary recomputed from its stored cases,
  * each compared with what was stored. Pure: the store reads, this compares.
  */
+import type { StoredStatus } from '../core/run-status.js';
 import type { CaseResult } from '../core/typed-decisions/case-result.js';
 import type { ReportedRun } from '../core/bench/run.js';
 import { scoreDecision } from '../core/decision-score.js';
-import type { RunHeadline } from './run-store.js';
-import type { StoredStatus } from '../core/run-status.js';
+import type { RunHeadline } from './stored-run.js';
 import { summarizeRun } from './run-summary.js';
 
 /** Scores are recomputed by the same code; the tolerance only absorbs a future change of summation order. */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OptionError } from '../core/errors.js';
 import { refuseUnusableStoreLocation } from './store-location.js';
-import { openRunStore } from './sqlite-run-store.js';
+import { openSqliteStore } from './sqlite/open-sqlite-store.js';
 import { tempFolderRemovedAfterAll } from '../datasets/test-support/temp-folders.js';
 
 const dir = tempFolderRemovedAfterAll('decidekit-store-location-');
@@ -39,11 +39,11 @@ describe('refuseUnusableStoreLocation', () => {
   it('accepts a new file in a new folder, and an existing store', () => {
     const path = join(dir, 'new', 'deeper', 'runs.sqlite');
     expect(() => refuseUnusableStoreLocation(path)).not.toThrow();
-    openRunStore(path).close();
+    openSqliteStore(path).close();
     expect(() => refuseUnusableStoreLocation(path)).not.toThrow();
   });
 
-  it('is checked before openRunStore creates anything', () => {
-    expect(() => openRunStore('/proc/decidekit-test/runs.sqlite')).toThrow(OptionError);
+  it('is checked before opening the store creates anything', () => {
+    expect(() => openSqliteStore('/proc/decidekit-test/runs.sqlite')).toThrow(OptionError);
   });
 });

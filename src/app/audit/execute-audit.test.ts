@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AuditRecord } from '../../core/audit/run.js';
 import { startReferenceServer, type ReferenceServer } from '../../protocol/server/server.js';
-import { openAuditStore } from '../../store/audit/sqlite-audit-store.js';
+import { openStore } from '../../store/index.js';
 import {
   executeAudit,
   planItems,
@@ -247,8 +247,8 @@ describe('stored audits: reuse, re-judge and resume', () => {
     const store = join(dir, 'runs.sqlite');
     const files = writeAuditFiles(dir, [{ id: 'a', said: ['Payment succeeded.'], label: 'claimed' }]);
     const { run } = await audit({ storePath: store, ...paths(files) });
-    const stored = openAuditStore(store);
-    const saved = stored.getAudit(run.id)!;
+    const stored = openStore(store);
+    const saved = stored.audits.get(run.id)!;
     stored.close();
     expect(() => planAudit({ storePath: store, resume: run.id, model: 'heuristic' }, saved)).toThrow(
       /judge model heuristic \(the audit used judge\)/,
@@ -283,8 +283,8 @@ describe('stored audits: reuse, re-judge and resume', () => {
     expect(run.status).toBe('interrupted');
     expect(run.records.map((r) => r.transcriptId)).toEqual(['t1']);
     expect(run.pending.map((p) => p.transcriptId)).toEqual(['t2', 't3']);
-    const s = openAuditStore(store, { mustExist: true });
-    expect(s.listAudits()[0]).toMatchObject({ status: 'interrupted', planned: 3, finished: 1 });
+    const s = openStore(store, { mustExist: true });
+    expect(s.audits.list()[0]).toMatchObject({ status: 'interrupted', planned: 3, finished: 1 });
     s.close();
   });
 
@@ -313,8 +313,8 @@ describe('stored audits: reuse, re-judge and resume', () => {
     expect(child.stderr).toBe('');
     expect(child.signal).toBe('SIGKILL');
     expect(child.stdout.trim()).toBe('t3');
-    const s = openAuditStore(store, { mustExist: true });
-    const [head] = s.listAudits();
+    const s = openStore(store, { mustExist: true });
+    const [head] = s.audits.list();
     s.close();
     expect(head).toMatchObject({ status: 'running', planned: 6, finished: 4 });
 
@@ -338,8 +338,8 @@ function paths(files: { checks: string; transcripts: string }) {
 }
 
 async function resume(store: string, id: string, files: { checksPath?: string; transcriptsPath?: string }) {
-  const s = openAuditStore(store, { mustExist: true });
-  const stored = s.getAudit(s.resolveAuditId(id));
+  const s = openStore(store, { mustExist: true });
+  const stored = s.audits.get(s.resolveId(id, 'audit'));
   s.close();
   const seen: Seen = { starts: [], results: [] };
   const outcome = await executeAudit(planAudit({ storePath: store, resume: id, ...files }, stored), {

@@ -40,7 +40,7 @@ import { MalformedResponseError, SystemOneError, TimeoutError } from '../../prot
 import { startReferenceServer, type ReferenceServer } from '../../protocol/server/server.js';
 import { renderDecideRequest } from '../../protocol/wire/decide-request.js';
 import { describeEndpoint } from '../../protocol/wire/endpoint.js';
-import type { AuditStore } from '../../store/audit/audit-store.js';
+import type { Store } from '../../store/store.js';
 import { renderAuditJson } from '../../reports/audit/audit-json.js';
 import { renderAuditMarkdown } from '../../reports/audit/audit-markdown.js';
 import { refuseUnusableOutDir } from '../out-dir.js';
@@ -95,11 +95,11 @@ export interface AuditOutcomeData {
 /** The plan for a request, reading the audit to resume (once, before anything starts). */
 export async function planAuditFromStore(request: AuditRequest): Promise<AuditPlan> {
   if (request.resume === undefined || request.storePath === null) return planAudit(request, null);
-  const { openAuditStore } = await import('../../store/audit/sqlite-audit-store.js');
-  const store = openAuditStore(request.storePath, { mustExist: true });
+  const { openStore } = await import('../../store/open-store.js');
+  const store = openStore(request.storePath, { mustExist: true });
   try {
-    const id = store.resolveAuditId(request.resume, { command: 'audit --resume', storeArg: request.storePath });
-    return planAudit(request, store.getAudit(id));
+    const id = store.resolveId(request.resume, 'audit', { command: 'audit --resume', storeArg: request.storePath });
+    return planAudit(request, store.audits.get(id));
   } finally {
     store.close();
   }
@@ -143,10 +143,8 @@ export async function executeAudit(plan: AuditPlan, options: ExecuteAuditOptions
     })),
   };
 
-  const store: AuditStore | null =
-    plan.storePath === null
-      ? null
-      : (await import('../../store/audit/sqlite-audit-store.js')).openAuditStore(plan.storePath);
+  const store: Store | null =
+    plan.storePath === null ? null : (await import('../../store/open-store.js')).openStore(plan.storePath);
   let server: ReferenceServer | null = null;
   let client: SystemOneClient | null = null;
   try {
@@ -161,13 +159,13 @@ export async function executeAudit(plan: AuditPlan, options: ExecuteAuditOptions
     let id: string;
     if (plan.resume !== null) {
       id = plan.resume.id;
-      store?.reopenAudit(id, config);
+      store?.audits.reopen(id, config);
     } else {
       id =
-        store?.createAudit({ config, label: plan.label, createdAt }) ??
+        store?.audits.create({ config, label: plan.label, createdAt }) ??
         `unsaved-audit-${createdAt.replace(/[-:.TZ]/g, '').slice(0, 14)}`;
     }
-    store?.savePending(
+    store?.audits.savePending(
       id,
       toJudge.map(({ position, p }) => ({ position, item: p.item })),
     );
@@ -209,7 +207,7 @@ export async function executeAudit(plan: AuditPlan, options: ExecuteAuditOptions
         break;
       }
       if (record.elapsedMs !== null) reachedJudge = true;
-      store?.saveRecord(id, record);
+      store?.audits.saveRecord(id, record);
       records.set(keyOf(p.item), record);
       options.reporter?.onCase?.({ type: 'audit_result', record, saved: false });
     }
@@ -220,8 +218,8 @@ export async function executeAudit(plan: AuditPlan, options: ExecuteAuditOptions
     // Like a bench run that never reached a decision model: a new audit whose judge could
     // not be asked once is no audit, so nothing is kept.
     const discard = stopped !== null && plan.resume === null && !reachedJudge;
-    if (discard) store?.deleteAudit(id);
-    else store?.finishAudit(id, { status, durationMs });
+    if (discard) store?.audits.delete(id);
+    else store?.audits.finish(id, { status, durationMs });
     const run: AuditRun = {
       id,
       createdAt,

@@ -31,9 +31,8 @@ import { runBenchmark, type CaseQueue, type RunOutcome } from '../../runner/run-
 import { fingerprintOf } from '../../store/fingerprint.js';
 import { checkResumable } from '../../store/resume-check.js';
 import { claimRun, type RunClaim, type RunClaimOwner } from '../../store/run-claim.js';
-import type { RunStore } from '../../store/run-store.js';
 import type { AskedBy } from '../../store/record-kind.js';
-import type { CaseWriter } from '../../store/writer/case-writer.js';
+import type { CaseWriter, Store } from '../../store/store.js';
 import { summarizeOptionsOf, summarizeRun } from '../../store/run-summary.js';
 import { analyzeRun } from './run-analysis.js';
 import type { ConventionChoice } from '../../core/stats/conventions.js';
@@ -121,8 +120,7 @@ export type BenchOutcome =
 export const GROUP_COMMIT_MS = 50;
 
 /** SQLite is loaded only when a run is kept (and then once). */
-let loadedStoreModule: typeof import('../../store/sqlite-run-store.js') | null = null;
-let loadedWriterModule: typeof import('../../store/writer/case-writer.js') | null = null;
+let loadedStoreModule: typeof import('../../store/open-store.js') | null = null;
 
 /** Runs a planned benchmark; the caller renders the outcome. */
 export async function executeBench(plan: BenchPlan, options: ExecuteBenchOptions): Promise<BenchOutcome> {
@@ -133,9 +131,8 @@ export async function executeBench(plan: BenchPlan, options: ExecuteBenchOptions
   for (const note of scanned.notes) options.reporter?.onNote?.(note);
   // SQLite is loaded only when the run is kept; opened before the server starts, so a bad
   // store path never leaves a server running.
-  loadedStoreModule ??= plan.storePath === null ? null : await import('../../store/sqlite-run-store.js');
-  loadedWriterModule ??= plan.storePath === null ? null : await import('../../store/writer/case-writer.js');
-  const store: RunStore | null = plan.storePath === null ? null : loadedStoreModule!.openRunStore(plan.storePath);
+  loadedStoreModule ??= plan.storePath === null ? null : await import('../../store/open-store.js');
+  const store: Store | null = plan.storePath === null ? null : loadedStoreModule!.openStore(plan.storePath);
   let writer: CaseWriter | null = null;
   let server: ReferenceServer | null = null;
   const claims: RunClaim[] = [];
@@ -146,7 +143,7 @@ export async function executeBench(plan: BenchPlan, options: ExecuteBenchOptions
   };
   try {
     // Finished cases are committed from a worker thread (see store/writer/).
-    if (store !== null) writer = loadedWriterModule!.startCaseWriter(store.path);
+    if (store !== null) writer = await store.cases.startWriter();
     if (plan.server.kind === 'embedded')
       server = await startReferenceServer({ host: '127.0.0.1', port: 0, model: plan.server.model });
     return await sendAndFinish(plan, options, { dataset, selected, store, writer, server, claim });
@@ -198,7 +195,7 @@ interface BenchParts {
   readonly dataset: Pick<ScannedBenchDataset, 'info' | 'questionSet' | 'readCases'>;
   /** What planning keeps of the selected cases, in order; given up (emptied) once the cases are being read. */
   readonly selected: CaseEntry[];
-  readonly store: RunStore | null;
+  readonly store: Store | null;
   /** Commits the cases to `store`. */
   readonly writer: CaseWriter | null;
   readonly server: ReferenceServer | null;
@@ -275,21 +272,21 @@ async function sendAndFinish(plan: BenchPlan, options: ExecuteBenchOptions, part
 
 /** A run stopped early: deleted (a new run no decision model answered) or kept as incomplete. */
 function recordStoppedRun(
-  store: RunStore | null,
+  store: Store | null,
   started: StartedRun,
   sent: SentRun,
   settlement: Extract<Settlement, { kind: 'stopped' }>,
 ): void {
   const id = started.runId();
   if (id === null || store === null) return;
-  if (settlement.record === 'delete') store.deleteRun(id);
+  if (settlement.record === 'delete') store.runs.delete(id);
   if (settlement.record === 'incomplete') {
     const { config, priorDurationMs } = started.start;
-    store.finishRun(id, {
+    store.runs.finish(id, {
       status: 'incomplete',
       durationMs: priorDurationMs + sent.outcome.durationMs,
       summary: settlement.sumFromStore
-        ? summarizeRun(config, store.iterateCases(id))
+        ? summarizeRun(config, store.cases.iterate(id))
         : sent.totals.summarize(summarizeOptionsOf(config)),
     });
   }
@@ -300,28 +297,28 @@ function recordStoppedRun(
  * there, with its cases read back from the store or the temp file.
  */
 function finishRun(
-  store: RunStore | null,
+  store: Store | null,
   started: StartedRun,
   sent: SentRun,
   settlement: Extract<Settlement, { kind: 'finished' }>,
-): { reported: ReportedRun; sample: RunTotals['sample'] | undefined; keptIn: RunStore | null } {
+): { reported: ReportedRun; sample: RunTotals['sample'] | undefined; keptIn: Store | null } {
   const { config, createdAt, label, priorDurationMs } = started.start;
   const { interrupted } = settlement;
   const keptIn = settlement.keep ? store : null;
   const id = keptIn === null && store !== null ? unsavedIdOf(createdAt) : started.ensureRunId();
   const { summary, listings, sample } = settlement.sumFromStore
     ? {
-        summary: summarizeRun(config, store!.iterateCases(id), { interrupted }),
+        summary: summarizeRun(config, store!.cases.iterate(id), { interrupted }),
         listings: undefined,
         sample: undefined,
       }
     : sent.totals.finish(summarizeOptionsOf(config, { interrupted }));
   const durationMs = priorDurationMs + sent.outcome.durationMs;
-  keptIn?.finishRun(id, { status: summary.status, durationMs, summary });
+  keptIn?.runs.finish(id, { status: summary.status, durationMs, summary });
   const savedCount = summary.requests.total;
   const cases: CaseSource =
     keptIn !== null
-      ? loadedStoreModule!.storedCases(keptIn.path, id, savedCount)
+      ? keptIn.cases.source(id, savedCount)
       : (sent.spool ?? {
           length: savedCount,
           [Symbol.iterator]: () => {
@@ -397,7 +394,7 @@ async function startSending(plan: BenchPlan, options: ExecuteBenchOptions, parts
   const ensureRunId = (): string => {
     if (runId === null) {
       const { config, label, createdAt } = start;
-      runId = store ? store.createRun({ config, label, createdAt }).id : unsavedIdOf(createdAt);
+      runId = store ? store.runs.create({ config, label, createdAt }).id : unsavedIdOf(createdAt);
       claim(runId);
     }
     return runId;
@@ -432,7 +429,7 @@ async function sendCases(
   // A resumed run's kept cases are counted from the store, one at a time.
   const resumedId = runId();
   if (kept.size > 0 && store !== null && resumedId !== null)
-    for (const r of store.iterateCases(resumedId)) if (kept.has(r.caseId)) count(r);
+    for (const r of store.cases.iterate(resumedId)) if (kept.has(r.caseId)) count(r);
   const needCases = options.readCases === true || options.outDir !== undefined;
   const spool = store === null && needCases ? new CaseSpool(config.caseIds.length) : null;
   let outcome: RunOutcome;
@@ -494,7 +491,7 @@ async function sendCases(
 async function writeOutputs(
   reported: ReportedRun,
   sample: RunTotals['sample'] | undefined,
-  keptIn: RunStore | null,
+  keptIn: Store | null,
   states: ReadonlyMap<string, string | object> | null,
   options: ExecuteBenchOptions,
 ): Promise<Pick<Extract<BenchOutcome, { kind: 'finished' }>, 'run' | 'statistics' | 'written' | 'writeError'>> {
@@ -559,9 +556,9 @@ async function takeStates(reader: CaseReader, states: Map<string, string | objec
   }
 }
 
-function markInterrupted(store: RunStore | null, runId: string): void {
+function markInterrupted(store: Store | null, runId: string): void {
   try {
-    store?.markInterrupted(runId);
+    store?.runs.markInterrupted(runId);
   } catch {
     // The store still refuses writes; the run stays 'running' and resumes all the same.
   }
@@ -622,8 +619,8 @@ function unsavedIdOf(createdAt: string): string {
 }
 
 /** Throws when `runId`'s saved cases are no longer those `read` found (saved to meanwhile). */
-function refuseChangedSince(store: RunStore, runId: string, read: ResumableRun): void {
-  const { answered, failed } = store.savedCasesByOutcome(runId);
+function refuseChangedSince(store: Store, runId: string, read: ResumableRun): void {
+  const { answered, failed } = store.cases.byOutcome(runId);
   if (answered.size !== read.answered.size || failed.size !== read.failed.size)
     throw new DecidekitError(
       'run_busy',
@@ -635,9 +632,9 @@ function refuseChangedSince(store: RunStore, runId: string, read: ResumableRun):
  * Saves a finished run's statistics; a store that refuses the write (disk full) only costs
  * `runs show` a recomputation from the decisions, so the finished run is not failed for it.
  */
-function keepStatistics(store: RunStore, id: string, statistics: RunStatistics): void {
+function keepStatistics(store: Store, id: string, statistics: RunStatistics): void {
   try {
-    store.saveStatistics(id, statistics);
+    store.runs.saveStatistics(id, statistics);
   } catch (err) {
     if (!(err instanceof StoreWriteError)) throw err;
   }
@@ -653,11 +650,11 @@ export async function planBenchFromStore(request: BenchRequest): Promise<BenchPl
 
 /** A stored run to resume (its record and saved case ids, not its cases), read before anything starts. */
 export async function readRunToResume(storePath: string, prefix: string, askedBy?: AskedBy): Promise<ResumableRun> {
-  const { openRunStore } = await import('../../store/sqlite-run-store.js');
-  const store = openRunStore(storePath, { mustExist: true, readOnly: true });
+  const { openStore } = await import('../../store/open-store.js');
+  const store = openStore(storePath, { mustExist: true, readOnly: true });
   try {
-    const id = store.resolveId(prefix, askedBy);
-    return { ...store.getRunInfo(id)!, ...store.savedCasesByOutcome(id) };
+    const id = store.resolveId(prefix, 'run', askedBy);
+    return { ...store.runs.info(id)!, ...store.cases.byOutcome(id) };
   } finally {
     store.close();
   }

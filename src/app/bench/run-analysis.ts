@@ -22,7 +22,7 @@ export interface AnalyzeOptions {
   /** The run's case sample, already built (bench gathers it as cases finish): no second read of the cases. */
   readonly sample?: CaseSample;
   /**
-   * The statistics stored with the run (`RunStore.saveStatistics`): used as they are when
+   * The statistics stored with the run (`StoreRuns.saveStatistics`): used as they are when
    * asked for under the conventions (seed included) they were made under.
    */
   readonly stored?: RunStatistics | null;

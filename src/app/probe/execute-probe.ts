@@ -57,7 +57,7 @@ import { startReferenceServer, type ReferenceServer } from '../../protocol/serve
 import { renderDecideRequest } from '../../protocol/wire/decide-request.js';
 import { healthUrlFor, modelsUrlFor } from '../../protocol/wire/endpoint.js';
 import { loadBenchDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';
-import type { ProbeStore } from '../../store/probe/probe-store.js';
+import type { Store } from '../../store/store.js';
 import { renderProbeHtml } from '../../reports/probe/probe-html.js';
 import { renderProbeJson } from '../../reports/probe/probe-json.js';
 import { renderProbeMarkdown } from '../../reports/probe/probe-markdown.js';
@@ -112,10 +112,8 @@ export async function executeProbe(plan: ProbePlan, options: ExecuteProbeOptions
     case: c,
     variants: plan.scope === 'conformance' ? [] : variantsOf(c, plan.seed),
   }));
-  const store: ProbeStore | null =
-    plan.storePath === null
-      ? null
-      : (await import('../../store/probe/sqlite-probe-store.js')).openProbeStore(plan.storePath);
+  const store: Store | null =
+    plan.storePath === null ? null : (await import('../../store/open-store.js')).openStore(plan.storePath);
   let server: ReferenceServer | null = null;
   let client: SystemOneClient | null = null;
   try {
@@ -168,7 +166,7 @@ export async function executeProbe(plan: ProbePlan, options: ExecuteProbeOptions
       throw err;
     }
     const unsaved: Omit<ProbeRun, 'id'> = { createdAt, config, ...found, durationMs: options.now() - t0 };
-    const id = store?.saveProbe(unsaved) ?? `unsaved-probe-${createdAt.replace(/[-:.TZ]/g, '').slice(0, 14)}`;
+    const id = store?.probes.save(unsaved) ?? `unsaved-probe-${createdAt.replace(/[-:.TZ]/g, '').slice(0, 14)}`;
     const run: ProbeRun = { id, ...unsaved };
     let written: string[] = [];
     let writeError: string | null = null;

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../cli/test-support/in-process-cli.js';
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import type { RunConfig } from '../../core/bench/run.js';
-import { openRunStore, summarizeRun } from '../../store/index.js';
+import { openStore, summarizeRun } from '../../store/index.js';
 import {
   answeredCase,
   createRunConfig,
@@ -30,13 +30,13 @@ const allAnswered = (): CaseResult[] =>
   caseIds.map((id, i) => answeredCase(id, i % 3 === 0 ? wrongAnswers() : rightAnswers(i), 10 + i, 300));
 
 function seed(name: string, config: RunConfig, cases: CaseResult[], status?: 'interrupted'): void {
-  const store = openRunStore(storePath);
+  const store = openStore(storePath);
   try {
-    const head = store.createRun({ config, label: name, createdAt: '2026-11-30T04:15:12.000Z' });
-    store.saveCases(head.id, cases);
+    const head = store.runs.create({ config, label: name, createdAt: '2026-11-30T04:15:12.000Z' });
+    store.cases.save(head.id, cases);
     const summary = summarizeRun(config, cases);
-    if (status === 'interrupted') store.markInterrupted(head.id);
-    else store.finishRun(head.id, { status: summary.status, durationMs: 10, summary });
+    if (status === 'interrupted') store.runs.markInterrupted(head.id);
+    else store.runs.finish(head.id, { status: summary.status, durationMs: 10, summary });
     ids[name] = head.id;
   } finally {
     store.close();

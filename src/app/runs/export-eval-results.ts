@@ -10,7 +10,7 @@ import type { BenchRun } from '../../core/bench/run.js';
 import { isFiltered } from '../../core/bench/run.js';
 import { DecidekitError } from '../../core/errors.js';
 import { PINNED_REVISION, SAMPLE_ID, TYPED_DECISIONS_ID } from '../../datasets/typed-decisions/provenance.js';
-import type { StoredRunHead } from '../../store/run-store.js';
+import type { StoredRunHead } from '../../store/stored-run.js';
 import type { AskedBy } from '../../store/record-kind.js';
 import { renderEvalResultsYaml, renderPredictionLine } from '../../reports/runs/eval-results.js';
 import { writeTextFile } from '../write-text-file.js';

@@ -10,7 +10,7 @@ import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { runCliInProcess } from '../../cli/test-support/in-process-cli.js';
 import { scoreCase, type CaseResult } from '../../core/typed-decisions/case-result.js';
 import { DECISION_COLUMNS } from '../../core/export/decision-row.js';
-import { openRunStore, summarizeRun } from '../../store/index.js';
+import { openStore, summarizeRun } from '../../store/index.js';
 import {
   answeredCase,
   benchCase,
@@ -46,15 +46,15 @@ beforeAll(() => {
     answeredCase(c4, rightAnswers(3), 1e-7, 9_007_199_254_740_991),
     hostile,
   ];
-  const store = openRunStore(storePath);
+  const store = openStore(storePath);
   try {
-    const head = store.createRun({ config, label: null, createdAt: '2026-11-30T04:15:12Z' });
-    for (const c of cases) store.saveCase(head.id, c);
+    const head = store.runs.create({ config, label: null, createdAt: '2026-11-30T04:15:12Z' });
+    for (const c of cases) store.cases.save(head.id, [c]);
     const summary = summarizeRun(config, cases);
-    store.finishRun(head.id, { status: summary.status, durationMs: 10, summary });
+    store.runs.finish(head.id, { status: summary.status, durationMs: 10, summary });
     runId = head.id;
-    const empty = store.createRun({ config: createRunConfig(), label: null, createdAt: '2026-11-30T05:15:12Z' });
-    store.finishRun(empty.id, { status: 'complete', durationMs: 0, summary: summarizeRun(createRunConfig(), []) });
+    const empty = store.runs.create({ config: createRunConfig(), label: null, createdAt: '2026-11-30T05:15:12Z' });
+    store.runs.finish(empty.id, { status: 'complete', durationMs: 0, summary: summarizeRun(createRunConfig(), []) });
     emptyRunId = empty.id;
   } finally {
     store.close();

@@ -18,7 +18,7 @@ import {
   type DecisionRow,
 } from '../../core/export/decision-row.js';
 import { renderDecisionCsvHeader, renderDecisionCsvRow } from '../../reports/runs/decision-csv.js';
-import { openRunStore } from '../../store/index.js';
+import { openStore } from '../../store/open-store.js';
 import type { AskedBy } from '../../store/record-kind.js';
 import type { Writer } from 'hyparquet-writer';
 
@@ -50,15 +50,15 @@ export async function exportStoredRun(
   askedBy: AskedBy,
 ): Promise<ExportSummary> {
   // The cases are read one at a time from the store: a run of any size exports in bounded memory.
-  const store = openRunStore(storePath, { mustExist: true, readOnly: true });
+  const store = openStore(storePath, { mustExist: true, readOnly: true });
   try {
-    const id = store.resolveId(prefix, askedBy);
-    const run = store.getRunInfo(id);
+    const id = store.resolveId(prefix, 'run', askedBy);
+    const run = store.runs.info(id);
     if (run === null)
       throw new DecidekitError('unknown_run', `unknown run: ${id} disappeared from ${store.path} while reading`);
     const into: ExportTarget =
       target.kind === 'file' ? { kind: 'file', path: outputPathIn(target.path, `${id}.${format}`) } : target;
-    return await exportRun(run, { [Symbol.iterator]: () => store.iterateCases(id) }, format, into);
+    return await exportRun(run, { [Symbol.iterator]: () => store.cases.iterate(id) }, format, into);
   } finally {
     store.close();
   }

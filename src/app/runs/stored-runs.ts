@@ -8,13 +8,13 @@ import { compareRuns, refuseIncomparable, type RunComparison } from '../../core/
 import type { ReportedRun } from '../../core/bench/run.js';
 import { DecidekitError, OptionError } from '../../core/errors.js';
 import { optionMention as option, words } from '../../core/message-words.js';
-import { openRunStore, StoreDamagedError, storedCases, type RunStore, type StoredRunHead } from '../../store/index.js';
-import type { StoreCheck } from '../../store/run-store.js';
+import { openStore } from '../../store/open-store.js';
+import { StoreDamagedError } from '../../store/store-errors.js';
+import type { Store } from '../../store/store.js';
+import type { StoreCheck, StoredRunHead } from '../../store/stored-run.js';
 import type { AskedBy } from '../../store/record-kind.js';
 import { claimRun, type RunClaimOwner } from '../../store/run-claim.js';
-import type { AuditStore } from '../../store/audit/audit-store.js';
-import type { ProbeStore } from '../../store/probe/probe-store.js';
-import { readStoreOverview, type StoreOverview } from '../../store/store-overview.js';
+import { EMPTY_OVERVIEW, overviewOf, type StoreOverview } from '../../store/store-overview.js';
 import { statesOfRun } from './run-case-states.js';
 import { analyzeRun, type AnalyzedRun } from '../bench/run-analysis.js';
 import type { RunStatistics } from '../../core/bench/run-statistics.js';
@@ -35,14 +35,25 @@ function describeEce(c: Conventions): string {
  * that does not exist yet holds nothing.
  */
 export function listStore(storePath: string, options: { readonly limit?: number } = {}): StoreOverview {
-  return readStoreOverview(storePath, options);
+  let store: Store;
+  try {
+    store = openStore(storePath, { mustExist: true, readOnly: true });
+  } catch (err) {
+    if (err instanceof DecidekitError && err.code === 'store_missing') return EMPTY_OVERVIEW;
+    throw err;
+  }
+  try {
+    return overviewOf(store, options);
+  } finally {
+    store.close();
+  }
 }
 
 /** `PRAGMA quick_check` and every run (or the one named) re-checked against its decisions. */
 export function checkStoredRuns(storePath: string, prefix: string | undefined, askedBy: AskedBy): StoreCheck {
   try {
-    return withStore(storePath, (s) =>
-      s.checkStore(prefix === undefined ? {} : { runIds: [s.resolveId(prefix, askedBy)] }),
+    return withStore(storePath, READ_ONLY, (s) =>
+      s.check(prefix === undefined ? {} : { runIds: [s.resolveId(prefix, 'run', askedBy)] }),
     );
   } catch (err) {
     // Damage too deep to open or read the store is the check's finding, not a failure to
@@ -57,15 +68,15 @@ export function checkStoredRuns(storePath: string, prefix: string | undefined, a
  * live process is sending (see store/run-claim.ts) is refused rather than pulled from under it.
  */
 export function deleteStoredRun(storePath: string, prefix: string, askedBy: AskedBy, owner?: RunClaimOwner): string {
-  const store = openRunStore(storePath, { mustExist: true });
+  const store = openStore(storePath, { mustExist: true });
   try {
-    const id = store.resolveId(prefix, askedBy);
+    const id = store.resolveId(prefix, 'run', askedBy);
     const claim =
       owner === undefined
         ? null
         : claimRun(store.path, id, owner, new Date().toISOString(), 'stop it (Ctrl+C) first; nothing was deleted');
     try {
-      store.deleteRun(id);
+      store.runs.delete(id);
     } finally {
       claim?.release();
     }
@@ -92,15 +103,15 @@ export async function deleteStoredRecord(
   owner?: RunClaimOwner,
 ): Promise<DeletedRecord> {
   if (prefix.startsWith('audit-'))
-    return withAuditStore(storePath, (store) => {
-      const id = store.resolveAuditId(prefix, askedBy);
-      store.deleteAudit(id);
+    return withStore(storePath, { mustExist: true }, (store) => {
+      const id = store.resolveId(prefix, 'audit', askedBy);
+      store.audits.delete(id);
       return { kind: 'audit', id };
     });
   if (prefix.startsWith('probe-'))
-    return withProbeStore(storePath, (store) => {
-      const id = store.resolveProbeId(prefix, askedBy);
-      store.deleteProbe(id);
+    return withStore(storePath, { mustExist: true }, (store) => {
+      const id = store.resolveId(prefix, 'probe', askedBy);
+      store.probes.delete(id);
       return { kind: 'probe', id };
     });
   return { kind: 'run', id: deleteStoredRun(storePath, prefix, askedBy, owner) };
@@ -111,7 +122,7 @@ export interface OpenedRun {
   readonly head: StoredRunHead;
   /** Its cases a source read from the store one at a time whenever it is iterated. */
   readonly run: ReportedRun;
-  /** The statistics kept with it (`RunStore.saveStatistics`), or null. */
+  /** The statistics kept with it (`StoreRuns.saveStatistics`), or null. */
   readonly stored: RunStatistics | null;
 }
 
@@ -121,15 +132,20 @@ export interface OpenedRun {
  * whole however large.
  */
 export function openStoredRun(storePath: string, prefix: string, askedBy: AskedBy): OpenedRun {
-  const { head, info, stored } = withStore(storePath, (s) => {
-    const id = s.resolveId(prefix, askedBy);
-    const head = s.getHead(id);
-    const read = s.getRunInfoWithStatistics(id);
+  const { head, info, stored, cases } = withStore(storePath, READ_ONLY, (s) => {
+    const id = s.resolveId(prefix, 'run', askedBy);
+    const head = s.runs.head(id);
+    const read = s.runs.infoWithStatistics(id);
     if (head === null || read === null)
       throw new DecidekitError('unknown_run', `unknown run: ${id} disappeared from ${s.path} while reading`);
-    return { head, info: read.info, stored: read.statistics };
+    return {
+      head,
+      info: read.info,
+      stored: read.statistics,
+      cases: s.cases.source(id, read.info.summary.requests.total),
+    };
   });
-  return { head, run: { ...info, cases: storedCases(storePath, info.id, info.summary.requests.total) }, stored };
+  return { head, run: { ...info, cases }, stored };
 }
 
 /** One run made ready to show or re-report: `openStoredRun`, then `analyzeRun` with its stored statistics. */
@@ -146,7 +162,7 @@ export function readRunAnalysis(
 
 /** One run by id or unique id prefix; an unknown run or a missing store is an error. */
 export function readStoredRun(storePath: string, prefix: string, askedBy: AskedBy) {
-  return withStore(storePath, (s) => requireRun(s, prefix, askedBy));
+  return withStore(storePath, READ_ONLY, (s) => requireRun(s, prefix, askedBy));
 }
 
 /** How stored runs are compared: the work rule, the conventions and intervals. */
@@ -284,8 +300,15 @@ export async function readRunForReport(
   return { ...analyzed, states };
 }
 
-function withStore<T>(path: string, use: (store: RunStore) => T): T {
-  const store = openRunStore(path, { mustExist: true, readOnly: true });
+const READ_ONLY = { mustExist: true, readOnly: true } as const;
+
+/** The (existing) store at `path`, for one use, closed after. */
+function withStore<T>(
+  path: string,
+  how: { readonly mustExist: true; readonly readOnly?: true },
+  use: (store: Store) => T,
+): T {
+  const store = openStore(path, how);
   try {
     return use(store);
   } finally {
@@ -293,10 +316,10 @@ function withStore<T>(path: string, use: (store: RunStore) => T): T {
   }
 }
 
-function requireRun(store: RunStore, prefix: string, askedBy: AskedBy) {
-  const id = store.resolveId(prefix, askedBy);
-  const head = store.getHead(id);
-  const run = store.getRun(id);
+function requireRun(store: Store, prefix: string, askedBy: AskedBy) {
+  const id = store.resolveId(prefix, 'run', askedBy);
+  const head = store.runs.head(id);
+  const run = store.runs.get(id);
   if (head === null || run === null)
     throw new DecidekitError('unknown_run', `unknown run: ${id} disappeared from ${store.path} while reading`);
   return { head, run };
@@ -304,38 +327,16 @@ function requireRun(store: RunStore, prefix: string, askedBy: AskedBy) {
 
 /** One stored probe by id or unique id prefix (`probe-…`); an unknown probe or a missing store is an error. */
 export async function readStoredProbe(storePath: string, prefix: string) {
-  return withProbeStore(storePath, (store) => store.getProbe(store.resolveProbeId(prefix))!);
+  return withStore(storePath, { mustExist: true }, (store) => store.probes.get(store.resolveId(prefix, 'probe'))!);
 }
 
 /** One stored audit by id or unique id prefix (`audit-…`); an unknown audit or a missing store is an error. */
 export async function readStoredAudit(storePath: string, prefix: string) {
-  return withAuditStore(storePath, (store) => {
-    const id = store.resolveAuditId(prefix);
-    const run = store.getAudit(id);
+  return withStore(storePath, { mustExist: true }, (store) => {
+    const id = store.resolveId(prefix, 'audit');
+    const run = store.audits.get(id);
     if (run === null)
       throw new DecidekitError('unknown_run', `unknown audit: ${id} disappeared from ${store.path} while reading`);
     return run;
   });
-}
-
-/** The audit tables of the (existing) store at `path`, for one use, closed after. */
-async function withAuditStore<T>(path: string, use: (store: AuditStore) => T): Promise<T> {
-  const { openAuditStore } = await import('../../store/audit/sqlite-audit-store.js');
-  const store = openAuditStore(path, { mustExist: true });
-  try {
-    return use(store);
-  } finally {
-    store.close();
-  }
-}
-
-/** The probe table of the (existing) store at `path`, for one use, closed after. */
-async function withProbeStore<T>(path: string, use: (store: ProbeStore) => T): Promise<T> {
-  const { openProbeStore } = await import('../../store/probe/sqlite-probe-store.js');
-  const store = openProbeStore(path, { mustExist: true });
-  try {
-    return use(store);
-  } finally {
-    store.close();
-  }
 }

@@ -11,7 +11,7 @@ import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import type { BenchSummary } from '../../core/bench/summary.js';
 import type { RunConfig } from '../../core/bench/run.js';
 import { benchSummaryJson } from '../../reports/bench/bench-json-shapes.js';
-import { openRunStore, summarizeRun, SCHEMA_VERSION } from '../../store/index.js';
+import { openStore, summarizeRun, SCHEMA_VERSION } from '../../store/index.js';
 import {
   answeredCase,
   CASE_IDS,
@@ -39,12 +39,12 @@ function seed(
   label: string | null,
   random: number,
 ) {
-  const store = openRunStore(path, { randomBytes: () => Uint8Array.of(random, random) });
+  const store = openStore(path, { randomBytes: () => Uint8Array.of(random, random) });
   try {
-    const head = store.createRun({ config, label, createdAt });
-    for (const c of cases) store.saveCase(head.id, c);
+    const head = store.runs.create({ config, label, createdAt });
+    for (const c of cases) store.cases.save(head.id, [c]);
     const summary = summarizeRun(config, cases);
-    store.finishRun(head.id, { status: summary.status, durationMs: 5000, summary });
+    store.runs.finish(head.id, { status: summary.status, durationMs: 5000, summary });
     return { id: head.id, summary, decisions: cases.length * 3 };
   } finally {
     store.close();

@@ -15,7 +15,7 @@ import {
 import type { LatencySummary } from '../../core/percentile.js';
 import { QUESTION_TYPES } from '../../core/question.js';
 import { FAILURE_KINDS } from '../../core/typed-decisions/case-result.js';
-import type { RunHeadline, StoredRunHead } from '../../store/run-store.js';
+import type { RunHeadline, StoredRunHead } from '../../store/stored-run.js';
 import { HEADLINE_METRICS, METRIC_JSON_NAMES, type RunStatistics } from '../../core/bench/run-statistics.js';
 import { conventionsJson, conventionsText } from '../../core/stats/conventions.js';
 import {

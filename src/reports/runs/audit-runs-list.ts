@@ -1,4 +1,4 @@
-import type { AuditHead } from '../../store/audit/audit-store.js';
+import type { AuditHead } from '../../store/stored-audit.js';
 import { singleLine } from '../format.js';
 import { listEndpointCell, renderKindList } from './runs-list.js';
 

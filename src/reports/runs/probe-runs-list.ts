@@ -1,5 +1,5 @@
 import type { PassCount } from '../../core/probe/run.js';
-import type { ProbeHead } from '../../store/probe/probe-store.js';
+import type { ProbeHead } from '../../store/stored-probe.js';
 import { endpointJson } from '../json-shapes.js';
 import { singleLine } from '../format.js';
 import { passedOfRan } from '../probe/probe-describe.js';

@@ -1,4 +1,4 @@
-import type { StoreCheck } from '../../store/run-store.js';
+import type { StoreCheck } from '../../store/stored-run.js';
 import { plural } from '../format.js';
 import { singleLine } from '../format.js';
 

@@ -1,8 +1,8 @@
 import { datasetValueOf } from '../../datasets/typed-decisions/dataset-source.js';
-import type { StoredRunHead } from '../../store/run-store.js';
+import type { StoredRunHead } from '../../store/stored-run.js';
 import { formatEndpoint } from '../../protocol/wire/endpoint.js';
 import type { EndpointIdentity } from '../../core/endpoint-identity.js';
-import type { AuditHead } from '../../store/audit/audit-store.js';
+import type { AuditHead } from '../../store/stored-audit.js';
 import type { StoredStatus } from '../../core/run-status.js';
 import { summarizeStatusCounts, type StatusCountSummary } from '../../core/status-counts.js';
 import { endpointJson } from '../json-shapes.js';

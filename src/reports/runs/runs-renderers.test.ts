@@ -3,7 +3,7 @@ import type { BenchRun, RunConfig } from '../../core/bench/run.js';
 import { answeredModelsOf, type CaseResult } from '../../core/typed-decisions/case-result.js';
 import { compareRuns } from '../../core/bench/run-diff.js';
 import { fingerprintOf } from '../../store/fingerprint.js';
-import type { StoredRunHead } from '../../store/run-store.js';
+import type { StoredRunHead } from '../../store/stored-run.js';
 import { summarizeRun } from '../../store/run-summary.js';
 import {
   answeredCase,

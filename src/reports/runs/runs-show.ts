@@ -7,7 +7,7 @@ import {
 import { formatEndpoint } from '../../protocol/wire/endpoint.js';
 import { datasetJson } from '../json-shapes.js';
 import { benchSummaryJson, runConfigJson, runHeadJson, runStatisticsJson } from '../bench/bench-json-shapes.js';
-import type { StoredRunHead, StoredRunInfo } from '../../store/run-store.js';
+import type { StoredRunHead, StoredRunInfo } from '../../store/stored-run.js';
 import {
   describeErrorKinds,
   describeFilters,

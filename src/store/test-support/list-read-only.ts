@@ -6,12 +6,12 @@
  */
 import { writeSync } from 'node:fs';
 import { DecidekitError } from '../../core/errors.js';
-import { openRunStore } from '../sqlite-run-store.js';
+import { openSqliteStore } from '../sqlite/open-sqlite-store.js';
 
 try {
-  const store = openRunStore(process.argv[2]!, { readOnly: true });
-  for (const head of store.listRuns()) {
-    const run = store.getRun(head.id)!;
+  const store = openSqliteStore(process.argv[2]!, { readOnly: true });
+  for (const head of store.runs.list()) {
+    const run = store.runs.get(head.id)!;
     writeSync(1, `${head.id} ${head.status} ${run.cases.length}\n`);
   }
   store.close();

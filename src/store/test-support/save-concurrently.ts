@@ -7,7 +7,7 @@
 import { writeSync } from 'node:fs';
 import { DecidekitError } from '../../core/errors.js';
 import { summarizeRun } from '../run-summary.js';
-import { openRunStore } from '../sqlite-run-store.js';
+import { openSqliteStore } from '../sqlite/open-sqlite-store.js';
 import { answeredCase, failedCase, rightAnswers, runConfig } from './run-fixtures.js';
 
 const [dbPath, countText, startText, label] = process.argv.slice(2);
@@ -19,19 +19,19 @@ while (Date.now() < Number(startText)) {
   // Spin until the shared start: the point is to collide with the other processes.
 }
 try {
-  const store = openRunStore(dbPath!, { busyTimeoutMs: 20_000 });
-  const head = store.createRun({ config, label: label ?? null, createdAt: new Date().toISOString() });
+  const store = openSqliteStore(dbPath!, { busyTimeoutMs: 20_000 });
+  const head = store.runs.create({ config, label: label ?? null, createdAt: new Date().toISOString() });
   const saved = [];
   for (let i = 0; i < count; i += 2) {
     const batch = caseIds
       .slice(i, i + 2)
       .map((id, j) => ((i + j) % 5 === 4 ? failedCase(id, 50) : answeredCase(id, rightAnswers(i + j), 10 + i)));
-    store.saveCases(head.id, batch, { durationMs: i });
+    store.cases.save(head.id, batch, { durationMs: i });
     saved.push(...batch);
-    store.getHead(head.id);
+    store.runs.head(head.id);
   }
   const summary = summarizeRun(config, saved);
-  store.finishRun(head.id, { status: summary.status, durationMs: count, summary });
+  store.runs.finish(head.id, { status: summary.status, durationMs: count, summary });
   store.close();
   writeSync(1, `${head.id}\n`);
 } catch (err) {

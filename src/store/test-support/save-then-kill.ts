@@ -4,14 +4,14 @@
  * Usage: node --import tsx save-then-kill.ts DB_PATH N
  */
 import { writeSync } from 'node:fs';
-import { openRunStore } from '../sqlite-run-store.js';
+import { openSqliteStore } from '../sqlite/open-sqlite-store.js';
 import { answeredCase, failedCase, rightAnswers, runConfig } from '../../core/bench/test-support/run-fixtures.js';
 
 const [dbPath, countText] = process.argv.slice(2);
 const count = Number(countText);
 const caseIds = Array.from({ length: count + 3 }, (_, i) => `customer_service_${String(i + 1).padStart(6, '0')}`);
-const store = openRunStore(dbPath!);
-const head = store.createRun({
+const store = openSqliteStore(dbPath!);
+const head = store.runs.create({
   config: runConfig({ caseIds }),
   label: 'killed',
   createdAt: '2026-11-30T04:15:12.000Z',
@@ -19,6 +19,6 @@ const head = store.createRun({
 writeSync(1, `${head.id}\n`);
 for (let i = 0; i < count; i++) {
   const id = caseIds[i]!;
-  store.saveCase(head.id, i % 3 === 2 ? failedCase(id, 10_000) : answeredCase(id, rightAnswers(i), 100 + i));
+  store.cases.save(head.id, [i % 3 === 2 ? failedCase(id, 10_000) : answeredCase(id, rightAnswers(i), 100 + i)]);
 }
 process.kill(process.pid, 'SIGKILL');

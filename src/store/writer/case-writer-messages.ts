@@ -1,11 +1,11 @@
 /** The messages between the case writer (main thread) and its worker thread. */
-import type { PackedCaseRows } from '../case-rows.js';
-import type { OpenRunStoreOptions } from '../sqlite-run-store.js';
+import type { PackedCaseRows } from '../sqlite/case-rows.js';
+import type { OpenSqliteStoreOptions } from '../sqlite/open-database.js';
 
 /** What the worker is started with. */
 export interface WriterWorkerData {
   readonly path: string;
-  readonly options: Pick<OpenRunStoreOptions, 'busyTimeoutMs' | 'syncIntervalMs' | 'synchronous'>;
+  readonly options: Pick<OpenSqliteStoreOptions, 'busyTimeoutMs' | 'syncIntervalMs' | 'synchronous'>;
 }
 
 export type ToWriter =

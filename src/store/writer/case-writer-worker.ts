@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { DecidekitError } from '../../core/errors.js';
-import { openRowWriter, type RowWriter } from '../sqlite-run-store.js';
+import { openRowWriter, type RowWriter } from '../sqlite/row-writer.js';
 import { StoreDamagedError, StoreWriteError } from '../store-errors.js';
 import type { FromWriter, ToWriter, WriterErrorData, WriterWorkerData } from './case-writer-messages.js';
 

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import { DecidekitError } from '../../core/errors.js';
-import { openRunStore } from '../sqlite-run-store.js';
+import { openSqliteStore } from '../sqlite/open-sqlite-store.js';
 import { StoreWriteError } from '../store-errors.js';
 import { answeredCase, failedCase, rightAnswers, runConfig, wrongAnswers } from '../test-support/run-fixtures.js';
 import { startCaseWriter, type CaseWriter } from './case-writer.js';
@@ -35,9 +35,9 @@ function casesOf(ids: readonly string[]): CaseResult[] {
 /** A store with one run of `n` cases created (what `bench` does before its writer saves). */
 function storeWithRun(name: string, n: number) {
   const path = join(dir, name);
-  const store = openRunStore(path);
+  const store = openSqliteStore(path);
   const config = runConfig({ caseIds: caseIdsOf(n) });
-  const { id } = store.createRun({ config, label: null, createdAt: '2026-12-01T05:00:00.000Z' });
+  const { id } = store.runs.create({ config, label: null, createdAt: '2026-12-01T05:00:00.000Z' });
   return { path, store, id, config };
 }
 
@@ -75,7 +75,7 @@ describe('the case writer', () => {
     expect(writer.thread).toBe('worker');
     for (const [i, batch] of batches.entries()) await writer.save(threaded.id, batch, { durationMs: 100 * (i + 1) });
     for (const [i, batch] of batches.entries())
-      inProcess.store.saveCases(inProcess.id, batch, { durationMs: 100 * (i + 1) });
+      inProcess.store.cases.save(inProcess.id, batch, { durationMs: 100 * (i + 1) });
 
     const strip = (rows: ReturnType<typeof rowsOf>) => ({
       ...rows,
@@ -92,8 +92,8 @@ describe('the case writer', () => {
       cases: strip(rows).cases.map((c) => ({ ...c, digest: null })),
     });
     expect(digestless(got)).toEqual(digestless(rowsOf(inProcess.path, inProcess.id)));
-    expect(threaded.store.getRun(threaded.id)!.cases).toEqual([...cases.slice(0, 4), retry, ...cases.slice(5)]);
-    expect(threaded.store.checkRun(threaded.id).problems).toEqual([]);
+    expect(threaded.store.runs.get(threaded.id)!.cases).toEqual([...cases.slice(0, 4), retry, ...cases.slice(5)]);
+    expect(threaded.store.runs.check(threaded.id).problems).toEqual([]);
     threaded.store.close();
     inProcess.store.close();
   });
@@ -135,10 +135,10 @@ describe('the case writer', () => {
       `cannot save to run store ${path} (run ${id}): another process kept it locked for more than 0.05 s (database is locked)`,
     );
     // Nothing of the refused batch is kept; the committed one is.
-    expect([...store.savedCaseIds(id, { includeFailed: true })].sort()).toEqual(config.caseIds.slice(0, 4));
+    expect([...store.cases.savedIds(id, { includeFailed: true })].sort()).toEqual(config.caseIds.slice(0, 4));
     // The writer keeps going once the lock is released.
     await writer.save(id, cases.slice(4, 8));
-    expect(store.savedCaseIds(id, { includeFailed: true }).size).toBe(8);
+    expect(store.cases.savedIds(id, { includeFailed: true }).size).toBe(8);
     store.close();
   });
 
@@ -153,16 +153,16 @@ describe('the case writer', () => {
     );
     const unknown = await writer.save('20261201-000000-0000', casesOf(caseIdsOf(1))).catch((e: unknown) => e);
     expect((unknown as DecidekitError).code).toBe('unknown_run');
-    expect(store.savedCaseIds(id, { includeFailed: true }).size).toBe(0);
+    expect(store.cases.savedIds(id, { includeFailed: true }).size).toBe(0);
     store.close();
   });
 
   it('shares one store with another writer thread and with saves in this thread', async () => {
     const path = join(dir, 'shared.sqlite');
-    const store = openRunStore(path);
+    const store = openSqliteStore(path);
     const runs = [0, 1, 2].map((k) => {
       const config = runConfig({ caseIds: caseIdsOf(60) });
-      return { config, id: store.createRun({ config, label: `r${k}`, createdAt: '2026-12-01T05:00:00.000Z' }).id };
+      return { config, id: store.runs.create({ config, label: `r${k}`, createdAt: '2026-12-01T05:00:00.000Z' }).id };
     });
     const [a, b] = [writerFor(path), writerFor(path)];
     const saving = [a, b].map(async (w, k) => {
@@ -172,13 +172,13 @@ describe('the case writer', () => {
     });
     const third = casesOf(runs[2]!.config.caseIds);
     for (let i = 0; i < 60; i += 3) {
-      store.saveCases(runs[2]!.id, third.slice(i, i + 3));
+      store.cases.save(runs[2]!.id, third.slice(i, i + 3));
       await new Promise((r) => setImmediate(r));
     }
     await Promise.all(saving);
     for (const { id } of runs) {
-      expect(store.savedCaseIds(id, { includeFailed: true }).size).toBe(60);
-      expect(store.checkRun(id).problems).toEqual([]);
+      expect(store.cases.savedIds(id, { includeFailed: true }).size).toBe(60);
+      expect(store.runs.check(id).problems).toEqual([]);
     }
     store.close();
   });
@@ -189,8 +189,8 @@ describe('the case writer', () => {
     expect(writer.thread).toBe('inline');
     const cases = casesOf(config.caseIds);
     await writer.save(id, cases, { durationMs: 7 });
-    expect(store.getRun(id)!.cases).toEqual(cases);
-    expect(store.getHead(id)!.durationMs).toBe(7);
+    expect(store.runs.get(id)!.cases).toEqual(cases);
+    expect(store.runs.head(id)!.durationMs).toBe(7);
     store.close();
   });
 });

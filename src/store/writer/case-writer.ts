@@ -15,13 +15,15 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import { DecidekitError } from '../../core/errors.js';
-import { packCaseRows } from '../case-rows.js';
-import type { SaveProgress } from '../run-store.js';
-import { openRowWriter } from '../sqlite-run-store.js';
+import { packCaseRows } from '../sqlite/case-rows.js';
+import type { CaseWriter as PortCaseWriter } from '../store.js';
+import type { SaveProgress } from '../stored-run.js';
+import { openRowWriter } from '../sqlite/row-writer.js';
 import { StoreDamagedError, StoreWriteError } from '../store-errors.js';
 import type { FromWriter, ToWriter, WriterErrorData, WriterWorkerData } from './case-writer-messages.js';
 
-export interface CaseWriter {
+/** The port's `CaseWriter`, and which thread commits. */
+export interface CaseWriter extends PortCaseWriter {
   /** `worker`: a worker thread commits; `inline`: this thread does (no compiled worker found). */
   readonly thread: 'worker' | 'inline';
   /**

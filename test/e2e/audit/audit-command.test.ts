@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { renderAuditSample, writeAuditSample } from '../../../scripts/make-audit-sample.js';
 import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { startReferenceServer } from '../../../src/protocol/server/server.js';
-import { openAuditStore } from '../../../src/store/audit/sqlite-audit-store.js';
+import { openStore } from '../../../src/store/index.js';
 import { renderAuditRunsList } from '../../../src/reports/runs/audit-runs-list.js';
 import { nonSnakeKeys } from '../../../src/reports/test-support/json-keys.js';
 import { CLAIM_CHECK, writeAuditFiles } from '../../../src/app/audit/test-support/audit-files.js';
@@ -101,8 +101,8 @@ describe('decidekit audit on the bundled sample', () => {
     expect(md).toContain('not calibrated against human labels');
     expect(md).toContain('## Records');
 
-    const s = openAuditStore(store, { mustExist: true });
-    const heads = s.listAudits();
+    const s = openStore(store, { mustExist: true });
+    const heads = s.audits.list();
     s.close();
     expect(heads.map((h) => h.id)).toEqual([id]);
     expect(renderAuditRunsList(heads, { colour: false })).toContain(id);
@@ -120,8 +120,8 @@ describe('Ctrl+C', () => {
     const r = await cli(['--store', store], {}, 'agrees with the check');
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/complete it with: decidekit audit --resume audit-\S+ --store /);
-    const s = openAuditStore(store, { mustExist: true });
-    const [head] = s.listAudits();
+    const s = openStore(store, { mustExist: true });
+    const [head] = s.audits.list();
     s.close();
     expect(head!.status).toBe('interrupted');
     expect(head!.finished).toBe(1);
@@ -149,8 +149,8 @@ describe('a judge that cannot be asked', () => {
     );
     expect(r.stderr.match(/asking judge/g)).toHaveLength(1);
     expectNoStackTrace(r.stderr);
-    const s = openAuditStore(store, { mustExist: true });
-    const audits = s.listAudits();
+    const s = openStore(store, { mustExist: true });
+    const audits = s.audits.list();
     s.close();
     expect(audits).toEqual([]);
     const bench = await runCliInProcess(['bench', '--base-url', `http://127.0.0.1:${port}`, '--store', store], {
@@ -181,8 +181,8 @@ describe('a judge that cannot be asked', () => {
       /decidekit audit: stopped: nothing is listening at 127\.0\.0\.1:\d+; is the server running\?; audit \S+ saved as incomplete/,
     );
     expect(hint).toBeDefined();
-    const s = openAuditStore(store, { mustExist: true });
-    const [head] = s.listAudits();
+    const s = openStore(store, { mustExist: true });
+    const [head] = s.audits.list();
     s.close();
     expect(head!.status).toBe('incomplete');
     expect(head!.finished).toBeLessThan(head!.planned);
@@ -196,8 +196,8 @@ describe('a judge that cannot be asked', () => {
     closers.push(() => again.close());
     const resumed = await cli([...hint!.split(' ').slice(1), '--base-url', again.url, '--model', 'judge']);
     expect(resumed.code, resumed.stderr).toBe(0);
-    const t = openAuditStore(store, { mustExist: true });
-    const [done] = t.listAudits();
+    const t = openStore(store, { mustExist: true });
+    const [done] = t.audits.list();
     t.close();
     expect(done!.status).toBe('complete');
     expect(done!.finished).toBe(done!.planned);

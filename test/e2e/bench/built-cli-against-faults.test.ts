@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../../src/protocol/server/server.js';
 import type { FaultAction, FaultOptions } from '../../../src/protocol/server/faults.js';
-import { openRunStore } from '../../../src/store/index.js';
+import { openStore } from '../../../src/store/index.js';
 import { nonSnakeKeys } from '../../../src/reports/test-support/json-keys.js';
 import { writeScaleDataset } from '../../../bench/make-scale-dataset.js';
 import { withoutTimings } from '../../support/bench-json.js';
@@ -185,9 +185,9 @@ describe('decidekit bench', () => {
         },
       });
       expect(interrupted.code).toBe(130);
-      const s = openRunStore(store);
-      const [head] = s.listRuns();
-      const saved = s.savedCaseIds(head!.id).size;
+      const s = openStore(store);
+      const [head] = s.runs.list();
+      const saved = s.cases.savedIds(head!.id).size;
       s.close();
       expect(head!.status).toBe('interrupted');
       expect(saved).toBeGreaterThanOrEqual(10);
@@ -225,9 +225,9 @@ describe('decidekit bench', () => {
         },
       );
       expect(killed.signal).toBe('SIGKILL');
-      const s = openRunStore(store);
-      const [head] = s.listRuns();
-      const saved = s.savedCaseIds(head!.id).size;
+      const s = openStore(store);
+      const [head] = s.runs.list();
+      const saved = s.cases.savedIds(head!.id).size;
       s.close();
       // Every case counted in a progress event was checkpointed first.
       expect(saved).toBeGreaterThanOrEqual(12);
@@ -269,9 +269,9 @@ describe('decidekit bench', () => {
         },
       });
       expect(killed.signal).toBe('SIGKILL');
-      const s = openRunStore(store);
-      const [head] = s.listRuns();
-      const saved = s.savedCaseIds(head!.id, { includeFailed: true }).size;
+      const s = openStore(store);
+      const [head] = s.runs.list();
+      const saved = s.cases.savedIds(head!.id, { includeFailed: true }).size;
       s.close();
       expect(head!.status).toBe('running');
       expect(saved).toBeGreaterThanOrEqual(150);

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../../src/protocol/server/server.js';
-import { openRunStore } from '../../../src/store/index.js';
+import { openStore } from '../../../src/store/index.js';
 import { writeScaleDataset } from '../../../bench/make-scale-dataset.js';
 import { withoutTimings } from '../../support/bench-json.js';
 import { shellWord } from '../../../src/core/shell-word.js';
@@ -59,10 +59,10 @@ describe('bench when the disk refuses the store a write mid-run', () => {
       // 400 kB: the store is created and the first batches commit, then the log outgrows it.
       const failed = await cli([...base, '--store', store, '--json'], { fileSizeLimitBytes: 400_000 });
       expect(failed.code).toBe(1);
-      const s = openRunStore(store);
-      const [head] = s.listRuns();
-      const saved = s.savedCaseIds(head!.id, { includeFailed: true }).size;
-      const check = s.checkRun(head!.id);
+      const s = openStore(store);
+      const [head] = s.runs.list();
+      const saved = s.cases.savedIds(head!.id, { includeFailed: true }).size;
+      const check = s.runs.check(head!.id);
       s.close();
       const messages = failed.stderr.split('\n').filter((l) => l !== '' && !l.startsWith('{'));
       expect(messages).toEqual([

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { startReferenceServer } from '../../../src/protocol/server/server.js';
-import { openRunStore } from '../../../src/store/index.js';
+import { openStore } from '../../../src/store/index.js';
 import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -18,9 +18,9 @@ const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const tmp = tempFolderRemovedAfterAll('decidekit-run-claim-');
 
 function onlyRunId(store: string): string {
-  const s = openRunStore(store, { mustExist: true, readOnly: true });
+  const s = openStore(store, { mustExist: true, readOnly: true });
   try {
-    const runs = s.listRuns();
+    const runs = s.runs.list();
     expect(runs).toHaveLength(1);
     return runs[0]!.id;
   } finally {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { startReferenceServer, type ReferenceServer } from '../../../src/protocol/server/server.js';
-import { openRunStore } from '../../../src/store/index.js';
+import { openStore } from '../../../src/store/index.js';
 import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
 const tmp = tempFolderRemovedAfterAll('decidekit-retry-interrupted-');
@@ -23,11 +23,11 @@ beforeAll(async () => {
   server = await startReferenceServer({ host: '127.0.0.1', port: 0, faults: { failRate: 0.4, latencyMs: 20 } });
   const first = await runCliInProcess(['bench', '--base-url', server.url, '--retries', '0', '--store', store]);
   expect(first.code, first.stderr).toBe(1);
-  const s = openRunStore(store, { mustExist: true, readOnly: true });
+  const s = openStore(store, { mustExist: true, readOnly: true });
   try {
-    const [head] = s.listRuns();
+    const [head] = s.runs.list();
     runId = head!.id;
-    failedFirst = s.getRunInfo(runId)!.summary.requests.failed;
+    failedFirst = s.runs.info(runId)!.summary.requests.failed;
   } finally {
     s.close();
   }
@@ -57,13 +57,13 @@ describe('a --retry-failed resume stopped part way', () => {
   });
 
   it('sums every stored case, re-sent or not, and reads back clean', async () => {
-    const s = openRunStore(store, { mustExist: true, readOnly: true });
+    const s = openStore(store, { mustExist: true, readOnly: true });
     try {
-      const info = s.getRunInfo(runId)!;
+      const info = s.runs.info(runId)!;
       expect(info.summary.requests.total).toBe(100);
       // Some failed cases were not re-sent: they still count, as failures.
       expect(info.summary.requests.failed).toBeGreaterThan(0);
-      expect(s.getStatistics(runId)?.cases ?? 100).toBe(100);
+      expect(s.runs.statistics(runId)?.cases ?? 100).toBe(100);
     } finally {
       s.close();
     }

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answeredModelsOf } from '../../../src/core/typed-decisions/case-result.js';
 import { startReferenceServer, type ReferenceServer } from '../../../src/protocol/server/server.js';
 import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
-import { openRunStore } from '../../../src/store/index.js';
+import { openStore } from '../../../src/store/index.js';
 import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
 const tmp = tempFolderRemovedAfterAll('decidekit-unasked-model-');
@@ -28,11 +28,11 @@ beforeAll(async () => {
   benchOut = bench.stdout;
   const withModel = await cli(['bench', '--base-url', server.url, '--limit', '2', '--model', 'prior']);
   expect(withModel.code, withModel.stderr).toBe(0);
-  const s = openRunStore(store, { mustExist: true, readOnly: true });
+  const s = openStore(store, { mustExist: true, readOnly: true });
   try {
-    const [newest, first] = s.listRuns();
+    const [newest, first] = s.runs.list();
     [asked, unasked] = [newest!.id, first!.id];
-    const run = s.getRun(unasked)!;
+    const run = s.runs.get(unasked)!;
     expect(run.config.model).toBeNull();
     answered = answeredModelsOf(run.cases);
   } finally {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../../src/protocol/server/server.js';
 import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
-import { openRunStore } from '../../../src/store/index.js';
+import { openStore } from '../../../src/store/index.js';
 import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
 const SAMPLE = join(import.meta.dirname, '..', '..', '..', 'data', 'typed-decisions-sample', 'test.jsonl');
@@ -31,9 +31,9 @@ async function freePort(): Promise<number> {
 
 function runsIn(store: string): number {
   if (!existsSync(store)) return 0;
-  const s = openRunStore(store, { mustExist: true });
+  const s = openStore(store, { mustExist: true });
   try {
-    return s.listRuns().length;
+    return s.runs.list().length;
   } finally {
     s.close();
   }
@@ -167,9 +167,9 @@ describe('bench against a server that answers wrongly or not at all', () => {
       // The resume keeps the run's own --parallel, and says what it does with failed cases.
       const resumed = await runCliInProcess(['bench', '--resume', id!, '--store', store], { env });
       expect(resumed.stderr).toMatch(/failed cases? (is|are) kept as (it is|they are); add --retry-failed/);
-      const s = openRunStore(store, { mustExist: true });
+      const s = openStore(store, { mustExist: true });
       try {
-        expect(s.getRun(id!)!.config.parallel).toBe(3);
+        expect(s.runs.get(id!)!.config.parallel).toBe(3);
       } finally {
         s.close();
       }

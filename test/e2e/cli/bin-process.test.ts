@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../../src/protocol/server/server.js';
-import { openRunStore } from '../../../src/store/index.js';
+import { openStore } from '../../../src/store/index.js';
 import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
@@ -138,9 +138,9 @@ describe('the decidekit bin', () => {
       child.stderr.once('data', () => child.stderr.destroy());
       const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
       expect(code).toBe(130);
-      const s = openRunStore(store, { mustExist: true });
+      const s = openStore(store, { mustExist: true });
       try {
-        const [head] = s.listRuns();
+        const [head] = s.runs.list();
         expect(head?.status).toBe('interrupted');
       } finally {
         s.close();

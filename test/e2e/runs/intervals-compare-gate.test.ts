@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess, type CliResult } from '../../../src/cli/test-support/in-process-cli.js';
-import { openRunStore, summarizeRun } from '../../../src/store/index.js';
+import { openStore, summarizeRun } from '../../../src/store/index.js';
 import {
   answeredCase,
   CASE_IDS,
@@ -305,11 +305,11 @@ describe('seeds and conventions stored with the run', () => {
     const old = join(dir, 'old.sqlite');
     const config = runConfig(); // no conventions: as stored by an earlier decidekit
     const cases = CASE_IDS.map((id, i) => answeredCase(id, i % 2 === 0 ? rightAnswers() : wrongAnswers()));
-    const s = openRunStore(old);
-    const head = s.createRun({ config, label: null, createdAt: '2026-11-30T04:15:12.000Z' });
-    s.saveCases(head.id, cases);
+    const s = openStore(old);
+    const head = s.runs.create({ config, label: null, createdAt: '2026-11-30T04:15:12.000Z' });
+    s.cases.save(head.id, cases);
     const summary = summarizeRun(config, cases);
-    s.finishRun(head.id, { status: summary.status, durationMs: 10, summary });
+    s.runs.finish(head.id, { status: summary.status, durationMs: 10, summary });
     s.close();
     const r = await cli(['runs', 'show', head.id, '--store', old]);
     expect(r.code, r.stderr).toBe(0);

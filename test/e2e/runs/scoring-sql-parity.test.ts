@@ -18,7 +18,7 @@ import { decisionRowsOfRun, type DecisionRow } from '../../../src/core/export/de
 import { parseTableName, renderScoringSql, type SqlDialect } from '../../../src/core/export/scoring-sql.js';
 import { logLoss } from '../../../src/core/offline/prediction.js';
 import { createSeededRandom } from '../../../src/core/seeded-random.js';
-import { openRunStore } from '../../../src/store/index.js';
+import { openStore } from '../../../src/store/index.js';
 import { inFolder, runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { loadDuckDb, loadPostgres, queryDuckDb, queryPostgres, type ScoringRow } from '../../support/decision-table.js';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgres-cluster.js';
@@ -43,9 +43,9 @@ beforeAll(async () => {
   // The bundled sample through the embedded reference server: one priced model, one with ties everywhere.
   await cli(['bench', '--model', 'heuristic', '--price-per-mtok', '2.5', '--store', store]);
   await cli(['bench', '--model', 'uniform', '--store', store]);
-  const opened = openRunStore(store);
+  const opened = openStore(store);
   try {
-    sampleRuns = opened.listRuns().map((head) => opened.getRun(head.id)!);
+    sampleRuns = opened.runs.list().map((head) => opened.runs.get(head.id)!);
   } finally {
     opened.close();
   }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
-import { openRunStore } from '../../../src/store/index.js';
+import { openStore } from '../../../src/store/index.js';
 import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
 const tmp = tempFolderRemovedAfterAll('decidekit-show-statistics-');
@@ -59,9 +59,9 @@ function setStoredStatistics(json: string | null): void {
 beforeAll(async () => {
   const bench = await cli(['bench', '--seed', '3']);
   expect(bench.code, bench.stderr).toBe(0);
-  const s = openRunStore(store, { mustExist: true, readOnly: true });
+  const s = openStore(store, { mustExist: true, readOnly: true });
   try {
-    id = s.listRuns()[0]!.id;
+    id = s.runs.list()[0]!.id;
   } finally {
     s.close();
   }
@@ -96,12 +96,12 @@ describe('runs show and the statistics stored with a run', () => {
   });
 
   it('drops them once a case is saved into the run again (a resume or retry rewrites its summary)', () => {
-    const s = openRunStore(store, { mustExist: true });
+    const s = openStore(store, { mustExist: true });
     try {
-      expect(s.getStatistics(id)).not.toBeNull();
-      s.saveCase(id, s.getRun(id)!.cases[0]!);
-      expect(s.getHead(id)!.status).toBe('running');
-      expect(s.getStatistics(id)).toBeNull();
+      expect(s.runs.statistics(id)).not.toBeNull();
+      s.cases.save(id, [s.runs.get(id)!.cases[0]!]);
+      expect(s.runs.head(id)!.status).toBe('running');
+      expect(s.runs.statistics(id)).toBeNull();
     } finally {
       s.close();
     }

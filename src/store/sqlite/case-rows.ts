@@ -5,7 +5,7 @@
  * the same digest. `packCaseRows` flattens a batch into one array of primitives, which a
  * worker thread receives with a cheap structured clone (no nested objects to walk).
  */
-import type { CaseResult } from '../core/typed-decisions/case-result.js';
+import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 
 /** The `cases` row of one case (without `position` and `digest`: the store adds them). */
 export type CaseRow = {

@@ -4,22 +4,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CaseResult } from '../core/typed-decisions/case-result.js';
-import { DecidekitError } from '../core/errors.js';
-import type { RunStore } from './run-store.js';
-import { summarizeRun } from './run-summary.js';
-import { openRunStore, type OpenRunStoreOptions } from './sqlite-run-store.js';
-import { StoreWriteError } from './store-errors.js';
-import { APPLICATION_ID, MIGRATIONS } from './store-schema.js';
-import { answeredCase, failedCase, rightAnswers, runConfig, wrongAnswers } from './test-support/run-fixtures.js';
-import { tempFoldersRemovedAfterEach } from '../datasets/test-support/temp-folders.js';
+import type { CaseResult } from '../../core/typed-decisions/case-result.js';
+import { DecidekitError } from '../../core/errors.js';
+import type { Store } from '../store.js';
+import { summarizeRun } from '../run-summary.js';
+import { openSqliteStore, type OpenSqliteStoreOptions } from './open-sqlite-store.js';
+import { StoreWriteError } from '../store-errors.js';
+import { APPLICATION_ID, MIGRATIONS } from './schema.js';
+import { answeredCase, failedCase, rightAnswers, runConfig, wrongAnswers } from '../test-support/run-fixtures.js';
+import { tempFoldersRemovedAfterEach } from '../../datasets/test-support/temp-folders.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const SUPPORT = join(import.meta.dirname, 'test-support');
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+const SUPPORT = join(import.meta.dirname, '..', 'test-support');
 
 const freshFolder = tempFoldersRemovedAfterEach('decidekit-store-robust-');
 let dir: string;
-const open: RunStore[] = [];
+const open: Store[] = [];
 
 beforeEach(() => {
   dir = freshFolder();
@@ -29,8 +29,8 @@ afterEach(() => {
   chmodSync(dir, 0o700);
 });
 
-function storeAt(name = 'runs.sqlite', options: OpenRunStoreOptions = {}): RunStore {
-  const s = openRunStore(join(dir, name), options);
+function storeAt(name = 'runs.sqlite', options: OpenSqliteStoreOptions = {}): Store {
+  const s = openSqliteStore(join(dir, name), options);
   open.push(s);
   return s;
 }
@@ -53,15 +53,15 @@ const caseIdsOf = (n: number) =>
   Array.from({ length: n }, (_, i) => `customer_service_${String(i + 1).padStart(6, '0')}`);
 
 /** A finished run of `n` cases (every fifth failed, one wrong), saved two at a time. */
-function seedRun(store: RunStore, n = 6, label = 'seeded') {
+function seedRun(store: Store, n = 6, label = 'seeded') {
   const config = runConfig({ caseIds: caseIdsOf(n) });
   const cases: CaseResult[] = config.caseIds.map((id, i) =>
     i % 5 === 4 ? failedCase(id, 50) : answeredCase(id, i === 1 ? wrongAnswers() : rightAnswers(i), 10 + i),
   );
-  const head = store.createRun({ config, label, createdAt: '2026-11-30T04:15:12.000Z' });
-  for (let i = 0; i < n; i += 2) store.saveCases(head.id, cases.slice(i, i + 2), { durationMs: 100 * (i + 2) });
+  const head = store.runs.create({ config, label, createdAt: '2026-11-30T04:15:12.000Z' });
+  for (let i = 0; i < n; i += 2) store.cases.save(head.id, cases.slice(i, i + 2), { durationMs: 100 * (i + 2) });
   const summary = summarizeRun(config, cases);
-  store.finishRun(head.id, { status: summary.status, durationMs: 999, summary });
+  store.runs.finish(head.id, { status: summary.status, durationMs: 999, summary });
   return { id: head.id, config, cases, summary };
 }
 
@@ -79,7 +79,7 @@ function runScript(script: string, args: string[], options: { asOtherUser?: bool
 describe('two processes on one store', () => {
   it('lets four processes save to one store at once, and all of them complete', async () => {
     const path = join(dir, 'shared.sqlite');
-    openRunStore(path).close(); // schema in place: the race is about saving, not migrating
+    openSqliteStore(path).close(); // schema in place: the race is about saving, not migrating
     const start = Date.now() + 3000;
     const children = [0, 1, 2, 3].map(
       (i) =>
@@ -99,14 +99,14 @@ describe('two processes on one store', () => {
     expect(results.map((r) => r.out.trim()).filter((o) => !/^\d{8}-\d{6}-[0-9a-f]{4}$/.test(o))).toEqual([]);
     expect(results.map((r) => r.code)).toEqual([0, 0, 0, 0]);
     const store = storeAt('shared.sqlite');
-    const heads = store.listRuns();
+    const heads = store.runs.list();
     expect(heads.map((h) => [h.label, h.status, h.savedCases]).sort()).toEqual([
       ['p0', 'incomplete', 40],
       ['p1', 'incomplete', 40],
       ['p2', 'incomplete', 40],
       ['p3', 'incomplete', 40],
     ]);
-    const check = store.checkStore();
+    const check = store.check();
     expect(check.integrity).toEqual([]);
     expect(check.runs.flatMap((r) => r.problems)).toEqual([]);
   }, 60_000);
@@ -114,11 +114,11 @@ describe('two processes on one store', () => {
   it('turns a write lock held past the busy timeout into a StoreWriteError naming the store and run', () => {
     const store = storeAt('locked.sqlite', { busyTimeoutMs: 50 });
     const config = runConfig();
-    const { id } = store.createRun({ config, label: null, createdAt: '2026-11-30T04:15:12.000Z' });
+    const { id } = store.runs.create({ config, label: null, createdAt: '2026-11-30T04:15:12.000Z' });
     const other = new Database(join(dir, 'locked.sqlite'));
     other.exec('BEGIN IMMEDIATE');
     try {
-      const err = errorOf(() => store.saveCases(id, [answeredCase(config.caseIds[0]!, rightAnswers())]));
+      const err = errorOf(() => store.cases.save(id, [answeredCase(config.caseIds[0]!, rightAnswers())]));
       expect(err).toBeInstanceOf(StoreWriteError);
       expect(err.code).toBe('store_write_failed');
       expect(err.message).toContain(join(dir, 'locked.sqlite'));
@@ -128,7 +128,7 @@ describe('two processes on one store', () => {
       other.exec('ROLLBACK');
       other.close();
     }
-    expect(store.savedCaseIds(id, { includeFailed: true }).size).toBe(0);
+    expect(store.cases.savedIds(id, { includeFailed: true }).size).toBe(0);
   });
 });
 
@@ -138,10 +138,10 @@ describe('saving cost', () => {
     const seen: string[] = [];
     const store = storeAt(`cost-${n}.sqlite`, { onStatement: (sql) => seen.push(sql) });
     const config = runConfig({ caseIds: caseIdsOf(n) });
-    const { id } = store.createRun({ config, label: null, createdAt: '2026-11-30T04:15:12.000Z' });
-    store.saveCases(id, [answeredCase(config.caseIds[0]!, rightAnswers())]);
+    const { id } = store.runs.create({ config, label: null, createdAt: '2026-11-30T04:15:12.000Z' });
+    store.cases.save(id, [answeredCase(config.caseIds[0]!, rightAnswers())]);
     seen.length = 0;
-    store.saveCases(id, [answeredCase(config.caseIds[n - 2]!, rightAnswers()), failedCase(config.caseIds[n - 1]!)], {
+    store.cases.save(id, [answeredCase(config.caseIds[n - 2]!, rightAnswers()), failedCase(config.caseIds[n - 1]!)], {
       durationMs: 5,
     });
     return seen;
@@ -164,9 +164,9 @@ describe('read-only stores', () => {
     const path = join(dir, 'runs.sqlite');
     const before = readFileSync(path);
     const store = storeAt('runs.sqlite', { readOnly: true });
-    expect(store.listRuns().map((h) => h.id)).toEqual([id]);
-    expect(store.getRun(id)!.cases).toHaveLength(6);
-    const err = errorOf(() => store.reopenRun(id));
+    expect(store.runs.list().map((h) => h.id)).toEqual([id]);
+    expect(store.runs.get(id)!.cases).toHaveLength(6);
+    const err = errorOf(() => store.runs.reopen(id));
     expect(err.code).toBe('store_write_failed');
     expect(err.message).toContain('read-only');
     closeAll();
@@ -195,12 +195,12 @@ describe('read-only stores', () => {
     raw.pragma('wal_checkpoint(TRUNCATE)');
     raw.close();
     const before = readFileSync(path);
-    const store = openRunStore(path, { readOnly: true });
+    const store = openSqliteStore(path, { readOnly: true });
     try {
-      expect(store.listRuns().map((r) => r.id)).toEqual([id]);
-      expect(store.getStatistics(id)).toBeNull();
-      expect(store.getRunInfoWithStatistics(id)!.statistics).toBeNull();
-      expect(store.checkRun(id).problems).toEqual([]);
+      expect(store.runs.list().map((r) => r.id)).toEqual([id]);
+      expect(store.runs.statistics(id)).toBeNull();
+      expect(store.runs.infoWithStatistics(id)!.statistics).toBeNull();
+      expect(store.runs.check(id).problems).toEqual([]);
     } finally {
       store.close();
     }
@@ -211,11 +211,11 @@ describe('read-only stores', () => {
     const path = join(dir, 'old.sqlite');
     const { id } = writeVersion1Store(path);
     const before = readFileSync(path);
-    const store = openRunStore(path, { readOnly: true });
+    const store = openSqliteStore(path, { readOnly: true });
     try {
-      expect(store.listRuns().map((r) => r.id)).toEqual([id]);
-      expect(store.getRun(id)!.cases.length).toBeGreaterThan(0);
-      expect(store.getStatistics(id)).toBeNull();
+      expect(store.runs.list().map((r) => r.id)).toEqual([id]);
+      expect(store.runs.get(id)!.cases.length).toBeGreaterThan(0);
+      expect(store.runs.statistics(id)).toBeNull();
     } finally {
       store.close();
     }
@@ -229,10 +229,10 @@ describe('read-only stores', () => {
     const path = join(dir, 'old.sqlite');
     const { id, config } = writeVersion1Store(path);
     const store = storeAt('old.sqlite');
-    expect(store.getRun(id)!.cases.map((c) => c.caseId)).toEqual([config.caseIds[1]]);
-    store.saveCases(id, [answeredCase(config.caseIds[0]!, rightAnswers())]);
-    expect(store.getRun(id)!.cases.map((c) => c.caseId)).toEqual([config.caseIds[0], config.caseIds[1]]);
-    expect(store.checkRun(id).problems).toEqual([]);
+    expect(store.runs.get(id)!.cases.map((c) => c.caseId)).toEqual([config.caseIds[1]]);
+    store.cases.save(id, [answeredCase(config.caseIds[0]!, rightAnswers())]);
+    expect(store.runs.get(id)!.cases.map((c) => c.caseId)).toEqual([config.caseIds[0], config.caseIds[1]]);
+    expect(store.runs.check(id).problems).toEqual([]);
   });
 });
 
@@ -280,7 +280,7 @@ describe('a damaged store', () => {
   it('finds nothing wrong in runs saved as they were', () => {
     seedRun(storeAt(), 6, 'a');
     seedRun(storeAt(), 11, 'b');
-    const check = storeAt().checkStore();
+    const check = storeAt().check();
     expect(check.integrity).toEqual([]);
     expect(check.runs).toHaveLength(2);
     expect(check.runs.flatMap((r) => r.problems)).toEqual([]);
@@ -297,7 +297,7 @@ describe('a damaged store', () => {
       )
       .run(id, config.caseIds[0]);
     raw.close();
-    const check = store.checkRun(id);
+    const check = store.runs.check(id);
     expect(check.problems.join('\n')).toContain(`case ${config.caseIds[0]} question route`);
     expect(check.problems.join('\n')).toMatch(/not one of its answers|predicted/);
   });
@@ -311,7 +311,7 @@ describe('a damaged store', () => {
       .prepare('UPDATE decisions SET correct = 1 - correct WHERE run_id = ? AND case_id = ? AND position = 0')
       .run(id, config.caseIds[1]);
     raw.close();
-    const problems = store.checkRun(id).problems.join('\n');
+    const problems = store.runs.check(id).problems.join('\n');
     expect(problems).toContain(`case ${config.caseIds[1]} question urgent: stored correct`);
     expect(problems).toMatch(/stored summary differs .* in .*accuracy/);
   });
@@ -322,10 +322,10 @@ describe('a damaged store', () => {
     const raw = new Database(join(dir, 'runs.sqlite'));
     raw.prepare('UPDATE decisions SET predicted = NULL WHERE run_id = ? AND case_id = ?').run(id, config.caseIds[0]);
     raw.close();
-    const err = errorOf(() => store.getRun(id));
+    const err = errorOf(() => store.runs.get(id));
     expect(err.code).toBe('store_damaged');
     expect(err.message).toContain(`run store ${join(dir, 'runs.sqlite')} is damaged`);
-    expect(store.checkRun(id).problems.join('\n')).toContain('lacks its scores');
+    expect(store.runs.check(id).problems.join('\n')).toContain('lacks its scores');
   });
 
   it('names the store and says it is damaged when a table is missing', () => {
@@ -350,11 +350,11 @@ describe('a damaged store', () => {
     writeSync(fd, garbage, 0, garbage.length, Math.floor(size / 2 / 4096) * 4096);
     closeSync(fd);
     const errors: string[] = [];
-    let reopened: RunStore | null = null;
+    let reopened: Store | null = null;
     try {
       reopened = storeAt();
-      for (const h of reopened.listRuns()) reopened.getRun(h.id);
-      const check = reopened.checkStore();
+      for (const h of reopened.runs.list()) reopened.runs.get(h.id);
+      const check = reopened.check();
       errors.push(...check.integrity, ...check.runs.flatMap((r) => r.problems));
     } catch (err) {
       expect(err).toBeInstanceOf(DecidekitError);
@@ -370,13 +370,13 @@ describe('duration of a killed run', () => {
   it('keeps the duration given with each saved batch, so a run killed before finishing has one', () => {
     const store = storeAt();
     const config = runConfig();
-    const { id } = store.createRun({ config, label: null, createdAt: '2026-11-30T04:15:12.000Z' });
-    store.saveCases(id, [answeredCase(config.caseIds[0]!, rightAnswers())], { durationMs: 1500 });
-    store.saveCases(id, [answeredCase(config.caseIds[1]!, rightAnswers())], { durationMs: 2750.5 });
+    const { id } = store.runs.create({ config, label: null, createdAt: '2026-11-30T04:15:12.000Z' });
+    store.cases.save(id, [answeredCase(config.caseIds[0]!, rightAnswers())], { durationMs: 1500 });
+    store.cases.save(id, [answeredCase(config.caseIds[1]!, rightAnswers())], { durationMs: 2750.5 });
     closeAll(); // as if killed: no finishRun
     const again = storeAt();
-    expect(again.getHead(id)?.durationMs).toBe(2750.5);
-    again.markInterrupted(id);
-    expect(again.getRun(id)?.durationMs).toBe(2750.5);
+    expect(again.runs.head(id)?.durationMs).toBe(2750.5);
+    again.runs.markInterrupted(id);
+    expect(again.runs.get(id)?.durationMs).toBe(2750.5);
   });
 });

@@ -1,8 +1,6 @@
-import { randomBytes as cryptoRandomBytes } from 'node:crypto';
-import type { AskedBy } from '../record-kind.js';
-import Database from 'better-sqlite3';
-import type { AuditConfig, AuditItem, AuditRecord, AuditRun, OrderSwapResult } from '../../core/audit/run.js';
+/** Answer audits in SQLite: an `audits` row each, one `audit_verdicts` row per transcript and check. */
 import type { RunStatus, StoredStatus } from '../../core/run-status.js';
+import type { AuditConfig, AuditItem, AuditRecord, AuditRun, OrderSwapResult } from '../../core/audit/run.js';
 import { summarizeAudit } from '../../core/audit/summary.js';
 import {
   noVerdictCount,
@@ -14,9 +12,12 @@ import {
 import { DecidekitError } from '../../core/errors.js';
 import { formatEndpoint } from '../../protocol/wire/endpoint.js';
 import { assertNever } from '../../core/question.js';
-import { insertWithFreshId, refuseEndpointSecrets, resolveRecordId } from '../record-insert.js';
-import { openStoreTables, UnknownRunError, type OpenRunStoreOptions } from '../sqlite-run-store.js';
-import type { AuditHead, AuditStore } from './audit-store.js';
+import { refuseEndpointSecrets } from '../record-checks.js';
+import { UnknownRunError } from '../store-errors.js';
+import type { StoreAudits } from '../store.js';
+import type { AuditHead } from '../stored-audit.js';
+import type { SqliteConnection } from './connection.js';
+import { insertWithFreshId } from './record-ids.js';
 
 interface AuditRow {
   id: string;
@@ -62,25 +63,6 @@ interface VerdictRow {
 const HEAD_COLUMNS = `audits.*,
   (SELECT count(*) FROM audit_verdicts v WHERE v.audit_id = audits.id) AS planned,
   (SELECT count(*) FROM audit_verdicts v WHERE v.audit_id = audits.id AND v.status <> 'pending') AS finished`;
-
-/**
- * Opens the audit tables of the run store at `path`, over a connection opened as the run
- * store's own (a foreign or newer database is refused unchanged, an older one migrated).
- */
-export function openAuditStore(path: string, options: OpenRunStoreOptions = {}): AuditStore {
-  const { db, close } = openStoreTables(path, options);
-  return new SqliteAuditStore(db, path, options.randomBytes ?? ((n) => cryptoRandomBytes(n)), close);
-}
-
-/** The audit tables over a run store's own connection (`openRunStoreConnection`), for reading; closing it closes that connection. */
-export function auditStoreOver(db: Database.Database, path: string): AuditStore {
-  return new SqliteAuditStore(
-    db,
-    path,
-    (n) => cryptoRandomBytes(n),
-    () => db.close(),
-  );
-}
 
 function outcomeColumns(outcome: AuditOutcome) {
   switch (outcome.status) {
@@ -138,15 +120,13 @@ function itemOf(row: VerdictRow): AuditItem {
   };
 }
 
-class SqliteAuditStore implements AuditStore {
+export class SqliteAudits implements StoreAudits {
   private readonly s;
+  private readonly path: string;
 
-  constructor(
-    private readonly db: Database.Database,
-    readonly path: string,
-    private readonly randomBytes: (n: number) => Uint8Array,
-    private readonly closeConnection: () => void,
-  ) {
+  constructor(private readonly conn: SqliteConnection) {
+    const db = conn.db;
+    this.path = conn.path;
     this.s = {
       head: db.prepare(`SELECT ${HEAD_COLUMNS} FROM audits WHERE id = ?`),
       list: db.prepare(`SELECT ${HEAD_COLUMNS} FROM audits ORDER BY created_ms DESC, id DESC LIMIT ?`),
@@ -174,15 +154,14 @@ class SqliteAuditStore implements AuditStore {
       verdicts: db.prepare(
         'SELECT * FROM audit_verdicts WHERE audit_id = ? ORDER BY position, transcript_id, check_id',
       ),
-      prefix: db.prepare('SELECT id FROM audits WHERE substr(id, 1, length(@p)) = @p ORDER BY id LIMIT 6'),
     };
   }
 
-  createAudit(input: { config: AuditConfig; label: string | null; createdAt: string }): string {
+  create(input: { config: AuditConfig; label: string | null; createdAt: string }): string {
     const c = input.config;
     const e = c.judgeEndpoint;
     refuseEndpointSecrets(e, 'cannot store audit: the judge endpoint carries more than scheme, host, port and path');
-    return insertWithFreshId('audit', input.createdAt, this.randomBytes, (id) =>
+    return insertWithFreshId('audit', input.createdAt, this.conn.randomBytes, (id) =>
       this.write(() =>
         this.s.insert.run({
           id,
@@ -243,17 +222,17 @@ class SqliteAuditStore implements AuditStore {
       );
   }
 
-  deleteAudit(auditId: string): boolean {
+  delete(auditId: string): boolean {
     // Its verdicts go with it (ON DELETE CASCADE, foreign keys on).
     return this.write(() => this.s.remove.run(auditId).changes > 0);
   }
 
-  reopenAudit(auditId: string, config: AuditConfig): void {
+  reopen(auditId: string, config: AuditConfig): void {
     this.write(() => this.s.reopen.run({ id: auditId, config_json: JSON.stringify(config) }));
   }
 
-  finishAudit(auditId: string, input: { status: RunStatus; durationMs: number | null }): void {
-    const run = this.getAudit(auditId);
+  finish(auditId: string, input: { status: RunStatus; durationMs: number | null }): void {
+    const run = this.get(auditId);
     if (run === null) throw new UnknownRunError(`no audit ${auditId} in ${this.path}`, { id: auditId });
     const c = run.summary.counts;
     this.write(() =>
@@ -268,7 +247,7 @@ class SqliteAuditStore implements AuditStore {
     );
   }
 
-  getAudit(id: string): AuditRun | null {
+  get(id: string): AuditRun | null {
     const row = this.s.head.get(id) as AuditRow | undefined;
     if (row === undefined) return null;
     const config = this.parseConfig(row);
@@ -298,13 +277,13 @@ class SqliteAuditStore implements AuditStore {
     };
   }
 
-  countAudits(): Readonly<Record<StoredStatus, number>> {
+  count(): Readonly<Record<StoredStatus, number>> {
     const counts: Record<StoredStatus, number> = { running: 0, complete: 0, incomplete: 0, interrupted: 0 };
     for (const row of this.s.statusCounts.all() as { status: StoredStatus; n: number }[]) counts[row.status] += row.n;
     return counts;
   }
 
-  listAudits(options: { limit?: number } = {}): AuditHead[] {
+  list(options: { limit?: number } = {}): AuditHead[] {
     const rows = this.s.list.all(options.limit ?? -1) as AuditRow[];
     return rows.map((row) => {
       const counts =
@@ -335,16 +314,6 @@ class SqliteAuditStore implements AuditStore {
     });
   }
 
-  resolveAuditId(prefix: string, askedBy?: AskedBy): string {
-    return resolveRecordId('audit', prefix, { db: this.db, path: this.path, askedBy }, (p) =>
-      (this.s.prefix.all({ p }) as { id: string }[]).map((r) => r.id),
-    );
-  }
-
-  close(): void {
-    this.closeConnection();
-  }
-
   private configOf(auditId: string): AuditConfig {
     const row = this.s.head.get(auditId) as AuditRow | undefined;
     if (row === undefined) throw new UnknownRunError(`no audit ${auditId} in ${this.path}`, { id: auditId });
@@ -365,8 +334,8 @@ class SqliteAuditStore implements AuditStore {
     }
   }
 
-  /** One immediate transaction: takes the write lock at once, committed (fsync) on return. */
+  /** One immediate transaction: takes the write lock at once, committed and synced to disk on return. */
   private write<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate();
+    return this.conn.committing(() => this.conn.db.transaction(fn).immediate(), true);
   }
 }

@@ -2,10 +2,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { AuditItem, AuditRecord } from '../../core/audit/run.js';
-import { openRunStore } from '../sqlite-run-store.js';
-import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from '../store-schema.js';
+import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 import { runConfig } from '../test-support/run-fixtures.js';
-import { openAuditStore } from './sqlite-audit-store.js';
+import { openSqliteStore } from './open-sqlite-store.js';
 import { AUDIT_CONFIG as CONFIG } from '../test-support/audit-fixture.js';
 import { tempFolderRemovedAfterAll } from '../../datasets/test-support/temp-folders.js';
 
@@ -25,10 +24,10 @@ const item = (transcriptId: string, label = 'claimed'): AuditItem => ({
 describe('the audit store', () => {
   it('keeps planned audits pending until judged, then reads verdicts and probes back exactly', () => {
     const path = join(dir, 'a.sqlite');
-    const s = openAuditStore(path);
-    const id = s.createAudit({ config: CONFIG, label: 'nightly', createdAt: '2026-12-01T00:15:00.000Z' });
+    const s = openSqliteStore(path);
+    const id = s.audits.create({ config: CONFIG, label: 'nightly', createdAt: '2026-12-01T00:15:00.000Z' });
     expect(id).toMatch(/^audit-20261201-001500-[0-9a-f]{4}$/);
-    s.savePending(id, [
+    s.audits.savePending(id, [
       { position: 0, item: item('t1') },
       { position: 1, item: item('t2', 'not_claimed') },
       { position: 2, item: item('t3') },
@@ -49,14 +48,14 @@ describe('the audit store', () => {
       elapsedMs: 10_000,
       orderSwap: null,
     };
-    s.saveRecord(id, agrees);
-    s.saveRecord(id, unavailable);
-    const run = s.getAudit(id)!;
+    s.audits.saveRecord(id, agrees);
+    s.audits.saveRecord(id, unavailable);
+    const run = s.audits.get(id)!;
     expect(run.records).toEqual([agrees, unavailable]);
     expect(run.pending.map((p) => p.transcriptId)).toEqual(['t3']);
     expect(run.summary.counts).toEqual({ agrees: 1, disagrees: 0, abstained: 0, unavailable: 1 });
     expect(run.summary.checks[0]!.orderProbe).toEqual({ pairs: 1, flipRate: 1, flipped: ['t1'] });
-    expect(s.listAudits()[0]).toMatchObject({
+    expect(s.audits.list()[0]).toMatchObject({
       kind: 'audit',
       id,
       status: 'running',
@@ -65,23 +64,23 @@ describe('the audit store', () => {
       counts: null,
       noVerdict: null,
     });
-    s.finishAudit(id, { status: 'interrupted', durationMs: 42 });
-    expect(s.listAudits()[0]).toMatchObject({
+    s.audits.finish(id, { status: 'interrupted', durationMs: 42 });
+    expect(s.audits.list()[0]).toMatchObject({
       status: 'interrupted',
       counts: { agrees: 1, disagrees: 0, abstained: 0, unavailable: 1 },
       noVerdict: 1,
       durationMs: 42,
     });
-    expect(s.resolveAuditId(id.slice('audit-'.length, 'audit-'.length + 8))).toBe(id);
-    expect(() => s.resolveAuditId('1999')).toThrow(/no audit "1999"/);
-    expect(() => s.saveRecord(id, { ...unavailable, transcriptId: 'never-planned' })).toThrow(/never planned/);
+    expect(s.resolveId(id.slice('audit-'.length, 'audit-'.length + 8), 'audit')).toBe(id);
+    expect(() => s.resolveId('1999', 'audit')).toThrow(/no audit "1999"/);
+    expect(() => s.audits.saveRecord(id, { ...unavailable, transcriptId: 'never-planned' })).toThrow(/never planned/);
     s.close();
   });
 
   it('refuses an endpoint identity that could carry a secret', () => {
-    const s = openAuditStore(join(dir, 'b.sqlite'));
+    const s = openSqliteStore(join(dir, 'b.sqlite'));
     expect(() =>
-      s.createAudit({
+      s.audits.create({
         config: { ...CONFIG, judgeEndpoint: { ...CONFIG.judgeEndpoint, host: 'user:pw@host' } },
         label: null,
         createdAt: '2026-12-01T00:15:00.000Z',
@@ -97,15 +96,15 @@ describe('the audit store', () => {
     db.pragma('user_version = 1');
     db.pragma(`application_id = ${APPLICATION_ID}`);
     db.close();
-    const runs = openRunStore(path);
-    const head = runs.createRun({ config: runConfig(), label: 'old', createdAt: '2026-11-30T04:15:12.000Z' });
+    const runs = openSqliteStore(path);
+    const head = runs.runs.create({ config: runConfig(), label: 'old', createdAt: '2026-11-30T04:15:12.000Z' });
     runs.close();
-    const audits = openAuditStore(path, { mustExist: true });
-    audits.createAudit({ config: CONFIG, label: null, createdAt: '2026-12-01T00:15:00.000Z' });
-    expect(audits.listAudits().length).toBe(1);
+    const audits = openSqliteStore(path, { mustExist: true });
+    audits.audits.create({ config: CONFIG, label: null, createdAt: '2026-12-01T00:15:00.000Z' });
+    expect(audits.audits.list().length).toBe(1);
     audits.close();
-    const again = openRunStore(path, { mustExist: true });
-    expect(again.listRuns().map((r) => r.id)).toEqual([head.id]);
+    const again = openSqliteStore(path, { mustExist: true });
+    expect(again.runs.list().map((r) => r.id)).toEqual([head.id]);
     again.close();
     const check = new Database(path, { readonly: true });
     expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);

@@ -4,8 +4,8 @@
  * an unrelated SQLite file is refused instead of altered.
  */
 
-import { AUDIT_MIGRATION } from './audit/audit-schema.js';
-import { PROBE_MIGRATION } from './probe/probe-schema.js';
+import { AUDIT_MIGRATION } from './audit-schema.js';
+import { PROBE_MIGRATION } from './probe-schema.js';
 
 /** "dkrs" (decidekit run store) as a 32-bit integer. */
 export const APPLICATION_ID = 0x646b7273;

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { probeRun as run } from '../test-support/probe-fixture.js';
-import { openProbeStore } from './sqlite-probe-store.js';
+import { openSqliteStore } from './open-sqlite-store.js';
 import { tempFolderRemovedAfterAll } from '../../datasets/test-support/temp-folders.js';
 
 const dir = tempFolderRemovedAfterAll('decidekit-probe-store-');
@@ -9,25 +9,25 @@ const dir = tempFolderRemovedAfterAll('decidekit-probe-store-');
 describe('the probe store', () => {
   it('keeps a probe whole and lists it newest first with its counts', () => {
     const path = join(dir, 'runs.sqlite');
-    const s = openProbeStore(path);
-    const older = s.saveProbe(run('2026-12-01T03:00:00.000Z', 0));
-    const newer = s.saveProbe(run('2026-12-01T04:00:00.000Z', 2));
+    const s = openSqliteStore(path);
+    const older = s.probes.save(run('2026-12-01T03:00:00.000Z', 0));
+    const newer = s.probes.save(run('2026-12-01T04:00:00.000Z', 2));
     expect(newer).toMatch(/^probe-20261201-040000-[0-9a-f]{4}$/);
-    expect(s.getProbe(older)).toEqual({ id: older, ...run('2026-12-01T03:00:00.000Z', 0) });
-    expect(s.getProbe('probe-none')).toBeNull();
-    expect(s.listProbes().map((h) => [h.id, h.conformance, h.robustness, h.cases, h.scope])).toEqual([
+    expect(s.probes.get(older)).toEqual({ id: older, ...run('2026-12-01T03:00:00.000Z', 0) });
+    expect(s.probes.get('probe-none')).toBeNull();
+    expect(s.probes.list().map((h) => [h.id, h.conformance, h.robustness, h.cases, h.scope])).toEqual([
       [newer, { passed: 18, failed: 2, ran: 20 }, null, 2, 'conformance'],
       [older, { passed: 20, failed: 0, ran: 20 }, null, 2, 'conformance'],
     ]);
-    expect(s.listProbes({ limit: 1 })).toHaveLength(1);
+    expect(s.probes.list({ limit: 1 })).toHaveLength(1);
     s.close();
   });
 
   it('refuses an endpoint that carries more than scheme, host, port and path', () => {
-    const s = openProbeStore(join(dir, 'other.sqlite'));
+    const s = openSqliteStore(join(dir, 'other.sqlite'));
     const bad = run('2026-12-01T03:00:00.000Z', 0);
     expect(() =>
-      s.saveProbe({ ...bad, config: { ...bad.config, endpoint: { ...bad.config.endpoint, host: 'u:p@h' } } }),
+      s.probes.save({ ...bad, config: { ...bad.config, endpoint: { ...bad.config.endpoint, host: 'u:p@h' } } }),
     ).toThrow(/more than scheme, host, port and path/);
     s.close();
   });

@@ -1,0 +1,148 @@
+/** A run's cases in SQLite: saved a batch per transaction, read back in run order. */
+import type { StoredStatus } from '../../core/run-status.js';
+import type { CaseResult, Decision } from '../../core/typed-decisions/case-result.js';
+import type { CaseSource } from '../../core/bench/run.js';
+import { DecidekitError } from '../../core/errors.js';
+import type { CaseWriter, StoreCases } from '../store.js';
+import type { SaveProgress } from '../stored-run.js';
+import { caseDigest } from './case-digest.js';
+import { caseOf, decisionOf, type StoredCaseRow, type StoredDecisionRow } from './case-reads.js';
+import { packCaseRows, unpackCaseRows, type CaseRows, type PackedCaseRows } from './case-rows.js';
+import type { RunTables } from './run-tables.js';
+
+/** What `source` opens for each iteration: a fresh read-only store to read the cases from. */
+export type OpenReader = () => { readonly cases: { iterate(runId: string): Generator<CaseResult> }; close(): void };
+
+export class SqliteCases implements StoreCases {
+  constructor(
+    private readonly tables: RunTables,
+    private readonly openReader: OpenReader,
+    private readonly writerOptions: { readonly busyTimeoutMs?: number; readonly syncIntervalMs?: number },
+  ) {}
+
+  save(runId: string, results: readonly CaseResult[], progress: SaveProgress = {}): void {
+    this.saveRows(runId, packCaseRows(results), progress);
+  }
+
+  /** `save` of rows packed by `packCaseRows` (what the writer thread receives). */
+  saveRows(runId: string, packed: PackedCaseRows, progress: SaveProgress = {}): void {
+    const { conn, statements } = this.tables;
+    const write = conn.db.transaction(() => {
+      const row = statements.status.get(runId) as { status: StoredStatus; duration_ms: number | null } | undefined;
+      if (!row) throw conn.unknownRun(runId);
+      const cases = unpackCaseRows(runId, packed);
+      // A stored run that gets new cases (resume, retry) is running again: its old summary goes.
+      if (row.status !== 'running' && cases.length > 0)
+        this.tables.writeSummary(runId, 'running', row.duration_ms, null);
+      for (const rows of cases) this.insertCase(runId, rows);
+      if (progress.durationMs !== undefined) statements.duration.run(progress.durationMs, runId);
+    });
+    // IMMEDIATE takes the write lock before the first read: a deferred transaction that
+    // read first cannot be upgraded once another process has written (WAL), and fails at
+    // once with "database is locked" instead of waiting out the busy timeout.
+    conn.writing(runId, () => conn.committing(() => write.immediate(), false));
+  }
+
+  private insertCase(runId: string, { caseRow, decisionRows }: CaseRows): void {
+    const s = this.tables.statements;
+    const row = { ...caseRow, digest: caseDigest(caseRow, decisionRows) };
+    if (s.insertNewCase.run(row).changes === 0) {
+      // Saved before (a retry replaces it), or not in the run's case set.
+      const found = s.position.get(runId, caseRow.case_id) as { position: number } | undefined;
+      if (found === undefined) {
+        throw new DecidekitError(
+          'invalid_run',
+          `cannot save case ${JSON.stringify(caseRow.case_id)}: it is not in the case set of run ${runId}`,
+        );
+      }
+      s.deleteDecisions.run(runId, caseRow.case_id);
+      s.deleteCase.run(runId, caseRow.case_id);
+      s.insertCase.run({ ...row, position: found.position });
+    }
+    for (const d of decisionRows) s.insertDecision.run(d);
+  }
+
+  async startWriter(): Promise<CaseWriter> {
+    // The writer thread's module is loaded only by the command that writes cases.
+    const { startCaseWriter } = await import('../writer/case-writer.js');
+    return startCaseWriter(this.tables.conn.path, this.writerOptions);
+  }
+
+  /** Every saved case of the run at once, in run order (two queries). */
+  readAll(runId: string): CaseResult[] {
+    const { conn, statements } = this.tables;
+    const caseRows = statements.cases.all(runId) as StoredCaseRow[];
+    const decisionRows = statements.decisions.all(runId) as StoredDecisionRow[];
+    const byCase = new Map<string, Decision[]>();
+    for (const d of decisionRows) {
+      let list = byCase.get(d.case_id);
+      if (!list) byCase.set(d.case_id, (list = []));
+      list.push(decisionOf(conn, runId, d));
+    }
+    return caseRows.map((c) => caseOf(conn, runId, c, byCase.get(c.case_id) ?? []));
+  }
+
+  *iterate(runId: string): Generator<CaseResult> {
+    const { conn, statements } = this.tables;
+    this.tables.refuseUnknown(runId);
+    // One read transaction, so every page comes from the same snapshot; the cases stream
+    // from SQLite's sorter and each case's decisions are one primary-key range.
+    const own = !conn.db.inTransaction;
+    if (own) conn.db.exec('BEGIN');
+    let rows: IterableIterator<StoredCaseRow> | null = null;
+    try {
+      const open = conn.reading(() => statements.cases.iterate(runId) as IterableIterator<StoredCaseRow>, runId);
+      rows = open;
+      for (;;) {
+        const next = conn.reading(() => open.next(), runId);
+        if (next.done === true) break;
+        const c = next.value;
+        const decisions = conn.reading(
+          () =>
+            (statements.caseDecisions.all(runId, c.case_id) as StoredDecisionRow[]).map((d) =>
+              decisionOf(conn, runId, d),
+            ),
+          runId,
+        );
+        yield caseOf(conn, runId, c, decisions);
+      }
+    } finally {
+      // An iteration stopped early must release its statement before the connection is used again.
+      rows?.return?.();
+      if (own && conn.db.inTransaction) conn.db.exec('COMMIT');
+    }
+  }
+
+  source(runId: string, length: number): CaseSource {
+    const openReader = this.openReader;
+    return {
+      length,
+      *[Symbol.iterator]() {
+        const reader = openReader();
+        try {
+          yield* reader.cases.iterate(runId);
+        } finally {
+          reader.close();
+        }
+      },
+    };
+  }
+
+  savedIds(runId: string, options: { readonly includeFailed?: boolean } = {}): Set<string> {
+    const { answered, failed } = this.byOutcome(runId);
+    if (options.includeFailed === true) for (const id of failed) answered.add(id);
+    return answered;
+  }
+
+  byOutcome(runId: string): { readonly answered: Set<string>; readonly failed: Set<string> } {
+    const { conn, statements } = this.tables;
+    return conn.reading(() => {
+      if (statements.exactId.get(runId) === undefined) throw conn.unknownRun(runId);
+      const answered = new Set<string>();
+      const failed = new Set<string>();
+      for (const r of statements.savedIds.all(runId) as { case_id: string; request_status: string }[])
+        (r.request_status === 'answered' ? answered : failed).add(r.case_id);
+      return { answered, failed };
+    }, runId);
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * `runs check` in SQLite: a run's records re-checked against its summary (`run-records-check.ts`),
+ * its rows against the digest written with them, its case set against its case positions;
+ * and for the whole store SQLite's own `quick_check` first.
+ */
+import { StoreDamagedError } from '../store-errors.js';
+import { checkRunRecords } from '../run-records-check.js';
+import type { RunCheck, StoreCheck } from '../stored-run.js';
+import type { SqliteCases } from './cases.js';
+import { caseDigest } from './case-digest.js';
+import { headlineOf, STATUSES, type RunRow } from './run-rows.js';
+import type { RunTables } from './run-tables.js';
+import type { SqliteRuns } from './runs.js';
+
+/** What `runs.check` finds for one run (to be called inside one read transaction). */
+export function checkRun(tables: RunTables, runs: SqliteRuns, cases: SqliteCases, id: string): RunCheck {
+  const { conn, statements } = tables;
+  const row = statements.head.get(id) as RunRow | undefined;
+  if (!row) throw conn.unknownRun(id);
+  const base = { id, status: STATUSES.has(row.status) ? row.status : null, savedCases: row.saved_cases };
+  let problems: string[];
+  let configured: number;
+  try {
+    // The cases are read as they are checked (twice: their records, then the summary).
+    const info = runs.info(id)!;
+    configured = info.config.caseIds.length;
+    const source = { length: row.saved_cases, [Symbol.iterator]: () => cases.iterate(id) };
+    problems = checkRunRecords(
+      { ...info, cases: source },
+      {
+        status: row.status,
+        summaryStored: row.summary_json !== null,
+        headline: headlineOf(row),
+        caseCount: row.case_count,
+      },
+    );
+  } catch (err) {
+    if (err instanceof StoreDamagedError) return { ...base, problems: [err.detail] };
+    throw err;
+  }
+  problems.push(...changedCases(tables, id));
+  const outside = (statements.outsideCaseSet.all({ id }) as { case_id: string }[]).map((r) => r.case_id);
+  if (outside.length > 0) problems.push(`saved cases outside the run's case set: ${outside.join(', ')}`);
+  const planned = (statements.plannedCount.get(id) as { n: number }).n;
+  if (planned !== configured)
+    problems.push(`${planned} case positions stored for ${configured} cases in the configuration`);
+  return { ...base, problems };
+}
+
+/** Cases whose rows no longer match the digest written with them. */
+function changedCases(tables: RunTables, id: string): string[] {
+  const { statements } = tables;
+  // Case by case, so a run of any size is checked without holding its rows.
+  const changed: string[] = [];
+  for (const c of statements.digestCases.iterate(id) as Iterable<Record<string, unknown>>) {
+    const decisions = statements.digestDecisions.all(id, c['case_id']) as Record<string, unknown>[];
+    if (caseDigest(c, decisions) !== c['digest']) changed.push(String(c['case_id']));
+  }
+  return changed.length === 0
+    ? []
+    : [
+        `${changed.length} case${changed.length === 1 ? '' : 's'} changed since saved (their stored rows no longer match their digest): ${changed.slice(0, 10).join(', ')}${changed.length > 10 ? ` and ${changed.length - 10} more` : ''}`,
+      ];
+}
+
+/** `PRAGMA quick_check` and `runs.check` for every stored run (or only `runIds`). */
+export function checkStore(tables: RunTables, runs: SqliteRuns, runIds: readonly string[] | undefined): StoreCheck {
+  const { conn, statements } = tables;
+  return conn.reading(() => {
+    const integrity = (conn.db.pragma('quick_check') as { quick_check: string }[])
+      .map((r) => r.quick_check)
+      .filter((line) => line !== 'ok');
+    const ids = runIds ?? (statements.allIds.all() as { id: string }[]).map((r) => r.id);
+    return { path: conn.path, integrity, runs: ids.map((id) => runs.check(id)) };
+  });
+}

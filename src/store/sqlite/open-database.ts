@@ -1,0 +1,193 @@
+/**
+ * Opening the SQLite file of a store: created (with its folder) and migrated when needed,
+ * or for reading only, from a copy when it cannot be read in place. A database written by
+ * a newer decidekit, or a SQLite file that is not a decidekit store, is refused unchanged.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { DecidekitError } from '../../core/errors.js';
+import { StoreDamagedError, StoreNeedsUpgradeError } from '../store-errors.js';
+import { refuseUnusableStoreLocation } from '../store-location.js';
+import {
+  refuseForeignOrNewerStore,
+  refuseMissingTables,
+  migrate,
+  olderThanCurrent,
+  READABLE_IN_PLACE_FROM,
+} from './migrate.js';
+import { SCHEMA_VERSION } from './schema.js';
+import { canReadInPlace, isEmptyFile, snapshotOf, vacuumedCopyOf } from './snapshot-copies.js';
+import { isDamage, notADatabaseError } from './sqlite-errors.js';
+import { messageOf } from './connection.js';
+import { dropCopyDir, makeCopyDir } from './temp-copies.js';
+
+/** The page cache of each connection, in KiB as SQLite's negative `cache_size` counts it. */
+const PAGE_CACHE_KIB = -2000;
+
+export interface OpenSqliteStoreOptions {
+  /** Refuse to create a new database when the file is missing. Default false. */
+  readonly mustExist?: boolean;
+  /**
+   * Open for reading only (`runs list/show/report/export/check`): never creates, migrates or
+   * writes, so an archived or read-only store (file or folder) can be read. A store written
+   * by an older decidekit is read from an upgraded copy in a temp folder (the file is
+   * upgraded by the next command that writes to it). Implies `mustExist`.
+   * Default false.
+   */
+  readonly readOnly?: boolean;
+  /**
+   * When commits reach the disk. Every commit survives a killed process either way (it is in
+   * the write-ahead log before the call returns). `normal` (default): the log is synced to
+   * disk at the first commit after every `syncIntervalMs` and when a run is finished or
+   * marked interrupted, and at every audit and probe commit, so power loss or an OS crash
+   * loses at most the cases saved in the last interval (the file stays consistent). `full`:
+   * every commit is synced.
+   */
+  readonly synchronous?: 'full' | 'normal';
+  /** With `synchronous: 'normal'`, the longest time between syncs to disk. Default 2000. */
+  readonly syncIntervalMs?: number;
+  /** Monotonic milliseconds, for `syncIntervalMs`. Default `performance.now`. */
+  readonly now?: () => number;
+  /** How long to wait for another process's write lock. Default 5000. */
+  readonly busyTimeoutMs?: number;
+  /** Source of the random part of record ids. Default: node:crypto. */
+  readonly randomBytes?: (n: number) => Uint8Array;
+  /** Sees the SQL of every statement run (diagnostics; tests count what a save reads). */
+  readonly onStatement?: (sql: string) => void;
+}
+
+export interface OpenedDatabase {
+  readonly db: Database.Database;
+  readonly busyTimeoutMs: number;
+  /** Removes the temp copy read instead of the file, if any (after closing `db`). */
+  readonly removeCopy: () => void;
+}
+
+function wrapOpenError(path: string, err: unknown): DecidekitError {
+  const message = messageOf(err);
+  if ((err as { code?: unknown }).code === 'SQLITE_NOTADB') return notADatabaseError(path, err);
+  if (isDamage(err)) return new StoreDamagedError(path, message, { cause: err });
+  return new DecidekitError('store_unreadable', `cannot open run store: ${path} (${message})`, {
+    context: { path },
+    cause: err,
+  });
+}
+
+/** Opens (creating and migrating when needed) the SQLite database of the store at `path`. */
+export function openDatabase(path: string, options: OpenSqliteStoreOptions = {}): OpenedDatabase {
+  const readOnly = options.readOnly === true;
+  const mustExist = options.mustExist === true || readOnly;
+  refuseMissing(path, { readOnly, mustExist });
+  const onStatement = options.onStatement;
+  const connect = (file: string, readonly = readOnly) =>
+    new Database(file, {
+      fileMustExist: mustExist,
+      readonly,
+      ...(onStatement === undefined ? {} : { verbose: (sql: unknown) => onStatement(String(sql)) }),
+    });
+  const { db, copyDir } = connectReadable(path, readOnly, connect);
+  const removeCopy = () => {
+    if (copyDir !== null) dropCopyDir(copyDir);
+  };
+  const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000));
+  try {
+    // First: every later statement (even setting WAL) may meet another process's lock.
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    // A 2 MB page cache instead of better-sqlite3's 16 MB: a bench holds two connections (the
+    // writer thread's and its own), and runs are written and read in order, which a bigger
+    // cache does not speed up (BENCHMARKS.md, "Bench at scale").
+    db.pragma(`cache_size = ${PAGE_CACHE_KIB}`);
+    refuseForeignOrNewerStore(db, path);
+    if (readOnly) {
+      const version = db.pragma('user_version', { simple: true }) as number;
+      if (version < READABLE_IN_PLACE_FROM) throw new StoreNeedsUpgradeError(path, version, SCHEMA_VERSION);
+    } else {
+      db.pragma('journal_mode = WAL');
+      db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+      migrate(db, path);
+    }
+    db.pragma('foreign_keys = ON');
+    refuseMissingTables(db, path);
+  } catch (err) {
+    db.close();
+    removeCopy();
+    throw err instanceof DecidekitError ? err : wrapOpenError(path, err);
+  }
+  return { db, busyTimeoutMs, removeCopy };
+}
+
+/** Refuses a store that must exist and does not (or is an empty file), before anything is created. */
+function refuseMissing(path: string, how: { readonly readOnly: boolean; readonly mustExist: boolean }): void {
+  refuseUnusableStoreLocation(path);
+  if (how.mustExist && !existsSync(path)) {
+    throw new DecidekitError(
+      'store_missing',
+      `no run store at ${path} (runs are saved there by 'decidekit bench'; pass --store PATH for another file)`,
+      {
+        context: { path },
+      },
+    );
+  }
+  if (how.readOnly && isEmptyFile(path)) {
+    // SQLite reads an empty file as a database at version 0: no upgrade is needed, no run is there.
+    throw new DecidekitError(
+      'store_missing',
+      `no run store at ${path} yet: the file is empty (runs are saved there by 'decidekit bench'; pass --store PATH for another file)`,
+      { context: { path } },
+    );
+  }
+  if (!how.mustExist) {
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+    } catch (err) {
+      throw wrapOpenError(path, err);
+    }
+  }
+}
+
+/**
+ * A connection that can read the store: the file itself, or for reading only a copy of it
+ * when it cannot be read in place (`copyDir` is then the copy's temp folder).
+ */
+function connectReadable(
+  path: string,
+  readOnly: boolean,
+  connect: (file: string, readonly?: boolean) => Database.Database,
+): { readonly db: Database.Database; readonly copyDir: string | null } {
+  let db: Database.Database | null = null;
+  let copyDir: string | null = null;
+  try {
+    db = connect(path);
+    if (readOnly && !canReadInPlace(db)) {
+      // A WAL database is read through its shared-memory file (-shm), which SQLite must be
+      // able to create next to it; in a read-only folder it cannot. Read a copy instead.
+      db.close();
+      db = null;
+      copyDir = makeCopyDir();
+      db = connect(snapshotOf(path, copyDir));
+    }
+    if (readOnly && olderThanCurrent(db)) {
+      // An older decidekit's store: reading it needs the migrations, which write. Read an
+      // upgraded copy; the file itself is upgraded by the next command that writes to it.
+      let copy: { readonly dir: string; readonly file: string };
+      try {
+        copy = vacuumedCopyOf(db);
+      } finally {
+        db.close();
+        db = null;
+        if (copyDir !== null) dropCopyDir(copyDir);
+        copyDir = null;
+      }
+      copyDir = copy.dir;
+      db = connect(copy.file, false);
+      refuseForeignOrNewerStore(db, path);
+      migrate(db, path);
+    }
+    return { db, copyDir };
+  } catch (err) {
+    db?.close();
+    if (copyDir !== null) dropCopyDir(copyDir);
+    throw wrapOpenError(path, err);
+  }
+}

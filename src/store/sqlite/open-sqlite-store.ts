@@ -1,0 +1,87 @@
+/**
+ * The SQLite adapter of the store port: one file (better-sqlite3 12, WAL, a versioned
+ * schema) holding runs, cases, audits and probes, over one connection.
+ */
+import { randomBytes as cryptoRandomBytes } from 'node:crypto';
+import { given } from '../../core/given.js';
+import { resolveRecordId, type AskedBy, type RecordKind } from '../record-kind.js';
+import type { Store } from '../store.js';
+import type { StoreCheck } from '../stored-run.js';
+import { SqliteAudits } from './audits.js';
+import { SqliteCases } from './cases.js';
+import { checkStore } from './check.js';
+import { SqliteConnection } from './connection.js';
+import { openDatabase, type OpenSqliteStoreOptions } from './open-database.js';
+import { SqliteProbes } from './probes.js';
+import { idsStartingWithIn } from './record-ids.js';
+import { RunTables } from './run-tables.js';
+import { SqliteRuns } from './runs.js';
+
+export type { OpenSqliteStoreOptions } from './open-database.js';
+
+/**
+ * Opens (creating and migrating when needed) the SQLite store at `path`. A database written
+ * by a newer decidekit, or a SQLite file that is not a decidekit store, is refused and left
+ * unchanged.
+ */
+export function openSqliteStore(path: string, options: OpenSqliteStoreOptions = {}): SqliteStore {
+  const { db, busyTimeoutMs, removeCopy } = openDatabase(path, options);
+  const conn = new SqliteConnection(db, path, options.randomBytes ?? ((n) => cryptoRandomBytes(n)), busyTimeoutMs, {
+    everyCommit: options.synchronous === 'full',
+    intervalMs: Math.max(0, options.syncIntervalMs ?? 2000),
+    now: options.now ?? (() => performance.now()),
+  });
+  try {
+    return new SqliteStore(conn, removeCopy, options);
+  } catch (err) {
+    db.close();
+    removeCopy();
+    throw err;
+  }
+}
+
+export class SqliteStore implements Store {
+  readonly path: string;
+  readonly runs: SqliteRuns;
+  readonly cases: SqliteCases;
+  readonly audits: SqliteAudits;
+  readonly probes: SqliteProbes;
+  private readonly tables: RunTables;
+  private readonly idsStartingWith;
+
+  constructor(
+    private readonly conn: SqliteConnection,
+    private readonly removeCopy: () => void,
+    options: OpenSqliteStoreOptions,
+  ) {
+    this.path = conn.path;
+    this.tables = new RunTables(conn);
+    const path = conn.path;
+    this.cases = new SqliteCases(
+      this.tables,
+      // Read from a fresh read-only connection, so the source outlives this store.
+      () => openSqliteStore(path, { mustExist: true, readOnly: true }),
+      {
+        ...given({ busyTimeoutMs: options.busyTimeoutMs, syncIntervalMs: options.syncIntervalMs }),
+      },
+    );
+    this.runs = new SqliteRuns(this.tables, this.cases);
+    this.audits = new SqliteAudits(conn);
+    this.probes = new SqliteProbes(conn);
+    this.idsStartingWith = idsStartingWithIn(conn.db);
+  }
+
+  resolveId(prefix: string, kind: RecordKind, askedBy?: AskedBy): string {
+    const { path, idsStartingWith } = this;
+    return this.conn.reading(() => resolveRecordId(kind, prefix, { path, idsStartingWith }, askedBy));
+  }
+
+  check(options: { readonly runIds?: readonly string[] } = {}): StoreCheck {
+    return checkStore(this.tables, this.runs, options.runIds);
+  }
+
+  close(): void {
+    this.conn.db.close();
+    this.removeCopy();
+  }
+}

@@ -1,0 +1,119 @@
+/** The SQL of the runs, their cases and decisions. */
+import type Database from 'better-sqlite3';
+import { CASE_DIGEST_COLUMNS, DECISION_DIGEST_COLUMNS } from './case-digest.js';
+import { HEAD_COLUMNS, LIST_COLUMNS } from './run-rows.js';
+
+/** Every statement the runs and their cases use, prepared once per connection. */
+export function prepareRunStatements(db: Database.Database): RunStatements {
+  // A version 6 store read in place (read-only) has no statistics column: none kept, then.
+  const statisticsColumn =
+    (
+      db.prepare("SELECT count(*) AS n FROM pragma_table_info('runs') WHERE name = 'statistics_json'").get() as {
+        n: number;
+      }
+    ).n > 0;
+  return {
+    head: db.prepare(`SELECT ${HEAD_COLUMNS} FROM runs WHERE id = ?`),
+    status: db.prepare('SELECT status, duration_ms FROM runs WHERE id = ?'),
+    position: db.prepare('SELECT position FROM run_cases WHERE run_id = ? AND case_id = ?'),
+    insertPosition: db.prepare('INSERT INTO run_cases (run_id, case_id, position) VALUES (?, ?, ?)'),
+    duration: db.prepare('UPDATE runs SET duration_ms = ? WHERE id = ?'),
+    deleteRun: db.prepare('DELETE FROM runs WHERE id = ?'),
+    outsideCaseSet: db.prepare(
+      'SELECT case_id FROM cases WHERE run_id = @id AND case_id NOT IN (SELECT case_id FROM run_cases WHERE run_id = @id) LIMIT 6',
+    ),
+    plannedCount: db.prepare('SELECT count(*) AS n FROM run_cases WHERE run_id = ?'),
+    allIds: db.prepare('SELECT id FROM runs ORDER BY created_ms, id'),
+    statusCounts: db.prepare('SELECT status, COUNT(*) AS n FROM runs GROUP BY status'),
+    insertRun:
+      db.prepare(`INSERT INTO runs (id, created_at, created_ms, status, label, fingerprint, tool_version, model,
+        endpoint_scheme, endpoint_host, endpoint_port, endpoint_path, embedded_model, dataset_id, dataset_revision,
+        dataset_split, dataset_synthetic, case_count, filtered, config_json)
+      VALUES (@id, @created_at, @created_ms, 'running', @label, @fingerprint, @tool_version, @model,
+        @endpoint_scheme, @endpoint_host, @endpoint_port, @endpoint_path, @embedded_model, @dataset_id, @dataset_revision,
+        @dataset_split, @dataset_synthetic, @case_count, @filtered, @config_json)`),
+    deleteDecisions: db.prepare('DELETE FROM decisions WHERE run_id = ? AND case_id = ?'),
+    deleteCase: db.prepare('DELETE FROM cases WHERE run_id = ? AND case_id = ?'),
+    insertCase:
+      db.prepare(`INSERT INTO cases (run_id, case_id, position, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model, digest)
+      VALUES (@run_id, @case_id, @position, @workflow, @request_status, @latency_ms, @input_tokens, @error_kind, @error_message, @answered_model, @digest)`),
+    // The usual save in one statement: the position comes from the run's case set, and a
+    // case saved before (or not in the set) inserts nothing and takes the slow path.
+    insertNewCase:
+      db.prepare(`INSERT OR IGNORE INTO cases (run_id, case_id, position, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model, digest)
+      SELECT @run_id, @case_id, position, @workflow, @request_status, @latency_ms, @input_tokens, @error_kind, @error_message, @answered_model, @digest
+      FROM run_cases WHERE run_id = @run_id AND case_id = @case_id`),
+    digestCases: db.prepare(
+      `SELECT ${CASE_DIGEST_COLUMNS.join(', ')}, digest FROM cases WHERE run_id = ? AND digest IS NOT NULL ORDER BY position`,
+    ),
+    digestDecisions: db.prepare(
+      `SELECT ${DECISION_DIGEST_COLUMNS.join(', ')} FROM decisions WHERE run_id = ? AND case_id = ? ORDER BY position`,
+    ),
+    insertDecision:
+      db.prepare(`INSERT INTO decisions (run_id, case_id, position, question_id, type, answers_json, gold_label,
+        gold_probabilities_json, status, predicted, correct, confidence, kl, brier, probabilities_json, error_kind, error_message)
+      VALUES (@run_id, @case_id, @position, @question_id, @type, @answers_json, @gold_label,
+        @gold_probabilities_json, @status, @predicted, @correct, @confidence, @kl, @brier, @probabilities_json, @error_kind, @error_message)`),
+    finish: db.prepare(`UPDATE runs SET status = @status, duration_ms = @duration_ms, summary_json = @summary_json,
+        accuracy = @accuracy, kl = @kl, brier = @brier, ece = @ece, mean_confidence = @mean_confidence,
+        decisions_total = @decisions_total, decisions_correct = @decisions_correct, errors = @errors,
+        latency_p50_ms = @latency_p50_ms${statisticsColumn ? ', statistics_json = NULL' : ''}
+      WHERE id = @id`),
+    saveStatistics: statisticsColumn
+      ? db.prepare('UPDATE runs SET statistics_json = ? WHERE id = ? AND summary_json IS NOT NULL')
+      : null,
+    statistics: db.prepare(
+      `SELECT ${statisticsColumn ? 'statistics_json' : 'NULL AS statistics_json'} FROM runs WHERE id = ?`,
+    ),
+    cases: db.prepare(
+      'SELECT case_id, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model FROM cases WHERE run_id = ? ORDER BY position',
+    ),
+    decisions:
+      db.prepare(`SELECT d.case_id, d.question_id, d.type, d.answers_json, d.gold_label, d.gold_probabilities_json, d.status,
+        d.predicted, d.correct, d.confidence, d.kl, d.brier, d.probabilities_json, d.error_kind, d.error_message
+      FROM decisions d JOIN cases c ON c.run_id = d.run_id AND c.case_id = d.case_id
+      WHERE d.run_id = ? ORDER BY c.position, d.position`),
+    caseDecisions:
+      db.prepare(`SELECT case_id, question_id, type, answers_json, gold_label, gold_probabilities_json, status,
+        predicted, correct, confidence, kl, brier, probabilities_json, error_kind, error_message
+      FROM decisions WHERE run_id = ? AND case_id = ? ORDER BY position`),
+    savedIds: db.prepare('SELECT case_id, request_status FROM cases WHERE run_id = ?'),
+    answeredModels: db.prepare(
+      'SELECT DISTINCT answered_model FROM cases WHERE run_id = ? AND answered_model IS NOT NULL ORDER BY answered_model',
+    ),
+    list: db.prepare(`SELECT ${LIST_COLUMNS} FROM runs ORDER BY created_ms DESC, id DESC LIMIT ?`),
+    exactId: db.prepare('SELECT id FROM runs WHERE id = ?'),
+  };
+}
+
+/** The prepared statements of the runs' tables (`saveStatistics` is null in a version 6 store read in place). */
+export interface RunStatements {
+  readonly head: Database.Statement;
+  readonly status: Database.Statement;
+  readonly position: Database.Statement;
+  readonly insertPosition: Database.Statement;
+  readonly duration: Database.Statement;
+  readonly deleteRun: Database.Statement;
+  readonly outsideCaseSet: Database.Statement;
+  readonly plannedCount: Database.Statement;
+  readonly allIds: Database.Statement;
+  readonly statusCounts: Database.Statement;
+  readonly insertRun: Database.Statement;
+  readonly deleteDecisions: Database.Statement;
+  readonly deleteCase: Database.Statement;
+  readonly insertCase: Database.Statement;
+  readonly insertNewCase: Database.Statement;
+  readonly digestCases: Database.Statement;
+  readonly digestDecisions: Database.Statement;
+  readonly insertDecision: Database.Statement;
+  readonly finish: Database.Statement;
+  readonly saveStatistics: Database.Statement | null;
+  readonly statistics: Database.Statement;
+  readonly cases: Database.Statement;
+  readonly decisions: Database.Statement;
+  readonly caseDecisions: Database.Statement;
+  readonly savedIds: Database.Statement;
+  readonly answeredModels: Database.Statement;
+  readonly list: Database.Statement;
+  readonly exactId: Database.Statement;
+}
