@@ -50,6 +50,7 @@ export interface Store {
   resolveId(prefix: string, kind: RecordKind, askedBy?: AskedBy): string;
   /** The store's own integrity check and `runs.check` for every stored run (or only `runIds`). */
   check(options?: { readonly runIds?: readonly string[] }): StoreCheck;
+  /** Closes the store; closing it again does nothing. What `cases.source` gave stays readable. */
   close(): void;
 }
 

@@ -81,6 +81,7 @@ export class SqliteStore implements Store {
   }
 
   close(): void {
+    if (!this.conn.db.open) return;
     this.conn.db.close();
     this.removeCopy();
   }
