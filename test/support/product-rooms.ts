@@ -17,11 +17,17 @@ export type Room = (typeof ROOMS)[number];
 const MAY_READ: Partial<Record<Room, readonly Room[]>> = { runs: ['bench', 'audit', 'probe'] };
 
 /**
- * Shared folders (relative to src) that may read rooms: the store's top level is the one
- * store of every kind of record (runs and their cases, audits, probes), so it reads their
- * domain and puts their tables into one schema.
+ * Shared folders (relative to src) that may read rooms: the store is one port for every kind
+ * of record (runs and their cases, audits, probes), so the port, its SQLite adapter (one
+ * schema for all of them; it starts the bench's writer thread) and the contract suite every
+ * adapter passes read their domain.
  */
-const SHARED_MAY_READ: Record<string, readonly Room[]> = { store: ['bench', 'audit', 'probe'] };
+const STORED_ROOMS: readonly Room[] = ['bench', 'audit', 'probe'];
+const SHARED_MAY_READ: Record<string, readonly Room[]> = {
+  store: STORED_ROOMS,
+  'store/sqlite': STORED_ROOMS,
+  'store/contract': STORED_ROOMS,
+};
 
 /** Folders (relative to src, without a trailing slash) that belong to a room without its name. */
 const ROOM_FOLDERS: Record<string, Room> = {
