@@ -126,133 +126,115 @@ export interface RunOutcome {
  * prints or saves: progress goes out as events, finished cases through `onCase`.
  */
 export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunOutcome> {
-  const { client, now } = options;
-  const cases = 'take' in options.cases ? options.cases : drainingQueue([...options.cases]);
   if (!Number.isInteger(options.parallel) || options.parallel < 1)
     throw new RangeError(`parallel must be an integer >= 1, got ${options.parallel}`);
-  const started = now();
-  const decisionsTotal = cases.decisions;
-  const keep = options.keepResults !== false;
-  const finished: (CaseResult | undefined)[] = keep ? new Array(cases.length) : [];
-  const inFlight = new AbortController();
-  // Every request in flight listens to this one signal.
-  setMaxListeners(Math.max(10, options.parallel + 8), inFlight.signal);
-  let stopped: RunOutcome['stopped'] = null;
-  let callbackError: { error: unknown } | null = null;
-  let next = 0;
-  let casesDone = 0;
-  let decisionsDone = 0;
-  let errors = 0;
+  return new BenchmarkRun(options).run();
+}
+
+type FinishedCase = { index: number; result: CaseResult };
+
+/** One run of `runBenchmark`: its counters, its checkpoint batches and its workers. */
+class BenchmarkRun {
+  private readonly options: RunBenchmarkOptions;
+  private readonly now: () => number;
+  private readonly cases: CaseQueue;
+  private readonly started: number;
+  private readonly decisionsTotal: number;
+  private readonly keep: boolean;
+  private readonly finished: (CaseResult | undefined)[];
+  private readonly inFlight = new AbortController();
+  private readonly streakTarget: number;
+  private stopped: RunOutcome['stopped'] = null;
+  private callbackError: { error: unknown } | null = null;
+  private next = 0;
+  private casesDone = 0;
+  private decisionsDone = 0;
+  private errors = 0;
   // The first finished cases, while they are all rejected with one same message.
-  let rejectionStreak: { message: string; count: number } | null = { message: '', count: 0 };
-  const streakTarget = Math.min(REJECTION_STREAK, cases.length);
-
-  const stop = (reason: StopReason, error: unknown) => {
-    if (stopped || callbackError) return;
-    stopped = { reason, error };
-    options.onEvent?.({ type: 'stopping', reason, message: error instanceof Error ? error.message : String(error) });
-    inFlight.abort(error);
-  };
-  const onAbort = () => stop('aborted', options.signal?.reason ?? new Error('aborted'));
-  if (options.signal?.aborted) onAbort();
-  else options.signal?.addEventListener('abort', onAbort, { once: true });
-
-  options.onEvent?.({ type: 'started', cases: cases.length, decisions: decisionsTotal });
-
+  private rejectionStreak: { message: string; count: number } | null = { message: '', count: 0 };
   // Cases that finished in one turn of the event loop are checkpointed together (one
   // transaction, one fsync) and only then counted.
-  let pending: Array<{ index: number; result: CaseResult }> = [];
-  // Typed by assertion so that the awaits below see what the closures may have set.
-  let flushing = null as Promise<void> | null;
+  private pending: FinishedCase[] = [];
+  private flushing: Promise<void> | null = null;
   // The checkpoint of the batch before, while it is still being committed (async checkpoints).
-  let committing = null as Promise<void> | null;
-  const failed = (error: unknown) => {
-    callbackError ??= { error };
-    inFlight.abort(error);
-  };
-  const count = (batch: Array<{ index: number; result: CaseResult }>) => {
-    for (const { index, result } of batch) {
-      if (keep) finished[index] = result;
-      casesDone++;
-      decisionsDone += result.decisions.length;
-      if (result.request.status === 'failed') errors++;
-      options.onEvent?.({
-        type: 'case',
-        result,
-        progress: {
-          casesDone,
-          casesTotal: cases.length,
-          decisionsDone,
-          decisionsTotal,
-          errors,
-          elapsedMs: now() - started,
-        },
-      });
-    }
-  };
-  const flush = () => {
-    const batch = pending;
-    pending = [];
-    flushing = null;
-    if (batch.length === 0 || callbackError) return;
-    let checkpointed: void | Promise<void>;
-    try {
-      checkpointed = options.checkpoint?.(batch.map((b) => b.result));
-    } catch (error) {
-      failed(error);
-      return;
-    }
-    if (!(checkpointed instanceof Promise)) {
-      count(batch);
-      return;
-    }
-    const done: Promise<void> = checkpointed.then(
-      () => {
-        if (committing === done) committing = null;
-        if (!callbackError) count(batch);
-      },
-      (error: unknown) => {
-        if (committing === done) committing = null;
-        failed(error);
-      },
-    );
-    committing = done;
-  };
-  const finish = (index: number, result: CaseResult) => {
-    pending.push({ index, result });
-    const run = (resolve: () => void) => {
-      // A batch still being checkpointed goes first; this one keeps gathering until then.
-      if (committing !== null) void committing.then(() => run(resolve));
-      else {
-        flush();
-        resolve();
-      }
-    };
-    const waitMs = options.groupCommitMs ?? 0;
-    flushing ??= new Promise<void>((resolve) =>
-      waitMs > 0 ? setTimeout(() => run(resolve), waitMs) : setImmediate(() => run(resolve)),
-    );
-  };
+  private committing: Promise<void> | null = null;
+  private readonly onAbort = () => this.stop('aborted', this.options.signal?.reason ?? new Error('aborted'));
 
-  const worker = async () => {
-    while (!stopped && !callbackError) {
+  constructor(options: RunBenchmarkOptions) {
+    this.options = options;
+    this.now = options.now;
+    this.cases = 'take' in options.cases ? options.cases : drainingQueue([...options.cases]);
+    this.started = this.now();
+    this.decisionsTotal = this.cases.decisions;
+    this.keep = options.keepResults !== false;
+    this.finished = this.keep ? new Array(this.cases.length) : [];
+    // Every request in flight listens to this one signal.
+    setMaxListeners(Math.max(10, options.parallel + 8), this.inFlight.signal);
+    this.streakTarget = Math.min(REJECTION_STREAK, this.cases.length);
+  }
+
+  async run(): Promise<RunOutcome> {
+    const { options, cases } = this;
+    if (options.signal?.aborted) this.onAbort();
+    else options.signal?.addEventListener('abort', this.onAbort, { once: true });
+    options.onEvent?.({ type: 'started', cases: cases.length, decisions: this.decisionsTotal });
+    try {
+      const workers = Math.min(options.parallel, Math.max(cases.length, 1));
+      await Promise.all(Array.from({ length: workers }, () => this.worker()));
+      await this.flushing;
+      await this.committing;
+    } finally {
+      options.signal?.removeEventListener('abort', this.onAbort);
+    }
+    if (this.callbackError) throw this.callbackError.error;
+    return {
+      results: this.finished.filter((r): r is CaseResult => r !== undefined),
+      finishedCases: this.casesDone,
+      answeredCases: this.casesDone - this.errors,
+      stopped: this.stopped,
+      durationMs: this.now() - this.started,
+    };
+  }
+
+  private get ending(): boolean {
+    return this.stopped !== null || this.callbackError !== null;
+  }
+
+  private stop(reason: StopReason, error: unknown): void {
+    if (this.ending) return;
+    this.stopped = { reason, error };
+    const message = error instanceof Error ? error.message : String(error);
+    this.options.onEvent?.({ type: 'stopping', reason, message });
+    this.inFlight.abort(error);
+  }
+
+  /** A checkpoint or the case queue failed: the run stops and the error propagates. */
+  private failed(error: unknown): void {
+    this.callbackError ??= { error };
+    this.inFlight.abort(error);
+  }
+
+  /** Takes cases and sends them, one at a time, until none is left or the run stops. */
+  private async worker(): Promise<void> {
+    const { cases, options } = this;
+    while (!this.ending) {
       let benchCase: TypedDecisionsCase | undefined;
       try {
         const taken = cases.take();
         // A case at hand is sent in this same turn (no await), as before the queue could wait.
         benchCase = taken instanceof Promise ? await taken : taken;
       } catch (error) {
-        failed(error);
+        this.failed(error);
         return;
       }
-      if (benchCase === undefined || stopped || callbackError) return;
-      const index = next++;
-      const t0 = now();
+      if (benchCase === undefined || this.ending) return;
+      const index = this.next++;
+      const t0 = this.now();
       try {
-        const answer = await client.decide(benchCase.state, benchCase.questions, inFlight.signal);
-        if (stopped || callbackError) return;
-        rejectionStreak = null;
-        finish(
+        const answer = await options.client.decide(benchCase.state, benchCase.questions, this.inFlight.signal);
+        if (this.ending) return;
+        this.rejectionStreak = null;
+        this.finish(
           index,
           scoreCase(benchCase, {
             status: 'answered',
@@ -264,44 +246,100 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunOut
         );
       } catch (error) {
         // A request cancelled because the run is stopping is not a failed case: it was never finished.
-        if (stopped || callbackError) return;
+        if (this.ending) return;
         if (options.isRunStopping(error)) {
-          stop('unsupported', error);
+          this.stop('unsupported', error);
           return;
         }
         const failure = options.failureOf(error);
-        finish(
-          index,
-          scoreCase(benchCase, { status: 'failed', failure, latencyMs: options.elapsedMsOf?.(error) ?? now() - t0 }),
-        );
-        if (
-          rejectionStreak !== null &&
-          failure.kind === 'request_rejected' &&
-          options.isCaseSpecificRejection?.(error) !== true
-        ) {
-          if (rejectionStreak.count > 0 && rejectionStreak.message !== failure.message) rejectionStreak = null;
-          else rejectionStreak = { message: failure.message, count: rejectionStreak.count + 1 };
-          if (rejectionStreak !== null && rejectionStreak.count >= streakTarget) stop('rejected', error);
-        } else {
-          rejectionStreak = null;
-        }
+        const latencyMs = options.elapsedMsOf?.(error) ?? this.now() - t0;
+        this.finish(index, scoreCase(benchCase, { status: 'failed', failure, latencyMs }));
+        this.noteFailure(failure, error);
       }
     }
-  };
-
-  try {
-    await Promise.all(Array.from({ length: Math.min(options.parallel, Math.max(cases.length, 1)) }, worker));
-    await flushing;
-    await committing;
-  } finally {
-    options.signal?.removeEventListener('abort', onAbort);
   }
-  if (callbackError) throw (callbackError as { error: unknown }).error;
-  return {
-    results: finished.filter((r): r is CaseResult => r !== undefined),
-    finishedCases: casesDone,
-    answeredCases: casesDone - errors,
-    stopped,
-    durationMs: now() - started,
-  };
+
+  /** Follows the first cases while they are all rejected the same way; stops the run when enough are. */
+  private noteFailure(failure: Failure, error: unknown): void {
+    const streak = this.rejectionStreak;
+    if (streak === null) return;
+    if (failure.kind !== 'request_rejected' || this.options.isCaseSpecificRejection?.(error) === true) {
+      this.rejectionStreak = null;
+      return;
+    }
+    if (streak.count > 0 && streak.message !== failure.message) this.rejectionStreak = null;
+    else {
+      this.rejectionStreak = { message: failure.message, count: streak.count + 1 };
+      if (this.rejectionStreak.count >= this.streakTarget) this.stop('rejected', error);
+    }
+  }
+
+  /** Queues a finished case for the next checkpoint batch. */
+  private finish(index: number, result: CaseResult): void {
+    this.pending.push({ index, result });
+    const run = (resolve: () => void) => {
+      // A batch still being checkpointed goes first; this one keeps gathering until then.
+      if (this.committing !== null) void this.committing.then(() => run(resolve));
+      else {
+        this.flush();
+        resolve();
+      }
+    };
+    const waitMs = this.options.groupCommitMs ?? 0;
+    this.flushing ??= new Promise<void>((resolve) =>
+      waitMs > 0 ? setTimeout(() => run(resolve), waitMs) : setImmediate(() => run(resolve)),
+    );
+  }
+
+  /** Checkpoints the gathered batch, then counts it (once its commit resolved, for an async checkpoint). */
+  private flush(): void {
+    const batch = this.pending;
+    this.pending = [];
+    this.flushing = null;
+    if (batch.length === 0 || this.callbackError) return;
+    let checkpointed: void | Promise<void>;
+    try {
+      checkpointed = this.options.checkpoint?.(batch.map((b) => b.result));
+    } catch (error) {
+      this.failed(error);
+      return;
+    }
+    if (!(checkpointed instanceof Promise)) {
+      this.count(batch);
+      return;
+    }
+    const done: Promise<void> = checkpointed.then(
+      () => {
+        if (this.committing === done) this.committing = null;
+        if (!this.callbackError) this.count(batch);
+      },
+      (error: unknown) => {
+        if (this.committing === done) this.committing = null;
+        this.failed(error);
+      },
+    );
+    this.committing = done;
+  }
+
+  /** Counts a checkpointed batch and reports each of its cases. */
+  private count(batch: FinishedCase[]): void {
+    for (const { index, result } of batch) {
+      if (this.keep) this.finished[index] = result;
+      this.casesDone++;
+      this.decisionsDone += result.decisions.length;
+      if (result.request.status === 'failed') this.errors++;
+      this.options.onEvent?.({
+        type: 'case',
+        result,
+        progress: {
+          casesDone: this.casesDone,
+          casesTotal: this.cases.length,
+          decisionsDone: this.decisionsDone,
+          decisionsTotal: this.decisionsTotal,
+          errors: this.errors,
+          elapsedMs: this.now() - this.started,
+        },
+      });
+    }
+  }
 }
