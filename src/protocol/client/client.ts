@@ -265,129 +265,206 @@ function transportReason(error: unknown): string {
   return code && !message.includes(code) ? `${code}: ${message}` : message;
 }
 
-export function createSystemOneClient(options: SystemOneClientOptions): SystemOneClient {
+/** What every request of one client shares: where it goes, how and with which limits. */
+interface ClientSettings {
+  readonly url: URL;
+  readonly endpoint: string;
+  readonly apiKey: string | undefined;
+  readonly secrets: readonly string[];
+  readonly headers: Record<string, string>;
+  readonly timeoutMs: number;
+  readonly maxBodyBytes: number;
+  readonly policy: RetryPolicy;
+  readonly random: () => number;
+  readonly sleep: NonNullable<SystemOneClientOptions['sleep']>;
+  readonly now: () => number;
+  readonly wallClock: () => number;
+}
+
+function clientSettings(options: SystemOneClientOptions): ClientSettings {
   const url = new URL(endpointFor(options.baseUrl));
-  const endpoint = redactUrl(url.href);
-  const identity = endpointIdentity(url.href);
   const apiKey = options.apiKey === '' ? undefined : options.apiKey;
-  const secrets = secretsOf(new URL(options.baseUrl), apiKey);
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const policy: RetryPolicy = {
-    retries: Math.max(0, Math.floor(options.retries ?? DEFAULT_RETRY_POLICY.retries)),
-    baseDelayMs: options.retryBaseDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
-    maxDelayMs: options.retryMaxDelayMs ?? DEFAULT_RETRY_POLICY.maxDelayMs,
-  };
-  const random = options.random ?? Math.random;
-  const sleep = options.sleep ?? defaultSleep;
-  const now = options.now ?? (() => performance.now());
-  const wallClock = options.wallClock ?? Date.now;
-  const transport =
-    options.transport ?? createUndiciTransport({ connections: options.connections ?? DEFAULT_CONNECTIONS });
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (apiKey !== undefined) headers['authorization'] = `Bearer ${apiKey}`;
+  return {
+    url,
+    endpoint: redactUrl(url.href),
+    apiKey,
+    secrets: secretsOf(new URL(options.baseUrl), apiKey),
+    headers,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    policy: {
+      retries: Math.max(0, Math.floor(options.retries ?? DEFAULT_RETRY_POLICY.retries)),
+      baseDelayMs: options.retryBaseDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
+      maxDelayMs: options.retryMaxDelayMs ?? DEFAULT_RETRY_POLICY.maxDelayMs,
+    },
+    random: options.random ?? Math.random,
+    sleep: options.sleep ?? defaultSleep,
+    now: options.now ?? (() => performance.now()),
+    wallClock: options.wallClock ?? Date.now,
+  };
+}
 
+/** One POST of `body`; a failure to get any answer becomes the client error that says why. */
+async function attempt(
+  settings: ClientSettings,
+  via: HttpTransport,
+  body: Buffer,
+  external: AbortSignal | undefined,
+  attempts: number,
+): Promise<{ res: TransportResponse; elapsedMs: number }> {
+  const { url, endpoint, headers, timeoutMs, maxBodyBytes, now } = settings;
+  const t0 = now();
+  try {
+    const res = await via.request({
+      method: 'POST',
+      url,
+      headers,
+      body,
+      signal: external,
+      timeoutMs,
+      maxBodyBytes,
+    });
+    return { res, elapsedMs: now() - t0 };
+  } catch (error) {
+    const elapsedMs = now() - t0;
+    if (external?.aborted) throw new RequestAbortedError({ endpoint, attempts, elapsedMs }, error);
+    if (error instanceof TransportTimeoutError) throw new TimeoutError({ endpoint, attempts, elapsedMs, timeoutMs });
+    if (error instanceof BodyOverCapError)
+      throw new ResponseTooLargeError({ endpoint, attempts, elapsedMs, maxBodyBytes });
+    const reason = transportReason(error);
+    if (isUnreachable(reason))
+      throw new UnreachableServerError({ endpoint, attempts, elapsedMs, reason, hostPort: url.host }, error);
+    throw new TransportError({ endpoint, attempts, elapsedMs, reason }, error);
+  }
+}
+
+/** The error a non-2xx answer (not retried, or out of retries) stands for. */
+function statusError(
+  settings: ClientSettings,
+  res: TransportResponse,
+  attempts: number,
+  elapsedMs: number,
+): SystemOneError {
+  const { endpoint, secrets } = settings;
+  const status = res.status;
+  const context = { endpoint, status, attempts, elapsedMs };
+  if (status === 400 || status === 413 || status === 422)
+    return new RequestRejectedError(context, bodyPreview(res.body, secrets));
+  if (status === 401 || status === 403) return new AuthError(context, settings.apiKey !== undefined);
+  if (status === 404 || status === 405 || status === 501)
+    return new UnsupportedEndpointError(context, errorDetail(res.body, secrets));
+  if (status === 429) return new RateLimitedError(context);
+  if (status >= 300 && status < 400) {
+    const location = res.header('location');
+    return new RedirectError({
+      ...context,
+      location: location === undefined || location === null ? null : safeLocation(location, secrets),
+    });
+  }
+  return new HttpError(context, bodyPreview(res.body, secrets));
+}
+
+/** The JSON of a 2xx answer, with any secret it echoes scrubbed out. */
+function decodeAnswer(settings: ClientSettings, res: TransportResponse, attempts: number, elapsedMs: number): unknown {
+  const { endpoint, secrets } = settings;
+  const context = { endpoint, status: res.status, attempts, elapsedMs };
+  const text = res.body.toString('utf8');
+  const json = parseStrictJson(text);
+  if (!json.ok) {
+    throw new MalformedResponseError(
+      context,
+      json.problem === 'syntax'
+        ? `the body is not valid JSON (starts ${JSON.stringify(bodyPreview(res.body, secrets, 40))})`
+        : `the body: ${safeServerText(json.message, secrets)}`,
+    );
+  }
+  // Reasons quote the server's values (cut to a preview): scrub them before they are cut.
+  const unescaped = secrets.length > 0 ? decodeJsonEscapes(text) : '';
+  const echoesSecret = secrets.some((x) => unescaped.includes(x));
+  return echoesSecret ? scrubDecoded(json.value, secrets) : json.value;
+}
+
+/** Sends a body with retries of 429/502/503/504; resolves to the decoded JSON of a 2xx answer. */
+async function exchange(
+  settings: ClientSettings,
+  transport: HttpTransport,
+  body: Buffer,
+  signal: AbortSignal | undefined,
+) {
+  const { endpoint, policy, now, random, sleep, wallClock } = settings;
+  const start = now();
+  for (let attempts = 1; ; attempts++) {
+    if (signal?.aborted) throw new RequestAbortedError({ endpoint, attempts, elapsedMs: null }, signal.reason);
+    const { res, elapsedMs } = await attempt(settings, transport, body, signal, attempts);
+    if (res.status >= 200 && res.status < 300) {
+      const decoded = decodeAnswer(settings, res, attempts, elapsedMs);
+      return { decoded, status: res.status, attempts, elapsedMs, totalMs: now() - start };
+    }
+    if (RETRYABLE_STATUSES.has(res.status) && attempts <= policy.retries) {
+      const wait = backoffDelayMs(
+        attempts - 1,
+        policy,
+        random,
+        parseRetryAfterMs(res.header('retry-after'), wallClock()),
+      );
+      try {
+        await sleep(wait, signal);
+      } catch (error) {
+        throw new RequestAbortedError({ endpoint, attempts, elapsedMs }, error);
+      }
+      continue;
+    }
+    throw statusError(settings, res, attempts, elapsedMs);
+  }
+}
+
+/**
+ * One POST over a connection of its own, keeping an answer that came before the body was sent
+ * whole. A server that answers early and closes hard can reset the connection before its
+ * answer is read: one more try tells that race from a server that never answers.
+ */
+async function postOnce(
+  settings: ClientSettings,
+  oneShot: HttpTransport,
+  body: Buffer,
+  signal: AbortSignal | undefined,
+): Promise<TransportResponse> {
+  const closedWhileSending = (error: unknown): error is TransportError =>
+    error instanceof TransportError && error.cause instanceof ClosedWhileSendingError;
+  try {
+    return (await attempt(settings, oneShot, body, signal, 1)).res;
+  } catch (error) {
+    if (!closedWhileSending(error)) throw error;
+  }
+  try {
+    return (await attempt(settings, oneShot, body, signal, 2)).res;
+  } catch (again) {
+    if (!closedWhileSending(again)) throw again;
+    const reason = `${(again.cause as Error).message}, on both of 2 tries`;
+    throw new TransportError(
+      { endpoint: settings.endpoint, attempts: 2, elapsedMs: again.context.elapsedMs ?? null, reason },
+      again,
+    );
+  }
+}
+
+export function createSystemOneClient(options: SystemOneClientOptions): SystemOneClient {
+  const settings = clientSettings(options);
+  const { endpoint, secrets } = settings;
+  const identity = endpointIdentity(settings.url.href);
+  const transport =
+    options.transport ?? createUndiciTransport({ connections: options.connections ?? DEFAULT_CONNECTIONS });
   // `post` sends over a connection of its own and keeps an answer that came before the body was sent whole.
   const oneShot = options.transport ?? createEarlyAnswerTransport();
-
-  async function attempt(
-    body: Buffer,
-    external: AbortSignal | undefined,
-    attempts: number,
-    via: HttpTransport = transport,
-  ): Promise<{ res: TransportResponse; elapsedMs: number }> {
-    const t0 = now();
-    try {
-      const res = await via.request({
-        method: 'POST',
-        url,
-        headers,
-        body,
-        signal: external,
-        timeoutMs,
-        maxBodyBytes,
-      });
-      return { res, elapsedMs: now() - t0 };
-    } catch (error) {
-      const elapsedMs = now() - t0;
-      if (external?.aborted) throw new RequestAbortedError({ endpoint, attempts, elapsedMs }, error);
-      if (error instanceof TransportTimeoutError) throw new TimeoutError({ endpoint, attempts, elapsedMs, timeoutMs });
-      if (error instanceof BodyOverCapError)
-        throw new ResponseTooLargeError({ endpoint, attempts, elapsedMs, maxBodyBytes });
-      const reason = transportReason(error);
-      if (isUnreachable(reason))
-        throw new UnreachableServerError({ endpoint, attempts, elapsedMs, reason, hostPort: url.host }, error);
-      throw new TransportError({ endpoint, attempts, elapsedMs, reason }, error);
-    }
-  }
-
-  function statusError(res: TransportResponse, attempts: number, elapsedMs: number): SystemOneError {
-    const status = res.status;
-    const context = { endpoint, status, attempts, elapsedMs };
-    if (status === 400 || status === 413 || status === 422)
-      return new RequestRejectedError(context, bodyPreview(res.body, secrets));
-    if (status === 401 || status === 403) return new AuthError(context, apiKey !== undefined);
-    if (status === 404 || status === 405 || status === 501)
-      return new UnsupportedEndpointError(context, errorDetail(res.body, secrets));
-    if (status === 429) return new RateLimitedError(context);
-    if (status >= 300 && status < 400) {
-      const location = res.header('location');
-      return new RedirectError({
-        ...context,
-        location: location === undefined || location === null ? null : safeLocation(location, secrets),
-      });
-    }
-    return new HttpError(context, bodyPreview(res.body, secrets));
-  }
-
-  /** Sends a body with retries of 429/502/503/504; resolves to the decoded JSON of a 2xx answer. */
-  async function exchange(body: Buffer, signal: AbortSignal | undefined) {
-    const start = now();
-    for (let attempts = 1; ; attempts++) {
-      if (signal?.aborted) throw new RequestAbortedError({ endpoint, attempts, elapsedMs: null }, signal.reason);
-      const { res, elapsedMs } = await attempt(body, signal, attempts);
-      if (res.status >= 200 && res.status < 300) {
-        const context = { endpoint, status: res.status, attempts, elapsedMs };
-        const text = res.body.toString('utf8');
-        const json = parseStrictJson(text);
-        if (!json.ok) {
-          throw new MalformedResponseError(
-            context,
-            json.problem === 'syntax'
-              ? `the body is not valid JSON (starts ${JSON.stringify(bodyPreview(res.body, secrets, 40))})`
-              : `the body: ${safeServerText(json.message, secrets)}`,
-          );
-        }
-        // Reasons quote the server's values (cut to a preview): scrub them before they are cut.
-        const unescaped = secrets.length > 0 ? decodeJsonEscapes(text) : '';
-        const echoesSecret = secrets.some((x) => unescaped.includes(x));
-        const decoded: unknown = echoesSecret ? scrubDecoded(json.value, secrets) : json.value;
-        return { decoded, status: res.status, attempts, elapsedMs, totalMs: now() - start };
-      }
-      if (RETRYABLE_STATUSES.has(res.status) && attempts <= policy.retries) {
-        const wait = backoffDelayMs(
-          attempts - 1,
-          policy,
-          random,
-          parseRetryAfterMs(res.header('retry-after'), wallClock()),
-        );
-        try {
-          await sleep(wait, signal);
-        } catch (error) {
-          throw new RequestAbortedError({ endpoint, attempts, elapsedMs }, error);
-        }
-        continue;
-      }
-      throw statusError(res, attempts, elapsedMs);
-    }
-  }
 
   return {
     endpoint,
     identity,
     async decide(state, questions, signal) {
       const body = Buffer.from(renderDecideRequest({ model: options.model, state, questions }), 'utf8');
-      const { decoded, status, attempts, elapsedMs, totalMs } = await exchange(body, signal);
+      const { decoded, status, attempts, elapsedMs, totalMs } = await exchange(settings, transport, body, signal);
       const parsed = parseDecideResponse(decoded, questions);
       if (!parsed.ok)
         throw new MalformedResponseError(
@@ -398,29 +475,11 @@ export function createSystemOneClient(options: SystemOneClientOptions): SystemOn
       return { ...parsed.value, model, latencyMs: elapsedMs, attempts, totalMs };
     },
     async send(bodyText, signal) {
-      const { decoded, attempts, totalMs } = await exchange(Buffer.from(bodyText, 'utf8'), signal);
+      const { decoded, attempts, totalMs } = await exchange(settings, transport, Buffer.from(bodyText, 'utf8'), signal);
       return { body: decoded, attempts, totalMs };
     },
     async post(bodyText, signal) {
-      const body = Buffer.from(bodyText, 'utf8');
-      let res: TransportResponse;
-      try {
-        ({ res } = await attempt(body, signal, 1, oneShot));
-      } catch (error) {
-        // A server that answers early and closes hard can reset the connection before its
-        // answer is read: one more try tells that race from a server that never answers.
-        if (!(error instanceof TransportError && error.cause instanceof ClosedWhileSendingError)) throw error;
-        try {
-          ({ res } = await attempt(body, signal, 2, oneShot));
-        } catch (again) {
-          if (!(again instanceof TransportError && again.cause instanceof ClosedWhileSendingError)) throw again;
-          const reason = `${again.cause.message}, on both of 2 tries`;
-          throw new TransportError(
-            { endpoint, attempts: 2, elapsedMs: again.context.elapsedMs ?? null, reason },
-            again,
-          );
-        }
-      }
+      const res = await postOnce(settings, oneShot, Buffer.from(bodyText, 'utf8'), signal);
       return { status: res.status, text: scrubSecrets(res.body.toString('utf8'), secrets) };
     },
     close: async () => {
