@@ -6,7 +6,6 @@ const MAX_FUNCTION_LINES = 120;
 
 /** Functions still over the limit, being split; an entry is removed when its function is. */
 const NOT_YET_SPLIT = [
-  'src/app/live/run-live.ts openLive',
   'src/app/audit/execute-audit.ts executeAudit',
   'src/app/probe/execute-probe.ts probe',
 ];

@@ -119,24 +119,85 @@ export async function openLive(request: LiveRequest, env: LiveEnvironment): Prom
       retries: 0,
       connections: 1,
     });
-    const metricsUrl = request.metricsUrl ?? metricsUrlFor(baseUrl);
-    if (!URL.canParse(metricsUrl) || !/^https?:$/.test(new URL(metricsUrl).protocol))
-      throw new OptionError(
-        'metricsUrl',
-        words`${option('metricsUrl')} ${JSON.stringify(request.metricsUrl)} is not an http(s) URL`,
-      );
-    // The key goes to the metrics URL only when it is the model server itself.
-    const metricsKey =
-      request.apiKey !== undefined && server === null && new URL(metricsUrl).origin === new URL(baseUrl).origin
-        ? request.apiKey
-        : undefined;
-    let firstContact = true;
+    const { metricsUrl, metricsKey } = metricsTarget(request, baseUrl, server !== null);
     const order = pollOrder(dataset.cases.length).map((i) => dataset.cases[i]!);
-    const clock = env.clock ?? (() => new Date());
-    const poll = async (benchCase: TypedDecisionsCase, signal?: AbortSignal): Promise<CaseResult | 'stopping'> => {
+    const poller = createPoller(client, env, record);
+    const first = poller.toPoll((await poller.poll(order[0]!)) as CaseResult, order[0]!);
+    poller.firstContactDone();
+    const loops: LiveLoops = {
+      order,
+      poller,
+      first,
+      sleep: env.sleep ?? defaultSleep,
+      intervalMs: request.intervalMs ?? DEFAULT_INTERVAL_MS,
+      metricsUrl,
+      metricsKey,
+      now: () => env.now(),
+    };
+    const openedClient = client;
+    const openedServer = server;
+    return {
+      info: {
+        target: openedServer ? openedServer.url : openedClient.endpoint,
+        embedded: openedServer !== null,
+        model: openedServer ? openedServer.model : (request.model ?? null),
+        datasetCredit: dataset.info.synthetic
+          ? `synthetic sample (${dataset.info.id}): not Typed Decisions scores`
+          : singleLine(dataset.info.attribution),
+        cases: order.length,
+        intervalMs: loops.intervalMs,
+      },
+      run: (outer, handlers) => runLiveLoops(loops, outer, handlers),
+      async close() {
+        await openedClient.close();
+        await openedServer?.close();
+        record?.close();
+      },
+    };
+  } catch (error) {
+    await client?.close();
+    await server?.close();
+    record?.close();
+    throw error;
+  }
+}
+
+/** Where `/metrics` is read, and the key sent there (only when it is the model server itself). */
+function metricsTarget(
+  request: LiveRequest,
+  baseUrl: string,
+  embedded: boolean,
+): { metricsUrl: string; metricsKey: string | undefined } {
+  const metricsUrl = request.metricsUrl ?? metricsUrlFor(baseUrl);
+  if (!URL.canParse(metricsUrl) || !/^https?:$/.test(new URL(metricsUrl).protocol))
+    throw new OptionError(
+      'metricsUrl',
+      words`${option('metricsUrl')} ${JSON.stringify(request.metricsUrl)} is not an http(s) URL`,
+    );
+  const metricsKey =
+    request.apiKey !== undefined && !embedded && new URL(metricsUrl).origin === new URL(baseUrl).origin
+      ? request.apiKey
+      : undefined;
+  return { metricsUrl, metricsKey };
+}
+
+interface Poller {
+  /** Sends one case and scores the answer; 'stopping' when the signal aborted it. */
+  poll(benchCase: TypedDecisionsCase, signal?: AbortSignal): Promise<CaseResult | 'stopping'>;
+  /** The poll as reported, appended to the record file when there is one. */
+  toPoll(result: CaseResult, benchCase: TypedDecisionsCase): LivePoll;
+  /** After the first poll, an error that ends a run is a failed poll, no longer a reason not to open. */
+  firstContactDone(): void;
+}
+
+function createPoller(client: SystemOneClient, env: LiveEnvironment, record: LiveRecord | null): Poller {
+  let firstContact = true;
+  const clock = env.clock ?? (() => new Date());
+  return {
+    async poll(benchCase, signal) {
       const t0 = env.now();
       try {
-        const answer = await client!.decide(benchCase.state, benchCase.questions, signal);
+        const answer = await client.decide(benchCase.state, benchCase.questions, signal);
         return scoreCase(benchCase, {
           status: 'answered',
           latencyMs: answer.latencyMs,
@@ -154,93 +215,99 @@ export async function openLive(request: LiveRequest, env: LiveEnvironment): Prom
           latencyMs: elapsedMsOf(error) ?? env.now() - t0,
         });
       }
-    };
-    const toPoll = (result: CaseResult, benchCase: TypedDecisionsCase): LivePoll => {
+    },
+    toPoll(result, benchCase) {
       const atIso = clock().toISOString();
       if (record !== null) record.append(renderPollRecord(result, atIso));
       return {
         event: { type: 'poll', atMs: env.now(), result, statePreview: previewOf(benchCase.state) },
         atIso,
       };
-    };
-    const first = toPoll((await poll(order[0]!)) as CaseResult, order[0]!);
-    firstContact = false;
-    const sleep = env.sleep ?? defaultSleep;
-    const intervalMs = request.intervalMs ?? DEFAULT_INTERVAL_MS;
-    const openedClient = client;
-    const openedServer = server;
-    return {
-      info: {
-        target: openedServer ? openedServer.url : openedClient.endpoint,
-        embedded: openedServer !== null,
-        model: openedServer ? openedServer.model : (request.model ?? null),
-        datasetCredit: dataset.info.synthetic
-          ? `synthetic sample (${dataset.info.id}): not Typed Decisions scores`
-          : singleLine(dataset.info.attribution),
-        cases: order.length,
-        intervalMs,
-      },
-      async run(outer, handlers) {
-        // A failing handler (a --record write error) stops both loops, not just its own.
-        const failed = new AbortController();
-        const signal = AbortSignal.any([outer, failed.signal]);
-        const guard = (loop: () => Promise<void>) => async () => {
-          try {
-            await loop();
-          } catch (error) {
-            failed.abort(error);
-            throw error;
-          }
-        };
-        handlers.onPoll(first);
-        const pause = (ms: number) => sleep(ms, signal).catch(() => undefined);
-        const polls = async () => {
-          for (let i = 1; !signal.aborted; i++) {
-            await pause(intervalMs);
-            if (signal.aborted) break;
-            const benchCase = order[i % order.length]!;
-            const result = await poll(benchCase, signal);
-            if (result === 'stopping') break;
-            handlers.onPoll(toPoll(result, benchCase));
-          }
-        };
-        const metrics = async () => {
-          while (!signal.aborted) {
-            try {
-              const m = await readMetricsAt(metricsUrl, {
-                ...given({ apiKey: metricsKey }),
-                timeoutMs: 2000,
-                signal,
-              });
-              if (signal.aborted) break;
-              handlers.onMetrics({ type: 'metrics', atMs: env.now(), metrics: m });
-              // No /metrics on this server: the panel shows latency and tokens only.
-              if (m === null) break;
-            } catch (error) {
-              if (signal.aborted) break;
-              handlers.onMetrics({
-                type: 'metrics-error',
-                atMs: env.now(),
-                message: error instanceof Error ? error.message : String(error),
-              });
-            }
-            await pause(METRICS_EVERY_MS);
-          }
-        };
-        const outcomes = await Promise.allSettled([guard(polls)(), guard(metrics)()]);
-        for (const o of outcomes) if (o.status === 'rejected') throw o.reason;
-      },
-      async close() {
-        await openedClient.close();
-        await openedServer?.close();
-        record?.close();
-      },
-    };
-  } catch (error) {
-    await client?.close();
-    await server?.close();
-    record?.close();
-    throw error;
+    },
+    firstContactDone() {
+      firstContact = false;
+    },
+  };
+}
+
+/** What the two loops of an open session share. */
+interface LiveLoops {
+  readonly order: readonly TypedDecisionsCase[];
+  readonly poller: Poller;
+  readonly first: LivePoll;
+  readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  readonly intervalMs: number;
+  readonly metricsUrl: string;
+  readonly metricsKey: string | undefined;
+  readonly now: () => number;
+}
+
+/** Emits the first poll, then polls and reads metrics side by side until `outer` aborts. */
+async function runLiveLoops(loops: LiveLoops, outer: AbortSignal, handlers: LiveHandlers): Promise<void> {
+  // A failing handler (a --record write error) stops both loops, not just its own.
+  const failed = new AbortController();
+  const signal = AbortSignal.any([outer, failed.signal]);
+  const guard = (loop: () => Promise<void>) => async () => {
+    try {
+      await loop();
+    } catch (error) {
+      failed.abort(error);
+      throw error;
+    }
+  };
+  handlers.onPoll(loops.first);
+  const { sleep } = loops;
+  const pause = (ms: number) => sleep(ms, signal).catch(() => undefined);
+  const outcomes = await Promise.allSettled([
+    guard(() => pollLoop(loops, signal, pause, handlers))(),
+    guard(() => metricsLoop(loops, signal, pause, handlers))(),
+  ]);
+  for (const o of outcomes) if (o.status === 'rejected') throw o.reason;
+}
+
+async function pollLoop(
+  loops: LiveLoops,
+  signal: AbortSignal,
+  pause: (ms: number) => Promise<void>,
+  handlers: LiveHandlers,
+): Promise<void> {
+  const { order, poller } = loops;
+  for (let i = 1; !signal.aborted; i++) {
+    await pause(loops.intervalMs);
+    if (signal.aborted) break;
+    const benchCase = order[i % order.length]!;
+    const result = await poller.poll(benchCase, signal);
+    if (result === 'stopping') break;
+    handlers.onPoll(poller.toPoll(result, benchCase));
+  }
+}
+
+async function metricsLoop(
+  loops: LiveLoops,
+  signal: AbortSignal,
+  pause: (ms: number) => Promise<void>,
+  handlers: LiveHandlers,
+): Promise<void> {
+  while (!signal.aborted) {
+    try {
+      const m = await readMetricsAt(loops.metricsUrl, {
+        ...given({ apiKey: loops.metricsKey }),
+        timeoutMs: 2000,
+        signal,
+      });
+      if (signal.aborted) break;
+      handlers.onMetrics({ type: 'metrics', atMs: loops.now(), metrics: m });
+      // No /metrics on this server: the panel shows latency and tokens only.
+      if (m === null) break;
+    } catch (error) {
+      if (signal.aborted) break;
+      handlers.onMetrics({
+        type: 'metrics-error',
+        atMs: loops.now(),
+        message: error instanceof Error ? error.message : String(error),
+      });
+    }
+    await pause(METRICS_EVERY_MS);
   }
 }
 
@@ -250,7 +317,12 @@ export function previewOf(state: string | object): string {
   return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS - 1)}…` : text;
 }
 
-function openRecord(path: string): { append(line: string): void; close(): void } {
+interface LiveRecord {
+  append(line: string): void;
+  close(): void;
+}
+
+function openRecord(path: string): LiveRecord {
   let fd: number;
   try {
     fd = openSync(path, 'a');
