@@ -5,10 +5,7 @@ import { longFunctions, longFunctionsInText } from '../scripts/long-functions.js
 const MAX_FUNCTION_LINES = 120;
 
 /** Functions still over the limit, being split; an entry is removed when its function is. */
-const NOT_YET_SPLIT = [
-  'src/app/audit/execute-audit.ts executeAudit',
-  'src/app/probe/execute-probe.ts probe',
-];
+const NOT_YET_SPLIT = ['src/app/audit/execute-audit.ts executeAudit', 'src/app/probe/execute-probe.ts probe'];
 
 describe('function length', () => {
   it(`keeps every function in src at ${MAX_FUNCTION_LINES} lines or fewer`, () => {
