@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, fstatSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, copyFileSync, cpSync, fstatSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -65,14 +65,31 @@ function seedRun(store: Store, n = 6, label = 'seeded') {
   return { id: head.id, config, cases, summary };
 }
 
-/** Runs a test-support script with tsx; as `nobody` when this runs as root, so permissions apply. */
-function runScript(script: string, args: string[], options: { asOtherUser?: boolean } = {}) {
-  const asNobody = options.asOtherUser === true && process.getuid?.() === 0;
-  return spawnSync(process.execPath, ['--import', 'tsx', join(SUPPORT, script), ...args], {
-    cwd: ROOT,
+/**
+ * A folder any user can read holding the child script, the built `dist/` and better-sqlite3:
+ * another user may not be able to read the clone (one under a private folder, mode 0700).
+ */
+function readableByAnyUser(script: string): string {
+  const at = freshFolder();
+  chmodSync(at, 0o755);
+  cpSync(join(ROOT, 'dist'), join(at, 'dist'), { recursive: true });
+  const modules = join(ROOT, 'node_modules');
+  const runtimeOnly = (source: string) => !/[/\\](deps|src|obj|obj\.target)$|\.a$/.test(source);
+  for (const pkg of ['better-sqlite3', 'bindings', 'file-uri-to-path'])
+    cpSync(join(modules, pkg), join(at, 'node_modules', pkg), { recursive: true, filter: runtimeOnly });
+  copyFileSync(join(SUPPORT, script), join(at, script));
+  return at;
+}
+
+/** Runs a plain-JavaScript test-support script as `nobody` (when this runs as root), from a folder any user can read. */
+function runScriptAsOtherUser(script: string, args: string[]) {
+  const asNobody = process.getuid?.() === 0;
+  const at = readableByAnyUser(script);
+  return spawnSync(process.execPath, [join(at, script), ...args], {
+    cwd: at,
     encoding: 'utf8',
     timeout: 30_000,
-    ...(asNobody ? { uid: 65534, gid: 65534, env: { ...process.env, HOME: tmpdir() } } : {}),
+    ...(asNobody ? { uid: 65534, gid: 65534, env: { PATH: process.env.PATH ?? '', HOME: tmpdir() } } : {}),
   });
 }
 
@@ -179,7 +196,7 @@ describe('read-only stores', () => {
     const path = join(dir, 'runs.sqlite');
     chmodSync(path, 0o444);
     chmodSync(dir, 0o555);
-    const child = runScript('list-read-only.ts', [path], { asOtherUser: true });
+    const child = runScriptAsOtherUser('list-read-only.mjs', [path]);
     expect(child.stderr).toBe('');
     expect(child.stdout).toBe(`${id} incomplete 6\n`);
     expect(child.status).toBe(0);
