@@ -117,107 +117,31 @@ interface PlannedItem {
 /** Runs a planned audit; the caller renders the outcome. */
 export async function executeAudit(plan: AuditPlan, options: ExecuteAuditOptions): Promise<AuditOutcomeData> {
   if (options.outDir !== undefined) await refuseUnusableOutDir(options.outDir);
-  const sample = sampleAuditPaths();
-  const pathOf = (f: AuditFile, which: 'transcripts' | 'checks') => (f.kind === 'sample' ? sample[which] : f.path);
-  const checksPath = pathOf(plan.checks, 'checks');
-  const transcriptsPath = pathOf(plan.transcripts, 'transcripts');
-  const checks = checksOfSet(await loadChecks(checksPath), plan.set);
-  const loaded = await loadTranscripts(transcriptsPath);
-  refuseMissingLabels(loaded, checks, transcriptsPath);
-  if (plan.resume !== null) refuseChangedCheckVersions(plan.resume, checks);
-  const model = plan.judge.model;
-  const items = planItems(loaded.transcripts, checks, model);
-  const config: AuditConfig = {
-    toolVersion: options.toolVersion,
-    judgeEndpoint: plan.judgeEndpoint,
-    judgeModel: model,
-    set: plan.set,
-    orderProbe: plan.orderProbe,
-    transcriptsFile: plan.transcripts.kind === 'sample' ? 'sample' : plan.transcripts.path,
-    checksFile: plan.checks.kind === 'sample' ? 'sample' : plan.checks.path,
-    checks: checks.map((c) => ({
-      id: c.id,
-      questionSha256: sha256(questionHashInputOf(c)),
-      scope: c.scope,
-      options: c.options,
-    })),
-  };
-
+  const { items, config } = await loadAuditWork(plan, options.toolVersion);
   const store: Store | null =
     plan.storePath === null ? null : (await import('../../store/open-store.js')).openStore(plan.storePath);
-  let server: ReferenceServer | null = null;
-  let client: SystemOneClient | null = null;
+  let judge: Judge | null = null;
   try {
     const createdAt = plan.resume?.createdAt ?? (options.clock?.() ?? new Date()).toISOString();
-    const saved = new Map<string, AuditRecord>();
-    for (const r of plan.resume?.records ?? []) saved.set(keyOf(r), r);
-    const reusable = (p: PlannedItem) => {
-      const r = saved.get(keyOf(p.item));
-      return r !== undefined && r.checkId === p.item.checkId && r.questionSha256 === p.item.questionSha256 ? r : null;
-    };
-    const toJudge = items.map((p, position) => ({ position, p })).filter(({ p }) => reusable(p) === null);
-    let id: string;
-    if (plan.resume !== null) {
-      id = plan.resume.id;
-      store?.audits.reopen(id, config);
-    } else {
-      id =
-        store?.audits.create({ config, label: plan.label, createdAt }) ??
-        `unsaved-audit-${createdAt.replace(/[-:.TZ]/g, '').slice(0, 14)}`;
-    }
+    const reusable = reusableRecords(plan);
+    const id = openAuditRecord(plan, store, config, createdAt);
     store?.audits.savePending(
       id,
-      toJudge.map(({ position, p }) => ({ position, item: p.item })),
+      items.flatMap((p, position) => (reusable(p) === null ? [{ position, item: p.item }] : [])),
     );
-
-    if (plan.judge.kind === 'embedded')
-      server = await startReferenceServer({ host: '127.0.0.1', port: 0, model: plan.judge.model });
-    client = createSystemOneClient({
-      baseUrl: server ? server.url : (plan.judge as { baseUrl: string }).baseUrl,
-      ...(plan.judge.kind === 'remote' && plan.judge.apiKey !== undefined ? { apiKey: plan.judge.apiKey } : {}),
-      timeoutMs: options.deadlineMs ?? JUDGE_DEADLINE_MS,
-      connections: 1,
-      ...given({ retryBaseDelayMs: options.retryBaseDelayMs }),
-    });
-    const judgeName = `judge ${JSON.stringify(model ?? 'server default model')} at ${server ? `${describeEndpoint(plan.judgeEndpoint)} (${server.url})` : client.endpoint}`;
+    judge = await startJudge(plan, options);
     const t0 = options.now();
-    const records = new Map<string, AuditRecord>();
-    let interrupted = false;
-    let stopped: string | null = null;
-    // Verdicts of this execution from a request the judge answered (skipped inputs send nothing).
-    let reachedJudge = false;
-    for (const p of items) {
-      const kept = reusable(p);
-      if (kept !== null) {
-        records.set(keyOf(p.item), kept);
-        options.reporter?.onCase?.({ type: 'audit_result', record: kept, saved: true });
-        continue;
-      }
-      if (options.signal.aborted) {
-        interrupted = true;
-        break;
-      }
-      const record = await judgeItem(p, client, judgeName, plan.orderProbe, options);
-      if (record === null) {
-        interrupted = true;
-        break;
-      }
-      if ('stopped' in record) {
-        stopped = record.stopped;
-        break;
-      }
-      if (record.elapsedMs !== null) reachedJudge = true;
-      store?.audits.saveRecord(id, record);
-      records.set(keyOf(p.item), record);
-      options.reporter?.onCase?.({ type: 'audit_result', record, saved: false });
-    }
+    const judged = await judgeItems(items, reusable, judge, plan.orderProbe, options, (record) =>
+      store?.audits.saveRecord(id, record),
+    );
     const durationMs = (plan.resume?.durationMs ?? 0) + (options.now() - t0);
-    const finished = items.flatMap((p) => records.get(keyOf(p.item)) ?? []);
-    const pending = items.filter((p) => !records.has(keyOf(p.item))).map((p) => p.item);
+    const finished = items.flatMap((p) => judged.records.get(keyOf(p.item)) ?? []);
+    const pending = items.filter((p) => !judged.records.has(keyOf(p.item))).map((p) => p.item);
+    const { interrupted, stopped } = judged;
     const status = interrupted ? 'interrupted' : stopped !== null ? 'incomplete' : 'complete';
     // Like a bench run that never reached a decision model: a new audit whose judge could
     // not be asked once is no audit, so nothing is kept.
-    const discard = stopped !== null && plan.resume === null && !reachedJudge;
+    const discard = stopped !== null && plan.resume === null && !judged.reachedJudge;
     if (discard) store?.audits.delete(id);
     else store?.audits.finish(id, { status, durationMs });
     const run: AuditRun = {
@@ -231,18 +155,164 @@ export async function executeAudit(plan: AuditPlan, options: ExecuteAuditOptions
       pending,
       summary: summarizeAudit(config.checks, finished),
     };
-    let written: string[] = [];
-    let writeError: string | null = null;
-    try {
-      if (options.outDir !== undefined && !discard) written = await writeAuditReports(run, options.outDir);
-    } catch (err) {
-      writeError = err instanceof Error ? err.message : String(err);
-    }
-    return { run, interrupted, stopped, saved: store !== null && !discard, written, writeError };
+    const reports = discard ? { written: [], writeError: null } : await writeReportsOf(run, options.outDir);
+    return { run, interrupted, stopped, saved: store !== null && !discard, ...reports };
   } finally {
-    await client?.close();
+    await judge?.close();
     store?.close();
+  }
+}
+
+/** The checks and transcripts read and checked, every item planned, and the audit's config. */
+async function loadAuditWork(
+  plan: AuditPlan,
+  toolVersion: string,
+): Promise<{ readonly items: PlannedItem[]; readonly config: AuditConfig }> {
+  const sample = sampleAuditPaths();
+  const pathOf = (f: AuditFile, which: 'transcripts' | 'checks') => (f.kind === 'sample' ? sample[which] : f.path);
+  const checksPath = pathOf(plan.checks, 'checks');
+  const transcriptsPath = pathOf(plan.transcripts, 'transcripts');
+  const checks = checksOfSet(await loadChecks(checksPath), plan.set);
+  const loaded = await loadTranscripts(transcriptsPath);
+  refuseMissingLabels(loaded, checks, transcriptsPath);
+  if (plan.resume !== null) refuseChangedCheckVersions(plan.resume, checks);
+  const model = plan.judge.model;
+  const config: AuditConfig = {
+    toolVersion,
+    judgeEndpoint: plan.judgeEndpoint,
+    judgeModel: model,
+    set: plan.set,
+    orderProbe: plan.orderProbe,
+    transcriptsFile: plan.transcripts.kind === 'sample' ? 'sample' : plan.transcripts.path,
+    checksFile: plan.checks.kind === 'sample' ? 'sample' : plan.checks.path,
+    checks: checks.map((c) => ({
+      id: c.id,
+      questionSha256: sha256(questionHashInputOf(c)),
+      scope: c.scope,
+      options: c.options,
+    })),
+  };
+  return { items: planItems(loaded.transcripts, checks, model), config };
+}
+
+/** The resumed audit's record of an item, when its check and question are unchanged; else null. */
+function reusableRecords(plan: AuditPlan): (p: PlannedItem) => AuditRecord | null {
+  const saved = new Map<string, AuditRecord>();
+  for (const r of plan.resume?.records ?? []) saved.set(keyOf(r), r);
+  return (p) => {
+    const r = saved.get(keyOf(p.item));
+    return r !== undefined && r.checkId === p.item.checkId && r.questionSha256 === p.item.questionSha256 ? r : null;
+  };
+}
+
+/** The audit's id: the resumed one reopened, a new one in the store, or an unsaved one's. */
+function openAuditRecord(plan: AuditPlan, store: Store | null, config: AuditConfig, createdAt: string): string {
+  if (plan.resume !== null) {
+    store?.audits.reopen(plan.resume.id, config);
+    return plan.resume.id;
+  }
+  return (
+    store?.audits.create({ config, label: plan.label, createdAt }) ??
+    `unsaved-audit-${createdAt.replace(/[-:.TZ]/g, '').slice(0, 14)}`
+  );
+}
+
+/** The judge asked: its client, the name the reporter shows, and what to close. */
+interface Judge {
+  readonly client: SystemOneClient;
+  readonly name: string;
+  close(): Promise<void>;
+}
+
+/** Starts the embedded judge server when the plan has one, and the one-connection judge client. */
+async function startJudge(plan: AuditPlan, options: ExecuteAuditOptions): Promise<Judge> {
+  const server: ReferenceServer | null =
+    plan.judge.kind === 'embedded'
+      ? await startReferenceServer({ host: '127.0.0.1', port: 0, model: plan.judge.model })
+      : null;
+  try {
+    const client = createSystemOneClient({
+      baseUrl: server ? server.url : (plan.judge as { baseUrl: string }).baseUrl,
+      ...(plan.judge.kind === 'remote' && plan.judge.apiKey !== undefined ? { apiKey: plan.judge.apiKey } : {}),
+      timeoutMs: options.deadlineMs ?? JUDGE_DEADLINE_MS,
+      connections: 1,
+      ...given({ retryBaseDelayMs: options.retryBaseDelayMs }),
+    });
+    const name = `judge ${JSON.stringify(plan.judge.model ?? 'server default model')} at ${server ? `${describeEndpoint(plan.judgeEndpoint)} (${server.url})` : client.endpoint}`;
+    return {
+      client,
+      name,
+      close: async () => {
+        await client.close();
+        await server?.close();
+      },
+    };
+  } catch (err) {
     await server?.close();
+    throw err;
+  }
+}
+
+/** What judging the items came to: the records by item, and why it ended early, if it did. */
+interface JudgedItems {
+  readonly records: Map<string, AuditRecord>;
+  readonly interrupted: boolean;
+  readonly stopped: string | null;
+  /** A verdict of this execution came from a request the judge answered (skipped inputs send nothing). */
+  readonly reachedJudge: boolean;
+}
+
+/** Judges the items in order, reusing the resumed audit's records and saving each new one before reporting it. */
+async function judgeItems(
+  items: readonly PlannedItem[],
+  reusable: (p: PlannedItem) => AuditRecord | null,
+  judge: Judge,
+  orderProbe: boolean,
+  options: ExecuteAuditOptions,
+  save: (record: AuditRecord) => void,
+): Promise<JudgedItems> {
+  const records = new Map<string, AuditRecord>();
+  let interrupted = false;
+  let stopped: string | null = null;
+  let reachedJudge = false;
+  for (const p of items) {
+    const kept = reusable(p);
+    if (kept !== null) {
+      records.set(keyOf(p.item), kept);
+      options.reporter?.onCase?.({ type: 'audit_result', record: kept, saved: true });
+      continue;
+    }
+    if (options.signal.aborted) {
+      interrupted = true;
+      break;
+    }
+    const record = await judgeItem(p, judge.client, judge.name, orderProbe, options);
+    if (record === null) {
+      interrupted = true;
+      break;
+    }
+    if ('stopped' in record) {
+      stopped = record.stopped;
+      break;
+    }
+    if (record.elapsedMs !== null) reachedJudge = true;
+    save(record);
+    records.set(keyOf(p.item), record);
+    options.reporter?.onCase?.({ type: 'audit_result', record, saved: false });
+  }
+  return { records, interrupted, stopped, reachedJudge };
+}
+
+/** The audit's reports written when there is a folder for them; a failed write is reported, not thrown. */
+async function writeReportsOf(
+  run: AuditRun,
+  outDir: string | undefined,
+): Promise<{ readonly written: readonly string[]; readonly writeError: string | null }> {
+  if (outDir === undefined) return { written: [], writeError: null };
+  try {
+    return { written: await writeAuditReports(run, outDir), writeError: null };
+  } catch (err) {
+    return { written: [], writeError: err instanceof Error ? err.message : String(err) };
   }
 }
 

@@ -218,6 +218,127 @@ function variantsOf(c: TypedDecisionsCase, seed: number): ProbeVariant[] {
   return out;
 }
 
+/** Pairs of decisions kept for one robustness probe, and what was lost to failed requests or unreadable answers. */
+interface PairBucket {
+  readonly pairs: DecisionPair[];
+  readonly lost: { requests: number; decisions: number };
+}
+
+/**
+ * One probe's traffic: every request it sends is counted, every decide exchange judged by the
+ * conformance checks (when they run), and the robustness pairs gathered by probe.
+ */
+class ProbeExchanges {
+  readonly judged: JudgedItem[] = [];
+  readonly buckets = new Map<RobustnessProbeId, PairBucket>();
+  requests = 0;
+  private readonly secrets: readonly string[];
+
+  constructor(
+    private readonly client: SystemOneClient,
+    private readonly baseUrl: string,
+    private readonly apiKey: string | undefined,
+    private readonly conformance: boolean,
+    private readonly signal: AbortSignal,
+  ) {
+    this.secrets = secretsOf(new URL(baseUrl), apiKey);
+  }
+
+  /** Sends one decide request; a server that cannot be asked at all stops the probe. */
+  async ask(body: string, questions: QuestionSet): Promise<Asked> {
+    this.requests++;
+    let asked: Asked;
+    try {
+      asked = { kind: 'body', body: (await this.client.send(body, this.signal)).body };
+    } catch (err) {
+      if (!(err instanceof SystemOneError)) throw err;
+      if (err.stopsRun || err.code === 'unreachable' || err.code === 'redirect' || err.code === 'aborted')
+        throw new StopProbe(err.message);
+      asked = { kind: 'failed', message: err.shortMessage };
+    }
+    if (this.conformance)
+      for (const result of checkDecideExchange(questions, asked)) this.judged.push({ request: shown(body), result });
+    return asked;
+  }
+
+  /** The GET routes beside the decide route, then each invalid request, judged. */
+  async checkRoutes(plan: ProbePlan): Promise<void> {
+    this.judged.push({ request: 'GET /health', result: checkHealth(await this.get(healthUrlFor(this.baseUrl))) });
+    this.judged.push({ request: 'GET /v1/models', result: checkModels(await this.get(modelsUrlFor(this.baseUrl))) });
+    for (const kind of INVALID_REQUEST_KINDS) {
+      const body = invalidRequestBody(kind, plan.server.model, plan.oversizedBodyBytes);
+      this.requests++;
+      let outcome: Parameters<typeof checkRejection>[1];
+      try {
+        outcome = { kind: 'response', ...(await this.client.post(body, this.signal)) };
+      } catch (err) {
+        if (!(err instanceof SystemOneError)) throw err;
+        if (err.code === 'unreachable' || err.code === 'aborted') throw new StopProbe(err.message);
+        outcome = { kind: 'failed', message: err.shortMessage };
+      }
+      this.judged.push({ request: describeInvalidRequest(kind, body), result: checkRejection(kind, outcome) });
+    }
+  }
+
+  private async get(url: string) {
+    this.requests++;
+    try {
+      const r = await getText(url, { ...given({ apiKey: this.apiKey }), signal: this.signal });
+      return { kind: 'response' as const, status: r.status, text: scrubSecrets(r.text, this.secrets) };
+    } catch (err) {
+      // No answer to a GET is that check's failure; a server that answers nothing at all
+      // stops the probe at its first POST, with the client's message.
+      return { kind: 'failed' as const, message: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
+  /** Pairs each decision of a variant's answer with the baseline's decision of the same question. */
+  record(
+    id: RobustnessProbeId,
+    c: TypedDecisionsCase,
+    before: ReturnType<typeof readDistributions> | null,
+    variant: QuestionVariant,
+    answer: Asked,
+  ): void {
+    const b = this.bucket(id);
+    if (answer.kind === 'failed') b.lost.requests++;
+    const after = answer.kind === 'body' ? readDistributions(answer.body, variant.questions) : null;
+    variant.questions.forEach((_, j) => {
+      // Option-order variants compare only the questions whose options moved.
+      if (id === 'option-order' && variant.order[j] === null) return;
+      const i = variant.source[j]!;
+      const [questionId, q] = c.questions[i]!;
+      const d0 = before?.[i] ?? null;
+      const d1 = after?.[j] ?? null;
+      if (d0 === null || d1 === null) {
+        b.lost.decisions++;
+        return;
+      }
+      b.pairs.push({
+        caseId: c.id,
+        questionId,
+        type: q.type,
+        answers: answersOf(q),
+        goldIndex: c.gold[i]!.labelIndex,
+        variant: variant.label,
+        before: d0,
+        after: toOriginalOrder(d1, variant.order[j] ?? null),
+      });
+    });
+  }
+
+  private bucket(id: RobustnessProbeId): PairBucket {
+    let b = this.buckets.get(id);
+    if (b === undefined) this.buckets.set(id, (b = { pairs: [], lost: { requests: 0, decisions: 0 } }));
+    return b;
+  }
+}
+
+/** A request as the conformance findings show it: cut at 2,000 characters. */
+function shown(body: string): string {
+  return body.length > 2000 ? `${body.slice(0, 1999)}…` : body;
+}
+
 async function probe(
   plan: ProbePlan,
   work: readonly CaseWork[],
@@ -229,121 +350,57 @@ async function probe(
   const model = plan.server.model;
   const conformance = plan.scope !== 'robustness';
   const robustness = plan.scope !== 'conformance';
-  const judged: JudgedItem[] = [];
-  let requests = 0;
-  const secrets = secretsOf(new URL(baseUrl), apiKey);
+  const exchanges = new ProbeExchanges(client, baseUrl, apiKey, conformance, options.signal);
   const bodyOf = (state: string | object, questions: QuestionSet) =>
     renderDecideRequest({ ...(model === null ? {} : { model }), state, questions });
-  const shown = (body: string) => (body.length > 2000 ? `${body.slice(0, 1999)}…` : body);
-
-  const ask = async (body: string, questions: QuestionSet): Promise<Asked> => {
-    requests++;
-    let asked: Asked;
-    try {
-      asked = { kind: 'body', body: (await client.send(body, options.signal)).body };
-    } catch (err) {
-      if (!(err instanceof SystemOneError)) throw err;
-      if (err.stopsRun || err.code === 'unreachable' || err.code === 'redirect' || err.code === 'aborted')
-        throw new StopProbe(err.message);
-      asked = { kind: 'failed', message: err.shortMessage };
-    }
-    if (conformance)
-      for (const result of checkDecideExchange(questions, asked)) judged.push({ request: shown(body), result });
-    return asked;
-  };
-
-  const get = async (url: string) => {
-    requests++;
-    try {
-      const r = await getText(url, { ...given({ apiKey }), signal: options.signal });
-      return { kind: 'response' as const, status: r.status, text: scrubSecrets(r.text, secrets) };
-    } catch (err) {
-      // No answer to a GET is that check's failure; a server that answers nothing at all
-      // stops the probe at its first POST, with the client's message.
-      return { kind: 'failed' as const, message: err instanceof Error ? err.message : String(err) };
-    }
-  };
-
-  if (conformance) {
-    judged.push({ request: 'GET /health', result: checkHealth(await get(healthUrlFor(baseUrl))) });
-    judged.push({ request: 'GET /v1/models', result: checkModels(await get(modelsUrlFor(baseUrl))) });
-    for (const kind of INVALID_REQUEST_KINDS) {
-      const body = invalidRequestBody(kind, model, plan.oversizedBodyBytes);
-      requests++;
-      let outcome: Parameters<typeof checkRejection>[1];
-      try {
-        outcome = { kind: 'response', ...(await client.post(body, options.signal)) };
-      } catch (err) {
-        if (!(err instanceof SystemOneError)) throw err;
-        if (err.code === 'unreachable' || err.code === 'aborted') throw new StopProbe(err.message);
-        outcome = { kind: 'failed', message: err.shortMessage };
-      }
-      judged.push({ request: describeInvalidRequest(kind, body), result: checkRejection(kind, outcome) });
-    }
-  }
-
-  const pairs = new Map<RobustnessProbeId, { pairs: DecisionPair[]; lost: { requests: number; decisions: number } }>();
-  const bucket = (id: RobustnessProbeId) => {
-    let b = pairs.get(id);
-    if (b === undefined) pairs.set(id, (b = { pairs: [], lost: { requests: 0, decisions: 0 } }));
-    return b;
-  };
+  if (conformance) await exchanges.checkRoutes(plan);
   const unrelated = bodyOf(UNRELATED_STATE, UNRELATED_QUESTIONS);
   let done = 0;
   for (const { case: c, variants } of work) {
     const body = bodyOf(c.state, c.questions);
-    const baseline = await ask(body, c.questions);
+    const baseline = await exchanges.ask(body, c.questions);
     if (robustness) {
       const before = baseline.kind === 'body' ? readDistributions(baseline.body, c.questions) : null;
-      const record = (id: RobustnessProbeId, variant: QuestionVariant, answer: Asked) => {
-        const b = bucket(id);
-        if (answer.kind === 'failed') b.lost.requests++;
-        const after = answer.kind === 'body' ? readDistributions(answer.body, variant.questions) : null;
-        variant.questions.forEach((_, j) => {
-          // Option-order variants compare only the questions whose options moved.
-          if (id === 'option-order' && variant.order[j] === null) return;
-          const i = variant.source[j]!;
-          const [questionId, q] = c.questions[i]!;
-          const d0 = before?.[i] ?? null;
-          const d1 = after?.[j] ?? null;
-          if (d0 === null || d1 === null) {
-            b.lost.decisions++;
-            return;
-          }
-          b.pairs.push({
-            caseId: c.id,
-            questionId,
-            type: q.type,
-            answers: answersOf(q),
-            goldIndex: c.gold[i]!.labelIndex,
-            variant: variant.label,
-            before: d0,
-            after: toOriginalOrder(d1, variant.order[j] ?? null),
-          });
-        });
-      };
-      const same: QuestionVariant = {
-        label: 'repeated',
-        questions: c.questions,
-        source: c.questions.map((_, i) => i),
-        order: c.questions.map(() => null),
-      };
-      record('determinism', same, await ask(body, c.questions));
-      await ask(unrelated, UNRELATED_QUESTIONS);
-      record('stale-cache', { ...same, label: 'repeated after an unrelated request' }, await ask(body, c.questions));
+      const same = repeatedVariant(c.questions);
+      exchanges.record('determinism', c, before, same, await exchanges.ask(body, c.questions));
+      await exchanges.ask(unrelated, UNRELATED_QUESTIONS);
+      const afterUnrelated = await exchanges.ask(body, c.questions);
+      exchanges.record(
+        'stale-cache',
+        c,
+        before,
+        { ...same, label: 'repeated after an unrelated request' },
+        afterUnrelated,
+      );
       for (const { probe: id, variant } of variants)
-        record(id, variant, await ask(bodyOf(c.state, variant.questions), variant.questions));
+        exchanges.record(
+          id,
+          c,
+          before,
+          variant,
+          await exchanges.ask(bodyOf(c.state, variant.questions), variant.questions),
+        );
     }
     options.reporter?.onCase?.({ casesDone: ++done, casesTotal: work.length });
   }
   const byProbe: Partial<Record<RobustnessProbeId, ProbePairs>> = {};
   if (robustness)
     for (const id of ROBUSTNESS_PROBE_IDS)
-      byProbe[id] = pairs.get(id) ?? { pairs: [], lost: { requests: 0, decisions: 0 } };
+      byProbe[id] = exchanges.buckets.get(id) ?? { pairs: [], lost: { requests: 0, decisions: 0 } };
   return {
-    conformance: conformance ? summarizeConformance(judged) : null,
+    conformance: conformance ? summarizeConformance(exchanges.judged) : null,
     robustness: robustness ? summarizeRobustness(byProbe, { seed: plan.seed, resamples: plan.resamples }) : null,
-    requests,
+    requests: exchanges.requests,
+  };
+}
+
+/** The same questions asked again as they were: the determinism and stale-cache probes' variant. */
+function repeatedVariant(questions: QuestionSet): QuestionVariant {
+  return {
+    label: 'repeated',
+    questions,
+    source: questions.map((_, i) => i),
+    order: questions.map(() => null),
   };
 }
 
