@@ -6,6 +6,7 @@
 import { open } from 'node:fs/promises';
 import { constants as zlibConstants, createGunzip } from 'node:zlib';
 import { hasParquetMagic } from './parquet-rows.js';
+import { refuseIrregularFile } from './input-file.js';
 
 /** The files decidekit reads or writes, and the raw formats it tells apart by their magic bytes. */
 export type FileKind =
@@ -48,9 +49,10 @@ export async function sniffFileKind(path: string): Promise<FileKind | null> {
 export async function sniffFile(path: string): Promise<SniffedFile> {
   let head: Buffer;
   try {
+    // Before the open: opening a named pipe with no writer would block for ever.
+    await refuseIrregularFile(path);
     const file = await open(path, 'r');
     try {
-      if (!(await file.stat()).isFile()) return { kind: null };
       const buf = Buffer.alloc(HEAD_BYTES);
       const { bytesRead } = await file.read(buf, 0, HEAD_BYTES, 0);
       head = buf.subarray(0, bytesRead);

@@ -16,6 +16,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { DecidekitError, InvalidInputError } from '../core/errors.js';
 import { jsonProblemMessage, parseStrictJson } from '../core/strict-json.js';
 import { fileErrorWords } from '../core/file-error-words.js';
+import { refuseIrregularFile } from './input-file.js';
 
 /** `PAR1`: the four bytes every Parquet file starts (and ends) with. */
 const PARQUET_MAGIC = [0x50, 0x41, 0x52, 0x31] as const;
@@ -27,6 +28,7 @@ export function hasParquetMagic(head: Uint8Array): boolean {
 
 /** Whether the file at `path` starts with the Parquet magic; an open or read error throws. */
 export async function startsWithParquetMagic(path: string): Promise<boolean> {
+  await refuseIrregularFile(path);
   const file = await open(path, 'r');
   try {
     const head = Buffer.alloc(4);
@@ -88,6 +90,7 @@ export async function readParquetRows(
   let file;
   let metadata;
   try {
+    await refuseIrregularFile(path);
     file = await asyncBufferFromFile(path);
     metadata = await parquetMetadataAsync(file);
   } catch (err) {

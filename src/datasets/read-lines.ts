@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { DecidekitError } from '../core/errors.js';
 import { fileErrorWords } from '../core/file-error-words.js';
+import { refuseIrregularFile } from './input-file.js';
 
 /** Options of {@link readLines}. */
 export interface ReadLinesOptions {
@@ -108,6 +109,7 @@ export async function readLineBytes(
   };
 
   try {
+    await refuseIrregularFile(path);
     if (gunzip) await readGunzipped(path, chunkBytes, emit, beforeRead);
     else {
       // One buffer, reused: the incomplete last line moves to its front and the next read

@@ -32,6 +32,7 @@ import { datasetSourceOf, type DatasetChoice } from '../dataset-choice.js';
 import { DEFAULT_EMBEDDED_MODEL } from '../server-plan.js';
 import { refuseUnsafeHeaderValue } from '../../core/header-value.js';
 import { fileErrorWords } from '../../core/file-error-words.js';
+import { refuseIrregularFileSync } from '../../datasets/input-file.js';
 
 export interface LiveRequest {
   /** Without it, the built-in reference server runs in this process with `/metrics` on. */
@@ -325,6 +326,8 @@ interface LiveRecord {
 function openRecord(path: string): LiveRecord {
   let fd: number;
   try {
+    // A named pipe would block the open until something reads it.
+    refuseIrregularFileSync(path);
     fd = openSync(path, 'a');
   } catch (error) {
     throw new OptionError(

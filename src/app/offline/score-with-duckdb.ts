@@ -37,6 +37,7 @@ import { DEFAULT_PROBLEM_CAP, ProblemList } from '../../core/problem-list.js';
 import type { ScoredModel } from '../../core/offline/scored-files.js';
 import { startsWithParquetMagic } from '../../datasets/parquet-rows.js';
 import { fileErrorWords } from '../../core/file-error-words.js';
+import { irregularCodeOf } from '../../datasets/input-file.js';
 
 /** The version `score --engine duckdb` is tested with (package.json pins it). */
 export const DUCKDB_PACKAGE = '@duckdb/node-api@1.5.6-r.1';
@@ -118,8 +119,8 @@ async function fileOf(path: string): Promise<OfflineSqlFile> {
       words`${option('engine', 'duckdb')} cannot read ${path}: rename it without * ? [ ] { } (DuckDB reads those as a pattern)`,
     );
   try {
-    const s = await stat(path);
-    if (s.isDirectory()) throw unreadable(path, fileErrorWords({ code: 'EISDIR' }));
+    const code = irregularCodeOf(await stat(path));
+    if (code !== null) throw unreadable(path, fileErrorWords({ code }));
     // As the default engine: a .parquet name, or the Parquet magic bytes under any name.
     return { path, format: /\.parquet$/i.test(path) || (await startsWithParquetMagic(path)) ? 'parquet' : 'jsonl' };
   } catch (err) {

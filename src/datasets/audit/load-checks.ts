@@ -8,6 +8,7 @@ import { DecidekitError } from '../../core/errors.js';
 import { isRecord } from '../../core/json-value.js';
 import { ProblemList } from '../../core/problem-list.js';
 import { fileErrorWords } from '../../core/file-error-words.js';
+import { refuseIrregularFile } from '../input-file.js';
 
 const OPTION_NAME = /^[a-z][a-z0-9_]*$/;
 const NAME_LIST_FIELDS = ['scenarios', 'tags'] as const;
@@ -16,6 +17,7 @@ const NAME_LIST_FIELDS = ['scenarios', 'tags'] as const;
 export async function loadChecks(path: string, displayPath = path): Promise<AuditCheck[]> {
   let text: string;
   try {
+    await refuseIrregularFile(path);
     text = await readFile(path, 'utf8');
   } catch (err) {
     throw new DecidekitError(

@@ -22,6 +22,7 @@ import { DecidekitError, InvalidInputError, type InputProblem } from '../../core
 import { isFiniteNumber, isNonEmptyString, isRecord, preview } from '../../core/json-value.js';
 import type { OfflineDataset } from './dataset.js';
 import { fileErrorWords } from '../../core/file-error-words.js';
+import { refuseIrregularFile } from '../input-file.js';
 
 const SPEC_KEYS = new Set(['actions', 'inaction', 'rules', 'costs', 'default_error']);
 const RULE_KEYS = new Set(['when', 'action']);
@@ -30,6 +31,7 @@ const RULE_KEYS = new Set(['when', 'action']);
 export async function loadActionSpec(path: string): Promise<ActionSpec> {
   let text: string;
   try {
+    await refuseIrregularFile(path);
     text = await readFile(path, 'utf8');
   } catch (err) {
     throw new DecidekitError('file_unreadable', `cannot read action spec: ${path} (${fileErrorWords(err)})`, {

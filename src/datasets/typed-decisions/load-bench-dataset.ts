@@ -24,6 +24,7 @@ import { parquetDownloadUrl, PINNED_PARQUET_SHA256, PINNED_REVISION, typedDecisi
 import { caseFileFormat, readCases, type ReadCasesOptions, type ReadCasesResult } from './read-cases.js';
 import { scanCaseFile, type CaseEntry, type ScannedCaseFile } from './scan-cases.js';
 import { fileErrorWords } from '../../core/file-error-words.js';
+import { IrregularFileError, irregularCodeOf } from '../input-file.js';
 
 export type DatasetSource =
   | { readonly kind: 'sample' }
@@ -193,7 +194,9 @@ async function storedCopy(dir: string, restore: string): Promise<Located> {
 async function locatePath(path: string): Promise<Located> {
   let isDirectory: boolean;
   try {
-    isDirectory = (await stat(path)).isDirectory();
+    const code = irregularCodeOf(await stat(path));
+    isDirectory = code === 'EISDIR';
+    if (code !== null && !isDirectory) throw new IrregularFileError(path, code);
   } catch (err) {
     throw new DecidekitError('file_unreadable', `cannot read dataset: ${path} (${fileErrorWords(err)})`, {
       context: { file: path },

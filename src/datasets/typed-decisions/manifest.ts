@@ -10,6 +10,7 @@ import { isRecord, preview } from '../../core/json-value.js';
 import { DatasetIntegrityError } from './dataset-errors.js';
 import { sha256File } from './file-hash.js';
 import { fileErrorWords } from '../../core/file-error-words.js';
+import { refuseIrregularFile } from '../input-file.js';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const MANIFEST_FORMAT = 'decidekit-dataset-manifest/1';
@@ -91,6 +92,7 @@ export async function readManifest(dir: string, restore: string): Promise<Datase
   const path = join(dir, MANIFEST_FILE);
   let text: string;
   try {
+    await refuseIrregularFile(path);
     text = await readFile(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;

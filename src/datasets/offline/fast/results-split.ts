@@ -51,7 +51,9 @@ export async function startResultsSplit(path: string, options: ResultsSplitOptio
   if (mode === 'off' || path.endsWith('.gz')) return null;
   let size: number;
   try {
-    size = statSync(path).size;
+    const stats = statSync(path);
+    if (!stats.isFile()) return null; // the single-thread reader refuses it
+    size = stats.size;
   } catch {
     return null; // the single-thread reader words the error
   }
