@@ -21,7 +21,7 @@ const WORDS: Readonly<Record<string, string>> = {
   EFBIG: 'the file is too large',
   EIO: 'an input/output error of the disk',
   // Not Node's: what datasets/input-file.ts throws for a path that is not a regular file.
-  NOT_REGULAR_FIFO: 'a named pipe, not a regular file',
+  NOT_REGULAR_FIFO: 'a FIFO (named pipe), not a regular file',
   NOT_REGULAR_DEVICE: 'a device, not a regular file',
   NOT_REGULAR_SOCKET: 'a socket, not a regular file',
 };

@@ -7,7 +7,7 @@
  *
  * What it throws looks like Node's file system errors (an error with a `code`), so every
  * reader words it where it already words a missing or unreadable file, through
- * `fileErrorWords` ("cannot read file: PATH (a named pipe, not a regular file)").
+ * `fileErrorWords` ("cannot read file: PATH (a FIFO (named pipe), not a regular file)").
  */
 import { statSync, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
