@@ -3,7 +3,7 @@ import { open } from 'node:fs/promises';
 import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { DecidekitError } from '../core/errors.js';
+import { DecidekitError, InvalidInputError } from '../core/errors.js';
 import { fileErrorWords } from '../core/file-error-words.js';
 import { refuseIrregularFile } from './input-file.js';
 
@@ -40,6 +40,24 @@ const indexOfByte = Uint8Array.prototype.indexOf;
 const CR = 0x0d;
 /** Large reads: fewer chunks, fewer carried-over partial lines. */
 const CHUNK_BYTES = 1 << 20;
+
+/**
+ * The longest line read, in bytes (64 MiB, documented in docs/file-formats.md): a longer
+ * one is a problem of that line, reported before it is held whole, far below the longest
+ * string Node can make (about 512 Mi characters) and far above any real case or result.
+ */
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/** The problem of a line longer than {@link MAX_LINE_BYTES}, naming the file and the line. */
+export function lineTooLong(path: string, lineNumber: number): InvalidInputError {
+  return new InvalidInputError([
+    {
+      file: path,
+      line: lineNumber,
+      message: `the line is longer than ${MAX_LINE_BYTES / (1024 * 1024)} MiB, the longest line decidekit reads (is this a dataset or results file, one JSON value a line?)`,
+    },
+  ]);
+}
 
 /**
  * Streams a text file line by line and calls `onLine(line, lineNumber)` synchronously for
@@ -87,6 +105,7 @@ export async function readLineBytes(
       if (end - start >= 3 && buf[start] === 0xef && buf[start + 1] === 0xbb && buf[start + 2] === 0xbf) start += 3;
     }
     if (end > start && buf[end - 1] === CR) end--;
+    if (end - start > MAX_LINE_BYTES) throw lineTooLong(path, lineNumber + 1);
     lineNumber++;
     try {
       onLine(buf, start, end, lineNumber);
@@ -110,7 +129,7 @@ export async function readLineBytes(
 
   try {
     await refuseIrregularFile(path);
-    if (gunzip) await readGunzipped(path, chunkBytes, emit, beforeRead);
+    if (gunzip) await readGunzipped(path, chunkBytes, emit, beforeRead, () => lineTooLong(path, lineNumber + 1));
     else {
       // One buffer, reused: the incomplete last line moves to its front and the next read
       // goes after it (no new buffer per read, no joining of pieces).
@@ -120,6 +139,7 @@ export async function readLineBytes(
         let carry = 0;
         let left = gunzip ? Infinity : (options.endByte ?? Infinity);
         for (;;) {
+          if (carry > MAX_LINE_BYTES) throw lineTooLong(path, lineNumber + 1);
           if (carry === buf.length) {
             const grown = Buffer.allocUnsafeSlow(buf.length * 2);
             buf.copy(grown, 0, 0, carry);
@@ -136,13 +156,14 @@ export async function readLineBytes(
           buf.copy(buf, 0, rest, end);
           carry = end - rest;
         }
+        if (carry > MAX_LINE_BYTES) throw lineTooLong(path, lineNumber + 1);
         if (carry > 0) emit(buf, 0, carry);
       } finally {
         await file.close();
       }
     }
   } catch (err) {
-    if (callbackFailed || !isIoError(err)) throw err;
+    if (callbackFailed || err instanceof DecidekitError || !isIoError(err)) throw err;
     throw unreadable(path, err, gunzip);
   }
   return lineNumber;
@@ -153,6 +174,7 @@ async function readGunzipped(
   chunkBytes: number,
   emit: (buf: Buffer, start: number, end: number) => void,
   beforeRead: ReadLinesOptions['beforeRead'],
+  tooLong: () => Error,
 ): Promise<void> {
   const file = createReadStream(path, { highWaterMark: chunkBytes });
   const z = createGunzip({ chunkSize: Math.max(chunkBytes, 64) });
@@ -170,8 +192,10 @@ async function readGunzipped(
         if (nl === -1) {
           pending.push(chunk);
           pendingBytes += chunk.length;
+          if (pendingBytes > MAX_LINE_BYTES) throw tooLong();
           continue;
         }
+        if (pendingBytes + nl > MAX_LINE_BYTES) throw tooLong();
         pending.push(chunk.subarray(0, nl));
         const joined = Buffer.concat(pending, pendingBytes + nl);
         pending = [];
@@ -188,6 +212,7 @@ async function readGunzipped(
       if (start < chunk.length) {
         pending.push(chunk.subarray(start));
         pendingBytes += chunk.length - start;
+        if (pendingBytes > MAX_LINE_BYTES) throw tooLong();
       }
     }
   } finally {

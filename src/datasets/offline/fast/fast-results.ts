@@ -6,12 +6,13 @@
  */
 import type { OfflineDecision, OfflineResult } from '../../../core/offline/case.js';
 import { PROBABILITY_SUM_TOLERANCE } from '../../../core/question.js';
-import { readLineBytes, utf8Text } from '../../read-lines.js';
+import { lineTooLong, readLineBytes, utf8Text } from '../../read-lines.js';
 import { KIND_CHOICE, KIND_YES_NO, type OfflineCaseTable } from './case-table.js';
 import {
   LINE_BLANK,
   LINE_FAST,
   LINE_SLOW,
+  TOO_LONG,
   ResultBatch,
   ResultPreparser,
   SHAPE_LIST,
@@ -148,6 +149,7 @@ export async function readResultLines(
         lineNumber++;
         const status = batch.status[k]!;
         if (status === LINE_FAST || status === LINE_SLOW) {
+          if (batch.lineLength[k] === TOO_LONG) throw lineTooLong(path, lineNumber);
           state.lines++;
           if (status === LINE_SLOW || !lines.take(batch, k, batchModel, lineNumber, batch.pool))
             slow(split.lineText(batch.lineStart[k]!, batch.lineLength[k]!), lineNumber);

@@ -7,6 +7,7 @@
  * message stays the same.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
+import { MAX_LINE_BYTES } from '../../read-lines.js';
 import { MAX_RESULT_MEASURE } from '../../../core/offline/case.js';
 import { isCanonicalUtf8 } from './case-table.js';
 import { isBlank } from '../dataset.js';
@@ -16,6 +17,8 @@ import { ByteCursor, encodeKeys } from './fast-json.js';
 export const LINE_BLANK = 0;
 export const LINE_FAST = 1;
 export const LINE_SLOW = 2;
+/** The length recorded for a line longer than MAX_LINE_BYTES (see ResultPreparser.addTooLong). */
+export const TOO_LONG = -1;
 
 /** Decision shapes of a fast line. */
 export const SHAPE_PROBABILITY = 1;
@@ -174,6 +177,17 @@ export class ResultPreparser {
       batch.nProbs = probs0;
       batch.nPool = pool0;
     }
+  }
+
+  /**
+   * Adds a line longer than MAX_LINE_BYTES, found at `fileOffset`, without its bytes: the
+   * reader reports it (its length -1 marks it), and nothing holds it whole.
+   */
+  addTooLong(batch: ResultBatch, fileOffset: number): void {
+    const k = batch.count++;
+    batch.lineStart[k] = fileOffset;
+    batch.lineLength[k] = TOO_LONG;
+    batch.status[k] = LINE_SLOW;
   }
 
   private copy(batch: ResultBatch, b: Buffer, start: number, end: number): number {
@@ -380,11 +394,13 @@ export function preparseResultLines(
   let batch = nextBatch();
   const line = (buf: Buffer, start: number, end: number, fileOffset: number): void => {
     if (end > start && buf[end - 1] === CR) end--;
-    if (!batch.hasRoom(end - start)) {
+    const long = end - start > MAX_LINE_BYTES;
+    if (!batch.hasRoom(long ? 0 : end - start)) {
       emit(batch, false, p.model);
       batch = nextBatch();
     }
-    p.add(batch, buf, start, end, fileOffset);
+    if (long) p.addTooLong(batch, fileOffset);
+    else p.add(batch, buf, start, end, fileOffset);
   };
   try {
     let buf = Buffer.allocUnsafeSlow(READ_BYTES);
@@ -392,6 +408,18 @@ export function preparseResultLines(
     /** File offset of buf[0]. */
     let base = from;
     for (;;) {
+      if (carry > MAX_LINE_BYTES) {
+        if (!batch.hasRoom(0)) {
+          emit(batch, false, p.model);
+          batch = nextBatch();
+        }
+        p.addTooLong(batch, base);
+        const next = offsetAfterLine(fd, buf, base + carry);
+        carry = 0;
+        if (next === -1) break;
+        base = next;
+        continue;
+      }
       if (carry === buf.length) {
         const grown = Buffer.allocUnsafeSlow(buf.length * 2);
         buf.copy(grown, 0, 0, carry);
@@ -412,9 +440,26 @@ export function preparseResultLines(
       carry = end - start;
       base += start;
     }
-    if (carry > 0) line(buf, 0, carry, base);
+    if (carry > MAX_LINE_BYTES) {
+      if (!batch.hasRoom(0)) {
+        emit(batch, false, p.model);
+        batch = nextBatch();
+      }
+      p.addTooLong(batch, base);
+    } else if (carry > 0) line(buf, 0, carry, base);
   } finally {
     closeSync(fd);
   }
   emit(batch, true, p.model);
+}
+
+/** The file offset just after the next newline at or after `from`, or -1 at the end of the file. */
+function offsetAfterLine(fd: number, buf: Buffer, from: number): number {
+  for (let pos = from; ;) {
+    const n = readSync(fd, buf, 0, buf.length, pos);
+    if (n === 0) return -1;
+    const nl = indexOfByte.call(n === buf.length ? buf : buf.subarray(0, n), LF, 0);
+    if (nl !== -1) return pos + nl + 1;
+    pos += n;
+  }
 }
