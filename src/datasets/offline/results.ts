@@ -4,6 +4,7 @@
  * repaired, clipped or renormalised. Memory stays bounded by the dataset, not the file.
  */
 import { given } from '../../core/given.js';
+import { closest } from '../../core/closest-word.js';
 import { MAX_RESULT_MEASURE } from '../../core/offline/case.js';
 import type { ChoiceDecision, OfflineDecision, OfflineResult, OfflineCase } from '../../core/offline/case.js';
 import {
@@ -186,7 +187,9 @@ function strictCheck(
     if (!isNonEmptyString(rawId)) {
       report(
         'case_id',
-        rawId === undefined ? 'case_id is missing' : `case_id must be a non-empty string, got ${preview(rawId)}`,
+        rawId === undefined
+          ? `case_id is missing${misspeltKeyHint(value, 'case_id', RESULT_KEYS)}`
+          : `case_id must be a non-empty string, got ${preview(rawId)}`,
       );
     } else {
       caseId = rawId;
@@ -207,7 +210,9 @@ function strictCheck(
     if (!isNonEmptyString(rawModel)) {
       report(
         'model',
-        rawModel === undefined ? 'model is missing' : `model must be a non-empty string, got ${preview(rawModel)}`,
+        rawModel === undefined
+          ? `model is missing${misspeltKeyHint(value, 'model', RESULT_KEYS)}`
+          : `model must be a non-empty string, got ${preview(rawModel)}`,
       );
     } else if (state.model === null) {
       state.setModel(rawModel, lineNumber);
@@ -219,7 +224,10 @@ function strictCheck(
     }
 
     const c = index === -1 ? undefined : table.caseAt(index);
-    const decision = c === undefined ? null : parseOfflineDecision(value['decision'], c, report);
+    const decision =
+      c === undefined
+        ? null
+        : parseOfflineDecision(value['decision'], c, report, misspeltKeyHint(value, 'decision', RESULT_KEYS));
     const costUsd = optionalNonNegative(value, 'cost_usd', report);
     const latencyMs = optionalNonNegative(value, 'latency_ms', report);
     const model = state.model;
@@ -240,6 +248,35 @@ export async function loadResults(
 
 type Report = (field: string | undefined, message: string) => void;
 
+/** The keys a result line's object may have (a decision's are those of its case's kind). */
+const RESULT_KEYS = ['case_id', 'model', 'decision', 'cost_usd', 'latency_ms'];
+
+/**
+ * Words to add to "KEY is missing" when the object has a key it does not know that looks
+ * like KEY misspelt (`prob`, `probs`, `caseid`, `caseId`): the one problem then names both,
+ * rather than leaving the reader to find the typo. Empty when there is none.
+ */
+function misspeltKeyHint(record: JsonRecord, missing: string, known: readonly string[]): string {
+  for (const key of Object.keys(record)) {
+    if (!known.includes(key) && looksLikeKey(key, missing))
+      // Single quotes: problems that differ only in a double-quoted value are grouped as one
+      // cause, and each misspelling is its own.
+      return `; the line has the unknown key '${key}': did you mean '${missing}'?`;
+  }
+  return '';
+}
+
+/** Whether `key` reads as `intended` misspelt: near in spelling, the same but for case and `_`, or its start. */
+function looksLikeKey(key: string, intended: string): boolean {
+  const plain = (word: string): string => word.toLowerCase().replace(/[_\s-]/g, '');
+  const a = plain(key);
+  const b = plain(intended);
+  if (a === '' || a === b) return a !== '';
+  if (closest(a, [b]) !== null) return true;
+  // A shortening: `prob` and `probs` for `probability`, `conf` for `confidence`.
+  return a.length >= 4 && b.startsWith(a.replace(/s$/, ''));
+}
+
 function optionalNonNegative(value: JsonRecord, key: string, report: Report): number | undefined {
   const v = value[key];
   if (v === undefined || v === null) return undefined;
@@ -254,12 +291,17 @@ function optionalNonNegative(value: JsonRecord, key: string, report: Report): nu
 }
 
 /** Checks a saved decision against its case, reporting every problem; null when invalid. */
-export function parseOfflineDecision(raw: unknown, c: OfflineCase, report: Report): OfflineDecision | null {
+export function parseOfflineDecision(
+  raw: unknown,
+  c: OfflineCase,
+  report: Report,
+  missingHint = '',
+): OfflineDecision | null {
   if (!isRecord(raw)) {
     report(
       'decision',
       raw === undefined
-        ? `decision is missing (${expectedShape(c)})`
+        ? `decision is missing (${expectedShape(c)})${missingHint}`
         : `decision must be an object (${expectedShape(c)}), got ${preview(raw)}`,
     );
     return null;
@@ -271,7 +313,7 @@ export function parseOfflineDecision(raw: unknown, c: OfflineCase, report: Repor
         report(
           'probability',
           p === undefined
-            ? 'probability is missing (P(yes) in [0, 1])'
+            ? `probability is missing (P(yes) in [0, 1])${misspeltKeyHint(raw, 'probability', ['probability'])}`
             : `probability must be a number in [0, 1], got ${preview(p)}`,
         );
         return null;
@@ -287,7 +329,7 @@ export function parseOfflineDecision(raw: unknown, c: OfflineCase, report: Repor
         report(
           'value',
           v === undefined
-            ? `value is missing (a number in [${c.scoreMin}, ${c.scoreMax}])`
+            ? `value is missing (a number in [${c.scoreMin}, ${c.scoreMax}])${misspeltKeyHint(raw, 'value', ['value', 'confidence'])}`
             : `value must be a finite number, got ${preview(v)}`,
         );
         ok = false;
@@ -373,7 +415,7 @@ function parseChoiceDecision(raw: JsonRecord, options: readonly string[], report
     report(
       'probabilities',
       rawP === undefined
-        ? 'probabilities is missing (an object keyed by option or a list aligned with the options)'
+        ? `probabilities is missing (an object keyed by option or a list aligned with the options)${misspeltKeyHint(raw, 'probabilities', ['probabilities'])}`
         : `probabilities must be an object or a list, got ${preview(rawP)}`,
     );
     ok = false;
