@@ -6,7 +6,7 @@ import type { QuestionType } from '../question.js';
 import { DecidekitError } from '../errors.js';
 import { isSameWork, workDifferences } from './run-work.js';
 import { caseSampleOfRun } from './run-statistics.js';
-import { pairedBootstrap, type PairedComparison } from '../stats/bootstrap.js';
+import { pairedBootstrap, type PairedComparison, type StatMetric } from '../stats/bootstrap.js';
 import { DEFAULT_CONVENTIONS, type Conventions } from '../stats/conventions.js';
 import { mcnemarExact, type McNemarResult } from '../stats/mcnemar.js';
 
@@ -37,6 +37,15 @@ export interface HeadlineDeltas {
   /** Failed decisions. */
   readonly errors: MetricDelta;
   readonly latencyP50Ms: MetricDelta;
+}
+
+/** The one base of a comparison of runs over different cases: the cases both have. */
+export interface SharedCases {
+  /** Cases (distinct ids) both runs have. */
+  readonly cases: number;
+  /** Cases of one run the other lacks, left out of the headline metrics. */
+  readonly onlyInA: number;
+  readonly onlyInB: number;
 }
 
 export interface QuestionDelta {
@@ -75,7 +84,14 @@ export interface RunComparison {
   readonly sameFingerprint: boolean;
   /** Same dataset revision, cases and questions (models may differ); false only when forced. */
   readonly sameWork: boolean;
+  /**
+   * Accuracy, KL, Brier, log loss and ECE are over the cases both runs have when their case
+   * sets differ (as their paired intervals and verdicts, and as `runs gate`), over each whole
+   * run otherwise; mean confidence, errors and latency are always over each whole run.
+   */
   readonly headline: HeadlineDeltas;
+  /** The cases the headline metrics were taken over when the runs' case sets differ; null when they are the same. */
+  readonly sharedCases: SharedCases | null;
   /** Union of both runs' questions, keys sorted. */
   readonly byQuestion: readonly QuestionDelta[];
   /** Decisions present in both runs whose correctness changed, in run A's order. */
@@ -175,7 +191,7 @@ export function compareRuns(a: ReportedRun, b: ReportedRun, options: CompareRuns
   const conventions = options.conventions ?? DEFAULT_CONVENTIONS;
   const sa = a.summary;
   const sb = b.summary;
-  const headline: HeadlineDeltas = {
+  const wholeRuns: HeadlineDeltas = {
     accuracy: delta(sa.accuracy, sb.accuracy),
     kl: delta(sa.kl, sb.kl),
     brier: delta(sa.brier, sb.brier),
@@ -185,6 +201,23 @@ export function compareRuns(a: ReportedRun, b: ReportedRun, options: CompareRuns
     errors: delta(sa.errors, sb.errors),
     latencyP50Ms: delta(sa.latencyMs.p50, sb.latencyMs.p50),
   };
+  const intervals = options.intervals !== false && conventions.bootstrapResamples > 0;
+  // Runs over different cases (forced) are compared on the cases both have, the base of the
+  // paired intervals; without intervals that base is still worked out (no resample drawn).
+  const mayDiffer = !sameWork || [a, b].some((r) => r.cases.length !== r.config.caseIds.length);
+  const pairing =
+    intervals || mayDiffer
+      ? pairedBootstrap(
+          caseSampleOfRun(a.cases),
+          caseSampleOfRun(b.cases),
+          intervals ? conventions : { ...conventions, bootstrapResamples: 0 },
+        )
+      : null;
+  const sharedCases =
+    pairing !== null && pairing.onlyFirst + pairing.onlySecond > 0
+      ? { cases: pairing.cases, onlyInA: pairing.onlyFirst, onlyInB: pairing.onlySecond }
+      : null;
+  const headline = sharedCases === null || pairing === null ? wholeRuns : overSharedCases(wholeRuns, pairing);
 
   const keys = [...new Set([...Object.keys(sa.byQuestion), ...Object.keys(sb.byQuestion)])].sort();
   const byQuestion = keys.map((key): QuestionDelta => {
@@ -246,6 +279,7 @@ export function compareRuns(a: ReportedRun, b: ReportedRun, options: CompareRuns
     sameFingerprint,
     sameWork,
     headline,
+    sharedCases,
     byQuestion,
     changed,
     fixed,
@@ -255,10 +289,24 @@ export function compareRuns(a: ReportedRun, b: ReportedRun, options: CompareRuns
     onlyInA: decisionsA - shared,
     onlyInB: decisionsB - shared,
     mcnemar: mcnemarExact(broken, fixed),
-    paired:
-      options.intervals === false || conventions.bootstrapResamples === 0
-        ? null
-        : pairedBootstrap(caseSampleOfRun(a.cases), caseSampleOfRun(b.cases), conventions),
+    paired: intervals ? pairing : null,
     conventions,
+  };
+}
+
+/** The headline with its five statistics taken from the paired comparison (the cases both runs have). */
+function overSharedCases(wholeRuns: HeadlineDeltas, p: PairedComparison): HeadlineDeltas {
+  const of = (m: StatMetric): MetricDelta => ({
+    a: p.metrics[m].first,
+    b: p.metrics[m].second,
+    delta: p.metrics[m].difference,
+  });
+  return {
+    ...wholeRuns,
+    accuracy: of('accuracy'),
+    kl: of('kl'),
+    brier: of('brier'),
+    logLoss: of('logLoss'),
+    ece: of('ece'),
   };
 }

@@ -31,7 +31,7 @@ import { isSameWork } from '../../core/bench/run-work.js';
 import { describeConventions, type Conventions } from '../../core/stats/conventions.js';
 import { formatInterval, formatMetric } from '../bench/bench-statistics.js';
 import type { RunComparison } from '../../core/bench/run-diff.js';
-import { describePairedReading, describePValue } from './runs-diff.js';
+import { describeHeadlineBase, describePairedReading, describePValue } from './runs-diff.js';
 
 export interface RunsCompareHtmlOptions {
   readonly redactHost?: boolean;
@@ -389,7 +389,9 @@ function renderPairedSection(names: readonly string[], c: RunComparison): string
     }),
   });
   const mc = c.mcnemar;
-  return `<h2 id="paired-title">B against A, paired</h2>${table}<p class="note">${escapeHtml(
+  const base = describeHeadlineBase(c);
+  const baseNote = base === null ? '' : `<p class="note" id="paired-base">${escapeHtml(base)}</p>`;
+  return `<h2 id="paired-title">B against A, paired</h2>${table}${baseNote}<p class="note">${escapeHtml(
     `McNemar exact test on accuracy: ${formatCount(mc.onlyFirstCorrect)} decisions right only in A, ${formatCount(mc.onlySecondCorrect)} right only in B; ${describePValue(mc.pValue)}. ${describePairedReading(c)}`,
   )}</p>`;
 }

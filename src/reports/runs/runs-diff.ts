@@ -151,6 +151,8 @@ function headlineSection(c: RunComparison, p: Palette): string[] {
       { indent: '  ', styleHeader: p.dim },
     ),
   );
+  const base = describeHeadlineBase(c);
+  if (base !== null) for (const line of wrapText(base, 96)) out.push(p.yellow(`  ${line}`));
   const mc = c.mcnemar;
   out.push(
     `  McNemar exact test on accuracy: ${formatCount(mc.onlyFirstCorrect)} decisions right only in A, ${formatCount(mc.onlySecondCorrect)} right only in B; ${describePValue(mc.pValue)}${mc.pValue < 0.05 ? ' (differ at 95%)' : ' (no difference at 95%)'}`,
@@ -233,6 +235,20 @@ export function describeVerdict(verdict: Verdict | null, p: Palette): string {
   return 'within noise';
 }
 
+/**
+ * Which cases the headline was taken over when the runs' case sets differ (null when they
+ * are the same): the cases both runs have, for the values, B - A, intervals and verdicts alike.
+ */
+export function describeHeadlineBase(c: RunComparison): string | null {
+  const s = c.sharedCases;
+  if (s === null) return null;
+  const left = [
+    s.onlyInA > 0 ? `${formatCount(s.onlyInA)} only in A` : null,
+    s.onlyInB > 0 ? `${formatCount(s.onlyInB)} only in B` : null,
+  ].filter((x) => x !== null);
+  return `Accuracy, KL, Brier, log loss and ECE (A, B, B - A${c.paired === null ? '' : ', intervals and verdicts'}) are over the ${formatCount(s.cases)} cases both runs have; ${left.join(' and ')} left out. Mean confidence, errors and latency are over each whole run.`;
+}
+
 /** What the paired intervals mean, with the conventions they were computed under. */
 export function describePairedReading(c: RunComparison): string {
   const boot =
@@ -279,6 +295,7 @@ export function renderRunComparisonJson(c: RunComparison): string {
     b: sideJson(c.b),
     same_fingerprint: c.sameFingerprint,
     same_work: c.sameWork,
+    headline_over: headlineOverJson(c),
     headline: {
       accuracy: deltaJson(h.accuracy),
       kl: deltaJson(h.kl),
@@ -321,6 +338,16 @@ export function renderRunComparisonJson(c: RunComparison): string {
     conventions: { ...conventionsJson(c.conventions), text: conventionsText(c.conventions) },
   };
   return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+/**
+ * Which cases accuracy, KL, Brier, log loss and ECE of the headline were taken over: every
+ * case of each run when the runs have the same cases, else only the cases both have.
+ */
+function headlineOverJson(c: RunComparison) {
+  const s = c.sharedCases;
+  if (s === null) return { cases: 'whole_runs' };
+  return { cases: 'shared_cases', shared_cases: s.cases, cases_only_in_a: s.onlyInA, cases_only_in_b: s.onlyInB };
 }
 
 /** Per metric: A, B, B - A, its 95% paired interval `[low, high]` and the verdict; null when intervals are off. */

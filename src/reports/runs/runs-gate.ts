@@ -1,7 +1,7 @@
 import type { RunComparison } from '../../core/bench/run-diff.js';
 import type { GateResult } from '../../core/bench/run-gate.js';
 import type { StatMetric } from '../../core/stats/bootstrap.js';
-import { formatNumber, formatSigned } from '../format.js';
+import { formatCount, formatNumber, formatSigned } from '../format.js';
 import { formatMetric } from '../bench/bench-statistics.js';
 import { describePValue } from './runs-diff.js';
 
@@ -30,7 +30,8 @@ export function renderGateLine(
   const m = options.metric;
   const name = NAMES[m];
   const pm = c.paired?.metrics[m];
-  const head = `${gate.pass ? 'PASS' : 'FAIL'} ${name} ${formatMetric(m, pm?.first ?? null)} → ${formatMetric(m, pm?.second ?? null)} (baseline ${c.a.id}, candidate ${c.b.id}`;
+  const over = c.sharedCases === null ? '' : `, over the ${formatCount(c.sharedCases.cases)} cases both runs have`;
+  const head = `${gate.pass ? 'PASS' : 'FAIL'} ${name} ${formatMetric(m, pm?.first ?? null)} → ${formatMetric(m, pm?.second ?? null)} (baseline ${c.a.id}, candidate ${c.b.id}${over}`;
   if ('missing' in gate) {
     const why =
       gate.missing === 'metric'

@@ -147,6 +147,70 @@ describe('runs compare of two different models on the bundled sample', () => {
   });
 });
 
+describe('runs compare --force of runs over overlapping but different cases', () => {
+  /** Accuracy over the decisions of the given cases, from a bench JSON document. */
+  function accuracyOver(doc: Json, caseIds: ReadonlySet<string>): number {
+    const ds = decisionsOf(doc).filter((d) => caseIds.has(d.case_id));
+    return ds.filter((d) => d.correct).length / ds.length;
+  }
+
+  it('takes the headline values, B - A, interval and verdict from the cases both runs have, and says so', async () => {
+    const first40 = await bench(['--model', 'heuristic', '--limit', '40']);
+    const shared = new Set(decisionsOf(first40).map((d) => d.case_id));
+    expect(shared.size).toBe(40);
+    // The same model on 40 of the same cases: whole runs differ, the shared cases do not.
+    const sharedA = accuracyOver(heuristic, shared);
+    const sharedB = accuracyOver(first40, shared);
+    expect(sharedB).toBe(sharedA);
+    expect(summaryOf(first40)['accuracy']).not.toBe(summaryOf(heuristic)['accuracy']);
+
+    const args = ['runs', 'compare', heuristic['id'] as string, first40['id'] as string, '--store', store, '--force'];
+    const json = await cli([...args, '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    const doc = JSON.parse(json.stdout) as Json;
+    expect(doc['headline_over']).toEqual({
+      cases: 'shared_cases',
+      shared_cases: 40,
+      cases_only_in_a: 60,
+      cases_only_in_b: 0,
+    });
+    const headline = (doc['headline'] as Record<string, Json>)['accuracy']!;
+    expect(headline['a']).toBeCloseTo(sharedA, 12);
+    expect(headline['b']).toBeCloseTo(sharedB, 12);
+    expect(headline['delta']).toBe(0);
+    const paired = ((doc['paired'] as Json)['metrics'] as Record<string, Json>)['accuracy']!;
+    expect(paired['difference']).toBe(headline['delta']);
+    expect(paired['verdict']).toBe('within_noise');
+
+    const text = await cli(args);
+    const row = text.stdout.split('\n').find((l) => l.startsWith('  accuracy '))!;
+    expect(row.replace(/ +/g, ' ').trim()).toBe(
+      `accuracy ${(sharedA * 100).toFixed(1)}% ${(sharedB * 100).toFixed(1)}% +0.0 pp [+0.0 pp, +0.0 pp] within noise`,
+    );
+    expect(text.stdout.replace(/\s+/g, ' ')).toContain(
+      'Accuracy, KL, Brier, log loss and ECE (A, B, B - A, intervals and verdicts) are over the 40 cases both runs have; 60 only in A left out.',
+    );
+
+    const gate = await cli([
+      'runs',
+      'gate',
+      '--baseline',
+      heuristic['id'] as string,
+      '--candidate',
+      first40['id'] as string,
+      '--store',
+      store,
+      '--force',
+    ]);
+    expect(gate.stdout).toContain(
+      `PASS accuracy ${(sharedA * 100).toFixed(1)}% → ${(sharedB * 100).toFixed(1)}% (baseline ${heuristic['id'] as string}, candidate ${first40['id'] as string}, over the 40 cases both runs have; change +0.0 pp`,
+    );
+
+    const html = await cli([...args, '--format', 'html']);
+    expect(html.stdout).toContain('are over the 40 cases both runs have; 60 only in A left out.');
+  });
+});
+
 describe('runs gate', () => {
   const gate = (baseline: Json, candidate: Json, ...more: string[]) =>
     cli([
