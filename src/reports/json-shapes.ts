@@ -70,5 +70,13 @@ export function intervalJson(i: Interval | null | undefined): [number, number] |
 export function noiseFloorJson(f: EceNoise | null | undefined) {
   return f === null || f === undefined
     ? null
-    : { mean: f.mean, p95: f.p95, simulations: f.simulations, within_noise: f.withinNoise };
+    : {
+        mean: f.mean,
+        p95: f.p95,
+        // Runs stored before the tie rule kept no upper end and no tie.
+        ...((f.p95Upper as number | undefined) === undefined ? {} : { p95_upper: f.p95Upper }),
+        simulations: f.simulations,
+        within_noise: f.withinNoise,
+        ...(f.tie === undefined ? {} : { tie: f.tie }),
+      };
 }

@@ -10,7 +10,7 @@ import { caseFactsOf, type CaseFacts } from './case-facts.js';
 import { bootstrapIntervals, type Interval, type StatMetric } from '../stats/bootstrap.js';
 import { CaseSampleBuilder, type CaseSample } from '../stats/case-sample.js';
 import { calibrationOptionsOf, type Conventions } from '../stats/conventions.js';
-import { eceNoiseFloor, eceWithinNoise, type EceNoise } from '../stats/noise-floor.js';
+import { eceNoiseFloor, eceNoiseOf, type EceNoise } from '../stats/noise-floor.js';
 
 export { STAT_METRICS as HEADLINE_METRICS, type Interval } from '../stats/bootstrap.js';
 export type HeadlineMetric = StatMetric;
@@ -113,9 +113,6 @@ export function statisticsOfSample(
     conventions,
     cases: sample.nCases,
     intervals: boot.intervals,
-    eceNoise:
-      floor === null || ece === null
-        ? null
-        : { mean: floor.mean, p95: floor.p95, simulations: floor.simulations, withinNoise: eceWithinNoise(ece, floor) },
+    eceNoise: floor === null || ece === null ? null : eceNoiseOf(ece, floor),
   };
 }

@@ -8,7 +8,7 @@ import { bootstrapIntervals, pairedBootstrap } from '../stats/bootstrap.js';
 import type { Interval, PairedComparison } from '../stats/bootstrap.js';
 import { calibrationOptionsOf, type Conventions } from '../stats/conventions.js';
 import { mcnemarExact, type McNemarResult } from '../stats/mcnemar.js';
-import { eceNoiseFloor, eceWithinNoise, type EceNoise } from '../stats/noise-floor.js';
+import { eceNoiseFloor, eceNoiseOf, type EceNoise } from '../stats/noise-floor.js';
 import type { CaseSample } from '../stats/case-sample.js';
 import type { OfflineCaseRecord } from './case-record.js';
 import type { OfflineSummary } from './summary.js';
@@ -42,8 +42,7 @@ export function offlineIntervals(
       logLoss: r.intervals.logLoss,
       ece: r.intervals.ece,
     },
-    noiseFloor:
-      floor === null || summary.ece === null ? null : { ...floor, withinNoise: eceWithinNoise(summary.ece, floor) },
+    noiseFloor: floor === null || summary.ece === null ? null : eceNoiseOf(summary.ece, floor),
     units: r.units,
   };
 }

@@ -5,6 +5,12 @@
  * ECE at or below the 95th percentile of the simulations is "within noise": a calibrated
  * model would show that much about one time in twenty or more.
  *
+ * A tie is within noise. The percentile is itself estimated from the simulations, and on few
+ * decisions ECE takes few values: a measured ECE on the true percentile would be placed above
+ * or below the estimate by the seed alone. So the verdict is "beyond noise" only when the ECE
+ * lies above the upper end of the estimate's own 95% interval (the order statistic at rank
+ * 0.95·S + 1.96·√(S·0.95·0.05), `p95Upper`), where no seed can bring the percentile up to it.
+ *
  * Cost: a cell (question × bin) with up to 200 decisions draws each outcome; a larger cell
  * draws its number of hits from the normal approximation of that sum of Bernoullis (mean
  * Σc, variance Σc(1-c), rounded and kept in [0, n]), so a million decisions cost no more
@@ -20,13 +26,23 @@ export interface EceNoiseFloor {
   readonly mean: number;
   /** 95th percentile of the simulated ECE (linear interpolation). */
   readonly p95: number;
+  /**
+   * Upper end of the 95% interval of that percentile's estimate (the simulations' own error):
+   * a measured ECE up to it ties with the percentile, and a tie is within noise.
+   */
+  readonly p95Upper: number;
   readonly simulations: number;
 }
 
 /** The noise floor of a measured ECE, and where the ECE lies against it (runs and offline scores alike). */
 export interface EceNoise extends EceNoiseFloor {
-  /** The measured ECE is at or below the 95th percentile: indistinguishable from perfect calibration. */
+  /**
+   * The measured ECE is at or below the 95th percentile, or ties with it within the
+   * simulations' error (`p95Upper`): indistinguishable from perfect calibration.
+   */
   readonly withinNoise: boolean;
+  /** Within noise by the tie rule: above the estimated percentile, not above `p95Upper`. Absent from runs stored before the rule. */
+  readonly tie?: boolean;
 }
 
 /**
@@ -139,7 +155,13 @@ export function eceNoiseFloor(
   const rank = (S - 1) * 0.95;
   const lo = Math.floor(rank);
   const hi = Math.ceil(rank);
-  return { mean: total / S, p95: draws[lo]! + (draws[hi]! - draws[lo]!) * (rank - lo), simulations: S };
+  const upper = Math.min(S - 1, Math.ceil(S * 0.95 + 1.96 * Math.sqrt(S * 0.95 * 0.05)) - 1);
+  return {
+    mean: total / S,
+    p95: draws[lo]! + (draws[hi]! - draws[lo]!) * (rank - lo),
+    p95Upper: draws[upper]!,
+    simulations: S,
+  };
 }
 
 /**
@@ -150,10 +172,17 @@ export function eceNoiseFloor(
 export const ECE_EQUALITY_TOLERANCE = 1e-9;
 
 /**
- * "Within noise": the measured ECE is at or below the calibrated model's 95th percentile,
- * equal up to rounding (ECE_EQUALITY_TOLERANCE) counting as at. With few decisions ECE takes
- * few values, and the measured one often lands exactly on the percentile.
+ * "Within noise": the measured ECE is at or below the calibrated model's 95th percentile, or
+ * ties with it: not above the upper end of the percentile's estimate (`p95Upper`), equal up
+ * to rounding (ECE_EQUALITY_TOLERANCE) counting as at. With few decisions ECE takes few
+ * values, and the measured one often lands exactly on the percentile.
  */
 export function eceWithinNoise(ece: number, floor: EceNoiseFloor): boolean {
-  return ece <= floor.p95 + ECE_EQUALITY_TOLERANCE;
+  return ece <= Math.max(floor.p95, floor.p95Upper) + ECE_EQUALITY_TOLERANCE;
+}
+
+/** The floor with its verdict on a measured ECE, and whether the tie rule decided it. */
+export function eceNoiseOf(ece: number, floor: EceNoiseFloor): EceNoise {
+  const withinNoise = eceWithinNoise(ece, floor);
+  return { ...floor, withinNoise, tie: withinNoise && ece > floor.p95 + ECE_EQUALITY_TOLERANCE };
 }

@@ -146,8 +146,10 @@ describe('renderBenchJson', () => {
     expect(summary['ece_noise_floor']).toEqual({
       mean: statistics.eceNoise!.mean,
       p95: statistics.eceNoise!.p95,
+      p95_upper: statistics.eceNoise!.p95Upper,
       simulations: 2000,
       within_noise: statistics.eceNoise!.withinNoise,
+      tie: statistics.eceNoise!.tie,
     });
     expect(summary['conventions']).toMatchObject({ ece_bins: 10, ece_binning: 'equal-width', seed: 1 });
     const off = (

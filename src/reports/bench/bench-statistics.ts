@@ -5,6 +5,7 @@
 import type { HeadlineMetric, Interval, RunStatistics } from '../../core/bench/run-statistics.js';
 import { describeConventions } from '../../core/stats/conventions.js';
 import { formatCount, formatNumber, formatPercent } from '../format.js';
+import { describeEceVerdict } from '../ece-verdict.js';
 
 /** How a metric's values read: accuracy as a percentage, the others as plain numbers. */
 export function formatMetric(metric: HeadlineMetric, value: number | null | undefined): string {
@@ -26,7 +27,7 @@ export function intervalOf(statistics: RunStatistics | null | undefined, metric:
 export function describeEceNoise(statistics: RunStatistics | null | undefined): string | null {
   const f = statistics?.eceNoise;
   if (f === null || f === undefined) return null;
-  return `noise floor ${formatNumber(f.mean)} (95th percentile ${formatNumber(f.p95)}): ${f.withinNoise ? 'within noise' : 'beyond noise'}`;
+  return `noise floor ${formatNumber(f.mean)} (95th percentile ${formatNumber(f.p95)}): ${describeEceVerdict(f)}`;
 }
 
 /**

@@ -4,6 +4,7 @@
  * threshold, default and tuned thresholds marked) and `actions` (the gold→predicted action
  * matrix with costs, per model). Numbers come from the core summaries.
  */
+import { describeEceVerdict } from '../ece-verdict.js';
 import type { ThresholdMetrics } from '../../core/offline/threshold-tuning.js';
 import { actionCost } from '../../core/offline/composed-actions.js';
 import { formatCount, formatMs, formatNumber, formatPercent, formatUsd } from '../format.js';
@@ -112,13 +113,7 @@ function noiseSection(models: readonly ScoredModel[]): string {
         headers: ['model', 'ECE#', 'calibrated model: mean ECE#', '95th percentile#', 'verdict'],
         rows: floors.map((m): Cell[] => {
           const f = m.stats!.noiseFloor!;
-          return [
-            modelName(m),
-            num(m.summary.ece),
-            num(f.mean),
-            num(f.p95),
-            f.withinNoise ? 'within noise' : 'beyond noise',
-          ];
+          return [modelName(m), num(m.summary.ece), num(f.mean), num(f.p95), describeEceVerdict(f)];
         }),
       }),
     );

@@ -99,7 +99,7 @@ export function offlineStatsJson(m: ScoredModel): {
   brier_ci: Pair;
   log_loss_ci: Pair;
   ece_ci: Pair;
-  ece_noise_floor: { mean: number; p95: number; simulations: number; within_noise: boolean } | null;
+  ece_noise_floor: ReturnType<typeof noiseFloorJson>;
   conventions: ReturnType<typeof conventionsJson>;
 } {
   const i = m.stats?.intervals;

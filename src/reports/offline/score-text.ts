@@ -1,4 +1,5 @@
 /** Text and Markdown renderers of `score`, `compare` and `validate`. Pure: they return strings. */
+import { describeEceVerdict } from '../ece-verdict.js';
 import { formatProblem } from '../../core/errors.js';
 import {
   decidedCases as decidedCount,
@@ -53,7 +54,7 @@ export function renderScoreText(m: ScoredModel, options: TextOptions = {}): stri
         (floor === null
           ? ''
           : `; a calibrated model would show ${formatNumber(floor.mean)} (95th percentile ${formatNumber(floor.p95)}): ` +
-            (floor.withinNoise ? 'within noise' : 'beyond noise'));
+            describeEceVerdict(floor));
   const metrics: string[][] = [
     [
       'Accuracy',
@@ -311,7 +312,7 @@ export function renderCompareStatistics(c: ComparedModels): string {
     for (const m of floors) {
       const f = m.stats!.noiseFloor!;
       out.push(
-        `${name(m)}: ECE ${formatNumber(m.summary.ece)}, a calibrated model would show ${formatNumber(f.mean)} (95th percentile ${formatNumber(f.p95)}): ${f.withinNoise ? 'within noise' : 'beyond noise'}`,
+        `${name(m)}: ECE ${formatNumber(m.summary.ece)}, a calibrated model would show ${formatNumber(f.mean)} (95th percentile ${formatNumber(f.p95)}): ${describeEceVerdict(f)}`,
       );
     }
   }
