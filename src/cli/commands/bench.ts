@@ -25,6 +25,9 @@ import { conventionChoiceOf, seedOption, statisticsOptions } from '../statistics
 import { planBenchFromStore, executeBench } from '../../app/bench/execute-bench.js';
 import { benchReporter, printBenchOutcome } from '../bench-console.js';
 
+/** A million dollars per million input tokens: far above any price, far below an overflow. */
+const MAX_PRICE_PER_MTOK_USD = 1_000_000;
+
 export const command = defineCommand({
   name: 'bench',
   summary: 'benchmark a decision model server on Typed Decisions (default: the built-in server)',
@@ -43,8 +46,10 @@ benchmarks its default model on the bundled synthetic sample.`,
     }),
     sample: integer('N', 'a seeded sample of N cases spread over every workflow (a filtered run)', { min: 1 }),
     workflow: text('W', 'only cases of workflow W (filtered run)'),
+    // Bounded so a run's cost stays a finite number (a price near 1e308 overflowed to n/a).
     'price-per-mtok': decimal('USD', 'price per million input tokens: total cost and cost per correct decision', {
       min: 0,
+      max: MAX_PRICE_PER_MTOK_USD,
     }),
     out: text('DIR', 'write <run>.json, <run>.md and <run>.html into DIR'),
     ...keptInStoreOptions('run'),

@@ -19,8 +19,11 @@ It fails (exit 1) when the candidate is worse beyond noise: the whole 95% paired
 interval of the worsening lies above --max-drop (0 by default). With --max-drop 0.02 on
 accuracy, a candidate fails only when it is surely more than 2 points worse. --max-drop is
 in the metric's units: a fraction for accuracy and ECE (0 to 1), at most 2 for Brier. Runs
-must measure the same work (dataset revision, cases, questions) and be complete: anything
-else fails too, with the reason, unless --force (as for 'runs compare').`,
+must measure the same work (dataset revision, cases, questions) and have sent every case:
+anything else fails too, with the reason, unless --force (as for 'runs compare'). A run
+whose every case was sent but some failed is gated as it is: a failed decision counts as a
+miss in accuracy and is left out of KL, Brier, log loss and ECE; gate on accuracy to make
+failures count.`,
   options: {
     baseline: text('RUN', 'the run to hold the line (id or unique prefix)', { example: '20261130' }),
     candidate: text('RUN', 'the run under test (id or unique prefix)', { example: '20261201' }),
