@@ -3,7 +3,8 @@ import { jsonProblemMessage, parseStrictJson } from '../../core/strict-json.js';
 import type { TypedDecisionsCase } from '../../core/typed-decisions/case-result.js';
 import { isRecord } from '../../core/json-value.js';
 import { readParquetRows, requireColumns } from '../parquet-rows.js';
-import { readLines } from '../read-lines.js';
+import { readLineBytes } from '../read-lines.js';
+import { lineDigest } from './line-digest.js';
 import { CaseCollector } from './case-collector.js';
 
 export interface ReadCasesResult {
@@ -52,20 +53,22 @@ export async function readJsonlCases(
 
 /**
  * Calls `onRow` with each data row of a JSONL or JSONL.gz case file that is of the requested
- * split (or has none), strictly parsed, and its 1-based line; a line that does not parse is
+ * split (or has none), strictly parsed, its 1-based line and a digest of the line's bytes
+ * (computed when called, during the call only); a line that does not parse is
  * `collector`'s problem. Returns the data rows of every split and the split names seen.
  */
 export async function forEachJsonlRow(
   path: string,
   collector: CaseCollector,
   options: ReadCasesOptions & { readonly gunzip?: boolean },
-  onRow: (value: unknown, lineNumber: number) => void,
+  onRow: (value: unknown, lineNumber: number, digest: () => number) => void,
 ): Promise<Pick<ReadCasesResult, 'rows' | 'splits'>> {
   const splits = new Set<string>();
   let rows = 0;
-  await readLines(
+  await readLineBytes(
     path,
-    (line, lineNumber) => {
+    (bytes, start, end, lineNumber) => {
+      const line = bytes.toString('utf8', start, end);
       if (line.trim() === '') return;
       rows++;
       const parsed = parseStrictJson(line);
@@ -78,7 +81,7 @@ export async function forEachJsonlRow(
         splits.add(value['split']);
         if (options.split !== undefined && value['split'] !== options.split) return;
       }
-      onRow(value, lineNumber);
+      onRow(value, lineNumber, () => lineDigest(bytes, start, end));
     },
     { gunzip: options.gunzip ?? path.endsWith('.gz') },
   );

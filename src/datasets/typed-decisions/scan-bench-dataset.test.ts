@@ -119,6 +119,43 @@ describe('scanBenchDataset: pass 1 keeps no case, pass 2 reads the chosen ones a
     expect(await reader.take()).toBeUndefined();
   });
 
+  it('fails the take when a line was edited in place after it was checked (same length, gold changed)', async () => {
+    const rows = repeatedRows(3);
+    const path = join(tempDir(), 'cases.jsonl');
+    writeFileSync(path, jsonl(rows));
+    const scanned = await scanBenchDataset({ kind: 'path', path });
+    const before = JSON.stringify(rows[150]);
+    type Gold = { label: string; probabilities: Record<string, number> };
+    const edited = structuredClone(rows[150]!) as unknown as { gold: Record<string, Gold> };
+    // The gold reversed: another option of the same spelled length becomes the label, the
+    // two probabilities swapped, so the row is still valid and the line as long.
+    const sameLength = (g: Gold, k: string): boolean =>
+      k !== g.label &&
+      k.length === g.label.length &&
+      String(g.probabilities[k]).length === String(g.probabilities[g.label]).length;
+    const [name, gold] = Object.entries(edited.gold).find(([, g]) =>
+      Object.keys(g.probabilities).some((k) => sameLength(g, k)),
+    )!;
+    const other = Object.keys(gold.probabilities).find((k) => sameLength(gold, k))!;
+    [gold.probabilities[gold.label], gold.probabilities[other]] = [
+      gold.probabilities[other]!,
+      gold.probabilities[gold.label]!,
+    ];
+    gold.label = other;
+    rows[150] = edited as unknown as RawRow;
+    expect(JSON.stringify(rows[150]).length).toBe(before.length);
+    writeFileSync(path, jsonl(rows));
+    const err = await failureOf(takeAll(scanned.readCases(scanned.entries, { bufferCases: 8 })));
+    expect(name).toBeTruthy();
+    expect(err.problems).toEqual([
+      {
+        file: path,
+        line: 151,
+        message: `case ${scanned.entries[150]!.id} was edited on this line: the file changed after it was checked (run the command again)`,
+      },
+    ]);
+  });
+
   it('fails the take with a located message when the file changed after it was checked', async () => {
     const rows = repeatedRows(3);
     const path = join(tempDir(), 'cases.jsonl');

@@ -11,6 +11,7 @@
 import { InvalidInputError } from '../../core/errors.js';
 import { parseStrictJson } from '../../core/strict-json.js';
 import { readLineBytes } from '../read-lines.js';
+import { lineDigest } from './line-digest.js';
 import { CaseCollector } from './case-collector.js';
 import { arrayCaseReader, BufferedCaseReader, type CaseReader } from './case-reader.js';
 import { caseFileFormat, forEachJsonlRow, readParquetCases, type ReadCasesOptions } from './read-cases.js';
@@ -23,6 +24,8 @@ export interface CaseEntry {
   readonly questions: number;
   /** Where pass 2 finds it: the 1-based line of a JSONL file (the position among the cases of a parquet file). */
   readonly line: number;
+  /** A JSONL case's line as pass 1 checked it (datasets/typed-decisions/line-digest.ts); pass 2 compares it. */
+  readonly digest?: number;
 }
 
 export interface ScannedCaseFile {
@@ -58,12 +61,12 @@ async function scanJsonl(
   const entries: CaseEntry[] = [];
   /** One string per workflow name, not one per case. */
   const workflows = new Map<string, string>();
-  const { rows, splits } = await forEachJsonlRow(path, collector, options, (value, lineNumber) => {
+  const { rows, splits } = await forEachJsonlRow(path, collector, options, (value, lineNumber, digest) => {
     const c = collector.check(value, lineNumber);
     if (c === null) return;
     let workflow = workflows.get(c.workflow);
     if (workflow === undefined) workflows.set(c.workflow, (workflow = c.workflow));
-    entries.push({ id: c.id, workflow, questions: c.questions.length, line: lineNumber });
+    entries.push({ id: c.id, workflow, questions: c.questions.length, line: lineNumber, digest: digest() });
   });
   collector.throwIfProblems();
   return {
@@ -93,6 +96,7 @@ function readJsonlEntries(
   const collector = new CaseCollector(file, { uniqueIds: false });
   // Of each entry only its line and id, so the caller's entries can be let go.
   const lines = Float64Array.from(entries, (e) => e.line);
+  const digests = Float64Array.from(entries, (e) => e.digest ?? Number.NaN);
   const ids = entries.map((e) => e.id);
   let next = 0;
   const changed = (line: number | null, message: string): InvalidInputError =>
@@ -103,10 +107,14 @@ function readJsonlEntries(
     path,
     (bytes, start, end, lineNumber) => {
       if (next >= lines.length || lineNumber !== lines[next]) return;
+      const digest = digests[next]!;
       const id = ids[next++]!;
       const parsed = parseStrictJson(bytes.toString('utf8', start, end));
       const c = parsed.ok ? collector.check(parsed.value, lineNumber) : null;
       if (c === null || c.id !== id) throw changed(lineNumber, `case ${id} is no longer on this line`);
+      // The same case with other bytes (a gold label changed in place) is not the case checked.
+      if (!Number.isNaN(digest) && lineDigest(bytes, start, end) !== digest)
+        throw changed(lineNumber, `case ${id} was edited on this line`);
       // With pass 1's string of the id: the run's case ids and its per-case numbers then
       // share one copy of each id instead of holding two.
       reader.push({ ...c, id });
