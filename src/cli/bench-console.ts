@@ -33,7 +33,12 @@ export function benchReporter(io: CliIo, json: boolean): BenchReporter {
 export async function printBenchOutcome(
   outcome: BenchOutcome,
   io: CliIo,
-  options: { readonly json: boolean; readonly redactHost: boolean; readonly storeOption: string | null },
+  options: {
+    readonly json: boolean;
+    readonly redactHost: boolean;
+    readonly storeOption: string | null;
+    readonly stored: boolean;
+  },
 ): Promise<number> {
   if (outcome.kind === 'stopped') {
     io.stderr.write(`decidekit bench: stopped: ${outcome.message}\n`);

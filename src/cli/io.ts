@@ -6,7 +6,7 @@ export interface CliIo {
   readonly stderr: TextSink;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
-  /** Aborted on the first SIGINT/SIGTERM; commands stop cleanly and keep what they finished. */
+  /** Aborted on the first SIGINT/SIGTERM/SIGHUP; commands stop cleanly and keep what they finished. */
   readonly signal: AbortSignal;
   /**
    * The controlling terminal, present only when stdin and stdout are both one: full-screen
@@ -33,19 +33,28 @@ export interface TextSink {
   readonly whenDrained?: () => Promise<void> | null;
 }
 
+/** The signals that stop a command cleanly, with the exit code of each (128 + the signal's number). */
+export const STOPPING_SIGNALS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+
+export type StoppingSignal = keyof typeof STOPPING_SIGNALS;
+
 /**
- * Why `CliIo.signal` was aborted: a signal (SIGINT is Ctrl+C) or the reader of standard error
- * going away (null, treated as Ctrl+C).
+ * Why `CliIo.signal` was aborted: a signal (SIGINT is Ctrl+C, SIGHUP a closed terminal) or
+ * the reader of standard error going away (null, treated as Ctrl+C).
  */
 export class Interruption extends Error {
-  constructor(readonly signalName: 'SIGINT' | 'SIGTERM' | null) {
+  constructor(readonly signalName: StoppingSignal | null) {
     super(signalName === null ? 'standard error was closed' : `received ${signalName}`);
   }
 }
 
-/** Exit code of an interrupted command, by Unix convention 128 + the signal: 143 for SIGTERM, else 130. */
+/**
+ * Exit code of an interrupted command, by Unix convention 128 + the signal: 143 for SIGTERM,
+ * 129 for SIGHUP, else 130.
+ */
 export function interruptedExitCode(signal: AbortSignal): number {
-  return signal.reason instanceof Interruption && signal.reason.signalName === 'SIGTERM' ? 143 : 130;
+  const name = signal.reason instanceof Interruption ? signal.reason.signalName : null;
+  return name === null ? STOPPING_SIGNALS.SIGINT : STOPPING_SIGNALS[name];
 }
 
 /** Colour only on a TTY and never under NO_COLOR (any value) or TERM=dumb. */

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** The process entry: wires real streams, env and signals into runCli. */
 import { setFlagsFromString } from 'node:v8';
-import { Interruption, type CliIo } from './io.js';
+import { Interruption, STOPPING_SIGNALS, type CliIo, type StoppingSignal } from './io.js';
 import { runCli } from './run-cli.js';
 import { removePartialFiles } from '../app/write-text-file.js';
 import { removeTemporaryCopies } from '../store/sqlite/temp-copies.js';
@@ -42,27 +42,36 @@ function sink(stream: NodeJS.WriteStream, closed: () => boolean) {
   };
 }
 
+const SIGNALS = Object.keys(STOPPING_SIGNALS) as StoppingSignal[];
+
 /**
  * Ends the process at once, first removing what an interrupted command had under way in
  * temporary files (a report being written, the upgraded copy of an old store being read):
- * their own clean-up would not run.
+ * their own clean-up would not run. Stopped by a signal while a file operation is still
+ * under way, it ends by that signal itself: a read or an open that never returns (a named
+ * pipe nobody writes to) would otherwise hold the exit forever, as Node waits for its
+ * file-system threads on the way out. The shell sees the same status (128 + the signal).
  */
-function exitNow(code: number): never {
+function exitNow(code: number, signal: StoppingSignal | null): never {
   removePartialFiles();
   removeTemporaryCopies();
+  const fileWork = process.getActiveResourcesInfo().some((r) => r.startsWith('FSReq'));
+  if (signal !== null && fileWork) {
+    for (const s of SIGNALS) process.removeAllListeners(s);
+    process.kill(process.pid, signal);
+  }
   process.exit(code);
 }
 
 async function main(): Promise<void> {
   const controller = new AbortController();
   let signals = 0;
-  const onSignal = (sig: NodeJS.Signals) => {
+  const onSignal = (sig: StoppingSignal) => {
     signals++;
-    if (signals > 1) exitNow(sig === 'SIGINT' ? 130 : 143);
-    controller.abort(new Interruption(sig === 'SIGTERM' ? 'SIGTERM' : 'SIGINT'));
+    if (signals > 1) exitNow(STOPPING_SIGNALS[sig], sig);
+    controller.abort(new Interruption(sig));
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  for (const s of SIGNALS) process.on(s, onSignal);
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(0);
   });
@@ -87,10 +96,10 @@ async function main(): Promise<void> {
   const code = await runCli(process.argv.slice(2), io);
   process.exitCode = code;
   // The command is over: a signal now must end the process, whatever handle is still open.
-  process.off('SIGINT', onSignal);
-  process.off('SIGTERM', onSignal);
+  for (const s of SIGNALS) process.off(s, onSignal);
   // An interrupted command may leave work pending (a file half read): end now.
-  if (controller.signal.aborted) exitNow(code);
+  const reason: unknown = controller.signal.reason;
+  if (controller.signal.aborted) exitNow(code, reason instanceof Interruption ? reason.signalName : null);
 }
 
 await main();

@@ -24,7 +24,7 @@ function renderTopHelp(): string {
     'Commands:',
     ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
     '',
-    'Exit codes: 0 ok, 1 invalid input or failed run, 2 usage error, 130 interrupted (Ctrl+C), 143 stopped by SIGTERM.',
+    'Exit codes: 0 ok, 1 invalid input or failed run, 2 usage error, 130 interrupted (Ctrl+C), 143 stopped by SIGTERM, 129 by SIGHUP.',
   ];
   return lines.join('\n') + '\n';
 }

@@ -4,6 +4,7 @@ import { scoreCase } from '../core/typed-decisions/case-result.js';
 import type { RunProgress } from '../core/bench/progress.js';
 import type { QuestionSet } from '../core/question.js';
 import { arrayCaseReader } from '../datasets/typed-decisions/case-reader.js';
+import { FAILURE_STREAK, createFailureStreak, type FailureStreak } from '../core/failure-streak.js';
 
 /** What the runner needs of a System One client. */
 export interface DecisionClient {
@@ -34,8 +35,8 @@ export type { RunProgress } from '../core/bench/progress.js';
  */
 export type StopReason = 'unsupported' | 'rejected' | 'aborted';
 
-/** How many first cases rejected with one same message stop the run. */
-export const REJECTION_STREAK = 5;
+/** How many first cases rejected with one same message stop the run (the shared stop rule's length). */
+export const REJECTION_STREAK = FAILURE_STREAK;
 
 /**
  * Cases handed to the runner one at a time: once it took a case it is the only holder, so
@@ -143,7 +144,6 @@ class BenchmarkRun {
   private readonly keep: boolean;
   private readonly finished: (CaseResult | undefined)[];
   private readonly inFlight = new AbortController();
-  private readonly streakTarget: number;
   private stopped: RunOutcome['stopped'] = null;
   private callbackError: { error: unknown } | null = null;
   private next = 0;
@@ -151,7 +151,7 @@ class BenchmarkRun {
   private decisionsDone = 0;
   private errors = 0;
   // The first finished cases, while they are all rejected with one same message.
-  private rejectionStreak: { message: string; count: number } | null = { message: '', count: 0 };
+  private readonly rejectionStreak: FailureStreak;
   // Cases that finished in one turn of the event loop are checkpointed together (one
   // transaction, one fsync) and only then counted.
   private pending: FinishedCase[] = [];
@@ -170,7 +170,7 @@ class BenchmarkRun {
     this.finished = this.keep ? new Array(this.cases.length) : [];
     // Every request in flight listens to this one signal.
     setMaxListeners(Math.max(10, options.parallel + 8), this.inFlight.signal);
-    this.streakTarget = Math.min(REJECTION_STREAK, this.cases.length);
+    this.rejectionStreak = createFailureStreak(Math.min(REJECTION_STREAK, this.cases.length));
   }
 
   async run(): Promise<RunOutcome> {
@@ -233,7 +233,7 @@ class BenchmarkRun {
       try {
         const answer = await options.client.decide(benchCase.state, benchCase.questions, this.inFlight.signal);
         if (this.ending) return;
-        this.rejectionStreak = null;
+        this.rejectionStreak.broken();
         this.finish(
           index,
           scoreCase(benchCase, {
@@ -261,17 +261,9 @@ class BenchmarkRun {
 
   /** Follows the first cases while they are all rejected the same way; stops the run when enough are. */
   private noteFailure(failure: Failure, error: unknown): void {
-    const streak = this.rejectionStreak;
-    if (streak === null) return;
-    if (failure.kind !== 'request_rejected' || this.options.isCaseSpecificRejection?.(error) === true) {
-      this.rejectionStreak = null;
-      return;
-    }
-    if (streak.count > 0 && streak.message !== failure.message) this.rejectionStreak = null;
-    else {
-      this.rejectionStreak = { message: failure.message, count: streak.count + 1 };
-      if (this.rejectionStreak.count >= this.streakTarget) this.stop('rejected', error);
-    }
+    if (failure.kind !== 'request_rejected' || this.options.isCaseSpecificRejection?.(error) === true)
+      this.rejectionStreak.broken();
+    else if (this.rejectionStreak.failed(failure.message)) this.stop('rejected', error);
   }
 
   /** Queues a finished case for the next checkpoint batch. */

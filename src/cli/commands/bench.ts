@@ -105,6 +105,11 @@ benchmarks its default model on the bundled synthetic sample.`,
       claimOwner: thisProcess(),
       reporter: benchReporter(io, v.json),
     });
-    return printBenchOutcome(outcome, io, { json: v.json, redactHost: v.redact, storeOption: v.store ?? null });
+    return printBenchOutcome(outcome, io, {
+      json: v.json,
+      redactHost: v.redact,
+      storeOption: v.store ?? null,
+      stored: request.storePath !== null,
+    });
   },
 });

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { openLive, type LiveSession } from '../../app/live/run-live.js';
 import { createLiveState, reduce, type LiveState } from '../../monitor/live-state.js';
 import { decimal, defineCommand, flag, integer, MAX_TIMER_SECONDS, text } from '../define-command.js';
-import { colourEnabled, type CliIo, type TerminalPorts } from '../io.js';
+import { colourEnabled, interruptedExitCode, type CliIo, type TerminalPorts } from '../io.js';
 import { given } from '../../core/given.js';
 import { cacheDirOf } from '../locations.js';
 import { apiKeyOf, benchDatasetOf, benchDatasetOption, modelServerOptions } from '../shared-options.js';
@@ -42,7 +42,8 @@ prints one line per probe (--json: one JSON object per probe). A server that ans
     record: text('FILE', "append every probe's outcome and scores as JSONL (no key)"),
     json: flag('one JSON object per probe on stdout instead of the screen'),
   },
-  exitCodes: '0 quit with q, 1 invalid input or a server that serves no decision model, 2 usage error, 130 Ctrl+C.',
+  exitCodes:
+    '0 quit with q, 1 invalid input or a server that serves no decision model, 2 usage error, 130 Ctrl+C\n(143 by SIGTERM).',
   examples: [
     'decidekit live',
     'decidekit live --base-url http://127.0.0.1:8084 --interval 0.25',
@@ -73,7 +74,7 @@ async function initialState(session: LiveSession, size: { columns: number; rows:
   return createLiveState(session.info, { atMs: performance.now(), size, settings: { windowSize: window } });
 }
 
-/** Piped or --json: one line per poll until Ctrl+C (exit 130). */
+/** Piped or --json: one line per poll until Ctrl+C (exit 130) or SIGTERM (143). */
 async function watchAsLines(session: LiveSession, io: CliIo, options: { json: boolean; window: number }) {
   let state = await initialState(session, { columns: 80, rows: 24 }, options.window);
   if (!options.json)
@@ -87,7 +88,7 @@ async function watchAsLines(session: LiveSession, io: CliIo, options: { json: bo
     },
     onMetrics: (event) => (state = reduce(state, event)),
   });
-  return 130;
+  return interruptedExitCode(io.signal);
 }
 
 /** The full screen: redrawn on every event (at most ~10 frames a second) until q or Ctrl+C. */
@@ -153,5 +154,5 @@ async function watchOnScreen(session: LiveSession, io: CliIo, terminal: Terminal
           },
         );
   }
-  return state.exit ?? 130;
+  return state.exit ?? interruptedExitCode(io.signal);
 }

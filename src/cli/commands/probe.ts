@@ -94,9 +94,9 @@ repeat. One request at a time. Without --base-url, probes the built-in reference
         },
         onCase: ({ casesDone: done, casesTotal: total }) => {
           casesDone = done;
-          // A line per tenth of the cases, so a slow server shows it is moving.
+          // A line per tenth of the cases, so a slow server shows it is moving; the last line says all are done.
           const tenth = Math.floor((done * 10) / total);
-          if (tenth > shown && done < total) {
+          if (tenth > shown) {
             shown = tenth;
             say(`  ${done}/${total} cases`);
           }

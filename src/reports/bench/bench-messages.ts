@@ -16,6 +16,8 @@ export interface BenchEnding {
   /** The run is in the store (and `storeOption` names it as the user gave it, if not the default). */
   readonly saved: boolean;
   readonly storeOption: string | null;
+  /** False when the run was never to be stored (`--no-store`): nothing of it is kept. */
+  readonly stored: boolean;
   readonly interrupted: boolean;
   readonly casesKept: number;
   readonly casesTotal: number;
@@ -34,7 +36,11 @@ export function renderBenchEnding(e: BenchEnding, options: { readonly quiet: boo
         (e.saved ? ` The run is saved: decidekit report ${e.runId} --format markdown --out FILE${store}` : ''),
     );
   }
-  if (e.interrupted) {
+  if (e.interrupted && !e.stored) {
+    lines.push(
+      `decidekit bench: interrupted after ${e.casesKept} of ${plural(e.casesTotal, 'case')}; nothing was kept (the run was not stored, so it cannot be resumed).`,
+    );
+  } else if (e.interrupted) {
     // Every case kept and some failed (a --retry-failed resume stopped): only a retry has more to send.
     const retry = e.casesKept === e.casesTotal && e.failedCases > 0 ? ' --retry-failed' : '';
     lines.push(

@@ -10,6 +10,8 @@ export interface FinishedBenchOptions {
   readonly redactHost: boolean;
   /** `--store` as the user gave it (repeated in hints), or null for the default store. */
   readonly storeOption: string | null;
+  /** False without a store (`--no-store`). */
+  readonly stored: boolean;
   readonly colour: boolean;
   readonly width?: number;
 }
@@ -38,6 +40,7 @@ export function renderFinishedBench(
       runId: run.id,
       saved: o.saved,
       storeOption: options.storeOption,
+      stored: options.stored,
       interrupted: o.interrupted,
       casesKept: run.cases.length,
       casesTotal: o.casesTotal,

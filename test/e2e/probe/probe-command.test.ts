@@ -234,6 +234,24 @@ describe('decidekit probe', () => {
     expect(one.stdout).toMatch(/^1 case of the synthetic sample \(seed 1\)/m);
   });
 
+  it('finishes its progress with a line that says every case is done', async () => {
+    const r = await probe(['--cases', '20', '--only', 'robustness', '--no-store']);
+    expect(r.code).toBe(0);
+    const progress = r.stderr.split('\n').filter((l) => /^ {2}\d+\/20 cases$/.test(l));
+    expect(progress).toEqual([
+      '  2/20 cases',
+      '  4/20 cases',
+      '  6/20 cases',
+      '  8/20 cases',
+      '  10/20 cases',
+      '  12/20 cases',
+      '  14/20 cases',
+      '  16/20 cases',
+      '  18/20 cases',
+      '  20/20 cases',
+    ]);
+  });
+
   it('on Ctrl+C says it was interrupted and that nothing was kept, and exits 130', async () => {
     const probesKept = async () =>
       (JSON.parse((await runCliInProcess(['runs', 'list', '--json'], { env })).stdout) as { probes: unknown[] }).probes
