@@ -47,6 +47,8 @@ export interface Option<T> {
    * the command line has parsed. `true` says `--NAME is required`; a string is the message.
    */
   readonly required?: true | string;
+  /** Options that cannot be given with this one (`--no-store` with `--store`): a usage error. */
+  readonly conflictsWith?: readonly string[];
   /** Checks and converts the raw value (undefined when absent); throws UsageError. */
   readonly parse: (raw: string | boolean | string[] | undefined, flag: string) => T;
 }
@@ -149,7 +151,7 @@ export function oneOf<const W extends string>(
     parse: (raw, name) => {
       if (raw === undefined) return settings.default;
       if (!(words as readonly string[]).includes(raw as string))
-        throw new UsageError(`--${name} ${JSON.stringify(raw)} is not one of: ${words.join(', ')}`);
+        throw new UsageError(`--${name} ${JSON.stringify(echoOf(raw as string))} is not one of: ${words.join(', ')}`);
       return raw as W;
     },
   };
@@ -216,7 +218,7 @@ function numberOption(hint: string, help: string, s: NumberSettings, whole: bool
         (s.min === undefined || n >= s.min) &&
         (s.max === undefined || n <= s.max) &&
         (s.above === undefined || n > s.above);
-      if (!ok) throw new UsageError(`--${name} ${JSON.stringify(raw)} is not valid (${range})`);
+      if (!ok) throw new UsageError(`--${name} ${JSON.stringify(echoOf(raw as string))} is not valid (${range})`);
       return n;
     },
   };
@@ -269,7 +271,8 @@ export function defineCommand<O extends Record<string, Option<unknown>>>(spec: C
     options: spec.options,
     ...(spec.handlesSignals ? { handlesSignals: true } : {}),
     async run(argv, io) {
-      const { values, positionals } = parseCommandLine(argv, spec.options);
+      const { values, positionals, given: typed } = parseCommandLine(argv, spec.options);
+      refuseConflictingOptions(typed, spec.options);
       refuseWrongPositionals(spec, positionals);
       refuseMissingRequired(values, spec.options);
       return spec.run({ values: values as Values<O>, positionals }, io);
@@ -319,7 +322,7 @@ export function defineCommandGroup(spec: {
       if (!command) {
         const guess = closest(sub, words);
         throw new UsageError(
-          `unknown subcommand ${JSON.stringify(sub)} (${words.join(', ')})${guess ? `; did you mean '${guess}'?` : ''}`,
+          `unknown subcommand ${JSON.stringify(echoOf(sub))} (${words.join(', ')})${guess ? `; did you mean '${guess}'?` : ''}`,
         );
       }
       return command.run(rest, io);
@@ -335,6 +338,7 @@ export function renderCommandHelp(spec: CommandSpec<Record<string, Option<unknow
     help:
       o.help +
       (o.required === undefined ? '' : ' (required)') +
+      (o.conflictsWith === undefined ? '' : ` (not with ${o.conflictsWith.map((c) => `--${c}`).join(', ')})`) +
       (o.defaultText === undefined ? '' : ` (default ${o.defaultText})`),
   }));
   const width = Math.max(0, ...entries.map((e) => e.left.length)) + 2;
@@ -369,7 +373,7 @@ export function renderCommandHelp(spec: CommandSpec<Record<string, Option<unknow
 export function parseCommandLine(
   argv: readonly string[],
   options: Readonly<Record<string, Option<unknown>>>,
-): { values: Record<string, unknown>; positionals: string[] } {
+): { values: Record<string, unknown>; positionals: string[]; given: ReadonlySet<string> } {
   const config = Object.fromEntries(
     Object.entries(options).map(([name, o]) => [
       name,
@@ -396,7 +400,20 @@ export function parseCommandLine(
     const one = o.kind === 'value' && Array.isArray(raw) ? raw[0] : raw;
     values[name] = o.parse(one, name);
   }
-  return { values, positionals: parsed.positionals };
+  const typed = new Set(Object.keys(parsed.values).filter((n) => parsed.values[n] !== undefined));
+  return { values, positionals: parsed.positionals, given: typed };
+}
+
+/** Two options declared as conflicting (`Option.conflictsWith`) given together, as a usage error. */
+function refuseConflictingOptions(
+  typed: ReadonlySet<string>,
+  options: Readonly<Record<string, Option<unknown>>>,
+): void {
+  for (const [name, o] of Object.entries(options)) {
+    if (!typed.has(name)) continue;
+    const other = (o.conflictsWith ?? []).find((c) => typed.has(c));
+    if (other !== undefined) throw new UsageError(`--${other} and --${name} cannot be given together; give one`);
+  }
 }
 
 /** The first required option left out, in declaration order, as a usage error. */
@@ -418,9 +435,9 @@ function refuseWrongPositionals(spec: CommandSpec<Record<string, Option<unknown>
     ? [p.length, p.length, p.join(' ')]
     : [(p as { min: number }).min, (p as { max: number }).max, (p as { names: string }).names];
   if (got.length >= min && got.length <= max) return;
-  if (max === 0) throw new UsageError(`unexpected argument ${JSON.stringify(got[0])}`);
+  if (max === 0) throw new UsageError(`unexpected argument ${JSON.stringify(echoOf(got[0]!))}`);
   if (got.length < min) throw new UsageError(`${spec.name} needs ${shown}`);
-  throw new UsageError(`${spec.name} takes ${shown}; got an extra argument ${JSON.stringify(got[max])}`);
+  throw new UsageError(`${spec.name} takes ${shown}; got an extra argument ${JSON.stringify(echoOf(got[max]!))}`);
 }
 
 /** `--results a b` → `--results a --results b`; values stop at the next token starting with `-`. */
@@ -442,12 +459,23 @@ function expandLists(argv: readonly string[], lists: readonly string[]): string[
   return out;
 }
 
+/** The longest piece of typed input echoed back in a message; a longer one is cut, saying its length. */
+const ECHO_CHARACTERS = 60;
+
+/** Typed input as a message shows it: on one line, cut to {@link ECHO_CHARACTERS} characters. */
+export function echoOf(typed: string): string {
+  const chars = [...typed];
+  if (chars.length <= ECHO_CHARACTERS) return typed;
+  return `${chars.slice(0, ECHO_CHARACTERS).join('')}… (${chars.length.toLocaleString('en-US')} characters)`;
+}
+
 function usageErrorOf(err: unknown, known: readonly string[]): UsageError {
   const message = (err instanceof Error ? err.message : String(err)).replace(/^TypeError \[[A-Z_]+\]: /, '');
   const unknown = /^Unknown option '(-{1,2}[^']*)'/.exec(message);
   if (unknown) {
-    const given = unknown[1]!;
-    const name = given.replace(/^-+/, '').split('=')[0]!;
+    const typed = unknown[1]!;
+    const name = typed.replace(/^-+/, '').split('=')[0]!;
+    const given = echoOf(typed);
     // `--format html` elsewhere (runs compare, report): here the formats are their own options.
     if (name === 'format' && known.includes('html'))
       return new UsageError(
@@ -462,6 +490,6 @@ function usageErrorOf(err: unknown, known: readonly string[]): UsageError {
   const missing = /^Option '(?:-\w, )?(--[\w-]+) <value>' argument missing/.exec(message);
   if (missing) return new UsageError(`${missing[1]} needs a value`);
   const positional = /^Unexpected argument '([^']*)'/.exec(message);
-  if (positional) return new UsageError(`unexpected argument ${JSON.stringify(positional[1])}`);
+  if (positional) return new UsageError(`unexpected argument ${JSON.stringify(echoOf(positional[1]!))}`);
   return new UsageError(message);
 }

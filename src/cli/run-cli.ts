@@ -6,10 +6,12 @@ import {
   formatProblem,
   type InputProblem,
 } from '../core/errors.js';
+import { closest } from '../core/closest-word.js';
 import { groupProblems } from '../core/problem-list.js';
 import { COMMANDS } from './commands/index.js';
 import { commandPrefixOf, withCommandPrefix } from './invocation.js';
 import { interruptedExitCode, type CliIo } from './io.js';
+import { echoOf } from './define-command.js';
 import { cliMessageOf } from './option-flags.js';
 
 import { TOOL_VERSION as VERSION } from './version.js';
@@ -43,7 +45,9 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
   }
   const entry = COMMANDS[name];
   if (!entry) {
-    io.stderr.write(`decidekit: unknown command '${name}'\n\n${renderTopHelp()}`);
+    const guess = closest(name, Object.keys(COMMANDS));
+    const hint = guess === null ? '' : `; did you mean '${guess}'?`;
+    io.stderr.write(`decidekit: unknown command ${JSON.stringify(echoOf(name))}${hint}\n\n${renderTopHelp()}`);
     return 2;
   }
   const command = await entry.load();

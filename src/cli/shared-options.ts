@@ -62,7 +62,7 @@ export const storeOption = text('PATH', 'the run store', {
 
 /** `--store PATH` and `--no-store` of the commands that keep what they did (`noun`: run, audit…). */
 export function keptInStoreOptions(noun: string) {
-  return { store: storeOption, 'no-store': flag(`do not keep the ${noun}`) };
+  return { store: storeOption, 'no-store': { ...flag(`do not keep the ${noun}`), conflictsWith: ['store'] } };
 }
 
 /** The store a keeping command writes to, or null with `--no-store`. */

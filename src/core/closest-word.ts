@@ -2,6 +2,8 @@
 
 /** The known word nearest to `word` (edit distance at most a third of its length, >= 1), if any. */
 export function closest(word: string, known: readonly string[]): string | null {
+  // A word this long is no typo of a known one (and the edit distance would take seconds).
+  if (word.length > 2 * Math.max(0, ...known.map((k) => k.length)) + 3) return null;
   let best: string | null = null;
   let bestDistance = Math.max(1, Math.floor(word.length / 3)) + 1;
   for (const k of known) {

@@ -35,6 +35,7 @@ export type ErrorCode =
   | 'aborted'
   // the reference server
   | 'unknown_model'
+  | 'cannot_listen'
   // the run store and resuming
   | 'store_unreadable'
   | 'store_missing'

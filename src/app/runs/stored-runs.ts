@@ -4,6 +4,7 @@
  * re-rendering and exporting.
  */
 import { given } from '../../core/given.js';
+import { shellWord } from '../../core/shell-word.js';
 import { compareRuns, refuseIncomparable, type RunComparison } from '../../core/bench/run-diff.js';
 import type { ReportedRun } from '../../core/bench/run.js';
 import { DecidekitError, OptionError } from '../../core/errors.js';
@@ -237,7 +238,10 @@ function analyzeToCompare(runs: readonly OpenedRun[], options: CompareOptions): 
         words`the ${ordinal(first + 1)} and ${ordinal(i + 1)} runs given are the same run ${run.id}: give each run once`,
       );
   });
-  for (const other of runs.slice(1)) refuseIncomparable(runs[0]!.run, other.run, options.force);
+  const storeArg = options.askedBy.storeArg;
+  const resumeCommand = (id: string) =>
+    `decidekit bench --resume ${id}${storeArg === undefined ? '' : ` --store ${shellWord(storeArg)}`}`;
+  for (const other of runs.slice(1)) refuseIncomparable(runs[0]!.run, other.run, options.force, resumeCommand);
   const analyzed = runs.map((r) =>
     analyzeRun(r.run, options.choice ?? {}, { intervals: options.intervals !== false, stored: r.stored }),
   );

@@ -142,12 +142,14 @@ const decisionKey = (caseId: string, questionId: string) => JSON.stringify([case
 /**
  * Refuses (`not_comparable`) two runs of different work, naming each difference, or a run
  * stopped before all its cases, unless `force`; says whether their fingerprints and work
- * are the same. Reads no case.
+ * are the same. Reads no case. `resumeCommand` gives the command that finishes a run (with
+ * its store), for the hint; without it the hint names `decidekit bench --resume RUN`.
  */
 export function refuseIncomparable(
   a: Pick<ReportedRun, 'id' | 'fingerprint' | 'config' | 'cases'>,
   b: Pick<ReportedRun, 'id' | 'fingerprint' | 'config' | 'cases'>,
   force = false,
+  resumeCommand: (runId: string) => string = (id) => `decidekit bench --resume ${id}`,
 ): { readonly sameFingerprint: boolean; readonly sameWork: boolean } {
   const sameFingerprint = a.fingerprint === b.fingerprint;
   // The fingerprint decides "same work" through its dataset, case and question parts; the
@@ -172,7 +174,7 @@ export function refuseIncomparable(
   if (partial.length > 0 && force !== true) {
     throw new DecidekitError(
       'not_comparable',
-      `cannot compare runs ${a.id} and ${b.id}: ${partial.map((r) => `${r.id} has ${r.cases.length} of ${r.config.caseIds.length} cases`).join('; ')} (resume it with 'decidekit bench --resume', or compare anyway with --force)`,
+      `cannot compare runs ${a.id} and ${b.id}: ${partial.map((r) => `${r.id} has ${r.cases.length} of ${r.config.caseIds.length} cases`).join('; ')} (finish ${partial.length === 1 ? 'it' : 'each'} with: ${partial.map((r) => resumeCommand(r.id)).join(' and ')}; or compare anyway with --force)`,
       { context: { a: a.id, b: b.id } },
     );
   }

@@ -4,7 +4,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DecidekitError, OptionError } from '../../core/errors.js';
+import { DecidekitError } from '../../core/errors.js';
 import { optionMention as option, words } from '../../core/message-words.js';
 import type { FaultOptions } from './faults.js';
 import { createBuiltInModels, BUILT_IN_MODEL_NAMES, DEFAULT_MODEL } from './models/index.js';
@@ -193,27 +193,41 @@ async function route(context: ServerContext, req: http.IncomingMessage, res: htt
 
 function listen(server: http.Server, host: string, port: number | undefined): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    server.once('error', (err: NodeJS.ErrnoException) => {
-      const where = `${host}:${port ?? 0}`;
-      if (err.code === 'EADDRINUSE')
-        reject(
-          new OptionError(
-            'port',
-            words`port ${String(port)} on ${host} is in use: pick another with ${option('port')} (0 picks a free one)`,
-          ),
-        );
-      else if (err.code === 'EADDRNOTAVAIL' || err.code === 'EACCES')
-        reject(
-          new OptionError(
-            'host',
-            words`cannot listen on ${where} (${err.code}): check ${option('host')} and ${option('port')}`,
-          ),
-        );
-      else reject(err);
-    });
+    server.once('error', (err: NodeJS.ErrnoException) => reject(refuseToListen(err, host, port ?? 0)));
     server.listen(port ?? 0, host, () => {
       server.removeAllListeners('error');
       resolve();
     });
   });
+}
+
+/**
+ * Why the server could not listen, in words (exit 1, not a usage error: the command line was
+ * right, the machine said no): a busy port, an address not of this machine, a host name that
+ * does not resolve, a port that needs privileges.
+ */
+function refuseToListen(err: NodeJS.ErrnoException, host: string, port: number): DecidekitError {
+  const where = `${host}:${port}`;
+  const says = (message: ReturnType<typeof words>) =>
+    new DecidekitError('cannot_listen', message, { context: { host, port }, cause: err });
+  switch (err.code) {
+    case 'EADDRINUSE':
+      return says(
+        words`port ${String(port)} on ${host} is in use: pick another with ${option('port')} (0 picks a free one)`,
+      );
+    case 'EADDRNOTAVAIL':
+      return says(
+        words`cannot listen on ${where}: ${host} is not an address of this machine (check ${option('host')})`,
+      );
+    case 'EACCES':
+      return says(
+        words`cannot listen on ${where}: not permitted (ports below 1024 need privileges; pick another with ${option('port')})`,
+      );
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'EAI_NONAME':
+      return says(words`cannot listen on ${host}: the host name does not resolve (check ${option('host')})`);
+    default:
+      return says(words`cannot listen on ${where}: ${err.message} (check ${option('host')} and ${option('port')})`);
+  }
 }

@@ -229,17 +229,25 @@ describe('bench against a server that answers wrongly or not at all', () => {
 });
 
 describe('serve on a port in use or with values it cannot take', () => {
-  it('says a port is in use, and refuses timer-overflowing latencies and header-breaking values', async () => {
+  it('says a port is in use or a host does not resolve (exit 1, as its help says), and refuses timer-overflowing latencies and header-breaking values', async () => {
     const busy = createServer();
     const port = await listen(busy);
     try {
       const r = await runCliInProcess(['serve', '--port', String(port)], { env });
-      expect(r.code).toBe(2);
-      expect(r.stderr).toContain(`port ${port} on 127.0.0.1 is in use`);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`port ${port} on 127.0.0.1 is in use: pick another with --port (0 picks a free one)`);
       expect(r.stderr).not.toContain('internal error');
+      expect(r.stderr).not.toContain('--help');
     } finally {
       busy.close();
     }
+    const help = await runCliInProcess(['serve', '--help'], { env });
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('1 cannot listen');
+    const host = await runCliInProcess(['serve', '--host', 'nosuchhost.invalid', '--port', '0'], { env });
+    expect(host.code).toBe(1);
+    expect(host.stderr).toBe(
+      'decidekit serve: cannot listen on nosuchhost.invalid: the host name does not resolve (check --host)\n',
+    );
     const latency = await runCliInProcess(['serve', '--port', '0', '--latency-ms', '99999999999'], { env });
     expect(latency.code).toBe(2);
     expect(latency.stderr).toContain('--latency-ms "99999999999" is not valid');

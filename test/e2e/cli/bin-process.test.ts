@@ -47,7 +47,7 @@ describe('the decidekit bin', () => {
     expect(bin().code).toBe(2);
     const unknown = bin('frobnicate');
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain("decidekit: unknown command 'frobnicate'");
+    expect(unknown.stderr).toContain('decidekit: unknown command "frobnicate"');
     const usage = bin('runs', 'list', '--limt', '3');
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('unknown option --limt (did you mean --limit?)');
