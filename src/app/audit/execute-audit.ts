@@ -4,6 +4,7 @@
  * request at a time (10 s for the whole request, retries included; bodies over 6,000 UTF-8
  * bytes are never sent) and saves each verdict before reporting it. It prints nothing.
  */
+import { JUDGE_FAILURE_REASONS, judgeFailureCount } from '../../core/audit/verdict.js';
 import { given } from '../../core/given.js';
 import { fileErrorWords } from '../../core/file-error-words.js';
 import { createHash } from 'node:crypto';
@@ -138,7 +139,12 @@ export async function executeAudit(plan: AuditPlan, options: ExecuteAuditOptions
     const finished = items.flatMap((p) => judged.records.get(keyOf(p.item)) ?? []);
     const pending = items.filter((p) => !judged.records.has(keyOf(p.item))).map((p) => p.item);
     const { interrupted, stopped } = judged;
-    const status = interrupted ? 'interrupted' : stopped !== null ? 'incomplete' : 'complete';
+    const summary = summarizeAudit(config.checks, finished);
+    // As a bench run with a failed request: a verdict the judge failed to give (no answer, a
+    // malformed or invalid one) leaves the audit incomplete. Input that cannot be judged (no
+    // evidence, no messages, too large) is the audit's finding, not a failure.
+    const judgeFailed = judgeFailureCount(summary.unavailable) > 0;
+    const status = interrupted ? 'interrupted' : stopped !== null || judgeFailed ? 'incomplete' : 'complete';
     // Like a bench run that never reached a decision model: a new audit whose judge could
     // not be asked once is no audit, so nothing is kept.
     const discard = stopped !== null && plan.resume === null && !judged.reachedJudge;
@@ -153,7 +159,7 @@ export async function executeAudit(plan: AuditPlan, options: ExecuteAuditOptions
       config,
       records: finished,
       pending,
-      summary: summarizeAudit(config.checks, finished),
+      summary,
     };
     const reports = discard ? { written: [], writeError: null } : await writeReportsOf(run, options.outDir);
     return { run, interrupted, stopped, saved: store !== null && !discard, ...reports };
@@ -201,7 +207,11 @@ function reusableRecords(plan: AuditPlan): (p: PlannedItem) => AuditRecord | nul
   for (const r of plan.resume?.records ?? []) saved.set(keyOf(r), r);
   return (p) => {
     const r = saved.get(keyOf(p.item));
-    return r !== undefined && r.checkId === p.item.checkId && r.questionSha256 === p.item.questionSha256 ? r : null;
+    // A verdict the judge failed to give is asked again: that is what completes the audit.
+    const judgeFailed = r?.outcome.status === 'unavailable' && JUDGE_FAILURE_REASONS.includes(r.outcome.reason);
+    return r !== undefined && !judgeFailed && r.checkId === p.item.checkId && r.questionSha256 === p.item.questionSha256
+      ? r
+      : null;
   };
 }
 

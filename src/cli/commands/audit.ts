@@ -1,4 +1,5 @@
 import { given } from '../../core/given.js';
+import { JUDGE_FAILURE_REASONS, judgeFailureCount } from '../../core/audit/verdict.js';
 import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import type { AuditRequest } from '../../app/audit/plan-audit.js';
@@ -51,7 +52,7 @@ key reaches the judge.`,
     json: flag('the audit as one JSON document; audit_start/audit_result events on stderr'),
   },
   exitCodes:
-    '0 complete, 1 invalid input or the judge cannot be asked (nothing listening, unknown host), 2 usage error, 130 interrupted (143 by SIGTERM; resume with --resume).',
+    '0 complete, 1 incomplete (the judge failed to give a verdict: no answer, a malformed or invalid one), invalid input or the judge cannot be asked (nothing listening, unknown host), 2 usage error, 130 interrupted (143 by SIGTERM; resume with --resume).',
   examples: [
     'decidekit audit',
     'decidekit audit --transcripts runs.jsonl --checks checks.json --set all --order-probe --out reports/',
@@ -113,6 +114,14 @@ key reaches the judge.`,
       );
     }
     if (outcome.interrupted) return interruptedExitCode(io.signal);
+    if (run.status === 'incomplete') {
+      const u = run.summary.unavailable;
+      const why = JUDGE_FAILURE_REASONS.filter((r) => (u[r] ?? 0) > 0).map((r) => `${u[r]} ${r.replace('_', ' ')}`);
+      io.stderr.write(
+        `decidekit audit: incomplete: the judge failed to give ${judgeFailureCount(u)} of ${run.summary.audited} verdicts (${why.join(', ')})\n`,
+      );
+      return 1;
+    }
     return outcome.writeError === null ? 0 : 1;
   },
 });

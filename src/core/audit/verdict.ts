@@ -33,6 +33,19 @@ export type AuditOutcome =
   | { readonly status: 'abstained'; readonly reason: AbstainReason; readonly answer: JudgeAnswer }
   | { readonly status: 'unavailable'; readonly reason: UnavailableReason; readonly message: string };
 
+/** Why a verdict is unavailable when the judge, not the input, failed to give one. */
+export const JUDGE_FAILURE_REASONS: readonly UnavailableReason[] = [
+  'request_error',
+  'timeout',
+  'malformed_answer',
+  'invalid_answer',
+];
+
+/** Verdicts the judge failed to give, per reason counts given; the audit is incomplete when any. */
+export function judgeFailureCount(unavailable: Readonly<Partial<Record<UnavailableReason, number>>>): number {
+  return JUDGE_FAILURE_REASONS.reduce((n, reason) => n + (unavailable[reason] ?? 0), 0);
+}
+
 export type AuditStatus = AuditOutcome['status'];
 export const AUDIT_STATUSES: readonly AuditStatus[] = ['agrees', 'disagrees', 'abstained', 'unavailable'];
 

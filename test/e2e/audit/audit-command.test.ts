@@ -253,7 +253,9 @@ describe('judge keys', () => {
     const args = ['--transcripts', files.transcripts, '--checks', files.checks, '--base-url', url, '--model', 'judge'];
     const text = await cli([...args, '--store', store, '--out', out], env);
     const json = await cli([...args, '--no-store', '--json'], env);
-    expect(text.code).toBe(0);
+    // The judge refused one item (500): a verdict it failed to give, so the audit is incomplete.
+    expect(text.code).toBe(1);
+    expect(text.stderr).toContain('decidekit audit: incomplete: the judge failed to give 1 of');
     expect(seenAuth.length).toBe(4);
     expect(seenAuth.every((a) => a === `Bearer ${judgeKey}`)).toBe(true);
     expect(text.stdout).toContain('request error');
@@ -373,5 +375,46 @@ describe('the bundled sample', () => {
     const tags = rows.flatMap((r) => r.tags);
     for (const tag of ['contradiction', 'empty', 'oversize', 'injection', 'near-miss'])
       expect(tags, tag).toContain(tag);
+  });
+});
+
+describe('decidekit audit whose judge gives no verdict', () => {
+  /** A judge on loopback that answers every request with a body that is no System One answer. */
+  async function malformedJudge(): Promise<string> {
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"not": "an answer"}');
+      });
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    closers.push(() => new Promise<void>((done) => server.close(() => done())));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  it('is incomplete, exit 1, naming how many verdicts the judge failed to give, as bench with failed requests', async () => {
+    const url = await malformedJudge();
+    const r = await cli(['--base-url', url, '--no-store', '--json']);
+    expect(r.code, r.stderr).toBe(1);
+    const doc = JSON.parse(r.stdout);
+    const failed = doc.audits.filter(
+      (a: any) =>
+        a.outcome.status === 'unavailable' && ['malformed_answer', 'invalid_answer'].includes(a.outcome.reason),
+    ).length;
+    expect(failed).toBeGreaterThan(0);
+    expect(doc.status).toBe('incomplete');
+    expect(r.stderr).toContain(
+      `decidekit audit: incomplete: the judge failed to give ${failed} of ${doc.summary.audited} verdicts (`,
+    );
+    expectNoStackTrace(r.stderr);
+  });
+
+  it('stays complete, exit 0, when the only verdicts missing are of input that cannot be judged', async () => {
+    const r = await cli(['--no-store', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.summary.counts.unavailable).toBeGreaterThan(0);
+    expect(doc.status).toBe('complete');
   });
 });
