@@ -111,6 +111,17 @@ describe('loadBenchDataset: integrity of a stored copy', () => {
     );
   });
 
+  it('refuses a manifest that lists a file twice', async () => {
+    const dir = sampleCopy();
+    const path = join(dir, 'manifest.json');
+    const manifest = JSON.parse(readFileSync(path, 'utf8')) as { files: { split: string }[] };
+    manifest.files.push({ ...manifest.files[0]!, split: 'again' });
+    writeFileSync(path, JSON.stringify(manifest));
+    expect(await integrityMessage(dir)).toContain(
+      `files[${manifest.files.length - 1}] lists ${(manifest.files[0] as unknown as { path: string }).path} again (first as files[0]): each file once`,
+    );
+  });
+
   it('says a shortened file is truncated', async () => {
     const dir = sampleCopy();
     const size = readFileSync(join(dir, 'test.jsonl')).length;
@@ -175,6 +186,16 @@ describe('loadBenchDataset: user files', () => {
     expect(problems[0]).toMatch(new RegExp(`^${path}:1: too deeply nested: more than 512 levels`));
     expect(problems[1]).toMatch(new RegExp(`^${path}:2: key "workflow" appears twice in one object`));
     expect(problems[2]).toMatch(new RegExp(`^${path}:3 ${c.id}: .*state too deeply nested`));
+  });
+
+  it('refuses a row whose split is not a string rather than read it as a row of every split', async () => {
+    const [a, b, c] = sampleRows().slice(0, 3) as [any, any, any];
+    const path = writeJsonl([
+      { ...a, split: 'test' },
+      { ...b, split: 7 },
+      { ...c, split: null },
+    ]);
+    expect(await inputProblems(path, 'test')).toEqual([`${path}:2 ${b.id}: split must be a non-empty string, got 7`]);
   });
 
   it('loads JSONL without a manifest under the file name, with no revision', async () => {

@@ -132,6 +132,15 @@ export async function readManifest(dir: string, restore: string): Promise<Datase
       throw problem(`files[${i}].rows must be a whole number, got ${preview(rows)}`);
     return { split, path: file, sha256, bytes: bytes as number, rows: rows as number };
   });
+  files.forEach((f, i) => {
+    const first = files.findIndex((g) => g.path === f.path || g.split === f.split);
+    if (first !== i)
+      throw problem(
+        files[first]!.path === f.path
+          ? `files[${i}] lists ${f.path} again (first as files[${first}]): each file once`
+          : `files[${i}] gives the split ${f.split} again (first in files[${first}]): each split once`,
+      );
+  });
   const source = value['source'];
   let parsedSource: DatasetManifest['source'] = null;
   if (source !== null) {

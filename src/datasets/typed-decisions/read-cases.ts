@@ -1,7 +1,7 @@
 /** Reads Typed Decisions cases from JSONL, JSONL.gz or the dataset's parquet file. */
 import { jsonProblemMessage, parseStrictJson } from '../../core/strict-json.js';
 import type { TypedDecisionsCase } from '../../core/typed-decisions/case-result.js';
-import { isRecord } from '../../core/json-value.js';
+import { isRecord, preview } from '../../core/json-value.js';
 import { readParquetRows, requireColumns } from '../parquet-rows.js';
 import { readLineBytes } from '../read-lines.js';
 import { lineDigest } from './line-digest.js';
@@ -77,9 +77,17 @@ export async function forEachJsonlRow(
         return;
       }
       const value = parsed.value;
-      if (isRecord(value) && typeof value['split'] === 'string') {
-        splits.add(value['split']);
-        if (options.split !== undefined && value['split'] !== options.split) return;
+      if (isRecord(value) && value['split'] !== undefined && value['split'] !== null) {
+        const split = value['split'];
+        // Not "no split" (that is absent or null, as in a Parquet column): such a row would
+        // join the cases of every split.
+        if (typeof split !== 'string' || split === '') {
+          const id = typeof value['id'] === 'string' ? value['id'] : undefined;
+          collector.problem(lineNumber, `split must be a non-empty string, got ${preview(split)}`, id, 'split');
+          return;
+        }
+        splits.add(split);
+        if (options.split !== undefined && split !== options.split) return;
       }
       onRow(value, lineNumber, () => lineDigest(bytes, start, end));
     },
