@@ -46,7 +46,7 @@ export interface TuneOptions {
 }
 
 export const DEFAULT_FOLDS = 5;
-export const DEFAULT_SEED = 0;
+export const DEFAULT_SEED = 1;
 
 export interface Confusion {
   readonly tp: number;

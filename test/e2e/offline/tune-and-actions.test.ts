@@ -415,3 +415,16 @@ describe('decidekit tune', () => {
     expect((await cli('actions', '--help')).stdout).toMatch(/Example:\n  decidekit actions --dataset/);
   });
 });
+
+describe('decidekit tune --seed', () => {
+  it('defaults to 1, as every other --seed does: the default run equals --seed 1', async () => {
+    const help = await runCliInProcess(['tune', '--help']);
+    expect(help.stdout).toMatch(/--seed S +fold assignment seed.*\(default 1\)/);
+    const bench = await runCliInProcess(['bench', '--help']);
+    expect(bench.stdout.replace(/\s+/g, ' ')).toMatch(/--seed S seed of .*\(default 1\)/);
+    const byDefault = await cli('tune', ...BUDGET, '--json');
+    const seedOne = await cli('tune', ...BUDGET, '--json', '--seed', '1');
+    expect(byDefault.code).toBe(0);
+    expect(byDefault.stdout).toBe(seedOne.stdout);
+  });
+});
