@@ -115,3 +115,14 @@ describe('writeOutputFile', () => {
     ).rejects.toThrow(/^cannot write the audit reports into D$/);
   });
 });
+
+describe('writeOutputFile under a file', () => {
+  it('fails as a write error naming the path, not an error of removing the temporary file', async () => {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'x');
+    const caught = await writeTextFile(join(file, 'report.md'), 'text', 'the report').catch((e: unknown) => e);
+    expect(caught).toBeInstanceOf(DecidekitError);
+    expect((caught as DecidekitError).message).toContain(`cannot write the report: ${join(file, 'report.md')}`);
+    expect(readFileSync(file, 'utf8')).toBe('x');
+  });
+});

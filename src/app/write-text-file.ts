@@ -122,7 +122,9 @@ export async function writeOutputFile(
     partials.delete(partial);
   } catch (err) {
     partials.delete(partial);
-    await rm(partial, { force: true });
+    // Under a file (ENOTDIR) or with a name too long, the temporary file was never made and
+    // removing it fails too: the write's own error is the one to report.
+    await rm(partial, { force: true }).catch(() => undefined);
     throw isFileSystemError(err) ? failed(err) : err;
   }
 }
