@@ -1,271 +1,94 @@
 /**
- * decidekit's public library surface. Everything here is stable; modules not exported
- * here are internal.
+ * decidekit's library entry, shaped by the tasks a caller has: benchmark a server, score and
+ * compare saved answers, tune a threshold, compose actions, audit, probe, start the reference
+ * server, open the store; with their results and errors. The pieces under those tasks have
+ * their own entries: `decidekit/statistics` (the numbers), `decidekit/system-one` (the
+ * client and the wire format), `decidekit/reports` (the renderers), `decidekit/live` (the
+ * live monitor) and `decidekit/datasets` (the loaders). Modules exported nowhere are internal.
  */
 
-// Core domain: questions, decisions, metrics and summaries (pure).
-export type {
-  Question,
-  QuestionSet,
-  QuestionType,
-  NoulQuestion,
-  ChoiceQuestion,
-  ScoreQuestion,
-} from './core/question.js';
-export { answersOf } from './core/question.js';
-export {
-  parseWireQuestion,
-  toWireQuestion,
-  toWireQuestions,
-  type ParsedWireQuestion,
-  type WireQuestionOptions,
-  type WireQuestionProblem,
-} from './core/question-rules.js';
-export {
-  scoreDecision,
-  klDivergence,
-  brierScore,
-  argmaxFirst,
-  KL_FLOOR,
-  type GoldAnswer,
-  type ScoredDecision,
-} from './core/decision-score.js';
-export {
-  calibrate,
-  CalibrationAccumulator,
-  DEFAULT_CALIBRATION,
-  type Calibration,
-  type CalibrationOptions,
-  type EceAverage,
-  type EceBinning,
-  type ReliabilityBin,
-} from './core/calibration.js';
-export {
-  conventionsJson,
-  conventionsText,
-  DEFAULT_CONVENTIONS,
-  describeConventions,
-  parseConventions,
-  withConventions,
-  type Conventions,
-} from './core/stats/conventions.js';
-export { CaseSampleBuilder, type CaseSample, type CaseStats } from './core/stats/case-sample.js';
-export {
-  bootstrapIntervals,
-  pairedBootstrap,
-  verdictOf,
-  type BootstrapResult,
-  type Interval,
-  type MetricComparison,
-  type PairedComparison,
-  type StatMetric,
-  type Verdict,
-} from './core/stats/bootstrap.js';
-export { mcnemarExact, type McNemarResult } from './core/stats/mcnemar.js';
-export { eceNoiseFloor, eceWithinNoise, type EceNoise, type EceNoiseFloor } from './core/stats/noise-floor.js';
-export { percentile, summarizeLatency, type LatencySummary } from './core/percentile.js';
-export { rate, type Rating } from './core/bench/rating.js';
-export { ExactSum, exactSum, exactMean } from './core/exact-sum.js';
-export {
-  DecidekitError,
-  InvalidInputError,
-  OptionError,
-  UsageError,
-  formatProblem,
-  type ErrorCode,
-  type InputProblem,
-} from './core/errors.js';
+// Errors: every error decidekit throws is a DecidekitError with a `code`; a wrong option of
+// a call is an OptionError naming the option as the call spells it.
+export { DecidekitError, InvalidInputError, OptionError, type ErrorCode, type InputProblem } from './core/errors.js';
+export type { CallOption } from './core/message-words.js';
+export { SystemOneError } from './protocol/client/errors.js';
+export { DatasetFetchError, DatasetIntegrityError } from './datasets/typed-decisions/dataset-errors.js';
+export { StoreDamagedError, StoreNeedsUpgradeError, StoreWriteError, UnknownRunError } from './store/store-errors.js';
+export { TOOL_VERSION } from './core/tool-version.js';
+export type { WorkReporter } from './app/work-reporter.js';
+export type { UseCaseWiring } from './app/use-case-wiring.js';
 
-// Benchmark runs.
+// Benchmark a server: plan, then execute (the embedded reference server unless a baseUrl
+// is given, the store unless storePath is null); or run the cases yourself with runBenchmark.
+export { planBench, type BenchRequest, type BenchPlan } from './app/bench/plan-bench.js';
+export {
+  executeBench,
+  planBenchFromStore,
+  type BenchOutcome,
+  type BenchReporter,
+  type ExecuteBenchOptions,
+} from './app/bench/execute-bench.js';
+export type { DatasetChoice } from './app/dataset-choice.js';
+export type { ServerPlan } from './app/server-plan.js';
+export {
+  runBenchmark,
+  type CaseQueue,
+  type DecisionClient,
+  type RunBenchmarkOptions,
+  type RunnerEvent,
+  type RunOutcome,
+  type StopReason,
+} from './runner/run-benchmark.js';
+export type { RunProgress } from './core/bench/progress.js';
+export { loadBenchDataset, type DatasetSource, type LoadedBenchDataset } from './datasets/typed-decisions/index.js';
+export { summarizeBenchmark, type BenchSummary, type SummarizeOptions } from './core/bench/summary.js';
 export type {
-  TypedDecisionsCase,
   CaseResult,
   Decision,
   DecisionOutcome,
   Failure,
   FailureKind,
-  PredictedAnswers,
-  RequestOutcome,
+  TypedDecisionsCase,
 } from './core/typed-decisions/case-result.js';
-export { scoreCase } from './core/typed-decisions/case-result.js';
-export {
-  summarizeBenchmark,
-  type BenchSummary,
-  type MetricGroup,
-  type SummarizeOptions,
-  type CostSummary,
-} from './core/bench/summary.js';
-export type { RunStatus } from './core/run-status.js';
 export type { BenchRun, RunConfig } from './core/bench/run.js';
-export type { DatasetInfo } from './core/typed-decisions/dataset-info.js';
-export type { EndpointIdentity } from './core/endpoint-identity.js';
+export type { RunStatus } from './core/run-status.js';
+
+// Compare stored runs and gate a build on them.
 export { compareRuns, type RunComparison } from './core/bench/run-diff.js';
-export { caseSampleOfRun, statisticsOfRun, type RunStatistics } from './core/bench/run-statistics.js';
-export { isSameWork, workDifferences } from './core/bench/run-work.js';
-export { rankRuns, type LeaderboardRow } from './core/bench/leaderboard.js';
 export { gateRuns, type GateResult } from './core/bench/run-gate.js';
+export { rankRuns, type LeaderboardRow } from './core/bench/leaderboard.js';
 
-// Offline scoring of saved answers.
-export type { OfflineCase, OfflineResult, OfflineDecision, OfflineKind } from './core/offline/case.js';
-export { createOfflineAccumulator, summarizeOffline, type OfflineSummary } from './core/offline/summary.js';
-export { predictYesNo, predictChoice, DEFAULT_YES_NO_THRESHOLD } from './core/offline/prediction.js';
-export { loadOfflineDataset, type OfflineDataset } from './datasets/offline/dataset.js';
-export { readResults, loadResults, scoreResults } from './datasets/offline/results.js';
+// Score, compare and validate saved answers (results files) against a dataset.
 export {
-  tuneThreshold,
-  tunePoints,
-  thresholdCurve,
-  type TuneReport,
-  type TuneOptions,
-} from './core/offline/threshold-tuning.js';
-export { renderScoreText, renderCompareMarkdown } from './reports/offline/score-text.js';
-export { renderTuneText } from './reports/offline/tuning-text.js';
-export { renderActionsText } from './reports/offline/actions-text.js';
-export {
-  evaluateActions,
-  compareActionModels,
-  applyRules,
-  actionCost,
-  type ActionSpec,
-  type ActionEvaluation,
-  type ActionComparison,
-} from './core/offline/composed-actions.js';
-export { loadActionSpec, parseActionSpec } from './datasets/offline/action-spec.js';
+  compareResultsFiles,
+  scoreResultsFiles,
+  type OfflineComparison,
+  type ScoreFilesOptions,
+} from './app/offline/score-files.js';
+export { validateFiles } from './app/offline/validate-files.js';
+export type { ComparedModels, FileCheck, ScoredModel } from './core/offline/scored-files.js';
+export type { OfflineSummary } from './core/offline/summary.js';
 
-// The System One protocol: client and reference server.
-export {
-  createSystemOneClient,
-  failureOf,
-  isRunStopping,
-  type SystemOneClient,
-  type SystemOneClientOptions,
-  type DecideResult,
-} from './protocol/client/client.js';
-export { endpointFor, redactUrl, endpointIdentity } from './protocol/wire/endpoint.js';
-export { parseWireQuestions, type WireQuestionsProblem } from './protocol/wire/questions-json.js';
-export { getHealth, listModels, readMetrics } from './protocol/client/server-gets.js';
-export { parsePrometheusText, llamaCppMetricsOf, type LlamaCppMetrics } from './protocol/wire/prometheus-text.js';
-export * from './protocol/client/errors.js';
-export { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from './protocol/server/server.js';
-export type { FaultOptions, FaultAction } from './protocol/server/faults.js';
+// Tune a yes/no threshold, cross-validated; compose field decisions into priced actions.
+export { tuneThreshold } from './app/offline/tune-threshold.js';
+export type { TuneOptions, TuneReport } from './core/offline/threshold-tuning.js';
+export { composeActions, type ComposeActionsInput } from './app/offline/compose-actions.js';
+export type { ActionComparison, ActionEvaluation, ActionSpec } from './core/offline/composed-actions.js';
 
-// Typed Decisions datasets.
-export {
-  loadBenchDataset,
-  verifyBenchDataset,
-  questionSetOf,
-  defaultCacheDir,
-  fetchTypedDecisions,
-  DatasetIntegrityError,
-  DatasetFetchError,
-  type DatasetSource,
-  type LoadedBenchDataset,
-} from './datasets/typed-decisions/index.js';
-
-// Running, storing and reporting benchmarks.
-export {
-  runBenchmark,
-  type RunBenchmarkOptions,
-  type RunnerEvent,
-  type RunOutcome,
-  type DecisionClient,
-} from './runner/run-benchmark.js';
-export {
-  openStore,
-  defaultStorePath,
-  fingerprintOf,
-  checkResumable,
-  summarizeRun,
-  type Store,
-  type StoreRuns,
-  type StoreCases,
-  type StoreAudits,
-  type StoreProbes,
-} from './store/index.js';
-// The per-decision export table (what `runs export` writes): schema and rows.
-export {
-  DECISION_SCHEMA_VERSION,
-  DECISION_COLUMNS,
-  decisionRowsOfRun,
-  type DecisionRow,
-  type DecisionColumn,
-  type DecisionColumnType,
-} from './core/export/decision-row.js';
-export { renderBenchTerminal, type BenchTerminalOptions } from './reports/bench/bench-terminal.js';
-export { renderBenchMarkdown, type BenchMarkdownOptions } from './reports/bench/bench-markdown.js';
-export { renderBenchJson } from './reports/bench/bench-json.js';
-export { renderBenchHtml, type BenchHtmlOptions } from './reports/bench/bench-html.js';
-export { renderRunsCompareHtml } from './reports/runs/runs-compare-html.js';
-export {
-  renderScoreHtml,
-  renderCompareHtml,
-  renderTuneHtml,
-  renderActionsHtml,
-} from './reports/offline/offline-html.js';
-
-// The live monitor: the probe loop, its pure state machine and screen.
-export {
-  openLive,
-  type LiveRequest,
-  type LiveSession,
-  type LiveHandlers,
-  type LivePoll,
-  LiveFirstContactError,
-} from './app/live/run-live.js';
-export {
-  createLiveState,
-  reduce as reduceLive,
-  type LiveState,
-  type LiveEvent,
-  type LiveInfo,
-  type LiveSettings,
-} from './monitor/live-state.js';
-export { renderLive, type RenderLiveOptions } from './monitor/render-live.js';
-export { summarizeWindow, type WindowDecision, type WindowSummary } from './core/live/window-summary.js';
-
-// Answer audits: a decision-model judge against deterministic checks, and the judge's own validation.
-export type { AuditCheck, CheckSet, EvidenceScope } from './core/audit/check.js';
-export type { Transcript, TranscriptMessage } from './core/audit/transcript.js';
-export type { AuditConfig, AuditItem, AuditRecord, AuditRun, OrderSwapResult } from './core/audit/run.js';
-export {
-  parseJudgeAnswer,
-  compareWithLabel,
-  type AuditOutcome,
-  type JudgeAnswer,
-  type UnavailableReason,
-} from './core/audit/verdict.js';
-export { cohenKappa, type Kappa } from './core/audit/agreement.js';
-export { summarizeAudit, type AuditSummary, type CheckAgreement, type OrderSwapFlips } from './core/audit/summary.js';
-export { loadChecks } from './datasets/audit/load-checks.js';
-export { loadTranscripts, refuseMissingLabels } from './datasets/audit/load-transcripts.js';
-export { planAudit, type AuditPlan, type AuditRequest } from './app/audit/plan-audit.js';
+// Audit agents' answers with a decision-model judge.
+export { planAudit, type AuditRequest, type AuditPlan } from './app/audit/plan-audit.js';
 export {
   executeAudit,
   planAuditFromStore,
-  type ExecuteAuditOptions,
+  type AuditEvent,
   type AuditOutcomeData,
   type AuditReporter,
-  type AuditEvent,
+  type ExecuteAuditOptions,
 } from './app/audit/execute-audit.js';
-export type { WorkReporter } from './app/work-reporter.js';
-export { renderAuditMarkdown } from './reports/audit/audit-markdown.js';
-export { renderAuditJson } from './reports/audit/audit-json.js';
+export type { AuditRun } from './core/audit/run.js';
+export type { AuditSummary } from './core/audit/summary.js';
 
-// Server probes: wire conformance and robustness (determinism, order, names, isolation) of any System One server.
-export {
-  CONFORMANCE_CHECKS,
-  summarizeConformance,
-  type ConformanceCheckId,
-  type ConformanceSummary,
-} from './core/probe/conformance.js';
-export {
-  ROBUSTNESS_PROBES,
-  summarizeRobustness,
-  type DecisionPair,
-  type RobustnessProbeId,
-  type RobustnessSummary,
-} from './core/probe/robustness.js';
-export { isConformant, type ProbeConfig, type ProbeRun } from './core/probe/run.js';
+// Probe a server: wire conformance and robustness.
 export { planProbe, type ProbePlan, type ProbeRequest } from './app/probe/plan-probe.js';
 export {
   executeProbe,
@@ -273,6 +96,13 @@ export {
   type ProbeOutcome,
   type ProbeReporter,
 } from './app/probe/execute-probe.js';
-export { renderProbeJson } from './reports/probe/probe-json.js';
-export { renderProbeMarkdown } from './reports/probe/probe-markdown.js';
-export { VIOLATIONS, type Violation } from './protocol/server/violations.js';
+export { isConformant, type ProbeConfig, type ProbeRun } from './core/probe/run.js';
+
+// Start the reference server (built-in models, seeded faults).
+export { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from './protocol/server/server.js';
+export type { FaultAction, FaultOptions } from './protocol/server/faults.js';
+
+// Open the store: runs and their cases, audits, probes, behind one port.
+export { openStore, type OpenStoreOptions } from './store/open-store.js';
+export { defaultStorePath } from './store/default-store-path.js';
+export type { Store, StoreAudits, StoreCases, StoreProbes, StoreRuns } from './store/store.js';

@@ -9,9 +9,11 @@ const ROOT = join(import.meta.dirname, '..');
 describe('the package', () => {
   it('is importable by name from the built entry, with declarations', () => {
     const script = `
-      import { summarizeBenchmark, calibrate, loadOfflineDataset, startReferenceServer, createSystemOneClient, runBenchmark } from 'decidekit';
+      import { summarizeBenchmark, scoreResultsFiles, startReferenceServer, runBenchmark } from 'decidekit';
+      import { calibrate } from 'decidekit/statistics';
+      import { createSystemOneClient } from 'decidekit/system-one';
       const c = calibrate([{ confidence: 0.95, hit: true }, { confidence: 0.95, hit: false }]);
-      console.log(JSON.stringify({ ece: c.ece, fns: [summarizeBenchmark, loadOfflineDataset, startReferenceServer, createSystemOneClient, runBenchmark].map((f) => typeof f) }));
+      console.log(JSON.stringify({ ece: c.ece, fns: [summarizeBenchmark, scoreResultsFiles, startReferenceServer, createSystemOneClient, runBenchmark].map((f) => typeof f) }));
     `;
     const out = JSON.parse(
       execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' }),

@@ -1,2 +1,2 @@
 /** The tool version recorded in every run (kept equal to package.json's by a test). */
-export const TOOL_VERSION = '0.1.0';
+export { TOOL_VERSION } from '../core/tool-version.js';

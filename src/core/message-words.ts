@@ -24,6 +24,7 @@ export const CALL_OPTIONS = [
   'metricsUrl',
   'model',
   'outDir',
+  'parallel',
   'port',
   'recordPath',
   'resume',

@@ -5,6 +5,9 @@ import type { RunProgress } from '../core/bench/progress.js';
 import type { QuestionSet } from '../core/question.js';
 import { arrayCaseReader } from '../datasets/typed-decisions/case-reader.js';
 import { FAILURE_STREAK, createFailureStreak, type FailureStreak } from '../core/failure-streak.js';
+import { OptionError } from '../core/errors.js';
+import { optionMention as option, words } from '../core/message-words.js';
+import { elapsedMsOf, failureOf, isCaseSpecificRejection, isRunStopping } from '../protocol/client/client.js';
 
 /** What the runner needs of a System One client. */
 export interface DecisionClient {
@@ -71,15 +74,25 @@ export interface RunBenchmarkOptions {
   readonly client: DecisionClient;
   /** Requests in flight (>= 1). */
   readonly parallel: number;
-  /** Maps a thrown client error to the failure of its case. */
-  readonly failureOf: (error: unknown) => Failure;
-  /** Time the failing request itself took, when the error knows it (retry waits excluded). */
+  /**
+   * Maps a thrown client error to the failure of its case. Default: the System One client's
+   * (`failureOf`), which reads its errors and calls anything else a transport failure.
+   */
+  readonly failureOf?: (error: unknown) => Failure;
+  /**
+   * Time the failing request itself took, when the error knows it (retry waits excluded).
+   * Default: the System One client's errors carry it.
+   */
   readonly elapsedMsOf?: (error: unknown) => number | null;
-  /** True for errors that end the whole run (the server does not serve decision models). */
-  readonly isRunStopping: (error: unknown) => boolean;
+  /**
+   * True for errors that end the whole run (the server does not serve decision models).
+   * Default: the System One client's (`isRunStopping`).
+   */
+  readonly isRunStopping?: (error: unknown) => boolean;
   /**
    * True for a rejection about one case only (a body over the server's cap): it never counts
-   * toward the first cases "all rejected the same way". Default: none is.
+   * toward the first cases "all rejected the same way". Default: the System One client's
+   * (a 413 answer).
    */
   readonly isCaseSpecificRejection?: (error: unknown) => boolean;
   /** Aborting it (Ctrl+C) stops the run: nothing new is sent, requests in flight are cancelled. */
@@ -106,8 +119,8 @@ export interface RunBenchmarkOptions {
    * holds none of them.
    */
   readonly keepResults?: boolean;
-  /** Monotonic clock in ms. */
-  readonly now: () => number;
+  /** Monotonic clock in ms. Default `performance.now`. */
+  readonly now?: () => number;
 }
 
 export interface RunOutcome {
@@ -128,7 +141,10 @@ export interface RunOutcome {
  */
 export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunOutcome> {
   if (!Number.isInteger(options.parallel) || options.parallel < 1)
-    throw new RangeError(`parallel must be an integer >= 1, got ${options.parallel}`);
+    throw new OptionError(
+      'parallel',
+      words`${option('parallel')} must be an integer >= 1, got ${String(options.parallel)}`,
+    );
   return new BenchmarkRun(options).run();
 }
 
@@ -138,6 +154,10 @@ type FinishedCase = { index: number; result: CaseResult };
 class BenchmarkRun {
   private readonly options: RunBenchmarkOptions;
   private readonly now: () => number;
+  private readonly failureOf: (error: unknown) => Failure;
+  private readonly isRunStopping: (error: unknown) => boolean;
+  private readonly elapsedMsOf: (error: unknown) => number | null;
+  private readonly isCaseSpecificRejection: (error: unknown) => boolean;
   private readonly cases: CaseQueue;
   private readonly started: number;
   private readonly decisionsTotal: number;
@@ -162,7 +182,11 @@ class BenchmarkRun {
 
   constructor(options: RunBenchmarkOptions) {
     this.options = options;
-    this.now = options.now;
+    this.now = options.now ?? (() => performance.now());
+    this.failureOf = options.failureOf ?? failureOf;
+    this.isRunStopping = options.isRunStopping ?? isRunStopping;
+    this.elapsedMsOf = options.elapsedMsOf ?? elapsedMsOf;
+    this.isCaseSpecificRejection = options.isCaseSpecificRejection ?? isCaseSpecificRejection;
     this.cases = 'take' in options.cases ? options.cases : drainingQueue([...options.cases]);
     this.started = this.now();
     this.decisionsTotal = this.cases.decisions;
@@ -247,12 +271,12 @@ class BenchmarkRun {
       } catch (error) {
         // A request cancelled because the run is stopping is not a failed case: it was never finished.
         if (this.ending) return;
-        if (options.isRunStopping(error)) {
+        if (this.isRunStopping(error)) {
           this.stop('unsupported', error);
           return;
         }
-        const failure = options.failureOf(error);
-        const latencyMs = options.elapsedMsOf?.(error) ?? this.now() - t0;
+        const failure = this.failureOf(error);
+        const latencyMs = this.elapsedMsOf(error) ?? this.now() - t0;
         this.finish(index, scoreCase(benchCase, { status: 'failed', failure, latencyMs }));
         this.noteFailure(failure, error);
       }
@@ -261,7 +285,7 @@ class BenchmarkRun {
 
   /** Follows the first cases while they are all rejected the same way; stops the run when enough are. */
   private noteFailure(failure: Failure, error: unknown): void {
-    if (failure.kind !== 'request_rejected' || this.options.isCaseSpecificRejection?.(error) === true)
+    if (failure.kind !== 'request_rejected' || this.isCaseSpecificRejection(error))
       this.rejectionStreak.broken();
     else if (this.rejectionStreak.failed(failure.message)) this.stop('rejected', error);
   }

@@ -45,6 +45,7 @@ import type { Store } from '../../store/store.js';
 import { renderAuditJson } from '../../reports/audit/audit-json.js';
 import { renderAuditMarkdown } from '../../reports/audit/audit-markdown.js';
 import { refuseUnusableOutDir } from '../out-dir.js';
+import { wiringOf, type UseCaseWiring } from '../use-case-wiring.js';
 import {
   JUDGE_DEADLINE_MS,
   MAX_JUDGE_INPUT_BYTES,
@@ -55,12 +56,8 @@ import {
   type AuditRequest,
 } from './plan-audit.js';
 
-export interface ExecuteAuditOptions {
-  readonly toolVersion: string;
-  /** Aborted: stop asking, keep what finished, save the audit as interrupted. */
-  readonly signal: AbortSignal;
-  /** Monotonic milliseconds. */
-  readonly now: () => number;
+/** An aborted `signal` stops asking, keeps what finished and saves the audit as interrupted. */
+export interface ExecuteAuditOptions extends Partial<UseCaseWiring> {
   /** Wall clock for the audit's creation time. */
   readonly clock?: () => Date;
   /** The whole judge request, retries included. Default 10 000 (shorter in tests). */
@@ -72,6 +69,8 @@ export interface ExecuteAuditOptions {
   /** Each judge request about to be sent (`audit_start`) and each verdict saved or reused (`audit_result`). */
   readonly reporter?: AuditReporter;
 }
+
+type AuditWiring = ExecuteAuditOptions & UseCaseWiring;
 
 export type { AuditEvent, AuditResultEvent, AuditStartEvent };
 
@@ -116,7 +115,8 @@ interface PlannedItem {
 }
 
 /** Runs a planned audit; the caller renders the outcome. */
-export async function executeAudit(plan: AuditPlan, options: ExecuteAuditOptions): Promise<AuditOutcomeData> {
+export async function executeAudit(plan: AuditPlan, asked: ExecuteAuditOptions): Promise<AuditOutcomeData> {
+  const options = wiringOf(asked);
   if (options.outDir !== undefined) await refuseUnusableOutDir(options.outDir);
   const { items, config } = await loadAuditWork(plan, options.toolVersion);
   const store: Store | null =
@@ -387,7 +387,7 @@ async function judgeItem(
   client: SystemOneClient,
   judge: string,
   orderProbe: boolean,
-  options: ExecuteAuditOptions,
+  options: AuditWiring,
 ): Promise<AuditRecord | { readonly stopped: string } | null> {
   if (p.skip !== null)
     return { ...p.item, outcome: { status: 'unavailable', ...p.skip }, elapsedMs: null, orderSwap: null };
@@ -438,7 +438,7 @@ async function askJudge(
   client: SystemOneClient,
   body: string,
   asked: readonly string[],
-  options: ExecuteAuditOptions,
+  options: AuditWiring,
 ): Promise<Asked> {
   const deadlineMs = options.deadlineMs ?? JUDGE_DEADLINE_MS;
   const deadline = new AbortController();

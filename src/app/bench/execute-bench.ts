@@ -60,15 +60,11 @@ import {
 } from './plan-bench.js';
 import { datasetSourceOf } from '../dataset-choice.js';
 import { refuseUnusableOutDir } from '../out-dir.js';
+import { wiringOf, type UseCaseWiring } from '../use-case-wiring.js';
 
-export interface ExecuteBenchOptions {
-  readonly toolVersion: string;
-  /** Where `typed-decisions` is cached. */
-  readonly cacheDir: string;
-  /** Aborted: stop sending, keep what finished, save the run as interrupted. */
-  readonly signal: AbortSignal;
-  /** Monotonic milliseconds. */
-  readonly now: () => number;
+export interface ExecuteBenchOptions extends Partial<UseCaseWiring> {
+  /** Where `typed-decisions` is cached; needed only for that dataset. */
+  readonly cacheDir?: string;
   /** Wall clock for the run's creation time. */
   readonly clock?: () => Date;
   /** Write `<run>.json`, `<run>.md` and `<run>.html` here (created when missing). */
@@ -95,6 +91,8 @@ export interface ExecuteBenchOptions {
    */
   readonly claimOwner?: RunClaimOwner;
 }
+
+type BenchWiring = ExecuteBenchOptions & UseCaseWiring;
 
 export type { BenchStart };
 
@@ -123,7 +121,9 @@ export const GROUP_COMMIT_MS = 50;
 let loadedStoreModule: typeof import('../../store/open-store.js') | null = null;
 
 /** Runs a planned benchmark; the caller renders the outcome. */
-export async function executeBench(plan: BenchPlan, options: ExecuteBenchOptions): Promise<BenchOutcome> {
+export async function executeBench(plan: BenchPlan, asked: ExecuteBenchOptions): Promise<BenchOutcome> {
+  // An aborted signal stops sending, keeps what finished and saves the run as interrupted.
+  const options = wiringOf(asked);
   if (options.outDir !== undefined) await refuseUnusableOutDir(options.outDir);
   const scanned = await scanAndSelect(plan, options.cacheDir);
   const { dataset, selected } = scanned;
@@ -161,7 +161,7 @@ export async function executeBench(plan: BenchPlan, options: ExecuteBenchOptions
  */
 async function scanAndSelect(
   plan: BenchPlan,
-  cacheDir: string,
+  cacheDir: string | undefined,
 ): Promise<{
   dataset: Pick<ScannedBenchDataset, 'info' | 'questionSet' | 'readCases'>;
   selected: CaseEntry[];
@@ -229,7 +229,7 @@ interface SentRun {
   readonly spool: CaseSpool | null;
 }
 
-async function sendAndFinish(plan: BenchPlan, options: ExecuteBenchOptions, parts: BenchParts): Promise<BenchOutcome> {
+async function sendAndFinish(plan: BenchPlan, options: BenchWiring, parts: BenchParts): Promise<BenchOutcome> {
   const started = await startSending(plan, options, parts);
   const sent = await sendCases(plan, options, parts, started);
   if (sent.kind === 'stopped') return sent;
@@ -343,7 +343,7 @@ function finishRun(
  * The start: the client, the run's record (new, or the resumed run's, claimed before anything
  * is sent), and the queue that reads the cases again as they are sent.
  */
-async function startSending(plan: BenchPlan, options: ExecuteBenchOptions, parts: BenchParts): Promise<StartedRun> {
+async function startSending(plan: BenchPlan, options: BenchWiring, parts: BenchParts): Promise<StartedRun> {
   const { dataset, selected, store, server, claim } = parts;
   const client = createClientOrOptionError({
     baseUrl: plan.server.kind === 'remote' ? plan.server.baseUrl : server!.url,
@@ -409,7 +409,7 @@ async function startSending(plan: BenchPlan, options: ExecuteBenchOptions, parts
  */
 async function sendCases(
   plan: BenchPlan,
-  options: ExecuteBenchOptions,
+  options: BenchWiring,
   parts: BenchParts,
   started: StartedRun,
 ): Promise<SentRun | Extract<BenchOutcome, { kind: 'stopped' }>> {
@@ -493,7 +493,7 @@ async function writeOutputs(
   sample: RunTotals['sample'] | undefined,
   keptIn: Store | null,
   states: ReadonlyMap<string, string | object> | null,
-  options: ExecuteBenchOptions,
+  options: BenchWiring,
 ): Promise<Pick<Extract<BenchOutcome, { kind: 'finished' }>, 'run' | 'statistics' | 'written' | 'writeError'>> {
   const { run, statistics } = analyzeRun(reported, options.statistics?.choice ?? {}, {
     intervals: options.statistics?.intervals ?? true,

@@ -71,11 +71,12 @@ export interface BenchPlan {
 }
 
 /**
- * The plan for a request. `stored` is the run named by `request.resume` (null otherwise):
+ * The plan for a request. `stored` is the run named by `request.resume` (null, the default,
+ * otherwise; `planBenchFromStore` reads it):
  * `--resume RUN` alone continues a run as it was started — what the request leaves out
  * (dataset, filters, server, model) comes from the stored run.
  */
-export function planBench(request: BenchRequest, stored: ResumableRun | null): BenchPlan {
+export function planBench(request: BenchRequest, stored: ResumableRun | null = null): BenchPlan {
   if (request.retryFailed && request.resume === undefined)
     throw new OptionError('retryFailed', words`${option('retryFailed')} goes with ${option('resume', 'RUN')}`);
   if (request.resume !== undefined && request.storePath === null)

@@ -64,16 +64,13 @@ import { renderProbeMarkdown } from '../../reports/probe/probe-markdown.js';
 import { datasetSourceOf } from '../dataset-choice.js';
 import { EMBEDDED_IDENTITY } from '../server-plan.js';
 import { refuseUnusableOutDir } from '../out-dir.js';
+import { wiringOf, type UseCaseWiring } from '../use-case-wiring.js';
 import type { ProbePlan } from './plan-probe.js';
 import { fileErrorWords } from '../../core/file-error-words.js';
 
-export interface ExecuteProbeOptions {
-  readonly toolVersion: string;
-  /** Where `typed-decisions` is cached. */
-  readonly cacheDir: string;
-  readonly signal: AbortSignal;
-  /** Monotonic milliseconds. */
-  readonly now: () => number;
+export interface ExecuteProbeOptions extends Partial<UseCaseWiring> {
+  /** Where `typed-decisions` is cached; needed only for that dataset. */
+  readonly cacheDir?: string;
   /** Wall clock for the probe's creation time. */
   readonly clock?: () => Date;
   /** Write `<probe>.json`, `<probe>.md` and `<probe>.html` here. */
@@ -103,7 +100,8 @@ type Asked = { readonly kind: 'body'; readonly body: unknown } | { readonly kind
 class StopProbe extends Error {}
 
 /** Runs a planned probe; the caller renders the outcome. */
-export async function executeProbe(plan: ProbePlan, options: ExecuteProbeOptions): Promise<ProbeOutcome> {
+export async function executeProbe(plan: ProbePlan, asked: ExecuteProbeOptions): Promise<ProbeOutcome> {
+  const options = wiringOf(asked);
   if (options.outDir !== undefined) await refuseUnusableOutDir(options.outDir);
   const dataset = await loadBenchDataset(datasetSourceOf(plan.dataset, options.cacheDir));
   const cases = stratifiedSample(dataset.cases, plan.cases, plan.seed, (c) => c.workflow);
@@ -345,7 +343,7 @@ async function probe(
   client: SystemOneClient,
   baseUrl: string,
   apiKey: string | undefined,
-  options: ExecuteProbeOptions,
+  options: ExecuteProbeOptions & UseCaseWiring,
 ): Promise<Omit<ProbeRun, 'id' | 'createdAt' | 'config' | 'durationMs'>> {
   const model = plan.server.model;
   const conformance = plan.scope !== 'robustness';
