@@ -51,7 +51,8 @@ import {
 } from '../../core/probe/variants.js';
 import { answersOf, type QuestionSet } from '../../core/question.js';
 import { createSystemOneClient, secretsOf, scrubSecrets, type SystemOneClient } from '../../protocol/client/client.js';
-import { InvalidBaseUrlError, SystemOneError } from '../../protocol/client/errors.js';
+import { InvalidBaseUrlError, SystemOneError, TimeoutError } from '../../protocol/client/errors.js';
+import { FAILURE_STREAK, createFailureStreak } from '../../core/failure-streak.js';
 import { getText } from '../../protocol/client/server-gets.js';
 import { startReferenceServer, type ReferenceServer } from '../../protocol/server/server.js';
 import { renderDecideRequest } from '../../protocol/wire/decide-request.js';
@@ -231,6 +232,8 @@ class ProbeExchanges {
   readonly buckets = new Map<RobustnessProbeId, PairBucket>();
   requests = 0;
   private readonly secrets: readonly string[];
+  // The first requests, while every one of them times out (bench's stop rule, on timeouts).
+  private readonly timeouts = createFailureStreak(FAILURE_STREAK);
 
   constructor(
     private readonly client: SystemOneClient,
@@ -238,8 +241,19 @@ class ProbeExchanges {
     private readonly apiKey: string | undefined,
     private readonly conformance: boolean,
     private readonly signal: AbortSignal,
+    private readonly timeoutMs: number,
   ) {
     this.secrets = secretsOf(new URL(baseUrl), apiKey);
+  }
+
+  /** Follows the first requests while they all time out; stops the probe when enough did. */
+  private noteTimeout(timedOut: boolean): void {
+    if (!timedOut) return this.timeouts.broken();
+    if (this.timeouts.failed('timeout'))
+      throw new StopProbe(
+        `the first ${FAILURE_STREAK} requests all timed out (no answer within ${this.timeoutMs / 1000} s each): ` +
+          'the server accepts connections but does not answer',
+      );
   }
 
   /** Sends one decide request; a server that cannot be asked at all stops the probe. */
@@ -248,10 +262,12 @@ class ProbeExchanges {
     let asked: Asked;
     try {
       asked = { kind: 'body', body: (await this.client.send(body, this.signal)).body };
+      this.noteTimeout(false);
     } catch (err) {
       if (!(err instanceof SystemOneError)) throw err;
       if (err.stopsRun || err.code === 'unreachable' || err.code === 'redirect' || err.code === 'aborted')
         throw new StopProbe(err.message);
+      this.noteTimeout(err.code === 'timeout');
       asked = { kind: 'failed', message: err.shortMessage };
     }
     if (this.conformance)
@@ -269,9 +285,11 @@ class ProbeExchanges {
       let outcome: Parameters<typeof checkRejection>[1];
       try {
         outcome = { kind: 'response', ...(await this.client.post(body, this.signal)) };
+        this.noteTimeout(false);
       } catch (err) {
         if (!(err instanceof SystemOneError)) throw err;
         if (err.code === 'unreachable' || err.code === 'aborted') throw new StopProbe(err.message);
+        this.noteTimeout(err.code === 'timeout');
         outcome = { kind: 'failed', message: err.shortMessage };
       }
       this.judged.push({ request: describeInvalidRequest(kind, body), result: checkRejection(kind, outcome) });
@@ -280,14 +298,17 @@ class ProbeExchanges {
 
   private async get(url: string) {
     this.requests++;
+    let r: { status: number; text: string };
     try {
-      const r = await getText(url, { ...given({ apiKey: this.apiKey }), signal: this.signal });
-      return { kind: 'response' as const, status: r.status, text: scrubSecrets(r.text, this.secrets) };
+      r = await getText(url, { ...given({ apiKey: this.apiKey }), timeoutMs: this.timeoutMs, signal: this.signal });
     } catch (err) {
+      this.noteTimeout(err instanceof TimeoutError);
       // No answer to a GET is that check's failure; a server that answers nothing at all
       // stops the probe at its first POST, with the client's message.
       return { kind: 'failed' as const, message: err instanceof Error ? err.message : String(err) };
     }
+    this.noteTimeout(false);
+    return { kind: 'response' as const, status: r.status, text: scrubSecrets(r.text, this.secrets) };
   }
 
   /** Pairs each decision of a variant's answer with the baseline's decision of the same question. */
@@ -348,7 +369,7 @@ async function probe(
   const model = plan.server.model;
   const conformance = plan.scope !== 'robustness';
   const robustness = plan.scope !== 'conformance';
-  const exchanges = new ProbeExchanges(client, baseUrl, apiKey, conformance, options.signal);
+  const exchanges = new ProbeExchanges(client, baseUrl, apiKey, conformance, options.signal, plan.timeoutMs);
   const bodyOf = (state: string | object, questions: QuestionSet) =>
     renderDecideRequest({ ...(model === null ? {} : { model }), state, questions });
   if (conformance) await exchanges.checkRoutes(plan);

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import { planProbe, type ProbeRequest } from '../../app/probe/plan-probe.js';
-import { defineCommand, flag, integer, oneOf, text } from '../define-command.js';
+import { decimal, defineCommand, flag, integer, MAX_TIMER_SECONDS, oneOf, text } from '../define-command.js';
 import { colourEnabled, interruptedExitCode } from '../io.js';
 import { given } from '../../core/given.js';
 import { plural } from '../../reports/format.js';
@@ -28,7 +28,7 @@ export const command = defineCommand({
   summary: 'check a System One server: protocol conformance, determinism, order and isolation effects',
   usage:
     'probe [--base-url URL] [--model NAME] [--api-key KEY] [--dataset D] [--cases N] [--seed S]\n' +
-    '                [--only conformance|robustness] [--store PATH | --no-store] [--out DIR] [--json]',
+    '                [--only conformance|robustness] [--timeout SEC] [--store PATH | --no-store] [--out DIR] [--json]',
   description: `Conformance: every wire rule of docs/system-one.md, judged on every answer (each failure
 with an example request and the offending answer), the answers to seven invalid requests
 (4xx with an error body), GET /health and GET /v1/models. Robustness, on a seeded sample of
@@ -50,6 +50,11 @@ repeat. One request at a time. Without --base-url, probes the built-in reference
       },
     ),
     seed: seedOption('seed of the case sample, the option shuffles and the intervals'),
+    timeout: decimal('SEC', 'per-request timeout in seconds; the first 5 requests all timing out stop the probe', {
+      above: 0,
+      max: MAX_TIMER_SECONDS,
+      defaultText: '60',
+    }),
     only: oneOf('PART', ['conformance', 'robustness'], 'run one half of the probe (default both)'),
     ...keptInStoreOptions('probe'),
     out: text('DIR', 'write <probe>.json, <probe>.md and <probe>.html into DIR'),
@@ -74,6 +79,7 @@ repeat. One request at a time. Without --base-url, probes the built-in reference
         cases: v.cases,
         seed: v.seed,
         only: v.only,
+        timeoutMs: v.timeout === undefined ? undefined : v.timeout * 1000,
       }),
       storePath: keptStorePathOf(v, io),
     };

@@ -234,6 +234,23 @@ describe('decidekit probe', () => {
     expect(one.stdout).toMatch(/^1 case of the synthetic sample \(seed 1\)/m);
   });
 
+  it('stops after its first five requests all time out against a server that accepts and never answers', async () => {
+    const { createServer } = await import('node:net');
+    const silent = createServer((socket) => socket.on('error', () => {}).resume());
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise<void>((resolve) => silent.close(() => resolve())));
+    const port = (silent.address() as { port: number }).port;
+    const t0 = Date.now();
+    const r = await probe(['--base-url', `http://127.0.0.1:${port}`, '--timeout', '0.2', '--cases', '1', '--no-store']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      'decidekit probe: stopped: the first 5 requests all timed out (no answer within 0.2 s each): the server accepts connections but does not answer',
+    );
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expectNoStackTrace(r.stderr);
+    for (const bad of ['0', '-1', 'abc']) expect((await probe(['--timeout', bad])).code).toBe(2);
+  });
+
   it('finishes its progress with a line that says every case is done', async () => {
     const r = await probe(['--cases', '20', '--only', 'robustness', '--no-store']);
     expect(r.code).toBe(0);
