@@ -285,8 +285,7 @@ class BenchmarkRun {
 
   /** Follows the first cases while they are all rejected the same way; stops the run when enough are. */
   private noteFailure(failure: Failure, error: unknown): void {
-    if (failure.kind !== 'request_rejected' || this.isCaseSpecificRejection(error))
-      this.rejectionStreak.broken();
+    if (failure.kind !== 'request_rejected' || this.isCaseSpecificRejection(error)) this.rejectionStreak.broken();
     else if (this.rejectionStreak.failed(failure.message)) this.stop('rejected', error);
   }
 

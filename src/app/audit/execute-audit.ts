@@ -278,7 +278,7 @@ async function judgeItems(
   reusable: (p: PlannedItem) => AuditRecord | null,
   judge: Judge,
   orderProbe: boolean,
-  options: ExecuteAuditOptions,
+  options: AuditWiring,
   save: (record: AuditRecord) => void,
 ): Promise<JudgedItems> {
   const records = new Map<string, AuditRecord>();
