@@ -23,6 +23,7 @@ import {
   type SystemOneClient,
 } from '../../protocol/client/client.js';
 import { InvalidBaseUrlError } from '../../protocol/client/errors.js';
+import { formatEndpoint, hideHost } from '../../protocol/wire/endpoint.js';
 import { startReferenceServer, type ReferenceServer } from '../../protocol/server/server.js';
 import { scanBenchDataset, type ScannedBenchDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';
 import type { CaseReader } from '../../datasets/typed-decisions/case-reader.js';
@@ -247,7 +248,8 @@ async function sendAndFinish(plan: BenchPlan, options: BenchWiring, parts: Bench
   if (settlement.kind === 'stopped') {
     dispose();
     recordStoppedRun(parts.store, started, sent, settlement);
-    return { kind: 'stopped', message: settlement.message };
+    const { message } = settlement;
+    return { kind: 'stopped', message: options.redactHost ? hideHost(message, started.client.identity) : message };
   }
   const { reported, sample, keptIn } = finishRun(parts.store, started, sent, settlement);
   const { run, statistics, written, writeError } = await writeOutputs(
@@ -339,6 +341,18 @@ function finishRun(
   return { reported, sample, keptIn };
 }
 
+/** Where the start line says the cases go; with `--redact` the host is left out. */
+function startTarget(
+  plan: BenchPlan,
+  server: ReferenceServer | null,
+  client: SystemOneClient,
+  redactHost: boolean,
+): string {
+  if (server !== null)
+    return `the built-in reference server (model ${plan.server.model}${redactHost ? '' : `, ${server.url}`})`;
+  return redactHost ? formatEndpoint(client.identity, true) : client.endpoint;
+}
+
 /**
  * The start: the client, the run's record (new, or the resumed run's, claimed before anything
  * is sent), and the queue that reads the cases again as they are sent.
@@ -387,7 +401,7 @@ async function startSending(plan: BenchPlan, options: BenchWiring, parts: BenchP
     toSend: toSend.length,
     total: casesTotal,
     datasetName: dataset.info.synthetic ? 'synthetic sample' : dataset.info.id,
-    target: server ? `the built-in reference server (model ${plan.server.model}, ${server.url})` : client.endpoint,
+    target: startTarget(plan, server, client, options.redactHost === true),
     resumingRunId: runId,
     filtered: isFiltered(start.config),
   });
@@ -577,7 +591,7 @@ export async function writeBenchReports(
   const statistics = options.statistics ?? null;
   const redactHost = options.redactHost === true;
   const files = [
-    { path: join(dir, `${run.id}.json`), chunks: () => renderBenchJsonChunks(run, { statistics }) },
+    { path: join(dir, `${run.id}.json`), chunks: () => renderBenchJsonChunks(run, { statistics, redactHost }) },
     {
       path: join(dir, `${run.id}.md`),
       chunks: () => renderBenchMarkdownChunks(run, { states, redactHost, statistics }),

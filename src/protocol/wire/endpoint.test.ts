@@ -5,6 +5,7 @@ import {
   endpointIdentity,
   describeEndpoint,
   formatEndpoint,
+  hideHost,
   healthUrlFor,
   metricsUrlFor,
   modelsUrlFor,
@@ -112,5 +113,26 @@ describe('formatEndpoint and baseUrlOf', () => {
       expect(baseUrlOf(identity)).not.toMatch(/\/v1\/systemone$/);
       expect(endpointIdentity(endpointFor(baseUrlOf(identity)))).toEqual(identity);
     }
+  });
+});
+
+describe('hideHost', () => {
+  const identity = (host: string) => ({ scheme: 'http', host, port: 8080, path: '/v1/systemone' });
+
+  it('shows a named host as <redacted> wherever it stands as a whole name', () => {
+    expect(hideHost('nothing is listening at 127.0.0.1:8080; http://127.0.0.1:8080/v1', identity('127.0.0.1'))).toBe(
+      'nothing is listening at <redacted>:8080; http://<redacted>:8080/v1',
+    );
+    expect(hideHost('GW.example.com refused', identity('gw.example.com'))).toBe('<redacted> refused');
+  });
+
+  it('hides an IPv6 host with its brackets', () => {
+    expect(hideHost('at http://[::1]:8080/v1', identity('[::1]'))).toBe('at http://<redacted>:8080/v1');
+  });
+
+  it('leaves a longer name that only contains the host alone', () => {
+    expect(hideHost('h.example and xh and h-2 but h:80', identity('h'))).toBe(
+      'h.example and xh and h-2 but <redacted>:80',
+    );
   });
 });

@@ -108,6 +108,17 @@ export function redactedIdentity(identity: EndpointIdentity): EndpointIdentity {
   return { ...identity, host: REDACTED_HOST };
 }
 
+/**
+ * `text` with the identity's host shown as `<redacted>` wherever it appears (a message that
+ * names the server, for `--redact`); an IPv6 host in brackets too.
+ */
+export function hideHost(text: string, identity: EndpointIdentity): string {
+  if (identity.host === '' || identity.scheme === 'embedded') return text;
+  const bare = identity.host.replace(/^\[|\]$/g, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // Whole host names only: `a.b` is not hidden inside `xa.b.c`.
+  return text.replace(new RegExp(`(?<![\\w.-])(\\[${bare}\\]|${bare})(?![\\w-]|\\.\\w)`, 'gi'), REDACTED_HOST);
+}
+
 function hostAndPort(identity: EndpointIdentity, redactHost: boolean): string {
   const host = redactHost
     ? REDACTED_HOST

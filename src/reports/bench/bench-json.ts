@@ -47,6 +47,8 @@ export interface BenchDecisionRow {
 /** The statistics to put beside the summary (`<metric>_ci`, noise floor, conventions). */
 export interface BenchJsonOptions {
   readonly statistics?: RunStatistics | null;
+  /** Show the server's host as `<redacted>` (`--redact`); default false. */
+  readonly redactHost?: boolean;
 }
 
 export function renderBenchJson(run: ReportedRun, options: BenchJsonOptions = {}): string {
@@ -70,7 +72,7 @@ export function* renderBenchJsonChunks(run: ReportedRun, options: BenchJsonOptio
     duration_ms: run.durationMs,
     fingerprint: run.fingerprint,
     label: run.label,
-    config: runConfigJson(run.config),
+    config: runConfigJson(run.config, options.redactHost === true),
     dataset: datasetJson(run.config.dataset),
     summary: { ...benchSummaryJson(run.summary), ...runStatisticsJson(options.statistics ?? null) },
     decisions: DECISIONS_MARK,

@@ -11,7 +11,6 @@ import { conventionChoiceOf, statisticsOptions } from '../../statistics-options.
 import { storeOption } from '../../shared-options.js';
 import { readRunForReport } from '../../../app/runs/stored-runs.js';
 import { renderBenchJsonChunks } from '../../../reports/bench/bench-json.js';
-import { REDACTED_HOST } from '../../../reports/bench/bench-describe.js';
 import { renderBenchHtml } from '../../../reports/bench/bench-html.js';
 import { renderBenchMarkdownChunks } from '../../../reports/bench/bench-markdown.js';
 import { renderBenchTerminal } from '../../../reports/bench/bench-terminal.js';
@@ -77,12 +76,7 @@ options and --seed recompute the run from its stored decisions under other conve
     // are read from the store, and written as they come.
     let chunks: Iterable<string>;
     if (format === 'json') {
-      chunks = renderBenchJsonChunks(
-        redactHost
-          ? { ...run, config: { ...run.config, endpoint: { ...run.config.endpoint, host: REDACTED_HOST } } }
-          : run,
-        { statistics },
-      );
+      chunks = renderBenchJsonChunks(run, { statistics, redactHost });
     } else if (format === 'html') {
       chunks = [renderBenchHtml(run, { redactHost, statistics })];
     } else if (format === 'markdown') {
