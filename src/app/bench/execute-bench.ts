@@ -7,7 +7,6 @@
 import { given } from '../../core/given.js';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { shellWord } from '../../core/shell-word.js';
 import type { RunProgress } from '../../core/bench/progress.js';
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import { isFiltered, type CaseSource, type ReportedRun } from '../../core/bench/run.js';
@@ -62,6 +61,7 @@ import {
 import { datasetSourceOf } from '../dataset-choice.js';
 import { refuseUnusableOutDir } from '../out-dir.js';
 import { wiringOf, type UseCaseWiring } from '../use-case-wiring.js';
+import { benchResumeCommand } from '../../core/command-hints.js';
 
 export interface ExecuteBenchOptions extends Partial<UseCaseWiring> {
   /** Where `typed-decisions` is cached; needed only for that dataset. */
@@ -487,7 +487,7 @@ async function sendCases(
     await client.close();
     return {
       kind: 'stopped',
-      message: `${err.message}; the run is interrupted${id === null ? '' : `: resume with: decidekit bench --resume ${id} --store ${shellWord(err.path)}`}`,
+      message: `${err.message}; the run is interrupted${id === null ? '' : `: resume with: ${benchResumeCommand(id, { store: err.path })}`}`,
     };
   }
   options.reporter?.onFinish?.();

@@ -4,7 +4,6 @@
  * re-rendering and exporting.
  */
 import { given } from '../../core/given.js';
-import { shellWord } from '../../core/shell-word.js';
 import { compareRuns, refuseIncomparable, type RunComparison } from '../../core/bench/run-diff.js';
 import type { ReportedRun } from '../../core/bench/run.js';
 import { DecidekitError, OptionError } from '../../core/errors.js';
@@ -24,6 +23,7 @@ import { isSameWork } from '../../core/bench/run-work.js';
 import { gateRuns, type GateResult } from '../../core/bench/run-gate.js';
 import type { StatMetric } from '../../core/stats/bootstrap.js';
 import { sameScoringConventions, type ConventionChoice, type Conventions } from '../../core/stats/conventions.js';
+import { benchResumeCommand } from '../../core/command-hints.js';
 
 /** The ECE part of a set of conventions, the part a command line can change. */
 function describeEce(c: Conventions): string {
@@ -239,8 +239,7 @@ function analyzeToCompare(runs: readonly OpenedRun[], options: CompareOptions): 
       );
   });
   const storeArg = options.askedBy.storeArg;
-  const resumeCommand = (id: string) =>
-    `decidekit bench --resume ${id}${storeArg === undefined ? '' : ` --store ${shellWord(storeArg)}`}`;
+  const resumeCommand = (id: string) => benchResumeCommand(id, { store: storeArg });
   for (const other of runs.slice(1)) refuseIncomparable(runs[0]!.run, other.run, options.force, resumeCommand);
   const analyzed = runs.map((r) =>
     analyzeRun(r.run, options.choice ?? {}, { intervals: options.intervals !== false, stored: r.stored }),

@@ -9,6 +9,7 @@ import { caseSampleOfRun } from './run-statistics.js';
 import { pairedBootstrap, type PairedComparison, type StatMetric } from '../stats/bootstrap.js';
 import { DEFAULT_CONVENTIONS, type Conventions } from '../stats/conventions.js';
 import { mcnemarExact, type McNemarResult } from '../stats/mcnemar.js';
+import { benchResumeCommand } from '../command-hints.js';
 
 /** A metric of run A and run B; `delta` = b - a, null when either side is absent. */
 export interface MetricDelta {
@@ -149,7 +150,7 @@ export function refuseIncomparable(
   a: Pick<ReportedRun, 'id' | 'fingerprint' | 'config' | 'cases'>,
   b: Pick<ReportedRun, 'id' | 'fingerprint' | 'config' | 'cases'>,
   force = false,
-  resumeCommand: (runId: string) => string = (id) => `decidekit bench --resume ${id}`,
+  resumeCommand: (runId: string) => string = (id) => benchResumeCommand(id),
 ): { readonly sameFingerprint: boolean; readonly sameWork: boolean } {
   const sameFingerprint = a.fingerprint === b.fingerprint;
   // The fingerprint decides "same work" through its dataset, case and question parts; the

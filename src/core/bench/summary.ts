@@ -13,6 +13,7 @@ import { ExactSum } from '../exact-sum.js';
 import type { RunStatus } from '../run-status.js';
 import { summarizeLatency, type LatencySummary } from '../percentile.js';
 import { rate, type Rating } from './rating.js';
+import { PRICE_FLAG } from '../command-hints.js';
 
 /** Confidence at or above which a wrong answer is a "confident disagreement". */
 export const CONFIDENT_THRESHOLD = 0.9;
@@ -288,7 +289,7 @@ export function benchNullReasons(s: BenchSummary): Partial<Record<RunMetricName,
   if (s.inputTokens === null)
     out.inputTokens =
       s.requests.answered === 0 ? 'no request was answered' : 'no answered request reported usage.input_tokens';
-  if (s.cost === null) out.cost = 'no price given (--price-per-mtok)';
+  if (s.cost === null) out.cost = `no price given (${PRICE_FLAG})`;
   return out;
 }
 

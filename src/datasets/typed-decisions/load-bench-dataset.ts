@@ -6,6 +6,7 @@ import type { TypedDecisionsCase } from '../../core/typed-decisions/case-result.
 import type { DatasetInfo } from '../../core/typed-decisions/dataset-info.js';
 import { closest } from '../../core/closest-word.js';
 import { DecidekitError, InvalidInputError, OptionError } from '../../core/errors.js';
+import { datasetFetchCommand } from '../../core/command-hints.js';
 import { words } from '../../core/message-words.js';
 import { DatasetIntegrityError } from './dataset-errors.js';
 import { defaultCacheDir } from './default-cache-dir.js';
@@ -66,9 +67,7 @@ export function typedDecisionsCacheDir(cacheDir: string, revision: string = PINN
 }
 
 export function fetchCommand(revision: string): string {
-  return revision === PINNED_REVISION
-    ? 'decidekit dataset fetch typed-decisions'
-    : `decidekit dataset fetch typed-decisions --revision ${revision}`;
+  return datasetFetchCommand(revision === PINNED_REVISION ? undefined : revision);
 }
 
 export async function loadBenchDataset(source: DatasetSource, options: LoadOptions = {}): Promise<LoadedBenchDataset> {

@@ -3,6 +3,7 @@ import type { AuditResultEvent, AuditStartEvent } from '../../core/audit/audit-e
 import { describeOutcome, verdictWordOf } from '../../core/audit/verdict.js';
 import { createPalette, formatPercent, renderTextTable, singleLine, truncate } from '../format.js';
 import { AUDIT_LIMITS, describeJudge, judgeCell, kappaText, recordsForTable, statusWord } from './audit-describe.js';
+import { resumeFlag } from '../../core/command-hints.js';
 
 /** `T-001  payment-claim-v1: asking judge ...` when a request starts. */
 export function renderAuditStartLine(e: AuditStartEvent): string {
@@ -43,7 +44,7 @@ export function renderAuditTerminal(run: AuditRun, options: { readonly colour: b
     p.bold(
       `Audit ${run.id}: ${s.audited} audit${s.audited === 1 ? '' : 's'} by ${describeJudge(run)}, set ${run.config.set}`,
     ),
-    `${s.counts.disagrees} disagree, ${s.counts.abstained} abstained, ${s.counts.unavailable} unavailable, ${s.counts.agrees} agree${run.pending.length > 0 ? `; ${run.pending.length} not judged yet (interrupted: --resume ${run.id})` : ''}`,
+    `${s.counts.disagrees} disagree, ${s.counts.abstained} abstained, ${s.counts.unavailable} unavailable, ${s.counts.agrees} agree${run.pending.length > 0 ? `; ${run.pending.length} not judged yet (interrupted: ${resumeFlag(run.id)})` : ''}`,
     '',
   ];
   const rows = recordsForTable(run).map((r) => [

@@ -1,7 +1,7 @@
 /** The short lines `bench` prints around its report (on stderr): what it starts, how it ends. */
 import { plural } from '../format.js';
-import { shellWord } from '../../core/shell-word.js';
 import type { BenchStart } from '../../core/bench/bench-start.js';
+import { benchResumeCommand, markdownReportCommand, runsShowCommand } from '../../core/command-hints.js';
 
 export function renderBenchStart(s: BenchStart): string {
   return (
@@ -28,12 +28,11 @@ export interface BenchEnding {
 
 /** The closing lines after the report: a write error, the resume or show hint. */
 export function renderBenchEnding(e: BenchEnding, options: { readonly quiet: boolean }): string[] {
-  const store = e.storeOption === null ? '' : ` --store ${shellWord(e.storeOption)}`;
   const lines: string[] = [];
   if (e.writeError !== null) {
     lines.push(
       `decidekit bench: ${e.writeError}.` +
-        (e.saved ? ` The run is saved: decidekit report ${e.runId} --format markdown --out FILE${store}` : ''),
+        (e.saved ? ` The run is saved: ${markdownReportCommand(e.runId, e.storeOption)}` : ''),
     );
   }
   if (e.interrupted && !e.stored) {
@@ -42,10 +41,10 @@ export function renderBenchEnding(e: BenchEnding, options: { readonly quiet: boo
     );
   } else if (e.interrupted) {
     // Every case kept and some failed (a --retry-failed resume stopped): only a retry has more to send.
-    const retry = e.casesKept === e.casesTotal && e.failedCases > 0 ? ' --retry-failed' : '';
+    const retryFailed = e.casesKept === e.casesTotal && e.failedCases > 0;
     lines.push(
       `decidekit bench: interrupted; ${e.casesKept} of ${e.casesTotal} cases kept.` +
-        (e.saved ? ` Resume with: decidekit bench --resume ${e.runId}${retry}${store}` : ''),
+        (e.saved ? ` Resume with: ${benchResumeCommand(e.runId, { retryFailed, store: e.storeOption })}` : ''),
     );
   } else if (e.saved && !e.complete) {
     const unsent = e.casesTotal - e.casesKept;
@@ -54,10 +53,10 @@ export function renderBenchEnding(e: BenchEnding, options: { readonly quiet: boo
       ...(unsent > 0 ? [`${plural(unsent, 'case')} not sent`] : []),
     ];
     lines.push(
-      `run ${e.runId} is incomplete${what.length > 0 ? ` (${what.join(', ')})` : ''}; to finish it: decidekit bench --resume ${e.runId}${e.failedCases > 0 ? ' --retry-failed' : ''}${store}`,
+      `run ${e.runId} is incomplete${what.length > 0 ? ` (${what.join(', ')})` : ''}; to finish it: ${benchResumeCommand(e.runId, { retryFailed: e.failedCases > 0, store: e.storeOption })}`,
     );
   } else if (e.saved && !options.quiet) {
-    lines.push(`run ${e.runId} saved; see it with: decidekit runs show ${e.runId}${store}`);
+    lines.push(`run ${e.runId} saved; see it with: ${runsShowCommand(e.runId, e.storeOption)}`);
   }
   return lines;
 }

@@ -6,6 +6,7 @@ import type { HeadlineMetric, Interval, RunStatistics } from '../../core/bench/r
 import { describeConventions } from '../../core/stats/conventions.js';
 import { formatCount, formatNumber, formatPercent } from '../format.js';
 import { describeEceVerdict } from '../ece-verdict.js';
+import { INTERVALS_OFF } from '../../core/command-hints.js';
 
 /** How a metric's values read: accuracy as a percentage, the others as plain numbers. */
 export function formatMetric(metric: HeadlineMetric, value: number | null | undefined): string {
@@ -35,8 +36,7 @@ export function describeEceNoise(statistics: RunStatistics | null | undefined): 
  * because the questions of a case share its state.
  */
 export function describeIntervals(statistics: RunStatistics | null | undefined): string {
-  if (statistics === null || statistics === undefined || statistics.intervals === null)
-    return 'Intervals were turned off (--no-ci).';
+  if (statistics === null || statistics === undefined || statistics.intervals === null) return INTERVALS_OFF;
   const c = statistics.conventions;
   return (
     `Brackets are 95% intervals from ${formatCount(c.bootstrapResamples)} bootstrap resamples of the run's ` +

@@ -7,6 +7,7 @@ import type { MetricComparison } from '../../core/stats/bootstrap.js';
 import { intervalJson, noiseFloorJson, nullReasonsJson } from '../json-shapes.js';
 import { conventionsJson, DEFAULT_CONVENTIONS, type Conventions } from '../../core/stats/conventions.js';
 import type { ComparedModels, ScoredModel } from '../../core/offline/scored-files.js';
+import { NO_CI_FLAG, POOLED_ECE_FLAG } from '../../core/command-hints.js';
 
 export interface OfflineSummaryJson {
   readonly accuracy: number | null;
@@ -82,8 +83,7 @@ export function offlineSummaryJson(s: OfflineSummary): OfflineSummaryJson {
 }
 
 /** The warning when per-question ECE is degenerate: shown once on stderr and beside the conventions. */
-export const PER_QUESTION_DEGENERATE_NOTE =
-  'per-question ECE is degenerate here: every question (prompt) holds one decision, so it is the mean |hit - confidence| whatever the bins (use --ece-average pooled)';
+export const PER_QUESTION_DEGENERATE_NOTE = `per-question ECE is degenerate here: every question (prompt) holds one decision, so it is the mean |hit - confidence| whatever the bins (use ${POOLED_ECE_FLAG})`;
 
 /** Notes on the conventions of these models' numbers (each once). */
 export function conventionNotes(models: readonly ScoredModel[]): string[] {
@@ -140,7 +140,7 @@ const NOT_ESTIMABLE = 'no variation across cases (one case, or every case alike)
 /** Why a `_ci` key or the noise floor is null: intervals off, the metric itself absent, or no variation. */
 function statsNullReasons(m: ScoredModel, summaryReasons: Readonly<Record<string, string>>): Record<string, string> {
   const stats = offlineStatsJson(m);
-  const off = 'no intervals computed (--no-ci)';
+  const off = `no intervals computed (${NO_CI_FLAG})`;
   const out: Record<string, string> = {};
   for (const metric of ['accuracy', 'brier', 'log_loss', 'ece'] as const) {
     if (stats[`${metric}_ci`] !== null) continue;

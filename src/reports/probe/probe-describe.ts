@@ -13,6 +13,7 @@ import type { PassCount, ProbeRun, ProbeTally } from '../../core/probe/run.js';
 import type { ProbeStart } from '../../core/probe/probe-progress.js';
 import { formatCount, formatNumber, formatPercent, formatSigned, plural } from '../format.js';
 import { formatEndpoint } from '../../protocol/wire/endpoint.js';
+import { PARALLEL_FLAG, probeCasesFlag } from '../../core/command-hints.js';
 
 /**
  * Checks or probes as every probe report and `runs list` count them: passed of those that
@@ -44,7 +45,7 @@ export function describeSample(run: ProbeRun): string {
   const c = run.config;
   const name = c.dataset.synthetic ? 'the synthetic sample' : c.dataset.id;
   // A probe asked for more cases than the dataset has probes all of them, and says so.
-  const all = c.casesAsked > c.caseIds.length ? ` (all it has; --cases ${c.casesAsked} asked)` : '';
+  const all = c.casesAsked > c.caseIds.length ? ` (all it has; ${probeCasesFlag(c.casesAsked)} asked)` : '';
   return `${plural(c.caseIds.length, 'case')} of ${name}${all} (seed ${c.seed}) · ${plural(run.requests, 'request', 'requests', formatCount)} in ${(run.durationMs / 1000).toFixed(1)} s`;
 }
 
@@ -55,7 +56,7 @@ export function describeSample(run: ProbeRun): string {
 export function describeProbeStart(s: ProbeStart): string {
   const cases =
     s.casesAsked > s.casesInDataset
-      ? `${plural(s.cases, 'case')} (all of ${s.dataset}: --cases ${s.casesAsked} asks for more than it has)`
+      ? `${plural(s.cases, 'case')} (all of ${s.dataset}: ${probeCasesFlag(s.casesAsked)} asks for more than it has)`
       : plural(s.cases, 'case');
   return `probing ${s.target}: ${cases}, about ${plural(s.requests, 'request')}, one at a time`;
 }
@@ -157,7 +158,7 @@ export function meaningOf(p: RobustnessProbeSummary, r: RobustnessSummary): stri
     case 'stale-cache':
       return pass
         ? 'An unrelated request in between moves answers no more than a plain repeat: no state leaks from one request to the next.'
-        : `An unrelated request in between moves ${movedBy(p, '')}${exceededOf(p).includes('flips') ? ', more than a plain repeat' : ''}: a cache or batch leaks state across requests, so scores depend on request order and --parallel.`;
+        : `An unrelated request in between moves ${movedBy(p, '')}${exceededOf(p).includes('flips') ? ', more than a plain repeat' : ''}: a cache or batch leaks state across requests, so scores depend on request order and ${PARALLEL_FLAG}.`;
     case 'question-order':
       return pass
         ? `Listing the questions in another order ${unmoved}.`

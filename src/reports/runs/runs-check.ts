@@ -1,6 +1,7 @@
 import type { StoreCheck } from '../../store/stored-run.js';
 import { plural } from '../format.js';
 import { singleLine } from '../format.js';
+import { STORE_FLAG } from '../../core/command-hints.js';
 
 /** `runs check`: one line per run, its problems indented under it, then the verdict. */
 export function renderStoreCheck(check: StoreCheck): string {
@@ -18,7 +19,7 @@ export function renderStoreCheck(check: StoreCheck): string {
   const bad = check.runs.filter((r) => r.problems.length > 0).length;
   out.push(
     check.integrity.length > 0 && check.runs.length === 0
-      ? `${check.path}: the file is damaged and no run could be read from it (a copy made before the damage, or a new --store, gets you going again).`
+      ? `${check.path}: the file is damaged and no run could be read from it (a copy made before the damage, or a new ${STORE_FLAG}, gets you going again).`
       : check.integrity.length === 0 && bad === 0
         ? `${check.path}: ${plural(check.runs.length, 'run')} checked; every one reads back as it was saved.`
         : `${check.path}: ${bad} of ${plural(check.runs.length, 'run')} differ from what was saved${check.integrity.length > 0 ? ', and the file is damaged' : ''}.`,

@@ -32,6 +32,7 @@ import { describeConventions, type Conventions } from '../../core/stats/conventi
 import { formatInterval, formatMetric } from '../bench/bench-statistics.js';
 import type { RunComparison } from '../../core/bench/run-diff.js';
 import { describeHeadlineBase, describePairedReading, describePValue } from './runs-diff.js';
+import { INTERVALS_OFF, PRICE_FLAG } from '../../core/command-hints.js';
 
 export interface RunsCompareHtmlOptions {
   readonly redactHost?: boolean;
@@ -281,7 +282,7 @@ function tradeOffSections(runs: readonly ReportedRun[], names: readonly string[]
       (r) => r.summary.cost?.perCorrectUsd ?? null,
       'cost per correct decision (USD)',
       formatUsd,
-      'No run was priced (bench --price-per-mtok) with a correct decision.',
+      `No run was priced (bench ${PRICE_FLAG}) with a correct decision.`,
     ),
   );
   return out;
@@ -354,7 +355,7 @@ function renderLeaderboardSection(
   });
   const reading =
     board.rows[0]?.intervals === null
-      ? 'Intervals were turned off (--no-ci).'
+      ? INTERVALS_OFF
       : `Ranked by accuracy. Intervals are 95%, from ${formatCount(board.conventions.bootstrapResamples)} bootstrap resamples of cases (seed ${board.conventions.seed}; the questions of a case share its state, so cases, not decisions, are resampled). A run is tied with the leader when their accuracy intervals overlap.`;
   return `<h2 id="leaderboard-title">Leaderboard</h2>${table}<p class="note">${escapeHtml(reading)} ${escapeHtml(`Conventions: ${describeConventions(board.conventions)}.`)}</p>`;
 }

@@ -19,6 +19,7 @@ import type { PairedComparison, StatMetric, Verdict } from '../../core/stats/boo
 import { conventionsJson, conventionsText, describeConventions } from '../../core/stats/conventions.js';
 import { HEADLINE_METRICS, METRIC_JSON_NAMES } from '../../core/bench/run-statistics.js';
 import { nullReasonsJson } from '../json-shapes.js';
+import { INTERVALS_OFF, JSON_FLAG, NO_CI_FLAG } from '../../core/command-hints.js';
 
 export interface RunComparisonOptions {
   readonly colour: boolean;
@@ -216,7 +217,7 @@ function changedSection(c: RunComparison, p: Palette, maxChanged: number): strin
       ),
     );
     const rest = c.changed.length - shown.length;
-    if (rest > 0) out.push(p.dim(`  ... and ${formatCount(rest)} more ('--json' lists them all)`));
+    if (rest > 0) out.push(p.dim(`  ... and ${formatCount(rest)} more ('${JSON_FLAG}' lists them all)`));
   }
   return out;
 }
@@ -253,7 +254,7 @@ export function describeHeadlineBase(c: RunComparison): string | null {
 export function describePairedReading(c: RunComparison): string {
   const boot =
     c.paired === null
-      ? 'Intervals were turned off (--no-ci).'
+      ? INTERVALS_OFF
       : `Paired: each of ${formatCount(c.conventions.bootstrapResamples)} bootstrap resamples (seed ${c.conventions.seed}) draws the same ${formatCount(c.paired.cases)} cases for both runs, so what the runs share cancels; a verdict is better or worse only when the 95% interval of B - A excludes 0. Cases, not decisions, are resampled: the questions of a case share its state.`;
   return `${boot} Conventions: ${describeConventions(c.conventions)}.`;
 }
@@ -334,7 +335,7 @@ export function renderRunComparisonJson(c: RunComparison): string {
       p_value: c.mcnemar.pValue,
     },
     paired: pairedJson(c.paired),
-    ...nullReasonsJson({ paired: c.paired === null ? 'intervals are off (--no-ci)' : undefined }),
+    ...nullReasonsJson({ paired: c.paired === null ? `intervals are off (${NO_CI_FLAG})` : undefined }),
     conventions: { ...conventionsJson(c.conventions), text: conventionsText(c.conventions) },
   };
   return `${JSON.stringify(document, null, 2)}\n`;

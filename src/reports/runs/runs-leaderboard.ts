@@ -3,6 +3,7 @@ import { HEADLINE_METRICS, METRIC_JSON_NAMES, type HeadlineMetric } from '../../
 import { conventionsJson, describeConventions, type Conventions } from '../../core/stats/conventions.js';
 import { formatInterval, formatMetric } from '../bench/bench-statistics.js';
 import { createPalette, formatCount, renderTextTable, singleLine, truncate, wrapText } from '../format.js';
+import { NO_CI_FLAG } from '../../core/command-hints.js';
 
 export interface LeaderboardOptions {
   readonly colour: boolean;
@@ -47,7 +48,7 @@ export function renderLeaderboard(rows: readonly LeaderboardRow[], options: Lead
   );
   const reading =
     rows[0]?.intervals === null
-      ? 'Intervals were turned off (--no-ci), so no run can be called tied or apart.'
+      ? `Intervals were turned off (${NO_CI_FLAG}), so no run can be called tied or apart.`
       : `Brackets are 95% intervals from ${formatCount(options.conventions.bootstrapResamples)} bootstrap resamples of the ${formatCount(options.cases)} cases (seed ${options.conventions.seed}; cases, not decisions, are resampled: the questions of a case share its state). A run is tied with the leader when their accuracy intervals overlap; for a sharper answer on two runs use 'decidekit runs compare A B' (paired).`;
   for (const line of wrapText(reading, 96)) out.push(p.dim(`  ${line}`));
   for (const line of wrapText(`Conventions: ${describeConventions(options.conventions)}.`, 96))

@@ -1,0 +1,97 @@
+/**
+ * The commands that hints print for a person to paste (`decidekit runs show ID --store S`)
+ * and the flag words that reports print beside their numbers ("Intervals were turned off
+ * (--no-ci).").
+ *
+ * This is the one module outside `src/cli` whose lines name command-line flags:
+ * everywhere else a message names the option of the call (`storePath`, `outDir`) as words,
+ * and `src/cli/option-flags.ts` spells those as flags. `test/flags-below-cli.test.ts` holds
+ * every other source line to that, and checks that each flag written here is one a command
+ * declares, so a pasted hint works.
+ */
+import { shellWord } from './shell-word.js';
+
+/** ` --store S` (quoted for a shell when it must be), or nothing when no store was named. */
+function storeFlag(store: string | null | undefined): string {
+  return store === undefined || store === null ? '' : ` --store ${shellWord(store)}`;
+}
+
+/** `decidekit bench --resume RUN [--retry-failed] [--store S]`: the command that finishes a run. */
+export function benchResumeCommand(
+  runId: string,
+  options: { readonly store?: string | null | undefined; readonly retryFailed?: boolean } = {},
+): string {
+  return `decidekit bench --resume ${runId}${options.retryFailed === true ? ' --retry-failed' : ''}${storeFlag(options.store)}`;
+}
+
+/** `decidekit bench --store S`: any bench on a store, e.g. to upgrade it. */
+export function benchOnStoreCommand(store: string): string {
+  return `decidekit bench${storeFlag(store)}`;
+}
+
+/** `decidekit runs show ID [--store S]`. */
+export function runsShowCommand(id: string, store?: string | null): string {
+  return `decidekit runs show ${id}${storeFlag(store)}`;
+}
+
+/** The hint that shows a stored record: the command, and how to get the whole record. */
+export function showRecordHint(id: string, store?: string | null): string {
+  return `Show it with: ${runsShowCommand(id, store)} (add --json for the whole record)`;
+}
+
+/** `decidekit runs list [--store S]`. */
+export function runsListCommand(store?: string | null): string {
+  return `decidekit runs list${storeFlag(store)}`;
+}
+
+/** `decidekit runs check --store S`. */
+export function runsCheckCommand(store: string): string {
+  return `decidekit runs check${storeFlag(store)}`;
+}
+
+/** `decidekit report RUN --format markdown --out FILE [--store S]`: a saved run's report written again. */
+export function markdownReportCommand(runId: string, store?: string | null): string {
+  return `decidekit report ${runId} --format markdown --out FILE${storeFlag(store)}`;
+}
+
+/** `decidekit dataset fetch typed-decisions [--revision R]`. */
+export function datasetFetchCommand(revision?: string): string {
+  return `decidekit dataset fetch typed-decisions${revision === undefined ? '' : ` --revision ${shellWord(revision)}`}`;
+}
+
+/** `audit --resume`: the audit's resume, as a hint names the command that was given an id. */
+export const AUDIT_RESUME = 'audit --resume';
+
+/** `bench --resume`: the bench's resume, as a hint names the command that was given an id. */
+export const BENCH_RESUME = 'bench --resume';
+
+/** The flag that turns intervals off, as reports name it where intervals would be. */
+export const NO_CI_FLAG = '--no-ci';
+
+/** The sentence a report prints where intervals would be, when they were turned off. */
+export const INTERVALS_OFF = `Intervals were turned off (${NO_CI_FLAG}).`;
+
+/** The flag that prices a benchmark's tokens, as reports name it where a cost would be. */
+export const PRICE_FLAG = '--price-per-mtok';
+
+/** The flag that prints a report as JSON, which lists what the text cuts short. */
+export const JSON_FLAG = '--json';
+
+/** The flag and value that pool the ECE, when the per-question one is degenerate. */
+export const POOLED_ECE_FLAG = '--ece-average pooled';
+
+/** The flag that sets the requests in flight. */
+export const PARALLEL_FLAG = '--parallel';
+
+/** The flag that names a run store. */
+export const STORE_FLAG = '--store';
+
+/** `--cases N`: how many cases a probe was asked for. */
+export function probeCasesFlag(cases: number): string {
+  return `--cases ${cases}`;
+}
+
+/** `--resume ID`: how an interrupted audit is resumed. */
+export function resumeFlag(id: string): string {
+  return `--resume ${id}`;
+}
