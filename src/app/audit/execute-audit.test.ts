@@ -76,7 +76,7 @@ describe('executeAudit outcomes', () => {
           'MARK-NOTJSON': { kind: 'malformed', variant: 'not_json' },
           'MARK-NOANSWERS': { kind: 'malformed', variant: 'no_answers' },
           'MARK-BADSUM': { kind: 'malformed', variant: 'bad_sum' },
-          'MARK-SLOW': { kind: 'delay', ms: 3000 },
+          'MARK-SLOW': { kind: 'delay', ms: 6000 },
         },
       },
     });
@@ -97,7 +97,7 @@ describe('executeAudit outcomes', () => {
     const files = writeAuditFiles(freshDir(), transcripts, [CLAIM_CHECK, SENT_CHECK]);
     const { run, seen } = await audit(
       { baseUrl: server.url, model: 'judge', set: 'all', checksPath: files.checks, transcriptsPath: files.transcripts },
-      { deadlineMs: 500 },
+      { deadlineMs: 1500 },
     );
     const outcome = (id: string) => byId(run.records, id).outcome;
     expect(outcome('agree')).toMatchObject({ status: 'agrees', answer: { choice: 'claimed' } });

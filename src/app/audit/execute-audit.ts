@@ -187,6 +187,7 @@ async function loadAuditWork(
     toolVersion,
     judgeEndpoint: plan.judgeEndpoint,
     judgeModel: model,
+    judgeKeyUsed: plan.judge.kind === 'remote' && plan.judge.apiKey !== undefined,
     set: plan.set,
     orderProbe: plan.orderProbe,
     transcriptsFile: plan.transcripts.kind === 'sample' ? 'sample' : plan.transcripts.path,

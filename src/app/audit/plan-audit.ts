@@ -12,7 +12,7 @@ import { OptionError } from '../../core/errors.js';
 import { optionMention as option, words } from '../../core/message-words.js';
 import { InvalidBaseUrlError } from '../../protocol/client/errors.js';
 import { BUILT_IN_MODEL_NAMES } from '../../protocol/server/models/index.js';
-import { describeEndpoint, endpointFor, endpointIdentity } from '../../protocol/wire/endpoint.js';
+import { baseUrlOf, describeEndpoint, endpointFor, endpointIdentity } from '../../protocol/wire/endpoint.js';
 
 /** What a user asks of an audit (the CLI's options, or a library caller's). */
 export interface AuditRequest {
@@ -81,8 +81,12 @@ export function planAudit(request: AuditRequest, stored: AuditRun | null): Audit
   const set = request.set ?? old?.set ?? 'recommended';
   let judge: JudgePlan;
   let judgeEndpoint: EndpointIdentity;
-  const baseUrl = request.baseUrl;
-  if (baseUrl === undefined && (old === null || old.judgeEndpoint.scheme === 'embedded')) {
+  // A resumed audit asks the judge it was judged by: its stored endpoint is a base URL again
+  // (as bench --resume does), so the printed resume command works as it stands.
+  const baseUrl =
+    request.baseUrl ??
+    (old !== null && old.judgeEndpoint.scheme !== 'embedded' ? baseUrlOf(old.judgeEndpoint) : undefined);
+  if (baseUrl === undefined) {
     judge = { kind: 'embedded', model: request.model ?? old?.judgeModel ?? DEFAULT_JUDGE_MODEL };
     if (!(BUILT_IN_MODEL_NAMES as readonly string[]).includes(judge.model))
       throw new OptionError(
@@ -90,13 +94,13 @@ export function planAudit(request: AuditRequest, stored: AuditRun | null): Audit
         words`${option('model')} ${JSON.stringify(judge.model)} is not a built-in model (known: ${BUILT_IN_MODEL_NAMES.join(', ')}; the judge is "judge")`,
       );
     judgeEndpoint = EMBEDDED_JUDGE;
-  } else if (baseUrl === undefined) {
-    throw new OptionError(
-      'baseUrl',
-      words`${option('resume')} ${stored!.id}: the audit was judged by ${describeEndpoint(old!.judgeEndpoint)}: repeat its ${option('baseUrl')} (judge URLs are never stored whole)`,
-    );
   } else {
     judgeEndpoint = judgeEndpointOf(baseUrl);
+    if (old?.judgeKeyUsed === true && request.judgeApiKey === undefined)
+      throw new OptionError(
+        'resume',
+        words`cannot resume ${stored!.id}: its judge was sent a key, and keys are never stored: give the judge key again (DECIDEKIT_JUDGE_API_KEY)`,
+      );
     judge = {
       kind: 'remote',
       baseUrl,

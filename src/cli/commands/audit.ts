@@ -93,7 +93,10 @@ key reaches the judge.`,
     });
     const { run } = outcome;
     // What completes this audit, for the stopped and interrupted endings.
-    const again = `decidekit audit --resume ${run.id}${v.store === undefined ? '' : ` --store ${shellWord(v.store)}`}`;
+    // The judge's endpoint and model are stored; its key is not, so the environment must give it again.
+    const keyNote =
+      run.config.judgeKeyUsed === true ? ' (with DECIDEKIT_JUDGE_API_KEY set: keys are never stored)' : '';
+    const again = `decidekit audit --resume ${run.id}${v.store === undefined ? '' : ` --store ${shellWord(v.store)}`}${keyNote}`;
     if (outcome.stopped !== null) {
       // As bench: the judge cannot be asked at all, so stop at once and say why.
       const kept = outcome.saved ? `; audit ${run.id} saved as incomplete: complete it with: ${again}` : '';

@@ -11,6 +11,11 @@ export interface AuditConfig {
   readonly judgeEndpoint: EndpointIdentity;
   /** Sent as `model`; with the embedded server, the built-in model judging. */
   readonly judgeModel: string | null;
+  /**
+   * The judge was sent a key (never the key itself), so a resume asks for one again;
+   * absent in audits stored before this was kept.
+   */
+  readonly judgeKeyUsed?: boolean;
   readonly set: CheckSet;
   readonly orderProbe: boolean;
   /** The files as given (for messages and resume defaults). */

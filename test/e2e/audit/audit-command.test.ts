@@ -194,8 +194,10 @@ describe('a judge that cannot be asked', () => {
       model: 'judge',
     });
     closers.push(() => again.close());
-    const resumed = await cli([...hint!.split(' ').slice(1), '--base-url', again.url, '--model', 'judge']);
+    // Pasted as printed: the stored endpoint and model say which judge to ask.
+    const resumed = await cli(hint!.split(' ').slice(1));
     expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain(`at http://${new URL(again.url).host}/v1/systemone`);
     const t = openStore(store, { mustExist: true });
     const [done] = t.audits.list();
     t.close();
@@ -205,6 +207,43 @@ describe('a judge that cannot be asked', () => {
 });
 
 describe('judge keys', () => {
+  it('asks for the judge key again on resume only when the interrupted audit sent one', async () => {
+    const judgeKey = 'judge-secret-R4t8Nm3';
+    const judge = await startReferenceServer({ host: '127.0.0.1', port: 0, model: 'judge' });
+    closers.push(() => judge.close());
+    const store = join(tmp, 'keyed-interrupted.sqlite');
+    const first = await cli(
+      ['--base-url', judge.url, '--store', store],
+      { DECIDEKIT_JUDGE_API_KEY: judgeKey },
+      'agrees with the check',
+    );
+    expect(first.code).toBe(130);
+    const hint =
+      /complete it with: decidekit (audit --resume \S+ --store \S+)( \(with DECIDEKIT_JUDGE_API_KEY set: keys are never stored\))\n/.exec(
+        first.stderr,
+      );
+    expect(hint, first.stderr).not.toBeNull();
+    const pasted = hint![1]!.split(' ').slice(1);
+    const keyless = await cli(pasted);
+    expect(keyless.code).toBe(2);
+    expect(keyless.stderr).toContain(
+      'its judge was sent a key, and keys are never stored: give the judge key again (DECIDEKIT_JUDGE_API_KEY)',
+    );
+    expectNoStackTrace(keyless.stderr);
+    const resumed = await cli(pasted, { DECIDEKIT_JUDGE_API_KEY: judgeKey });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(`${first.stderr}${keyless.stderr}${resumed.stderr}${resumed.stdout}`).not.toContain(judgeKey);
+
+    // Without a key the hint names none and the pasted command needs none.
+    const bare = join(tmp, 'keyless-interrupted.sqlite');
+    const plain = await cli(['--base-url', judge.url, '--store', bare], {}, 'agrees with the check');
+    expect(plain.code).toBe(130);
+    const plainHint = /complete it with: decidekit (audit --resume \S+ --store \S+)\n/.exec(plain.stderr);
+    expect(plainHint, plain.stderr).not.toBeNull();
+    const again = await cli(plainHint![1]!.split(' ').slice(1));
+    expect(again.code, again.stderr).toBe(0);
+  });
+
   it('sends only the judge key to the judge and never stores or prints either key', async () => {
     const judgeKey = 'judge-secret-Q7x9Lk2';
     const benchKey = 'bench-secret-M3v8Pw1';
