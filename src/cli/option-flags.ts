@@ -37,6 +37,14 @@ const FLAG_OF: { readonly [O in CallOption]: string } = {
   target: '--out',
   thresholds: '--threshold',
   workflow: '--workflow',
+  force: '--force',
+  pricePerMtokUsd: '--price-per-mtok',
+  retries: '--retries',
+  revision: '--revision',
+  'sample.seed': '--seed',
+  sha256: '--sha256',
+  timeoutMs: '--timeout',
+  timeoutSec: '--timeout',
 };
 
 /** The flag that sets an option, with its value's placeholder when the message gives one. */

@@ -6,14 +6,18 @@
  * rather than "unknown".
  */
 import { DecidekitError } from '../core/errors.js';
-import { shellWord } from '../core/shell-word.js';
+import { runsListCommand, showRecordHint } from '../core/command-hints.js';
+import { words, type MessageWords } from '../core/message-words.js';
 import { UnknownRunError } from './store-errors.js';
 
 export type RecordKind = 'run' | 'audit' | 'probe';
 
-/** Who asks for a record by id: the command as typed, and the `--store` given to it, if any. */
+/**
+ * Who asks for a record by id: the command as typed (as words when it names an option,
+ * `bench` with `resume`), and the store path given to it, if any.
+ */
 export interface AskedBy {
-  readonly command: string;
+  readonly command: string | MessageWords;
   readonly storeArg?: string | undefined;
 }
 
@@ -43,10 +47,9 @@ function resolveRunId(
 ): string {
   const p = prefix.trim();
   if (p === '')
-    throw new UnknownRunError(
-      `unknown run: an empty run id was given (see: decidekit runs list --store ${shellWord(store.path)})`,
-      { path: store.path },
-    );
+    throw new UnknownRunError(`unknown run: an empty run id was given (see: ${runsListCommand(store.path)})`, {
+      path: store.path,
+    });
   const ids = store.idsStartingWith('run', p, 6);
   // The id itself sorts before every longer id it starts.
   if (ids[0] === p || ids.length === 1) return ids[0]!;
@@ -109,12 +112,10 @@ function refuseIdOfOtherKind(
     const id = ids[0] === given || ids.length === 1 ? ids[0]! : null;
     if (id === null) continue;
     const storeArg = askedBy === undefined ? store.path : askedBy.storeArg;
-    const storeOption = storeArg === undefined ? '' : ` --store ${shellWord(storeArg)}`;
-    const takes = askedBy === undefined ? '' : `: '${askedBy.command}' takes ${KINDS[expected].many} only`;
+    const takes = askedBy === undefined ? '' : words`: '${askedBy.command}' takes ${KINDS[expected].many} only`;
     throw new DecidekitError(
       'unknown_run',
-      `${id} is ${KINDS[kind].one}, not ${KINDS[expected].one}${takes}. ` +
-        `Show it with: decidekit runs show ${id}${storeOption} (add --json for the whole record)`,
+      words`${id} is ${KINDS[kind].one}, not ${KINDS[expected].one}${takes}. ${showRecordHint(id, storeArg)}`,
       { context: { prefix: given, id, kind } },
     );
   }

@@ -5,7 +5,8 @@
  */
 import { given } from '../core/given.js';
 import { DecidekitError } from '../core/errors.js';
-import { shellWord } from '../core/shell-word.js';
+import { benchOnStoreCommand, runsCheckCommand } from '../core/command-hints.js';
+import { optionMention as option, words, type MessageWords } from '../core/message-words.js';
 
 /**
  * A write did not reach the store (locked by another process past the busy timeout, disk
@@ -39,7 +40,7 @@ export class StoreDamagedError extends DecidekitError {
   constructor(path: string, detail: string, options: { runId?: string; cause?: unknown } = {}) {
     super(
       'store_damaged',
-      `run store ${path} is damaged: ${detail} (check it with: decidekit runs check --store ${shellWord(path)}; a copy made before the damage, or a new --store, gets you going again)`,
+      words`run store ${path} is damaged: ${detail} (check it with: ${runsCheckCommand(path)}; a copy made before the damage, or a new ${option('storePath')}, gets you going again)`,
       {
         context: { path, ...given({ runId: options.runId }) },
         cause: options.cause,
@@ -56,7 +57,7 @@ export class StoreNeedsUpgradeError extends DecidekitError {
   constructor(path: string, version: number, current: number) {
     super(
       'store_needs_upgrade',
-      `cannot read run store ${path} read-only: it has schema version ${version}, this decidekit reads version ${current} (make the file and its folder writable and run any bench on it once to upgrade it, e.g. decidekit bench --store ${shellWord(path)}; the file was not changed)`,
+      `cannot read run store ${path} read-only: it has schema version ${version}, this decidekit reads version ${current} (make the file and its folder writable and run any bench on it once to upgrade it, e.g. ${benchOnStoreCommand(path)}; the file was not changed)`,
       { context: { path, version, current } },
     );
   }
@@ -65,7 +66,7 @@ export class StoreNeedsUpgradeError extends DecidekitError {
 /** Thrown when no stored run (audit, probe) matches an id or prefix. */
 export class UnknownRunError extends DecidekitError {
   override readonly name = 'UnknownRunError';
-  constructor(message: string, context: Record<string, unknown>) {
+  constructor(message: string | MessageWords, context: Record<string, unknown>) {
     super('unknown_run', message, { context });
   }
 }

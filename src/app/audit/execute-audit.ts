@@ -33,6 +33,7 @@ import { writeTextFile } from '../write-text-file.js';
 import type { WorkReporter } from '../work-reporter.js';
 import type { AuditEvent, AuditResultEvent, AuditStartEvent } from '../../core/audit/audit-events.js';
 import { DecidekitError } from '../../core/errors.js';
+import { optionMention as option, words } from '../../core/message-words.js';
 import { refuseMissingLabels, loadTranscripts } from '../../datasets/audit/load-transcripts.js';
 import { loadChecks } from '../../datasets/audit/load-checks.js';
 import { sampleAuditPaths } from '../../datasets/audit/sample.js';
@@ -98,7 +99,10 @@ export async function planAuditFromStore(request: AuditRequest): Promise<AuditPl
   const { openStore } = await import('../../store/open-store.js');
   const store = openStore(request.storePath, { mustExist: true });
   try {
-    const id = store.resolveId(request.resume, 'audit', { command: 'audit --resume', storeArg: request.storePath });
+    const id = store.resolveId(request.resume, 'audit', {
+      command: words`audit ${option('resume')}`,
+      storeArg: request.storePath,
+    });
     return planAudit(request, store.audits.get(id));
   } finally {
     store.close();

@@ -658,7 +658,7 @@ function keepStatistics(store: Store, id: string, statistics: RunStatistics): vo
 export async function planBenchFromStore(request: BenchRequest): Promise<BenchPlan> {
   if (request.resume === undefined || request.storePath === null) return planBench(request, null);
   // An audit or probe id is named as such (not "unknown run").
-  const askedBy = { command: 'bench --resume', storeArg: request.storePath };
+  const askedBy = { command: words`bench ${option('resume')}`, storeArg: request.storePath };
   return planBench(request, await readRunToResume(request.storePath, request.resume, askedBy));
 }
 

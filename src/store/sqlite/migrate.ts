@@ -6,6 +6,7 @@ import type Database from 'better-sqlite3';
 import { DecidekitError } from '../../core/errors.js';
 import { StoreDamagedError } from '../store-errors.js';
 import { APPLICATION_ID, MIGRATIONS, REQUIRED_TABLES, SCHEMA_VERSION } from './schema.js';
+import { optionMention as option, words } from '../../core/message-words.js';
 
 /**
  * The oldest schema version a read-only command reads in place: version 7 only added a
@@ -46,7 +47,7 @@ export function refuseForeignOrNewerStore(db: Database.Database, path: string): 
   if (appId !== APPLICATION_ID && (appId !== 0 || objects > 0)) {
     throw new DecidekitError(
       'store_foreign',
-      `cannot open run store: ${path} is a SQLite database but not a decidekit run store (the file was not changed; pass --store with another path)`,
+      words`cannot open run store: ${path} is a SQLite database but not a decidekit run store (the file was not changed; pass ${option('storePath')} with another path)`,
       {
         context: { path },
       },

@@ -22,6 +22,7 @@ import { canReadInPlace, isEmptyFile, snapshotOf, vacuumedCopyOf } from './snaps
 import { isDamage, notADatabaseError } from './sqlite-errors.js';
 import { messageOf } from './connection.js';
 import { dropCopyDir, makeCopyDir } from './temp-copies.js';
+import { optionMention as option, words } from '../../core/message-words.js';
 
 /** The page cache of each connection, in KiB as SQLite's negative `cache_size` counts it. */
 const PAGE_CACHE_KIB = -2000;
@@ -95,7 +96,7 @@ function refuseMissing(path: string, how: { readonly readOnly: boolean; readonly
   if (how.mustExist && !existsSync(path)) {
     throw new DecidekitError(
       'store_missing',
-      `no run store at ${path} (runs are saved there by 'decidekit bench'; pass --store PATH for another file)`,
+      words`no run store at ${path} (runs are saved there by 'decidekit bench'; pass ${option('storePath', 'PATH')} for another file)`,
       {
         context: { path },
       },
@@ -105,7 +106,7 @@ function refuseMissing(path: string, how: { readonly readOnly: boolean; readonly
     // SQLite reads an empty file as a database at version 0: no upgrade is needed, no run is there.
     throw new DecidekitError(
       'store_missing',
-      `no run store at ${path} yet: the file is empty (runs are saved there by 'decidekit bench'; pass --store PATH for another file)`,
+      words`no run store at ${path} yet: the file is empty (runs are saved there by 'decidekit bench'; pass ${option('storePath', 'PATH')} for another file)`,
       { context: { path } },
     );
   }

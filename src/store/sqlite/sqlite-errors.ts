@@ -3,6 +3,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { DecidekitError } from '../../core/errors.js';
 import { fileKindOfHead, type FileKind } from '../../datasets/file-kind.js';
 import { StoreDamagedError } from '../store-errors.js';
+import { optionMention as option, words } from '../../core/message-words.js';
 
 const DAMAGE_CODES = new Set(['SQLITE_CORRUPT', 'SQLITE_NOTADB', 'SQLITE_CORRUPT_INDEX', 'SQLITE_CORRUPT_VTAB']);
 
@@ -43,7 +44,7 @@ export function notADatabaseError(path: string, cause: unknown): DecidekitError 
     return new StoreDamagedError(path, 'SQLite cannot read it as a database (its first page is damaged)', { cause });
   return new DecidekitError(
     'store_foreign',
-    `cannot open run store: ${path} is not a SQLite database at all, so not a run store: it looks like ${looksLike(head)} (the file was not changed; pass --store the path of a run store, or a new path to start one)`,
+    words`cannot open run store: ${path} is not a SQLite database at all, so not a run store: it looks like ${looksLike(head)} (the file was not changed; pass ${option('storePath')} the path of a run store, or a new path to start one)`,
     { context: { path }, cause },
   );
 }
