@@ -59,11 +59,14 @@ export function datasetFetchCommand(revision?: string): string {
   return `decidekit dataset fetch typed-decisions${revision === undefined ? '' : ` --revision ${shellWord(revision)}`}`;
 }
 
-/** `audit --resume`: the audit's resume, as a hint names the command that was given an id. */
-export const AUDIT_RESUME = 'audit --resume';
+/**
+ * How to give bench a Typed Decisions file by path, as the hint of a dataset that is not in
+ * the cache says it (that message is also what `dataset list` and `dataset verify` print).
+ */
+export const DATASET_FILE_FLAG = '--dataset <path to the .parquet, .jsonl or .jsonl.gz file>';
 
-/** `bench --resume`: the bench's resume, as a hint names the command that was given an id. */
-export const BENCH_RESUME = 'bench --resume';
+/** The flag that checks a downloaded dataset's sha256, for a revision with no pinned hash. */
+export const SHA256_FLAG = '--sha256';
 
 /** The flag that turns intervals off, as reports name it where intervals would be. */
 export const NO_CI_FLAG = '--no-ci';

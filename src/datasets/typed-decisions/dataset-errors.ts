@@ -1,5 +1,6 @@
 import { given } from '../../core/given.js';
 import { DecidekitError } from '../../core/errors.js';
+import type { MessageWords } from '../../core/message-words.js';
 
 /**
  * A stored dataset copy does not match its manifest (missing, truncated, edited, wrong row
@@ -18,7 +19,7 @@ export class DatasetIntegrityError extends DecidekitError {
 /** Downloading the dataset failed; nothing was left in the cache. */
 export class DatasetFetchError extends DecidekitError {
   override readonly name = 'DatasetFetchError';
-  constructor(message: string, context: Record<string, unknown>, cause?: unknown) {
+  constructor(message: string | MessageWords, context: Record<string, unknown>, cause?: unknown) {
     super('dataset_fetch', message, { context, ...given({ cause }) });
   }
 }

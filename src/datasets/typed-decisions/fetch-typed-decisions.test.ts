@@ -270,8 +270,10 @@ describe('fetchTypedDecisions', () => {
       fetchTypedDecisions({ cacheDir: cacheDir(), fetch: globalThis.fetch, baseUrl, revision: OTHER_REVISION }),
     );
     expect(err.message).toMatch(
-      /^download failed: HTTP 404 from http:\/\/127\.0\.0\.1:\d+\/datasets\/.* \(no such revision or file; check --revision\)$/,
+      /^download failed: HTTP 404 from http:\/\/127\.0\.0\.1:\d+\/datasets\/.* \(no such revision or file; check revision\)$/,
     );
+    // The option of the call, which the command line spells as its flag.
+    expect(err.words).toContainEqual({ option: 'revision' });
   });
 
   it('tells an offline user how to supply the file by path', async () => {
@@ -281,8 +283,9 @@ describe('fetchTypedDecisions', () => {
     const dir = cacheDir();
     const err = await fetchError(fetchTypedDecisions({ cacheDir: dir, fetch: globalThis.fetch, baseUrl }));
     expect(err.message).toMatch(
-      /^cannot reach 127\.0\.0\.1:\d+ \(ECONNREFUSED\); are you offline\? To use Typed Decisions without the network, download all\/test-00000-of-00001\.parquet from https:\/\/huggingface\.co\/datasets\/LocalLLaMA\/typed-decisions on a machine that is online and pass it with --dataset <path to the \.parquet file>/,
+      /^cannot reach 127\.0\.0\.1:\d+ \(ECONNREFUSED\); are you offline\? To use Typed Decisions without the network, download all\/test-00000-of-00001\.parquet from https:\/\/huggingface\.co\/datasets\/LocalLLaMA\/typed-decisions on a machine that is online and pass it with dataset \(its sha256 is checked\)/,
     );
+    expect(err.words).toContainEqual({ option: 'dataset', placeholder: '<path to the .parquet file>' });
     expectEmptyCache(dir);
   });
 
@@ -291,7 +294,7 @@ describe('fetchTypedDecisions', () => {
       cause: Object.assign(new Error('getaddrinfo ENOTFOUND huggingface.co'), { code: 'ENOTFOUND' }),
     });
     expect(networkError('https://huggingface.co/x', dns).message).toMatch(
-      /^cannot reach huggingface\.co \(ENOTFOUND\); are you offline\? .*--dataset <path/,
+      /^cannot reach huggingface\.co \(ENOTFOUND\); are you offline\? .*pass it with dataset \(/,
     );
   });
 

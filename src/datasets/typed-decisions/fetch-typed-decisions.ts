@@ -27,6 +27,8 @@ import {
   typedDecisionsAttribution,
 } from './provenance.js';
 import { decodeParquetRows } from './read-cases.js';
+import { optionMention as option, words } from '../../core/message-words.js';
+import { SHA256_FLAG } from '../../core/command-hints.js';
 
 export interface FetchProgress {
   readonly receivedBytes: number;
@@ -113,13 +115,13 @@ export async function fetchTypedDecisions(options: FetchTypedDecisionsOptions): 
     if (expected !== null) {
       if (download.sha256 !== expected) {
         throw new DatasetFetchError(
-          `downloaded file has the wrong sha256: ${download.sha256}, expected ${expected} (${url}; ${given === undefined ? 'the pinned hash of this revision' : 'the hash given with --sha256'}); nothing was saved`,
+          words`downloaded file has the wrong sha256: ${download.sha256}, expected ${expected} (${url}; ${given === undefined ? 'the pinned hash of this revision' : words`the hash given with ${option('sha256')}`}); nothing was saved`,
           { url, sha256: download.sha256, expected },
         );
       }
     } else {
       warnings.push(
-        `no pinned sha256 for revision ${revision}: recorded the observed sha256 ${download.sha256} without checking it (pass --sha256 to check it)`,
+        `no pinned sha256 for revision ${revision}: recorded the observed sha256 ${download.sha256} without checking it (pass ${SHA256_FLAG} to check it)`,
       );
     }
 
@@ -216,11 +218,11 @@ async function downloadTo(
       await response.body?.cancel().catch(() => undefined);
       const hint =
         response.status === 404
-          ? 'no such revision or file; check --revision'
+          ? words`no such revision or file; check ${option('revision')}`
           : response.status === 401 || response.status === 403
             ? 'access denied; Typed Decisions is public, so a proxy may be in the way'
-            : 'try again later, or supply the file with --dataset <path>';
-      throw new DatasetFetchError(`download failed: HTTP ${response.status} from ${url} (${hint})`, {
+            : words`try again later, or supply the file with ${option('dataset', '<path>')}`;
+      throw new DatasetFetchError(words`download failed: HTTP ${response.status} from ${url} (${hint})`, {
         url,
         status: response.status,
       });
@@ -299,9 +301,9 @@ export function networkError(url: string, err: unknown, signal?: AbortSignal): D
   const code = errorCode(err);
   const reason = code ?? (err instanceof Error ? err.message : String(err));
   const offline = code === undefined || OFFLINE_CODES.has(code);
-  const how = `download ${PARQUET_PATH} from ${TYPED_DECISIONS_URL} on a machine that is online and pass it with --dataset <path to the .parquet file> (its sha256 is checked)`;
+  const how = words`download ${PARQUET_PATH} from ${TYPED_DECISIONS_URL} on a machine that is online and pass it with ${option('dataset', '<path to the .parquet file>')} (its sha256 is checked)`;
   return new DatasetFetchError(
-    `cannot reach ${new URL(url).host} (${reason})${offline ? '; are you offline? ' : '; '}To use Typed Decisions without the network, ${how}`,
+    words`cannot reach ${new URL(url).host} (${reason})${offline ? '; are you offline? ' : '; '}To use Typed Decisions without the network, ${how}`,
     { url, code: code ?? null },
     err,
   );

@@ -6,7 +6,7 @@ import type { TypedDecisionsCase } from '../../core/typed-decisions/case-result.
 import type { DatasetInfo } from '../../core/typed-decisions/dataset-info.js';
 import { closest } from '../../core/closest-word.js';
 import { DecidekitError, InvalidInputError, OptionError } from '../../core/errors.js';
-import { datasetFetchCommand } from '../../core/command-hints.js';
+import { DATASET_FILE_FLAG, datasetFetchCommand } from '../../core/command-hints.js';
 import { words } from '../../core/message-words.js';
 import { DatasetIntegrityError } from './dataset-errors.js';
 import { defaultCacheDir } from './default-cache-dir.js';
@@ -169,7 +169,7 @@ async function locate(source: DatasetSource): Promise<Located> {
       if (!(await exists(dir))) {
         throw new DecidekitError(
           'dataset_missing',
-          `Typed Decisions is not in the cache: ${dir} (run \`decidekit dataset fetch typed-decisions\` while online, or download ${parquetDownloadUrl(PINNED_REVISION)} yourself and pass \`--dataset <path to the .parquet, .jsonl or .jsonl.gz file>\`)`,
+          `Typed Decisions is not in the cache: ${dir} (run \`${datasetFetchCommand()}\` while online, or download ${parquetDownloadUrl(PINNED_REVISION)} yourself and pass \`${DATASET_FILE_FLAG}\`)`,
           { context: { dir } },
         );
       }
