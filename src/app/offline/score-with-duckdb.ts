@@ -160,8 +160,21 @@ async function reading<T>(file: OfflineSqlFile, step: () => Promise<T>): Promise
     // Only errors about the file's content or access; anything else (a query bug) is not the user's input.
     if (!/^(Invalid Input|IO|Conversion) Error/.test(message)) throw err;
     const first = message.split('\n')[0]!.replace(/^[A-Za-z ]+ Error: /, '');
-    throw new InvalidInputError([{ file: file.path, line: null, message: `DuckDB cannot read it: ${first}` }]);
+    throw new InvalidInputError([{ file: file.path, line: null, message: readingProblem(first) }]);
   }
+}
+
+/**
+ * DuckDB's words for a file it cannot read. A line that is not JSON is said as the default
+ * engine says it; DuckDB's "line N" is left out, since it counts JSON lines from 2 (blank
+ * lines not counted) and so names the wrong line.
+ */
+function readingProblem(duckDbMessage: string): string {
+  const malformed = /^Malformed JSON in file .*, at byte \d+ in line \d+: (.+?)\.?\s*$/.exec(duckDbMessage);
+  if (malformed === null) return `DuckDB cannot read it: ${duckDbMessage}`;
+  if (/byte order mark/i.test(malformed[1]!))
+    return 'it starts with a byte order mark, which DuckDB does not read (save it as UTF-8 without one, or score with the default engine)';
+  return `not valid JSON (${malformed[1]}; the default engine names the line)`;
 }
 
 async function checkDataset(connection: Connection, file: OfflineSqlFile): Promise<number> {

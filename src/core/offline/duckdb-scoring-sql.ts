@@ -51,6 +51,29 @@ export function jsonRowsSql(file: OfflineSqlFile): string {
     : `(SELECT to_json(p) AS v FROM (SELECT *${parquetReplace(file.jsonTextColumns ?? [], file.structColumns ?? [])} FROM read_parquet(${sqlString(file.path)})) p)`;
 }
 
+/**
+ * Whether a JSONL line is JSON as the strict loader reads it. DuckDB's JSON reader also takes
+ * a trailing comma (`{"a": 1,}`) and NaN or Infinity (any case, signed) as numbers; the
+ * default engine refuses both. One cheap match finds the lines that may hold either (a
+ * comma before a closing bracket, or a value starting `na` or `in` in any case: NaN, Inf,
+ * Infinity), and only those are matched again with their strings taken out (outside
+ * strings, valid JSON has no such letters: true, false and null hold neither pair). A
+ * Parquet row is built by to_json, which writes neither.
+ */
+function jsonSyntaxOkSql(file: OfflineSqlFile): string {
+  if (file.format !== 'jsonl') return 'true';
+  const text = 'CAST(v AS VARCHAR)';
+  const nanOrInf = '[-+]?[NnIi][AaNn]';
+  const trailingComma = String.raw`,\s*[}\]]`;
+  const suspect = String.raw`^${nanOrInf}|[:\[,]\s*${nanOrInf}|${trailingComma}`;
+  const noStrings = String.raw`regexp_replace(${text}, '"(?:[^"\\]|\\.)*"', '""', 'g')`;
+  return `CASE WHEN regexp_matches(${text}, '${suspect}')
+    THEN NOT regexp_matches(${noStrings}, '[NnIi][AaNn]|${trailingComma}') ELSE true END`;
+}
+
+/** A line DuckDB read but the strict loader would not: its only problem, so no other check reads it. */
+const NOT_JSON_MESSAGE = `'not valid JSON (a trailing comma, or NaN or Infinity, which JSON does not have)'`;
+
 function parquetReplace(jsonText: readonly string[], structs: readonly string[]): string {
   const replaced = [
     ...jsonText.map((c) => `json(${quoteIdentifier(c)}) AS ${quoteIdentifier(c)}`),
@@ -62,7 +85,17 @@ function parquetReplace(jsonText: readonly string[], structs: readonly string[])
 
 const NUMBER = `('BIGINT', 'UBIGINT', 'DOUBLE')`;
 const absent = (t: string): string => `(${t} IS NULL OR ${t} = 'NULL')`;
-const isNumber = (t: string, x: string): string => `(${t} IN ${NUMBER} AND isfinite(${x}))`;
+/**
+ * Every rule is written as "bad unless this holds"; a missing key makes its type NULL, and
+ * NULL in a condition would make the whole rule NULL (read as not bad). So each condition
+ * that must hold is true or false, never NULL: `holds` reads NULL as false.
+ */
+const holds = (condition: string): string => `coalesce(${condition}, false)`;
+const isNumber = (t: string, x: string): string => holds(`${t} IN ${NUMBER} AND isfinite(${x})`);
+/** A double as JavaScript writes it when it is a whole number (`10`, not DuckDB's `10.0`). */
+const numberText = (x: string): string =>
+  `CASE WHEN ${x} = trunc(${x}) AND abs(${x}) < 1e15 THEN CAST(CAST(${x} AS BIGINT) AS VARCHAR) ELSE CAST(${x} AS VARCHAR) END`;
+const scoreRange = `'[' || ${numberText('score_min')} || ', ' || ${numberText('score_max')} || ']'`;
 /** A list of an object's keys holds one twice (JSON would keep only the last). */
 const repeated = (keys: string): string => `coalesce(len(${keys}) <> len(list_distinct(${keys})), false)`;
 
@@ -83,7 +116,8 @@ WITH raw AS (
     json_type(v) AS t,
     json_keys(v) AS keys,
     json_extract(v, ['$.id', '$.kind', '$.correct', '$.options', '$.score_min', '$.score_max', '$.prompt', '$.group', '$.field']) AS e,
-    left(CAST(v AS VARCHAR), 60) AS line_preview
+    left(CAST(v AS VARCHAR), 60) AS line_preview,
+    ${jsonSyntaxOkSql(file)} AS syntax_ok
   FROM ${jsonRowsSql(file)}
 )
 SELECT
@@ -101,19 +135,31 @@ SELECT
   json_type(e[7]) AS prompt_t,
   json_type(e[8]) AS group_t, e[8] ->> '$' AS group_name,
   json_type(e[9]) AS field_t, e[9] ->> '$' AS field_name,
-  line_preview
+  line_preview,
+  syntax_ok
 FROM raw`;
 }
+
+/** A line that is not JSON to the strict loader: its only problem. */
+const NOT_JSON: Check = { field: null, bad: `NOT syntax_ok`, message: NOT_JSON_MESSAGE };
 
 /** A line (row) that is not an object: its only problem, so the checks of its fields skip it. */
 const NOT_AN_OBJECT: Check = {
   field: null,
-  bad: `t <> 'OBJECT'`,
+  bad: `syntax_ok AND t <> 'OBJECT'`,
   message: `'expected a JSON object, got ' || line_preview`,
 };
 
+/** The checks a line gets only when it is JSON and an object. */
+const LINE_CHECKS: readonly Check[] = [NOT_JSON, NOT_AN_OBJECT];
+
+/** A choice case's options are a list of 2 or more distinct non-empty strings (else `correct` is not checked against them). */
+const OPTIONS_OK = holds(`options_t = 'ARRAY' AND len(option_types) >= 2
+      AND list_bool_and(list_transform(option_types, lambda x: x = 'VARCHAR'))
+      AND NOT list_contains(options, '') AND len(list_distinct(options)) = len(options)`);
+
 const DATASET_CHECKS: readonly Check[] = [
-  NOT_AN_OBJECT,
+  ...LINE_CHECKS,
   { field: null, bad: `repeated_key`, message: `'a key is repeated in one object (JSON would keep only the last)'` },
   {
     field: 'id',
@@ -139,46 +185,44 @@ const DATASET_CHECKS: readonly Check[] = [
   {
     field: 'correct',
     bad: `(kind = 'yes_no' AND correct_t IS DISTINCT FROM 'BOOLEAN')`,
-    message: `'correct must be true or false, got ' || coalesce(correct_preview, 'nothing')`,
+    message: `CASE WHEN correct_t IS NULL THEN 'correct is missing (true or false)' ELSE 'correct must be true or false, got ' || correct_preview END`,
   },
   {
     field: 'options',
-    bad: `(kind = 'choice' AND (options_t IS DISTINCT FROM 'ARRAY' OR len(option_types) < 2
-      OR NOT list_bool_and(list_transform(option_types, lambda x: x = 'VARCHAR'))
-      OR list_contains(options, '') OR len(list_distinct(options)) <> len(options)))`,
-    message: `'options must be a list of 2 or more distinct non-empty strings'`,
+    bad: `(kind = 'choice' AND NOT ${OPTIONS_OK})`,
+    message: `CASE WHEN options_t IS NULL THEN 'options is missing (a list of 2 or more names)' ELSE 'options must be a list of 2 or more distinct non-empty strings' END`,
   },
   {
     field: 'correct',
-    bad: `(kind = 'choice' AND (correct_t IS DISTINCT FROM 'VARCHAR' OR NOT coalesce(list_contains(options, correct_text), false)))`,
-    message: `'correct must be one of the options, got ' || coalesce(correct_preview, 'nothing')`,
+    bad: `(kind = 'choice' AND ${OPTIONS_OK} AND (correct_t IS DISTINCT FROM 'VARCHAR' OR NOT coalesce(list_contains(options, correct_text), false)))`,
+    message: `CASE WHEN correct_t IS NULL THEN 'correct is missing (one of the options)' ELSE 'correct must be one of the options, got ' || correct_preview END`,
   },
   {
     field: 'score_min',
     bad: `(kind = 'score' AND NOT ${isNumber('min_t', 'score_min')})`,
-    message: `'score_min must be a finite number'`,
+    message: `CASE WHEN min_t IS NULL THEN 'score_min is missing' ELSE 'score_min must be a finite number' END`,
   },
   {
     field: 'score_max',
     bad: `(kind = 'score' AND NOT ${isNumber('max_t', 'score_max')})`,
-    message: `'score_max must be a finite number'`,
+    message: `CASE WHEN max_t IS NULL THEN 'score_max is missing' ELSE 'score_max must be a finite number' END`,
   },
   {
     field: 'correct',
     bad: `(kind = 'score' AND NOT ${isNumber('correct_t', 'correct_number')})`,
-    message: `'correct must be a finite number, got ' || coalesce(correct_preview, 'nothing')`,
+    message: `CASE WHEN correct_t IS NULL THEN 'correct is missing (a number)' ELSE 'correct must be a finite number, got ' || correct_preview END`,
   },
   {
     field: 'score_min',
     bad: `(kind = 'score' AND ${isNumber('min_t', 'score_min')} AND ${isNumber('max_t', 'score_max')} AND NOT score_min < score_max)`,
-    message: `'score_min ' || score_min || ' must be below score_max ' || score_max`,
+    message: `'score_min ' || ${numberText('score_min')} || ' must be below score_max ' || ${numberText('score_max')}`,
   },
   {
     field: 'correct',
     bad: `(kind = 'score' AND ${isNumber('min_t', 'score_min')} AND ${isNumber('max_t', 'score_max')}
       AND ${isNumber('correct_t', 'correct_number')} AND score_min < score_max
       AND (correct_number < score_min OR correct_number > score_max))`,
-    message: `'correct ' || correct_number || ' is outside [' || score_min || ', ' || score_max || ']'`,
+    message: `'correct ' || ${numberText('correct_number')} || ' is outside [' || ${numberText('score_min')} || ', ' || ${numberText('score_max')} || ']'`,
   },
 ];
 
@@ -209,7 +253,8 @@ WITH raw AS (
     json_type(v) AS t,
     json_keys(v) AS keys,
     json_extract(v, ['$.case_id', '$.model', '$.decision', '$.cost_usd', '$.latency_ms']) AS e,
-    left(CAST(v AS VARCHAR), 60) AS line_preview
+    left(CAST(v AS VARCHAR), 60) AS line_preview,
+    ${jsonSyntaxOkSql(file)} AS syntax_ok
   FROM ${jsonRowsSql(file)}
 ),
 parts AS (
@@ -238,7 +283,8 @@ fields AS (
     json_type(d[5]) AS confidence_t, TRY_CAST(d[5] AS DOUBLE) AS confidence,
     json_type(e[4]) AS cost_t, TRY_CAST(e[4] AS DOUBLE) AS cost_usd,
     json_type(e[5]) AS latency_t, TRY_CAST(e[5] AS DOUBLE) AS latency_ms,
-    line_preview
+    line_preview,
+    syntax_ok
   FROM parts
 )
 SELECT
@@ -267,11 +313,14 @@ const measureBad = (t: string, x: string): string =>
 const choiceShapeOk = `(ps_t = 'ARRAY' AND len(ps_types) = len(options) AND ${isProbabilityList})
   OR (ps_t = 'OBJECT' AND ${isProbabilityList} AND len(list_filter(options, lambda o: NOT list_contains(ps_keys, o))) = 0
     AND len(list_filter(ps_keys, lambda k: NOT list_contains(options, k))) = 0)`;
-/** The strict loader's sum: left to right in option order. */
-const alignedSum = `list_reduce(aligned, lambda a, b: a + b)`;
+/**
+ * The strict loader's sum: left to right in option order, from 0 (so a list of no values
+ * sums to 0 rather than stopping the query: it is refused by its length first).
+ */
+const alignedSum = `list_reduce(aligned, lambda a, b: a + b, CAST(0 AS DOUBLE))`;
 
 const RESULT_CHECKS: readonly Check[] = [
-  NOT_AN_OBJECT,
+  ...LINE_CHECKS,
   { field: null, bad: `repeated_key`, message: `'a key is repeated in one object (JSON would keep only the last)'` },
   {
     field: 'case_id',
@@ -305,7 +354,7 @@ const RESULT_CHECKS: readonly Check[] = [
   },
   {
     field: 'probability',
-    bad: `(known AND decision_t = 'OBJECT' AND kind = 'yes_no' AND NOT (p_t IN ${NUMBER} AND p >= 0 AND p <= 1))`,
+    bad: `(known AND decision_t = 'OBJECT' AND kind = 'yes_no' AND NOT ${holds(`p_t IN ${NUMBER} AND p >= 0 AND p <= 1`)})`,
     message: `CASE WHEN p_t IS NULL THEN 'probability is missing (P(yes) in [0, 1])' ELSE 'probability must be a number in [0, 1]' END`,
   },
   {
@@ -328,14 +377,14 @@ const RESULT_CHECKS: readonly Check[] = [
   },
   {
     field: 'value',
-    bad: `(known AND decision_t = 'OBJECT' AND kind = 'score' AND NOT (${isNumber('value_t', 'value')} AND value >= score_min AND value <= score_max))`,
-    message: `CASE WHEN value_t IS NULL THEN 'value is missing (a number in [' || score_min || ', ' || score_max || '])'
-      ELSE 'value must be a finite number in [' || score_min || ', ' || score_max || ']' END`,
+    bad: `(known AND decision_t = 'OBJECT' AND kind = 'score' AND NOT ${holds(`${isNumber('value_t', 'value')} AND value >= score_min AND value <= score_max`)})`,
+    message: `CASE WHEN value_t IS NULL THEN 'value is missing (a number in ' || ${scoreRange} || ')'
+      ELSE 'value must be a finite number in ' || ${scoreRange} END`,
   },
   {
     field: 'confidence',
     bad: `(known AND decision_t = 'OBJECT' AND kind = 'score' AND NOT (${absent('confidence_t')}
-      OR (confidence_t IN ${NUMBER} AND confidence >= 0 AND confidence <= 1)))`,
+      OR ${holds(`confidence_t IN ${NUMBER} AND confidence >= 0 AND confidence <= 1`)}))`,
     message: `'confidence must be a number in [0, 1]'`,
   },
 ];
@@ -347,7 +396,7 @@ function anyBad(checks: readonly Check[]): string {
 /** The row's problems; a row that is not an object has that one problem, not also every missing field. */
 function problemsList(checks: readonly Check[]): string {
   const items = checks.map((c) => {
-    const bad = c === NOT_AN_OBJECT ? c.bad : `t = 'OBJECT' AND ${c.bad}`;
+    const bad = LINE_CHECKS.includes(c) ? c.bad : `syntax_ok AND t = 'OBJECT' AND ${c.bad}`;
     return `CASE WHEN coalesce(${bad}, false) THEN {'field': ${c.field === null ? 'NULL' : sqlString(c.field)}, 'message': ${c.message}} END`;
   });
   return `list_filter([\n    ${items.join(',\n    ')}\n  ], lambda x: x IS NOT NULL)`;

@@ -569,12 +569,20 @@ function parseOptions(options: unknown, fail: ReportProblem): string[] | null {
   return ok ? (options as string[]) : null;
 }
 
-/** Blank lines (only whitespace) are skipped by every JSONL reader. */
+/**
+ * Blank lines are skipped by every offline JSONL reader: lines of only spaces, tabs, carriage
+ * returns, form feeds and vertical tabs (the white space DuckDB's reader skips too, so both
+ * engines skip the same lines). Other characters, such as a no-break space, make the line
+ * one that is not JSON.
+ */
 export function isBlank(line: string): boolean {
-  if (line.length === 0) return true;
-  const c = line.charCodeAt(0);
-  // Lines start with `{` in practice: only look further when the first character is space.
-  return (c === 32 || c === 9 || c === 13 || c === 0xa0 || c === 0xfeff) && line.trim() === '';
+  for (let i = 0; i < line.length; i++) if (!isLineSpace(line.charCodeAt(i))) return false;
+  return true;
+}
+
+/** Space, tab, carriage return, vertical tab, form feed. */
+export function isLineSpace(c: number): boolean {
+  return c === 0x20 || (c >= 0x09 && c <= 0x0d && c !== 0x0a);
 }
 
 export function jsonErrorMessage(err: unknown): string {
@@ -589,12 +597,31 @@ export const NOT_JSON: unique symbol = Symbol('not JSON');
  * repeated key becomes that line's problem.
  */
 /** Parses one line; `null` is a line whose bytes are not valid UTF-8 (a problem, as invalid JSON is). */
+/**
+ * A line's JSON value may have form feeds and vertical tabs around it, as DuckDB's reader
+ * allows (JSON itself allows only spaces, tabs and line ends there): they are cut off, so
+ * both engines read the same lines. Within the value they stay errors.
+ */
+function withoutEdgeSpace(line: string): string {
+  const n = line.length;
+  if (n === 0 || (!isEdgeOnlySpace(line.charCodeAt(0)) && !isEdgeOnlySpace(line.charCodeAt(n - 1)))) return line;
+  let start = 0;
+  let end = n;
+  while (start < end && isLineSpace(line.charCodeAt(start))) start++;
+  while (end > start && isLineSpace(line.charCodeAt(end - 1))) end--;
+  return line.slice(start, end);
+}
+
+function isEdgeOnlySpace(c: number): boolean {
+  return c === 0x0b || c === 0x0c;
+}
+
 export function parseJsonLine(line: string | null, lineNumber: number, path: string, problems: ProblemList): unknown {
   if (line === null) {
     problems.add({ file: path, line: lineNumber, message: 'not valid UTF-8 (save the file as UTF-8)' });
     return NOT_JSON;
   }
-  const r = parseStrictJson(line);
+  const r = parseStrictJson(withoutEdgeSpace(line));
   if (r.ok) return r.value;
   problems.add({ file: path, line: lineNumber, message: jsonProblemMessage(r) });
   return NOT_JSON;

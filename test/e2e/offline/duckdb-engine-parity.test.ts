@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { scoreWithDuckDb } from '../../../src/app/offline/score-with-duckdb.js';
 import { inFolder, runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { createEdgeFiles } from '../../support/offline-edge-files.js';
+import { expectSameNumbers } from '../../support/same-numbers.js';
 import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -23,25 +24,6 @@ async function score(args: string[], engine: 'node' | 'duckdb') {
     ['score', ...args, '--engine', engine, ...(engine === 'node' ? ['--no-ci'] : [])],
     inFolder(dir),
   );
-}
-
-/** Same keys and exact counts; every number within 1e-9 (relative beyond 1). */
-function expectSameNumbers(actual: unknown, expected: unknown, path = '$'): void {
-  if (typeof expected === 'number' && typeof actual === 'number') {
-    expect(Math.abs(actual - expected), `${path}: ${actual} vs ${expected}`).toBeLessThanOrEqual(
-      1e-9 * Math.max(1, Math.abs(expected)),
-    );
-  } else if (Array.isArray(expected)) {
-    expect(Array.isArray(actual), path).toBe(true);
-    expect((actual as unknown[]).length, `${path} length`).toBe(expected.length);
-    expected.forEach((e, i) => expectSameNumbers((actual as unknown[])[i], e, `${path}[${i}]`));
-  } else if (expected !== null && typeof expected === 'object') {
-    expect(Object.keys(actual as object), path).toEqual(Object.keys(expected));
-    for (const [k, v] of Object.entries(expected))
-      expectSameNumbers((actual as Record<string, unknown>)[k], v, `${path}.${k}`);
-  } else {
-    expect(actual, path).toEqual(expected);
-  }
 }
 
 async function expectParity(args: string[]): Promise<Record<string, unknown>> {
@@ -232,7 +214,11 @@ describe('score --engine duckdb on invalid files', () => {
     ],
     ['not an object', '[1, 2]', 'JSON object'],
     ['decision missing', '{"case_id": "sc-1", "model": "m"}', 'decision'],
-    ['malformed JSON', '{"case_id": "sc-1", "model": ', 'DuckDB cannot read it'],
+    [
+      'malformed JSON',
+      '{"case_id": "sc-1", "model": ',
+      'not valid JSON (unexpected end of data; the default engine names the line)',
+    ],
   ];
 
   it.each(bad)('rejects a results file with %s, as the strict loader does', async (_name, line, needle) => {

@@ -10,7 +10,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { MAX_LINE_BYTES } from '../../read-lines.js';
 import { MAX_RESULT_MEASURE } from '../../../core/offline/case.js';
 import { isCanonicalUtf8 } from './case-table.js';
-import { isBlank } from '../dataset.js';
+import { isLineSpace } from '../dataset.js';
 import { ByteCursor, encodeKeys } from './fast-json.js';
 
 /** Line status in a batch. */
@@ -363,13 +363,9 @@ export class ResultPreparser {
   }
 }
 
-/** True for a line of only whitespace (as isBlank would say of its text). */
+/** True for a line of only white space (as isBlank says of its text). */
 export function isBlankBytes(b: Buffer, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) {
-    const c = b[i]!;
-    if (c !== 0x20 && c !== 0x09 && c !== 0x0d)
-      return c === 0xc2 || c === 0xe2 || c === 0xe3 || c === 0xef ? isBlank(b.toString('utf8', start, end)) : false;
-  }
+  for (let i = start; i < end; i++) if (!isLineSpace(b[i]!)) return false;
   return true;
 }
 
