@@ -5,9 +5,8 @@
  *
  * This is the one module outside `src/cli` whose lines name command-line flags:
  * everywhere else a message names the option of the call (`storePath`, `outDir`) as words,
- * and `src/cli/option-flags.ts` spells those as flags. `test/flags-below-cli.test.ts` holds
- * every other source line to that, and checks that each flag written here is one a command
- * declares, so a pasted hint works.
+ * and `src/cli/option-flags.ts` spells those as flags. (Some library messages still name
+ * flags; a test that holds every other source line to this rule is still to be written.)
  */
 import { shellWord } from './shell-word.js';
 
@@ -92,6 +91,11 @@ export const STORE_FLAG = '--store';
 /** `--cases N`: how many cases a probe was asked for. */
 export function probeCasesFlag(cases: number): string {
   return `--cases ${cases}`;
+}
+
+/** `decidekit audit --resume ID [--store S]`: the command that completes an audit. */
+export function auditResumeCommand(auditId: string, store?: string | null): string {
+  return `decidekit audit ${resumeFlag(auditId)}${storeFlag(store)}`;
 }
 
 /** `--resume ID`: how an interrupted audit is resumed. */

@@ -7,7 +7,7 @@ import { defineCommand, flag, MAX_LABEL_CHARACTERS, oneOf, text } from '../defin
 import { colourEnabled, interruptedExitCode } from '../io.js';
 import { keptInStoreOptions, keptStorePathOf } from '../shared-options.js';
 import { TOOL_VERSION } from '../version.js';
-import { shellWord } from '../../core/shell-word.js';
+import { auditResumeCommand } from '../../core/command-hints.js';
 import { UsageError } from '../../core/errors.js';
 import { refuseWrongFilesOf } from '../wrong-file.js';
 import { planAuditFromStore, executeAudit } from '../../app/audit/execute-audit.js';
@@ -96,7 +96,7 @@ key reaches the judge.`,
     // The judge's endpoint and model are stored; its key is not, so the environment must give it again.
     const keyNote =
       run.config.judgeKeyUsed === true ? ' (with DECIDEKIT_JUDGE_API_KEY set: keys are never stored)' : '';
-    const again = `decidekit audit --resume ${run.id}${v.store === undefined ? '' : ` --store ${shellWord(v.store)}`}${keyNote}`;
+    const again = `${auditResumeCommand(run.id, v.store)}${keyNote}`;
     if (outcome.stopped !== null) {
       // As bench: the judge cannot be asked at all, so stop at once and say why.
       const kept = outcome.saved ? `; audit ${run.id} saved as incomplete: complete it with: ${again}` : '';

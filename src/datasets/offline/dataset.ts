@@ -593,11 +593,6 @@ export function jsonErrorMessage(err: unknown): string {
 export const NOT_JSON: unique symbol = Symbol('not JSON');
 
 /**
- * Strict JSON of one line of `path`: a syntax error, nesting deeper than MAX_JSON_DEPTH or a
- * repeated key becomes that line's problem.
- */
-/** Parses one line; `null` is a line whose bytes are not valid UTF-8 (a problem, as invalid JSON is). */
-/**
  * A line's JSON value may have form feeds and vertical tabs around it, as DuckDB's reader
  * allows (JSON itself allows only spaces, tabs and line ends there): they are cut off, so
  * both engines read the same lines. Within the value they stay errors.
@@ -616,6 +611,11 @@ function isEdgeOnlySpace(c: number): boolean {
   return c === 0x0b || c === 0x0c;
 }
 
+/**
+ * Strict JSON of one line of `path`: a syntax error, nesting deeper than MAX_JSON_DEPTH or a
+ * repeated key becomes that line's problem; `null` is a line whose bytes are not valid UTF-8
+ * (a problem, as invalid JSON is).
+ */
 export function parseJsonLine(line: string | null, lineNumber: number, path: string, problems: ProblemList): unknown {
   if (line === null) {
     problems.add({ file: path, line: lineNumber, message: 'not valid UTF-8 (save the file as UTF-8)' });
