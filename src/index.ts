@@ -10,7 +10,8 @@
 // Errors: every error decidekit throws is a DecidekitError with a `code`; a wrong option of
 // a call is an OptionError naming the option as the call spells it.
 export { DecidekitError, InvalidInputError, OptionError, type ErrorCode, type InputProblem } from './core/errors.js';
-export type { CallOption } from './core/message-words.js';
+export type { CallOption, MessageWords, OptionMention, Said } from './core/message-words.js';
+export { spellForLibrary } from './core/message-words.js';
 export { SystemOneError } from './protocol/client/errors.js';
 export { DatasetFetchError, DatasetIntegrityError } from './datasets/typed-decisions/dataset-errors.js';
 export { StoreDamagedError, StoreNeedsUpgradeError, StoreWriteError, UnknownRunError } from './store/store-errors.js';

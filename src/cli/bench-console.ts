@@ -9,6 +9,7 @@ import type { BenchOutcome, BenchReporter } from '../app/bench/execute-bench.js'
 import { renderBenchStart } from '../reports/bench/bench-messages.js';
 import { renderFinishedBench } from '../reports/bench/bench-report.js';
 import { colourEnabled, interruptedExitCode, writeInPieces, type CliIo } from './io.js';
+import { spellForCli } from './option-flags.js';
 import { createProgressWriter } from './progress-writer.js';
 
 /** The reporter that shows a running benchmark on stderr. */
@@ -21,7 +22,7 @@ export function benchReporter(io: CliIo, json: boolean): BenchReporter {
     onStart: (start) => (json ? undefined : io.stderr.write(`${renderBenchStart(start)}\n`)),
     onCase: (p) => progress.onCase(p),
     onFinish: () => progress.onFinish(),
-    onNote: (note) => io.stderr.write(`decidekit bench: note: ${note}\n`),
+    onNote: (_note, words) => io.stderr.write(`decidekit bench: note: ${spellForCli(words)}\n`),
   };
 }
 
@@ -41,7 +42,7 @@ export async function printBenchOutcome(
   },
 ): Promise<number> {
   if (outcome.kind === 'stopped') {
-    io.stderr.write(`decidekit bench: stopped: ${outcome.message}\n`);
+    io.stderr.write(`decidekit bench: stopped: ${spellForCli(outcome.words)}\n`);
     return 1;
   }
   try {

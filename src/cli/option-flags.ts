@@ -3,7 +3,7 @@
  * name options (`outDir`), the CLI shows the flag (`--out`).
  */
 import { DecidekitError } from '../core/errors.js';
-import { spellWords, type CallOption, type OptionMention } from '../core/message-words.js';
+import { spellWords, type CallOption, type MessageWords, type OptionMention } from '../core/message-words.js';
 
 const FLAG_OF: { readonly [O in CallOption]: string } = {
   apiKey: '--api-key',
@@ -51,6 +51,11 @@ const FLAG_OF: { readonly [O in CallOption]: string } = {
 export function flagOf(mention: OptionMention): string {
   const flag = FLAG_OF[mention.option];
   return mention.placeholder === undefined ? flag : `${flag} ${mention.placeholder}`;
+}
+
+/** Words as the command line reads them: options spelled as their flags. */
+export function spellForCli(message: MessageWords): string {
+  return spellWords(message, flagOf);
 }
 
 /** An error's message as the command line reads it: options spelled as their flags. */

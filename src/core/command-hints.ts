@@ -5,8 +5,9 @@
  *
  * This is the one module outside `src/cli` whose lines name command-line flags:
  * everywhere else a message names the option of the call (`storePath`, `outDir`) as words,
- * and `src/cli/option-flags.ts` spells those as flags. (Some library messages still name
- * flags; a test that holds every other source line to this rule is still to be written.)
+ * and `src/cli/option-flags.ts` spells those as flags. `test/flags-below-cli.test.ts` holds
+ * every other source line outside `src/cli` to this rule, and checks that each flag named
+ * here is one that a command declares.
  */
 import { shellWord } from './shell-word.js';
 
@@ -102,3 +103,15 @@ export function auditResumeCommand(auditId: string, store?: string | null): stri
 export function resumeFlag(id: string): string {
   return `--resume ${id}`;
 }
+
+/**
+ * The flag that gives `decidekit serve` its prior file, as the reference server's `prior`
+ * model names it when it has none.
+ */
+export const PRIOR_FILE_FLAG = '--prior-file';
+
+/**
+ * The flag that turns on the reference server's `/metrics`, as its 501 answer names it (in
+ * llama.cpp's words, which also name its flag `--metrics`).
+ */
+export const METRICS_FLAG = '--metrics';

@@ -79,12 +79,13 @@ export function words(strings: TemplateStringsArray, ...values: readonly WordVal
   strings.forEach((text, i) => {
     push(text);
     if (i >= values.length) return;
-    for (const part of partsOf(values[i]!)) push(part);
+    for (const part of wordsOf(values[i]!)) push(part);
   });
   return out;
 }
 
-function partsOf(value: WordValue): MessageWords {
+/** Anything a message may splice in, as words (an error's words when it carries them). */
+export function wordsOf(value: WordValue): MessageWords {
   if (typeof value === 'string') return [value];
   if (typeof value === 'number') return [String(value)];
   if (Array.isArray(value)) return value as MessageWords;
@@ -101,4 +102,25 @@ export function spellWords(message: MessageWords, spell: (mention: OptionMention
 /** The message as a library caller reads it: each option as the call spells it. */
 export function spellForLibrary(message: MessageWords): string {
   return spellWords(message, (m) => m.option);
+}
+
+/** The words with `change` applied to their text (not to the options they name). */
+export function mapWordText(message: MessageWords, change: (text: string) => string): MessageWords {
+  return message.map((part) => (typeof part === 'string' ? change(part) : part));
+}
+
+/** Words joined by `separator`, as `Array.join` joins strings. */
+export function joinWords(parts: readonly MessageWords[], separator: string): MessageWords {
+  return parts.flatMap((part, i) => (i === 0 ? [...part] : [separator, ...part]));
+}
+
+/** A message as a library caller reads it, and as words for a caller that spells the options it names its own way. */
+export interface Said {
+  readonly message: string;
+  readonly words: MessageWords;
+}
+
+/** The message and its words. */
+export function said(message: MessageWords): Said {
+  return { message: spellForLibrary(message), words: message };
 }

@@ -33,7 +33,7 @@ import { writeTextFile } from '../write-text-file.js';
 import type { WorkReporter } from '../work-reporter.js';
 import type { AuditEvent, AuditResultEvent, AuditStartEvent } from '../../core/audit/audit-events.js';
 import { DecidekitError } from '../../core/errors.js';
-import { optionMention as option, words } from '../../core/message-words.js';
+import { optionMention as option, said, words, type Said } from '../../core/message-words.js';
 import { refuseMissingLabels, loadTranscripts } from '../../datasets/audit/load-transcripts.js';
 import { loadChecks } from '../../datasets/audit/load-checks.js';
 import { sampleAuditPaths } from '../../datasets/audit/sample.js';
@@ -86,7 +86,7 @@ export interface AuditOutcomeData {
    * listening, unknown host, a redirect): the client's message. A new audit that never
    * reached the judge is then not kept; one that did is saved as incomplete.
    */
-  readonly stopped: string | null;
+  readonly stopped: Said | null;
   /** True when the audit is in the store. */
   readonly saved: boolean;
   readonly written: readonly string[];
@@ -272,7 +272,7 @@ async function startJudge(plan: AuditPlan, options: ExecuteAuditOptions): Promis
 interface JudgedItems {
   readonly records: Map<string, AuditRecord>;
   readonly interrupted: boolean;
-  readonly stopped: string | null;
+  readonly stopped: Said | null;
   /** A verdict of this execution came from a request the judge answered (skipped inputs send nothing). */
   readonly reachedJudge: boolean;
 }
@@ -288,7 +288,7 @@ async function judgeItems(
 ): Promise<JudgedItems> {
   const records = new Map<string, AuditRecord>();
   let interrupted = false;
-  let stopped: string | null = null;
+  let stopped: Said | null = null;
   let reachedJudge = false;
   for (const p of items) {
     const kept = reusable(p);
@@ -393,7 +393,7 @@ async function judgeItem(
   judge: string,
   orderProbe: boolean,
   options: AuditWiring,
-): Promise<AuditRecord | { readonly stopped: string } | null> {
+): Promise<AuditRecord | { readonly stopped: Said } | null> {
   if (p.skip !== null)
     return { ...p.item, outcome: { status: 'unavailable', ...p.skip }, elapsedMs: null, orderSwap: null };
   const ask = async (body: string, options_: readonly string[], orderSwap: boolean) => {
@@ -408,7 +408,7 @@ async function judgeItem(
   };
   const first = await ask(p.item.input, askedOptionsOf(p.check, 'forward'), false);
   if (first.kind === 'interrupted') return null;
-  if (first.kind === 'stopped') return { stopped: first.message };
+  if (first.kind === 'stopped') return { stopped: first.why };
   const outcome: AuditOutcome =
     first.kind === 'answer'
       ? compareWithLabel(first.answer, p.item.label)
@@ -417,7 +417,7 @@ async function judgeItem(
   if (orderProbe && first.kind === 'answer') {
     const second = await ask(p.probeInput, askedOptionsOf(p.check, 'reversed'), true);
     if (second.kind === 'interrupted') return null;
-    if (second.kind === 'stopped') return { stopped: second.message };
+    if (second.kind === 'stopped') return { stopped: second.why };
     orderSwap =
       second.kind === 'answer'
         ? { kind: 'answered', answer: second.answer, elapsedMs: second.elapsedMs }
@@ -436,7 +436,7 @@ type Asked =
     }
   | { readonly kind: 'interrupted' }
   /** Nothing can be asked at this address (nothing listening, unknown host, a redirect). */
-  | { readonly kind: 'stopped'; readonly message: string };
+  | { readonly kind: 'stopped'; readonly why: Said };
 
 /** One judge request under the whole-request deadline (retries included). */
 async function askJudge(
@@ -467,7 +467,7 @@ async function askJudge(
         message: `no valid answer within the ${deadlineMs / 1000} s deadline (retries included)`,
         elapsedMs,
       };
-    if (isRunStopping(err) && err instanceof Error) return { kind: 'stopped', message: err.message };
+    if (isRunStopping(err) && err instanceof Error) return { kind: 'stopped', why: said(words`${err}`) };
     if (err instanceof MalformedResponseError)
       return { kind: 'unavailable', reason: 'malformed_answer', message: err.shortMessage, elapsedMs };
     if (err instanceof SystemOneError)

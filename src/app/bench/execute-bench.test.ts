@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { spellForCli } from '../../cli/option-flags.js';
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../core/errors.js';
 import { answersOf } from '../../core/question.js';
@@ -97,24 +98,34 @@ describe('executeBench: the dataset in two passes', () => {
   });
 
   it.each([
-    { option: '--sample 1000', request: { sample: { cases: 1000, seed: 1 } } },
-    { option: '--limit 600', request: { limit: 600 } },
-  ])('makes $option that covers every case a full run, and says so', async ({ option, request }) => {
+    { option: '--sample 1000', call: 'sample 1000', request: { sample: { cases: 1000, seed: 1 } } },
+    { option: '--limit 600', call: 'limit 600', request: { limit: 600 } },
+  ])('makes $option that covers every case a full run, and says so', async ({ option, call, request }) => {
     const dir = tempDir();
     const path = join(dir, 'cases.jsonl');
     writeFileSync(path, repeatedLines(6).join('\n') + '\n');
     const total = repeatedLines(6).length;
     const notes: string[] = [];
+    const flagNotes: string[] = [];
     const full = await executeBench(
       planBench({ dataset: { kind: 'path', path }, storePath: null }, null),
       options(dir),
     );
     const covered = await executeBench(
       planBench({ dataset: { kind: 'path', path }, storePath: null, ...request }, null),
-      { ...options(dir), reporter: { onNote: (n) => notes.push(n) } },
+      {
+        ...options(dir),
+        reporter: {
+          onNote: (note, words) => {
+            notes.push(note);
+            flagNotes.push(spellForCli(words));
+          },
+        },
+      },
     );
     if (full.kind !== 'finished' || covered.kind !== 'finished') throw new Error('a run stopped');
-    expect(notes).toEqual([`${option} covers all ${total} cases of the dataset: this is a full run`]);
+    expect(notes).toEqual([`${call} covers all ${total} cases of the dataset: this is a full run`]);
+    expect(flagNotes).toEqual([`${option} covers all ${total} cases of the dataset: this is a full run`]);
     expect(covered.run.config.filters).toEqual(full.run.config.filters);
     expect(covered.run.config.caseIds).toEqual(full.run.config.caseIds);
     full.dispose();

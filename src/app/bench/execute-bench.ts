@@ -12,7 +12,13 @@ import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import { isFiltered, type CaseSource, type ReportedRun } from '../../core/bench/run.js';
 import { RunAccumulator, type RunTotals } from '../../core/bench/run-accumulator.js';
 import { DecidekitError, OptionError } from '../../core/errors.js';
-import { optionMention as option, words } from '../../core/message-words.js';
+import {
+  mapWordText,
+  optionMention as option,
+  spellForLibrary,
+  words,
+  type MessageWords,
+} from '../../core/message-words.js';
 import {
   createSystemOneClient,
   elapsedMsOf,
@@ -112,7 +118,9 @@ export type BenchOutcome =
        * key is refused, nothing listens there, it redirects, or it rejected the first cases alike.
        */
       readonly kind: 'stopped';
+      /** Why it stopped; `words` is the same, naming the options it mentions. */
       readonly message: string;
+      readonly words: MessageWords;
     };
 
 /** How long finished cases are gathered for one store transaction. */
@@ -129,7 +137,7 @@ export async function executeBench(plan: BenchPlan, asked: ExecuteBenchOptions):
   const scanned = await scanAndSelect(plan, options.cacheDir);
   const { dataset, selected } = scanned;
   plan = scanned.plan;
-  for (const note of scanned.notes) options.reporter?.onNote?.(note);
+  for (const note of scanned.notes) options.reporter?.onNote?.(spellForLibrary(note), note);
   // SQLite is loaded only when the run is kept; opened before the server starts, so a bad
   // store path never leaves a server running.
   loadedStoreModule ??= plan.storePath === null ? null : await import('../../store/open-store.js');
@@ -168,7 +176,7 @@ async function scanAndSelect(
   selected: CaseEntry[];
   /** The plan, without a --limit or --sample that selected every case of the dataset. */
   plan: BenchPlan;
-  notes: string[];
+  notes: MessageWords[];
 }> {
   const { info, questionSet, readCases, entries } = await scanBenchDataset(datasetSourceOf(plan.dataset, cacheDir));
   const selected = selectCases(entries, plan);
@@ -177,16 +185,20 @@ async function scanAndSelect(
     plan.workflow === null &&
     selected.length === entries.length &&
     selected.every((c, i) => c === entries[i]);
-  const option =
-    plan.sample !== null ? `--sample ${plan.sample.cases}` : plan.limit !== null ? `--limit ${plan.limit}` : null;
+  const cut: MessageWords | null =
+    plan.sample !== null
+      ? words`${option('sample')} ${plan.sample.cases}`
+      : plan.limit !== null
+        ? words`${option('limit')} ${plan.limit}`
+        : null;
   const dataset = { info, questionSet, readCases };
-  if (!everything || option === null) return { dataset, selected, plan, notes: [] };
+  if (!everything || cut === null) return { dataset, selected, plan, notes: [] };
   return {
     dataset,
     selected,
     // Every case in file order: the run is a full run, comparable with any other.
     plan: { ...plan, limit: null, sample: null },
-    notes: [`${option} covers all ${entries.length} cases of the dataset: this is a full run`],
+    notes: [words`${cut} covers all ${entries.length} cases of the dataset: this is a full run`],
   };
 }
 
@@ -248,8 +260,10 @@ async function sendAndFinish(plan: BenchPlan, options: BenchWiring, parts: Bench
   if (settlement.kind === 'stopped') {
     dispose();
     recordStoppedRun(parts.store, started, sent, settlement);
-    const { message } = settlement;
-    return { kind: 'stopped', message: options.redactHost ? hideHost(message, started.client.identity) : message };
+    const why = options.redactHost
+      ? mapWordText(settlement.words, (text) => hideHost(text, started.client.identity))
+      : settlement.words;
+    return { kind: 'stopped', message: spellForLibrary(why), words: why };
   }
   const { reported, sample, keptIn } = finishRun(parts.store, started, sent, settlement);
   const { run, statistics, written, writeError } = await writeOutputs(
@@ -374,7 +388,7 @@ async function startSending(plan: BenchPlan, options: BenchWiring, parts: BenchP
     endpoint: server ? null : client.identity,
   });
   const start = startRun(plan, fresh, (options.clock?.() ?? new Date()).toISOString(), checkResumable);
-  for (const note of start.notes) options.reporter?.onNote?.(note);
+  for (const note of start.notes) options.reporter?.onNote?.(spellForLibrary(note), note);
   let runId = start.id;
   // Before anything is sent: a run another process is still sending is not sent twice.
   if (runId !== null) {
@@ -485,10 +499,8 @@ async function sendCases(
     if (id !== null) markInterrupted(store, id);
     if (!(err instanceof StoreWriteError)) throw err;
     await client.close();
-    return {
-      kind: 'stopped',
-      message: `${err.message}; the run is interrupted${id === null ? '' : `: resume with: ${benchResumeCommand(id, { store: err.path })}`}`,
-    };
+    const why = words`${err}; the run is interrupted${id === null ? '' : `: resume with: ${benchResumeCommand(id, { store: err.path })}`}`;
+    return { kind: 'stopped', message: spellForLibrary(why), words: why };
   }
   options.reporter?.onFinish?.();
   await client.close();

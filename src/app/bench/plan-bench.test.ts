@@ -1,3 +1,5 @@
+import { spellForCli } from '../../cli/option-flags.js';
+import { spellForLibrary } from '../../core/message-words.js';
 import { describe, expect, it } from 'vitest';
 import { conventionsText, DEFAULT_CONVENTIONS } from '../../core/stats/conventions.js';
 import type { BenchRun, RunConfig } from '../../core/bench/run.js';
@@ -195,7 +197,7 @@ describe('runConfigOf and startRun', () => {
     const done = config.caseIds.map((id) => answeredCase(id, rightAnswers()));
     const complete = storedRun(config, { cases: done });
     const start = startRun(plan({ resume: { run: complete, retryFailed: false } }), config, 'now', checkResumable);
-    expect(start.notes).toEqual([
+    expect(start.notes.map(spellForLibrary)).toEqual([
       `run ${complete.id} already has a result for each of its ${config.caseIds.length} cases: nothing to send; below is the stored run's report`,
     ]);
     const partial = startRun(
@@ -204,7 +206,7 @@ describe('runConfigOf and startRun', () => {
       'now',
       checkResumable,
     );
-    expect(partial.notes.filter((n) => n.includes('nothing to send'))).toEqual([]);
+    expect(partial.notes.map(spellForLibrary).filter((n) => n.includes('nothing to send'))).toEqual([]);
   });
 
   it("keeps the stored run's price and says so, but takes this session's sending settings", () => {
@@ -218,8 +220,11 @@ describe('runConfigOf and startRun', () => {
     );
     expect(start.config.pricePerMtokUsd).toBe(0.5);
     expect(start.config).toMatchObject({ parallel: 8, timeoutMs: 1000, retries: 0 });
-    expect(start.notes[0]).toMatch(/keeping the run's price \(0\.5 per Mtok\)/);
-    expect(start.notes[1]).toBe('1 failed case is kept as it is; add --retry-failed to send it again');
+    expect(spellForCli(start.notes[0]!)).toMatch(
+      /keeping the run's price \(0\.5 per Mtok\); --price-per-mtok 2 applies/,
+    );
+    expect(spellForLibrary(start.notes[1]!)).toBe('1 failed case is kept as it is; add retryFailed to send it again');
+    expect(spellForCli(start.notes[1]!)).toBe('1 failed case is kept as it is; add --retry-failed to send it again');
   });
 
   it('refuses a resume whose cases would not be comparable, naming the difference', () => {

@@ -11,7 +11,7 @@ import type { EndpointIdentity } from '../../core/endpoint-identity.js';
 import { conventionsOfChoice } from '../../core/bench/run-conventions.js';
 import { conventionsText, type ConventionChoice } from '../../core/stats/conventions.js';
 import { DecidekitError, OptionError } from '../../core/errors.js';
-import { optionMention as option, words } from '../../core/message-words.js';
+import { optionMention as option, words, type MessageWords } from '../../core/message-words.js';
 import { SAMPLE_ID, TYPED_DECISIONS_ID } from '../../datasets/typed-decisions/provenance.js';
 import { stratifiedSample } from '../../core/stratified-sample.js';
 import { refuseUnsafeHeaderValue } from '../../core/header-value.js';
@@ -195,7 +195,7 @@ export interface RunStart {
   /** Duration of the earlier sessions of a resumed run. */
   readonly priorDurationMs: number;
   /** Notes for the user (a price that was kept, failed cases that will not be sent again). */
-  readonly notes: readonly string[];
+  readonly notes: readonly MessageWords[];
 }
 
 /**
@@ -214,19 +214,19 @@ export function startRun(plan: BenchPlan, config: RunConfig, createdAt: string, 
   const kept = new Set(run.answered);
   if (!retryFailed) for (const id of run.failed) kept.add(id);
   const price = plan.pricePerMtokUsd;
-  const notes: string[] = [];
+  const notes: MessageWords[] = [];
   if (price !== null && price !== run.config.pricePerMtokUsd)
     notes.push(
-      `keeping the run's price (${run.config.pricePerMtokUsd ?? 'none'} per Mtok); --price-per-mtok ${price} applies to new runs`,
+      words`keeping the run's price (${run.config.pricePerMtokUsd ?? 'none'} per Mtok); ${option('pricePerMtokUsd')} ${price} applies to new runs`,
     );
   const failedKept = retryFailed ? 0 : run.failed.size;
   if (failedKept > 0)
     notes.push(
-      `${failedKept} failed case${failedKept === 1 ? ' is' : 's are'} kept as ${failedKept === 1 ? 'it is' : 'they are'}; add --retry-failed to send ${failedKept === 1 ? 'it' : 'them'} again`,
+      words`${failedKept} failed case${failedKept === 1 ? ' is' : 's are'} kept as ${failedKept === 1 ? 'it is' : 'they are'}; add ${option('retryFailed')} to send ${failedKept === 1 ? 'it' : 'them'} again`,
     );
   if (run.config.caseIds.every((id) => kept.has(id)))
     notes.push(
-      `run ${run.id} already has a result for each of its ${run.config.caseIds.length} cases: nothing to send; below is the stored run's report`,
+      words`run ${run.id} already has a result for each of its ${run.config.caseIds.length} cases: nothing to send; below is the stored run's report`,
     );
   return {
     id: run.id,

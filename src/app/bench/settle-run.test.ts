@@ -1,3 +1,4 @@
+import { spellForCli } from '../../cli/option-flags.js';
 import { describe, expect, it } from 'vitest';
 import { settleRun, type SendingOver } from './settle-run.js';
 
@@ -54,6 +55,7 @@ describe('settleRun', () => {
       record: 'delete',
       sumFromStore: false,
       message: 'nothing listens at http://127.0.0.1:9',
+      words: ['nothing listens at http://127.0.0.1:9'],
     });
   });
 
@@ -73,11 +75,15 @@ describe('settleRun', () => {
     const five = settleRun(over({ stopped, finishedCases: 5, answeredCases: 0 }));
     expect(one).toMatchObject({
       kind: 'stopped',
-      message: "the server rejected the only request: unexpected error: bad model (check --model and the server's log)",
+      message: "the server rejected the only request: unexpected error: bad model (check model and the server's log)",
     });
+    if (one.kind !== 'stopped') throw new Error('not stopped');
+    expect(spellForCli(one.words)).toBe(
+      "the server rejected the only request: unexpected error: bad model (check --model and the server's log)",
+    );
     expect(five).toMatchObject({
       message:
-        "the server rejected the first 5 requests the same way: unexpected error: bad model (check --model and the server's log)",
+        "the server rejected the first 5 requests the same way: unexpected error: bad model (check model and the server's log)",
     });
   });
 });

@@ -4,6 +4,7 @@
  * the cases counted while sending or read back from the store. A pure decision: the caller
  * applies it to the store and writes the outputs.
  */
+import { optionMention, spellForLibrary, words, type MessageWords } from '../../core/message-words.js';
 import { failureOf } from '../../protocol/client/client.js';
 import type { RunOutcome } from '../../runner/run-benchmark.js';
 
@@ -28,7 +29,9 @@ export type Settlement =
       readonly record: 'delete' | 'incomplete' | 'none';
       /** Sum the kept run from the store rather than from the cases counted while sending. */
       readonly sumFromStore: boolean;
+      /** Why it stopped; `words` is the same, naming the options it mentions. */
       readonly message: string;
+      readonly words: MessageWords;
     }
   | {
       readonly kind: 'finished';
@@ -46,13 +49,11 @@ export function settleRun(over: SendingOver): Settlement {
   const sumFromStore = over.hasStore && over.retryFailed && stopped !== null;
   if (stopped !== null && stopped.reason !== 'aborted') {
     const record = !over.hasId ? 'none' : !over.resumed && over.answeredCases === 0 ? 'delete' : 'incomplete';
-    const message =
+    const why =
       stopped.reason === 'rejected'
-        ? `${over.finishedCases === 1 ? 'the server rejected the only request' : `the server rejected the first ${over.finishedCases} requests the same way`}: ${failureOf(stopped.error).message} (check --model and the server's log)`
-        : stopped.error instanceof Error
-          ? stopped.error.message
-          : String(stopped.error);
-    return { kind: 'stopped', record, sumFromStore, message };
+        ? words`${over.finishedCases === 1 ? 'the server rejected the only request' : `the server rejected the first ${over.finishedCases} requests the same way`}: ${failureOf(stopped.error).message} (check ${optionMention('model')} and the server's log)`
+        : words`${stopped.error instanceof Error ? stopped.error : String(stopped.error)}`;
+    return { kind: 'stopped', record, sumFromStore, message: spellForLibrary(why), words: why };
   }
   const interrupted = stopped?.reason === 'aborted';
   // A new run stopped (Ctrl+C) before any of its cases finished keeps nothing: no empty run

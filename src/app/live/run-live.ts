@@ -21,7 +21,7 @@ import {
   isRunStopping,
   type SystemOneClient,
 } from '../../protocol/client/client.js';
-import { InvalidBaseUrlError } from '../../protocol/client/errors.js';
+import { InvalidBaseUrlError, SystemOneError } from '../../protocol/client/errors.js';
 import { readMetricsAt } from '../../protocol/client/server-gets.js';
 import { startReferenceServer, type ReferenceServer } from '../../protocol/server/server.js';
 import { metricsUrlFor } from '../../protocol/wire/endpoint.js';
@@ -88,8 +88,14 @@ export interface LiveHandlers {
 
 /** The first contact failed in a way no later poll can fix: no screen is opened. */
 export class LiveFirstContactError extends DecidekitError {
-  constructor(message: string, cause: unknown) {
-    super('live_first_contact', `stopped before the screen opened: ${message}`, { cause });
+  constructor(cause: unknown) {
+    super(
+      'live_first_contact',
+      words`stopped before the screen opened: ${cause instanceof Error ? cause : String(cause)}`,
+      {
+        cause,
+      },
+    );
   }
 }
 
@@ -208,7 +214,7 @@ function createPoller(client: SystemOneClient, env: LiveEnvironment, record: Liv
       } catch (error) {
         if (signal?.aborted) return 'stopping';
         if (firstContact && isRunStopping(error)) {
-          throw new LiveFirstContactError(error instanceof Error ? error.message : String(error), error);
+          throw new LiveFirstContactError(error);
         }
         return scoreCase(benchCase, {
           status: 'failed',
@@ -305,7 +311,8 @@ async function metricsLoop(
       handlers.onMetrics({
         type: 'metrics-error',
         atMs: loops.now(),
-        message: error instanceof Error ? error.message : String(error),
+        message:
+          error instanceof SystemOneError ? error.shortMessage : error instanceof Error ? error.message : String(error),
       });
     }
     await pause(METRICS_EVERY_MS);

@@ -14,7 +14,14 @@ import type { TypedDecisionsCase } from '../../core/typed-decisions/case-result.
 import { stratifiedSample } from '../../core/stratified-sample.js';
 import { writeTextFile } from '../write-text-file.js';
 import { DecidekitError, OptionError } from '../../core/errors.js';
-import { optionMention as option, words } from '../../core/message-words.js';
+import {
+  optionMention as option,
+  said,
+  spellForLibrary,
+  words,
+  type MessageWords,
+  type Said,
+} from '../../core/message-words.js';
 import type { WorkReporter } from '../work-reporter.js';
 import type { ProbeProgress, ProbeStart } from '../../core/probe/probe-progress.js';
 import {
@@ -94,11 +101,18 @@ export type ProbeOutcome =
       readonly writeError: string | null;
     }
   /** The server cannot be probed at all (nothing listens, no decision-model route, a refused key). */
-  | { readonly kind: 'stopped'; readonly message: string };
+  | ({ readonly kind: 'stopped' } & Said);
 
 type Asked = { readonly kind: 'body'; readonly body: unknown } | { readonly kind: 'failed'; readonly message: string };
 
-class StopProbe extends Error {}
+/** Why the probe cannot go on; caught where the probe's outcome is made. */
+class StopProbe extends Error {
+  readonly why: Said;
+  constructor(why: MessageWords) {
+    super(spellForLibrary(why));
+    this.why = said(why);
+  }
+}
 
 /** Runs a planned probe; the caller renders the outcome. */
 export async function executeProbe(plan: ProbePlan, asked: ExecuteProbeOptions): Promise<ProbeOutcome> {
@@ -161,7 +175,7 @@ export async function executeProbe(plan: ProbePlan, asked: ExecuteProbeOptions):
     try {
       found = await probe(plan, work, client, baseUrl, apiKey, options);
     } catch (err) {
-      if (err instanceof StopProbe) return { kind: 'stopped', message: err.message };
+      if (err instanceof StopProbe) return { kind: 'stopped', ...err.why };
       throw err;
     }
     const unsaved: Omit<ProbeRun, 'id'> = { createdAt, config, ...found, durationMs: options.now() - t0 };
@@ -251,8 +265,7 @@ class ProbeExchanges {
     if (!timedOut) return this.timeouts.broken();
     if (this.timeouts.failed('timeout'))
       throw new StopProbe(
-        `the first ${FAILURE_STREAK} requests all timed out (no answer within ${this.timeoutMs / 1000} s each): ` +
-          'the server accepts connections but does not answer',
+        words`the first ${FAILURE_STREAK} requests all timed out (no answer within ${this.timeoutMs / 1000} s each): the server accepts connections but does not answer`,
       );
   }
 
@@ -266,7 +279,7 @@ class ProbeExchanges {
     } catch (err) {
       if (!(err instanceof SystemOneError)) throw err;
       if (err.stopsRun || err.code === 'unreachable' || err.code === 'redirect' || err.code === 'aborted')
-        throw new StopProbe(err.message);
+        throw new StopProbe(words`${err}`);
       this.noteTimeout(err.code === 'timeout');
       asked = { kind: 'failed', message: err.shortMessage };
     }
@@ -288,7 +301,7 @@ class ProbeExchanges {
         this.noteTimeout(false);
       } catch (err) {
         if (!(err instanceof SystemOneError)) throw err;
-        if (err.code === 'unreachable' || err.code === 'aborted') throw new StopProbe(err.message);
+        if (err.code === 'unreachable' || err.code === 'aborted') throw new StopProbe(words`${err}`);
         this.noteTimeout(err.code === 'timeout');
         outcome = { kind: 'failed', message: err.shortMessage };
       }

@@ -99,9 +99,12 @@ describe('runs export --format eval-results', () => {
     const incomplete = await exportEval('incomplete');
     expect(incomplete.code).toBe(1);
     expect(incomplete.stderr).toContain('it is incomplete (2 failed requests, 398 of 400 cases answered');
+    expect(incomplete.stderr).toMatch(/send them again with: decidekit bench --resume \S+ --retry-failed --store /);
     const interrupted = await exportEval('interrupted');
     expect(interrupted.code).toBe(1);
-    expect(interrupted.stderr).toContain('it is interrupted (100 of 400 cases answered; resume it first)');
+    expect(interrupted.stderr).toMatch(
+      /it is interrupted \(100 of 400 cases answered; finish it with: decidekit bench --resume \S+ --store /,
+    );
   });
 
   it('refuses another revision than the one the leaderboard scored', async () => {

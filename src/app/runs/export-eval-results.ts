@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import type { BenchRun } from '../../core/bench/run.js';
 import { isFiltered } from '../../core/bench/run.js';
 import { DecidekitError } from '../../core/errors.js';
+import { benchResumeCommand } from '../../core/command-hints.js';
+import { joinWords, optionMention as option, words, type MessageWords } from '../../core/message-words.js';
 import { PINNED_REVISION, SAMPLE_ID, TYPED_DECISIONS_ID } from '../../datasets/typed-decisions/provenance.js';
 import type { StoredRunHead } from '../../store/stored-run.js';
 import type { AskedBy } from '../../store/record-kind.js';
@@ -24,34 +26,41 @@ export const EVAL_RESULTS_FILE = '.eval_results/typed-decisions.yaml';
 export const PREDICTIONS_FILE = 'typed-decisions-predictions.jsonl';
 
 /** Why this run cannot be a leaderboard entry; empty when it can. */
-export function evalResultsRefusals(run: BenchRun, status: StoredRunHead['status']): string[] {
-  const reasons: string[] = [];
+export function evalResultsRefusals(
+  run: BenchRun,
+  status: StoredRunHead['status'],
+  storePath?: string,
+): MessageWords[] {
+  const reasons: MessageWords[] = [];
   const d = run.config.dataset;
   if (d.synthetic || d.id === SAMPLE_ID)
-    reasons.push(`it ran on the synthetic sample (${d.id}), whose numbers are never Typed Decisions scores`);
-  else if (d.id !== TYPED_DECISIONS_ID) reasons.push(`its dataset is ${d.id}, not ${TYPED_DECISIONS_ID}`);
+    reasons.push([`it ran on the synthetic sample (${d.id}), whose numbers are never Typed Decisions scores`]);
+  else if (d.id !== TYPED_DECISIONS_ID) reasons.push([`its dataset is ${d.id}, not ${TYPED_DECISIONS_ID}`]);
   else {
     if (d.revision !== PINNED_REVISION)
-      reasons.push(`it used revision ${d.revision ?? '(none)'}; the leaderboard scores revision ${PINNED_REVISION}`);
-    if (d.split !== 'test') reasons.push(`it used the ${d.split} split; the leaderboard scores test`);
+      reasons.push([`it used revision ${d.revision ?? '(none)'}; the leaderboard scores revision ${PINNED_REVISION}`]);
+    if (d.split !== 'test') reasons.push([`it used the ${d.split} split; the leaderboard scores test`]);
   }
   if (isFiltered(run.config)) {
     const f = run.config.filters;
     const how = [
-      f.limit === null ? null : `--limit ${f.limit}`,
-      f.workflow === null ? null : `--workflow ${f.workflow}`,
-      f.sample === undefined || f.sample === null ? null : `--sample ${f.sample.cases} --seed ${f.sample.seed}`,
+      f.limit === null ? null : words`${option('limit')} ${f.limit}`,
+      f.workflow === null ? null : words`${option('workflow')} ${f.workflow}`,
+      f.sample === undefined || f.sample === null
+        ? null
+        : words`${option('sample')} ${f.sample.cases} ${option('sample.seed')} ${f.sample.seed}`,
     ].filter((x) => x !== null);
-    reasons.push(`it is a filtered run (${how.join(', ')}), covering part of the split`);
+    reasons.push(words`it is a filtered run (${joinWords(how, ', ')}), covering part of the split`);
   } else if (d.id === TYPED_DECISIONS_ID && run.config.caseIds.length !== TYPED_DECISIONS_TEST_CASES)
-    reasons.push(`it has ${run.config.caseIds.length} cases; the test split has ${TYPED_DECISIONS_TEST_CASES}`);
+    reasons.push([`it has ${run.config.caseIds.length} cases; the test split has ${TYPED_DECISIONS_TEST_CASES}`]);
   if (status !== 'complete') {
     const r = run.summary.requests;
-    reasons.push(
+    const answered = `${r.answered} of ${run.config.caseIds.length} cases answered`;
+    reasons.push([
       status === 'running' || status === 'interrupted'
-        ? `it is ${status} (${r.answered} of ${run.config.caseIds.length} cases answered; resume it first)`
-        : `it is incomplete (${r.failed} failed request${r.failed === 1 ? '' : 's'}, ${r.answered} of ${run.config.caseIds.length} cases answered; resume it with --retry-failed)`,
-    );
+        ? `it is ${status} (${answered}; finish it with: ${benchResumeCommand(run.id, { store: storePath })})`
+        : `it is incomplete (${r.failed} failed request${r.failed === 1 ? '' : 's'}, ${answered}; send them again with: ${benchResumeCommand(run.id, { store: storePath, retryFailed: true })})`,
+    ]);
   }
   return reasons;
 }
@@ -67,11 +76,11 @@ export async function exportEvalResults(
   options: { readonly sourceUrl?: string; readonly askedBy: AskedBy },
 ): Promise<{ runId: string; files: string[] }> {
   const { run, head } = readStoredRun(storePath, prefix, options.askedBy);
-  const reasons = evalResultsRefusals(run, head.status);
+  const reasons = evalResultsRefusals(run, head.status, storePath);
   if (reasons.length > 0)
     throw new DecidekitError(
       'not_leaderboard_run',
-      `run ${run.id} cannot be a Typed Decisions leaderboard entry: ${reasons.join('; ')}`,
+      words`run ${run.id} cannot be a Typed Decisions leaderboard entry: ${joinWords(reasons, '; ')}`,
     );
   const yamlPath = join(dir, EVAL_RESULTS_FILE);
   const predictionsPath = join(dir, PREDICTIONS_FILE);

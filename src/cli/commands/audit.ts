@@ -10,6 +10,7 @@ import { TOOL_VERSION } from '../version.js';
 import { auditResumeCommand } from '../../core/command-hints.js';
 import { UsageError } from '../../core/errors.js';
 import { refuseWrongFilesOf } from '../wrong-file.js';
+import { spellForCli } from '../option-flags.js';
 import { planAuditFromStore, executeAudit } from '../../app/audit/execute-audit.js';
 import { renderAuditEvent, renderAuditJson } from '../../reports/audit/audit-json.js';
 import {
@@ -100,7 +101,7 @@ key reaches the judge.`,
     if (outcome.stopped !== null) {
       // As bench: the judge cannot be asked at all, so stop at once and say why.
       const kept = outcome.saved ? `; audit ${run.id} saved as incomplete: complete it with: ${again}` : '';
-      io.stderr.write(`decidekit audit: stopped: ${outcome.stopped}${kept}\n`);
+      io.stderr.write(`decidekit audit: stopped: ${spellForCli(outcome.stopped.words)}${kept}\n`);
       return 1;
     }
     if (outcome.written.length > 0 && !v.json) io.stderr.write(`wrote ${outcome.written.join(' and ')}\n`);

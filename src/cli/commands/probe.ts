@@ -21,6 +21,7 @@ import { describeProbeStart } from '../../reports/probe/probe-describe.js';
 import { renderProbeJson } from '../../reports/probe/probe-json.js';
 import { renderProbeTerminal } from '../../reports/probe/probe-terminal.js';
 import { isConformant } from '../../core/probe/run.js';
+import { spellForCli } from '../option-flags.js';
 
 export const command = defineCommand({
   name: 'probe',
@@ -118,7 +119,7 @@ repeat. One request at a time. Without --base-url, probes the built-in reference
         );
         return interruptedExitCode(io.signal);
       }
-      io.stderr.write(`decidekit probe: stopped: ${outcome.message}\n`);
+      io.stderr.write(`decidekit probe: stopped: ${spellForCli(outcome.words)}\n`);
       return 1;
     }
     const { run } = outcome;

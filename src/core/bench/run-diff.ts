@@ -1,3 +1,4 @@
+import { optionMention, words } from '../message-words.js';
 import type { Decision, FailureKind } from '../typed-decisions/case-result.js';
 import type { ReportedRun } from './run.js';
 import type { MetricGroup } from './summary.js';
@@ -165,7 +166,7 @@ export function refuseIncomparable(
     });
     throw new DecidekitError(
       'not_comparable',
-      `cannot compare runs ${a.id} and ${b.id}: they measured different work (${reasons.join('; ') || 'fingerprint parts differ'}) (compare anyway with --force)`,
+      words`cannot compare runs ${a.id} and ${b.id}: they measured different work (${reasons.join('; ') || 'fingerprint parts differ'}) (compare anyway with ${optionMention('force')})`,
       { context: { a: a.id, b: b.id } },
     );
   }
@@ -175,7 +176,7 @@ export function refuseIncomparable(
   if (partial.length > 0 && force !== true) {
     throw new DecidekitError(
       'not_comparable',
-      `cannot compare runs ${a.id} and ${b.id}: ${partial.map((r) => `${r.id} has ${r.cases.length} of ${r.config.caseIds.length} cases`).join('; ')} (finish ${partial.length === 1 ? 'it' : 'each'} with: ${partial.map((r) => resumeCommand(r.id)).join(' and ')}; or compare anyway with --force)`,
+      words`cannot compare runs ${a.id} and ${b.id}: ${partial.map((r) => `${r.id} has ${r.cases.length} of ${r.config.caseIds.length} cases`).join('; ')} (finish ${partial.length === 1 ? 'it' : 'each'} with: ${partial.map((r) => resumeCommand(r.id)).join(' and ')}; or compare anyway with ${optionMention('force')})`,
       { context: { a: a.id, b: b.id } },
     );
   }

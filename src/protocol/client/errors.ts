@@ -1,4 +1,5 @@
 import { DecidekitError, type ErrorCode } from '../../core/errors.js';
+import { optionMention, words, type MessageWords } from '../../core/message-words.js';
 import type { FailureKind } from '../../core/typed-decisions/case-result.js';
 
 /** Context every System One client error carries (secret-free: redacted URL, no key). */
@@ -26,7 +27,13 @@ export abstract class SystemOneError extends DecidekitError {
   readonly shortMessage: string;
   override readonly context: ClientErrorContext;
 
-  constructor(code: ErrorCode, message: string, shortMessage: string, context: ClientErrorContext, cause?: unknown) {
+  constructor(
+    code: ErrorCode,
+    message: string | MessageWords,
+    shortMessage: string,
+    context: ClientErrorContext,
+    cause?: unknown,
+  ) {
     super(code, message, cause === undefined ? { context: { ...context } } : { context: { ...context }, cause });
     this.context = context;
     this.shortMessage = shortMessage;
@@ -73,7 +80,9 @@ export class AuthError extends SystemOneError {
   constructor(context: ClientErrorContext & { status: number }, keyConfigured: boolean) {
     super(
       'auth',
-      `authentication failed: ${context.endpoint} answered HTTP ${context.status} (${keyConfigured ? 'the API key was refused; check it' : 'no API key was configured; pass --api-key or set the environment variable'})`,
+      keyConfigured
+        ? `authentication failed: ${context.endpoint} answered HTTP ${context.status} (the API key was refused; check it)`
+        : words`authentication failed: ${context.endpoint} answered HTTP ${context.status} (no API key was configured; pass ${optionMention('apiKey')} or set the environment variable)`,
       `HTTP ${context.status}: authentication failed`,
       context,
     );
@@ -104,7 +113,7 @@ export class RateLimitedError extends SystemOneError {
   constructor(context: ClientErrorContext & { status: number }) {
     super(
       'rate_limited',
-      `rate limited: ${context.endpoint} answered HTTP 429 on all ${context.attempts ?? 1} attempts (lower --parallel or raise --retries)`,
+      words`rate limited: ${context.endpoint} answered HTTP 429 on all ${context.attempts ?? 1} attempts (lower ${optionMention('parallel')} or raise ${optionMention('retries')})`,
       `HTTP 429: rate limited after ${context.attempts ?? 1} attempts`,
       context,
     );
@@ -118,7 +127,7 @@ export class TimeoutError extends SystemOneError {
   constructor(context: ClientErrorContext & { timeoutMs: number }) {
     super(
       'timeout',
-      `request timed out: no complete answer from ${context.endpoint} within ${context.timeoutMs} ms (raise --timeout)`,
+      words`request timed out: no complete answer from ${context.endpoint} within ${context.timeoutMs} ms (raise ${optionMention('timeoutMs')})`,
       `timed out after ${context.timeoutMs} ms`,
       context,
     );
@@ -179,12 +188,12 @@ export class UnreachableServerError extends SystemOneError {
   }
 }
 
-function unreachableMessage(c: { reason: string; hostPort: string; endpoint: string }): string {
+function unreachableMessage(c: { reason: string; hostPort: string; endpoint: string }): string | MessageWords {
   const r = c.reason;
   if (r.includes('ECONNREFUSED')) return `nothing is listening at ${c.hostPort}; is the server running?`;
   if (r.includes('ENOTFOUND') || r.includes('EAI_AGAIN'))
     return `host not found: ${c.hostPort.replace(/:\d+$/, '')}; check the base URL`;
-  return `cannot speak TLS to ${c.hostPort}: what answers there is not TLS; if the server is plain HTTP, use http:// in --base-url`;
+  return words`cannot speak TLS to ${c.hostPort}: what answers there is not TLS; if the server is plain HTTP, use http:// in ${optionMention('baseUrl')}`;
 }
 
 /** The transport reasons that mean no server answers at that address at all. */
@@ -201,8 +210,8 @@ export class RedirectError extends SystemOneError {
     super(
       'redirect',
       context.location
-        ? `the server redirects to ${context.location} (HTTP ${context.status}); use ${context.location.replace(/\/v1\/systemone\/?$/, '')} as --base-url`
-        : `the server answered HTTP ${context.status} (a redirect without a Location); check --base-url`,
+        ? words`the server redirects to ${context.location} (HTTP ${context.status}); use ${context.location.replace(/\/v1\/systemone\/?$/, '')} as ${optionMention('baseUrl')}`
+        : words`the server answered HTTP ${context.status} (a redirect without a Location); check ${optionMention('baseUrl')}`,
       `HTTP ${context.status}: redirect`,
       context,
     );

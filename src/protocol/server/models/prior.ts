@@ -1,3 +1,4 @@
+import { PRIOR_FILE_FLAG } from '../../../core/command-hints.js';
 import { ProblemList } from '../../../core/problem-list.js';
 import { answersOf, PROBABILITY_SUM_TOLERANCE, type Question, type QuestionSet } from '../../../core/question.js';
 import { isRecord, preview } from '../../../core/json-value.js';
@@ -82,7 +83,7 @@ export function createPriorModel(table: PriorTable | null): DecisionModel {
     name: 'prior',
     description: table
       ? `per-question answer frequencies from a prior file (${table.entries.size} questions${table.description ? `: ${table.description}` : ''}); uniform for other questions; ignores the state`
-      : 'no prior file found: answers uniformly (pass --prior-file)',
+      : `no prior file found: answers uniformly (pass ${PRIOR_FILE_FLAG})`,
     answer: (_state, questions: QuestionSet) =>
       questions.map(([, q]) => table?.entries.get(keyOf(q)) ?? uniformDistribution(answersOf(q).length)),
   };
