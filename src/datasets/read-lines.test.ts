@@ -49,8 +49,15 @@ describe('readLines', () => {
     expect((await collect(write('a\r\nb\r\nc'))).lines).toEqual(['a', 'b', 'c']);
   });
 
-  it('passes empty lines', async () => {
-    expect((await collect(write('\n\na\n\nb\n'))).lines).toEqual(['', '', 'a', '', 'b']);
+  it('counts empty lines without passing them', async () => {
+    expect(await collect(write('\n\na\n\r\nb\n\n'))).toEqual({ lines: ['a', 'b'], numbers: [3, 5], count: 6 });
+  });
+
+  it('counts long runs of empty lines across chunks, plain and gzipped', async () => {
+    const text = `${'\n'.repeat(100_000)}a\n${'\n'.repeat(50_000)} \nb`;
+    const expected = { lines: ['a', ' ', 'b'], numbers: [100_001, 150_002, 150_003], count: 150_003 };
+    expect(await collect(write(text), { chunkBytes: 4096 })).toEqual(expected);
+    expect(await collect(write(gzipSync(text), 'blank.jsonl.gz'), { chunkBytes: 4096 })).toEqual(expected);
   });
 
   it('reads an empty file as zero lines', async () => {
@@ -92,12 +99,14 @@ describe('readLines', () => {
         fc.integer({ min: 1, max: 16 }),
         async (parts, chunkBytes) => {
           const text = parts.join('');
-          const expected = text === '' ? [] : text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
-          if (text.endsWith('\n')) expected.pop();
-          if (expected.length > 0 && expected[0]!.startsWith('\ufeff')) expected[0] = expected[0]!.slice(1);
+          const all = text === '' ? [] : text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+          if (text.endsWith('\n')) all.pop();
+          if (all.length > 0 && all[0]!.startsWith('\ufeff')) all[0] = all[0]!.slice(1);
+          const numbered = all.map((line, i) => ({ line, n: i + 1 })).filter((l) => l.line !== '');
           const r = await collect(write(text), { chunkBytes });
-          expect(r.lines).toEqual(expected);
-          expect(r.count).toBe(expected.length);
+          expect(r.lines).toEqual(numbered.map((l) => l.line));
+          expect(r.numbers).toEqual(numbered.map((l) => l.n));
+          expect(r.count).toBe(all.length);
         },
       ),
       { seed: 42, numRuns: 150 },
