@@ -1,124 +1,20 @@
 /** Answer audits in SQLite: an `audits` row each, one `audit_verdicts` row per transcript and check. */
 import type { RunStatus, StoredStatus } from '../../core/run-status.js';
-import type { AuditConfig, AuditItem, AuditRecord, AuditRun, OrderSwapResult } from '../../core/audit/run.js';
+import type { AuditConfig, AuditItem, AuditRecord, AuditRun } from '../../core/audit/run.js';
 import { summarizeAudit } from '../../core/audit/summary.js';
-import {
-  noVerdictCount,
-  type AbstainReason,
-  type AuditOutcome,
-  type AuditStatus,
-  type UnavailableReason,
-} from '../../core/audit/verdict.js';
 import { DecidekitError } from '../../core/errors.js';
 import { formatEndpoint } from '../../protocol/wire/endpoint.js';
-import { assertNever } from '../../core/question.js';
 import { refuseEndpointSecrets } from '../record-checks.js';
 import { UnknownRunError } from '../store-errors.js';
 import type { StoreAudits } from '../store.js';
 import type { AuditHead } from '../stored-audit.js';
 import type { SqliteConnection } from './connection.js';
 import { insertWithFreshId } from './record-ids.js';
-
-interface AuditRow {
-  id: string;
-  created_at: string;
-  status: StoredStatus;
-  label: string | null;
-  judge_scheme: string;
-  judge_host: string;
-  judge_port: number;
-  judge_path: string;
-  judge_model: string | null;
-  check_set: 'recommended' | 'all';
-  order_probe: number;
-  config_json: string;
-  audited: number | null;
-  agrees: number | null;
-  disagrees: number | null;
-  abstained: number | null;
-  unavailable: number | null;
-  duration_ms: number | null;
-  planned: number;
-  finished: number;
-}
-
-interface VerdictRow {
-  transcript_id: string;
-  check_id: string;
-  tags_json: string;
-  question_sha256: string;
-  scope: 'messages' | 'final_answer';
-  question_json: string;
-  input_text: string;
-  label: string;
-  status: 'pending' | AuditStatus;
-  reason: string | null;
-  message: string | null;
-  choice: string | null;
-  probabilities_json: string | null;
-  elapsed_ms: number | null;
-  probe_json: string | null;
-}
+import { auditHeadOf, itemOf, outcomeColumns, recordOf, type AuditRow, type VerdictRow } from './audit-rows.js';
 
 const HEAD_COLUMNS = `audits.*,
   (SELECT count(*) FROM audit_verdicts v WHERE v.audit_id = audits.id) AS planned,
   (SELECT count(*) FROM audit_verdicts v WHERE v.audit_id = audits.id AND v.status <> 'pending') AS finished`;
-
-function outcomeColumns(outcome: AuditOutcome) {
-  switch (outcome.status) {
-    case 'agrees':
-    case 'disagrees':
-    case 'abstained':
-      return {
-        status: outcome.status,
-        reason: outcome.status === 'abstained' ? outcome.reason : null,
-        message: null,
-        choice: outcome.answer.choice,
-        probabilities_json: JSON.stringify(outcome.answer.probabilities),
-      };
-    case 'unavailable':
-      return {
-        status: outcome.status,
-        reason: outcome.reason,
-        message: outcome.message,
-        choice: null,
-        probabilities_json: null,
-      };
-    default:
-      return assertNever(outcome);
-  }
-}
-
-function outcomeOf(row: VerdictRow): AuditOutcome {
-  const answer = () => ({
-    choice: row.choice!,
-    probabilities: JSON.parse(row.probabilities_json!) as Record<string, number>,
-  });
-  switch (row.status) {
-    case 'agrees':
-    case 'disagrees':
-      return { status: row.status, answer: answer() };
-    case 'abstained':
-      return { status: 'abstained', reason: row.reason as AbstainReason, answer: answer() };
-    case 'unavailable':
-      return { status: 'unavailable', reason: row.reason as UnavailableReason, message: row.message ?? '' };
-    default:
-      throw new DecidekitError('store_corrupt', `audit verdict of ${row.transcript_id} has status ${row.status}`);
-  }
-}
-
-function itemOf(row: VerdictRow): AuditItem {
-  return {
-    transcriptId: row.transcript_id,
-    tags: JSON.parse(row.tags_json) as string[],
-    checkId: row.check_id,
-    questionSha256: row.question_sha256,
-    scope: row.scope,
-    questionJson: row.question_json,
-    input: row.input_text,
-    label: row.label,
-  };
-}
 
 export class SqliteAudits implements StoreAudits {
   private readonly s;
@@ -256,13 +152,7 @@ export class SqliteAudits implements StoreAudits {
     const pending: AuditItem[] = [];
     for (const r of rows) {
       if (r.status === 'pending') pending.push(itemOf(r));
-      else
-        records.push({
-          ...itemOf(r),
-          outcome: outcomeOf(r),
-          elapsedMs: r.elapsed_ms,
-          orderSwap: r.probe_json === null ? null : (JSON.parse(r.probe_json) as OrderSwapResult),
-        });
+      else records.push(recordOf(r));
     }
     return {
       id: row.id,
@@ -285,33 +175,7 @@ export class SqliteAudits implements StoreAudits {
 
   list(options: { limit?: number } = {}): AuditHead[] {
     const rows = this.s.list.all(options.limit ?? -1) as AuditRow[];
-    return rows.map((row) => {
-      const counts =
-        row.audited === null
-          ? null
-          : {
-              agrees: row.agrees ?? 0,
-              disagrees: row.disagrees ?? 0,
-              abstained: row.abstained ?? 0,
-              unavailable: row.unavailable ?? 0,
-            };
-      return {
-        kind: 'audit',
-        id: row.id,
-        createdAt: row.created_at,
-        status: row.status,
-        label: row.label,
-        judgeEndpoint: { scheme: row.judge_scheme, host: row.judge_host, port: row.judge_port, path: row.judge_path },
-        judgeModel: row.judge_model,
-        set: row.check_set,
-        orderProbe: row.order_probe === 1,
-        planned: row.planned,
-        finished: row.finished,
-        counts,
-        noVerdict: counts === null ? null : noVerdictCount(counts),
-        durationMs: row.duration_ms,
-      };
-    });
+    return rows.map(auditHeadOf);
   }
 
   private configOf(auditId: string): AuditConfig {
