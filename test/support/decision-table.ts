@@ -7,16 +7,21 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type pg from 'pg';
 import { DECISION_COLUMNS, type DecisionColumnType, type DecisionRow } from '../../src/core/export/decision-row.js';
 import { sqlString } from '../../src/core/sql-text.js';
-import { SCORING_SQL_RESULT_COLUMNS, type SqlDialect } from '../../src/core/export/scoring-sql.js';
+import {
+  parseTableName,
+  renderCreateTableSql,
+  SCORING_SQL_RESULT_COLUMNS,
+  type SqlDialect,
+} from '../../src/core/export/scoring-sql.js';
 
 const TYPES: Record<SqlDialect, Record<DecisionColumnType, string>> = {
   duckdb: { integer: 'BIGINT', double: 'DOUBLE', boolean: 'BOOLEAN', string: 'VARCHAR' },
   postgres: { integer: 'BIGINT', double: 'DOUBLE PRECISION', boolean: 'BOOLEAN', string: 'TEXT' },
 };
 
+/** The table's CREATE TABLE, as `decidekit sql --create` prints it. */
 export function decisionTableDdl(dialect: SqlDialect, table: string): string {
-  const columns = DECISION_COLUMNS.map((c) => `${c.name} ${TYPES[dialect][c.type]}${c.nullable ? '' : ' NOT NULL'}`);
-  return `CREATE TABLE ${table} (${columns.join(', ')})`;
+  return renderCreateTableSql({ dialect, table: parseTableName(table) });
 }
 
 /** Creates `table` and fills it from a JSONL export file through DuckDB's read_json. */

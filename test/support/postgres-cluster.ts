@@ -15,6 +15,8 @@ export interface PostgresCluster {
   readonly client: pg.Client;
   /** The server's `SHOW server_version`. */
   readonly version: string;
+  /** The loopback port it listens on (user `postgres`, database `postgres`, no password). */
+  readonly port: number;
   stop(): Promise<void>;
 }
 
@@ -67,6 +69,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     return {
       client,
       version,
+      port,
       stop: async () => {
         await client.end().catch(() => undefined);
         await stop();

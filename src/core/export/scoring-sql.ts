@@ -16,6 +16,8 @@ import { OptionError } from '../errors.js';
 import { optionMention, words } from '../message-words.js';
 import { CALIBRATION_BINS } from '../calibration.js';
 import { quoteIdentifier } from '../sql-text.js';
+import { assertNever } from '../question.js';
+import { DECISION_COLUMNS as EXPORT_COLUMNS, type DecisionColumnType } from './decision-row.js';
 
 export type SqlDialect = 'duckdb' | 'postgres';
 
@@ -70,6 +72,7 @@ interface DialectRules {
   readonly double: string;
   readonly bigint: string;
   readonly text: string;
+  readonly boolean: string;
   /** `a` equals `b`, nulls equal to each other (the model column may be null). */
   nullSafeEquals(a: string, b: string): string;
 }
@@ -79,12 +82,14 @@ const DIALECTS: Readonly<Record<SqlDialect, DialectRules>> = {
     double: 'DOUBLE',
     bigint: 'BIGINT',
     text: 'VARCHAR',
+    boolean: 'BOOLEAN',
     nullSafeEquals: (a, b) => `${a} IS NOT DISTINCT FROM ${b}`,
   },
   postgres: {
     double: 'DOUBLE PRECISION',
     bigint: 'BIGINT',
     text: 'TEXT',
+    boolean: 'BOOLEAN',
     nullSafeEquals: (a, b) => `${a} IS NOT DISTINCT FROM ${b}`,
   },
 };
@@ -129,6 +134,36 @@ export interface ScoringSqlOptions {
   readonly table?: TableName;
 }
 
+/** The column type of each schema type in a dialect. */
+function columnType(d: DialectRules, type: DecisionColumnType): string {
+  switch (type) {
+    case 'integer':
+      return d.bigint;
+    case 'double':
+      return d.double;
+    case 'boolean':
+      return d.boolean;
+    case 'string':
+      return d.text;
+    default:
+      return assertNever(type);
+  }
+}
+
+/**
+ * The `CREATE TABLE` of the decision export schema (every column in export order, its type
+ * and NOT NULL where the schema has no null), so that an engine can load a CSV export into
+ * it by column position: one statement, ending with a semicolon and a newline.
+ */
+export function renderCreateTableSql(options: ScoringSqlOptions): string {
+  const d = DIALECTS[options.dialect];
+  const table = (options.table ?? { parts: [DEFAULT_DECISION_TABLE] }).parts.map(quoteIdentifier).join('.');
+  const columns = EXPORT_COLUMNS.map(
+    (c) => `  ${quoteIdentifier(c.name)} ${columnType(d, c.type)}${c.nullable ? '' : ' NOT NULL'}`,
+  );
+  return `CREATE TABLE ${table} (\n${columns.join(',\n')}\n);\n`;
+}
+
 /** The scoring query: one statement, ending with a semicolon and a newline. */
 export function renderScoringSql(options: ScoringSqlOptions): string {
   const d = DIALECTS[options.dialect];
@@ -167,7 +202,7 @@ interface SqlWords {
 }
 
 /** The columns every scope carries; `model` is replaced by NULL in the overall scope. */
-const DECISION_COLUMNS = [
+const SCOPE_COLUMNS = [
   'answered',
   'hit',
   'confidence',
@@ -203,7 +238,7 @@ function decisionsStep({ dbl }: SqlWords, table: string): string {
 
 /** Every decision twice: in the overall scope and in its model's. */
 function scopedStep({ d }: SqlWords): string {
-  const decisionColumns = DECISION_COLUMNS;
+  const decisionColumns = SCOPE_COLUMNS;
   return `scoped AS (
   SELECT 'overall' AS scope, CAST(NULL AS ${d.text}) AS model, ${decisionColumns.join(', ')} FROM decisions
   UNION ALL

@@ -5,6 +5,7 @@
  * runs with edge cases (ties, hard zeros, confidences on and next to bin edges, failed
  * requests, score questions, costs, a null model). Every number equals the core's to 1e-9.
  */
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
@@ -21,7 +22,7 @@ import { createSeededRandom } from '../../../src/core/seeded-random.js';
 import { openStore } from '../../../src/store/index.js';
 import { inFolder, runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { loadDuckDb, loadPostgres, queryDuckDb, queryPostgres, type ScoringRow } from '../../support/decision-table.js';
-import { startPostgresCluster, type PostgresCluster } from '../../support/postgres-cluster.js';
+import { postgresBinDir, startPostgresCluster, type PostgresCluster } from '../../support/postgres-cluster.js';
 import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
 const dir = tempFolderRemovedAfterAll('decidekit-sql-parity-');
@@ -130,6 +131,42 @@ describe('decidekit sql on DuckDB and PostgreSQL', () => {
 
   it('gives the core numbers on edge cases (PostgreSQL)', async () => {
     expectParity(await queryPostgres(postgres.client, query('postgres', 'edge')), expectedRows(edgeRuns));
+  });
+
+  it('prints a CREATE TABLE that a CSV export loads into with psql, as the help shows', async () => {
+    const store = join(dir, 'runs.sqlite');
+    const csv = join(dir, 'sample.csv');
+    let rows = '';
+    for (const [i, run] of sampleRuns.entries()) {
+      const one = await cli(['runs', 'export', run.id, '--format', 'csv', '--store', store]);
+      rows += i === 0 ? one : one.slice(one.indexOf('\n') + 1);
+    }
+    writeFileSync(csv, rows);
+    const create = await cli(['sql', '--dialect', 'postgres', '--table', 'from_csv', '--create']);
+    expect(create).toMatch(/^CREATE TABLE "from_csv" \(\n  "schema_version" BIGINT NOT NULL,\n/);
+    const psql = join(postgresBinDir(), 'psql');
+    const connection = ['-h', '127.0.0.1', '-p', String(postgres.port), '-U', 'postgres', '-d', 'postgres'];
+    execFileSync(
+      psql,
+      [...connection, '-v', 'ON_ERROR_STOP=1', '-c', create, '-c', `\\copy from_csv FROM '${csv}' CSV HEADER`],
+      { stdio: 'pipe' },
+    );
+    const scoring = await cli(['sql', '--dialect', 'postgres', '--table', 'from_csv']);
+    expectParity(await queryPostgres(postgres.client, scoring), expectedRows(sampleRuns));
+    // The table is made once: a second CREATE says so rather than replacing what was loaded.
+    expect(() => execFileSync(psql, [...connection, '-v', 'ON_ERROR_STOP=1', '-c', create], { stdio: 'pipe' })).toThrow(
+      /already exists/,
+    );
+  });
+
+  it('prints the same columns and types in DuckDB, where a CSV export loads too', async () => {
+    const create = await cli(['sql', '--dialect', 'duckdb', '--table', 'from_csv', '--create']);
+    await duck.run(create);
+    await duck.run(`INSERT INTO from_csv SELECT * FROM read_csv('${join(dir, 'sample.csv')}', header = true)`);
+    expectParity(
+      await queryDuckDb(duck, await cli(['sql', '--dialect', 'duckdb', '--table', 'from_csv'])),
+      expectedRows(sampleRuns),
+    );
   });
 
   it('runs on PostgreSQL 15 or later', () => {
