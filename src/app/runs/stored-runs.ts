@@ -222,7 +222,8 @@ export function readStoredRunsToCompare(
           intervals: options.intervals !== false,
         })
       : null;
-  return { analyzed, rows: rankRuns(analyzed), sameWork, paired };
+  const rows = rankRuns(analyzed.map((a, i) => ({ ...a, answeredModels: runs[i]!.head.answeredModels })));
+  return { analyzed, rows, sameWork, paired };
 }
 
 const ordinal = (n: number): string => (n === 1 ? 'first' : n === 2 ? 'second' : n === 3 ? 'third' : `${n}th`);

@@ -14,6 +14,8 @@ export interface LeaderboardRow {
   readonly id: string;
   readonly label: string | null;
   readonly model: string | null;
+  /** For a run that asked for no model: the models its answers named (none when not known). */
+  readonly answeredModels: readonly string[];
   readonly decisions: number;
   readonly values: Readonly<Record<HeadlineMetric, number | null>>;
   /** Null when intervals were turned off. */
@@ -24,7 +26,12 @@ export interface LeaderboardRow {
 
 /** Rows in rank order; runs of equal accuracy keep the order given. */
 export function rankRuns(
-  runs: ReadonlyArray<{ readonly run: ReportedRun; readonly statistics: RunStatistics }>,
+  runs: ReadonlyArray<{
+    readonly run: ReportedRun;
+    readonly statistics: RunStatistics;
+    /** The models the run's answers named, when known (a stored run's head has them). */
+    readonly answeredModels?: readonly string[] | null;
+  }>,
 ): LeaderboardRow[] {
   const ranked = rankByAccuracy(runs, {
     accuracyOf: (r) => r.run.summary.accuracy,
@@ -32,13 +39,14 @@ export function rankRuns(
     ties: 'with-leader',
   });
   const unranked = ranked.filter((r) => r.rank !== null).length + 1;
-  return ranked.map(({ row: { run, statistics }, rank, tiedWithLeader }): LeaderboardRow => {
+  return ranked.map(({ row: { run, statistics, answeredModels }, rank, tiedWithLeader }): LeaderboardRow => {
     const s = run.summary;
     return {
       rank: rank ?? unranked,
       id: run.id,
       label: run.label,
       model: run.config.model,
+      answeredModels: answeredModels ?? [],
       decisions: s.total,
       values: { accuracy: s.accuracy, kl: s.kl, brier: s.brier, logLoss: s.logLoss ?? null, ece: s.ece },
       intervals: statistics.intervals,
