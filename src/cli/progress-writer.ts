@@ -8,6 +8,9 @@ export type ProgressMode = 'bar' | 'lines' | 'json' | 'off';
 /**
  * The one writer of benchmark progress, as the cases and the end of a reporter
  * (`WorkReporter`): a redrawn bar on a TTY, periodic lines otherwise, JSON lines with `--json`.
+ * JSON lines come for the first case and at every hundredth of the cases (about 100 a run,
+ * whatever its size), and the progress last seen is always written: when the last case is done, or at the end of
+ * sending when it stopped early.
  */
 export type ProgressWriter = Required<Pick<WorkReporter<unknown, RunProgress>, 'onCase' | 'onFinish'>>;
 
@@ -19,13 +22,25 @@ export function createProgressWriter(
   let last = -Infinity;
   let drawn = false;
   const interval = options.intervalMs ?? (mode === 'bar' ? 80 : 2000);
+  /** JSON: the last progress seen and whether it was written; the cases done at the next line due. */
+  let seen: RunProgress | null = null;
+  let seenWritten = true;
+  let nextJsonAt = 0;
+  const writeJson = (progress: RunProgress) => {
+    sink.write(`${renderProgressEvent(progress)}\n`);
+    seenWritten = true;
+    const step = Math.max(1, Math.ceil(progress.casesTotal / 100));
+    nextJsonAt = (Math.floor(progress.casesDone / step) + 1) * step;
+  };
   return {
     onCase(progress) {
       if (mode === 'off') return;
       const t = options.now();
       const final = progress.casesDone === progress.casesTotal;
       if (mode === 'json') {
-        sink.write(`${renderProgressEvent(progress)}\n`);
+        seen = progress;
+        seenWritten = false;
+        if (final || progress.casesDone >= nextJsonAt) writeJson(progress);
         return;
       }
       if (!final && t - last < interval) return;
@@ -41,6 +56,7 @@ export function createProgressWriter(
     },
     /** Clears the bar (if any) so the report starts on a clean line. */
     onFinish() {
+      if (mode === 'json' && seen !== null && !seenWritten) writeJson(seen);
       if (drawn) sink.write('\r\x1b[K');
       drawn = false;
     },

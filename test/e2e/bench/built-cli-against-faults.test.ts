@@ -261,7 +261,14 @@ describe('decidekit bench', () => {
       let counted = 0;
       const killed = await cli([...base, '--store', store, '--json'], {
         onStderr: (text, kill) => {
-          counted = text.split('\n').filter((l) => l.startsWith('{"event":"progress"')).length;
+          // The cases the last progress event counted (events come at every hundredth of them).
+          counted = Math.max(
+            0,
+            ...text
+              .split('\n')
+              .filter((l) => l.startsWith('{"event":"progress"'))
+              .map((l) => (JSON.parse(l) as { cases_done: number }).cases_done),
+          );
           if (!sent && counted >= 150) {
             sent = true;
             kill('SIGKILL');
