@@ -422,7 +422,7 @@ export function repeatedIdsSql(limit: number): string {
 
 /** Rows that break a rule, repeated case ids, and the distinct models (two at most). */
 export const RESULTS_CHECK_SQL = `SELECT
-  (SELECT count(*) FROM dk_results) AS rows,
+  count(*) AS rows,
   count(*) FILTER (WHERE bad) AS bad_rows,
   count(case_id) FILTER (WHERE id_ok) - count(DISTINCT case_id) FILTER (WHERE id_ok) AS repeated_ids,
   count(DISTINCT model) AS models,
