@@ -2,18 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { planBench } from '../app/bench/plan-bench.js';
 import { OptionError } from '../core/errors.js';
 import { CALL_OPTIONS, optionMention, words } from '../core/message-words.js';
-import { COMMANDS } from './commands/index.js';
 import { cliMessageOf, flagOf } from './option-flags.js';
-
-async function declaredFlags(): Promise<Set<string>> {
-  const flags = new Set<string>();
-  for (const entry of Object.values(COMMANDS)) {
-    const command = await entry.load();
-    for (const c of command.subcommands ?? [command])
-      for (const name of Object.keys(c.options ?? {})) flags.add(`--${name}`);
-  }
-  return flags;
-}
+import { declaredFlags } from './test-support/declared-flags.js';
 
 describe('options named in library messages', () => {
   it('reads as the call spells them in the library and as flags on the command line', () => {

@@ -5,19 +5,15 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type pg from 'pg';
-import { DECISION_COLUMNS, type DecisionColumnType, type DecisionRow } from '../../src/core/export/decision-row.js';
+import { DECISION_COLUMNS, type DecisionRow } from '../../src/core/export/decision-row.js';
 import { sqlString } from '../../src/core/sql-text.js';
 import {
+  decisionColumnType,
   parseTableName,
   renderCreateTableSql,
   SCORING_SQL_RESULT_COLUMNS,
   type SqlDialect,
 } from '../../src/core/export/scoring-sql.js';
-
-const TYPES: Record<SqlDialect, Record<DecisionColumnType, string>> = {
-  duckdb: { integer: 'BIGINT', double: 'DOUBLE', boolean: 'BOOLEAN', string: 'VARCHAR' },
-  postgres: { integer: 'BIGINT', double: 'DOUBLE PRECISION', boolean: 'BOOLEAN', string: 'TEXT' },
-};
 
 /** The table's CREATE TABLE, as `decidekit sql --create` prints it. */
 export function decisionTableDdl(dialect: SqlDialect, table: string): string {
@@ -27,7 +23,7 @@ export function decisionTableDdl(dialect: SqlDialect, table: string): string {
 /** Creates `table` and fills it from a JSONL export file through DuckDB's read_json. */
 export async function loadDuckDb(connection: DuckDBConnection, table: string, jsonlPath: string): Promise<void> {
   await connection.run(decisionTableDdl('duckdb', table));
-  const columns = DECISION_COLUMNS.map((c) => `${c.name}: '${TYPES.duckdb[c.type]}'`).join(', ');
+  const columns = DECISION_COLUMNS.map((c) => `${c.name}: '${decisionColumnType('duckdb', c.type)}'`).join(', ');
   await connection.run(
     `INSERT INTO ${table} SELECT * FROM read_json(${sqlString(jsonlPath)}, format = 'newline_delimited', columns = {${columns}})`,
   );

@@ -15,9 +15,11 @@ import { DecidekitError, OptionError } from '../../core/errors.js';
 import {
   mapWordText,
   optionMention as option,
+  said,
   spellForLibrary,
   words,
   type MessageWords,
+  type Said,
 } from '../../core/message-words.js';
 import {
   createSystemOneClient,
@@ -112,16 +114,13 @@ export type BenchOutcome =
       /** Releases what holds the cases (a temp file without a store); call when done with `run`. */
       readonly dispose: () => void;
     })
-  | {
+  | ({
       /**
        * Nothing more was sent: the server does not serve decision models (404/405/501), the
        * key is refused, nothing listens there, it redirects, or it rejected the first cases alike.
        */
       readonly kind: 'stopped';
-      /** Why it stopped; `words` is the same, naming the options it mentions. */
-      readonly message: string;
-      readonly words: MessageWords;
-    };
+    } & Said);
 
 /** How long finished cases are gathered for one store transaction. */
 export const GROUP_COMMIT_MS = 50;
@@ -263,7 +262,7 @@ async function sendAndFinish(plan: BenchPlan, options: BenchWiring, parts: Bench
     const why = options.redactHost
       ? mapWordText(settlement.words, (text) => hideHost(text, started.client.identity))
       : settlement.words;
-    return { kind: 'stopped', message: spellForLibrary(why), words: why };
+    return { kind: 'stopped', ...said(why) };
   }
   const { reported, sample, keptIn } = finishRun(parts.store, started, sent, settlement);
   const { run, statistics, written, writeError } = await writeOutputs(
@@ -500,7 +499,7 @@ async function sendCases(
     if (!(err instanceof StoreWriteError)) throw err;
     await client.close();
     const why = words`${err}; the run is interrupted${id === null ? '' : `: resume with: ${benchResumeCommand(id, { store: err.path })}`}`;
-    return { kind: 'stopped', message: spellForLibrary(why), words: why };
+    return { kind: 'stopped', ...said(why) };
   }
   options.reporter?.onFinish?.();
   await client.close();

@@ -4,7 +4,7 @@
  * the cases counted while sending or read back from the store. A pure decision: the caller
  * applies it to the store and writes the outputs.
  */
-import { optionMention, spellForLibrary, words, type MessageWords } from '../../core/message-words.js';
+import { optionMention, said, words, type Said } from '../../core/message-words.js';
 import { failureOf } from '../../protocol/client/client.js';
 import type { RunOutcome } from '../../runner/run-benchmark.js';
 
@@ -23,16 +23,13 @@ export interface SendingOver {
 }
 
 export type Settlement =
-  | {
+  | ({
       readonly kind: 'stopped';
       /** `delete`: a new run that never reached a decision model is no run; `incomplete`: kept as such. */
       readonly record: 'delete' | 'incomplete' | 'none';
       /** Sum the kept run from the store rather than from the cases counted while sending. */
       readonly sumFromStore: boolean;
-      /** Why it stopped; `words` is the same, naming the options it mentions. */
-      readonly message: string;
-      readonly words: MessageWords;
-    }
+    } & Said)
   | {
       readonly kind: 'finished';
       /** Stopped by the caller (Ctrl+C) before every case was sent. */
@@ -53,7 +50,7 @@ export function settleRun(over: SendingOver): Settlement {
       stopped.reason === 'rejected'
         ? words`${over.finishedCases === 1 ? 'the server rejected the only request' : `the server rejected the first ${over.finishedCases} requests the same way`}: ${failureOf(stopped.error).message} (check ${optionMention('model')} and the server's log)`
         : words`${stopped.error instanceof Error ? stopped.error : String(stopped.error)}`;
-    return { kind: 'stopped', record, sumFromStore, message: spellForLibrary(why), words: why };
+    return { kind: 'stopped', record, sumFromStore, ...said(why) };
   }
   const interrupted = stopped?.reason === 'aborted';
   // A new run stopped (Ctrl+C) before any of its cases finished keeps nothing: no empty run

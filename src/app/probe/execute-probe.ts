@@ -14,14 +14,7 @@ import type { TypedDecisionsCase } from '../../core/typed-decisions/case-result.
 import { stratifiedSample } from '../../core/stratified-sample.js';
 import { writeTextFile } from '../write-text-file.js';
 import { DecidekitError, OptionError } from '../../core/errors.js';
-import {
-  optionMention as option,
-  said,
-  spellForLibrary,
-  words,
-  type MessageWords,
-  type Said,
-} from '../../core/message-words.js';
+import { optionMention as option, said, words, type MessageWords, type Said } from '../../core/message-words.js';
 import type { WorkReporter } from '../work-reporter.js';
 import type { ProbeProgress, ProbeStart } from '../../core/probe/probe-progress.js';
 import {
@@ -108,9 +101,10 @@ type Asked = { readonly kind: 'body'; readonly body: unknown } | { readonly kind
 /** Why the probe cannot go on; caught where the probe's outcome is made. */
 class StopProbe extends Error {
   readonly why: Said;
-  constructor(why: MessageWords) {
-    super(spellForLibrary(why));
-    this.why = said(why);
+  constructor(words: MessageWords) {
+    const why = said(words);
+    super(why.message);
+    this.why = why;
   }
 }
 

@@ -134,8 +134,9 @@ export interface ScoringSqlOptions {
   readonly table?: TableName;
 }
 
-/** The column type of each schema type in a dialect. */
-function columnType(d: DialectRules, type: DecisionColumnType): string {
+/** The column type of a schema type in a dialect (`double` is `DOUBLE PRECISION` in PostgreSQL). */
+export function decisionColumnType(dialect: SqlDialect, type: DecisionColumnType): string {
+  const d = DIALECTS[dialect];
   switch (type) {
     case 'integer':
       return d.bigint;
@@ -156,18 +157,22 @@ function columnType(d: DialectRules, type: DecisionColumnType): string {
  * it by column position: one statement, ending with a semicolon and a newline.
  */
 export function renderCreateTableSql(options: ScoringSqlOptions): string {
-  const d = DIALECTS[options.dialect];
-  const table = (options.table ?? { parts: [DEFAULT_DECISION_TABLE] }).parts.map(quoteIdentifier).join('.');
   const columns = EXPORT_COLUMNS.map(
-    (c) => `  ${quoteIdentifier(c.name)} ${columnType(d, c.type)}${c.nullable ? '' : ' NOT NULL'}`,
+    (c) =>
+      `  ${quoteIdentifier(c.name)} ${decisionColumnType(options.dialect, c.type)}${c.nullable ? '' : ' NOT NULL'}`,
   );
-  return `CREATE TABLE ${table} (\n${columns.join(',\n')}\n);\n`;
+  return `CREATE TABLE ${tableSql(options)} (\n${columns.join(',\n')}\n);\n`;
+}
+
+/** The table named in the options (default `decisions`), each part quoted. */
+function tableSql(options: ScoringSqlOptions): string {
+  return (options.table ?? { parts: [DEFAULT_DECISION_TABLE] }).parts.map(quoteIdentifier).join('.');
 }
 
 /** The scoring query: one statement, ending with a semicolon and a newline. */
 export function renderScoringSql(options: ScoringSqlOptions): string {
   const d = DIALECTS[options.dialect];
-  const table = (options.table ?? { parts: [DEFAULT_DECISION_TABLE] }).parts.map(quoteIdentifier).join('.');
+  const table = tableSql(options);
   const sql: SqlWords = {
     d,
     dbl: (x) => `CAST(${x} AS ${d.double})`,

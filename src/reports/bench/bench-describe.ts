@@ -28,6 +28,14 @@ export function describeDefaultModel(answered: readonly string[]): string | null
 }
 
 /**
+ * A list cell for the model of a run on a server it reached by URL: the model asked for, else
+ * the one its answers named (`heuristic (server default)`), else `server default`.
+ */
+export function describeAskedModel(model: string | null, answered: readonly string[] | null): string {
+  return model ?? describeDefaultModel(answered ?? []) ?? 'server default';
+}
+
+/**
  * Which model answered and where: `model laya at http://host:8084/v1/systemone`, or
  * `model heuristic on the built-in reference server` (its loopback port changes every run).
  * `code` wraps the model name and the URL (e.g. Markdown code spans).

@@ -1,4 +1,4 @@
-import { describeDefaultModel } from '../bench/bench-describe.js';
+import { describeAskedModel } from '../bench/bench-describe.js';
 import type { LeaderboardRow } from '../../core/bench/leaderboard.js';
 import { HEADLINE_METRICS, METRIC_JSON_NAMES, type HeadlineMetric } from '../../core/bench/run-statistics.js';
 import { conventionsJson, describeConventions, type Conventions } from '../../core/stats/conventions.js';
@@ -35,7 +35,7 @@ export function renderLeaderboard(rows: readonly LeaderboardRow[], options: Lead
       rows.map((r, i) => [
         String(r.rank),
         `${r.id}${r.label === null ? '' : `  ${truncate(singleLine(r.label), 20)}`}`,
-        truncate(singleLine(r.model ?? describeDefaultModel(r.answeredModels) ?? 'server default'), 30),
+        truncate(singleLine(describeAskedModel(r.model, r.answeredModels)), 30),
         formatCount(r.decisions),
         ...HEADLINE_METRICS.map((m) => cell(r, m)),
         i === 0 ? 'leader' : r.tiedWithLeader ? p.yellow('tied with the leader') : '',

@@ -7,7 +7,7 @@ import type { StoredStatus } from '../../core/run-status.js';
 import { summarizeStatusCounts, type StatusCountSummary } from '../../core/status-counts.js';
 import { endpointJson } from '../json-shapes.js';
 import { runHeadJson } from '../bench/bench-json-shapes.js';
-import { describeDefaultModel } from '../bench/bench-describe.js';
+import { describeAskedModel } from '../bench/bench-describe.js';
 import {
   createPalette,
   fitColumns,
@@ -55,7 +55,7 @@ export function describeDataset(dataset: StoredRunHead['dataset']): string {
  */
 export function describeHeadModel(head: StoredRunHead): string {
   if (head.embeddedServer !== null) return `${head.embeddedServer.model}*`;
-  return head.model ?? describeDefaultModel(head.answeredModels ?? []) ?? 'server default';
+  return describeAskedModel(head.model, head.answeredModels);
 }
 
 /** Status, with saved/planned cases when some cases have no saved result. */
