@@ -3,7 +3,7 @@
  * systems (/proc, /sys, /dev; `/dev/shm`, a tmpfs, is fine), and Node 20's recursive mkdir
  * never returns for a path under /proc: such a path is refused before any folder is made.
  */
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync, rmdirSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { OptionError } from '../core/errors.js';
@@ -53,6 +53,30 @@ export async function makeFolder(
 ): Promise<void> {
   refuseKernelFolder(path, option, what);
   await mkdir(path, { recursive: true });
+}
+
+/** The outermost folder of `path` that does not exist yet (what a recursive mkdir would make first), or null. */
+export function outermostMissingFolder(path: string): string | null {
+  let missing: string | null = null;
+  for (let p = resolve(path); !existsSync(p) && dirname(p) !== p; p = dirname(p)) missing = p;
+  return missing;
+}
+
+/**
+ * Removes `path` and its parents up to `top` (both included) while each is an empty folder:
+ * undoes a mkdir whose work failed without touching a folder that holds anything. Synchronous,
+ * so it also runs in an abort listener of a process about to end.
+ */
+export function removeEmptyFolders(path: string, top: string): void {
+  const stop = resolve(top);
+  for (let p = resolve(path); isUnder(p, stop); p = dirname(p)) {
+    try {
+      rmdirSync(p);
+    } catch {
+      return;
+    }
+    if (p === stop) return;
+  }
 }
 
 function isUnder(path: string, root: string): boolean {

@@ -3,7 +3,7 @@
  * sample, damaged copies, user files, and a download from a loopback server.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -147,6 +147,7 @@ describe.concurrent('decidekit dataset fetch', () => {
     expect(r.stderr).toContain(
       `decidekit dataset fetch: downloaded file has the wrong sha256: ${parquetSha256}, expected ${PINNED_PARQUET_SHA256}`,
     );
+    expect(existsSync(join(dir, 'c1'))).toBe(false);
     const verify = await cli(['dataset', 'verify', 'typed-decisions', '--cache-dir', 'c1']);
     expect(verify.code).toBe(1);
     expect(verify.stdout).toContain('FAILED  typed-decisions: Typed Decisions is not in the cache');

@@ -57,10 +57,9 @@ function cacheDir(): string {
   return freshCacheDir();
 }
 
-/** Nothing but (maybe) an empty typed-decisions folder: no copy, no temp files. */
+/** The cache folder as it was before the fetch: no copy, no temp files, no folder made for them. */
 function expectEmptyCache(dir: string): void {
-  const root = join(dir, 'typed-decisions');
-  expect(existsSync(root) ? readdirSync(root) : []).toEqual([]);
+  expect(readdirSync(dir)).toEqual([]);
 }
 
 async function fetchError(promise: Promise<unknown>): Promise<DatasetFetchError> {
@@ -136,6 +135,14 @@ describe('fetchTypedDecisions', () => {
     const loaded = await loadBenchDataset({ kind: 'typed-decisions', cacheDir: dir });
     expect(loaded.info.revision).toBe(PINNED_REVISION);
     expect(loaded.cases).toHaveLength(testRows.length);
+  });
+
+  it('leaves no folder it made for a fetch that fails, up to a cache root that did not exist', async () => {
+    const { baseUrl } = await serve(serveFile(parquet));
+    const dir = cacheDir();
+    const root = join(dir, 'not', 'yet');
+    await fetchError(fetchTypedDecisions({ cacheDir: root, fetch: globalThis.fetch, baseUrl }));
+    expect(existsSync(join(dir, 'not'))).toBe(false);
   });
 
   it('rejects a file whose sha256 is not the pinned one and keeps nothing', async () => {

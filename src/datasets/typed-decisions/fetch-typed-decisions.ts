@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { DecidekitError, InvalidInputError } from '../../core/errors.js';
 import { CaseCollector } from './case-collector.js';
 import { DatasetFetchError } from './dataset-errors.js';
-import { makeFolder } from '../folders.js';
+import { makeFolder, outermostMissingFolder, removeEmptyFolders } from '../folders.js';
 import { sha256Hex } from './file-hash.js';
 import { fetchCommand, typedDecisionsCacheDir } from './load-bench-dataset.js';
 import { MANIFEST_FILE, MANIFEST_FORMAT, renderManifest, type DatasetManifest } from './manifest.js';
@@ -102,11 +102,16 @@ export async function fetchTypedDecisions(options: FetchTypedDecisionsOptions): 
   const url = parquetDownloadUrl(revision, options.baseUrl ?? DEFAULT_HF_BASE_URL);
   const finalDir = typedDecisionsCacheDir(options.cacheDir, revision);
   const parent = dirname(finalDir);
+  // A failed fetch leaves the cache as it found it: also the folders made for the copy.
+  const made = outermostMissingFolder(parent);
   await makeFolder(parent, 'cacheDir', 'the dataset cache');
   const tmp = await mkdtemp(join(parent, '.fetch-'));
   // On Ctrl+C the process may end before this function's `finally` runs: remove the partial
   // download at once, synchronously, when the signal fires.
-  const removeTmp = () => rmSync(tmp, { recursive: true, force: true });
+  const removeTmp = () => {
+    rmSync(tmp, { recursive: true, force: true });
+    if (made !== null) removeEmptyFolders(parent, made);
+  };
   options.signal?.addEventListener('abort', removeTmp, { once: true });
   try {
     const parquetPath = join(tmp, 'download.parquet');
@@ -169,7 +174,8 @@ export async function fetchTypedDecisions(options: FetchTypedDecisionsOptions): 
     return { dir: finalDir, manifest, cases: lines.length, downloadedBytes: download.bytes, warnings };
   } finally {
     options.signal?.removeEventListener('abort', removeTmp);
-    await rm(tmp, { recursive: true, force: true });
+    // After a success the copy is in `parent`, which then stays.
+    removeTmp();
   }
 }
 
