@@ -92,6 +92,7 @@ describe('reduce: the rolling window', () => {
     const s = feed(start({ windowSize: 10 }), [...noulPolls([[true, 0.7]]), probe(failed(noulCase('f')), 5000)]);
     expect(s.summary.accuracy).toBe(0.5);
     expect(s.summary.answered).toBe(1);
+    expect(s.summary.answeredAccuracy).toBe(1);
     expect(s.summary.meanConfidence).toBeCloseTo(0.7, 12);
     expect(s.summary.ece).toBeCloseTo(0.3, 12);
   });

@@ -20,7 +20,7 @@ export function renderPollLine(state: LiveState): string {
       : `failed (${request.failure.kind}): ${singleLine(request.failure.message)}`;
   const s = state.summary;
   const session = state.decisions === 0 ? null : state.correct / state.decisions;
-  const quality = `window ${formatPercent(s.accuracy)} accuracy, ECE ${formatNumber(s.ece)} over ${s.n}; session ${formatPercent(session)}`;
+  const quality = `window ${formatPercent(s.accuracy)} accuracy (${formatPercent(s.answeredAccuracy)} of answered), ECE ${formatNumber(s.ece)} over ${s.n}; session ${formatPercent(session)}`;
   const notes = [
     ...(isUnreachable(state) ? [`model unreachable (${state.failureStreak} failed probes in a row)`] : []),
     ...(latest.mistake === null ? [] : [latest.mistake]),
@@ -45,6 +45,8 @@ export function renderPollJson(state: LiveState, atIso: string): string {
     window: {
       n: s.n,
       accuracy: s.accuracy,
+      answered: s.answered,
+      answered_accuracy: s.answeredAccuracy,
       ece: s.ece,
       brier: s.brier,
       mean_confidence: s.meanConfidence,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { stripAnsi, visibleWidth } from '../reports/format.js';
 import { createLiveState, reduce, type LiveEvent, type LiveState, type TerminalSize } from './live-state.js';
 import { renderLive } from './render-live.js';
+import type { CaseResult } from '../core/typed-decisions/case-result.js';
 import {
   INFO,
   answered,
@@ -133,6 +134,48 @@ describe('renderLive', () => {
     expect(renderLive(s, { columns: 80, rows: 24 }, { colour: false }).join('\n')).toContain(
       '/metrics: HTTP 500: metrics broke',
     );
+  });
+
+  it('marks the server numbers stale while /metrics fails, with how old they are', () => {
+    let s = session(true);
+    const fresh = renderLive(s, { columns: 120, rows: 40 }, { colour: false }).join('\n');
+    expect(fresh).not.toContain('stale');
+    s = reduce(s, { type: 'metrics-error', atMs: 7000, message: 'nothing is listening at 127.0.0.1:9' });
+    s = reduce(s, { type: 'tick', atMs: 18_000 });
+    for (const size of SIZES) {
+      const lines = renderLive(s, size, { colour: false });
+      for (const line of lines) expect(visibleWidth(line)).toBeLessThanOrEqual(size.columns);
+      const text = lines.join('\n');
+      expect(text).toMatch(/stale [\d.]+ req\/s/);
+      expect(text).not.toMatch(/server-wide [\d.]+ req\/s/);
+    }
+    const wide = renderLive(s, { columns: 120, rows: 40 }, { colour: false }).join('\n');
+    expect(wide).toContain('stale 2.0 req/s · 1000 tok/s');
+    expect(wide).toContain('stale busy slots 1.0 · processing 0');
+    expect(wide).toContain('/metrics last read 12.0 s ago: nothing is listening');
+    // The next good reading makes the numbers current again.
+    s = reduce(s, {
+      type: 'metrics',
+      atMs: 19_000,
+      metrics: metrics({ decodeTotal: 12, promptTokensTotal: 6000, requestsProcessing: 0, busySlotsPerDecode: 1 }),
+    });
+    expect(renderLive(s, { columns: 120, rows: 40 }, { colour: false }).join('\n')).not.toContain('stale');
+  });
+
+  it('shows the accuracy of answered decisions beside the accuracy that counts failures as misses', () => {
+    let s = createLiveState(INFO, { atMs: 0, size: { columns: 80, rows: 24 } });
+    const polls: CaseResult[] = [
+      answered(noulCase('a'), [noulAnswer(true, 0.8)]),
+      answered(noulCase('b'), [noulAnswer(false, 0.6)]),
+      failed(noulCase('c')),
+      failed(noulCase('d')),
+    ];
+    polls.forEach((result, i) => (s = reduce(s, { type: 'poll', atMs: 500 * (i + 1), result, statePreview: 'x' })));
+    for (const size of SIZES) {
+      const text = renderLive(s, size, { colour: false }).join('\n');
+      expect(text).toMatch(/accuracy +25\.0%/);
+      expect(text).toMatch(/answered +50\.0% +1\/2/);
+    }
   });
 
   it('waits for the first probe on an empty session', () => {

@@ -230,12 +230,16 @@ function qualityPanel(state: LiveState, p: Palette): Panel {
   const title = (w: number) =>
     `quality · last ${formatCount(s.n)}${s.n < state.settings.windowSize ? `/${state.settings.windowSize}` : ''}${w >= 40 ? ' decisions' : ''}`;
   const eceHigh = Math.max(0.1, ...state.trend.ece.map((v) => v ?? 0));
-  return flexiblePanel(title, 6, 4, p, (w) => {
+  return flexiblePanel(title, 7, 4, p, (w) => {
     const spark = Math.max(0, w - 17);
     return [
       {
         text: `accuracy ${formatPercent(s.accuracy).padStart(6)}  ${p.cyan(sparkline(state.trend.accuracy, spark, 0, 1))}`,
         keep: 9,
+      },
+      {
+        text: `answered ${formatPercent(s.answeredAccuracy).padStart(6)}  ${formatCount(s.correct)}/${formatCount(s.answered)}`,
+        keep: 7,
       },
       {
         text: `ECE      ${formatNumber(s.ece).padStart(6)}  ${p.cyan(sparkline(state.trend.ece, spark, 0, eceHigh))}`,
@@ -319,12 +323,18 @@ function histogramPanel(state: LiveState, p: Palette): Panel {
 function serverPanel(state: LiveState, p: Palette): Panel {
   const l = state.latency;
   const s = state.server;
+  // A failed reading keeps the last numbers on screen, marked stale with their age.
+  const stale = s.status === 'present' && s.error !== null;
   const title = (w: number) =>
     s.status !== 'present'
       ? 'server'
-      : w >= 45
-        ? 'server · /metrics rates are server-wide'
-        : 'server · rates server-wide';
+      : stale
+        ? w >= 45
+          ? 'server · /metrics failing: numbers stale'
+          : 'server · stale'
+        : w >= 45
+          ? 'server · /metrics rates are server-wide'
+          : 'server · rates server-wide';
   const desired = s.status === 'present' ? 6 + (s.error === null ? 0 : 1) : 4;
   return flexiblePanel(title, desired, 4, p, (w) => {
     const wide = w >= 36;
@@ -343,20 +353,35 @@ function serverPanel(state: LiveState, p: Palette): Panel {
       case 'absent':
         rows.push({ text: p.dim(wide ? 'no /metrics: latency and tokens only' : 'no /metrics'), keep: 3 });
         break;
-      case 'present':
+      case 'present': {
+        const mark = (text: string) => (stale ? p.dim(`stale ${text}`) : text);
         rows.push(
           {
-            text: `${wide ? 'server-wide ' : ''}${formatNumber(s.requestsPerSec, 1)} req/s · ${formatNumber(s.inputTokensPerSec, 0)} tok/s`,
+            text: mark(
+              `${wide && !stale ? 'server-wide ' : ''}${formatNumber(s.requestsPerSec, 1)} req/s · ${formatNumber(s.inputTokensPerSec, 0)} tok/s`,
+            ),
             keep: 7,
           },
           {
-            text: `${wide ? 'busy slots' : 'slots'} ${formatNumber(s.busySlots, 1)} · processing ${formatCount(s.processing)}`,
-            keep: 6,
+            text: mark(
+              `${wide ? 'busy slots' : 'slots'} ${formatNumber(s.busySlots, 1)} · processing ${formatCount(s.processing)}`,
+            ),
+            keep: 5,
           },
-          { text: `deferred ${formatCount(s.deferred)}${s.reset ? p.yellow(' · counters reset') : ''}`, keep: 5 },
+          {
+            text: mark(`deferred ${formatCount(s.deferred)}${s.reset ? p.yellow(' · counters reset') : ''}`),
+            keep: 4,
+          },
         );
-        if (s.error !== null) rows.push({ text: p.yellow(`/metrics: ${singleLine(s.error)}`), keep: 2 });
+        if (s.error !== null)
+          rows.push({
+            text: p.yellow(
+              `/metrics last read ${formatDuration(state.nowMs - s.last.atMs)} ago: ${singleLine(s.error)}`,
+            ),
+            keep: 6,
+          });
         break;
+      }
     }
     return rows;
   });

@@ -83,10 +83,12 @@ describe('decidekit live (not a terminal)', () => {
     // Scores as bench computes them, recomputed from the recorded distributions.
     let correct = 0;
     let total = 0;
+    let answered = 0;
     for (const x of recorded) {
       for (const d of x.decisions) {
         total++;
         if (d.status !== 'answered') continue;
+        answered++;
         const gold = { labelIndex: d.answers.indexOf(d.gold_label), probabilities: d.gold_probabilities };
         const s = scoreDecision(gold, d.probabilities!);
         expect(d.predicted).toBe(d.answers[s.predictedIndex]);
@@ -96,9 +98,16 @@ describe('decidekit live (not a terminal)', () => {
         if (s.correct) correct++;
       }
     }
-    const last = probes.at(-1) as { window: { n: number; accuracy: number }; session: { decisions: number } };
+    const last = probes.at(-1) as {
+      window: { n: number; accuracy: number; answered: number; answered_accuracy: number };
+      session: { decisions: number };
+    };
     expect(last.window.n).toBe(total);
     expect(last.window.accuracy).toBeCloseTo(correct / total, 12);
+    // Failed probes are misses in the accuracy, left out of the answered accuracy.
+    expect(answered).toBeLessThan(total);
+    expect(last.window.answered).toBe(answered);
+    expect(last.window.answered_accuracy).toBeCloseTo(correct / answered, 12);
     expect(last.session.decisions).toBe(total);
   });
 
@@ -117,6 +126,7 @@ describe('decidekit live (not a terminal)', () => {
     );
     expect(plain.lines[1]).not.toContain('model unreachable');
     expect(plain.lines[2]).toContain('| model unreachable (3 failed probes in a row)');
+    expect(plain.lines[2]).toContain('window 0.0% accuracy (n/a of answered)');
   });
 
   it('prints one plain line per probe', async () => {
@@ -124,6 +134,7 @@ describe('decidekit live (not a terminal)', () => {
     expect(r.code).toBe(130);
     expect(r.lines[0]).toMatch(/^probe 1 \S+ \(\w+\): \d\/\d match gold, [\d.]+ ms, [\d,]+ input tokens \| window /);
     expect(r.lines[2]).toMatch(/^probe 3 /);
+    expect(r.lines[2]).toMatch(/ \| window [\d.]+% accuracy \([\d.]+% of answered\), ECE /);
     expect(r.stderr).toContain('decidekit live: probing http://127.0.0.1:');
   });
 

@@ -17,7 +17,9 @@ describe('summarizeWindow', () => {
     expect(summarizeWindow([])).toEqual({
       n: 0,
       answered: 0,
+      correct: 0,
       accuracy: null,
+      answeredAccuracy: null,
       ece: null,
       meanConfidence: null,
       brier: null,
@@ -29,9 +31,25 @@ describe('summarizeWindow', () => {
     const s = summarizeWindow([answered(0.9, true), { status: 'failed', type: 'choice' }]);
     expect(s.accuracy).toBe(0.5);
     expect(s.answered).toBe(1);
+    expect(s.answeredAccuracy).toBe(1);
     expect(s.ece).toBeCloseTo(0.1, 12);
     expect(s.brier).toBeCloseTo(0.02, 12);
     expect(s.histogram[9]).toBe(1);
+  });
+
+  it('leaves failed decisions out of the answered accuracy, null when none was answered', () => {
+    const s = summarizeWindow([
+      answered(0.8, true),
+      answered(0.6, false),
+      { status: 'failed', type: 'noul' },
+      { status: 'failed', type: 'noul' },
+    ]);
+    expect(s.accuracy).toBe(0.25);
+    expect(s.answeredAccuracy).toBe(0.5);
+    expect(summarizeWindow([{ status: 'failed', type: 'score' }])).toMatchObject({
+      accuracy: 0,
+      answeredAccuracy: null,
+    });
   });
 
   it('does not depend on the order of the decisions (property)', () => {

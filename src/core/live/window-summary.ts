@@ -1,7 +1,8 @@
 /**
  * The numbers the live monitor shows about its last N decisions: rolling accuracy (errors
- * are misses, as in a benchmark), ECE and mean confidence (answered decisions only, from the
- * core's calibration), Brier against gold and a ten-bin confidence histogram.
+ * are misses, as in a benchmark) and the accuracy of the answered ones, ECE and mean
+ * confidence (answered decisions only, from the core's calibration), Brier against gold and
+ * a ten-bin confidence histogram.
  */
 import { binOf, calibrate, CALIBRATION_BINS } from '../calibration.js';
 import { exactMean } from '../exact-sum.js';
@@ -22,8 +23,15 @@ export interface WindowSummary {
   /** Decisions in the window, failed ones included. */
   readonly n: number;
   readonly answered: number;
+  /** Answered decisions that match gold. */
+  readonly correct: number;
   /** Correct over all decisions (a failed one is a miss); null for an empty window. */
   readonly accuracy: number | null;
+  /**
+   * Correct over answered decisions only; null when none was answered. Beside `accuracy` it
+   * tells an outage (failed probes) from a drop in the quality of the answers.
+   */
+  readonly answeredAccuracy: number | null;
   /** Over answered decisions; null when none was answered. */
   readonly ece: number | null;
   readonly meanConfidence: number | null;
@@ -44,7 +52,9 @@ export function summarizeWindow(decisions: readonly WindowDecision[]): WindowSum
   return {
     n: decisions.length,
     answered: answered.length,
+    correct,
     accuracy: decisions.length === 0 ? null : correct / decisions.length,
+    answeredAccuracy: answered.length === 0 ? null : correct / answered.length,
     ece: calibration.ece,
     meanConfidence: calibration.meanConfidence,
     brier: exactMean(answered.map((d) => d.brier)),
