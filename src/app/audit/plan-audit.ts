@@ -156,7 +156,10 @@ export function refuseChangedCheckVersions(stored: AuditRun, selected: readonly 
     );
 }
 
-/** Judge URLs: http(s) only, without credentials, query or fragment. */
+/**
+ * Judge URLs: http(s) only, without a query or fragment. A user and password are allowed as
+ * for every command (the client sends them as Basic); the identity never holds them.
+ */
 export function judgeEndpointOf(baseUrl: string): EndpointIdentity {
   let url: URL;
   try {
@@ -168,11 +171,6 @@ export function judgeEndpointOf(baseUrl: string): EndpointIdentity {
     throw new OptionError(
       'baseUrl',
       words`${option('baseUrl')}: uses ${url.protocol.replace(/:$/, '')} (a judge URL is http or https)`,
-    );
-  if (url.username !== '' || url.password !== '')
-    throw new OptionError(
-      'baseUrl',
-      words`${option('baseUrl')}: carries credentials (give the key in DECIDEKIT_JUDGE_API_KEY instead)`,
     );
   if (url.search !== '')
     throw new OptionError('baseUrl', words`${option('baseUrl')}: carries a query (a judge URL has none)`);

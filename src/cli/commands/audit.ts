@@ -11,6 +11,7 @@ import { auditResumeCommand } from '../../core/command-hints.js';
 import { UsageError } from '../../core/errors.js';
 import { refuseWrongFilesOf } from '../wrong-file.js';
 import { spellForCli } from '../option-flags.js';
+import { withoutCredentials } from '../../protocol/wire/endpoint.js';
 import { planAuditFromStore, executeAudit } from '../../app/audit/execute-audit.js';
 import { renderAuditEvent, renderAuditJson } from '../../reports/audit/audit-json.js';
 import {
@@ -33,17 +34,21 @@ without --base-url, the built-in reference server judges with its "judge" model.
 
 One request at a time; 10 s for a whole request, retries included; a request over 6,000
 UTF-8 bytes is not sent (and never truncated). The judge key comes only from the
-environment variable DECIDEKIT_JUDGE_API_KEY; it is never stored or printed, and no other
-key reaches the judge.`,
+environment variable DECIDEKIT_JUDGE_API_KEY (or a user and password in --base-url, sent
+as Basic); it is never stored or printed, and no other key reaches the judge.`,
   handlesSignals: true,
   options: {
     transcripts: text('FILE', 'transcripts JSONL, one agent run a line', { defaultText: 'the bundled sample' }),
     checks: text('FILE', 'checks JSON', { defaultText: 'the bundled sample' }),
     set: oneOf('SET', ['recommended', 'all'], "which checks run (default recommended; on --resume the audit's own)"),
-    'base-url': text('URL', 'judge server base URL (http or https; no credentials, query or fragment)', {
-      defaultText: 'embedded reference server',
-      example: 'http://127.0.0.1:8084',
-    }),
+    'base-url': text(
+      'URL',
+      'judge server base URL (http or https; no query or fragment; user:password@ is sent as Basic)',
+      {
+        defaultText: 'embedded reference server',
+        example: 'http://127.0.0.1:8084',
+      },
+    ),
     model: text('NAME', 'sent as "model"; with the embedded server, the built-in model (default judge)'),
     ...keptInStoreOptions('audit'),
     label: text('TEXT', "a label shown in 'decidekit runs list'", { maxLength: MAX_LABEL_CHARACTERS }),
@@ -97,7 +102,11 @@ key reaches the judge.`,
     // The judge's endpoint and model are stored; its key is not, so the environment must give it again.
     const keyNote =
       run.config.judgeKeyUsed === true ? ' (with DECIDEKIT_JUDGE_API_KEY set: keys are never stored)' : '';
-    const again = `${auditResumeCommand(run.id, v.store)}${keyNote}`;
+    const basicNote =
+      v['base-url'] !== undefined && withoutCredentials(v['base-url']).basicAuthorization !== null
+        ? " (with the judge's user and password in --base-url again: they are never stored)"
+        : '';
+    const again = `${auditResumeCommand(run.id, v.store)}${keyNote}${basicNote}`;
     if (outcome.stopped !== null) {
       // As bench: the judge cannot be asked at all, so stop at once and say why.
       const kept = outcome.saved ? `; audit ${run.id} saved as incomplete: complete it with: ${again}` : '';

@@ -6,7 +6,7 @@ import { stripControlChars } from '../../core/safe-text.js';
 import { parseStrictJson } from '../../core/strict-json.js';
 import { renderDecideRequest } from '../wire/decide-request.js';
 import { parseDecideResponse } from '../wire/decide-response.js';
-import { endpointFor, endpointIdentity, redactUrl } from '../wire/endpoint.js';
+import { endpointFor, endpointIdentity, redactUrl, withoutCredentials } from '../wire/endpoint.js';
 import {
   AuthError,
   HttpError,
@@ -171,11 +171,8 @@ export function secretsOf(url: URL, apiKey: string | undefined): readonly string
       // not percent-encoded: the raw form is enough
     }
   }
-  if (url.username || url.password) {
-    const user = decodeURIComponent(url.username);
-    const pass = decodeURIComponent(url.password);
-    add(Buffer.from(`${user}:${pass}`).toString('base64'));
-  }
+  const basic = withoutCredentials(url.href).basicAuthorization;
+  if (basic !== null) add(basic.slice('Basic '.length));
   add(url.search.slice(1));
   for (const [, value] of url.searchParams) add(value);
   return [...out].sort((a, b) => b.length - a.length);
@@ -281,11 +278,30 @@ interface ClientSettings {
   readonly wallClock: () => number;
 }
 
+/**
+ * The request headers: JSON both ways, and the key as `Bearer`, or else the base URL's user
+ * and password as `Basic` (the two are one `Authorization` header; a key given wins).
+ */
+export function authorizedHeaders(
+  apiKey: string | undefined,
+  basicAuthorization: string | null,
+  base: Record<string, string> = {},
+): Record<string, string> {
+  const headers = { ...base };
+  if (apiKey !== undefined && apiKey !== '') headers['authorization'] = `Bearer ${apiKey}`;
+  else if (basicAuthorization !== null) headers['authorization'] = basicAuthorization;
+  return headers;
+}
+
 function clientSettings(options: SystemOneClientOptions): ClientSettings {
-  const url = new URL(endpointFor(options.baseUrl));
+  // Credentials leave the URL before it is used or shown; they travel as `Authorization`.
+  const plain = withoutCredentials(options.baseUrl);
+  const url = new URL(endpointFor(plain.url));
   const apiKey = options.apiKey === '' ? undefined : options.apiKey;
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-  if (apiKey !== undefined) headers['authorization'] = `Bearer ${apiKey}`;
+  const headers = authorizedHeaders(apiKey, plain.basicAuthorization, {
+    'content-type': 'application/json',
+    accept: 'application/json',
+  });
   return {
     url,
     endpoint: redactUrl(url.href),

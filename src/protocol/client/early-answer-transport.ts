@@ -1,4 +1,3 @@
-import { given } from '../../core/given.js';
 import http from 'node:http';
 import https from 'node:https';
 import type { HttpTransport, TransportRequest, TransportResponse } from './http-transport.js';
@@ -48,10 +47,6 @@ export function createEarlyAnswerTransport(): HttpTransport {
         if (exchange === null) return;
         const body = r.body ?? new Uint8Array(0);
         const secure = r.url.protocol === 'https:';
-        const auth =
-          r.url.username === ''
-            ? undefined
-            : `${decodeURIComponent(r.url.username)}:${decodeURIComponent(r.url.password)}`;
         let answered = false;
         let written = 0;
         req = (secure ? https : http).request(
@@ -63,7 +58,6 @@ export function createEarlyAnswerTransport(): HttpTransport {
             method: r.method,
             headers: { ...r.headers, 'content-length': body.byteLength },
             agent: false,
-            ...given({ auth }),
           },
           (res) => {
             answered = true;

@@ -1,4 +1,3 @@
-import { given } from '../../core/given.js';
 import http from 'node:http';
 import https from 'node:https';
 import type { HttpTransport, TransportRequest, TransportResponse } from './http-transport.js';
@@ -35,10 +34,6 @@ export function createNodeHttpTransport(options: NodeHttpTransportOptions = {}):
         const secure = r.url.protocol === 'https:';
         const headers: Record<string, string | number> = { ...r.headers };
         if (r.body !== null) headers['content-length'] = r.body.byteLength;
-        const auth =
-          r.url.username === ''
-            ? undefined
-            : `${decodeURIComponent(r.url.username)}:${decodeURIComponent(r.url.password)}`;
         req = (secure ? https : http).request(
           {
             protocol: r.url.protocol,
@@ -48,7 +43,6 @@ export function createNodeHttpTransport(options: NodeHttpTransportOptions = {}):
             method: r.method,
             headers,
             agent: secure ? httpsAgent : httpAgent,
-            ...given({ auth }),
           },
           (res) => {
             if (exchange.failIfDeclaredOverCap(res.headers['content-length'])) return;

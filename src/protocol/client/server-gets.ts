@@ -1,7 +1,7 @@
 /** The GET requests decidekit sends beside the decide route: /health, /v1/models, /metrics. */
 import { isRecord } from '../../core/json-value.js';
-import { healthUrlFor, metricsUrlFor, modelsUrlFor, redactUrl } from '../wire/endpoint.js';
-import { bodyPreview, safeServerText, secretsOf } from './client.js';
+import { healthUrlFor, metricsUrlFor, modelsUrlFor, redactUrl, withoutCredentials } from '../wire/endpoint.js';
+import { authorizedHeaders, bodyPreview, safeServerText, scrubSecrets, secretsOf } from './client.js';
 import { HttpError, MalformedResponseError, TimeoutError, TransportError } from './errors.js';
 import { llamaCppMetricsOf, parsePrometheusText, type LlamaCppMetrics } from '../wire/prometheus-text.js';
 
@@ -33,16 +33,19 @@ export async function getText(url: string, options: GetOptions): Promise<{ statu
   const endpoint = redactUrl(url);
   const timeoutMs = options.timeoutMs ?? 5000;
   const signals = [AbortSignal.timeout(timeoutMs), ...(options.signal ? [options.signal] : [])];
-  const headers: Record<string, string> = {};
-  if (options.apiKey) headers['authorization'] = `Bearer ${options.apiKey}`;
+  // As the client does: credentials leave the URL (fetch refuses them there) and go as `Authorization`.
+  const plain = withoutCredentials(url);
+  const headers = authorizedHeaders(options.apiKey, plain.basicAuthorization);
   try {
-    const res = await (options.fetch ?? fetch)(url, { headers, signal: AbortSignal.any(signals) });
+    const res = await (options.fetch ?? fetch)(plain.url, { headers, signal: AbortSignal.any(signals) });
     return { status: res.status, text: await res.text() };
   } catch (err) {
     if ((err as { name?: string }).name === 'TimeoutError')
       throw new TimeoutError({ endpoint, timeoutMs, elapsedMs: timeoutMs });
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    throw new TransportError({ endpoint, reason: cause?.code ?? cause?.message ?? (err as Error).message }, err);
+    const reason = cause?.code ?? cause?.message ?? (err as Error).message;
+    const secrets = URL.canParse(url) ? secretsOf(new URL(url), options.apiKey) : [];
+    throw new TransportError({ endpoint, reason: scrubSecrets(reason, secrets) }, err);
   }
 }
 

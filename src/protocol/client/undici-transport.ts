@@ -36,13 +36,6 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Htt
 
   return {
     request(r: TransportRequest): Promise<TransportResponse> {
-      let headers: Record<string, string> = r.headers as Record<string, string>;
-      if (r.url.username !== '' && headers['authorization'] === undefined) {
-        const basic = Buffer.from(
-          `${decodeURIComponent(r.url.username)}:${decodeURIComponent(r.url.password)}`,
-        ).toString('base64');
-        headers = { ...headers, authorization: `Basic ${basic}` };
-      }
       return new Promise<TransportResponse>((resolve, reject) => {
         let controller: Dispatcher.DispatchController | null = null;
         let status = 0;
@@ -77,7 +70,7 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Htt
             origin: r.url.origin,
             path: `${r.url.pathname}${r.url.search}`,
             method: r.method,
-            headers,
+            headers: r.headers,
             body: r.body === null ? null : (r.body as Buffer),
           },
           handler,

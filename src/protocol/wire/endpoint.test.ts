@@ -11,6 +11,7 @@ import {
   modelsUrlFor,
   redactedIdentity,
   redactUrl,
+  withoutCredentials,
 } from './endpoint.js';
 import { InvalidBaseUrlError } from '../client/errors.js';
 
@@ -134,5 +135,21 @@ describe('hideHost', () => {
     expect(hideHost('h.example and xh and h-2 but h:80', identity('h'))).toBe(
       'h.example and xh and h-2 but <redacted>:80',
     );
+  });
+});
+
+describe('withoutCredentials', () => {
+  it('takes the user and password out of the URL and gives them as a Basic authorization, percent-decoded', () => {
+    const plain = withoutCredentials('http://ad%40min:p%3Ass@127.0.0.1:8084/v1?x=1');
+    expect(plain.url).toBe('http://127.0.0.1:8084/v1?x=1');
+    expect(plain.basicAuthorization).toBe(`Basic ${Buffer.from('ad@min:p:ss').toString('base64')}`);
+    expect(withoutCredentials('http://user@h/').basicAuthorization).toBe(
+      `Basic ${Buffer.from('user:').toString('base64')}`,
+    );
+  });
+
+  it('leaves a URL without credentials, or a string that is not a URL, as it is', () => {
+    expect(withoutCredentials('http://h:1/v1')).toEqual({ url: 'http://h:1/v1', basicAuthorization: null });
+    expect(withoutCredentials('not a url')).toEqual({ url: 'not a url', basicAuthorization: null });
   });
 });

@@ -368,9 +368,8 @@ describe('bad input and usage', () => {
     expectNoStackTrace(checks.stderr);
   });
 
-  it('refuses judge URLs with credentials, a query or a fragment without echoing them (exit 2)', async () => {
+  it('refuses judge URLs with a query or a fragment without echoing them (exit 2)', async () => {
     for (const [url, why] of [
-      ['http://user:hunter2pass@127.0.0.1:9', 'carries credentials'],
       ['http://127.0.0.1:9/?key=hunter2pass', 'carries a query'],
       ['http://127.0.0.1:9/#hunter2pass', 'carries a fragment'],
       ['ftp://127.0.0.1:9', 'a judge URL is http or https'],
