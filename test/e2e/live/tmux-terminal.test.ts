@@ -89,11 +89,17 @@ describe('decidekit live in a real terminal (tmux)', () => {
     const pane = openPane(100, 30);
     await waitFor('the shell prompt', () => screen(pane).includes('READY$'));
     run(pane, `node ${CLI} live --base-url ${server.url} --interval 0.1`);
-    await waitFor('every panel with /metrics rates', () => {
-      const s = screen(pane);
-      return /server-wide \d+\.\d req\/s/.test(s) && (sessionOf(s) ?? 0) >= 40;
+    // The server fails one request in ten on purpose, so the 'now' panel may be showing a
+    // failed probe at any moment: wait for a screen whose current probe was answered.
+    let full = '';
+    await waitFor('every panel with /metrics rates and an answered probe', () => {
+      const s = (full = screen(pane));
+      return (
+        /server-wide \d+\.\d req\/s/.test(s) &&
+        (sessionOf(s) ?? 0) >= 40 &&
+        /\d\/\d match gold · [\d.]+ ms · [\d,]+ input tokens/.test(s)
+      );
     });
-    const full = screen(pane);
     for (const panel of [
       'decidekit live',
       '── now · ',
