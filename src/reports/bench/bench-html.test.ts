@@ -69,4 +69,53 @@ describe('renderBenchHtml', () => {
     for (const key of ['kl', 'brier', 'logLoss', 'ece'])
       expect(html).toMatch(new RegExp(`data-key="${key}"[\\s\\S]*?n/a: no decision was answered \\(\\d+ failed\\)`));
   });
+
+  it('lists the first failed cases, then every failure by cause, under a banner of an incomplete run', () => {
+    const failures = Array.from({ length: 25 }, (_, i) => ({
+      benchCase: securityCase(i + 1, gold),
+      outcome: {
+        status: 'failed' as const,
+        failure: { kind: 'http' as const, message: i < 5 ? 'HTTP 503: busy' : 'HTTP 500: boom' },
+        latencyMs: 5,
+      },
+    }));
+    const html = renderBenchHtml(createRun(failures));
+    expect(html).toMatch(/data-run-status="incomplete"><strong>Incomplete run:<\/strong> 25 of 25 requests failed\./);
+    const listed = html.slice(
+      html.indexOf('id="failures-table"'),
+      html.indexOf('</table>', html.indexOf('id="failures-table"')),
+    );
+    expect(listed.match(/<tr>/g)).toHaveLength(20 + 1);
+    expect(html).toContain('And 5 more failed cases. Every failure, by cause:');
+    const causes = html.slice(html.indexOf('id="failure-causes-table"'));
+    expect(causes).toMatch(/HTTP 503: busy<\/td><td class="n"[^>]*>5</);
+    expect(causes).toMatch(/HTTP 500: boom<\/td><td class="n"[^>]*>20</);
+  });
+
+  it('says how much of an interrupted run was sent', () => {
+    const run = createRun(
+      [1, 2].map((n) => ({
+        benchCase: securityCase(n, gold),
+        outcome: {
+          status: 'answered' as const,
+          latencyMs: 5,
+          inputTokens: 10,
+          predicted: [
+            [0.9, 0.1],
+            [0.1, 0.8, 0.1],
+            [0.1, 0.2, 0.3, 0.4],
+          ],
+        },
+      })),
+      {
+        config: { caseIds: ['a', 'b', 'c', 'd'].map((x) => `security_incidents_${x}`) },
+        summarize: { interrupted: true },
+      },
+    );
+    const html = renderBenchHtml(run);
+    expect(html).toContain(
+      '<strong>Interrupted run:</strong> 2 of 4 cases were not sent. The numbers cover the cases sent only.',
+    );
+    expect(html).not.toContain('id="failures"');
+  });
 });

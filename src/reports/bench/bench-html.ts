@@ -235,6 +235,7 @@ export function renderBenchHtml(run: ReportedRun, options: BenchHtmlOptions = {}
   const out = [
     ...headerSection(run, listings, name, options.redactHost === true),
     ...summarySection(run, statistics),
+    ...failuresSection(listings),
     ...calibrationSection(run.summary, name),
     ...breakdownSections(run.summary, listings),
     ...confusionSection(listings),
@@ -266,8 +267,68 @@ function headerSection(run: ReportedRun, listings: RunListings, name: string, re
   const filters = describeFilters(c);
   if (filters !== null)
     out.push(`<p class="warn"><strong>Filtered run</strong> (${escapeHtml(filters)}): ${FILTERED_NOTE}.</p>`);
+  const unfinished = unfinishedBanner(run);
+  if (unfinished !== null) out.push(unfinished);
   out.push('</header><main>');
 
+  return out;
+}
+
+/** The banner of a run that did not finish every case: what is missing and what it does to the numbers. */
+function unfinishedBanner(run: ReportedRun): string | null {
+  const s = run.summary;
+  if (s.status === 'complete') return null;
+  const planned = run.config.caseIds.length;
+  const notSent = Math.max(0, planned - s.requests.total);
+  const facts = [
+    ...(s.requests.failed > 0
+      ? [`${formatCount(s.requests.failed)} of ${formatCount(s.requests.total)} requests failed`]
+      : []),
+    ...(notSent > 0 ? [`${formatCount(notSent)} of ${formatCount(planned)} cases were not sent`] : []),
+  ];
+  const title = s.status === 'interrupted' ? 'Interrupted run' : 'Incomplete run';
+  const effects = [
+    ...(s.requests.failed > 0
+      ? [
+          'every decision of a failed case counts as a miss (the cases and their errors are listed under Failed requests)',
+        ]
+      : []),
+    ...(notSent > 0 ? ['the numbers cover the cases sent only'] : []),
+  ];
+  const effect = effects.join('; ');
+  return `<p class="warn" data-run-status="${s.status}"><strong>${title}:</strong> ${facts.join('; ')}. ${effect.charAt(0).toUpperCase()}${effect.slice(1)}.</p>`;
+}
+
+/** Every failed case kept for the report with its error, then how many more there were. */
+function failuresSection(listings: RunListings): string[] {
+  if (listings.failedCount === 0) return [];
+  const listed = listings.failedCases;
+  const more = listings.failedCount - listed.length;
+  const out = [
+    '<h2 id="failures">Failed requests</h2>',
+    `<p class="note">${formatCount(listings.failedCount)} failed ${listings.failedCount === 1 ? 'case' : 'cases'}, in run order; every decision of a failed case is an error and counts as a miss.</p>`,
+    renderTable({
+      id: 'failures-table',
+      headers: ['case', 'kind', 'message'],
+      rows: listed.map((f): Cell[] => [f.caseId, f.kind, f.message]),
+      scroll: listed.length > 20,
+    }),
+  ];
+  if (more > 0) {
+    out.push(
+      `<p class="note">And ${formatCount(more)} more failed ${more === 1 ? 'case' : 'cases'}. Every failure, by cause:</p>`,
+      renderTable({
+        id: 'failure-causes-table',
+        headers: ['kind', 'message', 'cases#', 'first case'],
+        rows: listings.failureCauses.map((c): Cell[] => [
+          c.kind,
+          c.message,
+          num(c.count, formatCount(c.count)),
+          c.firstCaseId,
+        ]),
+      }),
+    );
+  }
   return out;
 }
 

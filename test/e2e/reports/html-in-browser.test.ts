@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type TestBrowser } from '../../support/browser.js';
 import { inFolder, runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { renderBenchHtml } from '../../../src/reports/bench/bench-html.js';
+import { startReferenceServer } from '../../../src/protocol/server/server.js';
 import { createRun, securityCase } from '../../../src/core/bench/test-support/bench-run-fixture.js';
 import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
@@ -116,6 +117,12 @@ describe('bench --out writes an HTML report', () => {
     expect(await card('brier')).toBe(doc.summary.brier);
     expect(await card('ece')).toBe(doc.summary.ece);
     expect(await card('per_correct_usd')).toBe(doc.summary.cost!.per_correct_usd);
+  });
+
+  it('shows no incomplete-run banner and no failures section for a complete run', async () => {
+    const { page } = await browser.open(html);
+    expect(await page.locator('[data-run-status]').count()).toBe(0);
+    expect(await page.locator('#failures').count()).toBe(0);
   });
 
   it('draws one point, one gap and one count bar per reliability bin, with the same numbers in the table', async () => {
@@ -249,6 +256,75 @@ describe('bench --out writes an HTML report', () => {
     expect(await visibleRows(page, 'trace')).toBe(
       doc.decisions.filter((d) => d.workflow === workflow && !d.correct).length,
     );
+  });
+});
+
+describe('bench --out of an incomplete run', () => {
+  interface IncompleteDoc {
+    id: string;
+    summary: { status: string; requests: { total: number; answered: number; failed: number } };
+    decisions: { case_id: string; status: string; error: { kind: string; message: string } | null }[];
+  }
+  let doc: IncompleteDoc;
+  let html: string;
+  let markdown: string;
+
+  beforeAll(async () => {
+    const server = await startReferenceServer({
+      host: '127.0.0.1',
+      port: 0,
+      faults: { seed: 5, failRate: 0.3, failStatus: 503 },
+    });
+    try {
+      const out = join(tmp, 'incomplete');
+      const res = await runCliInProcess(
+        ['bench', '--base-url', server.url, '--limit', '30', '--retries', '0', '--no-store', '--out', out],
+        inFolder(tmp),
+      );
+      expect(res.code, res.stderr).toBe(1);
+      const files = readdirSync(out);
+      doc = JSON.parse(
+        readFileSync(
+          join(
+            out,
+            files.find((f) => f.endsWith('.json'))!,
+          ),
+          'utf8',
+        ),
+      ) as IncompleteDoc;
+      html = join(out, `${doc.id}.html`);
+      markdown = readFileSync(join(out, `${doc.id}.md`), 'utf8');
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it('says at the top that the run is incomplete, with the counts of the --json summary', async () => {
+    expect(doc.summary.status).toBe('incomplete');
+    expect(doc.summary.requests.failed).toBeGreaterThan(0);
+    const { page, errors } = await browser.open(html);
+    expect(errors).toEqual([]);
+    const banner = page.locator('header [data-run-status="incomplete"]');
+    expect(await banner.count()).toBe(1);
+    const text = await banner.textContent();
+    expect(text).toContain('Incomplete run');
+    expect(text).toContain(`${doc.summary.requests.failed} of ${doc.summary.requests.total} requests failed`);
+    expect(await banner.isVisible()).toBe(true);
+    await page.screenshot({ path: join(OUT, 'bench-incomplete.png'), fullPage: true });
+  });
+
+  it('lists every failed case with its error, as the JSON and the Markdown do', async () => {
+    const failed = new Map<string, string>();
+    for (const d of doc.decisions)
+      if (d.status === 'failed') failed.set(d.case_id, `${d.error!.kind}: ${d.error!.message}`);
+    expect(failed.size).toBe(doc.summary.requests.failed);
+    const { page } = await browser.open(html);
+    expect(await page.locator('h2#failures').textContent()).toContain('Failed requests');
+    const rows = await page
+      .locator('#failures-table tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent ?? '')));
+    expect(new Map(rows.map(([id, kind, message]) => [id!, `${kind}: ${message}`]))).toEqual(failed);
+    for (const id of failed.keys()) expect(markdown).toContain(`\`${id}\``);
   });
 });
 
