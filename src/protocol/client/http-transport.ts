@@ -132,3 +132,16 @@ export function startExchange(
     },
   };
 }
+
+/**
+ * True for the failure undici (every 7.x, and the `fetch` built on it) gives when a server
+ * writes an interim `100 Continue` that was not asked for: it drops the connection with a
+ * "bad response" socket error, where a client must skip a 1xx it did not expect (RFC 9110,
+ * section 15.2). node:http skips it, so the request is sent again through node:http.
+ */
+export function isUnsolicitedContinueFailure(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 3; e = e.cause, depth++) {
+    if ((e as { code?: unknown }).code === 'UND_ERR_SOCKET' && e.message === 'bad response') return true;
+  }
+  return false;
+}

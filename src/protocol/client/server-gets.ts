@@ -1,7 +1,16 @@
 /** The GET requests decidekit sends beside the decide route: /health, /v1/models, /metrics. */
 import { isRecord } from '../../core/json-value.js';
 import { healthUrlFor, metricsUrlFor, modelsUrlFor, redactUrl, withoutCredentials } from '../wire/endpoint.js';
-import { authorizedHeaders, bodyPreview, safeServerText, scrubSecrets, secretsOf } from './client.js';
+import {
+  authorizedHeaders,
+  bodyPreview,
+  DEFAULT_MAX_BODY_BYTES,
+  safeServerText,
+  scrubSecrets,
+  secretsOf,
+} from './client.js';
+import { isUnsolicitedContinueFailure, TransportTimeoutError } from './http-transport.js';
+import { createNodeHttpTransport } from './node-http-transport.js';
 import { HttpError, MalformedResponseError, TimeoutError, TransportError } from './errors.js';
 import { llamaCppMetricsOf, parsePrometheusText, type LlamaCppMetrics } from '../wire/prometheus-text.js';
 
@@ -37,15 +46,45 @@ export async function getText(url: string, options: GetOptions): Promise<{ statu
   const plain = withoutCredentials(url);
   const headers = authorizedHeaders(options.apiKey, plain.basicAuthorization);
   try {
-    const res = await (options.fetch ?? fetch)(plain.url, { headers, signal: AbortSignal.any(signals) });
-    return { status: res.status, text: await res.text() };
+    try {
+      const res = await (options.fetch ?? fetch)(plain.url, { headers, signal: AbortSignal.any(signals) });
+      return { status: res.status, text: await res.text() };
+    } catch (err) {
+      // fetch cannot skip an interim 100 Continue it did not ask for; node:http can.
+      if (!isUnsolicitedContinueFailure(err)) throw err;
+      return await getThroughNodeHttp(new URL(plain.url), headers, timeoutMs, options.signal);
+    }
   } catch (err) {
-    if ((err as { name?: string }).name === 'TimeoutError')
+    if ((err as { name?: string }).name === 'TimeoutError' || err instanceof TransportTimeoutError)
       throw new TimeoutError({ endpoint, timeoutMs, elapsedMs: timeoutMs });
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
     const reason = cause?.code ?? cause?.message ?? (err as Error).message;
     const secrets = URL.canParse(url) ? secretsOf(new URL(url), options.apiKey) : [];
     throw new TransportError({ endpoint, reason: scrubSecrets(reason, secrets) }, err);
+  }
+}
+
+/** One GET through a node:http connection of its own, for a server fetch cannot read. */
+async function getThroughNodeHttp(
+  url: URL,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<{ status: number; text: string }> {
+  const transport = createNodeHttpTransport({ connections: 1 });
+  try {
+    const res = await transport.request({
+      method: 'GET',
+      url,
+      headers,
+      body: null,
+      signal,
+      timeoutMs,
+      maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+    });
+    return { status: res.status, text: res.body.toString('utf8') };
+  } finally {
+    await transport.close();
   }
 }
 

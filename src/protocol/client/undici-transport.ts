@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import type { Dispatcher, Pool } from 'undici';
 import type { HttpTransport, RawHeaders, TransportRequest, TransportResponse } from './http-transport.js';
-import { startExchange, TransportAbortedError } from './http-transport.js';
+import { isUnsolicitedContinueFailure, startExchange, TransportAbortedError } from './http-transport.js';
+import { createNodeHttpTransport } from './node-http-transport.js';
 
 /**
  * undici is read with the first pool, not when this module loads: a command that only shows
@@ -34,52 +35,72 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Htt
     return pool;
   };
 
-  return {
-    request(r: TransportRequest): Promise<TransportResponse> {
-      return new Promise<TransportResponse>((resolve, reject) => {
-        let controller: Dispatcher.DispatchController | null = null;
-        let status = 0;
-        let responseHeaders: RawHeaders = {};
-        const exchange = startExchange(r, resolve, reject, (err) => {
-          if (controller !== null && !controller.aborted) controller.abort(err);
-        });
-        if (exchange === null) return;
-        const handler: Dispatcher.DispatchHandler = {
-          onRequestStart(c) {
-            controller = c;
-            if (exchange.settled) c.abort(new TransportAbortedError('request aborted'));
-          },
-          onResponseStart(c, statusCode, h) {
-            controller = c;
-            status = statusCode;
-            responseHeaders = h as RawHeaders;
-            exchange.failIfDeclaredOverCap(h['content-length']);
-          },
-          onResponseData(_c, chunk) {
-            exchange.addChunk(chunk);
-          },
-          onResponseEnd() {
-            exchange.finish(status, responseHeaders);
-          },
-          onResponseError(_c, err) {
-            exchange.fail(err);
-          },
-        };
-        poolFor(r.url).dispatch(
-          {
-            origin: r.url.origin,
-            path: `${r.url.pathname}${r.url.search}`,
-            method: r.method,
-            headers: r.headers,
-            body: r.body === null ? null : (r.body as Buffer),
-          },
-          handler,
-        );
+  const dispatch = (r: TransportRequest): Promise<TransportResponse> => {
+    return new Promise<TransportResponse>((resolve, reject) => {
+      let controller: Dispatcher.DispatchController | null = null;
+      let status = 0;
+      let responseHeaders: RawHeaders = {};
+      const exchange = startExchange(r, resolve, reject, (err) => {
+        if (controller !== null && !controller.aborted) controller.abort(err);
       });
+      if (exchange === null) return;
+      const handler: Dispatcher.DispatchHandler = {
+        onRequestStart(c) {
+          controller = c;
+          if (exchange.settled) c.abort(new TransportAbortedError('request aborted'));
+        },
+        onResponseStart(c, statusCode, h) {
+          controller = c;
+          status = statusCode;
+          responseHeaders = h as RawHeaders;
+          exchange.failIfDeclaredOverCap(h['content-length']);
+        },
+        onResponseData(_c, chunk) {
+          exchange.addChunk(chunk);
+        },
+        onResponseEnd() {
+          exchange.finish(status, responseHeaders);
+        },
+        onResponseError(_c, err) {
+          exchange.fail(err);
+        },
+      };
+      poolFor(r.url).dispatch(
+        {
+          origin: r.url.origin,
+          path: `${r.url.pathname}${r.url.search}`,
+          method: r.method,
+          headers: r.headers,
+          body: r.body === null ? null : (r.body as Buffer),
+        },
+        handler,
+      );
+    });
+  };
+
+  // Origins whose server writes an interim 100 Continue undici cannot skip: sent through node:http instead.
+  const continueFirst = new Set<string>();
+  let nodeHttp: HttpTransport | null = null;
+  const viaNodeHttp = (r: TransportRequest) => {
+    continueFirst.add(r.url.origin);
+    return (nodeHttp ??= createNodeHttpTransport({ connections })).request(r);
+  };
+
+  return {
+    async request(r: TransportRequest): Promise<TransportResponse> {
+      if (continueFirst.has(r.url.origin)) return viaNodeHttp(r);
+      try {
+        return await dispatch(r);
+      } catch (error) {
+        // The server answered with a 1xx first: the request is sent again, once, through node:http.
+        if (!isUnsolicitedContinueFailure(error)) throw error;
+        return viaNodeHttp(r);
+      }
     },
     async close() {
       await Promise.all([...pools.values()].map((p) => p.destroy()));
       pools.clear();
+      await nodeHttp?.close();
     },
   };
 }
