@@ -3,13 +3,8 @@ import { lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFile
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DecidekitError } from '../core/errors.js';
-import {
-  outputPathKind,
-  removePartialFiles,
-  writeOutputFile,
-  writeTextFile,
-  writeTextPieces,
-} from './write-text-file.js';
+import { removePartialFiles, writeOutputFile, writeTextFile, writeTextPieces } from './write-text-file.js';
+import { nonRegularOutputWords } from './output-file.js';
 import { tempFoldersRemovedAfterEach } from '../datasets/test-support/temp-folders.js';
 
 const freshFolder = tempFoldersRemovedAfterEach('decidekit-write-pieces-');
@@ -49,7 +44,9 @@ describe('writeTextPieces', () => {
     mkdirSync(path);
     const err = await writeTextPieces(path, ['x'], 'the report').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DecidekitError);
-    expect((err as Error).message).toContain(`cannot write the report: ${path} (EISDIR: a folder, not a file`);
+    expect((err as Error).message).toBe(
+      `cannot write the report: ${path} is a folder, not a regular file: it is never replaced; give the path of a file`,
+    );
     expect(readdirSync(dir)).toEqual(['out']);
   });
 
@@ -58,7 +55,8 @@ describe('writeTextPieces', () => {
     const writing = writeTextPieces(path, manyPieces(2000), 'the report');
     // Until the temporary file is opened: up to 5 s, as the open waits for a free thread of
     // libuv's pool, which other test files in the same worker may still be using.
-    const partials = () => readdirSync(dir).filter((f) => f.startsWith('big.md.partial-'));
+    const partials = () =>
+      readdirSync(dir).filter((f) => f.startsWith(`.partial-${process.pid}-`) && f.endsWith('-big.md'));
     const until = Date.now() + 5000;
     while (partials().length === 0 && Date.now() < until) await new Promise<void>((resolve) => setTimeout(resolve, 1));
     expect(partials()).toHaveLength(1);
@@ -100,12 +98,13 @@ describe('writeOutputFile', () => {
     writeFileSync(path, 'old');
     await writeOutputFile(path, 'the export', async (file) => void (await file.write('new')));
     expect(readFileSync(path, 'utf8')).toBe('new');
-    expect(outputPathKind(join(dir, 'not-yet'))).toEqual({ kind: 'file' });
+    expect(nonRegularOutputWords(path)).toBeNull();
+    expect(nonRegularOutputWords(join(dir, 'not-yet'))).toBeNull();
   });
 
-  it('takes a character device such as /dev/null as one to write into, never to replace', () => {
+  it('takes a character device such as /dev/null as one never to replace', () => {
     // Only looked at: writing into the real /dev is not for a test.
-    expect(outputPathKind('/dev/null')).toEqual({ kind: 'device' });
+    expect(nonRegularOutputWords('/dev/null')).toBe('a device');
   });
 
   it('names the output in the message a caller gives for a failed write', async () => {

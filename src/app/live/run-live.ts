@@ -33,6 +33,7 @@ import { DEFAULT_EMBEDDED_MODEL } from '../server-plan.js';
 import { refuseUnsafeHeaderValue } from '../../core/header-value.js';
 import { fileErrorWords } from '../../core/file-error-words.js';
 import { refuseIrregularFileSync } from '../../datasets/input-file.js';
+import { outputFileOf, prepareOutputPath } from '../output-file.js';
 
 export interface LiveRequest {
   /** Without it, the built-in reference server runs in this process with `/metrics` on. */
@@ -47,7 +48,7 @@ export interface LiveRequest {
   readonly timeoutMs?: number;
   /** Default `<base URL>/metrics`. */
   readonly metricsUrl?: string;
-  /** Append every poll's outcome and scores as JSONL here. */
+  /** Append every poll's outcome and scores as JSONL here (into a folder: `live-record.jsonl`). */
   readonly recordPath?: string;
 }
 
@@ -102,10 +103,13 @@ export class LiveFirstContactError extends DecidekitError {
 /** Opens a session: everything that can stop the command happens here, before any screen. */
 export async function openLive(request: LiveRequest, env: LiveEnvironment): Promise<LiveSession> {
   if (request.apiKey !== undefined) refuseUnsafeHeaderValue('apiKey', request.apiKey);
+  // Checked before the dataset is read, by the one rule of every output path; opened after.
+  const recordPlace =
+    request.recordPath === undefined ? null : await prepareOutputPath(request.recordPath, 'recordPath');
   const dataset = await loadBenchDataset(datasetSourceOf(request.dataset ?? { kind: 'sample' }, env.cacheDir));
   if (dataset.cases.length === 0)
     throw new DecidekitError('live_no_cases', `the dataset ${dataset.location} has no cases`);
-  const record = request.recordPath === undefined ? null : openRecord(request.recordPath);
+  const record = recordPlace === null ? null : openRecord(outputFileOf(recordPlace, LIVE_RECORD_FILE));
   let server: ReferenceServer | null = null;
   let client: SystemOneClient | null = null;
   try {
@@ -324,6 +328,9 @@ export function previewOf(state: string | object): string {
   const text = singleLine(typeof state === 'string' ? state : JSON.stringify(state));
   return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS - 1)}…` : text;
 }
+
+/** The record's name in a folder given as its path. */
+const LIVE_RECORD_FILE = 'live-record.jsonl';
 
 interface LiveRecord {
   append(line: string): void;

@@ -18,7 +18,7 @@ import { renderEvalResultsYaml, renderPredictionLine } from '../../reports/runs/
 import { writeTextFile } from '../write-text-file.js';
 import { readStoredRun } from './stored-runs.js';
 import { fileErrorWords } from '../../core/file-error-words.js';
-import { refuseKernelFolder } from '../../datasets/folders.js';
+import { prepareOutputPath } from '../output-file.js';
 
 /** Cases of the Typed Decisions test split (4 workflows x 100). */
 export const TYPED_DECISIONS_TEST_CASES = 400;
@@ -82,15 +82,16 @@ export async function exportEvalResults(
       'not_leaderboard_run',
       words`run ${run.id} cannot be a Typed Decisions leaderboard entry: ${joinWords(reasons, '; ')}`,
     );
-  const yamlPath = join(dir, EVAL_RESULTS_FILE);
-  const predictionsPath = join(dir, PREDICTIONS_FILE);
-  refuseKernelFolder(dir, 'outDir');
+  // Checked (and made) once the run is known to be an entry, before anything is written.
+  const { folder } = await prepareOutputPath(dir, 'outDir', { folderOnly: true });
+  const yamlPath = join(folder, EVAL_RESULTS_FILE);
+  const predictionsPath = join(folder, PREDICTIONS_FILE);
   try {
-    mkdirSync(join(dir, '.eval_results'), { recursive: true });
+    mkdirSync(join(folder, '.eval_results'), { recursive: true });
   } catch (err) {
     throw new DecidekitError(
       'write_failed',
-      `cannot write leaderboard entry: ${dir} (${fileErrorWords(err, 'cannot create')})`,
+      `cannot write leaderboard entry: ${folder} (${fileErrorWords(err, 'cannot create')})`,
       {
         cause: err,
       },

@@ -3,7 +3,7 @@
  * hyparquet) and the CSV (parsed back by an independent RFC 4180 reader) hold exactly the
  * rows of the JSONL export.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
@@ -203,16 +203,17 @@ describe('runs export round trips', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('a parquet export is binary: give --out FILE');
     expect(r.stdout).toBe('');
-    const missing = join(dir, 'no-such-folder', 'x.parquet');
-    const w = await runCliInProcess(['runs', 'export', runId, '--out', missing, '--store', storePath]);
-    expect(w.code).toBe(1);
-    expect(w.stderr).toContain(
-      `cannot write export: ${missing} (ENOENT: no folder ${join(dir, 'no-such-folder')}; create it first)`,
-    );
+    const plain = join(dir, 'plain-file');
+    writeFileSync(plain, 'x');
+    const under = join(plain, 'x.parquet');
+    const w = await runCliInProcess(['runs', 'export', runId, '--out', under, '--store', storePath]);
+    expect(w.code).toBe(2);
+    expect(w.stderr).toContain(`--out ${under}: a part of the path is a file, not a folder`);
     expect(w.stderr).not.toContain('internal error');
+    expect(readFileSync(plain, 'utf8')).toBe('x');
   });
 
-  it('writes <run>.<format> into a folder given as --out, and refuses a folder name that does not exist', async () => {
+  it('writes <run>.<format> into a folder given as --out, made when it ends in "/" and does not exist', async () => {
     const folder = join(dir, 'exports folder');
     mkdirSync(folder);
     for (const format of ['csv', 'jsonl', 'parquet'] as const) {
@@ -251,8 +252,7 @@ describe('runs export round trips', () => {
       '--store',
       storePath,
     ]);
-    expect(m.code).toBe(2);
-    expect(m.stderr).toContain(`--out ${missing}: no such folder`);
-    expect(existsSync(join(dir, 'not-made'))).toBe(false);
+    expect(m.code, m.stderr).toBe(0);
+    expect(readdirSync(join(dir, 'not-made'))).toEqual([`${runId}.csv`]);
   });
 });

@@ -4,7 +4,8 @@
  * so the export never holds the whole table, nor its whole text, beside the run.
  */
 import { writeSync } from 'node:fs';
-import { outputPathIn, writeOutputFile } from '../write-text-file.js';
+import { writeOutputFile } from '../write-text-file.js';
+import { outputFileOf, type OutputPlace } from '../output-file.js';
 import type { BenchRun } from '../../core/bench/run.js';
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import { DecidekitError, OptionError } from '../../core/errors.js';
@@ -28,6 +29,14 @@ export type DecisionExportFormat = 'jsonl' | 'csv' | 'parquet';
 export type ExportTarget =
   { readonly kind: 'file'; readonly path: string } | { readonly kind: 'text'; readonly write: (text: string) => void };
 
+/**
+ * Where a stored run's export goes: an output path checked before the store is read
+ * (`prepareOutputPath`; `<run>.<format>` when it names a folder), or a text stream.
+ */
+export type StoredExportTarget =
+  | { readonly kind: 'place'; readonly place: OutputPlace }
+  | { readonly kind: 'text'; readonly write: (text: string) => void };
+
 export interface ExportSummary {
   readonly runId: string;
   readonly decisions: number;
@@ -40,13 +49,13 @@ const CHUNK_CHARS = 1 << 20;
 
 /**
  * Exports one stored run (by id or unique prefix). Parquet needs a file target; a target
- * that is an existing folder gets `<run>.jsonl`, `<run>.csv` or `<run>.parquet` inside it.
+ * that names a folder gets `<run>.jsonl`, `<run>.csv` or `<run>.parquet` inside it.
  */
 export async function exportStoredRun(
   storePath: string,
   prefix: string,
   format: DecisionExportFormat,
-  target: ExportTarget,
+  target: StoredExportTarget,
   askedBy: AskedBy,
 ): Promise<ExportSummary> {
   // The cases are read one at a time from the store: a run of any size exports in bounded memory.
@@ -57,7 +66,7 @@ export async function exportStoredRun(
     if (run === null)
       throw new DecidekitError('unknown_run', `unknown run: ${id} disappeared from ${store.path} while reading`);
     const into: ExportTarget =
-      target.kind === 'file' ? { kind: 'file', path: outputPathIn(target.path, `${id}.${format}`) } : target;
+      target.kind === 'place' ? { kind: 'file', path: outputFileOf(target.place, `${id}.${format}`) } : target;
     return await exportRun(run, { [Symbol.iterator]: () => store.cases.iterate(id) }, format, into);
   } finally {
     store.close();

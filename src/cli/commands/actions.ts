@@ -1,4 +1,4 @@
-import { refuseUnwritableOutFile } from '../out-file.js';
+import { outFileOf } from '../out-file.js';
 import { defineCommand, flag, list, text } from '../define-command.js';
 import { colourEnabled } from '../io.js';
 import { refuseWrongFilesOf } from '../wrong-file.js';
@@ -32,7 +32,10 @@ partly: excluded). Both rankings are printed.`,
       example: 'urgent=0.5',
     }),
     json: flag('one JSON document, unrounded numbers'),
-    html: text('FILE', 'also write an HTML report (gold -> predicted action matrices) to FILE'),
+    html: text(
+      'FILE',
+      'also write an HTML report (gold -> predicted action matrices) to FILE (into a folder: actions.html)',
+    ),
   },
   examples: [
     'decidekit actions --dataset data/inbox/dataset.jsonl --spec data/inbox/spec.json \\\n' +
@@ -41,7 +44,7 @@ partly: excluded). Both rankings are printed.`,
   ],
   async run({ values }, io) {
     await refuseWrongFilesOf('actions', values, io.cwd);
-    await refuseUnwritableOutFile('--html', values.html, io.cwd);
+    const htmlFile = await outFileOf('htmlPath', values.html, io.cwd, 'actions.html');
     const report = await composeActions({
       datasetPath: values.dataset,
       specPath: values.spec,
@@ -53,8 +56,8 @@ partly: excluded). Both rankings are printed.`,
     } else {
       io.stdout.write(renderActionsText(report, { colour: colourEnabled(io.stdout, io.env) }));
     }
-    if (values.html !== undefined) {
-      await writeHtmlReport(io, values.html, renderActionsHtml(report));
+    if (htmlFile !== undefined) {
+      await writeHtmlReport(io, htmlFile, renderActionsHtml(report));
     }
     return 0;
   },

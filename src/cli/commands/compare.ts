@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { refuseUnwritableOutFile } from '../out-file.js';
+import { outFileOf } from '../out-file.js';
 import { resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import {
@@ -58,7 +58,10 @@ ranked by accuracy, marking models whose interval overlaps the leader's as tied.
     },
     ...fileStatisticsOptions,
     json: flag('one JSON document, unrounded numbers'),
-    html: text('FILE', 'also write an HTML report (metrics, reliability diagrams) to FILE'),
+    html: text(
+      'FILE',
+      'also write an HTML report (metrics, reliability diagrams) to FILE (into a folder: compare.html)',
+    ),
   },
   exitCodes: '0 ok, 1 invalid input (every problem of every file listed), 2 usage error, 130 interrupted.',
   examples: [
@@ -71,7 +74,7 @@ ranked by accuracy, marking models whose interval overlaps the leader's as tied.
     const sort = values.sort ?? null;
     refuseRepeatedFiles(values.results, io.cwd);
     await refuseWrongFilesOf('compare', values, io.cwd);
-    await refuseUnwritableOutFile('--html', values.html, io.cwd);
+    const htmlFile = await outFileOf('htmlPath', values.html, io.cwd, 'compare.html');
     const compared = await compareResultsFiles(values.dataset, values.results, conventionsFromOptions(values));
     for (const { model, files } of compared.sameModels)
       io.stderr.write(
@@ -84,8 +87,8 @@ ranked by accuracy, marking models whose interval overlaps the leader's as tied.
     } else {
       io.stdout.write(renderCompareMarkdown(rows) + renderCompareNotes(rows) + renderCompareStatistics(compared));
     }
-    if (values.html !== undefined) {
-      await writeHtmlReport(io, values.html, renderCompareHtml(compared, rows));
+    if (htmlFile !== undefined) {
+      await writeHtmlReport(io, htmlFile, renderCompareHtml(compared, rows));
     }
     return 0;
   },

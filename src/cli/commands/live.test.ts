@@ -172,11 +172,13 @@ describe('decidekit live (not a terminal)', () => {
     expect(r.stderr).toContain(`nothing is listening at 127.0.0.1:${port}`);
   });
 
-  it('refuses a --record file that cannot be opened, and a bad --metrics-url, as usage errors', async () => {
-    const r = await live(['--record', join(tmp, 'missing', 'dir', 'x.jsonl')], 1);
+  it('refuses a --record file that can never be written, and a bad --metrics-url, as usage errors', async () => {
+    // Under a file (this test's own): no folder can be made there.
+    const r = await live(['--record', join(import.meta.dirname, 'live.test.ts', 'x.jsonl')], 1);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--record');
-    expect(r.stderr).toContain('cannot be opened for appending (no such file or folder)');
+    expect(r.stderr).toContain(
+      `--record ${join(import.meta.dirname, 'live.test.ts', 'x.jsonl')}: a part of the path is a file`,
+    );
     const k = await live(['--api-key', 'sk-line\nbreak-99'], 1);
     expect(k.code).toBe(2);
     expect(k.stderr).toContain('--api-key contains a line break');

@@ -1,5 +1,5 @@
 import { UsageError } from '../../core/errors.js';
-import { refuseUnwritableOutFile } from '../out-file.js';
+import { outFileOf } from '../out-file.js';
 import { decimal, defineCommand, flag, list, oneOf, text } from '../define-command.js';
 import { colourEnabled } from '../io.js';
 import { conventionsFromOptions, fileStatisticsOptions } from '../statistics-options.js';
@@ -38,7 +38,7 @@ larger than memory, JSONL (.gz) or Parquet: the same numbers and report, without
       default: 'node',
     }),
     json: flag('one JSON document, unrounded numbers'),
-    html: text('FILE', 'also write an HTML report (reliability diagram, metrics) to FILE'),
+    html: text('FILE', 'also write an HTML report (reliability diagram, metrics) to FILE (into a folder: score.html)'),
   },
   examples: [
     'decidekit score --dataset data/moderation/dataset.jsonl \\\n' +
@@ -52,7 +52,7 @@ larger than memory, JSONL (.gz) or Parquet: the same numbers and report, without
         `score takes one --results file, got ${values.results.length} (use 'decidekit compare' for several)`,
       );
     await refuseWrongFilesOf('score', values, io.cwd);
-    await refuseUnwritableOutFile('--html', values.html, io.cwd);
+    const htmlFile = await outFileOf('htmlPath', values.html, io.cwd, 'score.html');
     let scored;
     if (values.engine === 'duckdb') {
       // Intervals need every decision in memory: the DuckDB engine reports none, as --no-ci.
@@ -67,8 +67,8 @@ larger than memory, JSONL (.gz) or Parquet: the same numbers and report, without
       }));
     }
     for (const note of conventionNotes(scored)) io.stderr.write(`warning: ${note}\n`);
-    if (values.html !== undefined) {
-      await writeHtmlReport(io, values.html, renderScoreHtml(scored[0]!));
+    if (htmlFile !== undefined) {
+      await writeHtmlReport(io, htmlFile, renderScoreHtml(scored[0]!));
     }
     if (values.json) {
       io.stdout.write(renderScoreJson(scored[0]!));

@@ -1,6 +1,6 @@
 import { given } from '../../core/given.js';
 import { UsageError } from '../../core/errors.js';
-import { refuseUnwritableOutFile } from '../out-file.js';
+import { outFileOf } from '../out-file.js';
 import { DEFAULT_FOLDS, DEFAULT_SEED, thresholdCurve, type TuneOptions } from '../../core/offline/threshold-tuning.js';
 import { decimal, defineCommand, flag, integer, text } from '../define-command.js';
 import { colourEnabled } from '../io.js';
@@ -44,7 +44,7 @@ the held-out fold: the honest estimate). $/100 is 100 x mean cost per call.`,
     ),
     'cost-fn': decimal('Y', 'cost of a false no (>= 0); goes with --cost-fp', { min: 0 }),
     json: flag('one JSON document, unrounded numbers'),
-    html: text('FILE', 'also write an HTML report (P/R/F1 against the threshold) to FILE'),
+    html: text('FILE', 'also write an HTML report (P/R/F1 against the threshold) to FILE (into a folder: tune.html)'),
   },
   exitCodes: '0 ok, 1 invalid input (every problem listed) or a single class, 2 usage error, 130 interrupted.',
   examples: [
@@ -66,15 +66,15 @@ the held-out fold: the honest estimate). $/100 is 100 x mean cost per call.`,
         : { costs: { falsePositive: costFp, falseNegative: costFn } }),
     };
     await refuseWrongFilesOf('tune', v, io.cwd);
-    await refuseUnwritableOutFile('--html', v.html, io.cwd);
+    const htmlFile = await outFileOf('htmlPath', v.html, io.cwd, 'tune.html');
     const tuned = await tuneThreshold(datasetPath, resultsPath, options);
     if (v.json) {
       io.stdout.write(renderTuneJson(tuned));
     } else {
       io.stdout.write(renderTuneText(tuned, { colour: colourEnabled(io.stdout, io.env) }));
     }
-    if (v.html !== undefined) {
-      await writeHtmlReport(io, v.html, renderTuneHtml(tuned, thresholdCurve(tuned.points, options)));
+    if (htmlFile !== undefined) {
+      await writeHtmlReport(io, htmlFile, renderTuneHtml(tuned, thresholdCurve(tuned.points, options)));
     }
     return 0;
   },

@@ -1,9 +1,10 @@
 /**
- * File errors are said in words ("it is a folder"), never as a raw code (EISDIR), and an
- * output file option that names a folder is refused before any work, naming the option.
+ * File errors are said in words ("it is a folder"), never as a raw code (EISDIR); an output
+ * file option that names a folder writes the command's own file name inside it, and one that
+ * can never be written is refused before any work, naming the option.
  */
 import { execFileSync } from 'node:child_process';
-import { lstatSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
@@ -31,12 +32,12 @@ describe('output files checked before the work', () => {
     ['actions', inboxActionsArgv()],
   ];
   for (const [name, argv] of offline) {
-    it(`${name} refuses --html naming a folder with a usage error, before scoring`, async () => {
+    it(`${name} writes --html naming a folder as ${name}.html inside it`, async () => {
       const r = await runCliInProcess([...argv, '--html', folder]);
-      expect(r.code).toBe(2);
-      expect(r.stderr).toContain(`--html ${folder}: it is a folder`);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`HTML report written to ${join(folder, `${name}.html`)}`);
       expect(r.stderr).not.toMatch(RAW_CODE);
-      expect(r.stdout).toBe('');
+      expect(readdirSync(folder)).toContain(`${name}.html`);
     });
   }
 
@@ -73,7 +74,7 @@ describe('output files checked before the work', () => {
     expect(r.stderr).toContain('HTML report written to');
   });
 
-  it('runs compare --format html refuses --out naming a folder before it opens the store', async () => {
+  it('runs compare --format html refuses --out under a file before it opens the store', async () => {
     const store = join(tmp, 'no-store.db');
     const r = await runCliInProcess([
       'runs',
@@ -83,18 +84,20 @@ describe('output files checked before the work', () => {
       '--format',
       'html',
       '--out',
-      folder,
+      join(plainFile, 'runs.html'),
       '--store',
       store,
     ]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`--out ${folder}: it is a folder`);
+    expect(r.stderr).toContain(`--out ${join(plainFile, 'runs.html')}: a part of the path is a file, not a folder`);
+    expect(existsSync(store)).toBe(false);
   });
 
-  it('live refuses --record naming a folder in words', async () => {
-    const r = await runCliInProcess(['live', '--record', folder, '--base-url', 'http://127.0.0.1:1']);
+  it('live refuses --record under a file in words', async () => {
+    const under = join(plainFile, 'record.jsonl');
+    const r = await runCliInProcess(['live', '--record', under, '--base-url', 'http://127.0.0.1:1']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`--record ${folder}: cannot be opened for appending (it is a folder)`);
+    expect(r.stderr).toContain(`--record ${under}: a part of the path is a file, not a folder`);
     expect(r.stderr).not.toMatch(RAW_CODE);
   });
 });

@@ -62,9 +62,7 @@ describe('input files that are not regular files', () => {
     const r = decidekit(['live', '--json', '--record', fifo]);
     expect(r.signal).toBeNull();
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(
-      `--record ${fifo}: cannot be opened for appending (a FIFO (named pipe), not a regular file)`,
-    );
+    expect(r.stderr).toContain(`--record ${fifo}: a FIFO (named pipe), not a regular file: it is never replaced`);
   });
 
   it.runIf(existsSync('/dev/zero'))('score and bench refuse /dev/zero as a device, with no native stack', () => {

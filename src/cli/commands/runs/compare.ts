@@ -1,5 +1,5 @@
 import { UsageError } from '../../../core/errors.js';
-import { refuseUnwritableOutFile } from '../../out-file.js';
+import { outFileOf } from '../../out-file.js';
 import { defineCommand, flag, oneOf, text } from '../../define-command.js';
 import { readStoredRunsToCompare, compareStoredRuns, type CompareOptions } from '../../../app/runs/stored-runs.js';
 import { colourEnabled, type CliIo } from '../../io.js';
@@ -34,9 +34,13 @@ latency and cost with the Pareto front).`,
     force: flag('compare runs of different work (prints a warning)'),
     json: flag('one JSON document, numbers unrounded'),
     format: oneOf('F', ['html'], 'html: the chart page of two or more runs'),
-    out: text('FILE', 'with --format html: write the page to FILE instead of standard output', {
-      example: 'runs.html',
-    }),
+    out: text(
+      'FILE',
+      'with --format html: write the page to FILE (into a folder: runs-compare.html) instead of standard output',
+      {
+        example: 'runs.html',
+      },
+    ),
     redact: flag('with --format html: show server hosts as <redacted>'),
     store: storeOption,
     ...statisticsOptions,
@@ -58,8 +62,9 @@ latency and cost with the Pareto front).`,
     if (values.json && values.format === 'html')
       throw new UsageError('--json and --format html do not go together: pick one');
     const store = storePathOf(values.store, io);
-    await refuseUnwritableOutFile('--out', values.out, io.cwd);
-    if (values.format === 'html') return compareHtml(store, positionals, values, options, io);
+    const htmlFile = await outFileOf('target', values.out, io.cwd, 'runs-compare.html');
+    if (values.format === 'html')
+      return compareHtml(store, positionals, { htmlFile, redact: values.redact }, options, io);
     const colour = colourEnabled(io.stdout, io.env);
     if (positionals.length > 2) {
       const { analyzed, rows, sameWork } = readStoredRunsToCompare(store, positionals, options);
@@ -89,7 +94,7 @@ function warnDifferentWork(io: CliIo): void {
 async function compareHtml(
   store: string,
   prefixes: readonly string[],
-  values: { out: string | undefined; redact: boolean },
+  values: { htmlFile: string | undefined; redact: boolean },
   options: CompareOptions,
   io: CliIo,
 ): Promise<number> {
@@ -103,10 +108,10 @@ async function compareHtml(
       ...(paired === null ? {} : { paired }),
     },
   );
-  if (values.out === undefined) {
+  if (values.htmlFile === undefined) {
     io.stdout.write(html);
     return 0;
   }
-  await writeHtmlReport(io, values.out, html);
+  await writeHtmlReport(io, values.htmlFile, html);
   return 0;
 }

@@ -1,5 +1,4 @@
 import { given } from '../../../core/given.js';
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from '../../../core/errors.js';
 import { defineCommand, oneOf, text } from '../../define-command.js';
@@ -7,6 +6,7 @@ import { storePathOf } from '../../locations.js';
 import { storeOption } from '../../shared-options.js';
 import { exportEvalResults } from '../../../app/runs/export-eval-results.js';
 import { exportStoredRun } from '../../../app/runs/export-run.js';
+import { prepareOutputPath } from '../../../app/output-file.js';
 
 const FORMATS = ['jsonl', 'csv', 'parquet', 'eval-results'] as const;
 
@@ -80,18 +80,15 @@ the current folder), only for a complete, unfiltered run on the real Typed Decis
       await exportStoredRun(storePath, prefix!, format, { kind: 'text', write: (t) => io.stdout.write(t) }, askedBy);
       return 0;
     }
-    // "reports/" names a folder: never written as a file called "reports".
-    if (/[\\/]$/.test(values.out) && !existsSync(values.out.length > 1 ? resolve(io.cwd, values.out) : values.out))
-      throw new UsageError(`--out ${values.out}: no such folder (create it first, or give a file name)`);
-    const out = resolve(io.cwd, values.out);
+    const place = await prepareOutputPath(values.out, 'target', { cwd: io.cwd });
     const { runId, decisions, path } = await exportStoredRun(
       storePath,
       prefix!,
       format,
-      { kind: 'file', path: out },
+      { kind: 'place', place },
       askedBy,
     );
-    io.stderr.write(`decidekit runs export: ${decisions} decisions of run ${runId} written to ${path ?? out}\n`);
+    io.stderr.write(`decidekit runs export: ${decisions} decisions of run ${runId} written to ${path}\n`);
     return 0;
   },
 });

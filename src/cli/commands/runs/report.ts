@@ -3,7 +3,6 @@
  * benchmark docs use), so the two can never drift apart.
  */
 import { given } from '../../../core/given.js';
-import { resolve } from 'node:path';
 import { defineCommand, flag, oneOf, text, type CommandSpec } from '../../define-command.js';
 import { colourEnabled, writeInPieces } from '../../io.js';
 import { storePathOf } from '../../locations.js';
@@ -14,7 +13,8 @@ import { renderBenchJsonChunks } from '../../../reports/bench/bench-json.js';
 import { renderBenchHtml } from '../../../reports/bench/bench-html.js';
 import { renderBenchMarkdownChunks } from '../../../reports/bench/bench-markdown.js';
 import { renderBenchTerminal } from '../../../reports/bench/bench-terminal.js';
-import { outputPathIn, writeTextPieces } from '../../../app/write-text-file.js';
+import { writeTextPieces } from '../../../app/write-text-file.js';
+import { outputFileOf, prepareOutputPath } from '../../../app/output-file.js';
 
 const options = {
   format: oneOf(
@@ -63,6 +63,8 @@ options and --seed recompute the run from its stored decisions under other conve
   examples: ['decidekit runs report 20261130-0415 --format markdown --out report.md'],
   async run({ values, positionals: [prefix] }, io) {
     const format = values.format ?? formatOfFile(values.out);
+    // Checked before the store is read: a path that can never be written is refused at once.
+    const place = values.out === undefined ? null : await prepareOutputPath(values.out, 'target', { cwd: io.cwd });
     const { run, statistics, states } = await readRunForReport(storePathOf(values.store, io), prefix!, {
       withStates: format === 'markdown',
       env: io.env,
@@ -71,7 +73,7 @@ options and --seed recompute the run from its stored decisions under other conve
       intervals: !values['no-ci'],
     });
     const redactHost = values.redact;
-    const toFile = values.out !== undefined;
+    const toFile = place !== null;
     // The JSON and Markdown documents hold every decision: rendered in pieces as the cases
     // are read from the store, and written as they come.
     let chunks: Iterable<string>;
@@ -91,13 +93,12 @@ options and --seed recompute the run from its stored decisions under other conve
         }),
       ];
     }
-    if (!toFile) {
+    if (place === null) {
       await writeInPieces(io.stdout, chunks);
       return 0;
     }
-    const outGiven = resolve(io.cwd, values.out!);
     // Into a folder: <run>.<format>, as bench --out names its reports.
-    const out = outputPathIn(outGiven, `${run.id}.${REPORT_EXTENSIONS[format]}`);
+    const out = outputFileOf(place, `${run.id}.${REPORT_EXTENSIONS[format]}`);
     await writeTextPieces(out, chunks, 'report');
     io.stderr.write(`decidekit ${name}: ${format} report of run ${run.id} written to ${out}\n`);
     return 0;

@@ -1,0 +1,77 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { OptionError } from '../core/errors.js';
+import { outputFileOf, partialNameOf, prepareOutputPath, removeStalePartialFiles } from './output-file.js';
+import { tempFoldersRemovedAfterEach } from '../datasets/test-support/temp-folders.js';
+
+const freshFolder = tempFoldersRemovedAfterEach('decidekit-output-file-');
+let dir: string;
+beforeEach(() => {
+  dir = freshFolder();
+});
+
+/** The message of the OptionError `prepareOutputPath` throws, as a library caller reads it. */
+async function refusal(...args: Parameters<typeof prepareOutputPath>): Promise<string> {
+  const err = await prepareOutputPath(...args).catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(OptionError);
+  return (err as OptionError).message;
+}
+
+describe('prepareOutputPath', () => {
+  it('takes a path ending in "/" as a folder, makes it, and leaves nothing else in it', async () => {
+    const place = await prepareOutputPath('a/b/', 'target', { cwd: dir });
+    expect(place).toEqual({ folder: join(dir, 'a', 'b'), name: null });
+    expect(outputFileOf(place, 'run.md')).toBe(join(dir, 'a', 'b', 'run.md'));
+    expect(readdirSync(join(dir, 'a', 'b'))).toEqual([]);
+  });
+
+  it('takes an existing folder as a folder and a new path as a file in a made folder', async () => {
+    expect(await prepareOutputPath(dir, 'htmlPath')).toEqual({ folder: dir, name: null });
+    const place = await prepareOutputPath(join(dir, 'new', 'r.html'), 'htmlPath');
+    expect(outputFileOf(place, 'score.html')).toBe(join(dir, 'new', 'r.html'));
+    expect(readdirSync(join(dir, 'new'))).toEqual([]);
+  });
+
+  it('refuses a link, a FIFO, a file where a folder is asked for, and a path under a file, in words', async () => {
+    const file = join(dir, 'file');
+    writeFileSync(file, 'x');
+    symlinkSync(file, join(dir, 'link'));
+    execFileSync('mkfifo', [join(dir, 'fifo')]);
+    expect(await refusal(join(dir, 'link'), 'target')).toContain('link: a symbolic link, not a regular file');
+    expect(await refusal(join(dir, 'fifo'), 'recordPath')).toContain('fifo: a FIFO (named pipe), not a regular file');
+    expect(await refusal(file, 'outDir', { folderOnly: true })).toBe(
+      `outDir ${file}: is a file, not a folder (give a folder for the reports)`,
+    );
+    expect(await refusal(join(file, 'r.md'), 'target')).toBe(
+      `target ${join(file, 'r.md')}: a part of the path is a file, not a folder`,
+    );
+    expect(await refusal(join(dir, 'x'.repeat(256)), 'target')).toContain('longer than 255 bytes');
+  });
+});
+
+describe('temporary names', () => {
+  it('fit in 255 bytes for the longest name a file may have', () => {
+    const name = partialNameOf('é'.repeat(127));
+    expect(Buffer.byteLength(name)).toBeLessThanOrEqual(255);
+    expect(name).toMatch(new RegExp(`^\\.partial-${process.pid}-[0-9a-f]{8}-é+$`));
+  });
+
+  it("removes a gone process's for the same file only, and keeps a live process's", () => {
+    mkdirSync(join(dir, 'out'));
+    const target = join(dir, 'out', 'report.md');
+    const files = [
+      '.partial-11-0123abcd-report.md',
+      '.partial-22-0123abcd-report.md',
+      '.partial-11-0123abcd-other.md',
+      '.partial-11-0123abcd-',
+      'report.md',
+    ];
+    for (const f of files) writeFileSync(join(dir, 'out', f), 'x');
+    removeStalePartialFiles(target, (pid) => pid === 22);
+    expect(readdirSync(join(dir, 'out')).sort()).toEqual(
+      ['.partial-22-0123abcd-report.md', '.partial-11-0123abcd-other.md', 'report.md'].sort(),
+    );
+  });
+});

@@ -1,0 +1,194 @@
+/**
+ * The one rule for every output path (`--out`, `--html`, `--record`; the library's `outDir`,
+ * `htmlPath`, `recordPath`), checked before the work starts so a long command never ends in
+ * a write error that could have been seen at its start:
+ *
+ * - a path that is a folder, or ends in `/`, names a folder: the command's own file name
+ *   goes in it (`<run>.md`, `score.html`); a folder option (`bench --out DIR`) always names one;
+ * - folders that do not exist yet are made (never under /proc, /sys or /dev);
+ * - only a regular file is ever replaced: a symbolic link, FIFO, socket or device at the
+ *   path is refused, and left as it was;
+ * - the folder must take a new file (tried with a temporary file, removed at once).
+ *
+ * Files are written under a temporary name beside the output (`.partial-PID-…`) and renamed
+ * into place when complete; the temporary files of a process that was killed outright are
+ * removed by the next write into the same folder.
+ */
+import { lstatSync, readdirSync, rmSync, statSync, type Stats } from 'node:fs';
+import { mkdir, open, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join, resolve, sep } from 'node:path';
+import { OptionError } from '../core/errors.js';
+import { fileErrorWords } from '../core/file-error-words.js';
+import { optionMention as option, words, type CallOption } from '../core/message-words.js';
+import { refuseKernelFolder } from '../datasets/folders.js';
+
+/** Where an output goes once its path is checked: a folder, and the file's name when the path gave one. */
+export interface OutputPlace {
+  /** The folder the file goes into (made when it was missing). */
+  readonly folder: string;
+  /** The file's name as given; null when the path named a folder (the command's own name goes in). */
+  readonly name: string | null;
+}
+
+/** The file an output at `place` is written to: its own name, else the command's `name`. */
+export function outputFileOf(place: OutputPlace, name: string): string {
+  return join(place.folder, place.name ?? name);
+}
+
+/** The longest name of one file or folder most file systems take, in bytes. */
+const MAX_NAME_BYTES = 255;
+
+/**
+ * Checks the output path `path` of `outputOption` before the work, and makes its missing
+ * folders (see the rule above); `folderOnly` when the option always names a folder. Throws an
+ * OptionError naming the option and the path, in words, when the output could never be written.
+ */
+export async function prepareOutputPath(
+  path: string,
+  outputOption: CallOption,
+  { cwd = '.', folderOnly = false }: { readonly cwd?: string; readonly folderOnly?: boolean } = {},
+): Promise<OutputPlace> {
+  const absolute = resolve(cwd, path);
+  const fail = (why: string): never => {
+    throw new OptionError(outputOption, words`${option(outputOption)} ${path}: ${why}`);
+  };
+  refuseKernelFolder(absolute, outputOption);
+  if (absolute.split(sep).some((part) => Buffer.byteLength(part) > MAX_NAME_BYTES))
+    fail(`a name in the path is longer than ${MAX_NAME_BYTES} bytes, the most a file system takes`);
+  const found = statOrNull(absolute, statSync, fail);
+  const namesFolder = folderOnly || /[\\/]$/.test(path) || found?.isDirectory() === true;
+  if (namesFolder && found !== null && !found.isDirectory())
+    fail(`is a file, not a folder (give a folder${folderOnly ? ' for the reports' : ''})`);
+  if (!namesFolder) {
+    const what = nonRegularWords(statOrNull(absolute, lstatSync, fail));
+    if (what !== null) fail(refusedOutputWords(what));
+  } else if (found === null && lstatSync(absolute, { throwIfNoEntry: false })?.isSymbolicLink() === true) {
+    fail('is a link to nothing (a dangling symbolic link)');
+  }
+  const place: OutputPlace = namesFolder
+    ? { folder: absolute, name: null }
+    : { folder: dirname(absolute), name: basename(absolute) };
+  await mkdir(place.folder, { recursive: true }).catch((err: unknown) =>
+    fail(
+      namesFolder
+        ? `cannot be created (${fileErrorWords(err)})`
+        : `its folder ${place.folder} cannot be created (${fileErrorWords(err)})`,
+    ),
+  );
+  await tryWritingInto(place.folder, (err) =>
+    fail(`cannot write into the folder ${place.folder} (${fileErrorWords(err)})`),
+  );
+  return place;
+}
+
+/** A file's stat, null when there is nothing at `path`; other failures are `fail`'s, in words. */
+function statOrNull(path: string, look: typeof statSync, fail: (why: string) => never): Stats | null {
+  try {
+    return look(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    return fail(code === 'ENOTDIR' ? fileErrorWords(err) : `cannot be looked at (${fileErrorWords(err)})`);
+  }
+}
+
+/** Makes and removes a temporary file in `folder`: the one sure test that a new file can go there. */
+async function tryWritingInto(folder: string, fail: (err: unknown) => never): Promise<void> {
+  const probe = join(folder, partialNameOf(''));
+  try {
+    await (await open(probe, 'wx')).close();
+  } catch (err) {
+    fail(err);
+  }
+  await rm(probe, { force: true });
+}
+
+/**
+ * What is at an output path when it is not a file that may be replaced (nothing yet, or a
+ * regular file): a symbolic link, a FIFO, a socket, a device, a folder, in words; else null.
+ */
+export function nonRegularOutputWords(path: string): string | null {
+  try {
+    return nonRegularWords(lstatSync(path, { throwIfNoEntry: false }) ?? null);
+  } catch {
+    // Cannot be looked at (under a file): the write says why.
+    return null;
+  }
+}
+
+function nonRegularWords(entry: Stats | null): string | null {
+  if (entry === null || entry.isFile()) return null;
+  if (entry.isDirectory()) return 'a folder';
+  if (entry.isSymbolicLink()) return 'a symbolic link';
+  if (entry.isFIFO()) return 'a FIFO (named pipe)';
+  if (entry.isSocket()) return 'a socket';
+  if (entry.isCharacterDevice() || entry.isBlockDevice()) return 'a device';
+  return 'something other than a file';
+}
+
+/** Why an output path that is not a regular file is refused, in words (for the message). */
+export function refusedOutputWords(what: string): string {
+  return `${what}, not a regular file: it is never replaced; give the path of a file`;
+}
+
+/** What starts the temporary name of an output file: `.partial-<pid>-<random>-<name>`. */
+const PARTIAL_PREFIX = '.partial-';
+const PARTIAL_NAME = /^\.partial-(\d+)-[0-9a-f]{8}-/;
+
+/** A temporary name for the output file `name`, marked with this process's id, at most 255 bytes. */
+export function partialNameOf(name: string): string {
+  const full = `${PARTIAL_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}-${name}`;
+  return truncateToBytes(full, MAX_NAME_BYTES);
+}
+
+function truncateToBytes(text: string, bytes: number): string {
+  if (Buffer.byteLength(text) <= bytes) return text;
+  let out = '';
+  for (const char of text) {
+    if (Buffer.byteLength(out + char) > bytes) break;
+    out += char;
+  }
+  return out;
+}
+
+/**
+ * Removes the temporary files for the output `path` left by processes that are gone (killed
+ * outright, so nothing of theirs could remove them); a live process's are left alone.
+ */
+export function removeStalePartialFiles(path: string, isAlive: (pid: number) => boolean = isProcessAlive): void {
+  const folder = dirname(path);
+  const name = basename(path);
+  let entries: string[];
+  try {
+    entries = readdirSync(folder);
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const match = PARTIAL_NAME.exec(entry);
+    if (match === null) continue;
+    const rest = entry.slice(match[0].length);
+    // The name may have been cut to fit 255 bytes: its start is enough to know it. A
+    // nameless one is the check that the folder takes a new file.
+    if (!name.startsWith(rest)) continue;
+    if (Number(match[1]) === process.pid || isAlive(Number(match[1]))) continue;
+    const stale = join(folder, entry);
+    try {
+      if (lstatSync(stale).isFile()) rmSync(stale, { force: true });
+    } catch {
+      // Gone meanwhile, or not ours to remove: the write goes on.
+    }
+  }
+}
+
+function isProcessAlive(pid: number): boolean {
+  try {
+    // Signal 0 sends nothing: it only asks whether the process exists.
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists, under another user.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

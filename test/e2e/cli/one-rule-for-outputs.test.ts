@@ -1,0 +1,175 @@
+/**
+ * Every output path follows one rule (docs/file-formats.md, "Output paths"): a folder, or a
+ * path ending in "/", gets the command's own file name and missing folders are made; only a
+ * regular file is ever replaced; the path is checked before the work, a usage error (exit 2)
+ * in words; temporary files of a process killed outright go at the next write. The real CLI
+ * in process, a real SQLite store, FIFOs and links made in a temp folder (never the real /dev).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
+import { CAREFUL_RESULTS, MODERATION_DATASET } from '../../support/offline-samples.js';
+
+const tmp = tempFolderRemovedAfterAll('decidekit-output-rule-');
+const store = join(tmp, 'runs.sqlite');
+const env = { XDG_DATA_HOME: tmp };
+const RAW_CODE = /\bE[A-Z]{3,}\b/;
+let runId: string;
+let otherId: string;
+
+const cli = (argv: readonly string[]) => runCliInProcess(argv, { env });
+
+async function benchRun(): Promise<string> {
+  const r = await cli(['bench', '--limit', '3', '--store', store]);
+  expect(r.code, r.stderr).toBe(0);
+  return /run (\d{8}-\d{6}-[0-9a-f]{4}) saved/.exec(r.stderr + r.stdout)![1]!;
+}
+
+beforeAll(async () => {
+  runId = await benchRun();
+  otherId = await benchRun();
+});
+
+/** A usage error before any work: exit 2, the option and path named, in words, nothing on stdout. */
+function expectRefused(r: { code: number; stdout: string; stderr: string }, start: string, why: string): void {
+  expect(r.code, r.stderr).toBe(2);
+  expect(r.stderr).toContain(`${start}: ${why}`);
+  expect(r.stderr).not.toMatch(RAW_CODE);
+  expect(r.stderr).not.toContain('internal error');
+  expect(r.stdout).toBe('');
+}
+
+describe('a path ending in "/" names a folder, made when missing', () => {
+  it("gets the command's own file name, for every file output", async () => {
+    const base = join(tmp, 'new');
+    const cases: [string[], string][] = [
+      [['report', runId, '--store', store, '--out', `${base}/report/`], join(base, 'report', `${runId}.txt`)],
+      [
+        ['runs', 'report', runId, '--format', 'json', '--store', store, '--out', `${base}/json/`],
+        join(base, 'json', `${runId}.json`),
+      ],
+      [
+        ['runs', 'export', runId, '--format', 'csv', '--store', store, '--out', `${base}/csv/`],
+        join(base, 'csv', `${runId}.csv`),
+      ],
+      [
+        ['runs', 'compare', runId, otherId, '--format', 'html', '--store', store, '--out', `${base}/compare/`],
+        join(base, 'compare', 'runs-compare.html'),
+      ],
+      [
+        ['score', '--dataset', MODERATION_DATASET, '--results', CAREFUL_RESULTS, '--html', `${base}/score/`],
+        join(base, 'score', 'score.html'),
+      ],
+    ];
+    for (const [argv, file] of cases) {
+      const r = await cli(argv);
+      expect({ argv, code: r.code }, r.stderr).toEqual({ argv, code: 0 });
+      expect(lstatSync(file).isFile(), file).toBe(true);
+      expect(readdirSync(join(file, '..'))).toEqual([file.split('/').pop()]);
+    }
+  });
+
+  it('an existing folder given without the slash is the same folder', async () => {
+    const folder = join(tmp, 'existing');
+    mkdirSync(folder);
+    const r = await cli(['score', '--dataset', MODERATION_DATASET, '--results', CAREFUL_RESULTS, '--html', folder]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readdirSync(folder)).toEqual(['score.html']);
+  });
+});
+
+describe('only a regular file is ever replaced', () => {
+  it('refuses a FIFO and a symbolic link at report and runs export --out, before reading the run', async () => {
+    const target = join(tmp, 'kept.txt');
+    writeFileSync(target, 'kept\n');
+    const link = join(tmp, 'link.md');
+    symlinkSync(target, link);
+    const fifo = join(tmp, 'pipe.csv');
+    execFileSync('mkfifo', [fifo]);
+    for (const [path, what] of [
+      [link, 'a symbolic link'],
+      [fifo, 'a FIFO (named pipe)'],
+    ] as const) {
+      for (const argv of [
+        ['report', runId, '--out', path],
+        ['runs', 'export', runId, '--format', 'csv', '--out', path],
+        // An unknown run: the path is refused before the store is read.
+        ['runs', 'report', 'no-such-run', '--out', path],
+      ]) {
+        const r = await cli([...argv, '--store', store]);
+        expectRefused(r, `--out ${path}`, `${what}, not a regular file: it is never replaced`);
+      }
+    }
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    expect(readFileSync(target, 'utf8')).toBe('kept\n');
+  });
+
+  it('refuses a device under /dev before anything is written', async () => {
+    // Refused by its path alone: nothing is opened, so the real device is never touched.
+    for (const argv of [
+      ['report', runId, '--out', '/dev/null'],
+      ['runs', 'export', runId, '--format', 'csv', '--out', '/dev/full'],
+    ]) {
+      const r = await cli([...argv, '--store', store]);
+      expectRefused(r, `--out ${argv.at(-1)}`, 'cannot be under /dev, a kernel file system');
+    }
+    expect(lstatSync('/dev/null').isCharacterDevice()).toBe(true);
+  });
+
+  it('refuses a FIFO at live --record before anything is asked', async () => {
+    const fifo = join(tmp, 'record.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    const r = await cli(['live', '--record', fifo, '--base-url', 'http://127.0.0.1:1']);
+    expectRefused(r, `--record ${fifo}`, 'a FIFO (named pipe), not a regular file');
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+  });
+});
+
+describe('paths that can never be written, said in words before the work', () => {
+  const file = join(tmp, 'a-file');
+  const long = 'n'.repeat(300);
+  beforeAll(() => writeFileSync(file, 'x'));
+
+  it('refuses an output under a file or with a name over 255 bytes, for every output option', async () => {
+    for (const [flag, argv] of [
+      ['--out', ['report', runId, '--store', store, '--out']],
+      ['--out', ['runs', 'export', runId, '--format', 'csv', '--store', store, '--out']],
+      ['--out', ['runs', 'compare', runId, otherId, '--format', 'html', '--store', store, '--out']],
+      ['--out', ['bench', '--limit', '1', '--no-store', '--out']],
+      ['--html', ['score', '--dataset', MODERATION_DATASET, '--results', CAREFUL_RESULTS, '--html']],
+    ] as const) {
+      const under = join(file, 'r.html');
+      expectRefused(await cli([...argv, under]), `${flag} ${under}`, 'a part of the path is a file, not a folder');
+      const tooLong = join(tmp, `${long}.html`);
+      expectRefused(await cli([...argv, tooLong]), `${flag} ${tooLong}`, 'a name in the path is longer than 255 bytes');
+    }
+    expect(readFileSync(file, 'utf8')).toBe('x');
+  });
+
+  it('refuses /proc as a kernel file system, without advice to create it', async () => {
+    const r = await cli(['runs', 'export', runId, '--format', 'csv', '--out', '/proc/x.csv', '--store', store]);
+    expectRefused(r, '--out /proc/x.csv', 'cannot be under /proc, a kernel file system');
+    expect(r.stderr).not.toContain('create it first');
+  });
+});
+
+describe('temporary files', () => {
+  it('removes one left by a process killed outright at the next write, and keeps a live process one', async () => {
+    const folder = join(tmp, 'partials');
+    mkdirSync(folder);
+    const gone = spawnSync('true').pid!;
+    const stale = join(folder, `.partial-${gone}-0123abcd-${runId}.md`);
+    const live = join(folder, `.partial-${process.ppid}-89abcdef-${runId}.md`);
+    writeFileSync(stale, 'half a report');
+    writeFileSync(live, 'being written');
+    const r = await cli(['report', runId, '--out', join(folder, `${runId}.md`), '--store', store]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(live)).toBe(true);
+    expect(readdirSync(folder).sort()).toEqual([`.partial-${process.ppid}-89abcdef-${runId}.md`, `${runId}.md`]);
+  });
+});
