@@ -44,6 +44,11 @@ export function runsListCommand(store?: string | null): string {
   return `decidekit runs list${storeFlag(store)}`;
 }
 
+/** `decidekit runs delete ID --yes [--store S]`: deleting without being asked. */
+export function runsDeleteCommand(id: string, store?: string | null): string {
+  return `decidekit runs delete ${shellWord(id)} --yes${storeFlag(store)}`;
+}
+
 /** `decidekit runs check --store S`. */
 export function runsCheckCommand(store: string): string {
   return `decidekit runs check${storeFlag(store)}`;

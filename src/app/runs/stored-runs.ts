@@ -93,6 +93,20 @@ export interface DeletedRecord {
   readonly id: string;
 }
 
+/** The kind of record an id or prefix names: an audit (`audit-…`), a probe (`probe-…`), else a bench run. */
+function recordKindOf(prefix: string): DeletedRecord['kind'] {
+  return prefix.startsWith('audit-') ? 'audit' : prefix.startsWith('probe-') ? 'probe' : 'run';
+}
+
+/**
+ * The one stored record an id or unique prefix names (what `runs delete` would remove), read
+ * without changing anything; unknown or ambiguous is an error, as for deleting.
+ */
+export function findStoredRecord(storePath: string, prefix: string, askedBy: AskedBy): DeletedRecord {
+  const kind = recordKindOf(prefix);
+  return withStore(storePath, READ_ONLY, (store) => ({ kind, id: store.resolveId(prefix, kind, askedBy) }));
+}
+
 /**
  * Removes one stored record by id or unique prefix: an audit (`audit-…`) with its verdicts,
  * a probe (`probe-…`), or else a bench run with its cases and decisions.

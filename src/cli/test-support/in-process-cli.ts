@@ -1,7 +1,7 @@
 /** Runs the CLI in this process through `runCli(argv, io)`, capturing what it writes. */
 import { given } from '../../core/given.js';
 import { runCli } from '../run-cli.js';
-import type { CliIo } from '../io.js';
+import type { CliIo, TerminalPorts } from '../io.js';
 
 export interface CliResult {
   readonly code: number;
@@ -19,6 +19,8 @@ export interface InProcessOptions {
   readonly onStderr?: (text: string) => void;
   readonly isTTY?: boolean;
   readonly columns?: number;
+  /** A controlling terminal (stdin and stdout one), e.g. `fakeTerminal` of ./fake-terminal.ts. */
+  readonly terminal?: TerminalPorts;
 }
 
 /**
@@ -53,6 +55,7 @@ export async function runCliInProcess(argv: readonly string[], options: InProces
     env: { NO_COLOR: '1', ...options.env },
     cwd: options.cwd ?? process.cwd(),
     signal: options.signal ?? new AbortController().signal,
+    ...given({ terminal: options.terminal }),
   };
   const code = await runCli(argv, io);
   return { code, stdout, stderr };

@@ -93,7 +93,7 @@ describe('bench: one process at a time sends a run', () => {
 
   it('refuses to delete a run another bench is still sending, and deletes it once finished', async () => {
     await whileBenchSends('delete', 40, async ({ dir, store, runId, running }) => {
-      const refused = await runCliInProcess(['runs', 'delete', runId.slice(0, 17), '--store', store]);
+      const refused = await runCliInProcess(['runs', 'delete', runId.slice(0, 17), '--yes', '--store', store]);
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain(`run ${runId} is being run by another decidekit process`);
       expect(refused.stderr).toContain('stop it (Ctrl+C) first; nothing was deleted');
@@ -105,7 +105,7 @@ describe('bench: one process at a time sends a run', () => {
       expect((await runCliInProcess(['runs', 'check', '--store', store])).stdout).toContain(
         `ok  ${runId}  complete, 40 saved cases`,
       );
-      const deleted = await runCliInProcess(['runs', 'delete', runId, '--store', store]);
+      const deleted = await runCliInProcess(['runs', 'delete', runId, '--yes', '--store', store]);
       expect(deleted.code).toBe(0);
       expect(deleted.stdout).toBe(`deleted run ${runId}\n`);
       expect(locksIn(dir)).toEqual([]);

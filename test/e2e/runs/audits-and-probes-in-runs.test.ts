@@ -182,13 +182,13 @@ describe('runs delete on audits and probes', () => {
     expect(unknown.stderr).toContain('no audit "audit-19990101"');
     expect(await count()).toEqual([2, 1, 2]);
 
-    const audit = await cli(['runs', 'delete', auditId.slice(0, 24)]);
+    const audit = await cli(['runs', 'delete', auditId.slice(0, 24), '--yes']);
     expect(audit.code, audit.stderr).toBe(0);
     expect(audit.stdout).toBe(`deleted answer audit ${auditId}\n`);
     expect(await count()).toEqual([2, 0, 2]);
     expect((await cli(['runs', 'show', auditId])).code).toBe(1);
 
-    const probe = await cli(['runs', 'delete', probeIds[0]!]);
+    const probe = await cli(['runs', 'delete', probeIds[0]!, '--yes']);
     expect(probe.code, probe.stderr).toBe(0);
     expect(probe.stdout).toBe(`deleted server probe ${probeIds[0]}\n`);
     expect(await count()).toEqual([2, 0, 1]);

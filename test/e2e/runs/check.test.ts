@@ -143,7 +143,7 @@ describe('runs check', () => {
     const html = join(tmp, 'r.html');
     expect((await runCliInProcess(['report', id, '--out', html, '--store', store])).code).toBe(0);
     expect(readFileSync(html, 'utf8')).toMatch(/^<!doctype html>/i);
-    const gone = await runCliInProcess(['runs', 'delete', id.slice(0, 17), '--store', store]);
+    const gone = await runCliInProcess(['runs', 'delete', id.slice(0, 17), '--yes', '--store', store]);
     expect(gone.code, gone.stderr).toBe(0);
     expect(gone.stdout).toBe(`deleted run ${id}\n`);
     const show = await runCliInProcess(['runs', 'show', id, '--store', store]);
