@@ -19,27 +19,45 @@ function near(a: number, b: number): boolean {
   return Math.abs(a - b) <= RELATIVE_TOLERANCE * Math.max(1, Math.abs(a), Math.abs(b));
 }
 
-/** Paths (`accuracy`, `byWorkflow.0.kl`) where two JSON values differ. */
 /** Summary keys added after runs were first stored: a stored summary without them is not damaged. */
 const ADDED_SUMMARY_KEYS: readonly string[] = ['logLoss'];
 
 /** True when `path` names an added key that the stored summary does not have at all. */
-function addedSince(stored: unknown, path: string): boolean {
-  const parts = path.split('.');
-  if (!ADDED_SUMMARY_KEYS.includes(parts[parts.length - 1]!)) return false;
+function addedSince(stored: unknown, path: readonly string[]): boolean {
+  if (!ADDED_SUMMARY_KEYS.includes(path[path.length - 1]!)) return false;
   let at: unknown = stored;
-  for (const part of parts) {
+  for (const part of path) {
     if (typeof at !== 'object' || at === null) return false;
     at = (at as Record<string, unknown>)[part];
   }
   return at === undefined;
 }
 
-export function jsonDifferences(a: unknown, b: unknown, path = ''): string[] {
-  if (typeof a === 'number' && typeof b === 'number') return near(a, b) ? [] : [path];
+/** Summary keys whose values are keyed by data (workflow, question, type, failure kind), not by field names. */
+const KEYED_BY_DATA: ReadonlySet<string> = new Set(['byType', 'byWorkflow', 'byQuestion', 'errorKinds']);
+
+/** Ends a path where two arrays differ in length. */
+const LENGTH = '(length)';
+
+/**
+ * A summary path as the run's JSON names it (`by_workflow.triage.log_loss`, as `bench --json`
+ * and `runs show --json` write the summary): field names in snake_case, data keys as they are.
+ */
+function jsonKeyPath(path: readonly string[]): string {
+  if (path[path.length - 1] === LENGTH) return `${jsonKeyPath(path.slice(0, -1))} ${LENGTH}`;
+  return path
+    .map((part, i) =>
+      i > 0 && KEYED_BY_DATA.has(path[i - 1]!) ? part : part.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+    )
+    .join('.');
+}
+
+/** Paths (as key lists: `['byWorkflow', 'triage', 'kl']`) where two JSON values differ. */
+function jsonDifferences(a: unknown, b: unknown, path: readonly string[] = []): string[][] {
+  if (typeof a === 'number' && typeof b === 'number') return near(a, b) ? [] : [[...path]];
   if (Array.isArray(a) && Array.isArray(b)) {
-    if (a.length !== b.length) return [`${path} (length)`];
-    return a.flatMap((x, i) => jsonDifferences(x, b[i], path === '' ? `${i}` : `${path}.${i}`));
+    if (a.length !== b.length) return [[...path, LENGTH]];
+    return a.flatMap((x, i) => jsonDifferences(x, b[i], [...path, `${i}`]));
   }
   if (
     typeof a === 'object' &&
@@ -51,14 +69,10 @@ export function jsonDifferences(a: unknown, b: unknown, path = ''): string[] {
   ) {
     const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
     return keys.flatMap((k) =>
-      jsonDifferences(
-        (a as Record<string, unknown>)[k],
-        (b as Record<string, unknown>)[k],
-        path === '' ? k : `${path}.${k}`,
-      ),
+      jsonDifferences((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], [...path, k]),
     );
   }
-  return Object.is(a, b) ? [] : [path];
+  return Object.is(a, b) ? [] : [[...path]];
 }
 
 function caseProblems(c: CaseResult): string[] {
@@ -119,7 +133,7 @@ export function checkRunRecords(
     for (const problem of caseProblems(c)) if (decisionProblems++ < MAX_DIFFERENCES) problems.push(problem);
   if (decisionProblems > MAX_DIFFERENCES)
     problems.push(`and ${decisionProblems - MAX_DIFFERENCES} more decisions that do not agree with their scores`);
-  if (run.durationMs !== null && !(run.durationMs >= 0)) problems.push(`duration ${run.durationMs} ms`);
+  if (run.durationMs !== null && !(run.durationMs >= 0)) problems.push(`duration_ms ${run.durationMs}`);
   if (stored.status === 'running') {
     if (stored.summaryStored) problems.push('a running run with a stored summary');
     return problems;
@@ -131,7 +145,9 @@ export function checkRunRecords(
   if (run.summary.status !== stored.status)
     problems.push(`status ${stored.status} but its summary says ${run.summary.status}`);
   const recomputed = summarizeRun(run.config, run.cases, { interrupted: stored.status === 'interrupted' });
-  const differ = jsonDifferences(run.summary, recomputed).filter((p) => p !== 'status' && !addedSince(run.summary, p));
+  const differ = jsonDifferences(run.summary, recomputed)
+    .filter((p) => p.join('.') !== 'status' && !addedSince(run.summary, p))
+    .map(jsonKeyPath);
   if (differ.length > 0) {
     const shown = differ.slice(0, MAX_DIFFERENCES).join(', ');
     problems.push(
@@ -144,7 +160,7 @@ export function checkRunRecords(
       ['accuracy', h.accuracy, recomputed.accuracy],
       ['kl', h.kl, recomputed.kl],
       ['brier', h.brier, recomputed.brier],
-      ['decisions', h.total, recomputed.total],
+      ['total', h.total, recomputed.total],
       ['correct', h.correct, recomputed.correct],
       ['errors', h.errors, recomputed.errors],
     ];

@@ -80,6 +80,8 @@ export function decisionOf(conn: SqliteConnection, runId: string, d: StoredDecis
       (d.correct !== 0 && d.correct !== 1)
     )
       throw conn.damaged(runId, `case ${d.case_id} question ${d.question_id}: an answered decision lacks its scores`);
+    const outOfRange = scoreOutOfRange(d.confidence!, d.kl!, d.brier!);
+    if (outOfRange !== null) throw conn.damaged(runId, `case ${d.case_id} question ${d.question_id}: ${outOfRange}`);
     outcome = {
       status: 'answered',
       probabilities: json<number[]>(d.probabilities_json, 'predicted distribution', isNumberArray),
@@ -106,4 +108,16 @@ export function decisionOf(conn: SqliteConnection, runId: string, d: StoredDecis
     },
     outcome,
   };
+}
+
+/**
+ * A stored score no scoring could have made, in words naming its JSON key; null when each is
+ * in range. Read on, one would break the summaries (a confidence below 0 falls in no
+ * calibration bin).
+ */
+function scoreOutOfRange(confidence: number, kl: number, brier: number): string | null {
+  if (!(confidence >= 0 && confidence <= 1)) return `stored confidence ${confidence} is not between 0 and 1`;
+  if (!Number.isFinite(kl)) return `stored kl ${kl} is not a finite number`;
+  if (!(brier >= 0 && Number.isFinite(brier))) return `stored brier ${brier} is not a finite number of at least 0`;
+  return null;
 }

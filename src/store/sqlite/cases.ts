@@ -109,7 +109,9 @@ export class SqliteCases implements StoreCases {
     } finally {
       // An iteration stopped early must release its statement before the connection is used again.
       rows?.return?.();
-      if (own && conn.db.inTransaction) conn.db.exec('COMMIT');
+      // A rollback, not a commit: nothing was written, and after a damaged page SQLite can
+      // refuse the commit, which would hide the damage found while reading.
+      if (own && conn.db.inTransaction) conn.db.exec('ROLLBACK');
     }
   }
 

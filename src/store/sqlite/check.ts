@@ -18,14 +18,12 @@ export function checkRun(tables: RunTables, runs: SqliteRuns, cases: SqliteCases
   const row = statements.head.get(id) as RunRow | undefined;
   if (!row) throw conn.unknownRun(id);
   const base = { id, status: STATUSES.has(row.status) ? row.status : null, savedCases: row.saved_cases };
-  let problems: string[];
-  let configured: number;
   try {
     // The cases are read as they are checked (twice: their records, then the summary).
     const info = runs.info(id)!;
-    configured = info.config.caseIds.length;
+    const configured = info.config.caseIds.length;
     const source = { length: row.saved_cases, [Symbol.iterator]: () => cases.iterate(id) };
-    problems = checkRunRecords(
+    const problems = checkRunRecords(
       { ...info, cases: source },
       {
         status: row.status,
@@ -34,17 +32,23 @@ export function checkRun(tables: RunTables, runs: SqliteRuns, cases: SqliteCases
         caseCount: row.case_count,
       },
     );
+    problems.push(...changedCases(tables, id));
+    const outside = (statements.outsideCaseSet.all({ id }) as { case_id: string }[]).map((r) => r.case_id);
+    if (outside.length > 0) problems.push(`saved cases outside the run's case set: ${outside.join(', ')}`);
+    const planned = (statements.plannedCount.get(id) as { n: number }).n;
+    if (planned !== configured)
+      problems.push(`${planned} case positions stored for ${configured} cases in the configuration`);
+    return { ...base, problems };
   } catch (err) {
-    if (err instanceof StoreDamagedError) return { ...base, problems: [err.detail] };
-    throw err;
+    const damage = conn.readFailure(err, id);
+    if (!(damage instanceof StoreDamagedError)) throw damage;
+    // The run is named on the line above its problems.
+    const ownPrefix = `run ${id}: `;
+    return {
+      ...base,
+      problems: [damage.detail.startsWith(ownPrefix) ? damage.detail.slice(ownPrefix.length) : damage.detail],
+    };
   }
-  problems.push(...changedCases(tables, id));
-  const outside = (statements.outsideCaseSet.all({ id }) as { case_id: string }[]).map((r) => r.case_id);
-  if (outside.length > 0) problems.push(`saved cases outside the run's case set: ${outside.join(', ')}`);
-  const planned = (statements.plannedCount.get(id) as { n: number }).n;
-  if (planned !== configured)
-    problems.push(`${planned} case positions stored for ${configured} cases in the configuration`);
-  return { ...base, problems };
 }
 
 /** Cases whose rows no longer match the digest written with them. */
@@ -63,14 +67,33 @@ function changedCases(tables: RunTables, id: string): string[] {
       ];
 }
 
-/** `PRAGMA quick_check` and `runs.check` for every stored run (or only `runIds`). */
+/**
+ * `PRAGMA quick_check` and `runs.check` for every stored run (or only `runIds`). Damage that
+ * stops SQLite's own check is its finding, and each run is still checked: a run whose
+ * records cannot be read has that as its problem.
+ */
 export function checkStore(tables: RunTables, runs: SqliteRuns, runIds: readonly string[] | undefined): StoreCheck {
   const { conn, statements } = tables;
-  return conn.reading(() => {
-    const integrity = (conn.db.pragma('quick_check') as { quick_check: string }[])
-      .map((r) => r.quick_check)
-      .filter((line) => line !== 'ok');
-    const ids = runIds ?? (statements.allIds.all() as { id: string }[]).map((r) => r.id);
-    return { path: conn.path, integrity, runs: ids.map((id) => runs.check(id)) };
-  });
+  let integrity: string[];
+  try {
+    integrity = conn.reading(() =>
+      (conn.db.pragma('quick_check') as { quick_check: string }[])
+        .map((r) => r.quick_check)
+        .filter((line) => line !== 'ok'),
+    );
+  } catch (err) {
+    if (!(err instanceof StoreDamagedError)) throw err;
+    integrity = [err.detail];
+  }
+  const ids = runIds ?? conn.reading(() => (statements.allIds.all() as { id: string }[]).map((r) => r.id));
+  return { path: conn.path, integrity, runs: ids.map((id) => checkReadable(runs, id)) };
+}
+
+function checkReadable(runs: SqliteRuns, id: string): RunCheck {
+  try {
+    return runs.check(id);
+  } catch (err) {
+    if (!(err instanceof StoreDamagedError)) throw err;
+    return { id, status: null, savedCases: 0, problems: [err.detail] };
+  }
 }

@@ -80,15 +80,23 @@ export class SqliteConnection {
     try {
       return fn();
     } catch (err) {
-      if (err instanceof DecidekitError) throw err;
-      if (isDamage(err))
-        throw new StoreDamagedError(this.path, messageOf(err), { ...(runId ? { runId } : {}), cause: err });
-      if (!(err instanceof Database.SqliteError)) throw err;
-      throw new DecidekitError('store_unreadable', `cannot read run store ${this.path} (${messageOf(err)})`, {
-        context: { path: this.path },
-        cause: err,
-      });
+      throw this.readFailure(err, runId);
     }
+  }
+
+  /**
+   * What a failed read throws: a SQLite failure in the store's words (damage said as such);
+   * decidekit's own errors and anything not from SQLite as they are.
+   */
+  readFailure(err: unknown, runId?: string): unknown {
+    if (err instanceof DecidekitError) return err;
+    if (isDamage(err))
+      return new StoreDamagedError(this.path, messageOf(err), { ...(runId ? { runId } : {}), cause: err });
+    if (!(err instanceof Database.SqliteError)) return err;
+    return new DecidekitError('store_unreadable', `cannot read run store ${this.path} (${messageOf(err)})`, {
+      context: { path: this.path },
+      cause: err,
+    });
   }
 
   /** The error for a run the store does not hold. */

@@ -11,6 +11,7 @@ import { SqliteAudits } from './audits.js';
 import { SqliteCases } from './cases.js';
 import { checkStore } from './check.js';
 import { SqliteConnection } from './connection.js';
+import { guardedPart } from './guarded-parts.js';
 import { openDatabase, type OpenSqliteStoreOptions } from './open-database.js';
 import { SqliteProbes } from './probes.js';
 import { idsStartingWithIn } from './record-ids.js';
@@ -36,7 +37,7 @@ export function openSqliteStore(path: string, options: OpenSqliteStoreOptions = 
   } catch (err) {
     db.close();
     removeCopy();
-    throw err;
+    throw conn.readFailure(err);
   }
 }
 
@@ -57,7 +58,7 @@ export class SqliteStore implements Store {
     this.path = conn.path;
     this.tables = new RunTables(conn);
     const path = conn.path;
-    this.cases = new SqliteCases(
+    const cases = new SqliteCases(
       this.tables,
       // Read from a fresh read-only connection, so the source outlives this store.
       () => openSqliteStore(path, { mustExist: true, readOnly: true }),
@@ -65,9 +66,11 @@ export class SqliteStore implements Store {
         ...given({ busyTimeoutMs: options.busyTimeoutMs, syncIntervalMs: options.syncIntervalMs }),
       },
     );
-    this.runs = new SqliteRuns(this.tables, this.cases);
-    this.audits = new SqliteAudits(conn);
-    this.probes = new SqliteProbes(conn);
+    // Each part as handed out says a damaged file is damaged, whichever statement met it.
+    this.cases = guardedPart(cases, conn);
+    this.runs = guardedPart(new SqliteRuns(this.tables, cases), conn);
+    this.audits = guardedPart(new SqliteAudits(conn), conn);
+    this.probes = guardedPart(new SqliteProbes(conn), conn);
     this.idsStartingWith = idsStartingWithIn(conn.db);
   }
 

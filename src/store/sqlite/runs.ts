@@ -193,7 +193,16 @@ export class SqliteRuns implements StoreRuns {
     const { conn } = this.tables;
     // One read transaction: a bench writing the run meanwhile is not seen half way (its
     // summary from one moment and its cases from another would look like damage).
-    return conn.reading(() => conn.db.transaction(() => checkRun(this.tables, this, this.cases, id)).deferred(), id);
+    // Ended by a rollback, not a commit: it wrote nothing, and after a damaged page SQLite
+    // can refuse the commit of a transaction whose reads all went well.
+    return conn.reading(() => {
+      conn.db.exec('BEGIN');
+      try {
+        return checkRun(this.tables, this, this.cases, id);
+      } finally {
+        if (conn.db.inTransaction) conn.db.exec('ROLLBACK');
+      }
+    }, id);
   }
 }
 
