@@ -160,15 +160,13 @@ describe.concurrent('decidekit dataset fetch', () => {
     const info = await cli(['dataset', 'info', 'typed-decisions', '--cache-dir', 'c2', '--json']);
     expect(info.code).toBe(0);
     const doc = JSON.parse(info.stdout);
-    expect(doc.datasets[0].dataset).toEqual({
-      id: 'LocalLLaMA/typed-decisions',
-      revision: PINNED_REVISION,
+    // The hash given with --sha256 is not the pinned one: the copy is a custom dataset.
+    expect(r.stderr).toContain('the copy loads as a custom dataset, never as Typed Decisions');
+    expect(doc.datasets[0].dataset).toMatchObject({
+      id: 'test-00000-of-00001.parquet',
+      revision: null,
       split: 'test',
-      license: 'Apache-2.0',
       synthetic: false,
-      attribution:
-        'Typed Decisions (LocalLLaMA/typed-decisions, revision e039ebffcc28), Apache-2.0, https://huggingface.co/datasets/LocalLLaMA/typed-decisions',
-      url: 'https://huggingface.co/datasets/LocalLLaMA/typed-decisions',
     });
     expect(doc.datasets[0].source).toEqual({
       url: expect.any(String),
@@ -178,10 +176,8 @@ describe.concurrent('decidekit dataset fetch', () => {
     });
     const verify = await cli(['dataset', 'verify', 'typed-decisions', '--cache-dir', 'c2']);
     expect(verify.code).toBe(0);
-    expect(verify.stdout).toContain(
-      'ok      typed-decisions: LocalLLaMA/typed-decisions @ e039ebffcc280174dd354227424fb2b249f191de: test 12 cases',
-    );
-    const stored = join(dir, 'c2', 'typed-decisions', PINNED_REVISION, 'test.jsonl.gz');
+    expect(verify.stdout).toContain('ok      typed-decisions: test-00000-of-00001.parquet: test 12 cases');
+    const stored = join(dir, 'c2', 'typed-decisions', PINNED_REVISION, 'test-00000-of-00001.parquet');
     writeFileSync(stored, readFileSync(stored).subarray(0, 100));
     const broken = await cli(['dataset', 'verify', 'typed-decisions', '--cache-dir', 'c2']);
     expect(broken.code).toBe(1);

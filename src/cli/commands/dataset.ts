@@ -26,7 +26,8 @@ const fetchCommand = defineCommand({
   usage: 'dataset fetch typed-decisions [--revision R] [--sha256 H] [--cache-dir DIR] [--json]',
   description: `Downloads all/test-00000-of-00001.parquet of the pinned revision
 (${PINNED_REVISION.slice(0, 12)}) from Hugging Face, checks its sha256, validates every row
-and stores the test split as JSONL.gz with a manifest in the cache.
+and stores the file with a manifest in the cache. Only the file with the pinned sha256 is
+Typed Decisions; another file (another revision or --sha256) is a custom dataset.
 Offline? Download the file elsewhere and pass it by path to bench/info/verify.`,
   options: {
     revision: text(

@@ -72,7 +72,7 @@ async function fetchError(promise: Promise<unknown>): Promise<DatasetFetchError>
 }
 
 describe('fetchTypedDecisions', () => {
-  it('downloads the parquet path of the revision, verifies it, and stores the test split as JSONL.gz with a manifest', async () => {
+  it('downloads the parquet path of the revision, verifies it, and stores the file itself with a manifest', async () => {
     const { baseUrl, requests } = await serve(serveFile(parquet));
     const dir = cacheDir();
     const progress: number[] = [];
@@ -88,10 +88,13 @@ describe('fetchTypedDecisions', () => {
       `/datasets/LocalLLaMA/typed-decisions/resolve/${OTHER_REVISION}/all/test-00000-of-00001.parquet`,
     ]);
     expect(progress.at(-1)).toBe(parquet.length);
-    expect(result.warnings).toEqual([]);
+    expect(result.warnings).toEqual([
+      `the file is not the pinned Typed Decisions file (sha256 ${PINNED_PARQUET_SHA256.slice(0, 12)}…): the copy loads as a custom dataset, never as Typed Decisions`,
+    ]);
     expect(result.cases).toBe(testRows.length);
     expect(result.dir).toBe(typedDecisionsCacheDir(dir, OTHER_REVISION));
-    expect(readdirSync(result.dir).sort()).toEqual(['manifest.json', 'test.jsonl.gz']);
+    expect(readdirSync(result.dir).sort()).toEqual(['manifest.json', 'test-00000-of-00001.parquet']);
+    expect(readFileSync(join(result.dir, 'test-00000-of-00001.parquet'))).toEqual(parquet);
     const manifest = JSON.parse(readFileSync(join(result.dir, 'manifest.json'), 'utf8'));
     expect(manifest).toMatchObject({
       id: 'LocalLLaMA/typed-decisions',
@@ -99,22 +102,23 @@ describe('fetchTypedDecisions', () => {
       license: 'Apache-2.0',
       synthetic: false,
       source: { path: 'all/test-00000-of-00001.parquet', sha256: parquetSha256, sha256_pinned: true },
-      files: [{ split: 'test', path: 'test.jsonl.gz', rows: testRows.length }],
+      files: [
+        {
+          split: 'test',
+          path: 'test-00000-of-00001.parquet',
+          sha256: parquetSha256,
+          bytes: parquet.length,
+          rows: testRows.length + 4,
+        },
+      ],
       restore: `decidekit dataset fetch typed-decisions --revision ${OTHER_REVISION}`,
     });
 
     const loaded = await loadBenchDataset({ kind: 'path', path: result.dir });
     expect(loaded.cases.map((c) => c.id)).toEqual(testRows.map((r) => r.id));
-    expect(loaded.info).toMatchObject({
-      id: 'LocalLLaMA/typed-decisions',
-      revision: OTHER_REVISION,
-      split: 'test',
-      synthetic: false,
-      url: 'https://huggingface.co/datasets/LocalLLaMA/typed-decisions',
-    });
-    expect(loaded.info.attribution).toBe(
-      'Typed Decisions (LocalLLaMA/typed-decisions, revision 0123456789ab), Apache-2.0, https://huggingface.co/datasets/LocalLLaMA/typed-decisions',
-    );
+    // Not the pinned file: what the manifest says does not make it Typed Decisions.
+    expect(loaded.info).toMatchObject({ id: 'test-00000-of-00001.parquet', revision: null, split: 'test' });
+    expect(loaded.info.attribution).toContain('its manifest names LocalLLaMA/typed-decisions, but its files do not');
     expect(JSON.stringify(loaded.cases)).not.toContain('hidden-');
   });
 
@@ -133,7 +137,6 @@ describe('fetchTypedDecisions', () => {
       '/cdn/blob',
     ]);
     const loaded = await loadBenchDataset({ kind: 'typed-decisions', cacheDir: dir });
-    expect(loaded.info.revision).toBe(PINNED_REVISION);
     expect(loaded.cases).toHaveLength(testRows.length);
   });
 
@@ -165,6 +168,7 @@ describe('fetchTypedDecisions', () => {
     });
     expect(result.warnings).toEqual([
       `no pinned sha256 for revision main: recorded the observed sha256 ${parquetSha256} without checking it (pass --sha256 to check it)`,
+      expect.stringMatching(/^the file is not the pinned Typed Decisions file .*: the copy loads as a custom dataset/),
     ]);
     expect(result.manifest.source).toMatchObject({ sha256: parquetSha256, sha256Pinned: false });
   });

@@ -1,18 +1,19 @@
 /**
- * Downloads Typed Decisions' test parquet from Hugging Face, verifies its sha256, converts it
- * to validated JSONL.gz with a manifest, and moves the result into the cache in one rename.
+ * Downloads Typed Decisions' test parquet from Hugging Face, verifies its sha256 and every
+ * row, and moves it with a manifest into the cache in one rename. The file is kept as it was
+ * downloaded: a loader knows the real dataset by that file's pinned sha256, never by the
+ * manifest (see dataset-identity.ts).
  * A failed download, a wrong hash or invalid data leaves nothing in the cache.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { mkdtemp, open, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { basename, dirname, join } from 'node:path';
 import { DecidekitError, InvalidInputError } from '../../core/errors.js';
 import { CaseCollector } from './case-collector.js';
 import { DatasetFetchError } from './dataset-errors.js';
 import { makeFolder, outermostMissingFolder, removeEmptyFolders } from '../folders.js';
-import { sha256Hex } from './file-hash.js';
+import { isPinnedTypedDecisionsFile } from './dataset-identity.js';
 import { fetchCommand, typedDecisionsCacheDir } from './load-bench-dataset.js';
 import { MANIFEST_FILE, MANIFEST_FORMAT, renderManifest, type DatasetManifest } from './manifest.js';
 import {
@@ -20,6 +21,7 @@ import {
   PARQUET_PATH,
   parquetDownloadUrl,
   pinnedParquetSha256,
+  PINNED_PARQUET_SHA256,
   PINNED_REVISION,
   TYPED_DECISIONS_ID,
   TYPED_DECISIONS_LICENSE,
@@ -67,7 +69,7 @@ export const DEFAULT_MAX_DOWNLOAD_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_STALL_TIMEOUT_MS = 30_000;
 
 export interface FetchTypedDecisionsResult {
-  /** The folder holding `manifest.json` and `test.jsonl.gz`. */
+  /** The folder holding `manifest.json` and the downloaded parquet file. */
   readonly dir: string;
   readonly manifest: DatasetManifest;
   /** Test-split cases written. */
@@ -77,7 +79,8 @@ export interface FetchTypedDecisionsResult {
   readonly warnings: readonly string[];
 }
 
-const DATA_FILE = 'test.jsonl.gz';
+/** The downloaded file is kept as it is: its pinned sha256 is what makes the copy the real dataset. */
+const DATA_FILE = basename(PARQUET_PATH);
 const SPLIT = 'test';
 /** Revisions are commit hashes, branches or tags; nothing that could escape a URL path segment or a folder. */
 const REVISION = /^[A-Za-z0-9][A-Za-z0-9._\-/]{0,199}$/;
@@ -114,7 +117,7 @@ export async function fetchTypedDecisions(options: FetchTypedDecisionsOptions): 
   };
   options.signal?.addEventListener('abort', removeTmp, { once: true });
   try {
-    const parquetPath = join(tmp, 'download.parquet');
+    const parquetPath = join(tmp, DATA_FILE);
     const download = await downloadTo(url, parquetPath, options);
     const warnings: string[] = [];
     if (expected !== null) {
@@ -129,33 +132,11 @@ export async function fetchTypedDecisions(options: FetchTypedDecisionsOptions): 
         `no pinned sha256 for revision ${revision}: recorded the observed sha256 ${download.sha256} without checking it (pass ${SHA256_FLAG} to check it)`,
       );
     }
-
-    const decoded = await decodeParquetRows(parquetPath, { split: SPLIT, displayName: `${PARQUET_PATH}@${revision}` });
-    const collector = new CaseCollector(`${PARQUET_PATH}@${revision}`);
-    const lines: string[] = [];
-    for (const r of decoded.rows) {
-      if ('problem' in r) {
-        collector.problem(r.row, r.problem, r.caseId, r.field);
-        continue;
-      }
-      const before = collector.caseCount;
-      collector.add(r.value, r.row);
-      if (collector.caseCount > before) lines.push(JSON.stringify(r.value));
-    }
-    collector.finish();
-    if (lines.length === 0) {
-      throw new InvalidInputError([
-        {
-          file: `${PARQUET_PATH}@${revision}`,
-          line: null,
-          message: `no rows of split ${SPLIT} (splits in the file: ${[...decoded.splits].sort().join(', ') || 'none'})`,
-        },
-      ]);
-    }
-    await rm(parquetPath);
-
-    const data = gzipSync(Buffer.from(`${lines.join('\n')}\n`, 'utf8'));
-    await writeFile(join(tmp, DATA_FILE), data);
+    if (!isPinnedTypedDecisionsFile(parquetPath, download.sha256))
+      warnings.push(
+        `the file is not the pinned Typed Decisions file (sha256 ${PINNED_PARQUET_SHA256.slice(0, 12)}…): the copy loads as a custom dataset, never as Typed Decisions`,
+      );
+    const rows = await validateSplit(parquetPath, revision);
     const manifest: DatasetManifest = {
       format: MANIFEST_FORMAT,
       id: TYPED_DECISIONS_ID,
@@ -166,17 +147,42 @@ export async function fetchTypedDecisions(options: FetchTypedDecisionsOptions): 
       attribution: typedDecisionsAttribution(revision),
       source: { url, path: PARQUET_PATH, sha256: download.sha256, sha256Pinned: expected !== null },
       generator: null,
-      files: [{ split: SPLIT, path: DATA_FILE, sha256: sha256Hex(data), bytes: data.length, rows: lines.length }],
+      files: [{ split: SPLIT, path: DATA_FILE, sha256: download.sha256, bytes: download.bytes, rows: rows.total }],
       restore: fetchCommand(revision),
     };
     await writeFile(join(tmp, MANIFEST_FILE), renderManifest(manifest));
     await replaceDir(tmp, finalDir);
-    return { dir: finalDir, manifest, cases: lines.length, downloadedBytes: download.bytes, warnings };
+    return { dir: finalDir, manifest, cases: rows.cases, downloadedBytes: download.bytes, warnings };
   } finally {
     options.signal?.removeEventListener('abort', removeTmp);
     // After a success the copy is in `parent`, which then stays.
     removeTmp();
   }
+}
+
+/**
+ * Decodes and checks every row of the downloaded file (an invalid row is refused before
+ * anything is stored); the data rows of every split and the cases of the test split.
+ */
+async function validateSplit(path: string, revision: string): Promise<{ total: number; cases: number }> {
+  const name = `${PARQUET_PATH}@${revision}`;
+  const decoded = await decodeParquetRows(path, { split: SPLIT, displayName: name });
+  const collector = new CaseCollector(name);
+  for (const r of decoded.rows) {
+    if ('problem' in r) collector.problem(r.row, r.problem, r.caseId, r.field);
+    else collector.add(r.value, r.row);
+  }
+  collector.finish();
+  if (collector.caseCount === 0) {
+    throw new InvalidInputError([
+      {
+        file: name,
+        line: null,
+        message: `no rows of split ${SPLIT} (splits in the file: ${[...decoded.splits].sort().join(', ') || 'none'})`,
+      },
+    ]);
+  }
+  return { total: decoded.total, cases: collector.caseCount };
 }
 
 /** Streams the response body to `path` while hashing it. */

@@ -15,13 +15,13 @@ import { questionSetOf } from './question-set.js';
 import {
   refuseWrongRowCount,
   manifestFileOf,
-  manifestInfo,
   MANIFEST_FILE,
   readManifest,
   verifyManifestFile,
   type DatasetManifest,
 } from './manifest.js';
-import { parquetDownloadUrl, PINNED_PARQUET_SHA256, PINNED_REVISION, typedDecisionsInfo } from './provenance.js';
+import { parquetDownloadUrl, PINNED_REVISION } from './provenance.js';
+import { fileIdentity, manifestFileIdentity } from './dataset-identity.js';
 import { caseFileFormat, readCases, type ReadCasesOptions, type ReadCasesResult } from './read-cases.js';
 import { scanCaseFile, type CaseEntry, type ScannedCaseFile } from './scan-cases.js';
 import { fileErrorWords } from '../../core/file-error-words.js';
@@ -119,15 +119,16 @@ export async function verifyBenchDataset(source: DatasetSource): Promise<Verifie
       const files =
         where.kind === 'stored' ? where.manifest.files : where.manifest.files.filter((f) => f.split === where.split);
       const splits: { split: string; rows: number; cases: number }[] = [];
-      let info: DatasetInfo | null = null;
+      const infos: DatasetInfo[] = [];
       for (const f of files) {
         const checked = await readManifestFile(where.dir, where.manifest, f.split, scanCaseFile);
         refuseNoCases(checked.read.entries.length, checked.path, f.split, checked.read.splits);
-        info ??= checked.info;
+        infos.push(checked.info);
         splits.push({ split: f.split, rows: f.rows, cases: checked.read.entries.length });
       }
       return {
-        info: info ?? manifestInfo(where.manifest, DEFAULT_SPLIT),
+        // A manifest lists one file at least; the first split's identity names the dataset.
+        info: infos[0]!,
         location: where.kind === 'stored' ? where.dir : where.path,
         manifest: where.manifest,
         splits,
@@ -294,31 +295,21 @@ async function readManifestFile<R extends { readonly rows: number }>(
   const entry = manifestFileOf(manifest, dir, split);
   await verifyManifestFile(dir, entry, manifest.restore);
   const path = join(dir, entry.path);
-  const cases = await read(path, {});
+  // A file holding rows of several splits (the dataset's own parquet) gives those of its entry.
+  const cases = await read(path, { split });
   refuseWrongRowCount(dir, entry, cases.rows, manifest.restore);
-  return { read: cases, info: manifestInfo(manifest, split), path, split, manifest };
-}
-
-/** A user file: the real parquet under any name gets its provenance, so its runs compare with others on it. */
-async function fileInfo(path: string, split: string): Promise<DatasetInfo> {
-  const { sha256 } = await sha256File(path);
-  if (caseFileFormat(path) === 'parquet' && sha256 === PINNED_PARQUET_SHA256)
-    return typedDecisionsInfo(PINNED_REVISION, split);
-  return userFileInfo(path, split, sha256);
-}
-
-function userFileInfo(path: string, split: string, sha256: string): DatasetInfo {
-  const name = basename(path);
   return {
-    id: name,
-    revision: null,
+    read: cases,
+    info: manifestFileIdentity(manifest, { path, sha256: entry.sha256 }, split),
+    path,
     split,
-    license: 'unknown',
-    synthetic: false,
-    attribution: `user-supplied file ${name} (provenance unknown)`,
-    url: null,
-    file: { path, sha256 },
+    manifest,
   };
+}
+
+/** A user file without a manifest: the real parquet under any name gets its provenance, so its runs compare with others on it. */
+async function fileInfo(path: string, split: string): Promise<DatasetInfo> {
+  return fileIdentity(path, split, (await sha256File(path)).sha256);
 }
 
 function loadedOf({ info, read, path, manifest, split }: ReadSplit<ReadCasesResult>): LoadedBenchDataset {

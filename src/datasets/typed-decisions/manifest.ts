@@ -5,7 +5,6 @@
 import { parseStrictJson } from '../../core/strict-json.js';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { DatasetInfo } from '../../core/typed-decisions/dataset-info.js';
 import { isRecord, preview } from '../../core/json-value.js';
 import { DatasetIntegrityError } from './dataset-errors.js';
 import { sha256File } from './file-hash.js';
@@ -71,18 +70,6 @@ export function renderManifest(m: DatasetManifest): string {
     null,
     2,
   )}\n`;
-}
-
-export function manifestInfo(m: DatasetManifest, split: string): DatasetInfo {
-  return {
-    id: m.id,
-    revision: m.revision,
-    split,
-    license: m.license,
-    synthetic: m.synthetic,
-    attribution: m.attribution,
-    url: m.url,
-  };
 }
 
 const SHA256 = /^[0-9a-f]{64}$/;

@@ -76,6 +76,8 @@ export function renderVerifyText(results: readonly DatasetVerification[]): strin
       lines.push(
         `ok      ${r.target}: ${v.info.id}${v.info.revision === null ? '' : ` @ ${v.info.revision}`}: ${splits}; ${integrity}`,
       );
+      // The manifest named another dataset than the one its files are: say who they are.
+      if (v.manifest !== null && v.manifest.id !== v.info.id) lines.push(`        ${v.info.attribution}`);
     } else if (r.skipped) {
       lines.push(`skipped ${r.target}: not fetched (decidekit dataset fetch typed-decisions)`);
     } else {
