@@ -95,10 +95,14 @@ describe('executeAudit outcomes', () => {
       { id: 'slow', said: ['MARK-SLOW'], label: 'claimed' },
     ];
     const files = writeAuditFiles(freshDir(), transcripts, [CLAIM_CHECK, SENT_CHECK]);
-    const { run, seen } = await audit(
-      { baseUrl: server.url, model: 'judge', set: 'all', checksPath: files.checks, transcriptsPath: files.transcripts },
-      { deadlineMs: 1500 },
-    );
+    const { run, seen } = await audit({
+      baseUrl: server.url,
+      model: 'judge',
+      set: 'all',
+      checksPath: files.checks,
+      transcriptsPath: files.transcripts,
+      timeoutMs: 1500,
+    });
     const outcome = (id: string) => byId(run.records, id).outcome;
     expect(outcome('agree')).toMatchObject({ status: 'agrees', answer: { choice: 'claimed' } });
     expect(outcome('disagree')).toMatchObject({ status: 'disagrees', answer: { choice: 'not_claimed' } });
@@ -174,7 +178,7 @@ describe('the whole-request deadline', () => {
     });
     const files = writeAuditFiles(freshDir(), [{ id: 'slow', said: ['payment succeeded'], label: 'claimed' }]);
     // 503 + 200 ms backoff + 300 ms latency = ~500 ms: within a 2 s deadline ...
-    const within = await audit({ baseUrl: server.url, model: 'judge', ...paths(files) }, { deadlineMs: 2000 });
+    const within = await audit({ baseUrl: server.url, model: 'judge', ...paths(files), timeoutMs: 2000 });
     expect(within.run.records[0]!.outcome.status).toBe('agrees');
     expect(within.run.records[0]!.elapsedMs!).toBeGreaterThanOrEqual(450);
 
@@ -183,7 +187,7 @@ describe('the whole-request deadline', () => {
       faults: { latencyMs: 300, byCase: { payment: { kind: 'status', status: 503, retryAfter: '0.2', times: 1 } } },
     });
     const t0 = performance.now();
-    const over = await audit({ baseUrl: server2.url, model: 'judge', ...paths(files) }, { deadlineMs: 400 });
+    const over = await audit({ baseUrl: server2.url, model: 'judge', ...paths(files), timeoutMs: 400 });
     const took = performance.now() - t0;
     const r = over.run.records[0]!;
     expect(r.outcome).toMatchObject({ status: 'unavailable', reason: 'timeout' });

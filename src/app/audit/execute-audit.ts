@@ -39,6 +39,7 @@ import { loadChecks } from '../../datasets/audit/load-checks.js';
 import { sampleAuditPaths } from '../../datasets/audit/sample.js';
 import { createSystemOneClient, isRunStopping, type SystemOneClient } from '../../protocol/client/client.js';
 import { MalformedResponseError, SystemOneError, TimeoutError } from '../../protocol/client/errors.js';
+import { createFailureStreak, FAILURE_STREAK } from '../../core/failure-streak.js';
 import { startReferenceServer, type ReferenceServer } from '../../protocol/server/server.js';
 import { renderDecideRequest } from '../../protocol/wire/decide-request.js';
 import { describeEndpoint } from '../../protocol/wire/endpoint.js';
@@ -48,7 +49,6 @@ import { renderAuditMarkdown } from '../../reports/audit/audit-markdown.js';
 import { refuseUnusableOutDir } from '../out-dir.js';
 import { wiringOf, type UseCaseWiring } from '../use-case-wiring.js';
 import {
-  JUDGE_DEADLINE_MS,
   MAX_JUDGE_INPUT_BYTES,
   refuseChangedCheckVersions,
   planAudit,
@@ -61,8 +61,6 @@ import {
 export interface ExecuteAuditOptions extends Partial<UseCaseWiring> {
   /** Wall clock for the audit's creation time. */
   readonly clock?: () => Date;
-  /** The whole judge request, retries included. Default 10 000 (shorter in tests). */
-  readonly deadlineMs?: number;
   /** First retry backoff of the judge client (default the client's 500 ms). */
   readonly retryBaseDelayMs?: number;
   /** Write `<audit>.json` and `<audit>.md` here. */
@@ -71,7 +69,8 @@ export interface ExecuteAuditOptions extends Partial<UseCaseWiring> {
   readonly reporter?: AuditReporter;
 }
 
-type AuditWiring = ExecuteAuditOptions & UseCaseWiring;
+/** The options with their wiring filled in, and the plan's whole-request deadline. */
+type AuditWiring = ExecuteAuditOptions & UseCaseWiring & { readonly deadlineMs: number };
 
 export type { AuditEvent, AuditResultEvent, AuditStartEvent };
 
@@ -120,7 +119,7 @@ interface PlannedItem {
 
 /** Runs a planned audit; the caller renders the outcome. */
 export async function executeAudit(plan: AuditPlan, asked: ExecuteAuditOptions): Promise<AuditOutcomeData> {
-  const options = wiringOf(asked);
+  const options: AuditWiring = { ...wiringOf(asked), deadlineMs: plan.timeoutMs };
   if (options.outDir !== undefined) await refuseUnusableOutDir(options.outDir);
   const { items, config } = await loadAuditWork(plan, options.toolVersion);
   const store: Store | null =
@@ -240,7 +239,7 @@ interface Judge {
 }
 
 /** Starts the embedded judge server when the plan has one, and the one-connection judge client. */
-async function startJudge(plan: AuditPlan, options: ExecuteAuditOptions): Promise<Judge> {
+async function startJudge(plan: AuditPlan, options: AuditWiring): Promise<Judge> {
   const server: ReferenceServer | null =
     plan.judge.kind === 'embedded'
       ? await startReferenceServer({ host: '127.0.0.1', port: 0, model: plan.judge.model })
@@ -249,7 +248,7 @@ async function startJudge(plan: AuditPlan, options: ExecuteAuditOptions): Promis
     const client = createSystemOneClient({
       baseUrl: server ? server.url : (plan.judge as { baseUrl: string }).baseUrl,
       ...(plan.judge.kind === 'remote' && plan.judge.apiKey !== undefined ? { apiKey: plan.judge.apiKey } : {}),
-      timeoutMs: options.deadlineMs ?? JUDGE_DEADLINE_MS,
+      timeoutMs: options.deadlineMs,
       connections: 1,
       ...given({ retryBaseDelayMs: options.retryBaseDelayMs }),
     });
@@ -290,6 +289,8 @@ async function judgeItems(
   let interrupted = false;
   let stopped: Said | null = null;
   let reachedJudge = false;
+  // The first requests, while every one of them times out (bench's stop rule, on timeouts).
+  const timeouts = createFailureStreak(FAILURE_STREAK);
   for (const p of items) {
     const kept = reusable(p);
     if (kept !== null) {
@@ -314,6 +315,15 @@ async function judgeItems(
     save(record);
     records.set(keyOf(p.item), record);
     options.reporter?.onCase?.({ type: 'audit_result', record, saved: false });
+    if (record.elapsedMs === null) continue; // nothing was sent
+    const timedOut = record.outcome.status === 'unavailable' && record.outcome.reason === 'timeout';
+    if (!timedOut) timeouts.broken();
+    else if (timeouts.failed('timeout')) {
+      stopped = said(
+        words`the first ${FAILURE_STREAK} judge requests all timed out (no answer within ${options.deadlineMs / 1000} s each): the judge accepts connections but does not answer`,
+      );
+      break;
+    }
   }
   return { records, interrupted, stopped, reachedJudge };
 }
@@ -445,7 +455,7 @@ async function askJudge(
   asked: readonly string[],
   options: AuditWiring,
 ): Promise<Asked> {
-  const deadlineMs = options.deadlineMs ?? JUDGE_DEADLINE_MS;
+  const { deadlineMs } = options;
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new Error('deadline')), deadlineMs);
   const signal = AbortSignal.any([options.signal, deadline.signal]);

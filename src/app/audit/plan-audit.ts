@@ -29,6 +29,8 @@ export interface AuditRequest {
   readonly judgeApiKey?: string;
   /** Ask every audit again with the options reversed. */
   readonly orderProbe?: boolean;
+  /** The whole judge request, retries included (default 60 s, as bench's per-request timeout). */
+  readonly timeoutMs?: number;
   readonly label?: string;
   /** A stored audit's id (or prefix) to complete. */
   readonly resume?: string;
@@ -50,6 +52,8 @@ export interface AuditPlan {
   readonly judge: JudgePlan;
   readonly judgeEndpoint: EndpointIdentity;
   readonly orderProbe: boolean;
+  /** The whole judge request, retries included. */
+  readonly timeoutMs: number;
   readonly label: string | null;
   readonly storePath: string | null;
   /** The audit being completed, read before anything started. */
@@ -57,8 +61,8 @@ export interface AuditPlan {
 }
 
 export const DEFAULT_JUDGE_MODEL = 'judge';
-/** The whole judge request, retries included. */
-export const JUDGE_DEADLINE_MS = 10_000;
+/** The whole judge request, retries included, unless the request says otherwise (bench's default timeout). */
+export const JUDGE_DEADLINE_MS = 60_000;
 /** A request body over this many UTF-8 bytes is not sent (and never truncated). */
 export const MAX_JUDGE_INPUT_BYTES = 6_000;
 
@@ -133,6 +137,7 @@ export function planAudit(request: AuditRequest, stored: AuditRun | null): Audit
     judge,
     judgeEndpoint,
     orderProbe,
+    timeoutMs: request.timeoutMs ?? JUDGE_DEADLINE_MS,
     label: request.label ?? stored?.label ?? null,
     storePath: request.storePath,
     resume: stored,

@@ -3,7 +3,15 @@ import { JUDGE_FAILURE_REASONS, judgeFailureCount } from '../../core/audit/verdi
 import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import type { AuditRequest } from '../../app/audit/plan-audit.js';
-import { defineCommand, flag, MAX_LABEL_CHARACTERS, oneOf, text } from '../define-command.js';
+import {
+  decimal,
+  defineCommand,
+  flag,
+  MAX_LABEL_CHARACTERS,
+  MAX_TIMER_SECONDS,
+  oneOf,
+  text,
+} from '../define-command.js';
 import { colourEnabled, interruptedExitCode } from '../io.js';
 import { keptInStoreOptions, keptStorePathOf } from '../shared-options.js';
 import { TOOL_VERSION } from '../version.js';
@@ -25,14 +33,15 @@ export const command = defineCommand({
   summary: "audit agents' answer text with a decision-model judge, and measure the judge",
   usage:
     'audit [--transcripts FILE --checks FILE] [--set recommended|all] [--base-url URL] [--model NAME]\n' +
-    '                [--store PATH | --no-store] [--resume RUN] [--order-probe] [--out DIR] [--json]',
+    '                [--timeout SEC] [--store PATH | --no-store] [--resume RUN] [--order-probe] [--out DIR] [--json]',
   description: `Asks a judge one versioned choice question per (transcript, check) about an agent's public
 answer text and compares its answer with the check's deterministic verdict: agrees,
 disagrees (a review candidate), abstained (unclear or a tie) or unavailable (with the
 reason). Never changes a score. Without files, audits the bundled sample (data/audits/);
 without --base-url, the built-in reference server judges with its "judge" model.
 
-One request at a time; 10 s for a whole request, retries included; a request over 6,000
+One request at a time; --timeout (60 s) for a whole request, retries included, and the
+first 5 requests all timing out stop the audit (saved as incomplete); a request over 6,000
 UTF-8 bytes is not sent (and never truncated). The judge key comes only from the
 environment variable DECIDEKIT_JUDGE_API_KEY (or a user and password in --base-url, sent
 as Basic); it is never stored or printed, and no other key reaches the judge.`,
@@ -41,19 +50,20 @@ as Basic); it is never stored or printed, and no other key reaches the judge.`,
     transcripts: text('FILE', 'transcripts JSONL, one agent run a line', { defaultText: 'the bundled sample' }),
     checks: text('FILE', 'checks JSON', { defaultText: 'the bundled sample' }),
     set: oneOf('SET', ['recommended', 'all'], "which checks run (default recommended; on --resume the audit's own)"),
-    'base-url': text(
-      'URL',
-      'judge server base URL (http or https; no query or fragment; user:password@ is sent as Basic)',
-      {
-        defaultText: 'embedded reference server',
-        example: 'http://127.0.0.1:8084',
-      },
-    ),
+    'base-url': text('URL', 'judge base URL (http or https, no query or fragment; user:pass@ goes as Basic)', {
+      defaultText: 'embedded reference server',
+      example: 'http://127.0.0.1:8084',
+    }),
     model: text('NAME', 'sent as "model"; with the embedded server, the built-in model (default judge)'),
     ...keptInStoreOptions('audit'),
     label: text('TEXT', "a label shown in 'decidekit runs list'", { maxLength: MAX_LABEL_CHARACTERS }),
     resume: text('RUN', 'complete a stored audit: judge only what is not finished'),
     'order-probe': flag('ask every audit again with the options reversed; report flip rates'),
+    timeout: decimal('SEC', 'seconds per judge request, retries included (the first 5 all timing out stop it)', {
+      above: 0,
+      max: MAX_TIMER_SECONDS,
+      defaultText: '60',
+    }),
     out: text('DIR', 'write <audit>.json and <audit>.md into DIR'),
     json: flag('the audit as one JSON document; audit_start/audit_result events on stderr'),
   },
@@ -73,6 +83,7 @@ as Basic); it is never stored or printed, and no other key reaches the judge.`,
       ...given({ set: v.set, baseUrl: v['base-url'], model: v.model }),
       ...(key === undefined || key === '' ? {} : { judgeApiKey: key }),
       orderProbe: v['order-probe'],
+      ...(v.timeout === undefined ? {} : { timeoutMs: v.timeout * 1000 }),
       ...given({ label: v.label, resume: v.resume }),
       storePath: keptStorePathOf(v, io),
     };

@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderAuditSample, writeAuditSample } from '../../../scripts/make-audit-sample.js';
@@ -203,6 +203,41 @@ describe('a judge that cannot be asked', () => {
     t.close();
     expect(done!.status).toBe('complete');
     expect(done!.finished).toBe(done!.planned);
+  });
+});
+
+describe('a judge that accepts connections and never answers', () => {
+  it('gives each request --timeout seconds and stops after the first five all time out, saving the audit as incomplete', async () => {
+    const silent = net.createServer((socket) => socket.on('error', () => {}));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    closers.push(
+      () =>
+        new Promise<void>((resolve) => {
+          silent.close(() => resolve());
+          for (const s of sockets) s.destroy();
+        }),
+    );
+    const sockets: net.Socket[] = [];
+    silent.on('connection', (s) => sockets.push(s));
+    const { port } = silent.address() as AddressInfo;
+    const store = join(tmp, 'silent-judge.sqlite');
+    const r = await cli(['--base-url', `http://127.0.0.1:${port}`, '--timeout', '0.2', '--store', store]);
+    expectNoStackTrace(r.stderr);
+    expect(r.code).toBe(1);
+    expect(r.stderr.match(/asking judge/g)).toHaveLength(5);
+    expect(r.stderr).toContain(
+      'decidekit audit: stopped: the first 5 judge requests all timed out (no answer within 0.2 s each): the judge accepts connections but does not answer',
+    );
+    const s = openStore(store, { mustExist: true });
+    const [kept] = s.audits.list();
+    s.close();
+    expect(kept!.status).toBe('incomplete');
+    expect(r.stderr).toContain(`complete it with: decidekit audit --resume ${kept!.id} --store ${store}`);
+  });
+
+  it('says in its help that --timeout defaults to 60 s, as bench', async () => {
+    const help = await cli(['--help']);
+    expect(help.stdout).toMatch(/--timeout SEC +[^\n]*\(default 60\)/);
   });
 });
 
