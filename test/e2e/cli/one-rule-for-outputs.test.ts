@@ -6,7 +6,17 @@
  * in process, a real SQLite store, FIFOs and links made in a temp folder (never the real /dev).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
@@ -148,6 +158,33 @@ describe('paths that can never be written, said in words before the work', () =>
       expectRefused(await cli([...argv, tooLong]), `${flag} ${tooLong}`, 'a name in the path is longer than 255 bytes');
     }
     expect(readFileSync(file, 'utf8')).toBe('x');
+  });
+
+  it('refuses --html into a folder that takes no new file before scoring, with nothing printed', async () => {
+    const folder = join(tmp, 'read-only');
+    mkdirSync(folder);
+    // Read-only for everyone but root; for root, immutable where the file system allows it.
+    chmodSync(folder, 0o500);
+    const immutable = spawnSync('chattr', ['+i', folder]).status === 0;
+    try {
+      const writable = (() => {
+        try {
+          writeFileSync(join(folder, 'probe'), '');
+          rmSync(join(folder, 'probe'));
+          return true;
+        } catch {
+          return false;
+        }
+      })();
+      if (writable) return; // Neither way works here: nothing to check.
+      const html = join(folder, 'r.html');
+      const r = await cli(['score', '--dataset', MODERATION_DATASET, '--results', CAREFUL_RESULTS, '--html', html]);
+      expectRefused(r, `--html ${html}`, `cannot write into the folder ${folder} (permission denied)`);
+    } finally {
+      if (immutable) spawnSync('chattr', ['-i', folder]);
+      chmodSync(folder, 0o700);
+    }
+    expect(readdirSync(folder)).toEqual([]);
   });
 
   it('refuses /proc as a kernel file system, without advice to create it', async () => {
