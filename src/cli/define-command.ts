@@ -8,6 +8,7 @@ import { given } from '../core/given.js';
 import { parseArgs } from 'node:util';
 import { closest } from '../core/closest-word.js';
 import { UsageError } from '../core/errors.js';
+import { renderUsage, wrapHelpText, wrapRow } from './help-layout.js';
 import type { CliIo } from './io.js';
 
 /** What `runCli` needs of a command. */
@@ -295,14 +296,14 @@ export function defineCommandGroup(spec: {
   const words = spec.subcommands.map(word);
   const width = Math.max(...words.map((w) => w.length));
   const help = [
-    `decidekit ${spec.name}: ${spec.summary}`,
+    wrapHelpText(`decidekit ${spec.name}: ${spec.summary}`),
     '',
-    `Usage: decidekit ${spec.name} <subcommand> [options]     decidekit ${spec.name} <subcommand> --help`,
+    ...renderUsage(spec.name, ['<subcommand> [options]', '<subcommand> --help']),
     '',
-    spec.description.trimEnd(),
+    wrapHelpText(spec.description.trimEnd()),
     '',
     'Subcommands:',
-    ...spec.subcommands.map((c) => `  ${word(c).padEnd(width)}  ${c.summary}`),
+    ...spec.subcommands.flatMap((c) => wrapRow(`  ${word(c).padEnd(width)}  `, c.summary.split(/\s+/))),
     '',
     'Examples:',
     ...spec.examples.map((e) => `  ${e}`),
@@ -342,21 +343,21 @@ export function renderCommandHelp(spec: CommandSpec<Record<string, Option<unknow
       (o.defaultText === undefined ? '' : ` (default ${o.defaultText})`),
   }));
   const width = Math.max(0, ...entries.map((e) => e.left.length)) + 2;
-  const optionLines = entries.flatMap((e) => {
-    const [first, ...more] = e.help.split('\n');
-    return [`  ${e.left.padEnd(width)}${first}`, ...more.map((m) => `  ${' '.repeat(width)}${m.trimStart()}`)];
-  });
+  const optionLines = entries.flatMap((e) => wrapRow(`  ${e.left.padEnd(width)}`, e.help.split(/\s+/)));
   const lines = [
-    `decidekit ${spec.name}: ${spec.summary}`,
+    wrapHelpText(`decidekit ${spec.name}: ${spec.summary}`),
     '',
-    ...usage.map((u, i) => `${i === 0 ? 'Usage: ' : '       '}decidekit ${u}`),
+    ...renderUsage(
+      spec.name,
+      usage.flatMap((u) => u.split('\n')),
+    ),
     '',
-    ...(spec.description ? [spec.description.trimEnd(), ''] : []),
+    ...(spec.description ? [wrapHelpText(spec.description.trimEnd()), ''] : []),
     'Options:',
     ...optionLines,
     '',
-    ...(spec.notes ? [spec.notes.trimEnd(), ''] : []),
-    `Exit codes: ${spec.exitCodes ?? DEFAULT_EXIT_CODES}`,
+    ...(spec.notes ? [wrapHelpText(spec.notes.trimEnd()), ''] : []),
+    wrapHelpText(`Exit codes: ${spec.exitCodes ?? DEFAULT_EXIT_CODES}`),
     '',
     spec.examples.length === 1 ? 'Example:' : 'Examples:',
     ...spec.examples.flatMap((e) => e.split('\n').map((line) => `  ${line}`)),

@@ -13,20 +13,23 @@ import { commandPrefixOf, withCommandPrefix } from './invocation.js';
 import { interruptedExitCode, type CliIo } from './io.js';
 import { echoOf } from './define-command.js';
 import { cliMessageOf } from './option-flags.js';
+import { renderUsage, wrapHelpText, wrapRow } from './help-layout.js';
 
 import { TOOL_VERSION as VERSION } from './version.js';
 
 function renderTopHelp(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
   const lines = [
-    'decidekit: evaluate decision models (accuracy, calibration, KL, cost per correct decision)',
+    wrapHelpText('decidekit: evaluate decision models (accuracy, calibration, KL, cost per correct decision)'),
     '',
-    'Usage: decidekit <command> [options]     decidekit <command> --help',
+    ...renderUsage('', ['<command> [options]', '<command> --help']),
     '',
     'Commands:',
-    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
+    ...Object.entries(COMMANDS).flatMap(([name, c]) => wrapRow(`  ${name.padEnd(width)}  `, c.summary.split(/\s+/))),
     '',
-    'Exit codes: 0 ok, 1 invalid input or failed run, 2 usage error, 130 interrupted (Ctrl+C), 143 stopped by SIGTERM, 129 by SIGHUP.',
+    wrapHelpText(
+      'Exit codes: 0 ok, 1 invalid input or failed run, 2 usage error, 130 interrupted (Ctrl+C), 143 stopped by SIGTERM, 129 by SIGHUP.',
+    ),
   ];
   return lines.join('\n') + '\n';
 }

@@ -38,9 +38,10 @@ partly: excluded). Both rankings are printed.`,
     ),
   },
   examples: [
-    'decidekit actions --dataset data/inbox/dataset.jsonl --spec data/inbox/spec.json \\\n' +
-      '                  --results data/inbox/results-fieldsharp-1.jsonl \\\n' +
-      '                            data/inbox/results-actionwise-1.jsonl',
+    'decidekit actions --dataset data/inbox/dataset.jsonl \\\n' +
+      '    --spec data/inbox/spec.json \\\n' +
+      '    --results data/inbox/results-fieldsharp-1.jsonl \\\n' +
+      '              data/inbox/results-actionwise-1.jsonl',
   ],
   async run({ values }, io) {
     await refuseWrongFilesOf('actions', values, io.cwd);

@@ -71,9 +71,10 @@ as Basic); it is never stored or printed, and no other key reaches the judge.`,
     '0 complete, 1 incomplete (the judge failed to give a verdict: no answer, a malformed or invalid one), invalid input or the judge cannot be asked (nothing listening, unknown host), 2 usage error, 130 interrupted (143 by SIGTERM; resume with --resume).',
   examples: [
     'decidekit audit',
-    'decidekit audit --transcripts runs.jsonl --checks checks.json --set all --order-probe --out reports/',
-    'DECIDEKIT_JUDGE_API_KEY=... decidekit audit --transcripts runs.jsonl --checks checks.json \\\n' +
-      '                --base-url https://judge.example:8084 --model clef-flash',
+    'decidekit audit --transcripts runs.jsonl --checks checks.json --set all \\\n' + '    --order-probe --out reports/',
+    'DECIDEKIT_JUDGE_API_KEY=... decidekit audit \\\n' +
+      '    --transcripts runs.jsonl --checks checks.json \\\n' +
+      '    --base-url https://judge.example:8084 --model clef-flash',
   ],
   async run({ values: v }, io) {
     const key = io.env['DECIDEKIT_JUDGE_API_KEY'];

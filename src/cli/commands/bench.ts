@@ -67,7 +67,7 @@ benchmarks its default model on the bundled synthetic sample.`,
   exitCodes: '0 complete, 1 incomplete run or invalid input, 2 usage error, 130 interrupted (143 by SIGTERM).',
   examples: [
     'decidekit bench',
-    'decidekit bench --base-url http://127.0.0.1:8080 --model laya --parallel 8 --out reports/',
+    'decidekit bench --base-url http://127.0.0.1:8080 --model laya \\\n' + '    --parallel 8 --out reports/',
     'decidekit bench --resume 20261130-041512-ab12',
   ],
   async run({ values: v }, io) {

@@ -66,7 +66,7 @@ repeat. One request at a time. Without --base-url, probes the built-in reference
   examples: [
     'decidekit probe',
     'decidekit probe --base-url http://127.0.0.1:8080 --model laya --out reports/',
-    'decidekit probe --base-url http://127.0.0.1:8084 --only robustness --cases 200 --seed 7 --json',
+    'decidekit probe --base-url http://127.0.0.1:8084 --only robustness \\\n' + '    --cases 200 --seed 7 --json',
   ],
   async run({ values: v }, io) {
     const apiKey = apiKeyOf(v['api-key'], io);

@@ -43,7 +43,7 @@ larger than memory, JSONL (.gz) or Parquet: the same numbers and report, without
   examples: [
     'decidekit score --dataset data/moderation/dataset.jsonl \\\n' +
       '                --results data/moderation/results-careful-1.jsonl',
-    'decidekit score --engine duckdb --dataset cases.jsonl --results big-results.parquet',
+    'decidekit score --engine duckdb --dataset cases.jsonl \\\n' + '    --results big-results.parquet',
   ],
   async run({ values }, io) {
     const datasetPath = values.dataset;

@@ -103,8 +103,10 @@ ${Object.entries(VIOLATIONS)
     '0 only for --help; 130 stopped by Ctrl+C, 143 by SIGTERM (after the requests in flight);\n1 cannot listen or bad --prior-file; 2 usage error.',
   examples: [
     'decidekit serve --port 8084 --model heuristic --metrics',
-    "curl -s http://127.0.0.1:8084/v1/systemone -H 'content-type: application/json' \\\n" +
-      '  -d \'{"state":"I was charged twice","questions":{"angry":{"type":"noul","instructions":"Is the customer angry?"}}}\'',
+    'curl -s http://127.0.0.1:8084/v1/systemone \\\n' +
+      "  -H 'content-type: application/json' \\\n" +
+      '  -d \'{"state": "I was charged twice", "questions": {"angry":\n' +
+      '       {"type": "noul", "instructions": "Is the customer angry?"}}}\'',
   ],
   handlesSignals: true,
   async run({ values: v }, io) {

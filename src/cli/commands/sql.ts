@@ -35,10 +35,12 @@ load the JSONL or Parquet export where such text must stay exact.`,
   },
   examples: [
     'decidekit sql --dialect duckdb > scoring.sql',
-    'duckdb -c "CREATE VIEW decisions AS SELECT * FROM \'run.parquet\'" -c "$(decidekit sql --dialect duckdb)"',
+    'duckdb -c "CREATE VIEW decisions AS SELECT * FROM \'run.parquet\'" \\\n' +
+      '       -c "$(decidekit sql --dialect duckdb)"',
     'psql -f <(decidekit sql --dialect postgres --table analytics.decisions)',
     'decidekit runs export RUN --format csv --out run.csv\n' +
-      'psql -c "$(decidekit sql --dialect postgres --create)" -c "\\copy decisions FROM \'run.csv\' CSV HEADER" \\\n' +
+      'psql -c "$(decidekit sql --dialect postgres --create)" \\\n' +
+      '     -c "\\copy decisions FROM \'run.csv\' CSV HEADER" \\\n' +
       '     -c "$(decidekit sql --dialect postgres)"',
   ],
   async run({ values }, io) {

@@ -43,7 +43,7 @@ failures count.`,
   exitCodes: '0 the candidate passes, 1 it is worse beyond noise (or the runs cannot be compared), 2 usage error.',
   examples: [
     'decidekit runs gate --baseline 20261130-0415 --candidate 20261201-0930',
-    'decidekit runs gate --baseline 20261130-0415 --candidate 20261201-0930 --metric kl --max-drop 0.01',
+    'decidekit runs gate --baseline 20261130-0415 --candidate 20261201-0930 \\\n' + '    --metric kl --max-drop 0.01',
   ],
   async run({ values }, io) {
     if (values.baseline === undefined || values.candidate === undefined)

@@ -52,7 +52,8 @@ export const reportSpec = (name: 'runs report' | 'report'): Omit<CommandSpec<typ
   name,
   summary: "re-render a stored run's report as bench printed or wrote it",
   description: `Re-renders a stored benchmark run's full report: the terminal summary (default), the
-Markdown report with its trace, or the JSON document. RUN is a run id or a unique prefix of
+Markdown report with its trace, the JSON document, or the HTML page (one self-contained file
+with charts and a filterable trace, as bench --out writes). RUN is a run id or a unique prefix of
 one (see 'decidekit runs list'). The Markdown report includes state previews in its trace
 when the run's dataset is still at hand. Headline numbers carry 95% intervals (a bootstrap
 over cases with the run's stored seed, so a re-report gives the same intervals); the ECE
