@@ -22,7 +22,8 @@ const LOOKS_LIKE: Record<Exclude<FileKind, 'run-store'>, string> = {
   'typed-decisions': 'a Typed Decisions dataset (JSONL)',
   'offline-dataset': 'an offline dataset (JSONL)',
   'offline-results': 'an offline results file (JSONL)',
-  'decision-export': "a decision export (JSONL, from 'decidekit runs export')",
+  // Its format is told from its first line (a Parquet export is "a Parquet file").
+  'decision-export': "a decision export (from 'decidekit runs export')",
   'action-spec': 'an action spec (JSON)',
   'audit-checks': 'an audit checks file (JSON)',
   'audit-transcripts': 'audit transcripts (JSONL)',
@@ -51,6 +52,8 @@ export function notADatabaseError(path: string, cause: unknown): DecidekitError 
 
 function looksLike(head: Buffer): string {
   const kind = fileKindOfHead(head);
+  if (kind === 'decision-export')
+    return `a decision export (${head.toString('utf8').trimStart().startsWith('{') ? 'JSONL' : 'CSV'}, from 'decidekit runs export')`;
   if (kind !== null && kind !== 'run-store') return LOOKS_LIKE[kind];
   if (head.includes(0)) return 'a binary file of another kind';
   const firstLine = head.toString('utf8').split('\n', 1)[0]!;

@@ -94,6 +94,17 @@ describe('a file that is no database given as --store', () => {
     expect(exported.stderr).toContain('it looks like a Parquet file');
   });
 
+  it('names a decision export given as --store by its format: CSV as CSV, JSONL as JSONL', async () => {
+    for (const [file, format] of [
+      ['decisions.csv', 'CSV'],
+      ['decisions.jsonl', 'JSONL'],
+    ] as const) {
+      const r = await cli(['runs', 'list', '--store', file]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`it looks like a decision export (${format}, from 'decidekit runs export')`);
+    }
+  });
+
   it('reads an empty file as a store with no runs yet, never asking to upgrade it, and leaves it empty', async () => {
     const empty = join(dir, 'touched.sqlite');
     writeFileSync(empty, '');
