@@ -3,6 +3,7 @@
  * (`bench`, `live`, and any command that sends decisions), the benchmark dataset, and the
  * run store. Each command spreads the group it needs into its own `options`.
  */
+import { UsageError } from '../core/errors.js';
 import { flag, text } from './define-command.js';
 import type { CliIo } from './io.js';
 import { datasetChoiceOf, storePathOf } from './locations.js';
@@ -55,10 +56,23 @@ export async function benchDatasetOf(
 }
 
 /** `--store PATH`, shared by every command that reads or keeps stored runs. */
-export const storeOption = text('PATH', 'the run store', {
+const storeText = text('PATH', 'the run store', {
   defaultText: '$XDG_DATA_HOME/decidekit/runs.sqlite, else\n~/.local/share/decidekit/runs.sqlite',
   example: 'runs.sqlite',
 });
+
+/** `--store PATH`; `-` is refused, as a store is a file that is read and written in place, never a stream. */
+export const storeOption: typeof storeText = {
+  ...storeText,
+  parse: (raw, name) => {
+    const value = storeText.parse(raw, name);
+    if (value === '-')
+      throw new UsageError(
+        `--${name} - names no file: a run store is a file (a SQLite database read and written in place), never standard input or output; give its path, e.g. --${name} runs.sqlite (or --${name} ./- for a file named "-")`,
+      );
+    return value;
+  },
+};
 
 /** `--store PATH` and `--no-store` of the commands that keep what they did (`noun`: run, audit…). */
 export function keptInStoreOptions(noun: string) {

@@ -5,7 +5,7 @@
  */
 import { shellWord } from '../core/shell-word.js';
 import { statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { kernelLocationOf } from '../datasets/folders.js';
 import { OptionError } from '../core/errors.js';
 import { optionMention, words } from '../core/message-words.js';
@@ -27,12 +27,56 @@ export function refuseUnusableStoreLocation(path: string): void {
   try {
     const s = statSync(absolute);
     if (!s.isFile()) kind = s.isDirectory() ? 'a folder' : 'not a regular file (a device, socket or pipe)';
-  } catch {
-    return; // absent (created later) or unreadable (opening words it)
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 'ENAMETOOLONG')
+      throw new OptionError(
+        'storePath',
+        words`the run store cannot be made at ${path}: a name in the path is longer than the file system allows (usually 255 bytes; pass ${store} a shorter path)`,
+      );
+    // Absent (created later, unless a file stands where a folder must be) or unreadable (opening words it).
+    const blocking = folderOf(absolute).fileInTheWay;
+    if (blocking !== null)
+      throw new OptionError(
+        'storePath',
+        words`the run store cannot be made at ${path}: ${blocking} is a file, not a folder (pass ${store} a path in a folder, e.g. ${store} ${shellWord(join(dirname(blocking), 'runs.sqlite'))})`,
+      );
+    return;
   }
   if (kind !== null)
     throw new OptionError(
       'storePath',
       words`the run store must be a regular file: ${path} is ${kind} (pass ${store} a file path, e.g. ${store} ${shellWord(join(path, 'runs.sqlite'))})`,
     );
+}
+
+/** Where the folder of a store path stands: the first of its folders that does not exist, or a file standing where a folder must. */
+interface StoreFolder {
+  /** The outermost folder of the path that does not exist yet (null when the store's folder exists). */
+  readonly missing: string | null;
+  /** A regular file (or other non-folder) where one of the path's folders must be, else null. */
+  readonly fileInTheWay: string | null;
+}
+
+function folderOf(absolutePath: string): StoreFolder {
+  let missing: string | null = null;
+  for (let folder = dirname(absolutePath); ; folder = dirname(folder)) {
+    try {
+      const s = statSync(folder);
+      return { missing, fileInTheWay: s.isDirectory() ? null : folder };
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      // Unreadable (permission): the opening words it.
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') return { missing, fileInTheWay: null };
+      missing = folder;
+      if (dirname(folder) === folder) return { missing, fileInTheWay: null };
+    }
+  }
+}
+
+/**
+ * The outermost folder of a store path that does not exist yet (what `bench` would make),
+ * or null when the store's folder exists.
+ */
+export function missingStoreFolder(path: string): string | null {
+  return folderOf(resolve(path)).missing;
 }

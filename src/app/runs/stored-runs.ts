@@ -9,6 +9,7 @@ import type { ReportedRun } from '../../core/bench/run.js';
 import { DecidekitError, OptionError } from '../../core/errors.js';
 import { optionMention as option, words } from '../../core/message-words.js';
 import { openStore } from '../../store/open-store.js';
+import { missingStoreFolder } from '../../store/store-location.js';
 import { StoreDamagedError } from '../../store/store-errors.js';
 import type { Store } from '../../store/store.js';
 import type { StoreCheck, StoredRunHead } from '../../store/stored-run.js';
@@ -30,21 +31,28 @@ function describeEce(c: Conventions): string {
   return `ECE over ${c.eceBins} ${c.eceBinning} bins, ${c.eceAverage === 'pooled' ? 'pooled' : 'averaged per question'}`;
 }
 
+/** What `runs list` shows: the store's overview, and for a store not made yet whether its folder is missing too. */
+export interface ListedStore extends StoreOverview {
+  /** The outermost folder of the store's path that does not exist yet (made by the first bench), else null. */
+  readonly missingFolder: string | null;
+}
+
 /**
  * What `runs list` shows, over one connection: the newest runs, audits and probes (at most
  * `limit` of each, applied in the queries) and how many of each the store holds; a store
  * that does not exist yet holds nothing.
  */
-export function listStore(storePath: string, options: { readonly limit?: number } = {}): StoreOverview {
+export function listStore(storePath: string, options: { readonly limit?: number } = {}): ListedStore {
   let store: Store;
   try {
     store = openStore(storePath, { mustExist: true, readOnly: true });
   } catch (err) {
-    if (err instanceof DecidekitError && err.code === 'store_missing') return EMPTY_OVERVIEW;
+    if (err instanceof DecidekitError && err.code === 'store_missing')
+      return { ...EMPTY_OVERVIEW, missingFolder: missingStoreFolder(storePath) };
     throw err;
   }
   try {
-    return overviewOf(store, options);
+    return { ...overviewOf(store, options), missingFolder: null };
   } finally {
     store.close();
   }

@@ -33,6 +33,8 @@ export interface RunsListOptions {
   readonly auditCounts?: Readonly<Record<StoredStatus, number>>;
   /** How many probes the store holds, for the footer. Default none. */
   readonly probeCount?: number;
+  /** The store's folder that does not exist yet, said when there is no run. Default none. */
+  readonly missingFolder?: string | null;
 }
 
 /** `2026-11-30 04:15` from an ISO 8601 time, as it was recorded. */
@@ -139,9 +141,11 @@ export function renderRunsList(heads: readonly StoredRunHead[], options: RunsLis
   const others = describeOtherKinds(options.auditCounts, options.probeCount ?? 0);
   if (heads.length === 0 && stored === 0) {
     const none =
-      others === ''
-        ? `No runs stored in ${options.storePath} yet. 'decidekit bench' saves every run there.`
-        : `No bench runs stored in ${options.storePath} yet ('decidekit bench' saves every run there); it holds ${others}.`;
+      options.missingFolder !== undefined && options.missingFolder !== null
+        ? `No runs stored in ${options.storePath}: its folder ${options.missingFolder} does not exist yet. 'decidekit bench' makes it and saves every run there.`
+        : others === ''
+          ? `No runs stored in ${options.storePath} yet. 'decidekit bench' saves every run there.`
+          : `No bench runs stored in ${options.storePath} yet ('decidekit bench' saves every run there); it holds ${others}.`;
     return `${wrapText(none, width).join('\n')}\n`;
   }
   const header = ['id', 'model', 'dataset', 'status', 'accuracy', 'fingerprint', 'label'];

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { DecidekitError } from '../../core/errors.js';
+import { fileErrorWords } from '../../core/file-error-words.js';
 import { StoreDamagedError, StoreNeedsUpgradeError } from '../store-errors.js';
 import { refuseUnusableStoreLocation } from '../store-location.js';
 import type { OpenStoreOptions } from '../open-store-options.js';
@@ -114,7 +115,11 @@ function refuseMissing(path: string, how: { readonly readOnly: boolean; readonly
     try {
       mkdirSync(dirname(path), { recursive: true });
     } catch (err) {
-      throw wrapOpenError(path, err);
+      throw new DecidekitError(
+        'store_write_failed',
+        `cannot make the folder of run store ${path}: ${fileErrorWords(err)} (making ${dirname(path)})`,
+        { context: { path }, cause: err },
+      );
     }
   }
 }

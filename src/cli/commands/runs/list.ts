@@ -17,7 +17,8 @@ dataset, status, accuracy, fingerprint (its first 8 digits), label, cut to fit t
 (100 columns when not one); then the stored audits and probes the same way. The footer counts
 every run and audit the store holds by status, and its probes; --limit N keeps the N newest of
 each kind and says how many there are. KL,
-Brier, ECE and the rest: 'runs show ID' or --json. A store that does not exist yet lists no runs.`,
+Brier, ECE and the rest: 'runs show ID' or --json. A store that does not exist yet lists no runs
+(saying so when its folder does not exist either); a path no store can be made at is refused.`,
   options: {
     limit: integer('N', 'list only the N newest runs (and audits, and probes)', { min: 1, defaultText: 'all' }),
     redact: flag('show server hosts as <redacted>'),
@@ -50,6 +51,7 @@ Brier, ECE and the rest: 'runs show ID' or --json. A store that does not exist y
           counts: store.runCounts,
           auditCounts: store.auditCounts,
           probeCount: store.probeCount,
+          missingFolder: store.missingFolder,
           ...given({ width }),
         }),
       );

@@ -1,0 +1,79 @@
+/**
+ * A `--store` that cannot be a run store is refused, the same way by every command, saying
+ * what is wrong: `-` (a store is a file path, not standard input or output), a path under a
+ * regular file; and `runs list` of a store whose folder does not exist says so rather than
+ * only "no runs yet". Real CLI in process, real files.
+ */
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCliInProcess, type CliResult } from '../../../src/cli/test-support/in-process-cli.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
+
+const dir = tempFolderRemovedAfterAll('decidekit-store-paths-');
+const cli = (args: string[]): Promise<CliResult> =>
+  runCliInProcess(args, { cwd: dir, env: { XDG_DATA_HOME: join(dir, 'data') } });
+
+describe('--store -', () => {
+  it('is refused by every command that takes a store, creating no file named "-"', async () => {
+    for (const argv of [
+      ['bench', '--limit', '1'],
+      ['runs', 'list'],
+      ['runs', 'show', '2026'],
+      ['runs', 'delete', '2026', '--yes'],
+      ['audit'],
+      ['probe'],
+    ]) {
+      const r = await cli([...argv, '--store', '-']);
+      expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain('a run store is a file');
+      expect(r.stderr).toContain('--store runs.sqlite');
+      expect(r.stderr).not.toMatch(/internal error|No runs stored/);
+      expect(r.stdout).toBe('');
+    }
+    expect(existsSync(join(dir, '-'))).toBe(false);
+  });
+});
+
+describe('a store path under a regular file', () => {
+  it('is refused by runs list as by bench, naming the file in the way, in words', async () => {
+    const file = join(dir, 'notes.txt');
+    writeFileSync(file, 'notes\n');
+    const store = join(file, 'sub', 'runs.sqlite');
+    for (const argv of [['runs', 'list'], ['bench', '--limit', '1'], ['runs', 'check'], ['audit']]) {
+      const r = await cli([...argv, '--store', store]);
+      expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain(`${file} is a file, not a folder`);
+      expect(r.stderr).not.toMatch(/No runs stored|internal error|E[A-Z]{3,}/);
+      expect(r.stderr.trim().split('\n')[0]).toContain(store);
+    }
+  });
+});
+
+describe('a store path with a name over the file system limit', () => {
+  it('is refused by runs list as by bench, in words', async () => {
+    const store = join(dir, 'x'.repeat(300), 'runs.sqlite');
+    for (const argv of [
+      ['runs', 'list'],
+      ['bench', '--limit', '1'],
+    ]) {
+      const r = await cli([...argv, '--store', store]);
+      expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain('a name in the path is longer than the file system allows');
+      expect(r.stderr).not.toMatch(/No runs stored|internal error|ENAMETOOLONG/);
+    }
+  });
+});
+
+describe('a store whose folder does not exist', () => {
+  it('is listed as holding no runs, saying its folder does not exist yet', async () => {
+    const store = join(dir, 'no-such-folder', 'runs.sqlite');
+    const r = await cli(['runs', 'list', '--store', store]);
+    expect(r.code, r.stderr).toBe(0);
+    // Wrapped to the width: read as one line.
+    const said = r.stdout.replace(/\s+/g, ' ');
+    expect(said).toContain(`No runs stored in ${store}: its folder ${join(dir, 'no-such-folder')} does not exist yet`);
+    // Listing makes nothing.
+    expect(readdirSync(dir)).not.toContain('no-such-folder');
+  });
+});
