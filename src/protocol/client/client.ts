@@ -214,10 +214,19 @@ export function safeServerText(text: string, secrets: readonly string[]): string
   return scrubSecrets(stripControlChars(decodeJsonEscapes(text)), secrets);
 }
 
-/** Collapsed, capped text of a body for messages: the whole body is made safe first, then cut. */
+/**
+ * Collapsed, capped text of a body for messages: the whole body is made safe first, then
+ * cut. A JSON object or array is quoted as the JSON it is (compact, its strings' inner
+ * quotes escaped, every secret scrubbed from its keys and strings), so it reads back
+ * unambiguously; any other body as safe text.
+ */
 export function bodyPreview(body: Uint8Array, secrets: readonly string[], max = 200): string {
   const whole = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
-  const text = safeServerText(whole, secrets).replace(/\s+/g, ' ').trim();
+  const json = /^\s*[[{]/.test(whole) ? parseStrictJson(whole) : null;
+  const text =
+    json?.ok === true
+      ? stripControlChars(JSON.stringify(scrubDecoded(json.value, secrets)))
+      : safeServerText(whole, secrets).replace(/\s+/g, ' ').trim();
   return text.length > max ? text.slice(0, max) : text;
 }
 

@@ -89,6 +89,14 @@ describe('bench against a server that answers wrongly or not at all', () => {
       );
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/the server rejected the first \d+ requests the same way: HTTP 400: .*laya/);
+      // The body is quoted as the JSON it is, its inner quotes escaped: it reads back whole.
+      const quoted = /HTTP 400: (\{.*\}) \(check --model/.exec(r.stderr)?.[1];
+      expect(JSON.parse(quoted!)).toMatchObject({
+        error: {
+          code: 400,
+          message: 'unknown model "laya": this server serves heuristic, prior, uniform, zero, judge',
+        },
+      });
       expect(runsIn(store)).toBe(0);
     } finally {
       await server.close();
