@@ -63,6 +63,15 @@ export type OfflineDecision = YesNoDecision | ChoiceDecision | ScoreDecision;
  */
 export const MAX_RESULT_MEASURE = 1e12;
 
+/**
+ * Largest magnitude of a score case's `score_min` and `score_max`. A value lies in its range,
+ * so an error is at most twice this: the sum of the errors of any file stays finite, where a
+ * range near ±1e308 overflowed it to a mean shown as "n/a".
+ */
+export const MAX_SCORE_BOUND = 1e15;
+/** {@link MAX_SCORE_BOUND} as messages write it. */
+export const SCORE_BOUND_TEXT = '1e15';
+
 export interface OfflineResult {
   readonly caseId: string;
   readonly model: string;

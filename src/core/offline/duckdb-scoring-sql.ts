@@ -11,7 +11,7 @@
 import { CALIBRATION_BINS } from '../calibration.js';
 import { PROBABILITY_SUM_TOLERANCE } from '../question.js';
 import { quoteIdentifier, sqlString } from '../sql-text.js';
-import { MAX_RESULT_MEASURE } from './case.js';
+import { MAX_RESULT_MEASURE, MAX_SCORE_BOUND, SCORE_BOUND_TEXT } from './case.js';
 import { LOG_LOSS_FLOOR } from './prediction.js';
 
 export type OfflineFileFormat = 'jsonl' | 'parquet';
@@ -207,6 +207,11 @@ const DATASET_CHECKS: readonly Check[] = [
     bad: `(kind = 'score' AND NOT ${isNumber('max_t', 'score_max')})`,
     message: `CASE WHEN max_t IS NULL THEN 'score_max is missing' ELSE 'score_max must be a finite number' END`,
   },
+  ...(['score_min', 'score_max'] as const).map((bound) => ({
+    field: bound,
+    bad: `(kind = 'score' AND ${isNumber(bound === 'score_min' ? 'min_t' : 'max_t', bound)} AND abs(${bound}) > ${MAX_SCORE_BOUND})`,
+    message: `'${bound} must be within ±${SCORE_BOUND_TEXT} (a wider range would overflow the error sums), got ' || ${numberText(bound)}`,
+  })),
   {
     field: 'correct',
     bad: `(kind = 'score' AND NOT ${isNumber('correct_t', 'correct_number')})`,

@@ -6,6 +6,7 @@
 import { given } from '../../core/given.js';
 import { jsonProblemMessage, parseStrictJson } from '../../core/strict-json.js';
 import { readFile } from 'node:fs/promises';
+import { MAX_RESULT_MEASURE } from '../../core/offline/case.js';
 import {
   DEFAULT_ERROR_COST,
   WILDCARD,
@@ -103,9 +104,9 @@ export function parseActionSpec(text: string, file: string): ActionSpec {
             `costs.${key}`,
             `costs key ${JSON.stringify(key)} prices a correct action (a correct action always costs 0)`,
           );
-        if (!isFiniteNumber(value) || value < 0)
-          fail(`costs.${key}`, `cost of ${JSON.stringify(key)} must be a finite number >= 0, got ${preview(value)}`);
-        else costs[key] = value;
+        const problem = costProblem(value);
+        if (problem !== null) fail(`costs.${key}`, `cost of ${JSON.stringify(key)} ${problem}`);
+        else costs[key] = value as number;
       }
     }
   }
@@ -113,12 +114,22 @@ export function parseActionSpec(text: string, file: string): ActionSpec {
   let defaultError = DEFAULT_ERROR_COST;
   const rawDefault = raw['default_error'];
   if (rawDefault !== undefined && rawDefault !== null) {
-    if (isFiniteNumber(rawDefault) && rawDefault >= 0) defaultError = rawDefault;
-    else fail('default_error', `default_error must be a finite number >= 0, got ${preview(rawDefault)}`);
+    const problem = costProblem(rawDefault);
+    if (problem === null) defaultError = rawDefault as number;
+    else fail('default_error', `default_error ${problem}`);
   }
 
   if (problems.length > 0 || actions === null || rules === null) throw new InvalidInputError(problems);
   return { actions, inaction, rules, costs, defaultError };
+}
+
+/** What is wrong with an error cost ("must be ..., got ..."), or null for a good one. */
+function costProblem(value: unknown): string | null {
+  if (!isFiniteNumber(value) || value < 0) return `must be a finite number >= 0, got ${preview(value)}`;
+  // Costs are summed over items and models: a bound keeps every sum finite.
+  if (value > MAX_RESULT_MEASURE)
+    return `must be at most ${MAX_RESULT_MEASURE} (larger costs would overflow the sums), got ${preview(value)}`;
+  return null;
 }
 
 type Fail = (field: string | undefined, message: string) => void;

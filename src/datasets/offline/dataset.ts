@@ -9,7 +9,14 @@
 import { given } from '../../core/given.js';
 import { jsonProblemMessage, parseStrictJson } from '../../core/strict-json.js';
 import { stat } from 'node:fs/promises';
-import type { ChoiceCase, OfflineCase, ScoreCase, YesNoCase } from '../../core/offline/case.js';
+import {
+  MAX_SCORE_BOUND,
+  SCORE_BOUND_TEXT,
+  type ChoiceCase,
+  type OfflineCase,
+  type ScoreCase,
+  type YesNoCase,
+} from '../../core/offline/case.js';
 import { isFiniteNumber, isNonEmptyString, isRecord, preview, type JsonRecord } from '../../core/json-value.js';
 import { ProblemList } from '../../core/problem-list.js';
 import { isCanonicalUtf8, KIND_CHOICE, KIND_SCORE, KIND_YES_NO, OfflineCaseTable } from './fast/case-table.js';
@@ -361,8 +368,7 @@ export class FastCaseReader {
       this.aux = list;
       return true;
     }
-    if (kind !== KIND_SCORE || !Number.isFinite(correctNum) || !(min < max) || correctNum < min || correctNum > max)
-      return false;
+    if (kind !== KIND_SCORE || !isScoreRangeHolding(min, max, correctNum)) return false;
     this.correct = correctNum;
     this.aux = this.table.rangeOf(min, max);
     return true;
@@ -412,6 +418,12 @@ const KINDS = new Set(['yes_no', 'choice', 'score']);
 /**
  * Checks one parsed dataset line into a case, reporting every problem; null when invalid.
  */
+/** A score case's bounds (within ±MAX_SCORE_BOUND, min below max) around its finite correct value. */
+function isScoreRangeHolding(min: number, max: number, correct: number): boolean {
+  const inBound = (x: number) => Math.abs(x) <= MAX_SCORE_BOUND;
+  return Number.isFinite(correct) && inBound(min) && inBound(max) && min < max && correct >= min && correct <= max;
+}
+
 export function parseOfflineCase(value: unknown, report: ReportProblem): OfflineCase | null {
   if (!isRecord(value)) {
     report(undefined, `expected a JSON object, got ${preview(value)}`);
@@ -496,6 +508,16 @@ export function parseOfflineCase(value: unknown, report: ReportProblem): Offline
         : `correct must be a finite number, got ${preview(correct)}`,
     );
   if (!isFiniteNumber(min) || !isFiniteNumber(max) || !isFiniteNumber(correct)) return null;
+  let outOfRange = false;
+  for (const [key, bound] of [['score_min', min] as const, ['score_max', max] as const]) {
+    if (Math.abs(bound) <= MAX_SCORE_BOUND) continue;
+    fail(
+      key,
+      `${key} must be within ±${SCORE_BOUND_TEXT} (a wider range would overflow the error sums), got ${preview(bound)}`,
+    );
+    outOfRange = true;
+  }
+  if (outOfRange) return null;
   if (!(min < max)) {
     fail('score_min', `score_min ${min} must be below score_max ${max}`);
     return null;

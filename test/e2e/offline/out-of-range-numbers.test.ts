@@ -1,7 +1,13 @@
-/** Offline files with numbers beyond a double (`1e400`): messages show the number, never "got null". */
+/**
+ * Offline files with numbers beyond a double (`1e400`): messages show the number, never "got
+ * null"; numbers a double holds but whose sums would overflow (a score range near 1e308, an
+ * action cost of 1e308) are refused naming file, line and field, never shown as "n/a".
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
-import { tempFolder } from '../../support/offline-samples.js';
+import { DATA, tempFolder } from '../../support/offline-samples.js';
 
 const { place } = tempFolder('out-of-range');
 const write = (name: string, lines: string[]): string => place(name, lines.join('\n') + '\n');
@@ -42,6 +48,56 @@ describe('numbers out of range in offline files', () => {
     expect(r.code).toBe(1);
     expect(r.stdout + r.stderr).toContain(
       'dataset-range.jsonl:1 case sc-1: score_max must be a finite number, got Infinity (out of range: beyond ±1.8e308)',
+    );
+  });
+
+  it('refuses a score range whose errors would overflow their sum, in both engines', async () => {
+    const dataset = write('dataset-huge.jsonl', [
+      '{"id":"sc-1","kind":"score","score_min":-1e308,"score_max":1e308,"correct":1e308}',
+      '{"id":"sc-2","kind":"score","score_min":0,"score_max":1e21,"correct":1}',
+    ]);
+    const results = write('results-huge.jsonl', [
+      '{"case_id":"sc-1","model":"m","decision":{"value":-1e308}}',
+      '{"case_id":"sc-2","model":"m","decision":{"value":2}}',
+    ]);
+    for (const engine of ['node', 'duckdb']) {
+      const r = await runCliInProcess(['score', '--engine', engine, '--dataset', dataset, '--results', results]);
+      expect(r.code, engine).toBe(1);
+      expect(r.stdout).not.toContain('n/a');
+      // (The DuckDB engine names a dataset line by its case alone.)
+      expect(r.stderr, engine).toMatch(
+        /dataset-huge\.jsonl(:1)? case sc-1: score_min must be within ±1e15 \(a wider range would overflow the error sums\), got -1e\+308\n/,
+      );
+      expect(r.stderr, engine).toContain(
+        'case sc-1: score_max must be within ±1e15 (a wider range would overflow the error sums), got 1e+308',
+      );
+      expect(r.stderr, engine).toMatch(/the same problem (on 2 lines: 1, 2|in 2 cases: sc-1, sc-2)/);
+    }
+  });
+
+  it('refuses an action cost whose sum would overflow, naming the spec and the field', async () => {
+    const inbox = join(DATA, 'inbox');
+    const spec = JSON.parse(readFileSync(join(inbox, 'spec.json'), 'utf8'));
+    const huge = place(
+      'spec-huge.json',
+      JSON.stringify({ ...spec, costs: { ...spec.costs, 'task->ignore': 1e308 }, default_error: 1e300 }),
+    );
+    const r = await runCliInProcess([
+      'actions',
+      '--dataset',
+      join(inbox, 'dataset.jsonl'),
+      '--spec',
+      huge,
+      '--results',
+      join(inbox, 'results-actionwise-1.jsonl'),
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('spec-huge.json');
+    expect(r.stderr).toContain(
+      'cost of "task->ignore" must be at most 1000000000000 (larger costs would overflow the sums), got 1e+308',
+    );
+    expect(r.stderr).toContain(
+      'default_error must be at most 1000000000000 (larger costs would overflow the sums), got 1e+300',
     );
   });
 });
