@@ -3,6 +3,8 @@
  * and the confusion matrix. Pure; counts only.
  */
 
+import { wilsonInterval } from '../stats/wilson.js';
+
 /** z for a two-sided 95% interval. */
 const Z95 = 1.959963984540054;
 
@@ -16,8 +18,13 @@ export interface Kappa {
 /**
  * Cohen's kappa of a square count table (rows: one rater, columns: the other, same
  * categories in the same order) with the large-sample standard error of Cohen (1960),
- * sqrt(po (1 - po) / (n (1 - pe)^2)). Null when the table is empty or when chance agreement
- * is 1 (both raters always gave the same single category: kappa is undefined).
+ * sqrt(po (1 - po) / (n (1 - pe)^2)). That interval is the normal (Wald) interval of the
+ * observed agreement po taken to kappa, so it has zero width when every item agrees (or
+ * none does), whatever the number of items. As for accuracy, the interval is therefore never
+ * narrower than the Wilson interval of po (agreeing items of n) taken to kappa by
+ * (p - pe) / (1 - pe): 2 of 2 agreeing reads 1.00 [-0.32, 1.00], not [1.00, 1.00]. Null when
+ * the table is empty or when chance agreement is 1 (both raters always gave the same single
+ * category: kappa is undefined).
  */
 export function cohenKappa(table: readonly (readonly number[])[]): Kappa | null {
   const k = table.length;
@@ -41,5 +48,11 @@ export function cohenKappa(table: readonly (readonly number[])[]): Kappa | null 
   if (pe >= 1) return null;
   const kappa = (po - pe) / (1 - pe);
   const se = Math.sqrt((po * (1 - po)) / (n * (1 - pe) ** 2));
-  return { kappa, low: Math.max(-1, kappa - Z95 * se), high: Math.min(1, kappa + Z95 * se) };
+  const toKappa = (p: number) => (p - pe) / (1 - pe);
+  const wilson = wilsonInterval(agree, n)!;
+  return {
+    kappa,
+    low: Math.max(-1, Math.min(kappa - Z95 * se, toKappa(wilson.low))),
+    high: Math.min(1, Math.max(kappa + Z95 * se, toKappa(wilson.high))),
+  };
 }

@@ -237,7 +237,27 @@ describe('a judge that accepts connections and never answers', () => {
 
   it('says in its help that --timeout defaults to 60 s, as bench', async () => {
     const help = await cli(['--help']);
-    expect(help.stdout).toMatch(/--timeout SEC +[^\n]*\(default 60\)/);
+    expect(help.stdout.replace(/\s+/g, ' ')).toMatch(/--timeout SEC [^-]*\(default 60\)/);
+  });
+});
+
+describe('agreement on a handful of items', () => {
+  it("gives Cohen's kappa an interval with width: 2 of 2 agreeing is not [1.00, 1.00]", async () => {
+    const dir = mkdtempSync(join(tmp, 'two-items-'));
+    const files = writeAuditFiles(dir, [
+      { id: 'paid', said: ['Payment succeeded.'], label: 'claimed' },
+      { id: 'declined', said: ['Your card was declined.'], label: 'not_claimed' },
+    ]);
+    const r = await cli(['--transcripts', files.transcripts, '--checks', files.checks, '--no-store']);
+    expect(r.code, r.stderr).toBe(0);
+    const row = r.stdout.split('\n').find((l) => l.startsWith('claim-v1'));
+    expect(row).toMatch(/claim-v1 +2 +2\/2 +100\.0% +1\.00 \[-0\.32, 1\.00\]/);
+    const json = JSON.parse(
+      (await cli(['--transcripts', files.transcripts, '--checks', files.checks, '--no-store', '--json'])).stdout,
+    );
+    const kappa = json.summary.checks[0].kappa;
+    expect(kappa.kappa).toBe(1);
+    expect(kappa.low).toBeLessThan(0);
   });
 });
 
