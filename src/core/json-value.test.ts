@@ -9,6 +9,11 @@ describe('preview', () => {
     expect(preview([0.5, JSON.parse('1e400') as number, { a: Number.NaN }])).toBe('[0.5,Infinity,{"a":NaN}]');
   });
 
+  it('says a missing key in words, never "undefined"', () => {
+    expect(preview(undefined)).toBe('nothing (the key is missing)');
+    expect(preview({}['absent' as keyof object])).not.toContain('undefined');
+  });
+
   it('renders everything else as JSON.stringify does', () => {
     const values: unknown[] = [
       null,

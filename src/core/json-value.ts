@@ -24,6 +24,8 @@ export function isNonEmptyString(v: unknown): v is string {
  * Infinity (said to be out of range), and a Parquet double may hold NaN.
  */
 export function preview(v: unknown, max = 60): string {
+  // Only a key that is absent reads as undefined: say so in words, not JavaScript's.
+  if (v === undefined) return 'nothing (the key is missing)';
   if (typeof v === 'number' && !Number.isFinite(v))
     return Number.isNaN(v) ? 'NaN' : `${String(v)} (out of range: beyond ±1.8e308)`;
   let s: string;

@@ -89,27 +89,28 @@ export async function readParquetRows(
   const { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema } = await import('hyparquet');
   let file;
   let metadata;
+  let top;
   try {
     await refuseIrregularFile(path);
     file = await asyncBufferFromFile(path);
     metadata = await parquetMetadataAsync(file);
+    // Top-level columns: the root's children.
+    top = parquetSchema(metadata).children.map(({ element: e, children }) => ({
+      name: e.name,
+      group: children.length > 0,
+      text: e.type === 'BYTE_ARRAY' && (e.converted_type === 'UTF8' || e.logical_type?.type === 'STRING'),
+    }));
   } catch (err) {
     // An error without a code is hyparquet's: the bytes are not Parquet.
     const reason = fileErrorWords(
       err,
-      `not a readable parquet file: ${err instanceof Error ? err.message : String(err)}`,
+      `not a readable parquet file: ${parquetProblem(err, 'its footer (the metadata)')}`,
     );
     throw new DecidekitError('file_unreadable', `cannot read file: ${displayName} (${reason})`, {
       context: { file: displayName },
       cause: err,
     });
   }
-  // Top-level columns: the root's children.
-  const top = parquetSchema(metadata).children.map(({ element: e, children }) => ({
-    name: e.name,
-    group: children.length > 0,
-    text: e.type === 'BYTE_ARRAY' && (e.converted_type === 'UTF8' || e.logical_type?.type === 'STRING'),
-  }));
   const info: ParquetRowsInfo = { columns: top.map((c) => c.name), rows: Number(metadata.num_rows) };
   check(info);
   const groups = top.filter((c) => c.group).map((c) => c.name);
@@ -132,7 +133,7 @@ export async function readParquetRows(
     } catch (err) {
       throw new DecidekitError(
         'file_unreadable',
-        `cannot read file: ${displayName} (cannot decode parquet rows ${rowStart + 1}-${rowEnd}: ${err instanceof Error ? err.message : String(err)})`,
+        `cannot read file: ${displayName} (cannot decode parquet rows ${rowStart + 1}-${rowEnd}: ${parquetProblem(err, 'their pages')})`,
         { context: { file: displayName }, cause: err },
       );
     }
@@ -147,6 +148,17 @@ export async function readParquetRows(
     rowStart = rowEnd;
   }
   return info;
+}
+
+/**
+ * What hyparquet found wrong, in its words ("parquet file invalid (footer != PAR1)"); a
+ * TypeError or RangeError is its decoder tripping over bytes that are not what they claim
+ * ("Cannot read properties of undefined"), said as damage to `part` instead.
+ */
+function parquetProblem(err: unknown, part: string): string {
+  if (err instanceof TypeError || err instanceof RangeError || err instanceof SyntaxError || !(err instanceof Error))
+    return `${part} cannot be decoded: the file is damaged or cut short`;
+  return err.message;
 }
 
 /** A whole-file problem when a required column is missing (once, not on every row). */

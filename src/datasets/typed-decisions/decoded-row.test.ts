@@ -148,9 +148,15 @@ describe('parseDecodedRow', () => {
 
   it('rejects a missing id, a numeric workflow and a null state together', () => {
     expect(messages(parseDecodedRow(row({ id: undefined, workflow: 7, state: null })))).toEqual([
-      'id must be a non-empty string, got undefined',
+      'id must be a non-empty string, got nothing (the key is missing)',
       'workflow must be a non-empty string, got 7',
       'state must be an object or a string, got null',
+    ]);
+  });
+
+  it('says an empty gold entry lacks its probabilities and label, in JSON words', () => {
+    expect(messages(parseDecodedRow(withGold('angry', {})))).toEqual([
+      'question angry: gold probabilities must be an object answer -> probability, got nothing (the key is missing)',
     ]);
   });
 
