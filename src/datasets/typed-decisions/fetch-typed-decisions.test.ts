@@ -294,7 +294,7 @@ describe('fetchTypedDecisions', () => {
     const dir = cacheDir();
     const err = await fetchError(fetchTypedDecisions({ cacheDir: dir, fetch: globalThis.fetch, baseUrl }));
     expect(err.message).toMatch(
-      /^cannot reach 127\.0\.0\.1:\d+ \(ECONNREFUSED\); are you offline\? To use Typed Decisions without the network, download all\/test-00000-of-00001\.parquet from https:\/\/huggingface\.co\/datasets\/LocalLLaMA\/typed-decisions on a machine that is online and pass it with dataset \(its sha256 is checked\)/,
+      /^cannot reach 127\.0\.0\.1:\d+ \(connection refused: nothing is listening there\); are you offline\? To use Typed Decisions without the network, download all\/test-00000-of-00001\.parquet from https:\/\/huggingface\.co\/datasets\/LocalLLaMA\/typed-decisions on a machine that is online and pass it with dataset \(its sha256 is checked\)/,
     );
     expect(err.words).toContainEqual({ option: 'dataset', placeholder: '<path to the .parquet file>' });
     expectEmptyCache(dir);
@@ -305,7 +305,7 @@ describe('fetchTypedDecisions', () => {
       cause: Object.assign(new Error('getaddrinfo ENOTFOUND huggingface.co'), { code: 'ENOTFOUND' }),
     });
     expect(networkError('https://huggingface.co/x', dns).message).toMatch(
-      /^cannot reach huggingface\.co \(ENOTFOUND\); are you offline\? .*pass it with dataset \(/,
+      /^cannot reach huggingface\.co \(host not found\); are you offline\? .*pass it with dataset \(/,
     );
   });
 

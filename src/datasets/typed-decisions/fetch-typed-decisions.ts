@@ -9,6 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { mkdtemp, open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { networkReasonWords } from '../../core/network-error-words.js';
 import { DecidekitError, InvalidInputError } from '../../core/errors.js';
 import { CaseCollector } from './case-collector.js';
 import { DatasetFetchError } from './dataset-errors.js';
@@ -311,7 +312,8 @@ const OFFLINE_CODES = new Set([
 export function networkError(url: string, err: unknown, signal?: AbortSignal): DatasetFetchError {
   if (signal?.aborted) return new DatasetFetchError(`download cancelled (${url}); nothing was saved`, { url }, err);
   const code = errorCode(err);
-  const reason = code ?? (err instanceof Error ? err.message : String(err));
+  // Said in words (a raw code such as ECONNREFUSED tells a user nothing).
+  const reason = networkReasonWords(code ?? (err instanceof Error ? err.message : String(err)));
   const offline = code === undefined || OFFLINE_CODES.has(code);
   const how = words`download ${PARQUET_PATH} from ${TYPED_DECISIONS_URL} on a machine that is online and pass it with ${option('dataset', '<path to the .parquet file>')} (its sha256 is checked)`;
   return new DatasetFetchError(

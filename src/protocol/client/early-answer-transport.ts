@@ -79,7 +79,7 @@ export function createEarlyAnswerTransport(): HttpTransport {
           // Once an answer arrived, its own events settle the exchange.
           if (answered) return;
           if ((err.code === 'EPIPE' || err.code === 'ECONNRESET') && written > 0) {
-            const how = err.code === 'ECONNRESET' ? 'connection reset' : err.message;
+            const how = err.code === 'ECONNRESET' ? 'connection reset' : 'the write was refused';
             exchange.fail(
               new ClosedWhileSendingError(
                 `the server closed the connection after ${mib(written)} of the ${mib(body.byteLength)} MiB body ` +

@@ -1,5 +1,6 @@
 import { DecidekitError, type ErrorCode } from '../../core/errors.js';
 import { optionMention, words, type MessageWords } from '../../core/message-words.js';
+import { networkReasonWords } from '../../core/network-error-words.js';
 import type { FailureKind } from '../../core/typed-decisions/case-result.js';
 
 /** Context every System One client error carries (secret-free: redacted URL, no key). */
@@ -167,7 +168,7 @@ export class TransportError extends SystemOneError {
   constructor(context: ClientErrorContext & { reason: string }, cause?: unknown) {
     super(
       'transport',
-      `connection failed: ${context.endpoint} (${context.reason})`,
+      `connection failed: ${context.endpoint} (${networkReasonWords(context.reason)})`,
       describeTransportReason(context.reason),
       context,
       cause,
@@ -248,5 +249,5 @@ function describeTransportReason(reason: string): string {
   if (reason.includes('ENOTFOUND') || reason.includes('EAI_AGAIN')) return 'host not found';
   if (reason.includes('ECONNRESET') || reason.includes('UND_ERR_SOCKET') || reason.includes('other side closed'))
     return 'connection closed by the server before the answer';
-  return reason;
+  return networkReasonWords(reason);
 }

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSystemOneClient } from './client.js';
 import { HttpError, TransportError } from './errors.js';
@@ -70,9 +70,34 @@ describe('GET requests to a server (health, models, metrics)', () => {
     const url = gone.url;
     await gone.close();
     await expect(getHealth(url)).rejects.toBeInstanceOf(TransportError);
+    // The reason in words, never a raw code such as ECONNREFUSED in parentheses.
+    await expect(getHealth(url)).rejects.toThrow(
+      `connection failed: ${url}/health (connection refused: nothing is listening there)`,
+    );
     const s = await startReferenceServer({ port: 0, priorTable: null });
     await expect(listModels(`${s.url}/elsewhere`)).rejects.toBeInstanceOf(HttpError);
     await s.close();
+  });
+});
+
+describe('a connection the server drops', () => {
+  it('is said in words, with no raw code in the message', async () => {
+    const dropping = net.createServer((socket) => socket.once('data', () => socket.destroy()));
+    await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(dropping.address() as AddressInfo).port}`;
+    try {
+      const get = await getHealth(url).catch((e: unknown) => e as Error);
+      expect(get).toBeInstanceOf(TransportError);
+      expect((get as Error).message).toBe(`connection failed: ${url}/health (the server closed the connection)`);
+      const client = createSystemOneClient({ baseUrl: url, retries: 0 });
+      const post = await client.send('{}').catch((e: unknown) => e as Error);
+      await client.close();
+      expect(post).toBeInstanceOf(TransportError);
+      expect((post as Error).message).toMatch(/^connection failed: \S+ \([a-z][^()]*\)$/);
+      expect((post as Error).message).not.toMatch(/[A-Z]{2,}_|\bE[A-Z]{3,}/);
+    } finally {
+      dropping.close();
+    }
   });
 });
 

@@ -58,7 +58,11 @@ export async function getText(url: string, options: GetOptions): Promise<{ statu
     if ((err as { name?: string }).name === 'TimeoutError' || err instanceof TransportTimeoutError)
       throw new TimeoutError({ endpoint, timeoutMs, elapsedMs: timeoutMs });
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    const reason = cause?.code ?? cause?.message ?? (err as Error).message;
+    // The code and the message, as the client keeps them: the message says it in words.
+    const reason =
+      cause?.code !== undefined && cause.message !== undefined && !cause.message.includes(cause.code)
+        ? `${cause.code}: ${cause.message}`
+        : (cause?.message ?? cause?.code ?? (err as Error).message);
     const secrets = URL.canParse(url) ? secretsOf(new URL(url), options.apiKey) : [];
     throw new TransportError({ endpoint, reason: scrubSecrets(reason, secrets) }, err);
   }
