@@ -11,6 +11,7 @@ import { renderFinishedBench } from '../reports/bench/bench-report.js';
 import { colourEnabled, interruptedExitCode, writeInPieces, type CliIo } from './io.js';
 import { spellForCli } from './option-flags.js';
 import { createProgressWriter } from './progress-writer.js';
+import { wrapStyled } from '../reports/text-fit.js';
 
 /** The reporter that shows a running benchmark on stderr. */
 export function benchReporter(io: CliIo, json: boolean): BenchReporter {
@@ -19,11 +20,17 @@ export function benchReporter(io: CliIo, json: boolean): BenchReporter {
     now: () => performance.now(),
   });
   return {
-    onStart: (start) => (json ? undefined : io.stderr.write(`${renderBenchStart(start)}\n`)),
+    onStart: (start) => (json ? undefined : io.stderr.write(`${fitToStderr(renderBenchStart(start), io)}\n`)),
     onCase: (p) => progress.onCase(p),
     onFinish: () => progress.onFinish(),
     onNote: (_note, words) => io.stderr.write(`decidekit bench: note: ${spellForCli(words)}\n`),
   };
+}
+
+/** A line wrapped between words to the terminal standard error is, when it is one. */
+function fitToStderr(line: string, io: CliIo): string {
+  const columns = io.stderr.columns;
+  return columns !== undefined && columns > 0 ? wrapStyled(line, columns).join('\n') : line;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { given } from '../../core/given.js';
 import { UsageError } from '../../core/errors.js';
 import { outFileOf } from '../out-file.js';
 import { decimal, defineCommand, flag, list, oneOf, text } from '../define-command.js';
@@ -73,7 +74,12 @@ larger than memory, JSONL (.gz) or Parquet: the same numbers and report, without
     if (values.json) {
       io.stdout.write(renderScoreJson(scored[0]!));
     } else {
-      io.stdout.write(renderScoreText(scored[0]!, { colour: colourEnabled(io.stdout, io.env) }));
+      io.stdout.write(
+        renderScoreText(scored[0]!, {
+          colour: colourEnabled(io.stdout, io.env),
+          ...given({ width: io.stdout.columns }),
+        }),
+      );
     }
     return 0;
   },

@@ -42,12 +42,10 @@ import {
   type Palette,
   renderBar,
   renderStars,
-  renderTextRows,
-  renderTextTable,
   singleLine,
   truncate,
-  wrapText,
 } from '../format.js';
+import { renderFittedTable, renderLabelledRows, wrapIndented, wrapStyled } from '../text-fit.js';
 
 export interface BenchTerminalOptions {
   /** ANSI colour; pass `colourEnabled(sink, env)`. */
@@ -74,16 +72,18 @@ export const TERMINAL_FAILURE_CAUSES = 5;
 export function renderBenchTerminal(run: ReportedRun, options: BenchTerminalOptions): string {
   // Output to a file or pipe has no width: 100 columns keep the workflow names whole.
   const width = options.width ?? 100;
+  // Only a terminal's lines are wrapped to its width: a file or pipe keeps each line whole.
+  const fit = options.width ?? Infinity;
   const p = createPalette(options.colour);
   const s = run.summary;
   const out: string[] = [];
   const listings = listingsOf(run);
 
-  out.push(...headerLines(run, listings, options.redactHost === true, p));
-  out.push(...breakdownLines(s, width, p));
-  out.push(...reliabilityLines(s, p));
-  out.push(...headlineLines(run, listings, options.statistics ?? null, width, p));
-  out.push(...footerLines(run, options.statistics ?? null, width, p));
+  out.push(...headerLines(run, listings, options.redactHost === true, p).flatMap((l) => wrapStyled(l, fit)));
+  out.push(...breakdownLines(s, width, fit, p));
+  out.push(...reliabilityLines(s, fit, p));
+  out.push(...headlineLines(run, listings, options.statistics ?? null, fit, p));
+  out.push(...footerLines(run, options.statistics ?? null, width, fit, p));
   return `${out.join('\n')}\n`;
 }
 
@@ -102,7 +102,7 @@ function headerLines(run: ReportedRun, listings: RunListings, redactHost: boolea
 }
 
 /** Accuracy by question type and by workflow, with bars when the terminal is wide enough. */
-function breakdownLines(s: ReportedRun['summary'], width: number, p: Palette): string[] {
+function breakdownLines(s: ReportedRun['summary'], width: number, fit: number, p: Palette): string[] {
   const out: string[] = [];
   const bars = width >= BAR_MIN_WIDTH;
   out.push(p.bold('By question type'));
@@ -112,24 +112,25 @@ function breakdownLines(s: ReportedRun['summary'], width: number, p: Palette): s
       'type',
       bars,
       width,
+      fit,
       p,
     ),
   );
   out.push('');
   out.push(p.bold('By workflow'));
-  out.push(...metricTable(Object.entries(s.byWorkflow), 'workflow', bars, width, p));
+  out.push(...metricTable(Object.entries(s.byWorkflow), 'workflow', bars, width, fit, p));
   out.push('');
   return out;
 }
 
 /** The reliability table, when something was answered. */
-function reliabilityLines(s: ReportedRun['summary'], p: Palette): string[] {
+function reliabilityLines(s: ReportedRun['summary'], width: number, p: Palette): string[] {
   const nothingAnswered = s.rating.stars === 0;
   const out: string[] = [];
   if (!nothingAnswered) {
     out.push(p.bold('Reliability'));
     out.push(
-      ...renderTextTable(
+      ...renderFittedTable(
         ['confidence', 'n', 'mean conf', 'accuracy', 'gap'],
         s.reliability.map((b) => [
           `${formatNumber(b.lower, 1)}–${formatNumber(b.upper, 1)}`,
@@ -138,10 +139,11 @@ function reliabilityLines(s: ReportedRun['summary'], p: Palette): string[] {
           formatNumber(b.accuracy),
           b.gap < 0 ? p.red(formatSigned(b.gap)) : formatSigned(b.gap),
         ]),
+        width,
         { indent: '  ', styleHeader: p.dim },
       ),
     );
-    out.push(p.dim('  gap = accuracy - mean confidence; negative means over-confident'));
+    out.push(...wrapIndented(p.dim('gap = accuracy - mean confidence; negative means over-confident'), width, '  '));
     out.push('');
   }
   return out;
@@ -198,7 +200,7 @@ function headlineLines(
   const causes = listings.failureCauses;
   for (const c of causes.slice(0, TERMINAL_FAILURE_CAUSES)) {
     const text = `${c.kind} ×${formatCount(c.count)} (first ${singleLine(c.firstCaseId)}): ${singleLine(c.message)}`;
-    for (const line of wrapText(text, Math.max(20, width - 27))) rows.push(['', p.dim(line)]);
+    rows.push(['', p.dim(text)]);
   }
   if (causes.length > TERMINAL_FAILURE_CAUSES)
     rows.push(['', p.dim(`and ${formatCount(causes.length - TERMINAL_FAILURE_CAUSES)} more causes of failure`)]);
@@ -216,25 +218,26 @@ function headlineLines(
     ]);
   }
   rows.push(['Duration', formatDuration(run.durationMs)]);
-  out.push(...renderTextRows(rows, { align: ['left', 'left'] }));
+  out.push(...renderLabelledRows(rows, width));
   out.push('');
   return out;
 }
 
 /** What accuracy measures, the intervals' conventions, and the dataset's attribution. */
-function footerLines(run: ReportedRun, st: RunStatistics | null, width: number, p: Palette): string[] {
+function footerLines(run: ReportedRun, st: RunStatistics | null, width: number, fit: number, p: Palette): string[] {
   const out: string[] = [];
   const d = run.config.dataset;
+  const dim = (text: string, w = fit) => wrapStyled(text, w).map((l) => p.dim(l));
   out.push(
-    p.dim(`Accuracy measures agreement with the dataset's teacher, not correctness (${describeReferencePoints()}).`),
+    ...dim(`Accuracy measures agreement with the dataset's teacher, not correctness (${describeReferencePoints()}).`),
   );
   if (st !== null) {
-    for (const line of wrapText(describeIntervals(st), Math.max(40, width))) out.push(p.dim(line));
-    for (const line of wrapText(describeRunConventions(st), Math.max(40, width))) out.push(p.dim(line));
+    out.push(...dim(describeIntervals(st), Math.max(40, Math.min(width, fit))));
+    out.push(...dim(describeRunConventions(st), Math.max(40, Math.min(width, fit))));
   }
   const dataset = `Data: ${singleLine(d.id)} (${singleLine(d.split)} split, revision ${singleLine(d.revision ?? NOT_AVAILABLE)}, license ${singleLine(d.license)})`;
-  out.push(dataset);
-  out.push(p.dim(singleLine(d.attribution)));
+  out.push(...wrapStyled(dataset, fit));
+  out.push(...dim(singleLine(d.attribution)));
   return out;
 }
 
@@ -249,6 +252,7 @@ function metricTable(
   name: string,
   bars: boolean,
   width: number,
+  fit: number,
   p: Palette,
 ): string[] {
   if (groups.length === 0) return [p.dim('  no decisions')];
@@ -266,5 +270,5 @@ function metricTable(
     ];
   });
   const align = header.map((_, i) => (i === 0 || (bars && i === 3) ? 'left' : 'right') as 'left' | 'right');
-  return renderTextTable(header, rows, { indent: '  ', align, styleHeader: p.dim });
+  return renderFittedTable(header, rows, fit, { indent: '  ', align, styleHeader: p.dim });
 }

@@ -20,18 +20,20 @@ import {
   formatSigned,
   formatUsd,
   plural,
-  renderTextRows,
-  renderTextTable,
 } from '../format.js';
+import { renderFittedTable, renderRowsWrappingLast, wrapIndented, wrapStyled } from '../text-fit.js';
 
 export interface TextOptions {
   /** ANSI colour (only for a TTY without NO_COLOR). Default false. */
   readonly colour?: boolean;
+  /** The terminal's columns: `score`'s lines fit them. Default none (a file or pipe: lines whole). */
+  readonly width?: number;
 }
 
 /** `score` for people: headline metrics, counts and the reliability table. */
 export function renderScoreText(m: ScoredModel, options: TextOptions = {}): string {
   const paint = createPalette(options.colour ?? false);
+  const width = options.width ?? Infinity;
   const s = m.summary;
   const c = s.counts;
   const decided = decidedCount(c);
@@ -83,11 +85,19 @@ export function renderScoreText(m: ScoredModel, options: TextOptions = {}): stri
   ];
   const out: string[] = [];
   out.push(paint.bold(`decidekit score: ${m.model ?? '(no results)'}`));
-  out.push(`  dataset  ${m.datasetPath} (${plural(c.nCases, 'case')})`);
-  out.push(`  results  ${m.resultsPath}`);
+  out.push(
+    ...renderRowsWrappingLast(
+      [
+        ['dataset', `${m.datasetPath} (${plural(c.nCases, 'case')})`],
+        ['results', m.resultsPath],
+      ],
+      width,
+      { indent: '  ', align: ['left', 'left'] },
+    ),
+  );
   out.push('');
   out.push(
-    ...renderTextRows(metrics, {
+    ...renderRowsWrappingLast(metrics, width, {
       align: ['left', 'right', 'left', 'left'],
       indent: '  ',
       styleColumns: [undefined, undefined, undefined, paint.dim],
@@ -96,10 +106,16 @@ export function renderScoreText(m: ScoredModel, options: TextOptions = {}): stri
   out.push('');
   const missing = c.nMissing === 0 ? '0 missing' : paint.red(`${c.nMissing} missing`);
   out.push(
-    `  Cases  ${c.nCases}: scored ${c.nScored.yesNo} yes/no, ${c.nScored.choice} choice, ${c.nScored.score} score; ${missing}`,
+    ...wrapIndented(
+      `Cases  ${c.nCases}: scored ${c.nScored.yesNo} yes/no, ${c.nScored.choice} choice, ${c.nScored.score} score; ${missing}`,
+      width,
+      '  ',
+    ),
   );
   out.push('');
-  out.push(paint.bold(`Reliability (yes/no and choice, ${binsPhrase(conventions)} on confidence)`));
+  out.push(
+    ...wrapStyled(`Reliability (yes/no and choice, ${binsPhrase(conventions)} on confidence)`, width).map(paint.bold),
+  );
   const edgeDigits = conventions.eceBins === 10 && conventions.eceBinning === 'equal-width' ? 1 : 3;
   if (s.reliability.length === 0) {
     out.push(`  ${NOT_AVAILABLE}: no yes/no or choice results`);
@@ -111,11 +127,17 @@ export function renderScoreText(m: ScoredModel, options: TextOptions = {}): stri
       b.accuracy.toFixed(3),
       formatSigned(b.gap),
     ]);
-    out.push(...renderTextTable(['confidence', 'n', 'mean conf', 'accuracy', 'gap'], rows, { indent: '  ' }));
-    out.push(paint.dim('  gap = accuracy - mean confidence; negative means over-confident'));
+    out.push(...renderFittedTable(['confidence', 'n', 'mean conf', 'accuracy', 'gap'], rows, width, { indent: '  ' }));
+    out.push(
+      ...wrapIndented('gap = accuracy - mean confidence; negative means over-confident', width, '  ').map(paint.dim),
+    );
   }
   out.push('');
-  out.push(...howToRead(conventions, m.stats?.units ?? null, conventionNotes([m])).map((l) => paint.dim(l)));
+  out.push(
+    ...howToRead(conventions, m.stats?.units ?? null, conventionNotes([m]))
+      .flatMap((l) => wrapIndented(l, width, '  '))
+      .map((l) => paint.dim(l)),
+  );
   return `${out.join('\n')}\n`;
 }
 
@@ -158,7 +180,7 @@ function howToRead(
         (units !== null && units < 10_000 ? '' : '; above 10,000 cases, seeded blocks of cases') +
         '); differences inside it are noise. See docs/scoring.md, "Intervals and noise".',
     );
-  return lines.map((l) => `  ${l}`);
+  return lines;
 }
 
 export const COMPARE_COLUMNS = [

@@ -9,11 +9,11 @@ import {
   NOT_AVAILABLE,
   type Palette,
   renderTextRows,
-  renderTextTable,
   singleLine,
   truncate,
-  wrapText,
+  visibleWidth,
 } from '../format.js';
+import { renderFittedTable, wrapIndented, wrapStyled } from '../text-fit.js';
 import { describeCreatedAt } from './runs-list.js';
 import type { PairedComparison, StatMetric, Verdict } from '../../core/stats/bootstrap.js';
 import { conventionsJson, conventionsText, describeConventions } from '../../core/stats/conventions.js';
@@ -25,7 +25,12 @@ export interface RunComparisonOptions {
   readonly colour: boolean;
   /** Changed decisions listed before the count of the rest. Default 20. */
   readonly maxChanged?: number;
+  /** The terminal's columns: every line fits them. Default none (a file or pipe: tables whole). */
+  readonly width?: number;
 }
+
+/** Prose (the paired reading, the headline's base) wraps here when there is no terminal. */
+const PROSE_WIDTH = 98;
 
 /** Whether a larger value of the metric is better; null for neutral metrics. */
 type Direction = 'higher' | 'lower' | null;
@@ -61,46 +66,49 @@ function describeView(v: DecisionView, p: Palette): string {
 export function renderRunComparison(c: RunComparison, options: RunComparisonOptions): string {
   const p = createPalette(options.colour);
   const maxChanged = options.maxChanged ?? 20;
+  const width = options.width ?? Infinity;
   const out: string[] = [];
-  out.push(...sidesSection(c, p));
-  out.push(...headlineSection(c, p));
-  out.push(...byQuestionSection(c, p));
-  out.push(...changedSection(c, p, maxChanged));
+  out.push(...sidesSection(c, p, width));
+  out.push(...headlineSection(c, p, width));
+  out.push(...byQuestionSection(c, p, width));
+  out.push(...changedSection(c, p, maxChanged, width));
   return `${out.join('\n')}\n`;
 }
 
 /** The two runs side by side, and whether they measured the same work. */
-function sidesSection(c: RunComparison, p: Palette): string[] {
+function sidesSection(c: RunComparison, p: Palette, width: number): string[] {
   const out: string[] = [];
   out.push(p.bold(`Run comparison: B against A (deltas are B - A)`));
   const sides = [describeSide('A', c.a), describeSide('B', c.b)];
   // No label on either side: no empty column between id and model.
-  const shown = c.a.label === null && c.b.label === null ? sides.map((s) => s.filter((_, i) => i !== 2)) : sides;
+  const noLabel = c.a.label === null && c.b.label === null;
+  const shown = noLabel ? sides.map((s) => s.filter((_, i) => i !== 2)) : sides;
+  const names = ['run', 'id', 'label', 'model', 'created', 'status', 'decisions'].filter((_, i) => !noLabel || i !== 2);
+  const rows = renderTextRows(shown, {
+    indent: '  ',
+    align: shown[0]!.map((_, i) => (i === shown[0]!.length - 1 ? 'right' : 'left')),
+  });
   out.push(
-    ...renderTextRows(shown, {
-      indent: '  ',
-      align: shown[0]!.map((_, i) => (i === shown[0]!.length - 1 ? 'right' : 'left')),
-    }),
+    ...(rows.every((l) => visibleWidth(l) <= width)
+      ? rows
+      : renderFittedTable(names, shown, width, { indent: '  ', styleHeader: p.dim })),
   );
+  const note = (text: string, paint: (s: string) => string) => out.push(...wrapIndented(text, width, '  ').map(paint));
   if (c.sameFingerprint)
-    out.push(
-      p.dim(`  same fingerprint ${c.a.fingerprint}: same dataset revision, cases, questions, model and endpoint`),
-    );
+    note(`same fingerprint ${c.a.fingerprint}: same dataset revision, cases, questions, model and endpoint`, p.dim);
   else if (c.sameWork)
-    out.push(p.dim('  same dataset revision, cases and questions; the model or server differs (what is compared)'));
-  else {
-    out.push(
-      p.yellow(
-        `  warning: the runs measured different work (dataset revision, cases or questions differ), so the deltas are not like for like`,
-      ),
+    note('same dataset revision, cases and questions; the model or server differs (what is compared)', p.dim);
+  else
+    note(
+      'warning: the runs measured different work (dataset revision, cases or questions differ), so the deltas are not like for like',
+      p.yellow,
     );
-  }
   out.push('');
   return out;
 }
 
 /** The headline metrics of A and B, their paired intervals and verdicts, and McNemar's test. */
-function headlineSection(c: RunComparison, p: Palette): string[] {
+function headlineSection(c: RunComparison, p: Palette, width: number): string[] {
   const out: string[] = [];
   const h = c.headline;
   const metric = (
@@ -131,7 +139,7 @@ function headlineSection(c: RunComparison, p: Palette): string[] {
   };
   out.push(p.bold('Headline'));
   out.push(
-    ...renderTextTable(
+    ...renderFittedTable(
       ['', 'A', 'B', 'B - A', '95% paired interval', 'B against A'],
       [
         paired('accuracy', 'accuracy', h.accuracy, formatPercent, pp),
@@ -149,26 +157,32 @@ function headlineSection(c: RunComparison, p: Palette): string[] {
         ),
         metric('latency p50', h.latencyP50Ms, formatLatencyMs, latencyDelta, 'lower'),
       ],
+      width,
       { indent: '  ', styleHeader: p.dim },
     ),
   );
   const base = describeHeadlineBase(c);
-  if (base !== null) for (const line of wrapText(base, 96)) out.push(p.yellow(`  ${line}`));
+  const prose = Math.min(PROSE_WIDTH, width);
+  if (base !== null) out.push(...wrapIndented(base, prose, '  ').map(p.yellow));
   const mc = c.mcnemar;
   out.push(
-    `  McNemar exact test on accuracy: ${formatCount(mc.onlyFirstCorrect)} decisions right only in A, ${formatCount(mc.onlySecondCorrect)} right only in B; ${describePValue(mc.pValue)}${mc.pValue < 0.05 ? ' (differ at 95%)' : ' (no difference at 95%)'}`,
+    ...wrapIndented(
+      `McNemar exact test on accuracy: ${formatCount(mc.onlyFirstCorrect)} decisions right only in A, ${formatCount(mc.onlySecondCorrect)} right only in B; ${describePValue(mc.pValue)}${mc.pValue < 0.05 ? ' (differ at 95%)' : ' (no difference at 95%)'}`,
+      width,
+      '  ',
+    ),
   );
-  for (const line of wrapText(describePairedReading(c), 96)) out.push(p.dim(`  ${line}`));
+  out.push(...wrapIndented(describePairedReading(c), prose, '  ').map(p.dim));
   out.push('');
   return out;
 }
 
 /** Accuracy, KL and Brier per question, A against B. */
-function byQuestionSection(c: RunComparison, p: Palette): string[] {
+function byQuestionSection(c: RunComparison, p: Palette, width: number): string[] {
   const out: string[] = [];
   out.push(p.bold('By question'));
   out.push(
-    ...renderTextTable(
+    ...renderFittedTable(
       ['question', 'n A', 'n B', 'acc A', 'acc B', 'Δ acc', 'KL A', 'KL B', 'Δ KL', 'Brier A', 'Brier B', 'Δ Brier'],
       c.byQuestion.map((q) => [
         singleLine(q.key),
@@ -184,6 +198,7 @@ function byQuestionSection(c: RunComparison, p: Palette): string[] {
         formatNumber(q.brier.b),
         paintDelta(q.brier, formatSigned(q.brier.delta), 'lower', p),
       ]),
+      width,
       { indent: '  ', styleHeader: p.dim },
     ),
   );
@@ -192,18 +207,21 @@ function byQuestionSection(c: RunComparison, p: Palette): string[] {
 }
 
 /** The decisions whose correctness changed, the first `maxChanged` listed. */
-function changedSection(c: RunComparison, p: Palette, maxChanged: number): string[] {
+function changedSection(c: RunComparison, p: Palette, maxChanged: number, width: number): string[] {
   const out: string[] = [];
   const only =
     c.onlyInA + c.onlyInB > 0 ? `; ${formatCount(c.onlyInA)} only in A, ${formatCount(c.onlyInB)} only in B` : '';
   out.push(
-    p.bold(`Decisions whose correctness changed: ${formatCount(c.changed.length)}`) +
-      `  (${formatCount(c.fixed)} fixed, ${formatCount(c.broken)} broken; ${formatCount(c.predictionsChanged)} of ${formatCount(c.shared)} shared decisions changed prediction${only})`,
+    ...wrapStyled(
+      p.bold(`Decisions whose correctness changed: ${formatCount(c.changed.length)}`) +
+        `  (${formatCount(c.fixed)} fixed, ${formatCount(c.broken)} broken; ${formatCount(c.predictionsChanged)} of ${formatCount(c.shared)} shared decisions changed prediction${only})`,
+      width,
+    ),
   );
   if (c.changed.length > 0) {
     const shown = c.changed.slice(0, Math.max(0, maxChanged));
     out.push(
-      ...renderTextTable(
+      ...renderFittedTable(
         ['case', 'question', 'type', 'gold', 'A', 'B'],
         shown.map((d) => [
           singleLine(d.caseId),
@@ -213,6 +231,7 @@ function changedSection(c: RunComparison, p: Palette, maxChanged: number): strin
           describeView(d.before, p),
           describeView(d.after, p),
         ]),
+        width,
         { indent: '  ', styleHeader: p.dim, align: ['left', 'left', 'left', 'left', 'left', 'left'] },
       ),
     );

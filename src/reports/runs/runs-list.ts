@@ -17,7 +17,9 @@ import {
   singleLine,
   wrapText,
   type Align,
+  visibleWidth,
 } from '../format.js';
+import { renderFittedTable } from '../text-fit.js';
 
 export interface RunsListOptions {
   readonly colour: boolean;
@@ -96,16 +98,7 @@ export function renderKindList(
   if (shown === 0) return '';
   const p = createPalette(options.colour);
   const width = options.width ?? RUNS_LIST_WIDTH;
-  const fitted = fitColumns(table.header, table.rows, {
-    width,
-    gapWidth: 2,
-    flexible: table.flexible,
-    droppable: table.droppable,
-  });
-  const lines = renderTextTable(fitted.header, fitted.rows, {
-    align: fitted.columns.map((c) => table.align[c]!),
-    styleHeader: p.bold,
-  });
+  const lines = renderFittingTable(table.header, table.align, table.rows, width, p, table);
   const total = options.total ?? shown;
   const cut = total > shown ? [`The ${shown} newest of ${plural(total, table.noun)}.`] : [];
   return `${[
@@ -113,6 +106,27 @@ export function renderKindList(
     ...lines,
     ...cut.flatMap((n) => wrapText(n, width)).map((l) => p.dim(l)),
   ].join('\n')}\n`;
+}
+
+/**
+ * A list's table fitted to the width by `fitColumns` (columns dropped and shortened as
+ * `columns` says); when even that is wider, one record a row (`renderFittedTable`).
+ */
+function renderFittingTable(
+  header: readonly string[],
+  align: readonly Align[],
+  rows: readonly (readonly string[])[],
+  width: number,
+  p: ReturnType<typeof createPalette>,
+  columns: { readonly flexible: ReadonlyMap<number, number>; readonly droppable: readonly number[] },
+): string[] {
+  const fitted = fitColumns(header, rows, { width, gapWidth: 2, ...columns });
+  const lines = renderTextTable(fitted.header, fitted.rows, {
+    align: fitted.columns.map((c) => align[c]!),
+    styleHeader: p.bold,
+  });
+  if (lines.every((l) => visibleWidth(l) <= width)) return lines;
+  return renderFittedTable(header, rows, width, { styleHeader: p.dim });
 }
 
 /**
@@ -159,20 +173,15 @@ export function renderRunsList(heads: readonly StoredRunHead[], options: RunsLis
     h.fingerprint.slice(0, 8),
     h.label === null ? '' : singleLine(h.label),
   ]);
-  const fitted = fitColumns(header, rows, {
-    width,
-    gapWidth: 2,
-    // The label gives way first, then the model, then the dataset.
+  // The label is the one name the user chose: the fingerprint goes first, then the dataset;
+  // the dataset, then the label, then the model are shortened. Too narrow even so: one record a run.
+  const lines = renderFittingTable(header, align, rows, width, p, {
     flexible: new Map([
-      [6, 6],
-      [1, 10],
-      [2, 12],
+      [2, 8],
+      [6, 12],
+      [1, 8],
     ]),
-    droppable: [6],
-  });
-  const lines = renderTextTable(fitted.header, fitted.rows, {
-    align: fitted.columns.map((c) => align[c]!),
-    styleHeader: p.bold,
+    droppable: [2, 5],
   });
   const endpoints = new Set(
     heads.filter((h) => h.embeddedServer === null).map((h) => formatEndpoint(h.endpoint, options.redactHost === true)),

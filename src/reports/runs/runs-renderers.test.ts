@@ -129,8 +129,9 @@ describe('renderRunsList', () => {
     const text = renderRunsList([headOf(run), headOf(runA)], { colour: false, storePath: `/data/${long}/runs.sqlite` });
     const lines = text.trimEnd().split('\n');
     for (const line of lines) expect([...line].length).toBeLessThanOrEqual(100);
-    expect(lines[1]).toMatch(/^20261203-000000-dddd  vendor\/x+…  \/home\/me\/x+…  incomplete 1\/4 /);
-    expect(lines[1]).toMatch(/  label ?x*…$/);
+    // The dataset gives way before the label, the one name the user chose.
+    expect(lines[1]).toMatch(/^20261203-000000-dddd  vendor\/x+…  \/home\/m\S*…  incomplete 1\/4 /);
+    expect(lines[1]).toMatch(/  label x+…$/);
     expect(lines[1]).toContain(run.fingerprint.slice(0, 8));
     expect(text).toContain(`/data/${'x'.repeat(40)}`); // the store path wraps, it is not cut
     // Wider terminals get more of the names.

@@ -1,3 +1,4 @@
+import { given } from '../../../core/given.js';
 import { UsageError } from '../../../core/errors.js';
 import { outFileOf } from '../../out-file.js';
 import { defineCommand, flag, oneOf, text } from '../../define-command.js';
@@ -80,7 +81,11 @@ latency and cost with the Pareto front).`,
     const [first, second] = positionals;
     const comparison = compareStoredRuns(store, first!, second!, options);
     if (!comparison.sameWork) warnDifferentWork(io);
-    io.stdout.write(values.json ? renderRunComparisonJson(comparison) : renderRunComparison(comparison, { colour }));
+    io.stdout.write(
+      values.json
+        ? renderRunComparisonJson(comparison)
+        : renderRunComparison(comparison, { colour, ...given({ width: io.stdout.columns }) }),
+    );
     return 0;
   },
 });

@@ -14,7 +14,8 @@ export const command = defineCommand({
   usage: 'runs list [--limit N] [--redact] [--json] [--store PATH]',
   description: `Lists stored runs, newest first: id (it starts with the UTC date and time), model,
 dataset, status, accuracy, fingerprint (its first 8 digits), label, cut to fit the terminal
-(100 columns when not one); then the stored audits and probes the same way. The footer counts
+(100 columns when not one): the fingerprint and the dataset give way before the label, and a
+terminal too narrow for the columns gets one short record a run; then the stored audits and probes the same way. The footer counts
 every run and audit the store holds by status, and its probes; --limit N keeps the N newest of
 each kind and says how many there are. KL,
 Brier, ECE and the rest: 'runs show ID' or --json. A store that does not exist yet lists no runs

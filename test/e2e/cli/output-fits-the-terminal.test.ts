@@ -1,0 +1,97 @@
+/**
+ * What the commands print fits the terminal it is printed on: at 60, 80 and 120 columns no
+ * line of `runs list`, `runs compare`, `bench` (its summary and its standard error) or
+ * `score` is wider than the terminal, so nothing wraps mid-word, and `runs list` keeps the
+ * run's label (the one name its user chose) as long as it keeps the model. The real CLI in
+ * process against the embedded reference server and one with failures, a real SQLite store.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
+import { startReferenceServer, type ReferenceServer } from '../../../src/protocol/server/server.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
+
+const tmp = tempFolderRemovedAfterAll('decidekit-widths-');
+const store = join(tmp, 'runs.sqlite');
+const env = { XDG_DATA_HOME: tmp };
+const MODERATION = join(import.meta.dirname, '..', '..', '..', 'data', 'moderation');
+const WIDTHS = [60, 80, 120] as const;
+const runIds: string[] = [];
+let server: ReferenceServer;
+
+/** Runs the CLI on a terminal `columns` wide; every line it printed, colour codes removed. */
+async function printed(argv: string[], columns: number) {
+  const r = await runCliInProcess(argv, { env, cwd: tmp, columns, isTTY: true });
+  // Every escape sequence (colours, erase to end of line) takes no column.
+  const lines = `${r.stdout}\n${r.stderr}`.split(/\r|\n/).map((l) => l.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, ''));
+  return { ...r, lines };
+}
+
+function expectFits(lines: readonly string[], columns: number, what: string): void {
+  const over = lines.filter((l) => [...l].length > columns);
+  expect(over, `${what} at ${columns} columns`).toEqual([]);
+}
+
+beforeAll(async () => {
+  server = await startReferenceServer({ host: '127.0.0.1', port: 0, faults: { seed: 2, failRate: 0.3 } });
+  const runs = [
+    ['--limit', '20', '--label', 'baseline prompt v2'],
+    ['--limit', '20', '--model', 'prior', '--label', 'candidate: shorter system prompt'],
+    ['--limit', '20', '--base-url', server.url, '--retries', '0', '--label', 'flaky server'],
+  ];
+  for (const args of runs) {
+    const r = await runCliInProcess(['bench', '--store', store, '--json', ...args], { env, cwd: tmp });
+    expect([0, 1], r.stderr).toContain(r.code);
+    runIds.push((JSON.parse(r.stdout) as { id: string }).id);
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('output fits the terminal', () => {
+  for (const columns of WIDTHS) {
+    it(`runs list fits ${columns} columns and keeps the labels`, async () => {
+      const r = await printed(['runs', 'list', '--store', store], columns);
+      expect(r.code, r.stderr).toBe(0);
+      expectFits(r.lines, columns, 'runs list');
+      const text = r.lines.join('\n');
+      for (const id of runIds) expect(text).toContain(id);
+      for (const label of ['baseline', 'candidate', 'flaky']) expect(text).toContain(label);
+      expect(text).toContain('heuristic*');
+    });
+
+    it(`runs compare fits ${columns} columns`, async () => {
+      const r = await printed(['runs', 'compare', runIds[0]!, runIds[1]!, '--store', store], columns);
+      expect(r.code, r.stderr).toBe(0);
+      expectFits(r.lines, columns, 'runs compare');
+    });
+
+    it(`bench fits ${columns} columns, on standard output and standard error`, async () => {
+      const r = await printed(
+        ['bench', '--limit', '20', '--no-store', '--base-url', server.url, '--retries', '0'],
+        columns,
+      );
+      expect(r.code, r.stderr).toBe(1);
+      expectFits(r.lines, columns, 'bench');
+      expect(r.stdout).toContain('Accuracy');
+    });
+
+    it(`score fits ${columns} columns`, async () => {
+      const r = await printed(
+        [
+          'score',
+          '--dataset',
+          join(MODERATION, 'dataset.jsonl'),
+          '--results',
+          join(MODERATION, 'results-budget-1.jsonl'),
+        ],
+        columns,
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expectFits(r.lines, columns, 'score');
+      expect(r.stdout).toContain('Conventions:');
+    });
+  }
+});
