@@ -24,7 +24,7 @@ import {
 import { InvalidBaseUrlError, SystemOneError } from '../../protocol/client/errors.js';
 import { readMetricsAt } from '../../protocol/client/server-gets.js';
 import { startReferenceServer, type ReferenceServer } from '../../protocol/server/server.js';
-import { metricsUrlFor } from '../../protocol/wire/endpoint.js';
+import { metricsUrlFor, redactUrl } from '../../protocol/wire/endpoint.js';
 import { singleLine } from '../../reports/format.js';
 import type { LiveEvent, LiveInfo } from '../../monitor/live-state.js';
 import { renderPollRecord } from '../../monitor/poll-lines.js';
@@ -183,7 +183,8 @@ function metricsTarget(
   if (!URL.canParse(metricsUrl) || !/^https?:$/.test(new URL(metricsUrl).protocol))
     throw new OptionError(
       'metricsUrl',
-      words`${option('metricsUrl')} ${JSON.stringify(request.metricsUrl)} is not an http(s) URL`,
+      // Shown redacted: a user and password in it are never printed.
+      words`${option('metricsUrl')} ${JSON.stringify(redactUrl(request.metricsUrl ?? ''))} is not an http(s) URL`,
     );
   const metricsKey =
     request.apiKey !== undefined && !embedded && new URL(metricsUrl).origin === new URL(baseUrl).origin

@@ -185,6 +185,6 @@ describe('decidekit live (not a terminal)', () => {
     expect(k.stderr).not.toContain('break-99');
     const m = await live(['--metrics-url', 'ftp://x'], 1);
     expect(m.code).toBe(2);
-    expect(m.stderr).toContain('--metrics-url "ftp://x" is not an http(s) URL');
+    expect(m.stderr).toContain('--metrics-url "ftp://x/" is not an http(s) URL');
   });
 });

@@ -154,6 +154,16 @@ describe('a base URL with a user and password', () => {
     expectNoSecret('record', readFileSync(record, 'latin1'));
   });
 
+  it('live: a --metrics-url with them that cannot be used is refused without showing them', async () => {
+    const r = await runCliInProcess(['live', '--metrics-url', `ftp://admin:${PASSWORD}@127.0.0.1:9/metrics`], {
+      env,
+      cwd: tmp,
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--metrics-url "ftp://127.0.0.1:9/metrics" is not an http(s) URL');
+    expectNoSecret('stderr', r.stderr);
+  });
+
   it('audit: a judge URL with them is asked with Basic and shown or kept nowhere', async () => {
     const gate = await gatedServer('judge');
     const folder = join(tmp, 'audit');
