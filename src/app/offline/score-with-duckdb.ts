@@ -1,21 +1,19 @@
 /**
  * `score --engine duckdb`: scores a results file against a dataset inside DuckDB (the
  * optional package @duckdb/node-api, loaded only here), so files larger than memory stream
- * through DuckDB's readers instead of this process. The checks and definitions are SQL from
- * core/offline/duckdb-scoring-sql.ts; the summary is built by the core's offlineSummaryOf and
- * CalibrationAccumulator, so the report is the in-process scorer's, rendered by the same
- * renderers. What the engine checks (and does not) is in docs/file-formats.md.
+ * through DuckDB's readers instead of this process. The checks and the join of results to
+ * cases are SQL from core/offline/duckdb-scoring-sql.ts; the rows that pass are streamed into
+ * the core's offline accumulator, so the numbers are the in-process scorer's to the last
+ * digit, rendered by the same renderers. What the engine checks (and does not) is in docs/file-formats.md.
  */
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CalibrationAccumulator } from '../../core/calibration.js';
 import { DecidekitError, InvalidInputError, OptionError } from '../../core/errors.js';
 import { optionMention as option, words } from '../../core/message-words.js';
-import { ExactSum } from '../../core/exact-sum.js';
 import {
   CREATE_CASES_SQL,
-  createScoredSql,
+  CREATE_SCORED_SQL,
   DATASET_CHECK_SQL,
   datasetProblemsSql,
   datasetViewSql,
@@ -25,14 +23,15 @@ import {
   repeatedCaseIdsSql,
   repeatedIdsSql,
   RESULTS_CHECK_SQL,
-  resultsGroupsSql,
   resultsProblemsSql,
   resultsViewSql,
+  SCORED_KIND,
+  SCORED_ROWS_SQL,
   type OfflineSqlFile,
 } from '../../core/offline/duckdb-scoring-sql.js';
 import { DEFAULT_YES_NO_THRESHOLD } from '../../core/offline/prediction.js';
 import { DEFAULT_CONVENTIONS, type Conventions } from '../../core/stats/conventions.js';
-import { offlineSummaryOf } from '../../core/offline/summary.js';
+import { createOfflineAccumulator, type OfflineSummary } from '../../core/offline/summary.js';
 import { DEFAULT_PROBLEM_CAP, ProblemList } from '../../core/problem-list.js';
 import type { ScoredModel } from '../../core/offline/scored-files.js';
 import { startsWithParquetMagic } from '../../datasets/parquet-rows.js';
@@ -42,8 +41,11 @@ import { irregularCodeOf } from '../../datasets/input-file.js';
 /** The version `score --engine duckdb` is tested with (package.json pins it). */
 export const DUCKDB_PACKAGE = '@duckdb/node-api@1.5.6-r.1';
 
-/** DuckDB's memory limit for scoring; joins and aggregates beyond it spill to a temp folder. */
+/** DuckDB's memory limit for scoring; tables, joins and aggregates beyond it spill to a temp folder. */
 export const DUCKDB_MEMORY_LIMIT = '1GB';
+
+/** The database file of one scoring, in its own temp folder (removed afterwards). */
+const DATABASE_FILE = 'scoring.duckdb';
 
 type DuckDbModule = typeof import('@duckdb/node-api');
 type Connection = Awaited<ReturnType<Awaited<ReturnType<DuckDbModule['DuckDBInstance']['create']>>['connect']>>;
@@ -56,6 +58,8 @@ export interface DuckDbScoreOptions {
    * decisions, the convention that streams; the bin count may vary. No intervals.
    */
   readonly conventions?: Conventions;
+  /** DuckDB's memory limit (its own syntax: `'1GB'`, `'64MB'`); default DUCKDB_MEMORY_LIMIT. */
+  readonly memoryLimit?: string;
   /** How the package is loaded (tests pass one that fails). Default: `import('@duckdb/node-api')`. */
   readonly importDuckDb?: () => Promise<DuckDbModule>;
 }
@@ -90,24 +94,28 @@ export async function scoreWithDuckDb(
   const dataset = await fileOf(datasetPath);
   const results = await fileOf(resultsPath);
   const duckdb = await loadDuckDb(options.importDuckDb ?? (() => import('@duckdb/node-api')));
-  // DuckDB spills to disk beyond its memory limit; keep its spill files out of the user's folder.
-  const spill = await mkdtemp(join(tmpdir(), 'decidekit-duckdb-'));
-  const instance = await duckdb.DuckDBInstance.create(':memory:', {
-    temp_directory: spill,
-    // Beyond this, DuckDB spills to the temp folder: memory stays bounded whatever the file size.
-    memory_limit: DUCKDB_MEMORY_LIMIT,
-    preserve_insertion_order: 'false',
-  });
-  const connection = await instance.connect();
+  // A database file, not ':memory:': its tables are written out and DuckDB spills beyond its
+  // memory limit, all in a temp folder of its own (not the user's folder), removed afterwards.
+  const folder = await mkdtemp(join(tmpdir(), 'decidekit-duckdb-'));
   try {
-    const nCases = await checkDataset(connection, await withJsonColumns(connection, dataset));
-    const model = await checkResults(connection, await withJsonColumns(connection, results), threshold);
-    const summary = await summarize(connection, results, threshold, nCases, conventions.eceBins);
-    return { datasetPath, resultsPath, model, summary, conventions, stats: null };
+    const instance = await duckdb.DuckDBInstance.create(join(folder, DATABASE_FILE), {
+      temp_directory: join(folder, 'spill'),
+      // Beyond this, DuckDB spills to the temp folder: memory stays bounded whatever the file size.
+      memory_limit: options.memoryLimit ?? DUCKDB_MEMORY_LIMIT,
+      preserve_insertion_order: 'false',
+    });
+    const connection = await instance.connect();
+    try {
+      const nCases = await checkDataset(connection, await withJsonColumns(connection, dataset));
+      const model = await checkResults(connection, await withJsonColumns(connection, results));
+      const summary = await summarize(connection, results, threshold, nCases, conventions.eceBins);
+      return { datasetPath, resultsPath, model, summary, conventions, stats: null };
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
   } finally {
-    connection.closeSync();
-    instance.closeSync();
-    await rm(spill, { recursive: true, force: true });
+    await rm(folder, { recursive: true, force: true });
   }
 }
 
@@ -200,10 +208,10 @@ async function checkDataset(connection: Connection, file: OfflineSqlFile): Promi
   });
 }
 
-async function checkResults(connection: Connection, file: OfflineSqlFile, threshold: number): Promise<string | null> {
+async function checkResults(connection: Connection, file: OfflineSqlFile): Promise<string | null> {
   return reading(file, async () => {
     await connection.run(resultsViewSql(file));
-    await connection.run(createScoredSql(threshold));
+    await connection.run(CREATE_SCORED_SQL);
     const [check] = await rowsOf(connection, RESULTS_CHECK_SQL);
     const problems = new ProblemList();
     if (Number(check!['rows']) === 0) problems.add({ file: file.path, line: null, message: 'no results in the file' });
@@ -255,55 +263,48 @@ async function addProblems(
   problems.omitted += Math.max(0, Number(listed[0]?.['total'] ?? 0) - listed.length);
 }
 
+/**
+ * The summary of the rows the checks passed, by the core's offline accumulator (the one the
+ * in-process engine uses): the same logarithms and exact sums, so the same numbers to the
+ * last digit, whatever order DuckDB's threads give the rows in. The rows stream chunk by
+ * chunk, column by column: nothing but the running sums stays in this process.
+ */
 async function summarize(
   connection: Connection,
   file: OfflineSqlFile,
   threshold: number,
   nCases: number,
-  bins: number,
-) {
+  eceBins: number,
+): Promise<OfflineSummary> {
   return reading(file, async () => {
-    const calibration = new CalibrationAccumulator({ bins, binning: 'equal-width', average: 'pooled' });
-    const count = { yes_no: 0, choice: 0, score: 0 };
-    let correct = 0;
-    let withCost = 0;
-    let withLatency = 0;
-    const brier = new ExactSum();
-    const logLoss = new ExactSum();
-    const absError = new ExactSum();
-    const cost = new ExactSum();
-    const latency = new ExactSum();
-    for (const g of await rowsOf(connection, resultsGroupsSql(bins))) {
-      const n = Number(g['n']);
-      const hits = Number(g['hits']);
-      count[g['kind'] as keyof typeof count] += n;
-      correct += hits;
-      brier.add(Number(g['brier_sum']));
-      logLoss.add(Number(g['log_loss_sum']));
-      absError.add(Number(g['abs_error_sum']));
-      cost.add(Number(g['cost_sum']));
-      withCost += Number(g['with_cost']);
-      latency.add(Number(g['latency_sum']));
-      withLatency += Number(g['with_latency']);
-      if (g['bin'] !== null) calibration.addBin(Number(g['bin']), n, hits, Number(g['confidence_sum']));
+    const acc = createOfflineAccumulator({ threshold, eceBins });
+    const result = await connection.stream(SCORED_ROWS_SQL);
+    for (
+      let chunk = await result.fetchChunk();
+      chunk !== null && chunk.rowCount > 0;
+      chunk = await result.fetchChunk()
+    ) {
+      const [kind, correctYes, correctIndex, correctNumber, p, aligned, pickedIndex, value, cost, latency] = Array.from(
+        { length: 10 },
+        (_, i) => chunk!.getColumnVector(i),
+      );
+      for (let i = 0; i < chunk.rowCount; i++) {
+        const costUsd = (cost!.getItem(i) as number | null) ?? NaN;
+        const latencyMs = (latency!.getItem(i) as number | null) ?? NaN;
+        const k = kind!.getItem(i) as number;
+        if (k === SCORED_KIND.yes_no)
+          acc.addYesNo(correctYes!.getItem(i) === true, p!.getItem(i) as number, costUsd, latencyMs);
+        else if (k === SCORED_KIND.choice)
+          acc.addChoice(
+            correctIndex!.getItem(i) as number,
+            (aligned!.getItem(i) as { items: readonly number[] }).items,
+            pickedIndex!.getItem(i) as number,
+            costUsd,
+            latencyMs,
+          );
+        else acc.addScore(correctNumber!.getItem(i) as number, value!.getItem(i) as number, costUsd, latencyMs);
+      }
     }
-    return offlineSummaryOf(
-      {
-        yesNo: count.yes_no,
-        choice: count.choice,
-        score: count.score,
-        correct,
-        brierSum: brier.value(),
-        logLossSum: logLoss.value(),
-        absErrorSum: absError.value(),
-        costSum: withCost === 0 ? null : cost.value(),
-        withCost,
-        latencySum: latency.value(),
-        withLatency,
-      },
-      calibration.summarize(),
-      threshold,
-      nCases,
-    );
+    return acc.summarize(nCases);
   });
 }

@@ -1,18 +1,16 @@
 /**
  * Offline scoring (`score --engine duckdb`) as DuckDB SQL: the checks of the strict loaders
- * (docs/file-formats.md) and the per-decision definitions of prediction.ts
- * (docs/scoring.md, "Offline: one decision"), written once here so the engine reads files
- * of any size without holding them in this process. Pure: this module only builds SQL text;
+ * (docs/file-formats.md) and each result joined to its case, written once here so the
+ * engine reads files of any size without holding them in this process (the scoring of the
+ * rows that pass is the core's offline accumulator). Pure: this module only builds SQL text;
  * app/offline/score-with-duckdb.ts runs it.
  *
  * Every row of a file becomes one JSON value `v` (JSONL through read_json_objects, Parquet
  * rows through to_json), so both formats go through the same checks.
  */
-import { CALIBRATION_BINS } from '../calibration.js';
 import { PROBABILITY_SUM_TOLERANCE } from '../question.js';
 import { quoteIdentifier, sqlString } from '../sql-text.js';
 import { MAX_RESULT_MEASURE, MAX_SCORE_BOUND, SCORE_BOUND_TEXT } from './case.js';
-import { LOG_LOSS_FLOOR } from './prediction.js';
 
 export type OfflineFileFormat = 'jsonl' | 'parquet';
 
@@ -37,11 +35,6 @@ export const PARQUET_JSON_TEXT_COLUMNS: readonly string[] = ['decision', 'option
 /** The column names and types of a Parquet file (to find its JSON text columns). */
 export function parquetColumnsSql(path: string): string {
   return `DESCRIBE SELECT * FROM read_parquet(${sqlString(path)})`;
-}
-
-/** A double literal that reads back as exactly `x`. */
-function sqlDouble(x: number): string {
-  return `CAST(${sqlString(String(x))} AS DOUBLE)`;
 }
 
 /** One JSON value `v` per non-blank line (JSONL, gzipped or not) or per row (Parquet). */
@@ -110,7 +103,7 @@ interface Check {
 export function datasetViewSql(file: OfflineSqlFile): string {
   // Each line is parsed a few times, not once per field: one json_extract of every field,
   // then small parses of the extracted pieces.
-  return `CREATE OR REPLACE TEMP VIEW dk_dataset AS
+  return `CREATE OR REPLACE VIEW dk_dataset AS
 WITH raw AS (
   SELECT
     json_type(v) AS t,
@@ -236,7 +229,7 @@ const DATASET_CHECKS: readonly Check[] = [
  * a rule) and `id_ok`: the checks then read this table, not the file, and the scoring runs
  * only when no row is bad and no id repeats.
  */
-export const CREATE_CASES_SQL = `CREATE OR REPLACE TEMP TABLE dk_cases AS
+export const CREATE_CASES_SQL = `CREATE OR REPLACE TABLE dk_cases AS
 SELECT
   ${anyBad(DATASET_CHECKS)} AS bad,
   id_t = 'VARCHAR' AS id_ok,
@@ -252,7 +245,7 @@ FROM dk_dataset`;
 
 /** The results rows joined with their cases (LEFT: an unknown case_id is a problem). */
 export function resultsViewSql(file: OfflineSqlFile): string {
-  return `CREATE OR REPLACE TEMP VIEW dk_results AS
+  return `CREATE OR REPLACE VIEW dk_results AS
 WITH raw AS (
   SELECT
     json_type(v) AS t,
@@ -448,58 +441,40 @@ export const MODELS_SQL = `SELECT DISTINCT model FROM dk_scored WHERE model IS N
 
 /**
  * One pass over the results file into a table of one row per result: whether it breaks a
- * rule, its case id and model (for the file-wide checks), its kind, and for yes_no / choice
- * the hit, confidence, Brier and log loss; for score the absolute error (definitions:
- * prediction.ts). The checks and the sums then read this table, not the file.
+ * rule, its case id and model (for the file-wide checks), and what the core's offline
+ * accumulator takes for its kind (the case's answer, the decision's numbers). The checks
+ * read this table, not the file; the scoring itself (logarithms, sums) is the core's, so
+ * both engines give the same numbers to the last digit.
  */
-export function createScoredSql(threshold: number): string {
-  const t = sqlDouble(threshold);
-  const y = `CASE WHEN correct_yes THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END`;
-  const predicted = `CASE WHEN picked_index >= 0 THEN picked_index ELSE list_position(aligned, list_max(aligned)) - 1 END`;
-  return `CREATE OR REPLACE TEMP TABLE dk_scored AS
+export const CREATE_SCORED_SQL = `CREATE OR REPLACE TABLE dk_scored AS
   SELECT
     ${anyBad(RESULT_CHECKS)} AS bad,
     case_id_t = 'VARCHAR' AS id_ok,
     case_id,
     CASE WHEN model_t = 'VARCHAR' THEN model END AS model,
     kind,
+    correct_yes,
+    CASE WHEN kind = 'yes_no' THEN p END AS p,
+    correct_index,
+    CASE WHEN kind = 'choice' THEN aligned END AS aligned,
+    picked_index,
+    correct_number,
+    CASE WHEN kind = 'score' THEN value END AS value,
     cost_usd,
-    latency_ms,
-    CASE kind WHEN 'yes_no' THEN (p >= ${t}) = correct_yes WHEN 'choice' THEN predicted = correct_index END AS hit,
-    CASE kind WHEN 'yes_no' THEN (CASE WHEN p >= ${t} THEN p ELSE 1 - p END) WHEN 'choice' THEN aligned[predicted + 1] END AS confidence,
-    CASE kind
-      WHEN 'yes_no' THEN 2 * (p - ${y}) * (p - ${y})
-      WHEN 'choice' THEN list_sum(list_transform(aligned, lambda x, i: (x - CASE WHEN i - 1 = correct_index THEN 1 ELSE 0 END)
-        * (x - CASE WHEN i - 1 = correct_index THEN 1 ELSE 0 END))) END AS brier,
-    CASE kind
-      WHEN 'yes_no' THEN 0 - ln(greatest(CASE WHEN correct_yes THEN p ELSE 1 - p END, ${sqlDouble(LOG_LOSS_FLOOR)}))
-      WHEN 'choice' THEN 0 - ln(greatest(aligned[correct_index + 1], ${sqlDouble(LOG_LOSS_FLOOR)})) END AS log_loss,
-    CASE WHEN kind = 'score' THEN abs(value - correct_number) END AS abs_error
-  FROM (SELECT *, ${predicted} AS predicted FROM dk_results)`;
-}
+    latency_ms
+  FROM dk_results`;
+
+/** Kinds as the numbers SCORED_ROWS_SQL gives (its rows are read column by column). */
+export const SCORED_KIND = { yes_no: 0, choice: 1, score: 2 } as const;
 
 /**
- * The sums of an offline summary by kind and calibration bin (bin = min(floor(c * bins),
- * bins - 1), as binOf; null for score). Run only when the checks found nothing.
+ * The rows the checks passed, in the order of the columns the engine reads: kind (a
+ * SCORED_KIND number), the case's answer (yes_no: correct_yes; choice: correct_index; score:
+ * correct_number), the decision (p; aligned probabilities and picked_index, -1 for none;
+ * value), cost_usd and latency_ms (null when absent). Run only when the checks found nothing.
  */
-export function resultsGroupsSql(bins: number = CALIBRATION_BINS): string {
-  return `SELECT
-  kind,
-  bin,
-  count(*) AS n,
-  count(*) FILTER (WHERE hit) AS hits,
-  coalesce(fsum(confidence), 0) AS confidence_sum,
-  coalesce(fsum(brier), 0) AS brier_sum,
-  coalesce(fsum(log_loss), 0) AS log_loss_sum,
-  coalesce(fsum(abs_error), 0) AS abs_error_sum,
-  coalesce(fsum(cost_usd), 0) AS cost_sum,
-  count(cost_usd) AS with_cost,
-  coalesce(fsum(latency_ms), 0) AS latency_sum,
-  count(latency_ms) AS with_latency
-FROM (
-  SELECT *, CASE WHEN kind <> 'score' THEN least(CAST(floor(confidence * ${bins}) AS INTEGER), ${bins - 1}) END AS bin
-  FROM dk_scored
-  WHERE NOT bad
-)
-GROUP BY kind, bin`;
-}
+export const SCORED_ROWS_SQL = `SELECT
+  CAST(CASE kind WHEN 'yes_no' THEN ${SCORED_KIND.yes_no} WHEN 'choice' THEN ${SCORED_KIND.choice} ELSE ${SCORED_KIND.score} END AS TINYINT) AS kind,
+  correct_yes, correct_index, correct_number, p, aligned, picked_index, value, cost_usd, latency_ms
+FROM dk_scored
+WHERE NOT bad`;

@@ -139,6 +139,42 @@ describe('score --engine duckdb on seeded edge cases', () => {
   });
 });
 
+describe('score --engine duckdb to the last digit', () => {
+  async function expectExactly(base: string, runs: number): Promise<void> {
+    const args = ['--dataset', `${base}-dataset.jsonl`, '--results', `${base}-results.jsonl`, '--json'];
+    const node = await score(args, 'node');
+    expect(node.code, node.stderr).toBe(0);
+    for (let run = 0; run < runs; run++) {
+      const duck = await score(args, 'duckdb');
+      expect(duck.code, duck.stderr).toBe(0);
+      expect(JSON.parse(duck.stdout)).toEqual(JSON.parse(node.stdout));
+    }
+  }
+
+  it('prints the in-process numbers exactly, the same on every run', async () => {
+    const files = createEdgeFiles(3000, 11);
+    const base = join(dir, 'last-digit');
+    writeFileSync(`${base}-dataset.jsonl`, files.dataset);
+    writeFileSync(`${base}-results.jsonl`, files.results);
+    await expectExactly(base, 3);
+  });
+
+  it('takes the logarithm as the in-process engine does', async () => {
+    // Probabilities whose natural logarithm DuckDB's ln and JavaScript's Math.log round apart.
+    const probabilities = [0.023, 0.036, 0.079, 0.09];
+    const base = join(dir, 'last-digit-log');
+    writeFileSync(
+      `${base}-dataset.jsonl`,
+      probabilities.map((p) => `{"id": "c-${p}", "kind": "yes_no", "correct": true}\n`).join(''),
+    );
+    writeFileSync(
+      `${base}-results.jsonl`,
+      probabilities.map((p) => `{"case_id": "c-${p}", "model": "m", "decision": {"probability": ${p}}}\n`).join(''),
+    );
+    await expectExactly(base, 1);
+  });
+});
+
 describe('score --engine duckdb on Parquet that DuckDB itself writes', () => {
   it('reads struct columns as the default engine does: a null field is absent', async () => {
     // COPY ... TO parquet from the bundled JSONL: `decision` becomes one struct whose
