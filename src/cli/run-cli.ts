@@ -6,6 +6,7 @@ import {
   formatProblem,
   type InputProblem,
 } from '../core/errors.js';
+import { escapeUnsafeText } from '../core/safe-text.js';
 import { closest } from '../core/closest-word.js';
 import { groupProblems } from '../core/problem-list.js';
 import { COMMANDS } from './commands/index.js';
@@ -50,7 +51,9 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
   if (!entry) {
     const guess = closest(name, Object.keys(COMMANDS));
     const hint = guess === null ? '' : `; did you mean '${guess}'?`;
-    io.stderr.write(`decidekit: unknown command ${JSON.stringify(echoOf(name))}${hint}\n\n${renderTopHelp()}`);
+    io.stderr.write(
+      `decidekit: unknown command ${escapeUnsafeText(JSON.stringify(echoOf(name)))}${hint}\n\n${renderTopHelp()}`,
+    );
     return 2;
   }
   const command = await entry.load();
@@ -100,7 +103,16 @@ function firstFew(items: readonly (number | string)[]): string {
   return `${items.slice(0, 5).join(', ')}${more}`;
 }
 
-function reportError(err: unknown, name: string, io: CliIo): number {
+function reportError(err: unknown, name: string, cliIo: CliIo): number {
+  // A message may echo input (a file name, a value, a server's words): its control, zero-width
+  // and bidirectional characters are shown as escapes, never written raw to the terminal.
+  const io = {
+    ...cliIo,
+    stderr: {
+      ...cliIo.stderr,
+      write: (t: string) => cliIo.stderr.write(escapeUnsafeText(t, { keepLineBreaks: true })),
+    },
+  };
   if (err instanceof UsageError || err instanceof OptionError) {
     io.stderr.write(`decidekit ${name}: ${cliMessageOf(err)}\nRun 'decidekit ${name} --help' for usage.\n`);
     return 2;

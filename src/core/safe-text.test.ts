@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stripControlChars } from './safe-text.js';
+import { escapeUnsafeText, stripControlChars } from './safe-text.js';
 
 describe('stripControlChars', () => {
   it('removes terminal escape sequences introducers (OSC title, clear screen, OSC 52, C1 CSI)', () => {
@@ -15,5 +15,28 @@ describe('stripControlChars', () => {
 
   it('removes bidirectional overrides', () => {
     expect(stripControlChars('abc\u202edef\u2066x')).toBe('abcdefx');
+  });
+});
+
+describe('stripControlChars and invisible characters', () => {
+  it('removes zero-width characters, so a secret split by one is whole again for the scrubber', () => {
+    expect(stripControlChars('key sk-abc\u200bdef\u2060gh\ufeff')).toBe('key sk-abcdefgh');
+  });
+});
+
+describe('escapeUnsafeText', () => {
+  it('shows C0 and C1 controls, zero-width and bidirectional characters as escapes', () => {
+    expect(escapeUnsafeText('a\u001b[2Jb\u009bc\u200bd\u202ee\u2066f\ufeffg\u00adh')).toBe(
+      'a\\u001b[2Jb\\u009bc\\u200bd\\u202ee\\u2066f\\ufeffg\\u00adh',
+    );
+  });
+
+  it('shows line breaks and tabs as JSON escapes on one line, and keeps them when asked', () => {
+    expect(escapeUnsafeText('a\tb\nc\rd')).toBe('a\\tb\\nc\\rd');
+    expect(escapeUnsafeText('a\tb\nc\rd\u202e', { keepLineBreaks: true })).toBe('a\tb\nc\\rd\\u202e');
+  });
+
+  it('keeps other text as it is', () => {
+    expect(escapeUnsafeText('é 日本 emoji 🙂 "quoted"')).toBe('é 日本 emoji 🙂 "quoted"');
   });
 });

@@ -1,18 +1,40 @@
 /**
- * Text that came from outside (a server's error body, a value it echoed) is shown in a
- * terminal and written to Markdown. Control characters in it could drive the terminal:
- * `ESC ] 0 ; title BEL` sets the window title, `ESC [ 2 J` clears the screen, OSC 52
- * writes the clipboard, and the C1 forms (U+009B is a one-character `ESC [`) do the same
- * without an ESC. Bidirectional overrides reorder what the reader sees. Pure.
+ * Text that came from outside (a server's error body, a value it echoed, a file's fields, a
+ * name on the command line) is shown in a terminal and written to Markdown. Control
+ * characters in it could drive the terminal: `ESC ] 0 ; title BEL` sets the window title,
+ * `ESC [ 2 J` clears the screen, OSC 52 writes the clipboard, and the C1 forms (U+009B is a
+ * one-character `ESC [`) do the same without an ESC. Bidirectional overrides reorder what the
+ * reader sees (U+202E shows `gnp.exe` as `exe.png`), and zero-width characters hide inside a
+ * word (a key split by U+200B still reads whole, and escapes a search for the key). Pure.
  */
 
-const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+/** Invisible characters that change what a reader sees: zero-width, bidirectional, soft hyphen. */
+const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 const LINE_BREAKS = /[\t\n\r]/g;
+/** Every character {@link escapeUnsafeText} escapes on one line. */
+const UNSAFE =
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+/** As {@link UNSAFE}, but tabs and line feeds kept. */
+const UNSAFE_BUT_LINES =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 
 /**
- * Removes C0 and C1 control characters (ESC, BEL, CSI, ...) and bidirectional overrides;
- * tabs and line breaks become spaces. Apply it where server text enters a message.
+ * Removes C0 and C1 control characters (ESC, BEL, CSI, ...), bidirectional overrides and
+ * zero-width characters; tabs and line breaks become spaces. Apply it where server text
+ * enters a message (before secrets are scrubbed from it, so a split secret is found).
  */
 export function stripControlChars(text: string): string {
-  return text.replace(CONTROLS, '').replace(LINE_BREAKS, ' ');
+  return text.replace(CONTROLS, '').replace(INVISIBLE, '').replace(LINE_BREAKS, ' ');
+}
+
+/**
+ * Shows every control, zero-width and bidirectional character as an escape (`\n`, `\t`,
+ * `\u001b`, `\u202e`), so what is printed is what the text holds and cannot drive the
+ * terminal. `keepLineBreaks` keeps tabs and line feeds (a message of several lines).
+ */
+export function escapeUnsafeText(text: string, options: { readonly keepLineBreaks?: boolean } = {}): string {
+  return text.replace(options.keepLineBreaks === true ? UNSAFE_BUT_LINES : UNSAFE, (c) =>
+    c < '\u0080' ? JSON.stringify(c).slice(1, -1) : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

@@ -216,6 +216,9 @@ describe('Markdown escaping', () => {
 
 describe('control characters from a server', () => {
   const hostile = 'ok\u001b]0;pwned\u0007\u001b[2J\u009b31m done';
+  it('singleLine shows zero-width and bidirectional characters as escapes', () => {
+    expect(singleLine('sk-abc\u200bdef \u202etxt.exe')).toBe('sk-abc\\u200bdef \\u202etxt.exe');
+  });
   it('singleLine shows C0 and C1 controls as escapes', () => {
     expect(singleLine(hostile)).toBe('ok\\u001b]0;pwned\\u0007\\u001b[2J\\u009b31m done');
   });

@@ -4,6 +4,8 @@
  * summary; absent values (null) are shown as `n/a`, never 0.
  */
 
+import { escapeUnsafeText } from '../core/safe-text.js';
+
 /** What every report shows for an absent value. */
 export const NOT_AVAILABLE = 'n/a';
 
@@ -306,11 +308,12 @@ export function renderMarkdownTable(
   return [line(header), rule, ...rows.map(line)];
 }
 
-/** One line of text: control characters (newlines, tabs, escapes) shown as JSON escapes. */
+/**
+ * One line of text: control characters (newlines, tabs, escapes), zero-width and
+ * bidirectional characters shown as escapes (see core/safe-text.ts).
+ */
 export function singleLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) =>
-    c < '\u0080' ? JSON.stringify(c).slice(1, -1) : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return escapeUnsafeText(text);
 }
 
 export type Paint = (text: string) => string;

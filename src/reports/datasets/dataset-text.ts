@@ -1,4 +1,5 @@
 /** `dataset fetch|info|verify` for the terminal: the text twins of `dataset-json.ts`. */
+import { singleLine } from '../format.js';
 import type { FetchTypedDecisionsResult } from '../../datasets/typed-decisions/fetch-typed-decisions.js';
 import type {
   DatasetDescription,
@@ -51,16 +52,18 @@ function describedText(e: DatasetDescription): string {
   rows.push(['questions', counts(summary.decisionsByType)]);
   rows.push(['attribution', info.attribution]);
   const width = Math.max(...rows.map(([k]) => k.length));
-  return `${e.target}\n${rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n')}\n`;
+  // Every value may come from a manifest or a file name: its escapes are shown, never run.
+  return `${singleLine(e.target)}\n${rows.map(([k, v]) => `  ${k.padEnd(width)}  ${singleLine(v)}`).join('\n')}\n`;
 }
 
 export function renderDatasetInfoText(
   described: readonly DatasetDescription[],
   notFetched: readonly DatasetNotFetched[],
 ): string {
-  return [...described.map(describedText), ...notFetched.map((m) => `${m.target}: not fetched. ${m.message}\n`)].join(
-    '\n',
-  );
+  return [
+    ...described.map(describedText),
+    ...notFetched.map((m) => `${singleLine(m.target)}: not fetched. ${singleLine(m.message)}\n`),
+  ].join('\n');
 }
 
 export function renderVerifyText(results: readonly DatasetVerification[]): string {
@@ -85,5 +88,6 @@ export function renderVerifyText(results: readonly DatasetVerification[]): strin
       for (const p of r.problems.slice(1)) lines.push(`        ${p}`);
     }
   }
-  return lines.map((l) => `${l}\n`).join('');
+  // Targets, ids and errors may quote a manifest or a file name: their escapes are shown, never run.
+  return lines.map((l) => `${singleLine(l)}\n`).join('');
 }
