@@ -111,6 +111,32 @@ describe('decidekit live (not a terminal)', () => {
     expect(last.session.decisions).toBe(total);
   });
 
+  it('writes a record whose documented DuckDB query gives the session accuracy the monitor showed', async () => {
+    const record = join(tmp, 'for-duckdb.jsonl');
+    const r = await withServer({ faults: { seed: 3, failRate: 0.3 } }, (url) =>
+      live(['--base-url', url, '--interval', '0', '--json', '--record', record], 15),
+    );
+    expect(r.code).toBe(130);
+    const last = JSON.parse(r.lines.at(-1)!) as { session: { decisions: number; accuracy: number } };
+    const docs = readFileSync(new URL('../../../docs/file-formats.md', import.meta.url), 'utf8');
+    const query = /duckdb -c "([^"]+)"/.exec(docs.slice(docs.indexOf('## Live record')))![1]!;
+    const { DuckDBInstance } = await import('@duckdb/node-api');
+    const connection = await (await DuckDBInstance.create(':memory:')).connect();
+    const rows = (
+      await connection.runAndReadAll(query.replace("'session.jsonl'", `'${record.replaceAll("'", "''")}'`))
+    ).getRowObjectsJson();
+    connection.closeSync();
+    const recorded = readFileSync(record, 'utf8')
+      .trim()
+      .split('\n')
+      .flatMap((l) => (JSON.parse(l) as RecordLine).decisions);
+    const answered = recorded.filter((d) => d.status === 'answered');
+    expect(recorded.length).toBeGreaterThan(answered.length);
+    expect(Number(rows[0]!['decisions'])).toBe(last.session.decisions);
+    expect(rows[0]!['accuracy']).toBeCloseTo(last.session.accuracy, 12);
+    expect(rows[0]!['answered_accuracy']).toBeCloseTo(answered.filter((d) => d.correct).length / answered.length, 12);
+  });
+
   it('says "model unreachable" from the third failed probe in a row and keeps probing', async () => {
     const r = await withServer({ faults: { failRate: 1 } }, (url) =>
       live(['--base-url', url, '--interval', '0', '--json'], 4),
