@@ -471,4 +471,31 @@ describe('secrets in error bodies', () => {
       await new Promise<void>((resolve) => echo.close(() => resolve()));
     }
   });
+
+  it('scrubs a key the server echoes split by zero-width characters', async () => {
+    const key = 'SECRETKEY123';
+    const echo = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const sent = (req.headers.authorization ?? '').replace('Bearer ', '');
+        res.writeHead(400, { 'content-type': 'text/plain' });
+        res.end(`denied: ${sent.slice(0, 6)}\u200b${sent.slice(6, 9)}\ufeff${sent.slice(9)}`);
+      });
+    });
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    const port = (echo.address() as AddressInfo).port;
+    try {
+      const client = createSystemOneClient({ baseUrl: `http://127.0.0.1:${port}/`, apiKey: key, retries: 0 });
+      const e = await client.decide('x', QUESTIONS).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      const message = failureOf(e).message;
+      expect(message).toContain('denied: [redacted]');
+      expect(message.replace(/[\u200b\ufeff]/g, '')).not.toContain(key);
+      await client.close();
+    } finally {
+      await new Promise<void>((resolve) => echo.close(() => resolve()));
+    }
+  });
 });
