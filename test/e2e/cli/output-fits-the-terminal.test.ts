@@ -68,6 +68,13 @@ describe('output fits the terminal', () => {
       expectFits(r.lines, columns, 'runs compare');
     });
 
+    it(`runs compare of three runs (the leaderboard) fits ${columns} columns`, async () => {
+      const r = await printed(['runs', 'compare', ...runIds, '--store', store, '--force'], columns);
+      expect(r.code, r.stderr).toBe(0);
+      expectFits(r.lines, columns, 'the leaderboard');
+      expect(r.stdout).toContain('Leaderboard');
+    });
+
     it(`bench fits ${columns} columns, on standard output and standard error`, async () => {
       const r = await printed(
         ['bench', '--limit', '20', '--no-store', '--base-url', server.url, '--retries', '0'],

@@ -74,6 +74,7 @@ latency and cost with the Pareto front).`,
         colour,
         conventions: analyzed[0]!.statistics.conventions,
         cases: analyzed[0]!.statistics.cases,
+        ...given({ width: io.stdout.columns }),
       };
       io.stdout.write(values.json ? renderLeaderboardJson(rows, settings) : renderLeaderboard(rows, settings));
       return 0;
