@@ -377,7 +377,15 @@ function statusError(
   const context = { endpoint, status, attempts, elapsedMs };
   if (status === 400 || status === 413 || status === 422)
     return new RequestRejectedError(context, bodyPreview(res.body, secrets));
-  if (status === 401 || status === 403) return new AuthError(context, settings.apiKey !== undefined);
+  if (status === 401 || status === 403)
+    return new AuthError(
+      context,
+      settings.apiKey !== undefined
+        ? 'key'
+        : settings.headers['authorization'] !== undefined
+          ? 'user and password'
+          : 'nothing',
+    );
   if (status === 404 || status === 405 || status === 501)
     return new UnsupportedEndpointError(context, errorDetail(res.body, secrets));
   if (status === 429) return new RateLimitedError(context);

@@ -78,12 +78,16 @@ export class AuthError extends SystemOneError {
   override readonly name = 'AuthError';
   readonly failureKind = 'auth' as const;
   override readonly stopsRun = true;
-  constructor(context: ClientErrorContext & { status: number }, keyConfigured: boolean) {
+  /** `sent`: what the request carried as `Authorization` (the key wins over a URL's user and password). */
+  constructor(context: ClientErrorContext & { status: number }, sent: 'key' | 'user and password' | 'nothing') {
+    const failed = `authentication failed: ${context.endpoint} answered HTTP ${context.status}`;
     super(
       'auth',
-      keyConfigured
-        ? `authentication failed: ${context.endpoint} answered HTTP ${context.status} (the API key was refused; check it)`
-        : words`authentication failed: ${context.endpoint} answered HTTP ${context.status} (no API key was configured; pass ${optionMention('apiKey')} or set the environment variable)`,
+      sent === 'key'
+        ? `${failed} (the API key was refused; check it)`
+        : sent === 'user and password'
+          ? `${failed} (the user and password in the base URL were refused; check them)`
+          : words`${failed} (no API key was configured; pass ${optionMention('apiKey')} or set the environment variable, or give the server's user and password in ${optionMention('baseUrl')}: they are never stored, so give them again to resume)`,
       `HTTP ${context.status}: authentication failed`,
       context,
     );

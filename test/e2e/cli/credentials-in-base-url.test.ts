@@ -128,6 +128,27 @@ describe('a base URL with a user and password', () => {
     for (const f of filesUnder(folder)) expectNoSecret(f.path, f.text);
   });
 
+  it('bench: a refused or missing user and password are said as such, and how to give them', async () => {
+    const gate = await gatedServer('heuristic');
+    const wrong = gate.url.replace(PASSWORD, 'not-the-password');
+    const refused = await runCliInProcess(['bench', '--base-url', wrong, '--limit', '2', '--no-store'], {
+      env,
+      cwd: ROOT,
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('(the user and password in the base URL were refused; check them)');
+    expect(refused.stderr).not.toContain('not-the-password');
+    const bare = gate.url.replace(`admin:${PASSWORD}@`, '');
+    const missing = await runCliInProcess(['bench', '--base-url', bare, '--limit', '2', '--no-store'], {
+      env,
+      cwd: ROOT,
+    });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(
+      "no API key was configured; pass --api-key or set the environment variable, or give the server's user and password in --base-url",
+    );
+  });
+
   it('live: sends them as Basic to the decide route and /metrics and shows or records them nowhere', async () => {
     const gate = await gatedServer('heuristic');
     const record = join(tmp, 'session.jsonl');
