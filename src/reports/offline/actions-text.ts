@@ -1,5 +1,5 @@
 /** `actions` for people: per-model table, both rankings, costliest confusions. Pure. */
-import { NOT_AVAILABLE, createPalette, formatNumber, plural, renderTextRows } from '../format.js';
+import { NOT_AVAILABLE, createPalette, formatNumber, plural, renderTextRows, singleLine } from '../format.js';
 import type { ActionsReport } from './actions-json.js';
 
 export interface ActionsTextOptions {
@@ -15,7 +15,9 @@ const rank = (x: number | null) => (x === null ? NOT_AVAILABLE : String(x));
 const cost = (x: number) => String(Number(x.toPrecision(12)));
 
 function ranking(order: readonly (readonly string[])[]): string {
-  return order.length === 0 ? NOT_AVAILABLE : order.map((tie) => tie.join(' = ')).join(' > ');
+  return order.length === 0
+    ? NOT_AVAILABLE
+    : order.map((tie) => tie.map((name) => singleLine(name)).join(' = ')).join(' > ');
 }
 
 export function renderActionsText(r: ActionsReport, options: ActionsTextOptions = {}): string {
@@ -26,9 +28,9 @@ export function renderActionsText(r: ActionsReport, options: ActionsTextOptions 
   out.push(
     paint.bold(`decidekit actions: ${plural(r.comparison.models.length, 'model')}, ${r.items.items.length} items`),
   );
-  out.push(`  dataset     ${r.datasetPath} (fields ${fields.join(', ')})`);
+  out.push(`  dataset     ${singleLine(r.datasetPath)} (fields ${singleLine(fields.join(', '))})`);
   out.push(
-    `  spec        ${r.specPath} (actions ${r.spec.actions.join(', ')}; inaction ${r.spec.inaction ?? NOT_AVAILABLE})`,
+    `  spec        ${singleLine(r.specPath)} (actions ${singleLine(r.spec.actions.join(', '))}; inaction ${singleLine(r.spec.inaction ?? NOT_AVAILABLE)})`,
   );
   const set = [...r.thresholds].map(([f, p]) => `${f} >= ${p}`);
   out.push(`  thresholds  yes iff p >= 0.5${set.length === 0 ? '' : `, except ${set.join(', ')}`}`);
@@ -48,7 +50,7 @@ export function renderActionsText(r: ActionsReport, options: ActionsTextOptions 
   const rows = r.comparison.models.map((m) => {
     const e = m.evaluation;
     return [
-      m.model,
+      singleLine(m.model),
       formatNumber(e.fieldAccuracy),
       rank(m.fieldRank),
       formatNumber(e.actionAccuracy),
@@ -72,18 +74,21 @@ export function renderActionsText(r: ActionsReport, options: ActionsTextOptions 
     const cs = m.evaluation.confusions;
     const shown = cs
       .slice(0, top)
-      .map((c) => `${c.gold} -> ${c.pred} x${c.count} (cost ${cost(c.unitCost)} each, ${cost(c.totalCost)} total)`);
+      .map(
+        (c) =>
+          `${singleLine(c.gold)} -> ${singleLine(c.pred)} x${c.count} (cost ${cost(c.unitCost)} each, ${cost(c.totalCost)} total)`,
+      );
     const more = cs.length > top ? `; ${cs.length - top} more` : '';
-    confusions.push([m.model, shown.length === 0 ? 'none' : shown.join('; ') + more]);
+    confusions.push([singleLine(m.model), shown.length === 0 ? 'none' : shown.join('; ') + more]);
   }
   out.push(...renderTextRows(confusions, { align: ['left', 'left'], indent: '  ' }));
   const notes: string[] = [];
   for (const m of r.comparison.models) {
     const e = m.evaluation;
     if (e.incompleteItems > 0)
-      notes.push(`${m.model}: ${plural(e.incompleteItems, 'item')} answered only partly (excluded)`);
+      notes.push(`${singleLine(m.model)}: ${plural(e.incompleteItems, 'item')} answered only partly (excluded)`);
     if (e.unansweredItems > 0)
-      notes.push(`${m.model}: ${plural(e.unansweredItems, 'item')} not answered at all (excluded)`);
+      notes.push(`${singleLine(m.model)}: ${plural(e.unansweredItems, 'item')} not answered at all (excluded)`);
   }
   out.push('');
   out.push(
@@ -93,7 +98,7 @@ export function renderActionsText(r: ActionsReport, options: ActionsTextOptions 
   );
   out.push(
     paint.dim(
-      `false-inaction: of items whose right action is not ${r.spec.inaction ?? 'the inaction'}, the share predicted as ${r.spec.inaction ?? 'it'}`,
+      `false-inaction: of items whose right action is not ${singleLine(r.spec.inaction ?? 'the inaction')}, the share predicted as ${singleLine(r.spec.inaction ?? 'it')}`,
     ),
   );
   if (notes.length > 0) {

@@ -20,6 +20,7 @@ import {
   formatSigned,
   formatUsd,
   plural,
+  singleLine,
 } from '../format.js';
 import { renderFittedTable, renderRowsWrappingLast, wrapIndented, wrapStyled } from '../text-fit.js';
 
@@ -84,12 +85,12 @@ export function renderScoreText(m: ScoredModel, options: TextOptions = {}): stri
     ],
   ];
   const out: string[] = [];
-  out.push(paint.bold(`decidekit score: ${m.model ?? '(no results)'}`));
+  out.push(paint.bold(`decidekit score: ${singleLine(m.model ?? '(no results)')}`));
   out.push(
     ...renderRowsWrappingLast(
       [
-        ['dataset', `${m.datasetPath} (${plural(c.nCases, 'case')})`],
-        ['results', m.resultsPath],
+        ['dataset', `${singleLine(m.datasetPath)} (${plural(c.nCases, 'case')})`],
+        ['results', singleLine(m.resultsPath)],
       ],
       width,
       { indent: '  ', align: ['left', 'left'] },
@@ -201,7 +202,7 @@ export function compareCells(m: ScoredModel): string[] {
   const withCi = (v: number | null, i: Interval | null | undefined): string =>
     i === null || i === undefined ? formatNumber(v) : `${formatNumber(v)} ${formatInterval(i)}`;
   return [
-    m.model ?? '(no results)',
+    singleLine(m.model ?? '(no results)'),
     withCi(s.accuracy, ci?.accuracy),
     withCi(s.brier, ci?.brier),
     withCi(s.logLoss, ci?.logLoss),
@@ -227,13 +228,13 @@ export function renderCompareMarkdown(models: readonly ScoredModel[]): string {
 export function renderCompareNotes(models: readonly ScoredModel[]): string {
   const notes: string[] = [];
   for (const m of models) {
-    const name = m.model ?? m.resultsPath;
+    const name = singleLine(m.model ?? m.resultsPath);
     const s = m.summary;
     if (s.costPerCorrectReason !== null)
       notes.push(`${name}: $ / correct is n/a (${describeCostPerCorrectReason(s.costPerCorrectReason)})`);
     if (s.counts.nMissing > 0)
       notes.push(
-        `${name}: ${plural(s.counts.nMissing, 'case')} of ${s.counts.nCases} without a result (${m.resultsPath})`,
+        `${name}: ${plural(s.counts.nMissing, 'case')} of ${s.counts.nCases} without a result (${singleLine(m.resultsPath)})`,
       );
   }
   return notes.length === 0 ? '' : `\n${notes.join('\n')}\n`;
@@ -260,7 +261,7 @@ const VERDICT_TEXT = { better: 'better', worse: 'worse', within_noise: 'within n
  */
 export function renderCompareStatistics(c: ComparedModels): string {
   const out: string[] = [];
-  const name = (m: ScoredModel) => m.model ?? m.resultsPath;
+  const name = (m: ScoredModel) => singleLine(m.model ?? m.resultsPath);
   const baseline = c.scored[0]!;
   const hasIntervals = c.scored.some((m) => m.stats !== null && m.stats !== undefined);
   if (hasIntervals) {
@@ -380,15 +381,15 @@ export function renderValidationText(checks: readonly FileCheck[], options: Text
       const detail =
         c.role === 'dataset'
           ? `${plural(c.cases, 'case')} (${c.byKind.yesNo} yes/no, ${c.byKind.choice} choice, ${c.byKind.score} score)`
-          : `model ${c.model ?? '(none)'}, ${plural(c.lines, 'result')}, ${c.missing} missing`;
-      out.push(`${paint.green('ok  ')}  ${c.role} ${c.path}: ${detail}`);
+          : `model ${singleLine(c.model ?? '(none)')}, ${plural(c.lines, 'result')}, ${c.missing} missing`;
+      out.push(`${paint.green('ok  ')}  ${c.role} ${singleLine(c.path)}: ${detail}`);
     } else if (c.ok === null) {
-      out.push(`${paint.dim('skip')}  ${c.role} ${c.path}: ${c.reason}`);
+      out.push(`${paint.dim('skip')}  ${c.role} ${singleLine(c.path)}: ${singleLine(c.reason)}`);
     } else {
       const n = c.problems.length + c.omitted;
-      out.push(`${paint.red('FAIL')}  ${c.role} ${c.path}: ${plural(n, 'problem')}`);
+      out.push(`${paint.red('FAIL')}  ${c.role} ${singleLine(c.path)}: ${plural(n, 'problem')}`);
       for (const p of c.problems)
-        out.push(`      ${formatProblem(p)}${p.field === undefined ? '' : paint.dim(` [${p.field}]`)}`);
+        out.push(`      ${singleLine(formatProblem(p))}${p.field === undefined ? '' : paint.dim(` [${p.field}]`)}`);
       if (c.omitted > 0) out.push(`      ... and ${c.omitted} more (not listed)`);
     }
   }

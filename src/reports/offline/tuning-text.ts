@@ -1,6 +1,14 @@
 /** `tune` for people: the default / tuned / cross-validated table and the folds. Pure. */
 import type { TuneReport } from '../../core/offline/threshold-tuning.js';
-import { NOT_AVAILABLE, createPalette, renderTextRows, formatNumber, formatUsd, type Palette } from '../format.js';
+import {
+  NOT_AVAILABLE,
+  createPalette,
+  renderTextRows,
+  formatNumber,
+  formatUsd,
+  singleLine,
+  type Palette,
+} from '../format.js';
 import type { TunedModel } from './tuning-json.js';
 
 export interface TuneTextOptions {
@@ -38,9 +46,9 @@ const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
 function tuneHeader(t: TunedModel, paint: Palette): string[] {
   const r = t.report;
   const out: string[] = [];
-  out.push(paint.bold(`decidekit tune: ${t.model}`));
-  out.push(`  dataset  ${t.datasetPath}`);
-  out.push(`  results  ${t.resultsPath}`);
+  out.push(paint.bold(`decidekit tune: ${singleLine(t.model)}`));
+  out.push(`  dataset  ${singleLine(t.datasetPath)}`);
+  out.push(`  results  ${singleLine(t.resultsPath)}`);
   out.push(
     `  cases    ${r.n} yes/no scored (${r.positives} yes, ${r.negatives} no), ${r.missing} missing; ${r.candidates} candidate thresholds`,
   );

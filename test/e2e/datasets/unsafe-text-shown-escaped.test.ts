@@ -1,7 +1,8 @@
 /**
  * Text from input files and the command line reaches the terminal with its control,
  * zero-width and bidirectional characters shown as `\uXXXX`: a manifest's terminal escapes in
- * `dataset info` / `verify`, a name echoed in an error, a label split by U+200B in `runs show`.
+ * `dataset info` / `verify`, a name echoed in an error, a label split by U+200B in `runs show`,
+ * a model name from a results file in `score`, `compare` and `validate`.
  */
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -49,5 +50,20 @@ describe('text from input shown on the terminal', () => {
     expect(show.code).toBe(0);
     expect(show.stdout).not.toMatch(UNSAFE);
     expect(show.stdout).toContain('sk-live-abc\\u200bdef');
+  });
+
+  it('score, compare and validate show a results file’s model name with its escapes shown', async () => {
+    writeFileSync(join(dir, 'cases.jsonl'), '{"id":"yn-1","kind":"yes_no","correct":true}\n');
+    const model = 'm\u202eabc\u001b[31mred';
+    writeFileSync(
+      join(dir, 'results.jsonl'),
+      `${JSON.stringify({ case_id: 'yn-1', model, decision: { probability: 0.7 } })}\n`,
+    );
+    for (const command of ['score', 'compare', 'validate']) {
+      const r = await cli([command, '--dataset', join(dir, 'cases.jsonl'), '--results', join(dir, 'results.jsonl')]);
+      expect(r.code, `${command}: ${r.stderr}`).toBe(0);
+      expect(r.stdout, command).not.toMatch(UNSAFE);
+      expect(r.stdout, command).toContain('m\\u202eabc\\u001b[31mred');
+    }
   });
 });
