@@ -38,7 +38,7 @@ import { refuseMissingLabels, loadTranscripts } from '../../datasets/audit/load-
 import { loadChecks } from '../../datasets/audit/load-checks.js';
 import { sampleAuditPaths } from '../../datasets/audit/sample.js';
 import { createSystemOneClient, isRunStopping, type SystemOneClient } from '../../protocol/client/client.js';
-import { MalformedResponseError, SystemOneError, TimeoutError } from '../../protocol/client/errors.js';
+import { AuthError, MalformedResponseError, SystemOneError, TimeoutError } from '../../protocol/client/errors.js';
 import { createFailureStreak, FAILURE_STREAK } from '../../core/failure-streak.js';
 import { startReferenceServer, type ReferenceServer } from '../../protocol/server/server.js';
 import { renderDecideRequest } from '../../protocol/wire/decide-request.js';
@@ -476,6 +476,14 @@ async function askJudge(
         reason: 'timeout',
         message: `no valid answer within the ${deadlineMs / 1000} s deadline (retries included)`,
         elapsedMs,
+      };
+    // The judge's key has its own variable: the client's hint names the benchmark's option.
+    if (err instanceof AuthError && err.sent === 'nothing')
+      return {
+        kind: 'stopped',
+        why: said(
+          words`authentication failed: ${err.context.endpoint} answered HTTP ${err.context.status ?? 401} (no judge key was configured: set DECIDEKIT_JUDGE_API_KEY, or give the judge's user and password in ${option('baseUrl')})`,
+        ),
       };
     if (isRunStopping(err) && err instanceof Error) return { kind: 'stopped', why: said(words`${err}`) };
     if (err instanceof MalformedResponseError)

@@ -79,7 +79,10 @@ export class AuthError extends SystemOneError {
   readonly failureKind = 'auth' as const;
   override readonly stopsRun = true;
   /** `sent`: what the request carried as `Authorization` (the key wins over a URL's user and password). */
-  constructor(context: ClientErrorContext & { status: number }, sent: 'key' | 'user and password' | 'nothing') {
+  constructor(
+    context: ClientErrorContext & { status: number },
+    readonly sent: 'key' | 'user and password' | 'nothing',
+  ) {
     const failed = `authentication failed: ${context.endpoint} answered HTTP ${context.status}`;
     super(
       'auth',

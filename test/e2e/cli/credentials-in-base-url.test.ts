@@ -185,6 +185,18 @@ describe('a base URL with a user and password', () => {
     expectNoSecret('stderr', r.stderr);
   });
 
+  it('audit: a judge that wants credentials none were given for says how to give a judge its own', async () => {
+    const gate = await gatedServer('judge');
+    const bare = gate.url.replace(`admin:${PASSWORD}@`, '');
+    const r = await runCliInProcess(['audit', '--base-url', bare, '--no-store'], { env, cwd: ROOT });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      "(no judge key was configured: set DECIDEKIT_JUDGE_API_KEY, or give the judge's user and password in --base-url)",
+    );
+    // audit has no --api-key: the judge's key has a variable of its own.
+    expect(r.stderr).not.toContain('--api-key');
+  });
+
   it('audit: a judge URL with them is asked with Basic and shown or kept nowhere', async () => {
     const gate = await gatedServer('judge');
     const folder = join(tmp, 'audit');
