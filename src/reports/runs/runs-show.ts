@@ -26,9 +26,7 @@ import {
   formatRatio,
   formatUsd,
   renderStars,
-  renderTextRows,
   singleLine,
-  wrapText,
 } from '../format.js';
 import type { HeadlineMetric, RunStatistics } from '../../core/bench/run-statistics.js';
 import {
@@ -39,6 +37,7 @@ import {
   intervalOf,
 } from '../bench/bench-statistics.js';
 import { describeCreatedAt } from './runs-list.js';
+import { renderLabelledRows, wrapIndented, wrapStyled } from '../text-fit.js';
 
 export interface RunShowOptions {
   readonly colour: boolean;
@@ -48,6 +47,8 @@ export interface RunShowOptions {
   readonly statistics?: RunStatistics | null;
   /** The live process sending a running run, if one is (its claim), else absent. */
   readonly sentBy?: { readonly pid: number; readonly host: string; readonly since: string } | null;
+  /** The terminal's columns: every line fits them. Default none (a file or pipe: lines whole). */
+  readonly width?: number;
 }
 
 /** `runs show`: what the run was (configuration, provenance) and its headline results. */
@@ -55,8 +56,9 @@ export function renderRunShow(head: StoredRunHead, run: StoredRunInfo, options: 
   const p = createPalette(options.colour);
   const c = run.config;
   const s = run.summary;
+  const width = options.width ?? Infinity;
   const out: string[] = [];
-  out.push(p.bold(`Run ${run.id}${run.label === null ? '' : `  ${singleLine(run.label)}`}`));
+  out.push(...wrapStyled(`Run ${run.id}${run.label === null ? '' : `  ${singleLine(run.label)}`}`, width).map(p.bold));
   const status =
     head.status === 'running'
       ? `running (${formatCount(head.savedCases)} of ${formatCount(head.caseCount)} cases saved; ${
@@ -92,12 +94,13 @@ export function renderRunShow(head: StoredRunHead, run: StoredRunInfo, options: 
     ['price', c.pricePerMtokUsd === null ? 'not set' : `${formatUsd(c.pricePerMtokUsd)} per million input tokens`],
     ['tool', `decidekit ${singleLine(c.toolVersion)}`],
   ];
-  out.push(...renderTextRows(about, { align: ['left', 'left'], indent: '  ' }));
-  // One line: the bundled sample's attribution already says it is not Typed Decisions scores.
+  out.push(...renderLabelledRows(about, width, '  '));
+  // One note: the bundled sample's attribution already says it is not Typed Decisions scores.
   const attribution = singleLine(c.dataset.attribution);
-  if (!c.dataset.synthetic) out.push(p.dim(`  ${attribution}`));
-  else if (attribution.includes(SYNTHETIC_NOTE.split(' — ')[1]!)) out.push(p.yellow(`  ${attribution}`));
-  else out.push(p.yellow(`  ${SYNTHETIC_NOTE}; ${attribution}`));
+  const note = (text: string, paint: (t: string) => string) => out.push(...wrapIndented(text, width, '  ').map(paint));
+  if (!c.dataset.synthetic) note(attribution, p.dim);
+  else if (attribution.includes(SYNTHETIC_NOTE.split(' — ')[1]!)) note(attribution, p.yellow);
+  else note(`${SYNTHETIC_NOTE}; ${attribution}`, p.yellow);
   out.push('');
 
   out.push(p.bold('Headline'));
@@ -145,11 +148,11 @@ export function renderRunShow(head: StoredRunHead, run: StoredRunInfo, options: 
       'cost',
       `${formatUsd(cost.totalUsd)} total · ${formatUsd(cost.perCorrectUsd)} per correct decision${why(costPerCorrectNullReason(cost))}`,
     ]);
-  out.push(...renderTextRows(rows, { align: ['left', 'left'], indent: '  ' }));
+  out.push(...renderLabelledRows(rows, width, '  '));
   if (st !== null) {
     out.push('');
-    for (const line of wrapText(describeIntervals(st), 98)) out.push(p.dim(`  ${line}`));
-    for (const line of wrapText(describeRunConventions(st), 98)) out.push(p.dim(`  ${line}`));
+    for (const text of [describeIntervals(st), describeRunConventions(st)])
+      out.push(...wrapIndented(text, Math.min(100, width), '  ').map(p.dim));
   }
   return `${out.join('\n')}\n`;
 }

@@ -1,9 +1,10 @@
 /**
  * What the commands print fits the terminal it is printed on: at 60, 80 and 120 columns no
- * line of `runs list`, `runs compare`, `bench` (its summary and its standard error) or
- * `score` is wider than the terminal, so nothing wraps mid-word, and `runs list` keeps the
- * run's label (the one name its user chose) as long as it keeps the model. The real CLI in
- * process against the embedded reference server and one with failures, a real SQLite store.
+ * line of `runs list`, `runs show`, `runs compare` (two runs, and the leaderboard of three),
+ * `bench` (its summary and its standard error) or `score` is wider than the terminal, so
+ * nothing wraps mid-word, and `runs list` keeps the run's label (the one name its user
+ * chose). The real CLI in process against the embedded reference server and one with
+ * failures, a real SQLite store.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,6 +74,13 @@ describe('output fits the terminal', () => {
       expect(r.code, r.stderr).toBe(0);
       expectFits(r.lines, columns, 'the leaderboard');
       expect(r.stdout).toContain('Leaderboard');
+    });
+
+    it(`runs show fits ${columns} columns`, async () => {
+      const r = await printed(['runs', 'show', runIds[2]!, '--store', store], columns);
+      expect(r.code, r.stderr).toBe(0);
+      expectFits(r.lines, columns, 'runs show');
+      expect(r.stdout).toContain('flaky server');
     });
 
     it(`bench fits ${columns} columns, on standard output and standard error`, async () => {

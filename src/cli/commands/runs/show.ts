@@ -1,3 +1,4 @@
+import { given } from '../../../core/given.js';
 import { defineCommand, flag } from '../../define-command.js';
 import { colourEnabled } from '../../io.js';
 import { storePathOf } from '../../locations.js';
@@ -62,6 +63,7 @@ other conventions.`,
             redactHost: values.redact,
             statistics,
             sentBy,
+            ...given({ width: io.stdout.columns }),
           }),
     );
     return 0;
