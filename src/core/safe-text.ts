@@ -28,6 +28,11 @@ export function stripControlChars(text: string): string {
   return text.replace(CONTROLS, '').replace(INVISIBLE, '').replace(LINE_BREAKS, ' ');
 }
 
+/** Removes zero-width and bidirectional characters (and the soft hyphen), keeping everything else. */
+export function stripInvisibleChars(text: string): string {
+  return text.replace(INVISIBLE, '');
+}
+
 /**
  * Shows every control, zero-width and bidirectional character as an escape (`\n`, `\t`,
  * `\u001b`, `\u202e`), so what is printed is what the text holds and cannot drive the

@@ -222,6 +222,10 @@ describe('control characters from a server', () => {
   it('singleLine shows C0 and C1 controls as escapes', () => {
     expect(singleLine(hostile)).toBe('ok\\u001b]0;pwned\\u0007\\u001b[2J\\u009b31m done');
   });
+  it('Markdown text and code spans drop zero-width and bidirectional characters too', () => {
+    expect(escapeMarkdownText('sk-abc\u200bdef \u202etxt')).toBe('sk-abcdef txt');
+    expect(markdownCode('sk-abc\u200bdef \u202etxt')).toBe('`sk-abcdef txt`');
+  });
   it('Markdown text and code spans drop them', () => {
     expect(escapeMarkdownText(hostile)).toBe('ok\\]0;pwned\\[2J31m done');
     expect(markdownCode(hostile)).toBe('`ok]0;pwned[2J31m done`');

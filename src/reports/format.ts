@@ -4,7 +4,7 @@
  * summary; absent values (null) are shown as `n/a`, never 0.
  */
 
-import { escapeUnsafeText } from '../core/safe-text.js';
+import { escapeUnsafeText, stripInvisibleChars } from '../core/safe-text.js';
 
 /** What every report shows for an absent value. */
 export const NOT_AVAILABLE = 'n/a';
@@ -259,10 +259,11 @@ export function escapeMarkdownCell(text: string): string {
 /**
  * Text for inline Markdown (outside tables): escapes characters that would start markup
  * or HTML, turns line breaks into `<br>` and drops other control characters (a terminal
- * showing the file must not run a server's escape sequences).
+ * showing the file must not run a server's escape sequences), zero-width and bidirectional
+ * characters (they hide or reorder what the reader sees).
  */
 export function escapeMarkdownText(text: string): string {
-  return text
+  return stripInvisibleChars(text)
     .replace(/[\\`*[\]~]/g, (c) => `\\${c}`)
     .replace(/(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, '\\_')
     .replace(/&/g, '&amp;')
@@ -277,7 +278,7 @@ export function escapeMarkdownText(text: string): string {
  * backticks inside, line breaks become spaces. Not for table cells holding `|`.
  */
 export function markdownCode(text: string): string {
-  const flat = text.replace(/\r\n|\r|\n/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
+  const flat = stripInvisibleChars(text.replace(/\r\n|\r|\n/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, ''));
   const longest = Math.max(0, ...[...flat.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = '`'.repeat(longest + 1);
   const padded = flat.startsWith('`') || flat.endsWith('`') ? ` ${flat} ` : flat;
