@@ -3,12 +3,17 @@ import { plural } from '../format.js';
 import { singleLine } from '../format.js';
 import { STORE_FLAG } from '../../core/command-hints.js';
 
+/** SQLite's findings shown (a damaged file may have thousands; the JSON keeps every one). */
+const MAX_FINDINGS_SHOWN = 10;
+
 /** `runs check`: one line per run, its problems indented under it, then the verdict. */
 export function renderStoreCheck(check: StoreCheck): string {
   const out: string[] = [];
   if (check.integrity.length > 0) {
     out.push(`SQLite's check of ${check.path} found damage:`);
-    for (const line of check.integrity) out.push(`  ${singleLine(line)}`);
+    const shown = check.integrity.length > MAX_FINDINGS_SHOWN + 1 ? MAX_FINDINGS_SHOWN : check.integrity.length;
+    for (const line of check.integrity.slice(0, shown)) out.push(`  ${singleLine(line)}`);
+    if (shown < check.integrity.length) out.push(`  … and ${check.integrity.length - shown} more`);
   }
   for (const run of check.runs) {
     out.push(

@@ -77,9 +77,7 @@ export function checkStore(tables: RunTables, runs: SqliteRuns, runIds: readonly
   let integrity: string[];
   try {
     integrity = conn.reading(() =>
-      (conn.db.pragma('quick_check') as { quick_check: string }[])
-        .map((r) => r.quick_check)
-        .filter((line) => line !== 'ok'),
+      findingsOf((conn.db.pragma('quick_check') as { quick_check: string }[]).map((r) => r.quick_check)),
     );
   } catch (err) {
     if (!(err instanceof StoreDamagedError)) throw err;
@@ -87,6 +85,17 @@ export function checkStore(tables: RunTables, runs: SqliteRuns, runIds: readonly
   }
   const ids = runIds ?? conn.reading(() => (statements.allIds.all() as { id: string }[]).map((r) => r.id));
   return { path: conn.path, integrity, runs: ids.map((id) => checkReadable(runs, id)) };
+}
+
+/**
+ * SQLite's check as one finding an entry: a row of `quick_check` may hold many findings
+ * joined by newlines, under a heading naming the database (not a finding itself).
+ */
+function findingsOf(rows: readonly string[]): string[] {
+  return rows
+    .flatMap((row) => row.split('\n'))
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && line !== 'ok' && !/^\*\*\* in database \S+ \*\*\*$/.test(line));
 }
 
 function checkReadable(runs: SqliteRuns, id: string): RunCheck {

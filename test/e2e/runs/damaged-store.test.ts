@@ -5,7 +5,7 @@
  * by overwriting the pages of one table or by changing one stored number.
  */
 import Database from 'better-sqlite3';
-import { closeSync, copyFileSync, openSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess, type CliResult } from '../../../src/cli/test-support/in-process-cli.js';
@@ -143,5 +143,51 @@ describe('a stored decision with an out-of-range score', () => {
     expect(check.code).toBe(1);
     expect(check.stdout).toContain('in input_tokens, latency_ms.mean');
     expect(check.stdout).not.toMatch(/inputTokens|latencyMs/);
+  });
+});
+
+/** A copy of the clean store whose decisions' cell pointers are shifted: many findings of SQLite's check. */
+function withCellsOutOfOrder(name: string): string {
+  const path = join(dir, name);
+  copyFileSync(clean, path);
+  const db = new Database(path, { readonly: true });
+  const pageSize = db.pragma('page_size', { simple: true }) as number;
+  const pages = (
+    db.prepare("SELECT pageno FROM dbstat WHERE name = 'decisions' AND pagetype = 'leaf'").all() as { pageno: number }[]
+  ).map((r) => r.pageno);
+  db.close();
+  const fd = openSync(path, 'r+');
+  for (const page of pages) {
+    const buf = Buffer.alloc(pageSize);
+    readSync(fd, buf, 0, pageSize, (page - 1) * pageSize);
+    const cells = buf.readUInt16BE(3);
+    // Every other cell starts 3 bytes late: its rowid reads out of order.
+    for (let i = 0; i < cells; i += 2) buf.writeUInt16BE(buf.readUInt16BE(8 + 2 * i) + 3, 8 + 2 * i);
+    writeSync(fd, buf, 0, pageSize, (page - 1) * pageSize);
+  }
+  closeSync(fd);
+  return path;
+}
+
+describe("a store with many findings of SQLite's check", () => {
+  it('shows a few of them, each on its own line, and says how many more', async () => {
+    const store = withCellsOutOfOrder('cells-out-of-order.sqlite');
+    const json = await cli(['runs', 'check', '--store', store, '--json']);
+    expect(json.code).toBe(1);
+    const findings = (JSON.parse(json.stdout) as { integrity: string[] }).integrity;
+    // One finding an entry, every one of them.
+    expect(findings.length).toBeGreaterThan(20);
+    for (const f of findings) expect(f).not.toContain('\n');
+
+    const check = await cli(['runs', 'check', '--store', store]);
+    expect(check.code).toBe(1);
+    expect(check.stdout).not.toContain('\\n');
+    const lines = check.stdout.split('\n');
+    const start = lines.findIndex((l) => l.startsWith("SQLite's check of"));
+    const shown = lines.slice(start + 1).filter((l) => /^ {2}\S/.test(l));
+    expect(shown.length).toBeLessThanOrEqual(11);
+    expect(shown.at(-1)).toBe(`  … and ${findings.length - (shown.length - 1)} more`);
+    expect(shown.slice(0, -1)).toEqual(findings.slice(0, shown.length - 1).map((f) => `  ${f}`));
+    expect(check.stdout.length).toBeLessThan(2000);
   });
 });
