@@ -472,6 +472,32 @@ describe('secrets in error bodies', () => {
     }
   });
 
+  it('scrubs a key a JSON error body echoes split by zero-width characters', async () => {
+    const key = 'SECRETKEY123';
+    const echo = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const sent = (req.headers.authorization ?? '').replace('Bearer ', '');
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: `denied: ${sent.slice(0, 6)}\u200b${sent.slice(6)}` } }));
+      });
+    });
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    const port = (echo.address() as AddressInfo).port;
+    try {
+      const client = createSystemOneClient({ baseUrl: `http://127.0.0.1:${port}/`, apiKey: key, retries: 0 });
+      const e = await client.decide('x', QUESTIONS).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      const message = failureOf(e).message;
+      expect(message).toBe('HTTP 400: {"error":{"message":"denied: [redacted]"}}');
+      await client.close();
+    } finally {
+      await new Promise<void>((resolve) => echo.close(() => resolve()));
+    }
+  });
+
   it('scrubs a key the server echoes split by zero-width characters', async () => {
     const key = 'SECRETKEY123';
     const echo = http.createServer((req, res) => {

@@ -225,7 +225,7 @@ export function bodyPreview(body: Uint8Array, secrets: readonly string[], max = 
   const json = /^\s*[[{]/.test(whole) ? parseStrictJson(whole) : null;
   const text =
     json?.ok === true
-      ? stripControlChars(JSON.stringify(scrubDecoded(json.value, secrets)))
+      ? stripControlChars(JSON.stringify(scrubDecoded(json.value, secrets, stripControlChars)))
       : safeServerText(whole, secrets).replace(/\s+/g, ' ').trim();
   return text.length > max ? text.slice(0, max) : text;
 }
@@ -253,12 +253,18 @@ function safeLocation(location: string, secrets: readonly string[]): string {
 }
 
 /** A decoded body with every secret scrubbed from its strings and keys, so messages quoting its values (cut or not) carry none. */
-function scrubDecoded(value: unknown, secrets: readonly string[]): unknown {
-  if (typeof value === 'string') return scrubSecrets(value, secrets);
-  if (Array.isArray(value)) return value.map((v) => scrubDecoded(v, secrets));
+function scrubDecoded(
+  value: unknown,
+  secrets: readonly string[],
+  clean: (text: string) => string = (text) => text,
+): unknown {
+  // `clean` goes first (for a quoted body: control and zero-width characters out), so a secret split by them is found.
+  const scrub = (text: string) => scrubSecrets(clean(text), secrets);
+  if (typeof value === 'string') return scrub(value);
+  if (Array.isArray(value)) return value.map((v) => scrubDecoded(v, secrets, clean));
   if (typeof value === 'object' && value !== null) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[scrubSecrets(k, secrets)] = scrubDecoded(v, secrets);
+    for (const [k, v] of Object.entries(value)) out[scrub(k)] = scrubDecoded(v, secrets, clean);
     return out;
   }
   return value;
