@@ -10,6 +10,7 @@ import { renderBenchStart } from '../reports/bench/bench-messages.js';
 import { renderFinishedBench } from '../reports/bench/bench-report.js';
 import { colourEnabled, interruptedExitCode, writeInPieces, type CliIo } from './io.js';
 import { spellForCli } from './option-flags.js';
+import { benchResumeCommand } from '../core/command-hints.js';
 import { createProgressWriter } from './progress-writer.js';
 import { wrapStyled } from '../reports/text-fit.js';
 
@@ -50,6 +51,10 @@ export async function printBenchOutcome(
 ): Promise<number> {
   if (outcome.kind === 'stopped') {
     io.stderr.write(`decidekit bench: stopped: ${spellForCli(outcome.words)}\n`);
+    if (outcome.incompleteRunId !== null)
+      io.stderr.write(
+        `run ${outcome.incompleteRunId} is kept as incomplete; resume with: ${benchResumeCommand(outcome.incompleteRunId, { retryFailed: true, store: options.storeOption })}\n`,
+      );
     return 1;
   }
   try {

@@ -34,9 +34,10 @@ export type { RunProgress } from '../core/bench/progress.js';
 /**
  * `unsupported`: an error that ends the run (no decision model there, bad key, nothing
  * listening); `rejected`: the first cases were all rejected the same way (a wrong model name,
- * say), so every other case would be too; `aborted`: the caller stopped it.
+ * say), so every other case would be too; `timeouts`: the first cases all timed out (a server
+ * that accepts connections and never answers); `aborted`: the caller stopped it.
  */
-export type StopReason = 'unsupported' | 'rejected' | 'aborted';
+export type StopReason = 'unsupported' | 'rejected' | 'timeouts' | 'aborted';
 
 /** How many first cases rejected with one same message stop the run (the shared stop rule's length). */
 export const REJECTION_STREAK = FAILURE_STREAK;
@@ -172,6 +173,8 @@ class BenchmarkRun {
   private errors = 0;
   // The first finished cases, while they are all rejected with one same message.
   private readonly rejectionStreak: FailureStreak;
+  // The first finished cases, while they all time out (the stop rule probe and audit share).
+  private readonly timeoutStreak: FailureStreak = createFailureStreak(FAILURE_STREAK);
   // Cases that finished in one turn of the event loop are checkpointed together (one
   // transaction, one fsync) and only then counted.
   private pending: FinishedCase[] = [];
@@ -258,6 +261,7 @@ class BenchmarkRun {
         const answer = await options.client.decide(benchCase.state, benchCase.questions, this.inFlight.signal);
         if (this.ending) return;
         this.rejectionStreak.broken();
+        this.timeoutStreak.broken();
         this.finish(
           index,
           scoreCase(benchCase, {
@@ -283,10 +287,15 @@ class BenchmarkRun {
     }
   }
 
-  /** Follows the first cases while they are all rejected the same way; stops the run when enough are. */
+  /**
+   * Follows the first cases while they are all rejected the same way, or all time out; stops
+   * the run when enough are.
+   */
   private noteFailure(failure: Failure, error: unknown): void {
     if (failure.kind !== 'request_rejected' || this.isCaseSpecificRejection(error)) this.rejectionStreak.broken();
     else if (this.rejectionStreak.failed(failure.message)) this.stop('rejected', error);
+    if (failure.kind !== 'timeout') this.timeoutStreak.broken();
+    else if (this.timeoutStreak.failed('timeout')) this.stop('timeouts', error);
   }
 
   /** Queues a finished case for the next checkpoint batch. */

@@ -120,6 +120,8 @@ export type BenchOutcome =
        * key is refused, nothing listens there, it redirects, or it rejected the first cases alike.
        */
       readonly kind: 'stopped';
+      /** The run kept as incomplete, to resume (null when nothing was kept, or it is not resumable as is). */
+      readonly incompleteRunId: string | null;
     } & Said);
 
 /** How long finished cases are gathered for one store transaction. */
@@ -255,6 +257,7 @@ async function sendAndFinish(plan: BenchPlan, options: BenchWiring, parts: Bench
     hasId: started.runId() !== null,
     hasStore: parts.store !== null,
     retryFailed: plan.resume?.retryFailed === true,
+    timeoutMs: plan.timeoutMs,
   });
   if (settlement.kind === 'stopped') {
     dispose();
@@ -262,7 +265,8 @@ async function sendAndFinish(plan: BenchPlan, options: BenchWiring, parts: Bench
     const why = options.redactHost
       ? mapWordText(settlement.words, (text) => hideHost(text, started.client.identity))
       : settlement.words;
-    return { kind: 'stopped', ...said(why) };
+    const incompleteRunId = settlement.record === 'incomplete' ? started.runId() : null;
+    return { kind: 'stopped', incompleteRunId, ...said(why) };
   }
   const { reported, sample, keptIn } = finishRun(parts.store, started, sent, settlement);
   const { run, statistics, written, writeError } = await writeOutputs(
@@ -499,7 +503,7 @@ async function sendCases(
     if (!(err instanceof StoreWriteError)) throw err;
     await client.close();
     const why = words`${err}; the run is interrupted${id === null ? '' : `: resume with: ${benchResumeCommand(id, { store: err.path })}`}`;
-    return { kind: 'stopped', ...said(why) };
+    return { kind: 'stopped', incompleteRunId: null, ...said(why) };
   }
   options.reporter?.onFinish?.();
   await client.close();

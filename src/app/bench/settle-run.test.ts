@@ -10,6 +10,7 @@ const over = (changes: Partial<SendingOver> = {}): SendingOver => ({
   hasId: true,
   hasStore: true,
   retryFailed: false,
+  timeoutMs: 60_000,
   ...changes,
 });
 
@@ -67,6 +68,16 @@ describe('settleRun', () => {
     });
     expect(settleRun(over({ stopped, answeredCases: 0, resumed: true }))).toMatchObject({ record: 'incomplete' });
     expect(settleRun(over({ stopped, hasId: false }))).toMatchObject({ record: 'none' });
+  });
+
+  it('keeps a new run whose first requests all timed out as incomplete, naming the timeout', () => {
+    const stopped = { reason: 'timeouts' as const, error: new Error('timed out after 200 ms') };
+    expect(settleRun(over({ stopped, finishedCases: 5, answeredCases: 0, timeoutMs: 200 }))).toMatchObject({
+      kind: 'stopped',
+      record: 'incomplete',
+      message:
+        'the first 5 requests all timed out (no answer within 0.2 s each): the server accepts connections but does not answer',
+    });
   });
 
   it('says how many first requests were rejected alike', () => {

@@ -5,6 +5,7 @@
  * applies it to the store and writes the outputs.
  */
 import { optionMention, said, words, type Said } from '../../core/message-words.js';
+import { FAILURE_STREAK } from '../../core/failure-streak.js';
 import { failureOf } from '../../protocol/client/client.js';
 import type { RunOutcome } from '../../runner/run-benchmark.js';
 
@@ -20,6 +21,8 @@ export interface SendingOver {
   readonly hasStore: boolean;
   /** A `--retry-failed` resume. */
   readonly retryFailed: boolean;
+  /** The per-request timeout, named when the first requests all timed out. */
+  readonly timeoutMs: number;
 }
 
 export type Settlement =
@@ -45,11 +48,16 @@ export function settleRun(over: SendingOver): Settlement {
   // are still stored (failed) but were never counted here, so the run is summed from the store.
   const sumFromStore = over.hasStore && over.retryFailed && stopped !== null;
   if (stopped !== null && stopped.reason !== 'aborted') {
-    const record = !over.hasId ? 'none' : !over.resumed && over.answeredCases === 0 ? 'delete' : 'incomplete';
+    // A server that accepts connections may answer later (a slow model): its run is kept
+    // to resume, where a server that refused every first case is no run.
+    const keepUnanswered = over.resumed || stopped.reason === 'timeouts';
+    const record = !over.hasId ? 'none' : !keepUnanswered && over.answeredCases === 0 ? 'delete' : 'incomplete';
     const why =
       stopped.reason === 'rejected'
         ? words`${over.finishedCases === 1 ? 'the server rejected the only request' : `the server rejected the first ${over.finishedCases} requests the same way`}: ${failureOf(stopped.error).message} (check ${optionMention('model')} and the server's log)`
-        : words`${stopped.error instanceof Error ? stopped.error : String(stopped.error)}`;
+        : stopped.reason === 'timeouts'
+          ? words`the first ${FAILURE_STREAK} requests all timed out (no answer within ${over.timeoutMs / 1000} s each): the server accepts connections but does not answer`
+          : words`${stopped.error instanceof Error ? stopped.error : String(stopped.error)}`;
     return { kind: 'stopped', record, sumFromStore, ...said(why) };
   }
   const interrupted = stopped?.reason === 'aborted';
