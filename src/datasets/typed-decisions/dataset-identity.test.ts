@@ -4,6 +4,7 @@ import { MANIFEST_FORMAT, type DatasetManifest } from './manifest.js';
 import {
   PINNED_PARQUET_SHA256,
   PINNED_REVISION,
+  SAMPLE_ID,
   TYPED_DECISIONS_ID,
   TYPED_DECISIONS_URL,
   typedDecisionsAttribution,
@@ -39,7 +40,9 @@ describe('dataset identity', () => {
   });
 
   it('makes a manifest naming Typed Decisions over another file a custom dataset named after the file', () => {
-    const info = manifestFileIdentity(manifest(), { path: '/c/td/test.jsonl.gz', sha256: OTHER }, 'test', PINNED);
+    const info = manifestFileIdentity(manifest(), { path: '/c/td/test.jsonl.gz', sha256: OTHER }, 'test', {
+      pinned: PINNED,
+    });
     expect(info).toEqual({
       id: 'test.jsonl.gz',
       revision: null,
@@ -55,9 +58,9 @@ describe('dataset identity', () => {
 
   it('sees the claim in the id in any case and spacing, and in the url', () => {
     for (const over of [{ id: ' localllama/Typed-Decisions ' }, { id: 'mine', url: TYPED_DECISIONS_URL }])
-      expect(manifestFileIdentity(manifest(over), { path: '/x.jsonl', sha256: OTHER }, 'test', PINNED).id).toBe(
-        'x.jsonl',
-      );
+      expect(
+        manifestFileIdentity(manifest(over), { path: '/x.jsonl', sha256: OTHER }, 'test', { pinned: PINNED }).id,
+      ).toBe('x.jsonl');
   });
 
   it('keeps a synthetic claim: saying less than the truth misleads nobody', () => {
@@ -68,7 +71,9 @@ describe('dataset identity', () => {
   it('gives the pinned file the real identity whatever the manifest beside it says', () => {
     const lying = manifest({ id: 'mine', url: null, revision: 'v9', synthetic: true, attribution: 'my own data' });
     const file = { path: '/c/renamed.parquet', sha256: PINNED };
-    expect(manifestFileIdentity(lying, file, 'test', PINNED)).toEqual(typedDecisionsInfo(PINNED_REVISION, 'test'));
+    expect(manifestFileIdentity(lying, file, 'test', { pinned: PINNED })).toEqual(
+      typedDecisionsInfo(PINNED_REVISION, 'test'),
+    );
     expect(fileIdentity(file.path, 'test', PINNED, PINNED)).toEqual(typedDecisionsInfo(PINNED_REVISION, 'test'));
   });
 
@@ -77,7 +82,7 @@ describe('dataset identity', () => {
       manifest({ id: 'acme/decisions', url: null, revision: 'v2', license: 'MIT', attribution: 'Acme, MIT' }),
       { path: '/x.jsonl', sha256: OTHER },
       'test',
-      PINNED,
+      { pinned: PINNED },
     );
     expect(info).toEqual({
       id: 'acme/decisions',
@@ -88,6 +93,17 @@ describe('dataset identity', () => {
       attribution: 'Acme, MIT',
       url: null,
     });
+  });
+
+  it("gives the sample its name only in decidekit's own copy", () => {
+    const sample = manifest({ id: SAMPLE_ID, url: null, synthetic: true, attribution: 'synthetic sample' });
+    const file = { path: '/copy/test.jsonl', sha256: OTHER };
+    expect(manifestFileIdentity(sample, file, 'test', { bundledSample: true }).id).toBe(SAMPLE_ID);
+    const copy = manifestFileIdentity(sample, file, 'test', { bundledSample: false });
+    expect(copy).toMatchObject({ id: 'test.jsonl', synthetic: true, file });
+    expect(copy.attribution).toBe(
+      `custom dataset test.jsonl: its manifest names the bundled synthetic sample (${SAMPLE_ID}), but it is not decidekit's own copy`,
+    );
   });
 
   it('names a user file without a manifest by its name, provenance unknown', () => {

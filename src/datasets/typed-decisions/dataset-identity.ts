@@ -12,6 +12,7 @@ import type { DatasetManifest } from './manifest.js';
 import {
   PINNED_PARQUET_SHA256,
   PINNED_REVISION,
+  SAMPLE_ID,
   TYPED_DECISIONS_ID,
   TYPED_DECISIONS_URL,
   typedDecisionsInfo,
@@ -30,19 +31,30 @@ export function isPinnedTypedDecisionsFile(
   return path.endsWith('.parquet') && sha256 === pinned;
 }
 
+/** Where a manifest's file was read, as far as its identity goes. */
+export interface IdentityOptions {
+  /** True when the manifest is the bundled sample's own (in decidekit's `data/` folder). */
+  readonly bundledSample?: boolean;
+  /** The hash to compare with (default: the pinned one): see {@link isPinnedTypedDecisionsFile}. */
+  readonly pinned?: string;
+}
+
 /**
  * The identity of a case file read under `manifest`, whose sha256 was checked against the
- * file: the real Typed Decisions for the pinned file, else the manifest's own id unless that
- * id (or url) is Typed Decisions', which only the pinned file may carry.
+ * file: the real Typed Decisions for the pinned file; the synthetic sample for the bundled
+ * copy; else the manifest's own id, unless it names Typed Decisions or the sample, which
+ * only their own files may carry (a custom dataset named after the file instead).
  */
 export function manifestFileIdentity(
   manifest: DatasetManifest,
   file: { readonly path: string; readonly sha256: string },
   split: string,
-  pinned: string = PINNED_PARQUET_SHA256,
+  options: IdentityOptions = {},
 ): DatasetInfo {
-  if (isPinnedTypedDecisionsFile(file.path, file.sha256, pinned)) return typedDecisionsInfo(PINNED_REVISION, split);
-  if (!claimsTypedDecisions(manifest))
+  if (isPinnedTypedDecisionsFile(file.path, file.sha256, options.pinned ?? PINNED_PARQUET_SHA256))
+    return typedDecisionsInfo(PINNED_REVISION, split);
+  const claimed = claimedName(manifest, options.bundledSample === true);
+  if (claimed === null)
     return {
       id: manifest.id,
       revision: manifest.revision,
@@ -56,7 +68,7 @@ export function manifestFileIdentity(
   return {
     ...userFileIdentity(file.path, split, file.sha256),
     synthetic: manifest.synthetic,
-    attribution: `custom dataset ${name}: its manifest names ${TYPED_DECISIONS_ID}, but its files do not have the pinned sha256, so its numbers are not Typed Decisions scores (\`${datasetFetchCommand()}\` stores the verified file)`,
+    attribution: `custom dataset ${name}: ${claimed}`,
   };
 }
 
@@ -85,7 +97,12 @@ function userFileIdentity(path: string, split: string, sha256: string): DatasetI
   };
 }
 
-function claimsTypedDecisions(manifest: DatasetManifest): boolean {
+/** Why a manifest's name is not its files' (a name only other files may carry), or null. */
+function claimedName(manifest: DatasetManifest, bundledSample: boolean): string | null {
   const same = (a: string | null, b: string) => a !== null && a.trim().toLowerCase() === b.toLowerCase();
-  return same(manifest.id, TYPED_DECISIONS_ID) || same(manifest.url, TYPED_DECISIONS_URL);
+  if (same(manifest.id, TYPED_DECISIONS_ID) || same(manifest.url, TYPED_DECISIONS_URL))
+    return `its manifest names ${TYPED_DECISIONS_ID}, but its files do not have the pinned sha256, so its numbers are not Typed Decisions scores (\`${datasetFetchCommand()}\` stores the verified file)`;
+  if (same(manifest.id, SAMPLE_ID) && !bundledSample)
+    return `its manifest names the bundled synthetic sample (${SAMPLE_ID}), but it is not decidekit's own copy`;
+  return null;
 }

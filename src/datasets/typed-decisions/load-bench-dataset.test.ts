@@ -165,7 +165,11 @@ describe('loadBenchDataset: integrity of a stored copy', () => {
     truncateSync(join(dir, 'train.jsonl'), 10);
     expect(await integrityMessage(join(dir, 'train.jsonl'))).toContain('train.jsonl is truncated: 10 of');
     const ok = await loadBenchDataset({ kind: 'path', path: join(dir, 'test.jsonl') });
-    expect(ok.info.id).toBe('decidekit/typed-decisions-synthetic-sample');
+    // A copy of the sample's folder is not decidekit's own: a custom dataset that says so.
+    expect(ok.info).toMatchObject({ id: 'test.jsonl', synthetic: true });
+    expect(ok.info.attribution).toContain('its manifest names the bundled synthetic sample');
+    const own = await loadBenchDataset({ kind: 'path', path: join(sampleDir(), 'test.jsonl') });
+    expect(own.info.id).toBe('decidekit/typed-decisions-synthetic-sample');
   });
 });
 

@@ -1,6 +1,7 @@
 /** Loads benchmark cases: the bundled sample, the fetched Typed Decisions copy, or a user file. */
 import { stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TypedDecisionsCase } from '../../core/typed-decisions/case-result.js';
 import type { DatasetInfo } from '../../core/typed-decisions/dataset-info.js';
@@ -300,7 +301,9 @@ async function readManifestFile<R extends { readonly rows: number }>(
   refuseWrongRowCount(dir, entry, cases.rows, manifest.restore);
   return {
     read: cases,
-    info: manifestFileIdentity(manifest, { path, sha256: entry.sha256 }, split),
+    info: manifestFileIdentity(manifest, { path, sha256: entry.sha256 }, split, {
+      bundledSample: isBundledSample(dir),
+    }),
     path,
     split,
     manifest,
@@ -321,6 +324,18 @@ function refuseNoCases(count: number, location: string, split: string, splits: R
   if (count > 0) return;
   const seen = splits.size > 0 ? ` (splits in the file: ${[...splits].sort().join(', ')})` : '';
   throw new InvalidInputError([{ file: location, line: null, message: `no cases of split ${split}${seen}` }]);
+}
+
+/** The folder is decidekit's own sample (through any symbolic link). */
+function isBundledSample(dir: string): boolean {
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p);
+    }
+  };
+  return real(dir) === real(sampleDir());
 }
 
 async function exists(path: string): Promise<boolean> {
