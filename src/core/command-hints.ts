@@ -24,6 +24,14 @@ export function benchResumeCommand(
   return `decidekit bench --resume ${runId}${options.retryFailed === true ? ' --retry-failed' : ''}${storeFlag(options.store)}`;
 }
 
+/**
+ * What a resume command adds for credentials that are never stored, with a placeholder for
+ * the secret: ` --api-key KEY`, or ` --base-url` with `USER:PASSWORD@` in `baseUrl`.
+ */
+export function credentialsAgainFlags(sent: 'key' | 'user and password', baseUrl: string): string {
+  return sent === 'key' ? ' --api-key KEY' : ` --base-url ${shellWord(baseUrl.replace('://', '://USER:PASSWORD@'))}`;
+}
+
 /** `decidekit bench --store S`: any bench on a store, e.g. to upgrade it. */
 export function benchOnStoreCommand(store: string): string {
   return `decidekit bench${storeFlag(store)}`;

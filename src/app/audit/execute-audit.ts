@@ -42,7 +42,7 @@ import { AuthError, MalformedResponseError, SystemOneError, TimeoutError } from 
 import { createFailureStreak, FAILURE_STREAK } from '../../core/failure-streak.js';
 import { startReferenceServer, type ReferenceServer } from '../../protocol/server/server.js';
 import { renderDecideRequest } from '../../protocol/wire/decide-request.js';
-import { describeEndpoint } from '../../protocol/wire/endpoint.js';
+import { describeEndpoint, withoutCredentials } from '../../protocol/wire/endpoint.js';
 import type { Store } from '../../store/store.js';
 import { renderAuditJson } from '../../reports/audit/audit-json.js';
 import { renderAuditMarkdown } from '../../reports/audit/audit-markdown.js';
@@ -191,6 +191,10 @@ async function loadAuditWork(
     judgeEndpoint: plan.judgeEndpoint,
     judgeModel: model,
     judgeKeyUsed: plan.judge.kind === 'remote' && plan.judge.apiKey !== undefined,
+    judgeUserAndPasswordUsed:
+      plan.judge.kind === 'remote' &&
+      plan.judge.apiKey === undefined &&
+      withoutCredentials(plan.judge.baseUrl).basicAuthorization !== null,
     set: plan.set,
     orderProbe: plan.orderProbe,
     transcriptsFile: plan.transcripts.kind === 'sample' ? 'sample' : plan.transcripts.path,

@@ -12,7 +12,14 @@ import { OptionError } from '../../core/errors.js';
 import { optionMention as option, words } from '../../core/message-words.js';
 import { InvalidBaseUrlError } from '../../protocol/client/errors.js';
 import { BUILT_IN_MODEL_NAMES } from '../../protocol/server/models/index.js';
-import { baseUrlOf, describeEndpoint, endpointFor, endpointIdentity } from '../../protocol/wire/endpoint.js';
+import {
+  baseUrlOf,
+  describeEndpoint,
+  endpointFor,
+  endpointIdentity,
+  withoutCredentials,
+} from '../../protocol/wire/endpoint.js';
+import { auditResumeCommand, credentialsAgainFlags } from '../../core/command-hints.js';
 
 /** What a user asks of an audit (the CLI's options, or a library caller's). */
 export interface AuditRequest {
@@ -104,6 +111,15 @@ export function planAudit(request: AuditRequest, stored: AuditRun | null): Audit
       throw new OptionError(
         'resume',
         words`cannot resume ${stored!.id}: its judge was sent a key, and keys are never stored: give the judge key again (DECIDEKIT_JUDGE_API_KEY)`,
+      );
+    if (
+      old?.judgeUserAndPasswordUsed === true &&
+      request.judgeApiKey === undefined &&
+      withoutCredentials(baseUrl).basicAuthorization === null
+    )
+      throw new OptionError(
+        'baseUrl',
+        words`cannot resume ${stored!.id}: its judge was sent the user and password of its base URL, and they are never stored: give them again: ${auditResumeCommand(stored!.id, request.storePath)}${credentialsAgainFlags('user and password', baseUrlOf(old.judgeEndpoint))}`,
       );
     judge = {
       kind: 'remote',

@@ -7,7 +7,7 @@
 import { given } from '../../core/given.js';
 import type { TypedDecisionsCase } from '../../core/typed-decisions/case-result.js';
 import type { BenchRun, RunConfig } from '../../core/bench/run.js';
-import type { EndpointIdentity } from '../../core/endpoint-identity.js';
+import type { EndpointIdentity, SentCredentials } from '../../core/endpoint-identity.js';
 import { conventionsOfChoice } from '../../core/bench/run-conventions.js';
 import { conventionsText, type ConventionChoice } from '../../core/stats/conventions.js';
 import { DecidekitError, OptionError } from '../../core/errors.js';
@@ -15,7 +15,8 @@ import { optionMention as option, words, type MessageWords } from '../../core/me
 import { SAMPLE_ID, TYPED_DECISIONS_ID } from '../../datasets/typed-decisions/provenance.js';
 import { stratifiedSample } from '../../core/stratified-sample.js';
 import { refuseUnsafeHeaderValue } from '../../core/header-value.js';
-import { baseUrlOf } from '../../protocol/wire/endpoint.js';
+import { baseUrlOf, withoutCredentials } from '../../protocol/wire/endpoint.js';
+import { benchResumeCommand, credentialsAgainFlags } from '../../core/command-hints.js';
 import { DEFAULT_EMBEDDED_MODEL, EMBEDDED_IDENTITY, type ServerPlan } from '../server-plan.js';
 import type { DatasetChoice } from '../dataset-choice.js';
 
@@ -90,6 +91,7 @@ export function planBench(request: BenchRequest, stored: ResumableRun | null = n
   if ((request.resume === undefined) !== (stored === null))
     throw new Error('planBench: pass the stored run exactly when resuming');
   const resumed = stored?.config ?? null;
+  if (stored !== null) refuseResumeWithoutCredentials(stored, request);
   const baseUrl =
     request.baseUrl ?? (resumed && resumed.embeddedServer === null ? baseUrlOf(resumed.endpoint) : undefined);
   const model = request.model ?? (resumed ? (resumed.embeddedServer?.model ?? resumed.model ?? undefined) : undefined);
@@ -119,6 +121,34 @@ export function planBench(request: BenchRequest, stored: ResumableRun | null = n
     conventions: conventionsText(conventionsOfChoice(request.conventions ?? {})),
     resume: stored === null ? null : { run: stored, retryFailed: request.retryFailed === true },
   };
+}
+
+/** What a server is sent as `Authorization`: a key given wins over the base URL's user and password. */
+function credentialsSent(server: { readonly baseUrl: string; readonly apiKey?: string }): SentCredentials | undefined {
+  if (server.apiKey !== undefined && server.apiKey !== '') return 'key';
+  return withoutCredentials(server.baseUrl).basicAuthorization !== null ? 'user and password' : undefined;
+}
+
+/**
+ * A resume of a run that sent credentials, without them: keys and passwords are never
+ * stored, so the run would go on asking without them. The message gives the command again
+ * with a placeholder for what is missing.
+ */
+function refuseResumeWithoutCredentials(stored: ResumableRun, request: BenchRequest): void {
+  const sent = stored.config.credentials;
+  if (sent === undefined) return;
+  const now = credentialsSent({
+    baseUrl: request.baseUrl ?? '',
+    ...given({ apiKey: request.apiKey }),
+  });
+  if (now === 'key' || now === sent) return;
+  const again = `${benchResumeCommand(stored.id, { store: request.storePath, retryFailed: request.retryFailed === true })}${credentialsAgainFlags(sent, baseUrlOf(stored.config.endpoint))}`;
+  throw new OptionError(
+    sent === 'key' ? 'apiKey' : 'baseUrl',
+    sent === 'key'
+      ? words`cannot resume run ${stored.id}: it sent a key (${option('apiKey')}), and keys are never stored: give it again: ${again}`
+      : words`cannot resume run ${stored.id}: it sent the user and password of its base URL, and they are never stored: give them again: ${again}`,
+  );
 }
 
 /**
@@ -164,6 +194,7 @@ export function runConfigOf(
     model: plan.server.model,
     endpoint: embedded ? EMBEDDED_IDENTITY : input.endpoint!,
     embeddedServer: plan.server.kind === 'embedded' ? { model: plan.server.model } : null,
+    ...given({ credentials: plan.server.kind === 'remote' ? credentialsSent(plan.server) : undefined }),
     parallel: plan.parallel,
     timeoutMs: plan.timeoutMs,
     retries: plan.retries,

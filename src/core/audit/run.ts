@@ -16,6 +16,11 @@ export interface AuditConfig {
    * absent in audits stored before this was kept.
    */
   readonly judgeKeyUsed?: boolean;
+  /**
+   * The judge was sent its base URL's user and password (never the values; a key given
+   * wins), so a resume asks for them again; absent in audits stored before this was kept.
+   */
+  readonly judgeUserAndPasswordUsed?: boolean;
   readonly set: CheckSet;
   readonly orderProbe: boolean;
   /** The files as given (for messages and resume defaults). */

@@ -1,6 +1,6 @@
 import type { CaseResult } from '../typed-decisions/case-result.js';
 import type { DatasetInfo } from '../typed-decisions/dataset-info.js';
-import type { EndpointIdentity } from '../endpoint-identity.js';
+import type { EndpointIdentity, SentCredentials } from '../endpoint-identity.js';
 import type { BenchSummary } from './summary.js';
 import { listingsOfCases, type RunListings } from './run-listings.js';
 
@@ -16,6 +16,11 @@ export interface RunConfig {
   readonly endpoint: EndpointIdentity;
   /** The reference server was started in-process (`bench` without `--base-url`). */
   readonly embeddedServer: { readonly model: string } | null;
+  /**
+   * The credentials the server was sent (never their value), so a resume asks for them
+   * again; absent when none were sent, and in runs stored before this was kept.
+   */
+  readonly credentials?: SentCredentials;
   readonly parallel: number;
   readonly timeoutMs: number;
   readonly retries: number;
