@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { OptionError } from '../core/errors.js';
+import { optionMention } from '../core/message-words.js';
 import { outputFileOf, partialNameOf, prepareOutputPath, removeStalePartialFiles } from './output-file.js';
 import { tempFoldersRemovedAfterEach } from '../datasets/test-support/temp-folders.js';
 
@@ -22,13 +23,13 @@ async function refusal(...args: Parameters<typeof prepareOutputPath>): Promise<s
 describe('prepareOutputPath', () => {
   it('takes a path ending in "/" as a folder, makes it, and leaves nothing else in it', async () => {
     const place = await prepareOutputPath('a/b/', 'target', { cwd: dir });
-    expect(place).toEqual({ folder: join(dir, 'a', 'b'), name: null });
+    expect(place).toMatchObject({ folder: join(dir, 'a', 'b'), name: null });
     expect(outputFileOf(place, 'run.md')).toBe(join(dir, 'a', 'b', 'run.md'));
     expect(readdirSync(join(dir, 'a', 'b'))).toEqual([]);
   });
 
   it('takes an existing folder as a folder and a new path as a file in a made folder', async () => {
-    expect(await prepareOutputPath(dir, 'htmlPath')).toEqual({ folder: dir, name: null });
+    expect(await prepareOutputPath(dir, 'htmlPath')).toMatchObject({ folder: dir, name: null });
     const place = await prepareOutputPath(join(dir, 'new', 'r.html'), 'htmlPath');
     expect(outputFileOf(place, 'score.html')).toBe(join(dir, 'new', 'r.html'));
     expect(readdirSync(join(dir, 'new'))).toEqual([]);
@@ -48,6 +49,26 @@ describe('prepareOutputPath', () => {
       `target ${join(file, 'r.md')}: a part of the path is a file, not a folder`,
     );
     expect(await refusal(join(dir, 'x'.repeat(256)), 'target')).toContain('longer than 255 bytes');
+  });
+
+  it('refuses a file the command reads, by its path, a hard link or the name a folder gives it', async () => {
+    const store = join(dir, 'runs.sqlite');
+    writeFileSync(store, 'a store');
+    const inputs = [{ named: optionMention('storePath'), path: 'runs.sqlite' }];
+    const said = `is the same file as storePath runs.sqlite, which the command reads`;
+    expect(await refusal('./runs.sqlite', 'target', { cwd: dir, inputs })).toBe(
+      `target ./runs.sqlite: ${said} (an output never replaces an input; give another path)`,
+    );
+    linkSync(store, join(dir, 'linked'));
+    expect(await refusal('linked', 'target', { cwd: dir, inputs })).toContain(`linked: ${said}`);
+    expect(await refusal('.', 'target', { cwd: dir, inputs, fileName: 'runs.sqlite' })).toContain(
+      `target .: ${store} ${said}`,
+    );
+    // Named later (a run's id): refused when the file's name is known.
+    const place = await prepareOutputPath('.', 'target', { cwd: dir, inputs });
+    expect(() => outputFileOf(place, 'runs.sqlite')).toThrow(OptionError);
+    expect(outputFileOf(place, 'report.md')).toBe(join(dir, 'report.md'));
+    expect(await prepareOutputPath('new.csv', 'target', { cwd: dir, inputs })).toMatchObject({ name: 'new.csv' });
   });
 });
 

@@ -8,6 +8,9 @@
  * - folders that do not exist yet are made (never under /proc, /sys or /dev);
  * - only a regular file is ever replaced: a symbolic link, FIFO, socket or device at the
  *   path is refused, and left as it was;
+ * - an output never replaces what the command reads: the same file as an input or the run
+ *   store (by device and inode when both exist, by resolved path otherwise) is refused, and
+ *   so is the file a folder output would get by its own name;
  * - the folder must take a new file (tried with a temporary file, removed at once).
  *
  * Files are written under a temporary name beside the output (`.partial-PID-…`) and renamed
@@ -20,7 +23,13 @@ import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { OptionError } from '../core/errors.js';
 import { fileErrorWords } from '../core/file-error-words.js';
-import { optionMention as option, words, type CallOption } from '../core/message-words.js';
+import {
+  optionMention as option,
+  words,
+  type CallOption,
+  type OptionMention,
+  type WordValue,
+} from '../core/message-words.js';
 import { refuseKernelFolder } from '../datasets/folders.js';
 
 /** Where an output goes once its path is checked: a folder, and the file's name when the path gave one. */
@@ -29,15 +38,92 @@ export interface OutputPlace {
   readonly folder: string;
   /** The file's name as given; null when the path named a folder (the command's own name goes in). */
   readonly name: string | null;
+  /** How the path was given, so the file a folder gets by the command's own name is checked as the path was. */
+  readonly given?: GivenOutput;
 }
 
-/** The file an output at `place` is written to: its own name, else the command's `name`. */
+/** A file the command reads (an input, the run store), which no output may replace. */
+export interface ReadFile {
+  /** The option that names it: a call option, or as the caller spells it (a flag of the command line). */
+  readonly named: OptionMention | string;
+  /** As given (resolved against the output's `cwd`). */
+  readonly path: string;
+}
+
+/** An output path as given, with what it must not replace. */
+interface GivenOutput {
+  readonly option: CallOption;
+  readonly path: string;
+  readonly cwd: string;
+  readonly inputs: readonly ReadFile[];
+}
+
+/**
+ * The file an output at `place` is written to: its own name, else the command's `name` in the
+ * folder. That file is checked by the one rule when the path named a folder (a symbolic link
+ * there, or a file the command reads, is refused with an OptionError): call it before the work.
+ */
 export function outputFileOf(place: OutputPlace, name: string): string {
-  return join(place.folder, place.name ?? name);
+  const file = join(place.folder, place.name ?? name);
+  if (place.name === null && place.given !== undefined) refuseOutputFile(file, place.given, true);
+  return file;
+}
+
+/**
+ * Refuses an output `file` that is not a regular file or nothing yet, or that is the same file
+ * as one the command reads; `inFolder` when the path given named its folder (the message then
+ * names the file).
+ */
+function refuseOutputFile(file: string, given: GivenOutput, inFolder: boolean): void {
+  const fail = (why: WordValue): never => {
+    throw new OptionError(
+      given.option,
+      words`${option(given.option)} ${given.path}: ${inFolder ? `${file} is ` : ''}${why}`,
+    );
+  };
+  let found: Stats | null = null;
+  try {
+    found = lstatSync(file, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    // Cannot be looked at: the write says why.
+  }
+  const what = nonRegularWords(found);
+  if (what !== null) fail(refusedOutputWords(what));
+  const input = given.inputs.find((read) => isSameFile(file, resolve(given.cwd, read.path)));
+  if (input !== undefined)
+    fail(
+      words`${inFolder ? '' : 'is '}the same file as ${input.named} ${input.path}, which the command reads (an output never replaces an input; give another path)`,
+    );
+}
+
+/** Whether two paths name one file: by device and inode when both exist, by resolved path otherwise. */
+function isSameFile(a: string, b: string): boolean {
+  const statOf = (path: string): Stats | null => {
+    try {
+      return statSync(path, { throwIfNoEntry: false }) ?? null;
+    } catch {
+      return null;
+    }
+  };
+  const [x, y] = [statOf(a), statOf(b)];
+  if (x !== null && y !== null) return x.dev === y.dev && x.ino === y.ino;
+  return resolve(a) === resolve(b);
 }
 
 /** The longest name of one file or folder most file systems take, in bytes. */
 const MAX_NAME_BYTES = 255;
+
+/** How `prepareOutputPath` reads a path, and what the output must not replace. */
+export interface OutputPathOptions {
+  /** What a relative path is resolved against (default the process's folder). */
+  readonly cwd?: string;
+  /** The option always names a folder (`outDir`). */
+  readonly folderOnly?: boolean;
+  /** The files the command reads: an output that is one of them is refused. */
+  readonly inputs?: readonly ReadFile[];
+  /** The command's own file name, checked now when the path names a folder (else by `outputFileOf`). */
+  readonly fileName?: string;
+}
 
 /**
  * Checks the output path `path` of `outputOption` before the work, and makes its missing
@@ -47,7 +133,7 @@ const MAX_NAME_BYTES = 255;
 export async function prepareOutputPath(
   path: string,
   outputOption: CallOption,
-  { cwd = '.', folderOnly = false }: { readonly cwd?: string; readonly folderOnly?: boolean } = {},
+  { cwd = '.', folderOnly = false, inputs = [], fileName }: OutputPathOptions = {},
 ): Promise<OutputPlace> {
   const absolute = resolve(cwd, path);
   const fail = (why: string): never => {
@@ -59,16 +145,20 @@ export async function prepareOutputPath(
   const found = statOrNull(absolute, statSync, fail);
   const namesFolder = folderOnly || /[\\/]$/.test(path) || found?.isDirectory() === true;
   if (namesFolder && found !== null && !found.isDirectory())
-    fail(`is a file, not a folder (give a folder${folderOnly ? ' for the reports' : ''})`);
+    fail(
+      `is ${nonRegularWords(found) ?? 'a file'}, not a folder (give a folder${folderOnly ? ' for the reports' : ''})`,
+    );
+  const given: GivenOutput = { option: outputOption, path, cwd, inputs };
   if (!namesFolder) {
-    const what = nonRegularWords(statOrNull(absolute, lstatSync, fail));
-    if (what !== null) fail(refusedOutputWords(what));
+    statOrNull(absolute, lstatSync, fail);
+    refuseOutputFile(absolute, given, false);
   } else if (found === null && lstatSync(absolute, { throwIfNoEntry: false })?.isSymbolicLink() === true) {
     fail('is a link to nothing (a dangling symbolic link)');
   }
   const place: OutputPlace = namesFolder
-    ? { folder: absolute, name: null }
+    ? { folder: absolute, name: null, given }
     : { folder: dirname(absolute), name: basename(absolute) };
+  if (fileName !== undefined) outputFileOf(place, fileName);
   await mkdir(place.folder, { recursive: true }).catch((err: unknown) =>
     fail(
       namesFolder

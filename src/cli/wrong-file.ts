@@ -10,6 +10,7 @@ import { sqlString } from '../core/sql-text.js';
 import { sniffFile, sniffFileKind, type FileKind } from '../datasets/file-kind.js';
 import { shellWord } from '../core/shell-word.js';
 import { caseFileFormat } from '../datasets/typed-decisions/read-cases.js';
+import type { ReadFile } from '../app/output-file.js';
 
 /** The kinds of file an option reads. */
 export type ExpectedFile =
@@ -109,13 +110,22 @@ export async function refuseWrongFilesOf(
   values: Readonly<Record<string, unknown>>,
   cwd: string,
 ): Promise<void> {
+  await refuseWrongFiles(givenFilesOf(command, values), cwd, command);
+}
+
+function givenFilesOf(command: FileCommand, values: Readonly<Record<string, unknown>>): GivenFile[] {
   const files: GivenFile[] = [];
   for (const [option, expects] of COMMAND_FILES[command]) {
     const value = values[option.slice(2)];
     const paths = typeof value === 'string' ? [value] : Array.isArray(value) ? (value as string[]) : [];
     for (const path of paths) files.push({ option, path, expects });
   }
-  await refuseWrongFiles(files, cwd, command);
+  return files;
+}
+
+/** The files `command` reads (COMMAND_FILES), from its parsed option values: no output may replace one. */
+export function filesReadBy(command: FileCommand, values: Readonly<Record<string, unknown>>): ReadFile[] {
+  return givenFilesOf(command, values).map((f) => ({ named: f.option, path: f.path }));
 }
 
 async function kindOf(f: GivenFile, cwd: string): Promise<FileKind | null> {

@@ -4,8 +4,8 @@
  * mkdir loop forever, and SQLite on a device or a kernel file fails in odd ways.
  */
 import { shellWord } from '../core/shell-word.js';
-import { statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { statSync, type Stats } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { kernelLocationOf } from '../datasets/folders.js';
 import { OptionError } from '../core/errors.js';
 import { optionMention, words } from '../core/message-words.js';
@@ -23,10 +23,9 @@ export function refuseUnusableStoreLocation(path: string): void {
       'storePath',
       words`the run store cannot live under ${kernel.root}: ${path}${kernel.leadsTo === null ? '' : ` (it leads to ${kernel.leadsTo})`} (${kernel.root} is a kernel file system; pass ${store} a path to a regular file, e.g. ./runs.sqlite)`,
     );
-  let kind: string | null = null;
+  let found: Stats | null = null;
   try {
-    const s = statSync(absolute);
-    if (!s.isFile()) kind = s.isDirectory() ? 'a folder' : 'not a regular file (a device, socket or pipe)';
+    found = statSync(absolute);
   } catch (err) {
     if ((err as { code?: unknown }).code === 'ENAMETOOLONG')
       throw new OptionError(
@@ -42,11 +41,30 @@ export function refuseUnusableStoreLocation(path: string): void {
       );
     return;
   }
-  if (kind !== null)
-    throw new OptionError(
-      'storePath',
-      words`the run store must be a regular file: ${path} is ${kind} (pass ${store} a file path, e.g. ${store} ${shellWord(join(path, 'runs.sqlite'))})`,
-    );
+  if (found.isFile()) return;
+  // A folder takes a store inside it; anything else, a store beside it (the hint works when pasted).
+  const suggested = found.isDirectory() ? join(path, STORE_NAME) : besideStore(path);
+  throw new OptionError(
+    'storePath',
+    words`the run store must be a regular file: ${path} is ${kindOf(found)} (pass ${store} a file path, e.g. ${store} ${shellWord(suggested)})`,
+  );
+}
+
+/** The store's usual file name, which the hints suggest. */
+const STORE_NAME = 'runs.sqlite';
+
+/** A store path beside `path`, under another name than its own. */
+function besideStore(path: string): string {
+  return join(dirname(path), basename(path) === STORE_NAME ? `decidekit-${STORE_NAME}` : STORE_NAME);
+}
+
+/** What stands at a store path that is not a regular file, in words. */
+function kindOf(found: Stats): string {
+  if (found.isDirectory()) return 'a folder';
+  if (found.isFIFO()) return 'a FIFO (named pipe), not a regular file';
+  if (found.isSocket()) return 'a socket, not a regular file';
+  if (found.isCharacterDevice() || found.isBlockDevice()) return 'a device, not a regular file';
+  return 'not a regular file';
 }
 
 /** Where the folder of a store path stands: the first of its folders that does not exist, or a file standing where a folder must. */

@@ -104,9 +104,15 @@ export class LiveFirstContactError extends DecidekitError {
 export async function openLive(request: LiveRequest, env: LiveEnvironment): Promise<LiveSession> {
   if (request.apiKey !== undefined) refuseUnsafeHeaderValue('apiKey', request.apiKey);
   // Checked before the dataset is read, by the one rule of every output path; opened after.
+  const choice = request.dataset ?? { kind: 'sample' };
   const recordPlace =
-    request.recordPath === undefined ? null : await prepareOutputPath(request.recordPath, 'recordPath');
-  const dataset = await loadBenchDataset(datasetSourceOf(request.dataset ?? { kind: 'sample' }, env.cacheDir));
+    request.recordPath === undefined
+      ? null
+      : await prepareOutputPath(request.recordPath, 'recordPath', {
+          inputs: choice.kind === 'path' ? [{ named: option('dataset'), path: choice.path }] : [],
+          fileName: LIVE_RECORD_FILE,
+        });
+  const dataset = await loadBenchDataset(datasetSourceOf(choice, env.cacheDir));
   if (dataset.cases.length === 0)
     throw new DecidekitError('live_no_cases', `the dataset ${dataset.location} has no cases`);
   const record = recordPlace === null ? null : openRecord(outputFileOf(recordPlace, LIVE_RECORD_FILE));

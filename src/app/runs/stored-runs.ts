@@ -319,9 +319,16 @@ export async function readRunForReport(
     readonly askedBy: AskedBy;
     readonly choice: ConventionChoice;
     readonly intervals: boolean;
+    /** Called with the run's id once it is found, before the run is read. */
+    readonly onRunFound?: (runId: string) => void;
   },
 ) {
-  const analyzed = readRunAnalysis(storePath, prefix, options.askedBy, options.choice, options.intervals);
+  const opened = openStoredRun(storePath, prefix, options.askedBy);
+  options.onRunFound?.(opened.head.id);
+  const analyzed = {
+    head: opened.head,
+    ...analyzeRun(opened.run, options.choice, { intervals: options.intervals, stored: opened.stored }),
+  };
   const states = options.withStates ? await statesOfRun(analyzed.run, options.env) : undefined;
   return { ...analyzed, states };
 }

@@ -1,7 +1,7 @@
 import { outFileOf } from '../out-file.js';
 import { defineCommand, flag, list, text } from '../define-command.js';
 import { colourEnabled } from '../io.js';
-import { refuseWrongFilesOf } from '../wrong-file.js';
+import { filesReadBy, refuseWrongFilesOf } from '../wrong-file.js';
 import { composeActions } from '../../app/offline/compose-actions.js';
 import { renderActionsJson } from '../../reports/offline/actions-json.js';
 import { renderActionsText } from '../../reports/offline/actions-text.js';
@@ -45,7 +45,7 @@ partly: excluded). Both rankings are printed.`,
   ],
   async run({ values }, io) {
     await refuseWrongFilesOf('actions', values, io.cwd);
-    const htmlFile = await outFileOf('htmlPath', values.html, io.cwd, 'actions.html');
+    const htmlFile = await outFileOf('htmlPath', values.html, io.cwd, 'actions.html', filesReadBy('actions', values));
     const report = await composeActions({
       datasetPath: values.dataset,
       specPath: values.spec,

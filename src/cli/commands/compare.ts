@@ -10,7 +10,7 @@ import {
 } from '../../core/offline/model-ranking.js';
 import { defineCommand, flag, list, oneOf, text } from '../define-command.js';
 import { conventionsFromOptions, fileStatisticsOptions } from '../statistics-options.js';
-import { refuseWrongFilesOf } from '../wrong-file.js';
+import { filesReadBy, refuseWrongFilesOf } from '../wrong-file.js';
 import { compareResultsFiles } from '../../app/offline/score-files.js';
 import { conventionNotes, renderCompareJson } from '../../reports/offline/score-json.js';
 import {
@@ -74,7 +74,7 @@ ranked by accuracy, marking models whose interval overlaps the leader's as tied.
     const sort = values.sort ?? null;
     refuseRepeatedFiles(values.results, io.cwd);
     await refuseWrongFilesOf('compare', values, io.cwd);
-    const htmlFile = await outFileOf('htmlPath', values.html, io.cwd, 'compare.html');
+    const htmlFile = await outFileOf('htmlPath', values.html, io.cwd, 'compare.html', filesReadBy('compare', values));
     const compared = await compareResultsFiles(values.dataset, values.results, conventionsFromOptions(values));
     for (const { model, files } of compared.sameModels)
       io.stderr.write(

@@ -4,7 +4,7 @@ import { outFileOf } from '../out-file.js';
 import { decimal, defineCommand, flag, list, oneOf, text } from '../define-command.js';
 import { colourEnabled } from '../io.js';
 import { conventionsFromOptions, fileStatisticsOptions } from '../statistics-options.js';
-import { refuseWrongFilesOf } from '../wrong-file.js';
+import { filesReadBy, refuseWrongFilesOf } from '../wrong-file.js';
 import { scoreWithDuckDb } from '../../app/offline/score-with-duckdb.js';
 import { scoreResultsFiles } from '../../app/offline/score-files.js';
 import { conventionNotes, renderScoreJson } from '../../reports/offline/score-json.js';
@@ -53,7 +53,7 @@ larger than memory, JSONL (.gz) or Parquet: the same numbers and report, without
         `score takes one --results file, got ${values.results.length} (use 'decidekit compare' for several)`,
       );
     await refuseWrongFilesOf('score', values, io.cwd);
-    const htmlFile = await outFileOf('htmlPath', values.html, io.cwd, 'score.html');
+    const htmlFile = await outFileOf('htmlPath', values.html, io.cwd, 'score.html', filesReadBy('score', values));
     let scored;
     if (values.engine === 'duckdb') {
       // Intervals need every decision in memory: the DuckDB engine reports none, as --no-ci.

@@ -4,7 +4,7 @@ import { outFileOf } from '../out-file.js';
 import { DEFAULT_FOLDS, DEFAULT_SEED, thresholdCurve, type TuneOptions } from '../../core/offline/threshold-tuning.js';
 import { decimal, defineCommand, flag, integer, text } from '../define-command.js';
 import { colourEnabled } from '../io.js';
-import { refuseWrongFilesOf } from '../wrong-file.js';
+import { filesReadBy, refuseWrongFilesOf } from '../wrong-file.js';
 import { tuneThreshold } from '../../app/offline/tune-threshold.js';
 import { renderTuneJson } from '../../reports/offline/tuning-json.js';
 import { renderTuneText } from '../../reports/offline/tuning-text.js';
@@ -66,7 +66,7 @@ the held-out fold: the honest estimate). $/100 is 100 x mean cost per call.`,
         : { costs: { falsePositive: costFp, falseNegative: costFn } }),
     };
     await refuseWrongFilesOf('tune', v, io.cwd);
-    const htmlFile = await outFileOf('htmlPath', v.html, io.cwd, 'tune.html');
+    const htmlFile = await outFileOf('htmlPath', v.html, io.cwd, 'tune.html', filesReadBy('tune', v));
     const tuned = await tuneThreshold(datasetPath, resultsPath, options);
     if (v.json) {
       io.stdout.write(renderTuneJson(tuned));

@@ -2,9 +2,10 @@
  * A `--store` that cannot be a run store is refused, the same way by every command, saying
  * what is wrong: `-` (a store is a file path, not standard input or output), a path under a
  * regular file; and `runs list` of a store whose folder does not exist says so rather than
- * only "no runs yet". Real CLI in process, real files.
+ * only "no runs yet"; a device or FIFO is named as what it is. Real CLI in process, real files.
  */
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess, type CliResult } from '../../../src/cli/test-support/in-process-cli.js';
@@ -75,5 +76,31 @@ describe('a store whose folder does not exist', () => {
     expect(said).toContain(`No runs stored in ${store}: its folder ${join(dir, 'no-such-folder')} does not exist yet`);
     // Listing makes nothing.
     expect(readdirSync(dir)).not.toContain('no-such-folder');
+  });
+});
+
+describe('a store path that is a device or a FIFO', () => {
+  it('says what is there, with a hint that works when pasted', async () => {
+    const device = join(dir, 'mynull');
+    // The null device's numbers, made in a temp folder: the real /dev is never touched.
+    execFileSync('mknod', [device, 'c', '1', '3']);
+    // A FIFO under the usual name: the hint cannot be a store beside it of that name.
+    mkdirSync(join(dir, 'piped'));
+    const fifo = join(dir, 'piped', 'runs.sqlite');
+    execFileSync('mkfifo', [fifo]);
+    for (const [path, what] of [
+      [device, 'a device'],
+      [fifo, 'a FIFO (named pipe)'],
+    ] as const) {
+      const r = await cli(['bench', '--limit', '1', '--store', path]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`${path} is ${what}`);
+      const hint = /e\.g\. --store (\S+)\)/.exec(r.stderr)?.[1];
+      expect(hint, r.stderr).toBeDefined();
+      const pasted = await cli(['bench', '--limit', '1', '--store', hint!]);
+      expect(pasted.code, pasted.stderr).toBe(0);
+    }
+    expect(lstatSync(device).isCharacterDevice()).toBe(true);
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
   });
 });

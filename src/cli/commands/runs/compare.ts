@@ -1,6 +1,6 @@
 import { given } from '../../../core/given.js';
 import { UsageError } from '../../../core/errors.js';
-import { outFileOf } from '../../out-file.js';
+import { outFileOf, storeRead } from '../../out-file.js';
 import { defineCommand, flag, oneOf, text } from '../../define-command.js';
 import { readStoredRunsToCompare, compareStoredRuns, type CompareOptions } from '../../../app/runs/stored-runs.js';
 import { colourEnabled, type CliIo } from '../../io.js';
@@ -63,7 +63,7 @@ latency and cost with the Pareto front).`,
     if (values.json && values.format === 'html')
       throw new UsageError('--json and --format html do not go together: pick one');
     const store = storePathOf(values.store, io);
-    const htmlFile = await outFileOf('target', values.out, io.cwd, 'runs-compare.html');
+    const htmlFile = await outFileOf('target', values.out, io.cwd, 'runs-compare.html', [storeRead(store)]);
     if (values.format === 'html')
       return compareHtml(store, positionals, { htmlFile, redact: values.redact }, options, io);
     const colour = colourEnabled(io.stdout, io.env);

@@ -4,6 +4,7 @@ import { UsageError } from '../../../core/errors.js';
 import { defineCommand, oneOf, text } from '../../define-command.js';
 import { storePathOf } from '../../locations.js';
 import { storeOption } from '../../shared-options.js';
+import { storeRead } from '../../out-file.js';
 import { exportEvalResults } from '../../../app/runs/export-eval-results.js';
 import { exportStoredRun } from '../../../app/runs/export-run.js';
 import { prepareOutputPath } from '../../../app/output-file.js';
@@ -80,7 +81,7 @@ the current folder), only for a complete, unfiltered run on the real Typed Decis
       await exportStoredRun(storePath, prefix!, format, { kind: 'text', write: (t) => io.stdout.write(t) }, askedBy);
       return 0;
     }
-    const place = await prepareOutputPath(values.out, 'target', { cwd: io.cwd });
+    const place = await prepareOutputPath(values.out, 'target', { cwd: io.cwd, inputs: [storeRead(storePath)] });
     const { runId, decisions, path } = await exportStoredRun(
       storePath,
       prefix!,

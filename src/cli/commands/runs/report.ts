@@ -8,6 +8,7 @@ import { colourEnabled, writeInPieces } from '../../io.js';
 import { storePathOf } from '../../locations.js';
 import { conventionChoiceOf, statisticsOptions } from '../../statistics-options.js';
 import { storeOption } from '../../shared-options.js';
+import { storeRead } from '../../out-file.js';
 import { readRunForReport } from '../../../app/runs/stored-runs.js';
 import { renderBenchJsonChunks } from '../../../reports/bench/bench-json.js';
 import { renderBenchHtml } from '../../../reports/bench/bench-html.js';
@@ -64,9 +65,18 @@ options and --seed recompute the run from its stored decisions under other conve
   examples: ['decidekit runs report 20261130-0415 --format markdown --out report.md'],
   async run({ values, positionals: [prefix] }, io) {
     const format = values.format ?? formatOfFile(values.out);
+    const storePath = storePathOf(values.store, io);
     // Checked before the store is read: a path that can never be written is refused at once.
-    const place = values.out === undefined ? null : await prepareOutputPath(values.out, 'target', { cwd: io.cwd });
-    const { run, statistics, states } = await readRunForReport(storePathOf(values.store, io), prefix!, {
+    const place =
+      values.out === undefined
+        ? null
+        : await prepareOutputPath(values.out, 'target', { cwd: io.cwd, inputs: [storeRead(storePath)] });
+    // Into a folder: <run>.<format>, as bench --out names its reports; checked once the run is
+    // found, before it is read.
+    const fileOf = (id: string): string | null =>
+      place === null ? null : outputFileOf(place, `${id}.${REPORT_EXTENSIONS[format]}`);
+    const { run, statistics, states } = await readRunForReport(storePath, prefix!, {
+      onRunFound: fileOf,
       withStates: format === 'markdown',
       env: io.env,
       askedBy: { command: name, storeArg: values.store },
@@ -94,12 +104,11 @@ options and --seed recompute the run from its stored decisions under other conve
         }),
       ];
     }
-    if (place === null) {
+    const out = fileOf(run.id);
+    if (out === null) {
       await writeInPieces(io.stdout, chunks);
       return 0;
     }
-    // Into a folder: <run>.<format>, as bench --out names its reports.
-    const out = outputFileOf(place, `${run.id}.${REPORT_EXTENSIONS[format]}`);
     await writeTextPieces(out, chunks, 'report');
     io.stderr.write(`decidekit ${name}: ${format} report of run ${run.id} written to ${out}\n`);
     return 0;
