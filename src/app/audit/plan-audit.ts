@@ -11,6 +11,7 @@ import type { AuditRun } from '../../core/audit/run.js';
 import { OptionError } from '../../core/errors.js';
 import { optionMention as option, words } from '../../core/message-words.js';
 import { InvalidBaseUrlError } from '../../protocol/client/errors.js';
+import { refuseUnusableBaseUrl } from '../server-plan.js';
 import { BUILT_IN_MODEL_NAMES } from '../../protocol/server/models/index.js';
 import {
   baseUrlOf,
@@ -193,10 +194,7 @@ export function judgeEndpointOf(baseUrl: string): EndpointIdentity {
       'baseUrl',
       words`${option('baseUrl')}: uses ${url.protocol.replace(/:$/, '')} (a judge URL is http or https)`,
     );
-  if (url.search !== '')
-    throw new OptionError('baseUrl', words`${option('baseUrl')}: carries a query (a judge URL has none)`);
-  if (url.hash !== '' || baseUrl.includes('#'))
-    throw new OptionError('baseUrl', words`${option('baseUrl')}: carries a fragment (a judge URL has none)`);
+  refuseUnusableBaseUrl(baseUrl);
   try {
     return endpointIdentity(endpointFor(baseUrl));
   } catch (err) {

@@ -17,7 +17,7 @@ import { stratifiedSample } from '../../core/stratified-sample.js';
 import { refuseUnsafeHeaderValue } from '../../core/header-value.js';
 import { baseUrlOf, withoutCredentials } from '../../protocol/wire/endpoint.js';
 import { benchResumeCommand, credentialsAgainFlags } from '../../core/command-hints.js';
-import { DEFAULT_EMBEDDED_MODEL, EMBEDDED_IDENTITY, type ServerPlan } from '../server-plan.js';
+import { DEFAULT_EMBEDDED_MODEL, EMBEDDED_IDENTITY, refuseUnusableBaseUrl, type ServerPlan } from '../server-plan.js';
 import type { DatasetChoice } from '../dataset-choice.js';
 
 /** What a user asks of a benchmark (the CLI's options, or a library caller's). */
@@ -88,6 +88,7 @@ export function planBench(request: BenchRequest, stored: ResumableRun | null = n
       words`${option('limit')} takes the first cases and ${option('sample')} a seeded spread of them: give one of the two`,
     );
   if (request.apiKey !== undefined) refuseUnsafeHeaderValue('apiKey', request.apiKey);
+  refuseUnusableBaseUrl(request.baseUrl);
   if ((request.resume === undefined) !== (stored === null))
     throw new Error('planBench: pass the stored run exactly when resuming');
   const resumed = stored?.config ?? null;

@@ -29,7 +29,7 @@ import { singleLine } from '../../reports/format.js';
 import type { LiveEvent, LiveInfo } from '../../monitor/live-state.js';
 import { renderPollRecord } from '../../monitor/poll-lines.js';
 import { datasetSourceOf, type DatasetChoice } from '../dataset-choice.js';
-import { DEFAULT_EMBEDDED_MODEL } from '../server-plan.js';
+import { DEFAULT_EMBEDDED_MODEL, refuseUnusableBaseUrl } from '../server-plan.js';
 import { refuseUnsafeHeaderValue } from '../../core/header-value.js';
 import { fileErrorWords } from '../../core/file-error-words.js';
 import { refuseIrregularFileSync } from '../../datasets/input-file.js';
@@ -103,6 +103,7 @@ export class LiveFirstContactError extends DecidekitError {
 /** Opens a session: everything that can stop the command happens here, before any screen. */
 export async function openLive(request: LiveRequest, env: LiveEnvironment): Promise<LiveSession> {
   if (request.apiKey !== undefined) refuseUnsafeHeaderValue('apiKey', request.apiKey);
+  refuseUnusableBaseUrl(request.baseUrl);
   // Checked before the dataset is read, by the one rule of every output path; opened after.
   const choice = request.dataset ?? { kind: 'sample' };
   const recordPlace =

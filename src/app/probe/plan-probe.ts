@@ -8,7 +8,7 @@ import { refuseUnsafeHeaderValue } from '../../core/header-value.js';
 import type { ProbeScope } from '../../core/probe/run.js';
 import { OVERSIZED_BODY_BYTES } from '../../core/probe/variants.js';
 import type { DatasetChoice } from '../dataset-choice.js';
-import { DEFAULT_EMBEDDED_MODEL, type ServerPlan } from '../server-plan.js';
+import { DEFAULT_EMBEDDED_MODEL, refuseUnusableBaseUrl, type ServerPlan } from '../server-plan.js';
 
 /** What a user asks of a probe (the CLI's options, or a library caller's). */
 export interface ProbeRequest {
@@ -53,6 +53,7 @@ export interface ProbePlan {
 
 export function planProbe(request: ProbeRequest): ProbePlan {
   if (request.apiKey !== undefined) refuseUnsafeHeaderValue('apiKey', request.apiKey);
+  refuseUnusableBaseUrl(request.baseUrl);
   const server: ServerPlan =
     request.baseUrl === undefined
       ? { kind: 'embedded', model: request.model ?? DEFAULT_EMBEDDED_MODEL }

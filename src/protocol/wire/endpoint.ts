@@ -30,8 +30,64 @@ function parseBase(baseUrl: string): URL {
       `invalid base URL: ${redactUrl(baseUrl)} uses ${url.protocol.replace(/:$/, '')} (only http and https are supported)`,
     );
   }
+  refuseInvalidHost(url, baseUrl);
   url.hash = '';
   return url;
+}
+
+/** Characters of a URL a message shows; a longer one is cut, saying how long it was. */
+const SHOWN_URL_CHARACTERS = 80;
+
+/** A URL as a message shows it: without credentials, query or fragment, and cut when long. */
+function shownUrl(url: string): string {
+  const chars = [...redactUrl(url)];
+  if (chars.length <= SHOWN_URL_CHARACTERS) return chars.join('');
+  return `${chars.slice(0, SHOWN_URL_CHARACTERS).join('')}… (${chars.length.toLocaleString('en-US')} characters)`;
+}
+
+/** A host name has at most 253 characters, and each of its dot-separated labels at most 63 (RFC 1035). */
+const MAX_HOST_CHARACTERS = 253;
+const MAX_LABEL_CHARACTERS = 63;
+
+/**
+ * Refuses a host no resolver would take, before anything is sent (every case would fail
+ * "host not found", echoing the host each time).
+ */
+function refuseInvalidHost(url: URL, baseUrl: string): void {
+  const host = url.hostname;
+  // An IPv6 literal is bracketed and checked by the URL parser itself.
+  if (host.startsWith('[')) return;
+  const tooLong = host.length > MAX_HOST_CHARACTERS;
+  const longLabel = host.split('.').find((label) => label.length > MAX_LABEL_CHARACTERS);
+  if (!tooLong && longLabel === undefined) return;
+  throw new InvalidBaseUrlError(
+    `invalid base URL: ${shownUrl(baseUrl)}: ${
+      tooLong
+        ? `its host has ${host.length.toLocaleString('en-US')} characters (a host name has at most ${MAX_HOST_CHARACTERS})`
+        : `a part of its host has ${longLabel!.length.toLocaleString('en-US')} characters (each dot-separated part of a host name has at most ${MAX_LABEL_CHARACTERS})`
+    }`,
+  );
+}
+
+/**
+ * The base URL a command takes: a valid http(s) URL without a query or a fragment. A stored
+ * run or audit keeps only the endpoint identity, so a query could not be sent again on a
+ * resume, nor told apart when runs are compared; and a query often carries a secret (give a
+ * key as a key). The message names the query's parameters, never their values.
+ */
+export function checkCommandBaseUrl(baseUrl: string): void {
+  parseBase(baseUrl);
+  const url = new URL(baseUrl.trim());
+  if (url.search !== '' || baseUrl.trim().endsWith('?')) {
+    const names = [...new Set([...url.searchParams.keys()])].map((name) => `${name}=…`).join('&');
+    throw new InvalidBaseUrlError(
+      `invalid base URL: ${shownUrl(baseUrl)} carries a query${names === '' ? '' : ` (?${names})`}: a base URL has none (a stored run keeps no query, so a resume could not send it again)`,
+    );
+  }
+  if (url.hash !== '' || baseUrl.includes('#'))
+    throw new InvalidBaseUrlError(
+      `invalid base URL: ${shownUrl(baseUrl)} carries a fragment (#…): a base URL has none`,
+    );
 }
 
 /** A URL with its user and password taken out, and the `Authorization` value they stand for. */
