@@ -99,35 +99,94 @@ interface Check {
   readonly message: string;
 }
 
+/**
+ * The typed fast path. A JSONL line in a plain shape — the keys in the order decidekit and
+ * the usual writers put them, each value of the type its rule asks for, strings with JSON's
+ * escapes only, numbers as JSON writes them, no null, no key twice — is read once by
+ * json_transform into typed columns; only the other lines (and Parquet rows) go through
+ * the generic per-line reading, which finds whatever the strict loader would refuse. A
+ * plain line has nothing the generic reading would see differently: same values, same
+ * checks after it.
+ */
+const WS = String.raw`\s*`;
+const STR = String.raw`"(?:[^"\\[:cntrl:]]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"`;
+const NUM = String.raw`-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]{1,2})?`;
+const key = (name: string, value: string): string => `${WS}"${name}"${WS}:${WS}${value}${WS}`;
+const comma = (x: string): string => `,${x}`;
+const opt = (x: string): string => `(?:${x})?`;
+const listOf = (x: string): string => String.raw`\[${WS}${x}(?:${WS},${WS}${x})*${WS}\]`;
+/** A key of a probabilities object: any text without escapes. */
+const NAME = String.raw`[^"\\[:cntrl:]]+`;
+const objectOf = (x: string): string => String.raw`\{${key(NAME, x)}(?:,${key(NAME, x)})*\}`;
+const line = (body: string): string => String.raw`^${WS}\{${body}\}${WS}$`;
+
+const PROBABILITIES = `(?:${listOf(NUM)}|${objectOf(NUM)})`;
+const PLAIN_DECISION = String.raw`\{(?:${key('probability', NUM)}|${key('value', NUM)}${opt(comma(key('confidence', NUM)))}|${key('picked', STR)},${key('probabilities', PROBABILITIES)}|${key('probabilities', PROBABILITIES)}${opt(comma(key('picked', STR)))})\}`;
+const PLAIN_RESULT = line(
+  `${key('case_id', STR)},${key('model', STR)},${key('decision', PLAIN_DECISION)}${opt(comma(key('cost_usd', NUM)))}${opt(comma(key('latency_ms', NUM)))}`,
+);
+const SCORE_BOUNDS = `${key('score_min', NUM)},${key('score_max', NUM)}`;
+const CORRECT = key('correct', `(?:true|false|${STR}|${NUM})`);
+const PLAIN_CASE = line(
+  `${key('id', STR)},${key('kind', STR)}${opt(comma(key('prompt', STR)))}${opt(comma(key('group', STR)))}${opt(comma(key('field', STR)))}` +
+    `${opt(comma(key('options', listOf(STR))))}(?:,${SCORE_BOUNDS},${CORRECT}|,${CORRECT}${opt(comma(SCORE_BOUNDS))})`,
+);
+
+/** Whether the row is a plain line (always false for Parquet, whose rows take the generic path). */
+function plainSql(file: OfflineSqlFile, pattern: string): string {
+  return file.format === 'jsonl' ? `regexp_full_match(CAST(v AS VARCHAR), ${sqlString(pattern)})` : 'false';
+}
+
+/** `fast` on a plain line, `generic` on the others. */
+const either = (fast: string, generic: string): string => `CASE WHEN plain THEN ${fast} ELSE ${generic} END`;
+/** The JSON type name of a typed value that a plain line holds when present (it is never null there). */
+const typeIfPresent = (x: string, type: string): string => `CASE WHEN ${x} IS NOT NULL THEN '${type}' END`;
+/** The generic reading of the whole line, for the lines that are not plain only. */
+const generic = (x: string): string => `CASE WHEN NOT plain THEN ${x} END`;
+
+const CASE_STRUCTURE = `{"id": "VARCHAR", "kind": "VARCHAR", "prompt": "VARCHAR", "group": "VARCHAR", "field": "VARCHAR", "options": ["VARCHAR"], "correct": "JSON", "score_min": "DOUBLE", "score_max": "DOUBLE"}`;
+
+const RESULT_STRUCTURE = `{"case_id": "VARCHAR", "model": "VARCHAR", "decision": {"probability": "DOUBLE", "probabilities": "JSON", "picked": "VARCHAR", "value": "DOUBLE", "confidence": "DOUBLE"}, "cost_usd": "DOUBLE", "latency_ms": "DOUBLE"}`;
+
 /** The dataset's rows with the fields its checks and the scoring read. */
 export function datasetViewSql(file: OfflineSqlFile): string {
-  // Each line is parsed a few times, not once per field: one json_extract of every field,
-  // then small parses of the extracted pieces.
+  // A plain line is parsed once, into typed columns. Any other is parsed a few times, not
+  // once per field: one json_extract of every field, then small parses of the pieces.
   return `CREATE OR REPLACE VIEW dk_dataset AS
-WITH raw AS (
+WITH lines AS (
+  SELECT v, ${plainSql(file, PLAIN_CASE)} AS plain FROM ${jsonRowsSql(file)}
+),
+raw AS (
   SELECT
-    json_type(v) AS t,
-    json_keys(v) AS keys,
-    json_extract(v, ['$.id', '$.kind', '$.correct', '$.options', '$.score_min', '$.score_max', '$.prompt', '$.group', '$.field']) AS e,
+    plain,
+    CASE WHEN plain THEN json_transform(v, ${sqlString(CASE_STRUCTURE)}) END AS x,
+    ${generic('json_type(v)')} AS t,
+    ${generic('json_keys(v)')} AS keys,
+    ${generic(`json_extract(v, ['$.id', '$.kind', '$.correct', '$.options', '$.score_min', '$.score_max', '$.prompt', '$.group', '$.field'])`)} AS e,
     left(CAST(v AS VARCHAR), 60) AS line_preview,
-    ${jsonSyntaxOkSql(file)} AS syntax_ok
-  FROM ${jsonRowsSql(file)}
+    ${either('true', jsonSyntaxOkSql(file))} AS syntax_ok
+  FROM lines
 )
 SELECT
-  t,
-  ${repeated('keys')} AS repeated_key,
-  json_type(e[1]) AS id_t, e[1] ->> '$' AS id,
-  json_type(e[2]) AS kind_t, e[2] ->> '$' AS kind,
-  json_type(e[3]) AS correct_t, e[3] ->> '$' AS correct_text,
-  TRY_CAST(e[3] AS DOUBLE) AS correct_number, left(CAST(e[3] AS VARCHAR), 40) AS correct_preview,
-  json_type(e[4]) AS options_t,
-  json_type(e[4], '$[*]') AS option_types,
-  e[4] ->> '$[*]' AS options,
-  json_type(e[5]) AS min_t, TRY_CAST(e[5] AS DOUBLE) AS score_min,
-  json_type(e[6]) AS max_t, TRY_CAST(e[6] AS DOUBLE) AS score_max,
-  json_type(e[7]) AS prompt_t,
-  json_type(e[8]) AS group_t, e[8] ->> '$' AS group_name,
-  json_type(e[9]) AS field_t, e[9] ->> '$' AS field_name,
+  ${either(`'OBJECT'`, 't')} AS t,
+  ${either('false', repeated('keys'))} AS repeated_key,
+  ${either(`'VARCHAR'`, 'json_type(e[1])')} AS id_t, ${either('x.id', `e[1] ->> '$'`)} AS id,
+  ${either(`'VARCHAR'`, 'json_type(e[2])')} AS kind_t, ${either('x.kind', `e[2] ->> '$'`)} AS kind,
+  json_type(${either('x.correct', 'e[3]')}) AS correct_t, ${either('x.correct', 'e[3]')} ->> '$' AS correct_text,
+  TRY_CAST(${either('x.correct', 'e[3]')} AS DOUBLE) AS correct_number,
+  left(CAST(${either('x.correct', 'e[3]')} AS VARCHAR), 40) AS correct_preview,
+  ${either(typeIfPresent('x.options', 'ARRAY'), 'json_type(e[4])')} AS options_t,
+  ${either(`list_transform(x.options, lambda o: 'VARCHAR')`, `json_type(e[4], '$[*]')`)} AS option_types,
+  ${either('x.options', `e[4] ->> '$[*]'`)} AS options,
+  ${either(typeIfPresent('x.score_min', 'DOUBLE'), 'json_type(e[5])')} AS min_t,
+  ${either('x.score_min', 'TRY_CAST(e[5] AS DOUBLE)')} AS score_min,
+  ${either(typeIfPresent('x.score_max', 'DOUBLE'), 'json_type(e[6])')} AS max_t,
+  ${either('x.score_max', 'TRY_CAST(e[6] AS DOUBLE)')} AS score_max,
+  ${either(typeIfPresent('x.prompt', 'VARCHAR'), 'json_type(e[7])')} AS prompt_t,
+  ${either(typeIfPresent('x."group"', 'VARCHAR'), 'json_type(e[8])')} AS group_t,
+  ${either('x."group"', `e[8] ->> '$'`)} AS group_name,
+  ${either(typeIfPresent('x.field', 'VARCHAR'), 'json_type(e[9])')} AS field_t,
+  ${either('x.field', `e[9] ->> '$'`)} AS field_name,
   line_preview,
   syntax_ok
 FROM raw`;
@@ -245,42 +304,55 @@ FROM dk_dataset`;
 
 /** The results rows joined with their cases (LEFT: an unknown case_id is a problem). */
 export function resultsViewSql(file: OfflineSqlFile): string {
+  const ps = 'ps_json';
   return `CREATE OR REPLACE VIEW dk_results AS
-WITH raw AS (
+WITH lines AS (
+  SELECT v, ${plainSql(file, PLAIN_RESULT)} AS plain FROM ${jsonRowsSql(file)}
+),
+raw AS (
   SELECT
-    json_type(v) AS t,
-    json_keys(v) AS keys,
-    json_extract(v, ['$.case_id', '$.model', '$.decision', '$.cost_usd', '$.latency_ms']) AS e,
+    plain,
+    CASE WHEN plain THEN json_transform(v, ${sqlString(RESULT_STRUCTURE)}) END AS x,
+    ${generic('json_type(v)')} AS t,
+    ${generic('json_keys(v)')} AS keys,
+    ${generic(`json_extract(v, ['$.case_id', '$.model', '$.decision', '$.cost_usd', '$.latency_ms'])`)} AS e,
     left(CAST(v AS VARCHAR), 60) AS line_preview,
-    ${jsonSyntaxOkSql(file)} AS syntax_ok
-  FROM ${jsonRowsSql(file)}
+    ${either('true', jsonSyntaxOkSql(file))} AS syntax_ok
+  FROM lines
 ),
 parts AS (
   SELECT
     *,
     json_keys(e[3]) AS decision_keys,
-    json_extract(e[3], ['$.probability', '$.probabilities', '$.picked', '$.value', '$.confidence']) AS d
+    json_extract(e[3], ['$.probability', '$.probabilities', '$.picked', '$.value', '$.confidence']) AS d,
+    ${either('x.decision.probabilities', 'd[2]')} AS ${ps}
   FROM raw
 ),
 fields AS (
   SELECT
-    t,
-    ${repeated('keys')} OR ${repeated('decision_keys')} OR ${repeated('json_keys(d[2])')} AS repeated_key,
-    json_type(e[1]) AS case_id_t, e[1] ->> '$' AS case_id,
-    json_type(e[2]) AS model_t, e[2] ->> '$' AS model,
-    json_type(e[3]) AS decision_t, left(CAST(e[3] AS VARCHAR), 40) AS decision_preview,
-    json_type(d[1]) AS p_t, TRY_CAST(d[1] AS DOUBLE) AS p,
-    json_type(d[2]) AS ps_t,
-    CASE json_type(d[2]) WHEN 'ARRAY' THEN json_type(d[2], '$[*]') WHEN 'OBJECT' THEN json_type(d[2], '$.*') END AS ps_types,
-    CASE json_type(d[2])
-      WHEN 'ARRAY' THEN list_transform(json_extract(d[2], '$[*]'), lambda x: TRY_CAST(x AS DOUBLE))
-      WHEN 'OBJECT' THEN list_transform(json_extract(d[2], '$.*'), lambda x: TRY_CAST(x AS DOUBLE)) END AS ps_values,
-    json_keys(d[2]) AS ps_keys,
-    json_type(d[3]) AS picked_t, d[3] ->> '$' AS picked,
-    json_type(d[4]) AS value_t, TRY_CAST(d[4] AS DOUBLE) AS value,
-    json_type(d[5]) AS confidence_t, TRY_CAST(d[5] AS DOUBLE) AS confidence,
-    json_type(e[4]) AS cost_t, TRY_CAST(e[4] AS DOUBLE) AS cost_usd,
-    json_type(e[5]) AS latency_t, TRY_CAST(e[5] AS DOUBLE) AS latency_ms,
+    ${either(`'OBJECT'`, 't')} AS t,
+    ${either('false', `${repeated('keys')} OR ${repeated('decision_keys')}`)} OR ${repeated(`json_keys(${ps})`)} AS repeated_key,
+    ${either(`'VARCHAR'`, 'json_type(e[1])')} AS case_id_t, ${either('x.case_id', `e[1] ->> '$'`)} AS case_id,
+    ${either(`'VARCHAR'`, 'json_type(e[2])')} AS model_t, ${either('x.model', `e[2] ->> '$'`)} AS model,
+    ${either(`'OBJECT'`, 'json_type(e[3])')} AS decision_t, ${generic('left(CAST(e[3] AS VARCHAR), 40)')} AS decision_preview,
+    ${either(typeIfPresent('x.decision.probability', 'DOUBLE'), 'json_type(d[1])')} AS p_t,
+    ${either('x.decision.probability', 'TRY_CAST(d[1] AS DOUBLE)')} AS p,
+    json_type(${ps}) AS ps_t,
+    CASE json_type(${ps}) WHEN 'ARRAY' THEN json_type(${ps}, '$[*]') WHEN 'OBJECT' THEN json_type(${ps}, '$.*') END AS ps_types,
+    CASE json_type(${ps})
+      WHEN 'ARRAY' THEN list_transform(json_extract(${ps}, '$[*]'), lambda x: TRY_CAST(x AS DOUBLE))
+      WHEN 'OBJECT' THEN list_transform(json_extract(${ps}, '$.*'), lambda x: TRY_CAST(x AS DOUBLE)) END AS ps_values,
+    json_keys(${ps}) AS ps_keys,
+    ${either(typeIfPresent('x.decision.picked', 'VARCHAR'), 'json_type(d[3])')} AS picked_t,
+    ${either('x.decision.picked', `d[3] ->> '$'`)} AS picked,
+    ${either(typeIfPresent('x.decision.value', 'DOUBLE'), 'json_type(d[4])')} AS value_t,
+    ${either('x.decision.value', 'TRY_CAST(d[4] AS DOUBLE)')} AS value,
+    ${either(typeIfPresent('x.decision.confidence', 'DOUBLE'), 'json_type(d[5])')} AS confidence_t,
+    ${either('x.decision.confidence', 'TRY_CAST(d[5] AS DOUBLE)')} AS confidence,
+    ${either(typeIfPresent('x.cost_usd', 'DOUBLE'), 'json_type(e[4])')} AS cost_t,
+    ${either('x.cost_usd', 'TRY_CAST(e[4] AS DOUBLE)')} AS cost_usd,
+    ${either(typeIfPresent('x.latency_ms', 'DOUBLE'), 'json_type(e[5])')} AS latency_t,
+    ${either('x.latency_ms', 'TRY_CAST(e[5] AS DOUBLE)')} AS latency_ms,
     line_preview,
     syntax_ok
   FROM parts

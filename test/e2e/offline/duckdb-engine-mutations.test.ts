@@ -162,7 +162,52 @@ const TEXT_MUTATIONS: readonly Mutation[] = [
   },
 ];
 
+/**
+ * Lines in the plain shape (keys in the usual order, no spaces, no null) that the engine reads
+ * through its typed fast path, each breaking one rule or (an escaped id) none.
+ */
+const withCase = (i: number, line: string): string => lines(DATASET.map((c, k) => (k === i ? line : c)));
+const PLAIN_MUTATIONS: readonly Mutation[] = [
+  ['a probability of 1.5', 0, '{"case_id":"yn-1","model":"m","decision":{"probability":1.5}}'],
+  ['an unknown case', 0, '{"case_id":"nope","model":"m","decision":{"probability":0.9}}'],
+  ['an escaped case id', 0, String.raw`{"case_id":"yn\u002d1","model":"m","decision":{"probability":0.9}}`],
+  ['a negative cost', 0, '{"case_id":"yn-1","model":"m","decision":{"probability":0.9},"cost_usd":-1}'],
+  ['a value as a yes/no answer', 0, '{"case_id":"yn-1","model":"m","decision":{"value":1}}'],
+  ['probabilities summing to 1.3', 1, '{"case_id":"ch-1","model":"m","decision":{"probabilities":[0.3,0.3,0.7]}}'],
+  ['a short probability list', 1, '{"case_id":"ch-1","model":"m","decision":{"probabilities":[0.3,0.7]}}'],
+  [
+    'a picked option that is not one',
+    1,
+    '{"case_id":"ch-1","model":"m","decision":{"picked":"ban","probabilities":[0.1,0.2,0.7]}}',
+  ],
+  ['a value of 1e99', 2, '{"case_id":"sc-1","model":"m","decision":{"value":1e99}}'],
+  ['a confidence of 2', 2, '{"case_id":"sc-1","model":"m","decision":{"value":7,"confidence":2}}'],
+].map(([name, i, line]) => ({
+  name: `plain: ${name}`,
+  file: 'results' as const,
+  text: withResult(i as number, line as string),
+}));
+const PLAIN_CASE_MUTATIONS: readonly Mutation[] = [
+  ['a yes/no answer "yes"', 0, '{"id":"yn-1","kind":"yes_no","correct":"yes"}'],
+  ['an unknown kind', 0, '{"id":"yn-1","kind":"rank","correct":true}'],
+  ['an empty group', 0, '{"id":"yn-1","kind":"yes_no","group":"","correct":true}'],
+  ['an option twice', 1, '{"id":"ch-1","kind":"choice","options":["allow","allow","remove"],"correct":"remove"}'],
+  [
+    'a correct answer not an option',
+    1,
+    '{"id":"ch-1","kind":"choice","options":["allow","flag","remove"],"correct":"x"}',
+  ],
+  ['a score outside its range', 2, '{"id":"sc-1","kind":"score","score_min":0,"score_max":10,"correct":11}'],
+  ['a range upside down', 2, '{"id":"sc-1","kind":"score","correct":5,"score_min":10,"score_max":0}'],
+].map(([name, i, line]) => ({
+  name: `plain case: ${name}`,
+  file: 'dataset' as const,
+  text: withCase(i as number, line as string),
+}));
+
 const MUTATIONS: readonly Mutation[] = [
+  ...PLAIN_MUTATIONS,
+  ...PLAIN_CASE_MUTATIONS,
   ...keyMutations('dataset', DATASET),
   ...keyMutations('results', RESULTS),
   ...TEXT_MUTATIONS,
