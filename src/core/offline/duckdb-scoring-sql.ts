@@ -37,10 +37,17 @@ export function parquetColumnsSql(path: string): string {
   return `DESCRIBE SELECT * FROM read_parquet(${sqlString(path)})`;
 }
 
+/**
+ * The longest JSONL line DuckDB reads. Its JSON reader holds buffers of twice this size per
+ * thread, a floor under the memory limit that no spilling lowers: 16 MiB (32 MiB buffers,
+ * its smallest) leaves the most of the limit to the tables and the join.
+ */
+const MAX_LINE_BYTES = 16 * 2 ** 20;
+
 /** One JSON value `v` per non-blank line (JSONL, gzipped or not) or per row (Parquet). */
 export function jsonRowsSql(file: OfflineSqlFile): string {
   return file.format === 'jsonl'
-    ? `(SELECT json AS v FROM read_json_objects(${sqlString(file.path)}, format = 'newline_delimited', maximum_object_size = 33554432))`
+    ? `(SELECT json AS v FROM read_json_objects(${sqlString(file.path)}, format = 'newline_delimited', maximum_object_size = ${MAX_LINE_BYTES}))`
     : `(SELECT to_json(p) AS v FROM (SELECT *${parquetReplace(file.jsonTextColumns ?? [], file.structColumns ?? [])} FROM read_parquet(${sqlString(file.path)})) p)`;
 }
 

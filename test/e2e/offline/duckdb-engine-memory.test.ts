@@ -14,7 +14,7 @@ import { DEFAULT_CONVENTIONS } from '../../../src/core/stats/conventions.js';
 
 const dir = tempFolderRemovedAfterAll('decidekit-duckdb-memory-');
 const CASES = 1_000_000;
-const MEMORY_LIMIT = '256MB';
+const MEMORY_LIMIT = '200MB';
 
 /** A dataset and results of `cases` cases (yes/no, choice and score), written in blocks. */
 function writeFiles(dataset: string, results: string, cases: number): void {
@@ -63,7 +63,7 @@ describe('score --engine duckdb with a small memory limit', () => {
     const dataset = join(dir, 'dataset.jsonl');
     const results = join(dir, 'results.jsonl');
     writeFiles(dataset, results, CASES);
-    expect(statSync(dataset).size + statSync(results).size).toBeGreaterThan(256 * 2 ** 20);
+    expect(statSync(dataset).size + statSync(results).size).toBeGreaterThan(1.4 * 200 * 2 ** 20);
     // Its database file and spill files go to a temp folder of its own, under TMPDIR.
     const temp = join(dir, 'tmp');
     mkdirSync(temp);
@@ -80,5 +80,6 @@ describe('score --engine duckdb with a small memory limit', () => {
     expect(scored.summary.logLoss).toBe(expected['log_loss']);
     expect(scored.summary.meanConfidence).toBe(expected['mean_confidence']);
     expect(scored.conventions).toEqual(DEFAULT_CONVENTIONS);
-  });
+    // A million cases through both engines: minutes on a busy machine, not the usual 30 s.
+  }, 300_000);
 });
