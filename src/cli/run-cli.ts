@@ -84,11 +84,13 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
 export function renderProblems(problems: readonly InputProblem[]): string[] {
   return groupProblems(problems).flatMap(({ first, lines, members }) => {
     if (lines.length === 1) return [formatProblem(first)];
-    const numbered = lines.filter((l): l is number => l !== null);
-    if (numbered.length > 0) {
+    // A line is listed once, however many of its problems read alike.
+    const numbered = [...new Set(lines.filter((l): l is number => l !== null))];
+    if (numbered.length > 1) {
       const unit = first.unit === 'row' ? 'rows' : 'lines';
-      return [`${formatProblem(first)}\n  (the same problem on ${lines.length} ${unit}: ${firstFew(numbered)})`];
+      return [`${formatProblem(first)}\n  (the same problem on ${numbered.length} ${unit}: ${firstFew(numbered)})`];
     }
+    if (numbered.length === 1) return [...new Set(members.map(formatProblem))];
     const cases = [...new Set(members.flatMap((p) => (p.caseId === undefined ? [] : [p.caseId])))];
     if (cases.length > 1)
       return [`${formatProblem(first)}\n  (the same problem in ${cases.length} cases: ${firstFew(cases)})`];

@@ -144,7 +144,7 @@ describe('readResults', () => {
     [
       'an object missing an option',
       [{ ...CH, decision: { probabilities: { allow: 0.5, remove: 0.5 } } }],
-      ':1 case ch-1: probabilities has no "flag" (every option needs one)',
+      ':1 case ch-1: probabilities has no "flag" (every option needs one: allow, flag, remove)',
     ],
     [
       'an object with an unknown option',

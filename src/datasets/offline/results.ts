@@ -386,11 +386,13 @@ function parseChoiceDecision(raw: JsonRecord, options: readonly string[], report
       }
     }
   } else if (isRecord(rawP)) {
+    // Options without a probability are one cause (an empty object misses them all): one problem.
+    const missing: string[] = [];
     for (let k = 0; k < options.length; k++) {
       const name = options[k] as string;
       const p = Object.hasOwn(rawP, name) ? rawP[name] : undefined;
       if (p === undefined) {
-        report('probabilities', `probabilities has no ${JSON.stringify(name)} (every option needs one)`);
+        missing.push(name);
         ok = false;
       } else if (!isProbability(p)) {
         report('probabilities', `probabilities.${name} must be a number in [0, 1], got ${preview(p)}`);
@@ -399,6 +401,11 @@ function parseChoiceDecision(raw: JsonRecord, options: readonly string[], report
         probabilities[k] = p;
       }
     }
+    if (missing.length > 0)
+      report(
+        'probabilities',
+        `probabilities has no ${missing.map((m) => JSON.stringify(m)).join(', ')} (every option needs one: ${options.join(', ')})`,
+      );
     const keys = Object.keys(rawP);
     if (keys.length !== options.length || !ok) {
       for (const key of keys) {
