@@ -3,10 +3,11 @@
  * or for reading only, from a copy when it cannot be read in place. A database written by
  * a newer decidekit, or a SQLite file that is not a decidekit store, is refused unchanged.
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { DecidekitError } from '../../core/errors.js';
+import { DecidekitError, OptionError } from '../../core/errors.js';
 import { fileErrorWords } from '../../core/file-error-words.js';
 import { StoreDamagedError, StoreNeedsUpgradeError } from '../store-errors.js';
 import { refuseUnusableStoreLocation } from '../store-location.js';
@@ -122,6 +123,26 @@ function refuseMissing(path: string, how: { readonly readOnly: boolean; readonly
       );
     }
   }
+  if (!how.readOnly) refuseUnwritableFolder(path);
+}
+
+/**
+ * A store written to needs its folder to take new files (the store itself, and SQLite's
+ * journal files beside it): checked with a temporary file, removed at once, so a folder that
+ * takes none is said in words rather than as SQLite's "unable to open database file".
+ */
+function refuseUnwritableFolder(path: string): void {
+  const folder = dirname(path);
+  const probe = join(folder, `.decidekit-store-check-${process.pid}-${randomBytes(4).toString('hex')}`);
+  try {
+    closeSync(openSync(probe, 'wx'));
+  } catch (err) {
+    throw new OptionError(
+      'storePath',
+      words`${option('storePath')} ${path}: cannot write into the folder ${folder} (${fileErrorWords(err)}): a store is written there with SQLite's journal beside it (pass ${option('storePath')} a path in a folder that takes new files)`,
+    );
+  }
+  rmSync(probe, { force: true });
 }
 
 /**

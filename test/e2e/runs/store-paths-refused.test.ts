@@ -2,10 +2,11 @@
  * A `--store` that cannot be a run store is refused, the same way by every command, saying
  * what is wrong: `-` (a store is a file path, not standard input or output), a path under a
  * regular file; and `runs list` of a store whose folder does not exist says so rather than
- * only "no runs yet"; a device or FIFO is named as what it is. Real CLI in process, real files.
+ * only "no runs yet"; a device or FIFO is named as what it is; a folder that takes no new file
+ * is said in words before any work. Real CLI in process, real files.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess, type CliResult } from '../../../src/cli/test-support/in-process-cli.js';
@@ -102,5 +103,51 @@ describe('a store path that is a device or a FIFO', () => {
     }
     expect(lstatSync(device).isCharacterDevice()).toBe(true);
     expect(lstatSync(fifo).isFIFO()).toBe(true);
+  });
+});
+
+describe('a store in a folder that takes no new file', () => {
+  it('is refused in words before any work by every command that writes to it; reading it still works', async () => {
+    const folder = join(dir, 'immutable');
+    mkdirSync(folder);
+    const existing = join(folder, 'existing.sqlite');
+    const made = await cli(['bench', '--limit', '1', '--store', existing]);
+    expect(made.code, made.stderr).toBe(0);
+    // Tests run as root, for whom only the immutable flag makes a folder take no new file;
+    // for anyone else the mode does.
+    chmodSync(folder, 0o500);
+    const immutable = spawnSync('chattr', ['+i', folder]).status === 0;
+    try {
+      const writable = (() => {
+        try {
+          writeFileSync(join(folder, 'probe'), '');
+          rmSync(join(folder, 'probe'));
+          return true;
+        } catch {
+          return false;
+        }
+      })();
+      if (writable) return; // Neither way works here: nothing to check.
+      for (const [argv, store] of [
+        [['bench', '--limit', '1'], join(folder, 'new.sqlite')],
+        [['bench', '--limit', '1'], existing],
+        [['audit'], join(folder, 'new.sqlite')],
+        [['probe', '--cases', '1'], join(folder, 'new.sqlite')],
+        [['runs', 'delete', 'no-such-run', '--yes'], existing],
+      ] as const) {
+        const r = await cli([...argv, '--store', store]);
+        expect({ argv, code: r.code }, r.stderr).toEqual({ argv, code: 2 });
+        expect(r.stderr).toContain(`--store ${store}: cannot write into the folder ${folder} (permission denied)`);
+        expect(r.stderr).not.toMatch(/unable to open database file|internal error|\bE[A-Z]{3,}\b/);
+        expect(r.stdout).toBe('');
+      }
+      const list = await cli(['runs', 'list', '--store', existing]);
+      expect(list.code, list.stderr).toBe(0);
+      expect(list.stdout).toContain('1 run');
+    } finally {
+      if (immutable) spawnSync('chattr', ['-i', folder]);
+      chmodSync(folder, 0o700);
+    }
+    expect(readdirSync(folder)).toEqual(['existing.sqlite']);
   });
 });
