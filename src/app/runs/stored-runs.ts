@@ -4,7 +4,15 @@
  * re-rendering and exporting.
  */
 import { given } from '../../core/given.js';
-import { compareRuns, refuseIncomparable, type RunComparison } from '../../core/bench/run-diff.js';
+import type { CaseResult } from '../../core/typed-decisions/case-result.js';
+import {
+  compareReadRuns,
+  DecisionChanges,
+  DecisionViews,
+  refuseIncomparable,
+  type ComparedCases,
+  type RunComparison,
+} from '../../core/bench/run-diff.js';
 import type { ReportedRun } from '../../core/bench/run.js';
 import { DecidekitError, OptionError } from '../../core/errors.js';
 import { optionMention as option, words } from '../../core/message-words.js';
@@ -17,7 +25,10 @@ import type { AskedBy } from '../../store/record-kind.js';
 import { claimRun, type RunClaimOwner } from '../../store/run-claim.js';
 import { EMPTY_OVERVIEW, overviewOf, type StoreOverview } from '../../store/store-overview.js';
 import { statesOfRun } from './run-case-states.js';
-import { analyzeRun, type AnalyzedRun } from '../bench/run-analysis.js';
+import { analysisReadsCases, analyzeRun, type AnalyzedRun } from '../bench/run-analysis.js';
+import { ReportTraces } from '../bench/report-traces.js';
+import { renderBenchJsonChunks } from '../../reports/bench/bench-json.js';
+import { renderBenchTerminal } from '../../reports/bench/bench-terminal.js';
 import type { RunStatistics } from '../../core/bench/run-statistics.js';
 import { rankRuns, type LeaderboardRow } from '../../core/bench/leaderboard.js';
 import { isSameWork } from '../../core/bench/run-work.js';
@@ -213,12 +224,14 @@ export function compareStoredRuns(
   options: CompareOptions,
 ): RunComparison {
   const runs = [prefixA, prefixB].map((p) => openStoredRun(storePath, p, options.askedBy));
-  const [a, b] = analyzeToCompare(runs, options);
-  return compareRuns(a!.run, b!.run, {
-    force: options.force,
-    conventions: a!.statistics.conventions,
-    intervals: options.intervals !== false,
-  });
+  const { analyzed, compared } = analyzeToCompare(runs, options, { paired: true, listings: false });
+  const [a, b] = analyzed;
+  return compareReadRuns(
+    a!.run,
+    b!.run,
+    { force: options.force, conventions: a!.statistics.conventions, intervals: options.intervals !== false },
+    compared!,
+  );
 }
 
 /**
@@ -230,28 +243,40 @@ export function readStoredRunsToCompare(
   storePath: string,
   prefixes: readonly string[],
   options: CompareOptions,
+  read: { readonly listings: boolean } = { listings: false },
 ): { analyzed: AnalyzedRun[]; rows: LeaderboardRow[]; sameWork: boolean; paired: RunComparison | null } {
   const runs = prefixes.map((p) => openStoredRun(storePath, p, options.askedBy));
-  const analyzed = analyzeToCompare(runs, options);
-  const sameWork = analyzed.every((r) => isSameWork(analyzed[0]!.run.config, r.run.config));
   // Two runs: also the paired comparison of the second against the first.
+  const { analyzed, compared } = analyzeToCompare(runs, options, { paired: runs.length === 2, ...read });
+  const sameWork = analyzed.every((r) => isSameWork(analyzed[0]!.run.config, r.run.config));
   const [a, b] = analyzed;
   const paired =
-    analyzed.length === 2
-      ? compareRuns(a!.run, b!.run, {
-          force: options.force,
-          conventions: a!.statistics.conventions,
-          intervals: options.intervals !== false,
-        })
-      : null;
+    compared === null
+      ? null
+      : compareReadRuns(
+          a!.run,
+          b!.run,
+          { force: options.force, conventions: a!.statistics.conventions, intervals: options.intervals !== false },
+          compared,
+        );
   const rows = rankRuns(analyzed.map((a, i) => ({ ...a, answeredModels: runs[i]!.head.answeredModels })));
   return { analyzed, rows, sameWork, paired };
 }
 
 const ordinal = (n: number): string => (n === 1 ? 'first' : n === 2 ? 'second' : n === 3 ? 'third' : `${n}th`);
 
-/** Every run under the same conventions; refused when their stored conventions differ and nothing recomputes them. */
-function analyzeToCompare(runs: readonly OpenedRun[], options: CompareOptions): AnalyzedRun[] {
+/**
+ * Every run under the same conventions, each read once; refused when their stored
+ * conventions differ and nothing recomputes them. `paired` (two runs): the cases the
+ * comparison of the second with the first takes are gathered in the same passes, the
+ * second run read first (its decisions kept as views) and the first against them.
+ * `listings`: each run's report listings too.
+ */
+function analyzeToCompare(
+  runs: readonly OpenedRun[],
+  options: CompareOptions,
+  read: { readonly paired: boolean; readonly listings: boolean },
+): { analyzed: AnalyzedRun[]; compared: ComparedCases | null } {
   // One run given twice (by two prefixes, say) would only be compared with itself.
   runs.forEach(({ run }, i) => {
     const first = runs.findIndex((r) => r.run.id === run.id);
@@ -264,9 +289,48 @@ function analyzeToCompare(runs: readonly OpenedRun[], options: CompareOptions): 
   const storeArg = options.askedBy.storeArg;
   const resumeCommand = (id: string) => benchResumeCommand(id, { store: storeArg });
   for (const other of runs.slice(1)) refuseIncomparable(runs[0]!.run, other.run, options.force, resumeCommand);
-  const analyzed = runs.map((r) =>
-    analyzeRun(r.run, options.choice ?? {}, { intervals: options.intervals !== false, stored: r.stored }),
-  );
+  const { analyzed, compared } = read.paired
+    ? analyzePair(runs[0]!, runs[1]!, options, read.listings)
+    : {
+        analyzed: runs.map((r) =>
+          analyzeRun(r.run, options.choice ?? {}, {
+            intervals: options.intervals !== false,
+            stored: r.stored,
+            listings: read.listings,
+          }),
+        ),
+        compared: null,
+      };
+  refuseOtherConventions(analyzed);
+  return { analyzed, compared };
+}
+
+/** Two runs analysed for a paired comparison, each read once: B first (its decisions kept as views), then A against them. */
+function analyzePair(
+  a: OpenedRun,
+  b: OpenedRun,
+  options: CompareOptions,
+  listings: boolean,
+): { analyzed: AnalyzedRun[]; compared: ComparedCases } {
+  const analyze = (r: OpenedRun, visit: (c: CaseResult) => void) =>
+    analyzeRun(r.run, options.choice ?? {}, {
+      intervals: options.intervals !== false,
+      stored: r.stored,
+      listings,
+      keepSample: true,
+      visit,
+    });
+  const inB = new DecisionViews();
+  const analyzedB = analyze(b, (c) => inB.add(c));
+  const changes = new DecisionChanges(inB);
+  const analyzedA = analyze(a, (c) => changes.add(c));
+  return {
+    analyzed: [analyzedA, analyzedB],
+    compared: { samples: () => [analyzedA.sample!, analyzedB.sample!], changes: () => changes },
+  };
+}
+
+function refuseOtherConventions(analyzed: readonly AnalyzedRun[]): void {
   const first = analyzed[0]!;
   for (const other of analyzed.slice(1)) {
     if (sameScoringConventions(first.statistics.conventions, other.statistics.conventions)) continue;
@@ -276,7 +340,6 @@ function analyzeToCompare(runs: readonly OpenedRun[], options: CompareOptions): 
       { context: { a: first.run.id, b: other.run.id } },
     );
   }
-  return analyzed;
 }
 
 /**
@@ -306,31 +369,61 @@ export function gateStoredRuns(
   return { comparison, gate: gateRuns({ metric: options.metric, comparison: metric, maxDrop: options.maxDrop }) };
 }
 
+/** How `storedRunReport` renders: the format, the conventions and what the terminal summary needs. */
+export interface StoredReportOptions {
+  readonly format: 'terminal' | 'markdown' | 'json' | 'html';
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly askedBy: AskedBy;
+  readonly choice: ConventionChoice;
+  readonly intervals: boolean;
+  readonly redactHost: boolean;
+  /** The terminal summary's colour and width. */
+  readonly terminal: { readonly colour: boolean; readonly width?: number | undefined };
+  /** Called with the run's id once it is found, before the run is read. */
+  readonly onRunFound?: (runId: string) => void;
+}
+
 /**
- * A run ready to re-render (`readRunAnalysis`): with its case states (for the Markdown
- * trace's previews) when asked for and its dataset is still at hand.
+ * A stored run's report as `bench` printed or wrote it, in pieces, its cases read once: the
+ * numbers, listings and the per-case parts of the report (`ReportTraces`) are gathered in
+ * one pass, and a JSON document that needs nothing from a pass first reads the cases as it
+ * is written. The Markdown trace gets its state previews when the run's dataset is still at
+ * hand. Call `dispose` once the pieces are written.
  */
-export async function readRunForReport(
+export async function storedRunReport(
   storePath: string,
   prefix: string,
-  options: {
-    readonly withStates: boolean;
-    readonly env: Readonly<Record<string, string | undefined>>;
-    readonly askedBy: AskedBy;
-    readonly choice: ConventionChoice;
-    readonly intervals: boolean;
-    /** Called with the run's id once it is found, before the run is read. */
-    readonly onRunFound?: (runId: string) => void;
-  },
-) {
+  options: StoredReportOptions,
+): Promise<{ readonly run: ReportedRun; readonly chunks: Iterable<string>; dispose(): void }> {
+  const { format, redactHost } = options;
   const opened = openStoredRun(storePath, prefix, options.askedBy);
   options.onRunFound?.(opened.head.id);
-  const analyzed = {
-    head: opened.head,
-    ...analyzeRun(opened.run, options.choice, { intervals: options.intervals, stored: opened.stored }),
-  };
-  const states = options.withStates ? await statesOfRun(analyzed.run, options.env) : undefined;
-  return { ...analyzed, states };
+  const states = format === 'markdown' ? await statesOfRun(opened.run, options.env) : undefined;
+  const analyze = { intervals: options.intervals, stored: opened.stored, listings: format !== 'json' };
+  if (format === 'terminal' || (format === 'json' && !analysisReadsCases(opened.run, options.choice, analyze))) {
+    const { run, statistics } = analyzeRun(opened.run, options.choice, analyze);
+    const chunks =
+      format === 'json'
+        ? renderBenchJsonChunks(run, { statistics, redactHost })
+        : [
+            renderBenchTerminal(run, {
+              colour: options.terminal.colour,
+              redactHost,
+              statistics,
+              ...given({ width: options.terminal.width }),
+            }),
+          ];
+    return { run, chunks, dispose: () => undefined };
+  }
+  const traces = new ReportTraces([format], states);
+  try {
+    const { run, statistics } = analyzeRun(opened.run, options.choice, { ...analyze, visit: traces.visit });
+    const chunks = traces.chunks(run, format, { redactHost, statistics, states });
+    return { run, chunks, dispose: () => traces.dispose() };
+  } catch (err) {
+    traces.dispose();
+    throw err;
+  }
 }
 
 const READ_ONLY = { mustExist: true, readOnly: true } as const;

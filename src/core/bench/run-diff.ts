@@ -1,5 +1,5 @@
 import { optionMention, words } from '../message-words.js';
-import type { Decision, FailureKind } from '../typed-decisions/case-result.js';
+import type { CaseResult, Decision, FailureKind } from '../typed-decisions/case-result.js';
 import type { ReportedRun } from './run.js';
 import type { MetricGroup } from './summary.js';
 import type { RunStatus } from '../run-status.js';
@@ -8,6 +8,7 @@ import { DecidekitError } from '../errors.js';
 import { isSameWork, workDifferences } from './run-work.js';
 import { caseSampleOfRun } from './run-statistics.js';
 import { pairedBootstrap, type PairedComparison, type StatMetric } from '../stats/bootstrap.js';
+import type { CaseSample } from '../stats/case-sample.js';
 import { DEFAULT_CONVENTIONS, type Conventions } from '../stats/conventions.js';
 import { mcnemarExact, type McNemarResult } from '../stats/mcnemar.js';
 import { benchResumeCommand } from '../command-hints.js';
@@ -191,6 +192,35 @@ export function refuseIncomparable(
  * The cases are read in passes (run B's decisions kept as compact views), never held whole.
  */
 export function compareRuns(a: ReportedRun, b: ReportedRun, options: CompareRunsOptions = {}): RunComparison {
+  return compareReadRuns(a, b, options, {
+    samples: () => [caseSampleOfRun(a.cases), caseSampleOfRun(b.cases)],
+    changes: () => {
+      const inB = new DecisionViews();
+      for (const c of b.cases) inB.add(c);
+      const changes = new DecisionChanges(inB);
+      for (const c of a.cases) changes.add(c);
+      return changes;
+    },
+  });
+}
+
+/**
+ * What a comparison takes from the runs' cases, gathered by the caller (in the one pass
+ * over each run that also gathers its numbers): both runs' case samples, and run A's cases
+ * against run B's decisions. Asked for only when needed.
+ */
+export interface ComparedCases {
+  samples(): readonly [CaseSample, CaseSample];
+  changes(): DecisionChanges;
+}
+
+/** `compareRuns` with what it takes from the cases given: reads no case itself. */
+export function compareReadRuns(
+  a: ReportedRun,
+  b: ReportedRun,
+  options: CompareRunsOptions,
+  read: ComparedCases,
+): RunComparison {
   const { sameFingerprint, sameWork } = refuseIncomparable(a, b, options.force);
   const conventions = options.conventions ?? DEFAULT_CONVENTIONS;
   const sa = a.summary;
@@ -211,11 +241,7 @@ export function compareRuns(a: ReportedRun, b: ReportedRun, options: CompareRuns
   const mayDiffer = !sameWork || [a, b].some((r) => r.cases.length !== r.config.caseIds.length);
   const pairing =
     intervals || mayDiffer
-      ? pairedBootstrap(
-          caseSampleOfRun(a.cases),
-          caseSampleOfRun(b.cases),
-          intervals ? conventions : { ...conventions, bootstrapResamples: 0 },
-        )
+      ? pairedBootstrap(...read.samples(), intervals ? conventions : { ...conventions, bootstrapResamples: 0 })
       : null;
   const sharedCases =
     pairing !== null && pairing.onlyFirst + pairing.onlySecond > 0
@@ -236,38 +262,7 @@ export function compareRuns(a: ReportedRun, b: ReportedRun, options: CompareRuns
     };
   });
 
-  const inB = new Map<string, DecisionView>();
-  for (const c of b.cases) for (const d of c.decisions) inB.set(decisionKey(c.caseId, d.questionId), viewOf(d));
-  const changed: ChangedDecision[] = [];
-  let fixed = 0;
-  let broken = 0;
-  let predictionsChanged = 0;
-  let shared = 0;
-  let decisionsA = 0;
-  for (const c of a.cases) {
-    for (const d of c.decisions) {
-      decisionsA++;
-      const other = inB.get(decisionKey(c.caseId, d.questionId));
-      if (other === undefined) continue;
-      shared++;
-      const before = viewOf(d);
-      const after = other;
-      if (before.predicted !== after.predicted || before.error !== after.error) predictionsChanged++;
-      if (before.correct === after.correct) continue;
-      if (after.correct) fixed++;
-      else broken++;
-      changed.push({
-        caseId: c.caseId,
-        workflow: c.workflow,
-        questionId: d.questionId,
-        type: d.type,
-        gold: d.gold.label,
-        before,
-        after,
-      });
-    }
-  }
-  const decisionsB = inB.size;
+  const { changed, fixed, broken, predictionsChanged, shared, decisionsA, decisionsB } = read.changes();
   const side = (run: ReportedRun, decisions: number): ComparedRun => ({
     id: run.id,
     createdAt: run.createdAt,
@@ -296,6 +291,62 @@ export function compareRuns(a: ReportedRun, b: ReportedRun, options: CompareRuns
     paired: intervals ? pairing : null,
     conventions,
   };
+}
+
+/** Run B's decisions as compact views, fed one case at a time, for the pass over run A (`DecisionChanges`). */
+export class DecisionViews {
+  readonly #views = new Map<string, DecisionView>();
+
+  add(c: CaseResult): void {
+    for (const d of c.decisions) this.#views.set(decisionKey(c.caseId, d.questionId), viewOf(d));
+  }
+
+  get(caseId: string, questionId: string): DecisionView | undefined {
+    return this.#views.get(decisionKey(caseId, questionId));
+  }
+
+  get size(): number {
+    return this.#views.size;
+  }
+}
+
+/** Run A's decisions against run B's (`DecisionViews`), fed one case of A at a time in run order. */
+export class DecisionChanges {
+  readonly changed: ChangedDecision[] = [];
+  fixed = 0;
+  broken = 0;
+  predictionsChanged = 0;
+  shared = 0;
+  decisionsA = 0;
+
+  constructor(private readonly inB: DecisionViews) {}
+
+  get decisionsB(): number {
+    return this.inB.size;
+  }
+
+  add(c: CaseResult): void {
+    for (const d of c.decisions) {
+      this.decisionsA++;
+      const after = this.inB.get(c.caseId, d.questionId);
+      if (after === undefined) continue;
+      this.shared++;
+      const before = viewOf(d);
+      if (before.predicted !== after.predicted || before.error !== after.error) this.predictionsChanged++;
+      if (before.correct === after.correct) continue;
+      if (after.correct) this.fixed++;
+      else this.broken++;
+      this.changed.push({
+        caseId: c.caseId,
+        workflow: c.workflow,
+        questionId: d.questionId,
+        type: d.type,
+        gold: d.gold.label,
+        before,
+        after,
+      });
+    }
+  }
 }
 
 /** The headline with its five statistics taken from the paired comparison (the cases both runs have). */

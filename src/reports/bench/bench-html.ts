@@ -6,6 +6,7 @@
  * per-question details; every chart has a table with the same numbers.
  */
 import { listingsOf, type BenchRun, type ReportedRun } from '../../core/bench/run.js';
+import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import type { MetricGroup } from '../../core/bench/summary.js';
 import { benchNullReasons, CONFIDENT_THRESHOLD, costPerCorrectNullReason } from '../../core/bench/summary.js';
 import type { MajorityRate } from '../../core/bench/question-detail.js';
@@ -229,6 +230,11 @@ function dist(answers: readonly string[], probabilities: readonly number[]): str
 
 /** The whole report as one self-contained HTML document. */
 export function renderBenchHtml(run: ReportedRun, options: BenchHtmlOptions = {}): string {
+  return renderBenchHtmlPage(run, options);
+}
+
+/** `renderBenchHtml` with the trace table's rows gathered ahead (`HtmlTraceRows`): then no case is read. */
+export function renderBenchHtmlPage(run: ReportedRun, options: BenchHtmlOptions, trace?: HtmlTraceRows): string {
   const listings = listingsOf(run);
   const name = describeRunName(run, listings.answeredModels);
   const statistics = options.statistics ?? null;
@@ -241,7 +247,7 @@ export function renderBenchHtml(run: ReportedRun, options: BenchHtmlOptions = {}
     ...confusionSection(listings),
     ...latencySection(run.summary, listings),
     ...disagreementsSection(run.summary, listings),
-    ...traceSection(run),
+    ...traceSection(run, trace),
     '</main>',
   ];
   return renderPage({ title: `Decision benchmark: ${name}`, body: out.join('\n') });
@@ -538,7 +544,7 @@ function disagreementsSection(s: ReportedRun['summary'], listings: RunListings):
 }
 
 /** Every decision (up to HTML_TRACE_DECISIONS, whole cases) with filters. */
-function traceSection(run: ReportedRun): string[] {
+function traceSection(run: ReportedRun, trace: HtmlTraceRows | undefined): string[] {
   const s = run.summary;
   const out: string[] = [];
   out.push('<h2 id="trace-section">Trace</h2>');
@@ -556,7 +562,7 @@ function traceSection(run: ReportedRun): string[] {
       `<label>workflow <select id="f-workflow"><option value="">all</option>${workflows.map((w) => `<option>${escapeHtml(w)}</option>`).join('')}</select></label>` +
       `<span id="trace-count" class="muted" aria-live="polite"></span></div>`,
   );
-  const { rows, attributes, casesShown } = traceRows(run.cases);
+  const { rows, attributes, casesShown } = trace ?? HtmlTraceRows.of(run.cases);
   out.push(
     casesShown < run.cases.length
       ? `<p class="note">The decisions of the first ${formatCount(casesShown)} of ${formatCount(run.cases.length)} cases (${formatCount(rows.length)} of ${formatCount(s.total)} decisions) with the predicted and gold distributions; every decision is in the run's JSON and Markdown reports and in <code>decidekit runs export</code>. Failed decisions (–) count as wrong. Click a header to sort.</p>`
@@ -586,15 +592,34 @@ function traceSection(run: ReportedRun): string[] {
   return out;
 }
 
-/** The trace's rows and their filter attributes, whole cases until HTML_TRACE_DECISIONS is reached. */
-function traceRows(cases: ReportedRun['cases']): { rows: Cell[][]; attributes: string[]; casesShown: number } {
-  const rows: Cell[][] = [];
-  const attributes: string[] = [];
-  let casesShown = 0;
-  for (const k of cases) {
-    // A page of every decision of a huge run would be too big for a browser to sort.
-    if (rows.length >= HTML_TRACE_DECISIONS) break;
-    casesShown++;
+/**
+ * The page's trace rows and their filter attributes, fed one case at a time in run order:
+ * whole cases until HTML_TRACE_DECISIONS is reached, the cases after that are passed over.
+ */
+export class HtmlTraceRows {
+  readonly rows: Cell[][] = [];
+  readonly attributes: string[] = [];
+  casesShown = 0;
+
+  /** The rows of the cases given, read until the table is full. */
+  static of(cases: ReportedRun['cases']): HtmlTraceRows {
+    const trace = new HtmlTraceRows();
+    for (const k of cases) {
+      if (trace.full) break;
+      trace.add(k);
+    }
+    return trace;
+  }
+
+  /** True once the table holds HTML_TRACE_DECISIONS or more: a page of every decision of a huge run would be too big for a browser to sort. */
+  get full(): boolean {
+    return this.rows.length >= HTML_TRACE_DECISIONS;
+  }
+
+  add(k: CaseResult): void {
+    if (this.full) return;
+    const { rows, attributes } = this;
+    this.casesShown++;
     for (const dec of k.decisions) {
       const o = dec.outcome;
       const q = `${k.workflow}/${dec.questionId}`;
@@ -639,5 +664,4 @@ function traceRows(cases: ReportedRun['cases']): { rows: Cell[][]; attributes: s
       }
     }
   }
-  return { rows, attributes, casesShown };
 }

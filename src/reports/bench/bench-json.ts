@@ -61,9 +61,14 @@ const DECISIONS_MARK = '\u0000decisions';
 /**
  * `renderBenchJson` in pieces, the same text: the document up to its decisions, then one
  * decision row at a time, so a run of any size is written without the whole text (or
- * every case) in memory.
+ * every case) in memory. `decisions`: the rows rendered ahead (`BenchJsonDecisionRenderer`,
+ * in the pass that gathered the run's numbers), and then no case is read.
  */
-export function* renderBenchJsonChunks(run: ReportedRun, options: BenchJsonOptions = {}): Generator<string> {
+export function* renderBenchJsonChunks(
+  run: ReportedRun,
+  options: BenchJsonOptions = {},
+  decisions?: RenderedJsonDecisions,
+): Generator<string> {
   const document = {
     format: 'decidekit.bench',
     version: BENCH_JSON_VERSION,
@@ -83,13 +88,39 @@ export function* renderBenchJsonChunks(run: ReportedRun, options: BenchJsonOptio
   // Pretty-printed as JSON.stringify(..., null, 2) prints an array of objects two levels down.
   yield `${text.slice(0, at)}[`;
   let rows = 0;
-  for (const c of run.cases) {
-    for (const row of decisionRows(c)) {
-      yield `${rows === 0 ? '' : ','}\n    ${JSON.stringify(row, null, 2).replace(/\n/g, '\n    ')}`;
-      rows++;
-    }
+  if (decisions === undefined) {
+    const renderer = new BenchJsonDecisionRenderer();
+    for (const c of run.cases) yield renderer.piece(c);
+    rows = renderer.rows;
+  } else {
+    yield* decisions.pieces;
+    rows = decisions.rows;
   }
   yield `${rows === 0 ? ']' : '\n  ]'}${text.slice(at + mark.length)}\n`;
+}
+
+/** The document's decision rows rendered ahead: their text in run order and how many there are. */
+export interface RenderedJsonDecisions {
+  readonly rows: number;
+  readonly pieces: Iterable<string>;
+}
+
+/** Renders the document's decision rows one case at a time, in run order: each `piece` is the case's rows. */
+export class BenchJsonDecisionRenderer {
+  #rows = 0;
+
+  get rows(): number {
+    return this.#rows;
+  }
+
+  piece(c: CaseResult): string {
+    let text = '';
+    for (const row of decisionRows(c)) {
+      text += `${this.#rows === 0 ? '' : ','}\n    ${JSON.stringify(row, null, 2).replace(/\n/g, '\n    ')}`;
+      this.#rows++;
+    }
+    return text;
+  }
 }
 
 function decisionRows(c: CaseResult): BenchDecisionRow[] {

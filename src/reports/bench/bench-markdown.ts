@@ -49,6 +49,36 @@ export interface BenchMarkdownOptions {
   readonly statistics?: RunStatistics | null;
 }
 
+/** A Markdown trace rendered ahead: its pieces in run order and the longest run of backticks in them. */
+export interface RenderedMarkdownTrace {
+  readonly longestTicks: number;
+  readonly pieces: Iterable<string>;
+}
+
+/**
+ * Renders the trace one case at a time, in run order, keeping the longest backtick run seen
+ * (the report's code fence must be longer than any): each `piece` is what the report writes
+ * for the case.
+ */
+export class MarkdownTraceRenderer {
+  #longestTicks = 0;
+  #first = true;
+
+  constructor(private readonly states?: ReadonlyMap<string, string | object>) {}
+
+  get longestTicks(): number {
+    return this.#longestTicks;
+  }
+
+  piece(c: CaseResult): string {
+    const trace = renderCaseTrace(c, this.states?.get(c.caseId)).join('\n');
+    this.#longestTicks = Math.max(this.#longestTicks, longestBacktickRun(trace));
+    const piece = `${this.#first ? '' : '\n'}${trace}\n`;
+    this.#first = false;
+    return piece;
+  }
+}
+
 /** Rows of the "Disagreements with gold" table before the count of the rest. */
 export const DISAGREEMENT_ROWS = 10;
 /** Failed cases listed under "requests and errors" before the count of the rest. */
@@ -65,10 +95,16 @@ export function renderBenchMarkdown(run: ReportedRun, options: BenchMarkdownOpti
 
 /**
  * `renderBenchMarkdown` in pieces: the report up to the trace, then the trace case by case,
- * so a run of any size is written without the whole text in memory. The cases are read
- * twice (once to choose a code fence no trace line can close).
+ * so a run of any size is written without the whole text in memory. `trace`: the trace
+ * rendered ahead, case by case (`MarkdownTraceRenderer`, in the pass that gathered the
+ * run's numbers), and then no case is read; without it the cases are read twice (once to
+ * choose a code fence no trace line can close).
  */
-export function* renderBenchMarkdownChunks(run: ReportedRun, options: BenchMarkdownOptions = {}): Generator<string> {
+export function* renderBenchMarkdownChunks(
+  run: ReportedRun,
+  options: BenchMarkdownOptions = {},
+  trace?: RenderedMarkdownTrace,
+): Generator<string> {
   const s = run.summary;
   const listings = listingsOf(run);
   const nothingAnswered = s.rating.stars === 0;
@@ -92,9 +128,7 @@ export function* renderBenchMarkdownChunks(run: ReportedRun, options: BenchMarkd
     yield `${out.join('\n').replace(/\n+$/, '')}\n`;
     return;
   }
-  const traceOf = (c: CaseResult) => renderCaseTrace(c, options.states?.get(c.caseId)).join('\n');
-  let longestTicks = 0;
-  for (const c of run.cases) longestTicks = Math.max(longestTicks, longestBacktickRun(traceOf(c)));
+  const { longestTicks, pieces } = trace ?? traceReadTwice(run, options.states);
   const fence = '`'.repeat(Math.max(3, longestTicks + 1));
   out.push(
     '<details>',
@@ -103,12 +137,26 @@ export function* renderBenchMarkdownChunks(run: ReportedRun, options: BenchMarkd
     `${fence}text`,
   );
   yield `${out.join('\n')}\n`;
-  let first = true;
-  for (const c of run.cases) {
-    yield `${first ? '' : '\n'}${traceOf(c)}\n`;
-    first = false;
-  }
+  yield* pieces;
   yield `${fence}\n\n</details>\n`;
+}
+
+/** The trace without a pass made ahead: one pass for the fence, another for the pieces. */
+function traceReadTwice(
+  run: ReportedRun,
+  states: ReadonlyMap<string, string | object> | undefined,
+): RenderedMarkdownTrace {
+  const fenceOf = new MarkdownTraceRenderer(states);
+  for (const c of run.cases) fenceOf.piece(c);
+  return {
+    longestTicks: fenceOf.longestTicks,
+    pieces: {
+      *[Symbol.iterator]() {
+        const renderer = new MarkdownTraceRenderer(states);
+        for (const c of run.cases) yield renderer.piece(c);
+      },
+    },
+  };
 }
 
 /** The title, the run's provenance, and the synthetic and filtered warnings. */

@@ -104,7 +104,7 @@ async function compareHtml(
   options: CompareOptions,
   io: CliIo,
 ): Promise<number> {
-  const { analyzed, rows, sameWork, paired } = readStoredRunsToCompare(store, prefixes, options);
+  const { analyzed, rows, sameWork, paired } = readStoredRunsToCompare(store, prefixes, options, { listings: true });
   if (!sameWork) warnDifferentWork(io);
   const html = renderRunsCompareHtml(
     analyzed.map((a) => a.run),

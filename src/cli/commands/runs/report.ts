@@ -2,18 +2,13 @@
  * The declaration of `runs report`, shared with its alias `decidekit report` (the name the
  * benchmark docs use), so the two can never drift apart.
  */
-import { given } from '../../../core/given.js';
 import { defineCommand, flag, oneOf, text, type CommandSpec } from '../../define-command.js';
-import { colourEnabled, writeInPieces } from '../../io.js';
+import { colourEnabled, writeInPieces, type CliIo } from '../../io.js';
 import { storePathOf } from '../../locations.js';
 import { conventionChoiceOf, statisticsOptions } from '../../statistics-options.js';
 import { storeOption } from '../../shared-options.js';
 import { storeRead } from '../../out-file.js';
-import { readRunForReport } from '../../../app/runs/stored-runs.js';
-import { renderBenchJsonChunks } from '../../../reports/bench/bench-json.js';
-import { renderBenchHtml } from '../../../reports/bench/bench-html.js';
-import { renderBenchMarkdownChunks } from '../../../reports/bench/bench-markdown.js';
-import { renderBenchTerminal } from '../../../reports/bench/bench-terminal.js';
+import { storedRunReport } from '../../../app/runs/stored-runs.js';
 import { writeTextPieces } from '../../../app/write-text-file.js';
 import { outputFileOf, prepareOutputPath } from '../../../app/output-file.js';
 
@@ -75,45 +70,43 @@ options and --seed recompute the run from its stored decisions under other conve
     // found, before it is read.
     const fileOf = (id: string): string | null =>
       place === null ? null : outputFileOf(place, `${id}.${REPORT_EXTENSIONS[format]}`);
-    const { run, statistics, states } = await readRunForReport(storePath, prefix!, {
+    const toFile = place !== null;
+    // The JSON and Markdown documents hold every decision: written in pieces, the run's
+    // cases read from the store once.
+    const { run, chunks, dispose } = await storedRunReport(storePath, prefix!, {
       onRunFound: fileOf,
-      withStates: format === 'markdown',
+      format,
       env: io.env,
       askedBy: { command: name, storeArg: values.store },
       choice: conventionChoiceOf(values),
       intervals: !values['no-ci'],
+      redactHost: values.redact,
+      terminal: { colour: !toFile && colourEnabled(io.stdout, io.env), width: io.stdout.columns },
     });
-    const redactHost = values.redact;
-    const toFile = place !== null;
-    // The JSON and Markdown documents hold every decision: rendered in pieces as the cases
-    // are read from the store, and written as they come.
-    let chunks: Iterable<string>;
-    if (format === 'json') {
-      chunks = renderBenchJsonChunks(run, { statistics, redactHost });
-    } else if (format === 'html') {
-      chunks = [renderBenchHtml(run, { redactHost, statistics })];
-    } else if (format === 'markdown') {
-      chunks = renderBenchMarkdownChunks(run, { redactHost, statistics, ...(states ? { states } : {}) });
-    } else {
-      chunks = [
-        renderBenchTerminal(run, {
-          colour: !toFile && colourEnabled(io.stdout, io.env),
-          redactHost,
-          statistics,
-          ...given({ width: io.stdout.columns }),
-        }),
-      ];
+    try {
+      return await writeReport(io, name, format, fileOf(run.id), run.id, chunks);
+    } finally {
+      dispose();
     }
-    const out = fileOf(run.id);
-    if (out === null) {
-      await writeInPieces(io.stdout, chunks);
-      return 0;
-    }
-    await writeTextPieces(out, chunks, 'report');
-    io.stderr.write(`decidekit ${name}: ${format} report of run ${run.id} written to ${out}\n`);
-    return 0;
   },
 });
+
+async function writeReport(
+  io: CliIo,
+  name: 'runs report' | 'report',
+  format: keyof typeof REPORT_EXTENSIONS,
+  out: string | null,
+  runId: string,
+  chunks: Iterable<string>,
+): Promise<number> {
+  if (out === null) {
+    await writeInPieces(io.stdout, chunks);
+    return 0;
+  }
+  await writeTextPieces(out, chunks, 'report');
+  io.stderr.write(`decidekit ${name}: ${format} report of run ${runId} written to ${out}\n`);
+  return 0;
+}
 
 export const command = defineCommand({
   ...reportSpec('runs report'),
