@@ -47,9 +47,7 @@ import type { ConventionChoice } from '../../core/stats/conventions.js';
 import type { RunStatistics } from '../../core/bench/run-statistics.js';
 import type { FinishedBench } from '../../core/bench/finished-bench.js';
 import { StoreWriteError } from '../../store/store-errors.js';
-import { renderBenchHtml } from '../../reports/bench/bench-html.js';
-import { renderBenchJsonChunks } from '../../reports/bench/bench-json.js';
-import { renderBenchMarkdownChunks } from '../../reports/bench/bench-markdown.js';
+import { ReportTraces } from './report-traces.js';
 import { CaseSpool } from './case-spool.js';
 import { settleRun, type Settlement } from './settle-run.js';
 import { fileErrorWords } from '../../core/file-error-words.js';
@@ -524,9 +522,28 @@ async function writeOutputs(
   states: ReadonlyMap<string, string | object> | null,
   options: BenchWiring,
 ): Promise<Pick<Extract<BenchOutcome, { kind: 'finished' }>, 'run' | 'statistics' | 'written' | 'writeError'>> {
+  // With --out, the three reports' per-case parts are rendered in the same pass (one read
+  // of the run's cases for everything).
+  const traces = options.outDir === undefined ? null : new ReportTraces(['json', 'markdown', 'html'], states!);
+  try {
+    return await analyzeAndWrite(reported, sample, keptIn, states, traces, options);
+  } finally {
+    traces?.dispose();
+  }
+}
+
+async function analyzeAndWrite(
+  reported: ReportedRun,
+  sample: RunTotals['sample'] | undefined,
+  keptIn: Store | null,
+  states: ReadonlyMap<string, string | object> | null,
+  traces: ReportTraces | null,
+  options: BenchWiring,
+): Promise<Pick<Extract<BenchOutcome, { kind: 'finished' }>, 'run' | 'statistics' | 'written' | 'writeError'>> {
   const { run, statistics } = analyzeRun(reported, options.statistics?.choice ?? {}, {
     intervals: options.statistics?.intervals ?? true,
     ...given({ sample }),
+    ...(traces === null ? {} : { listings: true, visit: traces.visit }),
   });
   // Kept beside the summary, so `runs show` gives the intervals without reading every decision.
   if (keptIn !== null && statistics.intervals !== null && !statistics.recomputed)
@@ -536,7 +553,7 @@ async function writeOutputs(
   try {
     // The states (for the Markdown trace) were kept only for `--out`.
     if (options.outDir !== undefined)
-      written = await writeBenchReports(run, options.outDir, states!, {
+      written = await writeBenchReports(run, options.outDir, states!, traces!, {
         ...options,
         statistics,
       });
@@ -595,26 +612,21 @@ function markInterrupted(store: Store | null, runId: string): void {
 
 /**
  * Writes `<run>.json`, `<run>.md` and `<run>.html` into `dir`, each as a stream of pieces
- * (the cases are read as they are written); a failure names the file and the reason.
+ * (their per-case parts rendered in the pass that analysed the run, `traces`); a failure
+ * names the file and the reason.
  */
-export async function writeBenchReports(
+async function writeBenchReports(
   run: ReportedRun,
   dir: string,
   states: ReadonlyMap<string, string | object>,
+  traces: ReportTraces,
   options: { readonly redactHost?: boolean; readonly statistics?: RunStatistics } = {},
 ): Promise<string[]> {
-  const statistics = options.statistics ?? null;
-  const redactHost = options.redactHost === true;
+  const settings = { statistics: options.statistics ?? null, redactHost: options.redactHost === true, states };
   const files = [
-    { path: join(dir, `${run.id}.json`), chunks: () => renderBenchJsonChunks(run, { statistics, redactHost }) },
-    {
-      path: join(dir, `${run.id}.md`),
-      chunks: () => renderBenchMarkdownChunks(run, { states, redactHost, statistics }),
-    },
-    {
-      path: join(dir, `${run.id}.html`),
-      chunks: () => [renderBenchHtml(run, { redactHost, statistics })],
-    },
+    { path: join(dir, `${run.id}.json`), chunks: () => traces.chunks(run, 'json', settings) },
+    { path: join(dir, `${run.id}.md`), chunks: () => traces.chunks(run, 'markdown', settings) },
+    { path: join(dir, `${run.id}.html`), chunks: () => traces.chunks(run, 'html', settings) },
   ];
   try {
     await mkdir(dir, { recursive: true });
