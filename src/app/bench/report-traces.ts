@@ -34,7 +34,9 @@ export class ReportTraces {
     this.#markdown = formats.includes('markdown')
       ? { renderer: new MarkdownTraceRenderer(states), spool: new TextSpool() }
       : null;
-    this.#json = formats.includes('json') ? { renderer: new BenchJsonDecisionRenderer(), spool: new TextSpool() } : null;
+    this.#json = formats.includes('json')
+      ? { renderer: new BenchJsonDecisionRenderer(), spool: new TextSpool() }
+      : null;
     this.#html = formats.includes('html') ? new HtmlTraceRows() : null;
   }
 
@@ -56,7 +58,8 @@ export class ReportTraces {
         { rows: json.renderer.rows, pieces: { [Symbol.iterator]: () => json.spool.pieces() } },
       );
     }
-    if (format === 'html') return [renderBenchHtmlPage(run, { redactHost, statistics }, this.#need(this.#html, format))];
+    if (format === 'html')
+      return [renderBenchHtmlPage(run, { redactHost, statistics }, this.#need(this.#html, format))];
     const markdown = this.#need(this.#markdown, format);
     return renderBenchMarkdownChunks(
       run,

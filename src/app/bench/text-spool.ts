@@ -33,7 +33,7 @@ export class TextSpool {
     this.#flush();
     const decoder = new StringDecoder('utf8');
     const buffer = Buffer.alloc(PIECE_BYTES);
-    for (let at = 0; at < this.#end; ) {
+    for (let at = 0; at < this.#end;) {
       const n = readSync(this.#fd, buffer, 0, Math.min(buffer.length, this.#end - at), at);
       if (n === 0) break;
       at += n;

@@ -125,7 +125,8 @@ describe('a stored run is read once', () => {
     for (const extra of [['--json'], ['--format', 'html'], ['--seed', '5']]) {
       const three = await passesOf(['runs', 'compare', heuristic, prior, uniform, ...extra]);
       expect(three.result.code, three.result.stderr).toBe(0);
-      for (const id of [heuristic, prior, uniform]) expect(three.passes[id] ?? 0, extra.join(' ')).toBeLessThanOrEqual(1);
+      for (const id of [heuristic, prior, uniform])
+        expect(three.passes[id] ?? 0, extra.join(' ')).toBeLessThanOrEqual(1);
     }
   });
 
