@@ -14,6 +14,7 @@ export type ErrorCode =
   // benchmark datasets
   | 'dataset_missing'
   | 'dataset_integrity'
+  | 'invalid_manifest'
   | 'dataset_fetch'
   | 'invalid_revision'
   | 'invalid_sha256'

@@ -16,6 +16,21 @@ export class DatasetIntegrityError extends DecidekitError {
   }
 }
 
+/**
+ * A manifest written by hand (in a folder given as the dataset, not one decidekit fetched or
+ * bundled) that breaks the manifest format: the advice is to fix it, not to restore data.
+ */
+export class InvalidManifestError extends DecidekitError {
+  override readonly name = 'InvalidManifestError';
+  constructor(file: string, problem: string) {
+    super(
+      'invalid_manifest',
+      `invalid dataset manifest: ${file}: ${problem} (fix the manifest: its keys are described in docs/file-formats.md, "Dataset manifest")`,
+      { context: { file } },
+    );
+  }
+}
+
 /** Downloading the dataset failed; nothing was left in the cache. */
 export class DatasetFetchError extends DecidekitError {
   override readonly name = 'DatasetFetchError';

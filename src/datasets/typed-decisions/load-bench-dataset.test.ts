@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DecidekitError, InvalidInputError } from '../../core/errors.js';
 import { answersOf } from '../../core/question.js';
-import { DatasetIntegrityError } from './dataset-errors.js';
+import { DatasetIntegrityError, InvalidManifestError } from './dataset-errors.js';
 import { defaultCacheDir, loadBenchDataset, questionSetOf, sampleDir } from './load-bench-dataset.js';
 import { RawJson, sampleRows, typedDecisionsParquet } from './test-support/typed-decisions-parquet.js';
 import { tempFoldersRemovedAfterEach } from '../test-support/temp-folders.js';
@@ -117,7 +117,13 @@ describe('loadBenchDataset: integrity of a stored copy', () => {
     const manifest = JSON.parse(readFileSync(path, 'utf8')) as { files: { split: string }[] };
     manifest.files.push({ ...manifest.files[0]!, split: 'again' });
     writeFileSync(path, JSON.stringify(manifest));
-    expect(await integrityMessage(dir)).toContain(
+    // A folder given as the dataset holds a manifest to fix, not damage to restore.
+    const err = await loadBenchDataset({ kind: 'path', path: dir }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(InvalidManifestError);
+    expect((err as Error).message).toContain(
       `files[${manifest.files.length - 1}] lists ${(manifest.files[0] as unknown as { path: string }).path} again (first as files[0]): each file once`,
     );
   });

@@ -182,8 +182,8 @@ async function locate(source: DatasetSource): Promise<Located> {
   }
 }
 
-async function storedCopy(dir: string, restore: string): Promise<Located> {
-  const manifest = await readManifest(dir, restore);
+async function storedCopy(dir: string, restore: string, handWritten = false): Promise<Located> {
+  const manifest = await readManifest(dir, restore, { handWritten });
   if (manifest === null)
     throw new DatasetIntegrityError(`${join(dir, MANIFEST_FILE)} is missing`, {
       file: join(dir, MANIFEST_FILE),
@@ -208,6 +208,7 @@ async function locatePath(path: string): Promise<Located> {
     return storedCopy(
       path,
       `restore the folder ${path} (for Typed Decisions: \`decidekit dataset fetch typed-decisions\`)`,
+      true,
     );
   if (caseFileFormat(path) === null) {
     throw new InvalidInputError([
@@ -220,7 +221,7 @@ async function locatePath(path: string): Promise<Located> {
   }
   // A manifest beside the file vouches for it (and is checked) when it lists the file.
   const dir = dirname(path);
-  const manifest = await readManifest(dir, `restore ${path}`);
+  const manifest = await readManifest(dir, `restore ${path}`, { handWritten: true });
   const entry = manifest?.files.find((f) => f.path === basename(path));
   if (manifest !== null && entry !== undefined) return { kind: 'listed-file', dir, path, manifest, split: entry.split };
   return { kind: 'file', path };

@@ -6,7 +6,7 @@ import { parseStrictJson } from '../../core/strict-json.js';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { isRecord, preview } from '../../core/json-value.js';
-import { DatasetIntegrityError } from './dataset-errors.js';
+import { DatasetIntegrityError, InvalidManifestError } from './dataset-errors.js';
 import { sha256File } from './file-hash.js';
 import { fileErrorWords } from '../../core/file-error-words.js';
 import { refuseIrregularFile } from '../input-file.js';
@@ -74,8 +74,16 @@ export function renderManifest(m: DatasetManifest): string {
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
-/** Reads and checks `<dir>/manifest.json`; null when there is none. */
-export async function readManifest(dir: string, restore: string): Promise<DatasetManifest | null> {
+/**
+ * Reads and checks `<dir>/manifest.json`; null when there is none. A manifest that breaks
+ * the format is damage in a folder decidekit wrote (`restore` says how to restore it), and a
+ * mistake to fix in one given as the dataset (`handWritten`).
+ */
+export async function readManifest(
+  dir: string,
+  restore: string,
+  options: { readonly handWritten?: boolean } = {},
+): Promise<DatasetManifest | null> {
   const path = join(dir, MANIFEST_FILE);
   let text: string;
   try {
@@ -85,14 +93,13 @@ export async function readManifest(dir: string, restore: string): Promise<Datase
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw new DatasetIntegrityError(`cannot read ${path} (${fileErrorWords(err)})`, { file: path, restore }, err);
   }
+  const problem = (what: string) =>
+    options.handWritten === true
+      ? new InvalidManifestError(path, what)
+      : new DatasetIntegrityError(`${path}: ${what}`, { file: path, restore });
   const parsed = parseStrictJson(text);
-  if (!parsed.ok)
-    throw new DatasetIntegrityError(
-      parsed.problem === 'syntax' ? `${path} is not valid JSON (${parsed.message})` : `${path}: ${parsed.message}`,
-      { file: path, restore },
-    );
+  if (!parsed.ok) throw problem(parsed.problem === 'syntax' ? `not valid JSON (${parsed.message})` : parsed.message);
   const value = parsed.value;
-  const problem = (what: string) => new DatasetIntegrityError(`${path}: ${what}`, { file: path, restore });
   if (!isRecord(value) || value['format'] !== MANIFEST_FORMAT)
     throw problem(`not a decidekit dataset manifest (format must be ${JSON.stringify(MANIFEST_FORMAT)})`);
   const str = (key: string): string => {
@@ -108,7 +115,8 @@ export async function readManifest(dir: string, restore: string): Promise<Datase
   const files = filesValue.map((f: unknown, i): ManifestFile => {
     if (!isRecord(f)) throw problem(`files[${i}] must be an object`);
     const { split, path: file, sha256, bytes, rows } = f;
-    if (typeof split !== 'string' || split.length === 0) throw problem(`files[${i}].split must be a non-empty string`);
+    if (typeof split !== 'string' || split.length === 0)
+      throw problem(`files[${i}].split must be a non-empty string, got ${preview(split)}`);
     if (typeof file !== 'string' || file.length === 0 || file !== basename(file))
       throw problem(`files[${i}].path must be a file name in the manifest's folder, got ${preview(file)}`);
     if (typeof sha256 !== 'string' || !SHA256.test(sha256))
