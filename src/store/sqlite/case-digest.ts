@@ -5,6 +5,7 @@
  * error message, a latency) is found, not only changes that move a score.
  */
 import { createHash } from 'node:crypto';
+import { PACKED_CASE_VALUES, PACKED_DECISION_VALUES, type PackedCaseRows } from './case-rows.js';
 
 /**
  * The columns of a `cases` row the digest covers: every one but the digest and the position
@@ -51,5 +52,24 @@ export function caseDigest(caseRow: Row, decisionRows: readonly Row[]): string {
   const record = [pick(caseRow, CASE_DIGEST_COLUMNS), ...decisionRows.map((d) => pick(d, DECISION_DIGEST_COLUMNS))];
   // The record is arrays of strings, numbers and nulls: its canonical JSON is JSON.stringify's
   // (no object keys to sort), so the digest is computed without copying the record first.
+  return createHash('sha256').update(JSON.stringify(record)).digest('hex');
+}
+
+/**
+ * `caseDigest` of the case that starts at `at` in a packed batch (`packCaseRows`) with
+ * `count` decisions, for the run `runId`: the same record (the packed values are in the
+ * digest's column order), taken from the packed values instead of from row objects.
+ */
+export function packedCaseDigest(runId: string, packed: PackedCaseRows, at: number, count: number): string {
+  const caseId = packed[at]!;
+  const caseRecord: unknown[] = [runId];
+  for (let k = at; k < at + PACKED_CASE_VALUES - 1; k++) caseRecord.push(packed[k]);
+  const record: unknown[][] = [caseRecord];
+  let k = at + PACKED_CASE_VALUES;
+  for (let position = 0; position < count; position++) {
+    const decision: unknown[] = [runId, caseId, position];
+    for (const end = k + PACKED_DECISION_VALUES; k < end; k++) decision.push(packed[k]);
+    record.push(decision);
+  }
   return createHash('sha256').update(JSON.stringify(record)).digest('hex');
 }

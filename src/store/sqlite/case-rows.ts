@@ -7,45 +7,6 @@
  */
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 
-/** The `cases` row of one case (without `position` and `digest`: the store adds them). */
-export type CaseRow = {
-  readonly run_id: string;
-  readonly case_id: string;
-  readonly workflow: string;
-  readonly request_status: 'answered' | 'failed';
-  readonly latency_ms: number | null;
-  readonly input_tokens: number | null;
-  readonly error_kind: string | null;
-  readonly error_message: string | null;
-  readonly answered_model: string | null;
-};
-
-/** One `decisions` row. */
-export type DecisionRow = {
-  readonly run_id: string;
-  readonly case_id: string;
-  readonly position: number;
-  readonly question_id: string;
-  readonly type: string;
-  readonly answers_json: string;
-  readonly gold_label: string;
-  readonly gold_probabilities_json: string;
-  readonly status: 'answered' | 'failed';
-  readonly predicted: string | null;
-  readonly correct: number | null;
-  readonly confidence: number | null;
-  readonly kl: number | null;
-  readonly brier: number | null;
-  readonly probabilities_json: string | null;
-  readonly error_kind: string | null;
-  readonly error_message: string | null;
-};
-
-export interface CaseRows {
-  readonly caseRow: CaseRow;
-  readonly decisionRows: readonly DecisionRow[];
-}
-
 /** A batch of cases flattened by `packCaseRows`: strings, numbers and nulls only. */
 export type PackedCaseRows = (string | number | null)[];
 
@@ -60,7 +21,7 @@ function jsonOfShared(array: readonly unknown[]): string {
 /**
  * The rows of `results` as one flat array: per case its 8 own values and its decision
  * count, then 14 values per decision (the run id, case id and position are implied). The
- * one place a case becomes row values: the in-process save unpacks this too.
+ * one place a case becomes row values: the in-process save reads this too.
  */
 export function packCaseRows(results: readonly CaseResult[]): PackedCaseRows {
   const out: PackedCaseRows = [];
@@ -105,49 +66,24 @@ export function packCaseRows(results: readonly CaseResult[]): PackedCaseRows {
   return out;
 }
 
-/** The rows `packCaseRows` flattened, for the run `runId`; throws on an array of another shape. */
-export function unpackCaseRows(runId: string, packed: PackedCaseRows): CaseRows[] {
-  const rows: CaseRows[] = [];
-  let i = 0;
-  const take = () => {
-    if (i >= packed.length) throw new Error('packed case rows end in the middle of a case');
-    return packed[i++] as never;
-  };
-  while (i < packed.length) {
-    const caseRow: CaseRow = {
-      run_id: runId,
-      case_id: take(),
-      workflow: take(),
-      request_status: take(),
-      latency_ms: take(),
-      input_tokens: take(),
-      error_kind: take(),
-      error_message: take(),
-      answered_model: take(),
-    };
-    const count: number = take();
-    const decisionRows: DecisionRow[] = [];
-    for (let position = 0; position < count; position++)
-      decisionRows.push({
-        run_id: runId,
-        case_id: caseRow.case_id,
-        position,
-        question_id: take(),
-        type: take(),
-        answers_json: take(),
-        gold_label: take(),
-        gold_probabilities_json: take(),
-        status: take(),
-        predicted: take(),
-        correct: take(),
-        confidence: take(),
-        kl: take(),
-        brier: take(),
-        probabilities_json: take(),
-        error_kind: take(),
-        error_message: take(),
-      });
-    rows.push({ caseRow, decisionRows });
+/** Values of one case in a packed batch before its decisions: its 8 row values and its decision count. */
+export const PACKED_CASE_VALUES = 9;
+/** Values of one decision in a packed batch. */
+export const PACKED_DECISION_VALUES = 14;
+
+/**
+ * Calls `each` with where each case of a packed batch starts and its decision count (its
+ * decisions follow its `PACKED_CASE_VALUES` values), in order, reading the values where
+ * they are: no row objects are made. Throws on an array of another shape.
+ */
+export function forEachPackedCase(packed: PackedCaseRows, each: (at: number, count: number) => void): void {
+  let at = 0;
+  while (at < packed.length) {
+    const count = packed[at + PACKED_CASE_VALUES - 1];
+    const end = at + PACKED_CASE_VALUES + (count as number) * PACKED_DECISION_VALUES;
+    if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || end > packed.length)
+      throw new Error('packed case rows end in the middle of a case');
+    each(at, count);
+    at = end;
   }
-  return rows;
 }

@@ -5,9 +5,15 @@ import type { CaseSource } from '../../core/bench/run.js';
 import { DecidekitError } from '../../core/errors.js';
 import type { CaseWriter, StoreCases } from '../store.js';
 import type { SaveProgress } from '../stored-run.js';
-import { caseDigest } from './case-digest.js';
+import { packedCaseDigest } from './case-digest.js';
 import { caseOf, decisionOf, type StoredCaseRow, type StoredDecisionRow } from './case-reads.js';
-import { packCaseRows, unpackCaseRows, type CaseRows, type PackedCaseRows } from './case-rows.js';
+import {
+  forEachPackedCase,
+  packCaseRows,
+  PACKED_CASE_VALUES,
+  PACKED_DECISION_VALUES,
+  type PackedCaseRows,
+} from './case-rows.js';
 import type { RunTables } from './run-tables.js';
 
 /** What `source` opens for each iteration: a fresh read-only store to read the cases from. */
@@ -30,11 +36,10 @@ export class SqliteCases implements StoreCases {
     const write = conn.db.transaction(() => {
       const row = statements.status.get(runId) as { status: StoredStatus; duration_ms: number | null } | undefined;
       if (!row) throw conn.unknownRun(runId);
-      const cases = unpackCaseRows(runId, packed);
       // A stored run that gets new cases (resume, retry) is running again: its old summary goes.
-      if (row.status !== 'running' && cases.length > 0)
+      if (row.status !== 'running' && packed.length > 0)
         this.tables.writeSummary(runId, 'running', row.duration_ms, null);
-      for (const rows of cases) this.insertCase(runId, rows);
+      forEachPackedCase(packed, (at, count) => this.insertCase(runId, packed, at, count));
       if (progress.durationMs !== undefined) statements.duration.run(progress.durationMs, runId);
     });
     // IMMEDIATE takes the write lock before the first read: a deferred transaction that
@@ -43,23 +48,53 @@ export class SqliteCases implements StoreCases {
     conn.writing(runId, () => conn.committing(() => write.immediate(), false));
   }
 
-  private insertCase(runId: string, { caseRow, decisionRows }: CaseRows): void {
+  /** Inserts the case at `at` of a packed batch, binding the packed values where they are. */
+  private insertCase(runId: string, p: PackedCaseRows, at: number, count: number): void {
     const s = this.tables.statements;
-    const row = { ...caseRow, digest: caseDigest(caseRow, decisionRows) };
-    if (s.insertNewCase.run(row).changes === 0) {
+    const caseId = p[at] as string;
+    const digest = packedCaseDigest(runId, p, at, count);
+    // workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model
+    const w = p[at + 1];
+    const st = p[at + 2];
+    const l = p[at + 3];
+    const t = p[at + 4];
+    const ek = p[at + 5];
+    const em = p[at + 6];
+    const m = p[at + 7];
+    if (s.insertNewCase.run(w, st, l, t, ek, em, m, digest, runId, caseId).changes === 0) {
       // Saved before (a retry replaces it), or not in the run's case set.
-      const found = s.position.get(runId, caseRow.case_id) as { position: number } | undefined;
+      const found = s.position.get(runId, caseId) as { position: number } | undefined;
       if (found === undefined) {
         throw new DecidekitError(
           'invalid_run',
-          `cannot save case ${JSON.stringify(caseRow.case_id)}: it is not in the case set of run ${runId}`,
+          `cannot save case ${JSON.stringify(caseId)}: it is not in the case set of run ${runId}`,
         );
       }
-      s.deleteDecisions.run(runId, caseRow.case_id);
-      s.deleteCase.run(runId, caseRow.case_id);
-      s.insertCase.run({ ...row, position: found.position });
+      s.deleteDecisions.run(runId, caseId);
+      s.deleteCase.run(runId, caseId);
+      s.insertCase.run(runId, caseId, found.position, w, st, l, t, ek, em, m, digest);
     }
-    for (const d of decisionRows) s.insertDecision.run(d);
+    let k = at + PACKED_CASE_VALUES;
+    for (let position = 0; position < count; position++, k += PACKED_DECISION_VALUES)
+      s.insertDecision.run(
+        runId,
+        caseId,
+        position,
+        p[k],
+        p[k + 1],
+        p[k + 2],
+        p[k + 3],
+        p[k + 4],
+        p[k + 5],
+        p[k + 6],
+        p[k + 7],
+        p[k + 8],
+        p[k + 9],
+        p[k + 10],
+        p[k + 11],
+        p[k + 12],
+        p[k + 13],
+      );
   }
 
   async startWriter(): Promise<CaseWriter> {

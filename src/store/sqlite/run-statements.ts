@@ -34,26 +34,24 @@ export function prepareRunStatements(db: Database.Database): RunStatements {
         @dataset_split, @dataset_synthetic, @case_count, @filtered, @config_json)`),
     deleteDecisions: db.prepare('DELETE FROM decisions WHERE run_id = ? AND case_id = ?'),
     deleteCase: db.prepare('DELETE FROM cases WHERE run_id = ? AND case_id = ?'),
-    insertCase:
-      db.prepare(`INSERT INTO cases (run_id, case_id, position, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model, digest)
-      VALUES (@run_id, @case_id, @position, @workflow, @request_status, @latency_ms, @input_tokens, @error_kind, @error_message, @answered_model, @digest)`),
+    // Values by position (the order of the packed rows, case-rows.ts): no row objects to make or read.
+    insertCase: db.prepare(`INSERT INTO cases (run_id, case_id, position, workflow, request_status, latency_ms,
+        input_tokens, error_kind, error_message, answered_model, digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     // The usual save in one statement: the position comes from the run's case set, and a
     // case saved before (or not in the set) inserts nothing and takes the slow path.
     insertNewCase:
-      db.prepare(`INSERT OR IGNORE INTO cases (run_id, case_id, position, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model, digest)
-      SELECT @run_id, @case_id, position, @workflow, @request_status, @latency_ms, @input_tokens, @error_kind, @error_message, @answered_model, @digest
-      FROM run_cases WHERE run_id = @run_id AND case_id = @case_id`),
+      db.prepare(`INSERT OR IGNORE INTO cases (run_id, case_id, position, workflow, request_status, latency_ms,
+        input_tokens, error_kind, error_message, answered_model, digest)
+      SELECT run_id, case_id, position, ?, ?, ?, ?, ?, ?, ?, ? FROM run_cases WHERE run_id = ? AND case_id = ?`),
     digestCases: db.prepare(
       `SELECT ${CASE_DIGEST_COLUMNS.join(', ')}, digest FROM cases WHERE run_id = ? AND digest IS NOT NULL ORDER BY position`,
     ),
     digestDecisions: db.prepare(
       `SELECT ${DECISION_DIGEST_COLUMNS.join(', ')} FROM decisions WHERE run_id = ? AND case_id = ? ORDER BY position`,
     ),
-    insertDecision:
-      db.prepare(`INSERT INTO decisions (run_id, case_id, position, question_id, type, answers_json, gold_label,
-        gold_probabilities_json, status, predicted, correct, confidence, kl, brier, probabilities_json, error_kind, error_message)
-      VALUES (@run_id, @case_id, @position, @question_id, @type, @answers_json, @gold_label,
-        @gold_probabilities_json, @status, @predicted, @correct, @confidence, @kl, @brier, @probabilities_json, @error_kind, @error_message)`),
+    insertDecision: db.prepare(`INSERT INTO decisions (run_id, case_id, position, question_id, type, answers_json,
+        gold_label, gold_probabilities_json, status, predicted, correct, confidence, kl, brier, probabilities_json,
+        error_kind, error_message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     finish: db.prepare(`UPDATE runs SET status = @status, duration_ms = @duration_ms, summary_json = @summary_json,
         accuracy = @accuracy, kl = @kl, brier = @brier, ece = @ece, mean_confidence = @mean_confidence,
         decisions_total = @decisions_total, decisions_correct = @decisions_correct, errors = @errors,

@@ -2,8 +2,8 @@
  * The case writer: commits a run's finished cases from a worker thread, so the SQLite work
  * (inserts, index pages, the case digest, commits and syncs) runs beside the client, the
  * embedded server and the accumulators instead of between them. This thread only packs
- * each batch into flat row values (`packCaseRows`); the worker unpacks, digests and commits
- * them, one transaction per batch, in the order they were sent.
+ * each batch into flat row values (`packCaseRows`); the worker digests and commits them
+ * straight from those values, one transaction per batch, in the order they were sent.
  *
  * A batch's promise resolves once its transaction is committed (in the write-ahead log, so
  * a killed process keeps it) and rejects with the store's own error (`StoreWriteError`,
