@@ -28,6 +28,8 @@ export interface ComparedRun {
   readonly model: string | null;
   readonly status: RunStatus;
   readonly decisions: number;
+  /** Requests (cases) the run sent, and how many of them failed: over the whole run. */
+  readonly requests: { readonly total: number; readonly failed: number };
 }
 
 export interface HeadlineDeltas {
@@ -271,6 +273,7 @@ export function compareReadRuns(
     model: run.config.model,
     status: run.summary.status,
     decisions,
+    requests: { total: run.summary.requests.total, failed: run.summary.requests.failed },
   });
   return {
     a: side(a, decisionsA),

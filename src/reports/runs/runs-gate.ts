@@ -37,7 +37,7 @@ export function renderGateLine(
       gate.missing === 'metric'
         ? `${name} is absent from one of the runs (nothing answered)`
         : 'no interval could be computed';
-    return `${head}): cannot judge: ${why}\n`;
+    return `${head}): cannot judge: ${why}${failedCases(c, m)}\n`;
   }
   const change = pm?.difference ?? 0;
   const interval = pm?.interval;
@@ -53,7 +53,21 @@ export function renderGateLine(
         ? `the candidate is worse, but not surely${allowed}`
         : 'the difference is within noise'
     : `the candidate is worse beyond noise${allowed}`;
-  return `${head}; change ${formatChange(m, change)}${ci}${mc}): ${why}\n`;
+  return `${head}; change ${formatChange(m, change)}${ci}${mc}): ${why}${failedCases(c, m)}\n`;
+}
+
+/**
+ * The failed cases of each run and how the metric counted them, when either run has any: a
+ * gate on KL over a run whose requests failed judges only what was answered.
+ */
+function failedCases(c: RunComparison, metric: StatMetric): string {
+  if (c.a.requests.failed === 0 && c.b.requests.failed === 0) return '';
+  const side = (r: RunComparison['a']) => `${formatCount(r.requests.failed)} of ${formatCount(r.requests.total)}`;
+  const counted =
+    metric === 'accuracy'
+      ? 'their decisions count as misses in accuracy'
+      : `their decisions are left out of ${NAMES[metric]}, which is over answered decisions (gate on accuracy to count them as misses)`;
+  return `; failed cases: baseline ${side(c.a)}, candidate ${side(c.b)} (${counted})`;
 }
 
 function formatAllowed(metric: StatMetric, x: number): string {

@@ -23,7 +23,8 @@ must measure the same work (dataset revision, cases, questions) and have sent ev
 anything else fails too, with the reason, unless --force (as for 'runs compare'). A run
 whose every case was sent but some failed is gated as it is: a failed decision counts as a
 miss in accuracy and is left out of KL, Brier, log loss and ECE; gate on accuracy to make
-failures count.`,
+failures count. The line then says how many cases failed in each run and how they were
+counted.`,
   options: {
     baseline: text('RUN', 'the run to hold the line (id or unique prefix)', { example: '20261130' }),
     candidate: text('RUN', 'the run under test (id or unique prefix)', { example: '20261201' }),

@@ -1,0 +1,81 @@
+/**
+ * `runs gate` on a run whose requests partly failed says so on its line: how many cases
+ * failed in each run, and how the gated metric counted them (misses in accuracy; left out
+ * of KL, Brier, log loss and ECE, which are over answered decisions).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
+import { startReferenceServer } from '../../../src/protocol/server/server.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
+
+const tmp = tempFolderRemovedAfterAll('decidekit-e2e-gate-failed-');
+const store = join(tmp, 'runs.sqlite');
+const env = { XDG_DATA_HOME: join(tmp, 'xdg'), XDG_CACHE_HOME: join(tmp, 'cache') };
+const closers: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const c of closers.reverse()) await c();
+});
+
+/** The reference server behind a proxy that answers every third decide request with HTTP 500. */
+async function flakyServer(): Promise<string> {
+  const upstream = await startReferenceServer({ host: '127.0.0.1', port: 0, model: 'heuristic' });
+  closers.push(() => upstream.close());
+  const target = new URL(upstream.url);
+  let posts = 0;
+  const proxy = http.createServer((req, res) => {
+    if (req.method === 'POST' && ++posts % 3 === 0) {
+      req.resume();
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end('{"error":{"message":"overloaded"}}');
+      return;
+    }
+    const forward = http.request(
+      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    forward.on('error', () => res.destroy());
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  closers.push(
+    () =>
+      new Promise<void>((resolve) => {
+        proxy.closeAllConnections();
+        proxy.close(() => resolve());
+      }),
+  );
+  return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+}
+
+async function benchId(argv: string[]): Promise<string> {
+  const r = await runCliInProcess(['bench', '--store', store, '--limit', '30', '--json', ...argv], { env });
+  return (JSON.parse(r.stdout) as { id: string }).id;
+}
+
+describe('runs gate over a run with failed requests', () => {
+  it('names how many cases failed in each run and how the metric counted them', async () => {
+    const healthy = await startReferenceServer({ host: '127.0.0.1', port: 0, model: 'heuristic' });
+    closers.push(() => healthy.close());
+    const baseline = await benchId(['--base-url', healthy.url]);
+    const candidate = await benchId(['--base-url', await flakyServer(), '--retries', '0']);
+    const gate = (metric: string) =>
+      runCliInProcess(
+        ['runs', 'gate', '--baseline', baseline, '--candidate', candidate, '--metric', metric, '--store', store],
+        { env },
+      );
+    const kl = await gate('kl');
+    expect(kl.stdout).toContain(
+      '; failed cases: baseline 0 of 30, candidate 10 of 30 (their decisions are left out of KL, which is over answered decisions (gate on accuracy to count them as misses))',
+    );
+    const accuracy = await gate('accuracy');
+    expect(accuracy.stdout).toContain(
+      '; failed cases: baseline 0 of 30, candidate 10 of 30 (their decisions count as misses in accuracy)',
+    );
+  });
+});
