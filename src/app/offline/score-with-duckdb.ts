@@ -60,6 +60,8 @@ export interface DuckDbScoreOptions {
   readonly conventions?: Conventions;
   /** DuckDB's memory limit (its own syntax: `'1GB'`, `'64MB'`); default DUCKDB_MEMORY_LIMIT. */
   readonly memoryLimit?: string;
+  /** The folder its own temp folder (database file and spill files) is made in; default the system's. */
+  readonly tempRoot?: string;
   /** How the package is loaded (tests pass one that fails). Default: `import('@duckdb/node-api')`. */
   readonly importDuckDb?: () => Promise<DuckDbModule>;
 }
@@ -96,7 +98,7 @@ export async function scoreWithDuckDb(
   const duckdb = await loadDuckDb(options.importDuckDb ?? (() => import('@duckdb/node-api')));
   // A database file, not ':memory:': its tables are written out and DuckDB spills beyond its
   // memory limit, all in a temp folder of its own (not the user's folder), removed afterwards.
-  const folder = await mkdtemp(join(tmpdir(), 'decidekit-duckdb-'));
+  const folder = await mkdtemp(join(options.tempRoot ?? tmpdir(), 'decidekit-duckdb-'));
   try {
     const instance = await duckdb.DuckDBInstance.create(join(folder, DATABASE_FILE), {
       temp_directory: join(folder, 'spill'),

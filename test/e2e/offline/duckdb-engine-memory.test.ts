@@ -5,7 +5,7 @@
  */
 import { closeSync, mkdirSync, openSync, readdirSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scoreWithDuckDb } from '../../../src/app/offline/score-with-duckdb.js';
 import { inFolder, runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
@@ -53,22 +53,15 @@ function writeFiles(dataset: string, results: string, cases: number): void {
 }
 
 describe('score --engine duckdb with a small memory limit', () => {
-  const tmpdir = process.env['TMPDIR'];
-  afterEach(() => {
-    if (tmpdir === undefined) delete process.env['TMPDIR'];
-    else process.env['TMPDIR'] = tmpdir;
-  });
-
   it('scores files larger than the limit, leaves nothing in its temp folder, and gives the in-process numbers', async () => {
     const dataset = join(dir, 'dataset.jsonl');
     const results = join(dir, 'results.jsonl');
     writeFiles(dataset, results, CASES);
     expect(statSync(dataset).size + statSync(results).size).toBeGreaterThan(1.4 * 200 * 2 ** 20);
-    // Its database file and spill files go to a temp folder of its own, under TMPDIR.
+    // Its database file and spill files go to a temp folder of its own, under the temp root.
     const temp = join(dir, 'tmp');
     mkdirSync(temp);
-    process.env['TMPDIR'] = temp;
-    const scored = await scoreWithDuckDb(dataset, results, { memoryLimit: MEMORY_LIMIT });
+    const scored = await scoreWithDuckDb(dataset, results, { memoryLimit: MEMORY_LIMIT, tempRoot: temp });
     expect(readdirSync(temp)).toEqual([]);
     expect(scored.summary.counts.nScored.total).toBe(CASES);
     const node = await runCliInProcess(
