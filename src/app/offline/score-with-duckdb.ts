@@ -257,7 +257,8 @@ async function addProblems(
     problems.add({
       file: file.path,
       line: null,
-      ...(typeof caseId === 'string' ? { caseId } : {}),
+      // An empty case id is not a case to name (its row's problem says it is empty).
+      ...(typeof caseId === 'string' && caseId !== '' ? { caseId } : {}),
       ...(typeof field === 'string' ? { field } : {}),
       message: String(r['message']),
     });

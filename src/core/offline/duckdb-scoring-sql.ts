@@ -209,6 +209,16 @@ const NOT_AN_OBJECT: Check = {
   message: `'expected a JSON object, got ' || line_preview`,
 };
 
+/**
+ * A key twice in one object: the strict loader refuses the line for that alone (its JSON
+ * parse stops there), so it is the row's only problem too.
+ */
+const REPEATED_KEY: Check = {
+  field: null,
+  bad: `repeated_key`,
+  message: `'key repeated in one object (remove one: JSON keeps only the last)'`,
+};
+
 /** The checks a line gets only when it is JSON and an object. */
 const LINE_CHECKS: readonly Check[] = [NOT_JSON, NOT_AN_OBJECT];
 
@@ -219,7 +229,7 @@ const OPTIONS_OK = holds(`options_t = 'ARRAY' AND len(option_types) >= 2
 
 const DATASET_CHECKS: readonly Check[] = [
   ...LINE_CHECKS,
-  { field: null, bad: `repeated_key`, message: `'a key is repeated in one object (JSON would keep only the last)'` },
+  REPEATED_KEY,
   {
     field: 'id',
     bad: `(id_t IS DISTINCT FROM 'VARCHAR' OR id = '')`,
@@ -398,7 +408,7 @@ const alignedSum = `list_reduce(aligned, lambda a, b: a + b, CAST(0 AS DOUBLE))`
 
 const RESULT_CHECKS: readonly Check[] = [
   ...LINE_CHECKS,
-  { field: null, bad: `repeated_key`, message: `'a key is repeated in one object (JSON would keep only the last)'` },
+  REPEATED_KEY,
   {
     field: 'case_id',
     bad: `(case_id_t IS DISTINCT FROM 'VARCHAR' OR case_id = '')`,
@@ -473,7 +483,9 @@ function anyBad(checks: readonly Check[]): string {
 /** The row's problems; a row that is not an object has that one problem, not also every missing field. */
 function problemsList(checks: readonly Check[]): string {
   const items = checks.map((c) => {
-    const bad = LINE_CHECKS.includes(c) ? c.bad : `syntax_ok AND t = 'OBJECT' AND ${c.bad}`;
+    const bad = LINE_CHECKS.includes(c)
+      ? c.bad
+      : `syntax_ok AND t = 'OBJECT' AND ${c === REPEATED_KEY ? '' : 'NOT coalesce(repeated_key, false) AND '}${c.bad}`;
     return `CASE WHEN coalesce(${bad}, false) THEN {'field': ${c.field === null ? 'NULL' : sqlString(c.field)}, 'message': ${c.message}} END`;
   });
   return `list_filter([\n    ${items.join(',\n    ')}\n  ], lambda x: x IS NOT NULL)`;
@@ -502,7 +514,7 @@ export const RESULTS_CHECK_SQL = `SELECT
   count(*) AS rows,
   count(*) FILTER (WHERE bad) AS bad_rows,
   count(case_id) FILTER (WHERE id_ok) - count(DISTINCT case_id) FILTER (WHERE id_ok) AS repeated_ids,
-  count(DISTINCT model) AS models,
+  count(DISTINCT model) FILTER (WHERE model <> '') AS models,
   min(model) FILTER (WHERE model <> '') AS model
 FROM dk_scored`;
 
@@ -516,7 +528,8 @@ export function repeatedCaseIdsSql(limit: number): string {
   return `SELECT case_id AS id, count(*) AS n FROM dk_scored WHERE id_ok GROUP BY case_id HAVING count(*) > 1 ORDER BY case_id LIMIT ${limit}`;
 }
 
-export const MODELS_SQL = `SELECT DISTINCT model FROM dk_scored WHERE model IS NOT NULL ORDER BY model LIMIT 5`;
+/** The models named (an empty one is a problem of its row, not another model). */
+export const MODELS_SQL = `SELECT DISTINCT model FROM dk_scored WHERE model <> '' ORDER BY model LIMIT 5`;
 
 /**
  * One pass over the results file into a table of one row per result: whether it breaks a

@@ -170,6 +170,13 @@ const withCase = (i: number, line: string): string => lines(DATASET.map((c, k) =
 const PLAIN_MUTATIONS: readonly Mutation[] = [
   ['a probability of 1.5', 0, '{"case_id":"yn-1","model":"m","decision":{"probability":1.5}}'],
   ['an unknown case', 0, '{"case_id":"nope","model":"m","decision":{"probability":0.9}}'],
+  ['an empty case id', 0, '{"case_id":"","model":"m","decision":{"probability":0.9}}'],
+  ['an empty model', 0, '{"case_id":"yn-1","model":"","decision":{"probability":0.9}}'],
+  [
+    'an option twice in the probabilities',
+    1,
+    '{"case_id":"ch-1","model":"m","decision":{"probabilities":{"allow":0.1,"allow":0.2,"remove":0.7}}}',
+  ],
   ['an escaped case id', 0, String.raw`{"case_id":"yn\u002d1","model":"m","decision":{"probability":0.9}}`],
   ['a negative cost', 0, '{"case_id":"yn-1","model":"m","decision":{"probability":0.9},"cost_usd":-1}'],
   ['a value as a yes/no answer', 0, '{"case_id":"yn-1","model":"m","decision":{"value":1}}'],
