@@ -267,13 +267,14 @@ async function sendAndFinish(plan: BenchPlan, options: BenchWiring, parts: Bench
     return { kind: 'stopped', incompleteRunId, ...said(why) };
   }
   const { reported, sample, keptIn } = finishRun(parts.store, started, sent, settlement);
-  const { run, statistics, written, writeError } = await writeOutputs(
+  const { run, statistics, written, writeError, traces } = await writeOutputs(
     reported,
     sample,
     keptIn,
     started.states,
     options,
   );
+  const decisionRows = traces?.jsonDecisions();
   return {
     kind: 'finished',
     run,
@@ -283,7 +284,11 @@ async function sendAndFinish(plan: BenchPlan, options: BenchWiring, parts: Bench
     casesTotal: started.casesTotal,
     written,
     writeError,
-    dispose,
+    ...given({ decisionRows }),
+    dispose: () => {
+      traces?.dispose();
+      dispose();
+    },
   };
 }
 
@@ -513,7 +518,10 @@ async function sendCases(
 
 /**
  * The outputs: the run's statistics under the chosen conventions (saved beside a kept run's
- * summary) and the `--out` files; a file that cannot be written is reported, the run stays finished.
+ * summary) and the `--out` files; a file that cannot be written is reported, the run stays
+ * finished. With `--out`, the three reports' per-case parts are rendered in the same pass
+ * (one read of the run's cases for everything) and kept (`traces`, disposed by the caller)
+ * for the JSON document `--json` prints.
  */
 async function writeOutputs(
   reported: ReportedRun,
@@ -521,14 +529,17 @@ async function writeOutputs(
   keptIn: Store | null,
   states: ReadonlyMap<string, string | object> | null,
   options: BenchWiring,
-): Promise<Pick<Extract<BenchOutcome, { kind: 'finished' }>, 'run' | 'statistics' | 'written' | 'writeError'>> {
-  // With --out, the three reports' per-case parts are rendered in the same pass (one read
-  // of the run's cases for everything).
+): Promise<
+  Pick<Extract<BenchOutcome, { kind: 'finished' }>, 'run' | 'statistics' | 'written' | 'writeError'> & {
+    traces: ReportTraces | null;
+  }
+> {
   const traces = options.outDir === undefined ? null : new ReportTraces(['json', 'markdown', 'html'], states!);
   try {
-    return await analyzeAndWrite(reported, sample, keptIn, states, traces, options);
-  } finally {
+    return { ...(await analyzeAndWrite(reported, sample, keptIn, states, traces, options)), traces };
+  } catch (err) {
     traces?.dispose();
+    throw err;
   }
 }
 

@@ -9,7 +9,11 @@
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import type { ReportedRun } from '../../core/bench/run.js';
 import type { RunStatistics } from '../../core/bench/run-statistics.js';
-import { BenchJsonDecisionRenderer, renderBenchJsonChunks } from '../../reports/bench/bench-json.js';
+import {
+  BenchJsonDecisionRenderer,
+  renderBenchJsonChunks,
+  type RenderedJsonDecisions,
+} from '../../reports/bench/bench-json.js';
 import { HtmlTraceRows, renderBenchHtmlPage } from '../../reports/bench/bench-html.js';
 import { MarkdownTraceRenderer, renderBenchMarkdownChunks } from '../../reports/bench/bench-markdown.js';
 import { TextSpool } from './text-spool.js';
@@ -47,16 +51,20 @@ export class ReportTraces {
     this.#html?.add(c);
   };
 
+  /** The JSON document's decision rows collected, or undefined when JSON was not asked for. */
+  jsonDecisions(): RenderedJsonDecisions | undefined {
+    const json = this.#json;
+    return json === null
+      ? undefined
+      : { rows: json.renderer.rows, pieces: { [Symbol.iterator]: () => json.spool.pieces() } };
+  }
+
   /** The report in `format`, in pieces, from the parts collected (the run is not read again). */
   chunks(run: ReportedRun, format: WholeReportFormat, settings: ReportSettings): Iterable<string> {
     const { redactHost, statistics, states } = settings;
     if (format === 'json') {
-      const json = this.#need(this.#json, format);
-      return renderBenchJsonChunks(
-        run,
-        { statistics, redactHost },
-        { rows: json.renderer.rows, pieces: { [Symbol.iterator]: () => json.spool.pieces() } },
-      );
+      this.#need(this.#json, format);
+      return renderBenchJsonChunks(run, { statistics, redactHost }, this.jsonDecisions());
     }
     if (format === 'html')
       return [renderBenchHtmlPage(run, { redactHost, statistics }, this.#need(this.#html, format))];

@@ -15,4 +15,9 @@ export interface FinishedBench {
   readonly written: readonly string[];
   /** Why the `--out` files could not be written (the run itself is finished and saved). */
   readonly writeError: string | null;
+  /**
+   * The JSON document's decision rows as `--out` rendered them (in the one pass over the
+   * run): printing the document reads no case again. Absent without `--out`.
+   */
+  readonly decisionRows?: { readonly rows: number; readonly pieces: Iterable<string> };
 }

@@ -26,7 +26,7 @@ export function renderFinishedBench(
 ): { readonly stdout: Iterable<string>; readonly stderr: readonly string[] } {
   const { run } = o;
   const stdout = options.json
-    ? renderBenchJsonChunks(run, { statistics: o.statistics, redactHost: options.redactHost })
+    ? renderBenchJsonChunks(run, { statistics: o.statistics, redactHost: options.redactHost }, o.decisionRows)
     : [
         renderBenchTerminal(run, {
           colour: options.colour,

@@ -168,12 +168,13 @@ describe('a stored run is read once', () => {
     expect(passes).toEqual({ [newestRunId()]: 1 });
   });
 
-  it('bench --out reads the finished run back once for its three reports, the same as runs report', async () => {
+  it('bench --out (and --json) reads the finished run back once for its reports, the same as runs report', async () => {
     const out = join(dir, 'out');
-    const { result, passes } = await passesOf(['bench', '--out', out, '--seed', '3']);
+    const { result, passes } = await passesOf(['bench', '--out', out, '--json', '--seed', '3']);
     expect(result.code, result.stderr).toBe(0);
     const id = newestRunId();
     expect(passes).toEqual({ [id]: 1 });
+    expect(result.stdout).toBe(await expectedReport(id, 'json', {}, true));
     for (const [ext, format] of [
       ['md', 'markdown'],
       ['json', 'json'],
