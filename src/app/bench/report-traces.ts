@@ -9,11 +9,8 @@
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import type { ReportedRun } from '../../core/bench/run.js';
 import type { RunStatistics } from '../../core/bench/run-statistics.js';
-import {
-  BenchJsonDecisionRenderer,
-  renderBenchJsonChunks,
-  type RenderedJsonDecisions,
-} from '../../reports/bench/bench-json.js';
+import type { FinishedBench } from '../../core/bench/finished-bench.js';
+import { BenchJsonDecisionRenderer, renderBenchJsonChunks } from '../../reports/bench/bench-json.js';
 import { HtmlTraceRows, renderBenchHtmlPage } from '../../reports/bench/bench-html.js';
 import { MarkdownTraceRenderer, renderBenchMarkdownChunks } from '../../reports/bench/bench-markdown.js';
 import { TextSpool } from './text-spool.js';
@@ -52,7 +49,7 @@ export class ReportTraces {
   };
 
   /** The JSON document's decision rows collected, or undefined when JSON was not asked for. */
-  jsonDecisions(): RenderedJsonDecisions | undefined {
+  jsonDecisions(): FinishedBench['decisionRows'] {
     const json = this.#json;
     return json === null
       ? undefined
