@@ -32,6 +32,13 @@ export function credentialsAgainFlags(sent: 'key' | 'user and password', baseUrl
   return sent === 'key' ? ' --api-key KEY' : ` --base-url ${shellWord(baseUrl.replace('://', '://USER:PASSWORD@'))}`;
 }
 
+/** What a printed resume command needs given again besides it (never stored), or nothing. */
+export function credentialsAgainNote(sent: 'key' | 'user and password' | null | undefined): string {
+  if (sent === 'key') return ' (with --api-key or DECIDEKIT_API_KEY again: keys are never stored)';
+  if (sent === 'user and password') return ' (with the user and password in --base-url again: they are never stored)';
+  return '';
+}
+
 /** `decidekit bench --store S`: any bench on a store, e.g. to upgrade it. */
 export function benchOnStoreCommand(store: string): string {
   return `decidekit bench${storeFlag(store)}`;

@@ -1,7 +1,13 @@
 /** The short lines `bench` prints around its report (on stderr): what it starts, how it ends. */
 import { plural } from '../format.js';
 import type { BenchStart } from '../../core/bench/bench-start.js';
-import { benchResumeCommand, markdownReportCommand, runsShowCommand } from '../../core/command-hints.js';
+import type { SentCredentials } from '../../core/endpoint-identity.js';
+import {
+  benchResumeCommand,
+  markdownReportCommand,
+  runsShowCommand,
+  credentialsAgainNote,
+} from '../../core/command-hints.js';
 
 export function renderBenchStart(s: BenchStart): string {
   return (
@@ -24,6 +30,8 @@ export interface BenchEnding {
   readonly failedCases: number;
   readonly complete: boolean;
   readonly writeError: string | null;
+  /** The credentials the run sent, which a resume must give again (they are never stored). */
+  readonly credentials: SentCredentials | null;
 }
 
 /** The closing lines after the report: a write error, the resume or show hint. */
@@ -44,7 +52,9 @@ export function renderBenchEnding(e: BenchEnding, options: { readonly quiet: boo
     const retryFailed = e.casesKept === e.casesTotal && e.failedCases > 0;
     lines.push(
       `decidekit bench: interrupted; ${e.casesKept} of ${e.casesTotal} cases kept.` +
-        (e.saved ? ` Resume with: ${benchResumeCommand(e.runId, { retryFailed, store: e.storeOption })}` : ''),
+        (e.saved
+          ? ` Resume with: ${benchResumeCommand(e.runId, { retryFailed, store: e.storeOption })}${credentialsAgainNote(e.credentials)}`
+          : ''),
     );
   } else if (e.saved && !e.complete) {
     const unsent = e.casesTotal - e.casesKept;
@@ -53,7 +63,7 @@ export function renderBenchEnding(e: BenchEnding, options: { readonly quiet: boo
       ...(unsent > 0 ? [`${plural(unsent, 'case')} not sent`] : []),
     ];
     lines.push(
-      `run ${e.runId} is incomplete${what.length > 0 ? ` (${what.join(', ')})` : ''}; to finish it: ${benchResumeCommand(e.runId, { retryFailed: e.failedCases > 0, store: e.storeOption })}`,
+      `run ${e.runId} is incomplete${what.length > 0 ? ` (${what.join(', ')})` : ''}; to finish it: ${benchResumeCommand(e.runId, { retryFailed: e.failedCases > 0, store: e.storeOption })}${credentialsAgainNote(e.credentials)}`,
     );
   } else if (e.saved && !options.quiet) {
     lines.push(`run ${e.runId} saved; see it with: ${runsShowCommand(e.runId, e.storeOption)}`);

@@ -47,6 +47,7 @@ export function renderFinishedBench(
       failedCases: run.summary.requests.failed,
       complete: run.summary.status === 'complete',
       writeError: o.writeError,
+      credentials: run.config.credentials ?? null,
     },
     { quiet: options.json },
   );

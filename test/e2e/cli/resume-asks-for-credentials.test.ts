@@ -102,6 +102,9 @@ describe('resuming without the credentials the run sent', () => {
     );
     expect(first.code, first.stderr).toBe(130);
     const pasted = pastedCommand(first.stderr, 'bench');
+    expect(first.stderr).toContain(
+      `${pasted.join(' ')} (with --api-key or DECIDEKIT_API_KEY again: keys are never stored)`,
+    );
     const keyless = await cli(pasted);
     expect(keyless.code, keyless.stderr).toBe(2);
     expect(keyless.stderr).toContain('it sent a key (--api-key), and keys are never stored: give it again:');
@@ -125,6 +128,9 @@ describe('resuming without the credentials the run sent', () => {
     );
     expect(first.code, first.stderr).toBe(130);
     const pasted = pastedCommand(first.stderr, 'bench');
+    expect(first.stderr).toContain(
+      `${pasted.join(' ')} (with the user and password in --base-url again: they are never stored)`,
+    );
     const bare = await cli(pasted);
     expect(bare.code, bare.stderr).toBe(2);
     expect(bare.stderr).toContain(
