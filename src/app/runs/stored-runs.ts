@@ -324,6 +324,7 @@ function analyzePair(
   const analyzedB = analyze(b, (c) => inB.add(c));
   const changes = new DecisionChanges(inB);
   const analyzedA = analyze(a, (c) => changes.add(c));
+  changes.done();
   return {
     analyzed: [analyzedA, analyzedB],
     compared: { samples: () => [analyzedA.sample!, analyzedB.sample!], changes: () => changes },

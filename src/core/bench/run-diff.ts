@@ -201,7 +201,7 @@ export function compareRuns(a: ReportedRun, b: ReportedRun, options: CompareRuns
       for (const c of b.cases) inB.add(c);
       const changes = new DecisionChanges(inB);
       for (const c of a.cases) changes.add(c);
-      return changes;
+      return changes.done();
     },
   });
 }
@@ -313,7 +313,10 @@ export class DecisionViews {
   }
 }
 
-/** Run A's decisions against run B's (`DecisionViews`), fed one case of A at a time in run order. */
+/**
+ * Run A's decisions against run B's (`DecisionViews`, complete before the first case of A),
+ * fed one case of A at a time in run order; `done` lets B's views go once A is read.
+ */
 export class DecisionChanges {
   readonly changed: ChangedDecision[] = [];
   fixed = 0;
@@ -321,17 +324,26 @@ export class DecisionChanges {
   predictionsChanged = 0;
   shared = 0;
   decisionsA = 0;
+  readonly decisionsB: number;
+  #inB: DecisionViews | null;
 
-  constructor(private readonly inB: DecisionViews) {}
+  constructor(inB: DecisionViews) {
+    this.#inB = inB;
+    this.decisionsB = inB.size;
+  }
 
-  get decisionsB(): number {
-    return this.inB.size;
+  /** Every case of A was fed: B's views are no longer needed. */
+  done(): this {
+    this.#inB = null;
+    return this;
   }
 
   add(c: CaseResult): void {
+    const inB = this.#inB;
+    if (inB === null) throw new Error('DecisionChanges: a case of A after done()');
     for (const d of c.decisions) {
       this.decisionsA++;
-      const after = this.inB.get(c.caseId, d.questionId);
+      const after = inB.get(c.caseId, d.questionId);
       if (after === undefined) continue;
       this.shared++;
       const before = viewOf(d);
