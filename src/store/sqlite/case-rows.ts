@@ -10,7 +10,11 @@ import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 /** A batch of cases flattened by `packCaseRows`: strings, numbers and nulls only. */
 export type PackedCaseRows = (string | number | null)[];
 
-/** JSON of arrays many decisions share (a question's answers, a common gold distribution), made once. */
+/**
+ * JSON of arrays many decisions share (a question's answers), made once. A gold distribution
+ * is its own array in every case read from a dataset: it is written directly, since caching
+ * it would only add a table entry a decision.
+ */
 const sharedJson = new WeakMap<readonly unknown[], string>();
 function jsonOfShared(array: readonly unknown[]): string {
   let text = sharedJson.get(array);
@@ -46,7 +50,7 @@ export function packCaseRows(results: readonly CaseResult[]): PackedCaseRows {
         d.type,
         jsonOfShared(d.answers),
         d.gold.label,
-        jsonOfShared(d.gold.probabilities),
+        JSON.stringify(d.gold.probabilities),
         o.status,
       );
       if (o.status === 'answered')
