@@ -87,7 +87,7 @@ function inlineWriter(path: string, options: WriterWorkerData['options']): CaseW
 }
 
 /** V8 limits of the writer thread, in MB. */
-const WRITER_HEAP = { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 64 };
+export const WRITER_HEAP = { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 64 };
 
 function workerWriter(file: string, data: WriterWorkerData): CaseWriter {
   // The thread holds only the batch being committed: a small heap keeps the run's memory
