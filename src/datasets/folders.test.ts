@@ -12,7 +12,7 @@ describe('folders for outputs and caches', () => {
     for (const path of ['/proc/x/y', '/proc', '/sys/decidekit', '/dev/reports'])
       await expect(makeFolder(path, 'outDir')).rejects.toThrow(OptionError);
     await expect(makeFolder('/proc/x', 'outDir')).rejects.toThrow(
-      'outDir /proc/x: cannot be under /proc, a kernel file system; give a folder elsewhere, e.g. ./reports',
+      'outDir /proc/x: cannot be under /proc, a kernel file system; give a folder elsewhere, e.g. ./reports/',
     );
   });
 

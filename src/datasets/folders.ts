@@ -41,7 +41,7 @@ export function refuseKernelFolder(
   if (kernel !== null)
     throw new OptionError(
       option,
-      words`${what} ${path}: cannot be under ${kernel.root}${kernel.leadsTo === null ? '' : ` (it leads to ${kernel.leadsTo})`}, a kernel file system; give a folder elsewhere, e.g. ./reports`,
+      words`${what} ${path}: cannot be under ${kernel.root}${kernel.leadsTo === null ? '' : ` (it leads to ${kernel.leadsTo})`}, a kernel file system; give a folder elsewhere, e.g. ./reports/`,
     );
 }
 

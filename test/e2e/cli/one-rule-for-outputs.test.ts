@@ -192,6 +192,30 @@ describe('paths that can never be written, said in words before the work', () =>
     expectRefused(r, '--out /proc/x.csv', 'cannot be under /proc, a kernel file system');
     expect(r.stderr).not.toContain('create it first');
   });
+
+  it('advises a folder for a path under /proc, and the advice pasted writes into that folder', async () => {
+    const r = await cli([
+      'score',
+      '--dataset',
+      MODERATION_DATASET,
+      '--results',
+      CAREFUL_RESULTS,
+      '--html',
+      '/proc/x.html',
+    ]);
+    expectRefused(r, '--html /proc/x.html', 'cannot be under /proc, a kernel file system');
+    const advice = /give a folder elsewhere, e\.g\. (\S+)/.exec(r.stderr)?.[1];
+    expect(advice, r.stderr).toBe('./reports/');
+    const cwd = join(tmp, 'pasted-advice');
+    mkdirSync(cwd);
+    const pasted = await runCliInProcess(
+      ['score', '--dataset', MODERATION_DATASET, '--results', CAREFUL_RESULTS, '--html', advice!],
+      { cwd, env },
+    );
+    expect(pasted.code, pasted.stderr).toBe(0);
+    expect(lstatSync(join(cwd, 'reports')).isDirectory()).toBe(true);
+    expect(lstatSync(join(cwd, 'reports', 'score.html')).isFile()).toBe(true);
+  });
 });
 
 describe('temporary files', () => {
