@@ -7,6 +7,8 @@ import { VIOLATIONS, isViolation, type Violation } from '../../protocol/server/v
 import { decimal, defineCommand, flag, integer, oneOf, text } from '../define-command.js';
 import { interruptedExitCode } from '../io.js';
 import { startReferenceServer } from '../../protocol/server/server.js';
+import { refuseIrregularFile } from '../../datasets/input-file.js';
+import { fileErrorWords } from '../../core/file-error-words.js';
 
 /** How long requests in flight may finish after Ctrl+C or SIGTERM, by default. */
 const DRAIN_MS = 10_000;
@@ -17,6 +19,18 @@ const milliseconds = (help: string, defaultText?: string) =>
   decimal('N', help, { min: 0, max: 2 ** 31 - 1, ...given({ defaultText }) });
 const httpStatus = (help: string, defaultText?: string) =>
   integer('S', help, { min: 100, max: 599, example: '503', ...given({ defaultText }) });
+
+/**
+ * A prior file that is a named pipe would block the server's synchronous read for ever (and
+ * no signal ends a blocked read), a device would never end: refused before anything starts.
+ */
+async function refusePriorFileNotRegular(path: string): Promise<void> {
+  try {
+    await refuseIrregularFile(path);
+  } catch (error) {
+    throw new UsageError(`--prior-file ${path}: ${fileErrorWords(error)}`);
+  }
+}
 
 /** `--violate a,b`: protocol rules to break, checked against the known names. */
 const violateOption = {
@@ -100,7 +114,7 @@ ${Object.entries(VIOLATIONS)
   .map(([name, what]) => `  ${name.padEnd(26)}${what}`)
   .join('\n')}`,
   exitCodes:
-    '0 only for --help; 130 stopped by Ctrl+C, 143 by SIGTERM (after the requests in flight);\n1 cannot listen or bad --prior-file; 2 usage error.',
+    '0 only for --help; 130 stopped by Ctrl+C, 143 by SIGTERM (after the requests in flight);\n1 cannot listen or bad --prior-file; 2 usage error (or a --prior-file that is\nnot a regular file).',
   examples: [
     'decidekit serve --port 8084 --model heuristic --metrics',
     'curl -s http://127.0.0.1:8084/v1/systemone \\\n' +
@@ -111,6 +125,7 @@ ${Object.entries(VIOLATIONS)
   handlesSignals: true,
   async run({ values: v }, io) {
     if (v['retry-after'] !== undefined) refuseUnsafeHeaderValue('retryAfter', v['retry-after']);
+    if (v['prior-file'] !== undefined) await refusePriorFileNotRegular(v['prior-file']);
     // Each fault option by its command-line name and its FaultOptions field.
     const given: [string, keyof FaultOptions, unknown][] = [
       ['seed', 'seed', v.seed],

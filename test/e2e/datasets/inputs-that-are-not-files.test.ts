@@ -65,6 +65,16 @@ describe('input files that are not regular files', () => {
     expect(r.stderr).toContain(`--record ${fifo}: a FIFO (named pipe), not a regular file: it is never replaced`);
   });
 
+  it('serve --prior-file refuses a FIFO as a usage error, without listening or waiting', () => {
+    const r = decidekit(['serve', '--port', '0', '--prior-file', fifo]);
+    expect(r.signal).toBeNull();
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--prior-file ${fifo}: a FIFO (named pipe), not a regular file`);
+    expect(r.stderr.match(/named pipe/g)).toHaveLength(1);
+    expect(r.stderr).not.toContain('listening');
+    expect(r.stderr).not.toContain('internal error');
+  });
+
   it.runIf(existsSync('/dev/zero'))('score and bench refuse /dev/zero as a device, with no native stack', () => {
     for (const argv of [
       ['score', '--dataset', '/dev/zero', ...SCORE_RESULTS],
