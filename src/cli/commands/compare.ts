@@ -85,7 +85,10 @@ ranked by accuracy, marking models whose interval overlaps the leader's as tied.
     if (values.json) {
       io.stdout.write(renderCompareJson(compared, rows, sort));
     } else {
-      io.stdout.write(renderCompareMarkdown(rows) + renderCompareNotes(rows) + renderCompareStatistics(compared));
+      const width = io.stdout.columns;
+      io.stdout.write(
+        renderCompareMarkdown(rows, width) + renderCompareNotes(rows, width) + renderCompareStatistics(compared, width),
+      );
     }
     if (htmlFile !== undefined) {
       await writeHtmlReport(io, htmlFile, renderCompareHtml(compared, rows));

@@ -21,6 +21,7 @@ import {
   formatUsd,
   plural,
   singleLine,
+  visibleWidth,
 } from '../format.js';
 import { renderFittedTable, renderRowsWrappingLast, wrapIndented, wrapStyled } from '../text-fit.js';
 
@@ -213,19 +214,17 @@ export function compareCells(m: ScoredModel): string[] {
   ];
 }
 
-/** `compare`: one Markdown table, one row per model in the order given, columns aligned. */
-export function renderCompareMarkdown(models: readonly ScoredModel[]): string {
-  const rows = alignColumns([[...COMPARE_COLUMNS], ...models.map(compareCells)]);
-  const header = rows[0]!;
-  const rule = header.map((cell, i) =>
-    i > 0 ? `${'-'.repeat(Math.max(cell.length - 1, 2))}:` : '-'.repeat(Math.max(cell.length, 3)),
-  );
-  const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
-  return `${[line(header), line(rule), ...rows.slice(1).map(line)].join('\n')}\n`;
+/**
+ * `compare`: one Markdown table, one row per model in the order given, columns aligned. On a
+ * terminal `width` columns wide, a table that does not fit shows each model as a record.
+ */
+export function renderCompareMarkdown(models: readonly ScoredModel[], width = Infinity): string {
+  const align = COMPARE_COLUMNS.map((_, i) => (i > 0 ? 'right' : 'left') as 'left' | 'right');
+  return `${renderMarkdownRows([...COMPARE_COLUMNS], models.map(compareCells), align, width).join('\n')}\n`;
 }
 
 /** Notes under the compare table: absent costs and missing cases, so n/a is never a mystery. */
-export function renderCompareNotes(models: readonly ScoredModel[]): string {
+export function renderCompareNotes(models: readonly ScoredModel[], width = Infinity): string {
   const notes: string[] = [];
   for (const m of models) {
     const name = singleLine(m.model ?? m.resultsPath);
@@ -237,7 +236,7 @@ export function renderCompareNotes(models: readonly ScoredModel[]): string {
         `${name}: ${plural(s.counts.nMissing, 'case')} of ${s.counts.nCases} without a result (${singleLine(m.resultsPath)})`,
       );
   }
-  return notes.length === 0 ? '' : `\n${notes.join('\n')}\n`;
+  return notes.length === 0 ? '' : `\n${notes.flatMap((n) => wrapStyled(n, width)).join('\n')}\n`;
 }
 
 /** Yes/no and choice cases decided, of the dataset's: `20 of 40`. */
@@ -259,13 +258,15 @@ const VERDICT_TEXT = { better: 'better', worse: 'worse', within_noise: 'within n
  * model against the baseline (paired differences with intervals, verdicts, McNemar), the
  * ECE noise floors and the conventions. Empty without intervals.
  */
-export function renderCompareStatistics(c: ComparedModels): string {
+export function renderCompareStatistics(c: ComparedModels, width = Infinity): string {
   const out: string[] = [];
+  // Prose wraps between words at the terminal's width; the tables fit by themselves.
+  const say = (...lines: string[]) => out.push(...lines.flatMap((l) => wrapStyled(l, width)));
   const name = (m: ScoredModel) => singleLine(m.model ?? m.resultsPath);
   const baseline = c.scored[0]!;
   const hasIntervals = c.scored.some((m) => m.stats !== null && m.stats !== undefined);
   if (hasIntervals) {
-    out.push('', 'Leaderboard by accuracy (tied: its 95% interval overlaps the leader’s)', '');
+    say('', 'Leaderboard by accuracy (tied: its 95% interval overlaps the leader’s)', '');
     out.push(
       ...renderMarkdownRows(
         ['Rank', 'Model', 'Accuracy', '95% interval', 'Decided', 'Tied'],
@@ -278,10 +279,11 @@ export function renderCompareStatistics(c: ComparedModels): string {
           leaderboardMark(r),
         ]),
         ['right', 'left', 'right', 'right', 'right', 'left'],
+        width,
       ),
     );
     if (c.leaderboard.some((r) => !r.sameCasesAsLeader))
-      out.push(
+      say(
         '',
         'The models decided different cases: their accuracies are over different cases, so none is called tied with the leader; the paired tables below compare the cases both decided.',
       );
@@ -290,7 +292,7 @@ export function renderCompareStatistics(c: ComparedModels): string {
     const m = c.scored[index]!;
     const p = pairing.paired;
     const mc = pairing.mcnemar;
-    out.push(
+    say(
       '',
       `${name(m)} against ${name(baseline)} (paired on ${plural(p.cases, 'case')} both decided; difference = ${name(m)} - ${name(baseline)})`,
       '',
@@ -311,59 +313,61 @@ export function renderCompareStatistics(c: ComparedModels): string {
       d.verdict === null ? NOT_AVAILABLE : VERDICT_TEXT[d.verdict],
     ]);
     out.push(
-      ...renderMarkdownRows(['Metric', name(baseline), name(m), 'Difference', '95% interval', 'Verdict'], rows, [
-        'left',
-        'right',
-        'right',
-        'right',
-        'right',
-        'left',
-      ]),
+      ...renderMarkdownRows(
+        ['Metric', name(baseline), name(m), 'Difference', '95% interval', 'Verdict'],
+        rows,
+        ['left', 'right', 'right', 'right', 'right', 'left'],
+        width,
+      ),
     );
-    out.push(
+    say(
       '',
       `McNemar (accuracy): ${mc.onlyFirstCorrect} right only for ${name(baseline)}, ${mc.onlySecondCorrect} only for ${name(m)}; exact p = ${formatP(mc.pValue)}`,
     );
     if (p.onlyFirst + p.onlySecond > 0)
-      out.push(
+      say(
         `Left out of the pairing: ${p.onlyFirst} decided only by ${name(baseline)}, ${p.onlySecond} only by ${name(m)}`,
       );
   }
   const floors = c.scored.filter((m) => m.stats?.noiseFloor);
   if (floors.length > 0) {
-    out.push('');
+    say('');
     for (const m of floors) {
       const f = m.stats!.noiseFloor!;
-      out.push(
+      say(
         `${name(m)}: ECE ${formatNumber(m.summary.ece)}, a calibrated model would show ${formatNumber(f.mean)} (95th percentile ${formatNumber(f.p95)}): ${describeEceVerdict(f)}`,
       );
     }
   }
   const conventions = effectiveConventions(baseline);
-  out.push(
+  say(
     '',
     `Conventions: ${describeConventions(conventions)}.${conventionNotes(c.scored)
       .map((n) => ` Note: ${n}.`)
       .join('')}`,
   );
   if (hasIntervals)
-    out.push(
+    say(
       'How to read this: [low, high] is a 95% interval from resampling cases; a verdict is better or worse only when the paired interval of the difference excludes 0 (higher accuracy, lower Brier, log loss and ECE are better).',
     );
   return `${out.join('\n')}\n`;
 }
 
+/** A Markdown table, columns aligned; when wider than `width`, one record a row instead. */
 function renderMarkdownRows(
   header: readonly string[],
   rows: readonly (readonly string[])[],
   align: readonly ('left' | 'right')[],
+  width: number,
 ): string[] {
   const aligned = alignColumns([[...header], ...rows], align);
   const rule = aligned[0]!.map((cell, i) =>
     align[i] === 'right' ? `${'-'.repeat(Math.max(cell.length - 1, 2))}:` : '-'.repeat(Math.max(cell.length, 3)),
   );
   const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
-  return [line(aligned[0]!), line(rule), ...aligned.slice(1).map(line)];
+  const table = [line(aligned[0]!), line(rule), ...aligned.slice(1).map(line)];
+  if (table.every((l) => visibleWidth(l) <= width)) return table;
+  return renderFittedTable(header, rows, width);
 }
 
 /** A p-value: three significant digits, or "< 1e-300" when it underflows. */

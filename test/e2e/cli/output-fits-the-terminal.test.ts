@@ -1,7 +1,7 @@
 /**
  * What the commands print fits the terminal it is printed on: at 60, 80 and 120 columns no
  * line of `runs list`, `runs show`, `runs compare` (two runs, and the leaderboard of three),
- * `bench` (its summary and its standard error) or `score` is wider than the terminal, so
+ * `bench` (its summary and its standard error), `score` or `compare` is wider than the terminal, so
  * nothing wraps mid-word, and `runs list` keeps the run's label (the one name its user
  * chose). The real CLI in process against the embedded reference server and one with
  * failures, a real SQLite store.
@@ -108,5 +108,39 @@ describe('output fits the terminal', () => {
       expectFits(r.lines, columns, 'score');
       expect(r.stdout).toContain('Conventions:');
     });
+
+    it(`compare fits ${columns} columns`, async () => {
+      const r = await printed(
+        [
+          'compare',
+          '--dataset',
+          join(MODERATION, 'dataset.jsonl'),
+          '--results',
+          ...['careful-1', 'loud-1', 'budget-1'].map((m) => join(MODERATION, `results-${m}.jsonl`)),
+        ],
+        columns,
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expectFits(r.lines, columns, 'compare');
+      expect(r.stdout).toContain('Conventions:');
+      expect(r.stdout).toContain('budget-1');
+    });
   }
+
+  it('compare to a pipe keeps its Markdown tables and lines whole', async () => {
+    const r = await runCliInProcess(
+      [
+        'compare',
+        '--dataset',
+        join(MODERATION, 'dataset.jsonl'),
+        '--results',
+        join(MODERATION, 'results-careful-1.jsonl'),
+        join(MODERATION, 'results-loud-1.jsonl'),
+      ],
+      { env, cwd: tmp },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^\| Model +\| +Accuracy \|/m);
+    expect(r.stdout).toMatch(/^Conventions: .{150,}$/m);
+  });
 });
