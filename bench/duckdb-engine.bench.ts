@@ -15,7 +15,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { HAS_TIME, measure, offlineDataFiles, type Measured } from './offline-data.js';
@@ -32,6 +32,8 @@ const { values } = parseArgs({
 const SIZES = values.cases.split(',').map(Number);
 const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
 const ENGINE_MEMORY_LIMIT = '1GB';
+/** Where the floor spills beyond its memory limit (DuckDB's default is `.tmp` in the working folder). */
+const FLOOR_SPILL = join(tmpdir(), 'decidekit-bench-duckdb-floor');
 
 /** The floor: the typed query, as a plain ES module for `node --input-type=module -e` (no loader). */
 function floorScript(dataset: string, results: string): string {
@@ -73,7 +75,7 @@ SELECT
   (SELECT sum(cost_usd) FROM s) AS total_cost_usd,
   (SELECT avg(latency_ms) FROM s) AS mean_latency_ms`;
   return `import { DuckDBInstance } from '@duckdb/node-api';
-const instance = await DuckDBInstance.create(':memory:', { memory_limit: '${ENGINE_MEMORY_LIMIT}', preserve_insertion_order: 'false' });
+const instance = await DuckDBInstance.create(':memory:', { memory_limit: '${ENGINE_MEMORY_LIMIT}', preserve_insertion_order: 'false', temp_directory: ${JSON.stringify(FLOOR_SPILL).replaceAll('"', "'")} });
 const connection = await instance.connect();
 const rows = (await connection.runAndReadAll(${JSON.stringify(sql)})).getRowObjectsJS();
 process.stdout.write(JSON.stringify(rows[0], (k, v) => (typeof v === 'bigint' ? Number(v) : v)));`;
