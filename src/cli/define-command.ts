@@ -4,6 +4,7 @@
  * `--help` text are all derived. A test walks every declared command and proves each option
  * parses and appears in its help.
  */
+import { echoOf } from '../core/echo-text.js';
 import { given } from '../core/given.js';
 import { parseArgs } from 'node:util';
 import { closest } from '../core/closest-word.js';
@@ -458,16 +459,6 @@ function expandLists(argv: readonly string[], lists: readonly string[]): string[
     while (i + 1 < argv.length && !argv[i + 1]!.startsWith('-')) out.push(`--${name}`, argv[++i]!);
   }
   return out;
-}
-
-/** The longest piece of typed input echoed back in a message; a longer one is cut, saying its length. */
-const ECHO_CHARACTERS = 60;
-
-/** Typed input as a message shows it: on one line, cut to {@link ECHO_CHARACTERS} characters. */
-export function echoOf(typed: string): string {
-  const chars = [...typed];
-  if (chars.length <= ECHO_CHARACTERS) return typed;
-  return `${chars.slice(0, ECHO_CHARACTERS).join('')}… (${chars.length.toLocaleString('en-US')} characters)`;
 }
 
 function usageErrorOf(err: unknown, known: readonly string[]): UsageError {

@@ -12,7 +12,7 @@ import { groupProblems } from '../core/problem-list.js';
 import { COMMANDS } from './commands/index.js';
 import { commandPrefixOf, withCommandPrefix } from './invocation.js';
 import { interruptedExitCode, type CliIo } from './io.js';
-import { echoOf } from './define-command.js';
+import { echoOf } from '../core/echo-text.js';
 import { cliMessageOf } from './option-flags.js';
 import { renderUsage, wrapHelpText, wrapRow } from './help-layout.js';
 

@@ -30,7 +30,7 @@ import {
   type SystemOneClient,
 } from '../../protocol/client/client.js';
 import { InvalidBaseUrlError } from '../../protocol/client/errors.js';
-import { formatEndpoint, hideHost } from '../../protocol/wire/endpoint.js';
+import { formatEndpoint, hideHost, shownUrl } from '../../protocol/wire/endpoint.js';
 import { startReferenceServer, type ReferenceServer } from '../../protocol/server/server.js';
 import { scanBenchDataset, type ScannedBenchDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';
 import type { CaseReader } from '../../datasets/typed-decisions/case-reader.js';
@@ -370,7 +370,7 @@ function startTarget(
 ): string {
   if (server !== null)
     return `the built-in reference server (model ${plan.server.model}${redactHost ? '' : `, ${server.url}`})`;
-  return redactHost ? formatEndpoint(client.identity, true) : client.endpoint;
+  return redactHost ? formatEndpoint(client.identity, true) : shownUrl(client.endpoint);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { EndpointIdentity } from '../../core/endpoint-identity.js';
 import { InvalidBaseUrlError } from '../client/errors.js';
+import { echoOf } from '../../core/echo-text.js';
 
 function parseBase(baseUrl: string): URL {
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(baseUrl.trim())) {
@@ -38,11 +39,26 @@ function parseBase(baseUrl: string): URL {
 /** Characters of a URL a message shows; a longer one is cut, saying how long it was. */
 const SHOWN_URL_CHARACTERS = 80;
 
-/** A URL as a message shows it: without credentials, query or fragment, and cut when long. */
-function shownUrl(url: string): string {
-  const chars = [...redactUrl(url)];
-  if (chars.length <= SHOWN_URL_CHARACTERS) return chars.join('');
-  return `${chars.slice(0, SHOWN_URL_CHARACTERS).join('')}… (${chars.length.toLocaleString('en-US')} characters)`;
+/** A URL as a message shows it: without credentials, query or fragment, and cut when long (the one cut of echoed input). */
+export function shownUrl(url: string): string {
+  return echoOf(redactUrl(url), SHOWN_URL_CHARACTERS);
+}
+
+/** Characters of a query key a message shows. */
+const SHOWN_KEY_CHARACTERS = 24;
+
+/**
+ * The query's keys a message may name: only those given with `=` (a bare `?TOKEN` may itself
+ * be the secret), as typed (percent-encoded, so no control reaches the terminal), each cut.
+ */
+function shownQueryKeys(search: string): string {
+  const keys = search
+    .replace(/^\?/, '')
+    .split('&')
+    .filter((part) => part.includes('='))
+    .map((part) => part.slice(0, part.indexOf('=')))
+    .filter((key) => key !== '');
+  return [...new Set(keys)].map((key) => `${echoOf(key, SHOWN_KEY_CHARACTERS)}=…`).join('&');
 }
 
 /** A host name has at most 253 characters, and each of its dot-separated labels at most 63 (RFC 1035). */
@@ -73,13 +89,13 @@ function refuseInvalidHost(url: URL, baseUrl: string): void {
  * The base URL a command takes: a valid http(s) URL without a query or a fragment. A stored
  * run or audit keeps only the endpoint identity, so a query could not be sent again on a
  * resume, nor told apart when runs are compared; and a query often carries a secret (give a
- * key as a key). The message names the query's parameters, never their values.
+ * key as a key). The message names the query's keys given with a value, never the values.
  */
 export function checkCommandBaseUrl(baseUrl: string): void {
   parseBase(baseUrl);
   const url = new URL(baseUrl.trim());
   if (url.search !== '' || baseUrl.trim().endsWith('?')) {
-    const names = [...new Set([...url.searchParams.keys()])].map((name) => `${name}=…`).join('&');
+    const names = shownQueryKeys(url.search);
     throw new InvalidBaseUrlError(
       `invalid base URL: ${shownUrl(baseUrl)} carries a query${names === '' ? '' : ` (?${names})`}: a base URL has none (a stored run keeps no query, so a resume could not send it again)`,
     );

@@ -65,6 +65,54 @@ describe('a base URL checked before any work', () => {
     expect(requests).toEqual([]);
   });
 
+  it('names only the query keys given with a value, each cut short', async () => {
+    const bare = await runCliInProcess(
+      ['bench', '--no-store', '--base-url', `http://127.0.0.1:${port}/?QSECRETTOKENVALUE`],
+      {
+        env,
+        cwd: ROOT,
+      },
+    );
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain(`http://127.0.0.1:${port}/ carries a query: a base URL has none`);
+    expect(bare.stderr).not.toContain('SECRET');
+    const mixed = await runCliInProcess(
+      ['probe', '--no-store', '--base-url', `http://127.0.0.1:${port}/?a=1&QSECRETTOKENVALUE`],
+      {
+        env,
+        cwd: ROOT,
+      },
+    );
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain('carries a query (?a=…): a base URL has none');
+    expect(mixed.stderr).not.toContain('SECRET');
+    const longKey = await runCliInProcess(
+      ['bench', '--no-store', '--base-url', `http://127.0.0.1:${port}/?${'k'.repeat(100_000)}=1`],
+      {
+        env,
+        cwd: ROOT,
+      },
+    );
+    expect(longKey.code).toBe(2);
+    expect(longKey.stderr).toContain('… (100,000 characters)=…)');
+    expect(longKey.stderr.length).toBeLessThan(600);
+    expect(requests).toEqual([]);
+  });
+
+  it('cuts a long path in the line bench starts with', async () => {
+    const r = await runCliInProcess(
+      ['bench', '--no-store', '--limit', '1', '--base-url', `http://127.0.0.1:1/${'p'.repeat(120_000)}`],
+      {
+        env,
+        cwd: ROOT,
+      },
+    );
+    expect(r.stderr).toMatch(
+      /^decidekit bench: 1 of 1 cases .* against http:\/\/127\.0\.0\.1:1\/p+… \(120,\d{3} characters\)/,
+    );
+    expect(r.stderr.length).toBeLessThan(2000);
+  });
+
   it('is refused with a host no resolver takes, its echo cut', async () => {
     const long = await runCliInProcess(['bench', '--no-store', '--base-url', `http://${'h'.repeat(120_000)}`], {
       env,
