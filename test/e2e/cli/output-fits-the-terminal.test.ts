@@ -125,6 +125,26 @@ describe('output fits the terminal', () => {
       expect(r.stdout).toContain('Conventions:');
       expect(r.stdout).toContain('budget-1');
     });
+
+    it(`tune fits ${columns} columns`, async () => {
+      const r = await printed(
+        [
+          'tune',
+          '--dataset',
+          join(MODERATION, 'dataset.jsonl'),
+          '--results',
+          join(MODERATION, 'results-budget-1.jsonl'),
+          '--min-precision',
+          '0.95',
+          '--min-recall',
+          '0.8',
+        ],
+        columns,
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expectFits(r.lines, columns, 'tune');
+      expect(r.stdout).toContain('cross-validated');
+    });
   }
 
   it('compare to a pipe keeps its Markdown tables and lines whole', async () => {
