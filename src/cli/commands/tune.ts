@@ -71,7 +71,9 @@ the held-out fold: the honest estimate). $/100 is 100 x mean cost per call.`,
     if (v.json) {
       io.stdout.write(renderTuneJson(tuned));
     } else {
-      io.stdout.write(renderTuneText(tuned, { colour: colourEnabled(io.stdout, io.env) }));
+      io.stdout.write(
+        renderTuneText(tuned, { colour: colourEnabled(io.stdout, io.env), ...given({ width: io.stdout.columns }) }),
+      );
     }
     if (htmlFile !== undefined) {
       await writeHtmlReport(io, htmlFile, renderTuneHtml(tuned, thresholdCurve(tuned.points, options)));

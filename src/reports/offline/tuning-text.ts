@@ -1,19 +1,14 @@
 /** `tune` for people: the default / tuned / cross-validated table and the folds. Pure. */
 import type { TuneReport } from '../../core/offline/threshold-tuning.js';
-import {
-  NOT_AVAILABLE,
-  createPalette,
-  renderTextRows,
-  formatNumber,
-  formatUsd,
-  singleLine,
-  type Palette,
-} from '../format.js';
+import { NOT_AVAILABLE, createPalette, formatNumber, formatUsd, singleLine, type Palette } from '../format.js';
+import { renderFittedTable, renderRowsWrappingLast, wrapIndented } from '../text-fit.js';
 import type { TunedModel } from './tuning-json.js';
 
 export interface TuneTextOptions {
   /** ANSI colour (only for a TTY without NO_COLOR). Default false. */
   readonly colour?: boolean;
+  /** The terminal's columns: `tune`'s lines fit them. Default none (a file or pipe: lines whole). */
+  readonly width?: number;
 }
 
 const floorsSet = (r: TuneReport) => r.floors.minPrecision > 0 || r.floors.minRecall > 0;
@@ -31,35 +26,47 @@ export function renderTuneText(t: TunedModel, options: TuneTextOptions = {}): st
   const paint = createPalette(options.colour ?? false);
   const r = t.report;
   const cv = r.crossValidated;
-  const out = [...tuneHeader(t, paint), ...thresholdTable(r, paint)];
+  const width = options.width ?? Infinity;
+  const out = [...tuneHeader(t, width, paint), ...thresholdTable(r, width, paint)];
   if (cv === null) {
-    out.push(`  cross-validation: ${NOT_AVAILABLE} (${r.crossValidationSkipped ?? 'not run'})`);
+    out.push(
+      ...wrapIndented(`cross-validation: ${NOT_AVAILABLE} (${r.crossValidationSkipped ?? 'not run'})`, width, '  '),
+    );
     return `${out.join('\n')}\n`;
   }
-  out.push(...foldTable(r, cv, paint));
+  out.push(...foldTable(r, cv, width, paint));
   return `${out.join('\n')}\n`;
 }
 
 const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
 
 /** The files, the cases and the rule. */
-function tuneHeader(t: TunedModel, paint: Palette): string[] {
+function tuneHeader(t: TunedModel, width: number, paint: Palette): string[] {
   const r = t.report;
   const out: string[] = [];
-  out.push(paint.bold(`decidekit tune: ${singleLine(t.model)}`));
-  out.push(`  dataset  ${singleLine(t.datasetPath)}`);
-  out.push(`  results  ${singleLine(t.resultsPath)}`);
+  out.push(...wrapIndented(`decidekit tune: ${singleLine(t.model)}`, width, '').map(paint.bold));
   out.push(
-    `  cases    ${r.n} yes/no scored (${r.positives} yes, ${r.negatives} no), ${r.missing} missing; ${r.candidates} candidate thresholds`,
+    ...renderRowsWrappingLast(
+      [
+        ['dataset', singleLine(t.datasetPath)],
+        ['results', singleLine(t.resultsPath)],
+        [
+          'cases',
+          `${r.n} yes/no scored (${r.positives} yes, ${r.negatives} no), ${r.missing} missing; ${r.candidates} candidate thresholds`,
+        ],
+        ['rule', describeObjective(r)],
+      ],
+      width,
+      { indent: '  ', align: ['left', 'left'] },
+    ),
   );
-  out.push(`  rule     ${describeObjective(r)}`);
   out.push('');
 
   return out;
 }
 
 /** The default, tuned and cross-validated thresholds side by side, with what they mean. */
-function thresholdTable(r: TuneReport, paint: Palette): string[] {
+function thresholdTable(r: TuneReport, width: number, paint: Palette): string[] {
   const cv = r.crossValidated;
   const withFloors = floorsSet(r);
   const withCost = r.costs !== null;
@@ -90,7 +97,6 @@ function thresholdTable(r: TuneReport, paint: Palette): string[] {
     return cells;
   };
   const rows: string[][] = [
-    header,
     row(
       'default',
       formatNumber(r.default.threshold),
@@ -121,25 +127,30 @@ function thresholdTable(r: TuneReport, paint: Palette): string[] {
     const blank = header.slice(2).map(() => NOT_AVAILABLE);
     rows.push(['cross-validated', NOT_AVAILABLE, ...blank]);
   }
-  const [head, ...body] = renderTextRows(rows, { indent: '  ' });
-  out.push(paint.bold(head!), ...body);
+  out.push(...renderFittedTable(header, rows, width, { indent: '  ', styleHeader: paint.bold }));
   out.push('');
   if (!r.floorsMet) {
     out.push(
-      paint.red(
-        `  * no threshold meets precision >= ${r.floors.minPrecision} and recall >= ${r.floors.minRecall}: tuned shows the ${withCost ? 'lowest-cost' : 'best-F1'} threshold anyway`,
-      ),
+      ...wrapIndented(
+        `* no threshold meets precision >= ${r.floors.minPrecision} and recall >= ${r.floors.minRecall}: tuned shows the ${withCost ? 'lowest-cost' : 'best-F1'} threshold anyway`,
+        width,
+        '  ',
+      ).map(paint.red),
     );
   }
   out.push(
-    paint.dim(
-      '  tuned: chosen and scored on all the data (optimistic); cross-validated: chosen on the other folds, scored on the held-out one',
-    ),
+    ...wrapIndented(
+      'tuned: chosen and scored on all the data (optimistic); cross-validated: chosen on the other folds, scored on the held-out one',
+      width,
+      '  ',
+    ).map(paint.dim),
   );
   out.push(
-    paint.dim(
-      '  $/100: 100 x mean cost per call (saved scores, so equal at every threshold); $/correct: total cost / correct decisions',
-    ),
+    ...wrapIndented(
+      '$/100: 100 x mean cost per call (saved scores, so equal at every threshold); $/correct: total cost / correct decisions',
+      width,
+      '  ',
+    ).map(paint.dim),
   );
   out.push('');
 
@@ -147,15 +158,20 @@ function thresholdTable(r: TuneReport, paint: Palette): string[] {
 }
 
 /** Each fold's threshold chosen on the other folds and scored on it, with the mean and sd. */
-function foldTable(r: TuneReport, cv: NonNullable<TuneReport['crossValidated']>, paint: Palette): string[] {
+function foldTable(
+  r: TuneReport,
+  cv: NonNullable<TuneReport['crossValidated']>,
+  width: number,
+  paint: Palette,
+): string[] {
   const withFloors = floorsSet(r);
   const withCost = r.costs !== null;
   const out: string[] = [];
-  out.push(paint.bold(`Cross-validation: ${cv.k} stratified folds, seed ${cv.seed}`));
+  out.push(...wrapIndented(`Cross-validation: ${cv.k} stratified folds, seed ${cv.seed}`, width, '').map(paint.bold));
   const foldHeader = ['fold', 'threshold', 'n', 'precision', 'recall', 'F1', 'accuracy'];
   if (withCost) foldHeader.push('err cost/call');
   if (withFloors) foldHeader.push('floors (training)');
-  const foldRows: string[][] = [foldHeader];
+  const foldRows: string[][] = [];
   for (const f of cv.folds) {
     const h = f.heldOut;
     const cells = [
@@ -189,7 +205,6 @@ function foldTable(r: TuneReport, cv: NonNullable<TuneReport['crossValidated']>,
     summary('mean', (s) => s.mean),
     summary('sd', (s) => s.sd),
   );
-  const [foldHead, ...foldBody] = renderTextRows(foldRows, { indent: '  ' });
-  out.push(paint.bold(foldHead!), ...foldBody);
+  out.push(...renderFittedTable(foldHeader, foldRows, width, { indent: '  ', styleHeader: paint.bold }));
   return out;
 }
