@@ -25,6 +25,8 @@ const FLAG_OF: { readonly [O in CallOption]: string } = {
   host: '--host',
   htmlPath: '--html',
   recordPath: '--record',
+  checksPath: '--checks',
+  transcriptsPath: '--transcripts',
   resume: '--resume',
   retryAfter: '--retry-after',
   retryFailed: '--retry-failed',

@@ -11,6 +11,7 @@ export const CALL_OPTIONS = [
   'apiKey',
   'baseUrl',
   'cacheDir',
+  'checksPath',
   'conventions.eceAverage',
   'conventions.eceBinning',
   'conventions.eceBins',
@@ -46,6 +47,7 @@ export const CALL_OPTIONS = [
   'thresholds',
   'timeoutMs',
   'timeoutSec',
+  'transcriptsPath',
   'workflow',
 ] as const;
 

@@ -46,7 +46,8 @@ import { describeEndpoint, withoutCredentials } from '../../protocol/wire/endpoi
 import type { Store } from '../../store/store.js';
 import { renderAuditJson } from '../../reports/audit/audit-json.js';
 import { renderAuditMarkdown } from '../../reports/audit/audit-markdown.js';
-import { refuseUnusableOutDir } from '../out-dir.js';
+import { refuseUnusableOutDir, type KnownReports } from '../out-dir.js';
+import type { ReadFile } from '../output-file.js';
 import { wiringOf, type UseCaseWiring } from '../use-case-wiring.js';
 import {
   MAX_JUDGE_INPUT_BYTES,
@@ -120,7 +121,7 @@ interface PlannedItem {
 /** Runs a planned audit; the caller renders the outcome. */
 export async function executeAudit(plan: AuditPlan, asked: ExecuteAuditOptions): Promise<AuditOutcomeData> {
   const options: AuditWiring = { ...wiringOf(asked), deadlineMs: plan.timeoutMs };
-  if (options.outDir !== undefined) await refuseUnusableOutDir(options.outDir);
+  if (options.outDir !== undefined) await refuseUnusableOutDir(options.outDir, resumedReports(plan));
   const { items, config } = await loadAuditWork(plan, options.toolVersion);
   const store: Store | null =
     plan.storePath === null ? null : (await import('../../store/open-store.js')).openStore(plan.storePath);
@@ -207,6 +208,16 @@ async function loadAuditWork(
     })),
   };
   return { items: planItems(loaded.transcripts, checks, model), config };
+}
+
+/** The reports of a resumed audit (its id known before the work), checked against the store and inputs. */
+function resumedReports(plan: AuditPlan): KnownReports | undefined {
+  if (plan.resume === null) return undefined;
+  const inputs: ReadFile[] = [];
+  if (plan.storePath !== null) inputs.push({ named: option('storePath'), path: plan.storePath });
+  if (plan.transcripts.kind === 'path') inputs.push({ named: option('transcriptsPath'), path: plan.transcripts.path });
+  if (plan.checks.kind === 'path') inputs.push({ named: option('checksPath'), path: plan.checks.path });
+  return { id: plan.resume.id, extensions: ['json', 'md'], inputs };
 }
 
 /** The resumed audit's record of an item, when its check and question are unchanged; else null. */

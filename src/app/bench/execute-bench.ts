@@ -65,7 +65,8 @@ import {
   type RunStart,
 } from './plan-bench.js';
 import { datasetSourceOf } from '../dataset-choice.js';
-import { refuseUnusableOutDir } from '../out-dir.js';
+import { refuseUnusableOutDir, type KnownReports } from '../out-dir.js';
+import type { ReadFile } from '../output-file.js';
 import { wiringOf, type UseCaseWiring } from '../use-case-wiring.js';
 import { benchResumeCommand } from '../../core/command-hints.js';
 
@@ -132,7 +133,7 @@ let loadedStoreModule: typeof import('../../store/open-store.js') | null = null;
 export async function executeBench(plan: BenchPlan, asked: ExecuteBenchOptions): Promise<BenchOutcome> {
   // An aborted signal stops sending, keeps what finished and saves the run as interrupted.
   const options = wiringOf(asked);
-  if (options.outDir !== undefined) await refuseUnusableOutDir(options.outDir);
+  if (options.outDir !== undefined) await refuseUnusableOutDir(options.outDir, resumedReports(plan));
   const scanned = await scanAndSelect(plan, options.cacheDir);
   const { dataset, selected } = scanned;
   plan = scanned.plan;
@@ -690,6 +691,15 @@ function keepStatistics(store: Store, id: string, statistics: RunStatistics): vo
   } catch (err) {
     if (!(err instanceof StoreWriteError)) throw err;
   }
+}
+
+/** The reports of a resumed run (its id known before the work), checked against the store and dataset. */
+function resumedReports(plan: BenchPlan): KnownReports | undefined {
+  if (plan.resume === null) return undefined;
+  const inputs: ReadFile[] = [];
+  if (plan.storePath !== null) inputs.push({ named: option('storePath'), path: plan.storePath });
+  if (plan.dataset.kind === 'path') inputs.push({ named: option('dataset'), path: plan.dataset.path });
+  return { id: plan.resume.run.id, extensions: ['json', 'md', 'html'], inputs };
 }
 
 /** The plan for a request, reading the run to resume (once, before anything starts). */

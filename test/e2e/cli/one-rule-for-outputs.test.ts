@@ -13,6 +13,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -216,6 +217,34 @@ describe('paths that can never be written, said in words before the work', () =>
     expect(lstatSync(join(cwd, 'reports')).isDirectory()).toBe(true);
     expect(lstatSync(join(cwd, 'reports', 'score.html')).isFile()).toBe(true);
   });
+});
+
+describe('a folder output never replaces the run store by its own file name', () => {
+  /** A store moved to `folder/<id>.json`, the file `--out folder` would get for that run. */
+  async function storeNamedAsItsReport(command: 'bench' | 'audit', folder: string): Promise<[string, string]> {
+    mkdirSync(folder);
+    const first = join(folder, 'first.sqlite');
+    const r = await cli(
+      command === 'bench' ? ['bench', '--limit', '3', '--store', first] : ['audit', '--store', first],
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const id = /(?:run|audit) ((?:audit-)?\S+) saved/.exec(r.stderr + r.stdout)![1]!;
+    const moved = join(folder, `${id}.json`);
+    renameSync(first, moved);
+    return [id, moved];
+  }
+
+  for (const command of ['bench', 'audit'] as const)
+    it(`refuses ${command} --resume with --out the store's folder before any work`, async () => {
+      const folder = join(tmp, `store-as-report-${command}`);
+      const [id, store] = await storeNamedAsItsReport(command, folder);
+      const before = readFileSync(store);
+      const r = await cli([command, '--resume', id, '--store', store, '--out', folder]);
+      expectRefused(r, `--out ${folder}`, `${store} is the same file as --store ${store}, which the command reads`);
+      expect(readFileSync(store).equals(before)).toBe(true);
+      // Nothing but the store (and SQLite's own files beside it): no report was written.
+      expect(readdirSync(folder).filter((f) => !f.startsWith(`${id}.json`))).toEqual([]);
+    });
 });
 
 describe('temporary files', () => {
