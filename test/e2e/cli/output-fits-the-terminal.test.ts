@@ -16,6 +16,7 @@ const tmp = tempFolderRemovedAfterAll('decidekit-widths-');
 const store = join(tmp, 'runs.sqlite');
 const env = { XDG_DATA_HOME: tmp };
 const MODERATION = join(import.meta.dirname, '..', '..', '..', 'data', 'moderation');
+const INBOX = join(import.meta.dirname, '..', '..', '..', 'data', 'inbox');
 const WIDTHS = [60, 80, 120] as const;
 const runIds: string[] = [];
 let server: ReferenceServer;
@@ -144,6 +145,25 @@ describe('output fits the terminal', () => {
       expect(r.code, r.stderr).toBe(0);
       expectFits(r.lines, columns, 'tune');
       expect(r.stdout).toContain('cross-validated');
+    });
+
+    it(`actions fits ${columns} columns`, async () => {
+      const r = await printed(
+        [
+          'actions',
+          '--dataset',
+          join(INBOX, 'dataset.jsonl'),
+          '--spec',
+          join(INBOX, 'spec.json'),
+          '--results',
+          join(INBOX, 'results-fieldsharp-1.jsonl'),
+          join(INBOX, 'results-actionwise-1.jsonl'),
+        ],
+        columns,
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expectFits(r.lines, columns, 'actions');
+      expect(r.stdout).toContain('actionwise-1');
     });
   }
 
