@@ -1,3 +1,4 @@
+import { given } from '../../core/given.js';
 import { outFileOf } from '../out-file.js';
 import { defineCommand, flag, list, text } from '../define-command.js';
 import { colourEnabled } from '../io.js';
@@ -55,7 +56,9 @@ partly: excluded). Both rankings are printed.`,
     if (values.json) {
       io.stdout.write(renderActionsJson(report));
     } else {
-      io.stdout.write(renderActionsText(report, { colour: colourEnabled(io.stdout, io.env) }));
+      io.stdout.write(
+        renderActionsText(report, { colour: colourEnabled(io.stdout, io.env), ...given({ width: io.stdout.columns }) }),
+      );
     }
     if (htmlFile !== undefined) {
       await writeHtmlReport(io, htmlFile, renderActionsHtml(report));

@@ -1,5 +1,6 @@
 /** `actions` for people: per-model table, both rankings, costliest confusions. Pure. */
-import { NOT_AVAILABLE, createPalette, formatNumber, plural, renderTextRows, singleLine } from '../format.js';
+import { NOT_AVAILABLE, createPalette, formatNumber, plural, singleLine } from '../format.js';
+import { renderFittedTable, renderRowsWrappingLast, wrapStyled } from '../text-fit.js';
 import type { ActionsReport } from './actions-json.js';
 
 export interface ActionsTextOptions {
@@ -7,6 +8,8 @@ export interface ActionsTextOptions {
   readonly colour?: boolean;
   /** Confusions listed per model. Default 3. */
   readonly topConfusions?: number;
+  /** The terminal's columns: the lines fit them. Default none (a file or pipe: lines whole). */
+  readonly width?: number;
 }
 
 const percent = (x: number | null) => (x === null ? NOT_AVAILABLE : `${(x * 100).toFixed(1)}%`);
@@ -23,17 +26,27 @@ function ranking(order: readonly (readonly string[])[]): string {
 export function renderActionsText(r: ActionsReport, options: ActionsTextOptions = {}): string {
   const paint = createPalette(options.colour ?? false);
   const top = options.topConfusions ?? 3;
+  const width = options.width ?? Infinity;
   const fields = [...r.items.schema.keys()];
   const out: string[] = [];
-  out.push(
-    paint.bold(`decidekit actions: ${plural(r.comparison.models.length, 'model')}, ${r.items.items.length} items`),
-  );
-  out.push(`  dataset     ${singleLine(r.datasetPath)} (fields ${singleLine(fields.join(', '))})`);
-  out.push(
-    `  spec        ${singleLine(r.specPath)} (actions ${singleLine(r.spec.actions.join(', '))}; inaction ${singleLine(r.spec.inaction ?? NOT_AVAILABLE)})`,
-  );
+  const say = (text: string, paintLine: (s: string) => string = (s) => s) =>
+    out.push(...wrapStyled(text, width).map(paintLine));
+  say(`decidekit actions: ${plural(r.comparison.models.length, 'model')}, ${r.items.items.length} items`, paint.bold);
   const set = [...r.thresholds].map(([f, p]) => `${f} >= ${p}`);
-  out.push(`  thresholds  yes iff p >= 0.5${set.length === 0 ? '' : `, except ${set.join(', ')}`}`);
+  out.push(
+    ...renderRowsWrappingLast(
+      [
+        ['dataset', `${singleLine(r.datasetPath)} (fields ${singleLine(fields.join(', '))})`],
+        [
+          'spec',
+          `${singleLine(r.specPath)} (actions ${singleLine(r.spec.actions.join(', '))}; inaction ${singleLine(r.spec.inaction ?? NOT_AVAILABLE)})`,
+        ],
+        ['thresholds', `yes iff p >= 0.5${set.length === 0 ? '' : `, except ${set.join(', ')}`}`],
+      ],
+      width,
+      { indent: '  ', align: ['left', 'left'] },
+    ),
+  );
   out.push('');
 
   const header = [
@@ -61,14 +74,13 @@ export function renderActionsText(r: ActionsReport, options: ActionsTextOptions 
       String(e.incompleteItems),
     ];
   });
-  const [head, ...body] = renderTextRows([header, ...rows]);
-  out.push(paint.bold(head!), ...body);
+  out.push(...renderFittedTable(header, rows, width, { styleHeader: paint.bold }));
   out.push('');
-  out.push(`Ranked by field accuracy: ${ranking(r.comparison.byFieldAccuracy)}`);
-  out.push(`Ranked by action cost:    ${ranking(r.comparison.byActionCost)}`);
+  say(`Ranked by field accuracy: ${ranking(r.comparison.byFieldAccuracy)}`);
+  say(`Ranked by action cost:    ${ranking(r.comparison.byActionCost)}`);
   out.push('');
 
-  out.push(paint.bold('Costliest confusions (gold -> pred)'));
+  say('Costliest confusions (gold -> pred)', paint.bold);
   const confusions: string[][] = [];
   for (const m of r.comparison.models) {
     const cs = m.evaluation.confusions;
@@ -81,7 +93,7 @@ export function renderActionsText(r: ActionsReport, options: ActionsTextOptions 
     const more = cs.length > top ? `; ${cs.length - top} more` : '';
     confusions.push([singleLine(m.model), shown.length === 0 ? 'none' : shown.join('; ') + more]);
   }
-  out.push(...renderTextRows(confusions, { align: ['left', 'left'], indent: '  ' }));
+  out.push(...renderRowsWrappingLast(confusions, width, { align: ['left', 'left'], indent: '  ' }));
   const notes: string[] = [];
   for (const m of r.comparison.models) {
     const e = m.evaluation;
@@ -91,19 +103,17 @@ export function renderActionsText(r: ActionsReport, options: ActionsTextOptions 
       notes.push(`${singleLine(m.model)}: ${plural(e.unansweredItems, 'item')} not answered at all (excluded)`);
   }
   out.push('');
-  out.push(
-    paint.dim(
-      'field acc: yes/no and choice fields of the complete items; cost/item: mean action error cost from the spec (0 when right)',
-    ),
+  say(
+    'field acc: yes/no and choice fields of the complete items; cost/item: mean action error cost from the spec (0 when right)',
+    paint.dim,
   );
-  out.push(
-    paint.dim(
-      `false-inaction: of items whose right action is not ${singleLine(r.spec.inaction ?? 'the inaction')}, the share predicted as ${singleLine(r.spec.inaction ?? 'it')}`,
-    ),
+  say(
+    `false-inaction: of items whose right action is not ${singleLine(r.spec.inaction ?? 'the inaction')}, the share predicted as ${singleLine(r.spec.inaction ?? 'it')}`,
+    paint.dim,
   );
   if (notes.length > 0) {
     out.push('');
-    for (const n of notes) out.push(n);
+    for (const n of notes) say(n);
   }
   return `${out.join('\n')}\n`;
 }
