@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeUnsafeText, stripControlChars } from './safe-text.js';
+import { escapeUnsafeJson, escapeUnsafeText, stripControlChars } from './safe-text.js';
 
 describe('stripControlChars', () => {
   it('removes terminal escape sequences introducers (OSC title, clear screen, OSC 52, C1 CSI)', () => {
@@ -38,5 +38,19 @@ describe('escapeUnsafeText', () => {
 
   it('keeps other text as it is', () => {
     expect(escapeUnsafeText('é 日本 emoji 🙂 "quoted"')).toBe('é 日本 emoji 🙂 "quoted"');
+  });
+
+  it('shows DEL and the line and paragraph separators as escapes', () => {
+    expect(escapeUnsafeText('a\u007fb\u2028c\u2029d\u0080e')).toBe('a\\u007fb\\u2028c\\u2029d\\u0080e');
+  });
+});
+
+describe('escapeUnsafeJson', () => {
+  it('escapes what JSON.stringify leaves raw, and parses to the same value', () => {
+    const value = { k: 'a\u007fb\u009bc\u200bd\u202ee\u2028f', n: [1, 'é 🙂'] };
+    const text = escapeUnsafeJson(JSON.stringify(value, null, 2));
+    expect(text).not.toMatch(/[\u007f-\u009f\u200b\u202e\u2028]/);
+    expect(text).toContain('a\\u007fb\\u009bc\\u200bd\\u202ee\\u2028f');
+    expect(JSON.parse(text)).toEqual(value);
   });
 });

@@ -1,3 +1,4 @@
+import { jsonDocumentText } from '../../core/safe-text.js';
 import type { AuditConfig, AuditRecord, AuditRun, OrderSwapResult } from '../../core/audit/run.js';
 import type { AuditSummary, CheckAgreement } from '../../core/audit/summary.js';
 import type { AuditOutcome, JudgeAnswer } from '../../core/audit/verdict.js';
@@ -19,7 +20,7 @@ export function renderAuditJson(run: AuditRun): string {
     audits: run.records.map((r) => recordJson(run, r)),
     pending: run.pending.map((i) => ({ transcript_id: i.transcriptId, check_id: i.checkId })),
   };
-  return `${JSON.stringify(document, null, 2)}\n`;
+  return `${jsonDocumentText(document)}\n`;
 }
 
 function auditConfigJson(c: AuditConfig) {

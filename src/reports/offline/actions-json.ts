@@ -2,6 +2,7 @@
  * The `actions --json` document: stable snake_case keys, unrounded numbers, null for absent
  * values. Every number comes from the core evaluation and comparison.
  */
+import { jsonDocumentText } from '../../core/safe-text.js';
 import type { ActionComparison, ActionItems, ActionSpec } from '../../core/offline/composed-actions.js';
 
 /** Everything an `actions` report shows. */
@@ -58,5 +59,5 @@ export function actionsJson(r: ActionsReport) {
 
 /** `actions --json`: one document. */
 export function renderActionsJson(r: ActionsReport): string {
-  return `${JSON.stringify(actionsJson(r), null, 2)}\n`;
+  return `${jsonDocumentText(actionsJson(r))}\n`;
 }

@@ -2,6 +2,7 @@
  * The `--json` shape of offline summaries: stable snake_case keys (as in the file formats),
  * unrounded numbers, null for absent metrics.
  */
+import { jsonDocumentText } from '../../core/safe-text.js';
 import { decidedCases, offlineNullReasons, type OfflineSummary } from '../../core/offline/summary.js';
 import type { MetricComparison } from '../../core/stats/bootstrap.js';
 import { intervalJson, noiseFloorJson, nullReasonsJson } from '../json-shapes.js';
@@ -154,7 +155,7 @@ function statsNullReasons(m: ScoredModel, summaryReasons: Readonly<Record<string
 /** `score --json`. */
 export function renderScoreJson(m: ScoredModel): string {
   const { model, results, ...rest } = modelJson(m);
-  return `${JSON.stringify({ model, dataset: m.datasetPath, results, ...rest }, null, 2)}\n`;
+  return `${jsonDocumentText({ model, dataset: m.datasetPath, results, ...rest })}\n`;
 }
 
 function differenceJson(d: MetricComparison) {
@@ -215,5 +216,5 @@ export function renderCompareJson(c: ComparedModels, shown: readonly ScoredModel
       };
     }),
   };
-  return `${JSON.stringify(doc, null, 2)}\n`;
+  return `${jsonDocumentText(doc)}\n`;
 }

@@ -1,4 +1,5 @@
 /** Text and Markdown renderers of `score`, `compare` and `validate`. Pure: they return strings. */
+import { jsonDocumentText } from '../../core/safe-text.js';
 import { describeEceVerdict } from '../ece-verdict.js';
 import { formatProblem } from '../../core/errors.js';
 import {
@@ -431,5 +432,5 @@ export function renderValidationJson(checks: readonly FileCheck[]): string {
       omitted: c.omitted,
     };
   });
-  return `${JSON.stringify({ ok: checks.every((c) => c.ok !== false), files }, null, 2)}\n`;
+  return `${jsonDocumentText({ ok: checks.every((c) => c.ok !== false), files })}\n`;
 }

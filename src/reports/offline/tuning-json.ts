@@ -2,6 +2,7 @@
  * The `tune --json` document: stable snake_case keys, unrounded numbers, null for absent
  * values. Every number comes from the core TuneReport.
  */
+import { jsonDocumentText } from '../../core/safe-text.js';
 import type { Spread, ThresholdMetrics, TuneReport, TuneRow } from '../../core/offline/threshold-tuning.js';
 
 /** What was tuned: the report plus where it came from. */
@@ -85,5 +86,5 @@ export function tuneJson(t: TunedModel) {
 
 /** `tune --json`: one document. */
 export function renderTuneJson(t: TunedModel): string {
-  return `${JSON.stringify(tuneJson(t), null, 2)}\n`;
+  return `${jsonDocumentText(tuneJson(t))}\n`;
 }

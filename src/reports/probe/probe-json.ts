@@ -1,4 +1,5 @@
 /** The probe as one JSON document (snake_case keys, unrounded numbers, absent values null). */
+import { jsonDocumentText } from '../../core/safe-text.js';
 import type { ConformanceSummary } from '../../core/probe/conformance.js';
 import type { NoiseFloor, RobustnessSummary } from '../../core/probe/robustness.js';
 import { isConformant, type ProbeRun } from '../../core/probe/run.js';
@@ -111,5 +112,5 @@ function robustnessJson(r: RobustnessSummary) {
 }
 
 export function renderProbeJson(run: ProbeRun): string {
-  return `${JSON.stringify(probeJson(run), null, 2)}\n`;
+  return `${jsonDocumentText(probeJson(run))}\n`;
 }

@@ -1,3 +1,4 @@
+import { jsonDocumentText } from '../../core/safe-text.js';
 import type { StoreCheck } from '../../store/stored-run.js';
 import { plural } from '../format.js';
 import { singleLine } from '../format.js';
@@ -39,5 +40,5 @@ export function renderStoreCheckJson(check: StoreCheck): string {
     integrity: [...check.integrity],
     runs: check.runs.map((r) => ({ id: r.id, status: r.status, saved_cases: r.savedCases, problems: [...r.problems] })),
   };
-  return `${JSON.stringify(document, null, 2)}\n`;
+  return `${jsonDocumentText(document)}\n`;
 }

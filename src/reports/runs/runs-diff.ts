@@ -1,3 +1,4 @@
+import { jsonDocumentText } from '../../core/safe-text.js';
 import type { ComparedRun, DecisionView, MetricDelta, RunComparison } from '../../core/bench/run-diff.js';
 import {
   createPalette,
@@ -357,7 +358,7 @@ export function renderRunComparisonJson(c: RunComparison): string {
     ...nullReasonsJson({ paired: c.paired === null ? `intervals are off (${NO_CI_FLAG})` : undefined }),
     conventions: { ...conventionsJson(c.conventions), text: conventionsText(c.conventions) },
   };
-  return `${JSON.stringify(document, null, 2)}\n`;
+  return `${jsonDocumentText(document)}\n`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { jsonDocumentText } from '../../core/safe-text.js';
 import { describeAskedModel } from '../bench/bench-describe.js';
 import type { LeaderboardRow } from '../../core/bench/leaderboard.js';
 import { HEADLINE_METRICS, METRIC_JSON_NAMES, type HeadlineMetric } from '../../core/bench/run-statistics.js';
@@ -98,5 +99,5 @@ export function renderLeaderboardJson(rows: readonly LeaderboardRow[], options: 
       };
     }),
   };
-  return `${JSON.stringify(document, null, 2)}\n`;
+  return `${jsonDocumentText(document)}\n`;
 }

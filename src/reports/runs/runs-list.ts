@@ -1,3 +1,4 @@
+import { jsonDocumentText } from '../../core/safe-text.js';
 import { datasetValueOf } from '../../datasets/typed-decisions/dataset-source.js';
 import type { StoredRunHead } from '../../store/stored-run.js';
 import { formatEndpoint } from '../../protocol/wire/endpoint.js';
@@ -241,7 +242,7 @@ export function renderRunsListJson(
     ...(audits ? { audits: audits.map((a) => auditHeadJson(a, redactHost)) } : {}),
     ...(probes ? { probes } : {}),
   };
-  return `${JSON.stringify(doc, null, 2)}\n`;
+  return `${jsonDocumentText(doc)}\n`;
 }
 
 /** One stored audit as `runs list` gives it. */

@@ -1,3 +1,4 @@
+import { jsonDocumentText } from '../../core/safe-text.js';
 import {
   benchNullReasons,
   CONFIDENT_THRESHOLD,
@@ -178,5 +179,5 @@ export function renderRunShowJson(
     config: runConfigJson(run.config, redactHost),
     summary: { ...benchSummaryJson(run.summary), ...runStatisticsJson(statistics) },
   };
-  return `${JSON.stringify(document, null, 2)}\n`;
+  return `${jsonDocumentText(document)}\n`;
 }
