@@ -123,7 +123,29 @@ function refuseMissing(path: string, how: { readonly readOnly: boolean; readonly
       );
     }
   }
-  if (!how.readOnly) refuseUnwritableFolder(path);
+  if (!how.readOnly) {
+    refuseUnwritableFolder(path);
+    refuseUnwritableFile(path);
+  }
+}
+
+/**
+ * A store written to must itself take writes (an immutable or read-only file in a writable
+ * folder): opened for writing and closed at once, so the command stops before any work rather
+ * than after sending, at its first save.
+ */
+function refuseUnwritableFile(path: string): void {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r+');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw new OptionError(
+      'storePath',
+      words`${option('storePath')} ${path}: the file cannot be written (${fileErrorWords(err)}): a store is written in place (pass ${option('storePath')} the path of a file that can be written)`,
+    );
+  }
+  closeSync(fd);
 }
 
 /**

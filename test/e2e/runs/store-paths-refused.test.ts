@@ -6,7 +6,17 @@
  * is said in words before any work. Real CLI in process, real files.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess, type CliResult } from '../../../src/cli/test-support/in-process-cli.js';
@@ -149,5 +159,48 @@ describe('a store in a folder that takes no new file', () => {
       chmodSync(folder, 0o700);
     }
     expect(readdirSync(folder)).toEqual(['existing.sqlite']);
+  });
+});
+
+describe('a store file that cannot be written, in a folder that takes new files', () => {
+  it('is refused in words before any case is sent, by bench and runs delete; reading it still works', async () => {
+    const folder = join(dir, 'frozen-file');
+    mkdirSync(folder);
+    const store = join(folder, 'runs.sqlite');
+    const made = await cli(['bench', '--limit', '1', '--store', store]);
+    expect(made.code, made.stderr).toBe(0);
+    // Tests run as root, for whom only the immutable flag makes a file refuse writes; for
+    // anyone else the mode does.
+    chmodSync(store, 0o400);
+    const immutable = spawnSync('chattr', ['+i', store]).status === 0;
+    try {
+      const writable = (() => {
+        try {
+          closeSync(openSync(store, 'r+'));
+          return true;
+        } catch {
+          return false;
+        }
+      })();
+      if (writable) return; // Neither way works here: nothing to check.
+      for (const argv of [
+        ['bench', '--limit', '3'],
+        ['runs', 'delete', 'no-such-run', '--yes'],
+      ]) {
+        const r = await cli([...argv, '--store', store]);
+        expect({ argv, code: r.code }, r.stderr).toEqual({ argv, code: 2 });
+        expect(r.stderr).toMatch(
+          new RegExp(`--store ${store}: the file cannot be written \\((permission denied|operation not permitted)\\)`),
+        );
+        expect(r.stderr).not.toMatch(/interrupted|sending|internal error|\bE[A-Z]{3,}\b/);
+        expect(r.stdout).toBe('');
+      }
+      const list = await cli(['runs', 'list', '--store', store]);
+      expect(list.code, list.stderr).toBe(0);
+      expect(list.stdout).toContain('1 run');
+    } finally {
+      if (immutable) spawnSync('chattr', ['-i', store]);
+      chmodSync(store, 0o600);
+    }
   });
 });
