@@ -1,7 +1,8 @@
 /**
  * What the commands print fits the terminal it is printed on: at 60, 80 and 120 columns no
  * line of `runs list`, `runs show`, `runs compare` (two runs, and the leaderboard of three),
- * `bench` (its summary and its standard error), `score` or `compare` is wider than the terminal, so
+ * `bench` (its summary and its standard error), `score`, `compare`, `tune`, `actions` or
+ * `audit` is wider than the terminal, so
  * nothing wraps mid-word, and `runs list` keeps the run's label (the one name its user
  * chose). The real CLI in process against the embedded reference server and one with
  * failures, a real SQLite store.
@@ -164,6 +165,14 @@ describe('output fits the terminal', () => {
       expect(r.code, r.stderr).toBe(0);
       expectFits(r.lines, columns, 'actions');
       expect(r.stdout).toContain('actionwise-1');
+    });
+
+    it(`audit fits ${columns} columns, its progress and its table`, async () => {
+      const r = await printed(['audit', '--no-store'], columns);
+      expect(r.code, r.stderr).toBe(0);
+      expectFits(r.lines, columns, 'audit');
+      expect(r.stdout).toContain('T-012');
+      expect(r.stderr).toContain('asking judge');
     });
   }
 
