@@ -1,3 +1,4 @@
+import { wrapIndented } from '../../reports/text-fit.js';
 import { given } from '../../core/given.js';
 import { JUDGE_FAILURE_REASONS, judgeFailureCount } from '../../core/audit/verdict.js';
 import { performance } from 'node:perf_hooks';
@@ -104,8 +105,8 @@ as Basic); it is never stored or printed, and no other key reaches the judge.`,
             v.json
               ? `${renderAuditEvent(e)}\n`
               : e.type === 'audit_start'
-                ? `${renderAuditStartLine(e)}\n`
-                : `${renderAuditResultLines(e, { colour }).join('\n')}\n`,
+                ? `${fitLines([renderAuditStartLine(e)], io.stderr.columns)}\n`
+                : `${fitLines(renderAuditResultLines(e, { colour }), io.stderr.columns)}\n`,
           ),
       },
     });
@@ -127,7 +128,12 @@ as Basic); it is never stored or printed, and no other key reaches the judge.`,
     }
     if (outcome.written.length > 0 && !v.json) io.stderr.write(`wrote ${outcome.written.join(' and ')}\n`);
     io.stdout.write(
-      v.json ? renderAuditJson(run) : renderAuditTerminal(run, { colour: colourEnabled(io.stdout, io.env) }),
+      v.json
+        ? renderAuditJson(run)
+        : renderAuditTerminal(run, {
+            colour: colourEnabled(io.stdout, io.env),
+            ...given({ width: io.stdout.columns }),
+          }),
     );
     if (outcome.writeError !== null) io.stderr.write(`decidekit audit: ${outcome.writeError}\n`);
     if (!v.json) {
@@ -150,3 +156,11 @@ as Basic); it is never stored or printed, and no other key reaches the judge.`,
     return outcome.writeError === null ? 0 : 1;
   },
 });
+
+/** Progress lines wrapped between words on a terminal (continuations under their indent); whole elsewhere. */
+function fitLines(lines: readonly string[], columns: number | undefined): string {
+  if (columns === undefined || columns <= 0) return lines.join('\n');
+  return lines
+    .flatMap((l) => wrapIndented(l.trimStart(), columns, ' '.repeat(l.length - l.trimStart().length)))
+    .join('\n');
+}

@@ -1,7 +1,8 @@
 import type { AuditRun } from '../../core/audit/run.js';
 import type { AuditResultEvent, AuditStartEvent } from '../../core/audit/audit-events.js';
 import { describeOutcome, verdictWordOf } from '../../core/audit/verdict.js';
-import { createPalette, formatPercent, renderTextTable, singleLine, truncate } from '../format.js';
+import { createPalette, formatPercent, singleLine, truncate } from '../format.js';
+import { renderFittedTable, wrapStyled } from '../text-fit.js';
 import { AUDIT_LIMITS, describeJudge, judgeCell, kappaText, recordsForTable, statusWord } from './audit-describe.js';
 import { resumeFlag } from '../../core/command-hints.js';
 
@@ -37,14 +38,23 @@ export function renderAuditResultLines(e: AuditResultEvent, options: { readonly 
 }
 
 /** The audit table and agreement per check, for the terminal. */
-export function renderAuditTerminal(run: AuditRun, options: { readonly colour: boolean }): string {
+export function renderAuditTerminal(
+  run: AuditRun,
+  options: { readonly colour: boolean; readonly width?: number },
+): string {
   const p = createPalette(options.colour);
   const s = run.summary;
+  // On a terminal, lines fit its width; a file or pipe keeps each line whole.
+  const width = options.width ?? Infinity;
+  const wrap = (text: string, paint: (t: string) => string = (t) => t) => wrapStyled(text, width).map(paint);
   const out: string[] = [
-    p.bold(
+    ...wrap(
       `Audit ${run.id}: ${s.audited} audit${s.audited === 1 ? '' : 's'} by ${describeJudge(run)}, set ${run.config.set}`,
+      p.bold,
     ),
-    `${s.counts.disagrees} disagree, ${s.counts.abstained} abstained, ${s.counts.unavailable} unavailable, ${s.counts.agrees} agree${run.pending.length > 0 ? `; ${run.pending.length} not judged yet (interrupted: ${resumeFlag(run.id)})` : ''}`,
+    ...wrap(
+      `${s.counts.disagrees} disagree, ${s.counts.abstained} abstained, ${s.counts.unavailable} unavailable, ${s.counts.agrees} agree${run.pending.length > 0 ? `; ${run.pending.length} not judged yet (interrupted: ${resumeFlag(run.id)})` : ''}`,
+    ),
     '',
   ];
   const rows = recordsForTable(run).map((r) => [
@@ -55,14 +65,14 @@ export function renderAuditTerminal(run: AuditRun, options: { readonly colour: b
     truncate(singleLine(judgeCell(r)), 70),
   ]);
   out.push(
-    ...renderTextTable(['transcript', 'check', 'outcome', 'check says', 'judge'], rows, {
+    ...renderFittedTable(['transcript', 'check', 'outcome', 'check says', 'judge'], rows, width, {
       align: ['left', 'left', 'left', 'left', 'left'],
       styleHeader: p.bold,
     }),
   );
-  out.push('', p.bold('Agreement per check (judge vs deterministic label)'));
+  out.push('', ...wrap('Agreement per check (judge vs deterministic label)', p.bold));
   out.push(
-    ...renderTextTable(
+    ...renderFittedTable(
       [
         'check',
         'audited',
@@ -83,15 +93,20 @@ export function renderAuditTerminal(run: AuditRun, options: { readonly colour: b
               `${c.orderProbe.flipped.length}/${c.orderProbe.pairs}${c.orderProbe.flipped.length > 0 ? ' ORDER-DEPENDENT' : ''}`,
             ]),
       ]),
+      width,
       { styleHeader: p.bold },
     ),
   );
   if (s.injection.compared > 0)
     out.push(
       '',
-      `Injection cases: ${s.injection.flipped.length} of ${s.injection.compared} flipped the verdict${s.injection.flipped.length > 0 ? ` (${s.injection.flipped.join(', ')})` : ''}.`,
+      ...wrap(
+        `Injection cases: ${s.injection.flipped.length} of ${s.injection.compared} flipped the verdict${s.injection.flipped.length > 0 ? ` (${s.injection.flipped.join(', ')})` : ''}.`,
+      ),
     );
-  out.push('', ...AUDIT_LIMITS.map((l) => p.dim(`Limit: ${l}`)));
-  out.push(p.dim('An audit never changes a score: a disagreement is a review candidate, not a corrected verdict.'));
+  out.push('', ...AUDIT_LIMITS.flatMap((l) => wrap(`Limit: ${l}`, p.dim)));
+  out.push(
+    ...wrap('An audit never changes a score: a disagreement is a review candidate, not a corrected verdict.', p.dim),
+  );
   return `${out.join('\n')}\n`;
 }
