@@ -7,12 +7,13 @@
  * then emits monitor events until the signal aborts. It never draws or prints.
  */
 import { given } from '../../core/given.js';
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import { scoreCase, type TypedDecisionsCase, type CaseResult } from '../../core/typed-decisions/case-result.js';
 import { DecidekitError, OptionError } from '../../core/errors.js';
 import { optionMention as option, words } from '../../core/message-words.js';
 import { pollOrder } from '../../core/live/poll-order.js';
-import { loadBenchDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';
+import { loadBenchDataset, sampleDir } from '../../datasets/typed-decisions/load-bench-dataset.js';
 import {
   createSystemOneClient,
   defaultSleep,
@@ -33,7 +34,7 @@ import { DEFAULT_EMBEDDED_MODEL, refuseUnusableBaseUrl } from '../server-plan.js
 import { refuseUnsafeHeaderValue } from '../../core/header-value.js';
 import { fileErrorWords } from '../../core/file-error-words.js';
 import { refuseIrregularFileSync } from '../../datasets/input-file.js';
-import { outputFileOf, prepareOutputPath } from '../output-file.js';
+import { outputFileOf, prepareOutputPath, type ReadFile } from '../output-file.js';
 
 export interface LiveRequest {
   /** Without it, the built-in reference server runs in this process with `/metrics` on. */
@@ -100,6 +101,34 @@ export class LiveFirstContactError extends DecidekitError {
   }
 }
 
+/**
+ * The files a live session reads from its dataset, which `--record` must never be: the file
+ * given, or every file of the folder given (its manifest and data files), or of the bundled sample.
+ */
+function datasetFilesOf(choice: DatasetChoice): ReadFile[] {
+  const [named, path] =
+    choice.kind === 'path'
+      ? [option('dataset'), choice.path]
+      : choice.kind === 'sample'
+        ? ['the bundled sample', sampleDir()]
+        : [null, null];
+  if (named === null || path === null) return [];
+  return [{ named, path }, ...filesUnder(path).map((file) => ({ named, path: file }))];
+}
+
+/** The files under a folder (and its subfolders); none when it is not a folder or cannot be read. */
+function filesUnder(folder: string): string[] {
+  let entries;
+  try {
+    entries = readdirSync(folder, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries.flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(folder, e.name)) : e.isFile() ? [join(folder, e.name)] : [],
+  );
+}
+
 /** Opens a session: everything that can stop the command happens here, before any screen. */
 export async function openLive(request: LiveRequest, env: LiveEnvironment): Promise<LiveSession> {
   if (request.apiKey !== undefined) refuseUnsafeHeaderValue('apiKey', request.apiKey);
@@ -110,7 +139,7 @@ export async function openLive(request: LiveRequest, env: LiveEnvironment): Prom
     request.recordPath === undefined
       ? null
       : await prepareOutputPath(request.recordPath, 'recordPath', {
-          inputs: choice.kind === 'path' ? [{ named: option('dataset'), path: choice.path }] : [],
+          inputs: datasetFilesOf(choice),
           fileName: LIVE_RECORD_FILE,
         });
   const dataset = await loadBenchDataset(datasetSourceOf(choice, env.cacheDir));

@@ -8,6 +8,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
   chmodSync,
+  cpSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -137,6 +138,28 @@ describe('only a regular file is ever replaced', () => {
     const r = await cli(['live', '--record', fifo, '--base-url', 'http://127.0.0.1:1']);
     expectRefused(r, `--record ${fifo}`, 'a FIFO (named pipe), not a regular file');
     expect(lstatSync(fifo).isFIFO()).toBe(true);
+  });
+});
+
+describe('live --record never writes into the dataset it reads', () => {
+  const SAMPLE = join(import.meta.dirname, '..', '..', '..', 'data', 'typed-decisions-sample');
+
+  it('refuses each file of a dataset folder, and of the bundled sample, before anything is asked', async () => {
+    const copy = join(tmp, 'tds');
+    cpSync(SAMPLE, copy, { recursive: true });
+    const cases: [string[], string][] = [
+      [['--dataset', copy], join(copy, 'test.jsonl')],
+      [['--dataset', copy], join(copy, 'manifest.json')],
+      [[], join(SAMPLE, 'test.jsonl')],
+      [[], join(SAMPLE, 'manifest.json')],
+    ];
+    for (const [dataset, record] of cases) {
+      const before = readFileSync(record);
+      const r = await cli(['live', ...dataset, '--record', record, '--base-url', 'http://127.0.0.1:1']);
+      expectRefused(r, `--record ${record}`, 'is the same file as');
+      expect(r.stderr).toContain('which the command reads');
+      expect(readFileSync(record).equals(before), record).toBe(true);
+    }
   });
 });
 
