@@ -42,7 +42,7 @@ import { AuthError, MalformedResponseError, SystemOneError, TimeoutError } from 
 import { createFailureStreak, FAILURE_STREAK } from '../../core/failure-streak.js';
 import { startReferenceServer, type ReferenceServer } from '../../protocol/server/server.js';
 import { renderDecideRequest } from '../../protocol/wire/decide-request.js';
-import { describeEndpoint, withoutCredentials } from '../../protocol/wire/endpoint.js';
+import { describeEndpoint, shownUrl, withoutCredentials } from '../../protocol/wire/endpoint.js';
 import type { Store } from '../../store/store.js';
 import { renderAuditJson } from '../../reports/audit/audit-json.js';
 import { renderAuditMarkdown } from '../../reports/audit/audit-markdown.js';
@@ -267,7 +267,7 @@ async function startJudge(plan: AuditPlan, options: AuditWiring): Promise<Judge>
       connections: 1,
       ...given({ retryBaseDelayMs: options.retryBaseDelayMs }),
     });
-    const name = `judge ${JSON.stringify(plan.judge.model ?? 'server default model')} at ${server ? `${describeEndpoint(plan.judgeEndpoint)} (${server.url})` : client.endpoint}`;
+    const name = `judge ${JSON.stringify(plan.judge.model ?? 'server default model')} at ${server ? `${describeEndpoint(plan.judgeEndpoint)} (${server.url})` : shownUrl(client.endpoint)}`;
     return {
       client,
       name,

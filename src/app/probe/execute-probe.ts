@@ -56,7 +56,7 @@ import { FAILURE_STREAK, createFailureStreak } from '../../core/failure-streak.j
 import { getText } from '../../protocol/client/server-gets.js';
 import { startReferenceServer, type ReferenceServer } from '../../protocol/server/server.js';
 import { renderDecideRequest } from '../../protocol/wire/decide-request.js';
-import { healthUrlFor, modelsUrlFor } from '../../protocol/wire/endpoint.js';
+import { healthUrlFor, modelsUrlFor, shownUrl } from '../../protocol/wire/endpoint.js';
 import { loadBenchDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';
 import type { Store } from '../../store/store.js';
 import { renderProbeHtml } from '../../reports/probe/probe-html.js';
@@ -154,7 +154,7 @@ export async function executeProbe(plan: ProbePlan, asked: ExecuteProbeOptions):
     };
     const target = server
       ? `the built-in reference server (model ${plan.server.model}, ${server.url})`
-      : client.endpoint;
+      : shownUrl(client.endpoint);
     options.reporter?.onStart?.({
       target,
       cases: cases.length,

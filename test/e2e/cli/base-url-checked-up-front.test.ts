@@ -99,18 +99,21 @@ describe('a base URL checked before any work', () => {
     expect(requests).toEqual([]);
   });
 
-  it('cuts a long path in the line bench starts with', async () => {
-    const r = await runCliInProcess(
-      ['bench', '--no-store', '--limit', '1', '--base-url', `http://127.0.0.1:1/${'p'.repeat(120_000)}`],
-      {
-        env,
-        cwd: ROOT,
-      },
-    );
-    expect(r.stderr).toMatch(
-      /^decidekit bench: 1 of 1 cases .* against http:\/\/127\.0\.0\.1:1\/p+… \(120,\d{3} characters\)/,
-    );
-    expect(r.stderr.length).toBeLessThan(2000);
+  it('cuts a long path in the line bench, probe and audit start with', async () => {
+    const url = `http://127.0.0.1:1/${'p'.repeat(120_000)}`;
+    const cut = /http:\/\/127\.0\.0\.1:1\/p+… \(120,\d{3} characters\)/;
+    const bench = await runCliInProcess(['bench', '--no-store', '--limit', '1', '--base-url', url], { env, cwd: ROOT });
+    expect(bench.stderr).toMatch(/^decidekit bench: 1 of 1 cases .* against http:/);
+    const probe = await runCliInProcess(['probe', '--no-store', '--cases', '1', '--base-url', url], { env, cwd: ROOT });
+    const audit = await runCliInProcess(['audit', '--no-store', '--base-url', url], { env, cwd: ROOT });
+    for (const [name, r] of [
+      ['bench', bench],
+      ['probe', probe],
+      ['audit', audit],
+    ] as const) {
+      expect(r.stdout + r.stderr, name).toMatch(cut);
+      expect((r.stdout + r.stderr).length, name).toBeLessThan(2000);
+    }
   });
 
   it('is refused with a host no resolver takes, its echo cut', async () => {
