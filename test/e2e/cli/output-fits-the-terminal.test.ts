@@ -1,8 +1,8 @@
 /**
  * What the commands print fits the terminal it is printed on: at 60, 80 and 120 columns no
  * line of `runs list`, `runs show`, `runs compare` (two runs, and the leaderboard of three),
- * `bench` (its summary and its standard error), `score`, `compare`, `tune`, `actions` or
- * `audit` is wider than the terminal, so
+ * `bench` (its summary and its standard error), `score`, `compare`, `tune`, `actions`,
+ * `audit` or `probe` is wider than the terminal, so
  * nothing wraps mid-word, and `runs list` keeps the run's label (the one name its user
  * chose). The real CLI in process against the embedded reference server and one with
  * failures, a real SQLite store.
@@ -173,6 +173,13 @@ describe('output fits the terminal', () => {
       expectFits(r.lines, columns, 'audit');
       expect(r.stdout).toContain('T-012');
       expect(r.stderr).toContain('asking judge');
+    });
+
+    it(`probe fits ${columns} columns, its progress and its report`, async () => {
+      const r = await printed(['probe', '--cases', '10', '--no-store'], columns);
+      expect(r.code, r.stderr).toBe(0);
+      expectFits(r.lines, columns, 'probe');
+      expect(r.stdout).toContain('Verdict: conformant');
     });
   }
 
