@@ -146,3 +146,10 @@ export function renderRowsWrappingLast(
     return [`${head}${gap}${paint(first!)}`, ...rest.map((l) => `${under}${paint(l)}`)];
   });
 }
+
+/** A line wrapped between words, its continuations under its own leading spaces; whole at Infinity. */
+export function wrapKeepingIndent(line: string, width: number): string[] {
+  if (visibleWidth(line) <= width) return [line];
+  const body = line.trimStart();
+  return wrapIndented(body, width, ' '.repeat(line.length - body.length));
+}

@@ -1,3 +1,4 @@
+import { wrapKeepingIndent } from '../../reports/text-fit.js';
 import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import { planProbe, type ProbeRequest } from '../../app/probe/plan-probe.js';
@@ -84,7 +85,8 @@ repeat. One request at a time. Without --base-url, probes the built-in reference
       }),
       storePath: keptStorePathOf(v, io),
     };
-    const say = (line: string) => (v.json ? undefined : io.stderr.write(`${line}\n`));
+    const say = (line: string) =>
+      v.json ? undefined : io.stderr.write(`${wrapKeepingIndent(line, io.stderr.columns || Infinity).join('\n')}\n`);
     let shown = 0;
     let casesDone = 0;
     let casesTotal: number | null = null;
@@ -125,7 +127,12 @@ repeat. One request at a time. Without --base-url, probes the built-in reference
     const { run } = outcome;
     if (outcome.written.length > 0) say(`wrote ${outcome.written.join(', ')}`);
     io.stdout.write(
-      v.json ? renderProbeJson(run) : renderProbeTerminal(run, { colour: colourEnabled(io.stdout, io.env) }),
+      v.json
+        ? renderProbeJson(run)
+        : renderProbeTerminal(run, {
+            colour: colourEnabled(io.stdout, io.env),
+            ...given({ width: io.stdout.columns }),
+          }),
     );
     if (outcome.writeError !== null) io.stderr.write(`decidekit probe: ${outcome.writeError}\n`);
     say(outcome.saved ? `probe ${run.id} saved in ${request.storePath}` : 'probe not saved (--no-store)');

@@ -2,15 +2,7 @@
 import type { ConformanceSummary } from '../../core/probe/conformance.js';
 import type { MovedPair, RobustnessSummary } from '../../core/probe/robustness.js';
 import { isConformant, tallyOf, type ProbeRun } from '../../core/probe/run.js';
-import {
-  createPalette,
-  formatNumber,
-  formatRatio,
-  renderTextTable,
-  singleLine,
-  truncate,
-  type Palette,
-} from '../format.js';
+import { createPalette, formatNumber, formatRatio, singleLine, truncate, type Palette } from '../format.js';
 import {
   describeIsolationAccuracy,
   describeNoiseFloor,
@@ -23,16 +15,22 @@ import {
   meaningOf,
   NOISE_FLOOR_LABEL,
 } from './probe-describe.js';
+import { renderFittedTable, wrapKeepingIndent } from '../text-fit.js';
 
 const EXAMPLE_WIDTH = 160;
 
-export function renderProbeTerminal(run: ProbeRun, options: { readonly colour: boolean }): string {
+/** On a terminal (`width` its columns) every line fits it; a file or pipe keeps each line whole. */
+export function renderProbeTerminal(
+  run: ProbeRun,
+  options: { readonly colour: boolean; readonly width?: number },
+): string {
   const p = createPalette(options.colour);
+  const width = options.width ?? Infinity;
   const lines = [p.bold(`Probe: ${describeTarget(run)}`), describeSample(run)];
-  if (run.conformance !== null) lines.push('', ...conformanceLines(run.conformance, p));
-  if (run.robustness !== null) lines.push('', ...robustnessLines(run.robustness, p));
+  if (run.conformance !== null) lines.push('', ...conformanceLines(run.conformance, width, p));
+  if (run.robustness !== null) lines.push('', ...robustnessLines(run.robustness, width, p));
   lines.push('', verdictLine(run, p));
-  return `${lines.join('\n')}\n`;
+  return `${lines.flatMap((l) => wrapKeepingIndent(l, width)).join('\n')}\n`;
 }
 
 export function verdictLine(run: ProbeRun, p: Palette = createPalette(false)): string {
@@ -65,7 +63,7 @@ function mark(status: string, p: Palette): string {
   return status === 'pass' ? p.green('✓') : status === 'fail' ? p.red('✗') : p.dim('–');
 }
 
-function conformanceLines(c: ConformanceSummary, p: Palette): string[] {
+function conformanceLines(c: ConformanceSummary, width: number, p: Palette): string[] {
   const rows = c.checks.map((k) => [
     mark(k.status, p),
     k.id,
@@ -78,7 +76,7 @@ function conformanceLines(c: ConformanceSummary, p: Palette): string[] {
   ]);
   const out = [
     p.bold(`Conformance (docs/system-one.md): ${describePassed(tallyOf(c, c.checks.length), 'checks')}`),
-    ...renderTextTable(['', 'check', 'items', 'rule'], rows, {
+    ...renderFittedTable(['', 'check', 'items', 'rule'], rows, width, {
       align: ['left', 'left', 'right', 'left'],
       styleHeader: p.dim,
     }),
@@ -96,7 +94,7 @@ function conformanceLines(c: ConformanceSummary, p: Palette): string[] {
   return out;
 }
 
-function robustnessLines(r: RobustnessSummary, p: Palette): string[] {
+function robustnessLines(r: RobustnessSummary, width: number, p: Palette): string[] {
   const rows = r.probes.map((x) => [
     mark(x.verdict === 'no_data' ? 'not_run' : x.verdict, p),
     x.id,
@@ -109,7 +107,7 @@ function robustnessLines(r: RobustnessSummary, p: Palette): string[] {
     p.bold(
       `Robustness: ${describePassed(tallyOf(r, r.probes.length), 'probes')} · 95% intervals (flips: Wilson; distance: by case)`,
     ),
-    ...renderTextTable(['', 'probe', 'pairs', 'answers flipped', 'mean distance (TV)', 'max diff'], rows, {
+    ...renderFittedTable(['', 'probe', 'pairs', 'answers flipped', 'mean distance (TV)', 'max diff'], rows, width, {
       align: ['left', 'left', 'right', 'left', 'left', 'right'],
       styleHeader: p.dim,
     }),
