@@ -5,14 +5,13 @@
  * printed, stored or written into a report. The server here is a real loopback gate that
  * refuses any request without that header and passes the rest to the real reference server.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { startReferenceServer } from '../../../src/protocol/server/server.js';
 import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
+import { startLoopbackGate } from '../../support/loopback-gate.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const tmp = tempFolderRemovedAfterAll('decidekit-e2e-credentials-');
@@ -38,39 +37,22 @@ interface Gate {
 async function gatedServer(model: string): Promise<Gate> {
   const upstream = await startReferenceServer({ host: '127.0.0.1', port: 0, model, metrics: true, priorTable: null });
   closers.push(() => upstream.close());
-  const target = new URL(upstream.url);
   const allowed: string[] = [];
   const refused: string[] = [];
-  const gate = http.createServer((req, res) => {
-    const path = (req.url ?? '').replace(/\?.*$/, '');
-    if (req.headers.authorization !== `Basic ${BASIC}`) {
-      refused.push(path);
-      res.writeHead(401, { 'content-type': 'application/json' });
-      res.end('{"error":{"message":"unauthorized"}}');
-      req.resume();
-      return;
-    }
-    allowed.push(path);
-    const forward = http.request(
-      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    forward.on('error', () => res.destroy());
-    req.pipe(forward);
-  });
-  await new Promise<void>((resolve) => gate.listen(0, '127.0.0.1', resolve));
-  closers.push(
-    () =>
-      new Promise<void>((resolve) => {
-        gate.closeAllConnections();
-        gate.close(() => resolve());
-      }),
+  const plain = await startLoopbackGate(
+    upstream.url,
+    (req) => {
+      const path = (req.url ?? '').replace(/\?.*$/, '');
+      if (req.headers.authorization !== `Basic ${BASIC}`) {
+        refused.push(path);
+        return { status: 401, message: 'unauthorized' };
+      }
+      allowed.push(path);
+      return null;
+    },
+    closers,
   );
-  const { port } = gate.address() as AddressInfo;
-  return { url: `http://admin:${PASSWORD}@127.0.0.1:${port}`, allowed, refused };
+  return { url: plain.replace('http://', `http://admin:${PASSWORD}@`), allowed, refused };
 }
 
 /** Every file under `folder`, read as bytes and as text. */

@@ -6,14 +6,13 @@
  * that refuses any request without the right `Authorization` and passes the rest to the
  * real reference server.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { startReferenceServer } from '../../../src/protocol/server/server.js';
 import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
+import { startLoopbackGate } from '../../support/loopback-gate.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const tmp = tempFolderRemovedAfterAll('decidekit-e2e-resume-credentials-');
@@ -31,36 +30,17 @@ const env = { XDG_DATA_HOME: join(tmp, 'xdg'), XDG_CACHE_HOME: join(tmp, 'cache'
 async function gatedServer(model: string): Promise<{ url: string; refused: string[] }> {
   const upstream = await startReferenceServer({ host: '127.0.0.1', port: 0, model });
   closers.push(() => upstream.close());
-  const target = new URL(upstream.url);
   const refused: string[] = [];
-  const gate = http.createServer((req, res) => {
-    if (req.headers.authorization !== BASIC && req.headers.authorization !== `Bearer ${KEY}`) {
+  const url = await startLoopbackGate(
+    upstream.url,
+    (req) => {
+      if (req.headers.authorization === BASIC || req.headers.authorization === `Bearer ${KEY}`) return null;
       refused.push(req.url ?? '');
-      res.writeHead(401, { 'content-type': 'application/json' });
-      res.end('{"error":{"message":"unauthorized"}}');
-      req.resume();
-      return;
-    }
-    const forward = http.request(
-      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    forward.on('error', () => res.destroy());
-    req.pipe(forward);
-  });
-  await new Promise<void>((resolve) => gate.listen(0, '127.0.0.1', resolve));
-  closers.push(
-    () =>
-      new Promise<void>((resolve) => {
-        gate.closeAllConnections();
-        gate.close(() => resolve());
-      }),
+      return { status: 401, message: 'unauthorized' };
+    },
+    closers,
   );
-  const { port } = gate.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, refused };
+  return { url, refused };
 }
 
 const withPassword = (url: string) => url.replace('http://', `http://admin:${PASSWORD}@`);

@@ -3,13 +3,12 @@
  * failed in each run, and how the gated metric counted them (misses in accuracy; left out
  * of KL, Brier, log loss and ECE, which are over answered decisions).
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { startReferenceServer } from '../../../src/protocol/server/server.js';
 import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
+import { startLoopbackGate } from '../../support/loopback-gate.js';
 
 const tmp = tempFolderRemovedAfterAll('decidekit-e2e-gate-failed-');
 const store = join(tmp, 'runs.sqlite');
@@ -23,34 +22,12 @@ afterAll(async () => {
 async function flakyServer(): Promise<string> {
   const upstream = await startReferenceServer({ host: '127.0.0.1', port: 0, model: 'heuristic' });
   closers.push(() => upstream.close());
-  const target = new URL(upstream.url);
   let posts = 0;
-  const proxy = http.createServer((req, res) => {
-    if (req.method === 'POST' && ++posts % 3 === 0) {
-      req.resume();
-      res.writeHead(500, { 'content-type': 'application/json' });
-      res.end('{"error":{"message":"overloaded"}}');
-      return;
-    }
-    const forward = http.request(
-      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    forward.on('error', () => res.destroy());
-    req.pipe(forward);
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  closers.push(
-    () =>
-      new Promise<void>((resolve) => {
-        proxy.closeAllConnections();
-        proxy.close(() => resolve());
-      }),
+  return startLoopbackGate(
+    upstream.url,
+    (req) => (req.method === 'POST' && ++posts % 3 === 0 ? { status: 500, message: 'overloaded' } : null),
+    closers,
   );
-  return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 }
 
 async function benchId(argv: string[]): Promise<string> {
