@@ -2,7 +2,7 @@
  * What the commands print fits the terminal it is printed on: at 60, 80 and 120 columns no
  * line of `runs list`, `runs show`, `runs compare` (two runs, and the leaderboard of three),
  * `bench` (its summary and its standard error), `score`, `compare`, `tune`, `actions`,
- * `audit` or `probe` is wider than the terminal, so
+ * `audit`, `probe` or `dataset info` is wider than the terminal, so
  * nothing wraps mid-word, and `runs list` keeps the run's label (the one name its user
  * chose). The real CLI in process against the embedded reference server and one with
  * failures, a real SQLite store.
@@ -18,6 +18,7 @@ const store = join(tmp, 'runs.sqlite');
 const env = { XDG_DATA_HOME: tmp };
 const MODERATION = join(import.meta.dirname, '..', '..', '..', 'data', 'moderation');
 const INBOX = join(import.meta.dirname, '..', '..', '..', 'data', 'inbox');
+const SAMPLE = join(import.meta.dirname, '..', '..', '..', 'data', 'typed-decisions-sample');
 const WIDTHS = [60, 80, 120] as const;
 const runIds: string[] = [];
 let server: ReferenceServer;
@@ -180,6 +181,13 @@ describe('output fits the terminal', () => {
       expect(r.code, r.stderr).toBe(0);
       expectFits(r.lines, columns, 'probe');
       expect(r.stdout).toContain('Verdict: conformant');
+    });
+
+    it(`dataset info fits ${columns} columns`, async () => {
+      const r = await printed(['dataset', 'info', SAMPLE], columns);
+      expect(r.code, r.stderr).toBe(0);
+      expectFits(r.lines, columns, 'dataset info');
+      expect(r.stdout).toContain('attribution');
     });
   }
 
