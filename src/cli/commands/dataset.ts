@@ -109,7 +109,9 @@ ${PATH_NOTE}`,
       ...given({ split: values.split }),
     });
     io.stdout.write(
-      values.json ? renderDatasetInfoJson(described, notFetched) : renderDatasetInfoText(described, notFetched),
+      values.json
+        ? renderDatasetInfoJson(described, notFetched)
+        : renderDatasetInfoText(described, notFetched, io.stdout.columns || Infinity),
     );
     return 0;
   },

@@ -1,5 +1,6 @@
 /** `dataset fetch|info|verify` for the terminal: the text twins of `dataset-json.ts`. */
 import { singleLine } from '../format.js';
+import { renderRowsWrappingLast, wrapStyled } from '../text-fit.js';
 import type { FetchTypedDecisionsResult } from '../../datasets/typed-decisions/fetch-typed-decisions.js';
 import type {
   DatasetDescription,
@@ -22,7 +23,7 @@ export function renderFetchText(r: FetchTypedDecisionsResult): string {
     .join('\n');
 }
 
-function describedText(e: DatasetDescription): string {
+function describedText(e: DatasetDescription, columns: number): string {
   const { info, manifest, summary } = e;
   const rows: [string, string][] = [
     ['dataset', info.synthetic ? `${info.id}  (SYNTHETIC: not Typed Decisions data or scores)` : info.id],
@@ -51,18 +52,25 @@ function describedText(e: DatasetDescription): string {
   rows.push(['workflows', counts(summary.casesByWorkflow)]);
   rows.push(['questions', counts(summary.decisionsByType)]);
   rows.push(['attribution', info.attribution]);
-  const width = Math.max(...rows.map(([k]) => k.length));
   // Every value may come from a manifest or a file name: its escapes are shown, never run.
-  return `${singleLine(e.target)}\n${rows.map(([k, v]) => `  ${k.padEnd(width)}  ${singleLine(v)}`).join('\n')}\n`;
+  const lines = renderRowsWrappingLast(
+    rows.map(([k, v]) => [k, singleLine(v)]),
+    columns,
+    { indent: '  ', align: ['left', 'left'] },
+  );
+  return `${wrapStyled(singleLine(e.target), columns).join('\n')}\n${lines.join('\n')}\n`;
 }
 
 export function renderDatasetInfoText(
   described: readonly DatasetDescription[],
   notFetched: readonly DatasetNotFetched[],
+  columns = Infinity,
 ): string {
   return [
-    ...described.map(describedText),
-    ...notFetched.map((m) => `${singleLine(m.target)}: not fetched. ${singleLine(m.message)}\n`),
+    ...described.map((e) => describedText(e, columns)),
+    ...notFetched.map(
+      (m) => `${wrapStyled(`${singleLine(m.target)}: not fetched. ${singleLine(m.message)}`, columns).join('\n')}\n`,
+    ),
   ].join('\n');
 }
 
