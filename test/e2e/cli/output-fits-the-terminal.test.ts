@@ -2,7 +2,7 @@
  * What the commands print fits the terminal it is printed on: at 60, 80 and 120 columns no
  * line of `runs list`, `runs show`, `runs compare` (two runs, and the leaderboard of three),
  * `bench` (its summary and its standard error), `score`, `compare`, `tune`, `actions`,
- * `audit`, `probe` or `dataset info` is wider than the terminal, so
+ * `audit`, `probe`, `dataset info` or `runs check` is wider than the terminal, so
  * nothing wraps mid-word, and `runs list` keeps the run's label (the one name its user
  * chose). The real CLI in process against the embedded reference server and one with
  * failures, a real SQLite store.
@@ -188,6 +188,13 @@ describe('output fits the terminal', () => {
       expect(r.code, r.stderr).toBe(0);
       expectFits(r.lines, columns, 'dataset info');
       expect(r.stdout).toContain('attribution');
+    });
+
+    it(`runs check fits ${columns} columns`, async () => {
+      const r = await printed(['runs', 'check', '--store', store], columns);
+      expect(r.code, r.stderr).toBe(0);
+      expectFits(r.lines, columns, 'runs check');
+      expect(r.stdout).toContain('reads back as it was saved');
     });
   }
 
