@@ -2,13 +2,17 @@ import { jsonDocumentText } from '../../core/safe-text.js';
 import type { StoreCheck } from '../../store/stored-run.js';
 import { plural } from '../format.js';
 import { singleLine } from '../format.js';
+import { wrapKeepingIndent } from '../text-fit.js';
 import { STORE_FLAG } from '../../core/command-hints.js';
 
 /** SQLite's findings shown (a damaged file may have thousands; the JSON keeps every one). */
 const MAX_FINDINGS_SHOWN = 10;
 
-/** `runs check`: one line per run, its problems indented under it, then the verdict. */
-export function renderStoreCheck(check: StoreCheck): string {
+/**
+ * `runs check`: one line per run, its problems indented under it, then the verdict. On a
+ * terminal (`width` its columns) lines wrap between words; a file or pipe keeps them whole.
+ */
+export function renderStoreCheck(check: StoreCheck, width = Infinity): string {
   const out: string[] = [];
   if (check.integrity.length > 0) {
     out.push(`SQLite's check of ${check.path} found damage:`);
@@ -30,7 +34,7 @@ export function renderStoreCheck(check: StoreCheck): string {
         ? `${check.path}: ${plural(check.runs.length, 'run')} checked; every one reads back as it was saved.`
         : `${check.path}: ${bad} of ${plural(check.runs.length, 'run')} differ from what was saved${check.integrity.length > 0 ? ', and the file is damaged' : ''}.`,
   );
-  return `${out.join('\n')}\n`;
+  return `${out.flatMap((l) => wrapKeepingIndent(l, width)).join('\n')}\n`;
 }
 
 /** `runs check --json`: SQLite's findings and every run's problems, snake_case keys. */

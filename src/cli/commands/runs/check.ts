@@ -26,7 +26,7 @@ saved is named, with what differs.`,
       command: 'runs check',
       storeArg: values.store,
     });
-    io.stdout.write(values.json ? renderStoreCheckJson(check) : renderStoreCheck(check));
+    io.stdout.write(values.json ? renderStoreCheckJson(check) : renderStoreCheck(check, io.stdout.columns || Infinity));
     return check.integrity.length === 0 && check.runs.every((r) => r.problems.length === 0) ? 0 : 1;
   },
 });
