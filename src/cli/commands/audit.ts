@@ -1,4 +1,4 @@
-import { wrapIndented } from '../../reports/text-fit.js';
+import { wrapKeepingIndent } from '../../reports/text-fit.js';
 import { given } from '../../core/given.js';
 import { JUDGE_FAILURE_REASONS, judgeFailureCount } from '../../core/audit/verdict.js';
 import { performance } from 'node:perf_hooks';
@@ -160,7 +160,5 @@ as Basic); it is never stored or printed, and no other key reaches the judge.`,
 /** Progress lines wrapped between words on a terminal (continuations under their indent); whole elsewhere. */
 function fitLines(lines: readonly string[], columns: number | undefined): string {
   if (columns === undefined || columns <= 0) return lines.join('\n');
-  return lines
-    .flatMap((l) => wrapIndented(l.trimStart(), columns, ' '.repeat(l.length - l.trimStart().length)))
-    .join('\n');
+  return lines.flatMap((l) => wrapKeepingIndent(l, columns)).join('\n');
 }
