@@ -7,7 +7,6 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
-  chmodSync,
   cpSync,
   existsSync,
   lstatSync,
@@ -15,7 +14,6 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
-  rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -24,6 +22,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 import { CAREFUL_RESULTS, MODERATION_DATASET } from '../../support/offline-samples.js';
+import { whileUnwritable } from '../../support/unwritable.js';
 
 const tmp = tempFolderRemovedAfterAll('decidekit-output-rule-');
 const store = join(tmp, 'runs.sqlite');
@@ -187,27 +186,13 @@ describe('paths that can never be written, said in words before the work', () =>
   it('refuses --html into a folder that takes no new file before scoring, with nothing printed', async () => {
     const folder = join(tmp, 'read-only');
     mkdirSync(folder);
-    // Read-only for everyone but root; for root, immutable where the file system allows it.
-    chmodSync(folder, 0o500);
-    const immutable = spawnSync('chattr', ['+i', folder]).status === 0;
-    try {
-      const writable = (() => {
-        try {
-          writeFileSync(join(folder, 'probe'), '');
-          rmSync(join(folder, 'probe'));
-          return true;
-        } catch {
-          return false;
-        }
-      })();
-      if (writable) return; // Neither way works here: nothing to check.
+    const checked = await whileUnwritable(folder, 'folder', async () => {
       const html = join(folder, 'r.html');
       const r = await cli(['score', '--dataset', MODERATION_DATASET, '--results', CAREFUL_RESULTS, '--html', html]);
       expectRefused(r, `--html ${html}`, `cannot write into the folder ${folder} (permission denied)`);
-    } finally {
-      if (immutable) spawnSync('chattr', ['-i', folder]);
-      chmodSync(folder, 0o700);
-    }
+    });
+    // The mode (or, as root, the immutable flag) must have made it refuse writes here.
+    expect(checked).toBe(true);
     expect(readdirSync(folder)).toEqual([]);
   });
 

@@ -5,22 +5,13 @@
  * only "no runs yet"; a device or FIFO is named as what it is; a folder that takes no new file
  * is said in words before any work. Real CLI in process, real files.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import {
-  chmodSync,
-  closeSync,
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess, type CliResult } from '../../../src/cli/test-support/in-process-cli.js';
 import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
+import { whileUnwritable } from '../../support/unwritable.js';
 
 const dir = tempFolderRemovedAfterAll('decidekit-store-paths-');
 const cli = (args: string[]): Promise<CliResult> =>
@@ -123,21 +114,7 @@ describe('a store in a folder that takes no new file', () => {
     const existing = join(folder, 'existing.sqlite');
     const made = await cli(['bench', '--limit', '1', '--store', existing]);
     expect(made.code, made.stderr).toBe(0);
-    // Tests run as root, for whom only the immutable flag makes a folder take no new file;
-    // for anyone else the mode does.
-    chmodSync(folder, 0o500);
-    const immutable = spawnSync('chattr', ['+i', folder]).status === 0;
-    try {
-      const writable = (() => {
-        try {
-          writeFileSync(join(folder, 'probe'), '');
-          rmSync(join(folder, 'probe'));
-          return true;
-        } catch {
-          return false;
-        }
-      })();
-      if (writable) return; // Neither way works here: nothing to check.
+    const checked = await whileUnwritable(folder, 'folder', async () => {
       for (const [argv, store] of [
         [['bench', '--limit', '1'], join(folder, 'new.sqlite')],
         [['bench', '--limit', '1'], existing],
@@ -154,10 +131,9 @@ describe('a store in a folder that takes no new file', () => {
       const list = await cli(['runs', 'list', '--store', existing]);
       expect(list.code, list.stderr).toBe(0);
       expect(list.stdout).toContain('1 run');
-    } finally {
-      if (immutable) spawnSync('chattr', ['-i', folder]);
-      chmodSync(folder, 0o700);
-    }
+    });
+    // The mode (or, as root, the immutable flag) must have made it refuse writes here.
+    expect(checked).toBe(true);
     expect(readdirSync(folder)).toEqual(['existing.sqlite']);
   });
 });
@@ -169,20 +145,7 @@ describe('a store file that cannot be written, in a folder that takes new files'
     const store = join(folder, 'runs.sqlite');
     const made = await cli(['bench', '--limit', '1', '--store', store]);
     expect(made.code, made.stderr).toBe(0);
-    // Tests run as root, for whom only the immutable flag makes a file refuse writes; for
-    // anyone else the mode does.
-    chmodSync(store, 0o400);
-    const immutable = spawnSync('chattr', ['+i', store]).status === 0;
-    try {
-      const writable = (() => {
-        try {
-          closeSync(openSync(store, 'r+'));
-          return true;
-        } catch {
-          return false;
-        }
-      })();
-      if (writable) return; // Neither way works here: nothing to check.
+    const checked = await whileUnwritable(store, 'file', async () => {
       for (const argv of [
         ['bench', '--limit', '3'],
         ['runs', 'delete', 'no-such-run', '--yes'],
@@ -198,9 +161,8 @@ describe('a store file that cannot be written, in a folder that takes new files'
       const list = await cli(['runs', 'list', '--store', store]);
       expect(list.code, list.stderr).toBe(0);
       expect(list.stdout).toContain('1 run');
-    } finally {
-      if (immutable) spawnSync('chattr', ['-i', store]);
-      chmodSync(store, 0o600);
-    }
+    });
+    // The mode (or, as root, the immutable flag) must have made it refuse writes here.
+    expect(checked).toBe(true);
   });
 });
