@@ -14,12 +14,11 @@
  * shared machine).
  */
 import { spawnSync } from 'node:child_process';
-import { statSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { HAS_TIME, measure, offlineDataFiles, type Measured } from './offline-data.js';
-import { median, oneMinuteLoad } from './measurements.js';
+import { HAS_TIME, measure, offlineDataFiles, offlineFileSizes, type Measured } from './offline-data.js';
+import { machineLine, median, oneMinuteLoad } from './measurements.js';
 
 const { values } = parseArgs({
   options: {
@@ -112,7 +111,7 @@ function timed(args: readonly string[]): Timed {
 
 const lines: string[] = [
   `Command: \`npx tsx bench/duckdb-engine.bench.ts --runs ${values.runs} --large-runs ${values['large-runs']} --cases ${values.cases}\` (after \`npm run build\`)`,
-  `Machine: ${cpus().length} CPUs (nproc), ${cpus()[0]?.model ?? 'unknown'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, node ${process.version}; peak RSS by ${HAS_TIME ? '/usr/bin/time -v' : 'process.resourceUsage'}; DuckDB memory limit ${ENGINE_MEMORY_LIMIT} on both sides`,
+  `${machineLine(HAS_TIME)}; DuckDB memory limit ${ENGINE_MEMORY_LIMIT} on both sides`,
   '',
   '| decisions | what | median wall (s) | median CPU user+sys (s) | peak RSS (MB) | runs: wall s (CPU s) @ 1-min load |',
   '|---:|---|---:|---:|---:|---|',
@@ -120,7 +119,7 @@ const lines: string[] = [
 const notes: string[] = [];
 for (const cases of SIZES) {
   const files = offlineDataFiles(cases);
-  const size = `dataset ${(statSync(files.dataset).size / 1e6).toFixed(0)} MB, results ${(statSync(files.results).size / 1e6).toFixed(0)} MB`;
+  const size = offlineFileSizes(files);
   spawnSync('cat', [files.dataset, files.results], { stdio: 'ignore' });
   const runs = Number(cases > 1_000_000 ? values['large-runs'] : values.runs);
   const engine: Timed[] = [];

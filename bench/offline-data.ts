@@ -3,7 +3,7 @@
  * os.tmpdir() and reused) and the measurement of one child process (wall time, CPU, peak RSS).
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSeededRandom } from '../src/core/seeded-random.js';
@@ -137,4 +137,9 @@ export function measure(cmd: string, args: readonly string[]): Measured {
   // maxRSS of resourceUsage covers the wrapper and (on Linux, RUSAGE_CHILDREN not included) is a lower bound.
   const o = JSON.parse(r.stdout) as { s: number; rss: number };
   return { seconds: o.s, maxRssMb: o.rss / 1024, cpuSeconds: NaN };
+}
+
+/** The two files' sizes, as the offline benchmarks state them. */
+export function offlineFileSizes(files: OfflineDataFiles): string {
+  return `dataset ${(statSync(files.dataset).size / 1e6).toFixed(0)} MB, results ${(statSync(files.results).size / 1e6).toFixed(0)} MB`;
 }

@@ -7,12 +7,10 @@
  *   npm run build && npx tsx bench/offline-engines.bench.ts [--runs N] [--cases 1000000,10000000]
  */
 import { spawnSync } from 'node:child_process';
-import { statSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { HAS_TIME, measure, offlineDataFiles, type Measured } from './offline-data.js';
-import { median, oneMinuteLoad } from './measurements.js';
+import { HAS_TIME, measure, offlineDataFiles, offlineFileSizes, type Measured } from './offline-data.js';
+import { machineLine, median, oneMinuteLoad } from './measurements.js';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '3' }, cases: { type: 'string', default: '1000000,10000000' } },
@@ -47,7 +45,7 @@ function largestDifference(a: unknown, b: unknown): number {
 
 const lines: string[] = [
   `Command: \`npx tsx bench/offline-engines.bench.ts --runs ${RUNS} --cases ${values.cases}\` (after \`npm run build\`)`,
-  `Machine: ${cpus().length} CPUs (nproc), ${cpus()[0]?.model ?? 'unknown'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, node ${process.version}; peak RSS by ${HAS_TIME ? '/usr/bin/time -v' : 'process.resourceUsage'}`,
+  machineLine(HAS_TIME),
   `Load average before: ${oneMinuteLoad()}`,
   '',
   '| decisions | engine | median wall (s) | median CPU user+sys (s) | peak RSS (MB) | runs (s) |',
@@ -56,7 +54,7 @@ const lines: string[] = [
 const notes: string[] = [];
 for (const cases of SIZES) {
   const files = offlineDataFiles(cases);
-  const size = `dataset ${(statSync(files.dataset).size / 1e6).toFixed(0)} MB, results ${(statSync(files.results).size / 1e6).toFixed(0)} MB`;
+  const size = offlineFileSizes(files);
   spawnSync('cat', [files.dataset, files.results], { stdio: 'ignore' });
   const timed: Record<string, { seconds: number; cpu: number; rss: number } | string> = {};
   for (const engine of ['node', 'duckdb']) {

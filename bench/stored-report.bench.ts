@@ -16,12 +16,12 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeScaleDataset } from './make-scale-dataset.js';
 import { HAS_TIME, measure, type Measured } from './offline-data.js';
-import { median, oneMinuteLoad } from './measurements.js';
+import { machineLine, median, oneMinuteLoad } from './measurements.js';
 import { openStore } from '../src/store/index.js';
 
 const { values } = parseArgs({
@@ -125,7 +125,7 @@ try {
   };
   const lines = [
     `Command: \`npx tsx bench/stored-report.bench.ts --cases ${CASES} --runs ${RUNS}${values.before === undefined ? '' : ' --before CLI'}\` (after \`npm run build\`); two ${CASES.toLocaleString('en-US')}-case runs stored by \`bench --parallel 32\` (store ${(statSync(store).size / 1e6).toFixed(0)} MB, Markdown report ${(statSync(report).size / 1e6).toFixed(1)} MB)`,
-    `Machine: ${cpus().length} CPUs (nproc), ${cpus()[0]?.model ?? 'unknown'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, node ${process.version}; peak RSS by ${HAS_TIME ? '/usr/bin/time -v' : 'process.resourceUsage'}`,
+    machineLine(HAS_TIME),
     '',
     '| what | median wall (s) | median CPU user+sys (s) | peak RSS (MB) | runs: wall s (CPU s) @ 1-min load |',
     '|---|---:|---:|---:|---|',
