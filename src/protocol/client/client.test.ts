@@ -472,14 +472,14 @@ describe('secrets in error bodies', () => {
     }
   });
 
-  it('scrubs a key a JSON error body echoes split by zero-width characters', async () => {
-    const key = 'SECRETKEY123';
+  /** The failure message of a decide sent with `key` to a server answering 400 with `body(the key it was sent)`. */
+  async function failureEchoingKey(key: string, contentType: string, body: (sent: string) => string): Promise<string> {
     const echo = http.createServer((req, res) => {
       req.resume();
       req.on('end', () => {
         const sent = (req.headers.authorization ?? '').replace('Bearer ', '');
-        res.writeHead(400, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: `denied: ${sent.slice(0, 6)}\u200b${sent.slice(6)}` } }));
+        res.writeHead(400, { 'content-type': contentType });
+        res.end(body(sent));
       });
     });
     await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
@@ -490,38 +490,28 @@ describe('secrets in error bodies', () => {
         () => null,
         (err: unknown) => err,
       );
-      const message = failureOf(e).message;
-      expect(message).toBe('HTTP 400: {"error":{"message":"denied: [redacted]"}}');
       await client.close();
+      return failureOf(e).message;
     } finally {
       await new Promise<void>((resolve) => echo.close(() => resolve()));
     }
+  }
+
+  it('scrubs a key a JSON error body echoes split by zero-width characters', async () => {
+    const message = await failureEchoingKey('SECRETKEY123', 'application/json', (sent) =>
+      JSON.stringify({ error: { message: `denied: ${sent.slice(0, 6)}\u200b${sent.slice(6)}` } }),
+    );
+    expect(message).toBe('HTTP 400: {"error":{"message":"denied: [redacted]"}}');
   });
 
   it('scrubs a key the server echoes split by zero-width characters', async () => {
     const key = 'SECRETKEY123';
-    const echo = http.createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        const sent = (req.headers.authorization ?? '').replace('Bearer ', '');
-        res.writeHead(400, { 'content-type': 'text/plain' });
-        res.end(`denied: ${sent.slice(0, 6)}\u200b${sent.slice(6, 9)}\ufeff${sent.slice(9)}`);
-      });
-    });
-    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
-    const port = (echo.address() as AddressInfo).port;
-    try {
-      const client = createSystemOneClient({ baseUrl: `http://127.0.0.1:${port}/`, apiKey: key, retries: 0 });
-      const e = await client.decide('x', QUESTIONS).then(
-        () => null,
-        (err: unknown) => err,
-      );
-      const message = failureOf(e).message;
-      expect(message).toContain('denied: [redacted]');
-      expect(message.replace(/[\u200b\ufeff]/g, '')).not.toContain(key);
-      await client.close();
-    } finally {
-      await new Promise<void>((resolve) => echo.close(() => resolve()));
-    }
+    const message = await failureEchoingKey(
+      key,
+      'text/plain',
+      (sent) => `denied: ${sent.slice(0, 6)}\u200b${sent.slice(6, 9)}\ufeff${sent.slice(9)}`,
+    );
+    expect(message).toContain('denied: [redacted]');
+    expect(message.replace(/[\u200b\ufeff]/g, '')).not.toContain(key);
   });
 });
