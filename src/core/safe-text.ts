@@ -9,16 +9,15 @@
  * U+2029 break lines in some terminals and editors. Pure.
  */
 
-/** Invisible characters that change what a reader sees: zero-width, bidirectional, soft hyphen. */
-const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+/** Invisible characters that change what a reader sees: zero-width, bidirectional, soft hyphen (a regex class body). */
+const INVISIBLE_CHARS = '\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff';
+const INVISIBLE = new RegExp(`[${INVISIBLE_CHARS}]`, 'g');
 const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 const LINE_BREAKS = /[\t\n\r]/g;
 /** Every character {@link escapeUnsafeText} escapes on one line. */
-const UNSAFE =
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+const UNSAFE = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${INVISIBLE_CHARS}]`, 'g');
 /** As {@link UNSAFE}, but tabs and line feeds kept. */
-const UNSAFE_BUT_LINES =
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+const UNSAFE_BUT_LINES = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${INVISIBLE_CHARS}]`, 'g');
 
 /**
  * Removes C0 and C1 control characters (ESC, BEL, CSI, ...), bidirectional overrides and
@@ -51,7 +50,7 @@ function unicodeEscape(c: string): string {
 }
 
 /** The characters JSON.stringify leaves raw that {@link escapeUnsafeText} escapes. */
-const UNSAFE_IN_JSON = /[\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+const UNSAFE_IN_JSON = new RegExp(`[\\u007f-\\u009f${INVISIBLE_CHARS}]`, 'g');
 
 /**
  * JSON text with every control, zero-width, bidirectional and line-separator character
