@@ -30,7 +30,7 @@ import {
   type OptionMention,
   type WordValue,
 } from '../core/message-words.js';
-import { refuseKernelFolder } from '../datasets/folders.js';
+import { notFileWords, refuseKernelFolder } from '../datasets/folders.js';
 
 /** Where an output goes once its path is checked: a folder, and the file's name when the path gave one. */
 export interface OutputPlace {
@@ -209,12 +209,7 @@ export function nonRegularOutputWords(path: string): string | null {
 
 function nonRegularWords(entry: Stats | null): string | null {
   if (entry === null || entry.isFile()) return null;
-  if (entry.isDirectory()) return 'a folder';
-  if (entry.isSymbolicLink()) return 'a symbolic link';
-  if (entry.isFIFO()) return 'a FIFO (named pipe)';
-  if (entry.isSocket()) return 'a socket';
-  if (entry.isCharacterDevice() || entry.isBlockDevice()) return 'a device';
-  return 'something other than a file';
+  return notFileWords(entry) ?? 'something other than a file';
 }
 
 /** Why an output path that is not a regular file is refused, in words (for the message). */

@@ -3,7 +3,7 @@
  * systems (/proc, /sys, /dev; `/dev/shm`, a tmpfs, is fine), and Node 20's recursive mkdir
  * never returns for a path under /proc: such a path is refused before any folder is made.
  */
-import { existsSync, realpathSync, rmdirSync } from 'node:fs';
+import { existsSync, realpathSync, rmdirSync, type Stats } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { OptionError } from '../core/errors.js';
@@ -53,6 +53,20 @@ export async function makeFolder(
 ): Promise<void> {
   refuseKernelFolder(path, option, what);
   await mkdir(path, { recursive: true });
+}
+
+/**
+ * What stands at a path that is not a regular file, in words ('a folder', 'a symbolic link',
+ * 'a FIFO (named pipe)', 'a socket', 'a device'); null for a regular file or anything else.
+ * The output rule and the run store name what they refuse with these words.
+ */
+export function notFileWords(entry: Stats): string | null {
+  if (entry.isDirectory()) return 'a folder';
+  if (entry.isSymbolicLink()) return 'a symbolic link';
+  if (entry.isFIFO()) return 'a FIFO (named pipe)';
+  if (entry.isSocket()) return 'a socket';
+  if (entry.isCharacterDevice() || entry.isBlockDevice()) return 'a device';
+  return null;
 }
 
 /** The outermost folder of `path` that does not exist yet (what a recursive mkdir would make first), or null. */

@@ -6,7 +6,7 @@
 import { shellWord } from '../core/shell-word.js';
 import { statSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { kernelLocationOf } from '../datasets/folders.js';
+import { kernelLocationOf, notFileWords } from '../datasets/folders.js';
 import { OptionError } from '../core/errors.js';
 import { optionMention, words } from '../core/message-words.js';
 
@@ -61,10 +61,8 @@ function besideStore(path: string): string {
 /** What stands at a store path that is not a regular file, in words. */
 function kindOf(found: Stats): string {
   if (found.isDirectory()) return 'a folder';
-  if (found.isFIFO()) return 'a FIFO (named pipe), not a regular file';
-  if (found.isSocket()) return 'a socket, not a regular file';
-  if (found.isCharacterDevice() || found.isBlockDevice()) return 'a device, not a regular file';
-  return 'not a regular file';
+  const what = notFileWords(found);
+  return what === null ? 'not a regular file' : `${what}, not a regular file`;
 }
 
 /** Where the folder of a store path stands: the first of its folders that does not exist, or a file standing where a folder must. */
