@@ -18,7 +18,7 @@
  * removed by the next write into the same folder.
  */
 import { lstatSync, readdirSync, rmSync, statSync, type Stats } from 'node:fs';
-import { mkdir, open, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { OptionError } from '../core/errors.js';
@@ -30,7 +30,7 @@ import {
   type OptionMention,
   type WordValue,
 } from '../core/message-words.js';
-import { notFileWords, refuseKernelFolder } from '../datasets/folders.js';
+import { newFileRefusal, notFileWords, refuseKernelFolder } from '../datasets/folders.js';
 
 /** Where an output goes once its path is checked: a folder, and the file's name when the path gave one. */
 export interface OutputPlace {
@@ -166,9 +166,8 @@ export async function prepareOutputPath(
         : `its folder ${place.folder} cannot be created (${fileErrorWords(err)})`,
     ),
   );
-  await tryWritingInto(place.folder, (err) =>
-    fail(`cannot write into the folder ${place.folder} (${fileErrorWords(err)})`),
-  );
+  const refusal = newFileRefusal(place.folder, partialNameOf(''));
+  if (refusal !== null) fail(`cannot write into the folder ${place.folder} (${fileErrorWords(refusal)})`);
   return place;
 }
 
@@ -181,17 +180,6 @@ function statOrNull(path: string, look: typeof statSync, fail: (why: string) => 
     if (code === 'ENOENT') return null;
     return fail(code === 'ENOTDIR' ? fileErrorWords(err) : `cannot be looked at (${fileErrorWords(err)})`);
   }
-}
-
-/** Makes and removes a temporary file in `folder`: the one sure test that a new file can go there. */
-async function tryWritingInto(folder: string, fail: (err: unknown) => never): Promise<void> {
-  const probe = join(folder, partialNameOf(''));
-  try {
-    await (await open(probe, 'wx')).close();
-  } catch (err) {
-    fail(err);
-  }
-  await rm(probe, { force: true });
 }
 
 /**

@@ -3,7 +3,7 @@
  * systems (/proc, /sys, /dev; `/dev/shm`, a tmpfs, is fine), and Node 20's recursive mkdir
  * never returns for a path under /proc: such a path is refused before any folder is made.
  */
-import { existsSync, realpathSync, rmdirSync, type Stats } from 'node:fs';
+import { closeSync, existsSync, openSync, realpathSync, rmSync, rmdirSync, type Stats } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { OptionError } from '../core/errors.js';
@@ -66,6 +66,21 @@ export function notFileWords(entry: Stats): string | null {
   if (entry.isFIFO()) return 'a FIFO (named pipe)';
   if (entry.isSocket()) return 'a socket';
   if (entry.isCharacterDevice() || entry.isBlockDevice()) return 'a device';
+  return null;
+}
+
+/**
+ * Makes the file `name` in `folder` and removes it at once: the one sure test that the folder
+ * takes a new file. Returns why it could not be made (the error), or null when it could.
+ */
+export function newFileRefusal(folder: string, name: string): unknown {
+  const probe = join(folder, name);
+  try {
+    closeSync(openSync(probe, 'wx'));
+  } catch (err) {
+    return err;
+  }
+  rmSync(probe, { force: true });
   return null;
 }
 

@@ -4,13 +4,14 @@
  * a newer decidekit, or a SQLite file that is not a decidekit store, is refused unchanged.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { DecidekitError, OptionError } from '../../core/errors.js';
 import { fileErrorWords } from '../../core/file-error-words.js';
 import { StoreDamagedError, StoreNeedsUpgradeError } from '../store-errors.js';
 import { refuseUnusableStoreLocation } from '../store-location.js';
+import { newFileRefusal } from '../../datasets/folders.js';
 import type { OpenStoreOptions } from '../open-store-options.js';
 import {
   refuseForeignOrNewerStore,
@@ -155,16 +156,12 @@ function refuseUnwritableFile(path: string): void {
  */
 function refuseUnwritableFolder(path: string): void {
   const folder = dirname(path);
-  const probe = join(folder, `.decidekit-store-check-${process.pid}-${randomBytes(4).toString('hex')}`);
-  try {
-    closeSync(openSync(probe, 'wx'));
-  } catch (err) {
+  const err = newFileRefusal(folder, `.decidekit-store-check-${process.pid}-${randomBytes(4).toString('hex')}`);
+  if (err !== null)
     throw new OptionError(
       'storePath',
       words`${option('storePath')} ${path}: cannot write into the folder ${folder} (${fileErrorWords(err)}): a store is written there with SQLite's journal beside it (pass ${option('storePath')} a path in a folder that takes new files)`,
     );
-  }
-  rmSync(probe, { force: true });
 }
 
 /**
