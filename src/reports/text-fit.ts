@@ -86,6 +86,11 @@ export function renderLabelledRows(
   });
 }
 
+/** `lines` when every one fits `width`; else what `otherwise` lays out instead. */
+export function fitsOr(lines: string[], width: number, otherwise: () => string[]): string[] {
+  return lines.every((line) => visibleWidth(line) <= width) ? lines : otherwise();
+}
+
 /**
  * `renderTextTable` when it fits `width`; else each row as a record: its first cell, then
  * `header  value` for every other non-empty cell, values wrapped under themselves.
@@ -96,8 +101,19 @@ export function renderFittedTable(
   width: number,
   options: TextTableOptions = {},
 ): string[] {
-  const table = renderTextTable(header, rows, options);
-  if (table.every((line) => visibleWidth(line) <= width)) return table;
+  return fitsOr(renderTextTable(header, rows, options), width, () => renderRecords(header, rows, width, options));
+}
+
+/**
+ * Each row as a record: its first cell, then `header  value` for every other non-empty cell,
+ * values wrapped under themselves (what `renderFittedTable` shows when the table is too wide).
+ */
+export function renderRecords(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  width: number,
+  options: TextTableOptions = {},
+): string[] {
   const indent = options.indent ?? '';
   const style = options.styleHeader ?? ((s: string) => s);
   return rows.flatMap((row) => {
@@ -123,8 +139,10 @@ export function renderRowsWrappingLast(
   width: number,
   options: TextRowsOptions = {},
 ): string[] {
-  const lines = renderTextRows(rows, options);
-  if (lines.every((line) => visibleWidth(line) <= width)) return lines;
+  return fitsOr(renderTextRows(rows, options), width, () => rowsWrappingLast(rows, width, options));
+}
+
+function rowsWrappingLast(rows: readonly (readonly string[])[], width: number, options: TextRowsOptions): string[] {
   const indent = options.indent ?? '';
   const gap = options.gap ?? '  ';
   const styles = options.styleColumns ?? [];

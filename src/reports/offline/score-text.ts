@@ -22,9 +22,8 @@ import {
   formatUsd,
   plural,
   singleLine,
-  visibleWidth,
 } from '../format.js';
-import { renderFittedTable, renderRowsWrappingLast, wrapIndented, wrapStyled } from '../text-fit.js';
+import { fitsOr, renderFittedTable, renderRowsWrappingLast, wrapIndented, wrapStyled } from '../text-fit.js';
 
 export interface TextOptions {
   /** ANSI colour (only for a TTY without NO_COLOR). Default false. */
@@ -367,8 +366,7 @@ function renderMarkdownRows(
   );
   const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
   const table = [line(aligned[0]!), line(rule), ...aligned.slice(1).map(line)];
-  if (table.every((l) => visibleWidth(l) <= width)) return table;
-  return renderFittedTable(header, rows, width);
+  return fitsOr(table, width, () => renderFittedTable(header, rows, width));
 }
 
 /** A p-value: three significant digits, or "< 1e-300" when it underflows. */

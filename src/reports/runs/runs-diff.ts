@@ -12,9 +12,8 @@ import {
   renderTextRows,
   singleLine,
   truncate,
-  visibleWidth,
 } from '../format.js';
-import { renderFittedTable, wrapIndented, wrapStyled } from '../text-fit.js';
+import { fitsOr, renderFittedTable, renderRecords, wrapIndented, wrapStyled } from '../text-fit.js';
 import { describeCreatedAt } from './runs-list.js';
 import type { PairedComparison, StatMetric, Verdict } from '../../core/stats/bootstrap.js';
 import { conventionsJson, conventionsText, describeConventions } from '../../core/stats/conventions.js';
@@ -89,11 +88,7 @@ function sidesSection(c: RunComparison, p: Palette, width: number): string[] {
     indent: '  ',
     align: shown[0]!.map((_, i) => (i === shown[0]!.length - 1 ? 'right' : 'left')),
   });
-  out.push(
-    ...(rows.every((l) => visibleWidth(l) <= width)
-      ? rows
-      : renderFittedTable(names, shown, width, { indent: '  ', styleHeader: p.dim })),
-  );
+  out.push(...fitsOr(rows, width, () => renderRecords(names, shown, width, { indent: '  ', styleHeader: p.dim })));
   const note = (text: string, paint: (s: string) => string) => out.push(...wrapIndented(text, width, '  ').map(paint));
   if (c.sameFingerprint)
     note(`same fingerprint ${c.a.fingerprint}: same dataset revision, cases, questions, model and endpoint`, p.dim);

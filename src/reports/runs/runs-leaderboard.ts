@@ -4,8 +4,8 @@ import type { LeaderboardRow } from '../../core/bench/leaderboard.js';
 import { HEADLINE_METRICS, METRIC_JSON_NAMES, type HeadlineMetric } from '../../core/bench/run-statistics.js';
 import { conventionsJson, describeConventions, type Conventions } from '../../core/stats/conventions.js';
 import { formatInterval, formatMetric } from '../bench/bench-statistics.js';
-import { createPalette, formatCount, renderTextTable, singleLine, truncate, visibleWidth } from '../format.js';
-import { renderFittedTable, wrapIndented } from '../text-fit.js';
+import { createPalette, formatCount, renderTextTable, singleLine, truncate } from '../format.js';
+import { fitsOr, renderRecords, wrapIndented } from '../text-fit.js';
 import { NO_CI_FLAG } from '../../core/command-hints.js';
 
 export interface LeaderboardOptions {
@@ -54,17 +54,17 @@ export function renderLeaderboard(rows: readonly LeaderboardRow[], options: Lead
   // Too wide for the terminal: one record a run, headed by the run, its rank and verdict named.
   const byRun = (row: readonly string[]) => [row[1]!, row[0]!, ...row.slice(2)];
   out.push(
-    ...(table.every((l) => visibleWidth(l) <= width)
-      ? table
-      : renderFittedTable(
-          byRun(header.map((h, c) => (c === 0 ? 'rank' : c === header.length - 1 ? 'verdict' : h))),
-          cells.map(byRun),
-          width,
-          {
-            indent: '  ',
-            styleHeader: p.dim,
-          },
-        )),
+    ...fitsOr(table, width, () =>
+      renderRecords(
+        byRun(header.map((h, c) => (c === 0 ? 'rank' : c === header.length - 1 ? 'verdict' : h))),
+        cells.map(byRun),
+        width,
+        {
+          indent: '  ',
+          styleHeader: p.dim,
+        },
+      ),
+    ),
   );
   const reading =
     rows[0]?.intervals === null

@@ -18,9 +18,8 @@ import {
   singleLine,
   wrapText,
   type Align,
-  visibleWidth,
 } from '../format.js';
-import { renderFittedTable } from '../text-fit.js';
+import { fitsOr, renderRecords } from '../text-fit.js';
 
 export interface RunsListOptions {
   readonly colour: boolean;
@@ -111,7 +110,7 @@ export function renderKindList(
 
 /**
  * A list's table fitted to the width by `fitColumns` (columns dropped and shortened as
- * `columns` says); when even that is wider, one record a row (`renderFittedTable`).
+ * `columns` says); when even that is wider, one record a row (`renderRecords`).
  */
 function renderFittingTable(
   header: readonly string[],
@@ -126,8 +125,7 @@ function renderFittingTable(
     align: fitted.columns.map((c) => align[c]!),
     styleHeader: p.bold,
   });
-  if (lines.every((l) => visibleWidth(l) <= width)) return lines;
-  return renderFittedTable(header, rows, width, { styleHeader: p.dim });
+  return fitsOr(lines, width, () => renderRecords(header, rows, width, { styleHeader: p.dim }));
 }
 
 /**
