@@ -37,7 +37,7 @@ export function refuseUnusableStoreLocation(path: string): void {
     if (blocking !== null)
       throw new OptionError(
         'storePath',
-        words`the run store cannot be made at ${path}: ${blocking} is a file, not a folder (pass ${store} a path in a folder, e.g. ${store} ${shellWord(join(dirname(blocking), 'runs.sqlite'))})`,
+        words`the run store cannot be made at ${path}: ${blocking} is a file, not a folder (pass ${store} a path in a folder, e.g. ${store} ${shellWord(join(dirname(blocking), STORE_NAME))})`,
       );
     return;
   }
