@@ -356,6 +356,20 @@ export function isUnreachable(state: LiveState): boolean {
   return state.failureStreak >= state.settings.unreachableAfter;
 }
 
+/** Correct over all decisions of the session (a failed one is a miss); null before the first. */
+export function sessionAccuracy(state: LiveState): number | null {
+  return state.decisions === 0 ? null : state.correct / state.decisions;
+}
+
+/**
+ * How long ago `/metrics` was last read well, when its latest reading failed and the numbers
+ * shown are the last good ones; null while they are fresh (or there is no `/metrics`).
+ */
+export function serverStaleForMs(state: LiveState): number | null {
+  const s = state.server;
+  return s.status === 'present' && s.error !== null ? state.nowMs - s.last.atMs : null;
+}
+
 /** Session accuracy per question type (null for a type not seen yet). */
 export function typeAccuracy(state: LiveState, type: QuestionType): number | null {
   const t = state.byType[type];

@@ -5,7 +5,7 @@
  */
 import type { CaseResult } from '../core/typed-decisions/case-result.js';
 import { formatCount, formatLatencyMs, formatNumber, formatPercent, singleLine } from '../reports/format.js';
-import { isUnreachable, type LiveState } from './live-state.js';
+import { isUnreachable, sessionAccuracy, type LiveState } from './live-state.js';
 
 /** The plain line for the poll just reduced into `state`. */
 export function renderPollLine(state: LiveState): string {
@@ -19,7 +19,7 @@ export function renderPollLine(state: LiveState): string {
       ? `${latest.matches}/${result.decisions.length} match gold, ${formatLatencyMs(request.latencyMs)}, ${request.inputTokens === null ? 'n/a' : formatCount(request.inputTokens)} input tokens`
       : `failed (${request.failure.kind}): ${singleLine(request.failure.message)}`;
   const s = state.summary;
-  const session = state.decisions === 0 ? null : state.correct / state.decisions;
+  const session = sessionAccuracy(state);
   const quality = `window ${formatPercent(s.accuracy)} accuracy (${formatPercent(s.answeredAccuracy)} of answered), ECE ${formatNumber(s.ece)} over ${s.n}; session ${formatPercent(session)}`;
   const notes = [
     ...(isUnreachable(state) ? [`model unreachable (${state.failureStreak} failed probes in a row)`] : []),
@@ -55,7 +55,7 @@ export function renderPollJson(state: LiveState, atIso: string): string {
       probes: state.polls,
       failed_probes: state.failedPolls,
       decisions: state.decisions,
-      accuracy: state.decisions === 0 ? null : state.correct / state.decisions,
+      accuracy: sessionAccuracy(state),
       confident_mistakes: state.confidentMistakes,
       input_tokens: state.inputTokens,
       latency_p50_ms: state.latency.p50,

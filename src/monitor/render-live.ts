@@ -18,7 +18,14 @@ import {
   type Palette,
 } from '../reports/format.js';
 import { QUESTION_TYPES } from '../core/question.js';
-import { isUnreachable, typeAccuracy, type LiveState, type TerminalSize } from './live-state.js';
+import {
+  isUnreachable,
+  serverStaleForMs,
+  sessionAccuracy,
+  typeAccuracy,
+  type LiveState,
+  type TerminalSize,
+} from './live-state.js';
 import { EIGHTHS, clipLine, fitLine, sparkline, spread } from './screen-text.js';
 
 export interface RenderLiveOptions {
@@ -250,7 +257,7 @@ function qualityPanel(state: LiveState, p: Palette): Panel {
         keep: 4,
       },
       {
-        text: `session  ${formatPercent(state.decisions === 0 ? null : state.correct / state.decisions).padStart(6)}  ${formatCount(state.correct)}/${formatCount(state.decisions)}`,
+        text: `session  ${formatPercent(sessionAccuracy(state)).padStart(6)}  ${formatCount(state.correct)}/${formatCount(state.decisions)}`,
         keep: 6,
       },
       {
@@ -324,7 +331,8 @@ function serverPanel(state: LiveState, p: Palette): Panel {
   const l = state.latency;
   const s = state.server;
   // A failed reading keeps the last numbers on screen, marked stale with their age.
-  const stale = s.status === 'present' && s.error !== null;
+  const staleMs = serverStaleForMs(state);
+  const stale = staleMs !== null;
   const title = (w: number) =>
     s.status !== 'present'
       ? 'server'
@@ -375,9 +383,7 @@ function serverPanel(state: LiveState, p: Palette): Panel {
         );
         if (s.error !== null)
           rows.push({
-            text: p.yellow(
-              `/metrics last read ${formatDuration(state.nowMs - s.last.atMs)} ago: ${singleLine(s.error)}`,
-            ),
+            text: p.yellow(`/metrics last read ${formatDuration(staleMs ?? 0)} ago: ${singleLine(s.error)}`),
             keep: 6,
           });
         break;
