@@ -12,7 +12,7 @@ import { colourEnabled, interruptedExitCode, writeInPieces, type CliIo } from '.
 import { spellForCli } from './option-flags.js';
 import { benchResumeCommand } from '../core/command-hints.js';
 import { createProgressWriter } from './progress-writer.js';
-import { wrapStyled } from '../reports/text-fit.js';
+import { fitLines } from '../reports/text-fit.js';
 
 /** The reporter that shows a running benchmark on stderr. */
 export function benchReporter(io: CliIo, json: boolean): BenchReporter {
@@ -21,17 +21,12 @@ export function benchReporter(io: CliIo, json: boolean): BenchReporter {
     now: () => performance.now(),
   });
   return {
-    onStart: (start) => (json ? undefined : io.stderr.write(`${fitToStderr(renderBenchStart(start), io)}\n`)),
+    onStart: (start) =>
+      json ? undefined : io.stderr.write(`${fitLines([renderBenchStart(start)], io.stderr.columns)}\n`),
     onCase: (p) => progress.onCase(p),
     onFinish: () => progress.onFinish(),
     onNote: (_note, words) => io.stderr.write(`decidekit bench: note: ${spellForCli(words)}\n`),
   };
-}
-
-/** A line wrapped between words to the terminal standard error is, when it is one. */
-function fitToStderr(line: string, io: CliIo): string {
-  const columns = io.stderr.columns;
-  return columns !== undefined && columns > 0 ? wrapStyled(line, columns).join('\n') : line;
 }
 
 /**

@@ -171,3 +171,12 @@ export function wrapKeepingIndent(line: string, width: number): string[] {
   const body = line.trimStart();
   return wrapIndented(body, width, ' '.repeat(line.length - body.length));
 }
+
+/**
+ * Lines for a stream `columns` wide (a terminal's width), each wrapped by `wrapKeepingIndent`;
+ * whole when the stream has no width (undefined or 0: a file or a pipe). Joined by newlines.
+ */
+export function fitLines(lines: readonly string[], columns: number | undefined): string {
+  if (columns === undefined || columns <= 0) return lines.join('\n');
+  return lines.flatMap((l) => wrapKeepingIndent(l, columns)).join('\n');
+}

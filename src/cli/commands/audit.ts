@@ -1,4 +1,4 @@
-import { wrapKeepingIndent } from '../../reports/text-fit.js';
+import { fitLines } from '../../reports/text-fit.js';
 import { given } from '../../core/given.js';
 import { JUDGE_FAILURE_REASONS, judgeFailureCount } from '../../core/audit/verdict.js';
 import { performance } from 'node:perf_hooks';
@@ -156,9 +156,3 @@ as Basic); it is never stored or printed, and no other key reaches the judge.`,
     return outcome.writeError === null ? 0 : 1;
   },
 });
-
-/** Progress lines wrapped between words on a terminal (continuations under their indent); whole elsewhere. */
-function fitLines(lines: readonly string[], columns: number | undefined): string {
-  if (columns === undefined || columns <= 0) return lines.join('\n');
-  return lines.flatMap((l) => wrapKeepingIndent(l, columns)).join('\n');
-}

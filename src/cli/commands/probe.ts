@@ -1,4 +1,4 @@
-import { wrapKeepingIndent } from '../../reports/text-fit.js';
+import { fitLines } from '../../reports/text-fit.js';
 import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import { planProbe, type ProbeRequest } from '../../app/probe/plan-probe.js';
@@ -85,8 +85,7 @@ repeat. One request at a time. Without --base-url, probes the built-in reference
       }),
       storePath: keptStorePathOf(v, io),
     };
-    const say = (line: string) =>
-      v.json ? undefined : io.stderr.write(`${wrapKeepingIndent(line, io.stderr.columns || Infinity).join('\n')}\n`);
+    const say = (line: string) => (v.json ? undefined : io.stderr.write(`${fitLines([line], io.stderr.columns)}\n`));
     let shown = 0;
     let casesDone = 0;
     let casesTotal: number | null = null;
