@@ -62,6 +62,11 @@ export function isFiltered(config: Pick<RunConfig, 'filters'>): boolean {
   return f.limit !== null || f.workflow !== null || (f.sample !== undefined && f.sample !== null);
 }
 
+/** Cases of the run's plan that no request was sent for (an interrupted or stopped run's rest). */
+export function casesNotSent(run: Pick<BenchRun, 'config' | 'summary'>): number {
+  return Math.max(0, run.config.caseIds.length - run.summary.requests.total);
+}
+
 /**
  * A run's cases in run order, possibly read page by page from a file or the store: iterate
  * it (more than once if need be), never hold it. An array is one.

@@ -2,7 +2,7 @@
  * Phrases shared by the benchmark's terminal and Markdown reports, so both say the same
  * thing about a run: model, endpoint, filters, errors, status, reference points.
  */
-import type { ReportedRun, RunConfig } from '../../core/bench/run.js';
+import { casesNotSent, type ReportedRun, type RunConfig } from '../../core/bench/run.js';
 import { formatEndpoint } from '../../protocol/wire/endpoint.js';
 import { FAILURE_KINDS } from '../../core/typed-decisions/case-result.js';
 import type { BenchSummary } from '../../core/bench/summary.js';
@@ -95,9 +95,8 @@ export function describeErrorKinds(errorKinds: BenchSummary['errorKinds']): stri
 
 /** `complete`, `incomplete` or `interrupted (12 of 400 cases sent)`. */
 export function describeStatus(run: Pick<ReportedRun, 'config' | 'summary' | 'label' | 'id'>): string {
-  const sent = run.summary.requests.total;
-  const planned = run.config.caseIds.length;
-  if (sent < planned) return `${run.summary.status} (${formatCount(sent)} of ${formatCount(planned)} cases sent)`;
+  if (casesNotSent(run) > 0)
+    return `${run.summary.status} (${formatCount(run.summary.requests.total)} of ${formatCount(run.config.caseIds.length)} cases sent)`;
   return run.summary.status;
 }
 

@@ -5,7 +5,7 @@
  * and the full trace with filters. Numbers come from `run.summary` and the core's
  * per-question details; every chart has a table with the same numbers.
  */
-import { listingsOf, type BenchRun, type ReportedRun } from '../../core/bench/run.js';
+import { casesNotSent, listingsOf, type BenchRun, type ReportedRun } from '../../core/bench/run.js';
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import type { MetricGroup } from '../../core/bench/summary.js';
 import { benchNullReasons, CONFIDENT_THRESHOLD, costPerCorrectNullReason } from '../../core/bench/summary.js';
@@ -285,7 +285,7 @@ function unfinishedBanner(run: ReportedRun): string | null {
   const s = run.summary;
   if (s.status === 'complete') return null;
   const planned = run.config.caseIds.length;
-  const notSent = Math.max(0, planned - s.requests.total);
+  const notSent = casesNotSent(run);
   const facts = [
     ...(s.requests.failed > 0
       ? [`${formatCount(s.requests.failed)} of ${formatCount(s.requests.total)} requests failed`]
