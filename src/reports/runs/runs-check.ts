@@ -2,7 +2,7 @@ import { jsonDocumentText } from '../../core/safe-text.js';
 import type { StoreCheck } from '../../store/stored-run.js';
 import { plural } from '../format.js';
 import { singleLine } from '../format.js';
-import { wrapKeepingIndent } from '../text-fit.js';
+import { fitLines } from '../text-fit.js';
 import { STORE_FLAG } from '../../core/command-hints.js';
 
 /** SQLite's findings shown (a damaged file may have thousands; the JSON keeps every one). */
@@ -34,7 +34,7 @@ export function renderStoreCheck(check: StoreCheck, width = Infinity): string {
         ? `${check.path}: ${plural(check.runs.length, 'run')} checked; every one reads back as it was saved.`
         : `${check.path}: ${bad} of ${plural(check.runs.length, 'run')} differ from what was saved${check.integrity.length > 0 ? ', and the file is damaged' : ''}.`,
   );
-  return `${out.flatMap((l) => wrapKeepingIndent(l, width)).join('\n')}\n`;
+  return `${fitLines(out, width)}\n`;
 }
 
 /** `runs check --json`: SQLite's findings and every run's problems, snake_case keys. */
