@@ -17,7 +17,7 @@ import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { HAS_TIME, measure, offlineDataFiles, offlineFileSizes, type Measured } from './offline-data.js';
+import { HAS_TIME, measure, warmOfflineFiles, type Measured } from './offline-data.js';
 import { machineLine, median, oneMinuteLoad } from './measurements.js';
 
 const { values } = parseArgs({
@@ -118,9 +118,7 @@ const lines: string[] = [
 ];
 const notes: string[] = [];
 for (const cases of SIZES) {
-  const files = offlineDataFiles(cases);
-  const size = offlineFileSizes(files);
-  spawnSync('cat', [files.dataset, files.results], { stdio: 'ignore' });
+  const { files, size } = warmOfflineFiles(cases);
   const runs = Number(cases > 1_000_000 ? values['large-runs'] : values.runs);
   const engine: Timed[] = [];
   const floor: Timed[] = [];

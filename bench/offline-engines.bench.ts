@@ -9,7 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { HAS_TIME, measure, offlineDataFiles, offlineFileSizes, type Measured } from './offline-data.js';
+import { HAS_TIME, measure, warmOfflineFiles, type Measured } from './offline-data.js';
 import { machineLine, median, oneMinuteLoad } from './measurements.js';
 
 const { values } = parseArgs({
@@ -53,9 +53,7 @@ const lines: string[] = [
 ];
 const notes: string[] = [];
 for (const cases of SIZES) {
-  const files = offlineDataFiles(cases);
-  const size = offlineFileSizes(files);
-  spawnSync('cat', [files.dataset, files.results], { stdio: 'ignore' });
+  const { files, size } = warmOfflineFiles(cases);
   const timed: Record<string, { seconds: number; cpu: number; rss: number } | string> = {};
   for (const engine of ['node', 'duckdb']) {
     const all: Measured[] = [];
