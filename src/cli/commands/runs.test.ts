@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess, type CliResult } from '../test-support/in-process-cli.js';
+import { uniquePrefix } from '../test-support/unique-prefix.js';
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import type { BenchSummary } from '../../core/bench/summary.js';
 import type { RunConfig } from '../../core/bench/run.js';
@@ -231,7 +232,15 @@ describe.concurrent('decidekit runs compare', () => {
   it('refuses one run given twice (also by two prefixes), for compare and gate', async () => {
     const id = baseline().id;
     for (const argv of [
-      ['runs', 'compare', id, id.slice(0, 17)],
+      [
+        'runs',
+        'compare',
+        id,
+        uniquePrefix(
+          id,
+          seeded.map((run) => run.id),
+        ),
+      ],
       ['runs', 'compare', better().id, id, id],
       ['runs', 'gate', '--baseline', id, '--candidate', id],
     ]) {

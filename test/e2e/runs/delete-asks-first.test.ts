@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess, type InProcessOptions } from '../../../src/cli/test-support/in-process-cli.js';
 import { fakeTerminal } from '../../../src/cli/test-support/fake-terminal.js';
+import { uniquePrefix } from '../../../src/cli/test-support/unique-prefix.js';
 import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
 const dir = tempFolderRemovedAfterAll('decidekit-runs-delete-');
@@ -32,7 +33,7 @@ beforeAll(async () => {
 describe('runs delete', () => {
   it('refuses without a terminal and without --yes, naming --yes in a command that works when pasted', async () => {
     const id = ids[0]!;
-    const r = await cli(['runs', 'delete', id.slice(0, 17), '--store', 'runs.sqlite']);
+    const r = await cli(['runs', 'delete', uniquePrefix(id, ids), '--store', 'runs.sqlite']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('--yes');
@@ -49,7 +50,7 @@ describe('runs delete', () => {
   it('on a terminal, names the run and keeps it unless the answer is yes', async () => {
     const id = ids[1]!;
     const no = fakeTerminal('n\n');
-    const kept = await cli(['runs', 'delete', id.slice(0, 17), '--store', 'runs.sqlite'], { terminal: no.ports });
+    const kept = await cli(['runs', 'delete', uniquePrefix(id, ids), '--store', 'runs.sqlite'], { terminal: no.ports });
     expect(kept.code).toBe(1);
     expect(no.shown()).toContain(`Delete run ${id}`);
     expect(no.shown()).toContain('[y/N]');
