@@ -62,7 +62,10 @@ export type ErrorCode =
   | 'not_comparable'
   | 'no_candidates'
   | 'one_class'
-  | 'invalid_folds';
+  | 'invalid_folds'
+  // calibration maps
+  | 'too_few_cases'
+  | 'calibration_map';
 
 /**
  * The base of decidekit's error hierarchy. Messages read "what failed: where (hint)".
