@@ -16,6 +16,7 @@ export function prepareRunStatements(db: Database.Database): RunStatements {
     head: db.prepare(`SELECT ${HEAD_COLUMNS} FROM runs WHERE id = ?`),
     status: db.prepare('SELECT status, duration_ms FROM runs WHERE id = ?'),
     position: db.prepare('SELECT position FROM run_cases WHERE run_id = ? AND case_id = ?'),
+    caseIds: db.prepare('SELECT case_id FROM run_cases WHERE run_id = ? ORDER BY position').pluck(),
     insertPosition: db.prepare('INSERT INTO run_cases (run_id, case_id, position) VALUES (?, ?, ?)'),
     duration: db.prepare('UPDATE runs SET duration_ms = ? WHERE id = ?'),
     deleteRun: db.prepare('DELETE FROM runs WHERE id = ?'),
@@ -89,6 +90,7 @@ export interface RunStatements {
   readonly head: Database.Statement;
   readonly status: Database.Statement;
   readonly position: Database.Statement;
+  readonly caseIds: Database.Statement;
   readonly insertPosition: Database.Statement;
   readonly duration: Database.Statement;
   readonly deleteRun: Database.Statement;

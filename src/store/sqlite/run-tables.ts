@@ -4,10 +4,11 @@
  */
 import type { StoredStatus } from '../../core/run-status.js';
 import type { BenchSummary } from '../../core/bench/summary.js';
+import type { RunConfig } from '../../core/bench/run.js';
 import { StoreDamagedError } from '../store-errors.js';
 import type { StoredRunHead } from '../stored-run.js';
 import type { SqliteConnection } from './connection.js';
-import { headOf, STATUSES, summaryColumns, type RunRow } from './run-rows.js';
+import { headOf, isConfig, parseStoredJson, STATUSES, summaryColumns, type RunRow } from './run-rows.js';
 import { prepareRunStatements, type RunStatements } from './run-statements.js';
 
 export class RunTables {
@@ -45,6 +46,16 @@ export class RunTables {
       ? null
       : (this.statements.answeredModels.all(row.id) as { answered_model: string }[]).map((r) => r.answered_model);
     return headOf(row, answered);
+  }
+
+  /**
+   * The run's configuration with its case ids, which are its `run_cases` rows in position
+   * order; a run stored before they left the configuration (read in place) has them there.
+   */
+  configOf(row: RunRow): RunConfig {
+    const config = parseStoredJson<RunConfig>(row.config_json, 'configuration', row.id, this.conn.path, isConfig);
+    if (config.caseIds.length > 0) return config;
+    return { ...config, caseIds: this.statements.caseIds.all(row.id) as string[] };
   }
 
   /** Throws `unknown_run` when the store holds no run `runId`. */

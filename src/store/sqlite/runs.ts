@@ -14,7 +14,7 @@ import type { StoreRuns } from '../store.js';
 import type { FinishRunInput, RunCheck, StoredRunHead, StoredRunInfo } from '../stored-run.js';
 import type { SqliteCases } from './cases.js';
 import { checkRun } from './check.js';
-import { isConfig, isObject, parseStoredJson, STATUSES, type RunRow } from './run-rows.js';
+import { isObject, parseStoredJson, STATUSES, type RunRow } from './run-rows.js';
 import type { RunTables } from './run-tables.js';
 
 export class SqliteRuns implements StoreRuns {
@@ -71,7 +71,7 @@ export class SqliteRuns implements StoreRuns {
       const row = statements.head.get(runId) as RunRow | undefined;
       if (!row) throw conn.unknownRun(runId);
       if (this.tables.statusOf(row) !== 'running') return;
-      const config = parseStoredJson<RunConfig>(row.config_json, 'configuration', runId, conn.path, isConfig);
+      const config = this.tables.configOf(row);
       // Summarized case by case: a killed run of any size is marked without loading it whole.
       const summary = summarizeRun(config, this.cases.iterate(runId), { interrupted: true });
       this.tables.writeSummary(runId, 'interrupted', row.duration_ms, summary);
@@ -157,7 +157,7 @@ export class SqliteRuns implements StoreRuns {
     const row = statements.head.get(id) as RunRow | undefined;
     if (!row) return null;
     this.tables.statusOf(row);
-    const config = parseStoredJson<RunConfig>(row.config_json, 'configuration', id, conn.path, isConfig);
+    const config = this.tables.configOf(row);
     const summary =
       row.summary_json === null
         ? summarizeSaved(config)
@@ -226,6 +226,8 @@ function runRowOf(config: RunConfig, input: { readonly label: string | null; rea
     dataset_synthetic: config.dataset.synthetic ? 1 : 0,
     case_count: config.caseIds.length,
     filtered: isFiltered(config) ? 1 : 0,
-    config_json: JSON.stringify(config),
+    // The case ids are the run's `run_cases` rows: an empty list keeps their place (and the
+    // keys' order), so this row, rewritten at every saved batch, does not grow with the run.
+    config_json: JSON.stringify({ ...config, caseIds: [] }),
   };
 }

@@ -120,6 +120,14 @@ export const MIGRATIONS: readonly string[] = [
   // bench that finished it computed them, so \`runs show\` reads them instead of every
   // decision. Null until then, and again whenever the summary is rewritten.
   `ALTER TABLE runs ADD COLUMN statistics_json TEXT;`,
+  // Version 8: a run's case ids live only in `run_cases`: its configuration keeps an empty
+  // list in their place, so the run row (rewritten with the duration at every saved batch)
+  // no longer grows with the run. A run whose positions do not match its ids keeps them.
+  `
+  UPDATE runs SET config_json = json_set(config_json, '$.caseIds', json('[]'))
+    WHERE json_valid(config_json) AND json_type(config_json, '$.caseIds') = 'array'
+      AND json_array_length(config_json, '$.caseIds') = (SELECT count(*) FROM run_cases WHERE run_id = runs.id);
+  `,
 ];
 
 /** Tables every store at SCHEMA_VERSION has; one missing means the file was damaged. */
