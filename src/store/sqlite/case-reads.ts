@@ -67,6 +67,32 @@ export function caseOf(conn: SqliteConnection, runId: string, c: StoredCaseRow, 
   return { caseId: c.case_id, workflow: c.workflow, request, decisions };
 }
 
+/**
+ * The cases of a run from its two row streams, both in the same order (the decisions'
+ * grouped by case and in their case's order): each case takes the decisions that follow
+ * with its id. `step` reads the next row (where a read error becomes a store error).
+ */
+export function* mergeCaseRows(
+  conn: SqliteConnection,
+  runId: string,
+  cases: Iterator<StoredCaseRow>,
+  decisions: Iterator<StoredDecisionRow>,
+  step: <T>(read: () => T) => T,
+): Generator<CaseResult> {
+  let d = step(() => decisions.next());
+  for (;;) {
+    const c = step(() => cases.next());
+    if (c.done === true) return;
+    const caseId = c.value.case_id;
+    const own: Decision[] = [];
+    while (d.done !== true && d.value.case_id === caseId) {
+      own.push(decisionOf(conn, runId, d.value));
+      d = step(() => decisions.next());
+    }
+    yield caseOf(conn, runId, c.value, own);
+  }
+}
+
 /** The decision of a `decisions` row. */
 export function decisionOf(conn: SqliteConnection, runId: string, d: StoredDecisionRow): Decision {
   const json = <T>(text: unknown, what: string, isValid: (v: unknown) => boolean) =>

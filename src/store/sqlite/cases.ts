@@ -1,12 +1,12 @@
 /** A run's cases in SQLite: saved a batch per transaction, read back in run order. */
 import type { StoredStatus } from '../../core/run-status.js';
-import type { CaseResult, Decision } from '../../core/typed-decisions/case-result.js';
+import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import type { CaseSource } from '../../core/bench/run.js';
 import { DecidekitError } from '../../core/errors.js';
 import type { CaseWriter, StoreCases } from '../store.js';
 import type { SaveProgress } from '../stored-run.js';
 import { packedCaseDigest } from './case-digest.js';
-import { caseOf, decisionOf, type StoredCaseRow, type StoredDecisionRow } from './case-reads.js';
+import { mergeCaseRows, type StoredCaseRow, type StoredDecisionRow } from './case-reads.js';
 import {
   forEachPackedCase,
   packCaseRows,
@@ -106,44 +106,34 @@ export class SqliteCases implements StoreCases {
   /** Every saved case of the run at once, in run order (two queries). */
   readAll(runId: string): CaseResult[] {
     const { conn, statements } = this.tables;
-    const caseRows = statements.cases.all(runId) as StoredCaseRow[];
-    const decisionRows = statements.decisions.all(runId) as StoredDecisionRow[];
-    const byCase = new Map<string, Decision[]>();
-    for (const d of decisionRows) {
-      let list = byCase.get(d.case_id);
-      if (!list) byCase.set(d.case_id, (list = []));
-      list.push(decisionOf(conn, runId, d));
+    const cases = statements.cases.iterate(runId) as IterableIterator<StoredCaseRow>;
+    const decisions = statements.decisions.iterate(runId) as IterableIterator<StoredDecisionRow>;
+    try {
+      return [...mergeCaseRows(conn, runId, cases, decisions, (read) => read())];
+    } finally {
+      // Damage found half way leaves the statements open: released before the transaction ends.
+      decisions.return?.();
+      cases.return?.();
     }
-    return caseRows.map((c) => caseOf(conn, runId, c, byCase.get(c.case_id) ?? []));
   }
 
   *iterate(runId: string): Generator<CaseResult> {
     const { conn, statements } = this.tables;
     this.tables.refuseUnknown(runId);
-    // One read transaction, so every page comes from the same snapshot; the cases stream
-    // from SQLite's sorter and each case's decisions are one primary-key range.
+    // One read transaction, so both streams come from the same snapshot: the cases and
+    // their decisions, each in run order, merged case by case (two queries a run).
     const own = !conn.db.inTransaction;
     if (own) conn.db.exec('BEGIN');
-    let rows: IterableIterator<StoredCaseRow> | null = null;
+    let cases: IterableIterator<StoredCaseRow> | null = null;
+    let decisions: IterableIterator<StoredDecisionRow> | null = null;
     try {
-      const open = conn.reading(() => statements.cases.iterate(runId) as IterableIterator<StoredCaseRow>, runId);
-      rows = open;
-      for (;;) {
-        const next = conn.reading(() => open.next(), runId);
-        if (next.done === true) break;
-        const c = next.value;
-        const decisions = conn.reading(
-          () =>
-            (statements.caseDecisions.all(runId, c.case_id) as StoredDecisionRow[]).map((d) =>
-              decisionOf(conn, runId, d),
-            ),
-          runId,
-        );
-        yield caseOf(conn, runId, c, decisions);
-      }
+      cases = conn.reading(() => statements.cases.iterate(runId) as IterableIterator<StoredCaseRow>, runId);
+      decisions = conn.reading(() => statements.decisions.iterate(runId) as IterableIterator<StoredDecisionRow>, runId);
+      yield* mergeCaseRows(conn, runId, cases, decisions, (read) => conn.reading(read, runId));
     } finally {
-      // An iteration stopped early must release its statement before the connection is used again.
-      rows?.return?.();
+      // An iteration stopped early must release its statements before the connection is used again.
+      decisions?.return?.();
+      cases?.return?.();
       // A rollback, not a commit: nothing was written, and after a damaged page SQLite can
       // refuse the commit, which would hide the damage found while reading.
       if (own && conn.db.inTransaction) conn.db.exec('ROLLBACK');

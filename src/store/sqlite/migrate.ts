@@ -10,8 +10,9 @@ import { optionMention as option, words } from '../../core/message-words.js';
 
 /**
  * The oldest schema version a read-only command reads in place: version 7 only added a
- * column that may be absent (a run's stored statistics, then read as none), and version 8
- * only moved a run's case ids out of its configuration (read from either place). Older
+ * column that may be absent (a run's stored statistics, then read as none), version 8
+ * only moved a run's case ids out of its configuration (read from either place), and
+ * version 9 only added an index (without it the same reads sort instead). Older
  * stores are read from an upgraded copy.
  */
 export const READABLE_IN_PLACE_FROM = 6;

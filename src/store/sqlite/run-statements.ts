@@ -64,18 +64,17 @@ export function prepareRunStatements(db: Database.Database): RunStatements {
     statistics: db.prepare(
       `SELECT ${statisticsColumn ? 'statistics_json' : 'NULL AS statistics_json'} FROM runs WHERE id = ?`,
     ),
+    // A run's cases and its decisions, two streams in the same order (run order, then case
+    // id), merged case by case: walked along `cases_in_run_order` without a sort (CROSS
+    // JOIN keeps the cases the outer loop). A store read in place without it sorts instead.
     cases: db.prepare(
-      'SELECT case_id, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model FROM cases WHERE run_id = ? ORDER BY position',
+      'SELECT case_id, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model FROM cases WHERE run_id = ? ORDER BY position, case_id',
     ),
     decisions:
       db.prepare(`SELECT d.case_id, d.question_id, d.type, d.answers_json, d.gold_label, d.gold_probabilities_json, d.status,
         d.predicted, d.correct, d.confidence, d.kl, d.brier, d.probabilities_json, d.error_kind, d.error_message
-      FROM decisions d JOIN cases c ON c.run_id = d.run_id AND c.case_id = d.case_id
-      WHERE d.run_id = ? ORDER BY c.position, d.position`),
-    caseDecisions:
-      db.prepare(`SELECT case_id, question_id, type, answers_json, gold_label, gold_probabilities_json, status,
-        predicted, correct, confidence, kl, brier, probabilities_json, error_kind, error_message
-      FROM decisions WHERE run_id = ? AND case_id = ? ORDER BY position`),
+      FROM cases c CROSS JOIN decisions d ON d.run_id = c.run_id AND d.case_id = c.case_id
+      WHERE c.run_id = ? ORDER BY c.position, c.case_id, d.position`),
     savedIds: db.prepare('SELECT case_id, request_status FROM cases WHERE run_id = ?'),
     answeredModels: db.prepare(
       'SELECT DISTINCT answered_model FROM cases WHERE run_id = ? AND answered_model IS NOT NULL ORDER BY answered_model',
@@ -111,7 +110,6 @@ export interface RunStatements {
   readonly statistics: Database.Statement;
   readonly cases: Database.Statement;
   readonly decisions: Database.Statement;
-  readonly caseDecisions: Database.Statement;
   readonly savedIds: Database.Statement;
   readonly answeredModels: Database.Statement;
   readonly list: Database.Statement;

@@ -128,6 +128,10 @@ export const MIGRATIONS: readonly string[] = [
     WHERE json_valid(config_json) AND json_type(config_json, '$.caseIds') = 'array'
       AND json_array_length(config_json, '$.caseIds') = (SELECT count(*) FROM run_cases WHERE run_id = runs.id);
   `,
+  // Version 9: a run's cases in run order without a sort, so its cases and their decisions
+  // are read as two streams in the same order (the case id makes each entry unique, which
+  // lets SQLite walk each case's decisions by their key in that order too).
+  `CREATE UNIQUE INDEX cases_in_run_order ON cases (run_id, position, case_id);`,
 ];
 
 /** Tables every store at SCHEMA_VERSION has; one missing means the file was damaged. */

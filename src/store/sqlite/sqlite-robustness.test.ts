@@ -174,6 +174,33 @@ describe('saving cost', () => {
   });
 });
 
+describe('reading cost', () => {
+  /** The SQL a store runs while reading back a run of `n` cases saved in reverse order, and the cases read. */
+  function statementsOfRead(n: number): { sql: string[]; cases: CaseResult[]; ids: readonly string[] } {
+    const sql: string[] = [];
+    const store = storeAt(`read-${n}.sqlite`, { onStatement: (s) => sql.push(s) });
+    const config = runConfig({ caseIds: caseIdsOf(n) });
+    const { id } = store.runs.create({ config, label: null, createdAt: '2026-11-30T04:15:12.000Z' });
+    const saved = config.caseIds.map((c, i) => (i % 3 === 1 ? failedCase(c, i) : answeredCase(c, rightAnswers(i))));
+    store.cases.save(id, saved.slice().reverse());
+    // A retried case keeps its place in the run.
+    store.cases.save(id, [answeredCase(config.caseIds[1]!, wrongAnswers())]);
+    sql.length = 0;
+    const cases = [...store.cases.iterate(id)];
+    return { sql, cases, ids: config.caseIds };
+  }
+
+  it("reads a run's cases and decisions in as many queries for 200 cases as for 3, in run order", () => {
+    const small = statementsOfRead(3);
+    const large = statementsOfRead(200);
+    expect(large.sql.length).toBe(small.sql.length);
+    expect(large.cases.map((c) => c.caseId)).toEqual(large.ids);
+    expect(large.cases[1]!.decisions.map((d) => d.outcome.status)).toEqual(['answered', 'answered', 'answered']);
+    expect(large.cases[4]!.request.status).toBe('failed');
+    expect(large.cases.every((c) => c.decisions.length === 3)).toBe(true);
+  });
+});
+
 describe('read-only stores', () => {
   it('reads a store opened read-only, and refuses to write to it with a StoreWriteError', () => {
     const { id } = seedRun(storeAt());
