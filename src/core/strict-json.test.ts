@@ -23,6 +23,27 @@ describe('parseStrictJson', () => {
     expect(parseStrictJson('['.repeat(MAX_JSON_DEPTH) + ']'.repeat(MAX_JSON_DEPTH)).ok).toBe(true);
   });
 
+  it('ends a string only at a quote after an even run of backslashes', () => {
+    // Keys hidden in strings that end in backslashes: a duplicate outside them is still found.
+    expect(parseStrictJson(String.raw`{"a\\":1,"b":"\\\"{:[","a\\":2}`)).toMatchObject({
+      ok: false,
+      problem: 'duplicate_key',
+    });
+    expect(parseStrictJson(String.raw`{"a\\":1,"b":"\\\"{:[","c":2}`).ok).toBe(true);
+    expect(parseStrictJson(String.raw`{"a":"\\"}`).ok).toBe(true);
+  });
+
+  it('judges depth and repeated keys as a scan of every character does, on any text', () => {
+    const pieces = fc.constantFrom('"', '\\', '{', '}', '[', ']', ':', ',', 'a', '1', ' ', '"k":', '"\\"');
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 40 }), fc.integer({ min: 1, max: 4 }), (parts, maxDepth) => {
+        const text = parts.join('');
+        expect(parseStrictJson(text, maxDepth)).toStrictEqual(characterScan(text, maxDepth));
+      }),
+      { seed: 24, numRuns: 3000 },
+    );
+  });
+
   it('does not count brackets and colons inside strings', () => {
     const r = parseStrictJson(`{"k":"${'[{:'.repeat(2000)}\\"]"}`);
     expect(r.ok).toBe(true);
@@ -45,3 +66,42 @@ describe('parseStrictJson', () => {
     expect(findRepeatedKey('{"a":{"a":1},"b":[{"a":2}]}')).toBeNull();
   });
 });
+
+/** The strict parse as a plain scan of every character: the reference the fast scan must agree with. */
+function characterScan(text: string, maxDepth: number): ReturnType<typeof parseStrictJson> {
+  let depth = 0;
+  let keys = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+    } else if (c === '{' || c === '[') {
+      if (++depth > maxDepth)
+        return {
+          ok: false,
+          problem: 'too_deep',
+          message: `too deeply nested: more than ${maxDepth} levels of arrays and objects`,
+        };
+    } else if (c === '}' || c === ']') depth--;
+    else if (c === ':') keys++;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return { ok: false, problem: 'syntax', message: (err as Error).message };
+  }
+  const keysOf = (v: unknown): number =>
+    typeof v !== 'object' || v === null
+      ? 0
+      : Array.isArray(v)
+        ? v.reduce((n: number, x) => n + keysOf(x), 0)
+        : Object.entries(v).reduce((n, [, x]) => n + 1 + keysOf(x), 0);
+  if (keys > 0 && keysOf(value) !== keys)
+    return {
+      ok: false,
+      problem: 'duplicate_key',
+      message: `key ${JSON.stringify(findRepeatedKey(text) ?? '?')} appears twice in one object (remove one: JSON keeps only the last)`,
+    };
+  return { ok: true, value };
+}
