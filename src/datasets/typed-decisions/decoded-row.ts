@@ -6,7 +6,7 @@ import { parseStrictJson } from '../../core/strict-json.js';
 import type { TypedDecisionsCase } from '../../core/typed-decisions/case-result.js';
 import type { GoldAnswer } from '../../core/decision-score.js';
 import { isRecord, preview } from '../../core/json-value.js';
-import type { Question } from '../../core/question.js';
+import type { Question, QuestionSet } from '../../core/question.js';
 import { answersOf, PROBABILITY_SUM_TOLERANCE } from '../../core/question.js';
 import { parseWireQuestion } from '../../core/question-rules.js';
 
@@ -57,6 +57,21 @@ export function parseDecodedRow(value: unknown): ParsedRow {
     return { ok: false, caseId, problems };
   }
   return { ok: true, benchCase: { id: caseId, workflow, state, questions, gold } };
+}
+
+/**
+ * The case of a row that was checked before (by `parseDecodedRow`, its bytes unchanged since),
+ * with that check's questions: only its state and gold are built again; null if the row no
+ * longer passes (the caller then checks it in full for the message).
+ */
+export function caseOfCheckedRow(value: Record<string, unknown>, questions: QuestionSet): TypedDecisionsCase | null {
+  const { id, workflow } = value;
+  if (typeof id !== 'string' || typeof workflow !== 'string') return null;
+  const problems: RowProblem[] = [];
+  const state = parseState(value['state'], problems);
+  const gold = parseGold(value['gold'], questions, problems);
+  if (state === null || gold === null || problems.length > 0) return null;
+  return { id, workflow, state, questions, gold };
 }
 
 function parseState(state: unknown, problems: RowProblem[]): string | object | null {

@@ -12,7 +12,10 @@ import { InvalidInputError } from '../../core/errors.js';
 import { parseStrictJson } from '../../core/strict-json.js';
 import { readLineBytes } from '../read-lines.js';
 import { lineDigest } from './line-digest.js';
-import { CaseCollector } from './case-collector.js';
+import { CaseCollector, type CheckedQuestionSets } from './case-collector.js';
+import { caseOfCheckedRow } from './decoded-row.js';
+import { isRecord } from '../../core/json-value.js';
+import type { TypedDecisionsCase } from '../../core/typed-decisions/case-result.js';
 import { arrayCaseReader, BufferedCaseReader, type CaseReader } from './case-reader.js';
 import { caseFileFormat, forEachJsonlRow, readParquetCases, type ReadCasesOptions } from './read-cases.js';
 
@@ -74,13 +77,37 @@ async function scanJsonl(
     rows,
     splits,
     questionSet: collector.questionSet(),
-    readCases: jsonlReaderOf(path, file, options.gunzip),
+    readCases: jsonlReaderOf(path, file, options.gunzip, collector.checkedQuestionSets()),
   };
 }
 
-/** Made outside `scanJsonl`, so the reader does not keep pass 1's collector alive. */
-function jsonlReaderOf(path: string, file: string, gunzip: boolean): ScannedCaseFile['readCases'] {
-  return (chosen, { bufferCases }) => readJsonlEntries(path, file, chosen, gunzip, bufferCases);
+/** Made outside `scanJsonl`, so the reader does not keep pass 1's collector alive (only its question sets). */
+function jsonlReaderOf(
+  path: string,
+  file: string,
+  gunzip: boolean,
+  checked: CheckedQuestionSets,
+): ScannedCaseFile['readCases'] {
+  return (chosen, { bufferCases }) => readJsonlEntries(path, file, chosen, gunzip, bufferCases, checked);
+}
+
+/**
+ * A line pass 1 checked, read again with the same bytes (its digest matches): parsed without
+ * the strict scan and built with pass 1's questions, since every check would pass again.
+ * Null when it cannot be (no digest, other bytes), for the full check to say why.
+ */
+function caseOfUnchangedLine(
+  bytes: Buffer,
+  start: number,
+  end: number,
+  digest: number,
+  checked: CheckedQuestionSets,
+): TypedDecisionsCase | null {
+  if (Number.isNaN(digest) || lineDigest(bytes, start, end) !== digest) return null;
+  const value = JSON.parse(bytes.toString('utf8', start, end)) as Record<string, unknown>;
+  const questions = value['questions'];
+  const set = isRecord(questions) ? checked(String(value['workflow']), Object.keys(questions)) : undefined;
+  return set === undefined ? null : caseOfCheckedRow(value, set);
 }
 
 /** Pass 2: the chosen lines parsed and checked again; the other lines are not even decoded. */
@@ -90,6 +117,7 @@ function readJsonlEntries(
   entries: readonly CaseEntry[],
   gunzip: boolean,
   bufferCases: number,
+  checked: CheckedQuestionSets,
 ): CaseReader {
   const reader = new BufferedCaseReader(bufferCases);
   // Pass 1 checked the ids: no map of every id here.
@@ -109,6 +137,11 @@ function readJsonlEntries(
       if (next >= lines.length || lineNumber !== lines[next]) return;
       const digest = digests[next]!;
       const id = ids[next++]!;
+      const unchanged = caseOfUnchangedLine(bytes, start, end, digest, checked);
+      if (unchanged !== null && unchanged.id === id) {
+        reader.push({ ...unchanged, id });
+        return;
+      }
       const parsed = parseStrictJson(bytes.toString('utf8', start, end));
       const c = parsed.ok ? collector.check(parsed.value, lineNumber) : null;
       if (c === null || c.id !== id) throw changed(lineNumber, `case ${id} is no longer on this line`);

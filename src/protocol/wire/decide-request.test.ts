@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import type { Question, QuestionSet } from '../../core/question.js';
+import { renderDecideRequest } from './decide-request.js';
+import { renderWireQuestions } from './questions-json.js';
+
+const route: Question = {
+  type: 'choice',
+  instructions: 'Where should it go?',
+  options: ['billing', 'support'],
+  descriptions: ['Money matters.', 'Everything else.'],
+};
+const urgent: Question = { type: 'noul', instructions: 'Is it urgent?' };
+
+describe('renderDecideRequest', () => {
+  it('writes model, state and the questions in their order', () => {
+    const questions: QuestionSet = [
+      ['route', route],
+      ['urgent', urgent],
+    ];
+    expect(JSON.parse(renderDecideRequest({ model: 'm', state: { a: 1 }, questions }))).toEqual({
+      model: 'm',
+      state: { a: 1 },
+      questions: JSON.parse(renderWireQuestions(questions)),
+    });
+    expect(renderDecideRequest({ state: 'text', questions })).toBe(
+      `{"state":"text","questions":${renderWireQuestions(questions)}}`,
+    );
+  });
+
+  it('sends a question set rendered before as it is now, after its entries changed', () => {
+    const questions: [string, Question][] = [['route', route]];
+    const first = renderDecideRequest({ state: 's', questions });
+    expect(renderDecideRequest({ state: 's', questions })).toBe(first);
+    questions.push(['urgent', urgent]);
+    expect(renderDecideRequest({ state: 's', questions })).toBe(
+      `{"state":"s","questions":${renderWireQuestions(questions)}}`,
+    );
+    questions[1] = ['later', urgent];
+    expect(renderDecideRequest({ state: 's', questions })).toContain('"later":');
+    questions[0] = ['route', { ...route, instructions: 'Which team?' }];
+    expect(renderDecideRequest({ state: 's', questions })).toContain('Which team?');
+  });
+});
