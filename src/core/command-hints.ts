@@ -135,3 +135,8 @@ export const PRIOR_FILE_FLAG = '--prior-file';
  * llama.cpp's words, which also name its flag `--metrics`).
  */
 export const METRICS_FLAG = '--metrics';
+
+/** `decidekit suite FILE --resume [--store S]`: the command that takes an interrupted suite up again. */
+export function suiteResumeCommand(file: string, store?: string | null): string {
+  return `decidekit suite ${shellWord(file)} --resume${storeFlag(store)}`;
+}

@@ -2,7 +2,7 @@
  * The product-room rule of ARCHITECTURE.md: inside every layer a product line has its own
  * folder (its room); a room imports shared code (the layers' top level and their shared
  * folders) and never another room, and shared code imports no room. `runs` may read the
- * benchmark's room (a stored run is a benchmark run). The composition roots that put the
+ * benchmark's room (a stored run is a benchmark run), and `team` the bench and runs rooms. The composition roots that put the
  * rooms together (the command list, the library entry) may import any room.
  */
 
@@ -12,9 +12,14 @@ export type Room = (typeof ROOMS)[number];
 
 /**
  * Rooms that may read another room's code: `runs` reads stored benchmark runs, and lists
- * and shows the stored audits and probes beside them (`runs list`, `runs show`).
+ * and shows the stored audits and probes beside them (`runs list`, `runs show`); `team`
+ * reads bench and runs (a suite is runs of benchmarks, compared: it plans and sends bench
+ * runs and ranks, compares and gates them as `runs compare` and `runs gate` do).
  */
-const MAY_READ: Partial<Record<Room, readonly Room[]>> = { runs: ['bench', 'audit', 'probe'] };
+const MAY_READ: Partial<Record<Room, readonly Room[]>> = {
+  runs: ['bench', 'audit', 'probe'],
+  team: ['bench', 'runs'],
+};
 
 /**
  * Shared folders (relative to src) that may read rooms: the store is one port for every kind
@@ -56,6 +61,7 @@ const CLI_FILES: Record<string, Room> = {
   'cli/commands/probe.ts': 'probe',
   'cli/commands/live.ts': 'live',
   'cli/commands/sql.ts': 'runs',
+  'cli/commands/suite.ts': 'team',
   'cli/terminal-screen.ts': 'live',
 };
 

@@ -66,6 +66,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'list, show, compare, gate, export, check and delete stored benchmark runs',
     load: async () => (await import('./runs.js')).command,
   },
+  suite: {
+    summary: 'run every model of a suite file on every dataset, rank them, compare and gate',
+    load: async () => (await import('./suite.js')).command,
+  },
   sql: {
     summary: 'print the scoring as one SQL query over an exported decision table',
     load: async () => (await import('./sql.js')).command,

@@ -1,0 +1,119 @@
+/**
+ * Reading a suite file (JSON) into a checked `Suite`: the file read, parsed strictly, and
+ * every problem named at once with its line and field, before any request is sent. A dataset
+ * path is read against the suite file's folder and must be a file there.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, resolve } from 'node:path';
+import { InvalidInputError, type InputProblem } from '../../core/errors.js';
+import { fileErrorWords } from '../../core/file-error-words.js';
+import { jsonLinesOf, type JsonLineOf } from '../../core/json-lines.js';
+import { parseStrictJson } from '../../core/strict-json.js';
+import { parseSuite } from '../../core/team/parse-suite.js';
+import type { Suite } from '../../core/team/suite.js';
+import { irregularCodeOf, refuseIrregularFile } from '../../datasets/input-file.js';
+import { InvalidBaseUrlError } from '../../protocol/client/errors.js';
+import { checkCommandBaseUrl } from '../../protocol/wire/endpoint.js';
+import { BUILT_IN_MODEL_NAMES } from '../../protocol/server/models/model-names.js';
+
+/** A suite file is a page of settings: anything larger is not one. */
+const MAX_SUITE_BYTES = 1024 * 1024;
+
+/** A suite read from its file, with where its parts are written. */
+export interface ReadSuite {
+  readonly suite: Suite;
+  /** The file as named in messages (as given). */
+  readonly file: string;
+  /** The line of a field of the file. */
+  readonly lineOf: JsonLineOf;
+  /** The folder dataset paths are read against. */
+  readonly folder: string;
+}
+
+/**
+ * The suite in `path` (resolved against `cwd`; `shown` is how messages name it). `env` is
+ * where the keys' variables are looked up (only whether each is set: a key is read when sent).
+ */
+export async function readSuiteFile(
+  path: string,
+  options: { readonly shown: string; readonly env: Readonly<Record<string, string | undefined>> },
+): Promise<ReadSuite> {
+  const file = options.shown;
+  const whole = (message: string): never => {
+    throw new InvalidInputError([{ file, line: null, message }]);
+  };
+  let text = '';
+  try {
+    await refuseIrregularFile(path);
+    const size = (await stat(path)).size;
+    if (size > MAX_SUITE_BYTES) whole(`${size} bytes is too large for a suite file (at most ${MAX_SUITE_BYTES})`);
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if (err instanceof InvalidInputError) throw err;
+    whole(`cannot read the suite file (${fileErrorWords(err)})`);
+  }
+  if (/\.ya?ml$/i.test(path))
+    whole('YAML suite files are not read (yet): write the suite as JSON (docs/suite.md shows the format)');
+  const parsed = parseStrictJson(text);
+  if (!parsed.ok)
+    whole(parsed.problem === 'syntax' ? `not a JSON document (${parsed.message})` : `not a suite: ${parsed.message}`);
+  const lineOf = jsonLinesOf(text);
+  const folder = dirname(path);
+  const checked = parseSuite(parsed.ok ? parsed.value : null, {
+    file,
+    lineOf,
+    defaultName: basename(path).replace(/\.json$/i, ''),
+    hasEnv: (name) => (options.env[name] ?? '') !== '',
+    baseUrlProblem,
+    builtInModels: BUILT_IN_MODEL_NAMES.filter((m) => m !== 'judge'),
+  });
+  if (!checked.ok) throw new InvalidInputError(checked.problems);
+  const missing = await missingDatasets(checked.suite, folder, file, lineOf);
+  if (missing.length > 0) throw new InvalidInputError(missing);
+  return { suite: checked.suite, file, lineOf, folder };
+}
+
+function baseUrlProblem(url: string): string | null {
+  try {
+    checkCommandBaseUrl(url);
+    return null;
+  } catch (err) {
+    if (err instanceof InvalidBaseUrlError) return err.message;
+    throw err;
+  }
+}
+
+/** The path a suite's dataset names, read against the suite file's folder; null for `sample` and `typed-decisions`. */
+export function datasetPathOf(dataset: string, folder: string): string | null {
+  if (dataset === 'sample' || dataset === 'typed-decisions') return null;
+  return isAbsolute(dataset) ? dataset : resolve(folder, dataset);
+}
+
+/** The datasets given by a path that is not a file: named before any request is sent. */
+async function missingDatasets(
+  suite: Suite,
+  folder: string,
+  file: string,
+  lineOf: JsonLineOf,
+): Promise<InputProblem[]> {
+  const problems: InputProblem[] = [];
+  for (const [i, d] of suite.datasets.entries()) {
+    const path = datasetPathOf(d.dataset, folder);
+    if (path === null) continue;
+    let why: string | null = null;
+    try {
+      const code = irregularCodeOf(await stat(path));
+      if (code !== null) why = fileErrorWords({ code });
+    } catch (err) {
+      why = fileErrorWords(err);
+    }
+    if (why !== null)
+      problems.push({
+        file,
+        line: lineOf(['datasets', i, 'dataset']),
+        field: `datasets[${i}].dataset`,
+        message: `datasets[${i}].dataset: cannot read ${path} (${why}); a path is read from the suite file's folder`,
+      });
+  }
+  return problems;
+}

@@ -1,0 +1,232 @@
+/**
+ * End to end: `decidekit suite FILE` through the real CLI (in process) against two real
+ * reference servers on loopback (one behind a gate that wants a key), a real SQLite store and
+ * the bundled sample. The suite's runs are ordinary runs; it prints the leaderboard and the
+ * paired comparison and exits by its gate. A key named by an environment variable reaches its
+ * server and nothing else; a bad suite file is refused with one message a problem, before any
+ * request is sent.
+ */
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliInProcess, type CliResult } from '../../../src/cli/test-support/in-process-cli.js';
+import { startReferenceServer } from '../../../src/protocol/server/server.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
+import { startLoopbackGate } from '../../support/loopback-gate.js';
+
+const dir = tempFolderRemovedAfterAll('decidekit-e2e-suite-');
+const store = join(dir, 'runs.sqlite');
+const KEY = 'sk-suite-Qw8Rt3Zy';
+const env = { XDG_DATA_HOME: join(dir, 'xdg'), XDG_CACHE_HOME: join(dir, 'cache'), TEAM_KEY: KEY };
+
+const closers: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const c of closers.reverse()) await c();
+});
+
+/** What reached the gated server: each request's path and whether it carried the key. */
+const seen: { path: string; keyed: boolean }[] = [];
+let heuristicUrl = '';
+let priorUrl = '';
+let priorRequests = 0;
+
+beforeAll(async () => {
+  const heuristic = await startReferenceServer({ host: '127.0.0.1', port: 0, model: 'heuristic' });
+  closers.push(() => heuristic.close());
+  heuristicUrl = await startLoopbackGate(
+    heuristic.url,
+    (req) => {
+      const keyed = req.headers.authorization === `Bearer ${KEY}`;
+      seen.push({ path: req.url ?? '', keyed });
+      return keyed ? null : { status: 401, message: 'unauthorized' };
+    },
+    closers,
+  );
+  const prior = await startReferenceServer({ host: '127.0.0.1', port: 0, model: 'prior' });
+  closers.push(() => prior.close());
+  priorUrl = await startLoopbackGate(
+    prior.url,
+    () => {
+      priorRequests++;
+      return null;
+    },
+    closers,
+  );
+});
+
+function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<CliResult> {
+  return runCliInProcess(args, { cwd: dir, env: { ...env, ...extraEnv } });
+}
+
+/** Writes a suite file into the test's folder; returns its name. */
+function suiteFile(name: string, suite: unknown): string {
+  writeFileSync(join(dir, name), typeof suite === 'string' ? suite : `${JSON.stringify(suite, null, 2)}\n`);
+  return name;
+}
+
+const models = () => [
+  { name: 'heuristic', base_url: heuristicUrl, model: 'heuristic', api_key_env: 'TEAM_KEY' },
+  { name: 'prior', base_url: priorUrl, model: 'prior' },
+];
+const datasets = [{ dataset: 'sample', limit: 60 }];
+
+/** Every file of the store (the database, its WAL and claim files) as text. */
+function storeBytes(): string {
+  return readdirSync(dir)
+    .filter((f) => f.startsWith('runs.sqlite'))
+    .map((f) => readFileSync(join(dir, f)).toString('latin1'))
+    .join('');
+}
+
+function expectClean(r: CliResult): void {
+  for (const text of [r.stdout, r.stderr]) {
+    expect(text).not.toContain(KEY);
+    expect(text).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+    expect(text).not.toContain('internal error');
+    expect(text).not.toMatch(/\(E[A-Z]+\)/);
+  }
+}
+
+describe('a suite of two models on one dataset', () => {
+  let failing: CliResult;
+  beforeAll(async () => {
+    const file = suiteFile('nightly.json', {
+      name: 'nightly',
+      models: models(),
+      datasets,
+      options: { parallel: 4, seed: 7 },
+      gate: { baseline: 'heuristic', metric: 'accuracy', max_drop: 0 },
+    });
+    failing = await cli(['suite', file, '--store', store]);
+  }, 60_000);
+
+  it('runs every model as an ordinary stored run, prints the leaderboard and the comparison, and fails its gate', async () => {
+    expectClean(failing);
+    expect(failing.code, failing.stderr).toBe(1);
+    expect(failing.stdout).toContain('Leaderboard: 2 runs of the same work, ranked by accuracy');
+    expect(failing.stdout).toContain('same dataset revision, cases and questions; the model or server differs');
+    expect(failing.stdout).toMatch(
+      /^gate: prior against heuristic on sample: FAIL accuracy .*: the candidate is worse beyond noise$/m,
+    );
+    const list = await cli(['runs', 'list', '--store', store, '--json']);
+    const runs = (JSON.parse(list.stdout) as { runs: { label: string; status: string }[] }).runs;
+    expect(runs.map((r) => r.status)).toEqual(['complete', 'complete']);
+    expect(runs.map((r) => r.label).sort()).toEqual([
+      expect.stringMatching(/^suite nightly: heuristic × sample /),
+      expect.stringMatching(/^suite nightly: prior × sample /),
+    ]);
+  });
+
+  it('sends the key named by the file to its server and keeps it out of every output and the store', () => {
+    expect(seen.length).toBeGreaterThan(60);
+    expect(seen.every((s) => s.keyed)).toBe(true);
+    expect(priorRequests).toBeGreaterThan(60);
+    expect(storeBytes()).not.toContain(KEY);
+    expect(storeBytes()).toContain('suite nightly');
+  });
+
+  it('passes the same gate the other way round, reusing the finished runs with --resume', async () => {
+    const file = suiteFile('nightly-reversed.json', {
+      name: 'nightly',
+      models: models(),
+      datasets,
+      options: { parallel: 4, seed: 7 },
+      gate: { baseline: 'prior', metric: 'accuracy' },
+    });
+    const before = seen.length;
+    const r = await cli(['suite', file, '--store', store, '--resume', '--json']);
+    expectClean(r);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as {
+      runs: { model: string; dataset: string; reused: boolean; status: string }[];
+      gate: { pass: boolean; checks: { candidate: string; pass: boolean }[] };
+      leaderboards: { runs: { model: string; rank: number }[] }[];
+    };
+    expect(doc.runs.map((x) => [x.model, x.dataset, x.reused, x.status])).toEqual([
+      ['heuristic', 'sample', true, 'complete'],
+      ['prior', 'sample', true, 'complete'],
+    ]);
+    expect(doc.gate.pass).toBe(true);
+    expect(doc.gate.checks).toEqual([expect.objectContaining({ candidate: 'heuristic', pass: true })]);
+    expect(doc.leaderboards[0]!.runs[0]!.model).toBe('heuristic');
+    // Nothing was sent again but the check that the server answers.
+    expect(seen.slice(before).every((s) => s.path === '/health')).toBe(true);
+  });
+});
+
+describe('a bad suite file', () => {
+  it('names every problem once, with its line and field, before any request is sent', async () => {
+    const before = { gated: seen.length, prior: priorRequests };
+    const file = suiteFile(
+      'bad.json',
+      [
+        '{',
+        '  "models": [',
+        `    {"name": "heuristic", "base_url": "${heuristicUrl}", "model": "heuristic", "api_key": "${KEY}"},`,
+        `    {"name": "prior", "base_url": "${priorUrl}", "modle": "prior", "api_key_env": "NO_SUCH_KEY_VAR"}`,
+        '  ],',
+        '  "datasets": [{"dataset": "sample", "limit": 0}],',
+        '  "gate": {"baseline": "nobody", "metric": "accuracy"}',
+        '}',
+      ].join('\n'),
+    );
+    const r = await cli(['suite', file, '--store', store]);
+    expectClean(r);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      'bad.json:3: models[0].api_key: a suite file never holds a key: put it in an environment variable and name that variable in api_key_env',
+    );
+    expect(r.stderr).toContain('bad.json:4: models[1].modle: unknown field (did you mean model?)');
+    expect(r.stderr).toContain(
+      'bad.json:4: models[1].api_key_env: the environment variable NO_SUCH_KEY_VAR is not set',
+    );
+    expect(r.stderr).toContain('bad.json:6: datasets[0].limit: must be a whole number of at least 1, got 0');
+    expect(r.stderr).toContain('bad.json:7: gate.baseline: nobody is none of the models (heuristic, prior)');
+    expect(r.stderr).toContain('decidekit suite: invalid input (5 problems)');
+    expect(r.stderr.match(/api_key:/g)).toHaveLength(1);
+    expect({ gated: seen.length, prior: priorRequests }).toEqual(before);
+  });
+
+  it('says what is wrong with a file that is missing, not JSON or not a suite', async () => {
+    const missing = await cli(['suite', 'nowhere.json', '--store', store]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('nowhere.json: cannot read the suite file (no such file or folder)');
+    expectClean(missing);
+    const broken = await cli(['suite', suiteFile('broken.json', '{"models": [\n'), '--store', store]);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain('broken.json: not a JSON document (');
+    const empty = await cli(['suite', suiteFile('list.json', '[1, 2]\n'), '--store', store]);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain('list.json:1: a suite file holds one JSON object (models, datasets, options, gate)');
+  });
+
+  it('refuses a server that does not answer before any run starts, naming the model', async () => {
+    const closed = await startReferenceServer({ host: '127.0.0.1', port: 0 });
+    const url = closed.url;
+    await closed.close();
+    const file = suiteFile('unreachable.json', {
+      models: [{ name: 'gone', base_url: url, model: 'heuristic' }, models()[1]],
+      datasets,
+    });
+    const before = priorRequests;
+    const r = await cli(['suite', file, '--store', join(dir, 'unreachable.sqlite')]);
+    expectClean(r);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`unreachable.json:5: models[0].base_url: no server answers at ${url}`);
+    expect(priorRequests - before).toBeLessThanOrEqual(1);
+    expect(readdirSync(dir).filter((f) => f.startsWith('unreachable.sqlite'))).toEqual([]);
+  });
+
+  it('tells a server that refuses the key from one that is not given it', async () => {
+    const file = suiteFile('keyless.json', {
+      models: [{ name: 'heuristic', base_url: heuristicUrl, model: 'heuristic' }],
+      datasets,
+    });
+    const r = await cli(['suite', file, '--store', store]);
+    expectClean(r);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `keyless.json:5: models[0].base_url: the server at ${heuristicUrl}/ refused the request without a key (HTTP 401): name the environment variable that holds its key in api_key_env`,
+    );
+  });
+});
