@@ -230,3 +230,15 @@ describe('a bad suite file', () => {
     );
   });
 });
+
+describe('the example suite file', () => {
+  it('runs as the docs show it and passes its gate', async () => {
+    const example = join(import.meta.dirname, '..', '..', '..', 'examples', 'suite.json');
+    const r = await cli(['suite', example, '--store', join(dir, 'example.sqlite')]);
+    expectClean(r);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Suite example: 2 models × 1 dataset');
+    expect(r.stdout).toMatch(/^gate: heuristic against prior on sample: PASS accuracy /m);
+    expect(r.stdout).toContain('Gate: PASS (every model holds against prior).');
+  });
+});
