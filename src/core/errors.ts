@@ -46,6 +46,9 @@ export type ErrorCode =
   | 'store_write_failed'
   | 'store_damaged'
   | 'store_needs_upgrade'
+  | 'store_unreachable'
+  | 'store_refused'
+  | 'store_no_database'
   | 'run_busy'
   // exports
   | 'not_leaderboard_run'

@@ -1,14 +1,20 @@
 /**
- * Opens the store a command names. Every store is a SQLite file today (`sqlite/`); an
- * adapter for another kind of store is chosen here, from its location, and nowhere else.
+ * Opens the store a command names: a SQLite file (`sqlite/`), or a PostgreSQL database when
+ * the location is a `postgresql://` (or `postgres://`) URL (`postgres/`). The adapter is
+ * chosen here, from the location, and nowhere else.
  */
+import { isPostgresUrl } from '../core/store-url.js';
+import { openPostgresStore } from './postgres/open-postgres-store.js';
 import { openSqliteStore } from './sqlite/open-sqlite-store.js';
 import type { OpenStoreOptions } from './open-store-options.js';
 import type { Store } from './store.js';
 
 export type { OpenStoreOptions };
 
-/** Opens (creating and migrating when needed, unless `mustExist` or `readOnly`) the store at `path`. */
-export function openStore(path: string, options: OpenStoreOptions = {}): Store {
-  return openSqliteStore(path, options);
+/**
+ * Opens (creating and migrating when needed, unless `mustExist` or `readOnly`) the store at
+ * `location`: a file path, or a PostgreSQL URL.
+ */
+export function openStore(location: string, options: OpenStoreOptions = {}): Store {
+  return isPostgresUrl(location) ? openPostgresStore(location, options) : openSqliteStore(location, options);
 }

@@ -11,6 +11,9 @@ import type { QuestionType } from '../../core/question.js';
 import type { SqliteConnection } from './connection.js';
 import { isNumberArray, isStringArray, parseStoredJson } from './run-rows.js';
 
+/** What reading rows back needs of a connection (the PostgreSQL adapter reads the same rows). */
+export type RowReader = Pick<SqliteConnection, 'path' | 'damaged'>;
+
 /** A `cases` row as read back. */
 export interface StoredCaseRow {
   case_id: string;
@@ -43,7 +46,7 @@ export interface StoredDecisionRow {
 }
 
 /** The case of a `cases` row with its decisions. */
-export function caseOf(conn: SqliteConnection, runId: string, c: StoredCaseRow, decisions: Decision[]): CaseResult {
+export function caseOf(conn: RowReader, runId: string, c: StoredCaseRow, decisions: Decision[]): CaseResult {
   let request: RequestOutcome;
   if (c.request_status === 'answered') {
     if (typeof c.latency_ms !== 'number') throw conn.damaged(runId, `case ${c.case_id} has no latency`);
@@ -94,7 +97,7 @@ export function* mergeCaseRows(
 }
 
 /** The decision of a `decisions` row. */
-export function decisionOf(conn: SqliteConnection, runId: string, d: StoredDecisionRow): Decision {
+export function decisionOf(conn: RowReader, runId: string, d: StoredDecisionRow): Decision {
   const json = <T>(text: unknown, what: string, isValid: (v: unknown) => boolean) =>
     parseStoredJson<T>(text, `${what} of case ${d.case_id}`, runId, conn.path, isValid);
   let outcome: DecisionOutcome;
