@@ -23,14 +23,15 @@ const MAY_READ: Partial<Record<Room, readonly Room[]>> = {
 
 /**
  * Shared folders (relative to src) that may read rooms: the store is one port for every kind
- * of record (runs and their cases, audits, probes), so the port, its SQLite adapter (one
- * schema for all of them; it starts the bench's writer thread) and the contract suite every
- * adapter passes read their domain.
+ * of record (runs and their cases, audits, probes), so the port, its adapters (SQLite and
+ * PostgreSQL: one schema for all of them; each starts the bench's case writer) and the
+ * contract suite every adapter passes read their domain.
  */
 const STORED_ROOMS: readonly Room[] = ['bench', 'audit', 'probe'];
 const SHARED_MAY_READ: Record<string, readonly Room[]> = {
   store: STORED_ROOMS,
   'store/sqlite': STORED_ROOMS,
+  'store/postgres': STORED_ROOMS,
   'store/contract': STORED_ROOMS,
 };
 
