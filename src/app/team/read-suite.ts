@@ -1,7 +1,8 @@
 /**
- * Reading a suite file (JSON) into a checked `Suite`: the file read, parsed strictly, and
- * every problem named at once with its line and field, before any request is sent. A dataset
- * path is read against the suite file's folder and must be a file there.
+ * Reading a suite file (JSON, or YAML when it ends in `.yaml` or `.yml`) into a checked
+ * `Suite`: the file read, parsed strictly, and every problem named at once with its line and
+ * field, before any request is sent. A dataset path is read against the suite file's folder
+ * and must be a file there.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
@@ -15,6 +16,7 @@ import { irregularCodeOf, refuseIrregularFile } from '../../datasets/input-file.
 import { InvalidBaseUrlError } from '../../protocol/client/errors.js';
 import { checkCommandBaseUrl } from '../../protocol/wire/endpoint.js';
 import { BUILT_IN_MODEL_NAMES } from '../../protocol/server/models/model-names.js';
+import { parseYamlSuite } from './suite-yaml.js';
 
 /** A suite file is a page of settings: anything larger is not one. */
 const MAX_SUITE_BYTES = 1024 * 1024;
@@ -52,17 +54,12 @@ export async function readSuiteFile(
     if (err instanceof InvalidInputError) throw err;
     whole(`cannot read the suite file (${fileErrorWords(err)})`);
   }
-  if (/\.ya?ml$/i.test(path))
-    whole('YAML suite files are not read (yet): write the suite as JSON (docs/suite.md shows the format)');
-  const parsed = parseStrictJson(text);
-  if (!parsed.ok)
-    whole(parsed.problem === 'syntax' ? `not a JSON document (${parsed.message})` : `not a suite: ${parsed.message}`);
-  const lineOf = jsonLinesOf(text);
+  const { value, lineOf } = /\.ya?ml$/i.test(path) ? readYaml(text, file) : readJson(text, file);
   const folder = dirname(path);
-  const checked = parseSuite(parsed.ok ? parsed.value : null, {
+  const checked = parseSuite(value, {
     file,
     lineOf,
-    defaultName: basename(path).replace(/\.json$/i, ''),
+    defaultName: basename(path).replace(/\.(json|ya?ml)$/i, ''),
     hasEnv: (name) => (options.env[name] ?? '') !== '',
     baseUrlProblem,
     builtInModels: BUILT_IN_MODEL_NAMES.filter((m) => m !== 'judge'),
@@ -71,6 +68,29 @@ export async function readSuiteFile(
   const missing = await missingDatasets(checked.suite, folder, file, lineOf);
   if (missing.length > 0) throw new InvalidInputError(missing);
   return { suite: checked.suite, file, lineOf, folder };
+}
+
+/** A JSON suite file's value and lines; a text that is not JSON is refused. */
+function readJson(text: string, file: string): { value: unknown; lineOf: JsonLineOf } {
+  const parsed = parseStrictJson(text);
+  if (!parsed.ok)
+    throw new InvalidInputError([
+      {
+        file,
+        line: null,
+        message:
+          parsed.problem === 'syntax' ? `not a JSON document (${parsed.message})` : `not a suite: ${parsed.message}`,
+      },
+    ]);
+  return { value: parsed.value, lineOf: jsonLinesOf(text) };
+}
+
+/** A YAML suite file's value and lines; a text that is not one YAML document is refused at its line. */
+function readYaml(text: string, file: string): { value: unknown; lineOf: JsonLineOf } {
+  const parsed = parseYamlSuite(text);
+  if (!parsed.ok)
+    throw new InvalidInputError([{ file, line: parsed.line, message: `not a YAML document (${parsed.message})` }]);
+  return parsed;
 }
 
 function baseUrlProblem(url: string): string | null {

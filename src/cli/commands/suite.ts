@@ -20,15 +20,16 @@ export const command = defineCommand({
   name: 'suite',
   summary: 'run every model of a suite file on every dataset, rank them, compare and gate',
   usage: 'suite FILE [--store PATH] [--resume] [--json]',
-  description: `Reads a suite file (JSON; docs/suite.md): models (a server's base URL, the model
-name, and the NAME of the environment variable holding its key, never the key), datasets and
-options, and a gate. Checks the file whole and asks every server's /health before any work.
-Then benchmarks every model on every dataset as ordinary stored runs ('runs list' shows them,
-labelled "suite NAME: MODEL × DATASET"): runs against different servers at once, runs against
-the same server one after another. Prints each dataset's leaderboard and every model against
-the gate's baseline, paired (as 'runs compare'), and the gate's line for each (as 'runs gate').
-An interrupted suite is taken up again with --resume: the finished runs recorded for it are
-reused and its unfinished ones continued.`,
+  description: `Reads a suite file (JSON, or YAML for .yaml and .yml; docs/suite.md): models (a
+server's base URL, the model name, and the NAME of the environment variable holding its key,
+never the key), datasets and options, and a gate. Checks the file whole and asks every
+server's /health before any work. Then benchmarks every model on every dataset as ordinary
+stored runs ('runs list' shows them, labelled "suite NAME: MODEL × DATASET"): runs against
+different servers at once, runs against the same server one after another. Prints each
+dataset's leaderboard and every model against the gate's baseline, paired (as 'runs
+compare'), and the gate's line for each (as 'runs gate'). An interrupted suite is taken up
+again with --resume: the finished runs recorded for it are reused and its unfinished ones
+continued.`,
   handlesSignals: true,
   options: {
     store: storeOption,

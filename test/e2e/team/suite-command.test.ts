@@ -154,6 +154,71 @@ describe('a suite of two models on one dataset', () => {
   });
 });
 
+describe('a suite file in YAML', () => {
+  it('reads as the same suite in JSON does: the same runs, found again with --resume', async () => {
+    const file = suiteFile(
+      'nightly.yaml',
+      [
+        '# The nightly suite, as YAML.',
+        'name: nightly',
+        'models:',
+        '  - name: heuristic',
+        `    base_url: ${heuristicUrl}`,
+        '    model: heuristic',
+        '    api_key_env: TEAM_KEY',
+        '  - name: prior',
+        `    base_url: ${priorUrl}`,
+        '    model: prior',
+        'datasets:',
+        '  - dataset: sample',
+        '    limit: 60',
+        'options: {parallel: 4, seed: 7}',
+        'gate:',
+        '  baseline: heuristic',
+        '',
+      ].join('\n'),
+    );
+    const before = seen.length;
+    const r = await cli(['suite', file, '--store', store, '--resume']);
+    expectClean(r);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toContain('heuristic × sample: run');
+    expect(r.stdout.match(/finished earlier, reused/g)).toHaveLength(2);
+    expect(seen.slice(before).every((s) => s.path === '/health')).toBe(true);
+  });
+
+  it('names each problem at its line and field', async () => {
+    const file = suiteFile(
+      'bad.yml',
+      [
+        'models:',
+        '  - name: heuristic',
+        `    base_url: ${heuristicUrl}`,
+        `    token: ${KEY}`,
+        '  - name: heuristic',
+        'datasets:',
+        '  - dataset: sample',
+        '    limit: many',
+        '',
+      ].join('\n'),
+    );
+    const r = await cli(['suite', file, '--store', store]);
+    expectClean(r);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('bad.yml:4: models[0].token: a suite file never holds a key');
+    expect(r.stderr).toContain('bad.yml:5: models[1].name: heuristic names models[0] too');
+    expect(r.stderr).toContain('bad.yml:8: datasets[0].limit: must be a whole number of at least 1, got "many"');
+    const broken = await cli([
+      'suite',
+      suiteFile('broken.yaml', 'models:\n  - name: a\n    name: b\n'),
+      '--store',
+      store,
+    ]);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toMatch(/^broken\.yaml:3: not a YAML document \(.*\)$/m);
+  });
+});
+
 describe('a bad suite file', () => {
   it('names every problem once, with its line and field, before any request is sent', async () => {
     const before = { gated: seen.length, prior: priorRequests };
