@@ -10,6 +10,7 @@ import type { EndpointIdentity } from '../core/endpoint-identity.js';
 import type { ReliabilityBin } from '../core/calibration.js';
 import type { Interval } from '../core/stats/bootstrap.js';
 import type { EceNoise } from '../core/stats/noise-floor.js';
+import type { Ranking } from '../core/stats/ranking.js';
 import { redactedIdentity } from '../protocol/wire/endpoint.js';
 
 /** A record with its keys sorted (data keys such as workflow names), values mapped. */
@@ -79,4 +80,19 @@ export function noiseFloorJson(f: EceNoise | null | undefined) {
         within_noise: f.withinNoise,
         ...(f.tie === undefined ? {} : { tie: f.tie }),
       };
+}
+
+/**
+ * The ranking metrics of yes/no decisions (`ranking`): ROC AUC and average precision with
+ * their 95% intervals (null without one), and the class counts they are over.
+ */
+export function rankingJson(r: Ranking) {
+  return {
+    positives: r.positives,
+    negatives: r.negatives,
+    roc_auc: r.auc,
+    roc_auc_ci: intervalJson(r.aucInterval),
+    average_precision: r.averagePrecision,
+    average_precision_ci: intervalJson(r.averagePrecisionInterval),
+  };
 }

@@ -62,9 +62,14 @@ export async function compareResultsFiles(
   const conventions = options.conventions ?? DEFAULT_CONVENTIONS;
   const base = runs[0]!;
   const pairings: { index: number; pairing: OfflinePairing }[] = [];
+  let ids: readonly string[] | null = null;
   if (options.intervals !== false && base.kept !== null)
     runs.forEach((r, index) => {
-      if (index > 0 && r.kept !== null) pairings.push({ index, pairing: pairOffline(base.kept!, r.kept, conventions) });
+      if (index > 0 && r.kept !== null)
+        pairings.push({
+          index,
+          pairing: pairOffline(base.kept!, r.kept, conventions, (ids ??= caseTableOf(dataset).allIds())),
+        });
     });
   const scored = labelSameModels(runs.map((r) => r.scored));
   const names = [...new Set(runs.map((r) => r.scored.model))];
@@ -162,7 +167,10 @@ async function scoreRuns(
         record !== undefined && intervals
           ? offlineCaseSample(record, keys(), conventions.eceAverage === 'per-question')
           : null;
-      const stats = sample === null ? null : offlineIntervals(summary, sample, conventions);
+      const stats =
+        sample === null || record === undefined
+          ? null
+          : offlineIntervals(summary, sample, conventions, { record, ids: keys().ids });
       const perQuestionDegenerate =
         record !== undefined &&
         conventions.eceAverage === 'per-question' &&

@@ -1,12 +1,13 @@
 /**
  * Per-case numbers of one model's offline run, indexed by the dataset's case index: what
- * intervals, the noise floor, paired comparisons and the ECE conventions beyond the
- * streaming default need. Kept only when asked for, in typed arrays (26 bytes a case), so a
- * million cases cost about 26 MB and no object per result.
+ * intervals, the noise floor, paired comparisons, the ranking metrics of yes/no decisions and
+ * the ECE conventions beyond the streaming default need. Kept only when asked for, in typed
+ * arrays (36 bytes a case), so a million cases cost about 36 MB and no object per result.
  */
 import type { CalibrationOptions } from '../calibration.js';
 import { CalibrationAccumulator, type Calibration } from '../calibration.js';
 import type { CaseSample } from '../stats/case-sample.js';
+import type { RankedDecisions } from '../stats/ranking.js';
 
 export class OfflineCaseRecord {
   /** 1 when the case has a yes_no or choice result (the decisions accuracy counts). */
@@ -15,6 +16,10 @@ export class OfflineCaseRecord {
   readonly confidence: Float64Array;
   readonly brier: Float64Array;
   readonly logLoss: Float64Array;
+  /** 1 when the case has a yes_no result; its P(yes) and whether the correct answer is yes. */
+  readonly yesNo: Uint8Array;
+  readonly yesProbability: Float64Array;
+  readonly correctYes: Uint8Array;
 
   constructor(readonly nCases: number) {
     this.decided = new Uint8Array(nCases);
@@ -22,6 +27,9 @@ export class OfflineCaseRecord {
     this.confidence = new Float64Array(nCases);
     this.brier = new Float64Array(nCases);
     this.logLoss = new Float64Array(nCases);
+    this.yesNo = new Uint8Array(nCases);
+    this.yesProbability = new Float64Array(nCases);
+    this.correctYes = new Uint8Array(nCases);
   }
 
   record(caseIndex: number, hit: boolean, confidence: number, brier: number, logLoss: number): void {
@@ -31,6 +39,32 @@ export class OfflineCaseRecord {
     this.brier[caseIndex] = brier;
     this.logLoss[caseIndex] = logLoss;
   }
+
+  /** What ranking needs of a yes_no decision, beside `record`. */
+  recordYesNo(caseIndex: number, probability: number, correctYes: boolean): void {
+    this.yesNo[caseIndex] = 1;
+    this.yesProbability[caseIndex] = probability;
+    this.correctYes[caseIndex] = correctYes ? 1 : 0;
+  }
+}
+
+/**
+ * The yes_no decisions of the record, in case order, as ranking input (`core/stats/ranking.ts`);
+ * only the cases `alsoIn` decided as yes_no too when given (a paired comparison).
+ */
+export function offlineRankedDecisions(
+  record: OfflineCaseRecord,
+  ids: readonly string[],
+  alsoIn?: OfflineCaseRecord,
+): RankedDecisions {
+  const keep = (i: number) => record.yesNo[i] === 1 && (alsoIn === undefined || alsoIn.yesNo[i] === 1);
+  const kept: number[] = [];
+  for (let i = 0; i < record.nCases; i++) if (keep(i)) kept.push(i);
+  return {
+    ids: kept.map((i) => ids[i]!),
+    scores: Float64Array.from(kept, (i) => record.yesProbability[i]!),
+    positive: Uint8Array.from(kept, (i) => record.correctYes[i]!),
+  };
 }
 
 /** Where a case's id and question (its prompt; '' without one) come from. */

@@ -10,7 +10,8 @@ import { calibrationOptionsOf, type Conventions } from '../stats/conventions.js'
 import { mcnemarExact, type McNemarResult } from '../stats/mcnemar.js';
 import { eceNoiseFloor, eceNoiseOf, type EceNoise } from '../stats/noise-floor.js';
 import type { CaseSample } from '../stats/case-sample.js';
-import type { OfflineCaseRecord } from './case-record.js';
+import { offlineRankedDecisions, type OfflineCaseRecord } from './case-record.js';
+import { pairRanking, rankYesNo, type PairedRanking, type Ranking } from '../stats/ranking.js';
 import type { OfflineSummary } from './summary.js';
 
 /** The metrics offline scoring has intervals for (offline has no KL). */
@@ -23,6 +24,8 @@ export interface OfflineIntervals {
   readonly noiseFloor: EceNoise | null;
   /** Resampling units (cases, or blocks of cases above 10,000). */
   readonly units: number;
+  /** ROC AUC and average precision of the yes_no decisions; null (or absent) without any. */
+  readonly ranking?: Ranking | null;
 }
 
 /** One model's intervals around its summary's numbers, and its ECE noise floor. */
@@ -30,7 +33,9 @@ export function offlineIntervals(
   summary: OfflineSummary,
   sample: CaseSample,
   conventions: Conventions,
+  kept?: { readonly record: OfflineCaseRecord; readonly ids: readonly string[] },
 ): OfflineIntervals {
+  const ranked = kept === undefined ? null : offlineRankedDecisions(kept.record, kept.ids);
   const r = bootstrapIntervals(sample, conventions, {
     estimates: { accuracy: summary.accuracy, brier: summary.brier, logLoss: summary.logLoss, ece: summary.ece },
   });
@@ -44,6 +49,7 @@ export function offlineIntervals(
     },
     noiseFloor: floor === null || summary.ece === null ? null : eceNoiseOf(summary.ece, floor),
     units: r.units,
+    ranking: ranked === null || ranked.ids.length === 0 ? null : rankYesNo(ranked, conventions),
   };
 }
 
@@ -51,6 +57,8 @@ export interface OfflinePairing {
   readonly paired: PairedComparison;
   /** On the cases both models decided. */
   readonly mcnemar: McNemarResult;
+  /** AUC and AP on the yes_no cases both decided; null (or absent) without any, or without their ids. */
+  readonly ranking?: PairedRanking | null;
 }
 
 /** `second` against `first` on the same dataset: paired differences (second - first) and McNemar. */
@@ -58,6 +66,7 @@ export function pairOffline(
   first: { readonly sample: CaseSample; readonly record: OfflineCaseRecord },
   second: { readonly sample: CaseSample; readonly record: OfflineCaseRecord },
   conventions: Conventions,
+  ids?: readonly string[],
 ): OfflinePairing {
   let onlyFirst = 0;
   let onlySecond = 0;
@@ -68,8 +77,11 @@ export function pairOffline(
     if (a.hit[i] === 1 && b.hit[i] === 0) onlyFirst++;
     else if (b.hit[i] === 1 && a.hit[i] === 0) onlySecond++;
   }
+  const ranked =
+    ids === undefined ? null : { a: offlineRankedDecisions(a, ids, b), b: offlineRankedDecisions(b, ids, a) };
   return {
     paired: pairedBootstrap(first.sample, second.sample, conventions),
     mcnemar: mcnemarExact(onlyFirst, onlySecond),
+    ranking: ranked === null || ranked.a.ids.length === 0 ? null : pairRanking(ranked.a, ranked.b, conventions),
   };
 }

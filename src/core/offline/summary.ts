@@ -1,7 +1,7 @@
 /**
  * Every number `score` and `compare` show for one model (docs/scoring.md, "Offline: one model").
  * Streaming: results are added one at a time and nothing per result is kept (unless an
- * `OfflineCaseRecord` is given, for intervals: typed arrays, 26 bytes a case), so a results
+ * `OfflineCaseRecord` is given, for intervals: typed arrays, 36 bytes a case), so a results
  * file of any length needs constant memory here. Sums are exact, so the summary does not
  * depend on the order of the results.
  */
@@ -165,6 +165,7 @@ export function createOfflineAccumulator(options: OfflineAccumulatorOptions = {}
         logLossOf(isYes ? p : 1 - p),
         caseIndex,
       );
+      if (record !== undefined && caseIndex !== undefined) record.recordYesNo(caseIndex, p, isYes);
       extras(costUsd, latencyMs);
     },
 

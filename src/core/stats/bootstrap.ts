@@ -74,7 +74,7 @@ export function bootstrapIntervals(
   options: BootstrapOptions = {},
 ): BootstrapResult {
   const blocks = options.blocks ?? DEFAULT_BOOTSTRAP_BLOCKS;
-  const units = assignUnits(sample.ids, null, sample.nCases, conventions.seed, blocks);
+  const units = resamplingUnits(sample.ids, null, sample.nCases, conventions.seed, blocks);
   const prepared = prepare(sample, units, calibrationOptionsOf(conventions));
   const point = new Float64Array(M);
   evaluate(prepared, new Int32Array(units.count).fill(1), point);
@@ -127,8 +127,8 @@ export function pairedBootstrap(
 ): PairedComparison {
   const blocks = options.blocks ?? DEFAULT_BOOTSTRAP_BLOCKS;
   const { common, keepFirst, keepSecond, onlyFirst, onlySecond } = matchIds(first.ids, second.ids);
-  const unitsFirst = assignUnits(first.ids, keepFirst, common, conventions.seed, blocks);
-  const unitsSecond = assignUnits(second.ids, keepSecond, common, conventions.seed, blocks);
+  const unitsFirst = resamplingUnits(first.ids, keepFirst, common, conventions.seed, blocks);
+  const unitsSecond = resamplingUnits(second.ids, keepSecond, common, conventions.seed, blocks);
   const cal = calibrationOptionsOf(conventions);
   const a = prepare(first, unitsFirst, cal);
   const b = prepare(second, unitsSecond, cal);
@@ -167,10 +167,15 @@ export function pairedBootstrap(
  * excludes 0; then better or worse by the metric's direction.
  */
 export function verdictOf(metric: StatMetric, differenceInterval: Interval): Verdict {
+  return verdictByDirection(higherIsBetter(metric), differenceInterval);
+}
+
+/** The verdict rule of `verdictOf` for any metric, given its direction. */
+export function verdictByDirection(higherBetter: boolean, differenceInterval: Interval): Verdict {
   const up = differenceInterval.low > 0;
   const down = differenceInterval.high < 0;
   if (!up && !down) return 'within_noise';
-  return up === higherIsBetter(metric) ? 'better' : 'worse';
+  return up === higherBetter ? 'better' : 'worse';
 }
 
 /** Whether two intervals share a point. */
@@ -213,7 +218,7 @@ function matchIds(
   };
 }
 
-interface Units {
+export interface Units {
   /** Unit of each case, -1 when left out. */
   readonly unitOf: Int32Array;
   readonly count: number;
@@ -224,7 +229,13 @@ interface Units {
  * beyond, the block seededHash32(id, seed) mod blocks. Either way only the ids (and seed)
  * decide, not the input order.
  */
-function assignUnits(ids: readonly string[], keep: Uint8Array | null, n: number, seed: number, blocks: number): Units {
+export function resamplingUnits(
+  ids: readonly string[],
+  keep: Uint8Array | null,
+  n: number,
+  seed: number,
+  blocks: number,
+): Units {
   const unitOf = new Int32Array(ids.length).fill(-1);
   if (n > blocks) {
     for (let i = 0; i < ids.length; i++) if (keep === null || keep[i]) unitOf[i] = seededHash32(ids[i]!, seed) % blocks;
@@ -462,8 +473,18 @@ function intervalOf(draws: Float64Array, j: number, estimate: number, point = fa
     const v = draws[r * M + j]!;
     if (v === v) values[n++] = v;
   }
+  return percentileInterval(values.subarray(0, n), estimate, point);
+}
+
+/**
+ * The 95% percentile interval of finite draws (2.5th and 97.5th percentiles, linear
+ * interpolation), widened to `estimate`; null without draws, or when they all agree unless
+ * `point` (see `intervalOf`). Sorts `values` in place.
+ */
+export function percentileInterval(values: Float64Array, estimate: number, point = false): Interval | null {
+  const n = values.length;
   if (n === 0) return null;
-  const sorted = values.subarray(0, n).sort();
+  const sorted = values.sort();
   // Every resample gave the same value (one case, or all cases alike): a percentile interval
   // would have zero width, so there is none (accuracy then gets the Wilson interval).
   if (!point && sorted[0] === sorted[n - 1]) return null;

@@ -5,7 +5,7 @@
 import { jsonDocumentText } from '../../core/safe-text.js';
 import { decidedCases, offlineNullReasons, type OfflineSummary } from '../../core/offline/summary.js';
 import type { MetricComparison } from '../../core/stats/bootstrap.js';
-import { intervalJson, noiseFloorJson, nullReasonsJson } from '../json-shapes.js';
+import { intervalJson, noiseFloorJson, nullReasonsJson, rankingJson } from '../json-shapes.js';
 import { conventionsJson, DEFAULT_CONVENTIONS, type Conventions } from '../../core/stats/conventions.js';
 import type { ComparedModels, ScoredModel } from '../../core/offline/scored-files.js';
 import { NO_CI_FLAG, POOLED_ECE_FLAG } from '../../core/command-hints.js';
@@ -101,6 +101,7 @@ export function offlineStatsJson(m: ScoredModel): {
   log_loss_ci: Pair;
   ece_ci: Pair;
   ece_noise_floor: ReturnType<typeof noiseFloorJson>;
+  ranking: ReturnType<typeof rankingJson> | null;
   conventions: ReturnType<typeof conventionsJson>;
 } {
   const i = m.stats?.intervals;
@@ -111,6 +112,7 @@ export function offlineStatsJson(m: ScoredModel): {
     log_loss_ci: pair(i?.logLoss),
     ece_ci: pair(i?.ece),
     ece_noise_floor: noiseFloorJson(floor),
+    ranking: m.stats?.ranking == null ? null : rankingJson(m.stats.ranking),
     conventions: conventionsJson(effectiveConventions(m)),
   };
 }
@@ -149,6 +151,9 @@ function statsNullReasons(m: ScoredModel, summaryReasons: Readonly<Record<string
   }
   if (stats.ece_noise_floor === null)
     out['ece_noise_floor'] = m.stats == null ? off : (summaryReasons['ece'] ?? 'too few cases for a noise floor');
+  if (stats.ranking === null)
+    out['ranking'] = m.stats == null ? `needs every yes/no decision: ${off}` : 'no yes_no case has a result';
+  else if (stats.ranking.roc_auc === null) out['roc_auc'] = 'needs yes_no cases of both correct answers (yes and no)';
   return out;
 }
 
@@ -208,6 +213,8 @@ export function renderCompareJson(c: ComparedModels, shown: readonly ScoredModel
         brier: differenceJson(p.metrics.brier),
         log_loss: differenceJson(p.metrics.logLoss),
         ece: differenceJson(p.metrics.ece),
+        roc_auc: pairing.ranking == null ? null : differenceJson(pairing.ranking.auc),
+        average_precision: pairing.ranking == null ? null : differenceJson(pairing.ranking.averagePrecision),
         mcnemar: {
           only_baseline_correct: pairing.mcnemar.onlyFirstCorrect,
           only_model_correct: pairing.mcnemar.onlySecondCorrect,

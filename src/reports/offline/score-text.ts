@@ -9,6 +9,7 @@ import {
   type OfflineSummary,
 } from '../../core/offline/summary.js';
 import type { Interval } from '../../core/stats/bootstrap.js';
+import type { Ranking } from '../../core/stats/ranking.js';
 import { describeConventions } from '../../core/stats/conventions.js';
 import { conventionNotes, effectiveConventions } from './score-json.js';
 import type { ComparedModels, FileCheck, ScoredModel } from '../../core/offline/scored-files.js';
@@ -71,6 +72,7 @@ export function renderScoreText(m: ScoredModel, options: TextOptions = {}): stri
     ['Brier', formatNumber(s.brier), intervalCell(s.brier, ci, 'brier'), absent.brier ?? '0 best, 2 worst'],
     ['Log loss', formatNumber(s.logLoss), intervalCell(s.logLoss, ci, 'logLoss'), absent.logLoss ?? '0 best'],
     ['ECE', formatNumber(s.ece), intervalCell(s.ece, ci, 'ece'), eceNote],
+    ...rankingRows(m.stats?.ranking ?? null, m.stats !== null && m.stats !== undefined),
     [
       'Score MAE',
       formatNumber(s.scoreMae),
@@ -143,7 +145,35 @@ export function renderScoreText(m: ScoredModel, options: TextOptions = {}): stri
   return `${out.join('\n')}\n`;
 }
 
-/** "[0.711, 0.749]", or '' without an interval. */
+/**
+ * The ROC AUC and average precision rows of `score`: present when yes/no decisions were
+ * ranked (absent with intervals off, as every number that needs each decision).
+ */
+function rankingRows(r: Ranking | null, withIntervals: boolean): string[][] {
+  if (r === null) return [];
+  const cell = (v: number | null, i: Interval | null) =>
+    v === null || !withIntervals ? '' : i === null ? 'no interval' : formatInterval(i);
+  const classes = `over ${plural(r.positives + r.negatives, 'yes/no case')} (${r.positives} yes, ${r.negatives} no)`;
+  return [
+    [
+      'ROC AUC',
+      formatNumber(r.auc),
+      cell(r.auc, r.aucInterval),
+      r.auc === null
+        ? `needs both answers among the correct ones: ${classes}`
+        : `P(yes) ranks yes above no; 0.5 chance, 1 best; ${classes}`,
+    ],
+    [
+      'Avg prec',
+      formatNumber(r.averagePrecision),
+      cell(r.averagePrecision, r.averagePrecisionInterval),
+      r.averagePrecision === null
+        ? 'no case whose correct answer is yes'
+        : `precision over recall of yes; chance ${formatNumber(r.positives / (r.positives + r.negatives))}, 1 best`,
+    ],
+  ];
+}
+
 /** The interval column: empty without intervals, "no interval" when every resample agreed. */
 function intervalCell(
   value: number | null,
@@ -303,6 +333,12 @@ export function renderCompareStatistics(c: ComparedModels, width = Infinity): st
         ['Brier', p.metrics.brier],
         ['Log loss', p.metrics.logLoss],
         ['ECE', p.metrics.ece],
+        ...(pairing.ranking == null
+          ? []
+          : ([
+              ['ROC AUC', pairing.ranking.auc],
+              ['Avg prec', pairing.ranking.averagePrecision],
+            ] as const)),
       ] as const
     ).map(([label, d]) => [
       label,
@@ -329,6 +365,19 @@ export function renderCompareStatistics(c: ComparedModels, width = Infinity): st
         `Left out of the pairing: ${p.onlyFirst} decided only by ${name(baseline)}, ${p.onlySecond} only by ${name(m)}`,
       );
   }
+  const ranked = c.scored.filter((m) => m.stats?.ranking);
+  if (ranked.length > 0) {
+    say('');
+    for (const m of ranked) {
+      const r = m.stats!.ranking!;
+      say(
+        `${name(m)}: ROC AUC ${formatNumber(r.auc)} ${formatInterval(r.aucInterval)}, average precision ${formatNumber(r.averagePrecision)} ${formatInterval(r.averagePrecisionInterval)} over ${plural(r.positives + r.negatives, 'yes/no case')}`.replace(
+          / +/g,
+          ' ',
+        ),
+      );
+    }
+  }
   const floors = c.scored.filter((m) => m.stats?.noiseFloor);
   if (floors.length > 0) {
     say('');
@@ -348,7 +397,7 @@ export function renderCompareStatistics(c: ComparedModels, width = Infinity): st
   );
   if (hasIntervals)
     say(
-      'How to read this: [low, high] is a 95% interval from resampling cases; a verdict is better or worse only when the paired interval of the difference excludes 0 (higher accuracy, lower Brier, log loss and ECE are better).',
+      `How to read this: [low, high] is a 95% interval from resampling cases; a verdict is better or worse only when the paired interval of the difference excludes 0 (higher accuracy, lower Brier, log loss and ECE are better${ranked.length > 0 ? '; higher ROC AUC and average precision are better' : ''}).`,
     );
   return `${out.join('\n')}\n`;
 }
