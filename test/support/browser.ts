@@ -18,12 +18,18 @@ export interface OpenedPage {
 
 export interface TestBrowser {
   open(file: string, options?: { readonly colorScheme?: 'light' | 'dark' }): Promise<OpenedPage>;
-  /** URLs of requests that were blocked (anything but file://). */
+  /** A page at an address `launchBrowser`'s `allowOrigin` lets through (a local server). */
+  openUrl(url: string, options?: { readonly colorScheme?: 'light' | 'dark' }): Promise<OpenedPage>;
+  /** URLs of requests that were blocked (anything but file:// and the allowed origin). */
   readonly blocked: string[];
+  /** URLs of every request the pages made, allowed or not. */
+  readonly requests: string[];
   close(): Promise<void>;
 }
 
-export async function launchBrowser(): Promise<TestBrowser> {
+export async function launchBrowser(
+  options: { readonly allowOrigin?: () => string | null } = {},
+): Promise<TestBrowser> {
   if (!existsSync(CHROMIUM))
     throw new Error(`the HTML report tests need Debian's chromium at ${CHROMIUM} (apt-get install -y chromium)`);
   const profile = tempFolderOwnedByCaller('dk-chromium-');
@@ -43,25 +49,32 @@ export async function launchBrowser(): Promise<TestBrowser> {
     ],
   });
   const blocked: string[] = [];
+  const requests: string[] = [];
   await context.route('**/*', (route) => {
     const url = route.request().url();
+    requests.push(url);
     if (url.startsWith('file:')) return route.continue();
+    const origin = options.allowOrigin?.() ?? null;
+    if (origin !== null && new URL(url).origin === origin) return route.continue();
     blocked.push(url);
     return route.abort();
   });
+  const openUrl = async (url: string, options: { readonly colorScheme?: 'light' | 'dark' } = {}) => {
+    const page = await context.newPage();
+    if (options.colorScheme !== undefined) await page.emulateMedia({ colorScheme: options.colorScheme });
+    const errors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(url, { waitUntil: 'load' });
+    return { page, errors };
+  };
   return {
     blocked,
-    async open(file, options = {}) {
-      const page = await context.newPage();
-      if (options.colorScheme !== undefined) await page.emulateMedia({ colorScheme: options.colorScheme });
-      const errors: string[] = [];
-      page.on('console', (m) => {
-        if (m.type() === 'error') errors.push(m.text());
-      });
-      page.on('pageerror', (e) => errors.push(e.message));
-      await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
-      return { page, errors };
-    },
+    requests,
+    openUrl,
+    open: (file, options = {}) => openUrl(pathToFileURL(file).href, options),
     async close() {
       await context.close();
       rmSync(profile, { recursive: true, force: true });

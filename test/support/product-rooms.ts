@@ -14,11 +14,14 @@ export type Room = (typeof ROOMS)[number];
  * Rooms that may read another room's code: `runs` reads stored benchmark runs, and lists
  * and shows the stored audits and probes beside them (`runs list`, `runs show`); `team`
  * reads bench and runs (a suite is runs of benchmarks, compared: it plans and sends bench
- * runs and ranks, compares and gates them as `runs compare` and `runs gate` do).
+ * runs and ranks, compares and gates them as `runs compare` and `runs gate` do); `view`
+ * shows every stored record with the pages and comparisons those commands make (a run's
+ * report, `runs compare`), so it reads the same rooms and `runs`.
  */
 const MAY_READ: Partial<Record<Room, readonly Room[]>> = {
   runs: ['bench', 'audit', 'probe'],
   team: ['bench', 'runs'],
+  view: ['bench', 'runs', 'audit', 'probe'],
 };
 
 /**
@@ -61,6 +64,7 @@ const CLI_FILES: Record<string, Room> = {
   'cli/commands/audit.ts': 'audit',
   'cli/commands/probe.ts': 'probe',
   'cli/commands/live.ts': 'live',
+  'cli/commands/view.ts': 'view',
   'cli/commands/sql.ts': 'runs',
   'cli/commands/suite.ts': 'team',
   'cli/terminal-screen.ts': 'live',

@@ -70,6 +70,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'run every model of a suite file on every dataset, rank them, compare and gate',
     load: async () => (await import('./suite.js')).command,
   },
+  view: {
+    summary: 'browse the stored runs, audits and probes in a local web page',
+    load: async () => (await import('./view.js')).command,
+  },
   sql: {
     summary: 'print the scoring as one SQL query over an exported decision table',
     load: async () => (await import('./sql.js')).command,

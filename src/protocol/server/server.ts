@@ -206,7 +206,7 @@ function listen(server: http.Server, host: string, port: number | undefined): Pr
  * right, the machine said no): a busy port, an address not of this machine, a host name that
  * does not resolve, a port that needs privileges.
  */
-function refuseToListen(err: NodeJS.ErrnoException, host: string, port: number): DecidekitError {
+export function refuseToListen(err: NodeJS.ErrnoException, host: string, port: number): DecidekitError {
   const where = `${host}:${port}`;
   const says = (message: ReturnType<typeof words>) =>
     new DecidekitError('cannot_listen', message, { context: { host, port }, cause: err });

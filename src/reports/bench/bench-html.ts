@@ -63,6 +63,19 @@ export interface BenchHtmlOptions {
   readonly statistics?: RunStatistics | null;
 }
 
+/** What a page made around the report adds to it (`decidekit view`); not for the library. */
+export interface BenchHtmlPageOptions extends BenchHtmlOptions {
+  /** HTML put before the page's header (`decidekit view`'s links to its other pages). */
+  readonly nav?: string;
+  /**
+   * The trace section's HTML, in place of the inline trace (`decidekit view` pages and
+   * filters the trace on its side, so a large run's trace is never sent whole).
+   */
+  readonly traceHtml?: readonly string[];
+  /** Another inline script for the page (see `PageOptions.script`). */
+  readonly script?: string;
+}
+
 /** Rows of the "most confident disagreements" table. */
 export const HTML_DISAGREEMENT_ROWS = 20;
 /** Decisions in the page's trace table at most (whole cases, in run order). */
@@ -234,11 +247,12 @@ export function renderBenchHtml(run: ReportedRun, options: BenchHtmlOptions = {}
 }
 
 /** `renderBenchHtml` with the trace table's rows gathered ahead (`HtmlTraceRows`): then no case is read. */
-export function renderBenchHtmlPage(run: ReportedRun, options: BenchHtmlOptions, trace?: HtmlTraceRows): string {
+export function renderBenchHtmlPage(run: ReportedRun, options: BenchHtmlPageOptions, trace?: HtmlTraceRows): string {
   const listings = listingsOf(run);
   const name = describeRunName(run, listings.answeredModels);
   const statistics = options.statistics ?? null;
   const out = [
+    ...(options.nav === undefined ? [] : [options.nav]),
     ...headerSection(run, listings, name, options.redactHost === true),
     ...summarySection(run, statistics),
     ...failuresSection(listings),
@@ -247,10 +261,14 @@ export function renderBenchHtmlPage(run: ReportedRun, options: BenchHtmlOptions,
     ...confusionSection(listings),
     ...latencySection(run.summary, listings),
     ...disagreementsSection(run.summary, listings),
-    ...traceSection(run, trace),
+    ...(options.traceHtml ?? traceSection(run, trace)),
     '</main>',
   ];
-  return renderPage({ title: `Decision benchmark: ${name}`, body: out.join('\n') });
+  return renderPage({
+    title: `Decision benchmark: ${name}`,
+    body: out.join('\n'),
+    ...(options.script === undefined ? {} : { script: options.script }),
+  });
 }
 
 type RunListings = ReturnType<typeof listingsOf>;

@@ -76,6 +76,13 @@ export interface PageOptions {
   readonly title: string;
   /** The body's HTML. */
   readonly body: string;
+  /**
+   * Let the page's own script read JSON from the origin that served it (`decidekit view`'s
+   * list updating while runs are sent). Default false: no request at all.
+   */
+  readonly connectSelf?: boolean;
+  /** Another inline script, after the shared one. */
+  readonly script?: string;
 }
 
 /** The whole document. No external resource: the CSP forbids every request but inline style, script and data: images. */
@@ -85,14 +92,14 @@ export function renderPage(options: PageOptions): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:${options.connectSelf === true ? "; connect-src 'self'" : ''}">
 <meta name="generator" content="decidekit">
 <title>${escapeHtml(options.title)}</title>
 <style>${STYLE}</style>
 </head>
 <body>
 ${options.body}
-<script>${SCRIPT}</script>
+<script>${SCRIPT}</script>${options.script === undefined ? '' : `\n<script>${options.script}</script>`}
 </body>
 </html>
 `;
@@ -101,14 +108,22 @@ ${options.body}
 /** A table cell: text shown, and optionally the unrounded number behind it (for sorting and checks; null = absent). */
 export type Cell =
   | string
-  | { readonly text: string; readonly value?: number | null; readonly className?: string; readonly html?: boolean };
+  | {
+      readonly text: string;
+      readonly value?: number | null;
+      readonly className?: string;
+      readonly html?: boolean;
+      /** A name for the cell (`data-f`), for a page's script that updates it. */
+      readonly field?: string;
+    };
 
 function cellHtml(cell: Cell, tag: 'td' | 'th'): string {
   if (typeof cell === 'string') return `<${tag}>${escapeHtml(cell)}</${tag}>`;
   const classes = [cell.value !== undefined ? 'n' : '', cell.className ?? ''].filter((c) => c !== '').join(' ');
   const value = cell.value === undefined ? '' : ` data-value="${cell.value === null ? '' : String(cell.value)}"`;
   const body = cell.html === true ? cell.text : escapeHtml(cell.text);
-  return `<${tag}${classes === '' ? '' : ` class="${classes}"`}${value}>${body}</${tag}>`;
+  const field = cell.field === undefined ? '' : ` data-f="${escapeHtml(cell.field)}"`;
+  return `<${tag}${classes === '' ? '' : ` class="${classes}"`}${value}${field}>${body}</${tag}>`;
 }
 
 export interface TableOptions {

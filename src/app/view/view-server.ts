@@ -1,0 +1,118 @@
+/**
+ * `decidekit view`'s HTTP server (node:http): the store's pages at stable URLs, read only,
+ * on 127.0.0.1 by default. Every page is rendered from the store as it is at the request, so
+ * runs still being sent fill in; nothing is written. Each page names only this origin.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DecidekitError } from '../../core/errors.js';
+import { refuseToListen } from '../../protocol/server/server.js';
+import { renderViewError } from '../../reports/view/view-error.js';
+import { SERVER_LINKS } from '../../reports/view/view-links.js';
+import { viewIndexPage, viewRecordsJson } from './view-index-page.js';
+import { RunPageCache, viewRunPage } from './view-run-page.js';
+
+export interface ViewServerOptions {
+  readonly storePath: string;
+  /** Default 127.0.0.1. */
+  readonly host?: string;
+  /** 0 picks a free port. */
+  readonly port: number;
+  /** The environment, for a run's dataset (the state previews of a comparison). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+export interface ViewServer {
+  /** `http://host:port/`. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+type Page = { readonly status: number; readonly type: string; readonly body: string };
+
+const html = (body: string, status = 200): Page => ({ status, type: 'text/html; charset=utf-8', body });
+
+/** The page a request asks for. */
+async function route(options: ViewServerOptions, cache: RunPageCache, url: URL): Promise<Page> {
+  const { storePath } = options;
+  const parts = url.pathname
+    .split('/')
+    .filter((p) => p !== '')
+    .map(decodeURIComponent);
+  const [first, second] = parts;
+  if (parts.length === 0) return html(viewIndexPage(storePath, url.searchParams, SERVER_LINKS, { live: true }));
+  if (parts.length === 2 && first === 'api' && second === 'records')
+    return { status: 200, type: 'application/json; charset=utf-8', body: viewRecordsJson(storePath) };
+  if (parts.length === 2 && first === 'runs')
+    return html(viewRunPage(storePath, second!, url.searchParams, SERVER_LINKS, cache));
+  return html(renderViewError(SERVER_LINKS, storePath, 'No such page', `nothing is served at ${url.pathname}`), 404);
+}
+
+const NOT_FOUND_CODES = new Set(['unknown_run', 'ambiguous_run', 'store_missing']);
+
+/** A request that fails is a page saying why, in words: 404 for an unknown record, 400 otherwise. */
+function errorPage(storePath: string, err: unknown): Page {
+  if (err instanceof DecidekitError)
+    return html(
+      renderViewError(SERVER_LINKS, storePath, 'Cannot show this page', err.message),
+      NOT_FOUND_CODES.has(err.code) ? 404 : 400,
+    );
+  if (err instanceof URIError)
+    return html(
+      renderViewError(SERVER_LINKS, storePath, 'Bad address', 'the address is not valid percent-encoding'),
+      400,
+    );
+  const message = err instanceof Error ? err.message : String(err);
+  return html(renderViewError(SERVER_LINKS, storePath, 'Cannot show this page', message), 500);
+}
+
+async function answer(
+  options: ViewServerOptions,
+  cache: RunPageCache,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  let page: Page;
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    page = { status: 405, type: 'text/plain; charset=utf-8', body: 'decidekit view is read only: GET pages only\n' };
+    res.setHeader('allow', 'GET, HEAD');
+  } else {
+    try {
+      page = await route(options, cache, new URL(req.url ?? '/', 'http://view.invalid'));
+    } catch (err) {
+      page = errorPage(options.storePath, err);
+    }
+  }
+  res.writeHead(page.status, {
+    'content-type': page.type,
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  });
+  res.end(req.method === 'HEAD' ? undefined : page.body);
+}
+
+/** Starts serving; resolves once listening. Throws `cannot_listen` when the address cannot be listened on. */
+export async function startViewServer(options: ViewServerOptions): Promise<ViewServer> {
+  const cache = new RunPageCache();
+  const server = createServer((req, res) => {
+    void answer(options, cache, req, res);
+  });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => reject(refuseToListen(err, host, options.port)));
+    server.listen(options.port, host, () => {
+      server.removeAllListeners('error');
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shown}:${address.port}/`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

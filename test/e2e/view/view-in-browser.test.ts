@@ -1,0 +1,188 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+/**
+ * `decidekit view` in a real browser (Debian chromium, headless; every request but the view
+ * server's is blocked and recorded): over a store with several runs, an audit and a probe,
+ * the list shows each record with the numbers of `runs list --json`, a click opens a run
+ * whose page shows the numbers of its `--format json` report, and the trace is filtered and
+ * paged by the server. Screenshots of each page are written under test/.out/view/.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, type TestBrowser } from '../../support/browser.js';
+import { runCliInProcess, type CliResult } from '../../../src/cli/test-support/in-process-cli.js';
+import { Interruption } from '../../../src/cli/io.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
+
+const OUT = join(import.meta.dirname, '..', '..', '.out', 'view');
+const tmp = tempFolderRemovedAfterAll('dk-view-');
+const store = join(tmp, 'view.sqlite');
+const cli = (argv: string[]) => runCliInProcess([...argv, '--store', store], { env: { XDG_DATA_HOME: tmp } });
+
+interface Headline {
+  accuracy: number | null;
+  kl: number | null;
+  brier: number | null;
+  ece: number | null;
+}
+interface ListDoc {
+  runs: { id: string; status: string; label: string | null; saved_cases: number; headline: Headline | null }[];
+  audits: { id: string }[];
+  probes: { id: string }[];
+}
+interface ReportDoc {
+  summary: Headline & { total: number };
+  decisions: { workflow: string; question_id: string; correct: boolean; status: string }[];
+}
+
+let browser: TestBrowser;
+let origin: string | null = null;
+let url = '';
+const stop = new AbortController();
+let served: Promise<CliResult>;
+/** Run ids by label. */
+const runIds = new Map<string, string>();
+
+beforeAll(async () => {
+  mkdirSync(OUT, { recursive: true });
+  for (const [model, limit, label] of [
+    ['heuristic', '100', 'first'],
+    ['prior', '100', 'second'],
+    ['heuristic', '8', 'small'],
+  ] as const) {
+    const r = await cli(['bench', '--limit', limit, '--model', model, '--label', label]);
+    expect(r.code, r.stderr).toBe(0);
+  }
+  expect((await cli(['audit', '--json'])).code).toBe(0);
+  expect((await cli(['probe', '--cases', '6', '--json'])).code).toBe(0);
+  const list = JSON.parse((await cli(['runs', 'list', '--json'])).stdout) as ListDoc;
+  for (const r of list.runs) runIds.set(r.label!, r.id);
+  let started: () => void;
+  const listening = new Promise<void>((resolve) => (started = resolve));
+  served = runCliInProcess(['view', '--store', store, '--port', '0'], {
+    env: { XDG_DATA_HOME: tmp },
+    signal: stop.signal,
+    onStdout: (text) => {
+      if (text.includes('\n')) {
+        url = text.split('\n')[0]!;
+        origin = new URL(url).origin;
+        started();
+      }
+    },
+  });
+  await listening;
+  browser = await launchBrowser({ allowOrigin: () => origin });
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  stop.abort(new Interruption('SIGINT'));
+  await served;
+});
+
+describe('decidekit view', () => {
+  it('prints a loopback URL and stops on Ctrl+C with exit 130', async () => {
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    const own = new AbortController();
+    const r = runCliInProcess(['view', '--store', store, '--port', '0'], {
+      signal: own.signal,
+      onStdout: () => own.abort(new Interruption('SIGINT')),
+    });
+    const done = await r;
+    expect(done.code).toBe(130);
+    expect(done.stderr).not.toContain('warning');
+  });
+
+  it('warns that another host has no authentication, and says in words when it cannot listen there', async () => {
+    const r = await runCliInProcess(['view', '--store', store, '--port', '0', '--host', '192.0.2.1']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('there is no authentication');
+    expect(r.stderr).toContain('192.0.2.1 is not an address of this machine');
+    expect(r.stderr).not.toMatch(/EADDRNOTAVAIL|at .*\.js:\d+/);
+  });
+
+  it('lists every run, audit and probe with the numbers of runs list --json', async () => {
+    const list = JSON.parse((await cli(['runs', 'list', '--json'])).stdout) as ListDoc;
+    const { page, errors } = await browser.openUrl(url);
+    await page.screenshot({ path: join(OUT, 'list.png'), fullPage: true });
+    expect(errors).toEqual([]);
+    const ids = await page
+      .locator('#records tbody tr')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')));
+    expect(ids.sort()).toEqual([...list.runs, ...list.audits, ...list.probes].map((r) => r.id).sort());
+    for (const run of list.runs) {
+      const row = page.locator(`#records tr[data-id="${run.id}"]`);
+      for (const key of ['accuracy', 'kl', 'brier', 'ece'] as const) {
+        const value = await row.locator(`[data-f="${key}"]`).getAttribute('data-value');
+        expect(Number(value)).toBe(run.headline![key]);
+      }
+    }
+    expect(browser.blocked).toEqual([]);
+  });
+
+  it('filters the list by label and model on the server, and sorts it by a metric', async () => {
+    const list = JSON.parse((await cli(['runs', 'list', '--json'])).stdout) as ListDoc;
+    const { page } = await browser.openUrl(url);
+    await page.fill('#filter-label', 'small');
+    await page.click('#apply-filters');
+    await page.waitForURL(/label=small/);
+    const ids = await page
+      .locator('#records tbody tr')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')));
+    expect(ids).toEqual(list.runs.filter((r) => r.label === 'small').map((r) => r.id));
+    const sorted = await browser.openUrl(`${url}?sort=accuracy`);
+    const accuracies = await sorted.page
+      .locator('#records tbody tr[data-kind="run"] [data-f="accuracy"]')
+      .evaluateAll((cells) => cells.map((c) => Number(c.getAttribute('data-value'))));
+    expect(accuracies).toEqual([...accuracies].sort((a, b) => b - a));
+  });
+
+  it('opens a run from the list with the numbers of its JSON report, and filters its trace on the server', async () => {
+    const id = runIds.get('second')!;
+    const report = JSON.parse((await cli(['runs', 'report', id, '--format', 'json'])).stdout) as ReportDoc;
+    const { page, errors } = await browser.openUrl(url);
+    await page.click(`#records tr[data-id="${id}"] a[href="/runs/${id}"]`);
+    await page.waitForURL(`**/runs/${id}`);
+    expect(errors).toEqual([]);
+    await page.screenshot({ path: join(OUT, 'run.png'), fullPage: true });
+    const card = async (key: string) =>
+      Number(await page.locator(`.card[data-key="${key}"]`).getAttribute('data-value'));
+    expect(await card('accuracy')).toBe(report.summary.accuracy);
+    expect(await card('kl')).toBe(report.summary.kl);
+    expect(await page.locator('#view-trace tbody tr').count()).toBe(Math.min(100, report.summary.total));
+    expect(await page.locator('#trace-next').count()).toBe(report.summary.total > 100 ? 1 : 0);
+
+    const d = report.decisions.find((x) => !x.correct)!;
+    const key = `${d.workflow}/${d.question_id}`;
+    await page.selectOption('#t-question', key);
+    await page.check('#t-wrong');
+    await page.click('#t-apply');
+    await page.waitForURL(/wrong=1/);
+    const wanted = report.decisions.filter((x) => `${x.workflow}/${x.question_id}` === key && !x.correct);
+    const questions = await page.locator('#view-trace tbody tr td:nth-child(2)').allTextContents();
+    expect(questions).toEqual(wanted.map(() => key));
+    expect(Number(await page.locator('#trace-count').getAttribute('data-matching'))).toBe(wanted.length);
+    expect(browser.blocked).toEqual([]);
+  });
+
+  it('pages a long trace on the server', async () => {
+    const id = runIds.get('first')!;
+    const report = JSON.parse((await cli(['runs', 'report', id, '--format', 'json'])).stdout) as ReportDoc;
+    expect(report.summary.total).toBeGreaterThan(100);
+    const { page } = await browser.openUrl(`${url}runs/${id}`);
+    await page.click('#trace-next');
+    await page.waitForURL(/page=2/);
+    const rows = await page.locator('#view-trace tbody tr').count();
+    expect(rows).toBe(Math.min(100, report.summary.total - 100));
+    expect(await page.locator('#trace-prev').count()).toBe(1);
+  });
+
+  it('answers an unknown run with a page that says so', async () => {
+    const res = await fetch(`${url}runs/19990101-000000`);
+    expect(res.status).toBe(404);
+    const text = await res.text();
+    expect(text).toContain('19990101-000000');
+    expect(text).not.toMatch(/at .*\.js:\d+|internal error/i);
+  });
+});
