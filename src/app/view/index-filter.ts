@@ -5,13 +5,8 @@
 import type { StoredRunHead } from '../../store/stored-run.js';
 import type { AuditHead } from '../../store/stored-audit.js';
 import type { ProbeHead } from '../../store/stored-probe.js';
-import {
-  datasetOfHead,
-  INDEX_SORTS,
-  modelOfHead,
-  type IndexFilters,
-  type IndexSort,
-} from '../../reports/view/view-index.js';
+import { datasetOfHead, modelOfHead } from '../../reports/view/view-index.js';
+import { INDEX_SORTS, type IndexFilters, type IndexSort } from '../../core/view/index-filters.js';
 
 /** The filters a query string asks for; unknown values of `sort` fall back to newest first. */
 export function parseIndexFilters(query: URLSearchParams): IndexFilters {

@@ -3,7 +3,7 @@ import { listStore } from '../runs/stored-runs.js';
 import { renderRunsListJson } from '../../reports/runs/runs-list.js';
 import { probeHeadJson } from '../../reports/runs/probe-runs-list.js';
 import { datasetOfHead, modelOfHead, renderViewIndex } from '../../reports/view/view-index.js';
-import type { ViewLinks } from '../../reports/view/view-links.js';
+import type { ViewLinks } from '../../core/view/view-links.js';
 import { filterRecords, parseIndexFilters } from './index-filter.js';
 
 const sorted = (values: Iterable<string>): string[] => [...new Set(values)].sort();

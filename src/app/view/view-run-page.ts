@@ -12,14 +12,10 @@ import type { RunStatistics } from '../../core/bench/run-statistics.js';
 import { analyzeRun } from '../bench/run-analysis.js';
 import { openStoredRun } from '../runs/stored-runs.js';
 import { renderBenchHtmlPage } from '../../reports/bench/bench-html.js';
-import {
-  renderTracePage,
-  TRACE_PAGE_DECISIONS,
-  type TraceDecision,
-  type TraceFilter,
-} from '../../reports/view/view-trace.js';
+import { renderTracePage } from '../../reports/view/view-trace.js';
+import { TRACE_PAGE_DECISIONS, type TraceDecision, type TraceFilter } from '../../core/view/trace-filter.js';
 import { renderViewNav } from '../../reports/view/view-nav.js';
-import type { ViewLinks } from '../../reports/view/view-links.js';
+import type { ViewLinks } from '../../core/view/view-links.js';
 
 /** The analyses of runs that no longer change, the most recently shown kept. */
 export class RunPageCache {

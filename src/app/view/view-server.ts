@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { DecidekitError } from '../../core/errors.js';
 import { refuseToListen } from '../../protocol/server/server.js';
 import { renderViewError } from '../../reports/view/view-error.js';
-import { SERVER_LINKS } from '../../reports/view/view-links.js';
+import { SERVER_LINKS } from '../../core/view/view-links.js';
 import { viewIndexPage, viewRecordsJson } from './view-index-page.js';
 import { RunPageCache, viewRunPage } from './view-run-page.js';
 

@@ -29,7 +29,7 @@ Ctrl+C (exit 130). The pages ask for nothing but this server: no CDN, no network
     }),
     port: integer('N', 'port; 0 picks a free one', { min: 0, max: 65535, default: 8090, example: '0' }),
   },
-  exitCodes: '130 stopped by Ctrl+C; 1 cannot listen; 2 usage error.',
+  exitCodes: '0 only for --help; 130 stopped by Ctrl+C; 1 cannot listen; 2 usage error.',
   examples: ['decidekit view', 'decidekit view --store runs.sqlite --port 0'],
   handlesSignals: true,
   async run({ values }, io) {

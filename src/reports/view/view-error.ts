@@ -1,7 +1,7 @@
 /** The page `decidekit view` answers with when a page cannot be shown: what failed, in words. */
 import { escapeHtml } from '../html/html-escape.js';
 import { renderPage } from '../html/html-page.js';
-import type { ViewLinks } from './view-links.js';
+import type { ViewLinks } from '../../core/view/view-links.js';
 import { renderViewNav } from './view-nav.js';
 
 export function renderViewError(links: ViewLinks, storePath: string, title: string, message: string): string {

@@ -12,23 +12,9 @@ import { escapeHtml } from '../html/html-escape.js';
 import { renderPage, renderTable, type Cell } from '../html/html-page.js';
 import { describeCreatedAt, describeDatasetShort, describeHeadModel } from '../runs/runs-list.js';
 import { linkOr, renderViewNav } from './view-nav.js';
-import type { ViewLinks } from './view-links.js';
+import type { ViewLinks } from '../../core/view/view-links.js';
+import { INDEX_SORTS, type IndexFilters, type IndexSort } from '../../core/view/index-filters.js';
 
-/** The list's filters as the query string gives them; absent = no filter. */
-export interface IndexFilters {
-  readonly model?: string;
-  readonly label?: string;
-  readonly dataset?: string;
-  readonly status?: string;
-  /** `YYYY-MM-DD`, inclusive. */
-  readonly from?: string;
-  readonly to?: string;
-  readonly sort?: IndexSort;
-}
-
-/** What the list is sorted by: newest first, or a headline metric best first (absent last). */
-export const INDEX_SORTS = ['created', 'accuracy', 'kl', 'brier', 'ece'] as const;
-export type IndexSort = (typeof INDEX_SORTS)[number];
 const SORT_WORDS: Readonly<Record<IndexSort, string>> = {
   created: 'newest first',
   accuracy: 'accuracy, best first',

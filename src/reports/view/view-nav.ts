@@ -1,6 +1,6 @@
 /** The bar at the top of every `decidekit view` page: back to the list, and where the page is. */
 import { escapeHtml } from '../html/html-escape.js';
-import type { ViewLinks } from './view-links.js';
+import type { ViewLinks } from '../../core/view/view-links.js';
 
 /** The nav bar's style, inlined in its own tag so the shared page style stays as it is. */
 const NAV_STYLE =

@@ -3,31 +3,12 @@
  * filters (question, workflow, wrong only) and pages it, so a large run's trace is never
  * sent whole. The filters are a plain form and the pages plain links: no script needed.
  */
-import type { Decision } from '../../core/typed-decisions/case-result.js';
+import { TRACE_PAGE_DECISIONS, type TraceDecision, type TraceFilter } from '../../core/view/trace-filter.js';
 import { assertNever } from '../../core/question.js';
 import { formatCount, formatNumber } from '../format.js';
 import { escapeHtml } from '../html/html-escape.js';
 import { renderTable, type Cell } from '../html/html-page.js';
 import { renderDistribution } from '../bench/bench-trace.js';
-
-/** Decisions on one page of the trace. */
-export const TRACE_PAGE_DECISIONS = 100;
-
-/** Which decisions the trace shows. */
-export interface TraceFilter {
-  /** `workflow/question`. */
-  readonly question?: string;
-  readonly workflow?: string;
-  /** Wrong or failed decisions only. */
-  readonly wrong: boolean;
-}
-
-/** One decision of the trace, with its case. */
-export interface TraceDecision {
-  readonly caseId: string;
-  readonly workflow: string;
-  readonly decision: Decision;
-}
 
 export interface TracePage {
   readonly filter: TraceFilter;
