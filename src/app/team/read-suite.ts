@@ -12,6 +12,7 @@ import { jsonLinesOf, type JsonLineOf } from '../../core/json-lines.js';
 import { parseStrictJson } from '../../core/strict-json.js';
 import { parseSuite } from '../../core/team/parse-suite.js';
 import type { Suite } from '../../core/team/suite.js';
+import { isRecord } from '../../core/json-value.js';
 import { irregularCodeOf, refuseIrregularFile } from '../../datasets/input-file.js';
 import { InvalidBaseUrlError } from '../../protocol/client/errors.js';
 import { checkCommandBaseUrl } from '../../protocol/wire/endpoint.js';
@@ -64,9 +65,11 @@ export async function readSuiteFile(
     baseUrlProblem,
     builtInModels: BUILT_IN_MODEL_NAMES.filter((m) => m !== 'judge'),
   });
-  if (!checked.ok) throw new InvalidInputError(checked.problems);
-  const missing = await missingDatasets(checked.suite, folder, file, lineOf);
-  if (missing.length > 0) throw new InvalidInputError(missing);
+  // A dataset path that is not a file is named with the file's other problems.
+  const missing = await missingDatasets(datasetsWritten(value), folder, file, lineOf);
+  const problems = [...(checked.ok ? [] : checked.problems), ...missing];
+  if (!checked.ok || problems.length > 0)
+    throw new InvalidInputError(problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)));
   return { suite: checked.suite, file, lineOf, folder };
 }
 
@@ -110,15 +113,22 @@ export function datasetPathOf(dataset: string, folder: string): string | null {
 }
 
 /** The datasets given by a path that is not a file: named before any request is sent. */
+/** The `dataset` text of each entry of a parsed file's `datasets`, by index, whatever else is wrong with the file. */
+function datasetsWritten(value: unknown): (string | null)[] {
+  const list = isRecord(value) ? value['datasets'] : undefined;
+  if (!Array.isArray(list)) return [];
+  return list.map((d: unknown) => (isRecord(d) && typeof d['dataset'] === 'string' ? d['dataset'] : null));
+}
+
 async function missingDatasets(
-  suite: Suite,
+  datasets: readonly (string | null)[],
   folder: string,
   file: string,
   lineOf: JsonLineOf,
 ): Promise<InputProblem[]> {
   const problems: InputProblem[] = [];
-  for (const [i, d] of suite.datasets.entries()) {
-    const path = datasetPathOf(d.dataset, folder);
+  for (const [i, dataset] of datasets.entries()) {
+    const path = dataset === null || dataset.trim() === '' ? null : datasetPathOf(dataset, folder);
     if (path === null) continue;
     let why: string | null = null;
     try {

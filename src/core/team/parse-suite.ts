@@ -36,7 +36,7 @@ export const SUITE_LIMITS = {
   pricePerMtokUsd: 1_000_000,
   models: 64,
   datasets: 64,
-  nameCharacters: 60,
+  nameCharacters: 50,
 } as const;
 
 /** Fields that would hold a secret: refused whatever their value, which is never echoed. */

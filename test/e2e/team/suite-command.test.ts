@@ -230,7 +230,7 @@ describe('a bad suite file', () => {
         `    {"name": "heuristic", "base_url": "${heuristicUrl}", "model": "heuristic", "api_key": "${KEY}"},`,
         `    {"name": "prior", "base_url": "${priorUrl}", "modle": "prior", "api_key_env": "NO_SUCH_KEY_VAR"}`,
         '  ],',
-        '  "datasets": [{"dataset": "sample", "limit": 0}],',
+        '  "datasets": [{"dataset": "sample", "limit": 0}, {"dataset": "cases/missing.jsonl"}],',
         '  "gate": {"baseline": "nobody", "metric": "accuracy"}',
         '}',
       ].join('\n'),
@@ -247,7 +247,10 @@ describe('a bad suite file', () => {
     );
     expect(r.stderr).toContain('bad.json:6: datasets[0].limit: must be a whole number of at least 1, got 0');
     expect(r.stderr).toContain('bad.json:7: gate.baseline: nobody is none of the models (heuristic, prior)');
-    expect(r.stderr).toContain('decidekit suite: invalid input (5 problems)');
+    expect(r.stderr).toContain(
+      `bad.json:6: datasets[1].dataset: cannot read ${join(dir, 'cases', 'missing.jsonl')} (no such file or folder); a path is read from the suite file's folder`,
+    );
+    expect(r.stderr).toContain('decidekit suite: invalid input (6 problems)');
     expect(r.stderr.match(/api_key:/g)).toHaveLength(1);
     expect({ gated: seen.length, prior: priorRequests }).toEqual(before);
   });
