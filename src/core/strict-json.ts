@@ -46,7 +46,7 @@ export function parseStrictJson(text: string, maxDepth: number = MAX_JSON_DEPTH)
     }
     if (quote === -1) break;
     // An unterminated string runs to the end: JSON.parse's to report.
-    i = closingQuote(text, quote) + 1;
+    i = endOfJsonString(text, quote) + 1;
   }
   let value: unknown;
   try {
@@ -66,7 +66,7 @@ export function parseStrictJson(text: string, maxDepth: number = MAX_JSON_DEPTH)
 }
 
 /** The quote that ends the string opened at `open` (a quote preceded by an even run of backslashes), or the text's length. */
-function closingQuote(text: string, open: number): number {
+export function endOfJsonString(text: string, open: number): number {
   for (let from = open + 1; ;) {
     const quote = text.indexOf('"', from);
     if (quote === -1) return text.length;

@@ -10,13 +10,6 @@ import { canonicalQuestionText } from '../../core/question-rules.js';
 import { parseDecodedRow } from './decoded-row.js';
 import { questionHash } from './question-set.js';
 
-/** The checked question set of a workflow's question ids, in their order (undefined when none was checked). */
-export type CheckedQuestionSets = (workflow: string, qids: readonly string[]) => QuestionSet | undefined;
-
-function questionSetKey(workflow: string, qids: readonly string[]): string {
-  return `${workflow}\u0000${qids.join('\u0000')}`;
-}
-
 /**
  * Collects the cases of one file row by row and checks what spans rows: unique case ids,
  * and one schema per `workflow/question` (a question that changes between cases would
@@ -103,10 +96,7 @@ export class CaseCollector {
    * of distinct questions rather than with the number of cases.
    */
   #shared(workflow: string, questions: QuestionSet): QuestionSet {
-    const key = questionSetKey(
-      workflow,
-      questions.map(([qid]) => qid),
-    );
+    const key = `${workflow}\u0000${questions.map(([qid]) => qid).join('\u0000')}`;
     const found = this.#questionSets.get(key);
     if (found !== undefined) return found;
     const set: QuestionSet = questions.map(
@@ -114,16 +104,6 @@ export class CaseCollector {
     );
     this.#questionSets.set(key, set);
     return set;
-  }
-
-  /**
-   * The question sets of the rows checked so far, by workflow and question ids: a second read
-   * of rows that passed (their bytes unchanged) takes their questions from here instead of
-   * checking them again.
-   */
-  checkedQuestionSets(): CheckedQuestionSets {
-    const sets = new Map(this.#questionSets);
-    return (workflow, qids) => sets.get(questionSetKey(workflow, qids));
   }
 
   /** Records a problem with a row (e.g. JSON that does not parse). */

@@ -34,7 +34,11 @@ export function arrayCaseReader(cases: (TypedDecisionsCase | undefined)[]): Case
  */
 export class BufferedCaseReader implements CaseReader {
   readonly #capacity: number;
-  #buffer: (TypedDecisionsCase | undefined)[] = [];
+  /**
+   * A case, or how to build it when it is taken: a line kept as one string while it waits
+   * (cheap for the garbage collector to move) rather than as its parsed objects.
+   */
+  #buffer: (TypedDecisionsCase | (() => TypedDecisionsCase) | undefined)[] = [];
   #head = 0;
   readonly #takers: { resolve: (c: TypedDecisionsCase | undefined) => void; reject: (error: unknown) => void }[] = [];
   #room: ((more: boolean) => void) | null = null;
@@ -51,12 +55,19 @@ export class BufferedCaseReader implements CaseReader {
     return this.#buffer.length - this.#head;
   }
 
-  /** Producer: one more case, in order. */
-  push(c: TypedDecisionsCase): void {
+  /** Producer: one more case (or how to build it, when it is taken), in order. */
+  push(c: TypedDecisionsCase | (() => TypedDecisionsCase)): void {
     if (this.#closed) return;
     const taker = this.#takers.shift();
-    if (taker !== undefined) taker.resolve(c);
-    else this.#buffer.push(c);
+    if (taker === undefined) this.#buffer.push(c);
+    else if (typeof c !== 'function') taker.resolve(c);
+    else {
+      try {
+        taker.resolve(c());
+      } catch (error) {
+        taker.reject(error);
+      }
+    }
   }
 
   /** Producer: resolves to true when it may read on, false when the reader was closed. */
@@ -93,7 +104,7 @@ export class BufferedCaseReader implements CaseReader {
         this.#room = null;
         room(true);
       }
-      return c;
+      return typeof c === 'function' ? c() : c;
     }
     if (this.#failure !== null) return Promise.reject(this.#failure.error);
     if (this.#ended || this.#closed) return undefined;

@@ -69,9 +69,30 @@ export function caseOfCheckedRow(value: Record<string, unknown>, questions: Ques
   if (typeof id !== 'string' || typeof workflow !== 'string') return null;
   const problems: RowProblem[] = [];
   const state = parseState(value['state'], problems);
-  const gold = parseGold(value['gold'], questions, problems);
+  const gold = checkedGold(value['gold'], questions);
   if (state === null || gold === null || problems.length > 0) return null;
   return { id, workflow, state, questions, gold };
+}
+
+/**
+ * The gold answers of a checked row, as `parseGold` gives them (probabilities in the order of
+ * the question's answers, the label's index) without its checks; null if it no longer fits.
+ */
+function checkedGold(gold: unknown, questions: QuestionSet): GoldAnswer[] | null {
+  if (!isRecord(gold)) return null;
+  const out: GoldAnswer[] = [];
+  for (const [qid, question] of questions) {
+    const entry = gold[qid];
+    if (!isRecord(entry) || !isRecord(entry['probabilities'])) return null;
+    const given = entry['probabilities'];
+    const answers = answersOf(question);
+    const probabilities = answers.map((answer) => given[answer]);
+    if (!probabilities.every((p) => typeof p === 'number')) return null;
+    const labelIndex = answers.indexOf(entry['label'] as string);
+    if (labelIndex === -1) return null;
+    out.push({ labelIndex, probabilities: probabilities as number[] });
+  }
+  return out;
 }
 
 function parseState(state: unknown, problems: RowProblem[]): string | object | null {

@@ -4,9 +4,15 @@
  * length, a gold label changed) is then caught, not scored. 52 bits of the line's sha256, so
  * it fits a double exactly and a Float64Array holds one per case.
  */
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
+
+/** The one-shot hash (Node 20.12 and later): no Hash object a line. */
+const oneShot: ((algorithm: string, data: Buffer, encoding: 'buffer') => Buffer) | undefined = (
+  crypto as { hash?: (algorithm: string, data: Buffer, encoding: 'buffer') => Buffer }
+).hash;
 
 export function lineDigest(bytes: Buffer, start: number, end: number): number {
-  const hash = createHash('sha256').update(bytes.subarray(start, end)).digest();
+  const line = bytes.subarray(start, end);
+  const hash = oneShot?.('sha256', line, 'buffer') ?? crypto.createHash('sha256').update(line).digest();
   return hash.readUIntBE(0, 6) * 16 + (hash[6]! >> 4);
 }

@@ -12,9 +12,10 @@ import { InvalidInputError } from '../../core/errors.js';
 import { parseStrictJson } from '../../core/strict-json.js';
 import { readLineBytes } from '../read-lines.js';
 import { lineDigest } from './line-digest.js';
-import { CaseCollector, type CheckedQuestionSets } from './case-collector.js';
+import { CaseCollector } from './case-collector.js';
 import { caseOfCheckedRow } from './decoded-row.js';
-import { isRecord } from '../../core/json-value.js';
+import { topLevelFields } from './line-fields.js';
+import type { QuestionSet } from '../../core/question.js';
 import type { TypedDecisionsCase } from '../../core/typed-decisions/case-result.js';
 import { arrayCaseReader, BufferedCaseReader, type CaseReader } from './case-reader.js';
 import { caseFileFormat, forEachJsonlRow, readParquetCases, type ReadCasesOptions } from './read-cases.js';
@@ -64,9 +65,11 @@ async function scanJsonl(
   const entries: CaseEntry[] = [];
   /** One string per workflow name, not one per case. */
   const workflows = new Map<string, string>();
+  const checked = new LineQuestionSets();
   const { rows, splits } = await forEachJsonlRow(path, collector, options, (value, lineNumber, digest) => {
     const c = collector.check(value, lineNumber);
     if (c === null) return;
+    checked.set(lineNumber, c.questions);
     let workflow = workflows.get(c.workflow);
     if (workflow === undefined) workflows.set(c.workflow, (workflow = c.workflow));
     entries.push({ id: c.id, workflow, questions: c.questions.length, line: lineNumber, digest: digest() });
@@ -77,7 +80,7 @@ async function scanJsonl(
     rows,
     splits,
     questionSet: collector.questionSet(),
-    readCases: jsonlReaderOf(path, file, options.gunzip, collector.checkedQuestionSets()),
+    readCases: jsonlReaderOf(path, file, options.gunzip, checked),
   };
 }
 
@@ -86,28 +89,66 @@ function jsonlReaderOf(
   path: string,
   file: string,
   gunzip: boolean,
-  checked: CheckedQuestionSets,
+  checked: LineQuestionSets,
 ): ScannedCaseFile['readCases'] {
   return (chosen, { bufferCases }) => readJsonlEntries(path, file, chosen, gunzip, bufferCases, checked);
 }
 
 /**
- * A line pass 1 checked, read again with the same bytes (its digest matches): parsed without
- * the strict scan and built with pass 1's questions, since every check would pass again.
- * Null when it cannot be (no digest, other bytes), for the full check to say why.
+ * Pass 1's question set of each case line, for pass 2: a line-indexed number into the few
+ * sets the collector shares (4 bytes a line), not a reference a case.
  */
-function caseOfUnchangedLine(
+class LineQuestionSets {
+  #setOfLine = new Int32Array(1024);
+  readonly #sets: QuestionSet[] = [];
+  readonly #numberOf = new Map<QuestionSet, number>();
+
+  set(line: number, questions: QuestionSet): void {
+    let n = this.#numberOf.get(questions);
+    if (n === undefined) {
+      this.#sets.push(questions);
+      this.#numberOf.set(questions, (n = this.#sets.length));
+    }
+    if (line >= this.#setOfLine.length) {
+      const grown = new Int32Array(Math.max(line + 1, this.#setOfLine.length * 2));
+      grown.set(this.#setOfLine);
+      this.#setOfLine = grown;
+    }
+    this.#setOfLine[line] = n;
+  }
+
+  of(line: number): QuestionSet | undefined {
+    const n = this.#setOfLine[line] ?? 0;
+    return n === 0 ? undefined : this.#sets[n - 1];
+  }
+}
+
+/** The fields pass 2 reads of a line: the questions are pass 1's. */
+const FIELDS_READ_AGAIN = new Set(['id', 'workflow', 'state', 'gold']);
+
+/**
+ * A line pass 1 checked, read again with the same bytes (its digest matches): how to build
+ * its case when it is taken (only its id, workflow, state and gold are parsed, by plain
+ * JSON.parse; its questions are pass 1's, since every check would pass again). Null when its
+ * bytes changed (or there is no digest), for the full check to say why.
+ */
+function unchangedLine(
   bytes: Buffer,
   start: number,
   end: number,
   digest: number,
-  checked: CheckedQuestionSets,
-): TypedDecisionsCase | null {
-  if (Number.isNaN(digest) || lineDigest(bytes, start, end) !== digest) return null;
-  const value = JSON.parse(bytes.toString('utf8', start, end)) as Record<string, unknown>;
-  const questions = value['questions'];
-  const set = isRecord(questions) ? checked(String(value['workflow']), Object.keys(questions)) : undefined;
-  return set === undefined ? null : caseOfCheckedRow(value, set);
+  questions: QuestionSet | undefined,
+): string | null {
+  if (questions === undefined || Number.isNaN(digest) || lineDigest(bytes, start, end) !== digest) return null;
+  return bytes.toString('utf8', start, end);
+}
+
+/** The case of an unchanged line (see `unchangedLine`); null when it does not build after all. */
+function caseOfUnchangedLine(text: string, questions: QuestionSet): TypedDecisionsCase | null {
+  const value: Record<string, unknown> = {};
+  for (const [key, [from, to]] of topLevelFields(text, FIELDS_READ_AGAIN))
+    value[key] = JSON.parse(text.slice(from, to)) as unknown;
+  return caseOfCheckedRow(value, questions);
 }
 
 /** Pass 2: the chosen lines parsed and checked again; the other lines are not even decoded. */
@@ -117,7 +158,7 @@ function readJsonlEntries(
   entries: readonly CaseEntry[],
   gunzip: boolean,
   bufferCases: number,
-  checked: CheckedQuestionSets,
+  checked: LineQuestionSets,
 ): CaseReader {
   const reader = new BufferedCaseReader(bufferCases);
   // Pass 1 checked the ids: no map of every id here.
@@ -137,9 +178,15 @@ function readJsonlEntries(
       if (next >= lines.length || lineNumber !== lines[next]) return;
       const digest = digests[next]!;
       const id = ids[next++]!;
-      const unchanged = caseOfUnchangedLine(bytes, start, end, digest, checked);
-      if (unchanged !== null && unchanged.id === id) {
-        reader.push({ ...unchanged, id });
+      const questions = checked.of(lineNumber);
+      const text = unchangedLine(bytes, start, end, digest, questions);
+      if (text !== null) {
+        // Built when taken: a waiting case is one string, not its parsed objects.
+        reader.push(() => {
+          const c = caseOfUnchangedLine(text, questions!);
+          if (c === null || c.id !== id) throw changed(lineNumber, `case ${id} is no longer on this line`);
+          return { ...c, id };
+        });
         return;
       }
       const parsed = parseStrictJson(bytes.toString('utf8', start, end));

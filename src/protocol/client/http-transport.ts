@@ -65,6 +65,34 @@ export interface Exchange {
 }
 
 /**
+ * The exchanges in flight on each signal, told when it aborts: one listener a signal rather
+ * than one a request (a run's requests share one signal, and adding a listener to a signal
+ * that has many walks them all).
+ */
+const inFlightOn = new WeakMap<AbortSignal, Set<() => void>>();
+
+/** Calls `onAbort` when `signal` aborts, until the returned function is called. */
+function watchAbort(signal: AbortSignal, onAbort: () => void): () => void {
+  let watchers = inFlightOn.get(signal);
+  if (watchers === undefined) {
+    const all = new Set<() => void>();
+    inFlightOn.set(signal, (watchers = all));
+    signal.addEventListener(
+      'abort',
+      () => {
+        const now = [...all];
+        all.clear();
+        for (const f of now) f();
+      },
+      { once: true },
+    );
+  }
+  const mine = watchers;
+  mine.add(onAbort);
+  return () => mine.delete(onAbort);
+}
+
+/**
  * Starts an exchange for `r`, or rejects at once and returns null when the caller's signal
  * has already aborted. `drop` frees the transport's connection when the exchange fails.
  */
@@ -84,7 +112,7 @@ export function startExchange(
   const settle = () => {
     settled = true;
     clearTimeout(timer);
-    r.signal?.removeEventListener('abort', onAbort);
+    stopWatching?.();
   };
   const fail = (err: Error) => {
     if (settled) return;
@@ -92,8 +120,7 @@ export function startExchange(
     drop(err);
     reject(err);
   };
-  const onAbort = () => fail(new TransportAbortedError('request aborted'));
-  r.signal?.addEventListener('abort', onAbort, { once: true });
+  const stopWatching = r.signal && watchAbort(r.signal, () => fail(new TransportAbortedError('request aborted')));
   const timer = setTimeout(
     () => fail(new TransportTimeoutError(`no complete response within ${r.timeoutMs} ms`)),
     r.timeoutMs,
