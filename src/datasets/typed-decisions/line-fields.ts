@@ -33,7 +33,8 @@ export function topLevelFields(text: string, wanted: ReadonlySet<string>): Map<s
       while (isSpace(text.charCodeAt(valueStart))) valueStart++;
     } else if (c === 0x7b || c === 0x5b) depth++;
     else if (c === 0x7d || c === 0x5d) {
-      if (--depth === 0) close(i);
+      depth -= 1;
+      if (depth === 0) close(i);
     } else if (c === 0x2c && depth === 1) {
       close(i);
       valueStart = -1;
