@@ -1,6 +1,8 @@
 /**
  * End to end: two models of one suite served by the same server (a router-mode reference
- * server on loopback) are sent one after another, never at once; a suite interrupted part way
+ * server on loopback) are sent one after another, never at once, and two on different servers
+ * at once (the first server holds its first request until the second server is asked: a
+ * barrier, not a clock); a suite interrupted part way
  * (Ctrl+C) exits 130 and prints the command that takes it up again, and that command, pasted,
  * continues the interrupted run instead of starting another and sends only what is missing.
  */
@@ -124,5 +126,69 @@ describe('a suite of two models on one server', () => {
     const list = await cli(['runs', 'list', '--store', 'team.sqlite', '--json']);
     const runs = (JSON.parse(list.stdout) as { runs: { id: string; status: string }[] }).runs;
     expect(runs.map((r) => r.status)).toEqual(['complete', 'complete']);
+  });
+});
+
+/** A loopback proxy to `upstream` that holds every decide request (a POST) until `release` resolves. */
+async function holdingProxy(upstream: string, release: Promise<void>, onDecide: () => void): Promise<string> {
+  const target = new URL(upstream);
+  const proxy = http.createServer((req, res) => {
+    if (req.method === 'POST') onDecide();
+    void (req.method === 'POST' ? release : Promise.resolve()).then(() => {
+      const forward = http.request(
+        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      forward.on('error', () => res.destroy());
+      req.pipe(forward);
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  closers.push(
+    () =>
+      new Promise<void>((resolve) => {
+        proxy.closeAllConnections();
+        proxy.close(() => resolve());
+      }),
+  );
+  return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+}
+
+describe('a suite of two models on two servers', () => {
+  it('sends to both at once: the first server is still waiting when the second is asked', async () => {
+    const first = await startReferenceServer({ host: '127.0.0.1', port: 0, model: 'heuristic' });
+    const second = await startReferenceServer({ host: '127.0.0.1', port: 0, model: 'prior' });
+    closers.push(
+      () => first.close(),
+      () => second.close(),
+    );
+    let secondAsked!: () => void;
+    const secondAskedYet = new Promise<void>((resolve) => (secondAsked = resolve));
+    let firstDecides = 0;
+    let secondDecidesWhileFirstHeld = 0;
+    // Health checks pass at once; the first server's decide requests wait until the second server is asked.
+    const firstUrl = await holdingProxy(first.url, secondAskedYet, () => firstDecides++);
+    const secondUrl = await holdingProxy(second.url, Promise.resolve(), () => {
+      if (firstDecides === 0) return;
+      secondDecidesWhileFirstHeld++;
+      secondAsked();
+    });
+    writeFileSync(
+      join(dir, 'two.json'),
+      JSON.stringify({
+        models: [
+          { name: 'heuristic', base_url: firstUrl, model: 'heuristic' },
+          { name: 'prior', base_url: secondUrl, model: 'prior' },
+        ],
+        datasets: [{ dataset: 'sample', limit: 10 }],
+        options: { timeout: 20, retries: 0 },
+      }),
+    );
+    const r = await cli(['suite', 'two.json', '--store', 'two.sqlite', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(secondDecidesWhileFirstHeld).toBeGreaterThan(0);
   });
 });
