@@ -3,10 +3,21 @@ import type { DatasetChoice } from '../app/dataset-choice.js';
 import { defaultCacheDir } from '../datasets/typed-decisions/default-cache-dir.js';
 import { defaultStorePath } from '../store/default-store-path.js';
 import type { CliIo } from './io.js';
+import { isPostgresUrl } from '../core/store-url.js';
 
-/** `--store PATH` resolved against the working folder, else the default store. */
+/**
+ * Where the store is: `--store`, else `DECIDEKIT_STORE`, else the default SQLite file. A
+ * path is resolved against the working folder; a PostgreSQL URL is kept as given (with its
+ * password, which only the connection reads: everything shown uses it without).
+ */
 export function storePathOf(value: string | undefined, io: CliIo): string {
-  return value === undefined ? defaultStorePath(io.env) : resolve(io.cwd, value);
+  const given = value ?? nonEmpty(io.env['DECIDEKIT_STORE']);
+  if (given === undefined) return defaultStorePath(io.env);
+  return isPostgresUrl(given) ? given.trim() : resolve(io.cwd, given);
+}
+
+function nonEmpty(text: string | undefined): string | undefined {
+  return text === undefined || text.trim() === '' ? undefined : text;
 }
 
 /** Where fetched datasets are cached. */

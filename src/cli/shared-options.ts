@@ -55,11 +55,16 @@ export async function benchDatasetOf(
   return choice;
 }
 
-/** `--store PATH`, shared by every command that reads or keeps stored runs. */
-const storeText = text('PATH', 'the run store', {
-  defaultText: '$XDG_DATA_HOME/decidekit/runs.sqlite, else\n~/.local/share/decidekit/runs.sqlite',
-  example: 'runs.sqlite',
-});
+/** `--store PATH` (a SQLite file or a PostgreSQL URL), shared by every command that reads or keeps stored runs. */
+const storeText = text(
+  'PATH',
+  'the run store: a SQLite file, or a PostgreSQL database\n(postgresql://user@host:port/db)',
+  {
+    defaultText:
+      'DECIDEKIT_STORE, else $XDG_DATA_HOME/decidekit/runs.sqlite,\nelse ~/.local/share/decidekit/runs.sqlite',
+    example: 'runs.sqlite',
+  },
+);
 
 /** `--store PATH`; `-` is refused, as a store is a file that is read and written in place, never a stream. */
 export const storeOption: typeof storeText = {

@@ -10,10 +10,16 @@
  * here is one that a command declares.
  */
 import { shellWord } from './shell-word.js';
+import { isPostgresUrl, shownStoreUrl } from './store-url.js';
 
-/** ` --store S` (quoted for a shell when it must be), or nothing when no store was named. */
+/**
+ * ` --store S` (quoted for a shell when it must be), or nothing when no store was named. A
+ * PostgreSQL URL is repeated without its password: pasted, the hint connects with the password
+ * from PGPASSWORD or ~/.pgpass (docs/team-store.md).
+ */
 function storeFlag(store: string | null | undefined): string {
-  return store === undefined || store === null ? '' : ` --store ${shellWord(store)}`;
+  if (store === undefined || store === null) return '';
+  return ` --store ${shellWord(isPostgresUrl(store) ? shownStoreUrl(store) : store)}`;
 }
 
 /** `decidekit bench --resume RUN [--retry-failed] [--store S]`: the command that finishes a run. */

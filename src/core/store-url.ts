@@ -38,3 +38,8 @@ export function urlHasPassword(url: string): boolean {
 function schemeOf(text: string): string {
   return /^postgres:/i.test(text) ? 'postgres:' : 'postgresql:';
 }
+
+/** A store location as decidekit shows it: a file path as it is, a PostgreSQL URL without its password. */
+export function shownStoreLocation(location: string): string {
+  return isPostgresUrl(location) ? shownStoreUrl(location) : location;
+}

@@ -13,6 +13,7 @@ import { closeSync, linkSync, openSync, readFileSync, realpathSync, renameSync, 
 import { DecidekitError } from '../core/errors.js';
 import { fileErrorWords } from '../core/file-error-words.js';
 import { shellWord } from '../core/shell-word.js';
+import type { Store } from './store.js';
 
 /** Who claims a run, and how to tell whether another claimant is still alive. */
 export interface RunClaimOwner {
@@ -163,4 +164,25 @@ function busy(runId: string, path: string, holder: ClaimFile | null, advice: str
     `run ${runId} is being run by another decidekit process${who}: ${advice} (if that process is gone, delete ${shellWord(path)})`,
     { context: { runId, ...(holder === null ? {} : { pid: holder.pid, host: holder.host }) } },
   );
+}
+
+/**
+ * Claims `runId` in `store` for this process: through the store's own claims when it keeps
+ * them (a database shared by several machines), else with a claim file beside it.
+ */
+export function claimStoredRun(
+  store: Store,
+  runId: string,
+  owner: RunClaimOwner,
+  since: string,
+  advice: string = RESUME_ADVICE,
+): RunClaim {
+  if (store.claims === undefined) return claimRun(store.path, runId, owner, since, advice);
+  const held = store.claims.claim(runId, { pid: owner.pid, host: owner.host, since }, advice);
+  return { path: store.path, release: () => held.release() };
+}
+
+/** `runHolder` of a store that may keep its claims itself. */
+export function storedRunHolder(store: Store, runId: string, owner: RunClaimOwner): ClaimFile | null {
+  return store.claims === undefined ? runHolder(store.path, runId, owner) : store.claims.holder(runId);
 }

@@ -43,6 +43,11 @@ export interface Store {
   readonly audits: StoreAudits;
   readonly probes: StoreProbes;
   /**
+   * Who sends a run now, kept by the store itself (a database shared by several machines);
+   * absent, a claim is a file beside the store (`run-claim.ts`).
+   */
+  readonly claims?: StoreClaims;
+  /**
    * The full id of the one record of `kind` whose id starts with `prefix`. Throws
    * `unknown_run` (naming an id of another kind as such, and the command `askedBy`) or
    * `ambiguous_run`. Audit and probe ids may be given with or without `audit-` / `probe-`.
@@ -52,6 +57,24 @@ export interface Store {
   check(options?: { readonly runIds?: readonly string[] }): StoreCheck;
   /** Closes the store; closing it again does nothing. What `cases.source` gave stays readable. */
   close(): void;
+}
+
+/** Claims of runs kept by the store: one process at a time sends a run's cases. */
+export interface StoreClaims {
+  /**
+   * Claims `runId` for `holder` until released or until the holder's process ends. Throws
+   * `run_busy` naming the holder when another process holds it, ending with `advice`.
+   */
+  claim(runId: string, holder: ClaimHolder, advice: string): { release(): void };
+  /** The process that holds `runId` now, or null. */
+  holder(runId: string): ClaimHolder | null;
+}
+
+/** A process that claims a run: its pid, its host and since when. */
+export interface ClaimHolder {
+  readonly pid: number;
+  readonly host: string;
+  readonly since: string;
 }
 
 /** Bench runs: their configuration, status and summary (their cases are `StoreCases`). */

@@ -38,7 +38,7 @@ import type { CaseEntry } from '../../datasets/typed-decisions/scan-cases.js';
 import { runBenchmark, type CaseQueue, type RunOutcome } from '../../runner/run-benchmark.js';
 import { fingerprintOf } from '../../store/fingerprint.js';
 import { checkResumable } from '../../store/resume-check.js';
-import { claimRun, type RunClaim, type RunClaimOwner } from '../../store/run-claim.js';
+import { claimStoredRun, type RunClaim, type RunClaimOwner } from '../../store/run-claim.js';
 import type { AskedBy } from '../../store/record-kind.js';
 import type { CaseWriter, Store } from '../../store/store.js';
 import { summarizeOptionsOf, summarizeRun } from '../../store/run-summary.js';
@@ -148,7 +148,7 @@ export async function executeBench(plan: BenchPlan, asked: ExecuteBenchOptions):
   const claim = (runId: string): void => {
     if (store === null || options.claimOwner === undefined) return;
     const since = (options.clock?.() ?? new Date()).toISOString();
-    claims.push(claimRun(store.path, runId, options.claimOwner, since));
+    claims.push(claimStoredRun(store, runId, options.claimOwner, since));
   };
   try {
     // Finished cases are committed from a worker thread (see store/writer/).

@@ -3,6 +3,7 @@
  * the run store (opened for each call and closed again) for listing, showing, comparing,
  * re-rendering and exporting.
  */
+import { isPostgresUrl } from '../../core/store-url.js';
 import { given } from '../../core/given.js';
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import {
@@ -22,7 +23,13 @@ import { StoreDamagedError } from '../../store/store-errors.js';
 import type { Store } from '../../store/store.js';
 import type { StoreCheck, StoredRunHead } from '../../store/stored-run.js';
 import type { AskedBy } from '../../store/record-kind.js';
-import { claimRun, type RunClaimOwner } from '../../store/run-claim.js';
+import {
+  claimStoredRun,
+  runHolder,
+  storedRunHolder,
+  type ClaimFile,
+  type RunClaimOwner,
+} from '../../store/run-claim.js';
 import { EMPTY_OVERVIEW, overviewOf, type StoreOverview } from '../../store/store-overview.js';
 import { statesOfRun } from './run-case-states.js';
 import { analysisReadsCases, analyzeRun, type AnalyzedRun } from '../bench/run-analysis.js';
@@ -59,7 +66,7 @@ export function listStore(storePath: string, options: { readonly limit?: number 
     store = openStore(storePath, { mustExist: true, readOnly: true });
   } catch (err) {
     if (err instanceof DecidekitError && err.code === 'store_missing')
-      return { ...EMPTY_OVERVIEW, missingFolder: missingStoreFolder(storePath) };
+      return { ...EMPTY_OVERVIEW, missingFolder: isPostgresUrl(storePath) ? null : missingStoreFolder(storePath) };
     throw err;
   }
   try {
@@ -94,7 +101,7 @@ export function deleteStoredRun(storePath: string, prefix: string, askedBy: Aske
     const claim =
       owner === undefined
         ? null
-        : claimRun(store.path, id, owner, new Date().toISOString(), 'stop it (Ctrl+C) first; nothing was deleted');
+        : claimStoredRun(store, id, owner, new Date().toISOString(), 'stop it (Ctrl+C) first; nothing was deleted');
     try {
       store.runs.delete(id);
     } finally {
@@ -428,6 +435,15 @@ export async function storedRunReport(
 }
 
 const READ_ONLY = { mustExist: true, readOnly: true } as const;
+
+/**
+ * The live process sending `runId` now, if one is: a SQLite store's claim file, or the claim a
+ * PostgreSQL store keeps (read over a connection of its own).
+ */
+export function runSender(storePath: string, runId: string, owner: RunClaimOwner): ClaimFile | null {
+  if (!isPostgresUrl(storePath)) return runHolder(storePath, runId, owner);
+  return withStore(storePath, READ_ONLY, (store) => storedRunHolder(store, runId, owner));
+}
 
 /** The (existing) store at `path`, for one use, closed after. */
 function withStore<T>(

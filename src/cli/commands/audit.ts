@@ -1,4 +1,5 @@
 import { fitLines } from '../../reports/text-fit.js';
+import { shownStoreLocation } from '../../core/store-url.js';
 import { given } from '../../core/given.js';
 import { JUDGE_FAILURE_REASONS, judgeFailureCount } from '../../core/audit/verdict.js';
 import { performance } from 'node:perf_hooks';
@@ -137,7 +138,7 @@ as Basic); it is never stored or printed, and no other key reaches the judge.`,
     );
     if (outcome.writeError !== null) io.stderr.write(`decidekit audit: ${outcome.writeError}\n`);
     if (!v.json) {
-      const where = request.storePath === null ? '' : ` in ${request.storePath}`;
+      const where = request.storePath === null ? '' : ` in ${shownStoreLocation(request.storePath)}`;
       io.stderr.write(
         !outcome.saved
           ? 'audit not saved (--no-store)\n'

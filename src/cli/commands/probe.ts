@@ -1,4 +1,5 @@
 import { fitLines } from '../../reports/text-fit.js';
+import { shownStoreLocation } from '../../core/store-url.js';
 import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import { planProbe, type ProbeRequest } from '../../app/probe/plan-probe.js';
@@ -134,7 +135,11 @@ repeat. One request at a time. Without --base-url, probes the built-in reference
           }),
     );
     if (outcome.writeError !== null) io.stderr.write(`decidekit probe: ${outcome.writeError}\n`);
-    say(outcome.saved ? `probe ${run.id} saved in ${request.storePath}` : 'probe not saved (--no-store)');
+    say(
+      outcome.saved
+        ? `probe ${run.id} saved in ${shownStoreLocation(request.storePath!)}`
+        : 'probe not saved (--no-store)',
+    );
     return !isConformant(run) || outcome.writeError !== null ? 1 : 0;
   },
 });

@@ -13,8 +13,9 @@ export const command = defineCommandGroup({
   summary: 'list, show, compare, gate, export, check and delete stored benchmark runs',
   description: `Every 'decidekit bench' run is kept in one SQLite file (WAL mode): its configuration,
 provenance, summary and every decision. RUN is a run id or any unique prefix of one.
-The store is --store PATH (default $XDG_DATA_HOME/decidekit/runs.sqlite, else
-~/.local/share/decidekit/runs.sqlite).
+The store is --store PATH (default DECIDEKIT_STORE, else
+$XDG_DATA_HOME/decidekit/runs.sqlite, else ~/.local/share/decidekit/runs.sqlite);
+a team shares one PostgreSQL database with --store postgresql://user@host:port/db.
 
 Exit codes: 0 ok, 1 unknown run, unreadable store or runs not comparable, 2 usage error.`,
   subcommands: [list, show, compare, gate, report, exportRun, check, deleteRun],

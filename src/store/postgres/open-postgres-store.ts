@@ -19,6 +19,7 @@ import { PgConnection } from './connection.js';
 import { refuseUnusableServer } from './connect-failures.js';
 import { migratePostgres, refuseUnreadableSchema } from './migrate.js';
 import { PgProbes } from './probes.js';
+import { PgClaims } from './run-claims.js';
 import { idsStartingWithIn } from './record-ids.js';
 import { PgRuns } from './runs.js';
 import { SyncPgClient, type SyncPgConfig } from './sync-client.js';
@@ -63,6 +64,7 @@ export class PostgresStore implements Store {
   readonly cases: PgCases;
   readonly audits: PgAudits;
   readonly probes: PgProbes;
+  readonly claims: PgClaims;
   private readonly idsStartingWith;
   private closed = false;
 
@@ -82,6 +84,7 @@ export class PostgresStore implements Store {
     this.runs = new PgRuns(conn, this.cases);
     this.audits = new PgAudits(conn);
     this.probes = new PgProbes(conn);
+    this.claims = new PgClaims(conn);
     this.idsStartingWith = idsStartingWithIn(conn);
   }
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgresCluster, type PostgresCluster } from '../../../test/support/postgres-cluster.js';
 import { DecidekitError } from '../../core/errors.js';
 import { openStore } from '../open-store.js';
+import { claimStoredRun, storedRunHolder } from '../run-claim.js';
 import { runConfig } from '../test-support/run-fixtures.js';
 import { POSTGRES_SCHEMA_VERSION } from './schema.js';
 import { SyncPgClient } from './sync-client.js';
@@ -108,6 +109,30 @@ describe('the PostgreSQL store', () => {
       expect(err.message).not.toContain(secret);
       expect(JSON.stringify(err.context)).not.toContain(secret);
       expect(err.message).not.toMatch(/ECONNREFUSED|3D000/);
+    }
+  });
+
+  it('lets one process at a time claim a run, on any machine, until it releases it or its connection ends', () => {
+    const url = freshDatabase();
+    const a = openStore(url);
+    const b = openStore(url);
+    try {
+      const { id } = a.runs.create({ config: runConfig(), label: null, createdAt: '2026-12-01T00:00:00Z' });
+      const owner = { pid: 4242, host: 'laptop', isAlive: () => true };
+      const held = claimStoredRun(a, id, owner, '2026-12-01T00:00:01Z');
+      expect(storedRunHolder(b, id, owner)).toEqual({ pid: 4242, host: 'laptop', since: '2026-12-01T00:00:01Z' });
+      const refused = errorOf(() => claimStoredRun(b, id, { ...owner, host: 'ci' }, '2026-12-01T00:00:02Z'));
+      expect(refused.code).toBe('run_busy');
+      expect(refused.message).toContain('pid 4242 on laptop');
+      held.release();
+      expect(storedRunHolder(b, id, owner)).toBeNull();
+      claimStoredRun(a, id, owner, '2026-12-01T00:00:03Z');
+      a.close();
+      // The holder's connection ended (as when its process is killed): the claim went with it.
+      claimStoredRun(b, id, { ...owner, host: 'ci' }, '2026-12-01T00:00:04Z').release();
+    } finally {
+      a.close();
+      b.close();
     }
   });
 

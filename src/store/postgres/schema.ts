@@ -170,6 +170,14 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX probes_by_created ON probes (created_ms DESC, id COLLATE "C" DESC);
   `,
+  // Version 2: who sends a run now (`run-claims.ts`); the claim itself is a session advisory
+  // lock, which the server drops with the holder's connection.
+  `CREATE TABLE run_claims (
+    run_id TEXT PRIMARY KEY,
+    pid INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    since TEXT NOT NULL
+  );`,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;
@@ -187,3 +195,6 @@ export const STORE_TABLES: readonly string[] = [
 
 /** The key of the advisory lock that migrations take ("dkrs" as a number). */
 export const MIGRATION_LOCK = 0x646b7273;
+
+/** The first key of a run's claim lock ("dkcl"); the second is the run id's hash. */
+export const CLAIM_LOCK = 0x646b636c;

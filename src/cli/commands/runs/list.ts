@@ -1,4 +1,5 @@
 import { given } from '../../../core/given.js';
+import { shownStoreLocation } from '../../../core/store-url.js';
 import { defineCommand, flag, integer } from '../../define-command.js';
 import { colourEnabled } from '../../io.js';
 import { storePathOf } from '../../locations.js';
@@ -47,7 +48,7 @@ Brier, ECE and the rest: 'runs show ID' or --json. A store that does not exist y
       io.stdout.write(
         renderRunsList(store.runs, {
           colour,
-          storePath: path,
+          storePath: shownStoreLocation(path),
           redactHost: values.redact,
           counts: store.runCounts,
           auditCounts: store.auditCounts,

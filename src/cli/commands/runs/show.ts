@@ -4,13 +4,12 @@ import { colourEnabled } from '../../io.js';
 import { storePathOf } from '../../locations.js';
 import { conventionChoiceOf, statisticsOptions } from '../../statistics-options.js';
 import { storeOption } from '../../shared-options.js';
-import { readStoredProbe, readStoredAudit, readRunAnalysis } from '../../../app/runs/stored-runs.js';
+import { readStoredProbe, readStoredAudit, readRunAnalysis, runSender } from '../../../app/runs/stored-runs.js';
 import { renderProbeJson } from '../../../reports/probe/probe-json.js';
 import { renderProbeTerminal } from '../../../reports/probe/probe-terminal.js';
 import { renderAuditJson } from '../../../reports/audit/audit-json.js';
 import { renderAuditTerminal } from '../../../reports/audit/audit-terminal.js';
 import { renderRunShow, renderRunShowJson } from '../../../reports/runs/runs-show.js';
-import { runHolder } from '../../../store/run-claim.js';
 import { thisProcess } from '../../this-process.js';
 
 export const command = defineCommand({
@@ -54,7 +53,7 @@ other conventions.`,
       !values['no-ci'],
     );
     // A running run: the live process sending it, if one is (else it was left by a killed one).
-    const sentBy = head.status === 'running' ? runHolder(storePathOf(values.store, io), run.id, thisProcess()) : null;
+    const sentBy = head.status === 'running' ? runSender(storePathOf(values.store, io), run.id, thisProcess()) : null;
     io.stdout.write(
       values.json
         ? renderRunShowJson(head, run, values.redact, statistics)
