@@ -106,4 +106,12 @@ export type { FaultAction, FaultOptions } from './protocol/server/faults.js';
 // Open the store: runs and their cases, audits, probes, behind one port.
 export { openStore, type OpenStoreOptions } from './store/open-store.js';
 export { defaultStorePath } from './store/default-store-path.js';
-export type { Store, StoreAudits, StoreCases, StoreProbes, StoreRuns } from './store/store.js';
+export type {
+  ClaimHolder,
+  Store,
+  StoreAudits,
+  StoreCases,
+  StoreClaims,
+  StoreProbes,
+  StoreRuns,
+} from './store/store.js';

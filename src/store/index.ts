@@ -1,5 +1,14 @@
 /** The store's public surface: the port, opening a store, its errors and helpers. */
-export type { CaseWriter, Store, StoreAudits, StoreCases, StoreProbes, StoreRuns } from './store.js';
+export type {
+  CaseWriter,
+  ClaimHolder,
+  Store,
+  StoreAudits,
+  StoreCases,
+  StoreClaims,
+  StoreProbes,
+  StoreRuns,
+} from './store.js';
 export type {
   FinishRunInput,
   RunCheck,
