@@ -54,11 +54,22 @@ export function checkRun(tables: RunTables, runs: SqliteRuns, cases: SqliteCases
 /** Cases whose rows no longer match the digest written with them. */
 function changedCases(tables: RunTables, id: string): string[] {
   const { statements } = tables;
-  // Case by case, so a run of any size is checked without holding its rows.
+  // Case by case, so a run of any size is checked without holding its rows: the cases and
+  // their decisions are two streams in the same order, each case taking the decisions that
+  // follow with its id.
   const changed: string[] = [];
-  for (const c of statements.digestCases.iterate(id) as Iterable<Record<string, unknown>>) {
-    const decisions = statements.digestDecisions.all(id, c['case_id']) as Record<string, unknown>[];
-    if (caseDigest(c, decisions) !== c['digest']) changed.push(String(c['case_id']));
+  const cases = statements.digestCases.iterate(id) as IterableIterator<Record<string, unknown>>;
+  const decisionRows = statements.digestDecisions.iterate(id) as IterableIterator<Record<string, unknown>>;
+  try {
+    let d = decisionRows.next();
+    for (const c of cases) {
+      const decisions: Record<string, unknown>[] = [];
+      for (; d.done !== true && d.value['case_id'] === c['case_id']; d = decisionRows.next()) decisions.push(d.value);
+      if (caseDigest(c, decisions) !== c['digest']) changed.push(String(c['case_id']));
+    }
+  } finally {
+    decisionRows.return?.();
+    cases.return?.();
   }
   return changed.length === 0
     ? []

@@ -44,11 +44,14 @@ export function prepareRunStatements(db: Database.Database): RunStatements {
       db.prepare(`INSERT OR IGNORE INTO cases (run_id, case_id, position, workflow, request_status, latency_ms,
         input_tokens, error_kind, error_message, answered_model, digest)
       SELECT run_id, case_id, position, ?, ?, ?, ?, ?, ?, ?, ? FROM run_cases WHERE run_id = ? AND case_id = ?`),
+    // The digested rows as two streams in the same order, like `cases` and `decisions` below.
     digestCases: db.prepare(
-      `SELECT ${CASE_DIGEST_COLUMNS.join(', ')}, digest FROM cases WHERE run_id = ? AND digest IS NOT NULL ORDER BY position`,
+      `SELECT ${CASE_DIGEST_COLUMNS.join(', ')}, digest FROM cases WHERE run_id = ? AND digest IS NOT NULL ORDER BY position, case_id`,
     ),
     digestDecisions: db.prepare(
-      `SELECT ${DECISION_DIGEST_COLUMNS.join(', ')} FROM decisions WHERE run_id = ? AND case_id = ? ORDER BY position`,
+      `SELECT ${DECISION_DIGEST_COLUMNS.map((c) => `d.${c}`).join(', ')}
+      FROM cases c CROSS JOIN decisions d ON d.run_id = c.run_id AND d.case_id = c.case_id
+      WHERE c.run_id = ? AND c.digest IS NOT NULL ORDER BY c.position, c.case_id, d.position`,
     ),
     insertDecision: db.prepare(`INSERT INTO decisions (run_id, case_id, position, question_id, type, answers_json,
         gold_label, gold_probabilities_json, status, predicted, correct, confidence, kl, brier, probabilities_json,

@@ -199,6 +199,20 @@ describe('reading cost', () => {
     expect(large.cases[4]!.request.status).toBe('failed');
     expect(large.cases.every((c) => c.decisions.length === 3)).toBe(true);
   });
+
+  it("checks a run's stored rows against their digests in as many queries for 200 cases as for 3", () => {
+    const queriesOfCheck = (n: number) => {
+      const sql: string[] = [];
+      const store = storeAt(`check-${n}.sqlite`, { onStatement: (s) => sql.push(s) });
+      const config = runConfig({ caseIds: caseIdsOf(n) });
+      const { id } = store.runs.create({ config, label: null, createdAt: '2026-11-30T04:15:12.000Z' });
+      store.cases.save(id, config.caseIds.map((c, i) => answeredCase(c, rightAnswers(i))).reverse());
+      sql.length = 0;
+      expect(store.runs.check(id).problems).toEqual([]);
+      return sql.length;
+    };
+    expect(queriesOfCheck(200)).toBe(queriesOfCheck(3));
+  });
 });
 
 describe('read-only stores', () => {
