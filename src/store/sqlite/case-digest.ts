@@ -4,7 +4,7 @@
  * a change to any stored byte of a case (an answer that is neither gold nor predicted, an
  * error message, a latency) is found, not only changes that move a score.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { PACKED_CASE_VALUES, PACKED_DECISION_VALUES, type PackedCaseRows } from './case-rows.js';
 
 /**
@@ -52,7 +52,7 @@ export function caseDigest(caseRow: Row, decisionRows: readonly Row[]): string {
   const record = [pick(caseRow, CASE_DIGEST_COLUMNS), ...decisionRows.map((d) => pick(d, DECISION_DIGEST_COLUMNS))];
   // The record is arrays of strings, numbers and nulls: its canonical JSON is JSON.stringify's
   // (no object keys to sort), so the digest is computed without copying the record first.
-  return createHash('sha256').update(JSON.stringify(record)).digest('hex');
+  return hash('sha256', JSON.stringify(record), 'hex');
 }
 
 /**
@@ -71,5 +71,5 @@ export function packedCaseDigest(runId: string, packed: PackedCaseRows, at: numb
     for (const end = k + PACKED_DECISION_VALUES; k < end; k++) decision.push(packed[k]);
     record.push(decision);
   }
-  return createHash('sha256').update(JSON.stringify(record)).digest('hex');
+  return hash('sha256', JSON.stringify(record), 'hex');
 }

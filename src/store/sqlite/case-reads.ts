@@ -14,7 +14,132 @@ import { isNumberArray, isStringArray, parseStoredJson } from './run-rows.js';
 /** What reading rows back needs of a connection (the PostgreSQL adapter reads the same rows). */
 export type RowReader = Pick<SqliteConnection, 'path' | 'damaged'>;
 
-/** A `cases` row as read back. */
+/**
+ * A `cases` row as read back, its columns by position (`SELECT case_id, workflow,
+ * request_status, latency_ms, input_tokens, error_kind, error_message, answered_model`):
+ * rows read as arrays cost a third less than as objects with named fields.
+ */
+export type CaseRowValues = readonly [
+  caseId: string,
+  workflow: string,
+  requestStatus: string,
+  latencyMs: number | null,
+  inputTokens: number | null,
+  errorKind: string | null,
+  errorMessage: string | null,
+  answeredModel: string | null,
+];
+
+/**
+ * A `decisions` row as read back, by position (`SELECT case_id, question_id, type,
+ * answers_json, gold_label, gold_probabilities_json, status, predicted, correct, confidence,
+ * kl, brier, probabilities_json, error_kind, error_message`).
+ */
+export type DecisionRowValues = readonly [
+  caseId: string,
+  questionId: string,
+  type: QuestionType,
+  answersJson: string,
+  goldLabel: string,
+  goldProbabilitiesJson: string,
+  status: string,
+  predicted: string | null,
+  correct: number | null,
+  confidence: number | null,
+  kl: number | null,
+  brier: number | null,
+  probabilitiesJson: string | null,
+  errorKind: string | null,
+  errorMessage: string | null,
+];
+
+/** The case of a `cases` row (read as an array) with its decisions. */
+export function caseOfValues(conn: RowReader, runId: string, c: CaseRowValues, decisions: Decision[]): CaseResult {
+  const [caseId, workflow, status, latencyMs, inputTokens, errorKind, errorMessage, answeredModel] = c;
+  let request: RequestOutcome;
+  if (status === 'answered') {
+    if (typeof latencyMs !== 'number') throw conn.damaged(runId, `case ${caseId} has no latency`);
+    request = { status: 'answered', latencyMs, inputTokens, ...(answeredModel ? { model: answeredModel } : {}) };
+  } else if (status === 'failed') {
+    if (!FAILURE_KINDS.includes(errorKind as FailureKind))
+      throw conn.damaged(runId, `case ${caseId} has an unknown failure kind ${JSON.stringify(errorKind)}`);
+    request = { status: 'failed', failure: { kind: errorKind as FailureKind, message: errorMessage ?? '' }, latencyMs };
+  } else {
+    throw conn.damaged(runId, `case ${caseId} has an unknown status ${JSON.stringify(status)}`);
+  }
+  return { caseId, workflow, request, decisions };
+}
+
+/**
+ * The cases of a run from its two row streams, both in the same order (the decisions'
+ * grouped by case and in their case's order): each case takes the decisions that follow
+ * with its id. `step` reads the next row (where a read error becomes a store error).
+ */
+export function* mergeCaseRows(
+  conn: RowReader,
+  runId: string,
+  cases: Iterator<CaseRowValues>,
+  decisions: Iterator<DecisionRowValues>,
+  step: <T>(read: () => T) => T,
+): Generator<CaseResult> {
+  let d = step(() => decisions.next());
+  for (;;) {
+    const c = step(() => cases.next());
+    if (c.done === true) return;
+    const caseId = c.value[0];
+    const own: Decision[] = [];
+    while (d.done !== true && d.value[0] === caseId) {
+      own.push(decisionOfValues(conn, runId, d.value));
+      d = step(() => decisions.next());
+    }
+    yield caseOfValues(conn, runId, c.value, own);
+  }
+}
+
+/** The decision of a `decisions` row (read as an array). */
+export function decisionOfValues(conn: RowReader, runId: string, d: DecisionRowValues): Decision {
+  const [caseId, questionId, type, answersJson, goldLabel, goldJson, status, predicted, correct] = d;
+  const [, , , , , , , , , confidence, kl, brier, probabilitiesJson, errorKind, errorMessage] = d;
+  const json = <T>(text: unknown, what: string, isValid: (v: unknown) => boolean) =>
+    parseStoredJson<T>(text, `${what} of case ${caseId}`, runId, conn.path, isValid);
+  let outcome: DecisionOutcome;
+  if (status === 'answered') {
+    if (
+      typeof predicted !== 'string' ||
+      typeof confidence !== 'number' ||
+      typeof kl !== 'number' ||
+      typeof brier !== 'number' ||
+      (correct !== 0 && correct !== 1)
+    )
+      throw conn.damaged(runId, `case ${caseId} question ${questionId}: an answered decision lacks its scores`);
+    const outOfRange = scoreOutOfRange(confidence, kl, brier);
+    if (outOfRange !== null) throw conn.damaged(runId, `case ${caseId} question ${questionId}: ${outOfRange}`);
+    outcome = {
+      status: 'answered',
+      probabilities: json<number[]>(probabilitiesJson, 'predicted distribution', isNumberArray),
+      predicted,
+      confidence,
+      correct: correct === 1,
+      kl,
+      brier,
+    };
+  } else if (status === 'failed') {
+    if (!FAILURE_KINDS.includes(errorKind as FailureKind))
+      throw conn.damaged(runId, `case ${caseId} question ${questionId}: unknown failure kind`);
+    outcome = { status: 'failed', failure: { kind: errorKind as FailureKind, message: errorMessage ?? '' } };
+  } else {
+    throw conn.damaged(runId, `case ${caseId} question ${questionId}: unknown status`);
+  }
+  return {
+    questionId,
+    type,
+    answers: json<string[]>(answersJson, 'answers', isStringArray),
+    gold: { label: goldLabel, probabilities: json<number[]>(goldJson, 'gold distribution', isNumberArray) },
+    outcome,
+  };
+}
+
+/** A `cases` row read back with named columns (the PostgreSQL adapter's rows). */
 export interface StoredCaseRow {
   case_id: string;
   workflow: string;
@@ -26,7 +151,7 @@ export interface StoredCaseRow {
   error_message: string | null;
 }
 
-/** A `decisions` row as read back. */
+/** A `decisions` row read back with named columns. */
 export interface StoredDecisionRow {
   case_id: string;
   question_id: string;
@@ -45,98 +170,41 @@ export interface StoredDecisionRow {
   error_message: string | null;
 }
 
-/** The case of a `cases` row with its decisions. */
+/** `caseOfValues` of a row with named columns. */
 export function caseOf(conn: RowReader, runId: string, c: StoredCaseRow, decisions: Decision[]): CaseResult {
-  let request: RequestOutcome;
-  if (c.request_status === 'answered') {
-    if (typeof c.latency_ms !== 'number') throw conn.damaged(runId, `case ${c.case_id} has no latency`);
-    request = {
-      status: 'answered',
-      latencyMs: c.latency_ms,
-      inputTokens: c.input_tokens,
-      ...(c.answered_model ? { model: c.answered_model } : {}),
-    };
-  } else if (c.request_status === 'failed') {
-    if (!FAILURE_KINDS.includes(c.error_kind as FailureKind))
-      throw conn.damaged(runId, `case ${c.case_id} has an unknown failure kind ${JSON.stringify(c.error_kind)}`);
-    request = {
-      status: 'failed',
-      failure: { kind: c.error_kind as FailureKind, message: c.error_message ?? '' },
-      latencyMs: c.latency_ms,
-    };
-  } else {
-    throw conn.damaged(runId, `case ${c.case_id} has an unknown status ${JSON.stringify(c.request_status)}`);
-  }
-  return { caseId: c.case_id, workflow: c.workflow, request, decisions };
+  const values: CaseRowValues = [
+    c.case_id,
+    c.workflow,
+    c.request_status,
+    c.latency_ms,
+    c.input_tokens,
+    c.error_kind,
+    c.error_message,
+    c.answered_model ?? null,
+  ];
+  return caseOfValues(conn, runId, values, decisions);
 }
 
-/**
- * The cases of a run from its two row streams, both in the same order (the decisions'
- * grouped by case and in their case's order): each case takes the decisions that follow
- * with its id. `step` reads the next row (where a read error becomes a store error).
- */
-export function* mergeCaseRows(
-  conn: SqliteConnection,
-  runId: string,
-  cases: Iterator<StoredCaseRow>,
-  decisions: Iterator<StoredDecisionRow>,
-  step: <T>(read: () => T) => T,
-): Generator<CaseResult> {
-  let d = step(() => decisions.next());
-  for (;;) {
-    const c = step(() => cases.next());
-    if (c.done === true) return;
-    const caseId = c.value.case_id;
-    const own: Decision[] = [];
-    while (d.done !== true && d.value.case_id === caseId) {
-      own.push(decisionOf(conn, runId, d.value));
-      d = step(() => decisions.next());
-    }
-    yield caseOf(conn, runId, c.value, own);
-  }
-}
-
-/** The decision of a `decisions` row. */
+/** `decisionOfValues` of a row with named columns. */
 export function decisionOf(conn: RowReader, runId: string, d: StoredDecisionRow): Decision {
-  const json = <T>(text: unknown, what: string, isValid: (v: unknown) => boolean) =>
-    parseStoredJson<T>(text, `${what} of case ${d.case_id}`, runId, conn.path, isValid);
-  let outcome: DecisionOutcome;
-  if (d.status === 'answered') {
-    const numbers = [d.confidence, d.kl, d.brier];
-    if (
-      typeof d.predicted !== 'string' ||
-      numbers.some((n) => typeof n !== 'number') ||
-      (d.correct !== 0 && d.correct !== 1)
-    )
-      throw conn.damaged(runId, `case ${d.case_id} question ${d.question_id}: an answered decision lacks its scores`);
-    const outOfRange = scoreOutOfRange(d.confidence!, d.kl!, d.brier!);
-    if (outOfRange !== null) throw conn.damaged(runId, `case ${d.case_id} question ${d.question_id}: ${outOfRange}`);
-    outcome = {
-      status: 'answered',
-      probabilities: json<number[]>(d.probabilities_json, 'predicted distribution', isNumberArray),
-      predicted: d.predicted,
-      confidence: d.confidence!,
-      correct: d.correct === 1,
-      kl: d.kl!,
-      brier: d.brier!,
-    };
-  } else if (d.status === 'failed') {
-    if (!FAILURE_KINDS.includes(d.error_kind as FailureKind))
-      throw conn.damaged(runId, `case ${d.case_id} question ${d.question_id}: unknown failure kind`);
-    outcome = { status: 'failed', failure: { kind: d.error_kind as FailureKind, message: d.error_message ?? '' } };
-  } else {
-    throw conn.damaged(runId, `case ${d.case_id} question ${d.question_id}: unknown status`);
-  }
-  return {
-    questionId: d.question_id,
-    type: d.type,
-    answers: json<string[]>(d.answers_json, 'answers', isStringArray),
-    gold: {
-      label: d.gold_label,
-      probabilities: json<number[]>(d.gold_probabilities_json, 'gold distribution', isNumberArray),
-    },
-    outcome,
-  };
+  const values: DecisionRowValues = [
+    d.case_id,
+    d.question_id,
+    d.type,
+    d.answers_json,
+    d.gold_label,
+    d.gold_probabilities_json,
+    d.status,
+    d.predicted,
+    d.correct,
+    d.confidence,
+    d.kl,
+    d.brier,
+    d.probabilities_json,
+    d.error_kind,
+    d.error_message,
+  ];
+  return decisionOfValues(conn, runId, values);
 }
 
 /**

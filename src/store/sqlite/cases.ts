@@ -6,7 +6,7 @@ import { DecidekitError } from '../../core/errors.js';
 import type { CaseWriter, StoreCases } from '../store.js';
 import type { SaveProgress } from '../stored-run.js';
 import { packedCaseDigest } from './case-digest.js';
-import { mergeCaseRows, type StoredCaseRow, type StoredDecisionRow } from './case-reads.js';
+import { mergeCaseRows, type CaseRowValues, type DecisionRowValues } from './case-reads.js';
 import {
   forEachPackedCase,
   packCaseRows,
@@ -106,8 +106,8 @@ export class SqliteCases implements StoreCases {
   /** Every saved case of the run at once, in run order (two queries). */
   readAll(runId: string): CaseResult[] {
     const { conn, statements } = this.tables;
-    const cases = statements.cases.iterate(runId) as IterableIterator<StoredCaseRow>;
-    const decisions = statements.decisions.iterate(runId) as IterableIterator<StoredDecisionRow>;
+    const cases = statements.cases.iterate(runId) as IterableIterator<CaseRowValues>;
+    const decisions = statements.decisions.iterate(runId) as IterableIterator<DecisionRowValues>;
     try {
       return [...mergeCaseRows(conn, runId, cases, decisions, (read) => read())];
     } finally {
@@ -124,11 +124,11 @@ export class SqliteCases implements StoreCases {
     // their decisions, each in run order, merged case by case (two queries a run).
     const own = !conn.db.inTransaction;
     if (own) conn.db.exec('BEGIN');
-    let cases: IterableIterator<StoredCaseRow> | null = null;
-    let decisions: IterableIterator<StoredDecisionRow> | null = null;
+    let cases: IterableIterator<CaseRowValues> | null = null;
+    let decisions: IterableIterator<DecisionRowValues> | null = null;
     try {
-      cases = conn.reading(() => statements.cases.iterate(runId) as IterableIterator<StoredCaseRow>, runId);
-      decisions = conn.reading(() => statements.decisions.iterate(runId) as IterableIterator<StoredDecisionRow>, runId);
+      cases = conn.reading(() => statements.cases.iterate(runId) as IterableIterator<CaseRowValues>, runId);
+      decisions = conn.reading(() => statements.decisions.iterate(runId) as IterableIterator<DecisionRowValues>, runId);
       yield* mergeCaseRows(conn, runId, cases, decisions, (read) => conn.reading(read, runId));
     } finally {
       // An iteration stopped early must release its statements before the connection is used again.

@@ -68,16 +68,21 @@ export function prepareRunStatements(db: Database.Database): RunStatements {
       `SELECT ${statisticsColumn ? 'statistics_json' : 'NULL AS statistics_json'} FROM runs WHERE id = ?`,
     ),
     // A run's cases and its decisions, two streams in the same order (run order, then case
-    // id), merged case by case: walked along `cases_in_run_order` without a sort (CROSS
+    // id), merged case by case, read as arrays (`case-reads.ts`): walked along `cases_in_run_order` without a sort (CROSS
     // JOIN keeps the cases the outer loop). A store read in place without it sorts instead.
-    cases: db.prepare(
-      'SELECT case_id, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model FROM cases WHERE run_id = ? ORDER BY position, case_id',
-    ),
-    decisions:
-      db.prepare(`SELECT d.case_id, d.question_id, d.type, d.answers_json, d.gold_label, d.gold_probabilities_json, d.status,
+    cases: db
+      .prepare(
+        'SELECT case_id, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model FROM cases WHERE run_id = ? ORDER BY position, case_id',
+      )
+      .raw(),
+    decisions: db
+      .prepare(
+        `SELECT d.case_id, d.question_id, d.type, d.answers_json, d.gold_label, d.gold_probabilities_json, d.status,
         d.predicted, d.correct, d.confidence, d.kl, d.brier, d.probabilities_json, d.error_kind, d.error_message
       FROM cases c CROSS JOIN decisions d ON d.run_id = c.run_id AND d.case_id = c.case_id
-      WHERE c.run_id = ? ORDER BY c.position, c.case_id, d.position`),
+      WHERE c.run_id = ? ORDER BY c.position, c.case_id, d.position`,
+      )
+      .raw(),
     savedIds: db.prepare('SELECT case_id, request_status FROM cases WHERE run_id = ?'),
     answeredModels: db.prepare(
       'SELECT DISTINCT answered_model FROM cases WHERE run_id = ? AND answered_model IS NOT NULL ORDER BY answered_model',
