@@ -20,6 +20,7 @@ const FLAG_OF: { readonly [O in CallOption]: string } = {
   metricsUrl: '--metrics-url',
   model: '--model',
   outDir: '--out',
+  mapPath: '--out',
   parallel: '--parallel',
   port: '--port',
   host: '--host',

@@ -44,6 +44,10 @@ const COMMAND_FILES = {
     ['--dataset', 'offline-dataset'],
     ['--results', 'offline-results'],
   ],
+  calibrate: [
+    ['--dataset', 'offline-dataset'],
+    ['--results', 'offline-results'],
+  ],
   actions: [
     ['--dataset', 'offline-dataset'],
     ['--spec', 'action-spec'],

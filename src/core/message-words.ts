@@ -23,6 +23,7 @@ export const CALL_OPTIONS = [
   'host',
   'htmlPath',
   'limit',
+  'mapPath',
   'metricsUrl',
   'model',
   'outDir',

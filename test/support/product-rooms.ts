@@ -6,7 +6,7 @@
  * rooms together (the command list, the library entry) may import any room.
  */
 
-/** Product lines, each a room in every layer; `calibrate`, `view` and `team` are reserved. */
+/** Product lines, each a room in every layer. */
 export const ROOMS = ['bench', 'runs', 'offline', 'audit', 'probe', 'live', 'calibrate', 'view', 'team'] as const;
 export type Room = (typeof ROOMS)[number];
 
@@ -16,12 +16,15 @@ export type Room = (typeof ROOMS)[number];
  * reads bench and runs (a suite is runs of benchmarks, compared: it plans and sends bench
  * runs and ranks, compares and gates them as `runs compare` and `runs gate` do); `view`
  * shows every stored record with the pages and comparisons those commands make (a run's
- * report, `runs compare`), so it reads the same rooms and `runs`.
+ * report, `runs compare`), so it reads the same rooms and `runs`; `calibrate` fits on
+ * offline answers and on stored benchmark runs, so it reads their loaders and cases (the
+ * rooms that apply a map read shared code only).
  */
 const MAY_READ: Partial<Record<Room, readonly Room[]>> = {
   runs: ['bench', 'audit', 'probe'],
   team: ['bench', 'runs'],
   view: ['bench', 'runs', 'audit', 'probe'],
+  calibrate: ['offline', 'bench'],
 };
 
 /**

@@ -38,6 +38,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'find the yes/no threshold your saved scores support (with cross-validation)',
     load: async () => (await import('./tune.js')).command,
   },
+  calibrate: {
+    summary: 'fit a calibration map to saved answers, checked on held-out folds',
+    load: async () => (await import('./calibrate.js')).command,
+  },
   actions: {
     summary: 'compose field decisions into actions and price the errors',
     load: async () => (await import('./actions.js')).command,

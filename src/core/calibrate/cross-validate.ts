@@ -6,8 +6,9 @@
  * here.
  */
 import { applyCalibration, type CalibrationGrouping, type CalibrationMethod } from '../calibration-map.js';
-import type { CalibrationMapGroup, CalibrationSource } from '../calibration-map.js';
+import type { CalibrationMap, CalibrationMapGroup, CalibrationSource } from '../calibration-map.js';
 import type { Calibration } from '../calibration.js';
+import { argmaxFirst } from '../decision-score.js';
 import { DecidekitError } from '../errors.js';
 import {
   bootstrapIntervals,
@@ -66,11 +67,24 @@ export interface CalibrationResult {
   readonly folds: number;
   readonly seed: number;
   readonly conventions: Conventions;
+  /** Cases the decisions belong to (the fold units). */
+  readonly cases: number;
   readonly groups: readonly GroupCalibration[];
   /** Every group's held-out answers together (the same as the one group with `all`). */
   readonly overall: HeldOutMetrics;
   readonly overallFitted: BootstrapResult;
   readonly mapGroups: readonly CalibrationMapGroup[];
+}
+
+/** What `calibrate` shows and writes. */
+export interface CalibrationRun {
+  /** The files or the stored run fitted on, in words. */
+  readonly fittedOn: string;
+  readonly model: string | null;
+  readonly result: CalibrationResult;
+  readonly map: CalibrationMap;
+  /** Decisions not calibrated: `score` cases offline. */
+  readonly skipped: number;
 }
 
 /** Cross-validates and fits; examples of one case must share its fold, so they share `caseId`. */
@@ -132,6 +146,7 @@ export function crossValidateCalibration(
     source: options.source,
     folds: k,
     seed: options.conventions.seed,
+    cases: cases.length,
     conventions: options.conventions,
     groups,
     overall: heldOutMetrics(examples, after, options),
@@ -144,15 +159,18 @@ function applied(fit: GroupFit, p: readonly number[]): readonly number[] {
   return fit.status === 'fitted' ? applyCalibration(fit.parameters, p) : p;
 }
 
-/** Each case once, with its stratum: the sorted answers its decisions were right on, by group. */
+/**
+ * Each case once, with its stratum: how many of its decisions the model got right. What a
+ * calibration learns is how often the model is right, so folds that share the error rate
+ * give each fold's fit the same picture.
+ */
 function casesOf(examples: readonly CalibrationExample[]): { id: string; stratum: string }[] {
-  const labels = new Map<string, string[]>();
+  const hits = new Map<string, number>();
   for (const e of examples) {
-    const list = labels.get(e.caseId) ?? [];
-    list.push(`${e.group}=${e.labelIndex}`);
-    labels.set(e.caseId, list);
+    const hit = (e.pickedIndex ?? argmaxFirst(e.p)) === e.labelIndex ? 1 : 0;
+    hits.set(e.caseId, (hits.get(e.caseId) ?? 0) + hit);
   }
-  return [...labels].map(([id, list]) => ({ id, stratum: list.sort().join(',') }));
+  return [...hits].map(([id, n]) => ({ id, stratum: String(n).padStart(6, '0') }));
 }
 
 /** Example indices by group, groups in sorted order. */

@@ -1,10 +1,11 @@
 /**
  * Grouped, stratified, seeded K-fold assignment. The unit is a case: a benchmark case's
  * questions share one state, so its decisions always go to one fold together. Cases are
- * ordered by stratum (what their decisions' answers are), then by a seeded hash of their id
- * (ties by id), and dealt round-robin, each stratum continuing where the last stopped: folds
- * differ in size by at most one case, each stratum is spread evenly where it is large
- * enough, and only the ids, the strata and the seed matter, never the input order.
+ * ordered by stratum (how many of their decisions the model got right), then by a seeded
+ * hash of their id (ties by id), and dealt round-robin, each stratum continuing where the
+ * last stopped: folds differ in size by at most one case, each stratum is spread evenly
+ * where it is large enough, and only the ids, the strata and the seed matter, never the
+ * input order.
  */
 import { seededHash32 } from '../seeded-random.js';
 

@@ -2,13 +2,20 @@
  * Temperature scaling fitted by minimising the mean cross-entropy of softmax(log p / T)
  * against the targets (log loss against one correct answer, cross-entropy against a soft
  * gold distribution), with probabilities floored as scoring floors them. The loss is convex
- * in 1/T, so a golden-section search over 1/T in [1/20, 1/0.05] finds its minimum.
+ * in 1/T (but for the floor), so a grid then a golden-section search over 1/T in
+ * [1/20, 1/0.05] finds its minimum.
  */
 import { CALIBRATION_FLOOR, withTemperature } from '../calibration-map.js';
 import type { CalibrationExample } from './examples.js';
 
 /** The temperatures searched: a fit at either end is flagged, not reported. */
 export const TEMPERATURE_BOUNDS = { low: 0.05, high: 20 } as const;
+
+const GRID_POINTS = 81;
+
+function logGrid(low: number, high: number, n: number): number[] {
+  return Array.from({ length: n }, (_, i) => low * Math.pow(high / low, i / (n - 1)));
+}
 
 export interface TemperatureFit {
   readonly temperature: number;
@@ -18,8 +25,21 @@ export interface TemperatureFit {
 
 export function fitTemperature(examples: readonly CalibrationExample[]): TemperatureFit {
   const loss = (beta: number): number => meanCrossEntropy(examples, 1 / beta);
-  let lo = 1 / TEMPERATURE_BOUNDS.high;
-  let hi = 1 / TEMPERATURE_BOUNDS.low;
+  // The floor makes the loss flat where it saturates (very sharp answers), so a plain
+  // golden-section search could wander into the flat part: a log-spaced grid brackets the
+  // minimum first (the lowest point, the first of equals), then the search narrows it.
+  const grid = logGrid(1 / TEMPERATURE_BOUNDS.high, 1 / TEMPERATURE_BOUNDS.low, GRID_POINTS);
+  let best = 0;
+  let bestLoss = Infinity;
+  grid.forEach((b, i) => {
+    const f = loss(b);
+    if (f < bestLoss) {
+      best = i;
+      bestLoss = f;
+    }
+  });
+  let lo = grid[Math.max(0, best - 1)]!;
+  let hi = grid[Math.min(grid.length - 1, best + 1)]!;
   const phi = (Math.sqrt(5) - 1) / 2;
   let x1 = hi - phi * (hi - lo);
   let x2 = lo + phi * (hi - lo);

@@ -1,0 +1,87 @@
+import { given } from '../../core/given.js';
+import { CALIBRATION_GROUPINGS, CALIBRATION_METHODS } from '../../core/calibration-map.js';
+import { renderCalibrationMapJson } from '../../core/calibration-map-file.js';
+import { DEFAULT_FOLDS } from '../../core/calibrate/cross-validate.js';
+import type { CalibrationRun } from '../../core/calibrate/cross-validate.js';
+import { withConventions } from '../../core/stats/conventions.js';
+import { calibrateOffline } from '../../app/calibrate/calibrate-offline.js';
+import { writeTextFile } from '../../app/write-text-file.js';
+import { renderCalibrateJson } from '../../reports/calibrate/calibrate-json.js';
+import { renderCalibrateText } from '../../reports/calibrate/calibrate-text.js';
+import { defineCommand, flag, integer, oneOf, text } from '../define-command.js';
+import { colourEnabled, type CliIo } from '../io.js';
+import { outFileOf } from '../out-file.js';
+import { seedOption } from '../statistics-options.js';
+import { filesReadBy, refuseWrongFilesOf } from '../wrong-file.js';
+
+export const command = defineCommand({
+  name: 'calibrate',
+  summary: 'fit a calibration map to saved answers, checked on held-out folds',
+  usage: [
+    'calibrate --dataset FILE --results FILE [--method M] [--by G] [--folds K] [--seed S] [--out MAP.json] [--html FILE] [--json]',
+  ],
+  description: `Fits a calibration of one model's probabilities to the known answers, and checks it honestly:
+the decisions are dealt into K folds by case (seeded, stratified by answer), each fold is
+recalibrated with the fit on the others, and held-out accuracy, Brier, log loss and ECE are
+shown before and after, with 95% intervals and a paired verdict, and the ECE noise floor.
+Never calls a model.
+
+Methods: temperature (softmax(log p / T); never changes the most likely answer), platt
+(yes/no: sigmoid(a · logit p + b)), isotonic (pool adjacent violators) and histogram
+(ten bins). A group with too few decisions, or whose fit hits a search bound or sees
+separable data, is named and left unchanged. --out writes the map (fitted on all the data);
+score and compare apply it with --calibration MAP. Formats: docs/calibrate.md.`,
+  options: {
+    dataset: text('FILE', 'dataset JSONL or Parquet', { required: true }),
+    results: text('FILE', "one model's results, JSONL or Parquet", { required: true }),
+    method: oneOf('M', CALIBRATION_METHODS, 'temperature | platt | isotonic | histogram', { default: 'temperature' }),
+    by: oneOf('G', CALIBRATION_GROUPINGS, 'one fit for all decisions, one per question type, or one per question', {
+      default: 'all',
+    }),
+    folds: integer('K', 'folds of the held-out check, an integer >= 2 (fewer when there are fewer cases)', {
+      min: 2,
+      max: 1000,
+      defaultText: String(DEFAULT_FOLDS),
+    }),
+    seed: seedOption('seed of the folds, the bootstrap intervals and the ECE noise floor'),
+    out: text('MAP', 'write the calibration map (JSON) to MAP (into a folder: calibration-map.json)', {
+      example: 'map.json',
+    }),
+    json: flag('one JSON document, unrounded numbers'),
+  },
+  examples: [
+    'decidekit calibrate --dataset data/moderation/dataset.jsonl \\\n' +
+      '                    --results data/moderation/results-loud-1.jsonl --out map.json',
+  ],
+  async run({ values: v }, io) {
+    await refuseWrongFilesOf('calibrate', v, io.cwd);
+    const outFile = await outFileOf('mapPath', v.out, io.cwd, 'calibration-map.json', filesReadBy('calibrate', v));
+    const run = await calibrateOffline({
+      datasetPath: v.dataset,
+      resultsPath: v.results,
+      method: v.method,
+      by: v.by,
+      ...given({ folds: v.folds }),
+      conventions: withConventions(given({ seed: v.seed })),
+    });
+    return finish(run, v, io, outFile);
+  },
+});
+
+async function finish(
+  run: CalibrationRun,
+  v: { readonly json: boolean },
+  io: CliIo,
+  outFile: string | undefined,
+): Promise<number> {
+  if (outFile !== undefined) {
+    await writeTextFile(outFile, renderCalibrationMapJson(run.map), 'the calibration map');
+    io.stderr.write(`calibration map written to ${outFile}\n`);
+  }
+  if (v.json) io.stdout.write(renderCalibrateJson(run, given({ mapPath: outFile })));
+  else
+    io.stdout.write(
+      renderCalibrateText(run, { colour: colourEnabled(io.stdout, io.env), ...given({ width: io.stdout.columns }) }),
+    );
+  return 0;
+}
