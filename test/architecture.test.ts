@@ -120,12 +120,12 @@ describe('product rooms', () => {
       roomViolations([
         { from: 'cli/commands/audit.ts', to: 'reports/bench/bench-html.ts' },
         { from: 'core/live/window.ts', to: 'monitor/live-state.ts' },
-        { from: 'app/calibrate/run.ts', to: 'store/writer/case-writer.ts' },
+        { from: 'app/calibrate/run.ts', to: 'app/audit/run-audit.ts' },
         { from: 'reports/audit/audit-json.ts', to: 'reports/runs/runs-list.ts' },
       ]),
     ).toEqual([
       'cli/commands/audit.ts (room audit) imports reports/bench/bench-html.ts (room bench)',
-      'app/calibrate/run.ts (room calibrate) imports store/writer/case-writer.ts (room bench)',
+      'app/calibrate/run.ts (room calibrate) imports app/audit/run-audit.ts (room audit)',
       'reports/audit/audit-json.ts (room audit) imports reports/runs/runs-list.ts (room runs)',
     ]);
   });
