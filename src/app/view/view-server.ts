@@ -11,6 +11,7 @@ import { renderViewError } from '../../reports/view/view-error.js';
 import { SERVER_LINKS } from '../../core/view/view-links.js';
 import { viewIndexPage, viewRecordsJson } from './view-index-page.js';
 import { RunPageCache, viewRunPage } from './view-run-page.js';
+import { viewComparePage } from './view-compare-page.js';
 
 export interface ViewServerOptions {
   readonly storePath: string;
@@ -45,6 +46,8 @@ async function route(options: ViewServerOptions, cache: RunPageCache, url: URL):
     return { status: 200, type: 'application/json; charset=utf-8', body: viewRecordsJson(storePath) };
   if (parts.length === 2 && first === 'runs')
     return html(viewRunPage(storePath, second!, url.searchParams, SERVER_LINKS, cache));
+  if (parts.length === 1 && first === 'compare')
+    return html(await viewComparePage(storePath, url.searchParams, SERVER_LINKS, options.env));
   return html(renderViewError(SERVER_LINKS, storePath, 'No such page', `nothing is served at ${url.pathname}`), 404);
 }
 

@@ -40,6 +40,10 @@ export interface RunsCompareHtmlOptions {
   readonly leaderboard?: { readonly rows: readonly LeaderboardRow[]; readonly conventions: Conventions };
   /** Two runs: the second against the first, paired (what `runs compare A B` prints). */
   readonly paired?: RunComparison;
+  /** HTML put before the page's header (`decidekit view`'s links to its other pages). */
+  readonly nav?: string;
+  /** Sections put at the end of the page (`decidekit view`'s decisions that changed). */
+  readonly moreSections?: readonly string[];
 }
 
 const num = numberCell;
@@ -54,13 +58,14 @@ export function renderRunsCompareHtml(runs: readonly ReportedRun[], options: Run
   // One pass over each run's cases (read from the store for a stored run) for everything below.
   const listings = runs.map(listingsOf);
   const names = runNames(runs, listings);
-  const out: string[] = [];
+  const out: string[] = options.nav === undefined ? [] : [options.nav];
   out.push(...headerSection(runs, names, options));
   out.push(...headlineSections(runs, names, options));
   out.push(...calibrationSection(runs, names));
   out.push(...byQuestionSection(runs, names));
   out.push(...latencySection(runs, names, listings));
   out.push(...tradeOffSections(runs, names));
+  out.push(...(options.moreSections ?? []));
   out.push('</main>');
   return renderPage({ title: `Comparison of ${runs.length} benchmark runs`, body: out.join('\n') });
 }

@@ -6,6 +6,7 @@ import type { ViewLinks } from '../../core/view/view-links.js';
 const NAV_STYLE =
   '<style>nav.view{display:flex;gap:1rem;align-items:baseline;font-size:.9rem;margin-bottom:.6rem;border-bottom:1px solid var(--line);padding-bottom:.4rem}' +
   'nav.view a{color:inherit}nav.view .muted{margin-left:auto}@media print{nav.view{display:none}}' +
+  '#changed .dist{white-space:normal;overflow-wrap:anywhere}#changed td:nth-child(n+5){min-width:12rem}#changed td:nth-child(-n+2){white-space:normal;overflow-wrap:anywhere;min-width:8rem}' +
   'a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible{outline:2px solid var(--heat);outline-offset:2px}</style>';
 
 export function renderViewNav(links: ViewLinks, here: string, storePath: string): string {

@@ -36,6 +36,11 @@ interface ReportDoc {
   decisions: { workflow: string; question_id: string; correct: boolean; status: string }[];
 }
 
+interface CompareDoc {
+  headline: Record<'accuracy' | 'kl' | 'brier', { delta: number | null }>;
+  changed: { case_id: string; workflow: string; question_id: string; after: { correct: boolean } }[];
+}
+
 let browser: TestBrowser;
 let origin: string | null = null;
 let url = '';
@@ -176,6 +181,54 @@ describe('decidekit view', () => {
     const rows = await page.locator('#view-trace tbody tr').count();
     expect(rows).toBe(Math.min(100, report.summary.total - 100));
     expect(await page.locator('#trace-prev').count()).toBe(1);
+  });
+
+  it('compares two runs chosen in the list: paired numbers and changed decisions of runs compare --json', async () => {
+    const [a, b] = [runIds.get('first')!, runIds.get('second')!];
+    const doc = JSON.parse((await cli(['runs', 'compare', a, b, '--json'])).stdout) as CompareDoc;
+    const { page, errors } = await browser.openUrl(url);
+    await page.check(`#records tr[data-id="${a}"] input[type=checkbox]`);
+    await page.check(`#records tr[data-id="${b}"] input[type=checkbox]`);
+    await page.click('#compare-selected');
+    await page.waitForURL(/\/compare\?/);
+    expect(errors).toEqual([]);
+    await page.screenshot({ path: join(OUT, 'compare.png'), fullPage: true });
+    const deltas = await page
+      .locator('#paired tbody tr')
+      .evaluateAll((rows) => rows.map((r) => Number((r as HTMLTableRowElement).cells[3]!.getAttribute('data-value'))));
+    expect(deltas.slice(0, 3)).toEqual([doc.headline.accuracy.delta, doc.headline.kl.delta, doc.headline.brier.delta]);
+    const listed = await page
+      .locator('#changed tbody tr')
+      .evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-case')} ${r.getAttribute('data-question')}`));
+    expect(listed).toEqual(doc.changed.slice(0, 200).map((d) => `${d.case_id} ${d.question_id}`));
+    expect(Number(await page.locator('#changed-count').getAttribute('data-matching'))).toBe(doc.changed.length);
+    expect(await page.locator('#changed tbody tr .dist').count()).toBeGreaterThan(0);
+
+    const d = doc.changed.find((x) => x.after.correct)!;
+    const key = `${d.workflow}/${d.question_id}`;
+    await page.selectOption('#c-question', key);
+    await page.selectOption('#c-change', 'fixed');
+    await page.click('#c-apply');
+    await page.waitForURL(/change=fixed/);
+    const fixed = await page
+      .locator('#changed tbody tr')
+      .evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-case')} ${r.getAttribute('data-question')}`));
+    expect(fixed).toEqual(
+      doc.changed
+        .filter((x) => `${x.workflow}/${x.question_id}` === key && x.after.correct)
+        .map((x) => `${x.case_id} ${x.question_id}`),
+    );
+    await page.locator('#changed').screenshot({ path: join(OUT, 'compare-changed.png') });
+    expect(browser.blocked).toEqual([]);
+  });
+
+  it('says in words why runs cannot be compared', async () => {
+    const res = await fetch(`${url}compare?runs=${runIds.get('first')!}`);
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('choose two or more runs');
+    const other = await fetch(`${url}compare?runs=${runIds.get('first')!},${runIds.get('small')!}`);
+    expect(other.status).toBe(400);
+    expect(await other.text()).toMatch(/cannot compare/);
   });
 
   it('answers an unknown run with a page that says so', async () => {
