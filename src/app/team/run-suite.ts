@@ -15,6 +15,7 @@ import { fieldName } from '../../core/team/parse-suite.js';
 import { getHealth } from '../../protocol/client/server-gets.js';
 import { SystemOneError } from '../../protocol/client/errors.js';
 import { shownUrl, withoutCredentials } from '../../protocol/wire/endpoint.js';
+import { openStore } from '../../store/open-store.js';
 import type { RunClaimOwner } from '../../store/run-claim.js';
 import type { StoredRunHead } from '../../store/stored-run.js';
 import { executeBench, planBenchFromStore, type BenchReporter } from '../bench/execute-bench.js';
@@ -59,6 +60,9 @@ export async function runSuite(read: ReadSuite, asked: RunSuiteOptions): Promise
   const keyOf = (m: SuiteModel): string | undefined =>
     m.apiKeyEnv === null ? undefined : (options.env[m.apiKeyEnv] ?? undefined);
   await refuseSilentServers(read, keyOf, options.signal);
+  // The store opened (made when missing) once before any run: a path no store can be at is
+  // said once, not once a job.
+  openStore(options.storePath).close();
   const earlier = options.resume ? earlierRuns(options.storePath) : new Map<string, StoredRunHead>();
   const runner = options.runner ?? inProcessRunner(options);
   const jobs = suiteJobsOf(suite);
@@ -230,6 +234,8 @@ async function whyServerIsUnusable(
       ? `the server at ${url} refused the request without a key (HTTP ${httpStatus}): name the environment variable that holds its key in api_key_env`
       : `the server at ${url} refused the key in ${model.apiKeyEnv} (HTTP ${httpStatus})`;
   } catch (err) {
+    // Ctrl+C while asking: nothing is wrong with the server; the suite ends as interrupted.
+    if (signal.aborted) return null;
     if (err instanceof SystemOneError) return `no server answers at ${url} (${err.shortMessage})`;
     throw err;
   }

@@ -285,6 +285,16 @@ describe('a bad suite file', () => {
     expect(readdirSync(dir).filter((f) => f.startsWith('unreachable.sqlite'))).toEqual([]);
   });
 
+  it('names a store that cannot be used once, before any run', async () => {
+    const before = priorRequests;
+    const file = suiteFile('to-folder.json', { models: models(), datasets });
+    const r = await cli(['suite', file, '--store', dir]);
+    expectClean(r);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^decidekit suite: .* is a folder/)]);
+    expect(priorRequests - before).toBeLessThanOrEqual(1);
+  });
+
   it('tells a server that refuses the key from one that is not given it', async () => {
     const file = suiteFile('keyless.json', {
       models: [{ name: 'heuristic', base_url: heuristicUrl, model: 'heuristic' }],
