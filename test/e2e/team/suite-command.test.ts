@@ -290,8 +290,10 @@ describe('a bad suite file', () => {
     const file = suiteFile('to-folder.json', { models: models(), datasets });
     const r = await cli(['suite', file, '--store', dir]);
     expectClean(r);
-    expect(r.code).toBe(1);
-    expect(r.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^decidekit suite: .* is a folder/)]);
+    // As bench says it: --store names a folder, a usage error.
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^decidekit suite: the run store must be a regular file: .* is a folder/);
+    expect(r.stderr.match(/is a folder/g)).toHaveLength(1);
     expect(priorRequests - before).toBeLessThanOrEqual(1);
   });
 
