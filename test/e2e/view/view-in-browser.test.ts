@@ -41,6 +41,16 @@ interface CompareDoc {
   changed: { case_id: string; workflow: string; question_id: string; after: { correct: boolean } }[];
 }
 
+interface ShowDoc {
+  summary: { accuracy: number; accuracy_ci: [number, number] };
+}
+interface AuditDoc {
+  summary: { audited: number; counts: Record<'agrees' | 'disagrees' | 'abstained' | 'unavailable', number> };
+}
+interface ProbeDoc {
+  conformance: { passed: number };
+}
+
 let browser: TestBrowser;
 let origin: string | null = null;
 let url = '';
@@ -55,6 +65,7 @@ beforeAll(async () => {
     ['heuristic', '100', 'first'],
     ['prior', '100', 'second'],
     ['heuristic', '8', 'small'],
+    ['heuristic', '100', 'first again'],
   ] as const) {
     const r = await cli(['bench', '--limit', limit, '--model', model, '--label', label]);
     expect(r.code, r.stderr).toBe(0);
@@ -229,6 +240,62 @@ describe('decidekit view', () => {
     const other = await fetch(`${url}compare?runs=${runIds.get('first')!},${runIds.get('small')!}`);
     expect(other.status).toBe(400);
     expect(await other.text()).toMatch(/cannot compare/);
+  });
+
+  it("shows a model's runs on the same work over time, with the intervals runs show --json gives", async () => {
+    const { page, errors } = await browser.openUrl(url);
+    await page.click(`#records tr[data-id="${runIds.get('first')!}"] a[href^="/models/"]`);
+    await page.waitForURL(/\/models\/heuristic/);
+    expect(errors).toEqual([]);
+    await page.screenshot({ path: join(OUT, 'model.png'), fullPage: true });
+    for (const label of ['first', 'first again', 'small']) {
+      const id = runIds.get(label)!;
+      const shown = JSON.parse((await cli(['runs', 'show', id, '--json'])).stdout) as ShowDoc;
+      const row = page.locator(`tr[data-id="${id}"]`);
+      const accuracy = row.locator('td').nth(5);
+      expect(Number(await accuracy.getAttribute('data-value'))).toBe(shown.summary.accuracy);
+      expect(await accuracy.textContent()).toContain(`${(shown.summary.accuracy_ci[0] * 100).toFixed(1)}%`);
+    }
+    // The two 100-case runs are one work; the 8-case run another.
+    expect(await page.locator('h2[id^="work-"]').count()).toBe(2);
+    // The same model on the same cases answers the same: no change beyond noise.
+    expect(await page.locator(`tr[data-id="${runIds.get('first again')!}"]`).getAttribute('data-accuracy')).toBe(
+      'within_noise',
+    );
+    expect(await page.locator('svg[data-chart$="-chart"] [data-mark="line"]').count()).toBe(1);
+  });
+
+  it('shows the audit with the counts of its JSON, disagreements first, and the probe with its checks', async () => {
+    const list = JSON.parse((await cli(['runs', 'list', '--json'])).stdout) as ListDoc;
+    const auditId = list.audits[0]!.id;
+    const audit = JSON.parse((await cli(['runs', 'show', auditId, '--json'])).stdout) as AuditDoc;
+    const { page, errors } = await browser.openUrl(url);
+    await page.click(`a[href="/audits/${auditId}"]`);
+    await page.waitForURL(`**/audits/${auditId}`);
+    expect(errors).toEqual([]);
+    await page.screenshot({ path: join(OUT, 'audit.png'), fullPage: true });
+    for (const key of ['agrees', 'disagrees', 'abstained', 'unavailable'] as const)
+      expect(Number(await page.locator(`.card[data-key="${key}"]`).getAttribute('data-value'))).toBe(
+        audit.summary.counts[key],
+      );
+    const statuses = await page
+      .locator('#audit-table tbody tr')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status')));
+    expect(statuses.length).toBe(audit.summary.audited);
+    const firstOther = statuses.findIndex((x) => x !== 'disagrees');
+    expect(statuses.slice(firstOther)).not.toContain('disagrees');
+
+    const probeId = list.probes[0]!.id;
+    const probe = JSON.parse((await cli(['runs', 'show', probeId, '--json'])).stdout) as ProbeDoc;
+    const opened = await browser.openUrl(url);
+    await opened.page.click(`a[href="/probes/${probeId}"]`);
+    await opened.page.waitForURL(`**/probes/${probeId}`);
+    expect(opened.errors).toEqual([]);
+    await opened.page.screenshot({ path: join(OUT, 'probe.png'), fullPage: true });
+    expect(Number(await opened.page.locator('.card[data-key="conformance_passed"]').getAttribute('data-value'))).toBe(
+      probe.conformance.passed,
+    );
+    expect(browser.blocked).toEqual([]);
   });
 
   it('answers an unknown run with a page that says so', async () => {
