@@ -9,7 +9,10 @@
  * which times the send phase (first request to last answer) and its CPU. Medians, and ratios
  * taken within each pair, then their median.
  *
- *   npm run build && npx tsx bench/bench-client.bench.ts [--cases 20000] [--pairs 5] [--parallel 32]
+ *   npm run build && npx tsx bench/bench-client.bench.ts [--cases 20000] [--pairs 5] [--parallel 32] [--before CLI]
+ *
+ * `--before CLI`: another build's `dist/cli/main.js` (an older commit's, say), run in each
+ * round too (this build, the other, the floor), so before and after are measured together.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -27,8 +30,10 @@ const { values } = parseArgs({
     cases: { type: 'string', default: '20000' },
     pairs: { type: 'string', default: '5' },
     parallel: { type: 'string', default: '32' },
-    // Another build of the CLI (a copy of dist/, say, to measure before and after in one run).
+    // Another build of the CLI to measure instead of this one (a copy of dist/, say).
     cli: { type: 'string' },
+    // An older build measured in the same rounds.
+    before: { type: 'string' },
   },
 });
 const CASES = Number(values.cases);
@@ -93,11 +98,11 @@ writeScaleDataset(dataset, CASES);
 readFileSync(dataset); // into the page cache before the first timed run
 const server = await startChildServer(['--model', MODEL, '--slots', '256']);
 const loadAtStart = oneMinuteLoad();
-const decidekitArgs = [
+const decidekitArgs = (cli: string) => [
   process.execPath,
   '--import',
   PROBE,
-  CLI,
+  cli,
   'bench',
   '--no-store',
   '--dataset',
@@ -110,14 +115,16 @@ const decidekitArgs = [
   MODEL,
 ];
 const floorArgs = [process.execPath, '--import', PROBE, FLOOR, server.url, dataset, String(PARALLEL), MODEL];
-const runs: { decidekit: Measured; floor: Measured }[] = [];
+type Side = 'decidekit' | 'before' | 'floor';
+const runs: Record<Side, Measured>[] = [];
 try {
   for (let pair = 0; pair < PAIRS; pair++) {
-    const decidekit = timed(tmp, decidekitArgs, CASES);
+    const decidekit = timed(tmp, decidekitArgs(CLI), CASES);
+    const before = values.before === undefined ? null : timed(tmp, decidekitArgs(values.before), CASES);
     const floor = timed(tmp, floorArgs, CASES);
-    runs.push({ decidekit, floor });
+    runs.push({ decidekit, floor, before: before ?? decidekit });
     process.stderr.write(
-      `pair ${pair + 1}: decidekit ${decidekit.wallS} s (send ${(decidekit.sendMs / 1000).toFixed(2)} s), floor ${floor.wallS} s (send ${(floor.sendMs / 1000).toFixed(2)} s), load ${oneMinuteLoad()}\n`,
+      `round ${pair + 1}: decidekit ${decidekit.wallS} s (send ${(decidekit.sendMs / 1000).toFixed(2)} s)${before === null ? '' : `, before ${before.wallS} s (send ${(before.sendMs / 1000).toFixed(2)} s)`}, floor ${floor.wallS} s (send ${(floor.sendMs / 1000).toFixed(2)} s), load ${oneMinuteLoad()}\n`,
     );
   }
 } finally {
@@ -125,22 +132,27 @@ try {
   rmSync(tmp, { recursive: true, force: true });
 }
 
-const med = (side: 'decidekit' | 'floor', key: keyof Measured) => median(runs.map((r) => r[side][key]));
+const med = (side: Side, key: keyof Measured) => median(runs.map((r) => r[side][key]));
 const ratio = (f: (r: (typeof runs)[number]) => number) => median(runs.map(f)).toFixed(2);
-const row = (name: string, side: 'decidekit' | 'floor') =>
+const row = (name: string, side: Side) =>
   `| ${name} | ${med(side, 'wallS').toFixed(2)} | ${med(side, 'cpuS').toFixed(2)} | ${med(side, 'rssMb').toFixed(0)} | ${(med(side, 'sendMs') / 1000).toFixed(2)} | ${med(side, 'sendCpuUsPerRequest').toFixed(0)} |`;
+const ratios = (side: Side) =>
+  `whole process **${ratio((r) => r.floor.wallS / r[side].wallS)}**, send phase **${ratio((r) => r.floor.sendMs / r[side].sendMs)}**; CPU against the floor's (target ≤ 1.3): send phase per request **${ratio((r) => r[side].sendCpuUsPerRequest / r.floor.sendCpuUsPerRequest)}**, whole process ${ratio((r) => r[side].cpuS / r.floor.cpuS)}`;
+const command = `npm run build && npx tsx bench/bench-client.bench.ts --cases ${CASES} --pairs ${PAIRS}${values.before === undefined ? '' : ' --before <older build>/cli/main.js'}`;
 process.stdout.write(
   [
     `### \`bench --no-store\` against a raw undici client: ${CASES.toLocaleString('en-US')} cases, \`--parallel ${PARALLEL}\``,
     '',
-    `Command: \`npm run build && npx tsx bench/bench-client.bench.ts --cases ${CASES} --pairs ${PAIRS}\`. ${machineLine(true)}. Load average ${loadAtStart} at the start, ${oneMinuteLoad()} at the end; ${PAIRS} pairs, decidekit then the floor in each; medians; ratios within each pair, then their median.`,
+    `Command: \`${command}\`. ${machineLine(true)}. Load average ${loadAtStart} at the start, ${oneMinuteLoad()} at the end; ${PAIRS} rounds, ${values.before === undefined ? 'decidekit then the floor' : 'this build, the older one, then the floor'} in each; medians; ratios within each round, then their median.`,
     '',
     '| process | wall (s) | CPU user + sys (s) | peak RSS (MB) | send phase (s) | send-phase CPU µs a request |',
     '|---|---:|---:|---:|---:|---:|',
     row(`\`decidekit bench --no-store --parallel ${PARALLEL}\``, 'decidekit'),
+    ...(values.before === undefined ? [] : [row('the same, older build', 'before')]),
     row('raw undici `Pool` client (the floor)', 'floor'),
     '',
-    `Throughput against the floor's (higher is better; target ≥ 0.8 whole, ≥ 0.9 send phase): whole process **${ratio((r) => r.floor.wallS / r.decidekit.wallS)}**, send phase **${ratio((r) => r.floor.sendMs / r.decidekit.sendMs)}**. CPU against the floor's (target ≤ 1.3): send phase per request **${ratio((r) => r.decidekit.sendCpuUsPerRequest / r.floor.sendCpuUsPerRequest)}**, whole process ${ratio((r) => r.decidekit.cpuS / r.floor.cpuS)}.`,
+    `Throughput against the floor's (higher is better; target ≥ 0.8 whole, ≥ 0.9 send phase): ${ratios('decidekit')}.`,
+    ...(values.before === undefined ? [] : ['', `The older build, same rounds: ${ratios('before')}.`]),
     '',
   ].join('\n'),
 );

@@ -164,6 +164,42 @@ describe('runs export round trips', () => {
     expect(back).toEqual(jsonl);
   });
 
+  it('writes a run larger than one row group as groups of 10,000 rows that read back as the JSONL rows', async () => {
+    const bigStore = join(dir, 'big.sqlite');
+    const ids = Array.from({ length: 3_400 }, (_, i) => `case-${String(i).padStart(4, '0')}`);
+    const config = createRunConfig({ caseIds: ids });
+    const cases = ids.map((id, i) =>
+      i % 7 === 3 ? failedCase(id) : answeredCase(id, i % 2 === 0 ? rightAnswers(i) : wrongAnswers(), i / 8, i),
+    );
+    const store = openStore(bigStore);
+    let id: string;
+    try {
+      id = store.runs.create({ config, label: null, createdAt: '2026-11-30T06:15:12Z' }).id;
+      store.cases.save(id, cases);
+      const summary = summarizeRun(config, cases);
+      store.runs.finish(id, { status: summary.status, durationMs: 10, summary });
+    } finally {
+      store.close();
+    }
+    const jsonl = await runCliInProcess(['runs', 'export', id, '--format', 'jsonl', '--store', bigStore]);
+    const expected = jsonl.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(expected).toHaveLength(10_200);
+    const out = join(dir, 'big.parquet');
+    const r = await runCliInProcess(['runs', 'export', id, '--format', 'parquet', '--out', out, '--store', bigStore]);
+    expect(r.code).toBe(0);
+    const file = readFileSync(out);
+    const buffer = file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength);
+    expect(parquetMetadata(buffer).row_groups.map((g) => Number(g.num_rows))).toEqual([10_000, 200]);
+    const rows = await parquetReadObjects({ file: buffer });
+    const back = rows.map((row) =>
+      Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v])),
+    );
+    expect(back).toEqual(expected);
+  });
+
   it('writes a CSV that parses back as the JSONL rows, formula-like text guarded', async () => {
     const jsonl = await exportJsonl(runId);
     const r = await runCliInProcess(['runs', 'export', runId, '--format', 'csv', '--store', storePath]);
