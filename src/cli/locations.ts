@@ -13,7 +13,12 @@ import { isPostgresUrl } from '../core/store-url.js';
 export function storePathOf(value: string | undefined, io: CliIo): string {
   const given = value ?? nonEmpty(io.env['DECIDEKIT_STORE']);
   if (given === undefined) return defaultStorePath(io.env);
-  return isPostgresUrl(given) ? given.trim() : resolve(io.cwd, given);
+  return storeLocationOf(given, io);
+}
+
+/** A store named on the command line: a PostgreSQL URL as given, a path resolved against the working folder. */
+export function storeLocationOf(value: string, io: CliIo): string {
+  return isPostgresUrl(value) ? value.trim() : resolve(io.cwd, value);
 }
 
 function nonEmpty(text: string | undefined): string | undefined {

@@ -5,6 +5,8 @@ import { command as deleteRun } from './runs/delete.js';
 import { command as gate } from './runs/gate.js';
 import { command as exportRun } from './runs/export.js';
 import { command as list } from './runs/list.js';
+import { command as pull } from './runs/pull.js';
+import { command as push } from './runs/push.js';
 import { command as report } from './runs/report.js';
 import { command as show } from './runs/show.js';
 
@@ -18,7 +20,7 @@ $XDG_DATA_HOME/decidekit/runs.sqlite, else ~/.local/share/decidekit/runs.sqlite)
 a team shares one PostgreSQL database with --store postgresql://user@host:port/db.
 
 Exit codes: 0 ok, 1 unknown run, unreadable store or runs not comparable, 2 usage error.`,
-  subcommands: [list, show, compare, gate, report, exportRun, check, deleteRun],
+  subcommands: [list, show, compare, gate, report, exportRun, check, deleteRun, push, pull],
   examples: [
     'decidekit runs list --limit 10',
     'decidekit runs compare 20261130-0415 20261201-0930',

@@ -1,4 +1,5 @@
 import { UsageError } from '../../../core/errors.js';
+import { shownStoreLocation } from '../../../core/store-url.js';
 import { runsDeleteCommand } from '../../../core/command-hints.js';
 import { askYesNo } from '../../ask-yes-no.js';
 import { defineCommand, flag } from '../../define-command.js';
@@ -43,7 +44,7 @@ On a terminal it names the record and deletes it only when you answer y; without
         throw new UsageError(
           `not deleting ${WHAT[record.kind]} ${record.id} without asking, and there is no terminal to ask on (standard input or output is not one); to delete it without asking, add --yes: ${runsDeleteCommand(record.id, values.store)}`,
         );
-      const question = `Delete ${WHAT[record.kind]} ${record.id} (with ${GOES_WITH[record.kind]}) from ${path}?`;
+      const question = `Delete ${WHAT[record.kind]} ${record.id} (with ${GOES_WITH[record.kind]}) from ${shownStoreLocation(path)}?`;
       if (!(await askYesNo(io.terminal, question, io.signal))) {
         io.stderr.write(`decidekit runs delete: not confirmed; nothing was deleted\n`);
         return 1;
