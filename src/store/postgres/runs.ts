@@ -245,8 +245,8 @@ export class PgRuns implements StoreRuns {
       ? null
       : this.conn
           .rows<{ answered_model: string }>(
-            `SELECT DISTINCT answered_model FROM cases WHERE run_id = $1 AND answered_model IS NOT NULL
-              ORDER BY answered_model COLLATE "C"`,
+            `SELECT answered_model FROM cases WHERE run_id = $1 AND answered_model IS NOT NULL
+              GROUP BY answered_model ORDER BY answered_model COLLATE "C"`,
             [row.id],
           )
           .map((r) => r.answered_model);
