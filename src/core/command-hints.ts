@@ -146,3 +146,8 @@ export const METRICS_FLAG = '--metrics';
 export function suiteResumeCommand(file: string, store?: string | null): string {
   return `decidekit suite ${shellWord(file)} --resume${storeFlag(store)}`;
 }
+
+/** `decidekit worker --store URL`: what a worker machine runs to send a distributed run's shards. */
+export function workerCommand(store: string): string {
+  return `decidekit worker --store ${shellWord(store)}`;
+}

@@ -50,6 +50,9 @@ export type ErrorCode =
   | 'store_refused'
   | 'store_no_database'
   | 'run_busy'
+  // distributed runs: the shard queue and its workers
+  | 'shard_queue'
+  | 'shard_stopped'
   // exports
   | 'not_leaderboard_run'
   // the live monitor

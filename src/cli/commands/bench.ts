@@ -24,92 +24,146 @@ import { thisProcess } from '../this-process.js';
 import { conventionChoiceOf, seedOption, statisticsOptions } from '../statistics-options.js';
 import { planBenchFromStore, executeBench } from '../../app/bench/execute-bench.js';
 import { benchReporter, printBenchOutcome } from '../bench-console.js';
+import { UsageError } from '../../core/errors.js';
+import { isPostgresUrl } from '../../core/store-url.js';
+import type { BenchRequest } from '../../app/bench/plan-bench.js';
+import type { Command } from '../define-command.js';
+import type { CliIo } from '../io.js';
+
+/**
+ * The `--shards` branch (a run queued for workers: the team room's), handed in by the
+ * command list, so this room never imports it. It returns the exit code, or null for a
+ * resumed run that was never sent in shards (this process then continues it).
+ */
+export type ShardedBench = (
+  input: {
+    readonly request: BenchRequest;
+    readonly shards: number | undefined;
+    readonly storeArg: string | null;
+    readonly cacheDir: string;
+  },
+  io: CliIo,
+) => Promise<number | null>;
 
 /** A million dollars per million input tokens: far above any price, far below an overflow. */
 const MAX_PRICE_PER_MTOK_USD = 1_000_000;
 
-export const command = defineCommand({
-  name: 'bench',
-  summary: 'benchmark a decision model server on Typed Decisions (default: the built-in server)',
-  usage: 'bench [options]',
-  description: `Without --base-url, starts the built-in reference server on a free loopback port and
+/** `bench` without the `--shards` branch (a library or test importing the command itself). */
+export const command = createBenchCommand();
+
+/** `bench`, with `sharded` loading the `--shards` branch when it is used. */
+export function createBenchCommand(sharded?: () => Promise<ShardedBench>): Command {
+  return defineCommand({
+    name: 'bench',
+    summary: 'benchmark a decision model server on Typed Decisions (default: the built-in server)',
+    usage: 'bench [options]',
+    description: `Without --base-url, starts the built-in reference server on a free loopback port and
 benchmarks its default model on the bundled synthetic sample.`,
-  handlesSignals: true,
-  options: {
-    ...modelServerOptions('embedded reference server'),
-    dataset: benchDatasetOption,
-    parallel: integer('N', 'requests in flight (a resumed run keeps its own)', { min: 1, max: 1024, defaultText: '1' }),
-    timeout: decimal('SEC', 'per-request timeout in seconds', { above: 0, max: MAX_TIMER_SECONDS, defaultText: '60' }),
-    retries: integer('N', 'retries of 429/502/503/504', { min: 0, max: 10, defaultText: '2' }),
-    limit: integer('N', 'only the first N cases of the file (a filtered run, never compared with a full one)', {
-      min: 1,
-    }),
-    sample: integer('N', 'a seeded sample of N cases spread over every workflow (a filtered run)', { min: 1 }),
-    workflow: text('W', 'only cases of workflow W (filtered run)'),
-    // Bounded so a run's cost stays a finite number (a price near 1e308 overflowed to n/a).
-    'price-per-mtok': decimal('USD', 'price per million input tokens: total cost and cost per correct decision', {
-      min: 0,
-      max: MAX_PRICE_PER_MTOK_USD,
-    }),
-    out: text('DIR', 'write <run>.json, <run>.md and <run>.html into DIR'),
-    ...keptInStoreOptions('run'),
-    label: text('TEXT', "a label shown in 'decidekit runs list'", { maxLength: MAX_LABEL_CHARACTERS }),
-    resume: text(
-      'RUN',
-      "continue a stored run: send only the cases without a saved answer;\ndataset, filters, server and model default to the run's own",
-    ),
-    'retry-failed': flag('with --resume, also re-send cases that failed'),
-    redact: flag('show the server host as <redacted> in reports'),
-    json: flag('print the run as one JSON document; progress as JSON lines on stderr'),
-    ...statisticsOptions,
-    seed: seedOption('seed of --sample, of the bootstrap intervals and of the ECE noise floor\n(stored with the run)'),
-  },
-  exitCodes: '0 complete, 1 incomplete run or invalid input, 2 usage error, 130 interrupted (143 by SIGTERM).',
-  examples: [
-    'decidekit bench',
-    'decidekit bench --base-url http://127.0.0.1:8080 --model laya \\\n' + '    --parallel 8 --out reports/',
-    'decidekit bench --resume 20261130-041512-ab12',
-  ],
-  async run({ values: v }, io) {
-    // Parse: the request as given (a stored run's own settings fill the rest when resuming).
-    const request = {
-      ...given({
-        baseUrl: v['base-url'],
-        model: v.model,
-        apiKey: apiKeyOf(v['api-key'], io),
-        dataset: await benchDatasetOf(v.dataset, io, 'bench'),
-        parallel: v.parallel,
-        timeoutSec: v.timeout,
-        retries: v.retries,
-        limit: v.limit,
-        workflow: v.workflow,
-        sample: v.sample === undefined ? undefined : { cases: v.sample, seed: v.seed ?? 1 },
-        pricePerMtokUsd: v['price-per-mtok'],
-        label: v.label,
-        resume: v.resume,
+    handlesSignals: true,
+    options: {
+      ...modelServerOptions('embedded reference server'),
+      dataset: benchDatasetOption,
+      parallel: integer('N', 'requests in flight (a resumed run keeps its own)', {
+        min: 1,
+        max: 1024,
+        defaultText: '1',
       }),
-      retryFailed: v['retry-failed'],
-      storePath: keptStorePathOf(v, io),
-      conventions: conventionChoiceOf(v),
-    };
-    // Plan, execute, print.
-    const outcome = await executeBench(await planBenchFromStore(request), {
-      toolVersion: TOOL_VERSION,
-      cacheDir: cacheDirOf(io),
-      signal: io.signal,
-      now: () => performance.now(),
-      ...(v.out === undefined ? {} : { outDir: resolve(io.cwd, v.out) }),
-      redactHost: v.redact,
-      statistics: { choice: conventionChoiceOf(v), intervals: !v['no-ci'] },
-      readCases: v.json,
-      claimOwner: thisProcess(),
-      reporter: benchReporter(io, v.json),
-    });
-    return printBenchOutcome(outcome, io, {
-      json: v.json,
-      redactHost: v.redact,
-      storeOption: v.store ?? null,
-      stored: request.storePath !== null,
-    });
-  },
-});
+      timeout: decimal('SEC', 'per-request timeout in seconds', {
+        above: 0,
+        max: MAX_TIMER_SECONDS,
+        defaultText: '60',
+      }),
+      retries: integer('N', 'retries of 429/502/503/504', { min: 0, max: 10, defaultText: '2' }),
+      limit: integer('N', 'only the first N cases of the file (a filtered run, never compared with a full one)', {
+        min: 1,
+      }),
+      sample: integer('N', 'a seeded sample of N cases spread over every workflow (a filtered run)', { min: 1 }),
+      workflow: text('W', 'only cases of workflow W (filtered run)'),
+      // Bounded so a run's cost stays a finite number (a price near 1e308 overflowed to n/a).
+      'price-per-mtok': decimal('USD', 'price per million input tokens: total cost and cost per correct decision', {
+        min: 0,
+        max: MAX_PRICE_PER_MTOK_USD,
+      }),
+      out: text('DIR', 'write <run>.json, <run>.md and <run>.html into DIR'),
+      ...keptInStoreOptions('run'),
+      label: text('TEXT', "a label shown in 'decidekit runs list'", { maxLength: MAX_LABEL_CHARACTERS }),
+      resume: text(
+        'RUN',
+        "continue a stored run: send only the cases without a saved answer;\ndataset, filters, server and model default to the run's own",
+      ),
+      'retry-failed': flag('with --resume, also re-send cases that failed'),
+      redact: flag('show the server host as <redacted> in reports'),
+      json: flag('print the run as one JSON document; progress as JSON lines on stderr'),
+      ...statisticsOptions,
+      seed: seedOption(
+        'seed of --sample, of the bootstrap intervals and of the ECE noise floor\n(stored with the run)',
+      ),
+      shards: {
+        ...integer('N', "queue the run as N shards for 'decidekit worker' processes (a PostgreSQL --store)", {
+          min: 1,
+          max: 10_000,
+        }),
+        conflictsWith: ['no-store', 'out', 'json'],
+      },
+    },
+    exitCodes: '0 complete, 1 incomplete run or invalid input, 2 usage error, 130 interrupted (143 by SIGTERM).',
+    examples: [
+      'decidekit bench',
+      'decidekit bench --base-url http://127.0.0.1:8080 --model laya \\\n' + '    --parallel 8 --out reports/',
+      'decidekit bench --resume 20261130-041512-ab12',
+    ],
+    async run({ values: v }, io) {
+      // Parse: the request as given (a stored run's own settings fill the rest when resuming).
+      const request = {
+        ...given({
+          baseUrl: v['base-url'],
+          model: v.model,
+          apiKey: apiKeyOf(v['api-key'], io),
+          dataset: await benchDatasetOf(v.dataset, io, 'bench'),
+          parallel: v.parallel,
+          timeoutSec: v.timeout,
+          retries: v.retries,
+          limit: v.limit,
+          workflow: v.workflow,
+          sample: v.sample === undefined ? undefined : { cases: v.sample, seed: v.seed ?? 1 },
+          pricePerMtokUsd: v['price-per-mtok'],
+          label: v.label,
+          resume: v.resume,
+        }),
+        retryFailed: v['retry-failed'],
+        storePath: keptStorePathOf(v, io),
+        conventions: conventionChoiceOf(v),
+      };
+      const distributed =
+        v.shards !== undefined ||
+        (request.resume !== undefined && request.storePath !== null && isPostgresUrl(request.storePath));
+      if (sharded === undefined && v.shards !== undefined)
+        throw new UsageError('--shards is not available in this build of the bench command');
+      if (sharded !== undefined && distributed) {
+        const code = await (
+          await sharded()
+        )({ request, shards: v.shards, storeArg: v.store ?? null, cacheDir: cacheDirOf(io) }, io);
+        if (code !== null) return code;
+      }
+      // Plan, execute, print.
+      const outcome = await executeBench(await planBenchFromStore(request), {
+        toolVersion: TOOL_VERSION,
+        cacheDir: cacheDirOf(io),
+        signal: io.signal,
+        now: () => performance.now(),
+        ...(v.out === undefined ? {} : { outDir: resolve(io.cwd, v.out) }),
+        redactHost: v.redact,
+        statistics: { choice: conventionChoiceOf(v), intervals: !v['no-ci'] },
+        readCases: v.json,
+        claimOwner: thisProcess(),
+        reporter: benchReporter(io, v.json),
+      });
+      return printBenchOutcome(outcome, io, {
+        json: v.json,
+        redactHost: v.redact,
+        storeOption: v.store ?? null,
+        stored: request.storePath !== null,
+      });
+    },
+  });
+}

@@ -16,7 +16,10 @@ export interface CommandEntry {
 export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   bench: {
     summary: 'benchmark a decision model server on Typed Decisions (default: the built-in server)',
-    load: async () => (await import('./bench.js')).command,
+    load: async () =>
+      (await import('./bench.js')).createBenchCommand(
+        async () => (await import('./team/bench-shards.js')).shardedBench,
+      ),
   },
   live: {
     summary: 'watch a decision model while it runs (default: the built-in server)',
@@ -77,6 +80,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   view: {
     summary: 'browse the stored runs, audits and probes in a local web page',
     load: async () => (await import('./view.js')).command,
+  },
+  worker: {
+    summary: "take and send shards of runs queued by 'bench --shards N'",
+    load: async () => (await import('./team/worker.js')).command,
   },
   sql: {
     summary: 'print the scoring as one SQL query over an exported decision table',

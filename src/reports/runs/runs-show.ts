@@ -37,6 +37,7 @@ import {
   formatInterval,
   intervalOf,
 } from '../bench/bench-statistics.js';
+import type { ShardCounts } from '../../store/queue/shard-queue.js';
 import { describeCreatedAt } from './runs-list.js';
 import { renderLabelledRows, wrapIndented, wrapStyled } from '../text-fit.js';
 
@@ -50,6 +51,8 @@ export interface RunShowOptions {
   readonly sentBy?: { readonly pid: number; readonly host: string; readonly since: string } | null;
   /** The terminal's columns: every line fits them. Default none (a file or pipe: lines whole). */
   readonly width?: number;
+  /** A run sent in shards by workers (`bench --shards`): its shards by where they are. */
+  readonly shards?: ShardCounts | null;
 }
 
 /** `runs show`: what the run was (configuration, provenance) and its headline results. */
@@ -63,9 +66,11 @@ export function renderRunShow(head: StoredRunHead, run: StoredRunInfo, options: 
   const status =
     head.status === 'running'
       ? `running (${formatCount(head.savedCases)} of ${formatCount(head.caseCount)} cases saved; ${
-          options.sentBy
-            ? `being sent by pid ${options.sentBy.pid} on ${singleLine(options.sentBy.host)} since ${singleLine(options.sentBy.since)}`
-            : 'a run left running by a killed process can be resumed'
+          options.shards
+            ? 'sent in shards by workers'
+            : options.sentBy
+              ? `being sent by pid ${options.sentBy.pid} on ${singleLine(options.sentBy.host)} since ${singleLine(options.sentBy.since)}`
+              : 'a run left running by a killed process can be resumed'
         })`
       : head.savedCases < head.caseCount
         ? `${head.status} (${formatCount(head.savedCases)} of ${formatCount(head.caseCount)} cases saved)`
@@ -74,6 +79,7 @@ export function renderRunShow(head: StoredRunHead, run: StoredRunInfo, options: 
   const about: [string, string][] = [
     ['created', `${describeCreatedAt(run.createdAt)} · duration ${formatDuration(run.durationMs)}`],
     ['status', status],
+    ...(options.shards ? [['shards', shardWords(options.shards)] as [string, string]] : []),
     ['fingerprint', run.fingerprint],
     ['model', singleLine(describeModel(c, head.answeredModels ?? []))],
     [
@@ -180,4 +186,9 @@ export function renderRunShowJson(
     summary: { ...benchSummaryJson(run.summary), ...runStatisticsJson(statistics) },
   };
   return `${jsonDocumentText(document)}\n`;
+}
+
+/** `5 done, 1 sending, 2 queued` (and the failed ones, when any). */
+function shardWords(s: ShardCounts): string {
+  return `${s.done} done, ${s.sending} sending, ${s.queued} queued${s.failed === 0 ? '' : `, ${s.failed} failed (given back too often)`}`;
 }

@@ -11,6 +11,8 @@ import { renderAuditJson } from '../../../reports/audit/audit-json.js';
 import { renderAuditTerminal } from '../../../reports/audit/audit-terminal.js';
 import { renderRunShow, renderRunShowJson } from '../../../reports/runs/runs-show.js';
 import { thisProcess } from '../../this-process.js';
+import { isPostgresUrl } from '../../../core/store-url.js';
+import { readShardCounts } from '../../../store/queue/shard-queue.js';
 
 export const command = defineCommand({
   name: 'runs show',
@@ -53,7 +55,13 @@ other conventions.`,
       !values['no-ci'],
     );
     // A running run: the live process sending it, if one is (else it was left by a killed one).
-    const sentBy = head.status === 'running' ? runSender(storePathOf(values.store, io), run.id, thisProcess()) : null;
+    const store = storePathOf(values.store, io);
+    // A run sent in shards: where its shards are (the queue lives in the PostgreSQL store).
+    const shards = isPostgresUrl(store) ? await readShardCounts(store, run.id) : null;
+    const sentBy =
+      head.status === 'running' && shards === null
+        ? runSender(storePathOf(values.store, io), run.id, thisProcess())
+        : null;
     io.stdout.write(
       values.json
         ? renderRunShowJson(head, run, values.redact, statistics)
@@ -62,6 +70,7 @@ other conventions.`,
             redactHost: values.redact,
             statistics,
             sentBy,
+            shards,
             ...given({ width: io.stdout.columns }),
           }),
     );
