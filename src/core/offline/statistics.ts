@@ -10,6 +10,7 @@ import { calibrationOptionsOf, type Conventions } from '../stats/conventions.js'
 import { mcnemarExact, type McNemarResult } from '../stats/mcnemar.js';
 import { eceNoiseFloor, eceNoiseOf, type EceNoise } from '../stats/noise-floor.js';
 import type { CaseSample } from '../stats/case-sample.js';
+import { debiasedEce, type DebiasedEce } from '../stats/debiased-ece.js';
 import { offlineRankedDecisions, type OfflineCaseRecord } from './case-record.js';
 import { pairRanking, rankYesNo, type PairedRanking, type Ranking } from '../stats/ranking.js';
 import type { OfflineSummary } from './summary.js';
@@ -24,6 +25,8 @@ export interface OfflineIntervals {
   readonly noiseFloor: EceNoise | null;
   /** Resampling units (cases, or blocks of cases above 10,000). */
   readonly units: number;
+  /** The debiased ECE and its interval (`core/stats/debiased-ece.ts`); null (or absent) without decisions. */
+  readonly debiasedEce?: DebiasedEce | null;
   /** ROC AUC and average precision of the yes_no decisions; null (or absent) without any. */
   readonly ranking?: Ranking | null;
 }
@@ -40,6 +43,7 @@ export function offlineIntervals(
     estimates: { accuracy: summary.accuracy, brier: summary.brier, logLoss: summary.logLoss, ece: summary.ece },
   });
   const floor = eceNoiseFloor(sample, calibrationOptionsOf(conventions), { seed: conventions.seed });
+  const noise = floor === null || summary.ece === null ? null : eceNoiseOf(summary.ece, floor);
   return {
     intervals: {
       accuracy: r.intervals.accuracy,
@@ -47,8 +51,15 @@ export function offlineIntervals(
       logLoss: r.intervals.logLoss,
       ece: r.intervals.ece,
     },
-    noiseFloor: floor === null || summary.ece === null ? null : eceNoiseOf(summary.ece, floor),
+    noiseFloor: noise,
     units: r.units,
+    debiasedEce:
+      summary.ece === null
+        ? null
+        : debiasedEce(sample, calibrationOptionsOf(conventions), {
+            seed: conventions.seed,
+            withinNoise: noise?.withinNoise ?? false,
+          }),
     ranking: ranked === null || ranked.ids.length === 0 ? null : rankYesNo(ranked, conventions),
   };
 }

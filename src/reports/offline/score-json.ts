@@ -101,6 +101,8 @@ export function offlineStatsJson(m: ScoredModel): {
   log_loss_ci: Pair;
   ece_ci: Pair;
   ece_noise_floor: ReturnType<typeof noiseFloorJson>;
+  ece_debiased: number | null;
+  ece_debiased_ci: Pair;
   ranking: ReturnType<typeof rankingJson> | null;
   conventions: ReturnType<typeof conventionsJson>;
 } {
@@ -112,6 +114,8 @@ export function offlineStatsJson(m: ScoredModel): {
     log_loss_ci: pair(i?.logLoss),
     ece_ci: pair(i?.ece),
     ece_noise_floor: noiseFloorJson(floor),
+    ece_debiased: m.stats?.debiasedEce?.debiased ?? null,
+    ece_debiased_ci: pair(m.stats?.debiasedEce?.interval),
     ranking: m.stats?.ranking == null ? null : rankingJson(m.stats.ranking),
     conventions: conventionsJson(effectiveConventions(m)),
   };
@@ -151,6 +155,10 @@ function statsNullReasons(m: ScoredModel, summaryReasons: Readonly<Record<string
   }
   if (stats.ece_noise_floor === null)
     out['ece_noise_floor'] = m.stats == null ? off : (summaryReasons['ece'] ?? 'too few cases for a noise floor');
+  if (stats.ece_debiased === null)
+    out['ece_debiased'] = out['ece_debiased_ci'] =
+      m.stats == null ? `needs every decision: ${off}` : (summaryReasons['ece'] ?? 'no decisions');
+  else if (stats.ece_debiased_ci === null) out['ece_debiased_ci'] = NOT_ESTIMABLE;
   if (stats.ranking === null)
     out['ranking'] = m.stats == null ? `needs every yes/no decision: ${off}` : 'no yes_no case has a result';
   else if (stats.ranking.roc_auc === null) out['roc_auc'] = 'needs yes_no cases of both correct answers (yes and no)';

@@ -66,6 +66,8 @@ describe('offline renderers', () => {
     );
     expect(full.null_reasons).toEqual({
       ranking: 'needs every yes/no decision: no intervals computed (--no-ci)',
+      ece_debiased: 'needs every decision: no intervals computed (--no-ci)',
+      ece_debiased_ci: 'needs every decision: no intervals computed (--no-ci)',
       score_mae: 'no score case has a result',
       accuracy_ci: 'no intervals computed (--no-ci)',
       brier_ci: 'no intervals computed (--no-ci)',

@@ -10,6 +10,7 @@ import {
 } from '../../core/offline/summary.js';
 import type { Interval } from '../../core/stats/bootstrap.js';
 import type { Ranking } from '../../core/stats/ranking.js';
+import type { DebiasedEce } from '../../core/stats/debiased-ece.js';
 import { describeConventions } from '../../core/stats/conventions.js';
 import { conventionNotes, effectiveConventions } from './score-json.js';
 import type { ComparedModels, FileCheck, ScoredModel } from '../../core/offline/scored-files.js';
@@ -72,6 +73,7 @@ export function renderScoreText(m: ScoredModel, options: TextOptions = {}): stri
     ['Brier', formatNumber(s.brier), intervalCell(s.brier, ci, 'brier'), absent.brier ?? '0 best, 2 worst'],
     ['Log loss', formatNumber(s.logLoss), intervalCell(s.logLoss, ci, 'logLoss'), absent.logLoss ?? '0 best'],
     ['ECE', formatNumber(s.ece), intervalCell(s.ece, ci, 'ece'), eceNote],
+    ...debiasedEceRow(m.stats?.debiasedEce ?? null),
     ...rankingRows(m.stats?.ranking ?? null, m.stats !== null && m.stats !== undefined),
     [
       'Score MAE',
@@ -143,6 +145,19 @@ export function renderScoreText(m: ScoredModel, options: TextOptions = {}): stri
       .map((l) => paint.dim(l)),
   );
   return `${out.join('\n')}\n`;
+}
+
+/** The debiased ECE beside the plug-in one (absent with intervals off). */
+function debiasedEceRow(d: DebiasedEce | null): string[][] {
+  if (d === null) return [];
+  return [
+    [
+      'ECE debiased',
+      formatNumber(d.debiased),
+      d.interval === null ? 'no interval' : formatInterval(d.interval),
+      'the plug-in ECE less its estimated upward bias; its interval is the one to read for the true ECE',
+    ],
+  ];
 }
 
 /**
@@ -364,6 +379,14 @@ export function renderCompareStatistics(c: ComparedModels, width = Infinity): st
       say(
         `Left out of the pairing: ${p.onlyFirst} decided only by ${name(baseline)}, ${p.onlySecond} only by ${name(m)}`,
       );
+  }
+  const debiased = c.scored.filter((m) => m.stats?.debiasedEce);
+  if (debiased.length > 0) {
+    say('');
+    for (const m of debiased) {
+      const d = m.stats!.debiasedEce!;
+      say(`${name(m)}: ECE debiased ${formatNumber(d.debiased)} ${formatInterval(d.interval)}`.trimEnd());
+    }
   }
   const ranked = c.scored.filter((m) => m.stats?.ranking);
   if (ranked.length > 0) {
