@@ -380,27 +380,8 @@ export function renderCompareStatistics(c: ComparedModels, width = Infinity): st
         `Left out of the pairing: ${p.onlyFirst} decided only by ${name(baseline)}, ${p.onlySecond} only by ${name(m)}`,
       );
   }
-  const debiased = c.scored.filter((m) => m.stats?.debiasedEce);
-  if (debiased.length > 0) {
-    say('');
-    for (const m of debiased) {
-      const d = m.stats!.debiasedEce!;
-      say(`${name(m)}: ECE debiased ${formatNumber(d.debiased)} ${formatInterval(d.interval)}`.trimEnd());
-    }
-  }
   const ranked = c.scored.filter((m) => m.stats?.ranking);
-  if (ranked.length > 0) {
-    say('');
-    for (const m of ranked) {
-      const r = m.stats!.ranking!;
-      say(
-        `${name(m)}: ROC AUC ${formatNumber(r.auc)} ${formatInterval(r.aucInterval)}, average precision ${formatNumber(r.averagePrecision)} ${formatInterval(r.averagePrecisionInterval)} over ${plural(r.positives + r.negatives, 'yes/no case')}`.replace(
-          / +/g,
-          ' ',
-        ),
-      );
-    }
-  }
+  say(...modelExtraLines(c.scored, name));
   const floors = c.scored.filter((m) => m.stats?.noiseFloor);
   if (floors.length > 0) {
     say('');
@@ -423,6 +404,29 @@ export function renderCompareStatistics(c: ComparedModels, width = Infinity): st
       `How to read this: [low, high] is a 95% interval from resampling cases; a verdict is better or worse only when the paired interval of the difference excludes 0 (higher accuracy, lower Brier, log loss and ECE are better${ranked.length > 0 ? '; higher ROC AUC and average precision are better' : ''}).`,
     );
   return `${out.join('\n')}\n`;
+}
+
+/** Under `compare`: each model's debiased ECE, then its ranking of the yes/no decisions (each block after a blank line). */
+function modelExtraLines(models: readonly ScoredModel[], name: (m: ScoredModel) => string): string[] {
+  const out: string[] = [];
+  const debiased = models.filter((m) => m.stats?.debiasedEce);
+  if (debiased.length > 0) out.push('');
+  for (const m of debiased) {
+    const d = m.stats!.debiasedEce!;
+    out.push(`${name(m)}: ECE debiased ${formatNumber(d.debiased)} ${formatInterval(d.interval)}`.trimEnd());
+  }
+  const ranked = models.filter((m) => m.stats?.ranking);
+  if (ranked.length > 0) out.push('');
+  for (const m of ranked) {
+    const r = m.stats!.ranking!;
+    out.push(
+      `${name(m)}: ROC AUC ${formatNumber(r.auc)} ${formatInterval(r.aucInterval)}, average precision ${formatNumber(r.averagePrecision)} ${formatInterval(r.averagePrecisionInterval)} over ${plural(r.positives + r.negatives, 'yes/no case')}`.replace(
+        / +/g,
+        ' ',
+      ),
+    );
+  }
+  return out;
 }
 
 /** A Markdown table, columns aligned; when wider than `width`, one record a row instead. */
