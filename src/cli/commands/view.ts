@@ -1,3 +1,4 @@
+import { shownStoreLocation } from '../../core/store-url.js';
 import { defineCommand, integer, text } from '../define-command.js';
 import { interruptedExitCode } from '../io.js';
 import { storePathOf } from '../locations.js';
@@ -40,7 +41,9 @@ Ctrl+C (exit 130). The pages ask for nothing but this server: no CDN, no network
       );
     const server = await startViewServer({ storePath, host: values.host, port: values.port, env: io.env });
     io.stdout.write(`${server.url}\n`);
-    io.stderr.write(`decidekit view: serving ${storePath} read only on ${server.url} (Ctrl+C stops)\n`);
+    io.stderr.write(
+      `decidekit view: serving ${shownStoreLocation(storePath)} read only on ${server.url} (Ctrl+C stops)\n`,
+    );
     await new Promise<void>((resolve) => {
       if (io.signal.aborted) resolve();
       else io.signal.addEventListener('abort', () => resolve(), { once: true });

@@ -1,4 +1,5 @@
 /** The bar at the top of every `decidekit view` page: back to the list, and where the page is. */
+import { shownStoreLocation } from '../../core/store-url.js';
 import { escapeHtml } from '../html/html-escape.js';
 import type { ViewLinks } from '../../core/view/view-links.js';
 
@@ -12,7 +13,7 @@ const NAV_STYLE =
 export function renderViewNav(links: ViewLinks, here: string, storePath: string): string {
   return (
     `${NAV_STYLE}<nav class="view" aria-label="decidekit view"><a href="${escapeHtml(links.index)}">All runs, audits and probes</a>` +
-    `<span>${escapeHtml(here)}</span><span class="muted">store <code>${escapeHtml(storePath)}</code></span></nav>`
+    `<span>${escapeHtml(here)}</span><span class="muted">store <code>${escapeHtml(shownStoreLocation(storePath))}</code></span></nav>`
   );
 }
 

@@ -107,6 +107,54 @@ describe('--store postgresql://…', () => {
     expect(list.stdout).toMatch(/probe-\d{8}/);
   }, 120_000);
 
+  it('prints a resume hint without the password that finishes an interrupted run when pasted', async () => {
+    const controller = new AbortController();
+    const stopped = await runCliInProcess(['bench', '--limit', '30', '--parallel', '1', '--store', url], {
+      env,
+      cwd: ROOT,
+      signal: controller.signal,
+      onStderr: (text) => {
+        if (/progress: [1-9]/.test(text)) controller.abort();
+      },
+    });
+    expectClean(stopped);
+    expect(stopped.code, stopped.stderr).toBe(130);
+    const id = /(?:run|--resume) (\d{8}-\d{6}-[0-9a-f]{4})/.exec(stopped.stderr + stopped.stdout)![1]!;
+    const hint = new RegExp(`decidekit bench --resume ${id}[^\\n;)]*`).exec(stopped.stderr + stopped.stdout)?.[0];
+    expect(hint, stopped.stderr).toBe(`decidekit bench --resume ${id} --store ${shown}`);
+    // The test cluster takes the password from nowhere: as PGPASSWORD or ~/.pgpass would give it.
+    const [, ...argv] = hint!.split(' ');
+    const resumed = await cli(argv);
+    expectClean(resumed);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const show = JSON.parse((await cli(['runs', 'show', id, '--json', '--store', url])).stdout);
+    expect(show.status).toBe('complete');
+  }, 120_000);
+
+  it('is browsed by view and listed as JSON without the password', async () => {
+    const json = await cli(['runs', 'list', '--json', '--store', url]);
+    expectClean(json);
+    expect(JSON.parse(json.stdout).store).toBe(shown);
+    const controller = new AbortController();
+    let listening: (address: string) => void = () => undefined;
+    const address = new Promise<string>((resolve) => (listening = resolve));
+    const view = runCliInProcess(['view', '--store', url, '--port', '0'], {
+      env,
+      cwd: ROOT,
+      signal: controller.signal,
+      onStdout: (text) => {
+        if (text.includes('http')) listening(text.trim().split('\n')[0]!);
+      },
+    });
+    const page = await (await fetch(await address)).text();
+    controller.abort();
+    const r = await view;
+    expectClean(r);
+    expect(page).toMatch(/\d{8}-\d{6}-[0-9a-f]{4}/);
+    expect(page).toContain(shown);
+    expect(page).not.toContain(SECRET);
+  });
+
   it('is read from DECIDEKIT_STORE when --store is not given, and a postgres:// URL works as well', async () => {
     const list = await cli(['runs', 'list'], { DECIDEKIT_STORE: url.replace('postgresql://', 'postgres://') });
     expectClean(list);

@@ -36,7 +36,7 @@ Brier, ECE and the rest: 'runs show ID' or --json. A store that does not exist y
       io.stdout.write(
         renderRunsListJson(
           store.runs,
-          path,
+          shownStoreLocation(path),
           values.redact,
           store.audits,
           store.probes.map((h) => probeHeadJson(h, values.redact)),
