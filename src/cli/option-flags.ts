@@ -7,6 +7,7 @@ import { spellWords, type CallOption, type MessageWords, type OptionMention } fr
 
 const FLAG_OF: { readonly [O in CallOption]: string } = {
   apiKey: '--api-key',
+  bundleDir: '--bundle',
   baseUrl: '--base-url',
   cacheDir: '--cache-dir',
   'conventions.eceAverage': '--ece-average',

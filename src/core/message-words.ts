@@ -10,6 +10,7 @@
 export const CALL_OPTIONS = [
   'apiKey',
   'baseUrl',
+  'bundleDir',
   'cacheDir',
   'checksPath',
   'conventions.eceAverage',

@@ -14,6 +14,8 @@ export interface OpenedPage {
   readonly page: Page;
   /** Console errors and uncaught exceptions, in order. */
   readonly errors: string[];
+  /** URLs of the requests this page made, in order. */
+  readonly requests: string[];
 }
 
 export interface TestBrowser {
@@ -22,8 +24,6 @@ export interface TestBrowser {
   openUrl(url: string, options?: { readonly colorScheme?: 'light' | 'dark' }): Promise<OpenedPage>;
   /** URLs of requests that were blocked (anything but file:// and the allowed origin). */
   readonly blocked: string[];
-  /** URLs of every request the pages made, allowed or not. */
-  readonly requests: string[];
   close(): Promise<void>;
 }
 
@@ -49,10 +49,8 @@ export async function launchBrowser(
     ],
   });
   const blocked: string[] = [];
-  const requests: string[] = [];
   await context.route('**/*', (route) => {
     const url = route.request().url();
-    requests.push(url);
     if (url.startsWith('file:')) return route.continue();
     const origin = options.allowOrigin?.() ?? null;
     if (origin !== null && new URL(url).origin === origin) return route.continue();
@@ -67,12 +65,13 @@ export async function launchBrowser(
       if (m.type() === 'error') errors.push(m.text());
     });
     page.on('pageerror', (e) => errors.push(e.message));
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
     await page.goto(url, { waitUntil: 'load' });
-    return { page, errors };
+    return { page, errors, requests };
   };
   return {
     blocked,
-    requests,
     openUrl,
     open: (file, options = {}) => openUrl(pathToFileURL(file).href, options),
     async close() {

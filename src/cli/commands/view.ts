@@ -4,6 +4,8 @@ import { interruptedExitCode } from '../io.js';
 import { storePathOf } from '../locations.js';
 import { storeOption } from '../shared-options.js';
 import { startViewServer } from '../../app/view/view-server.js';
+import { writeViewBundle } from '../../app/view/write-bundle.js';
+import { UsageError } from '../../core/errors.js';
 
 /** Hosts only this machine reaches. */
 function isLoopback(host: string): boolean {
@@ -13,7 +15,7 @@ function isLoopback(host: string): boolean {
 export const command = defineCommand({
   name: 'view',
   summary: 'browse the stored runs, audits and probes in a local web page',
-  usage: 'view [--store S] [--port N] [--host 127.0.0.1]',
+  usage: ['view [--store S] [--port N] [--host 127.0.0.1]', 'view --bundle DIR [--store S] [RUN | RUN_A,RUN_B ...]'],
   description: `Serves the store's runs, audits and probes as web pages, read only: the list (filter by
 model, label, dataset, status and date; sort by a metric; choose runs to compare), each run's
 report with its trace paged and filtered on the server, comparisons of runs (paired, with
@@ -21,7 +23,12 @@ the decisions whose correctness changed), a model's runs over time, each audit a
 Pages are read from the store at each request, so runs still being sent fill in.
 
 Prints the URL it listens on (127.0.0.1 unless --host says otherwise), then serves until
-Ctrl+C (exit 130). The pages ask for nothing but this server: no CDN, no network.`,
+Ctrl+C (exit 130). The pages ask for nothing but this server: no CDN, no network.
+
+With --bundle DIR: writes the same pages as a static site that works from file:// (for a CI
+job to upload) and exits: DIR/index.html lists every record; each RUN given gets its page
+(every run when none is given), each RUN_A,RUN_B its comparison; every audit and probe and
+the models of the runs get theirs. A run's trace is in its page, filtered in the page.`,
   options: {
     store: storeOption,
     host: text('HOST', 'interface to listen on; another than this machine has no authentication', {
@@ -29,12 +36,39 @@ Ctrl+C (exit 130). The pages ask for nothing but this server: no CDN, no network
       example: '127.0.0.1',
     }),
     port: integer('N', 'port; 0 picks a free one', { min: 0, max: 65535, default: 8090, example: '0' }),
+    bundle: text('DIR', 'write the pages as a static site into DIR instead of serving them', {
+      example: 'view-site',
+    }),
   },
-  exitCodes: '0 only for --help; 130 stopped by Ctrl+C; 1 cannot listen; 2 usage error.',
-  examples: ['decidekit view', 'decidekit view --store runs.sqlite --port 0'],
+  positionals: { min: 0, max: 1000, names: 'with --bundle: runs (RUN) and comparisons (RUN_A,RUN_B)' },
+  exitCodes:
+    '0 bundle written (a server exits 0 only for --help); 130 stopped by Ctrl+C; 1 cannot listen,\nunknown run or unwritable bundle; 2 usage error.',
+  examples: [
+    'decidekit view',
+    'decidekit view --store runs.sqlite --port 0',
+    'decidekit view --bundle view-site 20261130-0415 20261130-0415,20261201-0930',
+  ],
   handlesSignals: true,
-  async run({ values }, io) {
+  async run({ values, positionals }, io) {
     const storePath = storePathOf(values.store, io);
+    if (values.bundle !== undefined) {
+      const written = await writeViewBundle({
+        storePath,
+        dir: values.bundle,
+        cwd: io.cwd,
+        asked: positionals,
+        env: io.env,
+      });
+      io.stdout.write(`${written.index}\n`);
+      io.stderr.write(
+        `decidekit view: ${written.files} pages written to ${written.dir} (${written.runs} runs, ${written.comparisons} comparisons); open ${written.index}\n`,
+      );
+      return 0;
+    }
+    if (positionals.length > 0)
+      throw new UsageError(
+        `runs to show are given with --bundle only (the server shows every run): ${positionals.join(' ')}`,
+      );
     if (!isLoopback(values.host))
       io.stderr.write(
         `decidekit view: warning: listening on ${values.host}, which other machines may reach: there is no authentication, anyone who reaches it can read every run in the store\n`,

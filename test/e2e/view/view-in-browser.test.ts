@@ -7,7 +7,7 @@
  * whose page shows the numbers of its `--format json` report, and the trace is filtered and
  * paged by the server. Screenshots of each page are written under test/.out/view/.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type TestBrowser } from '../../support/browser.js';
@@ -296,6 +296,54 @@ describe('decidekit view', () => {
       probe.conformance.passed,
     );
     expect(browser.blocked).toEqual([]);
+  });
+
+  it('writes a bundle that opens from file:// with the same numbers, and no request leaves the files', async () => {
+    const [a, b] = [runIds.get('first')!, runIds.get('second')!];
+    const dir = join(tmp, 'site');
+    const written = await cli(['view', '--bundle', dir, b, `${a},${b}`]);
+    expect(written.code, written.stderr).toBe(0);
+    expect(written.stdout.trim()).toBe(join(dir, 'index.html'));
+    const first = await browser.open(join(dir, 'index.html'));
+    const { page, errors } = first;
+    expect(errors).toEqual([]);
+    await page.screenshot({ path: join(OUT, 'bundle-index.png'), fullPage: true });
+    // The run not asked for is listed without a link; the comparison asked for is linked.
+    expect(await page.locator(`#records tr[data-id="${runIds.get('small')!}"] a[href^="run-"]`).count()).toBe(0);
+    await page.click(`#records tr[data-id="${b}"] a[href^="run-"]`);
+    const report = JSON.parse((await cli(['runs', 'report', b, '--format', 'json'])).stdout) as ReportDoc;
+    const card = async (key: string) =>
+      Number(await page.locator(`.card[data-key="${key}"]`).getAttribute('data-value'));
+    expect(await card('accuracy')).toBe(report.summary.accuracy);
+    expect(await card('brier')).toBe(report.summary.brier);
+    expect(await page.locator('#trace tbody tr').count()).toBe(report.summary.total);
+
+    const doc = JSON.parse((await cli(['runs', 'compare', a, b, '--json'])).stdout) as CompareDoc;
+    const index = await browser.open(join(dir, 'index.html'));
+    await index.page.click('#comparisons a');
+    expect(index.errors).toEqual([]);
+    const deltas = await index.page
+      .locator('#paired tbody tr')
+      .evaluateAll((rows) => rows.map((r) => Number((r as HTMLTableRowElement).cells[3]!.getAttribute('data-value'))));
+    expect(deltas.slice(0, 3)).toEqual([doc.headline.accuracy.delta, doc.headline.kl.delta, doc.headline.brier.delta]);
+    const listed = await index.page
+      .locator('#changed tbody tr')
+      .evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-case')} ${r.getAttribute('data-question')}`));
+    expect(listed).toEqual(doc.changed.map((d) => `${d.case_id} ${d.question_id}`));
+    for (const opened of [first, index]) expect(opened.requests.filter((u) => !u.startsWith('file:'))).toEqual([]);
+    expect(browser.blocked).toEqual([]);
+  });
+
+  it('refuses runs without --bundle, and a bundle over a file, in words', async () => {
+    const r = await cli(['view', runIds.get('first')!]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('with --bundle only');
+    const file = join(tmp, 'a-file');
+    writeFileSync(file, 'x');
+    const over = await cli(['view', '--bundle', file]);
+    expect(over.code).toBe(2);
+    expect(over.stderr).toContain(`--bundle ${file}`);
+    expect(over.stderr).not.toMatch(/EEXIST|ENOTDIR|at .*\.js:\d+/);
   });
 
   it('answers an unknown run with a page that says so', async () => {
