@@ -138,13 +138,17 @@ function unchangedLine(
   end: number,
   digest: number,
   questions: QuestionSet | undefined,
-): string | null {
+): Buffer | null {
   if (questions === undefined || Number.isNaN(digest) || lineDigest(bytes, start, end) !== digest) return null;
-  return bytes.toString('utf8', start, end);
+  // A copy of the bytes (the read buffer is reused), outside the JavaScript heap: a line
+  // waiting in the buffer for a while is not copied by every garbage collection until it
+  // is promoted, as its text would be.
+  return Buffer.from(bytes.subarray(start, end));
 }
 
 /** The case of an unchanged line (see `unchangedLine`); null when it does not build after all. */
-function caseOfUnchangedLine(text: string, questions: QuestionSet): TypedDecisionsCase | null {
+function caseOfUnchangedLine(line: Buffer, questions: QuestionSet): TypedDecisionsCase | null {
+  const text = line.toString('utf8');
   const value: Record<string, unknown> = {};
   for (const [key, [from, to]] of topLevelFields(text, FIELDS_READ_AGAIN))
     value[key] = JSON.parse(text.slice(from, to)) as unknown;
@@ -179,11 +183,11 @@ function readJsonlEntries(
       const digest = digests[next]!;
       const id = ids[next++]!;
       const questions = checked.of(lineNumber);
-      const text = unchangedLine(bytes, start, end, digest, questions);
-      if (text !== null) {
-        // Built when taken: a waiting case is one string, not its parsed objects.
+      const line = unchangedLine(bytes, start, end, digest, questions);
+      if (line !== null) {
+        // Built when taken: a waiting case is its line's bytes, not its parsed objects.
         reader.push(() => {
-          const c = caseOfUnchangedLine(text, questions!);
+          const c = caseOfUnchangedLine(line, questions!);
           if (c === null || c.id !== id) throw changed(lineNumber, `case ${id} is no longer on this line`);
           return { ...c, id };
         });
