@@ -6,7 +6,6 @@
  */
 import { benchOnStoreCommand } from '../../core/command-hints.js';
 import { DecidekitError } from '../../core/errors.js';
-import { StoreNeedsUpgradeError } from '../store-errors.js';
 import type { PgConnection } from './connection.js';
 import { MIGRATION_LOCK, MIGRATIONS, POSTGRES_SCHEMA_VERSION, STORE_TABLES } from './schema.js';
 
@@ -75,7 +74,12 @@ export function refuseUnreadableSchema(conn: PgConnection, readOnly: boolean): v
     );
   refuseNewer(conn, version);
   if (version < POSTGRES_SCHEMA_VERSION) {
-    if (readOnly) throw new StoreNeedsUpgradeError(conn.path, version, POSTGRES_SCHEMA_VERSION);
+    if (readOnly)
+      throw new DecidekitError(
+        'store_needs_upgrade',
+        `cannot read run store ${conn.path} without writing to it: it has schema version ${version}, this decidekit reads version ${POSTGRES_SCHEMA_VERSION} (the first command that writes to it upgrades it, e.g. ${benchOnStoreCommand(conn.path)}; the database was not changed)`,
+        { context: { path: conn.path, version, current: POSTGRES_SCHEMA_VERSION } },
+      );
     migratePostgres(conn);
   }
 }

@@ -81,6 +81,33 @@ describe('the PostgreSQL store', () => {
     }
   });
 
+  it('migrates a store of an older schema version when written to, keeping its runs, and says so when only read', () => {
+    const url = freshDatabase();
+    const store = openStore(url);
+    const { id } = store.runs.create({ config: runConfig(), label: 'kept', createdAt: '2026-12-01T00:00:00Z' });
+    store.close();
+    const db = new SyncPgClient({ connectionString: url, connectionTimeoutMillis: 10_000, application_name: 't' });
+    try {
+      // As version 1 left it: no claims table yet.
+      db.query('DROP TABLE run_claims');
+      db.query('UPDATE schema_version SET version = 1');
+      const read = errorOf(() => openStore(url, { readOnly: true, mustExist: true }));
+      expect(read.code).toBe('store_needs_upgrade');
+      expect(read.message).toContain(`decidekit bench --store ${url}`);
+      expect(db.query('SELECT version FROM schema_version').rows).toEqual([{ version: 1 }]);
+      const upgraded = openStore(url);
+      try {
+        expect(upgraded.runs.head(id)?.label).toBe('kept');
+      } finally {
+        upgraded.close();
+      }
+      expect(db.query('SELECT version FROM schema_version').rows).toEqual([{ version: POSTGRES_SCHEMA_VERSION }]);
+      expect(db.query("SELECT to_regclass('run_claims')::text AS t").rows).toEqual([{ t: 'run_claims' }]);
+    } finally {
+      db.close();
+    }
+  });
+
   it('refuses a database holding tables of the same names that is no decidekit store', () => {
     const url = freshDatabase();
     const db = new SyncPgClient({ connectionString: url, connectionTimeoutMillis: 10_000, application_name: 't' });
