@@ -133,7 +133,8 @@ function auditRow(h: AuditHead, links: ViewLinks): Cell[] {
 }
 
 function probeRow(h: ProbeHead, links: ViewLinks): Cell[] {
-  const passed = (c: ProbeHead['conformance']) => (c === null ? 'not run' : `${c.passed} passed, ${c.failed} failed`);
+  const passed = (c: ProbeHead['conformance']) =>
+    c === null ? 'not run' : `${c.passed}/${c.passed + c.failed} passed`;
   return [
     '',
     'probe',

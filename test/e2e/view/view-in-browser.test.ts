@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type TestBrowser } from '../../support/browser.js';
 import { runCliInProcess, type CliResult } from '../../../src/cli/test-support/in-process-cli.js';
 import { Interruption } from '../../../src/cli/io.js';
+import { startReferenceServer } from '../../../src/protocol/server/server.js';
 import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 
 const OUT = join(import.meta.dirname, '..', '..', '.out', 'view');
@@ -353,4 +354,47 @@ describe('decidekit view', () => {
     expect(text).toContain('19990101-000000');
     expect(text).not.toMatch(/at .*\.js:\d+|internal error/i);
   });
+});
+
+describe('a run being sent', () => {
+  it('appears in the open list and fills in until it is complete, with the numbers of runs list --json', async () => {
+    const slow = await startReferenceServer({ host: '127.0.0.1', port: 0, faults: { latencyMs: 60 } });
+    try {
+      const { page, errors } = await browser.openUrl(url);
+      const known = await page.locator('#records tbody tr').count();
+      const sending = cli(['bench', '--base-url', slow.url, '--limit', '40', '--parallel', '1', '--label', 'live']);
+      // The page polls the store: the new run appears (the page reloads for it) while it is sent.
+      await page.waitForSelector('#records tr[data-status="running"]', { timeout: 60_000 });
+      expect(await page.locator('#records tbody tr').count()).toBe(known + 1);
+      const row = page.locator('#records tr[data-status="running"]');
+      const id = await row.getAttribute('data-id');
+      await page.waitForFunction(
+        (runId) =>
+          Number(document.querySelector(`tr[data-id="${runId}"] [data-f="cases"]`)?.getAttribute('data-value')) > 0,
+        id,
+        { timeout: 60_000 },
+      );
+      await page.screenshot({ path: join(OUT, 'list-running.png'), fullPage: true });
+      const done = await sending;
+      expect(done.code, done.stderr).toBe(0);
+      await page.waitForSelector(`#records tr[data-id="${id!}"][data-status="complete"]`, { timeout: 60_000 });
+      const list = JSON.parse((await cli(['runs', 'list', '--json'])).stdout) as ListDoc;
+      const head = list.runs.find((r) => r.id === id)!;
+      const finished = page.locator(`#records tr[data-id="${id!}"]`);
+      await page.waitForFunction(
+        (runId) =>
+          document.querySelector(`tr[data-id="${runId}"] [data-f="accuracy"]`)?.getAttribute('data-value') !== '',
+        id,
+        { timeout: 60_000 },
+      );
+      expect(Number(await finished.locator('[data-f="accuracy"]').getAttribute('data-value'))).toBe(
+        head.headline!.accuracy,
+      );
+      expect(Number(await finished.locator('[data-f="cases"]').getAttribute('data-value'))).toBe(head.saved_cases);
+      expect(errors).toEqual([]);
+      expect(browser.blocked).toEqual([]);
+    } finally {
+      await slow.close();
+    }
+  }, 180_000);
 });
