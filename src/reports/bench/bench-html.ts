@@ -44,6 +44,7 @@ import {
   slug,
   type Card,
   type Cell,
+  breakableCell,
   numberCell,
 } from '../html/html-page.js';
 import { renderBarChart, renderHistogramChart, renderReliabilityChart } from '../html/svg-charts.js';
@@ -481,7 +482,12 @@ function latencySection(s: ReportedRun['summary'], listings: RunListings): strin
       },
       bins,
       [{ name: 'requests', counts: bins.map((b) => b.n) }],
-      { xLabel: 'latency (ms)', format: (v) => formatNumber(v, v >= 100 || Number.isInteger(v) ? 0 : 1), markers },
+      {
+        xLabel: 'latency (ms)',
+        format: (v) => formatNumber(v, v >= 100 || Number.isInteger(v) ? 0 : 1),
+        formatMarker: formatLatencyMs,
+        markers,
+      },
     );
     const table = renderTable({
       id: 'latency-table',
@@ -537,19 +543,18 @@ function disagreementsSection(s: ReportedRun['summary'], listings: RunListings):
           'KL#',
           'Brier#',
         ],
-        rows: wrong
-          .slice(0, HTML_DISAGREEMENT_ROWS)
-          .map(({ caseId, decision, outcome }): Cell[] => [
-            caseId,
-            decision.questionId,
-            decision.type,
-            outcome.predicted,
-            num(outcome.confidence),
-            decision.gold.label,
-            num(decision.gold.probabilities[decision.answers.indexOf(outcome.predicted)] ?? null),
-            num(outcome.kl),
-            num(outcome.brier),
-          ]),
+        rows: wrong.slice(0, HTML_DISAGREEMENT_ROWS).map(({ caseId, decision, outcome }): Cell[] => [
+          // Long ids break at their separators, so the table fits the page's column.
+          breakableCell(caseId),
+          breakableCell(decision.questionId),
+          decision.type,
+          breakableCell(outcome.predicted),
+          num(outcome.confidence),
+          decision.gold.label,
+          num(decision.gold.probabilities[decision.answers.indexOf(outcome.predicted)] ?? null),
+          num(outcome.kl),
+          num(outcome.brier),
+        ]),
       }),
     );
     if (listings.disagreementCount > HTML_DISAGREEMENT_ROWS)

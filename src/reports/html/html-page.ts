@@ -36,7 +36,9 @@ svg .marker{stroke:var(--fg);stroke-dasharray:4 3;stroke-width:1.4}svg .referenc
 svg .front{fill:none;stroke:var(--muted);stroke-width:2;stroke-dasharray:6 4}svg .on-front{stroke:var(--fg);stroke-width:2}
 svg .line{fill:none;stroke-width:2.2}
 .s0{--c:var(--s0)}.s1{--c:var(--s1)}.s2{--c:var(--s2)}.s3{--c:var(--s3)}.s4{--c:var(--s4)}.s5{--c:var(--s5)}
-svg .bar,svg .point{fill:var(--c)}svg .line{stroke:var(--c)}svg .marker[class*=" s"]{stroke:var(--c)}
+svg .bar,svg .point{fill:var(--c)}svg .line{stroke:var(--c)}svg .marker[class*=" s"]{stroke:var(--c)}svg .value[class*=" s"]{fill:var(--c);font-weight:600}
+.swatch{color:var(--c)}.ci{white-space:nowrap;font-size:.8rem;color:var(--muted)}
+#disagreements-table td:first-child{white-space:normal}
 .legend{list-style:none;padding:0;margin:.2rem 0;display:flex;flex-wrap:wrap;gap:.3rem 1rem;font-size:.9rem}
 .legend .sw{display:inline-block;width:.9em;height:.9em;border-radius:2px;margin-right:.35em;vertical-align:-.1em;background:var(--c)}
 .scroll{overflow:auto;max-height:32rem;border:1px solid var(--line);border-radius:6px}
@@ -232,6 +234,11 @@ export function slug(text: string): string {
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-|-$/g, '') || 'x'
   );
+}
+
+/** A cell of an identifier that may break after its `_`, `/`, `.` and `-` when its column is narrow. */
+export function breakableCell(text: string): Cell {
+  return { text: escapeHtml(text).replace(/([_/.-])/g, '$1<wbr>'), html: true };
 }
 
 /** A number cell: shown formatted, sorted by its unrounded value. */

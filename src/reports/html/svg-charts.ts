@@ -211,6 +211,7 @@ export function renderBarChart(
   );
   items.forEach((item, i) => {
     const y0 = top + i * rowH + 4;
+    const refX = item.reference === undefined || item.reference === null ? null : x(item.reference);
     const label = item.label.length > 34 ? `${item.label.slice(0, 33)}…` : item.label;
     parts.push(
       `<text class="tick" x="${left - 6}" y="${coord(y0 + (barH * seriesCount) / 2)}" text-anchor="end" dy="0.32em">${escapeHtml(label)}${tip(item.label)}</text>`,
@@ -227,7 +228,7 @@ export function renderBarChart(
           `</rect>`,
       );
       parts.push(
-        `<text class="value" x="${coord(x(v) + 4)}" y="${coord(y + barH / 2 - 1)}" dy="0.32em">${formatPercent(v)}</text>`,
+        `<text class="value" x="${coord(valueLabelX(x(v), formatPercent(v), refX))}" y="${coord(y + barH / 2 - 1)}" dy="0.32em">${formatPercent(v)}</text>`,
       );
     });
     if (item.reference !== undefined && item.reference !== null) {
@@ -241,6 +242,83 @@ export function renderBarChart(
   });
   parts.push('</svg>');
   return parts.join('');
+}
+
+/** Width of a value label (11px text), a little generous: enough to keep marks off it. */
+function labelWidth(text: string): number {
+  return text.length * 6.6 + 2;
+}
+
+/**
+ * Where a bar's value label starts: just past the bar's end, or past the reference tick
+ * when the tick would run through the label.
+ */
+function valueLabelX(barEnd: number, text: string, refX: number | null): number {
+  const start = barEnd + 4;
+  if (refX === null || refX < start - 3 || refX > start + labelWidth(text) + 2) return start;
+  return refX + 5;
+}
+
+interface PlacedLabel {
+  readonly text: string;
+  /** The label's centre and its row above the plot (0 the top row). */
+  readonly cx: number;
+  readonly row: number;
+}
+
+/**
+ * Marker labels laid out above the plot area: each centred on its marker where it fits,
+ * put in the first row where it clears the labels already there, so no two labels overlap
+ * and no marker line (drawn below the rows) runs through one.
+ */
+function placeMarkerLabels(
+  labels: readonly { readonly text: string; readonly px: number }[],
+  left: number,
+  right: number,
+): PlacedLabel[] {
+  const rowEnds: number[] = [];
+  const order = labels.map((_, i) => i).sort((a, b) => labels[a]!.px - labels[b]!.px);
+  const placed: PlacedLabel[] = new Array<PlacedLabel>(labels.length);
+  for (const i of order) {
+    const { text, px } = labels[i]!;
+    const half = labelWidth(text) / 2;
+    const cx = Math.min(Math.max(px, left + half), right - half);
+    let row = rowEnds.findIndex((end) => end + 6 <= cx - half);
+    if (row === -1) row = rowEnds.length;
+    rowEnds[row] = cx + half;
+    placed[i] = { text, cx, row };
+  }
+  return placed;
+}
+
+const LABEL_ROW = 13;
+
+/** The rows the labels take above the plot. */
+function labelRows(placed: readonly PlacedLabel[]): number {
+  return placed.reduce((n, p) => Math.max(n, p.row + 1), 0);
+}
+
+/** Marker lines from the top of the plot down, their labels in rows above it. */
+function renderMarkers(
+  markers: readonly ValueMarker[],
+  placed: readonly PlacedLabel[],
+  x: Scale,
+  top: number,
+  bottom: number,
+  format: (v: number) => string,
+): string {
+  const labelsTop = top - labelRows(placed) * LABEL_ROW - 4;
+  return markers
+    .map((m, i) => {
+      const px = coord(x(m.value));
+      const series = m.series === undefined ? '' : ` s${m.series % 6}`;
+      const p = placed[i]!;
+      return (
+        `<line class="marker${series}" data-mark="marker" x1="${px}" x2="${px}" y1="${top}" y2="${bottom}">${tip(`${m.label}: ${format(m.value)}`)}</line>` +
+        `<text class="value${series}" x="${coord(p.cx)}" y="${coord(labelsTop + (p.row + 1) * LABEL_ROW - 3)}" text-anchor="middle">${escapeHtml(p.text)}</text>`
+      );
+    })
+    .join('');
 }
 
 export interface HistogramSeries {
@@ -264,15 +342,23 @@ export function renderHistogramChart(
     readonly xLabel: string;
     readonly format: (v: number) => string;
     readonly markers: readonly ValueMarker[];
+    /** How a marker's label prints its value (with its unit); default `format`. */
+    readonly formatMarker?: (v: number) => string;
   },
 ): string {
-  const bottom = 280;
-  const top = MARGIN.top + 14;
   const right = WIDTH - MARGIN.right;
-  const height = bottom + 50;
   const lo = bins[0]?.lower ?? 0;
   const hi = bins[bins.length - 1]?.upper ?? 1;
   const x = linear(lo, hi, MARGIN.left, right);
+  const formatMarker = options.formatMarker ?? options.format;
+  const placed = placeMarkerLabels(
+    options.markers.map((m) => ({ text: `${m.label} ${formatMarker(m.value)}`, px: x(m.value) })),
+    0,
+    WIDTH,
+  );
+  const top = MARGIN.top + Math.max(0, labelRows(placed) * LABEL_ROW - 6);
+  const bottom = top + 252;
+  const height = bottom + 50;
   const maxN = Math.max(1, ...series.flatMap((s) => s.counts));
   const y = linear(0, maxN, bottom, top);
   const yTicks = ticks(0, maxN, 4).filter((t) => Number.isInteger(t));
@@ -301,16 +387,7 @@ export function renderHistogramChart(
       );
     });
   });
-  options.markers.forEach((m, i) => {
-    const px = coord(x(m.value));
-    const cls = m.series === undefined ? 'marker' : `marker s${m.series % 6}`;
-    parts.push(
-      `<line class="${cls}" data-mark="marker" x1="${px}" x2="${px}" y1="${top - 12}" y2="${bottom}">${tip(`${m.label}: ${options.format(m.value)}`)}</line>`,
-    );
-    parts.push(
-      `<text class="value" x="${px}" y="${top - 14 + (i % 2) * 10}" text-anchor="middle">${escapeHtml(`${m.label} ${options.format(m.value)}`)}</text>`,
-    );
-  });
+  parts.push(renderMarkers(options.markers, placed, x, top, bottom, formatMarker));
   parts.push('</svg>');
   return parts.join('');
 }
@@ -400,11 +477,16 @@ export function renderLineChart(
     readonly markers: readonly ValueMarker[];
   },
 ): string {
-  const bottom = 300;
-  const top = MARGIN.top + 16;
   const right = WIDTH - MARGIN.right;
-  const height = bottom + 50;
   const x = linear(options.x[0], options.x[1], MARGIN.left, right);
+  const placed = placeMarkerLabels(
+    options.markers.map((m) => ({ text: `${m.label} ${options.formatX(m.value)}`, px: x(m.value) })),
+    0,
+    WIDTH,
+  );
+  const top = MARGIN.top + Math.max(0, labelRows(placed) * LABEL_ROW - 4);
+  const bottom = top + 270;
+  const height = bottom + 50;
   const y = linear(0, options.yMax, bottom, top);
   const parts = [svgOpen(text, height)];
   parts.push(
@@ -423,15 +505,7 @@ export function renderLineChart(
       `<polyline class="line s${si % 6}" data-mark="line" data-series="${si}" points="${path}">${tip(s.name)}</polyline>`,
     );
   });
-  options.markers.forEach((m, i) => {
-    const px = coord(x(m.value));
-    parts.push(
-      `<line class="marker" data-mark="marker" x1="${px}" x2="${px}" y1="${top - 14}" y2="${bottom}">${tip(`${m.label}: ${options.formatX(m.value)}`)}</line>`,
-    );
-    parts.push(
-      `<text class="value" x="${px}" y="${top - 16 + (i % 2) * 10}" text-anchor="middle">${escapeHtml(`${m.label} ${options.formatX(m.value)}`)}</text>`,
-    );
-  });
+  parts.push(renderMarkers(options.markers, placed, x, top, bottom, options.formatX));
   parts.push('</svg>');
   return parts.join('');
 }

@@ -7,7 +7,7 @@
 import { describeEceVerdict } from '../ece-verdict.js';
 import type { ThresholdMetrics } from '../../core/offline/threshold-tuning.js';
 import { actionCost } from '../../core/offline/composed-actions.js';
-import { formatCount, formatMs, formatNumber, formatPercent, formatUsd } from '../format.js';
+import { formatCount, formatMs, formatNumber, formatPercent, formatSigned, formatUsd } from '../format.js';
 import type { ActionsReport } from './actions-json.js';
 import { describeConventions } from '../../core/stats/conventions.js';
 import type { Interval } from '../../core/stats/bootstrap.js';
@@ -97,7 +97,8 @@ function reliabilityFigure(models: readonly ScoredModel[]): string {
       'model',
       withBins.map((m, i) => ({ name: names[i]!, bins: m.summary.reliability })),
     ),
-    pair: true,
+    // Several models' bins make a table too wide for the column beside the chart.
+    pair: withBins.length === 1,
   });
 }
 
@@ -164,7 +165,7 @@ function pairedSection(c: ComparedModels): string {
       label,
       num(d.first),
       num(d.second),
-      num(d.difference),
+      num(d.difference, formatSigned(d.difference)),
       formatSignedInterval(d.interval),
       d.verdict === null ? 'n/a' : VERDICTS[d.verdict],
     ]);

@@ -19,11 +19,12 @@ import {
 } from './probe-describe.js';
 import { describeMoved, verdictLine } from './probe-terminal.js';
 import { escapeHtml } from '../html/html-escape.js';
+import { indentJson } from '../indent-json.js';
 import { renderCards, renderFigure, renderPage, renderTable, type Card } from '../html/html-page.js';
 import { renderBarChart } from '../html/svg-charts.js';
 
-/** Long one-line JSON wraps inside the page instead of widening it. */
-const WRAP = 'class="dist" style="white-space:pre-wrap;overflow-wrap:anywhere"';
+/** Long JSON lines wrap inside the page instead of widening it. */
+const WRAP = 'style="white-space:pre-wrap;overflow-wrap:anywhere;font:.8rem ui-monospace,Menlo,monospace"';
 
 /** A result cell, kept on one line (the mark and its word never part). */
 const status = (s: string) =>
@@ -96,7 +97,7 @@ export function renderProbeHtml(run: ProbeRun): string {
       parts.push(`<h3 class="bad">✗ ${escapeHtml(k.id)}</h3>`);
       for (const e of k.examples)
         parts.push(
-          `<p>${escapeHtml(e.message)}</p><p class="muted">request</p><pre ${WRAP}>${escapeHtml(e.request)}</pre><p class="muted">answer</p><pre ${WRAP}>${escapeHtml(e.answer)}</pre>`,
+          `<p>${escapeHtml(e.message)}</p><p class="muted">request</p><pre class="request" ${WRAP}>${escapeHtml(indentJson(e.request))}</pre><p class="muted">answer</p><pre class="answer" ${WRAP}>${escapeHtml(indentJson(e.answer))}</pre>`,
         );
     }
   }

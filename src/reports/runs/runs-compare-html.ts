@@ -33,6 +33,7 @@ import { formatInterval, formatMetric } from '../bench/bench-statistics.js';
 import type { RunComparison } from '../../core/bench/run-diff.js';
 import { describeHeadlineBase, describePairedReading, describePValue } from './runs-diff.js';
 import { INTERVALS_OFF, PRICE_FLAG } from '../../core/command-hints.js';
+import { renderChangedSection, renderQuestionDeltasSection } from './runs-compare-changes-html.js';
 
 export interface RunsCompareHtmlOptions {
   readonly redactHost?: boolean;
@@ -42,7 +43,10 @@ export interface RunsCompareHtmlOptions {
   readonly paired?: RunComparison;
   /** HTML put before the page's header (`decidekit view`'s links to its other pages). */
   readonly nav?: string;
-  /** Sections put at the end of the page (`decidekit view`'s decisions that changed). */
+  /**
+   * Sections put at the end of the page. Default: with `paired`, the per-question deltas and
+   * the decisions whose correctness changed (`decidekit view` puts its paged, filtered lists).
+   */
   readonly moreSections?: readonly string[];
 }
 
@@ -65,9 +69,14 @@ export function renderRunsCompareHtml(runs: readonly ReportedRun[], options: Run
   out.push(...byQuestionSection(runs, names));
   out.push(...latencySection(runs, names, listings));
   out.push(...tradeOffSections(runs, names));
-  out.push(...(options.moreSections ?? []));
+  out.push(...(options.moreSections ?? itemByItemSections(options.paired)));
   out.push('</main>');
   return renderPage({ title: `Comparison of ${runs.length} benchmark runs`, body: out.join('\n') });
+}
+
+/** What the terminal prints after the headline of two runs: per-question deltas and the changed decisions. */
+function itemByItemSections(paired: RunComparison | undefined): string[] {
+  return paired === undefined ? [] : [...renderQuestionDeltasSection(paired), ...renderChangedSection(paired)];
 }
 
 /** The title, each run's provenance, and the different-work and filtered warnings. */
@@ -79,7 +88,7 @@ function headerSection(
   const out: string[] = [];
   out.push(`<header><h1>Comparison of ${runs.length} benchmark runs</h1>`);
   out.push(
-    `<p class="meta">${runs.map((r, i) => `<span class="s${i % 6}">■</span> ${escapeHtml(names[i]!)}: run <code>${escapeHtml(r.id)}</code>, ${escapeHtml(r.createdAt)}, ${escapeHtml(describeServer(r.config, options.redactHost === true))}, ${escapeHtml(r.config.dataset.id)}`).join('<br>')}</p>`,
+    `<p class="meta">${runs.map((r, i) => `<span class="swatch s${i % 6}" aria-hidden="true">■</span> ${escapeHtml(names[i]!)}: run <code>${escapeHtml(r.id)}</code>, ${escapeHtml(r.createdAt)}, ${escapeHtml(describeServer(r.config, options.redactHost === true))}, ${escapeHtml(r.config.dataset.id)}`).join('<br>')}</p>`,
   );
   if (!runs.every((r) => isSameWork(runs[0]!.config, r.config)))
     out.push(
@@ -161,7 +170,6 @@ function calibrationSection(runs: readonly ReportedRun[], names: readonly string
         'run',
         runs.map((r, i) => ({ name: names[i]!, bins: r.summary.reliability })),
       ),
-      pair: true,
     }),
   );
   return out;
@@ -241,6 +249,7 @@ function latencySection(
           {
             xLabel: 'latency (ms)',
             format: fmt,
+            formatMarker: formatLatencyMs,
             markers: runs.flatMap((r, i) =>
               r.summary.latencyMs.p50 === null ? [] : [{ label: `p50`, value: r.summary.latencyMs.p50, series: i }],
             ),
@@ -267,56 +276,86 @@ function tradeOffSections(runs: readonly ReportedRun[], names: readonly string[]
   const out: string[] = [];
   out.push('<h2 id="trade-offs">Accuracy against latency and cost</h2>');
   out.push(
-    tradeOff(
-      'latency-scatter',
-      'Accuracy against p50 latency',
-      runs,
-      names,
-      (r) => r.summary.latencyMs.p50,
-      'p50 latency (ms)',
-      (v) => formatNumber(v, 0),
-      'No run has both an accuracy and a latency.',
-    ),
+    tradeOff(runs, names, {
+      id: 'latency-scatter',
+      title: 'Accuracy against p50 latency',
+      xOf: (r) => r.summary.latencyMs.p50,
+      xLabel: 'p50 latency (ms)',
+      formatX: (v) => formatNumber(v, 0),
+      none: 'No run has both an accuracy and a latency.',
+    }),
   );
   out.push(
-    tradeOff(
-      'cost-scatter',
-      'Accuracy against cost per correct decision',
-      runs,
-      names,
-      (r) => r.summary.cost?.perCorrectUsd ?? null,
-      'cost per correct decision (USD)',
-      formatUsd,
-      `No run was priced (bench ${PRICE_FLAG}) with a correct decision.`,
-    ),
+    tradeOff(runs, names, {
+      id: 'cost-scatter',
+      title: 'Accuracy against cost per correct decision',
+      xOf: (r) => r.summary.cost?.perCorrectUsd ?? null,
+      xLabel: 'cost per correct decision (USD)',
+      formatX: formatUsd,
+      none: `No run was priced (bench ${PRICE_FLAG}) with a correct decision.`,
+      axis: costAxis,
+    }),
   );
   return out;
 }
 
+/** How a chart's x axis shows the values: scaled by `scale`, named `label`, printed by `format`. */
+interface AxisUnit {
+  readonly scale: number;
+  readonly label: string;
+  readonly format: (v: number) => string;
+}
+
+/**
+ * Costs per correct decision are fractions of a cent: the axis shows what 1,000 or a
+ * million correct decisions cost when that reads as a few digits instead of a row of zeros,
+ * with as many decimals as the spread of the values needs.
+ */
+function costAxis(values: readonly number[]): AxisUnit {
+  const max = Math.max(...values.map(Math.abs));
+  const [scale, label] =
+    max >= 0.1
+      ? [1, 'cost per correct decision (USD)']
+      : max * 1_000 >= 0.1
+        ? [1_000, 'cost of 1,000 correct decisions (USD)']
+        : [1_000_000, 'cost of a million correct decisions (USD)'];
+  const scaled = values.map((v) => v * scale);
+  const span = (Math.max(...scaled) - Math.min(...scaled)) * 1.2 || max * scale * 0.2 || 1;
+  const decimals = Math.min(6, Math.max(0, -Math.floor(Math.log10(span / 5))));
+  return { scale, label, format: (v) => `$${formatNumber(v, decimals)}` };
+}
+
 function tradeOff(
-  id: string,
-  title: string,
   runs: readonly ReportedRun[],
   names: readonly string[],
-  xOf: (r: ReportedRun) => number | null,
-  xLabel: string,
-  formatX: (v: number) => string,
-  none: string,
+  plot: {
+    readonly id: string;
+    readonly title: string;
+    readonly xOf: (r: ReportedRun) => number | null;
+    /** The table's column: the values as they are. */
+    readonly xLabel: string;
+    readonly formatX: (v: number) => string;
+    readonly none: string;
+    /** The chart's x axis; default the table's column. */
+    readonly axis?: (values: readonly number[]) => AxisUnit;
+  },
 ): string {
+  const { id, title, xLabel, formatX } = plot;
   const shown = runs.flatMap((r, i) => {
-    const x = xOf(r);
+    const x = plot.xOf(r);
     return x === null || r.summary.accuracy === null ? [] : [{ label: names[i]!, x, y: r.summary.accuracy }];
   });
-  if (shown.length === 0) return `<h3>${escapeHtml(title)}</h3><p>${escapeHtml(none)}</p>`;
+  if (shown.length === 0) return `<h3>${escapeHtml(title)}</h3><p>${escapeHtml(plot.none)}</p>`;
   const front = paretoFront(shown);
+  const axis = plot.axis?.(shown.map((p) => p.x)) ?? { scale: 1, label: xLabel, format: formatX };
   return renderFigure({
     title,
     note: 'Up and to the left is better; the dashed line joins the Pareto front (no other run is both more accurate and cheaper or faster).',
     chart: renderScatterChart(
-      { id, title, desc: `${shown.length} runs: accuracy against ${xLabel}; ${front.length} on the Pareto front.` },
-      shown,
+      { id, title, desc: `${shown.length} runs: accuracy against ${axis.label}; ${front.length} on the Pareto front.` },
+      shown.map((p) => ({ ...p, x: p.x * axis.scale })),
       front,
-      { xLabel, yLabel: 'accuracy', formatX, formatY: (v) => formatPercent(v, 0) },
+      { xLabel: axis.label, yLabel: 'accuracy', formatX: axis.format, formatY: (v) => formatPercent(v, 0) },
     ),
     table: renderTable({
       id: `${id}-table`,
@@ -342,26 +381,27 @@ function renderLeaderboardSection(
   const table = renderTable({
     id: 'leaderboard',
     sortable: true,
-    headers: [
-      'rank#',
-      'run',
-      ...HEADLINE_METRICS.flatMap((m) => [`${METRIC_LABELS[m]}#`, `${METRIC_LABELS[m]} 95%`]),
-      '',
-    ],
+    headers: ['rank#', 'run', ...HEADLINE_METRICS.map((m) => `${METRIC_LABELS[m]}#`), ''],
+    // Each interval beneath its value, on one line: a column of its own per interval made the
+    // table wider than the page, and its intervals wrapped.
     rows: board.rows.map((r, i): Cell[] => [
       num(r.rank, String(r.rank)),
       nameOf.get(r.id) ?? r.id,
-      ...HEADLINE_METRICS.flatMap((m): Cell[] => [
-        num(r.values[m], formatMetric(m, r.values[m])),
-        formatInterval(m, r.intervals?.[m] ?? null),
-      ]),
+      ...HEADLINE_METRICS.map((m): Cell => {
+        const interval = formatInterval(m, r.intervals?.[m] ?? null);
+        return {
+          text: `${escapeHtml(formatMetric(m, r.values[m]))}${interval === '' ? '' : `<br><span class="ci">${escapeHtml(interval)}</span>`}`,
+          html: true,
+          value: r.values[m],
+        };
+      }),
       i === 0 ? 'leader' : r.tiedWithLeader ? 'tied with the leader' : '',
     ]),
   });
   const reading =
     board.rows[0]?.intervals === null
       ? INTERVALS_OFF
-      : `Ranked by accuracy. Intervals are 95%, from ${formatCount(board.conventions.bootstrapResamples)} bootstrap resamples of cases (seed ${board.conventions.seed}; the questions of a case share its state, so cases, not decisions, are resampled). A run is tied with the leader when their accuracy intervals overlap.`;
+      : `Ranked by accuracy. Beneath each value its 95% interval, from ${formatCount(board.conventions.bootstrapResamples)} bootstrap resamples of cases (seed ${board.conventions.seed}; the questions of a case share its state, so cases, not decisions, are resampled). A run is tied with the leader when their accuracy intervals overlap.`;
   return `<h2 id="leaderboard-title">Leaderboard</h2>${table}<p class="note">${escapeHtml(reading)} ${escapeHtml(`Conventions: ${describeConventions(board.conventions)}.`)}</p>`;
 }
 
