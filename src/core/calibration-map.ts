@@ -143,3 +143,17 @@ function clamp01(x: number): number {
 function assertNever(x: never): never {
   throw new TypeError(`unexpected calibration method: ${JSON.stringify(x)}`);
 }
+
+/** A map applied to a report's numbers (`--calibration MAP`): which file, its hash, how it was fitted. */
+export interface AppliedCalibration {
+  readonly path: string;
+  /** sha256 of the map file's bytes. */
+  readonly sha256: string;
+  readonly method: CalibrationMethod;
+  readonly by: CalibrationGrouping;
+}
+
+/** The one sentence every report prints under a recalibrated number. */
+export function recalibratedText(c: AppliedCalibration): string {
+  return `recalibrated with ${c.path} (${c.method} by ${c.by}, sha256 ${c.sha256.slice(0, 12)}): the numbers score the recalibrated probabilities; the saved answers are unchanged`;
+}

@@ -24,6 +24,8 @@ import { ProblemList } from '../../core/problem-list.js';
 import { caseTableOf, loadOfflineDataset, type OfflineDataset } from '../../datasets/offline/dataset.js';
 import { prefetchResults, scoreResults, type PrefetchedResults } from '../../datasets/offline/results.js';
 import type { ComparedModels, ScoredModel } from '../../core/offline/scored-files.js';
+import type { LoadedCalibrationMap } from '../../datasets/calibration-map-file.js';
+import { loadOfflineRecalibration, offlineRecalibrationOf } from './recalibration.js';
 
 export interface ScoreFilesOptions {
   /** yes/no cases: predicted yes iff P(yes) >= threshold (default 0.5). */
@@ -32,6 +34,8 @@ export interface ScoreFilesOptions {
   readonly conventions?: Conventions;
   /** 95% intervals and the ECE noise floor; default true. */
   readonly intervals?: boolean;
+  /** A calibration map (docs/calibrate.md) applied to every decision before scoring. */
+  readonly calibrationPath?: string;
 }
 
 /** Scores each results file against the dataset at `datasetPath`, in the order given. */
@@ -40,8 +44,9 @@ export async function scoreResultsFiles(
   resultsPaths: readonly string[],
   options: ScoreFilesOptions = {},
 ): Promise<{ dataset: OfflineDataset; scored: ScoredModel[] }> {
+  const map = options.calibrationPath === undefined ? null : await loadOfflineRecalibration(options.calibrationPath);
   const { dataset, prefetched } = await loadWithPrefetch(datasetPath, resultsPaths[0]!);
-  const runs = await scoreRuns(dataset, resultsPaths, options, prefetched);
+  const runs = await scoreRuns(dataset, resultsPaths, options, prefetched, map);
   return { dataset, scored: runs.map((r) => r.scored) };
 }
 
@@ -57,8 +62,9 @@ export async function compareResultsFiles(
   resultsPaths: readonly string[],
   options: ScoreFilesOptions = {},
 ): Promise<OfflineComparison> {
+  const map = options.calibrationPath === undefined ? null : await loadOfflineRecalibration(options.calibrationPath);
   const { dataset, prefetched } = await loadWithPrefetch(datasetPath, resultsPaths[0]!);
-  const runs = await scoreRuns(dataset, resultsPaths, options, prefetched);
+  const runs = await scoreRuns(dataset, resultsPaths, options, prefetched, map);
   const conventions = options.conventions ?? DEFAULT_CONVENTIONS;
   const base = runs[0]!;
   const pairings: { index: number; pairing: OfflinePairing }[] = [];
@@ -131,8 +137,16 @@ async function scoreRuns(
   paths: readonly string[],
   options: ScoreFilesOptions,
   prefetched?: PrefetchedResults,
+  map: LoadedCalibrationMap | null = null,
 ): Promise<ScoredRun[]> {
   const conventions = options.conventions ?? DEFAULT_CONVENTIONS;
+  let recalibration = null;
+  try {
+    recalibration = map === null ? null : offlineRecalibrationOf(map, dataset);
+  } catch (err) {
+    await prefetched?.close();
+    throw err;
+  }
   const intervals = options.intervals ?? true;
   // Equal-mass bins and per-question averaging need every decision, intervals or not.
   const streamingEce = conventions.eceBinning === 'equal-width' && conventions.eceAverage === 'pooled';
@@ -156,6 +170,7 @@ async function scoreRuns(
           ...given({ record }),
         },
         i === 0 && prefetched?.path === path ? { prefetched } : {},
+        recalibration?.recalibration,
       );
       let summary = r.summary;
       if (record !== undefined && !streamingEce)
@@ -184,6 +199,7 @@ async function scoreRuns(
           conventions,
           stats,
           ...(perQuestionDegenerate ? { perQuestionDegenerate } : {}),
+          ...(recalibration === null ? {} : { recalibration: recalibration.applied }),
         },
         kept: sample === null || record === undefined ? null : { sample, record },
       });

@@ -1,3 +1,4 @@
+import { given } from '../../core/given.js';
 import { realpathSync } from 'node:fs';
 import { outFileOf } from '../out-file.js';
 import { resolve } from 'node:path';
@@ -33,7 +34,7 @@ export const command = defineCommand({
   name: 'compare',
   summary: "compare several models' saved answers in one table",
   usage:
-    'compare --dataset FILE --results FILE [FILE ...] [--sort METRIC] [--ece-bins N] [--ece-binning equal-width|equal-mass] [--ece-average pooled|per-question] [--seed S] [--no-ci] [--json] [--html FILE]',
+    'compare --dataset FILE --results FILE [FILE ...] [--sort METRIC] [--ece-bins N] [--ece-binning equal-width|equal-mass] [--ece-average pooled|per-question] [--seed S] [--no-ci] [--calibration MAP] [--json] [--html FILE]',
   description: `Scores several results files (one model each) against the same dataset and prints one
 Markdown table, one row per file in the order given: Model, Accuracy, Brier, Log loss,
 ECE, Score MAE, $ / correct, Latency (ms), with a 95% interval beside accuracy, Brier, log
@@ -62,6 +63,10 @@ ranked by accuracy, marking models whose interval overlaps the leader's as tied.
       'FILE',
       'also write an HTML report (metrics, reliability diagrams) to FILE (into a folder: compare.html)',
     ),
+    calibration: text(
+      'MAP',
+      'apply a calibration map written by decidekit calibrate --out to every model before scoring',
+    ),
   },
   exitCodes: '0 ok, 1 invalid input (every problem of every file listed), 2 usage error, 130 interrupted.',
   examples: [
@@ -75,7 +80,10 @@ ranked by accuracy, marking models whose interval overlaps the leader's as tied.
     refuseRepeatedFiles(values.results, io.cwd);
     await refuseWrongFilesOf('compare', values, io.cwd);
     const htmlFile = await outFileOf('htmlPath', values.html, io.cwd, 'compare.html', filesReadBy('compare', values));
-    const compared = await compareResultsFiles(values.dataset, values.results, conventionsFromOptions(values));
+    const compared = await compareResultsFiles(values.dataset, values.results, {
+      ...conventionsFromOptions(values),
+      ...given({ calibrationPath: values.calibration }),
+    });
     for (const { model, files } of compared.sameModels)
       io.stderr.write(
         `decidekit compare: note: ${files.join(' and ')} ${files.length === 2 ? 'both' : 'all'} carry model ${JSON.stringify(model)}: each row names its file beside the model\n`,

@@ -16,7 +16,7 @@ export const command = defineCommand({
   name: 'score',
   summary: "score one model's saved answers against a dataset",
   usage:
-    'score --dataset FILE --results FILE [--threshold P] [--ece-bins N] [--ece-binning equal-width|equal-mass] [--ece-average pooled|per-question] [--seed S] [--no-ci] [--engine node|duckdb] [--json] [--html FILE]',
+    'score --dataset FILE --results FILE [--threshold P] [--ece-bins N] [--ece-binning equal-width|equal-mass] [--ece-average pooled|per-question] [--seed S] [--no-ci] [--engine node|duckdb] [--calibration MAP] [--json] [--html FILE]',
   description: `Scores one model's saved decisions (a results JSONL or Parquet file) against a dataset with known
 answers. Never calls a model. JSONL files may be gzipped (.gz).
 
@@ -40,6 +40,7 @@ larger than memory, JSONL (.gz) or Parquet: the same numbers and report, without
     }),
     json: flag('one JSON document, unrounded numbers'),
     html: text('FILE', 'also write an HTML report (reliability diagram, metrics) to FILE (into a folder: score.html)'),
+    calibration: text('MAP', 'apply a calibration map written by decidekit calibrate --out before scoring'),
   },
   examples: [
     'decidekit score --dataset data/moderation/dataset.jsonl \\\n' +
@@ -55,6 +56,8 @@ larger than memory, JSONL (.gz) or Parquet: the same numbers and report, without
     await refuseWrongFilesOf('score', values, io.cwd);
     const htmlFile = await outFileOf('htmlPath', values.html, io.cwd, 'score.html', filesReadBy('score', values));
     let scored;
+    if (values.engine === 'duckdb' && values.calibration !== undefined)
+      throw new UsageError('--calibration applies a map in this process: use it with --engine node (the default)');
     if (values.engine === 'duckdb') {
       // Intervals need every decision in memory: the DuckDB engine reports none, as --no-ci.
       if (!values['no-ci']) io.stderr.write('note: --engine duckdb reports no intervals (as --no-ci)\n');
@@ -65,6 +68,7 @@ larger than memory, JSONL (.gz) or Parquet: the same numbers and report, without
       ({ scored } = await scoreResultsFiles(datasetPath, values.results, {
         threshold: values.threshold,
         ...conventionsFromOptions(values),
+        ...given({ calibrationPath: values.calibration }),
       }));
     }
     for (const note of conventionNotes(scored)) io.stderr.write(`warning: ${note}\n`);

@@ -2,6 +2,7 @@
  * What the offline use cases hand their renderers: a scored model (`score`), models compared
  * on one dataset (`compare`) and what `validate` found in a file.
  */
+import type { AppliedCalibration } from '../calibration-map.js';
 import type { InputProblem } from '../errors.js';
 import type { RankedRow } from '../stats/accuracy-ranking.js';
 import type { Conventions } from '../stats/conventions.js';
@@ -21,6 +22,8 @@ export interface ScoredModel {
   readonly stats?: OfflineIntervals | null;
   /** ECE averaged per question with no question holding two decisions (perQuestionEceDegenerate). */
   readonly perQuestionDegenerate?: boolean;
+  /** The calibration map applied before scoring (`--calibration MAP`), when one was. */
+  readonly recalibration?: AppliedCalibration;
 }
 
 /** Several models scored on one dataset: what `compare` shows. */

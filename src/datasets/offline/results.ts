@@ -456,6 +456,24 @@ function formatSum(sum: number): string {
   return Math.abs(Number(short) - 1) <= PROBABILITY_SUM_TOLERANCE + 1e-9 ? String(Number(sum.toPrecision(6))) : short;
 }
 
+/**
+ * A calibration map applied to each decision before it is scored (`--calibration MAP`), by
+ * the case's index in the dataset: P(yes) of a yes/no, a choice's probabilities in option
+ * order. The file's decisions themselves are never changed.
+ */
+export interface DecisionRecalibration {
+  yesNo(caseIndex: number, probability: number): number;
+  choice(caseIndex: number, probabilities: readonly number[]): readonly number[];
+}
+
+function recalibrated(result: OfflineResult, i: number, r: DecisionRecalibration | undefined): OfflineResult {
+  if (r === undefined) return result;
+  const d = result.decision;
+  if (d.kind === 'yes_no') return { ...result, decision: { ...d, probability: r.yesNo(i, d.probability) } };
+  if (d.kind === 'choice') return { ...result, decision: { ...d, probabilities: r.choice(i, d.probabilities) } };
+  return result;
+}
+
 /** One results file scored against a dataset, streamed. */
 export interface ScoredResults {
   readonly model: string | null;
@@ -472,21 +490,25 @@ export async function scoreResults(
   dataset: OfflineDataset,
   options: OfflineAccumulatorOptions = {},
   split: ReadResultsOptions = {},
+  recalibration?: DecisionRecalibration,
 ): Promise<ScoredResults> {
   const acc = createOfflineAccumulator(options);
   const t = caseTableOf(dataset);
+  const yesNo = recalibration?.yesNo ?? ((_i: number, p: number) => p);
+  const choice = recalibration?.choice ?? ((_i: number, p: readonly number[]) => p);
   const { model, lines } = await streamResults(
     path,
     dataset,
     {
       fast(r) {
         const i = r.index;
-        if (r.kind === KIND_YES_NO) acc.addYesNo(t.correct[i] === 1, r.probability, r.costUsd, r.latencyMs, i);
+        if (r.kind === KIND_YES_NO)
+          acc.addYesNo(t.correct[i] === 1, yesNo(i, r.probability), r.costUsd, r.latencyMs, i);
         else if (r.kind === KIND_CHOICE)
-          acc.addChoice(t.correct[i]!, r.probabilities, r.pickedIndex, r.costUsd, r.latencyMs, i);
+          acc.addChoice(t.correct[i]!, choice(i, r.probabilities), r.pickedIndex, r.costUsd, r.latencyMs, i);
         else acc.addScore(t.correct[i]!, r.value, r.costUsd, r.latencyMs);
       },
-      slow: (i, result) => acc.add(t.caseAt(i), result, i),
+      slow: (i, result) => acc.add(t.caseAt(i), recalibrated(result, i, recalibration), i),
     },
     split,
   );

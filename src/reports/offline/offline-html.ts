@@ -4,6 +4,7 @@
  * threshold, default and tuned thresholds marked) and `actions` (the gold→predicted action
  * matrix with costs, per model). Numbers come from the core summaries.
  */
+import { recalibratedText } from '../../core/calibration-map.js';
 import { describeEceVerdict } from '../ece-verdict.js';
 import type { ThresholdMetrics } from '../../core/offline/threshold-tuning.js';
 import { actionCost } from '../../core/offline/composed-actions.js';
@@ -187,7 +188,7 @@ function pairedSection(c: ComparedModels): string {
 export function renderScoreHtml(m: ScoredModel): string {
   const title = `Offline score: ${modelName(m)}`;
   const body = [
-    `<header><h1>${escapeHtml(title)}</h1><p class="meta">dataset <code>${escapeHtml(m.datasetPath)}</code> · results <code>${escapeHtml(m.resultsPath)}</code> · yes/no threshold ${formatNumber(m.summary.threshold, 2)}</p></header><main>`,
+    `<header><h1>${escapeHtml(title)}</h1><p class="meta">dataset <code>${escapeHtml(m.datasetPath)}</code> · results <code>${escapeHtml(m.resultsPath)}</code> · yes/no threshold ${formatNumber(m.summary.threshold, 2)}</p>${recalibratedNote(m)}</header><main>`,
     '<h2>Metrics</h2>',
     metricTable([m]),
     '<h2>Calibration</h2>',
@@ -198,11 +199,19 @@ export function renderScoreHtml(m: ScoredModel): string {
   return renderPage({ title, body: body.join('\n') });
 }
 
+/** A recalibrated model's numbers say so (empty when no map was applied). */
+function recalibratedNote(m: ScoredModel): string {
+  return m.recalibration === undefined
+    ? ''
+    : `<p class="meta recalibrated">${escapeHtml(recalibratedText(m.recalibration))}</p>`;
+}
+
 /** `compare --html`: several models, in the order shown; the paired comparisons against the first given. */
 export function renderCompareHtml(c: ComparedModels, models: readonly ScoredModel[]): string {
   const title = `Offline comparison of ${models.length} models`;
   const body = [
     `<header><h1>${escapeHtml(title)}</h1><p class="meta">dataset <code>${escapeHtml(c.datasetPath)}</code> · ${models.map((m) => `<code>${escapeHtml(m.resultsPath)}</code>`).join(', ')}</p></header><main>`,
+    ...models.map(recalibratedNote).filter((n, i, all) => n !== '' && all.indexOf(n) === i),
     '<h2>Metrics</h2>',
     metricTable(models),
     pairedSection(c),

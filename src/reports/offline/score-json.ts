@@ -6,6 +6,7 @@ import { jsonDocumentText } from '../../core/safe-text.js';
 import { decidedCases, offlineNullReasons, type OfflineSummary } from '../../core/offline/summary.js';
 import type { MetricComparison } from '../../core/stats/bootstrap.js';
 import { intervalJson, noiseFloorJson, nullReasonsJson, rankingJson } from '../json-shapes.js';
+import type { AppliedCalibration } from '../../core/calibration-map.js';
 import { conventionsJson, DEFAULT_CONVENTIONS, type Conventions } from '../../core/stats/conventions.js';
 import type { ComparedModels, ScoredModel } from '../../core/offline/scored-files.js';
 import { NO_CI_FLAG, POOLED_ECE_FLAG } from '../../core/command-hints.js';
@@ -133,12 +134,18 @@ function modelJson(m: ScoredModel) {
   return {
     model: m.model,
     results: m.resultsPath,
+    ...(m.recalibration === undefined ? {} : { calibration: calibrationJson(m.recalibration) }),
     ...summary,
     ...stats,
     conventions,
     ...(m.perQuestionDegenerate === true ? { convention_notes: conventionNotes([m]) } : {}),
     ...nullReasonsJson({ ...summaryReasons, ...statsNullReasons(m, summaryReasons ?? {}) }),
   };
+}
+
+/** The map a model's numbers were recalibrated with. */
+export function calibrationJson(c: AppliedCalibration) {
+  return { path: c.path, sha256: c.sha256, method: c.method, by: c.by, recalibrated: true };
 }
 
 /** A metric whose every resample gives the same value has no interval (docs/scoring.md). */

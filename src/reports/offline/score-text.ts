@@ -12,6 +12,7 @@ import type { Interval } from '../../core/stats/bootstrap.js';
 import type { Ranking } from '../../core/stats/ranking.js';
 import type { DebiasedEce } from '../../core/stats/debiased-ece.js';
 import { describeConventions } from '../../core/stats/conventions.js';
+import { recalibratedText } from '../../core/calibration-map.js';
 import { conventionNotes, effectiveConventions } from './score-json.js';
 import type { ComparedModels, FileCheck, ScoredModel } from '../../core/offline/scored-files.js';
 import {
@@ -96,6 +97,7 @@ export function renderScoreText(m: ScoredModel, options: TextOptions = {}): stri
       [
         ['dataset', `${singleLine(m.datasetPath)} (${plural(c.nCases, 'case')})`],
         ['results', singleLine(m.resultsPath)],
+        ...(m.recalibration === undefined ? [] : [['calibration', recalibratedText(m.recalibration)]]),
       ],
       width,
       { indent: '  ', align: ['left', 'left'] },
@@ -271,6 +273,8 @@ export function renderCompareMarkdown(models: readonly ScoredModel[], width = In
 /** Notes under the compare table: absent costs and missing cases, so n/a is never a mystery. */
 export function renderCompareNotes(models: readonly ScoredModel[], width = Infinity): string {
   const notes: string[] = [];
+  const map = models.find((m) => m.recalibration !== undefined)?.recalibration;
+  if (map !== undefined) notes.push(`Every model ${recalibratedText(map)}`);
   for (const m of models) {
     const name = singleLine(m.model ?? m.resultsPath);
     const s = m.summary;
