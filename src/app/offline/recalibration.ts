@@ -20,7 +20,7 @@ export async function loadOfflineRecalibration(path: string): Promise<LoadedCali
   if (loaded.map.source !== 'offline')
     throw new DecidekitError(
       'calibration_map',
-      `calibration map ${path} was fitted on a stored benchmark run: score and compare apply maps fitted on offline answers (decidekit calibrate --dataset FILE --results FILE)`,
+      `calibration map ${path} was fitted on a stored benchmark run: score and compare apply maps fitted on offline answers (fit one on them with decidekit calibrate)`,
     );
   return loaded;
 }
