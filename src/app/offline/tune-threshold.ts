@@ -4,9 +4,29 @@
  */
 import { basename } from 'node:path';
 import { DecidekitError, InvalidInputError } from '../../core/errors.js';
-import { tunePointOf, tunePoints, type TuneOptions, type TunePoint } from '../../core/offline/threshold-tuning.js';
+import {
+  DEFAULT_SEED,
+  tunePointOf,
+  tunePoints,
+  type TuneOptions,
+  type TunePoint,
+} from '../../core/offline/threshold-tuning.js';
+import { DEFAULT_CONVENTIONS } from '../../core/stats/conventions.js';
+import { rankYesNo, type Ranking } from '../../core/stats/ranking.js';
 import { loadOfflineDataset } from '../../datasets/offline/dataset.js';
 import { readResults } from '../../datasets/offline/results.js';
+
+/** ROC AUC and average precision of the tuned decisions, intervals seeded by the tune seed. */
+export function rankTunePoints(points: readonly TunePoint[], options: TuneOptions): Ranking {
+  return rankYesNo(
+    {
+      ids: points.map((p) => p.id),
+      scores: Float64Array.from(points, (p) => p.probability),
+      positive: Uint8Array.from(points, (p) => (p.positive ? 1 : 0)),
+    },
+    { ...DEFAULT_CONVENTIONS, seed: options.seed ?? DEFAULT_SEED },
+  );
+}
 
 /** Tunes the yes/no threshold of the model in `resultsPath`; a single class is invalid input. */
 export async function tuneThreshold(datasetPath: string, resultsPath: string, options: TuneOptions) {
@@ -28,5 +48,12 @@ export async function tuneThreshold(datasetPath: string, resultsPath: string, op
     }
     throw err;
   }
-  return { model: model ?? basename(resultsPath), datasetPath, resultsPath, report, points };
+  return {
+    model: model ?? basename(resultsPath),
+    datasetPath,
+    resultsPath,
+    report,
+    points,
+    ranking: rankTunePoints(points, options),
+  };
 }

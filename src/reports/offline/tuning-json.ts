@@ -3,15 +3,11 @@
  * values. Every number comes from the core TuneReport.
  */
 import { jsonDocumentText } from '../../core/safe-text.js';
-import type { Spread, ThresholdMetrics, TuneReport, TuneRow } from '../../core/offline/threshold-tuning.js';
+import type { Spread, ThresholdMetrics, TuneRow } from '../../core/offline/threshold-tuning.js';
+import type { TunedModel, TunedRun } from '../../core/offline/tuned-model.js';
+import { rankingJson } from '../json-shapes.js';
 
-/** What was tuned: the report plus where it came from. */
-export interface TunedModel {
-  readonly model: string;
-  readonly datasetPath: string;
-  readonly resultsPath: string;
-  readonly report: TuneReport;
-}
+export type { TunedModel, TunedQuestion, TunedRun } from '../../core/offline/tuned-model.js';
 
 function metricsJson(m: ThresholdMetrics) {
   return {
@@ -56,6 +52,7 @@ export function tuneJson(t: TunedModel) {
       candidates: r.candidates,
     },
     total_cost_usd: r.totalCostUsd,
+    ranking: t.ranking == null ? null : rankingJson(t.ranking),
     default: rowJson(r.default),
     tuned: rowJson(r.tuned),
     cross_validated:
@@ -87,4 +84,18 @@ export function tuneJson(t: TunedModel) {
 /** `tune --json`: one document. */
 export function renderTuneJson(t: TunedModel): string {
   return `${jsonDocumentText(tuneJson(t))}\n`;
+}
+
+/** `tune RUN --json`: the run, then one document per yes/no question (or why it was skipped). */
+export function renderTunedRunJson(t: TunedRun): string {
+  return `${jsonDocumentText({
+    run: t.runId,
+    model: t.model,
+    dataset: t.dataset,
+    questions: t.questions.map((q) => {
+      if ('skipped' in q) return { question: q.question, skipped: q.skipped };
+      const { model: _m, dataset: _d, results: _r, ...rest } = tuneJson(q.tuned);
+      return { question: q.question, ...rest };
+    }),
+  })}\n`;
 }

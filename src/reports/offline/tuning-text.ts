@@ -2,7 +2,9 @@
 import type { TuneReport } from '../../core/offline/threshold-tuning.js';
 import { NOT_AVAILABLE, createPalette, formatNumber, formatUsd, singleLine, type Palette } from '../format.js';
 import { renderFittedTable, renderRowsWrappingLast, wrapIndented } from '../text-fit.js';
-import type { TunedModel } from './tuning-json.js';
+import type { TunedModel, TunedRun } from './tuning-json.js';
+import type { Interval } from '../../core/stats/bootstrap.js';
+import type { Ranking } from '../../core/stats/ranking.js';
 
 export interface TuneTextOptions {
   /** ANSI colour (only for a TTY without NO_COLOR). Default false. */
@@ -38,6 +40,13 @@ export function renderTuneText(t: TunedModel, options: TuneTextOptions = {}): st
   return `${out.join('\n')}\n`;
 }
 
+/** AUC and AP in one line: what no threshold can change. */
+function describeRanking(k: Ranking): string {
+  const with95 = (v: number | null, i: Interval | null) =>
+    i === null ? formatNumber(v) : `${formatNumber(v)} [${formatNumber(i.low)}, ${formatNumber(i.high)}]`;
+  return `ROC AUC ${with95(k.auc, k.aucInterval)}, average precision ${with95(k.averagePrecision, k.averagePrecisionInterval)} (no threshold changes them)`;
+}
+
 const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
 
 /** The files, the cases and the rule. */
@@ -55,6 +64,7 @@ function tuneHeader(t: TunedModel, width: number, paint: Palette): string[] {
           `${r.n} yes/no scored (${r.positives} yes, ${r.negatives} no), ${r.missing} missing; ${r.candidates} candidate thresholds`,
         ],
         ['rule', describeObjective(r)],
+        ...(t.ranking == null ? [] : [['ranking', describeRanking(t.ranking)]]),
       ],
       width,
       { indent: '  ', align: ['left', 'left'] },
@@ -207,4 +217,33 @@ function foldTable(
   );
   out.push(...renderFittedTable(foldHeader, foldRows, width, { indent: '  ', styleHeader: paint.bold }));
   return out;
+}
+
+/** `tune RUN` for people: each yes/no question of the run tuned on its own, or why not. */
+export function renderTunedRunText(t: TunedRun, options: TuneTextOptions = {}): string {
+  const paint = createPalette(options.colour ?? false);
+  const width = options.width ?? Infinity;
+  const out = [
+    ...wrapIndented(
+      `decidekit tune: run ${singleLine(t.runId)} (${singleLine(t.model)}, ${singleLine(t.dataset)})`,
+      width,
+      '',
+    ).map(paint.bold),
+    ...wrapIndented(
+      t.questions.length === 0
+        ? 'the run has no yes/no (noul) question: nothing to tune'
+        : `${t.questions.length} yes/no question(s), each tuned on its own; a decision is yes when its gold label (the dataset's most likely answer) is true`,
+      width,
+      '  ',
+    ),
+    '',
+  ];
+  for (const q of t.questions) {
+    if ('skipped' in q) {
+      out.push(...wrapIndented(`${singleLine(q.question)}: not tuned (${singleLine(q.skipped)})`, width, ''), '');
+      continue;
+    }
+    out.push(renderTuneText(q.tuned, options));
+  }
+  return `${out.join('\n')}\n`;
 }

@@ -106,3 +106,14 @@ describe('compare: paired ranking differences', () => {
     expect(text).toContain('higher ROC AUC and average precision are better');
   });
 });
+
+describe('tune: the ranking beside the threshold', () => {
+  it('gives the same AUC and AP as score, in JSON and in the header', async () => {
+    const args = ['--dataset', DATASET, '--results', results('budget-1')];
+    const doc = JSON.parse((await cli('tune', ...args, '--json')).stdout);
+    const d = yesNo('budget-1');
+    expect(doc.ranking.roc_auc).toBeCloseTo(pairwiseAuc(d), 12);
+    expect(doc.ranking.average_precision).toBeCloseTo(averagePrecision(d), 12);
+    expect((await cli('tune', ...args)).stdout).toMatch(/ranking +ROC AUC 0\.932 \[/);
+  });
+});

@@ -294,6 +294,7 @@ describe('decidekit tune', () => {
       'floors_met',
       'counts',
       'total_cost_usd',
+      'ranking',
       'default',
       'tuned',
       'cross_validated',
