@@ -205,6 +205,7 @@ describe('decidekit view', () => {
     await page.waitForURL(/\/compare\?/);
     expect(errors).toEqual([]);
     await page.screenshot({ path: join(OUT, 'compare.png'), fullPage: true });
+    await page.screenshot({ path: join(OUT, 'compare-top.png') });
     const deltas = await page
       .locator('#paired tbody tr')
       .evaluateAll((rows) => rows.map((r) => Number((r as HTMLTableRowElement).cells[3]!.getAttribute('data-value'))));
