@@ -65,6 +65,10 @@ function answer(message) {
   Atomics.store(flag, 0, 1);
   Atomics.notify(flag, 0);
 }
+process.on('exit', () => {
+  Atomics.store(flag, 1, 1);
+  Atomics.notify(flag, 0);
+});
 parentPort.on('message', async (msg) => {
   try {
     await ready;
@@ -88,7 +92,8 @@ export class SyncPgClient {
   private closed = false;
 
   constructor(config: SyncPgConfig) {
-    const signal = new SharedArrayBuffer(4);
+    // [0]: a reply is there; [1]: the worker has stopped.
+    const signal = new SharedArrayBuffer(8);
     this.flag = new Int32Array(signal);
     const { port1, port2 } = new MessageChannel();
     this.reply = port1;
@@ -131,6 +136,8 @@ export class SyncPgClient {
       Atomics.wait(this.flag, 0, 0, 1000);
       const received = receiveMessageOnPort(this.reply);
       if (received !== undefined) return received.message;
+      if (Atomics.load(this.flag, 1) === 1)
+        return { error: { message: 'the connection to the PostgreSQL server was lost', code: null, constraint: null } };
     }
   }
 }
