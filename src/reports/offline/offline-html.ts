@@ -28,6 +28,12 @@ import {
   renderReliabilityTable,
 } from '../html/html-page.js';
 import { renderLineChart, renderReliabilityChart } from '../html/svg-charts.js';
+import { renderRankingSection, type RankedModel } from './ranking-html.js';
+
+/** The models with ranked yes/no decisions, by name. */
+function rankedModels(models: readonly ScoredModel[]): RankedModel[] {
+  return models.flatMap((m) => (m.stats?.ranking ? [{ name: modelName(m), ranking: m.stats.ranking }] : []));
+}
 
 const num = numberCell;
 const modelName = (m: ScoredModel): string => m.model ?? m.resultsPath;
@@ -194,6 +200,7 @@ export function renderScoreHtml(m: ScoredModel): string {
     '<h2>Calibration</h2>',
     reliabilityFigure([m]),
     noiseSection([m]),
+    renderRankingSection(rankedModels([m])),
     '</main>',
   ];
   return renderPage({ title, body: body.join('\n') });
@@ -218,6 +225,7 @@ export function renderCompareHtml(c: ComparedModels, models: readonly ScoredMode
     '<h2>Calibration</h2>',
     reliabilityFigure(models),
     noiseSection(c.scored),
+    renderRankingSection(rankedModels(models)),
     '</main>',
   ];
   return renderPage({ title, body: body.join('\n') });
@@ -339,6 +347,7 @@ export function renderTuneHtml(t: TunedModel, curve: readonly ThresholdMetrics[]
       }),
       pair: true,
     }),
+    renderRankingSection(t.ranking ? [{ name: t.model, ranking: t.ranking }] : []),
     '</main>',
   ];
   return renderPage({ title, body: body.join('\n') });

@@ -482,6 +482,30 @@ describe('offline --html reports', () => {
     expect(await column(page, 'metrics-table', 'ECE')).toEqual([doc['ece']]);
   });
 
+  it('score --html and compare --html: ROC and precision-recall curves, each with its table, AUC and AP of --json', async () => {
+    const { page, doc } = await check(
+      ['score', '--dataset', mod('dataset.jsonl'), '--results', mod('results-loud-1.jsonl')],
+      'score-ranking',
+    );
+    const ranking = doc['ranking'] as { roc_auc: number; average_precision: number };
+    expect(await column(page, 'ranking-table', 'ROC AUC')).toEqual([ranking.roc_auc]);
+    expect(await column(page, 'ranking-table', 'average precision')).toEqual([ranking.average_precision]);
+    for (const kind of ['roc', 'pr'])
+      expect(await page.locator(`svg[data-chart="ranking-${kind}"] [data-mark="line"]`).count()).toBe(1);
+    // The ROC runs from (0, 0) to (1, 1): its table's first and last points.
+    const fpr = await column(page, 'ranking-roc-points', 'false positive rate');
+    const tpr = await column(page, 'ranking-roc-points', 'true positive rate');
+    expect([fpr[0], tpr[0], fpr.at(-1), tpr.at(-1)]).toEqual([0, 0, 1, 1]);
+    expect(await page.locator('#ranking-pr-points tbody tr').count()).toBeGreaterThan(1);
+    const files = ['results-careful-1.jsonl', 'results-loud-1.jsonl', 'results-budget-1.jsonl'].map(mod);
+    const compared = await check(
+      ['compare', '--dataset', mod('dataset.jsonl'), '--results', ...files],
+      'compare-ranking',
+    );
+    expect(await compared.page.locator('svg[data-chart="ranking-roc"] [data-mark="line"]').count()).toBe(3);
+    expect(await compared.page.locator('#ranking-table tbody tr').count()).toBe(3);
+  });
+
   it('compare --html: one reliability line and one metrics row per model', async () => {
     const files = ['results-careful-1.jsonl', 'results-loud-1.jsonl', 'results-budget-1.jsonl'].map(mod);
     const { page, doc } = await check(['compare', '--dataset', mod('dataset.jsonl'), '--results', ...files], 'compare');
