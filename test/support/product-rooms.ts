@@ -17,14 +17,14 @@ export type Room = (typeof ROOMS)[number];
  * runs and ranks, compares and gates them as `runs compare` and `runs gate` do); `view`
  * shows every stored record with the pages and comparisons those commands make (a run's
  * report, `runs compare`), so it reads the same rooms and `runs`; `calibrate` fits on
- * offline answers and on stored benchmark runs, so it reads their loaders and cases (the
- * rooms that apply a map read shared code only).
+ * offline answers and on stored benchmark runs, so it reads their loaders and cases and
+ * opens a stored run as `runs report` does (the rooms that apply a map read shared code only).
  */
 const MAY_READ: Partial<Record<Room, readonly Room[]>> = {
   runs: ['bench', 'audit', 'probe'],
   team: ['bench', 'runs'],
   view: ['bench', 'runs', 'audit', 'probe'],
-  calibrate: ['offline', 'bench'],
+  calibrate: ['offline', 'bench', 'runs'],
 };
 
 /**

@@ -1,4 +1,8 @@
 import { given } from '../../core/given.js';
+import { UsageError } from '../../core/errors.js';
+import { calibrateStoredRun } from '../../app/calibrate/calibrate-run.js';
+import { storePathOf } from '../locations.js';
+import { storeOption } from '../shared-options.js';
 import { CALIBRATION_GROUPINGS, CALIBRATION_METHODS } from '../../core/calibration-map.js';
 import { renderCalibrationMapJson } from '../../core/calibration-map-file.js';
 import { DEFAULT_FOLDS } from '../../core/calibrate/cross-validate.js';
@@ -10,7 +14,7 @@ import { renderCalibrateJson } from '../../reports/calibrate/calibrate-json.js';
 import { renderCalibrateText } from '../../reports/calibrate/calibrate-text.js';
 import { defineCommand, flag, integer, oneOf, text } from '../define-command.js';
 import { colourEnabled, type CliIo } from '../io.js';
-import { outFileOf } from '../out-file.js';
+import { outFileOf, storeRead } from '../out-file.js';
 import { seedOption } from '../statistics-options.js';
 import { filesReadBy, refuseWrongFilesOf } from '../wrong-file.js';
 
@@ -18,13 +22,15 @@ export const command = defineCommand({
   name: 'calibrate',
   summary: 'fit a calibration map to saved answers, checked on held-out folds',
   usage: [
-    'calibrate --dataset FILE --results FILE [--method M] [--by G] [--folds K] [--seed S] [--out MAP.json] [--html FILE] [--json]',
+    'calibrate --dataset FILE --results FILE [--method M] [--by G] [--folds K] [--seed S] [--out MAP.json] [--json]',
+    'calibrate RUN [--store S] [--method M] [--by G] [--folds K] [--seed S] [--out MAP.json] [--json]',
   ],
   description: `Fits a calibration of one model's probabilities to the known answers, and checks it honestly:
 the decisions are dealt into K folds by case (seeded, stratified by answer), each fold is
 recalibrated with the fit on the others, and held-out accuracy, Brier, log loss and ECE are
 shown before and after, with 95% intervals and a paired verdict, and the ECE noise floor.
-Never calls a model.
+Never calls a model. With RUN, a stored benchmark run's answers are fitted against its soft
+gold (cross-entropy; held-out KL is reported too).
 
 Methods: temperature (softmax(log p / T); never changes the most likely answer), platt
 (yes/no: sigmoid(a · logit p + b)), isotonic (pool adjacent violators) and histogram
@@ -32,8 +38,9 @@ Methods: temperature (softmax(log p / T); never changes the most likely answer),
 separable data, is named and left unchanged. --out writes the map (fitted on all the data);
 score and compare apply it with --calibration MAP. Formats: docs/calibrate.md.`,
   options: {
-    dataset: text('FILE', 'dataset JSONL or Parquet', { required: true }),
-    results: text('FILE', "one model's results, JSONL or Parquet", { required: true }),
+    dataset: text('FILE', 'dataset JSONL or Parquet (offline answers)'),
+    results: text('FILE', "one model's results, JSONL or Parquet (offline answers)"),
+    store: storeOption,
     method: oneOf('M', CALIBRATION_METHODS, 'temperature | platt | isotonic | histogram', { default: 'temperature' }),
     by: oneOf('G', CALIBRATION_GROUPINGS, 'one fit for all decisions, one per question type, or one per question', {
       default: 'all',
@@ -52,17 +59,40 @@ score and compare apply it with --calibration MAP. Formats: docs/calibrate.md.`,
   examples: [
     'decidekit calibrate --dataset data/moderation/dataset.jsonl \\\n' +
       '                    --results data/moderation/results-loud-1.jsonl --out map.json',
+    'decidekit calibrate 20261130-0415 --by type',
   ],
-  async run({ values: v }, io) {
+  positionals: { min: 0, max: 1, names: 'RUN' },
+  async run({ values: v, positionals: [prefix] }, io) {
+    const common = {
+      method: v.method,
+      by: v.by,
+      ...given({ folds: v.folds }),
+      conventions: withConventions(given({ seed: v.seed })),
+    };
+    if (prefix !== undefined) {
+      if (v.dataset !== undefined || v.results !== undefined)
+        throw new UsageError('calibrate takes a stored RUN or --dataset and --results, not both');
+      const storePath = storePathOf(v.store, io);
+      const outFile = await outFileOf('mapPath', v.out, io.cwd, 'calibration-map.json', [storeRead(storePath)]);
+      const run = calibrateStoredRun({
+        storePath,
+        run: prefix,
+        askedBy: { command: 'calibrate', storeArg: v.store },
+        ...common,
+      });
+      return finish(run, v, io, outFile);
+    }
+    if (v.dataset === undefined || v.results === undefined)
+      throw new UsageError(
+        'calibrate needs a stored RUN, or --dataset FILE and --results FILE (offline answers); see decidekit calibrate --help',
+      );
+    if (v.store !== undefined) throw new UsageError('--store goes with a stored RUN, not with --dataset and --results');
     await refuseWrongFilesOf('calibrate', v, io.cwd);
     const outFile = await outFileOf('mapPath', v.out, io.cwd, 'calibration-map.json', filesReadBy('calibrate', v));
     const run = await calibrateOffline({
       datasetPath: v.dataset,
       resultsPath: v.results,
-      method: v.method,
-      by: v.by,
-      ...given({ folds: v.folds }),
-      conventions: withConventions(given({ seed: v.seed })),
+      ...common,
     });
     return finish(run, v, io, outFile);
   },

@@ -39,7 +39,9 @@ export function renderCalibrateText(run: CalibrationRun, options: CalibrateTextO
   say(
     paint.bold(`Calibration of ${singleLine(run.model ?? 'the model')}: ${r.method}, by ${r.by}`),
     `Fitted on ${singleLine(run.fittedOn)}: ${plural(decisions, 'decision')} in ${plural(r.cases, 'case')}` +
-      (run.skipped > 0 ? ` (${plural(run.skipped, 'score decision')} not calibrated)` : '') +
+      (run.skipped > 0
+        ? ` (${plural(run.skipped, r.source === 'bench' ? 'failed decision' : 'score decision')} not calibrated)`
+        : '') +
       `. Held out: ${r.folds} folds by case, seed ${r.seed}; each fold is scored with the fit on the others.`,
   );
   for (const g of r.groups) {
