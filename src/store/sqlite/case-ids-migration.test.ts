@@ -51,6 +51,21 @@ function storeOfPreviousSchema(path: string, config: RunConfig): string {
   );
   const position = db.prepare('INSERT INTO run_cases (run_id, case_id, position) VALUES (?, ?, ?)');
   config.caseIds.forEach((caseId, i) => position.run(id, caseId, i));
+  // Two failed cases, saved out of run order, with one and two decisions.
+  const insertCase = db.prepare(
+    `INSERT INTO cases (run_id, case_id, position, workflow, request_status, latency_ms, error_kind, error_message)
+    VALUES (?, ?, ?, 'customer_service', 'failed', 5, 'timeout', 'no answer')`,
+  );
+  const insertDecision = db.prepare(
+    `INSERT INTO decisions (run_id, case_id, position, question_id, type, answers_json, gold_label,
+      gold_probabilities_json, status, error_kind, error_message)
+    VALUES (?, ?, ?, ?, 'noul', '["yes","no"]', 'yes', '[1,0]', 'failed', 'timeout', 'no answer')`,
+  );
+  insertCase.run(id, config.caseIds[5], 5);
+  insertDecision.run(id, config.caseIds[5], 0, 'urgent');
+  insertDecision.run(id, config.caseIds[5], 1, 'route');
+  insertCase.run(id, config.caseIds[2], 2);
+  insertDecision.run(id, config.caseIds[2], 0, 'urgent');
   db.close();
   return id;
 }
@@ -80,13 +95,19 @@ describe("a run's case ids", () => {
     // Read in place (read-only): the old row still holds the ids.
     const reader = openSqliteStore(path, { mustExist: true, readOnly: true });
     expect(JSON.stringify(reader.runs.info(id)!.config)).toBe(JSON.stringify(config));
+    // Without the index of run order, the same reads sort instead.
+    const inPlace = [...reader.cases.iterate(id)];
+    expect(inPlace.map((c) => [c.caseId, c.decisions.map((d) => d.questionId)])).toEqual([
+      [config.caseIds[2], ['urgent']],
+      [config.caseIds[5], ['urgent', 'route']],
+    ]);
     reader.close();
     const store = openSqliteStore(path, { mustExist: true });
     expect(JSON.stringify(store.runs.info(id)!.config)).toBe(JSON.stringify(config));
     expect(storedConfigText(path, id)).toBe(JSON.stringify({ ...config, caseIds: [] }));
     store.cases.save(id, [answeredCase(config.caseIds[7]!, rightAnswers())]);
-    expect(store.runs.get(id)!.cases.map((c) => c.caseId)).toEqual([config.caseIds[7]]);
-    expect(store.runs.check(id).problems).toEqual([]);
+    expect(store.runs.get(id)!.cases.map((c) => c.caseId)).toEqual([2, 5, 7].map((i) => config.caseIds[i]));
+    expect([...store.cases.iterate(id)]).toEqual(store.runs.get(id)!.cases);
     store.close();
     const check = new Database(path, { readonly: true });
     expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
