@@ -8,6 +8,18 @@ import { FAILURE_STREAK, createFailureStreak, type FailureStreak } from '../core
 import { OptionError } from '../core/errors.js';
 import { optionMention as option, words } from '../core/message-words.js';
 import { elapsedMsOf, failureOf, isCaseSpecificRejection, isRunStopping } from '../protocol/client/client.js';
+import {
+  REPLICA_STREAK,
+  ReplicaLane,
+  replicaFailureOf,
+  withReplica,
+  type HeldCase,
+  type Replica,
+  type SetAsideReplica,
+  type TakenCase,
+} from './replica-lanes.js';
+
+export type { Replica, SetAsideReplica } from './replica-lanes.js';
 
 /** What the runner needs of a System One client. */
 export interface DecisionClient {
@@ -27,7 +39,8 @@ export interface DecisionClient {
 export type RunnerEvent =
   | { readonly type: 'started'; readonly cases: number; readonly decisions: number }
   | { readonly type: 'case'; readonly result: CaseResult; readonly progress: RunProgress }
-  | { readonly type: 'stopping'; readonly reason: StopReason; readonly message: string };
+  | { readonly type: 'stopping'; readonly reason: StopReason; readonly message: string }
+  | { readonly type: 'set-aside'; readonly replica: string; readonly message: string };
 
 export type { RunProgress } from '../core/bench/progress.js';
 
@@ -75,6 +88,13 @@ export interface RunBenchmarkOptions {
   readonly client: DecisionClient;
   /** Requests in flight (>= 1). */
   readonly parallel: number;
+  /**
+   * Several servers of the same model (two or more): each takes the next case when it has
+   * room for one, `client` and `parallel` are then not used. Every case records the replica
+   * that answered; a replica that fails is set aside and its cases go to the others (the last
+   * one left is never set aside: it fails as one server would).
+   */
+  readonly replicas?: readonly Replica[];
   /**
    * Maps a thrown client error to the failure of its case. Default: the System One client's
    * (`failureOf`), which reads its errors and calls anything else a transport failure.
@@ -134,6 +154,8 @@ export interface RunOutcome {
   /** Why the run stopped early, or null when every case was sent. */
   readonly stopped: { readonly reason: StopReason; readonly error: unknown } | null;
   readonly durationMs: number;
+  /** The replicas set aside during the run, in the order they were (none on one server). */
+  readonly setAside: readonly SetAsideReplica[];
 }
 
 /**
@@ -141,11 +163,9 @@ export interface RunOutcome {
  * prints or saves: progress goes out as events, finished cases through `onCase`.
  */
 export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunOutcome> {
-  if (!Number.isInteger(options.parallel) || options.parallel < 1)
-    throw new OptionError(
-      'parallel',
-      words`${option('parallel')} must be an integer >= 1, got ${String(options.parallel)}`,
-    );
+  for (const parallel of [options.parallel, ...(options.replicas ?? []).map((r) => r.parallel)])
+    if (!Number.isInteger(parallel) || parallel < 1)
+      throw new OptionError('parallel', words`${option('parallel')} must be an integer >= 1, got ${String(parallel)}`);
   return new BenchmarkRun(options).run();
 }
 
@@ -181,6 +201,13 @@ class BenchmarkRun {
   private flushing: Promise<void> | null = null;
   // The checkpoint of the batch before, while it is still being committed (async checkpoints).
   private committing: Promise<void> | null = null;
+  // With replicas: their lanes, the cases given back by a replica set aside, the requests in
+  // flight, and the workers waiting for one of those to change.
+  private readonly lanes: ReplicaLane[];
+  private readonly setAside: SetAsideReplica[] = [];
+  private readonly retry: TakenCase[] = [];
+  private sending = 0;
+  private waiting: (() => void)[] = [];
   private readonly onAbort = () => this.stop('aborted', this.options.signal?.reason ?? new Error('aborted'));
 
   constructor(options: RunBenchmarkOptions) {
@@ -196,7 +223,9 @@ class BenchmarkRun {
     this.keep = options.keepResults !== false;
     this.finished = this.keep ? new Array(this.cases.length) : [];
     // Every request in flight listens to this one signal.
-    setMaxListeners(Math.max(10, options.parallel + 8), this.inFlight.signal);
+    this.lanes = (options.replicas ?? []).map((r) => new ReplicaLane(r));
+    const inFlight = this.lanes.length > 0 ? this.lanes.reduce((n, l) => n + l.replica.parallel, 0) : options.parallel;
+    setMaxListeners(Math.max(10, inFlight + 8), this.inFlight.signal);
     this.rejectionStreak = createFailureStreak(Math.min(REJECTION_STREAK, this.cases.length));
   }
 
@@ -206,8 +235,11 @@ class BenchmarkRun {
     else options.signal?.addEventListener('abort', this.onAbort, { once: true });
     options.onEvent?.({ type: 'started', cases: cases.length, decisions: this.decisionsTotal });
     try {
-      const workers = Math.min(options.parallel, Math.max(cases.length, 1));
-      await Promise.all(Array.from({ length: workers }, () => this.worker()));
+      if (this.lanes.length > 0) await this.sendToReplicas();
+      else {
+        const workers = Math.min(options.parallel, Math.max(cases.length, 1));
+        await Promise.all(Array.from({ length: workers }, () => this.worker()));
+      }
       await this.flushing;
       await this.committing;
     } finally {
@@ -220,6 +252,7 @@ class BenchmarkRun {
       answeredCases: this.casesDone - this.errors,
       stopped: this.stopped,
       durationMs: this.now() - this.started,
+      setAside: this.setAside,
     };
   }
 
@@ -233,12 +266,14 @@ class BenchmarkRun {
     const message = error instanceof Error ? error.message : String(error);
     this.options.onEvent?.({ type: 'stopping', reason, message });
     this.inFlight.abort(error);
+    this.wake();
   }
 
   /** A checkpoint or the case queue failed: the run stops and the error propagates. */
   private failed(error: unknown): void {
     this.callbackError ??= { error };
     this.inFlight.abort(error);
+    this.wake();
   }
 
   /** Takes cases and sends them, one at a time, until none is left or the run stops. */
@@ -284,6 +319,136 @@ class BenchmarkRun {
         this.finish(index, scoreCase(benchCase, { status: 'failed', failure, latencyMs }));
         this.noteFailure(failure, error);
       }
+    }
+  }
+
+  /** Every replica's workers, then the cases still held by a streak that never ended (failed). */
+  private async sendToReplicas(): Promise<void> {
+    await Promise.all(
+      this.lanes.flatMap((lane) => Array.from({ length: lane.replica.parallel }, () => this.replicaWorker(lane))),
+    );
+    if (this.ending) return;
+    for (const lane of this.lanes) this.finishHeld(lane);
+  }
+
+  /** Wakes the replica workers waiting for a case to be given back or a request to end. */
+  private wake(): void {
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const resolve of waiting) resolve();
+  }
+
+  /**
+   * The next case for a replica: one given back by a replica set aside, else the queue's next.
+   * Undefined when none is left and no request is in flight that could give one back.
+   */
+  private async takeForReplica(): Promise<TakenCase | undefined> {
+    for (;;) {
+      if (this.ending) return undefined;
+      const again = this.retry.shift();
+      if (again !== undefined) return again;
+      const taken = this.cases.take();
+      const benchCase = taken instanceof Promise ? await taken : taken;
+      if (benchCase !== undefined) return { index: this.next++, benchCase };
+      if (this.retry.length > 0) continue;
+      if (this.sending === 0) return undefined;
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+  }
+
+  /** Takes cases and sends them to one replica until none is left, the replica is set aside or the run stops. */
+  private async replicaWorker(lane: ReplicaLane): Promise<void> {
+    while (!this.ending && !lane.setAside) {
+      let taken: TakenCase | undefined;
+      try {
+        taken = await this.takeForReplica();
+      } catch (error) {
+        this.failed(error);
+        return;
+      }
+      if (taken === undefined || this.ending) return;
+      if (lane.setAside) {
+        this.giveBack([taken]);
+        return;
+      }
+      const { index, benchCase } = taken;
+      const t0 = this.now();
+      this.sending++;
+      try {
+        const answer = await lane.replica.client.decide(benchCase.state, benchCase.questions, this.inFlight.signal);
+        if (this.ending) return;
+        this.rejectionStreak.broken();
+        this.timeoutStreak.broken();
+        this.finishHeld(lane);
+        const result = scoreCase(benchCase, {
+          status: 'answered',
+          latencyMs: answer.latencyMs,
+          inputTokens: answer.inputTokens,
+          predicted: answer.predicted,
+          model: answer.model ?? null,
+        });
+        this.finish(index, withReplica(result, lane.name));
+      } catch (error) {
+        if (this.ending) return;
+        const failure = this.failureOf(error);
+        const latencyMs = this.elapsedMsOf(error) ?? this.now() - t0;
+        const result = withReplica(scoreCase(benchCase, { status: 'failed', failure, latencyMs }), lane.name);
+        this.replicaFailed(lane, { index, benchCase, result, failure, error });
+      } finally {
+        this.sending--;
+        this.wake();
+      }
+    }
+  }
+
+  /** A request failed on a replica: the replica set aside, the case held in its streak, or the case failed. */
+  private replicaFailed(lane: ReplicaLane, failed: HeldCase): void {
+    if (lane.setAside) {
+      this.giveBack([failed]);
+      return;
+    }
+    const runStopping = this.isRunStopping(failed.error);
+    const others = this.lanes.some((l) => l !== lane && !l.setAside);
+    const kind = others ? replicaFailureOf(failed.failure, runStopping) : 'case';
+    if (kind === 'set-aside') {
+      this.setReplicaAside(lane, failed.error instanceof Error ? failed.error.message : failed.failure.message);
+      this.giveBack([failed]);
+      return;
+    }
+    if (kind === 'held') {
+      lane.held.push(failed);
+      if (lane.held.length >= REPLICA_STREAK)
+        this.setReplicaAside(lane, `${lane.held.length} requests in a row failed (last: ${failed.failure.message})`);
+      return;
+    }
+    this.finishHeld(lane);
+    if (runStopping) {
+      this.stop('unsupported', failed.error);
+      return;
+    }
+    this.finish(failed.index, failed.result);
+    this.noteFailure(failed.failure, failed.error);
+  }
+
+  /** Nothing more is sent to a replica; its held cases go to the others. */
+  private setReplicaAside(lane: ReplicaLane, message: string): void {
+    lane.setAside = true;
+    this.setAside.push({ replica: lane.name, message });
+    this.options.onEvent?.({ type: 'set-aside', replica: lane.name, message });
+    this.giveBack(lane.release());
+  }
+
+  /** Cases for another replica to send. */
+  private giveBack(cases: readonly TakenCase[]): void {
+    for (const { index, benchCase } of cases) this.retry.push({ index, benchCase });
+    this.wake();
+  }
+
+  /** The streak of a replica ended: its held cases are failures of their own. */
+  private finishHeld(lane: ReplicaLane): void {
+    for (const held of lane.release()) {
+      this.finish(held.index, held.result);
+      this.noteFailure(held.failure, held.error);
     }
   }
 

@@ -42,8 +42,16 @@ export type RequestOutcome =
       readonly inputTokens: number | null;
       /** The model the response said answered (absent when it named none). */
       readonly model?: string;
+      /** The replica that answered, shown without credentials (absent for a run on one server). */
+      readonly replica?: string;
     }
-  | { readonly status: 'failed'; readonly failure: Failure; readonly latencyMs: number | null };
+  | {
+      readonly status: 'failed';
+      readonly failure: Failure;
+      readonly latencyMs: number | null;
+      /** The replica that failed it (absent for a run on one server). */
+      readonly replica?: string;
+    };
 
 export type DecisionOutcome =
   | {
