@@ -32,6 +32,28 @@ export function describeCasesContract(fresh: FreshStore): void {
       expect(store.runs.get(head.id)!.cases).toEqual([retried]);
     });
 
+    it('keeps the replica that answered or failed each case, the digest check still passing', () => {
+      const store = open();
+      const config = runConfig();
+      const [a, b, c] = config.caseIds as [string, string, string];
+      const head = store.runs.create({ config, label: null, createdAt: CREATED });
+      const answered = answeredCase(a, rightAnswers());
+      const failed = failedCase(b);
+      const fromReplica = [
+        { ...answered, request: { ...answered.request, replica: 'http://10.0.0.1:8080' } },
+        { ...failed, request: { ...failed.request, replica: 'http://10.0.0.2:8080' } },
+        answeredCase(c, rightAnswers()),
+      ];
+      store.cases.save(head.id, fromReplica);
+      expect([...store.cases.iterate(head.id)]).toEqual(fromReplica);
+      expect(store.runs.get(head.id)!.cases.map((r) => r.request.replica)).toEqual([
+        'http://10.0.0.1:8080',
+        'http://10.0.0.2:8080',
+        undefined,
+      ]);
+      expect(store.runs.check(head.id).problems.filter((p) => p.includes("changed"))).toEqual([]);
+    });
+
     it('lists answered cases, and failed ones only when asked', () => {
       const store = open();
       const config = runConfig();

@@ -13,7 +13,7 @@ const PAGE_ROWS = 2000;
 
 /** A case's row and its decisions, one row per decision (a case without any gives one row of nulls). */
 const CASE_ROWS_SQL = `SELECT c.case_id, c.workflow, c.request_status, c.latency_ms, c.input_tokens, c.error_kind,
-    c.error_message, c.answered_model, d.question_id AS d_question_id, d.type AS d_type,
+    c.error_message, c.answered_model, c.replica, d.question_id AS d_question_id, d.type AS d_type,
     d.answers_json AS d_answers_json, d.gold_label AS d_gold_label, d.gold_probabilities_json AS d_gold_probabilities_json,
     d.status AS d_status, d.predicted AS d_predicted, d.correct AS d_correct, d.confidence AS d_confidence,
     d.kl AS d_kl, d.brier AS d_brier, d.probabilities_json AS d_probabilities_json, d.error_kind AS d_error_kind,

@@ -7,7 +7,7 @@
 import { StoreDamagedError } from '../store-errors.js';
 import { checkRunRecords } from '../run-records-check.js';
 import type { RunCheck, StoreCheck } from '../stored-run.js';
-import { caseDigest, CASE_DIGEST_COLUMNS, DECISION_DIGEST_COLUMNS } from '../sqlite/case-digest.js';
+import { caseDigest, CASE_DIGEST_COLUMNS, CASE_REPLICA_COLUMN, DECISION_DIGEST_COLUMNS } from '../sqlite/case-digest.js';
 import { headlineOf, STATUSES, type RunRow } from '../sqlite/run-rows.js';
 import type { PgCases } from './cases.js';
 import type { PgConnection, Row } from './connection.js';
@@ -58,7 +58,7 @@ export function checkPgRun(conn: PgConnection, runs: PgRuns, cases: PgCases, id:
 /** Cases whose rows no longer match the digest written with them. */
 function changedCases(conn: PgConnection, id: string): string[] {
   const caseRows = conn.rows(
-    `SELECT ${CASE_DIGEST_COLUMNS.join(', ')}, digest FROM cases WHERE run_id = $1 AND digest IS NOT NULL ORDER BY position`,
+    `SELECT ${CASE_DIGEST_COLUMNS.join(', ')}, ${CASE_REPLICA_COLUMN}, digest FROM cases WHERE run_id = $1 AND digest IS NOT NULL ORDER BY position`,
     [id],
   );
   const decisionRows = conn.rows(

@@ -35,6 +35,7 @@ const CASE_COLUMNS = [
   ['error_kind', 'text'],
   ['error_message', 'text'],
   ['answered_model', 'text'],
+  ['replica', 'text'],
   ['digest', 'text'],
 ] as const;
 

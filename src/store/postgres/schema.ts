@@ -178,6 +178,9 @@ export const MIGRATIONS: readonly string[] = [
     host TEXT NOT NULL,
     since TEXT NOT NULL
   );`,
+  // Version 3: the replica that answered each case, shown without credentials (a run sent to
+  // several servers of one model); null for a run on one server.
+  `ALTER TABLE cases ADD COLUMN replica TEXT;`,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;

@@ -23,6 +23,12 @@ export const CASE_DIGEST_COLUMNS = [
   'answered_model',
 ] as const;
 
+/**
+ * The replica that answered a case: covered only when the case has one, so the digest of a
+ * case saved before replicas (or by a run on one server) stays what it was.
+ */
+export const CASE_REPLICA_COLUMN = 'replica';
+
 /** The columns of a `decisions` row the digest covers: all of them. */
 export const DECISION_DIGEST_COLUMNS = [
   'run_id',
@@ -49,7 +55,10 @@ type Row = Readonly<Record<string, unknown>>;
 /** sha256 (hex) of the case row and its decision rows (in position order), by the columns above. */
 export function caseDigest(caseRow: Row, decisionRows: readonly Row[]): string {
   const pick = (row: Row, columns: readonly string[]) => columns.map((c) => row[c] ?? null);
-  const record = [pick(caseRow, CASE_DIGEST_COLUMNS), ...decisionRows.map((d) => pick(d, DECISION_DIGEST_COLUMNS))];
+  const own = pick(caseRow, CASE_DIGEST_COLUMNS);
+  const replica = caseRow[CASE_REPLICA_COLUMN];
+  if (replica !== null && replica !== undefined) own.push(replica);
+  const record = [own, ...decisionRows.map((d) => pick(d, DECISION_DIGEST_COLUMNS))];
   // The record is arrays of strings, numbers and nulls: its canonical JSON is JSON.stringify's
   // (no object keys to sort), so the digest is computed without copying the record first.
   return hash('sha256', JSON.stringify(record), 'hex');
@@ -63,7 +72,10 @@ export function caseDigest(caseRow: Row, decisionRows: readonly Row[]): string {
 export function packedCaseDigest(runId: string, packed: PackedCaseRows, at: number, count: number): string {
   const caseId = packed[at]!;
   const caseRecord: unknown[] = [runId];
-  for (let k = at; k < at + PACKED_CASE_VALUES - 1; k++) caseRecord.push(packed[k]);
+  // The packed case ends with its replica (covered only when it has one) and its decision count.
+  for (let k = at; k < at + PACKED_CASE_VALUES - 2; k++) caseRecord.push(packed[k]);
+  const replica = packed[at + PACKED_CASE_VALUES - 2];
+  if (replica !== null && replica !== undefined) caseRecord.push(replica);
   const record: unknown[][] = [caseRecord];
   let k = at + PACKED_CASE_VALUES;
   for (let position = 0; position < count; position++) {

@@ -16,7 +16,7 @@ export type RowReader = Pick<SqliteConnection, 'path' | 'damaged'>;
 
 /**
  * A `cases` row as read back, its columns by position (`SELECT case_id, workflow,
- * request_status, latency_ms, input_tokens, error_kind, error_message, answered_model`):
+ * request_status, latency_ms, input_tokens, error_kind, error_message, answered_model, replica`):
  * rows read as arrays cost a third less than as objects with named fields.
  */
 export type CaseRowValues = readonly [
@@ -28,6 +28,7 @@ export type CaseRowValues = readonly [
   errorKind: string | null,
   errorMessage: string | null,
   answeredModel: string | null,
+  replica: string | null,
 ];
 
 /**
@@ -55,15 +56,23 @@ export type DecisionRowValues = readonly [
 
 /** The case of a `cases` row (read as an array) with its decisions. */
 export function caseOfValues(conn: RowReader, runId: string, c: CaseRowValues, decisions: Decision[]): CaseResult {
-  const [caseId, workflow, status, latencyMs, inputTokens, errorKind, errorMessage, answeredModel] = c;
+  const [caseId, workflow, status, latencyMs, inputTokens, errorKind, errorMessage, answeredModel, replica] = c;
+  const from = replica ? { replica } : {};
   let request: RequestOutcome;
   if (status === 'answered') {
     if (typeof latencyMs !== 'number') throw conn.damaged(runId, `case ${caseId} has no latency`);
-    request = { status: 'answered', latencyMs, inputTokens, ...(answeredModel ? { model: answeredModel } : {}) };
+    request = {
+      status: 'answered',
+      latencyMs,
+      inputTokens,
+      ...(answeredModel ? { model: answeredModel } : {}),
+      ...from,
+    };
   } else if (status === 'failed') {
     if (!FAILURE_KINDS.includes(errorKind as FailureKind))
       throw conn.damaged(runId, `case ${caseId} has an unknown failure kind ${JSON.stringify(errorKind)}`);
-    request = { status: 'failed', failure: { kind: errorKind as FailureKind, message: errorMessage ?? '' }, latencyMs };
+    const failure = { kind: errorKind as FailureKind, message: errorMessage ?? '' };
+    request = { status: 'failed', failure, latencyMs, ...from };
   } else {
     throw conn.damaged(runId, `case ${caseId} has an unknown status ${JSON.stringify(status)}`);
   }
@@ -146,6 +155,7 @@ export interface StoredCaseRow {
   request_status: 'answered' | 'failed';
   latency_ms: number | null;
   answered_model?: string | null;
+  replica?: string | null;
   input_tokens: number | null;
   error_kind: string | null;
   error_message: string | null;
@@ -181,6 +191,7 @@ export function caseOf(conn: RowReader, runId: string, c: StoredCaseRow, decisio
     c.error_kind,
     c.error_message,
     c.answered_model ?? null,
+    c.replica ?? null,
   ];
   return caseOfValues(conn, runId, values, decisions);
 }

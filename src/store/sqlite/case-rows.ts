@@ -41,6 +41,7 @@ export function packCaseRows(results: readonly CaseResult[]): PackedCaseRows {
       answered ? null : r.failure.kind,
       answered ? null : r.failure.message,
       answered ? (r.model ?? null) : null,
+      r.replica ?? null,
       result.decisions.length,
     );
     for (const d of result.decisions) {
@@ -70,8 +71,8 @@ export function packCaseRows(results: readonly CaseResult[]): PackedCaseRows {
   return out;
 }
 
-/** Values of one case in a packed batch before its decisions: its 8 row values and its decision count. */
-export const PACKED_CASE_VALUES = 9;
+/** Values of one case in a packed batch before its decisions: its 9 row values and its decision count. */
+export const PACKED_CASE_VALUES = 10;
 /** Values of one decision in a packed batch. */
 export const PACKED_DECISION_VALUES = 14;
 

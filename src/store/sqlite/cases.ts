@@ -53,7 +53,7 @@ export class SqliteCases implements StoreCases {
     const s = this.tables.statements;
     const caseId = p[at] as string;
     const digest = packedCaseDigest(runId, p, at, count);
-    // workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model
+    // workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model, replica
     const w = p[at + 1];
     const st = p[at + 2];
     const l = p[at + 3];
@@ -61,7 +61,8 @@ export class SqliteCases implements StoreCases {
     const ek = p[at + 5];
     const em = p[at + 6];
     const m = p[at + 7];
-    if (s.insertNewCase.run(w, st, l, t, ek, em, m, digest, runId, caseId).changes === 0) {
+    const r = p[at + 8];
+    if (s.insertNewCase!.run(w, st, l, t, ek, em, m, r, digest, runId, caseId).changes === 0) {
       // Saved before (a retry replaces it), or not in the run's case set.
       const found = s.position.get(runId, caseId) as { position: number } | undefined;
       if (found === undefined) {
@@ -72,7 +73,7 @@ export class SqliteCases implements StoreCases {
       }
       s.deleteDecisions.run(runId, caseId);
       s.deleteCase.run(runId, caseId);
-      s.insertCase.run(runId, caseId, found.position, w, st, l, t, ek, em, m, digest);
+      s.insertCase!.run(runId, caseId, found.position, w, st, l, t, ek, em, m, r, digest);
     }
     let k = at + PACKED_CASE_VALUES;
     for (let position = 0; position < count; position++, k += PACKED_DECISION_VALUES)

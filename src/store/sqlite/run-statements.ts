@@ -1,6 +1,6 @@
 /** The SQL of the runs, their cases and decisions. */
 import type Database from 'better-sqlite3';
-import { CASE_DIGEST_COLUMNS, DECISION_DIGEST_COLUMNS } from './case-digest.js';
+import { CASE_DIGEST_COLUMNS, CASE_REPLICA_COLUMN, DECISION_DIGEST_COLUMNS } from './case-digest.js';
 import { HEAD_COLUMNS, LIST_COLUMNS } from './run-rows.js';
 
 /** Every statement the runs and their cases use, prepared once per connection. */
@@ -12,6 +12,14 @@ export function prepareRunStatements(db: Database.Database): RunStatements {
         n: number;
       }
     ).n > 0;
+  // A store before version 10 read in place has no replica column: read as none, never written.
+  const replicaColumn =
+    (
+      db.prepare("SELECT count(*) AS n FROM pragma_table_info('cases') WHERE name = 'replica'").get() as {
+        n: number;
+      }
+    ).n > 0;
+  const replica = replicaColumn ? CASE_REPLICA_COLUMN : `NULL AS ${CASE_REPLICA_COLUMN}`;
   return {
     head: db.prepare(`SELECT ${HEAD_COLUMNS} FROM runs WHERE id = ?`),
     status: db.prepare('SELECT status, duration_ms FROM runs WHERE id = ?'),
@@ -36,17 +44,25 @@ export function prepareRunStatements(db: Database.Database): RunStatements {
     deleteDecisions: db.prepare('DELETE FROM decisions WHERE run_id = ? AND case_id = ?'),
     deleteCase: db.prepare('DELETE FROM cases WHERE run_id = ? AND case_id = ?'),
     // Values by position (the order of the packed rows, case-rows.ts): no row objects to make or read.
-    insertCase: db.prepare(`INSERT INTO cases (run_id, case_id, position, workflow, request_status, latency_ms,
-        input_tokens, error_kind, error_message, answered_model, digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    insertCase: writable(
+      replicaColumn,
+      db,
+      `INSERT INTO cases (run_id, case_id, position, workflow, request_status, latency_ms,
+        input_tokens, error_kind, error_message, answered_model, replica, digest)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
     // The usual save in one statement: the position comes from the run's case set, and a
     // case saved before (or not in the set) inserts nothing and takes the slow path.
-    insertNewCase:
-      db.prepare(`INSERT OR IGNORE INTO cases (run_id, case_id, position, workflow, request_status, latency_ms,
-        input_tokens, error_kind, error_message, answered_model, digest)
-      SELECT run_id, case_id, position, ?, ?, ?, ?, ?, ?, ?, ? FROM run_cases WHERE run_id = ? AND case_id = ?`),
+    insertNewCase: writable(
+      replicaColumn,
+      db,
+      `INSERT OR IGNORE INTO cases (run_id, case_id, position, workflow, request_status, latency_ms,
+        input_tokens, error_kind, error_message, answered_model, replica, digest)
+      SELECT run_id, case_id, position, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM run_cases WHERE run_id = ? AND case_id = ?`,
+    ),
     // The digested rows as two streams in the same order, like `cases` and `decisions` below.
     digestCases: db.prepare(
-      `SELECT ${CASE_DIGEST_COLUMNS.join(', ')}, digest FROM cases WHERE run_id = ? AND digest IS NOT NULL ORDER BY position, case_id`,
+      `SELECT ${CASE_DIGEST_COLUMNS.join(', ')}, ${replica}, digest FROM cases WHERE run_id = ? AND digest IS NOT NULL ORDER BY position, case_id`,
     ),
     digestDecisions: db.prepare(
       `SELECT ${DECISION_DIGEST_COLUMNS.map((c) => `d.${c}`).join(', ')}
@@ -72,7 +88,7 @@ export function prepareRunStatements(db: Database.Database): RunStatements {
     // JOIN keeps the cases the outer loop). A store read in place without it sorts instead.
     cases: db
       .prepare(
-        'SELECT case_id, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model FROM cases WHERE run_id = ? ORDER BY position, case_id',
+        `SELECT case_id, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model, ${replica} FROM cases WHERE run_id = ? ORDER BY position, case_id`,
       )
       .raw(),
     decisions: db
@@ -92,7 +108,15 @@ export function prepareRunStatements(db: Database.Database): RunStatements {
   };
 }
 
-/** The prepared statements of the runs' tables (`saveStatistics` is null in a version 6 store read in place). */
+/** A statement that writes a column a store read in place may lack: null there (nothing is written then). */
+function writable(present: boolean, db: Database.Database, sql: string): Database.Statement | null {
+  return present ? db.prepare(sql) : null;
+}
+
+/**
+ * The prepared statements of the runs' tables (`saveStatistics` is null in a version 6 store
+ * read in place, the case inserts in a store before version 10 read in place).
+ */
 export interface RunStatements {
   readonly head: Database.Statement;
   readonly status: Database.Statement;
@@ -108,8 +132,8 @@ export interface RunStatements {
   readonly insertRun: Database.Statement;
   readonly deleteDecisions: Database.Statement;
   readonly deleteCase: Database.Statement;
-  readonly insertCase: Database.Statement;
-  readonly insertNewCase: Database.Statement;
+  readonly insertCase: Database.Statement | null;
+  readonly insertNewCase: Database.Statement | null;
   readonly digestCases: Database.Statement;
   readonly digestDecisions: Database.Statement;
   readonly insertDecision: Database.Statement;

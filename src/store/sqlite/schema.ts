@@ -132,6 +132,9 @@ export const MIGRATIONS: readonly string[] = [
   // are read as two streams in the same order (the case id makes each entry unique, which
   // lets SQLite walk each case's decisions by their key in that order too).
   `CREATE UNIQUE INDEX cases_in_run_order ON cases (run_id, position, case_id);`,
+  // Version 10: the replica that answered each case, shown without credentials (a run sent
+  // to several servers of one model); null for a run on one server.
+  `ALTER TABLE cases ADD COLUMN replica TEXT;`,
 ];
 
 /** Tables every store at SCHEMA_VERSION has; one missing means the file was damaged. */

@@ -56,14 +56,20 @@ function fixedCases(): CaseResult[] {
   ];
 }
 
-/** Every column of the run's rows as SQLite quotes them, in a stable order (the run id replaced). */
+/**
+ * Every column of the run's rows as SQLite quotes them, in a stable order (the run id replaced).
+ * The replica column, added after the pin, must be null in every row of a run on one server
+ * and is left out, so the pin still covers every byte those rows held before.
+ */
 function quotedRows(path: string, runId: string): string {
   const db = new Database(path, { readonly: true });
   try {
+    const withReplica = db.prepare('SELECT count(*) AS n FROM cases WHERE run_id = ? AND replica IS NOT NULL');
+    expect((withReplica.get(runId) as { n: number }).n).toBe(0);
     const quoted = (table: string, order: string) => {
       const columns = (db.prepare(`SELECT name FROM pragma_table_info('${table}')`).all() as { name: string }[])
         .map((c) => c.name)
-        .filter((c) => c !== 'run_id');
+        .filter((c) => c !== 'run_id' && c !== 'replica');
       const sql = `SELECT ${columns.map((c) => `quote(${c})`).join(" || '|' || ")} AS row FROM ${table} WHERE run_id = ? ORDER BY ${order}`;
       return (db.prepare(sql).all(runId) as { row: string }[]).map((r) => r.row).join('\n');
     };
