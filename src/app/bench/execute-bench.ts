@@ -35,7 +35,7 @@ import { startReferenceServer, type ReferenceServer } from '../../protocol/serve
 import { scanBenchDataset, type ScannedBenchDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';
 import type { CaseReader } from '../../datasets/typed-decisions/case-reader.js';
 import type { CaseEntry } from '../../datasets/typed-decisions/scan-cases.js';
-import { runBenchmark, type CaseQueue, type RunOutcome } from '../../runner/run-benchmark.js';
+import { runBenchmark, type CaseQueue, type Replica, type RunOutcome } from '../../runner/run-benchmark.js';
 import { fingerprintOf } from '../../store/fingerprint.js';
 import { checkResumable } from '../../store/resume-check.js';
 import { claimStoredRun, type RunClaim, type RunClaimOwner } from '../../store/run-claim.js';
@@ -56,6 +56,7 @@ import type { BenchStart } from '../../core/bench/bench-start.js';
 import type { WorkReporter } from '../work-reporter.js';
 import {
   planBench,
+  replicaNameOf,
   runConfigOf,
   selectCases,
   startRun,
@@ -220,6 +221,8 @@ interface BenchParts {
 interface StartedRun {
   readonly start: RunStart;
   readonly client: SystemOneClient;
+  /** Every replica with its own client, the first `client` (null for a run on one server). */
+  readonly replicas: readonly (Replica & { readonly client: SystemOneClient })[] | null;
   readonly casesTotal: number;
   readonly decisionsTotal: number;
   /** The cases' states for the Markdown trace of `--out` (null without `--out`). */
@@ -380,14 +383,23 @@ function startTarget(
  */
 async function startSending(plan: BenchPlan, options: BenchWiring, parts: BenchParts): Promise<StartedRun> {
   const { dataset, selected, store, server, claim } = parts;
-  const client = createClientOrOptionError({
-    baseUrl: plan.server.kind === 'remote' ? plan.server.baseUrl : server!.url,
-    ...(plan.server.kind === 'remote' && plan.server.apiKey !== undefined ? { apiKey: plan.server.apiKey } : {}),
-    ...(plan.server.model !== null ? { model: plan.server.model } : {}),
-    timeoutMs: plan.timeoutMs,
-    retries: plan.retries,
-    connections: plan.parallel,
-  });
+  const clientAt = (baseUrl: string) =>
+    createClientOrOptionError({
+      baseUrl,
+      ...(plan.server.kind === 'remote' && plan.server.apiKey !== undefined ? { apiKey: plan.server.apiKey } : {}),
+      ...(plan.server.model !== null ? { model: plan.server.model } : {}),
+      timeoutMs: plan.timeoutMs,
+      retries: plan.retries,
+      connections: plan.parallel,
+    });
+  const firstUrl = plan.server.kind === 'remote' ? plan.server.baseUrl : server!.url;
+  const client = clientAt(firstUrl);
+  const replicas =
+    plan.replicaUrls.length === 0
+      ? null
+      : [{ url: firstUrl, client }, ...plan.replicaUrls.map((url) => ({ url, client: clientAt(url) }))].map(
+          ({ url, client }) => ({ name: replicaNameOf(url), client, parallel: plan.parallel }),
+        );
   const fresh = runConfigOf(plan, {
     toolVersion: options.toolVersion,
     dataset: { dataset: dataset.info, questionSet: dataset.questionSet },
@@ -405,7 +417,7 @@ async function startSending(plan: BenchPlan, options: BenchWiring, parts: BenchP
       // between (and has since stopped) would have them sent again.
       if (store !== null && plan.resume !== null) refuseChangedSince(store, runId, plan.resume.run);
     } catch (err) {
-      await client.close();
+      await closeClients({ client, replicas });
       throw err;
     }
   }
@@ -434,7 +446,18 @@ async function startSending(plan: BenchPlan, options: BenchWiring, parts: BenchP
     }
     return runId;
   };
-  return { start, client, casesTotal, decisionsTotal, states, toSend, reader, runId: () => runId, ensureRunId };
+  return {
+    start,
+    client,
+    replicas,
+    casesTotal,
+    decisionsTotal,
+    states,
+    toSend,
+    reader,
+    runId: () => runId,
+    ensureRunId,
+  };
 }
 
 /**
@@ -473,6 +496,7 @@ async function sendCases(
       cases: started.toSend,
       client,
       parallel: plan.parallel,
+      ...(started.replicas === null ? {} : { replicas: started.replicas }),
       failureOf,
       isRunStopping,
       isCaseSpecificRejection,
@@ -492,6 +516,7 @@ async function sendCases(
         return writer?.save(id, results, { durationMs: priorDurationMs + (options.now() - sendStarted) });
       },
       onEvent: (e) => {
+        if (e.type === 'set-aside') noteSetAside(options, e);
         if (e.type !== 'case') return;
         count(e.result);
         options.reporter?.onCase?.(e.progress);
@@ -505,12 +530,12 @@ async function sendCases(
     const id = runId();
     if (id !== null) markInterrupted(store, id);
     if (!(err instanceof StoreWriteError)) throw err;
-    await client.close();
+    await closeClients(started);
     const why = words`${err}; the run is interrupted${id === null ? '' : `: resume with: ${benchResumeCommand(id, { store: err.path })}`}`;
     return { kind: 'stopped', incompleteRunId: null, ...said(why) };
   }
   options.reporter?.onFinish?.();
-  await client.close();
+  await closeClients(started);
   // Kept cases (of a resumed run) not reached before Ctrl+C still get their states in the trace.
   if (states !== null && kept.size > 0 && outcome.stopped?.reason === 'aborted') await takeStates(reader, states);
   reader.close();
@@ -654,6 +679,17 @@ async function writeBenchReports(
   // A file that cannot be written is named: `cannot write the report: DIR/RUN.md (EACCES)`.
   for (const f of files) await writeTextPieces(f.path, f.chunks(), 'the report');
   return files.map((f) => f.path);
+}
+
+/** Closes the client of every replica (of the one server). */
+async function closeClients(started: Pick<StartedRun, 'client' | 'replicas'>): Promise<void> {
+  await Promise.all((started.replicas ?? [started]).map((r) => r.client.close()));
+}
+
+/** A replica set aside: said on the reporter's notes as it happens. */
+function noteSetAside(options: BenchWiring, e: { readonly replica: string; readonly message: string }): void {
+  const note = words`replica ${e.replica} set aside: ${e.message}; its cases go to the other replicas`;
+  options.reporter?.onNote?.(spellForLibrary(note), note);
 }
 
 /** A malformed base URL is an option error (exit 2), not a failed run. */

@@ -15,7 +15,7 @@ import { optionMention as option, words, type MessageWords } from '../../core/me
 import { SAMPLE_ID, TYPED_DECISIONS_ID } from '../../datasets/typed-decisions/provenance.js';
 import { stratifiedSample } from '../../core/stratified-sample.js';
 import { refuseUnsafeHeaderValue } from '../../core/header-value.js';
-import { baseUrlOf, withoutCredentials } from '../../protocol/wire/endpoint.js';
+import { baseUrlOf, redactUrl, shownUrl, withoutCredentials } from '../../protocol/wire/endpoint.js';
 import { benchResumeCommand, credentialsAgainFlags } from '../../core/command-hints.js';
 import { DEFAULT_EMBEDDED_MODEL, EMBEDDED_IDENTITY, refuseUnusableBaseUrl, type ServerPlan } from '../server-plan.js';
 import type { DatasetChoice } from '../dataset-choice.js';
@@ -24,6 +24,11 @@ import type { DatasetChoice } from '../dataset-choice.js';
 export interface BenchRequest {
   /** Absent: start the built-in reference server in-process. */
   readonly baseUrl?: string;
+  /**
+   * More servers of the same model beside `baseUrl` (replicas): the run's cases go to
+   * whichever has room, `parallel` requests in flight to each.
+   */
+  readonly replicaUrls?: readonly string[];
   readonly model?: string;
   readonly apiKey?: string;
   readonly dataset?: DatasetChoice;
@@ -59,6 +64,9 @@ export interface BenchPlan {
   readonly limit: number | null;
   readonly sample: { readonly cases: number; readonly seed: number } | null;
   readonly server: ServerPlan;
+  /** The base URLs of the other replicas beside the server's (empty for a run on one server). */
+  readonly replicaUrls: readonly string[];
+  /** Requests in flight (to each replica). */
   readonly parallel: number;
   readonly timeoutMs: number;
   readonly retries: number;
@@ -89,6 +97,7 @@ export function planBench(request: BenchRequest, stored: ResumableRun | null = n
     );
   if (request.apiKey !== undefined) refuseUnsafeHeaderValue('apiKey', request.apiKey);
   refuseUnusableBaseUrl(request.baseUrl);
+  const replicaUrls = replicaUrlsOf(request);
   if ((request.resume === undefined) !== (stored === null))
     throw new Error('planBench: pass the stored run exactly when resuming');
   const resumed = stored?.config ?? null;
@@ -111,6 +120,7 @@ export function planBench(request: BenchRequest, stored: ResumableRun | null = n
     limit: request.limit ?? resumed?.filters.limit ?? null,
     sample: request.sample ?? resumed?.filters.sample ?? null,
     server,
+    replicaUrls,
     // A resumed run sends as it did unless told otherwise.
     parallel: request.parallel ?? resumed?.parallel ?? DEFAULT_PARALLEL,
     timeoutMs:
@@ -122,6 +132,28 @@ export function planBench(request: BenchRequest, stored: ResumableRun | null = n
     conventions: conventionsText(conventionsOfChoice(request.conventions ?? {})),
     resume: stored === null ? null : { run: stored, retryFailed: request.retryFailed === true },
   };
+}
+
+/** How a replica is named in the run's records and notes: its base URL without credentials or a trailing slash. */
+export function replicaNameOf(baseUrl: string): string {
+  return redactUrl(baseUrl).replace(/\/+$/, '');
+}
+
+/** The replicas beside the base URL, each usable and none given twice. */
+function replicaUrlsOf(request: BenchRequest): readonly string[] {
+  const more = request.replicaUrls ?? [];
+  if (more.length === 0) return [];
+  if (request.baseUrl === undefined)
+    throw new OptionError('baseUrl', words`replicas need ${option('baseUrl')} for the first of them`);
+  const seen = new Set([replicaNameOf(request.baseUrl)]);
+  for (const url of more) {
+    refuseUnusableBaseUrl(url);
+    const shown = replicaNameOf(url);
+    if (seen.has(shown))
+      throw new OptionError('baseUrl', words`${option('baseUrl')} ${shownUrl(url)} is given twice; give each replica once`);
+    seen.add(shown);
+  }
+  return more;
 }
 
 /** What a server is sent as `Authorization`: a key given wins over the base URL's user and password. */
@@ -196,6 +228,9 @@ export function runConfigOf(
     endpoint: embedded ? EMBEDDED_IDENTITY : input.endpoint!,
     embeddedServer: plan.server.kind === 'embedded' ? { model: plan.server.model } : null,
     ...given({ credentials: plan.server.kind === 'remote' ? credentialsSent(plan.server) : undefined }),
+    ...(plan.server.kind === 'remote' && plan.replicaUrls.length > 0
+      ? { replicas: [plan.server.baseUrl, ...plan.replicaUrls].map(replicaNameOf) }
+      : {}),
     parallel: plan.parallel,
     timeoutMs: plan.timeoutMs,
     retries: plan.retries,

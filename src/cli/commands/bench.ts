@@ -5,6 +5,7 @@ import {
   defineCommand,
   flag,
   integer,
+  list,
   MAX_LABEL_CHARACTERS,
   MAX_TIMER_SECONDS,
   text,
@@ -62,6 +63,11 @@ benchmarks its default model on the bundled synthetic sample.`,
     handlesSignals: true,
     options: {
       ...modelServerOptions('embedded reference server'),
+      'base-url': list(
+        'URL',
+        'server base URL (endpoint: <URL>/v1/systemone); give several for replicas of one model\n(each takes the next case when it has room; default: embedded reference server)',
+        { example: 'http://127.0.0.1:8080' },
+      ),
       dataset: benchDatasetOption,
       parallel: integer('N', 'requests in flight (a resumed run keeps its own)', {
         min: 1,
@@ -116,7 +122,8 @@ benchmarks its default model on the bundled synthetic sample.`,
       // Parse: the request as given (a stored run's own settings fill the rest when resuming).
       const request = {
         ...given({
-          baseUrl: v['base-url'],
+          baseUrl: v['base-url'][0],
+          replicaUrls: v['base-url'].length > 1 ? v['base-url'].slice(1) : undefined,
           model: v.model,
           apiKey: apiKeyOf(v['api-key'], io),
           dataset: await benchDatasetOf(v.dataset, io, 'bench'),

@@ -21,6 +21,12 @@ export interface RunConfig {
    * again; absent when none were sent, and in runs stored before this was kept.
    */
   readonly credentials?: SentCredentials;
+  /**
+   * The servers of a run sent to several replicas of one model, in the order given, each
+   * shown without credentials (the first is `endpoint`); absent for a run on one server.
+   */
+  readonly replicas?: readonly string[];
+  /** Requests in flight (to each replica). */
   readonly parallel: number;
   readonly timeoutMs: number;
   readonly retries: number;

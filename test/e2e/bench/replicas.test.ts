@@ -1,0 +1,100 @@
+/**
+ * One run sent to two replicas of one model (`bench --base-url A --base-url B`): the real
+ * CLI in process, two reference servers on 127.0.0.1, a real SQLite store. One replica is
+ * closed half way: the run completes on the other, a note names the one set aside, every
+ * case is stored once with the replica that answered it, and the summary equals a run on
+ * one server. A slow and a fast replica: the fast one answers more cases.
+ */
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startReferenceServer, type ReferenceServer } from '../../../src/protocol/server/server.js';
+import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
+import { openStore } from '../../../src/store/index.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
+import type { BenchRun } from '../../../src/core/bench/run.js';
+
+const tmp = tempFolderRemovedAfterAll('decidekit-replicas-');
+const store = join(tmp, 'runs.sqlite');
+const cli = (argv: string[]) => runCliInProcess([...argv, '--store', store], { columns: 200 });
+const servers: ReferenceServer[] = [];
+
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.close();
+});
+
+async function server(options: Parameters<typeof startReferenceServer>[0] = {}): Promise<ReferenceServer> {
+  const s = await startReferenceServer({ host: '127.0.0.1', port: 0, model: 'heuristic', ...options });
+  servers.push(s);
+  return s;
+}
+
+function newestRun(): BenchRun {
+  const s = openStore(store, { mustExist: true, readOnly: true });
+  try {
+    return s.runs.get(s.runs.list()[0]!.id)!;
+  } finally {
+    s.close();
+  }
+}
+
+/** The summary's numbers that do not depend on time (latency and duration left out). */
+function timeless(run: BenchRun): unknown {
+  const { latency: _latency, ...rest } = run.summary as unknown as Record<string, unknown>;
+  return JSON.parse(JSON.stringify(rest, (key, value) => (/(duration|latency|Ms$)/i.test(key) ? undefined : value)));
+}
+
+describe('bench with several replicas', () => {
+  it('completes on the other replica when one is closed half way, each case stored once', async () => {
+    const steady = await server();
+    let asked = 0;
+    let closing: Promise<void> | null = null;
+    const dying: ReferenceServer = await server({
+      faults: {
+        rule: () => {
+          // The tenth request it sees closes it: nothing listens there any more.
+          if (++asked === 10) closing = dying.close();
+          return undefined;
+        },
+      },
+      closeGraceMs: 0,
+    });
+    const r = await cli(['bench', '--base-url', steady.url, '--base-url', dying.url, '--parallel', '2']);
+    await closing;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`replica ${dying.url} set aside`);
+    const run = newestRun();
+    expect(run.summary.requests.failed).toBe(0);
+    expect(run.cases).toHaveLength(run.config.caseIds.length);
+    expect(new Set(run.cases.map((c) => c.caseId)).size).toBe(run.config.caseIds.length);
+    const byReplica = new Map<string, number>();
+    for (const c of run.cases) byReplica.set(c.request.replica!, (byReplica.get(c.request.replica!) ?? 0) + 1);
+    expect([...byReplica.keys()].sort()).toEqual([steady.url, dying.url].sort());
+    expect(byReplica.get(dying.url)).toBeLessThan(10);
+    expect(run.config.replicas).toEqual([steady.url, dying.url]);
+
+    const one = await cli(['bench', '--base-url', steady.url, '--parallel', '2']);
+    expect(one.code, one.stderr).toBe(0);
+    const single = newestRun();
+    expect(single.cases.every((c) => c.request.replica === undefined)).toBe(true);
+    expect(single.config.replicas).toBeUndefined();
+    expect(timeless(run)).toEqual(timeless(single));
+  }, 60_000);
+
+  it('gives more cases to the replica that answers faster', async () => {
+    const fast = await server();
+    const slow = await server({ faults: { latencyMs: 40 } });
+    const r = await cli(['bench', '--base-url', slow.url, fast.url, '--parallel', '1']);
+    expect(r.code, r.stderr).toBe(0);
+    const run = newestRun();
+    const count = (url: string) => run.cases.filter((c) => c.request.replica === url).length;
+    expect(count(fast.url) + count(slow.url)).toBe(run.config.caseIds.length);
+    expect(count(fast.url)).toBeGreaterThan(count(slow.url));
+  }, 60_000);
+
+  it('refuses a replica given twice', async () => {
+    const one = await server();
+    const r = await cli(['bench', '--base-url', one.url, '--base-url', one.url]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('is given twice');
+  });
+});
