@@ -55,6 +55,7 @@ describe('planBench', () => {
       limit: null,
       sample: null,
       server: { kind: 'embedded', model: 'heuristic' },
+      replicaUrls: [],
       parallel: 1,
       timeoutMs: 60_000,
       retries: 2,
@@ -114,6 +115,21 @@ describe('planBench', () => {
     expect(plan.limit).toBe(2);
     expect(plan.server).toEqual({ kind: 'remote', baseUrl: 'http://127.0.0.1:8080', model: 'laya' });
     expect(plan.resume?.retryFailed).toBe(false);
+  });
+
+  it('continues a run on replicas on the same replicas, unless base URLs are given again', () => {
+    const config = runConfig({ replicas: ['http://127.0.0.1:8080', 'http://127.0.0.1:8081'] });
+    const plan = planBench({ ...fresh, resume: 'x' }, storedRun(config));
+    expect(plan.replicaUrls).toEqual(['http://127.0.0.1:8081']);
+    const given = planBench({ ...fresh, resume: 'x', baseUrl: 'http://127.0.0.1:8080' }, storedRun(config));
+    expect(given.replicaUrls).toEqual([]);
+  });
+
+  it('refuses replicas without a first base URL, and one given twice', () => {
+    expect(() => planBench({ ...fresh, replicaUrls: ['http://127.0.0.1:8081'] })).toThrow(/replicas need/);
+    expect(() =>
+      planBench({ ...fresh, baseUrl: 'http://127.0.0.1:8081/', replicaUrls: ['http://user:pw@127.0.0.1:8081'] }),
+    ).toThrow(/given twice/);
   });
 
   it('continues an embedded run on the same built-in model', () => {

@@ -97,11 +97,16 @@ export function planBench(request: BenchRequest, stored: ResumableRun | null = n
     );
   if (request.apiKey !== undefined) refuseUnsafeHeaderValue('apiKey', request.apiKey);
   refuseUnusableBaseUrl(request.baseUrl);
-  const replicaUrls = replicaUrlsOf(request);
   if ((request.resume === undefined) !== (stored === null))
     throw new Error('planBench: pass the stored run exactly when resuming');
   const resumed = stored?.config ?? null;
   if (stored !== null) refuseResumeWithoutCredentials(stored, request);
+  // A run on replicas resumed without base URLs is sent to the same replicas again; base
+  // URLs given with the resume replace them all (the first must be the run's own server).
+  const replicaUrls =
+    request.baseUrl === undefined && resumed?.replicas !== undefined
+      ? resumed.replicas.slice(1)
+      : replicaUrlsOf(request);
   const baseUrl =
     request.baseUrl ?? (resumed && resumed.embeddedServer === null ? baseUrlOf(resumed.endpoint) : undefined);
   const model = request.model ?? (resumed ? (resumed.embeddedServer?.model ?? resumed.model ?? undefined) : undefined);
