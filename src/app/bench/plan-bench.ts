@@ -155,7 +155,10 @@ function replicaUrlsOf(request: BenchRequest): readonly string[] {
     refuseUnusableBaseUrl(url);
     const shown = replicaNameOf(url);
     if (seen.has(shown))
-      throw new OptionError('baseUrl', words`${option('baseUrl')} ${shownUrl(url)} is given twice; give each replica once`);
+      throw new OptionError(
+        'baseUrl',
+        words`${option('baseUrl')} ${shownUrl(url)} is given twice; give each replica once`,
+      );
     seen.add(shown);
   }
   return more;

@@ -51,7 +51,7 @@ export function describeCasesContract(fresh: FreshStore): void {
         'http://10.0.0.2:8080',
         undefined,
       ]);
-      expect(store.runs.check(head.id).problems.filter((p) => p.includes("changed"))).toEqual([]);
+      expect(store.runs.check(head.id).problems.filter((p) => p.includes('changed'))).toEqual([]);
     });
 
     it('lists answered cases, and failed ones only when asked', () => {

@@ -7,7 +7,12 @@
 import { StoreDamagedError } from '../store-errors.js';
 import { checkRunRecords } from '../run-records-check.js';
 import type { RunCheck, StoreCheck } from '../stored-run.js';
-import { caseDigest, CASE_DIGEST_COLUMNS, CASE_REPLICA_COLUMN, DECISION_DIGEST_COLUMNS } from '../sqlite/case-digest.js';
+import {
+  caseDigest,
+  CASE_DIGEST_COLUMNS,
+  CASE_REPLICA_COLUMN,
+  DECISION_DIGEST_COLUMNS,
+} from '../sqlite/case-digest.js';
 import { headlineOf, STATUSES, type RunRow } from '../sqlite/run-rows.js';
 import type { PgCases } from './cases.js';
 import type { PgConnection, Row } from './connection.js';

@@ -47,7 +47,7 @@ describe('bench with several replicas', () => {
   it('completes on the other replica when one is closed half way, each case stored once', async () => {
     const steady = await server();
     let asked = 0;
-    let closing: Promise<void> | null = null;
+    let closing: Promise<void> = Promise.resolve();
     const dying: ReferenceServer = await server({
       faults: {
         rule: () => {
