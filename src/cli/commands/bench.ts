@@ -46,6 +46,13 @@ export type ShardedBench = (
   io: CliIo,
 ) => Promise<number | null>;
 
+/** `--base-url`, repeatable: several are replicas of one model sharing the run's cases. */
+const baseUrlsOption = list(
+  'URL',
+  'server base URL (endpoint: <URL>/v1/systemone); give several for replicas of one model\n(each takes the next case when it has room; default: embedded reference server)',
+  { example: 'http://127.0.0.1:8080' },
+);
+
 /** A million dollars per million input tokens: far above any price, far below an overflow. */
 const MAX_PRICE_PER_MTOK_USD = 1_000_000;
 
@@ -63,11 +70,7 @@ benchmarks its default model on the bundled synthetic sample.`,
     handlesSignals: true,
     options: {
       ...modelServerOptions('embedded reference server'),
-      'base-url': list(
-        'URL',
-        'server base URL (endpoint: <URL>/v1/systemone); give several for replicas of one model\n(each takes the next case when it has room; default: embedded reference server)',
-        { example: 'http://127.0.0.1:8080' },
-      ),
+      'base-url': baseUrlsOption,
       dataset: benchDatasetOption,
       parallel: integer('N', 'requests in flight (a resumed run keeps its own)', {
         min: 1,

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { summarizeRun } from '../run-summary.js';
 import { answeredCase, CASE_IDS, failedCase, rightAnswers, runConfig } from '../test-support/run-fixtures.js';
+import type { Store } from '../store.js';
 import { errorOf, freshStorePerTest, seedFinished, type FreshStore } from './contract-support.js';
 
 const CREATED = '2026-11-30T04:15:12Z';
@@ -32,27 +33,7 @@ export function describeCasesContract(fresh: FreshStore): void {
       expect(store.runs.get(head.id)!.cases).toEqual([retried]);
     });
 
-    it('keeps the replica that answered or failed each case, the digest check still passing', () => {
-      const store = open();
-      const config = runConfig();
-      const [a, b, c] = config.caseIds as [string, string, string];
-      const head = store.runs.create({ config, label: null, createdAt: CREATED });
-      const answered = answeredCase(a, rightAnswers());
-      const failed = failedCase(b);
-      const fromReplica = [
-        { ...answered, request: { ...answered.request, replica: 'http://10.0.0.1:8080' } },
-        { ...failed, request: { ...failed.request, replica: 'http://10.0.0.2:8080' } },
-        answeredCase(c, rightAnswers()),
-      ];
-      store.cases.save(head.id, fromReplica);
-      expect([...store.cases.iterate(head.id)]).toEqual(fromReplica);
-      expect(store.runs.get(head.id)!.cases.map((r) => r.request.replica)).toEqual([
-        'http://10.0.0.1:8080',
-        'http://10.0.0.2:8080',
-        undefined,
-      ]);
-      expect(store.runs.check(head.id).problems.filter((p) => p.includes('changed'))).toEqual([]);
-    });
+    it('keeps the replica that answered or failed each case, its digest checked', () => keepsReplicas(open()));
 
     it('lists answered cases, and failed ones only when asked', () => {
       const store = open();
@@ -145,4 +126,26 @@ export function describeCasesContract(fresh: FreshStore): void {
       expect(store.runs.get(head.id)!.cases.map((c) => c.caseId)).toEqual(config.caseIds.slice(0, 2));
     });
   });
+}
+
+/** A run's cases from two replicas and one without: each read back with its own. */
+function keepsReplicas(store: Store): void {
+  const config = runConfig();
+  const [a, b, c] = config.caseIds as [string, string, string];
+  const head = store.runs.create({ config, label: null, createdAt: CREATED });
+  const answered = answeredCase(a, rightAnswers());
+  const failed = failedCase(b);
+  const fromReplica = [
+    { ...answered, request: { ...answered.request, replica: 'http://10.0.0.1:8080' } },
+    { ...failed, request: { ...failed.request, replica: 'http://10.0.0.2:8080' } },
+    answeredCase(c, rightAnswers()),
+  ];
+  store.cases.save(head.id, fromReplica);
+  expect([...store.cases.iterate(head.id)]).toEqual(fromReplica);
+  expect(store.runs.get(head.id)!.cases.map((r) => r.request.replica)).toEqual([
+    'http://10.0.0.1:8080',
+    'http://10.0.0.2:8080',
+    undefined,
+  ]);
+  expect(store.runs.check(head.id).problems.filter((p) => p.includes('changed'))).toEqual([]);
 }
