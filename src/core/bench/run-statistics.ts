@@ -11,6 +11,7 @@ import { bootstrapIntervals, type Interval, type StatMetric } from '../stats/boo
 import { CaseSampleBuilder, type CaseSample } from '../stats/case-sample.js';
 import { calibrationOptionsOf, type Conventions } from '../stats/conventions.js';
 import { eceNoiseFloor, eceNoiseOf, type EceNoise } from '../stats/noise-floor.js';
+import { debiasedEce, type DebiasedEce } from '../stats/debiased-ece.js';
 
 export { STAT_METRICS as HEADLINE_METRICS, type Interval } from '../stats/bootstrap.js';
 export type HeadlineMetric = StatMetric;
@@ -37,6 +38,11 @@ export interface RunStatistics {
   /** Null when intervals were turned off or nothing was answered. */
   /** The ECE of a perfectly calibrated model with the run's confidences (outcomes ~ Bernoulli(confidence)). */
   readonly eceNoise: EceNoise | null;
+  /**
+   * The debiased ECE and its interval (`core/stats/debiased-ece.ts`); null or absent when
+   * intervals were off, nothing was answered, or the run was stored before it was computed.
+   */
+  readonly debiasedEce?: DebiasedEce | null;
 }
 
 /**
@@ -109,10 +115,18 @@ export function statisticsOfSample(
   const ece = options.estimates.ece;
   const floor =
     ece === null ? null : eceNoiseFloor(sample, calibrationOptionsOf(conventions), { seed: conventions.seed });
+  const eceNoise = floor === null || ece === null ? null : eceNoiseOf(ece, floor);
   return {
     conventions,
     cases: sample.nCases,
     intervals: boot.intervals,
-    eceNoise: floor === null || ece === null ? null : eceNoiseOf(ece, floor),
+    eceNoise,
+    debiasedEce:
+      ece === null
+        ? null
+        : debiasedEce(sample, calibrationOptionsOf(conventions), {
+            seed: conventions.seed,
+            withinNoise: eceNoise?.withinNoise ?? false,
+          }),
   };
 }

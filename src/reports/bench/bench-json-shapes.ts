@@ -182,6 +182,8 @@ export function runStatisticsJson(st: RunStatistics | null) {
   return {
     ...intervals,
     ece_noise_floor: noiseFloorJson(st.eceNoise),
+    ece_debiased: st.debiasedEce?.debiased ?? null,
+    ece_debiased_ci: intervalJson(st.debiasedEce?.interval),
     conventions: {
       ...conventionsJson(st.conventions),
       text: conventionsText(st.conventions),

@@ -24,11 +24,16 @@ export function intervalOf(statistics: RunStatistics | null | undefined, metric:
   return statistics?.intervals?.[metric] ?? null;
 }
 
-/** "noise floor 0.031 (95th percentile 0.045): within noise", or null. */
+/** "noise floor 0.031 (95th percentile 0.045): within noise; debiased ECE 0.012 [0.000, 0.040]", or null. */
 export function describeEceNoise(statistics: RunStatistics | null | undefined): string | null {
   const f = statistics?.eceNoise;
   if (f === null || f === undefined) return null;
-  return `noise floor ${formatNumber(f.mean)} (95th percentile ${formatNumber(f.p95)}): ${describeEceVerdict(f)}`;
+  const d = statistics?.debiasedEce;
+  const debiased =
+    d === null || d === undefined
+      ? ''
+      : `; debiased ECE ${formatNumber(d.debiased)}${d.interval === null ? '' : ` [${formatNumber(d.interval.low)}, ${formatNumber(d.interval.high)}]`}`;
+  return `noise floor ${formatNumber(f.mean)} (95th percentile ${formatNumber(f.p95)}): ${describeEceVerdict(f)}${debiased}`;
 }
 
 /**

@@ -118,10 +118,27 @@ function noiseSection(models: readonly ScoredModel[]): string {
       renderTable({
         id: 'noise-table',
         sortable: false,
-        headers: ['model', 'ECE#', 'calibrated model: mean ECE#', '95th percentile#', 'verdict'],
+        headers: [
+          'model',
+          'ECE#',
+          'calibrated model: mean ECE#',
+          '95th percentile#',
+          'verdict',
+          'debiased ECE#',
+          'its 95% interval',
+        ],
         rows: floors.map((m): Cell[] => {
           const f = m.stats!.noiseFloor!;
-          return [modelName(m), num(m.summary.ece), num(f.mean), num(f.p95), describeEceVerdict(f)];
+          const d = m.stats!.debiasedEce ?? null;
+          return [
+            modelName(m),
+            num(m.summary.ece),
+            num(f.mean),
+            num(f.p95),
+            describeEceVerdict(f),
+            num(d?.debiased ?? null),
+            formatInterval(d?.interval),
+          ];
         }),
       }),
     );
