@@ -10,6 +10,8 @@ import type { CalibrationRun } from '../../core/calibrate/cross-validate.js';
 import { withConventions } from '../../core/stats/conventions.js';
 import { calibrateOffline } from '../../app/calibrate/calibrate-offline.js';
 import { writeTextFile } from '../../app/write-text-file.js';
+import { renderCalibrateHtml } from '../../reports/calibrate/calibrate-html.js';
+import { writeHtmlReport } from '../write-html.js';
 import { renderCalibrateJson } from '../../reports/calibrate/calibrate-json.js';
 import { renderCalibrateText } from '../../reports/calibrate/calibrate-text.js';
 import { defineCommand, flag, integer, oneOf, text } from '../define-command.js';
@@ -22,8 +24,8 @@ export const command = defineCommand({
   name: 'calibrate',
   summary: 'fit a calibration map to saved answers, checked on held-out folds',
   usage: [
-    'calibrate --dataset FILE --results FILE [--method M] [--by G] [--folds K] [--seed S] [--out MAP.json] [--json]',
-    'calibrate RUN [--store S] [--method M] [--by G] [--folds K] [--seed S] [--out MAP.json] [--json]',
+    'calibrate --dataset FILE --results FILE [--method M] [--by G] [--folds K] [--seed S] [--out MAP.json] [--html FILE] [--json]',
+    'calibrate RUN [--store S] [--method M] [--by G] [--folds K] [--seed S] [--out MAP.json] [--html FILE] [--json]',
   ],
   description: `Fits a calibration of one model's probabilities to the known answers, and checks it honestly:
 the decisions are dealt into K folds by case (seeded, stratified by answer), each fold is
@@ -55,6 +57,10 @@ score and compare apply it with --calibration MAP. Formats: docs/calibrate.md.`,
       example: 'map.json',
     }),
     json: flag('one JSON document, unrounded numbers'),
+    html: text(
+      'FILE',
+      'also write an HTML page (reliability before and after, per group) to FILE (into a folder: calibrate.html)',
+    ),
   },
   examples: [
     'decidekit calibrate --dataset data/moderation/dataset.jsonl \\\n' +
@@ -74,13 +80,14 @@ score and compare apply it with --calibration MAP. Formats: docs/calibrate.md.`,
         throw new UsageError('calibrate takes a stored RUN or --dataset and --results, not both');
       const storePath = storePathOf(v.store, io);
       const outFile = await outFileOf('mapPath', v.out, io.cwd, 'calibration-map.json', [storeRead(storePath)]);
+      const htmlFile = await outFileOf('htmlPath', v.html, io.cwd, 'calibrate.html', [storeRead(storePath)]);
       const run = calibrateStoredRun({
         storePath,
         run: prefix,
         askedBy: { command: 'calibrate', storeArg: v.store },
         ...common,
       });
-      return finish(run, v, io, outFile);
+      return finish(run, v, io, { outFile, htmlFile });
     }
     if (v.dataset === undefined || v.results === undefined)
       throw new UsageError(
@@ -89,12 +96,13 @@ score and compare apply it with --calibration MAP. Formats: docs/calibrate.md.`,
     if (v.store !== undefined) throw new UsageError('--store goes with a stored RUN, not with --dataset and --results');
     await refuseWrongFilesOf('calibrate', v, io.cwd);
     const outFile = await outFileOf('mapPath', v.out, io.cwd, 'calibration-map.json', filesReadBy('calibrate', v));
+    const htmlFile = await outFileOf('htmlPath', v.html, io.cwd, 'calibrate.html', filesReadBy('calibrate', v));
     const run = await calibrateOffline({
       datasetPath: v.dataset,
       resultsPath: v.results,
       ...common,
     });
-    return finish(run, v, io, outFile);
+    return finish(run, v, io, { outFile, htmlFile });
   },
 });
 
@@ -102,8 +110,9 @@ async function finish(
   run: CalibrationRun,
   v: { readonly json: boolean },
   io: CliIo,
-  outFile: string | undefined,
+  { outFile, htmlFile }: { readonly outFile: string | undefined; readonly htmlFile: string | undefined },
 ): Promise<number> {
+  if (htmlFile !== undefined) await writeHtmlReport(io, htmlFile, renderCalibrateHtml(run));
   if (outFile !== undefined) {
     await writeTextFile(outFile, renderCalibrationMapJson(run.map), 'the calibration map');
     io.stderr.write(`calibration map written to ${outFile}\n`);
