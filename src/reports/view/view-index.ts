@@ -223,7 +223,11 @@ function comparisonsList(input: ViewIndexInput): string[] {
   if (list.length === 0) return [];
   return [
     '<h2>Comparisons</h2><ul id="comparisons">',
-    ...list.map((ids) => `<li>${linkOr(input.links.compare(ids), ids.join(' against '))}</li>`),
+    // The page reads B against A: the second run against the first.
+    ...list.map(
+      (ids) =>
+        `<li>${linkOr(input.links.compare(ids), ids.length === 2 ? `${ids[1]!} against ${ids[0]!}` : ids.join(', '))}</li>`,
+    ),
     '</ul>',
   ];
 }
