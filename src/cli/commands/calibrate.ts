@@ -64,7 +64,8 @@ score and compare apply it with --calibration MAP. Formats: docs/calibrate.md.`,
   },
   examples: [
     'decidekit calibrate --dataset data/moderation/dataset.jsonl \\\n' +
-      '                    --results data/moderation/results-loud-1.jsonl --out map.json',
+      '                    --results data/moderation/results-loud-1.jsonl \\\n' +
+      '                    --out map.json',
     'decidekit calibrate 20261130-0415 --by type',
   ],
   positionals: { min: 0, max: 1, names: 'RUN' },

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseDecideResponse } from '../wire/decide-response.js';
 import { parseWireQuestions } from '../wire/questions-json.js';
 import { startReferenceServer, type ReferenceServer } from './server.js';
@@ -373,15 +373,19 @@ describe('slots and faults', () => {
       priorTable: null,
       slots: 1,
       metrics: true,
-      faults: { latencyMs: 150 },
+      // Long enough that all three arrive while the first is still decoding, on a busy machine too.
+      faults: { latencyMs: 1000 },
     });
     const inflight = [
       post(VALID, s.url),
       post({ ...VALID, model: 'uniform' }, s.url),
       post({ ...VALID, model: 'zero' }, s.url),
     ];
-    await new Promise((r) => setTimeout(r, 60));
-    expect(s.metrics()).toMatchObject({ requestsProcessing: 1, requestsDeferred: 2 });
+    // Waits for the three to arrive rather than for a fixed time.
+    await vi.waitFor(() => expect(s.metrics()).toMatchObject({ requestsProcessing: 1, requestsDeferred: 2 }), {
+      timeout: 2500,
+      interval: 10,
+    });
     await Promise.all(inflight);
     expect(s.metrics()).toMatchObject({
       requestsProcessing: 0,
