@@ -91,9 +91,7 @@ score and compare apply it with --calibration MAP. Formats: docs/calibrate.md.`,
       return finish(run, v, io, { outFile, htmlFile });
     }
     if (v.dataset === undefined || v.results === undefined)
-      throw new UsageError(
-        'calibrate needs a stored RUN, or --dataset FILE and --results FILE (offline answers); see decidekit calibrate --help',
-      );
+      throw new UsageError('calibrate needs a stored RUN, or --dataset FILE and --results FILE (offline answers)');
     if (v.store !== undefined) throw new UsageError('--store goes with a stored RUN, not with --dataset and --results');
     await refuseWrongFilesOf('calibrate', v, io.cwd);
     const outFile = await outFileOf('mapPath', v.out, io.cwd, 'calibration-map.json', filesReadBy('calibrate', v));

@@ -44,6 +44,13 @@ describe('calibrate on a stored benchmark run', () => {
     expect(text.stdout).toMatch(/KL +\d/);
   });
 
+  it('asks for a RUN or the offline files, once', async () => {
+    const r = await runCliInProcess(['calibrate'], { cwd: tmp });
+    expect(r.code).toBe(2);
+    expect(r.stderr.match(/--help/g)).toHaveLength(1);
+    expect(r.stderr).toContain('calibrate needs a stored RUN, or --dataset FILE and --results FILE');
+  });
+
   it('refuses a RUN together with offline files', async () => {
     const r = await runCliInProcess(['calibrate', 'x', '--dataset', 'd.jsonl', '--results', 'r.jsonl'], { cwd: tmp });
     expect(r.code).toBe(2);
