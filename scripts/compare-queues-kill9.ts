@@ -10,15 +10,13 @@
  * Both run with a lease of 2 s (pg-boss: the job's expiry; BullMQ: `lockDuration`) and a
  * check every second (pg-boss: its maintenance; BullMQ: `stalledInterval`).
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, chownSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { Queue, Worker, createPostgresBackend } from 'bullmq';
+import { startThrowawayPostgres } from '../bench/throwaway-postgres.js';
 
 const JOBS = 10;
 const JOB_MS = 1000;
@@ -123,48 +121,10 @@ async function compare(library: Library, url: string): Promise<string> {
   return `${library}: ${done}/${JOBS} jobs done; started twice: ${twice.join(', ') || 'none'} (the killed worker's job was ${killedJob}); taken again ${waitedMs === null ? 'never' : `${(waitedMs / 1000).toFixed(1)} s after the kill`}`;
 }
 
-/** The newest Debian PostgreSQL binaries (the `postgresql` package). */
-function postgresBinDir(): string {
-  const versions = readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a));
-  return join('/usr/lib/postgresql', versions[0]!, 'bin');
-}
-
-/** A throwaway cluster (as the `postgres` user when root, as initdb requires), stopped by `stop`. */
-async function startCluster(): Promise<{ port: number; admin: pg.Client; stop: () => Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'decidekit-kill9-'));
-  chmodSync(dir, 0o755);
-  const root = process.getuid?.() === 0;
-  if (root) {
-    const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
-    chownSync(dir, id('-u'), id('-g'));
-  }
-  const run = (tool: string, args: string[]) => {
-    const bin = join(postgresBinDir(), tool);
-    if (root) execFileSync('runuser', ['-u', 'postgres', '--', bin, ...args], { stdio: 'pipe' });
-    else execFileSync(bin, args, { stdio: 'pipe' });
-  };
-  const data = join(dir, 'data');
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
-  const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
-  run('pg_ctl', ['-D', data, '-o', settings, '-l', join(dir, 'log'), '-w', 'start']);
-  const admin = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
-  await admin.connect();
-  return {
-    port,
-    admin,
-    stop: async () => {
-      await admin.end();
-      run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
 async function main(): Promise<void> {
   const [role, library, url] = process.argv.slice(2);
   if (role === 'work') return work(library as Library, url!);
-  const cluster = await startCluster();
+  const cluster = await startThrowawayPostgres();
   try {
     for (const lib of ['pg-boss', 'bullmq'] as const) {
       const db = `kill9_${lib.replace('-', '_')}`;
