@@ -117,7 +117,9 @@ export async function enqueueMissing(
         : store.cases.savedIds(runId, { includeFailed: true });
       const pending = await queue.pendingCaseIds(runId);
       const missing = info.config.caseIds.filter((id) => !kept.has(id) && !pending.has(id));
-      const data = shardsOf(runId, missing, input.shards ?? Math.max(1, everShards));
+      const data = shardsOf(runId, missing, input.shards ?? Math.max(1, everShards)).map((d) =>
+        input.retryFailed ? { ...d, retryFailed: true } : d,
+      );
       if (data.length > 0) {
         // Cases sent again replace their failed results; the run is running until they are saved.
         store.runs.reopen(runId);

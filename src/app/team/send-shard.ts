@@ -50,7 +50,11 @@ export interface SendShardInput {
 export async function sendShard(input: SendShardInput): Promise<ShardEnd> {
   const { store, queue, shard, setup } = input;
   const { runId } = shard.data;
-  const kept = store.cases.savedIds(runId, { includeFailed: true });
+  // Cases saved by an earlier holder of the shard are not sent again (failed ones too, unless retried).
+  const kept =
+    shard.data.retryFailed === true
+      ? store.cases.byOutcome(runId).answered
+      : store.cases.savedIds(runId, { includeFailed: true });
   const entries = shard.data.caseIds.filter((id) => !kept.has(id)).map((id) => entryOf(setup, id, runId));
   if (entries.length === 0) return { kind: 'sent', cases: 0 };
   const reader = setup.dataset.readCases(entries, { bufferCases: Math.max(64, input.parallel * 4) });

@@ -32,6 +32,8 @@ export interface ShardData {
   readonly shard: number;
   readonly of: number;
   readonly caseIds: readonly string[];
+  /** Send its cases whose saved request failed too (`bench --resume --retry-failed`). */
+  readonly retryFailed?: boolean;
 }
 
 /** A shard a worker took, with what renewing its lease needs. */

@@ -218,4 +218,44 @@ describe('decidekit worker: one run, many worker processes', () => {
       await server.close();
     }
   }, 120_000);
+
+  it('queues again, on --resume, the cases of a sharded run that are missing, and workers finish it', async () => {
+    const url = await freshDatabase();
+    const flaky = await startReferenceServer({ host: '127.0.0.1', port: 0, faults: { failRate: 0.2 } });
+    const healthy = await startReferenceServer({ host: '127.0.0.1', port: 0 });
+    try {
+      const queued = await runCliInProcess(['bench', '--base-url', flaky.url, '--store', url, '--shards', '2']);
+      const runId = queuedRunId(queued.stdout);
+      const first = await runCliInProcess(['worker', '--store', url, '--until-empty']);
+      expect(first.stderr).toContain(`run ${runId} incomplete`);
+      const [failed] = await query<{ n: number }>(
+        url,
+        "SELECT count(*)::int AS n FROM cases WHERE run_id = $1 AND request_status <> 'answered'",
+        [runId],
+      );
+      expect(failed!.n).toBeGreaterThan(0);
+
+      // Nothing is missing while failed cases are kept: nothing is queued.
+      const kept = await runCliInProcess(['bench', '--resume', runId, '--store', url]);
+      expect(kept.code, kept.stderr).toBe(0);
+      expect(kept.stdout).toContain('nothing to queue');
+      const resumed = await runCliInProcess(['bench', '--resume', runId, '--retry-failed', '--store', url]);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.stdout).toContain(`run ${runId}: queued again ${failed!.n} of ${SAMPLE_CASES} cases as 2 shards`);
+      expect(resumed.stdout).toContain(`decidekit worker --store ${url}`);
+      const second = await runCliInProcess(['worker', '--store', url, '--until-empty', '--base-url', healthy.url]);
+      expect(second.code, second.stderr).toBe(0);
+      expect(second.stderr).toContain(`run ${runId} complete`);
+      expect(healthy.metrics().decodeTotal).toBe(failed!.n);
+      const [stored] = await query<{ n: number; answered: number }>(
+        url,
+        "SELECT count(*)::int AS n, count(*) FILTER (WHERE request_status = 'answered')::int AS answered FROM cases WHERE run_id = $1",
+        [runId],
+      );
+      expect(stored).toEqual({ n: SAMPLE_CASES, answered: SAMPLE_CASES });
+    } finally {
+      await flaky.close();
+      await healthy.close();
+    }
+  }, 120_000);
 });
