@@ -72,7 +72,8 @@ a yes when its gold label (the dataset's most likely answer) is true.`,
     html: text('FILE', 'also write an HTML report (P/R/F1 against the threshold) to FILE (into a folder: tune.html)'),
   },
   positionals: { min: 0, max: 1, names: '[RUN]' },
-  exitCodes: '0 ok, 1 invalid input (every problem listed) or a single class, 2 usage error, 130 interrupted.',
+  exitCodes:
+    '0 ok, 1 invalid input (every problem listed), a single class, or an unknown run or unreadable store, 2 usage error, 130 interrupted.',
   examples: [
     'decidekit tune --dataset data/moderation/dataset.jsonl \\\n' +
       '               --results data/moderation/results-budget-1.jsonl \\\n' +
