@@ -1,7 +1,7 @@
 /**
- * A calibration map (docs/calibrate.md): what `calibrate` fitted, and how `score`, `compare`,
- * `report` and `bench` apply it before scoring. Shared code, so the rooms that apply a map
- * never import the calibrate room that fits one. Pure: the file is read and hashed above.
+ * A calibration map (docs/calibrate.md): what `calibrate` fitted, and how `score` and
+ * `compare` apply it before scoring. Shared code, so the rooms that apply a map never import
+ * the calibrate room that fits one. Pure: the file is read and hashed above.
  */
 import { LOG_LOSS_FLOOR } from './decision-score.js';
 import { binOf } from './calibration.js';
