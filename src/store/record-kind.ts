@@ -12,6 +12,9 @@ import { UnknownRunError } from './store-errors.js';
 
 export type RecordKind = 'run' | 'audit' | 'probe';
 
+/** The table that holds each kind of record, the same in every adapter. */
+export const RECORD_TABLES: Readonly<Record<RecordKind, string>> = { run: 'runs', audit: 'audits', probe: 'probes' };
+
 /**
  * Who asks for a record by id: the command as typed (as words when it names an option,
  * `bench` with `resume`), and the store path given to it, if any.

@@ -1,31 +1,23 @@
 /** Record ids in SQLite: fresh ones drawn again on a clash, and the ids of a kind starting with a string. */
 import type Database from 'better-sqlite3';
-import type { IdsStartingWith, RecordKind } from '../record-kind.js';
-import { createRunId } from '../run-id.js';
+import { RECORD_TABLES, type IdsStartingWith } from '../record-kind.js';
+import { insertWithFreshId as insertFresh } from '../fresh-id.js';
 
-/**
- * Inserts a record under a fresh `PREFIX-` run id, drawing another when the id is taken
- * (two records created in the same second), and returns the id.
- */
+/** Inserts a record under a fresh `PREFIX-` id, drawing another when the primary key says the id is taken. */
 export function insertWithFreshId(
   prefix: string,
   createdAt: string,
   randomBytes: (n: number) => Uint8Array,
   insert: (id: string) => void,
 ): string {
-  for (let attempt = 0; ; attempt++) {
-    const id = `${prefix}-${createRunId(createdAt, randomBytes(2))}`;
-    try {
-      insert(id);
-      return id;
-    } catch (err) {
-      if (attempt < 5 && (err as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') continue;
-      throw err;
-    }
-  }
+  return insertFresh(
+    prefix,
+    createdAt,
+    randomBytes,
+    insert,
+    (err) => (err as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY',
+  );
 }
-
-const TABLES: Record<RecordKind, string> = { run: 'runs', audit: 'audits', probe: 'probes' };
 
 /** `IdsStartingWith` over the store's three tables, one prepared statement per kind and limit. */
 export function idsStartingWithIn(db: Database.Database): IdsStartingWith {
@@ -35,7 +27,7 @@ export function idsStartingWithIn(db: Database.Database): IdsStartingWith {
     let statement = prepared.get(key);
     if (statement === undefined) {
       statement = db.prepare(
-        `SELECT id FROM ${TABLES[kind]} WHERE substr(id, 1, length(@p)) = @p ORDER BY id LIMIT ${Math.floor(limit)}`,
+        `SELECT id FROM ${RECORD_TABLES[kind]} WHERE substr(id, 1, length(@p)) = @p ORDER BY id LIMIT ${Math.floor(limit)}`,
       );
       prepared.set(key, statement);
     }
