@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunProgress } from '../../core/bench/progress.js';
 import { DecidekitError, OptionError } from '../../core/errors.js';
 import { optionMention as option, words } from '../../core/message-words.js';
+import { isPostgresUrl } from '../../core/store-url.js';
 import { createSystemOneClient } from '../../protocol/client/client.js';
 import { baseUrlOf } from '../../protocol/wire/endpoint.js';
 import { startReferenceServer } from '../../protocol/server/server.js';
@@ -23,7 +24,6 @@ import type { Store } from '../../store/store.js';
 import { datasetChoiceOf } from '../bench/plan-bench.js';
 import { datasetSourceOf } from '../dataset-choice.js';
 import { wiringOf, type UseCaseWiring } from '../use-case-wiring.js';
-import { refuseShardsWithoutPostgres } from './enqueue-shards.js';
 import { sendShard, type RunSetup, type ShardEnd } from './send-shard.js';
 
 /** A shard's lease when none is given: long enough for a stalled moment, short enough to lose little time. */
@@ -64,7 +64,11 @@ export interface WorkerOutcome {
 /** Runs a worker until stopped, or (with `untilEmpty`) until the queue is empty. */
 export async function runWorker(asked: WorkerOptions): Promise<WorkerOutcome> {
   const options = wiringOf(asked);
-  refuseShardsWithoutPostgres(options.storeUrl);
+  if (!isPostgresUrl(options.storeUrl))
+    throw new OptionError(
+      'storePath',
+      words`a worker takes shards from the queue of a PostgreSQL store: give ${option('storePath', 'postgresql://USER@HOST/DB')}`,
+    );
   const leaseSec = options.leaseSec ?? DEFAULT_LEASE_SEC;
   if (!(leaseSec >= 1)) throw new OptionError('leaseSec', words`${option('leaseSec')} is at least 1 second`);
   const store = openStore(options.storeUrl, { mustExist: true });

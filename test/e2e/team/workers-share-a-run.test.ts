@@ -258,4 +258,36 @@ describe('decidekit worker: one run, many worker processes', () => {
       await healthy.close();
     }
   }, 120_000);
+
+  it('never prints the store password, and refuses shards and workers without a PostgreSQL store', async () => {
+    const url = (await freshDatabase()).replace('postgres@', 'postgres:s3cret-pw@');
+    const server = await startReferenceServer({ host: '127.0.0.1', port: 0 });
+    try {
+      const queued = await runCliInProcess(['bench', '--base-url', server.url, '--store', url, '--shards', '1']);
+      expect(queued.code, queued.stderr).toBe(0);
+      expect(queued.stdout).toContain('with the store password in PGPASSWORD');
+      const runId = queuedRunId(queued.stdout);
+      const worked = await runCliInProcess(['worker', '--store', url, '--until-empty']);
+      expect(worked.code, worked.stderr).toBe(0);
+      const shown = await runCliInProcess(['runs', 'show', runId, '--store', url]);
+      for (const out of [queued, worked, shown]) expect(out.stdout + out.stderr).not.toContain('s3cret-pw');
+
+      const folder = mkdtempSync(join(tmp, 'sqlite-'));
+      for (const [argv, message] of [
+        [['bench', '--store', join(folder, 'runs.sqlite'), '--shards', '2'], '--shards needs a PostgreSQL store'],
+        [
+          ['worker', '--store', join(folder, 'runs.sqlite')],
+          'a worker takes shards from the queue of a PostgreSQL store',
+        ],
+      ] as const) {
+        const refused = await runCliInProcess(argv);
+        expect(refused.code).toBe(2);
+        expect(refused.stderr).toContain(message);
+        expect(refused.stderr.split(message)).toHaveLength(2);
+        expect(refused.stderr).not.toMatch(/internal error|\n\s+at /);
+      }
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 });
