@@ -20,12 +20,27 @@ function trendRunOf(head: StoredRunHead, intervals: TrendRun['intervals']): Tren
   };
 }
 
+/** A model column without its marks: `heuristic*` (the built-in server's) and ` (server default)`. */
+const plainModelName = (shown: string): string => shown.replace(/ \(server default\)$/, '').replace(/\*$/, '');
+
+/**
+ * The model column a name asked for means: itself when a run shows it, else the one column
+ * that reads the same without its marks (`heuristic` finds `heuristic*`); else the name as asked.
+ */
+function shownModelName(shown: readonly string[], asked: string): string {
+  if (shown.includes(asked)) return asked;
+  const near = [...new Set(shown.filter((m) => plainModelName(m) === plainModelName(asked)))];
+  return near.length === 1 ? near[0]! : asked;
+}
+
 /**
  * The runs whose model column (as `runs list` shows it) is `model`, grouped by fingerprint:
  * same dataset, cases, questions, model and server, so each group is the model on one work.
  */
-export function viewModelPage(storePath: string, model: string, links: ViewLinks): string {
-  const heads = listStore(storePath).runs.filter((h) => modelOfHead(h) === model);
+export function viewModelPage(storePath: string, asked: string, links: ViewLinks): string {
+  const all = listStore(storePath).runs;
+  const model = shownModelName(all.map(modelOfHead), asked);
+  const heads = all.filter((h) => modelOfHead(h) === model);
   const groups = new Map<string, StoredRunHead[]>();
   for (const h of heads) groups.set(h.fingerprint, [...(groups.get(h.fingerprint) ?? []), h]);
   const works =

@@ -74,14 +74,50 @@ function errorPage(storePath: string, err: unknown): Page {
   return html(renderViewError(SERVER_LINKS, storePath, 'Cannot show this page', message), 500);
 }
 
+/**
+ * What a page may load: this origin only; the pages' own inlined script and styles run, no
+ * other origin is asked for anything, and no other site may frame them.
+ */
+const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; " +
+  "img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
+
+/**
+ * The Host names a request may give: this server's own address and port (127.0.0.1, localhost,
+ * [::1] or the host it was told to listen on). Any other name is refused, so a web page whose
+ * name was made to resolve to this machine (DNS rebinding) cannot read the store. Listening on
+ * every interface, any address literal of this port is accepted too (rebinding needs a name).
+ */
+function hostAllowed(listenHost: string, port: number, given: string | undefined): boolean {
+  if (given === undefined) return false;
+  const host = given.toLowerCase();
+  const own = listenHost.includes(':') && !listenHost.startsWith('[') ? `[${listenHost}]` : listenHost;
+  const names = new Set(['127.0.0.1', 'localhost', '[::1]', own.toLowerCase()]);
+  const colon = host.lastIndexOf(':');
+  if (colon < 0 || host.slice(colon + 1) !== String(port)) return false;
+  const name = host.slice(0, colon);
+  if (names.has(name)) return true;
+  return WILDCARD_HOSTS.has(listenHost) && (/^\d+\.\d+\.\d+\.\d+$/.test(name) || /^\[[0-9a-f:.]+\]$/.test(name));
+}
+
 async function answer(
   options: ViewServerOptions,
   cache: RunPageCache,
   req: IncomingMessage,
   res: ServerResponse,
+  port: number,
 ): Promise<void> {
   let page: Page;
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
+  const listenHost = options.host ?? '127.0.0.1';
+  if (!hostAllowed(listenHost, port, req.headers.host)) {
+    page = {
+      status: 421,
+      type: 'text/plain; charset=utf-8',
+      body: `decidekit view answers only requests addressed to itself (such as 127.0.0.1:${port} or localhost:${port}); this one names ${JSON.stringify(req.headers.host ?? '')} as its host, so it was refused\n`,
+    };
+  } else if (req.method !== 'GET' && req.method !== 'HEAD') {
     page = { status: 405, type: 'text/plain; charset=utf-8', body: 'decidekit view is read only: GET pages only\n' };
     res.setHeader('allow', 'GET, HEAD');
   } else {
@@ -95,6 +131,8 @@ async function answer(
     'content-type': page.type,
     'cache-control': 'no-store',
     'x-content-type-options': 'nosniff',
+    'content-security-policy': CONTENT_SECURITY_POLICY,
+    'referrer-policy': 'no-referrer',
   });
   res.end(req.method === 'HEAD' ? undefined : page.body);
 }
@@ -102,8 +140,9 @@ async function answer(
 /** Starts serving; resolves once listening. Throws `cannot_listen` when the address cannot be listened on. */
 export async function startViewServer(options: ViewServerOptions): Promise<ViewServer> {
   const cache = new RunPageCache();
+  let port = 0;
   const server = createServer((req, res) => {
-    void answer(options, cache, req, res);
+    void answer(options, cache, req, res, port);
   });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -114,6 +153,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     });
   });
   const address = server.address() as AddressInfo;
+  port = address.port;
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${shown}:${address.port}/`,

@@ -6,6 +6,7 @@ import { storeOption } from '../shared-options.js';
 import { startViewServer } from '../../app/view/view-server.js';
 import { writeViewBundle } from '../../app/view/write-bundle.js';
 import { UsageError } from '../../core/errors.js';
+import { plural } from '../../reports/format.js';
 
 /** Hosts only this machine reaches. */
 function isLoopback(host: string): boolean {
@@ -61,7 +62,7 @@ the models of the runs get theirs. A run's trace is in its page, filtered in the
       });
       io.stdout.write(`${written.index}\n`);
       io.stderr.write(
-        `decidekit view: ${written.files} pages written to ${written.dir} (${written.runs} runs, ${written.comparisons} comparisons); open ${written.index}\n`,
+        `decidekit view: ${plural(written.files, 'page')} written to ${written.dir} (${plural(written.runs, 'run')}, ${plural(written.comparisons, 'comparison')}); open ${written.index}\n`,
       );
       return 0;
     }

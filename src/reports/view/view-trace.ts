@@ -93,9 +93,11 @@ export function renderTracePage(t: TracePage): string[] {
   const shown = t.decisions.length;
   out.push(
     `<p class="note" id="trace-count" data-matching="${t.matching}">` +
-      (shown === 0
-        ? `No decision passes the filters (${formatCount(t.matching)} do).`
-        : `Decisions ${formatCount(first + 1)}–${formatCount(first + shown)} of ${formatCount(t.matching)} that pass the filters, in run order (page ${formatCount(t.page)} of ${formatCount(pages)}). Failed decisions (–) count as wrong.`) +
+      (shown === 0 && t.matching > 0
+        ? `Page ${formatCount(t.page)} is past the last page (${formatCount(pages)}) of the ${formatCount(t.matching)} decisions that pass the filters: <a href="${escapeHtml(traceQuery(f, pages))}" id="trace-last">go to the last page</a>.`
+        : shown === 0
+          ? 'No decision passes the filters.'
+          : `Decisions ${formatCount(first + 1)}–${formatCount(first + shown)} of ${formatCount(t.matching)} that pass the filters, in run order (page ${formatCount(t.page)} of ${formatCount(pages)}). Failed decisions (–) count as wrong.`) +
       '</p>',
   );
   out.push(
@@ -118,7 +120,7 @@ export function renderTracePage(t: TracePage): string[] {
     }),
   );
   const links: string[] = [];
-  if (t.page > 1)
+  if (t.page > 1 && t.page <= pages)
     links.push(`<a href="${escapeHtml(traceQuery(f, t.page - 1))}" rel="prev" id="trace-prev">previous page</a>`);
   if (first + shown < t.matching)
     links.push(`<a href="${escapeHtml(traceQuery(f, t.page + 1))}" rel="next" id="trace-next">next page</a>`);
