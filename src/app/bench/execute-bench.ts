@@ -516,7 +516,7 @@ async function sendCases(
         return writer?.save(id, results, { durationMs: priorDurationMs + (options.now() - sendStarted) });
       },
       onEvent: (e) => {
-        if (e.type === 'set-aside') noteSetAside(options, e);
+        if (e.type === 'set-aside') noteSetAside(options, e, started.replicas ?? []);
         if (e.type !== 'case') return;
         count(e.result);
         options.reporter?.onCase?.(e.progress);
@@ -687,8 +687,16 @@ async function closeClients(started: Pick<StartedRun, 'client' | 'replicas'>): P
 }
 
 /** A replica set aside: said on the reporter's notes as it happens. */
-function noteSetAside(options: BenchWiring, e: { readonly replica: string; readonly message: string }): void {
-  const note = words`replica ${e.replica} set aside: ${e.message}; its cases go to the other replicas`;
+function noteSetAside(
+  options: BenchWiring,
+  e: { readonly replica: string; readonly message: string },
+  replicas: readonly Replica[],
+): void {
+  // Redacted, a replica is named by its place among the replicas' base URLs sorted, as the reports do.
+  const sorted = replicas.map((r) => r.name).sort();
+  const name = options.redactHost === true ? `replica ${sorted.indexOf(e.replica) + 1}` : e.replica;
+  const why = options.redactHost === true ? e.message.split(e.replica).join(name) : e.message;
+  const note = words`${name} set aside: ${why}; its cases go to the other replicas`;
   options.reporter?.onNote?.(spellForLibrary(note), note);
 }
 

@@ -48,6 +48,21 @@ describe('summarizeBenchmark', () => {
     latencyMs: null,
   });
 
+  it('sums each replica of a run sent to several, and has no such part for a run on one server', () => {
+    const on = (r: CaseResult, replica: string): CaseResult => ({ ...r, request: { ...r.request, replica } });
+    const slow = answered(a, 30, [
+      [0.95, 0.05],
+      [0.9, 0.1],
+      [0.1, 0.1, 0.8],
+    ]);
+    const s = summarizeBenchmark([on(ok, 'http://b'), on(failed, 'http://b'), on(slow, 'http://a')]);
+    expect(s.byReplica).toEqual({
+      'http://a': { requests: 1, failed: 0, latencyMs: { n: 1, p50: 30, p95: 30, mean: 30 } },
+      'http://b': { requests: 2, failed: 1, latencyMs: { n: 1, p50: 10, p95: 10, mean: 10 } },
+    });
+    expect('byReplica' in summarizeBenchmark([ok, failed])).toBe(false);
+  });
+
   it('takes log loss against the gold label over answered decisions, floored at 1e-15', () => {
     // Gold labels: urgent "true" (p 0.95), route "shipping" (p 0.1), severity "high" (p 0.8).
     const s = summarizeBenchmark([ok, failed]);

@@ -60,11 +60,23 @@ export interface BenchSummary extends MetricGroup {
   /** `workflow/question`, keys sorted. */
   readonly byQuestion: Readonly<Record<string, MetricGroup>>;
   readonly latencyMs: LatencySummary;
+  /**
+   * Per replica of a run sent to several (keys: the replicas' base URLs, sorted): its requests,
+   * its failed ones and the latency of its answered ones. Absent for a run on one server.
+   */
+  readonly byReplica?: Readonly<Record<string, ReplicaSummary>>;
   /** Sum of input tokens over answered requests that reported usage; null when none did. */
   readonly inputTokens: number | null;
   readonly status: RunStatus;
   readonly rating: Rating;
   readonly cost: CostSummary | null;
+}
+
+/** What one replica of a run did. */
+export interface ReplicaSummary {
+  readonly requests: number;
+  readonly failed: number;
+  readonly latencyMs: LatencySummary;
 }
 
 export interface SummarizeOptions {
@@ -144,6 +156,8 @@ export class BenchAccumulator {
   readonly #byQuestion = new Map<string, GroupAccumulator>();
   readonly #errorKinds: Partial<Record<FailureKind, number>> = {};
   readonly #latencies: number[] = [];
+  // Per replica (runs sent to several): requests, failed ones, latencies of answered ones.
+  readonly #byReplica = new Map<string, { requests: number; failed: number; latencies: number[] }>();
   #requests = 0;
   #answeredRequests = 0;
   #failedRequests = 0;
@@ -171,6 +185,7 @@ export class BenchAccumulator {
   /** `facts`: the case's question keys and log losses, when the caller has worked them out already. */
   add(c: CaseResult, facts: CaseFacts = caseFactsOf(c)): void {
     this.#requests++;
+    if (c.request.replica !== undefined) this.#addToReplica(c.request);
     if (c.request.status === 'answered') {
       this.#answeredRequests++;
       this.#latencies.push(c.request.latencyMs);
@@ -214,6 +229,24 @@ export class BenchAccumulator {
     }
   }
 
+  #addToReplica(request: CaseResult['request']): void {
+    const name = request.replica!;
+    let replica = this.#byReplica.get(name);
+    if (replica === undefined) this.#byReplica.set(name, (replica = { requests: 0, failed: 0, latencies: [] }));
+    replica.requests++;
+    if (request.status === 'answered') replica.latencies.push(request.latencyMs);
+    else replica.failed++;
+  }
+
+  #replicaSummaries(): Record<string, ReplicaSummary> {
+    const out: Record<string, ReplicaSummary> = {};
+    for (const name of [...this.#byReplica.keys()].sort()) {
+      const r = this.#byReplica.get(name)!;
+      out[name] = { requests: r.requests, failed: r.failed, latencyMs: summarizeLatency(r.latencies) };
+    }
+    return out;
+  }
+
   summarize(options: SummarizeOptions = {}): BenchSummary {
     // Summarized once: the head's ECE and the reliability table come from the same calibration.
     const calibration = this.#all.calibration.summarize();
@@ -254,6 +287,7 @@ export class BenchAccumulator {
       byWorkflow: sortedRecord(this.#byWorkflow),
       byQuestion: sortedRecord(this.#byQuestion),
       latencyMs: summarizeLatency(this.#latencies),
+      ...(this.#byReplica.size === 0 ? {} : { byReplica: this.#replicaSummaries() }),
       inputTokens,
       status,
       rating: rate(head.accuracy, head.answered),

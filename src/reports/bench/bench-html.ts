@@ -56,6 +56,7 @@ import {
   formatInterval,
   intervalOf,
 } from './bench-statistics.js';
+import { replicasOf } from './replica-latency.js';
 
 export interface BenchHtmlOptions {
   /** Show the server host as `<redacted>`. Default false. */
@@ -260,7 +261,7 @@ export function renderBenchHtmlPage(run: ReportedRun, options: BenchHtmlPageOpti
     ...calibrationSection(run.summary, name),
     ...breakdownSections(run.summary, listings),
     ...confusionSection(listings),
-    ...latencySection(run.summary, listings),
+    ...latencySection(run.summary, listings, options.redactHost === true),
     ...disagreementsSection(run.summary, listings),
     ...(options.traceHtml ?? traceSection(run, trace)),
     '</main>',
@@ -462,7 +463,7 @@ function confusionSection(listings: RunListings): string[] {
 }
 
 /** The latency histogram with p50 and p95, and its table. */
-function latencySection(s: ReportedRun['summary'], listings: RunListings): string[] {
+function latencySection(s: ReportedRun['summary'], listings: RunListings, redactHost: boolean): string[] {
   const out: string[] = [];
   out.push('<h2 id="latency">Latency</h2>');
   const latencies = listings.latenciesMs;
@@ -514,7 +515,22 @@ function latencySection(s: ReportedRun['summary'], listings: RunListings): strin
       }),
     );
   }
-
+  const replicas = replicasOf(s, redactHost);
+  if (replicas.length > 0)
+    out.push(
+      renderTable({
+        id: 'replica-latency',
+        headers: ['replica', 'requests#', 'failed#', 'p50#', 'p95#'],
+        rows: replicas.map(([name, r]): Cell[] => [
+          name,
+          num(r.requests, formatCount(r.requests)),
+          num(r.failed, formatCount(r.failed)),
+          num(r.latencyMs.p50, formatLatencyMs(r.latencyMs.p50)),
+          num(r.latencyMs.p95, formatLatencyMs(r.latencyMs.p95)),
+        ]),
+        scroll: true,
+      }),
+    );
   return out;
 }
 

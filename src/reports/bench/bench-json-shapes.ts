@@ -26,6 +26,7 @@ import {
   reliabilityBinJson,
   sortedRecordJson,
 } from '../json-shapes.js';
+import { replicasJson } from './replica-latency.js';
 
 export function latencyJson(l: LatencySummary) {
   const reason = latencyNullReason(l);
@@ -88,7 +89,7 @@ export function runConfigJson(c: RunConfig, redactHost = false) {
   };
 }
 
-export function benchSummaryJson(s: BenchSummary) {
+export function benchSummaryJson(s: BenchSummary, redactHost = false) {
   const errorKinds: Record<string, number> = {};
   for (const kind of FAILURE_KINDS) {
     const n = s.errorKinds[kind];
@@ -114,6 +115,7 @@ export function benchSummaryJson(s: BenchSummary) {
     by_question: sortedRecordJson(s.byQuestion, metricGroupJson),
     reliability: s.reliability.map(reliabilityBinJson),
     latency_ms: latencyJson(s.latencyMs),
+    ...(s.byReplica === undefined ? {} : { by_replica: replicasJson(s, redactHost) }),
     input_tokens: s.inputTokens,
     cost: costJson(s.cost),
     ...nullReasonsJson(benchNullReasons(s)),

@@ -79,7 +79,10 @@ export function* renderBenchJsonChunks(
     label: run.label,
     config: runConfigJson(run.config, options.redactHost === true),
     dataset: datasetJson(run.config.dataset),
-    summary: { ...benchSummaryJson(run.summary), ...runStatisticsJson(options.statistics ?? null) },
+    summary: {
+      ...benchSummaryJson(run.summary, options.redactHost === true),
+      ...runStatisticsJson(options.statistics ?? null),
+    },
     decisions: DECISIONS_MARK,
   };
   const text = JSON.stringify(document, null, 2);

@@ -39,6 +39,7 @@ import {
   renderMarkdownTable,
   renderStars,
 } from '../format.js';
+import { replicasOf } from './replica-latency.js';
 
 export interface BenchMarkdownOptions {
   /** Show the server host as `<redacted>` (scheme, port and path stay). Default false. */
@@ -118,7 +119,7 @@ export function* renderBenchMarkdownChunks(
   out.push(...requestsSection(run, listings));
   out.push(...readingSection(run, options.statistics ?? null));
   out.push(...breakdownSections(s));
-  out.push(...calibrationSections(s));
+  out.push(...calibrationSections(s, options.redactHost === true));
   out.push(...disagreementsSection(listings, nothingAnswered));
 
   // Full trace.
@@ -281,7 +282,7 @@ function breakdownSections(s: ReportedRun['summary']): string[] {
 }
 
 /** Calibration (the reliability table) and latency, when something was answered. */
-function calibrationSections(s: ReportedRun['summary']): string[] {
+function calibrationSections(s: ReportedRun['summary'], redactHost: boolean): string[] {
   const nothingAnswered = s.rating.stars === 0;
   const out: string[] = [];
   // Calibration and latency only mean something with answered decisions.
@@ -314,6 +315,17 @@ function calibrationSections(s: ReportedRun['summary']): string[] {
       out,
       `Per answered request (n = ${formatCount(s.latencyMs.n)}): **p50** ${formatLatencyMs(s.latencyMs.p50)} · **p95** ${formatLatencyMs(s.latencyMs.p95)} · **mean** ${formatLatencyMs(s.latencyMs.mean)}`,
     );
+    const replicas = replicasOf(s, redactHost);
+    if (replicas.length > 0)
+      out.push(
+        '| replica | requests | failed | p50 | p95 |',
+        '|---|---:|---:|---:|---:|',
+        ...replicas.map(
+          ([name, r]) =>
+            `| ${escapeMarkdownText(name)} | ${formatCount(r.requests)} | ${formatCount(r.failed)} | ${formatLatencyMs(r.latencyMs.p50)} | ${formatLatencyMs(r.latencyMs.p95)} |`,
+        ),
+        '',
+      );
   }
   return out;
 }

@@ -46,6 +46,7 @@ import {
   truncate,
 } from '../format.js';
 import { renderFittedTable, renderLabelledRows, wrapIndented, wrapStyled } from '../text-fit.js';
+import { replicaLatencyText, replicasOf } from './replica-latency.js';
 
 export interface BenchTerminalOptions {
   /** ANSI colour; pass `colourEnabled(sink, env)`. */
@@ -82,7 +83,7 @@ export function renderBenchTerminal(run: ReportedRun, options: BenchTerminalOpti
   out.push(...headerLines(run, listings, options.redactHost === true, p).flatMap((l) => wrapStyled(l, fit)));
   out.push(...breakdownLines(s, width, fit, p));
   out.push(...reliabilityLines(s, fit, p));
-  out.push(...headlineLines(run, listings, options.statistics ?? null, fit, p));
+  out.push(...headlineLines(run, listings, options.statistics ?? null, fit, p, options.redactHost === true));
   out.push(...footerLines(run, options.statistics ?? null, width, fit, p));
   return `${out.join('\n')}\n`;
 }
@@ -156,6 +157,7 @@ function headlineLines(
   st: RunStatistics | null,
   width: number,
   p: Palette,
+  redactHost: boolean,
 ): string[] {
   const s = run.summary;
   const nothingAnswered = s.rating.stars === 0;
@@ -210,6 +212,8 @@ function headlineLines(
       ? `${NOT_AVAILABLE}${why(latencyNullReason(s.latencyMs) ?? undefined)}`
       : `p50 ${formatLatencyMs(s.latencyMs.p50)} · p95 ${formatLatencyMs(s.latencyMs.p95)} · mean ${formatLatencyMs(s.latencyMs.mean)}  (${formatCount(s.latencyMs.n)} answered requests)`,
   ]);
+  for (const [replica, r] of replicasOf(s, redactHost))
+    rows.push(['', `${singleLine(replica)}: ${replicaLatencyText(r)}`]);
   if (s.inputTokens !== null) rows.push(['Input tokens', formatCount(s.inputTokens)]);
   if (s.cost !== null) {
     rows.push([

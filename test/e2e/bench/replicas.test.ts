@@ -39,7 +39,7 @@ function newestRun(): BenchRun {
 
 /** The summary's numbers that do not depend on time (latency and duration left out). */
 function timeless(run: BenchRun): unknown {
-  const { latency: _latency, ...rest } = run.summary as unknown as Record<string, unknown>;
+  const { byReplica: _byReplica, ...rest } = run.summary as unknown as Record<string, unknown>;
   return JSON.parse(JSON.stringify(rest, (key, value) => (/(duration|latency|Ms$)/i.test(key) ? undefined : value)));
 }
 
@@ -61,7 +61,8 @@ describe('bench with several replicas', () => {
     const r = await cli(['bench', '--base-url', steady.url, '--base-url', dying.url, '--parallel', '2']);
     await closing;
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`replica ${dying.url} set aside`);
+    expect(r.stderr).toContain(`${dying.url} set aside`);
+    expect(r.stdout).toMatch(new RegExp(`${steady.url}: p50 \\S+ ms · p95 \\S+ ms  \\(\\d+ requests, 0 failed\\)`));
     const run = newestRun();
     expect(run.summary.requests.failed).toBe(0);
     expect(run.cases).toHaveLength(run.config.caseIds.length);
@@ -71,6 +72,20 @@ describe('bench with several replicas', () => {
     expect([...byReplica.keys()].sort()).toEqual([steady.url, dying.url].sort());
     expect(byReplica.get(dying.url)).toBeLessThan(10);
     expect(run.config.replicas).toEqual([steady.url, dying.url]);
+    expect(Object.keys(run.summary.byReplica!).sort()).toEqual([steady.url, dying.url].sort());
+    expect(run.summary.byReplica![dying.url]!.requests).toBe(byReplica.get(dying.url));
+    const json = await cli(['report', run.id, '--format', 'json']);
+    expect(json.code, json.stderr).toBe(0);
+    const byReplicaJson = (JSON.parse(json.stdout) as { summary: { by_replica: { replica: string }[] } }).summary
+      .by_replica;
+    expect(byReplicaJson.map((r) => r.replica).sort()).toEqual([steady.url, dying.url].sort());
+    const md = await cli(['report', run.id, '--format', 'markdown']);
+    expect(md.stdout).toContain('| replica | requests | failed | p50 | p95 |');
+    const redacted = await cli(['report', run.id, '--format', 'markdown', '--redact']);
+    expect(redacted.stdout).toContain('| replica 1 |');
+    expect(redacted.stdout).not.toContain('127.0.0.1');
+    const html = await cli(['report', run.id, '--format', 'html']);
+    expect(html.stdout).toContain('id="replica-latency"');
 
     const one = await cli(['bench', '--base-url', steady.url, '--parallel', '2']);
     expect(one.code, one.stderr).toBe(0);
