@@ -24,6 +24,7 @@ import { listStore } from '../runs/stored-runs.js';
 import { wiringOf, type UseCaseWiring } from '../use-case-wiring.js';
 import { datasetPathOf, type ReadSuite } from './read-suite.js';
 import { compareSuiteRuns } from './compare-suite.js';
+import { refuseUnusableDatasets } from './check-suite-datasets.js';
 
 /** Sends one job's planned bench run and says how it ended (here, or through a queue). */
 export type BenchPlanRunner = (plan: BenchPlan, job: SuiteJob) => Promise<SuiteJobRun>;
@@ -59,6 +60,8 @@ export async function runSuite(read: ReadSuite, asked: RunSuiteOptions): Promise
   const { suite } = read;
   const keyOf = (m: SuiteModel): string | undefined =>
     m.apiKeyEnv === null ? undefined : (options.env[m.apiKeyEnv] ?? undefined);
+  // Every dataset read and every server asked before any run: each problem named once.
+  await refuseUnusableDatasets(read, options.cacheDir);
   await refuseSilentServers(read, keyOf, options.signal);
   // The store opened (made when missing) once before any run: a path no store can be at is
   // said once, not once a job.

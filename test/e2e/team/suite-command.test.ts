@@ -255,6 +255,43 @@ describe('a bad suite file', () => {
     expect({ gated: seen.length, prior: priorRequests }).toEqual(before);
   });
 
+  it('checks every dataset before any request: a file that is no dataset, a workflow it lacks, a dataset not downloaded', async () => {
+    const before = { gated: seen.length, prior: priorRequests };
+    writeFileSync(join(dir, 'garbage.jsonl'), 'this is not json\n');
+    const file = suiteFile(
+      'bad-datasets.json',
+      [
+        '{',
+        `  "models": [{"name": "prior", "base_url": "${priorUrl}", "model": "prior"}, {"name": "p2", "base_url": "${priorUrl}", "model": "prior"}],`,
+        '  "datasets": [',
+        '    {"dataset": "garbage.jsonl"},',
+        '    {"dataset": "sample", "workflow": "nope_wf"},',
+        '    {"dataset": "typed-decisions"},',
+        '    {"dataset": "sample", "name": "fine"}',
+        '  ]',
+        '}',
+      ].join('\n'),
+    );
+    const r = await cli(['suite', file, '--store', join(dir, 'bad-datasets.sqlite')]);
+    expectClean(r);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `bad-datasets.json:4: datasets[0].dataset: not a dataset: ${join(dir, 'garbage.jsonl')}:1: not valid JSON`,
+    );
+    expect(r.stderr).toMatch(
+      /bad-datasets\.json:5: datasets\[1\]\.workflow: nope_wf is not in the dataset \(workflows: /,
+    );
+    expect(r.stderr).toMatch(
+      /bad-datasets\.json:6: datasets\[2\]\.dataset: Typed Decisions is not in the cache: .*decidekit dataset fetch typed-decisions.* give that file's path in dataset\)/,
+    );
+    expect(r.stderr).toContain('decidekit suite: invalid input (3 problems)');
+    expect(r.stderr.match(/datasets\[1\]/g)).toHaveLength(1);
+    expect(r.stderr).not.toContain('--resume');
+    expect(r.stderr).not.toContain('--workflow');
+    expect({ gated: seen.length, prior: priorRequests }).toEqual(before);
+    expect(readdirSync(dir).filter((f) => f.startsWith('bad-datasets.sqlite'))).toEqual([]);
+  });
+
   it('says what is wrong with a file that is missing, not JSON or not a suite', async () => {
     const missing = await cli(['suite', 'nowhere.json', '--store', store]);
     expect(missing.code).toBe(1);
