@@ -4,8 +4,7 @@
  * against its case positions. The server keeps its own pages sound: the store's integrity
  * finding is that every table of the schema is there.
  */
-import { StoreDamagedError } from '../store-errors.js';
-import { checkRunRecords } from '../run-records-check.js';
+import { checkEachRun, checkStoredRun } from '../run-check.js';
 import type { RunCheck, StoreCheck } from '../stored-run.js';
 import {
   caseDigest,
@@ -13,7 +12,7 @@ import {
   CASE_REPLICA_COLUMN,
   DECISION_DIGEST_COLUMNS,
 } from '../sqlite/case-digest.js';
-import { headlineOf, STATUSES, type RunRow } from '../sqlite/run-rows.js';
+import { runCheckHead, type RunRow } from '../sqlite/run-rows.js';
 import type { PgCases } from './cases.js';
 import type { PgConnection, Row } from './connection.js';
 import type { PgRuns } from './runs.js';
@@ -24,43 +23,24 @@ import { STORE_TABLES } from './schema.js';
 export function checkPgRun(conn: PgConnection, runs: PgRuns, cases: PgCases, id: string): RunCheck {
   const row = conn.row<RunRow>(HEAD_SQL, [id]);
   if (!row) throw conn.unknownRun(id);
-  const base = { id, status: STATUSES.has(row.status) ? row.status : null, savedCases: row.saved_cases };
-  try {
-    const info = runs.info(id)!;
-    const configured = info.config.caseIds.length;
-    const source = { length: row.saved_cases, [Symbol.iterator]: () => cases.iterate(id) };
-    const problems = checkRunRecords(
-      { ...info, cases: source },
-      {
-        status: row.status,
-        summaryStored: row.summary_json !== null,
-        headline: headlineOf(row),
-        caseCount: row.case_count,
-      },
-    );
-    problems.push(...changedCases(conn, id));
-    const outside = conn
-      .rows<{ case_id: string }>(
-        `SELECT case_id FROM cases WHERE run_id = $1 AND case_id NOT IN (SELECT case_id FROM run_cases WHERE run_id = $1) LIMIT 6`,
-        [id],
-      )
-      .map((r) => r.case_id);
-    if (outside.length > 0) problems.push(`saved cases outside the run's case set: ${outside.join(', ')}`);
-    const planned = conn.row<{ n: number }>('SELECT count(*) AS n FROM run_cases WHERE run_id = $1', [id])!.n;
-    if (planned !== configured)
-      problems.push(`${planned} case positions stored for ${configured} cases in the configuration`);
-    return { ...base, problems };
-  } catch (err) {
-    if (!(err instanceof StoreDamagedError)) throw err;
-    const ownPrefix = `run ${id}: `;
-    return {
-      ...base,
-      problems: [err.detail.startsWith(ownPrefix) ? err.detail.slice(ownPrefix.length) : err.detail],
-    };
-  }
+  return checkStoredRun(id, {
+    head: runCheckHead(row),
+    info: () => runs.info(id)!,
+    cases: () => cases.iterate(id),
+    changedCases: () => changedCases(conn, id),
+    outsideCaseSet: () =>
+      conn
+        .rows<{ case_id: string }>(
+          `SELECT case_id FROM cases WHERE run_id = $1 AND case_id NOT IN (SELECT case_id FROM run_cases WHERE run_id = $1) LIMIT 6`,
+          [id],
+        )
+        .map((r) => r.case_id),
+    plannedCount: () => conn.row<{ n: number }>('SELECT count(*) AS n FROM run_cases WHERE run_id = $1', [id])!.n,
+    damage: (err) => err,
+  });
 }
 
-/** Cases whose rows no longer match the digest written with them. */
+/** Ids of the cases whose rows no longer match the digest written with them. */
 function changedCases(conn: PgConnection, id: string): string[] {
   const caseRows = conn.rows(
     `SELECT ${CASE_DIGEST_COLUMNS.join(', ')}, ${CASE_REPLICA_COLUMN}, digest FROM cases WHERE run_id = $1 AND digest IS NOT NULL ORDER BY position`,
@@ -76,14 +56,9 @@ function changedCases(conn: PgConnection, id: string): string[] {
     if (!list) byCase.set(d['case_id'], (list = []));
     list.push(d);
   }
-  const changed = caseRows
+  return caseRows
     .filter((c) => caseDigest(c, byCase.get(c['case_id']) ?? []) !== c['digest'])
     .map((c) => String(c['case_id']));
-  return changed.length === 0
-    ? []
-    : [
-        `${changed.length} case${changed.length === 1 ? '' : 's'} changed since saved (their stored rows no longer match their digest): ${changed.slice(0, 10).join(', ')}${changed.length > 10 ? ` and ${changed.length - 10} more` : ''}`,
-      ];
 }
 
 /** Every run checked (or only `runIds`), after the schema's tables. */
@@ -100,14 +75,5 @@ export function checkPgStore(conn: PgConnection, runs: PgRuns, runIds: readonly 
     missing.length === 0 ? [] : [`table${missing.length === 1 ? '' : 's'} ${missing.join(', ')} missing`];
   const ids =
     runIds ?? conn.rows<{ id: string }>('SELECT id FROM runs ORDER BY created_ms, id COLLATE "C"').map((r) => r.id);
-  return { path: conn.path, integrity, runs: ids.map((id) => checkReadable(runs, id)) };
-}
-
-function checkReadable(runs: PgRuns, id: string): RunCheck {
-  try {
-    return runs.check(id);
-  } catch (err) {
-    if (!(err instanceof StoreDamagedError)) throw err;
-    return { id, status: null, savedCases: 0, problems: [err.detail] };
-  }
+  return { path: conn.path, integrity, runs: checkEachRun(runs, ids) };
 }

@@ -1,4 +1,5 @@
 /** A `runs` row and the stored run it reads as: head, headline, summary columns, stored JSON. */
+import type { RunCheckReads } from '../run-check.js';
 import type { StoredStatus } from '../../core/run-status.js';
 import type { BenchSummary } from '../../core/bench/summary.js';
 import { StoreDamagedError } from '../store-errors.js';
@@ -136,3 +137,17 @@ export const isObject = (v: unknown): boolean => typeof v === 'object' && v !== 
 export const isConfig = (v: unknown): boolean =>
   isObject(v) && isStringArray((v as { caseIds?: unknown }).caseIds) && isObject((v as { dataset?: unknown }).dataset);
 export const STATUSES: ReadonlySet<string> = new Set(['running', 'complete', 'incomplete', 'interrupted']);
+
+/** A run's head row as `runs check` reads it, in either adapter. */
+export function runCheckHead(row: RunRow): RunCheckReads['head'] {
+  return {
+    status: STATUSES.has(row.status) ? row.status : null,
+    savedCases: row.saved_cases,
+    stored: {
+      status: row.status,
+      summaryStored: row.summary_json !== null,
+      headline: headlineOf(row),
+      caseCount: row.case_count,
+    },
+  };
+}
