@@ -53,6 +53,8 @@ export interface WorkerReporter {
   readonly onCase?: (progress: RunProgress) => void;
   readonly onShardEnd?: (shard: ShardData, end: ShardEnd) => void;
   readonly onRunFinished?: (runId: string, status: string) => void;
+  /** A shard of a run no longer in the store, taken off the queue unsent. */
+  readonly onShardDropped?: (shard: ShardData) => void;
 }
 
 export interface WorkerOutcome {
@@ -86,7 +88,19 @@ export async function runWorker(asked: WorkerOptions): Promise<WorkerOutcome> {
         await sleep(IDLE_POLL_MS, undefined, { signal: options.signal }).catch(() => undefined);
         continue;
       }
-      const setup = await setupOf(setups, store, shard.data.runId, options);
+      if (store.runs.head(shard.data.runId) === null) {
+        // The run was deleted after it was queued: its shards have nothing left to fill.
+        await queue.complete(shard);
+        options.reporter?.onShardDropped?.(shard.data);
+        continue;
+      }
+      let setup: RunSetup;
+      try {
+        setup = await setupOf(setups, store, shard.data.runId, options);
+      } catch (err) {
+        await queue.giveBack(shard, 'the worker could not read the run');
+        throw err;
+      }
       options.reporter?.onShard?.(shard.data, shard.data.caseIds.length);
       const end = await sendShard({
         store,

@@ -290,4 +290,21 @@ describe('decidekit worker: one run, many worker processes', () => {
       await server.close();
     }
   }, 120_000);
+
+  it('drops the shards of a run deleted from the store instead of failing on them', async () => {
+    const url = await freshDatabase();
+    const server = await startReferenceServer({ host: '127.0.0.1', port: 0 });
+    try {
+      const queued = await runCliInProcess(['bench', '--base-url', server.url, '--store', url, '--shards', '2']);
+      const runId = queuedRunId(queued.stdout);
+      const deleted = await runCliInProcess(['runs', 'delete', runId, '--yes', '--store', url]);
+      expect(deleted.code, deleted.stderr).toBe(0);
+      const worked = await runCliInProcess(['worker', '--store', url, '--until-empty']);
+      expect(worked.code, worked.stderr).toBe(0);
+      expect(worked.stderr).toContain(`run ${runId} is no longer in the store: its shard 1 of 2 is dropped`);
+      expect(server.metrics().decodeTotal).toBe(0);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 });

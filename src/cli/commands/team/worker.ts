@@ -71,6 +71,10 @@ function workerReporter(io: CliIo): WorkerReporter {
     onShard: (shard, cases) => io.stderr.write(`decidekit worker: took ${name(shard)} (${cases} cases)\n`),
     onShardEnd: (shard, end) => io.stderr.write(`decidekit worker: ${name(shard)}: ${endWords(end)}\n`),
     onRunFinished: (runId, status) => io.stderr.write(`decidekit worker: run ${runId} ${status}\n`),
+    onShardDropped: (s) =>
+      io.stderr.write(
+        `decidekit worker: run ${s.runId} is no longer in the store: its shard ${s.shard} of ${s.of} is dropped\n`,
+      ),
   };
 }
 
