@@ -48,6 +48,7 @@ import type { RunStatistics } from '../../core/bench/run-statistics.js';
 import type { FinishedBench } from '../../core/bench/finished-bench.js';
 import { StoreWriteError } from '../../store/store-errors.js';
 import { ReportTraces } from './report-traces.js';
+import { refuseMixedReplicas } from './replica-identity.js';
 import { CaseSpool } from './case-spool.js';
 import { settleRun, type Settlement } from './settle-run.js';
 import { fileErrorWords } from '../../core/file-error-words.js';
@@ -409,6 +410,19 @@ async function startSending(plan: BenchPlan, options: BenchWiring, parts: BenchP
   const start = startRun(plan, fresh, (options.clock?.() ?? new Date()).toISOString(), checkResumable);
   for (const note of start.notes) options.reporter?.onNote?.(spellForLibrary(note), note);
   let runId = start.id;
+  if (replicas !== null) {
+    const apiKey = plan.server.kind === 'remote' ? plan.server.apiKey : undefined;
+    const urls = [firstUrl, ...plan.replicaUrls];
+    try {
+      await refuseMixedReplicas(
+        urls.map((baseUrl) => ({ baseUrl, name: replicaNameOf(baseUrl) })),
+        apiKey,
+      );
+    } catch (err) {
+      await closeClients({ client, replicas });
+      throw err;
+    }
+  }
   // Before anything is sent: a run another process is still sending is not sent twice.
   if (runId !== null) {
     try {

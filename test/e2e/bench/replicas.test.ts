@@ -106,6 +106,19 @@ describe('bench with several replicas', () => {
     expect(count(fast.url)).toBeGreaterThan(count(slow.url));
   }, 60_000);
 
+  it('refuses replicas that serve different models before sending anything, naming both', async () => {
+    const heuristic = await server();
+    const prior = await server({ model: 'prior' });
+    const before = newestRun().id;
+    const r = await cli(['bench', '--base-url', heuristic.url, prior.url]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      `replicas of one run must serve the same model: ${heuristic.url} serves "heuristic", ${prior.url} serves "prior"`,
+    );
+    expect(r.stderr).not.toMatch(/at .*\.ts:\d+/);
+    expect(newestRun().id).toBe(before);
+  });
+
   it('refuses a replica given twice', async () => {
     const one = await server();
     const r = await cli(['bench', '--base-url', one.url, '--base-url', one.url]);
