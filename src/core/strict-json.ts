@@ -105,6 +105,11 @@ function countKeys(value: unknown): number {
 
 /** The first key that repeats within one object of valid JSON `text`, decoded; null when none does. */
 export function findRepeatedKey(text: string): string | null {
+  return findRepeatedKeyAt(text)?.key ?? null;
+}
+
+/** As `findRepeatedKey`, with the offset in `text` of the key's second writing. */
+export function findRepeatedKeyAt(text: string): { readonly key: string; readonly at: number } | null {
   const open: (Set<string> | null)[] = [];
   const n = text.length;
   for (let i = 0; i < n; i++) {
@@ -121,7 +126,7 @@ export function findRepeatedKey(text: string): string | null {
       const keys = open[open.length - 1];
       if (j < n && text.charCodeAt(j) === COLON && keys) {
         const key = JSON.parse(text.slice(start, i + 1)) as string;
-        if (keys.has(key)) return key;
+        if (keys.has(key)) return { key, at: start };
         keys.add(key);
       }
     } else if (c === 0x7b) open.push(new Set());

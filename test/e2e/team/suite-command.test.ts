@@ -299,7 +299,18 @@ describe('a bad suite file', () => {
     expectClean(missing);
     const broken = await cli(['suite', suiteFile('broken.json', '{"models": [\n'), '--store', store]);
     expect(broken.code).toBe(1);
-    expect(broken.stderr).toContain('broken.json: not a JSON document (');
+    expect(broken.stderr).toContain('broken.json:1: not a JSON document (Unexpected end of JSON input)');
+    const cut = await cli(['suite', suiteFile('cut.json', '{\n  "models": [\n    {"name": "a",\n'), '--store', store]);
+    expect(cut.code).toBe(1);
+    expect(cut.stderr).toContain('cut.json:3: not a JSON document (');
+    const twice = suiteFile(
+      'twice.json',
+      '{\n  "models": [{"name": "a"}],\n  "datasets": [{"dataset": "sample"}],\n  "models": []\n}\n',
+    );
+    const repeated = await cli(['suite', twice, '--store', store]);
+    expect(repeated.code).toBe(1);
+    expect(repeated.stderr).toContain('twice.json:4: not a suite: key "models" appears twice in one object');
+    expectClean(repeated);
     const empty = await cli(['suite', suiteFile('list.json', '[1, 2]\n'), '--store', store]);
     expect(empty.code).toBe(1);
     expect(empty.stderr).toContain('list.json:1: a suite file holds one JSON object (models, datasets, options, gate)');
