@@ -119,6 +119,12 @@ describe('bench with several replicas', () => {
     expect(newestRun().id).toBe(before);
   });
 
+  it('refuses replicas with --shards rather than sending to the first only', async () => {
+    const r = await cli(['bench', '--base-url', 'http://127.0.0.1:9', 'http://127.0.0.1:10', '--shards', '2']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--shards sends to one --base-url');
+  });
+
   it('refuses a replica given twice', async () => {
     const one = await server();
     const r = await cli(['bench', '--base-url', one.url, '--base-url', one.url]);
