@@ -147,6 +147,11 @@ export function suiteResumeCommand(file: string, store?: string | null): string 
   return `decidekit suite ${shellWord(file)} --resume${storeFlag(store)}`;
 }
 
+/** `decidekit runs compare A B --force [--store S]`: two runs compared whatever they measured. */
+export function runsCompareForceCommand(a: string, b: string, store?: string | null): string {
+  return `decidekit runs compare ${a} ${b} --force${storeFlag(store)}`;
+}
+
 /** `decidekit worker --store URL`: what a worker machine runs to send a distributed run's shards. */
 export function workerCommand(store: string): string {
   return `decidekit worker --store ${shellWord(store)}`;

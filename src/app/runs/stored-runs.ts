@@ -16,7 +16,7 @@ import {
 } from '../../core/bench/run-diff.js';
 import type { ReportedRun } from '../../core/bench/run.js';
 import { DecidekitError, OptionError } from '../../core/errors.js';
-import { optionMention as option, words } from '../../core/message-words.js';
+import { optionMention as option, words, type MessageWords } from '../../core/message-words.js';
 import { openStore } from '../../store/open-store.js';
 import { missingStoreFolder } from '../../store/store-location.js';
 import { StoreDamagedError } from '../../store/store-errors.js';
@@ -216,6 +216,14 @@ export interface CompareOptions {
   readonly intervals?: boolean;
   /** The command comparing, named when a run id names an audit or probe. */
   readonly askedBy: AskedBy;
+  /** What a refusal offers: the command that finishes a run, and how to compare anyway (default: bench's and the force option). */
+  readonly hints?: IncomparableHints;
+}
+
+/** The commands a refused comparison offers, as the command comparing can run them. */
+export interface IncomparableHints {
+  readonly resume: (runId: string) => string;
+  readonly anyway: (a: string, b: string) => MessageWords;
 }
 
 /**
@@ -294,8 +302,9 @@ function analyzeToCompare(
       );
   });
   const storeArg = options.askedBy.storeArg;
-  const resumeCommand = (id: string) => benchResumeCommand(id, { store: storeArg });
-  for (const other of runs.slice(1)) refuseIncomparable(runs[0]!.run, other.run, options.force, resumeCommand);
+  const resumeCommand = options.hints?.resume ?? ((id: string) => benchResumeCommand(id, { store: storeArg }));
+  for (const other of runs.slice(1))
+    refuseIncomparable(runs[0]!.run, other.run, options.force, resumeCommand, options.hints?.anyway);
   const { analyzed, compared } = read.paired
     ? analyzePair(runs[0]!, runs[1]!, options, read.listings)
     : {
@@ -365,11 +374,13 @@ export function gateStoredRuns(
     readonly force?: boolean;
     readonly choice?: ConventionChoice;
     readonly askedBy: AskedBy;
+    readonly hints?: IncomparableHints;
   },
 ): { comparison: RunComparison; gate: GateResult } {
   const comparison = compareStoredRuns(storePath, options.baseline, options.candidate, {
     force: options.force === true,
     askedBy: options.askedBy,
+    ...given({ hints: options.hints }),
     ...given({ choice: options.choice }),
   });
   const metric = comparison.paired?.metrics[options.metric];

@@ -15,7 +15,13 @@ import {
   type SuiteLeaderboard,
   type SuiteOutcome,
 } from '../../core/team/suite-outcome.js';
-import { compareStoredRuns, gateStoredRuns, readStoredRunsToCompare } from '../runs/stored-runs.js';
+import {
+  compareStoredRuns,
+  gateStoredRuns,
+  readStoredRunsToCompare,
+  type IncomparableHints,
+} from '../runs/stored-runs.js';
+import { runsCompareForceCommand, suiteResumeCommand } from '../../core/command-hints.js';
 
 type Compared = Pick<SuiteOutcome, 'leaderboards' | 'comparisons' | 'gatePassed'>;
 
@@ -25,8 +31,15 @@ export function compareSuiteRuns(
   storePath: string,
   storeArg: string | null,
   baseline: SuiteModel,
+  file: string,
 ): Compared {
   const askedBy: AskedBy = { command: 'suite', storeArg: storeArg ?? undefined };
+  // A refusal's hints are commands that work pasted: the suite's own resume (its keys read
+  // again from the variables the file names), and `runs compare`, as suite has no force option.
+  const hints: IncomparableHints = {
+    resume: () => suiteResumeCommand(file, storeArg),
+    anyway: (a, b) => words`with: ${runsCompareForceCommand(a, b, storeArg)}`,
+  };
   const leaderboards: SuiteLeaderboard[] = [];
   const comparisons: SuiteComparison[] = [];
   for (const dataset of suite.datasets) {
@@ -34,7 +47,7 @@ export function compareSuiteRuns(
     const complete = here.flatMap((r) => (r.run.kind === 'run' && r.run.status === 'complete' ? [r.run.runId] : []));
     if (complete.length >= 2) {
       try {
-        const { analyzed, rows } = readStoredRunsToCompare(storePath, complete, { force: false, askedBy });
+        const { analyzed, rows } = readStoredRunsToCompare(storePath, complete, { force: false, askedBy, hints });
         const first = analyzed[0]!.statistics;
         leaderboards.push({
           kind: 'ranked',
@@ -51,7 +64,7 @@ export function compareSuiteRuns(
     const base = here.find((r) => r.job.model === baseline)!;
     for (const other of here) {
       if (other === base) continue;
-      comparisons.push(compareOne(suite, dataset.name, base, other, storePath, askedBy));
+      comparisons.push(compareOne(suite, dataset.name, base, other, storePath, askedBy, hints));
     }
   }
   return { leaderboards, comparisons, gatePassed: suite.gate === null ? null : suiteGatePasses(comparisons) };
@@ -64,6 +77,7 @@ function compareOne(
   other: SuiteJobResult,
   storePath: string,
   askedBy: AskedBy,
+  hints: IncomparableHints,
 ): SuiteComparison {
   const names = { dataset, baseline: base.job.model.name, candidate: other.job.model.name };
   const missing = [base, other].find((r) => r.run.kind !== 'run');
@@ -72,7 +86,7 @@ function compareOne(
   const [a, b] = [base, other].map((r) => (r.run.kind === 'run' ? r.run.runId : ''));
   try {
     if (suite.gate === null) {
-      const comparison = compareStoredRuns(storePath, a!, b!, { force: false, askedBy });
+      const comparison = compareStoredRuns(storePath, a!, b!, { force: false, askedBy, hints });
       return { kind: 'compared', ...names, comparison, gate: null };
     }
     const { comparison, gate } = gateStoredRuns(storePath, {
@@ -81,6 +95,7 @@ function compareOne(
       metric: suite.gate.metric,
       maxDrop: suite.gate.maxDrop,
       askedBy,
+      hints,
     });
     return { kind: 'compared', ...names, comparison, gate };
   } catch (err) {

@@ -98,7 +98,7 @@ export async function runSuite(read: ReadSuite, asked: RunSuiteOptions): Promise
   );
   for (const lane of lanes) if (lane.status === 'rejected') throw lane.reason;
   const ran: SuiteJobResult[] = jobs.map((job) => ({ job, run: results.get(job) ?? { kind: 'not_started' } }));
-  const compared = compareSuiteRuns(suite, ran, options.storePath, options.storeArg, baselineOf(suite));
+  const compared = compareSuiteRuns(suite, ran, options.storePath, options.storeArg, baselineOf(suite), read.file);
   return {
     suite,
     jobs: ran,

@@ -1,4 +1,4 @@
-import { optionMention, words } from '../message-words.js';
+import { optionMention, words, type MessageWords } from '../message-words.js';
 import type { CaseResult, Decision, FailureKind } from '../typed-decisions/case-result.js';
 import type { ReportedRun } from './run.js';
 import type { MetricGroup } from './summary.js';
@@ -148,13 +148,15 @@ const decisionKey = (caseId: string, questionId: string) => JSON.stringify([case
  * Refuses (`not_comparable`) two runs of different work, naming each difference, or a run
  * stopped before all its cases, unless `force`; says whether their fingerprints and work
  * are the same. Reads no case. `resumeCommand` gives the command that finishes a run (with
- * its store), for the hint; without it the hint names `decidekit bench --resume RUN`.
+ * its store), for the hint; without it the hint names `decidekit bench --resume RUN`. `anyway`
+ * says how to compare them anyway (by default, with the force option).
  */
 export function refuseIncomparable(
   a: Pick<ReportedRun, 'id' | 'fingerprint' | 'config' | 'cases'>,
   b: Pick<ReportedRun, 'id' | 'fingerprint' | 'config' | 'cases'>,
   force = false,
   resumeCommand: (runId: string) => string = (id) => benchResumeCommand(id),
+  anyway: (a: string, b: string) => MessageWords = () => words`with ${optionMention('force')}`,
 ): { readonly sameFingerprint: boolean; readonly sameWork: boolean } {
   const sameFingerprint = a.fingerprint === b.fingerprint;
   // The fingerprint decides "same work" through its dataset, case and question parts; the
@@ -169,7 +171,7 @@ export function refuseIncomparable(
     });
     throw new DecidekitError(
       'not_comparable',
-      words`cannot compare runs ${a.id} and ${b.id}: they measured different work (${reasons.join('; ') || 'fingerprint parts differ'}) (compare anyway with ${optionMention('force')})`,
+      words`cannot compare runs ${a.id} and ${b.id}: they measured different work (${reasons.join('; ') || 'fingerprint parts differ'}) (compare anyway ${anyway(a.id, b.id)})`,
       { context: { a: a.id, b: b.id } },
     );
   }
@@ -179,7 +181,7 @@ export function refuseIncomparable(
   if (partial.length > 0 && force !== true) {
     throw new DecidekitError(
       'not_comparable',
-      words`cannot compare runs ${a.id} and ${b.id}: ${partial.map((r) => `${r.id} has ${r.cases.length} of ${r.config.caseIds.length} cases`).join('; ')} (finish ${partial.length === 1 ? 'it' : 'each'} with: ${partial.map((r) => resumeCommand(r.id)).join(' and ')}; or compare anyway with ${optionMention('force')})`,
+      words`cannot compare runs ${a.id} and ${b.id}: ${partial.map((r) => `${r.id} has ${r.cases.length} of ${r.config.caseIds.length} cases`).join('; ')} (finish ${partial.length === 1 ? 'it' : 'each'} with: ${partial.map((r) => resumeCommand(r.id)).join(' and ')}; or compare anyway ${anyway(a.id, b.id)})`,
       { context: { a: a.id, b: b.id } },
     );
   }

@@ -104,6 +104,13 @@ describe('a suite of two models on one server', () => {
       stopped.stderr,
     );
     expect(hint, stopped.stderr).not.toBeNull();
+    // The comparison the unfinished run refuses offers what works when pasted: the suite's own
+    // resume (a key named by api_key_env is read again), and a comparison that suite can run.
+    expect(stopped.stdout).toContain('finish it with: decidekit suite shared.json --resume --store team.sqlite');
+    expect(stopped.stdout).not.toContain('decidekit bench --resume');
+    expect(stopped.stdout).toMatch(
+      /compare anyway with: decidekit runs compare \S+ \S+ --force --store team\.sqlite\)/,
+    );
     const before = new Map(sent);
     const sentBefore = before.get('prior')!;
     expect(sentBefore).toBeLessThan(40);
