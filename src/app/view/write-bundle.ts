@@ -6,8 +6,11 @@
  * the bundle does not hold is named without a link. A run's page holds its trace inline,
  * filtered in the page, as the run's HTML report does.
  */
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { DecidekitError } from '../../core/errors.js';
+import { DecidekitError, OptionError } from '../../core/errors.js';
+import { fileErrorWords } from '../../core/file-error-words.js';
+import { optionMention as option, words } from '../../core/message-words.js';
 import { bundleFileName, type ViewLinks } from '../../core/view/view-links.js';
 import { analyzeRun } from '../bench/run-analysis.js';
 import { listStore, openStoredRun } from '../runs/stored-runs.js';
@@ -37,6 +40,37 @@ export interface WrittenBundle {
   readonly runs: number;
   readonly comparisons: number;
   readonly files: number;
+}
+
+/** The small file that marks a folder as a bundle this command wrote, so the next one may replace it. */
+export const BUNDLE_MARK = '.decidekit-view-bundle';
+
+/**
+ * Makes `folder` ready for a new bundle: an empty folder is taken as it is; a previous bundle
+ * (it holds the mark) loses its pages, so none of them outlives the new one; any other
+ * folder with files in it is refused, and left as it was.
+ */
+function clearBundleFolder(folder: string, given: string): void {
+  const fail = (why: string): never => {
+    throw new OptionError('bundleDir', words`${option('bundleDir')} ${given}: ${why}`);
+  };
+  let entries: string[] = [];
+  try {
+    entries = readdirSync(folder);
+  } catch (err) {
+    fail(`cannot be read (${fileErrorWords(err)})`);
+  }
+  if (entries.length === 0) return;
+  if (!entries.includes(BUNDLE_MARK))
+    fail(
+      `is not empty and holds no previous bundle (${entries.length} entries, such as ${entries.slice(0, 3).join(', ')}); give an empty or new folder`,
+    );
+  for (const name of entries.filter((e) => e.endsWith('.html')))
+    try {
+      rmSync(join(folder, name), { force: true });
+    } catch (err) {
+      fail(`the old page ${name} cannot be removed (${fileErrorWords(err)})`);
+    }
 }
 
 /** Full run ids of the prefixes given, each checked against the store. */
@@ -131,6 +165,8 @@ export async function writeViewBundle(options: BundleOptions): Promise<WrittenBu
       () => viewProbePage(storePath, p.id, links),
     ]),
   ];
+  clearBundleFolder(place.folder, options.dir);
+  await writeTextFile(join(place.folder, BUNDLE_MARK), 'decidekit view --bundle wrote this folder\n', 'a bundle mark');
   for (const [name, render] of pages) await writeTextFile(join(place.folder, name), await render(), 'a bundle page');
   return {
     dir: place.folder,

@@ -29,7 +29,8 @@ Ctrl+C (exit 130). The pages ask for nothing but this server: no CDN, no network
 With --bundle DIR: writes the same pages as a static site that works from file:// (for a CI
 job to upload) and exits: DIR/index.html lists every record; each RUN given gets its page
 (every run when none is given), each RUN_A,RUN_B its comparison; every audit and probe and
-the models of the runs get theirs. A run's trace is in its page, filtered in the page.`,
+the models of the runs get theirs. A run's trace is in its page, filtered in the page. DIR must
+be new, empty or a previous bundle, which is replaced whole.`,
   options: {
     store: storeOption,
     host: text('HOST', 'interface to listen on; another than this machine has no authentication', {

@@ -111,7 +111,7 @@ describe('decidekit view guards', () => {
     expect(r.stderr).toContain('(1 run, 0 comparisons)');
   });
 
-  it.skip('replaces a previous bundle whole, and refuses a folder holding other files', async () => {
+  it('replaces a previous bundle whole, and refuses a folder holding other files', async () => {
     const dir = join(tmp, 'site');
     expect((await cli(['view', '--bundle', dir])).code).toBe(0);
     writeFileSync(join(dir, 'run-old.html'), 'stale');
@@ -124,7 +124,7 @@ describe('decidekit view guards', () => {
     mkdirSync(other);
     writeFileSync(join(other, 'notes.txt'), 'mine');
     const refused = await cli(['view', '--bundle', other]);
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(other);
     expect(refused.stderr).toContain('not empty');
     expect(refused.stderr).not.toMatch(/ENOTEMPTY|at .*\.js:\d+/);
