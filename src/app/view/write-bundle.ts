@@ -166,7 +166,11 @@ export async function writeViewBundle(options: BundleOptions): Promise<WrittenBu
     ]),
   ];
   clearBundleFolder(place.folder, options.dir);
-  await writeTextFile(join(place.folder, BUNDLE_MARK), 'decidekit view --bundle wrote this folder\n', 'a bundle mark');
+  await writeTextFile(
+    join(place.folder, BUNDLE_MARK),
+    'decidekit view wrote this folder as a bundle of its pages\n',
+    'a bundle mark',
+  );
   for (const [name, render] of pages) await writeTextFile(join(place.folder, name), await render(), 'a bundle page');
   return {
     dir: place.folder,
