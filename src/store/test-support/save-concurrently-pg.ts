@@ -7,23 +7,18 @@
  * Usage: node --import tsx save-concurrently-pg.ts URL N START_EPOCH_MS LABEL SHARED_RUN SLICE SLICES
  */
 import { randomBytes } from 'node:crypto';
-import { writeSync } from 'node:fs';
-import { DecidekitError } from '../../core/errors.js';
 import { openStore } from '../open-store.js';
 import { summarizeRun } from '../run-summary.js';
-import { answeredCase, failedCase, rightAnswers, runConfig } from './run-fixtures.js';
+import { fixtureCase, fixtureCaseIds, runAtStart } from './concurrent-child.js';
+import { runConfig } from './run-fixtures.js';
 
 const [url, countText, startText, label, shared, sliceText, slicesText] = process.argv.slice(2);
 const count = Number(countText);
-const caseIds = Array.from({ length: count }, (_, i) => `customer_service_${String(i + 1).padStart(6, '0')}`);
+const caseIds = fixtureCaseIds(count);
 const config = runConfig({ caseIds });
-const caseOf = (id: string, i: number) =>
-  i % 5 === 4 ? failedCase(id, 50) : answeredCase(id, rightAnswers(i), 10 + i);
+const caseOf = (id: string, i: number) => fixtureCase(id, i, 10 + i);
 
-while (Date.now() < Number(startText)) {
-  // Spin until the shared start: the point is to collide with the other processes.
-}
-try {
+runAtStart(Number(startText), () => {
   let draws = 0;
   const store = openStore(url!, { randomBytes: (n) => (draws++ === 0 ? new Uint8Array(n) : randomBytes(n)) });
   const head = store.runs.create({ config, label: label ?? null, createdAt: '2026-12-01T00:00:00.000Z' });
@@ -40,8 +35,5 @@ try {
   const summary = summarizeRun(config, saved);
   store.runs.finish(head.id, { status: summary.status, durationMs: count, summary });
   store.close();
-  writeSync(1, `${head.id}\n`);
-} catch (err) {
-  const code = err instanceof DecidekitError ? err.code : 'crash';
-  writeSync(1, `error ${code}: ${err instanceof Error ? err.message : String(err)}\n`);
-}
+  return head.id;
+});

@@ -4,28 +4,22 @@
  * batches, and finishes it. Prints the run id, or the error's code and message.
  * Usage: node --import tsx save-concurrently.ts DB_PATH N START_EPOCH_MS LABEL
  */
-import { writeSync } from 'node:fs';
-import { DecidekitError } from '../../core/errors.js';
 import { summarizeRun } from '../run-summary.js';
 import { openSqliteStore } from '../sqlite/open-sqlite-store.js';
-import { answeredCase, failedCase, rightAnswers, runConfig } from './run-fixtures.js';
+import { fixtureCase, fixtureCaseIds, runAtStart } from './concurrent-child.js';
+import { runConfig } from './run-fixtures.js';
 
 const [dbPath, countText, startText, label] = process.argv.slice(2);
 const count = Number(countText);
-const caseIds = Array.from({ length: count }, (_, i) => `customer_service_${String(i + 1).padStart(6, '0')}`);
+const caseIds = fixtureCaseIds(count);
 const config = runConfig({ caseIds });
 
-while (Date.now() < Number(startText)) {
-  // Spin until the shared start: the point is to collide with the other processes.
-}
-try {
+runAtStart(Number(startText), () => {
   const store = openSqliteStore(dbPath!, { busyTimeoutMs: 20_000 });
   const head = store.runs.create({ config, label: label ?? null, createdAt: new Date().toISOString() });
   const saved = [];
   for (let i = 0; i < count; i += 2) {
-    const batch = caseIds
-      .slice(i, i + 2)
-      .map((id, j) => ((i + j) % 5 === 4 ? failedCase(id, 50) : answeredCase(id, rightAnswers(i + j), 10 + i)));
+    const batch = caseIds.slice(i, i + 2).map((id, j) => fixtureCase(id, i + j, 10 + i));
     store.cases.save(head.id, batch, { durationMs: i });
     saved.push(...batch);
     store.runs.head(head.id);
@@ -33,8 +27,5 @@ try {
   const summary = summarizeRun(config, saved);
   store.runs.finish(head.id, { status: summary.status, durationMs: count, summary });
   store.close();
-  writeSync(1, `${head.id}\n`);
-} catch (err) {
-  const code = err instanceof DecidekitError ? err.code : 'crash';
-  writeSync(1, `error ${code}: ${err instanceof Error ? err.message : String(err)}\n`);
-}
+  return head.id;
+});
