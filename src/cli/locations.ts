@@ -3,7 +3,8 @@ import type { DatasetChoice } from '../app/dataset-choice.js';
 import { defaultCacheDir } from '../datasets/typed-decisions/default-cache-dir.js';
 import { defaultStorePath } from '../store/default-store-path.js';
 import type { CliIo } from './io.js';
-import { isPostgresUrl } from '../core/store-url.js';
+import { UsageError } from '../core/errors.js';
+import { isPostgresUrl, storeUrlProblem } from '../core/store-url.js';
 
 /**
  * Where the store is: `--store`, else `DECIDEKIT_STORE`, else the default SQLite file. A
@@ -13,11 +14,17 @@ import { isPostgresUrl } from '../core/store-url.js';
 export function storePathOf(value: string | undefined, io: CliIo): string {
   const given = value ?? nonEmpty(io.env['DECIDEKIT_STORE']);
   if (given === undefined) return defaultStorePath(io.env);
-  return storeLocationOf(given, io);
+  return storeLocationOf(given, io, value === undefined ? 'DECIDEKIT_STORE' : '--store');
 }
 
-/** A store named on the command line: a PostgreSQL URL as given, a path resolved against the working folder. */
-export function storeLocationOf(value: string, io: CliIo): string {
+/**
+ * A store named on the command line: a PostgreSQL URL as given, a path resolved against the
+ * working folder. A malformed URL is refused at once, naming where it came from (`source`:
+ * the flag or the environment variable) and the bad part, before any connection is tried.
+ */
+export function storeLocationOf(value: string, io: CliIo, source = '--store'): string {
+  const problem = storeUrlProblem(value);
+  if (problem !== null) throw new UsageError(`${source}: ${problem}`);
   return isPostgresUrl(value) ? value.trim() : resolve(io.cwd, value);
 }
 

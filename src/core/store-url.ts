@@ -43,3 +43,39 @@ function schemeOf(text: string): string {
 export function shownStoreLocation(location: string): string {
   return isPostgresUrl(location) ? shownStoreUrl(location) : location;
 }
+
+/**
+ * What is wrong with a store location that is meant as a URL, in words naming the bad part
+ * (the scheme, the host or the port) and never the password; null when nothing is. A
+ * location without `scheme://` is a file path and is never wrong here.
+ */
+export function storeUrlProblem(location: string): string | null {
+  const text = location.trim();
+  const scheme = /^([a-z][a-z0-9+.-]*:)\/\//i.exec(text)?.[1];
+  if (scheme === undefined) return null;
+  if (!isPostgresUrl(text))
+    return `the scheme ${JSON.stringify(scheme)} is not a store's: give postgresql://user@host:port/database or a SQLite file path`;
+  const { host, port } = authorityOf(text.slice(scheme.length + 2));
+  if (port !== null && !/^\d{1,5}$/.test(port))
+    return `the port ${JSON.stringify(port)} is not a number from 1 to 65535`;
+  if (port !== null && (Number(port) < 1 || Number(port) > 65535))
+    return `the port ${JSON.stringify(port)} is not a number from 1 to 65535`;
+  if (!URL.canParse(text) || /[\s"<>\\^`{|}]/.test(host))
+    return URL.canParse(`postgresql://${host}`) && !/\s/.test(host)
+      ? 'it is not a valid URL (is a character in the user name or password not percent-encoded, e.g. @ as %40?)'
+      : `the host ${JSON.stringify(host)} is not a host name or address`;
+  return null;
+}
+
+/** The host and port (null when absent) of a URL's part after `scheme://`, user and password dropped. */
+function authorityOf(rest: string): { host: string; port: string | null } {
+  const end = rest.search(/[/?#]/);
+  const authority = end === -1 ? rest : rest.slice(0, end);
+  const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
+  const ipv6 = /^(\[[^\]]*\])(?::(.*))?$/.exec(hostPort);
+  if (ipv6 !== null) return { host: ipv6[1]!, port: ipv6[2] ?? null };
+  const colon = hostPort.lastIndexOf(':');
+  if (colon === -1) return { host: hostPort, port: null };
+  const port = hostPort.slice(colon + 1);
+  return { host: hostPort.slice(0, colon), port: port === '' ? null : port };
+}

@@ -6,7 +6,8 @@
  * and saves to a run lock its row. The URL is shown everywhere without its password.
  */
 import { randomBytes as cryptoRandomBytes } from 'node:crypto';
-import { shownStoreUrl } from '../../core/store-url.js';
+import { DecidekitError } from '../../core/errors.js';
+import { shownStoreUrl, storeUrlProblem } from '../../core/store-url.js';
 import { resolveRecordId, type AskedBy, type RecordKind } from '../record-kind.js';
 import type { OpenStoreOptions } from '../open-store-options.js';
 import type { CaseWriter, Store } from '../store.js';
@@ -35,6 +36,11 @@ const CONNECT_TIMEOUT_MS = 10_000;
  */
 export function openPostgresStore(url: string, options: OpenStoreOptions = {}): PostgresStore {
   const path = shownStoreUrl(url);
+  const problem = storeUrlProblem(url);
+  if (problem !== null)
+    throw new DecidekitError('store_unreadable', `cannot open the run store ${path}: ${problem}`, {
+      context: { path },
+    });
   const config: SyncPgConfig = {
     connectionString: url.trim(),
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,

@@ -52,3 +52,18 @@ describe('the synchronous PostgreSQL client', () => {
     }
   });
 });
+
+describe('the synchronous PostgreSQL client, when the driver cannot start', () => {
+  it('throws what the driver refused instead of waiting for a reply that never comes', () => {
+    const client = new SyncPgClient({
+      connectionString: 'postgresql://127.0.0.1:abc/dk',
+      connectionTimeoutMillis: 2000,
+      application_name: 'decidekit-test',
+    });
+    try {
+      expect(() => client.query('SELECT 1')).toThrow(PgQueryError);
+    } finally {
+      client.close();
+    }
+  }, 30_000);
+});

@@ -49,9 +49,19 @@ const reply = workerData.reply;
 const parsers = {
   getTypeParser: (oid, format) => (oid === 20 ? (v) => Number(v) : pg.types.getTypeParser(oid, format)),
 };
-const client = new pg.Client({ ...workerData.config, types: parsers });
-client.on('error', () => {});
-const ready = client.connect();
+process.on('exit', () => {
+  Atomics.store(flag, 1, 1);
+  Atomics.notify(flag, 0);
+});
+let client = null;
+let ready;
+try {
+  client = new pg.Client({ ...workerData.config, types: parsers });
+  client.on('error', () => {});
+  ready = client.connect();
+} catch (err) {
+  ready = Promise.reject(err);
+}
 ready.catch(() => {});
 function failure(err) {
   return {
@@ -65,18 +75,15 @@ function answer(message) {
   Atomics.store(flag, 0, 1);
   Atomics.notify(flag, 0);
 }
-process.on('exit', () => {
-  Atomics.store(flag, 1, 1);
-  Atomics.notify(flag, 0);
-});
 parentPort.on('message', async (msg) => {
   try {
-    await ready;
     if (msg.op === 'end') {
-      await client.end();
+      await ready.catch(() => {});
+      if (client !== null) await client.end().catch(() => {});
       answer({ ok: true });
       return;
     }
+    await ready;
     const r = await client.query({ text: msg.sql, values: msg.params, rowMode: undefined });
     answer({ rows: r.rows, rowCount: r.rowCount === null ? 0 : r.rowCount });
   } catch (err) {
@@ -85,13 +92,20 @@ parentPort.on('message', async (msg) => {
 });
 `;
 
+/** How much longer than the driver's connect timeout the first reply may take before the wait gives up. */
+const CONNECT_GRACE_MS = 2000;
+
 export class SyncPgClient {
   private readonly worker: Worker;
   private readonly reply: MessagePort;
   private readonly flag: Int32Array;
   private closed = false;
+  /** Until the first reply the driver is connecting: its wait ends by this time (ms since epoch). */
+  private connectDeadline: number | null;
 
-  constructor(config: SyncPgConfig) {
+  constructor(private readonly config: SyncPgConfig) {
+    // The driver's own timeout ends the connect first; this bound holds whatever the driver does.
+    this.connectDeadline = Date.now() + config.connectionTimeoutMillis + CONNECT_GRACE_MS;
     // [0]: a reply is there; [1]: the worker has stopped.
     const signal = new SharedArrayBuffer(8);
     this.flag = new Int32Array(signal);
@@ -135,9 +149,22 @@ export class SyncPgClient {
     for (;;) {
       Atomics.wait(this.flag, 0, 0, 1000);
       const received = receiveMessageOnPort(this.reply);
-      if (received !== undefined) return received.message;
+      if (received !== undefined) {
+        this.connectDeadline = null;
+        return received.message;
+      }
       if (Atomics.load(this.flag, 1) === 1)
         return { error: { message: 'the connection to the PostgreSQL server was lost', code: null, constraint: null } };
+      if (this.connectDeadline !== null && Date.now() > this.connectDeadline) return this.connectTimedOut();
     }
+  }
+
+  /** The driver did not connect in time: the worker is stopped, and the client is closed. */
+  private connectTimedOut(): unknown {
+    this.closed = true;
+    this.reply.close();
+    void this.worker.terminate();
+    const seconds = this.config.connectionTimeoutMillis / 1000;
+    return { error: { message: `connection timeout: no answer in ${seconds} s`, code: null, constraint: null } };
   }
 }

@@ -35,7 +35,7 @@ export function copyRunsCommand(direction: CopyDirection): Command {
     examples: [`decidekit runs ${verb} 20261130-0415 --${other} ${EXAMPLE_URL}`],
     async run({ values, positionals }, io) {
       const here = storePathOf(values.store, io);
-      const there = storeLocationOf(values[other], io);
+      const there = storeLocationOf(values[other], io, `--${other}`);
       const [from, to] = outward ? [here, there] : [there, here];
       const copied = copyStoredRuns(from, to, positionals, {
         command: `runs ${verb}`,
