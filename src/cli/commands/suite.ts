@@ -89,9 +89,16 @@ function suiteReporter(io: CliIo): SuiteReporter {
 
 /** 0 when every run is complete and the gate (if any) passes; 1 otherwise, as `runs gate`; 130/143 when interrupted. */
 function exitCodeOf(outcome: SuiteOutcome, io: CliIo, file: string, store: string | undefined): number {
+  // --resume is offered only when it has something to take up: a job not started, or a run kept unfinished.
+  const resumable = outcome.jobs.some(
+    ({ run }) =>
+      run.kind === 'not_started' || (run.kind === 'stopped' ? run.runId !== null : run.status !== 'complete'),
+  );
   if (outcome.interrupted || !outcome.allComplete)
     io.stderr.write(
-      `decidekit suite: not every run finished; take the suite up again with: ${suiteResumeCommand(file, store)}\n`,
+      resumable
+        ? `decidekit suite: not every run finished; take the suite up again with: ${suiteResumeCommand(file, store)}\n`
+        : 'decidekit suite: not every run finished, and none was kept to take up again\n',
     );
   if (outcome.interrupted) return interruptedExitCode(io.signal);
   if (outcome.gatePassed === false || !outcome.allComplete) return 1;

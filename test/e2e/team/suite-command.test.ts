@@ -292,6 +292,26 @@ describe('a bad suite file', () => {
     expect(readdirSync(dir).filter((f) => f.startsWith('bad-datasets.sqlite'))).toEqual([]);
   });
 
+  it('offers no resume when no run was kept to take up', async () => {
+    const refusing = await startLoopbackGate(
+      priorUrl,
+      (req) => (req.method === 'POST' ? { status: 404, message: 'no such endpoint' } : null),
+      closers,
+    );
+    const file = suiteFile('refused.json', {
+      models: [
+        { name: 'a', base_url: refusing, model: 'prior' },
+        { name: 'b', base_url: refusing, model: 'heuristic' },
+      ],
+      datasets: [{ dataset: 'sample', limit: 5 }],
+    });
+    const r = await cli(['suite', file, '--store', join(dir, 'refused.sqlite')]);
+    expectClean(r);
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toContain('--resume');
+    expect(r.stderr).toContain('decidekit suite: not every run finished, and none was kept to take up again');
+  });
+
   it('says what is wrong with a file that is missing, not JSON or not a suite', async () => {
     const missing = await cli(['suite', 'nowhere.json', '--store', store]);
     expect(missing.code).toBe(1);
