@@ -17,6 +17,7 @@ import {
   isObject,
   parseStoredJson,
   STATUSES,
+  storedRunInfo,
   summaryColumns,
   type RunRow,
 } from '../sqlite/run-rows.js';
@@ -264,19 +265,7 @@ export class PgRuns implements StoreRuns {
     if (!row) return null;
     this.statusOf(row);
     const config = parseStoredJson<RunConfig>(row.config_json, 'configuration', id, conn.path, isConfig);
-    const summary =
-      row.summary_json === null
-        ? summarizeSaved(config)
-        : parseStoredJson<BenchSummary>(row.summary_json, 'summary', id, conn.path, isObject);
-    return {
-      id: row.id,
-      createdAt: row.created_at,
-      durationMs: row.duration_ms,
-      label: row.label,
-      fingerprint: row.fingerprint,
-      config,
-      summary,
-    };
+    return storedRunInfo(row, config, summarizeSaved, conn.path);
   }
 }
 

@@ -3,7 +3,7 @@ import type { RunCheckReads } from '../run-check.js';
 import type { StoredStatus } from '../../core/run-status.js';
 import type { BenchSummary } from '../../core/bench/summary.js';
 import { StoreDamagedError } from '../store-errors.js';
-import type { RunHeadline, StoredRunHead } from '../stored-run.js';
+import type { RunHeadline, StoredRunHead, StoredRunInfo } from '../stored-run.js';
 
 export interface RunRow {
   id: string;
@@ -149,5 +149,27 @@ export function runCheckHead(row: RunRow): RunCheckReads['head'] {
       headline: headlineOf(row),
       caseCount: row.case_count,
     },
+  };
+}
+
+/** A run without its cases, from its row and configuration; `summarizeSaved` gives the summary of a run that has none stored. */
+export function storedRunInfo(
+  row: RunRow,
+  config: StoredRunInfo['config'],
+  summarizeSaved: (config: StoredRunInfo['config']) => BenchSummary,
+  path: string,
+): StoredRunInfo {
+  const summary =
+    row.summary_json === null
+      ? summarizeSaved(config)
+      : parseStoredJson<BenchSummary>(row.summary_json, 'summary', row.id, path, isObject);
+  return {
+    id: row.id,
+    createdAt: row.created_at,
+    durationMs: row.duration_ms,
+    label: row.label,
+    fingerprint: row.fingerprint,
+    config,
+    summary,
   };
 }

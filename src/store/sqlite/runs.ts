@@ -14,7 +14,7 @@ import type { StoreRuns } from '../store.js';
 import type { FinishRunInput, RunCheck, StoredRunHead, StoredRunInfo } from '../stored-run.js';
 import type { SqliteCases } from './cases.js';
 import { checkRun } from './check.js';
-import { isObject, parseStoredJson, STATUSES, type RunRow } from './run-rows.js';
+import { isObject, parseStoredJson, STATUSES, storedRunInfo, type RunRow } from './run-rows.js';
 import type { RunTables } from './run-tables.js';
 
 export class SqliteRuns implements StoreRuns {
@@ -158,19 +158,7 @@ export class SqliteRuns implements StoreRuns {
     if (!row) return null;
     this.tables.statusOf(row);
     const config = this.tables.configOf(row);
-    const summary =
-      row.summary_json === null
-        ? summarizeSaved(config)
-        : parseStoredJson<BenchSummary>(row.summary_json, 'summary', id, conn.path, isObject);
-    return {
-      id: row.id,
-      createdAt: row.created_at,
-      durationMs: row.duration_ms,
-      label: row.label,
-      fingerprint: row.fingerprint,
-      config,
-      summary,
-    };
+    return storedRunInfo(row, config, summarizeSaved, conn.path);
   }
 
   list(options: { readonly limit?: number } = {}): StoredRunHead[] {
