@@ -23,6 +23,12 @@ function connectFailure(path: string, url: string, err: PgQueryError): Decidekit
   const where = whereOf(url);
   const context = { path };
   const said = masked(err.message, url);
+  if (noPasswordGiven(err))
+    return new DecidekitError(
+      'store_refused',
+      `the PostgreSQL server at ${where.hostPort} refused the credentials of user ${where.user} for the run store ${path} (it wants a password and none was given: give it in PGPASSWORD or in ~/.pgpass)`,
+      { context, cause: err },
+    );
   switch (err.code) {
     case 'ECONNREFUSED':
       return new DecidekitError(
@@ -70,6 +76,13 @@ function connectFailure(path: string, url: string, err: PgQueryError): Decidekit
         cause: err,
       });
   }
+}
+
+/** The driver's words when the server asks for a password and none was given (no PGPASSWORD, no ~/.pgpass). */
+function noPasswordGiven(err: PgQueryError): boolean {
+  return /client password must be a string|password must be a string|no password (was )?(supplied|given)/i.test(
+    err.message,
+  );
 }
 
 interface Where {
