@@ -59,7 +59,7 @@ function resolveRunId(
   if (ids.length === 0) {
     refuseIdOfOtherKind(store, p, 'run', askedBy);
     throw new UnknownRunError(
-      `unknown run: no stored run id starts with ${JSON.stringify(p)} in ${store.path} (see 'decidekit runs list')`,
+      `unknown run: no stored run id starts with ${JSON.stringify(p)} in ${store.path} (see: ${runsListCommand(store.path)})`,
       { path: store.path, id: p },
     );
   }
@@ -93,9 +93,12 @@ function resolvePrefixedId(
       );
   }
   refuseIdOfOtherKind(store, given, kind, askedBy);
-  throw new UnknownRunError(`no ${kind} ${JSON.stringify(given)} in ${store.path} (see 'decidekit runs list')`, {
-    prefix: given,
-  });
+  throw new UnknownRunError(
+    `no ${kind} ${JSON.stringify(given)} in ${store.path} (see: ${runsListCommand(store.path)})`,
+    {
+      prefix: given,
+    },
+  );
 }
 
 /**
