@@ -63,9 +63,13 @@ export function migratePostgres(conn: PgConnection): void {
   );
 }
 
-/** A store opened without migrating must exist at a version this decidekit reads. */
+/**
+ * A store opened without migrating must exist at a version this decidekit reads; a database
+ * holding another program's tables of the same names is refused as foreign, not called empty.
+ */
 export function refuseUnreadableSchema(conn: PgConnection, readOnly: boolean): void {
   const version = versionOf(conn);
+  if (version === null) refuseForeign(conn);
   if (version === null || version === 0)
     throw new DecidekitError(
       'store_missing',

@@ -122,6 +122,20 @@ describe('the PostgreSQL store', () => {
     }
   });
 
+  it('refuses to read a database holding tables of the same names that is no decidekit store, not calling it empty', () => {
+    const url = freshDatabase();
+    const db = new SyncPgClient({ connectionString: url, connectionTimeoutMillis: 10_000, application_name: 't' });
+    try {
+      db.query('CREATE TABLE runs (x int)');
+      const err = errorOf(() => openStore(url, { readOnly: true, mustExist: true }));
+      expect(err.code).toBe('store_foreign');
+      expect(err.message).toContain('is not a decidekit run store');
+      expect(db.query("SELECT to_regclass('schema_version')::text AS t").rows).toEqual([{ t: null }]);
+    } finally {
+      db.close();
+    }
+  });
+
   it('says in words, without the password, when the server is unreachable, the database missing or no store there yet', () => {
     const secret = 'pa55-w0rd';
     const down = errorOf(() => openStore(`postgresql://ann:${secret}@127.0.0.1:1/team`));
