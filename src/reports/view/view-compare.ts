@@ -6,42 +6,14 @@
  */
 import type { RunComparison } from '../../core/bench/run-diff.js';
 import { CHANGED_PAGE_DECISIONS, type ChangedFilter, type ChangedItem } from '../../core/view/changed-filter.js';
-import { formatCount, formatNumber, formatPercent, formatSigned } from '../format.js';
+import { formatCount, formatNumber } from '../format.js';
 import { escapeHtml } from '../html/html-escape.js';
 import { renderTable, type Cell } from '../html/html-page.js';
+import { renderQuestionDeltasSection } from '../runs/runs-compare-changes-html.js';
 import { renderDistribution } from '../bench/bench-trace.js';
 
-const signedPp = (v: number | null): string => (v === null ? 'n/a' : `${formatSigned(v * 100, 1)} pp`);
-
-/** B - A per question: decisions, both accuracies and the differences of accuracy, KL and Brier. */
-export function renderQuestionDeltas(c: RunComparison): string[] {
-  return [
-    '<h2 id="question-deltas-title">Per question, B - A</h2>',
-    renderTable({
-      id: 'question-deltas',
-      sortable: true,
-      headers: [
-        'workflow/question',
-        'decisions#',
-        'A accuracy#',
-        'B accuracy#',
-        'accuracy B - A#',
-        'KL B - A#',
-        'Brier B - A#',
-      ],
-      rows: c.byQuestion.map((q): Cell[] => [
-        q.key,
-        { text: formatCount(q.total.b), value: q.total.b },
-        { text: formatPercent(q.accuracy.a), value: q.accuracy.a },
-        { text: formatPercent(q.accuracy.b), value: q.accuracy.b },
-        { text: signedPp(q.accuracy.delta), value: q.accuracy.delta },
-        { text: formatSigned(q.kl.delta), value: q.kl.delta },
-        { text: formatSigned(q.brier.delta), value: q.brier.delta },
-      ]),
-      scroll: c.byQuestion.length > 20,
-    }),
-  ];
-}
+/** B - A per question, as the two-run comparison page of `runs compare` shows it. */
+export const renderQuestionDeltas = renderQuestionDeltasSection;
 
 function side(
   v: ChangedItem['decision']['before'],
