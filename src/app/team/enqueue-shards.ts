@@ -8,7 +8,7 @@
 import { DecidekitError, OptionError } from '../../core/errors.js';
 import { isPostgresUrl, shownStoreUrl, urlHasPassword } from '../../core/store-url.js';
 import { optionMention as option, words } from '../../core/message-words.js';
-import { createSystemOneClient } from '../../protocol/client/client.js';
+import { createSystemOneClient, isRunStopping } from '../../protocol/client/client.js';
 import { scanBenchDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';
 import { openStore } from '../../store/open-store.js';
 import { openShardQueue, type ShardData } from '../../store/queue/shard-queue.js';
@@ -62,8 +62,17 @@ export async function enqueueShardedRun(
   let endpoint = null;
   if (plan.server.kind === 'remote') {
     const client = createSystemOneClient({ baseUrl: plan.server.baseUrl, timeoutMs: plan.timeoutMs });
-    endpoint = client.identity;
-    await client.close();
+    try {
+      // Before the run is stored or queued: a server nothing answers at stops it as it stops a
+      // plain bench (the same error). Any HTTP answer will do, and a failure a plain bench
+      // would only record against a case (a timeout, a dropped connection) is left to the workers.
+      await client.post('').catch((err: unknown) => {
+        if (isRunStopping(err)) throw err;
+      });
+      endpoint = client.identity;
+    } finally {
+      await client.close();
+    }
   }
   const config = runConfigOf(plan, {
     toolVersion: options.toolVersion,
