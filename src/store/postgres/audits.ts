@@ -1,14 +1,13 @@
 /** Answer audits in PostgreSQL: an `audits` row each, one `audit_verdicts` row per transcript and check. */
 import type { RunStatus, StoredStatus } from '../../core/run-status.js';
 import type { AuditConfig, AuditItem, AuditRecord, AuditRun } from '../../core/audit/run.js';
-import { summarizeAudit } from '../../core/audit/summary.js';
 import { DecidekitError } from '../../core/errors.js';
 import { formatEndpoint } from '../../protocol/wire/endpoint.js';
 import { refuseEndpointSecrets } from '../record-checks.js';
 import { UnknownRunError } from '../store-errors.js';
 import type { StoreAudits } from '../store.js';
 import type { AuditHead } from '../stored-audit.js';
-import { auditHeadOf, itemOf, outcomeColumns, recordOf, type AuditRow, type VerdictRow } from '../sqlite/audit-rows.js';
+import { auditHeadOf, auditRunOf, outcomeColumns, type AuditRow, type VerdictRow } from '../sqlite/audit-rows.js';
 import type { PgConnection } from './connection.js';
 import { insertWithFreshId } from './record-ids.js';
 
@@ -153,23 +152,7 @@ export class PgAudits implements StoreAudits {
           'SELECT * FROM audit_verdicts WHERE audit_id = $1 ORDER BY position, transcript_id COLLATE "C", check_id COLLATE "C"',
           [id],
         );
-        const records: AuditRecord[] = [];
-        const pending: AuditItem[] = [];
-        for (const r of rows) {
-          if (r.status === 'pending') pending.push(itemOf(r));
-          else records.push(recordOf(r));
-        }
-        return {
-          id: row.id,
-          createdAt: row.created_at,
-          status: row.status,
-          label: row.label,
-          durationMs: row.duration_ms,
-          config,
-          records,
-          pending,
-          summary: summarizeAudit(config.checks, records),
-        };
+        return auditRunOf(row, config, rows);
       }),
     );
   }

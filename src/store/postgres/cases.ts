@@ -7,6 +7,7 @@ import { caseOf, decisionOf, type StoredCaseRow, type StoredDecisionRow } from '
 import { packCaseRows } from '../sqlite/case-rows.js';
 import type { PgConnection, Row } from './connection.js';
 import { saveCaseSteps } from './save-cases.js';
+import { freshReaderSource, savedIdsOf, type OpenReader } from '../case-source.js';
 
 /** Rows fetched from the cursor per round trip. */
 const PAGE_ROWS = 2000;
@@ -22,7 +23,7 @@ const CASE_ROWS_SQL = `SELECT c.case_id, c.workflow, c.request_status, c.latency
   WHERE c.run_id = $1 ORDER BY c.position, d.position`;
 
 /** What `source` opens for each iteration: a fresh store to read the cases from. */
-export type OpenReader = () => { readonly cases: { iterate(runId: string): Generator<CaseResult> }; close(): void };
+export type { OpenReader };
 
 export class PgCases implements StoreCases {
   constructor(
@@ -88,24 +89,11 @@ export class PgCases implements StoreCases {
   }
 
   source(runId: string, length: number): CaseSource {
-    const openReader = this.openReader;
-    return {
-      length,
-      *[Symbol.iterator]() {
-        const reader = openReader();
-        try {
-          yield* reader.cases.iterate(runId);
-        } finally {
-          reader.close();
-        }
-      },
-    };
+    return freshReaderSource(this.openReader, runId, length);
   }
 
   savedIds(runId: string, options: { readonly includeFailed?: boolean } = {}): Set<string> {
-    const { answered, failed } = this.byOutcome(runId);
-    if (options.includeFailed === true) for (const id of failed) answered.add(id);
-    return answered;
+    return savedIdsOf(this.byOutcome(runId), options.includeFailed);
   }
 
   byOutcome(runId: string): { readonly answered: Set<string>; readonly failed: Set<string> } {

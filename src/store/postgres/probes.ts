@@ -1,31 +1,12 @@
 /** Server probes in PostgreSQL: one `probes` row each, the whole probe kept as JSON beside its counts. */
-import { passCount, type ProbeRun, type ProbeScope } from '../../core/probe/run.js';
+import type { ProbeRun } from '../../core/probe/run.js';
 import { DecidekitError } from '../../core/errors.js';
 import { refuseEndpointSecrets } from '../record-checks.js';
 import type { StoreProbes } from '../store.js';
 import type { ProbeHead } from '../stored-probe.js';
+import { probeHeadOf, type ProbeRow } from '../sqlite/probe-rows.js';
 import type { PgConnection } from './connection.js';
 import { insertWithFreshId } from './record-ids.js';
-
-interface ProbeRow {
-  id: string;
-  created_at: string;
-  endpoint_scheme: string;
-  endpoint_host: string;
-  endpoint_port: number;
-  endpoint_path: string;
-  model: string | null;
-  dataset_id: string;
-  scope: ProbeScope;
-  case_count: number;
-  seed: number;
-  conformance_passed: number | null;
-  conformance_failed: number | null;
-  robustness_passed: number | null;
-  robustness_failed: number | null;
-  duration_ms: number;
-  run_json: string;
-}
 
 const INSERT = `INSERT INTO probes (id, created_at, created_ms, tool_version, endpoint_scheme, endpoint_host,
     endpoint_port, endpoint_path, model, dataset_id, scope, case_count, seed, conformance_passed,
@@ -96,26 +77,6 @@ export class PgProbes implements StoreProbes {
         options.limit === undefined ? null : Math.max(0, Math.floor(options.limit)),
       ]),
     );
-    const pair = (passed: number | null, failed: number | null) =>
-      passed === null || failed === null ? null : passCount(passed, failed);
-    return rows.map((row) => ({
-      kind: 'probe',
-      id: row.id,
-      createdAt: row.created_at,
-      endpoint: {
-        scheme: row.endpoint_scheme,
-        host: row.endpoint_host,
-        port: row.endpoint_port,
-        path: row.endpoint_path,
-      },
-      model: row.model,
-      datasetId: row.dataset_id,
-      scope: row.scope,
-      cases: row.case_count,
-      seed: row.seed,
-      conformance: pair(row.conformance_passed, row.conformance_failed),
-      robustness: pair(row.robustness_passed, row.robustness_failed),
-      durationMs: row.duration_ms,
-    }));
+    return rows.map(probeHeadOf);
   }
 }

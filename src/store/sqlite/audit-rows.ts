@@ -1,6 +1,7 @@
 /** The rows of an audit in SQLite (`audits`, `audit_verdicts`) and the records they hold, both ways. */
 import type { StoredStatus } from '../../core/run-status.js';
-import type { AuditItem, AuditRecord, OrderSwapResult } from '../../core/audit/run.js';
+import type { AuditConfig, AuditItem, AuditRecord, AuditRun, OrderSwapResult } from '../../core/audit/run.js';
+import { summarizeAudit } from '../../core/audit/summary.js';
 import {
   noVerdictCount,
   type AbstainReason,
@@ -145,5 +146,26 @@ export function auditHeadOf(row: AuditRow): AuditHead {
     counts,
     noVerdict: counts === null ? null : noVerdictCount(counts),
     durationMs: row.duration_ms,
+  };
+}
+
+/** A stored audit from its row, its parsed configuration and its verdict rows in order. */
+export function auditRunOf(row: AuditRow, config: AuditConfig, verdicts: readonly VerdictRow[]): AuditRun {
+  const records: AuditRecord[] = [];
+  const pending: AuditItem[] = [];
+  for (const r of verdicts) {
+    if (r.status === 'pending') pending.push(itemOf(r));
+    else records.push(recordOf(r));
+  }
+  return {
+    id: row.id,
+    createdAt: row.created_at,
+    status: row.status,
+    label: row.label,
+    durationMs: row.duration_ms,
+    config,
+    records,
+    pending,
+    summary: summarizeAudit(config.checks, records),
   };
 }

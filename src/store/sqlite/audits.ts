@@ -1,7 +1,6 @@
 /** Answer audits in SQLite: an `audits` row each, one `audit_verdicts` row per transcript and check. */
 import type { RunStatus, StoredStatus } from '../../core/run-status.js';
 import type { AuditConfig, AuditItem, AuditRecord, AuditRun } from '../../core/audit/run.js';
-import { summarizeAudit } from '../../core/audit/summary.js';
 import { DecidekitError } from '../../core/errors.js';
 import { formatEndpoint } from '../../protocol/wire/endpoint.js';
 import { refuseEndpointSecrets } from '../record-checks.js';
@@ -10,7 +9,7 @@ import type { StoreAudits } from '../store.js';
 import type { AuditHead } from '../stored-audit.js';
 import type { SqliteConnection } from './connection.js';
 import { insertWithFreshId } from './record-ids.js';
-import { auditHeadOf, itemOf, outcomeColumns, recordOf, type AuditRow, type VerdictRow } from './audit-rows.js';
+import { auditHeadOf, auditRunOf, outcomeColumns, type AuditRow, type VerdictRow } from './audit-rows.js';
 
 const HEAD_COLUMNS = `audits.*,
   (SELECT count(*) FROM audit_verdicts v WHERE v.audit_id = audits.id) AS planned,
@@ -148,23 +147,7 @@ export class SqliteAudits implements StoreAudits {
     if (row === undefined) return null;
     const config = this.parseConfig(row);
     const rows = this.s.verdicts.all(id) as VerdictRow[];
-    const records: AuditRecord[] = [];
-    const pending: AuditItem[] = [];
-    for (const r of rows) {
-      if (r.status === 'pending') pending.push(itemOf(r));
-      else records.push(recordOf(r));
-    }
-    return {
-      id: row.id,
-      createdAt: row.created_at,
-      status: row.status,
-      label: row.label,
-      durationMs: row.duration_ms,
-      config,
-      records,
-      pending,
-      summary: summarizeAudit(config.checks, records),
-    };
+    return auditRunOf(row, config, rows);
   }
 
   count(): Readonly<Record<StoredStatus, number>> {

@@ -15,9 +15,10 @@ import {
   type PackedCaseRows,
 } from './case-rows.js';
 import type { RunTables } from './run-tables.js';
+import { freshReaderSource, savedIdsOf, type OpenReader } from '../case-source.js';
 
 /** What `source` opens for each iteration: a fresh read-only store to read the cases from. */
-export type OpenReader = () => { readonly cases: { iterate(runId: string): Generator<CaseResult> }; close(): void };
+export type { OpenReader };
 
 export class SqliteCases implements StoreCases {
   constructor(
@@ -142,24 +143,11 @@ export class SqliteCases implements StoreCases {
   }
 
   source(runId: string, length: number): CaseSource {
-    const openReader = this.openReader;
-    return {
-      length,
-      *[Symbol.iterator]() {
-        const reader = openReader();
-        try {
-          yield* reader.cases.iterate(runId);
-        } finally {
-          reader.close();
-        }
-      },
-    };
+    return freshReaderSource(this.openReader, runId, length);
   }
 
   savedIds(runId: string, options: { readonly includeFailed?: boolean } = {}): Set<string> {
-    const { answered, failed } = this.byOutcome(runId);
-    if (options.includeFailed === true) for (const id of failed) answered.add(id);
-    return answered;
+    return savedIdsOf(this.byOutcome(runId), options.includeFailed);
   }
 
   byOutcome(runId: string): { readonly answered: Set<string>; readonly failed: Set<string> } {

@@ -1,31 +1,12 @@
 /** Server probes in SQLite: one `probes` row each, the whole probe kept as JSON beside its counts. */
-import { passCount, type ProbeRun, type ProbeScope } from '../../core/probe/run.js';
+import type { ProbeRun } from '../../core/probe/run.js';
 import { DecidekitError } from '../../core/errors.js';
 import { refuseEndpointSecrets } from '../record-checks.js';
 import type { StoreProbes } from '../store.js';
 import type { ProbeHead } from '../stored-probe.js';
+import { probeHeadOf, type ProbeRow } from './probe-rows.js';
 import type { SqliteConnection } from './connection.js';
 import { insertWithFreshId } from './record-ids.js';
-
-interface ProbeRow {
-  id: string;
-  created_at: string;
-  endpoint_scheme: string;
-  endpoint_host: string;
-  endpoint_port: number;
-  endpoint_path: string;
-  model: string | null;
-  dataset_id: string;
-  scope: ProbeScope;
-  case_count: number;
-  seed: number;
-  conformance_passed: number | null;
-  conformance_failed: number | null;
-  robustness_passed: number | null;
-  robustness_failed: number | null;
-  duration_ms: number;
-  run_json: string;
-}
 
 export class SqliteProbes implements StoreProbes {
   private readonly s;
@@ -106,27 +87,7 @@ export class SqliteProbes implements StoreProbes {
 
   list(options: { limit?: number } = {}): ProbeHead[] {
     const rows = this.s.list.all(options.limit ?? -1) as ProbeRow[];
-    const pair = (passed: number | null, failed: number | null) =>
-      passed === null || failed === null ? null : passCount(passed, failed);
-    return rows.map((row) => ({
-      kind: 'probe',
-      id: row.id,
-      createdAt: row.created_at,
-      endpoint: {
-        scheme: row.endpoint_scheme,
-        host: row.endpoint_host,
-        port: row.endpoint_port,
-        path: row.endpoint_path,
-      },
-      model: row.model,
-      datasetId: row.dataset_id,
-      scope: row.scope,
-      cases: row.case_count,
-      seed: row.seed,
-      conformance: pair(row.conformance_passed, row.conformance_failed),
-      robustness: pair(row.robustness_passed, row.robustness_failed),
-      durationMs: row.duration_ms,
-    }));
+    return rows.map(probeHeadOf);
   }
 
   /** One immediate transaction: takes the write lock at once, committed and synced to disk on return. */
