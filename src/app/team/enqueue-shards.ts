@@ -133,6 +133,8 @@ export async function enqueueMissing(
         // Cases sent again replace their failed results; the run is running until they are saved.
         store.runs.reopen(runId);
         await queue.enqueue(data);
+        // Their cases are in the new shards: the failed ones are no longer the run's to show.
+        await queue.forgetFailed(runId);
       }
       return enqueued(url, runId, data, info.config.caseIds.length);
     } finally {

@@ -5,7 +5,9 @@
  * The worker that saves a run's last case finishes the run (its summary from the stored
  * cases, as `bench --resume` sums a run). Delivery is at least once: a shard may be sent
  * by a second worker after the first died, and then only its cases not saved are sent;
- * the store keeps one result per (run, case), the last saved.
+ * the store keeps one result per (run, case), the last saved. A shard its server stops
+ * (nothing listening there, key refused …) is put back for later and the worker goes on to
+ * other shards; a shard stopped too often is failed for good, its reason kept for `runs show`.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunProgress } from '../../core/bench/progress.js';
@@ -18,7 +20,7 @@ import { startReferenceServer } from '../../protocol/server/server.js';
 import { scanBenchDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';
 import { checkResumable } from '../../store/resume-check.js';
 import { openStore } from '../../store/open-store.js';
-import { openShardQueue, type ShardData, type ShardQueue } from '../../store/queue/shard-queue.js';
+import { openShardQueue, type SetAsideShard, type ShardData, type ShardQueue } from '../../store/queue/shard-queue.js';
 import { summarizeRun } from '../../store/run-summary.js';
 import type { Store } from '../../store/store.js';
 import { datasetChoiceOf } from '../bench/plan-bench.js';
@@ -55,11 +57,15 @@ export interface WorkerReporter {
   readonly onRunFinished?: (runId: string, status: string) => void;
   /** A shard of a run no longer in the store, taken off the queue unsent. */
   readonly onShardDropped?: (shard: ShardData) => void;
+  /** A shard its server stopped, queued again for later or failed for good. */
+  readonly onShardSetAside?: (shard: ShardData, setAside: SetAsideShard) => void;
 }
 
 export interface WorkerOutcome {
   readonly shards: number;
   readonly cases: number;
+  /** Shards this worker failed for good: their server stopped them too often. */
+  readonly failedShards: number;
   readonly interrupted: boolean;
 }
 
@@ -78,6 +84,7 @@ export async function runWorker(asked: WorkerOptions): Promise<WorkerOutcome> {
   const setups = new Map<string, RunSetup>();
   let shards = 0;
   let cases = 0;
+  let failedShards = 0;
   try {
     // The upkeep that finds a dead worker's lease over runs a few times a lease.
     queue = await openShardQueue(options.storeUrl, { upkeep: true, upkeepIntervalSec: leaseSec / 4 });
@@ -116,16 +123,22 @@ export async function runWorker(asked: WorkerOptions): Promise<WorkerOutcome> {
       cases += end.cases;
       options.reporter?.onShardEnd?.(shard.data, end);
       if (end.kind === 'lease-lost') continue;
-      if (end.kind !== 'sent') {
+      if (end.kind === 'stopped') {
+        // Put back for later (or failed for good): the worker goes on to other shards.
+        const setAside = await queue.setAside(shard, stopWords(end));
+        if (setAside.kind === 'failed') failedShards++;
+        options.reporter?.onShardSetAside?.(shard.data, setAside);
+        continue;
+      }
+      if (end.kind === 'interrupted') {
         await queue.giveBack(shard, end.kind);
-        if (end.kind === 'stopped') throw stoppedError(shard.data, end);
         break;
       }
       await queue.complete(shard);
       shards++;
       finishIfAllSaved(store, shard.data.runId, setup, options.clock?.() ?? new Date(), options.reporter);
     }
-    return { shards, cases, interrupted: options.signal.aborted };
+    return { shards, cases, failedShards, interrupted: options.signal.aborted };
   } finally {
     for (const s of setups.values()) await s.close();
     await queue?.close();
@@ -195,11 +208,7 @@ function finishIfAllSaved(
   reporter?.onRunFinished?.(runId, summary.status);
 }
 
-function stoppedError(shard: ShardData, end: Extract<ShardEnd, { kind: 'stopped' }>): DecidekitError {
-  const why = end.error instanceof Error ? end.error.message : String(end.error);
-  return new DecidekitError(
-    'shard_stopped',
-    `stopped sending shard ${shard.shard} of ${shard.of} of run ${shard.runId}: ${why} (the shard is queued again for a worker)`,
-    { cause: end.error },
-  );
+/** What stopped a shard, in words (the server's error message). */
+export function stopWords(end: Extract<ShardEnd, { kind: 'stopped' }>): string {
+  return end.error instanceof Error ? end.error.message : String(end.error);
 }

@@ -1,4 +1,5 @@
 import { jsonDocumentText } from '../../core/safe-text.js';
+import { benchResumeCommand } from '../../core/command-hints.js';
 import {
   benchNullReasons,
   CONFIDENT_THRESHOLD,
@@ -53,6 +54,8 @@ export interface RunShowOptions {
   readonly width?: number;
   /** A run sent in shards by workers (`bench --shards`): its shards by where they are. */
   readonly shards?: ShardCounts | null;
+  /** The store as named for a hint (failed shards are queued again with `bench --resume`). */
+  readonly store?: string | null;
 }
 
 /** `runs show`: what the run was (configuration, provenance) and its headline results. */
@@ -102,9 +105,10 @@ export function renderRunShow(head: StoredRunHead, run: StoredRunInfo, options: 
     ['tool', `decidekit ${singleLine(c.toolVersion)}`],
   ];
   out.push(...renderLabelledRows(about, width, '  '));
+  const note = (text: string, paint: (t: string) => string) => out.push(...wrapIndented(text, width, '  ').map(paint));
+  for (const text of failedShardNotes(run.id, options)) note(text, p.yellow);
   // One note: the bundled sample's attribution already says it is not Typed Decisions scores.
   const attribution = singleLine(c.dataset.attribution);
-  const note = (text: string, paint: (t: string) => string) => out.push(...wrapIndented(text, width, '  ').map(paint));
   if (!c.dataset.synthetic) note(attribution, p.dim);
   else if (attribution.includes(SYNTHETIC_NOTE.split(' — ')[1]!)) note(attribution, p.yellow);
   else note(`${SYNTHETIC_NOTE}; ${attribution}`, p.yellow);
@@ -190,5 +194,20 @@ export function renderRunShowJson(
 
 /** `5 done, 1 sending, 2 queued` (and the failed ones, when any). */
 function shardWords(s: ShardCounts): string {
-  return `${s.done} done, ${s.sending} sending, ${s.queued} queued${s.failed === 0 ? '' : `, ${s.failed} failed (given back too often)`}`;
+  return `${s.done} done, ${s.sending} sending, ${s.queued} queued${s.failed === 0 ? '' : `, ${s.failed} failed`}`;
+}
+
+/** One line a failed shard (why it failed), then the command that queues its cases again. */
+function failedShardNotes(runId: string, options: RunShowOptions): string[] {
+  const failures = options.shards?.failures ?? [];
+  if (failures.length === 0) return [];
+  return [
+    ...failures.map(
+      (f) =>
+        `shard ${f.shard} of ${f.of} failed ${
+          f.reason === null ? 'after it was given back too often' : `after ${f.stops} stops: ${singleLine(f.reason)}`
+        }`,
+    ),
+    `Queue its cases again (once the server answers) with: ${benchResumeCommand(runId, { store: options.store })}`,
+  ];
 }

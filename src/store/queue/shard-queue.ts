@@ -24,6 +24,10 @@ export const SHARD_QUEUE_SCHEMA = 'decidekit_queue';
 const RETRY_LIMIT = 1000;
 /** The lease of a shard queued but not yet renewed by a worker that took it. */
 const FIRST_LEASE_SEC = 300;
+/** How often a shard's server may stop it (nothing listening, key refused …) before the shard is failed for good. */
+export const SHARD_STOP_LIMIT = 3;
+/** A stopped shard waits this many seconds times its stops so far before a worker takes it again. */
+const STOP_DELAY_SEC = 5;
 
 /** What one shard is: a part of a stored run's cases. */
 export interface ShardData {
@@ -34,6 +38,24 @@ export interface ShardData {
   readonly caseIds: readonly string[];
   /** Send its cases whose saved request failed too (`bench --resume --retry-failed`). */
   readonly retryFailed?: boolean;
+  /** How often its server stopped it so far (absent: never). */
+  readonly stops?: number;
+}
+
+/** A shard its server stopped, put back: queued again after a wait, or failed for good. */
+export type SetAsideShard =
+  | { readonly kind: 'queued-again'; readonly stops: number; readonly limit: number; readonly inSec: number }
+  | { readonly kind: 'failed'; readonly stops: number }
+  /** The lease ran out first: another worker has the shard now. */
+  | { readonly kind: 'lease-lost' };
+
+/** A shard no worker takes again, and why, when its server stopped it. */
+export interface FailedShard {
+  readonly shard: number;
+  readonly of: number;
+  /** What stopped it the last time (null: it was given back or its lease ran out too often). */
+  readonly reason: string | null;
+  readonly stops: number | null;
 }
 
 /** A shard a worker took, with what renewing its lease needs. */
@@ -50,8 +72,10 @@ export interface ShardCounts {
   /** Taken by a worker, its lease current or not yet found expired. */
   readonly sending: number;
   readonly done: number;
-  /** Given back more often than the queue allows: no worker takes it again. */
+  /** Stopped by its server too often, or given back more often than the queue allows: no worker takes it again. */
   readonly failed: number;
+  /** The failed ones, in shard order. */
+  readonly failures: readonly FailedShard[];
 }
 
 export interface ShardQueueOptions {
@@ -105,10 +129,37 @@ const COUNT_STATES = `SELECT state::text AS state, count(*)::int AS n FROM (
     UNION ALL SELECT state FROM ${SHARD_QUEUE_SCHEMA}.archive WHERE name = $1 AND data->>'runId' = $2
   ) s GROUP BY state`;
 
-function countsOfRows(rows: readonly Record<string, unknown>[]): ShardCounts {
+const FAILED_SHARDS = `SELECT data, output FROM (
+    SELECT data, output FROM ${SHARD_QUEUE_SCHEMA}.job WHERE name = $1 AND data->>'runId' = $2 AND state = 'failed'
+    UNION ALL SELECT data, output FROM ${SHARD_QUEUE_SCHEMA}.archive WHERE name = $1 AND data->>'runId' = $2 AND state = 'failed'
+  ) f ORDER BY (data->>'shard')::int`;
+
+function countsOfRows(
+  rows: readonly Record<string, unknown>[],
+  failedRows: readonly Record<string, unknown>[],
+): ShardCounts {
   const of = (...states: string[]) =>
     rows.filter((r) => states.includes(String(r['state']))).reduce((n, r) => n + Number(r['n']), 0);
-  return { queued: of('created', 'retry'), sending: of('active'), done: of('completed'), failed: of('failed') };
+  return {
+    queued: of('created', 'retry'),
+    sending: of('active'),
+    done: of('completed'),
+    failed: of('failed'),
+    failures: failedRows.map(failedShardOf),
+  };
+}
+
+function failedShardOf(row: Record<string, unknown>): FailedShard {
+  const data = row['data'] as ShardData;
+  const output = (row['output'] ?? {}) as Record<string, unknown>;
+  const stops = output['stops'];
+  const reason = output['reason'];
+  return {
+    shard: data.shard,
+    of: data.of,
+    reason: typeof stops === 'number' && typeof reason === 'string' ? reason : null,
+    stops: typeof stops === 'number' ? stops : null,
+  };
 }
 
 /**
@@ -121,7 +172,10 @@ export async function readShardCounts(url: string, runId: string): Promise<Shard
     await client.connect();
     const exists = await client.query(`SELECT to_regclass('${SHARD_QUEUE_SCHEMA}.archive') IS NOT NULL AS ok`);
     if (exists.rows[0]?.ok !== true) return null;
-    const counts = countsOfRows((await client.query(COUNT_STATES, [SHARD_QUEUE, runId])).rows);
+    const counts = countsOfRows(
+      (await client.query(COUNT_STATES, [SHARD_QUEUE, runId])).rows,
+      (await client.query(FAILED_SHARDS, [SHARD_QUEUE, runId])).rows,
+    );
     return counts.queued + counts.sending + counts.done + counts.failed === 0 ? null : counts;
   } catch (err) {
     throw queueError(shownStoreUrl(url), err);
@@ -188,7 +242,51 @@ export class ShardQueue {
 
   /** Gives the shard back, for another worker to take at once. */
   async giveBack(shard: TakenShard, reason: string): Promise<void> {
-    await this.call(() => this.boss.fail(SHARD_QUEUE, shard.jobId, { reason }));
+    // A wait left by an earlier stop (`setAside`) does not hold a shard given back.
+    if (await this.updateTaken(shard, 'retry_delay = 0'))
+      await this.call(() => this.boss.fail(SHARD_QUEUE, shard.jobId, { reason }));
+  }
+
+  /**
+   * Puts back a shard its server stopped (`reason`, in words): queued again after a wait that
+   * grows with its stops, so workers go on to other shards meanwhile, or, at its
+   * `SHARD_STOP_LIMIT`-th stop, failed for good with the reason kept for `runs show`.
+   */
+  async setAside(shard: TakenShard, reason: string): Promise<SetAsideShard> {
+    const stops = (shard.data.stops ?? 0) + 1;
+    const last = stops >= SHARD_STOP_LIMIT;
+    const inSec = STOP_DELAY_SEC * stops;
+    // pg-boss 10 fails a job for good when its retry count has reached its retry limit.
+    const kept = await this.updateTaken(
+      shard,
+      `data = data || jsonb_build_object('stops', ${stops}::int), retry_delay = ${inSec}::int${last ? ', retry_limit = retry_count' : ''}`,
+    );
+    if (!kept) return { kind: 'lease-lost' };
+    await this.call(() => this.boss.fail(SHARD_QUEUE, shard.jobId, { reason, stops }));
+    return last ? { kind: 'failed', stops } : { kind: 'queued-again', stops, limit: SHARD_STOP_LIMIT, inSec };
+  }
+
+  /** Forgets `runId`'s failed shards (their cases are queued again in new shards). */
+  async forgetFailed(runId: string): Promise<void> {
+    for (const table of ['job', 'archive'])
+      await this.call(() =>
+        this.sql(
+          `DELETE FROM ${SHARD_QUEUE_SCHEMA}.${table} WHERE name = $1 AND data->>'runId' = $2 AND state = 'failed'`,
+          [SHARD_QUEUE, runId],
+        ),
+      );
+  }
+
+  /** Sets `assignments` (trusted SQL) on the shard's job while it is still this worker's; false when it is not. */
+  private async updateTaken(shard: TakenShard, assignments: string): Promise<boolean> {
+    const { rows } = await this.call(() =>
+      this.sql(
+        `UPDATE ${SHARD_QUEUE_SCHEMA}.job SET ${assignments}
+         WHERE name = $1 AND id = $2 AND state = 'active' AND retry_count = $3 RETURNING id`,
+        [SHARD_QUEUE, shard.jobId, shard.retryCount],
+      ),
+    );
+    return rows.length === 1;
   }
 
   /** Shards of every run not done yet: queued, or taken (a dead worker's too, until its lease is found over). */
@@ -203,7 +301,10 @@ export class ShardQueue {
 
   /** The shards of `runId` by where they are (all zero for a run never sent in shards). */
   async countsOf(runId: string): Promise<ShardCounts> {
-    return countsOfRows((await this.call(() => this.sql(COUNT_STATES, [SHARD_QUEUE, runId]))).rows);
+    return countsOfRows(
+      (await this.call(() => this.sql(COUNT_STATES, [SHARD_QUEUE, runId]))).rows,
+      (await this.call(() => this.sql(FAILED_SHARDS, [SHARD_QUEUE, runId]))).rows,
+    );
   }
 
   /** The case ids of `runId`'s shards that are queued or being sent. */

@@ -71,6 +71,7 @@ other conventions.`,
             statistics,
             sentBy,
             shards,
+            store,
             ...given({ width: io.stdout.columns }),
           }),
     );

@@ -1,8 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import { decimal, defineCommand, flag, integer, MAX_TIMER_SECONDS, text } from '../../define-command.js';
 import { given } from '../../../core/given.js';
-import { DEFAULT_LEASE_SEC, runWorker, type WorkerReporter } from '../../../app/team/run-worker.js';
+import { DEFAULT_LEASE_SEC, runWorker, stopWords, type WorkerReporter } from '../../../app/team/run-worker.js';
 import type { ShardEnd } from '../../../app/team/send-shard.js';
+import { benchResumeCommand } from '../../../core/command-hints.js';
+import { SHARD_STOP_LIMIT } from '../../../store/queue/shard-queue.js';
 import { cacheDirOf, storePathOf } from '../../locations.js';
 import { apiKeyOf } from '../../shared-options.js';
 import { interruptedExitCode, type CliIo } from '../../io.js';
@@ -17,7 +19,10 @@ queues them) from the store's shard queue, one at a time, and sends their cases 
 finished case saved to the store. Start as many workers as you like, on any machine that
 reaches the store and the servers. A taken shard is leased and the lease renewed while it is
 sent: a worker killed outright loses nothing, its shard is taken again once its lease is over,
-and only the cases it had not saved are sent. Ctrl+C gives the shard back at once. The worker
+and only the cases it had not saved are sent. Ctrl+C gives the shard back at once. A shard
+its server stops (nothing listening, key refused …) is queued again after a wait while the
+worker goes on to other shards; after ${SHARD_STOP_LIMIT} stops it is failed, and 'runs show' of its run says
+why and how to queue it again. The worker
 that saves a run's last case finishes the run. The password of the store URL may be given as
 PGPASSWORD instead (it is never printed).`,
   handlesSignals: true,
@@ -35,15 +40,15 @@ PGPASSWORD instead (it is never printed).`,
     'base-url': text('URL', "send to this server instead of the run's (a replica of the same model)"),
     'api-key': text('KEY', 'Bearer key (or env DECIDEKIT_API_KEY); never stored or printed'),
   },
-  exitCodes:
-    '0 stopped with the queue empty, 1 a server or the store stopped it, 2 usage error, 130 interrupted (143 by SIGTERM).',
+  exitCodes: `0 stopped with the queue empty, 1 a shard failed for good (its server stopped it ${SHARD_STOP_LIMIT} times) or the store stopped the worker, 2 usage error, 130 interrupted (143 by SIGTERM).`,
   examples: [
     'decidekit worker --store postgresql://bench@db.internal/decidekit',
     'decidekit worker --store postgresql://bench@db.internal/decidekit \\\n    --parallel 16 --until-empty',
   ],
   async run({ values: v }, io) {
+    const storeUrl = storePathOf(v.store, io);
     const outcome = await runWorker({
-      storeUrl: storePathOf(v.store, io),
+      storeUrl,
       untilEmpty: v['until-empty'],
       ...given({
         parallel: v.parallel,
@@ -55,17 +60,19 @@ PGPASSWORD instead (it is never printed).`,
       toolVersion: TOOL_VERSION,
       signal: io.signal,
       now: () => performance.now(),
-      reporter: workerReporter(io),
+      reporter: workerReporter(io, storeUrl),
     });
+    const failed = outcome.failedShards === 0 ? '' : `, ${outcome.failedShards} failed`;
     io.stderr.write(
-      `decidekit worker: ${outcome.shards} shard${outcome.shards === 1 ? '' : 's'} sent, ${outcome.cases} case${outcome.cases === 1 ? '' : 's'} saved\n`,
+      `decidekit worker: ${outcome.shards} shard${outcome.shards === 1 ? '' : 's'} sent${failed}, ${outcome.cases} case${outcome.cases === 1 ? '' : 's'} saved\n`,
     );
-    return outcome.interrupted ? interruptedExitCode(io.signal) : 0;
+    if (outcome.interrupted) return interruptedExitCode(io.signal);
+    return outcome.failedShards === 0 ? 0 : 1;
   },
 });
 
 /** One line a shard taken and ended, one a run finished (no progress bar: many workers share a terminal's worth of logs). */
-function workerReporter(io: CliIo): WorkerReporter {
+function workerReporter(io: CliIo, store: string): WorkerReporter {
   const name = (s: { shard: number; of: number; runId: string }) => `shard ${s.shard} of ${s.of} of run ${s.runId}`;
   return {
     onShard: (shard, cases) => io.stderr.write(`decidekit worker: took ${name(shard)} (${cases} cases)\n`),
@@ -75,6 +82,23 @@ function workerReporter(io: CliIo): WorkerReporter {
       io.stderr.write(
         `decidekit worker: run ${s.runId} is no longer in the store: its shard ${s.shard} of ${s.of} is dropped\n`,
       ),
+    onShardSetAside: (shard, setAside) => {
+      switch (setAside.kind) {
+        case 'queued-again':
+          io.stderr.write(
+            `decidekit worker: ${name(shard)}: queued again in ${setAside.inSec} s (stop ${setAside.stops} of ${setAside.limit})\n`,
+          );
+          return;
+        case 'failed':
+          io.stderr.write(
+            `decidekit worker: ${name(shard)} failed after ${setAside.stops} stops; once its server answers, queue it again with: ${benchResumeCommand(shard.runId, { store })}\n`,
+          );
+          return;
+        case 'lease-lost':
+          io.stderr.write(`decidekit worker: ${name(shard)}: its lease ran out; another worker has it now\n`);
+          return;
+      }
+    },
   };
 }
 
@@ -87,6 +111,6 @@ function endWords(end: ShardEnd): string {
     case 'lease-lost':
       return `its lease ran out after ${end.cases} cases; another worker has it now`;
     case 'stopped':
-      return `stopped after ${end.cases} cases`;
+      return `stopped after ${end.cases} cases: ${stopWords(end)}`;
   }
 }
