@@ -5,11 +5,24 @@
  * the `postgres` user, which Debian's `postgresql` package creates, in a folder it owns.
  */
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
 import { tempFolderOwnedByCaller } from '../../src/datasets/test-support/temp-folders.js';
+
+/** A login role the cluster asks a password of over TCP (the `postgres` user stays trusted). */
+export interface PasswordRole {
+  readonly user: string;
+  readonly password: string;
+  /** How the server checks the password. */
+  readonly method: 'scram-sha-256' | 'md5';
+}
+
+export interface PostgresClusterOptions {
+  /** Roles made with a password, which the cluster then requires of them on loopback TCP. */
+  readonly passwordRoles?: readonly PasswordRole[];
+}
 
 export interface PostgresCluster {
   readonly client: pg.Client;
@@ -33,7 +46,7 @@ export function postgresBinDir(): string {
   return join(root, versions[0]!, 'bin');
 }
 
-export async function startPostgresCluster(): Promise<PostgresCluster> {
+export async function startPostgresCluster(options: PostgresClusterOptions = {}): Promise<PostgresCluster> {
   const bin = postgresBinDir();
   const dir = tempFolderOwnedByCaller('decidekit-pg-');
   const asRoot = process.getuid?.() === 0;
@@ -59,6 +72,8 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   };
   try {
     run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--no-sync']);
+    const roles = options.passwordRoles ?? [];
+    if (roles.length > 0) writeHba(data, roles, asRoot);
     const port = await freePort();
     const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
     run('pg_ctl', ['-D', data, '-o', settings, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
@@ -66,6 +81,10 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
     await client.connect();
     const version = String((await client.query('SHOW server_version')).rows[0].server_version);
+    for (const role of roles) {
+      await client.query(`SET password_encryption = '${role.method}'`);
+      await client.query(`CREATE ROLE ${role.user} LOGIN PASSWORD '${role.password.replaceAll("'", "''")}'`);
+    }
     return {
       client,
       version,
@@ -79,6 +98,22 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     await stop();
     throw err;
   }
+}
+
+/**
+ * pg_hba.conf: the socket and `postgres` over TCP trusted (the test's own client), each
+ * password role asked its password over TCP by its method, anyone else refused.
+ */
+function writeHba(data: string, roles: readonly PasswordRole[], asRoot: boolean): void {
+  const lines = [
+    'local all all trust',
+    'host all postgres 127.0.0.1/32 trust',
+    ...roles.map((r) => `host all ${r.user} 127.0.0.1/32 ${r.method}`),
+    'host all all 127.0.0.1/32 reject',
+  ];
+  const file = join(data, 'pg_hba.conf');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  if (asRoot) execFileSync('chown', ['postgres:postgres', file]);
 }
 
 function freePort(): Promise<number> {

@@ -78,8 +78,10 @@ function connectFailure(path: string, url: string, err: PgQueryError): Decidekit
   }
 }
 
-/** The driver's words when the server asks for a password and none was given (no PGPASSWORD, no ~/.pgpass). */
+/** The server asked for a password and none was given (none in the URL, no PGPASSWORD, no ~/.pgpass). */
 function noPasswordGiven(err: PgQueryError): boolean {
+  // scram-sha-256: the driver refuses to go on without one; md5: it sends none, and the server refuses.
+  if (err.passwordMissing) return true;
   return /client password must be a string|password must be a string|no password (was )?(supplied|given)/i.test(
     err.message,
   );

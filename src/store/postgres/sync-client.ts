@@ -20,6 +20,11 @@ export interface PgFailure {
   /** PostgreSQL's SQLSTATE (`23505`) or the socket's code (`ECONNREFUSED`), when known. */
   readonly code: string | null;
   readonly constraint: string | null;
+  /**
+   * The server refused the password and the driver had none to send (none in the URL, in
+   * PGPASSWORD or in ~/.pgpass): an md5 server says only that the password failed.
+   */
+  readonly passwordMissing?: boolean;
 }
 
 /** Thrown by `SyncPgClient.query` for what the server or the driver refused. */
@@ -27,10 +32,12 @@ export class PgQueryError extends Error {
   override readonly name = 'PgQueryError';
   readonly code: string | null;
   readonly constraint: string | null;
+  readonly passwordMissing: boolean;
   constructor(failure: PgFailure) {
     super(failure.message);
     this.code = failure.code;
     this.constraint = failure.constraint;
+    this.passwordMissing = failure.passwordMissing === true;
   }
 }
 
@@ -68,6 +75,7 @@ function failure(err) {
     message: err && err.message ? String(err.message) : String(err),
     code: err && err.code ? String(err.code) : null,
     constraint: err && err.constraint ? String(err.constraint) : null,
+    passwordMissing: Boolean(err && err.code === '28P01' && client !== null && !client.password),
   };
 }
 function answer(message) {
