@@ -10,6 +10,7 @@ const FLAG_OF: { readonly [O in CallOption]: string } = {
   bundleDir: '--bundle',
   baseUrl: '--base-url',
   cacheDir: '--cache-dir',
+  calibrationPath: '--calibration',
   'conventions.eceAverage': '--ece-average',
   'conventions.eceBinning': '--ece-binning',
   'conventions.eceBins': '--ece-bins',

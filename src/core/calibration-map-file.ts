@@ -203,7 +203,7 @@ function assertNever(x: never): never {
 
 /** The map's groups a set of decisions needs but the map lacks, as one sentence; null when none is missing. */
 export function missingGroupsText(
-  map: CalibrationMap,
+  map: Pick<CalibrationMap, 'by'> & { readonly groups: readonly { readonly key: string }[] },
   needed: readonly string[],
   describe: (key: string) => string,
 ): string | null {

@@ -157,3 +157,23 @@ export interface AppliedCalibration {
 export function recalibratedText(c: AppliedCalibration): string {
   return `recalibrated with ${c.path} (${c.method} by ${c.by}, sha256 ${c.sha256.slice(0, 12)}): the numbers score the recalibrated probabilities; the saved answers are unchanged`;
 }
+
+/**
+ * A map as a benchmark run applies it (`bench --calibration`, `report RUN --calibration`):
+ * the file, its hash and, per group, the parameters, so a stored run's numbers recompute from
+ * its raw answers without the file. A run records it in its configuration.
+ */
+export interface RunCalibration extends AppliedCalibration {
+  readonly groups: readonly { readonly key: string; readonly parameters: CalibrationParameters | null }[];
+}
+
+/** The run's record of a map read from `path` (whose bytes hash to `sha256`). */
+export function runCalibrationOf(applied: AppliedCalibration, map: CalibrationMap): RunCalibration {
+  return {
+    path: applied.path,
+    sha256: applied.sha256,
+    method: map.method,
+    by: map.by,
+    groups: map.groups.map((g) => ({ key: g.key, parameters: g.parameters })),
+  };
+}

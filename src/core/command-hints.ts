@@ -50,6 +50,14 @@ export function benchOnStoreCommand(store: string): string {
   return `decidekit bench${storeFlag(store)}`;
 }
 
+/** `decidekit calibrate RUN --by B --out MAP [--store S]`: fits a map on a stored run, for `--calibration`. */
+export function calibrateRunCommand(
+  runId: string,
+  options: { readonly by: string; readonly out: string; readonly store?: string | null | undefined },
+): string {
+  return `decidekit calibrate ${runId}${storeFlag(options.store)} --by ${options.by} --out ${shellWord(options.out)}`;
+}
+
 /** `decidekit runs show ID [--store S]`. */
 export function runsShowCommand(id: string, store?: string | null): string {
   return `decidekit runs show ${id}${storeFlag(store)}`;

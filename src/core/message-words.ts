@@ -12,6 +12,7 @@ export const CALL_OPTIONS = [
   'baseUrl',
   'bundleDir',
   'cacheDir',
+  'calibrationPath',
   'checksPath',
   'conventions.eceAverage',
   'conventions.eceBinning',

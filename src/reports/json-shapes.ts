@@ -12,6 +12,12 @@ import type { Interval } from '../core/stats/bootstrap.js';
 import type { EceNoise } from '../core/stats/noise-floor.js';
 import type { Ranking } from '../core/stats/ranking.js';
 import { redactedIdentity } from '../protocol/wire/endpoint.js';
+import type { AppliedCalibration } from '../core/calibration-map.js';
+
+/** The map a report's numbers were recalibrated with (`--calibration MAP`). */
+export function calibrationJson(c: AppliedCalibration) {
+  return { path: c.path, sha256: c.sha256, method: c.method, by: c.by, recalibrated: true };
+}
 
 /** A record with its keys sorted (data keys such as workflow names), values mapped. */
 export function sortedRecordJson<V, R>(record: Readonly<Record<string, V>>, map: (v: V) => R): Record<string, R> {

@@ -17,6 +17,8 @@ import { conventionsText, type ConventionChoice } from '../../core/stats/convent
 import { chooseConventions } from '../../core/bench/run-conventions.js';
 import { addCaseToSample, statisticsOfSample, type RunStatistics } from '../../core/bench/run-statistics.js';
 import { summarizeOptionsOf } from '../../store/run-summary.js';
+import { recalibratedCases } from '../../core/case-recalibration.js';
+import type { RunCalibration } from '../../core/calibration-map.js';
 
 export interface AnalyzedRun<R extends ReportedRun = ReportedRun> {
   /** The run, its summary computed under `statistics.conventions` (with its listings when asked for). */
@@ -42,14 +44,21 @@ export interface AnalyzeOptions {
   readonly keepSample?: boolean;
   /** Called with every case in run order, in the same pass; given, the cases are always read. */
   readonly visit?: (c: CaseResult, position: number) => void;
+  /**
+   * A calibration map to apply to a stored run that has none of its own (`report RUN
+   * --calibration`): the summary, intervals and listings are all recomputed from its
+   * recalibrated answers (nothing stored is reused).
+   */
+  readonly recalibration?: RunCalibration;
 }
 
 /** The run under its own conventions with `choice` on top; intervals unless turned off. */
 export function analyzeRun<R extends ReportedRun>(
-  run: R,
+  given: R,
   choice: ConventionChoice,
   options: AnalyzeOptions,
 ): AnalyzedRun<R> {
+  const run = recalibratedRun(given, options.recalibration);
   const chosen = chooseConventions(run.config, choice);
   const plan = passPlan(run, chosen, options);
   const read = readOnce(run, chosen, plan, options.visit);
@@ -71,7 +80,7 @@ export function analyzeRun<R extends ReportedRun>(
             ...options,
             estimates,
           });
-  const changed = summary !== run.summary || read.listings !== undefined;
+  const changed = summary !== run.summary || read.listings !== undefined || run !== given;
   return {
     run: changed ? ({ ...run, summary, ...(read.listings ? { listings: read.listings } : {}) } as R) : run,
     statistics: { ...statistics, conventionsRecorded: chosen.recorded, recomputed: chosen.recompute },
@@ -83,6 +92,21 @@ export function analyzeRun<R extends ReportedRun>(
 export function analysisReadsCases(run: ReportedRun, choice: ConventionChoice, options: AnalyzeOptions): boolean {
   const plan = passPlan(run, chooseConventions(run.config, choice), options);
   return plan.summary || plan.sample || plan.listings;
+}
+
+/**
+ * The run whose cases the analysis and the reports read: recalibrated by the run's own map
+ * (its stored summary already is), or by a map given to the report, which then stands in
+ * for what was stored (its summary recomputed, its stored statistics and listings unused).
+ */
+function recalibratedRun<R extends ReportedRun>(run: R, given: RunCalibration | undefined): R {
+  const calibration = given ?? run.config.calibration;
+  if (calibration === undefined) return run;
+  const cases = recalibratedCases(run.cases, calibration);
+  if (given === undefined) return { ...run, cases };
+  const { listings: _stale, ...rest } = run;
+  const { path, sha256, method, by } = given;
+  return { ...rest, cases, recalibratedWith: { path, sha256, method, by } } as R;
 }
 
 type Chosen = ReturnType<typeof chooseConventions>;
@@ -98,15 +122,17 @@ interface PassPlan {
 
 function passPlan(run: ReportedRun, chosen: Chosen, options: AnalyzeOptions): PassPlan {
   const { conventions } = chosen;
+  // A map the report applies makes every stored number stale.
+  const recompute = chosen.recompute || options.recalibration !== undefined;
   // A summary stored before log loss existed is recomputed too: its decisions are all there.
-  const summary = chosen.recompute || run.summary.logLoss === undefined;
+  const summary = recompute || run.summary.logLoss === undefined;
   const stored = options.stored ?? null;
   const statistics =
     !options.intervals || conventions.bootstrapResamples === 0
       ? 'none'
-      : !chosen.recompute && stored !== null && conventionsText(stored.conventions) === conventionsText(conventions)
+      : !recompute && stored !== null && conventionsText(stored.conventions) === conventionsText(conventions)
         ? 'stored'
-        : !chosen.recompute && options.sample !== undefined
+        : !recompute && options.sample !== undefined
           ? 'given'
           : 'read';
   const keepSample = options.keepSample === true && options.sample === undefined;

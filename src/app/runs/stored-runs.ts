@@ -42,7 +42,10 @@ import { isSameWork } from '../../core/bench/run-work.js';
 import { gateRuns, type GateResult } from '../../core/bench/run-gate.js';
 import type { StatMetric } from '../../core/stats/bootstrap.js';
 import { sameScoringConventions, type ConventionChoice, type Conventions } from '../../core/stats/conventions.js';
-import { benchResumeCommand } from '../../core/command-hints.js';
+import { benchResumeCommand, calibrateRunCommand } from '../../core/command-hints.js';
+import type { RunCalibration } from '../../core/calibration-map.js';
+import type { RunQuestion } from '../../core/case-recalibration.js';
+import { loadRunCalibration, refuseUnfitCalibration } from '../run-calibration.js';
 
 /** The ECE part of a set of conventions, the part a command line can change. */
 function describeEce(c: Conventions): string {
@@ -400,6 +403,11 @@ export interface StoredReportOptions {
   readonly terminal: { readonly colour: boolean; readonly width?: number | undefined };
   /** Called with the run's id once it is found, before the run is read. */
   readonly onRunFound?: (runId: string) => void;
+  /**
+   * A calibration map (`calibrate RUN --out`) to apply before scoring: every number, interval
+   * and section of the report is made from the recalibrated answers (the store is unchanged).
+   */
+  readonly calibrationPath?: string;
 }
 
 /**
@@ -417,8 +425,17 @@ export async function storedRunReport(
   const { format, redactHost } = options;
   const opened = openStoredRun(storePath, prefix, options.askedBy);
   options.onRunFound?.(opened.head.id);
+  const recalibration =
+    options.calibrationPath === undefined
+      ? undefined
+      : await recalibrationOfRun(opened.run, options.calibrationPath, options.askedBy.storeArg);
   const states = format === 'markdown' ? await statesOfRun(opened.run, options.env) : undefined;
-  const analyze = { intervals: options.intervals, stored: opened.stored, listings: format !== 'json' };
+  const analyze = {
+    intervals: options.intervals,
+    stored: opened.stored,
+    listings: format !== 'json',
+    ...given({ recalibration }),
+  };
   if (format === 'terminal' || (format === 'json' && !analysisReadsCases(opened.run, options.choice, analyze))) {
     const { run, statistics } = analyzeRun(opened.run, options.choice, analyze);
     const chunks =
@@ -443,6 +460,38 @@ export async function storedRunReport(
     traces.dispose();
     throw err;
   }
+}
+
+/**
+ * The map a report applies to a stored run, checked against the run before it is read: fitted
+ * on a benchmark run, with a group for every question the run answered; a run that applied
+ * a map of its own while it ran is reported with that one.
+ */
+async function recalibrationOfRun(
+  run: ReportedRun,
+  path: string,
+  storeArg: string | null | undefined,
+): Promise<RunCalibration> {
+  const own = run.config.calibration;
+  if (own !== undefined)
+    throw new OptionError(
+      'calibrationPath',
+      words`${option('calibrationPath', 'MAP')}: run ${run.id} was recalibrated as it ran, with ${own.path} (sha256 ${own.sha256.slice(0, 12)}): its report applies that map; report it without ${option('calibrationPath')}`,
+    );
+  const fit = (by: string) => [
+    `fit one on this run with: ${calibrateRunCommand(run.id, { by, out: 'map.json', store: storeArg })}`,
+  ];
+  const calibration = await loadRunCalibration(path, fit('type'));
+  refuseUnfitCalibration(calibration, answeredQuestions(run, calibration.by), `run ${run.id}`, fit(calibration.by));
+  return calibration;
+}
+
+/** The questions a run answered as its summary counts them: by type, or by question (what a map's groups need). */
+function answeredQuestions(run: ReportedRun, by: RunCalibration['by']): RunQuestion[] {
+  const s = run.summary;
+  if (by === 'type')
+    return Object.entries(s.byType).flatMap(([type, g]) => (g.answered > 0 ? [{ key: '', type }] : []));
+  return Object.entries(s.byQuestion).flatMap(([key, g]) => (g.answered > 0 ? [{ key, type: '' }] : []));
 }
 
 const READ_ONLY = { mustExist: true, readOnly: true } as const;

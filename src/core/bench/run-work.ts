@@ -12,7 +12,8 @@ const MAX_NAMED = 5;
 
 /**
  * The work part of the fingerprint's input: dataset id, revision, split (and a file's
- * content hash), the case ids as a sorted set, and the question set.
+ * content hash), the case ids as a sorted set, the question set, and the hash of the
+ * calibration map applied before scoring (when one is).
  */
 export function workIdentityOf(config: RunConfig): unknown {
   return {
@@ -25,6 +26,9 @@ export function workIdentityOf(config: RunConfig): unknown {
     },
     caseIds: [...new Set(config.caseIds)].sort(),
     questionSet: config.questionSet,
+    // Recalibrated numbers measure other probabilities than raw ones; a run without a map
+    // keeps the identity (and fingerprint) it always had.
+    ...(config.calibration === undefined ? {} : { calibrationSha256: config.calibration.sha256 }),
   };
 }
 
@@ -85,5 +89,12 @@ export function workDifferences(
     reasons.push(
       `question set: ${changed.length} question${changed.length === 1 ? ' differs' : 's differ'} (${named(changed)})`,
     );
+  const [ca, cb] = [was.calibration, now.calibration];
+  if (ca?.sha256 !== cb?.sha256)
+    reasons.push(`calibration map: ${sides.was} ${calibrationShown(ca)}, ${sides.now} ${calibrationShown(cb)}`);
   return reasons;
+}
+
+function calibrationShown(c: RunConfig['calibration']): string {
+  return c === undefined ? 'none' : `sha256 ${c.sha256.slice(0, 12)}… (${c.path})`;
 }

@@ -3,6 +3,7 @@ import type { DatasetInfo } from '../typed-decisions/dataset-info.js';
 import type { EndpointIdentity, SentCredentials } from '../endpoint-identity.js';
 import type { BenchSummary } from './summary.js';
 import { listingsOfCases, type RunListings } from './run-listings.js';
+import type { AppliedCalibration, RunCalibration } from '../calibration-map.js';
 
 /** Everything that defines a benchmark run (no secrets). */
 export interface RunConfig {
@@ -39,6 +40,12 @@ export interface RunConfig {
    * before conventions were recorded: those read with the defaults, and reports say so.
    */
   readonly conventions?: string;
+  /**
+   * The calibration map applied before scoring (`bench --calibration`): the answers are
+   * stored raw, the summary and every report score them recalibrated. Its hash is part of
+   * the run's work and fingerprint. Absent when no map was applied.
+   */
+  readonly calibration?: RunCalibration;
 }
 
 export interface BenchRun {
@@ -86,6 +93,17 @@ export interface CaseSource {
 export interface ReportedRun extends Omit<BenchRun, 'cases'> {
   readonly cases: CaseSource;
   readonly listings?: RunListings;
+  /**
+   * A map a report applied to a stored run that has none of its own (`report RUN
+   * --calibration`): its cases and numbers are recalibrated; absent otherwise.
+   */
+  readonly recalibratedWith?: AppliedCalibration;
+}
+
+/** The map a run's numbers were recalibrated with (its own, or one a report applied); null when none. */
+export function appliedCalibrationOf(run: Pick<ReportedRun, 'config' | 'recalibratedWith'>): AppliedCalibration | null {
+  const c = run.recalibratedWith ?? run.config.calibration;
+  return c === undefined ? null : { path: c.path, sha256: c.sha256, method: c.method, by: c.by };
 }
 
 /** The run's report listings: those gathered while it ran, or one pass over its cases. */

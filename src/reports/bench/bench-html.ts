@@ -5,7 +5,14 @@
  * and the full trace with filters. Numbers come from `run.summary` and the core's
  * per-question details; every chart has a table with the same numbers.
  */
-import { casesNotSent, listingsOf, type BenchRun, type ReportedRun } from '../../core/bench/run.js';
+import {
+  casesNotSent,
+  appliedCalibrationOf,
+  listingsOf,
+  type BenchRun,
+  type ReportedRun,
+} from '../../core/bench/run.js';
+import { recalibratedText } from '../../core/calibration-map.js';
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import type { MetricGroup } from '../../core/bench/summary.js';
 import { benchNullReasons, CONFIDENT_THRESHOLD, costPerCorrectNullReason } from '../../core/bench/summary.js';
@@ -293,6 +300,9 @@ function headerSection(run: ReportedRun, listings: RunListings, name: string, re
   const filters = describeFilters(c);
   if (filters !== null)
     out.push(`<p class="warn"><strong>Filtered run</strong> (${escapeHtml(filters)}): ${FILTERED_NOTE}.</p>`);
+  const recalibrated = appliedCalibrationOf(run);
+  if (recalibrated !== null)
+    out.push(`<p class="meta recalibrated">${escapeHtml(`Every number ${recalibratedText(recalibrated)}`)}</p>`);
   const unfinished = unfinishedBanner(run);
   if (unfinished !== null) out.push(unfinished);
   out.push('</header><main>');

@@ -86,6 +86,17 @@ export function runConfigJson(c: RunConfig, redactHost = false) {
     question_set: sortedRecordJson(c.questionSet, (v) => v),
     // The canonical text as stored; null for a run stored before conventions were recorded.
     conventions: c.conventions ?? null,
+    // The map applied before scoring, part of the run's work (present only when one was).
+    ...(c.calibration === undefined
+      ? {}
+      : {
+          calibration: {
+            path: c.calibration.path,
+            sha256: c.calibration.sha256,
+            method: c.calibration.method,
+            by: c.calibration.by,
+          },
+        }),
   };
 }
 

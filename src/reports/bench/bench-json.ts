@@ -1,8 +1,8 @@
 import type { CaseResult, Decision } from '../../core/typed-decisions/case-result.js';
-import type { ReportedRun } from '../../core/bench/run.js';
+import { appliedCalibrationOf, type ReportedRun } from '../../core/bench/run.js';
 import { assertNever } from '../../core/question.js';
 import type { RunStatistics } from '../../core/bench/run-statistics.js';
-import { datasetJson } from '../json-shapes.js';
+import { calibrationJson, datasetJson } from '../json-shapes.js';
 import { benchSummaryJson, runConfigJson, runStatisticsJson } from './bench-json-shapes.js';
 
 /**
@@ -69,6 +69,7 @@ export function* renderBenchJsonChunks(
   options: BenchJsonOptions = {},
   decisions?: RenderedJsonDecisions,
 ): Generator<string> {
+  const recalibrated = appliedCalibrationOf(run);
   const document = {
     format: 'decidekit.bench',
     version: BENCH_JSON_VERSION,
@@ -77,6 +78,8 @@ export function* renderBenchJsonChunks(
     duration_ms: run.durationMs,
     fingerprint: run.fingerprint,
     label: run.label,
+    // Present only when the numbers score recalibrated answers.
+    ...(recalibrated === null ? {} : { calibration: calibrationJson(recalibrated) }),
     config: runConfigJson(run.config, options.redactHost === true),
     dataset: datasetJson(run.config.dataset),
     summary: {

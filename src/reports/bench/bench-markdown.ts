@@ -1,5 +1,6 @@
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
-import { listingsOf, type ReportedRun } from '../../core/bench/run.js';
+import { appliedCalibrationOf, listingsOf, type ReportedRun } from '../../core/bench/run.js';
+import { recalibratedText } from '../../core/calibration-map.js';
 import type { RunListings } from '../../core/bench/run-listings.js';
 import type { MetricGroup } from '../../core/bench/summary.js';
 import { CONFIDENT_THRESHOLD } from '../../core/bench/summary.js';
@@ -173,6 +174,9 @@ function titleSection(run: ReportedRun, listings: RunListings, redactHost: boole
   }
   const filters = describeFilters(run.config);
   if (filters !== null) notes.push(`> **Filtered run** (${escapeMarkdownText(filters)}): ${FILTERED_NOTE}.`);
+  const recalibrated = appliedCalibrationOf(run);
+  if (recalibrated !== null)
+    notes.push(`> **Recalibrated.** ${escapeMarkdownText(`Every number ${recalibratedText(recalibrated)}`)}.`);
   if (notes.length > 0) paragraph(out, notes.join('\n>\n'));
   return out;
 }

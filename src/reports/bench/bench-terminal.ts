@@ -1,4 +1,5 @@
-import { listingsOf, type ReportedRun } from '../../core/bench/run.js';
+import { appliedCalibrationOf, listingsOf, type ReportedRun } from '../../core/bench/run.js';
+import { recalibratedText } from '../../core/calibration-map.js';
 import type { RunListings } from '../../core/bench/run-listings.js';
 import type { MetricGroup } from '../../core/bench/summary.js';
 import {
@@ -98,6 +99,8 @@ function headerLines(run: ReportedRun, listings: RunListings, redactHost: boolea
   if (run.config.dataset.synthetic) out.push(p.yellow(SYNTHETIC_NOTE));
   const filters = describeFilters(run.config);
   if (filters !== null) out.push(p.yellow(`filtered run (${singleLine(filters)}): ${FILTERED_NOTE}`));
+  const recalibrated = appliedCalibrationOf(run);
+  if (recalibrated !== null) out.push(p.yellow(singleLine(`Every number ${recalibratedText(recalibrated)}`)));
   out.push('');
   return out;
 }

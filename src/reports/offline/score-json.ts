@@ -5,8 +5,7 @@
 import { jsonDocumentText } from '../../core/safe-text.js';
 import { decidedCases, offlineNullReasons, type OfflineSummary } from '../../core/offline/summary.js';
 import type { MetricComparison } from '../../core/stats/bootstrap.js';
-import { intervalJson, noiseFloorJson, nullReasonsJson, rankingJson } from '../json-shapes.js';
-import type { AppliedCalibration } from '../../core/calibration-map.js';
+import { calibrationJson, intervalJson, noiseFloorJson, nullReasonsJson, rankingJson } from '../json-shapes.js';
 import { conventionsJson, DEFAULT_CONVENTIONS, type Conventions } from '../../core/stats/conventions.js';
 import type { ComparedModels, ScoredModel } from '../../core/offline/scored-files.js';
 import { NO_CI_FLAG, POOLED_ECE_FLAG } from '../../core/command-hints.js';
@@ -143,10 +142,7 @@ function modelJson(m: ScoredModel) {
   };
 }
 
-/** The map a model's numbers were recalibrated with. */
-export function calibrationJson(c: AppliedCalibration) {
-  return { path: c.path, sha256: c.sha256, method: c.method, by: c.by, recalibrated: true };
-}
+export { calibrationJson };
 
 /** A metric whose every resample gives the same value has no interval (docs/scoring.md). */
 const NOT_ESTIMABLE = 'no variation across cases (one case, or every case alike): interval not estimable';

@@ -3,6 +3,7 @@
  * benchmark docs use), so the two can never drift apart.
  */
 import { defineCommand, flag, oneOf, text, type CommandSpec } from '../../define-command.js';
+import { given } from '../../../core/given.js';
 import { colourEnabled, writeInPieces, type CliIo } from '../../io.js';
 import { storePathOf } from '../../locations.js';
 import { conventionChoiceOf, statisticsOptions } from '../../statistics-options.js';
@@ -28,6 +29,10 @@ const options = {
   ),
   redact: flag('show server hosts as <redacted>'),
   store: storeOption,
+  calibration: text(
+    'MAP',
+    'apply a calibration map written by decidekit calibrate RUN --out before scoring\n(every number of the report is recalibrated; the stored answers are unchanged)',
+  ),
   ...statisticsOptions,
 };
 
@@ -53,7 +58,10 @@ with charts and a filterable trace, as bench --out writes). RUN is a run id or a
 one (see 'decidekit runs list'). The Markdown report includes state previews in its trace
 when the run's dataset is still at hand. Headline numbers carry 95% intervals (a bootstrap
 over cases with the run's stored seed, so a re-report gives the same intervals); the ECE
-options and --seed recompute the run from its stored decisions under other conventions.`,
+options and --seed recompute the run from its stored decisions under other conventions.
+--calibration MAP applies a map fitted on a stored benchmark run (decidekit calibrate RUN
+--out MAP) to every answer before scoring: the numbers, intervals and sections are all
+recomputed, and the report says they are recalibrated (docs/calibrate.md).`,
   options,
   positionals: ['RUN'],
   exitCodes: '0 ok, 1 unknown run, unreadable store or unwritable --out, 2 usage error.',
@@ -82,6 +90,7 @@ options and --seed recompute the run from its stored decisions under other conve
       intervals: !values['no-ci'],
       redactHost: values.redact,
       terminal: { colour: !toFile && colourEnabled(io.stdout, io.env), width: io.stdout.columns },
+      ...given({ calibrationPath: values.calibration }),
     });
     try {
       return await writeReport(io, name, format, fileOf(run.id), run.id, chunks);
@@ -111,7 +120,7 @@ async function writeReport(
 export const command = defineCommand({
   ...reportSpec('runs report'),
   usage:
-    'runs report RUN [--format terminal|markdown|json|html] [--out FILE] [--redact] [--no-ci] [--ece-bins N] [--ece-binning B] [--ece-average A] [--seed S] [--store PATH]',
+    'runs report RUN [--format terminal|markdown|json|html] [--out FILE] [--redact] [--calibration MAP] [--no-ci] [--ece-bins N] [--ece-binning B] [--ece-average A] [--seed S] [--store PATH]',
 });
 
 const REPORT_EXTENSIONS = { terminal: 'txt', markdown: 'md', json: 'json', html: 'html' } as const;

@@ -1,0 +1,154 @@
+/**
+ * End-to-end: a map fitted on a stored benchmark run of the built-in heuristic model
+ * (`calibrate RUN --out`) applied by `report RUN --calibration`, on the embedded server and a
+ * real SQLite store; maps that do not fit a run refused before any work, naming the difference.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCliInProcess, type CliResult } from '../../../src/cli/test-support/in-process-cli.js';
+import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+const MODERATION = join(ROOT, 'data', 'moderation');
+const tmp = tempFolderRemovedAfterAll('decidekit-e2e-calibration-runs-');
+const store = join(tmp, 'runs.sqlite');
+const map = join(tmp, 'map.json');
+
+function cli(...args: string[]): Promise<CliResult> {
+  return runCliInProcess(args, { cwd: tmp });
+}
+
+type Numbers = Record<'accuracy' | 'kl' | 'brier' | 'log_loss' | 'ece', number>;
+const METRICS = ['accuracy', 'kl', 'brier', 'log_loss', 'ece'] as const;
+
+let runId = '';
+let fitted: Numbers;
+
+beforeAll(async () => {
+  const bench = await cli('bench', '--model', 'heuristic', '--store', store, '--json');
+  expect(bench.code).toBe(0);
+  runId = (JSON.parse(bench.stdout) as { id: string }).id;
+  const c = await cli('calibrate', runId, '--store', store, '--by', 'type', '--out', map, '--json');
+  expect(c.code).toBe(0);
+  fitted = (JSON.parse(c.stdout) as { overall: { fitted: Numbers } }).overall.fitted;
+});
+
+describe('report RUN --calibration', () => {
+  it("gives the map's in-sample numbers, and says they are recalibrated in JSON", async () => {
+    const plain = await cli('report', runId, '--store', store, '--format', 'json');
+    const r = await cli('report', runId, '--store', store, '--calibration', map, '--format', 'json');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout) as {
+      calibration: Record<string, unknown>;
+      summary: Numbers & { ci: unknown };
+      decisions: { probabilities: Record<string, number> | null }[];
+    };
+    const raw = JSON.parse(plain.stdout) as typeof doc;
+    // The bootstrap sums in fixed point (multiples of 2^-32): equal to nine digits.
+    for (const m of METRICS) expect(doc.summary[m]).toBeCloseTo(fitted[m], 9);
+    expect(doc.summary.log_loss).not.toBeCloseTo(raw.summary.log_loss, 6);
+    expect(doc.summary.accuracy).toBe(raw.summary.accuracy);
+    expect(doc.calibration).toEqual({
+      path: map,
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      method: 'temperature',
+      by: 'type',
+      recalibrated: true,
+    });
+    expect(raw).not.toHaveProperty('calibration');
+    // The decisions listed are the recalibrated ones.
+    expect(doc.decisions[0]!.probabilities).not.toEqual(raw.decisions[0]!.probabilities);
+    // The store is unchanged: a plain report again gives the raw numbers.
+    const again = await cli('report', runId, '--store', store, '--format', 'json');
+    expect(JSON.parse(again.stdout)).toEqual(raw);
+  });
+
+  it('says so in the terminal summary, the Markdown report and under the HTML title', async () => {
+    const sha = (await hashOf(map)).slice(0, 12);
+    const said = `recalibrated with ${map} (temperature by type, sha256 ${sha})`;
+    const text = await cli('report', runId, '--store', store, '--calibration', map);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(said);
+    const md = await cli('report', runId, '--store', store, '--calibration', map, '--format', 'markdown');
+    expect(md.stdout).toContain(`> **Recalibrated.** Every number ${said}`);
+    const html = await cli('report', runId, '--store', store, '--calibration', map, '--format', 'html');
+    expect(html.stdout).toMatch(/<\/h1>[\s\S]*recalibrated with [\s\S]*<\/header>/);
+  });
+
+  it('recomputes under other conventions from the recalibrated answers', async () => {
+    const r = await cli(
+      'report',
+      runId,
+      '--store',
+      store,
+      '--calibration',
+      map,
+      '--ece-bins',
+      '15',
+      '--format',
+      'json',
+    );
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout) as { summary: Numbers };
+    expect(doc.summary.log_loss).toBeCloseTo(fitted.log_loss, 9);
+  });
+
+  it('refuses a map fitted on offline answers, before reading the run', async () => {
+    const offline = join(tmp, 'offline.json');
+    const c = await cli(
+      'calibrate',
+      '--dataset',
+      join(MODERATION, 'dataset.jsonl'),
+      '--results',
+      join(MODERATION, 'results-loud-1.jsonl'),
+      '--out',
+      offline,
+    );
+    expect(c.code).toBe(0);
+    const r = await cli('report', runId, '--store', store, '--calibration', offline);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`--calibration MAP: calibration map ${offline} was fitted on offline answers`);
+    expect(r.stderr).toContain(`decidekit calibrate ${runId} --store ${store} --by type --out map.json`);
+    expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+  });
+
+  it('refuses a map without a group for a question the run answered, naming it', async () => {
+    const byQuestion = join(tmp, 'by-question.json');
+    expect((await cli('calibrate', runId, '--store', store, '--by', 'question', '--out', byQuestion)).code).toBe(0);
+    const doc = JSON.parse(await readFile(byQuestion, 'utf8')) as { groups: { key: string }[] };
+    const dropped = doc.groups[0]!.key;
+    doc.groups = doc.groups.slice(1);
+    await writeFile(byQuestion, JSON.stringify(doc));
+    const r = await cli('report', runId, '--store', store, '--calibration', byQuestion, '--format', 'json');
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(
+      `calibration map ${byQuestion} does not fit run ${runId}: it has no group for question "${dropped}"`,
+    );
+    expect(r.stderr.match(/does not fit/g)).toHaveLength(1);
+  });
+
+  it('refuses a map file that cannot be read or is not a map, naming the file and the field', async () => {
+    const gone = await cli('report', runId, '--store', store, '--calibration', join(tmp, 'nowhere.json'));
+    expect(gone.code).toBe(2);
+    expect(gone.stderr).toContain(`cannot read calibration map: ${join(tmp, 'nowhere.json')} (no such file`);
+    expect(gone.stderr).not.toMatch(/ENOENT/);
+    const bad = join(tmp, 'bad.json');
+    const doc = JSON.parse(await readFile(map, 'utf8')) as { groups: { parameters: { temperature: number } }[] };
+    doc.groups[0]!.parameters.temperature = -1;
+    await writeFile(bad, JSON.stringify(doc));
+    const r = await cli('report', runId, '--store', store, '--calibration', bad);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${bad}: groups[0].parameters.temperature: expected a positive number, got -1`);
+  });
+});
+
+async function hashOf(path: string): Promise<string> {
+  const { createHash } = await import('node:crypto');
+  return createHash('sha256')
+    .update(await readFile(path))
+    .digest('hex');
+}
