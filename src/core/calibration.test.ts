@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { binOf, calibrate } from './calibration.js';
+import { binOf, calibrate, CalibrationAccumulator, DEFAULT_CALIBRATION } from './calibration.js';
 
 describe('calibrate', () => {
   it('puts confidences 1.0 and 0.0 in the first and last bins', () => {
@@ -119,4 +119,27 @@ describe('calibrate under other conventions', () => {
       { seed: 42, numRuns: 200 },
     );
   });
+});
+
+describe('CalibrationAccumulator merge', () => {
+  const pairs = Array.from({ length: 200 }, (_, i) => ({
+    confidence: ((i * 37) % 101) / 100,
+    hit: i % 3 === 0,
+    question: `q${i % 4}`,
+  }));
+  for (const options of [
+    DEFAULT_CALIBRATION,
+    { bins: 7, binning: 'equal-mass', average: 'pooled' },
+    { bins: 5, binning: 'equal-width', average: 'per-question' },
+    { bins: 4, binning: 'equal-mass', average: 'per-question' },
+  ] as const) {
+    it(`gives what adding every pair to one gives (${options.binning}, ${options.average})`, () => {
+      const parts = [0, 1, 2].map(() => new CalibrationAccumulator(options));
+      pairs.forEach((p, i) => parts[i % 3]!.add(p.confidence, p.hit, p.question));
+      const merged = new CalibrationAccumulator(options);
+      for (const part of parts) merged.merge(part);
+      expect(merged.n).toBe(pairs.length);
+      expect(merged.summarize()).toEqual(calibrate(pairs, options));
+    });
+  }
 });

@@ -169,6 +169,26 @@ export class CalibrationAccumulator {
     return this.total;
   }
 
+  /**
+   * Adds every pair `other` was given (under the same convention): the table is the one
+   * adding them here one by one would give, as sums are exact and bins are counts.
+   */
+  merge(other: CalibrationAccumulator): void {
+    if (this.streaming) {
+      for (let b = 0; b < this.counts.length; b++) {
+        this.counts[b]! += other.counts[b]!;
+        this.hits[b]! += other.hits[b]!;
+        this.confidence[b]!.merge(other.confidence[b]!);
+      }
+      this.total += other.total;
+      return;
+    }
+    const names: string[] = [];
+    for (const [name, g] of other.groupIndex) names[g] = name;
+    for (let i = 0; i < other.total; i++)
+      this.add(other.kept[i]!, other.keptHits[i] === 1, names[other.keptGroups[i]!]!);
+  }
+
   summarize(): Calibration {
     if (this.total === 0) return { ece: null, meanConfidence: null, n: 0, bins: [] };
     if (this.streaming) {

@@ -28,9 +28,16 @@ export function argmaxFirst(probabilities: readonly number[]): number {
   return best;
 }
 
+/**
+ * One sum reused by every call below (each empties it first): scoring runs once a decision,
+ * and a new sum each time was two typed arrays a decision for the garbage collector.
+ */
+const scratch = new ExactSum();
+
 /** KL(gold || predicted) in nats over answers with gold > 0; predicted floored at 1e-12. */
 export function klDivergence(gold: readonly number[], predicted: readonly number[]): number {
-  const sum = new ExactSum();
+  const sum = scratch;
+  sum.reset();
   for (let i = 0; i < gold.length; i++) {
     const g = gold[i] as number;
     if (g > 0) sum.add(g * Math.log(g / Math.max(predicted[i] ?? 0, KL_FLOOR)));
@@ -41,7 +48,8 @@ export function klDivergence(gold: readonly number[], predicted: readonly number
 /** Brier: sum over answers of (p - g)^2; both arrays aligned, missing entries count as 0. */
 export function brierScore(gold: readonly number[], predicted: readonly number[]): number {
   const n = Math.max(gold.length, predicted.length);
-  const sum = new ExactSum();
+  const sum = scratch;
+  sum.reset();
   for (let i = 0; i < n; i++) {
     const d = (predicted[i] ?? 0) - (gold[i] ?? 0);
     sum.add(d * d);

@@ -61,3 +61,17 @@ describe('ExactSum overflow', () => {
     expect(s.value()).toBe(7e307);
   });
 });
+
+describe('ExactSum reset', () => {
+  it('starts again from nothing, as a new sum would', () => {
+    const s = new ExactSum();
+    [1e100, 1, 0.1, 7].forEach((x) => s.add(x));
+    s.add(Infinity);
+    s.reset();
+    expect(s.n).toBe(0);
+    expect(s.mean()).toBeNull();
+    [0.1, 0.2, 0.3].forEach((x) => s.add(x));
+    expect(s.value()).toBe(exactSum([0.1, 0.2, 0.3]));
+    expect(s.n).toBe(3);
+  });
+});

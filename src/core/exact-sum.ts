@@ -49,6 +49,13 @@ export class ExactSum {
     this.size = i + 1;
   }
 
+  /** Empties the sum (its partials' room is kept): a scratch sum reused for many small sums allocates nothing. */
+  reset(): void {
+    this.size = 0;
+    this.count = 0;
+    this.special = 0;
+  }
+
   /** Number of values added. */
   get n(): number {
     return this.count;

@@ -13,12 +13,29 @@ export interface CaseFacts {
   readonly logLosses: readonly (number | null)[];
 }
 
-/** The question keys and log losses of a case's decisions. */
-export function caseFactsOf(c: CaseResult): CaseFacts {
+/**
+ * Each `workflow/question` key made once and handed out again: a run asks the same few
+ * questions of every case, and one string a key (its hash worked out once) is cheaper for
+ * the maps keyed by it than a new string a decision.
+ */
+export class QuestionKeys {
+  readonly #keys = new Map<string, Map<string, string>>();
+
+  of(workflow: string, questionId: string): string {
+    let ofWorkflow = this.#keys.get(workflow);
+    if (ofWorkflow === undefined) this.#keys.set(workflow, (ofWorkflow = new Map()));
+    let key = ofWorkflow.get(questionId);
+    if (key === undefined) ofWorkflow.set(questionId, (key = `${workflow}/${questionId}`));
+    return key;
+  }
+}
+
+/** The question keys and log losses of a case's decisions; `keys` gives the keys made before. */
+export function caseFactsOf(c: CaseResult, keys?: QuestionKeys): CaseFacts {
   const questionKeys: string[] = [];
   const logLosses: (number | null)[] = [];
   for (const d of c.decisions) {
-    questionKeys.push(`${c.workflow}/${d.questionId}`);
+    questionKeys.push(keys === undefined ? `${c.workflow}/${d.questionId}` : keys.of(c.workflow, d.questionId));
     logLosses.push(d.outcome.status === 'answered' ? decisionLogLoss(d, d.outcome.probabilities) : null);
   }
   return { questionKeys, logLosses };

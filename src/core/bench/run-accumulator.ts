@@ -7,7 +7,7 @@
  */
 import type { CalibrationOptions } from '../calibration.js';
 import { CaseSampleBuilder, type CaseSample } from '../stats/case-sample.js';
-import { caseFactsOf } from './case-facts.js';
+import { caseFactsOf, QuestionKeys } from './case-facts.js';
 import type { CaseResult } from '../typed-decisions/case-result.js';
 import { ListingsAccumulator, type RunListings } from './run-listings.js';
 import { addCaseToSample } from './run-statistics.js';
@@ -25,6 +25,7 @@ export class RunAccumulator {
   readonly #summary: BenchAccumulator;
   readonly #listings: ListingsAccumulator;
   readonly #sample: CaseSampleBuilder;
+  readonly #keys = new QuestionKeys();
 
   /**
    * `calibration`: the ECE convention (default ten equal-width bins, pooled); `expected`:
@@ -43,7 +44,7 @@ export class RunAccumulator {
 
   /** Adds a finished case; `position` is its place in the run (its index in the run's case ids). */
   add(c: CaseResult, position: number): void {
-    const facts = caseFactsOf(c);
+    const facts = caseFactsOf(c, this.#keys);
     this.#summary.add(c, facts);
     this.#listings.add(c, position, facts);
     addCaseToSample(this.#sample, c, facts);

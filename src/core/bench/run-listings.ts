@@ -71,7 +71,7 @@ export class ListingsAccumulator {
   readonly #wrong: { position: number; index: number; value: Disagreement }[] = [];
   #wrongCount = 0;
   readonly #majority = new Map<string, { answers: readonly string[]; byLabel: Map<string, number>; total: number }>();
-  readonly #confusion = new Map<string, { type: 'choice' | 'score'; answers: string[]; counts: Map<string, number> }>();
+  readonly #confusion = new Map<string, { type: 'choice' | 'score'; answers: string[]; counts: number[][] }>();
   readonly #latencies: number[] = [];
   /** Where the latencies are kept when another accumulator keeps them; null when `#latencies` holds them. */
   readonly #latenciesKeptBy: (() => readonly number[]) | null;
@@ -116,33 +116,38 @@ export class ListingsAccumulator {
         if (position < this.#otherCauses.first.rank) this.#otherCauses.first = first;
       }
     }
-    c.decisions.forEach((d, index) => {
-      const key = facts.questionKeys[index]!;
-      let m = this.#majority.get(key);
-      if (!m) this.#majority.set(key, (m = { answers: d.answers, byLabel: new Map(), total: 0 }));
-      m.total++;
-      m.byLabel.set(d.gold.label, (m.byLabel.get(d.gold.label) ?? 0) + 1);
-      const o = d.outcome;
-      if (o.status !== 'answered') return;
-      if (!o.correct) {
-        this.#wrongCount++;
-        keepBest(
-          this.#wrong,
-          { position, index, value: { caseId: c.caseId, decision: d, outcome: o } },
-          LISTED_ROWS,
-          (a, b) =>
-            a.value.outcome.confidence > b.value.outcome.confidence ||
-            (a.value.outcome.confidence === b.value.outcome.confidence &&
-              (a.position < b.position || (a.position === b.position && a.index < b.index))),
-        );
-      }
-      if (d.type === 'noul') return;
-      let cm = this.#confusion.get(key);
-      if (!cm) this.#confusion.set(key, (cm = { type: d.type, answers: [...d.answers], counts: new Map() }));
-      for (const label of [d.gold.label, o.predicted]) if (!cm.answers.includes(label)) cm.answers.push(label);
-      const pair = `${d.gold.label}\u0000${o.predicted}`;
-      cm.counts.set(pair, (cm.counts.get(pair) ?? 0) + 1);
-    });
+    for (let index = 0; index < c.decisions.length; index++)
+      this.#addDecision(c, position, index, facts.questionKeys[index]!);
+  }
+
+  #addDecision(c: CaseResult, position: number, index: number, key: string): void {
+    const d = c.decisions[index]!;
+    let m = this.#majority.get(key);
+    if (!m) this.#majority.set(key, (m = { answers: d.answers, byLabel: new Map(), total: 0 }));
+    m.total++;
+    m.byLabel.set(d.gold.label, (m.byLabel.get(d.gold.label) ?? 0) + 1);
+    const o = d.outcome;
+    if (o.status !== 'answered') return;
+    if (!o.correct) {
+      this.#wrongCount++;
+      keepBest(
+        this.#wrong,
+        { position, index, value: { caseId: c.caseId, decision: d, outcome: o } },
+        LISTED_ROWS,
+        (a, b) =>
+          a.value.outcome.confidence > b.value.outcome.confidence ||
+          (a.value.outcome.confidence === b.value.outcome.confidence &&
+            (a.position < b.position || (a.position === b.position && a.index < b.index))),
+      );
+    }
+    if (d.type === 'noul') return;
+    let cm = this.#confusion.get(key);
+    if (!cm) this.#confusion.set(key, (cm = { type: d.type, answers: [...d.answers], counts: [] }));
+    // Counted by the labels' places in the matrix's answers (a label not among them joins them).
+    const gold = placeOf(cm.answers, d.gold.label);
+    const predicted = placeOf(cm.answers, o.predicted);
+    const row = (cm.counts[gold] ??= []);
+    row[predicted] = (row[predicted] ?? 0) + 1;
   }
 
   listings(): RunListings {
@@ -173,7 +178,7 @@ export class ListingsAccumulator {
       majority: majorityOf(this.#majority),
       confusion: [...this.#confusion.keys()].sort().map((key) => {
         const { type, answers, counts } = this.#confusion.get(key)!;
-        const matrix = answers.map((gold) => answers.map((predicted) => counts.get(`${gold}\u0000${predicted}`) ?? 0));
+        const matrix = answers.map((_, gold) => answers.map((_, predicted) => counts[gold]?.[predicted] ?? 0));
         const answered = matrix.reduce((n, row) => n + row.reduce((a, b) => a + b, 0), 0);
         const correct = matrix.reduce((n, row, i) => n + row[i]!, 0);
         return { key, type, answers, counts: matrix, answered, correct };
@@ -181,6 +186,12 @@ export class ListingsAccumulator {
       latenciesMs: this.#latenciesKeptBy?.() ?? this.#latencies,
     };
   }
+}
+
+/** The place of `label` in `answers`, added at the end when it is not there. */
+function placeOf(answers: string[], label: string): number {
+  const i = answers.indexOf(label);
+  return i === -1 ? answers.push(label) - 1 : i;
 }
 
 function majorityOf(

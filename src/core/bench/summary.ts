@@ -102,6 +102,17 @@ class GroupAccumulator {
     this.calibration = new CalibrationAccumulator(calibration);
   }
 
+  /** Adds every decision `other` was given: sums are exact, so the group is the one adding them here would give. */
+  merge(other: GroupAccumulator): void {
+    this.total += other.total;
+    this.answered += other.answered;
+    this.correct += other.correct;
+    this.kl.merge(other.kl);
+    this.brier.merge(other.brier);
+    this.logLoss.merge(other.logLoss);
+    this.calibration.merge(other.calibration);
+  }
+
   /** `c`: the group's calibration, when the caller has already summarized it. */
   summarize(c: Calibration = this.calibration.summarize()): MetricGroup {
     return {
@@ -116,6 +127,19 @@ class GroupAccumulator {
       meanConfidence: c.meanConfidence,
     };
   }
+}
+
+/**
+ * The decisions of one question of one workflow, of one type: each decision is added to
+ * exactly one of these as it comes, and the run, type, workflow and question groups are
+ * merged from them when summarized (four groups a decision cost four times the sums).
+ */
+interface QuestionGroup {
+  readonly workflow: string;
+  /** `workflow/question`, the key of its question group. */
+  readonly key: string;
+  readonly type: QuestionType;
+  readonly group: GroupAccumulator;
 }
 
 function groupFor(map: Map<string, GroupAccumulator>, key: string, calibration: CalibrationOptions): GroupAccumulator {
@@ -150,10 +174,8 @@ export function summarizeBenchmark(cases: Iterable<CaseResult>, options: Summari
  */
 export class BenchAccumulator {
   readonly #calibration: CalibrationOptions;
-  readonly #all: GroupAccumulator;
-  readonly #byType = new Map<string, GroupAccumulator>();
-  readonly #byWorkflow = new Map<string, GroupAccumulator>();
-  readonly #byQuestion = new Map<string, GroupAccumulator>();
+  /** Workflow -> question id -> its group (a question asked as another type too has one group a type). */
+  readonly #questions = new Map<string, Map<string, QuestionGroup[]>>();
   readonly #errorKinds: Partial<Record<FailureKind, number>> = {};
   readonly #latencies: number[] = [];
   // Per replica (runs sent to several): requests, failed ones, latencies of answered ones.
@@ -169,7 +191,6 @@ export class BenchAccumulator {
   /** `calibration`: the ECE convention (default ten equal-width bins, pooled). */
   constructor(calibration: CalibrationOptions = DEFAULT_CALIBRATION) {
     this.#calibration = calibration;
-    this.#all = new GroupAccumulator(calibration);
   }
 
   /** Cases added so far. */
@@ -198,35 +219,63 @@ export class BenchAccumulator {
       const kind = c.request.failure.kind;
       this.#errorKinds[kind] = (this.#errorKinds[kind] ?? 0) + 1;
     }
-    // One workflow per case: its group is looked up once, not per decision (and not for a case without decisions).
-    let workflowGroup: GroupAccumulator | undefined;
+    // One workflow per case: its questions are looked up once, not per decision.
+    let questions = this.#questions.get(c.workflow);
+    if (questions === undefined) this.#questions.set(c.workflow, (questions = new Map()));
     for (let i = 0; i < c.decisions.length; i++) {
       const d = c.decisions[i]!;
       const questionKey = facts.questionKeys[i]!;
-      const groups = [
-        this.#all,
-        groupFor(this.#byType, d.type, this.#calibration),
-        (workflowGroup ??= groupFor(this.#byWorkflow, c.workflow, this.#calibration)),
-        groupFor(this.#byQuestion, questionKey, this.#calibration),
-      ];
+      const g = this.#questionGroup(questions, c.workflow, d, questionKey);
       const o = d.outcome;
+      g.total++;
       if (o.status === 'failed') {
         this.#errors++;
-        for (const g of groups) g.total++;
         continue;
       }
       if (!o.correct && o.confidence >= CONFIDENT_THRESHOLD) this.#confidentDisagreements++;
-      const loss = facts.logLosses[i]!;
-      for (const g of groups) {
-        g.total++;
-        g.answered++;
-        if (o.correct) g.correct++;
-        g.kl.add(o.kl);
-        g.brier.add(o.brier);
-        g.logLoss.add(loss);
-        g.calibration.add(o.confidence, o.correct, questionKey);
-      }
+      g.answered++;
+      if (o.correct) g.correct++;
+      g.kl.add(o.kl);
+      g.brier.add(o.brier);
+      g.logLoss.add(facts.logLosses[i]!);
+      g.calibration.add(o.confidence, o.correct, questionKey);
     }
+  }
+
+  #questionGroup(
+    questions: Map<string, QuestionGroup[]>,
+    workflow: string,
+    d: CaseResult['decisions'][number],
+    key: string,
+  ): GroupAccumulator {
+    let ofId = questions.get(d.questionId);
+    if (ofId === undefined) questions.set(d.questionId, (ofId = []));
+    for (const q of ofId) if (q.type === d.type) return q.group;
+    const group = new GroupAccumulator(this.#calibration);
+    ofId.push({ workflow, key, type: d.type, group });
+    return group;
+  }
+
+  /** The run's group and its type, workflow and question groups, merged from the question groups. */
+  #merged(): {
+    all: GroupAccumulator;
+    byType: Map<string, GroupAccumulator>;
+    byWorkflow: Map<string, GroupAccumulator>;
+    byQuestion: Map<string, GroupAccumulator>;
+  } {
+    const all = new GroupAccumulator(this.#calibration);
+    const byType = new Map<string, GroupAccumulator>();
+    const byWorkflow = new Map<string, GroupAccumulator>();
+    const byQuestion = new Map<string, GroupAccumulator>();
+    for (const questions of this.#questions.values())
+      for (const ofId of questions.values())
+        for (const q of ofId) {
+          all.merge(q.group);
+          groupFor(byType, q.type, this.#calibration).merge(q.group);
+          groupFor(byWorkflow, q.workflow, this.#calibration).merge(q.group);
+          groupFor(byQuestion, q.key, this.#calibration).merge(q.group);
+        }
+    return { all, byType, byWorkflow, byQuestion };
   }
 
   #addToReplica(request: CaseResult['request']): void {
@@ -248,12 +297,13 @@ export class BenchAccumulator {
   }
 
   summarize(options: SummarizeOptions = {}): BenchSummary {
+    const merged = this.#merged();
     // Summarized once: the head's ECE and the reliability table come from the same calibration.
-    const calibration = this.#all.calibration.summarize();
-    const head = this.#all.summarize(calibration);
+    const calibration = merged.all.calibration.summarize();
+    const head = merged.all.summarize(calibration);
     const typeRecord: Partial<Record<QuestionType, MetricGroup>> = {};
     for (const t of QUESTION_TYPES) {
-      const g = this.#byType.get(t);
+      const g = merged.byType.get(t);
       if (g) typeRecord[t] = g.summarize();
     }
     const requestsTotal = this.#requests;
@@ -284,8 +334,8 @@ export class BenchAccumulator {
       confidentDisagreements: this.#confidentDisagreements,
       reliability: calibration.bins,
       byType: typeRecord,
-      byWorkflow: sortedRecord(this.#byWorkflow),
-      byQuestion: sortedRecord(this.#byQuestion),
+      byWorkflow: sortedRecord(merged.byWorkflow),
+      byQuestion: sortedRecord(merged.byQuestion),
       latencyMs: summarizeLatency(this.#latencies),
       ...(this.#byReplica.size === 0 ? {} : { byReplica: this.#replicaSummaries() }),
       inputTokens,
