@@ -118,12 +118,13 @@ async function floor() {
     const batch: { caseValues: unknown[]; decisionValues: unknown[][] }[] = [];
     forEachPackedCase(p, (at, count) => {
       const caseId = p[at] as string;
-      const caseValues = [runId, ...p.slice(at, at + PACKED_CASE_VALUES - 1), positions.get(caseId)!];
+      const position = positions.get(caseId)!;
+      const caseValues = [runId, ...p.slice(at, at + PACKED_CASE_VALUES - 1), position];
       caseValues.push(packedCaseDigest(runId, p, at, count));
       const decisionValues: unknown[][] = [];
       for (let d = 0; d < count; d++) {
         const k = at + PACKED_CASE_VALUES + d * PACKED_DECISION_VALUES;
-        decisionValues.push([runId, caseId, d, ...p.slice(k, k + PACKED_DECISION_VALUES)]);
+        decisionValues.push([runId, caseId, position, d, ...p.slice(k, k + PACKED_DECISION_VALUES)]);
       }
       batch.push({ caseValues, decisionValues });
     });
@@ -136,10 +137,10 @@ async function floor() {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   const insertCase = db.prepare(
-    'INSERT INTO cases (run_id, case_id, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model, position, digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO cases (run_id, case_id, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model, replica, position, digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const insertDecision = db.prepare(
-    'INSERT INTO decisions (run_id, case_id, position, question_id, type, answers_json, gold_label, gold_probabilities_json, status, predicted, correct, confidence, kl, brier, probabilities_json, error_kind, error_message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO decisions (run_id, case_id, case_position, position, question_id, type, answers_json, gold_label, gold_probabilities_json, status, predicted, correct, confidence, kl, brier, probabilities_json, error_kind, error_message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const duration = db.prepare('UPDATE runs SET duration_ms = ? WHERE id = ?');
   const save = db.transaction((k: number) => {

@@ -45,8 +45,8 @@ const db = new Database(${JSON.stringify(store)}, { readonly: true });
 let cells = 0;
 const touch = (row) => { for (const v of row) if (v !== null) cells++; };
 for (const id of ${JSON.stringify(runIds)}) {
-  for (const row of db.prepare('SELECT case_id, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model FROM cases WHERE run_id = ? ORDER BY position, case_id').raw().iterate(id)) touch(row);
-  for (const row of db.prepare('SELECT d.case_id, d.question_id, d.type, d.answers_json, d.gold_label, d.gold_probabilities_json, d.status, d.predicted, d.correct, d.confidence, d.kl, d.brier, d.probabilities_json, d.error_kind, d.error_message FROM cases c CROSS JOIN decisions d ON d.run_id = c.run_id AND d.case_id = c.case_id WHERE c.run_id = ? ORDER BY c.position, c.case_id, d.position').raw().iterate(id)) touch(row);
+  for (const row of db.prepare('SELECT case_id, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model FROM cases WHERE run_id = ? ORDER BY position').raw().iterate(id)) touch(row);
+  for (const row of db.prepare('SELECT c.case_id, d.question_id, d.type, d.answers_json, d.gold_label, d.gold_probabilities_json, d.status, d.predicted, d.correct, d.confidence, d.kl, d.brier, d.probabilities_json, d.error_kind, d.error_message FROM cases c CROSS JOIN decisions d ON d.run_id = c.run_id AND d.case_position = c.position WHERE c.run_id = ? ORDER BY c.position, d.position').raw().iterate(id)) touch(row);
 }
 process.stdout.write(String(cells));`;
   return ['--input-type=module', '-e', script];

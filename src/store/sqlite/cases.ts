@@ -63,7 +63,8 @@ export class SqliteCases implements StoreCases {
     const em = p[at + 6];
     const m = p[at + 7];
     const r = p[at + 8];
-    if (s.insertNewCase!.run(w, st, l, t, ek, em, m, r, digest, runId, caseId).changes === 0) {
+    let casePosition = s.insertNewCase.get(w, st, l, t, ek, em, m, r, digest, runId, caseId) as number | undefined;
+    if (casePosition === undefined) {
       // Saved before (a retry replaces it), or not in the run's case set.
       const found = s.position.get(runId, caseId) as { position: number } | undefined;
       if (found === undefined) {
@@ -72,15 +73,16 @@ export class SqliteCases implements StoreCases {
           `cannot save case ${JSON.stringify(caseId)}: it is not in the case set of run ${runId}`,
         );
       }
-      s.deleteDecisions.run(runId, caseId);
-      s.deleteCase.run(runId, caseId);
-      s.insertCase!.run(runId, caseId, found.position, w, st, l, t, ek, em, m, r, digest);
+      casePosition = found.position;
+      s.deleteCase.run(runId, casePosition);
+      s.insertCase.run(runId, caseId, casePosition, w, st, l, t, ek, em, m, r, digest);
     }
     let k = at + PACKED_CASE_VALUES;
     for (let position = 0; position < count; position++, k += PACKED_DECISION_VALUES)
       s.insertDecision.run(
         runId,
         caseId,
+        casePosition,
         position,
         p[k],
         p[k + 1],

@@ -32,8 +32,8 @@ export function checkRun(tables: RunTables, runs: SqliteRuns, cases: SqliteCases
 function changedCases(tables: RunTables, id: string): string[] {
   const { statements } = tables;
   // Case by case, so a run of any size is checked without holding its rows: the cases and
-  // their decisions are two streams in the same order, each case taking the decisions that
-  // follow with its id.
+  // their decisions are two streams in run order, each case taking the decisions that
+  // follow with its position.
   const changed: string[] = [];
   const cases = statements.digestCases.iterate(id) as IterableIterator<Record<string, unknown>>;
   const decisionRows = statements.digestDecisions.iterate(id) as IterableIterator<Record<string, unknown>>;
@@ -41,7 +41,8 @@ function changedCases(tables: RunTables, id: string): string[] {
     let d = decisionRows.next();
     for (const c of cases) {
       const decisions: Record<string, unknown>[] = [];
-      for (; d.done !== true && d.value['case_id'] === c['case_id']; d = decisionRows.next()) decisions.push(d.value);
+      for (; d.done !== true && d.value['case_position'] === c['position']; d = decisionRows.next())
+        decisions.push(d.value);
       if (caseDigest(c, decisions) !== c['digest']) changed.push(String(c['case_id']));
     }
   } finally {

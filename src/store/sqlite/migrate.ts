@@ -9,13 +9,11 @@ import { APPLICATION_ID, MIGRATIONS, REQUIRED_TABLES, SCHEMA_VERSION } from './s
 import { optionMention as option, words } from '../../core/message-words.js';
 
 /**
- * The oldest schema version a read-only command reads in place: version 7 only added a
- * column that may be absent (a run's stored statistics, then read as none), version 8
- * only moved a run's case ids out of its configuration (read from either place), and
- * version 9 only added an index (without it the same reads sort instead). Older
- * stores are read from an upgraded copy.
+ * The oldest schema version a read-only command reads in place: version 11 rebuilt the
+ * cases and decisions tables in run order (`run-order-schema.ts`), which every read of a
+ * run's rows uses. Older stores are read from an upgraded copy.
  */
-export const READABLE_IN_PLACE_FROM = 6;
+export const READABLE_IN_PLACE_FROM = 11;
 
 /** True for a decidekit store too old to read in place (an unmarked file is not). */
 export function olderThanCurrent(db: Database.Database): boolean {

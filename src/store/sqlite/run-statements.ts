@@ -5,21 +5,6 @@ import { HEAD_COLUMNS, LIST_COLUMNS } from './run-rows.js';
 
 /** Every statement the runs and their cases use, prepared once per connection. */
 export function prepareRunStatements(db: Database.Database): RunStatements {
-  // A version 6 store read in place (read-only) has no statistics column: none kept, then.
-  const statisticsColumn =
-    (
-      db.prepare("SELECT count(*) AS n FROM pragma_table_info('runs') WHERE name = 'statistics_json'").get() as {
-        n: number;
-      }
-    ).n > 0;
-  // A store before version 10 read in place has no replica column: read as none, never written.
-  const replicaColumn =
-    (
-      db.prepare("SELECT count(*) AS n FROM pragma_table_info('cases') WHERE name = 'replica'").get() as {
-        n: number;
-      }
-    ).n > 0;
-  const replica = replicaColumn ? CASE_REPLICA_COLUMN : `NULL AS ${CASE_REPLICA_COLUMN}`;
   return {
     head: db.prepare(`SELECT ${HEAD_COLUMNS} FROM runs WHERE id = ?`),
     status: db.prepare('SELECT status, duration_ms FROM runs WHERE id = ?'),
@@ -41,62 +26,59 @@ export function prepareRunStatements(db: Database.Database): RunStatements {
       VALUES (@id, @created_at, @created_ms, 'running', @label, @fingerprint, @tool_version, @model,
         @endpoint_scheme, @endpoint_host, @endpoint_port, @endpoint_path, @embedded_model, @dataset_id, @dataset_revision,
         @dataset_split, @dataset_synthetic, @case_count, @filtered, @config_json)`),
-    deleteDecisions: db.prepare('DELETE FROM decisions WHERE run_id = ? AND case_id = ?'),
-    deleteCase: db.prepare('DELETE FROM cases WHERE run_id = ? AND case_id = ?'),
+    // A case by its position (its key): its decisions go with it (their foreign key's cascade).
+    deleteCase: db.prepare('DELETE FROM cases WHERE run_id = ? AND position = ?'),
     // Values by position (the order of the packed rows, case-rows.ts): no row objects to make or read.
-    insertCase: writable(
-      replicaColumn,
-      db,
+    insertCase: db.prepare(
       `INSERT INTO cases (run_id, case_id, position, workflow, request_status, latency_ms,
         input_tokens, error_kind, error_message, answered_model, replica, digest)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    // The usual save in one statement: the position comes from the run's case set, and a
-    // case saved before (or not in the set) inserts nothing and takes the slow path.
-    insertNewCase: writable(
-      replicaColumn,
-      db,
-      `INSERT OR IGNORE INTO cases (run_id, case_id, position, workflow, request_status, latency_ms,
+    // The usual save in one statement: the position comes from the run's case set and is
+    // returned for the case's decisions; a case saved before (or not in the set) inserts
+    // nothing, returns none and takes the slow path.
+    insertNewCase: db
+      .prepare(
+        `INSERT OR IGNORE INTO cases (run_id, case_id, position, workflow, request_status, latency_ms,
         input_tokens, error_kind, error_message, answered_model, replica, digest)
-      SELECT run_id, case_id, position, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM run_cases WHERE run_id = ? AND case_id = ?`,
-    ),
-    // The digested rows as two streams in the same order, like `cases` and `decisions` below.
+      SELECT run_id, case_id, position, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM run_cases WHERE run_id = ? AND case_id = ? RETURNING position`,
+      )
+      .pluck(),
+    // The digested rows as two streams in run order, like `cases` and `decisions` below; each
+    // decision carries its case's position (`case_position`), which pairs it with its case.
     digestCases: db.prepare(
-      `SELECT ${CASE_DIGEST_COLUMNS.join(', ')}, ${replica}, digest FROM cases WHERE run_id = ? AND digest IS NOT NULL ORDER BY position, case_id`,
+      `SELECT ${CASE_DIGEST_COLUMNS.join(', ')}, ${CASE_REPLICA_COLUMN}, position, digest FROM cases WHERE run_id = ? AND digest IS NOT NULL ORDER BY position`,
     ),
     digestDecisions: db.prepare(
-      `SELECT ${DECISION_DIGEST_COLUMNS.map((c) => `d.${c}`).join(', ')}
-      FROM cases c CROSS JOIN decisions d ON d.run_id = c.run_id AND d.case_id = c.case_id
-      WHERE c.run_id = ? AND c.digest IS NOT NULL ORDER BY c.position, c.case_id, d.position`,
+      `SELECT ${DECISION_DIGEST_COLUMNS.map((c) => `d.${c}`).join(', ')}, d.case_position
+      FROM cases c CROSS JOIN decisions d ON d.run_id = c.run_id AND d.case_position = c.position
+      WHERE c.run_id = ? AND c.digest IS NOT NULL ORDER BY c.position, d.position`,
     ),
-    insertDecision: db.prepare(`INSERT INTO decisions (run_id, case_id, position, question_id, type, answers_json,
-        gold_label, gold_probabilities_json, status, predicted, correct, confidence, kl, brier, probabilities_json,
-        error_kind, error_message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    insertDecision: db.prepare(`INSERT INTO decisions (run_id, case_id, case_position, position, question_id, type,
+        answers_json, gold_label, gold_probabilities_json, status, predicted, correct, confidence, kl, brier,
+        probabilities_json, error_kind, error_message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     finish: db.prepare(`UPDATE runs SET status = @status, duration_ms = @duration_ms, summary_json = @summary_json,
         accuracy = @accuracy, kl = @kl, brier = @brier, ece = @ece, mean_confidence = @mean_confidence,
         decisions_total = @decisions_total, decisions_correct = @decisions_correct, errors = @errors,
-        latency_p50_ms = @latency_p50_ms${statisticsColumn ? ', statistics_json = NULL' : ''}
+        latency_p50_ms = @latency_p50_ms, statistics_json = NULL
       WHERE id = @id`),
-    saveStatistics: statisticsColumn
-      ? db.prepare('UPDATE runs SET statistics_json = ? WHERE id = ? AND summary_json IS NOT NULL')
-      : null,
-    statistics: db.prepare(
-      `SELECT ${statisticsColumn ? 'statistics_json' : 'NULL AS statistics_json'} FROM runs WHERE id = ?`,
-    ),
-    // A run's cases and its decisions, two streams in the same order (run order, then case
-    // id), merged case by case, read as arrays (`case-reads.ts`): walked along `cases_in_run_order` without a sort (CROSS
-    // JOIN keeps the cases the outer loop). A store read in place without it sorts instead.
+    saveStatistics: db.prepare('UPDATE runs SET statistics_json = ? WHERE id = ? AND summary_json IS NOT NULL'),
+    statistics: db.prepare('SELECT statistics_json FROM runs WHERE id = ?'),
+    // A run's cases and its decisions, two streams in run order, merged case by case, read as
+    // arrays (`case-reads.ts`): both walk their tables' keys (the cases' position, the
+    // decisions' case position and question index) without a sort. Each decision is named by
+    // its case's id as that case's row holds it (CROSS JOIN keeps the cases the outer loop).
     cases: db
       .prepare(
-        `SELECT case_id, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model, ${replica} FROM cases WHERE run_id = ? ORDER BY position, case_id`,
+        `SELECT case_id, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model, ${CASE_REPLICA_COLUMN} FROM cases WHERE run_id = ? ORDER BY position`,
       )
       .raw(),
     decisions: db
       .prepare(
-        `SELECT d.case_id, d.question_id, d.type, d.answers_json, d.gold_label, d.gold_probabilities_json, d.status,
+        `SELECT c.case_id, d.question_id, d.type, d.answers_json, d.gold_label, d.gold_probabilities_json, d.status,
         d.predicted, d.correct, d.confidence, d.kl, d.brier, d.probabilities_json, d.error_kind, d.error_message
-      FROM cases c CROSS JOIN decisions d ON d.run_id = c.run_id AND d.case_id = c.case_id
-      WHERE c.run_id = ? ORDER BY c.position, c.case_id, d.position`,
+      FROM cases c CROSS JOIN decisions d ON d.run_id = c.run_id AND d.case_position = c.position
+      WHERE c.run_id = ? ORDER BY c.position, d.position`,
       )
       .raw(),
     savedIds: db.prepare('SELECT case_id, request_status FROM cases WHERE run_id = ?'),
@@ -108,15 +90,7 @@ export function prepareRunStatements(db: Database.Database): RunStatements {
   };
 }
 
-/** A statement that writes a column a store read in place may lack: null there (nothing is written then). */
-function writable(present: boolean, db: Database.Database, sql: string): Database.Statement | null {
-  return present ? db.prepare(sql) : null;
-}
-
-/**
- * The prepared statements of the runs' tables (`saveStatistics` is null in a version 6 store
- * read in place, the case inserts in a store before version 10 read in place).
- */
+/** The prepared statements of the runs' tables. */
 export interface RunStatements {
   readonly head: Database.Statement;
   readonly status: Database.Statement;
@@ -130,15 +104,14 @@ export interface RunStatements {
   readonly allIds: Database.Statement;
   readonly statusCounts: Database.Statement;
   readonly insertRun: Database.Statement;
-  readonly deleteDecisions: Database.Statement;
   readonly deleteCase: Database.Statement;
-  readonly insertCase: Database.Statement | null;
-  readonly insertNewCase: Database.Statement | null;
+  readonly insertCase: Database.Statement;
+  readonly insertNewCase: Database.Statement;
   readonly digestCases: Database.Statement;
   readonly digestDecisions: Database.Statement;
   readonly insertDecision: Database.Statement;
   readonly finish: Database.Statement;
-  readonly saveStatistics: Database.Statement | null;
+  readonly saveStatistics: Database.Statement;
   readonly statistics: Database.Statement;
   readonly cases: Database.Statement;
   readonly decisions: Database.Statement;

@@ -137,7 +137,7 @@ export class SqliteRuns implements StoreRuns {
     conn.writing(id, () =>
       conn.committing(() => {
         // A run without a stored summary (still running) keeps none.
-        statements.saveStatistics?.run(JSON.stringify(statistics), id);
+        statements.saveStatistics.run(JSON.stringify(statistics), id);
       }, true),
     );
   }

@@ -6,6 +6,7 @@
 
 import { AUDIT_MIGRATION } from './audit-schema.js';
 import { PROBE_MIGRATION } from './probe-schema.js';
+import { RUN_ORDER_MIGRATION } from './run-order-schema.js';
 
 /** "dkrs" (decidekit run store) as a 32-bit integer. */
 export const APPLICATION_ID = 0x646b7273;
@@ -135,6 +136,7 @@ export const MIGRATIONS: readonly string[] = [
   // Version 10: the replica that answered each case, shown without credentials (a run sent
   // to several servers of one model); null for a run on one server.
   `ALTER TABLE cases ADD COLUMN replica TEXT;`,
+  RUN_ORDER_MIGRATION,
 ];
 
 /** Tables every store at SCHEMA_VERSION has; one missing means the file was damaged. */

@@ -243,28 +243,6 @@ describe('read-only stores', () => {
     expect(child.status).toBe(0);
   });
 
-  it('reads read-only a version 6 store in place (no statistics kept), leaving the file unchanged', () => {
-    const path = join(dir, 'v6.sqlite');
-    const { id } = seedRun(storeAt('v6.sqlite'));
-    closeAll();
-    const raw = new Database(path);
-    raw.exec('ALTER TABLE runs DROP COLUMN statistics_json');
-    raw.pragma('user_version = 6');
-    raw.pragma('wal_checkpoint(TRUNCATE)');
-    raw.close();
-    const before = readFileSync(path);
-    const store = openSqliteStore(path, { readOnly: true });
-    try {
-      expect(store.runs.list().map((r) => r.id)).toEqual([id]);
-      expect(store.runs.statistics(id)).toBeNull();
-      expect(store.runs.infoWithStatistics(id)!.statistics).toBeNull();
-      expect(store.runs.check(id).problems).toEqual([]);
-    } finally {
-      store.close();
-    }
-    expect(readFileSync(path).equals(before)).toBe(true);
-  });
-
   it('reads read-only a store that needs a migration from an upgraded copy, leaving the file unchanged', () => {
     const path = join(dir, 'old.sqlite');
     const { id } = writeVersion1Store(path);

@@ -59,17 +59,24 @@ function fixedCases(): CaseResult[] {
 /**
  * Every column of the run's rows as SQLite quotes them, in a stable order (the run id replaced).
  * The replica column, added after the pin, must be null in every row of a run on one server
- * and is left out, so the pin still covers every byte those rows held before.
+ * and is left out, so the pin still covers every byte those rows held before. So is a
+ * decision's case position, added when the decisions were keyed in run order: it must be its
+ * case's position (the cases' rows, pinned, hold that).
  */
 function quotedRows(path: string, runId: string): string {
   const db = new Database(path, { readonly: true });
   try {
     const withReplica = db.prepare('SELECT count(*) AS n FROM cases WHERE run_id = ? AND replica IS NOT NULL');
     expect((withReplica.get(runId) as { n: number }).n).toBe(0);
+    const misplaced = db.prepare(
+      `SELECT count(*) AS n FROM decisions d WHERE run_id = ? AND NOT EXISTS
+        (SELECT 1 FROM cases c WHERE c.run_id = d.run_id AND c.position = d.case_position AND c.case_id = d.case_id)`,
+    );
+    expect((misplaced.get(runId) as { n: number }).n).toBe(0);
     const quoted = (table: string, order: string) => {
       const columns = (db.prepare(`SELECT name FROM pragma_table_info('${table}')`).all() as { name: string }[])
         .map((c) => c.name)
-        .filter((c) => c !== 'run_id' && c !== 'replica');
+        .filter((c) => c !== 'run_id' && c !== 'replica' && c !== 'case_position');
       const sql = `SELECT ${columns.map((c) => `quote(${c})`).join(" || '|' || ")} AS row FROM ${table} WHERE run_id = ? ORDER BY ${order}`;
       return (db.prepare(sql).all(runId) as { row: string }[]).map((r) => r.row).join('\n');
     };

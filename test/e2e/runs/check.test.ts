@@ -19,7 +19,10 @@ describe('runs check', () => {
     expect(clean.stdout).toMatch(/1 run checked; every one reads back as it was saved/);
 
     const db = new Database(store);
-    db.prepare('UPDATE decisions SET correct = 1 - correct WHERE rowid = (SELECT min(rowid) FROM decisions)').run();
+    db.prepare(
+      `UPDATE decisions SET correct = 1 - correct WHERE (run_id, case_position, position) =
+        (SELECT run_id, case_position, position FROM decisions ORDER BY run_id, case_position, position LIMIT 1)`,
+    ).run();
     db.close();
     const bad = await runCliInProcess(['runs', 'check', '--store', store, '--json']);
     expect(bad.code).toBe(1);
@@ -106,14 +109,25 @@ describe('runs check', () => {
     // A choice question with three or more answers: rename one that is neither gold nor predicted.
     const row = db
       .prepare(
-        `SELECT rowid, case_id, answers_json, gold_label, predicted FROM decisions
-         WHERE type = 'choice' AND json_array_length(answers_json) >= 3 ORDER BY rowid LIMIT 1`,
+        `SELECT case_position, position, case_id, answers_json, gold_label, predicted FROM decisions
+         WHERE type = 'choice' AND json_array_length(answers_json) >= 3 ORDER BY case_position, position LIMIT 1`,
       )
-      .get() as { rowid: number; case_id: string; answers_json: string; gold_label: string; predicted: string };
+      .get() as {
+      case_position: number;
+      position: number;
+      case_id: string;
+      answers_json: string;
+      gold_label: string;
+      predicted: string;
+    };
     const answers = JSON.parse(row.answers_json) as string[];
     const other = answers.findIndex((a) => a !== row.gold_label && a !== row.predicted);
     answers[other] = `${answers[other]!.slice(0, -1)}${answers[other]!.endsWith('x') ? 'y' : 'x'}`;
-    db.prepare('UPDATE decisions SET answers_json = ? WHERE rowid = ?').run(JSON.stringify(answers), row.rowid);
+    db.prepare('UPDATE decisions SET answers_json = ? WHERE case_position = ? AND position = ?').run(
+      JSON.stringify(answers),
+      row.case_position,
+      row.position,
+    );
     const second = db
       .prepare('SELECT case_id FROM cases WHERE case_id != ? ORDER BY position LIMIT 1')
       .get(row.case_id) as {

@@ -105,10 +105,14 @@ describe('a stored decision with an out-of-range score', () => {
     const db = new Database(store);
     const row = db
       .prepare(
-        "SELECT rowid, case_id, question_id FROM decisions WHERE run_id = ? AND status = 'answered' ORDER BY rowid LIMIT 1",
+        "SELECT case_position, position, case_id, question_id FROM decisions WHERE run_id = ? AND status = 'answered' ORDER BY case_position, position LIMIT 1",
       )
-      .get(first) as { rowid: number; case_id: string; question_id: string };
-    db.prepare('UPDATE decisions SET confidence = -1 WHERE rowid = ?').run(row.rowid);
+      .get(first) as { case_position: number; position: number; case_id: string; question_id: string };
+    db.prepare('UPDATE decisions SET confidence = -1 WHERE run_id = ? AND case_position = ? AND position = ?').run(
+      first,
+      row.case_position,
+      row.position,
+    );
     db.close();
 
     const check = await cli(['runs', 'check', '--store', store, '--json']);
@@ -146,14 +150,16 @@ describe('a stored decision with an out-of-range score', () => {
   });
 });
 
-/** A copy of the clean store whose decisions' cell pointers are shifted: many findings of SQLite's check. */
+/** A copy of the clean store whose cases' and decisions' cell pointers are shifted: many findings of SQLite's check. */
 function withCellsOutOfOrder(name: string): string {
   const path = join(dir, name);
   copyFileSync(clean, path);
   const db = new Database(path, { readonly: true });
   const pageSize = db.pragma('page_size', { simple: true }) as number;
   const pages = (
-    db.prepare("SELECT pageno FROM dbstat WHERE name = 'decisions' AND pagetype = 'leaf'").all() as { pageno: number }[]
+    db.prepare("SELECT pageno FROM dbstat WHERE name IN ('cases', 'decisions') AND pagetype = 'leaf'").all() as {
+      pageno: number;
+    }[]
   ).map((r) => r.pageno);
   db.close();
   const fd = openSync(path, 'r+');
@@ -161,7 +167,7 @@ function withCellsOutOfOrder(name: string): string {
     const buf = Buffer.alloc(pageSize);
     readSync(fd, buf, 0, pageSize, (page - 1) * pageSize);
     const cells = buf.readUInt16BE(3);
-    // Every other cell starts 3 bytes late: its rowid reads out of order.
+    // Every other cell starts 3 bytes late: its key reads out of order.
     for (let i = 0; i < cells; i += 2) buf.writeUInt16BE(buf.readUInt16BE(8 + 2 * i) + 3, 8 + 2 * i);
     writeSync(fd, buf, 0, pageSize, (page - 1) * pageSize);
   }
