@@ -112,7 +112,7 @@ describe('every declared command', () => {
         it(`parses ${argvOf(name, o).join(' ')}`, () => {
           const { values } = parseCommandLine(argvOf(name, o), options);
           if (o.kind === 'flag') expect(values[name]).toBe(true);
-          else if (o.kind === 'list') expect(values[name]).toEqual([o.example]);
+          else if (o.kind === 'list') expect((values[name] as unknown[]).map(String)).toEqual([o.example]);
           else expect(String(values[name])).toBe(o.example);
         });
       }

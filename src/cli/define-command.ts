@@ -175,6 +175,19 @@ export function list(
   };
 }
 
+/** A repeatable whole number: `--parallel 8 2` or `--parallel 8 --parallel 2`, each checked as `integer` checks one. */
+export function integers(hint: string, help: string, settings: NumberSettings = {}): Option<number[]> {
+  const one = numberOption(hint, help, settings, true);
+  return {
+    kind: 'list',
+    hint,
+    help,
+    ...defaultTextOf(settings),
+    example: one.example,
+    parse: (raw, name) => (raw === undefined ? [] : (raw as string[]).map((value) => one.parse(value, name)!)),
+  };
+}
+
 interface NumberSettings extends ValueSettings<number> {
   readonly min?: number;
   readonly max?: number;

@@ -26,6 +26,7 @@ const FLAG_OF: { readonly [O in CallOption]: string } = {
   outDir: '--out',
   mapPath: '--out',
   parallel: '--parallel',
+  parallelByReplica: '--parallel',
   port: '--port',
   host: '--host',
   htmlPath: '--html',

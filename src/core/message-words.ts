@@ -31,6 +31,7 @@ export const CALL_OPTIONS = [
   'model',
   'outDir',
   'parallel',
+  'parallelByReplica',
   'port',
   'pricePerMtokUsd',
   'recordPath',

@@ -384,23 +384,24 @@ function startTarget(
  */
 async function startSending(plan: BenchPlan, options: BenchWiring, parts: BenchParts): Promise<StartedRun> {
   const { dataset, selected, store, server, claim } = parts;
-  const clientAt = (baseUrl: string) =>
+  const clientAt = (baseUrl: string, connections = plan.parallel) =>
     createClientOrOptionError({
       baseUrl,
       ...(plan.server.kind === 'remote' && plan.server.apiKey !== undefined ? { apiKey: plan.server.apiKey } : {}),
       ...(plan.server.model !== null ? { model: plan.server.model } : {}),
       timeoutMs: plan.timeoutMs,
       retries: plan.retries,
-      connections: plan.parallel,
+      connections,
     });
   const firstUrl = plan.server.kind === 'remote' ? plan.server.baseUrl : server!.url;
   const client = clientAt(firstUrl);
   const replicas =
     plan.replicaUrls.length === 0
       ? null
-      : [{ url: firstUrl, client }, ...plan.replicaUrls.map((url) => ({ url, client: clientAt(url) }))].map(
-          ({ url, client }) => ({ name: replicaNameOf(url), client, parallel: plan.parallel }),
-        );
+      : [firstUrl, ...plan.replicaUrls].map((url, i) => {
+          const parallel = plan.parallelByReplica?.[i] ?? plan.parallel;
+          return { name: replicaNameOf(url), client: i === 0 ? client : clientAt(url, parallel), parallel };
+        });
   const fresh = runConfigOf(plan, {
     toolVersion: options.toolVersion,
     dataset: { dataset: dataset.info, questionSet: dataset.questionSet },

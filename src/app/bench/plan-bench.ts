@@ -32,8 +32,13 @@ export interface BenchRequest {
   readonly model?: string;
   readonly apiKey?: string;
   readonly dataset?: DatasetChoice;
-  /** Requests in flight. Default 1. */
+  /** Requests in flight (to each replica). Default 1. */
   readonly parallel?: number;
+  /**
+   * Requests in flight to each server, one number a server in the order `baseUrl`, then
+   * `replicaUrls` (instead of `parallel`, the same for all).
+   */
+  readonly parallelByReplica?: readonly number[];
   /** Per-request timeout. Default 60. */
   readonly timeoutSec?: number;
   /** Retries of 429/502/503/504. Default 2. */
@@ -66,8 +71,10 @@ export interface BenchPlan {
   readonly server: ServerPlan;
   /** The base URLs of the other replicas beside the server's (empty for a run on one server). */
   readonly replicaUrls: readonly string[];
-  /** Requests in flight (to each replica). */
+  /** Requests in flight (to each replica, unless `parallelByReplica`: then the first's). */
   readonly parallel: number;
+  /** Requests in flight to each replica in order (the server's first), or null: `parallel` to each. */
+  readonly parallelByReplica: readonly number[] | null;
   readonly timeoutMs: number;
   readonly retries: number;
   readonly pricePerMtokUsd: number | null;
@@ -119,6 +126,7 @@ export function planBench(request: BenchRequest, stored: ResumableRun | null = n
           model: model ?? null,
           ...given({ apiKey: request.apiKey }),
         };
+  const parallelByReplica = parallelByReplicaOf(request, baseUrl === undefined ? 0 : 1 + replicaUrls.length, resumed);
   return {
     dataset: request.dataset ?? (resumed ? datasetChoiceOf(resumed) : { kind: 'sample' }),
     workflow: request.workflow ?? resumed?.filters.workflow ?? null,
@@ -127,7 +135,8 @@ export function planBench(request: BenchRequest, stored: ResumableRun | null = n
     server,
     replicaUrls,
     // A resumed run sends as it did unless told otherwise.
-    parallel: request.parallel ?? resumed?.parallel ?? DEFAULT_PARALLEL,
+    parallel: parallelByReplica?.[0] ?? request.parallel ?? resumed?.parallel ?? DEFAULT_PARALLEL,
+    parallelByReplica,
     timeoutMs:
       request.timeoutSec !== undefined ? request.timeoutSec * 1000 : (resumed?.timeoutMs ?? DEFAULT_TIMEOUT_SEC * 1000),
     retries: request.retries ?? resumed?.retries ?? DEFAULT_RETRIES,
@@ -142,6 +151,39 @@ export function planBench(request: BenchRequest, stored: ResumableRun | null = n
 /** How a replica is named in the run's records and notes: its base URL without credentials or a trailing slash. */
 export function replicaNameOf(baseUrl: string): string {
   return redactUrl(baseUrl).replace(/\/+$/, '');
+}
+
+/**
+ * Each replica's own requests in flight, when given one number a server (checked against
+ * the servers' count); a resumed run on the same replicas keeps its own unless `parallel`
+ * is given. Null: `parallel` to each.
+ */
+function parallelByReplicaOf(
+  request: BenchRequest,
+  servers: number,
+  resumed: RunConfig | null,
+): readonly number[] | null {
+  const each = request.parallelByReplica;
+  if (each === undefined || each.length === 0) {
+    const kept = resumed?.parallelByReplica;
+    return request.parallel === undefined && kept !== undefined && kept.length === servers ? kept : null;
+  }
+  if (request.parallel !== undefined)
+    throw new OptionError('parallel', words`give ${option('parallel')} or ${option('parallelByReplica')}, not both`);
+  for (const n of each)
+    if (!Number.isInteger(n) || n < 1)
+      throw new OptionError('parallelByReplica', words`${option('parallelByReplica')} ${n} is not a whole number >= 1`);
+  if (each.length === servers) return each;
+  const given = `${each.length} time${each.length === 1 ? '' : 's'}`;
+  if (servers === 0)
+    throw new OptionError(
+      'parallelByReplica',
+      words`${option('parallelByReplica')} is given ${given} for the embedded reference server: give it once`,
+    );
+  throw new OptionError(
+    'parallelByReplica',
+    words`${option('parallelByReplica')} is given ${given} for ${servers} ${option('baseUrl')} server${servers === 1 ? '' : 's'}: give it once (for each of them) or once per ${option('baseUrl')}, in their order`,
+  );
 }
 
 /** The replicas beside the base URL, each usable and none given twice. */
@@ -240,6 +282,7 @@ export function runConfigOf(
       ? { replicas: [plan.server.baseUrl, ...plan.replicaUrls].map(replicaNameOf) }
       : {}),
     parallel: plan.parallel,
+    ...(plan.parallelByReplica === null ? {} : { parallelByReplica: plan.parallelByReplica }),
     timeoutMs: plan.timeoutMs,
     retries: plan.retries,
     filters: { limit: plan.limit, workflow: plan.workflow, ...(plan.sample === null ? {} : { sample: plan.sample }) },

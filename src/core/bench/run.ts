@@ -27,8 +27,13 @@ export interface RunConfig {
    * shown without credentials (the first is `endpoint`); absent for a run on one server.
    */
   readonly replicas?: readonly string[];
-  /** Requests in flight (to each replica). */
+  /** Requests in flight (to each replica, unless `parallelByReplica` gives each its own: then the first's). */
   readonly parallel: number;
+  /**
+   * Requests in flight to each replica, in the order of `replicas`, when each was given its
+   * own; absent when every replica had `parallel` (and in runs stored before this was kept).
+   */
+  readonly parallelByReplica?: readonly number[];
   readonly timeoutMs: number;
   readonly retries: number;
   /** A filtered run is never compared with a full one. */

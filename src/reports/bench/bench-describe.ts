@@ -100,9 +100,13 @@ export function describeStatus(run: Pick<ReportedRun, 'config' | 'summary' | 'la
   return run.summary.status;
 }
 
-/** `parallel 4, timeout 30 s, retries 1`. */
+/** `parallel 4, timeout 30 s, retries 1` (`parallel 8, 2 (per replica), …` when each replica had its own). */
 export function describeSettings(config: RunConfig): string {
-  return `parallel ${config.parallel}, timeout ${formatNumber(config.timeoutMs / 1000, config.timeoutMs % 1000 === 0 ? 0 : 1)} s, retries ${config.retries}`;
+  const parallel =
+    config.parallelByReplica === undefined
+      ? `${config.parallel}`
+      : `${config.parallelByReplica.join(', ')} (per replica)`;
+  return `parallel ${parallel}, timeout ${formatNumber(config.timeoutMs / 1000, config.timeoutMs % 1000 === 0 ? 0 : 1)} s, retries ${config.retries}`;
 }
 
 export const SYNTHETIC_NOTE = 'synthetic sample — not Typed Decisions scores';

@@ -74,6 +74,7 @@ export function runConfigJson(c: RunConfig, redactHost = false) {
     endpoint: endpointJson(c.endpoint, redactHost),
     embedded_server: c.embeddedServer === null ? null : { model: c.embeddedServer.model },
     parallel: c.parallel,
+    ...(c.parallelByReplica === undefined ? {} : { parallel_by_replica: [...c.parallelByReplica] }),
     timeout_ms: c.timeoutMs,
     retries: c.retries,
     filters: {
