@@ -57,6 +57,7 @@ describe('planBench', () => {
       server: { kind: 'embedded', model: 'heuristic' },
       replicaUrls: [],
       parallel: 1,
+      parallelByReplica: null,
       timeoutMs: 60_000,
       retries: 2,
       pricePerMtokUsd: null,

@@ -54,6 +54,13 @@ const baseUrlsOption = list(
   { example: 'http://127.0.0.1:8080' },
 );
 
+/** `--parallel`, repeatable: once for every server, or once per `--base-url`, in their order. */
+const parallelOption = integers(
+  'N',
+  'requests in flight to each server (a resumed run keeps its own);\ngive one per --base-url, in their order, for each replica its own',
+  { min: 1, max: 1024, defaultText: '1' },
+);
+
 /** A million dollars per million input tokens: far above any price, far below an overflow. */
 const MAX_PRICE_PER_MTOK_USD = 1_000_000;
 
@@ -73,11 +80,7 @@ benchmarks its default model on the bundled synthetic sample.`,
       ...modelServerOptions('embedded reference server'),
       'base-url': baseUrlsOption,
       dataset: benchDatasetOption,
-      parallel: integers(
-        'N',
-        'requests in flight to each server (a resumed run keeps its own);\ngive one per --base-url, in their order, for each replica its own',
-        { min: 1, max: 1024, defaultText: '1' },
-      ),
+      parallel: parallelOption,
       timeout: decimal('SEC', 'per-request timeout in seconds', {
         above: 0,
         max: MAX_TIMER_SECONDS,
