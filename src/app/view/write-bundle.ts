@@ -14,7 +14,7 @@ import { optionMention as option, words } from '../../core/message-words.js';
 import { bundleFileName, type ViewLinks } from '../../core/view/view-links.js';
 import { analyzeRun } from '../bench/run-analysis.js';
 import { listStore, openStoredRun } from '../runs/stored-runs.js';
-import { prepareOutputPath } from '../output-file.js';
+import { nonRegularOutputWords, prepareOutputPath } from '../output-file.js';
 import { writeTextFile } from '../write-text-file.js';
 import { HtmlTraceRows, renderBenchHtmlPage } from '../../reports/bench/bench-html.js';
 import { modelOfHead } from '../../reports/view/view-index.js';
@@ -46,11 +46,13 @@ export interface WrittenBundle {
 export const BUNDLE_MARK = '.decidekit-view-bundle';
 
 /**
- * Makes `folder` ready for a new bundle: an empty folder is taken as it is; a previous bundle
- * (it holds the mark) loses its pages, so none of them outlives the new one; any other
- * folder with files in it is refused, and left as it was.
+ * Checks `folder` before a new bundle is made there, and returns the pages of a previous
+ * bundle that the new one replaces: an empty folder is taken as it is; a previous bundle (it
+ * holds the mark) loses its pages, so none of them outlives the new one, and only regular
+ * files are ever removed or replaced (a link, FIFO, socket or device among them is refused,
+ * as every output path is); any other folder with files in it is refused, and left as it was.
  */
-function clearBundleFolder(folder: string, given: string): void {
+function checkBundleFolder(folder: string, given: string): string[] {
   const fail = (why: string): never => {
     throw new OptionError('bundleDir', words`${option('bundleDir')} ${given}: ${why}`);
   };
@@ -60,16 +62,32 @@ function clearBundleFolder(folder: string, given: string): void {
   } catch (err) {
     fail(`cannot be read (${fileErrorWords(err)})`);
   }
-  if (entries.length === 0) return;
+  if (entries.length === 0) return [];
   if (!entries.includes(BUNDLE_MARK))
     fail(
       `is not empty and holds no previous bundle (${entries.length} entries, such as ${entries.slice(0, 3).join(', ')}); give an empty or new folder`,
     );
-  for (const name of entries.filter((e) => e.endsWith('.html')))
+  const pages = entries.filter((e) => e.endsWith('.html'));
+  for (const name of [BUNDLE_MARK, ...pages]) {
+    const what = nonRegularOutputWords(join(folder, name));
+    if (what !== null)
+      fail(
+        `${join(folder, name)} is ${what}, not a regular file: a bundle replaces only the files it wrote (remove it, or give an empty or new folder)`,
+      );
+  }
+  return pages;
+}
+
+/** Removes the pages of a previous bundle (checked by `checkBundleFolder`), so none outlives the new one. */
+function clearBundleFolder(folder: string, given: string, pages: readonly string[]): void {
+  for (const name of pages)
     try {
-      rmSync(join(folder, name), { force: true });
+      if (nonRegularOutputWords(join(folder, name)) === null) rmSync(join(folder, name), { force: true });
     } catch (err) {
-      fail(`the old page ${name} cannot be removed (${fileErrorWords(err)})`);
+      throw new OptionError(
+        'bundleDir',
+        words`${option('bundleDir')} ${given}: the old page ${name} cannot be removed (${fileErrorWords(err)})`,
+      );
     }
 }
 
@@ -119,6 +137,7 @@ export async function writeViewBundle(options: BundleOptions): Promise<WrittenBu
     folderOnly: true,
     inputs: [{ named: { option: 'storePath' }, path: storePath }],
   });
+  const oldPages = checkBundleFolder(place.folder, options.dir);
   const store = listStore(storePath);
   if (
     store.missingFolder !== null ||
@@ -165,7 +184,7 @@ export async function writeViewBundle(options: BundleOptions): Promise<WrittenBu
       () => viewProbePage(storePath, p.id, links),
     ]),
   ];
-  clearBundleFolder(place.folder, options.dir);
+  clearBundleFolder(place.folder, options.dir, oldPages);
   await writeTextFile(
     join(place.folder, BUNDLE_MARK),
     'decidekit view wrote this folder as a bundle of its pages\n',

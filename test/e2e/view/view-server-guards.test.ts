@@ -4,7 +4,17 @@
  * the plain name, a trace page past the end says so, and a bundle never mixes with old files.
  */
 import { request } from 'node:http';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess, type CliResult } from '../../../src/cli/test-support/in-process-cli.js';
@@ -109,6 +119,30 @@ describe('decidekit view guards', () => {
     const r = await cli(['view', '--bundle', dir]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('(1 run, 0 comparisons)');
+  });
+
+  it('refuses a previous bundle holding a FIFO or a link where a page goes, and leaves every entry as it was', async () => {
+    const dir = join(tmp, 'site-with-oddities');
+    expect((await cli(['view', '--bundle', dir])).code).toBe(0);
+    const runPage = readdirSync(dir).find((f) => f.startsWith('run-'))!;
+    const victim = join(tmp, 'victim.txt');
+    writeFileSync(victim, 'kept\n');
+    rmSync(join(dir, 'index.html'));
+    execFileSync('mkfifo', [join(dir, 'index.html')]);
+    rmSync(join(dir, runPage));
+    symlinkSync(victim, join(dir, runPage));
+    const before = readdirSync(dir).sort();
+    const r = await cli(['view', '--bundle', dir]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(
+      `--bundle ${dir}: ${join(dir, 'index.html')} is a FIFO (named pipe), not a regular file`,
+    );
+    expect(r.stderr).not.toMatch(/\bE[A-Z]{3,}\b|internal error/);
+    expect(r.stdout).toBe('');
+    expect(lstatSync(join(dir, 'index.html')).isFIFO()).toBe(true);
+    expect(lstatSync(join(dir, runPage)).isSymbolicLink()).toBe(true);
+    expect(readFileSync(victim, 'utf8')).toBe('kept\n');
+    expect(readdirSync(dir).sort()).toEqual(before);
   });
 
   it('replaces a previous bundle whole, and refuses a folder holding other files', async () => {
