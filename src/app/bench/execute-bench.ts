@@ -71,6 +71,10 @@ import { refuseUnusableOutDir, type KnownReports } from '../out-dir.js';
 import type { ReadFile } from '../output-file.js';
 import { wiringOf, type UseCaseWiring } from '../use-case-wiring.js';
 import { benchResumeCommand } from '../../core/command-hints.js';
+import { recalibrateCase, type RunQuestion } from '../../core/case-recalibration.js';
+import type { RunCalibration } from '../../core/calibration-map.js';
+import { loadRunCalibration, refuseUnfitCalibration } from '../run-calibration.js';
+import { loadCalibrationMap } from '../../datasets/calibration-map-file.js';
 
 export interface ExecuteBenchOptions extends Partial<UseCaseWiring> {
   /** Where `typed-decisions` is cached; needed only for that dataset. */
@@ -139,7 +143,15 @@ export async function executeBench(plan: BenchPlan, asked: ExecuteBenchOptions):
   const scanned = await scanAndSelect(plan, options.cacheDir);
   const { dataset, selected } = scanned;
   plan = scanned.plan;
-  for (const note of scanned.notes) options.reporter?.onNote?.(spellForLibrary(note), note);
+  // Before the store opens or the server starts: a map must have a group for every question sent.
+  if (plan.calibration !== undefined)
+    refuseUnfitCalibration(
+      plan.calibration,
+      questionsSent(dataset.questionTypes, selected),
+      `dataset ${dataset.info.id}`,
+      FIT_HINT,
+    );
+  for (const note of [...(plan.notes ?? []), ...scanned.notes]) options.reporter?.onNote?.(spellForLibrary(note), note);
   // SQLite is loaded only when the run is kept; opened before the server starts, so a bad
   // store path never leaves a server running.
   loadedStoreModule ??= plan.storePath === null ? null : await import('../../store/open-store.js');
@@ -174,13 +186,15 @@ async function scanAndSelect(
   plan: BenchPlan,
   cacheDir: string | undefined,
 ): Promise<{
-  dataset: Pick<ScannedBenchDataset, 'info' | 'questionSet' | 'readCases'>;
+  dataset: Pick<ScannedBenchDataset, 'info' | 'questionSet' | 'questionTypes' | 'readCases'>;
   selected: CaseEntry[];
   /** The plan, without a --limit or --sample that selected every case of the dataset. */
   plan: BenchPlan;
   notes: MessageWords[];
 }> {
-  const { info, questionSet, readCases, entries } = await scanBenchDataset(datasetSourceOf(plan.dataset, cacheDir));
+  const { info, questionSet, questionTypes, readCases, entries } = await scanBenchDataset(
+    datasetSourceOf(plan.dataset, cacheDir),
+  );
   const selected = selectCases(entries, plan);
   const everything =
     plan.resume === null &&
@@ -193,7 +207,7 @@ async function scanAndSelect(
       : plan.limit !== null
         ? words`${option('limit')} ${plan.limit}`
         : null;
-  const dataset = { info, questionSet, readCases };
+  const dataset = { info, questionSet, questionTypes, readCases };
   if (!everything || cut === null) return { dataset, selected, plan, notes: [] };
   return {
     dataset,
@@ -498,7 +512,12 @@ async function sendCases(
     cases: started.casesTotal,
     decisions: started.decisionsTotal,
   });
-  const count = (result: CaseResult) => totals.add(result, positionOf.get(result.caseId) ?? positionOf.size);
+  // A run that applies a calibration map counts its answers recalibrated (they are stored raw).
+  const scored =
+    config.calibration === undefined
+      ? (result: CaseResult) => result
+      : (result: CaseResult) => recalibrateCase(result, config.calibration!);
+  const count = (result: CaseResult) => totals.add(scored(result), positionOf.get(result.caseId) ?? positionOf.size);
   // A resumed run's kept cases are counted from the store, one at a time.
   const resumedId = runId();
   if (kept.size > 0 && store !== null && resumedId !== null)
@@ -763,10 +782,49 @@ function resumedReports(plan: BenchPlan): KnownReports | undefined {
 
 /** The plan for a request, reading the run to resume (once, before anything starts). */
 export async function planBenchFromStore(request: BenchRequest): Promise<BenchPlan> {
-  if (request.resume === undefined || request.storePath === null) return planBench(request, null);
+  if (request.resume === undefined || request.storePath === null) {
+    planBench(request, null); // its option checks first, before a map is read
+    return planBench(request, null, await calibrationOfRequest(request.calibrationPath, null));
+  }
   // An audit or probe id is named as such (not "unknown run").
   const askedBy = { command: words`bench ${option('resume')}`, storeArg: request.storePath };
-  return planBench(request, await readRunToResume(request.storePath, request.resume, askedBy));
+  const stored = await readRunToResume(request.storePath, request.resume, askedBy);
+  return planBench(request, stored, await calibrationOfRequest(request.calibrationPath, stored));
+}
+
+const FIT_HINT = words`fit one on a stored benchmark run of this dataset (a bench without ${option('calibrationPath')}, then decidekit calibrate on that run)`;
+
+/**
+ * The map a bench applies, read and checked before anything starts: the one given, or, for a
+ * resumed run that applied one, its own file again. The resume check then refuses a map
+ * whose hash differs from the run's, naming both; a file that is gone or no longer reads is
+ * replaced by the copy stored with the run (the same groups and parameters), with a note.
+ */
+async function calibrationOfRequest(
+  path: string | undefined,
+  stored: ResumableRun | null,
+): Promise<{ readonly map: RunCalibration; readonly notes: MessageWords[] } | null> {
+  if (path !== undefined) return { map: await loadRunCalibration(path, FIT_HINT), notes: [] };
+  const own = stored?.config.calibration;
+  if (own === undefined) return null;
+  try {
+    const loaded = await loadCalibrationMap(own.path);
+    if (loaded.sha256 === own.sha256) return { map: own, notes: [] };
+    return { map: { ...own, sha256: loaded.sha256 }, notes: [] };
+  } catch (err) {
+    if (!(err instanceof DecidekitError)) throw err;
+    const why = err.code === 'file_unreadable' ? 'cannot be read' : 'is no longer a calibration map';
+    const note = words`the calibration map ${own.path} this run applies ${why}: resuming with the copy stored with the run (sha256 ${own.sha256.slice(0, 12)})`;
+    return { map: own, notes: [note] };
+  }
+}
+
+/** The questions of the selected cases' workflows, with their types. */
+function questionsSent(types: Readonly<Record<string, string>>, selected: readonly CaseEntry[]): RunQuestion[] {
+  const workflows = [...new Set(selected.map((e) => e.workflow))];
+  return Object.entries(types)
+    .filter(([key]) => workflows.some((w) => key.startsWith(`${w}/`)))
+    .map(([key, type]) => ({ key, type }));
 }
 
 /** A stored run to resume (its record and saved case ids, not its cases), read before anything starts. */

@@ -7,6 +7,7 @@
 import { given } from '../../core/given.js';
 import type { TypedDecisionsCase } from '../../core/typed-decisions/case-result.js';
 import type { BenchRun, RunConfig } from '../../core/bench/run.js';
+import type { RunCalibration } from '../../core/calibration-map.js';
 import type { EndpointIdentity, SentCredentials } from '../../core/endpoint-identity.js';
 import { conventionsOfChoice } from '../../core/bench/run-conventions.js';
 import { conventionsText, type ConventionChoice } from '../../core/stats/conventions.js';
@@ -57,6 +58,11 @@ export interface BenchRequest {
   readonly storePath: string | null;
   /** ECE convention and bootstrap seed recorded with a new run (a resumed run keeps its own). */
   readonly conventions?: ConventionChoice;
+  /**
+   * A calibration map fitted on a stored benchmark run (`calibrate RUN --out`), applied to
+   * every answer before scoring; the answers are stored raw. A resumed run re-applies its own.
+   */
+  readonly calibrationPath?: string;
 }
 
 export const DEFAULT_PARALLEL = 1;
@@ -84,6 +90,10 @@ export interface BenchPlan {
   readonly conventions: string;
   /** The run being continued, read before anything started. */
   readonly resume: { readonly run: ResumableRun; readonly retryFailed: boolean } | null;
+  /** The calibration map applied before scoring (read and checked by `planBenchFromStore`); absent for none. */
+  readonly calibration?: RunCalibration;
+  /** What planning tells the user (a resumed run's map applied from its stored copy). */
+  readonly notes?: readonly MessageWords[];
 }
 
 /**
@@ -92,7 +102,11 @@ export interface BenchPlan {
  * `--resume RUN` alone continues a run as it was started — what the request leaves out
  * (dataset, filters, server, model) comes from the stored run.
  */
-export function planBench(request: BenchRequest, stored: ResumableRun | null = null): BenchPlan {
+export function planBench(
+  request: BenchRequest,
+  stored: ResumableRun | null = null,
+  calibration: { readonly map: RunCalibration; readonly notes: readonly MessageWords[] } | null = null,
+): BenchPlan {
   if (request.retryFailed && request.resume === undefined)
     throw new OptionError('retryFailed', words`${option('retryFailed')} goes with ${option('resume', 'RUN')}`);
   if (request.resume !== undefined && request.storePath === null)
@@ -145,6 +159,7 @@ export function planBench(request: BenchRequest, stored: ResumableRun | null = n
     storePath: request.storePath,
     conventions: conventionsText(conventionsOfChoice(request.conventions ?? {})),
     resume: stored === null ? null : { run: stored, retryFailed: request.retryFailed === true },
+    ...(calibration === null ? {} : { calibration: calibration.map, notes: calibration.notes }),
   };
 }
 
@@ -288,6 +303,7 @@ export function runConfigOf(
     filters: { limit: plan.limit, workflow: plan.workflow, ...(plan.sample === null ? {} : { sample: plan.sample }) },
     pricePerMtokUsd: plan.pricePerMtokUsd,
     conventions: plan.conventions,
+    ...given({ calibration: plan.calibration }),
   };
 }
 

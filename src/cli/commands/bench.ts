@@ -61,6 +61,20 @@ const parallelOption = integers(
   { min: 1, max: 1024, defaultText: '1' },
 );
 
+/** `--calibration MAP`: not with `--shards` (the workers score as they store, without a map). */
+const calibrationOption = {
+  ...text(
+    'MAP',
+    'apply a calibration map written by decidekit calibrate RUN --out before scoring\n(answers stored raw; a resumed run re-applies its own)',
+  ),
+  conflictsWith: ['shards'],
+};
+
+const resumeOption = text(
+  'RUN',
+  "continue a stored run: send only the cases without a saved answer;\ndataset, filters, server and model default to the run's own",
+);
+
 /** A million dollars per million input tokens: far above any price, far below an overflow. */
 const MAX_PRICE_PER_MTOK_USD = 1_000_000;
 
@@ -100,11 +114,9 @@ benchmarks its default model on the bundled synthetic sample.`,
       out: text('DIR', 'write <run>.json, <run>.md and <run>.html into DIR'),
       ...keptInStoreOptions('run'),
       label: text('TEXT', "a label shown in 'decidekit runs list'", { maxLength: MAX_LABEL_CHARACTERS }),
-      resume: text(
-        'RUN',
-        "continue a stored run: send only the cases without a saved answer;\ndataset, filters, server and model default to the run's own",
-      ),
+      resume: resumeOption,
       'retry-failed': flag('with --resume, also re-send cases that failed'),
+      calibration: calibrationOption,
       redact: flag('show the server host as <redacted> in reports'),
       json: flag('print the run as one JSON document; progress as JSON lines on stderr'),
       ...statisticsOptions,
@@ -145,6 +157,8 @@ benchmarks its default model on the bundled synthetic sample.`,
           pricePerMtokUsd: v['price-per-mtok'],
           label: v.label,
           resume: v.resume,
+          // Resolved, so a resume from another folder finds the same file.
+          calibrationPath: v.calibration === undefined ? undefined : resolve(io.cwd, v.calibration),
         }),
         retryFailed: v['retry-failed'],
         storePath: keptStorePathOf(v, io),

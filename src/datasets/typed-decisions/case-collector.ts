@@ -1,7 +1,7 @@
 import { given } from '../../core/given.js';
 import type { TypedDecisionsCase } from '../../core/typed-decisions/case-result.js';
 import type { GoldAnswer } from '../../core/decision-score.js';
-import type { Question, QuestionSet } from '../../core/question.js';
+import type { Question, QuestionSet, QuestionType } from '../../core/question.js';
 
 /** Distinct gold answers remembered for sharing (bounds the map on data where few repeat). */
 const MAX_SHARED_GOLDS = 100_000;
@@ -123,6 +123,13 @@ export class CaseCollector {
   questionSet(): Record<string, string> {
     const out: Record<string, string> = {};
     for (const key of [...this.#schemas.keys()].sort()) out[key] = questionHash(this.#schemas.get(key)!.text);
+    return out;
+  }
+
+  /** `workflow/qid` -> the question's type, keys sorted, for the cases checked so far. */
+  questionTypes(): Record<string, QuestionType> {
+    const out: Record<string, QuestionType> = {};
+    for (const key of [...this.#schemas.keys()].sort()) out[key] = this.#schemas.get(key)!.question.type;
     return out;
   }
 

@@ -1,4 +1,5 @@
 /** Loads benchmark cases: the bundled sample, the fetched Typed Decisions copy, or a user file. */
+import type { QuestionType } from '../../core/question.js';
 import { stat } from 'node:fs/promises';
 import { realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -84,6 +85,8 @@ export interface ScannedBenchDataset {
   readonly info: DatasetInfo;
   /** As `LoadedBenchDataset.questionSet`. */
   readonly questionSet: Readonly<Record<string, string>>;
+  /** `workflow/qid` -> the question's type. */
+  readonly questionTypes: Readonly<Record<string, QuestionType>>;
   readonly location: string;
   /** The cases of the split, in file order: id, workflow, question count. */
   readonly entries: readonly CaseEntry[];
@@ -95,7 +98,14 @@ export interface ScannedBenchDataset {
 export async function scanBenchDataset(source: DatasetSource, options: LoadOptions = {}): Promise<ScannedBenchDataset> {
   const { info, path, split, read } = await readSplit(await locate(source), options.split, scanCaseFile);
   refuseNoCases(read.entries.length, path, split, read.splits);
-  return { info, questionSet: read.questionSet, location: path, entries: read.entries, readCases: read.readCases };
+  return {
+    info,
+    questionSet: read.questionSet,
+    questionTypes: read.questionTypes,
+    location: path,
+    entries: read.entries,
+    readCases: read.readCases,
+  };
 }
 
 export interface VerifiedDataset {

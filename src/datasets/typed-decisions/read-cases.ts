@@ -1,4 +1,5 @@
 /** Reads Typed Decisions cases from JSONL, JSONL.gz or the dataset's parquet file. */
+import type { QuestionType } from '../../core/question.js';
 import { jsonProblemMessage, parseStrictJson } from '../../core/strict-json.js';
 import type { TypedDecisionsCase } from '../../core/typed-decisions/case-result.js';
 import { isRecord, preview } from '../../core/json-value.js';
@@ -16,6 +17,8 @@ export interface ReadCasesResult {
   readonly splits: ReadonlySet<string>;
   /** `questionSetOf(cases)`, from the schemas the checks already hashed. */
   readonly questionSet: Record<string, string>;
+  /** `workflow/qid` -> the question's type, keys sorted. */
+  readonly questionTypes: Record<string, QuestionType>;
 }
 
 export interface ReadCasesOptions {
@@ -48,7 +51,13 @@ export async function readJsonlCases(
 ): Promise<ReadCasesResult> {
   const collector = new CaseCollector(options.displayName ?? path);
   const { rows, splits } = await forEachJsonlRow(path, collector, options, (value, line) => collector.add(value, line));
-  return { cases: collector.finish(), rows, splits, questionSet: collector.questionSet() };
+  return {
+    cases: collector.finish(),
+    rows,
+    splits,
+    questionSet: collector.questionSet(),
+    questionTypes: collector.questionTypes(),
+  };
 }
 
 /**
@@ -180,5 +189,6 @@ export async function readParquetCases(path: string, options: ReadCasesOptions =
     rows: decoded.total,
     splits: decoded.splits,
     questionSet: collector.questionSet(),
+    questionTypes: collector.questionTypes(),
   };
 }

@@ -15,7 +15,7 @@ import { lineDigest } from './line-digest.js';
 import { CaseCollector } from './case-collector.js';
 import { caseOfCheckedRow } from './decoded-row.js';
 import { topLevelFields } from './line-fields.js';
-import type { QuestionSet } from '../../core/question.js';
+import type { QuestionSet, QuestionType } from '../../core/question.js';
 import type { TypedDecisionsCase } from '../../core/typed-decisions/case-result.js';
 import { arrayCaseReader, BufferedCaseReader, type CaseReader } from './case-reader.js';
 import { caseFileFormat, forEachJsonlRow, readParquetCases, type ReadCasesOptions } from './read-cases.js';
@@ -41,6 +41,8 @@ export interface ScannedCaseFile {
   readonly splits: ReadonlySet<string>;
   /** `workflow/qid` -> 16-hex sha256 of the question's canonical text, keys sorted (as `questionSetOf`). */
   readonly questionSet: Record<string, string>;
+  /** `workflow/qid` -> the question's type (what a calibration map by type is checked against). */
+  readonly questionTypes: Record<string, QuestionType>;
   /**
    * Reads the cases of `entries` (some of `this.entries`, in their order) again, each checked
    * again: at most about `bufferCases` (plus one read of 1 MiB) are held at a time. A row
@@ -80,6 +82,7 @@ async function scanJsonl(
     rows,
     splits,
     questionSet: collector.questionSet(),
+    questionTypes: collector.questionTypes(),
     readCases: jsonlReaderOf(path, file, options.gunzip, checked),
   };
 }
@@ -219,6 +222,7 @@ async function scanParquet(path: string, options: ReadCasesOptions): Promise<Sca
     rows: read.rows,
     splits: read.splits,
     questionSet: read.questionSet,
+    questionTypes: read.questionTypes,
     readCases: (chosen) => arrayCaseReader(chosen.map((e) => cases[e.line - 1])),
   };
 }

@@ -1,4 +1,5 @@
 import { jsonDocumentText } from '../../core/safe-text.js';
+import { recalibratedText } from '../../core/calibration-map.js';
 import { benchResumeCommand } from '../../core/command-hints.js';
 import {
   benchNullReasons,
@@ -84,6 +85,7 @@ export function renderRunShow(head: StoredRunHead, run: StoredRunInfo, options: 
     ['status', status],
     ...(options.shards ? [['shards', shardWords(options.shards)] as [string, string]] : []),
     ['fingerprint', run.fingerprint],
+    ...(c.calibration === undefined ? [] : [['calibration', recalibratedText(c.calibration)] as [string, string]]),
     ['model', singleLine(describeModel(c, head.answeredModels ?? []))],
     [
       'endpoint',
