@@ -99,6 +99,11 @@ export function datasetFetchCommand(revision?: string): string {
  */
 export const DATASET_FILE_FLAG = '--dataset <path to the .parquet, .jsonl or .jsonl.gz file>';
 
+/** `decidekit bench --dataset <path to the .parquet file>`: bench on a Typed Decisions file downloaded by hand. */
+export function benchOnDownloadedFileCommand(): string {
+  return 'decidekit bench --dataset <path to the .parquet file>';
+}
+
 /** The flag that checks a downloaded dataset's sha256, for a revision with no pinned hash. */
 export const SHA256_FLAG = '--sha256';
 

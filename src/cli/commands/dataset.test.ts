@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,7 +48,26 @@ beforeAll(async () => {
   hfEndpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 
+/** A server on 127.0.0.1 for one test, closed after all; its base URL. */
+async function loopbackServer(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+  const one = createServer(handler);
+  await new Promise<void>((resolve) => one.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(one.address() as AddressInfo).port}`;
+  extraServers.set(url, one);
+  return url;
+}
+
+async function closeServer(url: string): Promise<void> {
+  const one = extraServers.get(url)!;
+  extraServers.delete(url);
+  one.closeAllConnections();
+  await new Promise<void>((resolve) => one.close(() => resolve()));
+}
+
+const extraServers = new Map<string, Server>();
+
 afterAll(async () => {
+  for (const url of [...extraServers.keys()]) await closeServer(url);
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
@@ -183,6 +202,59 @@ describe.concurrent('decidekit dataset fetch', () => {
     expect(broken.code).toBe(1);
     expect(broken.stdout).toContain('is truncated: 100 of');
     expect(broken.stdout).toContain('(restore it: decidekit dataset fetch typed-decisions)');
+  });
+
+  it('takes a mirror URL with a user and password out of the URL, sends them as Authorization, and never shows them', async () => {
+    const seen: (string | undefined)[] = [];
+    const mirror = await loopbackServer((req, res) => {
+      seen.push(req.headers.authorization);
+      if (req.headers.authorization !== `Basic ${Buffer.from('admin:SECRET').toString('base64')}`) {
+        res.writeHead(401);
+        res.end('unauthorized');
+        return;
+      }
+      res.writeHead(200, { 'content-length': String(parquet.length) });
+      res.end(parquet);
+    });
+    const endpoint = mirror.replace('http://', 'http://admin:SECRET@');
+    const r = await cli(['dataset', 'fetch', 'typed-decisions', '--sha256', parquetSha256, '--cache-dir', 'c-auth'], {
+      HF_ENDPOINT: endpoint,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(seen).toHaveLength(1);
+    expect(`${r.stdout}${r.stderr}`).not.toContain('SECRET');
+    const manifest = readFileSync(join(dir, 'c-auth', 'typed-decisions', PINNED_REVISION, 'manifest.json'), 'utf8');
+    expect(manifest).not.toContain('SECRET');
+    expect(manifest).not.toContain('admin');
+  });
+
+  it('says nothing is listening at a mirror whose port refuses, without the password or "are you offline?"', async () => {
+    const closed = await loopbackServer(() => undefined);
+    await closeServer(closed);
+    const host = new URL(closed).host;
+    const r = await cli(['dataset', 'fetch', 'typed-decisions', '--cache-dir', 'c-closed'], {
+      HF_ENDPOINT: closed.replace('http://', 'http://admin:SECRET@'),
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`nothing is listening at ${host}`);
+    expect(r.stderr).not.toMatch(/SECRET|are you offline|fetch failed|credentials|\bE[A-Z]{3,}\b/);
+    expect(existsSync(join(dir, 'c-closed'))).toBe(false);
+  });
+
+  it('after an HTTP 400 gives a hint that works when pasted', async () => {
+    const mirror = await loopbackServer((_req, res) => {
+      res.writeHead(400);
+      res.end('bad request');
+    });
+    const r = await cli(['dataset', 'fetch', 'typed-decisions', '--cache-dir', 'c-400'], { HF_ENDPOINT: mirror });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('download failed: HTTP 400');
+    const hint = /`(decidekit [^`]+)`/.exec(r.stderr)?.[1];
+    expect(hint, r.stderr).toBe('decidekit bench --dataset <path to the .parquet file>');
+    const file = join(dir, 'downloaded.parquet');
+    writeFileSync(file, parquet);
+    const pasted = await cli([...hint!.split(' ').slice(1, -5), file, '--limit', '2', '--no-store']);
+    expect(pasted.code, pasted.stderr).toBe(0);
   });
 
   it('rejects wrong usage with exit 2', async () => {

@@ -294,10 +294,49 @@ describe('fetchTypedDecisions', () => {
     const dir = cacheDir();
     const err = await fetchError(fetchTypedDecisions({ cacheDir: dir, fetch: globalThis.fetch, baseUrl }));
     expect(err.message).toMatch(
-      /^cannot reach 127\.0\.0\.1:\d+ \(connection refused: nothing is listening there\); are you offline\? To use Typed Decisions without the network, download all\/test-00000-of-00001\.parquet from https:\/\/huggingface\.co\/datasets\/LocalLLaMA\/typed-decisions on a machine that is online and pass it with dataset \(its sha256 is checked\)/,
+      /^cannot download: nothing is listening at 127\.0\.0\.1:\d+ \(the connection was refused; is the address right, and its server running\?\)\. To use Typed Decisions without the network, download all\/test-00000-of-00001\.parquet from https:\/\/huggingface\.co\/datasets\/LocalLLaMA\/typed-decisions on a machine that is online and run `decidekit bench --dataset <path to the \.parquet file>` \(its sha256 is checked\)$/,
     );
-    expect(err.words).toContainEqual({ option: 'dataset', placeholder: '<path to the .parquet file>' });
+    expect(err.message).not.toContain('offline');
     expectEmptyCache(dir);
+  });
+
+  it("sends a mirror URL's user and password as Authorization, never in the URL it fetches or shows", async () => {
+    const headers: (string | undefined)[] = [];
+    const { baseUrl } = await serve((req, res) => {
+      headers.push(req.headers.authorization);
+      res.writeHead(400);
+      res.end();
+    });
+    const seen: string[] = [];
+    const spy: typeof globalThis.fetch = (input, init) => {
+      seen.push(String(input));
+      return globalThis.fetch(input, init);
+    };
+    const err = await fetchError(
+      fetchTypedDecisions({ cacheDir: cacheDir(), fetch: spy, baseUrl: baseUrl.replace('//', '//us%C3%A9r:p%40ss@') }),
+    );
+    expect(headers).toEqual([`Basic ${Buffer.from('usér:p@ss').toString('base64')}`]);
+    expect(seen.join(' ')).not.toMatch(/us%C3%A9r|p%40ss|@/);
+    expect(err.message).not.toMatch(/us%C3%A9r|p%40ss/);
+    expect(JSON.stringify(err)).not.toContain('p%40ss');
+  });
+
+  it('refuses a mirror that is not an http URL before anything is sent', async () => {
+    const err = await fetchTypedDecisions({ cacheDir: cacheDir(), fetch: globalThis.fetch, baseUrl: 'ftp://x' }).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(err?.message).toBe('the mirror "ftp:…" is not an http or https URL (expected e.g. https://huggingface.co)');
+  });
+
+  it('says a port that fetch never connects to is one, not that the user is offline', async () => {
+    const err = await fetchError(
+      fetchTypedDecisions({ cacheDir: cacheDir(), fetch: globalThis.fetch, baseUrl: 'http://127.0.0.1:1' }),
+    );
+    expect(err.message).toMatch(
+      /^cannot download from 127\.0\.0\.1:1: port 1 is one that fetch never connects to \(it is kept for other protocols\); give the mirror another port\. To use/,
+    );
+    expect(err.message).not.toMatch(/offline|bad port/);
   });
 
   it('names a DNS failure', () => {
@@ -305,7 +344,7 @@ describe('fetchTypedDecisions', () => {
       cause: Object.assign(new Error('getaddrinfo ENOTFOUND huggingface.co'), { code: 'ENOTFOUND' }),
     });
     expect(networkError('https://huggingface.co/x', dns).message).toMatch(
-      /^cannot reach huggingface\.co \(host not found\); are you offline\? .*pass it with dataset \(/,
+      /^cannot reach huggingface\.co \(host not found\); are you offline\? .*run `decidekit bench --dataset <path to the \.parquet file>` \(/,
     );
   });
 

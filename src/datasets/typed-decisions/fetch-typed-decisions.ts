@@ -31,7 +31,8 @@ import {
 } from './provenance.js';
 import { decodeParquetRows } from './read-cases.js';
 import { optionMention as option, words } from '../../core/message-words.js';
-import { SHA256_FLAG } from '../../core/command-hints.js';
+import { benchOnDownloadedFileCommand, SHA256_FLAG } from '../../core/command-hints.js';
+import { withoutCredentials } from '../../core/url-credentials.js';
 
 export interface FetchProgress {
   readonly receivedBytes: number;
@@ -103,7 +104,11 @@ export async function fetchTypedDecisions(options: FetchTypedDecisionsOptions): 
   }
   const pinned = pinnedParquetSha256(revision);
   const expected = given ?? pinned;
-  const url = parquetDownloadUrl(revision, options.baseUrl ?? DEFAULT_HF_BASE_URL);
+  // A mirror's user and password go as Authorization, never in the URL fetched or shown.
+  const mirror = withoutCredentials(options.baseUrl ?? DEFAULT_HF_BASE_URL);
+  refuseMirrorUrl(mirror.url);
+  const url = parquetDownloadUrl(revision, mirror.url);
+  const authorization = mirror.basicAuthorization;
   const finalDir = typedDecisionsCacheDir(options.cacheDir, revision);
   const parent = dirname(finalDir);
   // A failed fetch leaves the cache as it found it: also the folders made for the copy.
@@ -119,7 +124,7 @@ export async function fetchTypedDecisions(options: FetchTypedDecisionsOptions): 
   options.signal?.addEventListener('abort', removeTmp, { once: true });
   try {
     const parquetPath = join(tmp, DATA_FILE);
-    const download = await downloadTo(url, parquetPath, options);
+    const download = await downloadTo(url, authorization, parquetPath, options);
     const warnings: string[] = [];
     if (expected !== null) {
       if (download.sha256 !== expected) {
@@ -189,6 +194,7 @@ async function validateSplit(path: string, revision: string): Promise<{ total: n
 /** Streams the response body to `path` while hashing it. */
 async function downloadTo(
   url: string,
+  authorization: string | null,
   path: string,
   options: FetchTypedDecisionsOptions,
 ): Promise<{ sha256: string; bytes: number }> {
@@ -222,7 +228,11 @@ async function downloadTo(
   async function readBody(): Promise<{ sha256: string; bytes: number }> {
     let response: Response;
     try {
-      response = await options.fetch(url, { redirect: 'follow', signal });
+      response = await options.fetch(url, {
+        redirect: 'follow',
+        signal,
+        ...(authorization === null ? {} : { headers: { authorization } }),
+      });
     } catch (err) {
       if (stalled) throw stalledError(0, err);
       throw networkError(url, err, options.signal);
@@ -234,7 +244,7 @@ async function downloadTo(
           ? words`no such revision or file; check ${option('revision')}`
           : response.status === 401 || response.status === 403
             ? 'access denied; Typed Decisions is public, so a proxy may be in the way'
-            : words`try again later, or supply the file with ${option('dataset', '<path>')}`;
+            : `try again later, or ${withoutNetworkWords()}`;
       throw new DatasetFetchError(words`download failed: HTTP ${response.status} from ${url} (${hint})`, {
         url,
         status: response.status,
@@ -308,19 +318,55 @@ const OFFLINE_CODES = new Set([
   'UND_ERR_SOCKET',
 ]);
 
+/** How to go on without the download: the file fetched by hand, given to bench (a command that works when pasted). */
+function withoutNetworkWords(): string {
+  return `download ${PARQUET_PATH} from ${TYPED_DECISIONS_URL} on a machine that is online and run \`${benchOnDownloadedFileCommand()}\` (its sha256 is checked)`;
+}
+
+/** Refuses a mirror URL that is not an http(s) URL, in words, before anything is sent. */
+function refuseMirrorUrl(url: string): void {
+  const parsed = URL.canParse(url) ? new URL(url) : null;
+  if (parsed !== null && (parsed.protocol === 'http:' || parsed.protocol === 'https:')) return;
+  throw new DecidekitError(
+    'invalid_base_url',
+    `the mirror ${JSON.stringify(parsed === null ? '<not a URL>' : `${parsed.protocol}…`)} is not an http or https URL (expected e.g. https://huggingface.co)`,
+  );
+}
+
 /** Turns a fetch rejection into a message that says how to go on without the network. */
 export function networkError(url: string, err: unknown, signal?: AbortSignal): DatasetFetchError {
   if (signal?.aborted) return new DatasetFetchError(`download cancelled (${url}); nothing was saved`, { url }, err);
   const code = errorCode(err);
-  // Said in words (a raw code such as ECONNREFUSED tells a user nothing).
-  const reason = networkReasonWords(code ?? (err instanceof Error ? err.message : String(err)));
+  const host = new URL(url).host;
+  const how = `To use Typed Decisions without the network, ${withoutNetworkWords()}`;
+  if (code === 'ECONNREFUSED')
+    return new DatasetFetchError(
+      `cannot download: nothing is listening at ${host} (the connection was refused; is the address right, and its server running?). ${how}`,
+      { url, code },
+      err,
+    );
+  if (code === undefined && innermostMessage(err) === 'bad port')
+    return new DatasetFetchError(
+      `cannot download from ${host}: port ${new URL(url).port} is one that fetch never connects to (it is kept for other protocols); give the mirror another port. ${how}`,
+      { url, code: null },
+      err,
+    );
+  // Said in words (a raw code such as ENOTFOUND tells a user nothing).
+  const reason = networkReasonWords(code ?? innermostMessage(err));
   const offline = code === undefined || OFFLINE_CODES.has(code);
-  const how = words`download ${PARQUET_PATH} from ${TYPED_DECISIONS_URL} on a machine that is online and pass it with ${option('dataset', '<path to the .parquet file>')} (its sha256 is checked)`;
   return new DatasetFetchError(
-    words`cannot reach ${new URL(url).host} (${reason})${offline ? '; are you offline? ' : '; '}To use Typed Decisions without the network, ${how}`,
+    `cannot reach ${host} (${reason})${offline ? '; are you offline? ' : '; '}${how}`,
     { url, code: code ?? null },
     err,
   );
+}
+
+/** The message of the deepest cause ("fetch failed" says nothing; its cause may). */
+function innermostMessage(err: unknown): string {
+  let message = err instanceof Error ? err.message : String(err);
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = (e as { cause?: unknown }).cause, depth++)
+    message = e.message;
+  return message;
 }
 
 function errorCode(err: unknown): string | undefined {

@@ -106,35 +106,7 @@ export function checkCommandBaseUrl(baseUrl: string): void {
     );
 }
 
-/** A URL with its user and password taken out, and the `Authorization` value they stand for. */
-export interface UrlWithoutCredentials {
-  /** The URL as given, less `user:password@` (unchanged when it has none or is not a URL). */
-  readonly url: string;
-  /** `Basic <base64 of user:password>` (percent-decoded, as a browser sends it); null without credentials. */
-  readonly basicAuthorization: string | null;
-}
-
-/**
- * The one way a URL's credentials are handled: taken out before the URL is used or shown,
- * and sent as `Authorization: Basic` instead (fetch refuses a URL that carries them). An
- * unparsable string is returned as it is: parsing it later gives the message.
- */
-export function withoutCredentials(url: string): UrlWithoutCredentials {
-  if (!URL.canParse(url.trim())) return { url, basicAuthorization: null };
-  const u = new URL(url.trim());
-  if (u.username === '' && u.password === '') return { url, basicAuthorization: null };
-  const decoded = (part: string) => {
-    try {
-      return decodeURIComponent(part);
-    } catch {
-      return part;
-    }
-  };
-  const basic = Buffer.from(`${decoded(u.username)}:${decoded(u.password)}`, 'utf8').toString('base64');
-  u.username = '';
-  u.password = '';
-  return { url: u.href, basicAuthorization: `Basic ${basic}` };
-}
+export { withoutCredentials, type UrlWithoutCredentials } from '../../core/url-credentials.js';
 
 /** The server's root path: the base path without trailing `/` and without a final `/v1`. */
 function rootPath(url: URL): string {
