@@ -7,6 +7,7 @@
  * sent does not change, so its analysis is kept (`RunPageCache`) and the next page of its
  * trace reads only the cases up to that page.
  */
+import { recalibratedCases } from '../../core/case-recalibration.js';
 import type { ReportedRun } from '../../core/bench/run.js';
 import type { RunStatistics } from '../../core/bench/run-statistics.js';
 import { analyzeRun } from '../bench/run-analysis.js';
@@ -119,8 +120,11 @@ export function viewRunPage(
     analyzed = { run: a.run, statistics: a.statistics };
     if (!running) cache.set(id, analyzed);
   }
-  // The cases are read from the store as the trace page needs them, not from the cache.
-  const run = { ...analyzed.run, cases: opened.run.cases };
+  // The cases are read from the store as the trace page needs them, not from the cache;
+  // a run that applied a calibration map shows its answers recalibrated, as its numbers are.
+  const own = opened.run.config.calibration;
+  const cases = own === undefined ? opened.run.cases : recalibratedCases(opened.run.cases, own);
+  const run = { ...analyzed.run, cases };
   const { filter, page } = parseTraceQuery(query);
   const traceHtml = renderTracePage({
     filter,

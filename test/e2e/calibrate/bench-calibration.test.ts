@@ -11,6 +11,10 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess, type CliResult } from '../../../src/cli/test-support/in-process-cli.js';
 import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
+import { RunPageCache, viewRunPage } from '../../../src/app/view/view-run-page.js';
+import { SERVER_LINKS } from '../../../src/core/view/view-links.js';
+import { renderDistribution } from '../../../src/reports/bench/bench-trace.js';
+import { escapeHtml } from '../../../src/reports/html/html-escape.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const MODERATION = join(ROOT, 'data', 'moderation');
@@ -91,6 +95,20 @@ describe('bench --calibration', () => {
     // The store's own check recomputes the recalibrated summary from the raw answers.
     const check = await cli('runs', 'check', doc.id, '--store', store);
     expect(check.code).toBe(0);
+  });
+
+  it('shows a recalibrated run in the viewer with its answers recalibrated in the trace', async () => {
+    const withMap = runIds()[1]!;
+    const doc = JSON.parse((await cli('report', withMap, '--store', store, '--format', 'json')).stdout) as {
+      decisions: { answers: string[]; probabilities: number[] }[];
+    };
+    const raw = JSON.parse((await cli('report', plain.id, '--store', store, '--format', 'json')).stdout) as typeof doc;
+    const first = doc.decisions[0]!;
+    const shown = escapeHtml(renderDistribution(first.answers, first.probabilities));
+    expect(shown).not.toBe(escapeHtml(renderDistribution(first.answers, raw.decisions[0]!.probabilities)));
+    const page = viewRunPage(store, withMap, new URLSearchParams(), SERVER_LINKS, new RunPageCache());
+    expect(page).toContain('recalibrated with');
+    expect(page).toContain(shown);
   });
 
   it('says the numbers are recalibrated in the terminal and in every --out report', async () => {
