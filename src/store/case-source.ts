@@ -1,22 +1,28 @@
 /** What both store adapters' case parts do alike over their own reads. */
 import type { CaseSource } from '../core/bench/run.js';
 import type { CaseResult } from '../core/typed-decisions/case-result.js';
+import type { StoreCases } from './store.js';
 
 /** Opens a fresh read-only store (its own connection) to read cases from. */
-export type OpenReader = () => { readonly cases: { iterate(runId: string): Generator<CaseResult> }; close(): void };
+export type OpenReader = () => {
+  readonly cases: Pick<StoreCases, 'iterate'>;
+  close(): void;
+};
 
 /** A run's saved cases read from a fresh connection each time it is iterated (`StoreCases.source`). */
 export function freshReaderSource(openReader: OpenReader, runId: string, length: number): CaseSource {
+  function* read(fromPosition: number): Generator<CaseResult> {
+    const reader = openReader();
+    try {
+      yield* reader.cases.iterate(runId, fromPosition === 0 ? {} : { fromPosition });
+    } finally {
+      reader.close();
+    }
+  }
   return {
     length,
-    *[Symbol.iterator]() {
-      const reader = openReader();
-      try {
-        yield* reader.cases.iterate(runId);
-      } finally {
-        reader.close();
-      }
-    },
+    [Symbol.iterator]: () => read(0),
+    from: (position) => ({ [Symbol.iterator]: () => read(position) }),
   };
 }
 

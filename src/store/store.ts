@@ -24,6 +24,7 @@ import type { RunStatus, StoredStatus } from '../core/run-status.js';
 import type { AuditConfig, AuditItem, AuditRecord, AuditRun } from '../core/audit/run.js';
 import type { CaseResult } from '../core/typed-decisions/case-result.js';
 import type { BenchRun, CaseSource, RunConfig } from '../core/bench/run.js';
+import type { RunListings } from '../core/bench/run-listings.js';
 import type { RunStatistics } from '../core/bench/run-statistics.js';
 import type { ProbeRun } from '../core/probe/run.js';
 import type { AskedBy, RecordKind } from './record-kind.js';
@@ -116,6 +117,15 @@ export interface StoreRuns {
   saveStatistics(id: string, statistics: RunStatistics): void;
   /** What `saveStatistics` kept for the run's current summary, or null. Throws for an unknown run. */
   statistics(id: string): RunStatistics | null;
+  /**
+   * Keeps what a finished run's report lists (failed cases, confusion matrices, latencies,
+   * the most confident disagreements) beside its summary, so a report of it reads none of
+   * its cases for them; a run with no stored summary keeps none, and writing the summary
+   * again (finishing, reopening, saving cases) drops them.
+   */
+  saveListings(id: string, listings: RunListings): void;
+  /** What `saveListings` kept for the run's current summary, or null. Throws for an unknown run. */
+  listings(id: string): RunListings | null;
   /** Newest first. */
   list(options?: { readonly limit?: number }): StoredRunHead[];
   /** How many runs the store holds in each status (every run, whatever a list's limit). */
@@ -143,9 +153,10 @@ export interface StoreCases {
   startWriter(): Promise<CaseWriter>;
   /**
    * The run's saved cases in run order, read one at a time from one snapshot. Finish (or
-   * `return()`) the iteration before writing to this store again.
+   * `return()`) the iteration before writing to this store again. `fromPosition`: only the
+   * cases at that place in the run's case ids or later, those before not read.
    */
-  iterate(runId: string): Generator<CaseResult>;
+  iterate(runId: string, options?: { readonly fromPosition?: number }): Generator<CaseResult>;
   /**
    * The run's saved cases as a source read from a fresh connection each time it is iterated:
    * readable after this store is closed, never held whole. `length` is the number saved.

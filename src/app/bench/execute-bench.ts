@@ -618,7 +618,11 @@ async function analyzeAndWrite(
   });
   // Kept beside the summary, so `runs show` gives the intervals without reading every decision.
   if (keptIn !== null && statistics.intervals !== null && !statistics.recomputed)
-    keepStatistics(keptIn, reported.id, statistics);
+    keepBesideSummary(() => keptIn.runs.saveStatistics(reported.id, statistics));
+  // And what its report lists, so a report or `decidekit view` of it reads no case for them.
+  const { listings } = run;
+  if (keptIn !== null && listings !== undefined)
+    keepBesideSummary(() => keptIn.runs.saveListings(reported.id, listings));
   let written: string[] = [];
   let writeError: string | null = null;
   try {
@@ -760,12 +764,13 @@ function refuseChangedSince(store: Store, runId: string, read: ResumableRun): vo
 }
 
 /**
- * Saves a finished run's statistics; a store that refuses the write (disk full) only costs
- * `runs show` a recomputation from the decisions, so the finished run is not failed for it.
+ * Saves what is kept beside a finished run's summary (its statistics, its listings); a store
+ * that refuses the write (disk full) only costs a later read a recomputation from the
+ * decisions, so the finished run is not failed for it.
  */
-function keepStatistics(store: Store, id: string, statistics: RunStatistics): void {
+function keepBesideSummary(save: () => void): void {
   try {
-    store.runs.saveStatistics(id, statistics);
+    save();
   } catch (err) {
     if (!(err instanceof StoreWriteError)) throw err;
   }

@@ -91,6 +91,8 @@ function copyRun(source: Store, destination: Store, id: string): CopiedRun {
     if (head.status !== 'running') {
       destination.runs.finish(id, { status: head.status, durationMs: info.durationMs, summary: info.summary });
       if (statistics !== null) destination.runs.saveStatistics(id, statistics);
+      const listings = source.runs.listings(id);
+      if (listings !== null) destination.runs.saveListings(id, listings);
     }
   } catch (err) {
     // Half a copy would read as another run under the same id: none is kept.

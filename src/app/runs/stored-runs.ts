@@ -173,23 +173,30 @@ export interface OpenedRun {
 /**
  * A run by id or unique prefix, its cases left in the store: they are read one at a time,
  * from a fresh read-only connection, each time the source is iterated, so no run is held
- * whole however large.
+ * whole however large. `read.listings`: with the report listings kept with a finished run
+ * (`StoreRuns.saveListings`), when it has them, so a report reads no case for them.
  */
-export function openStoredRun(storePath: string, prefix: string, askedBy: AskedBy): OpenedRun {
-  const { head, info, stored, cases } = withStore(storePath, READ_ONLY, (s) => {
+export function openStoredRun(
+  storePath: string,
+  prefix: string,
+  askedBy: AskedBy,
+  read: { readonly listings?: boolean } = {},
+): OpenedRun {
+  const { head, info, stored, cases, listings } = withStore(storePath, READ_ONLY, (s) => {
     const id = s.resolveId(prefix, 'run', askedBy);
     const head = s.runs.head(id);
-    const read = s.runs.infoWithStatistics(id);
-    if (head === null || read === null)
+    const found = s.runs.infoWithStatistics(id);
+    if (head === null || found === null)
       throw new DecidekitError('unknown_run', `unknown run: ${id} disappeared from ${s.path} while reading`);
     return {
       head,
-      info: read.info,
-      stored: read.statistics,
-      cases: s.cases.source(id, read.info.summary.requests.total),
+      info: found.info,
+      stored: found.statistics,
+      cases: s.cases.source(id, found.info.summary.requests.total),
+      listings: read.listings === true && head.status !== 'running' ? s.runs.listings(id) : null,
     };
   });
-  return { head, run: { ...info, cases }, stored };
+  return { head, run: { ...info, cases, ...(listings === null ? {} : { listings }) }, stored };
 }
 
 /** One run made ready to show or re-report: `openStoredRun`, then `analyzeRun` with its stored statistics. */
@@ -263,7 +270,7 @@ export function readStoredRunsToCompare(
   options: CompareOptions,
   read: { readonly listings: boolean } = { listings: false },
 ): { analyzed: AnalyzedRun[]; rows: LeaderboardRow[]; sameWork: boolean; paired: RunComparison | null } {
-  const runs = prefixes.map((p) => openStoredRun(storePath, p, options.askedBy));
+  const runs = prefixes.map((p) => openStoredRun(storePath, p, options.askedBy, read));
   // Two runs: also the paired comparison of the second against the first.
   const { analyzed, compared } = analyzeToCompare(runs, options, { paired: runs.length === 2, ...read });
   const sameWork = analyzed.every((r) => isSameWork(analyzed[0]!.run.config, r.run.config));
@@ -423,7 +430,7 @@ export async function storedRunReport(
   options: StoredReportOptions,
 ): Promise<{ readonly run: ReportedRun; readonly chunks: Iterable<string>; dispose(): void }> {
   const { format, redactHost } = options;
-  const opened = openStoredRun(storePath, prefix, options.askedBy);
+  const opened = openStoredRun(storePath, prefix, options.askedBy, { listings: format !== 'json' });
   options.onRunFound?.(opened.head.id);
   const recalibration =
     options.calibrationPath === undefined

@@ -3,13 +3,16 @@
  * calibration, breakdowns, confusion matrices, latency, disagreements, the failures of an
  * incomplete run under its banner) with one page of its trace, filtered and paged here.
  *
- * The report's numbers need one pass over the run's cases; a run that is no longer being
- * sent does not change, so its analysis is kept (`RunPageCache`) and the next page of its
- * trace reads only the cases up to that page.
+ * A finished run's report numbers and listings are kept with it in the store (by the bench
+ * that finished it), so its first view reads none of its cases for them; a run stored
+ * before they were kept needs one pass over its cases. A run that is no longer being sent
+ * does not change, so its analysis is kept (`RunPageCache`) either way, and a page of its
+ * trace reads only the cases from the nearest indexed place before that page.
  */
 import { recalibratedCases } from '../../core/case-recalibration.js';
 import type { ReportedRun } from '../../core/bench/run.js';
 import type { RunStatistics } from '../../core/bench/run-statistics.js';
+import { traceSeek } from '../../core/bench/run-listings.js';
 import { analyzeRun } from '../bench/run-analysis.js';
 import { openStoredRun } from '../runs/stored-runs.js';
 import { renderBenchHtmlPage } from '../../reports/bench/bench-html.js';
@@ -83,12 +86,24 @@ function passes(t: TraceDecision, f: TraceFilter): boolean {
   return true;
 }
 
-/** One page of the trace: the cases read in run order until the page is full, then no more. */
+/**
+ * One page of the trace: the cases read in run order until the page is full, then no more.
+ * Unfiltered, reading starts at the nearest place the run's trace index knows before the
+ * page (the cases before it are not read); a filtered page counts its decisions from the
+ * first case.
+ */
 export function tracePageOf(run: ReportedRun, f: TraceFilter, page: number): TraceDecision[] {
   const skip = (page - 1) * TRACE_PAGE_DECISIONS;
-  let seen = 0;
+  const unfiltered = f.question === undefined && f.workflow === undefined && !f.wrong;
+  const index = run.listings?.traceIndex;
+  const seek =
+    unfiltered && index !== undefined && run.cases.from !== undefined
+      ? traceSeek(index, skip)
+      : { position: 0, decisionsBefore: 0 };
+  const cases = seek.position > 0 ? run.cases.from!(seek.position) : run.cases;
+  let seen = seek.decisionsBefore;
   const out: TraceDecision[] = [];
-  for (const k of run.cases) {
+  for (const k of cases) {
     for (const decision of k.decisions) {
       const t = { caseId: k.caseId, workflow: k.workflow, decision };
       if (!passes(t, f)) continue;
@@ -111,7 +126,8 @@ export function viewRunPage(
   links: ViewLinks,
   cache: RunPageCache,
 ): string {
-  const opened = openStoredRun(storePath, prefix, { command: 'view' });
+  // A finished run's listings kept with it: its first view reads no case for them.
+  const opened = openStoredRun(storePath, prefix, { command: 'view' }, { listings: true });
   const id = opened.head.id;
   const running = opened.head.status === 'running';
   let analyzed = running ? undefined : cache.get(id);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { LISTED_ROWS, ListingsAccumulator, listingsOfCases } from './run-listings.js';
+import { LISTED_ROWS, ListingsAccumulator, listingsOfCases, TRACE_INDEX_EVERY, traceSeek } from './run-listings.js';
 import { BenchAccumulator, summarizeBenchmark } from './summary.js';
 import { createManyDisagreementsRun, createMixedRun } from './test-support/bench-run-fixture.js';
 import { answeredCase, failedCase, rightAnswers, wrongAnswers } from './test-support/run-fixtures.js';
@@ -80,6 +80,44 @@ describe('ListingsAccumulator', () => {
       }),
       { seed: 15, numRuns: 25 },
     );
+  });
+
+  it('indexes where the decisions of every few positions start, whatever order the cases finish in', () => {
+    // 1 to 5 decisions a case, and some positions never saved (an incomplete run).
+    const varied = Array.from({ length: 3 * TRACE_INDEX_EVERY + 5 }, (_, i) => {
+      const c = answeredCase(`invoice_processing_${String(i).padStart(6, '0')}`, rightAnswers(i));
+      return { item: { ...c, decisions: c.decisions.slice(0, 1 + (i % 5)) }, position: i };
+    }).filter(({ position }) => position % 11 !== 5);
+    const acc = new ListingsAccumulator();
+    for (const { item } of shuffled(varied, 9)) acc.add(item.item, item.position);
+    const { traceIndex } = acc.listings();
+    const before = (position: number) =>
+      varied.filter((v) => v.position < position).reduce((n, v) => n + v.item.decisions.length, 0);
+    expect(traceIndex).toEqual({
+      every: TRACE_INDEX_EVERY,
+      decisionsBefore: [0, 1, 2, 3].map((i) => before(i * TRACE_INDEX_EVERY)),
+    });
+    // Each decision's place in the trace is found from the nearest entry at or before it.
+    const total = before(Infinity);
+    for (const skip of [
+      0,
+      1,
+      before(TRACE_INDEX_EVERY) - 1,
+      before(TRACE_INDEX_EVERY),
+      before(2 * TRACE_INDEX_EVERY) + 7,
+      total - 1,
+    ]) {
+      const seek = traceSeek(traceIndex, skip);
+      expect(seek.decisionsBefore).toBe(before(seek.position));
+      expect(seek.decisionsBefore).toBeLessThanOrEqual(skip);
+      expect(skip - seek.decisionsBefore).toBeLessThan(
+        before(seek.position + TRACE_INDEX_EVERY) - before(seek.position) + 1,
+      );
+    }
+    expect(traceSeek({ every: TRACE_INDEX_EVERY, decisionsBefore: [] }, 50)).toEqual({
+      position: 0,
+      decisionsBefore: 0,
+    });
   });
 
   it('matches the fixtures the reports are tested on', () => {

@@ -2,7 +2,7 @@
  * What a benchmark report lists beside the summary, gathered one case at a time in bounded
  * memory: the models that answered, failures by cause, the first failed cases, the most
  * confident disagreements, each question's gold majority and confusion matrix, and the
- * answered requests' latencies. Cases may arrive in any order (a parallel run finishes them
+ * answered requests' latencies, and where the trace's decisions start. Cases may arrive in any order (a parallel run finishes them
  * out of order): each carries its position in the run, and every list comes out in run order.
  */
 import type { CaseResult, Decision, FailureKind } from '../typed-decisions/case-result.js';
@@ -46,6 +46,36 @@ export interface RunListings {
   readonly confusion: readonly ConfusionMatrix[];
   /** Latencies of answered requests (any order). */
   readonly latenciesMs: readonly number[];
+  /** Where the trace's decisions start every few positions. */
+  readonly traceIndex: TraceIndex;
+}
+
+/** Positions between two entries of a run's trace index (`TraceIndex`): a page of the trace reads at most these cases before it. */
+export const TRACE_INDEX_EVERY = 32;
+
+/**
+ * Where the decisions of a run's trace start, every `every` positions: `decisionsBefore[i]`
+ * decisions belong to the saved cases at positions below `i × every`. A page of the trace
+ * starts reading at the nearest entry instead of at the run's first case.
+ */
+export interface TraceIndex {
+  readonly every: number;
+  readonly decisionsBefore: readonly number[];
+}
+
+/** Where to start reading the trace to reach its decision number `skip` (from 0): a position and the decisions before it. */
+export function traceSeek(index: TraceIndex, skip: number): { position: number; decisionsBefore: number } {
+  const before = index.decisionsBefore;
+  // The last entry at or before `skip` (the entries never decrease).
+  let low = 0;
+  let high = before.length - 1;
+  if (high < 0) return { position: 0, decisionsBefore: 0 };
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (before[middle]! <= skip) low = middle;
+    else high = middle - 1;
+  }
+  return { position: low * index.every, decisionsBefore: before[low]! };
 }
 
 interface Ranked<T> {
@@ -73,6 +103,8 @@ export class ListingsAccumulator {
   readonly #majority = new Map<string, { answers: readonly string[]; byLabel: Map<string, number>; total: number }>();
   readonly #confusion = new Map<string, { type: 'choice' | 'score'; answers: string[]; counts: number[][] }>();
   readonly #latencies: number[] = [];
+  /** Decisions of the case at each position saved (none where no case was). */
+  readonly #decisionsAt: number[] = [];
   /** Where the latencies are kept when another accumulator keeps them; null when `#latencies` holds them. */
   readonly #latenciesKeptBy: (() => readonly number[]) | null;
 
@@ -89,6 +121,7 @@ export class ListingsAccumulator {
    * `facts`: the case's question keys, when the caller has worked them out already.
    */
   add(c: CaseResult, position: number, facts: Pick<CaseFacts, 'questionKeys'> = questionKeysOf(c)): void {
+    this.#decisionsAt[position] = c.decisions.length;
     const r = c.request;
     if (r.status === 'answered') {
       if (r.model !== undefined) this.#models.add(r.model);
@@ -184,6 +217,7 @@ export class ListingsAccumulator {
         return { key, type, answers, counts: matrix, answered, correct };
       }),
       latenciesMs: this.#latenciesKeptBy?.() ?? this.#latencies,
+      traceIndex: traceIndexOf(this.#decisionsAt),
     };
   }
 }
@@ -192,6 +226,16 @@ export class ListingsAccumulator {
 function placeOf(answers: string[], label: string): number {
   const i = answers.indexOf(label);
   return i === -1 ? answers.push(label) - 1 : i;
+}
+
+function traceIndexOf(decisionsAt: readonly (number | undefined)[]): TraceIndex {
+  const decisionsBefore: number[] = [];
+  let sum = 0;
+  for (let position = 0; position < decisionsAt.length; position++) {
+    if (position % TRACE_INDEX_EVERY === 0) decisionsBefore.push(sum);
+    sum += decisionsAt[position] ?? 0;
+  }
+  return { every: TRACE_INDEX_EVERY, decisionsBefore };
 }
 
 function majorityOf(

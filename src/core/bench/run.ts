@@ -92,6 +92,11 @@ export function casesNotSent(run: Pick<BenchRun, 'config' | 'summary'>): number 
 export interface CaseSource {
   readonly length: number;
   [Symbol.iterator](): Iterator<CaseResult>;
+  /**
+   * The cases from the one at `position` in the run's case ids on, in run order, the ones
+   * before not read (a store seeks them by position); absent where a source cannot.
+   */
+  from?(position: number): Iterable<CaseResult>;
 }
 
 /** A run as the reports read it: its cases as a source and, when already gathered, their listings. */

@@ -20,7 +20,7 @@ const CASE_ROWS_SQL = `SELECT c.case_id, c.workflow, c.request_status, c.latency
     d.kl AS d_kl, d.brier AS d_brier, d.probabilities_json AS d_probabilities_json, d.error_kind AS d_error_kind,
     d.error_message AS d_error_message
   FROM cases c LEFT JOIN decisions d ON d.run_id = c.run_id AND d.case_id = c.case_id
-  WHERE c.run_id = $1 ORDER BY c.position, d.position`;
+  WHERE c.run_id = $1 AND c.position >= $2 ORDER BY c.position, d.position`;
 
 /** What `source` opens for each iteration: a fresh store to read the cases from. */
 export type { OpenReader };
@@ -52,7 +52,7 @@ export class PgCases implements StoreCases {
     return [...this.iterate(runId)];
   }
 
-  *iterate(runId: string): Generator<CaseResult> {
+  *iterate(runId: string, options: { readonly fromPosition?: number } = {}): Generator<CaseResult> {
     const { conn } = this;
     if (conn.reading(() => conn.row('SELECT 1 FROM runs WHERE id = $1', [runId]), runId) === undefined)
       throw conn.unknownRun(runId);
@@ -60,7 +60,10 @@ export class PgCases implements StoreCases {
     const cursor = conn.cursorName();
     let open = false;
     try {
-      conn.reading(() => conn.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR ${CASE_ROWS_SQL}`, [runId]), runId);
+      conn.reading(
+        () => conn.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR ${CASE_ROWS_SQL}`, [runId, options.fromPosition ?? 0]),
+        runId,
+      );
       open = true;
       let current: { row: StoredCaseRow; decisions: Decision[] } | null = null;
       for (;;) {

@@ -7,7 +7,13 @@
 import { benchOnStoreCommand } from '../../core/command-hints.js';
 import { DecidekitError } from '../../core/errors.js';
 import type { PgConnection } from './connection.js';
-import { MIGRATION_LOCK, MIGRATIONS, POSTGRES_SCHEMA_VERSION, STORE_TABLES } from './schema.js';
+import {
+  MIGRATION_LOCK,
+  MIGRATIONS,
+  POSTGRES_READABLE_IN_PLACE_FROM,
+  POSTGRES_SCHEMA_VERSION,
+  STORE_TABLES,
+} from './schema.js';
 
 /** The version the store is at, or null when it has no `schema_version` table yet. */
 function versionOf(conn: PgConnection): number | null {
@@ -78,6 +84,8 @@ export function refuseUnreadableSchema(conn: PgConnection, readOnly: boolean): v
     );
   refuseNewer(conn, version);
   if (version < POSTGRES_SCHEMA_VERSION) {
+    // What a newer version only added is read as absent, without writing.
+    if (readOnly && version >= POSTGRES_READABLE_IN_PLACE_FROM) return;
     if (readOnly)
       throw new DecidekitError(
         'store_needs_upgrade',

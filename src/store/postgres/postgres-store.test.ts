@@ -6,6 +6,7 @@ import { startPostgresCluster, type PostgresCluster } from '../../../test/suppor
 import { DecidekitError } from '../../core/errors.js';
 import { openStore } from '../open-store.js';
 import { claimStoredRun, storedRunHolder } from '../run-claim.js';
+import { seedFinished } from '../contract/contract-support.js';
 import { runConfig } from '../test-support/run-fixtures.js';
 import { POSTGRES_SCHEMA_VERSION } from './schema.js';
 import { SyncPgClient } from './sync-client.js';
@@ -91,6 +92,7 @@ describe('the PostgreSQL store', () => {
       // As version 1 left it: no claims table yet, no replica column.
       db.query('DROP TABLE run_claims');
       db.query('ALTER TABLE cases DROP COLUMN replica');
+      db.query('DROP TABLE run_listings');
       db.query('UPDATE schema_version SET version = 1');
       const read = errorOf(() => openStore(url, { readOnly: true, mustExist: true }));
       expect(read.code).toBe('store_needs_upgrade');
@@ -104,6 +106,31 @@ describe('the PostgreSQL store', () => {
       }
       expect(db.query('SELECT version FROM schema_version').rows).toEqual([{ version: POSTGRES_SCHEMA_VERSION }]);
       expect(db.query("SELECT to_regclass('run_claims')::text AS t").rows).toEqual([{ t: 'run_claims' }]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('reads a version 3 store without upgrading it (no listings kept), and upgrades it when written to', () => {
+    const url = freshDatabase();
+    const store = openStore(url);
+    const { head } = seedFinished(store);
+    store.close();
+    const db = new SyncPgClient({ connectionString: url, connectionTimeoutMillis: 10_000, application_name: 't' });
+    try {
+      db.query('DROP TABLE run_listings');
+      db.query('UPDATE schema_version SET version = 3');
+      const reader = openStore(url, { readOnly: true, mustExist: true });
+      try {
+        expect(reader.runs.head(head.id)?.label).toBe('baseline');
+        expect(reader.runs.listings(head.id)).toBeNull();
+      } finally {
+        reader.close();
+      }
+      expect(db.query('SELECT version FROM schema_version').rows).toEqual([{ version: 3 }]);
+      openStore(url).close();
+      expect(db.query('SELECT version FROM schema_version').rows).toEqual([{ version: POSTGRES_SCHEMA_VERSION }]);
+      expect(db.query("SELECT to_regclass('run_listings')::text AS t").rows).toEqual([{ t: 'run_listings' }]);
     } finally {
       db.close();
     }

@@ -2,6 +2,7 @@
 import type { StoredStatus } from '../../core/run-status.js';
 import { isFiltered, type BenchRun, type RunConfig } from '../../core/bench/run.js';
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
+import type { RunListings } from '../../core/bench/run-listings.js';
 import type { RunStatistics } from '../../core/bench/run-statistics.js';
 import type { BenchSummary } from '../../core/bench/summary.js';
 import { DecidekitError } from '../../core/errors.js';
@@ -59,7 +60,8 @@ const RUN_COLUMNS = [
 ] as const;
 const INSERT_RUN = `INSERT INTO runs (status, ${RUN_COLUMNS.join(', ')})
   VALUES ('running', ${RUN_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`;
-const SUMMARY_SQL = `UPDATE runs SET status = $2, duration_ms = $3, summary_json = $4, accuracy = $5, kl = $6,
+// What the report listed goes with the summary it was listed with.
+const SUMMARY_SQL = `WITH dropped AS (DELETE FROM run_listings WHERE run_id = $1) UPDATE runs SET status = $2, duration_ms = $3, summary_json = $4, accuracy = $5, kl = $6,
   brier = $7, ece = $8, mean_confidence = $9, decisions_total = $10, decisions_correct = $11, errors = $12,
   latency_p50_ms = $13, statistics_json = NULL WHERE id = $1`;
 
@@ -208,6 +210,35 @@ export class PgRuns implements StoreRuns {
     return row.statistics_json === null
       ? null
       : parseStoredJson<RunStatistics>(row.statistics_json, 'statistics', id, conn.path, isObject);
+  }
+
+  saveListings(id: string, listings: RunListings): void {
+    // A run without a stored summary (still running) keeps none.
+    this.conn.writing(id, () =>
+      this.conn.query(
+        `INSERT INTO run_listings (run_id, listings_json) SELECT id, $2 FROM runs WHERE id = $1 AND summary_json IS NOT NULL
+        ON CONFLICT (run_id) DO UPDATE SET listings_json = excluded.listings_json`,
+        [id, JSON.stringify(listings)],
+      ),
+    );
+  }
+
+  listings(id: string): RunListings | null {
+    const { conn } = this;
+    const row = conn.reading(() => {
+      // A store before version 4 read in place (read-only) has no listings table: none kept.
+      const kept = conn.row<{ t: string | null }>("SELECT to_regclass('run_listings')::text AS t")!.t !== null;
+      return conn.row<{ listings_json: string | null }>(
+        kept
+          ? 'SELECT l.listings_json FROM runs r LEFT JOIN run_listings l ON l.run_id = r.id WHERE r.id = $1'
+          : 'SELECT NULL AS listings_json FROM runs WHERE id = $1',
+        [id],
+      );
+    }, id);
+    if (row === undefined) throw conn.unknownRun(id);
+    return row.listings_json === null
+      ? null
+      : parseStoredJson<RunListings>(row.listings_json, 'listings', id, conn.path, isObject);
   }
 
   list(options: { readonly limit?: number } = {}): StoredRunHead[] {

@@ -131,6 +131,6 @@ export function* saveCaseSteps(
 }
 
 /** A run back in status `running`, without its summary and what was computed from it. */
-export const REOPEN_RUN = `UPDATE runs SET status = 'running', summary_json = NULL, accuracy = NULL, kl = NULL,
+export const REOPEN_RUN = `WITH dropped AS (DELETE FROM run_listings WHERE run_id = $1) UPDATE runs SET status = 'running', summary_json = NULL, accuracy = NULL, kl = NULL,
   brier = NULL, ece = NULL, mean_confidence = NULL, decisions_total = NULL, decisions_correct = NULL, errors = NULL,
   latency_p50_ms = NULL, statistics_json = NULL WHERE id = $1`;

@@ -181,7 +181,19 @@ export const MIGRATIONS: readonly string[] = [
   // Version 3: the replica that answered each case, shown without credentials (a run sent to
   // several servers of one model); null for a run on one server.
   `ALTER TABLE cases ADD COLUMN replica TEXT;`,
+  // Version 4: what a finished run's report lists, kept beside its summary (as in the SQLite
+  // store's version 11): dropped whenever the summary is written again.
+  `CREATE TABLE run_listings (
+    run_id TEXT PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE,
+    listings_json TEXT NOT NULL
+  );`,
 ];
+
+/**
+ * The oldest version a read-only command reads without upgrading: version 4 only added the
+ * listings kept with finished runs (read as none when absent).
+ */
+export const POSTGRES_READABLE_IN_PLACE_FROM = 3;
 
 export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;
 
@@ -194,6 +206,7 @@ export const STORE_TABLES: readonly string[] = [
   'audits',
   'audit_verdicts',
   'probes',
+  'run_listings',
 ];
 
 /** The key of the advisory lock that migrations take ("dkrs" as a number). */

@@ -121,8 +121,13 @@ export class SqliteCases implements StoreCases {
     }
   }
 
-  *iterate(runId: string): Generator<CaseResult> {
+  *iterate(runId: string, options: { readonly fromPosition?: number } = {}): Generator<CaseResult> {
     const { conn, statements } = this.tables;
+    const from = options.fromPosition ?? 0;
+    const [caseRows, decisionRows, params] =
+      from > 0
+        ? [statements.casesFrom, statements.decisionsFrom, [runId, from]]
+        : [statements.cases, statements.decisions, [runId]];
     this.tables.refuseUnknown(runId);
     // One read transaction, so both streams come from the same snapshot: the cases and
     // their decisions, each in run order, merged case by case (two queries a run).
@@ -131,8 +136,8 @@ export class SqliteCases implements StoreCases {
     let cases: IterableIterator<CaseRowValues> | null = null;
     let decisions: IterableIterator<DecisionRowValues> | null = null;
     try {
-      cases = conn.reading(() => statements.cases.iterate(runId) as IterableIterator<CaseRowValues>, runId);
-      decisions = conn.reading(() => statements.decisions.iterate(runId) as IterableIterator<DecisionRowValues>, runId);
+      cases = conn.reading(() => caseRows.iterate(...params) as IterableIterator<CaseRowValues>, runId);
+      decisions = conn.reading(() => decisionRows.iterate(...params) as IterableIterator<DecisionRowValues>, runId);
       yield* mergeCaseRows(conn, runId, cases, decisions, (read) => conn.reading(read, runId));
     } finally {
       // An iteration stopped early must release its statements before the connection is used again.

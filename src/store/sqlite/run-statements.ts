@@ -5,6 +5,13 @@ import { HEAD_COLUMNS, LIST_COLUMNS } from './run-rows.js';
 
 /** Every statement the runs and their cases use, prepared once per connection. */
 export function prepareRunStatements(db: Database.Database): RunStatements {
+  // A version 11 store read in place has no listings table: none kept, never written.
+  const listingsTable =
+    (
+      db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'run_listings'").get() as {
+        n: number;
+      }
+    ).n > 0;
   return {
     head: db.prepare(`SELECT ${HEAD_COLUMNS} FROM runs WHERE id = ?`),
     status: db.prepare('SELECT status, duration_ms FROM runs WHERE id = ?'),
@@ -68,19 +75,20 @@ export function prepareRunStatements(db: Database.Database): RunStatements {
     // arrays (`case-reads.ts`): both walk their tables' keys (the cases' position, the
     // decisions' case position and question index) without a sort. Each decision is named by
     // its case's id as that case's row holds it (CROSS JOIN keeps the cases the outer loop).
-    cases: db
-      .prepare(
-        `SELECT case_id, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model, ${CASE_REPLICA_COLUMN} FROM cases WHERE run_id = ? ORDER BY position`,
-      )
-      .raw(),
-    decisions: db
-      .prepare(
-        `SELECT c.case_id, d.question_id, d.type, d.answers_json, d.gold_label, d.gold_probabilities_json, d.status,
-        d.predicted, d.correct, d.confidence, d.kl, d.brier, d.probabilities_json, d.error_kind, d.error_message
-      FROM cases c CROSS JOIN decisions d ON d.run_id = c.run_id AND d.case_position = c.position
-      WHERE c.run_id = ? ORDER BY c.position, d.position`,
-      )
-      .raw(),
+    cases: db.prepare(caseRowsSql('')).raw(),
+    decisions: db.prepare(decisionRowsSql('')).raw(),
+    // The same from a position on (a page of a run's trace), sought along the same keys.
+    casesFrom: db.prepare(caseRowsSql('AND position >= ?')).raw(),
+    decisionsFrom: db.prepare(decisionRowsSql('AND c.position >= ?')).raw(),
+    saveListings: listingsTable
+      ? db.prepare(
+          'INSERT OR REPLACE INTO run_listings (run_id, listings_json) SELECT id, ? FROM runs WHERE id = ? AND summary_json IS NOT NULL',
+        )
+      : null,
+    dropListings: listingsTable ? db.prepare('DELETE FROM run_listings WHERE run_id = ?') : null,
+    listings: listingsTable
+      ? db.prepare('SELECT l.listings_json FROM runs r LEFT JOIN run_listings l ON l.run_id = r.id WHERE r.id = ?')
+      : db.prepare('SELECT NULL AS listings_json FROM runs WHERE id = ?'),
     savedIds: db.prepare('SELECT case_id, request_status FROM cases WHERE run_id = ?'),
     answeredModels: db.prepare(
       'SELECT DISTINCT answered_model FROM cases WHERE run_id = ? AND answered_model IS NOT NULL ORDER BY answered_model',
@@ -90,7 +98,20 @@ export function prepareRunStatements(db: Database.Database): RunStatements {
   };
 }
 
-/** The prepared statements of the runs' tables. */
+/** A run's `cases` rows in run order, `where` narrowing them further. */
+function caseRowsSql(where: string): string {
+  return `SELECT case_id, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model, ${CASE_REPLICA_COLUMN} FROM cases WHERE run_id = ? ${where} ORDER BY position`;
+}
+
+/** The `decisions` rows of those cases in the same order (`where` on the cases, named `c`). */
+function decisionRowsSql(where: string): string {
+  return `SELECT c.case_id, d.question_id, d.type, d.answers_json, d.gold_label, d.gold_probabilities_json, d.status,
+        d.predicted, d.correct, d.confidence, d.kl, d.brier, d.probabilities_json, d.error_kind, d.error_message
+      FROM cases c CROSS JOIN decisions d ON d.run_id = c.run_id AND d.case_position = c.position
+      WHERE c.run_id = ? ${where} ORDER BY c.position, d.position`;
+}
+
+/** The prepared statements of the runs' tables (the listings' writes are null in a version 11 store read in place). */
 export interface RunStatements {
   readonly head: Database.Statement;
   readonly status: Database.Statement;
@@ -115,6 +136,11 @@ export interface RunStatements {
   readonly statistics: Database.Statement;
   readonly cases: Database.Statement;
   readonly decisions: Database.Statement;
+  readonly casesFrom: Database.Statement;
+  readonly decisionsFrom: Database.Statement;
+  readonly saveListings: Database.Statement | null;
+  readonly dropListings: Database.Statement | null;
+  readonly listings: Database.Statement;
   readonly savedIds: Database.Statement;
   readonly answeredModels: Database.Statement;
   readonly list: Database.Statement;

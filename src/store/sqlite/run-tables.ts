@@ -18,15 +18,23 @@ export class RunTables {
     this.statements = prepareRunStatements(conn.db);
   }
 
-  /** Writes the run's status, duration and summary (null: none, for a run running again). */
+  /**
+   * Writes the run's status, duration and summary (null: none, for a run running again),
+   * dropping the statistics and listings kept with the summary before.
+   */
   writeSummary(runId: string, status: StoredStatus, durationMs: number | null, summary: BenchSummary | null): void {
-    const info = this.statements.finish.run({
-      id: runId,
-      status,
-      duration_ms: durationMs,
-      ...summaryColumns(summary),
+    const write = this.conn.db.transaction(() => {
+      const info = this.statements.finish.run({
+        id: runId,
+        status,
+        duration_ms: durationMs,
+        ...summaryColumns(summary),
+      });
+      if (info.changes === 0) throw this.conn.unknownRun(runId);
+      // What the report listed belongs to the summary it was listed with.
+      this.statements.dropListings?.run(runId);
     });
-    if (info.changes === 0) throw this.conn.unknownRun(runId);
+    write();
   }
 
   /** The row's status, refused as damage when it is none of a run's. */

@@ -3,6 +3,7 @@ import type { StoredStatus } from '../../core/run-status.js';
 import Database from 'better-sqlite3';
 import { isFiltered, type BenchRun, type RunConfig } from '../../core/bench/run.js';
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
+import type { RunListings } from '../../core/bench/run-listings.js';
 import type { RunStatistics } from '../../core/bench/run-statistics.js';
 import type { BenchSummary } from '../../core/bench/summary.js';
 import { DecidekitError } from '../../core/errors.js';
@@ -149,6 +150,25 @@ export class SqliteRuns implements StoreRuns {
     return row.statistics_json === null
       ? null
       : parseStoredJson<RunStatistics>(row.statistics_json, 'statistics', id, conn.path, isObject);
+  }
+
+  saveListings(id: string, listings: RunListings): void {
+    const { conn, statements } = this.tables;
+    conn.writing(id, () =>
+      conn.committing(() => {
+        // A run without a stored summary (still running) keeps none.
+        statements.saveListings?.run(JSON.stringify(listings), id);
+      }, true),
+    );
+  }
+
+  listings(id: string): RunListings | null {
+    const { conn, statements } = this.tables;
+    const row = conn.reading(() => statements.listings.get(id), id) as { listings_json: string | null } | undefined;
+    if (row === undefined) throw conn.unknownRun(id);
+    return row.listings_json === null
+      ? null
+      : parseStoredJson<RunListings>(row.listings_json, 'listings', id, conn.path, isObject);
   }
 
   /** The run without its cases; `summarizeSaved` gives the summary of a run that has none stored. */

@@ -137,6 +137,17 @@ export const MIGRATIONS: readonly string[] = [
   // to several servers of one model); null for a run on one server.
   `ALTER TABLE cases ADD COLUMN replica TEXT;`,
   RUN_ORDER_MIGRATION,
+  // Version 12: what a finished run's report lists (failed cases, confusion matrices,
+  // latencies, disagreements, where its decisions start), kept as the bench that finished
+  // it gathered them, so a report or \`decidekit view\` reads none of its cases for them.
+  // Dropped whenever the run's summary is written again; a run finished before has none
+  // (read from its cases).
+  `
+  CREATE TABLE run_listings (
+    run_id TEXT PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE,
+    listings_json TEXT NOT NULL
+  );
+  `,
 ];
 
 /** Tables every store at SCHEMA_VERSION has; one missing means the file was damaged. */

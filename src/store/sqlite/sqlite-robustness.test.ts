@@ -11,6 +11,7 @@ import { summarizeRun } from '../run-summary.js';
 import { openSqliteStore, type OpenSqliteStoreOptions } from './open-sqlite-store.js';
 import { StoreWriteError } from '../store-errors.js';
 import { APPLICATION_ID, MIGRATIONS } from './schema.js';
+import type { RunListings } from '../../core/bench/run-listings.js';
 import { answeredCase, failedCase, rightAnswers, runConfig, wrongAnswers } from '../test-support/run-fixtures.js';
 import { tempFoldersRemovedAfterEach } from '../../datasets/test-support/temp-folders.js';
 
@@ -34,6 +35,19 @@ function storeAt(name = 'runs.sqlite', options: OpenSqliteStoreOptions = {}): St
   open.push(s);
   return s;
 }
+
+const EMPTY_LISTINGS: RunListings = {
+  answeredModels: [],
+  failureCauses: [],
+  failedCases: [],
+  failedCount: 0,
+  disagreements: [],
+  disagreementCount: 0,
+  majority: {},
+  confusion: [],
+  latenciesMs: [],
+  traceIndex: { every: 32, decisionsBefore: [0] },
+};
 
 function closeAll(): void {
   for (const s of open.splice(0)) s.close();
@@ -241,6 +255,30 @@ describe('read-only stores', () => {
     expect(child.stderr).toBe('');
     expect(child.stdout).toBe(`${id} incomplete 6\n`);
     expect(child.status).toBe(0);
+  });
+
+  it('reads a version 11 store in place without listings, and keeps listings once a write upgrades it', () => {
+    const path = join(dir, 'v11.sqlite');
+    const { id, cases } = seedRun(storeAt('v11.sqlite'));
+    closeAll();
+    const raw = new Database(path);
+    raw.exec('DROP TABLE run_listings');
+    raw.pragma('user_version = 11');
+    raw.pragma('wal_checkpoint(TRUNCATE)');
+    raw.close();
+    const before = readFileSync(path);
+    const reader = openSqliteStore(path, { readOnly: true });
+    try {
+      expect(reader.runs.listings(id)).toBeNull();
+      expect(reader.runs.get(id)!.cases).toEqual(cases);
+    } finally {
+      reader.close();
+    }
+    expect(readFileSync(path).equals(before)).toBe(true);
+    const writer = storeAt('v11.sqlite');
+    const listings = { ...EMPTY_LISTINGS, failedCount: 1 };
+    writer.runs.saveListings(id, listings);
+    expect(writer.runs.listings(id)).toEqual(listings);
   });
 
   it('reads read-only a store that needs a migration from an upgraded copy, leaving the file unchanged', () => {

@@ -87,6 +87,7 @@ describe('openSqliteStore', () => {
       'decisions',
       'probes',
       'run_cases',
+      'run_listings',
       'runs',
     ]);
     db.close();

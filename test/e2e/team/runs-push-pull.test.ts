@@ -1,7 +1,8 @@
 /**
  * End to end: `runs push` and `runs pull` copy runs between any two stores (SQLite files and a
  * PostgreSQL database on a throwaway cluster), through the real CLI in process. A round trip
- * SQLite -> PostgreSQL -> SQLite gives the same `runs show --json` and `runs export`; copying
+ * SQLite -> PostgreSQL -> SQLite gives the same `runs show --json` and `runs export`, and keeps
+ * the listings kept with each run; copying
  * twice changes nothing; a different run under the same id is refused, naming it.
  */
 import { join } from 'node:path';
@@ -48,6 +49,15 @@ async function shownIn(store: string, id: string): Promise<{ show: string; expor
   return { show: show.stdout, export: exported.stdout };
 }
 
+function keptListings(path: string, id: string) {
+  const store = openStore(path, { mustExist: true, readOnly: true });
+  try {
+    return store.runs.listings(id);
+  } finally {
+    store.close();
+  }
+}
+
 describe('runs push and runs pull', () => {
   it('copy runs SQLite -> PostgreSQL -> SQLite, each equal to the original in show --json and export', async () => {
     const ids = [await benchInto(laptop, 6), await benchInto(laptop, 3)];
@@ -67,6 +77,11 @@ describe('runs push and runs pull', () => {
       const original = await shownIn(laptop, id);
       expect(await shownIn(team, id)).toEqual(original);
       expect(await shownIn(other, id)).toEqual(original);
+      // What its report lists goes with it, so the copy reads no case for it either.
+      const listings = keptListings(laptop, id);
+      expect(listings).not.toBeNull();
+      expect(keptListings(team, id)).toEqual(listings);
+      expect(keptListings(other, id)).toEqual(listings);
     }
     const pulledAgain = await cli(['runs', 'pull', ...ids, '--from', team, '--store', other]);
     expect(pulledAgain.code).toBe(0);
