@@ -61,7 +61,9 @@ describe('a store whose decisions were overwritten', () => {
     const commands: string[][] = [
       ['runs', 'compare', first, second],
       ['runs', 'gate', '--baseline', first, '--candidate', second],
-      ['report', first],
+      // Under other conventions: under its own, its terminal report reads the numbers and
+      // listings kept with it, as `runs show` does.
+      ['report', first, '--ece-bins', '5'],
       ['report', first, '--format', 'json'],
       ['runs', 'report', first, '--format', 'markdown'],
       ['runs', 'show', first, '--ece-bins', '5'],
@@ -127,7 +129,7 @@ describe('a stored decision with an out-of-range score', () => {
 
     for (const args of [
       ['runs', 'show', first, '--ece-bins', '5'],
-      ['report', first],
+      ['report', first, '--format', 'markdown'],
     ]) {
       const r = await cli([...args, '--store', store]);
       expectDamageSaid(r, store);
