@@ -106,23 +106,6 @@ export function describeCasesContract(fresh: FreshStore): void {
       expect([...source]).toEqual(inOrder);
     });
 
-    it('reads the cases from a place in the run on, skipping the places of cases never saved', () => {
-      const store = open();
-      const { head, cases } = seedFinished(store);
-      // Without the case at position 1: a run whose second case was never sent.
-      const config = runConfig();
-      const gap = store.runs.create({ config, label: null, createdAt: CREATED });
-      store.cases.save(gap.id, [cases[3]!, cases[0]!, cases[2]!]);
-      expect([...store.cases.iterate(head.id, { fromPosition: 2 })]).toEqual([cases[2], cases[3]]);
-      expect([...store.cases.iterate(head.id, { fromPosition: 0 })]).toEqual(cases);
-      expect([...store.cases.iterate(head.id, { fromPosition: 4 })]).toEqual([]);
-      expect([...store.cases.iterate(gap.id, { fromPosition: 1 })]).toEqual([cases[2], cases[3]]);
-      const source = store.cases.source(head.id, 4);
-      store.close();
-      expect([...source.from!(3)]).toEqual([cases[3]]);
-      expect([...source.from!(1)]).toEqual(cases.slice(1));
-    });
-
     it('commits batches from a writer, each readable by another connection once its promise resolves', async () => {
       const store = open();
       const reader = open();

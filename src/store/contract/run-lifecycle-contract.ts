@@ -1,7 +1,6 @@
 /** The contract of `Store.runs` after creation: finished, interrupted, reopened, deleted, counted, checked, its statistics kept. */
 import { describe, expect, it } from 'vitest';
 import { createRunStatistics } from '../../core/bench/test-support/bench-run-fixture.js';
-import { ListingsAccumulator } from '../../core/bench/run-listings.js';
 import { summarizeRun } from '../run-summary.js';
 import { answeredCase, rightAnswers, runConfig, wrongAnswers } from '../test-support/run-fixtures.js';
 import { errorOf, freshStorePerTest, seedFinished, type FreshStore } from './contract-support.js';
@@ -89,43 +88,6 @@ export function describeRunLifecycleContract(fresh: FreshStore): void {
       expect(store.runs.statistics(head.id)).toBeNull();
       expect(errorOf(() => store.runs.statistics('20260101-000000-0000')).code).toBe('unknown_run');
       expect(store.runs.infoWithStatistics('20260101-000000-0000')).toBeNull();
-    });
-
-    it('keeps the report listings of a finished run until its summary is written again', () => {
-      const store = open();
-      const { head, cases } = seedFinished(store);
-      expect(store.runs.listings(head.id)).toBeNull();
-      const gathered = new ListingsAccumulator();
-      cases.forEach((c, position) => gathered.add(c, position));
-      const listings = gathered.listings();
-      store.runs.saveListings(head.id, listings);
-      expect(store.runs.listings(head.id)).toEqual(listings);
-      store.runs.finish(head.id, { status: 'incomplete', durationMs: 1, summary: store.runs.info(head.id)!.summary });
-      expect(store.runs.listings(head.id)).toBeNull();
-      store.runs.saveListings(head.id, listings);
-      // New cases put the run back in running: what it listed goes with its summary.
-      store.cases.save(head.id, [cases[1]!]);
-      expect(store.runs.listings(head.id)).toBeNull();
-      // A run without a stored summary keeps none.
-      store.runs.saveListings(head.id, listings);
-      expect(store.runs.listings(head.id)).toBeNull();
-      const other = seedFinished(store, runConfig(), '2026-11-30T05:00:00.000Z');
-      store.runs.saveListings(other.head.id, listings);
-      store.runs.markInterrupted(other.head.id);
-      expect(store.runs.listings(other.head.id)).toEqual(listings);
-      store.runs.reopen(other.head.id);
-      expect(store.runs.listings(other.head.id)).toBeNull();
-      expect(errorOf(() => store.runs.listings('20260101-000000-0000')).code).toBe('unknown_run');
-    });
-
-    it('removes the listings kept with a run when the run is removed', () => {
-      const store = open();
-      const { head, cases } = seedFinished(store);
-      const gathered = new ListingsAccumulator();
-      cases.forEach((c, position) => gathered.add(c, position));
-      store.runs.saveListings(head.id, gathered.listings());
-      expect(store.runs.delete(head.id)).toBe(true);
-      expect(errorOf(() => store.runs.listings(head.id)).code).toBe('unknown_run');
     });
 
     it('finds nothing wrong in runs saved as they were', () => {

@@ -14,6 +14,7 @@ import { describeCasesContract } from './cases-contract.js';
 import type { FreshStore } from './contract-support.js';
 import { describeIdsContract } from './ids-contract.js';
 import { describeProbesContract } from './probes-contract.js';
+import { describeReportReadsContract } from './report-reads-contract.js';
 import { describeRunReadsContract } from './run-reads-contract.js';
 import { describeRunLifecycleContract } from './run-lifecycle-contract.js';
 import { describeRunsContract } from './runs-contract.js';
@@ -27,6 +28,7 @@ export function describeStoreContract(name: string, fresh: FreshStore): void {
     describeRunLifecycleContract(fresh);
     describeRunReadsContract(fresh);
     describeCasesContract(fresh);
+    describeReportReadsContract(fresh);
     describeAuditsContract(fresh);
     describeProbesContract(fresh);
     describeIdsContract(fresh);
