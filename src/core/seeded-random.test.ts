@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hashString, seededHash32 } from './seeded-random.js';
+import { createSeededDraws, createSeededRandom, hashString, seededHash32 } from './seeded-random.js';
 
 /** FNV-1a 32-bit over UTF-16 code units, written out from the published constants. */
 function fnv1a(text: string, basis: number): number {
@@ -33,5 +33,32 @@ describe('seededHash32', () => {
     );
     expect(seededHash32('case-1', 1)).not.toBe(seededHash32('case-1', 2));
     expect(seededHash32('case-1', 1)).toBe(seededHash32('case-1', 1));
+  });
+});
+
+describe('createSeededDraws', () => {
+  it('counts the very draws createSeededRandom gives, in the same order', () => {
+    fc.assert(
+      fc.property(
+        fc.integer(),
+        fc.integer({ min: 1, max: 300 }),
+        fc.integer({ min: 1, max: 4 }),
+        (seed, units, rounds) => {
+          const random = createSeededRandom(seed);
+          const draws = createSeededDraws(seed);
+          const expected = new Int32Array(units);
+          const counted = new Int32Array(units);
+          for (let r = 0; r < rounds; r++) {
+            expected.fill(0);
+            for (let k = 0; k < units; k++) expected[Math.floor(random() * units)]!++;
+            counted.fill(0);
+            draws.countInto(counted, units);
+            if (counted.join() !== expected.join()) return false;
+          }
+          return draws.next() === random();
+        },
+      ),
+      { seed: 5 },
+    );
   });
 });

@@ -18,7 +18,7 @@
  *   another metric whose resamples all agree has none (null).
  */
 import type { CalibrationOptions } from '../calibration.js';
-import { createSeededRandom, seededHash32 } from '../seeded-random.js';
+import { createSeededDraws, seededHash32 } from '../seeded-random.js';
 import type { CaseSample } from './case-sample.js';
 import { calibrationOptionsOf, type Conventions } from './conventions.js';
 import { decisionCells } from './decision-cells.js';
@@ -445,17 +445,17 @@ function evaluate(p: Prepared, weights: Int32Array, out: Float64Array): void {
 function resample(samples: readonly Prepared[], conventions: Conventions, units: number): Float64Array[] | null {
   const R = conventions.bootstrapResamples;
   if (R <= 0 || units === 0) return null;
-  const random = createSeededRandom(conventions.seed);
+  const draws = createSeededDraws(conventions.seed);
   const weights = new Int32Array(units);
   const out = samples.map(() => new Float64Array(R * M));
   const row = new Float64Array(M);
   for (let r = 0; r < R; r++) {
     weights.fill(0);
-    for (let k = 0; k < units; k++) weights[Math.floor(random() * units)]!++;
-    samples.forEach((s, i) => {
-      evaluate(s, weights, row);
+    draws.countInto(weights, units);
+    for (let i = 0; i < samples.length; i++) {
+      evaluate(samples[i]!, weights, row);
       out[i]!.set(row, r * M);
-    });
+    }
   }
   return out;
 }

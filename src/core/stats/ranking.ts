@@ -11,7 +11,7 @@
  *   cases and seed give the same interval whatever order they came in.
  */
 import type { Conventions } from './conventions.js';
-import { createSeededRandom } from '../seeded-random.js';
+import { createSeededDraws } from '../seeded-random.js';
 import {
   DEFAULT_BOOTSTRAP_BLOCKS,
   percentileInterval,
@@ -197,11 +197,11 @@ function curvesOf(d: RankedDecisions, s: Sorted): Pick<Ranking, 'roc' | 'precisi
 function forEachResample(units: number, conventions: Conventions, each: (weights: Int32Array) => void): void {
   const R = conventions.bootstrapResamples;
   if (R <= 0 || units === 0) return;
-  const random = createSeededRandom(conventions.seed);
+  const draws = createSeededDraws(conventions.seed);
   const weights = new Int32Array(units);
   for (let r = 0; r < R; r++) {
     weights.fill(0);
-    for (let k = 0; k < units; k++) weights[Math.floor(random() * units)]!++;
+    draws.countInto(weights, units);
     each(weights);
   }
 }

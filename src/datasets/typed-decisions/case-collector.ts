@@ -25,6 +25,7 @@ export class CaseCollector {
   readonly #golds = new Map<string, GoldAnswer>();
   /** One shared question set per distinct set: a large file repeats a few sets many times. */
   readonly #questionSets = new Map<string, QuestionSet>();
+  readonly #sharedSets = new Set<QuestionSet>();
 
   readonly #uniqueIds: boolean;
 
@@ -38,17 +39,20 @@ export class CaseCollector {
   }
 
   /** Checks one decoded row and keeps its case; `line` is its 1-based line (JSONL) or row (parquet) number. */
-  add(value: unknown, line: number): void {
-    const c = this.check(value, line);
+  add(value: unknown, line: number, questions?: QuestionSet): TypedDecisionsCase | null {
+    const c = this.check(value, line, questions);
     if (c !== null) this.#cases.push(c);
+    return c;
   }
 
   /**
    * Checks one decoded row like `add` (its problems are recorded) and returns its case
-   * (questions and gold shared with earlier cases) without keeping it, or null.
+   * (questions and gold shared with earlier cases) without keeping it, or null. `questions`:
+   * the row's questions are, byte for byte, those of a row of its workflow that passed
+   * (a set `isShared` gave), so they are not read from `value` or checked again.
    */
-  check(value: unknown, line: number): TypedDecisionsCase | null {
-    const parsed = parseDecodedRow(value);
+  check(value: unknown, line: number, questions?: QuestionSet): TypedDecisionsCase | null {
+    const parsed = parseDecodedRow(value, questions);
     if (!parsed.ok) {
       for (const p of parsed.problems) this.problem(line, p.message, parsed.caseId, p.field);
       return null;
@@ -62,6 +66,7 @@ export class CaseCollector {
       }
       this.#firstLineOfId.set(c.id, line);
     }
+    if (questions !== undefined) return { ...c, gold: c.gold.map((g) => this.#sharedGold(g)) };
     let sameSchemas = true;
     for (const [qid, question] of c.questions) {
       const key = `${c.workflow}/${qid}`;
@@ -82,8 +87,13 @@ export class CaseCollector {
     return sameSchemas ? { ...c, questions: this.#shared(c.workflow, c.questions), gold } : { ...c, gold };
   }
 
+  /** Whether `questions` is a set this collector shares between cases (all their schemas checked alike). */
+  isShared(questions: QuestionSet): boolean {
+    return this.#sharedSets.has(questions);
+  }
+
   #sharedGold(gold: GoldAnswer): GoldAnswer {
-    const key = `${gold.labelIndex}:${gold.probabilities.join(',')}`;
+    const key = goldKey(gold);
     const found = this.#golds.get(key);
     if (found !== undefined) return found;
     if (this.#golds.size < MAX_SHARED_GOLDS) this.#golds.set(key, gold);
@@ -103,6 +113,7 @@ export class CaseCollector {
       ([qid]) => [qid, this.#schemas.get(`${workflow}/${qid}`)!.question] as const,
     );
     this.#questionSets.set(key, set);
+    this.#sharedSets.add(set);
     return set;
   }
 
@@ -147,4 +158,21 @@ export class CaseCollector {
     this.#problems.throwIfAny();
     return this.#cases;
   }
+}
+
+const bits = new Float64Array(1);
+const units = new Uint16Array(bits.buffer);
+
+/**
+ * A gold answer as a short string: its label index, then each probability's 64 bits as four
+ * UTF-16 units (0 and -0 alike, as their decimal forms are). Equal keys are equal answers;
+ * writing each probability out in decimal (a join) cost more than the rest of the row's check.
+ */
+function goldKey(gold: GoldAnswer): string {
+  let key = String.fromCharCode(gold.labelIndex & 0xffff, gold.labelIndex >>> 16);
+  for (const p of gold.probabilities) {
+    bits[0] = p === 0 ? 0 : p;
+    key += String.fromCharCode(units[0]!, units[1]!, units[2]!, units[3]!);
+  }
+  return key;
 }

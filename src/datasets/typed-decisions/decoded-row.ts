@@ -27,7 +27,7 @@ export type ParsedRow =
  * holding a JSON object or array (the parquet form) is decoded, because the model must
  * receive the object; any other string is kept as a text state.
  */
-export function parseDecodedRow(value: unknown): ParsedRow {
+export function parseDecodedRow(value: unknown, checkedQuestions?: QuestionSet): ParsedRow {
   if (!isRecord(value))
     return {
       ok: false,
@@ -43,7 +43,8 @@ export function parseDecodedRow(value: unknown): ParsedRow {
     problems.push({ field: 'workflow', message: `workflow must be a non-empty string, got ${preview(workflow)}` });
 
   const state = parseState(value['state'], problems);
-  const questions = parseQuestions(value['questions'], problems);
+  // Questions checked with the same text before are not read again.
+  const questions = checkedQuestions ?? parseQuestions(value['questions'], problems);
   const gold = questions === null ? null : parseGold(value['gold'], questions, problems);
 
   if (
@@ -178,8 +179,9 @@ function parseGold(
 }
 
 function parseGoldAnswer(qid: string, question: Question, entry: unknown, problems: RowProblem[]): GoldAnswer | null {
-  const field = `gold.${qid}`;
+  // Worded only when something is wrong: a valid gold answer (every one of a large file) makes no message parts.
   const fail = (sub: string, message: string): null => {
+    const field = `gold.${qid}`;
     problems.push({ field: sub === '' ? field : `${field}.${sub}`, message: `question ${qid}: ${message}` });
     return null;
   };
@@ -192,8 +194,7 @@ function parseGoldAnswer(qid: string, question: Question, entry: unknown, proble
       `gold probabilities must be an object answer -> probability, got ${preview(probabilities)}`,
     );
 
-  const known = new Set(answers);
-  const unknown = Object.keys(probabilities).filter((k) => !known.has(k));
+  const unknown = unknownAnswers(Object.keys(probabilities), answers);
   if (unknown.length > 0) {
     return fail(
       'probabilities',
@@ -228,7 +229,8 @@ function parseGoldAnswer(qid: string, question: Question, entry: unknown, proble
   const labelIndex = answers.indexOf(label);
   if (labelIndex === -1)
     return fail('label', `gold label ${JSON.stringify(label)} is not an answer (answers: ${answers.join(', ')})`);
-  const max = Math.max(...aligned);
+  let max = -Infinity;
+  for (const p of aligned) if (p > max) max = p;
   if ((aligned[labelIndex] as number) < max - TIE_TOLERANCE) {
     const top = answers.filter((_, i) => (aligned[i] as number) >= max - TIE_TOLERANCE);
     return fail(
@@ -238,6 +240,17 @@ function parseGoldAnswer(qid: string, question: Question, entry: unknown, proble
   }
   // slice: an array grown by push keeps spare capacity, and a large dataset holds many.
   return { labelIndex, probabilities: aligned.slice() };
+}
+
+/** The keys that are not answers, in their order; a few answers are searched, many put in a set. */
+function unknownAnswers(keys: readonly string[], answers: readonly string[]): string[] {
+  if (answers.length > 16) {
+    const known = new Set(answers);
+    return keys.filter((k) => !known.has(k));
+  }
+  const unknown: string[] = [];
+  for (const k of keys) if (!answers.includes(k)) unknown.push(k);
+  return unknown;
 }
 
 function formatSum(sum: number): string {

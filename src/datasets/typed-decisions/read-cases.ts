@@ -7,6 +7,8 @@ import { readParquetRows, requireColumns } from '../parquet-rows.js';
 import { readLineBytes } from '../read-lines.js';
 import { lineDigest } from './line-digest.js';
 import { CaseCollector } from './case-collector.js';
+import { RepeatedQuestions } from './repeated-questions.js';
+import type { QuestionSet } from '../../core/question.js';
 
 export interface ReadCasesResult {
   /** Cases of the requested split, in file order. */
@@ -50,7 +52,9 @@ export async function readJsonlCases(
   options: ReadCasesOptions & { readonly gunzip?: boolean } = {},
 ): Promise<ReadCasesResult> {
   const collector = new CaseCollector(options.displayName ?? path);
-  const { rows, splits } = await forEachJsonlRow(path, collector, options, (value, line) => collector.add(value, line));
+  const { rows, splits } = await forEachJsonlRow(path, collector, options, (value, line, _digest, questions) =>
+    collector.add(value, line, questions),
+  );
   return {
     cases: collector.finish(),
     rows,
@@ -66,13 +70,25 @@ export async function readJsonlCases(
  * (computed when called, during the call only); a line that does not parse is
  * `collector`'s problem. Returns the data rows of every split and the split names seen.
  */
+/**
+ * Calls `onRow` with each row of a JSONL file parsed strictly (a row that does not parse is a
+ * problem of `collector`'s), its line number, its digest, and, when its questions repeat
+ * those of a row checked before (`RepeatedQuestions`), their checked question set (the row's
+ * `questions` is then left out). `onRow` returns the row's case when it passed.
+ */
 export async function forEachJsonlRow(
   path: string,
   collector: CaseCollector,
   options: ReadCasesOptions & { readonly gunzip?: boolean },
-  onRow: (value: unknown, lineNumber: number, digest: () => number) => void,
+  onRow: (
+    value: unknown,
+    lineNumber: number,
+    digest: () => number,
+    questions: QuestionSet | undefined,
+  ) => TypedDecisionsCase | null,
 ): Promise<Pick<ReadCasesResult, 'rows' | 'splits'>> {
   const splits = new Set<string>();
+  const repeated = new RepeatedQuestions();
   let rows = 0;
   await readLineBytes(
     path,
@@ -80,7 +96,8 @@ export async function forEachJsonlRow(
       const line = bytes.toString('utf8', start, end);
       if (line.trim() === '') return;
       rows++;
-      const parsed = parseStrictJson(line);
+      const fast = repeated.parse(line);
+      const parsed = fast === null ? parseStrictJson(line) : ({ ok: true, value: fast.value } as const);
       if (!parsed.ok) {
         collector.problem(lineNumber, jsonProblemMessage(parsed));
         return;
@@ -98,7 +115,9 @@ export async function forEachJsonlRow(
         splits.add(split);
         if (options.split !== undefined && split !== options.split) return;
       }
-      onRow(value, lineNumber, () => lineDigest(bytes, start, end));
+      const c = onRow(value, lineNumber, () => lineDigest(bytes, start, end), fast?.questions);
+      if (c !== null && fast === null && collector.isShared(c.questions))
+        repeated.remember(line, c.workflow, c.questions);
     },
     { gunzip: options.gunzip ?? path.endsWith('.gz') },
   );

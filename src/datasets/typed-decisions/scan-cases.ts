@@ -68,13 +68,14 @@ async function scanJsonl(
   /** One string per workflow name, not one per case. */
   const workflows = new Map<string, string>();
   const checked = new LineQuestionSets();
-  const { rows, splits } = await forEachJsonlRow(path, collector, options, (value, lineNumber, digest) => {
-    const c = collector.check(value, lineNumber);
-    if (c === null) return;
+  const { rows, splits } = await forEachJsonlRow(path, collector, options, (value, lineNumber, digest, questions) => {
+    const c = collector.check(value, lineNumber, questions);
+    if (c === null) return null;
     checked.set(lineNumber, c.questions);
     let workflow = workflows.get(c.workflow);
     if (workflow === undefined) workflows.set(c.workflow, (workflow = c.workflow));
     entries.push({ id: c.id, workflow, questions: c.questions.length, line: lineNumber, digest: digest() });
+    return c;
   });
   collector.throwIfProblems();
   return {
