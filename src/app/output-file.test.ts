@@ -21,18 +21,18 @@ async function refusal(...args: Parameters<typeof prepareOutputPath>): Promise<s
 }
 
 describe('prepareOutputPath', () => {
-  it('takes a path ending in "/" as a folder, makes it, and leaves nothing else in it', async () => {
+  it('takes a path ending in "/" as a folder, leaving it to be made when the file is written', async () => {
     const place = await prepareOutputPath('a/b/', 'target', { cwd: dir });
     expect(place).toMatchObject({ folder: join(dir, 'a', 'b'), name: null });
     expect(outputFileOf(place, 'run.md')).toBe(join(dir, 'a', 'b', 'run.md'));
-    expect(readdirSync(join(dir, 'a', 'b'))).toEqual([]);
+    expect(readdirSync(dir)).toEqual([]);
   });
 
-  it('takes an existing folder as a folder and a new path as a file in a made folder', async () => {
+  it('takes an existing folder as a folder and a new path as a file in a folder still to make', async () => {
     expect(await prepareOutputPath(dir, 'htmlPath')).toMatchObject({ folder: dir, name: null });
     const place = await prepareOutputPath(join(dir, 'new', 'r.html'), 'htmlPath');
     expect(outputFileOf(place, 'score.html')).toBe(join(dir, 'new', 'r.html'));
-    expect(readdirSync(join(dir, 'new'))).toEqual([]);
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('refuses a link, a FIFO, a file where a folder is asked for, and a path under a file, in words', async () => {

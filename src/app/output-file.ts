@@ -5,7 +5,9 @@
  *
  * - a path that is a folder, or ends in `/`, names a folder: the command's own file name
  *   goes in it (`<run>.md`, `score.html`); a folder option (`bench --out DIR`) always names one;
- * - folders that do not exist yet are made (never under /proc, /sys or /dev);
+ * - folders that do not exist yet are made when the file is written (never under /proc, /sys
+ *   or /dev), so a command refused after the check leaves no empty folder; the check asks only
+ *   that the nearest existing folder takes a new file;
  * - only a regular file is ever replaced: a symbolic link, FIFO, socket or device at the
  *   path is refused, and left as it was;
  * - an output never replaces what the command reads: the same file as an input or the run
@@ -17,8 +19,7 @@
  * into place when complete; the temporary files of a process that was killed outright are
  * removed by the next write into the same folder.
  */
-import { lstatSync, readdirSync, rmSync, statSync, type Stats } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { existsSync, lstatSync, readdirSync, rmSync, statSync, type Stats } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { OptionError } from '../core/errors.js';
@@ -34,7 +35,7 @@ import { newFileRefusal, notFileWords, refuseKernelFolder } from '../datasets/fo
 
 /** Where an output goes once its path is checked: a folder, and the file's name when the path gave one. */
 export interface OutputPlace {
-  /** The folder the file goes into (made when it was missing). */
+  /** The folder the file goes into (made by the writer when it is missing). */
   readonly folder: string;
   /** The file's name as given; null when the path named a folder (the command's own name goes in). */
   readonly name: string | null;
@@ -126,8 +127,8 @@ export interface OutputPathOptions {
 }
 
 /**
- * Checks the output path `path` of `outputOption` before the work, and makes its missing
- * folders (see the rule above); `folderOnly` when the option always names a folder. Throws an
+ * Checks the output path `path` of `outputOption` before the work, and that its missing
+ * folders could be made (see the rule above; the writer makes them); `folderOnly` when the option always names a folder. Throws an
  * OptionError naming the option and the path, in words, when the output could never be written.
  */
 export async function prepareOutputPath(
@@ -159,16 +160,30 @@ export async function prepareOutputPath(
     ? { folder: absolute, name: null, given }
     : { folder: dirname(absolute), name: basename(absolute) };
   if (fileName !== undefined) outputFileOf(place, fileName);
-  await mkdir(place.folder, { recursive: true }).catch((err: unknown) =>
-    fail(
-      namesFolder
-        ? `cannot be created (${fileErrorWords(err)})`
-        : `its folder ${place.folder} cannot be created (${fileErrorWords(err)})`,
-    ),
-  );
-  const refusal = newFileRefusal(place.folder, partialNameOf(''));
-  if (refusal !== null) fail(`cannot write into the folder ${place.folder} (${fileErrorWords(refusal)})`);
+  refuseUnmakeableFolder(place.folder, namesFolder, fail);
   return place;
+}
+
+/**
+ * Refuses a `folder` that does not take a new file, or that is missing and could not be made:
+ * its nearest existing folder must take one. Nothing is made here (a refused command leaves
+ * no empty folder): the writer makes the missing folders when the file is written.
+ */
+function refuseUnmakeableFolder(folder: string, namesFolder: boolean, fail: (why: string) => never): void {
+  const existing = nearestExistingFolder(folder);
+  const refusal = newFileRefusal(existing, partialNameOf(''));
+  if (refusal === null) return;
+  if (existing === folder) fail(`cannot write into the folder ${folder} (${fileErrorWords(refusal)})`);
+  fail(
+    `${namesFolder ? '' : `its folder ${folder} `}cannot be created: the folder ${existing} takes no new file (${fileErrorWords(refusal)})`,
+  );
+}
+
+/** `path` itself when it exists, else its nearest existing parent. */
+function nearestExistingFolder(path: string): string {
+  let p = path;
+  while (!existsSync(p) && dirname(p) !== p) p = dirname(p);
+  return p;
 }
 
 /** A file's stat, null when there is nothing at `path`; other failures are `fail`'s, in words. */

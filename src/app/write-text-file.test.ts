@@ -93,6 +93,12 @@ describe('writeOutputFile', () => {
     expect(readdirSync(dir)).toEqual(['pipe.md']);
   });
 
+  it('makes the missing folders of the file it writes', async () => {
+    const path = join(dir, 'a', 'b', 'out.txt');
+    await writeTextFile(path, 'made', 'the report');
+    expect(readFileSync(path, 'utf8')).toBe('made');
+  });
+
   it('replaces a regular file and writes a new one', async () => {
     const path = join(dir, 'out.bin');
     writeFileSync(path, 'old');
@@ -108,7 +114,8 @@ describe('writeOutputFile', () => {
   });
 
   it('names the output in the message a caller gives for a failed write', async () => {
-    const path = join(dir, 'no-folder', 'x.json');
+    writeFileSync(join(dir, 'a-file'), 'x');
+    const path = join(dir, 'a-file', 'x.json');
     await expect(
       writeTextFile(path, '{}', 'the audit report', { failure: () => 'cannot write the audit reports into D' }),
     ).rejects.toThrow(/^cannot write the audit reports into D$/);

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { piecesOf } from '../core/text-pieces.js';
 import { DecidekitError } from '../core/errors.js';
 import { fileErrorWords } from '../core/file-error-words.js';
@@ -35,7 +35,7 @@ export interface WriteOutputOptions {
 
 /**
  * The one writer of output files (reports, `--out`, `--html`, exports), at a path checked
- * first by `prepareOutputPath` (app/output-file.ts). The file is written beside `path` under
+ * first by `prepareOutputPath` (app/output-file.ts); missing folders are made here. The file is written beside `path` under
  * a temporary name (`.partial-PID-…`) and renamed into place once complete, so an interrupted
  * or failed write never leaves a partial file where the output was (the temporary file goes
  * on Ctrl+C, `removePartialFiles`; one left by a process killed outright goes at the next
@@ -61,6 +61,11 @@ export async function writeOutputFile(
       throw new DecidekitError('write_failed', `cannot write ${what}: ${path} is ${refusedOutputWords(found)}`);
   };
   refuseNonRegular();
+  // The output rule checked the path before the work and left its missing folders unmade, so
+  // a command refused meanwhile leaves none behind: they are made now.
+  await mkdir(dirname(path), { recursive: true }).catch((err: unknown) => {
+    throw failed(err);
+  });
   removeStalePartialFiles(path);
   const partial = join(dirname(path), partialNameOf(basename(path)));
   partials.add(partial);

@@ -7,8 +7,8 @@
  * then emits monitor events until the signal aborts. It never draws or prints.
  */
 import { given } from '../../core/given.js';
-import { closeSync, openSync, readdirSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, mkdirSync, openSync, readdirSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { scoreCase, type TypedDecisionsCase, type CaseResult } from '../../core/typed-decisions/case-result.js';
 import { DecidekitError, OptionError } from '../../core/errors.js';
 import { optionMention as option, words } from '../../core/message-words.js';
@@ -379,6 +379,8 @@ function openRecord(path: string): LiveRecord {
   try {
     // A named pipe would block the open until something reads it.
     refuseIrregularFileSync(path);
+    // The output rule leaves missing folders to be made when the file is opened.
+    mkdirSync(dirname(path), { recursive: true });
     fd = openSync(path, 'a');
   } catch (error) {
     throw new OptionError(

@@ -92,6 +92,42 @@ describe('a path ending in "/" names a folder, made when missing', () => {
   });
 });
 
+describe('a missing folder is made only when the file is written', () => {
+  it('leaves no folder behind when the command is refused after the path is checked', async () => {
+    const base = join(tmp, 'refused');
+    mkdirSync(base);
+    const folder = join(base, 'n3');
+    const fewer = await cli(['bench', '--limit', '2', '--store', store]);
+    const fewerId = /run (\d{8}-\d{6}-[0-9a-f]{4}) saved/.exec(fewer.stderr)![1]!;
+    const cases: [string[], number][] = [
+      // Runs of different work without --force: refused once both are read.
+      [['runs', 'compare', runId, fewerId, '--format', 'html', '--store', store, '--out', `${folder}/`], 1],
+      // The same run twice: a usage error.
+      [['runs', 'compare', runId, runId, '--format', 'html', '--store', store, '--out', `${folder}/`], 2],
+      // An unknown run: found only once the store is read.
+      [['report', 'no-such-run', '--store', store, '--out', `${folder}/`], 1],
+      [['runs', 'export', 'no-such-run', '--format', 'csv', '--store', store, '--out', join(folder, 'x.csv')], 1],
+    ];
+    for (const [argv, code] of cases) {
+      const r = await cli(argv);
+      expect({ argv, code: r.code }, r.stderr).toEqual({ argv, code });
+      expect(readdirSync(base), argv.join(' ')).toEqual([]);
+    }
+  });
+
+  it('refuses a missing folder whose nearest existing folder takes no new file, before the work', async () => {
+    const parent = join(tmp, 'locked-parent');
+    mkdirSync(parent);
+    const checked = await whileUnwritable(parent, 'folder', async () => {
+      const out = join(parent, 'a', 'b');
+      const r = await cli(['report', runId, '--store', store, '--out', `${out}/`]);
+      expectRefused(r, `--out ${out}/`, `cannot be created: the folder ${parent} takes no new file (permission denied)`);
+    });
+    expect(checked).toBe(true);
+    expect(readdirSync(parent)).toEqual([]);
+  });
+});
+
 describe('only a regular file is ever replaced', () => {
   it('refuses a FIFO and a symbolic link at report and runs export --out, before reading the run', async () => {
     const target = join(tmp, 'kept.txt');
