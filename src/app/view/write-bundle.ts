@@ -60,6 +60,8 @@ function checkBundleFolder(folder: string, given: string): string[] {
   try {
     entries = readdirSync(folder);
   } catch (err) {
+    // A new folder is made when the first page is written.
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     fail(`cannot be read (${fileErrorWords(err)})`);
   }
   if (entries.length === 0) return [];

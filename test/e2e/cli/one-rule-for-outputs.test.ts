@@ -106,6 +106,7 @@ describe('a missing folder is made only when the file is written', () => {
       [['runs', 'compare', runId, runId, '--format', 'html', '--store', store, '--out', `${folder}/`], 2],
       // An unknown run: found only once the store is read.
       [['report', 'no-such-run', '--store', store, '--out', `${folder}/`], 1],
+      [['view', '--bundle', `${folder}/`, '--store', store, 'no-such-run'], 1],
       [['runs', 'export', 'no-such-run', '--format', 'csv', '--store', store, '--out', join(folder, 'x.csv')], 1],
     ];
     for (const [argv, code] of cases) {
@@ -113,6 +114,9 @@ describe('a missing folder is made only when the file is written', () => {
       expect({ argv, code: r.code }, r.stderr).toEqual({ argv, code });
       expect(readdirSync(base), argv.join(' ')).toEqual([]);
     }
+    const made = await cli(['view', '--bundle', `${folder}/`, '--store', store, runId]);
+    expect(made.code, made.stderr).toBe(0);
+    expect(readdirSync(folder)).toContain('index.html');
   });
 
   it('refuses a missing folder whose nearest existing folder takes no new file, before the work', async () => {
