@@ -125,7 +125,11 @@ describe('a missing folder is made only when the file is written', () => {
     const checked = await whileUnwritable(parent, 'folder', async () => {
       const out = join(parent, 'a', 'b');
       const r = await cli(['report', runId, '--store', store, '--out', `${out}/`]);
-      expectRefused(r, `--out ${out}/`, `cannot be created: the folder ${parent} takes no new file (permission denied)`);
+      expectRefused(
+        r,
+        `--out ${out}/`,
+        `cannot be created: the folder ${parent} takes no new file (permission denied)`,
+      );
     });
     expect(checked).toBe(true);
     expect(readdirSync(parent)).toEqual([]);
