@@ -3,13 +3,15 @@
  * must hash to. Checked on every load, so a truncated or edited copy never scores a model.
  */
 import { parseStrictJson } from '../../core/strict-json.js';
+import type { Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { isRecord, preview } from '../../core/json-value.js';
 import { DatasetIntegrityError, InvalidManifestError } from './dataset-errors.js';
 import { sha256File } from './file-hash.js';
 import { fileErrorWords } from '../../core/file-error-words.js';
-import { refuseIrregularFile } from '../input-file.js';
+import { IrregularFileError, irregularCodeOf, refuseIrregularFile } from '../input-file.js';
+import { DecidekitError } from '../../core/errors.js';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const MANIFEST_FORMAT = 'decidekit-dataset-manifest/1';
@@ -199,13 +201,24 @@ export async function verifyManifestFile(dir: string, entry: ManifestFile, resto
   const path = join(dir, entry.path);
   const fail = (what: string, cause?: unknown) =>
     new DatasetIntegrityError(`${path} ${what}`, { file: path, restore }, cause);
-  let size: number;
+  let stats: Stats;
   try {
-    size = (await stat(path)).size;
+    stats = await stat(path);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw fail('is missing', err);
     throw fail(`cannot be read (${fileErrorWords(err)})`, err);
   }
+  // A FIFO or a device has no size to compare: it is not a damaged copy but no file at all,
+  // refused as every input that is not a regular file is.
+  const irregular = irregularCodeOf(stats);
+  if (irregular !== null) {
+    const err = new IrregularFileError(path, irregular);
+    throw new DecidekitError('file_unreadable', `cannot read file: ${path} (${fileErrorWords(err)})`, {
+      context: { file: path },
+      cause: err,
+    });
+  }
+  const size = stats.size;
   if (size < entry.bytes) throw fail(`is truncated: ${size} of ${entry.bytes} bytes`);
   if (size > entry.bytes) throw fail(`has changed: ${size} bytes, the manifest says ${entry.bytes}`);
   const { sha256 } = await sha256File(path);

@@ -5,7 +5,7 @@
  * is a kill after a deadline rather than a stuck test worker.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
@@ -73,6 +73,31 @@ describe('input files that are not regular files', () => {
     expect(r.stderr.match(/named pipe/g)).toHaveLength(1);
     expect(r.stderr).not.toContain('listening');
     expect(r.stderr).not.toContain('internal error');
+  });
+
+  it('bench and dataset verify refuse a FIFO or a link to /dev/zero inside a dataset folder, not as a truncated file', () => {
+    const folder = join(tmp, 'sample-with-a-pipe');
+    cpSync(join(ROOT, 'data', 'typed-decisions-sample'), folder, { recursive: true });
+    const file = join(folder, 'test.jsonl');
+    const makers: [string, () => void][] = [
+      ['a FIFO (named pipe)', () => execFileSync('mkfifo', [file])],
+      ...(existsSync('/dev/zero') ? [['a device', () => symlinkSync('/dev/zero', file)] as [string, () => void]] : []),
+    ];
+    for (const [what, make] of makers) {
+      rmSync(file);
+      make();
+      for (const argv of [
+        ['bench', '--dataset', folder, '--no-store', '--limit', '2'],
+        ['dataset', 'verify', folder],
+      ]) {
+        const r = decidekit(argv);
+        expect(r.signal, argv.join(' ')).toBeNull();
+        expect(r.code, argv.join(' ')).toBe(1);
+        expect(r.said).toContain(`cannot read file: ${file} (${what}, not a regular file)`);
+        expect(r.said.match(/not a regular file/g)).toHaveLength(1);
+        expect(r.said).not.toMatch(/truncated|internal error/);
+      }
+    }
   });
 
   it.runIf(existsSync('/dev/zero'))('score and bench refuse /dev/zero as a device, with no native stack', () => {
