@@ -30,7 +30,15 @@ import type { ProbeRun } from '../core/probe/run.js';
 import type { AskedBy, RecordKind } from './record-kind.js';
 import type { AuditHead } from './stored-audit.js';
 import type { ProbeHead } from './stored-probe.js';
-import type { FinishRunInput, RunCheck, SaveProgress, StoreCheck, StoredRunHead, StoredRunInfo } from './stored-run.js';
+import type {
+  FinishRunInput,
+  RunCheck,
+  SaveProgress,
+  StoreCheck,
+  StoredDecisionValues,
+  StoredRunHead,
+  StoredRunInfo,
+} from './stored-run.js';
 
 /**
  * Where decidekit keeps what it records. Every write is committed before its call returns,
@@ -157,6 +165,13 @@ export interface StoreCases {
    * cases at that place in the run's case ids or later, those before not read.
    */
   iterate(runId: string, options?: { readonly fromPosition?: number }): Generator<CaseResult>;
+  /**
+   * Every saved decision of the run as one flat array with its case's values, in run order
+   * (cases in the run's order, questions in each case's), from one snapshot: what
+   * `runs export` writes, read without the case objects `iterate` builds. Checked as
+   * `iterate` checks its rows. Finish (or `return()`) it before writing to this store again.
+   */
+  decisionValues(runId: string): Generator<StoredDecisionValues>;
   /**
    * The run's saved cases as a source read from a fresh connection each time it is iterated:
    * readable after this store is closed, never held whole. `length` is the number saved.

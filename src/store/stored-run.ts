@@ -4,6 +4,8 @@ import type { DatasetInfo } from '../core/typed-decisions/dataset-info.js';
 import type { EndpointIdentity } from '../core/endpoint-identity.js';
 import type { BenchSummary } from '../core/bench/summary.js';
 import type { RunStatus, StoredStatus } from '../core/run-status.js';
+import type { QuestionType } from '../core/question.js';
+import type { FailureKind } from '../core/typed-decisions/case-result.js';
 
 /** Headline metrics copied from the run's summary; null while the run has none yet. */
 export interface RunHeadline {
@@ -76,3 +78,37 @@ export interface StoreCheck {
   readonly integrity: readonly string[];
   readonly runs: readonly RunCheck[];
 }
+
+/**
+ * One stored decision as `StoreCases.decisionValues` reads it, by position: its case's values,
+ * then its own as stored (JSON as its text), then its answers and predicted distribution
+ * parsed. Checked as the case iterator checks a case: a status, failure kind or score no
+ * saved case has is damage.
+ */
+export type StoredDecisionValues = readonly [
+  caseId: string,
+  workflow: string,
+  requestStatus: 'answered' | 'failed',
+  latencyMs: number | null,
+  /** The request's input tokens as stored (none for a failed request). */
+  inputTokens: number | null,
+  requestErrorKind: string | null,
+  questionId: string,
+  type: QuestionType,
+  answersJson: string,
+  goldLabel: string,
+  goldProbabilitiesJson: string,
+  status: 'answered' | 'failed',
+  predicted: string | null,
+  /** 1 or 0 for an answered decision, else null. */
+  correct: number | null,
+  confidence: number | null,
+  kl: number | null,
+  brier: number | null,
+  probabilitiesJson: string | null,
+  errorKind: FailureKind | null,
+  errorMessage: string | null,
+  answers: readonly string[],
+  /** The predicted distribution of an answered decision, else null. */
+  probabilities: readonly number[] | null,
+];

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { runCliInProcess } from '../../cli/test-support/in-process-cli.js';
 import { scoreCase, type CaseResult } from '../../core/typed-decisions/case-result.js';
-import { DECISION_COLUMNS } from '../../core/export/decision-row.js';
+import { DECISION_COLUMNS, decisionRowsOfRun } from '../../core/export/decision-row.js';
 import { openStore, summarizeRun } from '../../store/index.js';
 import {
   answeredCase,
@@ -129,6 +129,21 @@ function rowOfCsv(header: readonly (string | null)[], record: readonly (string |
 }
 
 describe('runs export round trips', () => {
+  it("exports the rows the run's cases make, read flat from the store", async () => {
+    const store = openStore(storePath, { mustExist: true, readOnly: true });
+    let expected: Record<string, unknown>[];
+    try {
+      expected = [...decisionRowsOfRun(store.runs.get(runId)!)].map((row) => ({ ...row }));
+    } finally {
+      store.close();
+    }
+    // Answered, failed and priced cases, score questions and a hostile failure message.
+    expect(expected.map((row) => row['status'])).toContain('failed');
+    expect(expected.map((row) => row['gold_level'])).toContain(2);
+    expect(expected.map((row) => row['cost_usd'])).toContain(0);
+    expect(await exportJsonl(runId)).toEqual(expected);
+  });
+
   it('writes a Parquet file that reads back as the JSONL rows, with typed nullable columns', async () => {
     const jsonl = await exportJsonl(runId);
     expect(jsonl).toHaveLength(15);

@@ -20,6 +20,7 @@ import {
 } from '../../core/export/decision-row.js';
 import { renderDecisionCsvHeader, renderDecisionCsvRow } from '../../reports/runs/decision-csv.js';
 import { openStore } from '../../store/open-store.js';
+import { decisionRowsOfStored } from './stored-decision-rows.js';
 import type { AskedBy } from '../../store/record-kind.js';
 import type { Writer } from 'hyparquet-writer';
 
@@ -67,7 +68,9 @@ export async function exportStoredRun(
       throw new DecidekitError('unknown_run', `unknown run: ${id} disappeared from ${store.path} while reading`);
     const into: ExportTarget =
       target.kind === 'place' ? { kind: 'file', path: outputFileOf(target.place, `${id}.${format}`) } : target;
-    return await exportRun(run, { [Symbol.iterator]: () => store.cases.iterate(id) }, format, into);
+    // The flat read: the rows are made from each decision's stored values, not from case objects.
+    const rows = decisionRowsOfStored(decisionRowContextOf(run), store.cases.decisionValues(id));
+    return await writeDecisionRows(run.id, rows, format, into);
   } finally {
     store.close();
   }
@@ -83,25 +86,37 @@ export async function exportRun(
   format: DecisionExportFormat,
   target: ExportTarget,
 ): Promise<ExportSummary> {
-  let decisions = 0;
   const context = decisionRowContextOf(run);
   function* rows(): Generator<DecisionRow> {
-    for (const c of cases) {
-      const caseRows = decisionRowsOfCase(context, c);
-      decisions += caseRows.length;
-      yield* caseRows;
+    for (const c of cases) yield* decisionRowsOfCase(context, c);
+  }
+  return writeDecisionRows(run.id, rows(), format, target);
+}
+
+/** Writes the rows of run `runId`, read once, in `format`. */
+async function writeDecisionRows(
+  runId: string,
+  rows: Iterable<DecisionRow>,
+  format: DecisionExportFormat,
+  target: ExportTarget,
+): Promise<ExportSummary> {
+  let decisions = 0;
+  function* counted(): Generator<DecisionRow> {
+    for (const row of rows) {
+      decisions++;
+      yield row;
     }
   }
   if (format === 'parquet') {
     if (target.kind !== 'file')
       throw new OptionError('target', words`a parquet export needs a file (${option('target', 'FILE')})`);
-    await writeOutputFile(target.path, 'export', (file) => writeParquet(file.fd, rows(), run.id));
+    await writeOutputFile(target.path, 'export', (file) => writeParquet(file.fd, counted(), runId));
   } else {
     const render = format === 'csv' ? renderDecisionCsvRow : (row: DecisionRow) => `${JSON.stringify(row)}\n`;
     const header = format === 'csv' ? renderDecisionCsvHeader() : '';
     const writeText = (write: (text: string) => void): void => {
       let chunk = header;
-      for (const row of rows()) {
+      for (const row of counted()) {
         chunk += render(row);
         if (chunk.length >= CHUNK_CHARS) {
           write(chunk);
@@ -113,7 +128,7 @@ export async function exportRun(
     if (target.kind === 'text') writeText(target.write);
     else await writeOutputFile(target.path, 'export', async (file) => writeText((text) => writeSync(file.fd, text)));
   }
-  return { runId: run.id, decisions, ...(target.kind === 'file' ? { path: target.path } : {}) };
+  return { runId, decisions, ...(target.kind === 'file' ? { path: target.path } : {}) };
 }
 
 const PARQUET_TYPES: Record<DecisionColumnType, 'INT64' | 'DOUBLE' | 'BOOLEAN' | 'STRING'> = {

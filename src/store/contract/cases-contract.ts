@@ -95,6 +95,51 @@ export function describeCasesContract(fresh: FreshStore): void {
       expect(store.runs.head(head.id)!.status).toBe('running');
     });
 
+    it('reads every decision flat with its case values, in run order, as the iterated cases hold them', () => {
+      const store = open();
+      const { head } = seedFinished(store);
+      const expected = [...store.cases.iterate(head.id)].flatMap((c) =>
+        c.decisions.map((d) => {
+          const r = c.request;
+          const o = d.outcome;
+          const answered = o.status === 'answered';
+          return [
+            c.caseId,
+            c.workflow,
+            r.status,
+            r.latencyMs,
+            r.status === 'answered' ? r.inputTokens : null,
+            r.status === 'failed' ? r.failure.kind : null,
+            d.questionId,
+            d.type,
+            JSON.stringify(d.answers),
+            d.gold.label,
+            JSON.stringify(d.gold.probabilities),
+            o.status,
+            answered ? o.predicted : null,
+            answered ? Number(o.correct) : null,
+            answered ? o.confidence : null,
+            answered ? o.kl : null,
+            answered ? o.brier : null,
+            answered ? JSON.stringify(o.probabilities) : null,
+            answered ? null : o.failure.kind,
+            answered ? null : o.failure.message,
+            d.answers,
+            answered ? o.probabilities : null,
+          ];
+        }),
+      );
+      expect(expected.length).toBeGreaterThan(4);
+      expect([...store.cases.decisionValues(head.id)]).toEqual(expected);
+      // Stopped early, the read leaves the store usable.
+      for (const row of store.cases.decisionValues(head.id)) {
+        expect(row[0]).toBe(expected[0]![0]);
+        break;
+      }
+      store.runs.reopen(head.id);
+      expect(errorOf(() => [...store.cases.decisionValues('nope')]).code).toBe('unknown_run');
+    });
+
     it('gives the cases as a source read again at every iteration, also after the store is closed', () => {
       const store = open();
       const { head, cases } = seedFinished(store);

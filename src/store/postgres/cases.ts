@@ -2,7 +2,8 @@
 import type { CaseResult, Decision } from '../../core/typed-decisions/case-result.js';
 import type { CaseSource } from '../../core/bench/run.js';
 import type { CaseWriter, StoreCases } from '../store.js';
-import type { SaveProgress } from '../stored-run.js';
+import type { SaveProgress, StoredDecisionValues } from '../stored-run.js';
+import { createDecisionValueCheck, DECISION_VALUE_COLUMNS } from '../sqlite/decision-value-reads.js';
 import { caseOf, decisionOf, type StoredCaseRow, type StoredDecisionRow } from '../sqlite/case-reads.js';
 import { packCaseRows } from '../sqlite/case-rows.js';
 import type { PgConnection, Row } from './connection.js';
@@ -21,6 +22,14 @@ const CASE_ROWS_SQL = `SELECT c.case_id, c.workflow, c.request_status, c.latency
     d.error_message AS d_error_message
   FROM cases c LEFT JOIN decisions d ON d.run_id = c.run_id AND d.case_id = c.case_id
   WHERE c.run_id = $1 AND c.position >= $2 ORDER BY c.position, d.position`;
+
+/** The export read's columns, each under its own name (the cases' and decisions' `error_kind` would collide). */
+const DECISION_VALUE_ALIASES = DECISION_VALUE_COLUMNS.split(',').map((_, i) => `v${i}`);
+const DECISION_VALUES_SQL = `SELECT ${DECISION_VALUE_COLUMNS.split(',')
+  .map((column, i) => `${column.trim()} AS ${DECISION_VALUE_ALIASES[i]!}`)
+  .join(', ')}
+  FROM cases c JOIN decisions d ON d.run_id = c.run_id AND d.case_id = c.case_id
+  WHERE c.run_id = $1 ORDER BY c.position, d.position`;
 
 /** What `source` opens for each iteration: a fresh store to read the cases from. */
 export type { OpenReader };
@@ -79,6 +88,34 @@ export class PgCases implements StoreCases {
         if (page.length < PAGE_ROWS) break;
       }
       if (current !== null) yield caseOf(conn, runId, current.row, current.decisions);
+    } finally {
+      if (open && own === null) {
+        try {
+          conn.query(`CLOSE ${cursor}`);
+        } catch {
+          // The transaction it lived in ended with it.
+        }
+      }
+      own?.end();
+    }
+  }
+
+  *decisionValues(runId: string): Generator<StoredDecisionValues> {
+    const { conn } = this;
+    if (conn.reading(() => conn.row('SELECT 1 FROM runs WHERE id = $1', [runId]), runId) === undefined)
+      throw conn.unknownRun(runId);
+    const own = conn.inTransaction ? null : conn.reading(() => conn.beginRead(), runId);
+    const cursor = conn.cursorName();
+    let open = false;
+    try {
+      conn.reading(() => conn.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR ${DECISION_VALUES_SQL}`, [runId]), runId);
+      open = true;
+      const check = createDecisionValueCheck(conn, runId);
+      for (;;) {
+        const page = conn.reading(() => conn.rows(`FETCH ${PAGE_ROWS} FROM ${cursor}`), runId);
+        for (const r of page) yield check(DECISION_VALUE_ALIASES.map((alias) => r[alias]));
+        if (page.length < PAGE_ROWS) break;
+      }
     } finally {
       if (open && own === null) {
         try {

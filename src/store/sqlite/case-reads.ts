@@ -223,7 +223,7 @@ export function decisionOf(conn: RowReader, runId: string, d: StoredDecisionRow)
  * in range. Read on, one would break the summaries (a confidence below 0 falls in no
  * calibration bin).
  */
-function scoreOutOfRange(confidence: number, kl: number, brier: number): string | null {
+export function scoreOutOfRange(confidence: number, kl: number, brier: number): string | null {
   if (!(confidence >= 0 && confidence <= 1)) return `stored confidence ${confidence} is not between 0 and 1`;
   if (!Number.isFinite(kl)) return `stored kl ${kl} is not a finite number`;
   if (!(brier >= 0 && Number.isFinite(brier))) return `stored brier ${brier} is not a finite number of at least 0`;

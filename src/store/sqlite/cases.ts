@@ -4,7 +4,9 @@ import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import type { CaseSource } from '../../core/bench/run.js';
 import { DecidekitError } from '../../core/errors.js';
 import type { CaseWriter, StoreCases } from '../store.js';
-import type { SaveProgress } from '../stored-run.js';
+import type { SaveProgress, StoredDecisionValues } from '../stored-run.js';
+import type Database from 'better-sqlite3';
+import { createDecisionValueCheck, DECISION_VALUE_COLUMNS, type RawDecisionValues } from './decision-value-reads.js';
 import { packedCaseDigest } from './case-digest.js';
 import { mergeCaseRows, type CaseRowValues, type DecisionRowValues } from './case-reads.js';
 import {
@@ -20,7 +22,15 @@ import { freshReaderSource, savedIdsOf, type OpenReader } from '../case-source.j
 /** What `source` opens for each iteration: a fresh read-only store to read the cases from. */
 export type { OpenReader };
 
+/** A run's decisions with their cases' values, in run order (the order `iterate` reads them in). */
+const DECISION_VALUES_SQL = `SELECT ${DECISION_VALUE_COLUMNS}
+  FROM cases c CROSS JOIN decisions d ON d.run_id = c.run_id AND d.case_position = c.position
+  WHERE c.run_id = ? ORDER BY c.position, d.position`;
+
 export class SqliteCases implements StoreCases {
+  /** `DECISION_VALUES_SQL`, prepared by the first export read. */
+  private decisionValueRows: Database.Statement | null = null;
+
   constructor(
     private readonly tables: RunTables,
     private readonly openReader: OpenReader,
@@ -145,6 +155,29 @@ export class SqliteCases implements StoreCases {
       cases?.return?.();
       // A rollback, not a commit: nothing was written, and after a damaged page SQLite can
       // refuse the commit, which would hide the damage found while reading.
+      if (own && conn.db.inTransaction) conn.db.exec('ROLLBACK');
+    }
+  }
+
+  *decisionValues(runId: string): Generator<StoredDecisionValues> {
+    const { conn } = this.tables;
+    this.tables.refuseUnknown(runId);
+    const own = !conn.db.inTransaction;
+    if (own) conn.db.exec('BEGIN');
+    let rows: IterableIterator<RawDecisionValues> | null = null;
+    try {
+      this.decisionValueRows ??= conn.db.prepare(DECISION_VALUES_SQL).raw();
+      const statement = this.decisionValueRows;
+      rows = conn.reading(() => statement.iterate(runId) as IterableIterator<RawDecisionValues>, runId);
+      const check = createDecisionValueCheck(conn, runId);
+      for (;;) {
+        const next = conn.reading(() => rows!.next(), runId);
+        if (next.done === true) return;
+        yield check(next.value);
+      }
+    } finally {
+      rows?.return?.();
+      // As in `iterate`: a rollback, which cannot hide damage found while reading.
       if (own && conn.db.inTransaction) conn.db.exec('ROLLBACK');
     }
   }

@@ -69,6 +69,7 @@ describe('a store whose decisions were overwritten', () => {
       ['runs', 'show', first, '--ece-bins', '5'],
       ['runs', 'export', first, '--format', 'jsonl'],
       ['runs', 'export', first, '--format', 'csv', '--out', join(dir, 'export.csv')],
+      ['runs', 'export', first, '--format', 'parquet', '--out', join(dir, 'export.parquet')],
       ['runs', 'delete', first, '--yes'],
     ];
     for (const args of commands) {
@@ -130,10 +131,28 @@ describe('a stored decision with an out-of-range score', () => {
     for (const args of [
       ['runs', 'show', first, '--ece-bins', '5'],
       ['report', first, '--format', 'markdown'],
+      ['runs', 'export', first, '--format', 'jsonl'],
+      ['runs', 'export', first, '--format', 'parquet', '--out', join(dir, 'confidence.parquet')],
     ]) {
       const r = await cli([...args, '--store', store]);
       expectDamageSaid(r, store);
       expect(r.stderr).toContain('confidence -1');
+    }
+  });
+
+  it('is damage to an export when a stored distribution is not JSON', async () => {
+    const store = join(dir, 'gold-json.sqlite');
+    copyFileSync(clean, store);
+    const db = new Database(store);
+    db.prepare(
+      "UPDATE decisions SET gold_probabilities_json = '[0.5,' WHERE rowid = (SELECT max(rowid) FROM decisions WHERE run_id = ?)",
+    ).run(first);
+    db.close();
+    for (const format of ['jsonl', 'csv']) {
+      const r = await cli(['runs', 'export', first, '--format', format, '--store', store]);
+      expectDamageSaid(r, store);
+      expect(r.stderr).toContain('gold distribution');
+      expect(r.stderr).toContain('is not valid JSON');
     }
   });
 

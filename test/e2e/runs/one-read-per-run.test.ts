@@ -3,7 +3,7 @@
  * terminal summary of a run whose statistics and listings are kept reads none): the reports
  * in every format, compare (two runs and a leaderboard), gate, export, and the read-back after
  * `bench --json` and `--out`. The passes are counted on the SQLite adapter's own case reads
- * (a spy that calls through, so the real store answers), per run. Their output is what the
+ * and its flat read of decisions (spies that call through, so the real store answers), per run. Their output is what the
  * renderers give when left to read the run as often as they like.
  * The real CLI in process (the embedded reference server, the bundled sample), a real store.
  */
@@ -31,9 +31,11 @@ const askedBy = { command: 'runs report' } as const;
 
 const iterate = vi.spyOn(SqliteCases.prototype, 'iterate');
 const readAll = vi.spyOn(SqliteCases.prototype, 'readAll');
+const decisionValues = vi.spyOn(SqliteCases.prototype, 'decisionValues');
 afterAll(() => {
   iterate.mockRestore();
   readAll.mockRestore();
+  decisionValues.mockRestore();
 });
 
 function cli(args: string[]): Promise<CliResult> {
@@ -44,9 +46,11 @@ function cli(args: string[]): Promise<CliResult> {
 async function passesOf(args: string[]): Promise<{ result: CliResult; passes: Record<string, number> }> {
   iterate.mockClear();
   readAll.mockClear();
+  decisionValues.mockClear();
   const result = await cli(args);
   const passes: Record<string, number> = {};
-  for (const [runId] of [...iterate.mock.calls, ...readAll.mock.calls]) passes[runId] = (passes[runId] ?? 0) + 1;
+  for (const [runId] of [...iterate.mock.calls, ...readAll.mock.calls, ...decisionValues.mock.calls])
+    passes[runId] = (passes[runId] ?? 0) + 1;
   return { result, passes };
 }
 

@@ -1,0 +1,84 @@
+/**
+ * A run's decisions read flat for `runs export`: one array a decision with its case's values,
+ * checked as the case iterator checks its rows (`case-reads.ts`) but without building a case
+ * or a decision object, and with a question's answers parsed once however many decisions
+ * share them. Both adapters read the same columns and check them here.
+ */
+import { FAILURE_KINDS, type FailureKind } from '../../core/typed-decisions/case-result.js';
+import type { StoredDecisionValues } from '../stored-run.js';
+import { scoreOutOfRange, type RowReader } from './case-reads.js';
+import { isNumberArray, isStringArray, parseStoredJson } from './run-rows.js';
+
+/**
+ * The columns every adapter selects, in `StoredDecisionValues` order (the two parsed arrays
+ * are added after them), with `c` the `cases` row and `d` its `decisions` row.
+ */
+export const DECISION_VALUE_COLUMNS = `c.case_id, c.workflow, c.request_status, c.latency_ms, c.input_tokens, c.error_kind,
+  d.question_id, d.type, d.answers_json, d.gold_label, d.gold_probabilities_json, d.status, d.predicted, d.correct,
+  d.confidence, d.kl, d.brier, d.probabilities_json, d.error_kind, d.error_message`;
+
+/** A row as selected by `DECISION_VALUE_COLUMNS`, before its check. */
+export type RawDecisionValues = unknown[];
+
+/** Distinct texts remembered as checked; past this many the memory starts again (a run of unique texts). */
+const REMEMBERED_TEXTS = 4096;
+
+/**
+ * Checks raw rows and completes them into `StoredDecisionValues`, remembering the JSON texts
+ * it has checked: a question's answers, and gold distributions, repeat across cases.
+ */
+export function createDecisionValueCheck(
+  conn: RowReader,
+  runId: string,
+): (row: RawDecisionValues) => StoredDecisionValues {
+  const answersOf = new Map<string, readonly string[]>();
+  const goldChecked = new Set<string>();
+  const failureKinds: ReadonlySet<unknown> = new Set<FailureKind>(FAILURE_KINDS);
+  return (row) => {
+    const caseId = row[0] as string;
+    const json = <T>(text: unknown, what: string, isValid: (v: unknown) => boolean) =>
+      parseStoredJson<T>(text, `${what} of case ${caseId}`, runId, conn.path, isValid);
+    const requestStatus = row[2];
+    if (requestStatus === 'answered') {
+      if (typeof row[3] !== 'number') throw conn.damaged(runId, `case ${caseId} has no latency`);
+    } else if (requestStatus === 'failed') {
+      if (!failureKinds.has(row[5]))
+        throw conn.damaged(runId, `case ${caseId} has an unknown failure kind ${JSON.stringify(row[5])}`);
+    } else {
+      throw conn.damaged(runId, `case ${caseId} has an unknown status ${JSON.stringify(requestStatus)}`);
+    }
+    const [, , , , , , questionId, , answersJson, , goldJson, status, predicted, correct, confidence, kl, brier] = row;
+    let probabilities: readonly number[] | null = null;
+    if (status === 'answered') {
+      if (
+        typeof predicted !== 'string' ||
+        typeof confidence !== 'number' ||
+        typeof kl !== 'number' ||
+        typeof brier !== 'number' ||
+        (correct !== 0 && correct !== 1)
+      )
+        throw conn.damaged(runId, `case ${caseId} question ${String(questionId)}: an answered decision lacks its scores`);
+      const outOfRange = scoreOutOfRange(confidence, kl, brier);
+      if (outOfRange !== null) throw conn.damaged(runId, `case ${caseId} question ${String(questionId)}: ${outOfRange}`);
+      probabilities = json<number[]>(row[17], 'predicted distribution', isNumberArray);
+    } else if (status === 'failed') {
+      if (!failureKinds.has(row[18]))
+        throw conn.damaged(runId, `case ${caseId} question ${String(questionId)}: unknown failure kind`);
+    } else {
+      throw conn.damaged(runId, `case ${caseId} question ${String(questionId)}: unknown status`);
+    }
+    let answers = answersOf.get(answersJson as string);
+    if (answers === undefined) {
+      answers = json<string[]>(answersJson, 'answers', isStringArray);
+      if (answersOf.size >= REMEMBERED_TEXTS) answersOf.clear();
+      answersOf.set(answersJson as string, answers);
+    }
+    if (!goldChecked.has(goldJson as string)) {
+      json<number[]>(goldJson, 'gold distribution', isNumberArray);
+      if (goldChecked.size >= REMEMBERED_TEXTS) goldChecked.clear();
+      goldChecked.add(goldJson as string);
+    }
+    row.push(answers, probabilities);
+    return row as unknown as StoredDecisionValues;
+  };
+}
