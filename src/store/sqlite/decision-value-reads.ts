@@ -57,9 +57,13 @@ export function createDecisionValueCheck(
         typeof brier !== 'number' ||
         (correct !== 0 && correct !== 1)
       )
-        throw conn.damaged(runId, `case ${caseId} question ${String(questionId)}: an answered decision lacks its scores`);
+        throw conn.damaged(
+          runId,
+          `case ${caseId} question ${String(questionId)}: an answered decision lacks its scores`,
+        );
       const outOfRange = scoreOutOfRange(confidence, kl, brier);
-      if (outOfRange !== null) throw conn.damaged(runId, `case ${caseId} question ${String(questionId)}: ${outOfRange}`);
+      if (outOfRange !== null)
+        throw conn.damaged(runId, `case ${caseId} question ${String(questionId)}: ${outOfRange}`);
       probabilities = json<number[]>(row[17], 'predicted distribution', isNumberArray);
     } else if (status === 'failed') {
       if (!failureKinds.has(row[18]))

@@ -145,8 +145,8 @@ describe('a stored decision with an out-of-range score', () => {
     copyFileSync(clean, store);
     const db = new Database(store);
     db.prepare(
-      "UPDATE decisions SET gold_probabilities_json = '[0.5,' WHERE rowid = (SELECT max(rowid) FROM decisions WHERE run_id = ?)",
-    ).run(first);
+      "UPDATE decisions SET gold_probabilities_json = '[0.5,' WHERE run_id = ? AND case_position = (SELECT max(case_position) FROM decisions WHERE run_id = ?)",
+    ).run(first, first);
     db.close();
     for (const format of ['jsonl', 'csv']) {
       const r = await cli(['runs', 'export', first, '--format', format, '--store', store]);
