@@ -81,64 +81,10 @@ export function describeCasesContract(fresh: FreshStore): void {
       expect(store.runs.head(head.id)!.durationMs).toBe(250);
     });
 
-    it('iterates the saved cases in run order, as runs.get returns them', () => {
-      const store = open();
-      const { head } = seedFinished(store);
-      const whole = store.runs.get(head.id)!;
-      expect([...store.cases.iterate(head.id)]).toEqual(whole.cases);
-      // The iteration may stop early and the store stays usable.
-      for (const c of store.cases.iterate(head.id)) {
-        expect(c.caseId).toBe(whole.cases[0]!.caseId);
-        break;
-      }
-      store.runs.reopen(head.id);
-      expect(store.runs.head(head.id)!.status).toBe('running');
-    });
+    it('iterates the saved cases in run order, as runs.get returns them', () => iteratesInRunOrder(open()));
 
-    it('reads every decision flat with its case values, in run order, as the iterated cases hold them', () => {
-      const store = open();
-      const { head } = seedFinished(store);
-      const expected = [...store.cases.iterate(head.id)].flatMap((c) =>
-        c.decisions.map((d) => {
-          const r = c.request;
-          const o = d.outcome;
-          const answered = o.status === 'answered';
-          return [
-            c.caseId,
-            c.workflow,
-            r.status,
-            r.latencyMs,
-            r.status === 'answered' ? r.inputTokens : null,
-            r.status === 'failed' ? r.failure.kind : null,
-            d.questionId,
-            d.type,
-            JSON.stringify(d.answers),
-            d.gold.label,
-            JSON.stringify(d.gold.probabilities),
-            o.status,
-            answered ? o.predicted : null,
-            answered ? Number(o.correct) : null,
-            answered ? o.confidence : null,
-            answered ? o.kl : null,
-            answered ? o.brier : null,
-            answered ? JSON.stringify(o.probabilities) : null,
-            answered ? null : o.failure.kind,
-            answered ? null : o.failure.message,
-            d.answers,
-            answered ? o.probabilities : null,
-          ];
-        }),
-      );
-      expect(expected.length).toBeGreaterThan(4);
-      expect([...store.cases.decisionValues(head.id)]).toEqual(expected);
-      // Stopped early, the read leaves the store usable.
-      for (const row of store.cases.decisionValues(head.id)) {
-        expect(row[0]).toBe(expected[0]![0]);
-        break;
-      }
-      store.runs.reopen(head.id);
-      expect(errorOf(() => [...store.cases.decisionValues('nope')]).code).toBe('unknown_run');
-    });
+    it('reads every decision flat with its case values, in run order, as the iterated cases hold them', () =>
+      readsDecisionValues(open()));
 
     it('gives the cases as a source read again at every iteration, also after the store is closed', () => {
       const store = open();
@@ -193,4 +139,63 @@ function keepsReplicas(store: Store): void {
     undefined,
   ]);
   expect(store.runs.check(head.id).problems.filter((p) => p.includes('changed'))).toEqual([]);
+}
+
+/** `decisionValues` gives what the iterated cases hold, one flat row a decision. */
+function readsDecisionValues(store: Store): void {
+  const { head } = seedFinished(store);
+  const expected = [...store.cases.iterate(head.id)].flatMap((c) =>
+    c.decisions.map((d) => {
+      const r = c.request;
+      const o = d.outcome;
+      const answered = o.status === 'answered';
+      return [
+        c.caseId,
+        c.workflow,
+        r.status,
+        r.latencyMs,
+        r.status === 'answered' ? r.inputTokens : null,
+        r.status === 'failed' ? r.failure.kind : null,
+        d.questionId,
+        d.type,
+        JSON.stringify(d.answers),
+        d.gold.label,
+        JSON.stringify(d.gold.probabilities),
+        o.status,
+        answered ? o.predicted : null,
+        answered ? Number(o.correct) : null,
+        answered ? o.confidence : null,
+        answered ? o.kl : null,
+        answered ? o.brier : null,
+        answered ? JSON.stringify(o.probabilities) : null,
+        answered ? null : o.failure.kind,
+        answered ? null : o.failure.message,
+        d.answers,
+        answered ? o.probabilities : null,
+      ];
+    }),
+  );
+  expect(expected.length).toBeGreaterThan(4);
+  expect([...store.cases.decisionValues(head.id)]).toEqual(expected);
+  // Stopped early, the read leaves the store usable.
+  for (const row of store.cases.decisionValues(head.id)) {
+    expect(row[0]).toBe(expected[0]![0]);
+    break;
+  }
+  store.runs.reopen(head.id);
+  expect(errorOf(() => [...store.cases.decisionValues('nope')]).code).toBe('unknown_run');
+}
+
+/** `iterate` gives the cases `runs.get` holds, and may be stopped early. */
+function iteratesInRunOrder(store: Store): void {
+  const { head } = seedFinished(store);
+  const whole = store.runs.get(head.id)!;
+  expect([...store.cases.iterate(head.id)]).toEqual(whole.cases);
+  // The iteration may stop early and the store stays usable.
+  for (const c of store.cases.iterate(head.id)) {
+    expect(c.caseId).toBe(whole.cases[0]!.caseId);
+    break;
+  }
+  store.runs.reopen(head.id);
+  expect(store.runs.head(head.id)!.status).toBe('running');
 }
