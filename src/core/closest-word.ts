@@ -17,7 +17,7 @@ export function closest(word: string, known: readonly string[]): string | null {
 }
 
 /** Edits between two words (insert, delete, replace, or swap two neighbours: "tset" is one from "test"). */
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   let before: number[] = [];
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {

@@ -5,7 +5,8 @@ import { openStore } from '../../store/open-store.js';
 import type { StoredRunHead } from '../../store/stored-run.js';
 import { datasetOfHead, modelOfHead } from '../../reports/view/view-index.js';
 import { listEndpointCell } from '../../reports/runs/runs-list.js';
-import { renderModelPage } from '../../reports/view/view-model.js';
+import { renderModelChoicePage, renderModelPage } from '../../reports/view/view-model.js';
+import { matchModelName } from '../../core/view/model-name.js';
 import { listStore } from '../runs/stored-runs.js';
 
 function trendRunOf(head: StoredRunHead, intervals: TrendRun['intervals']): TrendRun {
@@ -20,26 +21,35 @@ function trendRunOf(head: StoredRunHead, intervals: TrendRun['intervals']): Tren
   };
 }
 
-/** A model column without its marks: `heuristic*` (the built-in server's) and ` (server default)`. */
-const plainModelName = (shown: string): string => shown.replace(/ \(server default\)$/, '').replace(/\*$/, '');
-
-/**
- * The model column a name asked for means: itself when a run shows it, else the one column
- * that reads the same without its marks (`heuristic` finds `heuristic*`); else the name as asked.
- */
-function shownModelName(shown: readonly string[], asked: string): string {
-  if (shown.includes(asked)) return asked;
-  const near = [...new Set(shown.filter((m) => plainModelName(m) === plainModelName(asked)))];
-  return near.length === 1 ? near[0]! : asked;
-}
-
 /**
  * The runs whose model column (as `runs list` shows it) is `model`, grouped by fingerprint:
  * same dataset, cases, questions, model and server, so each group is the model on one work.
  */
 export function viewModelPage(storePath: string, asked: string, links: ViewLinks): string {
+  return viewModelAddress(storePath, asked, links).html;
+}
+
+/**
+ * The page `/models/NAME` answers with: the model's page when the name means one model (as
+ * shown, without its marks, in any case, or by its start); else a page naming the models it
+ * could mean (several) or the close ones (none: status 404).
+ */
+export function viewModelAddress(
+  storePath: string,
+  asked: string,
+  links: ViewLinks,
+): { readonly status: number; readonly html: string } {
   const all = listStore(storePath).runs;
-  const model = shownModelName(all.map(modelOfHead), asked);
+  const match = matchModelName(all.map(modelOfHead), asked);
+  if (match.kind === 'one') return { status: 200, html: modelPage(storePath, all, match.model, links) };
+  const models = [...new Set(all.map(modelOfHead))].sort();
+  return {
+    status: match.kind === 'none' ? 404 : 200,
+    html: renderModelChoicePage({ asked, match, models, links, storePath }),
+  };
+}
+
+function modelPage(storePath: string, all: readonly StoredRunHead[], model: string, links: ViewLinks): string {
   const heads = all.filter((h) => modelOfHead(h) === model);
   const groups = new Map<string, StoredRunHead[]>();
   for (const h of heads) groups.set(h.fingerprint, [...(groups.get(h.fingerprint) ?? []), h]);

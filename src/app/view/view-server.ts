@@ -12,7 +12,7 @@ import { SERVER_LINKS } from '../../core/view/view-links.js';
 import { viewIndexPage, viewRecordsJson } from './view-index-page.js';
 import { RunPageCache, viewRunPage } from './view-run-page.js';
 import { viewComparePage } from './view-compare-page.js';
-import { viewModelPage } from './view-model-page.js';
+import { viewModelAddress } from './view-model-page.js';
 import { viewAuditPage, viewProbePage } from './view-record-pages.js';
 
 export interface ViewServerOptions {
@@ -50,7 +50,10 @@ async function route(options: ViewServerOptions, cache: RunPageCache, url: URL):
     return html(viewRunPage(storePath, second!, url.searchParams, SERVER_LINKS, cache));
   if (parts.length === 1 && first === 'compare')
     return html(await viewComparePage(storePath, url.searchParams, SERVER_LINKS, options.env));
-  if (parts.length === 2 && first === 'models') return html(viewModelPage(storePath, second!, SERVER_LINKS));
+  if (parts.length === 2 && first === 'models') {
+    const page = viewModelAddress(storePath, second!, SERVER_LINKS);
+    return html(page.html, page.status);
+  }
   if (parts.length === 2 && first === 'audits') return html(viewAuditPage(storePath, second!, SERVER_LINKS));
   if (parts.length === 2 && first === 'probes') return html(viewProbePage(storePath, second!, SERVER_LINKS));
   return html(renderViewError(SERVER_LINKS, storePath, 'No such page', `nothing is served at ${url.pathname}`), 404);

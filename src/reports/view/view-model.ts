@@ -3,6 +3,7 @@
  * dataset, cases, questions and server), oldest first, each metric with its 95% interval and
  * a mark where it moved beyond noise against the run before.
  */
+import type { ModelMatch } from '../../core/view/model-name.js';
 import { TREND_METRICS, type TrendChange, type TrendMetric, type TrendPoint } from '../../core/view/model-trend.js';
 import type { ViewLinks } from '../../core/view/view-links.js';
 import { formatCount, formatNumber, formatPercent } from '../format.js';
@@ -104,4 +105,50 @@ export function renderModelPage(input: {
     '</main>',
   ];
   return renderPage({ title: `decidekit view: model ${input.model}`, body: body.join('\n') });
+}
+
+/** The links to models, in a list: a model the bundle holds no page for is named without one. */
+function modelLinks(models: readonly string[], links: ViewLinks): string {
+  return `<ul>${models.map((m) => `<li>${linkOr(links.model(m), m)}</li>`).join('')}</ul>`;
+}
+
+/**
+ * The page of a model address that names no model (with the close ones, else every model of
+ * the store) or the start of several models' names (each of them).
+ */
+export function renderModelChoicePage(input: {
+  readonly asked: string;
+  readonly match: Exclude<ModelMatch, { kind: 'one' }>;
+  /** Every model of the store, as the list's model column shows them. */
+  readonly models: readonly string[];
+  readonly links: ViewLinks;
+  readonly storePath: string;
+}): string {
+  const { asked, match, links } = input;
+  const quoted = `“${escapeHtml(asked)}”`;
+  const body =
+    match.kind === 'several'
+      ? [
+          `<h1>Several models</h1>`,
+          `<p class="warn">${quoted} is the start of ${formatCount(match.models.length)} models’ names: choose one.</p>`,
+          modelLinks(match.models, links),
+        ]
+      : [
+          `<h1>No such model</h1>`,
+          `<p class="warn">The store holds no run of a model named ${quoted}.</p>`,
+          ...(match.near.length > 0
+            ? ['<p>Did you mean:</p>', modelLinks(match.near, links)]
+            : input.models.length > 0
+              ? ['<p>The store’s models:</p>', modelLinks(input.models, links)]
+              : ['<p>The store holds no run yet.</p>']),
+        ];
+  return renderPage({
+    title: `decidekit view: model ${asked}`,
+    body: [
+      renderViewNav(links, `Model ${asked}`, input.storePath),
+      '<main id="model-choice">',
+      ...body,
+      '</main>',
+    ].join('\n'),
+  });
 }
