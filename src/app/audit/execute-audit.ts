@@ -4,7 +4,7 @@
  * request at a time (10 s for the whole request, retries included; bodies over 6,000 UTF-8
  * bytes are never sent) and saves each verdict before reporting it. It prints nothing.
  */
-import { JUDGE_FAILURE_REASONS, judgeFailureCount } from '../../core/audit/verdict.js';
+import { JUDGE_FAILURE_REASONS, judgeFailureCount, judgedNothing } from '../../core/audit/verdict.js';
 import { given } from '../../core/given.js';
 import { fileErrorWords } from '../../core/file-error-words.js';
 import { createHash } from 'node:crypto';
@@ -146,8 +146,9 @@ export async function executeAudit(plan: AuditPlan, asked: ExecuteAuditOptions):
     const summary = summarizeAudit(config.checks, finished);
     // As a bench run with a failed request: a verdict the judge failed to give (no answer, a
     // malformed or invalid one) leaves the audit incomplete. Input that cannot be judged (no
-    // evidence, no messages, too large) is the audit's finding, not a failure.
-    const judgeFailed = judgeFailureCount(summary.unavailable) > 0;
+    // evidence, no messages, too large) is the audit's finding, not a failure, unless nothing
+    // at all could be judged: an audit with no verdict is no audit.
+    const judgeFailed = judgeFailureCount(summary.unavailable) > 0 || judgedNothing(summary.audited, summary.counts);
     const status = interrupted ? 'interrupted' : stopped !== null || judgeFailed ? 'incomplete' : 'complete';
     // Like a bench run that never reached a decision model: a new audit whose judge could
     // not be asked once is no audit, so nothing is kept.

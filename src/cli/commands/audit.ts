@@ -1,7 +1,13 @@
 import { fitLines } from '../../reports/text-fit.js';
 import { shownStoreLocation } from '../../core/store-url.js';
 import { given } from '../../core/given.js';
-import { JUDGE_FAILURE_REASONS, judgeFailureCount } from '../../core/audit/verdict.js';
+import {
+  INPUT_FAILURE_REASONS,
+  JUDGE_FAILURE_REASONS,
+  judgeFailureCount,
+  type UnavailableReason,
+} from '../../core/audit/verdict.js';
+import type { AuditSummary } from '../../core/audit/summary.js';
 import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import type { AuditRequest } from '../../app/audit/plan-audit.js';
@@ -70,7 +76,7 @@ as Basic); it is never stored or printed, and no other key reaches the judge.`,
     json: flag('the audit as one JSON document; audit_start/audit_result events on stderr'),
   },
   exitCodes:
-    '0 complete, 1 incomplete (the judge failed to give a verdict: no answer, a malformed or invalid one), invalid input or the judge cannot be asked (nothing listening, unknown host), 2 usage error, 130 interrupted (143 by SIGTERM; resume with --resume).',
+    '0 complete, 1 incomplete (the judge failed to give a verdict: no answer, a malformed or invalid one; or no item could be judged at all), invalid input or the judge cannot be asked (nothing listening, unknown host), 2 usage error, 130 interrupted (143 by SIGTERM; resume with --resume).',
   examples: [
     'decidekit audit',
     'decidekit audit --transcripts runs.jsonl --checks checks.json --set all \\\n' + '    --order-probe --out reports/',
@@ -147,13 +153,20 @@ as Basic); it is never stored or printed, and no other key reaches the judge.`,
     }
     if (outcome.interrupted) return interruptedExitCode(io.signal);
     if (run.status === 'incomplete') {
-      const u = run.summary.unavailable;
-      const why = JUDGE_FAILURE_REASONS.filter((r) => (u[r] ?? 0) > 0).map((r) => `${u[r]} ${r.replace('_', ' ')}`);
-      io.stderr.write(
-        `decidekit audit: incomplete: the judge failed to give ${judgeFailureCount(u)} of ${run.summary.audited} verdicts (${why.join(', ')})\n`,
-      );
+      io.stderr.write(`decidekit audit: incomplete: ${incompleteWords(run.summary)}\n`);
       return 1;
     }
     return outcome.writeError === null ? 0 : 1;
   },
 });
+
+/** Why a finished audit is incomplete: verdicts the judge failed to give, or none it could give at all. */
+function incompleteWords(summary: AuditSummary): string {
+  const u = summary.unavailable;
+  const counted = (reasons: readonly UnavailableReason[]) =>
+    reasons.filter((r) => (u[r] ?? 0) > 0).map((r) => `${u[r]} ${r.replaceAll('_', ' ')}`);
+  const failed = judgeFailureCount(u);
+  if (failed > 0)
+    return `the judge failed to give ${failed} of ${summary.audited} verdicts (${counted(JUDGE_FAILURE_REASONS).join(', ')})`;
+  return `no item could be judged: all ${summary.audited} are input that cannot be judged (${counted(INPUT_FAILURE_REASONS).join(', ')}); give transcripts with assistant text in the checks' scopes`;
+}

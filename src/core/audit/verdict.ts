@@ -46,6 +46,18 @@ export function judgeFailureCount(unavailable: Readonly<Partial<Record<Unavailab
   return JUDGE_FAILURE_REASONS.reduce((n, reason) => n + (unavailable[reason] ?? 0), 0);
 }
 
+/** Why a verdict is unavailable when the input, not the judge, could not be judged. */
+export const INPUT_FAILURE_REASONS: readonly UnavailableReason[] = ['no_evidence', 'empty_messages', 'input_too_large'];
+
+/**
+ * Whether an audit judged nothing: items were audited and not one has a verdict of the judge
+ * (each is unavailable). Such an audit is incomplete even when the input alone is to blame,
+ * so a CI job never passes on a judge that judged nothing.
+ */
+export function judgedNothing(audited: number, counts: Readonly<Record<AuditStatus, number>>): boolean {
+  return audited > 0 && counts.unavailable === audited;
+}
+
 export type AuditStatus = AuditOutcome['status'];
 export const AUDIT_STATUSES: readonly AuditStatus[] = ['agrees', 'disagrees', 'abstained', 'unavailable'];
 

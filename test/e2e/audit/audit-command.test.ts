@@ -510,4 +510,30 @@ describe('decidekit audit whose judge gives no verdict', () => {
     expect(doc.summary.counts.unavailable).toBeGreaterThan(0);
     expect(doc.status).toBe('complete');
   });
+
+  it('is incomplete, exit 1, saying why, when no item could be judged at all (every one unjudgeable input)', async () => {
+    const only = readFileSync(join(ROOT, 'data', 'audits', 'transcripts.jsonl'), 'utf8')
+      .split('\n')
+      .filter((line) => /"T-0(10|11|29)"/.test(line));
+    const transcripts = join(tmp, 'unjudgeable.jsonl');
+    writeFileSync(transcripts, `${only.join('\n')}\n`);
+    const store = join(tmp, 'unjudgeable.sqlite');
+    const args = ['--transcripts', transcripts, '--checks', join(ROOT, 'data', 'audits', 'checks.json')];
+    const r = await cli([...args, '--store', store]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(
+      'decidekit audit: incomplete: no item could be judged: all 3 are input that cannot be judged (1 no evidence, 2 empty messages)',
+    );
+    expect(r.stderr).not.toContain('--resume');
+    expectNoStackTrace(r.stderr);
+    const json = await cli([...args, '--no-store', '--json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout).status).toBe('incomplete');
+    const stored = openStore(store);
+    try {
+      expect(stored.audits.list().map((a) => a.status)).toEqual(['incomplete']);
+    } finally {
+      stored.close();
+    }
+  });
 });
