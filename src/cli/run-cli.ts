@@ -52,7 +52,7 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
     const guess = closest(name, Object.keys(COMMANDS));
     const hint = guess === null ? '' : `; did you mean '${guess}'?`;
     io.stderr.write(
-      `decidekit: unknown command ${escapeUnsafeText(JSON.stringify(echoOf(name)))}${hint}\n\n${renderTopHelp()}`,
+      `decidekit: unknown command ${escapeUnsafeText(JSON.stringify(echoOf(name)))}${hint}\nRun 'decidekit --help' for the list of commands.\n`,
     );
     return 2;
   }

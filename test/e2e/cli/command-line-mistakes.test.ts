@@ -14,7 +14,21 @@ describe('command-line mistakes', () => {
   it("suggests the command nearest to a misspelled one ('bnech' → 'bench')", async () => {
     const r = await runCliInProcess(['bnech'], { env });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`decidekit: unknown command "bnech"; did you mean 'bench'?`);
+    expect(r.stderr).toBe(
+      `decidekit: unknown command "bnech"; did you mean 'bench'?\nRun 'decidekit --help' for the list of commands.\n`,
+    );
+    expect(r.stdout).toBe('');
+  });
+
+  it('answers a command that is nowhere near any in two lines, the second how to list them', async () => {
+    const r = await runCliInProcess(['frobnicate'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `decidekit: unknown command "frobnicate"\nRun 'decidekit --help' for the list of commands.\n`,
+    );
+    const listed = await runCliInProcess(['--help'], { env });
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(/^ {2}bench /m);
   });
 
   it('refuses --store with --no-store as a usage error, before any work', async () => {
