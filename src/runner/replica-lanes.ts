@@ -21,6 +21,8 @@ export interface Replica {
 export interface SetAsideReplica {
   readonly replica: string;
   readonly message: string;
+  /** The cases it had answered in this run before it was set aside. */
+  readonly answeredCases: number;
 }
 
 /** How many server errors or timeouts in a row set a replica aside (the shared stop rule's length). */
@@ -63,6 +65,8 @@ export function replicaFailureOf(failure: Failure, runStopping: boolean): Replic
 export class ReplicaLane {
   readonly replica: Replica;
   setAside = false;
+  /** The cases it answered. */
+  answered = 0;
   /** The cases of its current streak of server errors or timeouts. */
   held: HeldCase[] = [];
 

@@ -87,9 +87,9 @@ describe('runBenchmark over replicas', () => {
     expect(out.results.every((r) => r.request.status === 'answered')).toBe(true);
     expect(new Set(out.results.map((r) => r.caseId)).size).toBe(40);
     expect(dying.seen).toHaveLength(3);
-    expect(out.setAside).toEqual([{ replica: 'http://dying', message: 'nothing is listening' }]);
+    expect(out.setAside).toEqual([{ replica: 'http://dying', message: 'nothing is listening', answeredCases: 3 }]);
     expect(events.filter((e) => e.type === 'set-aside')).toEqual([
-      { type: 'set-aside', replica: 'http://dying', message: 'nothing is listening' },
+      { type: 'set-aside', replica: 'http://dying', message: 'nothing is listening', answeredCases: 3 },
     ]);
   });
 

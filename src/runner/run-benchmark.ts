@@ -40,7 +40,7 @@ export type RunnerEvent =
   | { readonly type: 'started'; readonly cases: number; readonly decisions: number }
   | { readonly type: 'case'; readonly result: CaseResult; readonly progress: RunProgress }
   | { readonly type: 'stopping'; readonly reason: StopReason; readonly message: string }
-  | { readonly type: 'set-aside'; readonly replica: string; readonly message: string };
+  | ({ readonly type: 'set-aside' } & SetAsideReplica);
 
 export type { RunProgress } from '../core/bench/progress.js';
 
@@ -387,6 +387,7 @@ class BenchmarkRun {
           predicted: answer.predicted,
           model: answer.model ?? null,
         });
+        lane.answered++;
         this.finish(index, withReplica(result, lane.name));
       } catch (error) {
         if (this.ending) return;
@@ -433,8 +434,9 @@ class BenchmarkRun {
   /** Nothing more is sent to a replica; its held cases go to the others. */
   private setReplicaAside(lane: ReplicaLane, message: string): void {
     lane.setAside = true;
-    this.setAside.push({ replica: lane.name, message });
-    this.options.onEvent?.({ type: 'set-aside', replica: lane.name, message });
+    const setAside = { replica: lane.name, message, answeredCases: lane.answered };
+    this.setAside.push(setAside);
+    this.options.onEvent?.({ type: 'set-aside', ...setAside });
     this.giveBack(lane.release());
   }
 

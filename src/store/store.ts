@@ -23,7 +23,7 @@
 import type { RunStatus, StoredStatus } from '../core/run-status.js';
 import type { AuditConfig, AuditItem, AuditRecord, AuditRun } from '../core/audit/run.js';
 import type { CaseResult } from '../core/typed-decisions/case-result.js';
-import type { BenchRun, CaseSource, RunConfig } from '../core/bench/run.js';
+import type { BenchRun, CaseSource, ReplicaSetAside, RunConfig } from '../core/bench/run.js';
 import type { RunListings } from '../core/bench/run-listings.js';
 import type { RunStatistics } from '../core/bench/run-statistics.js';
 import type { ProbeRun } from '../core/probe/run.js';
@@ -123,6 +123,11 @@ export interface StoreRuns {
    * with no stored summary keeps none. Writing the summary again drops them.
    */
   saveStatistics(id: string, statistics: RunStatistics): void;
+  /**
+   * Keeps the note of a replica set aside while the run is sent, after the run's earlier
+   * ones (read back as `setAside` of `info` and `get`). Throws for an unknown run.
+   */
+  noteSetAside(id: string, note: ReplicaSetAside): void;
   /** What `saveStatistics` kept for the run's current summary, or null. Throws for an unknown run. */
   statistics(id: string): RunStatistics | null;
   /**

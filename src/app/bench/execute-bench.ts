@@ -9,7 +9,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunProgress } from '../../core/bench/progress.js';
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
-import { isFiltered, type CaseSource, type ReportedRun } from '../../core/bench/run.js';
+import { isFiltered, type CaseSource, type ReplicaSetAside, type ReportedRun } from '../../core/bench/run.js';
 import { RunAccumulator, type RunTotals } from '../../core/bench/run-accumulator.js';
 import { DecidekitError, OptionError } from '../../core/errors.js';
 import {
@@ -258,6 +258,8 @@ interface SentRun {
   readonly totals: RunAccumulator;
   /** A store-less run's cases, when something will read them. */
   readonly spool: CaseSpool | null;
+  /** The replicas set aside while it was sent (kept with a stored run as they happen). */
+  readonly setAside: readonly ReplicaSetAside[];
 }
 
 async function sendAndFinish(plan: BenchPlan, options: BenchWiring, parts: BenchParts): Promise<BenchOutcome> {
@@ -356,6 +358,13 @@ function finishRun(
     : sent.totals.finish(summarizeOptionsOf(config, { interrupted }));
   const durationMs = priorDurationMs + sent.outcome.durationMs;
   keptIn?.runs.finish(id, { status: summary.status, durationMs, summary });
+  // A resumed run's notes of replicas set aside include those of its earlier sendings.
+  const setAside =
+    keptIn !== null && (sent.setAside.length > 0 || started.start.kept.size > 0)
+      ? keptIn.runs.info(id)?.setAside
+      : sent.setAside.length > 0
+        ? sent.setAside
+        : undefined;
   const savedCount = summary.requests.total;
   const cases: CaseSource =
     keptIn !== null
@@ -375,7 +384,7 @@ function finishRun(
     config,
     summary,
     cases,
-    ...given({ listings }),
+    ...given({ listings, setAside }),
   };
   return { reported, sample, keptIn };
 }
@@ -524,6 +533,7 @@ async function sendCases(
     for (const r of store.cases.iterate(resumedId)) if (kept.has(r.caseId)) count(r);
   const needCases = options.readCases === true || options.outDir !== undefined;
   const spool = store === null && needCases ? new CaseSpool(config.caseIds.length) : null;
+  const setAside: ReplicaSetAside[] = [];
   let outcome: RunOutcome;
   try {
     outcome = await runBenchmark({
@@ -550,7 +560,13 @@ async function sendCases(
         return writer?.save(id, results, { durationMs: priorDurationMs + (options.now() - sendStarted) });
       },
       onEvent: (e) => {
-        if (e.type === 'set-aside') noteSetAside(options, e, started.replicas ?? []);
+        if (e.type === 'set-aside') {
+          noteSetAside(options, e, started.replicas ?? []);
+          const at = (options.clock?.() ?? new Date()).toISOString();
+          const note = { replica: e.replica, reason: e.message, at, answeredCases: e.answeredCases };
+          setAside.push(note);
+          store?.runs.noteSetAside(ensureRunId(), note);
+        }
         if (e.type !== 'case') return;
         count(e.result);
         options.reporter?.onCase?.(e.progress);
@@ -573,7 +589,7 @@ async function sendCases(
   // Kept cases (of a resumed run) not reached before Ctrl+C still get their states in the trace.
   if (states !== null && kept.size > 0 && outcome.stopped?.reason === 'aborted') await takeStates(reader, states);
   reader.close();
-  return { kind: 'sent', outcome, totals, spool };
+  return { kind: 'sent', outcome, totals, spool, setAside };
 }
 
 /**

@@ -79,6 +79,7 @@ function copyRun(source: Store, destination: Store, id: string): CopiedRun {
     );
   }
   try {
+    for (const note of info.setAside ?? []) destination.runs.noteSetAside(id, note);
     let batch: CaseResult[] = [];
     for (const c of source.cases.iterate(id)) {
       batch.push(c);
@@ -120,6 +121,7 @@ function firstDifference(a: Store, b: Store, id: string): string | null {
     ['its summary', one.info.summary, two.info.summary],
     ['its duration', one.info.durationMs, two.info.durationMs],
     ['its statistics', one.statistics, two.statistics],
+    ['its replicas set aside', one.info.setAside, two.info.setAside],
     ['the number of saved cases', headA.savedCases, headB.savedCases],
   ];
   for (const [what, x, y] of parts) if (JSON.stringify(x) !== JSON.stringify(y)) return `${what} differs`;

@@ -65,6 +65,19 @@ export interface BenchRun {
   readonly summary: BenchSummary;
   /** In run order (case order of `config.caseIds`). */
   readonly cases: readonly CaseResult[];
+  /** The replicas set aside while the run was sent, in the order they were; absent when none was. */
+  readonly setAside?: readonly ReplicaSetAside[];
+}
+
+/** A replica set aside during a run (`bench --base-url A --base-url B`): which, why, when, and what it had done. */
+export interface ReplicaSetAside {
+  /** Its base URL without credentials, as the run's cases name it. */
+  readonly replica: string;
+  readonly reason: string;
+  /** When it was set aside (ISO 8601). */
+  readonly at: string;
+  /** The cases it had answered in that sending of the run. */
+  readonly answeredCases: number;
 }
 
 export interface RunFilters {

@@ -63,7 +63,7 @@ import {
   formatInterval,
   intervalOf,
 } from './bench-statistics.js';
-import { replicasOf } from './replica-latency.js';
+import { replicasOf, setAsideTexts } from './replica-latency.js';
 
 export interface BenchHtmlOptions {
   /** Show the server host as `<redacted>`. Default false. */
@@ -269,6 +269,7 @@ export function renderBenchHtmlPage(run: ReportedRun, options: BenchHtmlPageOpti
     ...breakdownSections(run.summary, listings),
     ...confusionSection(listings),
     ...latencySection(run.summary, listings, options.redactHost === true),
+    ...setAsideTexts(run, options.redactHost === true).map((t) => `<p class="warn">${escapeHtml(t)}</p>`),
     ...disagreementsSection(run.summary, listings),
     ...(options.traceHtml ?? traceSection(run, trace)),
     '</main>',

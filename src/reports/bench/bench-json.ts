@@ -4,6 +4,7 @@ import { assertNever } from '../../core/question.js';
 import type { RunStatistics } from '../../core/bench/run-statistics.js';
 import { calibrationJson, datasetJson } from '../json-shapes.js';
 import { benchSummaryJson, runConfigJson, runStatisticsJson } from './bench-json-shapes.js';
+import { setAsideJson } from './replica-latency.js';
 
 /**
  * Bumped when a key is renamed or removed (adding keys does not bump it). Version 2 renamed
@@ -81,6 +82,7 @@ export function* renderBenchJsonChunks(
     // Present only when the numbers score recalibrated answers.
     ...(recalibrated === null ? {} : { calibration: calibrationJson(recalibrated) }),
     config: runConfigJson(run.config, options.redactHost === true),
+    ...setAsideJson(run, options.redactHost === true),
     dataset: datasetJson(run.config.dataset),
     summary: {
       ...benchSummaryJson(run.summary, options.redactHost === true),

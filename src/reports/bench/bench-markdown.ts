@@ -40,7 +40,7 @@ import {
   renderMarkdownTable,
   renderStars,
 } from '../format.js';
-import { replicasOf } from './replica-latency.js';
+import { replicasOf, setAsideTexts } from './replica-latency.js';
 
 export interface BenchMarkdownOptions {
   /** Show the server host as `<redacted>` (scheme, port and path stay). Default false. */
@@ -120,7 +120,7 @@ export function* renderBenchMarkdownChunks(
   out.push(...requestsSection(run, listings));
   out.push(...readingSection(run, options.statistics ?? null));
   out.push(...breakdownSections(s));
-  out.push(...calibrationSections(s, options.redactHost === true));
+  out.push(...calibrationSections(s, options.redactHost === true, setAsideTexts(run, options.redactHost === true)));
   out.push(...disagreementsSection(listings, nothingAnswered));
 
   // Full trace.
@@ -286,7 +286,7 @@ function breakdownSections(s: ReportedRun['summary']): string[] {
 }
 
 /** Calibration (the reliability table) and latency, when something was answered. */
-function calibrationSections(s: ReportedRun['summary'], redactHost: boolean): string[] {
+function calibrationSections(s: ReportedRun['summary'], redactHost: boolean, setAside: readonly string[]): string[] {
   const nothingAnswered = s.rating.stars === 0;
   const out: string[] = [];
   // Calibration and latency only mean something with answered decisions.
@@ -330,6 +330,7 @@ function calibrationSections(s: ReportedRun['summary'], redactHost: boolean): st
         ),
         '',
       );
+    if (setAside.length > 0) out.push(...setAside.map((t) => `- ${escapeMarkdownText(t)}`), '');
   }
   return out;
 }

@@ -47,7 +47,7 @@ import {
   truncate,
 } from '../format.js';
 import { renderFittedTable, renderLabelledRows, wrapIndented, wrapStyled } from '../text-fit.js';
-import { replicaLatencyText, replicasOf } from './replica-latency.js';
+import { replicaLatencyText, replicasOf, setAsideTexts } from './replica-latency.js';
 
 export interface BenchTerminalOptions {
   /** ANSI colour; pass `colourEnabled(sink, env)`. */
@@ -217,6 +217,7 @@ function headlineLines(
   ]);
   for (const [replica, r] of replicasOf(s, redactHost))
     rows.push(['', `${singleLine(replica)}: ${replicaLatencyText(r)}`]);
+  for (const text of setAsideTexts(run, redactHost)) rows.push(['', p.yellow(singleLine(text))]);
   if (s.inputTokens !== null) rows.push(['Input tokens', formatCount(s.inputTokens)]);
   if (s.cost !== null) {
     rows.push([

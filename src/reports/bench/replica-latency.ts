@@ -3,6 +3,7 @@
  * replica's requests, failed ones, and p50/p95 latency of its answered ones, the same words in
  * every format. A run on one server has none.
  */
+import type { BenchRun } from '../../core/bench/run.js';
 import type { BenchSummary, ReplicaSummary } from '../../core/bench/summary.js';
 import { formatCount, formatLatencyMs } from '../format.js';
 
@@ -22,6 +23,45 @@ export function replicaLatencyText(r: ReplicaSummary): string {
       ? 'no answered request'
       : `p50 ${formatLatencyMs(r.latencyMs.p50)} · p95 ${formatLatencyMs(r.latencyMs.p95)}`;
   return `${latency}  (${formatCount(r.requests)} requests, ${formatCount(r.failed)} failed)`;
+}
+
+type SetAsideRun = Pick<BenchRun, 'setAside' | 'summary' | 'config'>;
+
+/** The replicas set aside, each named as `replicasOf` names it (with `redactHost`, `replica N`, its host out of the reason too). */
+function setAsideNamed(run: SetAsideRun, redactHost: boolean) {
+  const names = Object.keys(run.summary.byReplica ?? {});
+  const sorted = [...(run.config.replicas ?? [])].sort();
+  return (run.setAside ?? []).map((n) => {
+    if (!redactHost) return n;
+    const at = names.indexOf(n.replica);
+    const name = `replica ${at >= 0 ? at + 1 : sorted.indexOf(n.replica) + 1}`;
+    const host = URL.canParse(n.replica) ? new URL(n.replica).host : n.replica;
+    return { ...n, replica: name, reason: n.reason.split(n.replica).join(name).split(host).join(name) };
+  });
+}
+
+/**
+ * The replicas set aside while the run was sent, one sentence each, the same words in every
+ * format: `URL set aside at 2026-12-06 09:40:12 UTC after 9 answered cases: WHY`.
+ */
+export function setAsideTexts(run: SetAsideRun, redactHost = false): string[] {
+  return setAsideNamed(run, redactHost).map(
+    (n) =>
+      `${n.replica} set aside at ${n.at.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC')} after ${formatCount(n.answeredCases)} answered case${n.answeredCases === 1 ? '' : 's'}: ${n.reason}`,
+  );
+}
+
+/** The JSON shape of the replicas set aside (absent when none was). */
+export function setAsideJson(run: SetAsideRun, redactHost = false) {
+  if (run.setAside === undefined) return {};
+  return {
+    set_aside: setAsideNamed(run, redactHost).map((n) => ({
+      replica: n.replica,
+      reason: n.reason,
+      at: n.at,
+      answered_cases: n.answeredCases,
+    })),
+  };
 }
 
 /** The JSON shape of the per-replica numbers (null for a run on one server). */

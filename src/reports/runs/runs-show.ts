@@ -10,6 +10,7 @@ import {
 import { formatEndpoint } from '../../protocol/wire/endpoint.js';
 import { datasetJson } from '../json-shapes.js';
 import { benchSummaryJson, runConfigJson, runHeadJson, runStatisticsJson } from '../bench/bench-json-shapes.js';
+import { setAsideJson, setAsideTexts } from '../bench/replica-latency.js';
 import type { StoredRunHead, StoredRunInfo } from '../../store/stored-run.js';
 import {
   describeErrorKinds,
@@ -109,6 +110,7 @@ export function renderRunShow(head: StoredRunHead, run: StoredRunInfo, options: 
   out.push(...renderLabelledRows(about, width, '  '));
   const note = (text: string, paint: (t: string) => string) => out.push(...wrapIndented(text, width, '  ').map(paint));
   for (const text of failedShardNotes(run.id, options)) note(text, p.yellow);
+  for (const text of setAsideTexts(run, options.redactHost === true)) note(singleLine(text), p.yellow);
   // One note: the bundled sample's attribution already says it is not Typed Decisions scores.
   const attribution = singleLine(c.dataset.attribution);
   if (!c.dataset.synthetic) note(attribution, p.dim);
@@ -189,6 +191,7 @@ export function renderRunShowJson(
       file: d.file === undefined ? null : { path: d.file.path, sha256: d.file.sha256 },
     },
     config: runConfigJson(run.config, redactHost),
+    ...setAsideJson(run, redactHost),
     summary: { ...benchSummaryJson(run.summary), ...runStatisticsJson(statistics) },
   };
   return `${jsonDocumentText(document)}\n`;

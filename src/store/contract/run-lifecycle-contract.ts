@@ -90,6 +90,35 @@ export function describeRunLifecycleContract(fresh: FreshStore): void {
       expect(store.runs.infoWithStatistics('20260101-000000-0000')).toBeNull();
     });
 
+    it('keeps the notes of replicas set aside with the run, in order, through a resume and into its reads', () => {
+      const store = open();
+      const { head } = seedFinished(store);
+      expect(store.runs.info(head.id)!.setAside).toBeUndefined();
+      const first = {
+        replica: 'http://127.0.0.1:9001',
+        reason: 'nothing is listening at 127.0.0.1:9001; is the server running?',
+        at: '2026-11-30T04:15:13.250Z',
+        answeredCases: 9,
+      };
+      const second = {
+        ...first,
+        replica: 'http://127.0.0.1:9002',
+        reason: '5 requests in a row failed (last: HTTP 503)',
+        answeredCases: 0,
+      };
+      store.runs.noteSetAside(head.id, first);
+      store.runs.reopen(head.id);
+      store.runs.noteSetAside(head.id, second);
+      expect(store.runs.info(head.id)!.setAside).toEqual([first, second]);
+      expect(store.runs.get(head.id)!.setAside).toEqual([first, second]);
+      expect(store.runs.infoWithStatistics(head.id)!.info.setAside).toEqual([first, second]);
+      expect(errorOf(() => store.runs.noteSetAside('20260101-000000-0000', first)).code).toBe('unknown_run');
+      // Another run keeps none.
+      expect(
+        store.runs.info(seedFinished(store, runConfig(), '2026-11-30T05:00:00.000Z').head.id)!.setAside,
+      ).toBeUndefined();
+    });
+
     it('finds nothing wrong in runs saved as they were', () => {
       const store = open();
       const { head } = seedFinished(store);

@@ -89,10 +89,11 @@ describe('the PostgreSQL store', () => {
     store.close();
     const db = new SyncPgClient({ connectionString: url, connectionTimeoutMillis: 10_000, application_name: 't' });
     try {
-      // As version 1 left it: no claims table yet, no replica column.
+      // As version 1 left it: no claims table yet, no replica column, no notes of replicas set aside.
       db.query('DROP TABLE run_claims');
       db.query('ALTER TABLE cases DROP COLUMN replica');
       db.query('DROP TABLE run_listings');
+      db.query('ALTER TABLE runs DROP COLUMN set_aside_json');
       db.query('UPDATE schema_version SET version = 1');
       const read = errorOf(() => openStore(url, { readOnly: true, mustExist: true }));
       expect(read.code).toBe('store_needs_upgrade');

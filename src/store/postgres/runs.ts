@@ -1,6 +1,6 @@
 /** Bench runs in PostgreSQL: one `runs` row each, with the run's case set in `run_cases`. */
 import type { StoredStatus } from '../../core/run-status.js';
-import { isFiltered, type BenchRun, type RunConfig } from '../../core/bench/run.js';
+import { isFiltered, type BenchRun, type ReplicaSetAside, type RunConfig } from '../../core/bench/run.js';
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import type { RunListings } from '../../core/bench/run-listings.js';
 import type { RunStatistics } from '../../core/bench/run-statistics.js';
@@ -198,6 +198,18 @@ export class PgRuns implements StoreRuns {
         JSON.stringify(statistics),
       ]),
     );
+  }
+
+  noteSetAside(id: string, note: ReplicaSetAside): void {
+    // One statement: notes of two processes at once both land.
+    const { rowCount } = this.conn.writing(id, () =>
+      this.conn.query(
+        `UPDATE runs SET set_aside_json = CASE WHEN set_aside_json IS NULL THEN '[' || $2 || ']'
+           ELSE left(set_aside_json, -1) || ',' || $2 || ']' END WHERE id = $1`,
+        [id, JSON.stringify(note)],
+      ),
+    );
+    if (rowCount === 0) throw this.conn.unknownRun(id);
   }
 
   statistics(id: string): RunStatistics | null {

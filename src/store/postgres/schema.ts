@@ -187,6 +187,9 @@ export const MIGRATIONS: readonly string[] = [
     run_id TEXT PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE,
     listings_json TEXT NOT NULL
   );`,
+  // Version 5: the notes of the replicas set aside while a run was sent (which, why, when,
+  // how many cases each had answered), a JSON array kept as text; null when none was.
+  `ALTER TABLE runs ADD COLUMN set_aside_json TEXT;`,
 ];
 
 /**

@@ -2,6 +2,7 @@
 import type { RunCheckReads } from '../run-check.js';
 import type { StoredStatus } from '../../core/run-status.js';
 import type { BenchSummary } from '../../core/bench/summary.js';
+import type { ReplicaSetAside } from '../../core/bench/run.js';
 import { StoreDamagedError } from '../store-errors.js';
 import type { RunHeadline, StoredRunHead, StoredRunInfo } from '../stored-run.js';
 
@@ -26,6 +27,8 @@ export interface RunRow {
   filtered: number;
   config_json: string;
   summary_json: string | null;
+  /** The notes of replicas set aside (a JSON array), null when none was; not read by every query. */
+  set_aside_json?: string | null;
   accuracy: number | null;
   kl: number | null;
   brier: number | null;
@@ -171,5 +174,16 @@ export function storedRunInfo(
     fingerprint: row.fingerprint,
     config,
     summary,
+    ...(row.set_aside_json == null
+      ? {}
+      : {
+          setAside: parseStoredJson<ReplicaSetAside[]>(
+            row.set_aside_json,
+            'replicas set aside',
+            row.id,
+            path,
+            Array.isArray,
+          ),
+        }),
   };
 }

@@ -71,6 +71,9 @@ export function prepareRunStatements(db: Database.Database): RunStatements {
       WHERE id = @id`),
     saveStatistics: db.prepare('UPDATE runs SET statistics_json = ? WHERE id = ? AND summary_json IS NOT NULL'),
     statistics: db.prepare('SELECT statistics_json FROM runs WHERE id = ?'),
+    noteSetAside: db.prepare(
+      `UPDATE runs SET set_aside_json = json_insert(coalesce(set_aside_json, '[]'), '$[#]', json(?)) WHERE id = ?`,
+    ),
     // A run's cases and its decisions, two streams in run order, merged case by case, read as
     // arrays (`case-reads.ts`): both walk their tables' keys (the cases' position, the
     // decisions' case position and question index) without a sort. Each decision is named by
@@ -114,6 +117,7 @@ function decisionRowsSql(where: string): string {
 /** The prepared statements of the runs' tables (the listings' writes are null in a version 11 store read in place). */
 export interface RunStatements {
   readonly head: Database.Statement;
+  readonly noteSetAside: Database.Statement;
   readonly status: Database.Statement;
   readonly position: Database.Statement;
   readonly caseIds: Database.Statement;

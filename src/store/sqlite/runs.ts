@@ -1,7 +1,7 @@
 /** Bench runs in SQLite: one `runs` row each, with the run's case set in `run_cases`. */
 import type { StoredStatus } from '../../core/run-status.js';
 import Database from 'better-sqlite3';
-import { isFiltered, type BenchRun, type RunConfig } from '../../core/bench/run.js';
+import { isFiltered, type BenchRun, type ReplicaSetAside, type RunConfig } from '../../core/bench/run.js';
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import type { RunListings } from '../../core/bench/run-listings.js';
 import type { RunStatistics } from '../../core/bench/run-statistics.js';
@@ -139,6 +139,15 @@ export class SqliteRuns implements StoreRuns {
       conn.committing(() => {
         // A run without a stored summary (still running) keeps none.
         statements.saveStatistics.run(JSON.stringify(statistics), id);
+      }, true),
+    );
+  }
+
+  noteSetAside(id: string, note: ReplicaSetAside): void {
+    const { conn, statements } = this.tables;
+    conn.writing(id, () =>
+      conn.committing(() => {
+        if (statements.noteSetAside.run(JSON.stringify(note), id).changes === 0) throw conn.unknownRun(id);
       }, true),
     );
   }

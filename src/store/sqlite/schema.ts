@@ -148,6 +148,9 @@ export const MIGRATIONS: readonly string[] = [
     listings_json TEXT NOT NULL
   );
   `,
+  // Version 13: the notes of the replicas set aside while a run was sent (which, why, when,
+  // how many cases each had answered), a JSON array; null when none was.
+  `ALTER TABLE runs ADD COLUMN set_aside_json TEXT;`,
 ];
 
 /** Tables every store at SCHEMA_VERSION has; one missing means the file was damaged. */

@@ -95,6 +95,59 @@ describe('bench with several replicas', () => {
     expect(timeless(run)).toEqual(timeless(single));
   }, 60_000);
 
+  it('stores the note of a replica set aside with the run: runs show, every report and a copy of the run show it', async () => {
+    const steady = await server();
+    let asked = 0;
+    let closing: Promise<void> = Promise.resolve();
+    const dying: ReferenceServer = await server({
+      faults: {
+        rule: () => {
+          if (++asked === 10) closing = dying.close();
+          return undefined;
+        },
+      },
+      closeGraceMs: 0,
+    });
+    const r = await cli(['bench', '--base-url', steady.url, '--base-url', dying.url, '--parallel', '1']);
+    await closing;
+    expect(r.code, r.stderr).toBe(0);
+    const run = newestRun();
+    const host = new URL(dying.url).host;
+    // Its one request in flight when it closed is the tenth: nine were answered.
+    expect(run.setAside).toEqual([
+      {
+        replica: dying.url,
+        reason: expect.stringContaining(host),
+        at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        answeredCases: 9,
+      },
+    ]);
+    const said = new RegExp(
+      `${dying.url} set aside at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC after 9 answered cases: `,
+    );
+    const shown = await cli(['runs', 'show', run.id, '--no-ci']);
+    expect(shown.stdout).toMatch(said);
+    for (const format of ['markdown', 'html', 'terminal']) {
+      const report = await cli(['report', run.id, '--format', format]);
+      expect(report.code, report.stderr).toBe(0);
+      expect(report.stdout, format).toMatch(said);
+    }
+    const json = JSON.parse((await cli(['report', run.id, '--format', 'json'])).stdout) as { set_aside: unknown };
+    expect(json.set_aside).toEqual([
+      { replica: dying.url, reason: run.setAside![0]!.reason, at: run.setAside![0]!.at, answered_cases: 9 },
+    ]);
+    const redacted = await cli(['runs', 'show', run.id, '--no-ci', '--redact']);
+    expect(redacted.stdout).toMatch(/replica \d set aside at .* after 9 answered cases: /);
+    expect(redacted.stdout).not.toContain(host);
+
+    const copy = join(tmp, 'copy.sqlite');
+    const pushed = await cli(['runs', 'push', run.id, '--to', copy]);
+    expect(pushed.code, pushed.stderr).toBe(0);
+    const copied = openStore(copy, { mustExist: true, readOnly: true });
+    expect(copied.runs.get(run.id)!.setAside).toEqual(run.setAside);
+    copied.close();
+  }, 60_000);
+
   it('gives more cases to the replica that answers faster', async () => {
     const fast = await server();
     const slow = await server({ faults: { latencyMs: 40 } });
