@@ -90,6 +90,28 @@ export function describeRunLifecycleContract(fresh: FreshStore): void {
       expect(store.runs.infoWithStatistics('20260101-000000-0000')).toBeNull();
     });
 
+    it('finds nothing wrong in runs saved as they were', () => {
+      const store = open();
+      const { head } = seedFinished(store);
+      const running = store.runs.create({ config: runConfig(), label: null, createdAt: '2026-11-30T06:00:00Z' });
+      store.cases.save(running.id, [answeredCase(runConfig().caseIds[0]!, rightAnswers())]);
+      expect(store.runs.check(head.id)).toEqual({ id: head.id, status: 'incomplete', savedCases: 4, problems: [] });
+      const all = store.check();
+      expect(all.integrity).toEqual([]);
+      expect(all.runs.map((r) => [r.id, r.problems])).toEqual([
+        [head.id, []],
+        [running.id, []],
+      ]);
+      expect(store.check({ runIds: [running.id] }).runs.map((r) => r.id)).toEqual([running.id]);
+    });
+  });
+}
+
+/** The contract of the notes of replicas set aside, kept with a run (`runs.noteSetAside`). */
+export function describeReplicaNotesContract(fresh: FreshStore): void {
+  describe('runs: replicas set aside', () => {
+    const open = freshStorePerTest(fresh);
+
     it('keeps the notes of replicas set aside with the run, in order, through a resume and into its reads', () => {
       const store = open();
       const { head } = seedFinished(store);
@@ -117,21 +139,6 @@ export function describeRunLifecycleContract(fresh: FreshStore): void {
       expect(
         store.runs.info(seedFinished(store, runConfig(), '2026-11-30T05:00:00.000Z').head.id)!.setAside,
       ).toBeUndefined();
-    });
-
-    it('finds nothing wrong in runs saved as they were', () => {
-      const store = open();
-      const { head } = seedFinished(store);
-      const running = store.runs.create({ config: runConfig(), label: null, createdAt: '2026-11-30T06:00:00Z' });
-      store.cases.save(running.id, [answeredCase(runConfig().caseIds[0]!, rightAnswers())]);
-      expect(store.runs.check(head.id)).toEqual({ id: head.id, status: 'incomplete', savedCases: 4, problems: [] });
-      const all = store.check();
-      expect(all.integrity).toEqual([]);
-      expect(all.runs.map((r) => [r.id, r.problems])).toEqual([
-        [head.id, []],
-        [running.id, []],
-      ]);
-      expect(store.check({ runIds: [running.id] }).runs.map((r) => r.id)).toEqual([running.id]);
     });
   });
 }

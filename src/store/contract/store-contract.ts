@@ -16,7 +16,7 @@ import { describeIdsContract } from './ids-contract.js';
 import { describeProbesContract } from './probes-contract.js';
 import { describeReportReadsContract } from './report-reads-contract.js';
 import { describeRunReadsContract } from './run-reads-contract.js';
-import { describeRunLifecycleContract } from './run-lifecycle-contract.js';
+import { describeReplicaNotesContract, describeRunLifecycleContract } from './run-lifecycle-contract.js';
 import { describeRunsContract } from './runs-contract.js';
 
 export type { ContractOpenOptions, FreshStore, StoreUnderTest } from './contract-support.js';
@@ -26,6 +26,7 @@ export function describeStoreContract(name: string, fresh: FreshStore): void {
   describe(`store contract: ${name}`, () => {
     describeRunsContract(fresh);
     describeRunLifecycleContract(fresh);
+    describeReplicaNotesContract(fresh);
     describeRunReadsContract(fresh);
     describeCasesContract(fresh);
     describeReportReadsContract(fresh);
