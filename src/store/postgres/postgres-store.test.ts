@@ -120,6 +120,7 @@ describe('the PostgreSQL store', () => {
     const db = new SyncPgClient({ connectionString: url, connectionTimeoutMillis: 10_000, application_name: 't' });
     try {
       db.query('DROP TABLE run_listings');
+      db.query('ALTER TABLE runs DROP COLUMN set_aside_json');
       db.query('UPDATE schema_version SET version = 3');
       const reader = openStore(url, { readOnly: true, mustExist: true });
       try {
