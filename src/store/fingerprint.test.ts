@@ -24,6 +24,16 @@ describe('canonicalJson', () => {
   });
 });
 
+function calibration(sha256: string): NonNullable<RunConfig['calibration']> {
+  return {
+    path: 'map.json',
+    sha256,
+    method: 'temperature',
+    by: 'all',
+    groups: [{ key: 'all', parameters: { method: 'temperature', temperature: 2 } }],
+  };
+}
+
 describe('fingerprintOf', () => {
   const base = runConfig();
 
@@ -73,9 +83,18 @@ describe('fingerprintOf', () => {
     ['port', runConfig({ endpoint: { ...base.endpoint, port: 8081 } })],
     ['path', runConfig({ endpoint: { ...base.endpoint, path: '/other/v1/systemone' } })],
     ['embedded server', runConfig({ embeddedServer: { model: 'uniform' } })],
+    ['a calibration map applied', runConfig({ calibration: calibration('a'.repeat(64)) })],
   ];
   it.each(changes)('changes with the %s', (_name, changed) => {
     expect(fingerprintOf(changed)).not.toBe(fingerprintOf(base));
+  });
+
+  it("tells calibration maps apart by their file's hash, wherever the file is", () => {
+    const one = runConfig({ calibration: calibration('a'.repeat(64)) });
+    const moved = runConfig({ calibration: { ...calibration('a'.repeat(64)), path: '/elsewhere/map.json' } });
+    const other = runConfig({ calibration: calibration('b'.repeat(64)) });
+    expect(fingerprintOf(moved)).toBe(fingerprintOf(one));
+    expect(fingerprintOf(other)).not.toBe(fingerprintOf(one));
   });
 
   it('identifies the embedded server by its model, not its random loopback port', () => {
