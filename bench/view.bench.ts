@@ -1,22 +1,27 @@
 /**
  * `decidekit view` on a big run: how fast the run page (`/runs/ID`) answers for an N-case
  * run (default 100,000; 500,000 decisions), served by the built CLI in its own process.
- * The run is made first by `bench --parallel 32` on a scale dataset (outside the timing).
- * Requests: the run page the first time (its report numbers read from every case, then kept),
- * the run page again, a late page of its trace, the trace filtered to one question's wrong
- * decisions, and the list. Each is timed by wall clock here and by the server's CPU
- * (user + sys from /proc/PID/stat, before and after); the floor is one pass of the store's
- * case iterator over the run in its own process (what any page reading every case pays).
- * The server is started afresh for each repetition, so "first" is always cold; requests
- * and the floor alternate A B A B; medians, the server's peak RSS (VmHWM), the load average.
+ * The run is made first by `bench --parallel 32` on a scale dataset (outside the timing),
+ * which keeps what the run page lists with the run. Requests: the run page the first time
+ * (its numbers and listings read from the store, no case), the run page again, the last page
+ * of its trace (sought by position), the trace filtered to one question's wrong decisions
+ * (its first page and its last, which reads the cases up to it), and the list. Then the
+ * same run in a copy of the store without its kept listings (as a run stored before they
+ * were kept): its first view reads every case once, then its last trace page. Each is timed
+ * by wall clock here and by the server's CPU (user + sys from /proc/PID/stat, before and
+ * after); the floor is one pass of the store's case iterator over the run in its own process
+ * (what any page reading every case pays). The servers are started afresh for each
+ * repetition, so "first" is always cold; the floor, the store and its copy alternate
+ * A B C A B C; medians, the servers' peak RSS (VmHWM), the load average.
  *
  *   npm run build && npx tsx bench/view.bench.ts [--cases 100000] [--runs 3]
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
 import { writeScaleDataset } from './make-scale-dataset.js';
 import { HAS_TIME, measure } from './offline-data.js';
 import { machineLine, median, oneMinuteLoad } from './measurements.js';
@@ -44,8 +49,8 @@ function peakRssMb(pid: number): number {
   return m === null ? NaN : Number(m[1]) / 1024;
 }
 
-async function startView(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [CLI, 'view', '--store', store, '--port', '0'], {
+async function startView(path: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [CLI, 'view', '--store', path, '--port', '0'], {
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   const url = await new Promise<string>((resolve, reject) => {
@@ -99,27 +104,50 @@ try {
   const summary = s.runs.info(head.id)!.summary;
   s.close();
   const question = Object.keys(summary.byQuestion)[0]!;
+  const wrong = summary.byQuestion[question]!.total - summary.byQuestion[question]!.correct;
+  const count = (n: number) => n.toLocaleString('en-US');
   const lastPage = Math.ceil(summary.total / 100);
+  const lastWrongPage = Math.max(1, Math.ceil(wrong / 100));
+  const filtered = `runs/${head.id}?question=${encodeURIComponent(question)}&wrong=1`;
   const paths: Record<string, string> = {
-    'run page, first request (reads every case once)': `runs/${head.id}`,
-    'run page again (its numbers kept)': `runs/${head.id}`,
-    [`trace page ${lastPage.toLocaleString('en-US')} of ${lastPage.toLocaleString('en-US')} (reads the cases up to it)`]: `runs/${head.id}?page=${lastPage}`,
-    "trace filtered: one question's wrong decisions, page 1": `runs/${head.id}?question=${encodeURIComponent(question)}&wrong=1`,
+    'run page, first request (its numbers and listings kept with the run)': `runs/${head.id}`,
+    'run page again': `runs/${head.id}`,
+    [`trace page ${count(lastPage)} of ${count(lastPage)} (sought by position)`]: `runs/${head.id}?page=${lastPage}`,
+    "trace filtered: one question's wrong decisions, page 1": filtered,
+    [`trace filtered, page ${count(lastWrongPage)} of ${count(lastWrongPage)} (reads the cases up to it)`]: `${filtered}&page=${lastWrongPage}`,
     'the list (`/`)': '',
   };
-  const names = Object.keys(paths);
+  // The same run as a store written before the listings were kept holds it.
+  const older = join(tmp, 'older.sqlite');
+  const own = new Database(store);
+  own.pragma('wal_checkpoint(TRUNCATE)');
+  own.close();
+  copyFileSync(store, older);
+  const db = new Database(older);
+  db.prepare('DELETE FROM run_listings').run();
+  db.close();
+  const olderPaths: Record<string, string> = {
+    'stored without its listings: run page, first request (reads every case once)': `runs/${head.id}`,
+    [`stored without its listings: trace page ${count(lastPage)} after it`]: `runs/${head.id}?page=${lastPage}`,
+  };
+  const names = [...Object.keys(paths), ...Object.keys(olderPaths)];
   const answers = new Map<string, Answer[]>(names.map((n) => [n, []]));
   const floors: { seconds: number; cpuSeconds: number }[] = [];
   let rss = 0;
   for (let i = 0; i < RUNS; i++) {
     floors.push(measure(process.execPath, iterateFloor(head.id)));
-    const { child, url } = await startView();
-    try {
-      for (const name of names) answers.get(name)!.push(await ask(child.pid!, `${url}${paths[name]!}`));
-      rss = Math.max(rss, peakRssMb(child.pid!));
-    } finally {
-      child.kill('SIGINT');
-      await new Promise((resolve) => child.once('exit', resolve));
+    for (const [path, asked] of [
+      [store, paths],
+      [older, olderPaths],
+    ] as const) {
+      const { child, url } = await startView(path);
+      try {
+        for (const name of Object.keys(asked)) answers.get(name)!.push(await ask(child.pid!, `${url}${asked[name]!}`));
+        rss = Math.max(rss, peakRssMb(child.pid!));
+      } finally {
+        child.kill('SIGINT');
+        await new Promise((resolve) => child.once('exit', resolve));
+      }
     }
   }
   const lines = [
@@ -138,7 +166,7 @@ try {
   lines.push(
     `| floor: one pass of the store's case iterator over the run (own process) | ${median(floors.map((f) => f.seconds)).toFixed(3)} | ${median(floors.map((f) => f.cpuSeconds)).toFixed(2)} | | ${floors.map((f) => `${f.seconds.toFixed(3)} (${f.cpuSeconds.toFixed(2)})`).join(', ')} |`,
     '',
-    `Server peak RSS ${rss.toFixed(0)} MB. Load average after: ${oneMinuteLoad()}`,
+    `Servers' peak RSS ${rss.toFixed(0)} MB. Load average after: ${oneMinuteLoad()}`,
   );
   process.stdout.write(`${lines.join('\n')}\n`);
 } finally {
