@@ -804,8 +804,10 @@ function resumedReports(plan: BenchPlan): KnownReports | undefined {
 /** The plan for a request, reading the run to resume (once, before anything starts). */
 export async function planBenchFromStore(request: BenchRequest): Promise<BenchPlan> {
   if (request.resume === undefined || request.storePath === null) {
-    planBench(request, null); // its option checks first, before a map is read
-    return planBench(request, null, await calibrationOfRequest(request.calibrationPath, null));
+    // The request's option checks first, before a map is read.
+    const { calibrationPath, ...checked } = request;
+    planBench(checked, null);
+    return planBench(request, null, await calibrationOfRequest(calibrationPath, null));
   }
   // An audit or probe id is named as such (not "unknown run").
   const askedBy = { command: words`bench ${option('resume')}`, storeArg: request.storePath };

@@ -120,6 +120,8 @@ export function planBench(
   refuseUnusableBaseUrl(request.baseUrl);
   if ((request.resume === undefined) !== (stored === null))
     throw new Error('planBench: pass the stored run exactly when resuming');
+  if (request.calibrationPath !== undefined && calibration === null)
+    throw new Error('planBench: a calibration map is read by planBenchFromStore (pass the map it read)');
   const resumed = stored?.config ?? null;
   if (stored !== null) refuseResumeWithoutCredentials(stored, request);
   // A run on replicas resumed without base URLs is sent to the same replicas again; base
