@@ -267,8 +267,9 @@ interface Prepared {
   readonly quanta: Float64Array;
   readonly cellQuantum: number;
   readonly has: { readonly kl: boolean; readonly brier: boolean; readonly logLoss: boolean; readonly ece: boolean };
-  /** Scratch for `evaluate`. */
+  /** Scratch for `evaluate`: the weighted cells, and the weighted sums of the six columns. */
   readonly cells: Float64Array;
+  readonly sums: Float64Array;
 }
 
 /**
@@ -384,29 +385,35 @@ function prepare(sample: CaseSample, units: Units, cal: CalibrationOptions): Pre
     cellQuantum,
     has: { ...sample.has, ece: nDec > 0 },
     cells: new Float64Array(nCells),
+    sums: new Float64Array(W),
   };
 }
 
 /** Metrics of one weighting of the units (weight = times drawn), NaN where absent. */
 function evaluate(p: Prepared, weights: Int32Array, out: Float64Array): void {
-  const { rows, cellStart, cellIndex, cellValue, cells, dense, nCells } = p;
+  addUnits(p, weights);
+  metricsOf(p, out);
+}
+
+/**
+ * The weighted sums of the units' columns (into `p.sums`) and cells (into `p.cells`). Nothing
+ * follows the loop: V8 compiles a long first call's loop on its own, and code after it that
+ * had not run yet sent every later call back to the interpreter (thousands of times a run).
+ */
+function addUnits(p: Prepared, weights: Int32Array): void {
+  const { rows, cellStart, cellIndex, cellValue, cells, dense, nCells, sums } = p;
   cells.fill(0);
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  let s4 = 0;
-  let s5 = 0;
+  sums.fill(0);
   for (let u = 0; u < p.units; u++) {
     const w = weights[u]!;
     if (w === 0) continue;
     const o = u * W;
-    s0 += w * rows[o]!;
-    s1 += w * rows[o + 1]!;
-    s2 += w * rows[o + 2]!;
-    s3 += w * rows[o + 3]!;
-    s4 += w * rows[o + 4]!;
-    s5 += w * rows[o + 5]!;
+    sums[0] = sums[0]! + w * rows[o]!;
+    sums[1] = sums[1]! + w * rows[o + 1]!;
+    sums[2] = sums[2]! + w * rows[o + 2]!;
+    sums[3] = sums[3]! + w * rows[o + 3]!;
+    sums[4] = sums[4]! + w * rows[o + 4]!;
+    sums[5] = sums[5]! + w * rows[o + 5]!;
     if (dense !== null) {
       const d = u * nCells;
       for (let c = 0; c < nCells; c++) cells[c] = cells[c]! + w * dense[d + c]!;
@@ -418,6 +425,17 @@ function evaluate(p: Prepared, weights: Int32Array, out: Float64Array): void {
       }
     }
   }
+}
+
+/** The metrics of the sums `addUnits` left in `p`. */
+function metricsOf(p: Prepared, out: Float64Array): void {
+  const { cells, sums } = p;
+  const s0 = sums[0]!;
+  const s1 = sums[1]!;
+  const s2 = sums[2]!;
+  const s3 = sums[3]!;
+  const s4 = sums[4]!;
+  const s5 = sums[5]!;
   out[0] = s0 > 0 ? s1 / s0 : NaN;
   out[1] = p.has.kl && s2 > 0 ? s3 / p.quanta[0]! / s2 : NaN;
   out[2] = p.has.brier && s2 > 0 ? s4 / p.quanta[1]! / s2 : NaN;
