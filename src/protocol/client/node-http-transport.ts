@@ -48,7 +48,7 @@ export function createNodeHttpTransport(options: NodeHttpTransportOptions = {}):
             if (exchange.failIfDeclaredOverCap(res.headers['content-length'])) return;
             res.on('data', (chunk: Buffer) => exchange.addChunk(chunk));
             res.on('end', () => exchange.finish(res.statusCode ?? 0, res.headers));
-            res.on('error', exchange.fail);
+            res.on('error', (err) => exchange.fail(err));
             res.on('close', () => {
               if (!res.complete)
                 exchange.fail(
@@ -57,7 +57,7 @@ export function createNodeHttpTransport(options: NodeHttpTransportOptions = {}):
             });
           },
         );
-        req.on('error', exchange.fail);
+        req.on('error', (err) => exchange.fail(err));
         req.end(r.body ?? undefined);
       });
     },

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Dispatcher, Pool } from 'undici';
-import type { HttpTransport, RawHeaders, TransportRequest, TransportResponse } from './http-transport.js';
+import type { Exchange, HttpTransport, RawHeaders, TransportRequest, TransportResponse } from './http-transport.js';
 import { isUnsolicitedContinueFailure, startExchange, TransportAbortedError } from './http-transport.js';
 import { createNodeHttpTransport } from './node-http-transport.js';
 
@@ -37,34 +37,10 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Htt
 
   const dispatch = (r: TransportRequest): Promise<TransportResponse> => {
     return new Promise<TransportResponse>((resolve, reject) => {
-      let controller: Dispatcher.DispatchController | null = null;
-      let status = 0;
-      let responseHeaders: RawHeaders = {};
-      const exchange = startExchange(r, resolve, reject, (err) => {
-        if (controller !== null && !controller.aborted) controller.abort(err);
-      });
+      const handler = new ExchangeHandler();
+      const exchange = startExchange(r, resolve, reject, (err) => handler.abort(err));
       if (exchange === null) return;
-      const handler: Dispatcher.DispatchHandler = {
-        onRequestStart(c) {
-          controller = c;
-          if (exchange.settled) c.abort(new TransportAbortedError('request aborted'));
-        },
-        onResponseStart(c, statusCode, h) {
-          controller = c;
-          status = statusCode;
-          responseHeaders = h as RawHeaders;
-          exchange.failIfDeclaredOverCap(h['content-length']);
-        },
-        onResponseData(_c, chunk) {
-          exchange.addChunk(chunk);
-        },
-        onResponseEnd() {
-          exchange.finish(status, responseHeaders);
-        },
-        onResponseError(_c, err) {
-          exchange.fail(err);
-        },
-      };
+      handler.exchange = exchange;
       poolFor(r.url).dispatch(
         {
           origin: r.url.origin,
@@ -103,4 +79,61 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Htt
       await nodeHttp?.close();
     },
   };
+}
+
+/**
+ * One exchange's handler of undici's events. undici keeps a connection's finished requests,
+ * each with its handler, until a few hundred have gone by: the handler lets go of its
+ * exchange (the answer's chunks, the caller's promise) as soon as the answer ended or failed,
+ * so they are young garbage rather than objects the garbage collector copies and promotes.
+ */
+class ExchangeHandler implements Dispatcher.DispatchHandler {
+  exchange: Exchange | null = null;
+  #controller: Dispatcher.DispatchController | null = null;
+  #status = 0;
+  #headers: RawHeaders = {};
+
+  /** Drops the connection of an exchange that failed (timeout, abort, a body over the cap). */
+  abort(err: Error): void {
+    const c = this.#controller;
+    if (c !== null && !c.aborted) c.abort(err);
+  }
+
+  onRequestStart(c: Dispatcher.DispatchController): void {
+    this.#controller = c;
+    if (this.exchange === null || this.exchange.settled) c.abort(new TransportAbortedError('request aborted'));
+  }
+
+  onResponseStart(
+    c: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
+    this.#controller = c;
+    this.#status = statusCode;
+    this.#headers = headers;
+    this.exchange?.failIfDeclaredOverCap(headers['content-length']);
+  }
+
+  onResponseData(_c: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.exchange?.addChunk(chunk);
+  }
+
+  onResponseEnd(): void {
+    const exchange = this.exchange;
+    this.#release();
+    exchange?.finish(this.#status, this.#headers);
+    this.#headers = {};
+  }
+
+  onResponseError(_c: Dispatcher.DispatchController, err: Error): void {
+    const exchange = this.exchange;
+    this.#release();
+    exchange?.fail(err);
+  }
+
+  #release(): void {
+    this.exchange = null;
+    this.#controller = null;
+  }
 }
