@@ -23,6 +23,10 @@ export function storePathOf(value: string | undefined, io: CliIo): string {
  * the flag or the environment variable) and the bad part, before any connection is tried.
  */
 export function storeLocationOf(value: string, io: CliIo, source = '--store'): string {
+  if (value === '-' && source === 'DECIDEKIT_STORE')
+    throw new UsageError(
+      'DECIDEKIT_STORE=- names no file: a run store is a file (a SQLite database read and written in place), never standard input or output; give its path, e.g. DECIDEKIT_STORE=runs.sqlite (or DECIDEKIT_STORE=./- for a file named "-")',
+    );
   const problem = storeUrlProblem(value);
   if (problem !== null) throw new UsageError(`${source}: ${problem}`);
   return isPostgresUrl(value) ? value.trim() : resolve(io.cwd, value);

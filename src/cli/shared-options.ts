@@ -4,7 +4,7 @@
  * run store. Each command spreads the group it needs into its own `options`.
  */
 import { UsageError } from '../core/errors.js';
-import { flag, text } from './define-command.js';
+import { flag, text, type Option } from './define-command.js';
 import type { CliIo } from './io.js';
 import { datasetChoiceOf, storePathOf } from './locations.js';
 import type { DatasetChoice } from '../app/dataset-choice.js';
@@ -78,6 +78,32 @@ export const storeOption: typeof storeText = {
     return value;
   },
 };
+
+/**
+ * An output option (`--out`, `--html`, `--record`, `--bundle`) that refuses `-`: no output of
+ * decidekit is a stream on `-` (a command that prints does so when the option is left out),
+ * so `-` would only make a file or folder named "-". `what` is what the option names.
+ */
+export function outputPathOption<T extends string | undefined>(option: Option<T>, what: 'file' | 'folder'): Option<T> {
+  return {
+    ...option,
+    parse: (raw, name) => {
+      const value = option.parse(raw, name);
+      if (value === '-')
+        throw new UsageError(
+          `--${name} -: '-' is not standard output here: give a ${what} name, e.g. --${name} ${exampleOf(option, name, what)} (or --${name} ./- for a ${what} named "-")`,
+        );
+      return value;
+    },
+  };
+}
+
+/** A name the option takes, for the refusal of `-` (an option's own example, when it has one). */
+function exampleOf(option: Option<unknown>, name: string, what: 'file' | 'folder'): string {
+  if (option.example !== 'x') return option.example;
+  if (what === 'folder') return 'reports';
+  return name === 'record' ? 'live-record.jsonl' : 'report.html';
+}
 
 /** `--store PATH` and `--no-store` of the commands that keep what they did (`noun`: run, audit…). */
 export function keptInStoreOptions(noun: string) {

@@ -1,3 +1,4 @@
+import { outputPathOption } from '../shared-options.js';
 import { given } from '../../core/given.js';
 import { outFileOf } from '../out-file.js';
 import { defineCommand, flag, list, text } from '../define-command.js';
@@ -33,9 +34,12 @@ partly: excluded). Both rankings are printed.`,
       example: 'urgent=0.5',
     }),
     json: flag('one JSON document, unrounded numbers'),
-    html: text(
-      'FILE',
-      'also write an HTML report (gold -> predicted action matrices) to FILE (into a folder: actions.html)',
+    html: outputPathOption(
+      text(
+        'FILE',
+        'also write an HTML report (gold -> predicted action matrices) to FILE (into a folder: actions.html)',
+      ),
+      'file',
     ),
   },
   examples: [

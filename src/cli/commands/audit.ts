@@ -21,7 +21,7 @@ import {
   text,
 } from '../define-command.js';
 import { colourEnabled, interruptedExitCode } from '../io.js';
-import { keptInStoreOptions, keptStorePathOf } from '../shared-options.js';
+import { keptInStoreOptions, keptStorePathOf, outputPathOption } from '../shared-options.js';
 import { TOOL_VERSION } from '../version.js';
 import { auditResumeCommand } from '../../core/command-hints.js';
 import { UsageError } from '../../core/errors.js';
@@ -72,7 +72,7 @@ as Basic); it is never stored or printed, and no other key reaches the judge.`,
       max: MAX_TIMER_SECONDS,
       defaultText: '60',
     }),
-    out: text('DIR', 'write <audit>.json and <audit>.md into DIR'),
+    out: outputPathOption(text('DIR', 'write <audit>.json and <audit>.md into DIR'), 'folder'),
     json: flag('the audit as one JSON document; audit_start/audit_result events on stderr'),
   },
   exitCodes:

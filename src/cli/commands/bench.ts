@@ -20,6 +20,7 @@ import {
   keptInStoreOptions,
   keptStorePathOf,
   modelServerOptions,
+  outputPathOption,
 } from '../shared-options.js';
 import { TOOL_VERSION } from '../version.js';
 import { thisProcess } from '../this-process.js';
@@ -111,7 +112,7 @@ benchmarks its default model on the bundled synthetic sample.`,
         min: 0,
         max: MAX_PRICE_PER_MTOK_USD,
       }),
-      out: text('DIR', 'write <run>.json, <run>.md and <run>.html into DIR'),
+      out: outputPathOption(text('DIR', 'write <run>.json, <run>.md and <run>.html into DIR'), 'folder'),
       ...keptInStoreOptions('run'),
       label: text('TEXT', "a label shown in 'decidekit runs list'", { maxLength: MAX_LABEL_CHARACTERS }),
       resume: resumeOption,

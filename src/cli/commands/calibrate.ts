@@ -2,7 +2,7 @@ import { given } from '../../core/given.js';
 import { UsageError } from '../../core/errors.js';
 import { calibrateStoredRun } from '../../app/calibrate/calibrate-run.js';
 import { storePathOf } from '../locations.js';
-import { storeOption } from '../shared-options.js';
+import { storeOption, outputPathOption } from '../shared-options.js';
 import { CALIBRATION_GROUPINGS, CALIBRATION_METHODS } from '../../core/calibration-map.js';
 import { renderCalibrationMapJson } from '../../core/calibration-map-file.js';
 import { DEFAULT_FOLDS } from '../../core/calibrate/cross-validate.js';
@@ -53,13 +53,19 @@ score and compare apply it with --calibration MAP. Formats: docs/calibrate.md.`,
       defaultText: String(DEFAULT_FOLDS),
     }),
     seed: seedOption('seed of the folds, the bootstrap intervals and the ECE noise floor'),
-    out: text('MAP', 'write the calibration map (JSON) to MAP (into a folder: calibration-map.json)', {
-      example: 'map.json',
-    }),
+    out: outputPathOption(
+      text('MAP', 'write the calibration map (JSON) to MAP (into a folder: calibration-map.json)', {
+        example: 'map.json',
+      }),
+      'file',
+    ),
     json: flag('one JSON document, unrounded numbers'),
-    html: text(
-      'FILE',
-      'also write an HTML page (reliability before and after, per group) to FILE (into a folder: calibrate.html)',
+    html: outputPathOption(
+      text(
+        'FILE',
+        'also write an HTML page (reliability before and after, per group) to FILE (into a folder: calibrate.html)',
+      ),
+      'file',
     ),
   },
   examples: [

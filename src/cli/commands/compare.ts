@@ -1,3 +1,4 @@
+import { outputPathOption } from '../shared-options.js';
 import { given } from '../../core/given.js';
 import { realpathSync } from 'node:fs';
 import { outFileOf } from '../out-file.js';
@@ -59,9 +60,9 @@ ranked by accuracy, marking models whose interval overlaps the leader's as tied.
     },
     ...fileStatisticsOptions,
     json: flag('one JSON document, unrounded numbers'),
-    html: text(
-      'FILE',
-      'also write an HTML report (metrics, reliability diagrams) to FILE (into a folder: compare.html)',
+    html: outputPathOption(
+      text('FILE', 'also write an HTML report (metrics, reliability diagrams) to FILE (into a folder: compare.html)'),
+      'file',
     ),
     calibration: text(
       'MAP',

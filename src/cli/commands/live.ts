@@ -5,7 +5,13 @@ import { decimal, defineCommand, flag, integer, MAX_TIMER_SECONDS, text } from '
 import { colourEnabled, interruptedExitCode, type CliIo, type TerminalPorts } from '../io.js';
 import { given } from '../../core/given.js';
 import { cacheDirOf } from '../locations.js';
-import { apiKeyOf, benchDatasetOf, benchDatasetOption, modelServerOptions } from '../shared-options.js';
+import {
+  apiKeyOf,
+  benchDatasetOf,
+  benchDatasetOption,
+  modelServerOptions,
+  outputPathOption,
+} from '../shared-options.js';
 import { openTerminalScreen } from '../terminal-screen.js';
 import { renderPollJson, renderPollLine } from '../../monitor/poll-lines.js';
 import { renderLive } from '../../monitor/render-live.js';
@@ -39,7 +45,7 @@ prints one line per probe (--json: one JSON object per probe). A server that ans
       max: 100_000,
       default: 100,
     }),
-    record: text('FILE', "append every probe's outcome and scores as JSONL (no key)"),
+    record: outputPathOption(text('FILE', "append every probe's outcome and scores as JSONL (no key)"), 'file'),
     json: flag('one JSON object per probe on stdout instead of the screen'),
   },
   exitCodes:

@@ -15,6 +15,7 @@ import {
   keptInStoreOptions,
   keptStorePathOf,
   modelServerOptions,
+  outputPathOption,
 } from '../shared-options.js';
 import { TOOL_VERSION } from '../version.js';
 import { seedOption } from '../statistics-options.js';
@@ -60,7 +61,7 @@ repeat. One request at a time. Without --base-url, probes the built-in reference
     }),
     only: oneOf('PART', ['conformance', 'robustness'], 'run one half of the probe (default both)'),
     ...keptInStoreOptions('probe'),
-    out: text('DIR', 'write <probe>.json, <probe>.md and <probe>.html into DIR'),
+    out: outputPathOption(text('DIR', 'write <probe>.json, <probe>.md and <probe>.html into DIR'), 'folder'),
     json: flag('print the probe as one JSON document'),
   },
   exitCodes:

@@ -1,3 +1,4 @@
+import { outputPathOption } from '../shared-options.js';
 import { given } from '../../core/given.js';
 import { UsageError } from '../../core/errors.js';
 import { outFileOf } from '../out-file.js';
@@ -39,7 +40,10 @@ larger than memory, JSONL (.gz) or Parquet: the same numbers and report, without
       default: 'node',
     }),
     json: flag('one JSON document, unrounded numbers'),
-    html: text('FILE', 'also write an HTML report (reliability diagram, metrics) to FILE (into a folder: score.html)'),
+    html: outputPathOption(
+      text('FILE', 'also write an HTML report (reliability diagram, metrics) to FILE (into a folder: score.html)'),
+      'file',
+    ),
     calibration: text('MAP', 'apply a calibration map written by decidekit calibrate --out before scoring'),
   },
   examples: [

@@ -7,7 +7,7 @@ import { colourEnabled } from '../io.js';
 import { filesReadBy, refuseWrongFilesOf } from '../wrong-file.js';
 import { tuneThreshold } from '../../app/offline/tune-threshold.js';
 import { tuneStoredRun } from '../../app/offline/tune-stored-run.js';
-import { storeOption } from '../shared-options.js';
+import { storeOption, outputPathOption } from '../shared-options.js';
 import { storePathOf } from '../locations.js';
 import { renderTuneJson, renderTunedRunJson } from '../../reports/offline/tuning-json.js';
 import { renderTuneText, renderTunedRunText } from '../../reports/offline/tuning-text.js';
@@ -69,7 +69,10 @@ a yes when its gold label (the dataset's most likely answer) is true.`,
     ),
     'cost-fn': decimal('Y', 'cost of a false no (>= 0); goes with --cost-fp', { min: 0 }),
     json: flag('one JSON document, unrounded numbers'),
-    html: text('FILE', 'also write an HTML report (P/R/F1 against the threshold) to FILE (into a folder: tune.html)'),
+    html: outputPathOption(
+      text('FILE', 'also write an HTML report (P/R/F1 against the threshold) to FILE (into a folder: tune.html)'),
+      'file',
+    ),
   },
   positionals: { min: 0, max: 1, names: '[RUN]' },
   exitCodes:

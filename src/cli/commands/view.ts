@@ -2,7 +2,7 @@ import { shownStoreLocation } from '../../core/store-url.js';
 import { defineCommand, integer, text } from '../define-command.js';
 import { interruptedExitCode } from '../io.js';
 import { storePathOf } from '../locations.js';
-import { storeOption } from '../shared-options.js';
+import { storeOption, outputPathOption } from '../shared-options.js';
 import { startViewServer } from '../../app/view/view-server.js';
 import { writeViewBundle } from '../../app/view/write-bundle.js';
 import { UsageError } from '../../core/errors.js';
@@ -38,9 +38,12 @@ be new, empty or a previous bundle, which is replaced whole.`,
       example: '127.0.0.1',
     }),
     port: integer('N', 'port; 0 picks a free one', { min: 0, max: 65535, default: 8090, example: '0' }),
-    bundle: text('DIR', 'write the pages as a static site into DIR instead of serving them', {
-      example: 'view-site',
-    }),
+    bundle: outputPathOption(
+      text('DIR', 'write the pages as a static site into DIR instead of serving them', {
+        example: 'view-site',
+      }),
+      'folder',
+    ),
   },
   positionals: { min: 0, max: 1000, names: 'with --bundle: runs (RUN) and comparisons (RUN_A,RUN_B)' },
   exitCodes:

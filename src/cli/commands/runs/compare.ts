@@ -6,7 +6,7 @@ import { readStoredRunsToCompare, compareStoredRuns, type CompareOptions } from 
 import { colourEnabled, type CliIo } from '../../io.js';
 import { storePathOf } from '../../locations.js';
 import { conventionChoiceOf, statisticsOptions } from '../../statistics-options.js';
-import { storeOption } from '../../shared-options.js';
+import { storeOption, outputPathOption } from '../../shared-options.js';
 import { renderLeaderboard, renderLeaderboardJson } from '../../../reports/runs/runs-leaderboard.js';
 import { renderRunComparison, renderRunComparisonJson } from '../../../reports/runs/runs-diff.js';
 import { renderRunsCompareHtml } from '../../../reports/runs/runs-compare-html.js';
@@ -35,12 +35,15 @@ latency and cost with the Pareto front).`,
     force: flag('compare runs of different work (prints a warning)'),
     json: flag('one JSON document, numbers unrounded'),
     format: oneOf('F', ['html'], 'html: the chart page of two or more runs'),
-    out: text(
-      'FILE',
-      'with --format html: write the page to FILE (into a folder: runs-compare.html) instead of standard output',
-      {
-        example: 'runs.html',
-      },
+    out: outputPathOption(
+      text(
+        'FILE',
+        'with --format html: write the page to FILE (into a folder: runs-compare.html) instead of standard output',
+        {
+          example: 'runs.html',
+        },
+      ),
+      'file',
     ),
     redact: flag('with --format html: show server hosts as <redacted>'),
     store: storeOption,

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { UsageError } from '../../../core/errors.js';
 import { defineCommand, oneOf, text } from '../../define-command.js';
 import { storePathOf } from '../../locations.js';
-import { storeOption } from '../../shared-options.js';
+import { storeOption, outputPathOption } from '../../shared-options.js';
 import { storeRead } from '../../out-file.js';
 import { exportEvalResults } from '../../../app/runs/export-eval-results.js';
 import { exportStoredRun } from '../../../app/runs/export-run.js';
@@ -33,12 +33,15 @@ the current folder), only for a complete, unfiltered run on the real Typed Decis
     format: oneOf('F', FORMATS, 'jsonl, csv, parquet or eval-results', {
       defaultText: 'what --out ends in: .jsonl, .csv, .parquet',
     }),
-    out: text(
-      'FILE',
-      'write the export to FILE (into a folder: <run>.<format>; a folder for eval-results) instead of standard output',
-      {
-        example: 'decisions.parquet',
-      },
+    out: outputPathOption(
+      text(
+        'FILE',
+        'write the export to FILE (into a folder: <run>.<format>; a folder for eval-results) instead of standard output',
+        {
+          example: 'decisions.parquet',
+        },
+      ),
+      'file',
     ),
     'source-url': text('URL', "eval-results: where the predictions file is published, the entry's source", {
       example: 'https://huggingface.co/datasets/me/laya-typed-decisions',

@@ -7,7 +7,7 @@ import { given } from '../../../core/given.js';
 import { colourEnabled, writeInPieces, type CliIo } from '../../io.js';
 import { storePathOf } from '../../locations.js';
 import { conventionChoiceOf, statisticsOptions } from '../../statistics-options.js';
-import { storeOption } from '../../shared-options.js';
+import { storeOption, outputPathOption } from '../../shared-options.js';
 import { storeRead } from '../../out-file.js';
 import { storedRunReport } from '../../../app/runs/stored-runs.js';
 import { writeTextPieces } from '../../../app/write-text-file.js';
@@ -20,12 +20,15 @@ const options = {
     'terminal summary, Markdown report with trace, JSON document, or a self-contained HTML report with charts',
     { defaultText: 'terminal, or what --out ends in: .md, .json, .html' },
   ),
-  out: text(
-    'FILE',
-    'write the report to FILE (into a folder: <run>.txt, .md, .json or .html) instead of standard output',
-    {
-      example: 'report.md',
-    },
+  out: outputPathOption(
+    text(
+      'FILE',
+      'write the report to FILE (into a folder: <run>.txt, .md, .json or .html) instead of standard output',
+      {
+        example: 'report.md',
+      },
+    ),
+    'file',
   ),
   redact: flag('show server hosts as <redacted>'),
   store: storeOption,
