@@ -60,6 +60,14 @@ beforeAll(() => {
   seed('incomplete', real, [...allAnswered().slice(0, 398), failedCase(caseIds[398]!), failedCase(caseIds[399]!)]);
   seed('interrupted', real, allAnswered().slice(0, 100), 'interrupted');
   seed('old-revision', createRunConfig({ dataset: { ...TYPED_DECISIONS, revision: 'main' }, caseIds }), allAnswered());
+  const calibration = {
+    path: 'map.json',
+    sha256: 'c'.repeat(64),
+    method: 'temperature' as const,
+    by: 'all' as const,
+    groups: [{ key: 'all', parameters: { method: 'temperature' as const, temperature: 2 } }],
+  };
+  seed('recalibrated', createRunConfig({ dataset: TYPED_DECISIONS, caseIds, calibration }), allAnswered());
 });
 
 async function exportEval(name: string, extra: string[] = []) {
@@ -85,6 +93,15 @@ describe('runs export --format eval-results', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`run ${ids['sample']} cannot be a Typed Decisions leaderboard entry`);
     expect(r.stderr).toContain('synthetic sample (decidekit/typed-decisions-synthetic-sample)');
+    expect(existsSync(r.out)).toBe(false);
+  });
+
+  it('refuses a run scored through a calibration map, naming the map', async () => {
+    const r = await exportEval('recalibrated');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      "its numbers were recalibrated with map.json (temperature by all, sha256 cccccccccccc) as it ran; the leaderboard scores the model's own answers",
+    );
     expect(existsSync(r.out)).toBe(false);
   });
 

@@ -53,6 +53,12 @@ export function evalResultsRefusals(
     reasons.push(words`it is a filtered run (${joinWords(how, ', ')}), covering part of the split`);
   } else if (d.id === TYPED_DECISIONS_ID && run.config.caseIds.length !== TYPED_DECISIONS_TEST_CASES)
     reasons.push([`it has ${run.config.caseIds.length} cases; the test split has ${TYPED_DECISIONS_TEST_CASES}`]);
+  // A map fitted on the scored split would grade the model on in-sample numbers.
+  const map = run.config.calibration;
+  if (map !== undefined)
+    reasons.push([
+      `its numbers were recalibrated with ${map.path} (${map.method} by ${map.by}, sha256 ${map.sha256.slice(0, 12)}) as it ran; the leaderboard scores the model's own answers`,
+    ]);
   if (status !== 'complete') {
     const r = run.summary.requests;
     const answered = `${r.answered} of ${run.config.caseIds.length} cases answered`;
