@@ -7,6 +7,9 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { exportStoredRun } from './export-run.js';
+import { prepareOutputPath } from '../output-file.js';
 import { runCliInProcess } from '../../cli/test-support/in-process-cli.js';
 import { scoreCase, type CaseResult } from '../../core/typed-decisions/case-result.js';
 import { DECISION_COLUMNS, decisionRowsOfRun } from '../../core/export/decision-row.js';
@@ -128,6 +131,39 @@ function rowOfCsv(header: readonly (string | null)[], record: readonly (string |
   return row;
 }
 
+function bufferOf(path: string): ArrayBuffer {
+  const file = readFileSync(path);
+  return file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength);
+}
+
+/** The rows of a Parquet file read back by hyparquet, integers as numbers (as in JSONL). */
+async function rowsOf(path: string): Promise<Record<string, unknown>[]> {
+  const rows = await parquetReadObjects({ file: bufferOf(path) });
+  return rows.map((row) =>
+    Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v])),
+  );
+}
+
+/** The Parquet export as written where DuckDB is not installed (hyparquet-writer); its path. */
+async function exportWithoutDuckDb(store: string, id: string, name: string): Promise<string> {
+  const path = join(dir, name);
+  const notInstalled = Object.assign(new Error('Cannot find package @duckdb/node-api'), {
+    code: 'ERR_MODULE_NOT_FOUND',
+  });
+  const place = await prepareOutputPath(path, 'target', { cwd: dir, inputs: [] });
+  await exportStoredRun(
+    store,
+    id,
+    'parquet',
+    { kind: 'place', place },
+    { command: 'runs export' },
+    {
+      importDuckDb: () => Promise.reject(notInstalled),
+    },
+  );
+  return path;
+}
+
 describe('runs export round trips', () => {
   it("exports the rows the run's cases make, read flat from the store", async () => {
     const store = openStore(storePath, { mustExist: true, readOnly: true });
@@ -144,7 +180,7 @@ describe('runs export round trips', () => {
     expect(await exportJsonl(runId)).toEqual(expected);
   });
 
-  it('writes a Parquet file that reads back as the JSONL rows, with typed nullable columns', async () => {
+  it('writes a Parquet file that reads back as the JSONL rows, with typed nullable columns, by either writer', async () => {
     const jsonl = await exportJsonl(runId);
     expect(jsonl).toHaveLength(15);
     const out = join(dir, 'decisions.parquet');
@@ -162,26 +198,49 @@ describe('runs export round trips', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`15 decisions of run ${runId} written to ${out}`);
     expect(readdirSync(dir).filter((f) => f.includes('.partial'))).toEqual([]);
-    const file = readFileSync(out);
-    const buffer = file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength);
-    const metadata = parquetMetadata(buffer);
-    const types = Object.fromEntries(metadata.schema.slice(1).map((e) => [e.name, [e.type, e.repetition_type]]));
-    expect(Object.keys(types)).toEqual(DECISION_COLUMNS.map((c) => c.name));
-    for (const c of DECISION_COLUMNS) {
-      const physical = { integer: 'INT64', double: 'DOUBLE', boolean: 'BOOLEAN', string: 'BYTE_ARRAY' }[c.type];
-      expect(types[c.name], c.name).toEqual([physical, c.nullable ? 'OPTIONAL' : 'REQUIRED']);
+    const hyparquetOut = await exportWithoutDuckDb(storePath, runId, 'decisions-hyparquet.parquet');
+    for (const [path, writer] of [
+      [out, 'duckdb'],
+      [hyparquetOut, 'hyparquet'],
+    ] as const) {
+      const buffer = bufferOf(path);
+      const metadata = parquetMetadata(buffer);
+      expect(metadata.created_by ?? '', writer).toMatch(writer === 'duckdb' ? /DuckDB/i : /^decidekit$/);
+      const types = Object.fromEntries(metadata.schema.slice(1).map((e) => [e.name, [e.type, e.repetition_type]]));
+      expect(Object.keys(types)).toEqual(DECISION_COLUMNS.map((c) => c.name));
+      for (const c of DECISION_COLUMNS) {
+        const physical = { integer: 'INT64', double: 'DOUBLE', boolean: 'BOOLEAN', string: 'BYTE_ARRAY' }[c.type];
+        // DuckDB marks every column optional; hyparquet-writer only the nullable ones.
+        const repetition = writer === 'duckdb' || c.nullable ? 'OPTIONAL' : 'REQUIRED';
+        expect(types[c.name], `${writer} ${c.name}`).toEqual([physical, repetition]);
+      }
+      expect(metadata.key_value_metadata).toContainEqual({ key: 'decidekit.decision_schema_version', value: '1' });
+      expect(metadata.key_value_metadata).toContainEqual({ key: 'decidekit.run_id', value: runId });
+      expect(await rowsOf(path), writer).toEqual(jsonl);
     }
-    expect(metadata.key_value_metadata).toContainEqual({ key: 'decidekit.decision_schema_version', value: '1' });
-    const rows = await parquetReadObjects({ file: buffer });
-    const back = rows.map((row) =>
-      Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v])),
+    // DuckDB reads both files as the same typed table.
+    const duckdb = await (await DuckDBInstance.create(':memory:')).connect();
+    const described = async (path: string) =>
+      (await duckdb.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet('${path}')`))
+        .getRows()
+        .map((row) => row.slice(0, 2));
+    expect(await described(hyparquetOut)).toEqual(await described(out));
+    expect(await described(out)).toEqual(
+      DECISION_COLUMNS.map((c) => [
+        c.name,
+        { integer: 'BIGINT', double: 'DOUBLE', boolean: 'BOOLEAN', string: 'VARCHAR' }[c.type],
+      ]),
     );
-    expect(back).toEqual(jsonl);
+    const differing = await duckdb.runAndReadAll(
+      `SELECT count(*) FROM (SELECT * FROM read_parquet('${out}') EXCEPT ALL SELECT * FROM read_parquet('${hyparquetOut}'))`,
+    );
+    expect(differing.getRows()).toEqual([[0n]]);
+    duckdb.closeSync();
   });
 
-  it('writes a run larger than one row group as groups of 10,000 rows that read back as the JSONL rows', async () => {
+  it('writes a run larger than one row group in groups (DuckDB: 10,240 rows, hyparquet-writer: 10,000) that read back as the JSONL rows', async () => {
     const bigStore = join(dir, 'big.sqlite');
-    const ids = Array.from({ length: 3_400 }, (_, i) => `case-${String(i).padStart(4, '0')}`);
+    const ids = Array.from({ length: 7_000 }, (_, i) => `case-${String(i).padStart(4, '0')}`);
     const config = createRunConfig({ caseIds: ids });
     const cases = ids.map((id, i) =>
       i % 7 === 3 ? failedCase(id) : answeredCase(id, i % 2 === 0 ? rightAnswers(i) : wrongAnswers(), i / 8, i),
@@ -201,18 +260,16 @@ describe('runs export round trips', () => {
       .trimEnd()
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(expected).toHaveLength(10_200);
+    expect(expected).toHaveLength(21_000);
     const out = join(dir, 'big.parquet');
     const r = await runCliInProcess(['runs', 'export', id, '--format', 'parquet', '--out', out, '--store', bigStore]);
     expect(r.code).toBe(0);
-    const file = readFileSync(out);
-    const buffer = file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength);
-    expect(parquetMetadata(buffer).row_groups.map((g) => Number(g.num_rows))).toEqual([10_000, 200]);
-    const rows = await parquetReadObjects({ file: buffer });
-    const back = rows.map((row) =>
-      Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v])),
-    );
-    expect(back).toEqual(expected);
+    const groups = (path: string) => parquetMetadata(bufferOf(path)).row_groups.map((g) => Number(g.num_rows));
+    expect(groups(out)).toEqual([10_240, 10_240, 520]);
+    expect(await rowsOf(out)).toEqual(expected);
+    const hyparquetOut = await exportWithoutDuckDb(bigStore, id, 'big-hyparquet.parquet');
+    expect(groups(hyparquetOut)).toEqual([10_000, 10_000, 1_000]);
+    expect(await rowsOf(hyparquetOut)).toEqual(expected);
   });
 
   it('writes a CSV that parses back as the JSONL rows, formula-like text guarded', async () => {

@@ -149,6 +149,17 @@ export const DECISION_COLUMNS: readonly DecisionColumn[] = [
   col('error_message', 'string', true, 'the failure message, secret-free; null when answered'),
 ];
 
+/** The columns every row of a run repeats: they come from the run, not from its decisions. */
+export const RUN_LEVEL_COLUMNS: readonly DecisionColumnName[] = [
+  'schema_version',
+  'run_id',
+  'fingerprint',
+  'model',
+  'dataset_id',
+  'dataset_revision',
+  'dataset_split',
+];
+
 function col(name: DecisionColumnName, type: DecisionColumnType, nullable: boolean, meaning: string): DecisionColumn {
   return { name, type, nullable, meaning };
 }

@@ -5,7 +5,7 @@
  * by overwriting the pages of one table or by changing one stored number.
  */
 import Database from 'better-sqlite3';
-import { closeSync, copyFileSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess, type CliResult } from '../../../src/cli/test-support/in-process-cli.js';
@@ -148,8 +148,11 @@ describe('a stored decision with an out-of-range score', () => {
       "UPDATE decisions SET gold_probabilities_json = '[0.5,' WHERE run_id = ? AND case_position = (SELECT max(case_position) FROM decisions WHERE run_id = ?)",
     ).run(first, first);
     db.close();
-    for (const format of ['jsonl', 'csv']) {
-      const r = await cli(['runs', 'export', first, '--format', format, '--store', store]);
+    // The last case's: Parquet finds it while DuckDB is writing the file, which is then not written.
+    for (const format of ['jsonl', 'csv', 'parquet']) {
+      const out = join(dir, `gold-json.${format}`);
+      const r = await cli(['runs', 'export', first, '--format', format, '--out', out, '--store', store]);
+      expect(existsSync(out), format).toBe(false);
       expectDamageSaid(r, store);
       expect(r.stderr).toContain('gold distribution');
       expect(r.stderr).toContain('is not valid JSON');
