@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DecidekitError, InvalidInputError, OptionError } from '../../core/errors.js';
 import { optionMention as option, words } from '../../core/message-words.js';
+import { KNOWN_KEYS_BESIDE, misspeltKeyHint } from '../../core/offline/misspelt-key.js';
 import {
   CREATE_CASES_SQL,
   CREATE_SCORED_SQL,
@@ -260,10 +261,16 @@ async function addProblems(
       // An empty case id is not a case to name (its row's problem says it is empty).
       ...(typeof caseId === 'string' && caseId !== '' ? { caseId } : {}),
       ...(typeof field === 'string' ? { field } : {}),
-      message: String(r['message']),
+      message: `${String(r['message'])}${missingKeyHint(field, r['keys'])}`,
     });
   }
   problems.omitted += Math.max(0, Number(listed[0]?.['total'] ?? 0) - listed.length);
+}
+
+/** The "did you mean" of a missing `field` when the `keys` of its object hold one that looks like it misspelt. */
+function missingKeyHint(field: unknown, keys: unknown): string {
+  if (typeof field !== 'string' || !Array.isArray(keys)) return '';
+  return misspeltKeyHint(keys.map(String), field, KNOWN_KEYS_BESIDE[field] ?? [field]);
 }
 
 /**

@@ -99,12 +99,26 @@ const scoreRange = `'[' || ${numberText('score_min')} || ', ' || ${numberText('s
 /** A list of an object's keys holds one twice (JSON would keep only the last). */
 const repeated = (keys: string): string => `coalesce(len(${keys}) <> len(list_distinct(${keys})), false)`;
 
-/** A check: `bad` is a SQL condition true when the row breaks the rule; `message` a SQL text expression. */
+/**
+ * A check: `bad` is a SQL condition true when the row breaks the rule; `message` a SQL text
+ * expression; `keys`, for a key that may be missing, a SQL list of the keys of the object it
+ * belongs in when it is missing (NULL otherwise), for the engine to add the "did you mean" of
+ * a misspelt one (core/offline/misspelt-key.ts) as the default engine does.
+ */
 interface Check {
   readonly field: string | null;
   readonly bad: string;
   readonly message: string;
+  readonly keys?: string;
 }
+
+/** The keys of the line (or of its decision) when the column typed `t` says its key is missing. */
+const keysWhenMissing = (t: string, where: 'line' | 'decision'): string =>
+  `CASE WHEN ${t} IS NULL THEN json_keys(v${where === 'decision' ? `, '$.decision'` : ''}) END`;
+
+/** What a decision of the case's kind looks like, as the default engine says it. */
+const DECISION_SHAPE = `CASE kind WHEN 'yes_no' THEN '{"probability": p}'
+      WHEN 'choice' THEN '{"probabilities": ..., "picked": ...}' ELSE '{"value": v}' END`;
 
 /**
  * The typed fast path. A JSONL line in a plain shape — the keys in the order decidekit and
@@ -328,6 +342,7 @@ WITH lines AS (
 ),
 raw AS (
   SELECT
+    v,
     plain,
     CASE WHEN plain THEN json_transform(v, ${sqlString(RESULT_STRUCTURE)}) END AS x,
     ${generic('json_type(v)')} AS t,
@@ -371,7 +386,8 @@ fields AS (
     ${either(typeIfPresent('x.latency_ms', 'DOUBLE'), 'json_type(e[5])')} AS latency_t,
     ${either('x.latency_ms', 'TRY_CAST(e[5] AS DOUBLE)')} AS latency_ms,
     line_preview,
-    syntax_ok
+    syntax_ok,
+    v
   FROM parts
 )
 SELECT
@@ -413,6 +429,7 @@ const RESULT_CHECKS: readonly Check[] = [
     field: 'case_id',
     bad: `(case_id_t IS DISTINCT FROM 'VARCHAR' OR case_id = '')`,
     message: `CASE WHEN case_id_t IS NULL THEN 'case_id is missing' ELSE 'case_id must be a non-empty string' END`,
+    keys: keysWhenMissing('case_id_t', 'line'),
   },
   {
     field: 'case_id',
@@ -423,6 +440,7 @@ const RESULT_CHECKS: readonly Check[] = [
     field: 'model',
     bad: `(model_t IS DISTINCT FROM 'VARCHAR' OR model = '')`,
     message: `CASE WHEN model_t IS NULL THEN 'model is missing' ELSE 'model must be a non-empty string' END`,
+    keys: keysWhenMissing('model_t', 'line'),
   },
   {
     field: 'cost_usd',
@@ -437,12 +455,15 @@ const RESULT_CHECKS: readonly Check[] = [
   {
     field: 'decision',
     bad: `(known AND decision_t IS DISTINCT FROM 'OBJECT')`,
-    message: `CASE WHEN decision_t IS NULL THEN 'decision is missing' ELSE 'decision must be an object, got ' || decision_preview END`,
+    message: `CASE WHEN decision_t IS NULL THEN 'decision is missing (' || ${DECISION_SHAPE} || ')'
+      ELSE 'decision must be an object (' || ${DECISION_SHAPE} || '), got ' || decision_preview END`,
+    keys: keysWhenMissing('decision_t', 'line'),
   },
   {
     field: 'probability',
     bad: `(known AND decision_t = 'OBJECT' AND kind = 'yes_no' AND NOT ${holds(`p_t IN ${NUMBER} AND p >= 0 AND p <= 1`)})`,
     message: `CASE WHEN p_t IS NULL THEN 'probability is missing (P(yes) in [0, 1])' ELSE 'probability must be a number in [0, 1]' END`,
+    keys: keysWhenMissing('p_t', 'decision'),
   },
   {
     field: 'probabilities',
@@ -450,6 +471,7 @@ const RESULT_CHECKS: readonly Check[] = [
     message: `CASE WHEN ps_t IS NULL THEN 'probabilities is missing (an object keyed by option or a list aligned with the options)'
       ELSE 'probabilities must be an object with a number in [0, 1] for every option and no other key, or a list of '
         || len(options) || ' such numbers aligned with the options (' || array_to_string(options, ', ') || ')' END`,
+    keys: keysWhenMissing('ps_t', 'decision'),
   },
   {
     field: 'probabilities',
@@ -467,6 +489,7 @@ const RESULT_CHECKS: readonly Check[] = [
     bad: `(known AND decision_t = 'OBJECT' AND kind = 'score' AND NOT ${holds(`${isNumber('value_t', 'value')} AND value >= score_min AND value <= score_max`)})`,
     message: `CASE WHEN value_t IS NULL THEN 'value is missing (a number in ' || ${scoreRange} || ')'
       ELSE 'value must be a finite number in ' || ${scoreRange} END`,
+    keys: keysWhenMissing('value_t', 'decision'),
   },
   {
     field: 'confidence',
@@ -486,7 +509,8 @@ function problemsList(checks: readonly Check[]): string {
     const bad = LINE_CHECKS.includes(c)
       ? c.bad
       : `syntax_ok AND t = 'OBJECT' AND ${c === REPEATED_KEY ? '' : 'NOT coalesce(repeated_key, false) AND '}${c.bad}`;
-    return `CASE WHEN coalesce(${bad}, false) THEN {'field': ${c.field === null ? 'NULL' : sqlString(c.field)}, 'message': ${c.message}} END`;
+    const field = c.field === null ? 'NULL' : sqlString(c.field);
+    return `CASE WHEN coalesce(${bad}, false) THEN {'field': ${field}, 'message': ${c.message}, 'keys': ${c.keys ?? 'NULL'}::VARCHAR[]} END`;
   });
   return `list_filter([\n    ${items.join(',\n    ')}\n  ], lambda x: x IS NOT NULL)`;
 }
@@ -498,9 +522,12 @@ export const DATASET_CHECK_SQL = `SELECT
   count(id) FILTER (WHERE id_ok) - count(DISTINCT id) FILTER (WHERE id_ok) AS repeated_ids
 FROM dk_cases`;
 
-/** The first `limit` problems: (case id, field, message), and the count of all of them. */
+/**
+ * The first `limit` problems: (case id, field, message, keys: those of the object a missing
+ * key belongs in, else null), and the count of all of them.
+ */
 export function datasetProblemsSql(limit: number): string {
-  return `SELECT id AS case_id, p.field, p.message, count(*) OVER () AS total FROM (
+  return `SELECT id AS case_id, p.field, p.message, p.keys, count(*) OVER () AS total FROM (
   SELECT CASE WHEN id_t = 'VARCHAR' THEN id END AS id, unnest(${problemsList(DATASET_CHECKS)}) AS p FROM dk_dataset
 ) LIMIT ${limit}`;
 }
@@ -519,7 +546,7 @@ export const RESULTS_CHECK_SQL = `SELECT
 FROM dk_scored`;
 
 export function resultsProblemsSql(limit: number): string {
-  return `SELECT case_id, p.field, p.message, count(*) OVER () AS total FROM (
+  return `SELECT case_id, p.field, p.message, p.keys, count(*) OVER () AS total FROM (
   SELECT CASE WHEN case_id_t = 'VARCHAR' THEN case_id END AS case_id, unnest(${problemsList(RESULT_CHECKS)}) AS p FROM dk_results
 ) LIMIT ${limit}`;
 }

@@ -4,7 +4,7 @@
  * repaired, clipped or renormalised. Memory stays bounded by the dataset, not the file.
  */
 import { given } from '../../core/given.js';
-import { closest } from '../../core/closest-word.js';
+import { KNOWN_KEYS_BESIDE, misspeltKeyHint } from '../../core/offline/misspelt-key.js';
 import { MAX_RESULT_MEASURE } from '../../core/offline/case.js';
 import type { ChoiceDecision, OfflineDecision, OfflineResult, OfflineCase } from '../../core/offline/case.js';
 import {
@@ -188,7 +188,7 @@ function strictCheck(
       report(
         'case_id',
         rawId === undefined
-          ? `case_id is missing${misspeltKeyHint(value, 'case_id', RESULT_KEYS)}`
+          ? `case_id is missing${missingKeyHint(value, 'case_id')}`
           : `case_id must be a non-empty string, got ${preview(rawId)}`,
       );
     } else {
@@ -211,7 +211,7 @@ function strictCheck(
       report(
         'model',
         rawModel === undefined
-          ? `model is missing${misspeltKeyHint(value, 'model', RESULT_KEYS)}`
+          ? `model is missing${missingKeyHint(value, 'model')}`
           : `model must be a non-empty string, got ${preview(rawModel)}`,
       );
     } else if (state.model === null) {
@@ -225,9 +225,7 @@ function strictCheck(
 
     const c = index === -1 ? undefined : table.caseAt(index);
     const decision =
-      c === undefined
-        ? null
-        : parseOfflineDecision(value['decision'], c, report, misspeltKeyHint(value, 'decision', RESULT_KEYS));
+      c === undefined ? null : parseOfflineDecision(value['decision'], c, report, missingKeyHint(value, 'decision'));
     const costUsd = optionalNonNegative(value, 'cost_usd', report);
     const latencyMs = optionalNonNegative(value, 'latency_ms', report);
     const model = state.model;
@@ -248,33 +246,9 @@ export async function loadResults(
 
 type Report = (field: string | undefined, message: string) => void;
 
-/** The keys a result line's object may have (a decision's are those of its case's kind). */
-const RESULT_KEYS = ['case_id', 'model', 'decision', 'cost_usd', 'latency_ms'];
-
-/**
- * Words to add to "KEY is missing" when the object has a key it does not know that looks
- * like KEY misspelt (`prob`, `probs`, `caseid`, `caseId`): the one problem then names both,
- * rather than leaving the reader to find the typo. Empty when there is none.
- */
-function misspeltKeyHint(record: JsonRecord, missing: string, known: readonly string[]): string {
-  for (const key of Object.keys(record)) {
-    if (!known.includes(key) && looksLikeKey(key, missing))
-      // Single quotes: problems that differ only in a double-quoted value are grouped as one
-      // cause, and each misspelling is its own.
-      return `; the line has the unknown key '${key}': did you mean '${missing}'?`;
-  }
-  return '';
-}
-
-/** Whether `key` reads as `intended` misspelt: near in spelling, the same but for case and `_`, or its start. */
-function looksLikeKey(key: string, intended: string): boolean {
-  const plain = (word: string): string => word.toLowerCase().replace(/[_\s-]/g, '');
-  const a = plain(key);
-  const b = plain(intended);
-  if (a === '' || a === b) return a !== '';
-  if (closest(a, [b]) !== null) return true;
-  // A shortening: `prob` and `probs` for `probability`, `conf` for `confidence`.
-  return a.length >= 4 && b.startsWith(a.replace(/s$/, ''));
+/** The "did you mean" of a missing `key` when `record` has a key that looks like it misspelt (core/offline/misspelt-key.ts). */
+function missingKeyHint(record: JsonRecord, key: string): string {
+  return misspeltKeyHint(Object.keys(record), key, KNOWN_KEYS_BESIDE[key] ?? [key]);
 }
 
 function optionalNonNegative(value: JsonRecord, key: string, report: Report): number | undefined {
@@ -313,7 +287,7 @@ export function parseOfflineDecision(
         report(
           'probability',
           p === undefined
-            ? `probability is missing (P(yes) in [0, 1])${misspeltKeyHint(raw, 'probability', ['probability'])}`
+            ? `probability is missing (P(yes) in [0, 1])${missingKeyHint(raw, 'probability')}`
             : `probability must be a number in [0, 1], got ${preview(p)}`,
         );
         return null;
@@ -329,7 +303,7 @@ export function parseOfflineDecision(
         report(
           'value',
           v === undefined
-            ? `value is missing (a number in [${c.scoreMin}, ${c.scoreMax}])${misspeltKeyHint(raw, 'value', ['value', 'confidence'])}`
+            ? `value is missing (a number in [${c.scoreMin}, ${c.scoreMax}])${missingKeyHint(raw, 'value')}`
             : `value must be a finite number, got ${preview(v)}`,
         );
         ok = false;
@@ -422,7 +396,7 @@ function parseChoiceDecision(raw: JsonRecord, options: readonly string[], report
     report(
       'probabilities',
       rawP === undefined
-        ? `probabilities is missing (an object keyed by option or a list aligned with the options)${misspeltKeyHint(raw, 'probabilities', ['probabilities'])}`
+        ? `probabilities is missing (an object keyed by option or a list aligned with the options)${missingKeyHint(raw, 'probabilities')}`
         : `probabilities must be an object or a list, got ${preview(rawP)}`,
     );
     ok = false;

@@ -4,7 +4,8 @@
  * or set to null, a line or a decision wrapped in `__proto__`, trailing commas, NaN and
  * Infinity, white-space lines and empty probability lists. Same verdict = both refuse with
  * the same exit code, the DuckDB engine naming the file and the same fields (it names cases,
- * not lines), or both score with the same numbers.
+ * not lines), or both score with the same numbers. A key misspelt where one is missing
+ * (`prob`, `probs`, `caseid`) is named by both engines in the same words.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -251,5 +252,55 @@ describe('score --engine duckdb gives the strict loader verdict on every mutatio
         problemWords(node.stderr, bad),
       );
     }
+  });
+});
+
+/** A results file with one line's key renamed (a path: `decision.probability`) to `misspelt`. */
+function renamedKey(i: number, path: string, misspelt: string): string {
+  const [head, ...rest] = path.split('.') as [string, ...string[]];
+  const rename = (line: Json, key: string): Json =>
+    Object.fromEntries(Object.entries(line).map(([k, v]) => [k === key ? misspelt : k, v]));
+  const row = RESULTS[i]!;
+  return lines(
+    RESULTS.with(i, rest.length === 0 ? rename(row, head) : { ...row, [head]: rename(row[head] as Json, rest[0]!) }),
+  );
+}
+
+/** Each problem's message, without where it is (`file:3 case x:` or `file case x:`), one per cause. */
+function problemMessages(stderr: string, file: string): string[] {
+  const messages = stderr
+    .split('\n')
+    .filter((l) => l.startsWith(file))
+    .map((l) => l.replace(/^\S+?(?::\d+)?(?: case \S+)?: /, ''));
+  return [...new Set(messages)].sort();
+}
+
+describe('a misspelt key is named alike by both engines', () => {
+  it.each([
+    [0, 'decision.probability', 'prob'],
+    [0, 'decision.probability', 'probs'],
+    [1, 'decision.probabilities', 'probs'],
+    [1, 'decision.probabilities', 'probabilites'],
+    [2, 'decision.value', 'val'],
+    [0, 'case_id', 'caseid'],
+    [1, 'case_id', 'caseId'],
+    [2, 'model', 'modle'],
+    [0, 'decision', 'decison'],
+    [1, 'decision', 'decision_'],
+  ] as const)('line %i with %s spelt %s', async (i, path, misspelt) => {
+    const base = join(dir, `misspelt-${i}-${misspelt}`);
+    const dataset = `${base}-dataset.jsonl`;
+    const results = `${base}-results.jsonl`;
+    writeFileSync(dataset, lines(DATASET));
+    writeFileSync(results, renamedKey(i, path, misspelt));
+    const args = ['score', '--dataset', dataset, '--results', results];
+    const node = await runCliInProcess(args, inFolder(dir));
+    const duck = await runCliInProcess([...args, '--engine', 'duckdb'], inFolder(dir));
+    expect([node.code, duck.code], `node: ${node.stderr}\nduckdb: ${duck.stderr}`).toEqual([1, 1]);
+    const said = problemMessages(node.stderr, results);
+    expect(said.join('\n')).toContain(
+      `the line has the unknown key '${misspelt}': did you mean '${path.split('.').pop()}'?`,
+    );
+    expect(problemMessages(duck.stderr, results)).toEqual(said);
   });
 });
