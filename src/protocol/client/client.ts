@@ -497,6 +497,13 @@ export function createSystemOneClient(options: SystemOneClientOptions): SystemOn
     options.transport ?? createUndiciTransport({ connections: options.connections ?? DEFAULT_CONNECTIONS });
   // `post` sends over a connection of its own and keeps an answer that came before the body was sent whole.
   const oneShot = options.transport ?? createEarlyAnswerTransport();
+  // A server names the same model in every answer: its safe text is made once, not once a request.
+  let lastModel: { readonly raw: string; readonly safe: string } | null = null;
+  const safeModel = (raw: string | null): string | null => {
+    if (raw === null) return null;
+    if (lastModel?.raw !== raw) lastModel = { raw, safe: safeServerText(raw, secrets) };
+    return lastModel.safe;
+  };
 
   return {
     endpoint,
@@ -510,8 +517,8 @@ export function createSystemOneClient(options: SystemOneClientOptions): SystemOn
           { endpoint, status, attempts, elapsedMs },
           safeServerText(parsed.reason, secrets),
         );
-      const model = parsed.value.model === null ? null : safeServerText(parsed.value.model, secrets);
-      return { ...parsed.value, model, latencyMs: elapsedMs, attempts, totalMs };
+      const { predicted, inputTokens } = parsed.value;
+      return { predicted, inputTokens, model: safeModel(parsed.value.model), latencyMs: elapsedMs, attempts, totalMs };
     },
     async send(bodyText, signal) {
       const { decoded, attempts, totalMs } = await exchange(settings, transport, Buffer.from(bodyText, 'utf8'), signal);

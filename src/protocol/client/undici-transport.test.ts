@@ -1,8 +1,6 @@
 /**
- * The default transport lets go of a finished exchange: undici keeps each connection's
- * finished requests (with the handler of each) in a queue it trims only every few hundred
- * requests, so whatever a handler holds (the answer's bytes, the caller's promise) would outlive its request by that much and be promoted by the garbage
- * collector, a run's main garbage-collection cost.
+ * The default transport lets go of a finished exchange: nothing it made for a request (the
+ * answer, its bytes) outlives the request, so a run's requests stay young garbage.
  */
 import { createServer, type Server } from 'node:http';
 import { setFlagsFromString } from 'node:v8';

@@ -26,32 +26,24 @@ export interface UndiciTransportOptions {
 export function createUndiciTransport(options: UndiciTransportOptions = {}): HttpTransport {
   const connections = Math.max(1, Math.floor(options.connections ?? 8));
   const pools = new Map<string, Pool>();
-  const poolFor = (url: URL) => {
-    let pool = pools.get(url.origin);
+  const poolFor = (origin: string) => {
+    let pool = pools.get(origin);
     if (pool === undefined) {
-      pool = new (undiciPackage().Pool)(url.origin, { connections, pipelining: 1, headersTimeout: 0, bodyTimeout: 0 });
-      pools.set(url.origin, pool);
+      pool = new (undiciPackage().Pool)(origin, { connections, pipelining: 1, headersTimeout: 0, bodyTimeout: 0 });
+      pools.set(origin, pool);
     }
     return pool;
   };
 
-  const dispatch = (r: TransportRequest): Promise<TransportResponse> => {
-    return new Promise<TransportResponse>((resolve, reject) => {
-      const handler = new ExchangeHandler();
-      const exchange = startExchange(r, resolve, reject, (err) => handler.abort(err));
-      if (exchange === null) return;
-      handler.exchange = exchange;
-      poolFor(r.url).dispatch(
-        {
-          origin: r.url.origin,
-          path: `${r.url.pathname}${r.url.search}`,
-          method: r.method,
-          headers: r.headers,
-          body: r.body === null ? null : (r.body as Buffer),
-        },
-        handler,
-      );
-    });
+  // Where each request goes, worked out once for the URL its client sends every request to.
+  let lastUrl: URL | null = null;
+  let target = { origin: '', path: '' };
+  const targetOf = (url: URL) => {
+    if (url !== lastUrl) {
+      target = { origin: url.origin, path: `${url.pathname}${url.search}` };
+      lastUrl = url;
+    }
+    return target;
   };
 
   // Origins whose server writes an interim 100 Continue undici cannot skip: sent through node:http instead.
@@ -62,16 +54,28 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Htt
     return (nodeHttp ??= createNodeHttpTransport({ connections })).request(r);
   };
 
+  const dispatch = (r: TransportRequest): Promise<TransportResponse> => {
+    return new Promise<TransportResponse>((resolve, reject) => {
+      const handler = new ExchangeHandler();
+      // The server answered with a 1xx first: the request is sent again, once, through node:http.
+      const failed = (error: Error): void => {
+        if (isUnsolicitedContinueFailure(error)) void viaNodeHttp(r).then(resolve, reject);
+        else reject(error);
+      };
+      const exchange = startExchange(r, resolve, failed, (err) => handler.abort(err));
+      if (exchange === null) return;
+      handler.exchange = exchange;
+      const { origin, path } = targetOf(r.url);
+      poolFor(origin).dispatch(
+        { origin, path, method: r.method, headers: r.headers, body: r.body === null ? null : (r.body as Buffer) },
+        handler,
+      );
+    });
+  };
+
   return {
-    async request(r: TransportRequest): Promise<TransportResponse> {
-      if (continueFirst.has(r.url.origin)) return viaNodeHttp(r);
-      try {
-        return await dispatch(r);
-      } catch (error) {
-        // The server answered with a 1xx first: the request is sent again, once, through node:http.
-        if (!isUnsolicitedContinueFailure(error)) throw error;
-        return viaNodeHttp(r);
-      }
+    request(r: TransportRequest): Promise<TransportResponse> {
+      return continueFirst.size > 0 && continueFirst.has(r.url.origin) ? viaNodeHttp(r) : dispatch(r);
     },
     async close() {
       await Promise.all([...pools.values()].map((p) => p.destroy()));
@@ -82,10 +86,9 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Htt
 }
 
 /**
- * One exchange's handler of undici's events. undici keeps a connection's finished requests,
- * each with its handler, until a few hundred have gone by: the handler lets go of its
- * exchange (the answer's chunks, the caller's promise) as soon as the answer ended or failed,
- * so they are young garbage rather than objects the garbage collector copies and promotes.
+ * One exchange's handler of undici's events, an object with methods rather than closures. It
+ * lets go of its exchange (the answer's chunks, the caller's promise) as soon as the answer
+ * ended or failed, so whatever still refers to the handler keeps nothing of the answer.
  */
 class ExchangeHandler implements Dispatcher.DispatchHandler {
   exchange: Exchange | null = null;
