@@ -94,6 +94,10 @@ describe('the PostgreSQL store', () => {
       db.query('ALTER TABLE cases DROP COLUMN replica');
       db.query('DROP TABLE run_listings');
       db.query('ALTER TABLE runs DROP COLUMN set_aside_json');
+      db.query('ALTER TABLE decisions DROP CONSTRAINT decisions_run_id_fkey');
+      db.query(
+        'ALTER TABLE decisions ADD FOREIGN KEY (run_id, case_id) REFERENCES cases (run_id, case_id) ON DELETE CASCADE',
+      );
       db.query('UPDATE schema_version SET version = 1');
       const read = errorOf(() => openStore(url, { readOnly: true, mustExist: true }));
       expect(read.code).toBe('store_needs_upgrade');
@@ -121,6 +125,10 @@ describe('the PostgreSQL store', () => {
     try {
       db.query('DROP TABLE run_listings');
       db.query('ALTER TABLE runs DROP COLUMN set_aside_json');
+      db.query('ALTER TABLE decisions DROP CONSTRAINT decisions_run_id_fkey');
+      db.query(
+        'ALTER TABLE decisions ADD FOREIGN KEY (run_id, case_id) REFERENCES cases (run_id, case_id) ON DELETE CASCADE',
+      );
       db.query('UPDATE schema_version SET version = 3');
       const reader = openStore(url, { readOnly: true, mustExist: true });
       try {
@@ -135,6 +143,34 @@ describe('the PostgreSQL store', () => {
       expect(db.query("SELECT to_regclass('run_listings')::text AS t").rows).toEqual([{ t: 'run_listings' }]);
     } finally {
       db.close();
+    }
+  });
+
+  it('checks a saved decision against its run, never against the cases saved so far, and deletes both together', () => {
+    const url = freshDatabase();
+    const store = openStore(url);
+    const db = new SyncPgClient({ connectionString: url, connectionTimeoutMillis: 10_000, application_name: 't' });
+    try {
+      // A key checked against the cases table runs once a decision with a plan made when the
+      // run had few cases (a scan of them): saves grow quadratic in the run.
+      const keys = db.query<{ refers: string }>(
+        "SELECT confrelid::regclass::text AS refers FROM pg_constraint WHERE conrelid = 'decisions'::regclass AND contype = 'f'",
+      ).rows;
+      expect(keys).toEqual([{ refers: 'runs' }]);
+      const { head, cases } = seedFinished(store);
+      const decisions = (runId: string) =>
+        db.query<{ n: number }>('SELECT count(*)::int AS n FROM decisions WHERE run_id = $1', [runId]).rows[0]!.n;
+      const all = cases.reduce((n, c) => n + c.decisions.length, 0);
+      expect(decisions(head.id)).toBe(all);
+      // A case saved again replaces its decisions; a run deleted takes them all.
+      store.cases.save(head.id, [cases[0]!]);
+      expect(decisions(head.id)).toBe(all);
+      expect(store.runs.get(head.id)!.cases).toEqual(cases);
+      store.runs.delete(head.id);
+      expect(decisions(head.id)).toBe(0);
+    } finally {
+      db.close();
+      store.close();
     }
   });
 

@@ -122,6 +122,7 @@ export function* saveCaseSteps(
       );
     }
     // A retried case replaces its earlier result (its decisions go with it).
+    yield { sql: 'DELETE FROM decisions WHERE run_id = $1 AND case_id = ANY($2::text[])', params: [runId, ids] };
     yield { sql: 'DELETE FROM cases WHERE run_id = $1 AND case_id = ANY($2::text[])', params: [runId, ids] };
     yield { sql: INSERT_CASES, params: [runId, ...cases] };
     if (decisions[0]!.length > 0) yield { sql: INSERT_DECISIONS, params: [runId, ...decisions] };

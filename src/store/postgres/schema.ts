@@ -190,6 +190,15 @@ export const MIGRATIONS: readonly string[] = [
   // Version 5: the notes of the replicas set aside while a run was sent (which, why, when,
   // how many cases each had answered), a JSON array kept as text; null when none was.
   `ALTER TABLE runs ADD COLUMN set_aside_json TEXT;`,
+  // Version 6: a decision row refers to its run, not to its case's row. The check of a
+  // foreign key to \`cases\` ran once a decision, with a plan the server made when the run's
+  // cases were few (a scan of the table) and kept for the session: a save's decisions each
+  // scanned the run's cases so far, quadratic in the run. A save writes a case and its
+  // decisions in one transaction under the run's row lock, and deletes both.
+  `
+  ALTER TABLE decisions DROP CONSTRAINT decisions_run_id_case_id_fkey;
+  ALTER TABLE decisions ADD CONSTRAINT decisions_run_id_fkey FOREIGN KEY (run_id) REFERENCES runs (id) ON DELETE CASCADE;
+  `,
 ];
 
 /**
