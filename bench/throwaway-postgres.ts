@@ -5,7 +5,7 @@
  * removed by `stop`. Not a benchmark itself (run-all only runs `*.bench.ts`).
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -16,6 +16,8 @@ export interface ThrowawayPostgres {
   readonly admin: pg.Client;
   /** A new database's URL. */
   database(name: string): Promise<string>;
+  /** The CPU seconds the cluster's processes used so far (the server's side of a run). */
+  cpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -53,10 +55,34 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
       await admin.query(`CREATE DATABASE ${name}`);
       return `postgresql://postgres@127.0.0.1:${port}/${name}`;
     },
+    cpuSeconds: () => clusterCpuSeconds(Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0])),
     stop: async () => {
       await admin.end();
       run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The postmaster's CPU with its reaped children's (the backends that ended), plus its live
+ * children's: every CPU second the cluster spent, in seconds (from /proc, in clock ticks of 1/100 s).
+ */
+function clusterCpuSeconds(postmaster: number): number {
+  const stat = (pid: string) => {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return text.slice(text.lastIndexOf(')') + 2).split(' ');
+  };
+  // Fields after the name: state is [0], ppid [1], utime [11], stime [12], cutime [13], cstime [14].
+  const own = stat(String(postmaster));
+  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const f = stat(pid);
+      if (Number(f[1]) === postmaster) ticks += Number(f[11]) + Number(f[12]);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return ticks / 100;
 }
