@@ -1,6 +1,7 @@
 import { optionMention, words, type MessageWords } from '../message-words.js';
 import type { CaseResult, Decision, FailureKind } from '../typed-decisions/case-result.js';
-import type { ReportedRun } from './run.js';
+import { appliedCalibrationOf, type ReportedRun } from './run.js';
+import type { AppliedCalibration } from '../calibration-map.js';
 import type { MetricGroup } from './summary.js';
 import type { RunStatus } from '../run-status.js';
 import type { QuestionType } from '../question.js';
@@ -30,6 +31,8 @@ export interface ComparedRun {
   readonly decisions: number;
   /** Requests (cases) the run sent, and how many of them failed: over the whole run. */
   readonly requests: { readonly total: number; readonly failed: number };
+  /** The calibration map the run's numbers were recalibrated with; absent when none was. */
+  readonly recalibratedWith?: AppliedCalibration;
 }
 
 export interface HeadlineDeltas {
@@ -276,6 +279,7 @@ export function compareReadRuns(
     status: run.summary.status,
     decisions,
     requests: { total: run.summary.requests.total, failed: run.summary.requests.failed },
+    ...recalibratedWithOf(run),
   });
   return {
     a: side(a, decisionsA),
@@ -381,4 +385,9 @@ function overSharedCases(wholeRuns: HeadlineDeltas, p: PairedComparison): Headli
     logLoss: of('logLoss'),
     ece: of('ece'),
   };
+}
+
+function recalibratedWithOf(run: ReportedRun): { recalibratedWith?: AppliedCalibration } {
+  const applied = appliedCalibrationOf(run);
+  return applied === null ? {} : { recalibratedWith: applied };
 }

@@ -18,7 +18,8 @@ import { describeCreatedAt } from './runs-list.js';
 import type { PairedComparison, StatMetric, Verdict } from '../../core/stats/bootstrap.js';
 import { conventionsJson, conventionsText, describeConventions } from '../../core/stats/conventions.js';
 import { HEADLINE_METRICS, METRIC_JSON_NAMES } from '../../core/bench/run-statistics.js';
-import { nullReasonsJson } from '../json-shapes.js';
+import { calibrationJson, nullReasonsJson } from '../json-shapes.js';
+import { recalibratedText } from '../../core/calibration-map.js';
 import { INTERVALS_OFF, JSON_FLAG, NO_CI_FLAG } from '../../core/command-hints.js';
 
 export interface RunComparisonOptions {
@@ -99,6 +100,9 @@ function sidesSection(c: RunComparison, p: Palette, width: number): string[] {
       'warning: the runs measured different work (dataset revision, cases or questions differ), so the deltas are not like for like',
       p.yellow,
     );
+  for (const [name, side] of [['A', c.a] as const, ['B', c.b] as const])
+    if (side.recalibratedWith !== undefined)
+      note(`${name}: every number ${recalibratedText(side.recalibratedWith)}`, p.yellow);
   out.push('');
   return out;
 }
@@ -294,6 +298,7 @@ const sideJson = (r: ComparedRun) => ({
   model: r.model,
   status: r.status,
   decisions: r.decisions,
+  ...(r.recalibratedWith === undefined ? {} : { calibration: calibrationJson(r.recalibratedWith) }),
 });
 
 const viewJson = (v: DecisionView) => ({

@@ -130,6 +130,15 @@ describe('bench --calibration', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('calibration map: A none, B sha256 ');
     expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+    const forced = await cli('runs', 'compare', plain.id, withMap!, '--store', store, '--force');
+    expect(forced.code).toBe(0);
+    // The note is wrapped to the width: its words, not one line.
+    expect(forced.stdout.replace(/\s+/g, ' ')).toContain(`B: every number recalibrated with ${map} (temperature`);
+    expect(forced.stdout).not.toContain('A: every number');
+    const json = await cli('runs', 'compare', plain.id, withMap!, '--store', store, '--force', '--json');
+    const doc = JSON.parse(json.stdout) as { a: Record<string, unknown>; b: Record<string, unknown> };
+    expect(doc.a).not.toHaveProperty('calibration');
+    expect(doc.b['calibration']).toMatchObject({ path: map, recalibrated: true });
   });
 
   it('re-applies the run’s own map on resume, and refuses another, naming the difference', async () => {
