@@ -11,8 +11,9 @@ import { optionMention as option, words } from '../../core/message-words.js';
 /**
  * The oldest schema version a read-only command reads in place: version 11 rebuilt the
  * cases and decisions tables in run order (`run-order-schema.ts`), which every read of a
- * run's rows uses; version 12 only added the listings kept with finished runs (read as
- * none when absent). Older stores are read from an upgraded copy.
+ * run's rows uses; version 12 only added the listings kept with finished runs and version 13
+ * the notes of replicas set aside (each read as none when absent). Older stores are read
+ * from an upgraded copy.
  */
 export const READABLE_IN_PLACE_FROM = 11;
 

@@ -17,7 +17,6 @@ import {
 } from '../../core/bench/test-support/run-fixtures.js';
 import { packedCaseDigest } from './case-digest.js';
 import { packCaseRows, PACKED_CASE_VALUES, PACKED_DECISION_VALUES } from './case-rows.js';
-import { READABLE_IN_PLACE_FROM } from './migrate.js';
 import { openSqliteStore } from './open-sqlite-store.js';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 
@@ -77,9 +76,11 @@ function storeAtVersion(path: string, version: number, cases: readonly CaseResul
   const insertCase = db.prepare(
     `INSERT INTO cases (${caseColumns.join(', ')}) VALUES (${caseColumns.map(() => '?').join(', ')})`,
   );
+  // From version 11 on, each decision also holds its case's position.
+  const keyed = version >= 11;
   const insertDecision = db.prepare(`INSERT INTO decisions (run_id, case_id, position, question_id, type, answers_json,
     gold_label, gold_probabilities_json, status, predicted, correct, confidence, kl, brier, probabilities_json,
-    error_kind, error_message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    error_kind, error_message${keyed ? ', case_position' : ''}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?${keyed ? ', ?' : ''})`);
   for (const c of cases) {
     const p = packCaseRows([c]);
     const count = c.decisions.length;
@@ -89,7 +90,8 @@ function storeAtVersion(path: string, version: number, cases: readonly CaseResul
     insertCase.run(values);
     for (let d = 0; d < count; d++) {
       const at = PACKED_CASE_VALUES + d * PACKED_DECISION_VALUES;
-      insertDecision.run(id, c.caseId, d, ...p.slice(at, at + PACKED_DECISION_VALUES));
+      const values = [id, c.caseId, d, ...p.slice(at, at + PACKED_DECISION_VALUES)];
+      insertDecision.run(keyed ? [...values, ids.indexOf(c.caseId)] : values);
     }
   }
   db.pragma('wal_checkpoint(TRUNCATE)');
@@ -141,9 +143,8 @@ describe("a run's rows in run order", () => {
     expect(rows).toHaveLength(expected.reduce((n, c) => n + c.decisions.length, 0));
   });
 
-  // Every version before the run-order layout, whose rows this test writes as those versions did.
-  it.each(Array.from({ length: READABLE_IN_PLACE_FROM - 1 }, (_, i) => i + 1))(
-    'come from a version %i store by migration, every case, decision and digest kept',
+  it.each(Array.from({ length: SCHEMA_VERSION - 1 }, (_, i) => i + 1))(
+    'come from a version %i store, migrated, every case, decision and digest kept',
     (version) => {
       const path = join(dir, `v${version}.sqlite`);
       const cases = runCases();

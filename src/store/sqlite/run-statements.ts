@@ -12,6 +12,13 @@ export function prepareRunStatements(db: Database.Database): RunStatements {
         n: number;
       }
     ).n > 0;
+  // A store before version 13 read in place has no set-aside column: read as none, never written.
+  const setAsideColumn =
+    (
+      db.prepare("SELECT count(*) AS n FROM pragma_table_info('runs') WHERE name = 'set_aside_json'").get() as {
+        n: number;
+      }
+    ).n > 0;
   return {
     head: db.prepare(`SELECT ${HEAD_COLUMNS} FROM runs WHERE id = ?`),
     status: db.prepare('SELECT status, duration_ms FROM runs WHERE id = ?'),
@@ -71,9 +78,11 @@ export function prepareRunStatements(db: Database.Database): RunStatements {
       WHERE id = @id`),
     saveStatistics: db.prepare('UPDATE runs SET statistics_json = ? WHERE id = ? AND summary_json IS NOT NULL'),
     statistics: db.prepare('SELECT statistics_json FROM runs WHERE id = ?'),
-    noteSetAside: db.prepare(
-      `UPDATE runs SET set_aside_json = json_insert(coalesce(set_aside_json, '[]'), '$[#]', json(?)) WHERE id = ?`,
-    ),
+    noteSetAside: setAsideColumn
+      ? db.prepare(
+          `UPDATE runs SET set_aside_json = json_insert(coalesce(set_aside_json, '[]'), '$[#]', json(?)) WHERE id = ?`,
+        )
+      : null,
     // A run's cases and its decisions, two streams in run order, merged case by case, read as
     // arrays (`case-reads.ts`): both walk their tables' keys (the cases' position, the
     // decisions' case position and question index) without a sort. Each decision is named by
@@ -114,10 +123,10 @@ function decisionRowsSql(where: string): string {
       WHERE c.run_id = ? ${where} ORDER BY c.position, d.position`;
 }
 
-/** The prepared statements of the runs' tables (the listings' writes are null in a version 11 store read in place). */
+/** The prepared statements of the runs' tables (the listings' and set-asides' writes are null in an older store read in place). */
 export interface RunStatements {
   readonly head: Database.Statement;
-  readonly noteSetAside: Database.Statement;
+  readonly noteSetAside: Database.Statement | null;
   readonly status: Database.Statement;
   readonly position: Database.Statement;
   readonly caseIds: Database.Statement;

@@ -147,7 +147,7 @@ export class SqliteRuns implements StoreRuns {
     const { conn, statements } = this.tables;
     conn.writing(id, () =>
       conn.committing(() => {
-        if (statements.noteSetAside.run(JSON.stringify(note), id).changes === 0) throw conn.unknownRun(id);
+        if (statements.noteSetAside?.run(JSON.stringify(note), id).changes === 0) throw conn.unknownRun(id);
       }, true),
     );
   }
