@@ -169,7 +169,9 @@ benchmarks its default model on the bundled synthetic sample.`,
         v.shards !== undefined ||
         (request.resume !== undefined && request.storePath !== null && isPostgresUrl(request.storePath));
       if (v.shards !== undefined && v['base-url'].length > 1)
-        throw new UsageError('--shards sends to one --base-url: give replicas to a bench without --shards');
+        throw new UsageError(
+          "--shards sends to one --base-url: give it one, and start each worker with the replica it sends to (worker's --base-url); or give the replicas to a bench without --shards",
+        );
       if (sharded === undefined && v.shards !== undefined)
         throw new UsageError('--shards is not available in this build of the bench command');
       if (sharded !== undefined && distributed) {

@@ -175,7 +175,9 @@ describe('bench with several replicas', () => {
   it('refuses replicas with --shards rather than sending to the first only', async () => {
     const r = await cli(['bench', '--base-url', 'http://127.0.0.1:9', 'http://127.0.0.1:10', '--shards', '2']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--shards sends to one --base-url');
+    expect(r.stderr).toContain(
+      "--shards sends to one --base-url: give it one, and start each worker with the replica it sends to (worker's --base-url)",
+    );
   });
 
   it('refuses a replica given twice', async () => {
