@@ -667,7 +667,11 @@ function caseQueueOf(
   parallel: number,
 ): { queue: CaseQueue; reader: CaseReader } {
   const toSend = kept.size === 0 ? selected : selected.filter((c) => !kept.has(c.id));
-  const reader = dataset.readCases(states === null ? toSend : selected, { bufferCases: Math.max(64, parallel * 4) });
+  // Without `--out` a state is only sent: one already written as a request writes it is not parsed.
+  const reader = dataset.readCases(states === null ? toSend : selected, {
+    bufferCases: Math.max(64, parallel * 4),
+    stateAsText: states === null,
+  });
   const take =
     states === null
       ? () => reader.take()

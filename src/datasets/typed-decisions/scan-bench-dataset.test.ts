@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { TypedDecisionsCase } from '../../core/typed-decisions/case-result.js';
 import { InvalidInputError } from '../../core/errors.js';
 import type { CaseReader } from './case-reader.js';
+import { JsonText } from '../../core/json-text.js';
 import { loadBenchDataset, scanBenchDataset, type DatasetSource } from './load-bench-dataset.js';
 import {
   repeatedSampleRows,
@@ -172,5 +173,26 @@ describe('scanBenchDataset: pass 1 keeps no case, pass 2 reads the chosen ones a
         message: `case ${scanned.entries[150]!.id} is no longer on this line: the file changed after it was checked (run the command again)`,
       },
     ]);
+  });
+});
+
+describe('the second read of a case only sent on', () => {
+  it('keeps a state written as JSON.stringify writes it as that text, and parses any other', async () => {
+    const rows = sampleRows().slice(0, 3);
+    const lines = rows.map((r) => JSON.stringify(r));
+    // The second row's state with a space after its first colon: not what JSON.stringify writes.
+    lines[1] = lines[1]!.replace(/("state":\{"[^"]*":)/, '$1 ');
+    const path = join(tempDir(), 'cases.jsonl');
+    writeFileSync(path, lines.join('\n') + '\n');
+    const scanned = await scanBenchDataset({ kind: 'path', path });
+    const parsed = await takeAll(scanned.readCases(scanned.entries, { bufferCases: 8 }));
+    const asText = await takeAll(scanned.readCases(scanned.entries, { bufferCases: 8, stateAsText: true }));
+    expect(asText.map((c) => c.state instanceof JsonText)).toEqual([true, false, true]);
+    asText.forEach((c, i) => {
+      const state = c.state instanceof JsonText ? (JSON.parse(c.state.text) as unknown) : c.state;
+      expect(state).toEqual(parsed[i]!.state);
+      if (c.state instanceof JsonText) expect(c.state.text).toBe(JSON.stringify(parsed[i]!.state));
+      expect({ ...c, state: null }).toEqual({ ...parsed[i]!, state: null });
+    });
   });
 });

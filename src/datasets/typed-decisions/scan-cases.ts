@@ -10,6 +10,7 @@
  */
 import { InvalidInputError } from '../../core/errors.js';
 import { parseStrictJson } from '../../core/strict-json.js';
+import { isCanonicalJsonText, JsonText } from '../../core/json-text.js';
 import { readLineBytes } from '../read-lines.js';
 import { lineDigest } from './line-digest.js';
 import { CaseCollector } from './case-collector.js';
@@ -32,6 +33,16 @@ export interface CaseEntry {
   readonly digest?: number;
 }
 
+export interface ReadAgainOptions {
+  /** Cases held at most (plus one read of 1 MiB). */
+  readonly bufferCases: number;
+  /**
+   * A case whose state is only sent on (not shown): an object or array state already written
+   * as `JSON.stringify` writes it is kept as that text (`JsonText`), not parsed. Default false.
+   */
+  readonly stateAsText?: boolean;
+}
+
 export interface ScannedCaseFile {
   /** Cases of the requested split, in file order. */
   readonly entries: CaseEntry[];
@@ -48,7 +59,7 @@ export interface ScannedCaseFile {
    * again: at most about `bufferCases` (plus one read of 1 MiB) are held at a time. A row
    * that no longer holds its case (the file changed since pass 1) fails the reader's take.
    */
-  readCases(entries: readonly CaseEntry[], options: { readonly bufferCases: number }): CaseReader;
+  readCases(entries: readonly CaseEntry[], options: ReadAgainOptions): CaseReader;
 }
 
 /** Pass 1 over a JSONL, JSONL.gz or parquet file; throws InvalidInputError listing every problem. */
@@ -95,7 +106,7 @@ function jsonlReaderOf(
   gunzip: boolean,
   checked: LineQuestionSets,
 ): ScannedCaseFile['readCases'] {
-  return (chosen, { bufferCases }) => readJsonlEntries(path, file, chosen, gunzip, bufferCases, checked);
+  return (chosen, options) => readJsonlEntries(path, file, chosen, gunzip, options, checked);
 }
 
 /**
@@ -150,12 +161,20 @@ function unchangedLine(
   return Buffer.from(bytes.subarray(start, end));
 }
 
-/** The case of an unchanged line (see `unchangedLine`); null when it does not build after all. */
-function caseOfUnchangedLine(line: Buffer, questions: QuestionSet): TypedDecisionsCase | null {
+/**
+ * The case of an unchanged line (see `unchangedLine`); null when it does not build after all.
+ * `stateAsText`: a state already written as `JSON.stringify` writes it stays that text.
+ */
+function caseOfUnchangedLine(line: Buffer, questions: QuestionSet, stateAsText: boolean): TypedDecisionsCase | null {
   const text = line.toString('utf8');
   const value: Record<string, unknown> = {};
-  for (const [key, [from, to]] of topLevelFields(text, FIELDS_READ_AGAIN))
-    value[key] = JSON.parse(text.slice(from, to)) as unknown;
+  for (const [key, [from, to]] of topLevelFields(text, FIELDS_READ_AGAIN)) {
+    const field = text.slice(from, to);
+    value[key] =
+      stateAsText && key === 'state' && isCanonicalJsonText(field)
+        ? new JsonText(field)
+        : (JSON.parse(field) as unknown);
+  }
   return caseOfCheckedRow(value, questions);
 }
 
@@ -165,10 +184,11 @@ function readJsonlEntries(
   file: string,
   entries: readonly CaseEntry[],
   gunzip: boolean,
-  bufferCases: number,
+  options: ReadAgainOptions,
   checked: LineQuestionSets,
 ): CaseReader {
-  const reader = new BufferedCaseReader(bufferCases);
+  const reader = new BufferedCaseReader(options.bufferCases);
+  const stateAsText = options.stateAsText === true;
   // Pass 1 checked the ids: no map of every id here.
   const collector = new CaseCollector(file, { uniqueIds: false });
   // Of each entry only its line and id, so the caller's entries can be let go.
@@ -191,7 +211,7 @@ function readJsonlEntries(
       if (line !== null) {
         // Built when taken: a waiting case is its line's bytes, not its parsed objects.
         reader.push(() => {
-          const c = caseOfUnchangedLine(line, questions!);
+          const c = caseOfUnchangedLine(line, questions!, stateAsText);
           if (c === null || c.id !== id) throw changed(lineNumber, `case ${id} is no longer on this line`);
           return { ...c, id };
         });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Question, QuestionSet } from '../../core/question.js';
 import { renderDecideRequest } from './decide-request.js';
+import { JsonText } from '../../core/json-text.js';
 import { renderWireQuestions } from './questions-json.js';
 
 const route: Question = {
@@ -39,5 +40,15 @@ describe('renderDecideRequest', () => {
     expect(renderDecideRequest({ state: 's', questions })).toContain('"later":');
     questions[0] = ['route', { ...route, instructions: 'Which team?' }];
     expect(renderDecideRequest({ state: 's', questions })).toContain('Which team?');
+  });
+});
+
+describe('renderDecideRequest of a state kept as its text', () => {
+  it('writes the text where the object would have been written', () => {
+    const state = { agent: { model: 'm-1', steps: 3 }, note: 'a "quoted" word' };
+    const questions: QuestionSet = [['urgent', urgent]];
+    expect(renderDecideRequest({ model: 'uniform', state: new JsonText(JSON.stringify(state)), questions })).toBe(
+      renderDecideRequest({ model: 'uniform', state, questions }),
+    );
   });
 });

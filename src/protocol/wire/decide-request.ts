@@ -1,10 +1,11 @@
 import type { Question, QuestionSet } from '../../core/question.js';
+import { JsonText } from '../../core/json-text.js';
 import { renderWireQuestions } from './questions-json.js';
 
 export interface DecideRequest {
   /** Sent when known; a router-mode server picks its model by it. */
   readonly model?: string | undefined;
-  /** A string, or a JSON object/array sent as JSON (never re-stringified). */
+  /** A string, or a JSON object/array sent as JSON (never re-stringified); a `JsonText` is sent as its text. */
   readonly state: string | object;
   readonly questions: QuestionSet;
 }
@@ -12,7 +13,7 @@ export interface DecideRequest {
 /** The `POST /v1/systemone` body: `{model?, state, questions}` with questions in the given order. */
 export function renderDecideRequest(request: DecideRequest): string {
   const model = request.model === undefined ? '' : `"model":${JSON.stringify(request.model)},`;
-  const state = JSON.stringify(request.state);
+  const state = request.state instanceof JsonText ? request.state.text : JSON.stringify(request.state);
   if (state === undefined) throw new TypeError('state must be a string or a JSON object/array');
   return `{${model}"state":${state},"questions":${wireQuestionsText(request.questions)}}`;
 }
