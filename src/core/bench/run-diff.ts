@@ -13,6 +13,7 @@ import type { CaseSample } from '../stats/case-sample.js';
 import { DEFAULT_CONVENTIONS, type Conventions } from '../stats/conventions.js';
 import { mcnemarExact, type McNemarResult } from '../stats/mcnemar.js';
 import { benchResumeCommand } from '../command-hints.js';
+import { ExactSum } from '../exact-sum.js';
 
 /** A metric of run A and run B; `delta` = b - a, null when either side is absent. */
 export interface MetricDelta {
@@ -74,6 +75,13 @@ export interface DecisionView {
   readonly error: FailureKind | null;
 }
 
+/** What a per-question row counts of a decision: right or not, and its KL and Brier (null when it failed). */
+interface DecisionScores {
+  readonly correct: boolean;
+  readonly kl: number | null;
+  readonly brier: number | null;
+}
+
 export interface ChangedDecision {
   readonly caseId: string;
   readonly workflow: string;
@@ -100,7 +108,10 @@ export interface RunComparison {
   readonly headline: HeadlineDeltas;
   /** The cases the headline metrics were taken over when the runs' case sets differ; null when they are the same. */
   readonly sharedCases: SharedCases | null;
-  /** Union of both runs' questions, keys sorted. */
+  /**
+   * Union of both runs' questions, keys sorted: over the cases both runs have when their case
+   * sets differ (`sharedCases`, the base of the headline), over each whole run otherwise.
+   */
   readonly byQuestion: readonly QuestionDelta[];
   /** Decisions present in both runs whose correctness changed, in run A's order. */
   readonly changed: readonly ChangedDecision[];
@@ -145,7 +156,12 @@ function viewOf(d: Decision): DecisionView {
     : { predicted: null, confidence: null, correct: false, error: o.failure.kind };
 }
 
-const decisionKey = (caseId: string, questionId: string) => JSON.stringify([caseId, questionId]);
+function scoresOf(d: Decision): DecisionScores {
+  const o = d.outcome;
+  return o.status === 'answered'
+    ? { correct: o.correct, kl: o.kl, brier: o.brier }
+    : { correct: false, kl: null, brier: null };
+}
 
 /**
  * Refuses (`not_comparable`) two runs of different work, naming each difference, or a run
@@ -256,20 +272,15 @@ export function compareReadRuns(
       : null;
   const headline = sharedCases === null || pairing === null ? wholeRuns : overSharedCases(wholeRuns, pairing);
 
-  const keys = [...new Set([...Object.keys(sa.byQuestion), ...Object.keys(sb.byQuestion)])].sort();
-  const byQuestion = keys.map((key): QuestionDelta => {
-    const qa: MetricGroup | undefined = sa.byQuestion[key];
-    const qb: MetricGroup | undefined = sb.byQuestion[key];
-    return {
-      key,
-      total: delta(qa?.total ?? null, qb?.total ?? null),
-      accuracy: delta(qa?.accuracy ?? null, qb?.accuracy ?? null),
-      kl: delta(qa?.kl ?? null, qb?.kl ?? null),
-      brier: delta(qa?.brier ?? null, qb?.brier ?? null),
-    };
-  });
+  const changes = read.changes();
+  const { changed, fixed, broken, predictionsChanged, shared, decisionsA, decisionsB } = changes;
+  // One base for every number: the per-question rows too are over the shared cases when the
+  // runs' case sets differ, else a question's delta could have the other sign than on them.
+  const byQuestion =
+    sharedCases === null
+      ? questionDeltas(sa.byQuestion, sb.byQuestion)
+      : questionDeltas(changes.sharedByQuestion('a'), changes.sharedByQuestion('b'));
 
-  const { changed, fixed, broken, predictionsChanged, shared, decisionsA, decisionsB } = read.changes();
   const side = (run: ReportedRun, decisions: number): ComparedRun => ({
     id: run.id,
     createdAt: run.createdAt,
@@ -302,20 +313,87 @@ export function compareReadRuns(
   };
 }
 
+/** Per question key, A against B: decisions, accuracy, KL and Brier (`delta` = b - a). */
+function questionDeltas(
+  qa: Readonly<Record<string, QuestionNumbers>>,
+  qb: Readonly<Record<string, QuestionNumbers>>,
+): QuestionDelta[] {
+  const keys = [...new Set([...Object.keys(qa), ...Object.keys(qb)])].sort();
+  return keys.map((key): QuestionDelta => {
+    const a = qa[key];
+    const b = qb[key];
+    return {
+      key,
+      total: delta(a?.total ?? null, b?.total ?? null),
+      accuracy: delta(a?.accuracy ?? null, b?.accuracy ?? null),
+      kl: delta(a?.kl ?? null, b?.kl ?? null),
+      brier: delta(a?.brier ?? null, b?.brier ?? null),
+    };
+  });
+}
+
+/** What the per-question rows show of a question's decisions. */
+type QuestionNumbers = Pick<MetricGroup, 'total' | 'accuracy' | 'kl' | 'brier'>;
+
+/** A question's decisions summed (exactly, so the order they come in changes nothing). */
+class QuestionTally {
+  total = 0;
+  correct = 0;
+  answered = 0;
+  readonly kl = new ExactSum();
+  readonly brier = new ExactSum();
+
+  add(v: DecisionScores): void {
+    this.total++;
+    if (v.correct) this.correct++;
+    if (v.kl === null || v.brier === null) return;
+    this.answered++;
+    this.kl.add(v.kl);
+    this.brier.add(v.brier);
+  }
+
+  numbers(): QuestionNumbers {
+    const mean = (sum: ExactSum): number | null => (this.answered === 0 ? null : sum.value() / this.answered);
+    return {
+      total: this.total,
+      accuracy: this.total === 0 ? null : this.correct / this.total,
+      kl: mean(this.kl),
+      brier: mean(this.brier),
+    };
+  }
+}
+
+/** A decision of run B as kept for the pass over run A. */
+interface KeptDecision {
+  readonly view: DecisionView;
+  readonly scores: DecisionScores;
+}
+
 /** Run B's decisions as compact views, fed one case at a time, for the pass over run A (`DecisionChanges`). */
 export class DecisionViews {
-  readonly #views = new Map<string, DecisionView>();
+  readonly #cases = new Map<string, { readonly workflow: string; readonly views: Map<string, KeptDecision> }>();
+  #size = 0;
 
   add(c: CaseResult): void {
-    for (const d of c.decisions) this.#views.set(decisionKey(c.caseId, d.questionId), viewOf(d));
+    let known = this.#cases.get(c.caseId);
+    if (known === undefined) this.#cases.set(c.caseId, (known = { workflow: c.workflow, views: new Map() }));
+    for (const d of c.decisions) {
+      if (!known.views.has(d.questionId)) this.#size++;
+      known.views.set(d.questionId, { view: viewOf(d), scores: scoresOf(d) });
+    }
   }
 
   get(caseId: string, questionId: string): DecisionView | undefined {
-    return this.#views.get(decisionKey(caseId, questionId));
+    return this.#cases.get(caseId)?.views.get(questionId)?.view;
+  }
+
+  /** The case's workflow and decisions (by question id), when run B has it. */
+  caseOf(caseId: string): { readonly workflow: string; readonly views: ReadonlyMap<string, KeptDecision> } | undefined {
+    return this.#cases.get(caseId);
   }
 
   get size(): number {
-    return this.#views.size;
+    return this.#size;
   }
 }
 
@@ -332,6 +410,9 @@ export class DecisionChanges {
   decisionsA = 0;
   readonly decisionsB: number;
   #inB: DecisionViews | null;
+  /** Per question key, the decisions of the cases both runs have, A's and B's. */
+  readonly #sharedA = new Map<string, QuestionTally>();
+  readonly #sharedB = new Map<string, QuestionTally>();
 
   constructor(inB: DecisionViews) {
     this.#inB = inB;
@@ -344,9 +425,26 @@ export class DecisionChanges {
     return this;
   }
 
+  /** Per question key, the numbers of run `side`'s decisions over the cases both runs have. */
+  sharedByQuestion(side: 'a' | 'b'): Record<string, QuestionNumbers> {
+    const tallies = side === 'a' ? this.#sharedA : this.#sharedB;
+    return Object.fromEntries([...tallies].map(([key, t]) => [key, t.numbers()]));
+  }
+
   add(c: CaseResult): void {
     const inB = this.#inB;
     if (inB === null) throw new Error('DecisionChanges: a case of A after done()');
+    const caseInB = inB.caseOf(c.caseId);
+    if (caseInB !== undefined) {
+      const tally = (tallies: Map<string, QuestionTally>, key: string): QuestionTally => {
+        let t = tallies.get(key);
+        if (t === undefined) tallies.set(key, (t = new QuestionTally()));
+        return t;
+      };
+      for (const d of c.decisions) tally(this.#sharedA, `${c.workflow}/${d.questionId}`).add(scoresOf(d));
+      for (const [questionId, kept] of caseInB.views)
+        tally(this.#sharedB, `${caseInB.workflow}/${questionId}`).add(kept.scores);
+    }
     for (const d of c.decisions) {
       this.decisionsA++;
       const after = inB.get(c.caseId, d.questionId);

@@ -8,6 +8,7 @@ import { JSON_FLAG } from '../../core/command-hints.js';
 import { formatCount, formatNumber, formatPercent, formatSigned } from '../format.js';
 import { escapeHtml } from '../html/html-escape.js';
 import { renderTable, type Cell } from '../html/html-page.js';
+import { describeQuestionBase } from './runs-diff.js';
 
 /** Changed decisions listed on the page at most; the JSON document lists every one. */
 export const HTML_CHANGED_ROWS = 2_000;
@@ -16,8 +17,10 @@ const signedPp = (v: number | null): string => (v === null ? 'n/a' : `${formatSi
 
 /** B - A per question: decisions, both accuracies and the differences of accuracy, KL and Brier. */
 export function renderQuestionDeltasSection(c: RunComparison): string[] {
+  const base = describeQuestionBase(c);
   return [
     '<h2 id="question-deltas-title">Per question, B - A</h2>',
+    ...(base === null ? [] : [`<p class="note">${escapeHtml(base)}</p>`]),
     renderTable({
       id: 'question-deltas',
       sortable: true,

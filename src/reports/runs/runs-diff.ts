@@ -1,5 +1,5 @@
 import { jsonDocumentText } from '../../core/safe-text.js';
-import type { ComparedRun, DecisionView, MetricDelta, RunComparison } from '../../core/bench/run-diff.js';
+import type { ComparedRun, DecisionView, MetricDelta, RunComparison, SharedCases } from '../../core/bench/run-diff.js';
 import {
   createPalette,
   formatCount,
@@ -202,6 +202,8 @@ function byQuestionSection(c: RunComparison, p: Palette, width: number): string[
       { indent: '  ', styleHeader: p.dim },
     ),
   );
+  const base = describeQuestionBase(c);
+  if (base !== null) out.push(...wrapIndented(base, Math.min(PROSE_WIDTH, width), '  ').map(p.dim));
   out.push('');
   return out;
 }
@@ -262,11 +264,26 @@ export function describeVerdict(verdict: Verdict | null, p: Palette): string {
 export function describeHeadlineBase(c: RunComparison): string | null {
   const s = c.sharedCases;
   if (s === null) return null;
-  const left = [
+  return `Accuracy, KL, Brier, log loss and ECE (A, B, B - A${c.paired === null ? '' : ', intervals and verdicts'}) are over the ${formatCount(s.cases)} cases both runs have; ${casesLeftOut(s)} left out. Mean confidence, errors and latency are over each whole run.`;
+}
+
+/**
+ * Which cases the per-question rows were taken over when the runs' case sets differ (null
+ * when they are the same): the cases both runs have, the base of the headline.
+ */
+export function describeQuestionBase(c: RunComparison): string | null {
+  const s = c.sharedCases;
+  if (s === null) return null;
+  return `Every row (n, accuracy, KL, Brier and B - A) is over the ${formatCount(s.cases)} cases both runs have, as the headline; ${casesLeftOut(s)} left out.`;
+}
+
+function casesLeftOut(s: SharedCases): string {
+  return [
     s.onlyInA > 0 ? `${formatCount(s.onlyInA)} only in A` : null,
     s.onlyInB > 0 ? `${formatCount(s.onlyInB)} only in B` : null,
-  ].filter((x) => x !== null);
-  return `Accuracy, KL, Brier, log loss and ECE (A, B, B - A${c.paired === null ? '' : ', intervals and verdicts'}) are over the ${formatCount(s.cases)} cases both runs have; ${left.join(' and ')} left out. Mean confidence, errors and latency are over each whole run.`;
+  ]
+    .filter((x) => x !== null)
+    .join(' and ');
 }
 
 /** What the paired intervals mean, with the conventions they were computed under. */
@@ -327,6 +344,7 @@ export function renderRunComparisonJson(c: RunComparison): string {
       errors: deltaJson(h.errors),
       latency_p50_ms: deltaJson(h.latencyP50Ms),
     },
+    by_question_over: headlineOverJson(c),
     by_question: c.byQuestion.map((q) => ({
       key: q.key,
       total: deltaJson(q.total),
@@ -362,8 +380,9 @@ export function renderRunComparisonJson(c: RunComparison): string {
 }
 
 /**
- * Which cases accuracy, KL, Brier, log loss and ECE of the headline were taken over: every
- * case of each run when the runs have the same cases, else only the cases both have.
+ * Which cases accuracy, KL, Brier, log loss and ECE of the headline (and every per-question
+ * row) were taken over: every case of each run when the runs have the same cases, else only
+ * the cases both have.
  */
 function headlineOverJson(c: RunComparison) {
   const s = c.sharedCases;
