@@ -202,7 +202,7 @@ describe('bench --calibration', () => {
     );
     const before = runIds();
     const r = await cli('bench', '--model', 'heuristic', '--store', store, '--calibration', offline);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(1);
     expect(r.stderr).toContain(`--calibration MAP: calibration map ${offline} was fitted on offline answers`);
     expect(runIds()).toEqual(before);
   });
@@ -214,7 +214,7 @@ describe('bench --calibration', () => {
     await writeFile(partial, JSON.stringify(doc));
     const before = runIds();
     const r = await cli('bench', '--model', 'heuristic', '--store', store, '--calibration', partial);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(1);
     expect(r.stderr).toContain(`calibration map ${partial} does not fit dataset `);
     expect(r.stderr).toContain('it has no group for question type "score" (its groups, by type: "choice", "noul")');
     expect(r.stderr.match(/does not fit/g)).toHaveLength(1);

@@ -108,7 +108,7 @@ describe('report RUN --calibration', () => {
     );
     expect(c.code).toBe(0);
     const r = await cli('report', runId, '--store', store, '--calibration', offline);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(`--calibration MAP: calibration map ${offline} was fitted on offline answers`);
     expect(r.stderr).toContain(`decidekit calibrate ${runId} --store ${store} --by type --out map.json`);
@@ -123,7 +123,7 @@ describe('report RUN --calibration', () => {
     doc.groups = doc.groups.slice(1);
     await writeFile(byQuestion, JSON.stringify(doc));
     const r = await cli('report', runId, '--store', store, '--calibration', byQuestion, '--format', 'json');
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(
       `calibration map ${byQuestion} does not fit run ${runId}: it has no group for question "${dropped}"`,
@@ -133,7 +133,7 @@ describe('report RUN --calibration', () => {
 
   it('refuses a map file that cannot be read or is not a map, naming the file and the field', async () => {
     const gone = await cli('report', runId, '--store', store, '--calibration', join(tmp, 'nowhere.json'));
-    expect(gone.code).toBe(2);
+    expect(gone.code).toBe(1);
     expect(gone.stderr).toContain(`cannot read calibration map: ${join(tmp, 'nowhere.json')} (no such file`);
     expect(gone.stderr).not.toMatch(/ENOENT/);
     const bad = join(tmp, 'bad.json');
@@ -141,7 +141,7 @@ describe('report RUN --calibration', () => {
     doc.groups[0]!.parameters.temperature = -1;
     await writeFile(bad, JSON.stringify(doc));
     const r = await cli('report', runId, '--store', store, '--calibration', bad);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(1);
     expect(r.stderr).toContain(`${bad}: groups[0].parameters.temperature: expected a positive number, got -1`);
   });
 });
