@@ -287,6 +287,7 @@ const EXPECTED: Record<ExpectedFile, string> = {
 const DESCRIBED: Record<Exclude<FileKind, 'gzip' | 'parquet' | 'json-document'>, string> = {
   ...EXPECTED,
   'bench-report': 'a bench report (JSON) written by `decidekit bench --out`',
+  'live-record': 'a live session record (written by `decidekit live --record`)',
   'decision-export': 'a decision export (one row per decision, written by `decidekit runs export`)',
   'run-store': 'a SQLite database (a decidekit run store?)',
   html: 'an HTML report',
@@ -309,6 +310,8 @@ function hintFor(
       return `list its runs with \`decidekit runs list --store ${shellWord(f.path)}\``;
     case 'html':
       return 'open it in a browser';
+    case 'live-record':
+      return "no command scores it: it is the session's log (docs/file-formats.md, Live record)";
     case 'decision-export':
       return `score it with SQL, e.g. in DuckDB: \`${duckDbCommandFor(f.path)}\` (\`decidekit sql\` prints the query; docs/file-formats.md)`;
     default: {

@@ -18,6 +18,7 @@ export type FileKind =
   | 'audit-checks'
   | 'audit-transcripts'
   | 'bench-report'
+  | 'live-record'
   | 'run-store'
   | 'gzip'
   | 'parquet'
@@ -157,6 +158,8 @@ function parseRecord(line: string): Record<string, unknown> | null {
 function lineKindOf(r: Record<string, unknown>): FileKind | null {
   if (isDecisionExport((name) => name in r)) return 'decision-export';
   if ('workflow' in r && 'questions' in r) return 'typed-decisions';
+  // A probe of `live --record`: it has `case_id` too, but none of a result's own keys.
+  if ('at' in r && 'request' in r && 'decisions' in r && !('decision' in r)) return 'live-record';
   if ('case_id' in r && ('decision' in r || 'model' in r)) return 'offline-results';
   if ('kind' in r && 'correct' in r) return 'offline-dataset';
   if ('scenario' in r && 'messages' in r) return 'audit-transcripts';

@@ -32,7 +32,7 @@ export function renderStoreCheck(check: StoreCheck, width = Infinity): string {
       ? `${check.path}: the file is damaged and no run could be read from it (a copy made before the damage, or a new ${STORE_FLAG}, gets you going again).`
       : check.integrity.length === 0 && bad === 0
         ? `${check.path}: ${plural(check.runs.length, 'run')} checked; every one reads back as it was saved.`
-        : `${check.path}: ${bad} of ${plural(check.runs.length, 'run')} differ from what was saved${check.integrity.length > 0 ? ', and the file is damaged' : ''}.`,
+        : `${check.path}: ${bad} of ${plural(check.runs.length, 'run')} ${bad === 1 ? 'differs' : 'differ'} from what was saved${check.integrity.length > 0 ? ', and the file is damaged' : ''}.`,
   );
   return `${fitLines(out, width)}\n`;
 }

@@ -64,6 +64,28 @@ beforeAll(async () => {
 });
 
 describe('a file given to the wrong command', () => {
+  it('names a live record given to score --results as what it is, which no command scores', async () => {
+    const record = join(dir, 'session.jsonl');
+    const stop = new AbortController();
+    const live = await runCliInProcess(['live', '--json', '--interval', '0', '--record', record], {
+      cwd: dir,
+      env: { XDG_DATA_HOME: join(dir, 'data') },
+      signal: stop.signal,
+      onStdout: (text) => {
+        if (text.includes('\n')) stop.abort();
+      },
+    });
+    expect(live.code, live.stderr).toBe(130);
+    const r = await cli(['score', '--dataset', DATASET, '--results', record]);
+    expectRefused(
+      r,
+      record,
+      /is a live session record \(written by `decidekit live --record`\), not a results file/,
+      "no command scores it: it is the session's log (docs/file-formats.md, Live record)",
+    );
+    expect(r.stderr).not.toContain('model is missing');
+  });
+
   it('names a Typed Decisions dataset given to score --results and says to bench it', async () => {
     const r = await cli(['score', '--dataset', DATASET, '--results', TD]);
     expectRefused(r, TD, /is a Typed Decisions dataset/, `use \`decidekit bench --dataset ${TD}\``);
