@@ -28,7 +28,7 @@ const LOOKS_LIKE: Record<Exclude<FileKind, 'run-store'>, string> = {
   'audit-checks': 'an audit checks file (JSON)',
   'audit-transcripts': 'audit transcripts (JSONL)',
   'bench-report': 'a bench report (JSON)',
-  'live-record': "a live session record (JSONL, from 'decidekit live --record')",
+  'live-record': "a live session record (JSONL, written by 'decidekit live')",
   gzip: 'a gzip file',
   parquet: 'a Parquet file',
   html: 'an HTML page',
