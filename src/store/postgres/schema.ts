@@ -203,7 +203,8 @@ export const MIGRATIONS: readonly string[] = [
 
 /**
  * The oldest version a read-only command reads without upgrading: version 4 only added the
- * listings kept with finished runs (read as none when absent).
+ * listings kept with finished runs and version 5 the notes of replicas set aside (each read
+ * as none when absent); version 6 changed a key that reads do not use.
  */
 export const POSTGRES_READABLE_IN_PLACE_FROM = 3;
 
