@@ -82,6 +82,31 @@ describe('number formatting', () => {
   });
 });
 
+describe('formatNumber to three places', () => {
+  /** What `formatNumber` has always meant: `toFixed`, without a sign on a zero. */
+  const reference = (x: number, digits = 3): string => {
+    const text = x.toFixed(digits);
+    return /^-0\.?0*$/.test(text) ? text.slice(1) : text;
+  };
+
+  it('gives toFixed(3) for any number, ties and their neighbours included', () => {
+    const nearTies = fc.tuple(fc.integer({ min: 0, max: 12_000 }), fc.integer({ min: -4, max: 4 })).map(([k, ulps]) => {
+      let x = (k + 0.5) / 1000;
+      for (let i = 0; i < Math.abs(ulps); i++) x = ulps > 0 ? x + Number.EPSILON * x : x - Number.EPSILON * x;
+      return x;
+    });
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.double({ min: -20, max: 20, noNaN: true }), nearTies, fc.double({ min: 0, max: 1e-3, noNaN: true })),
+        (x) => formatNumber(x) === reference(x),
+      ),
+      { seed: 7, numRuns: 20_000 },
+    );
+    for (const x of [0, -0, 0.0625, 0.0005, 0.9995, 9.9995, 9.99951, 10, 1 / 3, 2 / 3, 1e-17, 0.1 + 0.2, 0.7 + 1e-17])
+      expect(formatNumber(x), String(x)).toBe(reference(x));
+  });
+});
+
 describe('renderBar', () => {
   it('has ten cells filled to the nearest tenth', () => {
     expect(renderBar(0)).toBe('░░░░░░░░░░');

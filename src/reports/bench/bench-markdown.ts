@@ -16,7 +16,7 @@ import {
   PRIOR_NOTE,
   TEACHER_NOTE,
 } from './bench-describe.js';
-import { renderCaseTrace } from './bench-trace.js';
+import { renderCaseTraceText } from './bench-trace.js';
 import type { HeadlineMetric, RunStatistics } from '../../core/bench/run-statistics.js';
 import {
   describeEceNoise,
@@ -73,9 +73,9 @@ export class MarkdownTraceRenderer {
   }
 
   piece(c: CaseResult): string {
-    const trace = renderCaseTrace(c, this.states?.get(c.caseId)).join('\n');
+    const trace = renderCaseTraceText(c, this.states?.get(c.caseId));
     this.#longestTicks = Math.max(this.#longestTicks, longestBacktickRun(trace));
-    const piece = `${this.#first ? '' : '\n'}${trace}\n`;
+    const piece = this.#first ? trace : `\n${trace}`;
     this.#first = false;
     return piece;
   }
@@ -375,9 +375,15 @@ function paragraph(out: string[], ...lines: string[]): void {
   out.push(...lines, '');
 }
 
+/** The longest run of backticks in `text` (most traces hold none: one scan finds that). */
 function longestBacktickRun(text: string): number {
   let longest = 0;
-  for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
+  for (let at = text.indexOf('`'); at !== -1; at = text.indexOf('`', at)) {
+    let end = at + 1;
+    while (text.charCodeAt(end) === 96) end++;
+    longest = Math.max(longest, end - at);
+    at = end;
+  }
   return longest;
 }
 

@@ -39,41 +39,71 @@ export function renderStatePreview(state: string | object, maxChars = STATE_PREV
 
 /** `true=0.611 false=0.389`, in the question's answer order. */
 export function renderDistribution(answers: readonly string[], probabilities: readonly number[]): string {
-  return answers.map((a, i) => `${singleLine(a)}=${formatNumber(probabilities[i] ?? null)}`).join(' ');
+  let text = '';
+  for (let i = 0; i < answers.length; i++)
+    text += `${i === 0 ? '' : ' '}${answerLabel(answers[i]!)}${formatNumber(probabilities[i] ?? null)}`;
+  return text;
 }
 
-function renderDecision(d: Decision): string[] {
-  const head = `  ${singleLine(d.questionId)} (${d.type})`;
-  const gold = `      gold  ${renderDistribution(d.answers, d.gold.probabilities)}`;
+/**
+ * Answers, question ids and labels come from a small vocabulary that every case repeats, so
+ * each is escaped once; the memo is emptied when it grows past a bound (a run whose labels
+ * are all different costs no more than escaping each).
+ */
+const MEMO_LIMIT = 4_096;
+const escapedWords = new Map<string, string>();
+const answerLabels = new Map<string, string>();
+
+function memo(cache: Map<string, string>, text: string, make: (text: string) => string): string {
+  let made = cache.get(text);
+  if (made === undefined) {
+    if (cache.size >= MEMO_LIMIT) cache.clear();
+    made = make(text);
+    cache.set(text, made);
+  }
+  return made;
+}
+
+/** `singleLine` of a word the run repeats (an answer, a question id, a label). */
+const word = (text: string): string => memo(escapedWords, text, singleLine);
+/** `answer=` as a distribution shows it. */
+const answerLabel = (answer: string): string => memo(answerLabels, answer, (a) => `${singleLine(a)}=`);
+
+/** A decision's lines, each ending in a line feed. */
+function decisionText(d: Decision): string {
+  const head = `  ${word(d.questionId)} (${d.type})`;
+  const gold = `      gold  ${renderDistribution(d.answers, d.gold.probabilities)}\n`;
   const o = d.outcome;
   switch (o.status) {
     case 'answered':
-      return [
-        `${head}  ${o.correct ? '✓' : '✗'}  pred ${singleLine(o.predicted)}  gold ${singleLine(d.gold.label)}  KL ${formatNumber(o.kl)}  Brier ${formatNumber(o.brier)}`,
-        `      pred  ${renderDistribution(d.answers, o.probabilities)}`,
-        gold,
-      ];
+      return `${head}  ${o.correct ? '✓' : '✗'}  pred ${word(o.predicted)}  gold ${word(d.gold.label)}  KL ${formatNumber(o.kl)}  Brier ${formatNumber(o.brier)}
+      pred  ${renderDistribution(d.answers, o.probabilities)}
+${gold}`;
     case 'failed':
-      return [`${head}  –  pred none  gold ${singleLine(d.gold.label)}  (${o.failure.kind})`, gold];
+      return `${head}  –  pred none  gold ${word(d.gold.label)}  (${o.failure.kind})\n${gold}`;
     default:
       return assertNever(o);
   }
 }
 
 /**
- * The trace of one case: the header (case id and, when the state is known, its preview),
- * the request's error when it failed, then each decision with both distributions.
+ * The trace of one case as text, each line ending in a line feed: the header (case id and,
+ * when the state is known, its preview), the request's error when it failed, then each
+ * decision with both distributions.
  */
-export function renderCaseTrace(caseResult: CaseResult, state?: string | object): string[] {
+export function renderCaseTraceText(caseResult: CaseResult, state?: string | object): string {
   const id = singleLine(caseResult.caseId);
-  const lines = [state === undefined ? id : `${id}  ${renderStatePreview(state)}`];
+  let text = state === undefined ? `${id}\n` : `${id}  ${renderStatePreview(state)}\n`;
   const r = caseResult.request;
   if (r.status === 'failed')
-    lines.push(
-      `  error  ${r.failure.kind}: ${singleLine(r.failure.message)}${r.latencyMs === null ? '' : `  (after ${formatLatencyMs(r.latencyMs)})`}`,
-    );
-  for (const d of caseResult.decisions) lines.push(...renderDecision(d));
-  return lines;
+    text += `  error  ${r.failure.kind}: ${singleLine(r.failure.message)}${r.latencyMs === null ? '' : `  (after ${formatLatencyMs(r.latencyMs)})`}\n`;
+  for (const d of caseResult.decisions) text += decisionText(d);
+  return text;
+}
+
+/** {@link renderCaseTraceText} as lines. */
+export function renderCaseTrace(caseResult: CaseResult, state?: string | object): string[] {
+  return renderCaseTraceText(caseResult, state).slice(0, -1).split('\n');
 }
 
 /** Every case of a run, in run order, separated by blank lines. */
