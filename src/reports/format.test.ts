@@ -97,7 +97,11 @@ describe('formatNumber to three places', () => {
     });
     fc.assert(
       fc.property(
-        fc.oneof(fc.double({ min: -20, max: 20, noNaN: true }), nearTies, fc.double({ min: 0, max: 1e-3, noNaN: true })),
+        fc.oneof(
+          fc.double({ min: -20, max: 20, noNaN: true }),
+          nearTies,
+          fc.double({ min: 0, max: 1e-3, noNaN: true }),
+        ),
         (x) => formatNumber(x) === reference(x),
       ),
       { seed: 7, numRuns: 20_000 },
