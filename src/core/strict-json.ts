@@ -16,7 +16,13 @@ export type StrictJsonProblem = 'syntax' | 'too_deep' | 'duplicate_key';
 
 export type StrictJsonParse =
   | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly problem: StrictJsonProblem; readonly message: string };
+  | {
+      readonly ok: false;
+      readonly problem: StrictJsonProblem;
+      readonly message: string;
+      /** Syntax: the offset in the text where the parse stopped (the text's length when it ended too early), when known. */
+      readonly at?: number;
+    };
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -52,7 +58,9 @@ export function parseStrictJson(text: string, maxDepth: number = MAX_JSON_DEPTH)
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return { ok: false, problem: 'syntax', message: err instanceof Error ? err.message : String(err) };
+    const said = err instanceof Error ? err.message : String(err);
+    const at = syntaxOffset(said, text);
+    return { ok: false, problem: 'syntax', message: jsonSyntaxWords(said, text), ...(at === null ? {} : { at }) };
   }
   if (keys > 0 && countKeys(value) !== keys) {
     const key = findRepeatedKey(text);
@@ -75,6 +83,66 @@ export function endOfJsonString(text: string, open: number): number {
     if ((quote - 1 - backslash) % 2 === 0) return quote;
     from = quote + 1;
   }
+}
+
+const TRAILING_COMMA = '; is there a comma before "}" or "]"? JSON allows none';
+
+/** What V8's JSON.parse says at a position, in words (`at` is "at character N", 1-based). */
+const SYNTAX_WORDS: readonly (readonly [RegExp, (at: string) => string])[] = [
+  [/^Expected double-quoted property name/, (at) => `a key in double quotes is expected ${at}`],
+  [/^Expected property name or '}'/, (at) => `a key in double quotes or "}" is expected ${at}`],
+  [/^Expected ',' or '}' after property value/, (at) => `a comma or "}" is missing after a value, ${at}`],
+  [/^Expected ',' or ']' after array element/, (at) => `a comma or "]" is missing after a value, ${at}`],
+  [/^Expected ':' after property name/, (at) => `a ":" is missing after a key, ${at}`],
+  [/^Unterminated string/, (at) => `a string is not closed (a missing '"'), from ${at.replace(/^at /, '')}`],
+  [
+    /^Unexpected non-whitespace character after JSON/,
+    (at) => `more text after the JSON value, ${at} (one JSON value a line)`,
+  ],
+  [
+    /^Bad control character in string literal/,
+    (at) => `a control character (a tab, a line break) inside a string, ${at}: write it escaped, as \\t or \\n`,
+  ],
+  [/^Bad escaped character/, (at) => `a backslash escape JSON does not know, ${at} (write \\\\ for a backslash)`],
+  [/^Bad Unicode escape/, (at) => `a \\u escape without four hex digits, ${at}`],
+  [/^No number after minus sign/, (at) => `a "-" with no number after it, ${at}`],
+  [/^Exponent part is missing a number/, (at) => `a number's exponent has no digits, ${at}`],
+  [/^Unterminated fractional number/, (at) => `a number ends in ".", ${at} (write 1.0 or 1)`],
+  [/^Unexpected number/, (at) => `a number is not expected ${at} (a leading zero, or a missing comma?)`],
+  [/^Unexpected string/, (at) => `a string is not expected ${at} (a missing comma or ":"?)`],
+];
+
+/** Where V8's JSON.parse stopped, from its message: its position, or the end for input that ended too early. */
+function syntaxOffset(message: string, text: string): number | null {
+  const position = /JSON at position (\d+)/.exec(message);
+  if (position !== null) return Number(position[1]);
+  return /end of JSON input/.test(message) ? text.length : null;
+}
+
+/**
+ * A JSON syntax error in words: V8's message (`Expected double-quoted property name in JSON
+ * at position 70`) read as what is wrong and at which character of the text (1-based), so no
+ * message of decidekit quotes JavaScript. An unknown message is kept, without its position.
+ */
+export function jsonSyntaxWords(message: string, text: string): string {
+  if (/^Unexpected end of JSON input/.test(message))
+    return 'the JSON ends too early (a missing "}" or "]", or a value cut short?)';
+  const token = /^Unexpected token '(.{1,2})'/.exec(message);
+  if (token !== null) {
+    const trailing = /^[}\]]$/.test(token[1]!) && /,\s*[}\]]/.test(text);
+    return `${JSON.stringify(token[1])} is not expected where it is${trailing ? TRAILING_COMMA : ''}`;
+  }
+  const position = /JSON at position (\d+)/.exec(message);
+  const offset = position === null ? null : Number(position[1]);
+  const at = offset === null ? 'here' : `at character ${offset + 1}`;
+  for (const [pattern, said] of SYNTAX_WORDS) {
+    if (!pattern.test(message)) continue;
+    const words = said(at);
+    // A key expected after a comma, where "}" or "]" comes: the comma is one too many.
+    const trailing = offset !== null && pattern.source.includes('double-quoted') && /,\s*$/.test(text.slice(0, offset));
+    return trailing ? `${words}${TRAILING_COMMA}` : words;
+  }
+  return message.replace(/ (?:in|after) JSON at position \d+.*$/, '').replace(/, ".*" is not valid JSON$/, '');
 }
 
 /** "not valid JSON (...)", or the strict parser's own message for depth and repeated keys. */

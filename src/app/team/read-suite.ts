@@ -82,9 +82,7 @@ function readJson(text: string, file: string): { value: unknown; lineOf: JsonLin
         file,
         line: jsonProblemLine(text, parsed),
         message:
-          parsed.problem === 'syntax'
-            ? `not a JSON document (${parsed.message.replace(/ at position \d+.*$/, '')})`
-            : `not a suite: ${parsed.message}`,
+          parsed.problem === 'syntax' ? `not a JSON document (${parsed.message})` : `not a suite: ${parsed.message}`,
       },
     ]);
   return { value: parsed.value, lineOf: jsonLinesOf(text) };
@@ -94,17 +92,18 @@ function readJson(text: string, file: string): { value: unknown; lineOf: JsonLin
  * The line a JSON problem is at: a key's second writing, the character the parser stopped at,
  * or, for a file that ends too early, its last line that holds anything.
  */
-function jsonProblemLine(text: string, parsed: { readonly problem: string; readonly message: string }): number | null {
+function jsonProblemLine(
+  text: string,
+  parsed: { readonly problem: string; readonly message: string; readonly at?: number },
+): number | null {
   const lineAt = (offset: number): number => text.slice(0, offset).split('\n').length;
   if (parsed.problem === 'duplicate_key') {
     const repeated = findRepeatedKeyAt(text);
     return repeated === null ? null : lineAt(repeated.at);
   }
   if (parsed.problem !== 'syntax') return null;
-  const position = /at position (\d+)/.exec(parsed.message);
   // A position past the last character that holds anything: the file ended too early.
-  if (position !== null) return lineAt(Math.min(Number(position[1]), text.trimEnd().length));
-  return /end of JSON input/.test(parsed.message) ? lineAt(text.trimEnd().length) : null;
+  return parsed.at === undefined ? null : lineAt(Math.min(parsed.at, text.trimEnd().length));
 }
 
 /** A YAML suite file's value and lines; a text that is not one YAML document is refused at its line. */

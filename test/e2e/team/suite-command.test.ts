@@ -319,7 +319,7 @@ describe('a bad suite file', () => {
     expectClean(missing);
     const broken = await cli(['suite', suiteFile('broken.json', '{"models": [\n'), '--store', store]);
     expect(broken.code).toBe(1);
-    expect(broken.stderr).toContain('broken.json:1: not a JSON document (Unexpected end of JSON input)');
+    expect(broken.stderr).toContain('broken.json:1: not a JSON document (the JSON ends too early');
     const cut = await cli(['suite', suiteFile('cut.json', '{\n  "models": [\n    {"name": "a",\n'), '--store', store]);
     expect(cut.code).toBe(1);
     expect(cut.stderr).toContain('cut.json:3: not a JSON document (');
