@@ -391,40 +391,80 @@ function prepare(sample: CaseSample, units: Units, cal: CalibrationOptions): Pre
 
 /** Metrics of one weighting of the units (weight = times drawn), NaN where absent. */
 function evaluate(p: Prepared, weights: Int32Array, out: Float64Array): void {
-  addUnits(p, weights);
+  addUnits(p, null, weights);
   metricsOf(p, out);
 }
 
 /**
- * The weighted sums of the units' columns (into `p.sums`) and cells (into `p.cells`). Nothing
- * follows the loop: V8 compiles a long first call's loop on its own, and code after it that
- * had not run yet sent every later call back to the interpreter (thousands of times a run).
+ * The weighted sums of the units' columns (into `sums`) and cells (into `cells`) of `p`, and
+ * of `q` alike when given (a paired comparison: both runs weighted by the same draw, in one
+ * loop over the units). The columns are summed in locals and stored once: every sum is an
+ * integer (see `quantum`), so the order of the additions cannot change a bit.
  */
-function addUnits(p: Prepared, weights: Int32Array): void {
-  const { rows, cellStart, cellIndex, cellValue, cells, dense, nCells, sums } = p;
-  cells.fill(0);
-  sums.fill(0);
+function addUnits(p: Prepared, q: Prepared | null, weights: Int32Array): void {
+  p.cells.fill(0);
+  q?.cells.fill(0);
+  const rp = p.rows;
+  const rq = q === null ? p.rows : q.rows;
+  let p0 = 0;
+  let p1 = 0;
+  let p2 = 0;
+  let p3 = 0;
+  let p4 = 0;
+  let p5 = 0;
+  let q0 = 0;
+  let q1 = 0;
+  let q2 = 0;
+  let q3 = 0;
+  let q4 = 0;
+  let q5 = 0;
   for (let u = 0; u < p.units; u++) {
     const w = weights[u]!;
     if (w === 0) continue;
     const o = u * W;
-    sums[0] = sums[0]! + w * rows[o]!;
-    sums[1] = sums[1]! + w * rows[o + 1]!;
-    sums[2] = sums[2]! + w * rows[o + 2]!;
-    sums[3] = sums[3]! + w * rows[o + 3]!;
-    sums[4] = sums[4]! + w * rows[o + 4]!;
-    sums[5] = sums[5]! + w * rows[o + 5]!;
-    if (dense !== null) {
-      const d = u * nCells;
-      for (let c = 0; c < nCells; c++) cells[c] = cells[c]! + w * dense[d + c]!;
-    } else {
-      const end = cellStart[u + 1]!;
-      for (let e = cellStart[u]!; e < end; e++) {
-        const c = cellIndex[e]!;
-        cells[c] = cells[c]! + w * cellValue[e]!;
-      }
-    }
+    p0 += w * rp[o]!;
+    p1 += w * rp[o + 1]!;
+    p2 += w * rp[o + 2]!;
+    p3 += w * rp[o + 3]!;
+    p4 += w * rp[o + 4]!;
+    p5 += w * rp[o + 5]!;
+    addCells(p, u, w);
+    if (q === null) continue;
+    q0 += w * rq[o]!;
+    q1 += w * rq[o + 1]!;
+    q2 += w * rq[o + 2]!;
+    q3 += w * rq[o + 3]!;
+    q4 += w * rq[o + 4]!;
+    q5 += w * rq[o + 5]!;
+    addCells(q, u, w);
   }
+  setSums(p.sums, p0, p1, p2, p3, p4, p5);
+  if (q !== null) setSums(q.sums, q0, q1, q2, q3, q4, q5);
+}
+
+/** Adds unit `u`'s cells, `w` times, to `p.cells`. */
+function addCells(p: Prepared, u: number, w: number): void {
+  const { cells, dense, nCells } = p;
+  if (dense !== null) {
+    const d = u * nCells;
+    for (let c = 0; c < nCells; c++) cells[c] = cells[c]! + w * dense[d + c]!;
+    return;
+  }
+  const { cellIndex, cellValue } = p;
+  const end = p.cellStart[u + 1]!;
+  for (let e = p.cellStart[u]!; e < end; e++) {
+    const c = cellIndex[e]!;
+    cells[c] = cells[c]! + w * cellValue[e]!;
+  }
+}
+
+function setSums(sums: Float64Array, s0: number, s1: number, s2: number, s3: number, s4: number, s5: number): void {
+  sums[0] = s0;
+  sums[1] = s1;
+  sums[2] = s2;
+  sums[3] = s3;
+  sums[4] = s4;
+  sums[5] = s5;
 }
 
 /** The metrics of the sums `addUnits` left in `p`. */
@@ -467,9 +507,20 @@ function resample(samples: readonly Prepared[], conventions: Conventions, units:
   const weights = new Int32Array(units);
   const out = samples.map(() => new Float64Array(R * M));
   const row = new Float64Array(M);
+  const [p, q] = samples;
+  // A paired comparison weighs both runs by each draw in one loop over the units.
+  const pair = samples.length === 2 && q!.units === p!.units;
   for (let r = 0; r < R; r++) {
     weights.fill(0);
     draws.countInto(weights, units);
+    if (pair) {
+      addUnits(p!, q!, weights);
+      for (let i = 0; i < 2; i++) {
+        metricsOf(samples[i]!, row);
+        out[i]!.set(row, r * M);
+      }
+      continue;
+    }
     for (let i = 0; i < samples.length; i++) {
       evaluate(samples[i]!, weights, row);
       out[i]!.set(row, r * M);
