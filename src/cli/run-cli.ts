@@ -15,6 +15,7 @@ import { interruptedExitCode, type CliIo } from './io.js';
 import { echoOf } from '../core/echo-text.js';
 import { cliMessageOf } from './option-flags.js';
 import { renderUsage, wrapHelpText, wrapRow } from './help-layout.js';
+import { fitHanging } from '../reports/text-fit.js';
 
 import { TOOL_VERSION as VERSION } from './version.js';
 
@@ -120,7 +121,9 @@ function reportError(err: unknown, name: string, cliIo: CliIo): number {
     return 2;
   }
   if (err instanceof InvalidInputError) {
-    for (const line of renderProblems(err.problems)) io.stderr.write(`${line}\n`);
+    // On a terminal a long problem wraps under itself; to a pipe each stays one line.
+    for (const line of renderProblems(err.problems))
+      io.stderr.write(`${fitHanging(line.split('\n'), io.stderr.columns)}\n`);
     if (err.omitted > 0) io.stderr.write(`... and ${err.omitted} more problems\n`);
     io.stderr.write(
       `decidekit ${name}: invalid input (${err.problems.length + err.omitted} problem${err.problems.length + err.omitted === 1 ? '' : 's'})\n`,

@@ -180,3 +180,22 @@ export function fitLines(lines: readonly string[], columns: number | undefined):
   if (columns === undefined || columns <= 0) return lines.join('\n');
   return lines.flatMap((l) => wrapKeepingIndent(l, columns)).join('\n');
 }
+
+/**
+ * Lines for a stream `columns` wide, each too wide one wrapped between words with its
+ * continuations indented by two more spaces than it (a message, a problem, a result line:
+ * the continuation reads as part of the line above); whole when the stream has no width (a
+ * file or a pipe, where a script may read one line per message). Joined by newlines.
+ */
+export function fitHanging(lines: readonly string[], columns: number | undefined): string {
+  if (columns === undefined || columns <= 0) return lines.join('\n');
+  return lines
+    .flatMap((line) => {
+      if (visibleWidth(line) <= columns) return [line];
+      const body = line.trimStart();
+      const lead = ' '.repeat(line.length - body.length);
+      const [first, ...rest] = wrapStyled(body, Math.max(8, columns - lead.length - 2));
+      return [`${lead}${first ?? ''}`, ...rest.map((l) => `${lead}  ${l}`)];
+    })
+    .join('\n');
+}

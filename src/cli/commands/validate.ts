@@ -1,5 +1,6 @@
 import { defineCommand, flag, list, text } from '../define-command.js';
 import { colourEnabled } from '../io.js';
+import { given } from '../../core/given.js';
 import { refuseWrongFilesOf } from '../wrong-file.js';
 import { validateFiles } from '../../app/offline/validate-files.js';
 import { renderValidationJson, renderValidationText } from '../../reports/offline/score-text.js';
@@ -28,7 +29,10 @@ model a file, probabilities in [0, 1] summing to 1, picked among the options, ..
     io.stdout.write(
       values.json
         ? renderValidationJson(checks)
-        : renderValidationText(checks, { colour: colourEnabled(io.stdout, io.env) }),
+        : renderValidationText(checks, {
+            colour: colourEnabled(io.stdout, io.env),
+            ...given({ width: io.stdout.columns }),
+          }),
     );
     return checks.every((c) => c.ok !== false) ? 0 : 1;
   },

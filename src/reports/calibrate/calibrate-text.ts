@@ -18,7 +18,7 @@ import {
   renderTextTable,
   singleLine,
 } from '../format.js';
-import { wrapStyled } from '../text-fit.js';
+import { fitsOr, renderRecords, wrapIndented, wrapStyled } from '../text-fit.js';
 
 export interface CalibrateTextOptions {
   readonly colour?: boolean;
@@ -54,11 +54,11 @@ export function renderCalibrateText(run: CalibrationRun, options: CalibrateTextO
       say(
         `  ${plural(g.unchangedFolds, 'fold')} of ${r.folds} could not be fitted on the others and kept the answers as they were.`,
       );
-    out.push(...heldOutLines(g.heldOut, r.source === 'bench'));
+    out.push(...heldOutLines(g.heldOut, r.source === 'bench', width));
   }
   if (r.groups.length > 1) {
     say('', paint.bold('All groups together (held out)'));
-    out.push(...heldOutLines(r.overall, r.source === 'bench'));
+    out.push(...heldOutLines(r.overall, r.source === 'bench', width));
   }
   say(
     '',
@@ -101,7 +101,33 @@ const ROWS: readonly (readonly [string, StatMetric])[] = [
   ['ECE', 'ece'],
 ];
 
-function heldOutLines(h: HeldOutMetrics, withKl: boolean): string[] {
+const HELD_OUT_HEADER = [
+  'Held out',
+  'Before',
+  '95% interval',
+  'After',
+  '95% interval',
+  'After - before',
+  '95% interval',
+  'Verdict',
+];
+const HELD_OUT_RECORD = [
+  'Held out',
+  'Before',
+  'interval before',
+  'After',
+  'interval after',
+  'After - before',
+  'its interval',
+  'Verdict',
+];
+const HELD_OUT_LAYOUT = {
+  indent: '  ',
+  align: ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
+} as const;
+
+/** The held-out table, the noise floor and the reliability table; a table too wide for `width` shows one record a row. */
+function heldOutLines(h: HeldOutMetrics, withKl: boolean, width: number): string[] {
   const rows = ROWS.filter(([, m]) => withKl || m !== 'kl').map(([label, m]) => {
     const d = h.paired.metrics[m];
     return [
@@ -117,32 +143,32 @@ function heldOutLines(h: HeldOutMetrics, withKl: boolean): string[] {
   });
   const lines = [
     '',
-    ...renderTextTable(
-      ['  Held out', 'Before', '95% interval', 'After', '95% interval', 'After - before', '95% interval', 'Verdict'],
-      rows.map((r) => [`  ${r[0]}`, ...r.slice(1)]),
-      {
-        align: ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
-      },
+    // A record a row names each interval's side, which the table says by column order.
+    ...fitsOr(renderTextTable(HELD_OUT_HEADER, rows, HELD_OUT_LAYOUT), width, () =>
+      renderRecords(HELD_OUT_RECORD, rows, width, HELD_OUT_LAYOUT),
     ),
   ];
   const noise = (label: string, n: HeldOutMetrics['noiseBefore']): string =>
     n === null
       ? `${label} n/a`
       : `${label} ${describeEceVerdict(n)} (a calibrated model would show ${formatNumber(n.mean)}, 95th percentile ${formatNumber(n.p95)})`;
-  lines.push('', `  ECE noise floor: ${noise('before', h.noiseBefore)}; ${noise('after', h.noiseAfter)}`);
-  lines.push('', ...reliabilityLines(h.reliabilityBefore, h.reliabilityAfter));
+  lines.push(
+    '',
+    ...wrapIndented(`ECE noise floor: ${noise('before', h.noiseBefore)}; ${noise('after', h.noiseAfter)}`, width, '  '),
+  );
+  lines.push('', ...reliabilityLines(h.reliabilityBefore, h.reliabilityAfter, width));
   return lines;
 }
 
 /** The reliability table before and after, bin by bin (held-out answers). */
-function reliabilityLines(before: Calibration, after: Calibration): string[] {
+function reliabilityLines(before: Calibration, after: Calibration, width: number): string[] {
   const indices = [...new Set([...before.bins, ...after.bins].map((b) => b.index))].sort((a, b) => a - b);
   const rows = indices.map((i) => {
     const b = before.bins.find((x) => x.index === i);
     const a = after.bins.find((x) => x.index === i);
     const range = (b ?? a)!;
     return [
-      `  ${range.lower.toFixed(1)}–${range.upper.toFixed(1)}`,
+      `${range.lower.toFixed(1)}–${range.upper.toFixed(1)}`,
       b === undefined ? '' : String(b.n),
       b === undefined ? '' : formatNumber(b.meanConfidence),
       b === undefined ? '' : formatNumber(b.accuracy),
@@ -151,12 +177,30 @@ function reliabilityLines(before: Calibration, after: Calibration): string[] {
       a === undefined ? '' : formatNumber(a.accuracy),
     ];
   });
-  return renderTextTable(
-    ['  Reliability', 'n before', 'confidence', 'accuracy', 'n after', 'confidence', 'accuracy'],
-    rows,
-    {
-      align: ['left', 'right', 'right', 'right', 'right', 'right', 'right'],
-    },
+  const options = { indent: '  ', align: ['left', 'right', 'right', 'right', 'right', 'right', 'right'] } as const;
+  // A record a row names each value's side, which the table says by column order.
+  return fitsOr(
+    renderTextTable(
+      ['Reliability', 'n before', 'confidence', 'accuracy', 'n after', 'confidence', 'accuracy'],
+      rows,
+      options,
+    ),
+    width,
+    () =>
+      renderRecords(
+        [
+          'Reliability',
+          'n before',
+          'confidence before',
+          'accuracy before',
+          'n after',
+          'confidence after',
+          'accuracy after',
+        ],
+        rows,
+        width,
+        options,
+      ),
   );
 }
 

@@ -26,7 +26,14 @@ import {
   plural,
   singleLine,
 } from '../format.js';
-import { fitsOr, renderFittedTable, renderRowsWrappingLast, wrapIndented, wrapStyled } from '../text-fit.js';
+import {
+  fitHanging,
+  fitsOr,
+  renderFittedTable,
+  renderRowsWrappingLast,
+  wrapIndented,
+  wrapStyled,
+} from '../text-fit.js';
 
 export interface TextOptions {
   /** ANSI colour (only for a TTY without NO_COLOR). Default false. */
@@ -478,7 +485,8 @@ export function renderValidationText(checks: readonly FileCheck[], options: Text
   }
   const failed = checks.filter((c) => c.ok === false).length;
   out.push(failed === 0 ? paint.green('all files valid') : paint.red(`${plural(failed, 'file')} with problems`));
-  return `${out.join('\n')}\n`;
+  // On a terminal a long line wraps under its own indent; to a file or pipe each stays whole.
+  return `${fitHanging(out, options.width)}\n`;
 }
 
 /** `validate --json`. */

@@ -7,6 +7,7 @@
  * chose). The real CLI in process against the embedded reference server and one with
  * failures, a real SQLite store.
  */
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
@@ -49,6 +50,31 @@ beforeAll(async () => {
     runIds.push((JSON.parse(r.stdout) as { id: string }).id);
   }
 }, 120_000);
+
+/** A run of other work than the first (fewer cases), made once when first asked for. */
+let otherWork: Promise<string> | undefined;
+function runOfOtherWork(): Promise<string> {
+  otherWork ??= runCliInProcess(['bench', '--store', store, '--json', '--limit', '10', '--model', 'prior'], {
+    env,
+    cwd: tmp,
+  }).then((r) => (JSON.parse(r.stdout) as { id: string }).id);
+  return otherWork;
+}
+
+/** A dataset and a results file with two misspelt keys: problems whose lines are long. */
+function problemFiles(): [string, string] {
+  const dataset = join(tmp, 'problems-dataset.jsonl');
+  const results = join(tmp, 'problems-results.jsonl');
+  writeFileSync(
+    dataset,
+    '{"id":"yn-1","kind":"yes_no","correct":true}\n{"id":"ch-1","kind":"choice","options":["a","b"],"correct":"a"}\n',
+  );
+  writeFileSync(
+    results,
+    '{"case_id":"yn-1","model":"m","decision":{"prob":0.9}}\n{"caseid":"ch-1","model":"m","decision":{"probabilities":{"a":0.5,"b":0.5}}}\n',
+  );
+  return [dataset, results];
+}
 
 afterAll(async () => {
   await server?.close();
@@ -197,6 +223,65 @@ describe('output fits the terminal', () => {
       expect(r.stdout.replace(/\s+/g, ' ')).toContain('reads back as it was saved');
     });
   }
+
+  for (const columns of WIDTHS) {
+    it(`calibrate fits ${columns} columns, its tables and its noise floor`, async () => {
+      const r = await printed(
+        [
+          'calibrate',
+          '--dataset',
+          join(MODERATION, 'dataset.jsonl'),
+          '--results',
+          join(MODERATION, 'results-loud-1.jsonl'),
+        ],
+        columns,
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expectFits(r.lines, columns, 'calibrate');
+      expect(r.stdout.replace(/\s+/g, ' ')).toContain('ECE noise floor: before');
+    });
+
+    it(`runs compare --force and runs gate --force fit ${columns} columns, warning and result`, async () => {
+      const other = await runOfOtherWork();
+      const compare = await printed(['runs', 'compare', runIds[0]!, other, '--store', store, '--force'], columns);
+      expect(compare.stderr.replace(/\s+/g, ' ')).toContain('warning: the runs measured different work');
+      expectFits(compare.lines, columns, 'runs compare --force');
+      const gate = await printed(
+        ['runs', 'gate', '--baseline', runIds[0]!, '--candidate', other, '--store', store, '--force'],
+        columns,
+      );
+      expect(gate.stderr.replace(/\s+/g, ' ')).toContain('warning: the runs measured different work');
+      expect(gate.stdout).toMatch(/^(PASS|FAIL) accuracy/);
+      expectFits(gate.lines, columns, 'runs gate --force');
+    });
+
+    it(`score and validate problems fit ${columns} columns, wrapped under their indent`, async () => {
+      const [dataset, results] = problemFiles();
+      for (const command of ['score', 'validate']) {
+        const r = await printed([command, '--dataset', dataset, '--results', results], columns);
+        expect(r.code, r.stderr).toBe(1);
+        expectFits(r.lines, columns, command);
+        expect((r.stdout + r.stderr).replace(/\s+/g, ' ')).toContain(
+          "the line has the unknown key 'prob': did you mean 'probability'?",
+        );
+      }
+    });
+  }
+
+  it('runs gate and the problems of score keep one line each on a pipe', async () => {
+    const gate = await runCliInProcess(
+      ['runs', 'gate', '--baseline', runIds[0]!, '--candidate', await runOfOtherWork(), '--store', store, '--force'],
+      { env, cwd: tmp },
+    );
+    expect(gate.stdout.trimEnd().split('\n')).toHaveLength(1);
+    const problems = await runCliInProcess(
+      ['score', '--dataset', join(tmp, 'problems-dataset.jsonl'), '--results', join(tmp, 'problems-results.jsonl')],
+      { env, cwd: tmp },
+    );
+    expect(problems.stderr).toMatch(
+      /^\S+problems-results\.jsonl:1 case yn-1: probability is missing .*did you mean 'probability'\?$/m,
+    );
+  });
 
   it('compare to a pipe keeps its Markdown tables and lines whole', async () => {
     const r = await runCliInProcess(

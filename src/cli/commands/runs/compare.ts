@@ -10,6 +10,7 @@ import { storeOption, outputPathOption } from '../../shared-options.js';
 import { renderLeaderboard, renderLeaderboardJson } from '../../../reports/runs/runs-leaderboard.js';
 import { renderRunComparison, renderRunComparisonJson } from '../../../reports/runs/runs-diff.js';
 import { renderRunsCompareHtml } from '../../../reports/runs/runs-compare-html.js';
+import { fitHanging } from '../../../reports/text-fit.js';
 import { writeHtmlReport } from '../../write-html.js';
 
 export const command = defineCommand({
@@ -96,7 +97,7 @@ latency and cost with the Pareto front).`,
 
 function warnDifferentWork(io: CliIo): void {
   io.stderr.write(
-    'decidekit runs compare: warning: the runs measured different work (dataset revision, cases or questions); comparing anyway because of --force\n',
+    `${fitHanging(['decidekit runs compare: warning: the runs measured different work (dataset revision, cases or questions); comparing anyway because of --force'], io.stderr.columns)}\n`,
   );
 }
 

@@ -5,6 +5,7 @@ import { conventionChoiceOf, conventionOptions } from '../../statistics-options.
 import { storeOption } from '../../shared-options.js';
 import { gateStoredRuns } from '../../../app/runs/stored-runs.js';
 import { renderGateLine } from '../../../reports/runs/runs-gate.js';
+import { fitHanging } from '../../../reports/text-fit.js';
 
 const METRICS = ['accuracy', 'kl', 'brier', 'log_loss', 'ece'] as const;
 
@@ -63,9 +64,11 @@ counted.`,
     });
     if (values.force && !comparison.sameWork)
       io.stderr.write(
-        'decidekit runs gate: warning: the runs measured different work (dataset revision, cases or questions); gating anyway because of --force\n',
+        `${fitHanging(['decidekit runs gate: warning: the runs measured different work (dataset revision, cases or questions); gating anyway because of --force'], io.stderr.columns)}\n`,
       );
-    io.stdout.write(renderGateLine(comparison, gate, { metric, maxDrop: values['max-drop'] }));
+    // One line to a pipe (a CI job may read it); wrapped under itself on a terminal.
+    const line = renderGateLine(comparison, gate, { metric, maxDrop: values['max-drop'] });
+    io.stdout.write(`${fitHanging([line.trimEnd()], io.stdout.columns)}\n`);
     return gate.pass ? 0 : 1;
   },
 });
