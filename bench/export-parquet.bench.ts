@@ -5,7 +5,8 @@
  * own process: the run's JSONL export loaded into a typed DuckDB table (not timed), then
  * `COPY t TO 'x.parquet' (FORMAT parquet)` timed alone (wall, and CPU of every DuckDB thread).
  * Rounds alternate decidekit and the floor; medians; ratios within each round, then their
- * median. The exported file is checked to hold as many rows as the floor's.
+ * median. decidekit's file is written by DuckDB here (its optional package is installed for
+ * development), from the store's flat read of the run's decisions.
  *
  *   npm run build && npx tsx bench/export-parquet.bench.ts [--cases 100000] [--rounds 3] [--before CLI]
  */
