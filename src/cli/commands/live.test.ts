@@ -111,6 +111,16 @@ describe('decidekit live (not a terminal)', () => {
     expect(last.session.decisions).toBe(total);
   });
 
+  it('makes the missing folders of --record when it opens the record', async () => {
+    const record = join(tmp, 'new', 'deeper', 'session.jsonl');
+    await withServer({}, (url) => live(['--base-url', url, '--interval', '0', '--json', '--record', record], 2));
+    expect(
+      readFileSync(record, 'utf8')
+        .split('\n')
+        .filter((l) => l !== '').length,
+    ).toBeGreaterThan(0);
+  });
+
   it('writes a record whose documented DuckDB query gives the session accuracy the monitor showed', async () => {
     const record = join(tmp, 'for-duckdb.jsonl');
     const r = await withServer({ faults: { seed: 3, failRate: 0.3 } }, (url) =>
