@@ -9,8 +9,10 @@
  * wall time and CPU (user + sys), peak RSS (/usr/bin/time -v), the 1-minute load average
  * when each started.
  *
- *   npm run build && npx tsx bench/stored-report.bench.ts [--cases 20000] [--runs 5] [--before CLI]
+ *   npm run build && npx tsx bench/stored-report.bench.ts [--cases 20000] [--runs 5] [--before CLI] [--all]
  *
+ * `--all`: also `report RUN`, `runs export` in each format and `runs gate`, each against the
+ * floor of its run count.
  * `--before CLI`: another build's `dist/cli/main.js` (an older commit's, say), timed on the
  * same runs beside this one.
  */
@@ -29,6 +31,7 @@ const { values } = parseArgs({
     cases: { type: 'string', default: '20000' },
     runs: { type: 'string', default: '5' },
     before: { type: 'string' },
+    all: { type: 'boolean', default: false },
   },
 });
 const CASES = Number(values.cases);
@@ -84,25 +87,42 @@ try {
   const [b, a] = s.runs.list().map((h) => h.id) as [string, string];
   s.close();
   const report = join(tmp, 'report.md');
-  const commands: Record<string, { args: string[]; group: 'report' | 'compare' | 'before' }> = {
+  const exportTo = (ext: string) => join(tmp, `export.${ext}`);
+  type Group = 'one' | 'two';
+  const commands: Record<string, { args: string[]; group: Group }> = {
     '`runs report --format markdown --out FILE` (one run)': {
       args: [CLI, 'runs', 'report', a, '--format', 'markdown', '--out', report, '--store', store],
-      group: 'report',
+      group: 'one',
     },
-    'floor: its rows read once, plain better-sqlite3 (one run)': { args: rowsFloor([a]), group: 'report' },
-    "floor: one pass of the store's case iterator (one run)": { args: iterateFloor([a]), group: 'report' },
-    '`runs compare A B` (two runs)': { args: [CLI, 'runs', 'compare', a, b, '--store', store], group: 'compare' },
-    'floor: both runs read once, plain better-sqlite3': { args: rowsFloor([a, b]), group: 'compare' },
-    "floor: one pass of the store's case iterator over each run": { args: iterateFloor([a, b]), group: 'compare' },
+    'floor: its rows read once, plain better-sqlite3 (one run)': { args: rowsFloor([a]), group: 'one' },
+    "floor: one pass of the store's case iterator (one run)": { args: iterateFloor([a]), group: 'one' },
+    '`runs compare A B` (two runs)': { args: [CLI, 'runs', 'compare', a, b, '--store', store], group: 'two' },
+    'floor: both runs read once, plain better-sqlite3': { args: rowsFloor([a, b]), group: 'two' },
+    "floor: one pass of the store's case iterator over each run": { args: iterateFloor([a, b]), group: 'two' },
   };
+  if (values.all === true) {
+    commands['`report RUN --out FILE` (one run)'] = {
+      args: [CLI, 'report', a, '--out', report, '--store', store],
+      group: 'one',
+    };
+    for (const format of ['jsonl', 'csv', 'parquet'])
+      commands[`\`runs export --format ${format}\` (one run)`] = {
+        args: [CLI, 'runs', 'export', a, '--format', format, '--out', exportTo(format), '--store', store],
+        group: 'one',
+      };
+    commands['`runs gate --baseline B --candidate A` (two runs)'] = {
+      args: [CLI, 'runs', 'gate', '--baseline', b, '--candidate', a, '--store', store],
+      group: 'two',
+    };
+  }
   if (values.before !== undefined) {
     commands['`runs report --format markdown --out FILE`, the build before'] = {
       args: [values.before, 'runs', 'report', a, '--format', 'markdown', '--out', report, '--store', store],
-      group: 'before',
+      group: 'one',
     };
     commands['`runs compare A B`, the build before'] = {
       args: [values.before, 'runs', 'compare', a, b, '--store', store],
-      group: 'before',
+      group: 'two',
     };
   }
   const names = Object.keys(commands);
@@ -124,7 +144,7 @@ try {
     };
   };
   const lines = [
-    `Command: \`npx tsx bench/stored-report.bench.ts --cases ${CASES} --runs ${RUNS}${values.before === undefined ? '' : ' --before CLI'}\` (after \`npm run build\`); two ${CASES.toLocaleString('en-US')}-case runs stored by \`bench --parallel 32\` (store ${(statSync(store).size / 1e6).toFixed(0)} MB, Markdown report ${(statSync(report).size / 1e6).toFixed(1)} MB)`,
+    `Command: \`npx tsx bench/stored-report.bench.ts --cases ${CASES} --runs ${RUNS}${values.before === undefined ? '' : ' --before CLI'}${values.all === true ? ' --all' : ''}\` (after \`npm run build\`); two ${CASES.toLocaleString('en-US')}-case runs stored by \`bench --parallel 32\` (store ${(statSync(store).size / 1e6).toFixed(0)} MB, Markdown report ${(statSync(report).size / 1e6).toFixed(1)} MB)`,
     machineLine(HAS_TIME),
     '',
     '| what | median wall (s) | median CPU user+sys (s) | peak RSS (MB) | runs: wall s (CPU s) @ 1-min load |',
@@ -137,11 +157,23 @@ try {
     );
   }
   lines.push('');
-  for (const group of ['report', 'compare'] as const) {
-    const [command, rows, iterate] = names.filter((n) => commands[n]!.group === group).map(stat);
-    const before = names.filter((n) => commands[n]!.group === 'before').map(stat)[group === 'report' ? 0 : 1];
+  // Each command against the floors of its group (one run or two), as ratios of medians.
+  const floors = {
+    one: [
+      'floor: its rows read once, plain better-sqlite3 (one run)',
+      "floor: one pass of the store's case iterator (one run)",
+    ],
+    two: [
+      'floor: both runs read once, plain better-sqlite3',
+      "floor: one pass of the store's case iterator over each run",
+    ],
+  } as const;
+  for (const name of names.filter((n) => !n.startsWith('floor'))) {
+    const t = stat(name);
+    const group = commands[name]!.group as 'one' | 'two';
+    const [rows, iterate] = floors[group].map(stat);
     lines.push(
-      `- ${group === 'report' ? '`runs report` Markdown' : '`runs compare`'}: wall ${(command!.wall / rows!.wall).toFixed(2)}x and CPU ${(command!.cpu / rows!.cpu).toFixed(2)}x plain better-sqlite3; wall ${(command!.wall / iterate!.wall).toFixed(2)}x and CPU ${(command!.cpu / iterate!.cpu).toFixed(2)}x the store's case iterator${before === undefined ? '' : `; the build before: wall ${(before.wall / rows!.wall).toFixed(2)}x, CPU ${(before.cpu / rows!.cpu).toFixed(2)}x plain better-sqlite3`}.`,
+      `- ${name}: wall ${(t.wall / rows!.wall).toFixed(2)}x and CPU ${(t.cpu / rows!.cpu).toFixed(2)}x plain better-sqlite3; wall ${(t.wall / iterate!.wall).toFixed(2)}x and CPU ${(t.cpu / iterate!.cpu).toFixed(2)}x the store's case iterator.`,
     );
   }
   lines.push('', `Load average after: ${oneMinuteLoad()}`);
