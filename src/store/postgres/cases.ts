@@ -63,69 +63,25 @@ export class PgCases implements StoreCases {
 
   *iterate(runId: string, options: { readonly fromPosition?: number } = {}): Generator<CaseResult> {
     const { conn } = this;
-    if (conn.reading(() => conn.row('SELECT 1 FROM runs WHERE id = $1', [runId]), runId) === undefined)
-      throw conn.unknownRun(runId);
-    const own = conn.inTransaction ? null : conn.reading(() => conn.beginRead(), runId);
-    const cursor = conn.cursorName();
-    let open = false;
-    try {
-      conn.reading(
-        () => conn.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR ${CASE_ROWS_SQL}`, [runId, options.fromPosition ?? 0]),
-        runId,
-      );
-      open = true;
-      let current: { row: StoredCaseRow; decisions: Decision[] } | null = null;
-      for (;;) {
-        const page = conn.reading(() => conn.rows(`FETCH ${PAGE_ROWS} FROM ${cursor}`), runId);
-        for (const r of page) {
-          if (current !== null && current.row.case_id !== r['case_id']) {
-            yield caseOf(conn, runId, current.row, current.decisions);
-            current = null;
-          }
-          current ??= { row: r as unknown as StoredCaseRow, decisions: [] };
-          if (r['d_question_id'] !== null) current.decisions.push(decisionOf(conn, runId, decisionRowOf(r)));
+    let current: { row: StoredCaseRow; decisions: Decision[] } | null = null;
+    for (const page of cursorPages(conn, runId, CASE_ROWS_SQL, [runId, options.fromPosition ?? 0])) {
+      for (const r of page) {
+        if (current !== null && current.row.case_id !== r['case_id']) {
+          yield caseOf(conn, runId, current.row, current.decisions);
+          current = null;
         }
-        if (page.length < PAGE_ROWS) break;
+        current ??= { row: r as unknown as StoredCaseRow, decisions: [] };
+        if (r['d_question_id'] !== null) current.decisions.push(decisionOf(conn, runId, decisionRowOf(r)));
       }
-      if (current !== null) yield caseOf(conn, runId, current.row, current.decisions);
-    } finally {
-      if (open && own === null) {
-        try {
-          conn.query(`CLOSE ${cursor}`);
-        } catch {
-          // The transaction it lived in ended with it.
-        }
-      }
-      own?.end();
     }
+    if (current !== null) yield caseOf(conn, runId, current.row, current.decisions);
   }
 
   *decisionValues(runId: string): Generator<StoredDecisionValues> {
     const { conn } = this;
-    if (conn.reading(() => conn.row('SELECT 1 FROM runs WHERE id = $1', [runId]), runId) === undefined)
-      throw conn.unknownRun(runId);
-    const own = conn.inTransaction ? null : conn.reading(() => conn.beginRead(), runId);
-    const cursor = conn.cursorName();
-    let open = false;
-    try {
-      conn.reading(() => conn.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR ${DECISION_VALUES_SQL}`, [runId]), runId);
-      open = true;
-      const check = createDecisionValueCheck(conn, runId);
-      for (;;) {
-        const page = conn.reading(() => conn.rows(`FETCH ${PAGE_ROWS} FROM ${cursor}`), runId);
-        for (const r of page) yield check(DECISION_VALUE_ALIASES.map((alias) => r[alias]));
-        if (page.length < PAGE_ROWS) break;
-      }
-    } finally {
-      if (open && own === null) {
-        try {
-          conn.query(`CLOSE ${cursor}`);
-        } catch {
-          // The transaction it lived in ended with it.
-        }
-      }
-      own?.end();
-    }
+    const check = createDecisionValueCheck(conn, runId);
+    for (const page of cursorPages(conn, runId, DECISION_VALUES_SQL, [runId]))
+      for (const r of page) yield check(DECISION_VALUE_ALIASES.map((alias) => r[alias]));
   }
 
   source(runId: string, length: number): CaseSource {
@@ -174,4 +130,34 @@ function decisionRowOf(r: Row): StoredDecisionRow {
     error_kind: r['d_error_kind'] as string | null,
     error_message: r['d_error_message'] as string | null,
   };
+}
+
+/**
+ * A known run's rows of `sql` a page at a time, through a cursor in a read transaction of its
+ * own (or the caller's): the cursor is closed and the transaction ended however the reader stops.
+ */
+function* cursorPages(conn: PgConnection, runId: string, sql: string, params: readonly unknown[]): Generator<Row[]> {
+  if (conn.reading(() => conn.row('SELECT 1 FROM runs WHERE id = $1', [runId]), runId) === undefined)
+    throw conn.unknownRun(runId);
+  const own = conn.inTransaction ? null : conn.reading(() => conn.beginRead(), runId);
+  const cursor = conn.cursorName();
+  let open = false;
+  try {
+    conn.reading(() => conn.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR ${sql}`, params), runId);
+    open = true;
+    for (;;) {
+      const page = conn.reading(() => conn.rows(`FETCH ${PAGE_ROWS} FROM ${cursor}`), runId);
+      yield page;
+      if (page.length < PAGE_ROWS) break;
+    }
+  } finally {
+    if (open && own === null) {
+      try {
+        conn.query(`CLOSE ${cursor}`);
+      } catch {
+        // The transaction it lived in ended with it.
+      }
+    }
+    own?.end();
+  }
 }
