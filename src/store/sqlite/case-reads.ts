@@ -105,12 +105,31 @@ export function* mergeCaseRows(
   }
 }
 
+/**
+ * Texts of answers and of gold distributions already parsed and checked, and their values,
+ * one map per kind (so a text checked as one kind is never taken for the other). Bounded: a
+ * run whose texts all differ empties them now and then.
+ */
+const parsedAnswers = new Map<string, unknown>();
+const parsedGold = new Map<string, unknown>();
+const PARSED_TEXTS_LIMIT = 4_096;
+
 /** The decision of a `decisions` row (read as an array). */
 export function decisionOfValues(conn: RowReader, runId: string, d: DecisionRowValues): Decision {
   const [caseId, questionId, type, answersJson, goldLabel, goldJson, status, predicted, correct] = d;
   const [, , , , , , , , , confidence, kl, brier, probabilitiesJson, errorKind, errorMessage] = d;
   const json = <T>(text: unknown, what: string, isValid: (v: unknown) => boolean) =>
     parseStoredJson<T>(text, `${what} of case ${caseId}`, runId, conn.path, isValid);
+  // A run's answers and gold distributions repeat with its questions and cases: each
+  // distinct text is parsed and checked once (the values are read-only).
+  const shared = <T>(parsed: Map<string, unknown>, text: string, what: string, isValid: (v: unknown) => boolean): T => {
+    const known = parsed.get(text);
+    if (known !== undefined) return known as T;
+    const value = json<T>(text, what, isValid);
+    if (parsed.size >= PARSED_TEXTS_LIMIT) parsed.clear();
+    parsed.set(text, value);
+    return value;
+  };
   let outcome: DecisionOutcome;
   if (status === 'answered') {
     if (
@@ -142,8 +161,11 @@ export function decisionOfValues(conn: RowReader, runId: string, d: DecisionRowV
   return {
     questionId,
     type,
-    answers: json<string[]>(answersJson, 'answers', isStringArray),
-    gold: { label: goldLabel, probabilities: json<number[]>(goldJson, 'gold distribution', isNumberArray) },
+    answers: shared<string[]>(parsedAnswers, answersJson, 'answers', isStringArray),
+    gold: {
+      label: goldLabel,
+      probabilities: shared<number[]>(parsedGold, goldJson, 'gold distribution', isNumberArray),
+    },
     outcome,
   };
 }

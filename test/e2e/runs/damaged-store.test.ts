@@ -159,6 +159,31 @@ describe('a stored decision with an out-of-range score', () => {
     }
   });
 
+  it('is damage when a stored answer list holds the text of a gold distribution read before it', async () => {
+    const store = join(dir, 'answers-shape.sqlite');
+    copyFileSync(clean, store);
+    const db = new Database(store);
+    db.prepare(
+      `UPDATE decisions SET answers_json = (SELECT gold_probabilities_json FROM decisions WHERE run_id = ? ORDER BY case_position, position LIMIT 1)
+       WHERE run_id = ? AND case_position = (SELECT max(case_position) FROM decisions WHERE run_id = ?)`,
+    ).run(first, first, first);
+    db.close();
+    const r = await cli([
+      'runs',
+      'export',
+      first,
+      '--format',
+      'jsonl',
+      '--out',
+      join(dir, 'answers-shape.jsonl'),
+      '--store',
+      store,
+    ]);
+    expectDamageSaid(r, store);
+    expect(r.stderr).toContain('answers of case');
+    expect(r.stderr).toContain('has the wrong shape');
+  });
+
   it('names the differing summary fields by their JSON keys', async () => {
     const store = join(dir, 'latency.sqlite');
     copyFileSync(clean, store);
