@@ -98,6 +98,9 @@ describe('bench --parallel once per --base-url', () => {
     const r = await cli(['bench', '--base-url', a.url, b.url, '--parallel', '2', '--limit', '20']);
     expect(r.code, r.stderr).toBe(0);
     expect(Math.max(a.most(), b.most())).toBeLessThanOrEqual(2);
+    // Each replica had two requests open at once: the one number is every replica's own, not shared.
+    expect(a.most()).toBe(2);
+    expect(b.most()).toBe(2);
     expect(r.stdout).toContain('parallel 2,');
   }, 60_000);
 
