@@ -132,24 +132,16 @@ export function decisionOfValues(conn: RowReader, runId: string, d: DecisionRowV
   };
   let outcome: DecisionOutcome;
   if (status === 'answered') {
-    if (
-      typeof predicted !== 'string' ||
-      typeof confidence !== 'number' ||
-      typeof kl !== 'number' ||
-      typeof brier !== 'number' ||
-      (correct !== 0 && correct !== 1)
-    )
-      throw conn.damaged(runId, `case ${caseId} question ${questionId}: an answered decision lacks its scores`);
-    const outOfRange = scoreOutOfRange(confidence, kl, brier);
-    if (outOfRange !== null) throw conn.damaged(runId, `case ${caseId} question ${questionId}: ${outOfRange}`);
+    const problem = answeredScoresProblem(predicted, correct, confidence, kl, brier);
+    if (problem !== null) throw conn.damaged(runId, `case ${caseId} question ${questionId}: ${problem}`);
     outcome = {
       status: 'answered',
       probabilities: json<number[]>(probabilitiesJson, 'predicted distribution', isNumberArray),
-      predicted,
-      confidence,
+      predicted: predicted!,
+      confidence: confidence!,
       correct: correct === 1,
-      kl,
-      brier,
+      kl: kl!,
+      brier: brier!,
     };
   } else if (status === 'failed') {
     if (!FAILURE_KINDS.includes(errorKind as FailureKind))
@@ -241,11 +233,25 @@ export function decisionOf(conn: RowReader, runId: string, d: StoredDecisionRow)
 }
 
 /**
- * A stored score no scoring could have made, in words naming its JSON key; null when each is
- * in range. Read on, one would break the summaries (a confidence below 0 falls in no
- * calibration bin).
+ * What is wrong with an answered decision's stored scores, in words naming their JSON keys;
+ * null when each is there and in range. Read on, a score no scoring could have made would
+ * break the summaries (a confidence below 0 falls in no calibration bin).
  */
-export function scoreOutOfRange(confidence: number, kl: number, brier: number): string | null {
+export function answeredScoresProblem(
+  predicted: unknown,
+  correct: unknown,
+  confidence: unknown,
+  kl: unknown,
+  brier: unknown,
+): string | null {
+  if (
+    typeof predicted !== 'string' ||
+    typeof confidence !== 'number' ||
+    typeof kl !== 'number' ||
+    typeof brier !== 'number' ||
+    (correct !== 0 && correct !== 1)
+  )
+    return 'an answered decision lacks its scores';
   if (!(confidence >= 0 && confidence <= 1)) return `stored confidence ${confidence} is not between 0 and 1`;
   if (!Number.isFinite(kl)) return `stored kl ${kl} is not a finite number`;
   if (!(brier >= 0 && Number.isFinite(brier))) return `stored brier ${brier} is not a finite number of at least 0`;

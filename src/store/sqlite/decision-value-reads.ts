@@ -6,7 +6,7 @@
  */
 import { FAILURE_KINDS, type FailureKind } from '../../core/typed-decisions/case-result.js';
 import type { StoredDecisionValues } from '../stored-run.js';
-import { scoreOutOfRange, type RowReader } from './case-reads.js';
+import { answeredScoresProblem, type RowReader } from './case-reads.js';
 import { isNumberArray, isStringArray, parseStoredJson } from './run-rows.js';
 
 /**
@@ -50,20 +50,8 @@ export function createDecisionValueCheck(
     const [, , , , , , questionId, , answersJson, , goldJson, status, predicted, correct, confidence, kl, brier] = row;
     let probabilities: readonly number[] | null = null;
     if (status === 'answered') {
-      if (
-        typeof predicted !== 'string' ||
-        typeof confidence !== 'number' ||
-        typeof kl !== 'number' ||
-        typeof brier !== 'number' ||
-        (correct !== 0 && correct !== 1)
-      )
-        throw conn.damaged(
-          runId,
-          `case ${caseId} question ${String(questionId)}: an answered decision lacks its scores`,
-        );
-      const outOfRange = scoreOutOfRange(confidence, kl, brier);
-      if (outOfRange !== null)
-        throw conn.damaged(runId, `case ${caseId} question ${String(questionId)}: ${outOfRange}`);
+      const problem = answeredScoresProblem(predicted, correct, confidence, kl, brier);
+      if (problem !== null) throw conn.damaged(runId, `case ${caseId} question ${String(questionId)}: ${problem}`);
       probabilities = json<number[]>(row[17], 'predicted distribution', isNumberArray);
     } else if (status === 'failed') {
       if (!failureKinds.has(row[18]))
