@@ -94,14 +94,21 @@ export function datasetFetchCommand(revision?: string): string {
 }
 
 /**
+ * The name a Typed Decisions file downloaded by hand has, which hints put where its path goes:
+ * a real name pastes into a shell as it is (a `<path>` placeholder would be read as a redirect)
+ * and works from the folder that holds the file.
+ */
+const DOWNLOADED_FILE = 'test-00000-of-00001.parquet';
+
+/**
  * How to give bench a Typed Decisions file by path, as the hint of a dataset that is not in
  * the cache says it (that message is also what `dataset list` and `dataset verify` print).
  */
-export const DATASET_FILE_FLAG = '--dataset <path to the .parquet, .jsonl or .jsonl.gz file>';
+export const DATASET_FILE_FLAG = `--dataset ${DOWNLOADED_FILE}`;
 
-/** `decidekit bench --dataset <path to the .parquet file>`: bench on a Typed Decisions file downloaded by hand. */
+/** `decidekit bench --dataset test-00000-of-00001.parquet`: bench on a Typed Decisions file downloaded by hand. */
 export function benchOnDownloadedFileCommand(): string {
-  return 'decidekit bench --dataset <path to the .parquet file>';
+  return `decidekit bench --dataset ${DOWNLOADED_FILE}`;
 }
 
 /** The flag that checks a downloaded dataset's sha256, for a revision with no pinned hash. */

@@ -66,7 +66,10 @@ async function scanned(
     }
     // bench's hint names its option; a suite gives the downloaded file's path in `dataset`.
     return {
-      why: spellForLibrary(err.words).replace(`pass \`${DATASET_FILE_FLAG}\``, "give that file's path in dataset"),
+      why: spellForLibrary(err.words).replace(
+        `pass \`${DATASET_FILE_FLAG}\` in the folder that holds it`,
+        "give that file's path in dataset",
+      ),
     };
   }
 }

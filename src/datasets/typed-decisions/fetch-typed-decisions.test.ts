@@ -294,7 +294,7 @@ describe('fetchTypedDecisions', () => {
     const dir = cacheDir();
     const err = await fetchError(fetchTypedDecisions({ cacheDir: dir, fetch: globalThis.fetch, baseUrl }));
     expect(err.message).toMatch(
-      /^cannot download: nothing is listening at 127\.0\.0\.1:\d+ \(the connection was refused; is the address right, and its server running\?\)\. To use Typed Decisions without the network, download all\/test-00000-of-00001\.parquet from https:\/\/huggingface\.co\/datasets\/LocalLLaMA\/typed-decisions on a machine that is online and run `decidekit bench --dataset <path to the \.parquet file>` \(its sha256 is checked\)$/,
+      /^cannot download: nothing is listening at 127\.0\.0\.1:\d+ \(the connection was refused; is the address right, and its server running\?\)\. To use Typed Decisions without the network, download all\/test-00000-of-00001\.parquet from https:\/\/huggingface\.co\/datasets\/LocalLLaMA\/typed-decisions on a machine that is online and run `decidekit bench --dataset test-00000-of-00001\.parquet` in the folder that holds it \(its sha256 is checked\)$/,
     );
     expect(err.message).not.toContain('offline');
     expectEmptyCache(dir);
@@ -344,7 +344,7 @@ describe('fetchTypedDecisions', () => {
       cause: Object.assign(new Error('getaddrinfo ENOTFOUND huggingface.co'), { code: 'ENOTFOUND' }),
     });
     expect(networkError('https://huggingface.co/x', dns).message).toMatch(
-      /^cannot reach huggingface\.co \(host not found\); are you offline\? .*run `decidekit bench --dataset <path to the \.parquet file>` \(/,
+      /^cannot reach huggingface\.co \(host not found\); are you offline\? .*run `decidekit bench --dataset test-00000-of-00001\.parquet` in the folder that holds it \(/,
     );
   });
 

@@ -320,7 +320,7 @@ const OFFLINE_CODES = new Set([
 
 /** How to go on without the download: the file fetched by hand, given to bench (a command that works when pasted). */
 function withoutNetworkWords(): string {
-  return `download ${PARQUET_PATH} from ${TYPED_DECISIONS_URL} on a machine that is online and run \`${benchOnDownloadedFileCommand()}\` (its sha256 is checked)`;
+  return `download ${PARQUET_PATH} from ${TYPED_DECISIONS_URL} on a machine that is online and run \`${benchOnDownloadedFileCommand()}\` in the folder that holds it (its sha256 is checked)`;
 }
 
 /** Refuses a mirror URL that is not an http(s) URL, in words, before anything is sent. */

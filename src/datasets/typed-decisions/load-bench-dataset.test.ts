@@ -372,7 +372,7 @@ describe('loadBenchDataset: typed-decisions', () => {
     const cacheDir = tempDir();
     const err = await loadBenchDataset({ kind: 'typed-decisions', cacheDir }).catch((e: unknown) => e);
     expect((err as Error).message).toMatch(
-      /^Typed Decisions is not in the cache: .*typed-decisions\/e039ebffcc280174dd354227424fb2b249f191de \(run `decidekit dataset fetch typed-decisions` while online, or download https:\/\/huggingface\.co\/datasets\/LocalLLaMA\/typed-decisions\/resolve\/e039ebffcc280174dd354227424fb2b249f191de\/all\/test-00000-of-00001\.parquet yourself and pass `--dataset <path/,
+      /^Typed Decisions is not in the cache: .*typed-decisions\/e039ebffcc280174dd354227424fb2b249f191de \(run `decidekit dataset fetch typed-decisions` while online, or download https:\/\/huggingface\.co\/datasets\/LocalLLaMA\/typed-decisions\/resolve\/e039ebffcc280174dd354227424fb2b249f191de\/all\/test-00000-of-00001\.parquet yourself and pass `--dataset test-00000-of-00001\.parquet` in the folder that holds it\)$/,
     );
   });
 });

@@ -181,7 +181,7 @@ async function locate(source: DatasetSource): Promise<Located> {
       if (!(await exists(dir))) {
         throw new DecidekitError(
           'dataset_missing',
-          `Typed Decisions is not in the cache: ${dir} (run \`${datasetFetchCommand()}\` while online, or download ${parquetDownloadUrl(PINNED_REVISION)} yourself and pass \`${DATASET_FILE_FLAG}\`)`,
+          `Typed Decisions is not in the cache: ${dir} (run \`${datasetFetchCommand()}\` while online, or download ${parquetDownloadUrl(PINNED_REVISION)} yourself and pass \`${DATASET_FILE_FLAG}\` in the folder that holds it)`,
           { context: { dir } },
         );
       }
