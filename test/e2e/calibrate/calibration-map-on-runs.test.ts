@@ -144,6 +144,17 @@ describe('report RUN --calibration', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`${bad}: groups[0].parameters.temperature: expected a positive number, got -1`);
   });
+
+  it('lists a refused map under exit 1 in report --help and in docs/calibrate.md', async () => {
+    const help = await cli('report', '--help');
+    expect(help.code).toBe(0);
+    const exits = help.stdout.replace(/\s+/g, ' ').match(/Exit codes: (.*?) 2 usage error/)![1]!;
+    expect(exits).toMatch(/^0 ok, 1 .*calibration map/);
+    const doc = (await readFile(join(ROOT, 'docs', 'calibrate.md'), 'utf8')).replace(/\s+/g, ' ');
+    const checked = doc.slice(doc.indexOf('**Checked before any work.**'));
+    expect(checked).toMatch(/every problem exits 1 \(invalid input/);
+    expect(checked.slice(0, 800)).not.toMatch(/exits 2/);
+  });
 });
 
 async function hashOf(path: string): Promise<string> {

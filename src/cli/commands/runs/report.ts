@@ -67,7 +67,8 @@ options and --seed recompute the run from its stored decisions under other conve
 recomputed, and the report says they are recalibrated (docs/calibrate.md).`,
   options,
   positionals: ['RUN'],
-  exitCodes: '0 ok, 1 unknown run, unreadable store or unwritable --out, 2 usage error.',
+  exitCodes:
+    '0 ok, 1 unknown run, unreadable store, unwritable --out or a calibration map that cannot be read or does not fit the run, 2 usage error.',
   examples: ['decidekit runs report 20261130-0415 --format markdown --out report.md'],
   async run({ values, positionals: [prefix] }, io) {
     const format = values.format ?? formatOfFile(values.out);
