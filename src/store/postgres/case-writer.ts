@@ -5,7 +5,6 @@
  * (`save-cases.ts`). A batch's promise resolves once committed and rejects with the store's
  * own error when it was not; nothing of a rejected batch is kept.
  */
-import pg from 'pg';
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import { DecidekitError } from '../../core/errors.js';
 import { packCaseRows } from '../sqlite/case-rows.js';
@@ -18,6 +17,8 @@ import { PgQueryError, type SyncPgConfig } from './sync-client.js';
 
 /** Connects a writer to the store at `config` (shown as `path`). */
 export async function startPgCaseWriter(config: SyncPgConfig, path: string): Promise<CaseWriter> {
+  // Loaded here, not with the module: a command on a SQLite store never loads the driver.
+  const { default: pg } = await import('pg');
   const client = new pg.Client(config);
   client.on('error', () => undefined);
   try {

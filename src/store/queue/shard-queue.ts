@@ -11,8 +11,7 @@
  * expiry rule of pg-boss 10 reads), guarded by the retry count the take gave: a worker whose
  * lease ran out and was taken by another never renews the other's lease.
  */
-import pg from 'pg';
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import { DecidekitError } from '../../core/errors.js';
 import { shownStoreUrl } from '../../core/store-url.js';
 
@@ -90,7 +89,9 @@ export interface ShardQueueOptions {
 
 /** The shard queue in the database at `url` (the store's URL), started. */
 export async function openShardQueue(url: string, options: ShardQueueOptions = {}): Promise<ShardQueue> {
-  const boss = new PgBoss({
+  // Loaded here, not with the module: a command that never uses the queue skips its load.
+  const { default: PgBossClass } = await import('pg-boss');
+  const boss = new PgBossClass({
     connectionString: url.trim(),
     application_name: 'decidekit',
     schema: SHARD_QUEUE_SCHEMA,
@@ -167,6 +168,7 @@ function failedShardOf(row: Record<string, unknown>): FailedShard {
  * creates nothing); null when the run was never sent in shards.
  */
 export async function readShardCounts(url: string, runId: string): Promise<ShardCounts | null> {
+  const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: url.trim(), application_name: 'decidekit' });
   try {
     await client.connect();
