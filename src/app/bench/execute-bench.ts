@@ -750,9 +750,9 @@ function noteSetAside(
   e: { readonly replica: string; readonly message: string },
   replicas: readonly Replica[],
 ): void {
-  // Redacted, a replica is named by its place among the replicas' base URLs sorted, as the reports do.
-  const sorted = replicas.map((r) => r.name).sort();
-  const name = options.redactHost === true ? `replica ${sorted.indexOf(e.replica) + 1}` : e.replica;
+  // Redacted, a replica is named by its place in the --base-url order, as the reports do.
+  const at = replicas.findIndex((r) => r.name === e.replica);
+  const name = options.redactHost === true ? `replica ${at + 1}` : e.replica;
   const why = options.redactHost === true ? e.message.split(e.replica).join(name) : e.message;
   const note = words`${name} set aside: ${why}; its cases go to the other replicas`;
   options.reporter?.onNote?.(spellForLibrary(note), note);

@@ -268,7 +268,7 @@ export function renderBenchHtmlPage(run: ReportedRun, options: BenchHtmlPageOpti
     ...calibrationSection(run.summary, name),
     ...breakdownSections(run.summary, listings),
     ...confusionSection(listings),
-    ...latencySection(run.summary, listings, options.redactHost === true),
+    ...latencySection(run.summary, listings, options.redactHost === true, run.config.replicas),
     ...setAsideTexts(run, options.redactHost === true).map((t) => `<p class="warn">${escapeHtml(t)}</p>`),
     ...disagreementsSection(run.summary, listings),
     ...(options.traceHtml ?? traceSection(run, trace)),
@@ -474,7 +474,12 @@ function confusionSection(listings: RunListings): string[] {
 }
 
 /** The latency histogram with p50 and p95, and its table. */
-function latencySection(s: ReportedRun['summary'], listings: RunListings, redactHost: boolean): string[] {
+function latencySection(
+  s: ReportedRun['summary'],
+  listings: RunListings,
+  redactHost: boolean,
+  replicaUrls: readonly string[] | undefined,
+): string[] {
   const out: string[] = [];
   out.push('<h2 id="latency">Latency</h2>');
   const latencies = listings.latenciesMs;
@@ -526,7 +531,7 @@ function latencySection(s: ReportedRun['summary'], listings: RunListings, redact
       }),
     );
   }
-  const replicas = replicasOf(s, redactHost);
+  const replicas = replicasOf(s, replicaUrls, redactHost);
   if (replicas.length > 0)
     out.push(
       renderTable({

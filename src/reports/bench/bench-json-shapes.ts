@@ -101,7 +101,8 @@ export function runConfigJson(c: RunConfig, redactHost = false) {
   };
 }
 
-export function benchSummaryJson(s: BenchSummary, redactHost = false) {
+/** The summary's JSON shape; `replicas` (the run's, in base-URL order) orders and numbers `by_replica`. */
+export function benchSummaryJson(s: BenchSummary, redactHost = false, replicas?: readonly string[]) {
   const errorKinds: Record<string, number> = {};
   for (const kind of FAILURE_KINDS) {
     const n = s.errorKinds[kind];
@@ -127,7 +128,7 @@ export function benchSummaryJson(s: BenchSummary, redactHost = false) {
     by_question: sortedRecordJson(s.byQuestion, metricGroupJson),
     reliability: s.reliability.map(reliabilityBinJson),
     latency_ms: latencyJson(s.latencyMs),
-    ...(s.byReplica === undefined ? {} : { by_replica: replicasJson(s, redactHost) }),
+    ...(s.byReplica === undefined ? {} : { by_replica: replicasJson(s, replicas, redactHost) }),
     input_tokens: s.inputTokens,
     cost: costJson(s.cost),
     ...nullReasonsJson(benchNullReasons(s)),

@@ -85,7 +85,7 @@ export function* renderBenchJsonChunks(
     ...setAsideJson(run, options.redactHost === true),
     dataset: datasetJson(run.config.dataset),
     summary: {
-      ...benchSummaryJson(run.summary, options.redactHost === true),
+      ...benchSummaryJson(run.summary, options.redactHost === true, run.config.replicas),
       ...runStatisticsJson(options.statistics ?? null),
     },
     decisions: DECISIONS_MARK,

@@ -120,7 +120,14 @@ export function* renderBenchMarkdownChunks(
   out.push(...requestsSection(run, listings));
   out.push(...readingSection(run, options.statistics ?? null));
   out.push(...breakdownSections(s));
-  out.push(...calibrationSections(s, options.redactHost === true, setAsideTexts(run, options.redactHost === true)));
+  out.push(
+    ...calibrationSections(
+      s,
+      options.redactHost === true,
+      setAsideTexts(run, options.redactHost === true),
+      run.config.replicas,
+    ),
+  );
   out.push(...disagreementsSection(listings, nothingAnswered));
 
   // Full trace.
@@ -286,7 +293,12 @@ function breakdownSections(s: ReportedRun['summary']): string[] {
 }
 
 /** Calibration (the reliability table) and latency, when something was answered. */
-function calibrationSections(s: ReportedRun['summary'], redactHost: boolean, setAside: readonly string[]): string[] {
+function calibrationSections(
+  s: ReportedRun['summary'],
+  redactHost: boolean,
+  setAside: readonly string[],
+  replicaUrls: readonly string[] | undefined,
+): string[] {
   const nothingAnswered = s.rating.stars === 0;
   const out: string[] = [];
   // Calibration and latency only mean something with answered decisions.
@@ -319,7 +331,7 @@ function calibrationSections(s: ReportedRun['summary'], redactHost: boolean, set
       out,
       `Per answered request (n = ${formatCount(s.latencyMs.n)}): **p50** ${formatLatencyMs(s.latencyMs.p50)} · **p95** ${formatLatencyMs(s.latencyMs.p95)} · **mean** ${formatLatencyMs(s.latencyMs.mean)}`,
     );
-    const replicas = replicasOf(s, redactHost);
+    const replicas = replicasOf(s, replicaUrls, redactHost);
     if (replicas.length > 0)
       out.push(
         '| replica | requests | failed | p50 | p95 |',

@@ -215,7 +215,7 @@ function headlineLines(
       ? `${NOT_AVAILABLE}${why(latencyNullReason(s.latencyMs) ?? undefined)}`
       : `p50 ${formatLatencyMs(s.latencyMs.p50)} · p95 ${formatLatencyMs(s.latencyMs.p95)} · mean ${formatLatencyMs(s.latencyMs.mean)}  (${formatCount(s.latencyMs.n)} answered requests)`,
   ]);
-  for (const [replica, r] of replicasOf(s, redactHost))
+  for (const [replica, r] of replicasOf(s, run.config.replicas, redactHost))
     rows.push(['', `${singleLine(replica)}: ${replicaLatencyText(r)}`]);
   for (const text of setAsideTexts(run, redactHost)) rows.push(['', p.yellow(singleLine(text))]);
   if (s.inputTokens !== null) rows.push(['Input tokens', formatCount(s.inputTokens)]);

@@ -8,12 +8,31 @@ import type { BenchSummary, ReplicaSummary } from '../../core/bench/summary.js';
 import { formatCount, formatLatencyMs } from '../format.js';
 
 /**
- * Each replica of the run with its numbers, in base-URL order (none for a run on one server);
- * with `redactHost`, named `replica 1`, `replica 2`… instead of by their URLs.
+ * Each replica of the run with its numbers, in base-URL order (`replicas`, the run's
+ * `config.replicas`; none for a run on one server); with `redactHost`, named `replica N` by
+ * its place in that order instead of by its URL.
  */
-export function replicasOf(s: Pick<BenchSummary, 'byReplica'>, redactHost = false): [string, ReplicaSummary][] {
-  const entries = Object.entries(s.byReplica ?? {});
-  return redactHost ? entries.map(([, r], i) => [`replica ${i + 1}`, r]) : entries;
+export function replicasOf(
+  s: Pick<BenchSummary, 'byReplica'>,
+  replicas: readonly string[] | undefined,
+  redactHost = false,
+): [string, ReplicaSummary][] {
+  const byReplica = s.byReplica ?? {};
+  const order = replicaOrder(replicas, Object.keys(byReplica));
+  return order
+    .filter((url) => byReplica[url] !== undefined)
+    .map((url) => [redactHost ? redactedReplicaName(order, url) : url, byReplica[url]!]);
+}
+
+/** The replicas in base-URL order, then any other named (sorted): the order `replica N` counts in. */
+function replicaOrder(replicas: readonly string[] | undefined, others: readonly string[]): string[] {
+  const order = [...(replicas ?? [])];
+  return [...order, ...others.filter((url) => !order.includes(url)).sort()];
+}
+
+/** `replica N`, N the replica's place in `order` (counted from one). */
+function redactedReplicaName(order: readonly string[], url: string): string {
+  return `replica ${order.indexOf(url) + 1}`;
 }
 
 /** One replica in words: `p50 … · p95 … (N requests, F failed)`. */
@@ -29,12 +48,13 @@ type SetAsideRun = Pick<BenchRun, 'setAside' | 'summary' | 'config'>;
 
 /** The replicas set aside, each named as `replicasOf` names it (with `redactHost`, `replica N`, its host out of the reason too). */
 function setAsideNamed(run: SetAsideRun, redactHost: boolean) {
-  const names = Object.keys(run.summary.byReplica ?? {});
-  const sorted = [...(run.config.replicas ?? [])].sort();
+  const order = replicaOrder(run.config.replicas, [
+    ...Object.keys(run.summary.byReplica ?? {}),
+    ...(run.setAside ?? []).map((n) => n.replica),
+  ]);
   return (run.setAside ?? []).map((n) => {
     if (!redactHost) return n;
-    const at = names.indexOf(n.replica);
-    const name = `replica ${at >= 0 ? at + 1 : sorted.indexOf(n.replica) + 1}`;
+    const name = redactedReplicaName(order, n.replica);
     const host = URL.canParse(n.replica) ? new URL(n.replica).host : n.replica;
     return { ...n, replica: name, reason: n.reason.split(n.replica).join(name).split(host).join(name) };
   });
@@ -65,9 +85,13 @@ export function setAsideJson(run: SetAsideRun, redactHost = false) {
 }
 
 /** The JSON shape of the per-replica numbers (null for a run on one server). */
-export function replicasJson(s: Pick<BenchSummary, 'byReplica'>, redactHost = false) {
+export function replicasJson(
+  s: Pick<BenchSummary, 'byReplica'>,
+  replicas: readonly string[] | undefined,
+  redactHost = false,
+) {
   if (s.byReplica === undefined) return null;
-  return replicasOf(s, redactHost).map(([replica, r]) => ({
+  return replicasOf(s, replicas, redactHost).map(([replica, r]) => ({
     replica,
     requests: r.requests,
     failed: r.failed,

@@ -192,7 +192,7 @@ export function renderRunShowJson(
     },
     config: runConfigJson(run.config, redactHost),
     ...setAsideJson(run, redactHost),
-    summary: { ...benchSummaryJson(run.summary), ...runStatisticsJson(statistics) },
+    summary: { ...benchSummaryJson(run.summary, redactHost, run.config.replicas), ...runStatisticsJson(statistics) },
   };
   return `${jsonDocumentText(document)}\n`;
 }
