@@ -3,6 +3,7 @@
  * (`calibrate RUN --out`) applied by `report RUN --calibration`, on the embedded server and a
  * real SQLite store; maps that do not fit a run refused before any work, naming the difference.
  */
+import Database from 'better-sqlite3';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -107,11 +108,24 @@ describe('report RUN --calibration', () => {
       offline,
     );
     expect(c.code).toBe(0);
-    const r = await cli('report', runId, '--store', store, '--calibration', offline);
+    // A copy of the store whose answers of the run cannot be read: a report that read them
+    // would stop on the damage, so the refusal shows the map is checked first.
+    const damaged = join(tmp, 'damaged.sqlite');
+    const source = new Database(store, { readonly: true });
+    source.exec(`VACUUM INTO '${damaged}'`);
+    source.close();
+    const db = new Database(damaged);
+    db.prepare('UPDATE decisions SET probabilities_json = ? WHERE run_id = ?').run('{damaged', runId);
+    db.close();
+    const read = await cli('report', runId, '--store', damaged, '--calibration', map);
+    expect(read.code).toBe(1);
+    expect(read.stderr).toContain(`run store ${damaged} is damaged`);
+    const r = await cli('report', runId, '--store', damaged, '--calibration', offline);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
+    expect(r.stderr).not.toContain('is damaged');
     expect(r.stderr).toContain(`--calibration MAP: calibration map ${offline} was fitted on offline answers`);
-    expect(r.stderr).toContain(`decidekit calibrate ${runId} --store ${store} --by type --out map.json`);
+    expect(r.stderr).toContain(`decidekit calibrate ${runId} --store ${damaged} --by type --out map.json`);
     expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
   });
 
