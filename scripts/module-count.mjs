@@ -117,6 +117,15 @@ export async function measure(name) {
       .sort();
     const packages = urls.filter((url) => url.includes('/node_modules/'));
     const builtins = urls.filter((url) => url.startsWith('node:'));
+    // The PostgreSQL driver and the shard queue's library, by package name: only a command on
+    // a PostgreSQL store, or one that uses the shard queue, has a use for them.
+    const postgresPackages = [
+      ...new Set(
+        packages
+          .map((url) => /\/node_modules\/([^/]+)\//.exec(url)?.[1])
+          .filter((name) => name === 'pg' || name === 'pg-boss'),
+      ),
+    ].sort();
     const machinery = Object.fromEntries(
       Object.entries(BENCH_MACHINERY).map(([kind, test]) => [kind, own.filter(test)]),
     );
@@ -126,6 +135,7 @@ export async function measure(name) {
       packages: packages.length,
       builtins: builtins.length,
       machinery,
+      postgresPackages,
       modules: own,
     };
   } finally {

@@ -15,6 +15,7 @@ interface Measured {
   readonly command: string;
   readonly own: number;
   readonly machinery: { readonly runner: string[]; readonly storeWriter: string[]; readonly benchHtml: string[] };
+  readonly postgresPackages: string[];
 }
 
 async function measure(...commands: string[]): Promise<Measured[]> {
@@ -40,5 +41,13 @@ describe('modules each command loads', () => {
       benchHtml: ['reports/bench/bench-html.js'],
     });
     for (const m of measured) expect(m.own).toBeGreaterThan(20);
+  }, 120_000);
+
+  it('bench and runs list on a SQLite store load neither the PostgreSQL driver nor the shard queue', async () => {
+    const measured = await measure('bench', 'runs list');
+    expect(measured.map((m) => [m.command, m.postgresPackages])).toEqual([
+      ['bench', []],
+      ['runs list', []],
+    ]);
   }, 120_000);
 });
