@@ -9,6 +9,8 @@ import { DecidekitError, OptionError } from '../../core/errors.js';
 import { isPostgresUrl, shownStoreUrl, urlHasPassword } from '../../core/store-url.js';
 import { optionMention as option, words } from '../../core/message-words.js';
 import { createSystemOneClient, isRunStopping } from '../../protocol/client/client.js';
+import type { EndpointIdentity } from '../../core/endpoint-identity.js';
+import { baseUrlOf } from '../../protocol/wire/endpoint.js';
 import { scanBenchDataset } from '../../datasets/typed-decisions/load-bench-dataset.js';
 import { openStore } from '../../store/open-store.js';
 import { openShardQueue, type ShardData } from '../../store/queue/shard-queue.js';
@@ -59,21 +61,8 @@ export async function enqueueShardedRun(
   const plan = await planBenchFromStore(request);
   const { info, questionSet, entries } = await scanBenchDataset(datasetSourceOf(plan.dataset, options.cacheDir));
   const selected = selectCases(entries, plan);
-  let endpoint = null;
-  if (plan.server.kind === 'remote') {
-    const client = createSystemOneClient({ baseUrl: plan.server.baseUrl, timeoutMs: plan.timeoutMs });
-    try {
-      // Before the run is stored or queued: a server nothing answers at stops it as it stops a
-      // plain bench (the same error). Any HTTP answer will do, and a failure a plain bench
-      // would only record against a case (a timeout, a dropped connection) is left to the workers.
-      await client.post('').catch((err: unknown) => {
-        if (isRunStopping(err)) throw err;
-      });
-      endpoint = client.identity;
-    } finally {
-      await client.close();
-    }
-  }
+  const endpoint =
+    plan.server.kind === 'remote' ? await stopUnlessServerAnswers(plan.server.baseUrl, plan.timeoutMs) : null;
   const config = runConfigOf(plan, {
     toolVersion: options.toolVersion,
     dataset: { dataset: info, questionSet },
@@ -99,6 +88,24 @@ export async function enqueueShardedRun(
     }
   } finally {
     await queue.close();
+  }
+}
+
+/**
+ * Stops, as a plain bench stops (the same error), when nothing answers at `baseUrl`; else the
+ * client's endpoint identity. Called before a run is stored or its cases queued. Any HTTP
+ * answer will do, and a failure a plain bench would only record against a case (a timeout, a
+ * dropped connection) is left to the workers.
+ */
+async function stopUnlessServerAnswers(baseUrl: string, timeoutMs: number): Promise<EndpointIdentity> {
+  const client = createSystemOneClient({ baseUrl, timeoutMs });
+  try {
+    await client.post('').catch((err: unknown) => {
+      if (isRunStopping(err)) throw err;
+    });
+    return client.identity;
+  } finally {
+    await client.close();
   }
 }
 
@@ -130,6 +137,10 @@ export async function enqueueMissing(
         input.retryFailed ? { ...d, retryFailed: true } : d,
       );
       if (data.length > 0) {
+        // The workers will send them to the run's server: as a fresh sharded run does, stop
+        // here while nothing answers there rather than queue shards bound to fail.
+        if (info.config.embeddedServer === null)
+          await stopUnlessServerAnswers(baseUrlOf(info.config.endpoint), info.config.timeoutMs);
         // Cases sent again replace their failed results; the run is running until they are saved.
         store.runs.reopen(runId);
         await queue.enqueue(data);

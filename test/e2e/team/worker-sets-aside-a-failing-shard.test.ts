@@ -48,6 +48,7 @@ describe('decidekit worker and a shard its server keeps stopping', () => {
     const url = `postgresql://postgres@127.0.0.1:${cluster.port}/failing_shard`;
     const gone = await startReferenceServer({ host: '127.0.0.1', port: 0 });
     const good = await startReferenceServer({ host: '127.0.0.1', port: 0 });
+    let back: Awaited<ReturnType<typeof startReferenceServer>> | null = null;
     try {
       // Queued first, so a worker takes it first; then its server goes away.
       const bad = await runCliInProcess(['bench', '--base-url', gone.url, '--store', url, '--shards', '1']);
@@ -77,7 +78,17 @@ describe('decidekit worker and a shard its server keeps stopping', () => {
       const again = `decidekit bench --resume ${badId} --store ${url}`;
       expect(shown.stdout).toContain(again);
 
-      // The hint works when pasted: it queues the shard again, and runs show no longer counts it failed.
+      // Pasted while the server is still down, it stops as a fresh sharded bench does, queueing nothing.
+      const early = await runCliInProcess(again.split(' ').slice(1));
+      expect(early.code).toBe(1);
+      expect(early.stderr).toBe(`decidekit bench: ${why}\n`);
+      expect(early.stdout).toBe('');
+      const still = await runCliInProcess(['runs', 'show', badId, '--store', url, '--no-ci']);
+      expect(still.stdout).toMatch(/shards +0 done, 0 sending, 0 queued, 1 failed/);
+
+      // With the server back, the hint works when pasted: it queues the shard again, and runs
+      // show no longer counts it failed.
+      back = await startReferenceServer({ host: '127.0.0.1', port: Number(new URL(gone.url).port) });
       const resumed = await runCliInProcess(again.split(' ').slice(1));
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(resumed.stdout).toContain(`run ${badId}: queued again ${SAMPLE_CASES} of ${SAMPLE_CASES} cases`);
@@ -86,6 +97,7 @@ describe('decidekit worker and a shard its server keeps stopping', () => {
       expect(after.stdout).not.toContain('failed after');
     } finally {
       await good.close();
+      await back?.close();
     }
   }, 120_000);
 });
