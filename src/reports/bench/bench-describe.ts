@@ -56,7 +56,27 @@ export function describeServer(
   if (config.embeddedServer)
     return `${named ?? `model ${code(config.embeddedServer.model)}`} on the built-in reference server`;
   const model = named ?? (config.model === null ? 'the server default model' : `model ${code(config.model)}`);
-  return `${model} at ${code(formatEndpoint(config.endpoint, redactHost))}`;
+  return `${model} at ${describeEndpoints(config, redactHost, code)}`;
+}
+
+/**
+ * Where a run was sent: its server's endpoint, or for a run on replicas each of them in their
+ * base-URL order (`replica N` with `redactHost`), with its own requests in flight when each
+ * was given its own: `http://a:8000 (parallel 2), http://b:8000 (parallel 3)`.
+ */
+export function describeEndpoints(
+  config: RunConfig,
+  redactHost: boolean,
+  code: (text: string) => string = (t) => t,
+): string {
+  const replicas = config.replicas;
+  if (replicas === undefined || replicas.length === 0) return code(formatEndpoint(config.endpoint, redactHost));
+  return replicas
+    .map((url, i) => {
+      const own = config.parallelByReplica?.[i];
+      return `${code(redactHost ? `replica ${i + 1}` : url)}${own === undefined ? '' : ` (parallel ${own})`}`;
+    })
+    .join(', ');
 }
 
 /**

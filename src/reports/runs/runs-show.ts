@@ -7,12 +7,12 @@ import {
   costPerCorrectNullReason,
   latencyNullReason,
 } from '../../core/bench/summary.js';
-import { formatEndpoint } from '../../protocol/wire/endpoint.js';
 import { datasetJson } from '../json-shapes.js';
 import { benchSummaryJson, runConfigJson, runHeadJson, runStatisticsJson } from '../bench/bench-json-shapes.js';
 import { setAsideJson, setAsideTexts } from '../bench/replica-latency.js';
 import type { StoredRunHead, StoredRunInfo } from '../../store/stored-run.js';
 import {
+  describeEndpoints,
   describeErrorKinds,
   describeFilters,
   describeModel,
@@ -90,9 +90,7 @@ export function renderRunShow(head: StoredRunHead, run: StoredRunInfo, options: 
     ['model', singleLine(describeModel(c, head.answeredModels ?? []))],
     [
       'endpoint',
-      c.embeddedServer === null
-        ? formatEndpoint(c.endpoint, options.redactHost === true)
-        : 'in-process reference server',
+      c.embeddedServer === null ? describeEndpoints(c, options.redactHost === true) : 'in-process reference server',
     ],
     [
       'dataset',

@@ -90,6 +90,21 @@ describe('bench --parallel once per --base-url', () => {
     s.close();
     expect(run.config.parallelByReplica).toEqual([3, 1]);
     expect(run.config.replicas).toEqual([wide.url, narrow.url]);
+
+    // Where the run was sent names each replica with its own number, not only the first.
+    const each = `${wide.url} (parallel 3), ${narrow.url} (parallel 1)`;
+    expect(r.stdout).toContain(`at ${each}`);
+    for (const argv of [
+      ['report', run.id],
+      ['report', run.id, '--format', 'markdown'],
+      ['runs', 'show', run.id],
+    ]) {
+      const shown = await cli(argv);
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(shown.stdout.replaceAll('`', '')).toContain(each);
+    }
+    const redacted = await cli(['runs', 'show', run.id, '--redact']);
+    expect(redacted.stdout).toContain('replica 1 (parallel 3), replica 2 (parallel 1)');
   }, 60_000);
 
   it('gives one --parallel to every replica, as before', async () => {
