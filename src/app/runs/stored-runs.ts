@@ -3,6 +3,8 @@
  * the run store (opened for each call and closed again) for listing, showing, comparing,
  * re-rendering and exporting.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { isPostgresUrl } from '../../core/store-url.js';
 import { given } from '../../core/given.js';
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
@@ -415,6 +417,8 @@ export interface StoredReportOptions {
    * and section of the report is made from the recalibrated answers (the store is unchanged).
    */
   readonly calibrationPath?: string;
+  /** The folder a hint's file names are relative to: a hint names a map file not there yet. */
+  readonly cwd?: string;
 }
 
 /**
@@ -435,7 +439,7 @@ export async function storedRunReport(
   const recalibration =
     options.calibrationPath === undefined
       ? undefined
-      : await recalibrationOfRun(opened.run, options.calibrationPath, options.askedBy.storeArg);
+      : await recalibrationOfRun(opened.run, options.calibrationPath, options.askedBy.storeArg, options.cwd);
   const states = format === 'markdown' ? await statesOfRun(opened.run, options.env) : undefined;
   const analyze = {
     intervals: options.intervals,
@@ -478,6 +482,7 @@ async function recalibrationOfRun(
   run: ReportedRun,
   path: string,
   storeArg: string | null | undefined,
+  cwd: string | undefined,
 ): Promise<RunCalibration> {
   const own = run.config.calibration;
   if (own !== undefined)
@@ -485,12 +490,25 @@ async function recalibrationOfRun(
       'calibrationPath',
       words`${option('calibrationPath', 'MAP')}: run ${run.id} was recalibrated as it ran, with ${own.path} (sha256 ${own.sha256.slice(0, 12)}): its report applies that map; report it without ${option('calibrationPath')}`,
     );
+  const out = freeMapName(run.id, cwd);
   const fit = (by: string) => [
-    `fit one on this run with: ${calibrateRunCommand(run.id, { by, out: 'map.json', store: storeArg })}`,
+    `fit one on this run with: ${calibrateRunCommand(run.id, { by, out, store: storeArg })}`,
   ];
   const calibration = await loadRunCalibration(path, fit('type'));
   refuseUnfitCalibration(calibration, answeredQuestions(run, calibration.by), `run ${run.id}`, fit(calibration.by));
   return calibration;
+}
+
+/**
+ * The map file a hint to fit one on run `runId` names: `map-RUNID.json`, or the first
+ * `map-RUNID-N.json` that does not exist in `cwd`, so the pasted command never replaces a map
+ * the user has (the calibrate command replaces a file that is there).
+ */
+function freeMapName(runId: string, cwd: string | undefined): string {
+  const taken = (name: string) => cwd !== undefined && existsSync(join(cwd, name));
+  let name = `map-${runId}.json`;
+  for (let n = 2; taken(name); n++) name = `map-${runId}-${n}.json`;
+  return name;
 }
 
 /** The questions a run answered as its summary counts them: by type, or by question (what a map's groups need). */

@@ -125,7 +125,7 @@ describe('report RUN --calibration', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).not.toContain('is damaged');
     expect(r.stderr).toContain(`--calibration MAP: calibration map ${offline} was fitted on offline answers`);
-    expect(r.stderr).toContain(`decidekit calibrate ${runId} --store ${damaged} --by type --out map.json`);
+    expect(r.stderr).toContain(`decidekit calibrate ${runId} --store ${damaged} --by type --out map-${runId}.json`);
     expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
   });
 
@@ -143,6 +143,21 @@ describe('report RUN --calibration', () => {
       `calibration map ${byQuestion} does not fit run ${runId}: it has no group for question "${dropped}"`,
     );
     expect(r.stderr.match(/does not fit/g)).toHaveLength(1);
+  });
+
+  it('offers a fitting command that, pasted, writes a map file that was not there', async () => {
+    const byQuestion = join(tmp, 'by-question.json');
+    const before = await readFile(map, 'utf8');
+    await writeFile(join(tmp, `map-${runId}.json`), before);
+    const r = await cli('report', runId, '--store', store, '--calibration', byQuestion);
+    expect(r.code).toBe(1);
+    const hint = r.stderr.match(/fit one on this run with: (decidekit calibrate .*)/)![1]!;
+    expect(hint).toBe(`decidekit calibrate ${runId} --store ${store} --by question --out map-${runId}-2.json`);
+    const pasted = await cli(...hint.split(' ').slice(1));
+    expect(pasted.code).toBe(0);
+    expect(await readFile(join(tmp, `map-${runId}-2.json`), 'utf8')).toContain('"by": "question"');
+    expect(await readFile(map, 'utf8')).toBe(before);
+    expect(await readFile(join(tmp, `map-${runId}.json`), 'utf8')).toBe(before);
   });
 
   it('refuses a map file that cannot be read or is not a map, naming the file and the field', async () => {
