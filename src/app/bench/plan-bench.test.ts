@@ -226,6 +226,22 @@ describe('runConfigOf and startRun', () => {
     expect(partial.notes.map(spellForLibrary).filter((n) => n.includes('nothing to send'))).toEqual([]);
   });
 
+  it('records one --parallel given to a resume of a run whose replicas each had their own, as it sends', () => {
+    const replicas = ['http://127.0.0.1:8001', 'http://127.0.0.1:8002'];
+    const run = storedRun(runConfig({ replicas, parallel: 2, parallelByReplica: [2, 3] }));
+    const now = runConfig({ replicas, parallel: 5 });
+    const start = startRun(plan({ resume: { run, retryFailed: false } }), now, 'now', checkResumable);
+    expect(start.config.parallel).toBe(5);
+    expect(start.config.parallelByReplica).toBeUndefined();
+    const kept = startRun(
+      plan({ resume: { run, retryFailed: false } }),
+      runConfig({ replicas, parallel: 2, parallelByReplica: [2, 3] }),
+      'now',
+      checkResumable,
+    );
+    expect(kept.config).toMatchObject({ parallel: 2, parallelByReplica: [2, 3] });
+  });
+
   it("keeps the stored run's price and says so, but takes this session's sending settings", () => {
     const run = storedRun(runConfig({ pricePerMtokUsd: 0.5 }));
     const now = runConfig({ pricePerMtokUsd: 2, parallel: 8, timeoutMs: 1000, retries: 0 });

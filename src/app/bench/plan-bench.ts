@@ -364,11 +364,20 @@ export function startRun(plan: BenchPlan, config: RunConfig, createdAt: string, 
     notes.push(
       words`run ${run.id} already has a result for each of its ${run.config.caseIds.length} cases: nothing to send; below is the stored run's report`,
     );
+  // How this session sends is recorded as sent: one parallel number given to a resume of a run
+  // whose replicas each had their own goes to each of them, and the record says so.
+  const { parallelByReplica: _stored, ...stored } = run.config;
   return {
     id: run.id,
     createdAt: run.createdAt,
     label: plan.label ?? run.label,
-    config: { ...run.config, parallel: config.parallel, timeoutMs: config.timeoutMs, retries: config.retries },
+    config: {
+      ...stored,
+      parallel: config.parallel,
+      ...given({ parallelByReplica: config.parallelByReplica }),
+      timeoutMs: config.timeoutMs,
+      retries: config.retries,
+    },
     kept,
     priorDurationMs: run.durationMs ?? 0,
     notes,
