@@ -128,6 +128,7 @@ export async function runWorker(asked: WorkerOptions): Promise<WorkerOutcome> {
         const setAside = await queue.setAside(shard, stopWords(end));
         if (setAside.kind === 'failed') failedShards++;
         options.reporter?.onShardSetAside?.(shard.data, setAside);
+        if (setAside.kind === 'failed') await stopIfNothingLeft(store, queue, shard.data.runId, setup, options);
         continue;
       }
       if (end.kind === 'interrupted') {
@@ -136,7 +137,8 @@ export async function runWorker(asked: WorkerOptions): Promise<WorkerOutcome> {
       }
       await queue.complete(shard);
       shards++;
-      finishIfAllSaved(store, shard.data.runId, setup, options.clock?.() ?? new Date(), options.reporter);
+      if (!finishIfAllSaved(store, shard.data.runId, setup, options.clock?.() ?? new Date(), options.reporter))
+        await stopIfNothingLeft(store, queue, shard.data.runId, setup, options);
     }
     return { shards, cases, failedShards, interrupted: options.signal.aborted };
   } finally {
@@ -188,16 +190,41 @@ async function setupOf(
   return setup;
 }
 
-/** The run finished once every case has a saved result: summed from the store, as a resumed run is. */
+/**
+ * A run some of whose shards failed for good, with none left queued or being sent: nothing
+ * will save its missing cases until `bench --resume` queues them again, so it is finished as
+ * incomplete (from its saved cases) rather than left said to be running.
+ */
+async function stopIfNothingLeft(
+  store: Store,
+  queue: ShardQueue,
+  runId: string,
+  { config }: RunSetup,
+  options: WorkerOptions,
+): Promise<void> {
+  const counts = await queue.countsOf(runId);
+  if (counts.failed === 0 || counts.queued > 0 || counts.sending > 0) return;
+  const info = store.runs.info(runId);
+  if (info === null || store.runs.head(runId)?.status !== 'running') return;
+  const summary = summarizeRun(config, store.cases.iterate(runId));
+  const now = options.clock?.() ?? new Date();
+  store.runs.finish(runId, {
+    status: 'incomplete',
+    durationMs: Math.max(0, now.getTime() - Date.parse(info.createdAt)),
+    summary: { ...summary, status: 'incomplete' },
+  });
+}
+
+/** The run finished once every case has a saved result: summed from the store, as a resumed run is. True when it was. */
 function finishIfAllSaved(
   store: Store,
   runId: string,
   { config }: RunSetup,
   now: Date,
   reporter: WorkerReporter | undefined,
-): void {
+): boolean {
   const saved = store.cases.savedIds(runId, { includeFailed: true });
-  if (config.caseIds.some((id) => !saved.has(id))) return;
+  if (config.caseIds.some((id) => !saved.has(id))) return false;
   const info = store.runs.info(runId)!;
   const summary = summarizeRun(config, store.cases.iterate(runId));
   store.runs.finish(runId, {
@@ -206,6 +233,7 @@ function finishIfAllSaved(
     summary,
   });
   reporter?.onRunFinished?.(runId, summary.status);
+  return true;
 }
 
 /** What stopped a shard, in words (the server's error message). */

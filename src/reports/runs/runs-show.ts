@@ -78,7 +78,7 @@ export function renderRunShow(head: StoredRunHead, run: StoredRunInfo, options: 
               : 'a run left running by a killed process can be resumed'
         })`
       : head.savedCases < head.caseCount
-        ? `${head.status} (${formatCount(head.savedCases)} of ${formatCount(head.caseCount)} cases saved)`
+        ? `${head.status} (${formatCount(head.savedCases)} of ${formatCount(head.caseCount)} cases saved${failedShardsWords(options.shards)})`
         : head.status;
   const filters = describeFilters(c);
   const about: [string, string][] = [
@@ -198,6 +198,13 @@ export function renderRunShowJson(
 /** `5 done, 1 sending, 2 queued` (and the failed ones, when any). */
 function shardWords(s: ShardCounts): string {
   return `${s.done} done, ${s.sending} sending, ${s.queued} queued${s.failed === 0 ? '' : `, ${s.failed} failed`}`;
+}
+
+/** `; every shard failed` (or `; 2 of 5 shards failed`) beside a stopped run's saved cases, when any did. */
+function failedShardsWords(s: ShardCounts | null | undefined): string {
+  if (!s || s.failed === 0) return '';
+  const all = s.queued + s.sending + s.done + s.failed;
+  return s.failed === all ? '; every shard failed' : `; ${s.failed} of ${all} shards failed`;
 }
 
 /** One line a failed shard (why it failed), then the command that queues its cases again. */

@@ -69,10 +69,18 @@ describe('decidekit worker and a shard its server keeps stopping', () => {
       expect(worked.stderr).toContain(`shard 1 of 1 of run ${badId} failed after 3 stops`);
       expect(worked.stderr).not.toMatch(/internal error|\n\s+at |ECONNREFUSED/);
       expect(worked.code).toBe(1);
-      expect(await runStatus(url, badId)).toEqual({ status: 'running', saved: 0 });
+      // Nothing is left to send it: the run is no longer said to be running, anywhere.
+      expect(await runStatus(url, badId)).toEqual({ status: 'incomplete', saved: 0 });
 
       const shown = await runCliInProcess(['runs', 'show', badId, '--store', url, '--no-ci']);
       expect(shown.code, shown.stderr).toBe(0);
+      expect(shown.stdout).toMatch(/status +incomplete \(0 of 100 cases saved; every shard failed\)\n/);
+      expect(shown.stdout).not.toMatch(/status +running|sent in shards by workers/);
+      const json = await runCliInProcess(['runs', 'show', badId, '--store', url, '--json']);
+      expect(JSON.parse(json.stdout).status, json.stderr).toBe('incomplete');
+      const listed = await runCliInProcess(['runs', 'list', '--store', url, '--json']);
+      const row = JSON.parse(listed.stdout).runs.find((r: { id: string }) => r.id === badId);
+      expect(row?.status, listed.stdout).toBe('incomplete');
       expect(shown.stdout).toMatch(/shards +0 done, 0 sending, 0 queued, 1 failed/);
       expect(shown.stdout).toContain(`shard 1 of 1 failed after 3 stops: ${why}`);
       const again = `decidekit bench --resume ${badId} --store ${url}`;
@@ -92,6 +100,7 @@ describe('decidekit worker and a shard its server keeps stopping', () => {
       const resumed = await runCliInProcess(again.split(' ').slice(1));
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(resumed.stdout).toContain(`run ${badId}: queued again ${SAMPLE_CASES} of ${SAMPLE_CASES} cases`);
+      expect(await runStatus(url, badId)).toEqual({ status: 'running', saved: 0 });
       const after = await runCliInProcess(['runs', 'show', badId, '--store', url, '--no-ci']);
       expect(after.stdout).toMatch(/shards +0 done, 0 sending, 1 queued\n/);
       expect(after.stdout).not.toContain('failed after');
