@@ -105,6 +105,11 @@ describe('bench --parallel once per --base-url', () => {
     }
     const redacted = await cli(['runs', 'show', run.id, '--redact']);
     expect(redacted.stdout).toContain('replica 1 (parallel 3), replica 2 (parallel 1)');
+
+    // Resumed with one --parallel, every replica is sent that many, and its report says so.
+    const resumed = await cli(['bench', '--resume', run.id, '--parallel', '2']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain(`at ${wide.url}, ${narrow.url} · parallel 2, timeout`);
   }, 60_000);
 
   it('gives one --parallel to every replica, as before', async () => {
