@@ -15,6 +15,7 @@ import {
   refuseIncomparable,
   type ComparedCases,
   type RunComparison,
+  workDifferencesAB,
 } from '../../core/bench/run-diff.js';
 import type { ReportedRun } from '../../core/bench/run.js';
 import { DecidekitError, OptionError } from '../../core/errors.js';
@@ -40,7 +41,7 @@ import { renderBenchJsonChunks } from '../../reports/bench/bench-json.js';
 import { renderBenchTerminal } from '../../reports/bench/bench-terminal.js';
 import type { RunStatistics } from '../../core/bench/run-statistics.js';
 import { rankRuns, type LeaderboardRow } from '../../core/bench/leaderboard.js';
-import { isSameWork } from '../../core/bench/run-work.js';
+import { isSameWork, workDifferences as workDifferencesOf } from '../../core/bench/run-work.js';
 import { gateRuns, type GateResult } from '../../core/bench/run-gate.js';
 import type { StatMetric } from '../../core/stats/bootstrap.js';
 import { sameScoringConventions, type ConventionChoice, type Conventions } from '../../core/stats/conventions.js';
@@ -271,11 +272,30 @@ export function readStoredRunsToCompare(
   prefixes: readonly string[],
   options: CompareOptions,
   read: { readonly listings: boolean } = { listings: false },
-): { analyzed: AnalyzedRun[]; rows: LeaderboardRow[]; sameWork: boolean; paired: RunComparison | null } {
+): {
+  analyzed: AnalyzedRun[];
+  rows: LeaderboardRow[];
+  sameWork: boolean;
+  /** How each run's work differs from the first's, one reason each (A and B for two runs). */
+  workDifferences: string[];
+  paired: RunComparison | null;
+} {
   const runs = prefixes.map((p) => openStoredRun(storePath, p, options.askedBy, read));
   // Two runs: also the paired comparison of the second against the first.
   const { analyzed, compared } = analyzeToCompare(runs, options, { paired: runs.length === 2, ...read });
   const sameWork = analyzed.every((r) => isSameWork(analyzed[0]!.run.config, r.run.config));
+  const first = analyzed[0]!.run;
+  const workDifferences =
+    analyzed.length === 2
+      ? workDifferencesAB(first.config, analyzed[1]!.run.config)
+      : analyzed.slice(1).flatMap(({ run }) =>
+          workDifferencesOf(first.config, run.config, {
+            was: first.id,
+            now: run.id,
+            onlyInWas: `only in ${first.id}`,
+            onlyInNow: `only in ${run.id}`,
+          }),
+        );
   const [a, b] = analyzed;
   const paired =
     compared === null
@@ -287,7 +307,7 @@ export function readStoredRunsToCompare(
           compared,
         );
   const rows = rankRuns(analyzed.map((a, i) => ({ ...a, answeredModels: runs[i]!.head.answeredModels })));
-  return { analyzed, rows, sameWork, paired };
+  return { analyzed, rows, sameWork, workDifferences, paired };
 }
 
 const ordinal = (n: number): string => (n === 1 ? 'first' : n === 2 ? 'second' : n === 3 ? 'third' : `${n}th`);

@@ -101,6 +101,11 @@ export interface RunComparison {
   /** Same dataset revision, cases and questions (models may differ); false only when forced. */
   readonly sameWork: boolean;
   /**
+   * How the runs' work differs, one reason each, worded from A's side (`calibration map: A
+   * none, B sha256 …`): empty when it is the same.
+   */
+  readonly workDifferences: readonly string[];
+  /**
    * Accuracy, KL, Brier, log loss and ECE are over the cases both runs have when their case
    * sets differ (as their paired intervals and verdicts, and as `runs gate`), over each whole
    * run otherwise; mean confidence, errors and latency are always over each whole run.
@@ -163,6 +168,11 @@ function scoresOf(d: Decision): DecisionScores {
     : { correct: false, kl: null, brier: null };
 }
 
+/** How run B's work differs from run A's, one reason each (empty when the same). */
+export function workDifferencesAB(a: ReportedRun['config'], b: ReportedRun['config']): string[] {
+  return workDifferences(a, b, { was: 'A', now: 'B', onlyInWas: 'only in A', onlyInNow: 'only in B' });
+}
+
 /**
  * Refuses (`not_comparable`) two runs of different work, naming each difference, or a run
  * stopped before all its cases, unless `force`; says whether their fingerprints and work
@@ -182,12 +192,7 @@ export function refuseIncomparable(
   // model and endpoint are what a comparison is for, so they may differ.
   const sameWork = sameFingerprint || isSameWork(a.config, b.config);
   if (!sameWork && force !== true) {
-    const reasons = workDifferences(a.config, b.config, {
-      was: 'A',
-      now: 'B',
-      onlyInWas: 'only in A',
-      onlyInNow: 'only in B',
-    });
+    const reasons = workDifferencesAB(a.config, b.config);
     throw new DecidekitError(
       'not_comparable',
       words`cannot compare runs ${a.id} and ${b.id}: they measured different work (${reasons.join('; ') || 'fingerprint parts differ'}) (compare anyway ${anyway(a.id, b.id)})`,
@@ -297,6 +302,7 @@ export function compareReadRuns(
     b: side(b, decisionsB),
     sameFingerprint,
     sameWork,
+    workDifferences: sameWork ? [] : workDifferencesAB(a.config, b.config),
     headline,
     sharedCases,
     byQuestion,

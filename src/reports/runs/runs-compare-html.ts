@@ -27,7 +27,7 @@ import {
 } from '../html/svg-charts.js';
 import type { LeaderboardRow } from '../../core/bench/leaderboard.js';
 import { HEADLINE_METRICS, type HeadlineMetric } from '../../core/bench/run-statistics.js';
-import { isSameWork } from '../../core/bench/run-work.js';
+import { isSameWork, workDifferences } from '../../core/bench/run-work.js';
 import { describeConventions, type Conventions } from '../../core/stats/conventions.js';
 import { formatInterval, formatMetric } from '../bench/bench-statistics.js';
 import type { RunComparison } from '../../core/bench/run-diff.js';
@@ -90,10 +90,20 @@ function headerSection(
   out.push(
     `<p class="meta">${runs.map((r, i) => `<span class="swatch s${i % 6}" aria-hidden="true">■</span> ${escapeHtml(names[i]!)}: run <code>${escapeHtml(r.id)}</code>, ${escapeHtml(r.createdAt)}, ${escapeHtml(describeServer(r.config, options.redactHost === true))}, ${escapeHtml(r.config.dataset.id)}`).join('<br>')}</p>`,
   );
-  if (!runs.every((r) => isSameWork(runs[0]!.config, r.config)))
-    out.push(
-      `<p class="warn"><strong>Different work:</strong> these runs differ in dataset revision, cases or questions; compare with care.</p>`,
+  if (!runs.every((r) => isSameWork(runs[0]!.config, r.config))) {
+    const [first, ...rest] = names;
+    const reasons = runs.slice(1).flatMap((r, i) =>
+      workDifferences(runs[0]!.config, r.config, {
+        was: first!,
+        now: rest[i]!,
+        onlyInWas: `only in ${first!}`,
+        onlyInNow: `only in ${rest[i]!}`,
+      }),
     );
+    out.push(
+      `<p class="warn"><strong>Different work:</strong> these runs differ (${escapeHtml(reasons.join('; '))}); compare with care.</p>`,
+    );
+  }
   const filtered = runs.flatMap((r, i) => (describeFilters(r.config) === null ? [] : [names[i]!]));
   if (filtered.length > 0)
     out.push(`<p class="warn"><strong>Filtered runs:</strong> ${escapeHtml(filtered.join(', '))}.</p>`);

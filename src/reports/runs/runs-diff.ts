@@ -97,7 +97,7 @@ function sidesSection(c: RunComparison, p: Palette, width: number): string[] {
     note('same dataset revision, cases and questions; the model or server differs (what is compared)', p.dim);
   else
     note(
-      'warning: the runs measured different work (dataset revision, cases or questions differ), so the deltas are not like for like',
+      `warning: the runs measured different work (${c.workDifferences.join('; ')}), so the deltas are not like for like`,
       p.yellow,
     );
   for (const [name, side] of [['A', c.a] as const, ['B', c.b] as const])

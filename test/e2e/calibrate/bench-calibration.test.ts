@@ -132,6 +132,43 @@ describe('bench --calibration', () => {
     expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
     const forced = await cli('runs', 'compare', plain.id, withMap!, '--store', store, '--force');
     expect(forced.code).toBe(0);
+    // The warning and the note say what differs: the map, not the dataset, cases or questions.
+    const said = (text: string) => text.replace(/\s+/g, ' ');
+    expect(said(forced.stderr)).toContain('different work (calibration map: A none, B sha256 ');
+    expect(said(forced.stdout)).toContain('different work (calibration map: A none, B sha256 ');
+    for (const text of [forced.stderr, forced.stdout])
+      expect(text).not.toContain('dataset revision, cases or questions');
+    const gate = await cli(
+      'runs',
+      'gate',
+      '--baseline',
+      plain.id,
+      '--candidate',
+      withMap!,
+      '--store',
+      store,
+      '--force',
+    );
+    expect(said(gate.stderr)).toContain('different work (calibration map: A none, B sha256 ');
+    expect(gate.stderr).not.toContain('dataset revision, cases or questions');
+    const page = join(tmp, 'compare-map.html');
+    const html = await cli(
+      'runs',
+      'compare',
+      plain.id,
+      withMap!,
+      '--store',
+      store,
+      '--force',
+      '--format',
+      'html',
+      '--out',
+      page,
+    );
+    expect(html.code).toBe(0);
+    expect(await readFile(page, 'utf8')).toMatch(
+      /these runs differ \(calibration map: [^;<]* none, [^;<]* sha256 [0-9a-f]{12}/,
+    );
     // The note is wrapped to the width: its words, not one line.
     expect(forced.stdout.replace(/\s+/g, ' ')).toContain(`B: every number recalibrated with ${map} (temperature`);
     expect(forced.stdout).not.toContain('A: every number');

@@ -72,8 +72,8 @@ latency and cost with the Pareto front).`,
       return compareHtml(store, positionals, { htmlFile, redact: values.redact }, options, io);
     const colour = colourEnabled(io.stdout, io.env);
     if (positionals.length > 2) {
-      const { analyzed, rows, sameWork } = readStoredRunsToCompare(store, positionals, options);
-      if (!sameWork) warnDifferentWork(io);
+      const { analyzed, rows, sameWork, workDifferences } = readStoredRunsToCompare(store, positionals, options);
+      if (!sameWork) warnDifferentWork(io, workDifferences);
       const settings = {
         colour,
         conventions: analyzed[0]!.statistics.conventions,
@@ -85,7 +85,7 @@ latency and cost with the Pareto front).`,
     }
     const [first, second] = positionals;
     const comparison = compareStoredRuns(store, first!, second!, options);
-    if (!comparison.sameWork) warnDifferentWork(io);
+    if (!comparison.sameWork) warnDifferentWork(io, comparison.workDifferences);
     io.stdout.write(
       values.json
         ? renderRunComparisonJson(comparison)
@@ -95,9 +95,10 @@ latency and cost with the Pareto front).`,
   },
 });
 
-function warnDifferentWork(io: CliIo): void {
+/** The warning of a forced comparison, naming what differs (the reasons a refusal names). */
+function warnDifferentWork(io: CliIo, reasons: readonly string[]): void {
   io.stderr.write(
-    `${fitHanging(['decidekit runs compare: warning: the runs measured different work (dataset revision, cases or questions); comparing anyway because of --force'], io.stderr.columns)}\n`,
+    `${fitHanging([`decidekit runs compare: warning: the runs measured different work (${reasons.join('; ')}); comparing anyway because of --force`], io.stderr.columns)}\n`,
   );
 }
 
@@ -108,8 +109,10 @@ async function compareHtml(
   options: CompareOptions,
   io: CliIo,
 ): Promise<number> {
-  const { analyzed, rows, sameWork, paired } = readStoredRunsToCompare(store, prefixes, options, { listings: true });
-  if (!sameWork) warnDifferentWork(io);
+  const { analyzed, rows, sameWork, workDifferences, paired } = readStoredRunsToCompare(store, prefixes, options, {
+    listings: true,
+  });
+  if (!sameWork) warnDifferentWork(io, workDifferences);
   const html = renderRunsCompareHtml(
     analyzed.map((a) => a.run),
     {

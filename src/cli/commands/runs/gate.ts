@@ -64,7 +64,7 @@ counted.`,
     });
     if (values.force && !comparison.sameWork)
       io.stderr.write(
-        `${fitHanging(['decidekit runs gate: warning: the runs measured different work (dataset revision, cases or questions); gating anyway because of --force'], io.stderr.columns)}\n`,
+        `${fitHanging([`decidekit runs gate: warning: the runs measured different work (${comparison.workDifferences.join('; ')}); gating anyway because of --force`], io.stderr.columns)}\n`,
       );
     // One line to a pipe (a CI job may read it); wrapped under itself on a terminal.
     const line = renderGateLine(comparison, gate, { metric, maxDrop: values['max-drop'] });
