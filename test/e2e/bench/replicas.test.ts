@@ -43,23 +43,31 @@ function timeless(run: BenchRun): unknown {
   return JSON.parse(JSON.stringify(rest, (key, value) => (/(duration|latency|Ms$)/i.test(key) ? undefined : value)));
 }
 
+/**
+ * A reference server that the tenth request it sees closes: nothing listens there any more.
+ * `closed()` resolves once it has closed (at once if it never did).
+ */
+async function serverClosingOnItsTenthRequest(): Promise<ReferenceServer & { closed(): Promise<void> }> {
+  let asked = 0;
+  let closing: Promise<void> = Promise.resolve();
+  const dying: ReferenceServer = await server({
+    faults: {
+      rule: () => {
+        if (++asked === 10) closing = dying.close();
+        return undefined;
+      },
+    },
+    closeGraceMs: 0,
+  });
+  return Object.assign(dying, { closed: () => closing });
+}
+
 describe('bench with several replicas', () => {
   it('completes on the other replica when one is closed half way, each case stored once', async () => {
     const steady = await server();
-    let asked = 0;
-    let closing: Promise<void> = Promise.resolve();
-    const dying: ReferenceServer = await server({
-      faults: {
-        rule: () => {
-          // The tenth request it sees closes it: nothing listens there any more.
-          if (++asked === 10) closing = dying.close();
-          return undefined;
-        },
-      },
-      closeGraceMs: 0,
-    });
+    const dying = await serverClosingOnItsTenthRequest();
     const r = await cli(['bench', '--base-url', steady.url, '--base-url', dying.url, '--parallel', '2']);
-    await closing;
+    await dying.closed();
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`${dying.url} set aside`);
     expect(r.stdout).toMatch(new RegExp(`${steady.url}: p50 \\S+ ms · p95 \\S+ ms  \\(\\d+ requests, 0 failed\\)`));
@@ -97,19 +105,9 @@ describe('bench with several replicas', () => {
 
   it('stores the note of a replica set aside with the run: runs show, every report and a copy of the run show it', async () => {
     const steady = await server();
-    let asked = 0;
-    let closing: Promise<void> = Promise.resolve();
-    const dying: ReferenceServer = await server({
-      faults: {
-        rule: () => {
-          if (++asked === 10) closing = dying.close();
-          return undefined;
-        },
-      },
-      closeGraceMs: 0,
-    });
+    const dying = await serverClosingOnItsTenthRequest();
     const r = await cli(['bench', '--base-url', steady.url, '--base-url', dying.url, '--parallel', '1']);
-    await closing;
+    await dying.closed();
     expect(r.code, r.stderr).toBe(0);
     const run = newestRun();
     const host = new URL(dying.url).host;
