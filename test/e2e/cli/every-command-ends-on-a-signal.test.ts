@@ -105,12 +105,14 @@ describe('every command ends on a signal', () => {
   it('score on a large file ends on SIGTERM with 143', async () => {
     const dataset = join(tmp, 'big-dataset.jsonl');
     const results = join(tmp, 'big-results.jsonl');
-    const cases = 300_000;
+    // Valid lines, enough that scoring them takes well over the 400 ms before the signal (an
+    // invalid file is refused as soon as it is read, which a quiet machine does within that time).
+    const cases = 600_000;
     const d: string[] = [];
     const res: string[] = [];
     for (let i = 0; i < cases; i++) {
       d.push(JSON.stringify({ id: `c${i}`, kind: 'yes_no', prompt: `case ${i}`, correct: i % 2 === 0 }));
-      res.push(JSON.stringify({ case_id: `c${i}`, decision: { probability: 0.25 + (i % 7) / 10 } }));
+      res.push(JSON.stringify({ case_id: `c${i}`, model: 'm', decision: { probability: 0.25 + (i % 7) / 10 } }));
     }
     writeFileSync(dataset, d.join('\n') + '\n');
     writeFileSync(results, res.join('\n') + '\n');
