@@ -204,15 +204,8 @@ async function stopIfNothingLeft(
 ): Promise<void> {
   const counts = await queue.countsOf(runId);
   if (counts.failed === 0 || counts.queued > 0 || counts.sending > 0) return;
-  const info = store.runs.info(runId);
-  if (info === null || store.runs.head(runId)?.status !== 'running') return;
-  const summary = summarizeRun(config, store.cases.iterate(runId));
-  const now = options.clock?.() ?? new Date();
-  store.runs.finish(runId, {
-    status: 'incomplete',
-    durationMs: Math.max(0, now.getTime() - Date.parse(info.createdAt)),
-    summary: { ...summary, status: 'incomplete' },
-  });
+  if (store.runs.info(runId) === null || store.runs.head(runId)?.status !== 'running') return;
+  finishFromSaved(store, runId, config, options.clock?.() ?? new Date(), 'incomplete');
 }
 
 /** The run finished once every case has a saved result: summed from the store, as a resumed run is. True when it was. */
@@ -225,15 +218,31 @@ function finishIfAllSaved(
 ): boolean {
   const saved = store.cases.savedIds(runId, { includeFailed: true });
   if (config.caseIds.some((id) => !saved.has(id))) return false;
+  const summary = finishFromSaved(store, runId, config, now);
+  reporter?.onRunFinished?.(runId, summary.status);
+  return true;
+}
+
+/**
+ * Finishes the run with the summary of its saved cases (summed as a resumed run is), timed
+ * from its creation to `now`; `status` in place of the summary's own when given.
+ */
+function finishFromSaved(
+  store: Store,
+  runId: string,
+  config: RunSetup['config'],
+  now: Date,
+  status?: 'incomplete',
+): ReturnType<typeof summarizeRun> {
   const info = store.runs.info(runId)!;
-  const summary = summarizeRun(config, store.cases.iterate(runId));
+  const summed = summarizeRun(config, store.cases.iterate(runId));
+  const summary = status === undefined ? summed : { ...summed, status };
   store.runs.finish(runId, {
     status: summary.status,
     durationMs: Math.max(0, now.getTime() - Date.parse(info.createdAt)),
     summary,
   });
-  reporter?.onRunFinished?.(runId, summary.status);
-  return true;
+  return summary;
 }
 
 /** What stopped a shard, in words (the server's error message). */
