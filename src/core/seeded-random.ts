@@ -38,6 +38,18 @@ export function createSeededRandom(seed: number): () => number {
   };
 }
 
+/**
+ * Standard normal draws made from `random`'s uniforms (Box–Muller, two uniforms a draw, the
+ * first taken as 1 - u so that its logarithm stays finite).
+ */
+export function standardNormalOf(random: () => number): () => number {
+  return () => {
+    const u = 1 - random();
+    const v = random();
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+  };
+}
+
 /** The draws of `createSeededRandom(seed)`, in the same order, with a way to count many at once. */
 export interface SeededDraws {
   /** The next value in [0, 1). */

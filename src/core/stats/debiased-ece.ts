@@ -23,7 +23,7 @@
  * confidences are held fixed, as the noise floor holds them.
  */
 import type { CalibrationOptions } from '../calibration.js';
-import { createSeededRandom } from '../seeded-random.js';
+import { createSeededRandom, standardNormalOf } from '../seeded-random.js';
 import { percentileInterval, type Interval } from './bootstrap.js';
 import type { CaseSample } from './case-sample.js';
 import { decisionCells } from './decision-cells.js';
@@ -115,12 +115,7 @@ export function debiasedEce(
   const S = options.simulations ?? DEFAULT_DEBIAS_SIMULATIONS;
   if (S <= 0) return { plugIn, debiased, interval: null, simulations: 0 };
   const random = createSeededRandom(options.seed);
-  const normal = (): number => {
-    // Box–Muller; 1 - u keeps the logarithm finite.
-    const u = 1 - random();
-    const v = random();
-    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-  };
+  const normal = standardNormalOf(random);
   const draws = new Float64Array(S);
   const drawn = new Float64Array(C);
   for (let s = 0; s < S; s++) {

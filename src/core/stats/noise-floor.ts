@@ -17,7 +17,7 @@
  * than a few thousand.
  */
 import type { CalibrationOptions } from '../calibration.js';
-import { createSeededRandom } from '../seeded-random.js';
+import { createSeededRandom, standardNormalOf } from '../seeded-random.js';
 import type { CaseSample } from './case-sample.js';
 import { decisionCells } from './decision-cells.js';
 
@@ -122,12 +122,7 @@ export function eceNoiseFloor(
   for (let g = 0; g < G; g++) if (groupN[g]! > 0) groupsPresent++;
 
   const random = createSeededRandom(options.seed);
-  const normal = (): number => {
-    // Box–Muller; 1 - u keeps the logarithm finite.
-    const u = 1 - random();
-    const v = random();
-    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-  };
+  const normal = standardNormalOf(random);
   const draws = new Float64Array(S);
   for (let s = 0; s < S; s++) {
     let ece = 0;
