@@ -18,3 +18,13 @@ export type { OpenStoreOptions };
 export function openStore(location: string, options: OpenStoreOptions = {}): Store {
   return isPostgresUrl(location) ? openPostgresStore(location, options) : openSqliteStore(location, options);
 }
+
+/** The store at `location`, opened for one use and closed after it, whatever `use` does. */
+export function withStore<T>(location: string, options: OpenStoreOptions, use: (store: Store) => T): T {
+  const store = openStore(location, options);
+  try {
+    return use(store);
+  } finally {
+    store.close();
+  }
+}

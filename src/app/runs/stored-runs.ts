@@ -20,7 +20,7 @@ import {
 import type { ReportedRun } from '../../core/bench/run.js';
 import { DecidekitError, OptionError } from '../../core/errors.js';
 import { optionMention as option, words, type MessageWords } from '../../core/message-words.js';
-import { openStore } from '../../store/open-store.js';
+import { openStore, withStore } from '../../store/open-store.js';
 import { missingStoreFolder } from '../../store/store-location.js';
 import { StoreDamagedError } from '../../store/store-errors.js';
 import type { Store } from '../../store/store.js';
@@ -548,20 +548,6 @@ const READ_ONLY = { mustExist: true, readOnly: true } as const;
 export function runSender(storePath: string, runId: string, owner: RunClaimOwner): ClaimFile | null {
   if (!isPostgresUrl(storePath)) return runHolder(storePath, runId, owner);
   return withStore(storePath, READ_ONLY, (store) => storedRunHolder(store, runId, owner));
-}
-
-/** The (existing) store at `path`, for one use, closed after. */
-function withStore<T>(
-  path: string,
-  how: { readonly mustExist: true; readonly readOnly?: true },
-  use: (store: Store) => T,
-): T {
-  const store = openStore(path, how);
-  try {
-    return use(store);
-  } finally {
-    store.close();
-  }
 }
 
 function requireRun(store: Store, prefix: string, askedBy: AskedBy) {

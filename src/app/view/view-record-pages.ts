@@ -1,25 +1,17 @@
 /** `decidekit view`'s audit and probe pages (`/audits/ID`, `/probes/ID`), read from the store. */
 import { DecidekitError } from '../../core/errors.js';
 import type { ViewLinks } from '../../core/view/view-links.js';
-import { openStore } from '../../store/open-store.js';
-import type { Store } from '../../store/store.js';
+import { withStore } from '../../store/open-store.js';
 import { renderProbeHtml } from '../../reports/probe/probe-html.js';
 import { renderAuditPage } from '../../reports/view/view-audit.js';
 import { renderViewNav } from '../../reports/view/view-nav.js';
 
-function withStore<T>(storePath: string, use: (store: Store) => T): T {
-  const store = openStore(storePath, { mustExist: true, readOnly: true });
-  try {
-    return use(store);
-  } finally {
-    store.close();
-  }
-}
+const READ_ONLY = { mustExist: true, readOnly: true } as const;
 
 const ASKED_BY = { command: 'view' } as const;
 
 export function viewAuditPage(storePath: string, prefix: string, links: ViewLinks): string {
-  const run = withStore(storePath, (s) => {
+  const run = withStore(storePath, READ_ONLY, (s) => {
     const id = s.resolveId(prefix, 'audit', ASKED_BY);
     const found = s.audits.get(id);
     if (found === null)
@@ -30,7 +22,7 @@ export function viewAuditPage(storePath: string, prefix: string, links: ViewLink
 }
 
 export function viewProbePage(storePath: string, prefix: string, links: ViewLinks): string {
-  const run = withStore(storePath, (s) => {
+  const run = withStore(storePath, READ_ONLY, (s) => {
     const id = s.resolveId(prefix, 'probe', ASKED_BY);
     const found = s.probes.get(id);
     if (found === null)
