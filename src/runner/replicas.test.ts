@@ -42,21 +42,32 @@ function replica(turns: number, fail: (call: number) => Error | null = () => nul
   return { client, seen };
 }
 
+/**
+ * `runBenchmark` over the `named` replicas in order, each with `parallel` requests in flight
+ * (the first is the run's own client too).
+ */
+function runOver(
+  parallel: number,
+  named: Record<string, ReturnType<typeof replica>>,
+  onEvent?: (e: RunnerEvent) => void,
+): ReturnType<typeof runBenchmark> {
+  const entries = Object.entries(named);
+  return runBenchmark({
+    cases,
+    client: entries[0]![1].client,
+    parallel,
+    replicas: entries.map(([name, r]) => ({ name, client: r.client, parallel })),
+    failureOf,
+    isRunStopping,
+    ...(onEvent === undefined ? {} : { onEvent }),
+  });
+}
+
 describe('runBenchmark over replicas', () => {
   it('shares the cases between replicas, the faster one answering more, each case recording its replica', async () => {
     const fast = replica(1);
     const slow = replica(8);
-    const out = await runBenchmark({
-      cases,
-      client: fast.client,
-      parallel: 2,
-      replicas: [
-        { name: 'http://fast', client: fast.client, parallel: 2 },
-        { name: 'http://slow', client: slow.client, parallel: 2 },
-      ],
-      failureOf,
-      isRunStopping,
-    });
+    const out = await runOver(2, { 'http://fast': fast, 'http://slow': slow });
     expect(out.stopped).toBeNull();
     expect(out.results.map((r) => r.caseId)).toEqual(cases.map((c) => c.id));
     expect(fast.seen.length + slow.seen.length).toBe(40);
@@ -70,18 +81,7 @@ describe('runBenchmark over replicas', () => {
     const good = replica(2);
     const dying = replica(1, (call) => (call >= 3 ? new Down() : null));
     const events: RunnerEvent[] = [];
-    const out = await runBenchmark({
-      cases,
-      client: good.client,
-      parallel: 2,
-      replicas: [
-        { name: 'http://good', client: good.client, parallel: 2 },
-        { name: 'http://dying', client: dying.client, parallel: 2 },
-      ],
-      failureOf,
-      isRunStopping,
-      onEvent: (e) => events.push(e),
-    });
+    const out = await runOver(2, { 'http://good': good, 'http://dying': dying }, (e) => events.push(e));
     expect(out.stopped).toBeNull();
     expect(out.results).toHaveLength(40);
     expect(out.results.every((r) => r.request.status === 'answered')).toBe(true);
@@ -96,17 +96,7 @@ describe('runBenchmark over replicas', () => {
   it('sets aside a replica after a streak of server errors, the streak cases answered by the other', async () => {
     const good = replica(3);
     const broken = replica(1, (call) => (call >= 2 ? new Http500('HTTP 500') : null));
-    const out = await runBenchmark({
-      cases,
-      client: good.client,
-      parallel: 1,
-      replicas: [
-        { name: 'http://good', client: good.client, parallel: 1 },
-        { name: 'http://broken', client: broken.client, parallel: 1 },
-      ],
-      failureOf,
-      isRunStopping,
-    });
+    const out = await runOver(1, { 'http://good': good, 'http://broken': broken });
     expect(out.results).toHaveLength(40);
     expect(out.results.every((r) => r.request.status === 'answered')).toBe(true);
     expect(out.setAside.map((s) => s.replica)).toEqual(['http://broken']);
@@ -115,17 +105,7 @@ describe('runBenchmark over replicas', () => {
   it('records a lone server error as the case failure when the replica answers again', async () => {
     const good = replica(3);
     const flaky = replica(1, (call) => (call === 1 ? new Http500('HTTP 500') : null));
-    const out = await runBenchmark({
-      cases,
-      client: good.client,
-      parallel: 1,
-      replicas: [
-        { name: 'http://good', client: good.client, parallel: 1 },
-        { name: 'http://flaky', client: flaky.client, parallel: 1 },
-      ],
-      failureOf,
-      isRunStopping,
-    });
+    const out = await runOver(1, { 'http://good': good, 'http://flaky': flaky });
     expect(out.setAside).toEqual([]);
     const failed = out.results.filter((r) => r.request.status === 'failed');
     expect(failed).toHaveLength(1);
@@ -135,17 +115,7 @@ describe('runBenchmark over replicas', () => {
   it('stops the run as a single server would when the last replica fails', async () => {
     const a = replica(1, () => new Down());
     const b = replica(1, () => new Down());
-    const out = await runBenchmark({
-      cases,
-      client: a.client,
-      parallel: 1,
-      replicas: [
-        { name: 'http://a', client: a.client, parallel: 1 },
-        { name: 'http://b', client: b.client, parallel: 1 },
-      ],
-      failureOf,
-      isRunStopping,
-    });
+    const out = await runOver(1, { 'http://a': a, 'http://b': b });
     expect(out.stopped?.reason).toBe('unsupported');
     expect(out.setAside).toHaveLength(1);
   });
