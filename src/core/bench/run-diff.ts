@@ -341,11 +341,13 @@ function questionDeltas(
 /** What the per-question rows show of a question's decisions. */
 type QuestionNumbers = Pick<MetricGroup, 'total' | 'accuracy' | 'kl' | 'brier'>;
 
-/** A question's decisions summed (exactly, so the order they come in changes nothing). */
+/**
+ * A question's decisions summed (exactly, so the order they come in changes nothing), with
+ * the run summary's rules: accuracy over every decision, KL and Brier means over the answered.
+ */
 class QuestionTally {
   total = 0;
   correct = 0;
-  answered = 0;
   readonly kl = new ExactSum();
   readonly brier = new ExactSum();
 
@@ -353,18 +355,16 @@ class QuestionTally {
     this.total++;
     if (v.correct) this.correct++;
     if (v.kl === null || v.brier === null) return;
-    this.answered++;
     this.kl.add(v.kl);
     this.brier.add(v.brier);
   }
 
   numbers(): QuestionNumbers {
-    const mean = (sum: ExactSum): number | null => (this.answered === 0 ? null : sum.value() / this.answered);
     return {
       total: this.total,
       accuracy: this.total === 0 ? null : this.correct / this.total,
-      kl: mean(this.kl),
-      brier: mean(this.brier),
+      kl: this.kl.mean(),
+      brier: this.brier.mean(),
     };
   }
 }
