@@ -398,6 +398,11 @@ function startTarget(
 ): string {
   if (server !== null)
     return `the built-in reference server (model ${plan.server.model}${redactHost ? '' : `, ${server.url}`})`;
+  if (plan.server.kind === 'remote' && plan.replicaUrls.length > 0) {
+    const urls = [plan.server.baseUrl, ...plan.replicaUrls];
+    const names = urls.map((url, i) => (redactHost ? `replica ${i + 1}` : replicaNameOf(url)));
+    return `${urls.length} replicas: ${names.join(', ')}`;
+  }
   return redactHost ? formatEndpoint(client.identity, true) : shownUrl(client.endpoint);
 }
 

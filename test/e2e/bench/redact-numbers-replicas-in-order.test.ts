@@ -18,6 +18,7 @@ const cli = (argv: string[]) => runCliInProcess([...argv, '--store', store], { c
 const DEAD = 'http://127.0.0.1:1';
 let server: ReferenceServer;
 let run = '';
+let startLine = '';
 
 beforeAll(async () => {
   server = await startReferenceServer({ host: '127.0.0.1', port: 0 });
@@ -27,6 +28,9 @@ beforeAll(async () => {
   const s = openStore(store, { mustExist: true, readOnly: true });
   run = s.runs.list()[0]!.id;
   s.close();
+  const redacted = await cli(['bench', '--base-url', server.url, '--base-url', DEAD, '--limit', '2', '--redact']);
+  expect(redacted.code, redacted.stderr).toBe(0);
+  startLine = redacted.stderr.split('\n').find((l) => l.startsWith('decidekit bench: 2 of ')) ?? '';
 }, 60_000);
 
 afterAll(async () => {
@@ -50,6 +54,11 @@ describe('--redact numbers replicas by their --base-url order', () => {
       expect(doc.summary.by_replica.map((b) => b.replica)).toContain('replica 1');
       expect(doc.summary.by_replica.map((b) => b.replica)[0]).toBe('replica 1');
     }
+  });
+
+  it('numbers the replicas on the start line too, naming no host', () => {
+    expect(startLine).toContain('against 2 replicas: replica 1, replica 2');
+    expect(startLine).not.toContain('127.0.0.1');
   });
 
   it('says the same in the report and in runs show', async () => {

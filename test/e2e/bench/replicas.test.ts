@@ -146,6 +146,15 @@ describe('bench with several replicas', () => {
     copied.close();
   }, 60_000);
 
+  it('names every replica on its start line, in --base-url order', async () => {
+    const a = await server();
+    const b = await server();
+    const r = await cli(['bench', '--base-url', a.url, '--base-url', b.url, '--limit', '4']);
+    expect(r.code, r.stderr).toBe(0);
+    const start = r.stderr.split('\n').find((l) => l.startsWith('decidekit bench: 4 of 4 cases'));
+    expect(start).toContain(`against 2 replicas: ${a.url}, ${b.url}`);
+  });
+
   it('gives more cases to the replica that answers faster', async () => {
     const fast = await server();
     const slow = await server({ faults: { latencyMs: 40 } });
