@@ -8,7 +8,10 @@
  * engine's numbers are compared with the floor's (up to --compare-up-to decisions: beyond,
  * the extra pair of runs would double a long measurement).
  *
- *   npm run build && npx tsx bench/duckdb-engine.bench.ts [--runs 3] [--large-runs 1] [--cases 1000000,10000000]
+ *   npm run build && npx tsx bench/duckdb-engine.bench.ts [--runs 3] [--large-runs 1] [--cases 1000000,10000000] [--before CLI]
+ *
+ * --before names an older build's dist/cli/main.js: its engine runs in the same repetitions
+ * (engine, floor, before; the order rotating), so an improvement reads as a same-run ratio.
  *
  * Sizes above 1,000,000 run --large-runs repetitions (a 10M engine run takes minutes on a
  * shared machine).
@@ -26,6 +29,7 @@ const { values } = parseArgs({
     'large-runs': { type: 'string', default: '1' },
     cases: { type: 'string', default: '1000000,10000000' },
     'compare-up-to': { type: 'string', default: '1000000' },
+    before: { type: 'string' },
   },
 });
 const SIZES = values.cases.split(',').map(Number);
@@ -80,8 +84,8 @@ const rows = (await connection.runAndReadAll(${JSON.stringify(sql)})).getRowObje
 process.stdout.write(JSON.stringify(rows[0], (k, v) => (typeof v === 'bigint' ? Number(v) : v)));`;
 }
 
-function engineArgs(dataset: string, results: string): string[] {
-  return [CLI, 'score', '--dataset', dataset, '--results', results, '--json', '--engine', 'duckdb'];
+function engineArgs(dataset: string, results: string, cli = CLI): string[] {
+  return [cli, 'score', '--dataset', dataset, '--results', results, '--json', '--engine', 'duckdb'];
 }
 
 function floorArgs(dataset: string, results: string): string[] {
@@ -110,7 +114,7 @@ function timed(args: readonly string[]): Timed {
 }
 
 const lines: string[] = [
-  `Command: \`npx tsx bench/duckdb-engine.bench.ts --runs ${values.runs} --large-runs ${values['large-runs']} --cases ${values.cases}\` (after \`npm run build\`)`,
+  `Command: \`npx tsx bench/duckdb-engine.bench.ts --runs ${values.runs} --large-runs ${values['large-runs']} --cases ${values.cases}${values.before === undefined ? '' : ' --before <older build>/dist/cli/main.js'}\` (after \`npm run build\`)`,
   `${machineLine(HAS_TIME)}; DuckDB memory limit ${ENGINE_MEMORY_LIMIT} on both sides`,
   '',
   '| decisions | what | median wall (s) | median CPU user+sys (s) | peak RSS (MB) | runs: wall s (CPU s) @ 1-min load |',
@@ -122,13 +126,18 @@ for (const cases of SIZES) {
   const runs = Number(cases > 1_000_000 ? values['large-runs'] : values.runs);
   const engine: Timed[] = [];
   const floor: Timed[] = [];
+  const before: Timed[] = [];
   try {
     for (let i = 0; i < runs; i++) {
-      const pair = [
+      const round = [
         () => engine.push(timed(engineArgs(files.dataset, files.results))),
         () => floor.push(timed(floorArgs(files.dataset, files.results))),
+        ...(values.before === undefined
+          ? []
+          : [() => before.push(timed(engineArgs(files.dataset, files.results, values.before)))]),
       ];
-      for (const run of i % 2 === 0 ? pair : pair.reverse()) run();
+      // Each repetition starts one later in the round, so drift in the load falls on all.
+      for (let k = 0; k < round.length; k++) round[(i + k) % round.length]!();
     }
   } catch (err) {
     lines.push(`| ${cases.toLocaleString('en-US')} | failed | | | | ${String(err).split('\n')[0]!.slice(0, 160)} |`);
@@ -141,10 +150,12 @@ for (const cases of SIZES) {
   });
   const e = stats(engine);
   const f = stats(floor);
-  for (const [what, all, s] of [
+  const rows: [string, readonly Timed[], ReturnType<typeof stats>][] = [
     ['`score --engine duckdb`', engine, e],
     ['typed DuckDB query (floor)', floor, f],
-  ] as const)
+  ];
+  if (before.length > 0) rows.push(['`score --engine duckdb`, the build before', before, stats(before)]);
+  for (const [what, all, s] of rows)
     lines.push(
       `| ${cases.toLocaleString('en-US')} | ${what} | ${s.wall.toFixed(2)} | ${s.cpu.toFixed(2)} | ${s.rss.toFixed(0)} | ${all.map((m) => `${m.seconds.toFixed(1)} (${m.cpuSeconds.toFixed(1)}) @ ${m.load}`).join(', ')} |`,
     );
@@ -157,8 +168,13 @@ for (const cases of SIZES) {
           ...Object.keys(b).map((k) => Math.abs(Number(a[k]) - Number(b[k])) / Math.max(1, Math.abs(Number(b[k])))),
         ).toExponential(1)}`
       : `not compared (${typeof a === 'string' ? `engine ${a}` : ''}${typeof b === 'string' ? ` floor ${b}` : ''})`;
+  const old = before.length > 0 ? stats(before) : null;
+  const sameAsBefore =
+    compare && values.before !== undefined
+      ? `; numbers ${JSON.stringify(a) === JSON.stringify(outputOf(engineArgs(files.dataset, files.results, values.before))) ? 'the same as' : 'DIFFERENT from'} the build before's, to the last digit`
+      : '';
   notes.push(
-    `- ${cases.toLocaleString('en-US')} decisions (${size}): engine / floor wall ${(e.wall / f.wall).toFixed(2)}x, CPU ${(e.cpu / f.cpu).toFixed(2)}x, peak RSS ${(e.rss / f.rss).toFixed(2)}x; ${compared}.`,
+    `- ${cases.toLocaleString('en-US')} decisions (${size}): engine / floor wall ${(e.wall / f.wall).toFixed(2)}x, CPU ${(e.cpu / f.cpu).toFixed(2)}x, peak RSS ${(e.rss / f.rss).toFixed(2)}x${old === null ? '' : `; the build before / floor CPU ${(old.cpu / f.cpu).toFixed(2)}x, engine / the build before CPU ${(e.cpu / old.cpu).toFixed(2)}x`}; ${compared}${sameAsBefore}.`,
   );
 }
 lines.push('', ...notes, '', `Load average after: ${oneMinuteLoad()}`);

@@ -18,7 +18,9 @@ import {
   DATASET_CHECK_SQL,
   datasetProblemsSql,
   datasetViewSql,
+  firstModelSql,
   MODELS_SQL,
+  onePassRowsSql,
   PARQUET_JSON_TEXT_COLUMNS,
   parquetColumnsSql,
   repeatedCaseIdsSql,
@@ -109,10 +111,13 @@ export async function scoreWithDuckDb(
     });
     const connection = await instance.connect();
     try {
-      const nCases = await checkDataset(connection, await withJsonColumns(connection, dataset));
-      const model = await checkResults(connection, await withJsonColumns(connection, results));
-      const summary = await summarize(connection, results, threshold, nCases, conventions.eceBins);
-      return { datasetPath, resultsPath, model, summary, conventions, stats: null };
+      const cases = await checkDataset(connection, await withJsonColumns(connection, dataset));
+      const resultsFile = await withJsonColumns(connection, results);
+      const accumulator = { threshold, eceBins: conventions.eceBins };
+      const scored =
+        (await scoreInOnePass(connection, resultsFile, accumulator, cases)) ??
+        (await scoreAfterChecks(connection, resultsFile, accumulator, cases.rows));
+      return { datasetPath, resultsPath, ...scored, conventions, stats: null };
     } finally {
       connection.closeSync();
       instance.closeSync();
@@ -188,7 +193,13 @@ function readingProblem(duckDbMessage: string): string {
   return `not valid JSON (${malformed[1]}; the default engine names the line)`;
 }
 
-async function checkDataset(connection: Connection, file: OfflineSqlFile): Promise<number> {
+/** The dataset's size: its cases, and the highest row number of dk_cases (-1 with none). */
+interface CaseRows {
+  readonly rows: number;
+  readonly maxRow: number;
+}
+
+async function checkDataset(connection: Connection, file: OfflineSqlFile): Promise<CaseRows> {
   return reading(file, async () => {
     await connection.run(datasetViewSql(file));
     await connection.run(CREATE_CASES_SQL);
@@ -207,7 +218,7 @@ async function checkDataset(connection: Connection, file: OfflineSqlFile): Promi
           message: `duplicate id ${JSON.stringify(r['id'])} (${Number(r['n'])} cases)`,
         });
     problems.throwIfAny();
-    return rows;
+    return { rows, maxRow: check!['max_row'] === null ? -1 : Number(check!['max_row']) };
   });
 }
 
@@ -273,48 +284,120 @@ function missingKeyHint(field: unknown, keys: unknown): string {
   return misspeltKeyHint(keys.map(String), field, KNOWN_KEYS_BESIDE[field] ?? [field]);
 }
 
+interface AccumulatorSettings {
+  readonly threshold: number;
+  readonly eceBins: number;
+}
+
+interface Scored {
+  readonly model: string | null;
+  readonly summary: OfflineSummary;
+}
+
 /**
- * The summary of the rows the checks passed, by the core's offline accumulator (the one the
- * in-process engine uses): the same logarithms and exact sums, so the same numbers to the
- * last digit, whatever order DuckDB's threads give the rows in. The rows stream chunk by
- * chunk, column by column: nothing but the running sums stays in this process.
+ * A valid results file in one pass: its rows are checked, joined to their cases and summed as
+ * they stream from the file, with no table written. Null when the pass meets anything to
+ * report (a row that breaks a rule, a case given twice, a second model, no rows): the caller
+ * then checks the file the long way, which names every problem.
  */
-async function summarize(
+async function scoreInOnePass(
   connection: Connection,
   file: OfflineSqlFile,
-  threshold: number,
-  nCases: number,
-  eceBins: number,
-): Promise<OfflineSummary> {
+  settings: AccumulatorSettings,
+  cases: CaseRows,
+): Promise<Scored | null> {
   return reading(file, async () => {
-    const acc = createOfflineAccumulator({ threshold, eceBins });
-    const result = await connection.stream(SCORED_ROWS_SQL);
-    for (
-      let chunk = await result.fetchChunk();
-      chunk !== null && chunk.rowCount > 0;
-      chunk = await result.fetchChunk()
-    ) {
-      const [kind, correctYes, correctIndex, correctNumber, p, aligned, pickedIndex, value, cost, latency] = Array.from(
-        { length: 10 },
-        (_, i) => chunk!.getColumnVector(i),
-      );
-      for (let i = 0; i < chunk.rowCount; i++) {
-        const costUsd = (cost!.getItem(i) as number | null) ?? NaN;
-        const latencyMs = (latency!.getItem(i) as number | null) ?? NaN;
-        const k = kind!.getItem(i) as number;
-        if (k === SCORED_KIND.yes_no)
-          acc.addYesNo(correctYes!.getItem(i) === true, p!.getItem(i) as number, costUsd, latencyMs);
-        else if (k === SCORED_KIND.choice)
-          acc.addChoice(
-            correctIndex!.getItem(i) as number,
-            (aligned!.getItem(i) as { items: readonly number[] }).items,
-            pickedIndex!.getItem(i) as number,
-            costUsd,
-            latencyMs,
-          );
-        else acc.addScore(correctNumber!.getItem(i) as number, value!.getItem(i) as number, costUsd, latencyMs);
+    const [first] = await rowsOf(connection, firstModelSql(file));
+    const model = typeof first?.['model'] === 'string' ? first['model'] : null;
+    if (model === null || model === '') return null;
+    await connection.run(resultsViewSql(file));
+    // One bit a case: a case given twice is a problem, found without a table of case ids.
+    const seen = new Uint8Array(Math.floor(cases.maxRow / 8) + 1);
+    let rows = 0;
+    const summary = await streamScoredRows(connection, onePassRowsSql(model), 2, settings, cases.rows, (chunk, n) => {
+      const stop = chunk.getColumnVector(0);
+      const caseRow = chunk.getColumnVector(1);
+      for (let i = 0; i < n; i++) {
+        if (stop.getItem(i) !== false) return false;
+        const row = Number(caseRow.getItem(i));
+        const byte = Math.floor(row / 8);
+        const bit = 1 << (row % 8);
+        if ((seen[byte]! & bit) !== 0) return false;
+        seen[byte]! |= bit;
       }
-    }
-    return acc.summarize(nCases);
+      rows += n;
+      return true;
+    });
+    return summary === null || rows === 0 ? null : { model, summary };
   });
+}
+
+/** Checks the results the long way (a table of them, every problem listed), then sums the rows that passed. */
+async function scoreAfterChecks(
+  connection: Connection,
+  file: OfflineSqlFile,
+  settings: AccumulatorSettings,
+  nCases: number,
+): Promise<Scored> {
+  const model = await checkResults(connection, file);
+  const summary = await reading(file, () =>
+    streamScoredRows(connection, SCORED_ROWS_SQL, 0, settings, nCases, () => true),
+  );
+  return { model, summary: summary! };
+}
+
+type Chunk = NonNullable<Awaited<ReturnType<Awaited<ReturnType<Connection['stream']>>['fetchChunk']>>>;
+
+/**
+ * Sums the rows of `sql` (SCORED_ROWS_SQL's columns from `firstColumn` on) by the
+ * core's offline accumulator (the one the in-process engine uses): the same logarithms and
+ * exact sums, so the same numbers to the last digit, whatever order DuckDB's threads give the
+ * rows in. The rows stream chunk by chunk, column by column: nothing but the running sums
+ * stays in this process. `accept` sees each chunk first; when it says no, the sum stops and
+ * is null.
+ */
+async function streamScoredRows(
+  connection: Connection,
+  sql: string,
+  firstColumn: number,
+  settings: AccumulatorSettings,
+  nCases: number,
+  accept: (chunk: Chunk, rowCount: number) => boolean,
+): Promise<OfflineSummary | null> {
+  const acc = createOfflineAccumulator(settings);
+  const probabilities: number[] = [];
+  const result = await connection.stream(sql);
+  for (let chunk = await result.fetchChunk(); chunk !== null; chunk = await result.fetchChunk()) {
+    // rowCount is a call into DuckDB: read once a chunk.
+    const n = chunk.rowCount;
+    if (n === 0) break;
+    if (!accept(chunk, n)) return null;
+    const [kind, correctYes, correctIndex, correctNumber, p, aligned, pickedIndex, value, cost, latency] = Array.from(
+      { length: 10 },
+      (_, i) => chunk!.getColumnVector(firstColumn + i),
+    );
+    const list = aligned as InstanceType<DuckDbModule['DuckDBListVector']>;
+    const listItems = list.childVector;
+    for (let i = 0; i < n; i++) {
+      const costUsd = (cost!.getItem(i) as number | null) ?? NaN;
+      const latencyMs = (latency!.getItem(i) as number | null) ?? NaN;
+      const k = kind!.getItem(i) as number;
+      if (k === SCORED_KIND.yes_no)
+        acc.addYesNo(correctYes!.getItem(i) === true, p!.getItem(i) as number, costUsd, latencyMs);
+      else if (k === SCORED_KIND.choice) {
+        const offset = list.getEntryOffset(i);
+        const length = list.getEntryLength(i);
+        probabilities.length = length;
+        for (let j = 0; j < length; j++) probabilities[j] = listItems.getItem(offset + j) as number;
+        acc.addChoice(
+          correctIndex!.getItem(i) as number,
+          probabilities,
+          pickedIndex!.getItem(i) as number,
+          costUsd,
+          latencyMs,
+        );
+      } else acc.addScore(correctNumber!.getItem(i) as number, value!.getItem(i) as number, costUsd, latencyMs);
+    }
+  }
+  return acc.summarize(nCases);
 }

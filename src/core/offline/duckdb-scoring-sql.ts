@@ -393,6 +393,7 @@ fields AS (
 SELECT
   r.*,
   c.id IS NOT NULL AS known,
+  c.rowid AS case_row,
   c.kind,
   c.correct_yes,
   c.options,
@@ -515,9 +516,10 @@ function problemsList(checks: readonly Check[]): string {
   return `list_filter([\n    ${items.join(',\n    ')}\n  ], lambda x: x IS NOT NULL)`;
 }
 
-/** How many rows break a rule, rows in all, and ids that repeat. */
+/** How many rows break a rule, rows in all, ids that repeat, and the highest row number of dk_cases. */
 export const DATASET_CHECK_SQL = `SELECT
   count(*) AS rows,
+  max(rowid) AS max_row,
   count(*) FILTER (WHERE bad) AS bad_rows,
   count(id) FILTER (WHERE id_ok) - count(DISTINCT id) FILTER (WHERE id_ok) AS repeated_ids
 FROM dk_cases`;
@@ -586,6 +588,10 @@ export const CREATE_SCORED_SQL = `CREATE OR REPLACE TABLE dk_scored AS
 /** Kinds as the numbers SCORED_ROWS_SQL gives (its rows are read column by column). */
 export const SCORED_KIND = { yes_no: 0, choice: 1, score: 2 } as const;
 
+/** What the accumulator takes, in the order the engine reads the columns (see SCORED_ROWS_SQL). */
+const SCORED_COLUMNS = `CAST(CASE kind WHEN 'yes_no' THEN ${SCORED_KIND.yes_no} WHEN 'choice' THEN ${SCORED_KIND.choice} ELSE ${SCORED_KIND.score} END AS TINYINT) AS kind,
+  correct_yes, correct_index, correct_number, p, aligned, picked_index, value, cost_usd, latency_ms`;
+
 /**
  * The rows the checks passed, in the order of the columns the engine reads: kind (a
  * SCORED_KIND number), the case's answer (yes_no: correct_yes; choice: correct_index; score:
@@ -593,7 +599,28 @@ export const SCORED_KIND = { yes_no: 0, choice: 1, score: 2 } as const;
  * value), cost_usd and latency_ms (null when absent). Run only when the checks found nothing.
  */
 export const SCORED_ROWS_SQL = `SELECT
-  CAST(CASE kind WHEN 'yes_no' THEN ${SCORED_KIND.yes_no} WHEN 'choice' THEN ${SCORED_KIND.choice} ELSE ${SCORED_KIND.score} END AS TINYINT) AS kind,
-  correct_yes, correct_index, correct_number, p, aligned, picked_index, value, cost_usd, latency_ms
+  ${SCORED_COLUMNS}
 FROM dk_scored
 WHERE NOT bad`;
+
+/** The model named by the first row of the results (null when it names none): the one every row must name. */
+export function firstModelSql(file: OfflineSqlFile): string {
+  return `SELECT v ->> '$.model' AS model FROM ${jsonRowsSql(file)} LIMIT 1`;
+}
+
+/**
+ * The results in one pass, straight from the file (no table): SCORED_ROWS_SQL's columns
+ * after two of their own, `stop` (the row breaks a rule, or names a model other than
+ * `firstModel`) and `case_row` (its case's row in dk_cases, for the engine to find a case
+ * given twice). Any `stop` or repeated case means the file has a problem: the engine then
+ * builds dk_scored and lists the problems from it, so a valid file is read once and an
+ * invalid one gets the same messages as ever.
+ */
+export function onePassRowsSql(firstModel: string | null): string {
+  return `SELECT
+  ${anyBad(RESULT_CHECKS)}
+    OR model_t IS DISTINCT FROM 'VARCHAR' OR model IS DISTINCT FROM ${firstModel === null ? 'NULL' : sqlString(firstModel)} AS stop,
+  case_row,
+  ${SCORED_COLUMNS}
+FROM dk_results`;
+}
