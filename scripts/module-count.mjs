@@ -49,6 +49,15 @@ const COMMANDS = {
     args: ['runs', 'list', '--store', '{tmp}/runs.sqlite'],
     before: ['bench', '--store', '{tmp}/runs.sqlite', '--limit', '5'],
   },
+  // The store's only run, by a prefix every run id has (ids start with the year).
+  'runs report': {
+    args: ['runs', 'report', '2', '--format', 'markdown', '--store', '{tmp}/runs.sqlite'],
+    before: ['bench', '--store', '{tmp}/runs.sqlite', '--limit', '5'],
+  },
+  'runs export': {
+    args: ['runs', 'export', '2', '--format', 'jsonl', '--out', '{tmp}/out.jsonl', '--store', '{tmp}/runs.sqlite'],
+    before: ['bench', '--store', '{tmp}/runs.sqlite', '--limit', '5'],
+  },
 };
 
 /** What the rooms other than the benchmark must not load. */

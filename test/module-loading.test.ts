@@ -14,6 +14,7 @@ const root = join(import.meta.dirname, '..');
 interface Measured {
   readonly command: string;
   readonly own: number;
+  readonly modules: string[];
   readonly machinery: { readonly runner: string[]; readonly storeWriter: string[]; readonly benchHtml: string[] };
   readonly postgresPackages: string[];
 }
@@ -49,5 +50,22 @@ describe('modules each command loads', () => {
       ['bench', []],
       ['runs list', []],
     ]);
+  }, 120_000);
+
+  it("runs report and runs export load their own subcommand's code, not the other runs subcommands'", async () => {
+    const [report, exported] = await measure('runs report', 'runs export');
+    const others = (m: Measured, own: string) =>
+      m.modules.filter(
+        (path) =>
+          (path.startsWith('cli/commands/runs/') && path !== `cli/commands/runs/${own}.js`) ||
+          // What listing, comparing and gating runs need, and the store sync.
+          path === 'app/runs/stored-runs.js' ||
+          path.startsWith('app/runs/copy-') ||
+          ['core/bench/run-diff.js', 'core/bench/run-gate.js', 'core/bench/leaderboard.js'].includes(path),
+      );
+    expect(others(report!, 'report')).toEqual([]);
+    expect(others(exported!, 'export')).toEqual([]);
+    // A JSONL export renders no report.
+    expect(exported!.modules.filter((path) => path.startsWith('reports/bench/'))).toEqual([]);
   }, 120_000);
 });

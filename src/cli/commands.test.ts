@@ -36,7 +36,7 @@ async function declaredCommands(): Promise<Declared[]> {
   const out: Declared[] = [];
   for (const [name, entry] of Object.entries(COMMANDS)) {
     const command = await entry.load();
-    for (const c of command.subcommands ?? [command]) {
+    for (const c of (await command.loadSubcommands?.()) ?? [command]) {
       const words = c === command ? [name] : [name, c.name.split(' ').at(-1)!];
       expect(c.options, `${words.join(' ')} declares its options`).toBeDefined();
       out.push({ words, command: c, options: c.options! });
@@ -148,9 +148,27 @@ describe('every declared command', () => {
     }
   });
 
+  it("lists each group's subcommands in its help with the summary each one's own declaration has", async () => {
+    for (const [name, entry] of Object.entries(COMMANDS)) {
+      const group = await entry.load();
+      const subcommands = await group.loadSubcommands?.();
+      if (subcommands === undefined) continue;
+      const r = await runCliInProcess([name, '--help']);
+      expect(r.code).toBe(0);
+      for (const sub of subcommands) {
+        const word = sub.name.slice(name.length + 1);
+        expect(sub.name).toBe(`${name} ${word}`);
+        expect(await group.subcommandOf!(word)).toBe(sub);
+        expect(r.stdout.replace(/\s+/g, ' ')).toMatch(
+          new RegExp(` ${word} +${escapeRegExp(sub.summary)} (?=[a-z]+ |Examples)`),
+        );
+      }
+    }
+  });
+
   it("declares 'report' from the same declaration as 'runs report'", async () => {
     const report = await COMMANDS['report']!.load();
-    const runs = (await COMMANDS['runs']!.load()).subcommandOf!('report')!;
+    const runs = (await (await COMMANDS['runs']!.load()).subcommandOf!('report'))!;
     expect(report.options).toBe(runs.options);
     expect(report.help.replace(/^.*\n/, '').replaceAll('runs report', 'report')).toContain(
       'report RUN [--format terminal|markdown|json|html]',
@@ -373,6 +391,43 @@ describe('defineCommand', () => {
     expect(io.out()).toBe('listed\n');
     await expect(group.run(['lst'], fakeIo())).rejects.toThrow(`unknown subcommand "lst" (list); did you mean 'list'?`);
     await expect(group.run([], fakeIo())).rejects.toThrow('box needs a subcommand (list)');
+  });
+
+  it('loads a lazily declared subcommand only when it runs or shows its help', async () => {
+    const loaded: string[] = [];
+    const lazy = (word: string) => ({
+      word,
+      summary: `${word} boxes`,
+      load: async () => {
+        loaded.push(word);
+        return defineCommand({
+          name: `box ${word}`,
+          summary: `${word} boxes`,
+          usage: `box ${word}`,
+          options: {},
+          examples: [`decidekit box ${word}`],
+          run: async (_args, io) => {
+            io.stdout.write(`${word}: done\n`);
+            return 0;
+          },
+        });
+      },
+    });
+    const group = defineCommandGroup({
+      name: 'box',
+      summary: 'boxes',
+      description: 'Boxes.',
+      subcommands: [lazy('pack'), lazy('ship')],
+      examples: ['decidekit box pack'],
+    });
+    expect(group.help).toMatch(/^ {2}pack {2}pack boxes$/m);
+    expect(loaded).toEqual([]);
+    const io = fakeIo();
+    expect(await group.run(['ship'], io)).toBe(0);
+    expect(io.out()).toBe('ship: done\n');
+    expect(loaded).toEqual(['ship']);
+    expect((await group.subcommandOf!('pack'))?.name).toBe('box pack');
+    expect(loaded).toEqual(['ship', 'pack']);
   });
 });
 

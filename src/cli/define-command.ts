@@ -28,9 +28,23 @@ export interface Command {
   readonly handlesSignals?: boolean;
   /** Declared options (for tests and "did you mean"); subcommand groups list their subcommands'. */
   readonly options?: Readonly<Record<string, Option<unknown>>>;
-  readonly subcommands?: readonly Command[];
-  /** A group's subcommand by the word typed after the group's name. */
-  readonly subcommandOf?: (word: string | undefined) => Command | undefined;
+  /** A group's subcommands, each loaded (for tests and "did you mean"). */
+  readonly loadSubcommands?: () => Promise<readonly Command[]>;
+  /** A group's subcommand by the word typed after the group's name, loaded; undefined for no such word. */
+  readonly subcommandOf?: (word: string | undefined) => Promise<Command | undefined>;
+}
+
+/**
+ * A group's subcommand by its word and summary, its module loaded only when it runs or shows
+ * its help: `decidekit runs report` then loads the report's code, not every other `runs`
+ * subcommand's (the store sync's, compare's statistics, the HTML pages).
+ */
+export interface SubcommandEntry {
+  /** The word typed after the group's name (`report` in `runs report`). */
+  readonly word: string;
+  /** The same as the loaded command's `summary` (`commands.test.ts` checks). */
+  readonly summary: string;
+  readonly load: () => Promise<Command>;
 }
 
 /** One declared option: how it reads on the command line, how it is checked, how it is documented. */
@@ -297,17 +311,26 @@ export function defineCommand<O extends Record<string, Option<unknown>>>(spec: C
 
 /**
  * A command made of subcommands (`runs list`, `dataset fetch`): each declared once itself,
- * named in full (`runs list`) so its help and errors read as typed.
+ * named in full (`runs list`) so its help and errors read as typed. A subcommand given as a
+ * `SubcommandEntry` is loaded only when it is used.
  */
 export function defineCommandGroup(spec: {
   readonly name: string;
   readonly summary: string;
   readonly description: string;
-  readonly subcommands: readonly Command[];
+  readonly subcommands: readonly (Command | SubcommandEntry)[];
   readonly examples: readonly string[];
 }): Command {
-  const word = (c: Command) => (c.name.startsWith(`${spec.name} `) ? c.name.slice(spec.name.length + 1) : c.name);
-  const words = spec.subcommands.map(word);
+  const entries: SubcommandEntry[] = spec.subcommands.map((c) =>
+    'load' in c
+      ? c
+      : {
+          word: c.name.startsWith(`${spec.name} `) ? c.name.slice(spec.name.length + 1) : c.name,
+          summary: c.summary,
+          load: () => Promise.resolve(c),
+        },
+  );
+  const words = entries.map((e) => e.word);
   const width = Math.max(...words.map((w) => w.length));
   const help = [
     wrapHelpText(`decidekit ${spec.name}: ${spec.summary}`),
@@ -317,23 +340,23 @@ export function defineCommandGroup(spec: {
     wrapHelpText(spec.description.trimEnd()),
     '',
     'Subcommands:',
-    ...spec.subcommands.flatMap((c) => wrapRow(`  ${word(c).padEnd(width)}  `, c.summary.split(/\s+/))),
+    ...entries.flatMap((e) => wrapRow(`  ${e.word.padEnd(width)}  `, e.summary.split(/\s+/))),
     '',
     'Examples:',
     ...spec.examples.map((e) => `  ${e}`),
     '',
   ].join('\n');
-  const subcommandOf = (sub: string | undefined) => spec.subcommands.find((c) => word(c) === sub);
+  const subcommandOf = async (sub: string | undefined) => entries.find((e) => e.word === sub)?.load();
   return {
     name: spec.name,
     summary: spec.summary,
     help,
-    subcommands: spec.subcommands,
+    loadSubcommands: () => Promise.all(entries.map((e) => e.load())),
     subcommandOf,
     async run(argv, io) {
       const [sub, ...rest] = argv;
       if (sub === undefined) throw new UsageError(`${spec.name} needs a subcommand (${words.join(', ')})`);
-      const command = subcommandOf(sub);
+      const command = await subcommandOf(sub);
       if (!command) {
         const guess = closest(sub, words);
         throw new UsageError(

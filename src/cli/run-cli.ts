@@ -59,7 +59,7 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
   }
   const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
-    const help = (command.subcommandOf?.(rest[0]) ?? command).help;
+    const help = ((await command.subcommandOf?.(rest[0])) ?? command).help;
     io.stdout.write(help.endsWith('\n') ? help : `${help}\n`);
     return 0;
   }
@@ -72,7 +72,7 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
     return await Promise.race([command.run(rest, io), interrupted]);
   } catch (err) {
     // Errors name the command as typed: 'runs gate', not 'runs'.
-    const sub = command.subcommandOf?.(rest[0]) === undefined ? '' : ` ${rest[0]}`;
+    const sub = (await command.subcommandOf?.(rest[0])) === undefined ? '' : ` ${rest[0]}`;
     return reportError(err, `${name}${sub}`, io);
   }
 }

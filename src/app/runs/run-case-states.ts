@@ -1,11 +1,7 @@
 import type { BenchRun } from '../../core/bench/run.js';
-import {
-  defaultCacheDir,
-  loadBenchDataset,
-  SAMPLE_ID,
-  TYPED_DECISIONS_ID,
-  type DatasetSource,
-} from '../../datasets/typed-decisions/index.js';
+import type { DatasetSource } from '../../datasets/typed-decisions/index.js';
+import { defaultCacheDir } from '../../datasets/typed-decisions/default-cache-dir.js';
+import { SAMPLE_ID, TYPED_DECISIONS_ID } from '../../datasets/typed-decisions/provenance.js';
 
 /**
  * The case states of a stored run, for the state previews of its Markdown trace, when its
@@ -25,6 +21,8 @@ export async function statesOfRun(
         : null;
   if (source === null) return undefined;
   try {
+    // The dataset reader is loaded only for a run of a dataset it can read again.
+    const { loadBenchDataset } = await import('../../datasets/typed-decisions/load-bench-dataset.js');
     const loaded = await loadBenchDataset(source, { split: dataset.split });
     if (loaded.info.revision !== dataset.revision) return undefined;
     const wanted = new Set(run.config.caseIds);

@@ -3,8 +3,6 @@
  * the run store (opened for each call and closed again) for listing, showing, comparing,
  * re-rendering and exporting.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { isPostgresUrl } from '../../core/store-url.js';
 import { given } from '../../core/given.js';
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
@@ -17,7 +15,6 @@ import {
   type RunComparison,
   workDifferencesAB,
 } from '../../core/bench/run-diff.js';
-import type { ReportedRun } from '../../core/bench/run.js';
 import { DecidekitError, OptionError } from '../../core/errors.js';
 import { optionMention as option, words, type MessageWords } from '../../core/message-words.js';
 import { openStore, withStore } from '../../store/open-store.js';
@@ -34,21 +31,16 @@ import {
   type RunClaimOwner,
 } from '../../store/run-claim.js';
 import { EMPTY_OVERVIEW, overviewOf, type StoreOverview } from '../../store/store-overview.js';
-import { statesOfRun } from './run-case-states.js';
-import { analysisReadsCases, analyzeRun, type AnalyzedRun } from '../bench/run-analysis.js';
-import { ReportTraces } from '../bench/report-traces.js';
-import { renderBenchJsonChunks } from '../../reports/bench/bench-json.js';
-import { renderBenchTerminal } from '../../reports/bench/bench-terminal.js';
-import type { RunStatistics } from '../../core/bench/run-statistics.js';
+import { analyzeRun, type AnalyzedRun } from '../bench/run-analysis.js';
 import { rankRuns, type LeaderboardRow } from '../../core/bench/leaderboard.js';
 import { isSameWork, workDifferences as workDifferencesOf } from '../../core/bench/run-work.js';
 import { gateRuns, type GateResult } from '../../core/bench/run-gate.js';
 import type { StatMetric } from '../../core/stats/bootstrap.js';
 import { sameScoringConventions, type ConventionChoice, type Conventions } from '../../core/stats/conventions.js';
-import { benchResumeCommand, calibrateRunCommand } from '../../core/command-hints.js';
-import type { RunCalibration } from '../../core/calibration-map.js';
-import type { RunQuestion } from '../../core/case-recalibration.js';
-import { loadRunCalibration, refuseUnfitCalibration } from '../run-calibration.js';
+import { benchResumeCommand } from '../../core/command-hints.js';
+import { openStoredRun, READ_ONLY, type OpenedRun } from './open-stored-run.js';
+
+export { openStoredRun, type OpenedRun } from './open-stored-run.js';
 
 /** The ECE part of a set of conventions, the part a command line can change. */
 function describeEce(c: Conventions): string {
@@ -162,44 +154,6 @@ export async function deleteStoredRecord(
       return { kind: 'probe', id };
     });
   return { kind: 'run', id: deleteStoredRun(storePath, prefix, askedBy, owner) };
-}
-
-/** A stored run without its cases in memory: see `openStoredRun`. */
-export interface OpenedRun {
-  readonly head: StoredRunHead;
-  /** Its cases a source read from the store one at a time whenever it is iterated. */
-  readonly run: ReportedRun;
-  /** The statistics kept with it (`StoreRuns.saveStatistics`), or null. */
-  readonly stored: RunStatistics | null;
-}
-
-/**
- * A run by id or unique prefix, its cases left in the store: they are read one at a time,
- * from a fresh read-only connection, each time the source is iterated, so no run is held
- * whole however large. `read.listings`: with the report listings kept with a finished run
- * (`StoreRuns.saveListings`), when it has them, so a report reads no case for them.
- */
-export function openStoredRun(
-  storePath: string,
-  prefix: string,
-  askedBy: AskedBy,
-  read: { readonly listings?: boolean } = {},
-): OpenedRun {
-  const { head, info, stored, cases, listings } = withStore(storePath, READ_ONLY, (s) => {
-    const id = s.resolveId(prefix, 'run', askedBy);
-    const head = s.runs.head(id);
-    const found = s.runs.infoWithStatistics(id);
-    if (head === null || found === null)
-      throw new DecidekitError('unknown_run', `unknown run: ${id} disappeared from ${s.path} while reading`);
-    return {
-      head,
-      info: found.info,
-      stored: found.statistics,
-      cases: s.cases.source(id, found.info.summary.requests.total),
-      listings: read.listings === true && head.status !== 'running' ? s.runs.listings(id) : null,
-    };
-  });
-  return { head, run: { ...info, cases, ...(listings === null ? {} : { listings }) }, stored };
 }
 
 /** One run made ready to show or re-report: `openStoredRun`, then `analyzeRun` with its stored statistics. */
@@ -419,127 +373,6 @@ export function gateStoredRuns(
   if (metric === undefined) throw new Error('gateStoredRuns: the paired comparison is missing');
   return { comparison, gate: gateRuns({ metric: options.metric, comparison: metric, maxDrop: options.maxDrop }) };
 }
-
-/** How `storedRunReport` renders: the format, the conventions and what the terminal summary needs. */
-export interface StoredReportOptions {
-  readonly format: 'terminal' | 'markdown' | 'json' | 'html';
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly askedBy: AskedBy;
-  readonly choice: ConventionChoice;
-  readonly intervals: boolean;
-  readonly redactHost: boolean;
-  /** The terminal summary's colour and width. */
-  readonly terminal: { readonly colour: boolean; readonly width?: number | undefined };
-  /** Called with the run's id once it is found, before the run is read. */
-  readonly onRunFound?: (runId: string) => void;
-  /**
-   * A calibration map (`calibrate RUN --out`) to apply before scoring: every number, interval
-   * and section of the report is made from the recalibrated answers (the store is unchanged).
-   */
-  readonly calibrationPath?: string;
-  /** The folder a hint's file names are relative to: a hint names a map file not there yet. */
-  readonly cwd?: string;
-}
-
-/**
- * A stored run's report as `bench` printed or wrote it, in pieces, its cases read once: the
- * numbers, listings and the per-case parts of the report (`ReportTraces`) are gathered in
- * one pass, and a JSON document that needs nothing from a pass first reads the cases as it
- * is written. The Markdown trace gets its state previews when the run's dataset is still at
- * hand. Call `dispose` once the pieces are written.
- */
-export async function storedRunReport(
-  storePath: string,
-  prefix: string,
-  options: StoredReportOptions,
-): Promise<{ readonly run: ReportedRun; readonly chunks: Iterable<string>; dispose(): void }> {
-  const { format, redactHost } = options;
-  const opened = openStoredRun(storePath, prefix, options.askedBy, { listings: format !== 'json' });
-  options.onRunFound?.(opened.head.id);
-  const recalibration =
-    options.calibrationPath === undefined
-      ? undefined
-      : await recalibrationOfRun(opened.run, options.calibrationPath, options.askedBy.storeArg, options.cwd);
-  const states = format === 'markdown' ? await statesOfRun(opened.run, options.env) : undefined;
-  const analyze = {
-    intervals: options.intervals,
-    stored: opened.stored,
-    listings: format !== 'json',
-    ...given({ recalibration }),
-  };
-  if (format === 'terminal' || (format === 'json' && !analysisReadsCases(opened.run, options.choice, analyze))) {
-    const { run, statistics } = analyzeRun(opened.run, options.choice, analyze);
-    const chunks =
-      format === 'json'
-        ? renderBenchJsonChunks(run, { statistics, redactHost })
-        : [
-            renderBenchTerminal(run, {
-              colour: options.terminal.colour,
-              redactHost,
-              statistics,
-              ...given({ width: options.terminal.width }),
-            }),
-          ];
-    return { run, chunks, dispose: () => undefined };
-  }
-  const traces = new ReportTraces([format], states);
-  try {
-    const { run, statistics } = analyzeRun(opened.run, options.choice, { ...analyze, visit: traces.visit });
-    const chunks = traces.chunks(run, format, { redactHost, statistics, states });
-    return { run, chunks, dispose: () => traces.dispose() };
-  } catch (err) {
-    traces.dispose();
-    throw err;
-  }
-}
-
-/**
- * The map a report applies to a stored run, checked against the run before it is read: fitted
- * on a benchmark run, with a group for every question the run answered; a run that applied
- * a map of its own while it ran is reported with that one.
- */
-async function recalibrationOfRun(
-  run: ReportedRun,
-  path: string,
-  storeArg: string | null | undefined,
-  cwd: string | undefined,
-): Promise<RunCalibration> {
-  const own = run.config.calibration;
-  if (own !== undefined)
-    throw new OptionError(
-      'calibrationPath',
-      words`${option('calibrationPath', 'MAP')}: run ${run.id} was recalibrated as it ran, with ${own.path} (sha256 ${own.sha256.slice(0, 12)}): its report applies that map; report it without ${option('calibrationPath')}`,
-    );
-  const out = freeMapName(run.id, cwd);
-  const fit = (by: string) => [
-    `fit one on this run with: ${calibrateRunCommand(run.id, { by, out, store: storeArg })}`,
-  ];
-  const calibration = await loadRunCalibration(path, fit('type'));
-  refuseUnfitCalibration(calibration, answeredQuestions(run, calibration.by), `run ${run.id}`, fit(calibration.by));
-  return calibration;
-}
-
-/**
- * The map file a hint to fit one on run `runId` names: `map-RUNID.json`, or the first
- * `map-RUNID-N.json` that does not exist in `cwd`, so the pasted command never replaces a map
- * the user has (the calibrate command replaces a file that is there).
- */
-function freeMapName(runId: string, cwd: string | undefined): string {
-  const taken = (name: string) => cwd !== undefined && existsSync(join(cwd, name));
-  let name = `map-${runId}.json`;
-  for (let n = 2; taken(name); n++) name = `map-${runId}-${n}.json`;
-  return name;
-}
-
-/** The questions a run answered as its summary counts them: by type, or by question (what a map's groups need). */
-function answeredQuestions(run: ReportedRun, by: RunCalibration['by']): RunQuestion[] {
-  const s = run.summary;
-  if (by === 'type')
-    return Object.entries(s.byType).flatMap(([type, g]) => (g.answered > 0 ? [{ key: '', type }] : []));
-  return Object.entries(s.byQuestion).flatMap(([key, g]) => (g.answered > 0 ? [{ key, type: '' }] : []));
-}
-
-const READ_ONLY = { mustExist: true, readOnly: true } as const;
 
 /**
  * The live process sending `runId` now, if one is: a SQLite store's claim file, or the claim a

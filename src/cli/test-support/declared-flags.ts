@@ -5,7 +5,7 @@ export async function declaredFlags(): Promise<Set<string>> {
   const flags = new Set<string>();
   for (const entry of Object.values(COMMANDS)) {
     const command = await entry.load();
-    for (const c of command.subcommands ?? [command])
+    for (const c of (await command.loadSubcommands?.()) ?? [command])
       for (const name of Object.keys(c.options ?? {})) flags.add(`--${name}`);
   }
   return flags;

@@ -12,7 +12,7 @@ async function everyHelp(): Promise<Array<{ argv: string[]; command: string | nu
   for (const [name, entry] of Object.entries(COMMANDS)) {
     const command = await entry.load();
     all.push({ argv: [name, '--help'], command: name });
-    for (const sub of command.subcommands ?? [])
+    for (const sub of (await command.loadSubcommands?.()) ?? [])
       all.push({ argv: [...sub.name.split(' '), '--help'], command: sub.name });
   }
   return all;

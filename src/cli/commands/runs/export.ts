@@ -5,7 +5,6 @@ import { defineCommand, oneOf, text } from '../../define-command.js';
 import { storePathOf } from '../../locations.js';
 import { storeOption, outputPathOption } from '../../shared-options.js';
 import { storeRead } from '../../out-file.js';
-import { exportEvalResults } from '../../../app/runs/export-eval-results.js';
 import { exportStoredRun } from '../../../app/runs/export-run.js';
 import { prepareOutputPath } from '../../../app/output-file.js';
 
@@ -65,6 +64,8 @@ the current folder), only for a complete, unfiltered run on the real Typed Decis
       const sourceUrl = values['source-url'];
       if (sourceUrl !== undefined && !/^https?:\/\/\S+$/.test(sourceUrl))
         throw new UsageError(`--source-url must be an http(s) URL, got ${JSON.stringify(sourceUrl)}`);
+      // The leaderboard entry's code (it reads the run whole) is loaded only for this format.
+      const { exportEvalResults } = await import('../../../app/runs/export-eval-results.js');
       const written = await exportEvalResults(storePath, prefix!, dir, {
         askedBy,
         ...given({ sourceUrl }),

@@ -9,7 +9,7 @@ import { storePathOf } from '../../locations.js';
 import { conventionChoiceOf, statisticsOptions } from '../../statistics-options.js';
 import { storeOption, outputPathOption } from '../../shared-options.js';
 import { storeRead } from '../../out-file.js';
-import { storedRunReport } from '../../../app/runs/stored-runs.js';
+import { storedRunReport } from '../../../app/runs/stored-run-report.js';
 import { writeTextPieces } from '../../../app/write-text-file.js';
 import { outputFileOf, prepareOutputPath } from '../../../app/output-file.js';
 
