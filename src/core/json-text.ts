@@ -13,8 +13,6 @@ export class JsonText {
 }
 
 const SHORT_ESCAPES = new Set(['"', '\\', 'b', 'f', 'n', 'r', 't'].map((c) => c.charCodeAt(0)));
-/** A number `JSON.stringify` writes as it is read: a safe integer without a leading zero or sign. */
-const PLAIN_INTEGER = /^-?[1-9][0-9]{0,14}$|^0$/;
 /** A canonical array index ("0", "7", "42"): JSON.parse puts such keys first, so their order may change. */
 const INDEX_KEY = /^(?:0|[1-9][0-9]{0,9})$/;
 
@@ -33,12 +31,25 @@ export function isCanonicalJsonText(text: string): boolean {
   const inObject: boolean[] = [];
   let expectKey = false;
   const n = text.length;
+  // The next backslash at or after the string being read: found once and moved on only when
+  // passed, so a text without one is not searched to its end again for every string.
+  let slash = text.indexOf('\\');
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
-      const end = canonicalStringEnd(text, i);
-      if (end < 0) return false;
-      if (expectKey && INDEX_KEY.test(text.slice(i + 1, end))) return false;
+      let end = -1;
+      for (let from = i + 1; ;) {
+        const quote = text.indexOf('"', from);
+        if (quote === -1) return false;
+        if (slash !== -1 && slash < from) slash = text.indexOf('\\', from);
+        if (slash === -1 || slash > quote) {
+          end = quote;
+          break;
+        }
+        if (!SHORT_ESCAPES.has(text.charCodeAt(slash + 1))) return false;
+        from = slash + 2;
+      }
+      if (expectKey && isDigit(text.charCodeAt(i + 1)) && INDEX_KEY.test(text.slice(i + 1, end))) return false;
       expectKey = false;
       i = end;
     } else if (c === 0x7b || c === 0x5b) {
@@ -49,11 +60,9 @@ export function isCanonicalJsonText(text: string): boolean {
       expectKey = false;
     } else if (c === 0x2c) expectKey = inObject[inObject.length - 1] === true;
     else if (c === 0x3a) expectKey = false;
-    else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
-      let j = i + 1;
-      while (j < n && isNumberChar(text.charCodeAt(j))) j++;
-      const token = text.slice(i, j);
-      if (!PLAIN_INTEGER.test(token) && String(Number(token)) !== token) return false;
+    else if (c === 0x2d || isDigit(c)) {
+      const j = numberEnd(text, i);
+      if (!isPlainInteger(text, i, j) && String(Number(text.slice(i, j))) !== text.slice(i, j)) return false;
       i = j - 1;
     } else if (c === 0x74 || c === 0x66 || c === 0x6e) {
       // true, false, null: the parse already checked the letters.
@@ -63,16 +72,28 @@ export function isCanonicalJsonText(text: string): boolean {
   return inObject.length === 0;
 }
 
-/** The closing quote of the string opened at `open` when all its escapes are ones `JSON.stringify` writes; -1 otherwise. */
-function canonicalStringEnd(text: string, open: number): number {
-  for (let from = open + 1; ;) {
-    const quote = text.indexOf('"', from);
-    const slash = text.indexOf('\\', from);
-    if (quote === -1) return -1;
-    if (slash === -1 || slash > quote) return quote;
-    if (!SHORT_ESCAPES.has(text.charCodeAt(slash + 1))) return -1;
-    from = slash + 2;
-  }
+/** Where the number starting at `start` ends. */
+function numberEnd(text: string, start: number): number {
+  let j = start + 1;
+  while (j < text.length && isNumberChar(text.charCodeAt(j))) j++;
+  return j;
+}
+
+/**
+ * `text[start, end)` is a number `JSON.stringify` writes as it is read: a safe integer (at
+ * most 15 digits) without a leading zero or a plus sign, read in place, not cut out.
+ */
+function isPlainInteger(text: string, start: number, end: number): boolean {
+  const digitsFrom = text.charCodeAt(start) === 0x2d ? start + 1 : start;
+  const digits = end - digitsFrom;
+  if (digits < 1 || digits > 15) return false;
+  for (let k = digitsFrom; k < end; k++) if (!isDigit(text.charCodeAt(k))) return false;
+  // A leading zero is plain only as the whole unsigned number "0".
+  return text.charCodeAt(digitsFrom) !== 0x30 || (digits === 1 && digitsFrom === start);
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
 }
 
 function isNumberChar(c: number): boolean {

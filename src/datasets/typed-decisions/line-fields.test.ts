@@ -24,4 +24,15 @@ describe('topLevelFields', () => {
     expect(JSON.parse(text.slice(...found.get('gold')!))).toEqual([1, { b: ',' }]);
     expect(JSON.parse(text.slice(...found.get('x')!))).toBe('\\');
   });
+
+  it('steps over a value it is told where to find, without reading it', () => {
+    const value = '{"q":"a"}';
+    const text = `{"id":"c1","questions":${value},"gold":[1,2]}`;
+    const from = text.indexOf(value);
+    // What stands in the skipped place is not read: unbalanced brackets there change nothing.
+    const scrambled = `${text.slice(0, from)}[[[[[[[[[${text.slice(from + value.length)}`;
+    const found = topLevelFields(scrambled, new Set(['id', 'gold']), [from, from + value.length]);
+    expect(found.get('id')).toEqual(topLevelFields(text, new Set(['id'])).get('id'));
+    expect(JSON.parse(scrambled.slice(...found.get('gold')!))).toEqual([1, 2]);
+  });
 });

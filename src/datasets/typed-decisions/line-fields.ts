@@ -7,9 +7,15 @@ import { endOfJsonString } from '../../core/strict-json.js';
 
 /**
  * `[start, end)` in `text` of the values of the top-level keys in `wanted`, by key, for a
- * line that is one valid JSON object; a key that is absent has no entry.
+ * line that is one valid JSON object; a key that is absent has no entry. `skip`: where a
+ * top-level value not wanted is known to be (`[start, end)` of its text), so it is stepped
+ * over rather than read (a case's questions, which a first read found).
  */
-export function topLevelFields(text: string, wanted: ReadonlySet<string>): Map<string, readonly [number, number]> {
+export function topLevelFields(
+  text: string,
+  wanted: ReadonlySet<string>,
+  skip?: readonly [number, number],
+): Map<string, readonly [number, number]> {
   const found = new Map<string, readonly [number, number]>();
   let depth = 0;
   let key: string | null = null;
@@ -18,7 +24,12 @@ export function topLevelFields(text: string, wanted: ReadonlySet<string>): Map<s
     if (key !== null && wanted.has(key)) found.set(key, [valueStart, trimEnd(text, at)]);
     key = null;
   };
+  const skipFrom = skip?.[0] ?? -1;
   for (let i = 0; i < text.length; i++) {
+    if (i === skipFrom && depth === 1 && valueStart === i) {
+      i = skip![1] - 1;
+      continue;
+    }
     const c = text.charCodeAt(i);
     if (c === 0x22) {
       const end = endOfJsonString(text, i);

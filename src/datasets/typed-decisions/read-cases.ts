@@ -74,7 +74,8 @@ export async function readJsonlCases(
  * Calls `onRow` with each row of a JSONL file parsed strictly (a row that does not parse is a
  * problem of `collector`'s), its line number, its digest, and, when its questions repeat
  * those of a row checked before (`RepeatedQuestions`), their checked question set (the row's
- * `questions` is then left out). `onRow` returns the row's case when it passed.
+ * `questions` is then left out) and where their text is in the line. `onRow` returns the
+ * row's case when it passed.
  */
 export async function forEachJsonlRow(
   path: string,
@@ -85,6 +86,7 @@ export async function forEachJsonlRow(
     lineNumber: number,
     digest: () => number,
     questions: QuestionSet | undefined,
+    questionsSpan: readonly [number, number] | undefined,
   ) => TypedDecisionsCase | null,
 ): Promise<Pick<ReadCasesResult, 'rows' | 'splits'>> {
   const splits = new Set<string>();
@@ -115,7 +117,7 @@ export async function forEachJsonlRow(
         splits.add(split);
         if (options.split !== undefined && split !== options.split) return;
       }
-      const c = onRow(value, lineNumber, () => lineDigest(bytes, start, end), fast?.questions);
+      const c = onRow(value, lineNumber, () => lineDigest(bytes, start, end), fast?.questions, fast?.span);
       if (c !== null && fast === null && collector.isShared(c.questions))
         repeated.remember(line, c.workflow, c.questions);
     },

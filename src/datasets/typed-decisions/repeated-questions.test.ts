@@ -31,6 +31,14 @@ describe('RepeatedQuestions', () => {
     });
   });
 
+  it('says where the questions text is in the line, for a second read to step over', () => {
+    const text = line(',"gold":{}');
+    const parsed = remembered().parse(text);
+    expect(parsed).not.toBeNull();
+    const [from, to] = parsed!.span;
+    expect(text.slice(from, to)).toBe(questions);
+  });
+
   it('leaves to the full check a line with other questions, another workflow, or nothing remembered', () => {
     const known = remembered();
     expect(known.parse(line(',"gold":{}', '{"urgent":{"type":"noul","instructions":"Urgent?"}}'))).toBeNull();

@@ -24,10 +24,15 @@ export class RepeatedQuestions {
   readonly #texts: { readonly text: string; readonly sets: Map<string, QuestionSet> }[] = [];
 
   /**
-   * The line parsed strictly with its questions left out (`questions` is 0 in the value), and
-   * the question set they stand for; null when the full check must read the line.
+   * The line parsed strictly with its questions left out (`questions` is 0 in the value), the
+   * question set they stand for, and where their text is in the line (`[from, to)`); null when
+   * the full check must read the line.
    */
-  parse(line: string): { readonly value: Record<string, unknown>; readonly questions: QuestionSet } | null {
+  parse(line: string): {
+    readonly value: Record<string, unknown>;
+    readonly questions: QuestionSet;
+    readonly span: readonly [number, number];
+  } | null {
     if (this.#texts.length === 0) return null;
     const from = questionsValueStart(line);
     if (from < 0) return null;
@@ -42,7 +47,7 @@ export class RepeatedQuestions {
     if (!parsed.ok || !isRecord(parsed.value) || parsed.value['questions'] !== 0) return null;
     const workflow = parsed.value['workflow'];
     const questions = typeof workflow === 'string' ? known.sets.get(workflow) : undefined;
-    return questions === undefined ? null : { value: parsed.value, questions };
+    return questions === undefined ? null : { value: parsed.value, questions, span: [from, to] };
   }
 
   /** Remembers the questions of a line that passed every check, as the set `questions` of `workflow`. */

@@ -79,15 +79,20 @@ async function scanJsonl(
   /** One string per workflow name, not one per case. */
   const workflows = new Map<string, string>();
   const checked = new LineQuestionSets();
-  const { rows, splits } = await forEachJsonlRow(path, collector, options, (value, lineNumber, digest, questions) => {
-    const c = collector.check(value, lineNumber, questions);
-    if (c === null) return null;
-    checked.set(lineNumber, c.questions);
-    let workflow = workflows.get(c.workflow);
-    if (workflow === undefined) workflows.set(c.workflow, (workflow = c.workflow));
-    entries.push({ id: c.id, workflow, questions: c.questions.length, line: lineNumber, digest: digest() });
-    return c;
-  });
+  const { rows, splits } = await forEachJsonlRow(
+    path,
+    collector,
+    options,
+    (value, lineNumber, digest, questions, at) => {
+      const c = collector.check(value, lineNumber, questions);
+      if (c === null) return null;
+      checked.set(lineNumber, c.questions, at);
+      let workflow = workflows.get(c.workflow);
+      if (workflow === undefined) workflows.set(c.workflow, (workflow = c.workflow));
+      entries.push({ id: c.id, workflow, questions: c.questions.length, line: lineNumber, digest: digest() });
+      return c;
+    },
+  );
   collector.throwIfProblems();
   return {
     entries,
@@ -111,31 +116,51 @@ function jsonlReaderOf(
 
 /**
  * Pass 1's question set of each case line, for pass 2: a line-indexed number into the few
- * sets the collector shares (4 bytes a line), not a reference a case.
+ * sets the collector shares (4 bytes a line), not a reference a case; and where the line's
+ * questions are in its text, when pass 1 found them (8 bytes a line), so pass 2 steps over
+ * them instead of reading them again.
  */
 class LineQuestionSets {
-  #setOfLine = new Int32Array(1024);
+  #setOfLine: Int32Array = new Int32Array(1024);
+  // [from, to) of each line's questions text, as two entries; 0, 0 when not known.
+  #spanOfLine: Int32Array = new Int32Array(2048);
   readonly #sets: QuestionSet[] = [];
   readonly #numberOf = new Map<QuestionSet, number>();
 
-  set(line: number, questions: QuestionSet): void {
+  set(line: number, questions: QuestionSet, span: readonly [number, number] | undefined): void {
     let n = this.#numberOf.get(questions);
     if (n === undefined) {
       this.#sets.push(questions);
       this.#numberOf.set(questions, (n = this.#sets.length));
     }
     if (line >= this.#setOfLine.length) {
-      const grown = new Int32Array(Math.max(line + 1, this.#setOfLine.length * 2));
-      grown.set(this.#setOfLine);
-      this.#setOfLine = grown;
+      const length = Math.max(line + 1, this.#setOfLine.length * 2);
+      this.#setOfLine = grown(this.#setOfLine, length);
+      this.#spanOfLine = grown(this.#spanOfLine, 2 * length);
     }
     this.#setOfLine[line] = n;
+    if (span !== undefined) {
+      this.#spanOfLine[2 * line] = span[0];
+      this.#spanOfLine[2 * line + 1] = span[1];
+    }
   }
 
   of(line: number): QuestionSet | undefined {
     const n = this.#setOfLine[line] ?? 0;
     return n === 0 ? undefined : this.#sets[n - 1];
   }
+
+  /** Where the line's questions text is, or undefined when pass 1 read them in full. */
+  spanOf(line: number): readonly [number, number] | undefined {
+    const to = this.#spanOfLine[2 * line + 1] ?? 0;
+    return to === 0 ? undefined : [this.#spanOfLine[2 * line]!, to];
+  }
+}
+
+function grown(array: Int32Array, length: number): Int32Array {
+  const out = new Int32Array(length);
+  out.set(array);
+  return out;
 }
 
 /** The fields pass 2 reads of a line: the questions are pass 1's. */
@@ -164,11 +189,17 @@ function unchangedLine(
 /**
  * The case of an unchanged line (see `unchangedLine`); null when it does not build after all.
  * `stateAsText`: a state already written as `JSON.stringify` writes it stays that text.
+ * `questionsAt`: where pass 1 found the line's questions text (stepped over, not read).
  */
-function caseOfUnchangedLine(line: Buffer, questions: QuestionSet, stateAsText: boolean): TypedDecisionsCase | null {
+function caseOfUnchangedLine(
+  line: Buffer,
+  questions: QuestionSet,
+  stateAsText: boolean,
+  questionsAt: readonly [number, number] | undefined,
+): TypedDecisionsCase | null {
   const text = line.toString('utf8');
   const value: Record<string, unknown> = {};
-  for (const [key, [from, to]] of topLevelFields(text, FIELDS_READ_AGAIN)) {
+  for (const [key, [from, to]] of topLevelFields(text, FIELDS_READ_AGAIN, questionsAt)) {
     const field = text.slice(from, to);
     value[key] =
       stateAsText && key === 'state' && isCanonicalJsonText(field)
@@ -209,9 +240,10 @@ function readJsonlEntries(
       const questions = checked.of(lineNumber);
       const line = unchangedLine(bytes, start, end, digest, questions);
       if (line !== null) {
+        const questionsAt = checked.spanOf(lineNumber);
         // Built when taken: a waiting case is its line's bytes, not its parsed objects.
         reader.push(() => {
-          const c = caseOfUnchangedLine(line, questions!, stateAsText);
+          const c = caseOfUnchangedLine(line, questions!, stateAsText, questionsAt);
           if (c === null || c.id !== id) throw changed(lineNumber, `case ${id} is no longer on this line`);
           return { ...c, id };
         });
