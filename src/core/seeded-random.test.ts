@@ -61,4 +61,17 @@ describe('createSeededDraws', () => {
       { seed: 5 },
     );
   });
+
+  it('counts the same draws over more units than a draw times the units can hold exactly', () => {
+    // Beyond 2^21 units, a 32-bit draw times the units needs more than a double's 53 bits.
+    const units = 2 ** 21 + 12_345;
+    const random = createSeededRandom(77);
+    const draws = createSeededDraws(77);
+    const expected = new Int32Array(units);
+    for (let k = 0; k < units; k++) expected[Math.floor(random() * units)]!++;
+    const counted = new Int32Array(units);
+    draws.countInto(counted, units);
+    expect(counted).toEqual(expected);
+    expect(draws.next()).toBe(random());
+  });
 });

@@ -75,15 +75,18 @@ export function createSeededDraws(seed: number): SeededDraws {
     },
     countInto(counts, draws) {
       const units = counts.length;
-      let s = a;
+      // The state as a signed 32-bit integer (the same bits) stays a small integer in the
+      // loop; the unit is floor(x / 2^32 * units) computed as trunc(x * units / 2^32), the
+      // same number: both round the same real value, scaled by a power of two, to a double.
+      let s = a | 0;
       for (let k = 0; k < draws; k++) {
-        s = (s + 0x6d2b79f5) >>> 0;
+        s = (s + 0x6d2b79f5) | 0;
         let t = s;
         t = Math.imul(t ^ (t >>> 15), t | 1);
         t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        counts[Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * units)]!++;
+        counts[((((t ^ (t >>> 14)) >>> 0) * units) / 4294967296) | 0]!++;
       }
-      a = s;
+      a = s >>> 0;
     },
   };
 }

@@ -23,6 +23,7 @@ import type { CaseSample } from './case-sample.js';
 import { calibrationOptionsOf, type Conventions } from './conventions.js';
 import { decisionCells } from './decision-cells.js';
 import { wilsonInterval } from './wilson.js';
+import { createWeightedSums, WEIGHTINGS_PER_PASS, type UnitColumn } from './weighted-sums.js';
 
 export type StatMetric = 'accuracy' | 'kl' | 'brier' | 'logLoss' | 'ece';
 export const STAT_METRICS: readonly StatMetric[] = ['accuracy', 'kl', 'brier', 'logLoss', 'ece'];
@@ -75,11 +76,10 @@ export function bootstrapIntervals(
 ): BootstrapResult {
   const blocks = options.blocks ?? DEFAULT_BOOTSTRAP_BLOCKS;
   const units = resamplingUnits(sample.ids, null, sample.nCases, conventions.seed, blocks);
-  const prepared = prepare(sample, units, calibrationOptionsOf(conventions));
-  const point = new Float64Array(M);
-  evaluate(prepared, new Int32Array(units.count).fill(1), point);
-  const estimates = valuesOf(point);
-  const draws = resample([prepared], conventions, units.count);
+  const weighing = createWeighing([prepare(sample, units, calibrationOptionsOf(conventions))], units.count);
+  const [point] = weighing.point();
+  const estimates = valuesOf(point!);
+  const draws = resample(weighing, conventions);
   const intervals = {} as Record<StatMetric, Interval | null>;
   STAT_METRICS.forEach((m, j) => {
     const wanted = options.estimates?.[m];
@@ -130,19 +130,18 @@ export function pairedBootstrap(
   const unitsFirst = resamplingUnits(first.ids, keepFirst, common, conventions.seed, blocks);
   const unitsSecond = resamplingUnits(second.ids, keepSecond, common, conventions.seed, blocks);
   const cal = calibrationOptionsOf(conventions);
-  const a = prepare(first, unitsFirst, cal);
-  const b = prepare(second, unitsSecond, cal);
-  const ones = new Int32Array(unitsFirst.count).fill(1);
-  const pa = new Float64Array(M);
-  const pb = new Float64Array(M);
-  evaluate(a, ones, pa);
-  evaluate(b, ones, pb);
-  const draws = resample([a, b], conventions, unitsFirst.count);
+  // Both runs weighed by each draw alike, in one pass over the units.
+  const weighing = createWeighing(
+    [prepare(first, unitsFirst, cal), prepare(second, unitsSecond, cal)],
+    unitsFirst.count,
+  );
+  const [pa, pb] = weighing.point();
+  const draws = resample(weighing, conventions);
   const diffs = draws === null ? null : draws[1]!.map((v, i) => v - draws[0]![i]!);
   const metrics = {} as Record<StatMetric, MetricComparison>;
   STAT_METRICS.forEach((m, j) => {
-    const x = finite(pa[j]!);
-    const y = finite(pb[j]!);
+    const x = finite(pa![j]!);
+    const y = finite(pb![j]!);
     const difference = x === null || y === null ? null : y - x;
     const interval = difference === null || diffs === null ? null : intervalOf(diffs, j, difference, true);
     metrics[m] = {
@@ -267,9 +266,6 @@ interface Prepared {
   readonly quanta: Float64Array;
   readonly cellQuantum: number;
   readonly has: { readonly kl: boolean; readonly brier: boolean; readonly logLoss: boolean; readonly ece: boolean };
-  /** Scratch for `evaluate`: the weighted cells, and the weighted sums of the six columns. */
-  readonly cells: Float64Array;
-  readonly sums: Float64Array;
 }
 
 /**
@@ -384,92 +380,96 @@ function prepare(sample: CaseSample, units: Units, cal: CalibrationOptions): Pre
     quanta,
     cellQuantum,
     has: { ...sample.has, ece: nDec > 0 },
-    cells: new Float64Array(nCells),
-    sums: new Float64Array(W),
   };
 }
 
-/** Metrics of one weighting of the units (weight = times drawn), NaN where absent. */
-function evaluate(p: Prepared, weights: Int32Array, out: Float64Array): void {
-  addUnits(p, null, weights);
-  metricsOf(p, out);
+/** The metrics of weightings of the units (weight = times drawn) of prepared samples over the same units. */
+interface Weighing {
+  readonly samples: number;
+  /** Each sample's metrics with every unit weighed once, NaN where absent. */
+  point(): Float64Array[];
+  /** Weighting k's units' weights at `weights[k * units + u]`, k < `WEIGHTINGS_PER_PASS`. */
+  readonly weights: Int32Array;
+  /** Sums the first `n` weightings of `weights` (the others must be 0). */
+  weigh(n: number): void;
+  /** Sample i's metrics under weighting k of the last `weigh`, NaN where absent. */
+  metrics(k: number, i: number, out: Float64Array): void;
 }
 
 /**
- * The weighted sums of the units' columns (into `sums`) and cells (into `cells`) of `p`, and
- * of `q` alike when given (a paired comparison: both runs weighted by the same draw, in one
- * loop over the units). The columns are summed in locals and stored once: every sum is an
- * integer (see `quantum`), so the order of the additions cannot change a bit.
+ * Every sample's six sums and dense cells go through `createWeightedSums` together (one
+ * pass over the units for many weightings of all of them); sparse cells are added unit by
+ * unit, weighting by weighting. Each sum adds the same terms in the same order as one
+ * weighting of one sample alone would.
  */
-function addUnits(p: Prepared, q: Prepared | null, weights: Int32Array): void {
-  p.cells.fill(0);
-  q?.cells.fill(0);
-  const rp = p.rows;
-  const rq = q === null ? p.rows : q.rows;
-  let p0 = 0;
-  let p1 = 0;
-  let p2 = 0;
-  let p3 = 0;
-  let p4 = 0;
-  let p5 = 0;
-  let q0 = 0;
-  let q1 = 0;
-  let q2 = 0;
-  let q3 = 0;
-  let q4 = 0;
-  let q5 = 0;
+function createWeighing(samples: readonly Prepared[], units: number): Weighing {
+  const columns: UnitColumn[] = [];
+  const first = samples.map((p) => {
+    if (p.units !== units) throw new TypeError('createWeighing: samples over different units');
+    const at = columns.length;
+    for (let j = 0; j < W; j++) columns.push({ values: p.rows, stride: W, offset: j });
+    if (p.dense !== null)
+      for (let c = 0; c < p.nCells; c++) columns.push({ values: p.dense, stride: p.nCells, offset: c });
+    return at;
+  });
+  const summed = createWeightedSums(columns, units);
+  const weights = new Int32Array(WEIGHTINGS_PER_PASS * units);
+  const sums = new Float64Array(WEIGHTINGS_PER_PASS * summed.width);
+  const sparse = samples.map((p) => (p.dense === null ? new Float64Array(WEIGHTINGS_PER_PASS * p.nCells) : null));
+  const rowSums = new Float64Array(W);
+  const cells = samples.map((p) => new Float64Array(p.nCells));
+  const weigh = (n: number): void => {
+    summed.sum(weights, sums);
+    samples.forEach((p, i) => {
+      const into = sparse[i];
+      if (into === null || into === undefined) return;
+      into.fill(0);
+      for (let k = 0; k < n; k++) addSparseCells(p, weights.subarray(k * units, (k + 1) * units), into, k * p.nCells);
+    });
+  };
+  const metrics = (k: number, i: number, out: Float64Array): void => {
+    const p = samples[i]!;
+    const row = k * summed.width;
+    const of = (column: number): number => {
+      const at = summed.slot[first[i]! + column]!;
+      return at < 0 ? 0 : sums[row + at]!;
+    };
+    for (let j = 0; j < W; j++) rowSums[j] = of(j);
+    const into = cells[i]!;
+    const fromSparse = sparse[i];
+    if (fromSparse === null || fromSparse === undefined) for (let c = 0; c < p.nCells; c++) into[c] = of(W + c);
+    else into.set(fromSparse.subarray(k * p.nCells, (k + 1) * p.nCells));
+    metricsOf(p, rowSums, into, out);
+  };
+  const point = (): Float64Array[] => {
+    weights.fill(0);
+    weights.fill(1, 0, units);
+    weigh(1);
+    return samples.map((_, i) => {
+      const out = new Float64Array(M);
+      metrics(0, i, out);
+      return out;
+    });
+  };
+  return { samples: samples.length, point, weights, weigh, metrics };
+}
+
+/** Adds the sparse cells of every unit, `weights[u]` times each, to `into` from `at`. */
+function addSparseCells(p: Prepared, weights: Int32Array, into: Float64Array, at: number): void {
+  const { cellStart, cellIndex, cellValue } = p;
   for (let u = 0; u < p.units; u++) {
     const w = weights[u]!;
     if (w === 0) continue;
-    const o = u * W;
-    p0 += w * rp[o]!;
-    p1 += w * rp[o + 1]!;
-    p2 += w * rp[o + 2]!;
-    p3 += w * rp[o + 3]!;
-    p4 += w * rp[o + 4]!;
-    p5 += w * rp[o + 5]!;
-    addCells(p, u, w);
-    if (q === null) continue;
-    q0 += w * rq[o]!;
-    q1 += w * rq[o + 1]!;
-    q2 += w * rq[o + 2]!;
-    q3 += w * rq[o + 3]!;
-    q4 += w * rq[o + 4]!;
-    q5 += w * rq[o + 5]!;
-    addCells(q, u, w);
-  }
-  setSums(p.sums, p0, p1, p2, p3, p4, p5);
-  if (q !== null) setSums(q.sums, q0, q1, q2, q3, q4, q5);
-}
-
-/** Adds unit `u`'s cells, `w` times, to `p.cells`. */
-function addCells(p: Prepared, u: number, w: number): void {
-  const { cells, dense, nCells } = p;
-  if (dense !== null) {
-    const d = u * nCells;
-    for (let c = 0; c < nCells; c++) cells[c] = cells[c]! + w * dense[d + c]!;
-    return;
-  }
-  const { cellIndex, cellValue } = p;
-  const end = p.cellStart[u + 1]!;
-  for (let e = p.cellStart[u]!; e < end; e++) {
-    const c = cellIndex[e]!;
-    cells[c] = cells[c]! + w * cellValue[e]!;
+    const end = cellStart[u + 1]!;
+    for (let e = cellStart[u]!; e < end; e++) {
+      const c = at + cellIndex[e]!;
+      into[c] = into[c]! + w * cellValue[e]!;
+    }
   }
 }
 
-function setSums(sums: Float64Array, s0: number, s1: number, s2: number, s3: number, s4: number, s5: number): void {
-  sums[0] = s0;
-  sums[1] = s1;
-  sums[2] = s2;
-  sums[3] = s3;
-  sums[4] = s4;
-  sums[5] = s5;
-}
-
-/** The metrics of the sums `addUnits` left in `p`. */
-function metricsOf(p: Prepared, out: Float64Array): void {
-  const { cells, sums } = p;
+/** The metrics of a weighting's six sums and cells (see `prepare`), NaN where absent. */
+function metricsOf(p: Prepared, sums: Float64Array, cells: Float64Array, out: Float64Array): void {
   const s0 = sums[0]!;
   const s1 = sums[1]!;
   const s2 = sums[2]!;
@@ -496,35 +496,30 @@ function metricsOf(p: Prepared, out: Float64Array): void {
 }
 
 /**
- * `resamples` draws of unit weights (multinomial: `units` draws with replacement), each
- * applied to every prepared sample alike; null when resamples are off or there are no units.
- * Returns, per sample, the metrics of resample r at [r * M + metric].
+ * `resamples` draws of unit weights (multinomial: as many draws as units, with replacement),
+ * each applied to every sample of the weighing alike, `WEIGHTINGS_PER_PASS` draws summed a
+ * pass; null when resamples are off or there are no units. Returns, per sample, the metrics
+ * of resample r at [r * M + metric].
  */
-function resample(samples: readonly Prepared[], conventions: Conventions, units: number): Float64Array[] | null {
+function resample(weighing: Weighing, conventions: Conventions): Float64Array[] | null {
   const R = conventions.bootstrapResamples;
+  const { weights } = weighing;
+  const units = weights.length / WEIGHTINGS_PER_PASS;
   if (R <= 0 || units === 0) return null;
   const draws = createSeededDraws(conventions.seed);
-  const weights = new Int32Array(units);
-  const out = samples.map(() => new Float64Array(R * M));
+  const out = Array.from({ length: weighing.samples }, () => new Float64Array(R * M));
   const row = new Float64Array(M);
-  const [p, q] = samples;
-  // A paired comparison weighs both runs by each draw in one loop over the units.
-  const pair = samples.length === 2 && q!.units === p!.units;
-  for (let r = 0; r < R; r++) {
+  for (let r0 = 0; r0 < R; r0 += WEIGHTINGS_PER_PASS) {
+    const n = Math.min(WEIGHTINGS_PER_PASS, R - r0);
     weights.fill(0);
-    draws.countInto(weights, units);
-    if (pair) {
-      addUnits(p!, q!, weights);
-      for (let i = 0; i < 2; i++) {
-        metricsOf(samples[i]!, row);
-        out[i]!.set(row, r * M);
+    // In resample order: the same stream of draws as one resample at a time.
+    for (let k = 0; k < n; k++) draws.countInto(weights.subarray(k * units, (k + 1) * units), units);
+    weighing.weigh(n);
+    for (let k = 0; k < n; k++)
+      for (let i = 0; i < out.length; i++) {
+        weighing.metrics(k, i, row);
+        out[i]!.set(row, (r0 + k) * M);
       }
-      continue;
-    }
-    for (let i = 0; i < samples.length; i++) {
-      evaluate(samples[i]!, weights, row);
-      out[i]!.set(row, r * M);
-    }
   }
   return out;
 }
