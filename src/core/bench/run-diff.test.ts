@@ -127,6 +127,34 @@ describe('compareRuns', () => {
     expect([c.fixed, c.broken, c.predictionsChanged, c.shared, c.onlyInA, c.onlyInB]).toEqual([2, 1, 4, 4, 0, 0]);
   });
 
+  it("takes run B's later copy of a case it holds twice, and counts a decision one run lacks as only in the other", () => {
+    const first = answered('x1', 20, [
+      [0.3, 0.7],
+      [0.2, 0.8],
+    ]);
+    const again = answered('x1', 30, [
+      [0.9, 0.1],
+      [0.9, 0.1],
+    ]);
+    // B's second copy of x1 holds its route decision only; x2 in B lacks its urgent decision.
+    const x2 = answered('x2', 40, [
+      [0.9, 0.1],
+      [0.5, 0.5],
+    ]);
+    const twice = run(
+      'B2',
+      'f1',
+      [first, { ...again, decisions: again.decisions.slice(1) }, { ...x2, decisions: x2.decisions.slice(1) }],
+      ['x1', 'x2'],
+    );
+    const c = compareRuns(runA, twice, { force: true });
+    expect([c.shared, c.onlyInA, c.onlyInB, c.a.decisions, c.b.decisions]).toEqual([3, 1, 0, 4, 3]);
+    expect(c.changed.map((d) => [d.caseId, d.questionId, d.after.predicted, d.after.confidence])).toEqual([
+      ['x1', 'urgent', 'false', 0.7],
+    ]);
+    expect([c.fixed, c.broken, c.predictionsChanged]).toEqual([0, 1, 2]);
+  });
+
   it('finds nothing changed between a run and itself', () => {
     const c = compareRuns(runA, runA);
     expect(c.changed).toEqual([]);
