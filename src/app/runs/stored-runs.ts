@@ -8,6 +8,7 @@ import { given } from '../../core/given.js';
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import {
   compareReadRuns,
+  caseSetsMayDiffer,
   DecisionChanges,
   DecisionViews,
   refuseIncomparable,
@@ -289,10 +290,12 @@ function analyzeToCompare(
   });
   const storeArg = options.askedBy.storeArg;
   const resumeCommand = options.hints?.resume ?? ((id: string) => benchResumeCommand(id, { store: storeArg }));
-  for (const other of runs.slice(1))
-    refuseIncomparable(runs[0]!.run, other.run, options.force, resumeCommand, options.hints?.anyway);
+  const sameWork = runs
+    .slice(1)
+    .map((other) => refuseIncomparable(runs[0]!.run, other.run, options.force, resumeCommand, options.hints?.anyway))
+    .every((r) => r.sameWork);
   const { analyzed, compared } = read.paired
-    ? analyzePair(runs[0]!, runs[1]!, options, read.listings)
+    ? analyzePair(runs[0]!, runs[1]!, options, { listings: read.listings, sameWork })
     : {
         analyzed: runs.map((r) =>
           analyzeRun(r.run, options.choice ?? {}, {
@@ -307,13 +310,18 @@ function analyzeToCompare(
   return { analyzed, compared };
 }
 
-/** Two runs analysed for a paired comparison, each read once: B first (its decisions kept as views), then A against them. */
+/**
+ * Two runs analysed for a paired comparison, each read once: B first (its decisions kept as
+ * views), then A against them; the numbers per question over the cases both have are tallied
+ * only when their case sets may differ (`sameWork`: whether they measured the same work).
+ */
 function analyzePair(
   a: OpenedRun,
   b: OpenedRun,
   options: CompareOptions,
-  listings: boolean,
+  read: { readonly listings: boolean; readonly sameWork: boolean },
 ): { analyzed: AnalyzedRun[]; compared: ComparedCases } {
+  const { listings } = read;
   const analyze = (r: OpenedRun, visit: (c: CaseResult) => void) =>
     analyzeRun(r.run, options.choice ?? {}, {
       intervals: options.intervals !== false,
@@ -322,9 +330,10 @@ function analyzePair(
       keepSample: true,
       visit,
     });
-  const inB = new DecisionViews();
+  const sharedByQuestion = caseSetsMayDiffer(a.run, b.run, read.sameWork);
+  const inB = new DecisionViews({ scores: sharedByQuestion });
   const analyzedB = analyze(b, (c) => inB.add(c));
-  const changes = new DecisionChanges(inB);
+  const changes = new DecisionChanges(inB, { sharedByQuestion });
   const analyzedA = analyze(a, (c) => changes.add(c));
   changes.done();
   return {

@@ -223,9 +223,10 @@ export function compareRuns(a: ReportedRun, b: ReportedRun, options: CompareRuns
   return compareReadRuns(a, b, options, {
     samples: () => [caseSampleOfRun(a.cases), caseSampleOfRun(b.cases)],
     changes: () => {
-      const inB = new DecisionViews();
+      const sharedByQuestion = caseSetsMayDiffer(a, b, refuseIncomparable(a, b, options.force).sameWork);
+      const inB = new DecisionViews({ scores: sharedByQuestion });
       for (const c of b.cases) inB.add(c);
-      const changes = new DecisionChanges(inB);
+      const changes = new DecisionChanges(inB, { sharedByQuestion });
       for (const c of a.cases) changes.add(c);
       return changes.done();
     },
@@ -266,13 +267,13 @@ export function compareReadRuns(
   const intervals = options.intervals !== false && conventions.bootstrapResamples > 0;
   // Runs over different cases (forced) are compared on the cases both have, the base of the
   // paired intervals; without intervals that base is still worked out (no resample drawn).
-  const mayDiffer = !sameWork || [a, b].some((r) => r.cases.length !== r.config.caseIds.length);
+  const mayDiffer = caseSetsMayDiffer(a, b, sameWork);
   const pairing =
     intervals || mayDiffer
       ? pairedBootstrap(...read.samples(), intervals ? conventions : { ...conventions, bootstrapResamples: 0 })
       : null;
   const sharedCases =
-    pairing !== null && pairing.onlyFirst + pairing.onlySecond > 0
+    mayDiffer && pairing !== null && pairing.onlyFirst + pairing.onlySecond > 0
       ? { cases: pairing.cases, onlyInA: pairing.onlyFirst, onlyInB: pairing.onlySecond }
       : null;
   const headline = sharedCases === null || pairing === null ? wholeRuns : overSharedCases(wholeRuns, pairing);
@@ -317,6 +318,18 @@ export function compareReadRuns(
     paired: intervals ? pairing : null,
     conventions,
   };
+}
+
+/**
+ * Whether two runs' case sets may differ, so that their numbers are taken over the cases both
+ * have: runs of different work (compared by force), or a run without every case of its work.
+ */
+export function caseSetsMayDiffer(
+  a: Pick<ReportedRun, 'cases' | 'config'>,
+  b: Pick<ReportedRun, 'cases' | 'config'>,
+  sameWork: boolean,
+): boolean {
+  return !sameWork || [a, b].some((r) => r.cases.length !== r.config.caseIds.length);
 }
 
 /** Per question key, A against B: decisions, accuracy, KL and Brier (`delta` = b - a). */
@@ -369,43 +382,180 @@ class QuestionTally {
   }
 }
 
-/** A decision of run B as kept for the pass over run A. */
-interface KeptDecision {
-  readonly view: DecisionView;
-  readonly scores: DecisionScores;
+/** Strings numbered in the order first seen, each kept once. */
+class StringNumbers {
+  readonly #numbers = new Map<string, number>();
+  readonly strings: string[] = [];
+
+  numberOf(s: string): number {
+    let n = this.#numbers.get(s);
+    if (n === undefined) {
+      n = this.strings.length;
+      this.#numbers.set(s, n);
+      this.strings.push(s);
+    }
+    return n;
+  }
 }
 
-/** Run B's decisions as compact views, fed one case at a time, for the pass over run A (`DecisionChanges`). */
+const NONE = -1;
+
+/**
+ * Run B's decisions as compact columns, fed one case at a time, for the pass over run A
+ * (`DecisionChanges`): a few numbers a decision, its question, prediction and failure kind
+ * as numbers of strings kept once, instead of objects a decision (a 100,000-case run has
+ * half a million). A case fed again replaces the decisions it repeats and adds the others.
+ * `scores`: also keep each decision's KL and Brier, for the per-question numbers over the
+ * cases both runs have.
+ */
 export class DecisionViews {
-  readonly #cases = new Map<string, { readonly workflow: string; readonly views: Map<string, KeptDecision> }>();
-  #size = 0;
+  /** Per case id, its first run of decisions (a case fed again may add another). */
+  readonly #firstRun = new Map<string, number>();
+  readonly #runWorkflow: number[] = [];
+  readonly #runStart: number[] = [];
+  readonly #runEnd: number[] = [];
+  readonly #nextRun: number[] = [];
+  readonly #strings = new StringNumbers();
+  readonly #question: number[] = [];
+  /** The predicted answer's string, or NONE when the decision failed. */
+  readonly #predicted: number[] = [];
+  /** The failure kind's string, or NONE when answered. */
+  readonly #failure: number[] = [];
+  readonly #confidence: number[] = [];
+  readonly #correct: number[] = [];
+  readonly #kl: number[] = [];
+  readonly #brier: number[] = [];
+  readonly #scores: boolean;
+
+  constructor(options: { readonly scores?: boolean } = {}) {
+    this.#scores = options.scores !== false;
+  }
 
   add(c: CaseResult): void {
-    let known = this.#cases.get(c.caseId);
-    if (known === undefined) this.#cases.set(c.caseId, (known = { workflow: c.workflow, views: new Map() }));
+    const first = this.#firstRun.get(c.caseId);
+    const run = this.#runStart.length;
+    this.#runWorkflow.push(this.#strings.numberOf(c.workflow));
+    this.#runStart.push(this.#question.length);
+    this.#nextRun.push(NONE);
+    if (first === undefined) this.#firstRun.set(c.caseId, run);
+    else {
+      let last = first;
+      while (this.#nextRun[last]! !== NONE) last = this.#nextRun[last]!;
+      this.#nextRun[last] = run;
+    }
+    this.#runEnd.push(this.#question.length);
     for (const d of c.decisions) {
-      if (!known.views.has(d.questionId)) this.#size++;
-      known.views.set(d.questionId, { view: viewOf(d), scores: scoresOf(d) });
+      const question = this.#strings.numberOf(d.questionId);
+      const known = first === undefined ? this.#slotIn(run, question) : this.#slotFrom(first, question, 0);
+      const slot = known === NONE ? this.#question.length : known;
+      this.#question[slot] = question;
+      this.#set(slot, d);
+      if (known === NONE) this.#runEnd[run] = slot + 1;
     }
   }
 
-  get(caseId: string, questionId: string): DecisionView | undefined {
-    return this.#cases.get(caseId)?.views.get(questionId)?.view;
+  #set(slot: number, d: Decision): void {
+    const o = d.outcome;
+    const answered = o.status === 'answered';
+    this.#predicted[slot] = answered ? this.#strings.numberOf(o.predicted) : NONE;
+    this.#failure[slot] = answered ? NONE : this.#strings.numberOf(o.failure.kind);
+    this.#confidence[slot] = answered ? o.confidence : NaN;
+    this.#correct[slot] = answered && o.correct ? 1 : 0;
+    if (!this.#scores) return;
+    this.#kl[slot] = answered ? o.kl : NaN;
+    this.#brier[slot] = answered ? o.brier : NaN;
   }
 
-  /** The case's workflow and decisions (by question id), when run B has it. */
-  caseOf(caseId: string): { readonly workflow: string; readonly views: ReadonlyMap<string, KeptDecision> } | undefined {
-    return this.#cases.get(caseId);
+  /** The slot of `question` in one run of decisions, NONE when absent. */
+  #slotIn(run: number, question: number): number {
+    const end = this.#runEnd[run]!;
+    for (let slot = this.#runStart[run]!; slot < end; slot++) if (this.#question[slot] === question) return slot;
+    return NONE;
   }
 
+  /** The slot of `question` in a case's runs from `run` on, NONE when absent; `hint`: where to look first in the first run. */
+  #slotFrom(run: number, question: number, hint: number): number {
+    const guess = this.#runStart[run]! + hint;
+    if (guess < this.#runEnd[run]! && this.#question[guess] === question) return guess;
+    for (let r = run; r !== NONE; r = this.#nextRun[r]!) {
+      const slot = this.#slotIn(r, question);
+      if (slot !== NONE) return slot;
+    }
+    return NONE;
+  }
+
+  /** The case's first run of decisions, NONE when run B lacks it. */
+  caseOf(caseId: string): number {
+    return this.#firstRun.get(caseId) ?? NONE;
+  }
+
+  /** The slot of the case's decision on `questionId`, NONE when absent; `hint`: its place in the case, when it is likely the same. */
+  slotOf(caseRun: number, questionId: string, hint: number): number {
+    const guess = this.#runStart[caseRun]! + hint;
+    if (guess < this.#runEnd[caseRun]! && this.#strings.strings[this.#question[guess]!] === questionId) return guess;
+    for (let r = caseRun; r !== NONE; r = this.#nextRun[r]!) {
+      const end = this.#runEnd[r]!;
+      for (let slot = this.#runStart[r]!; slot < end; slot++)
+        if (this.#strings.strings[this.#question[slot]!] === questionId) return slot;
+    }
+    return NONE;
+  }
+
+  /** Every decision of a case, its workflow and question with its scores, in the order first fed. */
+  forEachOf(caseRun: number, visit: (workflow: string, questionId: string, scores: DecisionScores) => void): void {
+    const workflow = this.#strings.strings[this.#runWorkflow[caseRun]!]!;
+    for (let r = caseRun; r !== NONE; r = this.#nextRun[r]!) {
+      const end = this.#runEnd[r]!;
+      for (let slot = this.#runStart[r]!; slot < end; slot++)
+        visit(workflow, this.#strings.strings[this.#question[slot]!]!, this.scoresAt(slot));
+    }
+  }
+
+  predictedAt(slot: number): string | null {
+    const n = this.#predicted[slot]!;
+    return n === NONE ? null : this.#strings.strings[n]!;
+  }
+
+  failureAt(slot: number): FailureKind | null {
+    const n = this.#failure[slot]!;
+    return n === NONE ? null : (this.#strings.strings[n] as FailureKind);
+  }
+
+  correctAt(slot: number): boolean {
+    return this.#correct[slot] === 1;
+  }
+
+  viewAt(slot: number): DecisionView {
+    const confidence = this.#confidence[slot]!;
+    return {
+      predicted: this.predictedAt(slot),
+      confidence: confidence === confidence ? confidence : null,
+      correct: this.correctAt(slot),
+      error: this.failureAt(slot),
+    };
+  }
+
+  scoresAt(slot: number): DecisionScores {
+    const kl = this.#kl[slot];
+    const brier = this.#brier[slot];
+    return {
+      correct: this.correctAt(slot),
+      kl: kl === undefined || kl !== kl ? null : kl,
+      brier: brier === undefined || brier !== brier ? null : brier,
+    };
+  }
+
+  /** Decisions kept: one a case and question. */
   get size(): number {
-    return this.#size;
+    return this.#question.length;
   }
 }
 
 /**
  * Run A's decisions against run B's (`DecisionViews`, complete before the first case of A),
  * fed one case of A at a time in run order; `done` lets B's views go once A is read.
+ * `sharedByQuestion`: also tally each question's numbers over the cases both runs have
+ * (needed only when the runs' case sets may differ; B's views must keep their scores).
  */
 export class DecisionChanges {
   readonly changed: ChangedDecision[] = [];
@@ -416,13 +566,16 @@ export class DecisionChanges {
   decisionsA = 0;
   readonly decisionsB: number;
   #inB: DecisionViews | null;
-  /** Per question key, the decisions of the cases both runs have, A's and B's. */
-  readonly #sharedA = new Map<string, QuestionTally>();
-  readonly #sharedB = new Map<string, QuestionTally>();
+  /** Per question key, the decisions of the cases both runs have, A's and B's; null when not tallied. */
+  readonly #sharedA: Map<string, QuestionTally> | null;
+  readonly #sharedB: Map<string, QuestionTally> | null;
 
-  constructor(inB: DecisionViews) {
+  constructor(inB: DecisionViews, options: { readonly sharedByQuestion?: boolean } = {}) {
     this.#inB = inB;
     this.decisionsB = inB.size;
+    const tally = options.sharedByQuestion !== false;
+    this.#sharedA = tally ? new Map() : null;
+    this.#sharedB = tally ? new Map() : null;
   }
 
   /** Every case of A was fed: B's views are no longer needed. */
@@ -434,6 +587,7 @@ export class DecisionChanges {
   /** Per question key, the numbers of run `side`'s decisions over the cases both runs have. */
   sharedByQuestion(side: 'a' | 'b'): Record<string, QuestionNumbers> {
     const tallies = side === 'a' ? this.#sharedA : this.#sharedB;
+    if (tallies === null) throw new Error('DecisionChanges: the shared cases were not tallied by question');
     return Object.fromEntries([...tallies].map(([key, t]) => [key, t.numbers()]));
   }
 
@@ -441,25 +595,24 @@ export class DecisionChanges {
     const inB = this.#inB;
     if (inB === null) throw new Error('DecisionChanges: a case of A after done()');
     const caseInB = inB.caseOf(c.caseId);
-    if (caseInB !== undefined) {
-      const tally = (tallies: Map<string, QuestionTally>, key: string): QuestionTally => {
-        let t = tallies.get(key);
-        if (t === undefined) tallies.set(key, (t = new QuestionTally()));
-        return t;
-      };
-      for (const d of c.decisions) tally(this.#sharedA, `${c.workflow}/${d.questionId}`).add(scoresOf(d));
-      for (const [questionId, kept] of caseInB.views)
-        tally(this.#sharedB, `${caseInB.workflow}/${questionId}`).add(kept.scores);
-    }
-    for (const d of c.decisions) {
-      this.decisionsA++;
-      const after = inB.get(c.caseId, d.questionId);
-      if (after === undefined) continue;
+    if (caseInB !== NONE) this.#tallyShared(c, inB, caseInB);
+    const decisions = c.decisions;
+    this.decisionsA += decisions.length;
+    if (caseInB === NONE) return;
+    for (let k = 0; k < decisions.length; k++) {
+      const d = decisions[k]!;
+      const slot = inB.slotOf(caseInB, d.questionId, k);
+      if (slot === NONE) continue;
       this.shared++;
-      const before = viewOf(d);
-      if (before.predicted !== after.predicted || before.error !== after.error) this.predictionsChanged++;
-      if (before.correct === after.correct) continue;
-      if (after.correct) this.fixed++;
+      const o = d.outcome;
+      const answered = o.status === 'answered';
+      const predicted = answered ? o.predicted : null;
+      const failure = answered ? null : o.failure.kind;
+      if (predicted !== inB.predictedAt(slot) || failure !== inB.failureAt(slot)) this.predictionsChanged++;
+      const correct = answered && o.correct;
+      const correctInB = inB.correctAt(slot);
+      if (correct === correctInB) continue;
+      if (correctInB) this.fixed++;
       else this.broken++;
       this.changed.push({
         caseId: c.caseId,
@@ -467,10 +620,23 @@ export class DecisionChanges {
         questionId: d.questionId,
         type: d.type,
         gold: d.gold.label,
-        before,
-        after,
+        before: viewOf(d),
+        after: inB.viewAt(slot),
       });
     }
+  }
+
+  #tallyShared(c: CaseResult, inB: DecisionViews, caseInB: number): void {
+    const sharedA = this.#sharedA;
+    const sharedB = this.#sharedB;
+    if (sharedA === null || sharedB === null) return;
+    const tally = (tallies: Map<string, QuestionTally>, key: string): QuestionTally => {
+      let t = tallies.get(key);
+      if (t === undefined) tallies.set(key, (t = new QuestionTally()));
+      return t;
+    };
+    for (const d of c.decisions) tally(sharedA, `${c.workflow}/${d.questionId}`).add(scoresOf(d));
+    inB.forEachOf(caseInB, (workflow, questionId, scores) => tally(sharedB, `${workflow}/${questionId}`).add(scores));
   }
 }
 
