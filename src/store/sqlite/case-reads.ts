@@ -34,10 +34,17 @@ export type CaseRowValues = readonly [
 /**
  * A `decisions` row as read back, by position (`SELECT case_id, question_id, type,
  * answers_json, gold_label, gold_probabilities_json, status, predicted, correct, confidence,
- * kl, brier, probabilities_json, error_kind, error_message`).
+ * kl, brier, probabilities_json, error_kind, error_message`). The SQLite read selects its
+ * case's position in place of the case id (`PositionedDecisionRowValues`): the same columns
+ * after it, and no id string made a decision.
  */
-export type DecisionRowValues = readonly [
-  caseId: string,
+export type DecisionRowValues = readonly [caseId: string, ...DecisionColumns];
+
+/** A `decisions` row with its case's position first (`SELECT case_position, question_id, …`). */
+export type PositionedDecisionRowValues = readonly [casePosition: number, ...DecisionColumns];
+
+/** The columns of a `decisions` row after its case's id or position. */
+type DecisionColumns = [
   questionId: string,
   type: QuestionType,
   answersJson: string,
@@ -80,28 +87,37 @@ export function caseOfValues(conn: RowReader, runId: string, c: CaseRowValues, d
 }
 
 /**
- * The cases of a run from its two row streams, both in the same order (the decisions'
- * grouped by case and in their case's order): each case takes the decisions that follow
- * with its id. `step` reads the next row (where a read error becomes a store error).
+ * A `cases` row read as an array with its position after its columns (`SELECT case_id, …,
+ * replica, position`), as the SQLite read selects it to pair the case with its decisions.
+ */
+export type PositionedCaseRowValues = readonly [...CaseRowValues, position: number];
+
+/**
+ * The cases of a run from its two row streams, both in run order (the decisions' by their
+ * case's position, then their own): each case takes the decisions that carry its position.
+ * A decision whose position no case row has is passed over, as the join of the two tables
+ * would. Reads straight from the statements' iterators: the caller turns SQLite's failures
+ * into the store's words.
  */
 export function* mergeCaseRows(
   conn: RowReader,
   runId: string,
-  cases: Iterator<CaseRowValues>,
-  decisions: Iterator<DecisionRowValues>,
-  step: <T>(read: () => T) => T,
+  cases: Iterator<PositionedCaseRowValues>,
+  decisions: Iterator<PositionedDecisionRowValues>,
 ): Generator<CaseResult> {
-  let d = step(() => decisions.next());
-  for (;;) {
-    const c = step(() => cases.next());
-    if (c.done === true) return;
-    const caseId = c.value[0];
+  const read = new DecisionReader(conn, runId);
+  let d = decisions.next();
+  for (let c = cases.next(); c.done !== true; c = cases.next()) {
+    const row = c.value;
+    const caseId = row[0];
+    const position = row[9];
     const own: Decision[] = [];
-    while (d.done !== true && d.value[0] === caseId) {
-      own.push(decisionOfValues(conn, runId, d.value));
-      d = step(() => decisions.next());
+    while (d.done !== true && d.value[0] < position) d = decisions.next();
+    while (d.done !== true && d.value[0] === position) {
+      own.push(read.decision(caseId, d.value));
+      d = decisions.next();
     }
-    yield caseOfValues(conn, runId, c.value, own);
+    yield caseOfValues(conn, runId, row as unknown as CaseRowValues, own);
   }
 }
 
@@ -114,52 +130,81 @@ const parsedAnswers = new Map<string, unknown>();
 const parsedGold = new Map<string, unknown>();
 const PARSED_TEXTS_LIMIT = 4_096;
 
-/** The decision of a `decisions` row (read as an array). */
-export function decisionOfValues(conn: RowReader, runId: string, d: DecisionRowValues): Decision {
-  const [caseId, questionId, type, answersJson, goldLabel, goldJson, status, predicted, correct] = d;
-  const [, , , , , , , , , confidence, kl, brier, probabilitiesJson, errorKind, errorMessage] = d;
-  const json = <T>(text: unknown, what: string, isValid: (v: unknown) => boolean) =>
-    parseStoredJson<T>(text, `${what} of case ${caseId}`, runId, conn.path, isValid);
-  // A run's answers and gold distributions repeat with its questions and cases: each
-  // distinct text is parsed and checked once (the values are read-only).
-  const shared = <T>(parsed: Map<string, unknown>, text: string, what: string, isValid: (v: unknown) => boolean): T => {
+/**
+ * Makes decisions of `decisions` rows of one run (read as arrays, with their case's id or
+ * position first: only the columns after it are read). A run's answers and gold
+ * distributions repeat with its questions and cases: each distinct text is parsed and
+ * checked once (the values are read-only).
+ */
+class DecisionReader {
+  constructor(
+    private readonly conn: RowReader,
+    private readonly runId: string,
+  ) {}
+
+  decision(caseId: string, d: DecisionRowValues | PositionedDecisionRowValues): Decision {
+    const status = d[6];
+    let outcome: DecisionOutcome;
+    if (status === 'answered') {
+      const predicted = d[7];
+      const correct = d[8];
+      const confidence = d[9];
+      const kl = d[10];
+      const brier = d[11];
+      const problem = answeredScoresProblem(predicted, correct, confidence, kl, brier);
+      if (problem !== null) throw this.conn.damaged(this.runId, `case ${caseId} question ${d[1]}: ${problem}`);
+      outcome = {
+        status: 'answered',
+        probabilities: this.parsed(d[12], 'predicted distribution', caseId, isNumberArray) as number[],
+        predicted: predicted!,
+        confidence: confidence!,
+        correct: correct === 1,
+        kl: kl!,
+        brier: brier!,
+      };
+    } else if (status === 'failed') {
+      const errorKind = d[13];
+      if (!FAILURE_KINDS.includes(errorKind as FailureKind))
+        throw this.conn.damaged(this.runId, `case ${caseId} question ${d[1]}: unknown failure kind`);
+      outcome = { status: 'failed', failure: { kind: errorKind as FailureKind, message: d[14] ?? '' } };
+    } else {
+      throw this.conn.damaged(this.runId, `case ${caseId} question ${d[1]}: unknown status`);
+    }
+    return {
+      questionId: d[1],
+      type: d[2],
+      answers: this.shared(parsedAnswers, d[3], 'answers', caseId, isStringArray) as string[],
+      gold: {
+        label: d[4],
+        probabilities: this.shared(parsedGold, d[5], 'gold distribution', caseId, isNumberArray) as number[],
+      },
+      outcome,
+    };
+  }
+
+  private parsed(text: unknown, what: string, caseId: string, isValid: (v: unknown) => boolean): unknown {
+    return parseStoredJson(text, `${what} of case ${caseId}`, this.runId, this.conn.path, isValid);
+  }
+
+  private shared(
+    parsed: Map<string, unknown>,
+    text: string,
+    what: string,
+    caseId: string,
+    isValid: (v: unknown) => boolean,
+  ): unknown {
     const known = parsed.get(text);
-    if (known !== undefined) return known as T;
-    const value = json<T>(text, what, isValid);
+    if (known !== undefined) return known;
+    const value = this.parsed(text, what, caseId, isValid);
     if (parsed.size >= PARSED_TEXTS_LIMIT) parsed.clear();
     parsed.set(text, value);
     return value;
-  };
-  let outcome: DecisionOutcome;
-  if (status === 'answered') {
-    const problem = answeredScoresProblem(predicted, correct, confidence, kl, brier);
-    if (problem !== null) throw conn.damaged(runId, `case ${caseId} question ${questionId}: ${problem}`);
-    outcome = {
-      status: 'answered',
-      probabilities: json<number[]>(probabilitiesJson, 'predicted distribution', isNumberArray),
-      predicted: predicted!,
-      confidence: confidence!,
-      correct: correct === 1,
-      kl: kl!,
-      brier: brier!,
-    };
-  } else if (status === 'failed') {
-    if (!FAILURE_KINDS.includes(errorKind as FailureKind))
-      throw conn.damaged(runId, `case ${caseId} question ${questionId}: unknown failure kind`);
-    outcome = { status: 'failed', failure: { kind: errorKind as FailureKind, message: errorMessage ?? '' } };
-  } else {
-    throw conn.damaged(runId, `case ${caseId} question ${questionId}: unknown status`);
   }
-  return {
-    questionId,
-    type,
-    answers: shared<string[]>(parsedAnswers, answersJson, 'answers', isStringArray),
-    gold: {
-      label: goldLabel,
-      probabilities: shared<number[]>(parsedGold, goldJson, 'gold distribution', isNumberArray),
-    },
-    outcome,
-  };
+}
+
+/** The decision of a `decisions` row (read as an array). */
+export function decisionOfValues(conn: RowReader, runId: string, d: DecisionRowValues): Decision {
+  return new DecisionReader(conn, runId).decision(d[0], d);
 }
 
 /** A `cases` row read back with named columns (the PostgreSQL adapter's rows). */

@@ -8,7 +8,8 @@ import type { SaveProgress, StoredDecisionValues } from '../stored-run.js';
 import type Database from 'better-sqlite3';
 import { createDecisionValueCheck, DECISION_VALUE_COLUMNS, type RawDecisionValues } from './decision-value-reads.js';
 import { packedCaseDigest } from './case-digest.js';
-import { mergeCaseRows, type CaseRowValues, type DecisionRowValues } from './case-reads.js';
+import { mergeCaseRows, type PositionedCaseRowValues, type PositionedDecisionRowValues } from './case-reads.js';
+import { CASE_REPLICA_COLUMN } from './case-digest.js';
 import {
   forEachPackedCase,
   packCaseRows,
@@ -27,9 +28,31 @@ const DECISION_VALUES_SQL = `SELECT ${DECISION_VALUE_COLUMNS}
   FROM cases c CROSS JOIN decisions d ON d.run_id = c.run_id AND d.case_position = c.position
   WHERE c.run_id = ? ORDER BY c.position, d.position`;
 
+/**
+ * A run's cases (from a position on: `where`), then its decisions, each stream in run order
+ * along its table's key (the cases' position; the decisions' case position and question
+ * index), read as arrays and merged case by case (`mergeCaseRows`). A decision carries its
+ * case's position rather than its id: the pairing needs no string a decision.
+ */
+const caseRowsSql = (where: string) =>
+  `SELECT case_id, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model, ${CASE_REPLICA_COLUMN}, position
+  FROM cases WHERE run_id = ? ${where} ORDER BY position`;
+const decisionRowsSql = (where: string) =>
+  `SELECT case_position, question_id, type, answers_json, gold_label, gold_probabilities_json, status, predicted,
+    correct, confidence, kl, brier, probabilities_json, error_kind, error_message
+  FROM decisions WHERE run_id = ? ${where} ORDER BY case_position, position`;
+
+/** The statements of a case read, from the first case or from a position on. */
+interface CaseReads {
+  readonly cases: Database.Statement;
+  readonly decisions: Database.Statement;
+}
+
 export class SqliteCases implements StoreCases {
   /** `DECISION_VALUES_SQL`, prepared by the first export read. */
   private decisionValueRows: Database.Statement | null = null;
+  /** The case reads' statements, prepared by the first read: [from the start, from a position]. */
+  private caseReads: readonly [CaseReads, CaseReads] | null = null;
 
   constructor(
     private readonly tables: RunTables,
@@ -119,43 +142,53 @@ export class SqliteCases implements StoreCases {
 
   /** Every saved case of the run at once, in run order (two queries). */
   readAll(runId: string): CaseResult[] {
-    const { conn, statements } = this.tables;
-    const cases = statements.cases.iterate(runId) as IterableIterator<CaseRowValues>;
-    const decisions = statements.decisions.iterate(runId) as IterableIterator<DecisionRowValues>;
-    try {
-      return [...mergeCaseRows(conn, runId, cases, decisions, (read) => read())];
-    } finally {
-      // Damage found half way leaves the statements open: released before the transaction ends.
-      decisions.return?.();
-      cases.return?.();
-    }
+    return [...this.readCases(runId, 0)];
   }
 
   *iterate(runId: string, options: { readonly fromPosition?: number } = {}): Generator<CaseResult> {
-    const { conn, statements } = this.tables;
-    const from = options.fromPosition ?? 0;
-    const [caseRows, decisionRows, params] =
-      from > 0
-        ? [statements.casesFrom, statements.decisionsFrom, [runId, from]]
-        : [statements.cases, statements.decisions, [runId]];
+    const { conn } = this.tables;
     this.tables.refuseUnknown(runId);
-    // One read transaction, so both streams come from the same snapshot: the cases and
-    // their decisions, each in run order, merged case by case (two queries a run).
+    // One read transaction, so both streams come from the same snapshot.
     const own = !conn.db.inTransaction;
     if (own) conn.db.exec('BEGIN');
-    let cases: IterableIterator<CaseRowValues> | null = null;
-    let decisions: IterableIterator<DecisionRowValues> | null = null;
     try {
-      cases = conn.reading(() => caseRows.iterate(...params) as IterableIterator<CaseRowValues>, runId);
-      decisions = conn.reading(() => decisionRows.iterate(...params) as IterableIterator<DecisionRowValues>, runId);
-      yield* mergeCaseRows(conn, runId, cases, decisions, (read) => conn.reading(read, runId));
+      yield* this.readCases(runId, options.fromPosition ?? 0);
+    } finally {
+      // A rollback, not a commit: nothing was written, and after a damaged page SQLite can
+      // refuse the commit, which would hide the damage found while reading.
+      if (own && conn.db.inTransaction) conn.db.exec('ROLLBACK');
+    }
+  }
+
+  /**
+   * The run's cases from position `from` on, two queries merged case by case; a SQLite
+   * failure half way is said in the store's words (the rows' own checks throw the store's
+   * errors already).
+   */
+  private *readCases(runId: string, from: number): Generator<CaseResult> {
+    const { conn } = this.tables;
+    this.caseReads ??= [
+      { cases: conn.db.prepare(caseRowsSql('')).raw(), decisions: conn.db.prepare(decisionRowsSql('')).raw() },
+      {
+        cases: conn.db.prepare(caseRowsSql('AND position >= ?')).raw(),
+        decisions: conn.db.prepare(decisionRowsSql('AND case_position >= ?')).raw(),
+      },
+    ];
+    const statements = this.caseReads[from > 0 ? 1 : 0];
+    const params = from > 0 ? [runId, from] : [runId];
+    let cases: IterableIterator<PositionedCaseRowValues> | null = null;
+    let decisions: IterableIterator<PositionedDecisionRowValues> | null = null;
+    try {
+      cases = statements.cases.iterate(...params) as IterableIterator<PositionedCaseRowValues>;
+      decisions = statements.decisions.iterate(...params) as IterableIterator<PositionedDecisionRowValues>;
+      // Errors thrown where the cases are used do not come back in here: only the reads' own.
+      yield* mergeCaseRows(conn, runId, cases, decisions);
+    } catch (err) {
+      throw conn.readFailure(err, runId);
     } finally {
       // An iteration stopped early must release its statements before the connection is used again.
       decisions?.return?.();
       cases?.return?.();
-      // A rollback, not a commit: nothing was written, and after a damaged page SQLite can
-      // refuse the commit, which would hide the damage found while reading.
-      if (own && conn.db.inTransaction) conn.db.exec('ROLLBACK');
     }
   }
 

@@ -214,6 +214,20 @@ describe('reading cost', () => {
     expect(large.cases.every((c) => c.decisions.length === 3)).toBe(true);
   });
 
+  it('pairs each decision with the case at its position, passing over decision rows no case row has', () => {
+    const store = storeAt();
+    const { id, config, cases } = seedRun(store);
+    const raw = new Database(join(dir, 'runs.sqlite'));
+    // A case row gone without its decisions (a store written with foreign keys off).
+    raw.pragma('foreign_keys = OFF');
+    raw.prepare('DELETE FROM cases WHERE run_id = ? AND case_id = ?').run(id, config.caseIds[1]);
+    raw.close();
+    const kept = cases.filter((_, i) => i !== 1);
+    expect([...store.cases.iterate(id)]).toEqual(kept);
+    expect([...store.cases.iterate(id, { fromPosition: 1 })]).toEqual(kept.slice(1));
+    expect([...store.cases.iterate(id, { fromPosition: 3 })]).toEqual(cases.slice(3));
+  });
+
   it("checks a run's stored rows against their digests in as many queries for 200 cases as for 3", () => {
     const queriesOfCheck = (n: number) => {
       const sql: string[] = [];
