@@ -21,7 +21,7 @@ import type { CalibrationOptions } from '../calibration.js';
 import { createSeededDraws, seededHash32 } from '../seeded-random.js';
 import type { CaseSample } from './case-sample.js';
 import { calibrationOptionsOf, type Conventions } from './conventions.js';
-import { decisionCells } from './decision-cells.js';
+import { decisionCells, type DecisionCells } from './decision-cells.js';
 import { wilsonInterval } from './wilson.js';
 import { createWeightedSums, WEIGHTINGS_PER_PASS, type UnitColumn } from './weighted-sums.js';
 
@@ -279,108 +279,173 @@ function quantum(n: number, maxAbs: number): number {
   return 2 ** Math.min(32, 50 - Math.ceil(Math.log2(bound)));
 }
 
+// `prepare` runs once a sample, over every case and decision: each of its loops is a function
+// of its own, so that the loop is compiled while it runs and the code after it, not yet run,
+// does not throw the compiled code away (a cold command spends most of `prepare` there).
+
 function prepare(sample: CaseSample, units: Units, cal: CalibrationOptions): Prepared {
   const U = units.count;
-  const rows = new Float64Array(U * W);
-  const columns = [sample.kl, sample.brier, sample.logLoss] as const;
-  const quanta = new Float64Array(3);
-  let kept = 0;
-  for (let i = 0; i < sample.nCases; i++) if (units.unitOf[i]! >= 0) kept++;
-  columns.forEach((col, c) => {
-    let max = 0;
-    for (let i = 0; i < sample.nCases; i++) if (units.unitOf[i]! >= 0) max = Math.max(max, Math.abs(col[i]!));
-    quanta[c] = quantum(kept, max);
-  });
-  for (let i = 0; i < sample.nCases; i++) {
-    const u = units.unitOf[i]!;
-    if (u < 0) continue;
-    const o = u * W;
-    rows[o] = rows[o]! + sample.decisions[i]!;
-    rows[o + 1] = rows[o + 1]! + sample.correct[i]!;
-    rows[o + 2] = rows[o + 2]! + sample.answered[i]!;
-    for (let c = 0; c < 3; c++) rows[o + 3 + c] = rows[o + 3 + c]! + Math.round(columns[c]![i]! * quanta[c]!);
-  }
-
+  const quanta = columnQuanta(sample, units.unitOf);
+  const rows = unitRows(sample, units, quanta);
   // ECE cells: per unit, Σ (hit - confidence) per question × bin, and the count per question.
   const cells = decisionCells(sample, cal, (i) => units.unitOf[i]! >= 0);
-  const B = cells.bins;
-  const G = cells.groups;
-  const nCells = G * B + G;
+  const nCells = cells.groups * cells.bins + cells.groups;
+  const { nDec, maxConf } = keptDecisions(sample, cells.cellOf);
+  const cellQuantum = quantum(nDec, maxConf);
+  const { perUnit, byUnit } = decisionsByUnit(sample, cells.cellOf, units, nDec);
+  const entries = unitCells(sample, cells, { perUnit, byUnit, units: U, nCells, nDec, cellQuantum });
+  return {
+    units: U,
+    // Few cells (pooled ECE): a dense row per unit is faster to sum than the sparse entries.
+    dense: nCells <= DENSE_CELLS ? denseCells(entries, U, nCells) : null,
+    rows,
+    ...entries,
+    nCells,
+    bins: cells.bins,
+    groups: cells.groups,
+    quanta,
+    cellQuantum,
+    has: { ...sample.has, ece: nDec > 0 },
+  };
+}
+
+/** The quanta of the KL, Brier and log-loss columns over the cases kept. */
+function columnQuanta(sample: CaseSample, unitOf: Int32Array): Float64Array {
+  const quanta = new Float64Array(3);
+  let kept = 0;
+  for (let i = 0; i < sample.nCases; i++) if (unitOf[i]! >= 0) kept++;
+  [sample.kl, sample.brier, sample.logLoss].forEach((col, c) => (quanta[c] = quantum(kept, maxAbsKept(col, unitOf))));
+  return quanta;
+}
+
+function maxAbsKept(col: Float64Array, unitOf: Int32Array): number {
+  let max = 0;
+  for (let i = 0; i < col.length; i++) if (unitOf[i]! >= 0) max = Math.max(max, Math.abs(col[i]!));
+  return max;
+}
+
+/** Per unit, the six column sums of its cases (KL, Brier and log loss in quanta). */
+function unitRows(sample: CaseSample, units: Units, quanta: Float64Array): Float64Array {
+  const rows = new Float64Array(units.count * W);
+  const { unitOf } = units;
+  const { decisions, correct, answered, kl, brier, logLoss } = sample;
+  const q0 = quanta[0]!;
+  const q1 = quanta[1]!;
+  const q2 = quanta[2]!;
+  for (let i = 0; i < sample.nCases; i++) {
+    const u = unitOf[i]!;
+    if (u < 0) continue;
+    const o = u * W;
+    rows[o] = rows[o]! + decisions[i]!;
+    rows[o + 1] = rows[o + 1]! + correct[i]!;
+    rows[o + 2] = rows[o + 2]! + answered[i]!;
+    rows[o + 3] = rows[o + 3]! + Math.round(kl[i]! * q0);
+    rows[o + 4] = rows[o + 4]! + Math.round(brier[i]! * q1);
+    rows[o + 5] = rows[o + 5]! + Math.round(logLoss[i]! * q2);
+  }
+  return rows;
+}
+
+/** How many decisions have a cell, and the largest confidence among them (at least 1). */
+function keptDecisions(sample: CaseSample, cellOf: Int32Array): { nDec: number; maxConf: number } {
   let nDec = 0;
   let maxConf = 1;
   for (let i = 0; i < sample.nDecisions; i++) {
-    if (cells.cellOf[i]! < 0) continue;
+    if (cellOf[i]! < 0) continue;
     nDec++;
     maxConf = Math.max(maxConf, Math.abs(sample.confidence[i]!));
   }
-  const cellQuantum = quantum(nDec, maxConf);
-  // Counting sort of decisions by unit.
+  return { nDec, maxConf };
+}
+
+/** The decisions with a cell, in unit order (a counting sort), and where each unit's start. */
+function decisionsByUnit(
+  sample: CaseSample,
+  cellOf: Int32Array,
+  units: Units,
+  nDec: number,
+): { perUnit: Int32Array; byUnit: Int32Array } {
+  const U = units.count;
+  const { unitOf } = units;
+  const { caseOf } = sample;
   const perUnit = new Int32Array(U + 1);
-  for (let i = 0; i < sample.nDecisions; i++)
-    if (cells.cellOf[i]! >= 0) perUnit[units.unitOf[sample.caseOf[i]!]! + 1]!++;
+  for (let i = 0; i < sample.nDecisions; i++) if (cellOf[i]! >= 0) perUnit[unitOf[caseOf[i]!]! + 1]!++;
   for (let u = 0; u < U; u++) perUnit[u + 1]! += perUnit[u]!;
   const byUnit = new Int32Array(nDec);
   const fill = perUnit.slice(0, U);
-  for (let i = 0; i < sample.nDecisions; i++)
-    if (cells.cellOf[i]! >= 0) byUnit[fill[units.unitOf[sample.caseOf[i]!]!]!++] = i;
+  for (let i = 0; i < sample.nDecisions; i++) if (cellOf[i]! >= 0) byUnit[fill[unitOf[caseOf[i]!]!]!++] = i;
+  return { perUnit, byUnit };
+}
+
+/** Per unit, its nonzero-able cells as sparse entries: cell index and value (in quanta), in the order first touched. */
+function unitCells(
+  sample: CaseSample,
+  cells: DecisionCells,
+  at: {
+    readonly perUnit: Int32Array;
+    readonly byUnit: Int32Array;
+    readonly units: number;
+    readonly nCells: number;
+    readonly nDec: number;
+    readonly cellQuantum: number;
+  },
+): { cellStart: Int32Array; cellIndex: Int32Array; cellValue: Float64Array } {
+  const { perUnit, byUnit, units: U, nCells, cellQuantum } = at;
+  const { cellOf, groupOf } = cells;
+  const { hit, confidence } = sample;
+  const counts = cells.groups * cells.bins;
   // Each decision touches two cells (its bin, its question's count), and a unit has at most
   // one entry a cell: room for the smaller bound (a large run deals many decisions into
   // each block, so far fewer entries than two a decision).
-  const room = Math.min(2 * nDec, U * nCells);
+  const room = Math.min(2 * at.nDec, U * nCells);
   const cellStart = new Int32Array(U + 1);
   const cellIndex = new Int32Array(room);
   const cellValue = new Float64Array(room);
   const stamp = new Int32Array(nCells).fill(-1);
   const scratch = new Float64Array(nCells);
-  const touched: number[] = [];
+  const touched = new Int32Array(nCells);
   let e = 0;
   for (let u = 0; u < U; u++) {
-    touched.length = 0;
+    let nTouched = 0;
     for (let k = perUnit[u]!; k < perUnit[u + 1]!; k++) {
       const i = byUnit[k]!;
-      const cell = cells.cellOf[i]!;
-      const count = G * B + cells.groupOf[i]!;
+      const cell = cellOf[i]!;
+      const count = counts + groupOf[i]!;
       if (stamp[cell] !== u) {
         stamp[cell] = u;
         scratch[cell] = 0;
-        touched.push(cell);
+        touched[nTouched++] = cell;
       }
       if (stamp[count] !== u) {
         stamp[count] = u;
         scratch[count] = 0;
-        touched.push(count);
+        touched[nTouched++] = count;
       }
-      scratch[cell] = scratch[cell]! + sample.hit[i]! * cellQuantum - Math.round(sample.confidence[i]! * cellQuantum);
+      scratch[cell] = scratch[cell]! + hit[i]! * cellQuantum - Math.round(confidence[i]! * cellQuantum);
       scratch[count] = scratch[count]! + 1;
     }
     cellStart[u] = e;
-    for (const c of touched) {
+    for (let t = 0; t < nTouched; t++) {
+      const c = touched[t]!;
       cellIndex[e] = c;
       cellValue[e++] = scratch[c]!;
     }
   }
   cellStart[U] = e;
-  // Few cells (pooled ECE): a dense row per unit is faster to sum than the sparse entries.
-  let dense: Float64Array | null = null;
-  if (nCells <= DENSE_CELLS) {
-    dense = new Float64Array(U * nCells);
-    for (let u = 0; u < U; u++)
-      for (let k = cellStart[u]!; k < cellStart[u + 1]!; k++) dense[u * nCells + cellIndex[k]!] = cellValue[k]!;
-  }
-  return {
-    units: U,
-    dense,
-    rows,
-    cellStart,
-    cellIndex: cellIndex.slice(0, e),
-    cellValue: cellValue.slice(0, e),
-    nCells,
-    bins: B,
-    groups: G,
-    quanta,
-    cellQuantum,
-    has: { ...sample.has, ece: nDec > 0 },
-  };
+  return { cellStart, cellIndex: cellIndex.slice(0, e), cellValue: cellValue.slice(0, e) };
+}
+
+/** The sparse entries as a dense units × cells matrix. */
+function denseCells(
+  entries: { readonly cellStart: Int32Array; readonly cellIndex: Int32Array; readonly cellValue: Float64Array },
+  units: number,
+  nCells: number,
+): Float64Array {
+  const { cellStart, cellIndex, cellValue } = entries;
+  const dense = new Float64Array(units * nCells);
+  for (let u = 0; u < units; u++)
+    for (let k = cellStart[u]!; k < cellStart[u + 1]!; k++) dense[u * nCells + cellIndex[k]!] = cellValue[k]!;
+  return dense;
 }
 
 /** The metrics of weightings of the units (weight = times drawn) of prepared samples over the same units. */
