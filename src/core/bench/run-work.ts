@@ -34,7 +34,17 @@ export function workIdentityOf(config: RunConfig): unknown {
 
 /** True when both runs asked the same questions of the same cases of the same dataset. */
 export function isSameWork(a: RunConfig, b: RunConfig): boolean {
-  return canonicalJson(workIdentityOf(a)) === canonicalJson(workIdentityOf(b));
+  return workIdentityText(a) === workIdentityText(b);
+}
+
+// A comparison asks this of the same configs more than once (to refuse, then to report), and
+// a large run's identity sorts all its case ids: each config's text is made once.
+const identityTexts = new WeakMap<RunConfig, string>();
+
+function workIdentityText(config: RunConfig): string {
+  let text = identityTexts.get(config);
+  if (text === undefined) identityTexts.set(config, (text = canonicalJson(workIdentityOf(config))));
+  return text;
 }
 
 function named(items: readonly string[]): string {
