@@ -8,7 +8,9 @@
  *   and batches (values bound by position, digests made before timing).
  * Each runs in its own process (`bench/store-writer-child.ts`) under `/usr/bin/time -v`, in
  * turn; medians of the saves' CPU (user + system of the whole process, timed around the
- * saves only), ratios to the floor taken within each repetition, peak RSS, and the load
+ * saves only), ratios to the floor taken within each repetition, the main thread's packing
+ * of the writer's batches (`packCaseBatch`, timed apart: the floor's row arrays and digests
+ * are made untimed too), peak RSS, and the load
  * average before and after. The first and last tenth of each run's batches show whether the
  * cost a case grows with the run.
  *
@@ -38,6 +40,7 @@ interface Side {
   readonly firstTenthCpuUs: number;
   readonly lastTenthCpuUs: number;
   readonly tenthCases: number;
+  readonly packCpuUs: number;
   readonly rssMb: number;
 }
 
@@ -82,7 +85,7 @@ for (const size of SIZES) {
     `${f(median(s.map((x) => x.firstTenthCpuUs / x.tenthCases)), 0)} → ${f(median(s.map((x) => x.lastTenthCpuUs / x.tenthCases)), 0)}`;
   const ratio = (s: Side[]) => median(s.map((w, i) => w.cpuUs / floor[i]!.cpuUs));
   rows.push(
-    `| ${size.toLocaleString('en-US')} | ${f(perCase(writer))} | ${f(perCase(here))} | ${f(perCase(floor))} | **${f(ratio(writer), 2)}** | ${f(ratio(here), 2)} | ${tenths(writer)} | ${tenths(floor)} | ${f(median(writer.map((x) => x.rssMb)), 0)} / ${f(median(floor.map((x) => x.rssMb)), 0)} |`,
+    `| ${size.toLocaleString('en-US')} | ${f(perCase(writer))} | ${f(perCase(here))} | ${f(perCase(floor))} | **${f(ratio(writer), 2)}** | ${f(ratio(here), 2)} | ${f(median(writer.map((x) => x.packCpuUs / size)))} | ${tenths(writer)} | ${tenths(floor)} | ${f(median(writer.map((x) => x.rssMb)), 0)} / ${f(median(floor.map((x) => x.rssMb)), 0)} |`,
   );
 }
 rmSync(tmp, { recursive: true, force: true });
@@ -90,7 +93,7 @@ process.stdout.write(`Command: \`npx tsx bench/store-writer.bench.ts --sizes ${S
 Machine: ${cpus().length} CPUs (nproc), ${cpu}, Node ${process.version}; files in ${tmpdir()}. Medians of ${REPS}, the three in turn.
 Load average (1, 5, 15 min) ${loadAtStart} at the start, ${load()} at the end.
 
-| cases | writer thread CPU a case (µs) | writer code alone | floor | writer thread / floor (target ≤ 1.3) | writer code alone / floor | writer thread first → last tenth (µs a case) | floor first → last tenth | peak RSS writer / floor (MB) |
-|---:|---:|---:|---:|---:|---:|---|---|---:|
+| cases | writer thread CPU a case (µs) | writer code alone | floor | writer thread / floor (target ≤ 1.3) | writer code alone / floor | packing on the main thread (µs a case, untimed above) | writer thread first → last tenth (µs a case) | floor first → last tenth | peak RSS writer / floor (MB) |
+|---:|---:|---:|---:|---:|---:|---:|---|---|---:|
 ${rows.join('\n')}
 `);

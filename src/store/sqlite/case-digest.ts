@@ -5,6 +5,7 @@
  * error message, a latency) is found, not only changes that move a score.
  */
 import { hash } from 'node:crypto';
+import { BATCH_CASE_SLOTS, BATCH_DECISION_SLOTS, batchValue, type PackedCaseBatch } from './case-batch.js';
 import { PACKED_CASE_VALUES, PACKED_DECISION_VALUES, type PackedCaseRows } from './case-rows.js';
 
 /**
@@ -81,6 +82,27 @@ export function packedCaseDigest(runId: string, packed: PackedCaseRows, at: numb
   for (let position = 0; position < count; position++) {
     const decision: unknown[] = [runId, caseId, position];
     for (const end = k + PACKED_DECISION_VALUES; k < end; k++) decision.push(packed[k]);
+    record.push(decision);
+  }
+  return hash('sha256', JSON.stringify(record), 'hex');
+}
+
+/**
+ * `caseDigest` of the case that starts at `at` of a batch (`packCaseBatch`) with `count`
+ * decisions, for the run `runId`: the same record, from the batch's slots.
+ */
+export function batchCaseDigest(runId: string, batch: PackedCaseBatch, at: number, count: number): string {
+  const caseId = batchValue(batch, at);
+  const caseRecord: unknown[] = [runId];
+  // The case ends with its replica (covered only when it has one) and its decision count.
+  for (let k = at; k < at + BATCH_CASE_SLOTS - 2; k++) caseRecord.push(batchValue(batch, k));
+  const replica = batchValue(batch, at + BATCH_CASE_SLOTS - 2);
+  if (replica !== null) caseRecord.push(replica);
+  const record: unknown[][] = [caseRecord];
+  let k = at + BATCH_CASE_SLOTS;
+  for (let position = 0; position < count; position++) {
+    const decision: unknown[] = [runId, caseId, position];
+    for (const end = k + BATCH_DECISION_SLOTS; k < end; k++) decision.push(batchValue(batch, k));
     record.push(decision);
   }
   return hash('sha256', JSON.stringify(record), 'hex');

@@ -1,22 +1,14 @@
 /** A run's cases in SQLite: saved a batch per transaction, read back in run order. */
-import type { StoredStatus } from '../../core/run-status.js';
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import type { CaseSource } from '../../core/bench/run.js';
-import { DecidekitError } from '../../core/errors.js';
 import type { CaseWriter, StoreCases } from '../store.js';
 import type { SaveProgress, StoredDecisionValues } from '../stored-run.js';
 import type Database from 'better-sqlite3';
 import { createDecisionValueCheck, DECISION_VALUE_COLUMNS, type RawDecisionValues } from './decision-value-reads.js';
-import { packedCaseDigest } from './case-digest.js';
 import { mergeCaseRows, type PositionedCaseRowValues, type PositionedDecisionRowValues } from './case-reads.js';
 import { CASE_REPLICA_COLUMN } from './case-digest.js';
-import {
-  forEachPackedCase,
-  packCaseRows,
-  PACKED_CASE_VALUES,
-  PACKED_DECISION_VALUES,
-  type PackedCaseRows,
-} from './case-rows.js';
+import { packCaseBatch, type PackedCaseBatch } from './case-batch.js';
+import { saveCaseBatch } from './save-case-batch.js';
 import type { RunTables } from './run-tables.js';
 import { freshReaderSource, savedIdsOf, type OpenReader } from '../case-source.js';
 
@@ -61,77 +53,12 @@ export class SqliteCases implements StoreCases {
   ) {}
 
   save(runId: string, results: readonly CaseResult[], progress: SaveProgress = {}): void {
-    this.saveRows(runId, packCaseRows(results), progress);
+    this.saveBatch(runId, packCaseBatch(results), progress);
   }
 
-  /** `save` of rows packed by `packCaseRows` (what the writer thread receives). */
-  saveRows(runId: string, packed: PackedCaseRows, progress: SaveProgress = {}): void {
-    const { conn, statements } = this.tables;
-    const write = conn.db.transaction(() => {
-      const row = statements.status.get(runId) as { status: StoredStatus; duration_ms: number | null } | undefined;
-      if (!row) throw conn.unknownRun(runId);
-      // A stored run that gets new cases (resume, retry) is running again: its old summary goes.
-      if (row.status !== 'running' && packed.length > 0)
-        this.tables.writeSummary(runId, 'running', row.duration_ms, null);
-      forEachPackedCase(packed, (at, count) => this.insertCase(runId, packed, at, count));
-      if (progress.durationMs !== undefined) statements.duration.run(progress.durationMs, runId);
-    });
-    // IMMEDIATE takes the write lock before the first read: a deferred transaction that
-    // read first cannot be upgraded once another process has written (WAL), and fails at
-    // once with "database is locked" instead of waiting out the busy timeout.
-    conn.writing(runId, () => conn.committing(() => write.immediate(), false));
-  }
-
-  /** Inserts the case at `at` of a packed batch, binding the packed values where they are. */
-  private insertCase(runId: string, p: PackedCaseRows, at: number, count: number): void {
-    const s = this.tables.statements;
-    const caseId = p[at] as string;
-    const digest = packedCaseDigest(runId, p, at, count);
-    // workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model, replica
-    const w = p[at + 1];
-    const st = p[at + 2];
-    const l = p[at + 3];
-    const t = p[at + 4];
-    const ek = p[at + 5];
-    const em = p[at + 6];
-    const m = p[at + 7];
-    const r = p[at + 8];
-    let casePosition = s.insertNewCase.get(w, st, l, t, ek, em, m, r, digest, runId, caseId) as number | undefined;
-    if (casePosition === undefined) {
-      // Saved before (a retry replaces it), or not in the run's case set.
-      const found = s.position.get(runId, caseId) as { position: number } | undefined;
-      if (found === undefined) {
-        throw new DecidekitError(
-          'invalid_run',
-          `cannot save case ${JSON.stringify(caseId)}: it is not in the case set of run ${runId}`,
-        );
-      }
-      casePosition = found.position;
-      s.deleteCase.run(runId, casePosition);
-      s.insertCase.run(runId, caseId, casePosition, w, st, l, t, ek, em, m, r, digest);
-    }
-    let k = at + PACKED_CASE_VALUES;
-    for (let position = 0; position < count; position++, k += PACKED_DECISION_VALUES)
-      s.insertDecision.run(
-        runId,
-        caseId,
-        casePosition,
-        position,
-        p[k],
-        p[k + 1],
-        p[k + 2],
-        p[k + 3],
-        p[k + 4],
-        p[k + 5],
-        p[k + 6],
-        p[k + 7],
-        p[k + 8],
-        p[k + 9],
-        p[k + 10],
-        p[k + 11],
-        p[k + 12],
-        p[k + 13],
-      );
+  /** `save` of a batch packed by `packCaseBatch` (what the writer thread receives). */
+  saveBatch(runId: string, batch: PackedCaseBatch, progress: SaveProgress = {}): void {
+    saveCaseBatch(this.tables, runId, batch, progress);
   }
 
   async startWriter(): Promise<CaseWriter> {

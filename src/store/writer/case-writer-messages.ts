@@ -1,5 +1,5 @@
 /** The messages between the case writer (main thread) and its worker thread. */
-import type { PackedCaseRows } from '../sqlite/case-rows.js';
+import type { PackedCaseBatch } from '../sqlite/case-batch.js';
 import type { OpenSqliteStoreOptions } from '../sqlite/open-database.js';
 
 /** What the worker is started with. */
@@ -13,7 +13,8 @@ export type ToWriter =
       readonly kind: 'save';
       readonly seq: number;
       readonly runId: string;
-      readonly rows: PackedCaseRows;
+      /** Its typed arrays' buffers are transferred with the message. */
+      readonly batch: PackedCaseBatch;
       readonly durationMs: number | null;
     }
   | { readonly kind: 'close' };

@@ -1,6 +1,6 @@
 /**
  * Worker thread entry of the case writer (see case-writer.ts): opens its own connection to
- * the store and commits each batch of packed rows as it arrives, in order, replying once
+ * the store and commits each packed batch as it arrives, in order, replying once
  * the batch is committed (or why it was not).
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -39,7 +39,7 @@ port.on('message', (m: ToWriter) => {
   let reply: FromWriter;
   try {
     if (writer === null) throw openError;
-    writer.saveRows(m.runId, m.rows, m.durationMs === null ? {} : { durationMs: m.durationMs });
+    writer.saveBatch(m.runId, m.batch, m.durationMs === null ? {} : { durationMs: m.durationMs });
     reply = { kind: 'saved', seq: m.seq };
   } catch (err) {
     reply = { kind: 'failed', seq: m.seq, error: errorData(err, m.runId) };

@@ -1,9 +1,10 @@
 /**
  * The case writer: commits a run's finished cases from a worker thread, so the SQLite work
- * (inserts, index pages, the case digest, commits and syncs) runs beside the client, the
- * embedded server and the accumulators instead of between them. This thread only packs
- * each batch into flat row values (`packCaseRows`); the worker digests and commits them
- * straight from those values, one transaction per batch, in the order they were sent.
+ * (inserts, index pages, commits and syncs) runs beside the client, the
+ * embedded server and the accumulators instead of between them. This thread packs each
+ * batch (`packCaseBatch`: its values, each distinct string once, and each case's digest) and
+ * transfers its buffers; the worker binds the values where they lie and commits them, one
+ * transaction per batch, in the order they were sent.
  *
  * A batch's promise resolves once its transaction is committed (in the write-ahead log, so
  * a killed process keeps it) and rejects with the store's own error (`StoreWriteError`,
@@ -15,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import { DecidekitError } from '../../core/errors.js';
-import { packCaseRows } from '../sqlite/case-rows.js';
+import { packCaseBatch, transferables } from '../sqlite/case-batch.js';
 import type { CaseWriter as PortCaseWriter } from '../store.js';
 import type { SaveProgress } from '../stored-run.js';
 import { openRowWriter } from '../sqlite/row-writer.js';
@@ -73,7 +74,7 @@ function inlineWriter(path: string, options: WriterWorkerData['options']): CaseW
     thread: 'inline',
     save(runId, results, progress = {}) {
       try {
-        writer.saveRows(runId, packCaseRows(results), progress);
+        writer.saveBatch(runId, packCaseBatch(results), progress);
         return Promise.resolve();
       } catch (err) {
         return Promise.reject(err);
@@ -122,7 +123,7 @@ function workerWriter(file: string, data: WriterWorkerData): CaseWriter {
   worker.on('error', (err) =>
     failAll(new StoreWriteError(data.path, null, `its writer thread failed (${err.message})`, err)),
   );
-  const post = (m: ToWriter) => worker.postMessage(m);
+  const post = (m: ToWriter) => worker.postMessage(m, m.kind === 'save' ? transferables(m.batch) : []);
   let closing: Promise<void> | null = null;
   return {
     thread: 'worker',
@@ -131,7 +132,7 @@ function workerWriter(file: string, data: WriterWorkerData): CaseWriter {
       if (closing !== null) return Promise.reject(new Error('the case writer is closed'));
       const n = seq++;
       const done = new Promise<void>((resolve, reject) => waiting.set(n, { resolve, reject }));
-      post({ kind: 'save', seq: n, runId, rows: packCaseRows(results), durationMs: progress.durationMs ?? null });
+      post({ kind: 'save', seq: n, runId, batch: packCaseBatch(results), durationMs: progress.durationMs ?? null });
       return done;
     },
     close() {
