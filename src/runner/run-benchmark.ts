@@ -468,6 +468,7 @@ class BenchmarkRun {
   /** Queues a finished case for the next checkpoint batch. */
   private finish(index: number, result: CaseResult): void {
     this.pending.push({ index, result });
+    if (this.flushing !== null) return;
     const run = (resolve: () => void) => {
       // A batch still being checkpointed goes first; this one keeps gathering until then.
       if (this.committing !== null) void this.committing.then(() => run(resolve));
@@ -477,7 +478,7 @@ class BenchmarkRun {
       }
     };
     const waitMs = this.options.groupCommitMs ?? 0;
-    this.flushing ??= new Promise<void>((resolve) =>
+    this.flushing = new Promise<void>((resolve) =>
       waitMs > 0 ? setTimeout(() => run(resolve), waitMs) : setImmediate(() => run(resolve)),
     );
   }

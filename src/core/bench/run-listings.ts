@@ -92,13 +92,28 @@ function keepBest<T>(list: T[], item: T, limit: number, before: (a: T, b: T) => 
   if (list.length > limit) list.pop();
 }
 
+interface ListedWrong {
+  readonly position: number;
+  readonly index: number;
+  readonly value: Disagreement;
+}
+
+/** A disagreement is listed before another when it is more confident; equal confidence keeps run order. */
+function wrongBefore(confidence: number, position: number, index: number, other: ListedWrong): boolean {
+  const theirs = other.value.outcome.confidence;
+  return (
+    confidence > theirs ||
+    (confidence === theirs && (position < other.position || (position === other.position && index < other.index)))
+  );
+}
+
 export class ListingsAccumulator {
   readonly #models = new Set<string>();
   readonly #causes = new Map<string, { kind: FailureKind; message: string; count: number; first: Ranked<string> }>();
   #otherCauses: { kind: FailureKind; count: number; first: Ranked<string> } | null = null;
   readonly #failed: Ranked<{ caseId: string; kind: FailureKind; message: string }>[] = [];
   #failedCount = 0;
-  readonly #wrong: { position: number; index: number; value: Disagreement }[] = [];
+  readonly #wrong: ListedWrong[] = [];
   #wrongCount = 0;
   readonly #majority = new Map<string, { answers: readonly string[]; byLabel: Map<string, number>; total: number }>();
   readonly #confusion = new Map<string, { type: 'choice' | 'score'; answers: string[]; counts: number[][] }>();
@@ -163,15 +178,15 @@ export class ListingsAccumulator {
     if (o.status !== 'answered') return;
     if (!o.correct) {
       this.#wrongCount++;
-      keepBest(
-        this.#wrong,
-        { position, index, value: { caseId: c.caseId, decision: d, outcome: o } },
-        LISTED_ROWS,
-        (a, b) =>
-          a.value.outcome.confidence > b.value.outcome.confidence ||
-          (a.value.outcome.confidence === b.value.outcome.confidence &&
-            (a.position < b.position || (a.position === b.position && a.index < b.index))),
-      );
+      // Most disagreements of a large run are not listed: they are ranked before anything is made for them.
+      const last = this.#wrong.length < LISTED_ROWS ? undefined : this.#wrong[this.#wrong.length - 1]!;
+      if (last === undefined || wrongBefore(o.confidence, position, index, last))
+        keepBest(
+          this.#wrong,
+          { position, index, value: { caseId: c.caseId, decision: d, outcome: o } },
+          LISTED_ROWS,
+          (a, b) => wrongBefore(a.value.outcome.confidence, a.position, a.index, b),
+        );
     }
     if (d.type === 'noul') return;
     let cm = this.#confusion.get(key);

@@ -87,11 +87,15 @@ function checkedGold(gold: unknown, questions: QuestionSet): GoldAnswer[] | null
     if (!isRecord(entry) || !isRecord(entry['probabilities'])) return null;
     const given = entry['probabilities'];
     const answers = answersOf(question);
-    const probabilities = answers.map((answer) => given[answer]);
-    if (!probabilities.every((p) => typeof p === 'number')) return null;
+    const probabilities: number[] = [];
+    for (const answer of answers) {
+      const p = given[answer];
+      if (typeof p !== 'number') return null;
+      probabilities.push(p);
+    }
     const labelIndex = answers.indexOf(entry['label'] as string);
     if (labelIndex === -1) return null;
-    out.push({ labelIndex, probabilities: probabilities as number[] });
+    out.push({ labelIndex, probabilities });
   }
   return out;
 }

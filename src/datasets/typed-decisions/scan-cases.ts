@@ -19,6 +19,7 @@ import { topLevelFields } from './line-fields.js';
 import type { QuestionSet, QuestionType } from '../../core/question.js';
 import type { TypedDecisionsCase } from '../../core/typed-decisions/case-result.js';
 import { arrayCaseReader, BufferedCaseReader, type CaseReader } from './case-reader.js';
+import { LineSpool } from './line-spool.js';
 import { caseFileFormat, forEachJsonlRow, readParquetCases, type ReadCasesOptions } from './read-cases.js';
 
 /** A case as planning sees it: no state, questions or gold. */
@@ -167,37 +168,34 @@ function grown(array: Int32Array, length: number): Int32Array {
 const FIELDS_READ_AGAIN = new Set(['id', 'workflow', 'state', 'gold']);
 
 /**
- * A line pass 1 checked, read again with the same bytes (its digest matches): how to build
- * its case when it is taken (only its id, workflow, state and gold are parsed, by plain
- * JSON.parse; its questions are pass 1's, since every check would pass again). Null when its
- * bytes changed (or there is no digest), for the full check to say why.
+ * Whether a line pass 1 checked is read again with the same bytes (its digest matches): its
+ * case is then built when taken (only its id, workflow, state and gold are parsed, by plain
+ * JSON.parse; its questions are pass 1's, since every check would pass again). False when
+ * its bytes changed (or there is no digest), for the full check to say why.
  */
-function unchangedLine(
+function isUnchangedLine(
   bytes: Buffer,
   start: number,
   end: number,
   digest: number,
   questions: QuestionSet | undefined,
-): Buffer | null {
-  if (questions === undefined || Number.isNaN(digest) || lineDigest(bytes, start, end) !== digest) return null;
-  // A copy of the bytes (the read buffer is reused), outside the JavaScript heap: a line
-  // waiting in the buffer for a while is not copied by every garbage collection until it
-  // is promoted, as its text would be.
-  return Buffer.from(bytes.subarray(start, end));
+): boolean {
+  return questions !== undefined && !Number.isNaN(digest) && lineDigest(bytes, start, end) === digest;
 }
 
 /**
- * The case of an unchanged line (see `unchangedLine`); null when it does not build after all.
- * `stateAsText`: a state already written as `JSON.stringify` writes it stays that text.
- * `questionsAt`: where pass 1 found the line's questions text (stepped over, not read).
+ * The case of an unchanged line (see `isUnchangedLine`), with `id` (pass 1's string of it);
+ * null when it does not build after all or holds another case. `stateAsText`: a state
+ * already written as `JSON.stringify` writes it stays that text. `questionsAt`: where pass 1
+ * found the line's questions text (stepped over, not read).
  */
 function caseOfUnchangedLine(
-  line: Buffer,
+  text: string,
+  id: string,
   questions: QuestionSet,
   stateAsText: boolean,
   questionsAt: readonly [number, number] | undefined,
 ): TypedDecisionsCase | null {
-  const text = line.toString('utf8');
   const value: Record<string, unknown> = {};
   for (const [key, [from, to]] of topLevelFields(text, FIELDS_READ_AGAIN, questionsAt)) {
     const field = text.slice(from, to);
@@ -206,6 +204,10 @@ function caseOfUnchangedLine(
         ? new JsonText(field)
         : (JSON.parse(field) as unknown);
   }
+  if (value['id'] !== id) return null;
+  // Pass 1's string of the id: the run's case ids and its per-case numbers then share one
+  // copy of each id instead of holding two.
+  value['id'] = id;
   return caseOfCheckedRow(value, questions);
 }
 
@@ -231,22 +233,26 @@ function readJsonlEntries(
     new InvalidInputError([
       { file, line, message: `${message}: the file changed after it was checked (run the command again)` },
     ]);
+  // Unchanged lines wait as bytes in the spool (the read buffer is reused), each built into
+  // its case when taken, in order, by this one function.
+  const spool = new LineSpool();
+  const takeSpooled = (): TypedDecisionsCase => {
+    const text = spool.shift();
+    const lineNumber = spool.tag;
+    const id = ids[spool.secondTag]!;
+    const c = caseOfUnchangedLine(text, id, checked.of(lineNumber)!, stateAsText, checked.spanOf(lineNumber));
+    if (c === null) throw changed(lineNumber, `case ${id} is no longer on this line`);
+    return c;
+  };
   readLineBytes(
     path,
     (bytes, start, end, lineNumber) => {
       if (next >= lines.length || lineNumber !== lines[next]) return;
       const digest = digests[next]!;
       const id = ids[next++]!;
-      const questions = checked.of(lineNumber);
-      const line = unchangedLine(bytes, start, end, digest, questions);
-      if (line !== null) {
-        const questionsAt = checked.spanOf(lineNumber);
-        // Built when taken: a waiting case is its line's bytes, not its parsed objects.
-        reader.push(() => {
-          const c = caseOfUnchangedLine(line, questions!, stateAsText, questionsAt);
-          if (c === null || c.id !== id) throw changed(lineNumber, `case ${id} is no longer on this line`);
-          return { ...c, id };
-        });
+      if (isUnchangedLine(bytes, start, end, digest, checked.of(lineNumber))) {
+        spool.push(bytes, start, end, lineNumber, next - 1);
+        reader.push(takeSpooled);
         return;
       }
       const parsed = parseStrictJson(bytes.toString('utf8', start, end));

@@ -337,38 +337,50 @@ function clientSettings(options: SystemOneClientOptions): ClientSettings {
   };
 }
 
-/** One POST of `body`; a failure to get any answer becomes the client error that says why. */
-async function attempt(
+/**
+ * One POST of `body`; a failure to get any answer becomes the client error that says why.
+ * A promise chained on the transport's rather than an `async` function: one promise less a request.
+ */
+function attempt(
   settings: ClientSettings,
   via: HttpTransport,
   body: Buffer,
   external: AbortSignal | undefined,
   attempts: number,
 ): Promise<{ res: TransportResponse; elapsedMs: number }> {
-  const { url, endpoint, headers, timeoutMs, maxBodyBytes, now } = settings;
+  const { url, headers, timeoutMs, maxBodyBytes, now } = settings;
   const t0 = now();
+  let sent: Promise<TransportResponse>;
   try {
-    const res = await via.request({
-      method: 'POST',
-      url,
-      headers,
-      body,
-      signal: external,
-      timeoutMs,
-      maxBodyBytes,
-    });
-    return { res, elapsedMs: now() - t0 };
+    sent = via.request({ method: 'POST', url, headers, body, signal: external, timeoutMs, maxBodyBytes });
   } catch (error) {
-    const elapsedMs = now() - t0;
-    if (external?.aborted) throw new RequestAbortedError({ endpoint, attempts, elapsedMs }, error);
-    if (error instanceof TransportTimeoutError) throw new TimeoutError({ endpoint, attempts, elapsedMs, timeoutMs });
-    if (error instanceof BodyOverCapError)
-      throw new ResponseTooLargeError({ endpoint, attempts, elapsedMs, maxBodyBytes });
-    const reason = transportReason(error);
-    if (isUnreachable(reason))
-      throw new UnreachableServerError({ endpoint, attempts, elapsedMs, reason, hostPort: url.host }, error);
-    throw new TransportError({ endpoint, attempts, elapsedMs, reason }, error);
+    return Promise.reject(attemptError(settings, error, external, attempts, now() - t0));
   }
+  return sent.then(
+    (res) => ({ res, elapsedMs: now() - t0 }),
+    (error: unknown) => {
+      throw attemptError(settings, error, external, attempts, now() - t0);
+    },
+  );
+}
+
+/** The client error for a POST that got no answer. */
+function attemptError(
+  settings: ClientSettings,
+  error: unknown,
+  external: AbortSignal | undefined,
+  attempts: number,
+  elapsedMs: number,
+): SystemOneError {
+  const { url, endpoint, timeoutMs, maxBodyBytes } = settings;
+  if (external?.aborted) return new RequestAbortedError({ endpoint, attempts, elapsedMs }, error);
+  if (error instanceof TransportTimeoutError) return new TimeoutError({ endpoint, attempts, elapsedMs, timeoutMs });
+  if (error instanceof BodyOverCapError)
+    return new ResponseTooLargeError({ endpoint, attempts, elapsedMs, maxBodyBytes });
+  const reason = transportReason(error);
+  if (isUnreachable(reason))
+    return new UnreachableServerError({ endpoint, attempts, elapsedMs, reason, hostPort: url.host }, error);
+  return new TransportError({ endpoint, attempts, elapsedMs, reason }, error);
 }
 
 /** The error a non-2xx answer (not retried, or out of retries) stands for. */
@@ -408,19 +420,19 @@ function statusError(
 /** The JSON of a 2xx answer, with any secret it echoes scrubbed out. */
 function decodeAnswer(settings: ClientSettings, res: TransportResponse, attempts: number, elapsedMs: number): unknown {
   const { endpoint, secrets } = settings;
-  const context = { endpoint, status: res.status, attempts, elapsedMs };
   const text = res.body.toString('utf8');
   const json = parseStrictJson(text);
   if (!json.ok) {
     throw new MalformedResponseError(
-      context,
+      { endpoint, status: res.status, attempts, elapsedMs },
       json.problem === 'syntax'
         ? `the body is not valid JSON (starts ${JSON.stringify(bodyPreview(res.body, secrets, 40))})`
         : `the body: ${safeServerText(json.message, secrets)}`,
     );
   }
+  if (secrets.length === 0) return json.value;
   // Reasons quote the server's values (cut to a preview): scrub them before they are cut.
-  const unescaped = secrets.length > 0 ? decodeJsonEscapes(text) : '';
+  const unescaped = decodeJsonEscapes(text);
   const echoesSecret = secrets.some((x) => unescaped.includes(x));
   return echoesSecret ? scrubDecoded(json.value, secrets) : json.value;
 }
