@@ -11,7 +11,7 @@ import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import { DecidekitError, OptionError } from '../../core/errors.js';
 import { optionMention as option, words } from '../../core/message-words.js';
 import { decisionRowContextOf, decisionRowsOfCase, type DecisionRow } from '../../core/export/decision-row.js';
-import { renderDecisionCsvHeader, renderDecisionCsvRow } from '../../reports/runs/decision-csv.js';
+import { createDecisionCsvRenderer, renderDecisionCsvHeader } from '../../reports/runs/decision-csv.js';
 import { openStore } from '../../store/open-store.js';
 import { decisionRowsOfStored } from './stored-decision-rows.js';
 import type { AskedBy } from '../../store/record-kind.js';
@@ -107,7 +107,7 @@ async function writeDecisionRows(
       throw new OptionError('target', words`a parquet export needs a file (${option('target', 'FILE')})`);
     await writeOutputFile(target.path, 'export', (file) => writeDecisionParquet(file.fd, counted(), runId, options));
   } else {
-    const render = format === 'csv' ? renderDecisionCsvRow : (row: DecisionRow) => `${JSON.stringify(row)}\n`;
+    const render = format === 'csv' ? createDecisionCsvRenderer() : (row: DecisionRow) => `${JSON.stringify(row)}\n`;
     const header = format === 'csv' ? renderDecisionCsvHeader() : '';
     const writeText = (write: (text: string) => void): void => {
       let chunk = header;
