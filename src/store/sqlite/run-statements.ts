@@ -22,7 +22,6 @@ export function prepareRunStatements(db: Database.Database): RunStatements {
   return {
     head: db.prepare(`SELECT ${HEAD_COLUMNS} FROM runs WHERE id = ?`),
     status: db.prepare('SELECT status, duration_ms FROM runs WHERE id = ?'),
-    position: db.prepare('SELECT position FROM run_cases WHERE run_id = ? AND case_id = ?'),
     caseIds: db.prepare('SELECT case_id FROM run_cases WHERE run_id = ? ORDER BY position').pluck(),
     insertPosition: db.prepare('INSERT INTO run_cases (run_id, case_id, position) VALUES (?, ?, ?)'),
     duration: db.prepare('UPDATE runs SET duration_ms = ? WHERE id = ?'),
@@ -48,16 +47,15 @@ export function prepareRunStatements(db: Database.Database): RunStatements {
         input_tokens, error_kind, error_message, answered_model, replica, digest)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    // The usual save in one statement: the position comes from the run's case set and is
-    // returned for the case's decisions; a case saved before (or not in the set) inserts
-    // nothing, returns none and takes the slow path.
-    insertNewCase: db
-      .prepare(
-        `INSERT OR IGNORE INTO cases (run_id, case_id, position, workflow, request_status, latency_ms,
+    // A case to save: its position from the run's case set (none: not in it), then its row,
+    // unless saved before (a retry, which replaces it). Two plain statements cost less than
+    // one INSERT … SELECT … RETURNING (about 1 µs a case, BENCHMARKS.md).
+    casePosition: db.prepare('SELECT position FROM run_cases WHERE run_id = ? AND case_id = ?').pluck(),
+    insertNewCase: db.prepare(
+      `INSERT OR IGNORE INTO cases (run_id, case_id, position, workflow, request_status, latency_ms,
         input_tokens, error_kind, error_message, answered_model, replica, digest)
-      SELECT run_id, case_id, position, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM run_cases WHERE run_id = ? AND case_id = ? RETURNING position`,
-      )
-      .pluck(),
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
     // The digested rows as two streams in run order, like `cases` and `decisions` below; each
     // decision carries its case's position (`case_position`), which pairs it with its case.
     digestCases: db.prepare(
@@ -128,7 +126,6 @@ export interface RunStatements {
   readonly head: Database.Statement;
   readonly noteSetAside: Database.Statement | null;
   readonly status: Database.Statement;
-  readonly position: Database.Statement;
   readonly caseIds: Database.Statement;
   readonly insertPosition: Database.Statement;
   readonly duration: Database.Statement;
@@ -140,6 +137,7 @@ export interface RunStatements {
   readonly insertRun: Database.Statement;
   readonly deleteCase: Database.Statement;
   readonly insertCase: Database.Statement;
+  readonly casePosition: Database.Statement;
   readonly insertNewCase: Database.Statement;
   readonly digestCases: Database.Statement;
   readonly digestDecisions: Database.Statement;

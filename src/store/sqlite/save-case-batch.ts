@@ -47,17 +47,14 @@ function insertCase(tables: RunTables, runId: string, b: PackedCaseBatch, at: nu
   const m = batchValue(b, at + 7);
   const r = batchValue(b, at + 8);
   const digest = batchCaseDigest(runId, b, at, count);
-  let casePosition = s.insertNewCase.get(w, st, l, t, ek, em, m, r, digest, runId, caseId) as number | undefined;
-  if (casePosition === undefined) {
-    // Saved before (a retry replaces it), or not in the run's case set.
-    const found = s.position.get(runId, caseId) as { position: number } | undefined;
-    if (found === undefined) {
-      throw new DecidekitError(
-        'invalid_run',
-        `cannot save case ${JSON.stringify(caseId)}: it is not in the case set of run ${runId}`,
-      );
-    }
-    casePosition = found.position;
+  const casePosition = s.casePosition.get(runId, caseId) as number | undefined;
+  if (casePosition === undefined)
+    throw new DecidekitError(
+      'invalid_run',
+      `cannot save case ${JSON.stringify(caseId)}: it is not in the case set of run ${runId}`,
+    );
+  if (s.insertNewCase.run(runId, caseId, casePosition, w, st, l, t, ek, em, m, r, digest).changes === 0) {
+    // Saved before: a retry replaces it.
     s.deleteCase.run(runId, casePosition);
     s.insertCase.run(runId, caseId, casePosition, w, st, l, t, ek, em, m, r, digest);
   }
