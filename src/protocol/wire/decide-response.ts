@@ -46,9 +46,9 @@ export function parseDecideResponse(body: unknown, questions: QuestionSet): Deci
   const predicted: (readonly number[])[] = [];
   for (const [id, question] of questions) {
     if (!own(answers, id)) return fail(`question ${id}: not answered`);
-    const problem = checkAnswer(id, question, answers[id]);
-    if (problem !== null) return fail(problem);
-    predicted.push(readAnswerDistribution(question, answers[id])!);
+    const distribution = checkedDistribution(id, question, answers[id]);
+    if (typeof distribution === 'string') return fail(distribution);
+    predicted.push(distribution);
   }
   const usage = body['usage'];
   const tokens = isRecord(usage) ? usage['input_tokens'] : undefined;
@@ -104,8 +104,11 @@ function readAnswerDistribution(question: Question, answer: unknown): number[] |
   }
 }
 
-/** The reason the answer is rejected, or null when it keeps every rule. */
-function checkAnswer(id: string, question: Question, answer: unknown): string | null {
+/**
+ * The answer's distribution (as `readAnswerDistribution` reads it) when it keeps every rule,
+ * else the reason it is rejected: checked and read in one pass over its probabilities.
+ */
+function checkedDistribution(id: string, question: Question, answer: unknown): number[] | string {
   if (!isRecord(answer)) return `question ${id}: answer is not an object (got ${preview(answer, 40)})`;
   const type = answer['type'];
   if (type !== undefined && type !== question.type)
@@ -117,43 +120,50 @@ function checkAnswer(id: string, question: Question, answer: unknown): string | 
       if (typeof p !== 'number' || !Number.isFinite(p))
         return `question ${id}: "noul" is not a finite number (got ${describeNumber(p)})`;
       if (p < 0 || p > 1) return `question ${id}: "noul" ${p} is outside [0, 1]`;
-      return null;
+      return [p, 1 - p];
     }
     case 'choice':
     case 'score':
-      return checkProbabilities(id, question.type, answersOf(question), answer);
+      return checkedProbabilities(id, question.type, answersOf(question), answer);
     default:
       return assertNever(question);
   }
 }
 
-function checkProbabilities(
+function checkedProbabilities(
   id: string,
   type: string,
   names: readonly string[],
   answer: Record<string, unknown>,
-): string | null {
+): number[] | string {
   const probs = answer['probabilities'];
   if (probs === undefined) return `question ${id}: ${type} answer has no "probabilities"`;
   if (!isRecord(probs)) return `question ${id}: "probabilities" is not an object (got ${preview(probs, 40)})`;
-  for (const key of Object.keys(probs)) {
+  for (const key in probs) {
+    if (!own(probs, key)) continue;
     const p = probs[key];
     if (typeof p !== 'number' || !Number.isFinite(p))
       return `question ${id}: probability of ${JSON.stringify(key)} is not a finite number (got ${describeNumber(p)})`;
     if (p < 0 || p > 1) return `question ${id}: probability of ${JSON.stringify(key)} is ${p}, outside [0, 1]`;
   }
   // The sum covers the asked answers only: mass on keys that are not answers is ignored for
-  // scoring, so it must not make a short distribution look whole.
+  // scoring, so it must not make a short distribution look whole. A missing answer is 0.
   let sum = 0;
   let known = 0;
+  const out: number[] = [];
   for (const name of names) {
-    if (!own(probs, name)) continue;
-    sum += probs[name] as number;
+    if (!own(probs, name)) {
+      out.push(0);
+      continue;
+    }
+    const p = probs[name] as number;
+    sum += p;
     known++;
+    out.push(p);
   }
   if (known === 0)
     return `question ${id}: probabilities name none of the answers (${names.slice(0, 5).join(', ')}${names.length > 5 ? ', ...' : ''})`;
   if (Math.abs(sum - 1) > PROBABILITY_SUM_TOLERANCE)
     return `question ${id}: probabilities of its answers sum to ${sum}, not within ${PROBABILITY_SUM_TOLERANCE} of 1`;
-  return null;
+  return out;
 }
