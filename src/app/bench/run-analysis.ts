@@ -11,7 +11,7 @@ import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import type { ReportedRun } from '../../core/bench/run.js';
 import { ListingsAccumulator, type RunListings } from '../../core/bench/run-listings.js';
 import { BenchAccumulator, type BenchSummary } from '../../core/bench/summary.js';
-import { caseFactsOf } from '../../core/bench/case-facts.js';
+import { caseFactsOf, QuestionKeys } from '../../core/bench/case-facts.js';
 import { CaseSampleBuilder, type CaseSample } from '../../core/stats/case-sample.js';
 import { conventionsText, type ConventionChoice } from '../../core/stats/conventions.js';
 import { chooseConventions } from '../../core/bench/run-conventions.js';
@@ -162,13 +162,16 @@ function readOnce(
     ...(run.summary.status === 'interrupted' ? { interrupted: true } : {}),
   });
   const summary = plan.summary ? new BenchAccumulator(summaryOptions.calibration) : null;
-  const sample = plan.sample ? new CaseSampleBuilder() : null;
+  const sample = plan.sample ? new CaseSampleBuilder({ cases: run.cases.length }) : null;
   const listings = plan.listings ? new ListingsAccumulator() : null;
+  // One string a question key for the whole pass: the sample's and listings' maps then hash
+  // each key once, not once a decision.
+  const keys = new QuestionKeys();
   let position = 0;
   for (const c of run.cases) {
     summary?.add(c);
     if (sample !== null || listings !== null) {
-      const facts = caseFactsOf(c);
+      const facts = caseFactsOf(c, keys);
       if (sample !== null) addCaseToSample(sample, c, facts);
       listings?.add(c, position, facts);
     }
