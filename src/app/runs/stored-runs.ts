@@ -331,15 +331,27 @@ function analyzePair(
       visit,
     });
   const sharedByQuestion = caseSetsMayDiffer(a.run, b.run, read.sameWork);
-  const inB = new DecisionViews({ scores: sharedByQuestion });
-  const analyzedB = analyze(b, (c) => inB.add(c));
-  const changes = new DecisionChanges(inB, { sharedByQuestion });
+  const { analyzedB, changes } = viewsOfB((c) => analyze(b, c), sharedByQuestion);
   const analyzedA = analyze(a, (c) => changes.add(c));
   changes.done();
   return {
     analyzed: [analyzedA, analyzedB],
     compared: { samples: () => [analyzedA.sample!, analyzedB.sample!], changes: () => changes },
   };
+}
+
+/**
+ * Run B analysed with its decisions kept as views, and the changes of A against them to
+ * fill. Apart, so that nothing but the changes holds the views (a closure beside the
+ * comparison's would keep them alive to its end).
+ */
+function viewsOfB(
+  analyze: (visit: (c: CaseResult) => void) => AnalyzedRun,
+  sharedByQuestion: boolean,
+): { analyzedB: AnalyzedRun; changes: DecisionChanges } {
+  const inB = new DecisionViews({ scores: sharedByQuestion });
+  const analyzedB = analyze((c) => inB.add(c));
+  return { analyzedB, changes: new DecisionChanges(inB, { sharedByQuestion }) };
 }
 
 function refuseOtherConventions(analyzed: readonly AnalyzedRun[]): void {

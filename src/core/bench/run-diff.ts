@@ -154,13 +154,6 @@ function delta(a: number | null, b: number | null): MetricDelta {
   return { a, b, delta: a === null || b === null ? null : b - a };
 }
 
-function viewOf(d: Decision): DecisionView {
-  const o = d.outcome;
-  return o.status === 'answered'
-    ? { predicted: o.predicted, confidence: o.confidence, correct: o.correct, error: null }
-    : { predicted: null, confidence: null, correct: false, error: o.failure.kind };
-}
-
 function scoresOf(d: Decision): DecisionScores {
   const o = d.outcome;
   return o.status === 'answered'
@@ -525,14 +518,9 @@ export class DecisionViews {
     return this.#correct[slot] === 1;
   }
 
-  viewAt(slot: number): DecisionView {
-    const confidence = this.#confidence[slot]!;
-    return {
-      predicted: this.predictedAt(slot),
-      confidence: confidence === confidence ? confidence : null,
-      correct: this.correctAt(slot),
-      error: this.failureAt(slot),
-    };
+  /** The confidence of an answered decision, NaN for a failed one. */
+  confidenceAt(slot: number): number {
+    return this.#confidence[slot]!;
   }
 
   scoresAt(slot: number): DecisionScores {
@@ -551,6 +539,77 @@ export class DecisionViews {
   }
 }
 
+/** One side of a changed decision: its prediction or failure, and its confidence (NaN when it failed). */
+interface ChangedSide {
+  readonly predicted: string | null;
+  readonly confidence: number;
+  readonly failure: FailureKind | null;
+}
+
+/**
+ * The decisions whose correctness changed, kept as columns while run A is read (a few
+ * numbers each, strings numbered once, no objects for the collector to copy while the pass
+ * goes on) and made into `ChangedDecision` objects when first asked for.
+ */
+class ChangedColumns {
+  readonly #strings = new StringNumbers();
+  readonly #caseId: string[] = [];
+  /** Per decision: workflow, question, type, gold, then A's and B's prediction and failure (8 numbers). */
+  readonly #numbers: number[] = [];
+  /** Per decision: A's confidence, then B's (NaN when failed). */
+  readonly #confidences: number[] = [];
+  /** Per decision: whether A was right (B then was not, and the other way round). */
+  readonly #rightInA: boolean[] = [];
+
+  push(c: CaseResult, d: Decision, rightInA: boolean, a: ChangedSide, b: ChangedSide): void {
+    const n = (text: string | null): number => (text === null ? NONE : this.#strings.numberOf(text));
+    this.#caseId.push(c.caseId);
+    this.#numbers.push(
+      n(c.workflow),
+      n(d.questionId),
+      n(d.type),
+      n(d.gold.label),
+      n(a.predicted),
+      n(a.failure),
+      n(b.predicted),
+      n(b.failure),
+    );
+    this.#confidences.push(a.confidence, b.confidence);
+    this.#rightInA.push(rightInA);
+  }
+
+  /** Every decision kept, as objects, in the order pushed. */
+  decisions(): ChangedDecision[] {
+    const strings = this.#strings.strings;
+    const at = this.#numbers;
+    const orNull = (n: number): string | null => (n === NONE ? null : strings[n]!);
+    const confidence = (v: number): number | null => (v === v ? v : null);
+    return this.#caseId.map((caseId, i): ChangedDecision => {
+      const o = i * 8;
+      const right = this.#rightInA[i]!;
+      return {
+        caseId,
+        workflow: strings[at[o]!]!,
+        questionId: strings[at[o + 1]!]!,
+        type: strings[at[o + 2]!] as QuestionType,
+        gold: strings[at[o + 3]!]!,
+        before: {
+          predicted: orNull(at[o + 4]!),
+          confidence: confidence(this.#confidences[2 * i]!),
+          correct: right,
+          error: orNull(at[o + 5]!) as FailureKind | null,
+        },
+        after: {
+          predicted: orNull(at[o + 6]!),
+          confidence: confidence(this.#confidences[2 * i + 1]!),
+          correct: !right,
+          error: orNull(at[o + 7]!) as FailureKind | null,
+        },
+      };
+    });
+  }
+}
+
 /**
  * Run A's decisions against run B's (`DecisionViews`, complete before the first case of A),
  * fed one case of A at a time in run order; `done` lets B's views go once A is read.
@@ -558,7 +617,8 @@ export class DecisionViews {
  * (needed only when the runs' case sets may differ; B's views must keep their scores).
  */
 export class DecisionChanges {
-  readonly changed: ChangedDecision[] = [];
+  readonly #changed = new ChangedColumns();
+  #changedDecisions: ChangedDecision[] | null = null;
   fixed = 0;
   broken = 0;
   predictionsChanged = 0;
@@ -576,6 +636,11 @@ export class DecisionChanges {
     const tally = options.sharedByQuestion !== false;
     this.#sharedA = tally ? new Map() : null;
     this.#sharedB = tally ? new Map() : null;
+  }
+
+  /** The decisions present in both runs whose correctness changed, in run A's order (made when first asked for). */
+  get changed(): readonly ChangedDecision[] {
+    return (this.#changedDecisions ??= this.#changed.decisions());
   }
 
   /** Every case of A was fed: B's views are no longer needed. */
@@ -614,15 +679,13 @@ export class DecisionChanges {
       if (correct === correctInB) continue;
       if (correctInB) this.fixed++;
       else this.broken++;
-      this.changed.push({
-        caseId: c.caseId,
-        workflow: c.workflow,
-        questionId: d.questionId,
-        type: d.type,
-        gold: d.gold.label,
-        before: viewOf(d),
-        after: inB.viewAt(slot),
-      });
+      this.#changed.push(
+        c,
+        d,
+        correct,
+        { predicted, confidence: answered ? o.confidence : NaN, failure },
+        { predicted: inB.predictedAt(slot), confidence: inB.confidenceAt(slot), failure: inB.failureAt(slot) },
+      );
     }
   }
 
