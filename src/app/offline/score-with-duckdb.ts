@@ -319,7 +319,7 @@ async function scoreInOnePass(
       const caseRow = chunk.getColumnVector(1);
       for (let i = 0; i < n; i++) {
         if (stop.getItem(i) !== false) return false;
-        const row = Number(caseRow.getItem(i));
+        const row = caseRow.getItem(i) as number;
         const byte = Math.floor(row / 8);
         const bit = 1 << (row % 8);
         if ((seen[byte]! & bit) !== 0) return false;

@@ -110,6 +110,11 @@ interface Check {
   readonly bad: string;
   readonly message: string;
   readonly keys?: string;
+  /**
+   * `bad` on a plain line, when a cheaper condition says the same there (its shape already
+   * rules out what `bad` reads the generic columns for, which are null on a plain line).
+   */
+  readonly plain?: string;
 }
 
 /** The keys of the line (or of its decision) when the column typed `t` says its key is missing. */
@@ -169,6 +174,12 @@ const CASE_STRUCTURE = `{"id": "VARCHAR", "kind": "VARCHAR", "prompt": "VARCHAR"
 
 const RESULT_STRUCTURE = `{"case_id": "VARCHAR", "model": "VARCHAR", "decision": {"probability": "DOUBLE", "probabilities": "JSON", "picked": "VARCHAR", "value": "DOUBLE", "confidence": "DOUBLE"}, "cost_usd": "DOUBLE", "latency_ms": "DOUBLE"}`;
 
+/**
+ * The JSON type of a plain line's `correct` from its text as json_transform wrote it: its
+ * shape allows only true, false, a string or a number there.
+ */
+const PLAIN_CORRECT_TYPE = `CASE WHEN correct_raw IN ('true', 'false') THEN 'BOOLEAN' WHEN starts_with(correct_raw, '"') THEN 'VARCHAR' ELSE 'DOUBLE' END`;
+
 /** The dataset's rows with the fields its checks and the scoring read. */
 export function datasetViewSql(file: OfflineSqlFile): string {
   // A plain line is parsed once, into typed columns. Any other is parsed a few times, not
@@ -193,11 +204,12 @@ SELECT
   ${either('false', repeated('keys'))} AS repeated_key,
   ${either(`'VARCHAR'`, 'json_type(e[1])')} AS id_t, ${either('x.id', `e[1] ->> '$'`)} AS id,
   ${either(`'VARCHAR'`, 'json_type(e[2])')} AS kind_t, ${either('x.kind', `e[2] ->> '$'`)} AS kind,
-  json_type(${either('x.correct', 'e[3]')}) AS correct_t, ${either('x.correct', 'e[3]')} ->> '$' AS correct_text,
-  TRY_CAST(${either('x.correct', 'e[3]')} AS DOUBLE) AS correct_number,
+  ${either(PLAIN_CORRECT_TYPE, 'json_type(e[3])')} AS correct_t,
+  ${either(`CASE WHEN starts_with(correct_raw, '"') THEN x.correct ->> '$' ELSE correct_raw END`, `e[3] ->> '$'`)} AS correct_text,
+  ${either(`CASE WHEN ${PLAIN_CORRECT_TYPE} = 'DOUBLE' THEN TRY_CAST(x.correct AS DOUBLE) END`, 'TRY_CAST(e[3] AS DOUBLE)')} AS correct_number,
   left(CAST(${either('x.correct', 'e[3]')} AS VARCHAR), 40) AS correct_preview,
   ${either(typeIfPresent('x.options', 'ARRAY'), 'json_type(e[4])')} AS options_t,
-  ${either(`list_transform(x.options, lambda o: 'VARCHAR')`, `json_type(e[4], '$[*]')`)} AS option_types,
+  ${generic(`json_type(e[4], '$[*]')`)} AS option_types,
   ${either('x.options', `e[4] ->> '$[*]'`)} AS options,
   ${either(typeIfPresent('x.score_min', 'DOUBLE'), 'json_type(e[5])')} AS min_t,
   ${either('x.score_min', 'TRY_CAST(e[5] AS DOUBLE)')} AS score_min,
@@ -209,18 +221,20 @@ SELECT
   ${either(typeIfPresent('x.field', 'VARCHAR'), 'json_type(e[9])')} AS field_t,
   ${either('x.field', `e[9] ->> '$'`)} AS field_name,
   line_preview,
-  syntax_ok
-FROM raw`;
+  syntax_ok,
+  plain
+FROM (SELECT *, CAST(x.correct AS VARCHAR) AS correct_raw FROM raw)`;
 }
 
 /** A line that is not JSON to the strict loader: its only problem. */
-const NOT_JSON: Check = { field: null, bad: `NOT syntax_ok`, message: NOT_JSON_MESSAGE };
+const NOT_JSON: Check = { field: null, bad: `NOT syntax_ok`, message: NOT_JSON_MESSAGE, plain: 'false' };
 
 /** A line (row) that is not an object: its only problem, so the checks of its fields skip it. */
 const NOT_AN_OBJECT: Check = {
   field: null,
   bad: `syntax_ok AND t <> 'OBJECT'`,
   message: `'expected a JSON object, got ' || line_preview`,
+  plain: 'false',
 };
 
 /**
@@ -240,6 +254,9 @@ const LINE_CHECKS: readonly Check[] = [NOT_JSON, NOT_AN_OBJECT];
 const OPTIONS_OK = holds(`options_t = 'ARRAY' AND len(option_types) >= 2
       AND list_bool_and(list_transform(option_types, lambda x: x = 'VARCHAR'))
       AND NOT list_contains(options, '') AND len(list_distinct(options)) = len(options)`);
+/** OPTIONS_OK on a plain line, whose options are strings by its shape. */
+const PLAIN_OPTIONS_OK = holds(`options_t = 'ARRAY' AND len(options) >= 2
+      AND NOT list_contains(options, '') AND len(list_distinct(options)) = len(options)`);
 
 const DATASET_CHECKS: readonly Check[] = [
   ...LINE_CHECKS,
@@ -247,68 +264,88 @@ const DATASET_CHECKS: readonly Check[] = [
   {
     field: 'id',
     bad: `(id_t IS DISTINCT FROM 'VARCHAR' OR id = '')`,
+    plain: `id = ''`,
     message: `CASE WHEN id_t IS NULL THEN 'id is missing' ELSE 'id must be a non-empty string' END`,
   },
   {
     field: 'kind',
     bad: `(kind_t IS DISTINCT FROM 'VARCHAR' OR kind NOT IN ('yes_no', 'choice', 'score'))`,
+    plain: `kind NOT IN ('yes_no', 'choice', 'score')`,
     message: `CASE WHEN kind_t IS NULL THEN 'kind is missing (yes_no, choice or score)' ELSE 'kind must be yes_no, choice or score' END`,
   },
-  { field: 'prompt', bad: `NOT (${absent('prompt_t')} OR prompt_t = 'VARCHAR')`, message: `'prompt must be a string'` },
+  {
+    field: 'prompt',
+    bad: `NOT (${absent('prompt_t')} OR prompt_t = 'VARCHAR')`,
+    message: `'prompt must be a string'`,
+    plain: 'false',
+  },
   {
     field: 'group',
     bad: `NOT (${absent('group_t')} OR (group_t = 'VARCHAR' AND group_name <> ''))`,
+    plain: `group_name = ''`,
     message: `'group must be a non-empty string'`,
   },
   {
     field: 'field',
     bad: `NOT (${absent('field_t')} OR (field_t = 'VARCHAR' AND field_name <> ''))`,
+    plain: `field_name = ''`,
     message: `'field must be a non-empty string'`,
   },
   {
     field: 'correct',
     bad: `(kind = 'yes_no' AND correct_t IS DISTINCT FROM 'BOOLEAN')`,
+    plain: `(kind = 'yes_no' AND correct_t <> 'BOOLEAN')`,
     message: `CASE WHEN correct_t IS NULL THEN 'correct is missing (true or false)' ELSE 'correct must be true or false, got ' || correct_preview END`,
   },
   {
     field: 'options',
     bad: `(kind = 'choice' AND NOT ${OPTIONS_OK})`,
+    plain: `(kind = 'choice' AND NOT ${PLAIN_OPTIONS_OK})`,
     message: `CASE WHEN options_t IS NULL THEN 'options is missing (a list of 2 or more names)' ELSE 'options must be a list of 2 or more distinct non-empty strings' END`,
   },
   {
     field: 'correct',
     bad: `(kind = 'choice' AND ${OPTIONS_OK} AND (correct_t IS DISTINCT FROM 'VARCHAR' OR NOT coalesce(list_contains(options, correct_text), false)))`,
+    plain: `(kind = 'choice' AND ${PLAIN_OPTIONS_OK} AND (correct_t IS DISTINCT FROM 'VARCHAR' OR NOT coalesce(list_contains(options, correct_text), false)))`,
     message: `CASE WHEN correct_t IS NULL THEN 'correct is missing (one of the options)' ELSE 'correct must be one of the options, got ' || correct_preview END`,
   },
   {
     field: 'score_min',
     bad: `(kind = 'score' AND NOT ${isNumber('min_t', 'score_min')})`,
+    plain: `(kind = 'score' AND NOT ${holds('isfinite(score_min)')})`,
     message: `CASE WHEN min_t IS NULL THEN 'score_min is missing' ELSE 'score_min must be a finite number' END`,
   },
   {
     field: 'score_max',
     bad: `(kind = 'score' AND NOT ${isNumber('max_t', 'score_max')})`,
+    plain: `(kind = 'score' AND NOT ${holds('isfinite(score_max)')})`,
     message: `CASE WHEN max_t IS NULL THEN 'score_max is missing' ELSE 'score_max must be a finite number' END`,
   },
   ...(['score_min', 'score_max'] as const).map((bound) => ({
     field: bound,
     bad: `(kind = 'score' AND ${isNumber(bound === 'score_min' ? 'min_t' : 'max_t', bound)} AND abs(${bound}) > ${MAX_SCORE_BOUND})`,
+    plain: `(kind = 'score' AND isfinite(${bound}) AND abs(${bound}) > ${MAX_SCORE_BOUND})`,
     message: `'${bound} must be within ±${SCORE_BOUND_TEXT} (a wider range would overflow the error sums), got ' || ${numberText(bound)}`,
   })),
   {
     field: 'correct',
     bad: `(kind = 'score' AND NOT ${isNumber('correct_t', 'correct_number')})`,
+    plain: `(kind = 'score' AND NOT ${holds(`correct_t = 'DOUBLE' AND isfinite(correct_number)`)})`,
     message: `CASE WHEN correct_t IS NULL THEN 'correct is missing (a number)' ELSE 'correct must be a finite number, got ' || correct_preview END`,
   },
   {
     field: 'score_min',
     bad: `(kind = 'score' AND ${isNumber('min_t', 'score_min')} AND ${isNumber('max_t', 'score_max')} AND NOT score_min < score_max)`,
+    plain: `(kind = 'score' AND isfinite(score_min) AND isfinite(score_max) AND NOT score_min < score_max)`,
     message: `'score_min ' || ${numberText('score_min')} || ' must be below score_max ' || ${numberText('score_max')}`,
   },
   {
     field: 'correct',
     bad: `(kind = 'score' AND ${isNumber('min_t', 'score_min')} AND ${isNumber('max_t', 'score_max')}
       AND ${isNumber('correct_t', 'correct_number')} AND score_min < score_max
+      AND (correct_number < score_min OR correct_number > score_max))`,
+    plain: `(kind = 'score' AND isfinite(score_min) AND isfinite(score_max)
+      AND correct_t = 'DOUBLE' AND isfinite(correct_number) AND score_min < score_max
       AND (correct_number < score_min OR correct_number > score_max))`,
     message: `'correct ' || ${numberText('correct_number')} || ' is outside [' || ${numberText('score_min')} || ', ' || ${numberText('score_max')} || ']'`,
   },
@@ -357,24 +394,32 @@ parts AS (
     *,
     json_keys(e[3]) AS decision_keys,
     json_extract(e[3], ['$.probability', '$.probabilities', '$.picked', '$.value', '$.confidence']) AS d,
-    ${either('x.decision.probabilities', 'd[2]')} AS ${ps}
+    ${either('x.decision.probabilities', 'd[2]')} AS ${ps},
+    -- A plain line's probabilities are a list or an object of numbers, by its shape: read once, typed.
+    CASE WHEN plain AND starts_with(CAST(x.decision.probabilities AS VARCHAR), '[')
+      THEN json_transform(x.decision.probabilities, '["DOUBLE"]') END AS plain_list,
+    CASE WHEN plain AND starts_with(CAST(x.decision.probabilities AS VARCHAR), '{')
+      THEN json_transform(x.decision.probabilities, '"MAP(VARCHAR, DOUBLE)"') END AS plain_map
   FROM raw
 ),
 fields AS (
   SELECT
     ${either(`'OBJECT'`, 't')} AS t,
-    ${either('false', `${repeated('keys')} OR ${repeated('decision_keys')}`)} OR ${repeated(`json_keys(${ps})`)} AS repeated_key,
+    ${either(repeated('map_keys(plain_map)'), `${repeated('keys')} OR ${repeated('decision_keys')} OR ${repeated(`json_keys(${ps})`)}`)} AS repeated_key,
     ${either(`'VARCHAR'`, 'json_type(e[1])')} AS case_id_t, ${either('x.case_id', `e[1] ->> '$'`)} AS case_id,
     ${either(`'VARCHAR'`, 'json_type(e[2])')} AS model_t, ${either('x.model', `e[2] ->> '$'`)} AS model,
     ${either(`'OBJECT'`, 'json_type(e[3])')} AS decision_t, ${generic('left(CAST(e[3] AS VARCHAR), 40)')} AS decision_preview,
     ${either(typeIfPresent('x.decision.probability', 'DOUBLE'), 'json_type(d[1])')} AS p_t,
     ${either('x.decision.probability', 'TRY_CAST(d[1] AS DOUBLE)')} AS p,
-    json_type(${ps}) AS ps_t,
-    CASE json_type(${ps}) WHEN 'ARRAY' THEN json_type(${ps}, '$[*]') WHEN 'OBJECT' THEN json_type(${ps}, '$.*') END AS ps_types,
-    CASE json_type(${ps})
+    ${either(`CASE WHEN plain_list IS NOT NULL THEN 'ARRAY' WHEN plain_map IS NOT NULL THEN 'OBJECT' END`, `json_type(${ps})`)} AS ps_t,
+    ${generic(`CASE json_type(${ps}) WHEN 'ARRAY' THEN json_type(${ps}, '$[*]') WHEN 'OBJECT' THEN json_type(${ps}, '$.*') END`)} AS ps_types,
+    ${either(
+      'coalesce(plain_list, map_values(plain_map))',
+      `CASE json_type(${ps})
       WHEN 'ARRAY' THEN list_transform(json_extract(${ps}, '$[*]'), lambda x: TRY_CAST(x AS DOUBLE))
-      WHEN 'OBJECT' THEN list_transform(json_extract(${ps}, '$.*'), lambda x: TRY_CAST(x AS DOUBLE)) END AS ps_values,
-    json_keys(${ps}) AS ps_keys,
+      WHEN 'OBJECT' THEN list_transform(json_extract(${ps}, '$.*'), lambda x: TRY_CAST(x AS DOUBLE)) END`,
+    )} AS ps_values,
+    ${either('map_keys(plain_map)', `json_keys(${ps})`)} AS ps_keys,
     ${either(typeIfPresent('x.decision.picked', 'VARCHAR'), 'json_type(d[3])')} AS picked_t,
     ${either('x.decision.picked', `d[3] ->> '$'`)} AS picked,
     ${either(typeIfPresent('x.decision.value', 'DOUBLE'), 'json_type(d[4])')} AS value_t,
@@ -387,13 +432,15 @@ fields AS (
     ${either('x.latency_ms', 'TRY_CAST(e[5] AS DOUBLE)')} AS latency_ms,
     line_preview,
     syntax_ok,
+    plain,
     v
   FROM parts
 )
 SELECT
   r.*,
   c.id IS NOT NULL AS known,
-  c.rowid AS case_row,
+  -- A double, which JavaScript reads as a number (a BIGINT would be a BigInt a row).
+  CAST(c.rowid AS DOUBLE) AS case_row,
   c.kind,
   c.correct_yes,
   c.options,
@@ -414,9 +461,19 @@ const isProbabilityList = `(len(ps_types) = len(ps_values)
   AND list_bool_and(list_transform(ps_values, lambda x: x >= 0 AND x <= 1)))`;
 const measureBad = (t: string, x: string): string =>
   `NOT (${absent(t)} OR (${isNumber(t, x)} AND ${x} >= 0 AND ${x} <= ${MAX_RESULT_MEASURE}))`;
+/** measureBad on a plain line, where the value is a number (never NaN) or absent (null). */
+const plainMeasureBad = (x: string): string => `NOT (${x} >= 0 AND ${x} <= ${MAX_RESULT_MEASURE})`;
 const choiceShapeOk = `(ps_t = 'ARRAY' AND len(ps_types) = len(options) AND ${isProbabilityList})
   OR (ps_t = 'OBJECT' AND ${isProbabilityList} AND len(list_filter(options, lambda o: NOT list_contains(ps_keys, o))) = 0
     AND len(list_filter(ps_keys, lambda k: NOT list_contains(options, k))) = 0)`;
+/**
+ * choiceShapeOk on a plain line: its probabilities are numbers by its shape, so the bounds
+ * are their least and greatest; an object's keys, when none repeats (a repeat is the line's
+ * problem anyway), are the options when they are as many and hold every option.
+ */
+const plainInUnitRange = `list_min(ps_values) >= 0 AND list_max(ps_values) <= 1`;
+const plainChoiceShapeOk = `(ps_t = 'ARRAY' AND len(ps_values) = len(options) AND ${plainInUnitRange})
+  OR (ps_t = 'OBJECT' AND ${plainInUnitRange} AND len(ps_keys) = len(options) AND list_has_all(ps_keys, options))`;
 /**
  * The strict loader's sum: left to right in option order, from 0 (so a list of no values
  * sums to 0 rather than stopping the query: it is refused by its length first).
@@ -429,33 +486,39 @@ const RESULT_CHECKS: readonly Check[] = [
   {
     field: 'case_id',
     bad: `(case_id_t IS DISTINCT FROM 'VARCHAR' OR case_id = '')`,
+    plain: `case_id = ''`,
     message: `CASE WHEN case_id_t IS NULL THEN 'case_id is missing' ELSE 'case_id must be a non-empty string' END`,
     keys: keysWhenMissing('case_id_t', 'line'),
   },
   {
     field: 'case_id',
     bad: `(case_id_t = 'VARCHAR' AND case_id <> '' AND NOT known)`,
+    plain: `(case_id <> '' AND NOT known)`,
     message: `'case_id ' || to_json(case_id) || ' is not in the dataset'`,
   },
   {
     field: 'model',
     bad: `(model_t IS DISTINCT FROM 'VARCHAR' OR model = '')`,
+    plain: `model = ''`,
     message: `CASE WHEN model_t IS NULL THEN 'model is missing' ELSE 'model must be a non-empty string' END`,
     keys: keysWhenMissing('model_t', 'line'),
   },
   {
     field: 'cost_usd',
     bad: measureBad('cost_t', 'cost_usd'),
+    plain: plainMeasureBad('cost_usd'),
     message: `'cost_usd must be a finite number >= 0 and <= ${MAX_RESULT_MEASURE}'`,
   },
   {
     field: 'latency_ms',
     bad: measureBad('latency_t', 'latency_ms'),
+    plain: plainMeasureBad('latency_ms'),
     message: `'latency_ms must be a finite number >= 0 and <= ${MAX_RESULT_MEASURE}'`,
   },
   {
     field: 'decision',
     bad: `(known AND decision_t IS DISTINCT FROM 'OBJECT')`,
+    plain: 'false',
     message: `CASE WHEN decision_t IS NULL THEN 'decision is missing (' || ${DECISION_SHAPE} || ')'
       ELSE 'decision must be an object (' || ${DECISION_SHAPE} || '), got ' || decision_preview END`,
     keys: keysWhenMissing('decision_t', 'line'),
@@ -463,12 +526,14 @@ const RESULT_CHECKS: readonly Check[] = [
   {
     field: 'probability',
     bad: `(known AND decision_t = 'OBJECT' AND kind = 'yes_no' AND NOT ${holds(`p_t IN ${NUMBER} AND p >= 0 AND p <= 1`)})`,
+    plain: `(known AND kind = 'yes_no' AND NOT ${holds('p >= 0 AND p <= 1')})`,
     message: `CASE WHEN p_t IS NULL THEN 'probability is missing (P(yes) in [0, 1])' ELSE 'probability must be a number in [0, 1]' END`,
     keys: keysWhenMissing('p_t', 'decision'),
   },
   {
     field: 'probabilities',
     bad: `(known AND decision_t = 'OBJECT' AND kind = 'choice' AND NOT coalesce(${choiceShapeOk}, false))`,
+    plain: `(known AND kind = 'choice' AND NOT coalesce(${plainChoiceShapeOk}, false))`,
     message: `CASE WHEN ps_t IS NULL THEN 'probabilities is missing (an object keyed by option or a list aligned with the options)'
       ELSE 'probabilities must be an object with a number in [0, 1] for every option and no other key, or a list of '
         || len(options) || ' such numbers aligned with the options (' || array_to_string(options, ', ') || ')' END`,
@@ -478,16 +543,21 @@ const RESULT_CHECKS: readonly Check[] = [
     field: 'probabilities',
     bad: `(known AND decision_t = 'OBJECT' AND kind = 'choice' AND coalesce(${choiceShapeOk}, false)
       AND NOT abs(${alignedSum} - 1) <= ${PROBABILITY_SUM_TOLERANCE})`,
+    plain: `(known AND kind = 'choice' AND coalesce(${plainChoiceShapeOk}, false)
+      AND NOT abs(${alignedSum} - 1) <= ${PROBABILITY_SUM_TOLERANCE})`,
     message: `'probabilities sum to ' || round(${alignedSum}, 6) || ', expected 1'`,
   },
   {
     field: 'picked',
     bad: `(known AND decision_t = 'OBJECT' AND kind = 'choice' AND NOT ${absent('picked_t')} AND picked_index < 0)`,
+    plain: `(known AND kind = 'choice' AND picked IS NOT NULL AND picked_index < 0)`,
     message: `'picked is not one of the options (' || array_to_string(options, ', ') || ')'`,
   },
   {
     field: 'value',
     bad: `(known AND decision_t = 'OBJECT' AND kind = 'score' AND NOT ${holds(`${isNumber('value_t', 'value')} AND value >= score_min AND value <= score_max`)})`,
+    // The case's bounds are finite (the dataset is checked first), so a value within them is too.
+    plain: `(known AND kind = 'score' AND NOT ${holds('value >= score_min AND value <= score_max')})`,
     message: `CASE WHEN value_t IS NULL THEN 'value is missing (a number in ' || ${scoreRange} || ')'
       ELSE 'value must be a finite number in ' || ${scoreRange} END`,
     keys: keysWhenMissing('value_t', 'decision'),
@@ -496,20 +566,28 @@ const RESULT_CHECKS: readonly Check[] = [
     field: 'confidence',
     bad: `(known AND decision_t = 'OBJECT' AND kind = 'score' AND NOT (${absent('confidence_t')}
       OR ${holds(`confidence_t IN ${NUMBER} AND confidence >= 0 AND confidence <= 1`)}))`,
+    plain: `(known AND kind = 'score' AND NOT ${holds('confidence IS NULL OR (confidence >= 0 AND confidence <= 1)')})`,
     message: `'confidence must be a number in [0, 1]'`,
   },
 ];
 
+/** A row breaks one of `checks`: on a plain line by their `plain` conditions, on any other by `bad`. */
 function anyBad(checks: readonly Check[]): string {
-  return checks.map((c) => `coalesce(${c.bad}, false)`).join('\n    OR ');
+  const any = (conditions: readonly string[]): string =>
+    conditions.map((condition) => `coalesce(${condition}, false)`).join('\n    OR ');
+  return `CASE WHEN plain THEN ${any(checks.map((c) => c.plain ?? c.bad))}
+    ELSE ${any(checks.map((c) => c.bad))} END`;
 }
+
+/** The check's condition on this row, plain or not. */
+const badOf = (c: Check): string => (c.plain === undefined ? c.bad : `CASE WHEN plain THEN ${c.plain} ELSE ${c.bad} END`);
 
 /** The row's problems; a row that is not an object has that one problem, not also every missing field. */
 function problemsList(checks: readonly Check[]): string {
   const items = checks.map((c) => {
     const bad = LINE_CHECKS.includes(c)
-      ? c.bad
-      : `syntax_ok AND t = 'OBJECT' AND ${c === REPEATED_KEY ? '' : 'NOT coalesce(repeated_key, false) AND '}${c.bad}`;
+      ? badOf(c)
+      : `syntax_ok AND t = 'OBJECT' AND ${c === REPEATED_KEY ? '' : 'NOT coalesce(repeated_key, false) AND '}${badOf(c)}`;
     const field = c.field === null ? 'NULL' : sqlString(c.field);
     return `CASE WHEN coalesce(${bad}, false) THEN {'field': ${field}, 'message': ${c.message}, 'keys': ${c.keys ?? 'NULL'}::VARCHAR[]} END`;
   });
