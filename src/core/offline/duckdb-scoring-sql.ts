@@ -115,7 +115,14 @@ interface Check {
    * rules out what `bad` reads the generic columns for, which are null on a plain line).
    */
   readonly plain?: string;
+  /**
+   * The kind of case the check is about: its `plain` condition holds only for those cases
+   * (the engine adds `kind = …`), so a plain line is checked by its own kind's conditions only.
+   */
+  readonly kind?: (typeof CASE_KINDS)[number];
 }
+
+const CASE_KINDS = ['yes_no', 'choice', 'score'] as const;
 
 /** The keys of the line (or of its decision) when the column typed `t` says its key is missing. */
 const keysWhenMissing = (t: string, where: 'line' | 'decision'): string =>
@@ -294,49 +301,57 @@ const DATASET_CHECKS: readonly Check[] = [
   {
     field: 'correct',
     bad: `(kind = 'yes_no' AND correct_t IS DISTINCT FROM 'BOOLEAN')`,
-    plain: `(kind = 'yes_no' AND correct_t <> 'BOOLEAN')`,
+    kind: 'yes_no',
+    plain: `(correct_t <> 'BOOLEAN')`,
     message: `CASE WHEN correct_t IS NULL THEN 'correct is missing (true or false)' ELSE 'correct must be true or false, got ' || correct_preview END`,
   },
   {
     field: 'options',
     bad: `(kind = 'choice' AND NOT ${OPTIONS_OK})`,
-    plain: `(kind = 'choice' AND NOT ${PLAIN_OPTIONS_OK})`,
+    kind: 'choice',
+    plain: `(NOT ${PLAIN_OPTIONS_OK})`,
     message: `CASE WHEN options_t IS NULL THEN 'options is missing (a list of 2 or more names)' ELSE 'options must be a list of 2 or more distinct non-empty strings' END`,
   },
   {
     field: 'correct',
     bad: `(kind = 'choice' AND ${OPTIONS_OK} AND (correct_t IS DISTINCT FROM 'VARCHAR' OR NOT coalesce(list_contains(options, correct_text), false)))`,
-    plain: `(kind = 'choice' AND ${PLAIN_OPTIONS_OK} AND (correct_t IS DISTINCT FROM 'VARCHAR' OR NOT coalesce(list_contains(options, correct_text), false)))`,
+    kind: 'choice',
+    plain: `(${PLAIN_OPTIONS_OK} AND (correct_t IS DISTINCT FROM 'VARCHAR' OR NOT coalesce(list_contains(options, correct_text), false)))`,
     message: `CASE WHEN correct_t IS NULL THEN 'correct is missing (one of the options)' ELSE 'correct must be one of the options, got ' || correct_preview END`,
   },
   {
     field: 'score_min',
     bad: `(kind = 'score' AND NOT ${isNumber('min_t', 'score_min')})`,
-    plain: `(kind = 'score' AND NOT ${holds('isfinite(score_min)')})`,
+    kind: 'score',
+    plain: `(NOT ${holds('isfinite(score_min)')})`,
     message: `CASE WHEN min_t IS NULL THEN 'score_min is missing' ELSE 'score_min must be a finite number' END`,
   },
   {
     field: 'score_max',
     bad: `(kind = 'score' AND NOT ${isNumber('max_t', 'score_max')})`,
-    plain: `(kind = 'score' AND NOT ${holds('isfinite(score_max)')})`,
+    kind: 'score',
+    plain: `(NOT ${holds('isfinite(score_max)')})`,
     message: `CASE WHEN max_t IS NULL THEN 'score_max is missing' ELSE 'score_max must be a finite number' END`,
   },
-  ...(['score_min', 'score_max'] as const).map((bound) => ({
+  ...(['score_min', 'score_max'] as const).map((bound): Check => ({
     field: bound,
     bad: `(kind = 'score' AND ${isNumber(bound === 'score_min' ? 'min_t' : 'max_t', bound)} AND abs(${bound}) > ${MAX_SCORE_BOUND})`,
-    plain: `(kind = 'score' AND isfinite(${bound}) AND abs(${bound}) > ${MAX_SCORE_BOUND})`,
+    kind: 'score',
+    plain: `(isfinite(${bound}) AND abs(${bound}) > ${MAX_SCORE_BOUND})`,
     message: `'${bound} must be within ±${SCORE_BOUND_TEXT} (a wider range would overflow the error sums), got ' || ${numberText(bound)}`,
   })),
   {
     field: 'correct',
     bad: `(kind = 'score' AND NOT ${isNumber('correct_t', 'correct_number')})`,
-    plain: `(kind = 'score' AND NOT ${holds(`correct_t = 'DOUBLE' AND isfinite(correct_number)`)})`,
+    kind: 'score',
+    plain: `(NOT ${holds(`correct_t = 'DOUBLE' AND isfinite(correct_number)`)})`,
     message: `CASE WHEN correct_t IS NULL THEN 'correct is missing (a number)' ELSE 'correct must be a finite number, got ' || correct_preview END`,
   },
   {
     field: 'score_min',
     bad: `(kind = 'score' AND ${isNumber('min_t', 'score_min')} AND ${isNumber('max_t', 'score_max')} AND NOT score_min < score_max)`,
-    plain: `(kind = 'score' AND isfinite(score_min) AND isfinite(score_max) AND NOT score_min < score_max)`,
+    kind: 'score',
+    plain: `(isfinite(score_min) AND isfinite(score_max) AND NOT score_min < score_max)`,
     message: `'score_min ' || ${numberText('score_min')} || ' must be below score_max ' || ${numberText('score_max')}`,
   },
   {
@@ -344,7 +359,8 @@ const DATASET_CHECKS: readonly Check[] = [
     bad: `(kind = 'score' AND ${isNumber('min_t', 'score_min')} AND ${isNumber('max_t', 'score_max')}
       AND ${isNumber('correct_t', 'correct_number')} AND score_min < score_max
       AND (correct_number < score_min OR correct_number > score_max))`,
-    plain: `(kind = 'score' AND isfinite(score_min) AND isfinite(score_max)
+    kind: 'score',
+    plain: `(isfinite(score_min) AND isfinite(score_max)
       AND correct_t = 'DOUBLE' AND isfinite(correct_number) AND score_min < score_max
       AND (correct_number < score_min OR correct_number > score_max))`,
     message: `'correct ' || ${numberText('correct_number')} || ' is outside [' || ${numberText('score_min')} || ', ' || ${numberText('score_max')} || ']'`,
@@ -526,14 +542,16 @@ const RESULT_CHECKS: readonly Check[] = [
   {
     field: 'probability',
     bad: `(known AND decision_t = 'OBJECT' AND kind = 'yes_no' AND NOT ${holds(`p_t IN ${NUMBER} AND p >= 0 AND p <= 1`)})`,
-    plain: `(known AND kind = 'yes_no' AND NOT ${holds('p >= 0 AND p <= 1')})`,
+    kind: 'yes_no',
+    plain: `(NOT ${holds('p >= 0 AND p <= 1')})`,
     message: `CASE WHEN p_t IS NULL THEN 'probability is missing (P(yes) in [0, 1])' ELSE 'probability must be a number in [0, 1]' END`,
     keys: keysWhenMissing('p_t', 'decision'),
   },
   {
     field: 'probabilities',
     bad: `(known AND decision_t = 'OBJECT' AND kind = 'choice' AND NOT coalesce(${choiceShapeOk}, false))`,
-    plain: `(known AND kind = 'choice' AND NOT coalesce(${plainChoiceShapeOk}, false))`,
+    kind: 'choice',
+    plain: `(NOT coalesce(${plainChoiceShapeOk}, false))`,
     message: `CASE WHEN ps_t IS NULL THEN 'probabilities is missing (an object keyed by option or a list aligned with the options)'
       ELSE 'probabilities must be an object with a number in [0, 1] for every option and no other key, or a list of '
         || len(options) || ' such numbers aligned with the options (' || array_to_string(options, ', ') || ')' END`,
@@ -543,21 +561,24 @@ const RESULT_CHECKS: readonly Check[] = [
     field: 'probabilities',
     bad: `(known AND decision_t = 'OBJECT' AND kind = 'choice' AND coalesce(${choiceShapeOk}, false)
       AND NOT abs(${alignedSum} - 1) <= ${PROBABILITY_SUM_TOLERANCE})`,
-    plain: `(known AND kind = 'choice' AND coalesce(${plainChoiceShapeOk}, false)
+    kind: 'choice',
+    plain: `(coalesce(${plainChoiceShapeOk}, false)
       AND NOT abs(${alignedSum} - 1) <= ${PROBABILITY_SUM_TOLERANCE})`,
     message: `'probabilities sum to ' || round(${alignedSum}, 6) || ', expected 1'`,
   },
   {
     field: 'picked',
     bad: `(known AND decision_t = 'OBJECT' AND kind = 'choice' AND NOT ${absent('picked_t')} AND picked_index < 0)`,
-    plain: `(known AND kind = 'choice' AND picked IS NOT NULL AND picked_index < 0)`,
+    kind: 'choice',
+    plain: `(picked IS NOT NULL AND picked_index < 0)`,
     message: `'picked is not one of the options (' || array_to_string(options, ', ') || ')'`,
   },
   {
     field: 'value',
     bad: `(known AND decision_t = 'OBJECT' AND kind = 'score' AND NOT ${holds(`${isNumber('value_t', 'value')} AND value >= score_min AND value <= score_max`)})`,
     // The case's bounds are finite (the dataset is checked first), so a value within them is too.
-    plain: `(known AND kind = 'score' AND NOT ${holds('value >= score_min AND value <= score_max')})`,
+    kind: 'score',
+    plain: `(NOT ${holds('value >= score_min AND value <= score_max')})`,
     message: `CASE WHEN value_t IS NULL THEN 'value is missing (a number in ' || ${scoreRange} || ')'
       ELSE 'value must be a finite number in ' || ${scoreRange} END`,
     keys: keysWhenMissing('value_t', 'decision'),
@@ -566,21 +587,35 @@ const RESULT_CHECKS: readonly Check[] = [
     field: 'confidence',
     bad: `(known AND decision_t = 'OBJECT' AND kind = 'score' AND NOT (${absent('confidence_t')}
       OR ${holds(`confidence_t IN ${NUMBER} AND confidence >= 0 AND confidence <= 1`)}))`,
-    plain: `(known AND kind = 'score' AND NOT ${holds('confidence IS NULL OR (confidence >= 0 AND confidence <= 1)')})`,
+    kind: 'score',
+    plain: `(NOT ${holds('confidence IS NULL OR (confidence >= 0 AND confidence <= 1)')})`,
     message: `'confidence must be a number in [0, 1]'`,
   },
 ];
 
-/** A row breaks one of `checks`: on a plain line by their `plain` conditions, on any other by `bad`. */
+/**
+ * A row breaks one of `checks`: on a plain line by their `plain` conditions (those of one
+ * kind read only for cases of that kind: in a projection DuckDB evaluates every term of an
+ * OR on every row), on any other by `bad`.
+ */
 function anyBad(checks: readonly Check[]): string {
   const any = (conditions: readonly string[]): string =>
-    conditions.map((condition) => `coalesce(${condition}, false)`).join('\n    OR ');
-  return `CASE WHEN plain THEN ${any(checks.map((c) => c.plain ?? c.bad))}
+    conditions.length === 0 ? 'false' : conditions.map((c) => `coalesce(${c}, false)`).join('\n    OR ');
+  const common = checks.filter((c) => c.kind === undefined && c.plain !== 'false');
+  const byKind = CASE_KINDS.map(
+    (kind) => `WHEN '${kind}' THEN ${any(checks.filter((c) => c.kind === kind).map((c) => c.plain ?? c.bad))}`,
+  );
+  return `CASE WHEN plain THEN ${any(common.map((c) => c.plain ?? c.bad))}
+    OR CASE kind ${byKind.join(' ')} ELSE false END
     ELSE ${any(checks.map((c) => c.bad))} END`;
 }
 
 /** The check's condition on this row, plain or not. */
-const badOf = (c: Check): string => (c.plain === undefined ? c.bad : `CASE WHEN plain THEN ${c.plain} ELSE ${c.bad} END`);
+function badOf(c: Check): string {
+  if (c.plain === undefined) return c.bad;
+  const plain = c.kind === undefined ? c.plain : `(kind = '${c.kind}' AND ${c.plain})`;
+  return `CASE WHEN plain THEN ${plain} ELSE ${c.bad} END`;
+}
 
 /** The row's problems; a row that is not an object has that one problem, not also every missing field. */
 function problemsList(checks: readonly Check[]): string {
