@@ -178,6 +178,13 @@ export interface StoreCases {
    */
   decisionValues(runId: string): Generator<StoredDecisionValues>;
   /**
+   * The same decisions as CSV text for a bulk reader (`decision-csv.ts`), handed to `write` in
+   * pieces, from one snapshot; checked as `decisionValues` checks its rows, except the JSON
+   * texts' shapes, which the reader checks. False, once a row fails a check or cannot be carried
+   * exactly, when the run is to be read with `decisionValues` instead (drop what was handed).
+   */
+  decisionCsv(runId: string, write: (piece: Uint8Array | string) => void): boolean;
+  /**
    * The run's saved cases as a source read from a fresh connection each time it is iterated:
    * readable after this store is closed, never held whole. `length` is the number saved.
    */

@@ -15,7 +15,7 @@ import type { DuckDBDataChunk, DuckDBType } from '@duckdb/node-api';
 import {
   DECISION_COLUMNS,
   RUN_LEVEL_COLUMNS,
-  type DecisionColumn,
+  type DecisionColumnType,
   type DecisionRow,
 } from '../../core/export/decision-row.js';
 import { quoteIdentifier, sqlString } from '../../core/sql-text.js';
@@ -136,7 +136,8 @@ function sameRun(row: DecisionRow, first: DecisionRow): boolean {
 function copySql(first: DecisionRow | null, out: string, metadata: readonly ParquetKeyValue[]): string {
   const columns = DECISION_COLUMNS.map((column) => {
     const name = quoteIdentifier(column.name);
-    if (runLevel.has(column.name)) return `${literalOf(column, first === null ? null : first[column.name])} AS ${name}`;
+    if (runLevel.has(column.name))
+      return `${literalOf(column.type, first === null ? null : first[column.name])} AS ${name}`;
     const c = `c${FED.indexOf(column)}`;
     if (column.type === 'integer' || column.type === 'double')
       return `CASE WHEN isnan(${c}) THEN NULL ELSE CAST(${c} AS ${column.type === 'integer' ? 'BIGINT' : 'DOUBLE'}) END AS ${name}`;
@@ -149,15 +150,15 @@ function copySql(first: DecisionRow | null, out: string, metadata: readonly Parq
 }
 
 /** A value as a SQL literal of the column's type (a double as its shortest text, which reads back exactly). */
-function literalOf(column: DecisionColumn, v: DecisionRow[keyof DecisionRow]): string {
-  const type = { integer: 'BIGINT', double: 'DOUBLE', boolean: 'BOOLEAN', string: 'VARCHAR' }[column.type];
+export function literalOf(columnType: DecisionColumnType, v: DecisionRow[keyof DecisionRow]): string {
+  const type = { integer: 'BIGINT', double: 'DOUBLE', boolean: 'BOOLEAN', string: 'VARCHAR' }[columnType];
   if (v === null) return `CAST(NULL AS ${type})`;
   if (typeof v === 'string') return `CAST(${sqlString(v)} AS ${type})`;
   return `CAST(${sqlString(String(v))} AS ${type})`;
 }
 
 /** Copies the file DuckDB wrote into the export's own (written beside its place, then renamed). */
-function copyFileInto(path: string, fd: number): void {
+export function copyFileInto(path: string, fd: number): void {
   const source = openSync(path, 'r');
   try {
     const buffer = Buffer.alloc(1 << 20);

@@ -23,9 +23,14 @@ export async function writeDecisionParquet(
   runId: string,
   options: DecisionParquetOptions = {},
 ): Promise<void> {
-  const duckdb = await loadOptional(options.importDuckDb ?? (() => import('@duckdb/node-api')));
+  const duckdb = await loadDuckDb(options);
   if (duckdb === null) await writeWithHyparquet(fd, rows, runId);
   else await writeDecisionParquetWithDuckDb(duckdb, fd, rows, parquetMetadataOf(runId));
+}
+
+/** DuckDB as `options` loads it, or null when it is not installed. */
+export function loadDuckDb(options: DecisionParquetOptions): Promise<DuckDbModule | null> {
+  return loadOptional(options.importDuckDb ?? (() => import('@duckdb/node-api')));
 }
 
 /** The module, or null when it is not installed. */

@@ -5,7 +5,8 @@
  */
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { exportStoredRun } from './export-run.js';
@@ -14,6 +15,7 @@ import { runCliInProcess } from '../../cli/test-support/in-process-cli.js';
 import { scoreCase, type CaseResult } from '../../core/typed-decisions/case-result.js';
 import { DECISION_COLUMNS, decisionRowsOfRun } from '../../core/export/decision-row.js';
 import { openStore, summarizeRun } from '../../store/index.js';
+import { SqliteCases } from '../../store/sqlite/cases.js';
 import {
   answeredCase,
   benchCase,
@@ -270,6 +272,90 @@ describe('runs export round trips', () => {
     const hyparquetOut = await exportWithoutDuckDb(bigStore, id, 'big-hyparquet.parquet');
     expect(groups(hyparquetOut)).toEqual([10_000, 10_000, 1_000]);
     expect(await rowsOf(hyparquetOut)).toEqual(expected);
+  });
+
+  it("writes Parquet from the store's text with every number exact, and from the flat read when the text cannot carry a row", async () => {
+    const edgeStore = join(dir, 'edge.sqlite');
+    const ids = ['e1', 'e2', 'e3', 'e4', 'e5', 'e6'];
+    const config = createRunConfig({ caseIds: ids, pricePerMtokUsd: 0.7 });
+    const cases = [
+      answeredCase('e1', rightAnswers(1), 1e10, 17),
+      answeredCase('e2', wrongAnswers(), 0, null),
+      answeredCase('e3', rightAnswers(2), 5e-324, 3),
+      failedCase('e4', 8388608),
+      answeredCase('e5', rightAnswers(3), 8388607.999999999, 2 ** 53 - 1),
+      answeredCase('e6', wrongAnswers(), 1 / 3, 0),
+    ];
+    const store = openStore(edgeStore);
+    let id: string;
+    try {
+      id = store.runs.create({ config, label: null, createdAt: '2026-11-30T07:15:12Z' }).id;
+      store.cases.save(id, cases);
+      const summary = summarizeRun(config, cases);
+      store.runs.finish(id, { status: summary.status, durationMs: 10, summary });
+    } finally {
+      store.close();
+    }
+    // Scores at and beyond the ends of the exact integer form, and a gold label no answer has.
+    const db = new Database(edgeStore);
+    db.prepare(
+      `UPDATE decisions SET kl = 5e-324, brier = 0, confidence = 1 WHERE case_id = 'e1' AND position = 0`,
+    ).run();
+    db.prepare(
+      `UPDATE decisions SET kl = -1e300, brier = 4.547473508864641e-13 WHERE case_id = 'e2' AND position = 1`,
+    ).run();
+    db.prepare(`UPDATE decisions SET gold_label = 'none of them' WHERE case_id = 'e6' AND type = 'score'`).run();
+    db.close();
+    const spy = vi.spyOn(SqliteCases.prototype, 'decisionCsv');
+    const exported = async (name: string) => {
+      const out = join(dir, name);
+      const r = await runCliInProcess([
+        'runs',
+        'export',
+        id,
+        '--format',
+        'parquet',
+        '--out',
+        out,
+        '--store',
+        edgeStore,
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      return rowsOf(out);
+    };
+    const jsonl = async () =>
+      (await runCliInProcess(['runs', 'export', id, '--format', 'jsonl', '--store', edgeStore])).stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    try {
+      const expected = await jsonl();
+      expect(expected.map((row) => row['kl'])).toEqual(expect.arrayContaining([5e-324, -1e300]));
+      expect(expected.map((row) => row['gold_level'])).toContain(-1);
+      expect(await exported('edge.parquet')).toEqual(expected);
+      expect(spy.mock.results.map((r) => r.value)).toEqual([true]);
+      expect(await rowsOf(await exportWithoutDuckDb(edgeStore, id, 'edge-hyparquet.parquet'))).toEqual(expected);
+      // A text holding the text's own quote character: the store declines the text, the flat read writes the file.
+      const quoted = new Database(edgeStore);
+      quoted.prepare(`UPDATE cases SET error_message = 'a\x1eb' WHERE case_id = 'e4'`).run();
+      quoted.prepare(`UPDATE decisions SET error_message = 'a\x1eb' WHERE case_id = 'e4'`).run();
+      quoted.close();
+      const withQuote = await jsonl();
+      expect(withQuote.map((row) => row['error_message'])).toContain('a\x1eb');
+      expect(await exported('edge-quoted.parquet')).toEqual(withQuote);
+      expect(spy.mock.results.map((r) => r.value)).toEqual([true, false]);
+      // A distribution JSON.stringify would not write (white space): DuckDB declines it, the flat read writes it.
+      const spaced = new Database(edgeStore);
+      spaced
+        .prepare(`UPDATE decisions SET probabilities_json = '[0.25, 0.75]' WHERE case_id = 'e1' AND position = 0`)
+        .run();
+      spaced.close();
+      const withSpace = await jsonl();
+      expect(withSpace.map((row) => row['predicted_distribution'])).toContain('[0.25, 0.75]');
+      expect(await exported('edge-spaced.parquet')).toEqual(withSpace);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('writes a CSV that parses back as the JSONL rows, formula-like text guarded', async () => {

@@ -10,12 +10,21 @@ import type { BenchRun } from '../../core/bench/run.js';
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import { DecidekitError, OptionError } from '../../core/errors.js';
 import { optionMention as option, words } from '../../core/message-words.js';
-import { decisionRowContextOf, decisionRowsOfCase, type DecisionRow } from '../../core/export/decision-row.js';
+import {
+  decisionRowContextOf,
+  decisionRowsOfCase,
+  type DecisionRow,
+  type DecisionRowContext,
+} from '../../core/export/decision-row.js';
 import { createDecisionCsvRenderer, renderDecisionCsvHeader } from '../../reports/runs/decision-csv.js';
 import { openStore } from '../../store/open-store.js';
 import { decisionRowsOfStored } from './stored-decision-rows.js';
 import type { AskedBy } from '../../store/record-kind.js';
-import { writeDecisionParquet, type DecisionParquetOptions } from './decision-parquet.js';
+import type { Store } from '../../store/store.js';
+import { loadDuckDb, writeDecisionParquet, type DecisionParquetOptions } from './decision-parquet.js';
+import { writeDecisionParquetWithDuckDb, type DuckDbModule } from './decision-parquet-duckdb.js';
+import { writeStoredDecisionParquetFromCsv } from './decision-parquet-csv.js';
+import { parquetMetadataOf } from './decision-parquet-rules.js';
 
 export type DecisionExportFormat = 'jsonl' | 'csv' | 'parquet';
 
@@ -62,12 +71,48 @@ export async function exportStoredRun(
       throw new DecidekitError('unknown_run', `unknown run: ${id} disappeared from ${store.path} while reading`);
     const into: ExportTarget =
       target.kind === 'place' ? { kind: 'file', path: outputFileOf(target.place, `${id}.${format}`) } : target;
+    const context = decisionRowContextOf(run);
     // The flat read: the rows are made from each decision's stored values, not from case objects.
-    const rows = decisionRowsOfStored(decisionRowContextOf(run), store.cases.decisionValues(id));
-    return await writeDecisionRows(run.id, rows, format, into, options);
+    const rows = (): Iterable<DecisionRow> => decisionRowsOfStored(context, store.cases.decisionValues(id));
+    if (format === 'parquet' && into.kind === 'file') {
+      const duckdb = await loadDuckDb(options);
+      if (duckdb !== null) return await exportParquetWithDuckDb(duckdb, store, context, rows, into.path);
+    }
+    return await writeDecisionRows(run.id, rows(), format, into, options);
   } finally {
     store.close();
   }
+}
+
+/**
+ * A stored run as Parquet written by DuckDB: from the store's text of the run, or, when the
+ * store declines it (a row the flat read refuses, or one the text cannot carry), from the
+ * flat read's rows, which names any damage.
+ */
+async function exportParquetWithDuckDb(
+  duckdb: DuckDbModule,
+  store: Store,
+  context: DecisionRowContext,
+  rows: () => Iterable<DecisionRow>,
+  path: string,
+): Promise<ExportSummary> {
+  let decisions = 0;
+  const metadata = parquetMetadataOf(context.runId);
+  await writeOutputFile(path, 'export', async (file) => {
+    const fromText = await writeStoredDecisionParquetFromCsv(duckdb, file.fd, store, context, metadata);
+    if (fromText !== null) {
+      decisions = fromText;
+      return;
+    }
+    function* counted(): Generator<DecisionRow> {
+      for (const row of rows()) {
+        decisions++;
+        yield row;
+      }
+    }
+    await writeDecisionParquetWithDuckDb(duckdb, file.fd, counted(), metadata);
+  });
+  return { runId: context.runId, decisions, path };
 }
 
 /**

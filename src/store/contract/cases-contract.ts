@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { summarizeRun } from '../run-summary.js';
 import { answeredCase, CASE_IDS, failedCase, rightAnswers, runConfig } from '../test-support/run-fixtures.js';
 import type { Store } from '../store.js';
+import { readDecisionCsv } from '../test-support/decision-csv-reader.js';
 import { errorOf, freshStorePerTest, seedFinished, type FreshStore } from './contract-support.js';
 
 const CREATED = '2026-11-30T04:15:12Z';
@@ -85,6 +86,8 @@ export function describeCasesContract(fresh: FreshStore): void {
 
     it('reads every decision flat with its case values, in run order, as the iterated cases hold them', () =>
       readsDecisionValues(open()));
+
+    it('gives the same decisions as CSV text for a bulk reader, numbers exact', () => readsDecisionCsv(open()));
 
     it('gives the cases as a source read again at every iteration, also after the store is closed', () => {
       const store = open();
@@ -184,6 +187,45 @@ function readsDecisionValues(store: Store): void {
   }
   store.runs.reopen(head.id);
   expect(errorOf(() => [...store.cases.decisionValues('nope')]).code).toBe('unknown_run');
+}
+
+/** `decisionCsv` gives the decisions `decisionValues` reads, as text a bulk reader takes, numbers exact. */
+function readsDecisionCsv(store: Store): void {
+  const { head } = seedFinished(store);
+  const values = [...store.cases.decisionValues(head.id)];
+  const caseDecisions = (caseId: string) => values.filter((v) => v[0] === caseId).length;
+  const expected = values.map((v, k) => [
+    v[0],
+    v[1],
+    v[6],
+    k - values.findIndex((w) => w[0] === v[0]),
+    v[7],
+    v[11],
+    v[9],
+    v[12],
+    v[13],
+    v[14],
+    v[15],
+    v[16],
+    v[17],
+    v[8],
+    v[10],
+    v[3],
+    v[2] === 'answered' ? v[4] : null,
+    v[2] === 'answered' ? 1 : 0,
+    caseDecisions(v[0]),
+    v[18],
+    v[19],
+  ]);
+  expect(expected.map((e) => e[5])).toEqual(expect.arrayContaining(['answered', 'failed']));
+  const pieces: string[] = [];
+  const decoder = new TextDecoder();
+  const offered = store.cases.decisionCsv(head.id, (piece) =>
+    pieces.push(typeof piece === 'string' ? piece : decoder.decode(piece)),
+  );
+  expect(offered).toBe(true);
+  expect(readDecisionCsv(pieces.join(''))).toEqual(expected);
+  expect(errorOf(() => store.cases.decisionCsv('nope', () => undefined)).code).toBe('unknown_run');
 }
 
 /** `iterate` gives the cases `runs.get` holds, and may be stopped early. */

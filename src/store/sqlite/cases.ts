@@ -5,6 +5,7 @@ import type { CaseWriter, StoreCases } from '../store.js';
 import type { SaveProgress, StoredDecisionValues } from '../stored-run.js';
 import type Database from 'better-sqlite3';
 import { createDecisionValueCheck, DECISION_VALUE_COLUMNS, type RawDecisionValues } from './decision-value-reads.js';
+import { readDecisionCsv } from './decision-text-reads.js';
 import { mergeCaseRows, type PositionedCaseRowValues, type PositionedDecisionRowValues } from './case-reads.js';
 import { CASE_REPLICA_COLUMN } from './case-digest.js';
 import { packCaseBatch, type PackedCaseBatch } from './case-batch.js';
@@ -140,6 +141,10 @@ export class SqliteCases implements StoreCases {
       // As in `iterate`: a rollback, which cannot hide damage found while reading.
       if (own && conn.db.inTransaction) conn.db.exec('ROLLBACK');
     }
+  }
+
+  decisionCsv(runId: string, write: (piece: Uint8Array | string) => void): boolean {
+    return readDecisionCsv(this.tables, runId, write);
   }
 
   source(runId: string, length: number): CaseSource {

@@ -1,0 +1,204 @@
+/**
+ * The decision table as Parquet from the store's CSV text of the run (`StoreCases.decisionCsv`,
+ * format in `store/decision-csv.ts`), written by DuckDB: the store writes the text into a temp
+ * file, and one `COPY (SELECT … FROM read_csv(…)) TO … (FORMAT parquet)` makes every column
+ * from it, so no value passes through JavaScript one at a time. What the store's text leaves
+ * to its reader is checked here with the flat read's rules: a status or failure kind no saved
+ * case has, and JSON texts that are not arrays of numbers (distributions) or of strings
+ * (answers), written as `JSON.stringify` writes them. The log loss is computed by JavaScript's
+ * own `Math.log` (`logLoss`), handed DuckDB as a function over whole vectors: DuckDB's `ln`
+ * differs from it in the last bit for about one value in twenty.
+ *
+ * Anything this path cannot write as the flat read would (the store declining its text, a row
+ * failing a check, DuckDB refusing the text) makes it return false having written nothing:
+ * the caller then writes the run from the flat read, which names any damage.
+ */
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DuckDBDoubleVector } from '@duckdb/node-api';
+import { logLoss } from '../../core/decision-score.js';
+import { DECISION_COLUMNS, type DecisionRowContext } from '../../core/export/decision-row.js';
+import { FAILURE_KINDS } from '../../core/typed-decisions/case-result.js';
+import { quoteIdentifier, sqlString } from '../../core/sql-text.js';
+import { CSV_QUOTE, DECISION_CSV_COLUMNS } from '../../store/decision-csv.js';
+import type { Store } from '../../store/store.js';
+import { PARQUET_ROW_GROUP, type ParquetKeyValue } from './decision-parquet-rules.js';
+import { copyFileInto, literalOf, type DuckDbModule } from './decision-parquet-duckdb.js';
+
+/** DuckDB's memory while it writes (a row group of columns at a time). */
+const MEMORY_LIMIT = '256MB';
+
+/** The text goes into files of about this many bytes, read one after the other. */
+const FILE_BYTES = 16 << 20;
+
+const NUMBER = String.raw`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`;
+/** A JSON array of numbers with no white space, as `JSON.stringify` writes one. */
+const NUMBER_ARRAY = String.raw`\[(${NUMBER}(,${NUMBER})*)?\]`;
+const STRING = String.raw`"([^"\\\x00-\x1f]|\\["\\/bfnrt])*"`;
+/** A JSON array of strings (no `\u` escapes: those go the flat read's way). */
+const STRING_ARRAY = String.raw`\[(${STRING}(,${STRING})*)?\]`;
+
+const CSV_TYPES = { text: 'VARCHAR', integer: 'BIGINT' } as const;
+
+/** `read_csv`'s columns: a real's three fields as two integers and a double. */
+function csvColumns(): string {
+  const fields = DECISION_CSV_COLUMNS.flatMap((c) =>
+    c.kind === 'real'
+      ? [`${c.name}_hi: 'BIGINT'`, `${c.name}_lo: 'BIGINT'`, `${c.name}_e: 'BIGINT'`]
+      : [`${c.name}: '${CSV_TYPES[c.kind]}'`],
+  );
+  return `{${fields.join(', ')}}`;
+}
+
+/**
+ * A real column read back: (hi + lo·2⁻⁵³)·2⁻ᵉ, e 40 when not given, scaled in two steps
+ * (each exact: the result is the double the store holds); null when hi is.
+ */
+const real = (name: string): string => {
+  const t = `(${name}_hi::DOUBLE + ${name}_lo::DOUBLE * pow(2.0, -53))`;
+  const e = `${name}_e`;
+  return `CASE WHEN ${e} IS NULL THEN ${t} * pow(2.0, -40)
+    ELSE ${t} * pow(2.0, -(${e} // 2)) * pow(2.0, -(${e} - ${e} // 2)) END`;
+};
+
+/** The `SELECT` making every decision-table column from the text's fields (`r`), checked. */
+function selectSql(files: readonly string[], context: DecisionRowContext): string {
+  const { config } = context;
+  const kinds = FAILURE_KINDS.map(sqlString).join(', ');
+  const answered = `status = 'answered'`;
+  const price = config.pricePerMtokUsd;
+  const run: Record<string, unknown> = {
+    schema_version: 1,
+    run_id: context.runId,
+    fingerprint: context.fingerprint,
+    model: config.embeddedServer?.model ?? config.model,
+    dataset_id: config.dataset.id,
+    dataset_revision: config.dataset.revision,
+    dataset_split: config.dataset.split,
+  };
+  const ok = `(status = 'failed' AND error_kind IN (${kinds})
+      OR ${answered} AND predicted IS NOT NULL AND regexp_full_match(predicted_distribution, ${sqlString(NUMBER_ARRAY)}))
+    AND status IS NOT NULL AND regexp_full_match(answers, ${sqlString(STRING_ARRAY)})
+    AND regexp_full_match(gold_distribution, ${sqlString(NUMBER_ARRAY)})`;
+  const columns: Record<string, string> = {
+    case_id: 'case_id',
+    workflow: 'workflow',
+    question_id: 'question_id',
+    question_key: `workflow || '/' || question_id`,
+    question_index: 'question_index',
+    type: 'type',
+    // A row failing a check stops the COPY (the caller then reads the run the flat way).
+    status: `CASE WHEN ${ok} THEN status ELSE error('decidekit: a decision the flat read refuses') END`,
+    gold_label: 'gold_label',
+    predicted: `CASE WHEN ${answered} THEN predicted END`,
+    gold_level: `CASE WHEN type = 'score' THEN coalesce(list_position(answer_list, gold_label), 0)::BIGINT - 1 END`,
+    predicted_level: `CASE WHEN type = 'score' AND ${answered} THEN coalesce(list_position(answer_list, predicted), 0)::BIGINT - 1 END`,
+    correct: `coalesce(${answered} AND correct = 1, false)`,
+    confidence: `CASE WHEN ${answered} THEN ${real('confidence')} END`,
+    kl: `CASE WHEN ${answered} THEN ${real('kl')} END`,
+    brier: `CASE WHEN ${answered} THEN ${real('brier')} END`,
+    log_loss: `CASE WHEN ${answered} THEN dk_log_loss(coalesce(list_extract(from_json(predicted_distribution, '["DOUBLE"]'), list_position(answer_list, gold_label)), 0)) END`,
+    answers: 'answers',
+    gold_distribution: 'gold_distribution',
+    predicted_distribution: `CASE WHEN ${answered} THEN predicted_distribution END`,
+    latency_ms: real('latency_ms'),
+    input_tokens: `CASE WHEN request_answered = 1 THEN input_tokens END`,
+    cost_usd:
+      price === null
+        ? 'CAST(NULL AS DOUBLE)'
+        : `CASE WHEN request_answered = 1 THEN ((coalesce(input_tokens, 0)::DOUBLE * ${literalOf('double', price)}) / 1000000.0) / case_decisions ELSE 0.0 END`,
+    error_kind: `CASE WHEN ${answered} THEN NULL ELSE error_kind END`,
+    error_message: `CASE WHEN ${answered} THEN NULL ELSE coalesce(error_message, '') END`,
+  };
+  const select = DECISION_COLUMNS.map((column) => {
+    const name = quoteIdentifier(column.name);
+    if (column.name in run) return `${literalOf(column.type, run[column.name] as never)} AS ${name}`;
+    return `${columns[column.name]!} AS ${name}`;
+  });
+  const quote = sqlString(CSV_QUOTE);
+  const source = `read_csv([${files.map(sqlString).join(', ')}], columns = ${csvColumns()}, header = false, auto_detect = false,
+    delim = ',', quote = ${quote}, escape = ${quote}, allow_quoted_nulls = false, parallel = false)`;
+  return `SELECT ${select.join(',\n  ')}
+    FROM (SELECT *, from_json(answers, '["VARCHAR"]') AS answer_list FROM ${source})`;
+}
+
+/**
+ * Writes the stored run's decision table as Parquet into `fd` through the store's CSV text;
+ * the number of decisions, or null (nothing written) when the run is to be written the flat way.
+ */
+export async function writeStoredDecisionParquetFromCsv(
+  duckdb: DuckDbModule,
+  fd: number,
+  store: Store,
+  context: DecisionRowContext,
+  metadata: readonly ParquetKeyValue[],
+): Promise<number | null> {
+  const folder = await mkdtemp(join(tmpdir(), 'decidekit-export-'));
+  try {
+    const files: string[] = [];
+    let file: number | null = null;
+    let written = 0;
+    let offered: boolean;
+    try {
+      offered = store.cases.decisionCsv(context.runId, (piece) => {
+        if (file === null) {
+          files.push(join(folder, `decisions-${files.length}.csv`));
+          file = openSync(files.at(-1)!, 'w');
+        }
+        written += typeof piece === 'string' ? writeSync(file, piece) : writeSync(file, piece);
+        // DuckDB holds a file it reads in its memory: a file of a few megabytes at a time bounds it.
+        if (written >= FILE_BYTES && (typeof piece === 'string' ? piece.endsWith('\n') : piece.at(-1) === 10)) {
+          closeSync(file);
+          file = null;
+          written = 0;
+        }
+      });
+    } finally {
+      if (file !== null) closeSync(file);
+    }
+    // An empty run has no text: the flat read writes its empty typed table.
+    if (!offered || files.length === 0) return null;
+    const out = join(folder, 'decisions.parquet');
+    const instance = await duckdb.DuckDBInstance.create(':memory:', {
+      temp_directory: join(folder, 'spill'),
+      memory_limit: MEMORY_LIMIT,
+      // One thread: the log loss is a JavaScript function, and a second thread would wait on it.
+      threads: '1',
+    });
+    const connection = await instance.connect();
+    try {
+      connection.registerScalarFunction(
+        duckdb.DuckDBScalarFunction.create({
+          name: 'dk_log_loss',
+          returnType: duckdb.DOUBLE,
+          parameterTypes: [duckdb.DOUBLE],
+          mainFunction: (_info, input, output) => {
+            const p = input.getColumnVector(0) as DuckDBDoubleVector;
+            const o = output as DuckDBDoubleVector;
+            for (let i = 0; i < input.rowCount; i++) {
+              const v = p.getItem(i);
+              o.setItem(i, v === null ? null : logLoss(v));
+            }
+            o.flush();
+          },
+        }),
+      );
+      const kv = metadata.map((m) => `${sqlString(m.key)}: ${sqlString(m.value)}`).join(', ');
+      const result = await connection
+        .run(
+          `COPY (${selectSql(files, context)}) TO ${sqlString(out)} (FORMAT parquet, ROW_GROUP_SIZE ${PARQUET_ROW_GROUP}, KV_METADATA {${kv}})`,
+        )
+        .catch(() => null);
+      if (result === null) return null;
+      copyFileInto(out, fd);
+      return result.rowsChanged;
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}

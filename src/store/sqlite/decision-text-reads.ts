@@ -1,0 +1,159 @@
+/**
+ * A run's decisions as CSV text made by SQLite itself (`StoreCases.decisionCsv`; the format is
+ * `decision-csv.ts`): one query per slice of the run's case positions returns the slice's
+ * lines as one blob, so JavaScript handles a few hundred pieces rather than millions of
+ * values. Each line carries a flag computed by the same rules the flat read checks
+ * (`decision-value-reads.ts`): a slice with a flagged line stops the text, and the caller reads
+ * the run with `decisionValues`, which names the damage. The flag is conservative: values the
+ * text cannot carry exactly (a text holding the quote character, an integer beyond 2⁵³, a
+ * latency that is not finite) are flagged too. The JSON texts' shapes are left to the reader.
+ */
+import { FAILURE_KINDS } from '../../core/typed-decisions/case-result.js';
+import type Database from 'better-sqlite3';
+import { CSV_QUOTE, DECISION_CSV_COLUMNS } from '../decision-csv.js';
+import type { RunTables } from './run-tables.js';
+
+/** Cases per query: a slice's text is about 1.6 MB for the usual five decisions a case. */
+const SLICE_CASES = 2000;
+
+const KINDS = FAILURE_KINDS.map((k) => `'${k}'`).join(', ');
+
+/** The quote as a SQL string literal (the character itself: a literal costs less than `char()` on every row). */
+const Q = `'${CSV_QUOTE}'`;
+/** A finite number stored as one (text in a REAL column stays text). */
+const isFinite = (x: string): string => `${x} + 0.0 = ${x} AND abs(${x}) <= 1.7976931348623157e308`;
+
+/**
+ * A line's check: 1 when the flat read would refuse the row (as `createDecisionValueCheck` does),
+ * or the text cannot carry it exactly. Texts the schema keeps as text are not checked again.
+ */
+const FLAG_SQL = `CASE WHEN (
+  instr(concat(c.case_id, c.workflow, d.question_id, d.gold_label, d.predicted, d.error_message), ${Q}) = 0
+  AND CASE c.request_status
+    WHEN 'answered' THEN ${isFinite('c.latency_ms')} AND (c.input_tokens IS NULL OR
+      (typeof(c.input_tokens) = 'integer' AND abs(c.input_tokens) <= 9007199254740991))
+    WHEN 'failed' THEN c.error_kind IN (${KINDS}) AND (c.latency_ms IS NULL OR ${isFinite('c.latency_ms')})
+    ELSE 0 END
+  AND CASE d.status
+    WHEN 'answered' THEN d.predicted IS NOT NULL AND d.probabilities_json IS NOT NULL
+      AND d.confidence + 0.0 = d.confidence AND d.confidence >= 0 AND d.confidence <= 1
+      AND ${isFinite('d.kl')} AND ${isFinite('d.brier')} AND d.brier >= 0 AND d.correct IN (0, 1)
+    WHEN 'failed' THEN d.error_kind IN (${KINDS})
+    ELSE 0 END) THEN 0 ELSE 1 END`;
+
+/** A text field: wrapped in quotes; null (an empty field) stays null. */
+const text = (x: string): string => `${Q} || ${x} || ${Q}`;
+/** A real's exponent `e` outside the usual range: its value times 2^e is an integer of 53 or 54 bits. */
+const exponent = (x: string): string => `CAST(52 - floor(log2(abs(${x}))) AS INTEGER)`;
+/**
+ * A real's three fields as one (`decision-csv.ts`): `,,` for null; `hi,lo,` for a value from
+ * 2⁻⁴¹ to below 2²³ (scaled by 2⁴⁰: a multiply and two casts, each exact); `0,0,` for zero;
+ * else `hi,lo,e`, scaled by 2^e in two steps (so that neither overflows).
+ */
+const real = (x: string): string => {
+  const scaled = `(${x} * 1099511627776.0)`;
+  const e = exponent(x);
+  const rare = `(${x} * power(2.0, ${e} / 2) * power(2.0, ${e} - ${e} / 2))`;
+  const parts = (t: string): string =>
+    `CAST(${t} AS INTEGER) || ',' || CAST((${t} - CAST(${t} AS INTEGER)) * 9007199254740992.0 AS INTEGER) || ','`;
+  return `CASE WHEN ${x} IS NULL THEN ',,'
+    WHEN abs(${x}) >= 4.547473508864641e-13 AND abs(${x}) < 8388608.0 THEN ${parts(scaled)}
+    WHEN ${x} = 0 THEN '0,0,'
+    ELSE ${parts(rare)} || ${e} END`;
+};
+
+const FIELD_SQL: Record<string, string> = {
+  case_id: text('c.case_id'),
+  workflow: text('c.workflow'),
+  question_id: text('d.question_id'),
+  question_index: 'd.position',
+  type: text('d.type'),
+  status: text('d.status'),
+  gold_label: text('d.gold_label'),
+  predicted: text('d.predicted'),
+  correct: 'd.correct = 1',
+  confidence: real('d.confidence'),
+  kl: real('d.kl'),
+  brier: real('d.brier'),
+  predicted_distribution: text('d.probabilities_json'),
+  answers: text('d.answers_json'),
+  gold_distribution: text('d.gold_probabilities_json'),
+  latency_ms: real('c.latency_ms'),
+  input_tokens: `CASE WHEN c.request_status = 'answered' THEN c.input_tokens END`,
+  request_answered: `c.request_status = 'answered'`,
+  case_decisions: `(SELECT count(*) FROM decisions k WHERE k.run_id = c.run_id AND k.case_position = c.position)`,
+  error_kind: text('d.error_kind'),
+  error_message: text(`d.error_message`),
+};
+
+/** A line; `concat` makes a null argument empty, so a null field is an empty one. */
+const LINE_SQL = `concat(${DECISION_CSV_COLUMNS.map((c) => FIELD_SQL[c.name]!).join(`, ',',\n  `)})`;
+
+/** One slice of the run's cases: how many of its lines are flagged, and its lines (with no final newline). */
+const SLICE_SQL = `SELECT coalesce(sum(flag), 0) AS flagged, CAST(group_concat(line, char(10)) AS BLOB) AS text FROM (
+  SELECT ${FLAG_SQL} AS flag, ${LINE_SQL} AS line
+  FROM cases c CROSS JOIN decisions d ON d.run_id = c.run_id AND d.case_position = c.position
+  WHERE c.run_id = ? AND c.position >= ? AND c.position < ?
+  ORDER BY c.position, d.position)`;
+
+/**
+ * The slice's cases whose decisions are not numbered 0, 1, 2, … (the flat read numbers them
+ * by their place, the text by their stored number): any makes the text decline the run.
+ */
+const GAPS_SQL = `SELECT count(*) FROM (SELECT 1 FROM decisions WHERE run_id = ? AND case_position >= ? AND case_position < ?
+  GROUP BY case_position HAVING min(position) <> 0 OR max(position) <> count(*) - 1)`;
+
+const LAST_POSITION_SQL = 'SELECT max(position) FROM cases WHERE run_id = ?';
+
+interface Statements {
+  readonly slice: Database.Statement;
+  readonly gaps: Database.Statement;
+  readonly last: Database.Statement;
+}
+const statements = new WeakMap<Database.Database, Statements>();
+
+/**
+ * Hands `write` the run's lines (each piece ending in a newline), read in one snapshot; false,
+ * as soon as a line is flagged, when the run is to be read with `decisionValues` instead (what
+ * was handed is then to be dropped).
+ */
+export function readDecisionCsv(
+  tables: RunTables,
+  runId: string,
+  write: (piece: Uint8Array | string) => void,
+): boolean {
+  const { conn } = tables;
+  tables.refuseUnknown(runId);
+  let prepared = statements.get(conn.db);
+  if (prepared === undefined) {
+    prepared = {
+      slice: conn.db.prepare(SLICE_SQL),
+      gaps: conn.db.prepare(GAPS_SQL).pluck(),
+      last: conn.db.prepare(LAST_POSITION_SQL).pluck(),
+    };
+    statements.set(conn.db, prepared);
+  }
+  const { slice, gaps, last } = prepared;
+  const own = !conn.db.inTransaction;
+  if (own) conn.db.exec('BEGIN');
+  try {
+    const lastPosition = conn.reading(() => last.get(runId), runId) as number | null;
+    const newline = new Uint8Array([10]);
+    for (let from = 0; lastPosition !== null && from <= lastPosition; from += SLICE_CASES) {
+      if ((conn.reading(() => gaps.get(runId, from, from + SLICE_CASES), runId) as number) > 0) return false;
+      const r = conn.reading(() => slice.get(runId, from, from + SLICE_CASES), runId) as {
+        flagged: number;
+        text: Uint8Array | null;
+      };
+      if (r.flagged > 0) return false;
+      if (r.text !== null && r.text.length > 0) {
+        write(r.text);
+        write(newline);
+      }
+    }
+    return true;
+  } finally {
+    // As in `decisionValues`: a rollback, which cannot hide damage found while reading.
+    if (own && conn.db.inTransaction) conn.db.exec('ROLLBACK');
+  }
+}
