@@ -7,6 +7,7 @@
  * digit, rendered by the same renderers. What the engine checks (and does not) is in docs/file-formats.md.
  */
 import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DecidekitError, InvalidInputError, OptionError } from '../../core/errors.js';
@@ -65,9 +66,16 @@ export interface DuckDbScoreOptions {
   readonly memoryLimit?: string;
   /** The folder its own temp folder (database file and spill files) is made in; default the system's. */
   readonly tempRoot?: string;
-  /** How the package is loaded (tests pass one that fails). Default: `import('@duckdb/node-api')`. */
+  /** How the package is loaded (tests pass one that fails). Default: `require('@duckdb/node-api')`. */
   readonly importDuckDb?: () => Promise<DuckDbModule>;
 }
+
+/**
+ * The package through require: it is CommonJS, and an ESM import of it first scans each of its
+ * 150-odd files for their exports (about 80 ms of CPU at every scoring).
+ */
+const requireDuckDb = async (): Promise<DuckDbModule> =>
+  createRequire(import.meta.url)('@duckdb/node-api') as DuckDbModule;
 
 /** Loads the optional package, or says how to install it (a usage error: exit 2). */
 export async function loadDuckDb(importDuckDb: () => Promise<DuckDbModule>): Promise<DuckDbModule> {
@@ -98,9 +106,10 @@ export async function scoreWithDuckDb(
     );
   const dataset = await fileOf(datasetPath);
   const results = await fileOf(resultsPath);
-  const duckdb = await loadDuckDb(options.importDuckDb ?? (() => import('@duckdb/node-api')));
-  // A database file, not ':memory:': its tables are written out and DuckDB spills beyond its
-  // memory limit, all in a temp folder of its own (not the user's folder), removed afterwards.
+  const duckdb = await loadDuckDb(options.importDuckDb ?? requireDuckDb);
+  // A database file, not ':memory:': the table a results file with problems is checked from is
+  // written out, and DuckDB spills (the cases' temp table too) beyond its memory limit, all in
+  // a temp folder of its own (not the user's folder), removed afterwards.
   const folder = await mkdtemp(join(options.tempRoot ?? tmpdir(), 'decidekit-duckdb-'));
   try {
     const instance = await duckdb.DuckDBInstance.create(join(folder, DATABASE_FILE), {

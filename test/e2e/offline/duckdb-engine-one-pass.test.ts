@@ -87,7 +87,7 @@ describe('score --engine duckdb on a valid results file', () => {
     });
     expect(scored.summary.counts.nScored.total).toBe(CASES);
     expect(scored.model).toBe('m');
-    const tables = statements.filter((sql) => /CREATE (OR REPLACE )?TABLE/i.test(sql));
+    const tables = statements.filter((sql) => /CREATE (OR REPLACE )?(TEMP )?TABLE/i.test(sql));
     expect(tables.map((sql) => /TABLE (\w+)/.exec(sql)?.[1])).toEqual(['dk_cases']);
   });
 });
