@@ -164,8 +164,8 @@ function grown(array: Int32Array, length: number): Int32Array {
   return out;
 }
 
-/** The fields pass 2 reads of a line: the questions are pass 1's. */
-const FIELDS_READ_AGAIN = new Set(['id', 'workflow', 'state', 'gold']);
+/** The fields pass 2 reads of a line: its id, workflow and questions are pass 1's. */
+const FIELDS_READ_AGAIN = new Set(['state', 'gold']);
 
 /**
  * Whether a line pass 1 checked is read again with the same bytes (its digest matches): its
@@ -184,19 +184,20 @@ function isUnchangedLine(
 }
 
 /**
- * The case of an unchanged line (see `isUnchangedLine`), with `id` (pass 1's string of it);
- * null when it does not build after all or holds another case. `stateAsText`: a state
- * already written as `JSON.stringify` writes it stays that text. `questionsAt`: where pass 1
- * found the line's questions text (stepped over, not read).
+ * The case of an unchanged line (see `isUnchangedLine`): its state and gold read from the
+ * line, its id, workflow and questions those pass 1 read from the same bytes (pass 1's
+ * strings: the run's case ids and its per-case numbers then share one copy of each id);
+ * null when it does not build after all. `stateAsText`: a state already written as
+ * `JSON.stringify` writes it stays that text. `questionsAt`: where pass 1 found the line's
+ * questions text (stepped over, not read).
  */
 function caseOfUnchangedLine(
   text: string,
-  id: string,
-  questions: QuestionSet,
+  checked: { readonly id: string; readonly workflow: string; readonly questions: QuestionSet },
   stateAsText: boolean,
   questionsAt: readonly [number, number] | undefined,
 ): TypedDecisionsCase | null {
-  const value: Record<string, unknown> = {};
+  const value: Record<string, unknown> = { id: checked.id, workflow: checked.workflow };
   for (const [key, [from, to]] of topLevelFields(text, FIELDS_READ_AGAIN, questionsAt)) {
     const field = text.slice(from, to);
     value[key] =
@@ -204,11 +205,7 @@ function caseOfUnchangedLine(
         ? new JsonText(field)
         : (JSON.parse(field) as unknown);
   }
-  if (value['id'] !== id) return null;
-  // Pass 1's string of the id: the run's case ids and its per-case numbers then share one
-  // copy of each id instead of holding two.
-  value['id'] = id;
-  return caseOfCheckedRow(value, questions);
+  return caseOfCheckedRow(value, checked.questions);
 }
 
 /** Pass 2: the chosen lines parsed and checked again; the other lines are not even decoded. */
@@ -224,10 +221,11 @@ function readJsonlEntries(
   const stateAsText = options.stateAsText === true;
   // Pass 1 checked the ids: no map of every id here.
   const collector = new CaseCollector(file, { uniqueIds: false });
-  // Of each entry only its line and id, so the caller's entries can be let go.
+  // Of each entry only its line, digest, id and workflow, so the caller's entries can be let go.
   const lines = Float64Array.from(entries, (e) => e.line);
   const digests = Float64Array.from(entries, (e) => e.digest ?? Number.NaN);
   const ids = entries.map((e) => e.id);
+  const workflows = entries.map((e) => e.workflow);
   let next = 0;
   const changed = (line: number | null, message: string): InvalidInputError =>
     new InvalidInputError([
@@ -240,7 +238,9 @@ function readJsonlEntries(
     const text = spool.shift();
     const lineNumber = spool.tag;
     const id = ids[spool.secondTag]!;
-    const c = caseOfUnchangedLine(text, id, checked.of(lineNumber)!, stateAsText, checked.spanOf(lineNumber));
+    const workflow = workflows[spool.secondTag]!;
+    const questions = checked.of(lineNumber)!;
+    const c = caseOfUnchangedLine(text, { id, workflow, questions }, stateAsText, checked.spanOf(lineNumber));
     if (c === null) throw changed(lineNumber, `case ${id} is no longer on this line`);
     return c;
   };

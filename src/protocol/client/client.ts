@@ -4,7 +4,7 @@ import type { EndpointIdentity } from '../../core/endpoint-identity.js';
 import type { QuestionSet } from '../../core/question.js';
 import { stripControlChars } from '../../core/safe-text.js';
 import { parseStrictJson } from '../../core/strict-json.js';
-import { renderDecideRequest } from '../wire/decide-request.js';
+import { renderDecideRequestBytes } from '../wire/decide-request.js';
 import { parseDecideResponse } from '../wire/decide-response.js';
 import { endpointFor, endpointIdentity, redactUrl, withoutCredentials } from '../wire/endpoint.js';
 import {
@@ -521,7 +521,7 @@ export function createSystemOneClient(options: SystemOneClientOptions): SystemOn
     endpoint,
     identity,
     async decide(state, questions, signal) {
-      const body = Buffer.from(renderDecideRequest({ model: options.model, state, questions }), 'utf8');
+      const body = renderDecideRequestBytes({ model: options.model, state, questions });
       const { decoded, status, attempts, elapsedMs, totalMs } = await exchange(settings, transport, body, signal);
       const parsed = parseDecideResponse(decoded, questions);
       if (!parsed.ok)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Question, QuestionSet } from '../../core/question.js';
-import { renderDecideRequest } from './decide-request.js';
+import fc from 'fast-check';
+import { renderDecideRequest, renderDecideRequestBytes } from './decide-request.js';
 import { JsonText } from '../../core/json-text.js';
 import { renderWireQuestions } from './questions-json.js';
 
@@ -50,5 +51,45 @@ describe('renderDecideRequest of a state kept as its text', () => {
     expect(renderDecideRequest({ model: 'uniform', state: new JsonText(JSON.stringify(state)), questions })).toBe(
       renderDecideRequest({ model: 'uniform', state, questions }),
     );
+  });
+});
+
+describe('renderDecideRequestBytes', () => {
+  it('gives the UTF-8 bytes of the rendered text, for any model, state and question set', () => {
+    const questionSets: QuestionSet[] = [
+      [['route', route]],
+      [
+        ['route', route],
+        ['urgent', urgent],
+      ],
+      [['ü€', urgent]],
+    ];
+    fc.assert(
+      fc.property(
+        fc.option(fc.string({ unit: 'grapheme' }), { nil: undefined }),
+        fc.oneof(
+          fc.string({ unit: 'grapheme', minLength: 1 }),
+          fc.dictionary(fc.string({ unit: 'grapheme' }), fc.jsonValue({ maxDepth: 3 })),
+          fc.dictionary(fc.string(), fc.integer()).map((o) => new JsonText(JSON.stringify(o))),
+        ),
+        fc.constantFrom(...questionSets),
+        (model, state, questions) => {
+          const request = { model, state, questions };
+          expect(renderDecideRequestBytes(request).equals(Buffer.from(renderDecideRequest(request), 'utf8'))).toBe(
+            true,
+          );
+        },
+      ),
+      { seed: 7, numRuns: 300 },
+    );
+  });
+
+  it('encodes a question set again once its entries changed', () => {
+    const questions: [string, Question][] = [['route', route]];
+    expect(renderDecideRequestBytes({ state: 's', questions }).toString()).toBe(
+      renderDecideRequest({ state: 's', questions }),
+    );
+    questions.push(['urgent', urgent]);
+    expect(renderDecideRequestBytes({ state: 's', questions }).toString()).toContain('"urgent":');
   });
 });

@@ -19,6 +19,47 @@ export function renderDecideRequest(request: DecideRequest): string {
 }
 
 /**
+ * The `POST /v1/systemone` body as UTF-8 bytes, the same bytes as `renderDecideRequest`'s
+ * text: the question set's part is encoded once a run (the largest part of a request, the
+ * same for every case of a workflow) and the state written straight into the body.
+ */
+export function renderDecideRequestBytes(request: DecideRequest): Buffer {
+  const head = modelHead(request.model);
+  const state = request.state instanceof JsonText ? request.state.text : JSON.stringify(request.state);
+  if (state === undefined) throw new TypeError('state must be a string or a JSON object/array');
+  const tail = wireQuestionsTail(request.questions);
+  const stateBytes = Buffer.byteLength(state, 'utf8');
+  const body = Buffer.allocUnsafe(head.length + stateBytes + tail.length);
+  head.copy(body, 0);
+  body.write(state, head.length, stateBytes, 'utf8');
+  tail.copy(body, head.length + stateBytes);
+  return body;
+}
+
+/** `{"model":…,"state":` as bytes, for the model last asked for (a client sends one). */
+let lastHead: { readonly model: string | undefined; readonly bytes: Buffer } | null = null;
+
+function modelHead(model: string | undefined): Buffer {
+  if (lastHead === null || lastHead.model !== model) {
+    const field = model === undefined ? '' : `"model":${JSON.stringify(model)},`;
+    lastHead = { model, bytes: Buffer.from(`{${field}"state":`, 'utf8') };
+  }
+  return lastHead.bytes;
+}
+
+/** `,"questions":…}` as bytes, made once for each question set (again if its entries change). */
+const encodedTails = new WeakMap<QuestionSet, { readonly text: string; readonly bytes: Buffer }>();
+
+function wireQuestionsTail(questions: QuestionSet): Buffer {
+  const text = wireQuestionsText(questions);
+  const encoded = encodedTails.get(questions);
+  if (encoded !== undefined && encoded.text === text) return encoded.bytes;
+  const bytes = Buffer.from(`,"questions":${text}}`, 'utf8');
+  encodedTails.set(questions, { text, bytes });
+  return bytes;
+}
+
+/**
  * The wire text of each question set already sent, with the entries it was rendered from: a
  * dataset's cases share one set per workflow, so a run renders each set once, not once a
  * request. A set whose entries changed since (other ids or question objects) is rendered again.
