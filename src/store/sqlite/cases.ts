@@ -4,7 +4,7 @@ import type { CaseSource } from '../../core/bench/run.js';
 import type { CaseWriter, StoreCases } from '../store.js';
 import type { SaveProgress, StoredDecisionValues } from '../stored-run.js';
 import type Database from 'better-sqlite3';
-import { createDecisionValueCheck, DECISION_VALUE_COLUMNS, type RawDecisionValues } from './decision-value-reads.js';
+import { createDecisionValueCheck } from './decision-value-reads.js';
 import { readDecisionCsv } from './decision-text-reads.js';
 import { mergeCaseRows, type PositionedCaseRowValues, type PositionedDecisionRowValues } from './case-reads.js';
 import { CASE_REPLICA_COLUMN } from './case-digest.js';
@@ -15,11 +15,6 @@ import { freshReaderSource, savedIdsOf, type OpenReader } from '../case-source.j
 
 /** What `source` opens for each iteration: a fresh read-only store to read the cases from. */
 export type { OpenReader };
-
-/** A run's decisions with their cases' values, in run order (the order `iterate` reads them in). */
-const DECISION_VALUES_SQL = `SELECT ${DECISION_VALUE_COLUMNS}
-  FROM cases c CROSS JOIN decisions d ON d.run_id = c.run_id AND d.case_position = c.position
-  WHERE c.run_id = ? ORDER BY c.position, d.position`;
 
 /**
  * A run's cases (from a position on: `where`), then its decisions, each stream in run order
@@ -42,8 +37,6 @@ interface CaseReads {
 }
 
 export class SqliteCases implements StoreCases {
-  /** `DECISION_VALUES_SQL`, prepared by the first export read. */
-  private decisionValueRows: Database.Statement | null = null;
   /** The case reads' statements, prepared by the first read: [from the start, from a position]. */
   private caseReads: readonly [CaseReads, CaseReads] | null = null;
 
@@ -88,6 +81,19 @@ export class SqliteCases implements StoreCases {
     }
   }
 
+  /** The case reads' statements, prepared by the first read. */
+  private prepareCaseReads(): readonly [CaseReads, CaseReads] {
+    const { db } = this.tables.conn;
+    this.caseReads ??= [
+      { cases: db.prepare(caseRowsSql('')).raw(), decisions: db.prepare(decisionRowsSql('')).raw() },
+      {
+        cases: db.prepare(caseRowsSql('AND position >= ?')).raw(),
+        decisions: db.prepare(decisionRowsSql('AND case_position >= ?')).raw(),
+      },
+    ];
+    return this.caseReads;
+  }
+
   /**
    * The run's cases from position `from` on, two queries merged case by case; a SQLite
    * failure half way is said in the store's words (the rows' own checks throw the store's
@@ -95,14 +101,7 @@ export class SqliteCases implements StoreCases {
    */
   private *readCases(runId: string, from: number): Generator<CaseResult> {
     const { conn } = this.tables;
-    this.caseReads ??= [
-      { cases: conn.db.prepare(caseRowsSql('')).raw(), decisions: conn.db.prepare(decisionRowsSql('')).raw() },
-      {
-        cases: conn.db.prepare(caseRowsSql('AND position >= ?')).raw(),
-        decisions: conn.db.prepare(decisionRowsSql('AND case_position >= ?')).raw(),
-      },
-    ];
-    const statements = this.caseReads[from > 0 ? 1 : 0];
+    const statements = this.prepareCaseReads()[from > 0 ? 1 : 0];
     const params = from > 0 ? [runId, from] : [runId];
     let cases: IterableIterator<PositionedCaseRowValues> | null = null;
     let decisions: IterableIterator<PositionedDecisionRowValues> | null = null;
@@ -125,19 +124,33 @@ export class SqliteCases implements StoreCases {
     this.tables.refuseUnknown(runId);
     const own = !conn.db.inTransaction;
     if (own) conn.db.exec('BEGIN');
-    let rows: IterableIterator<RawDecisionValues> | null = null;
+    let cases: IterableIterator<PositionedCaseRowValues> | null = null;
+    let decisions: IterableIterator<PositionedDecisionRowValues> | null = null;
     try {
-      this.decisionValueRows ??= conn.db.prepare(DECISION_VALUES_SQL).raw();
-      const statement = this.decisionValueRows;
-      rows = conn.reading(() => statement.iterate(runId) as IterableIterator<RawDecisionValues>, runId);
+      // The case read's two streams: each decision takes its case's values (the same strings
+      // for all of a case's decisions) rather than a joined row reading them again.
+      const statements = this.prepareCaseReads()[0];
+      cases = statements.cases.iterate(runId) as IterableIterator<PositionedCaseRowValues>;
+      decisions = statements.decisions.iterate(runId) as IterableIterator<PositionedDecisionRowValues>;
       const check = createDecisionValueCheck(conn, runId);
-      for (;;) {
-        const next = conn.reading(() => rows!.next(), runId);
-        if (next.done === true) return;
-        yield check(next.value);
+      let d = decisions.next();
+      for (let next = cases.next(); next.done !== true; next = cases.next()) {
+        const c = next.value;
+        const position = c[9];
+        // A decision whose position no case row has is passed over, as a join would.
+        while (d.done !== true && d.value[0] < position) d = decisions.next();
+        while (d.done !== true && d.value[0] === position) {
+          const v = d.value;
+          // prettier-ignore
+          yield check([c[0], c[1], c[2], c[3], c[4], c[5], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12], v[13], v[14]]);
+          d = decisions.next();
+        }
       }
+    } catch (err) {
+      throw conn.readFailure(err, runId);
     } finally {
-      rows?.return?.();
+      decisions?.return?.();
+      cases?.return?.();
       // As in `iterate`: a rollback, which cannot hide damage found while reading.
       if (own && conn.db.inTransaction) conn.db.exec('ROLLBACK');
     }

@@ -34,10 +34,10 @@ export function createDecisionValueCheck(
   const answersOf = new Map<string, readonly string[]>();
   const goldChecked = new Set<string>();
   const failureKinds: ReadonlySet<unknown> = new Set<FailureKind>(FAILURE_KINDS);
+  const json = <T>(text: unknown, what: string, caseId: string, isValid: (v: unknown) => boolean) =>
+    parseStoredJson<T>(text, `${what} of case ${caseId}`, runId, conn.path, isValid);
   return (row) => {
     const caseId = row[0] as string;
-    const json = <T>(text: unknown, what: string, isValid: (v: unknown) => boolean) =>
-      parseStoredJson<T>(text, `${what} of case ${caseId}`, runId, conn.path, isValid);
     const requestStatus = row[2];
     if (requestStatus === 'answered') {
       if (typeof row[3] !== 'number') throw conn.damaged(runId, `case ${caseId} has no latency`);
@@ -52,7 +52,7 @@ export function createDecisionValueCheck(
     if (status === 'answered') {
       const problem = answeredScoresProblem(predicted, correct, confidence, kl, brier);
       if (problem !== null) throw conn.damaged(runId, `case ${caseId} question ${String(questionId)}: ${problem}`);
-      probabilities = json<number[]>(row[17], 'predicted distribution', isNumberArray);
+      probabilities = json<number[]>(row[17], 'predicted distribution', caseId, isNumberArray);
     } else if (status === 'failed') {
       if (!failureKinds.has(row[18]))
         throw conn.damaged(runId, `case ${caseId} question ${String(questionId)}: unknown failure kind`);
@@ -61,12 +61,12 @@ export function createDecisionValueCheck(
     }
     let answers = answersOf.get(answersJson as string);
     if (answers === undefined) {
-      answers = json<string[]>(answersJson, 'answers', isStringArray);
+      answers = json<string[]>(answersJson, 'answers', caseId, isStringArray);
       if (answersOf.size >= REMEMBERED_TEXTS) answersOf.clear();
       answersOf.set(answersJson as string, answers);
     }
     if (!goldChecked.has(goldJson as string)) {
-      json<number[]>(goldJson, 'gold distribution', isNumberArray);
+      json<number[]>(goldJson, 'gold distribution', caseId, isNumberArray);
       if (goldChecked.size >= REMEMBERED_TEXTS) goldChecked.clear();
       goldChecked.add(goldJson as string);
     }

@@ -226,6 +226,11 @@ describe('reading cost', () => {
     expect([...store.cases.iterate(id)]).toEqual(kept);
     expect([...store.cases.iterate(id, { fromPosition: 1 })]).toEqual(kept.slice(1));
     expect([...store.cases.iterate(id, { fromPosition: 3 })]).toEqual(cases.slice(3));
+    // The export's flat read pairs them the same way.
+    const flat = [...store.cases.decisionValues(id)];
+    expect(flat.map((v) => [v[0], v[6]])).toEqual(
+      kept.flatMap((c) => c.decisions.map((d) => [c.caseId, d.questionId])),
+    );
   });
 
   it("checks a run's stored rows against their digests in as many queries for 200 cases as for 3", () => {
@@ -414,6 +419,9 @@ describe('a damaged store', () => {
     const err = errorOf(() => store.runs.get(id));
     expect(err.code).toBe('store_damaged');
     expect(err.message).toContain(`run store ${join(dir, 'runs.sqlite')} is damaged`);
+    const flat = errorOf(() => [...store.cases.decisionValues(id)]);
+    expect(flat.code).toBe('store_damaged');
+    expect(flat.message).toContain(`case ${config.caseIds[0]} question`);
     expect(store.runs.check(id).problems.join('\n')).toContain('lacks its scores');
   });
 
