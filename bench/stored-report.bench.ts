@@ -124,6 +124,11 @@ try {
       args: [values.before, 'runs', 'compare', a, b, '--store', store],
       group: 'two',
     };
+    if (values.all === true)
+      commands['`runs gate --baseline B --candidate A`, the build before'] = {
+        args: [values.before, 'runs', 'gate', '--baseline', b, '--candidate', a, '--store', store],
+        group: 'two',
+      };
   }
   const names = Object.keys(commands);
   const results = new Map<string, Timed[]>(names.map((n) => [n, []]));
