@@ -182,6 +182,8 @@ export interface CompareOptions {
   readonly choice?: ConventionChoice;
   /** Bootstrap intervals and verdicts (`--no-ci` turns them off). Default true. */
   readonly intervals?: boolean;
+  /** The metrics given paired intervals and verdicts (the others get neither). Default: all five. */
+  readonly intervalsOf?: readonly StatMetric[];
   /** The command comparing, named when a run id names an audit or probe. */
   readonly askedBy: AskedBy;
   /** What a refusal offers: the command that finishes a run, and how to compare anyway (default: bench's and the force option). */
@@ -212,7 +214,12 @@ export function compareStoredRuns(
   return compareReadRuns(
     a!.run,
     b!.run,
-    { force: options.force, conventions: a!.statistics.conventions, intervals: options.intervals !== false },
+    {
+      force: options.force,
+      conventions: a!.statistics.conventions,
+      intervals: options.intervals !== false,
+      ...given({ intervalsOf: options.intervalsOf }),
+    },
     compared!,
   );
 }
@@ -382,11 +389,17 @@ export function gateStoredRuns(
     readonly choice?: ConventionChoice;
     readonly askedBy: AskedBy;
     readonly hints?: IncomparableHints;
+    /**
+     * Also the paired intervals of the metrics not gated (a report of the whole comparison
+     * shows them); without, the bootstrap sums only what the gated metric is made of. Default true.
+     */
+    readonly otherIntervals?: boolean;
   },
 ): { comparison: RunComparison; gate: GateResult } {
   const comparison = compareStoredRuns(storePath, options.baseline, options.candidate, {
     force: options.force === true,
     askedBy: options.askedBy,
+    ...(options.otherIntervals === false ? { intervalsOf: [options.metric] } : {}),
     ...given({ hints: options.hints }),
     ...given({ choice: options.choice }),
   });

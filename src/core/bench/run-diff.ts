@@ -148,6 +148,8 @@ export interface CompareRunsOptions {
   readonly conventions?: Conventions;
   /** Paired bootstrap intervals and verdicts. Default true. */
   readonly intervals?: boolean;
+  /** The metrics given paired intervals and verdicts (the others get neither). Default: all five. */
+  readonly intervalsOf?: readonly StatMetric[];
 }
 
 function delta(a: number | null, b: number | null): MetricDelta {
@@ -263,7 +265,9 @@ export function compareReadRuns(
   const mayDiffer = caseSetsMayDiffer(a, b, sameWork);
   const pairing =
     intervals || mayDiffer
-      ? pairedBootstrap(...read.samples(), intervals ? conventions : { ...conventions, bootstrapResamples: 0 })
+      ? pairedBootstrap(...read.samples(), intervals ? conventions : { ...conventions, bootstrapResamples: 0 }, {
+          ...(options.intervalsOf === undefined ? {} : { metrics: options.intervalsOf }),
+        })
       : null;
   const sharedCases =
     mayDiffer && pairing !== null && pairing.onlyFirst + pairing.onlySecond > 0

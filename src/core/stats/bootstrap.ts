@@ -76,7 +76,11 @@ export function bootstrapIntervals(
 ): BootstrapResult {
   const blocks = options.blocks ?? DEFAULT_BOOTSTRAP_BLOCKS;
   const units = resamplingUnits(sample.ids, null, sample.nCases, conventions.seed, blocks);
-  const weighing = createWeighing([prepare(sample, units, calibrationOptionsOf(conventions))], units.count);
+  const weighing = createWeighing(
+    [prepare(sample, units, calibrationOptionsOf(conventions))],
+    units.count,
+    STAT_METRICS,
+  );
   const [point] = weighing.point();
   const estimates = valuesOf(point!);
   const draws = resample(weighing, conventions);
@@ -123,9 +127,17 @@ export function pairedBootstrap(
   first: CaseSample,
   second: CaseSample,
   conventions: Conventions,
-  options: { readonly blocks?: number } = {},
+  options: {
+    readonly blocks?: number;
+    /**
+     * The metrics whose paired intervals and verdicts are wanted; the others get their
+     * numbers and difference without them (null). Default: all five.
+     */
+    readonly metrics?: readonly StatMetric[];
+  } = {},
 ): PairedComparison {
   const blocks = options.blocks ?? DEFAULT_BOOTSTRAP_BLOCKS;
+  const wanted = options.metrics ?? STAT_METRICS;
   const { common, keepFirst, keepSecond, onlyFirst, onlySecond } = matchIds(first.ids, second.ids);
   const unitsFirst = resamplingUnits(first.ids, keepFirst, common, conventions.seed, blocks);
   const unitsSecond = resamplingUnits(second.ids, keepSecond, common, conventions.seed, blocks);
@@ -134,6 +146,7 @@ export function pairedBootstrap(
   const weighing = createWeighing(
     [prepare(first, unitsFirst, cal), prepare(second, unitsSecond, cal)],
     unitsFirst.count,
+    wanted,
   );
   const [pa, pb] = weighing.point();
   const draws = resample(weighing, conventions);
@@ -143,7 +156,8 @@ export function pairedBootstrap(
     const x = finite(pa![j]!);
     const y = finite(pb![j]!);
     const difference = x === null || y === null ? null : y - x;
-    const interval = difference === null || diffs === null ? null : intervalOf(diffs, j, difference, true);
+    const interval =
+      difference === null || diffs === null || !wanted.includes(m) ? null : intervalOf(diffs, j, difference, true);
     metrics[m] = {
       first: x,
       second: y,
@@ -467,24 +481,31 @@ interface Weighing {
  * unit, weighting by weighting. Each sum adds the same terms in the same order as one
  * weighting of one sample alone would.
  */
-function createWeighing(samples: readonly Prepared[], units: number): Weighing {
+function createWeighing(samples: readonly Prepared[], units: number, wanted: readonly StatMetric[]): Weighing {
   const columns: UnitColumn[] = [];
+  const resampled: (UnitColumn | null)[] = [];
+  const wantedColumn = columnsOfMetrics(wanted);
   const first = samples.map((p) => {
     if (p.units !== units) throw new TypeError('createWeighing: samples over different units');
     const at = columns.length;
     for (let j = 0; j < W; j++) columns.push({ values: p.rows, stride: W, offset: j });
     if (p.dense !== null)
       for (let c = 0; c < p.nCells; c++) columns.push({ values: p.dense, stride: p.nCells, offset: c });
+    for (let j = at; j < columns.length; j++) resampled.push(wantedColumn(j - at) ? columns[j]! : null);
     return at;
   });
-  const summed = createWeightedSums(columns, units);
+  // Every column for the point estimates; the resamples sum only the wanted metrics' columns.
+  const every = createWeightedSums(columns, units);
+  const some = wanted.length === M ? every : createWeightedSums(resampled, units);
+  let summed = some;
   const weights = new Int32Array(WEIGHTINGS_PER_PASS * units);
-  const sums = new Float64Array(WEIGHTINGS_PER_PASS * summed.width);
+  const sums = new Float64Array(WEIGHTINGS_PER_PASS * every.width);
   const sparse = samples.map((p) => (p.dense === null ? new Float64Array(WEIGHTINGS_PER_PASS * p.nCells) : null));
   const rowSums = new Float64Array(W);
   const cells = samples.map((p) => new Float64Array(p.nCells));
   const weigh = (n: number): void => {
     summed.sum(weights, sums);
+    if (summed !== every && !wanted.includes('ece')) return;
     samples.forEach((p, i) => {
       const into = sparse[i];
       if (into === null || into === undefined) return;
@@ -507,16 +528,32 @@ function createWeighing(samples: readonly Prepared[], units: number): Weighing {
     metricsOf(p, rowSums, into, out);
   };
   const point = (): Float64Array[] => {
+    summed = every;
     weights.fill(0);
     weights.fill(1, 0, units);
     weigh(1);
-    return samples.map((_, i) => {
-      const out = new Float64Array(M);
-      metrics(0, i, out);
-      return out;
+    const out = samples.map((_, i) => {
+      const values = new Float64Array(M);
+      metrics(0, i, values);
+      return values;
     });
+    summed = some;
+    return out;
   };
   return { samples: samples.length, point, weights, weigh, metrics };
+}
+
+/** Which of a sample's columns (the six sums, then the cells) the metrics are made from. */
+function columnsOfMetrics(metrics: readonly StatMetric[]): (column: number) => boolean {
+  const rows = new Set<number>();
+  for (const m of metrics) {
+    if (m === 'accuracy') rows.add(0).add(1);
+    if (m === 'kl') rows.add(2).add(3);
+    if (m === 'brier') rows.add(2).add(4);
+    if (m === 'logLoss') rows.add(2).add(5);
+  }
+  const cells = metrics.includes('ece');
+  return (column) => (column < W ? rows.has(column) : cells);
 }
 
 /** Adds the sparse cells of every unit, `weights[u]` times each, to `into` from `at`. */

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createSeededRandom } from '../seeded-random.js';
-import { bootstrapIntervals, pairedBootstrap } from './bootstrap.js';
+import { bootstrapIntervals, pairedBootstrap, STAT_METRICS, type StatMetric } from './bootstrap.js';
 import { CaseSampleBuilder, type CaseSample } from './case-sample.js';
 import { withConventions, type Conventions } from './conventions.js';
 
@@ -93,5 +93,25 @@ describe("one run's bootstrap intervals", () => {
     expect(digest(bootstrapIntervals(sampleOf(8, 2_500, 9, 0.95, { failures: 0.05 }), perQuestion))).toBe(
       '46673aa9342a27cbca4b595b906b9eb97e8264d6853795396d9087d33ee25cd4',
     );
+  });
+});
+
+describe('the paired bootstrap of chosen metrics', () => {
+  it("gives each chosen metric's interval to the last digit, and the others their numbers without one", () => {
+    const first = sampleOf(9, 12_000, 1, 0.9);
+    const second = sampleOf(9, 12_000, 1, 1);
+    const conventions = withConventions({ seed: 6 });
+    const all = pairedBootstrap(first, second, conventions);
+    for (const chosen of [['accuracy'], ['kl', 'ece'], ['logLoss'], ['brier']] as const) {
+      const some = pairedBootstrap(first, second, conventions, { metrics: chosen });
+      for (const m of STAT_METRICS) {
+        const { first: x, second: y, difference } = all.metrics[m];
+        expect(some.metrics[m]).toEqual(
+          (chosen as readonly StatMetric[]).includes(m)
+            ? all.metrics[m]
+            : { first: x, second: y, difference, interval: null, verdict: null },
+        );
+      }
+    }
   });
 });

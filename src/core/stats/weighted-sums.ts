@@ -31,9 +31,11 @@ export interface WeightedSums {
   sum(weights: Int32Array, sums: Float64Array): void;
 }
 
-export function createWeightedSums(columns: readonly UnitColumn[], units: number): WeightedSums {
+/** `columns`: null for one not to be summed (its slot is -1, as a column of zeros). */
+export function createWeightedSums(columns: readonly (UnitColumn | null)[], units: number): WeightedSums {
   const kept: Float64Array[] = [];
   const slot = Int32Array.from(columns, (column) => {
+    if (column === null) return -1;
     const values = new Float64Array(units);
     let zero = true;
     for (let u = 0; u < units; u++) {

@@ -61,6 +61,7 @@ counted.`,
       force: values.force,
       choice: conventionChoiceOf(values),
       askedBy: { command: 'runs gate', storeArg: values.store },
+      otherIntervals: false,
     });
     if (values.force && !comparison.sameWork)
       io.stderr.write(
