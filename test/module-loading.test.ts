@@ -65,6 +65,8 @@ describe('modules each command loads', () => {
       );
     expect(others(report!, 'report')).toEqual([]);
     expect(others(exported!, 'export')).toEqual([]);
+    // Neither reads a dataset: the file sniffers that check one given as a path stay unloaded.
+    expect([...report!.modules, ...exported!.modules].filter((path) => path === 'cli/wrong-file.js')).toEqual([]);
     // A JSONL export renders no report.
     expect(exported!.modules.filter((path) => path.startsWith('reports/bench/'))).toEqual([]);
   }, 120_000);

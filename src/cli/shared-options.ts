@@ -8,7 +8,7 @@ import { flag, text, type Option } from './define-command.js';
 import type { CliIo } from './io.js';
 import { datasetChoiceOf, storePathOf } from './locations.js';
 import type { DatasetChoice } from '../app/dataset-choice.js';
-import { refuseWrongFiles, type FileCommand } from './wrong-file.js';
+import type { FileCommand } from './wrong-file.js';
 
 /** `--base-url`, `--model`, `--api-key`: where decisions are sent. */
 export function modelServerOptions(embeddedDefault: string) {
@@ -50,6 +50,9 @@ export async function benchDatasetOf(
   if (value === undefined) return undefined;
   const choice = datasetChoiceOf(value, io);
   if (choice.kind === 'path') {
+    // The file sniffers are loaded only for a dataset given as a path: the many commands
+    // that share these options (`runs report`, `runs export`) need none of them.
+    const { refuseWrongFiles } = await import('./wrong-file.js');
     await refuseWrongFiles([{ option: '--dataset', path: choice.path, expects: 'typed-decisions' }], io.cwd, command);
   }
   return choice;
