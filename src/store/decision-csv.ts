@@ -65,7 +65,8 @@ const integer = (v: number | null): string => (v === null ? '' : String(v));
 /** A double's three fields: the usual exponent 40 where it is exact, else 52 less the value's own. */
 function real(v: number | null): string {
   if (v === null) return ',,';
-  if (v === 0) return '0,0,';
+  // Negative zero as a value that rounds to it: (0 − 2⁻⁵³)·2⁻¹¹⁰⁰.
+  if (v === 0) return Object.is(v, -0) ? '0,-1,1100' : '0,0,';
   const usual = Math.abs(v) >= 2 ** -41 && Math.abs(v) < 2 ** 23;
   const e = usual ? 40 : 52 - Math.floor(Math.log2(Math.abs(v)));
   const half = Math.trunc(e / 2);
