@@ -41,7 +41,7 @@ describe('decisionCsvOfValues', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(doubles, doubles), { minLength: 1, maxLength: 6 }), (pairs) => {
         const values = pairs.map(([latency, kl], i) => decision(`c${i % 2}-${Math.floor(i / 2)}`, latency, kl));
-        const lines = readDecisionCsv([...decisionCsvOfValues(values, 10)].join(''));
+        const lines = readDecisionCsv([...decisionCsvOfValues(values, {}, 10)].join(''));
         expect(lines.map((l) => l[KL])).toEqual(values.map((v) => v[15]));
         expect(lines.map((l) => l[LATENCY])).toEqual(values.map((v) => v[3]));
         expect(lines.map((l) => l.at(-1))).toEqual(values.map((v) => v[19]));

@@ -20,6 +20,12 @@ export const CSV_QUOTE = '\x1e';
 
 export type DecisionCsvKind = 'text' | 'integer' | 'real';
 
+/** What `decisionCsv` is asked for. */
+export interface DecisionCsvOptions {
+  /** Each case's count of decisions in `case_decisions` (counting costs the SQLite store a fifth more); default true. */
+  readonly caseDecisions?: boolean;
+}
+
 /** The fields of a line; a `real` column is three fields (`<name>_hi`, `<name>_lo`, `<name>_e`). */
 export const DECISION_CSV_COLUMNS: readonly { readonly name: string; readonly kind: DecisionCsvKind }[] = [
   { name: 'case_id', kind: 'text' },
@@ -45,7 +51,7 @@ export const DECISION_CSV_COLUMNS: readonly { readonly name: string; readonly ki
   { name: 'input_tokens', kind: 'integer' },
   /** 1 when the request was answered, else 0. */
   { name: 'request_answered', kind: 'integer' },
-  /** How many decisions the case has (a priced run shares the request's cost among them). */
+  /** How many decisions the case has (a priced run shares the request's cost among them); empty unless asked for. */
   { name: 'case_decisions', kind: 'integer' },
   /** The decision's failure kind and message. */
   { name: 'error_kind', kind: 'text' },
@@ -76,12 +82,16 @@ function real(v: number | null): string {
 }
 
 /** The lines of checked decision values (`decisionValues`), a piece of about `pieceChars` characters at a time. */
-export function* decisionCsvOfValues(values: Iterable<StoredDecisionValues>, pieceChars = 1 << 20): Generator<string> {
+export function* decisionCsvOfValues(
+  values: Iterable<StoredDecisionValues>,
+  options: DecisionCsvOptions = {},
+  pieceChars = 1 << 20,
+): Generator<string> {
   let caseRows: StoredDecisionValues[] = [];
   let piece = '';
   const flush = (): void => {
     caseRows.forEach((v, i) => {
-      piece += lineOf(v, i, caseRows.length);
+      piece += lineOf(v, i, options.caseDecisions === false ? null : caseRows.length);
     });
     caseRows = [];
   };
@@ -99,7 +109,7 @@ export function* decisionCsvOfValues(values: Iterable<StoredDecisionValues>, pie
   if (piece.length > 0) yield piece;
 }
 
-function lineOf(v: StoredDecisionValues, questionIndex: number, caseDecisions: number): string {
+function lineOf(v: StoredDecisionValues, questionIndex: number, caseDecisions: number | null): string {
   const [caseId, workflow, requestStatus, latencyMs, inputTokens, , questionId, type, answersJson, goldLabel] = v;
   const [, , , , , , , , , , goldJson, status, predicted, correct, confidence, kl, brier, probabilitiesJson] = v;
   const [, , , , , , , , , , , , , , , , , , errorKind, errorMessage] = v;

@@ -29,6 +29,7 @@ import type { RunStatistics } from '../core/bench/run-statistics.js';
 import type { ProbeRun } from '../core/probe/run.js';
 import type { AskedBy, RecordKind } from './record-kind.js';
 import type { AuditHead } from './stored-audit.js';
+import type { DecisionCsvOptions } from './decision-csv.js';
 import type { ProbeHead } from './stored-probe.js';
 import type {
   FinishRunInput,
@@ -183,7 +184,7 @@ export interface StoreCases {
    * texts' shapes, which the reader checks. False, once a row fails a check or cannot be carried
    * exactly, when the run is to be read with `decisionValues` instead (drop what was handed).
    */
-  decisionCsv(runId: string, write: (piece: Uint8Array | string) => void): boolean;
+  decisionCsv(runId: string, write: (piece: Uint8Array | string) => void, options?: DecisionCsvOptions): boolean;
   /**
    * The run's saved cases as a source read from a fresh connection each time it is iterated:
    * readable after this store is closed, never held whole. `length` is the number saved.

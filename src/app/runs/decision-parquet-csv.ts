@@ -142,7 +142,7 @@ export async function writeStoredDecisionParquetFromCsv(
     let written = 0;
     let offered: boolean;
     try {
-      offered = store.cases.decisionCsv(context.runId, (piece) => {
+      const write = (piece: Uint8Array | string): void => {
         if (file === null) {
           files.push(join(folder, `decisions-${files.length}.csv`));
           file = openSync(files.at(-1)!, 'w');
@@ -154,7 +154,10 @@ export async function writeStoredDecisionParquetFromCsv(
           file = null;
           written = 0;
         }
-      });
+      };
+      // Each case's count of decisions only for a priced run's cost.
+      const caseDecisions = context.config.pricePerMtokUsd !== null;
+      offered = store.cases.decisionCsv(context.runId, write, { caseDecisions });
     } finally {
       if (file !== null) closeSync(file);
     }

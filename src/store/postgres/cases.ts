@@ -8,7 +8,7 @@ import { caseOf, decisionOf, type StoredCaseRow, type StoredDecisionRow } from '
 import { packCaseRows } from '../sqlite/case-rows.js';
 import type { PgConnection, Row } from './connection.js';
 import { saveCaseSteps } from './save-cases.js';
-import { decisionCsvOfValues } from '../decision-csv.js';
+import { decisionCsvOfValues, type DecisionCsvOptions } from '../decision-csv.js';
 import { freshReaderSource, savedIdsOf, type OpenReader } from '../case-source.js';
 
 /** Rows fetched from the cursor per round trip. */
@@ -86,8 +86,8 @@ export class PgCases implements StoreCases {
   }
 
   /** The text made from the flat read's checked rows (the server's text is not read faster than its rows). */
-  decisionCsv(runId: string, write: (piece: Uint8Array | string) => void): boolean {
-    for (const piece of decisionCsvOfValues(this.decisionValues(runId))) write(piece);
+  decisionCsv(runId: string, write: (piece: Uint8Array | string) => void, options?: DecisionCsvOptions): boolean {
+    for (const piece of decisionCsvOfValues(this.decisionValues(runId), options)) write(piece);
     return true;
   }
 

@@ -6,6 +6,7 @@ import type { SaveProgress, StoredDecisionValues } from '../stored-run.js';
 import type Database from 'better-sqlite3';
 import { createDecisionValueCheck } from './decision-value-reads.js';
 import { readDecisionCsv } from './decision-text-reads.js';
+import type { DecisionCsvOptions } from '../decision-csv.js';
 import { mergeCaseRows, type PositionedCaseRowValues, type PositionedDecisionRowValues } from './case-reads.js';
 import { CASE_REPLICA_COLUMN } from './case-digest.js';
 import { packCaseBatch, type PackedCaseBatch } from './case-batch.js';
@@ -156,8 +157,8 @@ export class SqliteCases implements StoreCases {
     }
   }
 
-  decisionCsv(runId: string, write: (piece: Uint8Array | string) => void): boolean {
-    return readDecisionCsv(this.tables, runId, write);
+  decisionCsv(runId: string, write: (piece: Uint8Array | string) => void, options?: DecisionCsvOptions): boolean {
+    return readDecisionCsv(this.tables, runId, write, options);
   }
 
   source(runId: string, length: number): CaseSource {

@@ -10,7 +10,7 @@
  */
 import { FAILURE_KINDS } from '../../core/typed-decisions/case-result.js';
 import type Database from 'better-sqlite3';
-import { CSV_QUOTE, DECISION_CSV_COLUMNS } from '../decision-csv.js';
+import { CSV_QUOTE, DECISION_CSV_COLUMNS, type DecisionCsvOptions } from '../decision-csv.js';
 import type { RunTables } from './run-tables.js';
 
 /** Cases per query: a slice's text is about 1.6 MB for the usual five decisions a case. */
@@ -41,8 +41,6 @@ const FLAG_SQL = `CASE WHEN (
     WHEN 'failed' THEN d.error_kind IN (${KINDS})
     ELSE 0 END) THEN 0 ELSE 1 END`;
 
-/** A text field: wrapped in quotes; null (an empty field) stays null. */
-const text = (x: string): string => `${Q} || ${x} || ${Q}`;
 /** A real's exponent `e` outside the usual range: its value times 2^e is an integer of 53 or 54 bits. */
 const exponent = (x: string): string => `CAST(52 - floor(log2(abs(${x}))) AS INTEGER)`;
 /**
@@ -62,36 +60,68 @@ const real = (x: string): string => {
     ELSE ${parts(rare)} || ${e} END`;
 };
 
-const FIELD_SQL: Record<string, string> = {
-  case_id: text('c.case_id'),
-  workflow: text('c.workflow'),
-  question_id: text('d.question_id'),
-  question_index: 'd.position',
-  type: text('d.type'),
-  status: text('d.status'),
-  gold_label: text('d.gold_label'),
-  predicted: text('d.predicted'),
-  correct: 'd.correct = 1',
-  confidence: real('d.confidence'),
-  kl: real('d.kl'),
-  brier: real('d.brier'),
-  predicted_distribution: text('d.probabilities_json'),
-  answers: text('d.answers_json'),
-  gold_distribution: text('d.gold_probabilities_json'),
-  latency_ms: real('c.latency_ms'),
-  input_tokens: `CASE WHEN c.request_status = 'answered' THEN c.input_tokens END`,
-  request_answered: `c.request_status = 'answered'`,
-  case_decisions: `(SELECT count(*) FROM decisions k WHERE k.run_id = c.run_id AND k.case_position = c.position)`,
-  error_kind: text('d.error_kind'),
-  error_message: text(`d.error_message`),
-};
+/** A piece of a line: a literal (merged with its neighbours) or an expression. */
+type Part = { readonly literal: string } | { readonly sql: string };
 
-/** A line; `concat` makes a null argument empty, so a null field is an empty one. */
-const LINE_SQL = `concat(${DECISION_CSV_COLUMNS.map((c) => FIELD_SQL[c.name]!).join(`, ',',\n  `)})`;
+/** A text the schema keeps not null: quotes as literals around it. */
+const text = (x: string): Part[] => [{ literal: CSV_QUOTE }, { sql: x }, { literal: CSV_QUOTE }];
+/** A text that may be null: quoted inside the expression, so that null stays an empty field. */
+const nullableText = (x: string): Part[] => [{ sql: `${Q} || ${x} || ${Q}` }];
+const value = (x: string): Part[] => [{ sql: x }];
+
+const CASE_DECISIONS = `(SELECT count(*) FROM decisions k WHERE k.run_id = c.run_id AND k.case_position = c.position)`;
+
+function fieldParts(caseDecisions: boolean): Record<string, Part[]> {
+  return {
+    case_id: text('c.case_id'),
+    workflow: text('c.workflow'),
+    question_id: text('d.question_id'),
+    question_index: value('d.position'),
+    type: text('d.type'),
+    status: text('d.status'),
+    gold_label: text('d.gold_label'),
+    predicted: nullableText('d.predicted'),
+    correct: value('d.correct = 1'),
+    confidence: value(real('d.confidence')),
+    kl: value(real('d.kl')),
+    brier: value(real('d.brier')),
+    predicted_distribution: nullableText('d.probabilities_json'),
+    answers: text('d.answers_json'),
+    gold_distribution: text('d.gold_probabilities_json'),
+    latency_ms: value(real('c.latency_ms')),
+    input_tokens: value(`CASE WHEN c.request_status = 'answered' THEN c.input_tokens END`),
+    request_answered: value(`c.request_status = 'answered'`),
+    case_decisions: caseDecisions ? value(CASE_DECISIONS) : [],
+    error_kind: nullableText('d.error_kind'),
+    error_message: nullableText('d.error_message'),
+  };
+}
+
+/**
+ * A line as one `concat` (which makes a null argument empty, so a null field is an empty
+ * one), its literal pieces merged: fewer steps a row than an operator a piece.
+ */
+function lineSql(caseDecisions: boolean): string {
+  const fields = fieldParts(caseDecisions);
+  const parts = DECISION_CSV_COLUMNS.flatMap((c, i) => [...(i === 0 ? [] : [{ literal: ',' }]), ...fields[c.name]!]);
+  const args: string[] = [];
+  let literal = '';
+  for (const part of parts) {
+    if ('literal' in part) literal += part.literal;
+    else {
+      if (literal !== '') args.push(`'${literal}'`);
+      literal = '';
+      args.push(part.sql);
+    }
+  }
+  if (literal !== '') args.push(`'${literal}'`);
+  return `concat(${args.join(',\n  ')})`;
+}
 
 /** One slice of the run's cases: how many of its lines are flagged, and its lines (with no final newline). */
-const SLICE_SQL = `SELECT coalesce(sum(flag), 0) AS flagged, CAST(group_concat(line, char(10)) AS BLOB) AS text FROM (
-  SELECT ${FLAG_SQL} AS flag, ${LINE_SQL} AS line
+const sliceSql = (caseDecisions: boolean): string => `SELECT coalesce(sum(flag), 0) AS flagged,
+    CAST(group_concat(line, char(10)) AS BLOB) AS text FROM (
+  SELECT ${FLAG_SQL} AS flag, ${lineSql(caseDecisions)} AS line
   FROM cases c CROSS JOIN decisions d ON d.run_id = c.run_id AND d.case_position = c.position
   WHERE c.run_id = ? AND c.position >= ? AND c.position < ?
   ORDER BY c.position, d.position)`;
@@ -106,7 +136,9 @@ const GAPS_SQL = `SELECT count(*) FROM (SELECT 1 FROM decisions WHERE run_id = ?
 const LAST_POSITION_SQL = 'SELECT max(position) FROM cases WHERE run_id = ?';
 
 interface Statements {
+  /** With each case's count of decisions, and without. */
   readonly slice: Database.Statement;
+  readonly sliceWithoutCounts: Database.Statement;
   readonly gaps: Database.Statement;
   readonly last: Database.Statement;
 }
@@ -121,19 +153,22 @@ export function readDecisionCsv(
   tables: RunTables,
   runId: string,
   write: (piece: Uint8Array | string) => void,
+  options: DecisionCsvOptions = {},
 ): boolean {
   const { conn } = tables;
   tables.refuseUnknown(runId);
   let prepared = statements.get(conn.db);
   if (prepared === undefined) {
     prepared = {
-      slice: conn.db.prepare(SLICE_SQL),
+      slice: conn.db.prepare(sliceSql(true)),
+      sliceWithoutCounts: conn.db.prepare(sliceSql(false)),
       gaps: conn.db.prepare(GAPS_SQL).pluck(),
       last: conn.db.prepare(LAST_POSITION_SQL).pluck(),
     };
     statements.set(conn.db, prepared);
   }
-  const { slice, gaps, last } = prepared;
+  const { gaps, last } = prepared;
+  const slice = options.caseDecisions === false ? prepared.sliceWithoutCounts : prepared.slice;
   const own = !conn.db.inTransaction;
   if (own) conn.db.exec('BEGIN');
   try {
