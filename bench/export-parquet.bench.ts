@@ -6,7 +6,7 @@
  * `COPY t TO 'x.parquet' (FORMAT parquet)` timed alone (wall, and CPU of every DuckDB thread).
  * Rounds alternate decidekit and the floor; medians; ratios within each round, then their
  * median. decidekit's file is written by DuckDB here (its optional package is installed for
- * development), from the store's flat read of the run's decisions.
+ * development), from the CSV text SQLite makes of the run (`cases.decisionCsv`) in one `COPY`.
  *
  *   npm run build && npx tsx bench/export-parquet.bench.ts [--cases 100000] [--rounds 3] [--before CLI]
  */
@@ -114,7 +114,10 @@ try {
       '',
       '| what | wall (s) | CPU (s) | peak RSS (MB) | wall / floor | CPU / floor |',
       '|---|---:|---:|---:|---:|---:|',
-      row('`decidekit runs export --format parquet` (whole process: store read, rows, Parquet)', (r) => r.decidekit),
+      row(
+        "`decidekit runs export --format parquet` (whole process: the store's text of the run, DuckDB's `COPY`)",
+        (r) => r.decidekit,
+      ),
       ...(values.before === undefined ? [] : [row('the same, older build', (r) => r.before)]),
       `| DuckDB \`COPY t TO 'x.parquet'\` of the same rows from a table (the floor; its own process, the COPY alone) | ${median(rounds.map((r) => r.floor.seconds)).toFixed(2)} | ${median(rounds.map((r) => r.floor.cpuSeconds)).toFixed(2)} | — | 1.00 | 1.00 |`,
       '',
