@@ -3,7 +3,8 @@
  * terminal summary of a run whose statistics and listings are kept reads none): the reports
  * in every format, compare (two runs and a leaderboard), gate, export, and the read-back after
  * `bench --json` and `--out`. The passes are counted on the SQLite adapter's own case reads
- * and its flat read of decisions (spies that call through, so the real store answers), per run. Their output is what the
+ * its flat read of decisions and its CSV text of them (spies that call through, so the real
+ * store answers), per run. Their output is what the
  * renderers give when left to read the run as often as they like.
  * The real CLI in process (the embedded reference server, the bundled sample), a real store.
  */
@@ -32,7 +33,9 @@ const askedBy = { command: 'runs report' } as const;
 const iterate = vi.spyOn(SqliteCases.prototype, 'iterate');
 const readAll = vi.spyOn(SqliteCases.prototype, 'readAll');
 const decisionValues = vi.spyOn(SqliteCases.prototype, 'decisionValues');
+const decisionCsv = vi.spyOn(SqliteCases.prototype, 'decisionCsv');
 afterAll(() => {
+  decisionCsv.mockRestore();
   iterate.mockRestore();
   readAll.mockRestore();
   decisionValues.mockRestore();
@@ -47,10 +50,13 @@ async function passesOf(args: string[]): Promise<{ result: CliResult; passes: Re
   iterate.mockClear();
   readAll.mockClear();
   decisionValues.mockClear();
+  decisionCsv.mockClear();
   const result = await cli(args);
   const passes: Record<string, number> = {};
-  for (const [runId] of [...iterate.mock.calls, ...readAll.mock.calls, ...decisionValues.mock.calls])
-    passes[runId] = (passes[runId] ?? 0) + 1;
+  const runIds = [iterate, readAll, decisionValues, decisionCsv].flatMap((spy) =>
+    (spy.mock.calls as unknown[][]).map((call) => call[0] as string),
+  );
+  for (const runId of runIds) passes[runId] = (passes[runId] ?? 0) + 1;
   return { result, passes };
 }
 
