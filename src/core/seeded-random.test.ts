@@ -62,6 +62,26 @@ describe('createSeededDraws', () => {
     );
   });
 
+  it('counts block by block what countInto counts on each block in turn', () => {
+    fc.assert(
+      fc.property(
+        fc.integer(),
+        fc.integer({ min: 1, max: 200 }),
+        fc.integer({ min: 1, max: 9 }),
+        (seed, units, blocks) => {
+          const one = createSeededDraws(seed);
+          const each = createSeededDraws(seed);
+          const expected = new Int32Array(units * blocks);
+          for (let b = 0; b < blocks; b++) one.countInto(expected.subarray(b * units, (b + 1) * units), units);
+          const counted = new Int32Array(units * blocks);
+          each.countEachInto(counted, units);
+          return counted.join() === expected.join() && each.next() === one.next();
+        },
+      ),
+      { seed: 6 },
+    );
+  });
+
   it('counts the same draws over more units than a draw times the units can hold exactly', () => {
     // Beyond 2^21 units, a 32-bit draw times the units needs more than a double's 53 bits.
     const units = 2 ** 21 + 12_345;

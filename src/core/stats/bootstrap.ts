@@ -615,7 +615,7 @@ function resample(weighing: Weighing, conventions: Conventions): Float64Array[] 
     const n = Math.min(WEIGHTINGS_PER_PASS, R - r0);
     weights.fill(0);
     // In resample order: the same stream of draws as one resample at a time.
-    for (let k = 0; k < n; k++) draws.countInto(weights.subarray(k * units, (k + 1) * units), units);
+    draws.countEachInto(weights.subarray(0, n * units), units);
     weighing.weigh(n);
     for (let k = 0; k < n; k++)
       for (let i = 0; i < out.length; i++) {
