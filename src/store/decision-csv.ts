@@ -7,11 +7,11 @@
  * as stored, checked as `decisionValues` checks them: the reader applies what the decision's
  * status implies (a failed decision has no scores, an answered one no failure).
  *
- * A real number is three integer fields, `hi`, `lo` and `e`, so that it is written exactly
- * without formatting it as decimal (SQLite's decimal formatting is slow, and not exact at every
- * magnitude): the value is (hi + lo·2⁻⁵³)·2⁻ᵉ, `e` 40 when its field is empty; all three
- * empty is null. Every double has such a form: with 2ᵉ·|value| below 2⁶³, `hi` is its whole
- * part and `lo` its fraction times 2⁵³ (the usual values, from 2⁻⁴¹ to below 2²³, take e = 40).
+ * A real number is two integer fields, `m` and `e`, its value m·2⁻ᵉ exactly, so that it is
+ * written without formatting it as decimal (SQLite's decimal text is slow, and not exact at
+ * every magnitude); both empty is null. Every double has such a form with m below 2⁶³ (a
+ * double is a 53-bit whole number times a power of two), and each step of making it and of
+ * reading it back (a multiply by a power of two, a cast) is exact.
  */
 import type { StoredDecisionValues } from './stored-run.js';
 
@@ -26,7 +26,7 @@ export interface DecisionCsvOptions {
   readonly caseDecisions?: boolean;
 }
 
-/** The fields of a line; a `real` column is three fields (`<name>_hi`, `<name>_lo`, `<name>_e`). */
+/** The fields of a line; a `real` column is two fields (`<name>_m`, `<name>_e`). */
 export const DECISION_CSV_COLUMNS: readonly { readonly name: string; readonly kind: DecisionCsvKind }[] = [
   { name: 'case_id', kind: 'text' },
   { name: 'workflow', kind: 'text' },
@@ -60,7 +60,7 @@ export const DECISION_CSV_COLUMNS: readonly { readonly name: string; readonly ki
 
 /** The field names of a line in order, a real column's three fields each. */
 export const DECISION_CSV_FIELDS: readonly string[] = DECISION_CSV_COLUMNS.flatMap((c) =>
-  c.kind === 'real' ? [`${c.name}_hi`, `${c.name}_lo`, `${c.name}_e`] : [c.name],
+  c.kind === 'real' ? [`${c.name}_m`, `${c.name}_e`] : [c.name],
 );
 
 const text = (v: string | null): string =>
@@ -68,17 +68,14 @@ const text = (v: string | null): string =>
     ? ''
     : `${CSV_QUOTE}${v.includes(CSV_QUOTE) ? v.replaceAll(CSV_QUOTE, CSV_QUOTE + CSV_QUOTE) : v}${CSV_QUOTE}`;
 const integer = (v: number | null): string => (v === null ? '' : String(v));
-/** A double's three fields: the usual exponent 40 where it is exact, else 52 less the value's own. */
+/** A double's two fields: m·2⁻ᵉ with e = 53 − ⌊log₂|v|⌋ (at most 1074), m a whole number below 2⁵⁶. */
 function real(v: number | null): string {
-  if (v === null) return ',,';
-  // Negative zero as a value that rounds to it: (0 − 2⁻⁵³)·2⁻¹¹⁰⁰.
-  if (v === 0) return Object.is(v, -0) ? '0,-1,1100' : '0,0,';
-  const usual = Math.abs(v) >= 2 ** -41 && Math.abs(v) < 2 ** 23;
-  const e = usual ? 40 : 52 - Math.floor(Math.log2(Math.abs(v)));
+  if (v === null) return ',';
+  // Negative zero as a value that rounds to it: −1·2⁻¹¹⁰⁰.
+  if (v === 0) return Object.is(v, -0) ? '-1,1100' : '0,0';
+  const e = Math.min(53 - Math.floor(Math.log2(Math.abs(v))), 1074);
   const half = Math.trunc(e / 2);
-  const t = v * 2 ** half * 2 ** (e - half);
-  const hi = Math.trunc(t);
-  return `${BigInt(hi)},${(t - hi) * 2 ** 53},${usual ? '' : e}`;
+  return `${BigInt(v * 2 ** half * 2 ** (e - half))},${e}`;
 }
 
 /** The lines of checked decision values (`decisionValues`), a piece of about `pieceChars` characters at a time. */

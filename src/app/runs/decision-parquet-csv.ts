@@ -42,26 +42,17 @@ const STRING_ARRAY = String.raw`\[(${STRING}(,${STRING})*)?\]`;
 
 const CSV_TYPES = { text: 'VARCHAR', integer: 'BIGINT' } as const;
 
-/** `read_csv`'s columns: a real's three fields as two integers and a double. */
+/** `read_csv`'s columns: a real's two fields as integers. */
 function csvColumns(): string {
   const fields = DECISION_CSV_COLUMNS.flatMap((c) =>
-    c.kind === 'real'
-      ? [`${c.name}_hi: 'BIGINT'`, `${c.name}_lo: 'BIGINT'`, `${c.name}_e: 'BIGINT'`]
-      : [`${c.name}: '${CSV_TYPES[c.kind]}'`],
+    c.kind === 'real' ? [`${c.name}_m: 'BIGINT'`, `${c.name}_e: 'BIGINT'`] : [`${c.name}: '${CSV_TYPES[c.kind]}'`],
   );
   return `{${fields.join(', ')}}`;
 }
 
-/**
- * A real column read back: (hi + lo·2⁻⁵³)·2⁻ᵉ, e 40 when not given, scaled in two steps
- * (each exact: the result is the double the store holds); null when hi is.
- */
-const real = (name: string): string => {
-  const t = `(${name}_hi::DOUBLE + ${name}_lo::DOUBLE * pow(2.0, -53))`;
-  const e = `${name}_e`;
-  return `CASE WHEN ${e} IS NULL THEN ${t} * pow(2.0, -40)
-    ELSE ${t} * pow(2.0, -(${e} // 2)) * pow(2.0, -(${e} - ${e} // 2)) END`;
-};
+/** A real column read back: m·2⁻ᵉ, scaled in two steps (each exact: the result is the double the store holds). */
+const real = (name: string): string =>
+  `${name}_m::DOUBLE * pow(2.0, -(${name}_e // 2)) * pow(2.0, -(${name}_e - ${name}_e // 2))`;
 
 /** The `SELECT` making every decision-table column from the text's fields (`r`), checked. */
 function selectSql(files: readonly string[], context: DecisionRowContext): string {

@@ -41,23 +41,23 @@ const FLAG_SQL = `CASE WHEN (
     WHEN 'failed' THEN d.error_kind IN (${KINDS})
     ELSE 0 END) THEN 0 ELSE 1 END`;
 
-/** A real's exponent `e` outside the usual range: its value times 2^e is an integer of 53 or 54 bits. */
-const exponent = (x: string): string => `CAST(52 - floor(log2(abs(${x}))) AS INTEGER)`;
 /**
- * A real's three fields as one (`decision-csv.ts`): `,,` for null; `hi,lo,` for a value from
- * 2⁻⁴¹ to below 2²³ (scaled by 2⁴⁰: a multiply and two casts, each exact); `0,0,` for zero;
- * else `hi,lo,e`, scaled by 2^e in two steps (so that neither overflows).
+ * A real's two fields as one (`decision-csv.ts`), `m,e` with value m·2⁻ᵉ: `,` for null, `0,0`
+ * for zero. The usual magnitudes take a fixed e by tiers of 11 powers of two (a compare, a
+ * multiply by a power of two and a cast, each exact: m is below 2⁶³); any other value takes
+ * e = 53 − ⌊log₂|x|⌋ (m of 54 bits, 53 or 55 when `log2` rounds across a power of two; at most
+ * 1074, where every double is a whole multiple of 2⁻¹⁰⁷⁴), scaled in two steps so that neither
+ * overflows.
  */
 const real = (x: string): string => {
-  const scaled = `(${x} * 1099511627776.0)`;
-  const e = exponent(x);
-  const rare = `(${x} * power(2.0, ${e} / 2) * power(2.0, ${e} - ${e} / 2))`;
-  const parts = (t: string): string =>
-    `CAST(${t} AS INTEGER) || ',' || CAST((${t} - CAST(${t} AS INTEGER)) * 9007199254740992.0 AS INTEGER) || ','`;
-  return `CASE WHEN ${x} IS NULL THEN ',,'
-    WHEN abs(${x}) >= 4.547473508864641e-13 AND abs(${x}) < 8388608.0 THEN ${parts(scaled)}
-    WHEN ${x} = 0 THEN '0,0,'
-    ELSE ${parts(rare)} || ${e} END`;
+  const e = `min(CAST(53 - floor(log2(abs(${x}))) AS INTEGER), 1074)`;
+  const rare = `CAST(${x} * power(2.0, ${e} / 2) * power(2.0, ${e} - ${e} / 2) AS INTEGER) || ',' || ${e}`;
+  return `CASE WHEN ${x} IS NULL THEN ','
+    WHEN abs(${x}) < 1.0 AND abs(${x}) >= 0.00048828125 THEN CAST(${x} * 9223372036854775808.0 AS INTEGER) || ',63'
+    WHEN abs(${x}) >= 1.0 AND abs(${x}) < 2048.0 THEN CAST(${x} * 4503599627370496.0 AS INTEGER) || ',52'
+    WHEN abs(${x}) >= 2048.0 AND abs(${x}) < 4194304.0 THEN CAST(${x} * 2199023255552.0 AS INTEGER) || ',41'
+    WHEN ${x} = 0 THEN '0,0'
+    ELSE ${rare} END`;
 };
 
 /** A piece of a line: a literal (merged with its neighbours) or an expression. */

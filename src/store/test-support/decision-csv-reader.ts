@@ -47,13 +47,13 @@ function valuesOf(fields: readonly (string | null)[]): DecisionCsvValue[] {
     if (column.kind === 'text') values.push(fields[k++]!);
     else if (column.kind === 'integer') values.push(numberOf(fields[k++]!));
     else {
-      const [hi, lo, e] = [fields[k], fields[k + 1], fields[k + 2]];
-      k += 3;
-      if (hi == null) values.push(null);
+      const [m, e] = [fields[k], fields[k + 1]];
+      k += 2;
+      if (m == null) values.push(null);
       else {
-        const exponent = e == null ? 40 : Number(e);
+        const exponent = Number(e);
         const half = Math.trunc(exponent / 2);
-        values.push((Number(hi) + Number(lo) * 2 ** -53) * 2 ** -half * 2 ** -(exponent - half));
+        values.push(Number(m) * 2 ** -half * 2 ** -(exponent - half));
       }
     }
   }
