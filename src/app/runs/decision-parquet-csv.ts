@@ -19,16 +19,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DuckDBDoubleVector } from '@duckdb/node-api';
 import { logLoss } from '../../core/decision-score.js';
-import { DECISION_COLUMNS, type DecisionRowContext } from '../../core/export/decision-row.js';
+import { DECISION_COLUMNS, runLevelValuesOf, type DecisionRowContext } from '../../core/export/decision-row.js';
 import { FAILURE_KINDS } from '../../core/typed-decisions/case-result.js';
 import { quoteIdentifier, sqlString } from '../../core/sql-text.js';
 import { CSV_QUOTE, DECISION_CSV_COLUMNS } from '../../store/decision-csv.js';
 import type { Store } from '../../store/store.js';
 import { PARQUET_ROW_GROUP, type ParquetKeyValue } from './decision-parquet-rules.js';
-import { copyFileInto, literalOf, type DuckDbModule } from './decision-parquet-duckdb.js';
-
-/** DuckDB's memory while it writes (a row group of columns at a time). */
-const MEMORY_LIMIT = '256MB';
+import { copyFileInto, exportInstance, literalOf, type DuckDbModule } from './decision-parquet-duckdb.js';
 
 /** The text goes into files of about this many bytes, read one after the other. */
 const FILE_BYTES = 16 << 20;
@@ -60,15 +57,7 @@ function selectSql(files: readonly string[], context: DecisionRowContext): strin
   const kinds = FAILURE_KINDS.map(sqlString).join(', ');
   const answered = `status = 'answered'`;
   const price = config.pricePerMtokUsd;
-  const run: Record<string, unknown> = {
-    schema_version: 1,
-    run_id: context.runId,
-    fingerprint: context.fingerprint,
-    model: config.embeddedServer?.model ?? config.model,
-    dataset_id: config.dataset.id,
-    dataset_revision: config.dataset.revision,
-    dataset_split: config.dataset.split,
-  };
+  const run: Record<string, unknown> = runLevelValuesOf(context);
   const ok = `(status = 'failed' AND error_kind IN (${kinds})
       OR ${answered} AND predicted IS NOT NULL AND regexp_full_match(predicted_distribution, ${sqlString(NUMBER_ARRAY)}))
     AND status IS NOT NULL AND regexp_full_match(answers, ${sqlString(STRING_ARRAY)})
@@ -155,12 +144,7 @@ export async function writeStoredDecisionParquetFromCsv(
     // An empty run has no text: the flat read writes its empty typed table.
     if (!offered || files.length === 0) return null;
     const out = join(folder, 'decisions.parquet');
-    const instance = await duckdb.DuckDBInstance.create(':memory:', {
-      temp_directory: join(folder, 'spill'),
-      memory_limit: MEMORY_LIMIT,
-      // One thread: the log loss is a JavaScript function, and a second thread would wait on it.
-      threads: '1',
-    });
+    const instance = await exportInstance(duckdb, folder);
     const connection = await instance.connect();
     try {
       connection.registerScalarFunction(

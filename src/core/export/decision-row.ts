@@ -175,6 +175,25 @@ export function decisionRowContextOf(run: Pick<BenchRun, 'id' | 'fingerprint' | 
   return { runId: run.id, fingerprint: run.fingerprint, config: run.config };
 }
 
+/** The values of the run-level columns (`RUN_LEVEL_COLUMNS`), the same in every row of the run. */
+export function runLevelValuesOf(
+  context: DecisionRowContext,
+): Pick<
+  DecisionRow,
+  'schema_version' | 'run_id' | 'fingerprint' | 'model' | 'dataset_id' | 'dataset_revision' | 'dataset_split'
+> {
+  const { config } = context;
+  return {
+    schema_version: DECISION_SCHEMA_VERSION,
+    run_id: context.runId,
+    fingerprint: context.fingerprint,
+    model: config.embeddedServer?.model ?? config.model,
+    dataset_id: config.dataset.id,
+    dataset_revision: config.dataset.revision,
+    dataset_split: config.dataset.split,
+  };
+}
+
 /** The rows of one case, one per question, in question order. */
 export function decisionRowsOfCase(context: DecisionRowContext, c: CaseResult): DecisionRow[] {
   const { config } = context;
