@@ -40,6 +40,8 @@ function rowsOfCase(context: DecisionRowContext, caseRows: readonly StoredDecisi
     const answered = status === 'answered';
     const goldIndex = answers.indexOf(goldLabel);
     const isScore = type === 'score';
+    // The run's columns are written out, not spread from runLevelValuesOf: a row object that
+    // starts as a spread made a JSONL export about five times slower.
     return {
       schema_version: DECISION_SCHEMA_VERSION,
       run_id: context.runId,

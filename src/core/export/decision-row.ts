@@ -207,6 +207,8 @@ export function decisionRowsOfCase(context: DecisionRowContext, c: CaseResult): 
     const answered = o.status === 'answered';
     const goldIndex = d.answers.indexOf(d.gold.label);
     const isScore = d.type === 'score';
+    // The run's columns are written out, not spread from runLevelValuesOf: a row object that
+    // starts as a spread made a JSONL export about five times slower.
     return {
       schema_version: DECISION_SCHEMA_VERSION,
       run_id: context.runId,

@@ -2,7 +2,12 @@
  * The decision table as CSV (RFC 4180): a header row, CRLF line ends, fields quoted when
  * they hold a comma, a quote or a line break (quotes doubled). docs/file-formats.md, "CSV".
  */
-import { DECISION_COLUMNS, type DecisionColumnName, type DecisionRow } from '../../core/export/decision-row.js';
+import {
+  DECISION_COLUMNS,
+  RUN_LEVEL_COLUMNS,
+  type DecisionColumnName,
+  type DecisionRow,
+} from '../../core/export/decision-row.js';
 
 /**
  * Characters that make a spreadsheet read a cell as a formula (OWASP "CSV injection"), plus
@@ -34,12 +39,7 @@ export function renderDecisionCsvRow(row: DecisionRow): string {
  * answers and gold distribution, the predicted label and a failure's kind.
  */
 const REPEATING: ReadonlySet<DecisionColumnName> = new Set<DecisionColumnName>([
-  'run_id',
-  'fingerprint',
-  'model',
-  'dataset_id',
-  'dataset_revision',
-  'dataset_split',
+  ...RUN_LEVEL_COLUMNS.filter((name) => name !== 'schema_version'),
   'workflow',
   'question_id',
   'question_key',
