@@ -23,11 +23,11 @@ import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js
 import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
 import { CAREFUL_RESULTS, MODERATION_DATASET } from '../../support/offline-samples.js';
 import { whileUnwritable } from '../../support/unwritable.js';
+import { RAW_ERROR_CODE } from '../../support/raw-error-code.js';
 
 const tmp = tempFolderRemovedAfterAll('decidekit-output-rule-');
 const store = join(tmp, 'runs.sqlite');
 const env = { XDG_DATA_HOME: tmp };
-const RAW_CODE = /\bE[A-Z]{3,}\b/;
 let runId: string;
 let otherId: string;
 
@@ -48,7 +48,7 @@ beforeAll(async () => {
 function expectRefused(r: { code: number; stdout: string; stderr: string }, start: string, why: string): void {
   expect(r.code, r.stderr).toBe(2);
   expect(r.stderr).toContain(`${start}: ${why}`);
-  expect(r.stderr).not.toMatch(RAW_CODE);
+  expect(r.stderr).not.toMatch(RAW_ERROR_CODE);
   expect(r.stderr).not.toContain('internal error');
   expect(r.stdout).toBe('');
 }
