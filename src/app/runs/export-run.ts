@@ -17,6 +17,7 @@ import {
   type DecisionRowContext,
 } from '../../core/export/decision-row.js';
 import { createDecisionCsvRenderer, renderDecisionCsvHeader } from '../../reports/runs/decision-csv.js';
+import { createDecisionJsonlRenderer } from '../../reports/runs/decision-jsonl.js';
 import { openStore } from '../../store/open-store.js';
 import { decisionRowsOfStored } from './stored-decision-rows.js';
 import type { AskedBy } from '../../store/record-kind.js';
@@ -47,8 +48,13 @@ export interface ExportSummary {
   readonly path?: string;
 }
 
-/** Text is handed on in pieces of about this many characters. */
-const CHUNK_CHARS = 1 << 20;
+/**
+ * Text is handed on in pieces of about this many characters: small enough that a piece's
+ * bytes stay in the processor's cache on their way to the file, and that Node's copy of
+ * them is not a fresh memory mapping each time (a megabyte a piece cost a JSONL export a
+ * third more in its writes).
+ */
+const CHUNK_CHARS = 1 << 16;
 
 /**
  * Exports one stored run (by id or unique prefix). Parquet needs a file target; a target
@@ -152,7 +158,7 @@ async function writeDecisionRows(
       throw new OptionError('target', words`a parquet export needs a file (${option('target', 'FILE')})`);
     await writeOutputFile(target.path, 'export', (file) => writeDecisionParquet(file.fd, counted(), runId, options));
   } else {
-    const render = format === 'csv' ? createDecisionCsvRenderer() : (row: DecisionRow) => `${JSON.stringify(row)}\n`;
+    const render = format === 'csv' ? createDecisionCsvRenderer() : createDecisionJsonlRenderer();
     const header = format === 'csv' ? renderDecisionCsvHeader() : '';
     const writeText = (write: (text: string) => void): void => {
       let chunk = header;
