@@ -8,6 +8,12 @@
  * median. decidekit's file is written by DuckDB here (its optional package is installed for
  * development), from the CSV text SQLite makes of the run (`cases.decisionCsv`) in one `COPY`.
  *
+ * A second floor, the one any design with a SQLite store pays: a plain better-sqlite3 read of
+ * the run's rows as raw arrays (`.raw()`, the store's own two queries: its cases, then its
+ * decisions, in run order), no value checked and no text made, timed alone in its own process.
+ * Any export reads the rows and writes Parquet: the read and the `COPY` together are the least
+ * it can cost, whatever carries the rows from one to the other.
+ *
  *   npm run build && npx tsx bench/export-parquet.bench.ts [--cases 100000] [--rounds 3] [--before CLI]
  */
 import { spawnSync } from 'node:child_process';
@@ -59,12 +65,44 @@ const rows = Number((await (await db.runAndReadAll(${JSON.stringify(`SELECT coun
 process.stdout.write(JSON.stringify({ ms, cpuMs: (used.user + used.system) / 1000, rows }));`;
 }
 
+/** The read floor: the run's rows read as raw arrays, no text, no checks; prints {ms, cpuMs, rows}. */
+function readScript(runId: string): string {
+  return `import Database from 'better-sqlite3';
+const db = new Database(${JSON.stringify(store)}, { readonly: true });
+const cases = db.prepare(${JSON.stringify(READ_CASES_SQL)}).raw();
+const decisions = db.prepare(${JSON.stringify(READ_DECISIONS_SQL)}).raw();
+const cpu = process.cpuUsage();
+const t0 = performance.now();
+let caseRows = 0;
+let rows = 0;
+db.exec('BEGIN');
+for (const c of cases.iterate(${JSON.stringify(runId)})) caseRows += c.length;
+for (const d of decisions.iterate(${JSON.stringify(runId)})) rows += d.length > 0 ? 1 : 0;
+db.exec('ROLLBACK');
+if (caseRows === 0 && rows > 0) throw new Error('no cases read');
+const ms = performance.now() - t0;
+const used = process.cpuUsage(cpu);
+process.stdout.write(JSON.stringify({ ms, cpuMs: (used.user + used.system) / 1000, rows }));`;
+}
+
+/** The store's own reads of a run's cases and decisions (`decisionValues`), columns as it selects them. */
+const READ_CASES_SQL = `SELECT case_id, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, position
+  FROM cases WHERE run_id = ? ORDER BY position`;
+const READ_DECISIONS_SQL = `SELECT case_position, question_id, type, answers_json, gold_label, gold_probabilities_json,
+  status, predicted, correct, confidence, kl, brier, probabilities_json, error_kind, error_message
+  FROM decisions WHERE run_id = ? ORDER BY case_position, position`;
+
 function floor(jsonl: string, out: string): { seconds: number; cpuSeconds: number; rows: number } {
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', floorScript(jsonl, out)], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  if (r.status !== 0) throw new Error(`the DuckDB floor failed (${r.status}): ${r.stderr.slice(-800)}`);
+  return timedScript('the DuckDB floor', floorScript(jsonl, out));
+}
+
+function readFloor(runId: string): { seconds: number; cpuSeconds: number; rows: number } {
+  return timedScript('the read floor', readScript(runId));
+}
+
+function timedScript(what: string, script: string): { seconds: number; cpuSeconds: number; rows: number } {
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${what} failed (${r.status}): ${r.stderr.slice(-800)}`);
   const o = JSON.parse(r.stdout) as { ms: number; cpuMs: number; rows: number };
   return { seconds: o.ms / 1000, cpuSeconds: o.cpuMs / 1000, rows: o.rows };
 }
@@ -90,7 +128,8 @@ try {
     '--store',
     store,
   ];
-  const rounds: { decidekit: Measured; before: Measured | null; floor: ReturnType<typeof floor> }[] = [];
+  type Timed = ReturnType<typeof floor>;
+  const rounds: { decidekit: Measured; before: Measured | null; floor: Timed; read: Timed }[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const decidekit = measure(process.execPath, exportArgs(join(tmp, 'decidekit.parquet')));
     const before =
@@ -98,28 +137,40 @@ try {
         ? null
         : measure(process.execPath, exportArgs(join(tmp, 'before.parquet'), values.before));
     const f = floor(jsonl, join(tmp, 'floor.parquet'));
-    rounds.push({ decidekit, before, floor: f });
+    const read = readFloor(runId);
+    if (read.rows !== f.rows) throw new Error(`the read floor read ${read.rows} decisions, the COPY wrote ${f.rows}`);
+    rounds.push({ decidekit, before, floor: f, read });
     process.stderr.write(
-      `round ${round + 1}: decidekit ${decidekit.seconds.toFixed(2)} s (CPU ${decidekit.cpuSeconds.toFixed(2)})${before === null ? '' : `, before ${before.seconds.toFixed(2)} s`}, DuckDB COPY ${f.seconds.toFixed(2)} s (CPU ${f.cpuSeconds.toFixed(2)}), load ${oneMinuteLoad()}\n`,
+      `round ${round + 1}: decidekit ${decidekit.seconds.toFixed(2)} s (CPU ${decidekit.cpuSeconds.toFixed(2)})${before === null ? '' : `, before ${before.seconds.toFixed(2)} s (CPU ${before.cpuSeconds.toFixed(2)})`}, DuckDB COPY ${f.seconds.toFixed(2)} s (CPU ${f.cpuSeconds.toFixed(2)}), plain read ${read.seconds.toFixed(2)} s (CPU ${read.cpuSeconds.toFixed(2)}), load ${oneMinuteLoad()}\n`,
     );
   }
   const decisions = rounds[0]!.floor.rows;
-  const row = (name: string, m: (r: (typeof rounds)[number]) => Measured | null) =>
-    `| ${name} | ${median(rounds.map((r) => m(r)!.seconds)).toFixed(2)} | ${median(rounds.map((r) => m(r)!.cpuSeconds)).toFixed(2)} | ${median(rounds.map((r) => m(r)!.maxRssMb)).toFixed(0)} | **${median(rounds.map((r) => m(r)!.seconds / r.floor.seconds)).toFixed(2)}** | ${median(rounds.map((r) => m(r)!.cpuSeconds / r.floor.cpuSeconds)).toFixed(2)} |`;
+  const ratio = (m: (r: (typeof rounds)[number]) => number, digits = 2) => median(rounds.map(m)).toFixed(digits);
+  const row = (name: string, m: (r: (typeof rounds)[number]) => Measured | Timed | null, rss = true) =>
+    `| ${name} | ${ratio((r) => m(r)!.seconds)} | ${ratio((r) => m(r)!.cpuSeconds)} | ${rss ? ratio((r) => (m(r) as Measured).maxRssMb, 0) : '—'} | **${ratio((r) => m(r)!.seconds / r.floor.seconds)}** | ${ratio((r) => m(r)!.cpuSeconds / r.floor.cpuSeconds)} | ${ratio((r) => m(r)!.cpuSeconds / (r.floor.cpuSeconds + r.read.cpuSeconds))} |`;
   process.stdout.write(
     [
       `### \`runs export --format parquet\` of a ${CASES.toLocaleString('en-US')}-case run (${decisions.toLocaleString('en-US')} decisions) against DuckDB's \`COPY … TO parquet\``,
       '',
       `Command: \`npm run build && npx tsx bench/export-parquet.bench.ts --cases ${CASES} --rounds ${ROUNDS}${values.before === undefined ? '' : ' --before <older build>/cli/main.js'}\`. ${machineLine(HAS_TIME)}. Load average ${oneMinuteLoad()} at the end; ${ROUNDS} rounds; medians; ratios within each round. decidekit's file ${(statSync(join(tmp, 'decidekit.parquet')).size / 1e6).toFixed(1)} MB, DuckDB's ${(statSync(join(tmp, 'floor.parquet')).size / 1e6).toFixed(1)} MB.`,
       '',
-      '| what | wall (s) | CPU (s) | peak RSS (MB) | wall / floor | CPU / floor |',
-      '|---|---:|---:|---:|---:|---:|',
+      '| what | wall (s) | CPU (s) | peak RSS (MB) | wall / floor | CPU / floor | CPU / (read + COPY) |',
+      '|---|---:|---:|---:|---:|---:|---:|',
       row(
         "`decidekit runs export --format parquet` (whole process: the store's text of the run, DuckDB's `COPY`)",
         (r) => r.decidekit,
       ),
       ...(values.before === undefined ? [] : [row('the same, older build', (r) => r.before)]),
-      `| DuckDB \`COPY t TO 'x.parquet'\` of the same rows from a table (the floor; its own process, the COPY alone) | ${median(rounds.map((r) => r.floor.seconds)).toFixed(2)} | ${median(rounds.map((r) => r.floor.cpuSeconds)).toFixed(2)} | — | 1.00 | 1.00 |`,
+      row(
+        "the run's rows read by plain better-sqlite3 as raw arrays (`.raw()`, the store's two queries; no checks, no text; its own process, the read alone)",
+        (r) => r.read,
+        false,
+      ),
+      row(
+        "DuckDB `COPY t TO 'x.parquet'` of the same rows from a table (the floor; its own process, the COPY alone)",
+        (r) => r.floor,
+        false,
+      ),
       '',
     ].join('\n'),
   );
