@@ -54,6 +54,14 @@ const COMMANDS = {
     args: ['runs', 'report', '2', '--format', 'markdown', '--store', '{tmp}/runs.sqlite'],
     before: ['bench', '--store', '{tmp}/runs.sqlite', '--limit', '5'],
   },
+  // Two runs of the store, by the ids `runs list --json` gives ({run0}, {run1}).
+  'runs compare': {
+    args: ['runs', 'compare', '{run1}', '{run0}', '--store', '{tmp}/runs.sqlite'],
+    before: [
+      ['bench', '--store', '{tmp}/runs.sqlite', '--limit', '5'],
+      ['bench', '--store', '{tmp}/runs.sqlite', '--limit', '5', '--model', 'prior'],
+    ],
+  },
   'runs export': {
     args: ['runs', 'export', '2', '--format', 'jsonl', '--out', '{tmp}/out.jsonl', '--store', '{tmp}/runs.sqlite'],
     before: ['bench', '--store', '{tmp}/runs.sqlite', '--limit', '5'],
@@ -67,8 +75,10 @@ const BENCH_MACHINERY = {
   benchHtml: (path) => /(^|\/)bench-html\.js$/.test(path),
 };
 
-function runCli(args, { tmp, log, interruptAfterLines }) {
-  const argv = args.map((a) => a.replaceAll('{tmp}', tmp));
+function runCli(args, { tmp, log, interruptAfterLines, runs = [] }) {
+  const argv = args.map((a) =>
+    runs.reduce((text, id, i) => text.replaceAll(`{run${i}}`, id), a.replaceAll('{tmp}', tmp)),
+  );
   const execArgv = log === undefined ? [] : ['--import', register];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...execArgv, cli, ...argv], {
@@ -99,7 +109,7 @@ function runCli(args, { tmp, log, interruptAfterLines }) {
       const expected = interruptAfterLines === undefined ? [0] : [130];
       if (!expected.includes(code)) {
         reject(new Error(`decidekit ${argv.join(' ')} exited ${code}\n${stderr}`));
-      } else resolve();
+      } else resolve(stdout);
     });
   });
 }
@@ -110,9 +120,16 @@ export async function measure(name) {
   if (command === undefined) throw new Error(`unknown command ${name}: one of ${Object.keys(COMMANDS).join(', ')}`);
   const tmp = mkdtempSync(join(tmpdir(), 'decidekit-module-count-'));
   try {
-    if (command.before !== undefined) await runCli(command.before, { tmp });
+    const befores =
+      command.before === undefined ? [] : Array.isArray(command.before[0]) ? command.before : [command.before];
+    for (const before of befores) await runCli(before, { tmp });
+    const runs = command.args.some((a) => a.includes('{run'))
+      ? JSON.parse(await runCli(['runs', 'list', '--json', '--store', join(tmp, 'runs.sqlite')], { tmp })).runs.map(
+          (run) => run.id,
+        )
+      : [];
     const log = join(tmp, 'modules.log');
-    await runCli(command.args, { tmp, log, interruptAfterLines: command.interruptAfterLines });
+    await runCli(command.args, { tmp, log, interruptAfterLines: command.interruptAfterLines, runs });
     const urls = [
       ...new Set(
         readFileSync(log, 'utf8')
@@ -135,6 +152,8 @@ export async function measure(name) {
           .filter((name) => name === 'pg' || name === 'pg-boss'),
       ),
     ].sort();
+    // The PostgreSQL store's adapter (dist/store/postgres/): only a command on a PostgreSQL store needs it.
+    const postgresAdapter = own.filter((path) => path.startsWith('store/postgres/'));
     const machinery = Object.fromEntries(
       Object.entries(BENCH_MACHINERY).map(([kind, test]) => [kind, own.filter(test)]),
     );
@@ -145,6 +164,7 @@ export async function measure(name) {
       builtins: builtins.length,
       machinery,
       postgresPackages,
+      postgresAdapter,
       modules: own,
     };
   } finally {

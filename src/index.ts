@@ -104,7 +104,7 @@ export { startReferenceServer, type ReferenceServer, type ReferenceServerOptions
 export type { FaultAction, FaultOptions } from './protocol/server/faults.js';
 
 // Open the store: runs and their cases, audits, probes, behind one port.
-export { openStore, type OpenStoreOptions } from './store/open-store.js';
+export { openStore, type OpenStoreOptions } from './store/open-store-with-postgres.js';
 export { defaultStorePath } from './store/default-store-path.js';
 export type {
   ClaimHolder,

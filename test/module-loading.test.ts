@@ -17,6 +17,7 @@ interface Measured {
   readonly modules: string[];
   readonly machinery: { readonly runner: string[]; readonly storeWriter: string[]; readonly benchHtml: string[] };
   readonly postgresPackages: string[];
+  readonly postgresAdapter: string[];
 }
 
 async function measure(...commands: string[]): Promise<Measured[]> {
@@ -51,6 +52,17 @@ describe('modules each command loads', () => {
       ['runs list', []],
     ]);
   }, 120_000);
+
+  it('runs list, runs report and runs compare on a SQLite store load no module of the PostgreSQL adapter', async () => {
+    const measured = await measure('runs list', 'runs report', 'runs compare');
+    expect(measured.map((m) => [m.command, m.postgresAdapter, m.postgresPackages])).toEqual([
+      ['runs list', [], []],
+      ['runs report', [], []],
+      ['runs compare', [], []],
+    ]);
+    // The comparison did run: its own code is among the modules.
+    expect(measured[2]!.modules).toContain('core/bench/run-diff.js');
+  }, 180_000);
 
   it("runs report and runs export load their own subcommand's code, not the other runs subcommands'", async () => {
     const [report, exported] = await measure('runs report', 'runs export');

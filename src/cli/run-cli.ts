@@ -14,6 +14,7 @@ import { commandPrefixOf, withCommandPrefix } from './invocation.js';
 import { interruptedExitCode, type CliIo } from './io.js';
 import { echoOf } from '../core/echo-text.js';
 import { cliMessageOf } from './option-flags.js';
+import { loadNamedStoreAdapters } from './store-adapters.js';
 import { renderUsage, wrapHelpText, wrapRow } from './help-layout.js';
 import { fitHanging } from '../reports/text-fit.js';
 
@@ -64,6 +65,7 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
     return 0;
   }
   try {
+    await loadNamedStoreAdapters(rest, io.env);
     if (command.handlesSignals) return await command.run(rest, io);
     const interrupted = new Promise<number>((resolve) => {
       if (io.signal.aborted) resolve(interruptedExitCode(io.signal));

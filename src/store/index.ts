@@ -21,7 +21,7 @@ export type {
 export type { AuditHead } from './stored-audit.js';
 export type { ProbeHead } from './stored-probe.js';
 export type { AskedBy, RecordKind } from './record-kind.js';
-export { openStore, type OpenStoreOptions } from './open-store.js';
+export { openStore, type OpenStoreOptions } from './open-store-with-postgres.js';
 export { StoreDamagedError, StoreNeedsUpgradeError, StoreWriteError, UnknownRunError } from './store-errors.js';
 export { defaultStorePath } from './default-store-path.js';
 export { fingerprintOf, fingerprintInput, FINGERPRINT_HEX_LENGTH } from './fingerprint.js';

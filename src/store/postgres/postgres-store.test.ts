@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgresCluster, type PostgresCluster } from '../../../test/support/postgres-cluster.js';
 import { DecidekitError } from '../../core/errors.js';
-import { openStore } from '../open-store.js';
+import { openStore } from '../open-store-with-postgres.js';
 import { claimStoredRun, storedRunHolder } from '../run-claim.js';
 import { seedFinished } from '../contract/contract-support.js';
 import { runConfig } from '../test-support/run-fixtures.js';

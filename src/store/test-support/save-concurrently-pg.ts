@@ -7,7 +7,7 @@
  * Usage: node --import tsx save-concurrently-pg.ts URL N START_EPOCH_MS LABEL SHARED_RUN SLICE SLICES
  */
 import { randomBytes } from 'node:crypto';
-import { openStore } from '../open-store.js';
+import { openStore } from '../open-store-with-postgres.js';
 import { summarizeRun } from '../run-summary.js';
 import { fixtureCase, fixtureCaseIds, runAtStart } from './concurrent-child.js';
 import { runConfig } from './run-fixtures.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../../src/cli/test-support/in-process-cli.js';
 import { tempFolderRemovedAfterAll } from '../../../src/datasets/test-support/temp-folders.js';
-import { openStore } from '../../../src/store/open-store.js';
+import { openStore } from '../../../src/store/open-store-with-postgres.js';
 import { runConfig } from '../../../src/store/test-support/run-fixtures.js';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgres-cluster.js';
 
