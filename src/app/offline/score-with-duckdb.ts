@@ -27,13 +27,15 @@ import {
   repeatedCaseIdsSql,
   repeatedIdsSql,
   RESULTS_CHECK_SQL,
+  RESULTS_VIEW_SQL,
+  resultFieldsViewSql,
   resultsProblemsSql,
-  resultsViewSql,
   SCORED_KIND,
   SCORED_ROWS_SQL,
   type OfflineSqlFile,
 } from '../../core/offline/duckdb-scoring-sql.js';
 import { DEFAULT_YES_NO_THRESHOLD } from '../../core/offline/prediction.js';
+import { PROBABILITY_SUM_TOLERANCE } from '../../core/question.js';
 import { DEFAULT_CONVENTIONS, type Conventions } from '../../core/stats/conventions.js';
 import { createOfflineAccumulator, type OfflineSummary } from '../../core/offline/summary.js';
 import { DEFAULT_PROBLEM_CAP, ProblemList } from '../../core/problem-list.js';
@@ -233,7 +235,8 @@ async function checkDataset(connection: Connection, file: OfflineSqlFile): Promi
 
 async function checkResults(connection: Connection, file: OfflineSqlFile): Promise<string | null> {
   return reading(file, async () => {
-    await connection.run(resultsViewSql(file));
+    await connection.run(resultFieldsViewSql(file));
+    await connection.run(RESULTS_VIEW_SQL);
     await connection.run(CREATE_SCORED_SQL);
     const [check] = await rowsOf(connection, RESULTS_CHECK_SQL);
     const problems = new ProblemList();
@@ -319,7 +322,7 @@ async function scoreInOnePass(
     const [first] = await rowsOf(connection, firstModelSql(file));
     const model = typeof first?.['model'] === 'string' ? first['model'] : null;
     if (model === null || model === '') return null;
-    await connection.run(resultsViewSql(file));
+    await connection.run(resultFieldsViewSql(file));
     // One bit a case: a case given twice is a problem, found without a table of case ids.
     const seen = new Uint8Array(Math.floor(cases.maxRow / 8) + 1);
     let rows = 0;
@@ -397,7 +400,10 @@ async function streamScoredRows(
         const offset = list.getEntryOffset(i);
         const length = list.getEntryLength(i);
         probabilities.length = length;
-        for (let j = 0; j < length; j++) probabilities[j] = listItems.getItem(offset + j) as number;
+        // The strict loader's sum, left to right in option order from 0 (the one-pass query leaves it here).
+        let sum = 0;
+        for (let j = 0; j < length; j++) sum += probabilities[j] = listItems.getItem(offset + j) as number;
+        if (!(Math.abs(sum - 1) <= PROBABILITY_SUM_TOLERANCE)) return null;
         acc.addChoice(
           correctIndex!.getItem(i) as number,
           probabilities,

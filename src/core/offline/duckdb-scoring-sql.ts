@@ -390,10 +390,13 @@ SELECT
   score_max
 FROM dk_dataset`;
 
-/** The results rows joined with their cases (LEFT: an unknown case_id is a problem). */
-export function resultsViewSql(file: OfflineSqlFile): string {
+/**
+ * The results rows with the fields their checks and the scoring read, before any case is
+ * joined (dk_results joins them; the one-pass query checks what needs no case first).
+ */
+export function resultFieldsViewSql(file: OfflineSqlFile): string {
   const ps = 'ps_json';
-  return `CREATE OR REPLACE VIEW dk_results AS
+  return `CREATE OR REPLACE VIEW dk_result_fields AS
 WITH lines AS (
   SELECT v, ${plainSql(file, PLAIN_RESULT)} AS plain FROM ${jsonRowsSql(file)}
 ),
@@ -456,6 +459,11 @@ fields AS (
     v
   FROM parts
 )
+SELECT * FROM fields`;
+}
+
+/** The results rows joined with their cases (LEFT: an unknown case_id is a problem). */
+export const RESULTS_VIEW_SQL = `CREATE OR REPLACE VIEW dk_results AS
 SELECT
   r.*,
   c.id IS NOT NULL AS known,
@@ -472,9 +480,8 @@ SELECT
     WHEN 'ARRAY' THEN r.ps_values
     WHEN 'OBJECT' THEN list_transform(c.options, lambda o: r.ps_values[list_position(r.ps_keys, o)]) END AS aligned,
   CASE WHEN r.picked_t = 'VARCHAR' THEN CAST(coalesce(list_position(c.options, r.picked), 0) - 1 AS INTEGER) ELSE -1 END AS picked_index
-FROM fields r
+FROM dk_result_fields r
 LEFT JOIN dk_cases c ON c.id = r.case_id`;
-}
 
 const isProbabilityList = `(len(ps_types) = len(ps_values)
   AND list_bool_and(list_transform(ps_types, lambda x: x IN ${NUMBER}))
@@ -706,7 +713,9 @@ export const CREATE_SCORED_SQL = `CREATE OR REPLACE TABLE dk_scored AS
 export const SCORED_KIND = { yes_no: 0, choice: 1, score: 2 } as const;
 
 /** What the accumulator takes, in the order the engine reads the columns (see SCORED_ROWS_SQL). */
-const SCORED_COLUMNS = `CAST(CASE kind WHEN 'yes_no' THEN ${SCORED_KIND.yes_no} WHEN 'choice' THEN ${SCORED_KIND.choice} ELSE ${SCORED_KIND.score} END AS TINYINT) AS kind,
+const scoredKindNumber = (kind: string): string =>
+  `CAST(CASE ${kind} WHEN 'yes_no' THEN ${SCORED_KIND.yes_no} WHEN 'choice' THEN ${SCORED_KIND.choice} ELSE ${SCORED_KIND.score} END AS TINYINT)`;
+const SCORED_COLUMNS = `${scoredKindNumber('kind')} AS kind,
   correct_yes, correct_index, correct_number, p, aligned, picked_index, value, cost_usd, latency_ms`;
 
 /**
@@ -725,19 +734,89 @@ export function firstModelSql(file: OfflineSqlFile): string {
   return `SELECT v ->> '$.model' AS model FROM ${jsonRowsSql(file)} LIMIT 1`;
 }
 
+/** A result's measure (cost_usd, latency_ms) is absent or a number in range: plain, then generic. */
+const plainMeasureOk = (x: string): string => `(${x} IS NULL OR (${x} >= 0 AND ${x} <= ${MAX_RESULT_MEASURE}))`;
+const measureOk = (t: string, x: string): string => `NOT ${measureBad(t, x)}`;
+
+/**
+ * What the one-pass query knows of a row before its case is joined: `ok` (it passes every
+ * check that needs no case, and names `firstModel`), whether its decision is one a case of
+ * each kind takes as far as the case does not matter (`yes_no_ok`, `choice_ok`, `score_ok`),
+ * and the few values the checks after the join and the scoring read. Only these enter the
+ * join's hash table, not the two dozen columns the checks read.
+ */
+function caseFreeSql(firstModel: string): string {
+  const model = sqlString(firstModel);
+  const ok = either(
+    `NOT repeated_key AND case_id <> '' AND model = ${model} AND ${plainMeasureOk('cost_usd')} AND ${plainMeasureOk('latency_ms')}`,
+    `syntax_ok AND t = 'OBJECT' AND NOT repeated_key AND case_id_t = 'VARCHAR' AND case_id <> ''
+      AND model_t = 'VARCHAR' AND model = ${model} AND ${measureOk('cost_t', 'cost_usd')} AND ${measureOk('latency_t', 'latency_ms')}
+      AND decision_t = 'OBJECT'`,
+  );
+  return `SELECT
+    case_id,
+    ${holds(ok)} AS ok,
+    ${holds(either('p >= 0 AND p <= 1', `p_t IN ${NUMBER} AND p >= 0 AND p <= 1`))} AS yes_no_ok,
+    ${holds(
+      either(
+        plainInUnitRange,
+        `ps_t IN ('ARRAY', 'OBJECT') AND ${isProbabilityList} AND (${absent('picked_t')} OR picked_t = 'VARCHAR')`,
+      ),
+    )} AS choice_ok,
+    ${holds(
+      either(
+        `value IS NOT NULL AND (confidence IS NULL OR (confidence >= 0 AND confidence <= 1))`,
+        `${isNumber('value_t', 'value')} AND (${absent('confidence_t')} OR (confidence_t IN ${NUMBER} AND confidence >= 0 AND confidence <= 1))`,
+      ),
+    )} AS score_ok,
+    p,
+    ps_values,
+    CASE WHEN ps_t = 'OBJECT' THEN ps_keys END AS ps_keys,
+    CASE WHEN picked_t = 'VARCHAR' THEN picked END AS picked,
+    value,
+    cost_usd,
+    latency_ms
+  FROM dk_result_fields`;
+}
+
 /**
  * The results in one pass, straight from the file (no table): SCORED_ROWS_SQL's columns
  * after two of their own, `stop` (the row breaks a rule, or names a model other than
  * `firstModel`) and `case_row` (its case's row in dk_cases, for the engine to find a case
  * given twice). Any `stop` or repeated case means the file has a problem: the engine then
  * builds dk_scored and lists the problems from it, so a valid file is read once and an
- * invalid one gets the same messages as ever.
+ * invalid one gets the same messages as ever. `stop` may be true of a row the long way finds
+ * nothing wrong with (a null where a check reads one), never false of one it refuses. One
+ * rule is left to the engine, which reads the values anyway: a choice's probabilities sum to
+ * 1 within PROBABILITY_SUM_TOLERANCE, added left to right in option order.
  */
-export function onePassRowsSql(firstModel: string | null): string {
-  return `SELECT
-  ${anyBad(RESULT_CHECKS)}
-    OR model_t IS DISTINCT FROM 'VARCHAR' OR model IS DISTINCT FROM ${firstModel === null ? 'NULL' : sqlString(firstModel)} AS stop,
-  case_row,
-  ${SCORED_COLUMNS}
-FROM dk_results`;
+export function onePassRowsSql(firstModel: string): string {
+  const aligned = `CASE WHEN r.ps_keys IS NULL THEN r.ps_values
+    ELSE list_transform(c.options, lambda o: r.ps_values[list_position(r.ps_keys, o)]) END`;
+  const choiceOk = `r.choice_ok
+      AND CASE WHEN r.ps_keys IS NULL THEN len(r.ps_values) = len(c.options)
+        ELSE len(r.ps_keys) = len(c.options) AND list_has_all(r.ps_keys, c.options) END
+      AND (r.picked IS NULL OR list_contains(c.options, r.picked))`;
+  return `WITH r AS (
+  ${caseFreeSql(firstModel)}
+)
+SELECT
+  NOT coalesce(r.ok AND c.id IS NOT NULL AND CASE c.kind
+    WHEN 'yes_no' THEN r.yes_no_ok
+    WHEN 'choice' THEN ${choiceOk}
+    ELSE r.score_ok AND r.value >= c.score_min AND r.value <= c.score_max END, false) AS stop,
+  -- A double, which JavaScript reads as a number (a BIGINT would be a BigInt a row).
+  CAST(c.rowid AS DOUBLE) AS case_row,
+  ${scoredKindNumber('c.kind')} AS kind,
+  c.correct_yes,
+  c.correct_index,
+  c.correct_number,
+  r.p,
+  ${aligned} AS aligned,
+  CAST(coalesce(list_position(c.options, r.picked), 0) - 1 AS INTEGER) AS picked_index,
+  r.value,
+  r.cost_usd,
+  r.latency_ms
+FROM r
+LEFT JOIN dk_cases c ON c.id = r.case_id`;
 }

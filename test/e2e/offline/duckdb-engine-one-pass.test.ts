@@ -92,6 +92,58 @@ describe('score --engine duckdb on a valid results file', () => {
   });
 });
 
+interface PlanNode {
+  readonly name: string;
+  readonly extra_info?: { readonly Projections?: readonly string[] | string };
+  readonly children?: readonly PlanNode[];
+}
+
+/** The plan DuckDB makes for each query the engine streams, asked for just before it runs. */
+function planningDuckDb(plans: PlanNode[][]): () => Promise<DuckDbModule> {
+  return async () => {
+    const duckdb = await import('@duckdb/node-api');
+    const create: DuckDbModule['DuckDBInstance']['create'] = async (...a) => {
+      const instance = await duckdb.DuckDBInstance.create(...a);
+      const connect = instance.connect.bind(instance);
+      return Object.assign(instance, {
+        connect: async () => {
+          const connection = await connect();
+          const stream = connection.stream.bind(connection);
+          return Object.assign(connection, {
+            stream: async (sql: string) => {
+              const explained = await connection.runAndReadAll(`EXPLAIN (FORMAT json) ${sql}`);
+              plans.push(JSON.parse(String(explained.getRowObjectsJS()[0]!['explain_value'])) as PlanNode[]);
+              return stream(sql);
+            },
+          });
+        },
+      });
+    };
+    return { ...duckdb, DuckDBInstance: { ...duckdb.DuckDBInstance, create } } as unknown as DuckDbModule;
+  };
+}
+
+function joinsOf(node: PlanNode): PlanNode[] {
+  const below = (node.children ?? []).flatMap(joinsOf);
+  return node.name.includes('JOIN') ? [node, ...below] : below;
+}
+
+describe('score --engine duckdb joins narrow rows to their cases', () => {
+  it('checks what needs no case before the join, so only a dozen columns of each result enter it', async () => {
+    const plans: PlanNode[][] = [];
+    const scored = await scoreWithDuckDb(dataset, resultsFile('valid-planned.jsonl', valid), {
+      importDuckDb: planningDuckDb(plans),
+    });
+    expect(scored.summary.counts.nScored.total).toBe(CASES);
+    const joins = plans.flat().flatMap(joinsOf);
+    expect(joins).toHaveLength(1);
+    const widths = joins[0]!.children!.map((side) => side.extra_info?.Projections?.length ?? 0);
+    // The results' side (the case id, what the checks after the join and the scoring read),
+    // not the two dozen fields the checks before it read.
+    expect(Math.max(...widths)).toBeLessThanOrEqual(12);
+  });
+});
+
 describe('score --engine duckdb on a results file with one problem far from its start', () => {
   it('refuses a case given on the first line and again on the last', async () => {
     const { duckdb, code } = await bothEngines(resultsFile('twice.jsonl', [...valid, result(0)]));
@@ -104,6 +156,18 @@ describe('score --engine duckdb on a results file with one problem far from its 
     const { duckdb, code } = await bothEngines(resultsFile('two-models.jsonl', lines));
     expect(code).toBe(1);
     expect(duckdb).toContain('more than one model ("m", "other")');
+  });
+
+  it('refuses probabilities that sum away from 1 on the last line only', async () => {
+    const last = JSON.stringify({
+      case_id: `c-${CASES - 1}`,
+      model: 'm',
+      decision: { probabilities: [0.2, 0.5, 0.4] },
+    });
+    const { node, duckdb, code } = await bothEngines(resultsFile('sum.jsonl', valid.with(CASES - 1, last)));
+    expect(code).toBe(1);
+    expect(node).toContain(`case c-${CASES - 1}: probabilities sum to 1.1`);
+    expect(duckdb).toContain(`case c-${CASES - 1}: probabilities sum to 1.1`);
   });
 
   it('names a first line without a model, as the default engine does', async () => {
