@@ -159,6 +159,26 @@ describe('score --engine duckdb to the last digit', () => {
     await expectExactly(base, 3);
   });
 
+  it('scores choice cases of twenty options, listed in order and keyed by name, as the in-process engine does', async () => {
+    const options = Array.from({ length: 20 }, (_, i) => `o${i}`);
+    const base = join(dir, 'twenty-options');
+    writeFileSync(
+      `${base}-dataset.jsonl`,
+      [0, 1].map((i) => JSON.stringify({ id: `c-${i}`, kind: 'choice', options, correct: `o${i + 3}` })).join('\n'),
+    );
+    const probabilities = options.map((_, i) => (i === 3 ? 0.43 : 0.03));
+    const keyed = Object.fromEntries(options.map((o, i) => [o, probabilities[i]]));
+    writeFileSync(
+      `${base}-results.jsonl`,
+      [
+        JSON.stringify({ case_id: 'c-0', model: 'm', decision: { probabilities } }),
+        JSON.stringify({ case_id: 'c-1', model: 'm', decision: { probabilities: keyed, picked: 'o5' } }),
+      ].join('\n'),
+    );
+    const numbers = await expectParity(['--dataset', `${base}-dataset.jsonl`, '--results', `${base}-results.jsonl`]);
+    expect(numbers['accuracy']).toBe(0.5);
+  });
+
   it('takes the logarithm as the in-process engine does', async () => {
     // Probabilities whose natural logarithm DuckDB's ln and JavaScript's Math.log round apart.
     const probabilities = [0.023, 0.036, 0.079, 0.09];
@@ -289,6 +309,21 @@ describe('score --engine duckdb on invalid files', () => {
       'score_min',
     ],
     ['an unknown kind', '{"id": "x-1", "kind": "rank", "correct": 1}', 'kind'],
+    [
+      'an option listed twice',
+      '{"id": "ch-3", "kind": "choice", "options": ["a", "b", "a"], "correct": "b"}',
+      'options must be a list of 2 or more distinct non-empty strings',
+    ],
+    [
+      'an option listed twice, its keys in another order',
+      '{"kind": "choice", "id": "ch-4", "correct": "b", "options": ["b", "a", "b"]}',
+      'options must be a list of 2 or more distinct non-empty strings',
+    ],
+    [
+      'an option listed twice among twenty',
+      `{"id": "ch-5", "kind": "choice", "options": ${JSON.stringify([...Array.from({ length: 19 }, (_, i) => `o${i}`), 'o3'])}, "correct": "o1"}`,
+      'options must be a list of 2 or more distinct non-empty strings',
+    ],
   ])('rejects a dataset with %s, as the strict loader does', async (name, line, needle) => {
     const file = join(dir, `bad-dataset-${name.replaceAll(' ', '-')}`);
     writeFileSync(`${file}-dataset.jsonl`, `${dataset}\n${line}\n`);
