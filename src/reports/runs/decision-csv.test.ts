@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DECISION_SCHEMA_VERSION, type DecisionRow } from '../../core/export/decision-row.js';
+import { DECISION_COLUMNS, DECISION_SCHEMA_VERSION, type DecisionRow } from '../../core/export/decision-row.js';
 import { createDecisionCsvRenderer, renderDecisionCsvRow } from './decision-csv.js';
 
 /** Texts a CSV field must quote or guard: commas, quotes, line breaks, formula starts. */
@@ -54,6 +54,23 @@ describe('the decision table as CSV', () => {
         for (const row of [...rows, ...rows]) expect(render(row)).toBe(renderDecisionCsvRow(row));
       }),
       { seed: 42, numRuns: 300 },
+    );
+  });
+
+  it('renders rows of one workflow, case and question position that differ in any one column', () => {
+    const change = fc.tuple(fc.constantFrom(...DECISION_COLUMNS.map((c) => c.name)), rowArb);
+    fc.assert(
+      fc.property(rowArb, fc.array(change, { maxLength: 30 }), (base, changes) => {
+        const render = createDecisionCsvRenderer();
+        expect(render(base)).toBe(renderDecisionCsvRow(base));
+        for (const [name, other] of changes) {
+          // The base row with one column taken from another row, then the base row again.
+          const row = { ...base, [name]: other[name] };
+          expect(render(row)).toBe(renderDecisionCsvRow(row));
+          expect(render(base)).toBe(renderDecisionCsvRow(base));
+        }
+      }),
+      { seed: 43, numRuns: 300 },
     );
   });
 

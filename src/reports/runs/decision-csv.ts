@@ -2,12 +2,8 @@
  * The decision table as CSV (RFC 4180): a header row, CRLF line ends, fields quoted when
  * they hold a comma, a quote or a line break (quotes doubled). docs/file-formats.md, "CSV".
  */
-import {
-  DECISION_COLUMNS,
-  RUN_LEVEL_COLUMNS,
-  type DecisionColumnName,
-  type DecisionRow,
-} from '../../core/export/decision-row.js';
+import { DECISION_COLUMNS, type DecisionRow } from '../../core/export/decision-row.js';
+import { createDecisionLineRenderer, type DecisionLineFormat } from './decision-lines.js';
 
 /**
  * Characters that make a spreadsheet read a cell as a formula (OWASP "CSV injection"), plus
@@ -34,57 +30,30 @@ export function renderDecisionCsvRow(row: DecisionRow): string {
   return `${line}\r\n`;
 }
 
-/**
- * The text columns whose values repeat from row to row: the run's own, a question's, its
- * answers and gold distribution, the predicted label and a failure's kind.
- */
-const REPEATING: ReadonlySet<DecisionColumnName> = new Set<DecisionColumnName>([
-  ...RUN_LEVEL_COLUMNS.filter((name) => name !== 'schema_version'),
-  'workflow',
-  'question_id',
-  'question_key',
-  'type',
-  'status',
-  'gold_label',
-  'predicted',
-  'answers',
-  'gold_distribution',
-  'error_kind',
-]);
-
-/** Fields remembered per renderer; past this many the memory starts again (a run of unique texts). */
-const REMEMBERED_FIELDS = 4096;
+const CSV: DecisionLineFormat = {
+  text: csvText,
+  nullableText: (text) => (text === null ? '' : csvText(text)),
+  number: (x) => (x === null ? '' : String(x)),
+  boolean: String,
+  before: (_name, first) => (first ? '' : ','),
+  end: '\r\n',
+};
 
 /**
- * `renderDecisionCsvRow` for the rows of one export, the same text: each distinct text of a
- * repeating column is quoted and guarded once, and a row's fields are joined in one string
- * (a whole export's rows cost far less to make and to collect).
+ * `renderDecisionCsvRow` for the rows of one export, the same text made by one template of
+ * the columns, the text that repeats (the run's columns, a case's, a question's) quoted and
+ * guarded once (`decision-lines.ts`).
  */
 export function createDecisionCsvRenderer(): (row: DecisionRow) => string {
-  const names = DECISION_COLUMNS.map((c) => c.name);
-  const repeats = names.map((name) => REPEATING.has(name));
-  const remembered = new Map<string, string>();
-  const fields: string[] = names.map(() => '');
-  return (row) => {
-    for (let i = 0; i < names.length; i++) {
-      const value = row[names[i]!];
-      if (typeof value === 'string' && repeats[i] === true) {
-        let field = remembered.get(value);
-        if (field === undefined) {
-          field = csvField(value);
-          if (remembered.size >= REMEMBERED_FIELDS) remembered.clear();
-          remembered.set(value, field);
-        }
-        fields[i] = field;
-      } else fields[i] = csvField(value);
-    }
-    return `${fields.join(',')}\r\n`;
-  };
+  return createDecisionLineRenderer(CSV);
 }
 
 function csvField(value: string | number | boolean | null): string {
   if (value === null) return '';
-  if (typeof value !== 'string') return String(value);
+  return typeof value === 'string' ? csvText(value) : String(value);
+}
+
+function csvText(value: string): string {
   if (value === '') return '""';
   const text = FORMULA_START.has(value[0]!) ? `'${value}` : value;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;

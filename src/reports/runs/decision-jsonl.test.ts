@@ -68,6 +68,23 @@ describe('the decision table as JSON Lines', () => {
     );
   });
 
+  it('renders rows of one workflow, case and question position that differ in any one column', () => {
+    const change = fc.tuple(fc.constantFrom(...DECISION_COLUMNS.map((c) => c.name)), rowArb);
+    fc.assert(
+      fc.property(rowArb, fc.array(change, { maxLength: 30 }), (base, changes) => {
+        const render = createDecisionJsonlRenderer();
+        expect(render(base)).toBe(`${JSON.stringify(base)}\n`);
+        for (const [name, other] of changes) {
+          // The base row with one column taken from another row, then the base row again.
+          const row = { ...base, [name]: other[name] };
+          expect(render(row)).toBe(`${JSON.stringify(row)}\n`);
+          expect(render(base)).toBe(`${JSON.stringify(base)}\n`);
+        }
+      }),
+      { seed: 43, numRuns: 300 },
+    );
+  });
+
   it('writes the columns in the schema order, every one of them', () => {
     const row = fc.sample(rowArb, { seed: 7, numRuns: 1 })[0]!;
     const line = createDecisionJsonlRenderer()(row);
