@@ -9,6 +9,8 @@
  * weight of 0 adding ±0, which leaves a sum unchanged.
  */
 
+import { createSimdSums } from './weighted-sums-simd.js';
+
 /** How many weightings one pass over the units sums. */
 export const WEIGHTINGS_PER_PASS = 8;
 
@@ -31,36 +33,59 @@ export interface WeightedSums {
   sum(weights: Int32Array, sums: Float64Array): void;
 }
 
-/** `columns`: null for one not to be summed (its slot is -1, as a column of zeros). */
-export function createWeightedSums(columns: readonly (UnitColumn | null)[], units: number): WeightedSums {
-  const kept: Float64Array[] = [];
-  const slot = Int32Array.from(columns, (column) => {
-    if (column === null) return -1;
-    const values = new Float64Array(units);
-    let zero = true;
-    for (let u = 0; u < units; u++) {
-      const v = column.values[u * column.stride + column.offset]!;
-      values[u] = v;
-      if (v !== 0) zero = false;
+/**
+ * `columns`: null for one not to be summed (its slot is -1, as a column of zeros).
+ * `options.simd`: false sums in JavaScript, as where WebAssembly SIMD is missing (the two
+ * give the same bits; a test compares them). Default true.
+ */
+export function createWeightedSums(
+  columns: readonly (UnitColumn | null)[],
+  units: number,
+  options: { readonly simd?: boolean } = {},
+): WeightedSums {
+  // Plain loops, each in a function of its own: a command runs this once, cold, and a loop
+  // in a callback (`Int32Array.from`, `forEach`) ran uncompiled for most of its 34 columns.
+  const slot = new Int32Array(columns.length).fill(-1);
+  const kept: UnitColumn[] = [];
+  for (let j = 0; j < columns.length; j++) {
+    const column = columns[j];
+    if (column === null || column === undefined || isZero(column, units)) continue;
+    let same = -1;
+    for (let k = 0; k < kept.length && same < 0; k++) if (sameValues(kept[k]!, column, units)) same = k;
+    if (same < 0) {
+      same = kept.length;
+      kept.push(column);
     }
-    if (zero) return -1;
-    const same = kept.findIndex((k) => sameValues(k, values));
-    if (same >= 0) return same;
-    kept.push(values);
-    return kept.length - 1;
-  });
+    slot[j] = same;
+  }
   const width = kept.length;
   // Unit-major: a unit's values side by side, read once a pass.
+  const simd = options.simd === false ? null : createSimdSums(units, width);
+  if (simd !== null) {
+    for (let c = 0; c < width; c++) copyColumn(kept[c]!, units, simd.matrix, simd.stride, c);
+    return { width, slot, sum: simd.sum };
+  }
   const matrix = new Float64Array(units * width);
-  kept.forEach((values, c) => {
-    for (let u = 0; u < units; u++) matrix[u * width + c] = values[u]!;
-  });
+  for (let c = 0; c < width; c++) copyColumn(kept[c]!, units, matrix, width, c);
   return { width, slot, sum: (weights, sums) => sumPass(matrix, width, units, weights, sums) };
 }
 
-function sameValues(a: Float64Array, b: Float64Array): boolean {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+function isZero(column: UnitColumn, units: number): boolean {
+  const { values, stride, offset } = column;
+  for (let u = 0, i = offset; u < units; u++, i += stride) if (values[i] !== 0) return false;
   return true;
+}
+
+function sameValues(a: UnitColumn, b: UnitColumn, units: number): boolean {
+  const { values: av, stride: as, offset: ao } = a;
+  const { values: bv, stride: bs, offset: bo } = b;
+  for (let u = 0, i = ao, j = bo; u < units; u++, i += as, j += bs) if (av[i] !== bv[j]) return false;
+  return true;
+}
+
+function copyColumn(column: UnitColumn, units: number, matrix: Float64Array, rowLength: number, c: number): void {
+  const { values, stride, offset } = column;
+  for (let u = 0, i = offset, o = c; u < units; u++, i += stride, o += rowLength) matrix[o] = values[i]!;
 }
 
 /** Eight weightings of the units' rows, in one pass (the weights of each in locals). */
