@@ -184,7 +184,8 @@ const typeIfPresent = (x: string, type: string): string => `CASE WHEN ${x} IS NO
 /** The generic reading of the whole line, for the lines that are not plain only. */
 const generic = (x: string): string => `CASE WHEN NOT plain THEN ${x} END`;
 
-const CASE_STRUCTURE = `{"id": "VARCHAR", "kind": "VARCHAR", "prompt": "VARCHAR", "group": "VARCHAR", "field": "VARCHAR", "options": ["VARCHAR"], "correct": "JSON", "score_min": "DOUBLE", "score_max": "DOUBLE"}`;
+// No prompt: a plain line's is a string by its shape, and nothing else reads it.
+const CASE_STRUCTURE = `{"id": "VARCHAR", "kind": "VARCHAR", "group": "VARCHAR", "field": "VARCHAR", "options": ["VARCHAR"], "correct": "JSON", "score_min": "DOUBLE", "score_max": "DOUBLE"}`;
 
 const RESULT_STRUCTURE = `{"case_id": "VARCHAR", "model": "VARCHAR", "decision": {"probability": "DOUBLE", "probabilities": "JSON", "picked": "VARCHAR", "value": "DOUBLE", "confidence": "DOUBLE"}, "cost_usd": "DOUBLE", "latency_ms": "DOUBLE"}`;
 
@@ -230,7 +231,7 @@ SELECT
   ${either('x.score_min', 'TRY_CAST(e[5] AS DOUBLE)')} AS score_min,
   ${either(typeIfPresent('x.score_max', 'DOUBLE'), 'json_type(e[6])')} AS max_t,
   ${either('x.score_max', 'TRY_CAST(e[6] AS DOUBLE)')} AS score_max,
-  ${either(typeIfPresent('x.prompt', 'VARCHAR'), 'json_type(e[7])')} AS prompt_t,
+  ${generic('json_type(e[7])')} AS prompt_t,
   ${either(typeIfPresent('x."group"', 'VARCHAR'), 'json_type(e[8])')} AS group_t,
   ${either('x."group"', `e[8] ->> '$'`)} AS group_name,
   ${either(typeIfPresent('x.field', 'VARCHAR'), 'json_type(e[9])')} AS field_t,
@@ -378,10 +379,17 @@ const DATASET_CHECKS: readonly Check[] = [
   },
 ];
 
+/** Kinds as the numbers SCORED_ROWS_SQL gives (its rows are read column by column). */
+export const SCORED_KIND = { yes_no: 0, choice: 1, score: 2 } as const;
+
+/** A case's kind as its SCORED_KIND number. */
+const scoredKindNumber = (kind: string): string =>
+  `CAST(CASE ${kind} WHEN 'yes_no' THEN ${SCORED_KIND.yes_no} WHEN 'choice' THEN ${SCORED_KIND.choice} ELSE ${SCORED_KIND.score} END AS TINYINT)`;
 /**
  * The cases as the scoring reads them, in one pass over the file, each with `bad` (it breaks
  * a rule) and `id_ok`: the checks then read this table, not the file, and the scoring runs
- * only when no row is bad and no id repeats.
+ * only when no row is bad and no id repeats. The kind is also kept as its SCORED_KIND number
+ * (`kind_code`), which the one-pass query tests and gives the engine rather than the text.
  *
  * A temp table: kept in memory up to the limit and spilled beyond it, never compressed and
  * written to the database file (about 0.3 s of CPU a million cases), since it lives for one
@@ -393,6 +401,7 @@ SELECT
   id_t = 'VARCHAR' AS id_ok,
   id,
   kind,
+  ${scoredKindNumber('kind')} AS kind_code,
   correct_text = 'true' AS correct_yes,
   CASE WHEN kind = 'choice' THEN options END AS options,
   CASE WHEN kind = 'choice' THEN CAST(list_position(options, correct_text) - 1 AS INTEGER) END AS correct_index,
@@ -720,12 +729,7 @@ export const CREATE_SCORED_SQL = `CREATE OR REPLACE TABLE dk_scored AS
     latency_ms
   FROM dk_results`;
 
-/** Kinds as the numbers SCORED_ROWS_SQL gives (its rows are read column by column). */
-export const SCORED_KIND = { yes_no: 0, choice: 1, score: 2 } as const;
-
 /** What the accumulator takes, in the order the engine reads the columns (see SCORED_ROWS_SQL). */
-const scoredKindNumber = (kind: string): string =>
-  `CAST(CASE ${kind} WHEN 'yes_no' THEN ${SCORED_KIND.yes_no} WHEN 'choice' THEN ${SCORED_KIND.choice} ELSE ${SCORED_KIND.score} END AS TINYINT)`;
 const SCORED_COLUMNS = `${scoredKindNumber('kind')} AS kind,
   correct_yes, correct_index, correct_number, p, aligned, picked_index, value, cost_usd, latency_ms`;
 
@@ -812,13 +816,13 @@ export function onePassRowsSql(firstModel: string): string {
   ${caseFreeSql(firstModel)}
 )
 SELECT
-  NOT coalesce(r.ok AND c.id IS NOT NULL AND CASE c.kind
-    WHEN 'yes_no' THEN r.yes_no_ok
-    WHEN 'choice' THEN ${choiceOk}
+  NOT coalesce(r.ok AND c.id IS NOT NULL AND CASE c.kind_code
+    WHEN ${SCORED_KIND.yes_no} THEN r.yes_no_ok
+    WHEN ${SCORED_KIND.choice} THEN ${choiceOk}
     ELSE r.score_ok AND r.value >= c.score_min AND r.value <= c.score_max END, false) AS stop,
   -- A double, which JavaScript reads as a number (a BIGINT would be a BigInt a row).
   CAST(c.rowid AS DOUBLE) AS case_row,
-  ${scoredKindNumber('c.kind')} AS kind,
+  c.kind_code AS kind,
   c.correct_yes,
   c.correct_index,
   c.correct_number,
