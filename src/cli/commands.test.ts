@@ -338,6 +338,39 @@ describe('defineCommand', () => {
     await expect(command.run(['a', 'b'], fakeIo())).rejects.toThrow('got an extra argument "b"');
   });
 
+  it("makes a command's help only when it is asked for (a command that runs has no use for it)", async () => {
+    let rendered = 0;
+    const counted: Option<boolean> = {
+      ...flag('shown in help'),
+      get help() {
+        rendered++;
+        return 'shown in help';
+      },
+    };
+    const command = defineCommand({
+      name: 'demo',
+      summary: 'a demo',
+      usage: 'demo [--shown]',
+      options: { shown: counted },
+      examples: ['decidekit demo'],
+      run: async () => 0,
+    });
+    const group = defineCommandGroup({
+      name: 'group',
+      summary: 'a group',
+      description: 'Subcommands.',
+      subcommands: [command],
+      examples: ['decidekit group demo'],
+    });
+    expect(await group.run(['demo', '--shown'], fakeIo())).toBe(0);
+    expect(rendered).toBe(0);
+    expect(command.help).toContain('shown in help');
+    expect(group.help).toContain('decidekit group: a group');
+    expect(rendered).toBe(1);
+    expect(command.help).toContain('shown in help');
+    expect(rendered).toBe(1);
+  });
+
   it('refuses a missing required option after parsing, in declaration order, and marks it in help', async () => {
     const command = defineCommand({
       name: 'demo',

@@ -292,11 +292,14 @@ const DEFAULT_EXIT_CODES = '0 ok, 1 invalid input (every problem listed), 2 usag
 
 /** Builds a `Command` from its one declaration. */
 export function defineCommand<O extends Record<string, Option<unknown>>>(spec: CommandSpec<O>): Command {
-  const help = renderCommandHelp(spec);
+  // Made when asked for: a command that runs has no use for its help text.
+  let help: string | undefined;
   return {
     name: spec.name,
     summary: spec.summary,
-    help,
+    get help() {
+      return (help ??= renderCommandHelp(spec));
+    },
     options: spec.options,
     ...(spec.handlesSignals ? { handlesSignals: true } : {}),
     async run(argv, io) {
@@ -332,25 +335,29 @@ export function defineCommandGroup(spec: {
   );
   const words = entries.map((e) => e.word);
   const width = Math.max(...words.map((w) => w.length));
-  const help = [
-    wrapHelpText(`decidekit ${spec.name}: ${spec.summary}`),
-    '',
-    ...renderUsage(spec.name, ['<subcommand> [options]', '<subcommand> --help']),
-    '',
-    wrapHelpText(spec.description.trimEnd()),
-    '',
-    'Subcommands:',
-    ...entries.flatMap((e) => wrapRow(`  ${e.word.padEnd(width)}  `, e.summary.split(/\s+/))),
-    '',
-    'Examples:',
-    ...spec.examples.map((e) => `  ${e}`),
-    '',
-  ].join('\n');
+  const renderHelp = (): string =>
+    [
+      wrapHelpText(`decidekit ${spec.name}: ${spec.summary}`),
+      '',
+      ...renderUsage(spec.name, ['<subcommand> [options]', '<subcommand> --help']),
+      '',
+      wrapHelpText(spec.description.trimEnd()),
+      '',
+      'Subcommands:',
+      ...entries.flatMap((e) => wrapRow(`  ${e.word.padEnd(width)}  `, e.summary.split(/\s+/))),
+      '',
+      'Examples:',
+      ...spec.examples.map((e) => `  ${e}`),
+      '',
+    ].join('\n');
+  let help: string | undefined;
   const subcommandOf = async (sub: string | undefined) => entries.find((e) => e.word === sub)?.load();
   return {
     name: spec.name,
     summary: spec.summary,
-    help,
+    get help() {
+      return (help ??= renderHelp());
+    },
     loadSubcommands: () => Promise.all(entries.map((e) => e.load())),
     subcommandOf,
     async run(argv, io) {

@@ -16,6 +16,11 @@ const MAX_NAMED = 5;
  * calibration map applied before scoring (when one is).
  */
 export function workIdentityOf(config: RunConfig): unknown {
+  return { ...workBesidesCases(config), caseIds: [...new Set(config.caseIds)].sort() };
+}
+
+/** The work's identity but its case set. */
+function workBesidesCases(config: RunConfig): Record<string, unknown> {
   return {
     dataset: {
       id: config.dataset.id,
@@ -24,7 +29,6 @@ export function workIdentityOf(config: RunConfig): unknown {
       // A file's content is part of what was measured (its path is not: files move).
       ...(config.dataset.file ? { sha256: config.dataset.file.sha256 } : {}),
     },
-    caseIds: [...new Set(config.caseIds)].sort(),
     questionSet: config.questionSet,
     // Recalibrated numbers measure other probabilities than raw ones; a run without a map
     // keeps the identity (and fingerprint) it always had.
@@ -34,7 +38,17 @@ export function workIdentityOf(config: RunConfig): unknown {
 
 /** True when both runs asked the same questions of the same cases of the same dataset. */
 export function isSameWork(a: RunConfig, b: RunConfig): boolean {
+  // Runs over one case list in one order (the usual pair) have one case set: the rest of
+  // the identity decides, without sorting every case id of each.
+  if (sameList(a.caseIds, b.caseIds)) return canonicalJson(workBesidesCases(a)) === canonicalJson(workBesidesCases(b));
   return workIdentityText(a) === workIdentityText(b);
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 // A comparison asks this of the same configs more than once (to refuse, then to report), and
