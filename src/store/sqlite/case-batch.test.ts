@@ -2,7 +2,7 @@ import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { scoreCase, type CaseResult } from '../../core/typed-decisions/case-result.js';
 import { answeredCase, benchCase, failedCase, rightAnswers, wrongAnswers } from '../test-support/run-fixtures.js';
-import { batchCaseDigest, packedCaseDigest } from './case-digest.js';
+import { batchCaseDigests, packedCaseDigest } from './case-digest.js';
 import { batchValue, forEachBatchCase, packCaseBatch, transferables, type PackedCaseBatch } from './case-batch.js';
 import { forEachPackedCase, packCaseRows } from './case-rows.js';
 
@@ -48,9 +48,30 @@ describe('a packed batch of cases', () => {
     const fromRows: string[] = [];
     forEachPackedCase(rows, (at, count) => fromRows.push(packedCaseDigest('run-1', rows, at, count)));
     const fromBatch: string[] = [];
-    forEachBatchCase(batch, (at, count) => fromBatch.push(batchCaseDigest('run-1', batch, at, count)));
+    const digestOf = batchCaseDigests('run-1', batch);
+    forEachBatchCase(batch, (at, count) => fromBatch.push(digestOf(at, count)));
     expect(fromBatch).toEqual(fromRows);
     expect(new Set(fromBatch).size).toBe(cases.length);
+  });
+
+  it('gives odd numbers and strings the digest their rows have: -0, NaN, infinities, a lone surrogate, a quote', () => {
+    const c = answeredCase('c"1\ud800', rightAnswers(0), -0, 2 ** 53 - 1);
+    const odd = [Number.POSITIVE_INFINITY, Number.NaN, -0, 5e-324, 1e21];
+    const weird: CaseResult = {
+      ...c,
+      decisions: c.decisions.map((d, i) =>
+        d.outcome.status === 'answered' ? { ...d, outcome: { ...d.outcome, kl: odd[i % odd.length]! } } : d,
+      ),
+    };
+    const cases = [weird, failedCase('c2', null), ...mixedCases()];
+    const rows = packCaseRows(cases);
+    const fromRows: string[] = [];
+    forEachPackedCase(rows, (at, count) => fromRows.push(packedCaseDigest('run-"\u2028', rows, at, count)));
+    const batch = packCaseBatch(cases);
+    const digestOf = batchCaseDigests('run-"\u2028', batch);
+    const fromBatch: string[] = [];
+    forEachBatchCase(batch, (at, count) => fromBatch.push(digestOf(at, count)));
+    expect(fromBatch).toEqual(fromRows);
   });
 
   it('keeps each repeated string once', () => {

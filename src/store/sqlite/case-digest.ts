@@ -5,7 +5,7 @@
  * error message, a latency) is found, not only changes that move a score.
  */
 import { hash } from 'node:crypto';
-import { BATCH_CASE_SLOTS, BATCH_DECISION_SLOTS, batchValue, type PackedCaseBatch } from './case-batch.js';
+import { BATCH_CASE_SLOTS, BATCH_DECISION_SLOTS, NULL_SLOT, type PackedCaseBatch } from './case-batch.js';
 import { PACKED_CASE_VALUES, PACKED_DECISION_VALUES, type PackedCaseRows } from './case-rows.js';
 
 /**
@@ -88,22 +88,40 @@ export function packedCaseDigest(runId: string, packed: PackedCaseRows, at: numb
 }
 
 /**
- * `caseDigest` of the case that starts at `at` of a batch (`packCaseBatch`) with `count`
- * decisions, for the run `runId`: the same record, from the batch's slots.
+ * `caseDigest` of each case of a batch (`packCaseBatch`) for the run `runId`: called with
+ * where a case starts and its decision count, it gives the same digest from the batch's
+ * slots. Its JSON text is written piece by piece rather than by `JSON.stringify` of a record:
+ * each distinct string of the batch (a question's answers, a gold distribution) is quoted once
+ * for the whole batch instead of once a case, and no record arrays are made. Numbers are
+ * written as `JSON.stringify` writes them (`String` of a finite number, -0 as 0; null
+ * otherwise), so the bytes hashed are the record's canonical JSON, unchanged.
  */
-export function batchCaseDigest(runId: string, batch: PackedCaseBatch, at: number, count: number): string {
-  const caseId = batchValue(batch, at);
-  const caseRecord: unknown[] = [runId];
-  // The case ends with its replica (covered only when it has one) and its decision count.
-  for (let k = at; k < at + BATCH_CASE_SLOTS - 2; k++) caseRecord.push(batchValue(batch, k));
-  const replica = batchValue(batch, at + BATCH_CASE_SLOTS - 2);
-  if (replica !== null) caseRecord.push(replica);
-  const record: unknown[][] = [caseRecord];
-  let k = at + BATCH_CASE_SLOTS;
-  for (let position = 0; position < count; position++) {
-    const decision: unknown[] = [runId, caseId, position];
-    for (const end = k + BATCH_DECISION_SLOTS; k < end; k++) decision.push(batchValue(batch, k));
-    record.push(decision);
-  }
-  return hash('sha256', JSON.stringify(record), 'hex');
+export function batchCaseDigests(runId: string, batch: PackedCaseBatch): (at: number, count: number) => string {
+  const { kinds, numbers, strings } = batch;
+  // Each value's JSON with the comma before it; a string's made once a batch.
+  const quoted: (string | undefined)[] = new Array<string | undefined>(strings.length);
+  const piece = (slot: number): string => {
+    const kind = kinds[slot]!;
+    if (kind >= 0) return (quoted[kind] ??= `,${JSON.stringify(strings[kind])}`);
+    if (kind === NULL_SLOT) return ',null';
+    const n = numbers[slot]!;
+    return Number.isFinite(n) ? `,${n}` : ',null';
+  };
+  const run = JSON.stringify(runId);
+  return (at, count) => {
+    // [[runId, the case's values…, (its replica)], [runId, caseId, position, the decision's values…]…]
+    let text = `[[${run}`;
+    for (let k = at; k < at + BATCH_CASE_SLOTS - 2; k++) text += piece(k);
+    // The case ends with its replica (covered only when it has one) and its decision count.
+    if (kinds[at + BATCH_CASE_SLOTS - 2] !== NULL_SLOT) text += piece(at + BATCH_CASE_SLOTS - 2);
+    text += ']';
+    const decisionHead = `,[${run}${piece(at)},`;
+    let k = at + BATCH_CASE_SLOTS;
+    for (let position = 0; position < count; position++) {
+      text += decisionHead + position;
+      for (const end = k + BATCH_DECISION_SLOTS; k < end; k++) text += piece(k);
+      text += ']';
+    }
+    return hash('sha256', `${text}]`, 'hex');
+  };
 }

@@ -12,7 +12,7 @@ import {
   forEachBatchCase,
   type PackedCaseBatch,
 } from './case-batch.js';
-import { batchCaseDigest } from './case-digest.js';
+import { batchCaseDigests } from './case-digest.js';
 import type { RunTables } from './run-tables.js';
 
 /** Commits `batch` to the run `runId` (and the run's duration so far); throws, keeping none of it, when it cannot. */
@@ -24,7 +24,8 @@ export function saveCaseBatch(tables: RunTables, runId: string, batch: PackedCas
     // A stored run that gets new cases (resume, retry) is running again: its old summary goes.
     if (row.status !== 'running' && batch.kinds.length > 0)
       tables.writeSummary(runId, 'running', row.duration_ms, null);
-    forEachBatchCase(batch, (at, count) => insertCase(tables, runId, batch, at, count));
+    const digestOf = batchCaseDigests(runId, batch);
+    forEachBatchCase(batch, (at, count) => insertCase(tables, runId, batch, at, digestOf(at, count), count));
     if (progress.durationMs !== undefined) statements.duration.run(progress.durationMs, runId);
   });
   // IMMEDIATE takes the write lock before the first read: a deferred transaction that
@@ -33,8 +34,15 @@ export function saveCaseBatch(tables: RunTables, runId: string, batch: PackedCas
   conn.writing(runId, () => conn.committing(() => write.immediate(), false));
 }
 
-/** Inserts the case at `at` of a batch, binding its values where they are. */
-function insertCase(tables: RunTables, runId: string, b: PackedCaseBatch, at: number, count: number): void {
+/** Inserts the case at `at` of a batch (its digest made), binding its values where they are. */
+function insertCase(
+  tables: RunTables,
+  runId: string,
+  b: PackedCaseBatch,
+  at: number,
+  digest: string,
+  count: number,
+): void {
   const s = tables.statements;
   const caseId = batchValue(b, at) as string;
   // workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model, replica
@@ -46,7 +54,6 @@ function insertCase(tables: RunTables, runId: string, b: PackedCaseBatch, at: nu
   const em = batchValue(b, at + 6);
   const m = batchValue(b, at + 7);
   const r = batchValue(b, at + 8);
-  const digest = batchCaseDigest(runId, b, at, count);
   const casePosition = s.casePosition.get(runId, caseId) as number | undefined;
   if (casePosition === undefined)
     throw new DecidekitError(
