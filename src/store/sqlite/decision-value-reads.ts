@@ -25,7 +25,9 @@ const REMEMBERED_TEXTS = 4096;
 
 /**
  * Checks raw rows and completes them into `StoredDecisionValues`, remembering the JSON texts
- * it has checked: a question's answers, and gold distributions, repeat across cases.
+ * it has checked: a question's answers, and gold distributions, repeat across cases, and so
+ * do predicted ones where a model answers alike (each text's array handed to every row
+ * that has it, read-only).
  */
 export function createDecisionValueCheck(
   conn: RowReader,
@@ -33,6 +35,7 @@ export function createDecisionValueCheck(
 ): (row: RawDecisionValues) => StoredDecisionValues {
   const answersOf = new Map<string, readonly string[]>();
   const goldChecked = new Set<string>();
+  const predictedOf = new Map<string, readonly number[]>();
   const failureKinds: ReadonlySet<unknown> = new Set<FailureKind>(FAILURE_KINDS);
   const json = <T>(text: unknown, what: string, caseId: string, isValid: (v: unknown) => boolean) =>
     parseStoredJson<T>(text, `${what} of case ${caseId}`, runId, conn.path, isValid);
@@ -52,7 +55,13 @@ export function createDecisionValueCheck(
     if (status === 'answered') {
       const problem = answeredScoresProblem(predicted, correct, confidence, kl, brier);
       if (problem !== null) throw conn.damaged(runId, `case ${caseId} question ${String(questionId)}: ${problem}`);
-      probabilities = json<number[]>(row[17], 'predicted distribution', caseId, isNumberArray);
+      const text = row[17] as string;
+      probabilities = predictedOf.get(text) ?? null;
+      if (probabilities === null) {
+        probabilities = json<number[]>(text, 'predicted distribution', caseId, isNumberArray);
+        if (predictedOf.size >= REMEMBERED_TEXTS) predictedOf.clear();
+        predictedOf.set(text, probabilities);
+      }
     } else if (status === 'failed') {
       if (!failureKinds.has(row[18]))
         throw conn.damaged(runId, `case ${caseId} question ${String(questionId)}: unknown failure kind`);

@@ -30,7 +30,14 @@ function isIterator(value: unknown): value is Iterator<unknown> & Iterable<unkno
 /** A generator's steps (and its early end), each in the store's words. */
 function guardedIterator(it: Iterator<unknown>, translate: Translate): IterableIterator<unknown> {
   const guarded: IterableIterator<unknown> = {
-    next: (...args: [] | [unknown]) => inWords(translate, () => it.next(...args)),
+    // Written out rather than through `inWords`: a step is taken for every row a read yields.
+    next: (value?: unknown) => {
+      try {
+        return it.next(value);
+      } catch (err) {
+        throw translate(err);
+      }
+    },
     return: (value?: unknown) => inWords(translate, () => it.return?.(value) ?? { done: true, value }),
     throw: (err?: unknown) =>
       inWords(translate, () => {
