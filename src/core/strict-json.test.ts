@@ -33,6 +33,14 @@ describe('parseStrictJson', () => {
     expect(parseStrictJson(String.raw`{"a":"\\"}`).ok).toBe(true);
   });
 
+  it('skips strings holding structure in a text without any backslash', () => {
+    // An answer's legend reads "Benign: read-only"; a colon or bracket in a string is no key and no depth.
+    expect(parseStrictJson('{"a":"x: {[","b":{"c":"]}:"}}').ok).toBe(true);
+    expect(parseStrictJson('{"a":"x: {[","b":1,"a":2}')).toMatchObject({ ok: false, problem: 'duplicate_key' });
+    expect(parseStrictJson('{"a":"[[[[","b":[[1]]}', 2)).toMatchObject({ ok: false, problem: 'too_deep' });
+    expect(parseStrictJson('{"a":"[[[[","b":[1]}', 2).ok).toBe(true);
+  });
+
   it('judges depth and repeated keys as a scan of every character does, on any text', () => {
     const pieces = fc.constantFrom('"', '\\', '{', '}', '[', ']', ':', ',', 'a', '1', ' ', '"k":', '"\\"');
     fc.assert(

@@ -30,30 +30,13 @@ const COLON = 0x3a;
 
 /** Strict `JSON.parse`: also rejects nesting deeper than `maxDepth` and repeated keys in one object. */
 export function parseStrictJson(text: string, maxDepth: number = MAX_JSON_DEPTH): StrictJsonParse {
-  let depth = 0;
-  let keys = 0;
-  const n = text.length;
-  // Most characters are inside strings: each is skipped with `indexOf` (native) rather than
-  // one character at a time; only the characters between strings are looked at.
-  for (let i = 0; i < n;) {
-    const quote = text.indexOf('"', i);
-    const stop = quote === -1 ? n : quote;
-    for (; i < stop; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 0x7b || c === 0x5b) {
-        if (++depth > maxDepth)
-          return {
-            ok: false,
-            problem: 'too_deep',
-            message: `too deeply nested: more than ${maxDepth} levels of arrays and objects`,
-          };
-      } else if (c === 0x7d || c === 0x5d) depth--;
-      else if (c === COLON) keys++;
-    }
-    if (quote === -1) break;
-    // An unterminated string runs to the end: JSON.parse's to report.
-    i = endOfJsonString(text, quote) + 1;
-  }
+  const keys = countStructure(text, maxDepth);
+  if (keys < 0)
+    return {
+      ok: false,
+      problem: 'too_deep',
+      message: `too deeply nested: more than ${maxDepth} levels of arrays and objects`,
+    };
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -71,6 +54,31 @@ export function parseStrictJson(text: string, maxDepth: number = MAX_JSON_DEPTH)
     };
   }
   return { ok: true, value };
+}
+
+/**
+ * The keys of `text` (a `:` outside a string is always a key's), or -1 when it nests deeper
+ * than `maxDepth`. Most characters are inside strings: each is skipped with `indexOf` (native)
+ * rather than one character at a time. Text without a backslash (most answers and lines) has
+ * no escaped quote, so a string simply ends at the next quote.
+ */
+function countStructure(text: string, maxDepth: number): number {
+  const escapes = text.indexOf('\\') !== -1;
+  let depth = 0;
+  let keys = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      // An unterminated string runs to the end: JSON.parse's to report.
+      i = escapes ? endOfJsonString(text, i) : text.indexOf('"', i + 1);
+      if (i === -1) break;
+    } else if (c === COLON) keys++;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > maxDepth) return -1;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return keys;
 }
 
 /** The quote that ends the string opened at `open` (a quote preceded by an even run of backslashes), or the text's length. */
@@ -157,15 +165,13 @@ function countKeys(value: unknown): number {
   const stack: object[] = [value];
   while (stack.length > 0) {
     const v = stack.pop()!;
-    if (Array.isArray(v)) {
-      for (const item of v) if (typeof item === 'object' && item !== null) stack.push(item as object);
-    } else {
-      const record = v as Record<string, unknown>;
-      for (const k in record) {
-        total++;
-        const item = record[k];
-        if (typeof item === 'object' && item !== null) stack.push(item);
-      }
+    // A parsed value's objects have only their own, enumerable keys: `Object.values` counts
+    // them as `for…in` does, about twice as fast.
+    const items: readonly unknown[] = Array.isArray(v) ? v : Object.values(v);
+    if (!Array.isArray(v)) total += items.length;
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      if (typeof item === 'object' && item !== null) stack.push(item);
     }
   }
   return total;
