@@ -276,7 +276,7 @@ export function compareReadRuns(
   const headline = sharedCases === null || pairing === null ? wholeRuns : overSharedCases(wholeRuns, pairing);
 
   const changes = read.changes();
-  const { changed, fixed, broken, predictionsChanged, shared, decisionsA, decisionsB } = changes;
+  const { fixed, broken, predictionsChanged, shared, decisionsA, decisionsB } = changes;
   // One base for every number: the per-question rows too are over the shared cases when the
   // runs' case sets differ, else a question's delta could have the other sign than on them.
   const byQuestion =
@@ -295,7 +295,7 @@ export function compareReadRuns(
     requests: { total: run.summary.requests.total, failed: run.summary.requests.failed },
     ...recalibratedWithOf(run),
   });
-  return {
+  const comparison: RunComparison = {
     a: side(a, decisionsA),
     b: side(b, decisionsB),
     sameFingerprint,
@@ -304,7 +304,11 @@ export function compareReadRuns(
     headline,
     sharedCases,
     byQuestion,
-    changed,
+    // Made when first read: `runs gate` and the text report (which lists the first few,
+    // `firstChanged`) never make the other tens of thousands.
+    get changed() {
+      return changes.changed;
+    },
     fixed,
     broken,
     predictionsChanged,
@@ -315,6 +319,20 @@ export function compareReadRuns(
     paired: intervals ? pairing : null,
     conventions,
   };
+  changesOf.set(comparison, changes);
+  return comparison;
+}
+
+const changesOf = new WeakMap<RunComparison, DecisionChanges>();
+
+/** How many decisions changed correctness in a comparison (`changed.length`, without making them when it can). */
+export function changedCount(c: RunComparison): number {
+  return changesOf.get(c)?.changedCount ?? c.changed.length;
+}
+
+/** The first `count` decisions whose correctness changed (`changed.slice(0, count)`, the others not made when it can). */
+export function firstChanged(c: RunComparison, count: number): readonly ChangedDecision[] {
+  return changesOf.get(c)?.firstChanged(count) ?? c.changed.slice(0, Math.max(0, count));
 }
 
 /**
@@ -582,13 +600,18 @@ class ChangedColumns {
     this.#rightInA.push(rightInA);
   }
 
-  /** Every decision kept, as objects, in the order pushed. */
-  decisions(): ChangedDecision[] {
+  /** Decisions kept. */
+  get size(): number {
+    return this.#caseId.length;
+  }
+
+  /** The first `count` decisions kept (default: every one), as objects, in the order pushed. */
+  decisions(count = this.size): ChangedDecision[] {
     const strings = this.#strings.strings;
     const at = this.#numbers;
     const orNull = (n: number): string | null => (n === NONE ? null : strings[n]!);
     const confidence = (v: number): number | null => (v === v ? v : null);
-    return this.#caseId.map((caseId, i): ChangedDecision => {
+    return this.#caseId.slice(0, Math.max(0, count)).map((caseId, i): ChangedDecision => {
       const o = i * 8;
       const right = this.#rightInA[i]!;
       return {
@@ -645,6 +668,16 @@ export class DecisionChanges {
   /** The decisions present in both runs whose correctness changed, in run A's order (made when first asked for). */
   get changed(): readonly ChangedDecision[] {
     return (this.#changedDecisions ??= this.#changed.decisions());
+  }
+
+  /** How many decisions changed correctness (`changed.length`, without making them). */
+  get changedCount(): number {
+    return this.#changed.size;
+  }
+
+  /** The first `count` of `changed`, made alone when `changed` has not been made. */
+  firstChanged(count: number): readonly ChangedDecision[] {
+    return this.#changedDecisions?.slice(0, Math.max(0, count)) ?? this.#changed.decisions(count);
   }
 
   /** Every case of A was fed: B's views are no longer needed. */

@@ -3,7 +3,7 @@
  * the terminal: B - A per question, and the decisions whose correctness changed (fixed or
  * broken) with both sides' predictions.
  */
-import type { DecisionView, RunComparison } from '../../core/bench/run-diff.js';
+import { changedCount, firstChanged, type DecisionView, type RunComparison } from '../../core/bench/run-diff.js';
 import { JSON_FLAG } from '../../core/command-hints.js';
 import { formatCount, formatNumber, formatPercent, formatSigned } from '../format.js';
 import { escapeHtml } from '../html/html-escape.js';
@@ -57,12 +57,13 @@ function side(v: DecisionView): Cell {
 export function renderChangedSection(c: RunComparison): string[] {
   const only =
     c.onlyInA + c.onlyInB > 0 ? `; ${formatCount(c.onlyInA)} only in A, ${formatCount(c.onlyInB)} only in B` : '';
+  const count = changedCount(c);
   const out = [
     '<h2 id="changed-title">Decisions whose correctness changed</h2>',
-    `<p class="note" id="changed-count">${formatCount(c.changed.length)} of ${formatCount(c.shared)} shared decisions changed correctness: ${formatCount(c.fixed)} fixed (wrong in A, right in B), ${formatCount(c.broken)} broken; ${formatCount(c.predictionsChanged)} changed prediction${only}.</p>`,
+    `<p class="note" id="changed-count">${formatCount(count)} of ${formatCount(c.shared)} shared decisions changed correctness: ${formatCount(c.fixed)} fixed (wrong in A, right in B), ${formatCount(c.broken)} broken; ${formatCount(c.predictionsChanged)} changed prediction${only}.</p>`,
   ];
-  if (c.changed.length === 0) return out;
-  const shown = c.changed.slice(0, HTML_CHANGED_ROWS);
+  if (count === 0) return out;
+  const shown = firstChanged(c, HTML_CHANGED_ROWS);
   out.push(
     renderTable({
       id: 'changed',
@@ -83,7 +84,7 @@ export function renderChangedSection(c: RunComparison): string[] {
       scroll: shown.length > 20,
     }),
   );
-  const rest = c.changed.length - shown.length;
+  const rest = count - shown.length;
   if (rest > 0)
     out.push(
       `<p class="note">And ${formatCount(rest)} more (the comparison with <code>${JSON_FLAG}</code> lists every one).</p>`,

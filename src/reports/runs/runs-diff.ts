@@ -1,5 +1,13 @@
 import { jsonDocumentText } from '../../core/safe-text.js';
-import type { ComparedRun, DecisionView, MetricDelta, RunComparison, SharedCases } from '../../core/bench/run-diff.js';
+import {
+  changedCount,
+  firstChanged,
+  type ComparedRun,
+  type DecisionView,
+  type MetricDelta,
+  type RunComparison,
+  type SharedCases,
+} from '../../core/bench/run-diff.js';
 import {
   createPalette,
   formatCount,
@@ -211,17 +219,18 @@ function byQuestionSection(c: RunComparison, p: Palette, width: number): string[
 /** The decisions whose correctness changed, the first `maxChanged` listed. */
 function changedSection(c: RunComparison, p: Palette, maxChanged: number, width: number): string[] {
   const out: string[] = [];
+  const count = changedCount(c);
   const only =
     c.onlyInA + c.onlyInB > 0 ? `; ${formatCount(c.onlyInA)} only in A, ${formatCount(c.onlyInB)} only in B` : '';
   out.push(
     ...wrapStyled(
-      p.bold(`Decisions whose correctness changed: ${formatCount(c.changed.length)}`) +
+      p.bold(`Decisions whose correctness changed: ${formatCount(count)}`) +
         `  (${formatCount(c.fixed)} fixed, ${formatCount(c.broken)} broken; ${formatCount(c.predictionsChanged)} of ${formatCount(c.shared)} shared decisions changed prediction${only})`,
       width,
     ),
   );
-  if (c.changed.length > 0) {
-    const shown = c.changed.slice(0, Math.max(0, maxChanged));
+  if (count > 0) {
+    const shown = firstChanged(c, maxChanged);
     out.push(
       ...renderFittedTable(
         ['case', 'question', 'type', 'gold', 'A', 'B'],
@@ -237,7 +246,7 @@ function changedSection(c: RunComparison, p: Palette, maxChanged: number, width:
         { indent: '  ', styleHeader: p.dim, align: ['left', 'left', 'left', 'left', 'left', 'left'] },
       ),
     );
-    const rest = c.changed.length - shown.length;
+    const rest = count - shown.length;
     if (rest > 0) out.push(p.dim(`  ... and ${formatCount(rest)} more ('${JSON_FLAG}' lists them all)`));
   }
   return out;

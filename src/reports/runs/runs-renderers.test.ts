@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { BenchRun, RunConfig } from '../../core/bench/run.js';
 import { answeredModelsOf, type CaseResult } from '../../core/typed-decisions/case-result.js';
-import { compareRuns } from '../../core/bench/run-diff.js';
+import { compareRuns, DecisionChanges } from '../../core/bench/run-diff.js';
 import { fingerprintOf } from '../../store/fingerprint.js';
 import type { StoredRunHead } from '../../store/stored-run.js';
 import { summarizeRun } from '../../store/run-summary.js';
@@ -228,6 +228,18 @@ describe('renderRunComparison', () => {
   it('lists a limited number of changed decisions and counts the rest', () => {
     const text = renderRunComparison(compareRuns(runA, runB), { colour: false, maxChanged: 4 });
     expect(text).toContain('... and 5 more');
+  });
+
+  it('makes only the changed decisions it lists; the JSON document lists every one', () => {
+    const made = vi.spyOn(DecisionChanges.prototype, 'changed', 'get');
+    const c = compareRuns(runA, runB);
+    const text = renderRunComparison(c, { colour: false, maxChanged: 4 });
+    expect(made).not.toHaveBeenCalled();
+    expect(text).toContain('Decisions whose correctness changed: 9');
+    expect(text).toContain('... and 5 more');
+    expect(JSON.parse(renderRunComparisonJson(c)).changed).toHaveLength(9);
+    expect(made).toHaveBeenCalled();
+    made.mockRestore();
   });
 
   it('warns in a forced comparison of different work', () => {
