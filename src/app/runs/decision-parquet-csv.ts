@@ -1,8 +1,10 @@
 /**
  * The decision table as Parquet from the store's CSV text of the run (`StoreCases.decisionCsv`,
- * format in `store/decision-csv.ts`), written by DuckDB: the store writes the text into a temp
- * file, and one `COPY (SELECT … FROM read_csv(…)) TO … (FORMAT parquet)` makes every column
- * from it, so no value passes through JavaScript one at a time. What the store's text leaves
+ * format in `store/decision-csv.ts`), written by DuckDB: one `COPY (SELECT … FROM read_csv(…))
+ * TO … (FORMAT parquet)` makes every column from the text, so no value passes through
+ * JavaScript one at a time. The text goes through named pipes, made by a worker thread while
+ * DuckDB reads them (`decision-text-pipes.ts`), or, where pipes cannot be made, into temp
+ * files first. What the store's text leaves
  * to its reader is checked here with the flat read's rules: a status or failure kind no saved
  * case has, and JSON texts that are not arrays of numbers (distributions) or of strings
  * (answers), written as `JSON.stringify` writes them. The log loss is computed by JavaScript's
@@ -22,12 +24,14 @@ import { logLoss } from '../../core/decision-score.js';
 import { DECISION_COLUMNS, runLevelValuesOf, type DecisionRowContext } from '../../core/export/decision-row.js';
 import { FAILURE_KINDS } from '../../core/typed-decisions/case-result.js';
 import { quoteIdentifier, sqlString } from '../../core/sql-text.js';
+import { isPostgresUrl } from '../../core/store-url.js';
 import { CSV_QUOTE, DECISION_CSV_COLUMNS } from '../../store/decision-csv.js';
 import type { Store } from '../../store/store.js';
 import { PARQUET_ROW_GROUP, type ParquetKeyValue } from './decision-parquet-rules.js';
 import { copyFileInto, exportInstance, literalOf, type DuckDbModule } from './decision-parquet-duckdb.js';
+import { pipeDecisionText, type PipedDecisionText } from './decision-text-pipes.js';
 
-/** The text goes into files of about this many bytes, read one after the other. */
+/** The text goes into pipes (or files) of about this many bytes, read one after the other. */
 const FILE_BYTES = 16 << 20;
 
 const NUMBER = String.raw`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`;
@@ -104,6 +108,9 @@ function selectSql(files: readonly string[], context: DecisionRowContext): strin
     FROM (SELECT *, from_json(answers, '["VARCHAR"]') AS answer_list FROM ${source})`;
 }
 
+/** Cases a pipe is made for: about `FILE_BYTES` of text at five decisions a case (the last pipe takes any more). */
+const CASES_PER_PIPE = 8000;
+
 /**
  * Writes the stored run's decision table as Parquet into `fd` through the store's CSV text;
  * the number of decisions, or null (nothing written) when the run is to be written the flat way.
@@ -114,69 +121,103 @@ export async function writeStoredDecisionParquetFromCsv(
   store: Store,
   context: DecisionRowContext,
   metadata: readonly ParquetKeyValue[],
+  pipes = true,
 ): Promise<number | null> {
   const folder = await mkdtemp(join(tmpdir(), 'decidekit-export-'));
   try {
-    const files: string[] = [];
-    let file: number | null = null;
-    let written = 0;
-    let offered: boolean;
-    try {
-      const write = (piece: Uint8Array | string): void => {
-        if (file === null) {
-          files.push(join(folder, `decisions-${files.length}.csv`));
-          file = openSync(files.at(-1)!, 'w');
-        }
-        written += typeof piece === 'string' ? writeSync(file, piece) : writeSync(file, piece);
-        // DuckDB holds a file it reads in its memory: a file of a few megabytes at a time bounds it.
-        if (written >= FILE_BYTES && (typeof piece === 'string' ? piece.endsWith('\n') : piece.at(-1) === 10)) {
-          closeSync(file);
-          file = null;
-          written = 0;
-        }
-      };
-      // Each case's count of decisions only for a priced run's cost.
-      const caseDecisions = context.config.pricePerMtokUsd !== null;
-      offered = store.cases.decisionCsv(context.runId, write, { caseDecisions });
-    } finally {
-      if (file !== null) closeSync(file);
-    }
-    // An empty run has no text: the flat read writes its empty typed table.
-    if (!offered || files.length === 0) return null;
-    const out = join(folder, 'decisions.parquet');
-    const instance = await exportInstance(duckdb, folder);
-    const connection = await instance.connect();
-    try {
-      connection.registerScalarFunction(
-        duckdb.DuckDBScalarFunction.create({
-          name: 'dk_log_loss',
-          returnType: duckdb.DOUBLE,
-          parameterTypes: [duckdb.DOUBLE],
-          mainFunction: (_info, input, output) => {
-            const p = input.getColumnVector(0) as DuckDBDoubleVector;
-            const o = output as DuckDBDoubleVector;
-            for (let i = 0; i < input.rowCount; i++) {
-              const v = p.getItem(i);
-              o.setItem(i, v === null ? null : logLoss(v));
-            }
-            o.flush();
-          },
-        }),
-      );
-      const kv = metadata.map((m) => `${sqlString(m.key)}: ${sqlString(m.value)}`).join(', ');
-      const result = await connection
-        .run(
-          `COPY (${selectSql(files, context)}) TO ${sqlString(out)} (FORMAT parquet, ROW_GROUP_SIZE ${PARQUET_ROW_GROUP}, KV_METADATA {${kv}})`,
-        )
-        .catch(() => null);
-      if (result === null) return null;
-      copyFileInto(out, fd);
-      return result.rowsChanged;
-    } finally {
-      connection.closeSync();
-      instance.closeSync();
-    }
+    // Each case's count of decisions only for a priced run's cost.
+    const caseDecisions = context.config.pricePerMtokUsd !== null;
+    const piped =
+      !pipes || isPostgresUrl(store.path)
+        ? null
+        : pipeDecisionText(folder, Math.ceil(context.config.caseIds.length / CASES_PER_PIPE) + 1, {
+            storePath: store.path,
+            runId: context.runId,
+            pipeBytes: FILE_BYTES,
+            caseDecisions,
+          });
+    if (piped !== null) return await copyToParquet(duckdb, fd, folder, piped.pipes, context, metadata, piped);
+    const files = writeTextFiles(folder, store, context.runId, caseDecisions);
+    return files === null ? null : await copyToParquet(duckdb, fd, folder, files, context, metadata, null);
   } finally {
     await rm(folder, { recursive: true, force: true });
+  }
+}
+
+/** The run's text in temp files of about `FILE_BYTES` (where pipes cannot be used); null when the store declines it. */
+function writeTextFiles(folder: string, store: Store, runId: string, caseDecisions: boolean): string[] | null {
+  const files: string[] = [];
+  let file: number | null = null;
+  let written = 0;
+  let offered: boolean;
+  try {
+    const write = (piece: Uint8Array | string): void => {
+      if (file === null) {
+        files.push(join(folder, `decisions-${files.length}.csv`));
+        file = openSync(files.at(-1)!, 'w');
+      }
+      written += typeof piece === 'string' ? writeSync(file, piece) : writeSync(file, piece);
+      // DuckDB holds a file it reads in its memory: a file of a few megabytes at a time bounds it.
+      if (written >= FILE_BYTES && (typeof piece === 'string' ? piece.endsWith('\n') : piece.at(-1) === 10)) {
+        closeSync(file);
+        file = null;
+        written = 0;
+      }
+    };
+    offered = store.cases.decisionCsv(runId, write, { caseDecisions });
+  } finally {
+    if (file !== null) closeSync(file);
+  }
+  // An empty run has no text: the flat read writes its empty typed table.
+  return offered && files.length > 0 ? files : null;
+}
+
+/**
+ * DuckDB's `COPY` of the text in `sources` (files, or pipes `piped` is writing) into `fd`;
+ * the number of decisions, or null when DuckDB refused the text, the worker did not write all
+ * of it, or there was none.
+ */
+async function copyToParquet(
+  duckdb: DuckDbModule,
+  fd: number,
+  folder: string,
+  sources: readonly string[],
+  context: DecisionRowContext,
+  metadata: readonly ParquetKeyValue[],
+  piped: PipedDecisionText | null,
+): Promise<number | null> {
+  const out = join(folder, 'decisions.parquet');
+  const instance = await exportInstance(duckdb, folder);
+  const connection = await instance.connect();
+  try {
+    connection.registerScalarFunction(
+      duckdb.DuckDBScalarFunction.create({
+        name: 'dk_log_loss',
+        returnType: duckdb.DOUBLE,
+        parameterTypes: [duckdb.DOUBLE],
+        mainFunction: (_info, input, output) => {
+          const p = input.getColumnVector(0) as DuckDBDoubleVector;
+          const o = output as DuckDBDoubleVector;
+          for (let i = 0; i < input.rowCount; i++) {
+            const v = p.getItem(i);
+            o.setItem(i, v === null ? null : logLoss(v));
+          }
+          o.flush();
+        },
+      }),
+    );
+    const kv = metadata.map((m) => `${sqlString(m.key)}: ${sqlString(m.value)}`).join(', ');
+    const copy = connection.run(
+      `COPY (${selectSql(sources, context)}) TO ${sqlString(out)} (FORMAT parquet, ROW_GROUP_SIZE ${PARQUET_ROW_GROUP}, KV_METADATA {${kv}})`,
+    );
+    const whole = piped === null ? true : await piped.finish(copy);
+    const result = await copy.catch(() => null);
+    // No rows (an empty run): the flat read writes its empty typed table.
+    if (!whole || result === null || result.rowsChanged === 0) return null;
+    copyFileInto(out, fd);
+    return result.rowsChanged;
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
   }
 }

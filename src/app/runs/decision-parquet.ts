@@ -14,6 +14,11 @@ import { checkedParquetInteger, PARQUET_ROW_GROUP, parquetMetadataOf } from './d
 export interface DecisionParquetOptions {
   /** How DuckDB is loaded; a module that is not installed makes the export use hyparquet-writer. */
   readonly importDuckDb?: () => Promise<DuckDbModule>;
+  /**
+   * Whether a stored run's text may reach DuckDB through named pipes, made by a worker thread
+   * beside DuckDB's `COPY` (default true; false: through temp files, made first).
+   */
+  readonly pipes?: boolean;
 }
 
 /** Writes the rows of run `runId` as Parquet into `fd`. */

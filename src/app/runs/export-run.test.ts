@@ -3,7 +3,7 @@
  * hyparquet) and the CSV (parsed back by an independent RFC 4180 reader) hold exactly the
  * rows of the JSONL export.
  */
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -306,7 +306,10 @@ describe('runs export round trips', () => {
     ).run();
     db.prepare(`UPDATE decisions SET gold_label = 'none of them' WHERE case_id = 'e6' AND type = 'score'`).run();
     db.close();
-    const spy = vi.spyOn(SqliteCases.prototype, 'decisionCsv');
+    // Which way each export went: the text made on this thread (files), or the flat read.
+    const text = vi.spyOn(SqliteCases.prototype, 'decisionCsv');
+    const flat = vi.spyOn(SqliteCases.prototype, 'decisionValues');
+    // Through pipes (the CLI, a worker thread making the text), and through temp files.
     const exported = async (name: string) => {
       const out = join(dir, name);
       const r = await runCliInProcess([
@@ -321,7 +324,19 @@ describe('runs export round trips', () => {
         edgeStore,
       ]);
       expect(r.code, r.stderr).toBe(0);
-      return rowsOf(out);
+      const viaFiles = join(dir, `files-${name}`);
+      const place = await prepareOutputPath(viaFiles, 'target', { cwd: dir, inputs: [] });
+      await exportStoredRun(
+        edgeStore,
+        id,
+        'parquet',
+        { kind: 'place', place },
+        { command: 'runs export' },
+        { pipes: false },
+      );
+      const rows = await rowsOf(out);
+      expect(await rowsOf(viaFiles)).toEqual(rows);
+      return rows;
     };
     const jsonl = async () =>
       (await runCliInProcess(['runs', 'export', id, '--format', 'jsonl', '--store', edgeStore])).stdout
@@ -332,8 +347,11 @@ describe('runs export round trips', () => {
       const expected = await jsonl();
       expect(expected.map((row) => row['kl'])).toEqual(expect.arrayContaining([5e-324, -1e300]));
       expect(expected.map((row) => row['gold_level'])).toContain(-1);
+      flat.mockClear();
       expect(await exported('edge.parquet')).toEqual(expected);
-      expect(spy.mock.results.map((r) => r.value)).toEqual([true]);
+      // The pipes' text came from the worker (no flat read here), the files' from this thread.
+      expect(flat).not.toHaveBeenCalled();
+      expect(text.mock.results.map((r) => r.value)).toEqual([true]);
       expect(await rowsOf(await exportWithoutDuckDb(edgeStore, id, 'edge-hyparquet.parquet'))).toEqual(expected);
       // A text holding the text's own quote character: the store declines the text, the flat read writes the file.
       const quoted = new Database(edgeStore);
@@ -342,8 +360,10 @@ describe('runs export round trips', () => {
       quoted.close();
       const withQuote = await jsonl();
       expect(withQuote.map((row) => row['error_message'])).toContain('a\x1eb');
+      flat.mockClear();
       expect(await exported('edge-quoted.parquet')).toEqual(withQuote);
-      expect(spy.mock.results.map((r) => r.value)).toEqual([true, false]);
+      expect(text.mock.results.map((r) => r.value)).toEqual([true, false]);
+      expect(flat).toHaveBeenCalledTimes(2);
       // A distribution JSON.stringify would not write (white space): DuckDB declines it, the flat read writes it.
       const spaced = new Database(edgeStore);
       spaced
@@ -354,7 +374,37 @@ describe('runs export round trips', () => {
       expect(withSpace.map((row) => row['predicted_distribution'])).toContain('[0.25, 0.75]');
       expect(await exported('edge-spaced.parquet')).toEqual(withSpace);
     } finally {
-      spy.mockRestore();
+      text.mockRestore();
+      flat.mockRestore();
+    }
+  });
+
+  it('writes Parquet from the flat read when the worker making the text cannot open the store, without waiting on its pipes', async () => {
+    const gone = join(dir, 'gone.sqlite');
+    writeFileSync(gone, readFileSync(storePath));
+    const out = join(dir, 'gone.parquet');
+    const place = await prepareOutputPath(out, 'target', { cwd: dir, inputs: [] });
+    const flat = vi.spyOn(SqliteCases.prototype, 'decisionValues');
+    try {
+      // The store is removed once this thread has it open: the worker finds no store to read.
+      const summary = await exportStoredRun(
+        gone,
+        runId,
+        'parquet',
+        { kind: 'place', place },
+        { command: 'runs export' },
+        {
+          importDuckDb: async () => {
+            rmSync(gone);
+            return import('@duckdb/node-api');
+          },
+        },
+      );
+      expect(flat).toHaveBeenCalledTimes(1);
+      expect(await rowsOf(out)).toEqual(await rowsOf(await exportWithoutDuckDb(storePath, runId, 'kept.parquet')));
+      expect(summary.decisions).toBeGreaterThan(0);
+    } finally {
+      flat.mockRestore();
     }
   });
 

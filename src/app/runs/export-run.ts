@@ -82,7 +82,8 @@ export async function exportStoredRun(
     const rows = (): Iterable<DecisionRow> => decisionRowsOfStored(context, store.cases.decisionValues(id));
     if (format === 'parquet' && into.kind === 'file') {
       const duckdb = await loadDuckDb(options);
-      if (duckdb !== null) return await exportParquetWithDuckDb(duckdb, store, context, rows, into.path);
+      if (duckdb !== null)
+        return await exportParquetWithDuckDb(duckdb, store, context, rows, into.path, options.pipes ?? true);
     }
     return await writeDecisionRows(run.id, rows(), format, into, options);
   } finally {
@@ -101,11 +102,12 @@ async function exportParquetWithDuckDb(
   context: DecisionRowContext,
   rows: () => Iterable<DecisionRow>,
   path: string,
+  pipes: boolean,
 ): Promise<ExportSummary> {
   let decisions = 0;
   const metadata = parquetMetadataOf(context.runId);
   await writeOutputFile(path, 'export', async (file) => {
-    const fromText = await writeStoredDecisionParquetFromCsv(duckdb, file.fd, store, context, metadata);
+    const fromText = await writeStoredDecisionParquetFromCsv(duckdb, file.fd, store, context, metadata, pipes);
     if (fromText !== null) {
       decisions = fromText;
       return;

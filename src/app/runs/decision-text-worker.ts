@@ -1,0 +1,64 @@
+/**
+ * The worker thread of `decision-text-pipes.ts`: opens the store read-only and writes the
+ * run's text (`StoreCases.decisionCsv`) into the named pipes DuckDB reads, one after the
+ * other, a pipe of about `pipeBytes` at a time. A write waits while DuckDB has not read what
+ * the pipe holds, so this thread and DuckDB's `COPY` run side by side and no text is kept.
+ * The pipes the text did not reach are opened and closed empty, so DuckDB reads each to its
+ * end. It replies once, `{ offered }` or `{ failed }`, and ends.
+ */
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
+import { openStore } from '../../store/open-store.js';
+
+export interface DecisionTextWorkerData {
+  readonly storePath: string;
+  readonly runId: string;
+  readonly pipes: readonly string[];
+  readonly pipeBytes: number;
+  readonly caseDecisions: boolean;
+}
+
+/** `offered`: what `decisionCsv` returned; `failed`: the text stopped on an error (a pipe DuckDB closed, a store error). */
+export type DecisionTextWorkerReply = { readonly offered: boolean } | { readonly failed: string };
+
+const endsLine = (piece: Uint8Array | string): boolean =>
+  typeof piece === 'string' ? piece.endsWith('\n') : piece.at(-1) === 10;
+
+function writeText(data: DecisionTextWorkerData): DecisionTextWorkerReply {
+  let next = 0;
+  let pipe: number | null = null;
+  let written = 0;
+  try {
+    const store = openStore(data.storePath, { mustExist: true, readOnly: true });
+    try {
+      const write = (piece: Uint8Array | string): void => {
+        if (pipe === null) {
+          pipe = openSync(data.pipes[next++]!, 'w');
+          written = 0;
+        }
+        written += typeof piece === 'string' ? writeSync(pipe, piece) : writeSync(pipe, piece);
+        if (written >= data.pipeBytes && endsLine(piece) && next < data.pipes.length) {
+          closeSync(pipe);
+          pipe = null;
+        }
+      };
+      return { offered: store.cases.decisionCsv(data.runId, write, { caseDecisions: data.caseDecisions }) };
+    } finally {
+      store.close();
+    }
+  } catch (err) {
+    return { failed: err instanceof Error ? err.message : String(err) };
+  } finally {
+    if (pipe !== null) closeSync(pipe);
+    // Waits for DuckDB to open each (or, when DuckDB has stopped, for the exporter to).
+    for (; next < data.pipes.length; next++) {
+      try {
+        closeSync(openSync(data.pipes[next]!, 'w'));
+      } catch {
+        // A pipe removed by the exporter: nothing waits on it.
+      }
+    }
+  }
+}
+
+parentPort?.postMessage(writeText(workerData as DecisionTextWorkerData));
