@@ -312,6 +312,7 @@ describe('runs export round trips', () => {
     // Through pipes (the CLI, a worker thread making the text), and through temp files.
     const exported = async (name: string) => {
       const out = join(dir, name);
+      const made = text.mock.calls.length;
       const r = await runCliInProcess([
         'runs',
         'export',
@@ -324,6 +325,8 @@ describe('runs export round trips', () => {
         edgeStore,
       ]);
       expect(r.code, r.stderr).toBe(0);
+      // The CLI's text is made off this thread.
+      expect(text.mock.calls.length).toBe(made);
       const viaFiles = join(dir, `files-${name}`);
       const place = await prepareOutputPath(viaFiles, 'target', { cwd: dir, inputs: [] });
       await exportStoredRun(
