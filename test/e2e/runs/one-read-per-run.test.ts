@@ -172,7 +172,9 @@ describe('a stored run is read once', () => {
         join(dir, `export.${format}`),
       ]);
       expect(result.code, result.stderr).toBe(0);
-      expect(passes, format).toEqual({ [heuristic]: 1 });
+      // Parquet's one pass is the store's text, made by a worker thread (one `decisionCsv` there):
+      // this thread reads nothing.
+      expect(passes, format).toEqual(format === 'parquet' ? {} : { [heuristic]: 1 });
     }
   });
 
