@@ -164,7 +164,8 @@ async function writeDecisionRows(
     const header = format === 'csv' ? renderDecisionCsvHeader() : '';
     const writeText = (write: (text: string) => void): void => {
       let chunk = header;
-      for (const row of counted()) {
+      for (const row of rows) {
+        decisions++;
         chunk += render(row);
         if (chunk.length >= CHUNK_CHARS) {
           write(chunk);
