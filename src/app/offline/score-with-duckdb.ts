@@ -358,6 +358,11 @@ async function scoreAfterChecks(
   return { model, summary: summary! };
 }
 
+/** A number in [0, 1] (not null, not NaN). */
+function isProbability(x: number | null): x is number {
+  return x !== null && x >= 0 && x <= 1;
+}
+
 type Chunk = NonNullable<Awaited<ReturnType<Awaited<ReturnType<Connection['stream']>>['fetchChunk']>>>;
 
 /**
@@ -394,15 +399,23 @@ async function streamScoredRows(
       const costUsd = (cost!.getItem(i) as number | null) ?? NaN;
       const latencyMs = (latency!.getItem(i) as number | null) ?? NaN;
       const k = kind!.getItem(i) as number;
-      if (k === SCORED_KIND.yes_no)
-        acc.addYesNo(correctYes!.getItem(i) === true, p!.getItem(i) as number, costUsd, latencyMs);
-      else if (k === SCORED_KIND.choice) {
+      // The one-pass query leaves a plain line's probability bounds and the sum here, where
+      // the values are read anyway; the long way has checked them already.
+      if (k === SCORED_KIND.yes_no) {
+        const probability = p!.getItem(i) as number | null;
+        if (!isProbability(probability)) return null;
+        acc.addYesNo(correctYes!.getItem(i) === true, probability, costUsd, latencyMs);
+      } else if (k === SCORED_KIND.choice) {
         const offset = list.getEntryOffset(i);
         const length = list.getEntryLength(i);
         probabilities.length = length;
-        // The strict loader's sum, left to right in option order from 0 (the one-pass query leaves it here).
+        // The strict loader's sum: left to right in option order, from 0.
         let sum = 0;
-        for (let j = 0; j < length; j++) sum += probabilities[j] = listItems.getItem(offset + j) as number;
+        for (let j = 0; j < length; j++) {
+          const probability = listItems.getItem(offset + j) as number | null;
+          if (!isProbability(probability)) return null;
+          sum += probabilities[j] = probability;
+        }
         if (!(Math.abs(sum - 1) <= PROBABILITY_SUM_TOLERANCE)) return null;
         acc.addChoice(
           correctIndex!.getItem(i) as number,

@@ -771,10 +771,10 @@ function caseFreeSql(firstModel: string): string {
   return `SELECT
     case_id,
     ${holds(ok)} AS ok,
-    ${holds(either('p >= 0 AND p <= 1', `p_t IN ${NUMBER} AND p >= 0 AND p <= 1`))} AS yes_no_ok,
+    ${holds(either('p IS NOT NULL', `p_t IN ${NUMBER} AND p >= 0 AND p <= 1`))} AS yes_no_ok,
     ${holds(
       either(
-        plainInUnitRange,
+        'true',
         `ps_t IN ('ARRAY', 'OBJECT') AND ${isProbabilityList} AND (${absent('picked_t')} OR picked_t = 'VARCHAR')`,
       ),
     )} AS choice_ok,
@@ -801,9 +801,10 @@ function caseFreeSql(firstModel: string): string {
  * given twice). Any `stop` or repeated case means the file has a problem: the engine then
  * builds dk_scored and lists the problems from it, so a valid file is read once and an
  * invalid one gets the same messages as ever. `stop` may be true of a row the long way finds
- * nothing wrong with (a null where a check reads one), never false of one it refuses. One
- * rule is left to the engine, which reads the values anyway: a choice's probabilities sum to
- * 1 within PROBABILITY_SUM_TOLERANCE, added left to right in option order.
+ * nothing wrong with (a null where a check reads one), never false of one it refuses. On a
+ * plain line, three rules are left to the engine, which reads the values anyway: P(yes) and
+ * each of a choice's probabilities in [0, 1], and a choice's probabilities summing to 1
+ * within PROBABILITY_SUM_TOLERANCE, added left to right in option order.
  */
 export function onePassRowsSql(firstModel: string): string {
   const aligned = `CASE WHEN r.ps_keys IS NULL THEN r.ps_values

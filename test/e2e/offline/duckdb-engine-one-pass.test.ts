@@ -170,6 +170,31 @@ describe('score --engine duckdb on a results file with one problem far from its 
     expect(duckdb).toContain(`case c-${CASES - 1}: probabilities sum to 1.1`);
   });
 
+  it.each([
+    ['a probability above 1', CASES - 2, { probability: 1.5 }, 'probability must be a number in [0, 1]'],
+    [
+      'a choice probability below 0 in a list summing to 1',
+      CASES - 1,
+      { probabilities: [-0.1, 0.6, 0.5] },
+      'probabilities',
+    ],
+    [
+      'a choice probability above 1 keyed by option',
+      CASES - 1,
+      { probabilities: { a: 1.2, b: -0.1, c: -0.1 } },
+      'probabilities',
+    ],
+    // The engines word a probability out of range apart (the default names it, DuckDB the rule).
+  ])('refuses %s on the last lines only', async (_name, i, decision, message) => {
+    const line = JSON.stringify({ case_id: `c-${i}`, model: 'm', decision });
+    const { node, duckdb, code } = await bothEngines(
+      resultsFile(`range-${i}-${_name.length}.jsonl`, valid.with(i, line)),
+    );
+    expect(code).toBe(1);
+    expect(node).toContain(`case c-${i}: ${message}`);
+    expect(duckdb).toContain(`case c-${i}: ${message}`);
+  });
+
   it('names a first line without a model, as the default engine does', async () => {
     const first = JSON.stringify({ case_id: 'c-0', decision: { probability: 0.1 } });
     const { node, duckdb, code } = await bothEngines(resultsFile('no-model.jsonl', valid.with(0, first)));
