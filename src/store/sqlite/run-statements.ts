@@ -66,9 +66,12 @@ export function prepareRunStatements(db: Database.Database): RunStatements {
       FROM cases c CROSS JOIN decisions d ON d.run_id = c.run_id AND d.case_position = c.position
       WHERE c.run_id = ? AND c.digest IS NOT NULL ORDER BY c.position, d.position`,
     ),
-    insertDecision: db.prepare(`INSERT INTO decisions (run_id, case_id, case_position, position, question_id, type,
+    // A case's decisions, `rows` of them in one statement: one step, not one a row (BENCHMARKS.md).
+    insertDecisions: preparedByCount((rows) =>
+      db.prepare(`INSERT INTO decisions (run_id, case_id, case_position, position, question_id, type,
         answers_json, gold_label, gold_probabilities_json, status, predicted, correct, confidence, kl, brier,
-        probabilities_json, error_kind, error_message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+        probabilities_json, error_kind, error_message) VALUES ${Array.from({ length: rows }, () => DECISION_ROW_PARAMETERS).join(', ')}`),
+    ),
     finish: db.prepare(`UPDATE runs SET status = @status, duration_ms = @duration_ms, summary_json = @summary_json,
         accuracy = @accuracy, kl = @kl, brier = @brier, ece = @ece, mean_confidence = @mean_confidence,
         decisions_total = @decisions_total, decisions_correct = @decisions_correct, errors = @errors,
@@ -108,6 +111,23 @@ export function prepareRunStatements(db: Database.Database): RunStatements {
   };
 }
 
+/** Most `decisions` rows one `insertDecisions` statement writes: a case with more takes several. */
+export const DECISION_ROWS_A_STATEMENT = 16;
+
+/** The values of one `decisions` row, in `insertDecisions`' column order. */
+const DECISION_ROW_VALUES = 18;
+const DECISION_ROW_PARAMETERS = `(${Array.from({ length: DECISION_ROW_VALUES }, () => '?').join(', ')})`;
+
+/** A statement for each count from 1 to `DECISION_ROWS_A_STATEMENT`, prepared when first asked for. */
+function preparedByCount(prepare: (rows: number) => Database.Statement): (rows: number) => Database.Statement {
+  const byCount: (Database.Statement | undefined)[] = [];
+  return (rows) => {
+    if (!Number.isInteger(rows) || rows < 1 || rows > DECISION_ROWS_A_STATEMENT)
+      throw new RangeError(`a decisions insert writes 1 to ${DECISION_ROWS_A_STATEMENT} rows, not ${rows}`);
+    return (byCount[rows] ??= prepare(rows));
+  };
+}
+
 /** A run's `cases` rows in run order, `where` narrowing them further. */
 function caseRowsSql(where: string): string {
   return `SELECT case_id, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model, ${CASE_REPLICA_COLUMN} FROM cases WHERE run_id = ? ${where} ORDER BY position`;
@@ -141,7 +161,8 @@ export interface RunStatements {
   readonly insertNewCase: Database.Statement;
   readonly digestCases: Database.Statement;
   readonly digestDecisions: Database.Statement;
-  readonly insertDecision: Database.Statement;
+  /** The statement inserting `rows` decisions (1 to `DECISION_ROWS_A_STATEMENT`). */
+  readonly insertDecisions: (rows: number) => Database.Statement;
   readonly finish: Database.Statement;
   readonly saveStatistics: Database.Statement;
   readonly statistics: Database.Statement;

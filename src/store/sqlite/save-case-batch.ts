@@ -14,6 +14,7 @@ import {
 } from './case-batch.js';
 import { batchCaseDigests } from './case-digest.js';
 import type { RunTables } from './run-tables.js';
+import { DECISION_ROWS_A_STATEMENT } from './run-statements.js';
 
 /** Commits `batch` to the run `runId` (and the run's duration so far); throws, keeping none of it, when it cannot. */
 export function saveCaseBatch(tables: RunTables, runId: string, batch: PackedCaseBatch, progress: SaveProgress): void {
@@ -65,26 +66,15 @@ function insertCase(
     s.deleteCase.run(runId, casePosition);
     s.insertCase.run(runId, caseId, casePosition, w, st, l, t, ek, em, m, r, digest);
   }
+  // Its decisions a statement at a time (up to DECISION_ROWS_A_STATEMENT rows each).
   let k = at + BATCH_CASE_SLOTS;
-  for (let position = 0; position < count; position++, k += BATCH_DECISION_SLOTS)
-    s.insertDecision.run(
-      runId,
-      caseId,
-      casePosition,
-      position,
-      batchValue(b, k),
-      batchValue(b, k + 1),
-      batchValue(b, k + 2),
-      batchValue(b, k + 3),
-      batchValue(b, k + 4),
-      batchValue(b, k + 5),
-      batchValue(b, k + 6),
-      batchValue(b, k + 7),
-      batchValue(b, k + 8),
-      batchValue(b, k + 9),
-      batchValue(b, k + 10),
-      batchValue(b, k + 11),
-      batchValue(b, k + 12),
-      batchValue(b, k + 13),
-    );
+  for (let first = 0; first < count; first += DECISION_ROWS_A_STATEMENT) {
+    const rows = Math.min(DECISION_ROWS_A_STATEMENT, count - first);
+    const values: (string | number | null)[] = [];
+    for (let position = first; position < first + rows; position++) {
+      values.push(runId, caseId, casePosition, position);
+      for (const end = k + BATCH_DECISION_SLOTS; k < end; k++) values.push(batchValue(b, k));
+    }
+    s.insertDecisions(rows).run(...values);
+  }
 }
