@@ -14,7 +14,7 @@
  * `--all`: also `report RUN`, `runs export` in each format and `runs gate`, each against the
  * floor of its run count.
  * `--before CLI`: another build's `dist/cli/main.js` (an older commit's, say), timed on the
- * same runs beside this one.
+ * same runs beside this one (with `--all`, its `runs gate` and `runs export` in each format too).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -124,11 +124,17 @@ try {
       args: [values.before, 'runs', 'compare', a, b, '--store', store],
       group: 'two',
     };
-    if (values.all === true)
+    if (values.all === true) {
       commands['`runs gate --baseline B --candidate A`, the build before'] = {
         args: [values.before, 'runs', 'gate', '--baseline', b, '--candidate', a, '--store', store],
         group: 'two',
       };
+      for (const format of ['jsonl', 'csv', 'parquet'])
+        commands[`\`runs export --format ${format}\`, the build before`] = {
+          args: [values.before, 'runs', 'export', a, '--format', format, '--out', exportTo(format), '--store', store],
+          group: 'one',
+        };
+    }
   }
   const names = Object.keys(commands);
   const results = new Map<string, Timed[]>(names.map((n) => [n, []]));

@@ -122,19 +122,21 @@ export function* mergeCaseRows(
 }
 
 /**
- * Texts of answers and of gold distributions already parsed and checked, and their values,
- * one map per kind (so a text checked as one kind is never taken for the other). Bounded: a
- * run whose texts all differ empties them now and then.
+ * Texts of answers, of gold distributions and of predicted ones already parsed and checked,
+ * and their values, one map per kind (so a text checked as one kind is never taken for
+ * another). Bounded: a run whose texts all differ empties them now and then.
  */
 const parsedAnswers = new Map<string, unknown>();
 const parsedGold = new Map<string, unknown>();
+const parsedPredicted = new Map<string, unknown>();
 const PARSED_TEXTS_LIMIT = 4_096;
 
 /**
  * Makes decisions of `decisions` rows of one run (read as arrays, with their case's id or
  * position first: only the columns after it are read). A run's answers and gold
- * distributions repeat with its questions and cases: each distinct text is parsed and
- * checked once (the values are read-only).
+ * distributions repeat with its questions and cases, and its predicted distributions where
+ * a model answers alike: each distinct text is parsed and checked once (the values are
+ * read-only).
  */
 class DecisionReader {
   constructor(
@@ -155,7 +157,13 @@ class DecisionReader {
       if (problem !== null) throw this.conn.damaged(this.runId, `case ${caseId} question ${d[1]}: ${problem}`);
       outcome = {
         status: 'answered',
-        probabilities: this.parsed(d[12], 'predicted distribution', caseId, isNumberArray) as number[],
+        probabilities: this.shared(
+          parsedPredicted,
+          d[12]!,
+          'predicted distribution',
+          caseId,
+          isNumberArray,
+        ) as number[],
         predicted: predicted!,
         confidence: confidence!,
         correct: correct === 1,
