@@ -6,7 +6,8 @@
  * `COPY t TO 'x.parquet' (FORMAT parquet)` timed alone (wall, and CPU of every DuckDB thread).
  * Rounds alternate decidekit and the floor; medians; ratios within each round, then their
  * median. decidekit's file is written by DuckDB here (its optional package is installed for
- * development), from the CSV text SQLite makes of the run (`cases.decisionCsv`) in one `COPY`.
+ * development), from the CSV text SQLite makes of the run (`cases.decisionCsv`) on a worker thread,
+ * handed DuckDB through named pipes while its one `COPY` reads them.
  *
  * A second floor, the one any design with a SQLite store pays: a plain better-sqlite3 read of
  * the run's rows as raw arrays (`.raw()`, the store's own two queries: its cases, then its
@@ -157,7 +158,7 @@ try {
       '| what | wall (s) | CPU (s) | peak RSS (MB) | wall / floor | CPU / floor | CPU / (read + COPY) |',
       '|---|---:|---:|---:|---:|---:|---:|',
       row(
-        "`decidekit runs export --format parquet` (whole process: the store's text of the run, DuckDB's `COPY`)",
+        "`decidekit runs export --format parquet` (whole process: the store's text made on a worker thread, through named pipes into DuckDB's `COPY`)",
         (r) => r.decidekit,
       ),
       ...(values.before === undefined ? [] : [row('the same, older build', (r) => r.before)]),
