@@ -140,7 +140,11 @@ export function pairedBootstrap(
   const wanted = options.metrics ?? STAT_METRICS;
   const { common, keepFirst, keepSecond, onlyFirst, onlySecond } = matchIds(first.ids, second.ids);
   const unitsFirst = resamplingUnits(first.ids, keepFirst, common, conventions.seed, blocks);
-  const unitsSecond = resamplingUnits(second.ids, keepSecond, common, conventions.seed, blocks);
+  // Runs over the same ids in the same order (the usual pair) have the same units.
+  const unitsSecond =
+    keepFirst === null && keepSecond === null
+      ? unitsFirst
+      : resamplingUnits(second.ids, keepSecond, common, conventions.seed, blocks);
   const cal = calibrationOptionsOf(conventions);
   // Both runs weighed by each draw alike, in one pass over the units.
   const weighing = createWeighing(
