@@ -69,15 +69,32 @@ const word = (text: string): string => memo(escapedWords, text, singleLine);
 /** `answer=` as a distribution shows it. */
 const answerLabel = (answer: string): string => memo(answerLabels, answer, (a) => `${singleLine(a)}=`);
 
+/**
+ * Distributions rendered, by their arrays: a stored run's read hands the same arrays to every
+ * decision whose stored text is the same (a question's answers, a gold or predicted
+ * distribution), so each is rendered once while it is seen; arrays made one a decision (a run
+ * in memory) each miss once. Bounded as the words are.
+ */
+const renderedDistributions = new Map<readonly number[], { answers: readonly string[]; text: string }>();
+
+function distributionText(answers: readonly string[], probabilities: readonly number[]): string {
+  const known = renderedDistributions.get(probabilities);
+  if (known !== undefined && known.answers === answers) return known.text;
+  const text = renderDistribution(answers, probabilities);
+  if (renderedDistributions.size >= MEMO_LIMIT) renderedDistributions.clear();
+  renderedDistributions.set(probabilities, { answers, text });
+  return text;
+}
+
 /** A decision's lines, each ending in a line feed. */
 function decisionText(d: Decision): string {
   const head = `  ${word(d.questionId)} (${d.type})`;
-  const gold = `      gold  ${renderDistribution(d.answers, d.gold.probabilities)}\n`;
+  const gold = `      gold  ${distributionText(d.answers, d.gold.probabilities)}\n`;
   const o = d.outcome;
   switch (o.status) {
     case 'answered':
       return `${head}  ${o.correct ? '✓' : '✗'}  pred ${word(o.predicted)}  gold ${word(d.gold.label)}  KL ${formatNumber(o.kl)}  Brier ${formatNumber(o.brier)}
-      pred  ${renderDistribution(d.answers, o.probabilities)}
+      pred  ${distributionText(d.answers, o.probabilities)}
 ${gold}`;
     case 'failed':
       return `${head}  –  pred none  gold ${word(d.gold.label)}  (${o.failure.kind})\n${gold}`;
