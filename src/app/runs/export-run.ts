@@ -22,10 +22,10 @@ import { openStore } from '../../store/open-store.js';
 import { decisionRowsOfStored } from './stored-decision-rows.js';
 import type { AskedBy } from '../../store/record-kind.js';
 import type { Store } from '../../store/store.js';
-import { loadDuckDb, writeDecisionParquet, type DecisionParquetOptions } from './decision-parquet.js';
-import { writeDecisionParquetWithDuckDb, type DuckDbModule } from './decision-parquet-duckdb.js';
-import { writeStoredDecisionParquetFromCsv } from './decision-parquet-csv.js';
-import { parquetMetadataOf } from './decision-parquet-rules.js';
+// The Parquet writers (and what they load: DuckDB's glue, a worker thread, pipes) are loaded
+// only for a Parquet export.
+import type { DecisionParquetOptions } from './decision-parquet.js';
+import type { DuckDbModule } from './decision-parquet-duckdb.js';
 
 export type DecisionExportFormat = 'jsonl' | 'csv' | 'parquet';
 
@@ -81,6 +81,7 @@ export async function exportStoredRun(
     // The flat read: the rows are made from each decision's stored values, not from case objects.
     const rows = (): Iterable<DecisionRow> => decisionRowsOfStored(context, store.cases.decisionValues(id));
     if (format === 'parquet' && into.kind === 'file') {
+      const { loadDuckDb } = await import('./decision-parquet.js');
       const duckdb = await loadDuckDb(options);
       if (duckdb !== null)
         return await exportParquetWithDuckDb(duckdb, store, context, rows, into.path, options.pipes ?? true);
@@ -104,6 +105,12 @@ async function exportParquetWithDuckDb(
   path: string,
   pipes: boolean,
 ): Promise<ExportSummary> {
+  const [{ parquetMetadataOf }, { writeStoredDecisionParquetFromCsv }, { writeDecisionParquetWithDuckDb }] =
+    await Promise.all([
+      import('./decision-parquet-rules.js'),
+      import('./decision-parquet-csv.js'),
+      import('./decision-parquet-duckdb.js'),
+    ]);
   let decisions = 0;
   const metadata = parquetMetadataOf(context.runId);
   await writeOutputFile(path, 'export', async (file) => {
@@ -158,6 +165,7 @@ async function writeDecisionRows(
   if (format === 'parquet') {
     if (target.kind !== 'file')
       throw new OptionError('target', words`a parquet export needs a file (${option('target', 'FILE')})`);
+    const { writeDecisionParquet } = await import('./decision-parquet.js');
     await writeOutputFile(target.path, 'export', (file) => writeDecisionParquet(file.fd, counted(), runId, options));
   } else {
     const render = format === 'csv' ? createDecisionCsvRenderer() : createDecisionJsonlRenderer();
