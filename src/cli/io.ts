@@ -13,6 +13,12 @@ export interface CliIo {
    * commands (`live`) draw through `openTerminalScreen` on it; others never touch it.
    */
   readonly terminal?: TerminalPorts;
+  /**
+   * Told when a command that does not watch for signals is left running after one: its work
+   * may be on another thread waiting for this one (DuckDB calling a JavaScript function), so
+   * the process must end without waiting for that work.
+   */
+  readonly leftRunning?: () => void;
 }
 
 /** The streams of the controlling terminal. */

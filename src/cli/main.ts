@@ -48,15 +48,17 @@ const SIGNALS = Object.keys(STOPPING_SIGNALS) as StoppingSignal[];
  * Ends the process at once, first removing what an interrupted command had under way in
  * temporary files (a report being written, the upgraded copy of an old store being read):
  * their own clean-up would not run. Stopped by a signal while a file operation is still
- * under way, it ends by that signal itself: a read or an open that never returns (a named
- * pipe nobody writes to) would otherwise hold the exit forever, as Node waits for its
- * file-system threads on the way out. The shell sees the same status (128 + the signal).
+ * under way, or while a command that does not watch for signals is still running, it ends by
+ * that signal itself: Node waits for its worker threads on the way out, and a read that never
+ * returns (a named pipe nobody writes to), or DuckDB's thread waiting for a JavaScript
+ * function this thread will never run, would hold the exit forever. The shell sees the same
+ * status (128 + the signal).
  */
-function exitNow(code: number, signal: StoppingSignal | null): never {
+function exitNow(code: number, signal: StoppingSignal | null, leftRunning: boolean): never {
   removePartialFiles();
   removeTemporaryCopies();
   const fileWork = process.getActiveResourcesInfo().some((r) => r.startsWith('FSReq'));
-  if (signal !== null && fileWork) {
+  if (signal !== null && (fileWork || leftRunning)) {
     for (const s of SIGNALS) process.removeAllListeners(s);
     process.kill(process.pid, signal);
   }
@@ -68,7 +70,7 @@ async function main(): Promise<void> {
   let signals = 0;
   const onSignal = (sig: StoppingSignal) => {
     signals++;
-    if (signals > 1) exitNow(STOPPING_SIGNALS[sig], sig);
+    if (signals > 1) exitNow(STOPPING_SIGNALS[sig], sig, true);
     controller.abort(new Interruption(sig));
   };
   for (const s of SIGNALS) process.on(s, onSignal);
@@ -83,12 +85,14 @@ async function main(): Promise<void> {
     stderrClosed = true;
     controller.abort(new Interruption(null));
   });
+  let leftRunning = false;
   const io: CliIo = {
     stdout: sink(process.stdout, () => false),
     stderr: sink(process.stderr, () => stderrClosed),
     env: process.env,
     cwd: process.cwd(),
     signal: controller.signal,
+    leftRunning: () => void (leftRunning = true),
     ...(process.stdin.isTTY && process.stdout.isTTY
       ? { terminal: { input: process.stdin, output: process.stdout } }
       : {}),
@@ -99,7 +103,7 @@ async function main(): Promise<void> {
   for (const s of SIGNALS) process.off(s, onSignal);
   // An interrupted command may leave work pending (a file half read): end now.
   const reason: unknown = controller.signal.reason;
-  if (controller.signal.aborted) exitNow(code, reason instanceof Interruption ? reason.signalName : null);
+  if (controller.signal.aborted) exitNow(code, reason instanceof Interruption ? reason.signalName : null, leftRunning);
 }
 
 await main();

@@ -67,11 +67,17 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
   try {
     await loadNamedStoreAdapters(rest, io.env);
     if (command.handlesSignals) return await command.run(rest, io);
+    let finished = false;
+    const work = command.run(rest, io).finally(() => (finished = true));
     const interrupted = new Promise<number>((resolve) => {
-      if (io.signal.aborted) resolve(interruptedExitCode(io.signal));
-      else io.signal.addEventListener('abort', () => resolve(interruptedExitCode(io.signal)), { once: true });
+      const stop = () => {
+        if (!finished) given.leftRunning?.();
+        resolve(interruptedExitCode(io.signal));
+      };
+      if (io.signal.aborted) stop();
+      else io.signal.addEventListener('abort', stop, { once: true });
     });
-    return await Promise.race([command.run(rest, io), interrupted]);
+    return await Promise.race([work, interrupted]);
   } catch (err) {
     // Errors name the command as typed: 'runs gate', not 'runs'.
     const sub = (await command.subcommandOf?.(rest[0])) === undefined ? '' : ` ${rest[0]}`;
