@@ -25,6 +25,9 @@ export interface SimdSums {
   sum(weights: Int32Array, sums: Float64Array): void;
 }
 
+/** The most 64 KiB pages a 32-bit WebAssembly memory can have (4 GiB). */
+const MAX_PAGES = 65536;
+
 /** The sum pass over `units` rows of `width` columns, or null where WebAssembly SIMD is missing. */
 export function createSimdSums(units: number, width: number): SimdSums | null {
   const module = sumModule();
@@ -33,7 +36,16 @@ export function createSimdSums(units: number, width: number): SimdSums | null {
   const weightsAt = K * stride * 8;
   const matrixAt = Math.ceil((weightsAt + K * units * 4) / 16) * 16;
   const bytes = matrixAt + units * stride * 8;
-  const memory = new wasm.Memory({ initial: Math.ceil(bytes / 65536) });
+  const pages = Math.ceil(bytes / 65536);
+  // A WebAssembly memory holds at most 4 GiB, and the process may not get even that (an address
+  // space limit): the JavaScript loop, which needs no memory of its own, then does the sums.
+  if (pages > MAX_PAGES) return null;
+  let memory: { readonly buffer: ArrayBuffer };
+  try {
+    memory = new wasm.Memory({ initial: pages });
+  } catch {
+    return null;
+  }
   const instance = new wasm.Instance(module, { m: { mem: memory } });
   const pass = instance.exports['sum'] as (
     matrix: number,

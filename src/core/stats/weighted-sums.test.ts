@@ -1,3 +1,6 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createSeededRandom } from '../seeded-random.js';
 import { createWeightedSums, WEIGHTINGS_PER_PASS, type UnitColumn } from './weighted-sums.js';
@@ -39,6 +42,22 @@ function weightsOf(seed: number, units: number, n: number): Int32Array {
 describe('weighted sums', () => {
   it('sums in WebAssembly SIMD here', () => {
     expect(createSimdSums(10, 3)).not.toBeNull();
+  });
+
+  it('leaves the sums to JavaScript when their matrix would not fit a WebAssembly memory (over 4 GiB)', () => {
+    expect(createSimdSums(300_000_000, 2)).toBeNull();
+  });
+
+  it('leaves the sums to JavaScript when the process may not reserve a WebAssembly memory', () => {
+    // V8 reserves many gigabytes of address space for a WebAssembly memory; under a 3 GB limit
+    // on it (ulimit -v) that fails, while the JavaScript loop needs nothing of the kind.
+    const simd = pathToFileURL(join(import.meta.dirname, '../../../dist/core/stats/weighted-sums-simd.js')).href;
+    const script = `import { createSimdSums } from ${JSON.stringify(simd)}; console.log(createSimdSums(10, 3) === null ? 'javascript' : 'simd');`;
+    const r = spawnSync('bash', ['-c', `ulimit -v 3000000; exec node --input-type=module -e "$0"`, script], {
+      encoding: 'utf8',
+    });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe('javascript');
   });
 
   it('gives the same bits in WebAssembly SIMD as in JavaScript, for odd and even widths and partial passes', () => {
