@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DECISION_COLUMNS, DECISION_SCHEMA_VERSION, type DecisionRow } from '../../core/export/decision-row.js';
 import { createDecisionCsvRenderer, renderDecisionCsvRow } from './decision-csv.js';
+import { decisionRowArbitrary, expectEachColumnChangeRendered } from './test-support/decision-rows.js';
 
 /** Texts a CSV field must quote or guard: commas, quotes, line breaks, formula starts. */
 const awkwardText = fc.oneof(
@@ -9,40 +9,14 @@ const awkwardText = fc.oneof(
   fc.string({ maxLength: 12 }),
 );
 const number = fc.oneof(fc.double({ noNaN: true }), fc.integer(), fc.constant(0));
-const nullable = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: null });
 
-const rowArb: fc.Arbitrary<DecisionRow> = fc.record({
-  schema_version: fc.constant(DECISION_SCHEMA_VERSION),
-  run_id: fc.constantFrom('20261130-0415', 'r,1'),
-  fingerprint: fc.constant('563ad84c2f4a7477'),
-  model: nullable(awkwardText),
-  dataset_id: awkwardText,
-  dataset_revision: nullable(awkwardText),
-  dataset_split: fc.constant('test'),
-  case_id: awkwardText,
-  workflow: awkwardText,
-  question_id: awkwardText,
-  question_key: awkwardText,
-  question_index: fc.nat(9),
-  type: fc.constantFrom('noul', 'choice', 'score'),
-  status: fc.constantFrom('answered' as const, 'failed' as const),
-  gold_label: awkwardText,
-  predicted: nullable(awkwardText),
-  gold_level: nullable(fc.nat(4)),
-  predicted_level: nullable(fc.nat(4)),
-  correct: fc.boolean(),
-  confidence: nullable(number),
-  kl: nullable(number),
-  brier: nullable(number),
-  log_loss: nullable(number),
+const rowArb = decisionRowArbitrary({
+  text: awkwardText,
+  number,
+  runIds: ['20261130-0415', 'r,1'],
+  splits: ['test'],
   answers: fc.constantFrom('["true","false"]', '["a","b,c"]', '["0","1","2"]'),
-  gold_distribution: fc.constantFrom('[1,0]', '[0.25,0.75]', '[0,0.5,0.5]'),
-  predicted_distribution: nullable(fc.constantFrom('[0.1,0.9]', '[0.333,0.667]')),
-  latency_ms: nullable(number),
-  input_tokens: nullable(fc.nat()),
-  cost_usd: nullable(number),
-  error_kind: nullable(fc.constantFrom('timeout', 'http_5xx')),
-  error_message: nullable(awkwardText),
+  predictedDistribution: fc.constantFrom('[0.1,0.9]', '[0.333,0.667]'),
 });
 
 describe('the decision table as CSV', () => {
@@ -58,20 +32,7 @@ describe('the decision table as CSV', () => {
   });
 
   it('renders rows of one workflow, case and question position that differ in any one column', () => {
-    const change = fc.tuple(fc.constantFrom(...DECISION_COLUMNS.map((c) => c.name)), rowArb);
-    fc.assert(
-      fc.property(rowArb, fc.array(change, { maxLength: 30 }), (base, changes) => {
-        const render = createDecisionCsvRenderer();
-        expect(render(base)).toBe(renderDecisionCsvRow(base));
-        for (const [name, other] of changes) {
-          // The base row with one column taken from another row, then the base row again.
-          const row = { ...base, [name]: other[name] };
-          expect(render(row)).toBe(renderDecisionCsvRow(row));
-          expect(render(base)).toBe(renderDecisionCsvRow(base));
-        }
-      }),
-      { seed: 43, numRuns: 300 },
-    );
+    expectEachColumnChangeRendered(rowArb, createDecisionCsvRenderer, renderDecisionCsvRow);
   });
 
   it('renders the same rows after more distinct texts than it remembers', () => {
