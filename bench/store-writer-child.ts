@@ -6,7 +6,8 @@
  *   committed (the transfer to the thread included);
  * - `--mode writer-here`: the same code on this thread (`openRowWriter(...).saveRows`);
  * - `--mode floor`: a plain better-sqlite3 script writing the same rows, schema, indexes,
- *   pragmas and batches, values bound by position, digests made before timing.
+ *   pragmas and batches, values bound by position, a case's decisions in one statement (as
+ *   the writer writes them), digests made before timing.
  * Everything before the first batch (making the cases, packing them, the floor's row arrays
  * and digests) is outside the timed part. Prints one JSON line: CPU (user + system of the
  * whole process, all threads) and wall of the saves, and of the first and last tenth.
@@ -124,18 +125,19 @@ async function floor() {
   const positions = new Map(config.caseIds.map((id, i) => [id, i]));
   // A plain script's rows: arrays in column order, the digest already made.
   const rows = batches.map((p) => {
-    const batch: { caseValues: unknown[]; decisionValues: unknown[][] }[] = [];
+    const batch: { caseValues: unknown[]; decisionValues: unknown[]; count: number }[] = [];
     forEachPackedCase(p, (at, count) => {
       const caseId = p[at] as string;
       const position = positions.get(caseId)!;
       const caseValues = [runId, ...p.slice(at, at + PACKED_CASE_VALUES - 1), position];
       caseValues.push(packedCaseDigest(runId, p, at, count));
-      const decisionValues: unknown[][] = [];
+      // Every decision of the case in one row list: one statement a case, as the writer does.
+      const decisionValues: unknown[] = [];
       for (let d = 0; d < count; d++) {
         const k = at + PACKED_CASE_VALUES + d * PACKED_DECISION_VALUES;
-        decisionValues.push([runId, caseId, position, d, ...p.slice(k, k + PACKED_DECISION_VALUES)]);
+        decisionValues.push(runId, caseId, position, d, ...p.slice(k, k + PACKED_DECISION_VALUES));
       }
-      batch.push({ caseValues, decisionValues });
+      batch.push({ caseValues, decisionValues, count });
     });
     return batch;
   });
@@ -148,14 +150,24 @@ async function floor() {
   const insertCase = db.prepare(
     'INSERT INTO cases (run_id, case_id, workflow, request_status, latency_ms, input_tokens, error_kind, error_message, answered_model, replica, position, digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
-  const insertDecision = db.prepare(
-    'INSERT INTO decisions (run_id, case_id, case_position, position, question_id, type, answers_json, gold_label, gold_probabilities_json, status, predicted, correct, confidence, kl, brier, probabilities_json, error_kind, error_message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-  );
+  const row = `(${Array.from({ length: 18 }, () => '?').join(', ')})`;
+  const insertDecisions = new Map<number, Database.Statement>();
+  const insertDecisionsOf = (count: number) => {
+    let statement = insertDecisions.get(count);
+    if (statement === undefined)
+      insertDecisions.set(
+        count,
+        (statement = db.prepare(
+          `INSERT INTO decisions (run_id, case_id, case_position, position, question_id, type, answers_json, gold_label, gold_probabilities_json, status, predicted, correct, confidence, kl, brier, probabilities_json, error_kind, error_message) VALUES ${Array.from({ length: count }, () => row).join(', ')}`,
+        )),
+      );
+    return statement;
+  };
   const duration = db.prepare('UPDATE runs SET duration_ms = ? WHERE id = ?');
   const save = db.transaction((k: number) => {
     for (const r of rows[k]!) {
       insertCase.run(r.caseValues);
-      for (const d of r.decisionValues) insertDecision.run(d);
+      if (r.count > 0) insertDecisionsOf(r.count).run(...r.decisionValues);
     }
     duration.run(k, runId);
   });

@@ -5,7 +5,8 @@
  *   build` first, as `npm run bench` does), each batch posted once the one before is committed;
  * - the writer's code alone on the child's main thread (`openRowWriter(...).saveRows`);
  * - the floor: a plain better-sqlite3 script writing the same rows, schema, indexes, pragmas
- *   and batches (values bound by position, digests made before timing).
+ *   and batches (values bound by position, a case's decisions in one statement as the writer
+ *   writes them, digests made before timing).
  * Each runs in its own process (`bench/store-writer-child.ts`) under `/usr/bin/time -v`, in
  * turn; medians of the saves' CPU (user + system of the whole process, timed around the
  * saves only), ratios to the floor taken within each repetition, the main thread's packing
