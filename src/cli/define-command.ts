@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { closest } from '../core/closest-word.js';
 import { UsageError } from '../core/errors.js';
 import { renderUsage, wrapHelpText, wrapRow } from './help-layout.js';
-import type { CliIo } from './io.js';
+import { endsWhenInterrupted, type CliIo } from './io.js';
 
 /** What `runCli` needs of a command. */
 export interface Command {
@@ -360,6 +360,8 @@ export function defineCommandGroup(spec: {
     },
     loadSubcommands: () => Promise.all(entries.map((e) => e.load())),
     subcommandOf,
+    // Each subcommand says whether it watches the signal: the group only passes it on.
+    handlesSignals: true,
     async run(argv, io) {
       const [sub, ...rest] = argv;
       if (sub === undefined) throw new UsageError(`${spec.name} needs a subcommand (${words.join(', ')})`);
@@ -370,7 +372,7 @@ export function defineCommandGroup(spec: {
           `unknown subcommand ${JSON.stringify(echoOf(sub))} (${words.join(', ')})${guess ? `; did you mean '${guess}'?` : ''}`,
         );
       }
-      return command.run(rest, io);
+      return command.handlesSignals ? command.run(rest, io) : endsWhenInterrupted(command.run(rest, io), io.signal);
     },
   };
 }

@@ -63,6 +63,18 @@ export function interruptedExitCode(signal: AbortSignal): number {
   return name === null ? STOPPING_SIGNALS.SIGINT : STOPPING_SIGNALS[name];
 }
 
+/**
+ * What a command that does not watch `signal` returns: its own exit code, or the interrupted
+ * one as soon as `signal` aborts (the process then ends, whatever the command had under way).
+ */
+export function endsWhenInterrupted(work: Promise<number>, signal: AbortSignal): Promise<number> {
+  const interrupted = new Promise<number>((resolve) => {
+    if (signal.aborted) resolve(interruptedExitCode(signal));
+    else signal.addEventListener('abort', () => resolve(interruptedExitCode(signal)), { once: true });
+  });
+  return Promise.race([work, interrupted]);
+}
+
 /** Colour only on a TTY and never under NO_COLOR (any value) or TERM=dumb. */
 export function colourEnabled(sink: TextSink, env: CliIo['env']): boolean {
   return sink.isTTY && env['NO_COLOR'] === undefined && env['TERM'] !== 'dumb';

@@ -16,8 +16,6 @@
  * the caller then writes the run from the flat read, which names any damage.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DuckDBDoubleVector } from '@duckdb/node-api';
 import { logLoss } from '../../core/decision-score.js';
@@ -28,7 +26,16 @@ import { isPostgresUrl } from '../../core/store-url.js';
 import { CSV_QUOTE, DECISION_CSV_COLUMNS } from '../../store/decision-csv.js';
 import type { Store } from '../../store/store.js';
 import { PARQUET_ROW_GROUP, type ParquetKeyValue } from './decision-parquet-rules.js';
-import { copyFileInto, exportInstance, literalOf, type DuckDbModule } from './decision-parquet-duckdb.js';
+import { dropTempFolder } from '../../store/temp-folders.js';
+import {
+  copyFileInto,
+  exportInstance,
+  interruptOnAbort,
+  literalOf,
+  makeExportFolder,
+  throwIfStopped,
+  type DuckDbModule,
+} from './decision-parquet-duckdb.js';
 import { pipeDecisionText, type PipedDecisionText } from './decision-text-pipes.js';
 
 /** The text goes into pipes (or files) of about this many bytes, read one after the other. */
@@ -111,6 +118,14 @@ function selectSql(files: readonly string[], context: DecisionRowContext): strin
 /** Cases a pipe is made for: about `FILE_BYTES` of text at five decisions a case (the last pipe takes any more). */
 const CASES_PER_PIPE = 8000;
 
+/** How the text reaches DuckDB, and what stops the write. */
+export interface FromCsvOptions {
+  /** Through named pipes made by a worker thread (default true), or temp files made first. */
+  readonly pipes?: boolean;
+  /** Aborted (Ctrl+C): DuckDB's `COPY` is interrupted, the worker let go, and the export fails as `aborted`. */
+  readonly signal?: AbortSignal;
+}
+
 /**
  * Writes the stored run's decision table as Parquet into `fd` through the store's CSV text;
  * the number of decisions, or null (nothing written) when the run is to be written the flat way.
@@ -121,9 +136,10 @@ export async function writeStoredDecisionParquetFromCsv(
   store: Store,
   context: DecisionRowContext,
   metadata: readonly ParquetKeyValue[],
-  pipes = true,
+  { pipes = true, signal }: FromCsvOptions = {},
 ): Promise<number | null> {
-  const folder = await mkdtemp(join(tmpdir(), 'decidekit-export-'));
+  throwIfStopped(signal);
+  const folder = makeExportFolder();
   try {
     // Each case's count of decisions only for a priced run's cost.
     const caseDecisions = context.config.pricePerMtokUsd !== null;
@@ -136,11 +152,12 @@ export async function writeStoredDecisionParquetFromCsv(
             pipeBytes: FILE_BYTES,
             caseDecisions,
           });
-    if (piped !== null) return await copyToParquet(duckdb, fd, folder, piped.pipes, context, metadata, piped);
+    const copy = { duckdb, fd, folder, context, metadata, signal };
+    if (piped !== null) return await copyToParquet(copy, piped.pipes, piped);
     const files = writeTextFiles(folder, store, context.runId, caseDecisions);
-    return files === null ? null : await copyToParquet(duckdb, fd, folder, files, context, metadata, null);
+    return files === null ? null : await copyToParquet(copy, files, null);
   } finally {
-    await rm(folder, { recursive: true, force: true });
+    dropTempFolder(folder);
   }
 }
 
@@ -172,23 +189,32 @@ function writeTextFiles(folder: string, store: Store, runId: string, caseDecisio
   return offered && files.length > 0 ? files : null;
 }
 
+/** What one `COPY` writes, where, and what stops it. */
+interface CopyTarget {
+  readonly duckdb: DuckDbModule;
+  readonly fd: number;
+  /** The export's temp folder: DuckDB's file and its spill go there. */
+  readonly folder: string;
+  readonly context: DecisionRowContext;
+  readonly metadata: readonly ParquetKeyValue[];
+  readonly signal: AbortSignal | undefined;
+}
+
 /**
  * DuckDB's `COPY` of the text in `sources` (files, or pipes `piped` is writing) into `fd`;
  * the number of decisions, or null when DuckDB refused the text, the worker did not write all
- * of it, or there was none.
+ * of it, or there was none. An abort of `signal` interrupts the `COPY`; once the worker is let
+ * go, the export fails as `aborted`.
  */
 async function copyToParquet(
-  duckdb: DuckDbModule,
-  fd: number,
-  folder: string,
+  { duckdb, fd, folder, context, metadata, signal }: CopyTarget,
   sources: readonly string[],
-  context: DecisionRowContext,
-  metadata: readonly ParquetKeyValue[],
   piped: PipedDecisionText | null,
 ): Promise<number | null> {
   const out = join(folder, 'decisions.parquet');
   const instance = await exportInstance(duckdb, folder);
   const connection = await instance.connect();
+  const unwatch = interruptOnAbort(connection, signal);
   try {
     connection.registerScalarFunction(
       duckdb.DuckDBScalarFunction.create({
@@ -212,11 +238,14 @@ async function copyToParquet(
     );
     const whole = piped === null ? true : await piped.finish(copy);
     const result = await copy.catch(() => null);
+    // Interrupted: not a text DuckDB refused, so not to be written the flat way.
+    throwIfStopped(signal);
     // No rows (an empty run): the flat read writes its empty typed table.
     if (!whole || result === null || result.rowsChanged === 0) return null;
     copyFileInto(out, fd);
     return result.rowsChanged;
   } finally {
+    unwatch();
     connection.closeSync();
     instance.closeSync();
   }

@@ -8,10 +8,9 @@
  * a time; a missing number goes as NaN (no stored number is NaN) and the `COPY` makes it null.
  */
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DuckDBDataChunk, DuckDBType } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBDataChunk, DuckDBType } from '@duckdb/node-api';
+import { DecidekitError } from '../../core/errors.js';
 import {
   DECISION_COLUMNS,
   RUN_LEVEL_COLUMNS,
@@ -19,6 +18,7 @@ import {
   type DecisionRow,
 } from '../../core/export/decision-row.js';
 import { quoteIdentifier, sqlString } from '../../core/sql-text.js';
+import { dropTempFolder, makeTempFolder } from '../../store/temp-folders.js';
 import { checkedParquetInteger, PARQUET_ROW_GROUP, type ParquetKeyValue } from './decision-parquet-rules.js';
 
 export type DuckDbModule = typeof import('@duckdb/node-api');
@@ -43,22 +43,51 @@ export function exportInstance(duckdb: DuckDbModule, folder: string) {
   });
 }
 
+/**
+ * The temp folder of one export (DuckDB's file, its spill, the pipes), kept track of so a
+ * process ending at once removes it too.
+ */
+export const makeExportFolder = (): string => makeTempFolder('decidekit-export-');
+
+/** The error of an export stopped by its signal (Ctrl+C): nothing was written. */
+export function throwIfStopped(signal: AbortSignal | undefined): void {
+  if (signal?.aborted === true) throw new DecidekitError('aborted', 'the export was interrupted; nothing was written');
+}
+
+/**
+ * Interrupts the connection's query when `signal` aborts (the query then fails, and the
+ * export with it); returns what stops watching. Without it a Ctrl+C during DuckDB's write
+ * would wait for the whole write.
+ */
+export function interruptOnAbort(connection: DuckDBConnection, signal: AbortSignal | undefined): () => void {
+  if (signal === undefined) return () => undefined;
+  const interrupt = (): void => connection.interrupt();
+  signal.addEventListener('abort', interrupt, { once: true });
+  return () => signal.removeEventListener('abort', interrupt);
+}
+
 const runLevel: ReadonlySet<string> = new Set(RUN_LEVEL_COLUMNS);
 /** The columns handed over a row at a time. */
 const FED = DECISION_COLUMNS.filter((c) => !runLevel.has(c.name));
 
-/** Writes the rows as Parquet into `fd` (DuckDB writes its file in a temp folder, copied into `fd`). */
+/**
+ * Writes the rows as Parquet into `fd` (DuckDB writes its file in a temp folder, copied into
+ * `fd`); `signal` aborted stops the write with an `aborted` error.
+ */
 export async function writeDecisionParquetWithDuckDb(
   duckdb: DuckDbModule,
   fd: number,
   rows: Iterable<DecisionRow>,
   metadata: readonly ParquetKeyValue[],
+  signal?: AbortSignal,
 ): Promise<void> {
-  const folder = await mkdtemp(join(tmpdir(), 'decidekit-export-'));
+  throwIfStopped(signal);
+  const folder = makeExportFolder();
   try {
     const out = join(folder, 'decisions.parquet');
     const instance = await exportInstance(duckdb, folder);
     const connection = await instance.connect();
+    const unwatch = interruptOnAbort(connection, signal);
     try {
       const source = rows[Symbol.iterator]();
       const first = source.next();
@@ -73,6 +102,7 @@ export async function writeDecisionParquetWithDuckDb(
       );
       const sql = copySql(first.done === true ? null : first.value, out, metadata);
       await connection.run(sql).catch((err: unknown) => {
+        throwIfStopped(signal);
         const failure = scan.failure();
         if (failure !== null) throw failure;
         throw err;
@@ -81,12 +111,14 @@ export async function writeDecisionParquetWithDuckDb(
       const failure = scan.failure();
       if (failure !== null) throw failure;
     } finally {
+      unwatch();
       connection.closeSync();
       instance.closeSync();
     }
+    throwIfStopped(signal);
     copyFileInto(out, fd);
   } finally {
-    await rm(folder, { recursive: true, force: true });
+    dropTempFolder(folder);
   }
 }
 

@@ -19,6 +19,11 @@ export interface DecisionParquetOptions {
    * beside DuckDB's `COPY` (default true; false: through temp files, made first).
    */
   readonly pipes?: boolean;
+  /**
+   * Aborted (Ctrl+C), it stops DuckDB's write, which then fails with an `aborted` error having
+   * written nothing; its temp folder is removed. Default: never aborted.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** Writes the rows of run `runId` as Parquet into `fd`. */
@@ -30,7 +35,7 @@ export async function writeDecisionParquet(
 ): Promise<void> {
   const duckdb = await loadDuckDb(options);
   if (duckdb === null) await writeWithHyparquet(fd, rows, runId);
-  else await writeDecisionParquetWithDuckDb(duckdb, fd, rows, parquetMetadataOf(runId));
+  else await writeDecisionParquetWithDuckDb(duckdb, fd, rows, parquetMetadataOf(runId), options.signal);
 }
 
 /** DuckDB as `options` loads it, or null when it is not installed. */

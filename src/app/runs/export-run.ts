@@ -83,8 +83,7 @@ export async function exportStoredRun(
     if (format === 'parquet' && into.kind === 'file') {
       const { loadDuckDb } = await import('./decision-parquet.js');
       const duckdb = await loadDuckDb(options);
-      if (duckdb !== null)
-        return await exportParquetWithDuckDb(duckdb, store, context, rows, into.path, options.pipes ?? true);
+      if (duckdb !== null) return await exportParquetWithDuckDb(duckdb, store, context, rows, into.path, options);
     }
     return await writeDecisionRows(run.id, rows(), format, into, options);
   } finally {
@@ -103,7 +102,7 @@ async function exportParquetWithDuckDb(
   context: DecisionRowContext,
   rows: () => Iterable<DecisionRow>,
   path: string,
-  pipes: boolean,
+  options: DecisionParquetOptions,
 ): Promise<ExportSummary> {
   const [{ parquetMetadataOf }, { writeStoredDecisionParquetFromCsv }, { writeDecisionParquetWithDuckDb }] =
     await Promise.all([
@@ -114,7 +113,7 @@ async function exportParquetWithDuckDb(
   let decisions = 0;
   const metadata = parquetMetadataOf(context.runId);
   await writeOutputFile(path, 'export', async (file) => {
-    const fromText = await writeStoredDecisionParquetFromCsv(duckdb, file.fd, store, context, metadata, pipes);
+    const fromText = await writeStoredDecisionParquetFromCsv(duckdb, file.fd, store, context, metadata, options);
     if (fromText !== null) {
       decisions = fromText;
       return;
@@ -125,7 +124,7 @@ async function exportParquetWithDuckDb(
         yield row;
       }
     }
-    await writeDecisionParquetWithDuckDb(duckdb, file.fd, counted(), metadata);
+    await writeDecisionParquetWithDuckDb(duckdb, file.fd, counted(), metadata, options.signal);
   });
   return { runId: context.runId, decisions, path };
 }

@@ -2,6 +2,7 @@ import { given } from '../../../core/given.js';
 import { resolve } from 'node:path';
 import { UsageError } from '../../../core/errors.js';
 import { defineCommand, oneOf, text } from '../../define-command.js';
+import { endsWhenInterrupted, interruptedExitCode, type CliIo } from '../../io.js';
 import { storePathOf } from '../../locations.js';
 import { storeOption, outputPathOption } from '../../shared-options.js';
 import { storeRead } from '../../out-file.js';
@@ -17,6 +18,23 @@ function formatOfFile(file: string | undefined): 'jsonl' | 'csv' | 'parquet' | u
   if (ext === 'csv') return 'csv';
   if (ext === 'parquet') return 'parquet';
   return undefined;
+}
+
+/**
+ * The export's exit code, or on Ctrl+C (or SIGTERM, SIGHUP) the interrupted one. A Parquet
+ * export (`waits`) stops DuckDB's write and removes its temp folder first; the others end at
+ * once, as a command that does not watch the signal does.
+ */
+async function endsOnSignal(io: CliIo, waits: boolean, work: () => Promise<number>): Promise<number> {
+  const interrupted = (): number => interruptedExitCode(io.signal);
+  const done = work().then(
+    (code) => (io.signal.aborted ? interrupted() : code),
+    (err: unknown) => {
+      if (io.signal.aborted) return interrupted();
+      throw err;
+    },
+  );
+  return waits ? done : endsWhenInterrupted(done, io.signal);
 }
 
 export const command = defineCommand({
@@ -53,47 +71,50 @@ the current folder), only for a complete, unfiltered run on the real Typed Decis
     'decidekit runs export 20261130-0415 --format csv --out decisions.csv',
     'decidekit runs export 20261130-0415 --out decisions.parquet',
   ],
-  async run({ values, positionals: [prefix] }, io) {
-    const format = values.format ?? formatOfFile(values.out);
-    if (format === undefined)
-      throw new UsageError('needs --format jsonl, csv, parquet or eval-results (or an --out FILE ending in one)');
-    const storePath = storePathOf(values.store, io);
-    const askedBy = { command: 'runs export', storeArg: values.store };
-    if (format === 'eval-results') {
-      const dir = resolve(io.cwd, values.out ?? '.');
-      const sourceUrl = values['source-url'];
-      if (sourceUrl !== undefined && !/^https?:\/\/\S+$/.test(sourceUrl))
-        throw new UsageError(`--source-url must be an http(s) URL, got ${JSON.stringify(sourceUrl)}`);
-      // The leaderboard entry's code (it reads the run whole) is loaded only for this format.
-      const { exportEvalResults } = await import('../../../app/runs/export-eval-results.js');
-      const written = await exportEvalResults(storePath, prefix!, dir, {
+  handlesSignals: true,
+  run: ({ values, positionals: [prefix] }, io) =>
+    endsOnSignal(io, (values.format ?? formatOfFile(values.out)) === 'parquet', async () => {
+      const format = values.format ?? formatOfFile(values.out);
+      if (format === undefined)
+        throw new UsageError('needs --format jsonl, csv, parquet or eval-results (or an --out FILE ending in one)');
+      const storePath = storePathOf(values.store, io);
+      const askedBy = { command: 'runs export', storeArg: values.store };
+      if (format === 'eval-results') {
+        const dir = resolve(io.cwd, values.out ?? '.');
+        const sourceUrl = values['source-url'];
+        if (sourceUrl !== undefined && !/^https?:\/\/\S+$/.test(sourceUrl))
+          throw new UsageError(`--source-url must be an http(s) URL, got ${JSON.stringify(sourceUrl)}`);
+        // The leaderboard entry's code (it reads the run whole) is loaded only for this format.
+        const { exportEvalResults } = await import('../../../app/runs/export-eval-results.js');
+        const written = await exportEvalResults(storePath, prefix!, dir, {
+          askedBy,
+          ...given({ sourceUrl }),
+        });
+        io.stderr.write(`decidekit runs export: leaderboard entry of run ${written.runId} written:\n`);
+        for (const file of written.files) io.stdout.write(`${file}\n`);
+        if (sourceUrl === undefined)
+          io.stderr.write('(no source: give --source-url URL where you publish the predictions to credit them)\n');
+        return 0;
+      }
+      if (values['source-url'] !== undefined) throw new UsageError('--source-url goes with --format eval-results');
+      if (format === 'parquet' && values.out === undefined)
+        throw new UsageError(
+          'a parquet export is binary: give --out FILE (for text on standard output use --format jsonl or csv)',
+        );
+      if (values.out === undefined) {
+        await exportStoredRun(storePath, prefix!, format, { kind: 'text', write: (t) => io.stdout.write(t) }, askedBy);
+        return 0;
+      }
+      const place = await prepareOutputPath(values.out, 'target', { cwd: io.cwd, inputs: [storeRead(storePath)] });
+      const { runId, decisions, path } = await exportStoredRun(
+        storePath,
+        prefix!,
+        format,
+        { kind: 'place', place },
         askedBy,
-        ...given({ sourceUrl }),
-      });
-      io.stderr.write(`decidekit runs export: leaderboard entry of run ${written.runId} written:\n`);
-      for (const file of written.files) io.stdout.write(`${file}\n`);
-      if (sourceUrl === undefined)
-        io.stderr.write('(no source: give --source-url URL where you publish the predictions to credit them)\n');
-      return 0;
-    }
-    if (values['source-url'] !== undefined) throw new UsageError('--source-url goes with --format eval-results');
-    if (format === 'parquet' && values.out === undefined)
-      throw new UsageError(
-        'a parquet export is binary: give --out FILE (for text on standard output use --format jsonl or csv)',
+        { signal: io.signal },
       );
-    if (values.out === undefined) {
-      await exportStoredRun(storePath, prefix!, format, { kind: 'text', write: (t) => io.stdout.write(t) }, askedBy);
+      io.stderr.write(`decidekit runs export: ${decisions} decisions of run ${runId} written to ${path}\n`);
       return 0;
-    }
-    const place = await prepareOutputPath(values.out, 'target', { cwd: io.cwd, inputs: [storeRead(storePath)] });
-    const { runId, decisions, path } = await exportStoredRun(
-      storePath,
-      prefix!,
-      format,
-      { kind: 'place', place },
-      askedBy,
-    );
-    io.stderr.write(`decidekit runs export: ${decisions} decisions of run ${runId} written to ${path}\n`);
-    return 0;
-  },
+    }),
 });
