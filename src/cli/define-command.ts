@@ -372,7 +372,7 @@ export function defineCommandGroup(spec: {
           `unknown subcommand ${JSON.stringify(echoOf(sub))} (${words.join(', ')})${guess ? `; did you mean '${guess}'?` : ''}`,
         );
       }
-      return command.handlesSignals ? command.run(rest, io) : endsWhenInterrupted(command.run(rest, io), io.signal);
+      return command.handlesSignals ? command.run(rest, io) : endsWhenInterrupted(command.run(rest, io), io);
     },
   };
 }

@@ -64,15 +64,22 @@ export function interruptedExitCode(signal: AbortSignal): number {
 }
 
 /**
- * What a command that does not watch `signal` returns: its own exit code, or the interrupted
- * one as soon as `signal` aborts (the process then ends, whatever the command had under way).
+ * What a command that does not watch `io.signal` returns: its own exit code, or the
+ * interrupted one as soon as the signal aborts, telling `io.leftRunning` when the command is
+ * still under way (the process then ends by the signal, whatever the command had running).
  */
-export function endsWhenInterrupted(work: Promise<number>, signal: AbortSignal): Promise<number> {
+export function endsWhenInterrupted(work: Promise<number>, io: Pick<CliIo, 'signal' | 'leftRunning'>): Promise<number> {
+  let finished = false;
+  const tracked = work.finally(() => (finished = true));
   const interrupted = new Promise<number>((resolve) => {
-    if (signal.aborted) resolve(interruptedExitCode(signal));
-    else signal.addEventListener('abort', () => resolve(interruptedExitCode(signal)), { once: true });
+    const stop = (): void => {
+      if (!finished) io.leftRunning?.();
+      resolve(interruptedExitCode(io.signal));
+    };
+    if (io.signal.aborted) stop();
+    else io.signal.addEventListener('abort', stop, { once: true });
   });
-  return Promise.race([work, interrupted]);
+  return Promise.race([tracked, interrupted]);
 }
 
 /** Colour only on a TTY and never under NO_COLOR (any value) or TERM=dumb. */

@@ -34,7 +34,7 @@ async function endsOnSignal(io: CliIo, waits: boolean, work: () => Promise<numbe
       throw err;
     },
   );
-  return waits ? done : endsWhenInterrupted(done, io.signal);
+  return waits ? done : endsWhenInterrupted(done, io);
 }
 
 export const command = defineCommand({
