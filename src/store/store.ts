@@ -48,6 +48,13 @@ import type {
 export interface Store {
   /** Where the store is (its file), for messages and for the claim file beside it. */
   readonly path: string;
+  /**
+   * The temp copy of the file this store reads, when it cannot read `path` in place (a store
+   * of an older schema, read through an upgraded copy; one in a read-only folder, through a
+   * snapshot); absent when it reads `path` itself. Another reader of the same run (a worker
+   * thread) opens this one rather than copying the file again. Removed when the store closes.
+   */
+  readonly copyPath?: string;
   readonly runs: StoreRuns;
   readonly cases: StoreCases;
   readonly audits: StoreAudits;

@@ -147,7 +147,8 @@ export async function writeStoredDecisionParquetFromCsv(
       !pipes || isPostgresUrl(store.path)
         ? null
         : pipeDecisionText(folder, Math.ceil(context.config.caseIds.length / CASES_PER_PIPE) + 1, {
-            storePath: store.path,
+            // A store read through a temp copy: the worker reads that copy, not a second one.
+            storePath: store.copyPath ?? store.path,
             runId: context.runId,
             pipeBytes: FILE_BYTES,
             caseDecisions,

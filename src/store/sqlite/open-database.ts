@@ -36,6 +36,8 @@ export type OpenSqliteStoreOptions = OpenStoreOptions;
 export interface OpenedDatabase {
   readonly db: Database.Database;
   readonly busyTimeoutMs: number;
+  /** The temp copy `db` reads instead of the file, or null when it reads the file itself. */
+  readonly copyFile: string | null;
   /** Removes the temp copy read instead of the file, if any (after closing `db`). */
   readonly removeCopy: () => void;
 }
@@ -90,7 +92,7 @@ export function openDatabase(path: string, options: OpenSqliteStoreOptions = {})
     removeCopy();
     throw err instanceof DecidekitError ? err : wrapOpenError(path, err);
   }
-  return { db, busyTimeoutMs, removeCopy };
+  return { db, busyTimeoutMs, copyFile: copyDir === null ? null : db.name, removeCopy };
 }
 
 /** Refuses a store that must exist and does not (or is an empty file), before anything is created. */

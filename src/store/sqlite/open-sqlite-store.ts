@@ -26,14 +26,14 @@ export type { OpenSqliteStoreOptions } from './open-database.js';
  * unchanged.
  */
 export function openSqliteStore(path: string, options: OpenSqliteStoreOptions = {}): SqliteStore {
-  const { db, busyTimeoutMs, removeCopy } = openDatabase(path, options);
+  const { db, busyTimeoutMs, copyFile, removeCopy } = openDatabase(path, options);
   const conn = new SqliteConnection(db, path, options.randomBytes ?? ((n) => cryptoRandomBytes(n)), busyTimeoutMs, {
     everyCommit: options.synchronous === 'full',
     intervalMs: Math.max(0, options.syncIntervalMs ?? 2000),
     now: options.now ?? (() => performance.now()),
   });
   try {
-    return new SqliteStore(conn, removeCopy, options);
+    return new SqliteStore(conn, removeCopy, options, copyFile);
   } catch (err) {
     db.close();
     removeCopy();
@@ -43,6 +43,7 @@ export function openSqliteStore(path: string, options: OpenSqliteStoreOptions = 
 
 export class SqliteStore implements Store {
   readonly path: string;
+  readonly copyPath?: string;
   readonly runs: SqliteRuns;
   readonly cases: SqliteCases;
   readonly audits: SqliteAudits;
@@ -54,8 +55,10 @@ export class SqliteStore implements Store {
     private readonly conn: SqliteConnection,
     private readonly removeCopy: () => void,
     options: OpenSqliteStoreOptions,
+    copyFile: string | null = null,
   ) {
     this.path = conn.path;
+    if (copyFile !== null) this.copyPath = copyFile;
     this.tables = new RunTables(conn);
     const path = conn.path;
     const cases = new SqliteCases(
