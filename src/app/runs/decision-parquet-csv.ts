@@ -18,6 +18,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBDoubleVector } from '@duckdb/node-api';
+import { given } from '../../core/given.js';
 import { logLoss } from '../../core/decision-score.js';
 import { DECISION_COLUMNS, runLevelValuesOf, type DecisionRowContext } from '../../core/export/decision-row.js';
 import { FAILURE_KINDS } from '../../core/typed-decisions/case-result.js';
@@ -124,6 +125,11 @@ export interface FromCsvOptions {
   readonly pipes?: boolean;
   /** Aborted (Ctrl+C): DuckDB's `COPY` is interrupted, the worker let go, and the export fails as `aborted`. */
   readonly signal?: AbortSignal;
+  /**
+   * The text format the worker is asked for (default these sources', `decisionTextFormat()`);
+   * another makes it refuse, as a compiled worker older than the sources does.
+   */
+  readonly textFormat?: string;
 }
 
 /**
@@ -136,7 +142,7 @@ export async function writeStoredDecisionParquetFromCsv(
   store: Store,
   context: DecisionRowContext,
   metadata: readonly ParquetKeyValue[],
-  { pipes = true, signal }: FromCsvOptions = {},
+  { pipes = true, signal, textFormat }: FromCsvOptions = {},
 ): Promise<number | null> {
   throwIfStopped(signal);
   const folder = makeExportFolder();
@@ -152,11 +158,17 @@ export async function writeStoredDecisionParquetFromCsv(
             runId: context.runId,
             pipeBytes: FILE_BYTES,
             caseDecisions,
+            ...given({ format: textFormat }),
           });
     const copy = { duckdb, fd, folder, context, metadata, signal };
-    if (piped !== null) return await copyToParquet(copy, piped.pipes, piped);
+    if (piped !== null) {
+      const written = await copyToParquet(copy, piped.pipes, piped);
+      // A compiled worker older than these sources wrote nothing: the text goes into files.
+      if (written !== 'stale') return written;
+    }
     const files = writeTextFiles(folder, store, context.runId, caseDecisions);
-    return files === null ? null : await copyToParquet(copy, files, null);
+    const written = files === null ? null : await copyToParquet(copy, files, null);
+    return written === 'stale' ? null : written;
   } finally {
     dropTempFolder(folder);
   }
@@ -171,7 +183,8 @@ function writeTextFiles(folder: string, store: Store, runId: string, caseDecisio
   try {
     const write = (piece: Uint8Array | string): void => {
       if (file === null) {
-        files.push(join(folder, `decisions-${files.length}.csv`));
+        // Named apart from the pipes, which a stale worker left in the folder.
+        files.push(join(folder, `text-${files.length}.csv`));
         file = openSync(files.at(-1)!, 'w');
       }
       written += typeof piece === 'string' ? writeSync(file, piece) : writeSync(file, piece);
@@ -204,14 +217,15 @@ interface CopyTarget {
 /**
  * DuckDB's `COPY` of the text in `sources` (files, or pipes `piped` is writing) into `fd`;
  * the number of decisions, or null when DuckDB refused the text, the worker did not write all
- * of it, or there was none. An abort of `signal` interrupts the `COPY`; once the worker is let
+ * of it, or there was none; `stale` when the worker wrote nothing for making another text
+ * format (the text is then to go into files). An abort of `signal` interrupts the `COPY`; once the worker is let
  * go, the export fails as `aborted`.
  */
 async function copyToParquet(
   { duckdb, fd, folder, context, metadata, signal }: CopyTarget,
   sources: readonly string[],
   piped: PipedDecisionText | null,
-): Promise<number | null> {
+): Promise<number | null | 'stale'> {
   const out = join(folder, 'decisions.parquet');
   const instance = await exportInstance(duckdb, folder);
   const connection = await instance.connect();
@@ -237,12 +251,13 @@ async function copyToParquet(
     const copy = connection.run(
       `COPY (${selectSql(sources, context)}) TO ${sqlString(out)} (FORMAT parquet, ROW_GROUP_SIZE ${PARQUET_ROW_GROUP}, KV_METADATA {${kv}})`,
     );
-    const whole = piped === null ? true : await piped.finish(copy);
+    const end = piped === null ? 'whole' : await piped.finish(copy);
     const result = await copy.catch(() => null);
     // Interrupted: not a text DuckDB refused, so not to be written the flat way.
     throwIfStopped(signal);
+    if (end === 'stale') return 'stale';
     // No rows (an empty run): the flat read writes its empty typed table.
-    if (!whole || result === null || result.rowsChanged === 0) return null;
+    if (end !== 'whole' || result === null || result.rowsChanged === 0) return null;
     copyFileInto(out, fd);
     return result.rowsChanged;
   } finally {

@@ -4,8 +4,9 @@
  * pipes while DuckDB's `COPY` reads them, so the two run side by side (SQLite on the worker,
  * DuckDB on its own thread, the JavaScript thread free for DuckDB's calls of the log loss) and
  * the text never reaches the disk. Where pipes cannot be made (no `mkfifo`, as on Windows) or
- * the compiled worker is missing (the sources run without a build), the caller writes the
- * text into temp files as before.
+ * the compiled worker is missing (the sources run without a build) or older than the sources
+ * (it makes another text: `decision-text-format.ts`), the caller writes the text into temp
+ * files as before.
  *
  * Either side can stop first. When the worker ends before DuckDB has read every pipe, DuckDB
  * waits on a pipe nobody writes; when DuckDB stops first, the worker waits on a pipe nobody
@@ -18,6 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { DecisionTextWorkerData, DecisionTextWorkerReply } from './decision-text-worker.js';
+import { decisionTextFormat } from './decision-text-format.js';
 
 /** The worker's compiled file; from the sources (tests, scripts) the one in `dist/`, which the test set-up builds. */
 function workerFile(): string | null {
@@ -65,14 +67,21 @@ async function nudgeUntil(done: Promise<unknown>, pipes: readonly string[], flag
   }
 }
 
+/**
+ * How the worker's text ended: `whole`, all of it written; `stale`, none (the worker makes
+ * another text format than these sources read); `short`, stopped on an error or declined by
+ * the store.
+ */
+export type PipedTextEnd = 'whole' | 'stale' | 'short';
+
 /** A run's text on its way through pipes: the pipes to read, and how to end both sides. */
 export interface PipedDecisionText {
   readonly pipes: readonly string[];
   /**
    * Waits for the worker, once the `COPY` reading the pipes has settled (either way), letting
-   * go whichever side waits; true when the worker wrote the whole text.
+   * go whichever side waits; how the worker's text ended.
    */
-  finish(copy: Promise<unknown>): Promise<boolean>;
+  finish(copy: Promise<unknown>): Promise<PipedTextEnd>;
 }
 
 /**
@@ -82,13 +91,14 @@ export interface PipedDecisionText {
 export function pipeDecisionText(
   folder: string,
   count: number,
-  data: Omit<DecisionTextWorkerData, 'pipes'>,
+  data: Omit<DecisionTextWorkerData, 'pipes' | 'format'> & { readonly format?: string },
 ): PipedDecisionText | null {
   const file = workerFile();
   if (file === null) return null;
   const pipes = makePipes(folder, count);
   if (pipes === null) return null;
-  const worker = new Worker(file, { workerData: { ...data, pipes } satisfies DecisionTextWorkerData });
+  const workerData = { format: decisionTextFormat(), ...data, pipes } satisfies DecisionTextWorkerData;
+  const worker = new Worker(file, { workerData });
   const ended = new Promise<DecisionTextWorkerReply | null>((resolve) => {
     let reply: DecisionTextWorkerReply | null = null;
     worker.on('message', (m: DecisionTextWorkerReply) => (reply = m));
@@ -107,7 +117,8 @@ export function pipeDecisionText(
       await nudgeUntil(ended, pipes, constants.O_RDONLY);
       await letGo;
       const reply = await ended;
-      return reply !== null && 'offered' in reply && reply.offered;
+      if (reply !== null && 'stale' in reply) return 'stale';
+      return reply !== null && 'offered' in reply && reply.offered ? 'whole' : 'short';
     },
   };
 }

@@ -4,11 +4,14 @@
  * other, a pipe of about `pipeBytes` at a time. A write waits while DuckDB has not read what
  * the pipe holds, so this thread and DuckDB's `COPY` run side by side and no text is kept.
  * The pipes the text did not reach are opened and closed empty, so DuckDB reads each to its
- * end. It replies once, `{ offered }` or `{ failed }`, and ends.
+ * end. It replies once, `{ offered }`, `{ failed }` or `{ stale }`, and ends. A worker whose text
+ * format (`decision-text-format.ts`) is not the one the exporter reads (a compiled worker older
+ * than the sources that started it) replies `{ stale }` at once, having touched no pipe.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openStore } from '../../store/open-store.js';
+import { decisionTextFormat } from './decision-text-format.js';
 
 export interface DecisionTextWorkerData {
   readonly storePath: string;
@@ -16,15 +19,25 @@ export interface DecisionTextWorkerData {
   readonly pipes: readonly string[];
   readonly pipeBytes: number;
   readonly caseDecisions: boolean;
+  /** The text format the exporter reads (`decisionTextFormat()` of its code). */
+  readonly format: string;
 }
 
-/** `offered`: what `decisionCsv` returned; `failed`: the text stopped on an error (a pipe DuckDB closed, a store error). */
-export type DecisionTextWorkerReply = { readonly offered: boolean } | { readonly failed: string };
+/**
+ * `offered`: what `decisionCsv` returned; `failed`: the text stopped on an error (a pipe DuckDB
+ * closed, a store error); `stale`: this worker makes another text format than the exporter
+ * reads, and wrote nothing.
+ */
+export type DecisionTextWorkerReply =
+  { readonly offered: boolean } | { readonly failed: string } | { readonly stale: string };
 
 const endsLine = (piece: Uint8Array | string): boolean =>
   typeof piece === 'string' ? piece.endsWith('\n') : piece.at(-1) === 10;
 
 function writeText(data: DecisionTextWorkerData): DecisionTextWorkerReply {
+  const format = decisionTextFormat();
+  // Before any pipe is opened: the exporter lets DuckDB go from the pipes a worker left.
+  if (data.format !== format) return { stale: `the worker makes text format ${format}, not ${String(data.format)}` };
   let next = 0;
   let pipe: number | null = null;
   let written = 0;
