@@ -72,8 +72,10 @@ function expectEndedBy(r: Ended, code: number): void {
 describe('every command ends on a signal', () => {
   it('bench on SIGHUP stops as on SIGTERM: the run is kept as interrupted, with the resume command, exit 129', async () => {
     const store = join(tmp, 'hup.sqlite');
+    // Sent once a case is done (a progress line says so): a loaded machine may take longer than
+    // any fixed wait to finish one, and a run with none kept has nothing to resume.
     const r = await signalled(['bench', '--base-url', slow.url, '--store', store], 'SIGHUP', {
-      afterMs: 2000,
+      ready: (stderr) => /^progress: .*\b[1-9]\d*\/100 cases/m.test(stderr),
     });
     expect(r.code, r.stderr).toBe(129);
     expect(r.stderr).toMatch(
