@@ -14,22 +14,12 @@
  * closing it again until it has ended.
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, existsSync, openSync } from 'node:fs';
+import { closeSync, constants, openSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { DecisionTextWorkerData, DecisionTextWorkerReply } from './decision-text-worker.js';
 import { decisionTextFormat } from './decision-text-format.js';
-
-/** The worker's compiled file; from the sources (tests, scripts) the one in `dist/`, which the test set-up builds. */
-function workerFile(): string | null {
-  const here = import.meta.url;
-  const url = here.endsWith('.ts')
-    ? new URL('../../../dist/app/runs/decision-text-worker.js', here)
-    : new URL('./decision-text-worker.js', here);
-  const file = fileURLToPath(url);
-  return existsSync(file) ? file : null;
-}
+import { compiledWorkerFile } from '../../datasets/worker-file.js';
 
 /** `count` named pipes in `folder`, or null when they cannot be made here. */
 function makePipes(folder: string, count: number): string[] | null {
@@ -93,7 +83,7 @@ export function pipeDecisionText(
   count: number,
   data: Omit<DecisionTextWorkerData, 'pipes' | 'format'> & { readonly format?: string },
 ): PipedDecisionText | null {
-  const file = workerFile();
+  const file = compiledWorkerFile(import.meta.url, 'decision-text-worker');
   if (file === null) return null;
   const pipes = makePipes(folder, count);
   if (pipes === null) return null;

@@ -11,8 +11,7 @@
  * `StoreDamagedError`) when it was not: nothing of a rejected batch is kept.
  */
 import { given } from '../../core/given.js';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { compiledWorkerFile } from '../../datasets/worker-file.js';
 import { Worker } from 'node:worker_threads';
 import type { CaseResult } from '../../core/typed-decisions/case-result.js';
 import { DecidekitError } from '../../core/errors.js';
@@ -45,23 +44,9 @@ export interface CaseWriterOptions {
   readonly thread?: 'auto' | 'inline';
 }
 
-/**
- * The worker's compiled file. Run from the sources (tests through vitest, scripts through
- * tsx) this module is a `.ts` file and the worker is taken from `dist/`, which the test
- * set-up builds first; without either the writer stays on this thread.
- */
-function workerFile(): string | null {
-  const here = import.meta.url;
-  const url = here.endsWith('.ts')
-    ? new URL('../../../dist/store/writer/case-writer-worker.js', here)
-    : new URL('./case-writer-worker.js', here);
-  const file = fileURLToPath(url);
-  return existsSync(file) ? file : null;
-}
-
 /** Starts a case writer for the (existing) store at `path`. */
 export function startCaseWriter(path: string, options: CaseWriterOptions = {}): CaseWriter {
-  const file = options.thread === 'inline' ? null : workerFile();
+  const file = options.thread === 'inline' ? null : compiledWorkerFile(import.meta.url, 'case-writer-worker');
   const storeOptions = {
     ...given({ busyTimeoutMs: options.busyTimeoutMs, syncIntervalMs: options.syncIntervalMs }),
   };
