@@ -5,7 +5,12 @@
  * wrote them with `JSON.stringify`), so they pass through unparsed.
  */
 import { logLoss } from '../../core/decision-score.js';
-import { DECISION_SCHEMA_VERSION, type DecisionRow, type DecisionRowContext } from '../../core/export/decision-row.js';
+import {
+  decisionCostShare,
+  runLevelValuesOf,
+  type DecisionRow,
+  type DecisionRowContext,
+} from '../../core/export/decision-row.js';
 import type { StoredDecisionValues } from '../../store/stored-run.js';
 
 /** Every decision of the run, in the order read; a case's rows are held until its last is read. */
@@ -26,17 +31,19 @@ export function* decisionRowsOfStored(
 }
 
 function rowsOfCase(context: DecisionRowContext, caseRows: readonly StoredDecisionValues[]): DecisionRow[] {
-  const { config } = context;
+  const run = runLevelValuesOf(context);
   const first = caseRows[0]!;
   const caseId = first[0];
   const workflow = first[1];
   const requestStatus = first[2];
   const latencyMs = first[3];
-  const price = config.pricePerMtokUsd;
   const tokens = requestStatus === 'answered' ? first[4] : null;
-  const costShare =
-    price === null ? null : requestStatus === 'answered' ? ((tokens ?? 0) * price) / 1e6 / caseRows.length : 0;
-  const model = config.embeddedServer?.model ?? config.model;
+  const costShare = decisionCostShare(
+    context.config.pricePerMtokUsd,
+    requestStatus === 'answered',
+    tokens,
+    caseRows.length,
+  );
   const rows: DecisionRow[] = new Array<DecisionRow>(caseRows.length);
   // Each value by its place (not by destructuring the tuple): this runs for every decision.
   for (let questionIndex = 0; questionIndex < caseRows.length; questionIndex++) {
@@ -50,16 +57,16 @@ function rowsOfCase(context: DecisionRowContext, caseRows: readonly StoredDecisi
     const answered = status === 'answered';
     const goldIndex = answers.indexOf(goldLabel);
     const isScore = type === 'score';
-    // The run's columns are written out, not spread from runLevelValuesOf: a row object that
-    // starts as a spread made a JSONL export about five times slower.
+    // The run's columns are set one by one, not spread from `run`: a row object that starts
+    // as a spread made a JSONL export about five times slower.
     rows[questionIndex] = {
-      schema_version: DECISION_SCHEMA_VERSION,
-      run_id: context.runId,
-      fingerprint: context.fingerprint,
-      model,
-      dataset_id: config.dataset.id,
-      dataset_revision: config.dataset.revision,
-      dataset_split: config.dataset.split,
+      schema_version: run.schema_version,
+      run_id: run.run_id,
+      fingerprint: run.fingerprint,
+      model: run.model,
+      dataset_id: run.dataset_id,
+      dataset_revision: run.dataset_revision,
+      dataset_split: run.dataset_split,
       case_id: caseId,
       workflow,
       question_id: questionId,

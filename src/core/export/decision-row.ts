@@ -194,29 +194,46 @@ export function runLevelValuesOf(
   };
 }
 
+/**
+ * A decision's share of its case's cost (`cost_usd`): the case's input tokens at the run's
+ * price, split evenly over its decisions; null for a run without a price, 0 for a failed request.
+ */
+export function decisionCostShare(
+  pricePerMtokUsd: number | null,
+  answered: boolean,
+  inputTokens: number | null,
+  decisions: number,
+): number | null {
+  if (pricePerMtokUsd === null) return null;
+  return answered ? ((inputTokens ?? 0) * pricePerMtokUsd) / 1e6 / decisions : 0;
+}
+
 /** The rows of one case, one per question, in question order. */
 export function decisionRowsOfCase(context: DecisionRowContext, c: CaseResult): DecisionRow[] {
-  const { config } = context;
+  const run = runLevelValuesOf(context);
   const r = c.request;
-  const price = config.pricePerMtokUsd;
   const tokens = r.status === 'answered' ? r.inputTokens : null;
-  const costShare =
-    price === null ? null : r.status === 'answered' ? ((tokens ?? 0) * price) / 1e6 / c.decisions.length : 0;
+  const costShare = decisionCostShare(
+    context.config.pricePerMtokUsd,
+    r.status === 'answered',
+    tokens,
+    c.decisions.length,
+  );
   return c.decisions.map((d, questionIndex) => {
     const o = d.outcome;
     const answered = o.status === 'answered';
     const goldIndex = d.answers.indexOf(d.gold.label);
     const isScore = d.type === 'score';
-    // The run's columns are written out, not spread from runLevelValuesOf: a row object that
-    // starts as a spread made a JSONL export about five times slower.
+    // The run's columns are set one by one, not spread from `run`: a row object that starts
+    // as a spread made a JSONL export about five times slower.
     return {
-      schema_version: DECISION_SCHEMA_VERSION,
-      run_id: context.runId,
-      fingerprint: context.fingerprint,
-      model: config.embeddedServer?.model ?? config.model,
-      dataset_id: config.dataset.id,
-      dataset_revision: config.dataset.revision,
-      dataset_split: config.dataset.split,
+      schema_version: run.schema_version,
+      run_id: run.run_id,
+      fingerprint: run.fingerprint,
+      model: run.model,
+      dataset_id: run.dataset_id,
+      dataset_revision: run.dataset_revision,
+      dataset_split: run.dataset_split,
       case_id: c.caseId,
       workflow: c.workflow,
       question_id: d.questionId,
