@@ -372,9 +372,17 @@ export function defineCommandGroup(spec: {
           `unknown subcommand ${JSON.stringify(echoOf(sub))} (${words.join(', ')})${guess ? `; did you mean '${guess}'?` : ''}`,
         );
       }
-      return command.handlesSignals ? command.run(rest, io) : endsWhenInterrupted(command.run(rest, io), io);
+      return runCommand(command, rest, io);
     },
   };
+}
+
+/**
+ * Runs `command` on `argv`: one that does not watch `io.signal` returns as soon as the signal
+ * aborts (`endsWhenInterrupted`), one that does returns when it has stopped cleanly.
+ */
+export function runCommand(command: Command, argv: readonly string[], io: CliIo): Promise<number> {
+  return command.handlesSignals ? command.run(argv, io) : endsWhenInterrupted(command.run(argv, io), io);
 }
 
 /** Renders a command's help from its declaration. */

@@ -4,7 +4,7 @@ import { setFlagsFromString } from 'node:v8';
 import { Interruption, STOPPING_SIGNALS, type CliIo, type StoppingSignal } from './io.js';
 import { runCli } from './run-cli.js';
 import { removePartialFiles } from '../app/write-text-file.js';
-import { removeTemporaryCopies } from '../store/sqlite/temp-copies.js';
+import { removeTempFolders } from '../store/temp-folders.js';
 
 /**
  * V8 lets its heap grow to up to 4x what was live after the last full collection when
@@ -56,7 +56,7 @@ const SIGNALS = Object.keys(STOPPING_SIGNALS) as StoppingSignal[];
  */
 function exitNow(code: number, signal: StoppingSignal | null, leftRunning: boolean): never {
   removePartialFiles();
-  removeTemporaryCopies();
+  removeTempFolders();
   const fileWork = process.getActiveResourcesInfo().some((r) => r.startsWith('FSReq'));
   if (signal !== null && (fileWork || leftRunning)) {
     for (const s of SIGNALS) process.removeAllListeners(s);

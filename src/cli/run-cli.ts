@@ -11,10 +11,11 @@ import { closest } from '../core/closest-word.js';
 import { groupProblems } from '../core/problem-list.js';
 import { COMMANDS } from './commands/index.js';
 import { commandPrefixOf, withCommandPrefix } from './invocation.js';
-import { interruptedExitCode, type CliIo } from './io.js';
+import type { CliIo } from './io.js';
 import { echoOf } from '../core/echo-text.js';
 import { cliMessageOf } from './option-flags.js';
 import { loadNamedStoreAdapters } from './store-adapters.js';
+import { runCommand } from './define-command.js';
 import { renderUsage, wrapHelpText, wrapRow } from './help-layout.js';
 import { fitHanging } from '../reports/text-fit.js';
 
@@ -66,18 +67,7 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
   }
   try {
     await loadNamedStoreAdapters(rest, io.env);
-    if (command.handlesSignals) return await command.run(rest, io);
-    let finished = false;
-    const work = command.run(rest, io).finally(() => (finished = true));
-    const interrupted = new Promise<number>((resolve) => {
-      const stop = () => {
-        if (!finished) given.leftRunning?.();
-        resolve(interruptedExitCode(io.signal));
-      };
-      if (io.signal.aborted) stop();
-      else io.signal.addEventListener('abort', stop, { once: true });
-    });
-    return await Promise.race([work, interrupted]);
+    return await runCommand(command, rest, io);
   } catch (err) {
     // Errors name the command as typed: 'runs gate', not 'runs'.
     const sub = (await command.subcommandOf?.(rest[0])) === undefined ? '' : ` ${rest[0]}`;

@@ -7,6 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/** The name of a temp folder holding a copy of a store being read (a read-only folder's snapshot, an old store's upgraded copy). */
+export const STORE_COPY_PREFIX = 'decidekit-store-';
+
 const folders = new Set<string>();
 
 /** A new folder in the system's temp folder, named `<prefix>XXXXXX`, kept track of until dropped. */

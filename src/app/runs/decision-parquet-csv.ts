@@ -15,7 +15,7 @@
  * failing a check, DuckDB refusing the text) makes it return false having written nothing:
  * the caller then writes the run from the flat read, which names any damage.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { openSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBDoubleVector } from '@duckdb/node-api';
 import { given } from '../../core/given.js';
@@ -38,6 +38,7 @@ import {
   type DuckDbModule,
 } from './decision-parquet-duckdb.js';
 import { pipeDecisionText, type PipedDecisionText } from './decision-text-pipes.js';
+import { textSplitter } from './decision-text-format.js';
 
 /** The text goes into pipes (or files) of about this many bytes, read one after the other. */
 const FILE_BYTES = 16 << 20;
@@ -177,27 +178,17 @@ export async function writeStoredDecisionParquetFromCsv(
 /** The run's text in temp files of about `FILE_BYTES` (where pipes cannot be used); null when the store declines it. */
 function writeTextFiles(folder: string, store: Store, runId: string, caseDecisions: boolean): string[] | null {
   const files: string[] = [];
-  let file: number | null = null;
-  let written = 0;
+  // DuckDB holds a file it reads in its memory: a file of a few megabytes at a time bounds it.
+  const text = textSplitter(() => {
+    // Named apart from the pipes, which a stale worker left in the folder.
+    files.push(join(folder, `text-${files.length}.csv`));
+    return openSync(files.at(-1)!, 'w');
+  }, FILE_BYTES);
   let offered: boolean;
   try {
-    const write = (piece: Uint8Array | string): void => {
-      if (file === null) {
-        // Named apart from the pipes, which a stale worker left in the folder.
-        files.push(join(folder, `text-${files.length}.csv`));
-        file = openSync(files.at(-1)!, 'w');
-      }
-      written += typeof piece === 'string' ? writeSync(file, piece) : writeSync(file, piece);
-      // DuckDB holds a file it reads in its memory: a file of a few megabytes at a time bounds it.
-      if (written >= FILE_BYTES && (typeof piece === 'string' ? piece.endsWith('\n') : piece.at(-1) === 10)) {
-        closeSync(file);
-        file = null;
-        written = 0;
-      }
-    };
-    offered = store.cases.decisionCsv(runId, write, { caseDecisions });
+    offered = store.cases.decisionCsv(runId, text.write, { caseDecisions });
   } finally {
-    if (file !== null) closeSync(file);
+    text.close();
   }
   // An empty run has no text: the flat read writes its empty typed table.
   return offered && files.length > 0 ? files : null;

@@ -8,10 +8,10 @@
  * format (`decision-text-format.ts`) is not the one the exporter reads (a compiled worker older
  * than the sources that started it) replies `{ stale }` at once, having touched no pipe.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openStore } from '../../store/open-store.js';
-import { decisionTextFormat } from './decision-text-format.js';
+import { decisionTextFormat, textSplitter } from './decision-text-format.js';
 
 export interface DecisionTextWorkerData {
   readonly storePath: string;
@@ -31,38 +31,27 @@ export interface DecisionTextWorkerData {
 export type DecisionTextWorkerReply =
   { readonly offered: boolean } | { readonly failed: string } | { readonly stale: string };
 
-const endsLine = (piece: Uint8Array | string): boolean =>
-  typeof piece === 'string' ? piece.endsWith('\n') : piece.at(-1) === 10;
-
 function writeText(data: DecisionTextWorkerData): DecisionTextWorkerReply {
   const format = decisionTextFormat();
   // Before any pipe is opened: the exporter lets DuckDB go from the pipes a worker left.
   if (data.format !== format) return { stale: `the worker makes text format ${format}, not ${String(data.format)}` };
   let next = 0;
-  let pipe: number | null = null;
-  let written = 0;
+  const pipes = textSplitter(
+    () => openSync(data.pipes[next++]!, 'w'),
+    data.pipeBytes,
+    () => next < data.pipes.length,
+  );
   try {
     const store = openStore(data.storePath, { mustExist: true, readOnly: true });
     try {
-      const write = (piece: Uint8Array | string): void => {
-        if (pipe === null) {
-          pipe = openSync(data.pipes[next++]!, 'w');
-          written = 0;
-        }
-        written += typeof piece === 'string' ? writeSync(pipe, piece) : writeSync(pipe, piece);
-        if (written >= data.pipeBytes && endsLine(piece) && next < data.pipes.length) {
-          closeSync(pipe);
-          pipe = null;
-        }
-      };
-      return { offered: store.cases.decisionCsv(data.runId, write, { caseDecisions: data.caseDecisions }) };
+      return { offered: store.cases.decisionCsv(data.runId, pipes.write, { caseDecisions: data.caseDecisions }) };
     } finally {
       store.close();
     }
   } catch (err) {
     return { failed: err instanceof Error ? err.message : String(err) };
   } finally {
-    if (pipe !== null) closeSync(pipe);
+    pipes.close();
     // Waits for DuckDB to open each (or, when DuckDB has stopped, for the exporter to).
     for (; next < data.pipes.length; next++) {
       try {

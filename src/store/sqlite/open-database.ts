@@ -24,7 +24,7 @@ import { SCHEMA_VERSION } from './schema.js';
 import { canReadInPlace, isEmptyFile, snapshotOf, vacuumedCopyOf } from './snapshot-copies.js';
 import { isDamage, notADatabaseError } from './sqlite-errors.js';
 import { messageOf } from './connection.js';
-import { dropCopyDir, makeCopyDir } from './temp-copies.js';
+import { dropTempFolder, makeTempFolder, STORE_COPY_PREFIX } from '../temp-folders.js';
 import { optionMention as option, words } from '../../core/message-words.js';
 
 /** The page cache of each connection, in KiB as SQLite's negative `cache_size` counts it. */
@@ -66,7 +66,7 @@ export function openDatabase(path: string, options: OpenSqliteStoreOptions = {})
     });
   const { db, copyDir } = connectReadable(path, readOnly, connect);
   const removeCopy = () => {
-    if (copyDir !== null) dropCopyDir(copyDir);
+    if (copyDir !== null) dropTempFolder(copyDir);
   };
   const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000));
   try {
@@ -184,7 +184,7 @@ function connectReadable(
       // able to create next to it; in a read-only folder it cannot. Read a copy instead.
       db.close();
       db = null;
-      copyDir = makeCopyDir();
+      copyDir = makeTempFolder(STORE_COPY_PREFIX);
       db = connect(snapshotOf(path, copyDir));
     }
     if (readOnly && olderThanCurrent(db)) {
@@ -196,7 +196,7 @@ function connectReadable(
       } finally {
         db.close();
         db = null;
-        if (copyDir !== null) dropCopyDir(copyDir);
+        if (copyDir !== null) dropTempFolder(copyDir);
         copyDir = null;
       }
       copyDir = copy.dir;
@@ -207,7 +207,7 @@ function connectReadable(
     return { db, copyDir };
   } catch (err) {
     db?.close();
-    if (copyDir !== null) dropCopyDir(copyDir);
+    if (copyDir !== null) dropTempFolder(copyDir);
     throw wrapOpenError(path, err);
   }
 }

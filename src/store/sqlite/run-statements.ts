@@ -121,11 +121,7 @@ const DECISION_ROW_PARAMETERS = `(${Array.from({ length: DECISION_ROW_VALUES }, 
 /** A statement for each count from 1 to `DECISION_ROWS_A_STATEMENT`, prepared when first asked for. */
 function preparedByCount(prepare: (rows: number) => Database.Statement): (rows: number) => Database.Statement {
   const byCount: (Database.Statement | undefined)[] = [];
-  return (rows) => {
-    if (!Number.isInteger(rows) || rows < 1 || rows > DECISION_ROWS_A_STATEMENT)
-      throw new RangeError(`a decisions insert writes 1 to ${DECISION_ROWS_A_STATEMENT} rows, not ${rows}`);
-    return (byCount[rows] ??= prepare(rows));
-  };
+  return (rows) => (byCount[rows] ??= prepare(rows));
 }
 
 /** A run's `cases` rows in run order, `where` narrowing them further. */

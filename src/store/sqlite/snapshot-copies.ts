@@ -1,13 +1,13 @@
 /**
  * Reading a store that cannot be read where it is: a WAL database in a read-only folder is
  * read from a copy of its file and log, and an older decidekit's store from an upgraded
- * copy, both in temp folders (`temp-copies.ts`) removed when the store is closed.
+ * copy, both in temp folders (`store/temp-folders.ts`) removed when the store is closed.
  */
 import { copyFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { sqlString } from '../../core/sql-text.js';
-import { dropCopyDir, makeCopyDir } from './temp-copies.js';
+import { dropTempFolder, makeTempFolder, STORE_COPY_PREFIX } from '../temp-folders.js';
 
 /** An empty file with no write-ahead log beside it: what `touch` makes, no database yet. */
 export function isEmptyFile(path: string): boolean {
@@ -45,12 +45,12 @@ export function snapshotOf(path: string, dir: string): string {
  * after the other could mix two moments). Returns the copy's folder and file.
  */
 export function vacuumedCopyOf(db: Database.Database): { readonly dir: string; readonly file: string } {
-  const dir = makeCopyDir();
+  const dir = makeTempFolder(STORE_COPY_PREFIX);
   const file = join(dir, 'runs.sqlite');
   try {
     db.exec(`VACUUM INTO ${sqlString(file)}`);
   } catch (err) {
-    dropCopyDir(dir);
+    dropTempFolder(dir);
     throw err;
   }
   return { dir, file };

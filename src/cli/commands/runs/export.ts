@@ -72,9 +72,9 @@ the current folder), only for a complete, unfiltered run on the real Typed Decis
     'decidekit runs export 20261130-0415 --out decisions.parquet',
   ],
   handlesSignals: true,
-  run: ({ values, positionals: [prefix] }, io) =>
-    endsOnSignal(io, (values.format ?? formatOfFile(values.out)) === 'parquet', async () => {
-      const format = values.format ?? formatOfFile(values.out);
+  run: ({ values, positionals: [prefix] }, io) => {
+    const format = values.format ?? formatOfFile(values.out);
+    return endsOnSignal(io, format === 'parquet', async () => {
       if (format === undefined)
         throw new UsageError('needs --format jsonl, csv, parquet or eval-results (or an --out FILE ending in one)');
       const storePath = storePathOf(values.store, io);
@@ -116,5 +116,6 @@ the current folder), only for a complete, unfiltered run on the real Typed Decis
       );
       io.stderr.write(`decidekit runs export: ${decisions} decisions of run ${runId} written to ${path}\n`);
       return 0;
-    }),
+    });
+  },
 });
