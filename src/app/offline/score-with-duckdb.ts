@@ -43,6 +43,7 @@ import type { ScoredModel } from '../../core/offline/scored-files.js';
 import { startsWithParquetMagic } from '../../datasets/parquet-rows.js';
 import { fileErrorWords } from '../../core/file-error-words.js';
 import { irregularCodeOf } from '../../datasets/input-file.js';
+import { isProbability } from '../../core/json-value.js';
 
 /** The version `score --engine duckdb` is tested with (package.json pins it). */
 export const DUCKDB_PACKAGE = '@duckdb/node-api@1.5.6-r.1';
@@ -356,11 +357,6 @@ async function scoreAfterChecks(
     streamScoredRows(connection, SCORED_ROWS_SQL, 0, settings, nCases, () => true),
   );
   return { model, summary: summary! };
-}
-
-/** A number in [0, 1] (not null, not NaN). */
-function isProbability(x: number | null): x is number {
-  return x !== null && x >= 0 && x <= 1;
 }
 
 type Chunk = NonNullable<Awaited<ReturnType<Awaited<ReturnType<Connection['stream']>>['fetchChunk']>>>;

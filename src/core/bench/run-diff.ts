@@ -325,9 +325,9 @@ export function compareReadRuns(
 
 const changesOf = new WeakMap<RunComparison, DecisionChanges>();
 
-/** How many decisions changed correctness in a comparison (`changed.length`, without making them when it can). */
+/** How many decisions changed correctness in a comparison (`changed.length`): each was either fixed or broken. */
 export function changedCount(c: RunComparison): number {
-  return changesOf.get(c)?.changedCount ?? c.changed.length;
+  return c.fixed + c.broken;
 }
 
 /** The first `count` decisions whose correctness changed (`changed.slice(0, count)`, the others not made when it can). */
@@ -668,11 +668,6 @@ export class DecisionChanges {
   /** The decisions present in both runs whose correctness changed, in run A's order (made when first asked for). */
   get changed(): readonly ChangedDecision[] {
     return (this.#changedDecisions ??= this.#changed.decisions());
-  }
-
-  /** How many decisions changed correctness (`changed.length`, without making them). */
-  get changedCount(): number {
-    return this.#changed.size;
   }
 
   /** The first `count` of `changed`, made alone when `changed` has not been made. */

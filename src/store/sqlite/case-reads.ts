@@ -9,7 +9,7 @@ import {
 } from '../../core/typed-decisions/case-result.js';
 import type { QuestionType } from '../../core/question.js';
 import type { SqliteConnection } from './connection.js';
-import { isNumberArray, isStringArray, parseStoredJson } from './run-rows.js';
+import { isNumberArray, isStringArray, parseStoredJson, remembered } from './run-rows.js';
 
 /** What reading rows back needs of a connection (the PostgreSQL adapter reads the same rows). */
 export type RowReader = Pick<SqliteConnection, 'path' | 'damaged'>;
@@ -129,7 +129,6 @@ export function* mergeCaseRows(
 const parsedAnswers = new Map<string, unknown>();
 const parsedGold = new Map<string, unknown>();
 const parsedPredicted = new Map<string, unknown>();
-const PARSED_TEXTS_LIMIT = 4_096;
 
 /**
  * Makes decisions of `decisions` rows of one run (read as arrays, with their case's id or
@@ -201,12 +200,7 @@ class DecisionReader {
     caseId: string,
     isValid: (v: unknown) => boolean,
   ): unknown {
-    const known = parsed.get(text);
-    if (known !== undefined) return known;
-    const value = this.parsed(text, what, caseId, isValid);
-    if (parsed.size >= PARSED_TEXTS_LIMIT) parsed.clear();
-    parsed.set(text, value);
-    return value;
+    return parsed.get(text) ?? remembered(parsed, text, this.parsed(text, what, caseId, isValid));
   }
 }
 

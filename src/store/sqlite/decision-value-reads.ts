@@ -7,7 +7,7 @@
 import { FAILURE_KINDS, type FailureKind } from '../../core/typed-decisions/case-result.js';
 import type { StoredDecisionValues } from '../stored-run.js';
 import { answeredScoresProblem, type RowReader } from './case-reads.js';
-import { isNumberArray, isStringArray, parseStoredJson } from './run-rows.js';
+import { isNumberArray, isStringArray, parseStoredJson, remembered } from './run-rows.js';
 
 /**
  * The columns every adapter selects, in `StoredDecisionValues` order (the two parsed arrays
@@ -20,9 +20,6 @@ export const DECISION_VALUE_COLUMNS = `c.case_id, c.workflow, c.request_status, 
 /** A row as selected by `DECISION_VALUE_COLUMNS`, before its check. */
 export type RawDecisionValues = unknown[];
 
-/** Distinct texts remembered as checked; past this many the memory starts again (a run of unique texts). */
-const REMEMBERED_TEXTS = 4096;
-
 /**
  * Checks raw rows and completes them into `StoredDecisionValues`, remembering the JSON texts
  * it has checked: a question's answers, and gold distributions, repeat across cases, and so
@@ -34,7 +31,7 @@ export function createDecisionValueCheck(
   runId: string,
 ): (row: RawDecisionValues) => StoredDecisionValues {
   const answersOf = new Map<string, readonly string[]>();
-  const goldChecked = new Set<string>();
+  const goldChecked = new Map<string, true>();
   const predictedOf = new Map<string, readonly number[]>();
   const failureKinds: ReadonlySet<unknown> = new Set<FailureKind>(FAILURE_KINDS);
   const json = <T>(text: unknown, what: string, caseId: string, isValid: (v: unknown) => boolean) =>
@@ -56,28 +53,21 @@ export function createDecisionValueCheck(
       const problem = answeredScoresProblem(predicted, correct, confidence, kl, brier);
       if (problem !== null) throw conn.damaged(runId, `case ${caseId} question ${String(questionId)}: ${problem}`);
       const text = row[17] as string;
-      probabilities = predictedOf.get(text) ?? null;
-      if (probabilities === null) {
-        probabilities = json<number[]>(text, 'predicted distribution', caseId, isNumberArray);
-        if (predictedOf.size >= REMEMBERED_TEXTS) predictedOf.clear();
-        predictedOf.set(text, probabilities);
-      }
+      probabilities =
+        predictedOf.get(text) ??
+        remembered(predictedOf, text, json<number[]>(text, 'predicted distribution', caseId, isNumberArray));
     } else if (status === 'failed') {
       if (!failureKinds.has(row[18]))
         throw conn.damaged(runId, `case ${caseId} question ${String(questionId)}: unknown failure kind`);
     } else {
       throw conn.damaged(runId, `case ${caseId} question ${String(questionId)}: unknown status`);
     }
-    let answers = answersOf.get(answersJson as string);
-    if (answers === undefined) {
-      answers = json<string[]>(answersJson, 'answers', caseId, isStringArray);
-      if (answersOf.size >= REMEMBERED_TEXTS) answersOf.clear();
-      answersOf.set(answersJson as string, answers);
-    }
+    const answers =
+      answersOf.get(answersJson as string) ??
+      remembered(answersOf, answersJson as string, json<string[]>(answersJson, 'answers', caseId, isStringArray));
     if (!goldChecked.has(goldJson as string)) {
       json<number[]>(goldJson, 'gold distribution', caseId, isNumberArray);
-      if (goldChecked.size >= REMEMBERED_TEXTS) goldChecked.clear();
-      goldChecked.add(goldJson as string);
+      remembered(goldChecked, goldJson as string, true);
     }
     row.push(answers, probabilities);
     return row as unknown as StoredDecisionValues;

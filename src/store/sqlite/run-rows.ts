@@ -116,6 +116,20 @@ export function summaryColumns(summary: BenchSummary | null) {
   };
 }
 
+/** How many distinct JSON texts a read keeps parsed (`remembered`) before it starts again. */
+const REMEMBERED_TEXTS = 4_096;
+
+/**
+ * `value`, kept in `parsed` under its stored `text` for the rest of the read: a run's
+ * answers and distributions repeat with its questions, so each distinct text is parsed and
+ * checked once. Bounded: a read whose texts all differ empties the map now and then.
+ */
+export function remembered<T>(parsed: Map<string, T>, text: string, value: T): T {
+  if (parsed.size >= REMEMBERED_TEXTS) parsed.clear();
+  parsed.set(text, value);
+  return value;
+}
+
 /** A stored JSON value, checked for its shape; damage names the run and what was read. */
 export function parseStoredJson<T>(
   text: unknown,
