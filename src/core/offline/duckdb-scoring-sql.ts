@@ -508,6 +508,8 @@ const isProbabilityList = `(len(ps_types) = len(ps_values)
   AND list_bool_and(list_transform(ps_values, lambda x: x >= 0 AND x <= 1)))`;
 const measureBad = (t: string, x: string): string =>
   `NOT (${absent(t)} OR (${isNumber(t, x)} AND ${x} >= 0 AND ${x} <= ${MAX_RESULT_MEASURE}))`;
+/** A score's confidence on a plain line, where it is a number or absent (null): absent or in [0, 1]. */
+const PLAIN_CONFIDENCE_OK = 'confidence IS NULL OR (confidence >= 0 AND confidence <= 1)';
 /** measureBad on a plain line, where the value is a number (never NaN) or absent (null). */
 const plainMeasureBad = (x: string): string => `NOT (${x} >= 0 AND ${x} <= ${MAX_RESULT_MEASURE})`;
 const choiceShapeOk = `(ps_t = 'ARRAY' AND len(ps_types) = len(options) AND ${isProbabilityList})
@@ -619,7 +621,7 @@ const RESULT_CHECKS: readonly Check[] = [
     bad: `(known AND decision_t = 'OBJECT' AND kind = 'score' AND NOT (${absent('confidence_t')}
       OR ${holds(`confidence_t IN ${NUMBER} AND confidence >= 0 AND confidence <= 1`)}))`,
     kind: 'score',
-    plain: `(NOT ${holds('confidence IS NULL OR (confidence >= 0 AND confidence <= 1)')})`,
+    plain: `(NOT ${holds(PLAIN_CONFIDENCE_OK)})`,
     message: `'confidence must be a number in [0, 1]'`,
   },
 ];
@@ -750,7 +752,7 @@ export function firstModelSql(file: OfflineSqlFile): string {
 }
 
 /** A result's measure (cost_usd, latency_ms) is absent or a number in range: plain, then generic. */
-const plainMeasureOk = (x: string): string => `(${x} IS NULL OR (${x} >= 0 AND ${x} <= ${MAX_RESULT_MEASURE}))`;
+const plainMeasureOk = (x: string): string => `NOT ${holds(plainMeasureBad(x))}`;
 const measureOk = (t: string, x: string): string => `NOT ${measureBad(t, x)}`;
 
 /**
@@ -780,7 +782,7 @@ function caseFreeSql(firstModel: string): string {
     )} AS choice_ok,
     ${holds(
       either(
-        `value IS NOT NULL AND (confidence IS NULL OR (confidence >= 0 AND confidence <= 1))`,
+        `value IS NOT NULL AND (${PLAIN_CONFIDENCE_OK})`,
         `${isNumber('value_t', 'value')} AND (${absent('confidence_t')} OR (confidence_t IN ${NUMBER} AND confidence >= 0 AND confidence <= 1))`,
       ),
     )} AS score_ok,
